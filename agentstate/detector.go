@@ -1,0 +1,144 @@
+package agentstate
+
+import "time"
+
+// Foreground is what the detector found in a pane's foreground.
+type Foreground uint8
+
+const (
+	// ForegroundNone: nothing readable (the process vanished between reads).
+	ForegroundNone Foreground = iota
+	// ForegroundShell: the pane's own shell is back in the foreground.
+	ForegroundShell
+	// ForegroundProgram: some program other than the shell.
+	ForegroundProgram
+	// ForegroundExited: the pane's process has exited.
+	ForegroundExited
+)
+
+// Sighting is one reading of a pane's foreground by the detector.
+type Sighting struct {
+	Agent      bool       // a known agent CLI is in the foreground
+	Harness    string     // its manifest id ("" for a name-list match)
+	Identity   Identity   // how it was recognised
+	Foreground Foreground // what else is there
+}
+
+// Detected applies one detector tick. The detector only ever makes a pane
+// appear (working, when it had no state) or leave (none):
+//
+//   - An agent on a pane with no state promotes it to working with the
+//     detector's lifecycle ("auto") claim. On a pane that already has a
+//     state nothing changes, except that a report made by a live agent
+//     is adopted: the detector will clear it when the agent leaves.
+//   - On an auto-owned pane, the shell back, nothing readable or an exited
+//     process clears it at once; another program in the foreground counts
+//     a miss, and MissLimit misses in a row clear it.
+//   - A pane at its shell whose non-report claim came while an agent was
+//     seen there clears too. A person's note on a plain shell pane never
+//     does.
+func (a *Arbiter) Detected(paneID string, s Sighting) Result {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	p := a.get(paneID)
+	now := a.clock.Now()
+	c := &p.claim
+	p.agentNow = s.Agent
+	owned := c.held && c.auto
+
+	if s.Agent {
+		p.sawAgent = true
+		switch {
+		case owned:
+			c.misses = 0
+		case p.state == None:
+			*c = claim{held: true, source: SourceDetect, identity: s.Identity, auto: true}
+			p.message = ""
+			p.kind = KindNone
+			if p.harness != s.Harness {
+				p.harness = s.Harness
+				if s.Harness != "" {
+					p.harnessAt = now
+				}
+			}
+			a.setState(p, Working, now)
+			return Result{State: p.state, Applied: true, Changed: true}
+		case c.held && c.source == SourceReport && (c.bound || (c.boundTo != "" && c.boundTo == s.Harness)):
+			c.auto = true
+			c.misses = 0
+		case c.held && c.loan && c.prior.source == SourceReport && (c.prior.bound || (c.prior.boundTo != "" && c.prior.boundTo == s.Harness)):
+			c.prior.auto = true
+			c.auto = true
+			c.misses = 0
+		}
+		return Result{State: p.state, Applied: true}
+	}
+
+	if owned {
+		if s.Foreground == ForegroundProgram && c.misses+1 < a.opt.MissLimit {
+			c.misses++
+			return Result{State: p.state, Applied: true}
+		}
+		a.clear(p, now)
+		return Result{State: p.state, Applied: true, Changed: true}
+	}
+	if p.state != None && s.Foreground == ForegroundShell && p.sawAgent && c.held && c.source != SourceReport {
+		a.clear(p, now)
+		return Result{State: p.state, Applied: true, Changed: true}
+	}
+	return Result{State: p.state, Applied: true}
+}
+
+// Reconcile is the output-driven check the owner runs (at most every
+// 250 ms per pane) on an auto-owned pane that printed: the agent still in
+// the foreground takes a resting pane the detector or the stall timer
+// demoted back to working; the shell back clears it at once; another
+// program is left to the tick's miss count. Other panes are untouched.
+func (a *Arbiter) Reconcile(paneID string, s Sighting) Result {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	p := a.panes[paneID]
+	if p == nil {
+		return Result{Applied: true}
+	}
+	c := &p.claim
+	if !c.held || !c.auto {
+		return Result{State: p.state, Applied: true}
+	}
+	now := a.clock.Now()
+	p.agentNow = s.Agent
+	switch {
+	case s.Agent:
+		if (p.state == Idle || p.state == Unknown) && c.source.Rank() <= SourceDetect.Rank() {
+			c.source = SourceDetect
+			c.misses = 0
+			c.loan = false
+			if s.Harness != "" && s.Harness != p.harness {
+				p.harness = s.Harness
+				p.harnessAt = now
+			}
+			p.message = ""
+			p.kind = KindNone
+			a.setState(p, Working, now)
+			return Result{State: p.state, Applied: true, Changed: true}
+		}
+	case s.Foreground != ForegroundProgram:
+		a.clear(p, now)
+		return Result{State: p.state, Applied: true, Changed: true}
+	}
+	return Result{State: p.state, Applied: true}
+}
+
+// clear takes a pane back to none: no claim, no harness, nothing pending.
+func (a *Arbiter) clear(p *pane, now time.Time) {
+	p.claim = claim{}
+	p.harness = ""
+	p.harnessPID = 0
+	p.message = ""
+	p.kind = KindNone
+	p.hold = hold{}
+	p.gate = idleGate{}
+	p.sawAgent = false
+	p.subagents.forget()
+	a.setState(p, None, now)
+}

@@ -1,0 +1,167 @@
+package agentstate_test
+
+import (
+	"testing"
+	"time"
+
+	as "github.com/tuios/tuios/agentstate"
+)
+
+var (
+	claude = as.Sighting{Agent: true, Harness: "claude-code", Identity: as.IdentityManifest, Foreground: as.ForegroundProgram}
+	shell  = as.Sighting{Foreground: as.ForegroundShell}
+	vim    = as.Sighting{Foreground: as.ForegroundProgram}
+)
+
+// Scenario 25.
+func TestAgentDetectionPromotesAndClears(t *testing.T) {
+	r := newRig(t, as.Options{})
+	r.a.Detected("w", claude)
+	got := r.want("w", as.Working, "detect")
+	if !got.Auto || got.Harness != "claude-code" {
+		t.Fatalf("%+v", got)
+	}
+	r.a.Detected("w", shell)
+	r.want("w", as.None, "")
+
+	// The output probe clears at once too.
+	r.a.Detected("w", claude)
+	r.a.Reconcile("w", shell)
+	r.want("w", as.None, "")
+}
+
+// Scenario 26.
+func TestAgentDetectionNeverClobbersManual(t *testing.T) {
+	r := newRig(t, as.Options{})
+	r.a.Detected("w", shell)
+	r.apply("w", as.Report{State: as.NeedsInput, Message: "look at me"})
+	r.a.Detected("w", claude)
+	got := r.want("w", as.NeedsInput, "report")
+	if got.Auto {
+		t.Fatal("the detector took ownership of a manual note")
+	}
+	r.a.Detected("w", shell)
+	r.want("w", as.NeedsInput, "report") // ClearExitedAgentRespectsManual
+}
+
+// Scenario 27.
+func TestMissesCountWhileAnotherProgramHoldsTheForeground(t *testing.T) {
+	r := newRig(t, as.Options{})
+	r.a.Detected("w", claude)
+	for i := 1; i <= 5; i++ {
+		r.a.Detected("w", vim)
+		if got := r.want("w", as.Working, "detect"); got.Misses != i {
+			t.Fatalf("tick %d: misses %d", i, got.Misses)
+		}
+	}
+	r.a.Detected("w", claude)
+	if r.a.Get("w").Misses != 0 {
+		t.Fatal("the agent coming back must reset the misses")
+	}
+	for i := 0; i < 5; i++ {
+		r.a.Detected("w", vim)
+	}
+	r.want("w", as.Working, "detect")
+	r.a.Detected("w", vim)
+	r.want("w", as.None, "")
+}
+
+// Scenario 28.
+func TestAgentResumesAfterStall(t *testing.T) {
+	r := newRig(t, as.Options{StallAfter: 30 * time.Second, Look: func(string, as.LookReason) as.LookResult {
+		return as.LookResult{Screen: true}
+	}})
+	r.a.Detected("w", claude)
+	r.advance(31 * time.Second)
+	r.want("w", as.Unknown, "stall")
+	r.paint("w")
+	r.a.Reconcile("w", claude)
+	r.want("w", as.Working, "detect")
+}
+
+func TestAgentResumeRespectsHigherSource(t *testing.T) {
+	r := newRig(t, as.Options{})
+	r.a.Detected("w", claude)
+	r.apply("w", as.Report{State: as.Idle})
+	r.paint("w")
+	r.a.Reconcile("w", claude)
+	r.want("w", as.Idle, "report")
+}
+
+// Scenario 29, fixed (spec §9): a hook-first pane whose agent crashes to
+// its shell clears, because the report was made by a live agent.
+func TestAHookFirstPaneClearsWhenItsAgentCrashes(t *testing.T) {
+	for name, rep := range map[string]as.Report{
+		"harness pid":                  {State: as.Working, Harness: "claude-code", HarnessPID: 4242},
+		"named the harness it runs as": {State: as.Working, Harness: "claude-code"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := newRig(t, as.Options{})
+			r.apply("w", rep) // before the detector's first tick
+			r.a.Detected("w", claude)
+			got := r.want("w", as.Working, "report")
+			if !got.Auto {
+				t.Fatal("the detector did not adopt the live agent's report")
+			}
+			r.a.Detected("w", shell)
+			r.want("w", as.None, "")
+		})
+	}
+	t.Run("report while the agent was seen", func(t *testing.T) {
+		r := newRig(t, as.Options{})
+		r.apply("w", as.Report{State: as.Working, Harness: "claude-code"})
+		r.a.Detected("w", claude)
+		r.apply("w", as.Report{State: as.NeedsInput, Message: "approve?"})
+		r.a.Detected("w", as.Sighting{Foreground: as.ForegroundExited})
+		r.want("w", as.None, "")
+	})
+}
+
+// A person's note on a plain shell pane is never swept.
+func TestAPersonsNoteOnAPlainShellPaneStays(t *testing.T) {
+	r := newRig(t, as.Options{})
+	r.a.Detected("w", shell)
+	r.apply("w", as.Report{State: as.Done, Message: "deploy checked"})
+	for i := 0; i < 10; i++ {
+		r.a.Detected("w", shell)
+	}
+	r.want("w", as.Done, "report")
+}
+
+// Scenario 30.
+func TestAScreenClaimClearsWhereAnAgentWasSeen(t *testing.T) {
+	r := newRig(t, as.Options{})
+	r.a.Detected("w", claude)
+	r.apply("w", as.Report{State: as.Idle, Source: as.SourceOSC})
+	r.a.Yield("w", as.SourceDetect) // not the owner: nothing
+	r.a.Detected("w", shell)
+	r.want("w", as.None, "")
+
+	// Where no agent process was ever seen, it is left alone.
+	r.apply("x", as.Report{State: as.NeedsInput, Source: as.SourceOSC})
+	r.a.Detected("x", shell)
+	r.want("x", as.NeedsInput, "osc")
+}
+
+func TestANonReportClaimIsSweptOnlyAtTheShell(t *testing.T) {
+	r := newRig(t, as.Options{})
+	r.a.Detected("w", claude)
+	r.apply("w", as.Report{State: as.Working, Source: as.SourceTranscript})
+	r.a.Yield("w", as.SourceTranscript) // auto survives as a detect claim
+	r.a.Detected("w", vim)
+	r.want("w", as.Working, "detect")
+}
+
+func TestDetectorPassThatChangesNothingBumpsNoVersion(t *testing.T) {
+	r := newRig(t, as.Options{})
+	r.a.Detected("w", claude)
+	v := r.a.Get("w").Version
+	for i := 0; i < 3; i++ {
+		if res := r.a.Detected("w", claude); res.Changed {
+			t.Fatal("a steady tick reported a change")
+		}
+	}
+	if r.a.Get("w").Version != v {
+		t.Fatal("a steady tick bumped the version")
+	}
+}

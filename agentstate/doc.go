@@ -1,0 +1,54 @@
+// Package agentstate decides, for each terminal pane, which state the
+// coding agent in it is in when several sources disagree.
+//
+// A pane is in one of seven states (None, Working, NeedsInput, Idle, Done,
+// Errored, Unknown). Sources report claims about it: the agent itself
+// (SourceReport, rank 40), an OSC 7501 program status (SourceProgram, 38),
+// the harness's transcript (SourceTranscript, 35), escape sequences and
+// titles (SourceOSC, 30), screen rules (SourceScreen, 20), the
+// foreground-process detector (SourceDetect, 10) and silence
+// (SourceStall, 0). An Arbiter holds one claim per pane and applies each
+// Report in a fixed order:
+//
+//  1. a look (a report with Observed set) that repeats its own claim
+//     writes nothing, so a frozen spinner ages like silence;
+//  2. the IfState guard;
+//  3. mid-turn, the agent-session and harness guard;
+//  4. the rank gate: a source writes over its own rank or lower, never
+//     higher, with one exception: a screen rule that sees a prompt the
+//     pane painted after the claim was stamped takes the pane once the
+//     claim has stood 2 s (at once over idle or unknown). Every screen
+//     needs_input is a loan: the claim it displaced comes back exactly
+//     when a later look finds no rule matching (NoMatch);
+//  5. the write, which attributes the harness, guesses the kind of a
+//     needs_input from its message, and counts finished turns.
+//
+// Refusals are results, not errors: Result.Reason says outranked,
+// if_state, foreign_session or foreign_harness, or that the engine is
+// being patient (held, confirming, unchanged).
+//
+// Timing rules: quieter states from a sampled source (Report.Hold, used for
+// OSC 9;4) are published only after standing 700 ms; an idle reading from
+// a look over a working pane must hold on three further looks 100 ms apart
+// or for 700 ms; a working pane silent for the stall window (30 s) is
+// handed to a screen look first and then demoted to unknown, or to idle
+// when there is no screen tier. The stall deadline is exact per pane. All
+// of it runs on one one-shot timer from an injectable Clock, armed only
+// while something is pending: an arbiter of idle panes holds no timer.
+//
+// The detector's lifecycle claim (Detected, Reconcile) makes a pane appear
+// when an agent is seen and clears it when the agent leaves. Two gaps of
+// the engine this one is modelled on are closed here: a report made by a
+// live agent (it carried the agent's pid, named the harness the detector
+// then sees, or came while the agent was in the foreground) is adopted by
+// the detector, so a hooked agent that crashes to its shell no longer pins
+// its state; a person's note on a plain shell pane is still never swept.
+//
+// Readers take a Snapshot (Get, All), subscribe to changes (Subscribe,
+// which never blocks the arbiter and never loses the newest change), or
+// Wait until a pane is in one of a set of states.
+//
+// The package is pure logic: standard library only, no goroutines of its
+// own, no I/O. It does not read screens, processes or files; package detect
+// turns a pane into reports, and the daemon serves them.
+package agentstate

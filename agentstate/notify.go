@@ -1,0 +1,162 @@
+package agentstate
+
+import (
+	"context"
+	"errors"
+)
+
+// ErrPaneRemoved is returned by Wait when the pane is removed while it is
+// being waited on. Its control-protocol code is "window_not_found".
+var ErrPaneRemoved = errors.New("agentstate: pane removed while waiting (window_not_found)")
+
+// Change says that a pane changed. It is small on purpose: a subscriber
+// that wants every field calls Get.
+type Change struct {
+	Pane     string
+	From, To State // equal when only the claim, message or turns changed
+	Source   Source
+	Claimed  bool
+	Message  string
+	Version  uint64
+	// Dropped counts earlier changes this subscriber missed because it
+	// did not keep up. The change it holds is always the newest.
+	Dropped uint64
+}
+
+// SubscribeOptions choose what a subscription hears.
+type SubscribeOptions struct {
+	Pane   string // "" hears every pane
+	Buffer int    // changes queued before the oldest is dropped; 0 is 64
+}
+
+// Subscription delivers changes on C. It never blocks the arbiter: when the
+// buffer is full the oldest queued change is dropped and the next delivered
+// one counts it in Dropped, so the newest change is never lost.
+type Subscription struct {
+	C       <-chan Change
+	ch      chan Change
+	pane    string
+	a       *Arbiter
+	dropped uint64
+}
+
+// Subscribe starts delivering changes. Call Close when done.
+func (a *Arbiter) Subscribe(opt SubscribeOptions) *Subscription {
+	if opt.Buffer <= 0 {
+		opt.Buffer = 64
+	}
+	ch := make(chan Change, opt.Buffer)
+	s := &Subscription{C: ch, ch: ch, pane: opt.Pane, a: a}
+	a.mu.Lock()
+	a.subs[s] = struct{}{}
+	a.mu.Unlock()
+	return s
+}
+
+// Close stops delivery. C is not closed, so a reader selecting on it never
+// sees a spurious zero change.
+func (s *Subscription) Close() {
+	s.a.mu.Lock()
+	delete(s.a.subs, s)
+	s.a.mu.Unlock()
+}
+
+type waiter struct {
+	set  StateSet
+	done chan struct{}
+	snap Snapshot
+	err  error
+}
+
+func (w *waiter) finish(s Snapshot, err error) {
+	w.snap, w.err = s, err
+	close(w.done)
+}
+
+// Wait blocks until the pane is in one of the states, and returns its
+// snapshot then. A pane already in one matches at once. The check and the
+// registration happen under one lock, so a change between them cannot be
+// missed. It returns ctx's error on cancel and ErrPaneRemoved when the
+// pane is removed.
+func (a *Arbiter) Wait(ctx context.Context, paneID string, set StateSet) (Snapshot, error) {
+	a.mu.Lock()
+	p := a.get(paneID)
+	if set.Has(p.state) {
+		s := a.snapshot(p, a.clock.Now())
+		a.mu.Unlock()
+		return s, nil
+	}
+	w := &waiter{set: set, done: make(chan struct{})}
+	p.waiters = append(p.waiters, w)
+	a.mu.Unlock()
+
+	select {
+	case <-w.done:
+		return w.snap, w.err
+	case <-ctx.Done():
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		select {
+		case <-w.done: // matched while we took the lock
+			return w.snap, w.err
+		default:
+		}
+		for i, x := range p.waiters {
+			if x == w {
+				p.waiters = append(p.waiters[:i], p.waiters[i+1:]...)
+				break
+			}
+		}
+		return Snapshot{}, ctx.Err()
+	}
+}
+
+// notify wakes waiters whose set now matches and queues a change for every
+// subscriber. Called with the lock held; it never blocks.
+func (a *Arbiter) notify(p *pane, old State) {
+	if len(p.waiters) > 0 {
+		kept := p.waiters[:0]
+		var snap Snapshot
+		var have bool
+		for _, w := range p.waiters {
+			if w.set.Has(p.state) {
+				if !have {
+					snap, have = a.snapshot(p, a.clock.Now()), true
+				}
+				w.finish(snap, nil)
+				continue
+			}
+			kept = append(kept, w)
+		}
+		for i := len(kept); i < len(p.waiters); i++ {
+			p.waiters[i] = nil
+		}
+		p.waiters = kept
+	}
+	if len(a.subs) == 0 {
+		return
+	}
+	ch := Change{Pane: p.id, From: old, To: p.state, Source: p.claim.source, Claimed: p.claim.held, Message: p.message, Version: p.version}
+	for s := range a.subs {
+		if s.pane != "" && s.pane != p.id {
+			continue
+		}
+		c := ch
+		for {
+			c.Dropped = s.dropped
+			select {
+			case s.ch <- c:
+				s.dropped = 0
+			default:
+				// Full: drop the oldest so the newest is always there.
+				select {
+				case <-s.ch:
+					s.dropped++
+				default:
+				}
+				continue
+			}
+			break
+		}
+	}
+}

@@ -1,0 +1,201 @@
+package agentstate
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Snapshot is everything a reader needs about one pane, copied out under
+// the arbiter's lock.
+type Snapshot struct {
+	Pane    string
+	State   State
+	Message string
+	Kind    Kind      // what a needs_input pane waits for; see BlockedBy
+	StateAt time.Time // when the state was last stamped; zero: never
+
+	// Source is the claim's owner. Claimed is false when no source holds
+	// the pane (then Source is meaningless and prints as "").
+	Source  Source
+	Claimed bool
+
+	Harness    string
+	Identity   Identity
+	Confidence Confidence
+
+	// EvidenceAge is how long ago the last evidence about the state
+	// arrived; HasEvidence is false for a pane that never had a state.
+	EvidenceAge time.Duration
+	HasEvidence bool
+
+	SessionID      string
+	CompletionSeq  uint64
+	FinishedUnread bool // at rest, and a turn finished since MarkSeen
+
+	Auto      bool      // the detector will clear the pane when the agent leaves
+	Loan      bool      // a screen prompt displaced Prior and will give it back
+	Prior     PriorView // valid when Loan
+	Misses    int
+	Subagents int // running subagents
+	// SubagentList is the rail's view: at most 16, in start order.
+	SubagentList []Subagent
+
+	Version uint64 // increases with every change to this pane
+}
+
+// PriorView is the claim a screen loan displaced.
+type PriorView struct {
+	Claimed bool
+	Source  Source
+	State   State
+	Harness string
+}
+
+// NeedsYou reports whether a person has to act.
+func (s Snapshot) NeedsYou() bool { return s.State.NeedsYou() }
+
+// BlockedBy is the kind a needs_input pane waits for, and KindNone in any
+// other state (the kind is checked, not trusted: the detector and the stall
+// move panes without clearing it).
+func (s Snapshot) BlockedBy() Kind {
+	if s.State != NeedsInput {
+		return KindNone
+	}
+	return s.Kind
+}
+
+// Seen reports whether a done pane has been looked at (it draws ○).
+func (s Snapshot) Seen() bool { return !s.FinishedUnread }
+
+// Glyph is the pane's title-bar glyph.
+func (s Snapshot) Glyph() string { return s.State.Glyph(s.Seen()) }
+
+// SourceName is the claim's source as printed: "" when unclaimed.
+func (s Snapshot) SourceName() string {
+	if !s.Claimed {
+		return ""
+	}
+	return s.Source.String()
+}
+
+// snapshotJSON is the get-agent-state field set.
+type snapshotJSON struct {
+	WindowID       string     `json:"window_id"`
+	State          string     `json:"state"`
+	Message        string     `json:"message"`
+	AgentStateAt   int64      `json:"agent_state_at"`
+	Source         string     `json:"source"`
+	HarnessID      string     `json:"harness_id"`
+	Identity       string     `json:"identity"`
+	Confidence     string     `json:"confidence"`
+	EvidenceAgeMS  *int64     `json:"evidence_age_ms"`
+	NeedsYou       bool       `json:"needs_you"`
+	Activity       string     `json:"activity"`
+	Ready          bool       `json:"ready"`
+	BlockedBy      string     `json:"blocked_by"`
+	AgentSessionID string     `json:"agent_session_id"`
+	CompletionSeq  uint64     `json:"completion_seq"`
+	FinishedUnread bool       `json:"finished_unread"`
+	Subagents      int        `json:"subagents"`
+	SubagentList   []Subagent `json:"subagent_list"`
+}
+
+// MarshalJSON writes the fields of get-agent-state with their wire names.
+func (s Snapshot) MarshalJSON() ([]byte, error) {
+	j := snapshotJSON{
+		WindowID:       s.Pane,
+		State:          s.State.String(),
+		Message:        s.Message,
+		Source:         s.SourceName(),
+		HarnessID:      s.Harness,
+		Identity:       s.Identity.String(),
+		Confidence:     s.Confidence.String(),
+		NeedsYou:       s.NeedsYou(),
+		Activity:       s.State.Activity(),
+		Ready:          s.State.Ready(),
+		BlockedBy:      s.BlockedBy().String(),
+		AgentSessionID: s.SessionID,
+		CompletionSeq:  s.CompletionSeq,
+		FinishedUnread: s.FinishedUnread,
+		Subagents:      s.Subagents,
+		SubagentList:   s.SubagentList,
+	}
+	if !s.StateAt.IsZero() {
+		j.AgentStateAt = s.StateAt.UnixNano()
+	}
+	if s.HasEvidence {
+		ms := s.EvidenceAge.Milliseconds()
+		j.EvidenceAgeMS = &ms
+	}
+	if j.SubagentList == nil {
+		j.SubagentList = []Subagent{}
+	}
+	return json.Marshal(j)
+}
+
+// Get returns a pane's snapshot. A pane the arbiter has never heard of
+// reads as none, unclaimed, with no evidence.
+func (a *Arbiter) Get(paneID string) Snapshot {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	p := a.panes[paneID]
+	if p == nil {
+		return Snapshot{Pane: paneID}
+	}
+	return a.snapshot(p, a.clock.Now())
+}
+
+func (a *Arbiter) snapshot(p *pane, now time.Time) Snapshot {
+	c := p.claim
+	s := Snapshot{
+		Pane:           p.id,
+		State:          p.state,
+		Message:        p.message,
+		Kind:           p.kind,
+		StateAt:        p.stateAt,
+		Source:         c.source,
+		Claimed:        c.held,
+		Harness:        p.harness,
+		Identity:       c.identity,
+		SessionID:      p.sessionID,
+		CompletionSeq:  p.seq,
+		FinishedUnread: p.seq > p.seenSeq && p.state.AtRest(),
+		Auto:           c.held && c.auto,
+		Loan:           c.held && c.loan,
+		Misses:         c.misses,
+		Version:        p.version,
+	}
+	if p.harness == "" && c.identity != IdentityList {
+		s.Identity = IdentityNone
+	}
+	s.Confidence = s.Identity.Confidence()
+	if s.Loan {
+		s.Prior = PriorView{Claimed: c.prior.held, Source: c.prior.source, State: c.prior.state, Harness: c.prior.harness}
+	}
+	if !p.stateAt.IsZero() {
+		stamp := p.stateAt
+		// A state the detector or the stall inferred is refreshed by the
+		// pane printing: a pane that keeps printing reads fresh.
+		if c.held && (c.source == SourceDetect || c.source == SourceStall) && p.lastOutput.After(stamp) {
+			stamp = p.lastOutput
+		}
+		s.HasEvidence = true
+		if age := now.Sub(stamp); age > 0 {
+			s.EvidenceAge = age
+		}
+	}
+	s.Subagents, s.SubagentList = p.subagents.view(now)
+	return s
+}
+
+// All returns a snapshot of every pane, in no fixed order.
+func (a *Arbiter) All() []Snapshot {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	now := a.clock.Now()
+	out := make([]Snapshot, 0, len(a.panes))
+	for _, p := range a.panes {
+		out = append(out, a.snapshot(p, now))
+	}
+	return out
+}

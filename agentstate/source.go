@@ -1,0 +1,130 @@
+package agentstate
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Source is who made a claim about a pane. Sources are ranked: a source may
+// write over a claim ranked at or below its own, never above it.
+type Source uint8
+
+// The sources, most trusted first. The zero value is SourceReport, so a report
+// that names no source is the agent speaking for itself.
+const (
+	SourceReport     Source = iota // the agent reports for itself (hooks, set-agent-state)
+	SourceProgram                  // an OSC 7501 program status report
+	SourceTranscript               // the harness's own record file
+	SourceOSC                      // OSC 9;4 progress, title rules, notification rules
+	SourceScreen                   // a screen rule matched the pane's text
+	SourceDetect                   // the foreground-process detector
+	SourceStall                    // the pane was working and went quiet
+
+	numSources
+)
+
+var sourceNames = [numSources]string{"report", "program", "transcript", "osc", "screen", "detect", "stall"}
+
+// The ranks are spaced so a tier can be inserted between two others; only
+// their order is a contract. Program sits just below the agent's own report.
+var sourceRanks = [numSources]int{40, 38, 35, 30, 20, 10, 0}
+
+// Sources returns every source, most trusted first.
+func Sources() []Source {
+	return []Source{SourceReport, SourceProgram, SourceTranscript, SourceOSC, SourceScreen, SourceDetect, SourceStall}
+}
+
+// Rank is the source's number. Higher wins.
+func (s Source) Rank() int {
+	if s < numSources {
+		return sourceRanks[s]
+	}
+	return -1
+}
+
+// String returns the wire name ("screen").
+func (s Source) String() string {
+	if s < numSources {
+		return sourceNames[s]
+	}
+	return fmt.Sprintf("invalid(%d)", uint8(s))
+}
+
+// Valid reports whether s is a known source.
+func (s Source) Valid() bool { return s < numSources }
+
+// CallerMayName reports whether a caller of set-agent-state may name this
+// source. Transcript, detect and program are set only by the engine's own
+// readers: a caller naming them has looked at nothing.
+func (s Source) CallerMayName() bool {
+	return s == SourceReport || s == SourceOSC || s == SourceScreen || s == SourceStall
+}
+
+// CallerSources lists the sources a caller may name, in schema order.
+func CallerSources() []Source { return []Source{SourceReport, SourceOSC, SourceScreen, SourceStall} }
+
+// ParseSource reads any wire name. An unknown name is a *SourceError.
+func ParseSource(name string) (Source, error) {
+	for i, n := range sourceNames {
+		if n == name {
+			return Source(i), nil
+		}
+	}
+	return SourceReport, &SourceError{Name: name, Accepted: sourceNames[:]}
+}
+
+// ParseCallerSource reads a source named by a caller of set-agent-state.
+// The empty string is Report. A source only the engine may set, or an
+// unknown name, is a *SourceError listing "report, osc, screen, stall".
+func ParseCallerSource(name string) (Source, error) {
+	if name == "" {
+		return SourceReport, nil
+	}
+	accepted := []string{"report", "osc", "screen", "stall"}
+	s, err := ParseSource(name)
+	if err != nil || !s.CallerMayName() {
+		e := &SourceError{Name: name, Accepted: accepted}
+		if err == nil {
+			e.EngineOnly = true
+		}
+		return SourceReport, e
+	}
+	return s, nil
+}
+
+// SourceError is the error of ParseSource and ParseCallerSource. Its code is
+// "invalid_params".
+type SourceError struct {
+	Name       string
+	Accepted   []string
+	EngineOnly bool // the name is a real source that only the engine sets
+}
+
+func (e *SourceError) Error() string {
+	why := "unknown source"
+	if e.EngineOnly {
+		why = "source only the engine may set (a caller naming it has looked at nothing)"
+	}
+	return fmt.Sprintf("agentstate: %s %q; accepted: %s", why, e.Name, strings.Join(e.Accepted, ", "))
+}
+
+// Code is the stable error code of the control protocol.
+func (e *SourceError) Code() string { return "invalid_params" }
+
+// MarshalText writes the wire name.
+func (s Source) MarshalText() ([]byte, error) {
+	if !s.Valid() {
+		return nil, fmt.Errorf("agentstate: invalid source %d", uint8(s))
+	}
+	return []byte(sourceNames[s]), nil
+}
+
+// UnmarshalText reads any wire name.
+func (s *Source) UnmarshalText(b []byte) error {
+	v, err := ParseSource(string(b))
+	if err != nil {
+		return err
+	}
+	*s = v
+	return nil
+}

@@ -1,0 +1,141 @@
+package agentstate_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/tuios/tuios/agentstate"
+)
+
+func TestStateTable(t *testing.T) {
+	tests := []struct {
+		s                 agentstate.State
+		name, glyph, seen string
+		ascii             string
+		needsYou, ready   bool
+		loud              int
+		activity          string
+	}{
+		{agentstate.None, "none", "", "", "", false, true, 0, "none"},
+		{agentstate.Working, "working", "●", "●", "*", false, false, 2, "working"},
+		{agentstate.NeedsInput, "needs_input", "▲", "▲", "!", true, false, 3, "waiting"},
+		{agentstate.Idle, "idle", "○", "○", "o", false, true, 1, "resting"},
+		{agentstate.Done, "done", "■", "○", "#", false, true, 1, "resting"},
+		{agentstate.Errored, "errored", "×", "×", "x", true, true, 3, "resting"},
+		{agentstate.Unknown, "unknown", "□", "□", "?", false, false, 1, "unknown"},
+	}
+	for _, tt := range tests {
+		if tt.s.String() != tt.name || tt.s.Glyph(false) != tt.glyph || tt.s.Glyph(true) != tt.seen ||
+			tt.s.ASCII(false) != tt.ascii || tt.s.NeedsYou() != tt.needsYou || tt.s.Ready() != tt.ready ||
+			tt.s.Loudness() != tt.loud || tt.s.Activity() != tt.activity {
+			t.Errorf("%s: table mismatch", tt.name)
+		}
+		got, err := agentstate.ParseState(tt.name)
+		if err != nil || got != tt.s {
+			t.Errorf("ParseState(%q) = %v, %v", tt.name, got, err)
+		}
+	}
+	if agentstate.Done.ASCII(true) != "o" {
+		t.Error("a seen done draws o in ASCII")
+	}
+}
+
+func TestParseStateRejectsUnknownNamesWithTheAcceptedList(t *testing.T) {
+	for _, bad := range []string{"", "blocked", "Working", "needs-input"} {
+		_, err := agentstate.ParseState(bad)
+		var se *agentstate.StateError
+		if !errors.As(err, &se) {
+			t.Fatalf("ParseState(%q): err %v", bad, err)
+		}
+		if !strings.Contains(err.Error(), "none, working, needs_input, idle, done, errored, unknown") || se.Code() != "invalid_params" {
+			t.Errorf("error %q does not list the accepted names", err)
+		}
+	}
+	_, err := agentstate.ParseState("needs-input")
+	if se := err.(*agentstate.StateError); se.DidYouMean != "needs_input" {
+		t.Errorf("did you mean = %q", se.DidYouMean)
+	}
+}
+
+func TestStateSet(t *testing.T) {
+	set, err := agentstate.ParseStateSet("idle, done")
+	if err != nil || !set.Has(agentstate.Idle) || !set.Has(agentstate.Done) || set.Has(agentstate.Working) {
+		t.Fatalf("ParseStateSet: %v %v", set, err)
+	}
+	if set.String() != "idle,done" {
+		t.Errorf("String = %q", set.String())
+	}
+	if _, err := agentstate.ParseStateSet("idle,nope"); err == nil {
+		t.Error("an unknown member must fail the set")
+	}
+}
+
+func TestSourceRanksAndCallerSources(t *testing.T) {
+	want := map[string]int{"report": 40, "program": 38, "transcript": 35, "osc": 30, "screen": 20, "detect": 10, "stall": 0}
+	for _, s := range agentstate.Sources() {
+		if want[s.String()] != s.Rank() {
+			t.Errorf("%s rank %d", s, s.Rank())
+		}
+	}
+	for i := 1; i < len(agentstate.Sources()); i++ {
+		if agentstate.Sources()[i-1].Rank() <= agentstate.Sources()[i].Rank() {
+			t.Error("Sources must be listed most trusted first")
+		}
+	}
+	if s, err := agentstate.ParseCallerSource(""); err != nil || s != agentstate.SourceReport {
+		t.Errorf("empty source must be report: %v %v", s, err)
+	}
+}
+
+// Scenario 5.
+func TestTranscriptIsNotAcceptedFromACaller(t *testing.T) {
+	for _, name := range []string{"transcript", "detect", "program", "bogus"} {
+		_, err := agentstate.ParseCallerSource(name)
+		var se *agentstate.SourceError
+		if !errors.As(err, &se) || !strings.Contains(err.Error(), "report, osc, screen, stall") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	for _, name := range []string{"report", "osc", "screen", "stall"} {
+		if _, err := agentstate.ParseCallerSource(name); err != nil {
+			t.Errorf("%s refused: %v", name, err)
+		}
+	}
+}
+
+func TestGuessKind(t *testing.T) {
+	for msg, want := range map[string]agentstate.Kind{
+		"":                               agentstate.KindNone,
+		"Waits for approval of a tool":   agentstate.KindApproval,
+		"Do you want to PROCEED?":        agentstate.KindApproval,
+		"Allow edit to main.go":          agentstate.KindApproval,
+		"Do you trust the files":         agentstate.KindApproval,
+		"Which database should I use?":   agentstate.KindQuestion,
+		"needs your permission to run":   agentstate.KindApproval,
+		"Please confirm the deploy plan": agentstate.KindApproval,
+	} {
+		if got := agentstate.GuessKind(msg); got != want {
+			t.Errorf("GuessKind(%q) = %v, want %v", msg, got, want)
+		}
+	}
+}
+
+func TestIdentityConfidence(t *testing.T) {
+	for id, want := range map[agentstate.Identity]string{
+		agentstate.IdentityReport: "certain", agentstate.IdentityManifest: "strong",
+		agentstate.IdentityList: "strong", agentstate.IdentityHint: "strong", agentstate.IdentityNone: "none",
+	} {
+		if id.Confidence().String() != want {
+			t.Errorf("%q: %s", id, id.Confidence())
+		}
+	}
+}
+
+func TestStallFromEnv(t *testing.T) {
+	for v, want := range map[string]int64{"": 0, "0": -1, "-5": -1, "45": 45e9, "x": 0} {
+		if got := agentstate.StallFromEnv(v); int64(got) != want {
+			t.Errorf("StallFromEnv(%q) = %v", v, got)
+		}
+	}
+}

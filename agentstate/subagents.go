@@ -1,0 +1,257 @@
+package agentstate
+
+import (
+	"errors"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Limits of subagent tracking.
+const (
+	maxSubagents       = 64 // tracked per pane; a start past that is ignored
+	maxSubagentsShown  = 16
+	subagentTextBytes  = 80
+	subagentDoneLinger = time.Minute
+	subagentFailLinger = 5 * time.Minute
+	subagentQuiet      = time.Hour
+	activityBurst      = 64
+	activityPerSecond  = 10
+)
+
+// ErrRateLimited is returned by Activity past the per-pane rate (a burst of
+// 64, then 10 a second). Its control-protocol code is "rate_limited".
+var ErrRateLimited = errors.New("agentstate: too many activity events for this pane (rate_limited)")
+
+// ActivityKind is what an activity event says.
+type ActivityKind uint8
+
+const (
+	SubagentStart ActivityKind = iota + 1 // a subagent started (or is still there)
+	SubagentTool                          // a running subagent called a tool
+	SubagentStop                          // a subagent ended
+	SessionStart                          // a new agent session: forget every subagent
+)
+
+// Activity is one event about a pane's subagents, from the agent's hooks.
+// It never changes the pane's state or message.
+type Activity struct {
+	Kind        ActivityKind
+	ID          string
+	Type        string // "general-purpose"
+	Description string // what the agent asked it to do
+	Tool        string // SubagentTool: the tool it runs ("Bash: go test ./...")
+	Result      string // SubagentStop: the first line it ended with, or the error
+	Failed      bool   // SubagentStop: it failed
+}
+
+// Subagent is one row of subagent_list.
+type Subagent struct {
+	ID          string `json:"id"`
+	Type        string `json:"type"`
+	Description string `json:"description"`
+	State       string `json:"state"` // running, done, failed or stopped
+	Now         string `json:"now,omitempty"`
+	Last        string `json:"last,omitempty"`
+	Tools       int    `json:"tools"`
+	Result      string `json:"result,omitempty"`
+}
+
+type subagent struct {
+	Subagent
+	seen  time.Time
+	ended time.Time
+}
+
+type subagentSet struct {
+	list    []*subagent // start order
+	tokens  float64
+	tokenAt time.Time
+	last    time.Time
+}
+
+func (s *subagentSet) forget() { s.list = nil }
+
+func (s *subagentSet) find(id string) *subagent {
+	for _, x := range s.list {
+		if x.ID == id {
+			return x
+		}
+	}
+	return nil
+}
+
+// allow is a token bucket: a burst of activityBurst, refilled at
+// activityPerSecond.
+func (s *subagentSet) allow(now time.Time) bool {
+	if s.tokenAt.IsZero() {
+		s.tokens = activityBurst
+	} else if d := now.Sub(s.tokenAt); d > 0 {
+		s.tokens = min(activityBurst, s.tokens+d.Seconds()*activityPerSecond)
+	}
+	s.tokenAt = now
+	if s.tokens < 1 {
+		return false
+	}
+	s.tokens--
+	return true
+}
+
+// Activity records a subagent event for a pane. A start on a pane with no
+// state is ignored, a repeated start renews it, a stop for an unknown id
+// does nothing, and a session start forgets every subagent.
+func (a *Arbiter) Activity(paneID string, ev Activity) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	p := a.get(paneID)
+	now := a.clock.Now()
+	set := &p.subagents
+	if !set.allow(now) {
+		return ErrRateLimited
+	}
+	set.prune(now)
+	if ev.Kind == SessionStart {
+		set.forget()
+		a.bump(p)
+		return nil
+	}
+	ev.ID = oneLine(ev.ID)
+	x := set.find(ev.ID)
+	switch ev.Kind {
+	case SubagentStart:
+		if p.state == None || ev.ID == "" {
+			return nil
+		}
+		if x == nil {
+			if len(set.list) >= maxSubagents {
+				return nil
+			}
+			x = &subagent{Subagent: Subagent{ID: ev.ID}}
+			set.list = append(set.list, x)
+		}
+		x.State = "running"
+		x.ended = time.Time{}
+		if ev.Type != "" {
+			x.Type = oneLine(ev.Type)
+		}
+		if ev.Description != "" {
+			x.Description = oneLine(ev.Description)
+		}
+		x.seen = now
+	case SubagentTool:
+		if x == nil || x.State != "running" {
+			return nil
+		}
+		x.Now = oneLine(ev.Tool)
+		x.Tools++
+		x.seen = now
+	case SubagentStop:
+		if x == nil {
+			return nil
+		}
+		x.Result = oneLine(ev.Result)
+		switch {
+		case ev.Failed:
+			x.State = "failed"
+		case x.Result != "":
+			x.State = "done"
+		default:
+			x.State = "stopped"
+		}
+		if x.Now != "" {
+			x.Last, x.Now = x.Now, ""
+		}
+		x.seen, x.ended = now, now
+	default:
+		return nil
+	}
+	set.last = now
+	a.bump(p)
+	return nil
+}
+
+// bump records a change that is not a state change.
+func (a *Arbiter) bump(p *pane) {
+	a.version++
+	p.version = a.version
+	a.notify(p, p.state)
+}
+
+// prune drops finished subagents past their linger, and everything after
+// an hour with no event. It runs lazily, so no timer is needed.
+func (s *subagentSet) prune(now time.Time) {
+	if len(s.list) == 0 {
+		return
+	}
+	if now.Sub(s.last) >= subagentQuiet {
+		s.list = nil
+		return
+	}
+	kept := s.list[:0]
+	for _, x := range s.list {
+		if !x.ended.IsZero() {
+			linger := subagentDoneLinger
+			if x.State == "failed" {
+				linger = subagentFailLinger
+			}
+			if now.Sub(x.ended) >= linger {
+				continue
+			}
+		}
+		kept = append(kept, x)
+	}
+	s.list = kept
+}
+
+// view counts running subagents and lists at most 16, in start order.
+func (s *subagentSet) view(now time.Time) (int, []Subagent) {
+	if len(s.list) == 0 {
+		return 0, nil
+	}
+	running := 0
+	var out []Subagent
+	quiet := now.Sub(s.last) >= subagentQuiet
+	for _, x := range s.list {
+		if quiet {
+			break
+		}
+		if !x.ended.IsZero() {
+			linger := subagentDoneLinger
+			if x.State == "failed" {
+				linger = subagentFailLinger
+			}
+			if now.Sub(x.ended) >= linger {
+				continue
+			}
+		} else {
+			running++
+		}
+		if len(out) < maxSubagentsShown {
+			out = append(out, x.Subagent)
+		}
+	}
+	return running, out
+}
+
+// oneLine keeps the first line of s, masks likely secrets and cuts it to
+// 80 bytes at a rune boundary.
+func oneLine(s string) string {
+	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
+		s = s[:i]
+	}
+	s = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return -1
+		}
+		return r
+	}, s)
+	s = MaskSecrets(strings.TrimSpace(s))
+	if len(s) > subagentTextBytes {
+		cut := subagentTextBytes
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut]
+	}
+	return s
+}

@@ -1,0 +1,113 @@
+package agentstate_test
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	as "github.com/tuios/tuios/agentstate"
+)
+
+func TestSubagentList(t *testing.T) {
+	r := newRig(t, as.Options{StallAfter: -1})
+	if err := r.a.Activity("w", as.Activity{Kind: as.SubagentStart, ID: "x"}); err != nil || r.a.Get("w").Subagents != 0 {
+		t.Fatal("a start on a pane with no state must be ignored")
+	}
+	r.apply("w", as.Report{State: as.Working})
+	r.a.Activity("w", as.Activity{Kind: as.SubagentStart, ID: "ab34", Type: "general-purpose", Description: "Research tmux"})
+	r.a.Activity("w", as.Activity{Kind: as.SubagentTool, ID: "ab34", Tool: "Bash: go test ./..."})
+	r.a.Activity("w", as.Activity{Kind: as.SubagentStart, ID: "aa84", Type: "general-purpose", Description: "Audit the rail"})
+	r.a.Activity("w", as.Activity{Kind: as.SubagentTool, ID: "aa84", Tool: "Bash: go vet ./..."})
+	r.a.Activity("w", as.Activity{Kind: as.SubagentStop, ID: "aa84", Result: "The rail is fine.\nMore lines"})
+	r.a.Activity("w", as.Activity{Kind: as.SubagentStop, ID: "nope"})
+	g := r.a.Get("w")
+	if g.Subagents != 1 || len(g.SubagentList) != 2 {
+		t.Fatalf("running %d list %d", g.Subagents, len(g.SubagentList))
+	}
+	first, second := g.SubagentList[0], g.SubagentList[1]
+	if first.ID != "ab34" || first.State != "running" || first.Now != "Bash: go test ./..." || first.Tools != 1 {
+		t.Fatalf("first %+v", first)
+	}
+	if second.State != "done" || second.Last != "Bash: go vet ./..." || second.Result != "The rail is fine." {
+		t.Fatalf("second %+v", second)
+	}
+	b, _ := json.Marshal(g)
+	if !strings.Contains(string(b), `"subagent_list":[{"id":"ab34"`) {
+		t.Fatalf("json %s", b)
+	}
+	// Finished ones linger a minute; failed ones five.
+	r.a.Activity("w", as.Activity{Kind: as.SubagentStart, ID: "f"})
+	r.a.Activity("w", as.Activity{Kind: as.SubagentStop, ID: "f", Failed: true, Result: "boom"})
+	r.a.Activity("w", as.Activity{Kind: as.SubagentStop, ID: "ab34"})
+	if g := r.a.Get("w"); g.SubagentList[0].State != "stopped" {
+		t.Fatalf("a stop without a message reads %q", g.SubagentList[0].State)
+	}
+	r.advance(61 * time.Second)
+	if g := r.a.Get("w"); len(g.SubagentList) != 1 || g.SubagentList[0].State != "failed" {
+		t.Fatalf("after 1 min: %+v", g.SubagentList)
+	}
+	r.advance(5 * time.Minute)
+	if g := r.a.Get("w"); len(g.SubagentList) != 0 {
+		t.Fatalf("after 6 min: %+v", g.SubagentList)
+	}
+}
+
+func TestSubagentLimitsAndSecrets(t *testing.T) {
+	r := newRig(t, as.Options{StallAfter: -1})
+	r.apply("w", as.Report{State: as.Working})
+	for i := 0; i < 20; i++ {
+		r.a.Activity("w", as.Activity{Kind: as.SubagentStart, ID: fmt.Sprint("s", i), Description: "token=abc123secretvalue " + strings.Repeat("é", 60)})
+	}
+	g := r.a.Get("w")
+	if g.Subagents != 20 || len(g.SubagentList) != 16 {
+		t.Fatalf("running %d shown %d", g.Subagents, len(g.SubagentList))
+	}
+	d := g.SubagentList[0].Description
+	if len(d) > 80 || strings.Contains(d, "abc123") || !strings.Contains(d, "token=****") {
+		t.Fatalf("description %q (%d bytes)", d, len(d))
+	}
+	r.a.Activity("w", as.Activity{Kind: as.SessionStart})
+	if r.a.Get("w").Subagents != 0 {
+		t.Fatal("session start must forget every subagent")
+	}
+	r.apply("w", as.Report{State: as.None})
+	if r.a.Get("w").SubagentList != nil {
+		t.Fatal("none forgets subagents")
+	}
+}
+
+func TestActivityIsRateLimited(t *testing.T) {
+	r := newRig(t, as.Options{StallAfter: -1})
+	r.apply("w", as.Report{State: as.Working})
+	var err error
+	n := 0
+	for ; n < 100 && err == nil; n++ {
+		err = r.a.Activity("w", as.Activity{Kind: as.SubagentStart, ID: "x"})
+	}
+	if !errors.Is(err, as.ErrRateLimited) || n != 65 {
+		t.Fatalf("limited after %d: %v", n, err)
+	}
+	r.advance(time.Second)
+	for i := 0; i < 10; i++ {
+		if err := r.a.Activity("w", as.Activity{Kind: as.SubagentStart, ID: "x"}); err != nil {
+			t.Fatalf("refill %d: %v", i, err)
+		}
+	}
+}
+
+func TestMaskSecrets(t *testing.T) {
+	for in, want := range map[string]string{
+		"export OPENAI_API_KEY=sk-proj-abcdefghijklmnop":           "export OPENAI_API_KEY=****",
+		"curl -H 'Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.e30'": "curl -H 'Authorization: **** ****'",
+		"push with ghp_abcdefghijklmnopqrstuvwx now":               "push with **** now",
+		"password: hunter2": "password: ****",
+		"go test ./...":     "go test ./...",
+	} {
+		if got := as.MaskSecrets(in); got != want {
+			t.Errorf("MaskSecrets(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
