@@ -154,6 +154,7 @@ type pane struct {
 	state   State
 	message string
 	kind    Kind
+	kindIn  Kind      // the explicit kind of the report that wrote kind
 	stateAt time.Time // when a state was last stamped; zero: never
 	harness string
 	// harnessAt is when the current harness was first attributed; idle
@@ -252,19 +253,29 @@ func (a *Arbiter) get(id string) *pane {
 // then the write. A pane named for the first time is created.
 func (a *Arbiter) Apply(paneID string, r Report) Result {
 	a.mu.Lock()
-	p := a.get(paneID)
-	now := a.clock.Now()
-	res := a.apply(p, r, now)
+	res := a.apply(a.get(paneID), r)
 	a.mu.Unlock()
 	return res
 }
 
-func (a *Arbiter) apply(p *pane, r Report, now time.Time) Result {
+// apply reads the clock only once it knows it needs the time: on some
+// machines reading it costs more than the rest of a steady look.
+func (a *Arbiter) apply(p *pane, r Report) Result {
 	if !r.State.Valid() || !r.Source.Valid() {
 		return Result{State: p.state, Reason: ReasonInvalid}
 	}
-	msg := cleanMessage(r.Message)
-	kind := kindFor(r.State, r.Kind, msg)
+	msg := p.message // stored messages are already clean
+	if r.Message != msg {
+		msg = cleanMessage(r.Message)
+	}
+	// Guessing a kind scans the message; a repeat of the stored message
+	// and explicit kind reuses the stored verdict.
+	var kind Kind
+	if r.State == p.state && r.Kind == p.kindIn && msg == p.message {
+		kind = p.kind
+	} else {
+		kind = kindFor(r.State, r.Kind, msg)
+	}
 	harness := p.harness
 	if r.State == None {
 		harness = ""
@@ -285,15 +296,16 @@ func (a *Arbiter) apply(p *pane, r Report, now time.Time) Result {
 	}
 
 	if r.Hold {
-		return a.applyHeld(p, r, now)
+		return a.applyHeld(p, r)
 	}
 
-	if reason := a.admit(p, r, now); reason != ReasonNone {
+	if reason := a.admit(p, r); reason != ReasonNone {
 		return Result{State: p.state, Reason: reason}
 	}
 
 	// Idle confirmation: a look that says idle over a working pane must
 	// hold on further looks before it is believed.
+	now := a.clock.Now()
 	if look && r.State == Idle && p.state == Working && (r.Source == SourceScreen || r.Source == SourceOSC) {
 		if res, wait := a.confirmIdle(p, r, now); wait {
 			return res
@@ -308,7 +320,7 @@ func (a *Arbiter) apply(p *pane, r Report, now time.Time) Result {
 
 // admit runs the guards and the rank gate (with the visible-blocker
 // exception) and says why the report is refused, or ReasonNone.
-func (a *Arbiter) admit(p *pane, r Report, now time.Time) Reason {
+func (a *Arbiter) admit(p *pane, r Report) Reason {
 	c := &p.claim
 	if !r.IfState.Empty() && !r.IfState.Has(p.state) {
 		return ReasonIfState
@@ -336,7 +348,7 @@ func (a *Arbiter) admit(p *pane, r Report, now time.Time) Reason {
 	if c.event && !r.Observed.IsZero() && r.Source.Rank() >= SourceScreen.Rank() && p.lastOutput.After(p.stateAt) {
 		return ReasonNone
 	}
-	if a.blockerOverrides(p, r, now) {
+	if a.blockerOverrides(p, r) {
 		return ReasonNone
 	}
 	return ReasonOutranked
@@ -345,7 +357,7 @@ func (a *Arbiter) admit(p *pane, r Report, now time.Time) Reason {
 // blockerOverrides is the one exception to the ranking: a screen rule that
 // sees a prompt the pane painted after the claim was stamped, once the
 // claim has stood unrefreshed for the grace (at once over a resting claim).
-func (a *Arbiter) blockerOverrides(p *pane, r Report, now time.Time) bool {
+func (a *Arbiter) blockerOverrides(p *pane, r Report) bool {
 	if r.Source != SourceScreen || r.State != NeedsInput || p.state == NeedsInput {
 		return false
 	}
@@ -355,7 +367,7 @@ func (a *Arbiter) blockerOverrides(p *pane, r Report, now time.Time) bool {
 	if p.state == Idle || p.state == Unknown {
 		return true
 	}
-	return now.Sub(p.stateAt) >= a.opt.BlockerGrace
+	return a.clock.Now().Sub(p.stateAt) >= a.opt.BlockerGrace
 }
 
 // write stamps an admitted report onto the pane.
@@ -413,6 +425,7 @@ func (a *Arbiter) write(p *pane, r Report, msg string, kind Kind, harness string
 	}
 	p.message = msg
 	p.kind = kind
+	p.kindIn = r.Kind
 	if r.SessionID != "" {
 		p.sessionID = r.SessionID
 		p.sessionHarness = harness

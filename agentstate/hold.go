@@ -6,14 +6,15 @@ import "time"
 // loud as the current one is published at once; a quieter one must stand
 // for the hold before it is published, so a progress bar cleared between
 // two steps of one task never blinks the pane through idle.
-func (a *Arbiter) applyHeld(p *pane, r Report, now time.Time) Result {
+func (a *Arbiter) applyHeld(p *pane, r Report) Result {
 	if r.State == p.state {
 		p.hold = hold{}
 		return Result{State: p.state, Reason: ReasonUnchanged}
 	}
-	if reason := a.admit(p, r, now); reason != ReasonNone {
+	if reason := a.admit(p, r); reason != ReasonNone {
 		return Result{State: p.state, Reason: reason}
 	}
+	now := a.clock.Now()
 	if r.State.Loudness() >= p.state.Loudness() {
 		p.hold = hold{}
 		return a.publish(p, r, now)
@@ -142,7 +143,7 @@ func (a *Arbiter) wake() {
 		if p.hold.active && !now.Before(p.hold.since.Add(a.opt.Hold)) {
 			r := p.hold.report
 			p.hold = hold{}
-			if a.admit(p, r, now) == ReasonNone && r.State != p.state {
+			if a.admit(p, r) == ReasonNone && r.State != p.state {
 				a.publish(p, r, now)
 			}
 		}
@@ -155,7 +156,7 @@ func (a *Arbiter) wake() {
 			} else {
 				r := p.gate.report
 				p.gate = idleGate{}
-				if a.admit(p, r, now) == ReasonNone {
+				if a.admit(p, r) == ReasonNone {
 					a.publish(p, r, now)
 				}
 			}

@@ -3,6 +3,7 @@ package agentstate
 import (
 	"context"
 	"errors"
+	"time"
 )
 
 // ErrPaneRemoved is returned by Wait when the pane is removed while it is
@@ -17,6 +18,7 @@ type Change struct {
 	Source   Source
 	Claimed  bool
 	Message  string
+	At       time.Time // when the change was made, by the arbiter's clock
 	Version  uint64
 	// Dropped counts earlier changes this subscriber missed because it
 	// did not keep up. The change it holds is always the newest.
@@ -136,7 +138,7 @@ func (a *Arbiter) notify(p *pane, old State) {
 	if len(a.subs) == 0 {
 		return
 	}
-	ch := Change{Pane: p.id, From: old, To: p.state, Source: p.claim.source, Claimed: p.claim.held, Message: p.message, Version: p.version}
+	ch := Change{Pane: p.id, From: old, To: p.state, Source: p.claim.source, Claimed: p.claim.held, Message: p.message, At: a.clock.Now(), Version: p.version}
 	for s := range a.subs {
 		if s.pane != "" && s.pane != p.id {
 			continue
