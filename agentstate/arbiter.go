@@ -61,6 +61,9 @@ const (
 	LookStall LookReason = iota + 1
 	// LookConfirmIdle: an idle reading is being confirmed.
 	LookConfirmIdle
+	// LookBlocker: a prompt was refused only because the claim it would
+	// displace was fresh; the grace has ended, so look again.
+	LookBlocker
 )
 
 // LookResult is what a look found.
@@ -179,6 +182,7 @@ type pane struct {
 	gate idleGate
 
 	stallLookAt time.Time // the last stall look that the screen answered
+	relookAt    time.Time // a look is due when a refused prompt's grace ends
 
 	turnStart time.Time
 	inTurn    bool
@@ -367,7 +371,16 @@ func (a *Arbiter) blockerOverrides(p *pane, r Report) bool {
 	if p.state == Idle || p.state == Unknown {
 		return true
 	}
-	return a.clock.Now().Sub(p.stateAt) >= a.opt.BlockerGrace
+	if a.clock.Now().Sub(p.stateAt) >= a.opt.BlockerGrace {
+		return true
+	}
+	// Only the grace stands in the way. A prompt usually sits silent, so
+	// no output will bring another look: ask for one when the grace ends.
+	if a.opt.Look != nil {
+		p.relookAt = p.stateAt.Add(a.opt.BlockerGrace)
+		a.schedule(p, p.relookAt)
+	}
+	return false
 }
 
 // write stamps an admitted report onto the pane.

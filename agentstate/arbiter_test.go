@@ -355,3 +355,27 @@ func TestMessagesAreCleanedForDisplay(t *testing.T) {
 		t.Fatalf("message %q", g.Message)
 	}
 }
+
+// A prompt refused only for the grace is looked at again when the grace
+// ends, because a silent prompt brings no further output to trigger a look.
+func TestARefusedPromptIsLookedAtAgainWhenTheGraceEnds(t *testing.T) {
+	var r *rig
+	prompt := true
+	r = newRig(t, as.Options{Look: func(pane string, why as.LookReason) as.LookResult {
+		if why != as.LookBlocker {
+			return as.LookResult{Screen: true}
+		}
+		if prompt {
+			r.a.Apply(pane, as.Report{State: as.NeedsInput, Source: as.SourceScreen, Observed: r.a.Get(pane).StateAt.Add(time.Millisecond), Message: "Do you want to proceed?"})
+		}
+		return as.LookResult{Screen: true, Answered: prompt}
+	}})
+	r.apply("w", as.Report{State: as.Working, Harness: "claude-code"})
+	r.advance(100 * time.Millisecond)
+	r.paint("w")
+	wantResult(t, r.look("w", as.SourceScreen, as.NeedsInput, "Do you want to proceed?"), false, as.ReasonOutranked)
+	r.advance(1899 * time.Millisecond)
+	r.want("w", as.Working, "report")
+	r.advance(time.Millisecond) // 2 s after the claim
+	r.want("w", as.NeedsInput, "screen")
+}

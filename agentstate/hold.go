@@ -128,6 +128,9 @@ func (a *Arbiter) due(p *pane) time.Time {
 	if p.state == Working && a.opt.StallAfter > 0 {
 		earlier(a.stallDeadline(p))
 	}
+	if !p.relookAt.IsZero() {
+		earlier(p.relookAt)
+	}
 	return t
 }
 
@@ -138,8 +141,12 @@ func (a *Arbiter) wake() {
 	a.mu.Lock()
 	now := a.clock.Now()
 	a.wakeAt = time.Time{}
-	var relook, stalled []string
+	var relook, blocked, stalled []string
 	for p := range a.pending {
+		if !p.relookAt.IsZero() && !now.Before(p.relookAt) {
+			p.relookAt = time.Time{}
+			blocked = append(blocked, p.id)
+		}
 		if p.hold.active && !now.Before(p.hold.since.Add(a.opt.Hold)) {
 			r := p.hold.report
 			p.hold = hold{}
@@ -171,10 +178,13 @@ func (a *Arbiter) wake() {
 	for _, id := range relook {
 		a.opt.Look(id, LookConfirmIdle)
 	}
+	for _, id := range blocked {
+		a.opt.Look(id, LookBlocker)
+	}
 	for _, id := range stalled {
 		a.stall(id)
 	}
-	if len(relook)+len(stalled) > 0 {
+	if len(relook)+len(blocked)+len(stalled) > 0 {
 		a.mu.Lock()
 		a.rearm(a.clock.Now())
 		a.mu.Unlock()

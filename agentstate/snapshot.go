@@ -199,3 +199,32 @@ func (a *Arbiter) All() []Snapshot {
 	}
 	return out
 }
+
+// Brief is the part of a pane's state a hot path needs, read without
+// building a Snapshot.
+type Brief struct {
+	State   State
+	Harness string
+	Source  Source
+	Claimed bool
+	Auto    bool // the detector's lifecycle claim is held
+	// Agent says the pane is known to hold an agent: it has a state, a
+	// harness, a claim or a harness pid. OSC 9;4 is believed only then.
+	Agent bool
+}
+
+// Brief returns a pane's brief without allocating.
+func (a *Arbiter) Brief(paneID string) Brief {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	p := a.panes[paneID]
+	if p == nil {
+		return Brief{}
+	}
+	c := p.claim
+	return Brief{
+		State: p.state, Harness: p.harness, Source: c.source, Claimed: c.held,
+		Auto:  c.held && c.auto,
+		Agent: p.state != None || p.harness != "" || c.held || p.harnessPID > 1,
+	}
+}
