@@ -49,7 +49,11 @@ func main() {
 	work(*steps, *step, "Reading the tree")
 	if *silence {
 		out("● Waiting on something that never answers…\r\n")
-		select {}
+		for { // silent until the input ends
+			if _, err := in.ReadByte(); err != nil {
+				return
+			}
+		}
 	}
 	if *prompt {
 		answer := permission(in, "rm -rf build/", "Clean the build directory")

@@ -1,0 +1,244 @@
+package detect
+
+import (
+	"os"
+	"sync"
+	"time"
+
+	"github.com/tuios/tuios/agentstate"
+	"github.com/tuios/tuios/detect/transcript"
+	"github.com/tuios/tuios/vt"
+)
+
+// Tracker timings.
+const (
+	// LookInterval throttles output-driven screen looks per pane.
+	LookInterval = 250 * time.Millisecond
+	// SettleDelay is when the trailing look runs after a pane's last
+	// chunk, so the prompt painted by the final chunk is always read.
+	SettleDelay = 400 * time.Millisecond
+	// ReconcileInterval throttles the output-driven exit/resume probe.
+	ReconcileInterval = 250 * time.Millisecond
+	// DefaultDetectInterval is the detection tick.
+	DefaultDetectInterval = 2 * time.Second
+	// quietEvery: a quiet pane with no agent is read on every 5th tick.
+	quietEvery = 5
+	// joinRetry spaces searched transcript joins per pane.
+	joinRetry = 10 * time.Second
+	// transcriptMissingLimit: consecutive missing reads that end a join.
+	transcriptMissingLimit = 3
+)
+
+// TrackerOptions configure a Tracker. The zero value works: the real
+// clock, the shipped and user manifests, a 2 s detection tick, the 30 s
+// stall window, and transcripts read on output.
+type TrackerOptions struct {
+	Clock agentstate.Clock
+
+	// Detector reads panes' foreground processes. Nil builds one over
+	// Registry (nil: Load with default options).
+	Detector *Detector
+	Registry *Registry
+
+	// DetectInterval is the detection tick. Zero is 2 s; negative turns
+	// detection off (hook reports, OSC and screen rules still work).
+	DetectInterval time.Duration
+
+	// StallAfter is the stall window (agentstate.Options.StallAfter).
+	StallAfter time.Duration
+
+	// Watcher watches transcript directories; one serves the whole
+	// process. Nil reads joined transcripts on the pane's output instead.
+	Watcher *transcript.Watcher
+
+	// Home is the user's home for transcript locations. Empty is
+	// os.UserHomeDir.
+	Home string
+}
+
+// Tracker keeps the agent state of a set of panes true from every source:
+// hooks (Pane.Report), OSC 9;4 and OSC 7501 sequences, window titles and
+// notifications, screen rules, the foreground process and the harness's
+// transcript. It owns one agentstate.Arbiter, which readers use directly
+// (Get, Subscribe, Wait).
+//
+// A silent pane costs nothing: no per-pane timer is armed unless a
+// trailing screen look is due, and the tracker's only standing timer is
+// the detection tick, shared by every pane.
+type Tracker struct {
+	opt   TrackerOptions
+	clock agentstate.Clock
+	arb   *agentstate.Arbiter
+	det   *Detector
+	reg   *Registry
+
+	mu     sync.Mutex
+	panes  map[string]*Pane
+	tick   agentstate.Timer
+	ticks  uint64
+	closed bool
+}
+
+// NewTracker returns a tracker with no panes.
+func NewTracker(opt TrackerOptions) *Tracker {
+	if opt.Clock == nil {
+		opt.Clock = agentstate.RealClock{}
+	}
+	if opt.DetectInterval == 0 {
+		opt.DetectInterval = DefaultDetectInterval
+	}
+	if opt.Home == "" {
+		opt.Home, _ = os.UserHomeDir()
+	}
+	t := &Tracker{opt: opt, clock: opt.Clock, panes: map[string]*Pane{}}
+	t.det = opt.Detector
+	if t.det == nil {
+		reg := opt.Registry
+		if reg == nil {
+			reg, _ = Load(LoadOptions{})
+		}
+		t.det = NewDetector(DetectorOptions{Registry: reg})
+	}
+	t.reg = t.det.Registry()
+	t.arb = agentstate.New(agentstate.Options{Clock: opt.Clock, StallAfter: opt.StallAfter, Look: t.lookFor})
+	return t
+}
+
+// Arbiter is the tracker's arbiter: read states, subscribe, wait.
+func (t *Tracker) Arbiter() *agentstate.Arbiter { return t.arb }
+
+// Detector is the tracker's detector (for Explain).
+func (t *Tracker) Detector() *Detector { return t.det }
+
+// PaneOptions describe a pane to track.
+type PaneOptions struct {
+	// ShellPID is the pid of the process started on the pane's PTY (the
+	// shell); its foreground process group is the pane's foreground.
+	// Zero: no process detection for this pane.
+	ShellPID int
+	// Cols and Rows size the screen (80x24 when zero).
+	Cols, Rows int
+	// Reply receives the terminal's answers to queries (the PTY).
+	Reply interface{ Write([]byte) (int, error) }
+	// Scrollback is vt.Options.Scrollback.
+	Scrollback int
+}
+
+// Attach starts tracking a pane under id and returns it. Feed it the
+// PTY's output with Write. Attaching an id twice replaces the first pane.
+func (t *Tracker) Attach(id string, opt PaneOptions) *Pane {
+	p := &Pane{t: t, id: id, shellPID: opt.ShellPID}
+	vo := vt.Options{Cols: opt.Cols, Rows: opt.Rows, Scrollback: opt.Scrollback, OnEvent: p.onEvent}
+	if opt.Reply != nil {
+		vo.Reply = opt.Reply
+	}
+	p.screen = vt.New(vo)
+	t.mu.Lock()
+	if old := t.panes[id]; old != nil {
+		old.stop()
+	}
+	t.panes[id] = p
+	t.armTick()
+	t.mu.Unlock()
+	return p
+}
+
+// Pane returns the tracked pane with id, or nil.
+func (t *Tracker) Pane(id string) *Pane {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.panes[id]
+}
+
+// Detach stops tracking a pane and drops its state.
+func (t *Tracker) Detach(id string) {
+	t.mu.Lock()
+	p := t.panes[id]
+	delete(t.panes, id)
+	if len(t.panes) == 0 && t.tick != nil {
+		t.tick.Stop()
+	}
+	t.mu.Unlock()
+	if p != nil {
+		p.stop()
+	}
+	t.arb.Remove(id)
+	if p != nil && p.shellPID > 0 {
+		t.det.Forget(p.shellPID)
+	}
+}
+
+// Close stops every timer and drops every pane.
+func (t *Tracker) Close() {
+	t.mu.Lock()
+	t.closed = true
+	ids := make([]string, 0, len(t.panes))
+	for id := range t.panes {
+		ids = append(ids, id)
+	}
+	t.mu.Unlock()
+	for _, id := range ids {
+		t.Detach(id)
+	}
+	t.mu.Lock()
+	if t.tick != nil {
+		t.tick.Stop()
+	}
+	t.mu.Unlock()
+}
+
+// armTick keeps the one detection tick running while panes exist.
+// Called with t.mu held.
+func (t *Tracker) armTick() {
+	if t.opt.DetectInterval < 0 || t.closed || len(t.panes) == 0 {
+		return
+	}
+	if t.tick == nil {
+		t.tick = t.clock.AfterFunc(t.opt.DetectInterval, t.onTick)
+		return
+	}
+	t.tick.Reset(t.opt.DetectInterval)
+}
+
+// onTick is the detection pass: every pane holding an agent is read;
+// a quiet pane with no agent only when it printed since its last read,
+// was never read, or on every 5th tick.
+func (t *Tracker) onTick() {
+	t.mu.Lock()
+	if t.closed {
+		t.mu.Unlock()
+		return
+	}
+	t.ticks++
+	n := t.ticks
+	panes := make([]*Pane, 0, len(t.panes))
+	for _, p := range t.panes {
+		panes = append(panes, p)
+	}
+	t.mu.Unlock()
+	for _, p := range panes {
+		p.tick(n)
+	}
+	t.mu.Lock()
+	t.armTick()
+	t.mu.Unlock()
+}
+
+// lookFor is the arbiter's Look: the stall deadline and the idle gate ask
+// for a fresh look at a pane.
+func (t *Tracker) lookFor(id string, why agentstate.LookReason) agentstate.LookResult {
+	p := t.Pane(id)
+	if p == nil {
+		return agentstate.LookResult{}
+	}
+	return p.look(why)
+}
+
+// manifest resolves a harness id to its manifest.
+func (t *Tracker) manifest(id string) *Manifest {
+	if id == "" {
+		return nil
+	}
+	m, _ := t.reg.Lookup(id)
+	return m
+}

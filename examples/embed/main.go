@@ -1,0 +1,55 @@
+// Command embed tracks the agent in one command's terminal, with no
+// daemon: it starts the command on a PTY, shows its output, and prints
+// every change of agent state with its glyph, source and message.
+//
+//	go run ./examples/embed -- claude
+//	go run ./examples/embed -- go run ./examples/pretend-agent
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/charmbracelet/x/term"
+	"github.com/tuios/tuios/agentstate"
+	"github.com/tuios/tuios/detect"
+	"github.com/tuios/tuios/pty"
+)
+
+func main() {
+	argv := os.Args[1:]
+	if len(argv) > 0 && argv[0] == "--" {
+		argv = argv[1:]
+	}
+	if len(argv) == 0 {
+		argv = []string{"sh"}
+	}
+	proc, err := pty.Start(pty.Options{Argv: argv, Cols: 100, Rows: 30})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "embed:", err)
+		os.Exit(1)
+	}
+	defer proc.Close()
+
+	tracker := detect.NewTracker(detect.TrackerOptions{})
+	defer tracker.Close()
+	pane := tracker.Attach("pane", detect.PaneOptions{ShellPID: proc.Pid(), Cols: 100, Rows: 30, Reply: proc})
+
+	changes := tracker.Arbiter().Subscribe(agentstate.SubscribeOptions{})
+	go func() {
+		for c := range changes.C {
+			if c.From != c.To {
+				fmt.Fprintf(os.Stderr, "\r\n[%s %s from %s] %q\r\n", c.To.Glyph(false), c.To, c.Source, c.Message)
+			}
+		}
+	}()
+	if old, err := term.MakeRaw(os.Stdin.Fd()); err == nil {
+		defer term.Restore(os.Stdin.Fd(), old) // keys go to the command as typed
+	}
+	go io.Copy(proc, os.Stdin)
+	io.Copy(io.MultiWriter(os.Stdout, pane), proc)
+	pane.Exited()
+	status, _ := proc.Wait()
+	fmt.Fprintln(os.Stderr, "exited:", status)
+}
