@@ -4,5 +4,5 @@ package main
 
 type termState struct{}
 
-func rawMode() termState  { return termState{} }
+func rawMode() termState   { return termState{} }
 func (termState) restore() {}
