@@ -1,0 +1,439 @@
+// Package cli is the tuios command line: a table of verbs, each with its
+// help text, an example and a run function, and the dispatch that picks the
+// verb from the arguments, parses its flags (pflag) and reports errors with a
+// stable code, a message and a hint.
+//
+// Adding a verb: write it in a file of its own (see risk.go) as a function
+// that returns its Command values, and add that function to commands below.
+// A name with a space ("risk check") is a sub-verb; a Command with no Run
+// ("risk") is a group that only lists its sub-verbs.
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/spf13/pflag"
+)
+
+// Exit codes (spec coordination.md §1.4). Bad arguments and an unknown verb
+// are failures (1): 2 is what ask-human uses for "no answer yet", and 3 says
+// no daemon is running, so neither may stand for a usage error.
+const (
+	ExitOK            = 0
+	ExitFailure       = 1 // bad arguments, unknown verb, not found, refused, timeout
+	ExitNoAnswer      = 2 // ask-human: no answer yet
+	ExitNoDaemon      = 3 // no daemon running
+	ExitOutsideFolder = 4 // tuios cp outside the pane's folder rules
+)
+
+// commands is the verb table. Each entry is a function in the verb's own
+// file that returns the verb's commands.
+func commands() []Command {
+	var all []Command
+	for _, verbs := range []func() []Command{
+		riskCommands,
+	} {
+		all = append(all, verbs()...)
+	}
+	return all
+}
+
+// FlagSet is pflag's flag set, named here so that verb files need not
+// import pflag.
+type FlagSet = pflag.FlagSet
+
+// Command is one verb.
+type Command struct {
+	// Name is the verb as typed after "tuios": "risk check".
+	Name string
+	// Summary is one line for the verb list.
+	Summary string
+	// Usage is the synopsis after the name, e.g. "[flags] -- COMMAND".
+	Usage string
+	// Help is the longer text shown by --help, plain paragraphs.
+	Help string
+	// Example is one or more example lines shown by --help.
+	Example string
+	// Flags defines the verb's flags. It may be nil.
+	Flags func(fs *FlagSet)
+	// Run runs the verb. A nil Run makes the command a group. An error
+	// that is not an *Error is reported with the code "internal".
+	Run func(ctx *Context) error
+}
+
+// Context is what a verb runs with.
+type Context struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	// Flags holds the verb's parsed flags.
+	Flags *pflag.FlagSet
+	// Args are the positional arguments (after the flags and after "--").
+	Args []string
+}
+
+// Error is a failure with a stable code (spec coordination.md §1.3), a
+// one-line message and a hint that says what to do next.
+type Error struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Hint    string `json:"hint,omitempty"`
+	// Exit is the exit code; 0 means ExitFailure.
+	Exit int `json:"-"`
+}
+
+func (e *Error) Error() string { return e.Message }
+
+// usageError is a bad-arguments failure.
+func usageError(hint, format string, args ...any) *Error {
+	return &Error{Code: "invalid_params", Message: fmt.Sprintf(format, args...), Hint: hint}
+}
+
+// Main runs the tuios command line with args (without the program name) and
+// returns the exit code.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	table := commands()
+	if len(args) == 0 {
+		writeMainHelp(stderr, table)
+		return ExitFailure
+	}
+	switch args[0] {
+	case "-h", "--help":
+		writeMainHelp(stdout, table)
+		return ExitOK
+	case "help":
+		if len(args) == 1 {
+			writeMainHelp(stdout, table)
+			return ExitOK
+		}
+		cmd, rest := lookup(table, args[1:])
+		if cmd == nil || len(rest) > 0 {
+			return fail(stderr, false, unknownVerb(table, args[1:]))
+		}
+		writeHelp(stdout, table, cmd)
+		return ExitOK
+	}
+	cmd, rest := lookup(table, args)
+	if cmd == nil {
+		return fail(stderr, false, unknownVerb(table, args))
+	}
+	if cmd.Run == nil {
+		if len(rest) > 0 && (rest[0] == "-h" || rest[0] == "--help") {
+			writeHelp(stdout, table, cmd)
+			return ExitOK
+		}
+		if len(rest) > 0 && !strings.HasPrefix(rest[0], "-") {
+			return fail(stderr, false, unknownVerb(table, args[:strings.Count(cmd.Name, " ")+2]))
+		}
+		subs := subVerbs(table, cmd)
+		return fail(stderr, false, usageError(fmt.Sprintf("run tuios %s --help", cmd.Name),
+			"%s needs a verb: %s", cmd.Name, strings.Join(subs, ", ")))
+	}
+
+	fs := pflag.NewFlagSet("tuios "+cmd.Name, pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.SortFlags = true
+	if cmd.Flags != nil {
+		cmd.Flags(fs)
+	}
+	help := fs.BoolP("help", "h", false, "show this help")
+	err := fs.Parse(rest)
+	asJSON := false
+	if f := fs.Lookup("json"); f != nil {
+		asJSON = f.Value.String() == "true"
+	}
+	if err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			writeHelp(stdout, table, cmd)
+			return ExitOK
+		}
+		return fail(stderr, asJSON, usageError(
+			fmt.Sprintf("run tuios %s --help; put the words to check after --", cmd.Name),
+			"tuios %s: %v", cmd.Name, err))
+	}
+	if *help {
+		writeHelp(stdout, table, cmd)
+		return ExitOK
+	}
+	ctx := &Context{Stdin: stdin, Stdout: stdout, Stderr: stderr, Flags: fs, Args: fs.Args()}
+	if err := cmd.Run(ctx); err != nil {
+		return fail(stderr, asJSON, err)
+	}
+	return ExitOK
+}
+
+// lookup finds the longest verb that args start with and returns it and the
+// arguments after it.
+func lookup(table []Command, args []string) (*Command, []string) {
+	var found *Command
+	n := 0
+	for i := range table {
+		words := strings.Fields(table[i].Name)
+		if len(words) <= n || len(words) > len(args) || !slices.Equal(words, args[:len(words)]) {
+			continue
+		}
+		found, n = &table[i], len(words)
+	}
+	if found == nil {
+		return nil, args
+	}
+	return found, args[n:]
+}
+
+func subVerbs(table []Command, group *Command) []string {
+	var subs []string
+	for _, c := range table {
+		if strings.HasPrefix(c.Name, group.Name+" ") && c.Run != nil {
+			subs = append(subs, c.Name)
+		}
+	}
+	return subs
+}
+
+// unknownVerb names the nearest verb to what was typed.
+func unknownVerb(table []Command, args []string) *Error {
+	// The typed verb: the leading words that are not flags, as many as the
+	// longest verb has.
+	longest := 1
+	for _, c := range table {
+		longest = max(longest, len(strings.Fields(c.Name)))
+	}
+	var typed []string
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") || len(typed) == longest {
+			break
+		}
+		typed = append(typed, a)
+	}
+	verb := strings.Join(typed, " ")
+	if verb == "" && len(args) > 0 {
+		verb = args[0]
+	}
+	best, bestDist := "", -1
+	for _, c := range table {
+		words := strings.Fields(c.Name)
+		cand := strings.Join(words[:min(len(words), max(len(typed), 1))], " ")
+		d := distance(verb, cand)
+		if bestDist < 0 || d < bestDist {
+			best, bestDist = cand, d
+		}
+	}
+	hint := "run tuios --help for the list of verbs"
+	if best != "" && bestDist <= max(2, len(verb)/3) {
+		hint = fmt.Sprintf("did you mean tuios %s? %s", best, hint)
+	}
+	return &Error{Code: "unknown_verb", Message: fmt.Sprintf("unknown verb %q", verb), Hint: hint}
+}
+
+// distance is the Levenshtein distance between a and b, in bytes.
+func distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// fail reports err on w and returns its exit code.
+func fail(w io.Writer, asJSON bool, err error) int {
+	var e *Error
+	if !errors.As(err, &e) {
+		var coded interface{ ErrorCode() string }
+		if errors.As(err, &coded) {
+			e = &Error{Code: coded.ErrorCode(), Message: err.Error()}
+		} else {
+			e = &Error{Code: "internal", Message: err.Error()}
+		}
+	}
+	if asJSON {
+		out, _ := json.Marshal(map[string]any{"error": e})
+		fmt.Fprintf(w, "%s\n", out)
+	} else {
+		for _, line := range strings.Split(e.Message, "\n") {
+			fmt.Fprintf(w, "tuios: %s\n", escapeControls(line))
+		}
+		if e.Hint != "" {
+			fmt.Fprintf(w, "hint: %s\n", escapeControls(e.Hint))
+		}
+	}
+	if e.Exit != 0 {
+		return e.Exit
+	}
+	return ExitFailure
+}
+
+func writeMainHelp(w io.Writer, table []Command) {
+	fmt.Fprintf(w, "tuios tells what the coding agent in each terminal pane is doing.\n\n")
+	fmt.Fprintf(w, "Usage: tuios VERB [flags] [arguments]\n\nVerbs:\n")
+	var rows [][2]string
+	width := 0
+	for _, c := range table {
+		if c.Run == nil {
+			continue
+		}
+		rows = append(rows, [2]string{c.Name, c.Summary})
+		width = max(width, len(c.Name))
+	}
+	sort.Slice(rows, func(i, j int) bool { return rows[i][0] < rows[j][0] })
+	for _, r := range rows {
+		fmt.Fprintf(w, "  %-*s  %s\n", width, r[0], r[1])
+	}
+	fmt.Fprintf(w, "\nRun tuios VERB --help for a verb's flags and an example.\n")
+}
+
+func writeHelp(w io.Writer, table []Command, c *Command) {
+	if c.Run == nil {
+		fmt.Fprintf(w, "Usage: tuios %s VERB [flags] [arguments]\n\n", c.Name)
+		if c.Summary != "" {
+			fmt.Fprintf(w, "%s\n\n", upperFirst(c.Summary))
+		}
+		if c.Help != "" {
+			fmt.Fprintf(w, "%s\n\n", strings.TrimSpace(c.Help))
+		}
+		fmt.Fprintf(w, "Verbs:\n")
+		for _, name := range subVerbs(table, c) {
+			sub, _ := lookup(table, strings.Fields(name))
+			fmt.Fprintf(w, "  %s  %s\n", name, sub.Summary)
+		}
+		if c.Example != "" {
+			fmt.Fprintf(w, "\nExample:\n%s\n", indent(c.Example))
+		}
+		fmt.Fprintf(w, "\nRun tuios %s VERB --help for a verb's flags.\n", c.Name)
+		return
+	}
+	fmt.Fprintf(w, "Usage: tuios %s %s\n\n", c.Name, c.Usage)
+	if c.Summary != "" {
+		fmt.Fprintf(w, "%s\n\n", upperFirst(c.Summary))
+	}
+	if c.Help != "" {
+		fmt.Fprintf(w, "%s\n\n", strings.TrimSpace(c.Help))
+	}
+	fs := pflag.NewFlagSet(c.Name, pflag.ContinueOnError)
+	if c.Flags != nil {
+		c.Flags(fs)
+	}
+	fs.BoolP("help", "h", false, "show this help")
+	fmt.Fprintf(w, "Flags:\n%s", flagUsages(fs))
+	if c.Example != "" {
+		fmt.Fprintf(w, "\nExample:\n%s\n", indent(c.Example))
+	}
+}
+
+// flagUsages lists a verb's flags, one a line: "-x, --name VALUE  usage".
+// A name in backquotes in the usage is the value's name.
+func flagUsages(fs *FlagSet) string {
+	var rows [][2]string
+	width := 0
+	fs.VisitAll(func(f *pflag.Flag) {
+		name := "    --" + f.Name
+		if f.Shorthand != "" {
+			name = "-" + f.Shorthand + ", --" + f.Name
+		}
+		varname, usage := pflag.UnquoteUsage(f)
+		if f.Value.Type() != "bool" {
+			if varname == "" {
+				varname = "VALUE"
+			}
+			name += " " + varname
+			if f.DefValue != "" {
+				usage += fmt.Sprintf(" (default %q)", f.DefValue)
+			}
+		}
+		rows = append(rows, [2]string{name, usage})
+		width = max(width, len(name))
+	})
+	var b strings.Builder
+	for _, r := range rows {
+		fmt.Fprintf(&b, "  %-*s  %s\n", width, r[0], r[1])
+	}
+	return b.String()
+}
+
+func indent(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	for i, l := range lines {
+		lines[i] = "  " + l
+	}
+	return strings.Join(lines, "\n")
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// escapeControls makes text that came from an agent safe to print on a
+// terminal: control characters (C0, DEL, C1), line and paragraph separators
+// and bidirectional overrides are written as escapes, and invalid UTF-8
+// bytes as \xNN, so the text cannot move the cursor, change colours or
+// reorder what follows it.
+func escapeControls(s string) string {
+	clean := true
+	for _, r := range s {
+		if needsEscape(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == '\uFFFD' && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case needsEscape(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+func needsEscape(r rune) bool {
+	switch {
+	case r < 0x20 || r == 0x7f:
+		return true
+	case r >= 0x80 && r <= 0x9f:
+		return true
+	case r == '\u2028' || r == '\u2029':
+		return true
+	case r >= '\u202a' && r <= '\u202e', r >= '\u2066' && r <= '\u2069', r == '\u200e', r == '\u200f', r == '\u061c':
+		return true
+	case r == '\uFFFD':
+		return true // may stand for an invalid byte; checked again when escaping
+	}
+	return false
+}
