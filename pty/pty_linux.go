@@ -1,0 +1,67 @@
+//go:build linux
+
+package pty
+
+import (
+	"os"
+	"strconv"
+
+	"github.com/creack/pty"
+	"golang.org/x/sys/unix"
+)
+
+// openPTY opens a PTY pair with creack/pty and re-opens the master in
+// non-blocking mode so the runtime poller serves it and Close interrupts a
+// blocked Read (creack/pty leaves it blocking).
+func openPTY() (master, slave *os.File, err error) {
+	m, s, err := pty.Open()
+	if err != nil {
+		return nil, nil, err
+	}
+	fd, err := unix.FcntlInt(m.Fd(), unix.F_DUPFD_CLOEXEC, 0)
+	name := m.Name()
+	m.Close()
+	if err != nil {
+		s.Close()
+		return nil, nil, err
+	}
+	if err := unix.SetNonblock(fd, true); err != nil {
+		unix.Close(fd)
+		s.Close()
+		return nil, nil, err
+	}
+	return os.NewFile(uintptr(fd), name), s, nil
+}
+
+// waitExited blocks until pid has exited, leaving it unreaped (a zombie),
+// and reports true; false if it could not wait that way.
+func waitExited(pid int) bool {
+	for {
+		var info unix.Siginfo
+		err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
+		if err == unix.EINTR {
+			continue
+		}
+		return err == nil
+	}
+}
+
+func foregroundPgrpOf(pid int) (int, error) {
+	path := "/proc/" + strconv.Itoa(pid) + "/stat"
+	b, err := os.ReadFile(path)
+	if err != nil {
+		code := CodeProcessDone
+		if !os.IsNotExist(err) {
+			code = CodeIoctlFailed
+		}
+		return 0, &Error{Code: code, Op: "foreground_pgrp", Path: path, Err: err}
+	}
+	tpgid, err := parseStatTpgid(b)
+	if err != nil {
+		return 0, &Error{Code: CodeIoctlFailed, Op: "foreground_pgrp", Path: path, Err: err}
+	}
+	if tpgid <= 0 {
+		return 0, &Error{Code: CodeNoForeground, Op: "foreground_pgrp", Path: path}
+	}
+	return tpgid, nil
+}

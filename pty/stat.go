@@ -1,0 +1,37 @@
+package pty
+
+import (
+	"bytes"
+	"errors"
+	"strconv"
+)
+
+// parseStatTpgid returns field 8 (tpgid) of a /proc/<pid>/stat line. The
+// comm field (2) may hold spaces and parentheses, so parsing starts after
+// the last ')': the fields after it are state(3), ppid(4), pgrp(5),
+// session(6), tty_nr(7), tpgid(8).
+func parseStatTpgid(b []byte) (int, error) {
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0, errors.New("malformed stat: no ')'")
+	}
+	rest := b[i+1:]
+	for field := 3; ; field++ {
+		rest = bytes.TrimLeft(rest, " \t\n")
+		if len(rest) == 0 {
+			return 0, errors.New("malformed stat: too few fields")
+		}
+		end := bytes.IndexAny(rest, " \t\n")
+		if end < 0 {
+			end = len(rest)
+		}
+		if field == 8 {
+			v, err := strconv.Atoi(string(rest[:end]))
+			if err != nil {
+				return 0, errors.New("malformed stat: bad tpgid")
+			}
+			return v, nil
+		}
+		rest = rest[end:]
+	}
+}
