@@ -7,145 +7,18 @@
 //	go run ./examples/pretend-agent -prompt=false   # a turn with no prompt
 //	go run ./examples/pretend-agent -error          # the turn fails
 //	go run ./examples/pretend-agent -silence        # works, then goes silent
+//	go run ./examples/pretend-agent -finish done    # reports done with OSC 7501
 //
-// With -as NAME it re-executes itself with TUIOS_AGENT=NAME in its
-// environment, so tuios's detector attributes it to that harness (and
-// reads that harness's screen rules) without a real agent installed.
+// With -as NAME (default claude-code) it re-executes itself with
+// TUIOS_AGENT=NAME in its environment, so tuios's detector attributes it to
+// that harness (and reads that harness's screen rules) without a real
+// agent installed.
 package main
 
 import (
-	"bufio"
-	"flag"
-	"fmt"
 	"os"
-	"strings"
-	"syscall"
-	"time"
+
+	"github.com/tuios/tuios/internal/pretend"
 )
 
-func main() {
-	as := flag.String("as", "claude-code", "harness to be recognised as (TUIOS_AGENT); empty for none")
-	prompt := flag.Bool("prompt", true, "stop on a permission prompt mid-turn")
-	fail := flag.Bool("error", false, "end the turn with an error")
-	silence := flag.Bool("silence", false, "work, then go silent with the progress bar still set")
-	steps := flag.Int("steps", 4, "work steps before and after the prompt")
-	step := flag.Duration("step", 300*time.Millisecond, "time per work step")
-	task := flag.String("task", "tidy the build directory", "what the turn works on")
-	exit := flag.Bool("exit", false, "exit after the turn instead of waiting at the idle prompt")
-	flag.Parse()
-
-	if *as != "" && os.Getenv("TUIOS_AGENT") != *as {
-		reexec(*as)
-	}
-	in := bufio.NewReader(os.Stdin)
-	raw := rawMode()
-	defer raw.restore()
-
-	out("\x1b]2;✳ pretend-agent\x07")
-	out("\x1b[1mpretend-agent\x1b[0m — a stand-in for a coding agent\r\n\r\n")
-	out("> " + *task + "\r\n\r\n")
-	progress(3)
-	out("\x1b]2;⠋ pretend-agent\x07")
-	work(*steps, *step, "Reading the tree")
-	if *silence {
-		out("● Waiting on something that never answers…\r\n")
-		for { // silent until the input ends
-			if _, err := in.ReadByte(); err != nil {
-				return
-			}
-		}
-	}
-	if *prompt {
-		answer := permission(in, "rm -rf build/", "Clean the build directory")
-		if answer != '1' {
-			out("\x1b[33m✗ Denied. Stopping here.\x1b[0m\r\n")
-			finish(in, *exit, "Stopped: the person said no.")
-			return
-		}
-		out("\x1b[32m✓ Allowed\x1b[0m rm -rf build/\r\n")
-		progress(3)
-		work(*steps, *step, "Rebuilding")
-	}
-	if *fail {
-		progress(2)
-		out("\x1b[31mError: the build failed (exit status 2)\x1b[0m\r\n")
-		finish(in, *exit, "")
-		return
-	}
-	finish(in, *exit, "Done: "+*task+".")
-}
-
-func out(s string) { os.Stdout.WriteString(s) }
-
-// progress writes OSC 9;4 (3 indeterminate, 0 clear, 2 error).
-func progress(state int) { out(fmt.Sprintf("\x1b]9;4;%d\x07", state)) }
-
-func work(n int, d time.Duration, what string) {
-	spin := []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴"}
-	for i := 0; i < n; i++ {
-		out(fmt.Sprintf("\r\x1b[2K%s %s (%d/%d)", spin[i%len(spin)], what, i+1, n))
-		time.Sleep(d)
-	}
-	out(fmt.Sprintf("\r\x1b[2K● %s\r\n", what))
-}
-
-// permission paints a prompt shaped like Claude Code's and waits for a
-// digit. Painting it is the last output until the answer: the silence a
-// tracker has to see through.
-func permission(in *bufio.Reader, cmd, why string) byte {
-	lines := []string{
-		"Bash command",
-		"",
-		"  " + cmd,
-		"  " + why,
-		"",
-		"Do you want to proceed?",
-		"❯ 1. Yes",
-		"  2. No, and tell the agent what to do differently (esc)",
-	}
-	out("\x1b]2;✳ pretend-agent\x07")
-	out("╭" + strings.Repeat("─", 62) + "╮\r\n")
-	for _, l := range lines {
-		out("│ " + l + strings.Repeat(" ", max(0, 60-len([]rune(l)))) + " │\r\n")
-	}
-	out("╰" + strings.Repeat("─", 62) + "╯\r\n")
-	for {
-		b, err := in.ReadByte()
-		if err != nil {
-			os.Exit(0)
-		}
-		if b == '1' || b == '2' || b == 0x1b {
-			// Paint over the prompt: it leaves the screen.
-			out(fmt.Sprintf("\x1b[%dA\x1b[J", len(lines)+2))
-			return b
-		}
-	}
-}
-
-func finish(in *bufio.Reader, exit bool, summary string) {
-	if summary != "" {
-		progress(0)
-		out("✳ " + summary + "\r\n")
-	}
-	out("\x1b]2;✳ pretend-agent\x07")
-	if exit {
-		return
-	}
-	out("\r\n> ")
-	for {
-		b, err := in.ReadByte()
-		if err != nil || b == 4 || b == 'q' {
-			out("\r\n")
-			return
-		}
-	}
-}
-
-func reexec(as string) {
-	self, err := os.Executable()
-	if err != nil {
-		return
-	}
-	env := append(os.Environ(), "TUIOS_AGENT="+as)
-	syscall.Exec(self, os.Args, env)
-}
+func main() { os.Exit(pretend.Main(os.Args[1:])) }

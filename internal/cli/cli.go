@@ -39,6 +39,11 @@ func commands() []Command {
 	var all []Command
 	for _, verbs := range []func() []Command{
 		riskCommands,
+		daemonCommands,
+		windowCommands,
+		paneCommands,
+		agentCommands,
+		demoCommands,
 	} {
 		all = append(all, verbs()...)
 	}
@@ -63,6 +68,9 @@ type Command struct {
 	Example string
 	// Flags defines the verb's flags. It may be nil.
 	Flags func(fs *FlagSet)
+	// RawArgs hands every argument after the verb to Run unparsed (for a
+	// verb that parses its own flags).
+	RawArgs bool
 	// Run runs the verb. A nil Run makes the command a group. An error
 	// that is not an *Error is reported with the code "internal".
 	Run func(ctx *Context) error
@@ -136,6 +144,12 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			"%s needs a verb: %s", cmd.Name, strings.Join(subs, ", ")))
 	}
 
+	if cmd.RawArgs && !(len(rest) == 1 && (rest[0] == "-h" || rest[0] == "--help")) {
+		if err := cmd.Run(&Context{Stdin: stdin, Stdout: stdout, Stderr: stderr, Args: rest}); err != nil {
+			return fail(stderr, false, err)
+		}
+		return ExitOK
+	}
 	fs := pflag.NewFlagSet("tuios "+cmd.Name, pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.SortFlags = true

@@ -1,4 +1,4 @@
-package main
+package pretend
 
 import "golang.org/x/sys/unix"
 

@@ -1,0 +1,273 @@
+package cli
+
+import (
+	"encoding/base64"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+)
+
+type agentInfo struct {
+	WindowID      string `json:"window_id"`
+	Index         int    `json:"index"`
+	Name          string `json:"name"`
+	State         string `json:"state"`
+	Glyph         string `json:"glyph"`
+	Message       string `json:"message"`
+	Source        string `json:"source"`
+	HarnessID     string `json:"harness_id"`
+	Focused       bool   `json:"focused"`
+	Unread        int    `json:"unread"`
+	NeedsYou      bool   `json:"needs_you"`
+	EvidenceAgeMS *int64 `json:"evidence_age_ms"`
+	Session       string `json:"session"`
+}
+
+func agentCommands() []Command {
+	return []Command{
+		{
+			Name: "set-agent-state", Summary: "report a pane's agent state", Usage: "STATE [-s NAME] [-w WINDOW] [-m MESSAGE] [--source SOURCE] [--harness ID]",
+			Help: "STATE is none, working, needs_input, idle, done, errored or unknown (none clears). From inside a pane with no -w it reports on that pane. " +
+				"A report that loses to a higher-ranked source (report > program > transcript > osc > screen > detect > stall) still exits 0 and prints \"Not applied: …\" on stderr.",
+			Example: "tuios set-agent-state working -m \"running the test suite\"\ntuios set-agent-state needs_input -m \"waiting for approval to push\"\ntuios set-agent-state working -s \"$TUIOS_SESSION\" -w \"$TUIOS_PANE_ID\" --harness claude-code",
+			Flags: func(fs *FlagSet) {
+				targetFlags(fs)
+				fs.StringP("message", "m", "", "what it is doing or asking")
+				fs.String("source", "", "report (default), osc, screen or stall")
+				fs.String("harness", "", "the harness id, e.g. claude-code")
+				fs.String("kind", "", "approval or question (needs_input only; default: guessed)")
+				fs.String("if-state", "", "apply only from these states (comma-separated)")
+				fs.String("agent-session-id", "", "the agent session the report speaks for")
+				fs.String("transcript-path", "", "the harness's transcript file")
+				fs.Int("harness-pid", 0, "the agent's pid")
+				jsonFlag(fs)
+			},
+			Run: func(ctx *Context) error {
+				if len(ctx.Args) != 1 {
+					return usageError("tuios set-agent-state working -m 'running tests'", "name one state: none, working, needs_input, idle, done, errored or unknown")
+				}
+				var res struct {
+					State   string `json:"state"`
+					Applied bool   `json:"applied"`
+					Reason  string `json:"reason"`
+				}
+				var raw map[string]any
+				err := call("set-agent-state", params("session", str(ctx, "session"), "window", str(ctx, "window"), "state", ctx.Args[0],
+					"message", str(ctx, "message"), "source", str(ctx, "source"), "harness", str(ctx, "harness"), "kind", str(ctx, "kind"),
+					"if_state", str(ctx, "if-state"), "agent_session_id", str(ctx, "agent-session-id"),
+					"transcript_path", str(ctx, "transcript-path"), "harness_pid", flagInt(ctx, "harness-pid")), &raw)
+				if err != nil {
+					return err
+				}
+				if flagBool(ctx, "json") {
+					return printJSON(ctx.Stdout, raw)
+				}
+				remarshal(raw, &res)
+				if !res.Applied {
+					fmt.Fprintf(ctx.Stderr, "Not applied: %s It still reports %s.\n", reasonText(res.Reason), res.State)
+				}
+				return nil
+			},
+		},
+		{
+			Name: "get-agent-state", Summary: "read a pane's agent state", Usage: "[-s NAME] [-w WINDOW] [--json]",
+			Help:    "Prints the state name, or with --json every field: state, message, needs_you, source, harness_id, identity, confidence, evidence_age_ms, blocked_by, subagent_list and more.",
+			Example: "tuios get-agent-state -w build\ntuios get-agent-state -w build --json | jq .needs_you",
+			Flags:   func(fs *FlagSet) { targetFlags(fs); jsonFlag(fs) },
+			Run: func(ctx *Context) error {
+				var raw map[string]any
+				if err := call("get-agent-state", params("session", str(ctx, "session"), "window", windowArg(ctx)), &raw); err != nil {
+					return err
+				}
+				if flagBool(ctx, "json") {
+					raw["success"] = true
+					return printJSON(ctx.Stdout, raw)
+				}
+				fmt.Fprintln(ctx.Stdout, raw["state"])
+				return nil
+			},
+		},
+		{
+			Name: "list-agents", Summary: "list agent panes, sorted by what each needs from you", Usage: "[-s NAME] [--all] [--all-sessions] [--json]",
+			Example: "tuios list-agents\ntuios list-agents --all --json",
+			Flags: func(fs *FlagSet) {
+				fs.StringP("session", "s", "", "the session")
+				fs.Bool("all", false, "every pane, including ones not seen as agents")
+				fs.Bool("all-sessions", false, "every session")
+				jsonFlag(fs)
+			},
+			Run: func(ctx *Context) error {
+				var raw map[string]any
+				if err := call("list-agents", params("session", str(ctx, "session"), "all", flagBool(ctx, "all"), "all_sessions", flagBool(ctx, "all-sessions")), &raw); err != nil {
+					return err
+				}
+				if flagBool(ctx, "json") {
+					return printJSON(ctx.Stdout, raw)
+				}
+				var res struct {
+					Agents []agentInfo `json:"agents"`
+				}
+				remarshal(raw, &res)
+				WriteAgents(ctx.Stdout, res.Agents, flagBool(ctx, "all-sessions"))
+				return nil
+			},
+		},
+		{
+			Name: "explain-agent-detect", Summary: "say what the detector reads in a pane and why it is or is not an agent", Usage: "[-s NAME] [-w WINDOW] [--json]",
+			Example: "tuios explain-agent-detect -w build",
+			Flags:   func(fs *FlagSet) { targetFlags(fs); jsonFlag(fs) },
+			Run: func(ctx *Context) error {
+				var raw map[string]any
+				if err := call("explain-agent-detect", params("session", str(ctx, "session"), "window", windowArg(ctx)), &raw); err != nil {
+					return err
+				}
+				if flagBool(ctx, "json") {
+					delete(raw, "text")
+					return printJSON(ctx.Stdout, raw)
+				}
+				fmt.Fprint(ctx.Stdout, raw["text"])
+				return nil
+			},
+		},
+		{
+			Name: "explain-agent-screen", Summary: "show a pane's screen tail as the rules read it, and each rule's verdict", Usage: "[-s NAME] [-w WINDOW] [--harness ID] [--lines N] [--json]",
+			Example: "tuios explain-agent-screen -w build\ntuios explain-agent-screen -w build --harness codex --lines 20",
+			Flags: func(fs *FlagSet) {
+				targetFlags(fs)
+				fs.String("harness", "", "run this harness's rules")
+				fs.Int("lines", 0, "read this many non-empty rows")
+				jsonFlag(fs)
+			},
+			Run: func(ctx *Context) error {
+				var raw map[string]any
+				if err := call("explain-agent-screen", params("session", str(ctx, "session"), "window", windowArg(ctx),
+					"harness", str(ctx, "harness"), "lines", flagInt(ctx, "lines")), &raw); err != nil {
+					return err
+				}
+				if flagBool(ctx, "json") {
+					delete(raw, "text")
+					return printJSON(ctx.Stdout, raw)
+				}
+				fmt.Fprint(ctx.Stdout, raw["text"])
+				return nil
+			},
+		},
+		{
+			Name: "status", Summary: "report this program's state with an OSC 7501 sequence", Usage: "STATE [--kind K] [--app NAME] [--msg TEXT] [--title TEXT] [--id PATH] [--progress N]",
+			Help: "Writes a Program Status report (OSC 7501) to the terminal this program runs in, so the pane it runs in takes the state at source program. " +
+				"STATE is idle, working, blocked, done, error or clear. --kind (permission, question, auth) goes with blocked.",
+			Example: "tuios status blocked --kind permission --app deploy --msg 'Approve deploy to production?'\ntuios status clear",
+			Flags: func(fs *FlagSet) {
+				fs.String("kind", "", "permission, question or auth (blocked only)")
+				fs.String("app", "", "the program's label")
+				fs.String("msg", "", "what it waits for or does")
+				fs.String("title", "", "a short title")
+				fs.String("id", "", "a sub-task path such as deploy/us-east")
+				fs.Int("progress", -1, "0 to 100")
+			},
+			Run: runStatus,
+		},
+	}
+}
+
+func reasonText(reason string) string {
+	switch reason {
+	case "outranked":
+		return "a higher-ranked source owns this pane."
+	case "if_state":
+		return "the pane was not in a state the report allows (--if-state)."
+	case "foreign_session":
+		return "another agent session owns this pane mid-turn."
+	case "foreign_harness":
+		return "another harness owns this pane mid-turn."
+	}
+	return "the engine kept the current state (" + reason + ")."
+}
+
+// WriteAgents prints the list-agents table.
+func WriteAgents(w interface{ Write([]byte) (int, error) }, agents []agentInfo, withSession bool) {
+	head := []string{"ID", "NAME", "STATE", "HARNESS", "SOURCE", "MAIL", "NOTE"}
+	if withSession {
+		head = append([]string{"SESSION"}, head...)
+	}
+	var rows [][]string
+	focused := false
+	for _, a := range agents {
+		id := short(a.WindowID)
+		if a.Focused {
+			id, focused = "*"+id, true
+		}
+		state := strings.TrimSpace(a.Glyph + " " + a.State)
+		r := []string{id, a.Name, state, a.HarnessID, a.Source, strconv.Itoa(a.Unread), clip(a.Message, 60)}
+		if withSession {
+			r = append([]string{a.Session}, r...)
+		}
+		rows = append(rows, r)
+	}
+	if len(rows) == 0 {
+		fmt.Fprintln(w, "No agent panes. tuios list-agents --all lists every pane.")
+		return
+	}
+	writeTable(w, head, rows)
+	fmt.Fprintf(w, "\n%d agent pane(s).", len(rows))
+	if focused {
+		fmt.Fprint(w, " * marks the focused one.")
+	}
+	fmt.Fprintln(w, " Address one with -w and its ID or NAME.")
+}
+
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+var statusStates = map[string]bool{"idle": true, "working": true, "blocked": true, "done": true, "error": true, "clear": true}
+
+func runStatus(ctx *Context) error {
+	if len(ctx.Args) != 1 || !statusStates[ctx.Args[0]] {
+		return usageError("tuios status blocked --kind permission --msg 'Approve?'", "name one state: idle, working, blocked, done, error or clear")
+	}
+	state := ctx.Args[0]
+	kind := str(ctx, "kind")
+	if kind != "" && (state != "blocked" || !map[string]bool{"permission": true, "question": true, "auth": true}[kind]) {
+		return usageError("tuios status blocked --kind permission", "--kind is permission, question or auth, and goes with blocked")
+	}
+	for _, f := range []string{"msg", "title", "app"} {
+		if strings.ContainsFunc(str(ctx, f), func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+			return usageError("", "--%s holds a control character", f)
+		}
+	}
+	parts := []string{"state=" + state}
+	add := func(k, v string) {
+		if v != "" {
+			parts = append(parts, k+"="+v)
+		}
+	}
+	add("id", str(ctx, "id"))
+	add("app", str(ctx, "app"))
+	add("kind", kind)
+	if p := flagInt(ctx, "progress"); p >= 0 {
+		if p > 100 {
+			return usageError("", "--progress is 0 to 100")
+		}
+		add("progress", strconv.Itoa(p))
+	}
+	if t := str(ctx, "title"); t != "" {
+		add("title", base64.StdEncoding.EncodeToString([]byte(t)))
+	}
+	if m := str(ctx, "msg"); m != "" {
+		add("msg", base64.StdEncoding.EncodeToString([]byte(m)))
+	}
+	seq := "\x1b]7501;" + strings.Join(parts, ":") + "\x07"
+	tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0)
+	if err != nil {
+		return &Error{Code: "no_terminal", Message: "this program has no terminal to report to", Hint: "run tuios status inside a terminal pane"}
+	}
+	defer tty.Close()
+	_, err = tty.WriteString(seq)
+	return err
+}

@@ -1,0 +1,149 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/tuios/tuios/internal/client"
+	"github.com/tuios/tuios/internal/proto"
+)
+
+// call runs one protocol verb against the daemon (starting one if none
+// answers) and decodes the result. Daemon errors keep their code and hint;
+// no reachable daemon exits 3.
+func call(verb string, params map[string]any, result any) error {
+	c, err := client.Dial(client.Options{Autostart: true})
+	if err != nil {
+		return dialError(err)
+	}
+	defer c.Close()
+	return protoError(c.Call(verb, params, result))
+}
+
+func dialError(err error) error {
+	var nd *client.NoDaemonError
+	if errors.As(err, &nd) {
+		return &Error{Code: "no_daemon", Message: nd.Error(), Hint: nd.Hint(), Exit: ExitNoDaemon}
+	}
+	var h interface{ Hint() string }
+	msg := err.Error()
+	hint := ""
+	if errors.As(err, &h) {
+		hint = h.Hint()
+	}
+	return &Error{Code: "no_daemon", Message: msg, Hint: hint, Exit: ExitNoDaemon}
+}
+
+// protoError turns a daemon error into a CLI error with a readable hint.
+func protoError(err error) error {
+	var pe *proto.Error
+	if !errors.As(err, &pe) {
+		return err
+	}
+	e := &Error{Code: pe.Code, Message: pe.Message}
+	if h := pe.Hint; h != nil {
+		var parts []string
+		if h.DidYouMean != "" {
+			parts = append(parts, fmt.Sprintf("did you mean %q?", h.DidYouMean))
+		}
+		if len(h.Accepted) > 0 {
+			parts = append(parts, "accepted: "+strings.Join(h.Accepted, ", "))
+		}
+		if len(h.Available) > 0 {
+			parts = append(parts, "available: "+strings.Join(h.Available, "; "))
+		}
+		if h.Detail != "" {
+			parts = append(parts, h.Detail)
+		}
+		if h.Command != "" {
+			parts = append(parts, "try: "+h.Command)
+		}
+		e.Hint = strings.Join(parts, "; ")
+	}
+	return e
+}
+
+// target flags shared by most verbs.
+func targetFlags(fs *FlagSet) {
+	fs.StringP("session", "s", "", "the session (default: your own pane's, else the most recently active)")
+	fs.StringP("window", "w", "", "the window: id, index, unique id prefix or name (default: your own pane, else the focused one)")
+}
+
+func jsonFlag(fs *FlagSet) { fs.Bool("json", false, "print JSON") }
+
+func str(ctx *Context, name string) string {
+	v, _ := ctx.Flags.GetString(name)
+	return v
+}
+
+func flagBool(ctx *Context, name string) bool {
+	v, _ := ctx.Flags.GetBool(name)
+	return v
+}
+
+func flagInt(ctx *Context, name string) int {
+	v, _ := ctx.Flags.GetInt(name)
+	return v
+}
+
+// params builds a params object from flags, leaving out empty values.
+func params(kv ...any) map[string]any {
+	m := map[string]any{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		k := kv[i].(string)
+		switch v := kv[i+1].(type) {
+		case string:
+			if v != "" {
+				m[k] = v
+			}
+		case int:
+			if v != 0 {
+				m[k] = v
+			}
+		case bool:
+			if v {
+				m[k] = v
+			}
+		case []string:
+			if len(v) > 0 {
+				m[k] = v
+			}
+		default:
+			if v != nil {
+				m[k] = v
+			}
+		}
+	}
+	return m
+}
+
+func printJSON(w io.Writer, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
+}
+
+// windowArg lets a verb take its window as -w or as the first argument.
+func windowArg(ctx *Context) string {
+	if w := str(ctx, "window"); w != "" {
+		return w
+	}
+	if len(ctx.Args) > 0 {
+		return ctx.Args[0]
+	}
+	return ""
+}
+
+// remarshal decodes a generic result into a typed view of it.
+func remarshal(from any, to any) {
+	b, _ := json.Marshal(from)
+	json.Unmarshal(b, to)
+}
+
+func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }

@@ -1,0 +1,143 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"os/signal"
+	"sort"
+	"syscall"
+
+	"github.com/tuios/tuios/internal/client"
+	"github.com/tuios/tuios/internal/daemon"
+	"github.com/tuios/tuios/internal/pretend"
+	"github.com/tuios/tuios/internal/proto"
+)
+
+func daemonCommands() []Command {
+	return []Command{
+		{
+			Name: "daemon", Summary: "run the daemon in the foreground", Usage: "[--socket PATH]",
+			Help:    "Runs the tuios daemon until it is killed (tuios kill-server, SIGTERM or SIGINT). Any other verb starts one in the background when none answers, so you rarely need this.",
+			Example: "tuios daemon\nTUIOS_SOCKET=/tmp/t.sock tuios daemon",
+			Flags:   func(fs *FlagSet) { fs.String("socket", "", "the socket to listen on (default: $TUIOS_SOCKET, $XDG_RUNTIME_DIR/tuios/tuios.sock or /tmp/tuios-UID/tuios.sock)") },
+			Run: func(ctx *Context) error {
+				srv, err := daemon.New(daemon.Options{Socket: str(ctx, "socket"), Logf: func(f string, a ...any) { fmt.Fprintf(ctx.Stderr, f+"\n", a...) }})
+				if err != nil {
+					return err
+				}
+				if err := srv.Listen(); err != nil {
+					var ar *daemon.AlreadyRunning
+					if errors.As(err, &ar) {
+						return &Error{Code: "daemon_running", Message: err.Error(), Hint: "tuios kill-server stops it"}
+					}
+					var h interface{ Hint() string }
+					e := &Error{Code: "no_daemon", Message: err.Error(), Exit: ExitNoDaemon}
+					if errors.As(err, &h) {
+						e.Hint = h.Hint()
+					}
+					return e
+				}
+				sigs, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+				defer stop()
+				fmt.Fprintf(ctx.Stderr, "tuios daemon listening on %s\n", srv.Socket())
+				return srv.Serve(sigs)
+			},
+		},
+		{
+			Name: "kill-server", Summary: "stop the daemon and every pane", Usage: "", Example: "tuios kill-server",
+			Run: func(ctx *Context) error {
+				c, err := client.Dial(client.Options{})
+				if err != nil {
+					return dialError(err)
+				}
+				defer c.Close()
+				return protoError(c.Call("kill-server", nil, nil))
+			},
+		},
+		{
+			Name: "list-verbs", Summary: "list the control protocol's verbs and their params", Usage: "[VERB] [--json]",
+			Example: "tuios list-verbs\ntuios list-verbs set-agent-state --json",
+			Flags:   jsonFlag,
+			Run: func(ctx *Context) error {
+				verb := ""
+				if len(ctx.Args) > 0 {
+					verb = ctx.Args[0]
+				}
+				var res proto.VerbList
+				if err := call("list-verbs", params("verb", verb), &res); err != nil {
+					return err
+				}
+				if flagBool(ctx, "json") {
+					return printJSON(ctx.Stdout, res)
+				}
+				sort.Slice(res.Verbs, func(i, j int) bool { return res.Verbs[i].Verb < res.Verbs[j].Verb })
+				for _, v := range res.Verbs {
+					fmt.Fprintf(ctx.Stdout, "%s — %s\n", v.Verb, v.Description)
+					if verb != "" {
+						for _, p := range v.Params {
+							req := ""
+							if p.Required {
+								req = " (required)"
+							}
+							fmt.Fprintf(ctx.Stdout, "  %-18s %-9s %s%s\n", p.Name, p.Type, p.Description, req)
+						}
+						for _, e := range v.Examples {
+							fmt.Fprintf(ctx.Stdout, "  example: %s\n", e)
+						}
+					}
+				}
+				return nil
+			},
+		},
+		{
+			Name: "events", Summary: "stream the daemon's events as JSON lines", Usage: "[-s NAME] [--types a,b]",
+			Help:    "Subscribes to the daemon's event stream: window-created, window-closed, window-exit, agent-state, session-created, … (output only when named). A slow reader gets a gap event counting what it missed.",
+			Example: "tuios events --types agent-state",
+			Flags:   func(fs *FlagSet) { fs.StringP("session", "s", "", "only this session"); fs.StringSlice("types", nil, "only these event types") },
+			Run: func(ctx *Context) error {
+				c, err := client.Dial(client.Options{Autostart: true})
+				if err != nil {
+					return dialError(err)
+				}
+				defer c.Close()
+				types, _ := ctx.Flags.GetStringSlice("types")
+				if err := c.Call("subscribe", params("session", str(ctx, "session"), "types", types), nil); err != nil {
+					return protoError(err)
+				}
+				for {
+					var ev map[string]any
+					if err := c.Next(&ev); err != nil {
+						return nil
+					}
+					if err := printJSONLine(ctx.Stdout, ev); err != nil {
+						return nil
+					}
+				}
+			},
+		},
+		{
+			Name: "pretend-agent", Summary: "a stand-in coding agent, for tests and demos", Usage: "[-prompt=false] [-error] [-silence] [-steps N] [-finish done]",
+			Help:    "Behaves like a coding agent: works with OSC 9;4 progress, stops on a permission prompt drawn like Claude Code's and waits for 1 or 2, then finishes its turn. It says it is claude-code (TUIOS_AGENT) unless -as names another harness. Its flags use one dash.",
+			Example: "tuios new-window -s work agent \"$(command -v tuios)\" pretend-agent",
+			RawArgs: true,
+			Run: func(ctx *Context) error {
+				if code := pretend.Main(ctx.Args); code != 0 {
+					return &Error{Code: "command_failed", Message: "the pretend agent's turn failed", Exit: code}
+				}
+				return nil
+			},
+		},
+	}
+}
+
+func printJSONLine(w interface{ Write([]byte) (int, error) }, v any) error {
+	b, err := jsonMarshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+

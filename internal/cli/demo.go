@@ -1,0 +1,134 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/tuios/tuios/agentstate"
+	"github.com/tuios/tuios/detect"
+	"github.com/tuios/tuios/internal/client"
+	"github.com/tuios/tuios/internal/daemon"
+)
+
+func demoCommands() []Command {
+	return []Command{{
+		Name: "demo", Summary: "watch tuios track a pretend agent through a permission prompt", Usage: "",
+		Help: "Starts a private daemon in a temporary directory, opens a session with a pretend coding agent in a pane, and prints each change of the pane's agent state as the agent works, stops on a permission prompt, is answered by the demo, and finishes. Then it prints the list-agents table and cleans up. No network and no configuration.",
+		Example: "go run ./cmd/tuios demo",
+		Run:     runDemo,
+	}}
+}
+
+func runDemo(ctx *Context) error {
+	out := ctx.Stdout
+	dir, err := os.MkdirTemp("", "tuios-demo-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	socket := filepath.Join(dir, "run", "tuios.sock")
+	srv, err := daemon.New(daemon.Options{Socket: socket, Executable: self,
+		Tracker: detect.TrackerOptions{DetectInterval: 500 * time.Millisecond}})
+	if err != nil {
+		return err
+	}
+	if err := srv.Listen(); err != nil {
+		return err
+	}
+	runCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	go srv.Serve(runCtx)
+	defer srv.Close()
+
+	events, err := client.Dial(client.Options{Socket: socket})
+	if err != nil {
+		return dialError(err)
+	}
+	defer events.Close()
+	if err := events.Call("subscribe", params("types", []string{"agent-state"}), nil); err != nil {
+		return protoError(err)
+	}
+	ctl, err := client.Dial(client.Options{Socket: socket})
+	if err != nil {
+		return dialError(err)
+	}
+	defer ctl.Close()
+
+	fmt.Fprintf(out, "tuios demo: a private daemon on %s\n", socket)
+	fmt.Fprintf(out, "Starting a pretend coding agent (it says it is claude-code) in session \"demo\".\n\n")
+	var created struct {
+		WindowID string `json:"window_id"`
+	}
+	argv := []string{self, "pretend-agent", "-steps", "10", "-step", "250ms", "-finish", "done", "-task", "tidy the build directory"}
+	if err := ctl.Call("new-session", params("name", "demo", "window_name", "agent", "argv", argv, "cols", 100, "rows", 30), &created); err != nil {
+		return protoError(err)
+	}
+	start := time.Now()
+	fmt.Fprintf(out, "  %-7s %-2s %-12s %-11s %s\n", "TIME", "", "STATE", "SOURCE", "MESSAGE")
+
+	type ev struct {
+		Type, Window, State, Source, Message string
+	}
+	evc := make(chan ev, 64)
+	go func() {
+		defer close(evc)
+		for {
+			var e ev
+			if events.Next(&e) != nil {
+				return
+			}
+			if e.Type == "agent-state" {
+				evc <- e
+			}
+		}
+	}()
+	answered := false
+	for {
+		select {
+		case <-runCtx.Done():
+			return &Error{Code: "timeout", Message: "the demo did not finish in 20 s", Hint: "run it again; a loaded machine can be slow"}
+		case e, ok := <-evc:
+			if !ok {
+				return &Error{Code: "internal", Message: "the daemon's event stream ended early"}
+			}
+			st, _ := agentstate.ParseState(e.State)
+			fmt.Fprintf(out, "  %6.1fs %-2s %-12s %-11s %s\n", time.Since(start).Seconds(), st.Glyph(false), e.State, e.Source, fence(e.Message))
+			switch {
+			case st == agentstate.NeedsInput && !answered:
+				answered = true
+				fmt.Fprintf(out, "          (the demo answers the prompt: it types 1)\n")
+				if err := ctl.Call("send-text", params("window", created.WindowID, "text", "1"), nil); err != nil {
+					return protoError(err)
+				}
+			case st == agentstate.Done && answered:
+				fmt.Fprintln(out)
+				var raw map[string]any
+				if err := ctl.Call("list-agents", params("session", "demo"), &raw); err != nil {
+					return protoError(err)
+				}
+				var res struct {
+					Agents []agentInfo `json:"agents"`
+				}
+				remarshal(raw, &res)
+				WriteAgents(out, res.Agents, false)
+				fmt.Fprintf(out, "\nDone in %.1fs. The daemon, its pane and %s are gone.\n", time.Since(start).Seconds(), dir)
+				return nil
+			}
+		}
+	}
+}
+
+// fence prints pane text as data: control characters escaped.
+func fence(s string) string {
+	if s == "" {
+		return ""
+	}
+	return "\"" + escapeControls(s) + "\""
+}

@@ -1,0 +1,93 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+)
+
+func paneCommands() []Command {
+	return []Command{
+		{
+			Name: "capture-pane", Summary: "print a pane's text", Usage: "[-s NAME] [-w WINDOW] [--scrollback] [--lines N] [--ansi]",
+			Help:    "Prints the visible screen, or with --scrollback the history too. --lines counts from the last line with content, so a quiet pane still gives its last N real lines. The output is the pane's text itself, so there is no --json.",
+			Example: "tuios capture-pane -s work -w build\ntuios capture-pane -s work -w build --scrollback --lines 40",
+			Flags: func(fs *FlagSet) {
+				targetFlags(fs)
+				fs.Bool("scrollback", false, "include history that scrolled off")
+				fs.Int("lines", 0, "only the last N lines with content")
+				fs.Bool("ansi", false, "keep colours and styles")
+			},
+			Run: func(ctx *Context) error {
+				var res struct {
+					Content string `json:"content"`
+				}
+				if err := call("capture-pane", params("session", str(ctx, "session"), "window", windowArg(ctx),
+					"scrollback", flagBool(ctx, "scrollback"), "lines", flagInt(ctx, "lines"), "ansi", flagBool(ctx, "ansi")), &res); err != nil {
+					return err
+				}
+				out := res.Content
+				if out != "" && !strings.HasSuffix(out, "\n") {
+					out += "\n"
+				}
+				_, err := fmt.Fprint(ctx.Stdout, out)
+				return err
+			},
+		},
+		{
+			Name: "send-text", Summary: "type text into a pane, exactly as given", Usage: "[-s NAME] [-w WINDOW] TEXT | -",
+			Help:    "Writes the text to the pane's terminal with no parsing. A trailing newline is the Enter that runs it. - reads the text from standard input (up to 8 MB).",
+			Example: "tuios send-text -s work -w build 'go build ./...\n'",
+			Flags:   targetFlags,
+			Run: func(ctx *Context) error {
+				text, err := readArgOrStdin(ctx, "send-text")
+				if err != nil {
+					return err
+				}
+				return call("send-text", params("session", str(ctx, "session"), "window", str(ctx, "window"), "text", text), nil)
+			},
+		},
+		{
+			Name: "send-keys", Summary: "press keys in a pane (not for text)", Usage: "[-s NAME] [-w WINDOW] KEYS…",
+			Help:    "Splits its arguments on spaces and commas and maps each token to a key: Enter, Escape, Tab, Up, Down, F1…, ctrl+c, alt+x (C-c and M-x work too). Any other token is typed as written, without the spaces: use send-text for text.",
+			Example: "tuios send-keys -s work -w build ctrl+c\ntuios send-keys -w build Escape",
+			Flags:   targetFlags,
+			Run: func(ctx *Context) error {
+				if len(ctx.Args) == 0 {
+					return usageError("tuios send-keys -w build ctrl+c", "name the keys to press")
+				}
+				return call("send-keys", params("session", str(ctx, "session"), "window", str(ctx, "window"), "keys", strings.Join(ctx.Args, " ")), nil)
+			},
+		},
+		{
+			Name: "wait-for", Summary: "block until a pane or an agent reaches a condition", Usage: "window-output|window-idle|window-exit|session-exists|agent-state [flags]",
+			Help: "Blocks in the daemon instead of polling. window-output matches a Go regular expression against the pane's text, scrollback included (so a marker you typed, or one from an earlier run, matches at once: make it fresh and let the pane assemble it). window-idle returns after --idle ms of silence. window-exit returns when the pane's process exits. agent-state returns when the pane (or, without -w, any pane in the session) is in one of the --until states; a pane already there matches at once. A match exits 0; a timeout exits 1 with a hint to capture the pane.",
+			Example: "n=$(date +%s)\ntuios send-text -w build \"go test ./... ; printf 'done_%s_rc=%s\\n' $n \\$?\n\"\ntuios wait-for window-output -w build --pattern \"done_${n}_rc=\" --timeout 300000\ntuios wait-for agent-state -s work --until needs_input",
+			Flags: func(fs *FlagSet) {
+				targetFlags(fs)
+				fs.String("pattern", "", "window-output: a Go regular expression")
+				fs.Int("idle", 0, "window-idle: milliseconds of silence (default 500)")
+				fs.String("until", "", "agent-state: comma-separated states")
+				fs.Int("timeout", 30000, "milliseconds before giving up")
+				jsonFlag(fs)
+			},
+			Run: func(ctx *Context) error {
+				if len(ctx.Args) != 1 {
+					return usageError("tuios wait-for agent-state --until needs_input", "name one condition: window-output, window-idle, window-exit, session-exists or agent-state")
+				}
+				sess := str(ctx, "session")
+				if ctx.Args[0] == "session-exists" && sess == "" {
+					return usageError("tuios wait-for session-exists -s work", "session-exists needs -s NAME")
+				}
+				var res map[string]any
+				if err := call("wait-for", params("session", sess, "window", str(ctx, "window"), "condition", ctx.Args[0],
+					"pattern", str(ctx, "pattern"), "idle", flagInt(ctx, "idle"), "until", str(ctx, "until"), "timeout", flagInt(ctx, "timeout")), &res); err != nil {
+					return err
+				}
+				if flagBool(ctx, "json") {
+					return printJSON(ctx.Stdout, res)
+				}
+				return nil
+			},
+		},
+	}
+}

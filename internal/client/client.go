@@ -1,0 +1,173 @@
+// Package client is the CLI's side of the control protocol: it finds the
+// daemon's socket, starts a daemon when none answers (as tmux does), and
+// makes calls.
+package client
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/tuios/tuios/internal/proto"
+	"github.com/tuios/tuios/internal/sock"
+)
+
+// Options configure Dial.
+type Options struct {
+	// Socket is the daemon's socket; empty is sock.Path(os.Getenv).
+	Socket string
+	// Autostart starts a daemon (Executable daemon) when none answers.
+	Autostart bool
+	// Executable is the tuios binary to start; empty is os.Executable.
+	Executable string
+	// StartTimeout bounds waiting for a started daemon; zero is 10 s.
+	StartTimeout time.Duration
+}
+
+// Client is one connection. Calls on it are answered in order; it is not
+// safe for concurrent use.
+type Client struct {
+	c    net.Conn
+	r    *bufio.Reader
+	next int
+}
+
+// NoDaemonError says no daemon answers and none could be started.
+type NoDaemonError struct {
+	Socket string
+	Err    error
+}
+
+func (e *NoDaemonError) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("no tuios daemon answers on %s: %v", e.Socket, e.Err)
+	}
+	return "no tuios daemon answers on " + e.Socket
+}
+
+// Hint says what to do.
+func (e *NoDaemonError) Hint() string {
+	return "start one with `tuios daemon` (or any verb starts it); check TUIOS_SOCKET and XDG_RUNTIME_DIR"
+}
+
+// Dial connects to the daemon, starting one if asked and none answers.
+func Dial(opt Options) (*Client, error) {
+	if opt.Socket == "" {
+		opt.Socket = sock.Path(os.Getenv)
+	}
+	if c, err := net.Dial("unix", opt.Socket); err == nil {
+		return wrap(c), nil
+	}
+	if err := sock.CheckDir(filepath.Dir(opt.Socket)); err != nil {
+		var se *sock.Error
+		if errors.As(err, &se) && se.Code != "dir_create" {
+			return nil, err
+		}
+	}
+	if !opt.Autostart {
+		return nil, &NoDaemonError{Socket: opt.Socket}
+	}
+	if err := start(opt); err != nil {
+		return nil, &NoDaemonError{Socket: opt.Socket, Err: err}
+	}
+	timeout := opt.StartTimeout
+	if timeout <= 0 {
+		timeout = 10 * time.Second
+	}
+	deadline := time.Now().Add(timeout)
+	for {
+		c, err := net.Dial("unix", opt.Socket)
+		if err == nil {
+			return wrap(c), nil
+		}
+		if time.Now().After(deadline) {
+			return nil, &NoDaemonError{Socket: opt.Socket, Err: errors.New("a started daemon did not answer in time")}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func wrap(c net.Conn) *Client { return &Client{c: c, r: bufio.NewReaderSize(c, 64<<10)} }
+
+// start runs `tuios daemon` detached: its own session, no terminal, its
+// log next to the socket.
+func start(opt Options) error {
+	exe := opt.Executable
+	if exe == "" {
+		var err error
+		if exe, err = os.Executable(); err != nil {
+			return err
+		}
+	}
+	if err := sock.EnsureDir(opt.Socket); err != nil {
+		return err
+	}
+	logf, err := os.OpenFile(filepath.Join(filepath.Dir(opt.Socket), "daemon.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return err
+	}
+	defer logf.Close()
+	cmd := exec.Command(exe, "daemon", "--socket", opt.Socket)
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	go cmd.Wait() // reap it if it dies at once; it outlives us otherwise
+	return nil
+}
+
+// Call sends one request and decodes its result into result (which may be
+// nil). A daemon error is returned as *proto.Error.
+func (c *Client) Call(verb string, params any, result any) error {
+	c.next++
+	req := struct {
+		ID     int    `json:"id"`
+		Verb   string `json:"verb"`
+		Params any    `json:"params,omitempty"`
+	}{c.next, verb, params}
+	b, err := json.Marshal(req)
+	if err != nil {
+		return err
+	}
+	if _, err := c.c.Write(append(b, '\n')); err != nil {
+		return err
+	}
+	line, err := proto.ReadLine(c.r, proto.MaxLine)
+	if err != nil {
+		return fmt.Errorf("the daemon hung up: %w", err)
+	}
+	var resp struct {
+		Result json.RawMessage `json:"result"`
+		Error  *proto.Error    `json:"error"`
+	}
+	if err := json.Unmarshal(line, &resp); err != nil {
+		return fmt.Errorf("the daemon sent something that is not a response: %w", err)
+	}
+	if resp.Error != nil {
+		return resp.Error
+	}
+	if result != nil {
+		return json.Unmarshal(resp.Result, result)
+	}
+	return nil
+}
+
+// Next reads one event line after a subscribe.
+func (c *Client) Next(v any) error {
+	line, err := proto.ReadLine(c.r, proto.MaxLine)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(line, v)
+}
+
+// Close hangs up.
+func (c *Client) Close() error { return c.c.Close() }

@@ -1,0 +1,141 @@
+package daemon
+
+import (
+	"sync"
+	"time"
+
+	"github.com/tuios/tuios/agentstate"
+)
+
+// event is one line of the subscribe stream.
+type event struct {
+	Seq      uint64 `json:"seq"`
+	Type     string `json:"type"`
+	Session  string `json:"session,omitempty"`
+	Window   string `json:"window,omitempty"`
+	State    string `json:"state,omitempty"`
+	Source   string `json:"source,omitempty"`
+	Message  string `json:"message,omitempty"`
+	Bytes    int    `json:"bytes,omitempty"`
+	ExitCode int    `json:"exit_code,omitempty"`
+	Dropped  uint64 `json:"dropped,omitempty"`
+	Time     string `json:"time"`
+}
+
+// hub fans events out to subscribers through bounded queues: a slow
+// subscriber loses events (counted, then announced with a gap event), and
+// never blocks the daemon or other subscribers.
+type hub struct {
+	mu      sync.Mutex
+	seq     uint64
+	subs    map[*subscriber]struct{}
+	outputs int // subscribers that asked for output events
+	closed  bool
+}
+
+type subscriber struct {
+	session string
+	window  string
+	types   map[string]bool // nil: every type except output
+	q       chan event
+	dropped uint64
+	mu      sync.Mutex
+}
+
+func newHub() *hub { return &hub{subs: map[*subscriber]struct{}{}} }
+
+func (h *hub) add(sub *subscriber) uint64 {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.subs[sub] = struct{}{}
+	if sub.types["output"] {
+		h.outputs++
+	}
+	return h.seq
+}
+
+func (h *hub) remove(sub *subscriber) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if _, ok := h.subs[sub]; ok {
+		delete(h.subs, sub)
+		if sub.types["output"] {
+			h.outputs--
+		}
+		close(sub.q)
+	}
+}
+
+// wants reports whether anyone listens for a costly event type.
+func (h *hub) wants(typ string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return typ != "output" || h.outputs > 0
+}
+
+func (h *hub) publish(ev event) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return
+	}
+	h.seq++
+	ev.Seq = h.seq
+	ev.Time = time.Now().UTC().Format(time.RFC3339Nano)
+	for sub := range h.subs {
+		if sub.session != "" && ev.Session != "" && sub.session != ev.Session {
+			continue
+		}
+		if sub.window != "" && ev.Window != sub.window {
+			continue
+		}
+		if sub.types == nil && ev.Type == "output" || sub.types != nil && !sub.types[ev.Type] {
+			continue
+		}
+		select {
+		case sub.q <- ev:
+		default:
+			sub.mu.Lock()
+			sub.dropped++
+			sub.mu.Unlock()
+		}
+	}
+}
+
+func (h *hub) close() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.closed = true
+	for sub := range h.subs {
+		close(sub.q)
+		delete(h.subs, sub)
+	}
+}
+
+// forwardAgentEvents turns the arbiter's changes into agent-state events.
+func (s *Server) forwardAgentEvents() {
+	sub := s.tracker.Arbiter().Subscribe(agentstate.SubscribeOptions{Buffer: 1024})
+	defer sub.Close()
+	for {
+		select {
+		case <-s.done:
+			return
+		case c := <-sub.C:
+			if c.From == c.To {
+				continue
+			}
+			s.mu.Lock()
+			w := s.windows[c.Pane]
+			session := ""
+			if w != nil {
+				session = w.session.Name
+			}
+			s.mu.Unlock()
+			src := ""
+			if c.Claimed {
+				src = c.Source.String()
+			}
+			s.hub.publish(event{Type: "agent-state", Session: session, Window: c.Pane, State: c.To.String(), Source: src, Message: c.Message})
+		}
+	}
+}

@@ -1,0 +1,276 @@
+package daemon
+
+import (
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/tuios/tuios/detect"
+	"github.com/tuios/tuios/internal/proto"
+	"github.com/tuios/tuios/pty"
+)
+
+// Workspaces is how many numbered workspaces a session has.
+const Workspaces = 9
+
+// Session is a named set of windows.
+type Session struct {
+	Name       string
+	ID         string
+	created    time.Time
+	active     time.Time // most recently used
+	windows    []*Window // list order: the index list-windows prints
+	focused    *Window
+	workspace  int
+	wsNames    map[int]string
+	cols, rows int
+}
+
+// Window is one pane: a process on a PTY, its screen, its tracked state.
+type Window struct {
+	ID        string
+	session   *Session
+	name      string // given by a person; "" falls back to the title
+	workspace int
+	minimized bool
+	cols      int
+	rows      int
+	argv      []string
+	program   bool // started with an argv rather than the shell
+	cwd       string
+	created   time.Time
+
+	proc *pty.Process
+	pane *detect.Pane
+	srv  *Server
+
+	mu         sync.Mutex
+	lastOutput time.Time
+	outputGen  chan struct{} // closed and replaced on every chunk
+	exited     bool
+	exitStatus pty.ExitStatus
+	exitCh     chan struct{}
+	outBytes   uint64
+	title      string
+}
+
+// DisplayName is the name a person gave, else the shell's title, else
+// "Terminal <id8>".
+func (w *Window) DisplayName() string {
+	if w.name != "" {
+		return w.name
+	}
+	if t := w.pane.Screen().Title(); t != "" {
+		return t
+	}
+	return "Terminal " + w.ID[:8]
+}
+
+// newSession creates an empty session. Called with s.mu held.
+func (s *Server) newSession(name string) (*Session, *proto.Error) {
+	if name == "" {
+		for i := 0; ; i++ {
+			name = fmt.Sprint(i)
+			if s.sessions[name] == nil {
+				break
+			}
+		}
+	}
+	if s.sessions[name] != nil {
+		return nil, proto.Errorf(proto.CodeSessionExists, "a session named %q already exists", name).
+			WithHint(proto.Hint{Available: s.sessionNames(), Detail: "pick another name"})
+	}
+	now := time.Now()
+	ss := &Session{Name: name, ID: newID(), created: now, active: now, workspace: 1, wsNames: map[int]string{}, cols: 80, rows: 24}
+	s.sessions[name] = ss
+	s.order = append(s.order, ss)
+	s.hub.publish(event{Type: "session-created", Session: name})
+	return ss, nil
+}
+
+func (s *Server) sessionNames() []string {
+	var out []string
+	for _, ss := range s.sessionsSorted() {
+		out = append(out, ss.Name)
+	}
+	return out
+}
+
+// windowSpec says how to start a window.
+type windowSpec struct {
+	name      string
+	argv      []string
+	program   bool // started with an argv rather than the shell
+	cwd       string
+	workspace int
+	noFocus   bool
+	cols      int
+	rows      int
+}
+
+// startWindow starts a window in ss. Called without s.mu held.
+func (s *Server) startWindow(ss *Session, spec windowSpec) (*Window, *proto.Error) {
+	argv := spec.argv
+	if len(argv) == 0 {
+		argv = []string{s.opt.Shell}
+	}
+	if spec.cols <= 0 {
+		spec.cols = ss.cols
+	}
+	if spec.rows <= 0 {
+		spec.rows = ss.rows
+	}
+	id := newID()
+	env := paneEnv(s.opt.Env, map[string]string{
+		"TUIOS_ENV": "1", "TUIOS_SOCKET": s.opt.Socket, "TUIOS_PANE_ID": id, "TUIOS_WINDOW_ID": id,
+		"TUIOS_SESSION": ss.Name, "TUIOS_HOST": s.host, "TERM": "xterm-256color",
+	})
+	proc, err := pty.Start(pty.Options{Argv: argv, Dir: spec.cwd, Env: env, Cols: spec.cols, Rows: spec.rows})
+	if err != nil {
+		e := proto.Errorf(proto.CodeCommandFailed, "cannot start the window: %v", err)
+		if pe, ok := err.(interface{ Hint() string }); ok {
+			e.Hint = &proto.Hint{Detail: pe.Hint()}
+		}
+		return nil, e
+	}
+	w := &Window{
+		ID: id, session: ss, name: spec.name, cols: spec.cols, rows: spec.rows, argv: argv, program: len(spec.argv) > 0, cwd: spec.cwd,
+		created: time.Now(), proc: proc, srv: s, outputGen: make(chan struct{}), exitCh: make(chan struct{}),
+	}
+	w.pane = s.tracker.Attach(id, detect.PaneOptions{ShellPID: proc.Pid(), Cols: spec.cols, Rows: spec.rows, Reply: proc, Scrollback: 3000})
+
+	s.mu.Lock()
+	ws := spec.workspace
+	if ws <= 0 {
+		ws = ss.workspace
+	}
+	w.workspace = ws
+	ss.windows = append(ss.windows, w)
+	s.windows[id] = w
+	if !spec.noFocus || ss.focused == nil {
+		ss.focused = w
+		ss.workspace = ws
+	}
+	ss.active = time.Now()
+	s.mu.Unlock()
+	s.hub.publish(event{Type: "window-created", Session: ss.Name, Window: id})
+	go w.read()
+	return w, nil
+}
+
+// paneEnv is base with the pane's variables set (replacing any inherited
+// ones, so a nested daemon's panes name the right socket).
+func paneEnv(base []string, set map[string]string) []string {
+	out := make([]string, 0, len(base)+len(set))
+	for _, kv := range base {
+		k := kv
+		for i := 0; i < len(kv); i++ {
+			if kv[i] == '=' {
+				k = kv[:i]
+				break
+			}
+		}
+		if _, ok := set[k]; ok {
+			continue
+		}
+		out = append(out, kv)
+	}
+	for k, v := range set {
+		out = append(out, k+"="+v)
+	}
+	return out
+}
+
+// read is the window's one goroutine: PTY output to the tracked pane.
+func (w *Window) read() {
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := w.proc.Read(buf)
+		if n > 0 {
+			w.pane.Write(buf[:n])
+			w.mu.Lock()
+			w.lastOutput = time.Now()
+			w.outBytes += uint64(n)
+			close(w.outputGen)
+			w.outputGen = make(chan struct{})
+			w.mu.Unlock()
+			if w.srv.hub.wants("output") {
+				w.srv.hub.publish(event{Type: "output", Session: w.session.Name, Window: w.ID, Bytes: n})
+			}
+		}
+		if err != nil {
+			break
+		}
+	}
+	status, _ := w.proc.Wait()
+	w.pane.Exited()
+	w.mu.Lock()
+	w.exited = true
+	w.exitStatus = status
+	close(w.exitCh)
+	w.mu.Unlock()
+	w.srv.hub.publish(event{Type: "window-exit", Session: w.session.Name, Window: w.ID, ExitCode: status.Code})
+	// A window opened to run a program closes when it exits; a shell
+	// window stays in the list, its final screen readable, until
+	// something closes it.
+	if w.program {
+		w.srv.closeWindow(w)
+	}
+}
+
+// closeWindow removes a window from its session and stops it.
+func (s *Server) closeWindow(w *Window) {
+	s.mu.Lock()
+	ss := w.session
+	found := false
+	for i, x := range ss.windows {
+		if x == w {
+			ss.windows = append(ss.windows[:i], ss.windows[i+1:]...)
+			found = true
+			break
+		}
+	}
+	delete(s.windows, w.ID)
+	if ss.focused == w {
+		ss.focused = nil
+		for _, x := range ss.windows {
+			if x.workspace == ss.workspace {
+				ss.focused = x
+			}
+		}
+		if ss.focused == nil && len(ss.windows) > 0 {
+			ss.focused = ss.windows[len(ss.windows)-1]
+		}
+	}
+	s.mu.Unlock()
+	if !found {
+		return
+	}
+	w.close()
+	s.tracker.Detach(w.ID)
+	s.hub.publish(event{Type: "window-closed", Session: ss.Name, Window: w.ID})
+}
+
+// close stops the window's process; it is idempotent.
+func (w *Window) close() {
+	w.proc.Close()
+}
+
+// killSession closes every window of a session and drops it.
+func (s *Server) killSession(ss *Session) {
+	s.mu.Lock()
+	wins := append([]*Window(nil), ss.windows...)
+	delete(s.sessions, ss.Name)
+	for i, x := range s.order {
+		if x == ss {
+			s.order = append(s.order[:i], s.order[i+1:]...)
+			break
+		}
+	}
+	s.mu.Unlock()
+	for _, w := range wins {
+		s.closeWindow(w)
+	}
+	s.hub.publish(event{Type: "session-closed", Session: ss.Name})
+}
+

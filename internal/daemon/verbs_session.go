@@ -1,0 +1,186 @@
+package daemon
+
+import (
+	"os"
+	"strconv"
+	"time"
+
+
+	"github.com/tuios/tuios/internal/proto"
+)
+
+func pidSelf() int { return os.Getpid() }
+
+type sessionRow struct {
+	Name      string `json:"name"`
+	ID        string `json:"session_id"`
+	Windows   int    `json:"windows"`
+	Workspace int    `json:"current_workspace"`
+	Created   string `json:"created"`
+	Attached  bool   `json:"attached"`
+	Agents    int    `json:"agents"`
+	Loudest   string `json:"loudest_state"`
+}
+
+type newSessionParams struct {
+	Name       string   `json:"name" desc:"the session's name (default: the next free number)"`
+	Window     *bool    `json:"window" desc:"open a first window (default true)"`
+	WindowName string   `json:"window_name" desc:"the first window's name"`
+	Cwd        string   `json:"cwd" desc:"the first window's working directory"`
+	Argv       []string `json:"argv" desc:"the first window's command (default: the shell)"`
+	Cols       int      `json:"cols" desc:"window width (default 80)"`
+	Rows       int      `json:"rows" desc:"window height (default 24)"`
+}
+
+type sessionParams struct {
+	Session string `json:"session" desc:"the session (default: most recently active)"`
+}
+
+type killSessionParams struct {
+	Session string `json:"session" req:"true" desc:"the session to kill"`
+}
+
+type selectWorkspaceParams struct {
+	Session   string `json:"session" desc:"the session (default: most recently active)"`
+	Workspace int    `json:"workspace" req:"true" desc:"the workspace, 1 to 9"`
+}
+
+func (s *Server) sessionVerbs(add addFunc) {
+	p, h := handler(func(cn *conn, p *noParams) (any, *proto.Error) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		rows := []sessionRow{}
+		for _, ss := range s.sessionsSorted() {
+			rows = append(rows, s.sessionRow(ss))
+		}
+		return map[string]any{"type": "session_list", "sessions": rows, "total": len(rows)}, nil
+	})
+	add("list-sessions", "List the sessions", "session_list", `{"verb":"list-sessions"}`, p, h)
+
+	p, h = handler(func(cn *conn, p *newSessionParams) (any, *proto.Error) {
+		s.mu.Lock()
+		ss, err := s.newSession(p.Name)
+		if err == nil && p.Cols > 0 && p.Rows > 0 {
+			ss.cols, ss.rows = p.Cols, p.Rows
+		}
+		s.mu.Unlock()
+		if err != nil {
+			return nil, err
+		}
+		res := map[string]any{"type": "session_created", "session": ss.Name, "session_id": ss.ID, "windows": 0}
+		if p.Window == nil || *p.Window {
+			w, err := s.startWindow(ss, windowSpec{name: p.WindowName, argv: p.Argv, cwd: p.Cwd})
+			if err != nil {
+				s.killSession(ss)
+				return nil, err
+			}
+			res["windows"] = 1
+			res["window_id"] = w.ID
+			res["window_name"] = w.DisplayName()
+			res["width"], res["height"] = w.cols, w.rows
+		}
+		return res, nil
+	})
+	add("new-session", "Create a session (with a first window unless window is false); it runs detached", "session_created",
+		`{"verb":"new-session","params":{"name":"scratch","window_name":"build","cwd":"/src"}}`, p, h)
+
+	p, h = handler(func(cn *conn, p *killSessionParams) (any, *proto.Error) {
+		s.mu.Lock()
+		ss, err := s.session(cn, p.Session)
+		s.mu.Unlock()
+		if err != nil {
+			return nil, err
+		}
+		s.killSession(ss)
+		return map[string]any{"type": "session_killed", "session": ss.Name}, nil
+	})
+	add("kill-session", "Kill a session and every window in it", "session_killed", `{"verb":"kill-session","params":{"session":"scratch"}}`, p, h)
+
+	p, h = handler(func(cn *conn, p *sessionParams) (any, *proto.Error) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		ss, err := s.session(cn, p.Session)
+		if err != nil {
+			return nil, err
+		}
+		named := map[string]string{}
+		for k, v := range ss.wsNames {
+			named[itoa(k)] = v
+		}
+		return map[string]any{"type": "session_info", "session": ss.Name, "session_id": ss.ID, "windows": len(ss.windows),
+			"current_workspace": ss.workspace, "workspaces": Workspaces, "tiling": "floating",
+			"width": ss.cols, "height": ss.rows, "attached": false, "workspace_names": named}, nil
+	})
+	add("session-info", "Describe a session: windows, current workspace, size", "session_info", `{"verb":"session-info","params":{"session":"work"}}`, p, h)
+
+	p, h = handler(func(cn *conn, p *sessionParams) (any, *proto.Error) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		ss, err := s.session(cn, p.Session)
+		if err != nil {
+			return nil, err
+		}
+		type ws struct {
+			Workspace int    `json:"workspace"`
+			Name      string `json:"name,omitempty"`
+			Windows   int    `json:"windows"`
+			Current   bool   `json:"current"`
+		}
+		out := []ws{}
+		for i := 1; i <= Workspaces; i++ {
+			n := 0
+			for _, w := range ss.windows {
+				if w.workspace == i {
+					n++
+				}
+			}
+			out = append(out, ws{Workspace: i, Name: ss.wsNames[i], Windows: n, Current: i == ss.workspace})
+		}
+		return map[string]any{"type": "workspace_list", "session": ss.Name, "current_workspace": ss.workspace, "workspaces": out}, nil
+	})
+	add("list-workspaces", "List a session's workspaces and how many windows each holds", "workspace_list", `{"verb":"list-workspaces"}`, p, h)
+
+	p, h = handler(func(cn *conn, p *selectWorkspaceParams) (any, *proto.Error) {
+		if p.Workspace < 1 || p.Workspace > Workspaces {
+			return nil, proto.Errorf(proto.CodeInvalidParams, "workspace %d is out of range 1 to %d", p.Workspace, Workspaces).WithHint(proto.Hint{Param: "workspace"})
+		}
+		s.mu.Lock()
+		ss, err := s.session(cn, p.Session)
+		if err != nil {
+			s.mu.Unlock()
+			return nil, err
+		}
+		ss.workspace = p.Workspace
+		for _, w := range ss.windows {
+			if w.workspace == p.Workspace {
+				ss.focused = w
+			}
+		}
+		ss.active = nowTime()
+		s.mu.Unlock()
+		s.hub.publish(event{Type: "workspace-switched", Session: ss.Name})
+		return map[string]any{"type": "workspace_selected", "session": ss.Name, "workspace": p.Workspace}, nil
+	})
+	add("select-workspace", "Switch a session to a workspace", "workspace_selected", `{"verb":"select-workspace","params":{"workspace":2}}`, p, h)
+}
+
+// sessionRow summarises a session. Called with s.mu held.
+func (s *Server) sessionRow(ss *Session) sessionRow {
+	row := sessionRow{Name: ss.Name, ID: ss.ID, Windows: len(ss.windows), Workspace: ss.workspace, Created: ss.created.UTC().Format("2006-01-02T15:04:05Z")}
+	loud := -1
+	for _, w := range ss.windows {
+		st := s.tracker.Arbiter().Brief(w.ID)
+		if st.State.String() != "none" || st.Harness != "" {
+			row.Agents++
+		}
+		if l := st.State.Loudness(); l > loud && st.State.String() != "none" {
+			loud, row.Loudest = l, st.State.String()
+		}
+	}
+	return row
+}
+
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func nowTime() time.Time { return time.Now() }

@@ -1,0 +1,230 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"regexp"
+	"time"
+
+	"github.com/tuios/tuios/agentstate"
+	"github.com/tuios/tuios/internal/proto"
+	"github.com/tuios/tuios/vt"
+)
+
+type waitParams struct {
+	Session   string `json:"session" desc:"the session (required for session-exists)"`
+	Window    string `json:"window" desc:"the window (agent-state without it: any window in the session)"`
+	Condition string `json:"condition" req:"true" desc:"what to wait for" accepted:"window-output,window-idle,window-exit,session-exists,agent-state"`
+	Pattern   string `json:"pattern" desc:"window-output: a Go regular expression matched against the pane's text, scrollback included"`
+	Idle      int    `json:"idle" desc:"window-idle: milliseconds of silence (default 500)"`
+	Until     string `json:"until" desc:"agent-state: comma-separated states to wait for"`
+	Timeout   int    `json:"timeout" desc:"milliseconds before giving up (default 30000)"`
+}
+
+func (s *Server) waitVerbs(add addFunc) {
+	p, h := handler(func(cn *conn, p *waitParams) (any, *proto.Error) { return s.waitFor(cn, p) })
+	add("wait-for", "Block until a pane prints a pattern, goes idle or exits, a session exists, or an agent reaches a state", "wait_result",
+		`{"verb":"wait-for","params":{"condition":"agent-state","until":"needs_input","timeout":600000}}`, p, h)
+}
+
+func (s *Server) waitFor(cn *conn, p *waitParams) (any, *proto.Error) {
+	timeout := time.Duration(p.Timeout) * time.Millisecond
+	if p.Timeout <= 0 {
+		timeout = 30 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	go func() { // a client that hangs up ends its wait
+		select {
+		case <-cn.closed:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	result := map[string]any{"type": "wait_result", "condition": p.Condition, "matched": true}
+	timedOut := func(what string) *proto.Error {
+		e := proto.Errorf(proto.CodeTimeout, "timed out after %dms waiting for %s", timeout.Milliseconds(), what)
+		e.Hint = &proto.Hint{Command: "tuios capture-pane --scrollback --lines 40", Detail: "capture the pane to see what it actually printed"}
+		return e
+	}
+
+	switch p.Condition {
+	case "session-exists":
+		if p.Session == "" {
+			return nil, proto.Errorf(proto.CodeInvalidParams, "session-exists needs a session").WithHint(proto.Hint{Param: "session"})
+		}
+		for {
+			s.mu.Lock()
+			ok := s.sessions[p.Session] != nil
+			s.mu.Unlock()
+			if ok {
+				result["session"] = p.Session
+				return result, nil
+			}
+			select {
+			case <-ctx.Done():
+				return nil, timedOut("session " + p.Session)
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+	case "agent-state":
+		return s.waitAgent(ctx, cn, p, result, timedOut)
+	case "window-output", "window-idle", "window-exit":
+	default:
+		return nil, proto.Errorf(proto.CodeInvalidParams, "unknown condition %q", p.Condition).
+			WithHint(proto.Hint{Param: "condition", Accepted: []string{"window-output", "window-idle", "window-exit", "session-exists", "agent-state"}})
+	}
+
+	s.mu.Lock()
+	_, w, err := s.target(cn, p.Session, p.Window)
+	s.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	result["window"] = w.ID
+	switch p.Condition {
+	case "window-exit":
+		select {
+		case <-w.exitCh:
+			w.mu.Lock()
+			result["exit_code"] = w.exitStatus.Code
+			w.mu.Unlock()
+			return result, nil
+		case <-ctx.Done():
+			return nil, timedOut("the window to exit")
+		}
+	case "window-idle":
+		idle := time.Duration(p.Idle) * time.Millisecond
+		if p.Idle <= 0 {
+			idle = 500 * time.Millisecond
+		}
+		for {
+			w.mu.Lock()
+			last, gen := w.lastOutput, w.outputGen
+			if last.IsZero() {
+				last = w.created
+			}
+			w.mu.Unlock()
+			left := idle - time.Since(last)
+			if left <= 0 {
+				return result, nil
+			}
+			select {
+			case <-ctx.Done():
+				return nil, timedOut("the window to go idle")
+			case <-gen:
+			case <-time.After(left):
+			}
+		}
+	}
+	// window-output
+	var re *regexp.Regexp
+	if p.Pattern != "" {
+		var rerr error
+		if re, rerr = regexp.Compile(p.Pattern); rerr != nil {
+			return nil, proto.Errorf(proto.CodeInvalidParams, "bad pattern: %v", rerr).WithHint(proto.Hint{Param: "pattern"})
+		}
+		result["pattern"] = p.Pattern
+	}
+	w.mu.Lock()
+	gen := w.outputGen
+	w.mu.Unlock()
+	for {
+		if re != nil {
+			text := w.pane.Screen().Capture(vt.CaptureOptions{Scrollback: true})
+			if re.MatchString(text) {
+				return result, nil
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return nil, timedOut("output")
+		case <-gen:
+			if re == nil {
+				return result, nil
+			}
+			w.mu.Lock()
+			gen = w.outputGen
+			w.mu.Unlock()
+		case <-w.exitCh:
+			if re == nil || !re.MatchString(w.pane.Screen().Capture(vt.CaptureOptions{Scrollback: true})) {
+				return nil, proto.Errorf(proto.CodeTimeout, "the window exited without printing a match").
+					WithHint(proto.Hint{Command: "tuios capture-pane --scrollback --lines 40"})
+			}
+			return result, nil
+		}
+	}
+}
+
+func (s *Server) waitAgent(ctx context.Context, cn *conn, p *waitParams, result map[string]any, timedOut func(string) *proto.Error) (any, *proto.Error) {
+	if p.Until == "" {
+		return nil, proto.Errorf(proto.CodeInvalidParams, "agent-state needs until").WithHint(proto.Hint{Param: "until", Accepted: stateNames()})
+	}
+	set, err := agentstate.ParseStateSet(p.Until)
+	if err != nil {
+		se, _ := err.(*agentstate.StateError)
+		h := proto.Hint{Param: "until", Accepted: stateNames()}
+		if se != nil {
+			h.DidYouMean = se.DidYouMean
+		}
+		return nil, proto.Errorf(proto.CodeInvalidParams, "until: unknown state").WithHint(h)
+	}
+	result["state"] = set.String()
+	arb := s.tracker.Arbiter()
+	if p.Window != "" {
+		s.mu.Lock()
+		_, w, perr := s.target(cn, p.Session, p.Window)
+		s.mu.Unlock()
+		if perr != nil {
+			return nil, perr
+		}
+		snap, werr := arb.Wait(ctx, w.ID, set)
+		switch {
+		case errors.Is(werr, agentstate.ErrPaneRemoved):
+			return nil, proto.Errorf(proto.CodeWindowNotFound, "the window closed while waited on")
+		case werr != nil:
+			return nil, timedOut("agent state " + set.String())
+		}
+		result["window"], result["state"] = w.ID, snap.State.String()
+		return result, nil
+	}
+	// Any window in the session: subscribe first, then check, so a change
+	// between the two cannot be missed.
+	s.mu.Lock()
+	ss, perr := s.session(cn, p.Session)
+	s.mu.Unlock()
+	if perr != nil {
+		return nil, perr
+	}
+	sub := arb.Subscribe(agentstate.SubscribeOptions{Buffer: 256})
+	defer sub.Close()
+	check := func() (string, agentstate.State, bool) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		for _, w := range ss.windows {
+			if st := arb.Brief(w.ID).State; set.Has(st) && (st != agentstate.None) {
+				return w.ID, st, true
+			}
+		}
+		return "", 0, false
+	}
+	for {
+		if id, st, ok := check(); ok {
+			result["window"], result["state"] = id, st.String()
+			return result, nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, timedOut("agent state " + set.String())
+		case <-sub.C:
+		}
+	}
+}
+
+func stateNames() []string {
+	var out []string
+	for _, s := range agentstate.States() {
+		out = append(out, s.String())
+	}
+	return out
+}

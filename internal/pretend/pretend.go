@@ -1,0 +1,154 @@
+// Package pretend is a stand-in for a coding agent in a terminal, for tests
+// and demos of agent tracking: it works (with OSC 9;4 progress), stops on a
+// permission prompt drawn the way Claude Code draws it and waits for 1 or
+// 2, then finishes its turn. examples/pretend-agent and `tuios
+// pretend-agent` run it.
+package pretend
+
+
+import (
+	"bufio"
+	"encoding/base64"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Main runs the pretend agent with command-line args (without the program
+// name) and returns its exit code.
+func Main(args []string) int {
+	fs := flag.NewFlagSet("pretend-agent", flag.ContinueOnError)
+	as := fs.String("as", "claude-code", "harness to be recognised as (TUIOS_AGENT); empty for none")
+	prompt := fs.Bool("prompt", true, "stop on a permission prompt mid-turn")
+	fail := fs.Bool("error", false, "end the turn with an error")
+	silence := fs.Bool("silence", false, "work, then go silent with the progress bar still set")
+	steps := fs.Int("steps", 4, "work steps before and after the prompt")
+	step := fs.Duration("step", 300*time.Millisecond, "time per work step")
+	task := fs.String("task", "tidy the build directory", "what the turn works on")
+	exit := fs.Bool("exit", false, "exit after the turn instead of waiting at the idle prompt")
+	finish := fs.String("finish", "", "also report the end of the turn with OSC 7501: done (or empty for none)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *as != "" && os.Getenv("TUIOS_AGENT") != *as {
+		reexec(*as)
+	}
+	in := bufio.NewReader(os.Stdin)
+	raw := rawMode()
+	defer raw.restore()
+
+	out("\x1b]2;✳ pretend-agent\x07")
+	out("\x1b[1mpretend-agent\x1b[0m — a stand-in for a coding agent\r\n\r\n")
+	out("> " + *task + "\r\n\r\n")
+	progress(3)
+	out("\x1b]2;⠋ pretend-agent\x07")
+	work(*steps, *step, "Reading the tree")
+	if *silence {
+		out("● Waiting on something that never answers…\r\n")
+		for { // silent until the input ends
+			if _, err := in.ReadByte(); err != nil {
+				return 0
+			}
+		}
+	}
+	if *prompt {
+		answer := permission(in, "rm -rf build/", "Clean the build directory")
+		if answer != '1' {
+			out("\x1b[33m✗ Denied. Stopping here.\x1b[0m\r\n")
+			end(in, *exit, "Stopped: the person said no.", *finish)
+			return 0
+		}
+		out("\x1b[32m✓ Allowed\x1b[0m rm -rf build/\r\n")
+		progress(3)
+		work(*steps, *step, "Rebuilding")
+	}
+	if *fail {
+		progress(2)
+		out("\x1b[31mError: the build failed (exit status 2)\x1b[0m\r\n")
+		end(in, *exit, "", "")
+		return 1
+	}
+	end(in, *exit, "Done: "+*task+".", *finish)
+	return 0
+}
+
+func out(s string) { os.Stdout.WriteString(s) }
+
+// progress writes OSC 9;4 (3 indeterminate, 0 clear, 2 error).
+func progress(state int) { out(fmt.Sprintf("\x1b]9;4;%d\x07", state)) }
+
+func work(n int, d time.Duration, what string) {
+	spin := []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴"}
+	for i := 0; i < n; i++ {
+		out(fmt.Sprintf("\r\x1b[2K%s %s (%d/%d)", spin[i%len(spin)], what, i+1, n))
+		time.Sleep(d)
+	}
+	out(fmt.Sprintf("\r\x1b[2K● %s\r\n", what))
+}
+
+// permission paints a prompt shaped like Claude Code's and waits for a
+// digit. Painting it is the last output until the answer: the silence a
+// tracker has to see through.
+func permission(in *bufio.Reader, cmd, why string) byte {
+	lines := []string{
+		"Bash command",
+		"",
+		"  " + cmd,
+		"  " + why,
+		"",
+		"Do you want to proceed?",
+		"❯ 1. Yes",
+		"  2. No, and tell the agent what to do differently (esc)",
+	}
+	out("\x1b]2;✳ pretend-agent\x07")
+	out("╭" + strings.Repeat("─", 62) + "╮\r\n")
+	for _, l := range lines {
+		out("│ " + l + strings.Repeat(" ", max(0, 60-len([]rune(l)))) + " │\r\n")
+	}
+	out("╰" + strings.Repeat("─", 62) + "╯\r\n")
+	for {
+		b, err := in.ReadByte()
+		if err != nil {
+			return 0
+		}
+		if b == '1' || b == '2' || b == 0x1b {
+			// Paint over the prompt: it leaves the screen.
+			out(fmt.Sprintf("\x1b[%dA\x1b[J", len(lines)+2))
+			return b
+		}
+	}
+}
+
+func end(in *bufio.Reader, exit bool, summary, report string) {
+	if summary != "" {
+		progress(0)
+		out("✳ " + summary + "\r\n")
+	}
+	if report == "done" {
+		out("\x1b]7501;state=done:app=pretend-agent:msg=" + base64.StdEncoding.EncodeToString([]byte(summary)) + "\x07")
+	}
+	out("\x1b]2;✳ pretend-agent\x07")
+	if exit {
+		return
+	}
+	out("\r\n> ")
+	for {
+		b, err := in.ReadByte()
+		if err != nil || b == 4 || b == 'q' {
+			out("\r\n")
+			return
+		}
+	}
+}
+
+func reexec(as string) {
+	self, err := os.Executable()
+	if err != nil {
+		return
+	}
+	env := append(os.Environ(), "TUIOS_AGENT="+as)
+	syscall.Exec(self, os.Args, env)
+}

@@ -1,0 +1,208 @@
+// Package proto is the tuios control protocol: JSON lines over a unix
+// socket. A request is one line {"id","verb","params"}; its answer is one
+// line {"id","result":{"type",…}} or {"id","error":{"code","message","hint"}}.
+// Requests on one connection are answered in order.
+//
+// It owns the envelope, line framing with its 16 MB cap, strict params
+// decoding (an unknown param is refused, never ignored), the stable error
+// codes, and verb schemas for list-verbs. It does not know any verb's
+// meaning: the daemon registers the verbs.
+package proto
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Version is the protocol integer; new verbs and fields are additive and do
+// not bump it.
+const (
+	Version    = 1
+	MinVersion = 1
+	// MaxLine caps one request line.
+	MaxLine = 16 << 20
+)
+
+// Request is one call.
+type Request struct {
+	ID     json.RawMessage `json:"id,omitempty"`
+	Verb   string          `json:"verb"`
+	Params json.RawMessage `json:"params,omitempty"`
+}
+
+// Response is one answer: exactly one of Result and Error is set.
+type Response struct {
+	ID     json.RawMessage `json:"id,omitempty"`
+	Result any             `json:"result,omitempty"`
+	Error  *Error          `json:"error,omitempty"`
+}
+
+// Error is a failure with a stable code, a one-line message, and a hint.
+type Error struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Hint    *Hint  `json:"hint,omitempty"`
+}
+
+// Hint says what to do next. Every field is optional.
+type Hint struct {
+	Verb       string   `json:"verb,omitempty"`
+	Command    string   `json:"command,omitempty"`
+	Param      string   `json:"param,omitempty"`
+	Accepted   []string `json:"accepted,omitempty"`
+	DidYouMean string   `json:"did_you_mean,omitempty"`
+	Available  []string `json:"available,omitempty"`
+	Detail     string   `json:"detail,omitempty"`
+}
+
+func (e *Error) Error() string { return e.Message }
+
+// Errorf builds an error with a code.
+func Errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// WithHint attaches a hint and returns e.
+func (e *Error) WithHint(h Hint) *Error { e.Hint = &h; return e }
+
+// Error codes (stable, additive).
+const (
+	CodeInvalidRequest   = "invalid_request"
+	CodeUnknownVerb      = "unknown_verb"
+	CodeInvalidParams    = "invalid_params"
+	CodeSessionNotFound  = "session_not_found"
+	CodeSessionExists    = "session_exists"
+	CodeWindowNotFound   = "window_not_found"
+	CodeNoWindows        = "no_windows"
+	CodeCommandFailed    = "command_failed"
+	CodeTimeout          = "timeout"
+	CodeProtocolMismatch = "protocol_mismatch"
+	CodeForbidden        = "forbidden"
+	CodeRateLimited      = "rate_limited"
+	CodeInternal         = "internal"
+)
+
+// CodeDescriptions documents every code list-verbs returns.
+var codeDescriptions = [...][2]string{
+	{CodeInvalidRequest, "the line is not a request (bad JSON, no verb, too long, or a second subscribe)"},
+	{CodeUnknownVerb, "no such verb; hint.did_you_mean names the nearest"},
+	{CodeInvalidParams, "a param is unknown, missing, of the wrong type or out of range"},
+	{CodeSessionNotFound, "no session has that name"},
+	{CodeSessionExists, "a session with that name already exists"},
+	{CodeWindowNotFound, "no window matches, or it closed while waited on"},
+	{CodeNoWindows, "the session has no windows"},
+	{CodeCommandFailed, "the command could not run"},
+	{CodeTimeout, "the wait ended without a match"},
+	{CodeProtocolMismatch, "the client's protocol is outside what this daemon speaks"},
+	{CodeForbidden, "the caller may not do this"},
+	{CodeRateLimited, "too many requests of this kind"},
+	{CodeInternal, "a bug in the daemon"},
+}
+
+// ErrorCodes lists the codes with their descriptions.
+func ErrorCodes() [][2]string { return codeDescriptions[:] }
+
+// ErrLineTooLong is returned by ReadLine for a line over MaxLine; the rest
+// of the line has been consumed, so the connection can go on.
+var ErrLineTooLong = errors.New("proto: request line over 16 MB")
+
+// ReadLine reads one line (without its newline) of at most max bytes. An
+// over-long line is consumed up to its newline and reported as
+// ErrLineTooLong, so one bad request does not end the connection.
+func ReadLine(r *bufio.Reader, max int) ([]byte, error) {
+	var line []byte
+	tooLong := false
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if !tooLong {
+			if len(line)+len(chunk) > max+1 {
+				tooLong = true
+				line = nil
+			} else {
+				line = append(line, chunk...)
+			}
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err != nil {
+			if err == io.EOF && len(line) > 0 && !tooLong {
+				return bytes.TrimRight(line, "\r\n"), nil
+			}
+			return nil, err
+		}
+		if tooLong {
+			return nil, ErrLineTooLong
+		}
+		return bytes.TrimRight(line, "\r\n"), nil
+	}
+}
+
+// ParseRequest decodes one request line.
+func ParseRequest(line []byte) (Request, *Error) {
+	var req Request
+	trimmed := bytes.TrimSpace(line)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return req, Errorf(CodeInvalidRequest, "a request is one JSON object per line")
+	}
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil {
+		return req, Errorf(CodeInvalidRequest, "the request is not valid JSON: %s", cleanJSONError(err))
+	}
+	if dec.More() {
+		return req, Errorf(CodeInvalidRequest, "one request per line")
+	}
+	if req.Verb == "" {
+		return req, Errorf(CodeInvalidRequest, "the request names no verb").WithHint(Hint{Detail: `{"id":1,"verb":"list-verbs"}`})
+	}
+	return req, nil
+}
+
+// DecodeParams decodes params strictly into v: an unknown param is an
+// invalid_params error naming it.
+func DecodeParams(raw json.RawMessage, v any) *Error {
+	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		msg := cleanJSONError(err)
+		e := Errorf(CodeInvalidParams, "bad params: %s", msg)
+		if i := strings.Index(msg, `unknown field "`); i >= 0 {
+			name := strings.TrimSuffix(msg[i+len(`unknown field "`):], `"`)
+			e = Errorf(CodeInvalidParams, "unknown param %q", name)
+			e.Hint = &Hint{Param: name}
+		}
+		return e
+	}
+	return nil
+}
+
+// cleanJSONError keeps the decoder's message short: it never echoes the
+// input.
+func cleanJSONError(err error) string {
+	msg := err.Error()
+	msg = strings.TrimPrefix(msg, "json: ")
+	if len(msg) > 200 {
+		msg = msg[:200]
+	}
+	return msg
+}
+
+// Encode writes one response line.
+func Encode(w io.Writer, resp Response) error {
+	b, err := json.Marshal(resp)
+	if err != nil {
+		b, _ = json.Marshal(Response{ID: resp.ID, Error: Errorf(CodeInternal, "the result could not be encoded")})
+	}
+	b = append(b, '\n')
+	_, err = w.Write(b)
+	return err
+}

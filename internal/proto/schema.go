@@ -1,0 +1,40 @@
+package proto
+
+// Param describes one param of a verb for list-verbs.
+type Param struct {
+	Name        string   `json:"name"`
+	Type        string   `json:"type"` // string, int, bool, []string, object
+	Description string   `json:"description"`
+	Required    bool     `json:"required,omitempty"`
+	Accepted    []string `json:"accepted,omitempty"`
+	Default     any      `json:"default,omitempty"`
+}
+
+// VerbInfo describes one verb for list-verbs.
+type VerbInfo struct {
+	Verb        string   `json:"verb"`
+	Description string   `json:"description"`
+	Params      []Param  `json:"params"`
+	Returns     string   `json:"returns"`
+	Examples    []string `json:"examples,omitempty"`
+}
+
+// ErrorCode is one entry of list-verbs' error_codes.
+type ErrorCode struct {
+	Code        string `json:"code"`
+	Description string `json:"description"`
+}
+
+// VerbList is the list-verbs result.
+type VerbList struct {
+	Type          string      `json:"type"`
+	Version       int         `json:"version"`
+	MinVersion    int         `json:"min_version"`
+	DaemonVersion string      `json:"daemon_version"`
+	Verbs         []VerbInfo  `json:"verbs"`
+	ErrorCodes    []ErrorCode `json:"error_codes"`
+	Envelope      string      `json:"envelope"`
+}
+
+// Envelope describes the framing in one paragraph, for list-verbs.
+const Envelope = `one JSON object per line: {"id":<any, echoed>,"verb":"<name>","params":{...}} → {"id":...,"result":{"type":"<shape>",...}} or {"id":...,"error":{"code","message","hint"}}; requests are answered in order per connection; lines are capped at 16 MB; unknown params are refused`
