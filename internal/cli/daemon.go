@@ -21,7 +21,9 @@ func daemonCommands() []Command {
 			Name: "daemon", Summary: "run the daemon in the foreground", Usage: "[--socket PATH]",
 			Help:    "Runs the tuios daemon until it is killed (tuios kill-server, SIGTERM or SIGINT). Any other verb starts one in the background when none answers, so you rarely need this.",
 			Example: "tuios daemon\nTUIOS_SOCKET=/tmp/t.sock tuios daemon",
-			Flags:   func(fs *FlagSet) { fs.String("socket", "", "the socket to listen on (default: $TUIOS_SOCKET, $XDG_RUNTIME_DIR/tuios/tuios.sock or /tmp/tuios-UID/tuios.sock)") },
+			Flags: func(fs *FlagSet) {
+				fs.String("socket", "", "the socket to listen on (default: $TUIOS_SOCKET, $XDG_RUNTIME_DIR/tuios/tuios.sock or /tmp/tuios-UID/tuios.sock)")
+			},
 			Run: func(ctx *Context) error {
 				srv, err := daemon.New(daemon.Options{Socket: str(ctx, "socket"), Logf: func(f string, a ...any) { fmt.Fprintf(ctx.Stderr, f+"\n", a...) }})
 				if err != nil {
@@ -95,7 +97,10 @@ func daemonCommands() []Command {
 			Name: "events", Summary: "stream the daemon's events as JSON lines", Usage: "[-s NAME] [--types a,b]",
 			Help:    "Subscribes to the daemon's event stream: window-created, window-closed, window-exit, agent-state, session-created, … (output only when named). A slow reader gets a gap event counting what it missed.",
 			Example: "tuios events --types agent-state",
-			Flags:   func(fs *FlagSet) { fs.StringP("session", "s", "", "only this session"); fs.StringSlice("types", nil, "only these event types") },
+			Flags: func(fs *FlagSet) {
+				fs.StringP("session", "s", "", "only this session")
+				fs.StringSlice("types", nil, "only these event types")
+			},
 			Run: func(ctx *Context) error {
 				c, err := client.Dial(client.Options{Autostart: true})
 				if err != nil {
@@ -140,4 +145,3 @@ func printJSONLine(w interface{ Write([]byte) (int, error) }, v any) error {
 	_, err = w.Write(append(b, '\n'))
 	return err
 }
-

@@ -16,7 +16,7 @@ import (
 func demoCommands() []Command {
 	return []Command{{
 		Name: "demo", Summary: "watch tuios track a pretend agent through a permission prompt", Usage: "",
-		Help: "Starts a private daemon in a temporary directory, opens a session with a pretend coding agent in a pane, and prints each change of the pane's agent state as the agent works, stops on a permission prompt, is answered by the demo, and finishes. Then it prints the list-agents table and cleans up. No network and no configuration.",
+		Help:    "Starts a private daemon in a temporary directory, opens a session with a pretend coding agent in a pane, and prints each change of the pane's agent state as the agent works, stops on a permission prompt, is answered by the demo, and finishes. Then it prints the list-agents table and cleans up. No network and no configuration.",
 		Example: "go run ./cmd/tuios demo",
 		Run:     runDemo,
 	}}

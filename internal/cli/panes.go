@@ -60,7 +60,7 @@ func paneCommands() []Command {
 		},
 		{
 			Name: "wait-for", Summary: "block until a pane or an agent reaches a condition", Usage: "window-output|window-idle|window-exit|session-exists|agent-state [flags]",
-			Help: "Blocks in the daemon instead of polling. window-output matches a Go regular expression against the pane's text, scrollback included (so a marker you typed, or one from an earlier run, matches at once: make it fresh and let the pane assemble it). window-idle returns after --idle ms of silence. window-exit returns when the pane's process exits. agent-state returns when the pane (or, without -w, any pane in the session) is in one of the --until states; a pane already there matches at once. A match exits 0; a timeout exits 1 with a hint to capture the pane.",
+			Help:    "Blocks in the daemon instead of polling. window-output matches a Go regular expression against the pane's text, scrollback included (so a marker you typed, or one from an earlier run, matches at once: make it fresh and let the pane assemble it). window-idle returns after --idle ms of silence. window-exit returns when the pane's process exits. agent-state returns when the pane (or, without -w, any pane in the session) is in one of the --until states; a pane already there matches at once. A match exits 0; a timeout exits 1 with a hint to capture the pane.",
 			Example: "n=$(date +%s)\ntuios send-text -w build \"go test ./... ; printf 'done_%s_rc=%s\\n' $n \\$?\n\"\ntuios wait-for window-output -w build --pattern \"done_${n}_rc=\" --timeout 300000\ntuios wait-for agent-state -s work --until needs_input",
 			Flags: func(fs *FlagSet) {
 				targetFlags(fs)

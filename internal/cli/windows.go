@@ -351,4 +351,3 @@ func readArgOrStdin(ctx *Context, what string) (string, error) {
 	}
 	return strings.Join(ctx.Args, " "), nil
 }
-

@@ -218,11 +218,11 @@ func (s *Server) Close() error {
 
 // conn is one client connection.
 type conn struct {
-	s      *Server
-	c      net.Conn
-	peer   int // the caller's pid (SO_PEERCRED), 0 when unknown
-	w      *bufio.Writer
-	wmu    sync.Mutex
+	s         *Server
+	c         net.Conn
+	peer      int // the caller's pid (SO_PEERCRED), 0 when unknown
+	w         *bufio.Writer
+	wmu       sync.Mutex
 	sub       *subscriber
 	streaming bool
 	closed    chan struct{}

@@ -273,4 +273,3 @@ func (s *Server) killSession(ss *Session) {
 	}
 	s.hub.publish(event{Type: "session-closed", Session: ss.Name})
 }
-

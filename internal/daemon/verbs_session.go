@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"time"
 
-
 	"github.com/tuios/tuios/internal/proto"
 )
 
@@ -179,7 +178,6 @@ func (s *Server) sessionRow(ss *Session) sessionRow {
 	}
 	return row
 }
-
 
 func itoa(n int) string { return strconv.Itoa(n) }
 

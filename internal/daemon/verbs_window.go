@@ -67,8 +67,8 @@ type moveWindowParams struct {
 }
 
 type setWindowParams struct {
-	Session  string `json:"session" desc:"the session"`
-	Window   string `json:"window" desc:"the window (default: the caller's pane, else the focused one)"`
+	Session  string  `json:"session" desc:"the session"`
+	Window   string  `json:"window" desc:"the window (default: the caller's pane, else the focused one)"`
 	Name     *string `json:"name" desc:"a new name (empty clears it)"`
 	Minimize *bool   `json:"minimize" desc:"minimize (true) or restore (false)"`
 }

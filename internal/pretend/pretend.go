@@ -5,7 +5,6 @@
 // pretend-agent` run it.
 package pretend
 
-
 import (
 	"bufio"
 	"encoding/base64"
