@@ -112,6 +112,11 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return ExitFailure
 	}
 	switch args[0] {
+	case "--skill":
+		if err := runSkill(stdout, args[1:]); err != nil {
+			return fail(stderr, false, err)
+		}
+		return ExitOK
 	case "-h", "--help":
 		writeMainHelp(stdout, table)
 		return ExitOK
@@ -311,6 +316,7 @@ func writeMainHelp(w io.Writer, table []Command) {
 		fmt.Fprintf(w, "  %-*s  %s\n", width, r[0], r[1])
 	}
 	fmt.Fprintf(w, "\nRun tuios VERB --help for a verb's flags and an example.\n")
+	fmt.Fprintf(w, "Run tuios --skill [TOPIC|all] for the guide written for agents in a pane.\n")
 }
 
 func writeHelp(w io.Writer, table []Command, c *Command) {
