@@ -44,9 +44,9 @@ func tuiosBin(t *testing.T) string {
 // env is one isolated tuios world: its own runtime dir (so its own daemon),
 // home and shell.
 type env struct {
-	t   *testing.T
-	bin string
-	dir string
+	t    *testing.T
+	bin  string
+	dir  string
 	vars []string
 }
 
@@ -135,11 +135,11 @@ func TestSessionsAndWindows(t *testing.T) {
 		t.Fatalf("duplicate session: %+v", r)
 	}
 	var created struct {
-		WindowID string `json:"window_id"`
-		Name     string `json:"name"`
-		Focused  bool   `json:"focused"`
-		Unplaced bool   `json:"unplaced"`
-		Workspace int   `json:"workspace"`
+		WindowID  string `json:"window_id"`
+		Name      string `json:"name"`
+		Focused   bool   `json:"focused"`
+		Unplaced  bool   `json:"unplaced"`
+		Workspace int    `json:"workspace"`
 	}
 	e.json(&created, "new-window", "-s", "work", "build", "--workspace", "2", "--no-focus")
 	if created.Name != "build" || created.Workspace != 2 || created.Focused || !created.Unplaced {
