@@ -32,7 +32,16 @@ type Pane struct {
 	program    programStatus
 	join       *join
 	lastSearch time.Time
+	lastMatch  Match // the detector's last reading of this pane
 	stopped    bool
+}
+
+// Foreground is the detector's last reading of the pane's foreground
+// (from the detection tick or the output probe), without reading /proc.
+func (p *Pane) Foreground() Match {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.lastMatch
 }
 
 // ID is the pane's id in the arbiter.
@@ -66,6 +75,7 @@ func (p *Pane) Write(b []byte) (int, error) {
 	if brief.Auto && p.shellPID > 0 && now.Sub(p.lastProbe) >= ReconcileInterval {
 		p.lastProbe = now
 		if m, err := p.t.det.Detect(p.shellPID); err == nil {
+			p.lastMatch = m
 			a.Reconcile(p.id, sighting(m))
 			p.attribute(a.Brief(p.id).Harness)
 		}
@@ -274,6 +284,7 @@ func (p *Pane) tick(n uint64) {
 	if err != nil {
 		return
 	}
+	p.lastMatch = m
 	a.Detected(p.id, sighting(m))
 	p.attribute(a.Brief(p.id).Harness)
 	p.program.sweepGroups(p)

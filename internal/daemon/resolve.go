@@ -113,6 +113,11 @@ func (s *Server) callerWindow(cn *conn) *Window {
 	if cn == nil || cn.peer <= 1 {
 		return nil
 	}
+	// A connection's caller does not move between panes: place it once.
+	if cn.placed {
+		return s.windows[cn.placedID]
+	}
+	cn.placed = true
 	shells := map[int]*Window{}
 	for _, w := range s.windows {
 		shells[w.proc.Pid()] = w
@@ -120,6 +125,7 @@ func (s *Server) callerWindow(cn *conn) *Window {
 	pid := cn.peer
 	for i := 0; i < 64 && pid > 1; i++ {
 		if w := shells[pid]; w != nil {
+			cn.placedID = w.ID
 			return w
 		}
 		pid = parentPID(pid)

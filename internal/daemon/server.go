@@ -220,7 +220,9 @@ func (s *Server) Close() error {
 type conn struct {
 	s         *Server
 	c         net.Conn
-	peer      int // the caller's pid (SO_PEERCRED), 0 when unknown
+	peer      int    // the caller's pid (SO_PEERCRED), 0 when unknown
+	placed    bool   // the caller's pane was looked up
+	placedID  string // that pane, "" for none
 	w         *bufio.Writer
 	wmu       sync.Mutex
 	sub       *subscriber

@@ -101,7 +101,7 @@ func (s *Server) agentRow(w *Window) agentRow {
 	if r.SubagentList == nil {
 		r.SubagentList = []agentstate.Subagent{}
 	}
-	if m, err := s.tracker.Detector().Detect(w.proc.Pid()); err == nil && m.Running {
+	if m := w.pane.Foreground(); m.Running {
 		r.Foreground = m.Process.Label()
 	}
 	return r

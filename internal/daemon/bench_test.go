@@ -1,0 +1,87 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/tuios/tuios/detect"
+	"github.com/tuios/tuios/internal/client"
+)
+
+// server starts an in-process daemon on a private socket.
+func server(tb testing.TB) (*Server, string) {
+	tb.Helper()
+	dir, err := os.MkdirTemp("", "tb")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	sock := filepath.Join(dir, "s", "tuios.sock")
+	srv, err := New(Options{Socket: sock, Shell: "/bin/sh", Env: []string{"PATH=/usr/bin:/bin", "HOME=" + dir, "PS1=$ ", "ENV="},
+		Tracker: detect.TrackerOptions{StallAfter: -1}})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := srv.Listen(); err != nil {
+		tb.Fatal(err)
+	}
+	go srv.Serve(context.Background())
+	tb.Cleanup(func() { srv.Close(); os.RemoveAll(dir) })
+	return srv, sock
+}
+
+// A verb's round trip over the socket, with p50 and p99 reported.
+func BenchmarkVerbRoundTrip(b *testing.B) {
+	_, sock := server(b)
+	c, err := client.Dial(client.Options{Socket: sock})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	c.Call("new-session", map[string]any{"name": "b"}, nil)
+	for _, verb := range []string{"hello", "get-agent-state"} {
+		b.Run(verb, func(b *testing.B) {
+			lat := make([]time.Duration, 0, b.N)
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				t := time.Now()
+				if err := c.Call(verb, nil, nil); err != nil {
+					b.Fatal(err)
+				}
+				lat = append(lat, time.Since(t))
+			}
+			sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+			b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
+			b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
+		})
+	}
+}
+
+// list-agents --all over 200 panes.
+func BenchmarkListAgents200Panes(b *testing.B) {
+	_, sock := server(b)
+	c, err := client.Dial(client.Options{Socket: sock})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	c.Call("new-session", map[string]any{"name": "b", "window": false}, nil)
+	for i := 0; i < 200; i++ {
+		if err := c.Call("new-window", map[string]any{"session": "b", "name": fmt.Sprint("w", i), "no_focus": true}, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		var res struct {
+			Total int `json:"total"`
+		}
+		if err := c.Call("list-agents", map[string]any{"session": "b", "all": true}, &res); err != nil || res.Total != 200 {
+			b.Fatal(err, res.Total)
+		}
+	}
+}
