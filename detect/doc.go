@@ -1,0 +1,85 @@
+// Package detect tells which coding agent runs in a terminal pane and reads
+// what it shows: harness manifests, foreground-process detection, screen,
+// title and notification rules, and the explanations of both.
+//
+// It owns: the manifest schema (TOML, schema_version 1) and its loading
+// from the manifests compiled into the binary plus a user directory; the
+// reading of a pane's foreground process group from /proc (darwin: sysctl,
+// best effort); the matching of processes against manifests and the name
+// list, through wrappers and interpreters; Explain; the rule engine
+// (RuleSet) and ExplainScreen. It does not own the state of a pane: it
+// produces evidence and reports for an agentstate arbiter, and never
+// starts processes or terminals (see packages pty and vt).
+//
+// # Manifests
+//
+// Load reads every bundled manifest, then every *.toml in the user
+// directory ($TUIOS_HARNESS_DIR, else $XDG_CONFIG_HOME/tuios/harnesses,
+// else ~/.config/tuios/harnesses), in name order. A user manifest with a
+// bundled id replaces it whole. Loading never fails as a whole: a file
+// that does not parse or breaks a rule is returned as a LoadError (file,
+// line, stable code, reason) and skipped. Unknown keys are errors, so a
+// typo is never silently ignored. Lookup order is priority (higher first),
+// then id.
+//
+// # Detection
+//
+// A Detector reads the shell's tpgid (field 8 of /proc/<pid>/stat, counted
+// after the last ')'), describes the leader (comm, argv, exe with
+// " (deleted)" stripped) and matches, in order: the leader's own identity
+// against every manifest then the name list; if the leader is a wrapper
+// (an interpreter such as sh, node or python3, or a launcher such as
+// timeout, npm exec, mise or nix), each member of its process group behind
+// it (children of every thread, depth 4, 24 members), first match wins;
+// then the TUIOS_AGENT variable in the leader's environment, which must
+// name a manifest. Only a process's own identity counts: its comm, its
+// argv[0], its executable (component-wise exe_glob), and for an
+// interpreter the one token it runs (package-directory rule for
+// argv_path). No other argument and no directory name is ever evidence.
+//
+// Decisions beyond the spec, written down here:
+//
+//   - Gap fix: a name-list entry shorter than 5 characters (amp, qwen, or
+//     a short user addition) needs the same exe corroboration a manifest
+//     needs: a manifest that names it in comm or argv0 must have its
+//     [detect.require] block met by the process. The engine tuios
+//     replaces let such a list name bypass corroboration, so a static
+//     binary called amp was an agent by the list after Amp's manifest had
+//     refused it. Explain lists such refusals (NameListRefused).
+//   - A run token holding whitespace or shell punctuation is code (the
+//     string of sh -c or node -e), not a path: argv_path never matches it.
+//     Otherwise `sh -c 'cat node_modules/@anthropic-ai/claude-code/x'`
+//     would be Claude Code by its scoped package name.
+//   - npm exec (npx) rewrites its comm and argv to "npm exec <spec>"; such
+//     a process is named "npm exec", a launcher, never after the package
+//     spec's last path element (which is a word in an argument).
+//   - dash, ash and ksh count as interpreters beside sh, bash, zsh and
+//     fish: on Debian a script run by /bin/sh has exe dash.
+//   - A pane whose program is itself the leader (AtShell) is still matched,
+//     so a pane started directly on an agent is recognised.
+//
+// Known gaps: agents in containers or over ssh are not descendants; a
+// leader that is neither agent nor wrapper (make, go run, xargs) hides its
+// children; a pipeline whose first process has exited has no readable
+// leader, so the pane reads as not running; sudo with use_pty may run the
+// command in a session of its own. Except for the pipeline, setting
+// TUIOS_AGENT=<harness> on the command the pane runs is the remedy.
+//
+// # Cost
+//
+// A Detector keeps, per pane, the open stat files of the shell and of the
+// leader. An open /proc/<pid>/stat stops reading once its process is
+// reaped, so a reused pid is never taken for the old process. A steady
+// tick (same leader, same start time, same comm) therefore costs one read
+// of each, with no allocation; behind a wrapper that hid an agent, one more
+// read of the agent's stat. A leader that wraps nothing found is walked
+// again each tick. A leader caught inside execve (its new comm is set, its
+// argv not yet) is answered for that tick and not remembered. Call Forget
+// when a pane closes.
+//
+// # Text from processes
+//
+// Argv, comm and exe are written by the processes themselves. They are
+// data: Explanation.String escapes control characters, and nothing here
+// runs or obeys them.
+package detect
