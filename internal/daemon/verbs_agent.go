@@ -250,7 +250,7 @@ func (s *Server) agentVerbs(add addFunc) {
 			return nil, proto.Errorf(proto.CodeCommandFailed, "reading the pane's process: %v", derr)
 		}
 		if r.snap.Claimed && r.snap.Source == agentstate.SourceReport && r.snap.Identity == agentstate.IdentityReport {
-			ex.Evidence = append([]string{"The harness " + r.HarnessID + " named itself in a report. That is certain."}, ex.Evidence...)
+			ex.ApplyReport(r.HarnessID)
 		}
 		return mergeJSON(map[string]any{
 			"type": "agent_detect", "window_id": w.ID, "state": r.State, "source": r.Source, "harness_id": r.HarnessID,
