@@ -2,6 +2,7 @@ package cli_test
 
 import (
 	"bufio"
+	"crypto/md5"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -583,3 +584,54 @@ func TestSkillAndHelp(t *testing.T) {
 		t.Fatalf("typo: %+v", r)
 	}
 }
+
+func TestEveryPaneKnowsWhereItIs(t *testing.T) {
+	e := newEnv(t)
+	var created struct {
+		WindowID string `json:"window_id"`
+	}
+	e.ok("new", "--detach", "work")
+	e.json(&created, "new-window", "-s", "work", "probe")
+	e.ok("send-text", "-s", "work", "-w", "probe", `printf 'env=%s\npane=%s\nwin=%s\nsess=%s\nhost=%s\n' "$TUIOS_ENV" "$TUIOS_PANE_ID" "$TUIOS_WINDOW_ID" "$TUIOS_SESSION" "$TUIOS_HOST"; echo "$TUIOS_SOCKET" | md5sum`+"\n")
+	host, _ := os.Hostname()
+	e.ok("wait-for", "window-output", "-s", "work", "-w", "probe", "--pattern", `host=\S+\n[0-9a-f]{32}`, "--timeout", "10000")
+	out := e.ok("capture-pane", "-s", "work", "-w", "probe")
+	sum := fmt.Sprintf("%x", md5sum(e.socket()+"\n"))
+	for _, want := range []string{"env=1\n", "pane=" + created.WindowID, "win=" + created.WindowID, "sess=work\n", "host=" + host, sum} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("pane environment lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestASlowSubscriberIsToldWhatItMissed(t *testing.T) {
+	e := newEnv(t)
+	e.ok("new", "--detach", "work")
+	big := filepath.Join(e.dir, "big.txt")
+	os.WriteFile(big, []byte(strings.Repeat("0123456789abcdef ", 1<<17)), 0o600)
+	c, r := dial(t, e)
+	if m := roundTrip(t, c, r, `{"id":1,"verb":"subscribe","params":{"queue":1,"types":["output"]}}`); m["result"] == nil {
+		t.Fatalf("subscribe: %v", m)
+	}
+	// The subscriber reads nothing while the pane prints 2 MB: its socket
+	// fills, its queue overflows, and the daemon goes on regardless.
+	e.ok("send-text", "-s", "work", "cat "+big+"\n")
+	e.ok("wait-for", "window-idle", "-s", "work", "--idle", "500", "--timeout", "20000")
+	c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	for {
+		line, err := r.ReadBytes('\n')
+		if err != nil {
+			t.Fatalf("no gap event: %v", err)
+		}
+		var m map[string]any
+		json.Unmarshal(line, &m)
+		if m["type"] == "gap" {
+			if d, _ := m["dropped"].(float64); d < 1 {
+				t.Fatalf("gap without a count: %v", m)
+			}
+			return
+		}
+	}
+}
+
+func md5sum(s string) [16]byte { return md5.Sum([]byte(s)) }
