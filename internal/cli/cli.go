@@ -20,6 +20,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/spf13/pflag"
+	"github.com/tuios/tuios/internal/fuzzy"
 )
 
 // Exit codes (spec coordination.md §1.4). Bad arguments and an unknown verb
@@ -238,7 +239,7 @@ func unknownVerb(table []Command, args []string) *Error {
 	for _, c := range table {
 		words := strings.Fields(c.Name)
 		cand := strings.Join(words[:min(len(words), max(len(typed), 1))], " ")
-		d := distance(verb, cand)
+		d := fuzzy.Distance(verb, cand)
 		if bestDist < 0 || d < bestDist {
 			best, bestDist = cand, d
 		}
@@ -248,27 +249,6 @@ func unknownVerb(table []Command, args []string) *Error {
 		hint = fmt.Sprintf("did you mean tuios %s? %s", best, hint)
 	}
 	return &Error{Code: "unknown_verb", Message: fmt.Sprintf("unknown verb %q", verb), Hint: hint}
-}
-
-// distance is the Levenshtein distance between a and b, in bytes.
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // fail reports err on w and returns its exit code.

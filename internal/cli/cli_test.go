@@ -313,17 +313,6 @@ func TestShellQuote(t *testing.T) {
 	}
 }
 
-func TestDistance(t *testing.T) {
-	for _, tt := range []struct {
-		a, b string
-		d    int
-	}{{"", "", 0}, {"risk", "risk", 0}, {"risck", "risk", 1}, {"rsik", "risk", 2}, {"", "abc", 3}} {
-		if got := distance(tt.a, tt.b); got != tt.d {
-			t.Errorf("distance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.d)
-		}
-	}
-}
-
 // TestBinary builds cmd/tuios and runs it the way a person would:
 // go run ./cmd/tuios risk check -- rm -rf /
 func TestBinary(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tuios/tuios/internal/fuzzy"
 	"github.com/tuios/tuios/internal/proto"
 )
 
@@ -101,7 +102,7 @@ func (s *Server) dispatch(cn *conn, req proto.Request) (any, *proto.Error) {
 func nearestWord(w string, names []string) string {
 	best, bestD := "", 1<<30
 	for _, n := range names {
-		d := editDistance(w, n)
+		d := fuzzy.Distance(w, n)
 		if strings.HasPrefix(n, w) || strings.Contains(n, w) {
 			d = min(d, 2)
 		}
@@ -113,26 +114,6 @@ func nearestWord(w string, names []string) string {
 		return ""
 	}
 	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := 1
-			if a[i-1] == b[j-1] {
-				c = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // verbTable is every verb the daemon serves.
