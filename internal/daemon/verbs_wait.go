@@ -11,6 +11,9 @@ import (
 	"github.com/tuios/tuios/vt"
 )
 
+// recheckEvery spaces pattern checks while a pane prints.
+const recheckEvery = 50 * time.Millisecond
+
 type waitParams struct {
 	Session   string `json:"session" desc:"the session (required for session-exists)"`
 	Window    string `json:"window" desc:"the window (agent-state without it: any window in the session)"`
@@ -129,8 +132,23 @@ func (s *Server) waitFor(cn *conn, p *waitParams) (any, *proto.Error) {
 	w.mu.Lock()
 	gen := w.outputGen
 	w.mu.Unlock()
+	var checked time.Time
 	for {
 		if re != nil {
+			// A pane printing fast wakes this loop per chunk; matching
+			// the whole scrollback each time would slow the pane down.
+			// Check at most every recheckEvery while output flows.
+			if wait := recheckEvery - time.Since(checked); wait > 0 {
+				select {
+				case <-ctx.Done():
+					return nil, timedOut("output")
+				case <-time.After(wait):
+				}
+			}
+			checked = time.Now()
+			w.mu.Lock()
+			gen = w.outputGen
+			w.mu.Unlock()
 			text := w.pane.Screen().Capture(vt.CaptureOptions{Scrollback: true})
 			if re.MatchString(text) {
 				return result, nil
@@ -143,9 +161,6 @@ func (s *Server) waitFor(cn *conn, p *waitParams) (any, *proto.Error) {
 			if re == nil {
 				return result, nil
 			}
-			w.mu.Lock()
-			gen = w.outputGen
-			w.mu.Unlock()
 		case <-w.exitCh:
 			if re == nil || !re.MatchString(w.pane.Screen().Capture(vt.CaptureOptions{Scrollback: true})) {
 				return nil, proto.Errorf(proto.CodeTimeout, "the window exited without printing a match").
