@@ -1,0 +1,34 @@
+package vt
+
+import "testing"
+
+// Steady state: once the scrollback is full and every slot has been reused,
+// writing output allocates nothing.
+func TestSteadyStateAllocs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes several MiB")
+	}
+	for _, tc := range []struct {
+		name string
+		data []byte
+	}{
+		{"plain", plainStream(1 << 20)},
+		{"listing", listingStream(1 << 20)},
+		{"tui", tuiStream(1<<20, 120, 40)},
+	} {
+		s := New(Options{Cols: 120, Rows: 40})
+		for range 3 {
+			writeChunks(s, tc.data)
+		}
+		// The count is process-wide, so a stray allocation elsewhere (the
+		// test runner's own) can land in one try: take the best of three.
+		allocs := testing.AllocsPerRun(3, func() { writeChunks(s, tc.data) })
+		for try := 0; try < 2 && allocs > 0; try++ {
+			allocs = min(allocs, testing.AllocsPerRun(3, func() { writeChunks(s, tc.data) }))
+		}
+		t.Logf("%s: %.0f allocs per MiB", tc.name, allocs)
+		if allocs > 0 {
+			t.Errorf("%s: %.0f allocs per MiB in the steady state", tc.name, allocs)
+		}
+	}
+}

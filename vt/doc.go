@@ -1,0 +1,125 @@
+// Package vt is the screen model of one terminal pane: it consumes the bytes
+// a program writes to its PTY and keeps what a person would see — the grid of
+// the active screen, the history above it, the title, the working directory,
+// the cursor and the modes — and turns the escape sequences that carry
+// meaning for agent tracking into typed events.
+//
+// # What it owns, and what it does not
+//
+// vt owns the screen state of one pane and the events found in its output
+// stream (OSC 9;4 progress, OSC 7501 program status, OSC 9/777/99
+// notifications, OSC 0/2 titles, OSC 7, OSC 133 prompt marks, BEL, RIS),
+// delivered as Event values (a struct with a Kind, so emitting one never
+// allocates). It does not own the PTY
+// or the process (package pty), what a screen means (package detect), the
+// state arbitration (package agentstate), time (no clock: the owner notes
+// when output arrived), or rendering. The OSC 9;4 and OSC 7501 payload
+// parsers (progress.go, programstatus.go) and bordered-dialog extraction
+// (dialog.go) live in this package but are pure functions over payloads and
+// cells.
+//
+// # The grid
+//
+// Bytes go through the charmbracelet/x/ansi parser, except that runs of
+// printable bytes in the ground state are taken straight from the input
+// slice: ASCII runs are copied into cells in a tight loop, and runs with
+// UTF-8 are segmented into grapheme clusters with ansi.FirstGraphemeCluster
+// using ansi.GraphemeWidth (the same segmentation and widths as
+// charmbracelet/x/vt, decided once for the package). A cluster that is split
+// across two Write calls is not joined (as in x/vt); a UTF-8 character split
+// across two writes is.
+//
+// The title is set by OSC 0 and OSC 2 and saved and restored by the XTWINOPS
+// title stack (CSI 22 t / CSI 23 t, at most 10 deep), which vim and others
+// use to put the shell's title back on exit; each change is an
+// EventTitleChanged.
+//
+// OSC strings are collected by the Screen itself, not the parser: the
+// parser ends a string at any 0x9c byte (C1 ST), which is also the middle
+// byte of UTF-8 characters such as "✳" (e2 9c b3) in agents' titles. An OSC
+// string is capped at 4 KiB (the OSC 7501 limit); a longer OSC 7, 7501 or
+// 9;4 is dropped rather than read cut. DCS, APC, PM and SOS strings are
+// parsed and ignored. Colour queries (OSC 10/11) are not answered; programs
+// that ask follow with DA1, which is.
+//
+// A cell is 8 bytes: a rune (or an index into a per-screen table of
+// multi-rune clusters), a 16-bit index into a per-screen style table, and a
+// kind (narrow, wide, second half of wide, cluster). A screen's rows share
+// one backing array; scrolling rotates row headers, so steady-state output
+// allocates nothing. The alternate screen is allocated when a program
+// enters it and freed when it leaves (1047/1049, which clear it anyway), on
+// RIS, or on a resize while it is not shown; it never feeds the scrollback.
+//
+// The scrollback is a bounded ring (Options.Scrollback lines, default
+// 10,000) of packed lines: the UTF-8 text of the cells with trailing blanks
+// dropped, one metadata byte per cell only when the line holds wide
+// characters or clusters, and style runs only when the line is styled (runs
+// hold the Style by value, so the style table can be compacted by walking
+// only the live grids). An evicted line lends its buffers to the next one,
+// so a full scrollback does not allocate. Lines leave the screen for the
+// history when they scroll out of a region that starts on the top row (the
+// whole screen, or a region above a pinned footer), as in xterm; IL, DL and
+// scrolls of regions lower down do not feed it (tmux keeps those too).
+//
+// The style table is bounded at 65,536 entries: when it fills it is rebuilt
+// from the styles the live cells use; if the grid itself uses them all, new
+// styles fall back to the default rendition. The cluster table is compacted
+// the same way, and a single cluster keeps at most 48 bytes (real ones are
+// under 30; only adversarial streams pile up thousands of marks).
+//
+// # Concurrency
+//
+// A Screen is safe for one writer and any number of concurrent readers:
+// Write and Resize take the write lock, every reader (Text, Tail, Capture,
+// Cell, Row, Cursor, Title, ...) the read lock. Concurrent Write calls are
+// serialised. Events and replies are collected while the lock is held and
+// delivered after it is released, on the goroutine calling Write and in
+// stream order: an OnEvent callback may read the Screen but must not call
+// Write or Resize on it (that would deadlock) and must not block. Replies
+// (DA1, DA2, DSR/CPR, DECRQM, the OSC 7501 support query) are written to
+// Options.Reply the same way, so a program that queries the terminal never
+// waits on the parser.
+//
+// # Resize
+//
+// There is no reflow. Columns are cut or padded on the right (a wide
+// character cut in half becomes a blank). When rows shrink, rows below the
+// cursor are dropped first, then rows leave from the top into the
+// scrollback (main screen) so the cursor's line stays visible; when rows grow
+// on the main screen, history lines come back down first. The scroll region
+// is reset to the whole screen. This is what tmux does without reflow.
+//
+// # Differences from charmbracelet/x/vt
+//
+// The differential tests (FuzzDifferential, TestDifferentialTable) compare
+// screen text with x/vt v0.1.0. Where the two differ we follow xterm and
+// tmux, and the fuzz grammar steers around the difference:
+//   - a wide character that does not fit in the last column wraps whole,
+//     or without autowrap is dropped, as in tmux (x/vt clips it, and can
+//     lose the next character);
+//   - a zero count means one for CUU/CUD/CUF/CUB/CNL/CPL/CHT/CBT/ICH/DCH/
+//     ECH/IL/DL/SU/SD/REP (x/vt treats some as zero);
+//   - entering the alternate screen keeps the cursor position and the scroll
+//     region; any of 47/1047/1049 leaves it; mode 47 is supported;
+//   - DECOM and DECSTBM home the cursor to the page (or, with DECOM, region)
+//     origin; CSI u (SCORC) restores the cursor; NEL (ESC E) is supported;
+//   - DECSC saves and DECRC/DECSTR restore/reset the character sets; a
+//     restore with nothing saved homes the cursor; DECSTR turns autowrap
+//     back on and resets the scroll region (as tmux does);
+//   - a pending wrap behaves as tmux's cursor past the last column: ED 0,
+//     EL 0, ECH, ICH and DCH then change nothing on the line and keep the
+//     wrap pending, CUB counts from past the last column, BS lands on the
+//     last column, LF, IND, RI and VPA keep it (checked with tmux 3.3a),
+//     DECRC, IL, DL, CUU and CUD clear it, HT keeps it (x/vt edits the last
+//     column, moves one further left, keeps it over DECRC and IL/DL, clears
+//     it on LF, IND and VPA);
+//   - IL and DL inside a scroll region leave the cursor's row alone (tmux;
+//     x/vt moves it);
+//   - ED 1 erases the cursor's row only up to the cursor (x/vt: all of it);
+//   - REP repeats any character, not only ASCII, and (as tmux) only up to
+//     the end of the line;
+//   - ICH/DCH and insert mode move wide characters whole;
+//   - DEC graphics y/z are ≤ ≥ (x/vt: ⩽ ⩾); '_' is not mapped (as x/vt);
+//   - raw C1 bytes (0x80–0x9f) are not controls: the input is UTF-8, and
+//     invalid UTF-8 prints U+FFFD.
+package vt

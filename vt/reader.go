@@ -1,0 +1,447 @@
+package vt
+
+import (
+	"encoding/base64"
+	"strings"
+	"unicode/utf8"
+)
+
+// Mode names a terminal mode for Screen.Mode. DEC private modes use their
+// number; ANSI modes are offset by ansiModeFlag so both fit one type.
+type Mode int
+
+const ansiModeFlag Mode = 1 << 20
+
+// Modes a program can set.
+const (
+	ModeAppCursorKeys  Mode = 1
+	ModeReverseVideo   Mode = 5
+	ModeOrigin         Mode = 6
+	ModeAutowrap       Mode = 7
+	ModeCursorVisible  Mode = 25
+	ModeMouseNormal    Mode = 1000
+	ModeMouseButton    Mode = 1002
+	ModeMouseAny       Mode = 1003
+	ModeFocusReporting Mode = 1004
+	ModeMouseSGR       Mode = 1006
+	ModeAltScreen      Mode = 1049 // true while any alternate screen (47/1047/1049) is active
+	ModeBracketedPaste Mode = 2004
+	ModeInsert         Mode = ansiModeFlag | 4
+	ModeNewline        Mode = ansiModeFlag | 20
+)
+
+// Mode reports whether mode m is set.
+func (s *Screen) Mode(m Mode) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	switch m {
+	case ModeAltScreen:
+		return s.altActive
+	case ModeInsert:
+		return s.modeInsert
+	case ModeNewline:
+		return s.modeNewline
+	}
+	return s.decMode(int(m)) == 1
+}
+
+// Cell is one grid position as a renderer sees it.
+type Cell struct {
+	// Content is the grapheme cluster shown, " " for a blank, and "" for
+	// the second column of a wide character.
+	Content string
+	// Width is 1, 2 (wide character), or 0 (second column of one).
+	Width int
+	Style Style
+}
+
+// Size returns the screen size.
+func (s *Screen) Size() (cols, rows int) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.cols, s.rows
+}
+
+// Cell returns the cell at column x, row y of the active screen; out of
+// range gives the zero Cell.
+func (s *Screen) Cell(x, y int) Cell {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if x < 0 || y < 0 || x >= s.cols || y >= s.rows {
+		return Cell{}
+	}
+	c := s.cur.rows[y].cells[x]
+	return Cell{Content: s.cellText(c), Width: c.width(), Style: s.styles[c.st]}
+}
+
+// Row returns the cells of row y of the active screen (nil out of range).
+func (s *Screen) Row(y int) []Cell {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if y < 0 || y >= s.rows {
+		return nil
+	}
+	cs := s.cur.rows[y].cells
+	out := make([]Cell, len(cs))
+	for i, c := range cs {
+		out[i] = Cell{Content: s.cellText(c), Width: c.width(), Style: s.styles[c.st]}
+	}
+	return out
+}
+
+// Title returns the window title (OSC 0/2).
+func (s *Screen) Title() string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.title
+}
+
+// WorkingDir returns the directory reported by OSC 7, as a path.
+func (s *Screen) WorkingDir() string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.cwd
+}
+
+// Cursor returns the cursor position (0-based) and visibility.
+func (s *Screen) Cursor() (x, y int, visible bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.x, s.y, s.modeCursorVisible
+}
+
+// AltScreen reports whether the alternate screen is active.
+func (s *Screen) AltScreen() bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.altActive
+}
+
+// ScrollbackLen returns the number of history lines held.
+func (s *Screen) ScrollbackLen() int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.sb.len()
+}
+
+// rowText appends row y's text, right-trimmed of spaces and tabs.
+func (s *Screen) rowText(b []byte, y int) []byte {
+	start := len(b)
+	for _, c := range s.cur.rows[y].cells {
+		b = s.appendCellText(b, c)
+	}
+	return trimRight(b, start)
+}
+
+func trimRight(b []byte, start int) []byte {
+	for len(b) > start && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t') {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// Text returns the active screen: rows joined with "\n", trailing spaces
+// trimmed per row, trailing empty rows dropped.
+func (s *Screen) Text() string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var b []byte
+	lastContent := 0
+	for y := 0; y < s.rows; y++ {
+		if y > 0 {
+			b = append(b, '\n')
+		}
+		b = s.rowText(b, y)
+		if len(b) > 0 && b[len(b)-1] != '\n' {
+			lastContent = len(b)
+		}
+	}
+	return string(b[:lastContent])
+}
+
+// Tail returns up to n non-empty rows of the active screen (never the
+// scrollback), top-down, as a screen rule reads them (spec §5.2): rows are
+// walked from the bottom up, right-trimmed of spaces and tabs, empty rows
+// are skipped and not counted.
+func (s *Screen) Tail(n int) []string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if n <= 0 {
+		return nil
+	}
+	out := make([]string, 0, n)
+	var b []byte
+	for y := s.rows - 1; y >= 0 && len(out) < n; y-- {
+		b = s.rowText(b[:0], y)
+		if len(b) == 0 {
+			continue
+		}
+		out = append(out, string(b))
+	}
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out
+}
+
+// CaptureOptions selects a capture-pane form.
+type CaptureOptions struct {
+	// Scrollback includes the history above the screen (main screen only;
+	// the alternate screen has none).
+	Scrollback bool
+	// Lines, when positive, keeps only the last Lines lines counted from
+	// the last line with content.
+	Lines int
+	// ANSI renders SGR sequences for styled cells (reset at each line end).
+	ANSI bool
+}
+
+// Capture returns screen (and optionally history) text like tmux
+// capture-pane -p [-e] [-S -]: lines joined with "\n", trailing spaces
+// trimmed, trailing empty lines dropped.
+func (s *Screen) Capture(opts CaptureOptions) string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var lines [][]byte
+	if opts.Scrollback && !s.altActive {
+		for i := 0; i < s.sb.len(); i++ {
+			lines = append(lines, s.sbLineBytes(s.sb.at(i), opts.ANSI))
+		}
+	}
+	for y := 0; y < s.rows; y++ {
+		lines = append(lines, s.gridLineBytes(s.cur.rows[y].cells, opts.ANSI))
+	}
+	end := len(lines)
+	for end > 0 && len(lines[end-1]) == 0 {
+		end--
+	}
+	lines = lines[:end]
+	if opts.Lines > 0 && len(lines) > opts.Lines {
+		lines = lines[len(lines)-opts.Lines:]
+	}
+	var b strings.Builder
+	for i, l := range lines {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.Write(l)
+	}
+	return b.String()
+}
+
+func (s *Screen) gridLineBytes(cs []cell, ansi bool) []byte {
+	var b []byte
+	if !ansi {
+		for _, c := range cs {
+			b = s.appendCellText(b, c)
+		}
+		return trimRight(b, 0)
+	}
+	end := len(cs)
+	for end > 0 && cs[end-1].r == 0 && cs[end-1].kind == kindNarrow && cs[end-1].st == 0 {
+		end--
+	}
+	var cur Style
+	for _, c := range cs[:end] {
+		if st := s.styles[c.st]; st != cur {
+			b = appendSGR(b, st)
+			cur = st
+		}
+		b = s.appendCellText(b, c)
+	}
+	if cur != (Style{}) {
+		b = append(b, "\x1b[0m"...)
+	}
+	return b
+}
+
+func (s *Screen) sbLineBytes(l *sbLine, ansi bool) []byte {
+	if !ansi || len(l.runs) == 0 {
+		return trimRight(append([]byte(nil), l.text...), 0)
+	}
+	var b []byte
+	var cur Style
+	l.forEachCell(func(_ int, text string, _ int, st Style) {
+		if st != cur {
+			b = appendSGR(b, st)
+			cur = st
+		}
+		b = append(b, text...)
+	})
+	if cur != (Style{}) {
+		b = append(b, "\x1b[0m"...)
+	}
+	return b
+}
+
+// Resize changes the screen size. There is no reflow: rows are cut or padded
+// on the right; when rows shrink, rows below the cursor go first, then rows
+// from the top move into the scrollback (main screen) so the cursor's line
+// stays visible; when rows grow on the main screen, history lines come back
+// down first, as in tmux.
+func (s *Screen) Resize(cols, rows int) {
+	if cols <= 0 || rows <= 0 {
+		return
+	}
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if cols == s.cols && rows == s.rows {
+		return
+	}
+	s.x, s.y = s.resizeGrid(s.main, cols, rows, s.x, s.y, !s.altActive)
+	if s.alt != nil {
+		if s.altActive {
+			s.x, s.y = s.resizeGrid(s.alt, cols, rows, s.x, s.y, false)
+		} else {
+			s.altSaved = s.alt.saved
+			s.alt = nil // blank anyway; allocated again on entry
+		}
+	}
+	fix := func(sv *savedCursor) {
+		sv.x = min(sv.x, cols-1)
+		sv.y = min(sv.y, rows-1)
+	}
+	fix(&s.main.saved)
+	if s.alt != nil {
+		fix(&s.alt.saved)
+	}
+	s.cols, s.rows = cols, rows
+	s.x = min(s.x, cols-1)
+	s.y = min(max(s.y, 0), rows-1)
+	s.pendingWrap = false
+	s.top, s.bot = 0, rows-1
+	old := s.tabs
+	s.tabs = make([]bool, cols)
+	copy(s.tabs, old)
+	for i := len(old); i < cols; i++ {
+		s.tabs[i] = i%8 == 0
+	}
+}
+
+// resizeGrid resizes g, returning the cursor moved with its line. When
+// active is false for the main grid (the alternate screen is shown) the
+// main cursor is tracked through its saved copy instead.
+func (s *Screen) resizeGrid(g *grid, cols, rows, cx, cy int, active bool) (int, int) {
+	isMain := g == s.main
+	if isMain && !active {
+		cx, cy = g.saved.x, g.saved.y
+	}
+	list := g.rows
+	// Shrink as tmux does: rows below the cursor go first, then rows from
+	// the top move into the history, so the cursor's line stays.
+	if below := len(list) - 1 - cy; below > 0 && len(list) > rows {
+		list = list[:len(list)-min(below, len(list)-rows)]
+	}
+	for len(list) > rows {
+		if isMain {
+			if l := s.sb.next(); l != nil {
+				s.pack(l, list[0].cells, list[0].wrapped)
+			}
+		}
+		list = list[1:]
+		cy--
+	}
+	backing := make([]cell, cols*rows)
+	nr := make([]row, rows)
+	pulled := 0
+	if isMain && len(list) < rows {
+		// Grow: bring back history lines above the screen.
+		pulled = min(rows-len(list), s.sb.len())
+	}
+	for i := range nr {
+		nr[i].cells = backing[i*cols : (i+1)*cols : (i+1)*cols]
+	}
+	for i := pulled - 1; i >= 0; i-- {
+		l, _ := s.sb.popNewest()
+		s.unpack(nr[i].cells, &l)
+		nr[i].wrapped = l.wrapped
+	}
+	for i, r := range list {
+		dst := nr[pulled+i].cells
+		n := copy(dst, r.cells)
+		if n > 0 && n < len(r.cells) {
+			if last := dst[n-1]; last.kind == kindWide || last.kind == kindWideGrapheme {
+				dst[n-1] = cell{st: last.st}
+			}
+		}
+		nr[pulled+i].wrapped = r.wrapped && len(r.cells) <= cols
+	}
+	g.rows = nr
+	cy += pulled
+	if isMain && !active {
+		g.saved.x, g.saved.y = min(cx, cols-1), min(max(cy, 0), rows-1)
+		return s.x, s.y
+	}
+	return cx, cy
+}
+
+func rowBlank(cs []cell) bool {
+	for _, c := range cs {
+		if c.r != 0 || c.kind != kindNarrow || c.st != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// unpack writes a history line back into cells.
+func (s *Screen) unpack(dst []cell, l *sbLine) {
+	l.forEachCell(func(col int, text string, w int, st Style) {
+		if col+w > len(dst) {
+			return
+		}
+		si := uint16(0)
+		if st != (Style{}) {
+			si = s.styleIndex(st)
+		}
+		var c cell
+		r, size := utf8.DecodeRuneInString(text)
+		switch {
+		case size != len(text):
+			c = cell{r: rune(s.internGrapheme(text)), st: si, kind: kindGrapheme}
+			if w == 2 {
+				c.kind = kindWideGrapheme
+			}
+		case w == 2:
+			c = cell{r: r, st: si, kind: kindWide}
+		default:
+			if r == ' ' {
+				r = 0
+			}
+			c = cell{r: r, st: si}
+		}
+		dst[col] = c
+		if w == 2 {
+			dst[col+1] = cell{st: si, kind: kindCont}
+		}
+	})
+}
+
+func decodeBase64(s string) string {
+	s = strings.TrimRight(s, "=")
+	b, err := base64.RawStdEncoding.DecodeString(s)
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}
+
+// Grid returns the text of every cell of the active screen, row by row,
+// under one read lock: " " for a blank, "" for the second column of a wide
+// character. It is the input FindBoxes expects.
+func (s *Screen) Grid() [][]string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make([][]string, s.rows)
+	flat := make([]string, s.rows*s.cols)
+	for y := range out {
+		row := flat[y*s.cols : (y+1)*s.cols : (y+1)*s.cols]
+		for x, c := range s.cur.rows[y].cells {
+			row[x] = s.cellText(c)
+		}
+		out[y] = row
+	}
+	return out
+}
