@@ -155,6 +155,10 @@ func (p *Pane) handleEvents(now time.Time) {
 			}
 		case vt.EventReset:
 			p.program.reset(p)
+		case vt.EventPromptMark:
+			if ev.Text == "A" {
+				p.program.prompt(p) // a new shell prompt ends live work records
+			}
 		}
 	}
 	clear(p.events)

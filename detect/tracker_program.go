@@ -141,6 +141,9 @@ func (ps *programStatus) publish(p *Pane) {
 	ps.owned = a.Apply(p.id, rep).Applied
 }
 
+// prompt: a new shell prompt (OSC 133 A); live work records end.
+func (ps *programStatus) prompt(p *Pane) { ps.exited(p) }
+
 // exited: the pane's process ended; live work records end with it.
 func (ps *programStatus) exited(p *Pane) {
 	if ps.remove(func(r *programRecord) bool {

@@ -73,6 +73,11 @@ func TestProgramStatusEndsWithTheProcessAndOnReset(t *testing.T) {
 	if s := a.Get("w"); s.State != agentstate.None {
 		t.Fatalf("a working record outlived its process: %+v", s)
 	}
+	p.Write(status("state=working:app=build"))
+	p.Write([]byte("\x1b]133;A\x07")) // a new shell prompt
+	if s := a.Get("w"); s.State != agentstate.None {
+		t.Fatalf("a working record outlived its command: %+v", s)
+	}
 	p.Write(status("state=blocked:kind=question"))
 	p.Write([]byte("\x1bc")) // RIS
 	if s := a.Get("w"); s.State != agentstate.None {
