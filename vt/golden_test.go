@@ -51,7 +51,7 @@ func knownGoldenDiffs() map[string]string {
 		// 04"-"06", history lines 21-23) are an OPEN GAP in Screen, which
 		// should keep them as xterm does (pinned-footer programs scroll
 		// their transcript that way).
-		"scroll-regions:history": "tmux keeps region scrolls in history; Screen drops even top-anchored ones (open)",
+		"scroll-regions:history": "tmux also keeps lines scrolled out of regions lower on the screen; Screen keeps only top-anchored region scrolls, as xterm does",
 	}
 }
 
