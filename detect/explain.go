@@ -2,9 +2,9 @@ package detect
 
 import (
 	"fmt"
+	"github.com/tuios/tuios/vt"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/tuios/tuios/agentstate"
 )
@@ -368,39 +368,5 @@ func procQuoteList(l []string) string {
 	return "[" + strings.Join(q, " ") + "]"
 }
 
-// escapeText makes text safe to print on a terminal: control characters
-// (C0, DEL, C1) and invalid UTF-8 become Go-style escapes.
-func procEscape(s string) string {
-	clean := true
-	for _, r := range s {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == utf8.RuneError {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && n <= 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case r >= 0x80 && r < 0xa0:
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
-}
+// procEscape makes process text safe to print (see vt.Escape).
+func procEscape(s string) string { return vt.Escape(s) }

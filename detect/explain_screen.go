@@ -2,10 +2,9 @@ package detect
 
 import (
 	"fmt"
+	"github.com/tuios/tuios/vt"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 )
 
 // ScreenExplanation is the data of explain-agent-screen (§5.6): the tail
@@ -368,33 +367,4 @@ func writeFenced(b *strings.Builder, name string, lines []string) {
 	fmt.Fprintf(b, "----- end of %s -----\n", name)
 }
 
-func escapeControls(s string) string {
-	clean := true
-	for _, r := range s {
-		if r == utf8.RuneError || unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	for i, r := range s {
-		switch {
-		case r == utf8.RuneError:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r == '\t':
-			b.WriteString(`\t`)
-		case unicode.IsControl(r) || unicode.Is(unicode.Cf, r):
-			if r < 0x100 {
-				fmt.Fprintf(&b, `\x%02x`, r)
-			} else {
-				fmt.Fprintf(&b, `\u%04x`, r)
-			}
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
+func escapeControls(s string) string { return vt.Escape(s) }

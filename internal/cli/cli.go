@@ -17,10 +17,10 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/spf13/pflag"
 	"github.com/tuios/tuios/internal/fuzzy"
+	"github.com/tuios/tuios/vt"
 )
 
 // Exit codes (spec coordination.md §1.4). Bad arguments and an unknown verb
@@ -44,6 +44,7 @@ func commands() []Command {
 		windowCommands,
 		paneCommands,
 		agentCommands,
+		mailCommands,
 		demoCommands,
 	} {
 		all = append(all, verbs()...)
@@ -383,57 +384,5 @@ func upperFirst(s string) string {
 }
 
 // escapeControls makes text that came from an agent safe to print on a
-// terminal: control characters (C0, DEL, C1), line and paragraph separators
-// and bidirectional overrides are written as escapes, and invalid UTF-8
-// bytes as \xNN, so the text cannot move the cursor, change colours or
-// reorder what follows it.
-func escapeControls(s string) string {
-	clean := true
-	for _, r := range s {
-		if needsEscape(r) {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == '\uFFFD' && size == 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case needsEscape(r):
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteString(s[i : i+size])
-		}
-		i += size
-	}
-	return b.String()
-}
-
-func needsEscape(r rune) bool {
-	switch {
-	case r < 0x20 || r == 0x7f:
-		return true
-	case r >= 0x80 && r <= 0x9f:
-		return true
-	case r == '\u2028' || r == '\u2029':
-		return true
-	case r >= '\u202a' && r <= '\u202e', r >= '\u2066' && r <= '\u2069', r == '\u200e', r == '\u200f', r == '\u061c':
-		return true
-	case r == '\uFFFD':
-		return true // may stand for an invalid byte; checked again when escaping
-	}
-	return false
-}
+// terminal (see vt.Escape).
+func escapeControls(s string) string { return vt.Escape(s) }
