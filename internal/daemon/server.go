@@ -10,7 +10,10 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"path/filepath"
 	"sort"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -19,6 +22,7 @@ import (
 	"github.com/tuios/tuios/detect/transcript"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/internal/sock"
+	"github.com/tuios/tuios/mail"
 )
 
 // Version is the daemon's version string.
@@ -56,6 +60,7 @@ type Server struct {
 	windows  map[string]*Window // by id, across sessions
 	order    []*Session         // creation order
 	hub      *hub
+	mail     *mailer // agent mail: the daemon-wide id counter (verbs_mail.go)
 	ln       net.Listener
 	closed   bool
 	done     chan struct{}
@@ -83,6 +88,7 @@ func New(opt Options) (*Server, error) {
 	if opt.Logf == nil {
 		opt.Logf = func(string, ...any) {}
 	}
+	trackerFromEnv(&opt.Tracker, os.Getenv)
 	if opt.Tracker.Watcher == nil {
 		if w, err := transcript.NewWatcher(transcript.WatcherOptions{Clock: opt.Tracker.Clock}); err == nil {
 			opt.Tracker.Watcher = w
@@ -106,6 +112,43 @@ func New(opt Options) (*Server, error) {
 	s.started = time.Now()
 	go s.forwardAgentEvents()
 	return s, nil
+}
+
+// trackerFromEnv fills what the daemon's environment configures and the
+// options leave unset: TUIOS_AGENT_STALL_SECONDS (0 or negative: no stall
+// timer), TUIOS_AGENT_DETECT_SECONDS (0 or negative: no detection),
+// TUIOS_AGENT_AUTODETECT (0, false, no, off: no detection) and
+// TUIOS_AGENT_BINARIES (comma-separated extra agent names).
+func trackerFromEnv(t *detect.TrackerOptions, getenv func(string) string) {
+	if t.StallAfter == 0 {
+		t.StallAfter = agentstate.StallFromEnv(getenv("TUIOS_AGENT_STALL_SECONDS"))
+	}
+	if t.DetectInterval == 0 {
+		switch strings.ToLower(strings.TrimSpace(getenv("TUIOS_AGENT_AUTODETECT"))) {
+		case "0", "false", "no", "off":
+			t.DetectInterval = -1
+		}
+	}
+	if t.DetectInterval == 0 {
+		if v := strings.TrimSpace(getenv("TUIOS_AGENT_DETECT_SECONDS")); v != "" {
+			if n, err := strconv.Atoi(v); err == nil {
+				if n <= 0 {
+					t.DetectInterval = -1
+				} else {
+					t.DetectInterval = time.Duration(n) * time.Second
+				}
+			}
+		}
+	}
+	if t.Detector == nil {
+		if extra := detect.ParseNameList(getenv("TUIOS_AGENT_BINARIES")); len(extra) > 0 {
+			reg := t.Registry
+			if reg == nil {
+				reg, _ = detect.Load(detect.LoadOptions{})
+			}
+			t.Detector = detect.NewDetector(detect.DetectorOptions{Registry: reg, ExtraNames: extra})
+		}
+	}
 }
 
 // Listen takes the socket: a live daemon's socket is never stolen; a
@@ -199,7 +242,17 @@ func (s *Server) Close() error {
 	for c := range s.conns {
 		c.Close()
 	}
+	var rings []*mail.Ring
+	for _, ss := range s.sessions {
+		if ss.mail != nil {
+			rings = append(rings, ss.mail)
+		}
+	}
 	s.mu.Unlock()
+	for _, r := range rings { // mail dies with the daemon, and so does the stash
+		r.Close()
+	}
+	os.Remove(filepath.Join(filepath.Dir(s.opt.Socket), "stash"))
 	if ln != nil {
 		ln.Close()
 		os.Remove(s.opt.Socket)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tuios/tuios/detect"
 	"github.com/tuios/tuios/internal/proto"
+	"github.com/tuios/tuios/mail"
 	"github.com/tuios/tuios/pty"
 )
 
@@ -24,6 +25,7 @@ type Session struct {
 	workspace  int
 	wsNames    map[int]string
 	cols, rows int
+	mail       *mail.Ring // made on first use (verbs_mail.go); nil until then
 }
 
 // Window is one pane: a process on a PTY, its screen, its tracked state.
@@ -242,9 +244,13 @@ func (s *Server) closeWindow(w *Window) {
 			ss.focused = ss.windows[len(ss.windows)-1]
 		}
 	}
+	ring := ss.mail
 	s.mu.Unlock()
 	if !found {
 		return
+	}
+	if ring != nil { // its inbox dies with it: mail to it reads undeliverable
+		ring.CloseInbox(w.ID)
 	}
 	w.close()
 	s.tracker.Detach(w.ID)
@@ -270,6 +276,12 @@ func (s *Server) killSession(ss *Session) {
 	s.mu.Unlock()
 	for _, w := range wins {
 		s.closeWindow(w)
+	}
+	s.mu.Lock()
+	ring := ss.mail
+	s.mu.Unlock()
+	if ring != nil { // mail and the stash go with the session
+		ring.Close()
 	}
 	s.hub.publish(event{Type: "session-closed", Session: ss.Name})
 }

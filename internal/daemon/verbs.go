@@ -128,6 +128,7 @@ func (s *Server) verbTable() map[string]*verb {
 	s.paneVerbs(add)
 	s.agentVerbs(add)
 	s.waitVerbs(add)
+	s.mailVerbs(add)
 	m := map[string]*verb{}
 	for _, v := range all {
 		m[v.name] = v

@@ -98,6 +98,9 @@ func (s *Server) agentRow(w *Window) agentRow {
 		ms := snap.EvidenceAge.Milliseconds()
 		r.EvidenceAgeMS = &ms
 	}
+	if w.session.mail != nil {
+		r.Unread = w.session.mail.Unread(w.ID)
+	}
 	if r.SubagentList == nil {
 		r.SubagentList = []agentstate.Subagent{}
 	}
@@ -224,7 +227,13 @@ func (s *Server) agentVerbs(add addFunc) {
 			}
 		}
 		sort.SliceStable(rows, func(i, j int) bool { return needOrder(rows[i]) < needOrder(rows[j]) })
-		res := map[string]any{"type": "agent_list", "agents": rows, "total": len(rows), "human_inbox": "human", "human_unread": 0}
+		humanUnread := 0
+		for _, ss := range sessions {
+			if ss.mail != nil {
+				humanUnread += ss.mail.Unread("human")
+			}
+		}
+		res := map[string]any{"type": "agent_list", "agents": rows, "total": len(rows), "human_inbox": "human", "human_unread": humanUnread}
 		if p.AllSessions {
 			res["all_sessions"] = true
 		} else {

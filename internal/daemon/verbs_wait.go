@@ -17,10 +17,11 @@ const recheckEvery = 50 * time.Millisecond
 type waitParams struct {
 	Session   string `json:"session" desc:"the session (required for session-exists)"`
 	Window    string `json:"window" desc:"the window (agent-state without it: any window in the session)"`
-	Condition string `json:"condition" req:"true" desc:"what to wait for" accepted:"window-output,window-idle,window-exit,session-exists,agent-state"`
+	Condition string `json:"condition" req:"true" desc:"what to wait for" accepted:"window-output,window-idle,window-exit,session-exists,agent-state,agent-message"`
 	Pattern   string `json:"pattern" desc:"window-output: a Go regular expression matched against the pane's text, scrollback included"`
 	Idle      int    `json:"idle" desc:"window-idle: milliseconds of silence (default 500)"`
 	Until     string `json:"until" desc:"agent-state: comma-separated states to wait for"`
+	Thread    int    `json:"thread" desc:"agent-message: only a message in this thread (any id in it)"`
 	Timeout   int    `json:"timeout" desc:"milliseconds before giving up (default 30000)"`
 }
 
@@ -72,10 +73,12 @@ func (s *Server) waitFor(cn *conn, p *waitParams) (any, *proto.Error) {
 		}
 	case "agent-state":
 		return s.waitAgent(ctx, cn, p, result, timedOut)
+	case "agent-message":
+		return s.waitMail(ctx, cn, p, result, timedOut)
 	case "window-output", "window-idle", "window-exit":
 	default:
 		return nil, proto.Errorf(proto.CodeInvalidParams, "unknown condition %q", p.Condition).
-			WithHint(proto.Hint{Param: "condition", Accepted: []string{"window-output", "window-idle", "window-exit", "session-exists", "agent-state"}})
+			WithHint(proto.Hint{Param: "condition", Accepted: []string{"window-output", "window-idle", "window-exit", "session-exists", "agent-state", "agent-message"}})
 	}
 
 	s.mu.Lock()

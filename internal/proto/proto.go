@@ -101,6 +101,12 @@ var codeDescriptions = [...][2]string{
 	{CodeProtocolMismatch, "the client's protocol is outside what this daemon speaks"},
 	{CodeForbidden, "the caller may not do this"},
 	{CodeRateLimited, "too many requests of this kind"},
+	{"no_keyboard", "the target is the person's inbox (human), which has no keyboard"},
+	{"agent_blocked", "the target agent waits on a prompt (needs_input); nothing was typed"},
+	{"not_ready", "the target agent stayed mid-turn until the wait ended"},
+	{"prompt_stalled", "the text was typed but the agent showed no sign of taking it"},
+	{"loop_refused", "a pane addressed itself, or an ask would close a cycle"},
+	{"stash_full", "the session stash is full and every file in it is still named by a message"},
 	{CodeInternal, "a bug in the daemon"},
 }
 
