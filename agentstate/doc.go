@@ -48,7 +48,8 @@
 // which never blocks the arbiter and never loses the newest change), or
 // Wait until a pane is in one of a set of states.
 //
-// The package is pure logic: standard library only, no goroutines of its
+// The package is pure logic: the standard library (and the module's own
+// std-only internal/fuzzy for "did you mean"), no goroutines of its
 // own, no I/O. It does not read screens, processes or files; package detect
 // turns a pane into reports, and the daemon serves them.
 package agentstate

@@ -93,14 +93,20 @@ func (a *Arbiter) gateDue(g *idleGate) time.Time {
 }
 
 // schedule records that p needs the arbiter at t and moves the one timer
-// earlier if needed. The timer is created on first use and reset after.
+// earlier if needed.
 func (a *Arbiter) schedule(p *pane, t time.Time) {
 	a.pending[p] = struct{}{}
 	if !a.wakeAt.IsZero() && !t.Before(a.wakeAt) {
 		return
 	}
+	a.arm(t, a.clock.Now())
+}
+
+// arm sets the one timer to fire at t (at least 1 ms from now). It is
+// created on first use and reset afterwards.
+func (a *Arbiter) arm(t, now time.Time) {
 	a.wakeAt = t
-	d := t.Sub(a.clock.Now())
+	d := t.Sub(now)
 	if d < time.Millisecond {
 		d = time.Millisecond
 	}
@@ -217,14 +223,5 @@ func (a *Arbiter) rearm(now time.Time) {
 		}
 		return
 	}
-	a.wakeAt = next
-	d := next.Sub(now)
-	if d < time.Millisecond {
-		d = time.Millisecond
-	}
-	if a.timer == nil {
-		a.timer = a.clock.AfterFunc(d, a.wake)
-	} else {
-		a.timer.Reset(d)
-	}
+	a.arm(next, now)
 }

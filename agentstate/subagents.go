@@ -189,18 +189,24 @@ func (s *subagentSet) prune(now time.Time) {
 	}
 	kept := s.list[:0]
 	for _, x := range s.list {
-		if !x.ended.IsZero() {
-			linger := subagentDoneLinger
-			if x.State == "failed" {
-				linger = subagentFailLinger
-			}
-			if now.Sub(x.ended) >= linger {
-				continue
-			}
+		if !x.gone(now) {
+			kept = append(kept, x)
 		}
-		kept = append(kept, x)
 	}
 	s.list = kept
+}
+
+// gone reports whether a finished subagent has lingered long enough: a
+// minute, or five when it failed.
+func (x *subagent) gone(now time.Time) bool {
+	if x.ended.IsZero() {
+		return false
+	}
+	linger := subagentDoneLinger
+	if x.State == "failed" {
+		linger = subagentFailLinger
+	}
+	return now.Sub(x.ended) >= linger
 }
 
 // view counts running subagents and lists at most 16, in start order.
@@ -215,15 +221,10 @@ func (s *subagentSet) view(now time.Time) (int, []Subagent) {
 		if quiet {
 			break
 		}
-		if !x.ended.IsZero() {
-			linger := subagentDoneLinger
-			if x.State == "failed" {
-				linger = subagentFailLinger
-			}
-			if now.Sub(x.ended) >= linger {
-				continue
-			}
-		} else {
+		if x.gone(now) {
+			continue
+		}
+		if x.ended.IsZero() {
 			running++
 		}
 		if len(out) < maxSubagentsShown {

@@ -305,27 +305,34 @@ func (m *mailer) send(cn *conn, p *sendMessageParams) (any, *proto.Error) {
 		"verified_human": msg.VerifiedHuman, "claimed_human": msg.ClaimedHuman, "held": false, "attachments": msg.Attachments}, nil
 }
 
+// open resolves a session and an optional inbox address and returns the
+// session's ring. human says the inbox is the person's and the caller runs
+// in a pane (such a read is served as a peek).
+func (m *mailer) open(cn *conn, session, to string) (ss *Session, inbox string, ring *mail.Ring, human bool, err *proto.Error) {
+	s := m.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ss, err = s.session(cn, session); err != nil {
+		return nil, "", nil, false, err
+	}
+	if to != "" {
+		if inbox, _, err = m.inbox(cn, ss, to); err != nil {
+			return nil, "", nil, false, err
+		}
+	}
+	human = inbox == mail.Human && s.callerWindow(cn) != nil
+	return ss, inbox, m.ring(ss), human, nil
+}
+
 func (m *mailer) read(cn *conn, p *readMessagesParams) (any, *proto.Error) {
 	if p.Limit < 0 || p.Thread < 0 {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "limit and thread must be positive").WithHint(proto.Hint{Param: "limit"})
 	}
-	s := m.s
-	s.mu.Lock()
-	ss, err := s.session(cn, p.Session)
+	ss, inbox, ring, forced, err := m.open(cn, p.Session, p.To)
 	if err != nil {
-		s.mu.Unlock()
 		return nil, err
 	}
-	var inbox string
-	if p.To != "" {
-		if inbox, _, err = m.inbox(cn, ss, p.To); err != nil {
-			s.mu.Unlock()
-			return nil, err
-		}
-	}
-	forced := inbox == mail.Human && s.callerWindow(cn) != nil && !p.Peek
-	ring := m.ring(ss)
-	s.mu.Unlock()
+	forced = forced && !p.Peek
 	res := ring.Read(mail.ReadOptions{Inbox: inbox, Unread: p.Unread, Notices: p.Notices, Peek: p.Peek || forced, Thread: uint64(p.Thread), Limit: p.Limit})
 	return map[string]any{"type": "agent_messages", "session": ss.Name, "inbox": inbox, "thread": res.Thread, "untrusted": true,
 		"messages": res.Messages, "unread": res.Unread, "total": res.Total, "evicted": res.Evicted, "peek_forced": forced}, nil
@@ -336,22 +343,10 @@ func (s *Server) waitMail(ctx context.Context, cn *conn, p *waitParams, result m
 	if p.Thread < 0 {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "thread must be a message id").WithHint(proto.Hint{Param: "thread"})
 	}
-	m := s.mail
-	s.mu.Lock()
-	ss, err := s.session(cn, p.Session)
+	ss, inbox, ring, _, err := s.mail.open(cn, p.Session, p.Window)
 	if err != nil {
-		s.mu.Unlock()
 		return nil, err
 	}
-	var inbox string
-	if p.Window != "" {
-		if inbox, _, err = m.inbox(cn, ss, p.Window); err != nil {
-			s.mu.Unlock()
-			return nil, err
-		}
-	}
-	ring := m.ring(ss)
-	s.mu.Unlock()
 	msg, werr := ring.Wait(ctx, mail.WaitOptions{Inbox: inbox, Thread: uint64(p.Thread)})
 	if werr != nil {
 		if errors.Is(werr, context.DeadlineExceeded) || errors.Is(werr, context.Canceled) {
