@@ -50,10 +50,17 @@ func paneCommands() []Command {
 			Name: "send-keys", Summary: "press keys in a pane (not for text)", Usage: "[-s NAME] [-w WINDOW] KEYS…",
 			Help:    "Splits its arguments on spaces and commas and maps each token to a key: Enter, Escape, Tab, Up, Down, F1…, ctrl+c, alt+x (C-c and M-x work too). Any other token is typed as written, without the spaces: use send-text for text.",
 			Example: "tuios send-keys -s work -w build ctrl+c\ntuios send-keys -w build Escape",
-			Flags:   targetFlags,
+			Flags: func(fs *FlagSet) {
+				targetFlags(fs)
+				fs.BoolP("literal", "l", false, "with --raw: send the characters unparsed (what send-text does)")
+				fs.Bool("raw", false, "with --literal: send the characters unparsed")
+			},
 			Run: func(ctx *Context) error {
 				if len(ctx.Args) == 0 {
 					return usageError("tuios send-keys -w build ctrl+c", "name the keys to press")
+				}
+				if flagBool(ctx, "literal") || flagBool(ctx, "raw") {
+					return call("send-text", params("session", str(ctx, "session"), "window", str(ctx, "window"), "text", strings.Join(ctx.Args, " ")), nil)
 				}
 				return call("send-keys", params("session", str(ctx, "session"), "window", str(ctx, "window"), "keys", strings.Join(ctx.Args, " ")), nil)
 			},

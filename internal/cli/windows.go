@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"sort"
 
 	"strconv"
 	"strings"
@@ -109,8 +110,16 @@ func windowCommands() []Command {
 				if flagBool(ctx, "json") {
 					return printJSON(ctx.Stdout, res)
 				}
-				fmt.Fprintf(ctx.Stdout, "session        %v\nwindows        %v\nworkspace      %v of %v\ntiling         %v\nsize           %vx%v\nattached       %v\n",
-					res["session"], res["windows"], res["current_workspace"], res["workspaces"], res["tiling"], res["width"], res["height"], res["attached"])
+				fmt.Fprintf(ctx.Stdout, "session        %v\ndisplay name   %v\nwindows        %v\nworkspace      %v of %v\ntiling         %v\nsize           %vx%v\nattached       %v\n",
+					res["session"], res["session"], res["windows"], res["current_workspace"], res["workspaces"], res["tiling"], res["width"], res["height"], res["attached"])
+				if named, ok := res["workspace_names"].(map[string]any); ok && len(named) > 0 {
+					var parts []string
+					for k, v := range named {
+						parts = append(parts, fmt.Sprintf("%s=%v", k, v))
+					}
+					sort.Strings(parts)
+					fmt.Fprintf(ctx.Stdout, "named          %s\n", escapeControls(strings.Join(parts, " ")))
+				}
 				return nil
 			},
 		},
