@@ -140,13 +140,7 @@ func (s *Server) mailVerbs(add addFunc) {
 		`{"verb":"read-agent-messages","params":{"to":"review","unread":true}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *stashPutParams) (any, *proto.Error) {
-		s.mu.Lock()
-		ss, err := s.session(cn, p.Session)
-		var st *mail.Stash
-		if err == nil {
-			st = m.ring(ss).Stash()
-		}
-		s.mu.Unlock()
+		ss, st, err := m.stash(cn, p.Session)
 		if err != nil {
 			return nil, err
 		}
@@ -172,13 +166,7 @@ func (s *Server) mailVerbs(add addFunc) {
 		`{"verb":"stash-put","params":{"path":"/tmp/flame.png"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *stashListParams) (any, *proto.Error) {
-		s.mu.Lock()
-		ss, err := s.session(cn, p.Session)
-		var st *mail.Stash
-		if err == nil {
-			st = m.ring(ss).Stash()
-		}
-		s.mu.Unlock()
+		ss, st, err := m.stash(cn, p.Session)
 		if err != nil {
 			return nil, err
 		}
@@ -190,13 +178,7 @@ func (s *Server) mailVerbs(add addFunc) {
 		`{"verb":"stash-list","params":{"session":"work"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *stashGetParams) (any, *proto.Error) {
-		s.mu.Lock()
-		ss, err := s.session(cn, p.Session)
-		var st *mail.Stash
-		if err == nil {
-			st = m.ring(ss).Stash()
-		}
-		s.mu.Unlock()
+		ss, st, err := m.stash(cn, p.Session)
 		if err != nil {
 			return nil, err
 		}
@@ -303,6 +285,17 @@ func (m *mailer) send(cn *conn, p *sendMessageParams) (any, *proto.Error) {
 		"to_name": msg.ToLabel, "from": msg.From, "from_label": msg.FromLabel, "sent_at": msg.SentAt, "reply_to": msg.ReplyTo,
 		"thread_id": msg.ThreadID, "reply_to_missing": msg.ReplyToMissing, "origin": msg.Origin, "origin_host": msg.OriginHost,
 		"verified_human": msg.VerifiedHuman, "claimed_human": msg.ClaimedHuman, "held": false, "attachments": msg.Attachments}, nil
+}
+
+// stash resolves a session and returns its stash.
+func (m *mailer) stash(cn *conn, session string) (*Session, *mail.Stash, *proto.Error) {
+	m.s.mu.Lock()
+	defer m.s.mu.Unlock()
+	ss, err := m.s.session(cn, session)
+	if err != nil {
+		return nil, nil, err
+	}
+	return ss, m.ring(ss).Stash(), nil
 }
 
 // open resolves a session and an optional inbox address and returns the
