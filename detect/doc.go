@@ -2,7 +2,8 @@
 // what it shows: harness manifests, foreground-process detection, screen,
 // title and notification rules, and the explanations of both.
 //
-// It owns: the manifest schema (TOML, schema_version 1) and its loading
+// It owns: Tracker, which keeps each pane's agentstate true from every
+// source; the manifest schema (TOML, schema_version 1) and its loading
 // from the manifests compiled into the binary plus a user directory; the
 // reading of a pane's foreground process group from /proc (darwin: sysctl,
 // best effort); the matching of processes against manifests and the name
@@ -76,6 +77,32 @@
 // again each tick. A leader caught inside execve (its new comm is set, its
 // argv not yet) is answered for that tick and not remembered. Call Forget
 // when a pane closes.
+//
+// # Tracker
+//
+// A Tracker composes the rest into live agent state for a set of panes,
+// without a daemon: Attach a pane (the pid of the process on its PTY and
+// a screen size), feed it the PTY's output with Pane.Write, and read the
+// state from Tracker.Arbiter (Get, Subscribe, Wait). Hooks report through
+// Pane.Report (a transcript_path joins the pane to its transcript).
+//
+// Each chunk goes to the pane's vt.Screen first, then to the sources:
+// OSC 9;4 through the 700 ms hold (only on a pane already known to hold an
+// agent, and not after an OSC 7501 report until a full reset), OSC 7501
+// records at source program (ended by a new shell prompt, the process
+// exiting, the person typing, a full reset, or their process group
+// leaving), notification rules as event claims, and title and screen
+// rules — only on a pane attributed to a harness, at most once per 250 ms,
+// plus one trailing look 400 ms after the last chunk so the prompt painted
+// by the final chunk is always read. A pane that just became attributed is
+// looked at at once: its prompt may already be painted, and a silent
+// prompt brings no more output. One detection tick (2 s) serves every
+// pane; a quiet pane with no agent is read on every 5th tick. The stall
+// deadline and the visible-blocker grace ask the tracker for a look
+// through agentstate.Options.Look. A silent pane arms no timer of its own.
+//
+// The transcript reader is the subpackage transcript; one
+// transcript.Watcher (inotify) serves the whole process.
 //
 // # Text from processes
 //
