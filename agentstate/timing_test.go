@@ -195,8 +195,7 @@ func TestIdleConfirmationGateWithLooks(t *testing.T) {
 }
 
 func TestIdleConfirmationIsCancelledByAnyOtherReading(t *testing.T) {
-	var r *rig
-	r = newRig(t, as.Options{})
+	r := newRig(t, as.Options{})
 	r.a.Detected("w", claude)
 	r.advance(4 * time.Second)
 	r.paint("w")

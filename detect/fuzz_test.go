@@ -87,6 +87,6 @@ func FuzzBaseNameAndGlob(f *testing.F) {
 		}
 		MatchArgvPath(pat, tok)
 		RunToken(strings.Fields(tok))
-		titleName(tok)
+		_ = titleName(tok)
 	})
 }

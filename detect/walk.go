@@ -343,8 +343,6 @@ func (d *Detector) MatchProcess(p ProcInfo) Match {
 // trace records what a match read and compared, for Explain.
 type trace struct {
 	leader      *procView
-	manifests   []ManifestResult // for the process that decided, or the leader
-	nameList    string
 	listRefused []string
 	walked      bool
 	group       []GroupMember

@@ -239,7 +239,7 @@ func (l *sbLine) forEachCell(f func(col int, text string, width int, st Style)) 
 	i := 0
 	for off < len(l.text) {
 		var n, w int
-		if l.meta != nil && len(l.meta) > 0 {
+		if len(l.meta) > 0 {
 			n, w = int(l.meta[i]>>2), int(l.meta[i]&3)
 		} else {
 			_, n = utf8.DecodeRune(l.text[off:])

@@ -397,6 +397,7 @@ func TestAVerbFromInsideAPaneActsOnThatPane(t *testing.T) {
 	// tuios status from inside a pane reports through OSC 7501.
 	cmd, marker = fresh(t)
 	e.ok("send-text", "-s", "work", "-w", "other", "tuios status blocked --kind permission --app deploy --msg 'Approve deploy?'; "+cmd+"\n")
+	e.ok("wait-for", "window-output", "-s", "work", "-w", "other", "--pattern", marker, "--timeout", "10000")
 	e.ok("wait-for", "agent-state", "-s", "work", "-w", "other", "--until", "needs_input", "--timeout", "10000")
 	var ps struct {
 		Source    string `json:"source"`

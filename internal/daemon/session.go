@@ -53,7 +53,6 @@ type Window struct {
 	exitStatus pty.ExitStatus
 	exitCh     chan struct{}
 	outBytes   uint64
-	title      string
 }
 
 // DisplayName is the name a person gave, else the shell's title, else
@@ -102,7 +101,6 @@ func (s *Server) sessionNames() []string {
 type windowSpec struct {
 	name      string
 	argv      []string
-	program   bool // started with an argv rather than the shell
 	cwd       string
 	workspace int
 	noFocus   bool
