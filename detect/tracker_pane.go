@@ -150,7 +150,10 @@ func (p *Pane) handleEvents(now time.Time) {
 					Message: v.Message, Kind: v.Kind, Event: true, Observed: now})
 			}
 		case vt.EventTitleChanged:
-			if p.m != nil && p.m.Title.Enabled {
+			// A spinner in the title changes it many times a second: the
+			// look is throttled like any other, and the trailing look
+			// armed by Write reads the final title.
+			if p.m != nil && p.m.Title.Enabled && now.Sub(p.lastLook) >= LookInterval {
 				p.lookLocked(0, now)
 			}
 		case vt.EventReset:
