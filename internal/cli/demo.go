@@ -66,7 +66,7 @@ func runDemo(ctx *Context) error {
 	var created struct {
 		WindowID string `json:"window_id"`
 	}
-	argv := []string{self, "pretend-agent", "-steps", "10", "-step", "250ms", "-finish", "done", "-task", "tidy the build directory"}
+	argv := []string{self, "pretend-agent", "-steps", "10", "-step", "250ms", "-task", "tidy the build directory"}
 	if err := ctl.Call("new-session", params("name", "demo", "window_name", "agent", "argv", argv, "cols", 100, "rows", 30), &created); err != nil {
 		return protoError(err)
 	}
@@ -89,11 +89,39 @@ func runDemo(ctx *Context) error {
 			}
 		}
 	}()
-	answered := false
+	// The demo also plays the agent's hooks (as Claude Code's would): it
+	// reports working once the agent is up and done when it finishes. The
+	// screen then has to see the prompt over a claim the hook made.
+	hook := func(state, msg string) error {
+		fmt.Fprintf(out, "          (the agent's hook reports: %s)\n", state)
+		var res struct {
+			State   string `json:"state"`
+			Source  string `json:"source"`
+			Message string `json:"message"`
+		}
+		if err := ctl.Call("set-agent-state", params("window", created.WindowID, "state", state, "message", msg, "harness", "claude-code"), &res); err != nil {
+			return protoError(err)
+		}
+		if res.State == state && state == "working" {
+			// Same state, new owner: no state change event, so show it here.
+			st, _ := agentstate.ParseState(res.State)
+			fmt.Fprintf(out, "  %6.1fs %-2s %-12s %-11s %s\n", time.Since(start).Seconds(), st.Glyph(false), res.State, res.Source, fence(res.Message))
+		}
+		return nil
+	}
+	finished := make(chan error, 1)
+	hooked, answered := false, false
 	for {
 		select {
 		case <-runCtx.Done():
 			return &Error{Code: "timeout", Message: "the demo did not finish in 20 s", Hint: "run it again; a loaded machine can be slow"}
+		case err := <-finished:
+			if err != nil {
+				return protoError(err)
+			}
+			if err := hook("done", "Done: tidy the build directory."); err != nil {
+				return err
+			}
 		case e, ok := <-evc:
 			if !ok {
 				return &Error{Code: "internal", Message: "the daemon's event stream ended early"}
@@ -101,12 +129,27 @@ func runDemo(ctx *Context) error {
 			st, _ := agentstate.ParseState(e.State)
 			fmt.Fprintf(out, "  %6.1fs %-2s %-12s %-11s %s\n", time.Since(start).Seconds(), st.Glyph(false), e.State, e.Source, fence(e.Message))
 			switch {
+			case st == agentstate.Working && !hooked:
+				hooked = true
+				if err := hook("working", "tidying the build directory"); err != nil {
+					return err
+				}
 			case st == agentstate.NeedsInput && !answered:
 				answered = true
-				fmt.Fprintf(out, "          (the demo answers the prompt: it types 1)\n")
+				fmt.Fprintf(out, "          (the person answers the prompt: the demo types 1)\n")
 				if err := ctl.Call("send-text", params("window", created.WindowID, "text", "1"), nil); err != nil {
 					return protoError(err)
 				}
+				// The agent's Stop hook fires when its turn ends.
+				go func() {
+					w, err := client.Dial(client.Options{Socket: socket})
+					if err != nil {
+						finished <- err
+						return
+					}
+					defer w.Close()
+					finished <- w.Call("wait-for", params("window", created.WindowID, "condition", "window-output", "pattern", "Done: tidy", "timeout", 15000), nil)
+				}()
 			case st == agentstate.Done && answered:
 				fmt.Fprintln(out)
 				var raw map[string]any

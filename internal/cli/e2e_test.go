@@ -636,3 +636,17 @@ func TestASlowSubscriberIsToldWhatItMissed(t *testing.T) {
 }
 
 func md5sum(s string) [16]byte { return md5.Sum([]byte(s)) }
+
+// The README's main command.
+func TestDemo(t *testing.T) {
+	e := newEnv(t)
+	r := e.run("demo")
+	if r.code != 0 {
+		t.Fatalf("demo: %+v", r)
+	}
+	for _, want := range []string{"working      detect", "working      report", "needs_input  screen", "done         report", "agent pane(s)."} {
+		if !strings.Contains(r.out, want) {
+			t.Fatalf("demo output lacks %q:\n%s", want, r.out)
+		}
+	}
+}
