@@ -24,6 +24,15 @@ var (
 	agentErr  error
 )
 
+// TestMain removes the pretend agent the tracker tests built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if agentDir != "" {
+		os.RemoveAll(agentDir)
+	}
+	os.Exit(code)
+}
+
 // agentBin builds examples/pretend-agent once, as a program named claude:
 // its comm is then "claude", which the claude-code manifest recognises.
 func agentBin(t *testing.T) string {

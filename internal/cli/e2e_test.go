@@ -21,6 +21,15 @@ var (
 	binErr  error
 )
 
+// TestMain removes the binary the end-to-end tests built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binPath != "" {
+		os.RemoveAll(filepath.Dir(binPath))
+	}
+	os.Exit(code)
+}
+
 // tuiosBin builds cmd/tuios once for the end-to-end tests.
 func tuiosBin(t *testing.T) string {
 	t.Helper()
