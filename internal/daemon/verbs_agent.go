@@ -71,6 +71,8 @@ type agentRow struct {
 	Workspace      int                   `json:"workspace"`
 	Focused        bool                  `json:"focused"`
 	Unread         int                   `json:"unread"`
+	Group          string                `json:"group"`
+	Protocol       string                `json:"protocol"`
 	Meta           map[string]string     `json:"meta"`
 	Queued         int                   `json:"queued"`
 	Subagents      int                   `json:"subagents"`

@@ -76,6 +76,7 @@ func (s *Server) sessionVerbs(add addFunc) {
 			res["windows"] = 1
 			res["window_id"] = w.ID
 			res["window_name"] = w.DisplayName()
+			res["pty_id"] = w.ID
 			res["width"], res["height"] = w.cols, w.rows
 		}
 		return res, nil

@@ -17,8 +17,11 @@ type windowRow struct {
 	Workspace    int    `json:"workspace"`
 	Focused      bool   `json:"focused"`
 	Minimized    bool   `json:"minimized"`
+	X            int    `json:"x"`
+	Y            int    `json:"y"`
 	Width        int    `json:"width"`
 	Height       int    `json:"height"`
+	PtyID        string `json:"pty_id"`
 	PID          int    `json:"pid"`
 	Cwd          string `json:"cwd,omitempty"`
 	AgentState   string `json:"agent_state"`
@@ -41,7 +44,7 @@ func (s *Server) windowRow(w *Window) windowRow {
 	return windowRow{
 		WindowID: w.ID, Index: idx, Name: w.name, Title: w.pane.Screen().Title(), DisplayName: w.DisplayName(),
 		Session: w.session.Name, Workspace: w.workspace, Focused: w.session.focused == w, Minimized: w.minimized,
-		Width: w.cols, Height: w.rows, PID: w.proc.Pid(), Cwd: w.pane.Screen().WorkingDir(),
+		Width: w.cols, Height: w.rows, PtyID: w.ID, PID: w.proc.Pid(), Cwd: w.pane.Screen().WorkingDir(),
 		AgentState: b.State.String(), AgentHarness: b.Harness, Exited: exited,
 	}
 }
@@ -142,15 +145,19 @@ func (s *Server) windowVerbs(add addFunc) {
 			return nil, err
 		}
 		rows := []windowRow{}
+		onWorkspace := []string{}
 		res := map[string]any{"type": "window_list", "session": ss.Name, "current_workspace": ss.workspace, "focused_index": -1, "focused_window_id": ""}
 		for _, w := range ss.windows {
 			r := s.windowRow(w)
 			if r.Focused {
 				res["focused_index"], res["focused_window_id"] = r.Index, r.WindowID
 			}
+			if r.Workspace == ss.workspace {
+				onWorkspace = append(onWorkspace, r.WindowID)
+			}
 			rows = append(rows, r)
 		}
-		res["windows"], res["total"] = rows, len(rows)
+		res["windows"], res["total"], res["workspace_windows"] = rows, len(rows), onWorkspace
 		return res, nil
 	})
 	add("list-windows", "List a session's windows with index, id, name, workspace, size and agent state", "window_list", `{"verb":"list-windows","params":{"session":"work"}}`, p, h)
