@@ -78,8 +78,11 @@ func (s Snapshot) SourceName() string {
 	return s.Source.String()
 }
 
-// snapshotJSON is the get-agent-state field set.
-type snapshotJSON struct {
+// Wire is a snapshot with the wire names and values of get-agent-state
+// (states and sources as names, times in unix nanoseconds and
+// milliseconds, evidence_age_ms null for a pane never set). A server that
+// adds fields of its own embeds it.
+type Wire struct {
 	WindowID       string     `json:"window_id"`
 	State          string     `json:"state"`
 	Message        string     `json:"message"`
@@ -100,9 +103,9 @@ type snapshotJSON struct {
 	SubagentList   []Subagent `json:"subagent_list"`
 }
 
-// MarshalJSON writes the fields of get-agent-state with their wire names.
-func (s Snapshot) MarshalJSON() ([]byte, error) {
-	j := snapshotJSON{
+// Wire returns the snapshot's wire form.
+func (s Snapshot) Wire() Wire {
+	j := Wire{
 		WindowID:       s.Pane,
 		State:          s.State.String(),
 		Message:        s.Message,
@@ -130,8 +133,11 @@ func (s Snapshot) MarshalJSON() ([]byte, error) {
 	if j.SubagentList == nil {
 		j.SubagentList = []Subagent{}
 	}
-	return json.Marshal(j)
+	return j
 }
+
+// MarshalJSON writes the fields of get-agent-state with their wire names.
+func (s Snapshot) MarshalJSON() ([]byte, error) { return json.Marshal(s.Wire()) }
 
 // Get returns a pane's snapshot. A pane the arbiter has never heard of
 // reads as none, unclaimed, with no evidence.

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/tuios/tuios/internal/safetext"
 )
 
 // The untrusted-content fence (spec §1.6).
@@ -50,54 +52,7 @@ func Fence(from, body string, ascii bool) string {
 // paragraph separators, bidirectional controls and invalid UTF-8 as
 // visible escapes, so the text stays on one line and cannot steer a
 // terminal.
-func Escape(s string) string {
-	clean := true
-	for _, r := range s {
-		if escaped(r) {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case escaped(r):
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteString(s[i : i+size])
-		}
-		i += size
-	}
-	return b.String()
-}
-
-func escaped(r rune) bool {
-	switch {
-	case r == '\t':
-		return false
-	case r < 0x20 || r == 0x7f, r >= 0x80 && r <= 0x9f:
-		return true
-	case r == '\u2028' || r == '\u2029', r == '\u200e' || r == '\u200f', r == '\u061c':
-		return true
-	case r >= '\u202a' && r <= '\u202e', r >= '\u2066' && r <= '\u2069':
-		return true
-	case r == utf8.RuneError:
-		return true // may stand for an invalid byte; decided when escaping
-	}
-	return false
-}
+func Escape(s string) string { return safetext.Escape(s, true) }
 
 func clipRunes(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {

@@ -45,39 +45,22 @@ type explainScreenParams struct {
 // agentRow is one pane's agent state: get-agent-state's result and a
 // list-agents row.
 type agentRow struct {
-	Type           string                `json:"type,omitempty"`
-	Session        string                `json:"session"`
-	WindowID       string                `json:"window_id"`
-	Index          int                   `json:"index"`
-	Name           string                `json:"name"`
-	State          string                `json:"state"`
-	Glyph          string                `json:"glyph"`
-	Message        string                `json:"message"`
-	AgentStateAt   int64                 `json:"agent_state_at"`
-	Source         string                `json:"source"`
-	HarnessID      string                `json:"harness_id"`
-	Identity       string                `json:"identity"`
-	Confidence     string                `json:"confidence"`
-	EvidenceAgeMS  *int64                `json:"evidence_age_ms"`
-	NeedsYou       bool                  `json:"needs_you"`
-	Activity       string                `json:"activity"`
-	Ready          bool                  `json:"ready"`
-	BlockedBy      string                `json:"blocked_by"`
-	AgentSessionID string                `json:"agent_session_id"`
-	CompletionSeq  uint64                `json:"completion_seq"`
-	FinishedUnread bool                  `json:"finished_unread"`
-	Foreground     string                `json:"foreground"`
-	Cwd            string                `json:"cwd"`
-	Workspace      int                   `json:"workspace"`
-	Focused        bool                  `json:"focused"`
-	Unread         int                   `json:"unread"`
-	Group          string                `json:"group"`
-	Protocol       string                `json:"protocol"`
-	Meta           map[string]string     `json:"meta"`
-	Queued         int                   `json:"queued"`
-	Subagents      int                   `json:"subagents"`
-	SubagentList   []agentstate.Subagent `json:"subagent_list"`
-	snap           agentstate.Snapshot
+	Type string `json:"type,omitempty"`
+	agentstate.Wire
+	Session    string            `json:"session"`
+	Index      int               `json:"index"`
+	Name       string            `json:"name"`
+	Glyph      string            `json:"glyph"`
+	Foreground string            `json:"foreground"`
+	Cwd        string            `json:"cwd"`
+	Workspace  int               `json:"workspace"`
+	Focused    bool              `json:"focused"`
+	Unread     int               `json:"unread"`
+	Group      string            `json:"group"`
+	Protocol   string            `json:"protocol"`
+	Meta       map[string]string `json:"meta"`
+	Queued     int               `json:"queued"`
+	snap       agentstate.Snapshot
 }
 
 // agentRow builds a pane's row. Called with s.mu held.
@@ -85,26 +68,11 @@ func (s *Server) agentRow(w *Window) agentRow {
 	snap := s.tracker.Arbiter().Get(w.ID)
 	wr := s.windowRow(w)
 	r := agentRow{
-		Session: w.session.Name, WindowID: w.ID, Index: wr.Index, Name: wr.DisplayName,
-		State: snap.State.String(), Glyph: snap.Glyph(), Message: snap.Message, Source: snap.SourceName(),
-		HarnessID: snap.Harness, Identity: snap.Identity.String(), Confidence: snap.Confidence.String(),
-		NeedsYou: snap.NeedsYou(), Activity: snap.State.Activity(), Ready: snap.State.Ready(),
-		BlockedBy: snap.BlockedBy().String(), AgentSessionID: snap.SessionID, CompletionSeq: snap.CompletionSeq,
-		FinishedUnread: snap.FinishedUnread, Cwd: wr.Cwd, Workspace: w.workspace, Focused: wr.Focused,
-		Meta: map[string]string{}, Subagents: snap.Subagents, SubagentList: snap.SubagentList, snap: snap,
-	}
-	if !snap.StateAt.IsZero() {
-		r.AgentStateAt = snap.StateAt.UnixNano()
-	}
-	if snap.HasEvidence {
-		ms := snap.EvidenceAge.Milliseconds()
-		r.EvidenceAgeMS = &ms
+		Wire: snap.Wire(), Session: w.session.Name, Index: wr.Index, Name: wr.DisplayName, Glyph: snap.Glyph(),
+		Cwd: wr.Cwd, Workspace: w.workspace, Focused: wr.Focused, Meta: map[string]string{}, snap: snap,
 	}
 	if w.session.mail != nil {
 		r.Unread = w.session.mail.Unread(w.ID)
-	}
-	if r.SubagentList == nil {
-		r.SubagentList = []agentstate.Subagent{}
 	}
 	if m := w.pane.Foreground(); m.Running {
 		r.Foreground = m.Process.Label()
