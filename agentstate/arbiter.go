@@ -214,11 +214,18 @@ type claim struct {
 	prior prior
 }
 
-// prior is the claim a loan displaced, restored exactly on give-back.
+// prior is the claim a loan displaced, restored exactly on give-back:
+// its owner, state, harness and lifecycle, the words it was written with
+// (message, the kind stored for it and the explicit kind it came with)
+// and whether it came from a one-off notification.
 type prior struct {
 	held     bool
 	source   Source
 	state    State
+	message  string
+	kind     Kind
+	kindIn   Kind
+	event    bool
 	harness  string
 	identity Identity
 	auto     bool
@@ -423,6 +430,7 @@ func (a *Arbiter) write(p *pane, r Report, msg string, kind Kind, harness string
 		} else {
 			next.prior = prior{
 				held: oldClaim.held, source: oldClaim.source, state: old,
+				message: p.message, kind: p.kind, kindIn: p.kindIn, event: oldClaim.event,
 				harness: p.harness, identity: oldClaim.identity, auto: oldClaim.auto,
 				bound: oldClaim.bound, boundTo: oldClaim.boundTo,
 			}

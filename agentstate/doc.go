@@ -18,10 +18,23 @@
 //     higher, with one exception: a screen rule that sees a prompt the
 //     pane painted after the claim was stamped takes the pane once the
 //     claim has stood 2 s (at once over idle or unknown). Every screen
-//     needs_input is a loan: the claim it displaced comes back exactly
-//     when a later look finds no rule matching (NoMatch);
+//     needs_input is a loan: the claim it displaced comes back as it was
+//     (state, source, harness, lifecycle, message and kind) when a later
+//     look finds no rule matching (NoMatch);
 //  5. the write, which attributes the harness, guesses the kind of a
 //     needs_input from its message, and counts finished turns.
+//
+// A report that says the state the pane already shows, from a source ranked
+// above the claim's, takes the claim whichever way it arrives (a plain
+// report, a sampled one, a look): the pane's source, message, kind and
+// evidence age become the report's, while the detector's lifecycle (auto,
+// misses, the binding of a live agent's report) stays, so the pane still
+// clears when the agent leaves. The state does not change: subscribers see a
+// Change with From == To, no turn is counted and no waiter wakes. A repeat
+// from the source that holds the claim writes nothing on the sampled and
+// look paths (a hook repeating itself restamps); the same state from a
+// lower rank is refused as outranked. An unclaimed pane showing a state is
+// below every source.
 //
 // Refusals are results, not errors: Result.Reason says outranked,
 // if_state, foreign_session or foreign_harness, or that the engine is

@@ -6,10 +6,21 @@ import "time"
 // loud as the current one is published at once; a quieter one must stand
 // for the hold before it is published, so a progress bar cleared between
 // two steps of one task never blinks the pane through idle.
+//
+// A sample of the state the pane already shows ends any hold. From the
+// source that holds the claim it is unchanged; from a higher-ranked source
+// it takes the claim (see takesShown) through the guards like any other
+// report; from a lower-ranked one it is refused as outranked.
 func (a *Arbiter) applyHeld(p *pane, r Report) Result {
 	if r.State == p.state {
 		p.hold = hold{}
-		return Result{State: p.state, Reason: ReasonUnchanged}
+		if c := &p.claim; c.held && c.source == r.Source || !c.held && p.state == None {
+			return Result{State: p.state, Reason: ReasonUnchanged}
+		}
+		if reason := a.admit(p, r); reason != ReasonNone {
+			return Result{State: p.state, Reason: reason}
+		}
+		return a.publish(p, r, a.clock.Now())
 	}
 	if reason := a.admit(p, r); reason != ReasonNone {
 		return Result{State: p.state, Reason: reason}
@@ -31,6 +42,19 @@ func (a *Arbiter) applyHeld(p *pane, r Report) Result {
 	*h = hold{active: true, since: now, report: r}
 	a.schedule(p, now.Add(a.opt.Hold))
 	return Result{State: p.state, Reason: ReasonHeld}
+}
+
+// takesShown reports whether r, which says the state p already shows,
+// takes the claim: r's source ranks above the claim's, or no source holds
+// a pane that shows a state. Readers learn from the claim's source why the
+// pane says what it says, so the stronger evidence must own it; the state
+// itself does not change (see Change). A repeat from the holding source
+// and a report from a lower rank do not take it.
+func takesShown(p *pane, r Report) bool {
+	if !p.claim.held {
+		return p.state != None
+	}
+	return r.Source.Rank() > p.claim.source.Rank()
 }
 
 // publish writes a report that already passed the guards.
@@ -156,7 +180,7 @@ func (a *Arbiter) wake() {
 		if p.hold.active && !now.Before(p.hold.since.Add(a.opt.Hold)) {
 			r := p.hold.report
 			p.hold = hold{}
-			if a.admit(p, r) == ReasonNone && r.State != p.state {
+			if a.admit(p, r) == ReasonNone && (r.State != p.state || takesShown(p, r)) {
 				a.publish(p, r, now)
 			}
 		}

@@ -1,10 +1,12 @@
 package agentstate
 
 // NoMatch tells the arbiter that a look read the pane and no rule of the
-// given source matched. A screen loan is given back: the claim it
-// displaced returns exactly (state, source, harness, lifecycle), with its
-// message and kind cleared. An idle the screen held is yielded. A look that
-// found nothing on a pane holding no loan writes nothing.
+// given source matched. A screen loan is given back as it was: the claim it
+// displaced returns exactly (state, source, harness, lifecycle, message,
+// kind, and the notification mark of an event claim), stamped now. A rule
+// that re-matched while the loan stood does not change what comes back.
+// An idle the screen held is yielded. A look that found nothing on a pane
+// holding no loan writes nothing.
 func (a *Arbiter) NoMatch(paneID string, src Source) Result {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -22,15 +24,16 @@ func (a *Arbiter) NoMatch(paneID string, src Source) Result {
 	if c.loan {
 		pr := c.prior
 		*c = claim{
-			held: pr.held, source: pr.source, identity: pr.identity,
+			held: pr.held, source: pr.source, identity: pr.identity, event: pr.event,
 			auto: pr.auto, bound: pr.bound, boundTo: pr.boundTo,
 		}
 		if !pr.held {
 			*c = claim{}
 		}
 		p.harness = pr.harness
-		p.message = ""
-		p.kind = KindNone
+		p.message = pr.message
+		p.kind = pr.kind
+		p.kindIn = pr.kindIn
 		a.setState(p, pr.state, a.clock.Now())
 		return Result{State: p.state, Applied: true, Changed: true}
 	}

@@ -12,9 +12,17 @@ var ErrPaneRemoved = errors.New("agentstate: pane removed while waiting (window_
 
 // Change says that a pane changed. It is small on purpose: a subscriber
 // that wants every field calls Get.
+//
+// From == To means the pane's state did not change, but something a reader
+// sees did: another source took the claim of the state it shows (a
+// higher-ranked source reporting the same state, a give-back, a yield), the
+// message changed, the evidence was restamped, or turns were marked seen.
+// Such a change counts no turn and wakes no waiter (a waiter is only ever
+// registered for states the pane is not in). A subscriber that follows
+// transitions skips it; one that shows the source or message reads it.
 type Change struct {
 	Pane     string
-	From, To State // equal when only the claim, message or turns changed
+	From, To State // equal when the state stayed: see above
 	Source   Source
 	Claimed  bool
 	Message  string
@@ -114,7 +122,10 @@ func (a *Arbiter) Wait(ctx context.Context, paneID string, set StateSet) (Snapsh
 }
 
 // notify wakes waiters whose set now matches and queues a change for every
-// subscriber. Called with the lock held; it never blocks.
+// subscriber. Called with the lock held; it never blocks. When the state
+// did not change (old == p.state) no waiter matches: Wait returns at once
+// for a state the pane is in, and every change of state notifies under the
+// same lock, so a registered waiter never waits for the current state.
 func (a *Arbiter) notify(p *pane, old State) {
 	if len(p.waiters) > 0 {
 		kept := p.waiters[:0]

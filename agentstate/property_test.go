@@ -14,7 +14,12 @@ import (
 //   - a claim is never replaced by a lower-ranked one except through a live
 //     loan (whose prior is exactly what it displaced), a yield, a stale event
 //     claim, the stall deadline or the detector's lifecycle;
-//   - every loan is given back by the next no-match look;
+//   - every loan is given back by the next no-match look, as it was: the
+//     prior's state, source, harness, message and kind;
+//   - a report that says the state the pane shows takes the claim when its
+//     source ranks above the claim's (and publishes no state change, counts
+//     no turn), is unchanged on the sampled path when it comes from the
+//     holder, and is refused as outranked when it ranks below;
 //   - the hold never publishes a quieter state sooner than 700 ms after the
 //     first sample of it.
 func TestArbiterProperties(t *testing.T) {
@@ -64,21 +69,25 @@ func runProperty(t *testing.T, seed int64, steps int) {
 		op := rng.Intn(12)
 		var res as.Result
 		checkRank := false
+		said, sayer, saying := as.State(0), as.Source(0), false // the report of this step
 		switch op {
 		case 0, 1: // a caller's report
 			src := as.CallerSources()[rng.Intn(4)]
 			if src == as.SourceOSC {
 				src = as.SourceReport // OSC arrives only through the hold here
 			}
-			res = r.apply(id, as.Report{State: pick(), Source: src, Message: "m", HarnessPID: rng.Intn(3)})
+			said, sayer, saying = pick(), src, true
+			res = r.apply(id, as.Report{State: said, Source: src, Message: "m", HarnessPID: rng.Intn(3)})
 			checkRank = true
 		case 2: // an engine source
 			src := []as.Source{as.SourceProgram, as.SourceTranscript}[rng.Intn(2)]
-			res = r.apply(id, as.Report{State: pick(), Source: src})
+			said, sayer, saying = pick(), src, true
+			res = r.apply(id, as.Report{State: said, Source: src})
 			checkRank = true
 		case 3, 4: // a screen look
 			r.paint(id)
 			s := []as.State{as.NeedsInput, as.NeedsInput, as.Idle, as.Working}[rng.Intn(4)]
+			said, sayer, saying = s, as.SourceScreen, true
 			res = r.look(id, as.SourceScreen, s, []string{"approve?", "which?"}[rng.Intn(2)])
 			checkRank = true
 		case 5: // a look that matched nothing
@@ -87,13 +96,18 @@ func runProperty(t *testing.T, seed int64, steps int) {
 			after := r.a.Get(id)
 			if before.Loan {
 				p := before.Prior
-				if after.Loan || after.State != p.State || after.Claimed != p.Claimed || (p.Claimed && after.Source != p.Source) || after.Harness != p.Harness {
+				if after.Loan || after.State != p.State || after.Claimed != p.Claimed || (p.Claimed && after.Source != p.Source) || after.Harness != p.Harness ||
+					after.Message != p.Message || after.Kind != p.Kind {
 					t.Fatalf("seed %d step %d: loan not given back: prior %+v, now %+v", seed, step, p, after)
 				}
 			}
 		case 6: // OSC 9;4 through the hold
 			s := []as.State{as.Working, as.Idle, as.Idle, as.Errored, as.NeedsInput}[rng.Intn(5)]
+			said, sayer, saying = s, as.SourceOSC, true
 			res = r.apply(id, as.Report{State: s, Source: as.SourceOSC, Hold: true})
+			if before.Claimed && before.Source == as.SourceOSC && s == before.State && res.Reason != as.ReasonUnchanged {
+				t.Fatalf("seed %d step %d: the holder's sample of the shown state %s wrote: %+v", seed, step, s, res)
+			}
 			run := runs[id]
 			if res.Reason == as.ReasonHeld {
 				if !run.live || run.state != s {
@@ -136,12 +150,27 @@ func runProperty(t *testing.T, seed int64, steps int) {
 					seed, step, before.Source, before.State, after.Source, after.State, after)
 			}
 		}
+		// The shown state, said again: a higher source takes the claim, a
+		// lower one is refused, and neither moves the state or the turns.
+		sameState := saying && before.Claimed && said == before.State && before.State != as.None
+		if sameState && sayer.Rank() > before.Source.Rank() {
+			if !res.Applied || after.State != before.State || !after.Claimed || after.Source != sayer ||
+				after.CompletionSeq != before.CompletionSeq || after.Auto != before.Auto {
+				t.Fatalf("seed %d step %d: %s saying the shown %s over %s: %+v → %+v", seed, step, sayer, said, before.Source, res, after)
+			}
+		}
+		if sameState && sayer.Rank() < before.Source.Rank() && (res.Applied || res.Reason != as.ReasonOutranked) {
+			t.Fatalf("seed %d step %d: lower %s saying the shown %s over %s: %+v", seed, step, sayer, said, before.Source, res)
+		}
 		// Hold: a quieter OSC state is published ≥ 700 ms after its first
 		// sample.
 	drain:
 		for {
 			select {
 			case c := <-sub.C:
+				if sameState && c.Pane == id && c.From != c.To {
+					t.Fatalf("seed %d step %d: the shown state said again published %s→%s", seed, step, c.From, c.To)
+				}
 				if c.Claimed && c.Source == as.SourceOSC && c.To.Loudness() < c.From.Loudness() && (op == 6 || op == 10 || op == 11) {
 					run := runs[c.Pane]
 					if !run.live || run.state != c.To || c.At.Sub(run.start) < 700*time.Millisecond {

@@ -58,7 +58,7 @@ const (
 	ReasonForeignHarness Reason = "foreign_harness" // mid-turn, another harness owns the pane
 	ReasonHeld           Reason = "held"            // a quieter sampled state waits out the hold
 	ReasonConfirming     Reason = "confirming"      // an idle reading waits for confirming looks
-	ReasonUnchanged      Reason = "unchanged"       // a sampled report repeating the shown state
+	ReasonUnchanged      Reason = "unchanged"       // a sampled report repeating the shown state from the source that holds it
 	ReasonInvalid        Reason = "invalid"         // the state or source is out of range
 )
 

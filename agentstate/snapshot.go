@@ -43,12 +43,14 @@ type Snapshot struct {
 	Version uint64 // increases with every change to this pane
 }
 
-// PriorView is the claim a screen loan displaced.
+// PriorView is the claim a screen loan displaced, as it will come back.
 type PriorView struct {
 	Claimed bool
 	Source  Source
 	State   State
 	Harness string
+	Message string
+	Kind    Kind // the kind stored with the prior (needs_input only)
 }
 
 // NeedsYou reports whether a person has to act.
@@ -176,7 +178,8 @@ func (a *Arbiter) snapshot(p *pane, now time.Time) Snapshot {
 	}
 	s.Confidence = s.Identity.Confidence()
 	if s.Loan {
-		s.Prior = PriorView{Claimed: c.prior.held, Source: c.prior.source, State: c.prior.state, Harness: c.prior.harness}
+		s.Prior = PriorView{Claimed: c.prior.held, Source: c.prior.source, State: c.prior.state, Harness: c.prior.harness,
+			Message: c.prior.message, Kind: c.prior.kind}
 	}
 	if !p.stateAt.IsZero() {
 		stamp := p.stateAt

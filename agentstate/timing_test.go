@@ -77,7 +77,12 @@ func TestAgentProgressOutranksDetectorAndYieldsToReport(t *testing.T) {
 func TestAHeldStateNeverPublishesOverAPromptTheScreenFound(t *testing.T) {
 	r := newRig(t, as.Options{StallAfter: -1})
 	r.a.Detected("w", claude)
+	// OSC working over the detector's working takes the claim (a higher
+	// source saying the shown state): the prompt must then wait out the
+	// blocker grace over it, as over any fresh osc claim.
 	r.apply("w", progress(as.Working))
+	r.want("w", as.Working, "osc")
+	r.advance(3 * time.Second)
 	r.apply("w", progress(as.Idle)) // held
 	r.advance(100 * time.Millisecond)
 	r.paint("w")

@@ -7,7 +7,9 @@ import "time"
 // it. Going from a turn to idle, done or unknown after MinTurn of work
 // finishes it; an explicit done finishes it however short. errored is not
 // a finished turn. end is when the work ended (for a stall, the last
-// output).
+// output). A write that keeps the state (a restamp, or a higher-ranked
+// source taking the claim of the state shown) neither starts nor ends a
+// turn.
 func (a *Arbiter) turn(p *pane, old, next State, now, end time.Time) {
 	if old == next {
 		return
