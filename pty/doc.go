@@ -35,24 +35,36 @@
 // Linux kernel reports EIO there; it is translated). On Linux the master is
 // put in non-blocking mode and served by the Go runtime poller, so Close
 // interrupts a Read blocked in another goroutine (which then returns an
-// error wrapping os.ErrClosed) and SetReadDeadline bounds a Read; no
-// goroutine is started by this package. Elsewhere the master stays in
+// error wrapping os.ErrClosed) and SetReadDeadline bounds a Read (SetWriteDeadline a
+// Write); a Process starts no goroutine. Elsewhere the master stays in
 // blocking mode (kqueue support for PTYs varies): a blocked Read returns
 // once Close has killed the process tree, and SetReadDeadline fails.
 //
-// Close closes the master, kills (SIGKILL) the child's process group and
-// the terminal's foreground process group if the child has not been reaped
-// yet, then reaps the child. Background jobs of an interactive shell (in
-// groups of their own) are left with a hung-up terminal, as when a terminal
-// window closes. It is idempotent and safe to call concurrently
-// with Wait. Wait may be called from any number of goroutines, before or
-// after Close; all get the same ExitStatus.
+// Close kills (SIGKILL) every process of the child's session: the child,
+// its group, and the jobs a shell moved to groups of their own, including
+// background jobs that ignore SIGHUP (on Linux they are found through
+// /proc; elsewhere the child's group and the foreground group are killed).
+// Then it closes the master and reaps the child. It is idempotent and safe
+// to call concurrently with Wait. Wait may be called from any number of
+// goroutines, before or after Close; all get the same ExitStatus. Exited
+// says without blocking whether the child itself has exited: a background
+// job still holding the terminal does not keep it "running".
+//
+// # Writing input
+//
+// Write blocks while the terminal's input buffer (a few kilobytes) is full,
+// that is while the program does not read. An Input sits in front of a
+// Process for callers that must never block: its Write queues all or
+// nothing (CodeInputFull when the queue, 1 MiB by default, has no room),
+// its Send waits for room until a context ends, and one goroutine, running
+// only while the queue holds bytes, writes them out in order. Closing the
+// Input releases a write stuck on a program that never reads.
 //
 // # Errors
 //
-// Start and the Process methods return *Error values carrying a stable
-// snake_case code (the Code* constants), the operation and the path
-// concerned. A failed Start leaves nothing behind: every descriptor it
+// Start, the Process methods and Input return *Error values: Code returns
+// a stable snake_case Code, Hint says what to do next, and the fields name
+// the operation and the path concerned. A failed Start leaves nothing behind: every descriptor it
 // opened is closed and no process is left running. Read and Write return
 // the master's errors unchanged (apart from EIO → io.EOF on Read) so that
 // the io.Reader/io.Writer contracts hold.

@@ -2,30 +2,38 @@ package pty
 
 import "strings"
 
-// Stable error codes carried by *Error.
+// Code is the stable, snake_case code of an *Error.
+type Code string
+
+// Codes carried by *Error.
 const (
-	CodeInvalidArgument  = "invalid_argument"  // empty argv, negative or oversized window size
-	CodeCommandNotFound  = "command_not_found" // argv[0] not found (in PATH, or at the path given)
-	CodePermissionDenied = "permission_denied" // argv[0] found but not executable
-	CodeCwdMissing       = "cwd_missing"       // Options.Dir does not exist or is not a directory
-	CodePTYOpenFailed    = "pty_open_failed"   // no PTY could be allocated
-	CodeStartFailed      = "start_failed"      // fork/exec failed for another reason
-	CodeClosed           = "closed"            // the Process was closed
-	CodeProcessDone      = "process_done"      // the child has exited and was reaped
-	CodeNoForeground     = "no_foreground"     // the terminal has no foreground process group
-	CodeIoctlFailed      = "ioctl_failed"      // a terminal ioctl failed
-	CodeSignalFailed     = "signal_failed"     // delivering a signal failed
-	CodeWaitFailed       = "wait_failed"       // waiting for the child failed
-	CodeUnsupported      = "unsupported"       // not available on this platform
+	CodeInvalidArgument  Code = "invalid_argument"  // empty argv, window size outside 1..65535
+	CodeCommandNotFound  Code = "command_not_found" // argv[0] not found (in PATH, or at the path given)
+	CodePermissionDenied Code = "permission_denied" // argv[0] found but not executable
+	CodeCwdMissing       Code = "cwd_missing"       // Options.Dir does not exist or is not a directory
+	CodePTYOpenFailed    Code = "pty_open_failed"   // no PTY could be allocated
+	CodeStartFailed      Code = "start_failed"      // fork/exec failed for another reason
+	CodeClosed           Code = "closed"            // the Process (or Input) was closed
+	CodeProcessDone      Code = "process_done"      // the child has exited and was reaped
+	CodeNoForeground     Code = "no_foreground"     // the terminal has no foreground process group
+	CodeIoctlFailed      Code = "ioctl_failed"      // a terminal ioctl failed
+	CodeSignalFailed     Code = "signal_failed"     // delivering a signal failed
+	CodeWaitFailed       Code = "wait_failed"       // waiting for the child failed
+	CodeUnsupported      Code = "unsupported"       // not available on this platform
+	CodeInputFull        Code = "input_full"        // an Input's queue has no room for the bytes
+	CodeWriteFailed      Code = "write_failed"      // writing queued input to the terminal failed
 )
 
-// Error is the error type returned by Start and the Process methods.
+// Error is the error type returned by Start, the Process methods and Input.
 type Error struct {
-	Code string // one of the Code* constants; stable, snake_case
-	Op   string // "start", "resize", "signal", "wait", "close", "foreground_pgrp"
+	code Code
+	Op   string // "start", "resize", "signal", "wait", "close", "foreground_pgrp", "write", "send"
 	Path string // the command or directory concerned, when there is one
 	Err  error  // the underlying error, may be nil
 }
+
+// Code returns the stable code.
+func (e *Error) Code() Code { return e.code }
 
 func (e *Error) Error() string {
 	var b strings.Builder
@@ -36,7 +44,7 @@ func (e *Error) Error() string {
 		b.WriteString(e.Path)
 	}
 	b.WriteString(": ")
-	b.WriteString(codeText(e.Code))
+	b.WriteString(codeText(e.code))
 	if e.Err != nil {
 		b.WriteString(": ")
 		b.WriteString(e.Err.Error())
@@ -49,7 +57,7 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // Hint says in one line what to do next.
 func (e *Error) Hint() string {
-	switch e.Code {
+	switch e.code {
 	case CodeInvalidArgument:
 		return "pass a non-empty Argv and a window size between 1 and 65535"
 	case CodeCommandNotFound:
@@ -68,11 +76,19 @@ func (e *Error) Hint() string {
 		return "the process already exited; call Wait for its status"
 	case CodeNoForeground:
 		return "the terminal has no foreground job (the process may be exiting)"
+	case CodeInputFull:
+		return "the program is not reading its input; wait (Input.Send) or send less"
+	case CodeWriteFailed:
+		return "the terminal is gone; start a new process"
+	case CodeUnsupported:
+		return "this needs Linux"
+	case CodeIoctlFailed, CodeSignalFailed, CodeWaitFailed:
+		return "the process may be exiting; check it with Wait"
 	}
 	return ""
 }
 
-func codeText(code string) string {
+func codeText(code Code) string {
 	switch code {
 	case CodeInvalidArgument:
 		return "invalid argument"
@@ -100,6 +116,10 @@ func codeText(code string) string {
 		return "wait failed"
 	case CodeUnsupported:
 		return "not supported on this platform"
+	case CodeInputFull:
+		return "input queue full"
+	case CodeWriteFailed:
+		return "write failed"
 	}
-	return strings.ReplaceAll(code, "_", " ")
+	return strings.ReplaceAll(string(code), "_", " ")
 }

@@ -1,8 +1,12 @@
 package pty_test
 
 import (
+	"bufio"
+	"context"
 	"fmt"
+	"io"
 	"os/exec"
+	"strings"
 	"time"
 
 	"github.com/tuios/tuios/pty"
@@ -64,7 +68,33 @@ func ExampleProcess_Wait() {
 func ExampleError() {
 	_, err := pty.Start(pty.Options{Argv: []string{"no-such-command-xyz"}})
 	if e, ok := err.(*pty.Error); ok {
-		fmt.Println(e.Code)
+		fmt.Println(e.Code())
 	}
 	// Output: command_not_found
+}
+
+// Input keeps a caller from blocking on a program that does not read: a
+// screen's replies to terminal queries go through it, and typed text waits
+// for room with a deadline.
+func ExampleInput() {
+	p, err := pty.Start(pty.Options{Argv: []string{"sh", "-c", "stty raw -echo; echo ready; head -c 5; echo"}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer p.Close()
+	r := bufio.NewReader(p)
+	r.ReadString('\n') // "ready": the terminal no longer echoes
+	in := pty.NewInput(p, pty.InputOptions{Max: 1 << 20})
+	defer in.Close()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	n, err := in.Send(ctx, []byte("hello"))
+	fmt.Println(n, err)
+	out, _ := io.ReadAll(r)
+	fmt.Printf("%q\n", strings.TrimSpace(string(out)))
+	// Output:
+	// 5 <nil>
+	// "hello"
 }

@@ -41,7 +41,7 @@ func lookPath(file string, env []string, dir string) (string, error) {
 			return p, nil
 		}
 		var pe *Error
-		if denied == nil && errors.As(err, &pe) && pe.Code == CodePermissionDenied {
+		if denied == nil && errors.As(err, &pe) && pe.code == CodePermissionDenied {
 			pe.Path = file
 			denied = pe
 		}
@@ -49,7 +49,7 @@ func lookPath(file string, env []string, dir string) (string, error) {
 	if denied != nil {
 		return "", denied
 	}
-	return "", &Error{Code: CodeCommandNotFound, Op: "start", Path: file, Err: errors.New("not found in PATH")}
+	return "", &Error{code: CodeCommandNotFound, Op: "start", Path: file, Err: errors.New("not found in PATH")}
 }
 
 func checkExecutable(p string) error {
@@ -59,13 +59,13 @@ func checkExecutable(p string) error {
 		if errors.Is(err, fs.ErrPermission) {
 			code = CodePermissionDenied
 		}
-		return &Error{Code: code, Op: "start", Path: p, Err: err}
+		return &Error{code: code, Op: "start", Path: p, Err: err}
 	}
 	if st.IsDir() {
-		return &Error{Code: CodePermissionDenied, Op: "start", Path: p, Err: errors.New("is a directory")}
+		return &Error{code: CodePermissionDenied, Op: "start", Path: p, Err: errors.New("is a directory")}
 	}
 	if st.Mode().Perm()&0o111 == 0 {
-		return &Error{Code: CodePermissionDenied, Op: "start", Path: p, Err: errors.New("not executable")}
+		return &Error{code: CodePermissionDenied, Op: "start", Path: p, Err: errors.New("not executable")}
 	}
 	return nil
 }

@@ -78,7 +78,7 @@ type Process struct {
 // left behind: no descriptor stays open and no process runs.
 func Start(opts Options) (*Process, error) {
 	if len(opts.Argv) == 0 || opts.Argv[0] == "" {
-		return nil, &Error{Code: CodeInvalidArgument, Op: "start", Err: errors.New("empty argv")}
+		return nil, &Error{code: CodeInvalidArgument, Op: "start", Err: errors.New("empty argv")}
 	}
 	name := opts.Argv[0]
 	cols, rows := opts.Cols, opts.Rows
@@ -89,7 +89,7 @@ func Start(opts Options) (*Process, error) {
 		rows = DefaultRows
 	}
 	if err := checkSize(cols, rows); err != nil {
-		return nil, &Error{Code: CodeInvalidArgument, Op: "start", Path: name, Err: err}
+		return nil, &Error{code: CodeInvalidArgument, Op: "start", Path: name, Err: err}
 	}
 	env := opts.Env
 	if env == nil {
@@ -98,10 +98,10 @@ func Start(opts Options) (*Process, error) {
 	if opts.Dir != "" {
 		st, err := os.Stat(opts.Dir)
 		if err != nil {
-			return nil, &Error{Code: CodeCwdMissing, Op: "start", Path: opts.Dir, Err: err}
+			return nil, &Error{code: CodeCwdMissing, Op: "start", Path: opts.Dir, Err: err}
 		}
 		if !st.IsDir() {
-			return nil, &Error{Code: CodeCwdMissing, Op: "start", Path: opts.Dir, Err: errors.New("not a directory")}
+			return nil, &Error{code: CodeCwdMissing, Op: "start", Path: opts.Dir, Err: errors.New("not a directory")}
 		}
 	}
 	path, err := lookPath(name, env, opts.Dir)
@@ -111,12 +111,12 @@ func Start(opts Options) (*Process, error) {
 
 	master, slave, err := openPTY()
 	if err != nil {
-		return nil, &Error{Code: CodePTYOpenFailed, Op: "start", Path: name, Err: err}
+		return nil, &Error{code: CodePTYOpenFailed, Op: "start", Path: name, Err: err}
 	}
 	if err := setWinsize(master, cols, rows); err != nil {
 		master.Close()
 		slave.Close()
-		return nil, &Error{Code: CodePTYOpenFailed, Op: "start", Path: name, Err: err}
+		return nil, &Error{code: CodePTYOpenFailed, Op: "start", Path: name, Err: err}
 	}
 	cmd := &exec.Cmd{
 		Path:   path,
@@ -139,7 +139,7 @@ func Start(opts Options) (*Process, error) {
 		case errors.Is(err, fs.ErrPermission):
 			code = CodePermissionDenied
 		}
-		return nil, &Error{Code: code, Op: "start", Path: name, Err: err}
+		return nil, &Error{code: code, Op: "start", Path: name, Err: err}
 	}
 	// The child holds its own copies; the parent must not keep the slave
 	// open or Read would never see EOF.
@@ -172,23 +172,40 @@ func (p *Process) SetReadDeadline(t time.Time) error {
 	return p.master.SetReadDeadline(t)
 }
 
-// Write writes the program's input (what a person would type).
+// Write writes the program's input (what a person would type). It blocks
+// while the terminal's input buffer is full (the program is not reading);
+// see Input for a writer that never blocks its caller.
 func (p *Process) Write(b []byte) (int, error) {
 	return p.master.Write(b)
+}
+
+// SetWriteDeadline sets the deadline for pending and future Write calls
+// (zero: none), as SetReadDeadline does for Read.
+func (p *Process) SetWriteDeadline(t time.Time) error {
+	return p.master.SetWriteDeadline(t)
+}
+
+// Exited reports, without blocking and without reaping it, whether the
+// child has exited. Processes it started that still hold the terminal do
+// not count: the child's own exit is the exit.
+func (p *Process) Exited() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.reaped || exited(p.pid)
 }
 
 // Resize sets the terminal's window size; the kernel sends SIGWINCH to the
 // foreground process group.
 func (p *Process) Resize(cols, rows int) error {
 	if err := checkSize(cols, rows); err != nil {
-		return &Error{Code: CodeInvalidArgument, Op: "resize", Path: p.name, Err: err}
+		return &Error{code: CodeInvalidArgument, Op: "resize", Path: p.name, Err: err}
 	}
 	if err := setWinsize(p.master, cols, rows); err != nil {
 		code := CodeIoctlFailed
 		if p.closed.Load() {
 			code = CodeClosed
 		}
-		return &Error{Code: code, Op: "resize", Path: p.name, Err: err}
+		return &Error{code: code, Op: "resize", Path: p.name, Err: err}
 	}
 	return nil
 }
@@ -206,7 +223,7 @@ func (p *Process) Size() (cols, rows int, err error) {
 		if p.closed.Load() {
 			code = CodeClosed
 		}
-		return 0, 0, &Error{Code: code, Op: "size", Path: p.name, Err: err}
+		return 0, 0, &Error{code: code, Op: "size", Path: p.name, Err: err}
 	}
 	return int(ws.Col), int(ws.Row), nil
 }
@@ -221,14 +238,14 @@ func (p *Process) Signal(sig os.Signal) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.reaped {
-		return &Error{Code: CodeProcessDone, Op: "signal", Path: p.name, Err: os.ErrProcessDone}
+		return &Error{code: CodeProcessDone, Op: "signal", Path: p.name, Err: os.ErrProcessDone}
 	}
 	if err := p.cmd.Process.Signal(sig); err != nil {
 		code := CodeSignalFailed
 		if errors.Is(err, os.ErrProcessDone) {
 			code = CodeProcessDone
 		}
-		return &Error{Code: code, Op: "signal", Path: p.name, Err: err}
+		return &Error{code: code, Op: "signal", Path: p.name, Err: err}
 	}
 	return nil
 }
@@ -239,14 +256,14 @@ func (p *Process) SignalGroup(sig syscall.Signal) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.reaped {
-		return &Error{Code: CodeProcessDone, Op: "signal", Path: p.name, Err: os.ErrProcessDone}
+		return &Error{code: CodeProcessDone, Op: "signal", Path: p.name, Err: os.ErrProcessDone}
 	}
 	if err := unix.Kill(-p.pid, sig); err != nil {
 		code := CodeSignalFailed
 		if errors.Is(err, unix.ESRCH) {
 			code = CodeProcessDone
 		}
-		return &Error{Code: code, Op: "signal", Path: p.name, Err: err}
+		return &Error{code: code, Op: "signal", Path: p.name, Err: err}
 	}
 	return nil
 }
@@ -266,7 +283,7 @@ func (p *Process) ForegroundPgrp() (int, error) {
 		return pgrp, nil
 	}
 	if p.closed.Load() {
-		return 0, &Error{Code: CodeClosed, Op: "foreground_pgrp", Path: p.name, Err: err}
+		return 0, &Error{code: CodeClosed, Op: "foreground_pgrp", Path: p.name, Err: err}
 	}
 	return foregroundPgrpOf(p.pid)
 }
@@ -301,7 +318,7 @@ func (p *Process) reap() {
 
 	st := p.cmd.ProcessState
 	if st == nil {
-		p.waitErr = &Error{Code: CodeWaitFailed, Op: "wait", Path: p.name, Err: err}
+		p.waitErr = &Error{code: CodeWaitFailed, Op: "wait", Path: p.name, Err: err}
 		return
 	}
 	if ws, ok := st.Sys().(syscall.WaitStatus); ok {
@@ -315,30 +332,36 @@ func (p *Process) reap() {
 	p.status = ExitStatus{Code: st.ExitCode()}
 }
 
-// Close closes the master, kills the child's process group and the
-// terminal's foreground group with SIGKILL if the child has not been reaped
-// yet, and reaps the child. It is idempotent; later calls return the first
-// call's result. Background jobs an interactive shell started in groups of
-// their own are not killed: like a terminal window closing, they are left
-// with a hung-up terminal (the kernel sends SIGHUP to the session leader
-// and the foreground group when the master closes).
+// Close kills (SIGKILL) every process of the child's session, closes the
+// master and reaps the child. It is idempotent; later calls return the
+// first call's result, and it is safe to call concurrently with Wait.
+//
+// The session holds the child, its process group, the jobs a shell with job
+// control moved to groups of their own, and background jobs that ignore
+// SIGHUP: all are killed, so closing a terminal leaves nothing of it
+// running. Only a process that left the session (setsid, as daemons do)
+// survives. On Linux the session's members are found in /proc; elsewhere
+// the child's group and the terminal's foreground group are killed.
 func (p *Process) Close() error {
 	p.closeOnce.Do(func() {
 		p.closed.Store(true)
 		p.mu.Lock()
+		fg := 0
+		_ = control(p.master, func(fd int) error {
+			var e error
+			fg, e = unix.IoctlGetInt(fd, unix.TIOCGPGRP)
+			return e
+		})
 		if !p.reaped {
-			fg := 0
-			_ = control(p.master, func(fd int) error {
-				var e error
-				fg, e = unix.IoctlGetInt(fd, unix.TIOCGPGRP)
-				return e
-			})
 			_ = unix.Kill(-p.pid, unix.SIGKILL)
 			_ = unix.Kill(p.pid, unix.SIGKILL) // in case it left its group
-			if fg > 0 && fg != p.pid && fg != unix.Getpgrp() {
-				_ = unix.Kill(-fg, unix.SIGKILL)
-			}
 		}
+		if fg > 0 && fg != p.pid && fg != unix.Getpgrp() {
+			_ = unix.Kill(-fg, unix.SIGKILL)
+		}
+		// A session id stays in use while any member lives, so it cannot
+		// name another session even after the child was reaped.
+		killSession(p.pid)
 		p.mu.Unlock()
 		err := p.master.Close()
 		if _, werr := p.Wait(); werr != nil && err == nil {
@@ -347,7 +370,7 @@ func (p *Process) Close() error {
 		if err != nil {
 			var pe *Error
 			if !errors.As(err, &pe) {
-				err = &Error{Code: CodeClosed, Op: "close", Path: p.name, Err: err}
+				err = &Error{code: CodeClosed, Op: "close", Path: p.name, Err: err}
 			}
 		}
 		p.closeErr = err

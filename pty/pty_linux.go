@@ -46,6 +46,57 @@ func waitExited(pid int) bool {
 	}
 }
 
+// exited reports whether pid has exited, leaving it unreaped.
+func exited(pid int) bool {
+	var info unix.Siginfo
+	for {
+		err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return err == unix.ECHILD
+		}
+		// With WNOHANG and no child in a waitable state, Linux writes a
+		// zero si_signo; otherwise SIGCHLD.
+		return info.Signo != 0
+	}
+}
+
+// killSession sends SIGKILL to every process whose session id is sid. It
+// runs until a scan finds none left (a member forking while it runs is
+// caught by the next scan), at most a few rounds.
+func killSession(sid int) {
+	self := os.Getpid()
+	for round := 0; round < 5; round++ {
+		dir, err := os.Open("/proc")
+		if err != nil {
+			return
+		}
+		names, _ := dir.Readdirnames(-1)
+		dir.Close()
+		found := false
+		for _, name := range names {
+			pid, err := strconv.Atoi(name)
+			if err != nil || pid == self || pid <= 1 {
+				continue
+			}
+			b, err := os.ReadFile("/proc/" + name + "/stat")
+			if err != nil {
+				continue
+			}
+			if s, err := parseStatSession(b); err == nil && s == sid {
+				if unix.Kill(pid, unix.SIGKILL) == nil {
+					found = true
+				}
+			}
+		}
+		if !found {
+			return
+		}
+	}
+}
+
 func foregroundPgrpOf(pid int) (int, error) {
 	path := "/proc/" + strconv.Itoa(pid) + "/stat"
 	b, err := os.ReadFile(path)
@@ -54,14 +105,14 @@ func foregroundPgrpOf(pid int) (int, error) {
 		if !os.IsNotExist(err) {
 			code = CodeIoctlFailed
 		}
-		return 0, &Error{Code: code, Op: "foreground_pgrp", Path: path, Err: err}
+		return 0, &Error{code: code, Op: "foreground_pgrp", Path: path, Err: err}
 	}
 	tpgid, err := parseStatTpgid(b)
 	if err != nil {
-		return 0, &Error{Code: CodeIoctlFailed, Op: "foreground_pgrp", Path: path, Err: err}
+		return 0, &Error{code: CodeIoctlFailed, Op: "foreground_pgrp", Path: path, Err: err}
 	}
 	if tpgid <= 0 {
-		return 0, &Error{Code: CodeNoForeground, Op: "foreground_pgrp", Path: path}
+		return 0, &Error{code: CodeNoForeground, Op: "foreground_pgrp", Path: path}
 	}
 	return tpgid, nil
 }

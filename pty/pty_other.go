@@ -17,6 +17,14 @@ func openPTY() (master, slave *os.File, err error) { return pty.Open() }
 // waitExited is not available here: the child is reaped directly.
 func waitExited(int) bool { return false }
 
+// exited reports whether pid has exited: kill(pid, 0) still finds a
+// zombie, so ask the process table for its state where it can (darwin).
+func exited(pid int) bool { return zombie(pid) }
+
+// killSession is Linux-only (it scans /proc): Close kills the child's
+// group and the foreground group instead.
+func killSession(int) {}
+
 func foregroundPgrpOf(int) (int, error) {
-	return 0, &Error{Code: CodeUnsupported, Op: "foreground_pgrp"}
+	return 0, &Error{code: CodeUnsupported, Op: "foreground_pgrp"}
 }

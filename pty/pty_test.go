@@ -64,10 +64,10 @@ func TestSignalStatus(t *testing.T) {
 		t.Fatalf("String() = %q", st.String())
 	}
 	var pe *Error
-	if err := p.Signal(syscall.SIGTERM); !errors.As(err, &pe) || pe.Code != CodeProcessDone {
+	if err := p.Signal(syscall.SIGTERM); !errors.As(err, &pe) || pe.Code() != CodeProcessDone {
 		t.Fatalf("Signal after exit = %v, want %s", err, CodeProcessDone)
 	}
-	if err := p.SignalGroup(syscall.SIGTERM); !errors.As(err, &pe) || pe.Code != CodeProcessDone {
+	if err := p.SignalGroup(syscall.SIGTERM); !errors.As(err, &pe) || pe.Code() != CodeProcessDone {
 		t.Fatalf("SignalGroup after exit = %v, want %s", err, CodeProcessDone)
 	}
 }
@@ -135,10 +135,10 @@ func TestCloseKillsAndIsIdempotent(t *testing.T) {
 		t.Fatal("process still exists after Close")
 	}
 	var pe *Error
-	if err := p.Resize(10, 10); !errors.As(err, &pe) || pe.Code != CodeClosed {
+	if err := p.Resize(10, 10); !errors.As(err, &pe) || pe.Code() != CodeClosed {
 		t.Fatalf("Resize after Close = %v", err)
 	}
-	if _, err := p.ForegroundPgrp(); !errors.As(err, &pe) || pe.Code != CodeClosed {
+	if _, err := p.ForegroundPgrp(); !errors.As(err, &pe) || pe.Code() != CodeClosed {
 		t.Fatalf("ForegroundPgrp after Close = %v", err)
 	}
 }
@@ -172,7 +172,7 @@ func TestStartErrors(t *testing.T) {
 	cases := []struct {
 		name string
 		opts Options
-		code string
+		code Code
 		path string
 	}{
 		{"empty argv", Options{}, CodeInvalidArgument, ""},
@@ -197,8 +197,8 @@ func TestStartErrors(t *testing.T) {
 			if !errors.As(err, &pe) {
 				t.Fatalf("error %T %v is not *Error", err, err)
 			}
-			if pe.Code != tc.code || pe.Path != tc.path || pe.Op != "start" {
-				t.Fatalf("got code=%s path=%q op=%s (%v); want code=%s path=%q", pe.Code, pe.Path, pe.Op, err, tc.code, tc.path)
+			if pe.Code() != tc.code || pe.Path != tc.path || pe.Op != "start" {
+				t.Fatalf("got code=%s path=%q op=%s (%v); want code=%s path=%q", pe.Code(), pe.Path, pe.Op, err, tc.code, tc.path)
 			}
 			if pe.Hint() == "" || !strings.HasPrefix(err.Error(), "pty: start") {
 				t.Fatalf("message %q / hint %q", err.Error(), pe.Hint())
@@ -239,7 +239,7 @@ func TestResize(t *testing.T) {
 	p.Write([]byte("stty size\n"))
 	c.waitFor(t, "30 100", off)
 	var pe *Error
-	if err := p.Resize(0, 5); !errors.As(err, &pe) || pe.Code != CodeInvalidArgument {
+	if err := p.Resize(0, 5); !errors.As(err, &pe) || pe.Code() != CodeInvalidArgument {
 		t.Fatalf("Resize(0,5) = %v", err)
 	}
 	p2 := mustStart(t, Options{Argv: []string{"stty", "size"}, Cols: 120, Rows: 40})

@@ -6,11 +6,17 @@ import (
 	"strconv"
 )
 
-// parseStatTpgid returns field 8 (tpgid) of a /proc/<pid>/stat line. The
-// comm field (2) may hold spaces and parentheses, so parsing starts after
-// the last ')': the fields after it are state(3), ppid(4), pgrp(5),
+// parseStatTpgid returns field 8 (tpgid) of a /proc/<pid>/stat line.
+func parseStatTpgid(b []byte) (int, error) { return statField(b, 8) }
+
+// parseStatSession returns field 6 (session) of a /proc/<pid>/stat line.
+func parseStatSession(b []byte) (int, error) { return statField(b, 6) }
+
+// statField returns numeric field n (n >= 3) of a /proc/<pid>/stat line.
+// The comm field (2) may hold spaces and parentheses, so parsing starts
+// after the last ')': the fields after it are state(3), ppid(4), pgrp(5),
 // session(6), tty_nr(7), tpgid(8).
-func parseStatTpgid(b []byte) (int, error) {
+func statField(b []byte, n int) (int, error) {
 	i := bytes.LastIndexByte(b, ')')
 	if i < 0 {
 		return 0, errors.New("malformed stat: no ')'")
@@ -25,10 +31,10 @@ func parseStatTpgid(b []byte) (int, error) {
 		if end < 0 {
 			end = len(rest)
 		}
-		if field == 8 {
+		if field == n {
 			v, err := strconv.Atoi(string(rest[:end]))
 			if err != nil {
-				return 0, errors.New("malformed stat: bad tpgid")
+				return 0, errors.New("malformed stat: field " + strconv.Itoa(n) + " is not a number")
 			}
 			return v, nil
 		}
