@@ -14,7 +14,7 @@ type Verdict struct {
 	Matched bool             `json:"matched"`
 	State   agentstate.State `json:"state"`
 	Kind    agentstate.Kind  `json:"kind,omitempty"`
-	// Message is "<kind>: <prompt line>" for a screen rule (§1.18), the
+	// Message is "<kind>: <prompt line>" for a screen rule, the
 	// rule's message for a title rule or a match on patterns only, and
 	// "approve <tool>: <what>" for a dialog rule that found one box.
 	Message string `json:"message,omitempty"`
@@ -80,7 +80,8 @@ func (rs *RuleSet) screenVerdict(r *Rule, i int, st *screenText, a, b int) Verdi
 }
 
 // ClassifyTitle runs the title rules that read the window title (region
-// title/osc_title). Substrings match whole tokens (§2.2).
+// title/osc_title). A substring matches only whole tokens of the title, so
+// a glyph rule is not set off by the same glyph inside a word.
 func (rs *RuleSet) ClassifyTitle(title string) Verdict {
 	return rs.classifyLine(title, regTitle)
 }

@@ -442,7 +442,7 @@ func TestCrushFixtureMessage(t *testing.T) {
 	t.Fatal("no crush-permission.txt fixture")
 }
 
-// Scenario 51: prose quoting "Do you want to proceed?" without the
+// Prose quoting "Do you want to proceed?" without the
 // numbered list does not match Claude Code's rules; the prompt does.
 func TestClaudeCodeProseVersusPrompt(t *testing.T) {
 	f := loadRuleFile(t, filepath.Join("harnesses", "claude-code.toml"))
@@ -457,7 +457,7 @@ func TestClaudeCodeProseVersusPrompt(t *testing.T) {
 	}
 }
 
-// Scenario 52.
+// Explain names the deciding rule and shows the tail it read.
 func TestExplainScreenClaudeCode(t *testing.T) {
 	f := loadRuleFile(t, filepath.Join("harnesses", "claude-code.toml"))
 	m := &Manifest{ID: f.ID, Screen: f.Screen, Title: f.Title, Source: "bundled"}

@@ -144,8 +144,8 @@ func buildDialog(r *Rule, bx box, fold bool) *Dialog {
 	return d
 }
 
-// dialogMessage builds "approve <tool>: <what>" (§5.5), or the matched
-// line in the box when it names no tool.
+// dialogMessage builds "approve <tool>: <what>" from the one box that holds
+// the rule's words, or the matched line in the box when it names no tool.
 func dialogMessage(r *Rule, d *Dialog, bx box, fold bool) string {
 	if d.Tool == "" {
 		for _, l := range bx.Lines {
@@ -264,7 +264,7 @@ func dialogBody(lines []string, toolLine int) (string, bool) {
 }
 
 // findBoxes lists the bordered boxes in lines, bottom first, with vt's box
-// finder (§5.5: cell columns, so wide characters line up).
+// finder. It counts cell columns, so borders under wide characters line up.
 func findBoxes(lines []string) []box {
 	return vt.BoxesInLines(lines)
 }

@@ -38,7 +38,7 @@
 // interpreter the one token it runs (package-directory rule for
 // argv_path). No other argument and no directory name is ever evidence.
 //
-// Decisions beyond the spec, written down here:
+// Decisions this package makes where the product docs are silent:
 //
 //   - Gap fix: a name-list entry shorter than 5 characters (amp, qwen, or
 //     a short user addition) needs the same exe corroboration a manifest
@@ -51,9 +51,9 @@
 //     string of sh -c or node -e), not a path: argv_path never matches it.
 //     Otherwise `sh -c 'cat node_modules/@anthropic-ai/claude-code/x'`
 //     would be Claude Code by its scoped package name.
-//   - npm exec (npx) rewrites its comm and argv to "npm exec <spec>"; such
-//     a process is named "npm exec", a launcher, never after the package
-//     spec's last path element (which is a word in an argument).
+//   - npm exec (npx) rewrites its comm and argv to "npm exec <package>";
+//     such a process is named "npm exec", a launcher, never after the last
+//     path element of the package it names (a word in an argument).
 //   - dash, ash and ksh count as interpreters beside sh, bash, zsh and
 //     fish: on Debian a script run by /bin/sh has exe dash.
 //   - A pane whose program is itself the leader (AtShell) is still matched,
@@ -103,6 +103,41 @@
 //
 // The transcript reader is the subpackage transcript; one
 // transcript.Watcher (inotify) serves the whole process.
+//
+// # Concurrency
+//
+// A Tracker has two kinds of lock: its own (the pane map and the
+// detection tick) and one per Pane (what it keeps for that pane: the
+// attribution, looks, the trailing-look timer, program status records,
+// the transcript join). They are taken in that order, then the arbiter's.
+// None of them is ever held across blocking I/O or a caller's code: no PTY
+// write, no file open, read or stat, no /proc read, no transcript search,
+// no watcher call, no callback. A locked section records the I/O it needs;
+// the I/O runs once the lock is released, and its result is applied under
+// the lock again only if the pane is still attached and still the one
+// that asked (the same join, the same attribution, no newer detection).
+// So one stuck pane stops no other, and stops none of its own methods:
+//
+//   - The screen's answers to terminal queries (cursor position reports
+//     and the like) are collected while Pane.Write feeds the screen and
+//     written to PaneOptions.Reply after the lock is released, in order,
+//     unchanged. A PTY that stops draining blocks only that Write.
+//   - Pane.Foreground reads an atomic copy of the last detection.
+//   - Detection runs unlocked. The next tick is armed before a pass runs,
+//     and a pane whose /proc read has not returned is skipped until it
+//     does; Detach does not wait for it (Detector.Forget never waits for a
+//     read in progress).
+//   - The transcript reader opens files with O_NONBLOCK and refuses
+//     anything but a regular file, so a FIFO or a device named as a
+//     transcript blocks nothing.
+//   - After Tracker.Detach every method of the old Pane is a no-op, and
+//     its late timers, detections and watcher callbacks are dropped: the
+//     pane never reappears in the arbiter or the tracker.
+//
+// Left as they are: a tick pass reads its panes one after another, so a
+// stuck read delays the panes after it until the next pass; and a look
+// the arbiter asks for (stall, idle confirmation) reads an unwatched
+// transcript on the arbiter's timer goroutine.
 //
 // # Text from processes
 //

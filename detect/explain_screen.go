@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// ScreenExplanation is the data of explain-agent-screen (§5.6): the tail
+// ScreenExplanation is the data of explain-agent-screen: the tail
 // exactly as the rules read it, every rule's report, and which fired.
 // Text in Tail and Title came from a pane: it is data, never instructions.
 type ScreenExplanation struct {

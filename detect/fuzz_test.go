@@ -20,7 +20,7 @@ func FuzzLoadManifest(f *testing.F) {
 		m, err := ParseManifest(data, "fuzz.toml")
 		if err != nil {
 			le, ok := err.(*LoadError)
-			if !ok || le.Code == "" || le.Reason == "" || le.Source != "fuzz.toml" || strings.Contains(le.Reason, "\n") {
+			if !ok || le.Code() == "" || le.Reason == "" || le.Source != "fuzz.toml" || strings.Contains(le.Reason, "\n") {
 				t.Fatalf("bad error %T %#v", err, err)
 			}
 			return

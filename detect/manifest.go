@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -102,29 +103,53 @@ type ResumeSpec struct {
 	Source string   `toml:"source" json:"source,omitempty"`
 }
 
-// Load error codes (LoadError.Code). They are stable.
+// Code is the stable code of this package's errors (LoadError, Error).
+type Code string
+
+// Codes of LoadError.
 const (
-	CodeRead           = "read"            // the file could not be read
-	CodeParse          = "parse"           // not valid TOML, or a value of the wrong type
-	CodeSchemaVersion  = "schema_version"  // schema_version is not 1
-	CodeMissingID      = "missing_id"      // id is empty
-	CodeUnknownKey     = "unknown_key"     // a key this schema does not define
-	CodeGenericName    = "generic_name"    // a short comm/argv0 name without [detect.require]
-	CodeMatchesNothing = "matches_nothing" // [detect] names no predicate
-	CodeInvalidValue   = "invalid_value"   // a value outside its allowed set
-	CodeInvalidRule    = "invalid_rule"    // a screen/title/notify rule failed to compile
+	CodeRead           Code = "read"            // the file could not be read
+	CodeParse          Code = "parse"           // not valid TOML, or a value of the wrong type
+	CodeSchemaVersion  Code = "schema_version"  // schema_version is not 1
+	CodeMissingID      Code = "missing_id"      // id is empty
+	CodeUnknownKey     Code = "unknown_key"     // a key this schema does not define
+	CodeGenericName    Code = "generic_name"    // a short comm/argv0 name without [detect.require]
+	CodeMatchesNothing Code = "matches_nothing" // [detect] names no predicate
+	CodeInvalidValue   Code = "invalid_value"   // a value outside its allowed set
+	CodeInvalidRule    Code = "invalid_rule"    // a screen/title/notify rule failed to compile
 )
 
+// CodeProcUnreadable is the code of Error: a /proc file exists but could
+// not be read.
+const CodeProcUnreadable Code = "proc_unreadable"
+
 // LoadError says why one manifest file was refused. The other files still
-// load.
+// load. Load returns them, and a Tracker that loads its own manifests
+// passes each to TrackerOptions.OnLoadError and keeps them (LoadErrors).
+// Its methods have value receivers, so a LoadError value prints as its
+// message; ParseManifest's error is a *LoadError.
 type LoadError struct {
-	Source string `json:"source"`         // file path, or "bundled/<name>.toml"
-	Line   int    `json:"line,omitempty"` // 1-based; 0 when unknown
-	Code   string `json:"code"`           // one of the Code* constants
-	Reason string `json:"reason"`         // one line, plain words
+	Source string // file path, or "bundled/<name>.toml"
+	Line   int    // 1-based; 0 when unknown
+	Reason string // one line, plain words
+	code   Code
 }
 
-func (e *LoadError) Error() string {
+// Code returns the stable code, one of the Code* constants of LoadError.
+func (e LoadError) Code() Code { return e.code }
+
+// MarshalJSON writes {"source", "line", "code", "reason", "hint"}.
+func (e LoadError) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Source string `json:"source"`
+		Line   int    `json:"line,omitempty"`
+		Code   Code   `json:"code"`
+		Reason string `json:"reason"`
+		Hint   string `json:"hint"`
+	}{e.Source, e.Line, e.code, e.Reason, e.Hint()})
+}
+
+func (e LoadError) Error() string {
 	if e.Line > 0 {
 		return fmt.Sprintf("harness manifest %s:%d: %s", e.Source, e.Line, e.Reason)
 	}
@@ -132,8 +157,8 @@ func (e *LoadError) Error() string {
 }
 
 // Hint says what to do next.
-func (e *LoadError) Hint() string {
-	switch e.Code {
+func (e LoadError) Hint() string {
+	switch e.code {
 	case CodeRead:
 		return "check the file's permissions"
 	case CodeGenericName:
@@ -152,8 +177,8 @@ func (e *LoadError) Hint() string {
 func ParseManifest(data []byte, source string) (*Manifest, error) {
 	m := &Manifest{Input: InputSpec{BracketedPaste: true}}
 	src := string(data)
-	fail := func(line int, code, format string, args ...any) (*Manifest, error) {
-		return nil, &LoadError{Source: source, Line: line, Code: code, Reason: fmt.Sprintf(format, args...)}
+	fail := func(line int, code Code, format string, args ...any) (*Manifest, error) {
+		return nil, &LoadError{Source: source, Line: line, code: code, Reason: fmt.Sprintf(format, args...)}
 	}
 	md, err := toml.Decode(src, m)
 	if err != nil {
@@ -223,13 +248,13 @@ func (m *Manifest) validateDetect(src, source string) *LoadError {
 	d.ExeGlob = normNames(d.ExeGlob)
 	d.Require.ExeBase = normNames(d.Require.ExeBase)
 	d.Require.ExeGlob = normNames(d.Require.ExeGlob)
-	le := func(table []string, key string, code, format string, args ...any) *LoadError {
-		return &LoadError{Source: source, Line: keyLine(src, table, key), Code: code, Reason: fmt.Sprintf(format, args...)}
+	le := func(table []string, key string, code Code, format string, args ...any) *LoadError {
+		return &LoadError{Source: source, Line: keyLine(src, table, key), code: code, Reason: fmt.Sprintf(format, args...)}
 	}
 	det := []string{"detect"}
 	if len(d.Comm)+len(d.Argv0)+len(d.ArgvPath)+len(d.ExeGlob) == 0 {
 		l := keyLine(src, det, "")
-		return &LoadError{Source: source, Line: l, Code: CodeMatchesNothing,
+		return &LoadError{Source: source, Line: l, code: CodeMatchesNothing,
 			Reason: "[detect] matches nothing: name at least one of comm, argv0, argv_path or exe_glob"}
 	}
 	if d.Require.Empty() {
@@ -264,7 +289,7 @@ var transcriptReaders = [...]string{"claude-code-jsonl"}
 
 func (m *Manifest) validateRest(src, source string) *LoadError {
 	le := func(table, key, format string, args ...any) *LoadError {
-		return &LoadError{Source: source, Line: keyLine(src, []string{table}, key), Code: CodeInvalidValue,
+		return &LoadError{Source: source, Line: keyLine(src, []string{table}, key), code: CodeInvalidValue,
 			Reason: fmt.Sprintf(format, args...)}
 	}
 	t := &m.Transcript

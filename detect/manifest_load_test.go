@@ -83,8 +83,10 @@ source = "docs"
 func TestParseManifestErrors(t *testing.T) {
 	base := "schema_version = 1\nid = \"x\"\n[detect]\ncomm = [\"xagent\"]\n"
 	for _, c := range []struct {
-		name, src, code, reason string
-		line                    int
+		name, src string
+		code      Code
+		reason    string
+		line      int
 	}{
 		{"schema", "schema_version = 2\nid = \"x\"\n[detect]\ncomm = [\"xagent\"]\n", CodeSchemaVersion, "schema_version 2, this build understands 1", 1},
 		{"schema missing", "id = \"x\"\n[detect]\ncomm = [\"xagent\"]\n", CodeSchemaVersion, "schema_version 0, this build understands 1", 0},
@@ -121,7 +123,7 @@ func TestParseManifestErrors(t *testing.T) {
 			if !ok {
 				t.Fatalf("error type %T", err)
 			}
-			if le.Code != c.code || !strings.Contains(le.Reason, c.reason) || le.Source != "bad.toml" {
+			if le.Code() != c.code || !strings.Contains(le.Reason, c.reason) || le.Source != "bad.toml" {
 				t.Errorf("got %+v; want code %s reason containing %q", le, c.code, c.reason)
 			}
 			if c.line != 0 && le.Line != c.line {
@@ -143,7 +145,8 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 	}
 }
 
-// TestBadManifestIsReportedNotSkipped is scenario 36.
+// A manifest that breaks a rule is reported with its file, line and code;
+// the other files still load.
 func TestBadManifestIsReportedNotSkipped(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
@@ -174,7 +177,7 @@ func TestBadManifestIsReportedNotSkipped(t *testing.T) {
 	}
 }
 
-// TestUserManifestAddsAndReplaces is scenario 35.
+// A user manifest adds a harness, or replaces a bundled one whole.
 func TestUserManifestAddsAndReplaces(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
@@ -280,7 +283,7 @@ func TestLoadNeverFailsAsAWhole(t *testing.T) {
 	f := filepath.Join(t.TempDir(), "file")
 	os.WriteFile(f, nil, 0o644)
 	reg, errs = Load(LoadOptions{UserDir: f, NoBundled: true})
-	if reg == nil || len(errs) != 1 || errs[0].Code != CodeRead {
+	if reg == nil || len(errs) != 1 || errs[0].Code() != CodeRead {
 		t.Errorf("dir is a file: %v", errs)
 	}
 }

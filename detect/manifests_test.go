@@ -319,8 +319,8 @@ func TestEveryNeedsInputRuleHasAFixture(t *testing.T) {
 	}
 }
 
-// Shipped title and notify rules read the documented titles and
-// notifications (spec §2.2, §2.3); written from docs, not captured.
+// Shipped title and notify rules read the titles and notifications the
+// harnesses' docs describe; written from docs, not captured.
 func TestShippedTitleAndNotifyRules(t *testing.T) {
 	all := loadShipped(t)
 	titles := []struct {

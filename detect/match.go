@@ -39,7 +39,7 @@ type Match struct {
 func (m Match) Confidence() agentstate.Confidence { return m.Identity.Confidence() }
 
 // interpreters gate reading argv: only for these is the run token read.
-// Beyond the spec's list, dash, ash and ksh are here: on Debian /bin/sh is
+// dash, ash and ksh are here beside sh and bash: on Debian /bin/sh is
 // dash, so a launcher script run by /bin/sh has comm = the script's name
 // and exe = dash, and without them the script could not be looked behind.
 var interpreters = [...]string{"node", "nodejs", "deno", "bun", "python", "python2", "python3",

@@ -9,8 +9,8 @@ import (
 	"github.com/tuios/tuios/agentstate"
 )
 
-// testManifests are [detect] blocks as spec §4.3 gives them, written here
-// so these tests do not depend on which shipped manifests exist yet.
+// testManifests are [detect] blocks of the shipped harnesses' shape, written
+// here so these tests do not depend on which shipped manifests exist yet.
 var testManifests = map[string]string{
 	"claude-code": `comm = ["claude"]
 argv0 = ["claude", "claude-code"]
@@ -104,13 +104,14 @@ func TestMatchExeGlob(t *testing.T) {
 		pat, exe string
 		want     bool
 	}{
-		// scenario 34
+		// a pattern not starting with "/" matches a suffix of the path, and
+		// "*" stays inside one component
 		{"*/claude", "/usr/bin/claude", true},
 		{"*/claude", "/home/u/.local/bin/claude", true},
 		{"*/claude", "/usr/bin/claude-helper", false},
 		{"claude", "/usr/bin/claude", true},
 		{"claude", "/usr/bin/claude/inner", false},
-		// §3.4 tested cases
+		// "**" spans zero or more whole components
 		{"/usr/**/claude", "/usr/local/lib/claude", true},
 		{"/usr/**/claude", "/opt/local/lib/claude", false},
 		{"**/.cursor/**/agent", "/home/u/.cursor/versions/1.2.3/agent", true},
@@ -212,8 +213,9 @@ func TestInterpreterAndWraps(t *testing.T) {
 	}
 }
 
-// TestDetectionCorpus is scenarios 31 and 32 on the process's own identity,
-// against the spec's [detect] blocks.
+// TestDetectionCorpus: processes that only mention an agent in an argument,
+// a directory or a script path are not agents; each real install shape is,
+// by its own identity, against the test [detect] blocks.
 func TestDetectionCorpus(t *testing.T) {
 	detectionCorpus(t, testRegistry(t), true)
 }

@@ -191,14 +191,9 @@ func envValue(env []byte, key string) (string, bool) {
 	return "", false
 }
 
-// Error codes of process reading (Error.Code). They are stable.
-const (
-	ErrProcUnreadable = "proc_unreadable" // a /proc file exists but could not be read
-)
-
-// Error is a failure to read a process.
+// Error is a failure to read a process. Its Code is CodeProcUnreadable.
 type Error struct {
-	Code string // one of the Err* constants
+	code Code
 	Op   string // what was being done
 	PID  int
 	Err  error
@@ -210,6 +205,9 @@ func (e *Error) Error() string {
 
 // Unwrap returns the underlying error.
 func (e *Error) Unwrap() error { return e.Err }
+
+// Code returns the stable code.
+func (e *Error) Code() Code { return e.code }
 
 // Hint says what to do next.
 func (e *Error) Hint() string {

@@ -166,7 +166,8 @@ func newFakes(t testing.TB) fakes {
 	os.MkdirAll(filepath.Join(dir, "dev", "crush", "scripts"), 0o755)
 	os.WriteFile(filepath.Join(dir, "dev", "crush", "scripts", "build.sh"), []byte("sleep 600\n"), 0o755)
 	os.WriteFile(filepath.Join(bin, "aider"), data, 0o755)
-	// Launchers as the shapes of scenario 33, written as non-exec scripts.
+	// Launchers (mise exec, nix develop, uvx), written as non-exec scripts
+	// of the same process shape.
 	os.WriteFile(filepath.Join(bin, "mise"), []byte("#!/bin/sh\n# mise exec -- CMD…\nshift; [ \"$1\" = -- ] && shift\n\"$@\"\nexit $?\n"), 0o755)
 	os.WriteFile(filepath.Join(bin, "nix"), []byte("#!/bin/sh\n# nix develop -c CMD…\nshift 2\nbash -c \"$*; true\"\n"), 0o755)
 	os.WriteFile(filepath.Join(bin, "uvx"), []byte("#!/bin/sh\n# uvx aider-chat: runs the tool's entry point\n\"$(dirname \"$0\")/aider\" 600\nexit $?\n"), 0o755)
@@ -302,7 +303,7 @@ func TestDetectRealProcesses(t *testing.T) {
 		{name: "mise exec -- claude", line: func(f fakes) string { return filepath.Join(f.dir, "bin/mise") + " exec -- " + f.claude + " 600" }, comm: "mise", member: "claude", harness: "claude-code", rule: "comm=claude", via: []string{"mise"}, agent: true},
 		{name: "nix develop -c claude", line: func(f fakes) string { return filepath.Join(f.dir, "bin/nix") + " develop -c " + f.claude + " 600" }, comm: "nix", member: "claude", harness: "claude-code", rule: "comm=claude", via: []string{"nix", "bash"}, agent: true},
 		{name: "uvx aider-chat", line: func(f fakes) string { return filepath.Join(f.dir, "bin/uvx") + " aider-chat" }, comm: "uvx", member: "aider", harness: "aider", rule: "comm=aider", via: []string{"uvx"}, agent: true},
-		// Negatives (scenario 31, blog post).
+		// Negatives: a name in an argument or a directory is not an agent.
 		{name: "non-wrapper hides its child", line: func(f fakes) string { return "xargs -a " + filepath.Join(f.dir, "args") + " " + f.claude }, comm: "xargs", member: "claude"},
 		{name: "tail -f opencode dir", line: func(f fakes) string { return "tail -f " + filepath.Join(f.dir, "dev/opencode/main.go") }, comm: "tail"},
 		{name: "cwd named claude", line: func(f fakes) string { return "cd " + filepath.Join(f.dir, "claude") + " && sleep 600" }, comm: "sleep"},
@@ -375,8 +376,8 @@ func TestDetectNpx(t *testing.T) {
 	}
 }
 
-// TestExplainAgentDetectSaysWhatItRead is scenario 38 and the seed's
-// example.
+// Explain says what it read (comm, argv, exe), what matched and which
+// words it ignored, as the agent skill's example shows.
 func TestExplainAgentDetectSaysWhatItRead(t *testing.T) {
 	f := newFakes(t)
 	d := NewDetector(DetectorOptions{Registry: testRegistry(t)})

@@ -151,7 +151,7 @@ func Load(opts LoadOptions) (*Registry, []LoadError) {
 				data, err := fs.ReadFile(fsys, n)
 				src := path.Join("bundled", n)
 				if err != nil {
-					errs = append(errs, LoadError{Source: src, Code: CodeRead, Reason: err.Error()})
+					errs = append(errs, LoadError{Source: src, code: CodeRead, Reason: err.Error()})
 					continue
 				}
 				add(data, src, true)
@@ -162,7 +162,7 @@ func Load(opts LoadOptions) (*Registry, []LoadError) {
 		if dir := UserDir(opts); dir != "" {
 			ents, err := os.ReadDir(dir)
 			if err != nil && !os.IsNotExist(err) {
-				errs = append(errs, LoadError{Source: dir, Code: CodeRead, Reason: err.Error()})
+				errs = append(errs, LoadError{Source: dir, code: CodeRead, Reason: err.Error()})
 			}
 			for _, e := range ents { // ReadDir sorts by name
 				if e.IsDir() || !strings.HasSuffix(e.Name(), ".toml") {
@@ -171,7 +171,7 @@ func Load(opts LoadOptions) (*Registry, []LoadError) {
 				p := filepath.Join(dir, e.Name())
 				data, err := os.ReadFile(p)
 				if err != nil {
-					errs = append(errs, LoadError{Source: p, Code: CodeRead, Reason: err.Error()})
+					errs = append(errs, LoadError{Source: p, code: CodeRead, Reason: err.Error()})
 					continue
 				}
 				add(data, p, false)

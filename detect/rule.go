@@ -36,7 +36,8 @@ func (k RuleKind) String() string {
 	return "rules"
 }
 
-// Limits of the rule language (spec §4.2).
+// Limits of the rule language. A manifest that exceeds one is refused
+// when it loads.
 const (
 	DefaultScreenLines = 6   // rows read when a [screen] block sets no lines
 	MaxScreenLines     = 200 // most rows a [screen] block may read

@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"io"
 	"os"
 	"sync"
 	"time"
@@ -54,6 +55,12 @@ type TrackerOptions struct {
 	// Home is the user's home for transcript locations. Empty is
 	// os.UserHomeDir.
 	Home string
+
+	// OnLoadError is called, from NewTracker and with no lock held, once
+	// for each manifest file the tracker could not load when it loads the
+	// manifests itself (Detector and Registry both nil). The tracker also
+	// keeps them: see LoadErrors.
+	OnLoadError func(LoadError)
 }
 
 // Tracker keeps the agent state of a set of panes true from every source:
@@ -65,12 +72,17 @@ type TrackerOptions struct {
 // A silent pane costs nothing: no per-pane timer is armed unless a
 // trailing screen look is due, and the tracker's only standing timer is
 // the detection tick, shared by every pane.
+//
+// No lock of the tracker or of a pane is held across blocking I/O or a
+// caller's callback (see the package doc, Concurrency): one pane whose
+// PTY, process or transcript is stuck never stops the others.
 type Tracker struct {
-	opt   TrackerOptions
-	clock agentstate.Clock
-	arb   *agentstate.Arbiter
-	det   *Detector
-	reg   *Registry
+	opt     TrackerOptions
+	clock   agentstate.Clock
+	arb     *agentstate.Arbiter
+	det     *Detector
+	reg     *Registry
+	loadErr []LoadError // set by NewTracker, read-only after
 
 	mu     sync.Mutex
 	panes  map[string]*Pane
@@ -95,13 +107,28 @@ func NewTracker(opt TrackerOptions) *Tracker {
 	if t.det == nil {
 		reg := opt.Registry
 		if reg == nil {
-			reg, _ = Load(LoadOptions{})
+			reg, t.loadErr = Load(LoadOptions{})
 		}
 		t.det = NewDetector(DetectorOptions{Registry: reg})
 	}
 	t.reg = t.det.Registry()
 	t.arb = agentstate.New(agentstate.Options{Clock: opt.Clock, StallAfter: opt.StallAfter, Look: t.lookFor})
+	if opt.OnLoadError != nil {
+		for _, e := range t.loadErr {
+			opt.OnLoadError(e)
+		}
+	}
 	return t
+}
+
+// LoadErrors returns a copy of the load errors OnLoadError was given, so a
+// caller can show them later. It is empty when the caller supplied the
+// Detector or the Registry: the tracker then loaded nothing itself.
+func (t *Tracker) LoadErrors() []LoadError {
+	if len(t.loadErr) == 0 {
+		return nil
+	}
+	return append([]LoadError(nil), t.loadErr...)
 }
 
 // Arbiter is the tracker's arbiter: read states, subscribe, wait.
@@ -118,8 +145,10 @@ type PaneOptions struct {
 	ShellPID int
 	// Cols and Rows size the screen (80x24 when zero).
 	Cols, Rows int
-	// Reply receives the terminal's answers to queries (the PTY).
-	Reply interface{ Write([]byte) (int, error) }
+	// Reply receives the terminal's answers to queries (the PTY). It is
+	// written by Pane.Write after the pane's lock is released, in order;
+	// if it blocks, only that Write waits.
+	Reply io.Writer
 	// Scrollback is vt.Options.Scrollback.
 	Scrollback int
 }
@@ -130,16 +159,21 @@ func (t *Tracker) Attach(id string, opt PaneOptions) *Pane {
 	p := &Pane{t: t, id: id, shellPID: opt.ShellPID}
 	vo := vt.Options{Cols: opt.Cols, Rows: opt.Rows, Scrollback: opt.Scrollback, OnEvent: p.onEvent}
 	if opt.Reply != nil {
-		vo.Reply = opt.Reply
+		p.replies = &replyQueue{w: opt.Reply}
+		vo.Reply = p.replies
 	}
 	p.screen = vt.New(vo)
+	var cancels []func()
 	t.mu.Lock()
 	if old := t.panes[id]; old != nil {
-		old.stop()
+		cancels = old.stop()
 	}
 	t.panes[id] = p
 	t.armTick()
 	t.mu.Unlock()
+	for _, c := range cancels {
+		c()
+	}
 	return p
 }
 
@@ -150,19 +184,28 @@ func (t *Tracker) Pane(id string) *Pane {
 	return t.panes[id]
 }
 
-// Detach stops tracking a pane and drops its state.
+// Detach stops tracking a pane and drops its state. The old *Pane stays
+// safe to call; every method on it is then a no-op. Detach never waits
+// for the pane's I/O: a stuck Reply write, detection or transcript read
+// finishes on its own goroutine and is discarded.
 func (t *Tracker) Detach(id string) {
+	var cancels []func()
 	t.mu.Lock()
 	p := t.panes[id]
 	delete(t.panes, id)
 	if len(t.panes) == 0 && t.tick != nil {
 		t.tick.Stop()
 	}
-	t.mu.Unlock()
 	if p != nil {
-		p.stop()
+		cancels = p.stop()
 	}
+	// Under t.mu, so an Attach of the same id cannot slip in between and
+	// lose its new state.
 	t.arb.Remove(id)
+	t.mu.Unlock()
+	for _, c := range cancels {
+		c()
+	}
 	if p != nil && p.shellPID > 0 {
 		t.det.Forget(p.shellPID)
 	}
@@ -202,7 +245,9 @@ func (t *Tracker) armTick() {
 
 // onTick is the detection pass: every pane holding an agent is read;
 // a quiet pane with no agent only when it printed since its last read,
-// was never read, or on every 5th tick.
+// was never read, or on every 5th tick. The next tick is armed before the
+// pass, so a pass held up by one pane's /proc read does not stop later
+// passes (which skip that pane until its read returns).
 func (t *Tracker) onTick() {
 	t.mu.Lock()
 	if t.closed {
@@ -215,13 +260,11 @@ func (t *Tracker) onTick() {
 	for _, p := range t.panes {
 		panes = append(panes, p)
 	}
+	t.armTick()
 	t.mu.Unlock()
 	for _, p := range panes {
 		p.tick(n)
 	}
-	t.mu.Lock()
-	t.armTick()
-	t.mu.Unlock()
 }
 
 // lookFor is the arbiter's Look: the stall deadline and the idle gate ask

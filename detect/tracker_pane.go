@@ -1,7 +1,9 @@
 package detect
 
 import (
+	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tuios/tuios/agentstate"
@@ -10,14 +12,25 @@ import (
 
 // Pane is one tracked pane: its screen and what the tracker keeps for it.
 // Write is called by the goroutine reading the PTY; the other methods are
-// safe to call from any goroutine.
+// safe to call from any goroutine. After Tracker.Detach (or a second
+// Attach of its id) every method is a no-op: the pane never reaches the
+// arbiter again.
+//
+// p.mu guards the fields below it. It is never held across blocking work:
+// a locked section only records the I/O it needs (p.work), which runs
+// after the lock is released (see unlock), and its result is applied
+// under the lock again only if the pane is still the one that asked.
 type Pane struct {
 	t        *Tracker
 	id       string
 	shellPID int
 	screen   *vt.Screen
+	replies  *replyQueue // nil without PaneOptions.Reply
+	fg       atomic.Pointer[Match]
 
 	mu         sync.Mutex
+	stopped    bool
+	work       paneIO     // blocking work the locked section asked for
 	events     []vt.Event // collected during screen.Write
 	lastOutput time.Time
 	lastLook   time.Time
@@ -28,38 +41,61 @@ type Pane struct {
 	readOnce   bool
 	harness    string
 	m          *Manifest
+	gen        uint64 // bumped when the attribution or the join changes
 	progress   string // the last OSC 9;4 report, osc_progress text form
 	program    programStatus
 	join       *join
 	lastSearch time.Time
-	lastMatch  Match // the detector's last reading of this pane
-	stopped    bool
+	searching  bool // a transcript search is out
+	// Detections run unlocked; each is numbered, and a result older than
+	// one already applied is dropped. A pane whose tick detection has not
+	// returned (a stuck /proc read) is skipped by later ticks.
+	detSeq     uint64
+	detApplied uint64
+	tickBusy   bool
+	probeBusy  bool
 }
 
 // Foreground is the detector's last reading of the pane's foreground
 // (from the detection tick or the output probe), without reading /proc.
+// It takes no lock, so listing many panes never waits for one of them.
+// A detached pane reads as not running.
 func (p *Pane) Foreground() Match {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.lastMatch
+	if m := p.fg.Load(); m != nil {
+		return *m
+	}
+	return Match{}
 }
+
+// setForeground publishes a detection for Foreground. Called with p.mu
+// held (so a detached pane is never given one again).
+func (p *Pane) setForeground(m Match) { p.fg.Store(&m) }
 
 // ID is the pane's id in the arbiter.
 func (p *Pane) ID() string { return p.id }
 
-// Screen is the pane's screen model.
+// Screen is the pane's screen model, for reading. Feed it through Write:
+// terminal replies produced by writing the screen directly reach the
+// pane's Reply writer only with the next Write.
 func (p *Pane) Screen() *vt.Screen { return p.screen }
 
 // Write feeds a chunk of the PTY's output: it goes to the screen, then to
 // the escape-sequence sources, then drives at most one screen look per
 // LookInterval and re-arms the trailing look. It always consumes all of b.
+//
+// The screen's answers to the program's queries are collected while the
+// chunk is written and handed to PaneOptions.Reply after the pane's lock
+// is released, in order. A Reply writer that blocks therefore blocks only
+// this call (and so the goroutine feeding this pane), never another
+// method, another pane or the tracker. A concurrent Write on the same pane
+// queues its answers behind the blocked ones rather than waiting.
 func (p *Pane) Write(b []byte) (int, error) {
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	if p.stopped {
+		p.mu.Unlock()
 		return len(b), nil
 	}
-	p.screen.Write(b) // events arrive through onEvent, synchronously
+	p.screen.Write(b) // events arrive through onEvent, replies in p.replies
 	now := p.t.clock.Now()
 	p.lastOutput = now
 	p.readSince = true
@@ -71,25 +107,57 @@ func (p *Pane) Write(b []byte) (int, error) {
 	brief := a.Brief(p.id)
 	p.attribute(brief.Harness)
 
-	// The exit/resume probe: an auto-owned pane that printed.
-	if brief.Auto && p.shellPID > 0 && now.Sub(p.lastProbe) >= ReconcileInterval {
+	// The exit/resume probe: an auto-owned pane that printed. It reads
+	// /proc, so it runs unlocked and the looks wait for its answer.
+	probe := brief.Auto && p.shellPID > 0 && now.Sub(p.lastProbe) >= ReconcileInterval && !p.tickBusy && !p.probeBusy
+	var seq uint64
+	if probe {
 		p.lastProbe = now
-		if m, err := p.t.det.Detect(p.shellPID); err == nil {
-			p.lastMatch = m
-			a.Reconcile(p.id, sighting(m))
-			p.attribute(a.Brief(p.id).Harness)
-		}
+		p.probeBusy = true
+		p.detSeq++
+		seq = p.detSeq
+	} else {
+		p.afterOutput(now)
 	}
-	// Rules run only on a pane attributed to a harness, and only when it
-	// writes; an unwatched transcript join is read on output too.
-	if p.m == nil && (p.join == nil || p.join.watched) {
+	w := p.takeWork()
+	p.mu.Unlock()
+	if p.replies != nil {
+		p.replies.flush()
+	}
+	p.run(w)
+	if !probe {
 		return len(b), nil
+	}
+
+	m, err := p.t.det.Detect(p.shellPID)
+	p.mu.Lock()
+	p.probeBusy = false
+	if p.stopped {
+		p.unlock()
+		return len(b), nil
+	}
+	if err == nil && seq > p.detApplied {
+		p.detApplied = seq
+		p.setForeground(m)
+		a.Reconcile(p.id, sighting(m))
+		p.attribute(a.Brief(p.id).Harness)
+	}
+	p.afterOutput(now)
+	p.unlock()
+	return len(b), nil
+}
+
+// afterOutput runs the output-driven look and arms the trailing one.
+// Rules run only on a pane attributed to a harness, and only when it
+// writes; an unwatched transcript join is read on output too.
+func (p *Pane) afterOutput(now time.Time) {
+	if p.m == nil && (p.join == nil || p.join.watched) {
+		return
 	}
 	if now.Sub(p.lastLook) >= LookInterval {
 		p.lookLocked(0, now)
 	}
 	p.armSettle()
-	return len(b), nil
 }
 
 // armSettle (re)arms the one trailing-look timer. It is created on the
@@ -105,12 +173,13 @@ func (p *Pane) armSettle() {
 
 func (p *Pane) onSettle() {
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	if p.stopped || !p.settleDue {
+		p.mu.Unlock()
 		return
 	}
 	p.settleDue = false
 	p.lookLocked(0, p.t.clock.Now())
+	p.unlock()
 }
 
 // onEvent collects the screen's events; Write handles them after the
@@ -191,6 +260,7 @@ func (p *Pane) attribute(harness string) {
 	}
 	p.harness = harness
 	p.m = p.t.manifest(harness)
+	p.gen++
 	if p.join != nil && p.join.harness != harness {
 		p.dropJoin(false) // joins end when the harness changes
 	}
@@ -202,22 +272,25 @@ func (p *Pane) attribute(harness string) {
 // look is the arbiter's Look for this pane.
 func (p *Pane) look(why agentstate.LookReason) agentstate.LookResult {
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	if p.stopped {
+		p.mu.Unlock()
 		return agentstate.LookResult{}
 	}
 	p.attribute(p.t.arb.Brief(p.id).Harness)
-	return p.lookLocked(why, p.t.clock.Now())
+	res := p.lookLocked(why, p.t.clock.Now())
+	p.unlock()
+	return res
 }
 
 // lookLocked reads the title and the screen tail in one look, reconciles
 // the two readings, and applies them. It reports whether the pane has a
 // screen tier and whether the screen answered (any non-idle match, or an
-// idle match that applied).
+// idle match that applied). An unwatched transcript join is read too,
+// after the lock is released.
 func (p *Pane) lookLocked(why agentstate.LookReason, now time.Time) agentstate.LookResult {
 	p.lastLook = now
 	if p.join != nil && !p.join.watched {
-		p.readJoin()
+		p.work.read = p.join
 	}
 	m := p.m
 	if m == nil {
@@ -274,31 +347,45 @@ func (t *Tracker) lookTitle(m *Manifest, title string, why agentstate.LookReason
 	return v
 }
 
-// tick is one detection pass over this pane.
+// tick is one detection pass over this pane. The /proc read runs
+// unlocked; a pane whose last tick read has not returned is skipped, so
+// one stuck read costs one pass, not every later one.
 func (p *Pane) tick(n uint64) {
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.stopped || p.shellPID <= 0 {
+	if p.stopped || p.shellPID <= 0 || p.tickBusy {
+		p.mu.Unlock()
 		return
 	}
 	a := p.t.arb
 	brief := a.Brief(p.id)
 	if !brief.Agent && p.readOnce && !p.readSince && n%quietEvery != 0 {
+		p.mu.Unlock()
 		return // a quiet plain pane: read on every 5th tick only
 	}
 	p.readOnce, p.readSince = true, false
+	p.tickBusy = true
+	p.detSeq++
+	seq := p.detSeq
+	p.mu.Unlock()
+
 	m, err := p.t.det.Detect(p.shellPID)
-	if err != nil {
+
+	p.mu.Lock()
+	p.tickBusy = false
+	if p.stopped || err != nil || seq <= p.detApplied {
+		p.unlock()
 		return
 	}
-	p.lastMatch = m
+	p.detApplied = seq
+	p.setForeground(m)
 	a.Detected(p.id, sighting(m))
 	p.attribute(a.Brief(p.id).Harness)
 	p.program.sweepGroups(p)
-	if p.join != nil && p.join.r.Missing() > 0 {
-		p.readJoin() // a deleted file sends no more events: count on the tick
+	if p.join != nil && p.join.missing > 0 {
+		p.work.read = p.join // a deleted file sends no more events: count on the tick
 	}
 	p.maintainJoin(m)
+	p.unlock()
 }
 
 // sighting turns a detector match into the arbiter's reading.
@@ -317,15 +404,23 @@ func sighting(m Match) agentstate.Sighting {
 
 // Report applies a report from the agent's hooks (or any caller) to this
 // pane. A transcriptPath on an applied report joins the pane to that
-// transcript exactly (replacing a searched join).
+// transcript exactly (replacing a searched join); the file is opened and
+// read after the report is applied, never blocking (a path that is not a
+// regular file is refused). On a detached pane Report applies nothing and
+// returns the zero Result.
 func (p *Pane) Report(r agentstate.Report, transcriptPath string) agentstate.Result {
-	res := p.t.arb.Apply(p.id, r)
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.attribute(p.t.arb.Brief(p.id).Harness)
+	if p.stopped {
+		p.mu.Unlock()
+		return agentstate.Result{}
+	}
+	a := p.t.arb
+	res := a.Apply(p.id, r)
+	p.attribute(a.Brief(p.id).Harness)
 	if res.Applied && transcriptPath != "" && p.m != nil && p.m.Transcript.Enabled() {
 		p.joinExact(transcriptPath)
 	}
+	p.unlock()
 	return res
 }
 
@@ -333,26 +428,86 @@ func (p *Pane) Report(r agentstate.Report, transcriptPath string) agentstate.Res
 // program status records of live work end.
 func (p *Pane) Exited() {
 	p.mu.Lock()
-	defer p.mu.Unlock()
+	if p.stopped {
+		p.mu.Unlock()
+		return
+	}
 	p.program.exited(p)
 	p.t.arb.Detected(p.id, agentstate.Sighting{Foreground: agentstate.ForegroundExited})
 	p.attribute(p.t.arb.Brief(p.id).Harness)
+	p.unlock()
 }
 
 // Typed tells the tracker a person typed into the pane (not focus
 // reports): finished and failed program status records end.
 func (p *Pane) Typed() {
 	p.mu.Lock()
-	defer p.mu.Unlock()
+	if p.stopped {
+		p.mu.Unlock()
+		return
+	}
 	p.program.typed(p)
+	p.unlock()
 }
 
-func (p *Pane) stop() {
+// stop makes the pane inert. It returns the watch cancels the caller runs
+// once no lock is held.
+func (p *Pane) stop() []func() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.stopped = true
+	p.fg.Store(nil)
 	if p.settle != nil {
 		p.settle.Stop()
 	}
 	p.dropJoin(false)
+	cancels := p.work.cancels
+	p.work = paneIO{}
+	return cancels
+}
+
+// replyQueue stands between the screen and PaneOptions.Reply: the screen
+// writes its answers into it under p.mu, and Write hands them on after
+// p.mu is released. One flusher at a time writes, so answers keep their
+// order across concurrent Writes; a Write that finds another flushing
+// leaves its answers to it. While the writer is stuck, at most
+// maxQueuedReplies bytes wait; later answers are dropped.
+type replyQueue struct {
+	w        io.Writer
+	mu       sync.Mutex // never held across w.Write
+	buf      []byte
+	spare    []byte
+	flushing bool
+}
+
+const maxQueuedReplies = 64 << 10
+
+// Write is the screen's Reply: it only queues.
+func (q *replyQueue) Write(b []byte) (int, error) {
+	q.mu.Lock()
+	if len(q.buf)+len(b) <= maxQueuedReplies {
+		q.buf = append(q.buf, b...)
+	}
+	q.mu.Unlock()
+	return len(b), nil
+}
+
+// flush writes what is queued, in order, unless another call already is.
+func (q *replyQueue) flush() {
+	q.mu.Lock()
+	if q.flushing {
+		q.mu.Unlock()
+		return
+	}
+	q.flushing = true
+	for len(q.buf) > 0 {
+		out := q.buf
+		q.buf = q.spare[:0]
+		q.mu.Unlock()
+		_, _ = q.w.Write(out)
+		q.mu.Lock()
+		q.spare = out[:0]
+	}
+	q.flushing = false
+	q.mu.Unlock()
 }

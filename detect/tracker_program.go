@@ -22,6 +22,9 @@ type programRecord struct {
 	vt.ProgramStatus
 	at   time.Time
 	pgid int // the foreground group that reported it, when not the shell
+	// needGroup: pgid is read (from /proc) after the pane's lock is
+	// released; see setGroups.
+	needGroup bool
 }
 
 // urgency orders record states: the most urgent one is the summary.
@@ -55,16 +58,31 @@ func (p *Pane) programReport(st vt.ProgramStatus, now time.Time) {
 		rec := programRecord{ProgramStatus: st, at: now}
 		// A record from a foreground job other than the shell ends when
 		// that job's process group is gone (checked on the tick), so a
-		// crashed program cannot leave working behind.
+		// crashed program cannot leave working behind. The group is read
+		// once the pane's lock is released.
 		if p.shellPID > 0 {
-			if fg, err := p.t.det.Foreground(p.shellPID); err == nil && fg.Running && !fg.AtShell {
-				rec.pgid = fg.Leader.PID
-			}
+			rec.needGroup = true
+			p.work.fg = true
 		}
 		ps.remove(func(r *programRecord) bool { return r.ID == st.ID })
 		ps.records = append(ps.records, rec)
 	}
 	ps.publish(p)
+}
+
+// setGroups gives the records that arrived since the last foreground
+// read the group that was in the foreground: a job other than the shell.
+func (ps *programStatus) setGroups(fg Foreground, err error) {
+	for i := range ps.records {
+		r := &ps.records[i]
+		if !r.needGroup {
+			continue
+		}
+		r.needGroup = false
+		if err == nil && fg.Running && !fg.AtShell {
+			r.pgid = fg.Leader.PID
+		}
+	}
 }
 
 func (ps *programStatus) remove(drop func(*programRecord) bool) bool {
@@ -170,7 +188,8 @@ func (ps *programStatus) reset(p *Pane) {
 }
 
 // sweepGroups ends records whose reporting process group has no process
-// left (kill(-pgid, 0) answers ESRCH).
+// left (kill(-pgid, 0) answers ESRCH: a signal-0 probe, which never
+// blocks, so it runs under the pane's lock).
 func (ps *programStatus) sweepGroups(p *Pane) {
 	if len(ps.records) == 0 {
 		return

@@ -3,6 +3,7 @@ package detect
 import (
 	"bytes"
 	"sync"
+	"sync/atomic"
 
 	"github.com/tuios/tuios/agentstate"
 )
@@ -54,8 +55,12 @@ type Detector struct {
 }
 
 type entry struct {
-	mu          sync.Mutex
-	dead        bool // dropped from the cache; its files are closed
+	mu sync.Mutex
+	// forgotten: dropped from the cache by Forget or Close. Whoever holds
+	// mu when that happens closes the files on release, so Forget never
+	// waits for a read in progress.
+	forgotten   atomic.Bool
+	dead        bool // its files are closed
 	shell       statHandle
 	leader      statHandle
 	leaderPID   int
@@ -93,31 +98,51 @@ func (d *Detector) Registry() *Registry { return d.reg }
 // Names is the detector's name list.
 func (d *Detector) Names() NameList { return d.names }
 
-// Forget drops what the detector remembers about a pane's shell.
+// Forget drops what the detector remembers about a pane's shell. It
+// never waits for a Detect of the same shell that is still reading: that
+// call closes the files when it returns.
 func (d *Detector) Forget(shellPID int) {
 	d.mu.Lock()
 	e := d.cache[shellPID]
 	delete(d.cache, shellPID)
 	d.mu.Unlock()
 	if e != nil {
-		e.mu.Lock()
-		e.close(d.sys)
-		e.mu.Unlock()
+		d.retire(e)
 	}
 }
 
-// Close forgets every pane. The detector stays usable.
+// Close forgets every pane, without waiting for reads in progress. The
+// detector stays usable.
 func (d *Detector) Close() error {
 	d.mu.Lock()
 	c := d.cache
 	d.cache = map[int]*entry{}
 	d.mu.Unlock()
 	for _, e := range c {
-		e.mu.Lock()
+		d.retire(e)
+	}
+	return nil
+}
+
+// retire closes the files of an entry already out of the cache, now if
+// nobody holds it, else on the holder's release.
+func (d *Detector) retire(e *entry) {
+	e.forgotten.Store(true)
+	if e.mu.TryLock() {
 		e.close(d.sys)
 		e.mu.Unlock()
 	}
-	return nil
+}
+
+// release unlocks an entry taken with lockEntry, closing its files when
+// it was forgotten meanwhile. forgotten is set before retire tries the
+// lock, so either retire gets the lock or the holder sees the flag here.
+func (d *Detector) release(e *entry) {
+	e.mu.Unlock()
+	if e.forgotten.Load() && e.mu.TryLock() {
+		e.close(d.sys)
+		e.mu.Unlock()
+	}
 }
 
 // lockEntry returns the pane's entry, locked and still in the cache (an
@@ -133,14 +158,17 @@ func (d *Detector) lockEntry(shellPID int) *entry {
 		}
 		d.mu.Unlock()
 		e.mu.Lock()
-		if !e.dead {
+		if !e.dead && !e.forgotten.Load() {
 			return e
 		}
-		e.mu.Unlock()
+		d.release(e)
 	}
 }
 
 func (e *entry) close(s sysProc) {
+	if e.dead {
+		return
+	}
 	e.dead = true
 	s.closeHandle(e.shell)
 	e.dropLeader(s)
@@ -186,7 +214,7 @@ func (s sysProc) foregroundN(shellPID int) (Foreground, int, error) {
 		if procGone(err) {
 			return fg, 0, nil
 		}
-		return fg, 0, &Error{Code: ErrProcUnreadable, Op: "read shell stat", PID: shellPID, Err: err}
+		return fg, 0, &Error{code: CodeProcUnreadable, Op: "read shell stat", PID: shellPID, Err: err}
 	}
 	if st.tpgid <= 0 {
 		return fg, 0, nil
@@ -206,14 +234,14 @@ func (s sysProc) foregroundN(shellPID int) (Foreground, int, error) {
 	return fg, lst.nthreads, nil
 }
 
-// Detect reads a pane's foreground and matches it (§3.3): the leader on
+// Detect reads a pane's foreground and matches it: the leader on
 // its own identity (manifests in lookup order, then the name list); if
 // nothing matched and the leader wraps, the members of its group behind
 // it; then the TUIOS_AGENT hint on the leader. The returned Match shares
 // slices with the detector's cache: treat it as read-only.
 func (d *Detector) Detect(shellPID int) (Match, error) {
 	e := d.lockEntry(shellPID)
-	defer e.mu.Unlock()
+	defer d.release(e)
 	var buf [statBufSize]byte
 	if e.shell.fd < 0 {
 		h, err := d.sys.openHandle(shellPID)
@@ -222,7 +250,7 @@ func (d *Detector) Detect(shellPID int) (Match, error) {
 			if procGone(err) {
 				return Match{}, nil
 			}
-			return Match{}, &Error{Code: ErrProcUnreadable, Op: "open shell stat", PID: shellPID, Err: err}
+			return Match{}, &Error{code: CodeProcUnreadable, Op: "open shell stat", PID: shellPID, Err: err}
 		}
 		e.shell = h
 	}
@@ -232,7 +260,7 @@ func (d *Detector) Detect(shellPID int) (Match, error) {
 		if procGone(err) {
 			return Match{}, nil
 		}
-		return Match{}, &Error{Code: ErrProcUnreadable, Op: "read shell stat", PID: shellPID, Err: err}
+		return Match{}, &Error{code: CodeProcUnreadable, Op: "read shell stat", PID: shellPID, Err: err}
 	}
 	tpgid := st.tpgid
 	if tpgid <= 0 {

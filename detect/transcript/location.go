@@ -41,7 +41,7 @@ type SearchOptions struct {
 // would report another agent's turns.
 func Search(opt SearchOptions) (string, error) {
 	if opt.Dir == "" {
-		return "", &Error{Code: "no_location"}
+		return "", &Error{code: CodeNoLocation}
 	}
 	glob := opt.Glob
 	if glob == "" {
@@ -49,7 +49,7 @@ func Search(opt SearchOptions) (string, error) {
 	}
 	paths, err := filepath.Glob(filepath.Join(opt.Dir, glob))
 	if err != nil {
-		return "", &Error{Code: "no_candidate"}
+		return "", &Error{code: CodeNoCandidate}
 	}
 	sort.Strings(paths)
 	var found string
@@ -59,12 +59,12 @@ func Search(opt SearchOptions) (string, error) {
 			continue
 		}
 		if found != "" {
-			return "", &Error{Code: "ambiguous"}
+			return "", &Error{code: CodeAmbiguous}
 		}
 		found = p
 	}
 	if found == "" {
-		return "", &Error{Code: "no_candidate"}
+		return "", &Error{code: CodeNoCandidate}
 	}
 	return found, nil
 }

@@ -7,7 +7,14 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"syscall"
 )
+
+// openFlags open a transcript without ever blocking: a FIFO opened
+// read-only would wait for a writer, and a terminal device must not
+// become anyone's controlling terminal. Whatever the path names is then
+// checked by fstat, and anything but a regular file is refused.
+const openFlags = os.O_RDONLY | syscall.O_NONBLOCK | syscall.O_NOCTTY
 
 // TailWindow is the most a read looks at: a cold read, or a read that
 // finds more than this appended since the last one, reads only the last
@@ -104,24 +111,25 @@ func (r *Reader) Offset() int64 { return r.offset }
 // last TailWindow bytes) and returns the newest turn-bearing record among
 // the complete lines. ok is false when nothing new arrived or the new lines
 // bore no turn. A missing file returns an error that matches
-// fs.ErrNotExist.
+// fs.ErrNotExist; anything that is not a regular file (a FIFO, a device,
+// a directory) is refused with code not_regular, without blocking.
 func (r *Reader) Read() (obs Observation, ok bool, err error) {
-	f, err := os.Open(r.path)
+	f, err := os.OpenFile(r.path, openFlags, 0)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			r.missing++
-			return Observation{}, false, &Error{Code: "not_exist", Err: fs.ErrNotExist}
+			return Observation{}, false, &Error{code: CodeNotExist, Err: fs.ErrNotExist}
 		}
-		return Observation{}, false, &Error{Code: "unreadable", Err: errors.Unwrap(err)}
+		return Observation{}, false, &Error{code: CodeUnreadable, Err: errors.Unwrap(err)}
 	}
 	defer f.Close()
 	r.missing = 0
 	st, err := f.Stat()
 	if err != nil {
-		return Observation{}, false, &Error{Code: "unreadable"}
+		return Observation{}, false, &Error{code: CodeUnreadable}
 	}
 	if !st.Mode().IsRegular() {
-		return Observation{}, false, &Error{Code: "not_regular"}
+		return Observation{}, false, &Error{code: CodeNotRegular}
 	}
 	size := st.Size()
 	if size < r.offset {
@@ -161,7 +169,7 @@ func (r *Reader) scan(f *os.File, start, end int64, midFile bool) (Observation, 
 		got, err := f.ReadAt(buf, lo)
 		if err != nil && err != io.EOF {
 			clear(buf)
-			return Observation{}, false, &Error{Code: "unreadable"}
+			return Observation{}, false, &Error{code: CodeUnreadable}
 		}
 		obs, ok, more := r.lines(buf[:got], lo, lo == start, midFile, &decodedFrom)
 		clear(buf)
@@ -226,26 +234,55 @@ func (r *Reader) lines(buf []byte, lo int64, whole, midFile bool, decodedFrom *i
 	}
 }
 
+// Code is the stable code of an *Error.
+type Code string
+
+// Codes carried by *Error.
+const (
+	CodeNotExist    Code = "not_exist"    // the file does not exist
+	CodeUnreadable  Code = "unreadable"   // the file cannot be opened or read
+	CodeNotRegular  Code = "not_regular"  // a FIFO, device or directory: never opened for reading
+	CodeNoCandidate Code = "no_candidate" // Search found no transcript that verifies
+	CodeAmbiguous   Code = "ambiguous"    // Search found two that verify
+	CodeNoLocation  Code = "no_location"  // Search has no home or pane directory to look in
+)
+
 // Error is a read or search failure. It never quotes file content.
 type Error struct {
-	Code string // not_exist, unreadable, not_regular, no_candidate, ambiguous, no_location
+	code Code
 	Err  error
 }
 
+// Code returns the stable code.
+func (e *Error) Code() Code { return e.code }
+
 func (e *Error) Error() string {
-	switch e.Code {
-	case "not_exist":
+	switch e.code {
+	case CodeNotExist:
 		return "transcript: the file does not exist"
-	case "not_regular":
+	case CodeNotRegular:
 		return "transcript: not a regular file"
-	case "no_candidate":
+	case CodeNoCandidate:
 		return "transcript: no transcript verifies for this pane"
-	case "ambiguous":
+	case CodeAmbiguous:
 		return "transcript: two transcripts verify for this pane; refusing to guess"
-	case "no_location":
+	case CodeNoLocation:
 		return "transcript: unknown home or pane directory"
 	}
 	return "transcript: the file cannot be read"
+}
+
+// Hint says what to do next.
+func (e *Error) Hint() string {
+	switch e.code {
+	case CodeNotExist, CodeUnreadable:
+		return "check the transcript_path the hook sent, and that the daemon's user can read it"
+	case CodeNotRegular:
+		return "a transcript is a regular file; send its path, not a pipe or device"
+	case CodeAmbiguous:
+		return "send the transcript_path from the agent's hook so no guess is needed"
+	}
+	return "send the transcript_path from the agent's hook"
 }
 
 func (e *Error) Unwrap() error { return e.Err }

@@ -35,7 +35,7 @@ func write(t *testing.T, path, s string, appendTo bool) {
 	f.Close()
 }
 
-// Scenario 54: the newest turn-bearing record decides.
+// The newest turn-bearing record decides.
 func TestTurnFromNewestRecord(t *testing.T) {
 	cases := []struct {
 		name  string
@@ -74,7 +74,8 @@ func TestSidechainNeverEndsTheTurn(t *testing.T) {
 	}
 }
 
-// Scenario 55.
+// Later reads resume at the last complete line and see only what was
+// appended; a half-written line waits for the next read.
 func TestIncrementalReads(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "s.jsonl")
 	r := transcript.NewReader(p)
@@ -223,11 +224,11 @@ func TestSearchVerifiesAndRefusesTwo(t *testing.T) {
 	}
 	write(t, filepath.Join(dir, "d.jsonl"), line("assistant", "end_turn", false), false)
 	var te *transcript.Error
-	if _, err := transcript.Search(opt); !errors.As(err, &te) || te.Code != "ambiguous" {
+	if _, err := transcript.Search(opt); !errors.As(err, &te) || te.Code() != transcript.CodeAmbiguous {
 		t.Fatalf("two candidates: %v", err)
 	}
 	opt.Version = "" // an npm install's exe is node: it can never verify a version
-	if _, err := transcript.Search(opt); !errors.As(err, &te) || te.Code != "no_candidate" {
+	if _, err := transcript.Search(opt); !errors.As(err, &te) || te.Code() != transcript.CodeNoCandidate {
 		t.Fatalf("unverifiable version: %v", err)
 	}
 }
