@@ -88,7 +88,7 @@ func TestAgentResumeRespectsHigherSource(t *testing.T) {
 	r.want("w", as.Idle, "report")
 }
 
-// Scenario 29, fixed (spec §9): a hook-first pane whose agent crashes to
+// A hook-first pane whose agent crashes to
 // its shell clears, because the report was made by a live agent.
 func TestAHookFirstPaneClearsWhenItsAgentCrashes(t *testing.T) {
 	for name, rep := range map[string]as.Report{

@@ -108,8 +108,16 @@ func (e *SourceError) Error() string {
 	return fmt.Sprintf("agentstate: %s %q; accepted: %s", why, e.Name, strings.Join(e.Accepted, ", "))
 }
 
-// Code is the stable error code of the control protocol.
-func (e *SourceError) Code() string { return "invalid_params" }
+// Code returns the stable code, CodeInvalidParams.
+func (e *SourceError) Code() Code { return CodeInvalidParams }
+
+// Hint says what to do next.
+func (e *SourceError) Hint() string {
+	if e.EngineOnly {
+		return "name what you looked at: one of " + strings.Join(e.Accepted, ", ")
+	}
+	return "use one of: " + strings.Join(e.Accepted, ", ")
+}
 
 // MarshalText writes the wire name.
 func (s Source) MarshalText() ([]byte, error) {

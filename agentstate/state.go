@@ -67,8 +67,23 @@ func (e *StateError) Error() string {
 	return msg
 }
 
-// Code is the stable error code of the control protocol.
-func (e *StateError) Code() string { return "invalid_params" }
+// Code returns the stable code, CodeInvalidParams.
+func (e *StateError) Code() Code { return CodeInvalidParams }
+
+// Hint says what to do next.
+func (e *StateError) Hint() string {
+	if e.DidYouMean != "" {
+		return "did you mean " + e.DidYouMean + "?"
+	}
+	return "use one of: " + strings.Join(stateNames[:], ", ")
+}
+
+// Code is the stable code of this package's errors (the control
+// protocol's code for the same refusal).
+type Code string
+
+// CodeInvalidParams is the code of a name that is not a state or source.
+const CodeInvalidParams Code = "invalid_params"
 
 // Accepted lists the accepted state names in wire order.
 func (e *StateError) Accepted() []string { return append([]string(nil), stateNames[:]...) }

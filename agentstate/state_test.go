@@ -48,7 +48,7 @@ func TestParseStateRejectsUnknownNamesWithTheAcceptedList(t *testing.T) {
 		if !errors.As(err, &se) {
 			t.Fatalf("ParseState(%q): err %v", bad, err)
 		}
-		if !strings.Contains(err.Error(), "none, working, needs_input, idle, done, errored, unknown") || se.Code() != "invalid_params" {
+		if !strings.Contains(err.Error(), "none, working, needs_input, idle, done, errored, unknown") || se.Code() != agentstate.CodeInvalidParams {
 			t.Errorf("error %q does not list the accepted names", err)
 		}
 	}

@@ -36,8 +36,8 @@
 //     inbox counts), checking and registering under one lock, so nothing
 //     sent between the two is missed. The waiter's channel is closed on a
 //     match; no goroutine is started.
-//   - Rendering: Fence and Render print untrusted text between the §1.6
-//     fence lines with every body line prefixed "│ " and control
+//   - Rendering: Fence and Render print untrusted text between the
+//     untrusted-content fence lines with every body line prefixed "│ " and control
 //     characters escaped, so no body can forge the closing fence.
 //   - Stash: a content-addressed store of files per session (see Stash).
 //

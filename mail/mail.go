@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// Limits (spec coordination.md §2.1, §3).
+// Limits of a message and of a session's mail.
 const (
 	MaxMessages     = 256       // messages held per session
 	MaxRingBytes    = 512 << 10 // subject + body bytes held per session
@@ -39,33 +39,39 @@ const (
 // OriginLink marks a message that arrived from another machine.
 const OriginLink = "link"
 
-// Error codes (the daemon's wire codes).
+// Code is the stable code of an *Error (the daemon's wire code).
+type Code string
+
+// Codes carried by *Error.
 const (
-	CodeInvalidParams  = "invalid_params"
-	CodeRateLimited    = "rate_limited"
-	CodeLoopRefused    = "loop_refused"
-	CodeWindowNotFound = "window_not_found"
-	CodeTimeout        = "timeout"
-	CodeStashFull      = "stash_full"
-	CodeClosed         = "session_not_found"
+	CodeInvalidParams   Code = "invalid_params"
+	CodeRateLimited     Code = "rate_limited"
+	CodeLoopRefused     Code = "loop_refused"
+	CodeWindowNotFound  Code = "window_not_found"
+	CodeTimeout         Code = "timeout"
+	CodeStashFull       Code = "stash_full"
+	CodeSessionNotFound Code = "session_not_found" // the ring or stash was closed with its session
 )
 
 // Error is a refusal with a stable code, a one-line message, the param at
 // fault (if any) and a hint saying what to do next.
 type Error struct {
-	Code    string
+	code    Code
 	Message string
-	Param   string
-	Hint    string
+	Param   string // the request parameter at fault, or ""
+	hint    string
 }
 
 func (e *Error) Error() string { return "mail: " + e.Message }
 
-// ErrorCode is the stable code.
-func (e *Error) ErrorCode() string { return e.Code }
+// Code returns the stable code.
+func (e *Error) Code() Code { return e.code }
 
-func errorf(code, param, hint, format string, args ...any) *Error {
-	return &Error{Code: code, Param: param, Hint: hint, Message: fmt.Sprintf(format, args...)}
+// Hint says what to do next, or "".
+func (e *Error) Hint() string { return e.hint }
+
+func errorf(code Code, param, hint, format string, args ...any) *Error {
+	return &Error{code: code, Param: param, hint: hint, Message: fmt.Sprintf(format, args...)}
 }
 
 // Clock tells the time.
@@ -143,9 +149,9 @@ func (m *Message) Unread() bool {
 // size is what m counts against MaxRingBytes.
 func (m *Message) size() int { return len(m.Subject) + len(m.Text) }
 
-// Classify returns an attachment's kind and media type from the path's
-// extension only (spec §2.2).
-func Classify(path string) (kind, mediaType string) {
+// classify returns an attachment's kind and media type from the path's
+// extension only; the content is never read.
+func classify(path string) (kind, mediaType string) {
 	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(path), "."))
 	switch ext {
 	case "png", "gif", "webp", "bmp":

@@ -66,10 +66,10 @@ func newTestRing(t *testing.T) (*Ring, *fakeClock, *fakeFS) {
 	return NewRing(RingOptions{Session: "api", Clock: c, Stat: f.Stat, RateBurst: -1}), c, f
 }
 
-func code(err error) string {
+func code(err error) Code {
 	var e *Error
 	if errors.As(err, &e) {
-		return e.Code
+		return e.Code()
 	}
 	return ""
 }
@@ -316,7 +316,7 @@ func TestClassify(t *testing.T) {
 		"/a.webp": "image image/webp", "/a.bmp": "image image/bmp", "/a.svg": "image image/svg+xml", "/a.md": "file text/plain",
 		"/a.log": "file text/plain", "/a.json": "file application/json", "/a.tar.gz": "file application/octet-stream", "/a": "file application/octet-stream",
 	} {
-		k, mt := Classify(p)
+		k, mt := classify(p)
 		if k+" "+mt != want {
 			t.Errorf("%s: %s %s", p, k, mt)
 		}
@@ -390,7 +390,7 @@ func TestAskCycles(t *testing.T) { // A5
 	}
 	_, err = r.OpenAsk(worker, lead)
 	var e *Error
-	if !errors.As(err, &e) || e.Code != CodeLoopRefused || !strings.Contains(e.Hint, "11111111 -> 22222222") {
+	if !errors.As(err, &e) || e.Code() != CodeLoopRefused || !strings.Contains(e.Hint(), "11111111 -> 22222222") {
 		t.Fatalf("cycle: %v", err)
 	}
 	if _, err := r.OpenAsk(lead, lead); code(err) != CodeLoopRefused {
@@ -491,10 +491,10 @@ func TestWaitEnds(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 	r.Close()
-	if err := <-errc; code(err) != CodeClosed {
+	if err := <-errc; code(err) != CodeSessionNotFound {
 		t.Fatalf("closed ring: %v", err)
 	}
-	if _, err := r.Send(SendRequest{To: worker, Text: "x"}); code(err) != CodeClosed {
+	if _, err := r.Send(SendRequest{To: worker, Text: "x"}); code(err) != CodeSessionNotFound {
 		t.Fatalf("send after close: %v", err)
 	}
 }

@@ -27,7 +27,7 @@ func checkFence(t *testing.T, out, body string) {
 			t.Fatalf("invalid UTF-8 in %q", l)
 		}
 		for _, r := range l {
-			if r != '\t' && Escape(string(r)) != string(r) {
+			if r != '\t' && escape(string(r)) != string(r) {
 				t.Fatalf("raw control %U in %q for body %q", r, l, body)
 			}
 		}

@@ -99,6 +99,11 @@ type SendRequest struct {
 	OriginHost    string
 	VerifiedHuman bool
 	ClaimedHuman  bool
+	// RateKey names the sender's rate bucket by what the sender cannot
+	// choose (the caller's pane, or "outside" for every caller outside a
+	// pane), so rotating a label does not buy a fresh bucket. Empty keys
+	// the bucket on From, else on FromLabel.
+	RateKey string
 }
 
 // Send validates and stores a message and returns it as stored. Checks
@@ -185,7 +190,7 @@ func (r *Ring) attachment(p string) (Attachment, error) {
 	if fi.IsDir() {
 		return Attachment{}, errorf(CodeInvalidParams, "attachments", "attach files, not directories", "the attachment %q is a directory", p)
 	}
-	kind, mt := Classify(p)
+	kind, mt := classify(p)
 	return Attachment{Kind: kind, Path: p, MediaType: mt, Bytes: fi.Size(), Stashed: r.opt.Stash.Holds(p)}, nil
 }
 
@@ -209,6 +214,8 @@ func (r *Ring) threadFor(replyTo uint64) (thread uint64, missing bool, err error
 
 func bucketKey(req SendRequest) string {
 	switch {
+	case req.RateKey != "":
+		return "key:" + req.RateKey
 	case req.Origin == OriginLink:
 		return "link:" + req.OriginHost + ":" + req.FromLabel
 	case req.From != "":
@@ -499,7 +506,7 @@ func (r *Ring) Close() error {
 }
 
 func errClosed() *Error {
-	return errorf(CodeClosed, "session", "", "the session closed")
+	return errorf(CodeSessionNotFound, "session", "", "the session closed")
 }
 
 // AskRecord is a finished ask-agent to keep in the ring.
@@ -642,7 +649,7 @@ func (w *waiter) finish(m Message, err error) {
 // is already held and the registration happen under one lock, so a
 // message sent between them cannot be missed. It returns ctx's error when
 // ctx ends, an *Error with CodeWindowNotFound when the inbox's window
-// closes and one with CodeClosed when the ring closes.
+// closes and one with CodeSessionNotFound when the ring closes.
 func (r *Ring) Wait(ctx context.Context, opt WaitOptions) (Message, error) {
 	r.mu.Lock()
 	if r.closed {

@@ -10,7 +10,7 @@ import (
 	"sync"
 )
 
-// Stash caps (spec §3).
+// Stash caps: per file, per session, and per file over a link.
 const (
 	MaxStashFileBytes = 16 << 20  // one file; a file exactly this size is accepted
 	MaxStashBytes     = 256 << 20 // one session
@@ -165,7 +165,7 @@ func (s *Stash) Put(src string) (PutResult, error) {
 		os.Remove(tmp)
 		return PutResult{}, errorf(CodeInvalidParams, "path", "", "storing the file: %v", err)
 	}
-	kind, mt := Classify(name)
+	kind, mt := classify(name)
 	e := &StashEntry{Path: path, Name: name, Hash: hash, Bytes: n, MediaType: mt, Kind: kind, Source: src, StoredAt: s.opt.Clock.Now().UnixNano()}
 	s.entries = append(s.entries, e)
 	s.bytes += n

@@ -61,7 +61,7 @@ func TestStashDedupesAndStoresPrivately(t *testing.T) { // T1
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Fatal("the stash outlived its session")
 	}
-	if _, err := st.Put(shot); code(err) != CodeClosed {
+	if _, err := st.Put(shot); code(err) != CodeSessionNotFound {
 		t.Fatalf("put after close: %v", err)
 	}
 }

@@ -5,7 +5,8 @@ import (
 	"testing"
 )
 
-// corpusRow is one line of the risk corpus (spec/coordination.md §9.5).
+// corpusRow is one line of the risk corpus: a tool, a command line and the
+// rules it must hit.
 type corpusRow struct {
 	n        int
 	tool     string // "" = no tool
@@ -161,8 +162,8 @@ func corpus() []corpusRow {
 	}
 }
 
-// TestCorpus runs the whole risk corpus of spec/coordination.md §9.5:
-// pane root /src/api, home /home/me.
+// TestCorpus runs the whole risk corpus with pane root /src/api and home
+// /home/me.
 func TestCorpus(t *testing.T) {
 	rows := corpus()
 	seen := map[int]bool{}

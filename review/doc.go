@@ -15,8 +15,7 @@
 //
 // # How a shell line is read
 //
-// No shell is ever run. The package has its own reader (spec
-// coordination.md §9.3):
+// No shell is ever run. The package has its own reader:
 //
 //   - Segments are split on ;, newline, &, &&, ||, |, |& and a subshell's
 //     ( and ), outside quotes. & next to > or < (2>&1, &>) is part of a
@@ -62,8 +61,8 @@
 //
 // The twelve shipped rules, in hit order, are recursive delete, force push,
 // hard reset, clean, discard changes, pipe to shell, sudo, disk, wide
-// permissions, database, infrastructure and outside the worktree, with the
-// semantics of spec coordination.md §9.4. Custom rules (RiskConfig) come
+// permissions, database, infrastructure and outside the worktree, each
+// described on its Rule. Custom rules (RiskConfig) come
 // after them; "cut short" comes last. Each rule is named once, with the text
 // of the first command it matched, clipped to 100 characters.
 //

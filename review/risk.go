@@ -1,6 +1,7 @@
 package review
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
@@ -76,17 +77,36 @@ type Hit struct {
 // Error is a configuration error: a stable code, a one-line message, a hint
 // that says what to do next, and the rule it is about.
 type Error struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
-	Hint    string `json:"hint,omitempty"`
+	code    Code
+	Message string
+	hint    string
 	// Rule is the rule's name, or "rule N" (1-based) for a rule with no name.
-	Rule string `json:"rule,omitempty"`
+	Rule string
 }
 
 func (e *Error) Error() string { return e.Message }
 
+// Code returns the stable code.
+func (e *Error) Code() Code { return e.code }
+
+// Hint says what to do next.
+func (e *Error) Hint() string { return e.hint }
+
+// MarshalJSON writes {"code", "message", "hint", "rule"}.
+func (e *Error) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Code    Code   `json:"code"`
+		Message string `json:"message"`
+		Hint    string `json:"hint,omitempty"`
+		Rule    string `json:"rule,omitempty"`
+	}{e.code, e.Message, e.hint, e.Rule})
+}
+
+// Code is the stable code of an *Error.
+type Code string
+
 // CodeInvalidParams is the code of every configuration error.
-const CodeInvalidParams = "invalid_params"
+const CodeInvalidParams Code = "invalid_params"
 
 // Checker judges calls against the shipped rules and the custom rules. It
 // holds no mutable state: one Checker may be used from many goroutines.
@@ -119,8 +139,8 @@ func NewChecker(cfg RiskConfig) (*Checker, error) {
 			label = fmt.Sprintf("rule %d", i+1)
 		}
 		fail := func(msg, hint string) {
-			errs = append(errs, &Error{Code: CodeInvalidParams, Rule: label,
-				Message: fmt.Sprintf("risk rule %q: %s", label, msg), Hint: hint})
+			errs = append(errs, &Error{code: CodeInvalidParams, Rule: label,
+				Message: fmt.Sprintf("risk rule %q: %s", label, msg), hint: hint})
 		}
 		if strings.TrimSpace(r.Name) == "" {
 			fail("has no name", "give every [[agents.approvals.risk.rule]] a name; it is what a person sees")

@@ -433,7 +433,7 @@ func TestNewCheckerErrors(t *testing.T) {
 		t.Fatal("no error")
 	}
 	var e *Error
-	if !errors.As(err, &e) || e.Code != CodeInvalidParams || e.Hint == "" {
+	if !errors.As(err, &e) || e.Code() != CodeInvalidParams || e.Hint() == "" {
 		t.Fatalf("error %#v is not an *Error with code and hint", err)
 	}
 	msg := err.Error()
