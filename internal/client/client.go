@@ -58,16 +58,27 @@ func (e *NoDaemonError) Hint() string {
 }
 
 // Dial connects to the daemon, starting one if asked and none answers.
+// Before a byte is sent it checks what it connected to, as the daemon does
+// for itself: the socket's directory must be private to this user (not a
+// symlink, not another user's, not open to others) and the process
+// serving it must run as this user (the kernel's peer credentials). A
+// socket another user planted where ours belongs is refused, never spoken
+// to.
 func Dial(opt Options) (*Client, error) {
 	if opt.Socket == "" {
 		opt.Socket = sock.Path(os.Getenv)
 	}
-	if c, err := net.Dial("unix", opt.Socket); err == nil {
-		return wrap(c), nil
-	}
-	if err := sock.CheckDir(filepath.Dir(opt.Socket)); err != nil {
+	dirErr := sock.CheckDir(filepath.Dir(opt.Socket))
+	if dirErr != nil {
 		var se *sock.Error
-		if errors.As(err, &se) && se.Code != "dir_create" {
+		if !errors.As(dirErr, &se) || se.Reason != "dir_create" {
+			return nil, dirErr
+		}
+	}
+	if dirErr == nil {
+		if c, err := dialChecked(opt.Socket); err == nil {
+			return wrap(c), nil
+		} else if !isNoListener(err) {
 			return nil, err
 		}
 	}
@@ -83,15 +94,42 @@ func Dial(opt Options) (*Client, error) {
 	}
 	deadline := time.Now().Add(timeout)
 	for {
-		c, err := net.Dial("unix", opt.Socket)
+		c, err := dialChecked(opt.Socket)
 		if err == nil {
 			return wrap(c), nil
+		}
+		if !isNoListener(err) {
+			return nil, err
 		}
 		if time.Now().After(deadline) {
 			return nil, &NoDaemonError{Socket: opt.Socket, Err: errors.New("a started daemon did not answer in time")}
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// dialChecked connects and checks the peer's uid before anything is sent.
+func dialChecked(path string) (net.Conn, error) {
+	c, err := net.Dial("unix", path)
+	if err != nil {
+		return nil, err
+	}
+	cred, err := sock.Peer(c)
+	if err != nil {
+		c.Close()
+		return nil, fmt.Errorf("reading the peer credentials of %s: %w", path, err)
+	}
+	if cred.UID != os.Getuid() {
+		c.Close()
+		return nil, &sock.PeerError{Socket: path, UID: cred.UID}
+	}
+	return c, nil
+}
+
+// isNoListener reports whether a dial failed because nothing listens
+// (no socket file, or a stale one).
+func isNoListener(err error) bool {
+	return errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED)
 }
 
 func wrap(c net.Conn) *Client { return &Client{c: c, r: bufio.NewReaderSize(c, 64<<10)} }

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync/atomic"
 )
 
 // Version is the protocol integer; new verbs and fields are additive and do
@@ -117,36 +118,95 @@ func ErrorCodes() [][2]string { return codeDescriptions[:] }
 // of the line has been consumed, so the connection can go on.
 var ErrLineTooLong = errors.New("proto: request line over 16 MB")
 
+// ErrBudget is returned by ReadLineWithin when the lines being read on
+// every connection together would pass the Budget; the rest of the line has
+// been consumed, so the connection can go on.
+var ErrBudget = errors.New("proto: too much unfinished input held across connections")
+
+// Budget bounds the bytes of request lines held at once across every
+// connection of a server: each line takes from it as it grows and gives
+// back once it has been handled. Without it, many connections each holding
+// an unfinished line just under MaxLine add up to gigabytes.
+type Budget struct {
+	max  int64
+	used atomic.Int64
+}
+
+// NewBudget returns a budget of max bytes.
+func NewBudget(max int64) *Budget { return &Budget{max: max} }
+
+func (b *Budget) take(n int) bool {
+	if b == nil {
+		return true
+	}
+	if b.used.Add(int64(n)) > b.max {
+		b.used.Add(-int64(n))
+		return false
+	}
+	return true
+}
+
+// Release gives back n bytes taken for a line.
+func (b *Budget) Release(n int) {
+	if b != nil && n > 0 {
+		b.used.Add(-int64(n))
+	}
+}
+
+// Used is how many bytes lines hold now.
+func (b *Budget) Used() int64 { return b.used.Load() }
+
 // ReadLine reads one line (without its newline) of at most max bytes. An
 // over-long line is consumed up to its newline and reported as
 // ErrLineTooLong, so one bad request does not end the connection.
 func ReadLine(r *bufio.Reader, max int) ([]byte, error) {
+	return ReadLineWithin(r, max, nil)
+}
+
+// ReadLineWithin is ReadLine drawing the line's bytes from b (nil: no
+// budget). A line it returns holds len(line) bytes of b until the caller
+// calls b.Release(len(line)); on any error nothing is held.
+func ReadLineWithin(r *bufio.Reader, max int, b *Budget) ([]byte, error) {
 	var line []byte
-	tooLong := false
+	var refused error
 	for {
 		chunk, err := r.ReadSlice('\n')
-		if !tooLong {
-			if len(line)+len(chunk) > max+1 {
-				tooLong = true
-				line = nil
-			} else {
+		if refused == nil {
+			switch {
+			case len(line)+len(chunk) > max+1:
+				refused = ErrLineTooLong
+			case !b.take(len(chunk)):
+				refused = ErrBudget
+			default:
 				line = append(line, chunk...)
+			}
+			if refused != nil {
+				b.Release(len(line))
+				line = nil
 			}
 		}
 		if err == bufio.ErrBufferFull {
 			continue
 		}
 		if err != nil {
-			if err == io.EOF && len(line) > 0 && !tooLong {
-				return bytes.TrimRight(line, "\r\n"), nil
+			if err == io.EOF && len(line) > 0 && refused == nil {
+				return trimLine(line, b), nil
 			}
+			b.Release(len(line))
 			return nil, err
 		}
-		if tooLong {
-			return nil, ErrLineTooLong
+		if refused != nil {
+			return nil, refused
 		}
-		return bytes.TrimRight(line, "\r\n"), nil
+		return trimLine(line, b), nil
 	}
+}
+
+// trimLine drops the line ending and gives its bytes back.
+func trimLine(line []byte, b *Budget) []byte {
+	t := bytes.TrimRight(line, "\r\n")
+	b.Release(len(line) - len(t))
+	return t
 }
 
 // ParseRequest decodes one request line.

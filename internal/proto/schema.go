@@ -3,11 +3,19 @@ package proto
 // Param describes one param of a verb for list-verbs.
 type Param struct {
 	Name        string   `json:"name"`
-	Type        string   `json:"type"` // string, int, bool, []string, object
+	Type        string   `json:"type"` // string, int, bool, []string, []int, object
 	Description string   `json:"description"`
 	Required    bool     `json:"required,omitempty"`
 	Accepted    []string `json:"accepted,omitempty"`
 	Default     any      `json:"default,omitempty"`
+	// Minimum and Maximum bound an int (0 or absent takes the default).
+	Minimum *int64 `json:"minimum,omitempty"`
+	Maximum *int64 `json:"maximum,omitempty"`
+	// MaxLength caps a string's bytes or a list's entries.
+	MaxLength int `json:"max_length,omitempty"`
+	// RequiredWhen names another param and the values of it that make
+	// this one required, e.g. {"condition":["window-output"]}.
+	RequiredWhen map[string][]string `json:"required_when,omitempty"`
 }
 
 // VerbInfo describes one verb for list-verbs.

@@ -24,13 +24,16 @@ func Path(getenv func(string) string) string {
 
 // Error says why the socket's directory cannot be used.
 type Error struct {
-	Code string // dir_symlink, dir_foreign_owner, dir_not_private, dir_create
-	Dir  string
-	Err  error
+	Reason string // dir_symlink, dir_foreign_owner, dir_not_private, dir_create
+	Dir    string
+	Err    error
 }
 
+// Code is the stable error code: the Reason.
+func (e *Error) Code() string { return e.Reason }
+
 func (e *Error) Error() string {
-	switch e.Code {
+	switch e.Reason {
 	case "dir_symlink":
 		return fmt.Sprintf("the socket directory %s is a symlink; refusing to use it", e.Dir)
 	case "dir_foreign_owner":
@@ -52,10 +55,10 @@ func (e *Error) Hint() string {
 func EnsureDir(socket string) error {
 	dir := filepath.Dir(socket)
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
-		return &Error{Code: "dir_create", Dir: dir, Err: err}
+		return &Error{Reason: "dir_create", Dir: dir, Err: err}
 	}
 	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
-		return &Error{Code: "dir_create", Dir: dir, Err: err}
+		return &Error{Reason: "dir_create", Dir: dir, Err: err}
 	}
 	return CheckDir(dir)
 }
@@ -64,16 +67,16 @@ func EnsureDir(socket string) error {
 func CheckDir(dir string) error {
 	fi, err := os.Lstat(dir)
 	if err != nil {
-		return &Error{Code: "dir_create", Dir: dir, Err: err}
+		return &Error{Reason: "dir_create", Dir: dir, Err: err}
 	}
 	if fi.Mode()&os.ModeSymlink != 0 {
-		return &Error{Code: "dir_symlink", Dir: dir}
+		return &Error{Reason: "dir_symlink", Dir: dir}
 	}
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Getuid() {
-		return &Error{Code: "dir_foreign_owner", Dir: dir}
+		return &Error{Reason: "dir_foreign_owner", Dir: dir}
 	}
 	if fi.Mode().Perm()&0o077 != 0 {
-		return &Error{Code: "dir_not_private", Dir: dir}
+		return &Error{Reason: "dir_not_private", Dir: dir}
 	}
 	return nil
 }

@@ -35,12 +35,12 @@ func TestEnsureDirRefusesUnsafeDirectories(t *testing.T) {
 	open := filepath.Join(base, "open")
 	os.Mkdir(open, 0o755)
 	var se *Error
-	if err := EnsureDir(filepath.Join(open, "s.sock")); !errors.As(err, &se) || se.Code != "dir_not_private" {
+	if err := EnsureDir(filepath.Join(open, "s.sock")); !errors.As(err, &se) || se.Reason != "dir_not_private" {
 		t.Fatalf("open dir: %v", err)
 	}
 	link := filepath.Join(base, "link")
 	os.Symlink(filepath.Dir(good), link)
-	if err := EnsureDir(filepath.Join(link, "s.sock")); !errors.As(err, &se) || se.Code != "dir_symlink" {
+	if err := EnsureDir(filepath.Join(link, "s.sock")); !errors.As(err, &se) || se.Reason != "dir_symlink" {
 		t.Fatalf("symlink: %v", err)
 	}
 }
