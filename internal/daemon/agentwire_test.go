@@ -1,4 +1,4 @@
-package agentstate_test
+package daemon
 
 import (
 	"encoding/json"
@@ -7,19 +7,21 @@ import (
 	"time"
 
 	as "github.com/tuios/tuios/agentstate"
+	"github.com/tuios/tuios/agentstate/fakeclock"
 )
 
 func TestSnapshotJSONCarriesTheGetAgentStateFields(t *testing.T) {
-	r := newRig(t, as.Options{StallAfter: -1})
-	b, _ := json.Marshal(r.a.Get("w"))
+	clock := fakeclock.New(time.Unix(1_700_000_000, 0))
+	a := as.New(as.Options{StallAfter: -1, Clock: clock})
+	b, _ := json.Marshal(wireOf(a.Get("w")))
 	for _, want := range []string{`"state":"none"`, `"evidence_age_ms":null`, `"source":""`, `"needs_you":false`, `"subagent_list":[]`} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("never-set pane JSON %s lacks %s", b, want)
 		}
 	}
-	r.apply("w", as.Report{State: as.NeedsInput, Harness: "codex", Message: "Allow command?", SessionID: "s1"})
-	r.advance(1500 * time.Millisecond)
-	b, _ = json.Marshal(r.a.Get("w"))
+	a.Apply("w", as.Report{State: as.NeedsInput, Harness: "codex", Message: "Allow command?", SessionID: "s1"})
+	clock.Advance(1500 * time.Millisecond)
+	b, _ = json.Marshal(wireOf(a.Get("w")))
 	for _, want := range []string{
 		`"window_id":"w"`, `"state":"needs_input"`, `"source":"report"`, `"harness_id":"codex"`,
 		`"identity":"report"`, `"confidence":"certain"`, `"evidence_age_ms":1500`, `"needs_you":true`,
@@ -29,32 +31,4 @@ func TestSnapshotJSONCarriesTheGetAgentStateFields(t *testing.T) {
 			t.Errorf("JSON %s lacks %s", b, want)
 		}
 	}
-}
-
-func TestProgramStatusIsHeardOverAHarnessThatSaidItLeft(t *testing.T) {
-	r := newRig(t, as.Options{StallAfter: -1})
-	r.apply("w", as.Report{State: as.None})
-	wantResult(t, r.apply("w", as.Report{State: as.NeedsInput, Source: as.SourceProgram, Kind: as.KindAuth}), true, "")
-	if g := r.want("w", as.NeedsInput, "program"); g.BlockedBy() != as.KindAuth {
-		t.Fatalf("blocked_by %q", g.BlockedBy())
-	}
-	// Any other stronger claim refuses it.
-	r.apply("x", as.Report{State: as.Working})
-	wantResult(t, r.apply("x", as.Report{State: as.Done, Source: as.SourceProgram}), false, as.ReasonOutranked)
-}
-
-func FuzzParseStateSet(f *testing.F) {
-	for _, s := range []string{"idle,done", "needs_input", "", ",", "working, ,idle", "nope"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, in string) {
-		set, err := as.ParseStateSet(in)
-		if err != nil {
-			return
-		}
-		again, err := as.ParseStateSet(set.String())
-		if err != nil || again != set {
-			t.Fatalf("round trip of %q: %v %v", in, again, err)
-		}
-	})
 }

@@ -16,13 +16,23 @@ import (
 // server starts an in-process daemon on a private socket.
 func server(tb testing.TB) (*Server, string) {
 	tb.Helper()
+	return serverWith(tb, nil)
+}
+
+// serverWith is server with options changed by set (nil: none).
+func serverWith(tb testing.TB, set func(*Options)) (*Server, string) {
+	tb.Helper()
 	dir, err := os.MkdirTemp("", "tb")
 	if err != nil {
 		tb.Fatal(err)
 	}
 	sock := filepath.Join(dir, "s", "tuios.sock")
-	srv, err := New(Options{Socket: sock, Shell: "/bin/sh", Env: []string{"PATH=/usr/bin:/bin", "HOME=" + dir, "PS1=$ ", "ENV="},
-		Tracker: detect.TrackerOptions{StallAfter: -1}})
+	opt := Options{Socket: sock, Shell: "/bin/sh", Env: []string{"PATH=/usr/bin:/bin", "HOME=" + dir, "PS1=$ ", "ENV="},
+		Tracker: detect.TrackerOptions{StallAfter: -1, Home: dir}}
+	if set != nil {
+		set(&opt)
+	}
+	srv, err := New(opt)
 	if err != nil {
 		tb.Fatal(err)
 	}

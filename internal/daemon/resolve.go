@@ -72,7 +72,7 @@ func (s *Server) window(cn *conn, ss *Session, addr string) (*Window, *proto.Err
 	}
 	for _, cands := range [][]*Window{
 		match(func(w *Window) bool { return w.name == addr }),
-		match(func(w *Window) bool { return w.name == "" && w.pane.Screen().Title() == addr }),
+		match(func(w *Window) bool { return w.name == "" && w.Title() == addr }),
 		match(func(w *Window) bool { return strings.HasPrefix(w.ID, addr) }),
 	} {
 		switch len(cands) {
@@ -106,31 +106,41 @@ func isDigits(s string) bool {
 	return s != ""
 }
 
-// callerWindow places the caller: the window whose process is an ancestor
-// of the calling process (its pid from the kernel, not from anything the
-// caller says). Called with s.mu held.
+// callerWindow is the window the caller runs in (placed before the verb
+// ran), or nil. Called with s.mu held.
 func (s *Server) callerWindow(cn *conn) *Window {
-	if cn == nil || cn.peer <= 1 {
+	if cn == nil || cn.placedID == "" {
 		return nil
 	}
-	// A connection's caller does not move between panes: place it once.
-	if cn.placed {
-		return s.windows[cn.placedID]
+	return s.windows[cn.placedID]
+}
+
+// place finds the caller's window once per connection: the window whose
+// process is an ancestor of the calling process (its pid from the kernel,
+// not from anything the caller says). The ancestry is read from /proc
+// without the server lock.
+func (s *Server) place(cn *conn) {
+	if cn == nil || cn.placed {
+		return
 	}
 	cn.placed = true
-	shells := map[int]*Window{}
-	for _, w := range s.windows {
-		shells[w.proc.Pid()] = w
+	if cn.peer <= 1 {
+		return
 	}
+	s.mu.Lock()
+	shells := make(map[int]string, len(s.windows))
+	for _, w := range s.windows {
+		shells[w.proc.Pid()] = w.ID
+	}
+	s.mu.Unlock()
 	pid := cn.peer
 	for i := 0; i < 64 && pid > 1; i++ {
-		if w := shells[pid]; w != nil {
-			cn.placedID = w.ID
-			return w
+		if id, ok := shells[pid]; ok {
+			cn.placedID = id
+			return
 		}
 		pid = parentPID(pid)
 	}
-	return nil
 }
 
 // parentPID reads the ppid from /proc/<pid>/stat (after the last ')').

@@ -1,12 +1,9 @@
 package daemon
 
 import (
-	"bufio"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -25,8 +22,20 @@ import (
 	"github.com/tuios/tuios/mail"
 )
 
-// Version is the daemon's version string.
-const Version = "0.1.0"
+// Limits that keep one client from exhausting the daemon.
+const (
+	// maxConns caps open connections; one more is told why and closed.
+	maxConns = 4096
+	// lineBudget caps the bytes of request lines held at once across
+	// every connection (each line is also capped at proto.MaxLine).
+	lineBudget = 64 << 20
+	// maxPipeline is how many requests one connection may send ahead of
+	// its answers before the daemon stops reading it.
+	maxPipeline = 64
+	// hangupProbe is how often a half-closed connection whose request is
+	// still running is checked for a full hang-up.
+	hangupProbe = 500 * time.Millisecond
+)
 
 // Options configure a Server.
 type Options struct {
@@ -47,6 +56,12 @@ type Options struct {
 }
 
 // Server is a running daemon.
+//
+// Locking: s.mu guards the session and window tables and every window's
+// placement (name, workspace, minimized, focus). It is never held across
+// I/O and never held while taking a pane's lock (detect.Pane, the screen,
+// the arbiter's waits): a handler copies what it needs under s.mu, lets
+// go, and then reads the panes.
 type Server struct {
 	opt     Options
 	tracker *detect.Tracker
@@ -54,6 +69,12 @@ type Server struct {
 	host    string
 	verbs   map[string]*verb
 	started time.Time
+	uid     int
+	budget  *proto.Budget
+
+	// loadErrs are the harness manifests that did not load; written
+	// only while New runs.
+	loadErrs []detect.LoadError
 
 	mu       sync.Mutex
 	sessions map[string]*Session
@@ -63,8 +84,10 @@ type Server struct {
 	mail     *mailer // agent mail: the daemon-wide id counter (verbs_mail.go)
 	ln       net.Listener
 	closed   bool
-	done     chan struct{}
-	conns    map[net.Conn]struct{}
+	done     chan struct{} // closed when Close starts
+	stopped  chan struct{} // closed when Close has finished
+	stopOnce sync.Once
+	conns    map[*conn]struct{}
 	wg       sync.WaitGroup
 }
 
@@ -88,19 +111,34 @@ func New(opt Options) (*Server, error) {
 	if opt.Logf == nil {
 		opt.Logf = func(string, ...any) {}
 	}
+	s := &Server{
+		opt:      opt,
+		sessions: map[string]*Session{},
+		windows:  map[string]*Window{},
+		done:     make(chan struct{}),
+		stopped:  make(chan struct{}),
+		conns:    map[*conn]struct{}{},
+		uid:      os.Getuid(),
+		budget:   proto.NewBudget(lineBudget),
+	}
+	// A manifest that does not load is logged and kept: explain-agent-detect
+	// shows it, so a person who wrote one learns why it matches nothing.
+	told := opt.Tracker.OnLoadError
+	opt.Tracker.OnLoadError = func(e detect.LoadError) {
+		s.loadErrs = append(s.loadErrs, e) // only during New: read-only after
+		if told != nil {
+			told(e)
+		} else {
+			opt.Logf("%v (%s)", e, e.Hint())
+		}
+	}
 	trackerFromEnv(&opt.Tracker, os.Getenv)
 	if opt.Tracker.Watcher == nil {
 		if w, err := transcript.NewWatcher(transcript.WatcherOptions{Clock: opt.Tracker.Clock}); err == nil {
 			opt.Tracker.Watcher = w
 		}
 	}
-	s := &Server{
-		opt:      opt,
-		sessions: map[string]*Session{},
-		windows:  map[string]*Window{},
-		done:     make(chan struct{}),
-		conns:    map[net.Conn]struct{}{},
-	}
+	s.opt = opt
 	s.tracker = detect.NewTracker(opt.Tracker)
 	s.clock = opt.Tracker.Clock
 	if s.clock == nil {
@@ -111,6 +149,7 @@ func New(opt Options) (*Server, error) {
 	s.verbs = s.verbTable()
 	s.started = time.Now()
 	go s.forwardAgentEvents()
+	go s.watchExits()
 	return s, nil
 }
 
@@ -135,7 +174,7 @@ func trackerFromEnv(t *detect.TrackerOptions, getenv func(string) string) {
 				if n <= 0 {
 					t.DetectInterval = -1
 				} else {
-					t.DetectInterval = time.Duration(n) * time.Second
+					t.DetectInterval = time.Duration(min(n, 3600)) * time.Second
 				}
 			}
 		}
@@ -144,7 +183,14 @@ func trackerFromEnv(t *detect.TrackerOptions, getenv func(string) string) {
 		if extra := detect.ParseNameList(getenv("TUIOS_AGENT_BINARIES")); len(extra) > 0 {
 			reg := t.Registry
 			if reg == nil {
-				reg, _ = detect.Load(detect.LoadOptions{})
+				var errs []detect.LoadError
+				reg, errs = detect.Load(detect.LoadOptions{})
+				for _, e := range errs {
+					if t.OnLoadError != nil {
+						t.OnLoadError(e)
+					}
+				}
+				t.Registry = reg
 			}
 			t.Detector = detect.NewDetector(detect.DetectorOptions{Registry: reg, ExtraNames: extra})
 		}
@@ -178,7 +224,8 @@ func (e *AlreadyRunning) Error() string {
 	return "a tuios daemon is already running on " + e.Socket
 }
 
-// Serve accepts connections until Close or ctx ends.
+// Serve accepts connections until Close or ctx ends, and returns once the
+// daemon has stopped: every pane's processes are gone by then.
 func (s *Server) Serve(ctx context.Context) error {
 	if s.ln == nil {
 		if err := s.Listen(); err != nil {
@@ -192,55 +239,103 @@ func (s *Server) Serve(ctx context.Context) error {
 		case <-s.done:
 		}
 	}()
+	var delay time.Duration
 	for {
 		c, err := s.ln.Accept()
 		if err != nil {
-			s.mu.Lock()
-			closed := s.closed
-			s.mu.Unlock()
-			if closed {
+			if s.isClosed() {
+				<-s.stopped
 				return nil
 			}
-			if ne, ok := err.(net.Error); ok && ne.Timeout() {
-				continue
+			// Out of descriptors (EMFILE, ENFILE), memory or an aborted
+			// handshake: back off and go on. A daemon that stops
+			// accepting loses every pane it holds.
+			delay = min(max(2*delay, 5*time.Millisecond), time.Second)
+			s.opt.Logf("accept: %v; retrying in %v", err, delay)
+			select {
+			case <-time.After(delay):
+			case <-s.done:
 			}
-			return err
+			continue
 		}
+		delay = 0
 		s.mu.Lock()
-		if s.closed {
+		switch {
+		case s.closed:
 			s.mu.Unlock()
 			c.Close()
-			return nil
+			continue
+		case len(s.conns) >= maxConns:
+			s.mu.Unlock()
+			refuse(c, proto.Errorf(proto.CodeRateLimited, "the daemon holds %d connections, its cap", maxConns))
+			continue
 		}
-		s.conns[c] = struct{}{}
+		cn := newConn(s, c)
+		s.conns[cn] = struct{}{}
 		s.wg.Add(1)
 		s.mu.Unlock()
-		go s.serveConn(c)
+		go s.serveConn(cn)
 	}
 }
 
-// Done is closed when the server stops.
+// refuse answers a connection the daemon will not serve and closes it.
+func refuse(c net.Conn, e *proto.Error) {
+	c.SetWriteDeadline(time.Now().Add(100 * time.Millisecond))
+	proto.Encode(c, proto.Response{Error: e})
+	c.Close()
+}
+
+func (s *Server) isClosed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closed
+}
+
+// Done is closed when the server starts to stop.
 func (s *Server) Done() <-chan struct{} { return s.done }
+
+// Stopped is closed when the server has stopped: every pane closed.
+func (s *Server) Stopped() <-chan struct{} { return s.stopped }
 
 // Socket is the path the server listens on.
 func (s *Server) Socket() string { return s.opt.Socket }
 
-// Close stops the server and every pane.
+// Close stops the server: it stops accepting, ends every connection's
+// requests, ends every pane's processes, and returns when all of that is
+// done (later calls wait for the first).
 func (s *Server) Close() error {
+	s.stopOnce.Do(func() { go s.shutdown() })
+	<-s.stopped
+	return nil
+}
+
+// closeAllWindows kills every pane's processes, in parallel, and returns
+// when all are gone: a stopped daemon must not leave programs running,
+// reparented to init.
+func (s *Server) closeAllWindows() {
 	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
-		return nil
-	}
-	s.closed = true
-	close(s.done)
-	ln := s.ln
-	var wins []*Window
+	wins := make([]*Window, 0, len(s.windows))
 	for _, w := range s.windows {
 		wins = append(wins, w)
 	}
-	for c := range s.conns {
-		c.Close()
+	s.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, w := range wins {
+		wg.Add(1)
+		go func() { defer wg.Done(); w.close() }()
+	}
+	wg.Wait()
+}
+
+func (s *Server) shutdown() {
+	defer close(s.stopped)
+	s.mu.Lock()
+	s.closed = true
+	close(s.done)
+	ln := s.ln
+	conns := make([]*conn, 0, len(s.conns))
+	for cn := range s.conns {
+		conns = append(conns, cn)
 	}
 	var rings []*mail.Ring
 	for _, ss := range s.sessions {
@@ -249,16 +344,19 @@ func (s *Server) Close() error {
 		}
 	}
 	s.mu.Unlock()
+	if ln != nil {
+		ln.Close()
+	}
+	for _, cn := range conns {
+		cn.stop()
+	}
+	s.closeAllWindows()
 	for _, r := range rings { // mail dies with the daemon, and so does the stash
 		r.Close()
 	}
-	os.Remove(filepath.Join(filepath.Dir(s.opt.Socket), "stash"))
+	os.Remove(filepath.Join(filepath.Dir(s.opt.Socket), "stash")) // only if the rings left it empty
 	if ln != nil {
-		ln.Close()
 		os.Remove(s.opt.Socket)
-	}
-	for _, w := range wins {
-		w.close()
 	}
 	s.tracker.Close()
 	if s.opt.Tracker.Watcher != nil {
@@ -266,90 +364,6 @@ func (s *Server) Close() error {
 	}
 	s.hub.close()
 	s.wg.Wait()
-	return nil
-}
-
-// conn is one client connection.
-type conn struct {
-	s         *Server
-	c         net.Conn
-	peer      int    // the caller's pid (SO_PEERCRED), 0 when unknown
-	placed    bool   // the caller's pane was looked up
-	placedID  string // that pane, "" for none
-	w         *bufio.Writer
-	wmu       sync.Mutex
-	sub       *subscriber
-	streaming bool
-	closed    chan struct{}
-}
-
-func (s *Server) serveConn(c net.Conn) {
-	defer s.wg.Done()
-	cn := &conn{s: s, c: c, peer: peerPID(c), w: bufio.NewWriter(c), closed: make(chan struct{})}
-	defer func() {
-		close(cn.closed)
-		if cn.sub != nil {
-			s.hub.remove(cn.sub)
-		}
-		c.Close()
-		s.mu.Lock()
-		delete(s.conns, c)
-		s.mu.Unlock()
-	}()
-	r := bufio.NewReaderSize(c, 64<<10)
-	for {
-		line, err := proto.ReadLine(r, proto.MaxLine)
-		if errors.Is(err, proto.ErrLineTooLong) {
-			cn.send(proto.Response{Error: proto.Errorf(proto.CodeInvalidRequest, "the request line is over the 16 MB cap")})
-			continue
-		}
-		if err != nil {
-			return
-		}
-		if len(line) == 0 {
-			continue
-		}
-		req, perr := proto.ParseRequest(line)
-		if perr != nil {
-			cn.send(proto.Response{ID: req.ID, Error: perr})
-			continue
-		}
-		res, herr := s.dispatch(cn, req)
-		if herr != nil {
-			cn.send(proto.Response{ID: req.ID, Error: herr})
-			continue
-		}
-		cn.send(proto.Response{ID: req.ID, Result: res})
-		if cn.sub != nil && !cn.streaming {
-			cn.streaming = true
-			go cn.stream(cn.sub)
-		}
-		if k, ok := res.(killResult); ok && k.Type == "server_killed" {
-			go s.Close()
-			return
-		}
-	}
-}
-
-func (cn *conn) send(resp proto.Response) error {
-	cn.wmu.Lock()
-	defer cn.wmu.Unlock()
-	if err := proto.Encode(cn.w, resp); err != nil {
-		return err
-	}
-	return cn.w.Flush()
-}
-
-// sendRaw writes one event line.
-func (cn *conn) sendRaw(v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	cn.wmu.Lock()
-	defer cn.wmu.Unlock()
-	cn.w.Write(append(b, '\n'))
-	return cn.w.Flush()
 }
 
 func newID() string {
@@ -361,7 +375,7 @@ func newID() string {
 	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
 }
 
-// sessionsSorted lists sessions in creation order.
+// sessionsSorted lists sessions in creation order. Called with s.mu held.
 func (s *Server) sessionsSorted() []*Session {
 	out := append([]*Session(nil), s.order...)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].created.Before(out[j].created) })

@@ -2,7 +2,11 @@ package daemon
 
 import (
 	"fmt"
+	"os"
+	"os/signal"
 	"sync"
+	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/tuios/tuios/detect"
@@ -14,21 +18,34 @@ import (
 // Workspaces is how many numbered workspaces a session has.
 const Workspaces = 9
 
-// Session is a named set of windows.
+// Bounds on what a client may ask a window to be.
+const (
+	maxCols = 1000
+	maxRows = 1000
+	// inputCap bounds the bytes queued for one pane's input: terminal
+	// replies beyond it are dropped, and send-text waits for room.
+	inputCap = 1 << 20
+)
+
+// Session is a named set of windows. Its fields are guarded by the
+// server's lock.
 type Session struct {
-	Name       string
-	ID         string
-	created    time.Time
-	active     time.Time // most recently used
-	windows    []*Window // list order: the index list-windows prints
-	focused    *Window
-	workspace  int
-	wsNames    map[int]string
-	cols, rows int
-	mail       *mail.Ring // made on first use (verbs_mail.go); nil until then
+	Name      string
+	ID        string
+	created   time.Time
+	active    time.Time // most recently used
+	windows   []*Window // list order: the index list-windows prints
+	focused   *Window
+	workspace int
+	wsNames   map[int]string
+	cols      int
+	rows      int
+	mail      *mail.Ring // made on first use (verbs_mail.go); nil until then
 }
 
 // Window is one pane: a process on a PTY, its screen, its tracked state.
+// The placement fields (name, workspace, minimized) are guarded by the
+// server's lock; the output and exit fields by mu.
 type Window struct {
 	ID        string
 	session   *Session
@@ -43,8 +60,17 @@ type Window struct {
 	created   time.Time
 
 	proc *pty.Process
+	in   *pty.Input // every write to the pane's input, in order
 	pane *detect.Pane
 	srv  *Server
+
+	// title and dir are the screen's title and OSC 7 directory, copied
+	// after each chunk so listings read them without any pane lock.
+	title atomic.Pointer[string]
+	dir   atomic.Pointer[string]
+
+	exitSeen atomic.Bool   // the exit is being handled
+	readDone chan struct{} // closed when the reader reached the end of the terminal
 
 	mu         sync.Mutex
 	lastOutput time.Time
@@ -55,13 +81,29 @@ type Window struct {
 	outBytes   uint64
 }
 
+// Title is the pane's title as last drawn.
+func (w *Window) Title() string {
+	if t := w.title.Load(); t != nil {
+		return *t
+	}
+	return ""
+}
+
+// dirNow is the pane's working directory as last reported (OSC 7).
+func (w *Window) dirNow() string {
+	if d := w.dir.Load(); d != nil {
+		return *d
+	}
+	return ""
+}
+
 // DisplayName is the name a person gave, else the shell's title, else
-// "Terminal <id8>".
+// "Terminal <id8>". Called with s.mu held.
 func (w *Window) DisplayName() string {
 	if w.name != "" {
 		return w.name
 	}
-	if t := w.pane.Screen().Title(); t != "" {
+	if t := w.Title(); t != "" {
 		return t
 	}
 	return "Terminal " + w.ID[:8]
@@ -108,22 +150,27 @@ type windowSpec struct {
 	rows      int
 }
 
-// startWindow starts a window in ss. Called without s.mu held.
+// startWindow starts a window in ss. Called without s.mu held. A session
+// killed while the window started gets no window: the process is ended
+// and the caller told.
 func (s *Server) startWindow(ss *Session, spec windowSpec) (*Window, *proto.Error) {
 	argv := spec.argv
 	if len(argv) == 0 {
 		argv = []string{s.opt.Shell}
 	}
+	s.mu.Lock()
 	if spec.cols <= 0 {
 		spec.cols = ss.cols
 	}
 	if spec.rows <= 0 {
 		spec.rows = ss.rows
 	}
+	sessName := ss.Name
+	s.mu.Unlock()
 	id := newID()
 	env := paneEnv(s.opt.Env, map[string]string{
 		"TUIOS_ENV": "1", "TUIOS_SOCKET": s.opt.Socket, "TUIOS_PANE_ID": id, "TUIOS_WINDOW_ID": id,
-		"TUIOS_SESSION": ss.Name, "TUIOS_HOST": s.host, "TERM": "xterm-256color",
+		"TUIOS_SESSION": sessName, "TUIOS_HOST": s.host, "TERM": "xterm-256color",
 	})
 	proc, err := pty.Start(pty.Options{Argv: argv, Dir: spec.cwd, Env: env, Cols: spec.cols, Rows: spec.rows})
 	if err != nil {
@@ -135,11 +182,18 @@ func (s *Server) startWindow(ss *Session, spec windowSpec) (*Window, *proto.Erro
 	}
 	w := &Window{
 		ID: id, session: ss, name: spec.name, cols: spec.cols, rows: spec.rows, argv: argv, program: len(spec.argv) > 0, cwd: spec.cwd,
-		created: time.Now(), proc: proc, srv: s, outputGen: make(chan struct{}), exitCh: make(chan struct{}),
+		created: time.Now(), proc: proc, srv: s, outputGen: make(chan struct{}), exitCh: make(chan struct{}), readDone: make(chan struct{}),
 	}
-	w.pane = s.tracker.Attach(id, detect.PaneOptions{ShellPID: proc.Pid(), Cols: spec.cols, Rows: spec.rows, Reply: proc, Scrollback: 3000})
+	w.in = pty.NewInput(proc, pty.InputOptions{Max: inputCap})
+	w.pane = s.tracker.Attach(id, detect.PaneOptions{ShellPID: proc.Pid(), Cols: spec.cols, Rows: spec.rows, Reply: w.in, Scrollback: 3000})
 
 	s.mu.Lock()
+	if s.closed || s.sessions[ss.Name] != ss {
+		s.mu.Unlock()
+		w.close()
+		s.tracker.Detach(id)
+		return nil, proto.Errorf(proto.CodeSessionNotFound, "session %q closed while the window started", ss.Name)
+	}
 	ws := spec.workspace
 	if ws <= 0 {
 		ws = ss.workspace
@@ -155,6 +209,9 @@ func (s *Server) startWindow(ss *Session, spec windowSpec) (*Window, *proto.Erro
 	s.mu.Unlock()
 	s.hub.publish(event{Type: "window-created", Session: ss.Name, Window: id})
 	go w.read()
+	if proc.Exited() { // it may have exited before the exit watcher could see it
+		w.noteExit()
+	}
 	return w, nil
 }
 
@@ -181,13 +238,25 @@ func paneEnv(base []string, set map[string]string) []string {
 	return out
 }
 
-// read is the window's one goroutine: PTY output to the tracked pane.
+// read is the window's one goroutine: PTY output to the tracked pane. It
+// reads until every process holding the terminal has let go, which may
+// be long after the window's own process exited (see exit).
 func (w *Window) read() {
 	buf := make([]byte, 32<<10)
+	var title, dir string
 	for {
 		n, err := w.proc.Read(buf)
 		if n > 0 {
 			w.pane.Write(buf[:n])
+			sc := w.pane.Screen()
+			if t := sc.Title(); t != title {
+				title = t
+				w.title.Store(&t)
+			}
+			if d := sc.WorkingDir(); d != dir {
+				dir = d
+				w.dir.Store(&d)
+			}
 			w.mu.Lock()
 			w.lastOutput = time.Now()
 			w.outBytes += uint64(n)
@@ -200,6 +269,48 @@ func (w *Window) read() {
 		}
 		if err != nil {
 			break
+		}
+	}
+	close(w.readDone)
+	w.noteExit()
+}
+
+// noteExit handles the window's own process exiting, once, whoever sees
+// it first: the exit watcher (SIGCHLD) or the reader reaching the end of
+// the terminal. A background child that ignores SIGHUP and keeps the
+// terminal open does not delay it.
+func (w *Window) noteExit() {
+	if w.exitSeen.CompareAndSwap(false, true) {
+		go w.exit()
+	}
+}
+
+// exitSettle bounds how long an exit waits for the last output: the
+// reader normally reaches the end of the terminal at once; a child that
+// still holds it is waited for only until the pane goes quiet.
+const (
+	exitQuiet  = 100 * time.Millisecond
+	exitSettle = time.Second
+)
+
+func (w *Window) exit() {
+	// What the process printed before it exited is read first, so a
+	// waiter on the exit then reads the final screen.
+	deadline := time.NewTimer(exitSettle)
+	defer deadline.Stop()
+settle:
+	for {
+		w.mu.Lock()
+		gen := w.outputGen
+		w.mu.Unlock()
+		select {
+		case <-w.readDone:
+			break settle
+		case <-gen:
+		case <-time.After(exitQuiet):
+			break settle
+		case <-deadline.C:
+			break settle
 		}
 	}
 	status, _ := w.proc.Wait()
@@ -215,6 +326,40 @@ func (w *Window) read() {
 	// something closes it.
 	if w.program {
 		w.srv.closeWindow(w)
+	}
+}
+
+// isExited reports whether the window's process has exited.
+func (w *Window) isExited() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.exited
+}
+
+// watchExits is the daemon's one exit watcher: the pane processes are its
+// only children, so a SIGCHLD means one of them may have exited; each
+// live window's process is asked without blocking.
+func (s *Server) watchExits() {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, syscall.SIGCHLD)
+	defer signal.Stop(ch)
+	for {
+		select {
+		case <-s.done:
+			return
+		case <-ch:
+		}
+		s.mu.Lock()
+		live := make([]*Window, 0, len(s.windows))
+		for _, w := range s.windows {
+			live = append(live, w)
+		}
+		s.mu.Unlock()
+		for _, w := range live {
+			if !w.exitSeen.Load() && w.proc.Exited() {
+				w.noteExit()
+			}
+		}
 	}
 }
 
@@ -255,14 +400,20 @@ func (s *Server) closeWindow(w *Window) {
 	s.hub.publish(event{Type: "window-closed", Session: ss.Name, Window: w.ID})
 }
 
-// close stops the window's process; it is idempotent.
+// close stops the window's input and ends every process of its terminal
+// session; it is idempotent.
 func (w *Window) close() {
+	w.in.Close()
 	w.proc.Close()
 }
 
 // killSession closes every window of a session and drops it.
 func (s *Server) killSession(ss *Session) {
 	s.mu.Lock()
+	if s.sessions[ss.Name] != ss {
+		s.mu.Unlock()
+		return
+	}
 	wins := append([]*Window(nil), ss.windows...)
 	delete(s.sessions, ss.Name)
 	for i, x := range s.order {
@@ -272,9 +423,12 @@ func (s *Server) killSession(ss *Session) {
 		}
 	}
 	s.mu.Unlock()
+	var wg sync.WaitGroup
 	for _, w := range wins {
-		s.closeWindow(w)
+		wg.Add(1)
+		go func() { defer wg.Done(); s.closeWindow(w) }()
 	}
+	wg.Wait()
 	s.mu.Lock()
 	ring := ss.mail
 	s.mu.Unlock()

@@ -2,17 +2,18 @@ package daemon
 
 import (
 	"encoding/json"
-	"reflect"
 	"sort"
 	"strings"
 
 	"github.com/tuios/tuios/internal/fuzzy"
 	"github.com/tuios/tuios/internal/proto"
+	"github.com/tuios/tuios/internal/version"
 )
 
-// verb is one protocol verb. Its params are a struct whose fields carry
-// json names and `desc`, `req` and `accepted` tags: the one source both
-// strict decoding and list-verbs read.
+// verb is one protocol verb. Its params are a struct whose field tags are
+// the one source that strict decoding, the checks every request passes
+// (proto.Validate: required params, bounds, accepted values) and
+// list-verbs (proto.Schema) read.
 type verb struct {
 	name    string
 	desc    string
@@ -20,81 +21,34 @@ type verb struct {
 	example string
 	params  any // a pointer to a zero params struct, for the schema
 	run     func(cn *conn, raw json.RawMessage) (any, *proto.Error)
+	// placesCaller: the verb may act on the caller's own pane, so the
+	// caller is placed (its ancestry read from /proc) before it runs,
+	// without the server lock.
+	placesCaller bool
 }
 
-// handler adapts a typed handler: params decoded strictly, required
-// params checked.
+// handler adapts a typed handler: params decoded strictly, then checked
+// against their tags.
 func handler[P any](fn func(cn *conn, p *P) (any, *proto.Error)) (any, func(*conn, json.RawMessage) (any, *proto.Error)) {
 	return new(P), func(cn *conn, raw json.RawMessage) (any, *proto.Error) {
 		p := new(P)
 		if err := proto.DecodeParams(raw, p); err != nil {
 			return nil, err
 		}
-		if err := checkRequired(p); err != nil {
+		if err := proto.Validate(p); err != nil {
 			return nil, err
 		}
 		return fn(cn, p)
 	}
 }
 
-func checkRequired(p any) *proto.Error {
-	v := reflect.ValueOf(p).Elem()
-	t := v.Type()
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		if f.Tag.Get("req") == "true" && v.Field(i).IsZero() {
-			name := strings.Split(f.Tag.Get("json"), ",")[0]
-			return proto.Errorf(proto.CodeInvalidParams, "the param %q is required", name).WithHint(proto.Hint{Param: name})
-		}
+func (s *Server) verbNames() []string {
+	names := make([]string, 0, len(s.verbs))
+	for n := range s.verbs {
+		names = append(names, n)
 	}
-	return nil
-}
-
-// schema describes a params struct for list-verbs.
-func schema(p any) []proto.Param {
-	out := []proto.Param{}
-	if p == nil {
-		return out
-	}
-	t := reflect.TypeOf(p).Elem()
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		name := strings.Split(f.Tag.Get("json"), ",")[0]
-		if name == "" || name == "-" {
-			continue
-		}
-		typ := "string"
-		switch f.Type.Kind() {
-		case reflect.Int, reflect.Int64:
-			typ = "int"
-		case reflect.Bool:
-			typ = "bool"
-		case reflect.Slice:
-			typ = "[]string"
-		case reflect.Map, reflect.Struct:
-			typ = "object"
-		}
-		prm := proto.Param{Name: name, Type: typ, Description: f.Tag.Get("desc"), Required: f.Tag.Get("req") == "true"}
-		if acc := f.Tag.Get("accepted"); acc != "" {
-			prm.Accepted = strings.Split(acc, ",")
-		}
-		out = append(out, prm)
-	}
-	return out
-}
-
-func (s *Server) dispatch(cn *conn, req proto.Request) (any, *proto.Error) {
-	v := s.verbs[req.Verb]
-	if v == nil {
-		names := make([]string, 0, len(s.verbs))
-		for n := range s.verbs {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		return nil, proto.Errorf(proto.CodeUnknownVerb, "unknown verb %q", req.Verb).
-			WithHint(proto.Hint{DidYouMean: nearestWord(req.Verb, names), Command: `{"verb":"list-verbs"}`})
-	}
-	return v.run(cn, req.Params)
+	sort.Strings(names)
+	return names
 }
 
 // nearestWord is the closest name by edit distance (or a name the word is
@@ -131,6 +85,11 @@ func (s *Server) verbTable() map[string]*verb {
 	s.mailVerbs(add)
 	m := map[string]*verb{}
 	for _, v := range all {
+		switch v.name {
+		case "hello", "list-verbs", "kill-server", "subscribe", "list-sessions", "new-session":
+		default:
+			v.placesCaller = true
+		}
 		m[v.name] = v
 	}
 	return m
@@ -141,13 +100,13 @@ type addFunc func(name, desc, returns, example string, params any, run func(*con
 // ---- hello, list-verbs, kill-server, subscribe ----
 
 type helloParams struct {
-	Client   string `json:"client" desc:"the client's name"`
-	Version  string `json:"version" desc:"the client's version"`
-	Protocol int    `json:"protocol" desc:"the protocol the client speaks"`
+	Client   string `json:"client" desc:"the client's name" maxlen:"256"`
+	Version  string `json:"version" desc:"the client's version" maxlen:"256"`
+	Protocol int    `json:"protocol" desc:"the protocol the client speaks (any other than this daemon speaks is protocol_mismatch)"`
 }
 
 type listVerbsParams struct {
-	Verb string `json:"verb" desc:"describe only this verb"`
+	Verb string `json:"verb" desc:"describe only this verb" maxlen:"256"`
 }
 
 type noParams struct{}
@@ -157,10 +116,10 @@ type killResult struct {
 }
 
 type subscribeParams struct {
-	Session string   `json:"session" desc:"only this session's events (default: all)"`
-	Window  string   `json:"window" desc:"only this window's events (its full id)"`
-	Types   []string `json:"types" desc:"only these event types (output is sent only when named)"`
-	Queue   int      `json:"queue" desc:"events queued before the oldest are dropped (default 256)"`
+	Session string   `json:"session" desc:"only this session's events (default: all)" maxlen:"4096"`
+	Window  string   `json:"window" desc:"only this window's events (its full id)" maxlen:"4096"`
+	Types   []string `json:"types" desc:"only these event types (output is sent only when named)" maxlen:"64"`
+	Queue   int      `json:"queue" desc:"events queued before the oldest are dropped" min:"1" max:"65536" default:"256"`
 }
 
 func (s *Server) metaVerbs(add addFunc) {
@@ -171,18 +130,15 @@ func (s *Server) metaVerbs(add addFunc) {
 		s.mu.Lock()
 		n := len(s.sessions)
 		s.mu.Unlock()
-		return map[string]any{"type": "hello", "protocol": proto.Version, "min_protocol": proto.MinVersion,
-			"daemon_version": Version, "pid": pidSelf(), "sessions": n}, nil
+		v := version.Get()
+		return map[string]any{"type": "hello", "protocol": v.Protocol, "min_protocol": v.MinProtocol,
+			"daemon_version": v.Module, "revision": v.Revision, "go_version": v.Go, "pid": pidSelf(), "sessions": n}, nil
 	})
 	add("hello", "Say hello: the daemon's version, protocol and pid", "hello", `{"verb":"hello","params":{"client":"me","protocol":1}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *listVerbsParams) (any, *proto.Error) {
-		list := proto.VerbList{Type: "verb_list", Version: proto.Version, MinVersion: proto.MinVersion, DaemonVersion: Version, Envelope: proto.Envelope}
-		names := make([]string, 0, len(s.verbs))
-		for n := range s.verbs {
-			names = append(names, n)
-		}
-		sort.Strings(names)
+		list := proto.VerbList{Type: "verb_list", Version: proto.Version, MinVersion: proto.MinVersion, DaemonVersion: version.Get().Module, Envelope: proto.Envelope}
+		names := s.verbNames()
 		if p.Verb != "" {
 			if s.verbs[p.Verb] == nil {
 				return nil, proto.Errorf(proto.CodeInvalidParams, "unknown verb %q", p.Verb).WithHint(proto.Hint{DidYouMean: nearestWord(p.Verb, names)})
@@ -191,7 +147,7 @@ func (s *Server) metaVerbs(add addFunc) {
 		}
 		for _, n := range names {
 			v := s.verbs[n]
-			info := proto.VerbInfo{Verb: n, Description: v.desc, Params: schema(v.params), Returns: v.returns}
+			info := proto.VerbInfo{Verb: n, Description: v.desc, Params: proto.Schema(v.params), Returns: v.returns}
 			if v.example != "" {
 				info.Examples = []string{v.example}
 			}

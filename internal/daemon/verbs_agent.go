@@ -2,26 +2,28 @@ package daemon
 
 import (
 	"encoding/json"
+	"fmt"
 	"sort"
 	"strings"
 
 	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/detect"
 	"github.com/tuios/tuios/internal/proto"
+	"github.com/tuios/tuios/mail"
 )
 
 type setAgentStateParams struct {
 	Session        string `json:"session" desc:"the session"`
 	Window         string `json:"window" desc:"the window (default: the caller's own pane, else the focused one)"`
-	State          string `json:"state" req:"true" desc:"the state" accepted:"none,working,needs_input,idle,done,errored,unknown"`
-	Message        string `json:"message" desc:"plain words: what it is doing or asking"`
-	Source         string `json:"source" desc:"who reports (default report)" accepted:"report,osc,screen,stall"`
-	Harness        string `json:"harness" desc:"the harness id the report names, e.g. claude-code"`
+	State          string `json:"state" req:"true" desc:"the state" accepted:"none,working,needs_input,idle,done,errored,unknown" check:"handler"`
+	Message        string `json:"message" desc:"plain words: what it is doing or asking (kept to 512 bytes)" maxlen:"65536"`
+	Source         string `json:"source" desc:"who reports" accepted:"report,osc,screen,stall" check:"handler" default:"report"`
+	Harness        string `json:"harness" desc:"the harness id the report names, e.g. claude-code" maxlen:"64"`
 	Kind           string `json:"kind" desc:"what a needs_input waits for (default: guessed from the message)" accepted:"approval,question"`
-	AgentSessionID string `json:"agent_session_id" desc:"the agent session the report speaks for (at most 256 bytes)"`
-	TranscriptPath string `json:"transcript_path" desc:"the harness's transcript file; joins the pane to it"`
-	IfState        string `json:"if_state" desc:"apply only when the pane is in one of these states (comma-separated)"`
-	HarnessPID     int    `json:"harness_pid" desc:"the agent's pid"`
+	AgentSessionID string `json:"agent_session_id" desc:"the agent session the report speaks for" maxlen:"256"`
+	TranscriptPath string `json:"transcript_path" desc:"the harness's transcript file (a regular file); joins the pane to it" maxlen:"4096"`
+	IfState        string `json:"if_state" desc:"apply only when the pane is in one of these states (comma-separated)" maxlen:"256"`
+	HarnessPID     int    `json:"harness_pid" desc:"the agent's pid" min:"1" max:"4194304"`
 }
 
 type agentParams struct {
@@ -38,15 +40,15 @@ type listAgentsParams struct {
 type explainScreenParams struct {
 	Session string `json:"session" desc:"the session"`
 	Window  string `json:"window" desc:"the window (default: the caller's own pane, else the focused one)"`
-	Harness string `json:"harness" desc:"run this harness's rules instead of the pane's"`
-	Lines   int    `json:"lines" desc:"read this many non-empty rows instead of the manifest's"`
+	Harness string `json:"harness" desc:"run this harness's rules instead of the pane's" maxlen:"64"`
+	Lines   int    `json:"lines" desc:"read this many non-empty rows instead of the manifest's" min:"1" max:"200"`
 }
 
 // agentRow is one pane's agent state: get-agent-state's result and a
 // list-agents row.
 type agentRow struct {
 	Type string `json:"type,omitempty"`
-	agentstate.Wire
+	agentWire
 	Session    string            `json:"session"`
 	Index      int               `json:"index"`
 	Name       string            `json:"name"`
@@ -63,16 +65,30 @@ type agentRow struct {
 	snap       agentstate.Snapshot
 }
 
-// agentRow builds a pane's row. Called with s.mu held.
-func (s *Server) agentRow(w *Window) agentRow {
+// agentSeat is what an agent row needs from the server's tables, copied
+// under s.mu so the row is built without it.
+type agentSeat struct {
+	w    *Window
+	wr   windowRow
+	ring *mail.Ring
+}
+
+// seat copies a window's place. Called with s.mu held.
+func (s *Server) seat(w *Window) agentSeat {
+	return agentSeat{w: w, wr: s.windowRow(w), ring: w.session.mail}
+}
+
+// agentRow builds a pane's row from its seat. Called without s.mu: it
+// reads the arbiter, the mail ring and the pane.
+func (s *Server) agentRow(st agentSeat) agentRow {
+	w, wr := st.w, st.wr
 	snap := s.tracker.Arbiter().Get(w.ID)
-	wr := s.windowRow(w)
 	r := agentRow{
-		Wire: snap.Wire(), Session: w.session.Name, Index: wr.Index, Name: wr.DisplayName, Glyph: snap.Glyph(),
-		Cwd: wr.Cwd, Workspace: w.workspace, Focused: wr.Focused, Meta: map[string]string{}, snap: snap,
+		agentWire: wireOf(snap), Session: wr.Session, Index: wr.Index, Name: wr.DisplayName, Glyph: snap.Glyph(),
+		Cwd: wr.Cwd, Workspace: wr.Workspace, Focused: wr.Focused, Meta: map[string]string{}, snap: snap,
 	}
-	if w.session.mail != nil {
-		r.Unread = w.session.mail.Unread(w.ID)
+	if st.ring != nil {
+		r.Unread = st.ring.Unread(w.ID)
 	}
 	if m := w.pane.Foreground(); m.Running {
 		r.Foreground = m.Process.Label()
@@ -125,9 +141,6 @@ func (s *Server) agentVerbs(add addFunc) {
 		if kind != agentstate.KindNone && state != agentstate.NeedsInput {
 			return nil, proto.Errorf(proto.CodeInvalidParams, "a kind goes only with needs_input").WithHint(proto.Hint{Param: "kind"})
 		}
-		if len(p.AgentSessionID) > 256 {
-			return nil, proto.Errorf(proto.CodeInvalidParams, "agent_session_id is over 256 bytes").WithHint(proto.Hint{Param: "agent_session_id"})
-		}
 		var ifState agentstate.StateSet
 		if p.IfState != "" {
 			if ifState, err = agentstate.ParseStateSet(p.IfState); err != nil {
@@ -162,12 +175,16 @@ func (s *Server) agentVerbs(add addFunc) {
 
 	p, h = handler(func(cn *conn, p *agentParams) (any, *proto.Error) {
 		s.mu.Lock()
-		defer s.mu.Unlock()
 		_, w, err := s.target(cn, p.Session, p.Window)
+		var st agentSeat
+		if err == nil {
+			st = s.seat(w)
+		}
+		s.mu.Unlock()
 		if err != nil {
 			return nil, err
 		}
-		r := s.agentRow(w)
+		r := s.agentRow(st)
 		r.Type = "agent_state"
 		return r, nil
 	})
@@ -176,38 +193,49 @@ func (s *Server) agentVerbs(add addFunc) {
 
 	p, h = handler(func(cn *conn, p *listAgentsParams) (any, *proto.Error) {
 		s.mu.Lock()
-		defer s.mu.Unlock()
 		var sessions []*Session
 		if p.AllSessions {
 			sessions = s.sessionsSorted()
 		} else {
 			ss, err := s.session(cn, p.Session)
 			if err != nil {
+				s.mu.Unlock()
 				return nil, err
 			}
 			sessions = []*Session{ss}
 		}
-		rows := []agentRow{}
+		var seats []agentSeat
+		var rings []*mail.Ring
 		for _, ss := range sessions {
 			for _, w := range ss.windows {
-				r := s.agentRow(w)
-				if p.All || r.State != "none" || r.HarnessID != "" {
-					rows = append(rows, r)
-				}
+				seats = append(seats, s.seat(w))
+			}
+			if ss.mail != nil {
+				rings = append(rings, ss.mail)
+			}
+		}
+		first := ""
+		if len(sessions) > 0 {
+			first = sessions[0].Name
+		}
+		s.mu.Unlock()
+		rows := []agentRow{}
+		for _, st := range seats {
+			r := s.agentRow(st)
+			if p.All || r.State != "none" || r.HarnessID != "" {
+				rows = append(rows, r)
 			}
 		}
 		sort.SliceStable(rows, func(i, j int) bool { return needOrder(rows[i]) < needOrder(rows[j]) })
 		humanUnread := 0
-		for _, ss := range sessions {
-			if ss.mail != nil {
-				humanUnread += ss.mail.Unread("human")
-			}
+		for _, r := range rings {
+			humanUnread += r.Unread(mail.Human)
 		}
 		res := map[string]any{"type": "agent_list", "agents": rows, "total": len(rows), "human_inbox": "human", "human_unread": humanUnread}
 		if p.AllSessions {
 			res["all_sessions"] = true
 		} else {
-			res["session"] = sessions[0].Name
+			res["session"] = first
 		}
 		return res, nil
 	})
@@ -216,14 +244,15 @@ func (s *Server) agentVerbs(add addFunc) {
 	p, h = handler(func(cn *conn, p *agentParams) (any, *proto.Error) {
 		s.mu.Lock()
 		_, w, err := s.target(cn, p.Session, p.Window)
-		var r agentRow
+		var st agentSeat
 		if err == nil {
-			r = s.agentRow(w)
+			st = s.seat(w)
 		}
 		s.mu.Unlock()
 		if err != nil {
 			return nil, err
 		}
+		r := s.agentRow(st)
 		ex, derr := s.tracker.Detector().Explain(w.proc.Pid())
 		if derr != nil {
 			return nil, proto.Errorf(proto.CodeCommandFailed, "reading the pane's process: %v", derr)
@@ -234,16 +263,13 @@ func (s *Server) agentVerbs(add addFunc) {
 		return mergeJSON(map[string]any{
 			"type": "agent_detect", "window_id": w.ID, "state": r.State, "source": r.Source, "harness_id": r.HarnessID,
 			"auto_detected": r.snap.Auto, "evidence_age_ms": r.EvidenceAgeMS, "needs_you": r.NeedsYou, "activity": r.Activity,
-			"text": ex.String(),
+			"text": ex.String() + s.loadErrorText(), "manifest_errors": s.manifestErrors(),
 		}, ex), nil
 	})
 	add("explain-agent-detect", "Say what the detector reads in a pane's foreground and why it is or is not an agent", "agent_detect",
 		`{"verb":"explain-agent-detect","params":{"window":"build"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *explainScreenParams) (any, *proto.Error) {
-		if p.Lines < 0 || p.Lines > 200 {
-			return nil, proto.Errorf(proto.CodeInvalidParams, "lines must be 1 to 200").WithHint(proto.Hint{Param: "lines"})
-		}
 		s.mu.Lock()
 		_, w, err := s.target(cn, p.Session, p.Window)
 		s.mu.Unlock()
@@ -311,4 +337,34 @@ func mergeJSON(base map[string]any, v any) map[string]any {
 		m[k] = x
 	}
 	return m
+}
+
+// manifestError is a harness manifest that did not load, as
+// explain-agent-detect reports it.
+type manifestError struct {
+	Source string `json:"source"`
+	Line   int    `json:"line,omitempty"`
+	Code   string `json:"code"`
+	Reason string `json:"reason"`
+	Hint   string `json:"hint"`
+}
+
+func (s *Server) manifestErrors() []manifestError {
+	out := make([]manifestError, 0, len(s.loadErrs))
+	for _, e := range s.loadErrs {
+		code, hint, _ := proto.CodeOf(e)
+		out = append(out, manifestError{Source: e.Source, Line: e.Line, Code: code, Reason: e.Reason, Hint: hint})
+	}
+	return out
+}
+
+// loadErrorText is the lines explain-agent-detect's text adds for
+// manifests that did not load: a rule someone wrote and that matches
+// nothing is most often one of these.
+func (s *Server) loadErrorText() string {
+	var b strings.Builder
+	for _, e := range s.loadErrs {
+		fmt.Fprintf(&b, "\nnot loaded: %v\n  hint: %s", e, e.Hint())
+	}
+	return b.String()
 }

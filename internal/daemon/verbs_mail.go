@@ -16,7 +16,7 @@ import (
 )
 
 // Error codes of the mail verbs that proto does not name yet (stable wire
-// names from spec coordination.md §1.3).
+// names; docs/protocol.md lists every code).
 const (
 	codeNoKeyboard    = "no_keyboard"
 	codeAgentBlocked  = "agent_blocked"
@@ -69,9 +69,9 @@ func stashDirName(ss *Session) string {
 func mailErr(err error) *proto.Error {
 	var e *mail.Error
 	if errors.As(err, &e) {
-		pe := proto.Errorf(e.Code, "%s", e.Message)
-		if e.Param != "" || e.Hint != "" {
-			pe.Hint = &proto.Hint{Param: e.Param, Detail: e.Hint}
+		pe := proto.Errorf(string(e.Code()), "%s", e.Message)
+		if e.Param != "" || e.Hint() != "" {
+			pe.Hint = &proto.Hint{Param: e.Param, Detail: e.Hint()}
 		}
 		return pe
 	}
@@ -81,10 +81,10 @@ func mailErr(err error) *proto.Error {
 type sendMessageParams struct {
 	Session     string   `json:"session" desc:"the session (default: your own pane's, else the most recently active)"`
 	To          string   `json:"to" desc:"the inbox: a window (id, index, unique id prefix, name) or human; omit for a notice to the whole session"`
-	From        string   `json:"from" desc:"a label for the sender; a caller inside a pane is that pane whatever it says, and human from a pane is refused"`
+	From        string   `json:"from" desc:"a label for the sender; a caller inside a pane is that pane whatever it says, and human from a pane is refused" maxlen:"256"`
 	Subject     string   `json:"subject" desc:"at most 120 characters"`
 	Text        string   `json:"text" req:"true" desc:"the message, at most 8 KiB"`
-	ReplyTo     int      `json:"reply_to" desc:"the id of the message this answers"`
+	ReplyTo     int      `json:"reply_to" desc:"the id of the message this answers" min:"1" max:"9007199254740991"`
 	Attachments []string `json:"attachments" desc:"absolute paths of files that exist now (at most 8); references, not bytes"`
 }
 
@@ -94,8 +94,8 @@ type readMessagesParams struct {
 	Unread  bool   `json:"unread" desc:"only unread directed messages"`
 	Notices bool   `json:"notices" desc:"with to: include notices"`
 	Peek    bool   `json:"peek" desc:"mark nothing"`
-	Thread  int    `json:"thread" desc:"only this thread (any id in it)"`
-	Limit   int    `json:"limit" desc:"the newest N, oldest first (default 20)"`
+	Thread  int    `json:"thread" desc:"only this thread (any id in it)" min:"1" max:"9007199254740991"`
+	Limit   int    `json:"limit" desc:"the newest N, oldest first" min:"1" max:"256" default:"20"`
 }
 
 type stashPutParams struct {
@@ -116,15 +116,15 @@ type stashGetParams struct {
 type askAgentParams struct {
 	Session      string `json:"session" desc:"the session"`
 	Window       string `json:"window" req:"true" desc:"the pane to ask (human is refused: no keyboard)"`
-	From         string `json:"from" desc:"a label for the asker"`
-	Text         string `json:"text" req:"true" desc:"the question, typed as one paste"`
-	ReadyTimeout int    `json:"ready_timeout" desc:"ms to wait for the target to be ready (default 30000)"`
-	Settle       int    `json:"settle" desc:"ms of silence that ends the reply (default 2000)"`
-	Timeout      int    `json:"timeout" desc:"ms before the reply is cut off (default 300000)"`
-	Lines        int    `json:"lines" desc:"the newest N reply lines (default 200)"`
+	From         string `json:"from" desc:"a label for the asker" maxlen:"256"`
+	Text         string `json:"text" req:"true" desc:"the question, typed as one paste" maxlen:"1048576"`
+	ReadyTimeout int    `json:"ready_timeout" desc:"ms to wait for the target to be ready" min:"1" max:"86400000" default:"30000"`
+	Settle       int    `json:"settle" desc:"ms of silence that ends the reply" min:"1" max:"86400000" default:"2000"`
+	Timeout      int    `json:"timeout" desc:"ms before the reply is cut off" min:"1" max:"86400000" default:"300000"`
+	Lines        int    `json:"lines" desc:"the newest N reply lines" min:"1" max:"100000" default:"200"`
 	Force        bool   `json:"force" desc:"do not wait for the target to be ready (a blocked target is still refused)"`
 	AllowBlocked bool   `json:"allow_blocked" desc:"type even when the target waits on needs_input"`
-	StallTimeout int    `json:"stall_timeout" desc:"ms the target has to show it took the question (default 5000)"`
+	StallTimeout int    `json:"stall_timeout" desc:"ms the target has to show it took the question" min:"1" max:"86400000" default:"5000"`
 }
 
 func (s *Server) mailVerbs(add addFunc) {
@@ -234,6 +234,16 @@ func (m *mailer) sender(cn *conn, from string) (id, label string, claimedHuman b
 	return "", from, false, nil
 }
 
+// rateKey is the caller's mail rate bucket, keyed on what it cannot
+// choose: its pane, or one bucket for every caller outside a pane (a
+// label, or a window id claimed from outside, is the caller's to pick).
+func rateKey(cn *conn) string {
+	if cn != nil && cn.placedID != "" {
+		return "pane:" + cn.placedID
+	}
+	return "outside"
+}
+
 // inbox resolves an inbox address: human before any window. Called with
 // s.mu held.
 func (m *mailer) inbox(cn *conn, ss *Session, addr string) (id, label string, err *proto.Error) {
@@ -248,9 +258,6 @@ func (m *mailer) inbox(cn *conn, ss *Session, addr string) (id, label string, er
 }
 
 func (m *mailer) send(cn *conn, p *sendMessageParams) (any, *proto.Error) {
-	if p.ReplyTo < 0 {
-		return nil, proto.Errorf(proto.CodeInvalidParams, "reply_to must be a message id").WithHint(proto.Hint{Param: "reply_to"})
-	}
 	s := m.s
 	s.mu.Lock()
 	ss, err := s.session(cn, p.Session)
@@ -276,7 +283,7 @@ func (m *mailer) send(cn *conn, p *sendMessageParams) (any, *proto.Error) {
 		return nil, proto.Errorf(codeLoopRefused, "a pane cannot message itself").WithHint(proto.Hint{Param: "to", Detail: "send it to another inbox"})
 	}
 	msg, serr := ring.Send(mail.SendRequest{From: from, FromLabel: fromLabel, To: to, ToLabel: toLabel, Subject: p.Subject, Text: p.Text,
-		ReplyTo: uint64(p.ReplyTo), Attachments: p.Attachments, ClaimedHuman: claimed})
+		ReplyTo: uint64(p.ReplyTo), Attachments: p.Attachments, ClaimedHuman: claimed, RateKey: rateKey(cn)})
 	if serr != nil {
 		return nil, mailErr(serr)
 	}
@@ -318,9 +325,6 @@ func (m *mailer) open(cn *conn, session, to string) (ss *Session, inbox string, 
 }
 
 func (m *mailer) read(cn *conn, p *readMessagesParams) (any, *proto.Error) {
-	if p.Limit < 0 || p.Thread < 0 {
-		return nil, proto.Errorf(proto.CodeInvalidParams, "limit and thread must be positive").WithHint(proto.Hint{Param: "limit"})
-	}
 	ss, inbox, ring, forced, err := m.open(cn, p.Session, p.To)
 	if err != nil {
 		return nil, err
@@ -333,9 +337,6 @@ func (m *mailer) read(cn *conn, p *readMessagesParams) (any, *proto.Error) {
 
 // waitMail is wait-for's agent-message condition.
 func (s *Server) waitMail(ctx context.Context, cn *conn, p *waitParams, result map[string]any, timedOut func(string) *proto.Error) (any, *proto.Error) {
-	if p.Thread < 0 {
-		return nil, proto.Errorf(proto.CodeInvalidParams, "thread must be a message id").WithHint(proto.Hint{Param: "thread"})
-	}
 	ss, inbox, ring, _, err := s.mail.open(cn, p.Session, p.Window)
 	if err != nil {
 		return nil, err
@@ -361,11 +362,6 @@ func (m *mailer) ask(cn *conn, p *askAgentParams) (any, *proto.Error) {
 	}
 	if strings.TrimSpace(p.Text) == "" {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "the question is blank").WithHint(proto.Hint{Param: "text"})
-	}
-	for _, v := range []int{p.ReadyTimeout, p.Settle, p.Timeout, p.Lines, p.StallTimeout} {
-		if v < 0 {
-			return nil, proto.Errorf(proto.CodeInvalidParams, "timeouts and lines must be positive")
-		}
 	}
 	ms := func(v, def int) time.Duration {
 		if v == 0 {
@@ -405,15 +401,7 @@ func (m *mailer) ask(cn *conn, p *askAgentParams) (any, *proto.Error) {
 	}
 	defer done()
 
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go func() { // a client that hangs up ends its ask
-		select {
-		case <-cn.closed:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
+	ctx := cn.ctx // a client that hangs up ends its ask
 	arb := s.tracker.Arbiter()
 	blocked := func(snap agentstate.Snapshot) *proto.Error {
 		what := snap.BlockedBy().String()
@@ -480,8 +468,8 @@ func (m *mailer) ask(cn *conn, p *askAgentParams) (any, *proto.Error) {
 	w.mu.Lock()
 	gen := w.outputGen
 	w.mu.Unlock()
-	if _, werr := w.proc.Write([]byte(paste)); werr != nil {
-		return nil, proto.Errorf(proto.CodeCommandFailed, "typing into the pane: %v", werr)
+	if err := s.typeInto(cn, w, []byte(paste), 0); err != nil {
+		return nil, err
 	}
 	// Up to 300 ms for the pane to draw the paste; less once it drew and
 	// went quiet.
@@ -511,14 +499,14 @@ func (m *mailer) ask(cn *conn, p *askAgentParams) (any, *proto.Error) {
 		}
 	}()
 	if input.FocusBeforeSubmit && screen.Mode(vt.ModeFocusReporting) {
-		w.proc.Write([]byte("\x1b[I"))
+		w.in.Write([]byte("\x1b[I"))
 	}
 	w.mu.Lock()
 	gen = w.outputGen
 	w.mu.Unlock()
 	submitAt := s.clock.Now()
-	if _, werr := w.proc.Write([]byte(input.SubmitKey())); werr != nil {
-		return nil, proto.Errorf(proto.CodeCommandFailed, "typing into the pane: %v", werr)
+	if err := s.typeInto(cn, w, []byte(input.SubmitKey()), 0); err != nil {
+		return nil, err
 	}
 	w.pane.Typed()
 

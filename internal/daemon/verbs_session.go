@@ -22,13 +22,13 @@ type sessionRow struct {
 }
 
 type newSessionParams struct {
-	Name       string   `json:"name" desc:"the session's name (default: the next free number)"`
-	Window     *bool    `json:"window" desc:"open a first window (default true)"`
-	WindowName string   `json:"window_name" desc:"the first window's name"`
-	Cwd        string   `json:"cwd" desc:"the first window's working directory"`
-	Argv       []string `json:"argv" desc:"the first window's command (default: the shell)"`
-	Cols       int      `json:"cols" desc:"window width (default 80)"`
-	Rows       int      `json:"rows" desc:"window height (default 24)"`
+	Name       string   `json:"name" desc:"the session's name (default: the next free number)" maxlen:"256"`
+	Window     *bool    `json:"window" desc:"open a first window" default:"true"`
+	WindowName string   `json:"window_name" desc:"the first window's name" maxlen:"256"`
+	Cwd        string   `json:"cwd" desc:"the first window's working directory" maxlen:"4096"`
+	Argv       []string `json:"argv" desc:"the first window's command (default: the shell)" maxlen:"4096"`
+	Cols       int      `json:"cols" desc:"window width" min:"1" max:"1000" default:"80"`
+	Rows       int      `json:"rows" desc:"window height" min:"1" max:"1000" default:"24"`
 }
 
 type sessionParams struct {
@@ -41,7 +41,7 @@ type killSessionParams struct {
 
 type selectWorkspaceParams struct {
 	Session   string `json:"session" desc:"the session (default: most recently active)"`
-	Workspace int    `json:"workspace" req:"true" desc:"the workspace, 1 to 9"`
+	Workspace int    `json:"workspace" req:"true" desc:"the workspace" min:"1" max:"9"`
 }
 
 func (s *Server) sessionVerbs(add addFunc) {
@@ -59,8 +59,11 @@ func (s *Server) sessionVerbs(add addFunc) {
 	p, h = handler(func(cn *conn, p *newSessionParams) (any, *proto.Error) {
 		s.mu.Lock()
 		ss, err := s.newSession(p.Name)
-		if err == nil && p.Cols > 0 && p.Rows > 0 {
-			ss.cols, ss.rows = p.Cols, p.Rows
+		if err == nil && p.Cols > 0 {
+			ss.cols = p.Cols
+		}
+		if err == nil && p.Rows > 0 {
+			ss.rows = p.Rows
 		}
 		s.mu.Unlock()
 		if err != nil {
@@ -75,7 +78,9 @@ func (s *Server) sessionVerbs(add addFunc) {
 			}
 			res["windows"] = 1
 			res["window_id"] = w.ID
+			s.mu.Lock()
 			res["window_name"] = w.DisplayName()
+			s.mu.Unlock()
 			res["pty_id"] = w.ID
 			res["width"], res["height"] = w.cols, w.rows
 		}
@@ -141,9 +146,6 @@ func (s *Server) sessionVerbs(add addFunc) {
 	add("list-workspaces", "List a session's workspaces and how many windows each holds", "workspace_list", `{"verb":"list-workspaces"}`, p, h)
 
 	p, h = handler(func(cn *conn, p *selectWorkspaceParams) (any, *proto.Error) {
-		if p.Workspace < 1 || p.Workspace > Workspaces {
-			return nil, proto.Errorf(proto.CodeInvalidParams, "workspace %d is out of range 1 to %d", p.Workspace, Workspaces).WithHint(proto.Hint{Param: "workspace"})
-		}
 		s.mu.Lock()
 		ss, err := s.session(cn, p.Session)
 		if err != nil {

@@ -14,15 +14,18 @@ import (
 // recheckEvery spaces pattern checks while a pane prints.
 const recheckEvery = 50 * time.Millisecond
 
+// maxWaitMS caps every wait: one day.
+const maxWaitMS = 86_400_000
+
 type waitParams struct {
-	Session   string `json:"session" desc:"the session (required for session-exists)"`
+	Session   string `json:"session" desc:"the session" when:"condition=session-exists"`
 	Window    string `json:"window" desc:"the window (agent-state without it: any window in the session)"`
 	Condition string `json:"condition" req:"true" desc:"what to wait for" accepted:"window-output,window-idle,window-exit,session-exists,agent-state,agent-message"`
-	Pattern   string `json:"pattern" desc:"window-output: a Go regular expression matched against the pane's text, scrollback included"`
-	Idle      int    `json:"idle" desc:"window-idle: milliseconds of silence (default 500)"`
-	Until     string `json:"until" desc:"agent-state: comma-separated states to wait for"`
-	Thread    int    `json:"thread" desc:"agent-message: only a message in this thread (any id in it)"`
-	Timeout   int    `json:"timeout" desc:"milliseconds before giving up (default 30000)"`
+	Pattern   string `json:"pattern" desc:"window-output: a Go regular expression matched against the pane's text, scrollback included" when:"condition=window-output" maxlen:"4096"`
+	Idle      int    `json:"idle" desc:"window-idle: milliseconds of silence" min:"1" max:"86400000" default:"500"`
+	Until     string `json:"until" desc:"agent-state: comma-separated states to wait for" when:"condition=agent-state" maxlen:"256"`
+	Thread    int    `json:"thread" desc:"agent-message: only a message in this thread (any id in it)" min:"1" max:"9007199254740991"`
+	Timeout   int    `json:"timeout" desc:"milliseconds before giving up" min:"1" max:"86400000" default:"30000"`
 }
 
 func (s *Server) waitVerbs(add addFunc) {
@@ -36,15 +39,10 @@ func (s *Server) waitFor(cn *conn, p *waitParams) (any, *proto.Error) {
 	if p.Timeout <= 0 {
 		timeout = 30 * time.Second
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	// A client that hangs up ends its wait (cn.ctx), as does the daemon
+	// stopping.
+	ctx, cancel := context.WithTimeout(cn.ctx, timeout)
 	defer cancel()
-	go func() { // a client that hangs up ends its wait
-		select {
-		case <-cn.closed:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
 	result := map[string]any{"type": "wait_result", "condition": p.Condition, "matched": true}
 	timedOut := func(what string) *proto.Error {
 		e := proto.Errorf(proto.CodeTimeout, "timed out after %dms waiting for %s", timeout.Milliseconds(), what)
@@ -54,9 +52,6 @@ func (s *Server) waitFor(cn *conn, p *waitParams) (any, *proto.Error) {
 
 	switch p.Condition {
 	case "session-exists":
-		if p.Session == "" {
-			return nil, proto.Errorf(proto.CodeInvalidParams, "session-exists needs a session").WithHint(proto.Hint{Param: "session"})
-		}
 		for {
 			s.mu.Lock()
 			ok := s.sessions[p.Session] != nil
@@ -124,48 +119,37 @@ func (s *Server) waitFor(cn *conn, p *waitParams) (any, *proto.Error) {
 		}
 	}
 	// window-output
-	var re *regexp.Regexp
-	if p.Pattern != "" {
-		var rerr error
-		if re, rerr = regexp.Compile(p.Pattern); rerr != nil {
-			return nil, proto.Errorf(proto.CodeInvalidParams, "bad pattern: %v", rerr).WithHint(proto.Hint{Param: "pattern"})
-		}
-		result["pattern"] = p.Pattern
+	re, rerr := regexp.Compile(p.Pattern)
+	if rerr != nil {
+		return nil, proto.Errorf(proto.CodeInvalidParams, "bad pattern: %v", rerr).WithHint(proto.Hint{Param: "pattern"})
 	}
-	w.mu.Lock()
-	gen := w.outputGen
-	w.mu.Unlock()
+	result["pattern"] = p.Pattern
+	matched := func() bool { return re.MatchString(w.pane.Screen().Capture(vt.CaptureOptions{Scrollback: true})) }
 	var checked time.Time
 	for {
-		if re != nil {
-			// A pane printing fast wakes this loop per chunk; matching
-			// the whole scrollback each time would slow the pane down.
-			// Check at most every recheckEvery while output flows.
-			if wait := recheckEvery - time.Since(checked); wait > 0 {
-				select {
-				case <-ctx.Done():
-					return nil, timedOut("output")
-				case <-time.After(wait):
-				}
+		// A pane printing fast wakes this loop per chunk; matching the
+		// whole scrollback each time would slow the pane down. Check at
+		// most every recheckEvery while output flows.
+		if wait := recheckEvery - time.Since(checked); wait > 0 {
+			select {
+			case <-ctx.Done():
+				return nil, timedOut("output")
+			case <-time.After(wait):
 			}
-			checked = time.Now()
-			w.mu.Lock()
-			gen = w.outputGen
-			w.mu.Unlock()
-			text := w.pane.Screen().Capture(vt.CaptureOptions{Scrollback: true})
-			if re.MatchString(text) {
-				return result, nil
-			}
+		}
+		checked = time.Now()
+		w.mu.Lock()
+		gen := w.outputGen
+		w.mu.Unlock()
+		if matched() {
+			return result, nil
 		}
 		select {
 		case <-ctx.Done():
 			return nil, timedOut("output")
 		case <-gen:
-			if re == nil {
-				return result, nil
-			}
 		case <-w.exitCh:
-			if re == nil || !re.MatchString(w.pane.Screen().Capture(vt.CaptureOptions{Scrollback: true})) {
+			if !matched() { // the exit waited for the last output
 				return nil, proto.Errorf(proto.CodeTimeout, "the window exited without printing a match").
 					WithHint(proto.Hint{Command: "tuios capture-pane --scrollback --lines 40"})
 			}
@@ -175,9 +159,6 @@ func (s *Server) waitFor(cn *conn, p *waitParams) (any, *proto.Error) {
 }
 
 func (s *Server) waitAgent(ctx context.Context, cn *conn, p *waitParams, result map[string]any, timedOut func(string) *proto.Error) (any, *proto.Error) {
-	if p.Until == "" {
-		return nil, proto.Errorf(proto.CodeInvalidParams, "agent-state needs until").WithHint(proto.Hint{Param: "until", Accepted: stateNames()})
-	}
 	set, err := agentstate.ParseStateSet(p.Until)
 	if err != nil {
 		se, _ := err.(*agentstate.StateError)

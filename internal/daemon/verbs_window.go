@@ -42,20 +42,20 @@ func (s *Server) windowRow(w *Window) windowRow {
 	exited := w.exited
 	w.mu.Unlock()
 	return windowRow{
-		WindowID: w.ID, Index: idx, Name: w.name, Title: w.pane.Screen().Title(), DisplayName: w.DisplayName(),
+		WindowID: w.ID, Index: idx, Name: w.name, Title: w.Title(), DisplayName: w.DisplayName(),
 		Session: w.session.Name, Workspace: w.workspace, Focused: w.session.focused == w, Minimized: w.minimized,
-		Width: w.cols, Height: w.rows, PtyID: w.ID, PID: w.proc.Pid(), Cwd: w.pane.Screen().WorkingDir(),
+		Width: w.cols, Height: w.rows, PtyID: w.ID, PID: w.proc.Pid(), Cwd: w.dirNow(),
 		AgentState: b.State.String(), AgentHarness: b.Harness, Exited: exited,
 	}
 }
 
 type newWindowParams struct {
-	Session   string   `json:"session" desc:"the session (default: most recently active)"`
-	Name      string   `json:"name" desc:"the window's name"`
-	Workspace int      `json:"workspace" desc:"the workspace to open it on (default: the current one)"`
-	Cwd       string   `json:"cwd" desc:"the working directory"`
+	Session   string   `json:"session" desc:"the session (default: most recently active)" maxlen:"4096"`
+	Name      string   `json:"name" desc:"the window's name" maxlen:"256"`
+	Workspace int      `json:"workspace" desc:"the workspace to open it on (default: the current one)" min:"1" max:"9"`
+	Cwd       string   `json:"cwd" desc:"the working directory" maxlen:"4096"`
 	NoFocus   bool     `json:"no_focus" desc:"do not focus the new window"`
-	Argv      []string `json:"argv" desc:"the command to run (default: the shell)"`
+	Argv      []string `json:"argv" desc:"the command to run (default: the shell)" maxlen:"4096"`
 }
 
 type windowParams struct {
@@ -66,21 +66,21 @@ type windowParams struct {
 type moveWindowParams struct {
 	Session   string `json:"session" desc:"the session"`
 	Window    string `json:"window" desc:"the window (default: the caller's pane, else the focused one)"`
-	Workspace int    `json:"workspace" req:"true" desc:"the workspace to move it to, 1 to 9"`
+	Workspace int    `json:"workspace" req:"true" desc:"the workspace to move it to" min:"1" max:"9"`
 }
 
 type setWindowParams struct {
 	Session  string  `json:"session" desc:"the session"`
 	Window   string  `json:"window" desc:"the window (default: the caller's pane, else the focused one)"`
-	Name     *string `json:"name" desc:"a new name (empty clears it)"`
+	Name     *string `json:"name" desc:"a new name (empty clears it)" maxlen:"256"`
 	Minimize *bool   `json:"minimize" desc:"minimize (true) or restore (false)"`
 }
 
 type runCommandParams struct {
 	Session string   `json:"session" desc:"the session"`
 	Window  string   `json:"window" desc:"the window the command acts on (default: the caller's pane, else the focused one)"`
-	Command string   `json:"command" desc:"the command to run" accepted:"CloseWindow,NewWindow,FocusNext,FocusPrev,ToggleMinimize,NextWorkspace,PrevWorkspace"`
-	Args    []string `json:"args" desc:"the command's arguments"`
+	Command string   `json:"command" desc:"the command to run" accepted:"CloseWindow,NewWindow,FocusNext,FocusPrev,ToggleMinimize,NextWorkspace,PrevWorkspace" check:"handler"`
+	Args    []string `json:"args" desc:"the command's arguments" maxlen:"64"`
 	List    bool     `json:"list" desc:"list the commands instead of running one"`
 }
 
@@ -114,9 +114,6 @@ func (s *Server) target(cn *conn, session, window string) (*Session, *Window, *p
 
 func (s *Server) windowVerbs(add addFunc) {
 	p, h := handler(func(cn *conn, p *newWindowParams) (any, *proto.Error) {
-		if p.Workspace < 0 || p.Workspace > Workspaces {
-			return nil, proto.Errorf(proto.CodeInvalidParams, "workspace %d is out of range 1 to %d", p.Workspace, Workspaces).WithHint(proto.Hint{Param: "workspace"})
-		}
 		s.mu.Lock()
 		ss, err := s.session(cn, p.Session)
 		s.mu.Unlock()
@@ -180,23 +177,22 @@ func (s *Server) windowVerbs(add addFunc) {
 	p, h = handler(func(cn *conn, p *windowParams) (any, *proto.Error) {
 		s.mu.Lock()
 		ss, w, err := s.target(cn, p.Session, p.Window)
+		ws := 0
 		if err == nil {
 			ss.focused, ss.workspace, w.minimized = w, w.workspace, false
 			ss.active = nowTime()
+			ws = w.workspace
 		}
 		s.mu.Unlock()
 		if err != nil {
 			return nil, err
 		}
 		s.hub.publish(event{Type: "window-focused", Session: ss.Name, Window: w.ID})
-		return map[string]any{"type": "window_focused", "window_id": w.ID, "workspace": w.workspace}, nil
+		return map[string]any{"type": "window_focused", "window_id": w.ID, "workspace": ws}, nil
 	})
 	add("focus-window", "Focus a window (switching to its workspace)", "window_focused", `{"verb":"focus-window","params":{"window":"build"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *moveWindowParams) (any, *proto.Error) {
-		if p.Workspace < 1 || p.Workspace > Workspaces {
-			return nil, proto.Errorf(proto.CodeInvalidParams, "workspace %d is out of range 1 to %d", p.Workspace, Workspaces).WithHint(proto.Hint{Param: "workspace"})
-		}
 		s.mu.Lock()
 		ss, w, err := s.target(cn, p.Session, p.Window)
 		if err == nil {

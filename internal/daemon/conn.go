@@ -1,0 +1,232 @@
+package daemon
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"net"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/tuios/tuios/internal/proto"
+	"github.com/tuios/tuios/internal/sock"
+)
+
+// conn is one client connection. Its own goroutine reads request lines and
+// a worker answers them in order, so the connection is read while a
+// request runs: a client that hangs up ends what it was waiting for at
+// once (ctx), instead of holding a descriptor and goroutines until its
+// timeout.
+type conn struct {
+	s *Server
+	c net.Conn
+
+	// peer is the caller's pid from the kernel (0 when unknown); placedID
+	// is the window the caller runs in ("" for none), found once.
+	peer     int
+	placed   bool
+	placedID string
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	// closed is ctx.Done(): the client hung up or the daemon is stopping.
+	closed <-chan struct{}
+
+	wmu       sync.Mutex
+	w         *bufio.Writer
+	sub       *subscriber
+	streaming bool
+}
+
+// request is one line read, or why it was refused before parsing.
+type request struct {
+	line []byte
+	err  *proto.Error
+}
+
+func newConn(s *Server, c net.Conn) *conn {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &conn{s: s, c: c, ctx: ctx, cancel: cancel, closed: ctx.Done(), w: bufio.NewWriterSize(c, 8<<10)}
+}
+
+// stop ends the connection: its requests' waits end and its socket closes.
+func (cn *conn) stop() {
+	cn.cancel()
+	cn.c.Close()
+}
+
+func (s *Server) serveConn(cn *conn) {
+	defer s.wg.Done()
+	defer func() {
+		cn.stop()
+		if cn.sub != nil {
+			s.hub.remove(cn.sub)
+		}
+		s.mu.Lock()
+		delete(s.conns, cn)
+		s.mu.Unlock()
+	}()
+	// The socket is private to this user; the kernel's word on the peer
+	// is checked anyway, before anything is read.
+	cred, err := sock.Peer(cn.c)
+	if err != nil || cred.UID != s.uid {
+		refuse(cn.c, proto.Errorf(proto.CodeForbidden, "this daemon serves only the user that runs it"))
+		return
+	}
+	cn.peer = cred.PID
+
+	reqs := make(chan request, maxPipeline)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		cn.work(reqs)
+	}()
+	cn.read(reqs, done)
+	close(reqs)
+	if cn.ctx.Err() == nil {
+		// Half-closed: the client may still read its answers, or may be
+		// gone without the kernel saying so yet; look now and then
+		// while a request still runs.
+		t := time.NewTicker(hangupProbe)
+	probe:
+		for {
+			select {
+			case <-done:
+				break probe
+			case <-t.C:
+				if sock.HungUp(cn.c) {
+					cn.stop()
+				}
+			}
+		}
+		t.Stop()
+	}
+	<-done
+	for rq := range reqs { // left unanswered by a worker that stopped early
+		s.budget.Release(len(rq.line))
+	}
+}
+
+// read reads request lines until the client stops writing or hangs up.
+func (cn *conn) read(reqs chan<- request, done <-chan struct{}) {
+	r := bufio.NewReaderSize(cn.c, 8<<10)
+	for {
+		line, err := proto.ReadLineWithin(r, proto.MaxLine, cn.s.budget)
+		var rq request
+		switch {
+		case err == nil:
+			if len(line) == 0 {
+				continue
+			}
+			rq.line = line
+		case errors.Is(err, proto.ErrLineTooLong):
+			rq.err = proto.Errorf(proto.CodeInvalidRequest, "the request line is over the 16 MB cap")
+		case errors.Is(err, proto.ErrBudget):
+			rq.err = proto.Errorf(proto.CodeRateLimited, "the daemon holds too much unfinished input from its clients; the request was dropped").
+				WithHint(proto.Hint{Detail: "send it again in a moment"})
+		default:
+			// EOF or an error: a client that closed only its writing half
+			// still reads its answers; one that is gone entirely ends
+			// what it waits for.
+			if sock.HungUp(cn.c) {
+				cn.stop()
+			}
+			return
+		}
+		select {
+		case reqs <- rq:
+		case <-done:
+			cn.s.budget.Release(len(rq.line))
+			return
+		}
+	}
+}
+
+// work answers requests in order.
+func (cn *conn) work(reqs <-chan request) {
+	for rq := range reqs {
+		resp, kill := cn.handle(rq)
+		cn.s.budget.Release(len(rq.line))
+		if kill {
+			// The answer means every pane's processes are gone, so a
+			// script that goes on after kill-server finds nothing left.
+			cn.s.closeAllWindows()
+		}
+		cn.send(resp)
+		if cn.sub != nil && !cn.streaming {
+			cn.streaming = true
+			go cn.stream(cn.sub)
+		}
+		if kill {
+			go cn.s.Close()
+			return
+		}
+	}
+}
+
+func (cn *conn) handle(rq request) (proto.Response, bool) {
+	if rq.err != nil {
+		return proto.Response{Error: rq.err}, false
+	}
+	req, perr := proto.ParseRequest(rq.line)
+	if perr != nil {
+		return proto.Response{ID: req.ID, Error: perr}, false
+	}
+	res, herr := cn.s.dispatch(cn, req)
+	if herr != nil {
+		return proto.Response{ID: req.ID, Error: herr}, false
+	}
+	k, ok := res.(killResult)
+	return proto.Response{ID: req.ID, Result: res}, ok && k.Type == "server_killed"
+}
+
+// dispatch runs one verb. A handler that panics is a bug: the caller gets
+// internal, the log gets the stack, and the daemon and its panes live on.
+func (s *Server) dispatch(cn *conn, req proto.Request) (res any, perr *proto.Error) {
+	v := s.verbs[req.Verb]
+	if v == nil {
+		return nil, proto.Errorf(proto.CodeUnknownVerb, "unknown verb %q", clipText(req.Verb, 64)).
+			WithHint(proto.Hint{DidYouMean: nearestWord(req.Verb, s.verbNames()), Command: `{"verb":"list-verbs"}`})
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			s.opt.Logf("panic in %s: %v\n%s", req.Verb, r, debug.Stack())
+			res, perr = nil, proto.Errorf(proto.CodeInternal, "the daemon failed on %s (a bug; it goes on running)", req.Verb)
+		}
+	}()
+	if v.placesCaller {
+		s.place(cn)
+	}
+	return v.run(cn, req.Params)
+}
+
+func (cn *conn) send(resp proto.Response) error {
+	cn.wmu.Lock()
+	defer cn.wmu.Unlock()
+	if err := proto.Encode(cn.w, resp); err != nil {
+		return err
+	}
+	return cn.w.Flush()
+}
+
+// sendRaw writes one event line.
+func (cn *conn) sendRaw(v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	cn.wmu.Lock()
+	defer cn.wmu.Unlock()
+	cn.w.Write(append(b, '\n'))
+	return cn.w.Flush()
+}
+
+// clipText keeps text a caller sent short in an error message.
+func clipText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}

@@ -1,0 +1,132 @@
+package daemon
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tuios/tuios/internal/proto"
+)
+
+// guard bounds how long a test waits for an answer that must come: it is
+// a failure guard, never a timing assertion.
+const guard = 15 * time.Second
+
+// rpc is a raw protocol connection for tests.
+type rpc struct {
+	t testing.TB
+	c net.Conn
+	r *bufio.Reader
+}
+
+func dialRPC(t testing.TB, sock string) *rpc {
+	t.Helper()
+	c, err := net.Dial("unix", sock)
+	if err != nil {
+		t.Fatalf("dial: %v", err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return &rpc{t: t, c: c, r: bufio.NewReader(c)}
+}
+
+// call sends one request and reads its answer, failing the test if none
+// comes within the guard.
+func (r *rpc) call(verb string, params any) (map[string]any, *proto.Error) {
+	r.t.Helper()
+	b, _ := json.Marshal(map[string]any{"id": 1, "verb": verb, "params": params})
+	r.c.SetDeadline(time.Now().Add(guard))
+	defer r.c.SetDeadline(time.Time{})
+	if _, err := r.c.Write(append(b, '\n')); err != nil {
+		r.t.Fatalf("%s: write: %v", verb, err)
+	}
+	line, err := proto.ReadLine(r.r, proto.MaxLine)
+	if err != nil {
+		r.t.Fatalf("%s: no answer: %v", verb, err)
+	}
+	var resp struct {
+		Result map[string]any `json:"result"`
+		Error  *proto.Error   `json:"error"`
+	}
+	if err := json.Unmarshal(line, &resp); err != nil {
+		r.t.Fatalf("%s: bad answer %q", verb, line)
+	}
+	return resp.Result, resp.Error
+}
+
+// must is call for a request that has to succeed.
+func (r *rpc) must(verb string, params any) map[string]any {
+	r.t.Helper()
+	res, err := r.call(verb, params)
+	if err != nil {
+		r.t.Fatalf("%s %v: %s: %s", verb, params, err.Code, err.Message)
+	}
+	return res
+}
+
+// eventually polls cond until it holds, failing after the guard.
+func eventually(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(guard)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("never happened: %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// liveChildren lists this process's children that are not zombies: the
+// panes of an in-process daemon are its children.
+func liveChildren() []int {
+	return procsWhere(func(f []string) bool {
+		return f[1] != "Z" && f[2] == strconv.Itoa(os.Getpid())
+	})
+}
+
+// inSession lists the live processes whose terminal session is sid.
+func inSession(sid int) []int {
+	return procsWhere(func(f []string) bool { return f[1] != "Z" && f[4] == strconv.Itoa(sid) })
+}
+
+// procsWhere scans /proc/*/stat; fields after the command: state ppid pgrp
+// session (f[1..4], f[0] is the pid).
+func procsWhere(match func(f []string) bool) []int {
+	ents, _ := os.ReadDir("/proc")
+	var out []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		i := strings.LastIndexByte(string(b), ')')
+		if i < 0 {
+			continue
+		}
+		rest := strings.Fields(string(b[i+1:]))
+		if len(rest) < 4 {
+			continue
+		}
+		if match([]string{e.Name(), rest[0], rest[1], rest[2], rest[3]}) {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// openFDs counts this process's descriptors.
+func openFDs() int {
+	ents, _ := os.ReadDir("/proc/self/fd")
+	return len(ents)
+}
+
+func str(v any) string { return fmt.Sprint(v) }
