@@ -28,13 +28,11 @@ func dialError(err error) error {
 	if errors.As(err, &nd) {
 		return &Error{Code: "no_daemon", Message: nd.Error(), Hint: nd.Hint(), Exit: ExitNoDaemon}
 	}
-	var h interface{ Hint() string }
-	msg := err.Error()
-	hint := ""
-	if errors.As(err, &h) {
-		hint = h.Hint()
+	e := &Error{Code: "no_daemon", Message: err.Error(), Exit: ExitNoDaemon}
+	if code, hint, ok := proto.CodeOf(err); ok {
+		e.Code, e.Hint = code, hint
 	}
-	return &Error{Code: "no_daemon", Message: msg, Hint: hint, Exit: ExitNoDaemon}
+	return e
 }
 
 // protoError turns a daemon error into a CLI error with a readable hint.
@@ -57,6 +55,9 @@ func protoError(err error) error {
 		}
 		if h.Detail != "" {
 			parts = append(parts, h.Detail)
+		}
+		if h.Param != "" && pe.Code == proto.CodeInvalidParams && len(parts) == 0 {
+			parts = append(parts, "the flag is --"+strings.ReplaceAll(h.Param, "_", "-"))
 		}
 		if h.Command != "" {
 			parts = append(parts, "try: "+h.Command)

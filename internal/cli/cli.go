@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/tuios/tuios/internal/proto"
 	"io"
 	"slices"
 	"sort"
@@ -20,10 +21,11 @@ import (
 
 	"github.com/spf13/pflag"
 	"github.com/tuios/tuios/internal/fuzzy"
+	"github.com/tuios/tuios/internal/version"
 	"github.com/tuios/tuios/vt"
 )
 
-// Exit codes (spec coordination.md §1.4). Bad arguments and an unknown verb
+// Exit codes (docs/protocol.md). Bad arguments and an unknown verb
 // are failures (1): 2 is what ask-human uses for "no answer yet", and 3 says
 // no daemon is running, so neither may stand for a usage error.
 const (
@@ -88,7 +90,7 @@ type Context struct {
 	Args []string
 }
 
-// Error is a failure with a stable code (spec coordination.md §1.3), a
+// Error is a failure with a stable code (docs/protocol.md), a
 // one-line message and a hint that says what to do next.
 type Error struct {
 	Code    string `json:"code"`
@@ -121,6 +123,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return ExitOK
 	case "-h", "--help":
 		writeMainHelp(stdout, table)
+		return ExitOK
+	case "--version", "-V":
+		fmt.Fprintln(stdout, version.Get().String())
 		return ExitOK
 	case "help":
 		if len(args) == 1 {
@@ -256,9 +261,8 @@ func unknownVerb(table []Command, args []string) *Error {
 func fail(w io.Writer, asJSON bool, err error) int {
 	var e *Error
 	if !errors.As(err, &e) {
-		var coded interface{ ErrorCode() string }
-		if errors.As(err, &coded) {
-			e = &Error{Code: coded.ErrorCode(), Message: err.Error()}
+		if code, hint, ok := proto.CodeOf(err); ok {
+			e = &Error{Code: code, Message: err.Error(), Hint: hint}
 		} else {
 			e = &Error{Code: "internal", Message: err.Error()}
 		}
@@ -267,7 +271,12 @@ func fail(w io.Writer, asJSON bool, err error) int {
 		out, _ := json.Marshal(map[string]any{"error": e})
 		fmt.Fprintf(w, "%s\n", out)
 	} else {
-		for _, line := range strings.Split(e.Message, "\n") {
+		// The first line names the stable code, so a script that did not
+		// ask for JSON can still branch on it.
+		for i, line := range strings.Split(e.Message, "\n") {
+			if i == 0 && e.Code != "" {
+				line = e.Code + ": " + line
+			}
 			fmt.Fprintf(w, "tuios: %s\n", escapeControls(line))
 		}
 		if e.Hint != "" {
@@ -298,6 +307,7 @@ func writeMainHelp(w io.Writer, table []Command) {
 	}
 	fmt.Fprintf(w, "\nRun tuios VERB --help for a verb's flags and an example.\n")
 	fmt.Fprintf(w, "Run tuios --skill [TOPIC|all] for the guide written for agents in a pane.\n")
+	fmt.Fprintf(w, "Run tuios --version for the version.\n")
 }
 
 func writeHelp(w io.Writer, table []Command, c *Command) {

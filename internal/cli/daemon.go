@@ -13,6 +13,7 @@ import (
 	"github.com/tuios/tuios/internal/daemon"
 	"github.com/tuios/tuios/internal/pretend"
 	"github.com/tuios/tuios/internal/proto"
+	"github.com/tuios/tuios/internal/version"
 )
 
 func daemonCommands() []Command {
@@ -20,7 +21,7 @@ func daemonCommands() []Command {
 		{
 			Name: "daemon", Summary: "run the daemon in the foreground", Usage: "[--socket PATH]",
 			Help:    "Runs the tuios daemon until it is killed (tuios kill-server, SIGTERM or SIGINT). Any other verb starts one in the background when none answers, so you rarely need this.",
-			Example: "tuios daemon\nTUIOS_SOCKET=/tmp/t.sock tuios daemon",
+			Example: "tuios daemon\nTUIOS_SOCKET=\"$HOME/.tuios-test/tuios.sock\" tuios daemon   # its directory must be private (mode 0700)",
 			Flags: func(fs *FlagSet) {
 				fs.String("socket", "", "the socket to listen on (default: $TUIOS_SOCKET, $XDG_RUNTIME_DIR/tuios/tuios.sock or /tmp/tuios-UID/tuios.sock)")
 			},
@@ -45,6 +46,40 @@ func daemonCommands() []Command {
 				defer stop()
 				fmt.Fprintf(ctx.Stderr, "tuios daemon listening on %s\n", srv.Socket())
 				return srv.Serve(sigs)
+			},
+		},
+		{
+			Name: "version", Summary: "print the version, revision and protocol of this tuios and of the running daemon", Usage: "[--json]",
+			Help:    "Prints this binary's module version, the VCS revision it was built from and the control protocol it speaks; then the same for the daemon when one answers (version never starts one). tuios --version prints the first line only.",
+			Example: "tuios version\ntuios version --json | jq -r .revision",
+			Flags:   jsonFlag,
+			Run: func(ctx *Context) error {
+				self := version.Get()
+				var d *daemonVersion
+				if c, err := client.Dial(client.Options{}); err == nil {
+					var h daemonVersion
+					if c.Call("hello", params("client", "tuios version"), &h) == nil {
+						d = &h
+					}
+					c.Close()
+				}
+				if flagBool(ctx, "json") {
+					return printJSON(ctx.Stdout, struct {
+						version.Info
+						Daemon *daemonVersion `json:"daemon"`
+					}{self, d})
+				}
+				fmt.Fprintln(ctx.Stdout, self.String())
+				if d == nil {
+					fmt.Fprintln(ctx.Stdout, "daemon: none running")
+					return nil
+				}
+				rev := d.Revision
+				if rev == "" {
+					rev = "unknown"
+				}
+				fmt.Fprintf(ctx.Stdout, "daemon: tuios %s (rev %s, protocol %d to %d, pid %d)\n", d.Version, rev, d.MinProtocol, d.Protocol, d.PID)
+				return nil
 			},
 		},
 		{
@@ -135,6 +170,15 @@ func daemonCommands() []Command {
 			},
 		},
 	}
+}
+
+// daemonVersion is what hello says about the daemon.
+type daemonVersion struct {
+	Version     string `json:"daemon_version"`
+	Revision    string `json:"revision"`
+	Protocol    int    `json:"protocol"`
+	MinProtocol int    `json:"min_protocol"`
+	PID         int    `json:"pid"`
 }
 
 func printJSONLine(w interface{ Write([]byte) (int, error) }, v any) error {

@@ -31,7 +31,7 @@ func TestMain(m *testing.M) {
 }
 
 // tuiosBin builds cmd/tuios once for the end-to-end tests.
-func tuiosBin(t *testing.T) string {
+func tuiosBin(t testing.TB) string {
 	t.Helper()
 	binOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "tuios-bin-")
@@ -54,13 +54,13 @@ func tuiosBin(t *testing.T) string {
 // env is one isolated tuios world: its own runtime dir (so its own daemon),
 // home and shell.
 type env struct {
-	t    *testing.T
+	t    testing.TB
 	bin  string
 	dir  string
 	vars []string
 }
 
-func newEnv(t *testing.T) *env {
+func newEnv(t testing.TB) *env {
 	t.Helper()
 	dir, err := os.MkdirTemp("", "tu")
 	if err != nil {
@@ -661,5 +661,11 @@ func TestDemo(t *testing.T) {
 		if !strings.Contains(r.out, want) {
 			t.Fatalf("demo output lacks %q:\n%s", want, r.out)
 		}
+	}
+	// The prompt borrowed the pane; answering it gives the claim back as
+	// it was, message included.
+	_, after, _ := strings.Cut(r.out, "needs_input  screen")
+	if !strings.Contains(after, `working      report      "tidying the build directory"`) {
+		t.Fatalf("the working message did not come back after the prompt:\n%s", r.out)
 	}
 }

@@ -11,8 +11,7 @@ import (
 	"github.com/tuios/tuios/mail"
 )
 
-// mailCommands are agent mail, the session stash and ask-agent (spec
-// coordination.md §2–§4). Everything another pane wrote is printed fenced
+// mailCommands are agent mail, the session stash and ask-agent. Everything another pane wrote is printed fenced
 // as untrusted data.
 func mailCommands() []Command {
 	return []Command{

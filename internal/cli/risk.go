@@ -280,10 +280,10 @@ func configError(path string, err error) error {
 		msgs = append(msgs, where+": "+e.Error())
 		var re *review.Error
 		if hint == "" && errors.As(e, &re) {
-			hint = re.Hint
+			hint = re.Hint()
 		}
 	}
-	return &Error{Code: review.CodeInvalidParams, Message: strings.Join(msgs, "\n"), Hint: hint}
+	return &Error{Code: string(review.CodeInvalidParams), Message: strings.Join(msgs, "\n"), Hint: hint}
 }
 
 func unwrapPathError(err error) error {

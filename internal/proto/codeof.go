@@ -46,4 +46,3 @@ func tree(err error) []error {
 	walk(err)
 	return out
 }
-
