@@ -62,7 +62,8 @@ func read() Info {
 	return in
 }
 
-// String is the one-line form: "tuios devel (rev 9f7df2c1a2b3, protocol 1)".
+// String is the one-line form:
+// "tuios devel (rev 9f7df2c1a2b3, protocol 1, go1.26.8)".
 func (in Info) String() string {
 	rev := in.Revision
 	if rev == "" {
