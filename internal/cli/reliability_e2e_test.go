@@ -173,8 +173,14 @@ func TestRunningOutOfDescriptorsDoesNotStopTheDaemon(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	// Wait for this daemon's socket without a verb: a verb would start a
+	// daemon of its own (without the limit) if it came first.
 	deadline := time.Now().Add(10 * time.Second)
-	for e.run("ls").code != 0 {
+	for {
+		if c, err := net.Dial("unix", e.socket()); err == nil {
+			c.Close()
+			break
+		}
 		if time.Now().After(deadline) {
 			t.Fatalf("daemon did not start: %s", logs.String())
 		}

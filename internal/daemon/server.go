@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/tuios/tuios/agentstate"
@@ -198,13 +200,19 @@ func trackerFromEnv(t *detect.TrackerOptions, getenv func(string) string) {
 }
 
 // Listen takes the socket: a live daemon's socket is never stolen; a
-// stale one from a dead daemon is replaced.
+// stale one from a dead daemon is replaced. Only a refused connection
+// proves the socket stale: a busy daemon whose backlog is full (EAGAIN)
+// or that is slow to accept is still alive.
 func (s *Server) Listen() error {
 	if err := sock.EnsureDir(s.opt.Socket); err != nil {
 		return err
 	}
-	if c, err := net.DialTimeout("unix", s.opt.Socket, time.Second); err == nil {
+	c, err := net.DialTimeout("unix", s.opt.Socket, time.Second)
+	if err == nil {
 		c.Close()
+		return &AlreadyRunning{Socket: s.opt.Socket}
+	}
+	if !errors.Is(err, syscall.ECONNREFUSED) && !errors.Is(err, syscall.ENOENT) {
 		return &AlreadyRunning{Socket: s.opt.Socket}
 	}
 	os.Remove(s.opt.Socket)
