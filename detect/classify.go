@@ -137,11 +137,11 @@ func (rs *RuleSet) ClassifyNotify(title, body string) Verdict {
 			continue
 		}
 		v := Verdict{Matched: true, State: r.c.state, Kind: r.c.kind, Rule: i}
-		words := CleanLine(strings.ReplaceAll(strings.TrimSpace(title)+": "+strings.TrimSpace(body), "\n", " "))
+		words := cleanLine(strings.ReplaceAll(strings.TrimSpace(title)+": "+strings.TrimSpace(body), "\n", " "))
 		if strings.TrimSpace(title) == "" {
-			words = CleanLine(body)
+			words = cleanLine(body)
 		} else if strings.TrimSpace(body) == "" {
-			words = CleanLine(title)
+			words = cleanLine(title)
 		}
 		switch {
 		case words == "":
@@ -555,7 +555,7 @@ func (st *screenText) firstLineWith(list []string, a, b int) string {
 		l := st.cmpLine(i)
 		for _, s := range list {
 			if strings.Contains(l, s) {
-				if c := CleanLine(st.lines[i]); c != "" {
+				if c := cleanLine(st.lines[i]); c != "" {
 					return c
 				}
 			}
@@ -564,11 +564,11 @@ func (st *screenText) firstLineWith(list []string, a, b int) string {
 	return ""
 }
 
-// CleanLine makes one line of pane text fit for a message: control runes,
+// cleanLine makes one line of pane text fit for a message: control runes,
 // box-drawing and block characters (U+2500–U+259F) and the cursor marks
 // ❯ ▶ › are removed, a leading '>' is dropped, whitespace is collapsed, and
 // the result is cut to 160 runes.
-func CleanLine(s string) string {
+func cleanLine(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	space := false

@@ -229,8 +229,8 @@ func TestCleanLine(t *testing.T) {
 		"\u202eevil\u200b":          "evil",
 	}
 	for in, want := range cases {
-		if got := CleanLine(in); got != want {
-			t.Errorf("CleanLine(%q) = %q, want %q", in, got, want)
+		if got := cleanLine(in); got != want {
+			t.Errorf("cleanLine(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

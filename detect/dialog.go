@@ -108,7 +108,7 @@ func buildDialog(r *Rule, bx box, fold bool) *Dialog {
 	if r.ToolField != "" {
 		if v, at, ok := fieldValue(bx.Lines, r.ToolField); ok {
 			if v != "" && !strings.ContainsFunc(v, unicode.IsSpace) {
-				d.Tool = CleanLine(v)
+				d.Tool = cleanLine(v)
 				toolLine = at
 			}
 		}
@@ -127,14 +127,14 @@ func buildDialog(r *Rule, bx box, fold bool) *Dialog {
 		} else if fv, _, ok := fieldValue(bx.Lines, f); ok {
 			v = fv
 		}
-		if v = CleanLine(v); v != "" {
+		if v = cleanLine(v); v != "" {
 			d.What = v
 			return d
 		}
 	}
 	for _, f := range r.HintFields {
 		if fv, _, ok := fieldValue(bx.Lines, f); ok {
-			if v := CleanLine(fv); v != "" {
+			if v := cleanLine(fv); v != "" {
 				d.What = v
 				d.Partial = true
 				return d
@@ -155,7 +155,7 @@ func dialogMessage(r *Rule, d *Dialog, bx box, fold bool) string {
 			}
 			for _, s := range r.c.g.all {
 				if strings.Contains(cmp, s) {
-					if c := CleanLine(l); c != "" {
+					if c := cleanLine(l); c != "" {
 						return capRunes(r.c.kind.String()+": "+c, MaxMessageRunes)
 					}
 				}

@@ -239,7 +239,7 @@ func (d *Detector) ignored(fg Foreground, m Match, t *trace) []IgnoredWord {
 		counted := ""
 		if m.Agent && p.PID == m.Process.PID {
 			if strings.Contains(m.Rule, "run token") || strings.HasPrefix(m.Rule, "argv_path=") || strings.HasPrefix(m.Rule, "name package=") {
-				counted = RunToken(p.Argv)
+				counted = runToken(p.Argv)
 			}
 		}
 		for i := 1; i < len(p.Argv); i++ {
@@ -248,7 +248,7 @@ func (d *Detector) ignored(fg Foreground, m Match, t *trace) []IgnoredWord {
 				continue
 			}
 			for _, w := range strings.FieldsFunc(a, func(r rune) bool { return strings.ContainsRune(wordSeparators, r) }) {
-				w = BaseName(w)
+				w = baseName(w)
 				key := strconv.Itoa(p.PID) + "\x00a\x00" + a + "\x00" + w
 				if known[w] && !seen[key] {
 					seen[key] = true
@@ -260,7 +260,7 @@ func (d *Detector) ignored(fg Foreground, m Match, t *trace) []IgnoredWord {
 		if p.Exe != "" && !(m.Agent && p.PID == m.Process.PID && strings.HasPrefix(m.Rule, "exe_glob=")) {
 			comps := pathComps(p.Exe)
 			for i := 0; i < len(comps)-1; i++ {
-				w := BaseName(comps[i])
+				w := baseName(comps[i])
 				key := strconv.Itoa(p.PID) + "\x00e\x00" + w
 				if known[w] && !seen[key] {
 					seen[key] = true

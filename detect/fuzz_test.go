@@ -71,22 +71,22 @@ func FuzzBaseNameAndGlob(f *testing.F) {
 	f.Add("**/.cursor/**/agent", `C:\x\.cursor\1\agent`, "-bash")
 	f.Add("[", "/", "")
 	f.Fuzz(func(t *testing.T, pat, exe, tok string) {
-		b := BaseName(exe)
+		b := baseName(exe)
 		if strings.ContainsRune(b, '/') || strings.ContainsRune(b, '\\') {
-			t.Fatalf("BaseName(%q) = %q holds a separator", exe, b)
+			t.Fatalf("baseName(%q) = %q holds a separator", exe, b)
 		}
 		if b != strings.ToLower(b) {
-			t.Fatalf("BaseName(%q) = %q not lowercased", exe, b)
+			t.Fatalf("baseName(%q) = %q not lowercased", exe, b)
 		}
-		got := MatchExeGlob(pat, exe)
+		got := matchExeGlob(pat, exe)
 		// A relative pattern is the same as "**/" + pattern.
 		if !strings.HasPrefix(strings.TrimSpace(pat), "/") && len(pathComps(strings.TrimSpace(pat))) > 0 && validGlob(pat) {
-			if alt := MatchExeGlob("**/"+strings.TrimSpace(pat), exe); alt != got {
-				t.Fatalf("MatchExeGlob(%q, %q) = %v but with **/ = %v", pat, exe, got, alt)
+			if alt := matchExeGlob("**/"+strings.TrimSpace(pat), exe); alt != got {
+				t.Fatalf("matchExeGlob(%q, %q) = %v but with **/ = %v", pat, exe, got, alt)
 			}
 		}
-		MatchArgvPath(pat, tok)
-		RunToken(strings.Fields(tok))
+		matchArgvPath(pat, tok)
+		runToken(strings.Fields(tok))
 		_ = titleName(tok)
 	})
 }

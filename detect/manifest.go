@@ -219,7 +219,7 @@ func ParseManifest(data []byte, source string) (*Manifest, error) {
 			return fail(ruleLine(src, b.kind.String(), err.Error()), CodeInvalidRule, "%s", firstLineOf(err.Error()))
 		}
 	}
-	if err := CheckBudgets(&m.Screen, &m.Title, &m.Notify); err != nil {
+	if err := checkBudgets(&m.Screen, &m.Title, &m.Notify); err != nil {
 		return fail(0, CodeInvalidRule, "%s", firstLineOf(err.Error()))
 	}
 	return m, nil

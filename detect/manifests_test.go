@@ -55,7 +55,7 @@ func loadRuleFile(t testing.TB, path string) *ruleFile {
 			t.Fatalf("%s: %v", path, err)
 		}
 	}
-	if err := CheckBudgets(&f.Screen, &f.Title, &f.Notify); err != nil {
+	if err := checkBudgets(&f.Screen, &f.Title, &f.Notify); err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
 	return &f

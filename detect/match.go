@@ -66,30 +66,30 @@ func nameIn(list []string, s string) bool {
 	return false
 }
 
-// IsInterpreter reports whether tuios reads the run token of this
+// isInterpreter reports whether tuios reads the run token of this
 // process's arguments: its comm base name is empty or an interpreter, or
 // its exe base name is one. An unreadable exe cannot rescue a comm that
 // named a non-interpreter.
-func IsInterpreter(p ProcInfo) bool {
-	c := BaseName(p.Comm)
+func isInterpreter(p ProcInfo) bool {
+	c := baseName(p.Comm)
 	if c == "" || nameIn(interpreters[:], c) {
 		return true
 	}
-	e := BaseName(p.Exe)
+	e := baseName(p.Exe)
 	return e != "" && nameIn(interpreters[:], e)
 }
 
-// Wraps reports whether tuios looks behind this process: it is an
+// wraps reports whether tuios looks behind this process: it is an
 // interpreter or a launcher (timeout, sudo, npm exec, mise, nix, …).
-func Wraps(p ProcInfo) bool {
-	if IsInterpreter(p) {
+func wraps(p ProcInfo) bool {
+	if isInterpreter(p) {
 		return true
 	}
 	c := titleName(p.Comm)
 	if nameIn(launchers[:], c) {
 		return true
 	}
-	e := BaseName(p.Exe)
+	e := baseName(p.Exe)
 	return e != "" && nameIn(launchers[:], e)
 }
 
@@ -103,14 +103,14 @@ func titleName(s string) string {
 	if t == "npm exec" || strings.HasPrefix(t, "npm exec ") {
 		return "npm exec"
 	}
-	return BaseName(s)
+	return baseName(s)
 }
 
-// BaseName normalises a process or path name the way every predicate reads
+// baseName normalises a process or path name the way every predicate reads
 // it: spaces and trailing NULs trimmed, backslashes read as '/', the last
 // path element, one leading '-' (login shells) dropped, lowercased, and one
 // trailing .js, .mjs, .cjs, .ts or .py removed.
-func BaseName(s string) string {
+func baseName(s string) string {
 	s = strings.TrimRight(s, "\x00")
 	s = strings.TrimSpace(s)
 	s = strings.ReplaceAll(s, `\`, "/")
@@ -128,12 +128,12 @@ func BaseName(s string) string {
 	return s
 }
 
-// RunToken is the one argument an interpreter was asked to run: the first
+// runToken is the one argument an interpreter was asked to run: the first
 // element after argv[0] that is non-empty, not a flag (a leading '-') and
 // not a runner word (run, exec, dlx, x, tool, --; any case). Flag values
 // are not skipped: `node -e code cli.js` runs "code". "" when there is none.
 // It is the only argument tuios ever reads, and only for an interpreter.
-func RunToken(argv []string) string {
+func runToken(argv []string) string {
 	for i := 1; i < len(argv); i++ {
 		a := argv[i]
 		if a == "" || strings.HasPrefix(a, "-") {
@@ -166,12 +166,12 @@ func pathComps(p string) []string {
 	return out
 }
 
-// MatchExeGlob matches an exe_glob pattern against an executable path,
+// matchExeGlob matches an exe_glob pattern against an executable path,
 // component by component: '*', '?' and '[…]' stay inside one component,
 // '**' spans zero or more. A pattern starting with '/' must match the whole
 // path; any other pattern matches a suffix of it ("claude" ≡ "**/claude").
 // Both sides are compared lowercased. A malformed pattern matches nothing.
-func MatchExeGlob(pattern, exe string) bool {
+func matchExeGlob(pattern, exe string) bool {
 	if exe == "" {
 		return false
 	}
@@ -266,7 +266,7 @@ func validGlob(pattern string) bool {
 	return true
 }
 
-// MatchArgvPath is the package match of an argv_path pattern against an
+// matchArgvPath is the package match of an argv_path pattern against an
 // interpreter's run token. The pattern's components must appear as a run
 // of consecutive components of the token (the last may carry a version pin
 // starting '@' or '=='), and the run must sit where a package manager puts
@@ -280,7 +280,7 @@ func validGlob(pattern string) bool {
 // (the string of sh -c or node -e), not a path, and matches nothing: so
 // `sh -c 'cat node_modules/@anthropic-ai/claude-code/x'` is not Claude Code
 // (the walk still finds a real agent that such a shell starts).
-func MatchArgvPath(pattern, token string) bool {
+func matchArgvPath(pattern, token string) bool {
 	if isCode(token) {
 		return false
 	}
@@ -333,12 +333,12 @@ func afterPackageDir(tc []string, i int) bool {
 // procView is a process with its predicate inputs computed once.
 type procView struct {
 	p        ProcInfo
-	comm     string // BaseName(comm)
-	argv0    string // BaseName(argv[0])
-	exeBase  string // BaseName(exe)
+	comm     string // baseName(comm)
+	argv0    string // baseName(argv[0])
+	exeBase  string // baseName(exe)
 	interp   bool
 	runToken string // only for an interpreter
-	runName  string // BaseName(runToken)
+	runName  string // baseName(runToken)
 	wraps    bool
 	exeComps []string // lowercased components of the exe, computed once
 	runComps []string // lowercased components of the run token; nil when it is code
@@ -385,16 +385,16 @@ func (d *DetectSpec) compile() {
 }
 
 func newView(p ProcInfo) *procView {
-	v := &procView{p: p, comm: titleName(p.Comm), exeBase: BaseName(p.Exe)}
+	v := &procView{p: p, comm: titleName(p.Comm), exeBase: baseName(p.Exe)}
 	if len(p.Argv) > 0 {
 		v.argv0 = titleName(p.Argv[0])
 	}
-	v.interp = IsInterpreter(p)
+	v.interp = isInterpreter(p)
 	if v.interp {
-		v.runToken = RunToken(p.Argv)
-		v.runName = BaseName(v.runToken)
+		v.runToken = runToken(p.Argv)
+		v.runName = baseName(v.runToken)
 	}
-	v.wraps = Wraps(p)
+	v.wraps = wraps(p)
 	return v
 }
 

@@ -93,8 +93,8 @@ func TestBaseName(t *testing.T) {
 		{"/", ""},
 		{"npm exec opencode", "npm exec opencode"},
 	} {
-		if got := BaseName(c.in); got != c.want {
-			t.Errorf("BaseName(%q) = %q, want %q", c.in, got, c.want)
+		if got := baseName(c.in); got != c.want {
+			t.Errorf("baseName(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
 }
@@ -130,8 +130,8 @@ func TestMatchExeGlob(t *testing.T) {
 		{"", "/usr/bin/claude", false},
 		{"claude", "", false},
 	} {
-		if got := MatchExeGlob(c.pat, c.exe); got != c.want {
-			t.Errorf("MatchExeGlob(%q, %q) = %v, want %v", c.pat, c.exe, got, c.want)
+		if got := matchExeGlob(c.pat, c.exe); got != c.want {
+			t.Errorf("matchExeGlob(%q, %q) = %v, want %v", c.pat, c.exe, got, c.want)
 		}
 	}
 }
@@ -153,8 +153,8 @@ func TestRunToken(t *testing.T) {
 		{[]string{"node", "", "--inspect", "cli.js"}, "cli.js"},
 		{nil, ""},
 	} {
-		if got := RunToken(c.argv); got != c.want {
-			t.Errorf("RunToken(%q) = %q, want %q", c.argv, got, c.want)
+		if got := runToken(c.argv); got != c.want {
+			t.Errorf("runToken(%q) = %q, want %q", c.argv, got, c.want)
 		}
 	}
 }
@@ -183,8 +183,8 @@ func TestMatchArgvPath(t *testing.T) {
 		{"pi-coding-agent", "/x/node_modules/@mariozechner/pi-coding-agent/dist/cli.js", true},
 		{"", "x", false},
 	} {
-		if got := MatchArgvPath(c.pat, c.tok); got != c.want {
-			t.Errorf("MatchArgvPath(%q, %q) = %v, want %v", c.pat, c.tok, got, c.want)
+		if got := matchArgvPath(c.pat, c.tok); got != c.want {
+			t.Errorf("matchArgvPath(%q, %q) = %v, want %v", c.pat, c.tok, got, c.want)
 		}
 	}
 }
@@ -204,11 +204,11 @@ func TestInterpreterAndWraps(t *testing.T) {
 		{ProcInfo{Comm: "make", Exe: "/usr/bin/make"}, false, false},
 		{ProcInfo{Comm: "nix", Exe: "/nix/store/x/bin/nix"}, false, true},
 	} {
-		if got := IsInterpreter(c.p); got != c.interp {
-			t.Errorf("IsInterpreter(%+v) = %v", c.p, got)
+		if got := isInterpreter(c.p); got != c.interp {
+			t.Errorf("isInterpreter(%+v) = %v", c.p, got)
 		}
-		if got := Wraps(c.p); got != c.wrap {
-			t.Errorf("Wraps(%+v) = %v", c.p, got)
+		if got := wraps(c.p); got != c.wrap {
+			t.Errorf("wraps(%+v) = %v", c.p, got)
 		}
 	}
 }
@@ -395,7 +395,7 @@ func TestArgvPathIgnoresCode(t *testing.T) {
 		"cat node_modules/@anthropic-ai/claude-code/package.json",
 		"$(echo node_modules/@anthropic-ai/claude-code)",
 	} {
-		if MatchArgvPath("@anthropic-ai/claude-code", tok) {
+		if matchArgvPath("@anthropic-ai/claude-code", tok) {
 			t.Errorf("code %q matched", tok)
 		}
 	}

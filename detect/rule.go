@@ -210,9 +210,9 @@ func budgetOf(all, any, not, none, re, notRe []string, allOf, anyOf, noneOf []Gr
 	return groups, preds
 }
 
-// CheckBudgets checks the per-file limits over every rule block of one
+// checkBudgets checks the per-file limits over every rule block of one
 // manifest file.
-func CheckBudgets(sets ...*RuleSet) error {
+func checkBudgets(sets ...*RuleSet) error {
 	groups, preds := 0, 0
 	for _, rs := range sets {
 		if rs == nil {
@@ -257,7 +257,7 @@ func (rs *RuleSet) Compile(kind RuleKind) error {
 		}
 	}
 	if g, p := rs.Budget(); g > MaxGroups || p > MaxPredicates {
-		return fmt.Errorf("%s: %w", name, CheckBudgets(rs))
+		return fmt.Errorf("%s: %w", name, checkBudgets(rs))
 	}
 	for i := range rs.Rules {
 		if err := rs.compileRule(&rs.Rules[i]); err != nil {

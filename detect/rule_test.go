@@ -173,7 +173,7 @@ func TestCompileDepthAndBudgets(t *testing.T) {
 	half := "[[screen.rule]]\nstate = \"needs_input\"\nall = [" + strings.Repeat("\"x\",", 600) + "]\n"
 	s := mustBlock(t, RuleScreen, "[screen]\n"+half)
 	n := mustBlock(t, RuleNotify, "[notify]\n"+strings.ReplaceAll(half, "screen", "notify"))
-	if err := CheckBudgets(s, n); err == nil {
+	if err := checkBudgets(s, n); err == nil {
 		t.Error("1200 strings over two blocks passed the per-file budget")
 	}
 }

@@ -244,7 +244,7 @@ func (p *Pane) maintainJoin(m Match) {
 	p.lastSearch = now
 	p.searching = true
 	p.work.search = &search{gen: p.gen, shellPID: p.shellPID, spec: p.m.Transcript,
-		home: p.t.opt.Home, version: BaseName(m.Process.Exe)}
+		home: p.t.opt.Home, version: baseName(m.Process.Exe)}
 }
 
 // runSearch reads the agent's working directory and searches its project

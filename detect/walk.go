@@ -470,7 +470,7 @@ func (d *Detector) hintMatch(fg Foreground, t *trace) (Match, bool) {
 }
 
 func (d *Detector) resolveHint(val string) *Manifest {
-	v := BaseName(val)
+	v := baseName(val)
 	if v == "" {
 		return nil
 	}
