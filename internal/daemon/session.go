@@ -18,10 +18,10 @@ import (
 // Workspaces is how many numbered workspaces a session has.
 const Workspaces = 9
 
-// Bounds on what a client may ask a window to be.
+// The bounds on a window's size a client may ask for (1 to 1000 cells
+// each way, as vt.MaxCols and vt.MaxRows) are in the params' struct tags,
+// where list-verbs and validation read them.
 const (
-	maxCols = 1000
-	maxRows = 1000
 	// inputCap bounds the bytes queued for one pane's input: terminal
 	// replies beyond it are dropped, and send-text waits for room.
 	inputCap = 1 << 20
@@ -327,13 +327,6 @@ settle:
 	if w.program {
 		w.srv.closeWindow(w)
 	}
-}
-
-// isExited reports whether the window's process has exited.
-func (w *Window) isExited() bool {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.exited
 }
 
 // watchExits is the daemon's one exit watcher: the pane processes are its

@@ -14,8 +14,8 @@ import (
 // recheckEvery spaces pattern checks while a pane prints.
 const recheckEvery = 50 * time.Millisecond
 
-// maxWaitMS caps every wait: one day.
-const maxWaitMS = 86_400_000
+// Every wait's timeout is capped at one day (86,400,000 ms) by its
+// params' max tag.
 
 type waitParams struct {
 	Session   string `json:"session" desc:"the session" when:"condition=session-exists"`

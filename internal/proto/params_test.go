@@ -20,7 +20,8 @@ type testParams struct {
 	States    []string `json:"states" accepted:"working,idle" maxlen:"2"`
 	Flag      *bool    `json:"flag"`
 	Source    string   `json:"source" accepted:"report,osc" check:"handler"`
-	ignored   int
+	//lint:ignore U1000 an unexported field must be skipped by Schema and Validate
+	ignored int
 }
 
 func TestValidate(t *testing.T) {
