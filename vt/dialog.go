@@ -3,8 +3,6 @@ package vt
 import (
 	"slices"
 	"strings"
-
-	"github.com/charmbracelet/x/ansi"
 )
 
 // MaxBoxHeight is the tallest box FindBoxes reports, borders included.
@@ -113,7 +111,7 @@ func LineCells(line string) []string {
 			line = line[1:]
 			continue
 		}
-		g, w := ansi.FirstGraphemeCluster(line, ansi.GraphemeWidth)
+		g, w := firstClusterString(line)
 		if g == "" { // cannot happen for non-empty input; never loop forever
 			break
 		}
@@ -181,7 +179,7 @@ func boxInside(rows [][]string, left, right int) []string {
 		for x := left + 1; x < right; x++ {
 			c := boxCell(row, x)
 			if c == "" {
-				if x > 0 && x-1 < len(row) && row[x-1] != "" && ansi.StringWidth(row[x-1]) >= 2 {
+				if x > 0 && x-1 < len(row) && row[x-1] != "" && textWidth(row[x-1]) >= 2 {
 					continue // continuation cell of a wide character
 				}
 				c = " "

@@ -10,37 +10,64 @@
 // stream (OSC 9;4 progress, OSC 7501 program status, OSC 9/777/99
 // notifications, OSC 0/2 titles, OSC 7, OSC 133 prompt marks, BEL, RIS),
 // delivered as Event values (a struct with a Kind, so emitting one never
-// allocates). It does not own the PTY
-// or the process (package pty), what a screen means (package detect), the
-// state arbitration (package agentstate), time (no clock: the owner notes
-// when output arrived), or rendering. The OSC 9;4 and OSC 7501 payload
-// parsers (progress.go, programstatus.go) and bordered-dialog extraction
-// (dialog.go) live in this package but are pure functions over payloads and
-// cells.
+// allocates). It owns its escape-sequence parser and its character widths
+// too, so it depends on no terminal library at run time. It does not own
+// the PTY or the process (package pty), what a screen means (package
+// detect), the state arbitration (package agentstate), time (no clock: the
+// owner notes when output arrived), or rendering. The OSC 9;4 and OSC 7501
+// payload parsers and the bordered-dialog extraction (FindBoxes) live in
+// this package but are pure functions over payloads and cells.
 //
-// # The grid
+// # The parser
 //
-// Bytes go through the charmbracelet/x/ansi parser, except that runs of
-// printable bytes in the ground state are taken straight from the input
-// slice: ASCII runs are copied into cells in a tight loop, and runs with
-// UTF-8 are segmented into grapheme clusters with ansi.FirstGraphemeCluster
-// using ansi.GraphemeWidth (the same segmentation and widths as
-// charmbracelet/x/vt, decided once for the package). A cluster that is split
-// across two Write calls is not joined (as in x/vt); a UTF-8 character split
-// across two writes is.
+// Bytes go through the package's own parser, a DEC/VT500-style state
+// machine after Paul Williams' description of the DEC parser: ground,
+// escape, escape-intermediate, CSI entry/param/intermediate/ignore, DCS
+// entry/param/intermediate/passthrough/ignore, OSC string and SOS/PM/APC
+// string. A CSI sequence keeps at most 32 parameters (':' sub-parameters
+// included, each marked as followed by a sub-parameter), values saturate
+// at 65,536, and its private prefix (< = > ?) and last intermediate byte are
+// packed with the final byte. In the ground state runs of printable bytes
+// are taken straight from the input slice: ASCII runs are copied into cells
+// in a tight loop, and runs with UTF-8 are segmented into grapheme clusters.
+// A cluster that is split across two Write calls is not joined (as in
+// x/vt); a UTF-8 character split across two writes is. Malformed sequences
+// are handled as the DEC machine (and xterm and tmux) do: a private marker
+// or parameter byte out of place makes the sequence ignored up to its final
+// byte, CAN and SUB cancel, ESC starts over, C0 controls inside a sequence
+// are executed without disturbing it.
+//
+// An OSC string ends at BEL or ESC \ only, not at a 0x9c byte (C1 ST),
+// which is also the middle byte of UTF-8 characters such as "✳" (e2 9c b3)
+// in agents' titles; CAN and SUB cancel it. An OSC string is capped at 4 KiB
+// (the OSC 7501 limit); a longer OSC 7, 7501 or 9;4 is dropped rather than
+// read cut. DCS, APC, PM and SOS strings are parsed and their payloads
+// dropped unread. Colour queries (OSC 10/11) are not answered; programs that
+// ask follow with DA1, which is.
 //
 // The title is set by OSC 0 and OSC 2 and saved and restored by the XTWINOPS
 // title stack (CSI 22 t / CSI 23 t, at most 10 deep), which vim and others
 // use to put the shell's title back on exit; each change is an
 // EventTitleChanged.
 //
-// OSC strings are collected by the Screen itself, not the parser: the
-// parser ends a string at any 0x9c byte (C1 ST), which is also the middle
-// byte of UTF-8 characters such as "✳" (e2 9c b3) in agents' titles. An OSC
-// string is capped at 4 KiB (the OSC 7501 limit); a longer OSC 7, 7501 or
-// 9;4 is dropped rather than read cut. DCS, APC, PM and SOS strings are
-// parsed and ignored. Colour queries (OSC 10/11) are not answered; programs
-// that ask follow with DA1, which is.
+// # Widths
+//
+// A grapheme cluster is found by the Unicode segmentation rules (UAX #29,
+// clipperhouse/uax29) and its width is what clipperhouse/displaywidth gives
+// it, with East Asian ambiguous characters one column wide: the same
+// segmentation and widths as x/ansi's grapheme-width method, which
+// charmbracelet/x/vt uses, decided once for the package (the
+// RUNEWIDTH_EASTASIAN variable is not read). A character is at most two
+// columns wide; a zero-width one joins the cell before it.
+//
+// # Size
+//
+// A screen is at least 1x1 and at most MaxCols x MaxRows (1000 x 1000):
+// New (which takes 80x24 for a zero size) and Resize clamp the size they
+// are given to these bounds, so a bogus size cannot make a pane allocate
+// without bound; Resize ignores a zero or negative size (size unknown).
+//
+// # The grid
 //
 // A cell is 8 bytes: a rune (or an index into a per-screen table of
 // multi-rune clusters), a 16-bit index into a per-screen style table, and a
@@ -120,6 +147,10 @@
 //     the end of the line;
 //   - ICH/DCH and insert mode move wide characters whole;
 //   - DEC graphics y/z are ≤ ≥ (x/vt: ⩽ ⩾); '_' is not mapped (as x/vt);
-//   - raw C1 bytes (0x80–0x9f) are not controls: the input is UTF-8, and
-//     invalid UTF-8 prints U+FFFD.
+//   - raw C1 bytes (0x80–0x9f) in text are not controls: the input is
+//     UTF-8, and invalid UTF-8 prints U+FFFD (inside an escape sequence
+//     they still act);
+//   - malformed sequences are handled as the DEC parser does (see The
+//     parser); x/vt's parser, for one, reads a C0 control inside a CSI
+//     sequence into the sequence's final byte.
 package vt

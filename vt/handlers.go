@@ -3,8 +3,6 @@ package vt
 import (
 	"strconv"
 	"strings"
-
-	"github.com/charmbracelet/x/ansi"
 )
 
 // savedCursor is what DECSC/CSI s keep.
@@ -27,9 +25,9 @@ func (s *Screen) emit(e Event) {
 // execute handles C0 controls.
 func (s *Screen) execute(b byte) {
 	switch b {
-	case ansi.BEL:
+	case ctlBEL:
 		s.emit(Event{Kind: EventBell})
-	case ansi.BS:
+	case ctlBS:
 		if s.pendingWrap {
 			// tmux's cursor sits past the last column here: one step
 			// back is the last column (x/vt moves one further).
@@ -38,9 +36,9 @@ func (s *Screen) execute(b byte) {
 		} else if s.x > 0 {
 			s.x--
 		}
-	case ansi.HT:
+	case ctlHT:
 		s.tabForward(1)
-	case ansi.LF, ansi.VT, ansi.FF:
+	case ctlLF, ctlVT, ctlFF:
 		if s.pendingWrap {
 			s.xvtDiffs++ // x/vt cancels the pending wrap; tmux keeps it
 		}
@@ -49,12 +47,12 @@ func (s *Screen) execute(b byte) {
 			s.x = 0
 			s.pendingWrap = false
 		}
-	case ansi.CR:
+	case ctlCR:
 		s.x = 0
 		s.pendingWrap = false
-	case ansi.SO:
+	case ctlSO:
 		s.gl = 1
-	case ansi.SI:
+	case ctlSI:
 		s.gl = 0
 	}
 }
@@ -105,25 +103,19 @@ func (s *Screen) moveTo(x, y int) {
 	s.pendingWrap = false
 }
 
-// clampParam bounds a parameter the parser may have overflowed.
-func clampParam(v int) int {
-	if v < 0 || v > 1<<16 {
-		return 1 << 16
-	}
+// param returns parameter i, def when it is empty or absent. The parser
+// bounds values to paramMax.
+func param(params seqParams, i, def int) int {
+	v, _, _ := params.Param(i, def)
 	return v
 }
 
-func param(params ansi.Params, i, def int) int {
-	v, _, _ := params.Param(i, def)
-	return clampParam(v)
-}
-
 // count reads a repeat/motion count where 0 means 1.
-func count(params ansi.Params) int {
+func count(params seqParams) int {
 	return max(param(params, 0, 1), 1)
 }
 
-func (s *Screen) handleCSI(cmd ansi.Cmd, params ansi.Params) {
+func (s *Screen) handleCSI(cmd seqCmd, params seqParams) {
 	prefix, inter, final := cmd.Prefix(), cmd.Intermediate(), cmd.Final()
 	if prefix == '?' {
 		s.handleDECPrivate(inter, final, params)
@@ -474,11 +466,11 @@ func (s *Screen) setPen(st Style) {
 	}
 }
 
-func (s *Screen) sgr(params ansi.Params) {
+func (s *Screen) sgr(params seqParams) {
 	s.sgrBuf = s.sgrBuf[:0]
 	s.sgrMore = s.sgrMore[:0]
 	for _, p := range params {
-		s.sgrBuf = append(s.sgrBuf, clampParam(p.Param(0)))
+		s.sgrBuf = append(s.sgrBuf, p.Param(0))
 		s.sgrMore = append(s.sgrMore, p.HasMore())
 	}
 	st := s.pen
@@ -526,7 +518,7 @@ func (s *Screen) fullReset() {
 	s.emit(Event{Kind: EventReset})
 }
 
-func (s *Screen) handleDECPrivate(inter, final byte, params ansi.Params) {
+func (s *Screen) handleDECPrivate(inter, final byte, params seqParams) {
 	switch {
 	case inter == '$' && final == 'p':
 		s.reportMode(param(params, 0, 0), true)
@@ -538,7 +530,7 @@ func (s *Screen) handleDECPrivate(inter, final byte, params ansi.Params) {
 	case 'h', 'l':
 		set := final == 'h'
 		for i := range params {
-			s.setDECMode(clampParam(params[i].Param(0)), set)
+			s.setDECMode(params[i].Param(0), set)
 		}
 	case 'n':
 		if param(params, 0, 0) == 6 {
@@ -689,7 +681,7 @@ func (s *Screen) reportMode(m int, dec bool) {
 	s.reply = append(s.reply, "$y"...)
 }
 
-func (s *Screen) handleESC(cmd ansi.Cmd) {
+func (s *Screen) handleESC(cmd seqCmd) {
 	inter, final := cmd.Intermediate(), cmd.Final()
 	switch inter {
 	case 0:
@@ -798,7 +790,7 @@ func (s *Screen) handleOSC(cmd int, data []byte) {
 			// terminator it came with.
 			s.reply = append(s.reply, "\x1b]7501;?"...)
 			if s.oscBEL {
-				s.reply = append(s.reply, ansi.BEL)
+				s.reply = append(s.reply, ctlBEL)
 			} else {
 				s.reply = append(s.reply, "\x1b\\"...)
 			}
@@ -931,7 +923,7 @@ const maxTitleStack = 10
 // windowOp handles the XTWINOPS title stack: CSI 22 ; 0|2 t pushes the
 // title, CSI 23 ; 0|2 t pops it (vim and others restore the title this way
 // on exit). Icon-only forms (1) and the other window operations are ignored.
-func (s *Screen) windowOp(params ansi.Params) {
+func (s *Screen) windowOp(params seqParams) {
 	op, which := param(params, 0, 0), param(params, 1, 0)
 	if which == 1 {
 		return

@@ -278,11 +278,14 @@ func (s *Screen) sbLineBytes(l *sbLine, ansi bool) []byte {
 // on the right; when rows shrink, rows below the cursor go first, then rows
 // from the top move into the scrollback (main screen) so the cursor's line
 // stays visible; when rows grow on the main screen, history lines come back
-// down first, as in tmux.
+// down first, as in tmux. A size above MaxCols or MaxRows is clamped to it;
+// a zero or negative size means "unknown" and changes nothing.
 func (s *Screen) Resize(cols, rows int) {
-	if cols <= 0 || rows <= 0 {
+	if cols < 1 || rows < 1 {
 		return
 	}
+	cols = min(cols, MaxCols)
+	rows = min(rows, MaxRows)
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
 	s.mu.Lock()

@@ -4,14 +4,12 @@ import (
 	"io"
 	"sync"
 	"unicode/utf8"
-
-	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/ansi/parser"
 )
 
 // Options configures a Screen.
 type Options struct {
-	// Cols and Rows default to 80x24 when zero.
+	// Cols and Rows default to 80x24 when zero (or negative); larger values
+	// than MaxCols and MaxRows are clamped to them.
 	Cols, Rows int
 	// Scrollback is the number of history lines kept for the main screen:
 	// 0 means DefaultScrollback, negative means none.
@@ -30,6 +28,14 @@ type Options struct {
 	OnEvent func(Event)
 }
 
+// MaxCols and MaxRows bound the screen size: New and Resize clamp to them,
+// so a bogus size from a client cannot make a pane allocate without bound
+// (a grid is 8 bytes a cell).
+const (
+	MaxCols = 1000
+	MaxRows = 1000
+)
+
 // DefaultScrollback is the history length used when Options.Scrollback is 0.
 const DefaultScrollback = 10000
 
@@ -38,10 +44,6 @@ const DefaultScrollback = 10000
 // dropped rather than misread, titles and notifications keep their start. The buffer grows on demand, so an
 // idle pane does not hold it.
 const oscDataMax = 4096 + len("7501;")
-
-// parserDataMax bounds the DCS/APC/PM/SOS payloads the parser collects;
-// none of them is interpreted, so the parser's fixed buffer stays small.
-const parserDataMax = 64
 
 // styleTableMax bounds the style table (indices are uint16).
 const styleTableMax = 1 << 16
@@ -70,7 +72,7 @@ type Screen struct {
 	altSaved  savedCursor // the alternate screen's DECSC while it is freed
 	sb        scrollback
 
-	p *ansi.Parser
+	ps parser
 
 	x, y        int
 	pendingWrap bool
@@ -105,10 +107,10 @@ type Screen struct {
 	runeBuf  [utf8.UTFMax]byte
 	pendN    int
 
-	// OSC strings are collected here, not by the parser (see write).
-	inOSC, oscEsc, oscBEL bool
-	oscOver               bool // the payload was cut at oscDataMax
-	osc                   []byte
+	// The OSC string being collected (parser state stOSC).
+	osc     []byte
+	oscOver bool // the payload was cut at oscDataMax
+	oscBEL  bool // the string being dispatched ended with BEL
 
 	sgrBuf  []int
 	sgrMore []bool
@@ -136,6 +138,8 @@ func New(opts Options) *Screen {
 	if opts.Rows <= 0 {
 		opts.Rows = 24
 	}
+	opts.Cols = min(opts.Cols, MaxCols)
+	opts.Rows = min(opts.Rows, MaxRows)
 	if opts.Scrollback == 0 {
 		opts.Scrollback = DefaultScrollback
 	}
@@ -149,15 +153,6 @@ func New(opts Options) *Screen {
 	s.sb.max = max(opts.Scrollback, 0)
 	s.main = newGrid(s.cols, s.rows)
 	s.cur = s.main
-	s.p = ansi.NewParser()
-	s.p.SetDataSize(parserDataMax)
-	s.p.SetParamsSize(32)
-	s.p.SetHandler(ansi.Handler{
-		Execute:   s.execute,
-		Print:     s.printRune,
-		HandleCsi: s.handleCSI,
-		HandleEsc: s.handleESC,
-	})
 	s.resetState()
 	return s
 }
@@ -217,57 +212,55 @@ func (s *Screen) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// write is the hot loop: printable runs in the ground state are handled
-// here without the per-byte parser callback; everything else goes through
-// the ansi parser.
+// write is the hot loop. In the ground state printable runs are taken
+// straight from p (ASCII copied into cells in a tight loop, UTF-8 segmented
+// into clusters) and C0 controls are executed here; escape and control
+// sequences go through the parser (sequence), OSC strings through oscBytes.
 func (s *Screen) write(p []byte) {
 	i := 0
 	if s.pendN > 0 {
 		i = s.finishUTF8(p)
 	}
 	for i < len(p) {
-		if s.inOSC {
+		switch s.ps.state {
+		case stGround:
+		case stOSC:
 			i = s.oscBytes(p, i)
+			continue
+		default:
+			i = s.sequence(p, i)
 			continue
 		}
 		b := p[i]
-		if s.p.State() == parser.GroundState {
-			if b >= 0x20 && b < 0x7f {
-				j := i + 1
-				for j < len(p) && p[j] >= 0x20 && p[j] < 0x7f {
-					j++
+		if b >= 0x20 && b < 0x7f {
+			j := i + 1
+			for j < len(p) && p[j] >= 0x20 && p[j] < 0x7f {
+				j++
+			}
+			if j < len(p) && p[j] >= 0x80 {
+				// The last ASCII character may start a cluster with
+				// the marks that follow: let the Unicode path have it.
+				j--
+				if j > i {
+					s.printASCII(p[i:j])
 				}
-				if j < len(p) && p[j] >= 0x80 {
-					// The last ASCII character may start a cluster with
-					// the marks that follow: let the Unicode path have it.
-					j--
-					if j > i {
-						s.printASCII(p[i:j])
-					}
-					i = s.printUnicode(p, j)
-					continue
-				}
-				s.printASCII(p[i:j])
-				i = j
+				i = s.printUnicode(p, j)
 				continue
 			}
-			if b >= 0x80 {
-				i = s.printUnicode(p, i)
-				continue
-			}
+			s.printASCII(p[i:j])
+			i = j
+			continue
 		}
-		s.p.Advance(b)
+		if b >= 0x80 {
+			i = s.printUnicode(p, i)
+			continue
+		}
+		if b == ctlESC {
+			s.ps.escape()
+		} else {
+			s.execute(b)
+		}
 		i++
-		if s.p.State() == parser.OscStringState {
-			// OSC strings are collected here rather than by the parser,
-			// which ends them at any 0x9c byte — a byte UTF-8 titles such
-			// as "✳ Claude Code" contain.
-			s.p.Reset()
-			s.inOSC = true
-			s.oscEsc = false
-			s.osc = s.osc[:0]
-			s.oscOver = false
-		}
 	}
 }
 
@@ -277,26 +270,26 @@ func (s *Screen) write(p []byte) {
 func (s *Screen) oscBytes(p []byte, i int) int {
 	for ; i < len(p); i++ {
 		b := p[i]
-		if s.oscEsc {
-			s.oscEsc = false
-			s.inOSC = false
+		if s.ps.oscEsc {
+			s.ps.oscEsc = false
+			s.ps.state = stGround
 			s.dispatchOSC(false)
 			if b == '\\' {
 				return i + 1
 			}
 			// ESC ends the string and starts a new sequence.
-			s.p.Advance(0x1b)
+			s.ps.escape()
 			return i
 		}
 		switch {
-		case b == 0x07:
-			s.inOSC = false
+		case b == ctlBEL:
+			s.ps.state = stGround
 			s.dispatchOSC(true)
 			return i + 1
-		case b == 0x1b:
-			s.oscEsc = true
-		case b == 0x18 || b == 0x1a:
-			s.inOSC = false // CAN/SUB abort the string
+		case b == ctlESC:
+			s.ps.oscEsc = true
+		case b == ctlCAN || b == ctlSUB:
+			s.ps.state = stGround // CAN/SUB abort the string
 			return i + 1
 		case b < 0x20:
 			// other C0 controls are ignored inside a string
@@ -409,14 +402,14 @@ func (s *Screen) printUnicode(p []byte, i int) int {
 			run = run[sz:]
 			continue
 		}
-		cl, w := ansi.FirstGraphemeCluster(run, ansi.GraphemeWidth)
+		cl, w := firstCluster(run)
 		if len(cl) == 0 {
 			break
 		}
 		if !utf8.Valid(cl) {
 			// Marks followed by a bad byte: keep the valid start.
 			cl = cl[:sz]
-			_, w = ansi.FirstGraphemeCluster(cl, ansi.GraphemeWidth)
+			w = widthOpts.Bytes(cl)
 		}
 		if sz == len(cl) {
 			s.printCluster("", r, w)
@@ -426,12 +419,6 @@ func (s *Screen) printUnicode(p []byte, i int) int {
 		run = run[len(cl):]
 	}
 	return j
-}
-
-// printRune is the parser's Print callback; with the fast paths above it is
-// reached only for runes the parser decodes itself.
-func (s *Screen) printRune(r rune) {
-	s.printCluster("", r, -1)
 }
 
 // printASCII writes a run of printable ASCII bytes.
@@ -503,7 +490,7 @@ func (s *Screen) printCluster(str string, r rune, w int) {
 			// A scratch buffer in the Screen: a local array would escape
 			// through the generic segmenter and allocate.
 			n := utf8.EncodeRune(s.runeBuf[:], r)
-			_, w = ansi.FirstGraphemeCluster(s.runeBuf[:n], ansi.GraphemeWidth)
+			w = widthOpts.Bytes(s.runeBuf[:n])
 		}
 	}
 	if str == "" && r < 0x80 && s.charsets[s.gl] {
