@@ -274,11 +274,13 @@ func TestForegroundPgrp(t *testing.T) {
 		t.Fatalf("ForegroundPgrpOf at prompt = %d, %v; want %d", g, err, p.Pid())
 	}
 	p.Write([]byte("sleep 30\n"))
-	fg := waitForeground(t, p, func(g int) bool { return g != p.Pid() })
-	comm, _ := os.ReadFile("/proc/" + strconv.Itoa(fg) + "/comm")
-	if strings.TrimSpace(string(comm)) != "sleep" {
-		t.Fatalf("foreground group leader %d is %q, want sleep", fg, comm)
+	// The shell hands the terminal to the job's group between fork and exec,
+	// so the leader may still be named sh for a moment: wait for the exec.
+	isSleep := func(g int) bool {
+		comm, _ := os.ReadFile("/proc/" + strconv.Itoa(g) + "/comm")
+		return strings.TrimSpace(string(comm)) == "sleep"
 	}
+	fg := waitForeground(t, p, func(g int) bool { return g != p.Pid() && isSleep(g) })
 	if g, err := ForegroundPgrpOf(p.Pid()); err != nil || g != fg {
 		t.Fatalf("/proc fallback = %d, %v; want %d", g, err, fg)
 	}
