@@ -190,6 +190,7 @@ type pane struct {
 	seenSeq   uint64
 
 	subagents subagentSet
+	now       string // what the agent said it is doing; see Report.Now
 
 	version uint64
 	waiters []*waiter
@@ -419,6 +420,11 @@ func (a *Arbiter) write(p *pane, r Report, msg string, kind Kind, harness string
 		next.bound = r.HarnessPID > 1 || p.agentNow
 		next.boundTo = r.Harness
 		p.sawAgent = p.agentNow
+		if r.State == Working || r.State == NeedsInput {
+			p.now = oneLine(r.Now)
+		} else {
+			p.now = ""
+		}
 	}
 	// Every screen needs_input is a loan: what it displaced comes back as
 	// soon as a look finds the prompt gone. A rule that re-matches keeps

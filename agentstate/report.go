@@ -35,6 +35,13 @@ type Report struct {
 	// for; mid-turn, a report from another session is refused.
 	SessionID  string
 	HarnessPID int
+
+	// Now is what the agent is doing at this moment, in one line (the
+	// tool and its target: "Bash: go test ./..."). An applied report from
+	// the agent itself (SourceReport) replaces it, so a report without it
+	// clears it; other sources leave it alone, and every state at rest
+	// clears it.
+	Now string
 }
 
 // Result says what happened to a report. A refusal is not an error.
@@ -60,6 +67,7 @@ const (
 	ReasonConfirming     Reason = "confirming"      // an idle reading waits for confirming looks
 	ReasonUnchanged      Reason = "unchanged"       // a sampled report repeating the shown state from the source that holds it
 	ReasonInvalid        Reason = "invalid"         // the state or source is out of range
+	ReasonRateLimited    Reason = "rate_limited"    // activity events past the pane's rate
 )
 
 // maxMessageBytes bounds a stored message. Longer text is cut at a rune

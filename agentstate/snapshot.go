@@ -29,10 +29,13 @@ type Snapshot struct {
 	CompletionSeq  uint64
 	FinishedUnread bool // at rest, and a turn finished since MarkSeen
 
-	Auto      bool      // the detector will clear the pane when the agent leaves
-	Loan      bool      // a screen prompt displaced Prior and will give it back
-	Prior     PriorView // valid when Loan
-	Misses    int
+	Auto   bool      // the detector will clear the pane when the agent leaves
+	Loan   bool      // a screen prompt displaced Prior and will give it back
+	Prior  PriorView // valid when Loan
+	Misses int
+	// Now is what the agent said it is doing (Report.Now), while it works
+	// or waits mid-turn.
+	Now       string
 	Subagents int // running subagents
 	// SubagentList is the rail's view: at most 16, in start order.
 	SubagentList []Subagent
@@ -107,6 +110,7 @@ func (a *Arbiter) snapshot(p *pane, now time.Time) Snapshot {
 		Auto:           c.held && c.auto,
 		Loan:           c.held && c.loan,
 		Misses:         c.misses,
+		Now:            p.now,
 		Version:        p.version,
 	}
 	if p.harness == "" && c.identity != IdentityList {

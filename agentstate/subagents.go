@@ -1,7 +1,6 @@
 package agentstate
 
 import (
-	"errors"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -17,11 +16,9 @@ const (
 	subagentQuiet      = time.Hour
 	activityBurst      = 64
 	activityPerSecond  = 10
+	maxIntents         = 16
+	intentLinger       = 30 * time.Second
 )
-
-// ErrRateLimited is returned by Activity past the per-pane rate (a burst of
-// 64, then 10 a second). Its control-protocol code is "rate_limited".
-var ErrRateLimited = errors.New("agentstate: too many activity events for this pane (rate_limited)")
 
 // ActivityKind is what an activity event says.
 type ActivityKind uint8
@@ -31,6 +28,11 @@ const (
 	SubagentTool                          // a running subagent called a tool
 	SubagentStop                          // a subagent ended
 	SessionStart                          // a new agent session: forget every subagent
+	// SubagentIntent: the agent asked for a subagent of Type to do
+	// Description (its Task tool call). The next start of that type that
+	// brings no description of its own takes it, because the start
+	// event itself does not carry what the subagent was asked.
+	SubagentIntent
 )
 
 // Activity is one event about a pane's subagents, from the agent's hooks.
@@ -43,6 +45,18 @@ type Activity struct {
 	Tool        string // SubagentTool: the tool it runs ("Bash: go test ./...")
 	Result      string // SubagentStop: the first line it ended with, or the error
 	Failed      bool   // SubagentStop: it failed
+
+	// SessionID and Harness name the agent session and harness the event
+	// speaks for. When the pane has one and the event names another, the
+	// event is refused: activity never moves between agents.
+	SessionID string
+	Harness   string
+}
+
+// ActivityResult says what became of an activity event.
+type ActivityResult struct {
+	Recorded bool   // the event changed what the pane shows
+	Reason   Reason // why not: foreign_session, foreign_harness, rate_limited; "" when it changed nothing to change
 }
 
 // Subagent is one row of subagent_list.
@@ -63,14 +77,34 @@ type subagent struct {
 	ended time.Time
 }
 
+type intent struct {
+	typ, desc string
+	at        time.Time
+}
+
 type subagentSet struct {
 	list    []*subagent // start order
+	intents []intent    // descriptions waiting for their start, oldest first
 	tokens  float64
 	tokenAt time.Time
 	last    time.Time
 }
 
-func (s *subagentSet) forget() { s.list = nil }
+func (s *subagentSet) forget() { s.list, s.intents = nil, nil }
+
+// takeIntent returns the oldest waiting description for a subagent type.
+func (s *subagentSet) takeIntent(typ string, now time.Time) string {
+	for i, in := range s.intents {
+		if now.Sub(in.at) >= intentLinger {
+			continue
+		}
+		if in.typ == typ {
+			s.intents = append(s.intents[:i:i], s.intents[i+1:]...)
+			return in.desc
+		}
+	}
+	return ""
+}
 
 func (s *subagentSet) find(id string) *subagent {
 	for _, x := range s.list {
@@ -99,32 +133,52 @@ func (s *subagentSet) allow(now time.Time) bool {
 
 // Activity records a subagent event for a pane. A start on a pane with no
 // state is ignored, a repeated start renews it, a stop for an unknown id
-// does nothing, and a session start forgets every subagent.
-func (a *Arbiter) Activity(paneID string, ev Activity) error {
+// does nothing, and a session start forgets every subagent. An event that
+// names another agent session or harness than the pane's is refused
+// whatever the state (stricter than a report's guard, which only holds
+// mid-turn), and past the per-pane rate (a burst of 64, then 10 a second)
+// events are refused as rate_limited.
+func (a *Arbiter) Activity(paneID string, ev Activity) ActivityResult {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	p := a.get(paneID)
+	if ev.SessionID != "" && p.sessionID != "" && ev.SessionID != p.sessionID {
+		return ActivityResult{Reason: ReasonForeignSession}
+	}
+	if ev.Harness != "" && p.harness != "" && ev.Harness != p.harness {
+		return ActivityResult{Reason: ReasonForeignHarness}
+	}
 	now := a.clock.Now()
 	set := &p.subagents
 	if !set.allow(now) {
-		return ErrRateLimited
+		return ActivityResult{Reason: ReasonRateLimited}
 	}
 	set.prune(now)
 	if ev.Kind == SessionStart {
 		set.forget()
 		a.bump(p)
-		return nil
+		return ActivityResult{Recorded: true}
+	}
+	if ev.Kind == SubagentIntent {
+		if p.state == None || ev.Type == "" || ev.Description == "" {
+			return ActivityResult{}
+		}
+		if len(set.intents) >= maxIntents {
+			set.intents = set.intents[1:]
+		}
+		set.intents = append(set.intents, intent{typ: oneLine(ev.Type), desc: oneLine(ev.Description), at: now})
+		return ActivityResult{Recorded: true}
 	}
 	ev.ID = oneLine(ev.ID)
 	x := set.find(ev.ID)
 	switch ev.Kind {
 	case SubagentStart:
 		if p.state == None || ev.ID == "" {
-			return nil
+			return ActivityResult{}
 		}
 		if x == nil {
 			if len(set.list) >= maxSubagents {
-				return nil
+				return ActivityResult{}
 			}
 			x = &subagent{Subagent: Subagent{ID: ev.ID}}
 			set.list = append(set.list, x)
@@ -136,18 +190,20 @@ func (a *Arbiter) Activity(paneID string, ev Activity) error {
 		}
 		if ev.Description != "" {
 			x.Description = oneLine(ev.Description)
+		} else if x.Description == "" {
+			x.Description = set.takeIntent(x.Type, now)
 		}
 		x.seen = now
 	case SubagentTool:
 		if x == nil || x.State != "running" {
-			return nil
+			return ActivityResult{}
 		}
 		x.Now = oneLine(ev.Tool)
 		x.Tools++
 		x.seen = now
 	case SubagentStop:
 		if x == nil {
-			return nil
+			return ActivityResult{}
 		}
 		x.Result = oneLine(ev.Result)
 		switch {
@@ -163,11 +219,11 @@ func (a *Arbiter) Activity(paneID string, ev Activity) error {
 		}
 		x.seen, x.ended = now, now
 	default:
-		return nil
+		return ActivityResult{}
 	}
 	set.last = now
 	a.bump(p)
-	return nil
+	return ActivityResult{Recorded: true}
 }
 
 // bump records a change that is not a state change.

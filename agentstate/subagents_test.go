@@ -1,7 +1,6 @@
 package agentstate_test
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -12,7 +11,7 @@ import (
 
 func TestSubagentList(t *testing.T) {
 	r := newRig(t, as.Options{StallAfter: -1})
-	if err := r.a.Activity("w", as.Activity{Kind: as.SubagentStart, ID: "x"}); err != nil || r.a.Get("w").Subagents != 0 {
+	if res := r.a.Activity("w", as.Activity{Kind: as.SubagentStart, ID: "x"}); res.Recorded || r.a.Get("w").Subagents != 0 {
 		t.Fatal("a start on a pane with no state must be ignored")
 	}
 	r.apply("w", as.Report{State: as.Working})
@@ -77,19 +76,78 @@ func TestSubagentLimitsAndSecrets(t *testing.T) {
 func TestActivityIsRateLimited(t *testing.T) {
 	r := newRig(t, as.Options{StallAfter: -1})
 	r.apply("w", as.Report{State: as.Working})
-	var err error
+	var res as.ActivityResult
 	n := 0
-	for ; n < 100 && err == nil; n++ {
-		err = r.a.Activity("w", as.Activity{Kind: as.SubagentStart, ID: "x"})
+	for ; n < 100 && res.Reason == ""; n++ {
+		res = r.a.Activity("w", as.Activity{Kind: as.SubagentStart, ID: "x"})
 	}
-	if !errors.Is(err, as.ErrRateLimited) || n != 65 {
-		t.Fatalf("limited after %d: %v", n, err)
+	if res.Reason != as.ReasonRateLimited || n != 65 {
+		t.Fatalf("limited after %d: %+v", n, res)
 	}
 	r.advance(time.Second)
 	for i := 0; i < 10; i++ {
-		if err := r.a.Activity("w", as.Activity{Kind: as.SubagentStart, ID: "x"}); err != nil {
-			t.Fatalf("refill %d: %v", i, err)
+		if res := r.a.Activity("w", as.Activity{Kind: as.SubagentStart, ID: "x"}); !res.Recorded {
+			t.Fatalf("refill %d: %+v", i, res)
 		}
+	}
+}
+
+func TestActivityNeverMovesBetweenAgents(t *testing.T) {
+	r := newRig(t, as.Options{StallAfter: -1})
+	r.apply("w", as.Report{State: as.Done, Harness: "claude-code", SessionID: "s1"})
+	// At rest too: a report's guard would let a new session take over,
+	// but an activity event from another agent is always refused.
+	if res := r.a.Activity("w", as.Activity{Kind: as.SessionStart, SessionID: "s2"}); res.Reason != as.ReasonForeignSession {
+		t.Fatalf("foreign session: %+v", res)
+	}
+	if res := r.a.Activity("w", as.Activity{Kind: as.SessionStart, Harness: "codex"}); res.Reason != as.ReasonForeignHarness {
+		t.Fatalf("foreign harness: %+v", res)
+	}
+	if res := r.a.Activity("w", as.Activity{Kind: as.SessionStart, SessionID: "s1", Harness: "claude-code"}); !res.Recorded {
+		t.Fatalf("own session: %+v", res)
+	}
+}
+
+func TestASubagentStartTakesTheDescriptionItsTaskCallGave(t *testing.T) {
+	r := newRig(t, as.Options{StallAfter: -1})
+	r.apply("w", as.Report{State: as.Working})
+	r.a.Activity("w", as.Activity{Kind: as.SubagentIntent, Type: "general-purpose", Description: "Research tmux"})
+	r.a.Activity("w", as.Activity{Kind: as.SubagentIntent, Type: "Explore", Description: "Find the parser"})
+	r.a.Activity("w", as.Activity{Kind: as.SubagentIntent, Type: "general-purpose", Description: "Audit the rail"})
+	r.a.Activity("w", as.Activity{Kind: as.SubagentStart, ID: "a", Type: "general-purpose"})
+	r.a.Activity("w", as.Activity{Kind: as.SubagentStart, ID: "b", Type: "general-purpose"})
+	r.a.Activity("w", as.Activity{Kind: as.SubagentStart, ID: "c", Type: "general-purpose"})
+	l := r.a.Get("w").SubagentList
+	if l[0].Description != "Research tmux" || l[1].Description != "Audit the rail" || l[2].Description != "" {
+		t.Fatalf("descriptions: %+v", l)
+	}
+	// A description nobody started within 30 s is not handed to a later one.
+	r.a.Activity("w", as.Activity{Kind: as.SubagentIntent, Type: "Explore", Description: "Late"})
+	r.advance(31 * time.Second)
+	r.a.Activity("w", as.Activity{Kind: as.SubagentStart, ID: "d", Type: "Explore"})
+	if d := r.a.Get("w").SubagentList[3].Description; d != "" {
+		t.Fatalf("a stale description was taken: %q", d)
+	}
+}
+
+func TestNowFollowsTheAgentsReportsAndClearsAtRest(t *testing.T) {
+	r := newRig(t, as.Options{StallAfter: -1})
+	r.apply("w", as.Report{State: as.Working, Now: "Bash: go test ./...\nsecond line"})
+	if g := r.a.Get("w"); g.Now != "Bash: go test ./..." {
+		t.Fatalf("now %q", g.Now)
+	}
+	// Another source saying the same state leaves it alone.
+	r.apply("w", as.Report{State: as.NeedsInput, Source: as.SourceScreen, Observed: r.clock.Now(), Message: "approve"})
+	if g := r.a.Get("w"); g.Now != "Bash: go test ./..." {
+		t.Fatalf("a screen loan cleared now: %q", g.Now)
+	}
+	r.apply("w", as.Report{State: as.Working, Now: "Edit: main.go"})
+	if g := r.a.Get("w"); g.Now != "Edit: main.go" {
+		t.Fatalf("now %q", g.Now)
+	}
+	r.apply("w", as.Report{State: as.Done})
+	if g := r.a.Get("w"); g.Now != "" {
+		t.Fatalf("done kept now %q", g.Now)
 	}
 }
 

@@ -14,6 +14,9 @@ func (a *Arbiter) turn(p *pane, old, next State, now, end time.Time) {
 	if old == next {
 		return
 	}
+	if next != Working && next != NeedsInput {
+		p.now = ""
+	}
 	switch next {
 	case Working:
 		if !p.inTurn {

@@ -424,6 +424,18 @@ func (p *Pane) Report(r agentstate.Report, transcriptPath string) agentstate.Res
 	return res
 }
 
+// Activity records an event about the pane's subagents from the agent's
+// hooks (see agentstate.Arbiter.Activity). On a detached pane it records
+// nothing.
+func (p *Pane) Activity(ev agentstate.Activity) agentstate.ActivityResult {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stopped {
+		return agentstate.ActivityResult{}
+	}
+	return p.t.arb.Activity(p.id, ev)
+}
+
 // Exited tells the tracker the pane's process exited: the pane clears and
 // program status records of live work end.
 func (p *Pane) Exited() {

@@ -41,6 +41,7 @@ func agentCommands() []Command {
 				fs.String("agent-session-id", "", "the agent session the report speaks for")
 				fs.String("transcript-path", "", "the harness's transcript file")
 				fs.Int("harness-pid", 0, "the agent's pid")
+				fs.String("now", "", "what the agent is doing now, one line (e.g. \"Bash: go test ./...\")")
 				jsonFlag(fs)
 			},
 			Run: func(ctx *Context) error {
@@ -56,7 +57,7 @@ func agentCommands() []Command {
 				err := call("set-agent-state", params("session", str(ctx, "session"), "window", str(ctx, "window"), "state", ctx.Args[0],
 					"message", str(ctx, "message"), "source", str(ctx, "source"), "harness", str(ctx, "harness"), "kind", str(ctx, "kind"),
 					"if_state", str(ctx, "if-state"), "agent_session_id", str(ctx, "agent-session-id"),
-					"transcript_path", str(ctx, "transcript-path"), "harness_pid", flagInt(ctx, "harness-pid")), &raw)
+					"transcript_path", str(ctx, "transcript-path"), "harness_pid", flagInt(ctx, "harness-pid"), "now", str(ctx, "now")), &raw)
 				if err != nil {
 					return err
 				}

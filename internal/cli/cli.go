@@ -46,6 +46,8 @@ func commands() []Command {
 		windowCommands,
 		paneCommands,
 		agentCommands,
+		hookCommands,
+		integrationCommands,
 		mailCommands,
 		demoCommands,
 	} {

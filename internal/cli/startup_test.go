@@ -86,23 +86,39 @@ func BenchmarkStartup(b *testing.B) {
 		}
 		return float64(time.Since(start).Microseconds()) / 1000
 	}
+	// agent-hook as a harness runs it: a PreToolUse payload on stdin,
+	// from process start to the report applied in the daemon.
+	var wins struct {
+		Windows []struct {
+			ID string `json:"window_id"`
+		} `json:"windows"`
+	}
+	e.json(&wins, "list-windows")
+	hook := func() *exec.Cmd {
+		c := tuios("agent-hook", "claude-code", "--window", wins.Windows[0].ID)
+		c.Stdin = strings.NewReader(`{"hook_event_name":"PreToolUse","session_id":"bench","tool_name":"Bash","tool_input":{"command":"go test ./..."}}`)
+		return c
+	}
 	runs := max(b.N, 30)
-	var ls, version, tmuxLs []float64
+	var ls, version, tmuxLs, hooks []float64
 	b.ResetTimer()
 	for range runs {
 		ls = append(ls, timeOf(tuios("ls")))
 		tmuxLs = append(tmuxLs, timeOf(tm("list-sessions")))
 		version = append(version, timeOf(tuios("--version")))
+		hooks = append(hooks, timeOf(hook()))
 	}
 	b.StopTimer()
 	med := func(v []float64) float64 { slices.Sort(v); return v[len(v)/2] }
-	l, t, v := med(ls), med(tmuxLs), med(version)
+	l, t, v, h := med(ls), med(tmuxLs), med(version), med(hooks)
 	b.ReportMetric(l, "tuios-ls-ms")
 	b.ReportMetric(t, "tmux-ls-ms")
 	b.ReportMetric(l/t, "ls/tmux")
 	b.ReportMetric(v, "tuios-version-ms")
+	b.ReportMetric(h, "agent-hook-ms")
+	b.ReportMetric(h/t, "hook/tmux")
 	b.ReportMetric(0, "ns/op")
 	if os.Getenv("TUIOS_BENCH_VERBOSE") != "" {
-		b.Logf("medians of %d runs: tuios ls %.2f ms, tmux list-sessions %.2f ms (%.2f×), tuios --version %.2f ms", runs, l, t, l/t, v)
+		b.Logf("medians of %d runs: tuios ls %.2f ms, tmux list-sessions %.2f ms (%.2f×), tuios --version %.2f ms, agent-hook %.2f ms (%.2f×)", runs, l, t, l/t, v, h, h/t)
 	}
 }

@@ -207,5 +207,9 @@ func (c *Client) Next(v any) error {
 	return json.Unmarshal(line, v)
 }
 
+// SetDeadline bounds every later read and write on the connection: a call
+// past it fails instead of waiting on a daemon that does not answer.
+func (c *Client) SetDeadline(t time.Time) error { return c.c.SetDeadline(t) }
+
 // Close hangs up.
 func (c *Client) Close() error { return c.c.Close() }

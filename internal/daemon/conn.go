@@ -28,6 +28,7 @@ type conn struct {
 	peer     int
 	placed   bool
 	placedID string
+	placedBy string // how placedID was found: ancestry or session
 
 	ctx    context.Context
 	cancel context.CancelFunc

@@ -115,10 +115,8 @@ func (s *Server) callerWindow(cn *conn) *Window {
 	return s.windows[cn.placedID]
 }
 
-// place finds the caller's window once per connection: the window whose
-// process is an ancestor of the calling process (its pid from the kernel,
-// not from anything the caller says). The ancestry is read from /proc
-// without the server lock.
+// place finds the caller's window once per connection (see paneOf), from
+// its pid as the kernel gives it, never from anything the caller says.
 func (s *Server) place(cn *conn) {
 	if cn == nil || cn.placed {
 		return
@@ -127,24 +125,44 @@ func (s *Server) place(cn *conn) {
 	if cn.peer <= 1 {
 		return
 	}
+	cn.placedID, cn.placedBy = s.paneOf(cn.peer)
+}
+
+// paneOf finds the window a process runs in: the window whose process is
+// an ancestor of pid, else the window whose shell leads pid's terminal
+// session (a process that was reparented, such as a hook run by an agent's
+// detached helper, keeps its session). It says which of the two found it.
+// /proc is read without the server lock.
+func (s *Server) paneOf(pid int) (id, how string) {
 	s.mu.Lock()
 	shells := make(map[int]string, len(s.windows))
 	for _, w := range s.windows {
 		shells[w.proc.Pid()] = w.ID
 	}
 	s.mu.Unlock()
-	pid := cn.peer
+	first := pid
 	for i := 0; i < 64 && pid > 1; i++ {
 		if id, ok := shells[pid]; ok {
-			cn.placedID = id
-			return
+			return id, "ancestry"
 		}
 		pid = parentPID(pid)
 	}
+	if id, ok := shells[sessionID(first)]; ok {
+		return id, "session"
+	}
+	return "", ""
 }
 
-// parentPID reads the ppid from /proc/<pid>/stat (after the last ')').
-func parentPID(pid int) int {
+// sessionID reads the session id from /proc/<pid>/stat.
+func sessionID(pid int) int { return statField(pid, 3) }
+
+// parentPID reads the ppid from /proc/<pid>/stat.
+func parentPID(pid int) int { return statField(pid, 1) }
+
+// statField reads the n-th field after the command name (after the last
+// ')', which the name itself may contain) of /proc/<pid>/stat: 0 state,
+// 1 ppid, 2 pgrp, 3 session.
+func statField(pid, n int) int {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
 		return 0
@@ -154,9 +172,9 @@ func parentPID(pid int) int {
 		return 0
 	}
 	f := strings.Fields(string(b[i+1:]))
-	if len(f) < 2 {
+	if len(f) <= n {
 		return 0
 	}
-	n, _ := strconv.Atoi(f[1])
-	return n
+	v, _ := strconv.Atoi(f[n])
+	return v
 }

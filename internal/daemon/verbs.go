@@ -81,6 +81,7 @@ func (s *Server) verbTable() map[string]*verb {
 	s.windowVerbs(add)
 	s.paneVerbs(add)
 	s.agentVerbs(add)
+	s.hookVerbs(add)
 	s.waitVerbs(add)
 	s.mailVerbs(add)
 	m := map[string]*verb{}
@@ -153,8 +154,10 @@ func (s *Server) metaVerbs(add addFunc) {
 			}
 			list.Verbs = append(list.Verbs, info)
 		}
-		for _, c := range proto.ErrorCodes() {
-			list.ErrorCodes = append(list.ErrorCodes, proto.ErrorCode{Code: c[0], Description: c[1]})
+		if p.Verb == "" { // one verb's description is asked in hot paths (agent-hook); the codes are the same for all
+			for _, c := range proto.ErrorCodes() {
+				list.ErrorCodes = append(list.ErrorCodes, proto.ErrorCode{Code: c[0], Description: c[1]})
+			}
 		}
 		return list, nil
 	})

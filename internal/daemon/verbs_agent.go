@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/tuios/tuios/agentstate"
@@ -24,6 +25,7 @@ type setAgentStateParams struct {
 	TranscriptPath string `json:"transcript_path" desc:"the harness's transcript file (a regular file); joins the pane to it" maxlen:"4096"`
 	IfState        string `json:"if_state" desc:"apply only when the pane is in one of these states (comma-separated)" maxlen:"256"`
 	HarnessPID     int    `json:"harness_pid" desc:"the agent's pid" min:"1" max:"4194304"`
+	Now            string `json:"now" desc:"what the agent is doing now, one line (the tool and its target); a report without it clears it" maxlen:"4096"`
 }
 
 type agentParams struct {
@@ -85,7 +87,7 @@ func (s *Server) agentRow(st agentSeat) agentRow {
 	snap := s.tracker.Arbiter().Get(w.ID)
 	r := agentRow{
 		agentWire: wireOf(snap), Session: wr.Session, Index: wr.Index, Name: wr.DisplayName, Glyph: snap.Glyph(),
-		Cwd: wr.Cwd, Workspace: wr.Workspace, Focused: wr.Focused, Meta: map[string]string{}, snap: snap,
+		Cwd: wr.Cwd, Workspace: wr.Workspace, Focused: wr.Focused, Meta: metaOf(snap), snap: snap,
 	}
 	if st.ring != nil {
 		r.Unread = st.ring.Unread(w.ID)
@@ -94,6 +96,22 @@ func (s *Server) agentRow(st agentSeat) agentRow {
 		r.Foreground = m.Process.Label()
 	}
 	return r
+}
+
+// metaOf is a pane's agent metadata: what the agent is doing now and how
+// many subagents run, each key absent when there is nothing to say.
+func metaOf(snap agentstate.Snapshot) map[string]string {
+	m := map[string]string{}
+	if snap.Now != "" {
+		m["now"] = snap.Now
+	}
+	switch {
+	case snap.Subagents == 1:
+		m["subagents"] = "1 subagent"
+	case snap.Subagents > 1:
+		m["subagents"] = strconv.Itoa(snap.Subagents) + " subagents"
+	}
+	return m
 }
 
 // needOrder sorts rows by what each needs from the person: errored, then
@@ -160,7 +178,7 @@ func (s *Server) agentVerbs(add addFunc) {
 		}
 		res := w.pane.Report(agentstate.Report{
 			State: state, Source: src, Harness: p.Harness, Message: p.Message, Kind: kind,
-			IfState: ifState, SessionID: p.AgentSessionID, HarnessPID: p.HarnessPID,
+			IfState: ifState, SessionID: p.AgentSessionID, HarnessPID: p.HarnessPID, Now: p.Now,
 		}, p.TranscriptPath)
 		snap := s.tracker.Arbiter().Get(w.ID)
 		out := map[string]any{"type": "agent_state_set", "window_id": w.ID, "state": res.State.String(),

@@ -1,0 +1,18 @@
+// Package hook turns what a coding agent's harness hands its hooks into a
+// report about the pane: the state it is in, what it waits for, what it is
+// doing now, its session and transcript, and what its subagents do.
+//
+// Each harness calls its hooks its own way (Claude Code writes one JSON
+// object to the hook's standard input; Codex passes one as an argument;
+// opencode and Kilo run a plugin that passes the event's name). Decode
+// reads one invocation and returns a Translation; the per-harness maps
+// from event to state live in one table (see Events), each row citing where
+// the event's meaning was read.
+//
+// The package is pure: it reads no files, starts nothing and talks to no
+// daemon. Sending the translation (the tuios agent-hook command does it) and
+// wiring hooks into a harness's settings (tuios integration install) are
+// not its concern. It never trusts the payload: every field is bounded,
+// cleaned of control characters, and likely secrets are masked before they
+// reach a message.
+package hook

@@ -1,0 +1,267 @@
+package hook
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/tuios/tuios/agentstate"
+)
+
+// Event is one row of the map from a harness's hook events to reports.
+type Event struct {
+	Harness string // the harness id
+	Name    string // the event as the harness names it
+	When    string // the condition on the payload, as a person reads it; "" always
+	Says    string // what it reports
+	Source  string // where the event's meaning was read
+
+	cond func(*payload) bool
+	do   func(*Translation, *payload)
+}
+
+// Events returns the whole map, harness by harness, in the order the rows
+// are tried (the first row whose event and condition match wins).
+func Events() []Event { return table() }
+
+func match(harness string, p *payload) (Event, bool) {
+	for _, e := range table() {
+		if e.Harness == harness && strings.EqualFold(e.Name, p.Event) && (e.cond == nil || e.cond(p)) {
+			return e, true
+		}
+	}
+	return Event{}, false
+}
+
+func (e Event) apply(t *Translation, p *payload) {
+	t.Why = e.Says + " (" + e.Harness + " " + e.Name + cond(e.When) + ")"
+	e.do(t, p)
+}
+
+func cond(w string) string {
+	if w == "" {
+		return ""
+	}
+	return ", " + w
+}
+
+// Actions the rows share.
+
+func report(s agentstate.State) func(*Translation, *payload) {
+	return func(t *Translation, _ *payload) { t.Report, t.State = true, s }
+}
+
+func working(t *Translation, p *payload) {
+	t.Report, t.State, t.Now = true, agentstate.Working, p.doing()
+}
+
+func approval(t *Translation, p *payload) {
+	t.Report, t.State, t.Kind, t.Now = true, agentstate.NeedsInput, agentstate.KindApproval, p.doing()
+	d := p.doing()
+	if d != "" && p.target() == "" && p.Message != "" {
+		d += ": " + p.Message // a harness that names the tool and says what it wants in words
+	}
+	if d != "" {
+		t.Message = NeedsInputText("approve " + d)
+	} else {
+		t.Message = NeedsInputText(firstNonEmpty(p.Message, "approve a tool call"))
+	}
+}
+
+func question(t *Translation, p *payload) {
+	t.Report, t.State, t.Kind = true, agentstate.NeedsInput, agentstate.KindQuestion
+	t.Message = NeedsInputText(firstNonEmpty(p.Message, "answer a question"))
+}
+
+func notified(t *Translation, p *payload) {
+	t.Report, t.State = true, agentstate.NeedsInput
+	t.Message = NeedsInputText(p.Message)
+	t.Kind = agentstate.KindApproval
+}
+
+func failed(t *Translation, p *payload) {
+	t.Report, t.State = true, agentstate.Errored
+	t.Message = NeedsInputText(firstNonEmpty(p.errorText(), "the turn failed"))
+}
+
+func sessionStarted(t *Translation, p *payload) {
+	t.Activity = &agentstate.Activity{Kind: agentstate.SessionStart, SessionID: t.SessionID, Harness: t.Harness}
+	if p.Source == "compact" {
+		// Compaction starts a new session mid-turn: keep the state, only
+		// renew the session and the transcript join.
+		t.Report, t.State, t.IfState = true, agentstate.Working, "working"
+		return
+	}
+	t.Report, t.State = true, agentstate.Idle
+}
+
+func fromSubagent(p *payload) bool { return p.AgentID != "" }
+
+func subagentTool(t *Translation, p *payload) {
+	t.Activity = &agentstate.Activity{Kind: agentstate.SubagentTool, ID: p.AgentID, Tool: p.doing(), SessionID: t.SessionID, Harness: t.Harness}
+}
+
+func subagentIntent(t *Translation, p *payload) {
+	working(t, p)
+	ti := p.tool()
+	if ti.SubagentType != "" && ti.Description != "" {
+		t.Activity = &agentstate.Activity{Kind: agentstate.SubagentIntent, Type: ti.SubagentType, Description: ti.Description,
+			SessionID: t.SessionID, Harness: t.Harness}
+	}
+}
+
+func isTaskTool(p *payload) bool {
+	return p.AgentID == "" && (p.ToolName == "Task" || p.ToolName == "Agent")
+}
+
+func notification(kind string) func(*payload) bool {
+	return func(p *payload) bool { return p.NotificationType == kind }
+}
+
+// table is the event map. Rows cite where each event's meaning was read:
+// the harness's own package (the version named) or its documentation.
+func table() []Event {
+	var t []Event
+	t = append(t, claudeLike("claude-code", "Claude Code 2.1.197 hook input builders in bin/claude.exe (hook_event_name and fields) and its hooks documentation")...)
+	// Codex copies Claude Code's hook layout and payloads (JSON schemas
+	// embedded in codex 0.171.0, e.g. stop.command.input); it adds
+	// Interrupt (the person stopped the turn) and has no Notification.
+	t = append(t, only(claudeLike("codex", "Codex 0.171.0 hook input JSON schemas (codex binary; app-server generate-ts HookEventName)"),
+		"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PermissionRequest", "Stop", "SubagentStart", "SubagentStop", "SessionEnd")...)
+	t = append(t, Event{Harness: "codex", Name: "Interrupt", Says: "idle: the person stopped the turn", Source: "Codex 0.171.0 interrupt.command.input {turn_id}", do: report(agentstate.Idle)})
+	// Qwen Code names its events and notification types as Claude Code
+	// does (Qwen Code 0.15.10 cli.js HookEventName, NotificationType).
+	t = append(t, only(claudeLike("qwen", "Qwen Code 0.15.10 cli.js HookEventName and NotificationType"),
+		"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "Notification",
+		"Stop", "StopFailure", "SubagentStart", "SubagentStop", "SessionEnd")...)
+	t = append(t, gemini()...)
+	t = append(t, opencodeLike("opencode")...)
+	t = append(t, opencodeLike("kilo")...)
+	return t
+}
+
+// opencodeLike is the map for the plugin tuios installs into opencode and
+// Kilo, which passes on opencode's bus events (session.status busy,
+// session.idle, session.error, permission.asked/updated/replied; read in
+// opencode 1.18.33's binary) as one JSON object.
+func opencodeLike(h string) []Event {
+	const src = "opencode 1.18.33 bus events, passed on by tuios's plugin (internal/integration/plugin_opencode.go)"
+	return []Event{
+		{Harness: h, Name: "session.busy", Says: "working", Source: src + ": session.status{status: {type: busy}}", do: report(agentstate.Working)},
+		{Harness: h, Name: "permission.asked", Says: "needs_input (approval): approve <permission>: <what>", Source: src + ": permission.asked{permission, patterns}", do: approval},
+		{Harness: h, Name: "permission.replied", Says: "working: the person answered", Source: src, do: report(agentstate.Working)},
+		{Harness: h, Name: "session.idle", Says: "done: the session went idle", Source: src + ": session.idle{sessionID}", do: report(agentstate.Done)},
+		{Harness: h, Name: "session.error", Says: "errored with the error", Source: src + ": session.error{error}", do: failed},
+	}
+}
+
+// only keeps the rows for the named events.
+func only(rows []Event, names ...string) []Event {
+	var out []Event
+	for _, r := range rows {
+		for _, n := range names {
+			if r.Name == n {
+				out = append(out, r)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// claudeLike is Claude Code's map: one JSON object on stdin with
+// session_id, transcript_path, cwd and hook_event_name; agent_id is set
+// when a subagent fired the event.
+func claudeLike(h, src string) []Event {
+	nothing := func(*Translation, *payload) {}
+	return []Event{
+		{Harness: h, Name: "SessionStart", Says: "idle at the prompt, session id and transcript (the exact join); forgets subagents",
+			Source: src + ": SessionStart{source: startup|resume|clear|compact}", do: sessionStarted},
+		{Harness: h, Name: "UserPromptSubmit", Says: "working", Source: src + ": UserPromptSubmit{prompt}", do: working},
+		{Harness: h, Name: "PreToolUse", When: "from a subagent", Says: "the subagent's tool (no state)", Source: src + ": agent_id in the base input", cond: fromSubagent, do: subagentTool},
+		{Harness: h, Name: "PreToolUse", When: "the Task tool", Says: "working; the subagent's description for its start", Source: src + ": tool_input{description, subagent_type}", cond: isTaskTool, do: subagentIntent},
+		{Harness: h, Name: "PreToolUse", Says: "working, now: the tool and its target", Source: src + ": PreToolUse{tool_name, tool_input}", do: working},
+		{Harness: h, Name: "PostToolUse", When: "from a subagent", Says: "nothing", Source: src, cond: fromSubagent, do: nothing},
+		{Harness: h, Name: "PostToolUse", Says: "working (a prompt that was answered is gone)", Source: src + ": PostToolUse{tool_name, tool_response}", do: report(agentstate.Working)},
+		{Harness: h, Name: "PostToolUseFailure", When: "from a subagent", Says: "nothing", Source: src, cond: fromSubagent, do: nothing},
+		{Harness: h, Name: "PostToolUseFailure", Says: "working (the turn goes on after a failed tool)", Source: src + ": PostToolUseFailure{error, is_interrupt}", do: report(agentstate.Working)},
+		{Harness: h, Name: "PermissionRequest", Says: "needs_input (approval): approve <tool>: <what>", Source: src + ": PermissionRequest{tool_name, tool_input}", do: approval},
+		{Harness: h, Name: "Notification", When: "notification_type=permission_prompt", Says: "needs_input (approval) with its message", Source: src + ": Notification{message, title, notification_type}", cond: notification("permission_prompt"), do: notified},
+		{Harness: h, Name: "Notification", When: "notification_type=elicitation_dialog", Says: "needs_input (question) with its message", Source: src, cond: notification("elicitation_dialog"), do: question},
+		{Harness: h, Name: "Notification", When: "notification_type=idle_prompt", Says: "idle, only from working, needs_input or unknown (late but authoritative: a finished turn stays done)",
+			Source: src + "; idle_prompt fires after the prompt has waited a while", cond: notification("idle_prompt"), do: func(t *Translation, _ *payload) {
+				t.Report, t.State, t.IfState = true, agentstate.Idle, "working,needs_input,unknown"
+			}},
+		{Harness: h, Name: "Elicitation", Says: "needs_input (question): an MCP server asks", Source: src + ": Elicitation{mcp_server_name, message}", do: question},
+		{Harness: h, Name: "Stop", Says: "done", Source: src + ": Stop{stop_hook_active, last_assistant_message}", do: report(agentstate.Done)},
+		{Harness: h, Name: "StopFailure", Says: "errored with the error", Source: src + ": StopFailure{error, error_details}", do: failed},
+		{Harness: h, Name: "SubagentStart", Says: "a subagent row starts", Source: src + ": SubagentStart{agent_id, agent_type}", do: func(t *Translation, p *payload) {
+			t.Activity = &agentstate.Activity{Kind: agentstate.SubagentStart, ID: p.AgentID, Type: p.AgentType, SessionID: t.SessionID, Harness: t.Harness}
+		}},
+		{Harness: h, Name: "SubagentStop", Says: "the subagent row ends (done with a final message, else stopped)", Source: src + ": SubagentStop{agent_id, agent_type, last_assistant_message}", do: func(t *Translation, p *payload) {
+			t.Activity = &agentstate.Activity{Kind: agentstate.SubagentStop, ID: p.AgentID, Type: p.AgentType, Result: p.LastMessage, SessionID: t.SessionID, Harness: t.Harness}
+		}},
+		{Harness: h, Name: "SessionEnd", Says: "none: the agent left", Source: src + ": SessionEnd{reason}", do: report(agentstate.None)},
+	}
+}
+
+// gemini is Gemini CLI's map (0.61.0: HookEventName in the bundle, the
+// payloads of HookEventHandler, bundle/docs/hooks). Every hook must print
+// JSON or nothing, so the reply is {}.
+func gemini() []Event {
+	const h, src = "gemini-cli", "Gemini CLI 0.61.0 bundle (HookEventName, HookEventHandler) and bundle/docs/hooks"
+	return []Event{
+		{Harness: h, Name: "SessionStart", Says: "idle at the prompt, session id", Source: src + ": SessionStart{source: startup|resume|clear}", do: sessionStarted},
+		{Harness: h, Name: "BeforeAgent", Says: "working: a prompt was submitted", Source: src + ": BeforeAgent{prompt}", do: working},
+		{Harness: h, Name: "BeforeTool", Says: "working, now: the tool and its target", Source: src + ": BeforeTool{tool_name, tool_input}", do: working},
+		{Harness: h, Name: "AfterTool", Says: "working (a prompt that was answered is gone)", Source: src + ": AfterTool{tool_name, tool_response}", do: report(agentstate.Working)},
+		{Harness: h, Name: "Notification", When: "notification_type=ToolPermission", Says: "needs_input (approval) with its message", Source: src + ": Notification{notification_type: ToolPermission, message, details}",
+			cond: notification("ToolPermission"), do: notified},
+		{Harness: h, Name: "AfterAgent", Says: "done: the turn finished", Source: src + ": AfterAgent{prompt, prompt_response} (fires once no tool call is pending)", do: report(agentstate.Done)},
+		{Harness: h, Name: "SessionEnd", Says: "none: the agent left", Source: src + ": SessionEnd{reason}", do: report(agentstate.None)},
+	}
+}
+
+// harness is how one harness calls its hooks.
+type harness struct {
+	id    string
+	reply string // printed on stdout after every hook
+	read  func(Input) (*payload, error)
+}
+
+func harnessByID(id string) (harness, bool) {
+	for _, h := range harnesses() {
+		if h.id == id {
+			return h, true
+		}
+	}
+	return harness{}, false
+}
+
+// Harnesses lists the harness ids Decode reads.
+func Harnesses() []string {
+	var out []string
+	for _, h := range harnesses() {
+		out = append(out, h.id)
+	}
+	return out
+}
+
+func harnesses() []harness {
+	return []harness{
+		{id: "claude-code", read: stdinJSON},
+		{id: "codex", read: stdinJSON},
+		{id: "gemini-cli", read: stdinJSON, reply: "{}"},
+		{id: "qwen", read: stdinJSON},
+		{id: "opencode", read: stdinJSON},
+		{id: "kilo", read: stdinJSON},
+	}
+}
+
+// stdinJSON reads one JSON object from the hook's standard input.
+func stdinJSON(in Input) (*payload, error) {
+	var p payload
+	if err := json.Unmarshal(in.Stdin, &p); err != nil {
+		return nil, &Error{code: CodeBadPayload, Harness: in.Harness, Detail: "not one JSON object on stdin"}
+	}
+	return &p, nil
+}

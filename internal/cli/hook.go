@@ -1,0 +1,266 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tuios/tuios/agentstate"
+	"github.com/tuios/tuios/detect/hook"
+	"github.com/tuios/tuios/internal/client"
+)
+
+// agent-hook is what a harness runs on each hook event. It is on the path
+// the harness waits on, so it never blocks past its timeout, exits 0
+// whatever happens, and prints nothing but the reply the harness needs.
+
+func hookCommands() []Command {
+	return []Command{{
+		Name: "agent-hook", Summary: "report an agent's hook event to its pane (run by the harness)",
+		Usage: "HARNESS [--integration N] [--timeout 500ms] [--explain] [-s SESSION] [-w WINDOW] [PAYLOAD]",
+		Help: "A harness's hook runs this on each event (tuios integration install wires it). It reads the event " +
+			"(JSON on stdin, or the argument for harnesses that pass it so), maps it to a state report and sends it " +
+			"to the pane it runs in: --window/--session, else $TUIOS_PANE_ID/$TUIOS_SESSION, else the pane whose " +
+			"process is its ancestor. It exits 0 always, gives up after --timeout, sends only params the daemon lists, " +
+			"starts no daemon, and prints nothing a harness could read as an answer (Gemini CLI and Antigravity get {}). " +
+			"--explain says on stderr what it read and what it sent. Harnesses: " + strings.Join(hook.Harnesses(), ", ") + ".",
+		Example: "echo '{\"hook_event_name\":\"Stop\",\"session_id\":\"s1\"}' | tuios agent-hook claude-code --explain",
+		Flags: func(fs *FlagSet) {
+			// A hook written by a newer tuios may pass a flag this one does
+			// not know; the harness must still get exit 0.
+			fs.ParseErrorsAllowlist.UnknownFlags = true
+			targetFlags(fs)
+			fs.Int("integration", 0, "the integration version that wrote the hook (set by the installer)")
+			fs.Duration("timeout", 500*time.Millisecond, "give up after this long")
+			fs.Bool("explain", false, "say on stderr what was read and sent")
+		},
+		Run: runAgentHook,
+	}}
+}
+
+func runAgentHook(ctx *Context) error {
+	explain, _ := ctx.Flags.GetBool("explain")
+	timeout, _ := ctx.Flags.GetDuration("timeout")
+	if timeout <= 0 || timeout > time.Minute {
+		timeout = 500 * time.Millisecond
+	}
+	deadline := time.Now().Add(timeout)
+	say := func(format string, a ...any) {
+		if explain {
+			fmt.Fprintf(ctx.Stderr, "agent-hook: "+format+"\n", a...)
+		}
+	}
+	if len(ctx.Args) == 0 {
+		say("name the harness, e.g. tuios agent-hook claude-code")
+		return nil
+	}
+	in := hook.Input{Harness: ctx.Args[0], Args: ctx.Args[1:]}
+	if len(in.Args) == 0 {
+		in.Stdin = readWithin(ctx.Stdin, deadline)
+	}
+	t, err := hook.Decode(in)
+	if t.Reply != "" {
+		fmt.Fprintln(ctx.Stdout, t.Reply)
+	}
+	if err != nil {
+		// Only with --explain: some harnesses show a hook's stderr to the
+		// person (or the model) when its stdout is empty.
+		say("%v", err)
+		return nil
+	}
+	say("read %s event %s (%d bytes)", t.Harness, strconv.Quote(t.Event), len(in.Stdin)+len(strings.Join(in.Args, " ")))
+	say("means: %s", t.Why)
+	if !t.Report && t.Activity == nil {
+		return nil
+	}
+	if err := sendHook(ctx, t, deadline, say); err != nil {
+		say("not sent: %v", err)
+	}
+	return nil
+}
+
+// readWithin reads stdin until EOF, MaxPayload+1 bytes or the deadline. A
+// terminal is never read: a hook started by hand would wait on it.
+func readWithin(r io.Reader, deadline time.Time) []byte {
+	if f, ok := r.(*os.File); ok {
+		if fi, err := f.Stat(); err != nil || fi.Mode()&os.ModeCharDevice != 0 {
+			return nil
+		}
+		f.SetReadDeadline(deadline) // works for pipes; a file needs none
+	}
+	type result struct{ b []byte }
+	done := make(chan result, 1)
+	go func() {
+		b, _ := io.ReadAll(io.LimitReader(r, hook.MaxPayload+1))
+		done <- result{b}
+	}()
+	select {
+	case res := <-done:
+		return res.b
+	case <-time.After(time.Until(deadline)):
+		return nil
+	}
+}
+
+func sendHook(ctx *Context, t hook.Translation, deadline time.Time, say func(string, ...any)) error {
+	c, err := client.Dial(client.Options{})
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	c.SetDeadline(deadline)
+
+	session, window := str(ctx, "session"), str(ctx, "window")
+	how := "flags"
+	if window == "" {
+		session, window, how = os.Getenv("TUIOS_SESSION"), os.Getenv("TUIOS_PANE_ID"), "$TUIOS_PANE_ID"
+	}
+	if window == "" {
+		// Never let the daemon fall back to the focused pane: a hook of an
+		// agent outside every pane must report nothing.
+		var rp struct {
+			Session  string `json:"session"`
+			WindowID string `json:"window_id"`
+			FoundBy  string `json:"found_by"`
+		}
+		if err := c.Call("resolve-pane", nil, &rp); err != nil {
+			return fmt.Errorf("no pane: %w", err)
+		}
+		session, window, how = rp.Session, rp.WindowID, rp.FoundBy
+	}
+	say("pane %s (from %s)", window, how)
+
+	if t.Report {
+		p := map[string]any{"session": session, "window": window, "state": t.State.String(), "harness": t.Harness,
+			"message": t.Message, "agent_session_id": t.SessionID, "transcript_path": t.TranscriptPath,
+			"if_state": t.IfState, "now": t.Now, "harness_pid": harnessPID()}
+		if t.Kind != agentstate.KindNone {
+			p["kind"] = t.Kind.String()
+		}
+		if err := sendListed(c, "set-agent-state", p, say); err != nil {
+			return err
+		}
+	}
+	if a := t.Activity; a != nil {
+		p := map[string]any{"session": session, "window": window, "event": activityEvent(a.Kind), "id": a.ID,
+			"subagent_type": a.Type, "description": a.Description, "tool": a.Tool, "result": a.Result,
+			"failed": a.Failed, "harness": a.Harness, "agent_session_id": a.SessionID}
+		if err := sendListed(c, "report-agent-activity", p, say); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sendListed sends a verb with only the params the daemon lists for it,
+// and none that are empty. A report that needs a guard the daemon does not
+// know (if_state) is not sent at all: without the guard an idle_prompt
+// would turn a finished turn into idle.
+func sendListed(c *client.Client, verb string, p map[string]any, say func(string, ...any)) error {
+	var list struct {
+		Verbs []struct {
+			Params []struct {
+				Name string `json:"name"`
+			} `json:"params"`
+		} `json:"verbs"`
+	}
+	if err := c.Call("list-verbs", map[string]any{"verb": verb}, &list); err != nil {
+		return fmt.Errorf("%s: %w", verb, err)
+	}
+	known := map[string]bool{}
+	for _, v := range list.Verbs {
+		for _, q := range v.Params {
+			known[q.Name] = true
+		}
+	}
+	out := map[string]any{}
+	for k, v := range p {
+		if isZero(v) {
+			continue
+		}
+		if !known[k] {
+			if k == "if_state" {
+				return fmt.Errorf("%s: the daemon does not know if_state, so the report is not sent", verb)
+			}
+			say("%s: the daemon does not list %s; left out", verb, k)
+			continue
+		}
+		out[k] = v
+	}
+	b, _ := json.Marshal(out)
+	say("sent %s %s", verb, b)
+	var res map[string]any
+	if err := c.Call(verb, out, &res); err != nil {
+		return fmt.Errorf("%s: %w", verb, err)
+	}
+	r, _ := json.Marshal(res)
+	say("answer %s", r)
+	return nil
+}
+
+func isZero(v any) bool {
+	switch v := v.(type) {
+	case string:
+		return v == ""
+	case int:
+		return v == 0
+	case bool:
+		return !v
+	}
+	return v == nil
+}
+
+func activityEvent(k agentstate.ActivityKind) string {
+	switch k {
+	case agentstate.SubagentStart:
+		return "subagent_start"
+	case agentstate.SubagentTool:
+		return "subagent_tool"
+	case agentstate.SubagentStop:
+		return "subagent_stop"
+	case agentstate.SubagentIntent:
+		return "subagent_intent"
+	}
+	return "session_start"
+}
+
+// harnessPID is the agent that ran the hook: the first ancestor that is
+// not a shell (harnesses run hook commands through sh -c).
+func harnessPID() int {
+	pid := os.Getppid()
+	for i := 0; i < 4 && pid > 1; i++ {
+		comm, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/comm")
+		if err != nil {
+			return pid
+		}
+		switch strings.TrimSpace(string(comm)) {
+		case "sh", "bash", "dash", "zsh", "fish", "ksh", "env":
+			pid = ppidOf(pid)
+			continue
+		}
+		return pid
+	}
+	return pid
+}
+
+func ppidOf(pid int) int {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) < 2 {
+		return 0
+	}
+	n, _ := strconv.Atoi(f[1])
+	return n
+}

@@ -1,0 +1,385 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/tuios/tuios/detect"
+	"github.com/tuios/tuios/internal/client"
+	"github.com/tuios/tuios/internal/integration"
+)
+
+func integrationCommands() []Command {
+	return []Command{
+		{Name: "integration", Summary: "wire agents' hooks to tuios: install, uninstall, status"},
+		{
+			Name: "integration install", Summary: "add tuios's hook entries to a harness's own settings",
+			Usage: "HARNESS|--all [--command PATH] [--json]",
+			Help: "Adds entries that run `tuios agent-hook HARNESS` to the harness's own settings file and keeps everything " +
+				"else in it. The first original is kept as <file>.tuios.bak. A file tuios cannot parse is refused, as is a " +
+				"harness whose config directory does not exist (run it once first). Installing again changes nothing; " +
+				"installing over an older integration updates it and keeps the program its hooks run. --all installs every " +
+				"harness with an integration whose config directory exists.",
+			Example: "tuios integration install claude-code\ntuios integration install --all\ntuios integration install codex --command /usr/local/bin/tuios",
+			Flags: func(fs *FlagSet) {
+				fs.Bool("all", false, "every harness whose config directory exists")
+				fs.String("command", "", "the tuios program the hooks run (default: this one)")
+				jsonFlag(fs)
+			},
+			Run: runIntegrationInstall,
+		},
+		{
+			Name: "integration uninstall", Summary: "remove exactly the entries tuios wrote", Usage: "HARNESS [--json]",
+			Help:    "Removes the hook entries (or the plugin file) tuios wrote for the harness. Your own entries stay.",
+			Example: "tuios integration uninstall claude-code",
+			Flags:   func(fs *FlagSet) { jsonFlag(fs) },
+			Run:     runIntegrationUninstall,
+		},
+		{
+			Name: "integration status", Summary: "each harness: installed, out of date, not installed, no integration, cannot read",
+			Usage:   "[HARNESS] [--json]",
+			Help:    "Reads each harness's settings and says how its integration stands, with the line a person needs under it.",
+			Example: "tuios integration status\ntuios integration status claude-code --json",
+			Flags:   func(fs *FlagSet) { jsonFlag(fs) },
+			Run:     runIntegrationStatus,
+		},
+		{Name: "doctor", Summary: "check what tuios depends on"},
+		{
+			Name: "doctor agents", Summary: "PATH, integrations, agent panes missing one, double reporting, user manifests",
+			Usage:   "[--json]",
+			Help:    "Says, per harness, whether it is on PATH and how its integration stands; which agent panes run a harness whose integration is missing or out of date; hooks that report twice; and the user manifests loaded, replacing a bundled one, or failing.",
+			Example: "tuios doctor agents",
+			Flags:   func(fs *FlagSet) { jsonFlag(fs) },
+			Run:     runDoctorAgents,
+		},
+	}
+}
+
+func pickHarness(args []string) (integration.Harness, error) {
+	if len(args) != 1 {
+		return integration.Harness{}, usageError("tuios integration status lists them", "name one harness, e.g. claude-code")
+	}
+	h, ok := integration.Lookup(args[0])
+	if !ok {
+		var ids []string
+		for _, h := range integration.Harnesses() {
+			ids = append(ids, h.ID)
+		}
+		return h, &Error{Code: "unknown_harness", Message: fmt.Sprintf("no harness is named %q", args[0]), Hint: "harnesses: " + strings.Join(ids, ", ")}
+	}
+	return h, nil
+}
+
+// defaultProgram is the tuios the hooks run: this binary, unless it is a
+// go run build that will be gone, then the tuios on PATH.
+func defaultProgram() string {
+	self, err := os.Executable()
+	if err == nil {
+		if r, err := filepath.EvalSymlinks(self); err == nil {
+			self = r
+		}
+	}
+	if self == "" || strings.Contains(self, "/go-build") {
+		if p, err := exec.LookPath("tuios"); err == nil {
+			return p
+		}
+		return "tuios"
+	}
+	return self
+}
+
+func integrationError(err error) error {
+	var ie *integration.Error
+	if e, ok := err.(*integration.Error); ok {
+		ie = e
+	}
+	if ie == nil {
+		return err
+	}
+	return &Error{Code: string(ie.Code()), Message: ie.Error(), Hint: ie.Hint()}
+}
+
+func runIntegrationInstall(ctx *Context) error {
+	all, _ := ctx.Flags.GetBool("all")
+	asJSON, _ := ctx.Flags.GetBool("json")
+	env := integration.OSEnv()
+	opt := integration.Options{Env: env, Program: str(ctx, "command"), Default: defaultProgram()}
+	var targets []integration.Harness
+	if all {
+		if len(ctx.Args) > 0 {
+			return usageError("tuios integration install --all", "name a harness or --all, not both")
+		}
+		for _, h := range integration.Harnesses() {
+			if st := integration.StatusOf(h, env); h.Reports != integration.ReportsNothing && st.ConfigDir {
+				targets = append(targets, h)
+			}
+		}
+	} else {
+		h, err := pickHarness(ctx.Args)
+		if err != nil {
+			return err
+		}
+		targets = append(targets, h)
+	}
+	var results []integration.Result
+	for _, h := range targets {
+		res, err := integration.Install(h, opt)
+		if err != nil {
+			if !all {
+				return integrationError(err)
+			}
+			fmt.Fprintf(ctx.Stderr, "%s: %v\n", h.ID, err)
+			continue
+		}
+		results = append(results, res)
+		if !asJSON {
+			printResult(ctx, h, res, "installed", "already installed and current")
+		}
+	}
+	if asJSON {
+		return writeJSON(ctx.Stdout, map[string]any{"type": "integration_installed", "results": nonNil(results)})
+	}
+	if all && len(targets) == 0 {
+		fmt.Fprintln(ctx.Stdout, "No harness with an integration has run on this machine (no config directory).")
+	}
+	return nil
+}
+
+func printResult(ctx *Context, h integration.Harness, res integration.Result, did, nothing string) {
+	if !res.Changed {
+		fmt.Fprintf(ctx.Stdout, "%s: %s (%s)\n", h.Name, nothing, strings.Join(res.Files, ", "))
+		return
+	}
+	fmt.Fprintf(ctx.Stdout, "%s: %s in %s\n", h.Name, did, strings.Join(res.Files, ", "))
+	if res.Backup != "" {
+		fmt.Fprintf(ctx.Stdout, "  the original is kept as %s\n", res.Backup)
+	}
+	if res.Program != "" {
+		fmt.Fprintf(ctx.Stdout, "  its hooks run %s\n", res.Program)
+	}
+	if res.Note != "" {
+		fmt.Fprintf(ctx.Stdout, "  %s\n", res.Note)
+	}
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+func runIntegrationUninstall(ctx *Context) error {
+	h, err := pickHarness(ctx.Args)
+	if err != nil {
+		return err
+	}
+	res, err := integration.Uninstall(h, integration.OSEnv())
+	if err != nil {
+		return integrationError(err)
+	}
+	if asJSON, _ := ctx.Flags.GetBool("json"); asJSON {
+		return writeJSON(ctx.Stdout, map[string]any{"type": "integration_uninstalled", "result": res})
+	}
+	printResult(ctx, h, res, "removed what tuios wrote", "nothing of tuios's to remove")
+	return nil
+}
+
+func statuses(args []string) ([]integration.Status, error) {
+	env := integration.OSEnv()
+	var out []integration.Status
+	if len(args) > 0 {
+		h, err := pickHarness(args)
+		if err != nil {
+			return nil, err
+		}
+		return append(out, integration.StatusOf(h, env)), nil
+	}
+	for _, h := range integration.Harnesses() {
+		out = append(out, integration.StatusOf(h, env))
+	}
+	return out, nil
+}
+
+func runIntegrationStatus(ctx *Context) error {
+	sts, err := statuses(ctx.Args)
+	if err != nil {
+		return err
+	}
+	if asJSON, _ := ctx.Flags.GetBool("json"); asJSON {
+		return writeJSON(ctx.Stdout, map[string]any{"type": "integration_status", "harnesses": sts})
+	}
+	printStatuses(ctx, sts)
+	return nil
+}
+
+func printStatuses(ctx *Context, sts []integration.Status) {
+	rows := [][]string{{"HARNESS", "STATE", "REPORTS", "ON PATH"}}
+	for _, s := range sts {
+		rows = append(rows, []string{s.Harness, s.State, orDash(string(s.Reports)), yesNo(s.OnPath != "")})
+	}
+	w := colWidths(rows)
+	for i, r := range rows {
+		fmt.Fprintf(ctx.Stdout, "%-*s  %-*s  %-*s  %s\n", w[0], r[0], w[1], r[1], w[2], r[2], r[3])
+		if i > 0 && sts[i-1].Detail != "" {
+			fmt.Fprintf(ctx.Stdout, "%*s  %s\n", w[0], "", sts[i-1].Detail)
+		}
+	}
+}
+
+func colWidths(rows [][]string) []int {
+	w := make([]int, len(rows[0]))
+	for _, r := range rows {
+		for i, c := range r {
+			w[i] = max(w[i], len(c))
+		}
+	}
+	return w
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func writeJSON(w interface{ Write([]byte) (int, error) }, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// doctorPane is an agent pane whose harness has no current integration.
+type doctorPane struct {
+	Session  string `json:"session"`
+	WindowID string `json:"window_id"`
+	Name     string `json:"name"`
+	Harness  string `json:"harness"`
+	State    string `json:"integration"`
+}
+
+type doctorManifest struct {
+	Source   string `json:"source"`
+	ID       string `json:"id,omitempty"`
+	Replaces bool   `json:"replaces_bundled,omitempty"`
+	Error    string `json:"error,omitempty"`
+}
+
+func runDoctorAgents(ctx *Context) error {
+	sts, _ := statuses(nil)
+	byID := map[string]integration.Status{}
+	for _, s := range sts {
+		byID[s.Harness] = s
+	}
+	out := map[string]any{"type": "doctor_agents", "harnesses": sts}
+
+	self, _ := exec.LookPath("tuios")
+	out["tuios_on_path"] = self
+
+	// Agent panes running a harness whose integration is not current.
+	panes, daemonNote := []doctorPane{}, ""
+	if c, err := client.Dial(client.Options{}); err != nil {
+		daemonNote = "no daemon is running: panes not checked"
+	} else {
+		var list struct {
+			Agents []struct {
+				Session  string `json:"session"`
+				WindowID string `json:"window_id"`
+				Name     string `json:"name"`
+				Harness  string `json:"harness_id"`
+			} `json:"agents"`
+		}
+		if err := c.Call("list-agents", map[string]any{"all_sessions": true}, &list); err != nil {
+			daemonNote = "the daemon did not list agents: " + err.Error()
+		}
+		c.Close()
+		for _, a := range list.Agents {
+			st, ok := byID[a.Harness]
+			if !ok || st.State == integration.StateInstalled || st.State == integration.StateNoIntegration {
+				continue
+			}
+			panes = append(panes, doctorPane{Session: a.Session, WindowID: a.WindowID, Name: a.Name, Harness: a.Harness, State: st.State})
+		}
+	}
+	out["panes_missing_integration"] = panes
+	if daemonNote != "" {
+		out["panes_note"] = daemonNote
+	}
+
+	double := integration.DoubleReporting(integration.OSEnv())
+	out["double_reporting"] = nonNil(double)
+
+	var mans []doctorManifest
+	reg, errs := detect.Load(detect.LoadOptions{})
+	for _, m := range reg.Manifests() {
+		if m.Source != "bundled" {
+			mans = append(mans, doctorManifest{Source: m.Source, ID: m.ID, Replaces: m.ReplacesBundled})
+		}
+	}
+	for _, e := range errs {
+		mans = append(mans, doctorManifest{Source: e.Source, Error: e.Error()})
+	}
+	out["user_manifests"] = nonNil(mans)
+	out["user_manifest_dir"] = detect.UserDir(detect.LoadOptions{})
+
+	if asJSON, _ := ctx.Flags.GetBool("json"); asJSON {
+		return writeJSON(ctx.Stdout, out)
+	}
+	w := ctx.Stdout
+	if self == "" {
+		fmt.Fprintln(w, "tuios is not on PATH: hooks installed with this binary run it by its full path.")
+	} else {
+		fmt.Fprintf(w, "tuios on PATH: %s\n", self)
+	}
+	fmt.Fprintln(w)
+	printStatuses(ctx, sts)
+	fmt.Fprintln(w)
+	switch {
+	case daemonNote != "":
+		fmt.Fprintln(w, "Agent panes: "+daemonNote+".")
+	case len(panes) == 0:
+		fmt.Fprintln(w, "Agent panes: every agent pane's harness has a current integration, or none can have one.")
+	default:
+		fmt.Fprintln(w, "Agent panes whose harness's integration is missing or out of date:")
+		for _, p := range panes {
+			fmt.Fprintf(w, "  %s:%s (%s) runs %s: %s; tuios integration install %s\n", p.Session, p.Name, p.WindowID[:min(8, len(p.WindowID))], p.Harness, p.State, p.Harness)
+		}
+	}
+	if len(double) == 0 {
+		fmt.Fprintln(w, "Double reporting: none.")
+	} else {
+		for _, d := range double {
+			fmt.Fprintf(w, "Double reporting: %s\n", d)
+		}
+	}
+	dir := detect.UserDir(detect.LoadOptions{})
+	if len(mans) == 0 {
+		fmt.Fprintf(w, "User manifests: none (in %s).\n", dir)
+	}
+	for _, m := range mans {
+		switch {
+		case m.Error != "":
+			fmt.Fprintf(w, "User manifest failing: %s\n", m.Error)
+		case m.Replaces:
+			fmt.Fprintf(w, "User manifest %s replaces the bundled %s.\n", m.Source, m.ID)
+		default:
+			fmt.Fprintf(w, "User manifest %s adds %s.\n", m.Source, m.ID)
+		}
+	}
+	return nil
+}

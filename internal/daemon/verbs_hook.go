@@ -1,0 +1,85 @@
+package daemon
+
+import (
+	"github.com/tuios/tuios/agentstate"
+	"github.com/tuios/tuios/internal/proto"
+)
+
+// The verbs an agent's hooks use besides set-agent-state: subagent
+// activity, and finding the pane a hook runs in.
+
+type reportActivityParams struct {
+	Session        string `json:"session" desc:"the session"`
+	Window         string `json:"window" desc:"the window (default: the caller's own pane, else the focused one)"`
+	Event          string `json:"event" req:"true" desc:"what happened" accepted:"subagent_start,subagent_tool,subagent_stop,subagent_intent,session_start"`
+	ID             string `json:"id" desc:"the subagent's id" maxlen:"256"`
+	SubagentType   string `json:"subagent_type" desc:"the subagent's type, e.g. general-purpose" maxlen:"256"`
+	Description    string `json:"description" desc:"what the agent asked the subagent to do" maxlen:"4096"`
+	Tool           string `json:"tool" desc:"subagent_tool: the tool it runs and its target, e.g. Bash: go test ./..." maxlen:"4096"`
+	Result         string `json:"result" desc:"subagent_stop: the first line it ended with, or its error" maxlen:"4096"`
+	Failed         bool   `json:"failed" desc:"subagent_stop: it failed"`
+	Harness        string `json:"harness" desc:"the harness the event speaks for; another than the pane's is refused" maxlen:"64"`
+	AgentSessionID string `json:"agent_session_id" desc:"the agent session the event speaks for; another than the pane's is refused" maxlen:"256"`
+}
+
+var activityEvents = map[string]agentstate.ActivityKind{
+	"subagent_start":  agentstate.SubagentStart,
+	"subagent_tool":   agentstate.SubagentTool,
+	"subagent_stop":   agentstate.SubagentStop,
+	"subagent_intent": agentstate.SubagentIntent,
+	"session_start":   agentstate.SessionStart,
+}
+
+type resolvePaneParams struct {
+	PID int `json:"pid" desc:"find the pane this process runs in (default: the caller)" min:"1" max:"4194304"`
+}
+
+func (s *Server) hookVerbs(add addFunc) {
+	p, h := handler(func(cn *conn, p *reportActivityParams) (any, *proto.Error) {
+		s.mu.Lock()
+		_, w, perr := s.target(cn, p.Session, p.Window)
+		s.mu.Unlock()
+		if perr != nil {
+			return nil, perr
+		}
+		res := w.pane.Activity(agentstate.Activity{
+			Kind: activityEvents[p.Event], ID: p.ID, Type: p.SubagentType, Description: p.Description,
+			Tool: p.Tool, Result: p.Result, Failed: p.Failed, Harness: p.Harness, SessionID: p.AgentSessionID,
+		})
+		if res.Reason == agentstate.ReasonRateLimited {
+			return nil, proto.Errorf(proto.CodeRateLimited, "too many activity events for this pane").
+				WithHint(proto.Hint{Detail: "a pane takes a burst of 64 events, then 10 a second"})
+		}
+		snap := s.tracker.Arbiter().Get(w.ID)
+		out := map[string]any{"type": "agent_activity_reported", "window_id": w.ID, "state": snap.State.String(),
+			"recorded": res.Recorded, "subagents": snap.Subagents}
+		if res.Reason != agentstate.ReasonNone {
+			out["reason"] = string(res.Reason)
+		}
+		return out, nil
+	})
+	add("report-agent-activity", "Tell the daemon about an agent's subagents (from its hooks); never changes the pane's state", "agent_activity_reported",
+		`{"verb":"report-agent-activity","params":{"event":"subagent_start","id":"ab34","subagent_type":"general-purpose"}}`, p, h)
+
+	p, h = handler(func(cn *conn, p *resolvePaneParams) (any, *proto.Error) {
+		how := "ancestry"
+		id := ""
+		if p.PID > 0 {
+			id, how = s.paneOf(p.PID)
+		} else {
+			s.place(cn)
+			id, how = cn.placedID, cn.placedBy
+		}
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		w := s.windows[id]
+		if w == nil {
+			return nil, proto.Errorf(proto.CodeWindowNotFound, "the process runs in no pane of this daemon").
+				WithHint(proto.Hint{Detail: "run it inside a tuios pane, or name the pane with --window"})
+		}
+		return map[string]any{"type": "pane", "session": w.session.Name, "window_id": w.ID,
+			"index": s.windowRow(w).Index, "name": w.DisplayName(), "found_by": how}, nil
+	})
+	add("resolve-pane", "Find the pane a process runs in: by its ancestry, else by its terminal session", "pane",
+		`{"verb":"resolve-pane","params":{}}`, p, h)
+}

@@ -1,0 +1,144 @@
+package integration
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// BackupSuffix names the copy of a settings file as it was before tuios
+// first changed it.
+const BackupSuffix = ".tuios.bak"
+
+// resolve follows a symlinked settings file to the file it names. A link
+// to nothing is refused: writing through it would create a file where the
+// person did not expect one.
+func resolve(path string) (string, error) {
+	fi, err := os.Lstat(path)
+	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return path, nil
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", &Error{code: CodeBrokenLink, Path: path}
+	}
+	return real, nil
+}
+
+// readFile returns the file's text, and whether it exists.
+func readFile(path string) (string, bool, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, &Error{code: CodeCannotRead, Path: path, Detail: err.Error()}
+	}
+	return string(b), true, nil
+}
+
+// editFile runs change over a file's text and writes the result. It
+// writes nothing when the text is unchanged, keeps the first original as
+// path+BackupSuffix, replaces the file atomically, and when the file
+// changes under it (the harness saved it meanwhile) starts over once, then
+// refuses.
+func editFile(path string, change func(old string, exists bool) (string, error)) (changed bool, err error) {
+	real, err := resolve(path)
+	if err != nil {
+		return false, err
+	}
+	for attempt := 0; ; attempt++ {
+		old, exists, err := readFile(real)
+		if err != nil {
+			return false, err
+		}
+		next, err := change(old, exists)
+		if err != nil {
+			return false, err
+		}
+		if exists && next == old {
+			return false, nil
+		}
+		now, nowExists, err := readFile(real)
+		if err != nil {
+			return false, err
+		}
+		if now != old || nowExists != exists {
+			if attempt == 0 {
+				continue
+			}
+			return false, &Error{code: CodeChangedDuringEdit, Path: path}
+		}
+		if exists {
+			if err := backup(real, old); err != nil {
+				return false, err
+			}
+		}
+		return true, writeAtomic(real, next)
+	}
+}
+
+// backup writes the original once; a backup that exists is never touched.
+func backup(real, old string) error {
+	bak := real + BackupSuffix
+	if _, err := os.Lstat(bak); err == nil {
+		return nil
+	}
+	mode := fs.FileMode(0o600)
+	if fi, err := os.Stat(real); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	f, err := os.OpenFile(bak, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+	if err != nil {
+		return &Error{code: CodeCannotWrite, Path: bak, Detail: err.Error()}
+	}
+	_, err = f.WriteString(old)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return &Error{code: CodeCannotWrite, Path: bak, Detail: err.Error()}
+	}
+	return nil
+}
+
+// writeAtomic replaces path with text through a temporary file in the
+// same directory, keeping the old file's permissions.
+func writeAtomic(path, text string) error {
+	mode := fs.FileMode(0o644)
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tuios-*")
+	if err != nil {
+		return &Error{code: CodeCannotWrite, Path: path, Detail: err.Error()}
+	}
+	name := tmp.Name()
+	_, err = tmp.WriteString(text)
+	if err == nil {
+		err = tmp.Chmod(mode)
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(name, path)
+	}
+	if err != nil {
+		os.Remove(name)
+		return &Error{code: CodeCannotWrite, Path: path, Detail: err.Error()}
+	}
+	return nil
+}
+
+// removeFile removes a file tuios owns whole.
+func removeFile(path string) error {
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return &Error{code: CodeCannotWrite, Path: path, Detail: err.Error()}
+	}
+	return nil
+}

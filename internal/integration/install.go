@@ -1,0 +1,147 @@
+package integration
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+)
+
+// Options are the choices of one install.
+type Options struct {
+	Env Env
+	// Program is the tuios the hooks run. Empty keeps the program an
+	// existing install runs, else uses Default.
+	Program string
+	Default string
+}
+
+// Result says what an install or uninstall did.
+type Result struct {
+	Harness string   `json:"harness"`
+	Changed bool     `json:"changed"`
+	Files   []string `json:"files"`            // the files it wrote or would write
+	Backup  string   `json:"backup,omitempty"` // the original's copy, when there is one
+	Program string   `json:"program,omitempty"`
+	Note    string   `json:"note,omitempty"` // what a person still has to do
+}
+
+func (h Harness) check(env Env) error {
+	if h.Reports == ReportsNothing {
+		return &Error{code: CodeNoIntegration, Harness: h.ID, Detail: h.Reason}
+	}
+	dir := h.ConfigDir(env)
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return &Error{code: CodeNoConfigDir, Harness: h.ID, Path: dir}
+	}
+	return nil
+}
+
+// Install wires the harness's hooks (or writes its plugin).
+func Install(h Harness, opt Options) (Result, error) {
+	res := Result{Harness: h.ID, Files: []string{h.File(opt.Env)}, Note: h.notes}
+	if err := h.check(opt.Env); err != nil {
+		return res, err
+	}
+	path := h.File(opt.Env)
+	var err error
+	switch {
+	case h.hooks != nil:
+		res.Changed, err = editFile(path, func(old string, _ bool) (string, error) {
+			prog := opt.Program
+			if prog == "" {
+				if _, _, cmd, err := h.hooks.state(old, h.ID, h.Version); err == nil {
+					prog = programOf(cmd)
+				}
+			}
+			if prog == "" {
+				prog = opt.Default
+			}
+			res.Program = prog
+			out, err := h.hooks.install(old, h.ID, h.HookCommand(prog))
+			if err != nil {
+				return "", &Error{code: CodeCannotRead, Path: path, Detail: err.Error()}
+			}
+			return out, nil
+		})
+	case h.owned != nil:
+		res.Changed, err = writeOwned(h, path, opt)
+		res.Program = opt.Program
+	}
+	if err == nil && res.Changed {
+		if _, err := os.Stat(path + BackupSuffix); err == nil {
+			res.Backup = path + BackupSuffix
+		}
+	}
+	return res, err
+}
+
+func writeOwned(h Harness, path string, opt Options) (bool, error) {
+	old, exists, err := readFile(path)
+	if err != nil {
+		return false, err
+	}
+	if ours, _ := ownedState(old, exists, h.ID); exists && !ours {
+		return false, &Error{code: CodeNotOurs, Harness: h.ID, Path: path}
+	}
+	prog := opt.Program
+	if prog == "" && exists {
+		prog = programInOwned(old, h.owned.comment)
+	}
+	if prog == "" {
+		prog = opt.Default
+	}
+	next := h.owned.text(h, prog)
+	if exists && next == old {
+		return false, nil
+	}
+	if err := os.MkdirAll(dirOf(path), 0o755); err != nil {
+		return false, &Error{code: CodeCannotWrite, Path: path, Detail: err.Error()}
+	}
+	return true, writeAtomic(path, next)
+}
+
+// Uninstall removes exactly what Install wrote.
+func Uninstall(h Harness, env Env) (Result, error) {
+	path := h.File(env)
+	res := Result{Harness: h.ID, Files: []string{path}}
+	if h.Reports == ReportsNothing {
+		return res, &Error{code: CodeNoIntegration, Harness: h.ID, Detail: h.Reason}
+	}
+	var err error
+	switch {
+	case h.hooks != nil:
+		if _, serr := os.Stat(path); errors.Is(serr, fs.ErrNotExist) {
+			return res, nil
+		}
+		res.Changed, err = editFile(path, func(old string, exists bool) (string, error) {
+			if !exists {
+				return old, nil
+			}
+			out, err := h.hooks.uninstall(old, h.ID)
+			if err != nil {
+				return "", &Error{code: CodeCannotRead, Path: path, Detail: err.Error()}
+			}
+			return out, nil
+		})
+	case h.owned != nil:
+		old, exists, rerr := readFile(path)
+		if rerr != nil || !exists {
+			return res, rerr
+		}
+		if ours, _ := ownedState(old, exists, h.ID); !ours {
+			return res, &Error{code: CodeNotOurs, Harness: h.ID, Path: path}
+		}
+		err = removeFile(path)
+		res.Changed = err == nil
+	}
+	return res, err
+}
+
+func dirOf(path string) string {
+	for i := len(path) - 1; i >= 0; i-- {
+		if path[i] == '/' {
+			return path[:i]
+		}
+	}
+	return "."
+}

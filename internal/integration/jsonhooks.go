@@ -1,0 +1,221 @@
+package integration
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// jsonHooks wires hook entries into a JSON settings file laid out as
+// Claude Code's is (Codex's hooks.json, Gemini CLI and Qwen Code follow
+// it): {"hooks": {"Event": [{"matcher": "...", "hooks": [{"type":
+// "command", "command": "...", "timeout": N}]}]}}.
+type jsonHooks struct {
+	events  []string // the events to wire, in the order they are added
+	matcher bool     // entries carry "matcher": "*" (harnesses that require one)
+	timeout int      // seconds the harness waits on the hook
+}
+
+// ourCommand matches the command of an entry tuios wrote for a harness,
+// whatever program path it runs, and captures the integration version.
+func ourCommand(harness string) *regexp.Regexp {
+	return regexp.MustCompile(`(?:^|[\s/'"])(?:tuios|tuios[\w.-]*)['"]?\s+agent-hook\s+` + regexp.QuoteMeta(harness) + `(?:\s|$)(?:.*--integration[= ](\d+))?`)
+}
+
+type hookRef struct {
+	event   string
+	group   int    // index in the event's array
+	handler int    // index in the group's hooks array
+	alone   bool   // the group holds only tuios's handler
+	command string // the command as written
+	version int
+}
+
+// findOurs lists every handler tuios wrote for the harness.
+func findOurs(root *jnode, harness string) []hookRef {
+	re := ourCommand(harness)
+	var out []hookRef
+	hooks := root.get("hooks")
+	if hooks == nil || hooks.kind != '{' {
+		return nil
+	}
+	for _, m := range hooks.members {
+		if m.val.kind != '[' {
+			continue
+		}
+		for gi, g := range m.val.elems {
+			hs := g.get("hooks")
+			if hs == nil || hs.kind != '[' {
+				continue
+			}
+			for hi, h := range hs.elems {
+				c := h.get("command")
+				if c == nil || c.kind != '"' {
+					continue
+				}
+				sm := re.FindStringSubmatch(c.str)
+				if sm == nil {
+					continue
+				}
+				v, _ := strconv.Atoi(sm[1])
+				out = append(out, hookRef{event: m.key, group: gi, handler: hi, alone: len(hs.elems) == 1,
+					command: c.str, version: v})
+			}
+		}
+	}
+	return out
+}
+
+// hookGroup and hookHandler are one entry as written, fields in the order
+// the harnesses' documentation shows them.
+type hookGroup struct {
+	Matcher string        `json:"matcher,omitempty"`
+	Hooks   []hookHandler `json:"hooks"`
+}
+
+type hookHandler struct {
+	Type    string `json:"type"`
+	Command string `json:"command"`
+	Timeout int    `json:"timeout,omitempty"`
+}
+
+func (j *jsonHooks) entry(command string) hookGroup {
+	g := hookGroup{Hooks: []hookHandler{{Type: "command", Command: command, Timeout: j.timeout}}}
+	if j.matcher {
+		g.Matcher = "*"
+	}
+	return g
+}
+
+// install returns the settings text with exactly one current entry per
+// event and none of tuios's elsewhere.
+func (j *jsonHooks) install(src, harness, command string) (string, error) {
+	if strings.TrimSpace(src) == "" {
+		src = "{}\n"
+	}
+	for range 4 * (len(j.events) + 8) { // every pass makes one edit
+		root, err := parseJSON(src)
+		if err != nil {
+			return "", err
+		}
+		if root.kind != '{' {
+			return "", errNotObject
+		}
+		next, done := j.step(src, root, harness, command)
+		if done {
+			return src, nil
+		}
+		src = next
+	}
+	return "", errNotObject
+}
+
+var errNotObject = &Error{code: CodeCannotRead, Detail: "the settings are not a JSON object"}
+
+// step makes the first edit install still needs, or says it is done.
+func (j *jsonHooks) step(src string, root *jnode, harness, command string) (string, bool) {
+	hooks := root.get("hooks")
+	if hooks == nil {
+		return appendTo(src, root, "hooks", map[string]any{}), false
+	}
+	if hooks.kind != '{' {
+		return replaceValue(src, hooks, map[string]any{}), false
+	}
+	want := map[string]bool{}
+	for _, e := range j.events {
+		want[e] = true
+	}
+	seen := map[string]bool{}
+	for _, r := range findOurs(root, harness) {
+		if !want[r.event] || seen[r.event] || r.command != command {
+			return removeRef(src, root, r), false
+		}
+		seen[r.event] = true
+	}
+	for _, e := range j.events {
+		if seen[e] {
+			continue
+		}
+		arr := hooks.get(e)
+		if arr == nil {
+			return appendTo(src, hooks, e, []any{j.entry(command)}), false
+		}
+		if arr.kind != '[' {
+			return replaceValue(src, arr, []any{j.entry(command)}), false
+		}
+		return appendTo(src, arr, "", j.entry(command)), false
+	}
+	return src, true
+}
+
+// removeRef removes one handler: its whole group when it stands alone,
+// the event when the group was the last, and "hooks" when it empties.
+func removeRef(src string, root *jnode, r hookRef) string {
+	hooks := root.get("hooks")
+	arr := hooks.get(r.event)
+	if !r.alone {
+		return removeAt(src, arr.elems[r.group].get("hooks"), r.handler)
+	}
+	if len(arr.elems) > 1 {
+		return removeAt(src, arr, r.group)
+	}
+	if len(hooks.members) > 1 {
+		return removeAt(src, hooks, memberIndex(hooks, r.event))
+	}
+	return removeAt(src, root, memberIndex(root, "hooks"))
+}
+
+func memberIndex(n *jnode, key string) int {
+	for i := len(n.members) - 1; i >= 0; i-- {
+		if n.members[i].key == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// uninstall removes every handler tuios wrote for the harness.
+func (j *jsonHooks) uninstall(src, harness string) (string, error) {
+	for {
+		root, err := parseJSON(src)
+		if err != nil {
+			return "", err
+		}
+		refs := findOurs(root, harness)
+		if len(refs) == 0 {
+			return src, nil
+		}
+		src = removeRef(src, root, refs[0])
+	}
+}
+
+// state reads how the harness's entries stand against what install
+// would write.
+func (j *jsonHooks) state(src, harness string, version int) (installed bool, current bool, command string, err error) {
+	if strings.TrimSpace(src) == "" {
+		return false, false, "", nil
+	}
+	root, err := parseJSON(src)
+	if err != nil {
+		return false, false, "", err
+	}
+	refs := findOurs(root, harness)
+	if len(refs) == 0 {
+		return false, false, "", nil
+	}
+	have := map[string]bool{}
+	current = true
+	for _, r := range refs {
+		have[r.event] = true
+		if r.version != version {
+			current = false
+		}
+		command = r.command
+	}
+	for _, e := range j.events {
+		if !have[e] {
+			current = false
+		}
+	}
+	return true, current, command, nil
+}

@@ -1,0 +1,87 @@
+package integration
+
+// Reasons for harnesses whose integration this version does not have yet:
+// their screens and processes are read as for any harness.
+const (
+	notYet        = "not in this version of tuios yet; its screen and process are read, its hooks are not wired"
+	notYetSession = "not in this version of tuios yet (it would report the session id only); its screen is read"
+)
+
+// Harnesses lists every harness tuios knows, with how it is wired. The
+// event lists are the events detect/hook maps for each harness; where a
+// format was read is cited beside it.
+func Harnesses() []Harness {
+	return []Harness{
+		{
+			// ~/.claude/settings.json (CLAUDE_CONFIG_DIR moves the
+			// directory); hooks {"Event": [{"matcher", "hooks": [{"type":
+			// "command", "command", "timeout" (seconds)}]}]}. Read in
+			// Claude Code 2.1.197's settings schema. v3 adds SubagentStart
+			// and SubagentStop.
+			ID: "claude-code", Name: "Claude Code", Binary: "claude", Reports: ReportsState, Version: 3,
+			dirEnv: "CLAUDE_CONFIG_DIR", dir: ".claude", file: "settings.json",
+			hooks: &jsonHooks{timeout: 10, events: []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse",
+				"PostToolUseFailure", "PermissionRequest", "Notification", "Elicitation", "Stop", "StopFailure",
+				"SubagentStart", "SubagentStop", "SessionEnd"}},
+		},
+		{
+			// $CODEX_HOME/hooks.json (default ~/.codex), the same layout
+			// as Claude Code's; Codex 0.171.0 lists hooks as untrusted until
+			// a person trusts them once.
+			ID: "codex", Name: "Codex", Binary: "codex", Reports: ReportsState, Version: 1,
+			dirEnv: "CODEX_HOME", dir: ".codex", file: "hooks.json",
+			hooks: &jsonHooks{timeout: 10, events: []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse",
+				"PermissionRequest", "Stop", "Interrupt", "SubagentStart", "SubagentStop", "SessionEnd"}},
+			notes: "Codex runs new hooks only once trusted: start codex and choose to trust them (or review them with /hooks)",
+		},
+		{
+			// ~/.gemini/settings.json; hooks as Claude Code's, timeout in
+			// milliseconds; every hook must print JSON or nothing (Gemini
+			// CLI 0.61.0 bundle/docs/hooks).
+			ID: "gemini-cli", Name: "Gemini CLI", Binary: "gemini", Reports: ReportsState, Version: 1,
+			homeEnv: "GEMINI_CLI_HOME", dir: ".gemini", file: "settings.json", suffix: " || echo '{}'",
+			hooks: &jsonHooks{timeout: 5000, events: []string{"SessionStart", "BeforeAgent", "BeforeTool", "AfterTool",
+				"Notification", "AfterAgent", "SessionEnd"}},
+		},
+		{
+			// ~/.qwen/settings.json; Qwen Code 0.15.10 names its events as
+			// Claude Code does, timeouts in milliseconds.
+			ID: "qwen", Name: "Qwen Code", Binary: "qwen", Reports: ReportsState, Version: 1,
+			dirEnv: "QWEN_HOME", dir: ".qwen", file: "settings.json",
+			hooks: &jsonHooks{timeout: 5000, events: []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse",
+				"PostToolUseFailure", "PermissionRequest", "Notification", "Stop", "StopFailure", "SubagentStart",
+				"SubagentStop", "SessionEnd"}},
+		},
+		{
+			// ~/.config/opencode/plugin/tuios.js, a file tuios owns whole.
+			ID: "opencode", Name: "opencode", Binary: "opencode", Reports: ReportsState, Version: 1,
+			dir: ".config/opencode", file: "plugin/tuios.js", owned: opencodePlugin,
+			notes: "restart opencode to load the plugin",
+		},
+		{
+			// Kilo is a fork of opencode and loads plugins the same way,
+			// from ~/.config/kilo.
+			ID: "kilo", Name: "Kilo", Binary: "kilo", Reports: ReportsState, Version: 1,
+			dir: ".config/kilo", file: "plugin/tuios.js", owned: opencodePlugin,
+			notes: "restart kilo to load the plugin",
+		},
+		{ID: "copilot", Name: "Copilot", Binary: "copilot", Reason: notYet},
+		{ID: "cursor-agent", Name: "Cursor Agent", Binary: "cursor-agent", Reason: notYet},
+		{ID: "amp", Name: "Amp", Binary: "amp", Reason: notYet},
+		{ID: "kimi", Name: "Kimi Code CLI", Binary: "kimi", Reason: notYet},
+		{ID: "pi", Name: "Pi", Binary: "pi", Reason: notYet},
+		{ID: "oh-my-pi", Name: "oh-my-pi", Binary: "omp", Reason: notYet},
+		{ID: "antigravity", Name: "Antigravity", Binary: "antigravity", Reason: notYetSession},
+		{ID: "crush", Name: "Crush", Binary: "crush", Reason: "Crush reports to herdr's socket by itself; its session id hook is not built yet"},
+		{ID: "devin", Name: "Devin", Binary: "devin", Reason: notYetSession},
+		{ID: "droid", Name: "Droid", Binary: "droid", Reason: notYetSession},
+		{ID: "grok", Name: "Grok", Binary: "grok", Reason: notYetSession},
+		{ID: "hermes", Name: "Hermes", Binary: "hermes", Reason: notYetSession},
+		{ID: "qoder", Name: "Qoder", Binary: "qodercli", Reason: notYetSession},
+		{ID: "aider", Name: "aider", Binary: "aider", Reason: "aider has no hooks; tuios reads its process only"},
+		{ID: "cline", Name: "Cline", Binary: "cline", Reason: "Cline has no hooks a terminal can use; tuios reads its screen"},
+		{ID: "goose", Name: "goose", Binary: "goose", Reason: "goose has no hooks; tuios reads its screen"},
+		{ID: "kiro", Name: "Kiro CLI", Binary: "kiro-cli", Reason: "Kiro CLI reports to herdr's socket by itself; it needs no install step"},
+		{ID: "maki", Name: "Maki", Binary: "maki", Reason: "Maki has no hooks; tuios reads its screen"},
+	}
+}
