@@ -39,6 +39,25 @@ func hookCommands() []Command {
 			fs.Bool("explain", false, "say on stderr what was read and sent")
 		},
 		Run: runAgentHook,
+	}, {
+		Name: "resolve-pane", Summary: "name the pane a process runs in", Usage: "[--pid PID] [--json]",
+		Help:    "Finds the pane by the process's ancestry, else by its terminal session. Without --pid: the caller.",
+		Example: "tuios resolve-pane\ntuios resolve-pane --pid 4242 --json",
+		Flags: func(fs *FlagSet) {
+			fs.Int("pid", 0, "the process (default: this one)")
+			jsonFlag(fs)
+		},
+		Run: func(ctx *Context) error {
+			var rp map[string]any
+			if err := call("resolve-pane", params("pid", flagInt(ctx, "pid")), &rp); err != nil {
+				return err
+			}
+			if asJSON, _ := ctx.Flags.GetBool("json"); asJSON {
+				return writeJSON(ctx.Stdout, rp)
+			}
+			fmt.Fprintf(ctx.Stdout, "%v:%v %v (found by %v)\n", rp["session"], rp["index"], rp["window_id"], rp["found_by"])
+			return nil
+		},
 	}}
 }
 
