@@ -191,6 +191,7 @@ type pane struct {
 
 	subagents subagentSet
 	now       string // what the agent said it is doing; see Report.Now
+	meta      map[string]metaValue
 
 	version uint64
 	waiters []*waiter
@@ -462,6 +463,7 @@ func (a *Arbiter) write(p *pane, r Report, msg string, kind Kind, harness string
 	}
 	if r.State == None {
 		p.subagents.forget()
+		p.meta = nil
 		p.claim.identity = IdentityNone
 	}
 	// A write from one source ends what another had pending: a held OSC

@@ -35,7 +35,10 @@ type Snapshot struct {
 	Misses int
 	// Now is what the agent said it is doing (Report.Now), while it works
 	// or waits mid-turn.
-	Now       string
+	Now string
+	// Meta is what the agent stated about itself (SetMeta), expired keys
+	// left out; nil when there is none.
+	Meta      map[string]string
 	Subagents int // running subagents
 	// SubagentList is the rail's view: at most 16, in start order.
 	SubagentList []Subagent
@@ -111,6 +114,7 @@ func (a *Arbiter) snapshot(p *pane, now time.Time) Snapshot {
 		Loan:           c.held && c.loan,
 		Misses:         c.misses,
 		Now:            p.now,
+		Meta:           p.metaView(now),
 		Version:        p.version,
 	}
 	if p.harness == "" && c.identity != IdentityList {

@@ -436,6 +436,17 @@ func (p *Pane) Activity(ev agentstate.Activity) agentstate.ActivityResult {
 	return p.t.arb.Activity(p.id, ev)
 }
 
+// SetMeta writes the agent's metadata for this pane (see
+// agentstate.Arbiter.SetMeta). On a detached pane it writes nothing.
+func (p *Pane) SetMeta(u agentstate.MetaUpdate) (agentstate.MetaResult, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stopped {
+		return agentstate.MetaResult{}, nil
+	}
+	return p.t.arb.SetMeta(p.id, u)
+}
+
 // Exited tells the tracker the pane's process exited: the pane clears and
 // program status records of live work end.
 func (p *Pane) Exited() {

@@ -136,7 +136,47 @@ func table() []Event {
 	t = append(t, gemini()...)
 	t = append(t, opencodeLike("opencode")...)
 	t = append(t, opencodeLike("kilo")...)
+	// Copilot CLI hands events wired by their PascalCase names Claude
+	// Code's snake_case payloads (Copilot 1.0.102 changelog; hooks.discover
+	// maps Stop to agentStop, PermissionRequest to permissionRequest).
+	t = append(t, only(claudeLike("copilot", "Copilot CLI 1.0.102 (changelog.json, schemas/api.schema.json HookType, hooks.discover)"),
+		"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PermissionRequest", "Notification", "Stop", "SubagentStop", "SessionEnd")...)
+	t = append(t, amp()...)
+	t = append(t, piLike("pi", "Pi 0.73.1 core/extensions/types.d.ts and docs/extensions.md, passed on by tuios's extension")...)
+	t = append(t, piLike("oh-my-pi", "oh-my-pi 18.3.4 src/extensibility/extensions/types.ts, passed on by tuios's extension")...)
 	return t
+}
+
+// amp is the map for tuios's Amp plugin, which passes on each top-level
+// thread's state stream (ThreadState: idle, running, awaiting-approval,
+// error; Amp's plugin API documentation, 0.0.1790142911).
+func amp() []Event {
+	const h, src = "amp", "Amp plugin API (amp plugins show-docs): PluginThread.state, passed on by tuios's plugin"
+	return []Event{
+		{Harness: h, Name: "session.start", Says: "idle at the prompt, the thread id", Source: src + ": session.start{thread}", do: sessionStarted},
+		{Harness: h, Name: "thread.running", Says: "working", Source: src + ": running", do: report(agentstate.Working)},
+		{Harness: h, Name: "thread.awaiting-approval", Says: "needs_input (approval)", Source: src + ": awaiting-approval", do: func(t *Translation, p *payload) {
+			t.Report, t.State, t.Kind, t.Message = true, agentstate.NeedsInput, agentstate.KindApproval, "approve a tool call"
+		}},
+		{Harness: h, Name: "thread.idle", Says: "done, only from working or needs_input (the stream also says idle before the first turn)", Source: src + ": idle", do: func(t *Translation, _ *payload) {
+			t.Report, t.State, t.IfState = true, agentstate.Done, "working,needs_input"
+		}},
+		{Harness: h, Name: "thread.error", Says: "errored", Source: src + ": error", do: failed},
+	}
+}
+
+// piLike is the map for tuios's Pi and oh-my-pi extension, which passes on
+// pi.on events by their own names.
+func piLike(h, src string) []Event {
+	return []Event{
+		{Harness: h, Name: "session_start", Says: "idle at the prompt, the session id", Source: src + ": session_start{reason}", do: sessionStarted},
+		{Harness: h, Name: "agent_start", Says: "working", Source: src + ": agent_start (once per prompt)", do: report(agentstate.Working)},
+		{Harness: h, Name: "tool_execution_start", Says: "working, now: the tool and its target", Source: src + ": tool_execution_start{toolName, args}", do: working},
+		{Harness: h, Name: "tool_approval_requested", Says: "needs_input (approval)", Source: src + ": tool_approval_requested{toolName, reason} (oh-my-pi)", do: approval},
+		{Harness: h, Name: "tool_approval_resolved", Says: "working: the person answered", Source: src + ": tool_approval_resolved (oh-my-pi)", do: report(agentstate.Working)},
+		{Harness: h, Name: "agent_end", Says: "done", Source: src + ": agent_end (the extension drops one that will continue)", do: report(agentstate.Done)},
+		{Harness: h, Name: "session_shutdown", Says: "none: the agent quit", Source: src + ": session_shutdown{reason: quit}", do: report(agentstate.None)},
+	}
 }
 
 // opencodeLike is the map for the plugin tuios installs into opencode and
@@ -149,6 +189,9 @@ func opencodeLike(h string) []Event {
 		{Harness: h, Name: "session.busy", Says: "working", Source: src + ": session.status{status: {type: busy}}", do: report(agentstate.Working)},
 		{Harness: h, Name: "permission.asked", Says: "needs_input (approval): approve <permission>: <what>", Source: src + ": permission.asked{permission, patterns}", do: approval},
 		{Harness: h, Name: "permission.replied", Says: "working: the person answered", Source: src, do: report(agentstate.Working)},
+		{Harness: h, Name: "question.asked", Says: "needs_input (question) with the question", Source: src + ": question.asked{questions}", do: question},
+		{Harness: h, Name: "question.replied", Says: "working: the person answered", Source: src, do: report(agentstate.Working)},
+		{Harness: h, Name: "question.rejected", Says: "working: the person dismissed the question", Source: src, do: report(agentstate.Working)},
 		{Harness: h, Name: "session.idle", Says: "done: the session went idle", Source: src + ": session.idle{sessionID}", do: report(agentstate.Done)},
 		{Harness: h, Name: "session.error", Says: "errored with the error", Source: src + ": session.error{error}", do: failed},
 	}
@@ -254,6 +297,10 @@ func harnesses() []harness {
 		{id: "qwen", read: stdinJSON},
 		{id: "opencode", read: stdinJSON},
 		{id: "kilo", read: stdinJSON},
+		{id: "copilot", read: stdinJSON},
+		{id: "amp", read: stdinJSON},
+		{id: "pi", read: stdinJSON},
+		{id: "oh-my-pi", read: stdinJSON},
 	}
 }
 

@@ -1,10 +1,13 @@
 package cli
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"time"
@@ -37,6 +40,8 @@ func hookCommands() []Command {
 			fs.Int("integration", 0, "the integration version that wrote the hook (set by the installer)")
 			fs.Duration("timeout", 500*time.Millisecond, "give up after this long")
 			fs.Bool("explain", false, "say on stderr what was read and sent")
+			fs.Bool("statusline", false, "run as Claude Code's status line: record the model, context and cost, print the line")
+			fs.String("then", "", "with --statusline: the person's own status line command, whose output is printed instead")
 		},
 		Run: runAgentHook,
 	}, {
@@ -77,6 +82,9 @@ func runAgentHook(ctx *Context) error {
 		say("name the harness, e.g. tuios agent-hook claude-code")
 		return nil
 	}
+	if sl, _ := ctx.Flags.GetBool("statusline"); sl {
+		return runStatusLine(ctx, deadline, say)
+	}
 	in := hook.Input{Harness: ctx.Args[0], Args: ctx.Args[1:]}
 	if len(in.Args) == 0 {
 		in.Stdin = readWithin(ctx.Stdin, deadline)
@@ -100,6 +108,69 @@ func runAgentHook(ctx *Context) error {
 		say("not sent: %v", err)
 	}
 	return nil
+}
+
+// runStatusLine records what Claude Code's status line payload says and
+// prints the line: the output of the person's own command (--then, run
+// with the same payload), else tuios's own. The line is printed even when
+// the daemon cannot be reached.
+func runStatusLine(ctx *Context, deadline time.Time, say func(string, ...any)) error {
+	stdin := readWithin(ctx.Stdin, deadline)
+	sl, err := hook.DecodeStatusLine(stdin)
+	line := sl.Line()
+	if then := str(ctx, "then"); then != "" {
+		line = runThen(then, stdin)
+	}
+	fmt.Fprintln(ctx.Stdout, line)
+	if err != nil {
+		say("%v", err)
+		return nil
+	}
+	if len(sl.Meta) == 0 {
+		return nil
+	}
+	c, err := client.Dial(client.Options{})
+	if err != nil {
+		say("not sent: %v", err)
+		return nil
+	}
+	defer c.Close()
+	c.SetDeadline(deadline)
+	session, window := str(ctx, "session"), str(ctx, "window")
+	if window == "" {
+		session, window = os.Getenv("TUIOS_SESSION"), os.Getenv("TUIOS_PANE_ID")
+	}
+	if window == "" {
+		var rp struct {
+			Session  string `json:"session"`
+			WindowID string `json:"window_id"`
+		}
+		if err := c.Call("resolve-pane", nil, &rp); err != nil {
+			say("not sent: no pane: %v", err)
+			return nil
+		}
+		session, window = rp.Session, rp.WindowID
+	}
+	tokens := map[string]any{}
+	for k, v := range sl.Meta {
+		tokens[k] = v
+	}
+	p := map[string]any{"session": session, "window": window, "tokens": tokens, "ttl_ms": 600000}
+	if err := sendListed(c, "set-agent-meta", p, say); err != nil {
+		say("not sent: %v", err)
+	}
+	return nil
+}
+
+// runThen runs the person's own status line command with the payload and
+// returns what it printed; it gets at most five seconds.
+func runThen(command string, stdin []byte) string {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "sh", "-c", command)
+	cmd.Stdin = bytes.NewReader(stdin)
+	out, _ := cmd.Output()
+	return strings.TrimRight(string(out), "\n")
 }
 
 // readWithin reads stdin until EOF, MaxPayload+1 bytes or the deadline. A

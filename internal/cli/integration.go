@@ -18,16 +18,20 @@ func integrationCommands() []Command {
 		{Name: "integration", Summary: "wire agents' hooks to tuios: install, uninstall, status"},
 		{
 			Name: "integration install", Summary: "add tuios's hook entries to a harness's own settings",
-			Usage: "HARNESS|--all [--command PATH] [--json]",
+			Usage: "HARNESS|--all [--command PATH] [--statusline [--then CMD]] [--json]",
 			Help: "Adds entries that run `tuios agent-hook HARNESS` to the harness's own settings file and keeps everything " +
 				"else in it. The first original is kept as <file>.tuios.bak. A file tuios cannot parse is refused, as is a " +
 				"harness whose config directory does not exist (run it once first). Installing again changes nothing; " +
 				"installing over an older integration updates it and keeps the program its hooks run. --all installs every " +
-				"harness with an integration whose config directory exists.",
-			Example: "tuios integration install claude-code\ntuios integration install --all\ntuios integration install codex --command /usr/local/bin/tuios",
+				"harness with an integration whose config directory exists. --statusline (Claude Code) also feeds the model, context use and cost " +
+				"from Claude Code's status line as agent metadata; it never replaces a status line of your own: it chains to it " +
+				"(or to --then CMD), and uninstall gives it back.",
+			Example: "tuios integration install claude-code\ntuios integration install --all\ntuios integration install codex --command /usr/local/bin/tuios\ntuios integration install claude-code --statusline --then '~/bin/my-status'",
 			Flags: func(fs *FlagSet) {
 				fs.Bool("all", false, "every harness whose config directory exists")
 				fs.String("command", "", "the tuios program the hooks run (default: this one)")
+				fs.Bool("statusline", false, "also feed Claude Code's status line (model, context, cost)")
+				fs.String("then", "", "with --statusline: the status line command to chain to")
 				jsonFlag(fs)
 			},
 			Run: runIntegrationInstall,
@@ -107,7 +111,11 @@ func runIntegrationInstall(ctx *Context) error {
 	all, _ := ctx.Flags.GetBool("all")
 	asJSON, _ := ctx.Flags.GetBool("json")
 	env := integration.OSEnv()
-	opt := integration.Options{Env: env, Program: str(ctx, "command"), Default: defaultProgram()}
+	statusLine, _ := ctx.Flags.GetBool("statusline")
+	if str(ctx, "then") != "" && !statusLine {
+		return usageError("tuios integration install claude-code --statusline --then CMD", "--then goes with --statusline")
+	}
+	opt := integration.Options{Env: env, Program: str(ctx, "command"), Default: defaultProgram(), StatusLine: statusLine, Then: str(ctx, "then")}
 	var targets []integration.Harness
 	if all {
 		if len(ctx.Args) > 0 {

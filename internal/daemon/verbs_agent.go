@@ -101,7 +101,10 @@ func (s *Server) agentRow(st agentSeat) agentRow {
 // metaOf is a pane's agent metadata: what the agent is doing now and how
 // many subagents run, each key absent when there is nothing to say.
 func metaOf(snap agentstate.Snapshot) map[string]string {
-	m := map[string]string{}
+	m := make(map[string]string, len(snap.Meta)+2)
+	for k, v := range snap.Meta {
+		m[k] = v
+	}
 	if snap.Now != "" {
 		m["now"] = snap.Now
 	}

@@ -1,6 +1,9 @@
 package daemon
 
 import (
+	"strings"
+	"time"
+
 	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/internal/proto"
 )
@@ -35,6 +38,7 @@ type resolvePaneParams struct {
 }
 
 func (s *Server) hookVerbs(add addFunc) {
+	s.metaVerb(add)
 	p, h := handler(func(cn *conn, p *reportActivityParams) (any, *proto.Error) {
 		s.mu.Lock()
 		_, w, perr := s.target(cn, p.Session, p.Window)
@@ -82,4 +86,45 @@ func (s *Server) hookVerbs(add addFunc) {
 	})
 	add("resolve-pane", "Find the pane a process runs in: by its ancestry, else by its terminal session", "pane",
 		`{"verb":"resolve-pane","params":{}}`, p, h)
+}
+
+type setAgentMetaParams struct {
+	Session string             `json:"session" desc:"the session"`
+	Window  string             `json:"window" desc:"the window (default: the caller's own pane, else the focused one)"`
+	Tokens  map[string]*string `json:"tokens" desc:"keys to set (a string) or remove (null): 1-24 characters of a-z, 0-9, _ and -; values cut to 80 bytes; at most 16"`
+	TTLMS   int                `json:"ttl_ms" desc:"the keys set expire after this many ms (0: never)" min:"0" max:"86400000"`
+	Clear   bool               `json:"clear" desc:"remove every key first"`
+}
+
+func (s *Server) metaVerb(add addFunc) {
+	p, h := handler(func(cn *conn, p *setAgentMetaParams) (any, *proto.Error) {
+		if len(p.Tokens) > 16 {
+			return nil, proto.Errorf(proto.CodeInvalidParams, "at most 16 keys in one call").WithHint(proto.Hint{Param: "tokens"})
+		}
+		s.mu.Lock()
+		_, w, perr := s.target(cn, p.Session, p.Window)
+		s.mu.Unlock()
+		if perr != nil {
+			return nil, perr
+		}
+		u := agentstate.MetaUpdate{Set: map[string]string{}, ClearAll: p.Clear, TTL: time.Duration(p.TTLMS) * time.Millisecond}
+		for k, v := range p.Tokens {
+			if v == nil {
+				u.Clear = append(u.Clear, k)
+			} else {
+				u.Set[k] = *v
+			}
+		}
+		res, err := w.pane.SetMeta(u)
+		if err != nil {
+			me := err.(*agentstate.MetaError)
+			return nil, proto.Errorf(proto.CodeInvalidParams, "%s", strings.TrimPrefix(me.Error(), "agentstate: ")).
+				WithHint(proto.Hint{Param: "tokens", Detail: me.Hint()})
+		}
+		snap := s.tracker.Arbiter().Get(w.ID)
+		return map[string]any{"type": "agent_meta_set", "window_id": w.ID, "meta": metaOf(snap), "truncated": res.Truncated,
+			"changed": res.Changed}, nil
+	})
+	add("set-agent-meta", "State short facts about the agent in a pane (model, context, cost); shown beside its state, never changing it", "agent_meta_set",
+		`{"verb":"set-agent-meta","params":{"tokens":{"model":"opus","context":"42%"},"ttl_ms":600000}}`, p, h)
 }

@@ -33,6 +33,8 @@ type Harness struct {
 	owned   *ownedFile
 	notes   string // a line a person needs after installing (e.g. trust the hooks)
 	suffix  string // shell text after the hook command (a harness that denies on a failed hook gets a fallback)
+
+	statusLine bool // the harness has a status line command tuios can feed
 }
 
 // Env is where the harnesses' files are: the home directory and the

@@ -13,6 +13,10 @@ type Options struct {
 	// existing install runs, else uses Default.
 	Program string
 	Default string
+	// StatusLine also points the harness's status line at tuios (Claude
+	// Code), chaining to the person's own status line command or to Then.
+	StatusLine bool
+	Then       string
 }
 
 // Result says what an install or uninstall did.
@@ -42,6 +46,9 @@ func Install(h Harness, opt Options) (Result, error) {
 	if err := h.check(opt.Env); err != nil {
 		return res, err
 	}
+	if opt.StatusLine && !h.statusLine {
+		return res, &Error{code: CodeNoIntegration, Harness: h.ID, Detail: "tuios feeds only Claude Code's status line"}
+	}
 	path := h.File(opt.Env)
 	var err error
 	switch {
@@ -58,6 +65,9 @@ func Install(h Harness, opt Options) (Result, error) {
 			}
 			res.Program = prog
 			out, err := h.hooks.install(old, h.ID, h.HookCommand(prog))
+			if err == nil && opt.StatusLine {
+				out, err = h.installStatusLine(out, prog, opt.Then)
+			}
 			if err != nil {
 				return "", &Error{code: CodeCannotRead, Path: path, Detail: err.Error()}
 			}
@@ -68,8 +78,10 @@ func Install(h Harness, opt Options) (Result, error) {
 		res.Program = opt.Program
 	}
 	if err == nil && res.Changed {
-		if _, err := os.Stat(path + BackupSuffix); err == nil {
-			res.Backup = path + BackupSuffix
+		if real, rerr := resolve(path); rerr == nil { // the backup sits beside a symlink's target
+			if _, err := os.Stat(real + BackupSuffix); err == nil {
+				res.Backup = real + BackupSuffix
+			}
 		}
 	}
 	return res, err
@@ -118,6 +130,11 @@ func Uninstall(h Harness, env Env) (Result, error) {
 				return old, nil
 			}
 			out, err := h.hooks.uninstall(old, h.ID)
+			if err == nil && h.statusLine {
+				real, _ := resolve(path)
+				bak, _, _ := readFile(real + BackupSuffix)
+				out, err = h.uninstallStatusLine(out, bak)
+			}
 			if err != nil {
 				return "", &Error{code: CodeCannotRead, Path: path, Detail: err.Error()}
 			}

@@ -19,7 +19,7 @@ func Harnesses() []Harness {
 			// Claude Code 2.1.197's settings schema. v3 adds SubagentStart
 			// and SubagentStop.
 			ID: "claude-code", Name: "Claude Code", Binary: "claude", Reports: ReportsState, Version: 3,
-			dirEnv: "CLAUDE_CONFIG_DIR", dir: ".claude", file: "settings.json",
+			dirEnv: "CLAUDE_CONFIG_DIR", dir: ".claude", file: "settings.json", statusLine: true,
 			hooks: &jsonHooks{timeout: 10, events: []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse",
 				"PostToolUseFailure", "PermissionRequest", "Notification", "Elicitation", "Stop", "StopFailure",
 				"SubagentStart", "SubagentStop", "SessionEnd"}},
@@ -53,24 +53,49 @@ func Harnesses() []Harness {
 				"SubagentStop", "SessionEnd"}},
 		},
 		{
-			// ~/.config/opencode/plugin/tuios.js, a file tuios owns whole.
+			// ~/.config/opencode/plugins/tuios.js, a file tuios owns whole.
 			ID: "opencode", Name: "opencode", Binary: "opencode", Reports: ReportsState, Version: 1,
-			dir: ".config/opencode", file: "plugin/tuios.js", owned: opencodePlugin,
+			dir: ".config/opencode", file: "plugins/tuios.js", owned: opencodePlugin,
 			notes: "restart opencode to load the plugin",
 		},
 		{
 			// Kilo is a fork of opencode and loads plugins the same way,
-			// from ~/.config/kilo.
+			// from ~/.config/kilo (kilo debug paths, 7.7.9).
 			ID: "kilo", Name: "Kilo", Binary: "kilo", Reports: ReportsState, Version: 1,
-			dir: ".config/kilo", file: "plugin/tuios.js", owned: opencodePlugin,
+			dir: ".config/kilo", file: "plugins/tuios.js", owned: opencodePlugin,
 			notes: "restart kilo to load the plugin",
 		},
-		{ID: "copilot", Name: "Copilot", Binary: "copilot", Reason: notYet},
+		{
+			// ~/.copilot/settings.json (COPILOT_HOME moves it): Copilot CLI
+			// 1.0.102 reads Claude Code's hook layout there and hands
+			// PascalCase events Claude Code's snake_case payloads. A failing
+			// preToolUse hook denies the tool, hence the fallback.
+			ID: "copilot", Name: "Copilot", Binary: "copilot", Reports: ReportsState, Version: 1,
+			dirEnv: "COPILOT_HOME", dir: ".copilot", file: "settings.json", suffix: " || true",
+			hooks: &jsonHooks{timeout: 10, events: []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse",
+				"PermissionRequest", "Notification", "Stop", "SubagentStop", "SessionEnd"}},
+		},
+		{
+			// ~/.config/amp/plugins/tuios.ts (Amp's system plugins).
+			ID: "amp", Name: "Amp", Binary: "amp", Reports: ReportsState, Version: 1,
+			dir: ".config/amp", file: "plugins/tuios.ts", owned: ampPlugin,
+			notes: "run plugins: reload in Amp's command palette, or restart it",
+		},
+		{
+			// ~/.pi/agent/extensions/tuios.ts (PI_CODING_AGENT_DIR moves
+			// the agent directory).
+			ID: "pi", Name: "Pi", Binary: "pi", Reports: ReportsState, Version: 1,
+			dirEnv: "PI_CODING_AGENT_DIR", dir: ".pi/agent", file: "extensions/tuios.ts", owned: piExtension,
+			notes: "run /reload in pi, or restart it",
+		},
+		{
+			// ~/.omp/agent/extensions/tuios.ts.
+			ID: "oh-my-pi", Name: "oh-my-pi", Binary: "omp", Reports: ReportsState, Version: 1,
+			dir: ".omp/agent", file: "extensions/tuios.ts", owned: piExtension,
+			notes: "restart omp to load the extension",
+		},
 		{ID: "cursor-agent", Name: "Cursor Agent", Binary: "cursor-agent", Reason: notYet},
-		{ID: "amp", Name: "Amp", Binary: "amp", Reason: notYet},
 		{ID: "kimi", Name: "Kimi Code CLI", Binary: "kimi", Reason: notYet},
-		{ID: "pi", Name: "Pi", Binary: "pi", Reason: notYet},
-		{ID: "oh-my-pi", Name: "oh-my-pi", Binary: "omp", Reason: notYet},
 		{ID: "antigravity", Name: "Antigravity", Binary: "antigravity", Reason: notYetSession},
 		{ID: "crush", Name: "Crush", Binary: "crush", Reason: "Crush reports to herdr's socket by itself; its session id hook is not built yet"},
 		{ID: "devin", Name: "Devin", Binary: "devin", Reason: notYetSession},

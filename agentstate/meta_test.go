@@ -1,0 +1,76 @@
+package agentstate_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	as "github.com/tuios/tuios/agentstate"
+)
+
+func TestMetaIsStatedKeptAndExpires(t *testing.T) {
+	r := newRig(t, as.Options{StallAfter: -1})
+	r.apply("w", as.Report{State: as.Working})
+	v0 := r.a.Get("w").Version
+	res, err := r.a.SetMeta("w", as.MetaUpdate{Set: map[string]string{"model": "Opus", "cost": "$0.12\n" + strings.Repeat("x", 100)}, TTL: time.Minute})
+	if err != nil || !res.Changed || !res.Truncated {
+		t.Fatalf("set: %+v %v", res, err)
+	}
+	g := r.a.Get("w")
+	if g.Meta["model"] != "Opus" || len(g.Meta["cost"]) != 80 || strings.ContainsAny(g.Meta["cost"], "\n") || g.Version == v0 {
+		t.Fatalf("meta %q version %d", g.Meta, g.Version)
+	}
+	if g.State != as.Working {
+		t.Fatal("meta changed the state")
+	}
+	// The same values again, with most of the TTL left, write nothing.
+	v1 := g.Version
+	r.advance(10 * time.Second)
+	if res, _ := r.a.SetMeta("w", as.MetaUpdate{Set: map[string]string{"model": "Opus"}, TTL: time.Minute}); res.Changed || r.a.Get("w").Version != v1 {
+		t.Fatal("a repeat with most of its TTL left was a write")
+	}
+	r.advance(51 * time.Second)
+	if g := r.a.Get("w"); g.Meta["model"] != "" {
+		t.Fatalf("expired keys are shown: %q", g.Meta)
+	}
+}
+
+func TestMetaRefusesBadKeysWhole(t *testing.T) {
+	r := newRig(t, as.Options{StallAfter: -1})
+	for _, k := range []string{"now", "subagents", "prompt", "Model", "9x", "", strings.Repeat("a", 25), "a b"} {
+		_, err := r.a.SetMeta("w", as.MetaUpdate{Set: map[string]string{"ok": "1", k: "v"}})
+		var me *as.MetaError
+		if !errors.As(err, &me) || me.Code() != "invalid_params" {
+			t.Fatalf("key %q: %v", k, err)
+		}
+	}
+	if len(r.a.Get("w").Meta) != 0 {
+		t.Fatal("a refused update wrote part of itself")
+	}
+	set := map[string]string{}
+	for i := 0; i < 16; i++ {
+		set[string(rune('a'+i))] = "v"
+	}
+	if _, err := r.a.SetMeta("w", as.MetaUpdate{Set: set}); err != nil {
+		t.Fatal(err)
+	}
+	set2 := map[string]string{}
+	for i := 0; i < 16; i++ {
+		set2["k"+string(rune('a'+i))] = "v"
+	}
+	if _, err := r.a.SetMeta("w", as.MetaUpdate{Set: set2}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.a.SetMeta("w", as.MetaUpdate{Set: map[string]string{"z1": "v"}}); err == nil {
+		t.Fatal("a 33rd key was taken")
+	}
+	if _, err := r.a.SetMeta("w", as.MetaUpdate{ClearAll: true, Set: map[string]string{"z1": "v"}}); err != nil || len(r.a.Get("w").Meta) != 1 {
+		t.Fatalf("clear: %v %q", err, r.a.Get("w").Meta)
+	}
+	r.apply("w", as.Report{State: as.Working})
+	r.apply("w", as.Report{State: as.None})
+	if r.a.Get("w").Meta != nil {
+		t.Fatal("an agent that left keeps its metadata")
+	}
+}

@@ -1,0 +1,164 @@
+package integration
+
+import (
+	"strconv"
+	"strings"
+)
+
+// opencodePlugin is the plugin tuios writes for opencode and Kilo (a fork
+// of opencode that loads plugins the same way). Both load every
+// {plugin,plugins}/*.{ts,js} of their config directory and call a plugin's
+// event hook with each bus event (read in opencode 1.18.33's and Kilo
+// 7.7.9's binaries; every export must be a plugin function). The plugin
+// passes on the events that say something about the pane, and none from a
+// child (subagent) session, whose idle is not the pane's.
+var opencodePlugin = &ownedFile{comment: "//", body: func(h Harness, program string) string {
+	return fill(`import { spawn } from "node:child_process";
+
+const program = PROGRAM;
+const args = ["agent-hook", HARNESS, "--integration", VERSION];
+const children = new Set();
+
+function send(payload) {
+  try {
+    const child = spawn(program, args, { stdio: ["pipe", "ignore", "ignore"] });
+    child.on("error", () => {});
+    child.stdin.on("error", () => {});
+    child.stdin.end(JSON.stringify(payload));
+    child.unref();
+  } catch {}
+}
+
+export const TuiosPlugin = async ({ directory }) => ({
+  event: async ({ event }) => {
+    const p = (event && event.properties) || {};
+    const info = p.info || {};
+    if ((event.type === "session.created" || event.type === "session.updated") && info.parentID) children.add(info.id);
+    const sessionID = p.sessionID || info.id || "";
+    if (children.has(sessionID)) return;
+    const base = { session_id: sessionID, cwd: directory || "" };
+    switch (event.type) {
+      case "session.status":
+        if (p.status && p.status.type === "busy") send({ ...base, hook_event_name: "session.busy" });
+        break;
+      case "session.idle":
+        send({ ...base, hook_event_name: "session.idle" });
+        break;
+      case "session.error": {
+        const e = p.error || {};
+        send({ ...base, hook_event_name: "session.error", error: String((e.data && e.data.message) || e.name || "error") });
+        break;
+      }
+      case "permission.asked":
+        send({ ...base, hook_event_name: "permission.asked", tool_name: String(p.permission || ""),
+          message: Array.isArray(p.patterns) ? p.patterns.join(" ") : "" });
+        break;
+      case "question.asked": {
+        const q = Array.isArray(p.questions) && p.questions[0] ? p.questions[0] : {};
+        send({ ...base, hook_event_name: "question.asked", message: String(q.question || q.header || "") });
+        break;
+      }
+      case "permission.replied":
+      case "question.replied":
+      case "question.rejected":
+        send({ ...base, hook_event_name: event.type });
+        break;
+    }
+  },
+});
+`, h, program)
+}}
+
+// ampPlugin is the plugin tuios writes for Amp (~/.config/amp/plugins,
+// TypeScript run by Bun; read in `amp plugins show-docs` of
+// 0.0.1790142911). Amp has no approval event, but each thread's state
+// stream says idle, running, awaiting-approval or error; the plugin
+// follows it for threads that have no parent (not subagents). It
+// registers no request event, so it can never answer a tool call.
+var ampPlugin = &ownedFile{comment: "//", body: func(h Harness, program string) string {
+	return fill(`import { spawn } from "node:child_process";
+
+export const description = "Reports each thread's state to tuios (written by tuios integration install)";
+
+const program = PROGRAM;
+const args = ["agent-hook", HARNESS, "--integration", VERSION];
+
+function send(payload: Record<string, unknown>) {
+  try {
+    const child = spawn(program, args, { stdio: ["pipe", "ignore", "ignore"] });
+    child.on("error", () => {});
+    child.stdin.on("error", () => {});
+    child.stdin.end(JSON.stringify(payload));
+    child.unref();
+  } catch {}
+}
+
+export default function (amp: any) {
+  amp.on("session.start", async (event: any, ctx: any) => {
+    try {
+      const id = String((event && event.thread && event.thread.id) || "");
+      if (await ctx.thread.parentThreadID()) return;
+      send({ hook_event_name: "session.start", session_id: id });
+      ctx.thread.state.subscribe((state: string) => send({ hook_event_name: "thread." + state, session_id: id }));
+    } catch {}
+  });
+}
+`, h, program)
+}}
+
+// piExtension is the extension tuios writes for Pi and oh-my-pi (a fork of
+// Pi): both load extensions/*.ts from their agent directory with jiti and
+// call pi.on handlers (Pi 0.73.1 docs/extensions.md and
+// core/extensions/types.d.ts; oh-my-pi 18.3.4 src/extensibility). Pi has no
+// approval prompt of its own; oh-my-pi's tool_approval_requested is one.
+var piExtension = &ownedFile{comment: "//", body: func(h Harness, program string) string {
+	return fill(`import { spawn } from "node:child_process";
+
+const program = PROGRAM;
+const args = ["agent-hook", HARNESS, "--integration", VERSION];
+
+function send(payload: Record<string, unknown>) {
+  try {
+    const child = spawn(program, args, { stdio: ["pipe", "ignore", "ignore"] });
+    child.on("error", () => {});
+    child.stdin.on("error", () => {});
+    child.stdin.end(JSON.stringify(payload));
+    child.unref();
+  } catch {}
+}
+
+function sid(ctx: any): string {
+  try {
+    return String(ctx.sessionManager.getSessionId() || "");
+  } catch {
+    return "";
+  }
+}
+
+export default function (pi: any) {
+  const on = (name: string, f: (e: any, ctx: any) => Record<string, unknown> | undefined) => {
+    try {
+      pi.on(name, async (e: any, ctx: any) => {
+        const p = f(e || {}, ctx);
+        if (p) send({ hook_event_name: name, session_id: sid(ctx), cwd: process.cwd(), ...p });
+      });
+    } catch {}
+  };
+  on("session_start", (e) => ({ source: String(e.reason || "") }));
+  on("agent_start", () => ({}));
+  on("tool_execution_start", (e) => ({ tool_name: String(e.toolName || ""), tool_input: e.args }));
+  on("agent_end", (e) => (e.willContinue ? undefined : {}));
+  on("tool_approval_requested", (e) => ({ tool_name: String(e.toolName || ""), message: String(e.reason || "") }));
+  on("tool_approval_resolved", () => ({}));
+  on("session_shutdown", (e) => (e.reason === "quit" ? {} : undefined));
+}
+`, h, program)
+}}
+
+func fill(template string, h Harness, program string) string {
+	return strings.NewReplacer(
+		"PROGRAM", strconv.Quote(program),
+		"HARNESS", strconv.Quote(h.ID),
+		"VERSION", strconv.Quote(strconv.Itoa(h.Version)),
+	).Replace(template)
+}
