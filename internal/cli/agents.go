@@ -9,19 +9,36 @@ import (
 )
 
 type agentInfo struct {
-	WindowID      string `json:"window_id"`
-	Index         int    `json:"index"`
-	Name          string `json:"name"`
-	State         string `json:"state"`
-	Glyph         string `json:"glyph"`
-	Message       string `json:"message"`
-	Source        string `json:"source"`
-	HarnessID     string `json:"harness_id"`
-	Focused       bool   `json:"focused"`
-	Unread        int    `json:"unread"`
-	NeedsYou      bool   `json:"needs_you"`
-	EvidenceAgeMS *int64 `json:"evidence_age_ms"`
-	Session       string `json:"session"`
+	WindowID      string            `json:"window_id"`
+	Index         int               `json:"index"`
+	Name          string            `json:"name"`
+	State         string            `json:"state"`
+	Glyph         string            `json:"glyph"`
+	Message       string            `json:"message"`
+	Source        string            `json:"source"`
+	HarnessID     string            `json:"harness_id"`
+	Focused       bool              `json:"focused"`
+	Unread        int               `json:"unread"`
+	NeedsYou      bool              `json:"needs_you"`
+	EvidenceAgeMS *int64            `json:"evidence_age_ms"`
+	Session       string            `json:"session"`
+	Meta          map[string]string `json:"meta"`
+}
+
+// note is the NOTE column: the message, else what the agent does now,
+// then how many subagents run.
+func (a agentInfo) note() string {
+	n := a.Message
+	if n == "" {
+		n = a.Meta["now"]
+	}
+	if s := a.Meta["subagents"]; s != "" {
+		if n != "" {
+			n += "; "
+		}
+		n += s
+	}
+	return n
 }
 
 func agentCommands() []Command {
@@ -200,7 +217,7 @@ func WriteAgents(w interface{ Write([]byte) (int, error) }, agents []agentInfo, 
 			id, focused = "*"+id, true
 		}
 		state := strings.TrimSpace(a.Glyph + " " + a.State)
-		r := []string{id, a.Name, state, a.HarnessID, a.Source, strconv.Itoa(a.Unread), clip(a.Message, 60)}
+		r := []string{id, a.Name, state, a.HarnessID, a.Source, strconv.Itoa(a.Unread), clip(a.note(), 60)}
 		if withSession {
 			r = append([]string{a.Session}, r...)
 		}
