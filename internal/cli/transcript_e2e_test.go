@@ -1,0 +1,371 @@
+package cli_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tuios/tuios/internal/standin"
+)
+
+// The real Claude Code, installed from npm, in a pane of the real daemon,
+// with no hook: one turn against the Messages API stand-in must end with
+// the pane done at source transcript, read from the file Claude Code
+// writes, for each shape the install can take.
+//
+// Claude Code is looked for under $TUIOS_AGENTS_PREFIX (default
+// /tmp/agents), an npm prefix: node_modules/.bin/claude is the npm shim.
+
+const standinKey = "sk-ant-api03-tuios-standin-0123456789abcdefghij"
+
+// claudeInstall is what an npm install of Claude Code left.
+type claudeInstall struct {
+	prefix  string // the npm prefix
+	shim    string // node_modules/.bin/claude
+	pkg     string // node_modules/@anthropic-ai/claude-code
+	version string // its package.json version
+	native  string // the native binary: the shim's target, else the platform package's
+	stub    bool   // the shim's target is npm's stub (the postinstall did not run)
+}
+
+func findClaude(t *testing.T) claudeInstall {
+	t.Helper()
+	prefix := os.Getenv("TUIOS_AGENTS_PREFIX")
+	if prefix == "" {
+		prefix = "/tmp/agents"
+	}
+	in := claudeInstall{prefix: prefix, shim: filepath.Join(prefix, "node_modules", ".bin", "claude")}
+	target, err := filepath.EvalSymlinks(in.shim)
+	if err != nil {
+		t.Skipf("no Claude Code npm install: %s is missing (install @anthropic-ai/claude-code under an npm prefix and point TUIOS_AGENTS_PREFIX at it)", in.shim)
+	}
+	in.pkg = filepath.Dir(filepath.Dir(target))
+	var pj struct{ Name, Version string }
+	b, err := os.ReadFile(filepath.Join(in.pkg, "package.json"))
+	if err != nil || json.Unmarshal(b, &pj) != nil || pj.Name != "@anthropic-ai/claude-code" || pj.Version == "" {
+		t.Skipf("%s does not lead to the @anthropic-ai/claude-code package", in.shim)
+	}
+	in.version = pj.Version
+	if isELF(target) {
+		in.native = target
+		return in
+	}
+	// npm --ignore-scripts leaves bin/claude.exe a stub that only
+	// complains; the binary is in the platform package beside it.
+	in.stub = true
+	arch := map[string]string{"amd64": "x64", "arm64": "arm64"}[runtime.GOARCH]
+	for _, plat := range []string{runtime.GOOS + "-" + arch, runtime.GOOS + "-" + arch + "-musl"} {
+		p := filepath.Join(filepath.Dir(in.pkg), "claude-code-"+plat, "claude")
+		if isELF(p) {
+			in.native = p
+			return in
+		}
+	}
+	t.Skipf("the Claude Code install under %s has no native binary for %s/%s", prefix, runtime.GOOS, runtime.GOARCH)
+	return in
+}
+
+func isELF(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var b [4]byte
+	_, err = io.ReadFull(f, b[:])
+	return err == nil && string(b[:]) == "\x7fELF"
+}
+
+// linkOrCopy puts src at dst: a hard link when both are on one file
+// system, else a copy. Never a symlink: /proc/<pid>/exe would resolve it
+// and the process would not run from dst.
+func linkOrCopy(t *testing.T, src, dst string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if os.Link(src, dst) == nil {
+		return
+	}
+	in, err := os.Open(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o755)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// seedClaudeHome writes the ~/.claude.json that skips Claude Code's
+// first-run questions, found by trying each in tmux on 2.1.197: onboarding
+// (the theme choice, then a connectivity check that fails here), the
+// workspace trust question for work, and whether to use the
+// ANTHROPIC_API_KEY found in the environment (answered by the key's last
+// 20 characters). Nothing else is needed.
+func seedClaudeHome(t *testing.T, home, work string) {
+	t.Helper()
+	seed := map[string]any{
+		"hasCompletedOnboarding": true,
+		"customApiKeyResponses":  map[string]any{"approved": []string{standinKey[len(standinKey)-20:]}, "rejected": []string{}},
+		"projects":               map[string]any{work: map[string]any{"hasTrustDialogAccepted": true}},
+	}
+	b, _ := json.MarshalIndent(seed, "", "  ")
+	if err := os.WriteFile(filepath.Join(home, ".claude.json"), b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// agentEvents records the daemon's agent-state events (tuios events).
+type agentEvents struct {
+	cmd  *exec.Cmd
+	mu   sync.Mutex
+	list []agentEvent
+	done chan struct{}
+}
+
+type agentEvent struct {
+	Window string `json:"window"`
+	State  string `json:"state"`
+	Source string `json:"source"`
+	Time   string `json:"time"`
+}
+
+func (e *env) watchAgentEvents(t *testing.T) *agentEvents {
+	t.Helper()
+	cmd := exec.Command(e.bin, "events", "--types", "agent-state")
+	cmd.Env = e.vars
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ae := &agentEvents{cmd: cmd, done: make(chan struct{})}
+	go func() {
+		defer close(ae.done)
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			var ev agentEvent
+			if json.Unmarshal(sc.Bytes(), &ev) == nil {
+				ae.mu.Lock()
+				ae.list = append(ae.list, ev)
+				ae.mu.Unlock()
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+		<-ae.done
+	})
+	return ae
+}
+
+func (ae *agentEvents) all() []agentEvent {
+	ae.mu.Lock()
+	defer ae.mu.Unlock()
+	return append([]agentEvent(nil), ae.list...)
+}
+
+// endTurnAt is the timestamp Claude Code gave the record that ended its
+// turn (the last assistant record with stop_reason end_turn).
+func endTurnAt(t *testing.T, transcript string) time.Time {
+	t.Helper()
+	b, err := os.ReadFile(transcript)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var at time.Time
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		var rec struct {
+			Type      string `json:"type"`
+			Timestamp string `json:"timestamp"`
+			Message   struct {
+				StopReason string `json:"stop_reason"`
+			} `json:"message"`
+		}
+		if json.Unmarshal(line, &rec) != nil || rec.Type != "assistant" || rec.Message.StopReason != "end_turn" {
+			continue
+		}
+		if ts, err := time.Parse(time.RFC3339Nano, rec.Timestamp); err == nil {
+			at = ts
+		}
+	}
+	if at.IsZero() {
+		t.Fatalf("no end_turn record in %s", transcript)
+	}
+	return at
+}
+
+func TestRealClaudeCodeTurnEndsDoneFromItsTranscript(t *testing.T) {
+	in := findClaude(t)
+	t.Logf("Claude Code %s from %s (postinstall ran: %v)", in.version, in.prefix, !in.stub)
+	shapes := []struct {
+		name string
+		cmd  func(t *testing.T, home, scratch string) string
+	}{
+		// The npm shim, node_modules/.bin/claude → …/claude-code/bin/claude.exe.
+		// An install made with --ignore-scripts has npm's stub there: the
+		// test then lays out what the postinstall leaves, in a scratch
+		// prefix (the package.json, the binary as bin/claude.exe).
+		{"npm shim", func(t *testing.T, home, scratch string) string {
+			if !in.stub {
+				return in.shim
+			}
+			pkg := filepath.Join(scratch, "node_modules", "@anthropic-ai", "claude-code")
+			linkOrCopy(t, filepath.Join(in.pkg, "package.json"), filepath.Join(pkg, "package.json"))
+			linkOrCopy(t, in.native, filepath.Join(pkg, "bin", "claude.exe"))
+			bin := filepath.Join(scratch, "node_modules", ".bin")
+			os.MkdirAll(bin, 0o755)
+			if err := os.Symlink("../@anthropic-ai/claude-code/bin/claude.exe", filepath.Join(bin, "claude")); err != nil {
+				t.Fatal(err)
+			}
+			return filepath.Join(bin, "claude")
+		}},
+		// The native installer: ~/.local/bin/claude → ~/.local/share/claude/versions/<version>.
+		{"native installer", func(t *testing.T, home, scratch string) string {
+			exe := filepath.Join(home, ".local", "share", "claude", "versions", in.version)
+			linkOrCopy(t, in.native, exe)
+			bin := filepath.Join(home, ".local", "bin")
+			os.MkdirAll(bin, 0o755)
+			if err := os.Symlink(exe, filepath.Join(bin, "claude")); err != nil {
+				t.Fatal(err)
+			}
+			return filepath.Join(bin, "claude")
+		}},
+		// npm's fallback launcher under node: node …/claude-code/cli-wrapper.cjs
+		// runs the platform package's binary as its child.
+		{"npm wrapper under node", func(t *testing.T, home, scratch string) string {
+			node, err := exec.LookPath("node")
+			wrapper := filepath.Join(in.pkg, "cli-wrapper.cjs")
+			if _, serr := os.Stat(wrapper); err != nil || serr != nil {
+				t.Skip("no node, or no cli-wrapper.cjs in this release")
+			}
+			return node + " " + wrapper
+		}},
+	}
+	for _, shape := range shapes {
+		t.Run(shape.name, func(t *testing.T) {
+			claudeTurn(t, shape.cmd)
+		})
+	}
+}
+
+// claudeTurn runs one hookless Claude Code turn in a pane and checks the
+// pane ends it done, at source transcript, soon after the turn's end.
+func claudeTurn(t *testing.T, command func(t *testing.T, home, scratch string) string) {
+	const answer = "Hello from the stand-in."
+	api, err := standin.Start(standin.Options{Turns: []standin.Reply{{Text: answer, Delay: 1500 * time.Millisecond, Gap: 20 * time.Millisecond}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer api.Close()
+
+	e := newEnv(t)
+	home := filepath.Join(e.dir, "home")
+	work := filepath.Join(e.dir, "work")
+	os.MkdirAll(work, 0o755)
+	if w, err := filepath.EvalSymlinks(work); err == nil {
+		work = w
+	}
+	seedClaudeHome(t, home, work)
+	cmd := command(t, home, t.TempDir())
+	e.vars = append(e.vars,
+		"ANTHROPIC_BASE_URL="+api.URL(),
+		"ANTHROPIC_API_KEY="+standinKey,
+		"DISABLE_AUTOUPDATER=1",
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+	)
+
+	e.ok("new", "--detach", "work")
+	e.ok("wait-for", "window-output", "-s", "work", "--pattern", `(?m)^\$`, "--timeout", "10000")
+	events := e.watchAgentEvents(t)
+	e.ok("send-text", "-s", "work", "cd "+work+" && "+cmd+"\n")
+	if r := e.run("wait-for", "window-output", "-s", "work", "--pattern", `for shortcuts`, "--timeout", "60000"); r.code != 0 {
+		t.Fatalf("Claude Code's prompt never came:\n%s", e.ok("capture-pane", "-s", "work"))
+	}
+	// The detection tick attributes the pane, and its hunt for a
+	// transcript starts there: no file exists yet (Claude Code writes it
+	// when the first prompt is submitted), so the hunt watches for one.
+	e.ok("wait-for", "agent-state", "-s", "work", "-w", "0", "--until", "idle,unknown,working,done,needs_input", "--timeout", "15000")
+	var st struct {
+		State     string `json:"state"`
+		Source    string `json:"source"`
+		HarnessID string `json:"harness_id"`
+	}
+	e.json(&st, "get-agent-state", "-s", "work", "-w", "0")
+	if st.HarnessID != "claude-code" {
+		t.Fatalf("the pane is not attributed to Claude Code: %+v\n%s", st, e.ok("explain-agent-detect", "-s", "work", "-w", "0"))
+	}
+
+	e.ok("send-text", "-s", "work", "Say hello")
+	time.Sleep(300 * time.Millisecond)
+	e.ok("send-keys", "-s", "work", "Enter")
+	if r := e.run("wait-for", "agent-state", "-s", "work", "-w", "0", "--until", "done", "--timeout", "60000"); r.code != 0 {
+		e.json(&st, "get-agent-state", "-s", "work", "-w", "0")
+		t.Fatalf("the pane never read done (now %+v):\n%s\nevents: %+v", st, e.ok("capture-pane", "-s", "work"), events.all())
+	}
+	e.json(&st, "get-agent-state", "-s", "work", "-w", "0")
+	if st.State != "done" || st.Source != "transcript" || st.HarnessID != "claude-code" {
+		t.Fatalf("after the turn: %+v, want done from transcript", st)
+	}
+	if screen := e.ok("capture-pane", "-s", "work"); !strings.Contains(screen, answer) {
+		t.Fatalf("the answer is not on the screen:\n%s", screen)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	if r, err := api.Wait(ctx, func(r standin.Request) bool { return r.Kind == "turn" && strings.Contains(r.UserText, "Say hello") }); err != nil {
+		t.Fatalf("the stand-in never got the prompt: %v %+v", err, api.Requests())
+	} else if !r.Stream {
+		t.Fatalf("the turn was not streamed: %+v", r)
+	}
+
+	// How long after the turn's end did the pane read done?
+	files, _ := filepath.Glob(filepath.Join(home, ".claude", "projects", strings.ReplaceAll(work, "/", "-"), "*.jsonl"))
+	if len(files) != 1 {
+		t.Fatalf("transcripts: %q", files)
+	}
+	ended := endTurnAt(t, files[0])
+	var doneAt time.Time
+	sawWorking := false
+	for _, ev := range events.all() {
+		if ev.State == "working" {
+			sawWorking = true
+		}
+		if ev.State == "done" && ev.Source == "transcript" {
+			doneAt, _ = time.Parse(time.RFC3339Nano, ev.Time)
+			break
+		}
+	}
+	if doneAt.IsZero() {
+		t.Fatalf("no done event from the transcript: %+v", events.all())
+	}
+	lag := doneAt.Sub(ended)
+	t.Logf("done from the transcript %v after the end_turn record's timestamp (working seen first: %v)", lag.Round(time.Millisecond), sawWorking)
+	// Generous: the point is that no 10 s search interval nor the 30 s
+	// stall window stands between the turn's end and done.
+	if lag > 5*time.Second {
+		t.Fatalf("done came %v after the turn ended", lag)
+	}
+	e.ok("send-keys", "-s", "work", "ctrl+c")
+	e.ok("send-keys", "-s", "work", "ctrl+c")
+}
