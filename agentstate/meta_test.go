@@ -74,3 +74,22 @@ func TestMetaRefusesBadKeysWhole(t *testing.T) {
 		t.Fatal("an agent that left keeps its metadata")
 	}
 }
+
+func TestSetSessionLeavesTheStateAlone(t *testing.T) {
+	r := newRig(t, as.Options{StallAfter: -1})
+	r.apply("w", as.Report{State: as.Idle, Source: as.SourceScreen, Observed: r.clock.Now()})
+	if res := r.a.SetSession("w", "droid", "s1"); !res.Applied || !res.Changed {
+		t.Fatalf("%+v", res)
+	}
+	g := r.a.Get("w")
+	if g.SessionID != "s1" || g.State != as.Idle || g.Source != as.SourceScreen {
+		t.Fatalf("%+v", g)
+	}
+	if res := r.a.SetSession("w", "droid", "s1"); res.Changed {
+		t.Fatal("a repeat was a change")
+	}
+	r.apply("w", as.Report{State: as.Working, Harness: "droid", SessionID: "s1"})
+	if res := r.a.SetSession("w", "droid", "s2"); res.Reason != as.ReasonForeignSession {
+		t.Fatalf("mid-turn another session: %+v", res)
+	}
+}

@@ -436,6 +436,17 @@ func (p *Pane) Activity(ev agentstate.Activity) agentstate.ActivityResult {
 	return p.t.arb.Activity(p.id, ev)
 }
 
+// SetSession records the agent session without touching the state (see
+// agentstate.Arbiter.SetSession). On a detached pane it records nothing.
+func (p *Pane) SetSession(harness, sessionID string) agentstate.Result {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stopped {
+		return agentstate.Result{}
+	}
+	return p.t.arb.SetSession(p.id, harness, sessionID)
+}
+
 // SetMeta writes the agent's metadata for this pane (see
 // agentstate.Arbiter.SetMeta). On a detached pane it writes nothing.
 func (p *Pane) SetMeta(u agentstate.MetaUpdate) (agentstate.MetaResult, error) {

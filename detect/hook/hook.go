@@ -36,6 +36,10 @@ type Translation struct {
 	TranscriptPath string
 	Now            string // what the agent is doing now; "" clears it
 
+	// SessionOnly is true for an event that names the agent's
+	// conversation (SessionID) and says nothing of its state.
+	SessionOnly bool
+
 	// Activity is set when the event is about subagents (or a new agent
 	// session, which forgets them).
 	Activity *agentstate.Activity

@@ -142,9 +142,19 @@ func table() []Event {
 	t = append(t, only(claudeLike("copilot", "Copilot CLI 1.0.102 (changelog.json, schemas/api.schema.json HookType, hooks.discover)"),
 		"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PermissionRequest", "Notification", "Stop", "SubagentStop", "SessionEnd")...)
 	t = append(t, amp()...)
+	// Droid and Qoder have Claude Code's hooks; tuios wires only their
+	// session start, to learn the conversation id (their state is read
+	// from the screen).
+	t = append(t, sessionOnly("droid", "Droid (Factory CLI 0.225.2 binary): SessionStart{session_id, source}")...)
+	t = append(t, sessionOnly("qoder", "Qoder CLI 1.1.52 bundle/builtin/hook-config/SKILL.md: SessionStart{session_id}")...)
 	t = append(t, piLike("pi", "Pi 0.73.1 core/extensions/types.d.ts and docs/extensions.md, passed on by tuios's extension")...)
 	t = append(t, piLike("oh-my-pi", "oh-my-pi 18.3.4 src/extensibility/extensions/types.ts, passed on by tuios's extension")...)
 	return t
+}
+
+func sessionOnly(h, src string) []Event {
+	return []Event{{Harness: h, Name: "SessionStart", Says: "the conversation id (no state)", Source: src,
+		do: func(t *Translation, _ *payload) { t.SessionOnly = t.SessionID != "" }}}
 }
 
 // amp is the map for tuios's Amp plugin, which passes on each top-level
@@ -299,6 +309,8 @@ func harnesses() []harness {
 		{id: "kilo", read: stdinJSON},
 		{id: "copilot", read: stdinJSON},
 		{id: "amp", read: stdinJSON},
+		{id: "droid", read: stdinJSON},
+		{id: "qoder", read: stdinJSON},
 		{id: "pi", read: stdinJSON},
 		{id: "oh-my-pi", read: stdinJSON},
 	}

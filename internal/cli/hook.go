@@ -101,7 +101,7 @@ func runAgentHook(ctx *Context) error {
 	}
 	say("read %s event %s (%d bytes)", t.Harness, strconv.Quote(t.Event), len(in.Stdin)+len(strings.Join(in.Args, " ")))
 	say("means: %s", t.Why)
-	if !t.Report && t.Activity == nil {
+	if !t.Report && t.Activity == nil && !t.SessionOnly {
 		return nil
 	}
 	if err := sendHook(ctx, t, deadline, say); err != nil {
@@ -232,6 +232,12 @@ func sendHook(ctx *Context, t hook.Translation, deadline time.Time, say func(str
 			p["kind"] = t.Kind.String()
 		}
 		if err := sendListed(c, "set-agent-state", p, say); err != nil {
+			return err
+		}
+	}
+	if t.SessionOnly {
+		p := map[string]any{"session": session, "window": window, "agent_session_id": t.SessionID, "harness": t.Harness}
+		if err := sendListed(c, "set-agent-session", p, say); err != nil {
 			return err
 		}
 	}

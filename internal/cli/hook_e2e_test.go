@@ -91,6 +91,18 @@ func TestAgentHookReportsAClaudeCodeTurnToItsOwnPane(t *testing.T) {
 	}
 }
 
+func TestASessionOnlyHookRecordsTheConversationAndNotTheState(t *testing.T) {
+	e := newEnv(t)
+	e.ok("new", "--detach", "work")
+	e.ok("wait-for", "window-output", "-s", "work", "-w", "0", "--pattern", `(?m)^\$`, "--timeout", "10000")
+	hookIn(t, e, "0", "droid", `{"hook_event_name":"SessionStart","session_id":"conv-7","source":"startup"}`)
+	var st hookState
+	e.json(&st, "get-agent-state", "-s", "work", "-w", "0")
+	if st.SessionID != "conv-7" || st.State != "none" || st.Source != "" {
+		t.Fatalf("after Droid's SessionStart: %+v", st)
+	}
+}
+
 func TestAgentHookOutsideEveryPaneReportsNothing(t *testing.T) {
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")

@@ -39,6 +39,7 @@ type resolvePaneParams struct {
 
 func (s *Server) hookVerbs(add addFunc) {
 	s.metaVerb(add)
+	s.sessionVerb(add)
 	p, h := handler(func(cn *conn, p *reportActivityParams) (any, *proto.Error) {
 		s.mu.Lock()
 		_, w, perr := s.target(cn, p.Session, p.Window)
@@ -94,6 +95,32 @@ type setAgentMetaParams struct {
 	Tokens  map[string]*string `json:"tokens" desc:"keys to set (a string) or remove (null): 1-24 characters of a-z, 0-9, _ and -; values cut to 80 bytes; at most 16"`
 	TTLMS   int                `json:"ttl_ms" desc:"the keys set expire after this many ms (0: never)" min:"0" max:"86400000"`
 	Clear   bool               `json:"clear" desc:"remove every key first"`
+}
+
+type setAgentSessionParams struct {
+	Session        string `json:"session" desc:"the session"`
+	Window         string `json:"window" desc:"the window (default: the caller's own pane, else the focused one)"`
+	AgentSessionID string `json:"agent_session_id" req:"true" desc:"the agent's conversation id" maxlen:"256"`
+	Harness        string `json:"harness" desc:"the harness the id belongs to" maxlen:"64"`
+}
+
+func (s *Server) sessionVerb(add addFunc) {
+	p, h := handler(func(cn *conn, p *setAgentSessionParams) (any, *proto.Error) {
+		s.mu.Lock()
+		_, w, perr := s.target(cn, p.Session, p.Window)
+		s.mu.Unlock()
+		if perr != nil {
+			return nil, perr
+		}
+		res := w.pane.SetSession(p.Harness, p.AgentSessionID)
+		out := map[string]any{"type": "agent_session_set", "window_id": w.ID, "agent_session_id": p.AgentSessionID, "applied": res.Applied}
+		if res.Reason != agentstate.ReasonNone {
+			out["reason"] = string(res.Reason)
+		}
+		return out, nil
+	})
+	add("set-agent-session", "Record the agent's conversation id for a pane without touching its state (harnesses that report only that)", "agent_session_set",
+		`{"verb":"set-agent-session","params":{"agent_session_id":"0b7c…","harness":"droid"}}`, p, h)
 }
 
 func (s *Server) metaVerb(add addFunc) {

@@ -3,8 +3,8 @@ package integration
 // Reasons for harnesses whose integration this version does not have yet:
 // their screens and processes are read as for any harness.
 const (
-	notYet        = "not in this version of tuios yet; its screen and process are read, its hooks are not wired"
-	notYetSession = "not in this version of tuios yet (it would report the session id only); its screen is read"
+	notYet        = "not in this version of tuios yet: it could not be installed where this version was built (not on npm); its screen and process are read"
+	notYetSession = "it could not be installed on the machine this version was built on, so nothing of its hooks could be checked; its screen is read"
 )
 
 // Harnesses lists every harness tuios knows, with how it is wired. The
@@ -99,10 +99,22 @@ func Harnesses() []Harness {
 		{ID: "antigravity", Name: "Antigravity", Binary: "antigravity", Reason: notYetSession},
 		{ID: "crush", Name: "Crush", Binary: "crush", Reason: "Crush reports to herdr's socket by itself; its session id hook is not built yet"},
 		{ID: "devin", Name: "Devin", Binary: "devin", Reason: notYetSession},
-		{ID: "droid", Name: "Droid", Binary: "droid", Reason: notYetSession},
-		{ID: "grok", Name: "Grok", Binary: "grok", Reason: notYetSession},
+		{ID: "grok", Name: "Grok", Binary: "grok", Reason: "the Grok CLI on npm (@vibe-kit/grok-cli 0.0.34) has no hooks; its screen is read"},
 		{ID: "hermes", Name: "Hermes", Binary: "hermes", Reason: notYetSession},
-		{ID: "qoder", Name: "Qoder", Binary: "qodercli", Reason: notYetSession},
+		{
+			// ~/.factory/settings.json: Droid reads Claude Code's hook
+			// layout (Factory CLI 0.225.2); only SessionStart is wired.
+			ID: "droid", Name: "Droid", Binary: "droid", Reports: ReportsSession, Version: 1,
+			dir: ".factory", file: "settings.json",
+			hooks: &jsonHooks{timeout: 10, events: []string{"SessionStart"}},
+		},
+		{
+			// ~/.qoder/settings.json: Qoder CLI 1.1.52's hook layout is
+			// Claude Code's, timeouts in seconds.
+			ID: "qoder", Name: "Qoder", Binary: "qodercli", Reports: ReportsSession, Version: 1,
+			dir: ".qoder", file: "settings.json",
+			hooks: &jsonHooks{timeout: 10, events: []string{"SessionStart"}},
+		},
 		{ID: "aider", Name: "aider", Binary: "aider", Reason: "aider has no hooks; tuios reads its process only"},
 		{ID: "cline", Name: "Cline", Binary: "cline", Reason: "Cline has no hooks a terminal can use; tuios reads its screen"},
 		{ID: "goose", Name: "goose", Binary: "goose", Reason: "goose has no hooks; tuios reads its screen"},
