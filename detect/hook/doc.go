@@ -2,9 +2,11 @@
 // report about the pane: the state it is in, what it waits for, what it is
 // doing now, its session and transcript, and what its subagents do.
 //
-// Each harness calls its hooks its own way (Claude Code writes one JSON
-// object to the hook's standard input; Codex passes one as an argument;
-// opencode and Kilo run a plugin that passes the event's name). Decode
+// Each harness calls its hooks its own way: Claude Code, Codex, Gemini
+// CLI, Qwen Code, Copilot, Droid and Qoder write one JSON object to the
+// hook's standard input; for opencode, Kilo, Amp, Pi and oh-my-pi, whose
+// extensions are code, the plugin tuios installs writes one in the same
+// shape; a harness may also pass the object as the last argument. Decode
 // reads one invocation and returns a Translation; the per-harness maps
 // from event to state live in one table (see Events), each row citing where
 // the event's meaning was read.

@@ -16,7 +16,7 @@ const MaxPayload = 1 << 20
 // Input is one hook invocation as the harness made it.
 type Input struct {
 	Harness string   // the harness id, e.g. "claude-code"
-	Args    []string // the arguments after the command's own flags, for harnesses that pass the payload so
+	Args    []string // the arguments after the harness; the last is the payload when Stdin is empty
 	Stdin   []byte   // what the harness wrote to the hook's standard input
 }
 
@@ -69,8 +69,8 @@ func Decode(in Input) (Translation, error) {
 	if err != nil {
 		return t, err
 	}
-	t.Event = clip(p.Event, 64)
-	t.SessionID = clip(firstNonEmpty(p.SessionID, p.ThreadID), 256)
+	t.Event = clip(oneLine(p.Event), 64)
+	t.SessionID = clip(oneLine(firstNonEmpty(p.SessionID, p.ThreadID)), 256)
 	t.TranscriptPath = p.TranscriptPath
 	if len(t.TranscriptPath) > 4096 {
 		t.TranscriptPath = ""

@@ -316,10 +316,18 @@ func harnesses() []harness {
 	}
 }
 
-// stdinJSON reads one JSON object from the hook's standard input.
+// stdinJSON reads one JSON object from the hook's standard input, or
+// from its last argument when nothing came on stdin.
 func stdinJSON(in Input) (*payload, error) {
+	data := in.Stdin
+	if len(data) == 0 && len(in.Args) > 0 {
+		data = []byte(in.Args[len(in.Args)-1])
+	}
+	if len(data) > MaxPayload {
+		return nil, &Error{code: CodeTooLarge, Harness: in.Harness}
+	}
 	var p payload
-	if err := json.Unmarshal(in.Stdin, &p); err != nil {
+	if err := json.Unmarshal(data, &p); err != nil {
 		return nil, &Error{code: CodeBadPayload, Harness: in.Harness, Detail: "not one JSON object on stdin"}
 	}
 	return &p, nil

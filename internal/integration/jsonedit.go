@@ -267,6 +267,10 @@ func appendTo(src string, c *jnode, key string, v any) string {
 	}
 	if last == nil {
 		closeAt := c.end - 1
+		if inner := src[c.start+1 : closeAt]; hasComment(inner) {
+			// the person's comments stay; the value goes on a line after them
+			return src[:c.start+1] + strings.TrimRight(inner, " \t\r\n") + "\n" + in + unit + item + "\n" + in + src[closeAt:]
+		}
 		return src[:c.start+1] + "\n" + in + unit + item + "\n" + in + src[closeAt:]
 	}
 	return src[:last.end] + ",\n" + in + unit + item + src[last.end:]
@@ -291,6 +295,9 @@ func removeAt(src string, c *jnode, i int) string {
 		}
 	}
 	if len(starts) == 1 {
+		if commentedAround(src, c) {
+			return removeKeepingComments(src, starts[0], ends[0])
+		}
 		return src[:c.start+1] + src[c.end-1:]
 	}
 	if i > 0 {
@@ -309,4 +316,46 @@ func lineStartOrSelf(src string, i int) int {
 		return ls
 	}
 	return i
+}
+
+// hasComment reports whether text that holds no value (the inside of a
+// container around its values) holds a comment.
+func hasComment(text string) bool {
+	return strings.Trim(text, " \t\r\n,") != ""
+}
+
+// commentedAround reports whether a container of one element or member
+// holds a comment beside it. Such a container is the person's: an edit
+// that takes its last value out keeps it and its comments.
+func commentedAround(src string, c *jnode) bool {
+	var s, e int
+	switch {
+	case c.kind == '{' && len(c.members) == 1:
+		s, e = c.members[0].keyStart, c.members[0].val.end
+	case c.kind == '[' && len(c.elems) == 1:
+		s, e = c.elems[0].start, c.elems[0].end
+	default:
+		return false
+	}
+	return hasComment(src[c.start+1:s] + src[e:c.end-1])
+}
+
+// removeKeepingComments removes the only value of a container, from s to
+// e, with the comma after it: its whole line when it stands alone on it,
+// else the value alone, so that every comment stays.
+func removeKeepingComments(src string, s, e int) string {
+	ls := strings.LastIndexByte(src[:s], '\n') + 1
+	k := e
+	for k < len(src) && strings.IndexByte(" \t\r,", src[k]) >= 0 {
+		k++
+	}
+	if strings.TrimLeft(src[ls:s], " \t") == "" && k < len(src) && src[k] == '\n' {
+		return src[:ls] + src[k+1:]
+	}
+	p := &jparser{src: src, i: e}
+	p.space()
+	if p.i < len(src) && src[p.i] == ',' {
+		return src[:s] + src[e:p.i] + src[p.i+1:]
+	}
+	return src[:s] + src[e:]
 }

@@ -1,6 +1,7 @@
 package integration
 
 import (
+	"errors"
 	"regexp"
 	"strconv"
 	"strings"
@@ -17,9 +18,12 @@ type jsonHooks struct {
 }
 
 // ourCommand matches the command of an entry tuios wrote for a harness,
-// whatever program path it runs, and captures the integration version.
+// whatever program path it runs, and captures the integration version:
+// a program named tuios*, or any program (tuios integration install
+// --command) whose agent-hook call carries --integration N.
 func ourCommand(harness string) *regexp.Regexp {
-	return regexp.MustCompile(`(?:^|[\s/'"])(?:tuios|tuios[\w.-]*)['"]?\s+agent-hook\s+` + regexp.QuoteMeta(harness) + `(?:\s|$)(?:.*--integration[= ](\d+))?`)
+	h := regexp.QuoteMeta(harness)
+	return regexp.MustCompile(`(?:(?:^|[\s/'"])(?:tuios|tuios[\w.-]*)['"]?\s+agent-hook\s+` + h + `(?:\s|$)(?:.*--integration[= ])?|\sagent-hook\s+` + h + `\s+--integration[= ])(\d+)?`)
 }
 
 type hookRef struct {
@@ -40,7 +44,7 @@ func findOurs(root *jnode, harness string) []hookRef {
 		return nil
 	}
 	for _, m := range hooks.members {
-		if m.val.kind != '[' {
+		if m.val.kind != '[' || hooks.get(m.key) != m.val { // a duplicate key the last one hides
 			continue
 		}
 		for gi, g := range m.val.elems {
@@ -110,7 +114,7 @@ func (j *jsonHooks) install(src, harness, command string) (string, error) {
 	return "", errNotObject
 }
 
-var errNotObject = &Error{code: CodeCannotRead, Detail: "the settings are not a JSON object"}
+var errNotObject = errors.New("the settings are not a JSON object")
 
 // step makes the first edit install still needs, or says it is done.
 func (j *jsonHooks) step(src string, root *jnode, harness, command string) (string, bool) {
@@ -156,10 +160,10 @@ func removeRef(src string, root *jnode, r hookRef) string {
 	if !r.alone {
 		return removeAt(src, arr.elems[r.group].get("hooks"), r.handler)
 	}
-	if len(arr.elems) > 1 {
+	if len(arr.elems) > 1 || commentedAround(src, arr) {
 		return removeAt(src, arr, r.group)
 	}
-	if len(hooks.members) > 1 {
+	if len(hooks.members) > 1 || commentedAround(src, hooks) {
 		return removeAt(src, hooks, memberIndex(hooks, r.event))
 	}
 	return removeAt(src, root, memberIndex(root, "hooks"))

@@ -1,0 +1,197 @@
+package integration
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// FuzzParseJSON: parseJSON never panics; it reads every object
+// encoding/json reads; and on any object it reads, install then
+// uninstall gives the text back byte for byte (where that is defined,
+// see exactRoundTrip), install is idempotent, and repeated round trips
+// settle.
+func FuzzParseJSON(f *testing.F) {
+	for _, s := range []string{
+		jsoncSettings, tabSettings, compactSettings, fourSpaceSettings, crlfSettings, userHooksSettings, olderSettings,
+		`{}`, `{ }`, "{\n}", `{"hooks":{}}`, `{"hooks":[]}`, `{"hooks":{"Stop":[]}}`, `{"hooks":{"Stop":5}}`,
+		"{\n  // c\n}\n", "{/* c */}", `{"a":1,}`, `[1]`, `"x"`, `{"a":"\u00e9\ud83d\ude00"}`,
+		`{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"tuios agent-hook claude-code --integration 3"},{"command":"x"}]}],"Stop":[]}}`,
+		`{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"/x/tuios agent-hook gemini-cli --integration 0 || echo '{}'"}]}]}}`,
+		"{\"hooks\": {\n  \"Stop\": [\n    // off\n  ]\n}}",
+		`{"hooks":{"Stop":[ /* c */ ]}}`, "{\"hooks\":{\"Stop\":[ // c\n]}}", `{"hooks":{/*c*/}}`, `{"a":1, /* c */}`,
+		"{\r\n  \"hooks\": {\r\n    // c\r\n  }\r\n}\r\n", `{"hooks":{"Stop":[{"hooks":[]}],"PreCompact":[1]}}`,
+	} {
+		f.Add(s)
+	}
+	cc, _ := Lookup("claude-code")
+	f.Fuzz(func(t *testing.T, src string) {
+		root, err := parseJSON(src) // must not panic
+		if err != nil {
+			if strictObject(src) && depth(src) <= 200 {
+				t.Fatalf("encoding/json reads %q as an object; parseJSON refuses it: %v", src, err)
+			}
+			return
+		}
+		if root.kind != '{' || len(src) > 8<<10 { // each edit parses the file again: keep the runs quick
+			return
+		}
+		roundTrip(t, cc, src, root)
+	})
+}
+
+func roundTrip(t *testing.T, h Harness, src string, root *jnode) {
+	cmd := h.HookCommand("/opt/tuios")
+	out, err := h.hooks.install(src, h.ID, cmd)
+	if err != nil {
+		if len(findOurs(root, h.ID)) > 8 { // install makes a bounded number of edits
+			return
+		}
+		t.Fatalf("%s: install into %q: %v", h.ID, src, err)
+	}
+	if installed, current, _, err := h.hooks.state(out, h.ID, h.Version); err != nil || !installed || !current {
+		t.Fatalf("%s: after install of %q: installed=%v current=%v err=%v\n%s", h.ID, src, installed, current, err, out)
+	}
+	n := map[string]int{}
+	for _, r := range findOursText(t, out, h.ID) {
+		n[r.event]++
+	}
+	for _, e := range h.hooks.events {
+		if n[e] != 1 {
+			t.Fatalf("%s: %d entries for %s after install of %q:\n%s", h.ID, n[e], e, src, out)
+		}
+	}
+	if again, err := h.hooks.install(out, h.ID, cmd); err != nil || again != out {
+		t.Fatalf("%s: a second install of %q changed it (%v):\n%s\n---\n%s", h.ID, src, err, out, again)
+	}
+	back, err := h.hooks.uninstall(out, h.ID)
+	if err != nil {
+		t.Fatalf("%s: uninstall of %q: %v\n%s", h.ID, src, err, out)
+	}
+	if refs := findOursText(t, back, h.ID); len(refs) != 0 {
+		t.Fatalf("%s: uninstall left %d entries:\n%s", h.ID, len(refs), back)
+	}
+	if exactRoundTrip(src, root, h) {
+		if back != src {
+			t.Fatalf("%s: install then uninstall changed\n%q\ninto\n%q\n(installed:\n%s)", h.ID, src, back, out)
+		}
+		return
+	}
+	// A round trip may tidy what was there (see exactRoundTrip); more
+	// round trips settle within a few.
+	for range 4 {
+		r, err := parseJSON(back)
+		if err != nil {
+			t.Fatalf("%s: %q after a round trip does not parse: %v", h.ID, back, err)
+		}
+		exact := exactRoundTrip(back, r, h)
+		out, err := h.hooks.install(back, h.ID, cmd)
+		if err != nil {
+			t.Fatalf("%s: install into %q: %v", h.ID, back, err)
+		}
+		next, err := h.hooks.uninstall(out, h.ID)
+		if err != nil {
+			t.Fatalf("%s: uninstall of %q: %v", h.ID, out, err)
+		}
+		if next == back {
+			return
+		}
+		if exact {
+			t.Fatalf("%s: install then uninstall changed\n%q\ninto\n%q", h.ID, back, next)
+		}
+		back = next
+	}
+	t.Fatalf("%s: round trips of %q do not settle", h.ID, src)
+}
+
+func findOursText(t *testing.T, text, harness string) []hookRef {
+	root, err := parseJSON(text)
+	if err != nil {
+		t.Fatalf("the result does not parse: %v\n%s", err, text)
+	}
+	return findOurs(root, harness)
+}
+
+// exactRoundTrip says when install then uninstall must give back the
+// text byte for byte. It need not when the text already holds tuios's
+// entries (uninstall removes them too), when "hooks" or a wired event
+// holds something else than an object or array (install replaces it), or
+// when install adds to a container that holds nothing: the whitespace
+// inside it is not kept ({ } comes back as {}), and an empty "hooks" or
+// event array without a comment (which tuios cannot tell from one it
+// made) is removed with tuios's last entry. A container that holds
+// nothing but comments is kept, and comes back byte for byte when its
+// closing bracket stands on a line of its own at its indentation.
+func exactRoundTrip(src string, root *jnode, h Harness) bool {
+	if len(findOurs(root, h.ID)) > 0 {
+		return false
+	}
+	hooks := root.get("hooks")
+	if hooks == nil {
+		return len(root.members) > 0 || tidyEmpty(src, root, true)
+	}
+	if hooks.kind != '{' || (len(hooks.members) == 0 && !tidyEmpty(src, hooks, false)) {
+		return false
+	}
+	for _, e := range h.hooks.events {
+		arr := hooks.get(e)
+		if arr == nil {
+			continue
+		}
+		if arr.kind != '[' || (len(arr.elems) == 0 && !tidyEmpty(src, arr, false)) {
+			return false
+		}
+	}
+	return true
+}
+
+// tidyEmpty: the container holds nothing and comes back as it was after
+// install and uninstall: {} exactly (when bare may be), or comments with
+// the closing bracket on its own line at the container's indentation.
+func tidyEmpty(src string, c *jnode, bare bool) bool {
+	inner := src[c.start+1 : c.end-1]
+	if inner == "" {
+		return bare
+	}
+	return hasComment(inner) && inner[len(strings.TrimRight(inner, " \t\r\n")):] == "\n"+lineIndent(src, c.start)
+}
+
+// strictObject: encoding/json reads src, and it is an object.
+func strictObject(src string) bool {
+	var v any
+	if json.Unmarshal([]byte(src), &v) != nil {
+		return false
+	}
+	_, ok := v.(map[string]any)
+	return ok
+}
+
+// depth is how deep src's brackets nest, outside strings.
+func depth(src string) int {
+	d, max, in, esc := 0, 0, false, false
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case esc:
+			esc = false
+		case in && c == '\\':
+			esc = true
+		case c == '"':
+			in = !in
+		case in:
+		case c == '{' || c == '[':
+			d++
+			max = maxInt(max, d)
+		case c == '}' || c == ']':
+			d--
+		}
+	}
+	return max
+}
+
+func maxInt(a, b int) int {
+	if a > b {
+		return a
+	}
+	return b
+}
