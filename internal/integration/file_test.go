@@ -254,9 +254,9 @@ func TestWriteOwnedMakesDirectory(t *testing.T) {
 	h := fake(1)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "a", "b", "tuios.js")
-	changed, err := writeOwned(h, path, Options{Default: prog})
-	if err != nil || !changed {
-		t.Fatalf("writeOwned: %v %v", changed, err)
+	changed, program, err := writeOwned(h, path, Options{Default: prog})
+	if err != nil || !changed || program != prog {
+		t.Fatalf("writeOwned: %v %q %v", changed, program, err)
 	}
 	if ours, v := ownedState(readText(t, path), true, h.ID); !ours || v != 1 {
 		t.Errorf("ownedState %v %d", ours, v)

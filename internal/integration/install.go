@@ -74,8 +74,7 @@ func Install(h Harness, opt Options) (Result, error) {
 			return out, nil
 		})
 	case h.owned != nil:
-		res.Changed, err = writeOwned(h, path, opt)
-		res.Program = opt.Program
+		res.Changed, res.Program, err = writeOwned(h, path, opt)
 	}
 	if err == nil && res.Changed {
 		if real, rerr := resolve(path); rerr == nil { // the backup sits beside a symlink's target
@@ -87,13 +86,13 @@ func Install(h Harness, opt Options) (Result, error) {
 	return res, err
 }
 
-func writeOwned(h Harness, path string, opt Options) (bool, error) {
+func writeOwned(h Harness, path string, opt Options) (bool, string, error) {
 	old, exists, err := readFile(path)
 	if err != nil {
-		return false, err
+		return false, "", err
 	}
 	if ours, _ := ownedState(old, exists, h.ID); exists && !ours {
-		return false, &Error{code: CodeNotOurs, Harness: h.ID, Path: path}
+		return false, "", &Error{code: CodeNotOurs, Harness: h.ID, Path: path}
 	}
 	prog := opt.Program
 	if prog == "" && exists {
@@ -104,12 +103,12 @@ func writeOwned(h Harness, path string, opt Options) (bool, error) {
 	}
 	next := h.owned.text(h, prog)
 	if exists && next == old {
-		return false, nil
+		return false, prog, nil
 	}
 	if err := os.MkdirAll(dirOf(path), 0o755); err != nil {
-		return false, &Error{code: CodeCannotWrite, Path: path, Detail: err.Error()}
+		return false, prog, &Error{code: CodeCannotWrite, Path: path, Detail: err.Error()}
 	}
-	return true, writeAtomic(path, next)
+	return true, prog, writeAtomic(path, next)
 }
 
 // Uninstall removes exactly what Install wrote.
