@@ -105,7 +105,7 @@ func Harnesses() []Harness {
 			// ~/.factory/settings.json: Droid reads Claude Code's hook
 			// layout (Factory CLI 0.225.2); only SessionStart is wired.
 			ID: "droid", Name: "Droid", Binary: "droid", Reports: ReportsSession, Version: 1,
-			dir: ".factory", file: "settings.json",
+			homeEnv: "FACTORY_HOME_OVERRIDE", dir: ".factory", file: "settings.json",
 			hooks: &jsonHooks{timeout: 10, events: []string{"SessionStart"}},
 		},
 		{
