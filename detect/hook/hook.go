@@ -104,6 +104,11 @@ type payload struct {
 	Source           string          `json:"source"`
 	Reason           string          `json:"reason"`
 	Type             string          `json:"type"`
+	Details          struct {
+		Command  string `json:"command"`
+		FileName string `json:"fileName"`
+		URL      string `json:"url"`
+	} `json:"details"` // Gemini CLI's ToolPermission notification: what it asks to run
 }
 
 // toolInput is the part of a tool call's input that names its target.

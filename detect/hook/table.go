@@ -267,8 +267,19 @@ func gemini() []Event {
 		{Harness: h, Name: "BeforeAgent", Says: "working: a prompt was submitted", Source: src + ": BeforeAgent{prompt}", do: working},
 		{Harness: h, Name: "BeforeTool", Says: "working, now: the tool and its target", Source: src + ": BeforeTool{tool_name, tool_input}", do: working},
 		{Harness: h, Name: "AfterTool", Says: "working (a prompt that was answered is gone)", Source: src + ": AfterTool{tool_name, tool_response}", do: report(agentstate.Working)},
-		{Harness: h, Name: "Notification", When: "notification_type=ToolPermission", Says: "needs_input (approval) with its message", Source: src + ": Notification{notification_type: ToolPermission, message, details}",
-			cond: notification("ToolPermission"), do: notified},
+		{Harness: h, Name: "Notification", When: "notification_type=ToolPermission", Says: "needs_input (approval): approve <what it runs or edits>, else its message",
+			Source: src + ": Notification{notification_type: ToolPermission, message, details{command, fileName, url}}",
+			cond: notification("ToolPermission"), do: func(t *Translation, p *payload) {
+				notified(t, p)
+				switch d := p.Details; {
+				case d.Command != "":
+					t.Message = NeedsInputText("approve shell: " + d.Command)
+				case d.FileName != "":
+					t.Message = NeedsInputText("approve edit: " + relTo(d.FileName, p.Cwd))
+				case d.URL != "":
+					t.Message = NeedsInputText("approve fetch: " + d.URL)
+				}
+			}},
 		{Harness: h, Name: "AfterAgent", Says: "done: the turn finished", Source: src + ": AfterAgent{prompt, prompt_response} (fires once no tool call is pending)", do: report(agentstate.Done)},
 		{Harness: h, Name: "SessionEnd", Says: "none: the agent left", Source: src + ": SessionEnd{reason}", do: report(agentstate.None)},
 	}
