@@ -269,7 +269,7 @@ func gemini() []Event {
 		{Harness: h, Name: "AfterTool", Says: "working (a prompt that was answered is gone)", Source: src + ": AfterTool{tool_name, tool_response}", do: report(agentstate.Working)},
 		{Harness: h, Name: "Notification", When: "notification_type=ToolPermission", Says: "needs_input (approval): approve <what it runs or edits>, else its message",
 			Source: src + ": Notification{notification_type: ToolPermission, message, details{command, fileName, url}}",
-			cond: notification("ToolPermission"), do: func(t *Translation, p *payload) {
+			cond:   notification("ToolPermission"), do: func(t *Translation, p *payload) {
 				notified(t, p)
 				switch d := p.Details; {
 				case d.Command != "":
