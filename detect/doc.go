@@ -104,6 +104,33 @@
 // The transcript reader is the subpackage transcript; one
 // transcript.Watcher (inotify) serves the whole process.
 //
+// # Transcript joins
+//
+// A pane reads its agent's transcript once it is joined to it, in one of
+// three ways, strongest first. A hook's transcript_path (Pane.Report)
+// joins exactly and ends any other join. Without hooks, a pane attributed
+// to a harness with a [transcript] block hunts for its file: at the
+// tick, every joinRetry after, and on every change in the directory the
+// file will appear in (watched, or while it does not exist its nearest
+// parent, up to home). With session_file in the manifest (Claude Code
+// keeps ~/.claude/sessions/<pid>.json per running process), the hunt
+// first reads the file of the detected agent's pid (or of an
+// interpreter's direct child: npm's node launcher): a regular file of at
+// most 64 KiB, opened without blocking, whose pid, start time (procStart,
+// against /proc) and working directory are the agent's and the pane's.
+// It names the session, and the pane joins <dir>/<session id>.jsonl, in
+// the manifest's project directory, however many earlier sessions'
+// transcripts verify beside it; while that file is not written yet the
+// hunt waits for it and joins nothing else. The session file is then
+// watched, and the join follows a new id (/clear, /resume). Only when
+// there is no valid session file does the hunt search: the one file in
+// the project directory whose records verify (cwd, and the version the
+// agent's install says it is; see install.go) is joined, two or more are
+// refused. A session join replaces a searched one; a searched join the
+// session file contradicts yields what it reported. CLAUDE_CONFIG_DIR
+// moves both of Claude Code's directories away from ~/.claude; a user
+// manifest that names them there is the remedy.
+//
 // # Concurrency
 //
 // A Tracker has two kinds of lock: its own (the pane map and the
@@ -129,7 +156,8 @@
 //     read in progress).
 //   - The transcript reader opens files with O_NONBLOCK and refuses
 //     anything but a regular file, so a FIFO or a device named as a
-//     transcript blocks nothing.
+//     transcript, or in place of a session file or a package.json,
+//     blocks nothing.
 //   - After Tracker.Detach every method of the old Pane is a no-op, and
 //     its late timers, detections and watcher callbacks are dropped: the
 //     pane never reappears in the arbiter or the tracker.

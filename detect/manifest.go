@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -69,11 +70,21 @@ type RequireSpec struct {
 func (r RequireSpec) Empty() bool { return len(r.ExeBase) == 0 && len(r.ExeGlob) == 0 }
 
 // TranscriptSpec is [transcript]. All fields empty means no transcript.
+//
+// SessionFile, when set, is where the harness keeps a file per running
+// process naming the session it is in (Claude Code:
+// "{home}/.claude/sessions/{pid}.json"; the reader's format, read by
+// transcript.ReadSession). It joins a hookless pane exactly, by the pid of
+// its agent: the transcript is Dir/<session id>.jsonl, and a session file
+// that names another working directory than the pane's, or a file outside
+// Dir or not matching Glob, is ignored. Placeholders: {home}, and {pid}
+// once, in the file name (the directory is watched). It must be absolute.
 type TranscriptSpec struct {
-	Reader string   `toml:"reader" json:"reader,omitempty"` // only "claude-code-jsonl"
-	Dir    string   `toml:"dir" json:"dir,omitempty"`       // placeholders {home} and {cwd:dashes}
-	Glob   string   `toml:"glob" json:"glob,omitempty"`     // a filepath glob inside Dir
-	Verify []string `toml:"verify" json:"verify,omitempty"` // subset of cwd, version, session_id
+	Reader      string   `toml:"reader" json:"reader,omitempty"`             // only "claude-code-jsonl"
+	Dir         string   `toml:"dir" json:"dir,omitempty"`                   // placeholders {home} and {cwd:dashes}
+	Glob        string   `toml:"glob" json:"glob,omitempty"`                 // a filepath glob inside Dir
+	Verify      []string `toml:"verify" json:"verify,omitempty"`             // subset of cwd, version, session_id
+	SessionFile string   `toml:"session_file" json:"session_file,omitempty"` // placeholders {home} and {pid}
 }
 
 // Enabled reports whether the manifest names a transcript.
@@ -294,15 +305,21 @@ func (m *Manifest) validateRest(src, source string) *LoadError {
 	}
 	t := &m.Transcript
 	t.Reader, t.Dir, t.Glob = strings.TrimSpace(t.Reader), strings.TrimSpace(t.Dir), strings.TrimSpace(t.Glob)
-	if t.Reader != "" || t.Dir != "" || t.Glob != "" || len(t.Verify) > 0 {
+	t.SessionFile = strings.TrimSpace(t.SessionFile)
+	if t.Reader != "" || t.Dir != "" || t.Glob != "" || len(t.Verify) > 0 || t.SessionFile != "" {
 		if !nameIn(transcriptReaders[:], t.Reader) {
 			return le("transcript", "reader", "[transcript] unknown reader %q (this build reads %s)", t.Reader, strings.Join(transcriptReaders[:], ", "))
 		}
 		if t.Dir == "" || t.Glob == "" {
 			return le("transcript", "", "[transcript] needs both dir and glob")
 		}
-		if bad := badPlaceholder(t.Dir); bad != "" {
+		if bad := badPlaceholder(t.Dir, "{home}", "{cwd:dashes}"); bad != "" {
 			return le("transcript", "dir", "[transcript] dir uses unknown placeholder %q (only {home} and {cwd:dashes})", bad)
+		}
+		if t.SessionFile != "" {
+			if reason := badSessionFile(t.SessionFile); reason != "" {
+				return le("transcript", "session_file", "[transcript] session_file %q %s", t.SessionFile, reason)
+			}
 		}
 		if _, err := filepath.Match(t.Glob, ""); err != nil || strings.ContainsAny(t.Glob, "/") {
 			return le("transcript", "glob", "[transcript] glob %q is not a valid file glob", t.Glob)
@@ -351,9 +368,40 @@ func resumeToken(s string) bool {
 	return true
 }
 
-// badPlaceholder returns the first {…} in s that is not {home} or
-// {cwd:dashes}, or "" when all are known.
-func badPlaceholder(s string) string {
+// badSessionFile says what is wrong with a session_file pattern, "" when
+// nothing: only {home} and {pid}, {pid} exactly once and in the last
+// element (the directory is fixed, so it can be watched), absolute ("/"
+// or "{home}/" first), no "." or ".." element, no backslash or NUL.
+func badSessionFile(p string) string {
+	if bad := badPlaceholder(p, "{home}", "{pid}"); bad != "" {
+		return fmt.Sprintf("uses unknown placeholder %q (only {home} and {pid})", bad)
+	}
+	if strings.Count(p, "{pid}") != 1 {
+		return "must hold {pid} exactly once"
+	}
+	if strings.Contains(p[:strings.LastIndexByte(p, '/')+1], "{pid}") {
+		return "must hold {pid} in its file name, not in a directory"
+	}
+	if !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "{home}/") {
+		return "must be absolute: start with / or {home}/"
+	}
+	if strings.ContainsAny(p, "\\\x00") {
+		return "must not hold a backslash or NUL"
+	}
+	for _, e := range strings.Split(p, "/") {
+		if e == "." || e == ".." {
+			return "must not hold a . or .. element"
+		}
+	}
+	if strings.HasSuffix(p, "/") {
+		return "must name a file"
+	}
+	return ""
+}
+
+// badPlaceholder returns the first {…} in s that is not one of known, or
+// "" when all are known.
+func badPlaceholder(s string, known ...string) string {
 	for {
 		i := strings.IndexByte(s, '{')
 		if i < 0 {
@@ -370,7 +418,7 @@ func badPlaceholder(s string) string {
 			return s[i:]
 		}
 		p := s[i : i+j+1]
-		if p != "{home}" && p != "{cwd:dashes}" {
+		if !slices.Contains(known, p) {
 			return p
 		}
 		s = s[i+j+1:]

@@ -55,6 +55,7 @@ reader = "claude-code-jsonl"
 dir = "{home}/.xa/projects/{cwd:dashes}"
 glob = "*.jsonl"
 verify = ["cwd", "version"]
+session_file = "{home}/.xa/sessions/{pid}.json"
 [input]
 submit = "lf"
 bracketed_paste = false
@@ -78,10 +79,14 @@ source = "docs"
 	if got := m.Transcript.ExpandTranscriptDir("/home/u", "/home/u/src/x.y"); got != "/home/u/.xa/projects/-home-u-src-x-y" {
 		t.Errorf("transcript dir %q", got)
 	}
+	if m.Transcript.SessionFile != "{home}/.xa/sessions/{pid}.json" {
+		t.Errorf("session_file %q", m.Transcript.SessionFile)
+	}
 }
 
 func TestParseManifestErrors(t *testing.T) {
 	base := "schema_version = 1\nid = \"x\"\n[detect]\ncomm = [\"xagent\"]\n"
+	tb := base + "[transcript]\nreader = \"claude-code-jsonl\"\ndir = \"{home}/p/{cwd:dashes}\"\nglob = \"*.jsonl\"\n"
 	for _, c := range []struct {
 		name, src string
 		code      Code
@@ -109,6 +114,17 @@ func TestParseManifestErrors(t *testing.T) {
 		{"transcript placeholder", base + "[transcript]\nreader = \"claude-code-jsonl\"\ndir = \"{home}/{cwd}\"\nglob = \"*\"\n", CodeInvalidValue, `placeholder "{cwd}"`, 7},
 		{"transcript verify", base + "[transcript]\nreader = \"claude-code-jsonl\"\ndir = \"{home}\"\nglob = \"*.jsonl\"\nverify = [\"pid\"]\n", CodeInvalidValue, `unknown verify field "pid"`, 9},
 		{"transcript glob", base + "[transcript]\nreader = \"claude-code-jsonl\"\ndir = \"{home}\"\nglob = \"[\"\n", CodeInvalidValue, "not a valid file glob", 8},
+		{"session_file alone", base + "[transcript]\nsession_file = \"{home}/s/{pid}.json\"\n", CodeInvalidValue, `unknown reader ""`, 0},
+		{"session_file placeholder", tb + "session_file = \"{home}/s/{cwd:dashes}-{pid}.json\"\n", CodeInvalidValue, `session_file "{home}/s/{cwd:dashes}-{pid}.json" uses unknown placeholder "{cwd:dashes}"`, 9},
+		{"session_file unclosed", tb + "session_file = \"{home}/s/{pid.json\"\n", CodeInvalidValue, "unknown placeholder", 9},
+		{"session_file no pid", tb + "session_file = \"{home}/s/current.json\"\n", CodeInvalidValue, "must hold {pid} exactly once", 9},
+		{"session_file two pids", tb + "session_file = \"{home}/s/{pid}-{pid}.json\"\n", CodeInvalidValue, "must hold {pid} exactly once", 9},
+		{"session_file pid dir", tb + "session_file = \"{home}/s/{pid}/session.json\"\n", CodeInvalidValue, "in its file name, not in a directory", 9},
+		{"session_file relative", tb + "session_file = \".claude/sessions/{pid}.json\"\n", CodeInvalidValue, "must be absolute", 9},
+		{"session_file home glued", tb + "session_file = \"{home}sessions/{pid}.json\"\n", CodeInvalidValue, "must be absolute", 9},
+		{"session_file dotdot", tb + "session_file = \"{home}/../x/{pid}.json\"\n", CodeInvalidValue, "must not hold a . or .. element", 9},
+		{"session_file backslash", tb + "session_file = '{home}/s\\x/{pid}.json'\n", CodeInvalidValue, "backslash", 9},
+		{"session_file type", tb + "session_file = 7\n", CodeParse, "incompatible types", 9},
 		{"submit", base + "[input]\nsubmit = \"crlf\"\n", CodeInvalidValue, `submit "crlf" is not cr or lf`, 6},
 		{"images", base + "[input]\nimages = \"inline\"\n", CodeInvalidValue, `images "inline"`, 6},
 		{"resume", base + "[resume]\nargv = [\"x\", \"$(rm -rf ~)\"]\n", CodeInvalidValue, "may hold only", 6},

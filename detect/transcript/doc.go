@@ -9,14 +9,32 @@
 // subagent "sidechain" records are skipped), and watching directories for
 // appends (Watcher: one inotify descriptor and one goroutine for the whole
 // process, per-directory watches that are reference counted, bursts
-// collapsed into one callback).
+// collapsed into one callback; Watch follows one file, WatchDir every entry
+// of a directory, so a search can run again when a transcript appears).
+//
+// Search verifies a candidate by the fields the caller names: its working
+// directory, its session id, and its version against what the agent's
+// install says it is (SearchOptions.Versions: package detect reads the
+// native installer's file name, the npm package's package.json, a
+// Homebrew cask's directory). Two candidates that verify are refused,
+// never tie-broken. A SearchCache lets a search repeated on every change
+// in a directory read only the files that changed since the last one.
 //
 // It does not decide the pane's state: a Turn goes to an agentstate.Arbiter
 // at agentstate.SourceTranscript, and never says needs_input (the screen
 // reads prompts) or idle (a file cannot see silence).
 //
+// A local command (/clear, /model) is not a turn: its records never say
+// working, so the transcript /clear opens reads as nothing new.
+//
+// ReadSession reads Claude Code's per-process session file
+// (~/.claude/sessions/<pid>.json): the session a running process is in,
+// which names its transcript exactly (Session.TranscriptPath). It is read
+// like a transcript, without blocking and bounded (SessionMax), and only
+// four scalar fields are decoded.
+//
 // Privacy is a property of the types, not of care. A line decodes into a
-// record of six scalar fields and one nested stop reason; encoding/json
+// record of ten scalar fields and one nested stop reason; encoding/json
 // walks every other field to find its end and never builds a value for it,
 // so message content, tool results and prompts are never constructed. The
 // package holds no map[string]any and no json.RawMessage (a test checks the

@@ -1,9 +1,11 @@
 package transcript
 
 import (
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 )
 
 // ProjectDir is where Claude Code keeps the transcripts of a working
@@ -27,18 +29,47 @@ type SearchOptions struct {
 	Dir  string // the expanded project directory
 	Glob string // "*.jsonl"
 	// Verify lists what a candidate must match: "cwd" (the pane's working
-	// directory), "version" (the base name of the agent's executable, as a
-	// native Claude Code install names it), "session_id".
-	Verify    []string
-	CWD       string
+	// directory), "version" (the version of the agent's install: Version
+	// or any of Versions), "session_id".
+	Verify []string
+	CWD    string
+	// Version and Versions are what the agent's install says its version
+	// is: a native Claude Code install names its executable by it, an npm
+	// install has it in its package.json (see detect). A record verifies
+	// "version" when its version equals one of them; none given, nothing
+	// verifies.
 	Version   string
+	Versions  []string
 	SessionID string
+	// Cache, when set, remembers what earlier searches read of each
+	// candidate, so a search repeated on every change in Dir reads only
+	// the files that changed since (by size, modification time and inode).
+	Cache *SearchCache
 }
 
-// Search finds the one transcript in Dir that verifies. Unreadable files
-// and files with no turn-bearing record are skipped. Two that verify is an
-// "ambiguous" error: there is no tie-break by time, because a wrong join
-// would report another agent's turns.
+// SearchCache is what Search read of each candidate file. It holds only
+// the identity fields and the turn of each file's newest turn-bearing
+// record, never conversation text. It is not safe for concurrent use: one
+// search at a time.
+type SearchCache struct {
+	files map[string]cachedFile
+}
+
+type cachedFile struct {
+	size int64
+	mod  time.Time
+	ino  uint64
+	obs  Observation
+	ok   bool
+}
+
+// Len is how many candidates the cache remembers.
+func (c *SearchCache) Len() int { return len(c.files) }
+
+// Search finds the one transcript in Dir that verifies. Unreadable files,
+// anything but a regular file, and files with no turn-bearing record are
+// skipped. Two that verify is an "ambiguous" error: there is no tie-break
+// by time, because a wrong join would report another agent's turns.
 func Search(opt SearchOptions) (string, error) {
 	if opt.Dir == "" {
 		return "", &Error{code: CodeNoLocation}
@@ -52,21 +83,60 @@ func Search(opt SearchOptions) (string, error) {
 		return "", &Error{code: CodeNoCandidate}
 	}
 	sort.Strings(paths)
+	var seen map[string]cachedFile
+	if opt.Cache != nil {
+		seen = make(map[string]cachedFile, len(paths))
+	}
 	var found string
+	ambiguous := false
 	for _, p := range paths {
-		obs, ok, err := NewReader(p).Read()
-		if err != nil || !ok || !verifies(obs, opt) {
+		obs, ok := look(p, opt.Cache, seen)
+		if !ok || !verifies(obs, opt) {
 			continue
 		}
 		if found != "" {
-			return "", &Error{code: CodeAmbiguous}
+			ambiguous = true
+			if opt.Cache == nil {
+				break
+			}
+			continue // keep reading, so the cache stays whole
 		}
 		found = p
+	}
+	if opt.Cache != nil {
+		opt.Cache.files = seen // files gone from Dir are forgotten
+	}
+	if ambiguous {
+		return "", &Error{code: CodeAmbiguous}
 	}
 	if found == "" {
 		return "", &Error{code: CodeNoCandidate}
 	}
 	return found, nil
+}
+
+// look reads one candidate's newest turn-bearing record, through the
+// cache when there is one: an unchanged file is not read again.
+func look(p string, c *SearchCache, seen map[string]cachedFile) (Observation, bool) {
+	if c == nil {
+		obs, ok, err := NewReader(p).Read()
+		return obs, ok && err == nil
+	}
+	st, err := os.Stat(p)
+	if err != nil || !st.Mode().IsRegular() {
+		return Observation{}, false
+	}
+	key := cachedFile{size: st.Size(), mod: st.ModTime(), ino: inode(st)}
+	if old, hit := c.files[p]; hit && old.size == key.size && old.mod.Equal(key.mod) && old.ino == key.ino {
+		seen[p] = old
+		return old.obs, old.ok
+	}
+	obs, ok, err := NewReader(p).Read()
+	key.obs, key.ok = obs, ok && err == nil
+	if err == nil {
+		seen[p] = key // a failed read is tried again next time
+	}
+	return key.obs, key.ok
 }
 
 func verifies(obs Observation, opt SearchOptions) bool {
@@ -77,7 +147,7 @@ func verifies(obs Observation, opt SearchOptions) bool {
 				return false
 			}
 		case "version":
-			if opt.Version == "" || obs.Version != opt.Version {
+			if !versionIn(obs.Version, opt) {
 				return false
 			}
 		case "session_id":
@@ -87,4 +157,19 @@ func verifies(obs Observation, opt SearchOptions) bool {
 		}
 	}
 	return true
+}
+
+func versionIn(v string, opt SearchOptions) bool {
+	if v == "" {
+		return false
+	}
+	if v == opt.Version {
+		return true
+	}
+	for _, w := range opt.Versions {
+		if v == w {
+			return true
+		}
+	}
+	return false
 }

@@ -54,17 +54,30 @@ type Observation struct {
 // engine needs; nothing here can hold conversation text.
 type record struct {
 	Type        string `json:"type"`
+	Subtype     string `json:"subtype"`
 	SessionID   string `json:"sessionId"`
 	CWD         string `json:"cwd"`
 	Version     string `json:"version"`
 	Timestamp   string `json:"timestamp"`
+	UUID        string `json:"uuid"`
+	ParentUUID  string `json:"parentUuid"`
 	IsSidechain bool   `json:"isSidechain"`
+	IsMeta      bool   `json:"isMeta"`
 	Message     struct {
 		StopReason string `json:"stop_reason"`
 	} `json:"message"`
 }
 
-func (r *record) turn() Turn {
+// turn is the record's turn. skip is the uuid of the user record that
+// invoked the newest local command seen so far (see localCommand).
+//
+// A local command (/clear, /model, …) runs without a turn: Claude Code
+// writes it as a system record of subtype local_command, and /clear
+// (whose records open the new session's transcript) also as user records
+// before it: an isMeta caveat and the command itself, which the system
+// record names as its parent. Neither is a prompt, so neither says
+// working: the pane keeps what it believed.
+func (r *record) turn(skip string) Turn {
 	if r.IsSidechain {
 		return TurnNone // a subagent's end_turn must not end the pane's turn
 	}
@@ -75,9 +88,17 @@ func (r *record) turn() Turn {
 		}
 		return TurnWorking
 	case "user":
+		if r.IsMeta || (skip != "" && r.UUID == skip) {
+			return TurnNone
+		}
 		return TurnWorking
 	}
 	return TurnNone
+}
+
+// localCommand says the record is a local command's, run without a turn.
+func (r *record) localCommand() bool {
+	return r.Type == "system" && r.Subtype == "local_command" && !r.IsSidechain
 }
 
 // Reader reads one transcript file incrementally. It is not safe for
@@ -159,6 +180,7 @@ const firstChunk = 16 << 10
 // the resume offset just after the region's last newline.
 func (r *Reader) scan(f *os.File, start, end int64, midFile bool) (Observation, bool, error) {
 	decodedFrom := int64(-1) // file offset of the earliest line already decoded
+	skip := ""               // the user record of the newest local command decoded
 	for chunk := int64(firstChunk); ; chunk *= 2 {
 		lo := max(start, end-chunk)
 		n := int(end - lo)
@@ -171,7 +193,7 @@ func (r *Reader) scan(f *os.File, start, end int64, midFile bool) (Observation, 
 			clear(buf)
 			return Observation{}, false, &Error{code: CodeUnreadable}
 		}
-		obs, ok, more := r.lines(buf[:got], lo, lo == start, midFile, &decodedFrom)
+		obs, ok, more := r.lines(buf[:got], lo, lo == start, midFile, &decodedFrom, &skip)
 		clear(buf)
 		if ok || !more {
 			return obs, ok, nil
@@ -180,8 +202,9 @@ func (r *Reader) scan(f *os.File, start, end int64, midFile bool) (Observation, 
 }
 
 // lines handles one window [lo, lo+len(buf)). whole says the window starts
-// at the region's start; more says a wider window could find more.
-func (r *Reader) lines(buf []byte, lo int64, whole, midFile bool, decodedFrom *int64) (obs Observation, ok, more bool) {
+// at the region's start; more says a wider window could find more. skip
+// carries the invoking record of the newest local command across windows.
+func (r *Reader) lines(buf []byte, lo int64, whole, midFile bool, decodedFrom *int64, skip *string) (obs Observation, ok, more bool) {
 	if whole && midFile {
 		// A read that starts inside a line drops it: the line's start is
 		// not in the window.
@@ -224,7 +247,9 @@ func (r *Reader) lines(buf []byte, lo int64, whole, midFile bool, decodedFrom *i
 			rec = record{}
 			if json.Unmarshal(line, &rec) != nil {
 				r.malformed++ // the error quotes the line: drop it
-			} else if t := rec.turn(); t != TurnNone {
+			} else if rec.localCommand() {
+				*skip = rec.ParentUUID
+			} else if t := rec.turn(*skip); t != TurnNone {
 				return Observation{Turn: t, SessionID: rec.SessionID, CWD: rec.CWD, Version: rec.Version, Timestamp: rec.Timestamp}, true, false
 			}
 		}
@@ -245,6 +270,8 @@ const (
 	CodeNoCandidate Code = "no_candidate" // Search found no transcript that verifies
 	CodeAmbiguous   Code = "ambiguous"    // Search found two that verify
 	CodeNoLocation  Code = "no_location"  // Search has no home or pane directory to look in
+	CodeTooLarge    Code = "too_large"    // a session file larger than SessionMax
+	CodeMalformed   Code = "malformed"    // a session file that does not decode or names no session
 )
 
 // Error is a read or search failure. It never quotes file content.
@@ -268,6 +295,10 @@ func (e *Error) Error() string {
 		return "transcript: two transcripts verify for this pane; refusing to guess"
 	case CodeNoLocation:
 		return "transcript: unknown home or pane directory"
+	case CodeTooLarge:
+		return "transcript: the session file is too large"
+	case CodeMalformed:
+		return "transcript: the session file does not name a session"
 	}
 	return "transcript: the file cannot be read"
 }

@@ -227,9 +227,23 @@ func TestSearchVerifiesAndRefusesTwo(t *testing.T) {
 	if _, err := transcript.Search(opt); !errors.As(err, &te) || te.Code() != transcript.CodeAmbiguous {
 		t.Fatalf("two candidates: %v", err)
 	}
-	opt.Version = "" // an npm install's exe is node: it can never verify a version
+	opt.Version = "" // no version read from the install: nothing verifies
 	if _, err := transcript.Search(opt); !errors.As(err, &te) || te.Code() != transcript.CodeNoCandidate {
 		t.Fatalf("unverifiable version: %v", err)
+	}
+	// The install's versions (its exe's name, its package.json): one match
+	// verifies; the two candidates still refuse.
+	opt.Versions = []string{"claude.exe", "2.1.222"}
+	if _, err := transcript.Search(opt); !errors.As(err, &te) || te.Code() != transcript.CodeAmbiguous {
+		t.Fatalf("two candidates by Versions: %v", err)
+	}
+	os.Remove(filepath.Join(dir, "d.jsonl"))
+	if got, err := transcript.Search(opt); err != nil || filepath.Base(got) != "a.jsonl" {
+		t.Fatalf("search by Versions: %q %v", got, err)
+	}
+	opt.Versions = []string{"claude.exe", "2.1.221", ""}
+	if _, err := transcript.Search(opt); !errors.As(err, &te) || te.Code() != transcript.CodeNoCandidate {
+		t.Fatalf("another version verified: %v", err)
 	}
 }
 

@@ -37,6 +37,7 @@ type Watcher struct {
 	mu     sync.Mutex
 	dirs   map[string]*dirWatch // by directory
 	files  map[string][]*watch  // by absolute file path
+	wholes map[string][]*watch  // WatchDir watches, by absolute directory
 	closed bool
 	sys    sysWatcher
 }
@@ -52,6 +53,7 @@ type watch struct {
 	fn    func()
 	timer agentstate.Timer
 	dead  bool
+	whole bool // a WatchDir watch: path is the directory
 }
 
 // sysWatcher is the platform's notification source.
@@ -70,7 +72,7 @@ func NewWatcher(opt WatcherOptions) (*Watcher, error) {
 	if opt.Debounce <= 0 {
 		opt.Debounce = Debounce
 	}
-	w := &Watcher{opt: opt, dirs: map[string]*dirWatch{}, files: map[string][]*watch{}}
+	w := &Watcher{opt: opt, dirs: map[string]*dirWatch{}, files: map[string][]*watch{}, wholes: map[string][]*watch{}}
 	sys, err := newSysWatcher(w.event)
 	if err != nil {
 		return nil, err
@@ -90,7 +92,25 @@ func (w *Watcher) Watch(path string, fn func()) (cancel func(), err error) {
 	if err != nil {
 		return nil, err
 	}
-	dir := filepath.Dir(path)
+	return w.add(filepath.Dir(path), &watch{w: w, path: path, fn: fn})
+}
+
+// WatchDir calls fn (after the debounce) whenever any entry directly in
+// dir is written, created, renamed or removed: a transcript that does not
+// exist yet, or a project directory being made. dir must exist. The
+// returned cancel stops it, as for Watch.
+func (w *Watcher) WatchDir(dir string, fn func()) (cancel func(), err error) {
+	if w == nil {
+		return nil, ErrClosed
+	}
+	dir, err = filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	return w.add(dir, &watch{w: w, path: dir, fn: fn, whole: true})
+}
+
+func (w *Watcher) add(dir string, x *watch) (cancel func(), err error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed {
@@ -106,8 +126,11 @@ func (w *Watcher) Watch(path string, fn func()) (cancel func(), err error) {
 		w.dirs[dir] = d
 	}
 	d.refs++
-	x := &watch{w: w, path: path, fn: fn}
-	w.files[path] = append(w.files[path], x)
+	if x.whole {
+		w.wholes[dir] = append(w.wholes[dir], x)
+	} else {
+		w.files[x.path] = append(w.files[x.path], x)
+	}
 	return func() { w.unwatch(x, dir) }, nil
 }
 
@@ -121,7 +144,11 @@ func (w *Watcher) unwatch(x *watch, dir string) {
 	if x.timer != nil {
 		x.timer.Stop()
 	}
-	list := w.files[x.path]
+	byPath := w.files
+	if x.whole {
+		byPath = w.wholes
+	}
+	list := byPath[x.path]
 	for i, y := range list {
 		if y == x {
 			list = append(list[:i], list[i+1:]...)
@@ -129,9 +156,9 @@ func (w *Watcher) unwatch(x *watch, dir string) {
 		}
 	}
 	if len(list) == 0 {
-		delete(w.files, x.path)
+		delete(byPath, x.path)
 	} else {
-		w.files[x.path] = list
+		byPath[x.path] = list
 	}
 	if d := w.dirs[dir]; d != nil {
 		if d.refs--; d.refs == 0 {
@@ -144,17 +171,25 @@ func (w *Watcher) unwatch(x *watch, dir string) {
 }
 
 // event is called by the platform reader for a change to the file at path.
-// It arms (or pushes back) each watch's one-shot debounce timer; no timer
-// exists for a watch that saw no event.
+// It arms (or pushes back) the one-shot debounce timer of each watch of
+// that file and of each WatchDir watch of its directory; no timer exists
+// for a watch that saw no event.
 func (w *Watcher) event(path string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	for _, x := range w.files[path] {
-		if x.timer == nil {
-			x.timer = w.opt.Clock.AfterFunc(w.opt.Debounce, x.fire)
-		} else {
-			x.timer.Reset(w.opt.Debounce)
-		}
+		w.arm(x)
+	}
+	for _, x := range w.wholes[filepath.Dir(path)] {
+		w.arm(x)
+	}
+}
+
+func (w *Watcher) arm(x *watch) {
+	if x.timer == nil {
+		x.timer = w.opt.Clock.AfterFunc(w.opt.Debounce, x.fire)
+	} else {
+		x.timer.Reset(w.opt.Debounce)
 	}
 }
 
@@ -189,15 +224,18 @@ func (w *Watcher) Close() error {
 		return nil
 	}
 	w.closed = true
-	for _, list := range w.files {
-		for _, x := range list {
-			x.dead = true
-			if x.timer != nil {
-				x.timer.Stop()
+	for _, byPath := range []map[string][]*watch{w.files, w.wholes} {
+		for _, list := range byPath {
+			for _, x := range list {
+				x.dead = true
+				if x.timer != nil {
+					x.timer.Stop()
+				}
 			}
 		}
 	}
 	w.files = map[string][]*watch{}
+	w.wholes = map[string][]*watch{}
 	w.dirs = map[string]*dirWatch{}
 	w.mu.Unlock()
 	return w.sys.close()

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -265,14 +266,68 @@ func TestRealClaudeCodeTurnEndsDoneFromItsTranscript(t *testing.T) {
 	}
 	for _, shape := range shapes {
 		t.Run(shape.name, func(t *testing.T) {
-			claudeTurn(t, shape.cmd)
+			claudeTurn(t, shape.cmd, "")
 		})
 	}
+	// Every earlier session in the directory, by the same version, left a
+	// transcript that verifies as well as the new one: a search refuses to
+	// guess, or (with one) takes the earlier one before the new one is
+	// written. The pane joins by Claude Code's session file for its pid
+	// (~/.claude/sessions/<pid>.json) instead.
+	t.Run("npm shim, after an earlier session", func(t *testing.T) {
+		claudeTurn(t, shapes[0].cmd, in.version)
+	})
+	// Under npm's node launcher the agent detected is node, and its child
+	// (the binary) writes the session file for its own pid.
+	t.Run("npm wrapper under node, after an earlier session", func(t *testing.T) {
+		claudeTurn(t, shapes[2].cmd, in.version)
+	})
+}
+
+// earlierSession is the id of the session writeEarlierSession leaves.
+const earlierSession = "0e1d2c3b-4a59-4687-9786-a5b4c3d2e1f0"
+
+// writeEarlierSession leaves in work's project directory the transcript
+// of a finished session of Claude Code version: the records 2.1.197
+// writes for one turn, ended (a join to it reads done at once).
+func writeEarlierSession(t *testing.T, home, work, version string) string {
+	t.Helper()
+	dir := filepath.Join(home, ".claude", "projects", strings.ReplaceAll(work, "/", "-"))
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	id := earlierSession
+	at := time.Now().Add(-24 * time.Hour).UTC()
+	ts := func(d time.Duration) string { return at.Add(d).Format("2006-01-02T15:04:05.000Z") }
+	common := func(uuid, parent string, d time.Duration) string {
+		p := "null"
+		if parent != "" {
+			p = `"` + parent + `"`
+		}
+		return `"parentUuid":` + p + `,"isSidechain":false,"uuid":"` + uuid + `","timestamp":"` + ts(d) +
+			`","userType":"external","entrypoint":"cli","cwd":"` + work + `","sessionId":"` + id + `","version":"` + version + `","gitBranch":"HEAD"`
+	}
+	lines := []string{
+		`{"type":"mode","mode":"normal","sessionId":"` + id + `"}`,
+		`{"type":"permission-mode","permissionMode":"default","sessionId":"` + id + `"}`,
+		`{"type":"user","message":{"role":"user","content":"Say hello"},` + common("u1", "", 0) + `}`,
+		`{"type":"assistant","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-opus-4-8","content":[{"type":"text","text":"Hello."}],"stop_reason":"end_turn","stop_sequence":null},` + common("a1", "u1", time.Second) + `}`,
+		`{"type":"system","subtype":"turn_duration","durationMs":1000,"isMeta":false,` + common("s1", "a1", 2*time.Second) + `}`,
+		`{"type":"last-prompt","lastPrompt":"Say hello","sessionId":"` + id + `"}`,
+	}
+	path := filepath.Join(dir, id+".jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
 
 // claudeTurn runs one hookless Claude Code turn in a pane and checks the
 // pane ends it done, at source transcript, soon after the turn's end.
-func claudeTurn(t *testing.T, command func(t *testing.T, home, scratch string) string) {
+// With earlierVersion, an earlier session of that version left its
+// transcript in the project directory first: the pane must neither read
+// it nor be kept from joining the new one by it.
+func claudeTurn(t *testing.T, command func(t *testing.T, home, scratch string) string, earlierVersion string) {
 	const answer = "Hello from the stand-in."
 	api, err := standin.Start(standin.Options{Turns: []standin.Reply{{Text: answer, Delay: 1500 * time.Millisecond, Gap: 20 * time.Millisecond}}})
 	if err != nil {
@@ -288,6 +343,10 @@ func claudeTurn(t *testing.T, command func(t *testing.T, home, scratch string) s
 		work = w
 	}
 	seedClaudeHome(t, home, work)
+	earlier := ""
+	if earlierVersion != "" {
+		earlier = writeEarlierSession(t, home, work, earlierVersion)
+	}
 	cmd := command(t, home, t.TempDir())
 	e.vars = append(e.vars,
 		"ANTHROPIC_BASE_URL="+api.URL(),
@@ -316,6 +375,16 @@ func claudeTurn(t *testing.T, command func(t *testing.T, home, scratch string) s
 	if st.HarnessID != "claude-code" {
 		t.Fatalf("the pane is not attributed to Claude Code: %+v\n%s", st, e.ok("explain-agent-detect", "-s", "work", "-w", "0"))
 	}
+	if earlier != "" {
+		// A tick more: a join to the earlier transcript would read done
+		// from it by now.
+		time.Sleep(2500 * time.Millisecond)
+		e.json(&st, "get-agent-state", "-s", "work", "-w", "0")
+		if st.Source == "transcript" {
+			t.Fatalf("before any prompt the pane reads a transcript: %+v (the earlier session's)", st)
+		}
+	}
+	prompted := time.Now()
 
 	e.ok("send-text", "-s", "work", "Say hello")
 	time.Sleep(300 * time.Millisecond)
@@ -341,6 +410,7 @@ func claudeTurn(t *testing.T, command func(t *testing.T, home, scratch string) s
 
 	// How long after the turn's end did the pane read done?
 	files, _ := filepath.Glob(filepath.Join(home, ".claude", "projects", strings.ReplaceAll(work, "/", "-"), "*.jsonl"))
+	files = slices.DeleteFunc(files, func(f string) bool { return f == earlier })
 	if len(files) != 1 {
 		t.Fatalf("transcripts: %q", files)
 	}
@@ -348,11 +418,15 @@ func claudeTurn(t *testing.T, command func(t *testing.T, home, scratch string) s
 	var doneAt time.Time
 	sawWorking := false
 	for _, ev := range events.all() {
+		at, _ := time.Parse(time.RFC3339Nano, ev.Time)
+		if ev.Source == "transcript" && at.Before(prompted) {
+			t.Fatalf("the transcript spoke before the prompt was sent: %+v", ev)
+		}
 		if ev.State == "working" {
 			sawWorking = true
 		}
 		if ev.State == "done" && ev.Source == "transcript" {
-			doneAt, _ = time.Parse(time.RFC3339Nano, ev.Time)
+			doneAt = at
 			break
 		}
 	}
@@ -362,10 +436,111 @@ func claudeTurn(t *testing.T, command func(t *testing.T, home, scratch string) s
 	lag := doneAt.Sub(ended)
 	t.Logf("done from the transcript %v after the end_turn record's timestamp (working seen first: %v)", lag.Round(time.Millisecond), sawWorking)
 	// Generous: the point is that no 10 s search interval nor the 30 s
-	// stall window stands between the turn's end and done.
-	if lag > 5*time.Second {
+	// stall window stands between the turn's end and done. Done before
+	// the end was written was read from another file.
+	if lag > 5*time.Second || lag < -100*time.Millisecond {
 		t.Fatalf("done came %v after the turn ended", lag)
+	}
+	if earlier != "" {
+		// What joined it: Claude Code's session file for its process
+		// names the new session, whose transcript the pane read.
+		sessions, _ := filepath.Glob(filepath.Join(home, ".claude", "sessions", "*.json"))
+		var named []string
+		for _, f := range sessions {
+			var sf struct {
+				PID       int    `json:"pid"`
+				SessionID string `json:"sessionId"`
+				CWD       string `json:"cwd"`
+			}
+			if b, err := os.ReadFile(f); err == nil && json.Unmarshal(b, &sf) == nil && sf.CWD == work {
+				named = append(named, sf.SessionID)
+			}
+		}
+		if want := strings.TrimSuffix(filepath.Base(files[0]), ".jsonl"); len(named) != 1 || named[0] != want {
+			t.Fatalf("session files for %s name %q, want the new session %q", work, named, want)
+		}
+		t.Logf("the session file names %s; the earlier session's transcript was left alone", named[0])
+		clearThenTurn(t, e, events, home, work, named[0])
 	}
 	e.ok("send-keys", "-s", "work", "ctrl+c")
 	e.ok("send-keys", "-s", "work", "ctrl+c")
+}
+
+// sessionNamed is the session Claude Code's session file for work names
+// now ("" when none, or more than one process runs there).
+func sessionNamed(home, work string) string {
+	files, _ := filepath.Glob(filepath.Join(home, ".claude", "sessions", "*.json"))
+	id := ""
+	for _, f := range files {
+		var sf struct {
+			SessionID string `json:"sessionId"`
+			CWD       string `json:"cwd"`
+		}
+		if b, err := os.ReadFile(f); err == nil && json.Unmarshal(b, &sf) == nil && sf.CWD == work {
+			if id != "" {
+				return ""
+			}
+			id = sf.SessionID
+		}
+	}
+	return id
+}
+
+// clearThenTurn runs /clear, which starts a new session in the same
+// process (the session file names it at once, its transcript opens with
+// the command's records), then one more turn: the pane must follow the
+// session to the new transcript, read nothing from the /clear records, and
+// end the turn done from the new file.
+func clearThenTurn(t *testing.T, e *env, events *agentEvents, home, work, first string) {
+	t.Helper()
+	e.ok("send-text", "-s", "work", "/clear")
+	time.Sleep(300 * time.Millisecond)
+	cleared := time.Now()
+	e.ok("send-keys", "-s", "work", "Enter")
+	second := ""
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if id := sessionNamed(home, work); id != "" && id != first {
+			second = id
+			break
+		}
+	}
+	if second == "" {
+		t.Fatalf("after /clear the session file still names %q:\n%s", first, e.ok("capture-pane", "-s", "work"))
+	}
+	dir := filepath.Join(home, ".claude", "projects", strings.ReplaceAll(work, "/", "-"))
+	file := filepath.Join(dir, second+".jsonl")
+	// The new transcript, with /clear's records, is joined (a watch
+	// debounce and a read) well within this.
+	time.Sleep(1500 * time.Millisecond)
+	if _, err := os.Stat(file); err != nil {
+		t.Fatalf("no transcript for the session /clear began: %v", err)
+	}
+	prompted := time.Now()
+	e.ok("send-text", "-s", "work", "Say hello again")
+	time.Sleep(300 * time.Millisecond)
+	e.ok("send-keys", "-s", "work", "Enter")
+
+	var doneAt time.Time
+	for deadline := time.Now().Add(60 * time.Second); doneAt.IsZero() && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		for _, ev := range events.all() {
+			at, _ := time.Parse(time.RFC3339Nano, ev.Time)
+			if ev.Source == "transcript" && at.After(cleared) && at.Before(prompted) {
+				t.Fatalf("/clear's own records were read as a turn: %+v", ev)
+			}
+			if ev.State == "done" && ev.Source == "transcript" && at.After(prompted) {
+				doneAt = at
+				break
+			}
+		}
+	}
+	if doneAt.IsZero() {
+		var st struct{ State, Source string }
+		e.json(&st, "get-agent-state", "-s", "work", "-w", "0")
+		t.Fatalf("after /clear the next turn never read done from a transcript (now %+v):\n%s\nevents: %+v", st, e.ok("capture-pane", "-s", "work"), events.all())
+	}
+	lag := doneAt.Sub(endTurnAt(t, file))
+	t.Logf("after /clear (session %s), done from the new transcript %v after its end_turn", second, lag.Round(time.Millisecond))
+	if lag > 5*time.Second || lag < -100*time.Millisecond {
+		t.Fatalf("done came %v after the new session's turn ended", lag)
+	}
 }
