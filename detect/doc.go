@@ -10,7 +10,9 @@
 // list, through wrappers and interpreters; Explain; the rule engine
 // (RuleSet) and ExplainScreen. It does not own the state of a pane: it
 // produces evidence and reports for an agentstate arbiter, and never
-// starts processes or terminals (see packages pty and vt).
+// starts processes or terminals (see packages pty and vt). What an agent's
+// own hooks say is mapped to reports by the subpackage hook; Pane.Report,
+// Pane.Activity, Pane.SetSession and Pane.SetMeta take those reports.
 //
 // # Manifests
 //
