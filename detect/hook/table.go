@@ -78,6 +78,15 @@ func notified(t *Translation, p *payload) {
 	t.Kind = agentstate.KindApproval
 }
 
+// permissionNotice is the notification that a permission prompt is shown.
+// The PermissionRequest hook usually came first and said what the tool
+// will do; the notice's own words are generic ("… needs your permission to
+// use Bash"), so it only applies when nothing said needs_input yet.
+func permissionNotice(t *Translation, p *payload) {
+	notified(t, p)
+	t.IfState = "none,working,idle,done,errored,unknown"
+}
+
 func failed(t *Translation, p *payload) {
 	t.Report, t.State = true, agentstate.Errored
 	t.Message = NeedsInputText(firstNonEmpty(p.errorText(), "the turn failed"))
@@ -194,7 +203,7 @@ func piLike(h, src string) []Event {
 // session.idle, session.error, permission.asked/updated/replied; read in
 // opencode 1.18.33's binary) as one JSON object.
 func opencodeLike(h string) []Event {
-	const src = "opencode 1.18.33 bus events, passed on by tuios's plugin (internal/integration/plugin_opencode.go)"
+	const src = "opencode 1.18.33 bus events, passed on by tuios's plugin (opencodePlugin in internal/integration/plugins.go)"
 	return []Event{
 		{Harness: h, Name: "session.busy", Says: "working", Source: src + ": session.status{status: {type: busy}}", do: report(agentstate.Working)},
 		{Harness: h, Name: "permission.asked", Says: "needs_input (approval): approve <permission>: <what>", Source: src + ": permission.asked{permission, patterns}", do: approval},
@@ -238,7 +247,8 @@ func claudeLike(h, src string) []Event {
 		{Harness: h, Name: "PostToolUseFailure", When: "from a subagent", Says: "nothing", Source: src, cond: fromSubagent, do: nothing},
 		{Harness: h, Name: "PostToolUseFailure", Says: "working (the turn goes on after a failed tool)", Source: src + ": PostToolUseFailure{error, is_interrupt}", do: report(agentstate.Working)},
 		{Harness: h, Name: "PermissionRequest", Says: "needs_input (approval): approve <tool>: <what>", Source: src + ": PermissionRequest{tool_name, tool_input}", do: approval},
-		{Harness: h, Name: "Notification", When: "notification_type=permission_prompt", Says: "needs_input (approval) with its message", Source: src + ": Notification{message, title, notification_type}", cond: notification("permission_prompt"), do: notified},
+		{Harness: h, Name: "Notification", When: "notification_type=permission_prompt", Says: "needs_input (approval) with its message, unless the pane already waits (PermissionRequest said more)",
+			Source: src + ": Notification{message, title, notification_type}; it follows PermissionRequest", cond: notification("permission_prompt"), do: permissionNotice},
 		{Harness: h, Name: "Notification", When: "notification_type=elicitation_dialog", Says: "needs_input (question) with its message", Source: src, cond: notification("elicitation_dialog"), do: question},
 		{Harness: h, Name: "Notification", When: "notification_type=idle_prompt", Says: "idle, only from working, needs_input or unknown (late but authoritative: a finished turn stays done)",
 			Source: src + "; idle_prompt fires after the prompt has waited a while", cond: notification("idle_prompt"), do: func(t *Translation, _ *payload) {

@@ -11,22 +11,47 @@ import (
 // event hook with each bus event (read in opencode 1.18.33's and Kilo
 // 7.7.9's binaries; every export must be a plugin function). The plugin
 // passes on the events that say something about the pane, and none from a
-// child (subagent) session, whose idle is not the pane's.
+// child (subagent) session, whose idle is not the pane's. It sends them one
+// at a time, in order: opencode and Kilo end a turn with session.status
+// busy then idle and session.idle within a few milliseconds, and reports
+// sent by concurrent processes could land the other way round, leaving a
+// finished turn working (seen with Kilo 7.7.9 in a pane). A busy status
+// right after another of the same session is not sent again.
 var opencodePlugin = &ownedFile{comment: "//", body: func(h Harness, program string) string {
 	return fill(`import { spawn } from "node:child_process";
 
 const program = PROGRAM;
 const args = ["agent-hook", HARNESS, "--integration", VERSION];
 const children = new Set();
+let queue = Promise.resolve();
+let last = "";
+
+function run(payload) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, 2000);
+    if (timer && timer.unref) timer.unref();
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    try {
+      const child = spawn(program, args, { stdio: ["pipe", "ignore", "ignore"] });
+      child.on("error", done);
+      child.on("exit", done);
+      child.stdin.on("error", () => {});
+      child.stdin.end(JSON.stringify(payload));
+      child.unref();
+    } catch {
+      done();
+    }
+  });
+}
 
 function send(payload) {
-  try {
-    const child = spawn(program, args, { stdio: ["pipe", "ignore", "ignore"] });
-    child.on("error", () => {});
-    child.stdin.on("error", () => {});
-    child.stdin.end(JSON.stringify(payload));
-    child.unref();
-  } catch {}
+  const key = payload.hook_event_name + " " + payload.session_id;
+  if (payload.hook_event_name === "session.busy" && key === last) return;
+  last = key;
+  queue = queue.then(() => run(payload));
 }
 
 export const TuiosPlugin = async ({ directory }) => ({

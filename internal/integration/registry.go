@@ -27,12 +27,17 @@ func Harnesses() []Harness {
 		{
 			// $CODEX_HOME/hooks.json (default ~/.codex), the same layout
 			// as Claude Code's; Codex 0.171.0 lists hooks as untrusted until
-			// a person trusts them once.
+			// a person trusts them once ("Hooks need review" at start). By
+			// default its TUI starts a shared app-server daemon that runs
+			// the hooks with the environment of the pane that started it,
+			// so every Codex would report to that pane (seen in two panes);
+			// without the daemon each hook is its TUI's child.
 			ID: "codex", Name: "Codex", Binary: "codex", Reports: ReportsState, Version: 1,
 			dirEnv: "CODEX_HOME", dir: ".codex", file: "hooks.json",
 			hooks: &jsonHooks{timeout: 10, events: []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse",
 				"PermissionRequest", "Stop", "Interrupt", "SubagentStart", "SubagentStop", "SessionEnd"}},
-			notes: "Codex runs new hooks only once trusted: start codex and choose to trust them (or review them with /hooks)",
+			notes: "Codex runs new hooks only once trusted: start codex and choose \"Trust all and continue\" (or review them with /hooks). " +
+				"Set [features] daemon_auto_start = false in config.toml, else Codex's shared app-server daemon runs every pane's hooks as the pane that started it",
 		},
 		{
 			// ~/.gemini/settings.json; hooks as Claude Code's, timeout in
@@ -54,14 +59,14 @@ func Harnesses() []Harness {
 		},
 		{
 			// ~/.config/opencode/plugins/tuios.js, a file tuios owns whole.
-			ID: "opencode", Name: "opencode", Binary: "opencode", Reports: ReportsState, Version: 1,
+			ID: "opencode", Name: "opencode", Binary: "opencode", Reports: ReportsState, Version: 2,
 			dir: ".config/opencode", file: "plugins/tuios.js", owned: opencodePlugin,
 			notes: "restart opencode to load the plugin",
 		},
 		{
 			// Kilo is a fork of opencode and loads plugins the same way,
 			// from ~/.config/kilo (kilo debug paths, 7.7.9).
-			ID: "kilo", Name: "Kilo", Binary: "kilo", Reports: ReportsState, Version: 1,
+			ID: "kilo", Name: "Kilo", Binary: "kilo", Reports: ReportsState, Version: 2,
 			dir: ".config/kilo", file: "plugins/tuios.js", owned: opencodePlugin,
 			notes: "restart kilo to load the plugin",
 		},

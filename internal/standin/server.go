@@ -198,6 +198,9 @@ const maxBody = 32 << 20
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	req := Request{Method: r.Method, Path: r.URL.Path, TurnIndex: -1}
 	path := strings.TrimSuffix(r.URL.Path, "/")
+	if s.openAIRoute(w, r, &req, path) { // Chat Completions and Responses (openai.go)
+		return
+	}
 	switch {
 	case path == "" && (r.Method == http.MethodHead || r.Method == http.MethodGet):
 		// A reachability probe (Claude Code sends HEAD / at start).
