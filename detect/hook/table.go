@@ -300,6 +300,19 @@ type harness struct {
 	id    string
 	reply string // printed on stdout after every hook
 	read  func(Input) (*payload, error)
+	// detached: the harness may run its hooks from a helper process it
+	// shares between panes, which carries the environment of whichever
+	// pane started it.
+	detached bool
+}
+
+// RunsDetached reports whether a harness may run its hooks from a helper
+// shared between panes (Codex 0.171's app-server daemon runs every TUI's
+// hooks), so that the hook's environment does not say which pane it
+// speaks for: the pane is then found by the agent's session.
+func RunsDetached(harness string) bool {
+	h, ok := harnessByID(harness)
+	return ok && h.detached
 }
 
 func harnessByID(id string) (harness, bool) {
@@ -323,7 +336,7 @@ func Harnesses() []string {
 func harnesses() []harness {
 	return []harness{
 		{id: "claude-code", read: stdinJSON},
-		{id: "codex", read: stdinJSON},
+		{id: "codex", read: stdinJSON, detached: true},
 		{id: "gemini-cli", read: stdinJSON, reply: "{}"},
 		{id: "qwen", read: stdinJSON},
 		{id: "opencode", read: stdinJSON},

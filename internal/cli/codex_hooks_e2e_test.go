@@ -32,12 +32,11 @@ import (
 //     "read-only", so a command the model asks to run outside the sandbox
 //     (sandbox_permissions "require_escalated") waits for approval
 //     ("untrusted" is refused by 0.171.0).
-//   - [features] daemon_auto_start = false. By default the TUI starts a
-//     shared app-server daemon (~/.codex/packages/app-server-daemon), which
-//     outlives it and runs every hook: hooks then carry the environment of
-//     the pane that started the daemon, so a Codex in a second pane reports
-//     to the first one. Without the daemon the app server runs inside the
-//     TUI and each hook is its child, in its own pane.
+//   - Codex as a person runs it: its TUI starts a shared app-server daemon
+//     (~/.codex/packages/app-server-daemon) that outlives it and runs every
+//     hook, with the environment of the pane that started it; agent-hook
+//     finds the pane by the agent's session instead (see
+//     TestAHookASharedHelperRunsFindsItsPaneBySession for two panes).
 //   - Hook trust: Codex runs new hooks only once trusted. On start it says
 //     "Hooks need review" and offers "Trust all and continue", which is
 //     what a person does; Codex then writes [hooks.state."<hooks.json>:
@@ -80,8 +79,6 @@ env_key = "TUIOS_STANDIN_KEY"
 [projects."`+p.work+`"]
 trust_level = "trusted"
 
-[features]
-daemon_auto_start = false
 `)
 	// A person's own hooks.json, with a hook of their own.
 	original := "{\n  \"hooks\": {\n    \"Stop\": [\n      {\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"true\"\n          }\n        ]\n      }\n    ]\n  }\n}\n"

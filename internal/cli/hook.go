@@ -206,18 +206,25 @@ func sendHook(ctx *Context, t hook.Translation, deadline time.Time, say func(str
 
 	session, window := str(ctx, "session"), str(ctx, "window")
 	how := "flags"
-	if window == "" {
+	detached := hook.RunsDetached(t.Harness)
+	if window == "" && !detached {
 		session, window, how = os.Getenv("TUIOS_SESSION"), os.Getenv("TUIOS_PANE_ID"), "$TUIOS_PANE_ID"
 	}
 	if window == "" {
 		// Never let the daemon fall back to the focused pane: a hook of an
-		// agent outside every pane must report nothing.
+		// agent outside every pane must report nothing. A hook a shared
+		// helper runs is placed by the agent's session, the environment's
+		// pane only a hint.
 		var rp struct {
 			Session  string `json:"session"`
 			WindowID string `json:"window_id"`
 			FoundBy  string `json:"found_by"`
 		}
-		if err := c.Call("resolve-pane", nil, &rp); err != nil {
+		var q map[string]any
+		if detached {
+			q = map[string]any{"agent_session_id": t.SessionID, "harness": t.Harness, "hint": os.Getenv("TUIOS_PANE_ID")}
+		}
+		if err := c.Call("resolve-pane", q, &rp); err != nil {
 			return fmt.Errorf("no pane: %w", err)
 		}
 		session, window, how = rp.Session, rp.WindowID, rp.FoundBy

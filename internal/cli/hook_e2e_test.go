@@ -257,3 +257,52 @@ func TestAgentHookSendsOnlyWhatTheDaemonLists(t *testing.T) {
 		t.Fatalf("sent %q", sent)
 	}
 }
+
+// Codex runs every pane's hooks from one shared helper, with the
+// environment of the pane that started it: the hook must find its pane by
+// the agent's session, never by that environment.
+func TestAHookASharedHelperRunsFindsItsPaneBySession(t *testing.T) {
+	e := newEnv(t)
+	e.ok("new", "--detach", "work")
+	var w0, w1 struct {
+		WindowID string `json:"window_id"`
+	}
+	e.json(&w0, "get-window", "-s", "work", "-w", "0")
+	// A pane whose Codex is mid-turn in session A.
+	e.ok("set-agent-state", "working", "-s", "work", "-w", w0.WindowID, "--harness", "codex", "--agent-session-id", "A")
+	// A second pane running a Codex that has no session yet.
+	codex := filepath.Join(e.dir, "codex")
+	if err := os.Link(e.bin, codex); err != nil {
+		t.Fatal(err)
+	}
+	e.json(&w1, "new-window", "-s", "work", "second", "--no-focus", "--", codex, "pretend-agent", "-steps", "400", "-step", "250ms")
+	e.ok("wait-for", "agent-state", "-s", "work", "-w", w1.WindowID, "--until", "working,needs_input", "--timeout", "15000")
+	var st hookState
+	e.json(&st, "get-agent-state", "-s", "work", "-w", w1.WindowID)
+	if st.Harness != "codex" {
+		t.Fatalf("the second pane is not seen as Codex: %+v", st)
+	}
+	// The helper was started from the first pane: its environment names it.
+	helper := func(payload string) {
+		t.Helper()
+		cmd := exec.Command(e.bin, "agent-hook", "codex")
+		cmd.Env = append(append([]string{}, e.vars...), "TUIOS_PANE_ID="+w0.WindowID, "TUIOS_SESSION=work")
+		cmd.Stdin = strings.NewReader(payload)
+		if out, err := cmd.CombinedOutput(); err != nil || len(out) != 0 {
+			t.Fatalf("agent-hook: %v %q", err, out)
+		}
+	}
+	helper(`{"hook_event_name":"UserPromptSubmit","session_id":"B","turn_id":"t1","prompt":"hi"}`)
+	e.json(&st, "get-agent-state", "-s", "work", "-w", w1.WindowID)
+	if st.SessionID != "B" || st.Source != "report" {
+		t.Fatalf("the second pane's first hook went elsewhere: %+v", st)
+	}
+	helper(`{"hook_event_name":"Stop","session_id":"A","turn_id":"t0"}`)
+	helper(`{"hook_event_name":"PermissionRequest","session_id":"B","turn_id":"t1","tool_name":"Bash","tool_input":{"command":"make"}}`)
+	var first hookState
+	e.json(&first, "get-agent-state", "-s", "work", "-w", w0.WindowID)
+	e.json(&st, "get-agent-state", "-s", "work", "-w", w1.WindowID)
+	if first.State != "done" || first.SessionID != "A" || st.State != "needs_input" || st.Message != "approve Bash: make" {
+		t.Fatalf("first %+v\nsecond %+v", first, st)
+	}
+}

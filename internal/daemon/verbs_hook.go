@@ -34,7 +34,10 @@ var activityEvents = map[string]agentstate.ActivityKind{
 }
 
 type resolvePaneParams struct {
-	PID int `json:"pid" desc:"find the pane this process runs in (default: the caller)" min:"1" max:"4194304"`
+	PID            int    `json:"pid" desc:"find the pane this process runs in (default: the caller)" min:"1" max:"4194304"`
+	AgentSessionID string `json:"agent_session_id" desc:"when the process runs in no pane: the pane whose agent has this session, else the only pane of harness with no session yet" maxlen:"256"`
+	Harness        string `json:"harness" desc:"the harness the session belongs to" maxlen:"64"`
+	Hint           string `json:"hint" desc:"a window the caller was told about ($TUIOS_PANE_ID), taken last and only when no other pane could be meant" maxlen:"4096"`
 }
 
 func (s *Server) hookVerbs(add addFunc) {
@@ -75,6 +78,9 @@ func (s *Server) hookVerbs(add addFunc) {
 			s.place(cn)
 			id, how = cn.placedID, cn.placedBy
 		}
+		if id == "" && (p.AgentSessionID != "" || p.Hint != "") {
+			id, how = s.paneOfSession(p.AgentSessionID, p.Harness, p.Hint)
+		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		w := s.windows[id]
@@ -85,7 +91,7 @@ func (s *Server) hookVerbs(add addFunc) {
 		return map[string]any{"type": "pane", "session": w.session.Name, "window_id": w.ID,
 			"index": s.windowRow(w).Index, "name": w.DisplayName(), "found_by": how}, nil
 	})
-	add("resolve-pane", "Find the pane a process runs in: by its ancestry, else by its terminal session", "pane",
+	add("resolve-pane", "Find the pane a process runs in: by its ancestry, else by its terminal session, else (for hooks an agent's shared helper runs) by the agent's session", "pane",
 		`{"verb":"resolve-pane","params":{}}`, p, h)
 }
 
@@ -154,4 +160,43 @@ func (s *Server) metaVerb(add addFunc) {
 	})
 	add("set-agent-meta", "State short facts about the agent in a pane (model, context, cost); shown beside its state, never changing it", "agent_meta_set",
 		`{"verb":"set-agent-meta","params":{"tokens":{"model":"opus","context":"42%"},"ttl_ms":600000}}`, p, h)
+}
+
+// paneOfSession finds the pane a hook speaks for when the hook runs in no
+// pane: a helper process an agent shares between panes (Codex's
+// app-server) runs every pane's hooks, with the environment of the pane
+// that started it. In order: the pane whose agent has this session; the
+// only pane attributed to the harness that has no session yet; the hint,
+// when its session is none or this one and no other pane could be meant.
+// Anything else is ambiguous and finds nothing: a report on the wrong pane
+// is worse than none.
+func (s *Server) paneOfSession(session, harness, hint string) (id, how string) {
+	s.mu.Lock()
+	ids := make([]string, 0, len(s.windows))
+	for wid := range s.windows {
+		ids = append(ids, wid)
+	}
+	s.mu.Unlock()
+	arb := s.tracker.Arbiter()
+	var unbound []string
+	hintOK := false
+	for _, wid := range ids {
+		b := arb.Get(wid)
+		if session != "" && b.SessionID == session {
+			return wid, "agent session"
+		}
+		if b.SessionID == "" && harness != "" && b.Harness == harness {
+			unbound = append(unbound, wid)
+		}
+		if wid == hint && (b.SessionID == "" || b.SessionID == session) {
+			hintOK = true
+		}
+	}
+	if session != "" && len(unbound) == 1 {
+		return unbound[0], "the only " + harness + " pane with no session"
+	}
+	if hintOK && (len(unbound) == 0 || len(unbound) == 1 && unbound[0] == hint) {
+		return hint, "hint"
+	}
+	return "", ""
 }

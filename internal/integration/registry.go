@@ -27,17 +27,15 @@ func Harnesses() []Harness {
 		{
 			// $CODEX_HOME/hooks.json (default ~/.codex), the same layout
 			// as Claude Code's; Codex 0.171.0 lists hooks as untrusted until
-			// a person trusts them once ("Hooks need review" at start). By
-			// default its TUI starts a shared app-server daemon that runs
-			// the hooks with the environment of the pane that started it,
-			// so every Codex would report to that pane (seen in two panes);
-			// without the daemon each hook is its TUI's child.
+			// a person trusts them once ("Hooks need review" at start). Its
+			// TUI's shared app-server daemon runs every pane's hooks, so
+			// agent-hook finds their pane by the agent's session (see
+			// detect/hook.RunsDetached).
 			ID: "codex", Name: "Codex", Binary: "codex", Reports: ReportsState, Version: 1,
 			dirEnv: "CODEX_HOME", dir: ".codex", file: "hooks.json",
 			hooks: &jsonHooks{timeout: 10, events: []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse",
 				"PermissionRequest", "Stop", "Interrupt", "SubagentStart", "SubagentStop", "SessionEnd"}},
-			notes: "Codex runs new hooks only once trusted: start codex and choose \"Trust all and continue\" (or review them with /hooks). " +
-				"Set [features] daemon_auto_start = false in config.toml, else Codex's shared app-server daemon runs every pane's hooks as the pane that started it",
+			notes: "Codex runs new hooks only once trusted: start codex and choose \"Trust all and continue\" (or review them with /hooks)",
 		},
 		{
 			// ~/.gemini/settings.json; hooks as Claude Code's, timeout in
