@@ -6,11 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"strings"
 	"sync"
-	"time"
 )
 
 // Gemini is a running stand-in for the Gemini API (the Generative
@@ -41,16 +39,14 @@ import (
 // from a small model; such a request gets "{}" while Aside is unset,
 // which the check reads as "no opinion" and keeps its default model.
 type Gemini struct {
-	opt Options
-	ln  net.Listener
-	srv *http.Server
+	listener
+	opt  Options
+	reqs journal[GeminiRequest]
 
-	mu      sync.Mutex
-	reqs    []GeminiRequest
-	turn    int
-	ids     int
-	models  []string
-	changed chan struct{}
+	mu     sync.Mutex
+	turn   int
+	ids    int
+	models []string
 }
 
 // GeminiRequest is what a Gemini stand-in recorded of one request: the
@@ -81,91 +77,36 @@ type GeminiRequest struct {
 // NewGemini returns a Gemini stand-in that is not listening: an
 // http.Handler for httptest or a server of the caller's.
 func NewGemini(opt Options) *Gemini {
-	return &Gemini{opt: opt, changed: make(chan struct{})}
+	return &Gemini{opt: opt}
 }
 
 // StartGemini listens on a loopback address (Options.Addr, default
-// 127.0.0.1 on a free port) and serves until Close.
+// 127.0.0.1 on a free port) and serves until Close. URL is the base URL to
+// give the agent (GOOGLE_GEMINI_BASE_URL).
 func StartGemini(opt Options) (*Gemini, error) {
-	ln, err := listenLoopback(opt.Addr)
-	if err != nil {
+	g := NewGemini(opt)
+	if err := g.serve(opt.Addr, g); err != nil {
 		return nil, err
 	}
-	g := NewGemini(opt)
-	g.ln = ln
-	g.srv = &http.Server{Handler: g, ReadHeaderTimeout: 10 * time.Second}
-	go g.srv.Serve(ln)
 	return g, nil
 }
 
-func listenLoopback(addr string) (net.Listener, error) {
-	if addr == "" {
-		addr = "127.0.0.1:0"
-	}
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return nil, err
-	}
-	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		return nil, fmt.Errorf("standin: %s is not a loopback address", host)
-	}
-	return net.Listen("tcp", addr)
-}
-
-// URL is the base URL to give the agent (GOOGLE_GEMINI_BASE_URL), without
-// a trailing slash. Empty for a Gemini made by NewGemini.
-func (g *Gemini) URL() string {
-	if g.ln == nil {
-		return ""
-	}
-	return "http://" + g.ln.Addr().String()
-}
-
-// Close stops listening and ends the requests in flight.
-func (g *Gemini) Close() error {
-	if g.srv == nil {
-		return nil
-	}
-	return g.srv.Close()
-}
-
 // Requests returns a copy of every request recorded so far, in order.
-func (g *Gemini) Requests() []GeminiRequest {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return append([]GeminiRequest(nil), g.reqs...)
-}
+func (g *Gemini) Requests() []GeminiRequest { return g.reqs.all() }
 
 // Wait returns the first recorded request (earlier ones included) that
 // match accepts, waiting for one until ctx ends. A nil match accepts any;
 // IsTurn matches the agent's own requests.
 func (g *Gemini) Wait(ctx context.Context, match func(Request) bool) (GeminiRequest, error) {
-	seen := 0
-	for {
-		g.mu.Lock()
-		for ; seen < len(g.reqs); seen++ {
-			if r := g.reqs[seen]; match == nil || match(r.Request) {
-				g.mu.Unlock()
-				return r, nil
-			}
-		}
-		ch := g.changed
-		g.mu.Unlock()
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			return GeminiRequest{}, ctx.Err()
-		}
+	var m func(GeminiRequest) bool
+	if match != nil {
+		m = func(r GeminiRequest) bool { return match(r.Request) }
 	}
+	return g.reqs.wait(ctx, m)
 }
 
 func (g *Gemini) record(r *GeminiRequest) {
-	g.mu.Lock()
-	r.Seq = len(g.reqs) + 1
-	g.reqs = append(g.reqs, *r)
-	close(g.changed)
-	g.changed = make(chan struct{})
-	g.mu.Unlock()
+	g.reqs.add(r, func(r *GeminiRequest, n int) { r.Seq = n })
 }
 
 // ServeHTTP answers one request.

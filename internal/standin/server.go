@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"strings"
 	"sync"
@@ -87,108 +86,47 @@ type Request struct {
 
 // Server is a running stand-in. Its methods are safe for concurrent use.
 type Server struct {
-	opt Options
-	ln  net.Listener
-	srv *http.Server
+	listener
+	opt  Options
+	reqs journal[Request]
 
-	mu      sync.Mutex
-	reqs    []Request
-	turn    int // the next of opt.Turns
-	ids     int
-	models  []string
-	changed chan struct{} // closed and replaced on every new request
+	mu     sync.Mutex
+	turn   int // the next of opt.Turns
+	ids    int
+	models []string
 }
 
 // New returns a Server that is not listening: an http.Handler for
 // httptest or a server of the caller's.
 func New(opt Options) *Server {
-	return &Server{opt: opt, changed: make(chan struct{})}
+	return &Server{opt: opt}
 }
 
-// Start listens on a loopback address and serves until Close.
+// Start listens on a loopback address (Options.Addr, default 127.0.0.1 on
+// a free port) and serves until Close. URL is the base URL to give the
+// agent (ANTHROPIC_BASE_URL).
 func Start(opt Options) (*Server, error) {
-	addr := opt.Addr
-	if addr == "" {
-		addr = "127.0.0.1:0"
-	}
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return nil, err
-	}
-	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		return nil, fmt.Errorf("standin: %s is not a loopback address", host)
-	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, err
-	}
 	s := New(opt)
-	s.ln = ln
-	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
-	go s.srv.Serve(ln)
+	if err := s.serve(opt.Addr, s); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
-// URL is the base URL to give the agent (ANTHROPIC_BASE_URL), without a
-// trailing slash. Empty for a Server made by New.
-func (s *Server) URL() string {
-	if s.ln == nil {
-		return ""
-	}
-	return "http://" + s.ln.Addr().String()
-}
-
-// Close stops listening and ends the requests in flight.
-func (s *Server) Close() error {
-	if s.srv == nil {
-		return nil
-	}
-	return s.srv.Close()
-}
-
 // Requests returns a copy of every request recorded so far, in order.
-func (s *Server) Requests() []Request {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	out := make([]Request, len(s.reqs))
-	copy(out, s.reqs)
-	return out
-}
+func (s *Server) Requests() []Request { return s.reqs.all() }
 
 // Wait returns the first recorded request (earlier ones included) that
 // match accepts, waiting for one until ctx ends. A nil match accepts any.
 func (s *Server) Wait(ctx context.Context, match func(Request) bool) (Request, error) {
-	seen := 0
-	for {
-		s.mu.Lock()
-		for ; seen < len(s.reqs); seen++ {
-			if r := s.reqs[seen]; match == nil || match(r) {
-				s.mu.Unlock()
-				return r, nil
-			}
-		}
-		ch := s.changed
-		s.mu.Unlock()
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			return Request{}, ctx.Err()
-		}
-	}
+	return s.reqs.wait(ctx, match)
 }
 
 // IsTurn matches the agent's own requests (for Wait).
 func IsTurn(r Request) bool { return r.Kind == "turn" }
 
 // record appends r, numbering it, and wakes the waiters.
-func (s *Server) record(r *Request) {
-	s.mu.Lock()
-	r.Seq = len(s.reqs) + 1
-	s.reqs = append(s.reqs, *r)
-	close(s.changed)
-	s.changed = make(chan struct{})
-	s.mu.Unlock()
-}
+func (s *Server) record(r *Request) { s.reqs.add(r, func(r *Request, n int) { r.Seq = n }) }
 
 // maxBody bounds a request body: a long conversation with its tool
 // schemas is well under it.
