@@ -11,48 +11,14 @@ import (
 // event hook with each bus event (read in opencode 1.18.33's and Kilo
 // 7.7.9's binaries; every export must be a plugin function). The plugin
 // passes on the events that say something about the pane, and none from a
-// child (subagent) session, whose idle is not the pane's. It sends them one
-// at a time, in order: opencode and Kilo end a turn with session.status
-// busy then idle and session.idle within a few milliseconds, and reports
-// sent by concurrent processes could land the other way round, leaving a
-// finished turn working (seen with Kilo 7.7.9 in a pane). A busy status
-// right after another of the same session is not sent again.
+// child (subagent) session, whose idle is not the pane's, one at a time
+// and in order (see sender).
 var opencodePlugin = &ownedFile{comment: "//", body: func(h Harness, program string) string {
 	return fill(`import { spawn } from "node:child_process";
 
-const program = PROGRAM;
-const args = ["agent-hook", HARNESS, "--integration", VERSION];
 const children = new Set();
-let queue = Promise.resolve();
-let last = "";
 
-function run(payload) {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, 2000);
-    if (timer && timer.unref) timer.unref();
-    const done = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-    try {
-      const child = spawn(program, args, { stdio: ["pipe", "ignore", "ignore"] });
-      child.on("error", done);
-      child.on("exit", done);
-      child.stdin.on("error", () => {});
-      child.stdin.end(JSON.stringify(payload));
-      child.unref();
-    } catch {
-      done();
-    }
-  });
-}
-
-function send(payload) {
-  const key = payload.hook_event_name + " " + payload.session_id;
-  if (payload.hook_event_name === "session.busy" && key === last) return;
-  last = key;
-  queue = queue.then(() => run(payload));
-}
+SENDER
 
 export const TuiosPlugin = async ({ directory }) => ({
   event: async ({ event }) => {
@@ -105,18 +71,7 @@ var ampPlugin = &ownedFile{comment: "//", body: func(h Harness, program string) 
 
 export const description = "Reports each thread's state to tuios (written by tuios integration install)";
 
-const program = PROGRAM;
-const args = ["agent-hook", HARNESS, "--integration", VERSION];
-
-function send(payload: Record<string, unknown>) {
-  try {
-    const child = spawn(program, args, { stdio: ["pipe", "ignore", "ignore"] });
-    child.on("error", () => {});
-    child.stdin.on("error", () => {});
-    child.stdin.end(JSON.stringify(payload));
-    child.unref();
-  } catch {}
-}
+SENDER
 
 export default function (amp: any) {
   amp.on("session.start", async (event: any, ctx: any) => {
@@ -139,18 +94,7 @@ export default function (amp: any) {
 var piExtension = &ownedFile{comment: "//", body: func(h Harness, program string) string {
 	return fill(`import { spawn } from "node:child_process";
 
-const program = PROGRAM;
-const args = ["agent-hook", HARNESS, "--integration", VERSION];
-
-function send(payload: Record<string, unknown>) {
-  try {
-    const child = spawn(program, args, { stdio: ["pipe", "ignore", "ignore"] });
-    child.on("error", () => {});
-    child.stdin.on("error", () => {});
-    child.stdin.end(JSON.stringify(payload));
-    child.unref();
-  } catch {}
-}
+SENDER
 
 function sid(ctx: any): string {
   try {
@@ -180,7 +124,50 @@ export default function (pi: any) {
 `, h, program)
 }}
 
+// sender is the part every plugin shares: send(payload) hands one event
+// to tuios agent-hook as JSON on stdin. Events go one at a time, in order
+// (each waits for the last hook to exit, at most 2 s): a turn ends with
+// several events within milliseconds, and reports sent by concurrent
+// processes could land the other way round, leaving a finished turn
+// working (seen with Kilo 7.7.9 in a pane). An event equal to the last one
+// sent is not sent again. Plain JavaScript, which TypeScript loaders take
+// as it is.
+const sender = `const program = PROGRAM;
+const args = ["agent-hook", HARNESS, "--integration", VERSION];
+let queue = Promise.resolve();
+let last = "";
+
+function run(payload) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, 2000);
+    if (timer && timer.unref) timer.unref();
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    try {
+      const child = spawn(program, args, { stdio: ["pipe", "ignore", "ignore"] });
+      child.on("error", done);
+      child.on("exit", done);
+      child.stdin.on("error", () => {});
+      child.stdin.end(JSON.stringify(payload));
+      child.unref();
+    } catch {
+      done();
+    }
+  });
+}
+
+function send(payload) {
+  const key = JSON.stringify(payload);
+  if (key === last) return;
+  last = key;
+  queue = queue.then(() => run(payload));
+}
+`
+
 func fill(template string, h Harness, program string) string {
+	template = strings.Replace(template, "SENDER\n", sender, 1)
 	return strings.NewReplacer(
 		"PROGRAM", strconv.Quote(program),
 		"HARNESS", strconv.Quote(h.ID),

@@ -80,20 +80,20 @@ func Harnesses() []Harness {
 		},
 		{
 			// ~/.config/amp/plugins/tuios.ts (Amp's system plugins).
-			ID: "amp", Name: "Amp", Binary: "amp", Reports: ReportsState, Version: 1,
+			ID: "amp", Name: "Amp", Binary: "amp", Reports: ReportsState, Version: 2,
 			dir: ".config/amp", file: "plugins/tuios.ts", owned: ampPlugin,
 			notes: "run plugins: reload in Amp's command palette, or restart it",
 		},
 		{
 			// ~/.pi/agent/extensions/tuios.ts (PI_CODING_AGENT_DIR moves
 			// the agent directory).
-			ID: "pi", Name: "Pi", Binary: "pi", Reports: ReportsState, Version: 1,
+			ID: "pi", Name: "Pi", Binary: "pi", Reports: ReportsState, Version: 2,
 			dirEnv: "PI_CODING_AGENT_DIR", dir: ".pi/agent", file: "extensions/tuios.ts", owned: piExtension,
 			notes: "run /reload in pi, or restart it",
 		},
 		{
 			// ~/.omp/agent/extensions/tuios.ts.
-			ID: "oh-my-pi", Name: "oh-my-pi", Binary: "omp", Reports: ReportsState, Version: 1,
+			ID: "oh-my-pi", Name: "oh-my-pi", Binary: "omp", Reports: ReportsState, Version: 2,
 			dir: ".omp/agent", file: "extensions/tuios.ts", owned: piExtension,
 			notes: "restart omp to load the extension",
 		},
