@@ -322,9 +322,14 @@ func writeHelp(w io.Writer, table []Command, c *Command) {
 			fmt.Fprintf(w, "%s\n\n", strings.TrimSpace(c.Help))
 		}
 		fmt.Fprintf(w, "Verbs:\n")
-		for _, name := range subVerbs(table, c) {
+		names := subVerbs(table, c)
+		width := 0
+		for _, name := range names {
+			width = max(width, len(name))
+		}
+		for _, name := range names {
 			sub, _ := lookup(table, strings.Fields(name))
-			fmt.Fprintf(w, "  %s  %s\n", name, sub.Summary)
+			fmt.Fprintf(w, "  %-*s  %s\n", width, name, sub.Summary)
 		}
 		if c.Example != "" {
 			fmt.Fprintf(w, "\nExample:\n%s\n", indent(c.Example))
