@@ -164,6 +164,8 @@ type Brief struct {
 	// Agent says the pane is known to hold an agent: it has a state, a
 	// harness, a claim or a harness pid. OSC 9;4 is believed only then.
 	Agent bool
+	// Subagents counts the running subagents.
+	Subagents int
 }
 
 // Brief returns a pane's brief without allocating.
@@ -178,6 +180,7 @@ func (a *Arbiter) Brief(paneID string) Brief {
 	return Brief{
 		State: p.state, Harness: p.harness, Source: c.source, Claimed: c.held,
 		Auto:  c.held && c.auto,
-		Agent: p.state != None || p.harness != "" || c.held || p.harnessPID > 1,
+		Agent:     p.state != None || p.harness != "" || c.held || p.harnessPID > 1,
+		Subagents: p.subagents.running(a.clock),
 	}
 }

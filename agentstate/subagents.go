@@ -265,6 +265,21 @@ func (x *subagent) gone(now time.Time) bool {
 	return now.Sub(x.ended) >= linger
 }
 
+// running counts the subagents still running; the clock is read only
+// when there are any.
+func (s *subagentSet) running(c Clock) int {
+	if len(s.list) == 0 || c.Now().Sub(s.last) >= subagentQuiet {
+		return 0
+	}
+	n := 0
+	for _, x := range s.list {
+		if x.ended.IsZero() {
+			n++
+		}
+	}
+	return n
+}
+
 // view counts running subagents and lists at most 16, in start order.
 func (s *subagentSet) view(now time.Time) (int, []Subagent) {
 	if len(s.list) == 0 {

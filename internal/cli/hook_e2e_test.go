@@ -70,6 +70,16 @@ func TestAgentHookReportsAClaudeCodeTurnToItsOwnPane(t *testing.T) {
 	if st := get(); st.State != "working" || st.Subagents != 1 || st.SubagentList[0].Description != "Research tmux" || st.Meta["subagents"] != "1 subagent" {
 		t.Fatalf("with a subagent: %+v", st)
 	}
+	var wins struct {
+		Windows []struct {
+			Index     int `json:"index"`
+			Subagents int `json:"agent_subagents"`
+		} `json:"windows"`
+	}
+	e.json(&wins, "list-windows", "-s", "work")
+	if wins.Windows[0].Index != 0 || wins.Windows[0].Subagents != 1 {
+		t.Fatalf("list-windows: %+v", wins)
+	}
 	hookIn(t, e, "0", "claude-code", `{"hook_event_name":"Stop","session_id":"s-1"}`)
 	st := get()
 	if st.State != "done" || st.CompletionSeq != 1 || st.Meta["now"] != "" {

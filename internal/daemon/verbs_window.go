@@ -26,6 +26,7 @@ type windowRow struct {
 	Cwd          string `json:"cwd,omitempty"`
 	AgentState   string `json:"agent_state"`
 	AgentHarness string `json:"agent_harness,omitempty"`
+	Subagents    int    `json:"agent_subagents"`
 	Exited       bool   `json:"exited"`
 }
 
@@ -45,7 +46,7 @@ func (s *Server) windowRow(w *Window) windowRow {
 		WindowID: w.ID, Index: idx, Name: w.name, Title: w.Title(), DisplayName: w.DisplayName(),
 		Session: w.session.Name, Workspace: w.workspace, Focused: w.session.focused == w, Minimized: w.minimized,
 		Width: w.cols, Height: w.rows, PtyID: w.ID, PID: w.proc.Pid(), Cwd: w.dirNow(),
-		AgentState: b.State.String(), AgentHarness: b.Harness, Exited: exited,
+		AgentState: b.State.String(), AgentHarness: b.Harness, Subagents: b.Subagents, Exited: exited,
 	}
 }
 
