@@ -179,7 +179,7 @@ func (a *Arbiter) Brief(paneID string) Brief {
 	c := p.claim
 	return Brief{
 		State: p.state, Harness: p.harness, Source: c.source, Claimed: c.held,
-		Auto:  c.held && c.auto,
+		Auto:      c.held && c.auto,
 		Agent:     p.state != None || p.harness != "" || c.held || p.harnessPID > 1,
 		Subagents: p.subagents.running(a.clock),
 	}
