@@ -107,17 +107,19 @@ func agentCommands() []Command {
 			},
 		},
 		{
-			Name: "list-agents", Summary: "list agent panes, sorted by what each needs from you", Usage: "[-s NAME] [--all] [--all-sessions] [--json]",
-			Example: "tuios list-agents\ntuios list-agents --all --json",
+			Name: "list-agents", Summary: "list agent panes, sorted by what each needs from you", Usage: "[-s NAME] [--all] [--all-sessions] [--select SELECTOR] [--json]",
+			Help:    "--select keeps the panes a selector matches: space-separated key:value terms that must all match (harness, state, needs, session, group, host, name, cwd; a comma gives alternatives). With --select and no -s every session is searched.",
+			Example: "tuios list-agents\ntuios list-agents --all --json\ntuios list-agents --select 'harness:claude needs:you'",
 			Flags: func(fs *FlagSet) {
 				fs.StringP("session", "s", "", "the session")
 				fs.Bool("all", false, "every pane, including ones not seen as agents")
 				fs.Bool("all-sessions", false, "every session")
+				fs.String("select", "", "only panes a selector matches, such as 'harness:codex state:idle,done'")
 				jsonFlag(fs)
 			},
 			Run: func(ctx *Context) error {
 				var raw map[string]any
-				if err := call("list-agents", params("session", str(ctx, "session"), "all", flagBool(ctx, "all"), "all_sessions", flagBool(ctx, "all-sessions")), &raw); err != nil {
+				if err := call("list-agents", params("session", str(ctx, "session"), "all", flagBool(ctx, "all"), "all_sessions", flagBool(ctx, "all-sessions"), "select", str(ctx, "select")), &raw); err != nil {
 					return err
 				}
 				if flagBool(ctx, "json") {
@@ -127,7 +129,7 @@ func agentCommands() []Command {
 					Agents []agentInfo `json:"agents"`
 				}
 				remarshal(raw, &res)
-				WriteAgents(ctx.Stdout, res.Agents, flagBool(ctx, "all-sessions"))
+				WriteAgents(ctx.Stdout, res.Agents, flagBool(ctx, "all-sessions") || str(ctx, "select") != "" && str(ctx, "session") == "")
 				return nil
 			},
 		},

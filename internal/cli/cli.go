@@ -49,6 +49,8 @@ func commands() []Command {
 		hookCommands,
 		integrationCommands,
 		mailCommands,
+		respondCommands,
+		attentionCommands,
 		demoCommands,
 	} {
 		all = append(all, verbs()...)

@@ -129,12 +129,15 @@ func daemonCommands() []Command {
 			},
 		},
 		{
-			Name: "events", Summary: "stream the daemon's events as JSON lines", Usage: "[-s NAME] [--types a,b]",
-			Help:    "Subscribes to the daemon's event stream: window-created, window-closed, window-exit, agent-state, session-created, … (output only when named). A slow reader gets a gap event counting what it missed.",
-			Example: "tuios events --types agent-state",
+			Name: "events", Summary: "stream the daemon's events as JSON lines", Usage: "[-s NAME] [--types a,b] [--after-seq N --boot-id ID]",
+			Help: "Subscribes to the daemon's event stream: window-created, window-closed, window-exit, agent-state, attention, session-created, … (output only when named). A slow reader gets a gap event counting what it missed. " +
+				"--after-seq and --boot-id (list-attention --json's seq and boot_id) first replay the attention events after that seq; a first line {\"type\":\"resync\"} means list again.",
+			Example: "tuios events --types agent-state\ntuios events --types attention --after-seq 41 --boot-id 3f2a9c0d5e7b1a24",
 			Flags: func(fs *FlagSet) {
 				fs.StringP("session", "s", "", "only this session")
 				fs.StringSlice("types", nil, "only these event types")
+				fs.Int("after-seq", 0, "replay the attention events after this Inbox seq")
+				fs.String("boot-id", "", "the Inbox boot_id --after-seq belongs to")
 			},
 			Run: func(ctx *Context) error {
 				c, err := client.Dial(client.Options{Autostart: true})
@@ -143,8 +146,17 @@ func daemonCommands() []Command {
 				}
 				defer c.Close()
 				types, _ := ctx.Flags.GetStringSlice("types")
-				if err := c.Call("subscribe", params("session", str(ctx, "session"), "types", types), nil); err != nil {
+				var sub struct {
+					Resync bool `json:"resync"`
+				}
+				if err := c.Call("subscribe", params("session", str(ctx, "session"), "types", types,
+					"after_seq", flagInt(ctx, "after-seq"), "boot_id", str(ctx, "boot-id")), &sub); err != nil {
 					return protoError(err)
+				}
+				if sub.Resync {
+					if err := printJSONLine(ctx.Stdout, map[string]any{"type": "resync"}); err != nil {
+						return nil
+					}
 				}
 				for {
 					var ev map[string]any

@@ -67,13 +67,14 @@ func paneCommands() []Command {
 		},
 		{
 			Name: "wait-for", Summary: "block until a pane or an agent reaches a condition", Usage: "window-output|window-idle|window-exit|session-exists|agent-state|agent-message [flags]",
-			Help:    "Blocks in the daemon instead of polling. window-output matches a Go regular expression against the pane's text, scrollback included (so a marker you typed, or one from an earlier run, matches at once: make it fresh and let the pane assemble it). window-idle returns after --idle ms of silence. window-exit returns when the pane's process exits. agent-state returns when the pane (or, without -w, any pane in the session) is in one of the --until states; a pane already there matches at once. agent-message with -w returns on the first unread message in that inbox (mail already there included, so nothing sent a moment before the wait is missed); with no -w on any message said in the session after the wait began; --thread narrows either to one thread. It names the message, never its body: read it with read-agent-messages. A match exits 0; a timeout exits 1 with a hint to capture the pane.",
+			Help:    "Blocks in the daemon instead of polling. window-output matches a Go regular expression against the pane's text, scrollback included (so a marker you typed, or one from an earlier run, matches at once: make it fresh and let the pane assemble it). window-idle returns after --idle ms of silence. window-exit returns when the pane's process exits. agent-state returns when the pane (or, without -w, any pane in the session; with --select, the first pane the selector matches) is in one of the --until states; a pane already there matches at once. agent-message with -w returns on the first unread message in that inbox (mail already there included, so nothing sent a moment before the wait is missed); with no -w on any message said in the session after the wait began; --thread narrows either to one thread. It names the message, never its body: read it with read-agent-messages. A match exits 0; a timeout exits 1 with a hint to capture the pane.",
 			Example: "n=$(date +%s)\ntuios send-text -w build \"go test ./... ; printf 'done_%s_rc=%s\\n' $n \\$?\n\"\ntuios wait-for window-output -w build --pattern \"done_${n}_rc=\" --timeout 300000\ntuios wait-for agent-state -s work --until needs_input\ntuios wait-for agent-message -s work -w \"$TUIOS_PANE_ID\" --thread 12 --timeout 600000",
 			Flags: func(fs *FlagSet) {
 				targetFlags(fs)
 				fs.String("pattern", "", "window-output: a Go regular expression")
 				fs.Int("idle", 0, "window-idle: milliseconds of silence (default 500)")
 				fs.String("until", "", "agent-state: comma-separated states")
+				fs.String("select", "", "agent-state: the first pane a selector matches (every session unless -s), such as 'harness:codex'")
 				fs.Int("thread", 0, "agent-message: only a message in this thread (any id in it)")
 				fs.Int("timeout", 30000, "milliseconds before giving up")
 				jsonFlag(fs)
@@ -88,7 +89,7 @@ func paneCommands() []Command {
 				}
 				var res map[string]any
 				if err := call("wait-for", params("session", sess, "window", str(ctx, "window"), "condition", ctx.Args[0],
-					"pattern", str(ctx, "pattern"), "idle", flagInt(ctx, "idle"), "until", str(ctx, "until"), "thread", flagInt(ctx, "thread"), "timeout", flagInt(ctx, "timeout")), &res); err != nil {
+					"pattern", str(ctx, "pattern"), "idle", flagInt(ctx, "idle"), "until", str(ctx, "until"), "select", str(ctx, "select"), "thread", flagInt(ctx, "thread"), "timeout", flagInt(ctx, "timeout")), &res); err != nil {
 					return err
 				}
 				if flagBool(ctx, "json") {

@@ -27,7 +27,7 @@ func serverWith(tb testing.TB, set func(*Options)) (*Server, string) {
 		tb.Fatal(err)
 	}
 	sock := filepath.Join(dir, "s", "tuios.sock")
-	opt := Options{Socket: sock, Shell: "/bin/sh", Env: []string{"PATH=/usr/bin:/bin", "HOME=" + dir, "PS1=$ ", "ENV="},
+	opt := Options{Socket: sock, Shell: "/bin/sh", Env: []string{"PATH=/usr/bin:/bin", "HOME=" + dir, "PS1=$ ", "ENV="}, StateDir: filepath.Join(dir, "state"),
 		Tracker: detect.TrackerOptions{StallAfter: -1, Home: dir}}
 	if set != nil {
 		set(&opt)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tuios/tuios/agentstate"
+	"github.com/tuios/tuios/inbox"
 )
 
 // event is one line of the subscribe stream.
@@ -19,7 +20,13 @@ type event struct {
 	Bytes    int    `json:"bytes,omitempty"`
 	ExitCode int    `json:"exit_code,omitempty"`
 	Dropped  uint64 `json:"dropped,omitempty"`
-	Time     string `json:"time"`
+	// attention events (attention.go): the change, the item after it and
+	// the queue's boot id; item.seq is the queue's seq (after_seq).
+	Op        string      `json:"op,omitempty"`
+	Item      *inbox.Item `json:"item,omitempty"`
+	BootID    string      `json:"boot_id,omitempty"`
+	HoldEnded string      `json:"hold_ended,omitempty"`
+	Time      string      `json:"time"`
 }
 
 // hub fans events out to subscribers through bounded queues: a slow
@@ -44,14 +51,35 @@ type subscriber struct {
 
 func newHub() *hub { return &hub{subs: map[*subscriber]struct{}{}} }
 
-func (h *hub) add(sub *subscriber) uint64 {
+// addWith adds a subscriber with events queued ahead of anything
+// published after it; it says how many of them fit in its queue.
+func (h *hub) addWith(sub *subscriber, pre []event) (uint64, int) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.subs[sub] = struct{}{}
 	if sub.types["output"] {
 		h.outputs++
 	}
-	return h.seq
+	n := 0
+	for _, ev := range pre {
+		select {
+		case sub.q <- ev:
+			n++
+		default:
+		}
+	}
+	return h.seq, n
+}
+
+// wants reports whether the subscriber's filters let ev through.
+func (sub *subscriber) wants(ev event) bool {
+	if sub.session != "" && ev.Session != "" && sub.session != ev.Session {
+		return false
+	}
+	if sub.window != "" && ev.Window != sub.window {
+		return false
+	}
+	return !(sub.types == nil && ev.Type == "output" || sub.types != nil && !sub.types[ev.Type])
 }
 
 func (h *hub) remove(sub *subscriber) {
@@ -73,23 +101,19 @@ func (h *hub) wants(typ string) bool {
 	return typ != "output" || h.outputs > 0
 }
 
-func (h *hub) publish(ev event) {
+// publish sends ev to every subscriber that wants it and returns it as
+// sent (with its seq and time).
+func (h *hub) publish(ev event) event {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
-		return
+		return ev
 	}
 	h.seq++
 	ev.Seq = h.seq
 	ev.Time = time.Now().UTC().Format(time.RFC3339Nano)
 	for sub := range h.subs {
-		if sub.session != "" && ev.Session != "" && sub.session != ev.Session {
-			continue
-		}
-		if sub.window != "" && ev.Window != sub.window {
-			continue
-		}
-		if sub.types == nil && ev.Type == "output" || sub.types != nil && !sub.types[ev.Type] {
+		if !sub.wants(ev) {
 			continue
 		}
 		select {
@@ -100,6 +124,7 @@ func (h *hub) publish(ev event) {
 			sub.mu.Unlock()
 		}
 	}
+	return ev
 }
 
 func (h *hub) close() {
@@ -121,6 +146,13 @@ func (s *Server) forwardAgentEvents() {
 		case <-s.done:
 			return
 		case c := <-sub.C:
+			// The Inbox reads every change: a new kind or line on
+			// needs_input updates its item without a transition.
+			if c.Dropped > 0 { // changes of other panes may be among those missed
+				s.att.updateAll()
+			} else {
+				s.att.update(c.Pane)
+			}
 			if c.From == c.To {
 				continue
 			}

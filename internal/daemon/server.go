@@ -55,6 +55,10 @@ type Options struct {
 	Tracker detect.TrackerOptions
 	// Logf receives the daemon's log lines; nil discards them.
 	Logf func(format string, args ...any)
+	// StateDir is where the daemon keeps what outlives it (the Inbox's
+	// attention/items.json). Empty is $XDG_STATE_HOME/tuios, else
+	// ~/.local/state/tuios; "-" keeps nothing.
+	StateDir string
 }
 
 // Server is a running daemon.
@@ -83,7 +87,8 @@ type Server struct {
 	windows  map[string]*Window // by id, across sessions
 	order    []*Session         // creation order
 	hub      *hub
-	mail     *mailer // agent mail: the daemon-wide id counter (verbs_mail.go)
+	mail     *mailer    // agent mail: the daemon-wide id counter (verbs_mail.go)
+	att      *attention // the Inbox (attention.go); set in New, never changed
 	ln       net.Listener
 	closed   bool
 	done     chan struct{} // closed when Close starts
@@ -148,6 +153,20 @@ func New(opt Options) (*Server, error) {
 	}
 	s.host, _ = os.Hostname()
 	s.hub = newHub()
+	switch opt.StateDir {
+	case "":
+		opt.StateDir = stateDir(os.Getenv)
+	case "-":
+		opt.StateDir = ""
+	}
+	s.opt.StateDir = opt.StateDir
+	s.att = newAttention(s, opt.StateDir)
+	s.att.load(func(session, window string) bool { // only panes that came back
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		w := s.windows[window]
+		return w != nil && w.session.Name == session
+	})
 	s.verbs = s.verbTable()
 	s.started = time.Now()
 	go s.forwardAgentEvents()
@@ -358,6 +377,7 @@ func (s *Server) shutdown() {
 	for _, cn := range conns {
 		cn.stop()
 	}
+	s.att.saveNow(true) // the final save, before closing the panes closes their items
 	s.closeAllWindows()
 	for _, r := range rings { // mail dies with the daemon, and so does the stash
 		r.Close()

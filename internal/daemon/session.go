@@ -391,6 +391,7 @@ func (s *Server) closeWindow(w *Window) {
 	w.close()
 	s.tracker.Detach(w.ID)
 	s.hub.publish(event{Type: "window-closed", Session: ss.Name, Window: w.ID})
+	s.att.paneClosed(w.ID)
 }
 
 // close stops the window's input and ends every process of its terminal
@@ -429,4 +430,5 @@ func (s *Server) killSession(ss *Session) {
 		ring.Close()
 	}
 	s.hub.publish(event{Type: "session-closed", Session: ss.Name})
+	s.att.sessionClosed(ss.Name)
 }

@@ -84,6 +84,8 @@ func (s *Server) verbTable() map[string]*verb {
 	s.hookVerbs(add)
 	s.waitVerbs(add)
 	s.mailVerbs(add)
+	s.respondVerbs(add)
+	s.attentionVerbs(add)
 	m := map[string]*verb{}
 	for _, v := range all {
 		switch v.name {
@@ -121,6 +123,10 @@ type subscribeParams struct {
 	Window  string   `json:"window" desc:"only this window's events (its full id)" maxlen:"4096"`
 	Types   []string `json:"types" desc:"only these event types (output is sent only when named)" maxlen:"64"`
 	Queue   int      `json:"queue" desc:"events queued before the oldest are dropped" min:"1" max:"65536" default:"256"`
+	// The Inbox's follow: list-attention, then subscribe with its seq and
+	// boot_id, and no attention event is missed.
+	AfterSeq int    `json:"after_seq" desc:"first replay the attention events after this Inbox seq (list-attention's seq)" min:"0" max:"9007199254740991"`
+	BootID   string `json:"boot_id" desc:"the Inbox boot_id after_seq belongs to; another one answers resync:true (list again)" maxlen:"64"`
 }
 
 func (s *Server) metaVerbs(add addFunc) {
@@ -183,11 +189,16 @@ func (s *Server) metaVerbs(add addFunc) {
 				sub.types[t] = true
 			}
 		}
-		seq := s.hub.add(sub)
+		replay := p.AfterSeq > 0 || p.BootID != ""
+		seq, attSeq, n, resync := s.att.subscribeFrom(sub, replay, uint64(p.AfterSeq), p.BootID)
 		cn.sub = sub // serveConn starts the stream once this answer is sent
-		return map[string]any{"type": "subscribed", "seq": seq}, nil
+		res := map[string]any{"type": "subscribed", "seq": seq, "attention_seq": attSeq, "boot_id": s.att.q.BootID()}
+		if replay {
+			res["replayed"], res["resync"] = n, resync
+		}
+		return res, nil
 	})
-	add("subscribe", "Stream events on this connection, one JSON line each; a slow reader gets a gap event", "subscribed", `{"verb":"subscribe","params":{"types":["agent-state"]}}`, p, h)
+	add("subscribe", "Stream events on this connection, one JSON line each; a slow reader gets a gap event; after_seq with boot_id first replays the Inbox's attention events a follower missed", "subscribed", `{"verb":"subscribe","params":{"types":["attention"],"after_seq":41,"boot_id":"3f2a9c0d5e7b1a24"}}`, p, h)
 }
 
 // stream writes a subscriber's events to its connection; drops are

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/detect"
+	"github.com/tuios/tuios/inbox"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/mail"
 )
@@ -37,6 +38,7 @@ type listAgentsParams struct {
 	Session     string `json:"session" desc:"the session (default: most recently active)"`
 	All         bool   `json:"all" desc:"every window, including ones not seen as agents"`
 	AllSessions bool   `json:"all_sessions" desc:"every session"`
+	Select      string `json:"select" desc:"only panes a selector matches: key:value terms that must all match (harness, state, needs, session, group, host, name, cwd); searches every session" maxlen:"1024"`
 }
 
 type explainScreenParams struct {
@@ -213,9 +215,13 @@ func (s *Server) agentVerbs(add addFunc) {
 		`{"verb":"get-agent-state","params":{"window":"build"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *listAgentsParams) (any, *proto.Error) {
+		sel, perr := parseSelect(p.Select)
+		if perr != nil {
+			return nil, perr
+		}
 		s.mu.Lock()
 		var sessions []*Session
-		if p.AllSessions {
+		if p.AllSessions || sel != nil && p.Session == "" {
 			sessions = s.sessionsSorted()
 		} else {
 			ss, err := s.session(cn, p.Session)
@@ -243,9 +249,16 @@ func (s *Server) agentVerbs(add addFunc) {
 		rows := []agentRow{}
 		for _, st := range seats {
 			r := s.agentRow(st)
-			if p.All || r.State != "none" || r.HarnessID != "" {
-				rows = append(rows, r)
+			if !p.All && r.State == "none" && r.HarnessID == "" {
+				continue
 			}
+			if sel != nil {
+				f := rowFields(r)
+				if !sel.Match(&f) {
+					continue
+				}
+			}
+			rows = append(rows, r)
 		}
 		sort.SliceStable(rows, func(i, j int) bool { return needOrder(rows[i]) < needOrder(rows[j]) })
 		humanUnread := 0
@@ -253,7 +266,10 @@ func (s *Server) agentVerbs(add addFunc) {
 			humanUnread += r.Unread(mail.Human)
 		}
 		res := map[string]any{"type": "agent_list", "agents": rows, "total": len(rows), "human_inbox": "human", "human_unread": humanUnread}
-		if p.AllSessions {
+		if sel != nil {
+			res["select"] = sel.String()
+		}
+		if p.AllSessions || sel != nil && p.Session == "" {
 			res["all_sessions"] = true
 		} else {
 			res["session"] = first
@@ -334,6 +350,12 @@ func (s *Server) agentVerbs(add addFunc) {
 	})
 	add("explain-agent-screen", "Show a pane's screen tail exactly as the rules read it, and what each rule made of it", "agent_screen",
 		`{"verb":"explain-agent-screen","params":{"window":"build","harness":"codex","lines":20}}`, p, h)
+}
+
+// rowFields is what a selector reads of a list-agents row.
+func rowFields(r agentRow) inbox.SelectorFields {
+	return inbox.SelectorFields{Session: r.Session, Name: r.Name, Group: r.Group, Harness: r.HarnessID,
+		Program: r.Foreground, Cwd: r.Cwd, State: r.snap.State}
 }
 
 // validHarnessName accepts an id a user manifest could carry.

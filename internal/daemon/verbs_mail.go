@@ -288,6 +288,9 @@ func (m *mailer) send(cn *conn, p *sendMessageParams) (any, *proto.Error) {
 		return nil, mailErr(serr)
 	}
 	s.hub.publish(event{Type: "agent-message", Session: ss.Name, Window: to})
+	if msg.To == mail.Human {
+		s.att.mailThread(ss.Name, ring, msg.ThreadID)
+	}
 	return map[string]any{"type": "agent_message_sent", "session": ss.Name, "message_id": msg.ID, "kind": msg.Kind, "to": msg.To,
 		"to_name": msg.ToLabel, "from": msg.From, "from_label": msg.FromLabel, "sent_at": msg.SentAt, "reply_to": msg.ReplyTo,
 		"thread_id": msg.ThreadID, "reply_to_missing": msg.ReplyToMissing, "origin": msg.Origin, "origin_host": msg.OriginHost,
@@ -331,6 +334,15 @@ func (m *mailer) read(cn *conn, p *readMessagesParams) (any, *proto.Error) {
 	}
 	forced = forced && !p.Peek
 	res := ring.Read(mail.ReadOptions{Inbox: inbox, Unread: p.Unread, Notices: p.Notices, Peek: p.Peek || forced, Thread: uint64(p.Thread), Limit: p.Limit})
+	if inbox == mail.Human && !p.Peek && !forced { // the person read: their Inbox rows follow
+		seen := map[uint64]bool{}
+		for _, msg := range res.Messages {
+			if msg.WasUnread && !seen[msg.ThreadID] {
+				seen[msg.ThreadID] = true
+				m.s.att.mailThread(ss.Name, ring, msg.ThreadID)
+			}
+		}
+	}
 	return map[string]any{"type": "agent_messages", "session": ss.Name, "inbox": inbox, "thread": res.Thread, "untrusted": true,
 		"messages": res.Messages, "unread": res.Unread, "total": res.Total, "evicted": res.Evicted, "peek_forced": forced}, nil
 }

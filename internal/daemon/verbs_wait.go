@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"regexp"
+	"sort"
 	"time"
 
 	"github.com/tuios/tuios/agentstate"
+	"github.com/tuios/tuios/inbox"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/vt"
 )
@@ -24,6 +26,7 @@ type waitParams struct {
 	Pattern   string `json:"pattern" desc:"window-output: a Go regular expression matched against the pane's text, scrollback included" when:"condition=window-output" maxlen:"4096"`
 	Idle      int    `json:"idle" desc:"window-idle: milliseconds of silence" min:"1" max:"86400000" default:"500"`
 	Until     string `json:"until" desc:"agent-state: comma-separated states to wait for" when:"condition=agent-state" maxlen:"256"`
+	Select    string `json:"select" desc:"agent-state: the first pane a selector matches, in every session unless session is given (instead of window)" maxlen:"1024"`
 	Thread    int    `json:"thread" desc:"agent-message: only a message in this thread (any id in it)" min:"1" max:"9007199254740991"`
 	Timeout   int    `json:"timeout" desc:"milliseconds before giving up" min:"1" max:"86400000" default:"30000"`
 }
@@ -159,6 +162,9 @@ func (s *Server) waitFor(cn *conn, p *waitParams) (any, *proto.Error) {
 }
 
 func (s *Server) waitAgent(ctx context.Context, cn *conn, p *waitParams, result map[string]any, timedOut func(string) *proto.Error) (any, *proto.Error) {
+	if p.Select != "" {
+		return s.waitSelect(ctx, cn, p, result, timedOut)
+	}
 	set, err := agentstate.ParseStateSet(p.Until)
 	if err != nil {
 		se, _ := err.(*agentstate.StateError)
@@ -215,6 +221,79 @@ func (s *Server) waitAgent(ctx context.Context, cn *conn, p *waitParams, result 
 		select {
 		case <-ctx.Done():
 			return nil, timedOut("agent state " + set.String())
+		case <-sub.C:
+		}
+	}
+}
+
+// waitSelect is wait-for agent-state with a selector: the first pane the
+// selector matches whose state is in until, in every session or the one
+// named.
+func (s *Server) waitSelect(ctx context.Context, cn *conn, p *waitParams, result map[string]any, timedOut func(string) *proto.Error) (any, *proto.Error) {
+	if p.Window != "" {
+		return nil, proto.Errorf(proto.CodeInvalidParams, "select and window do not go together").WithHint(proto.Hint{Param: "select"})
+	}
+	sel, perr := parseSelect(p.Select)
+	if perr != nil {
+		return nil, perr
+	}
+	var set agentstate.StateSet
+	if p.Until != "" {
+		var err error
+		if set, err = agentstate.ParseStateSet(p.Until); err != nil {
+			return nil, proto.Errorf(proto.CodeInvalidParams, "until: unknown state").WithHint(proto.Hint{Param: "until", Accepted: stateNames()})
+		}
+		result["state"] = set.String()
+	}
+	var only *Session
+	if p.Session != "" {
+		s.mu.Lock()
+		ss, err := s.session(cn, p.Session)
+		s.mu.Unlock()
+		if err != nil {
+			return nil, err
+		}
+		only = ss
+	}
+	result["select"] = sel.String()
+	arb := s.tracker.Arbiter()
+	sub := arb.Subscribe(agentstate.SubscribeOptions{Buffer: 256})
+	defer sub.Close()
+	type seat struct {
+		id string
+		f  inbox.SelectorFields
+	}
+	check := func() (string, agentstate.State, bool) {
+		s.mu.Lock()
+		var seats []seat
+		for _, w := range s.windows {
+			if only != nil && w.session != only {
+				continue
+			}
+			seats = append(seats, seat{id: w.ID, f: inbox.SelectorFields{Session: w.session.Name, Name: w.DisplayName(), Cwd: w.dirNow()}})
+		}
+		s.mu.Unlock()
+		sort.Slice(seats, func(i, j int) bool { return seats[i].id < seats[j].id })
+		for _, st := range seats {
+			b := arb.Brief(st.id)
+			if b.State == agentstate.None || set != 0 && !set.Has(b.State) {
+				continue
+			}
+			st.f.Harness, st.f.State = b.Harness, b.State
+			if sel.Match(&st.f) {
+				return st.id, b.State, true
+			}
+		}
+		return "", 0, false
+	}
+	for {
+		if id, st, ok := check(); ok {
+			result["window"], result["state"] = id, st.String()
+			return result, nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, timedOut("a pane matching " + sel.String())
 		case <-sub.C:
 		}
 	}

@@ -232,6 +232,7 @@ func (s *Server) windowVerbs(add addFunc) {
 		}
 		if p.Name != nil {
 			s.hub.publish(event{Type: "window-retitled", Session: ss.Name, Window: w.ID})
+			s.att.update(w.ID) // its Inbox rows show the new name
 		}
 		if p.Minimize != nil {
 			typ := "window-restored"

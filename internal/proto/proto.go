@@ -107,7 +107,11 @@ var codeDescriptions = [...][2]string{
 	{"not_ready", "the target agent stayed mid-turn until the wait ended"},
 	{"prompt_stalled", "the text was typed but the agent showed no sign of taking it"},
 	{"loop_refused", "a pane addressed itself, or an ask would close a cycle"},
+	{"not_human", "the act is reserved to the person: a live human nonce from an attached client (or respond_from_shell from outside every pane)"},
+	{"prompt_changed", "the prompt is not the one peeked, or was already answered; nothing was pressed"},
+	{"risk_unacknowledged", "allowing a risky prompt needs risk_ack naming its risk rules; hint.accepted lists them"},
 	{"stash_full", "the session stash is full and every file in it is still named by a message"},
+	{"unknown_host", "no linked host has that name"},
 	{CodeInternal, "a bug in the daemon"},
 }
 

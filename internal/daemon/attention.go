@@ -1,0 +1,439 @@
+package daemon
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/tuios/tuios/agentstate"
+	"github.com/tuios/tuios/inbox"
+	"github.com/tuios/tuios/internal/proto"
+	"github.com/tuios/tuios/mail"
+)
+
+// The Inbox in the daemon: one inbox.Queue fed with every agent-state
+// change, the person's mail, and window and session closes; its events
+// are published as attention events.
+//
+// Locking: a.mu is held across each queue call and the publish of the
+// events it returned, so events reach subscribers in seq order and a
+// subscribe that replays (after_seq) misses nothing and sees nothing
+// twice. a.mu is taken without s.mu held; under it the daemon may take
+// s.mu (briefly, to check a window is still there), a mail ring's lock and
+// the hub's lock, none of which waits on I/O. Timers are armed after a.mu
+// is released (a clock may call f on the arming goroutine).
+
+const (
+	// attentionReplay is how many attention events at least are kept for
+	// a subscriber that comes back with after_seq (at most twice that).
+	attentionReplay = 4096
+	// attentionSaveDelay debounces the queue file's writes.
+	attentionSaveDelay = 500 * time.Millisecond
+	// attentionFile is the queue file under the state dir.
+	attentionFile = "attention/items.json"
+	// codeNotHuman refuses an Inbox action from a program inside a pane.
+	codeNotHuman = "not_human"
+)
+
+type attention struct {
+	s *Server
+	q *inbox.Queue
+
+	mu     sync.Mutex
+	replay []event // the newest attention events, oldest first
+	dirty  bool    // changed since the last save
+	frozen bool    // the final save was made: no more writes
+
+	tmu       sync.Mutex // guards the timers below
+	wake      time.Time
+	wakeTimer agentstate.Timer
+	saveTimer agentstate.Timer
+
+	path string // the queue file; "" when there is no state dir
+}
+
+// stateDir is $XDG_STATE_HOME/tuios, else ~/.local/state/tuios; "" when
+// neither can be told.
+func stateDir(getenv func(string) string) string {
+	if d := getenv("XDG_STATE_HOME"); filepath.IsAbs(d) {
+		return filepath.Join(d, "tuios")
+	}
+	if h := getenv("HOME"); filepath.IsAbs(h) {
+		return filepath.Join(h, ".local", "state", "tuios")
+	}
+	return ""
+}
+
+func newAttention(s *Server, dir string) *attention {
+	a := &attention{s: s, q: inbox.New(inbox.Options{Clock: s.clock})}
+	if dir != "" {
+		a.path = filepath.Join(dir, filepath.FromSlash(attentionFile))
+	}
+	return a
+}
+
+// publishLocked records and publishes a queue call's events. Called with a.mu
+// held.
+func (a *attention) publishLocked(evs []inbox.Event) {
+	if len(evs) == 0 {
+		return
+	}
+	a.dirty = true
+	boot := a.q.BootID()
+	for _, e := range evs {
+		it := e.Item
+		ev := a.s.hub.publish(event{Type: "attention", Session: it.Session, Window: it.Window,
+			Op: string(e.Op), Item: &it, BootID: boot, HoldEnded: e.HoldEnded})
+		a.replay = append(a.replay, ev)
+	}
+	if len(a.replay) >= 2*attentionReplay { // trimmed in halves: amortised
+		a.replay = append(a.replay[:0:0], a.replay[len(a.replay)-attentionReplay:]...)
+	}
+}
+
+// do runs every queue call that may change the queue: the events are
+// published under a.mu, then the wake timer and the save are armed.
+func (a *attention) do(fn func() []inbox.Event) {
+	a.mu.Lock()
+	a.publishLocked(fn())
+	dirty := a.dirty && !a.frozen
+	a.mu.Unlock()
+	a.rearm()
+	if dirty {
+		a.saveSoon()
+	}
+}
+
+// doErr is do for a call that can be refused.
+func (a *attention) doErr(fn func() ([]inbox.Event, error)) error {
+	var err error
+	a.do(func() []inbox.Event {
+		var evs []inbox.Event
+		evs, err = fn()
+		return evs
+	})
+	return err
+}
+
+// update feeds a pane's snapshot. A window that is gone is not fed: its
+// items closed with it.
+func (a *attention) update(paneID string) {
+	a.do(func() []inbox.Event {
+		s := a.s
+		s.mu.Lock()
+		w := s.windows[paneID]
+		var p inbox.Pane
+		if w != nil {
+			p = inbox.Pane{ID: w.ID, Session: w.session.Name, Workspace: strconv.Itoa(w.workspace), Name: w.DisplayName()}
+		}
+		s.mu.Unlock()
+		if w == nil {
+			return nil
+		}
+		return a.q.Update(p, s.tracker.Arbiter().Get(paneID))
+	})
+}
+
+// updateAll feeds every pane's snapshot: after the arbiter's stream
+// dropped changes, any pane may be behind.
+func (a *attention) updateAll() {
+	a.s.mu.Lock()
+	ids := make([]string, 0, len(a.s.windows))
+	for id := range a.s.windows {
+		ids = append(ids, id)
+	}
+	a.s.mu.Unlock()
+	for _, id := range ids {
+		a.update(id)
+	}
+}
+
+// mailThread feeds what the person's mail in one thread says now.
+func (a *attention) mailThread(session string, ring *mail.Ring, thread uint64) {
+	if ring == nil || thread == 0 {
+		return
+	}
+	a.do(func() []inbox.Event {
+		res := ring.Read(mail.ReadOptions{Thread: thread, Limit: -1, Peek: true})
+		return a.q.Mail(inbox.MailFrom(session, res.Messages))
+	})
+}
+
+func (a *attention) paneClosed(id string) {
+	a.do(func() []inbox.Event { return a.q.PaneClosed(id) })
+}
+
+func (a *attention) sessionClosed(name string) {
+	a.do(func() []inbox.Event { return a.q.SessionClosed(name) })
+}
+
+// tick wakes the snoozes whose time came.
+func (a *attention) tick() {
+	a.tmu.Lock()
+	a.wake, a.wakeTimer = time.Time{}, nil
+	a.tmu.Unlock()
+	a.do(func() []inbox.Event { return a.q.Tick(a.s.clock.Now()) })
+}
+
+// rearm keeps one timer for the earliest timed snooze, none when nothing
+// timed sleeps.
+func (a *attention) rearm() {
+	a.tmu.Lock()
+	defer a.tmu.Unlock()
+	next := a.q.NextWake() // read under tmu: two rearms cannot cross
+	if next.Equal(a.wake) && (next.IsZero() || a.wakeTimer != nil) {
+		return
+	}
+	if a.wakeTimer != nil {
+		a.wakeTimer.Stop()
+		a.wakeTimer = nil
+	}
+	a.wake = next
+	if next.IsZero() {
+		return
+	}
+	d := max(next.Sub(a.s.clock.Now()), time.Millisecond)
+	// The clock may call f on this goroutine: f only starts one.
+	a.wakeTimer = a.s.clock.AfterFunc(d, func() { go a.tick() })
+}
+
+// armed reports whether the wake timer is set, and for when (tests).
+func (a *attention) armed() (time.Time, bool) {
+	a.tmu.Lock()
+	defer a.tmu.Unlock()
+	return a.wake, a.wakeTimer != nil
+}
+
+// ---- persistence ----
+
+// saveSoon arms the debounced save.
+func (a *attention) saveSoon() {
+	if a.path == "" {
+		return
+	}
+	a.tmu.Lock()
+	defer a.tmu.Unlock()
+	if a.saveTimer != nil {
+		return
+	}
+	a.saveTimer = a.s.clock.AfterFunc(attentionSaveDelay, func() { go a.saveNow(false) })
+}
+
+// saveNow writes the queue file if it changed. final freezes it: nothing
+// is written after the save shutdown makes before it closes the panes.
+func (a *attention) saveNow(final bool) {
+	a.tmu.Lock()
+	if a.saveTimer != nil {
+		a.saveTimer.Stop()
+		a.saveTimer = nil
+	}
+	a.tmu.Unlock()
+	a.mu.Lock()
+	if a.frozen || a.path == "" || !a.dirty && !final {
+		a.frozen = a.frozen || final
+		a.mu.Unlock()
+		return
+	}
+	a.frozen = final
+	a.dirty = false
+	b, err := a.q.Marshal()
+	a.mu.Unlock()
+	if err == nil {
+		err = writeFileAtomic(a.path, b)
+	}
+	if err != nil {
+		a.s.opt.Logf("attention: saving %s: %v", a.path, err)
+	}
+}
+
+// writeFileAtomic writes b to path through a temporary file in the same
+// directory, mode 0600, and renames it into place.
+func writeFileAtomic(path string, b []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), ".items-*.tmp")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(b)
+	if err == nil {
+		err = f.Chmod(0o600)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}
+
+// load reads the queue file at start. keep says which panes came back. A
+// file that is corrupt, not ours or not private is logged, moved aside and
+// the daemon starts with an empty queue.
+func (a *attention) load(keep func(session, window string) bool) {
+	if a.path == "" {
+		return
+	}
+	f, err := os.Open(a.path)
+	if errors.Is(err, os.ErrNotExist) {
+		return
+	}
+	if err != nil {
+		a.s.opt.Logf("attention: not loading %s: %v; starting with an empty Inbox", a.path, err)
+		return
+	}
+	defer f.Close()
+	why := ""
+	var b []byte
+	if fi, err := f.Stat(); err != nil {
+		why = err.Error()
+	} else if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != a.s.uid {
+		why = fmt.Sprintf("it belongs to uid %d, not %d", st.Uid, a.s.uid)
+	} else if !fi.Mode().IsRegular() {
+		why = "it is not a regular file"
+	} else if fi.Mode().Perm()&0o077 != 0 {
+		why = fmt.Sprintf("its mode is %04o, not 0600", fi.Mode().Perm())
+	} else if fi.Size() > inbox.MaxSaveBytes {
+		why = fmt.Sprintf("it is %d bytes, over %d", fi.Size(), inbox.MaxSaveBytes)
+	} else {
+		var buf bytes.Buffer
+		if _, err := buf.ReadFrom(f); err != nil {
+			why = err.Error()
+		}
+		b = buf.Bytes()
+	}
+	if why == "" {
+		a.mu.Lock()
+		err := a.q.Unmarshal(b, keep)
+		a.mu.Unlock()
+		if err == nil {
+			a.rearm() // a snooze kept from before the restart
+			return
+		}
+		why = err.Error()
+	}
+	aside := a.path + ".corrupt-" + a.s.clock.Now().UTC().Format("20060102T150405Z")
+	if err := os.Rename(a.path, aside); err != nil {
+		a.s.opt.Logf("attention: refused %s (%s) and could not move it aside: %v; starting with an empty Inbox", a.path, why, err)
+		return
+	}
+	a.s.opt.Logf("attention: refused %s (%s); moved it to %s and started with an empty Inbox", a.path, why, aside)
+}
+
+// ---- subscribe ----
+
+// subscribeFrom adds a subscriber, first queueing the attention events
+// after afterSeq when asked. resync says the follower must list again:
+// the queue restarted (another boot id) or the events it missed are no
+// longer kept.
+func (a *attention) subscribeFrom(sub *subscriber, replay bool, afterSeq uint64, bootID string) (hubSeq, seq uint64, n int, resync bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	seq = a.q.Seq()
+	var pre []event
+	if replay {
+		switch {
+		case bootID != "" && bootID != a.q.BootID():
+			resync = true
+		case afterSeq > a.q.Seq():
+			resync = true
+		case afterSeq < a.q.Seq():
+			if len(a.replay) == 0 || a.replay[0].Item.Seq > afterSeq+1 {
+				resync = true
+			}
+			for _, ev := range a.replay {
+				if ev.Item.Seq > afterSeq && sub.wants(ev) {
+					pre = append(pre, ev)
+				}
+			}
+		}
+	}
+	hubSeq, n = a.s.hub.addWith(sub, pre)
+	if n < len(pre) {
+		resync = true
+	}
+	return hubSeq, seq, n, resync
+}
+
+// ---- who may act ----
+
+// person refuses an Inbox action the person did not make. For now the
+// person is any caller outside every pane (the CLI in a plain shell, an
+// attached client); a program inside a pane is refused with not_human.
+//
+// HUMAN NONCE: the attached client's proof that a person acts (the
+// human_nonce param of §6.4) is checked here once clients carry one; the
+// pane grants (admin → forbidden vs not_human, respond over a link) go
+// here too.
+func (s *Server) person(cn *conn, verb string) *proto.Error {
+	s.mu.Lock()
+	w := s.callerWindow(cn)
+	s.mu.Unlock()
+	if w == nil {
+		return nil
+	}
+	return proto.Errorf(codeNotHuman, "%s is the person's: a program inside a pane may not use it", verb).
+		WithHint(proto.Hint{Detail: "run it from a shell outside every pane, or use the Inbox in an attached client"})
+}
+
+// inboxErr turns a queue refusal into a protocol error with the same code;
+// its Why goes in the hint.
+func inboxErr(err error) *proto.Error {
+	var ie *inbox.Error
+	if errors.As(err, &ie) {
+		h := proto.Hint{Param: ie.Param, Detail: "why: " + string(ie.Why)}
+		if x := ie.Hint(); x != "" {
+			h.Detail += "; " + x
+		}
+		return proto.Errorf(string(ie.Code()), "%s", ie.Message).WithHint(h)
+	}
+	var se *inbox.SelectorError
+	if errors.As(err, &se) {
+		h := proto.Hint{Param: se.Param, Accepted: se.Accepted(), DidYouMean: se.DidYouMean}
+		if se.Term != "" {
+			h.Detail = "the term " + strconv.Quote(se.Term) + ": "
+		}
+		h.Detail += "why: " + se.Why
+		if x := se.Hint(); x != "" {
+			h.Detail += "; " + x
+		}
+		return proto.Errorf(string(se.Code()), "%s", se.Message).WithHint(h)
+	}
+	return proto.Errorf(proto.CodeInternal, "%v", err)
+}
+
+// parseSelect reads a select param; "" is no selector (nil).
+func parseSelect(text string) (*inbox.Selector, *proto.Error) {
+	if text == "" {
+		return nil, nil
+	}
+	home, _ := os.UserHomeDir()
+	sel, err := inbox.ParseSelector(text, inbox.SelectorOptions{Home: home})
+	if err != nil {
+		return nil, inboxErr(err)
+	}
+	return sel, nil
+}
+
+// itemFields is what a selector reads of an Inbox item: its state comes
+// from its kind; cwd and group are not known in the Inbox.
+func itemFields(it inbox.Item) inbox.SelectorFields {
+	st := it.Kind.State()
+	return inbox.SelectorFields{Host: it.Host, Session: it.Session, Name: it.Name, Harness: it.Harness,
+		State: st, NoState: st == agentstate.None}
+}
