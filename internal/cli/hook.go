@@ -15,6 +15,7 @@ import (
 	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/detect/hook"
 	"github.com/tuios/tuios/internal/client"
+	"github.com/tuios/tuios/internal/procstat"
 )
 
 // agent-hook is what a harness runs on each hook event. It is on the path
@@ -342,28 +343,10 @@ func harnessPID() int {
 		}
 		switch strings.TrimSpace(string(comm)) {
 		case "sh", "bash", "dash", "zsh", "fish", "ksh", "env":
-			pid = ppidOf(pid)
+			pid = procstat.Parent(pid)
 			continue
 		}
 		return pid
 	}
 	return pid
-}
-
-func ppidOf(pid int) int {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0
-	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return 0
-	}
-	f := strings.Fields(s[i+1:])
-	if len(f) < 2 {
-		return 0
-	}
-	n, _ := strconv.Atoi(f[1])
-	return n
 }

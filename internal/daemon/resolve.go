@@ -1,10 +1,10 @@
 package daemon
 
 import (
-	"os"
 	"strconv"
 	"strings"
 
+	"github.com/tuios/tuios/internal/procstat"
 	"github.com/tuios/tuios/internal/proto"
 )
 
@@ -145,36 +145,10 @@ func (s *Server) paneOf(pid int) (id, how string) {
 		if id, ok := shells[pid]; ok {
 			return id, "ancestry"
 		}
-		pid = parentPID(pid)
+		pid = procstat.Parent(pid)
 	}
-	if id, ok := shells[sessionID(first)]; ok {
+	if id, ok := shells[procstat.Session(first)]; ok {
 		return id, "session"
 	}
 	return "", ""
-}
-
-// sessionID reads the session id from /proc/<pid>/stat.
-func sessionID(pid int) int { return statField(pid, 3) }
-
-// parentPID reads the ppid from /proc/<pid>/stat.
-func parentPID(pid int) int { return statField(pid, 1) }
-
-// statField reads the n-th field after the command name (after the last
-// ')', which the name itself may contain) of /proc/<pid>/stat: 0 state,
-// 1 ppid, 2 pgrp, 3 session.
-func statField(pid, n int) int {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0
-	}
-	i := strings.LastIndexByte(string(b), ')')
-	if i < 0 {
-		return 0
-	}
-	f := strings.Fields(string(b[i+1:]))
-	if len(f) <= n {
-		return 0
-	}
-	v, _ := strconv.Atoi(f[n])
-	return v
 }

@@ -90,7 +90,8 @@ func TestAttachIssuesAHumanNonceOnlyOutsidePanes(t *testing.T) {
 	// Inside a pane: refused.
 	exe, _ := os.Executable()
 	b.must("new-window", map[string]any{"session": "n", "name": "in", "no_focus": true,
-		"argv": []string{"env", "TUIOS_NONCE_HELPER=attach", "TUIOS_NONCE_SOCK=" + sock, exe, "-test.run=^TestNonceHelper$"}})
+		// The pane stays after the helper ends, so its output can be read.
+		"argv": []string{"sh", "-c", `TUIOS_NONCE_HELPER=attach TUIOS_NONCE_SOCK="$1" "$2" -test.run='^TestNonceHelper$'; sleep 60`, "sh", sock, exe}})
 	b.must("wait-for", map[string]any{"session": "n", "window": "in", "condition": "window-output", "pattern": "helper_result=", "timeout": 15000})
 	got := str(b.must("capture-pane", map[string]any{"session": "n", "window": "in"})["content"])
 	if !strings.Contains(got, "code="+codeRespondNotHuman) {
