@@ -89,6 +89,7 @@ type Server struct {
 	hub      *hub
 	mail     *mailer    // agent mail: the daemon-wide id counter (verbs_mail.go)
 	att      *attention // the Inbox (attention.go); set in New, never changed
+	resp     *responder // attach and respond (verbs_respond.go); set in New, never changed
 	ln       net.Listener
 	closed   bool
 	done     chan struct{} // closed when Close starts

@@ -392,6 +392,9 @@ func (s *Server) closeWindow(w *Window) {
 	s.tracker.Detach(w.ID)
 	s.hub.publish(event{Type: "window-closed", Session: ss.Name, Window: w.ID})
 	s.att.paneClosed(w.ID)
+	if s.resp != nil {
+		s.resp.forget(w.ID)
+	}
 }
 
 // close stops the window's input and ends every process of its terminal

@@ -201,6 +201,18 @@ func (r *responder) validNonce(cn *conn, nonce string) bool {
 	return h.cn == cn || (cn.peer > 1 && h.pid == cn.peer)
 }
 
+// forget drops what was kept for a window that closed. A lock held by an
+// answer in flight stays until that answer lets go of it.
+func (r *responder) forget(id string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.entered, id)
+	delete(r.answered, id)
+	if ch := r.locks[id]; ch != nil && len(ch) == 0 {
+		delete(r.locks, id)
+	}
+}
+
 // lock takes the window's answer lock, or gives up with ctx.
 func (r *responder) lock(ctx context.Context, id string) (func(), bool) {
 	r.mu.Lock()
@@ -505,6 +517,7 @@ func sameSet(a, b []string) bool {
 
 func (s *Server) respondVerbs(add addFunc) {
 	r := s.newResponder()
+	s.resp = r
 
 	p, h := handler(func(cn *conn, p *attachParams) (any, *proto.Error) {
 		if !s.outsidePanes(cn) {

@@ -1,12 +1,15 @@
 package daemon
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
 
+	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/detect"
+	"github.com/tuios/tuios/internal/client"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/review"
 )
@@ -189,4 +192,39 @@ func TestOfferedActionsAndRisk(t *testing.T) {
 func (s *Server) newResponderForTest() *responder {
 	chk, _ := review.NewChecker(review.RiskConfig{})
 	return &responder{s: s, risk: chk}
+}
+
+// A closed window leaves nothing in the responder: a long-lived daemon
+// opens and closes windows without end.
+func TestAClosedWindowLeavesNothingInTheResponder(t *testing.T) {
+	srv, sock := serverWith(t, nil)
+	c, err := client.Dial(client.Options{Socket: sock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var created struct {
+		WindowID string `json:"window_id"`
+	}
+	if err := c.Call("new-session", map[string]any{"name": "r"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Call("new-window", map[string]any{"session": "r", "name": "w"}, &created); err != nil {
+		t.Fatal(err)
+	}
+	r := srv.resp
+	unlock, ok := r.lock(context.Background(), created.WindowID)
+	if !ok {
+		t.Fatal("no lock")
+	}
+	unlock()
+	r.enteredAt(created.WindowID, agentstate.Snapshot{})
+	if err := c.Call("close-window", map[string]any{"session": "r", "window": created.WindowID}, nil); err != nil {
+		t.Fatal(err)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.locks)+len(r.entered)+len(r.answered) != 0 {
+		t.Fatalf("left behind: %d locks, %d entered, %d answered", len(r.locks), len(r.entered), len(r.answered))
+	}
 }
