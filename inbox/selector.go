@@ -96,13 +96,6 @@ func selectorIsGlobKey(k SelectorKey) bool {
 	return k == SelectorSession || k == SelectorGroup || k == SelectorHost || k == SelectorName
 }
 
-// SelectorCode is the stable code of a *SelectorError: the control
-// protocol's code for the same refusal.
-type SelectorCode string
-
-// SelectorInvalidParams is the code of every selector refusal.
-const SelectorInvalidParams SelectorCode = "invalid_params"
-
 // SelectorParam is the request parameter every selector refusal names.
 const SelectorParam = "select"
 
@@ -127,8 +120,8 @@ type SelectorError struct {
 
 func (e *SelectorError) Error() string { return "inbox: " + e.Message }
 
-// Code returns SelectorInvalidParams.
-func (e *SelectorError) Code() SelectorCode { return SelectorInvalidParams }
+// Code returns CodeInvalidParams: every selector refusal is one.
+func (e *SelectorError) Code() Code { return CodeInvalidParams }
 
 // Hint says what to do next.
 func (e *SelectorError) Hint() string { return e.hint }

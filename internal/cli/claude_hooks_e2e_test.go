@@ -34,11 +34,7 @@ func TestRealClaudeCodeReportsThroughItsHooks(t *testing.T) {
 
 	e := newEnv(t)
 	home := filepath.Join(e.dir, "home")
-	work := filepath.Join(e.dir, "work")
-	os.MkdirAll(work, 0o755)
-	if w, err := filepath.EvalSymlinks(work); err == nil {
-		work = w
-	}
+	work := e.workDir()
 	seedClaudeHome(t, home, work)
 	settings := filepath.Join(home, ".claude", "settings.json")
 	os.MkdirAll(filepath.Dir(settings), 0o755)

@@ -126,6 +126,19 @@ func (e *env) json(v any, args ...string) {
 	}
 }
 
+// workDir makes the env's working directory for an agent, its symlinks
+// resolved (agents record the real path as the project's).
+func (e *env) workDir() string {
+	work := filepath.Join(e.dir, "work")
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		e.t.Fatal(err)
+	}
+	if w, err := filepath.EvalSymlinks(work); err == nil {
+		work = w
+	}
+	return work
+}
+
 func (e *env) socket() string { return filepath.Join(e.dir, "run", "tuios", "tuios.sock") }
 
 // fresh is a marker the pane assembles, so neither the echo of the command

@@ -92,11 +92,7 @@ func TestRealGeminiCLIReportsThroughItsHooks(t *testing.T) {
 
 	e := newEnv(t)
 	home := filepath.Join(e.dir, "home")
-	work := filepath.Join(e.dir, "work")
-	os.MkdirAll(work, 0o755)
-	if w, err := filepath.EvalSymlinks(work); err == nil {
-		work = w
-	}
+	work := e.workDir()
 	seedGeminiHome(t, home, work)
 	settings := filepath.Join(home, ".gemini", "settings.json")
 	// A person's own settings, with a hook of their own (silent, as Gemini

@@ -337,11 +337,7 @@ func claudeTurn(t *testing.T, command func(t *testing.T, home, scratch string) s
 
 	e := newEnv(t)
 	home := filepath.Join(e.dir, "home")
-	work := filepath.Join(e.dir, "work")
-	os.MkdirAll(work, 0o755)
-	if w, err := filepath.EvalSymlinks(work); err == nil {
-		work = w
-	}
+	work := e.workDir()
 	seedClaudeHome(t, home, work)
 	earlier := ""
 	if earlierVersion != "" {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path/filepath"
 )
 
 // Options are the choices of one install.
@@ -105,7 +106,7 @@ func writeOwned(h Harness, path string, opt Options) (bool, string, error) {
 	if exists && next == old {
 		return false, prog, nil
 	}
-	if err := os.MkdirAll(dirOf(path), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return false, prog, &Error{code: CodeCannotWrite, Path: path, Detail: err.Error()}
 	}
 	return true, prog, writeAtomic(path, next)
@@ -151,13 +152,4 @@ func Uninstall(h Harness, env Env) (Result, error) {
 		res.Changed = err == nil
 	}
 	return res, err
-}
-
-func dirOf(path string) string {
-	for i := len(path) - 1; i >= 0; i-- {
-		if path[i] == '/' {
-			return path[:i]
-		}
-	}
-	return "."
 }

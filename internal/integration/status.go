@@ -3,6 +3,7 @@ package integration
 import (
 	"os"
 	"os/exec"
+	"strconv"
 )
 
 // States a harness's integration can be in.
@@ -67,7 +68,7 @@ func StatusOf(h Harness, env Env) Status {
 		}
 		if installed {
 			st.Program = programOf(cmd)
-			st.Version = versionOf(cmd)
+			st.Version = versionOf(h.ID, cmd)
 			st.State = StateOutOfDate
 			if current {
 				st.State = StateInstalled
@@ -97,15 +98,11 @@ func StatusOf(h Harness, env Env) Status {
 	return st
 }
 
-func versionOf(cmd string) int {
-	for _, h := range Harnesses() {
-		if m := ourCommand(h.ID).FindStringSubmatch(cmd); m != nil {
-			v := 0
-			for _, c := range m[1] {
-				v = v*10 + int(c-'0')
-			}
-			return v
-		}
+// versionOf is the integration version a harness's hook command names.
+func versionOf(harness, cmd string) int {
+	v := 0
+	if m := ourCommand(harness).FindStringSubmatch(cmd); m != nil {
+		v, _ = strconv.Atoi(m[1])
 	}
-	return 0
+	return v
 }

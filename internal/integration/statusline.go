@@ -2,6 +2,7 @@ package integration
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -21,7 +22,7 @@ var thenRE = regexp.MustCompile(` --then '((?:[^']|'\\'')*)'`)
 
 // statusLineCommand is tuios's status line command, chained to then.
 func (h Harness) statusLineCommand(program, then string) string {
-	c := shellQuote(program) + " agent-hook " + h.ID + " --integration " + itoa(h.Version) + " --statusline"
+	c := shellQuote(program) + " agent-hook " + h.ID + " --integration " + strconv.Itoa(h.Version) + " --statusline"
 	if then != "" {
 		c += " --then " + shellQuote(then)
 	}
@@ -94,16 +95,4 @@ func (h Harness) uninstallStatusLine(src, original string) (string, error) {
 		return replaceValue(src, cur, statusLine{Type: "command", Command: then}), nil
 	}
 	return removeAt(src, root, memberIndex(root, "statusLine")), nil
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b []byte
-	for n > 0 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-		n /= 10
-	}
-	return string(b)
 }
