@@ -151,12 +151,17 @@ type PaneOptions struct {
 	Reply io.Writer
 	// Scrollback is vt.Options.Scrollback.
 	Scrollback int
+	// OnEvent, when set, also sees every typed screen event (a bell, a
+	// notification), synchronously from Write with the pane's lock held:
+	// it must not block or call the pane (an owner that forwards events
+	// to a client does a non-blocking send).
+	OnEvent func(vt.Event)
 }
 
 // Attach starts tracking a pane under id and returns it. Feed it the
 // PTY's output with Write. Attaching an id twice replaces the first pane.
 func (t *Tracker) Attach(id string, opt PaneOptions) *Pane {
-	p := &Pane{t: t, id: id, shellPID: opt.ShellPID}
+	p := &Pane{t: t, id: id, shellPID: opt.ShellPID, onEv: opt.OnEvent}
 	vo := vt.Options{Cols: opt.Cols, Rows: opt.Rows, Scrollback: opt.Scrollback, OnEvent: p.onEvent}
 	if opt.Reply != nil {
 		p.replies = &replyQueue{w: opt.Reply}

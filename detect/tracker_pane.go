@@ -26,6 +26,7 @@ type Pane struct {
 	shellPID int
 	screen   *vt.Screen
 	replies  *replyQueue // nil without PaneOptions.Reply
+	onEv     func(vt.Event)
 	fg       atomic.Pointer[Match]
 
 	mu         sync.Mutex
@@ -184,7 +185,12 @@ func (p *Pane) onSettle() {
 
 // onEvent collects the screen's events; Write handles them after the
 // screen has taken the whole chunk.
-func (p *Pane) onEvent(ev vt.Event) { p.events = append(p.events, ev) }
+func (p *Pane) onEvent(ev vt.Event) {
+	p.events = append(p.events, ev)
+	if p.onEv != nil {
+		p.onEv(ev)
+	}
+}
 
 func (p *Pane) handleEvents(now time.Time) {
 	a := p.t.arb

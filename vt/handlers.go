@@ -485,6 +485,7 @@ func (s *Screen) softReset() {
 	s.modeOrigin = false
 	s.modeAutowrap = true
 	s.modeAppCursor = false
+	s.modeKeypad = false
 	s.top, s.bot = 0, s.rows-1
 	s.setPen(Style{})
 	s.charsets = [4]bool{}
@@ -567,7 +568,7 @@ func (s *Screen) setDECMode(m int, set bool) {
 		} else {
 			s.restoreCursor()
 		}
-	case 1000, 1002, 1003:
+	case 9, 1000, 1002, 1003:
 		if set {
 			s.modeMouse = m
 		} else if s.modeMouse == m {
@@ -641,7 +642,7 @@ func (s *Screen) decMode(m int) int {
 		return b(s.modeCursorVisible)
 	case 47, 1047, 1049:
 		return b(s.altActive && s.modeAltUsed == m)
-	case 1000, 1002, 1003:
+	case 9, 1000, 1002, 1003:
 		return b(s.modeMouse == m)
 	case 1006:
 		return b(s.modeMouseSGR)
@@ -730,6 +731,10 @@ func (s *Screen) handleESC(cmd seqCmd) {
 		s.gl = 2
 	case 'o':
 		s.gl = 3
+	case '=': // DECKPAM
+		s.modeKeypad = true
+	case '>': // DECKPNM
+		s.modeKeypad = false
 	}
 }
 

@@ -89,7 +89,8 @@ type Screen struct {
 	modeAutowrap, modeOrigin, modeInsert, modeNewline bool
 	modeCursorVisible, modeBracketedPaste, modeFocus  bool
 	modeAppCursor, modeReverse                        bool
-	modeMouse                                         int // last enabled mouse tracking mode, 0 when off
+	modeKeypad                                        bool // DECKPAM (ESC =) until DECKPNM (ESC >)
+	modeMouse                                         int  // last enabled mouse tracking mode, 0 when off
 	modeMouseSGR                                      bool
 	modeAltUsed                                       int // 47, 1047 or 1049 when altActive
 
@@ -166,7 +167,7 @@ func (s *Screen) resetState() {
 	s.top, s.bot = 0, s.rows-1
 	s.modeAutowrap, s.modeOrigin, s.modeInsert, s.modeNewline = true, false, false, false
 	s.modeCursorVisible, s.modeBracketedPaste, s.modeFocus = true, false, false
-	s.modeAppCursor, s.modeReverse = false, false
+	s.modeAppCursor, s.modeReverse, s.modeKeypad = false, false, false
 	s.modeMouse, s.modeMouseSGR = 0, false
 	s.haveLast = false
 	s.resetTabs()

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -51,19 +52,23 @@ func attentionCommands() []Command {
 			},
 			Run: func(ctx *Context) error {
 				kinds, _ := ctx.Flags.GetStringArray("kind")
-				var raw map[string]any
+				var raw json.RawMessage
 				if err := call("list-attention", params("session", str(ctx, "session"), "kinds", kinds, "host", str(ctx, "host"),
 					"select", str(ctx, "select"), "include_snoozed", flagBool(ctx, "snoozed")), &raw); err != nil {
 					return err
 				}
 				if flagBool(ctx, "json") {
-					return printJSON(ctx.Stdout, raw)
+					// The daemon's answer as it came, indented: a thousand
+					// items are not decoded and encoded again.
+					return printRawJSON(ctx.Stdout, raw)
 				}
 				var res struct {
 					Items []attentionItem `json:"items"`
 					Total int             `json:"total"`
 				}
-				remarshal(raw, &res)
+				if err := json.Unmarshal(raw, &res); err != nil {
+					return err
+				}
 				WriteAttention(ctx.Stdout, res.Items, time.Now())
 				return nil
 			},

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -127,6 +128,18 @@ func printJSON(w io.Writer, v any) error {
 		return err
 	}
 	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
+}
+
+// printRawJSON prints a JSON document as printJSON would lay it out,
+// without decoding it.
+func printRawJSON(w io.Writer, raw json.RawMessage) error {
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, raw, "", "  "); err != nil {
+		return err
+	}
+	buf.WriteByte('\n')
+	_, err := w.Write(buf.Bytes())
 	return err
 }
 

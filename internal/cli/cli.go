@@ -52,6 +52,7 @@ func commands() []Command {
 		respondCommands,
 		attentionCommands,
 		demoCommands,
+		attachCommands,
 	} {
 		all = append(all, verbs()...)
 	}
@@ -116,6 +117,11 @@ func usageError(hint, format string, args ...any) *Error {
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	table := commands()
 	if len(args) == 0 {
+		// On a terminal a bare tuios attaches, as tmux does; anywhere
+		// else (a script, a pipe) it prints the verbs and fails.
+		if isTerminal(stdin, stdout) {
+			return Main([]string{"attach"}, stdin, stdout, stderr)
+		}
 		writeMainHelp(stderr, table)
 		return ExitFailure
 	}

@@ -83,7 +83,9 @@ func daemonCommands() []Command {
 			},
 		},
 		{
-			Name: "kill-server", Summary: "stop the daemon and every pane", Usage: "", Example: "tuios kill-server",
+			Name: "kill-server", Summary: "stop the daemon and every pane", Usage: "",
+			Help:    "Stops the daemon and ends every pane's processes. The sessions and windows come back, each with a fresh shell in the directory it was in (TUIOS_RESTORED=1), when a daemon starts again on the same socket; kill-session forgets a session for good, and restore = false under [daemon] in ~/.config/tuios/config.toml turns restoring off. Mail, the stash and agent state do not come back.",
+			Example: "tuios kill-server\ntuios kill-session scratch   # gone for good, not restored",
 			Run: func(ctx *Context) error {
 				c, err := client.Dial(client.Options{})
 				if err != nil {

@@ -40,10 +40,14 @@ type respondJSON struct {
 }
 
 // shellRespondEnv is a tuios world whose daemon takes respond from a shell
-// outside every pane.
+// outside every pane: respond_from_shell = true in its config file.
 func shellRespondEnv(t *testing.T) *env {
 	e := newEnv(t)
-	e.vars = append(e.vars, "TUIOS_RESPOND_FROM_SHELL=1")
+	cfg := filepath.Join(e.dir, "home", ".config", "tuios", "config.toml")
+	os.MkdirAll(filepath.Dir(cfg), 0o700)
+	if err := os.WriteFile(cfg, []byte("[daemon]\nrespond_from_shell = true\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	e.ok("new", "--detach", "work")
 	return e
 }
@@ -259,4 +263,68 @@ done
 			}
 		}
 	}
+}
+
+// askerManifest is a harness a user adds: a program that asks for a name
+// on its screen and takes a typed answer ([screen.rule.answers] text).
+const askerManifest = `schema_version = 1
+id = "asker"
+display_name = "Asker"
+
+[detect]
+comm = ["asker"]
+
+[screen]
+enabled = true
+fold_case = true
+lines = 12
+
+[[screen.rule]]
+state = "needs_input"
+kind = "question"
+message = "Asker wants a name."
+all = ["what name shall i use?"]
+source = "test"
+[screen.rule.answers]
+text = true
+
+[input]
+submit = "cr"
+`
+
+// A text answer is typed into the program and submitted; the program
+// reads exactly that line.
+func TestRespondTypesATextAnswer(t *testing.T) {
+	e := shellRespondEnv(t)
+	home := filepath.Join(e.dir, "home")
+	hdir := filepath.Join(home, ".config", "tuios", "harnesses")
+	os.MkdirAll(hdir, 0o700)
+	if err := os.WriteFile(filepath.Join(hdir, "asker.toml"), []byte(askerManifest), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// The daemon reads manifests when it starts.
+	e.ok("kill-server")
+	e.ok("kill-session", "work")
+	e.ok("new", "--detach", "work")
+	bin := filepath.Join(e.dir, "bin")
+	os.MkdirAll(bin, 0o700)
+	script := "#!/bin/sh\nprintf 'What name shall I use? '\nIFS= read -r name\necho \"got:[$name]\"\nsleep 60\n"
+	if err := os.WriteFile(filepath.Join(bin, "asker"), []byte(script), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	e.ok("new-window", "-s", "work", "ask", "--no-focus", "--", filepath.Join(bin, "asker"))
+	e.ok("wait-for", "agent-state", "-s", "work", "-w", "ask", "--until", "needs_input", "--timeout", "20000")
+	var pk peekJSON
+	e.json(&pk, "peek-prompt", "-s", "work", "-w", "ask")
+	if !pk.Answerable || pk.Harness != "asker" || !has(pk.Actions, "text") || has(pk.Actions, "approve") {
+		t.Fatalf("peek: %+v", pk)
+	}
+	// Answers offered now only: approve is not.
+	e.fails("invalid_params", "respond", "-s", "work", "-w", "ask", "approve")
+	var res respondJSON
+	e.json(&res, "respond", "-s", "work", "-w", "ask", "--prompt-id", pk.PromptID, "text", "Ada Lovelace; rm -rf /")
+	if res.Type != "prompt_response" || res.Action != "text" {
+		t.Fatalf("respond: %+v", res)
+	}
+	e.ok("wait-for", "window-output", "-s", "work", "-w", "ask", "--pattern", `got:\[Ada Lovelace; rm -rf /\]`, "--timeout", "10000")
 }

@@ -4,13 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/tuios/tuios/internal/config"
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
-	"github.com/BurntSushi/toml"
 	"github.com/tuios/tuios/review"
 )
 
@@ -196,71 +195,41 @@ func shellQuote(a string) string {
 	return "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 }
 
-// riskFile is the part of config.toml that risk check reads.
-type riskFile struct {
-	Agents struct {
-		Approvals struct {
-			Risk struct {
-				Builtin       *bool             `toml:"builtin"`
-				PanesMayAllow *bool             `toml:"panes_may_allow"`
-				Rule          []review.RiskRule `toml:"rule"`
-			} `toml:"risk"`
-		} `toml:"approvals"`
-	} `toml:"agents"`
-}
-
-// defaultConfigPath is $XDG_CONFIG_HOME/tuios/config.toml, else
-// ~/.config/tuios/config.toml.
-func defaultConfigPath() string {
-	if dir := os.Getenv("XDG_CONFIG_HOME"); dir != "" && filepath.IsAbs(dir) {
-		return filepath.Join(dir, "tuios", "config.toml")
-	}
-	home, err := os.UserHomeDir()
-	if err != nil || home == "" {
-		return ""
-	}
-	return filepath.Join(home, ".config", "tuios", "config.toml")
-}
-
 // loadRiskConfig reads [agents.approvals.risk] from path (or the default
 // file, which may be missing). It returns the config and the file it read.
 func loadRiskConfig(path string, named bool) (review.RiskConfig, string, error) {
 	if !named {
-		path = defaultConfigPath()
+		path = config.Path(os.Getenv)
 		if path == "" {
 			return review.RiskConfig{}, "", nil
 		}
 		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 			return review.RiskConfig{}, "", nil
 		}
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
+	} else if _, err := os.Stat(path); err != nil {
+		// Named on the command line, a missing file is a mistake.
 		return review.RiskConfig{}, path, &Error{Code: "invalid_params",
 			Message: fmt.Sprintf("config %s: %v", path, unwrapPathError(err)),
 			Hint:    "check the path given to --config"}
 	}
-	var f riskFile
-	md, err := toml.Decode(string(data), &f)
+	f, err := config.Load(path)
 	if err != nil {
 		return review.RiskConfig{}, path, &Error{Code: "invalid_params",
-			Message: fmt.Sprintf("config %s: %v", path, err),
+			Message: err.Error(),
 			Hint:    "fix the TOML; the risk rules live under [agents.approvals.risk] and [[agents.approvals.risk.rule]]"}
 	}
 	var unknown []string
-	for _, k := range md.Undecoded() {
-		if s := k.String(); strings.HasPrefix(s, "agents.approvals.risk.") {
-			unknown = append(unknown, s)
+	for _, k := range f.Unknown() {
+		if strings.HasPrefix(k, "agents.approvals.risk.") {
+			unknown = append(unknown, k)
 		}
 	}
 	if len(unknown) > 0 {
-		sort.Strings(unknown)
 		return review.RiskConfig{}, path, &Error{Code: "invalid_params",
 			Message: fmt.Sprintf("config %s: unknown key %s", path, strings.Join(unknown, ", ")),
 			Hint:    "[agents.approvals.risk] takes builtin and panes_may_allow; each [[agents.approvals.risk.rule]] takes name, tools and pattern"}
 	}
-	risk := f.Agents.Approvals.Risk
-	return review.RiskConfig{Builtin: risk.Builtin, Rules: risk.Rule}, path, nil
+	return f.RiskConfig(), path, nil
 }
 
 // configError names the config file in the checker's errors.

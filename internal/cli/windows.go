@@ -27,10 +27,10 @@ func windowCommands() []Command {
 	return []Command{
 		{
 			Name: "new", Summary: "create a session (it runs detached)", Usage: "[--detach] [NAME] [--cwd DIR]",
-			Help:    "Creates a session with one window running your shell. The session runs in the daemon whether or not anyone is attached. This build has no attach client, so the session is always created detached; --detach is accepted for scripts written for one.",
+			Help:    "Creates a session with one window running your shell. The session runs in the daemon whether or not anyone is attached. On a terminal it then attaches to the new session, unless --detach (or --json) is given; elsewhere (a script, a pipe) it prints the name and returns.",
 			Example: "tuios new --detach scratch\ntuios new work --cwd ~/src/api --json",
 			Flags: func(fs *FlagSet) {
-				fs.BoolP("detach", "d", false, "do not attach (always the case in this build)")
+				fs.BoolP("detach", "d", false, "do not attach")
 				fs.String("cwd", "", "the first window's working directory")
 				fs.StringP("window-name", "n", "", "the first window's name")
 				jsonFlag(fs)
@@ -46,6 +46,10 @@ func windowCommands() []Command {
 				}
 				if flagBool(ctx, "json") {
 					return printJSON(ctx.Stdout, res)
+				}
+				if !flagBool(ctx, "detach") && isTerminal(ctx.Stdin, ctx.Stdout) {
+					name, _ := res["session"].(string)
+					return attach(ctx, name, false)
 				}
 				fmt.Fprintf(ctx.Stdout, "%s\n", res["session"])
 				return nil

@@ -165,6 +165,18 @@ func start(opt Options) error {
 // Call sends one request and decodes its result into result (which may be
 // nil). A daemon error is returned as *proto.Error.
 func (c *Client) Call(verb string, params any, result any) error {
+	if err := c.Send(verb, params); err != nil {
+		return err
+	}
+	return c.Receive(result)
+}
+
+// Send writes one request without waiting for its answer. The daemon
+// answers a connection's requests in order, so a caller that pipelines
+// (the attach client's typing) reads the answers with Receive in the order
+// it sent them. One goroutine may Send while another Receives; neither may
+// be called from two goroutines at once.
+func (c *Client) Send(verb string, params any) error {
 	c.next++
 	req := struct {
 		ID     int    `json:"id"`
@@ -175,9 +187,13 @@ func (c *Client) Call(verb string, params any, result any) error {
 	if err != nil {
 		return err
 	}
-	if _, err := c.c.Write(append(b, '\n')); err != nil {
-		return err
-	}
+	_, err = c.c.Write(append(b, '\n'))
+	return err
+}
+
+// Receive reads the next answer and decodes its result into result (which
+// may be nil). A daemon error is returned as *proto.Error.
+func (c *Client) Receive(result any) error {
 	line, err := proto.ReadLine(c.r, proto.MaxLine)
 	if err != nil {
 		return fmt.Errorf("the daemon hung up: %w", err)

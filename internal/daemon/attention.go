@@ -1,14 +1,11 @@
 package daemon
 
 import (
-	"bytes"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/tuios/tuios/agentstate"
@@ -289,33 +286,9 @@ func (a *attention) load(keep func(session, window string) bool) {
 	if a.path == "" {
 		return
 	}
-	f, err := os.Open(a.path)
-	if errors.Is(err, os.ErrNotExist) {
+	b, why := readStateFile(a.path, a.s.uid, inbox.MaxSaveBytes)
+	if b == nil && why == "" {
 		return
-	}
-	if err != nil {
-		a.s.opt.Logf("attention: not loading %s: %v; starting with an empty Inbox", a.path, err)
-		return
-	}
-	defer f.Close()
-	why := ""
-	var b []byte
-	if fi, err := f.Stat(); err != nil {
-		why = err.Error()
-	} else if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != a.s.uid {
-		why = fmt.Sprintf("it belongs to uid %d, not %d", st.Uid, a.s.uid)
-	} else if !fi.Mode().IsRegular() {
-		why = "it is not a regular file"
-	} else if fi.Mode().Perm()&0o077 != 0 {
-		why = fmt.Sprintf("its mode is %04o, not 0600", fi.Mode().Perm())
-	} else if fi.Size() > inbox.MaxSaveBytes {
-		why = fmt.Sprintf("it is %d bytes, over %d", fi.Size(), inbox.MaxSaveBytes)
-	} else {
-		var buf bytes.Buffer
-		if _, err := buf.ReadFrom(f); err != nil {
-			why = err.Error()
-		}
-		b = buf.Bytes()
 	}
 	if why == "" {
 		a.mu.Lock()
@@ -327,12 +300,7 @@ func (a *attention) load(keep func(session, window string) bool) {
 		}
 		why = err.Error()
 	}
-	aside := a.path + ".corrupt-" + a.s.clock.Now().UTC().Format("20060102T150405Z")
-	if err := os.Rename(a.path, aside); err != nil {
-		a.s.opt.Logf("attention: refused %s (%s) and could not move it aside: %v; starting with an empty Inbox", a.path, why, err)
-		return
-	}
-	a.s.opt.Logf("attention: refused %s (%s); moved it to %s and started with an empty Inbox", a.path, why, aside)
+	setAside(a.s, "attention", a.path, why, "started with an empty Inbox")
 }
 
 // ---- subscribe ----

@@ -306,55 +306,6 @@ func TestAttentionSelectorsFilter(t *testing.T) {
 	}
 }
 
-// A restart keeps finished and errored items of the panes that came back
-// (ids and seq go on) and drops the rest; the file is private.
-func TestAttentionSurvivesARestart(t *testing.T) {
-	dir := t.TempDir()
-	state := filepath.Join(dir, "state")
-	srv, sock := serverWith(t, func(o *Options) { o.StateDir = state })
-	r := dialRPC(t, sock)
-	a, b, c := catPane(t, r, "one"), catPane(t, r, "two"), catPane(t, r, "three")
-	report(t, r, a, "errored", "", "boom")
-	report(t, r, b, "working", "", "")
-	report(t, r, b, "done", "", "all green")
-	report(t, r, c, "needs_input", "approval", "approve Bash: make")
-	l := waitList(t, r, nil, "three items", func(l attList) bool { return l.Total == 3 })
-	srv.Close()
-	path := filepath.Join(state, "attention", "items.json")
-	fi, err := os.Stat(path)
-	if err != nil || fi.Mode().Perm() != 0o600 {
-		t.Fatalf("queue file: %v %v", fi, err)
-	}
-	data, _ := os.ReadFile(path)
-
-	// The panes come back (as a restore would bring them).
-	srv2, sock2 := serverWith(t, func(o *Options) { o.StateDir = filepath.Join(dir, "other") })
-	att := newAttention(srv2, "")
-	if err := att.q.Unmarshal(data, func(session, window string) bool { return true }); err != nil {
-		t.Fatal(err)
-	}
-	kept := att.q.List(inbox.ListOptions{})
-	var kinds []string
-	for _, it := range kept.Items {
-		kinds = append(kinds, string(it.Kind))
-		if it.Kind == inbox.KindErrored && it.Window != a || it.Kind == inbox.KindFinished && it.Window != b {
-			t.Fatalf("kept the wrong pane: %+v", it)
-		}
-	}
-	if strings.Join(kinds, ",") != "errored,finished" || kept.Seq < l.Seq {
-		t.Fatalf("kept %v seq %d (was %d)", kinds, kept.Seq, l.Seq)
-	}
-	_ = sock2
-
-	// A daemon that starts on the file and sees none of the panes keeps
-	// nothing, but its seq still goes on.
-	_, sock3 := serverWith(t, func(o *Options) { o.StateDir = state })
-	l3 := listAtt(t, dialRPC(t, sock3), nil)
-	if l3.Total != 0 || l3.Seq < l.Seq || l3.BootID == l.BootID {
-		t.Fatalf("restarted without the panes: %+v (was seq %d)", l3, l.Seq)
-	}
-}
-
 func TestAttentionCorruptFileIsSetAside(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "attention", "items.json")

@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"github.com/tuios/tuios/internal/config"
 	"os"
 	"path/filepath"
 	"sort"
@@ -28,7 +29,7 @@ func serverWith(tb testing.TB, set func(*Options)) (*Server, string) {
 	}
 	sock := filepath.Join(dir, "s", "tuios.sock")
 	opt := Options{Socket: sock, Shell: "/bin/sh", Env: []string{"PATH=/usr/bin:/bin", "HOME=" + dir, "PS1=$ ", "ENV="}, StateDir: filepath.Join(dir, "state"),
-		Tracker: detect.TrackerOptions{StallAfter: -1, Home: dir}}
+		Tracker: detect.TrackerOptions{StallAfter: -1, Home: dir}, Config: &config.File{}}
 	if set != nil {
 		set(&opt)
 	}

@@ -39,6 +39,10 @@ type conn struct {
 	w         *bufio.Writer
 	sub       *subscriber
 	streaming bool
+	// attaching is the attach stream to start once the attached reply is
+	// sent; attached is that stream once started (attach_stream.go).
+	attaching *attachStream
+	attached  *attachStream
 }
 
 // request is one line read, or why it was refused before parsing.
@@ -147,18 +151,28 @@ func (cn *conn) read(reqs chan<- request, done <-chan struct{}) {
 
 // work answers requests in order.
 func (cn *conn) work(reqs <-chan request) {
+	defer cn.endAttach()
 	for rq := range reqs {
+		if cn.attached != nil {
+			cn.refuseOnStream(rq)
+			continue
+		}
 		resp, kill := cn.handle(rq)
 		cn.s.budget.Release(len(rq.line))
 		if kill {
 			// The answer means every pane's processes are gone, so a
 			// script that goes on after kill-server finds nothing left.
+			cn.s.freezeState()
 			cn.s.closeAllWindows()
 		}
 		cn.send(resp)
 		if cn.sub != nil && !cn.streaming {
 			cn.streaming = true
 			go cn.stream(cn.sub)
+		}
+		if cn.attaching != nil {
+			cn.attached, cn.attaching = cn.attaching, nil
+			go cn.attached.run()
 		}
 		if kill {
 			go cn.s.Close()
@@ -197,6 +211,9 @@ func (s *Server) dispatch(cn *conn, req proto.Request) (res any, perr *proto.Err
 			res, perr = nil, proto.Errorf(proto.CodeInternal, "the daemon failed on %s (a bug; it goes on running)", req.Verb)
 		}
 	}()
+	if s.agentsOff && isAgentVerb(req.Verb) {
+		return nil, agentsDisabled(req.Verb)
+	}
 	if v.placesCaller {
 		s.place(cn)
 	}

@@ -9,4 +9,42 @@
 // and the caller's process ancestry), waits, and the event stream. The
 // agent state itself comes from package detect's Tracker and package
 // agentstate's Arbiter; the daemon only serves it.
+//
+// # Layout
+//
+// Each session has an area (cols x rows: new-session's size until a client
+// sends resize or attaches with a size). Once a client has shown the
+// session (resize, or attach with stream or a size; before that each pane
+// keeps the whole area and list-windows reports it unplaced), the current
+// workspace's windows that are not minimized are tiled into it: one fills it, two sit side by side, more
+// are a master on the left half and a stack on the right. A tile is one
+// title row and the pane, so the pane's PTY and screen are the tile's
+// width by its height less one. A tile is never under 4x2: windows that do
+// not fit still get the minimum, at the bottom of their column, over the
+// one there. Zoom (run-command ToggleZoom) gives the focused window the
+// whole area. list-windows' x, y, width and height are the tile; windows
+// off screen keep their last place and size. The daemon re-tiles on
+// resize, new and closed windows, moves, minimize and restore, workspace
+// switches, zoom, and focus changes.
+//
+// # The attach stream
+//
+// attach with stream:true (proto/attach.go is the wire contract) turns the
+// connection, after its "attached" reply, into one JSON line per message:
+// a "layout" first and whenever it changes, a "screen" per visible pane
+// with the rows that differ from what this client last got (all of them,
+// full:true, the first time, after the pane's size changed or when every
+// row changed), a "bell" for a BEL or OSC 9/777/99 notification of any
+// window of the session (on screen or not), and last a "detached" line
+// with reason session-closed, server-stopped, or detached (the client
+// closed its writing half). A client that hangs up gets nothing more.
+//
+// Frames are pulled: producers only mark what changed and wake the
+// stream, which waits one 16 ms tick, then reads the current state and
+// writes. A slow client gets fewer frames, never a queue; a client that
+// has not read for 10 s is dropped; an idle stream holds no timer. The
+// connection takes no more requests: each one is answered with an
+// invalid_request error line (no "type"), and the client makes its calls
+// on a second connection, where its nonce is good. cols and rows of
+// attach are 1 to 1000 when given: 0 is refused, unlike other ints.
 package daemon

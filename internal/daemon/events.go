@@ -38,6 +38,9 @@ type hub struct {
 	subs    map[*subscriber]struct{}
 	outputs int // subscribers that asked for output events
 	closed  bool
+	// observe sees every published event (set once in New): attach
+	// streams redraw their layout from it. It must not block or publish.
+	observe func(event)
 }
 
 type subscriber struct {
@@ -112,6 +115,9 @@ func (h *hub) publish(ev event) event {
 	h.seq++
 	ev.Seq = h.seq
 	ev.Time = time.Now().UTC().Format(time.RFC3339Nano)
+	if h.observe != nil {
+		h.observe(ev)
+	}
 	for sub := range h.subs {
 		if !sub.wants(ev) {
 			continue

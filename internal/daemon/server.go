@@ -19,6 +19,7 @@ import (
 	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/detect"
 	"github.com/tuios/tuios/detect/transcript"
+	"github.com/tuios/tuios/internal/config"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/internal/sock"
 	"github.com/tuios/tuios/mail"
@@ -59,6 +60,9 @@ type Options struct {
 	// attention/items.json). Empty is $XDG_STATE_HOME/tuios, else
 	// ~/.local/state/tuios; "-" keeps nothing.
 	StateDir string
+	// Config is the user's config file; nil reads config.Path's file
+	// (a file that does not parse is logged and every default used).
+	Config *config.File
 }
 
 // Server is a running daemon.
@@ -81,6 +85,8 @@ type Server struct {
 	// loadErrs are the harness manifests that did not load; written
 	// only while New runs.
 	loadErrs []detect.LoadError
+	// agentsOff is [agents] enabled = false: only the multiplexer.
+	agentsOff bool
 
 	mu       sync.Mutex
 	sessions map[string]*Session
@@ -89,7 +95,10 @@ type Server struct {
 	hub      *hub
 	mail     *mailer    // agent mail: the daemon-wide id counter (verbs_mail.go)
 	att      *attention // the Inbox (attention.go); set in New, never changed
+	rest     *restorer  // the sessions file (restore.go); set in New, never changed
+	cameBack sync.Once  // restore and the Inbox's load, once the socket is ours
 	resp     *responder // attach and respond (verbs_respond.go); set in New, never changed
+	attach   *attachHub // attach streams (attach_stream.go); set in New, never changed
 	ln       net.Listener
 	closed   bool
 	done     chan struct{} // closed when Close starts
@@ -140,7 +149,18 @@ func New(opt Options) (*Server, error) {
 			opt.Logf("%v (%s)", e, e.Hint())
 		}
 	}
-	trackerFromEnv(&opt.Tracker, os.Getenv)
+	if opt.Config == nil {
+		f, err := config.Load(config.Path(os.Getenv))
+		if err != nil {
+			opt.Logf("%v: the daemon starts with every default", err)
+		}
+		for _, k := range f.Unknown() {
+			opt.Logf("config %s: unknown key %s (ignored)", f.Path, k)
+		}
+		opt.Config = f
+	}
+	s.agentsOff = !opt.Config.AgentsEnabled()
+	trackerFromConfig(&opt.Tracker, opt.Config, os.Getenv)
 	if opt.Tracker.Watcher == nil {
 		if w, err := transcript.NewWatcher(transcript.WatcherOptions{Clock: opt.Tracker.Clock}); err == nil {
 			opt.Tracker.Watcher = w
@@ -162,12 +182,7 @@ func New(opt Options) (*Server, error) {
 	}
 	s.opt.StateDir = opt.StateDir
 	s.att = newAttention(s, opt.StateDir)
-	s.att.load(func(session, window string) bool { // only panes that came back
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		w := s.windows[window]
-		return w != nil && w.session.Name == session
-	})
+	s.rest = newRestorer(s, opt.StateDir)
 	s.verbs = s.verbTable()
 	s.started = time.Now()
 	go s.forwardAgentEvents()
@@ -175,19 +190,38 @@ func New(opt Options) (*Server, error) {
 	return s, nil
 }
 
-// trackerFromEnv fills what the daemon's environment configures and the
-// options leave unset: TUIOS_AGENT_STALL_SECONDS (0 or negative: no stall
-// timer), TUIOS_AGENT_DETECT_SECONDS (0 or negative: no detection),
-// TUIOS_AGENT_AUTODETECT (0, false, no, off: no detection) and
-// TUIOS_AGENT_BINARIES (comma-separated extra agent names).
-func trackerFromEnv(t *detect.TrackerOptions, getenv func(string) string) {
+// trackerFromConfig fills what the config file and the daemon's
+// environment configure and the options leave unset, in the order the
+// agents page gives: [daemon] agent_autodetect = false is off, unset defers
+// to TUIOS_AGENT_AUTODETECT (0, false, no, off: no detection); then
+// agent_detect_seconds above 0 wins, below 0 is off, 0 defers to
+// TUIOS_AGENT_DETECT_SECONDS (0 or negative: off); agent_binaries and
+// TUIOS_AGENT_BINARIES add names; TUIOS_AGENT_STALL_SECONDS sets the stall
+// window (0 or negative: no stall timer). [agents] enabled = false turns
+// detection and the stall timer off.
+func trackerFromConfig(t *detect.TrackerOptions, f *config.File, getenv func(string) string) {
+	if !f.AgentsEnabled() {
+		t.DetectInterval, t.StallAfter = -1, -1
+	}
 	if t.StallAfter == 0 {
 		t.StallAfter = agentstate.StallFromEnv(getenv("TUIOS_AGENT_STALL_SECONDS"))
 	}
 	if t.DetectInterval == 0 {
+		if on := f.Daemon.AgentAutodetect; on != nil && !*on {
+			t.DetectInterval = -1
+		}
+	}
+	if t.DetectInterval == 0 && f.Daemon.AgentAutodetect == nil {
 		switch strings.ToLower(strings.TrimSpace(getenv("TUIOS_AGENT_AUTODETECT"))) {
 		case "0", "false", "no", "off":
 			t.DetectInterval = -1
+		}
+	}
+	if n := f.Daemon.AgentDetectSeconds; t.DetectInterval == 0 && n != nil && *n != 0 {
+		if *n < 0 {
+			t.DetectInterval = -1
+		} else {
+			t.DetectInterval = time.Duration(min(*n, 3600)) * time.Second
 		}
 	}
 	if t.DetectInterval == 0 {
@@ -201,8 +235,9 @@ func trackerFromEnv(t *detect.TrackerOptions, getenv func(string) string) {
 			}
 		}
 	}
+	names := append(detect.ParseNameList(strings.Join(f.Daemon.AgentBinaries, ",")), detect.ParseNameList(getenv("TUIOS_AGENT_BINARIES"))...)
 	if t.Detector == nil {
-		if extra := detect.ParseNameList(getenv("TUIOS_AGENT_BINARIES")); len(extra) > 0 {
+		if extra := names; len(extra) > 0 {
 			reg := t.Registry
 			if reg == nil {
 				var errs []detect.LoadError
@@ -242,7 +277,30 @@ func (s *Server) Listen() error {
 	}
 	os.Chmod(s.opt.Socket, 0o600)
 	s.ln = ln
+	s.cameBack.Do(s.comeBack)
 	return nil
+}
+
+// comeBack brings back what the last daemon on this socket left: its
+// sessions first, then the Inbox items of panes that came back. Only
+// once the socket is ours, so a daemon that finds another running starts
+// no shells.
+func (s *Server) comeBack() {
+	s.rest.restore()
+	s.rest.followLayout()
+	s.att.load(func(session, window string) bool { // only panes that came back
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		w := s.windows[window]
+		return w != nil && w.session.Name == session
+	})
+}
+
+// freezeState writes the sessions and Inbox files one last time, before
+// the panes close: a daemon stopping is not a person closing windows.
+func (s *Server) freezeState() {
+	s.rest.save(true)
+	s.att.saveNow(true)
 }
 
 // AlreadyRunning is Listen's error when another daemon answers.
@@ -375,10 +433,11 @@ func (s *Server) shutdown() {
 	if ln != nil {
 		ln.Close()
 	}
+	s.attach.stopAll() // their last line says why, before their sockets close
 	for _, cn := range conns {
 		cn.stop()
 	}
-	s.att.saveNow(true) // the final save, before closing the panes closes their items
+	s.freezeState() // the final saves, before closing the panes closes their items
 	s.closeAllWindows()
 	for _, r := range rings { // mail dies with the daemon, and so does the stash
 		r.Close()

@@ -38,9 +38,13 @@ type Session struct {
 	focused   *Window
 	workspace int
 	wsNames   map[int]string
-	cols      int
+	cols      int // the area the windows are tiled into (layout.go)
 	rows      int
+	zoomed    bool       // the focused window fills the area
+	tiled     bool       // a client has shown it: its windows are tiled (layout.go)
 	mail      *mail.Ring // made on first use (verbs_mail.go); nil until then
+
+	tileMu sync.Mutex // one retile at a time; taken before s.mu, never under it
 }
 
 // Window is one pane: a process on a PTY, its screen, its tracked state.
@@ -52,8 +56,10 @@ type Window struct {
 	name      string // given by a person; "" falls back to the title
 	workspace int
 	minimized bool
-	cols      int
+	cols      int // the pane's size: its tile less the title row
 	rows      int
+	tile      rect // its place in the session's area, once placed
+	placed    bool
 	argv      []string
 	program   bool // started with an argv rather than the shell
 	cwd       string
@@ -148,6 +154,10 @@ type windowSpec struct {
 	noFocus   bool
 	cols      int
 	rows      int
+	// id is the window's id when it comes back after a restart ("" is a
+	// new one); restored tells its shell so (TUIOS_RESTORED=1).
+	id       string
+	restored bool
 }
 
 // startWindow starts a window in ss. Called without s.mu held. A session
@@ -167,11 +177,18 @@ func (s *Server) startWindow(ss *Session, spec windowSpec) (*Window, *proto.Erro
 	}
 	sessName := ss.Name
 	s.mu.Unlock()
-	id := newID()
-	env := paneEnv(s.opt.Env, map[string]string{
+	id := spec.id
+	if id == "" {
+		id = newID()
+	}
+	vars := map[string]string{
 		"TUIOS_ENV": "1", "TUIOS_SOCKET": s.opt.Socket, "TUIOS_PANE_ID": id, "TUIOS_WINDOW_ID": id,
 		"TUIOS_SESSION": sessName, "TUIOS_HOST": s.host, "TERM": "xterm-256color",
-	})
+	}
+	if spec.restored {
+		vars["TUIOS_RESTORED"] = "1"
+	}
+	env := paneEnv(s.opt.Env, vars)
 	proc, err := pty.Start(pty.Options{Argv: argv, Dir: spec.cwd, Env: env, Cols: spec.cols, Rows: spec.rows})
 	if err != nil {
 		e := proto.Errorf(proto.CodeCommandFailed, "cannot start the window: %v", err)
@@ -185,7 +202,7 @@ func (s *Server) startWindow(ss *Session, spec windowSpec) (*Window, *proto.Erro
 		created: time.Now(), proc: proc, srv: s, outputGen: make(chan struct{}), exitCh: make(chan struct{}), readDone: make(chan struct{}),
 	}
 	w.in = pty.NewInput(proc, pty.InputOptions{Max: inputCap})
-	w.pane = s.tracker.Attach(id, detect.PaneOptions{ShellPID: proc.Pid(), Cols: spec.cols, Rows: spec.rows, Reply: w.in, Scrollback: 3000})
+	w.pane = s.tracker.Attach(id, detect.PaneOptions{ShellPID: proc.Pid(), Cols: spec.cols, Rows: spec.rows, Reply: w.in, Scrollback: 3000, OnEvent: w.screenEvent})
 
 	s.mu.Lock()
 	if s.closed || s.sessions[ss.Name] != ss {
@@ -207,6 +224,7 @@ func (s *Server) startWindow(ss *Session, spec windowSpec) (*Window, *proto.Erro
 	}
 	ss.active = time.Now()
 	s.mu.Unlock()
+	s.retile(ss)
 	s.hub.publish(event{Type: "window-created", Session: ss.Name, Window: id})
 	go w.read()
 	if proc.Exited() { // it may have exited before the exit watcher could see it
@@ -249,8 +267,9 @@ func (w *Window) read() {
 		if n > 0 {
 			w.pane.Write(buf[:n])
 			sc := w.pane.Screen()
+			titled := false
 			if t := sc.Title(); t != title {
-				title = t
+				title, titled = t, true
 				w.title.Store(&t)
 			}
 			if d := sc.WorkingDir(); d != dir {
@@ -263,6 +282,7 @@ func (w *Window) read() {
 			close(w.outputGen)
 			w.outputGen = make(chan struct{})
 			w.mu.Unlock()
+			w.srv.attach.output(w, titled)
 			if w.srv.hub.wants("output") {
 				w.srv.hub.publish(event{Type: "output", Session: w.session.Name, Window: w.ID, Bytes: n})
 			}
@@ -390,6 +410,7 @@ func (s *Server) closeWindow(w *Window) {
 	}
 	w.close()
 	s.tracker.Detach(w.ID)
+	s.retile(ss)
 	s.hub.publish(event{Type: "window-closed", Session: ss.Name, Window: w.ID})
 	s.att.paneClosed(w.ID)
 	if s.resp != nil {

@@ -86,6 +86,7 @@ func (s *Server) verbTable() map[string]*verb {
 	s.mailVerbs(add)
 	s.respondVerbs(add)
 	s.attentionVerbs(add)
+	s.layoutVerbs(add)
 	m := map[string]*verb{}
 	for _, v := range all {
 		switch v.name {

@@ -29,10 +29,10 @@ const (
 )
 
 // RespondFromShellEnv is the environment variable, read once when the
-// daemon starts, that lets a shell outside every pane use respond without
-// an attached client's nonce: 1, true, yes or on. It stands in for
-// `[daemon] respond_from_shell = true` until the daemon reads a config
-// file; nothing a client sends can change it.
+// daemon starts, that does what `[daemon] respond_from_shell = true` in
+// the config file does (1, true, yes or on): a shell outside every pane
+// may use respond without an attached client's nonce. Either is read only
+// at start; nothing a client sends can change it.
 const RespondFromShellEnv = "TUIOS_RESPOND_FROM_SHELL"
 
 const (
@@ -70,9 +70,14 @@ type nonceHolder struct {
 }
 
 func (s *Server) newResponder() *responder {
-	chk, _ := review.NewChecker(review.RiskConfig{})
+	chk, err := review.NewChecker(s.opt.Config.RiskConfig())
+	if err != nil {
+		s.opt.Logf("config %s: %v: the shipped risk rules are used", s.opt.Config.Path, err)
+		chk, _ = review.NewChecker(review.RiskConfig{})
+	}
 	r := &responder{s: s, risk: chk, nonces: map[string]nonceHolder{}, byConn: map[*conn]string{},
 		locks: map[string]chan struct{}{}, answered: map[string]string{}, entered: map[string]time.Time{}}
+	r.fromShell = s.opt.Config.Daemon.RespondFromShell
 	switch strings.ToLower(strings.TrimSpace(os.Getenv(RespondFromShellEnv))) {
 	case "1", "true", "yes", "on":
 		r.fromShell = true
@@ -239,6 +244,12 @@ type peekPromptParams struct {
 
 type attachParams struct {
 	Client string `json:"client" desc:"the attaching client's name" maxlen:"256"`
+	// The stream (attach_stream.go): layout, screen rows and bells of
+	// one session on this connection after the reply.
+	Session string `json:"session" desc:"the session to show (default: most recently active)" maxlen:"4096"`
+	Stream  bool   `json:"stream" desc:"after the reply, stream the session's layout, changed screen rows and bells on this connection (it takes no more requests)"`
+	Cols    *int   `json:"cols" desc:"the client's width: resizes the session's area first" min:"1" max:"1000"`
+	Rows    *int   `json:"rows" desc:"the client's height: resizes the session's area first" min:"1" max:"1000"`
 }
 
 type respondParams struct {
@@ -524,10 +535,18 @@ func (s *Server) respondVerbs(add addFunc) {
 			return nil, proto.Errorf(codeRespondNotHuman, "a caller inside a pane of this daemon (or one the kernel cannot place) gets no human nonce").
 				WithHint(proto.Hint{Detail: "attach from a terminal outside every pane"})
 		}
-		return map[string]any{"type": "attached", "client": p.Client, "human_nonce": r.issue(cn)}, nil
+		extra, err := s.prepareAttach(cn, p)
+		if err != nil {
+			return nil, err
+		}
+		res := map[string]any{"type": "attached", "client": p.Client, "human_nonce": r.issue(cn)}
+		for k, v := range extra {
+			res[k] = v
+		}
+		return res, nil
 	})
-	add("attach", "Attach a client: its reply carries a fresh human nonce, good on this connection (and this client process) while it stays open; refused inside a pane", "attached",
-		`{"verb":"attach","params":{"client":"tuios-client"}}`, p, h)
+	add("attach", "Attach a client: its reply carries a fresh human nonce, good on this connection (and this client process) while it stays open; refused inside a pane. With stream, the connection then carries the session's layout, changed screen rows and bells, one JSON line each, until a detached line", "attached",
+		`{"verb":"attach","params":{"client":"tuios-client","session":"work","stream":true,"cols":200,"rows":50}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *peekPromptParams) (any, *proto.Error) {
 		s.mu.Lock()
@@ -564,7 +583,7 @@ func (r *responder) respond(cn *conn, p *respondParams) (any, *proto.Error) {
 	default:
 		detail := "answer from your attached client"
 		if !r.fromShell {
-			detail += ", or start the daemon with " + RespondFromShellEnv + "=1 to answer from a shell outside every pane"
+			detail += ", or set respond_from_shell = true under [daemon] in ~/.config/tuios/config.toml and restart the daemon to answer from a shell outside every pane"
 		}
 		return nil, proto.Errorf(codeRespondNotHuman, "respond acts as the person: it needs a live human nonce from an attached client, or a shell outside every pane with respond_from_shell").
 			WithHint(proto.Hint{Detail: detail})

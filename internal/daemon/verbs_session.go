@@ -80,9 +80,9 @@ func (s *Server) sessionVerbs(add addFunc) {
 			res["window_id"] = w.ID
 			s.mu.Lock()
 			res["window_name"] = w.DisplayName()
+			res["width"], res["height"] = w.cols, w.rows // a concurrent retile writes them
 			s.mu.Unlock()
 			res["pty_id"] = w.ID
-			res["width"], res["height"] = w.cols, w.rows
 		}
 		return res, nil
 	})
@@ -113,7 +113,7 @@ func (s *Server) sessionVerbs(add addFunc) {
 			named[itoa(k)] = v
 		}
 		return map[string]any{"type": "session_info", "session": ss.Name, "session_id": ss.ID, "windows": len(ss.windows),
-			"current_workspace": ss.workspace, "workspaces": Workspaces, "tiling": "floating",
+			"current_workspace": ss.workspace, "workspaces": Workspaces, "tiling": "tiled", "zoomed": ss.zoomed,
 			"width": ss.cols, "height": ss.rows, "attached": false, "workspace_names": named}, nil
 	})
 	add("session-info", "Describe a session: windows, current workspace, size", "session_info", `{"verb":"session-info","params":{"session":"work"}}`, p, h)
@@ -160,6 +160,7 @@ func (s *Server) sessionVerbs(add addFunc) {
 		}
 		ss.active = nowTime()
 		s.mu.Unlock()
+		s.retile(ss)
 		s.hub.publish(event{Type: "workspace-switched", Session: ss.Name})
 		return map[string]any{"type": "workspace_selected", "session": ss.Name, "workspace": p.Workspace}, nil
 	})

@@ -53,6 +53,9 @@ func (s *Server) waitFor(cn *conn, p *waitParams) (any, *proto.Error) {
 		return e
 	}
 
+	if s.agentsOff && p.Condition == "agent-state" {
+		return nil, agentsDisabled("wait-for " + p.Condition)
+	}
 	switch p.Condition {
 	case "session-exists":
 		for {

@@ -42,10 +42,11 @@ func (s *Server) windowRow(w *Window) windowRow {
 	w.mu.Lock()
 	exited := w.exited
 	w.mu.Unlock()
+	at := w.placement()
 	return windowRow{
 		WindowID: w.ID, Index: idx, Name: w.name, Title: w.Title(), DisplayName: w.DisplayName(),
 		Session: w.session.Name, Workspace: w.workspace, Focused: w.session.focused == w, Minimized: w.minimized,
-		Width: w.cols, Height: w.rows, PtyID: w.ID, PID: w.proc.Pid(), Cwd: w.dirNow(),
+		X: at.x, Y: at.y, Width: at.w, Height: at.h, PtyID: w.ID, PID: w.proc.Pid(), Cwd: w.dirNow(),
 		AgentState: b.State.String(), AgentHarness: b.Harness, Subagents: b.Subagents, Exited: exited,
 	}
 }
@@ -80,7 +81,7 @@ type setWindowParams struct {
 type runCommandParams struct {
 	Session string   `json:"session" desc:"the session"`
 	Window  string   `json:"window" desc:"the window the command acts on (default: the caller's pane, else the focused one)"`
-	Command string   `json:"command" desc:"the command to run" accepted:"CloseWindow,NewWindow,FocusNext,FocusPrev,ToggleMinimize,NextWorkspace,PrevWorkspace" check:"handler"`
+	Command string   `json:"command" desc:"the command to run" accepted:"CloseWindow,NewWindow,FocusNext,FocusPrev,ToggleMinimize,ToggleZoom,NextWorkspace,PrevWorkspace" check:"handler"`
 	Args    []string `json:"args" desc:"the command's arguments" maxlen:"64"`
 	List    bool     `json:"list" desc:"list the commands instead of running one"`
 }
@@ -91,6 +92,7 @@ var runCommands = map[string]string{
 	"FocusNext":      "focus the next window on the current workspace",
 	"FocusPrev":      "focus the previous window on the current workspace",
 	"ToggleMinimize": "minimize or restore the window",
+	"ToggleZoom":     "let the focused window fill the session's area, or tile it again",
 	"NextWorkspace":  "switch to the next workspace",
 	"PrevWorkspace":  "switch to the previous workspace",
 }
@@ -130,7 +132,7 @@ func (s *Server) windowVerbs(add addFunc) {
 		idx := s.windowRow(w).Index
 		return map[string]any{"type": "window_created", "window_id": w.ID, "name": w.DisplayName(), "session": ss.Name,
 			"workspace": w.workspace, "index": idx, "pid": w.proc.Pid(), "pty_id": w.ID, "focused": ss.focused == w,
-			"width": w.cols, "height": w.rows, "unplaced": true}, nil
+			"width": w.cols, "height": w.rows, "unplaced": !w.placed}, nil
 	})
 	add("new-window", "Open a window running the shell (or argv) in a session", "window_created",
 		`{"verb":"new-window","params":{"session":"work","name":"build","cwd":"/src"}}`, p, h)
@@ -188,6 +190,7 @@ func (s *Server) windowVerbs(add addFunc) {
 		if err != nil {
 			return nil, err
 		}
+		s.retile(ss)
 		s.hub.publish(event{Type: "window-focused", Session: ss.Name, Window: w.ID})
 		return map[string]any{"type": "window_focused", "window_id": w.ID, "workspace": ws}, nil
 	})
@@ -203,6 +206,7 @@ func (s *Server) windowVerbs(add addFunc) {
 		if err != nil {
 			return nil, err
 		}
+		s.retile(ss)
 		s.hub.publish(event{Type: "window-moved", Session: ss.Name, Window: w.ID})
 		return map[string]any{"type": "window_moved", "window_id": w.ID, "workspace": p.Workspace}, nil
 	})
@@ -235,6 +239,7 @@ func (s *Server) windowVerbs(add addFunc) {
 			s.att.update(w.ID) // its Inbox rows show the new name
 		}
 		if p.Minimize != nil {
+			s.retile(ss)
 			typ := "window-restored"
 			if *p.Minimize {
 				typ = "window-minimized"
@@ -322,6 +327,7 @@ func (s *Server) runCommand(cn *conn, p *runCommandParams) (any, *proto.Error) {
 		if err != nil {
 			return nil, err
 		}
+		s.retile(ss)
 		s.hub.publish(event{Type: "workspace-switched", Session: ss.Name})
 		return done()
 	}
@@ -338,6 +344,13 @@ func (s *Server) runCommand(cn *conn, p *runCommandParams) (any, *proto.Error) {
 		return done()
 	case "ToggleMinimize":
 		w.minimized = !w.minimized
+	case "ToggleZoom":
+		// Zoom acts on the window named (default: the focused one), so
+		// it is focused first: what fills the area is what was asked.
+		ss.zoomed = !ss.zoomed
+		if ss.zoomed {
+			ss.focused, ss.workspace, w.minimized = w, w.workspace, false
+		}
 	case "FocusNext", "FocusPrev":
 		var same []*Window
 		at := 0
@@ -358,5 +371,6 @@ func (s *Server) runCommand(cn *conn, p *runCommandParams) (any, *proto.Error) {
 		}
 	}
 	s.mu.Unlock()
+	s.retile(ss)
 	return done()
 }

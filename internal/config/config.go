@@ -1,0 +1,223 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+	"github.com/tuios/tuios/review"
+)
+
+// File is the config file's content. Pointer fields are nil when the file
+// leaves them unset, so a default can differ from the zero value.
+type File struct {
+	Daemon      Daemon                       `toml:"daemon"`
+	Agents      Agents                       `toml:"agents"`
+	Notify      Notifications                `toml:"notifications"`
+	Keybindings map[string]toml.Primitive    `toml:"keybindings"`
+	keys        map[string]map[string]string // Keybindings decoded: table → action → key
+
+	// Path is the file read ("" when none was).
+	Path    string `toml:"-"`
+	unknown []string
+}
+
+// Daemon is the [daemon] table.
+type Daemon struct {
+	// RespondFromShell lets a caller outside every pane answer prompts
+	// with respond, as the person.
+	RespondFromShell bool `toml:"respond_from_shell"`
+	// AgentAutodetect (default true) checks each pane's foreground
+	// process for an agent CLI.
+	AgentAutodetect *bool `toml:"agent_autodetect"`
+	// AgentDetectSeconds is the interval of those checks: 0 is 2 s, a
+	// negative number turns them off.
+	AgentDetectSeconds *int `toml:"agent_detect_seconds"`
+	// AgentBinaries are extra program names counted as agents.
+	AgentBinaries []string `toml:"agent_binaries"`
+	// ResumeAgents is ask (default), auto or off.
+	ResumeAgents string `toml:"resume_agents"`
+	// Restore (default true) brings sessions back after a daemon restart.
+	Restore *bool `toml:"restore"`
+}
+
+// Agents is the [agents] table.
+type Agents struct {
+	// Enabled (default true): false leaves only the multiplexer.
+	Enabled *bool `toml:"enabled"`
+	// HerdrProtocol is always, agents (default) or off.
+	HerdrProtocol string    `toml:"herdr_protocol"`
+	Approvals     Approvals `toml:"approvals"`
+}
+
+// Approvals is [agents.approvals].
+type Approvals struct {
+	Enabled     []string `toml:"enabled"`
+	HoldSeconds *int     `toml:"hold_seconds"`
+	Risk        Risk     `toml:"risk"`
+}
+
+// Risk is [agents.approvals.risk]: the risk rules' configuration.
+type Risk struct {
+	Builtin       *bool             `toml:"builtin"`
+	PanesMayAllow *bool             `toml:"panes_may_allow"`
+	Rule          []review.RiskRule `toml:"rule"`
+}
+
+// Notifications is the [notifications] table.
+type Notifications struct {
+	Agent AgentAlerts `toml:"agent"`
+}
+
+// AgentAlerts is [notifications.agent]: what the attach client does when
+// a pane that is not in front of the person needs them. Each switch is on
+// when unset.
+type AgentAlerts struct {
+	Enabled *bool `toml:"enabled"`
+	// Notify sends a desktop notification through the outer terminal
+	// (OSC 9 / OSC 777).
+	Notify *bool `toml:"notify"`
+	// Dock writes one line in the client's dock.
+	Dock *bool `toml:"dock"`
+	// Sound rings the outer terminal's bell (default off).
+	Sound *bool `toml:"sound"`
+	// SuppressFocused keeps quiet about the pane in front of the person.
+	SuppressFocused *bool `toml:"suppress_focused"`
+}
+
+// Path is the config file's path: $XDG_CONFIG_HOME/tuios/config.toml when
+// XDG_CONFIG_HOME is absolute, else ~/.config/tuios/config.toml; "" when
+// neither can be known. getenv is os.Getenv in a program.
+func Path(getenv func(string) string) string {
+	if dir := getenv("XDG_CONFIG_HOME"); dir != "" && filepath.IsAbs(dir) {
+		return filepath.Join(dir, "tuios", "config.toml")
+	}
+	home := getenv("HOME")
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	if home == "" {
+		return ""
+	}
+	return filepath.Join(home, ".config", "tuios", "config.toml")
+}
+
+// Error is a config file that cannot be read or parsed.
+type Error struct {
+	Path string
+	Err  error
+}
+
+func (e *Error) Error() string { return "config " + e.Path + ": " + e.Err.Error() }
+func (e *Error) Unwrap() error { return e.Err }
+
+// Code is the stable error code: invalid_params.
+func (e *Error) Code() string { return "invalid_params" }
+
+// Hint says what to do next.
+func (e *Error) Hint() string {
+	return "fix the file (or move it aside) and run the command again"
+}
+
+// Load reads path. A path that does not exist is every default and no
+// error; anything else that goes wrong is an *Error.
+func Load(path string) (*File, error) {
+	f := &File{}
+	if path == "" {
+		return f, nil
+	}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return f, nil
+	}
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return f, &Error{Path: path, Err: err}
+	}
+	f, err = Parse(data)
+	if err != nil {
+		return &File{}, &Error{Path: path, Err: err}
+	}
+	f.Path = path
+	return f, nil
+}
+
+// Parse reads a config file's bytes.
+func Parse(data []byte) (*File, error) {
+	f := &File{}
+	md, err := toml.Decode(string(data), f)
+	if err != nil {
+		return nil, err
+	}
+	f.keys = map[string]map[string]string{}
+	for table, prim := range f.Keybindings {
+		var v any
+		if err := md.PrimitiveDecode(prim, &v); err != nil {
+			return nil, fmt.Errorf("keybindings.%s: %v", table, err)
+		}
+		switch v := v.(type) {
+		case string: // [keybindings] prefix = "ctrl+a"
+			addKey(f.keys, "", table, v)
+		case map[string]any: // [keybindings.inbox] dismiss = "x"
+			for action, k := range v {
+				s, ok := k.(string)
+				if !ok {
+					return nil, fmt.Errorf("keybindings.%s.%s: a key is a string such as \"ctrl+a\"", table, action)
+				}
+				addKey(f.keys, table, action, s)
+			}
+		default:
+			return nil, fmt.Errorf("keybindings.%s: a key is a string such as \"ctrl+a\"", table)
+		}
+	}
+	for _, k := range md.Undecoded() {
+		if s := k.String(); !strings.HasPrefix(s, "keybindings.") {
+			f.unknown = append(f.unknown, s)
+		}
+	}
+	sort.Strings(f.unknown)
+	return f, nil
+}
+
+func addKey(m map[string]map[string]string, table, action, key string) {
+	if m[table] == nil {
+		m[table] = map[string]string{}
+	}
+	m[table][action] = key
+}
+
+// Unknown lists the keys this build does not read (typos, or settings of
+// a newer tuios), as dotted paths.
+func (f *File) Unknown() []string { return f.unknown }
+
+// Bindings are the key bindings of one table: "" is [keybindings] itself
+// (prefix and the prefix-table actions), "inbox" is [keybindings.inbox].
+// The map is the caller's to keep.
+func (f *File) Bindings(table string) map[string]string {
+	out := map[string]string{}
+	for a, k := range f.keys[table] {
+		out[a] = k
+	}
+	return out
+}
+
+// AgentsEnabled is [agents] enabled, default true.
+func (f *File) AgentsEnabled() bool { return f.Agents.Enabled == nil || *f.Agents.Enabled }
+
+// RestoreSessions is [daemon] restore, default true.
+func (f *File) RestoreSessions() bool { return f.Daemon.Restore == nil || *f.Daemon.Restore }
+
+// RiskConfig is the risk rules' configuration for review.NewChecker.
+func (f *File) RiskConfig() review.RiskConfig {
+	return review.RiskConfig{Builtin: f.Agents.Approvals.Risk.Builtin, Rules: f.Agents.Approvals.Risk.Rule}
+}
+
+// On reads a switch that defaults to on.
+func On(b *bool) bool { return b == nil || *b }

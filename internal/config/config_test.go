@@ -1,0 +1,110 @@
+package config
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestAMissingFileIsEveryDefault(t *testing.T) {
+	f, err := Load(filepath.Join(t.TempDir(), "none.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !f.AgentsEnabled() || !f.RestoreSessions() || f.Daemon.RespondFromShell || f.Path != "" {
+		t.Fatalf("defaults: %+v", f)
+	}
+}
+
+func TestTheFileIsRead(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.toml")
+	os.WriteFile(path, []byte(`
+[daemon]
+respond_from_shell = true
+agent_detect_seconds = 5
+[agents]
+enabled = false
+[agents.approvals.risk]
+builtin = false
+[[agents.approvals.risk.rule]]
+name = "terraform destroy"
+pattern = '^terraform destroy'
+[notifications.agent]
+sound = true
+[keybindings]
+prefix = "ctrl+a"
+[keybindings.inbox]
+dismiss = "x"
+[colours]
+red = 1
+`), 0o600)
+	f, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !f.Daemon.RespondFromShell || *f.Daemon.AgentDetectSeconds != 5 || f.AgentsEnabled() || f.Path != path {
+		t.Fatalf("read: %+v", f)
+	}
+	if rc := f.RiskConfig(); rc.Builtin == nil || *rc.Builtin || len(rc.Rules) != 1 || rc.Rules[0].Name != "terraform destroy" {
+		t.Fatalf("risk: %+v", rc)
+	}
+	if !On(f.Notify.Agent.Sound) || !On(f.Notify.Agent.Dock) {
+		t.Fatal("notifications")
+	}
+	if got := f.Bindings(""); got["prefix"] != "ctrl+a" {
+		t.Fatalf("bindings: %v", got)
+	}
+	if got := f.Bindings("inbox"); !reflect.DeepEqual(got, map[string]string{"dismiss": "x"}) {
+		t.Fatalf("inbox bindings: %v", got)
+	}
+	if got := f.Unknown(); !reflect.DeepEqual(got, []string{"colours", "colours.red"}) {
+		t.Fatalf("unknown: %v", got)
+	}
+}
+
+func TestABrokenFileNamesItselfAndTheLine(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.toml")
+	os.WriteFile(path, []byte("[daemon]\nrespond_from_shell = yes\n"), 0o600)
+	f, err := Load(path)
+	var ce *Error
+	if !errors.As(err, &ce) || ce.Code() != "invalid_params" || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "line 2") {
+		t.Fatalf("err = %v", err)
+	}
+	if f == nil || f.Daemon.RespondFromShell {
+		t.Fatal("a broken file must give every default, never a half-read one")
+	}
+	os.WriteFile(path, []byte("[keybindings]\nprefix = 3\n"), 0o600)
+	if _, err := Load(path); err == nil || !strings.Contains(err.Error(), "keybindings.prefix") {
+		t.Fatalf("a key that is not a string: %v", err)
+	}
+}
+
+func TestPath(t *testing.T) {
+	env := map[string]string{"HOME": "/home/u"}
+	get := func(k string) string { return env[k] }
+	if p := Path(get); p != "/home/u/.config/tuios/config.toml" {
+		t.Fatal(p)
+	}
+	env["XDG_CONFIG_HOME"] = "relative"
+	if p := Path(get); p != "/home/u/.config/tuios/config.toml" {
+		t.Fatal("a relative XDG_CONFIG_HOME is ignored, as the spec says:", p)
+	}
+	env["XDG_CONFIG_HOME"] = "/x"
+	if p := Path(get); p != "/x/tuios/config.toml" {
+		t.Fatal(p)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add([]byte("[daemon]\nrespond_from_shell = true\n[keybindings.inbox]\nd = \"x\"\n"))
+	f.Add([]byte("[keybindings]\nprefix = [1]\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if f, err := Parse(b); err == nil {
+			f.Bindings("")
+			f.RiskConfig()
+		}
+	})
+}

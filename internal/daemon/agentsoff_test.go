@@ -1,0 +1,33 @@
+package daemon
+
+import (
+	"testing"
+
+	"github.com/tuios/tuios/internal/config"
+)
+
+// With [agents] enabled = false the multiplexer works and every agent verb
+// says why it does not.
+func TestAgentsOffLeavesOnlyTheMultiplexer(t *testing.T) {
+	f, err := config.Parse([]byte("[agents]\nenabled = false\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sock := serverWith(t, func(o *Options) { o.Config = f })
+	r := dialRPC(t, sock)
+	r.must("new-session", map[string]any{"name": "w"})
+	for _, verb := range []string{"list-agents", "list-attention", "get-agent-state", "peek-prompt"} {
+		if _, err := r.call(verb, map[string]any{"session": "w", "window": "0"}); err == nil || err.Code != codeAgentsDisabled {
+			t.Errorf("%s: %v, want %s", verb, err, codeAgentsDisabled)
+		}
+	}
+	if _, err := r.call("set-agent-state", map[string]any{"session": "w", "state": "working"}); err == nil || err.Code != codeAgentsDisabled {
+		t.Errorf("set-agent-state: %v", err)
+	}
+	if _, err := r.call("wait-for", map[string]any{"session": "w", "condition": "agent-state", "until": "done", "timeout": 100}); err == nil || err.Code != codeAgentsDisabled {
+		t.Errorf("wait-for agent-state: %v", err)
+	}
+	// The output wait, typing and reading still work.
+	r.must("send-text", map[string]any{"session": "w", "text": "echo agents-off-ok\n"})
+	r.must("wait-for", map[string]any{"session": "w", "condition": "window-output", "pattern": "agents-off-ok\n", "timeout": 10000})
+}

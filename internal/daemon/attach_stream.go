@@ -1,0 +1,645 @@
+package daemon
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tuios/tuios/agentstate"
+	"github.com/tuios/tuios/internal/proto"
+	"github.com/tuios/tuios/internal/safetext"
+	"github.com/tuios/tuios/vt"
+)
+
+// The attach stream (proto/attach.go has the wire contract).
+//
+// Frames are pulled, never queued. Producers (a pane's reader, a verb that
+// changed the layout, the event hub, a bell) only mark what is dirty and
+// do a non-blocking send on the stream's wake channel; the stream's own
+// goroutine wakes, waits one tick so a burst of output becomes one frame,
+// then builds every message from the current state and writes it. A slow
+// client therefore costs fewer frames, not a growing queue, and no pane
+// ever waits for a client. Nothing a pane or a verb can wait on is held
+// across the socket write.
+
+const (
+	// attachTick is the most a change waits before it is drawn, and so
+	// the frame rate cap (60 a second).
+	attachTick = 16 * time.Millisecond
+	// attachWriteTimeout drops a client that has not read for this long.
+	attachWriteTimeout = 10 * time.Second
+	// attachMaxBells bounds the bells held for one frame; more within a
+	// tick are one beep anyway.
+	attachMaxBells = 64
+	// attachStopWait bounds how long a stopping daemon waits for its
+	// streams' last lines.
+	attachStopWait = time.Second
+)
+
+// errStreamEnded stops a stream after its last line.
+var errStreamEnded = errors.New("attach stream ended")
+
+// attachHub is every open attach stream. Its hooks are called from pane
+// readers, verbs and the event hub: with no stream open they are one
+// atomic load.
+type attachHub struct {
+	s    *Server
+	n    atomic.Int32
+	seen atomic.Bool // some pane has had an agent state since start
+
+	mu      sync.Mutex // taken after s.mu and the event hub's lock, never before
+	streams map[*attachStream]struct{}
+}
+
+func newAttachHub(s *Server) *attachHub {
+	return &attachHub{s: s, streams: map[*attachStream]struct{}{}}
+}
+
+func (h *attachHub) add(st *attachStream) {
+	h.mu.Lock()
+	h.streams[st] = struct{}{}
+	h.n.Store(int32(len(h.streams)))
+	h.mu.Unlock()
+}
+
+func (h *attachHub) remove(st *attachStream) {
+	h.mu.Lock()
+	delete(h.streams, st)
+	h.n.Store(int32(len(h.streams)))
+	h.mu.Unlock()
+}
+
+// each calls fn for every stream under h.mu; fn only marks and pokes.
+func (h *attachHub) each(fn func(st *attachStream)) {
+	if h == nil || h.n.Load() == 0 {
+		return
+	}
+	h.mu.Lock()
+	for st := range h.streams {
+		fn(st)
+	}
+	h.mu.Unlock()
+}
+
+// output marks a pane that printed (or was resized); a new title changes
+// its name in every layout.
+func (h *attachHub) output(w *Window, titled bool) {
+	h.each(func(st *attachStream) {
+		if st.ss != w.session && !titled {
+			return
+		}
+		st.mu.Lock()
+		shown := st.shown[w.ID]
+		if shown {
+			st.dirty[w.ID] = true
+		}
+		st.layoutDirty = st.layoutDirty || titled
+		st.mu.Unlock()
+		if shown || titled { // a busy pane off screen wakes nobody
+			st.poke()
+		}
+	})
+}
+
+// bell passes a pane's BEL or notification to the streams of its
+// session, whether or not the pane is on screen: the client decides.
+func (h *attachHub) bell(w *Window, text string) {
+	h.each(func(st *attachStream) {
+		if st.ss != w.session {
+			return
+		}
+		st.mu.Lock()
+		if len(st.bells) < attachMaxBells {
+			st.bells = append(st.bells, proto.AttachBell{Type: "bell", Window: w.ID, Text: text})
+		}
+		st.mu.Unlock()
+		st.poke()
+	})
+}
+
+// layoutChanged marks every stream's layout: the rail shows every
+// session, so a change anywhere may show everywhere.
+func (h *attachHub) layoutChanged() {
+	h.each(func(st *attachStream) {
+		st.mu.Lock()
+		st.layoutDirty = true
+		st.mu.Unlock()
+		st.poke()
+	})
+}
+
+// observe is the event hub's hook: windows, sessions, focus, workspaces
+// and agent states all reach the layout this way. Called with the hub's
+// lock held (and sometimes s.mu): it only marks.
+func (h *attachHub) observe(ev event) {
+	if ev.Type == "output" {
+		return
+	}
+	if ev.Type == "agent-state" && ev.State != "" && ev.State != "none" {
+		h.seen.Store(true)
+	}
+	h.layoutChanged()
+}
+
+// stopAll gives every stream its last line before the daemon closes the
+// connections.
+func (h *attachHub) stopAll() {
+	if h == nil {
+		return
+	}
+	h.mu.Lock()
+	all := make([]*attachStream, 0, len(h.streams))
+	for st := range h.streams {
+		all = append(all, st)
+	}
+	h.mu.Unlock()
+	for _, st := range all {
+		st.end("server-stopped")
+	}
+	deadline := time.NewTimer(attachStopWait)
+	defer deadline.Stop()
+	for _, st := range all {
+		select {
+		case <-st.finished:
+		case <-deadline.C:
+			return
+		}
+	}
+}
+
+// screenEvent is the pane's screen event hook (detect.PaneOptions.OnEvent):
+// called with the pane's lock held, so it only marks.
+func (w *Window) screenEvent(ev vt.Event) {
+	switch ev.Kind {
+	case vt.EventBell:
+		w.srv.attach.bell(w, "")
+	case vt.EventNotification:
+		text := ev.Notification.Body
+		if t := ev.Notification.Title; t != "" {
+			if text != "" {
+				text = t + ": " + text
+			} else {
+				text = t
+			}
+		}
+		w.srv.attach.bell(w, text)
+	}
+}
+
+// attachStream is one attached client's stream of one session.
+type attachStream struct {
+	s        *Server
+	cn       *conn
+	ss       *Session
+	wake     chan struct{} // capacity 1: producers never block
+	endCh    chan struct{} // closed by end
+	finished chan struct{} // closed when run returns
+
+	mu          sync.Mutex
+	layoutDirty bool
+	dirty       map[string]bool // windows that printed since the last frame
+	shown       map[string]bool // the windows of the last layout
+	bells       []proto.AttachBell
+	endReason   string
+
+	// Owned by run.
+	started  bool
+	spare    map[string]bool
+	visible  []*Window
+	sent     map[string]*paneSent
+	frame    vt.Frame
+	lines    []proto.AttachLine
+	out      bytes.Buffer
+	enc      *json.Encoder
+	layBuf   bytes.Buffer
+	layEnc   *json.Encoder
+	lastLay  []byte
+	endOnce  sync.Once
+	bellsOut []proto.AttachBell
+}
+
+// paneSent is what this client last got of one pane.
+type paneSent struct {
+	cols, rows int
+	lines      [][]byte
+	cursor     proto.AttachCursor
+	modes      proto.AttachModes
+	title      string
+}
+
+func newAttachStream(s *Server, cn *conn, ss *Session) *attachStream {
+	st := &attachStream{
+		s: s, cn: cn, ss: ss,
+		wake: make(chan struct{}, 1), endCh: make(chan struct{}), finished: make(chan struct{}),
+		lines: make([]proto.AttachLine, 0, 64), layoutDirty: true, dirty: map[string]bool{}, shown: map[string]bool{}, spare: map[string]bool{}, sent: map[string]*paneSent{},
+	}
+	st.enc = json.NewEncoder(&st.out)
+	st.enc.SetEscapeHTML(false)
+	st.layEnc = json.NewEncoder(&st.layBuf)
+	st.layEnc.SetEscapeHTML(false)
+	return st
+}
+
+func (st *attachStream) poke() {
+	select {
+	case st.wake <- struct{}{}:
+	default:
+	}
+}
+
+// end asks the stream to send its last line with reason and stop; the
+// first reason wins.
+func (st *attachStream) end(reason string) {
+	st.endOnce.Do(func() {
+		st.mu.Lock()
+		st.endReason = reason
+		st.mu.Unlock()
+		close(st.endCh)
+	})
+}
+
+// run is the stream's goroutine. Between frames it holds no timer: the
+// tick is armed only once something is dirty.
+func (st *attachStream) run() {
+	defer close(st.finished)
+	defer st.s.attach.remove(st)
+	tick := time.NewTimer(time.Hour)
+	tick.Stop()
+	defer tick.Stop()
+	for {
+		if err := st.flush(); err != nil {
+			if !errors.Is(err, errStreamEnded) {
+				st.cn.stop() // a client that does not read is dropped
+			}
+			return
+		}
+		select {
+		case <-st.wake:
+		case <-st.endCh:
+			continue
+		case <-st.cn.closed:
+			return
+		}
+		tick.Reset(attachTick)
+		select {
+		case <-tick.C:
+		case <-st.endCh:
+			tick.Stop()
+		case <-st.cn.closed:
+			return
+		}
+	}
+}
+
+// flush builds and writes what changed since the last frame.
+func (st *attachStream) flush() error {
+	st.mu.Lock()
+	layoutDirty, dirty, end := st.layoutDirty, st.dirty, st.endReason
+	st.layoutDirty = false
+	st.dirty = st.spare
+	st.bellsOut = append(st.bellsOut[:0], st.bells...)
+	st.bells = st.bells[:0]
+	st.mu.Unlock()
+	defer func() { clear(dirty); st.spare = dirty }()
+
+	if end != "" {
+		return st.finish(end)
+	}
+	st.out.Reset()
+	if layoutDirty || !st.started {
+		lay, wins, alive := st.buildLayout()
+		if !alive {
+			return st.finish("session-closed")
+		}
+		st.setVisible(wins)
+		st.layBuf.Reset()
+		st.layEnc.Encode(lay)
+		if !bytes.Equal(st.layBuf.Bytes(), st.lastLay) {
+			st.lastLay = append(st.lastLay[:0], st.layBuf.Bytes()...)
+			st.out.Write(st.layBuf.Bytes())
+		}
+	}
+	for _, w := range st.visible {
+		if !st.started || dirty[w.ID] || st.sent[w.ID] == nil {
+			if msg, ok := st.screen(w); ok {
+				st.enc.Encode(msg)
+			}
+		}
+	}
+	for _, b := range st.bellsOut {
+		st.enc.Encode(b)
+	}
+	st.started = true
+	if st.out.Len() == 0 {
+		return nil
+	}
+	return st.write(st.out.Bytes())
+}
+
+// finish writes the last line.
+func (st *attachStream) finish(reason string) error {
+	st.out.Reset()
+	st.enc.Encode(proto.AttachEnd{Type: "detached", Reason: reason})
+	st.write(st.out.Bytes())
+	return errStreamEnded
+}
+
+// write writes whole lines with the client's deadline, holding only the
+// connection's write lock.
+func (st *attachStream) write(b []byte) error {
+	cn := st.cn
+	cn.wmu.Lock()
+	defer cn.wmu.Unlock()
+	cn.c.SetWriteDeadline(time.Now().Add(attachWriteTimeout))
+	defer cn.c.SetWriteDeadline(time.Time{})
+	if _, err := cn.w.Write(b); err != nil {
+		return err
+	}
+	return cn.w.Flush()
+}
+
+// setVisible records the windows on screen: one that left forgets what
+// was sent, so it is drawn in full when it comes back.
+func (st *attachStream) setVisible(wins []*Window) {
+	st.visible = wins
+	st.mu.Lock()
+	clear(st.shown)
+	for _, w := range wins {
+		st.shown[w.ID] = true
+	}
+	st.mu.Unlock()
+	for id := range st.sent {
+		keep := false
+		for _, w := range wins {
+			if w.ID == id {
+				keep = true
+				break
+			}
+		}
+		if !keep {
+			delete(st.sent, id)
+		}
+	}
+}
+
+// paneRef is what the layout needs of one window, copied under s.mu.
+type paneRef struct {
+	id, session, name string
+	workspace, si     int  // si: the session's index in the rail
+	mine              bool // in the stream's session
+	tileAt            int  // index in the layout's windows, -1 when off screen
+}
+
+// buildLayout copies the session tables under s.mu, then reads the agent
+// states without it. alive is false once the session is gone.
+func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, alive bool) {
+	s, ss := st.s, st.ss
+	s.mu.Lock()
+	if s.sessions[ss.Name] != ss {
+		s.mu.Unlock()
+		return lay, nil, false
+	}
+	on, zoom := onScreen(ss)
+	rects := tile(len(on), ss.cols, ss.rows, zoom)
+	lay = proto.AttachLayout{Type: "layout", Session: ss.Name, Workspace: ss.workspace, Zoomed: zoom >= 0, Cols: ss.cols, Rows: ss.rows,
+		Windows: []proto.AttachWindow{}, Agents: []proto.AttachAgent{}}
+	if f := ss.focused; f != nil && f.workspace == ss.workspace {
+		lay.Focused = f.ID
+	}
+	index := map[*Window]int{}
+	for i, w := range ss.windows {
+		index[w] = i
+	}
+	tileAt := map[*Window]int{}
+	for i, w := range on {
+		r := rects[i]
+		if r.w == 0 {
+			continue
+		}
+		w.mu.Lock()
+		exited := w.exited
+		w.mu.Unlock()
+		tileAt[w] = len(lay.Windows)
+		lay.Windows = append(lay.Windows, proto.AttachWindow{ID: w.ID, Index: index[w], Name: w.DisplayName(),
+			X: r.x, Y: r.y, Width: r.w, Height: r.h, Exited: exited})
+		wins = append(wins, w)
+	}
+	for n := 1; n <= Workspaces; n++ {
+		lay.Workspaces = append(lay.Workspaces, proto.AttachWorkspace{N: n, Name: ss.wsNames[n]})
+	}
+	var refs []paneRef
+	for si, x := range s.sessionsSorted() {
+		lay.Sessions = append(lay.Sessions, proto.AttachSession{Name: x.Name, Windows: len(x.windows), Current: x == ss})
+		for _, w := range x.windows {
+			at, ok := tileAt[w]
+			if !ok {
+				at = -1
+			}
+			refs = append(refs, paneRef{id: w.ID, session: x.Name, name: w.DisplayName(), workspace: w.workspace, si: si, mine: x == ss, tileAt: at})
+			if x == ss {
+				lay.Workspaces[w.workspace-1].Windows++
+			}
+		}
+	}
+	s.mu.Unlock()
+
+	arb := s.tracker.Arbiter()
+	sessLoud := make([]int, len(lay.Sessions))
+	wsLoud := make([]int, Workspaces)
+	type agent struct {
+		a    proto.AttachAgent
+		need int
+	}
+	var agents []agent
+	for _, r := range refs {
+		b := arb.Brief(r.id)
+		if b.State == agentstate.None && b.Harness == "" {
+			if r.tileAt >= 0 {
+				lay.Windows[r.tileAt].State = b.State.String()
+			}
+			continue
+		}
+		if b.State != agentstate.None {
+			st.s.attach.seen.Store(true)
+		}
+		snap := arb.Get(r.id)
+		msg := safetext.Escape(snap.Message, false)
+		var since int64
+		if !snap.StateAt.IsZero() {
+			since = snap.StateAt.UnixMilli()
+		}
+		agents = append(agents, agent{proto.AttachAgent{Session: r.session, Window: r.id, Name: r.name, State: snap.State.String(),
+			Harness: snap.Harness, Message: msg, SinceMS: since}, needOrder(agentRow{snap: snap})})
+		if r.tileAt >= 0 {
+			aw := &lay.Windows[r.tileAt]
+			aw.State, aw.Harness, aw.Message = snap.State.String(), snap.Harness, msg
+		}
+		if snap.State == agentstate.None {
+			continue
+		}
+		l := snap.State.Loudness() + 1 // 0 stays "no agent state"
+		if l > sessLoud[r.si] {
+			sessLoud[r.si] = l
+			lay.Sessions[r.si].State = snap.State.String()
+		}
+		if r.mine && r.workspace >= 1 && r.workspace <= Workspaces && l > wsLoud[r.workspace-1] {
+			wsLoud[r.workspace-1] = l
+			lay.Workspaces[r.workspace-1].State = snap.State.String()
+		}
+	}
+	sort.SliceStable(agents, func(i, j int) bool { return agents[i].need < agents[j].need })
+	for _, a := range agents {
+		lay.Agents = append(lay.Agents, a.a)
+	}
+	lay.AgentsSeen = st.s.attach.seen.Load()
+	return lay, wins, true
+}
+
+// screen builds a pane's screen message: the rows that differ from what
+// this client has, every row when it has none of this size. ok is false
+// when nothing at all changed.
+func (st *attachStream) screen(w *Window) (proto.AttachScreen, bool) {
+	f := &st.frame
+	w.pane.Screen().FrameANSI(f)
+	ps := st.sent[w.ID]
+	full := ps == nil || ps.cols != f.Cols || ps.rows != f.Rows
+	if ps == nil {
+		ps = &paneSent{}
+		st.sent[w.ID] = ps
+	}
+	if full {
+		ps.cols, ps.rows = f.Cols, f.Rows
+		if cap(ps.lines) >= f.Rows {
+			ps.lines = ps.lines[:f.Rows]
+		} else {
+			ps.lines = make([][]byte, f.Rows)
+		}
+	}
+	msg := proto.AttachScreen{Type: "screen", Window: w.ID, Cols: f.Cols, Rows: f.Rows,
+		Cursor: proto.AttachCursor{X: f.CursorX, Y: f.CursorY, Visible: f.Modes.CursorVisible},
+		Modes:  modesOf(f.Modes), Title: f.Title}
+	st.lines = st.lines[:0]
+	for y := 0; y < f.Rows; y++ {
+		row := f.Row(y)
+		if !full && bytes.Equal(row, ps.lines[y]) {
+			continue
+		}
+		ps.lines[y] = append(ps.lines[y][:0], row...)
+		st.lines = append(st.lines, proto.AttachLine{Y: y, Text: string(row)})
+	}
+	if !full && len(st.lines) == 0 && msg.Cursor == ps.cursor && msg.Modes == ps.modes && msg.Title == ps.title {
+		return msg, false
+	}
+	ps.cursor, ps.modes, ps.title = msg.Cursor, msg.Modes, msg.Title
+	msg.Full = full || len(st.lines) == f.Rows
+	msg.Lines = st.lines
+	return msg, true
+}
+
+func modesOf(m vt.Modes) proto.AttachModes {
+	out := proto.AttachModes{AppCursor: m.AppCursor, AppKeypad: m.AppKeypad, BracketedPaste: m.BracketedPaste,
+		AltScreen: m.AltScreen, MouseSGR: m.MouseSGR, FocusEvents: m.FocusEvents}
+	switch m.Mouse {
+	case 9:
+		out.Mouse = "x10"
+	case 1000:
+		out.Mouse = "normal"
+	case 1002:
+		out.Mouse = "button"
+	case 1003:
+		out.Mouse = "any"
+	}
+	return out
+}
+
+// prepareAttach checks and applies the attach params beyond the nonce:
+// the session, its size and the stream, which starts once the reply is
+// sent. A plain attach (none of them) is what it always was.
+func (s *Server) prepareAttach(cn *conn, p *attachParams) (map[string]any, *proto.Error) {
+	for _, d := range []struct {
+		name string
+		v    *int
+	}{{"cols", p.Cols}, {"rows", p.Rows}} {
+		if d.v != nil && (*d.v < 1 || *d.v > 1000) {
+			return nil, proto.Errorf(proto.CodeInvalidParams, "%s must be 1 to 1000, not %d", d.name, *d.v).WithHint(proto.Hint{Param: d.name})
+		}
+	}
+	if !p.Stream && p.Session == "" && p.Cols == nil && p.Rows == nil {
+		return nil, nil
+	}
+	if p.Stream && (cn.sub != nil || cn.attaching != nil || cn.attached != nil) {
+		return nil, proto.Errorf(proto.CodeInvalidRequest, "this connection already streams").WithHint(proto.Hint{Detail: "attach with stream on a connection of its own"})
+	}
+	s.mu.Lock()
+	ss, err := s.session(cn, p.Session)
+	var cols, rows int
+	if err == nil {
+		if p.Cols != nil {
+			ss.cols = *p.Cols
+		}
+		if p.Rows != nil {
+			ss.rows = *p.Rows
+		}
+		ss.tiled = true
+		cols, rows = ss.cols, ss.rows
+		if p.Stream {
+			ss.active = nowTime()
+		}
+	}
+	s.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	s.retile(ss) // the first client to show a session tiles it
+	res := map[string]any{"session": ss.Name, "cols": cols, "rows": rows}
+	if p.Stream {
+		st := newAttachStream(s, cn, ss)
+		s.attach.add(st)
+		cn.attaching = st
+		res["stream"] = true
+	}
+	return res, nil
+}
+
+// refuseOnStream answers a request sent on a streaming attach connection:
+// it takes none (calls go on a second connection), and says so with a
+// bounded write, so a client that neither reads nor hangs up holds
+// nothing.
+func (cn *conn) refuseOnStream(rq request) {
+	cn.s.budget.Release(len(rq.line))
+	var id json.RawMessage
+	if rq.err == nil {
+		if req, perr := proto.ParseRequest(rq.line); perr == nil {
+			id = req.ID
+		}
+	}
+	b, _ := json.Marshal(proto.Response{ID: id, Error: proto.Errorf(proto.CodeInvalidRequest, "this connection streams an attached session and takes no requests").
+		WithHint(proto.Hint{Detail: "send calls on a second connection; the attach nonce is good there"})})
+	cn.wmu.Lock()
+	defer cn.wmu.Unlock()
+	cn.c.SetWriteDeadline(time.Now().Add(attachWriteTimeout))
+	defer cn.c.SetWriteDeadline(time.Time{})
+	cn.w.Write(append(b, '\n'))
+	if cn.w.Flush() != nil {
+		cn.stop()
+	}
+}
+
+// endAttach ends the connection's stream when its requests end: a client
+// that closed its writing half gets the last line ("detached"), one that
+// hung up gets nothing. It returns once the stream has stopped writing.
+func (cn *conn) endAttach() {
+	st := cn.attached
+	if st == nil {
+		if cn.attaching != nil {
+			cn.s.attach.remove(cn.attaching)
+		}
+		return
+	}
+	st.end("detached")
+	<-st.finished
+}

@@ -1,0 +1,183 @@
+package daemon
+
+import (
+	"github.com/tuios/tuios/internal/proto"
+)
+
+// A tile is a window's cells in its session's area: the first row is the
+// title bar an attached client draws, the rest is the pane. The daemon
+// owns the tiling (not the client) so every client, and list-windows, see
+// the same places, and a pane's PTY size follows from its tile alone.
+//
+// A session is tiled only once a client has shown it (resize, or attach
+// with a stream or a size): until then each pane keeps the whole area
+// new-session gave it, so agents started by scripts in a session nobody
+// looks at are not squeezed into columns for a screen nobody draws.
+
+// Tile minimums: smaller than this a shell is useless. A window that does
+// not fit is still placed (with the minimum, at the last slot of its
+// column, overlapping it) rather than hidden, so nothing disappears from a
+// small terminal without a trace.
+const (
+	minTileCols = 4
+	minTileRows = 2
+)
+
+type rect struct{ x, y, w, h int }
+
+// tile places n windows in a cols x rows area: one fills it, two are side
+// by side, more are a master on the left half with the others stacked on
+// the right. With zoomIndex in [0,n) that window fills the area and the
+// others get a zero rect (not on screen).
+func tile(n, cols, rows int, zoomIndex int) []rect {
+	if n <= 0 {
+		return nil
+	}
+	out := make([]rect, n)
+	full := rect{0, 0, max(cols, minTileCols), max(rows, minTileRows)}
+	if zoomIndex >= 0 && zoomIndex < n {
+		out[zoomIndex] = full
+		return out
+	}
+	if n == 1 {
+		out[0] = full
+		return out
+	}
+	if cols < 2*minTileCols {
+		// Too narrow for two columns: one column of all of them.
+		stack(out, 0, 0, full.w, rows)
+		return out
+	}
+	right := cols / 2
+	left := cols - right
+	if n == 2 {
+		out[0] = rect{0, 0, left, full.h}
+		out[1] = rect{left, 0, right, full.h}
+		return out
+	}
+	out[0] = rect{0, 0, left, full.h}
+	stack(out[1:], left, 0, right, rows)
+	return out
+}
+
+// stack splits a column of height rows among out, top to bottom, the
+// first ones taking the remainder; those that do not fit get the minimum
+// at the column's last slot.
+func stack(out []rect, x, y, w, rows int) {
+	fit := len(out)
+	if fit*minTileRows > rows {
+		fit = max(rows/minTileRows, 1)
+	}
+	h, extra := rows/fit, rows%fit
+	for i := 0; i < fit; i++ {
+		hi := max(h, minTileRows)
+		if i < extra {
+			hi++
+		}
+		out[i] = rect{x, y, w, hi}
+		y += hi
+	}
+	last := max(rows-minTileRows, 0)
+	for i := fit; i < len(out); i++ {
+		out[i] = rect{x, last, w, minTileRows}
+	}
+}
+
+// onScreen is the session's windows on screen in tile order (the current
+// workspace's, not minimized, in list order) and the index of the zoomed
+// one (-1: not zoomed, or the focused window is not among them). Called
+// with s.mu held.
+func onScreen(ss *Session) ([]*Window, int) {
+	var wins []*Window
+	zoom := -1
+	for _, w := range ss.windows {
+		if w.workspace != ss.workspace || w.minimized {
+			continue
+		}
+		if ss.zoomed && w == ss.focused {
+			zoom = len(wins)
+		}
+		wins = append(wins, w)
+	}
+	return wins, zoom
+}
+
+type resizeJob struct {
+	w          *Window
+	cols, rows int
+}
+
+// retile places the session's windows on screen and sizes their PTYs and
+// screens to their tiles. Windows off screen keep their size. Retiles of
+// one session run one at a time (ss.tileMu) so the last placement is the
+// last resize, and the resizes run without s.mu: a screen resize waits
+// for the pane's writer.
+func (s *Server) retile(ss *Session) {
+	ss.tileMu.Lock()
+	defer ss.tileMu.Unlock()
+	s.mu.Lock()
+	if s.sessions[ss.Name] != ss || !ss.tiled {
+		s.mu.Unlock()
+		return
+	}
+	wins, zoom := onScreen(ss)
+	rects := tile(len(wins), ss.cols, ss.rows, zoom)
+	var jobs []resizeJob
+	for i, w := range wins {
+		r := rects[i]
+		if r.w == 0 {
+			continue // behind the zoomed window
+		}
+		w.tile, w.placed = r, true
+		if pc, pr := r.w, max(r.h-1, 1); pc != w.cols || pr != w.rows {
+			w.cols, w.rows = pc, pr
+			jobs = append(jobs, resizeJob{w, pc, pr})
+		}
+	}
+	s.mu.Unlock()
+	for _, j := range jobs {
+		// The screen first: the program redraws on SIGWINCH, and that
+		// output must land on a grid of the new size.
+		j.w.pane.Screen().Resize(j.cols, j.rows)
+		j.w.proc.Resize(j.cols, j.rows)
+	}
+	s.attach.layoutChanged()
+	for _, j := range jobs {
+		s.attach.output(j.w, false)
+	}
+}
+
+// placement is a window's tile for list-windows: its place once tiled,
+// else its pane's size at the origin. Called with s.mu held.
+func (w *Window) placement() rect {
+	if w.placed {
+		return w.tile
+	}
+	return rect{0, 0, w.cols, w.rows}
+}
+
+type resizeParams struct {
+	Session string `json:"session" desc:"the session (default: most recently active)" maxlen:"4096"`
+	Cols    int    `json:"cols" req:"true" desc:"the area's width in cells" min:"1" max:"1000"`
+	Rows    int    `json:"rows" req:"true" desc:"the area's height in cells, title bars included" min:"1" max:"1000"`
+}
+
+func (s *Server) layoutVerbs(add addFunc) {
+	s.attach = newAttachHub(s)
+	s.hub.observe = s.attach.observe
+	p, h := handler(func(cn *conn, p *resizeParams) (any, *proto.Error) {
+		s.mu.Lock()
+		ss, err := s.session(cn, p.Session)
+		if err == nil {
+			ss.cols, ss.rows, ss.tiled = p.Cols, p.Rows, true
+		}
+		s.mu.Unlock()
+		if err != nil {
+			return nil, err
+		}
+		s.retile(ss)
+		return map[string]any{"type": "resized", "session": ss.Name, "cols": p.Cols, "rows": p.Rows}, nil
+	})
+	add("resize", "Set a session's area (what an attached client shows) and tile its windows into it: each tile is a title row and the pane", "resized",
+		`{"verb":"resize","params":{"session":"work","cols":200,"rows":50}}`, p, h)
+}

@@ -1,0 +1,373 @@
+package daemon
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/tuios/tuios/agentstate"
+)
+
+// Session restore: the daemon keeps a file of its sessions and windows
+// (names, ids, workspaces, sizes, working directories) and, when it starts
+// again, brings them back with a fresh shell in each window, started in
+// the directory the window was last in and with TUIOS_RESTORED=1. Window
+// and session ids come back, so a script holding one still finds its
+// pane; mail, the stash and agent state do not (the agents page: state
+// "does not survive a daemon restart"). A window that ran a program comes
+// back as a shell, not as the program.
+//
+// The file is per socket, so a second daemon on another socket never
+// restores the first one's sessions. It is written 500 ms after the layout
+// last changed and once more when the daemon stops, before the panes are
+// closed, so stopping does not read as every window closing. kill-session
+// forgets a session; kill-server and a signal keep them all for the next
+// start. [daemon] restore = false turns it off.
+
+const (
+	restoreVersion = 1
+	restoreDelay   = 500 * time.Millisecond
+	// maxRestoreBytes bounds the file read at start.
+	maxRestoreBytes = 4 << 20
+	// maxRestoreWindows bounds what one start brings back.
+	maxRestoreWindows = 512
+)
+
+type savedLayout struct {
+	Version  int            `json:"version"`
+	Socket   string         `json:"socket"`
+	Saved    time.Time      `json:"saved"`
+	Sessions []savedSession `json:"sessions"`
+}
+
+type savedSession struct {
+	Name      string         `json:"name"`
+	ID        string         `json:"id"`
+	Workspace int            `json:"workspace"`
+	WSNames   map[int]string `json:"workspace_names,omitempty"`
+	Cols      int            `json:"cols"`
+	Rows      int            `json:"rows"`
+	Focused   string         `json:"focused,omitempty"`
+	Windows   []savedWindow  `json:"windows"`
+}
+
+type savedWindow struct {
+	ID        string `json:"id"`
+	Name      string `json:"name,omitempty"`
+	Workspace int    `json:"workspace"`
+	Minimized bool   `json:"minimized,omitempty"`
+	Cwd       string `json:"cwd,omitempty"`
+	// The agent conversation the pane held, for resuming it: kept on the
+	// window, never as state.
+	AgentSessionID string `json:"agent_session_id,omitempty"`
+	AgentHarness   string `json:"agent_harness,omitempty"`
+	AgentLive      bool   `json:"agent_live,omitempty"`
+}
+
+// restorer keeps the sessions file.
+type restorer struct {
+	s    *Server
+	path string // "" keeps nothing
+
+	mu     sync.Mutex
+	timer  agentstate.Timer
+	frozen bool
+}
+
+func newRestorer(s *Server, dir string) *restorer {
+	r := &restorer{s: s}
+	if dir != "" && s.opt.Config.RestoreSessions() {
+		sum := sha256.Sum256([]byte(s.opt.Socket))
+		r.path = filepath.Join(dir, "sessions", hex.EncodeToString(sum[:6])+".json")
+	}
+	return r
+}
+
+// changed arms the debounced save.
+func (r *restorer) changed() {
+	if r.path == "" {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.timer != nil || r.frozen {
+		return
+	}
+	r.timer = r.s.clock.AfterFunc(restoreDelay, func() { go r.save(false) })
+}
+
+// save writes the file now. final freezes it: the windows closing as the
+// daemon stops must not be written as a person closing them.
+func (r *restorer) save(final bool) {
+	if r.path == "" {
+		return
+	}
+	r.mu.Lock()
+	if r.timer != nil {
+		r.timer.Stop()
+		r.timer = nil
+	}
+	if r.frozen {
+		r.mu.Unlock()
+		return
+	}
+	r.frozen = final
+	r.mu.Unlock()
+	b, err := json.MarshalIndent(r.s.layoutToSave(), "", " ")
+	if err == nil {
+		err = writeFileAtomic(r.path, b)
+	}
+	if err != nil {
+		r.s.opt.Logf("restore: saving %s: %v", r.path, err)
+	}
+}
+
+// layoutToSave copies the sessions under s.mu, then reads each pane's
+// directory and agent without it.
+func (s *Server) layoutToSave() savedLayout {
+	type winRef struct {
+		w   *Window
+		out *savedWindow
+	}
+	out := savedLayout{Version: restoreVersion, Socket: s.opt.Socket, Saved: time.Now().UTC()}
+	var refs []winRef
+	s.mu.Lock()
+	for _, ss := range s.sessionsSorted() {
+		sv := savedSession{Name: ss.Name, ID: ss.ID, Workspace: ss.workspace, Cols: ss.cols, Rows: ss.rows}
+		if len(ss.wsNames) > 0 {
+			sv.WSNames = map[int]string{}
+			for k, v := range ss.wsNames {
+				sv.WSNames[k] = v
+			}
+		}
+		if ss.focused != nil {
+			sv.Focused = ss.focused.ID
+		}
+		for _, w := range ss.windows {
+			sv.Windows = append(sv.Windows, savedWindow{ID: w.ID, Name: w.name, Workspace: w.workspace, Minimized: w.minimized, Cwd: w.cwd})
+		}
+		out.Sessions = append(out.Sessions, sv)
+	}
+	for i := range out.Sessions {
+		for j := range out.Sessions[i].Windows {
+			sw := &out.Sessions[i].Windows[j]
+			refs = append(refs, winRef{s.windows[sw.ID], sw})
+		}
+	}
+	s.mu.Unlock()
+	for _, ref := range refs {
+		if ref.w == nil {
+			continue
+		}
+		if d := ref.w.dirNow(); d != "" {
+			ref.out.Cwd = d
+		} else if d, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", ref.w.proc.Pid())); err == nil {
+			ref.out.Cwd = d
+		}
+		snap := s.tracker.Arbiter().Get(ref.w.ID)
+		ref.out.AgentSessionID = snap.SessionID
+		ref.out.AgentHarness = snap.Harness
+		ref.out.AgentLive = snap.State != agentstate.None || snap.Harness != ""
+	}
+	return out
+}
+
+// restore brings back the sessions of the file, once, before the daemon
+// takes its first request. A file that cannot be trusted is set aside.
+func (r *restorer) restore() {
+	if r.path == "" {
+		return
+	}
+	b, why := readStateFile(r.path, r.s.uid, maxRestoreBytes)
+	if b == nil && why == "" {
+		return
+	}
+	var l savedLayout
+	if why == "" {
+		if err := json.Unmarshal(b, &l); err != nil {
+			why = err.Error()
+		} else if l.Version != restoreVersion {
+			why = fmt.Sprintf("version %d, not %d", l.Version, restoreVersion)
+		}
+	}
+	if why != "" {
+		setAside(r.s, "restore", r.path, why, "started with no sessions")
+		return
+	}
+	n := 0
+	for _, sv := range l.Sessions {
+		if !validName(sv.Name) {
+			continue
+		}
+		n += r.s.restoreSession(sv, maxRestoreWindows-n)
+	}
+	if n > 0 {
+		r.s.opt.Logf("restore: brought back %d windows in %d sessions from %s", n, len(l.Sessions), r.path)
+	}
+}
+
+// validName refuses what a file edited by hand could hold that no verb
+// would ever have made.
+func validName(name string) bool {
+	return name != "" && len(name) <= 256 && !bytes.ContainsAny([]byte(name), "\x00\n:")
+}
+
+// restoreSession starts one saved session's windows; it returns how many.
+func (s *Server) restoreSession(sv savedSession, room int) int {
+	s.mu.Lock()
+	ss, err := s.newSession(sv.Name)
+	if err != nil {
+		s.mu.Unlock()
+		return 0
+	}
+	if isID(sv.ID) {
+		ss.ID = sv.ID
+	}
+	ss.cols, ss.rows = clampSize(sv.Cols, 80), clampSize(sv.Rows, 24)
+	if sv.Workspace >= 1 && sv.Workspace <= Workspaces {
+		ss.workspace = sv.Workspace
+	}
+	for k, v := range sv.WSNames {
+		if k >= 1 && k <= Workspaces && len(v) <= 256 {
+			ss.wsNames[k] = v
+		}
+	}
+	s.mu.Unlock()
+	n := 0
+	for _, sw := range sv.Windows {
+		if n >= room {
+			break
+		}
+		s.mu.Lock()
+		taken := !isID(sw.ID) || s.windows[sw.ID] != nil
+		s.mu.Unlock()
+		spec := windowSpec{name: sw.Name, cwd: sw.Cwd, workspace: sw.Workspace, noFocus: true, restored: true}
+		if !taken {
+			spec.id = sw.ID
+		}
+		if spec.workspace < 1 || spec.workspace > Workspaces {
+			spec.workspace = 0
+		}
+		if fi, err := os.Stat(spec.cwd); err != nil || !fi.IsDir() {
+			spec.cwd = "" // gone since: the shell starts where the daemon runs
+		}
+		w, perr := s.startWindow(ss, spec)
+		if perr != nil {
+			s.opt.Logf("restore: window %s of %s: %s", sw.ID, sv.Name, perr.Message)
+			continue
+		}
+		n++
+		s.mu.Lock()
+		w.minimized = sw.Minimized
+		if sw.ID == sv.Focused {
+			ss.focused = w
+		}
+		s.mu.Unlock()
+	}
+	s.mu.Lock()
+	if sv.Workspace >= 1 && sv.Workspace <= Workspaces {
+		ss.workspace = sv.Workspace
+	}
+	s.mu.Unlock()
+	s.retile(ss)
+	return n
+}
+
+func clampSize(n, def int) int {
+	if n < 1 || n > 1000 {
+		return def
+	}
+	return n
+}
+
+// isID is the shape newID makes.
+func isID(id string) bool {
+	if len(id) != 36 {
+		return false
+	}
+	for i, c := range id {
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// readStateFile reads a file the daemon wrote under its state dir. It
+// returns nil and "" when there is none, and why it cannot be trusted
+// when it is not this user's, not private, not regular or too big.
+func readStateFile(path string, uid int, max int64) ([]byte, string) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, ""
+	}
+	if err != nil {
+		return nil, err.Error()
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	switch {
+	case err != nil:
+		return nil, err.Error()
+	case !fi.Mode().IsRegular():
+		return nil, "it is not a regular file"
+	case fi.Mode().Perm()&0o077 != 0:
+		return nil, fmt.Sprintf("its mode is %04o, not 0600", fi.Mode().Perm())
+	case fi.Size() > max:
+		return nil, fmt.Sprintf("it is %d bytes, over %d", fi.Size(), max)
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != uid {
+		return nil, fmt.Sprintf("it belongs to uid %d, not %d", st.Uid, uid)
+	}
+	var buf bytes.Buffer
+	if _, err := buf.ReadFrom(f); err != nil {
+		return nil, err.Error()
+	}
+	return buf.Bytes(), ""
+}
+
+// setAside moves a state file that was refused out of the way, so it is
+// kept for a person to look at and never overwritten silently.
+func setAside(s *Server, what, path, why, then string) {
+	aside := path + ".corrupt-" + s.clock.Now().UTC().Format("20060102T150405Z")
+	if err := os.Rename(path, aside); err != nil {
+		s.opt.Logf("%s: refused %s (%s) and could not move it aside: %v; %s", what, path, why, err, then)
+		return
+	}
+	s.opt.Logf("%s: refused %s (%s); moved it to %s and %s", what, path, why, aside, then)
+}
+
+// followLayout saves the sessions file after every change of the layout:
+// an internal subscriber on the event hub, so every verb that changes a
+// session or a window is covered without each remembering to save.
+func (r *restorer) followLayout() {
+	if r.path == "" {
+		return
+	}
+	sub := &subscriber{q: make(chan event, 64), types: map[string]bool{
+		"session-created": true, "session-closed": true, "window-created": true, "window-closed": true,
+		"window-moved": true, "window-retitled": true, "window-focused": true, "window-minimized": true,
+		"window-restored": true, "workspace-switched": true, "gap": true,
+	}}
+	r.s.hub.addWith(sub, nil)
+	go func() {
+		for range sub.q {
+			r.changed()
+		}
+	}()
+}

@@ -1,0 +1,145 @@
+package proto
+
+// The attach stream.
+//
+// A client that sends {"verb":"attach","params":{"session":S,"stream":true,
+// "cols":C,"rows":R}} gets the usual "attached" reply (with its human
+// nonce) and then, on the same connection, one JSON object per line until
+// it hangs up or the session ends. The connection reads no further
+// requests: the client makes its calls (typing, resize, focus, the Inbox)
+// on a second connection from the same process, where the nonce is good.
+//
+// The daemon renders nothing for the client: it sends what changed (the
+// layout, and the rows of each visible pane that differ from what this
+// client last got) and the client draws. Frames are pulled, not queued:
+// when the client is slow, the next frame carries the latest rows, so a
+// pane that floods output costs the client one frame per tick at most and
+// never blocks the pane.
+
+// AttachLayout is what the client needs to place panes and draw the rail:
+// sent first, then whenever any of it changes (coalesced).
+type AttachLayout struct {
+	Type      string `json:"type"` // "layout"
+	Session   string `json:"session"`
+	Workspace int    `json:"workspace"` // 1..9, the one on screen
+	Focused   string `json:"focused"`   // window id, "" when the workspace is empty
+	Zoomed    bool   `json:"zoomed"`    // the focused window fills the area
+	// Cols and Rows are the area the windows were tiled into: what the
+	// client last sent with resize.
+	Cols int `json:"cols"`
+	Rows int `json:"rows"`
+	// Windows are the workspace's windows on screen, in tile order. A
+	// tile's first row is its title bar; the pane is the rest.
+	Windows    []AttachWindow    `json:"windows"`
+	Workspaces []AttachWorkspace `json:"workspaces"` // the nine, in order
+	Sessions   []AttachSession   `json:"sessions"`   // every session, for the rail
+	// Agents are every pane with an agent, in every session, sorted by
+	// what each needs from the person (needs_input and errored first).
+	Agents []AttachAgent `json:"agents"`
+	// AgentsSeen is false until any pane has shown an agent: the client
+	// hides agent UI until then.
+	AgentsSeen bool `json:"agents_seen"`
+	// AgentsOff is true when [agents] enabled = false: only the
+	// multiplexer is drawn.
+	AgentsOff bool `json:"agents_off"`
+}
+
+// AttachWindow is one tile. X, Y, Width and Height are the tile's cells in
+// the area, title bar included.
+type AttachWindow struct {
+	ID        string `json:"window_id"`
+	Index     int    `json:"index"`
+	Name      string `json:"name"`
+	X         int    `json:"x"`
+	Y         int    `json:"y"`
+	Width     int    `json:"width"`
+	Height    int    `json:"height"`
+	State     string `json:"agent_state"` // "" or none when no agent
+	Harness   string `json:"agent_harness,omitempty"`
+	Message   string `json:"agent_message,omitempty"` // untrusted pane text, cleaned
+	Exited    bool   `json:"exited,omitempty"`
+	Minimized bool   `json:"minimized,omitempty"`
+}
+
+// AttachWorkspace is one of the nine numbered workspaces.
+type AttachWorkspace struct {
+	N       int    `json:"n"`
+	Name    string `json:"name,omitempty"`
+	Windows int    `json:"windows"`
+	State   string `json:"agent_state,omitempty"` // the loudest among its panes
+}
+
+// AttachSession is one rail row.
+type AttachSession struct {
+	Name    string `json:"name"`
+	Windows int    `json:"windows"`
+	State   string `json:"agent_state,omitempty"` // the loudest among its panes
+	Current bool   `json:"current,omitempty"`
+}
+
+// AttachAgent is one row of the rail's agents section.
+type AttachAgent struct {
+	Session string `json:"session"`
+	Window  string `json:"window_id"`
+	Name    string `json:"name"`
+	State   string `json:"agent_state"`
+	Harness string `json:"agent_harness,omitempty"`
+	Message string `json:"agent_message,omitempty"` // untrusted pane text, cleaned
+	SinceMS int64  `json:"since_ms"`                // unix ms the state began
+}
+
+// AttachScreen carries the rows of one visible pane that changed since
+// this client's last frame of it. Full is true when every row is present
+// (the first frame, after a resize, or after the client fell behind);
+// otherwise absent rows are unchanged.
+type AttachScreen struct {
+	Type   string       `json:"type"` // "screen"
+	Window string       `json:"window_id"`
+	Cols   int          `json:"cols"`
+	Rows   int          `json:"rows"`
+	Full   bool         `json:"full,omitempty"`
+	Lines  []AttachLine `json:"lines"`
+	Cursor AttachCursor `json:"cursor"`
+	Modes  AttachModes  `json:"modes"`
+	Title  string       `json:"title,omitempty"`
+}
+
+// AttachLine is one row: its cells as text with SGR sequences, no cursor
+// moves, exactly Cols cells wide once drawn.
+type AttachLine struct {
+	Y    int    `json:"y"`
+	Text string `json:"text"`
+}
+
+// AttachCursor is the pane's cursor.
+type AttachCursor struct {
+	X       int  `json:"x"`
+	Y       int  `json:"y"`
+	Visible bool `json:"visible"`
+}
+
+// AttachModes are the terminal modes the pane's program asked for: the
+// client encodes keys, mouse and pastes for the focused pane accordingly.
+type AttachModes struct {
+	AppCursor      bool   `json:"app_cursor,omitempty"`      // DECCKM
+	AppKeypad      bool   `json:"app_keypad,omitempty"`      // DECKPAM
+	BracketedPaste bool   `json:"bracketed_paste,omitempty"` // 2004
+	AltScreen      bool   `json:"alt_screen,omitempty"`
+	Mouse          string `json:"mouse,omitempty"`        // "", "x10", "normal", "button", "any"
+	MouseSGR       bool   `json:"mouse_sgr,omitempty"`    // 1006
+	FocusEvents    bool   `json:"focus_events,omitempty"` // 1004
+}
+
+// AttachBell is a pane's BEL or a desktop notification it asked for.
+type AttachBell struct {
+	Type   string `json:"type"` // "bell"
+	Window string `json:"window_id"`
+	Text   string `json:"text,omitempty"` // OSC 9/777 body, untrusted
+}
+
+// AttachEnd is the last line of a stream: the session ended, the daemon
+// is stopping, or the client was detached.
+type AttachEnd struct {
+	Type   string `json:"type"` // "detached"
+	Reason string `json:"reason"`
+}

@@ -1,0 +1,114 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/tuios/tuios/internal/proto"
+)
+
+// alertStates are the states that raise an alert when a pane out of sight
+// enters one.
+func alertState(state string) bool {
+	return state == "needs_input" || state == "errored" || state == "done"
+}
+
+// alerts compares the layout's agents with the last ones and raises one
+// alert for the panes that entered an alert state out of sight: the
+// focused pane of the session on screen is in sight. The first layout
+// only sets the baseline: nothing changed yet.
+func (m *Model) alerts(l proto.AttachLayout) tea.Cmd {
+	now := make(map[string]string, len(l.Agents))
+	var hits []proto.AttachAgent
+	for _, a := range l.Agents {
+		now[a.Window] = a.State
+		if !m.seenFirst || m.lastState[a.Window] == a.State || !alertState(a.State) {
+			continue
+		}
+		if a.Window == l.Focused && (a.Session == "" || a.Session == m.session) {
+			continue
+		}
+		hits = append(hits, a)
+	}
+	m.lastState, m.seenFirst = now, true
+	if len(hits) == 0 || m.opt.AgentsOff || l.AgentsOff {
+		return nil
+	}
+	text := alertText(hits)
+	m.dock = text
+	return m.ring(text)
+}
+
+// ring sends the outer terminal a bell and an OSC 9 notification, as
+// the options allow. The text is cleaned: it may carry pane text.
+func (m *Model) ring(text string) tea.Cmd {
+	var seq strings.Builder
+	if m.opt.Bell {
+		seq.WriteByte('\a')
+	}
+	if m.opt.Notify && text != "" {
+		seq.WriteString("\x1b]9;" + clean(text) + "\a")
+	}
+	if seq.Len() == 0 {
+		return nil
+	}
+	return tea.Raw(seq.String())
+}
+
+// alertText is the dock line (and notification) for a burst of alerts.
+func alertText(hits []proto.AttachAgent) string {
+	if len(hits) == 1 {
+		a := hits[0]
+		where := clean(a.Name)
+		if a.Session != "" {
+			where += " in " + clean(a.Session)
+		}
+		switch a.State {
+		case "needs_input":
+			return where + " needs you"
+		case "errored":
+			return where + " stopped on an error"
+		}
+		return where + " is done"
+	}
+	var sessions []string
+	seen := map[string]bool{}
+	for _, a := range hits {
+		if s := clean(a.Session); s != "" && !seen[s] {
+			seen[s] = true
+			sessions = append(sessions, s)
+		}
+	}
+	text := fmt.Sprintf("%d agents need you", len(hits))
+	if len(sessions) > 0 {
+		text += " in " + listWords(sessions, 3)
+	}
+	return text
+}
+
+// listWords is "a, b, c and 2 more".
+func listWords(w []string, most int) string {
+	if len(w) > most {
+		return strings.Join(w[:most], ", ") + fmt.Sprintf(" and %d more", len(w)-most)
+	}
+	if len(w) == 1 {
+		return w[0]
+	}
+	return strings.Join(w[:len(w)-1], ", ") + " and " + w[len(w)-1]
+}
+
+// onBell passes a pane's bell or notification on to the outer terminal.
+func (m *Model) onBell(b proto.AttachBell) tea.Cmd {
+	name := b.Window
+	if w, ok := m.windowByID(b.Window); ok {
+		name = w.Name
+	}
+	text := clean(b.Text)
+	if text != "" {
+		m.dock = clean(name) + ": " + text
+	} else if b.Window != m.layout.Focused {
+		m.dock = "bell in " + clean(name)
+	}
+	return m.ring(text)
+}

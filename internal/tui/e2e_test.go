@@ -1,0 +1,230 @@
+package tui_test
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// These tests run the real binary: a daemon of their own (its own
+// runtime dir and home) and `tuios attach` inside a tmux server of its
+// own, at a fixed size, driven by send-keys and read by capture-pane.
+
+var (
+	binOnce sync.Once
+	binPath string
+	binErr  error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binPath != "" {
+		os.RemoveAll(filepath.Dir(binPath))
+	}
+	os.Exit(code)
+}
+
+func tuiosBin(t *testing.T) string {
+	t.Helper()
+	binOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "tuios-bin-")
+		if err != nil {
+			binErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "tuios")
+		if out, err := exec.Command("go", "build", "-o", binPath, "../../cmd/tuios").CombinedOutput(); err != nil {
+			binErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
+	}
+	return binPath
+}
+
+type world struct {
+	t    *testing.T
+	bin  string
+	dir  string
+	vars []string
+	tmux string
+}
+
+func newWorld(t *testing.T) *world {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	tm, err := exec.LookPath("tmux")
+	if err != nil {
+		t.Skip("tmux is not installed")
+	}
+	dir, err := os.MkdirTemp("", "tu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &world{t: t, bin: tuiosBin(t), dir: dir, tmux: tm}
+	os.MkdirAll(filepath.Join(dir, "home"), 0o700)
+	os.MkdirAll(filepath.Join(dir, "run"), 0o700)
+	w.vars = []string{
+		"PATH=" + filepath.Dir(w.bin) + ":/usr/local/bin:/usr/bin:/bin",
+		"HOME=" + filepath.Join(dir, "home"),
+		"XDG_RUNTIME_DIR=" + filepath.Join(dir, "run"),
+		"XDG_CONFIG_HOME=" + filepath.Join(dir, "home", ".config"),
+		"SHELL=/bin/sh", "ENV=", "PS1=$ ", "TERM=xterm-256color", "LANG=C.UTF-8",
+	}
+	t.Cleanup(func() {
+		w.tmuxRun("kill-server")
+		w.tuios("kill-server")
+		os.RemoveAll(dir)
+	})
+	return w
+}
+
+func (w *world) tuios(args ...string) (string, error) {
+	cmd := exec.Command(w.bin, args...)
+	cmd.Env = w.vars
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+func (w *world) ok(args ...string) string {
+	w.t.Helper()
+	out, err := w.tuios(args...)
+	if err != nil {
+		w.t.Fatalf("tuios %v: %v\n%s", args, err, out)
+	}
+	return out
+}
+
+func (w *world) tmuxRun(args ...string) (string, error) {
+	cmd := exec.Command(w.tmux, append([]string{"-L", "tuios-e2e-" + filepath.Base(w.dir), "-f", "/dev/null"}, args...)...)
+	cmd.Env = w.vars
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// start runs a shell line in a new tmux session of 120x30; the line's
+// exit status and the terminal's mode are printed after it, and the pane
+// stays.
+func (w *world) start(name, line string) {
+	w.t.Helper()
+	script := line + `; echo "exit=$?"; stty -a | tr ' ;' '\n\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\n' ' '; echo; sleep 600`
+	if out, err := w.tmuxRun("new-session", "-d", "-x", "120", "-y", "30", "-s", name, "sh", "-c", script); err != nil {
+		w.t.Fatalf("tmux new-session: %v %s", err, out)
+	}
+}
+
+func (w *world) keys(target string, keys ...string) {
+	w.t.Helper()
+	if out, err := w.tmuxRun(append([]string{"send-keys", "-t", target}, keys...)...); err != nil {
+		w.t.Fatalf("send-keys: %v %s", err, out)
+	}
+}
+
+func (w *world) screen(target string) string {
+	out, _ := w.tmuxRun("capture-pane", "-p", "-t", target)
+	return out
+}
+
+// waitFor polls the tmux pane until re matches, or fails with the screen.
+func (w *world) waitFor(target, re string) string {
+	w.t.Helper()
+	rx := regexp.MustCompile(re)
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		s := w.screen(target)
+		if rx.MatchString(s) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			w.t.Fatalf("timed out waiting for %q; the screen:\n%s", re, s)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func TestAttachTypeDetachReattach(t *testing.T) {
+	w := newWorld(t)
+	w.ok("new", "--detach", "s")
+	w.start("c", w.bin+" attach -t s")
+	w.waitFor("c", `\[s\] 1\*`)
+	w.waitFor("c", `(?m)│ 0:\S`)
+	w.keys("c", "echo $((6*7))x", "Enter")
+	w.waitFor("c", `(?m)│42x\s*$`)
+
+	w.keys("c", "C-b", "d")
+	s := w.waitFor("c", `exit=\d+\n.*echo`)
+	if !strings.Contains(s, "[detached (from session s)]") || !strings.Contains(s, "exit=0") {
+		t.Errorf("after detach:\n%s", s)
+	}
+	if !regexp.MustCompile(`(?m)^icanon echo`).MatchString(s) {
+		t.Errorf("terminal left in raw mode:\n%s", s)
+	}
+	if out := w.ok("ls"); !strings.Contains(out, "s") {
+		t.Errorf("session gone after detach: %s", out)
+	}
+
+	w.start("c2", w.bin+" attach -t s")
+	w.waitFor("c2", `(?m)│42x\s*$`)
+
+	w.ok("set-agent-state", "needs_input", "-s", "s", "-w", "0", "-m", "approve?")
+	w.waitFor("c2", `▲ 0:.*needs input`)
+}
+
+func TestAttachASCIIOnly(t *testing.T) {
+	w := newWorld(t)
+	w.ok("new", "--detach", "s")
+	w.ok("set-agent-state", "needs_input", "-s", "s", "-w", "0")
+	w.start("c", w.bin+" attach -t s --ascii-only")
+	s := w.waitFor("c", `! 0:.*needs input`)
+	if strings.ContainsAny(s, "▲●│") {
+		t.Errorf("glyphs in ASCII mode:\n%s", s)
+	}
+}
+
+func TestAttachDaemonGone(t *testing.T) {
+	w := newWorld(t)
+	w.ok("new", "--detach", "s")
+	w.start("c", w.bin+" attach -t s")
+	w.waitFor("c", `\[s\] 1\*`)
+	w.killDaemon()
+	s := w.waitFor("c", `exit=\d+\n.*echo`)
+	if !strings.Contains(s, "tuios: the daemon went away") || !strings.Contains(s, "exit=1") {
+		t.Errorf("after the daemon was killed:\n%s", s)
+	}
+	if !regexp.MustCompile(`(?m)^icanon echo`).MatchString(s) {
+		t.Errorf("terminal left in raw mode:\n%s", s)
+	}
+}
+
+// killDaemon kills this world's daemon with SIGKILL, so it says nothing
+// to its clients: it is the process serving this world's socket.
+func (w *world) killDaemon() {
+	w.t.Helper()
+	sock := filepath.Join(w.dir, "run", "tuios", "tuios.sock")
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range procs {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		args := strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
+		if len(args) >= 4 && args[0] == w.bin && args[1] == "daemon" && args[3] == sock {
+			var pid int
+			fmt.Sscanf(filepath.Base(filepath.Dir(p)), "%d", &pid)
+			if proc, err := os.FindProcess(pid); err == nil {
+				proc.Kill()
+				return
+			}
+		}
+	}
+	w.t.Fatalf("no daemon serves %s", sock)
+}

@@ -1,0 +1,433 @@
+package tui
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/tuios/tuios/internal/proto"
+)
+
+// digitDwell is how long the selected row must stand unchanged before a
+// digit answers it: a row that moved under the person's finger is not
+// the one they read.
+const digitDwell = 400 * time.Millisecond
+
+// riskWindow is how long a risky allow waits for its second press.
+const riskWindow = 3 * time.Second
+
+// item is one Inbox row, the fields of list-attention the overlay uses.
+type item struct {
+	ID      string `json:"id"`
+	Kind    string `json:"kind"`
+	Session string `json:"session"`
+	Window  string `json:"window"`
+	Harness string `json:"harness"`
+	Name    string `json:"name"`
+	Summary string `json:"summary"`
+	Since   int64  `json:"since"`
+	Seq     uint64 `json:"seq"`
+	Risk    []struct {
+		Rule string `json:"rule"`
+		Why  string `json:"why"`
+	} `json:"risk"`
+}
+
+// peek is peek-prompt's result, the fields the overlay uses.
+type peek struct {
+	Session  string   `json:"session"`
+	Window   string   `json:"window"`
+	Name     string   `json:"name"`
+	State    string   `json:"state"`
+	Message  string   `json:"message"`
+	PromptID string   `json:"prompt_id"`
+	Lines    []string `json:"lines"`
+	Options  []struct {
+		N     int    `json:"n"`
+		Label string `json:"label"`
+	} `json:"options"`
+	Actions    []string `json:"actions"`
+	Risk       []string `json:"risk"`
+	Answerable bool     `json:"answerable"`
+	Reason     string   `json:"reason"`
+}
+
+// inbox is the overlay's state.
+type inbox struct {
+	items   []item
+	counts  map[string]int
+	loaded  bool
+	sel     int
+	stable  time.Time // since when the selected row (or peek) is unchanged
+	selKey  string
+	peek    *peek
+	pending *riskPress // a risky allow waiting for its second press
+	note    string
+}
+
+// riskPress is a first press on a risky allow.
+type riskPress struct {
+	key    string
+	params map[string]any
+	rules  []string
+	until  time.Time
+}
+
+// kindOrder is the order of the Inbox's groups and their headings.
+func kindTitle(kind string) string {
+	switch kind {
+	case "approval":
+		return "Approvals"
+	case "plan":
+		return "Plans"
+	case "ask":
+		return "Asks"
+	case "question":
+		return "Questions"
+	case "mail":
+		return "Mail"
+	case "errored":
+		return "Errors"
+	case "resume":
+		return "Resume"
+	case "finished":
+		return "Finished"
+	case "outbox":
+		return "Outbox"
+	}
+	return kind
+}
+
+func kindRank(kind string) int {
+	for i, k := range []string{"approval", "plan", "ask", "question", "mail", "errored", "resume", "finished", "outbox"} {
+		if k == kind {
+			return i
+		}
+	}
+	return 99
+}
+
+// needsYouKinds are the kinds prefix o jumps to.
+func needsYouKinds() []string {
+	return []string{"approval", "plan", "ask", "question", "mail", "errored", "resume"}
+}
+
+func (m *Model) openInbox() {
+	m.inbox = &inbox{stable: m.clock.Now()}
+	m.refreshInbox()
+}
+
+func (m *Model) refreshInbox() {
+	m.call("list-attention", map[string]any{}, "inbox:list")
+}
+
+// selected is the selected row.
+func (in *inbox) selected() (item, bool) {
+	if in.sel < 0 || in.sel >= len(in.items) {
+		return item{}, false
+	}
+	return in.items[in.sel], true
+}
+
+// touch restarts the dwell when what is selected changed.
+func (m *Model) touch() {
+	in := m.inbox
+	key := ""
+	if it, ok := in.selected(); ok {
+		key = it.ID + "/" + strconv.FormatUint(it.Seq, 10)
+	}
+	if in.peek != nil {
+		key += "/" + in.peek.PromptID
+	}
+	if key != in.selKey {
+		in.selKey, in.stable = key, m.clock.Now()
+		in.pending = nil
+	}
+}
+
+func (m *Model) inboxMove(d int) {
+	in := m.inbox
+	in.sel = min(max(in.sel+d, 0), max(len(in.items)-1, 0))
+	in.peek, in.pending = nil, nil
+	m.touch()
+}
+
+// ready reports whether digits may act now, and if not, how long is left.
+func (m *Model) ready() (bool, time.Duration) {
+	left := digitDwell - m.clock.Now().Sub(m.inbox.stable)
+	return left <= 0, left
+}
+
+func (m *Model) inboxKey(k tea.Key, name string) tea.Cmd {
+	in := m.inbox
+	if in.peek != nil {
+		return m.peekKey(name)
+	}
+	it, have := in.selected()
+	switch m.keys.inbox[name] {
+	case InDown:
+		m.inboxMove(1)
+		return nil
+	case InUp:
+		m.inboxMove(-1)
+		return nil
+	case InTop:
+		m.inboxMove(-len(in.items))
+		return nil
+	case InBottom:
+		m.inboxMove(len(in.items))
+		return nil
+	case InClose:
+		m.inbox = nil
+		return nil
+	case InGo:
+		if have {
+			m.inbox = nil
+			m.goTo(it.Session, it.Window)
+		}
+		return nil
+	case InPeek:
+		if have && it.Window != "" {
+			m.call("peek-prompt", map[string]any{"session": it.Session, "window": it.Window}, "inbox:peek")
+		}
+		return nil
+	case InDismiss:
+		if have {
+			m.call("dismiss-attention", map[string]any{"id": it.ID, "human_nonce": m.nonce}, "inbox:act")
+		}
+		return nil
+	case InSnooze:
+		if have {
+			m.call("mark-attention", map[string]any{"action": "snooze", "id": it.ID, "for_ms": 900000, "human_nonce": m.nonce}, "inbox:act")
+		}
+		return nil
+	case InUndo:
+		m.call("mark-attention", map[string]any{"action": "undo", "human_nonce": m.nonce}, "inbox:act")
+		return nil
+	}
+	switch name {
+	case "down", "ctrl+n":
+		m.inboxMove(1)
+	case "up", "ctrl+p":
+		m.inboxMove(-1)
+	case "pgdown":
+		m.inboxMove(10)
+	case "pgup":
+		m.inboxMove(-10)
+	case "esc":
+		m.inbox = nil
+	}
+	return nil
+}
+
+// peekKey answers the peeked prompt: 1-9 choose, a approve, A approve
+// always, d deny; esc/q/space go back, enter goes to the pane.
+func (m *Model) peekKey(name string) tea.Cmd {
+	in := m.inbox
+	pk := in.peek
+	var action, value string
+	switch {
+	case len(name) == 1 && name[0] >= '1' && name[0] <= '9':
+		action, value = "choose", name
+	case name == "a":
+		action = "approve"
+	case name == "A":
+		action = "approve_always"
+	case name == "d":
+		action = "deny"
+	case name == "enter":
+		m.inbox = nil
+		m.goTo(pk.Session, pk.Window)
+		return nil
+	case name == "r":
+		m.call("peek-prompt", map[string]any{"session": pk.Session, "window": pk.Window}, "inbox:peek")
+		return nil
+	case name == "esc" || name == "q" || name == "space":
+		in.peek, in.pending = nil, nil
+		m.touch()
+		return nil
+	default:
+		in.pending = nil
+		return nil
+	}
+	if ok, left := m.ready(); !ok {
+		in.note = "read it first: answers work in a moment"
+		return after(left)
+	}
+	params := map[string]any{"session": pk.Session, "window": pk.Window, "action": action,
+		"prompt_id": pk.PromptID, "human_nonce": m.nonce}
+	if value != "" {
+		params["value"] = value
+	}
+	allow := action != "deny"
+	if p := in.pending; p != nil {
+		if p.key == name && !m.clock.Now().After(p.until) {
+			params["risk_ack"] = p.rules
+			in.pending = nil
+			m.call("respond", params, "inbox:respond:"+name)
+			return nil
+		}
+		in.pending = nil
+	}
+	if allow && len(pk.Risk) > 0 {
+		m.armRisk(name, params, pk.Risk)
+		return after(riskWindow)
+	}
+	m.call("respond", params, "inbox:respond:"+name)
+	return nil
+}
+
+// armRisk waits for the second press of a risky allow.
+func (m *Model) armRisk(key string, params map[string]any, rules []string) {
+	until := m.clock.Now().Add(riskWindow)
+	m.inbox.pending = &riskPress{key: key, params: params, rules: rules, until: until}
+	m.inbox.note = fmt.Sprintf("risky: %s. Press %s again by %s to allow", listWords(cleanAll(rules), 4), key, until.Format("15:04:05"))
+}
+
+func cleanAll(s []string) []string {
+	out := make([]string, len(s))
+	for i, v := range s {
+		out[i] = clean(v)
+	}
+	return out
+}
+
+// inboxTimer runs when a dwell or a double press may have ended: the
+// view redraws, and a timer is armed again only while one is running.
+func (m *Model) inboxTimer() tea.Cmd {
+	if m.inbox == nil {
+		return nil
+	}
+	if p := m.inbox.pending; p != nil && m.clock.Now().After(p.until) {
+		m.inbox.pending, m.inbox.note = nil, ""
+	}
+	if ok, _ := m.ready(); ok && m.inbox.pending == nil {
+		m.inbox.note = ""
+	}
+	return nil
+}
+
+// goTo focuses a pane, switching session when it is another one's.
+func (m *Model) goTo(session, window string) {
+	if session != "" && session != m.session {
+		m.switchSession(session)
+		m.call("focus-window", map[string]any{"session": session, "window": window}, "")
+		return
+	}
+	if window != "" {
+		m.focusWindow(window)
+	}
+}
+
+func (m *Model) inboxReply(r replyMsg) tea.Cmd {
+	if m.inbox == nil {
+		return nil
+	}
+	in := m.inbox
+	switch {
+	case r.tag == "inbox:list":
+		if r.err != nil {
+			in.note = clean(r.err.Error())
+			return nil
+		}
+		var res struct {
+			Items  []item         `json:"items"`
+			Counts map[string]int `json:"counts"`
+		}
+		json.Unmarshal(r.raw, &res)
+		sel, _ := in.selected()
+		sort.SliceStable(res.Items, func(i, j int) bool { return kindRank(res.Items[i].Kind) < kindRank(res.Items[j].Kind) })
+		in.items, in.counts, in.loaded = res.Items, res.Counts, true
+		in.sel = min(in.sel, max(len(in.items)-1, 0))
+		for i, it := range in.items {
+			if it.ID == sel.ID {
+				in.sel = i
+			}
+		}
+		m.touch()
+	case r.tag == "inbox:peek":
+		if r.err != nil {
+			in.note = clean(r.err.Error())
+			return nil
+		}
+		var pk peek
+		json.Unmarshal(r.raw, &pk)
+		in.peek = &pk
+		in.note = ""
+		m.touch()
+	case r.tag == "inbox:act":
+		if r.err != nil {
+			in.note = clean(r.err.Error())
+		}
+		m.refreshInbox()
+	case len(r.tag) > 14 && r.tag[:14] == "inbox:respond:":
+		return m.respondReply(r, r.tag[14:])
+	}
+	return nil
+}
+
+func (m *Model) respondReply(r replyMsg, key string) tea.Cmd {
+	in := m.inbox
+	var pe *proto.Error
+	if errors.As(r.err, &pe) && pe.Code == "risk_unacknowledged" && in.peek != nil {
+		var rules []string
+		if pe.Hint != nil {
+			rules = pe.Hint.Accepted
+		}
+		params := map[string]any{"session": in.peek.Session, "window": in.peek.Window, "prompt_id": in.peek.PromptID, "human_nonce": m.nonce}
+		m.armRisk(key, params, rules)
+		in.pending.params = nil
+		return after(riskWindow)
+	}
+	if r.err != nil {
+		in.note = clean(r.err.Error())
+		return nil
+	}
+	var res struct {
+		Sent    string `json:"sent"`
+		State   string `json:"state"`
+		Window  string `json:"window"`
+		Message string `json:"message"`
+	}
+	json.Unmarshal(r.raw, &res)
+	name := res.Window
+	if in.peek != nil {
+		name = in.peek.Name
+	}
+	sent := res.Sent
+	if sent == "" {
+		sent = key
+	}
+	m.say("Sent %q to %s; it is %s now", clean(sent), clean(name), stateWord(res.State))
+	in.peek, in.pending, in.note = nil, nil, ""
+	m.refreshInbox()
+	return nil
+}
+
+// oldestReply jumps to the oldest item that needs the person; prefix o
+// again goes to the next one.
+func (m *Model) oldestReply(r replyMsg) tea.Cmd {
+	if r.err != nil {
+		m.say("inbox: %s", r.err.Error())
+		return nil
+	}
+	var res struct {
+		Items []item `json:"items"`
+	}
+	json.Unmarshal(r.raw, &res)
+	if len(res.Items) == 0 {
+		m.say("nothing needs you")
+		return nil
+	}
+	sort.SliceStable(res.Items, func(i, j int) bool { return res.Items[i].Since < res.Items[j].Since })
+	it := res.Items[m.oldestAt%len(res.Items)]
+	m.oldestAt++
+	m.oldestArmed = true // o again goes to the next
+	m.goTo(it.Session, it.Window)
+	m.say("%s: %s", clean(it.Name), clean(it.Summary))
+	return nil
+}

@@ -1,0 +1,362 @@
+package tui
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/tuios/tuios/internal/proto"
+)
+
+// Caller sends the client's calls on its call connection, in order and
+// without blocking the UI. When tag is not empty, the answer comes back
+// to the model as a replyMsg with that tag; an error always does.
+//
+// Switch re-attaches the stream to another session; an attachedMsg and
+// the new session's layout follow.
+type Caller interface {
+	Call(verb string, params map[string]any, tag string)
+	Switch(session string, cols, rows int)
+}
+
+// replyMsg is the daemon's answer to a tagged call.
+type replyMsg struct {
+	tag  string
+	verb string
+	raw  json.RawMessage
+	err  error
+}
+
+// attachedMsg says the stream is attached (again): its nonce is the one
+// the person's acts carry.
+type attachedMsg struct {
+	nonce   string
+	session string
+}
+
+// streamGoneMsg says the stream ended without an AttachEnd.
+type streamGoneMsg struct{ err error }
+
+// timerMsg wakes the model when a timed rule (the digit guard, a risky
+// double press) may have changed what it shows.
+type timerMsg struct{}
+
+// railWidth is the rail's width, its separator included.
+const railWidth = 24
+
+// minRailCols is the narrowest terminal that still shows the rail.
+const minRailCols = 60
+
+// pane is what the client keeps of one visible pane.
+type pane struct {
+	cols, rows int
+	lines      []string
+	cursor     proto.AttachCursor
+	modes      proto.AttachModes
+	title      string
+}
+
+// Outcome is how an attach ended.
+type Outcome struct {
+	// Code is the exit status: 0 detached or session closed, 1 daemon gone.
+	Code int
+	// Message is the line printed after the terminal is restored.
+	Message string
+	// Err is set when the daemon went away.
+	Err error
+}
+
+// ErrDaemonGone is the outcome when the stream ends without an AttachEnd.
+var ErrDaemonGone = errors.New("the daemon went away")
+
+// Model is the attach client's bubbletea model.
+type Model struct {
+	opt   Options
+	keys  keymap
+	clock Clock
+	calls Caller
+
+	nonce   string
+	session string
+
+	width, height int
+	sentCols      int
+	sentRows      int
+
+	layout     proto.AttachLayout
+	haveLayout bool
+	panes      map[string]*pane
+	lastState  map[string]string // window id -> state, for alerts
+	seenFirst  bool
+
+	dock string
+
+	prefix      bool
+	oldestAt    int  // prefix o pressed again goes to the next
+	oldestArmed bool // the key after prefix o: o again needs no prefix
+
+	confirmClose string // window id waiting for y/n
+	rename       *lineInput
+	scroll       *scrollback
+	inbox        *inbox
+
+	outcome *Outcome
+}
+
+// lineInput is a one-line prompt in the dock.
+type lineInput struct {
+	label  string
+	window string
+	text   []rune
+}
+
+// NewModel builds the model for a terminal of width×height, sending its
+// calls through calls.
+func NewModel(opt Options, calls Caller, width, height int) *Model {
+	clock := opt.Clock
+	if clock == nil {
+		clock = wallClock{}
+	}
+	return &Model{
+		opt: opt, keys: newKeymap(opt.Prefix, opt.Bindings), clock: clock, calls: calls,
+		session: opt.Session, width: width, height: height,
+		panes: map[string]*pane{}, lastState: map[string]string{},
+	}
+}
+
+// Outcome is how the attach ended, nil while it runs.
+func (m *Model) Outcome() *Outcome { return m.outcome }
+
+// Init starts nothing: the stream drives the model.
+func (m *Model) Init() tea.Cmd { return nil }
+
+// geometry is where the area (the windows' tiles) sits on the outer
+// terminal and how big it is.
+func (m *Model) geometry() (areaX, cols, rows int, rail bool) {
+	rail = m.width >= minRailCols
+	cols = m.width
+	if rail {
+		cols -= railWidth
+		if !m.opt.RailRight {
+			areaX = railWidth
+		}
+	}
+	return areaX, max(cols, 1), max(m.height-1, 1), rail
+}
+
+// AreaSize is the area the daemon tiles into for the current terminal.
+func (m *Model) AreaSize() (cols, rows int) {
+	_, c, r, _ := m.geometry()
+	return c, r
+}
+
+// agentsShown reports whether agent UI is drawn.
+func (m *Model) agentsShown() bool {
+	return !m.opt.AgentsOff && !m.layout.AgentsOff && m.layout.AgentsSeen
+}
+
+func (m *Model) call(verb string, params map[string]any, tag string) {
+	if m.calls != nil {
+		m.calls.Call(verb, params, tag)
+	}
+}
+
+// Update handles one message.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.sendResize()
+		return m, nil
+	case attachedMsg:
+		m.nonce = msg.nonce
+		if msg.session != "" {
+			m.session = msg.session
+		}
+		m.sentCols, m.sentRows = m.AreaSize()
+		return m, nil
+	case proto.AttachLayout:
+		return m, m.onLayout(msg)
+	case proto.AttachScreen:
+		m.onScreen(msg)
+		return m, nil
+	case proto.AttachBell:
+		return m, m.onBell(msg)
+	case proto.AttachEnd:
+		m.outcome = endOutcome(msg, m.session)
+		return m, tea.Quit
+	case streamGoneMsg:
+		m.outcome = &Outcome{Code: 1, Message: "tuios: " + ErrDaemonGone.Error(), Err: ErrDaemonGone}
+		return m, tea.Quit
+	case replyMsg:
+		return m, m.onReply(msg)
+	case timerMsg:
+		return m, m.inboxTimer()
+	case tea.InterruptMsg:
+		return m, m.detach()
+	case tea.KeyPressMsg:
+		return m, m.onKey(tea.Key(msg))
+	case tea.PasteMsg:
+		return m, m.onPaste(msg.Content)
+	case tea.MouseClickMsg:
+		return m, m.onMouse(tea.Mouse(msg), mouseClick)
+	case tea.MouseReleaseMsg:
+		return m, m.onMouse(tea.Mouse(msg), mouseRelease)
+	case tea.MouseWheelMsg:
+		return m, m.onMouse(tea.Mouse(msg), mouseWheel)
+	case tea.MouseMotionMsg:
+		return m, m.onMouse(tea.Mouse(msg), mouseMotion)
+	}
+	return m, nil
+}
+
+// endOutcome is what an AttachEnd prints: a tmux-like one-liner.
+func endOutcome(e proto.AttachEnd, session string) *Outcome {
+	switch e.Reason {
+	case "detached", "":
+		return &Outcome{Message: fmt.Sprintf("[detached (from session %s)]", clean(session))}
+	case "server-stopped":
+		return &Outcome{Message: "[the tuios daemon stopped]"}
+	case "session-closed", "session_closed":
+		return &Outcome{Message: fmt.Sprintf("[exited (session %s closed)]", clean(session))}
+	}
+	return &Outcome{Message: fmt.Sprintf("[detached (from session %s): %s]", clean(session), clean(e.Reason))}
+}
+
+// detach ends the attach; the panes keep running in the daemon.
+func (m *Model) detach() tea.Cmd {
+	m.outcome = &Outcome{Message: fmt.Sprintf("[detached (from session %s)]", clean(m.session))}
+	return tea.Quit
+}
+
+// sendResize tells the daemon the area's new size when it changed.
+func (m *Model) sendResize() {
+	cols, rows := m.AreaSize()
+	if cols == m.sentCols && rows == m.sentRows {
+		return
+	}
+	m.sentCols, m.sentRows = cols, rows
+	if m.nonce == "" && m.calls == nil {
+		return
+	}
+	m.call("resize", map[string]any{"session": m.session, "cols": cols, "rows": rows}, "")
+}
+
+func (m *Model) onLayout(l proto.AttachLayout) tea.Cmd {
+	if l.Session != "" {
+		m.session = l.Session
+	}
+	m.layout, m.haveLayout = l, true
+	// Forget panes that left the screen: their rows come back whole when
+	// they return.
+	visible := map[string]bool{}
+	for _, w := range l.Windows {
+		visible[w.ID] = true
+	}
+	for id := range m.panes {
+		if !visible[id] {
+			delete(m.panes, id)
+		}
+	}
+	if m.confirmClose != "" && !visible[m.confirmClose] {
+		m.confirmClose = ""
+	}
+	cmd := m.alerts(l)
+	if m.inbox != nil {
+		m.refreshInbox()
+	}
+	return cmd
+}
+
+func (m *Model) onScreen(s proto.AttachScreen) {
+	p := m.panes[s.Window]
+	if p == nil {
+		p = &pane{}
+		m.panes[s.Window] = p
+	}
+	if s.Full || p.rows != s.Rows || p.cols != s.Cols {
+		p.lines = make([]string, s.Rows)
+	}
+	p.cols, p.rows = s.Cols, s.Rows
+	for _, l := range s.Lines {
+		if l.Y >= 0 && l.Y < len(p.lines) {
+			p.lines[l.Y] = l.Text
+		}
+	}
+	p.cursor, p.modes, p.title = s.Cursor, s.Modes, s.Title
+}
+
+// focused is the focused window's tile, if it is on screen.
+func (m *Model) focused() (proto.AttachWindow, bool) {
+	for _, w := range m.layout.Windows {
+		if w.ID == m.layout.Focused && !w.Minimized {
+			return w, true
+		}
+	}
+	return proto.AttachWindow{}, false
+}
+
+func (m *Model) windowByID(id string) (proto.AttachWindow, bool) {
+	for _, w := range m.layout.Windows {
+		if w.ID == id {
+			return w, true
+		}
+	}
+	return proto.AttachWindow{}, false
+}
+
+// sendText types into a window of this session.
+func (m *Model) sendText(window, text string) {
+	if text == "" || window == "" {
+		return
+	}
+	m.call("send-text", map[string]any{"session": m.session, "window": window, "text": text}, "")
+}
+
+func (m *Model) onPaste(text string) tea.Cmd {
+	if m.inbox != nil || m.scroll != nil {
+		return nil
+	}
+	if m.rename != nil {
+		m.rename.text = append(m.rename.text, []rune(clean(text))...)
+		return nil
+	}
+	w, ok := m.focused()
+	if !ok {
+		return nil
+	}
+	var modes proto.AttachModes
+	if p := m.panes[w.ID]; p != nil {
+		modes = p.modes
+	}
+	m.sendText(w.ID, encodePaste(text, modes))
+	return nil
+}
+
+func (m *Model) onReply(r replyMsg) tea.Cmd {
+	switch {
+	case len(r.tag) >= 6 && r.tag[:6] == "inbox:":
+		return m.inboxReply(r)
+	case r.tag == "scrollback":
+		m.scrollReply(r)
+		return nil
+	case r.tag == "oldest":
+		return m.oldestReply(r)
+	}
+	if r.err != nil {
+		m.dock = r.verb + ": " + clean(r.err.Error())
+	}
+	return nil
+}
+
+// say puts one line in the dock.
+func (m *Model) say(format string, args ...any) {
+	m.dock = clean(fmt.Sprintf(format, args...))
+}
+
+// after wakes the model in d, for a rule timed by the clock.
+func after(d time.Duration) tea.Cmd {
+	return tea.Tick(d, func(time.Time) tea.Msg { return timerMsg{} })
+}

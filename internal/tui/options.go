@@ -1,0 +1,126 @@
+package tui
+
+import (
+	"io"
+	"time"
+)
+
+// Options configure Run and NewModel.
+type Options struct {
+	// Socket is the daemon's socket; empty is the default path.
+	Socket string
+	// Session to attach; empty attaches to the most recently active one,
+	// or makes one when there is none.
+	Session string
+	// ASCIIOnly draws the ASCII column of the state table instead of
+	// the glyphs, and ASCII rules.
+	ASCIIOnly bool
+	// Prefix is the prefix key's name ("ctrl+b" when empty).
+	Prefix string
+	// Bindings rebind actions to keys: a prefix action ("detach",
+	// "new-window", …, see DefaultBindings) or an Inbox action under
+	// "inbox." ("inbox.dismiss"). A key name is what bubbletea calls it:
+	// "d", "ctrl+d", "up", "space".
+	Bindings map[string]string
+	// Bell rings the outer terminal's bell, and Notify sends it an OSC 9
+	// notification, when a pane out of sight needs the person (and on a
+	// pane's own bell). The zero Options rings nothing: LoadConfig's
+	// defaults turn both on.
+	Bell, Notify bool
+	// AgentsOff hides every agent UI and alert, whatever the daemon says.
+	AgentsOff bool
+	// RailRight puts the rail on the right of the screen.
+	RailRight bool
+	// Stdin and Stdout are the outer terminal; nil is os.Stdin/os.Stdout.
+	Stdin  io.Reader
+	Stdout io.Writer
+	// Stderr gets nothing while attached; nil is os.Stderr.
+	Stderr io.Writer
+	// Clock is the time source; nil is the wall clock.
+	Clock Clock
+}
+
+// Clock is where the client reads the time: the Inbox's digit guard and
+// the risky double press are timed with it, so tests need no sleep.
+type Clock interface {
+	Now() time.Time
+}
+
+type wallClock struct{}
+
+func (wallClock) Now() time.Time { return time.Now() }
+
+// DefaultPrefix is the prefix key when none is configured.
+const DefaultPrefix = "ctrl+b"
+
+// Prefix actions, the keys of Options.Bindings.
+const (
+	ActDetach     = "detach"
+	ActNewWindow  = "new-window"
+	ActNext       = "next-window"
+	ActPrev       = "prev-window"
+	ActLeft       = "focus-left"
+	ActRight      = "focus-right"
+	ActUp         = "focus-up"
+	ActDown       = "focus-down"
+	ActZoom       = "zoom"
+	ActClose      = "close-window"
+	ActRename     = "rename-window"
+	ActScrollback = "scrollback"
+	ActInbox      = "inbox"
+	ActOldest     = "oldest"
+)
+
+// Inbox actions, under "inbox." in Options.Bindings.
+const (
+	InDown    = "inbox.down"
+	InUp      = "inbox.up"
+	InTop     = "inbox.top"
+	InBottom  = "inbox.bottom"
+	InGo      = "inbox.go"
+	InPeek    = "inbox.peek"
+	InDismiss = "inbox.dismiss"
+	InSnooze  = "inbox.snooze"
+	InUndo    = "inbox.undo"
+	InClose   = "inbox.close"
+)
+
+// DefaultBindings are the keys each action has unless rebound.
+func DefaultBindings() map[string]string {
+	return map[string]string{
+		ActDetach: "d", ActNewWindow: "c", ActNext: "n", ActPrev: "p",
+		ActLeft: "left", ActRight: "right", ActUp: "up", ActDown: "down",
+		ActZoom: "z", ActClose: "x", ActRename: ",", ActScrollback: "[",
+		ActInbox: "i", ActOldest: "o",
+		InDown: "j", InUp: "k", InTop: "g", InBottom: "G", InGo: "enter",
+		InPeek: "space", InDismiss: "d", InSnooze: "z", InUndo: "u", InClose: "q",
+	}
+}
+
+// keymap answers which action a key is bound to.
+type keymap struct {
+	prefix string
+	action map[string]string // key -> action, prefix actions
+	inbox  map[string]string // key -> action, Inbox actions
+}
+
+func newKeymap(prefix string, overrides map[string]string) keymap {
+	if prefix == "" {
+		prefix = DefaultPrefix
+	}
+	b := DefaultBindings()
+	for act, key := range overrides {
+		if _, ok := b[act]; ok && key != "" {
+			b[act] = key
+		}
+	}
+	km := keymap{prefix: prefix, action: map[string]string{}, inbox: map[string]string{}}
+	for act, key := range b {
+		if len(act) > 6 && act[:6] == "inbox." {
+			km.inbox[key] = act
+		} else {
+			km.action[key] = act
+		}
+	}
+	return km
+}

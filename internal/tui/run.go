@@ -1,0 +1,93 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/term"
+	"github.com/tuios/tuios/internal/proto"
+)
+
+// ErrNested is Run's refusal inside a pane of the daemon: the daemon
+// gives a nonce only to a terminal outside every pane.
+var ErrNested = errors.New("sessions should be nested with care; this terminal is already a tuios pane")
+
+// Run attaches the terminal to a session until the person detaches, the
+// session ends or the daemon goes away. Detaching and a closed session
+// print a one-line note on Stdout and return nil; a daemon that went
+// away returns ErrDaemonGone, after the terminal is restored.
+func Run(ctx context.Context, opt Options) error {
+	if opt.Stdin == nil {
+		opt.Stdin = os.Stdin
+	}
+	if opt.Stdout == nil {
+		opt.Stdout = os.Stdout
+	}
+	width, height := 80, 24
+	if f, ok := opt.Stdout.(*os.File); ok {
+		if w, h, err := term.GetSize(f.Fd()); err == nil && w > 0 && h > 0 {
+			width, height = w, h
+		}
+	}
+	m := NewModel(opt, nil, width, height)
+	cols, rows := m.AreaSize()
+
+	calls, err := dial(opt)
+	if err != nil {
+		return err
+	}
+	session := opt.Session
+	if session == "" {
+		var ls struct {
+			Total int `json:"total"`
+		}
+		if err := calls.Call("list-sessions", nil, &ls); err != nil {
+			calls.Close()
+			return err
+		}
+		if ls.Total == 0 {
+			var made struct {
+				Session string `json:"session"`
+			}
+			if err := calls.Call("new-session", map[string]any{"cols": cols, "rows": rows}, &made); err != nil {
+				calls.Close()
+				return err
+			}
+			session = made.Session
+		}
+	}
+	st, nonce, name, err := attachStream(opt, session, cols, rows)
+	if err != nil {
+		calls.Close()
+		var pe *proto.Error
+		if errors.As(err, &pe) && pe.Code == "not_human" {
+			return ErrNested
+		}
+		return err
+	}
+	c := &conns{opt: opt, calls: calls, stream: st}
+	m.calls, m.nonce, m.session = c, nonce, name
+	m.sentCols, m.sentRows = cols, rows
+
+	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(opt.Stdin), tea.WithOutput(opt.Stdout))
+	c.start(p.Send)
+	_, runErr := p.Run()
+	c.close()
+	out := m.Outcome()
+	if out == nil {
+		if runErr != nil && !errors.Is(runErr, tea.ErrProgramKilled) {
+			return runErr
+		}
+		return ctx.Err()
+	}
+	if out.Err != nil {
+		return out.Err
+	}
+	if out.Message != "" {
+		fmt.Fprintln(opt.Stdout, out.Message)
+	}
+	return nil
+}

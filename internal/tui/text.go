@@ -1,0 +1,105 @@
+package tui
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/tuios/tuios/agentstate"
+)
+
+// clean makes text that came from a pane or an agent safe to draw on one
+// line: control and format characters (escape sequences, bidi overrides,
+// zero-width joins) are dropped, whitespace runs become one space.
+func clean(s string) string {
+	s = ansi.Strip(s)
+	var b strings.Builder
+	space := false
+	for _, r := range s {
+		switch {
+		case unicode.IsSpace(r):
+			space = b.Len() > 0
+			continue
+		case unicode.IsControl(r), unicode.Is(unicode.Cf, r), r == unicode.ReplacementChar:
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// fit makes a styled line exactly w cells wide, cut or padded, and ends
+// its styles so they cannot leak into what is drawn next to it.
+func fit(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	n := ansi.StringWidth(s)
+	switch {
+	case n > w:
+		s = ansi.Truncate(s, w, "")
+		n = ansi.StringWidth(s)
+	}
+	if n < w {
+		s += strings.Repeat(" ", w-n)
+	}
+	return s + "\x1b[m"
+}
+
+// fitPlain is fit for text without styles, cut with an ellipsis.
+func fitPlain(s string, w int, ascii bool) string {
+	if w <= 0 {
+		return ""
+	}
+	if ansi.StringWidth(s) > w {
+		tail := "…"
+		if ascii {
+			tail = "~"
+		}
+		s = ansi.Truncate(s, w, tail)
+	}
+	if n := ansi.StringWidth(s); n < w {
+		s += strings.Repeat(" ", w-n)
+	}
+	return s
+}
+
+// glyph draws a wire state name as the title bar and rail draw it; "" for
+// no agent.
+func glyph(state string, ascii bool) string {
+	st, err := agentstate.ParseState(state)
+	if err != nil || st == agentstate.None {
+		return ""
+	}
+	if ascii {
+		return st.ASCII(false)
+	}
+	return st.Glyph(false)
+}
+
+// stateWord is a state's name as a person reads it.
+func stateWord(state string) string {
+	if state == "none" {
+		return ""
+	}
+	return strings.ReplaceAll(state, "_", " ")
+}
+
+// loudness orders wire state names by how much they want the person.
+func loudness(state string) int {
+	st, err := agentstate.ParseState(state)
+	if err != nil {
+		return 0
+	}
+	return st.Loudness()
+}
+
+const (
+	sgrReverse = "\x1b[7m"
+	sgrBold    = "\x1b[1m"
+	sgrReset   = "\x1b[m"
+)

@@ -1,0 +1,100 @@
+package vt
+
+// Modes are the input-affecting modes a program asked for: what a client
+// drawing this screen in its own terminal needs to encode keys, mouse
+// reports and pastes the way the program expects.
+type Modes struct {
+	AppCursor      bool // DECCKM: arrows as ESC O x
+	AppKeypad      bool // DECKPAM
+	BracketedPaste bool // 2004
+	AltScreen      bool // any alternate screen is shown
+	// Mouse is the tracking mode: 0 (off), 9 (X10), 1000 (normal), 1002
+	// (button motion) or 1003 (any motion).
+	Mouse         int
+	MouseSGR      bool // 1006
+	FocusEvents   bool // 1004
+	CursorVisible bool // DECTCEM
+}
+
+// Modes reports the screen's input-affecting modes under one lock.
+func (s *Screen) Modes() Modes {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.modesLocked()
+}
+
+func (s *Screen) modesLocked() Modes {
+	return Modes{
+		AppCursor: s.modeAppCursor, AppKeypad: s.modeKeypad, BracketedPaste: s.modeBracketedPaste,
+		AltScreen: s.altActive, Mouse: s.modeMouse, MouseSGR: s.modeMouseSGR, FocusEvents: s.modeFocus,
+		CursorVisible: s.modeCursorVisible,
+	}
+}
+
+// RowANSI appends row y of the active screen to dst as text with SGR
+// sequences and no cursor moves, exactly as many cells wide as the screen
+// once drawn: blanks are spaces (never trimmed), so a client can draw the
+// row over whatever was there. A styled row ends with a reset. Out of
+// range appends nothing.
+func (s *Screen) RowANSI(y int, dst []byte) []byte {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if y < 0 || y >= s.rows {
+		return dst
+	}
+	return s.appendRowANSI(dst, s.cur.rows[y].cells)
+}
+
+func (s *Screen) appendRowANSI(b []byte, cs []cell) []byte {
+	var cur Style
+	for _, c := range cs {
+		if st := s.styles[c.st]; st != cur {
+			b = appendSGR(b, st)
+			cur = st
+		}
+		b = s.appendCellText(b, c)
+	}
+	if cur != (Style{}) {
+		b = append(b, "\x1b[0m"...)
+	}
+	return b
+}
+
+// Frame is every row of the active screen with the cursor, modes and
+// title, read under one lock so they belong to the same moment. Its
+// buffers are reused by the next FrameANSI into it.
+type Frame struct {
+	Cols, Rows int
+	Text       []byte // the rows' ANSI text, back to back
+	Ends       []int  // row y is Text[Ends[y-1]:Ends[y]] (Ends[-1] is 0)
+	CursorX    int
+	CursorY    int
+	Modes      Modes
+	Title      string
+}
+
+// Row is row y's ANSI text (valid until the next FrameANSI into f).
+func (f *Frame) Row(y int) []byte {
+	start := 0
+	if y > 0 {
+		start = f.Ends[y-1]
+	}
+	return f.Text[start:f.Ends[y]]
+}
+
+// FrameANSI fills f with the screen as RowANSI renders each row. A reused
+// Frame allocates nothing once its buffers have grown to the screen.
+func (s *Screen) FrameANSI(f *Frame) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	f.Cols, f.Rows = s.cols, s.rows
+	f.Text = f.Text[:0]
+	f.Ends = f.Ends[:0]
+	for y := 0; y < s.rows; y++ {
+		f.Text = s.appendRowANSI(f.Text, s.cur.rows[y].cells)
+		f.Ends = append(f.Ends, len(f.Text))
+	}
+	f.CursorX, f.CursorY = s.x, s.y
+	f.Modes = s.modesLocked()
+	f.Title = s.title
+}
