@@ -446,6 +446,9 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 		}
 	}
 	s.mu.Unlock()
+	// What this client shows in front of the person is seen before it is
+	// drawn, so its glyph reads ○ in this very layout.
+	s.seenByPerson(lay.Focused)
 
 	arb := s.tracker.Arbiter()
 	sessLoud := make([]int, len(lay.Sessions))
@@ -472,11 +475,12 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 		if !snap.StateAt.IsZero() {
 			since = snap.StateAt.UnixMilli()
 		}
+		seen := snap.Seen()
 		agents = append(agents, agent{proto.AttachAgent{Session: r.session, Window: r.id, Name: r.name, State: snap.State.String(),
-			Harness: snap.Harness, Message: msg, SinceMS: since}, needOrder(agentRow{snap: snap})})
+			Harness: snap.Harness, Message: msg, SinceMS: since, Seen: seen}, needOrder(agentRow{snap: snap})})
 		if r.tileAt >= 0 {
 			aw := &lay.Windows[r.tileAt]
-			aw.State, aw.Harness, aw.Message = snap.State.String(), snap.Harness, msg
+			aw.State, aw.Harness, aw.Message, aw.Seen = snap.State.String(), snap.Harness, msg, seen
 		}
 		if snap.State == agentstate.None {
 			continue
@@ -496,6 +500,7 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 		lay.Agents = append(lay.Agents, a.a)
 	}
 	lay.AgentsSeen = st.s.attach.seen.Load()
+	lay.AgentsOff = st.s.agentsOff
 	return lay, wins, true
 }
 

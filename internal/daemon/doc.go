@@ -47,4 +47,35 @@
 // invalid_request error line (no "type"), and the client makes its calls
 // on a second connection, where its nonce is good. cols and rows of
 // attach are 1 to 1000 when given: 0 is refused, unlike other ints.
+//
+// The pane in front of the person is the focused window of a session an
+// attached client shows, on the workspace on screen. Its finished turns
+// are seen (the Inbox's finished item closes "seen", the done glyph reads
+// ○) as soon as a layout shows it, and it cannot be marked unread.
+// session-info and list-sessions say "attached" while a client shows the
+// session.
+//
+// # Restarts
+//
+// The daemon keeps its sessions in a file per socket under the state dir
+// (sessions/HASH.json, 0600, atomic, 500 ms after the layout changed and
+// once more as it stops, before the panes close). A daemon that starts on
+// the same socket brings each session back with its id, workspaces, size
+// and tiling, and each window with its id, name and workspace and a fresh
+// shell in the directory it was last in, with TUIOS_RESTORED=1. A window
+// that ran a program comes back as a shell. Mail, the stash and agent
+// state do not come back; the Inbox keeps finished and errored items of
+// the panes that did. kill-session forgets a session; a file that is not
+// this user's, not private or not readable is set aside and the daemon
+// starts empty. [daemon] restore = false turns it off.
+//
+// # Configuration
+//
+// Options.Config (nil: the user's config.toml, internal/config) is read
+// once at start: [daemon] respond_from_shell, agent_autodetect,
+// agent_detect_seconds, agent_binaries and restore; [agents] enabled
+// (false: no detection, no stall timer, and the agent verbs answer
+// agents_disabled while the multiplexer and mail go on); and the risk
+// rules of [agents.approvals.risk]. No verb changes these: a pane cannot
+// turn respond_from_shell on.
 package daemon

@@ -56,6 +56,8 @@ type savedSession struct {
 	Cols      int            `json:"cols"`
 	Rows      int            `json:"rows"`
 	Focused   string         `json:"focused,omitempty"`
+	Tiled     bool           `json:"tiled,omitempty"`
+	Zoomed    bool           `json:"zoomed,omitempty"`
 	Windows   []savedWindow  `json:"windows"`
 }
 
@@ -141,7 +143,7 @@ func (s *Server) layoutToSave() savedLayout {
 	var refs []winRef
 	s.mu.Lock()
 	for _, ss := range s.sessionsSorted() {
-		sv := savedSession{Name: ss.Name, ID: ss.ID, Workspace: ss.workspace, Cols: ss.cols, Rows: ss.rows}
+		sv := savedSession{Name: ss.Name, ID: ss.ID, Workspace: ss.workspace, Cols: ss.cols, Rows: ss.rows, Tiled: ss.tiled, Zoomed: ss.zoomed}
 		if len(ss.wsNames) > 0 {
 			sv.WSNames = map[int]string{}
 			for k, v := range ss.wsNames {
@@ -232,6 +234,7 @@ func (s *Server) restoreSession(sv savedSession, room int) int {
 		ss.ID = sv.ID
 	}
 	ss.cols, ss.rows = clampSize(sv.Cols, 80), clampSize(sv.Rows, 24)
+	ss.tiled, ss.zoomed = sv.Tiled, sv.Zoomed
 	if sv.Workspace >= 1 && sv.Workspace <= Workspaces {
 		ss.workspace = sv.Workspace
 	}

@@ -232,9 +232,10 @@ func (s *Server) markAttention(cn *conn, p *markAttentionParams) (any, *proto.Er
 	case "restore":
 		err = s.att.doErr(func() ([]inbox.Event, error) { return q.Restore(id) })
 	case "unread":
-		// The pane in front of the person cannot be marked; the daemon
-		// does not know yet which pane an attached client shows.
-		err = s.att.doErr(func() ([]inbox.Event, error) { return q.MarkUnread(paneID, false) })
+		// The pane in front of the person cannot be marked: they are
+		// looking at it.
+		front := s.inFront(paneID)
+		err = s.att.doErr(func() ([]inbox.Event, error) { return q.MarkUnread(paneID, front) })
 		if err == nil {
 			if it, ok := q.Find(inbox.PaneKey(inbox.KindFinished, paneID)); ok {
 				id = it.ID

@@ -114,7 +114,7 @@ func (s *Server) sessionVerbs(add addFunc) {
 		}
 		return map[string]any{"type": "session_info", "session": ss.Name, "session_id": ss.ID, "windows": len(ss.windows),
 			"current_workspace": ss.workspace, "workspaces": Workspaces, "tiling": "tiled", "zoomed": ss.zoomed,
-			"width": ss.cols, "height": ss.rows, "attached": false, "workspace_names": named}, nil
+			"width": ss.cols, "height": ss.rows, "attached": s.attach.shows(ss), "workspace_names": named}, nil
 	})
 	add("session-info", "Describe a session: windows, current workspace, size", "session_info", `{"verb":"session-info","params":{"session":"work"}}`, p, h)
 
@@ -169,7 +169,8 @@ func (s *Server) sessionVerbs(add addFunc) {
 
 // sessionRow summarises a session. Called with s.mu held.
 func (s *Server) sessionRow(ss *Session) sessionRow {
-	row := sessionRow{Name: ss.Name, ID: ss.ID, Windows: len(ss.windows), Workspace: ss.workspace, Created: ss.created.UTC().Format("2006-01-02T15:04:05Z")}
+	row := sessionRow{Name: ss.Name, ID: ss.ID, Windows: len(ss.windows), Workspace: ss.workspace, Created: ss.created.UTC().Format("2006-01-02T15:04:05Z"),
+		Attached: s.attach.shows(ss)}
 	loud := -1
 	for _, w := range ss.windows {
 		st := s.tracker.Arbiter().Brief(w.ID)

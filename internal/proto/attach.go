@@ -59,6 +59,9 @@ type AttachWindow struct {
 	Message   string `json:"agent_message,omitempty"` // untrusted pane text, cleaned
 	Exited    bool   `json:"exited,omitempty"`
 	Minimized bool   `json:"minimized,omitempty"`
+	// Seen is true when no finished turn of the pane is unread: a done
+	// pane then draws ○ rather than ■.
+	Seen bool `json:"seen,omitempty"`
 }
 
 // AttachWorkspace is one of the nine numbered workspaces.
@@ -86,6 +89,7 @@ type AttachAgent struct {
 	Harness string `json:"agent_harness,omitempty"`
 	Message string `json:"agent_message,omitempty"` // untrusted pane text, cleaned
 	SinceMS int64  `json:"since_ms"`                // unix ms the state began
+	Seen    bool   `json:"seen,omitempty"`          // as AttachWindow.Seen
 }
 
 // AttachScreen carries the rows of one visible pane that changed since

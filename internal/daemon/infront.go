@@ -1,0 +1,51 @@
+package daemon
+
+import "github.com/tuios/tuios/inbox"
+
+// The pane in front of the person: the focused window of a session that
+// an attached client shows, when it is on the workspace on screen. Seeing
+// it is what "seen" means for a finished turn (the Inbox's finished item
+// closes, the done glyph turns to ○), and it is the one pane the person
+// cannot mark unread.
+
+// inFront reports whether an attached client shows window id focused.
+func (s *Server) inFront(id string) bool {
+	var sessions []*Session
+	s.attach.each(func(st *attachStream) { sessions = append(sessions, st.ss) })
+	if len(sessions) == 0 {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, ss := range sessions {
+		if f := ss.focused; f != nil && f.ID == id && f.workspace == ss.workspace && s.sessions[ss.Name] == ss {
+			return true
+		}
+	}
+	return false
+}
+
+// seenByPerson marks what an attached client shows in front of the
+// person as seen: its finished turns, and its Inbox item. Called whenever
+// a layout is built, so a focus change, an attach and a turn that ends in
+// front of the person are all covered.
+func (s *Server) seenByPerson(id string) {
+	if id == "" || s.agentsOff {
+		return
+	}
+	arb := s.tracker.Arbiter()
+	_, open := s.att.q.Find(inbox.PaneKey(inbox.KindFinished, id))
+	if !open && !arb.Get(id).FinishedUnread {
+		return
+	}
+	arb.MarkSeen(id)
+	s.att.do(func() []inbox.Event { return s.att.q.Seen(id) })
+}
+
+// shows reports whether an attached client shows session ss. Safe under
+// s.mu (the attach hub's lock is taken after it).
+func (h *attachHub) shows(ss *Session) bool {
+	found := false
+	h.each(func(st *attachStream) { found = found || st.ss == ss })
+	return found
+}
