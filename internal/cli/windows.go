@@ -67,6 +67,7 @@ func windowCommands() []Command {
 						Agents    int    `json:"agents"`
 						Loudest   string `json:"loudest_state"`
 						Created   string `json:"created"`
+						Attached  bool   `json:"attached"`
 					} `json:"sessions"`
 				}
 				var raw map[string]any
@@ -83,7 +84,11 @@ func windowCommands() []Command {
 				}
 				var rows [][]string
 				for _, s := range res.Sessions {
-					rows = append(rows, []string{s.Name, strconv.Itoa(s.Windows), strconv.Itoa(s.Workspace), strconv.Itoa(s.Agents), s.Loudest, s.Created})
+					name := s.Name
+					if s.Attached {
+						name += " (attached)" // as tmux ls says it
+					}
+					rows = append(rows, []string{name, strconv.Itoa(s.Windows), strconv.Itoa(s.Workspace), strconv.Itoa(s.Agents), s.Loudest, s.Created})
 				}
 				writeTable(ctx.Stdout, []string{"SESSION", "WINDOWS", "WS", "AGENTS", "LOUDEST", "CREATED"}, rows)
 				return nil

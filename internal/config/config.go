@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/BurntSushi/toml"
 	"github.com/tuios/tuios/review"
@@ -52,13 +53,48 @@ type Agents struct {
 	// HerdrProtocol is always, agents (default) or off.
 	HerdrProtocol string    `toml:"herdr_protocol"`
 	Approvals     Approvals `toml:"approvals"`
+	Queue         Queue     `toml:"queue"`
+}
+
+// Queue is [agents.queue]: the reply queue.
+type Queue struct {
+	// Max is the entries one pane may have waiting: 0 is 8, at most 64.
+	Max int `toml:"max"`
+}
+
+// QueueMax is [agents.queue] max with its default and ceiling.
+func (f *File) QueueMax() int {
+	switch n := f.Agents.Queue.Max; {
+	case n <= 0:
+		return 8
+	case n > 64:
+		return 64
+	default:
+		return n
+	}
 }
 
 // Approvals is [agents.approvals].
 type Approvals struct {
-	Enabled     []string `toml:"enabled"`
-	HoldSeconds *int     `toml:"hold_seconds"`
-	Risk        Risk     `toml:"risk"`
+	// Enabled are the harnesses whose permission requests the daemon
+	// may hold for the Inbox (ids or aliases: claude, claude-code,
+	// opencode, kilo, qwen).
+	Enabled []string `toml:"enabled"`
+	// HoldSeconds bounds a hold: default 120, clamped to 10..300.
+	HoldSeconds *int `toml:"hold_seconds"`
+	// HoldPlans (default true) holds Claude Code plans too, for the
+	// harnesses in Enabled.
+	HoldPlans *bool `toml:"hold_plans"`
+	Risk      Risk  `toml:"risk"`
+}
+
+// HoldFor is [agents.approvals] hold_seconds with its default and clamp.
+func (f *File) HoldFor() time.Duration {
+	n := 120
+	if p := f.Agents.Approvals.HoldSeconds; p != nil {
+		n = min(max(*p, 10), 300)
+	}
+	return time.Duration(n) * time.Second
 }
 
 // Risk is [agents.approvals.risk]: the risk rules' configuration.

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestAMissingFileIsEveryDefault(t *testing.T) {
@@ -107,4 +108,24 @@ func FuzzParse(f *testing.F) {
 			f.RiskConfig()
 		}
 	})
+}
+
+func TestHoldAndQueueBounds(t *testing.T) {
+	for _, c := range []struct {
+		file  string
+		hold  time.Duration
+		queue int
+	}{
+		{"", 120 * time.Second, 8},
+		{"[agents.approvals]\nhold_seconds = 5\n[agents.queue]\nmax = 100\n", 10 * time.Second, 64},
+		{"[agents.approvals]\nhold_seconds = 900\n[agents.queue]\nmax = 3\n", 300 * time.Second, 3},
+	} {
+		f, err := Parse([]byte(c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.HoldFor() != c.hold || f.QueueMax() != c.queue {
+			t.Errorf("%q: hold %v queue %d", c.file, f.HoldFor(), f.QueueMax())
+		}
+	}
 }
