@@ -262,14 +262,18 @@ func (st *attachStream) end(reason string) {
 	})
 }
 
-// run is the stream's goroutine. Between frames it holds no timer: the
-// tick is armed only once something is dirty.
+// run is the stream's goroutine. Between frames it holds no timer. The
+// first change after a quiet spell is sent at once (a typed key echoes
+// without waiting for a tick); changes that follow within a tick of the
+// last frame wait for that tick, so a flooding pane costs one frame per
+// tick at most.
 func (st *attachStream) run() {
 	defer close(st.finished)
 	defer st.s.attach.remove(st)
 	tick := time.NewTimer(time.Hour)
 	tick.Stop()
 	defer tick.Stop()
+	var last time.Time
 	for {
 		if err := st.flush(); err != nil {
 			if !errors.Is(err, errStreamEnded) {
@@ -277,6 +281,7 @@ func (st *attachStream) run() {
 			}
 			return
 		}
+		last = time.Now()
 		select {
 		case <-st.wake:
 		case <-st.endCh:
@@ -284,7 +289,11 @@ func (st *attachStream) run() {
 		case <-st.cn.closed:
 			return
 		}
-		tick.Reset(attachTick)
+		wait := attachTick - time.Since(last)
+		if wait <= 0 {
+			continue
+		}
+		tick.Reset(wait)
 		select {
 		case <-tick.C:
 		case <-st.endCh:

@@ -139,6 +139,10 @@ func (s *Server) outsidePanes(cn *conn) bool {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	// A socket named alone is what a person exports to reach a daemon
+	// on another path; a socket named beside TUIOS_ENV=1 is what this
+	// daemon gives its panes.
+	paneEnv, ourSocket := false, false
 	for _, kv := range strings.Split(string(b), "\x00") {
 		k, v, _ := strings.Cut(kv, "=")
 		switch k {
@@ -147,12 +151,12 @@ func (s *Server) outsidePanes(cn *conn) bool {
 				return false
 			}
 		case "TUIOS_SOCKET":
-			if v == s.opt.Socket {
-				return false
-			}
+			ourSocket = v == s.opt.Socket
+		case "TUIOS_ENV":
+			paneEnv = v == "1"
 		}
 	}
-	return true
+	return !(paneEnv && ourSocket)
 }
 
 // issue makes a fresh nonce for cn, replacing the one it held; the nonce

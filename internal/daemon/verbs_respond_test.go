@@ -102,12 +102,26 @@ func TestAttachIssuesAHumanNonceOnlyOutsidePanes(t *testing.T) {
 	}
 }
 
+// A person who exports TUIOS_SOCKET to reach this daemon is still the
+// person; the pane environment this daemon gives (TUIOS_ENV=1 beside the
+// socket) is not.
+func TestAnExportedSocketIsNotAPane(t *testing.T) {
+	_, sock := server(t)
+	dialRPC(t, sock).must("new-session", map[string]any{"name": "n"})
+	if out := helper(t, sock, "attach", "", "TUIOS_SOCKET="+sock); !strings.Contains(out, "helper_result=ok") {
+		t.Fatalf("TUIOS_SOCKET alone: %s", out)
+	}
+	if out := helper(t, sock, "attach", "", "TUIOS_SOCKET="+sock, "TUIOS_ENV=1"); !strings.Contains(out, "code="+codeRespondNotHuman) {
+		t.Fatalf("a pane's environment: %s", out)
+	}
+}
+
 // helper runs TestNonceHelper in a child process outside every pane.
-func helper(t *testing.T, sock, mode, nonce string) string {
+func helper(t *testing.T, sock, mode, nonce string, env ...string) string {
 	t.Helper()
 	exe, _ := os.Executable()
 	cmd := exec.Command(exe, "-test.run=^TestNonceHelper$")
-	cmd.Env = append(os.Environ(), "TUIOS_NONCE_HELPER="+mode, "TUIOS_NONCE_SOCK="+sock, "TUIOS_NONCE="+nonce)
+	cmd.Env = append(append(os.Environ(), "TUIOS_NONCE_HELPER="+mode, "TUIOS_NONCE_SOCK="+sock, "TUIOS_NONCE="+nonce), env...)
 	out, _ := cmd.CombinedOutput()
 	return string(out)
 }
