@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/charmbracelet/x/term"
+	"github.com/tuios/tuios/internal/config"
 	"github.com/tuios/tuios/internal/tui"
 )
 
@@ -38,13 +39,14 @@ func isTerminal(stdin io.Reader, stdout io.Writer) bool {
 
 // attach runs the attach client with the config file's client settings.
 func attach(ctx *Context, session string, ascii bool) error {
-	path := tui.ConfigPath(os.Getenv)
-	cfg, err := tui.LoadConfig(path)
+	f, err := config.Load(config.Path(os.Getenv))
+	opt := tui.Options{Session: session, ASCIIOnly: ascii, Stdin: ctx.Stdin, Stdout: ctx.Stdout, Stderr: ctx.Stderr}
+	if err == nil {
+		err = opt.Configure(f)
+	}
 	if err != nil {
 		return &Error{Code: "invalid_config", Message: err.Error(), Hint: "fix the file, or move it away to attach with the defaults"}
 	}
-	opt := tui.Options{Session: session, ASCIIOnly: ascii, Stdin: ctx.Stdin, Stdout: ctx.Stdout, Stderr: ctx.Stderr}
-	cfg.Apply(&opt)
 	err = tui.Run(context.Background(), opt)
 	switch {
 	case err == nil:

@@ -50,7 +50,9 @@ func commands() []Command {
 		integrationCommands,
 		mailCommands,
 		respondCommands,
+		queueCommands,
 		attentionCommands,
+		askCommands,
 		demoCommands,
 		attachCommands,
 	} {

@@ -105,8 +105,15 @@ func runAgentHook(ctx *Context) error {
 	if !t.Report && t.Activity == nil && !t.SessionOnly {
 		return nil
 	}
-	if err := sendHook(ctx, t, deadline, say); err != nil {
+	session, window, err := sendHook(ctx, t, deadline, say)
+	if err != nil {
 		say("not sent: %v", err)
+		return nil
+	}
+	// A permission request the person may answer from the Inbox: held
+	// once the pane reads needs_input (hook_hold.go).
+	if held, ok := hook.HeldRequest(in); ok {
+		holdForInbox(ctx, t.Harness, session, window, held, say)
 	}
 	return nil
 }
@@ -197,15 +204,15 @@ func readWithin(r io.Reader, deadline time.Time) []byte {
 	}
 }
 
-func sendHook(ctx *Context, t hook.Translation, deadline time.Time, say func(string, ...any)) error {
+func sendHook(ctx *Context, t hook.Translation, deadline time.Time, say func(string, ...any)) (session, window string, err error) {
 	c, err := client.Dial(client.Options{})
 	if err != nil {
-		return err
+		return "", "", err
 	}
 	defer c.Close()
 	c.SetDeadline(deadline)
 
-	session, window := str(ctx, "session"), str(ctx, "window")
+	session, window = str(ctx, "session"), str(ctx, "window")
 	how := "flags"
 	detached := hook.RunsDetached(t.Harness)
 	if window == "" && !detached {
@@ -226,7 +233,7 @@ func sendHook(ctx *Context, t hook.Translation, deadline time.Time, say func(str
 			q = map[string]any{"agent_session_id": t.SessionID, "harness": t.Harness, "hint": os.Getenv("TUIOS_PANE_ID")}
 		}
 		if err := c.Call("resolve-pane", q, &rp); err != nil {
-			return fmt.Errorf("no pane: %w", err)
+			return "", "", fmt.Errorf("no pane: %w", err)
 		}
 		session, window, how = rp.Session, rp.WindowID, rp.FoundBy
 	}
@@ -240,13 +247,13 @@ func sendHook(ctx *Context, t hook.Translation, deadline time.Time, say func(str
 			p["kind"] = t.Kind.String()
 		}
 		if err := sendListed(c, "set-agent-state", p, say); err != nil {
-			return err
+			return "", "", err
 		}
 	}
 	if t.SessionOnly {
 		p := map[string]any{"session": session, "window": window, "agent_session_id": t.SessionID, "harness": t.Harness}
 		if err := sendListed(c, "set-agent-session", p, say); err != nil {
-			return err
+			return "", "", err
 		}
 	}
 	if a := t.Activity; a != nil {
@@ -254,10 +261,10 @@ func sendHook(ctx *Context, t hook.Translation, deadline time.Time, say func(str
 			"subagent_type": a.Type, "description": a.Description, "tool": a.Tool, "result": a.Result,
 			"failed": a.Failed, "harness": a.Harness, "agent_session_id": a.SessionID}
 		if err := sendListed(c, "report-agent-activity", p, say); err != nil {
-			return err
+			return "", "", err
 		}
 	}
-	return nil
+	return session, window, nil
 }
 
 // sendListed sends a verb with only the params the daemon lists for it,

@@ -20,6 +20,7 @@ type File struct {
 	Agents      Agents                       `toml:"agents"`
 	Notify      Notifications                `toml:"notifications"`
 	Keybindings map[string]toml.Primitive    `toml:"keybindings"`
+	UI          UI                           `toml:"ui"`
 	keys        map[string]map[string]string // Keybindings decoded: table → action → key
 
 	// Path is the file read ("" when none was).
@@ -110,8 +111,8 @@ type Notifications struct {
 }
 
 // AgentAlerts is [notifications.agent]: what the attach client does when
-// a pane that is not in front of the person needs them. Each switch is on
-// when unset.
+// a pane that is not in front of the person needs them. Each switch but
+// Sound is on when unset; File.Alerts applies those defaults.
 type AgentAlerts struct {
 	Enabled *bool `toml:"enabled"`
 	// Notify sends a desktop notification through the outer terminal
@@ -123,6 +124,22 @@ type AgentAlerts struct {
 	Sound *bool `toml:"sound"`
 	// SuppressFocused keeps quiet about the pane in front of the person.
 	SuppressFocused *bool `toml:"suppress_focused"`
+}
+
+// UI is the [ui] table: how the attach client draws.
+type UI struct {
+	// Rail is the side of the screen the session rail sits on: "left"
+	// (default) or "right".
+	Rail string `toml:"rail"`
+	// ASCIIOnly draws ASCII instead of glyphs and box rules, for a
+	// terminal or font without them (as attach --ascii-only).
+	ASCIIOnly bool `toml:"ascii_only"`
+}
+
+// Alerts is [notifications.agent] with its defaults applied.
+type Alerts struct {
+	// Enabled false raises no alert at all, whatever the other switches.
+	Enabled, Notify, Dock, Sound, SuppressFocused bool
 }
 
 // Path is the config file's path: $XDG_CONFIG_HOME/tuios/config.toml when
@@ -213,6 +230,11 @@ func Parse(data []byte) (*File, error) {
 			return nil, fmt.Errorf("keybindings.%s: a key is a string such as \"ctrl+a\"", table)
 		}
 	}
+	switch f.UI.Rail {
+	case "", "left", "right":
+	default:
+		return nil, fmt.Errorf("ui.rail: %q is neither \"left\" nor \"right\"", f.UI.Rail)
+	}
 	for _, k := range md.Undecoded() {
 		if s := k.String(); !strings.HasPrefix(s, "keybindings.") {
 			f.unknown = append(f.unknown, s)
@@ -246,6 +268,19 @@ func (f *File) Bindings(table string) map[string]string {
 
 // AgentsEnabled is [agents] enabled, default true.
 func (f *File) AgentsEnabled() bool { return f.Agents.Enabled == nil || *f.Agents.Enabled }
+
+// Alerts is [notifications.agent]: every switch on when unset, but
+// sound, which rings the bell only when asked for.
+func (f *File) Alerts() Alerts {
+	a := f.Notify.Agent
+	return Alerts{
+		Enabled: On(a.Enabled), Notify: On(a.Notify), Dock: On(a.Dock),
+		Sound: a.Sound != nil && *a.Sound, SuppressFocused: On(a.SuppressFocused),
+	}
+}
+
+// RailRight is [ui] rail = "right".
+func (f *File) RailRight() bool { return f.UI.Rail == "right" }
 
 // RestoreSessions is [daemon] restore, default true.
 func (f *File) RestoreSessions() bool { return f.Daemon.Restore == nil || *f.Daemon.Restore }

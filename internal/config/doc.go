@@ -3,8 +3,8 @@
 //
 // It owns the file's schema and its defaults, and nothing else: the daemon
 // reads the [daemon] and [agents] tables once when it starts, the attach
-// client reads [keybindings] and [notifications.agent], and `tuios risk check` reads
-// [agents.approvals.risk]. A missing file is every default. A file that
+// client reads [keybindings], [notifications.agent], [ui] and [agents]
+// enabled, and `tuios risk check` reads [agents.approvals.risk]. A missing file is every default. A file that
 // does not parse is an error naming the file and the line; keys this
 // build does not know are reported by Unknown so a caller can warn about
 // a typo instead of silently ignoring it.

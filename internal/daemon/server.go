@@ -99,6 +99,7 @@ type Server struct {
 	cameBack sync.Once  // restore and the Inbox's load, once the socket is ours
 	resp     *responder // attach and respond (verbs_respond.go); set in New, never changed
 	attach   *attachHub // attach streams (attach_stream.go); set in New, never changed
+	holds    *holder    // held approvals (verbs_approval.go); set in New, never changed
 	ln       net.Listener
 	closed   bool
 	done     chan struct{} // closed when Close starts
@@ -106,6 +107,8 @@ type Server struct {
 	stopOnce sync.Once
 	conns    map[*conn]struct{}
 	wg       sync.WaitGroup
+
+	queue *replyQueue // the reply queue (queue.go); set in New, never changed
 }
 
 // New prepares a server; Serve starts it.

@@ -85,7 +85,10 @@ func (s *Server) verbTable() map[string]*verb {
 	s.waitVerbs(add)
 	s.mailVerbs(add)
 	s.respondVerbs(add)
+	s.queueVerbs(add)
 	s.attentionVerbs(add)
+	s.approvalVerbs(add) // after respondVerbs: it checks nonces and risk with s.resp
+	s.askVerbs(add)
 	s.layoutVerbs(add)
 	m := map[string]*verb{}
 	for _, v := range all {

@@ -94,6 +94,7 @@ func (s *Server) agentRow(st agentSeat) agentRow {
 	if st.ring != nil {
 		r.Unread = st.ring.Unread(w.ID)
 	}
+	r.Queued = s.queue.count(w.ID) // the reply queue (queue.go)
 	if m := w.pane.Foreground(); m.Running {
 		r.Foreground = m.Process.Label()
 	}

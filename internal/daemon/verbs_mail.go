@@ -462,65 +462,10 @@ func (m *mailer) ask(cn *conn, p *askAgentParams) (any, *proto.Error) {
 		return nil, blocked(snap)
 	}
 	baseSeq := snap.CompletionSeq
-	harness := arb.Brief(w.ID).Harness
-	input := detect.InputSpec{BracketedPaste: true, Submit: "cr"}
-	if reg := s.tracker.Detector().Registry(); reg != nil && harness != "" {
-		if man, ok := reg.Lookup(harness); ok {
-			input = man.Input
-		}
-	}
-	text := strings.NewReplacer("\x1b[200~", "", "\x1b[201~", "").Replace(p.Text)
-	text = strings.TrimRight(text, "\r\n")
-	var paste string
-	if input.BracketedPaste && screen.Mode(vt.ModeBracketedPaste) {
-		paste = "\x1b[200~" + text + "\x1b[201~"
-	} else { // no paste mode: newlines would submit early, so one line
-		paste = strings.Join(strings.Fields(strings.ReplaceAll(text, "\r", "\n")), " ")
-	}
-	w.mu.Lock()
-	gen := w.outputGen
-	w.mu.Unlock()
-	if err := s.typeInto(cn, w, []byte(paste), 0); err != nil {
+	harness, gen, submitAt, err := s.typePrompt(cn, w, screen, p.Text)
+	if err != nil {
 		return nil, err
 	}
-	// Up to 300 ms for the pane to draw the paste; less once it drew and
-	// went quiet.
-	drawDeadline := time.NewTimer(300 * time.Millisecond)
-	func() {
-		defer drawDeadline.Stop()
-		select {
-		case <-gen:
-		case <-drawDeadline.C:
-			return
-		case <-ctx.Done():
-			return
-		}
-		for {
-			w.mu.Lock()
-			gen = w.outputGen
-			w.mu.Unlock()
-			select {
-			case <-gen:
-			case <-time.After(50 * time.Millisecond):
-				return
-			case <-drawDeadline.C:
-				return
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	if input.FocusBeforeSubmit && screen.Mode(vt.ModeFocusReporting) {
-		w.in.Write([]byte("\x1b[I"))
-	}
-	w.mu.Lock()
-	gen = w.outputGen
-	w.mu.Unlock()
-	submitAt := s.clock.Now()
-	if err := s.typeInto(cn, w, []byte(input.SubmitKey()), 0); err != nil {
-		return nil, err
-	}
-	w.pane.Typed()
 
 	record := func(reply, settledBy string) {
 		ring.RecordAsk(mail.AskRecord{From: from, FromLabel: fromLabel, To: w.ID, ToLabel: name, Question: p.Text, Reply: reply, SettledBy: settledBy})
@@ -601,6 +546,79 @@ func (m *mailer) ask(cn *conn, p *askAgentParams) (any, *proto.Error) {
 	return map[string]any{"type": "agent_reply", "session": ss.Name, "window": w.ID, "name": name, "waited_for": waited.Milliseconds(),
 		"settled_by": settledBy, "state": arb.Brief(w.ID).State.String(), "untrusted": true, "reply": strings.Join(reply, "\n"),
 		"lines": len(reply), "truncated": truncated}, nil
+}
+
+// typePrompt types text into w as one prompt, the way ask-agent and the
+// reply queue (queue.go) both do: one paste (bracketed when the pane has
+// DECSET 2004 on and the harness's manifest allows it, else one line, since
+// a newline would submit early), trailing newlines dropped, paste
+// delimiters stripped, up to 300 ms for the pane to draw the paste (less
+// once it drew and went quiet), then the harness's submit key. It returns
+// the harness it typed for, the output generation read just before the
+// submit (closed by the first chunk after it) and when the submit went
+// out, by the daemon's clock. cn's context ends the waits.
+func (s *Server) typePrompt(cn *conn, w *Window, screen *vt.Screen, text string) (harness string, gen chan struct{}, submitAt time.Time, err *proto.Error) {
+	ctx := cn.ctx
+	harness = s.tracker.Arbiter().Brief(w.ID).Harness
+	input := detect.InputSpec{BracketedPaste: true, Submit: "cr"}
+	if reg := s.tracker.Detector().Registry(); reg != nil && harness != "" {
+		if man, ok := reg.Lookup(harness); ok {
+			input = man.Input
+		}
+	}
+	text = strings.NewReplacer("\x1b[200~", "", "\x1b[201~", "").Replace(text)
+	text = strings.TrimRight(text, "\r\n")
+	var paste string
+	if input.BracketedPaste && screen.Mode(vt.ModeBracketedPaste) {
+		paste = "\x1b[200~" + text + "\x1b[201~"
+	} else { // no paste mode: newlines would submit early, so one line
+		paste = strings.Join(strings.Fields(strings.ReplaceAll(text, "\r", "\n")), " ")
+	}
+	w.mu.Lock()
+	gen = w.outputGen
+	w.mu.Unlock()
+	if err := s.typeInto(cn, w, []byte(paste), 0); err != nil {
+		return harness, gen, time.Time{}, err
+	}
+	// Up to 300 ms for the pane to draw the paste; less once it drew and
+	// went quiet.
+	drawDeadline := time.NewTimer(300 * time.Millisecond)
+	func() {
+		defer drawDeadline.Stop()
+		select {
+		case <-gen:
+		case <-drawDeadline.C:
+			return
+		case <-ctx.Done():
+			return
+		}
+		for {
+			w.mu.Lock()
+			gen = w.outputGen
+			w.mu.Unlock()
+			select {
+			case <-gen:
+			case <-time.After(50 * time.Millisecond):
+				return
+			case <-drawDeadline.C:
+				return
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	if input.FocusBeforeSubmit && screen.Mode(vt.ModeFocusReporting) {
+		w.in.Write([]byte("\x1b[I"))
+	}
+	w.mu.Lock()
+	gen = w.outputGen
+	w.mu.Unlock()
+	submitAt = s.clock.Now()
+	if err := s.typeInto(cn, w, []byte(input.SubmitKey()), 0); err != nil {
+		return harness, gen, submitAt, err
+	}
+	w.pane.Typed()
+	return harness, gen, submitAt, nil
 }
 
 // contentLines is the pane's text, scrollback included, without trailing

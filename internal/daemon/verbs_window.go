@@ -28,6 +28,7 @@ type windowRow struct {
 	AgentHarness string `json:"agent_harness,omitempty"`
 	Subagents    int    `json:"agent_subagents"`
 	Exited       bool   `json:"exited"`
+	Queued       int    `json:"agent_queued"` // entries in the reply queue (queue.go)
 }
 
 // windowRow describes a window. Called with s.mu held.
@@ -48,6 +49,7 @@ func (s *Server) windowRow(w *Window) windowRow {
 		Session: w.session.Name, Workspace: w.workspace, Focused: w.session.focused == w, Minimized: w.minimized,
 		X: at.x, Y: at.y, Width: at.w, Height: at.h, PtyID: w.ID, PID: w.proc.Pid(), Cwd: w.dirNow(),
 		AgentState: b.State.String(), AgentHarness: b.Harness, Subagents: b.Subagents, Exited: exited,
+		Queued: s.queue.count(w.ID),
 	}
 }
 

@@ -53,7 +53,7 @@ func ExampleInstall() {
 	//         "hooks": [
 	//           {
 	//             "type": "command",
-	//             "command": "/usr/local/bin/tuios agent-hook claude-code --integration 3",
+	//             "command": "/usr/local/bin/tuios agent-hook claude-code --integration 4",
 	//             "timeout": 10
 	//           }
 	//         ]

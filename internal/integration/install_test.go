@@ -269,7 +269,7 @@ func TestInstallKeepsUserHandlerInSharedGroup(t *testing.T) {
 	}
 	withoutOurs := shared("")
 	cases := map[string]string{
-		"current": "\n          { \"type\": \"command\", \"command\": \"/old/tuios agent-hook claude-code --integration 3\", \"timeout\": 10 },",
+		"current": "\n          { \"type\": \"command\", \"command\": \"/old/tuios agent-hook claude-code --integration 4\", \"timeout\": 10 },",
 		"older":   "\n          { \"type\": \"command\", \"command\": \"/old/tuios agent-hook claude-code --integration 2\" },",
 	}
 	for name, oursText := range cases {
@@ -633,7 +633,7 @@ func TestInstallProgramOfAnyName(t *testing.T) {
 
 func TestHookCommand(t *testing.T) {
 	cases := []struct{ id, program, want string }{
-		{"claude-code", "/usr/bin/tuios", "/usr/bin/tuios agent-hook claude-code --integration 3"},
+		{"claude-code", "/usr/bin/tuios", "/usr/bin/tuios agent-hook claude-code --integration 4"},
 		{"codex", "tuios", "tuios agent-hook codex --integration 1"},
 		{"gemini-cli", "/opt/tuios", "/opt/tuios agent-hook gemini-cli --integration 1 || echo '{}'"},
 		{"qwen", "/my apps/tuios", "'/my apps/tuios' agent-hook qwen --integration 1"},
@@ -714,6 +714,10 @@ func TestInstallEntriesPerHarness(t *testing.T) {
 				continue
 			}
 			hd := groups[0].Hooks[0]
+			want := want
+			if n, ok := h.hooks.timeouts[ev]; ok { // a held PermissionRequest waits longer
+				want = float64(n)
+			}
 			if hd["type"] != "command" || hd["command"] != h.HookCommand(prog) || hd["timeout"] != want {
 				t.Errorf("%s %s: handler %v", h.ID, ev, hd)
 			}

@@ -15,6 +15,9 @@ type jsonHooks struct {
 	events  []string // the events to wire, in the order they are added
 	matcher bool     // entries carry "matcher": "*" (harnesses that require one)
 	timeout int      // seconds the harness waits on the hook
+	// timeouts override timeout for some events: Claude Code's
+	// PermissionRequest waits up to 310 s while the Inbox holds it.
+	timeouts map[string]int
 }
 
 // ourCommand matches the command of an entry tuios wrote for a harness,
@@ -83,8 +86,12 @@ type hookHandler struct {
 	Timeout int    `json:"timeout,omitempty"`
 }
 
-func (j *jsonHooks) entry(command string) hookGroup {
-	g := hookGroup{Hooks: []hookHandler{{Type: "command", Command: command, Timeout: j.timeout}}}
+func (j *jsonHooks) entry(event, command string) hookGroup {
+	t := j.timeout
+	if n, ok := j.timeouts[event]; ok {
+		t = n
+	}
+	g := hookGroup{Hooks: []hookHandler{{Type: "command", Command: command, Timeout: t}}}
 	if j.matcher {
 		g.Matcher = "*"
 	}
@@ -142,12 +149,12 @@ func (j *jsonHooks) step(src string, root *jnode, harness, command string) (stri
 		}
 		arr := hooks.get(e)
 		if arr == nil {
-			return appendTo(src, hooks, e, []any{j.entry(command)}), false
+			return appendTo(src, hooks, e, []any{j.entry(e, command)}), false
 		}
 		if arr.kind != '[' {
-			return replaceValue(src, arr, []any{j.entry(command)}), false
+			return replaceValue(src, arr, []any{j.entry(e, command)}), false
 		}
-		return appendTo(src, arr, "", j.entry(command)), false
+		return appendTo(src, arr, "", j.entry(e, command)), false
 	}
 	return src, true
 }

@@ -17,10 +17,11 @@ func Harnesses() []Harness {
 			// directory); hooks {"Event": [{"matcher", "hooks": [{"type":
 			// "command", "command", "timeout" (seconds)}]}]}. Read in
 			// Claude Code 2.1.197's settings schema. v3 adds SubagentStart
-			// and SubagentStop.
-			ID: "claude-code", Name: "Claude Code", Binary: "claude", Reports: ReportsState, Version: 3,
+			// and SubagentStop; v4 gives PermissionRequest 310 s, so the
+			// hook can hold it for the Inbox (its own limit is 305 s).
+			ID: "claude-code", Name: "Claude Code", Binary: "claude", Reports: ReportsState, Version: 4,
 			dirEnv: "CLAUDE_CONFIG_DIR", dir: ".claude", file: "settings.json", statusLine: true,
-			hooks: &jsonHooks{timeout: 10, events: []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse",
+			hooks: &jsonHooks{timeout: 10, timeouts: map[string]int{"PermissionRequest": 310}, events: []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse",
 				"PostToolUseFailure", "PermissionRequest", "Notification", "Elicitation", "Stop", "StopFailure",
 				"SubagentStart", "SubagentStop", "SessionEnd"}},
 		},

@@ -112,6 +112,7 @@ var codeDescriptions = [...][2]string{
 	{"risk_unacknowledged", "allowing a risky prompt needs risk_ack naming its risk rules; hint.accepted lists them"},
 	{"stash_full", "the session stash is full and every file in it is still named by a message"},
 	{"unknown_host", "no linked host has that name"},
+	{"queue_full", "the pane already holds the most queued messages it may ([agents.queue] max)"},
 	{CodeInternal, "a bug in the daemon"},
 }
 

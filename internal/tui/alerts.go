@@ -16,7 +16,8 @@ func alertState(state string) bool {
 
 // alerts compares the layout's agents with the last ones and raises one
 // alert for the panes that entered an alert state out of sight: the
-// focused pane of the session on screen is in sight. The first layout
+// focused pane of the session on screen is in sight (unless
+// Options.AlertFocused). The first layout
 // only sets the baseline: nothing changed yet.
 func (m *Model) alerts(l proto.AttachLayout) tea.Cmd {
 	now := make(map[string]string, len(l.Agents))
@@ -26,7 +27,7 @@ func (m *Model) alerts(l proto.AttachLayout) tea.Cmd {
 		if !m.seenFirst || m.lastState[a.Window] == a.State || !alertState(a.State) {
 			continue
 		}
-		if a.Window == l.Focused && (a.Session == "" || a.Session == m.session) {
+		if !m.opt.AlertFocused && a.Window == l.Focused && (a.Session == "" || a.Session == m.session) {
 			continue
 		}
 		hits = append(hits, a)
@@ -36,7 +37,9 @@ func (m *Model) alerts(l proto.AttachLayout) tea.Cmd {
 		return nil
 	}
 	text := alertText(hits)
-	m.dock = text
+	if !m.opt.DockOff {
+		m.dock = text
+	}
 	return m.ring(text)
 }
 
@@ -105,9 +108,14 @@ func (m *Model) onBell(b proto.AttachBell) tea.Cmd {
 		name = w.Name
 	}
 	text := clean(b.Text)
-	if text != "" {
+	switch {
+	case text != "":
 		m.dock = clean(name) + ": " + text
-	} else if b.Window != m.layout.Focused {
+	case b.Window == m.layout.Focused:
+		// The pane in front of the person rings as a terminal would,
+		// whatever the alert switches say: its program asked for it.
+		return tea.Raw("\a")
+	default:
 		m.dock = "bell in " + clean(name)
 	}
 	return m.ring(text)

@@ -1,11 +1,17 @@
 // Package tui is the attach client: what a person sees and types into when
 // they run `tuios attach`. It owns the outer terminal while attached (raw
-// mode, the alternate screen, mouse and paste modes, via bubbletea), the
-// drawing of the daemon's tiles, title bars, the session rail and the dock
-// line, the prefix key bindings, scrollback mode, the Inbox overlay with
-// its peek and answers, and the alerts (bell, OSC 9) raised when a pane
-// out of sight starts to need the person. It also reads the client part of
-// the config file (keys, alerts, agents on/off).
+// mode, the alternate screen, mouse and paste modes), the drawing of the
+// daemon's tiles, title bars, the session rail and the dock line, the
+// prefix key bindings, scrollback mode, the Inbox overlay with its peek
+// and answers, and the alerts (bell, OSC 9) raised when a pane out of
+// sight starts to need the person. Options.Configure maps the client's
+// part of the config file (read by package config) onto its options.
+//
+// bubbletea is the event loop and ultraviolet decodes the input, but the
+// client draws its frames itself (screen.go): bubbletea's renderer, and
+// even its program without one, flush on a ticker for the whole run, and
+// an attached client whose panes are idle must not wake at all. A change
+// arms one short timer; the burst of changes behind it makes one frame.
 //
 // It does not own layout, screens or state: the daemon tiles the windows
 // and sends each visible pane's rows (proto.AttachLayout, AttachScreen);

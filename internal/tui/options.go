@@ -1,8 +1,11 @@
 package tui
 
 import (
+	"fmt"
 	"io"
 	"time"
+
+	"github.com/tuios/tuios/internal/config"
 )
 
 // Options configure Run and NewModel.
@@ -24,9 +27,14 @@ type Options struct {
 	Bindings map[string]string
 	// Bell rings the outer terminal's bell, and Notify sends it an OSC 9
 	// notification, when a pane out of sight needs the person (and on a
-	// pane's own bell). The zero Options rings nothing: LoadConfig's
-	// defaults turn both on.
+	// pane's own bell). The zero Options rings nothing: Configure sets
+	// them from [notifications.agent] sound and notify.
 	Bell, Notify bool
+	// DockOff keeps those alerts out of the dock line.
+	DockOff bool
+	// AlertFocused alerts about the focused pane too; by default the pane
+	// in front of the person raises nothing.
+	AlertFocused bool
 	// AgentsOff hides every agent UI and alert, whatever the daemon says.
 	AgentsOff bool
 	// RailRight puts the rail on the right of the screen.
@@ -38,6 +46,53 @@ type Options struct {
 	Stderr io.Writer
 	// Clock is the time source; nil is the wall clock.
 	Clock Clock
+}
+
+// Configure sets what the config file decides: the prefix and the
+// bindings the options leave unset, the alerts from
+// [notifications.agent], agents off from [agents] enabled, and the rail
+// side and ASCII drawing from [ui] when the options do not already ask
+// for them (a flag wins). A binding for an action the client does not
+// have is an error naming the file, so a typo is not silently ignored.
+func (o *Options) Configure(f *config.File) error {
+	known := DefaultBindings()
+	set := func(action, key, table, name string) error {
+		if _, ok := known[action]; !ok {
+			return &config.Error{Path: f.Path, Err: fmt.Errorf("[%s] has no action %q", table, name)}
+		}
+		if _, mine := o.Bindings[action]; !mine {
+			o.Bindings[action] = key
+		}
+		return nil
+	}
+	if o.Bindings == nil {
+		o.Bindings = map[string]string{}
+	}
+	for action, key := range f.Bindings("") {
+		if action == "prefix" {
+			if o.Prefix == "" {
+				o.Prefix = key
+			}
+			continue
+		}
+		if err := set(action, key, "keybindings", action); err != nil {
+			return err
+		}
+	}
+	for action, key := range f.Bindings("inbox") {
+		if err := set("inbox."+action, key, "keybindings.inbox", action); err != nil {
+			return err
+		}
+	}
+	if a := f.Alerts(); a.Enabled {
+		o.Bell, o.Notify, o.DockOff, o.AlertFocused = a.Sound, a.Notify, !a.Dock, !a.SuppressFocused
+	} else {
+		o.Bell, o.Notify, o.DockOff = false, false, true
+	}
+	o.AgentsOff = o.AgentsOff || !f.AgentsEnabled()
+	o.RailRight = o.RailRight || f.RailRight()
+	o.ASCIIOnly = o.ASCIIOnly || f.UI.ASCIIOnly
+	return nil
 }
 
 // Clock is where the client reads the time: the Inbox's digit guard and

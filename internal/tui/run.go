@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 
 	tea "charm.land/bubbletea/v2"
@@ -72,10 +73,36 @@ func Run(ctx context.Context, opt Options) error {
 	m.calls, m.nonce, m.session = c, nonce, name
 	m.sentCols, m.sentRows = cols, rows
 
-	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(opt.Stdin), tea.WithOutput(opt.Stdout))
+	t, err := openTerminal(opt, width, height)
+	if err != nil {
+		c.close()
+		return err
+	}
+	// On every way out, a panic in Update included, the terminal is
+	// given back before anything is printed.
+	defer t.close()
+	d := &driver{m: m, scr: t.scr}
+	// The program is only the event loop: no renderer (screen draws),
+	// no input or signals (terminal reads them), and an output that
+	// discards what bubbletea would write itself.
+	p := tea.NewProgram(d, tea.WithContext(ctx), tea.WithInput(nil), tea.WithOutput(io.Discard),
+		tea.WithoutRenderer(), tea.WithoutSignalHandler(), tea.WithoutCatchPanics(),
+		tea.WithWindowSize(width, height), tea.WithFPS(1))
+	// Even without a renderer, bubbletea flushes its output on a ticker
+	// for the whole run (startRenderer). ReleaseTerminal is the one way
+	// to stop it; with input and renderer off it releases nothing else.
+	d.release = func() tea.Msg {
+		p.ReleaseTerminal()
+		return nil
+	}
+	if err := t.run(opt.Stdin, p.Send); err != nil {
+		c.close()
+		return err
+	}
 	c.start(p.Send)
 	_, runErr := p.Run()
 	c.close()
+	t.close()
 	out := m.Outcome()
 	if out == nil {
 		if runErr != nil && !errors.Is(runErr, tea.ErrProgramKilled) {

@@ -12,8 +12,8 @@ import (
 )
 
 // View draws the whole outer terminal: rail, tiles (or an overlay) and
-// the dock line. bubbletea diffs it against the last frame, so only the
-// cells that changed are written.
+// the dock line, with the mouse mode and the cursor. The screen diffs it
+// against the last frame, so only the cells that changed are written.
 func (m *Model) View() tea.View {
 	v := tea.NewView(m.Render())
 	v.AltScreen = true

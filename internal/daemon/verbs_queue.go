@@ -1,0 +1,328 @@
+package daemon
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/tuios/tuios/agentstate"
+	"github.com/tuios/tuios/internal/proto"
+	"github.com/tuios/tuios/mail"
+)
+
+// codeQueueFull refuses an entry past [agents.queue] max on one pane.
+const codeQueueFull = "queue_full"
+
+type queuePromptParams struct {
+	Session    string `json:"session" desc:"the session"`
+	Window     string `json:"window" desc:"the pane to type into once its agent is at rest (default: your own pane, else the focused one); it must run an agent tuios knows; human is refused (no keyboard)"`
+	Text       string `json:"text" req:"true" desc:"the message, typed as one paste then Enter (at most 16 KiB)"`
+	HumanNonce string `json:"human_nonce" desc:"the nonce attach gave this client: the entry is the person's (by human)" maxlen:"256"`
+	From       string `json:"from" desc:"a label for the sender (outside panes); a pane is its own window and may not name another" maxlen:"256"`
+}
+
+type listQueuedParams struct {
+	Session string `json:"session" desc:"the session"`
+	Window  string `json:"window" desc:"only this pane (default: every pane of the session)"`
+}
+
+type cancelQueuedParams struct {
+	Session    string `json:"session" desc:"the session"`
+	Window     string `json:"window" desc:"the pane whose entries to drop (needed with all)"`
+	ID         string `json:"id" desc:"the entry to drop (q1, q2, …)" maxlen:"32"`
+	All        bool   `json:"all" desc:"drop every entry on the pane the caller may drop"`
+	HumanNonce string `json:"human_nonce" desc:"the nonce attach gave this client: drop as the person" maxlen:"256"`
+}
+
+// queuedRow is one entry as list-queued shows it.
+type queuedRow struct {
+	ID      string `json:"id"`
+	Session string `json:"session"`
+	Window  string `json:"window"`
+	Name    string `json:"name"`
+	At      int64  `json:"at"`
+	By      string `json:"by"`
+	From    string `json:"from,omitempty"`
+	Preview string `json:"preview"`
+	State   string `json:"state"`
+}
+
+func (s *Server) queueVerbs(add addFunc) {
+	q := newReplyQueue(s)
+	s.queue = q
+
+	p, h := handler(func(cn *conn, p *queuePromptParams) (any, *proto.Error) { return q.add(cn, p) })
+	add("queue-prompt", "Queue a message for an agent: typed (paste then Enter) once the agent has been at rest for 1 s, one message per rest, never over a prompt", "prompt_queued",
+		`{"verb":"queue-prompt","params":{"window":"build","text":"make the backoff jitter configurable"}}`, p, h)
+
+	p, h = handler(func(cn *conn, p *listQueuedParams) (any, *proto.Error) { return q.list(cn, p) })
+	add("list-queued", "List the queued messages of a session's panes (or one pane), the next first per pane; previews are pane-bound text", "queued_prompts",
+		`{"verb":"list-queued","params":{"session":"work"}}`, p, h)
+
+	p, h = handler(func(cn *conn, p *cancelQueuedParams) (any, *proto.Error) { return q.cancel(cn, p) })
+	add("cancel-queued", "Drop a queued message (id) or every one on a pane the caller may drop (all); one being typed cannot be dropped", "queue_cancelled",
+		`{"verb":"cancel-queued","params":{"id":"q3"}}`, p, h)
+}
+
+// origin decides who the caller is for the queue: human (a live nonce
+// from outside every pane), the caller's own window id (inside a pane), or
+// shell (outside every pane). A nonce that is not live is refused, never
+// quietly downgraded: the caller meant to act as the person.
+func (q *replyQueue) origin(cn *conn, nonce string) (string, *proto.Error) {
+	s := q.s
+	if nonce != "" {
+		if s.resp.validNonce(cn, nonce) && s.outsidePanes(cn) {
+			return byHuman, nil
+		}
+		return "", proto.Errorf(codeNotHuman, "the human nonce is not live on this connection: only the person at an attached client acts as human").
+			WithHint(proto.Hint{Param: "human_nonce", Detail: "leave it out to act as yourself, or use the attached client"})
+	}
+	s.mu.Lock()
+	w := s.callerWindow(cn)
+	s.mu.Unlock()
+	if w != nil {
+		return w.ID, nil
+	}
+	return byShell, nil
+}
+
+func (q *replyQueue) add(cn *conn, p *queuePromptParams) (any, *proto.Error) {
+	s := q.s
+	if p.Window == mail.Human {
+		return nil, proto.Errorf(codeNoKeyboard, "human has no keyboard to type into").
+			WithHint(proto.Hint{Command: "tuios send-agent-message -w human TEXT", Detail: "leave the person a message instead"})
+	}
+	if strings.TrimSpace(p.Text) == "" {
+		return nil, proto.Errorf(proto.CodeInvalidParams, "the message is blank").WithHint(proto.Hint{Param: "text"})
+	}
+	if len(p.Text) > maxQueuedText {
+		return nil, proto.Errorf(proto.CodeInvalidParams, "the message is %d bytes; an entry holds at most %d", len(p.Text), maxQueuedText).
+			WithHint(proto.Hint{Param: "text", Detail: "send a long text as mail or a stashed file and queue a short note naming it"})
+	}
+	by, err := q.origin(cn, p.HumanNonce)
+	if err != nil {
+		return nil, err
+	}
+	from := ""
+	switch {
+	case by == byHuman:
+	case p.From == mail.Human:
+		code, detail := codeNotHuman, "only the person at an attached client queues as human"
+		if by != byShell {
+			code, detail = proto.CodeForbidden, "a pane cannot write as human; it queues as itself"
+		}
+		return nil, proto.Errorf(code, "from human needs a live human nonce").WithHint(proto.Hint{Param: "from", Detail: detail})
+	case by != byShell:
+		// A pane is its own window whatever it says; naming another is
+		// refused rather than ignored.
+		if p.From != "" && p.From != by {
+			s.mu.Lock()
+			other := s.windows[p.From]
+			if own := s.windows[by]; other == nil && own != nil {
+				other, _ = s.window(cn, own.session, p.From)
+			}
+			s.mu.Unlock()
+			if other != nil && other.ID != by {
+				return nil, proto.Errorf(proto.CodeForbidden, "a pane queues as itself: from may not name another window").
+					WithHint(proto.Hint{Param: "from", Detail: "leave from out"})
+			}
+			from = p.From
+		}
+	default:
+		from = p.From
+	}
+	s.mu.Lock()
+	ss, w, err := s.target(cn, p.Session, p.Window)
+	var name string
+	if err == nil {
+		name = w.DisplayName()
+	}
+	s.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	arb := s.tracker.Arbiter()
+	if b := arb.Brief(w.ID); b.State == agentstate.None && b.Harness == "" {
+		return nil, proto.Errorf(proto.CodeInvalidParams, "%s runs no agent tuios knows: nothing would say when it is at rest", name).
+			WithHint(proto.Hint{Param: "window", Command: "tuios list-agents", Detail: "queue for a pane listed there; for a plain shell use send-text"})
+	}
+	// LINKS AND GRANTS: a pane origin needs the write grant on the target
+	// (and send-text's typing rules), a link origin the write policy;
+	// both are checked here when queued and again right before typing
+	// (queue.go, deliver). Neither exists yet.
+	snap := arb.Get(w.ID)
+	q.mu.Lock()
+	pq := q.panes[w.ID]
+	if pq == nil {
+		pq = &paneQueue{window: w.ID, session: ss.Name}
+		if atRest(snap.State) {
+			pq.restAt = snap.StateAt
+		}
+		q.panes[w.ID] = pq
+	}
+	if len(pq.entries) >= q.max {
+		n := len(pq.entries)
+		q.stepLocked(pq, snap) // forgets a record made only for this refusal
+		q.mu.Unlock()
+		return nil, proto.Errorf(codeQueueFull, "%s already has %d queued messages, the most a pane holds", name, n).
+			WithHint(proto.Hint{Command: "tuios queue ls -w " + w.ID[:8], Detail: "wait for one to be typed, or drop one with tuios queue rm ID; [agents.queue] max sets the cap (at most 64)"})
+	}
+	q.next++
+	e := &queuedPrompt{id: "q" + strconv.FormatUint(q.next, 10), at: s.clock.Now(), by: by, from: from, text: p.Text, state: queueWaiting}
+	pq.entries = append(pq.entries, e)
+	position, queued := len(pq.entries), len(pq.entries)
+	q.stepLocked(pq, snap)
+	delivering := pq.entries[0].state == queueDelivering
+	q.mu.Unlock()
+	return map[string]any{"type": "prompt_queued", "id": e.id, "session": ss.Name, "window": w.ID, "name": name,
+		"position": position, "queued": queued, "delivering": delivering}, nil
+}
+
+func (q *replyQueue) list(cn *conn, p *listQueuedParams) (any, *proto.Error) {
+	s := q.s
+	s.mu.Lock()
+	ss, err := s.session(cn, p.Session)
+	if err != nil {
+		s.mu.Unlock()
+		return nil, err
+	}
+	type seat struct{ id, name string }
+	var seats []seat
+	if p.Window != "" {
+		w, werr := s.window(cn, ss, p.Window)
+		if werr != nil {
+			s.mu.Unlock()
+			return nil, werr
+		}
+		seats = append(seats, seat{w.ID, w.DisplayName()})
+	} else {
+		for _, w := range ss.windows {
+			seats = append(seats, seat{w.ID, w.DisplayName()})
+		}
+	}
+	s.mu.Unlock()
+	rows := []queuedRow{}
+	q.mu.Lock()
+	for _, st := range seats {
+		pq := q.panes[st.id]
+		if pq == nil {
+			continue
+		}
+		for _, e := range pq.entries {
+			rows = append(rows, queuedRow{ID: e.id, Session: ss.Name, Window: st.id, Name: st.name, At: e.at.UnixNano(),
+				By: e.by, From: e.from, Preview: preview(e.text), State: e.state})
+		}
+	}
+	q.mu.Unlock()
+	return map[string]any{"type": "queued_prompts", "session": ss.Name, "entries": rows, "total": len(rows), "untrusted": true}, nil
+}
+
+// mayDrop says whether who may drop an entry: the person any, a pane only
+// its own, a shell all but the person's. LINKS: a link only its own (an
+// unnamed link: only on the same connection), once links exist.
+func mayDrop(who string, e *queuedPrompt) bool {
+	switch who {
+	case byHuman:
+		return true
+	case byShell:
+		return e.by != byHuman
+	}
+	return e.by == who
+}
+
+func (q *replyQueue) cancel(cn *conn, p *cancelQueuedParams) (any, *proto.Error) {
+	s := q.s
+	switch {
+	case p.ID != "" && p.All:
+		return nil, proto.Errorf(proto.CodeInvalidParams, "give an id or all, not both").WithHint(proto.Hint{Param: "id"})
+	case p.ID == "" && !p.All:
+		return nil, proto.Errorf(proto.CodeInvalidParams, "name the entry to drop (id) or pass all").
+			WithHint(proto.Hint{Param: "id", Command: "tuios queue ls"})
+	case p.All && p.Window == "":
+		return nil, proto.Errorf(proto.CodeInvalidParams, "all needs the pane (window)").WithHint(proto.Hint{Param: "window"})
+	}
+	who, err := q.origin(cn, p.HumanNonce)
+	if err != nil {
+		return nil, err
+	}
+	var window string
+	if p.Window != "" || p.Session != "" && p.ID == "" {
+		s.mu.Lock()
+		_, w, terr := s.target(cn, p.Session, p.Window)
+		s.mu.Unlock()
+		if terr != nil {
+			return nil, terr
+		}
+		window = w.ID
+	}
+	q.mu.Lock()
+	var pq *paneQueue
+	var targets []*queuedPrompt
+	if p.ID != "" {
+		for _, x := range q.panes {
+			for _, e := range x.entries {
+				if e.id == p.ID && (window == "" || x.window == window) {
+					pq, targets = x, []*queuedPrompt{e}
+				}
+			}
+		}
+		if pq == nil {
+			q.mu.Unlock()
+			return nil, proto.Errorf(proto.CodeInvalidParams, "no queued message %q", p.ID).
+				WithHint(proto.Hint{Param: "id", Command: "tuios queue ls", Detail: "it may have been typed already, or dropped"})
+		}
+		e := targets[0]
+		switch {
+		case e.state == queueDelivering:
+			q.mu.Unlock()
+			return nil, proto.Errorf(proto.CodeForbidden, "%s is being typed now; it cannot be dropped", e.id).
+				WithHint(proto.Hint{Detail: "if the agent does not take it, it turns stalled, and a stalled entry can be dropped"})
+		case !mayDrop(who, e):
+			q.mu.Unlock()
+			return nil, proto.Errorf(proto.CodeForbidden, "%s was queued by %s; you (%s) may not drop it", e.id, e.by, who).
+				WithHint(proto.Hint{Detail: "the person may drop any entry; a pane only its own; a shell all but the person's"})
+		}
+	} else {
+		pq = q.panes[window]
+		if pq != nil {
+			for _, e := range pq.entries {
+				if e.state != queueDelivering && mayDrop(who, e) {
+					targets = append(targets, e)
+				}
+			}
+			if len(targets) == 0 && len(pq.entries) > 0 {
+				q.mu.Unlock()
+				return nil, proto.Errorf(proto.CodeForbidden, "none of the %d queued messages on this pane is yours (%s) to drop", len(pq.entries), who).
+					WithHint(proto.Hint{Detail: "the person may drop any entry; a pane only its own; a shell all but the person's; one being typed cannot be dropped"})
+			}
+		}
+	}
+	cancelled := []string{}
+	var notices []string
+	queued := 0
+	if pq != nil {
+		drop := map[*queuedPrompt]bool{}
+		for _, e := range targets {
+			drop[e] = true
+			cancelled = append(cancelled, e.id)
+			if e.state == queueStalled {
+				notices = append(notices, e.notice)
+			}
+		}
+		kept := pq.entries[:0]
+		for _, e := range pq.entries {
+			if !drop[e] {
+				kept = append(kept, e)
+			}
+		}
+		clear(pq.entries[len(kept):])
+		pq.entries = kept
+		queued = len(kept)
+		window = pq.window
+		q.stepLocked(pq, s.tracker.Arbiter().Get(pq.window))
+	}
+	q.mu.Unlock()
+	for _, n := range notices { // the question a stall opened ends with it
+		q.closeNotice(window, n)
+	}
+	return map[string]any{"type": "queue_cancelled", "window": window, "cancelled": cancelled, "queued": queued}, nil
+}
