@@ -28,6 +28,9 @@ type Held struct {
 	// always is what "always" hands back to the harness: the permission
 	// updates it suggested, unchanged, so what is added is what was shown.
 	always json.RawMessage
+	// plugin is set for a request from the opencode/Kilo plugin, which
+	// reads another answer than Claude Code's (see Reply).
+	plugin bool
 }
 
 // maxHeldPlan is the longest plan text held (32 KiB).
@@ -55,12 +58,16 @@ type heldInput struct {
 }
 
 // HeldRequest reads a hook invocation as a request to hold. ok is false
-// for every harness but Claude Code, for other events, and for tools that
+// for every harness but Claude Code and (with in.Hold) opencode and Kilo,
+// for other events, and for tools that
 // are never held: edits and writes, MCP tools, AskUserQuestion, Bash with
 // dangerouslyDisableSandbox, Grep with a path, plans that name
 // allowedPrompts. Whether the line can be shown whole is the daemon's
 // check (it answers not_shown); this only builds it.
 func HeldRequest(in Input) (Held, bool) {
+	if (in.Harness == "opencode" || in.Harness == "kilo") && in.Hold {
+		return pluginHeld(in.Stdin)
+	}
 	if in.Harness != "claude-code" {
 		return Held{}, false
 	}
@@ -124,6 +131,67 @@ func HeldRequest(in Input) (Held, bool) {
 		h.AlwaysScope, h.always = scope, p.Suggestions
 		h.Options = []string{"once", "always", "deny"}
 	}
+	return h, true
+}
+
+// pluginPayload is what tuios's opencode/Kilo plugin (v3) hands to
+// agent-hook --hold: the permission.asked event's fields, plus the
+// workdir the bash call named (read by the plugin in tool.execute.before,
+// since the request does not carry it).
+type pluginPayload struct {
+	Event      string   `json:"hook_event_name"`
+	Permission string   `json:"tool_name"`
+	RequestID  string   `json:"request_id"`
+	Patterns   []string `json:"patterns"`
+	Workdir    string   `json:"workdir"`
+	Metadata   struct {
+		Command string `json:"command"`
+		URL     string `json:"url"`
+		// Kilo takes only a reply a person typed for these, so they
+		// are answered in its pane (Kilo 7.7.9's Permission.reply).
+		SkillShell        bool `json:"skillShell"`
+		SandboxEscalation bool `json:"sandboxEscalation"`
+		Background        bool `json:"backgroundProcess"`
+	} `json:"metadata"`
+}
+
+// pluginHeld reads an opencode/Kilo permission request (spec §8.2):
+// bash (the whole command from the request's metadata, not with a
+// workdir, which the line would not show), read (the one path asked
+// for) and webfetch (the URL). Everything else, external_directory and
+// edits included, is answered in the pane. Only once and deny are
+// offered: opencode's "always" keeps its own pattern list, and Kilo's
+// writes it to the person's config, neither of which the Inbox shows.
+func pluginHeld(data []byte) (Held, bool) {
+	if len(data) == 0 || len(data) > MaxPayload {
+		return Held{}, false
+	}
+	var p pluginPayload
+	if json.Unmarshal(data, &p) != nil || p.Event != "permission.asked" || p.RequestID == "" {
+		return Held{}, false
+	}
+	m := p.Metadata
+	h := Held{Kind: "approval", Tool: p.Permission, Options: []string{"once", "deny"}, plugin: true}
+	switch p.Permission {
+	case "bash":
+		if p.Workdir != "" || m.SkillShell || m.SandboxEscalation || m.Background {
+			return Held{}, false
+		}
+		h.Target = m.Command
+	case "read":
+		if len(p.Patterns) != 1 {
+			return Held{}, false
+		}
+		h.Target = p.Patterns[0]
+	case "webfetch":
+		h.Target = m.URL
+	default:
+		return Held{}, false
+	}
+	if h.Target == "" {
+		return Held{}, false
+	}
+	h.Summary = "approve " + h.Tool + ": " + h.Target
 	return h, true
 }
 
@@ -231,6 +299,9 @@ func (h Held) Reply(decision, message string) string {
 		UpdatedPermissions json.RawMessage `json:"updatedPermissions,omitempty"`
 		Message            string          `json:"message,omitempty"`
 	}
+	if h.plugin {
+		return h.pluginReply(decision, message)
+	}
 	var d decisionOut
 	switch decision {
 	case "once":
@@ -249,6 +320,32 @@ func (h Held) Reply(decision, message string) string {
 		return ""
 	}
 	out := map[string]any{"hookSpecificOutput": map[string]any{"hookEventName": "PermissionRequest", "decision": d}}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}
+
+// pluginReply is what agent-hook --hold prints for the opencode/Kilo
+// plugin, which hands it to opencode's permission reply (POST
+// /permission/{id}/reply): {"reply":"once"}, or {"reply":"reject"} with
+// the message the model reads. Anything else is "": the plugin then
+// leaves the request to opencode's own prompt.
+func (h Held) pluginReply(decision, message string) string {
+	out := map[string]string{}
+	switch decision {
+	case "once":
+		out["reply"] = "once"
+	case "deny":
+		out["reply"] = "reject"
+		out["message"] = message
+		if message == "" {
+			out["message"] = "The user denied this from the tuios Inbox."
+		}
+	default:
+		return ""
+	}
 	b, err := json.Marshal(out)
 	if err != nil {
 		return ""

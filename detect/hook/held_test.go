@@ -133,3 +133,71 @@ func FuzzHeldRequest(f *testing.F) {
 		_ = h.Reply("always", "")
 	})
 }
+
+// What tuios's opencode/Kilo plugin (v3) hands agent-hook --hold: opencode
+// 1.18.33's permission.asked fields, plus the bash call's workdir.
+const (
+	ocBash    = `{"hook_event_name":"permission.asked","session_id":"ses_1","cwd":"/src/api","tool_name":"bash","message":"make test","request_id":"per_1","patterns":["make test"],"metadata":{"command":"make test && go vet ./..."},"workdir":""}`
+	ocWorkdir = `{"hook_event_name":"permission.asked","tool_name":"bash","request_id":"per_1","patterns":["make"],"metadata":{"command":"make"},"workdir":"/etc"}`
+	ocRead    = `{"hook_event_name":"permission.asked","tool_name":"read","request_id":"per_2","patterns":["go.mod"],"metadata":{}}`
+	ocFetch   = `{"hook_event_name":"permission.asked","tool_name":"webfetch","request_id":"per_3","patterns":["https://go.dev/doc"],"metadata":{"url":"https://go.dev/doc","format":"markdown"}}`
+	ocEdit    = `{"hook_event_name":"permission.asked","tool_name":"edit","request_id":"per_4","patterns":["x.go"],"metadata":{}}`
+	ocOutside = `{"hook_event_name":"permission.asked","tool_name":"external_directory","request_id":"per_5","patterns":["/etc/*"],"metadata":{"command":"cat /etc/hosts"}}`
+	ocSkill   = `{"hook_event_name":"permission.asked","tool_name":"bash","request_id":"per_6","patterns":["make"],"metadata":{"command":"make","skillShell":true}}`
+)
+
+func TestHeldRequestFromThePlugin(t *testing.T) {
+	hold := func(harness, payload string, asked bool) (hook.Held, bool) {
+		return hook.HeldRequest(hook.Input{Harness: harness, Stdin: []byte(payload), Hold: asked})
+	}
+	// The whole command line, not the patterns opencode split it into.
+	h, ok := hold("opencode", ocBash, true)
+	if !ok || h.Summary != "approve bash: make test && go vet ./..." || h.Tool != "bash" || strings.Join(h.Options, ",") != "once,deny" {
+		t.Fatalf("bash: %v %+v", ok, h)
+	}
+	if h, ok := hold("kilo", ocRead, true); !ok || h.Summary != "approve read: go.mod" {
+		t.Fatalf("read: %v %+v", ok, h)
+	}
+	if h, ok := hold("opencode", ocFetch, true); !ok || h.Summary != "approve webfetch: https://go.dev/doc" {
+		t.Fatalf("webfetch: %v %+v", ok, h)
+	}
+	for name, p := range map[string]string{"workdir": ocWorkdir, "edit": ocEdit, "outside the project": ocOutside,
+		"Kilo skill shell": ocSkill, "not JSON": "{", "empty": ""} {
+		if _, ok := hold("opencode", p, true); ok {
+			t.Errorf("%s: held", name)
+		}
+	}
+	// The plugin's ordinary report of the same event never holds: it
+	// does not read what the hook prints.
+	if _, ok := hold("opencode", ocBash, false); ok {
+		t.Error("held without --hold")
+	}
+
+	var out struct{ Reply, Message string }
+	read := func(s string) {
+		t.Helper()
+		out.Reply, out.Message = "", ""
+		if err := json.Unmarshal([]byte(s), &out); err != nil {
+			t.Fatalf("%q: %v", s, err)
+		}
+	}
+	read(h.Reply("once", ""))
+	if out.Reply != "once" || out.Message != "" {
+		t.Fatalf("once: %+v", out)
+	}
+	read(h.Reply("deny", "use go test"))
+	if out.Reply != "reject" || out.Message != "use go test" {
+		t.Fatalf("deny: %+v", out)
+	}
+	read(h.Reply("deny", ""))
+	if out.Reply != "reject" || out.Message != "The user denied this from the tuios Inbox." {
+		t.Fatalf("deny without a reason: %+v", out)
+	}
+	// always is never offered to the plugin; no decision leaves the
+	// request to opencode's own prompt.
+	for _, d := range []string{"", "ask", "always"} {
+		if s := h.Reply(d, ""); s != "" {
+			t.Errorf("%q: %s", d, s)
+		}
+	}
+}

@@ -18,6 +18,10 @@ type Input struct {
 	Harness string   // the harness id, e.g. "claude-code"
 	Args    []string // the arguments after the harness; the last is the payload when Stdin is empty
 	Stdin   []byte   // what the harness wrote to the hook's standard input
+	// Hold is set by agent-hook --hold: the opencode/Kilo plugin asks to
+	// hold a permission request it has already reported. Their ordinary
+	// reports never hold (the plugin does not read their output).
+	Hold bool
 }
 
 // Translation is what one hook invocation means for its pane.

@@ -180,8 +180,7 @@ func TestAskHumanCLIPendingAndRequestID(t *testing.T) {
 
 // Exit 1: the question ended without an answer, and the CLI says why.
 func TestAskHumanCLIDismissed(t *testing.T) {
-	e := newEnv(t)
-	e.ok("new", "--detach", "work")
+	e := shellRespondEnv(t) // the shell acts as the person
 	e.ok("new-window", "-s", "work", "lead", "--no-focus", "--", "/bin/cat")
 	run := e.start("ask-human", "Ship it?", "-o", "yes", "-o", "no", "-s", "work", "-w", "lead", "--request-id", "cli3")
 	id := askItemID(t, e, "cli3")

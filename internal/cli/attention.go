@@ -76,7 +76,7 @@ func attentionCommands() []Command {
 		{
 			Name: "dismiss-attention", Summary: "take an item off the Inbox", Usage: "ID [--json]",
 			Help: "A dismissed finished item marks the pane's turns seen; a mail item marks the thread's mail to you read; other items just leave the list " +
-				"(a later change opens a new one). mark-attention undo within 10 seconds brings it back. Only the person may: a program inside a pane is refused (not_human).",
+				"(a later change opens a new one). mark-attention undo within 10 seconds brings it back. Only the person may: the attached client's Inbox, or a shell outside every pane when the daemon's config says respond_from_shell = true under [daemon]; anything else is refused (not_human), a program inside a pane always.",
 			Example: "tuios dismiss-attention 12\ntuios mark-attention undo",
 			Flags:   func(fs *FlagSet) { jsonFlag(fs) },
 			Run: func(ctx *Context) error {
@@ -101,7 +101,7 @@ func attentionCommands() []Command {
 				"a snoozed item leaves the list and comes back when its time comes, when what it says changes, or on wake. " +
 				"Held approvals, plans, asks and outbox items cannot be snoozed. restore brings back an item dismissed or snoozed in the last 10 seconds; " +
 				"undo undoes the last dismiss or snooze (again: the one before). unread marks a pane's last finished turn unread (the pane must be at rest). " +
-				"Only the person may: a program inside a pane is refused (not_human).",
+				"Only the person may: the attached client's Inbox, or a shell outside every pane when the daemon's config says respond_from_shell = true under [daemon]; anything else is refused (not_human), a program inside a pane always.",
 			Example: "tuios mark-attention snooze 12 --for 15m\ntuios mark-attention snooze -s api -w claude --kind finished --until-change\ntuios mark-attention wake 12\ntuios mark-attention unread -s api -w claude\ntuios mark-attention undo",
 			Flags: func(fs *FlagSet) {
 				targetFlags(fs)

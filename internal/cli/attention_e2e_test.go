@@ -83,9 +83,25 @@ func TestInboxFollowsThePretendAgent(t *testing.T) {
 	}
 }
 
+// Only the person acts on the Inbox: from a shell outside every pane that
+// takes respond_from_shell (the daemon's one switch for a shell to act as
+// the person); without it, not_human; from inside a pane, never.
 func TestInboxDismissUndoSnoozeAndNotHuman(t *testing.T) {
-	e := newEnv(t)
-	e.ok("new", "--detach", "work")
+	plain := newEnv(t)
+	plain.ok("new", "--detach", "work")
+	plain.ok("set-agent-state", "errored", "-s", "work", "-w", "0", "-m", "tests failed")
+	var pl cliAttList
+	for deadline := time.Now().Add(15 * time.Second); pl.Total == 0 && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		plain.json(&pl, "list-attention")
+	}
+	if pl.Total != 1 {
+		t.Fatalf("errored item: %+v", pl)
+	}
+	if r := plain.run("dismiss-attention", pl.Items[0].ID); r.code == 0 || !strings.Contains(r.err, "not_human") || !strings.Contains(r.err, "respond_from_shell") {
+		t.Fatalf("a shell without respond_from_shell dismissed: %+v", r)
+	}
+
+	e := shellRespondEnv(t)
 	e.ok("set-agent-state", "errored", "-s", "work", "-w", "0", "-m", "tests failed")
 	var l cliAttList
 	deadline := time.Now().Add(15 * time.Second)

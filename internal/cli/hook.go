@@ -25,7 +25,7 @@ import (
 func hookCommands() []Command {
 	return []Command{{
 		Name: "agent-hook", Summary: "report an agent's hook event to its pane (run by the harness)",
-		Usage: "HARNESS [--integration N] [--timeout 500ms] [--explain] [-s SESSION] [-w WINDOW] [PAYLOAD]",
+		Usage: "HARNESS [--integration N] [--timeout 500ms] [--explain] [--hold] [-s SESSION] [-w WINDOW] [PAYLOAD]",
 		Help: "A harness's hook runs this on each event (tuios integration install wires it). It reads the event " +
 			"(JSON on stdin, or the argument for harnesses that pass it so), maps it to a state report and sends it " +
 			"to the pane it runs in: --window/--session, else $TUIOS_PANE_ID/$TUIOS_SESSION, else the pane whose " +
@@ -43,6 +43,7 @@ func hookCommands() []Command {
 			fs.Bool("explain", false, "say on stderr what was read and sent")
 			fs.Bool("statusline", false, "run as Claude Code's status line: record the model, context and cost, print the line")
 			fs.String("then", "", "with --statusline: the person's own status line command, whose output is printed instead")
+			fs.Bool("hold", false, "opencode/Kilo plugin: hold the permission request it reported for the Inbox, print the decision")
 		},
 		Run: runAgentHook,
 	}, {
@@ -86,7 +87,8 @@ func runAgentHook(ctx *Context) error {
 	if sl, _ := ctx.Flags.GetBool("statusline"); sl {
 		return runStatusLine(ctx, deadline, say)
 	}
-	in := hook.Input{Harness: ctx.Args[0], Args: ctx.Args[1:]}
+	hold, _ := ctx.Flags.GetBool("hold")
+	in := hook.Input{Harness: ctx.Args[0], Args: ctx.Args[1:], Hold: hold}
 	if len(in.Args) == 0 {
 		in.Stdin = readWithin(ctx.Stdin, deadline)
 	}
@@ -102,7 +104,15 @@ func runAgentHook(ctx *Context) error {
 	}
 	say("read %s event %s (%d bytes)", t.Harness, strconv.Quote(t.Event), len(in.Stdin)+len(strings.Join(in.Args, " ")))
 	say("means: %s", t.Why)
-	if !t.Report && t.Activity == nil && !t.SessionOnly {
+	if hold {
+		// The plugin reported the request already, in order with its
+		// other events; this run only finds the pane and holds.
+		t.Report, t.Activity, t.SessionOnly = false, nil, false
+		if _, ok := hook.HeldRequest(in); !ok {
+			say("not held: not a request the Inbox holds")
+			return nil
+		}
+	} else if !t.Report && t.Activity == nil && !t.SessionOnly {
 		return nil
 	}
 	session, window, err := sendHook(ctx, t, deadline, say)

@@ -55,7 +55,7 @@ func TestIntegrationCommands(t *testing.T) {
 		t.Fatalf("--all:\n%s", out)
 	}
 	plugin, err := os.ReadFile(filepath.Join(home, ".config", "opencode", "plugins", "tuios.js"))
-	if err != nil || !strings.HasPrefix(string(plugin), "// tuios-integration: opencode v2") || !strings.Contains(string(plugin), e.bin) {
+	if err != nil || !strings.HasPrefix(string(plugin), "// tuios-integration: opencode v3") || !strings.Contains(string(plugin), e.bin) {
 		t.Fatalf("plugin: %v\n%s", err, plugin)
 	}
 	if out := e.ok("integration", "install", "claude-code"); !strings.Contains(out, "already installed and current") {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"github.com/tuios/tuios/inbox"
+	"github.com/tuios/tuios/internal/pace"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -27,9 +29,12 @@ import (
 // across the socket write.
 
 const (
-	// attachTick is the most a change waits before it is drawn, and so
-	// the frame rate cap (60 a second).
+	// attachTick is the frame interval of a flood (60 a second), and so
+	// the most a change waits before it is drawn.
 	attachTick = 16 * time.Millisecond
+	// attachBurst frames go at once after a quiet spell: enough for a
+	// person typing, too few to let a flood through.
+	attachBurst = 4
 	// attachWriteTimeout drops a client that has not read for this long.
 	attachWriteTimeout = 10 * time.Second
 	// attachMaxBells bounds the bells held for one frame; more within a
@@ -205,6 +210,7 @@ type attachStream struct {
 	shown       map[string]bool // the windows of the last layout
 	bells       []proto.AttachBell
 	endReason   string
+	size        streamSize // what this client last asked its session to be (attach_size.go)
 
 	// Owned by run.
 	started  bool
@@ -262,18 +268,20 @@ func (st *attachStream) end(reason string) {
 	})
 }
 
-// run is the stream's goroutine. Between frames it holds no timer. The
-// first change after a quiet spell is sent at once (a typed key echoes
-// without waiting for a tick); changes that follow within a tick of the
-// last frame wait for that tick, so a flooding pane costs one frame per
+// run is the stream's goroutine. Between frames it holds no timer.
+// Frames are paced by a token bucket (internal/pace): a change after a
+// quiet spell, and a short burst of them, go out at once (a typed key
+// echoes without waiting for a tick); a flooding pane costs one frame per
 // tick at most.
 func (st *attachStream) run() {
 	defer close(st.finished)
+	defer st.s.left(st)
 	defer st.s.attach.remove(st)
 	tick := time.NewTimer(time.Hour)
 	tick.Stop()
 	defer tick.Stop()
-	var last time.Time
+	pacer := pace.New(attachTick, attachBurst)
+	pacer.Wait(time.Now()) // the first frame
 	for {
 		if err := st.flush(); err != nil {
 			if !errors.Is(err, errStreamEnded) {
@@ -281,7 +289,6 @@ func (st *attachStream) run() {
 			}
 			return
 		}
-		last = time.Now()
 		select {
 		case <-st.wake:
 		case <-st.endCh:
@@ -289,17 +296,21 @@ func (st *attachStream) run() {
 		case <-st.cn.closed:
 			return
 		}
-		wait := attachTick - time.Since(last)
-		if wait <= 0 {
-			continue
-		}
-		tick.Reset(wait)
-		select {
-		case <-tick.C:
-		case <-st.endCh:
-			tick.Stop()
-		case <-st.cn.closed:
-			return
+		for {
+			wait := pacer.Wait(time.Now())
+			if wait <= 0 {
+				break
+			}
+			tick.Reset(wait)
+			select {
+			case <-tick.C:
+				continue
+			case <-st.endCh:
+				tick.Stop()
+			case <-st.cn.closed:
+				return
+			}
+			break
 		}
 	}
 }
@@ -459,6 +470,14 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 	// drawn, so its glyph reads ○ in this very layout.
 	s.seenByPerson(lay.Focused)
 
+	asking := map[string]bool{}
+	for _, it := range s.att.q.List(inbox.ListOptions{Kinds: []inbox.Kind{inbox.KindAsk}}).Items {
+		asking[it.Window] = it.Window != ""
+	}
+	for i := range lay.Windows {
+		lay.Windows[i].Asking = asking[lay.Windows[i].ID]
+	}
+
 	arb := s.tracker.Arbiter()
 	sessLoud := make([]int, len(lay.Sessions))
 	wsLoud := make([]int, Workspaces)
@@ -486,7 +505,7 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 		}
 		seen := snap.Seen()
 		agents = append(agents, agent{proto.AttachAgent{Session: r.session, Window: r.id, Name: r.name, State: snap.State.String(),
-			Harness: snap.Harness, Message: msg, SinceMS: since, Seen: seen}, needOrder(agentRow{snap: snap})})
+			Harness: snap.Harness, Message: msg, SinceMS: since, Seen: seen, Asking: asking[r.id]}, needOrder(agentRow{snap: snap})})
 		if r.tileAt >= 0 {
 			aw := &lay.Windows[r.tileAt]
 			aw.State, aw.Harness, aw.Message, aw.Seen = snap.State.String(), snap.Harness, msg, seen
@@ -612,6 +631,7 @@ func (s *Server) prepareAttach(cn *conn, p *attachParams) (map[string]any, *prot
 	res := map[string]any{"session": ss.Name, "cols": cols, "rows": rows}
 	if p.Stream {
 		st := newAttachStream(s, cn, ss)
+		st.size = streamSize{cols, rows, time.Now()}
 		s.attach.add(st)
 		cn.attaching = st
 		res["stream"] = true

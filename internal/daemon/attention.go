@@ -341,23 +341,28 @@ func (a *attention) subscribeFrom(sub *subscriber, replay bool, afterSeq uint64,
 
 // ---- who may act ----
 
-// person refuses an Inbox action the person did not make. For now the
-// person is any caller outside every pane (the CLI in a plain shell, an
-// attached client); a program inside a pane is refused with not_human.
-//
-// HUMAN NONCE: the attached client's proof that a person acts (the
-// human_nonce param of §6.4) is checked here once clients carry one; the
-// pane grants (admin → forbidden vs not_human, respond over a link) go
-// here too.
-func (s *Server) person(cn *conn, verb string) *proto.Error {
-	s.mu.Lock()
-	w := s.callerWindow(cn)
-	s.mu.Unlock()
-	if w == nil {
+// isPerson reports whether a call carrying nonce comes from the person:
+// a live nonce an attached client holds, presented by that client's
+// process from outside every pane.
+func (s *Server) isPerson(cn *conn, nonce string) bool {
+	return nonce != "" && s.resp.validNonce(cn, nonce) && s.outsidePanes(cn)
+}
+
+// person refuses, with not_human, a call that acts as the person (§1.5 of
+// the coordination spec) and is not theirs: it needs the attached
+// client's live nonce, or, when the daemon was started with
+// respond_from_shell, a shell outside every pane. A program inside a pane
+// is never the person, with or without a copied nonce.
+func (s *Server) person(cn *conn, verb, nonce string) *proto.Error {
+	if s.isPerson(cn, nonce) || s.resp.fromShell && s.outsidePanes(cn) {
 		return nil
 	}
-	return proto.Errorf(codeNotHuman, "%s is the person's: a program inside a pane may not use it", verb).
-		WithHint(proto.Hint{Detail: "run it from a shell outside every pane, or use the Inbox in an attached client"})
+	detail := "use the Inbox in an attached client (tuios attach)"
+	if !s.resp.fromShell {
+		detail += ", or set respond_from_shell = true under [daemon] in ~/.config/tuios/config.toml and restart the daemon to act from a shell outside every pane"
+	}
+	return proto.Errorf(codeNotHuman, "%s acts as the person: it needs a live human nonce from an attached client", verb).
+		WithHint(proto.Hint{Detail: detail})
 }
 
 // inboxErr turns a queue refusal into a protocol error with the same code;

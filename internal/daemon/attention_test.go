@@ -144,7 +144,7 @@ func TestAttentionApprovalOpensAndClosesWithTheEventStream(t *testing.T) {
 
 func TestAttentionDismissAndUndo(t *testing.T) {
 	_, sock := server(t)
-	r := dialRPC(t, sock)
+	r := personRPC(t, sock)
 	w := catPane(t, r, "api")
 	report(t, r, w, "errored", "", "tests failed")
 	l := waitList(t, r, nil, "errored item", func(l attList) bool { return l.Total == 1 })
@@ -188,7 +188,7 @@ func TestAttentionDismissAndUndo(t *testing.T) {
 func TestAttentionSnoozeWakesOnTheDaemonsClock(t *testing.T) {
 	clk := fakeclock.New(time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC))
 	srv, sock := serverWith(t, func(o *Options) { o.Tracker.Clock = clk })
-	r := dialRPC(t, sock)
+	r := personRPC(t, sock)
 	w := catPane(t, r, "api")
 	report(t, r, w, "errored", "", "boom")
 	l := waitList(t, r, nil, "errored item", func(l attList) bool { return l.Total == 1 })
@@ -378,7 +378,7 @@ func BenchmarkListAttention1000(b *testing.B) {
 
 func TestAttentionFinishedDismissMarksSeenAndUnreadReopens(t *testing.T) {
 	_, sock := server(t)
-	r := dialRPC(t, sock)
+	r := personRPC(t, sock)
 	w := catPane(t, r, "api")
 	report(t, r, w, "working", "", "")
 	report(t, r, w, "done", "", "all green")

@@ -23,6 +23,27 @@ type rpc struct {
 	t testing.TB
 	c net.Conn
 	r *bufio.Reader
+	// nonce, when set, goes with every call of a verb that takes one
+	// and does not name one: this connection acts as the person.
+	nonce string
+}
+
+// takesNonce lists the verbs by which the person acts.
+func takesNonce(verb string) bool {
+	switch verb {
+	case "dismiss-attention", "mark-attention", "respond", "reply-approval", "answer-ask", "queue-prompt", "cancel-queued":
+		return true
+	}
+	return false
+}
+
+// personRPC is a connection of the person's attached client: it holds a
+// live human nonce (this test process runs outside every pane).
+func personRPC(t testing.TB, sock string) *rpc {
+	t.Helper()
+	r := dialRPC(t, sock)
+	r.nonce = str(r.must("attach", map[string]any{"client": "test"})["human_nonce"])
+	return r
 }
 
 func dialRPC(t testing.TB, sock string) *rpc {
@@ -39,6 +60,11 @@ func dialRPC(t testing.TB, sock string) *rpc {
 // comes within the guard.
 func (r *rpc) call(verb string, params any) (map[string]any, *proto.Error) {
 	r.t.Helper()
+	if m, ok := params.(map[string]any); ok && r.nonce != "" && takesNonce(verb) {
+		if _, named := m["human_nonce"]; !named {
+			m["human_nonce"] = r.nonce
+		}
+	}
 	b, _ := json.Marshal(map[string]any{"id": 1, "verb": verb, "params": params})
 	r.c.SetDeadline(time.Now().Add(guard))
 	defer r.c.SetDeadline(time.Time{})

@@ -66,3 +66,27 @@ func TestAFinishedTurnIsSeenWhenThePersonLooksAtIt(t *testing.T) {
 		return n == 2
 	})
 }
+
+// A small client that leaves gives the session back to the size of the
+// latest client still attached.
+func TestASessionTakesBackTheRemainingClientsSize(t *testing.T) {
+	_, sock := server(t)
+	r := dialRPC(t, sock)
+	catPane(t, r, "api")
+	big, _ := attachStreamT(t, sock, map[string]any{"session": "api", "cols": 120, "rows": 30})
+	big.until("a layout", func(l line) bool { return l.typ == "layout" })
+	small, _ := attachStreamT(t, sock, map[string]any{"session": "api", "cols": 20, "rows": 5})
+	small.until("a layout", func(l line) bool { return l.typ == "layout" })
+	size := func() string {
+		info := r.must("session-info", map[string]any{"session": "api"})
+		return str(info["width"]) + "x" + str(info["height"])
+	}
+	if got := size(); got != "20x5" {
+		t.Fatalf("with the small client: %s", got)
+	}
+	small.c.Close()
+	eventually(t, "the session back at the big client's size", func() bool { return size() == "120x30" })
+	big.until("a layout of the big size", func(l line) bool {
+		return l.typ == "layout" && layoutOf(t, l).Cols == 120 && layoutOf(t, l).Rows == 30
+	})
+}

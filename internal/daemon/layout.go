@@ -175,6 +175,7 @@ func (s *Server) layoutVerbs(add addFunc) {
 		if err != nil {
 			return nil, err
 		}
+		s.attach.sized(cn.peer, ss, p.Cols, p.Rows)
 		s.retile(ss)
 		return map[string]any{"type": "resized", "session": ss.Name, "cols": p.Cols, "rows": p.Rows}, nil
 	})

@@ -271,6 +271,22 @@ func shownWhole(s string) bool {
 	return inbox.CleanSummary(s) == s
 }
 
+// oneLine is a deny reason the harness can pass on: one line of at most
+// 500 bytes of valid UTF-8 with no control or format characters (the
+// person typed it; it is not shown as a held line, so 160 bytes is not
+// its bound).
+func oneLine(s string) bool {
+	if len(s) > 500 || !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || unicode.In(r, unicode.Zl, unicode.Zp) {
+			return false
+		}
+	}
+	return true
+}
+
 func newRequestID() string {
 	var b [8]byte
 	rand.Read(b[:])
@@ -504,11 +520,11 @@ func (s *Server) replyApproval(cn *conn, p *replyApprovalParams) (any, *proto.Er
 	if s.agentsOff {
 		return nil, agentsDisabled("reply-approval")
 	}
-	if p.HumanNonce == "" || s.resp == nil || !s.resp.validNonce(cn, p.HumanNonce) || !s.outsidePanes(cn) {
+	if !s.isPerson(cn, p.HumanNonce) {
 		return nil, proto.Errorf(codeRespondNotHuman, "reply-approval acts as the person: it needs a live human nonce from an attached client, outside every pane").
 			WithHint(proto.Hint{Param: "human_nonce", Detail: "answer from the Inbox of an attached client"})
 	}
-	if p.Message != "" && (!shownWhole(p.Message) || p.Decision != inbox.DecisionDeny) {
+	if p.Message != "" && (!oneLine(p.Message) || p.Decision != inbox.DecisionDeny) {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "message goes only with deny, on one line of at most 500 bytes").WithHint(proto.Hint{Param: "message"})
 	}
 	pane := ""

@@ -43,9 +43,9 @@ func newHoldRig(t *testing.T, cfg string) *holdRig {
 	}
 	clk := fakeclock.New(time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC))
 	srv, sock := serverWith(t, func(o *Options) { o.Tracker.Clock = clk; o.Config = f })
-	g := &holdRig{t: t, srv: srv, sock: sock, clk: clk, r: dialRPC(t, sock)}
+	g := &holdRig{t: t, srv: srv, sock: sock, clk: clk, r: personRPC(t, sock)}
 	g.window = catPane(t, g.r, "api")
-	g.nonce = str(g.r.must("attach", map[string]any{"client": "test"})["human_nonce"])
+	g.nonce = g.r.nonce
 	return g
 }
 
@@ -222,10 +222,16 @@ func TestHeldApprovalDeny(t *testing.T) {
 	g.block("approve Bash: make test")
 	hk := g.request(map[string]any{"summary": "approve Bash: make test"})
 	g.held()
-	if _, perr := g.reply(map[string]any{"window": g.window, "decision": "deny", "message": "use go test"}); perr != nil {
+	// A reason is one line of up to 500 bytes: longer than a held line
+	// may be, and spaces as typed.
+	long := "use go test  " + strings.Repeat("and keep the cache warm ", 18)
+	if _, perr := g.reply(map[string]any{"window": g.window, "decision": "deny", "message": long + "\nrm -rf /"}); perr == nil || perr.Code != proto.CodeInvalidParams {
+		t.Fatalf("a reason of two lines: %v", perr)
+	}
+	if _, perr := g.reply(map[string]any{"window": g.window, "decision": "deny", "message": long}); perr != nil {
 		t.Fatal(perr)
 	}
-	if r := hk.result(t); r["decision"] != "deny" || r["message"] != "use go test" {
+	if r := hk.result(t); r["decision"] != "deny" || r["message"] != long {
 		t.Fatalf("hook: %v", r)
 	}
 	g.r.must("set-agent-state", map[string]any{"window": g.window, "state": "working"})
@@ -302,6 +308,7 @@ func TestHeldApprovalViewed(t *testing.T) {
 func TestHeldApprovalNotShown(t *testing.T) {
 	g := newHoldRig(t, "")
 	g.block("approve Bash: make test")
+	eventually(t, "the approval item", func() bool { return g.item() != nil })
 	for _, s := range []string{
 		"approve Bash: make  test",
 		"approve Bash: " + strings.Repeat("x", 150),

@@ -523,16 +523,11 @@ func (as *asks) result(r *askRec, start time.Time) humanAnswer {
 	return res
 }
 
-// answerAsk is the person's answer. Who may: the same check respond makes
-// for an attached client (a live nonce held by this connection or its
-// process, and a caller the kernel places outside every pane), after the
-// Inbox's own refusal of a program inside a pane.
+// answerAsk is the person's answer. Who may: an attached client's live
+// nonce, from outside every pane (isPerson); no shell switch applies.
 func (as *asks) answerAsk(cn *conn, p *answerAskParams) (any, *proto.Error) {
 	s := as.s
-	if err := s.person(cn, "answer-ask"); err != nil {
-		return nil, err
-	}
-	if !(p.HumanNonce != "" && s.resp.validNonce(cn, p.HumanNonce) && s.outsidePanes(cn)) {
+	if !s.isPerson(cn, p.HumanNonce) {
 		return nil, proto.Errorf(codeNotHuman, "answer-ask is the person's: it needs the live human nonce of an attached client").
 			WithHint(proto.Hint{Param: "human_nonce", Detail: "answer in the Inbox of an attached client (prefix key then i, then the answer's digit)"})
 	}

@@ -322,18 +322,19 @@ func TestAskHumanSupersedes(t *testing.T) {
 // cannot be restored or undone.
 func TestAskHumanDismissed(t *testing.T) {
 	w := newAskWorld(t)
+	person := personRPC(t, w.sock)
 	ch, _ := w.askAsync(shipIt(map[string]any{"window": "lead", "request_id": "h6"}))
 	it := w.item("h6")
-	if _, err := w.c.call("mark-attention", map[string]any{"action": "snooze", "id": it.ID, "for_ms": 60000}); err == nil || err.Code != proto.CodeInvalidParams {
+	if _, err := person.call("mark-attention", map[string]any{"action": "snooze", "id": it.ID, "for_ms": 60000}); err == nil || err.Code != proto.CodeInvalidParams {
 		t.Fatalf("snoozing an ask: %v", err)
 	}
-	w.c.must("dismiss-attention", map[string]any{"id": it.ID})
+	person.must("dismiss-attention", map[string]any{"id": it.ID})
 	got := <-ch
 	if got.err != nil || got.res["status"] != "dismissed" {
 		t.Fatalf("the asker after a dismiss: %v %v", got.res, got.err)
 	}
 	for _, p := range []map[string]any{{"action": "undo"}, {"action": "restore", "id": it.ID}} {
-		if _, err := w.c.call("mark-attention", p); err == nil || err.Code != proto.CodeInvalidParams {
+		if _, err := person.call("mark-attention", p); err == nil || err.Code != proto.CodeInvalidParams {
 			t.Fatalf("mark-attention %v after dismissing an ask: %v", p, err)
 		}
 	}

@@ -17,7 +17,8 @@ type listAttentionParams struct {
 }
 
 type dismissAttentionParams struct {
-	ID string `json:"id" req:"true" desc:"the item's id" maxlen:"256"`
+	ID         string `json:"id" req:"true" desc:"the item's id" maxlen:"256"`
+	HumanNonce string `json:"human_nonce" desc:"the nonce attach gave the person's client" maxlen:"256"`
 }
 
 type markAttentionParams struct {
@@ -29,6 +30,7 @@ type markAttentionParams struct {
 	Until       int64  `json:"until" desc:"snooze: wake at this time (unix ms, within a year)" min:"1" max:"9007199254740991"`
 	ForMS       int64  `json:"for_ms" desc:"snooze: wake after this many milliseconds (at most a year)" min:"1" max:"31536000000"`
 	UntilChange bool   `json:"until_change" desc:"snooze: wake only when what the item says changes"`
+	HumanNonce  string `json:"human_nonce" desc:"the nonce attach gave the person's client" maxlen:"256"`
 }
 
 // codeUnknownHost refuses a host list-attention does not know.
@@ -40,7 +42,7 @@ func (s *Server) attentionVerbs(add addFunc) {
 		`{"verb":"list-attention","params":{"kinds":["approval","question"],"select":"session:api-fan-* needs:you"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *dismissAttentionParams) (any, *proto.Error) {
-		if err := s.person(cn, "dismiss-attention"); err != nil {
+		if err := s.person(cn, "dismiss-attention", p.HumanNonce); err != nil {
 			return nil, err
 		}
 		var d inbox.Dismissed
@@ -155,7 +157,7 @@ func (s *Server) afterDismiss(d inbox.Dismissed) {
 }
 
 func (s *Server) markAttention(cn *conn, p *markAttentionParams) (any, *proto.Error) {
-	if err := s.person(cn, "mark-attention"); err != nil {
+	if err := s.person(cn, "mark-attention", p.HumanNonce); err != nil {
 		return nil, err
 	}
 	q := s.att.q

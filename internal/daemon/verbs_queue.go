@@ -70,7 +70,7 @@ func (s *Server) queueVerbs(add addFunc) {
 func (q *replyQueue) origin(cn *conn, nonce string) (string, *proto.Error) {
 	s := q.s
 	if nonce != "" {
-		if s.resp.validNonce(cn, nonce) && s.outsidePanes(cn) {
+		if s.isPerson(cn, nonce) {
 			return byHuman, nil
 		}
 		return "", proto.Errorf(codeNotHuman, "the human nonce is not live on this connection: only the person at an attached client acts as human").

@@ -580,7 +580,7 @@ func (r *responder) respond(cn *conn, p *respondParams) (any, *proto.Error) {
 	start := time.Now()
 	by := ""
 	switch {
-	case p.HumanNonce != "" && r.validNonce(cn, p.HumanNonce) && s.outsidePanes(cn):
+	case s.isPerson(cn, p.HumanNonce):
 		by = "client"
 	case r.fromShell && s.outsidePanes(cn):
 		by = "shell"

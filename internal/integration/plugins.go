@@ -13,50 +13,143 @@ import (
 // passes on the events that say something about the pane, and none from a
 // child (subagent) session, whose idle is not the pane's, one at a time
 // and in order (see sender).
+//
+// v3 holds permission requests for the Inbox (spec §8). opencode 1.18.33
+// never calls a plugin's "permission.ask" hook (its Permission.ask only
+// publishes permission.asked and waits for a reply), so the plugin
+// answers the way opencode's own clients do: through the client it is
+// given, POST /permission/{id}/reply. After the request's report has
+// gone, it runs agent-hook --hold, which asks the daemon (answered
+// "disabled" unless [agents.approvals] names the harness) and prints a
+// reply only when the person decided; on anything else, or after 310 s,
+// nothing is sent and opencode's own prompt, shown all along, stays the
+// way to answer. A person answering there first stops the hold.
 var opencodePlugin = &ownedFile{comment: "//", body: func(h Harness, program string) string {
 	return fill(`import { spawn } from "node:child_process";
 
 const children = new Set();
+const calls = new Map();
+const holds = new Map();
+let client;
 
 SENDER
 
-export const TuiosPlugin = async ({ directory }) => ({
-  event: async ({ event }) => {
-    const p = (event && event.properties) || {};
-    const info = p.info || {};
-    if ((event.type === "session.created" || event.type === "session.updated") && info.parentID) children.add(info.id);
-    const sessionID = p.sessionID || info.id || "";
-    if (children.has(sessionID)) return;
-    const base = { session_id: sessionID, cwd: directory || "" };
-    switch (event.type) {
-      case "session.status":
-        if (p.status && p.status.type === "busy") send({ ...base, hook_event_name: "session.busy" });
-        break;
-      case "session.idle":
-        send({ ...base, hook_event_name: "session.idle" });
-        break;
-      case "session.error": {
-        const e = p.error || {};
-        send({ ...base, hook_event_name: "session.error", error: String((e.data && e.data.message) || e.name || "error") });
-        break;
+// hold runs once the request's report is sent (the daemon holds only a
+// pane that reads needs_input); the queue does not wait on it.
+function hold(payload) {
+  const reported = queue;
+  reported
+    .then(() => new Promise((resolve) => {
+      let out = "";
+      let child;
+      const timer = setTimeout(() => {
+        try { child.kill(); } catch {}
+      }, 310000);
+      if (timer && timer.unref) timer.unref();
+      const done = () => {
+        clearTimeout(timer);
+        holds.delete(payload.request_id);
+        resolve(out);
+      };
+      try {
+        child = spawn(program, [...args, "--hold"], { stdio: ["pipe", "pipe", "ignore"] });
+        holds.set(payload.request_id, child);
+        child.stdout.on("data", (b) => {
+          if (out.length < 65536) out += b;
+        });
+        child.on("error", done);
+        child.on("close", done);
+        child.stdin.on("error", () => {});
+        child.stdin.end(JSON.stringify(payload));
+        child.unref();
+      } catch {
+        done();
       }
-      case "permission.asked":
-        send({ ...base, hook_event_name: "permission.asked", tool_name: String(p.permission || ""),
-          message: Array.isArray(p.patterns) ? p.patterns.join(" ") : "" });
-        break;
-      case "question.asked": {
-        const q = Array.isArray(p.questions) && p.questions[0] ? p.questions[0] : {};
-        send({ ...base, hook_event_name: "question.asked", message: String(q.question || q.header || "") });
-        break;
+    }))
+    .then((out) => answer(payload.request_id, out))
+    .catch(() => {});
+}
+
+// answer sends the person's decision; only once and reject are ever
+// printed, and a request already answered in the pane just fails.
+async function answer(id, out) {
+  let d;
+  try {
+    d = JSON.parse(out);
+  } catch {
+    return;
+  }
+  if (!d || (d.reply !== "once" && d.reply !== "reject")) return;
+  const body = { reply: d.reply };
+  if (d.reply === "reject" && typeof d.message === "string" && d.message) body.message = d.message;
+  try {
+    await client._client.post({ url: "/permission/" + encodeURIComponent(id) + "/reply", body,
+      headers: { "Content-Type": "application/json" } });
+  } catch {}
+}
+
+export const TuiosPlugin = async (input) => {
+  const directory = input && input.directory;
+  client = input && input.client;
+  return {
+    // A bash call's workdir is not in its permission request, and a
+    // command held without it would not say where it runs.
+    "tool.execute.before": async (call, output) => {
+      if (!call || call.tool !== "bash") return;
+      calls.set(call.callID, (output && output.args) || {});
+      if (calls.size > 64) calls.delete(calls.keys().next().value);
+    },
+    event: async ({ event }) => {
+      const p = (event && event.properties) || {};
+      const info = p.info || {};
+      if ((event.type === "session.created" || event.type === "session.updated") && info.parentID) children.add(info.id);
+      const sessionID = p.sessionID || info.id || "";
+      if (children.has(sessionID)) return;
+      const base = { session_id: sessionID, cwd: directory || "" };
+      switch (event.type) {
+        case "session.status":
+          if (p.status && p.status.type === "busy") send({ ...base, hook_event_name: "session.busy" });
+          break;
+        case "session.idle":
+          send({ ...base, hook_event_name: "session.idle" });
+          break;
+        case "session.error": {
+          const e = p.error || {};
+          send({ ...base, hook_event_name: "session.error", error: String((e.data && e.data.message) || e.name || "error") });
+          break;
+        }
+        case "permission.asked": {
+          const asked = { ...base, hook_event_name: "permission.asked", tool_name: String(p.permission || ""),
+            message: Array.isArray(p.patterns) ? p.patterns.join(" ") : "" };
+          send(asked);
+          if (p.id && client && ["bash", "read", "webfetch"].includes(asked.tool_name)) {
+            const args = calls.get(p.tool && p.tool.callID) || {};
+            hold({ ...asked, request_id: String(p.id), patterns: Array.isArray(p.patterns) ? p.patterns.map(String) : [],
+              metadata: p.metadata || {}, workdir: typeof args.workdir === "string" ? args.workdir : "" });
+          }
+          break;
+        }
+        case "question.asked": {
+          const q = Array.isArray(p.questions) && p.questions[0] ? p.questions[0] : {};
+          send({ ...base, hook_event_name: "question.asked", message: String(q.question || q.header || "") });
+          break;
+        }
+        case "permission.replied": {
+          const child = holds.get(p.requestID);
+          if (child) {
+            try { child.kill(); } catch {}
+          }
+          send({ ...base, hook_event_name: event.type });
+          break;
+        }
+        case "question.replied":
+        case "question.rejected":
+          send({ ...base, hook_event_name: event.type });
+          break;
       }
-      case "permission.replied":
-      case "question.replied":
-      case "question.rejected":
-        send({ ...base, hook_event_name: event.type });
-        break;
-    }
-  },
-});
+    },
+  };
+};
 `, h, program)
 }}
 

@@ -58,14 +58,16 @@ func Harnesses() []Harness {
 		},
 		{
 			// ~/.config/opencode/plugins/tuios.js, a file tuios owns whole.
-			ID: "opencode", Name: "opencode", Binary: "opencode", Reports: ReportsState, Version: 2,
+			// v3 holds permission requests for the Inbox.
+			ID: "opencode", Name: "opencode", Binary: "opencode", Reports: ReportsState, Version: 3,
 			dir: ".config/opencode", file: "plugins/tuios.js", owned: opencodePlugin,
 			notes: "restart opencode to load the plugin",
 		},
 		{
 			// Kilo is a fork of opencode and loads plugins the same way,
-			// from ~/.config/kilo (kilo debug paths, 7.7.9).
-			ID: "kilo", Name: "Kilo", Binary: "kilo", Reports: ReportsState, Version: 2,
+			// from ~/.config/kilo (kilo debug paths, 7.7.9); v3 is
+			// opencode's v3.
+			ID: "kilo", Name: "Kilo", Binary: "kilo", Reports: ReportsState, Version: 3,
 			dir: ".config/kilo", file: "plugins/tuios.js", owned: opencodePlugin,
 			notes: "restart kilo to load the plugin",
 		},

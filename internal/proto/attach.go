@@ -62,6 +62,9 @@ type AttachWindow struct {
 	// Seen is true when no finished turn of the pane is unread: a done
 	// pane then draws ○ rather than ■.
 	Seen bool `json:"seen,omitempty"`
+	// Asking is true while the pane has an open ask-human question: it
+	// draws as needing the person, whatever its agent state.
+	Asking bool `json:"asking,omitempty"`
 }
 
 // AttachWorkspace is one of the nine numbered workspaces.
@@ -90,6 +93,7 @@ type AttachAgent struct {
 	Message string `json:"agent_message,omitempty"` // untrusted pane text, cleaned
 	SinceMS int64  `json:"since_ms"`                // unix ms the state began
 	Seen    bool   `json:"seen,omitempty"`          // as AttachWindow.Seen
+	Asking  bool   `json:"asking,omitempty"`        // as AttachWindow.Asking
 }
 
 // AttachScreen carries the rows of one visible pane that changed since

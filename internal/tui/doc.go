@@ -22,12 +22,25 @@
 // before they reach the rail, the dock or a notification.
 //
 // Decisions the docs leave open, written down here:
-//   - A done pane is drawn with the unseen glyph (■): the attach layout
-//     does not say whether the person has seen it.
+//   - A done pane draws ○ once the daemon says its turns were seen (the
+//     layout's seen), ■ until then; a pane with an open ask-human
+//     question draws ▲ needs input, as the spec asks, without changing
+//     its agent state.
 //   - A wheel scroll over a pane that does not ask for the mouse opens
 //     scrollback mode, as tmux does with its mouse on.
-//   - Digits in the Inbox act in the peek view only, and only after the
-//     peeked prompt has stood unchanged for 0.4 s.
+//   - Digits act in the peek view, and in the list on an ask-human row
+//     (its answers) or a held approval or plan (1 once, 2 always, 3
+//     deny); always only after what they answer has stood unchanged for
+//     0.4 s. Elsewhere in the list they do nothing.
+//   - A held plan counts as read once the frame after a message shows
+//     its last line in at least three rows of detail; on a smaller
+//     screen it never does, and enter hands it back to the pane.
+//   - Enter on a held row hands the prompt back (decision ask), then
+//     goes to the pane: the calls go out in order, so the hand-back is
+//     not taken for the pane being viewed.
+//   - The rail takes no keys, so r (reply) acts in the Inbox only.
+//   - An ask-human question does not open the Inbox by itself: the
+//     attach stream says nothing when a question opens.
 //   - Switching session (Inbox enter on another session's item, a click on
 //     a rail row) re-attaches the stream to that session.
 package tui

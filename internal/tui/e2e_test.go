@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -116,8 +117,14 @@ func (w *world) tmuxRun(args ...string) (string, error) {
 // stays.
 func (w *world) start(name, line string) {
 	w.t.Helper()
+	w.startAt(name, 120, 30, line)
+}
+
+// startAt is start in a tmux session of cols×rows.
+func (w *world) startAt(name string, cols, rows int, line string) {
+	w.t.Helper()
 	script := line + `; echo "exit=$?"; stty -a | tr ' ;' '\n\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\n' ' '; echo; sleep 600`
-	if out, err := w.tmuxRun("new-session", "-d", "-x", "120", "-y", "30", "-s", name, "sh", "-c", script); err != nil {
+	if out, err := w.tmuxRun("new-session", "-d", "-x", strconv.Itoa(cols), "-y", strconv.Itoa(rows), "-s", name, "sh", "-c", script); err != nil {
 		w.t.Fatalf("tmux new-session: %v %s", err, out)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -22,19 +23,31 @@ const riskWindow = 3 * time.Second
 
 // item is one Inbox row, the fields of list-attention the overlay uses.
 type item struct {
-	ID      string `json:"id"`
-	Kind    string `json:"kind"`
-	Session string `json:"session"`
-	Window  string `json:"window"`
-	Harness string `json:"harness"`
-	Name    string `json:"name"`
-	Summary string `json:"summary"`
-	Since   int64  `json:"since"`
-	Seq     uint64 `json:"seq"`
-	Risk    []struct {
-		Rule string `json:"rule"`
-		Why  string `json:"why"`
-	} `json:"risk"`
+	ID      string    `json:"id"`
+	Kind    string    `json:"kind"`
+	Session string    `json:"session"`
+	Window  string    `json:"window"`
+	Harness string    `json:"harness"`
+	Name    string    `json:"name"`
+	Summary string    `json:"summary"`
+	Since   int64     `json:"since"`
+	Seq     uint64    `json:"seq"`
+	Risk    []riskHit `json:"risk"`
+	// Options are an ask's answers, or the decisions a hold takes
+	// (once, always, deny).
+	Options     []string `json:"options"`
+	RequestID   string   `json:"request_id"` // an ask's question
+	HeldID      string   `json:"held_id"`    // a hold's request: set while a hook holds it
+	AlwaysScope []string `json:"always_scope"`
+	PlanLines   int      `json:"plan_lines"`
+	PlanSHA     string   `json:"plan_sha"`
+}
+
+// riskHit is one risk rule an approval's line matched.
+type riskHit struct {
+	Rule string `json:"rule"`
+	Why  string `json:"why"`
+	Text string `json:"text"`
 }
 
 // peek is peek-prompt's result, the fields the overlay uses.
@@ -67,6 +80,13 @@ type inbox struct {
 	peek    *peek
 	pending *riskPress // a risky allow waiting for its second press
 	note    string
+
+	top   int         // the first detail row shown (J/K scroll)
+	plan  *planText   // the selected plan's text
+	input *inboxInput // a line being typed: a deny reason or a reply
+	sent  item        // the row the last answer was sent from, for the dock
+	sentD string      // the decision sent from it
+	want  string      // select this pane's question once the list comes
 }
 
 // riskPress is a first press on a risky allow.
@@ -75,6 +95,7 @@ type riskPress struct {
 	params map[string]any
 	rules  []string
 	until  time.Time
+	msg    string // what the dock says while it waits
 }
 
 // kindOrder is the order of the Inbox's groups and their headings.
@@ -144,15 +165,20 @@ func (m *Model) touch() {
 		key += "/" + in.peek.PromptID
 	}
 	if key != in.selKey {
+		if strings.SplitN(key, "/", 2)[0] != strings.SplitN(in.selKey, "/", 2)[0] {
+			in.top = 0
+		}
 		in.selKey, in.stable = key, m.clock.Now()
-		in.pending = nil
+		m.dropPending()
+		m.fetchPlan()
 	}
 }
 
 func (m *Model) inboxMove(d int) {
 	in := m.inbox
 	in.sel = min(max(in.sel+d, 0), max(len(in.items)-1, 0))
-	in.peek, in.pending = nil, nil
+	in.peek = nil
+	m.dropPending()
 	m.touch()
 }
 
@@ -164,10 +190,21 @@ func (m *Model) ready() (bool, time.Duration) {
 
 func (m *Model) inboxKey(k tea.Key, name string) tea.Cmd {
 	in := m.inbox
+	if in.input != nil {
+		return m.inputKey(k, name)
+	}
 	if in.peek != nil {
 		return m.peekKey(name)
 	}
 	it, have := in.selected()
+	// A risky first press waits for the same key only: any other key
+	// takes it back, so a stray key never turns into an allow.
+	if in.pending != nil && name != in.pending.key {
+		m.dropPending()
+	}
+	if have && len(name) == 1 && name[0] >= '1' && name[0] <= '9' {
+		return m.digitKey(it, name)
+	}
 	switch m.keys.inbox[name] {
 	case InDown:
 		m.inboxMove(1)
@@ -182,16 +219,26 @@ func (m *Model) inboxKey(k tea.Key, name string) tea.Cmd {
 		m.inboxMove(len(in.items))
 		return nil
 	case InClose:
+		m.dropPending()
 		m.inbox = nil
 		return nil
 	case InGo:
+		if have && held(it) {
+			// Enter gives a held prompt back to its pane, then goes
+			// there: the harness shows it again and the person
+			// answers it in place. The calls go out in order, so
+			// the hand-back lands before the focus would end the
+			// hold as viewed.
+			m.reply(it, "ask", "", nil)
+		}
 		if have {
+			m.dropPending()
 			m.inbox = nil
 			m.goTo(it.Session, it.Window)
 		}
 		return nil
 	case InPeek:
-		if have && it.Window != "" {
+		if have && it.Window != "" && !held(it) {
 			m.call("peek-prompt", map[string]any{"session": it.Session, "window": it.Window}, "inbox:peek")
 		}
 		return nil
@@ -218,7 +265,24 @@ func (m *Model) inboxKey(k tea.Key, name string) tea.Cmd {
 		m.inboxMove(10)
 	case "pgup":
 		m.inboxMove(-10)
+	case "J", "ctrl+d", "K", "ctrl+u":
+		d := 1
+		if name == "K" || name == "ctrl+u" {
+			d = -1
+		}
+		_, cols, rows, _ := m.geometry()
+		in.top = max(in.top, 0) + d
+		in.top = m.inboxFrame(cols, rows).top
+	case "n":
+		if have && held(it) {
+			m.openDenyReason(it)
+		}
+	case "r":
+		if have && (it.Kind == "finished" || it.Kind == "errored") {
+			m.openReply(it)
+		}
 	case "esc":
+		m.dropPending()
 		m.inbox = nil
 	}
 	return nil
@@ -303,7 +367,8 @@ func (m *Model) inboxTimer() tea.Cmd {
 		return nil
 	}
 	if p := m.inbox.pending; p != nil && m.clock.Now().After(p.until) {
-		m.inbox.pending, m.inbox.note = nil, ""
+		m.dropPending()
+		m.inbox.note = ""
 	}
 	if ok, _ := m.ready(); ok && m.inbox.pending == nil {
 		m.inbox.note = ""
@@ -344,10 +409,11 @@ func (m *Model) inboxReply(r replyMsg) tea.Cmd {
 		in.items, in.counts, in.loaded = res.Items, res.Counts, true
 		in.sel = min(in.sel, max(len(in.items)-1, 0))
 		for i, it := range in.items {
-			if it.ID == sel.ID {
+			if it.ID == sel.ID || in.want != "" && it.Kind == "ask" && it.Window == in.want {
 				in.sel = i
 			}
 		}
+		in.want = ""
 		m.touch()
 	case r.tag == "inbox:peek":
 		if r.err != nil {
@@ -364,6 +430,14 @@ func (m *Model) inboxReply(r replyMsg) tea.Cmd {
 			in.note = clean(r.err.Error())
 		}
 		m.refreshInbox()
+	case r.tag == "inbox:ask":
+		m.askReply(r)
+	case r.tag == "inbox:reply":
+		return m.approvalReply(r)
+	case r.tag == "inbox:plan":
+		m.planReply(r)
+	case r.tag == "inbox:queue":
+		m.queueReply(r)
 	case len(r.tag) > 14 && r.tag[:14] == "inbox:respond:":
 		return m.respondReply(r, r.tag[14:])
 	}

@@ -17,6 +17,9 @@ func keyName(k tea.Key) string {
 }
 
 func (m *Model) onKey(k tea.Key) tea.Cmd {
+	if m.clock.Now().Before(m.dropUntil) {
+		return nil // the Inbox just opened on a question: not an answer yet
+	}
 	name := keyName(k)
 	if m.oldestArmed {
 		m.oldestArmed = false

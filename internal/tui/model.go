@@ -76,7 +76,14 @@ type Model struct {
 	opt   Options
 	keys  keymap
 	clock Clock
-	calls Caller
+	// The ask-human presentation: which panes on screen are asking, the
+	// pane last typed into and when, and until when keys are dropped.
+	asking    map[string]bool
+	typedWin  string
+	typedAt   time.Time
+	dropUntil time.Time
+	dwellFor  time.Time // the dwell whose end a timer is armed for
+	calls     Caller
 
 	nonce   string
 	session string
@@ -163,8 +170,18 @@ func (m *Model) call(verb string, params map[string]any, tag string) {
 	}
 }
 
-// Update handles one message.
+// Update handles one message. The frame drawn after it is what the
+// person sees next, so a held plan whose last line it shows counts as
+// read from now (notePlanShown).
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	_, cmd := m.update(msg)
+	if shown := m.notePlanShown(); shown != nil {
+		cmd = tea.Batch(cmd, shown)
+	}
+	return m, cmd
+}
+
+func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -267,7 +284,40 @@ func (m *Model) onLayout(l proto.AttachLayout) tea.Cmd {
 	if m.inbox != nil {
 		m.refreshInbox()
 	}
+	m.presentAsk(l)
 	return cmd
+}
+
+// askDwell and askDrop are the ask-human presentation's times: a question
+// from the pane on screen opens the Inbox on it unless the person typed
+// into that pane within askDwell, and keys are dropped for askDrop so a
+// keystroke meant for the pane does not answer it.
+const (
+	askDwell = 600 * time.Millisecond
+	askDrop  = 400 * time.Millisecond
+)
+
+// presentAsk opens the Inbox on a question that a pane on screen has just
+// asked, when nothing else is open and the person is not typing into it.
+func (m *Model) presentAsk(l proto.AttachLayout) {
+	now := m.clock.Now()
+	asking := map[string]bool{}
+	for _, w := range l.Windows {
+		if !w.Asking {
+			continue
+		}
+		asking[w.ID] = true
+		if m.asking[w.ID] || m.inbox != nil || m.scroll != nil || m.rename != nil || m.confirmClose != "" {
+			continue
+		}
+		if w.ID == m.typedWin && now.Sub(m.typedAt) < askDwell {
+			continue
+		}
+		m.openInbox()
+		m.inbox.want = w.ID
+		m.dropUntil = now.Add(askDrop)
+	}
+	m.asking = asking
 }
 
 func (m *Model) onScreen(s proto.AttachScreen) {
@@ -313,9 +363,14 @@ func (m *Model) sendText(window, text string) {
 		return
 	}
 	m.call("send-text", map[string]any{"session": m.session, "window": window, "text": text}, "")
+	m.typedWin, m.typedAt = window, m.clock.Now()
 }
 
 func (m *Model) onPaste(text string) tea.Cmd {
+	if m.inbox != nil && m.inbox.input != nil {
+		m.inbox.input.add(text)
+		return nil
+	}
 	if m.inbox != nil || m.scroll != nil {
 		return nil
 	}

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"github.com/tuios/tuios/internal/pace"
 	"io"
 	"os"
 	"os/signal"
@@ -15,12 +16,14 @@ import (
 	"github.com/charmbracelet/x/term"
 )
 
-// frameDelay is the least time between two frames. The first change
-// after a quiet spell is drawn at once (a typed key echoes without
-// waiting); changes within frameDelay of the last frame wait for the rest
-// of it, so a burst of updates costs one frame, and nothing is armed while
-// nothing changes.
-const frameDelay = 8 * time.Millisecond
+// Frames are paced by a token bucket (internal/pace): a change after a
+// quiet spell, and a short burst of them, are drawn at once (a typed key
+// echoes without waiting); a flood of updates is drawn once per
+// frameDelay; nothing is armed while nothing changes.
+const (
+	frameDelay = 8 * time.Millisecond
+	frameBurst = 4
+)
 
 // frameMsg draws the pending frame.
 type frameMsg struct{}
@@ -36,7 +39,7 @@ type driver struct {
 	scr     *screen
 	release tea.Cmd
 	pending bool
-	last    time.Time // when the last frame was drawn
+	pacer   *pace.Limiter
 }
 
 func (d *driver) Init() tea.Cmd {
@@ -51,8 +54,7 @@ func (d *driver) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case frameMsg:
 		d.pending = false
-		d.draw()
-		return d, nil
+		return d, d.frame()
 	case tea.RawMsg:
 		// bubbletea queued it too, for an output that discards it.
 		d.scr.write(fmt.Sprint(msg.Msg))
@@ -71,18 +73,18 @@ func (d *driver) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return d, tea.Batch(cmd, d.frame())
 }
 
-func (d *driver) draw() {
-	d.scr.draw(d.m.View())
-	d.last = time.Now()
-}
+func (d *driver) draw() { d.scr.draw(d.m.View()) }
 
-// frame draws now when the last frame is older than frameDelay, else arms
-// the one-shot timer of the next frame, unless it is armed.
+// frame draws now when the pacer allows, else arms the one-shot timer of
+// the next frame, unless it is armed.
 func (d *driver) frame() tea.Cmd {
 	if d.pending {
 		return nil
 	}
-	wait := frameDelay - time.Since(d.last)
+	if d.pacer == nil {
+		d.pacer = pace.New(frameDelay, frameBurst)
+	}
+	wait := d.pacer.Wait(time.Now())
 	if wait <= 0 {
 		d.draw()
 		return nil

@@ -69,16 +69,26 @@ func fitPlain(s string, w int, ascii bool) string {
 }
 
 // glyph draws a wire state name as the title bar and rail draw it; "" for
-// no agent.
-func glyph(state string, ascii bool) string {
+// no agent. seen turns a done pane's ■ into ○.
+func glyph(state string, seen, ascii bool) string {
 	st, err := agentstate.ParseState(state)
 	if err != nil || st == agentstate.None {
 		return ""
 	}
 	if ascii {
-		return st.ASCII(false)
+		return st.ASCII(seen)
 	}
-	return st.Glyph(false)
+	return st.Glyph(seen)
+}
+
+// shownState is the state a pane is drawn with: a pane with an open
+// ask-human question needs the person, whatever the daemon's agent state
+// says (the state itself is not changed).
+func shownState(state string, asking bool) string {
+	if asking {
+		return agentstate.NeedsInput.String()
+	}
+	return state
 }
 
 // stateWord is a state's name as a person reads it.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/tuios/tuios/internal/proto"
 )
 
@@ -32,6 +33,10 @@ func (m *Model) View() tea.View {
 func (m *Model) cursor() *tea.Cursor {
 	if m.rename != nil {
 		return tea.NewCursor(min(len(m.rename.label)+len(m.rename.text), m.width-1), m.height-1)
+	}
+	if m.inbox != nil && m.inbox.input != nil {
+		x := m.inbox.input
+		return tea.NewCursor(min(ansi.StringWidth(x.label+string(x.text)), m.width-1), m.height-1)
 	}
 	if m.scroll != nil && m.scroll.search != nil {
 		return tea.NewCursor(min(len(m.scroll.search.label)+len(m.scroll.search.text), m.width-1), m.height-1)
@@ -155,14 +160,15 @@ func (m *Model) tileRow(t proto.AttachWindow, r, w int) string {
 func (m *Model) titleBar(t proto.AttachWindow, w int) string {
 	var s strings.Builder
 	s.WriteByte(' ')
+	state := shownState(t.State, t.Asking)
 	if m.agentsShown() {
-		if g := glyph(t.State, m.opt.ASCIIOnly); g != "" {
+		if g := glyph(state, t.Seen, m.opt.ASCIIOnly); g != "" {
 			s.WriteString(g + " ")
 		}
 	}
 	s.WriteString(strconv.Itoa(t.Index) + ":" + clean(t.Name))
-	if m.agentsShown() && stateWord(t.State) != "" {
-		s.WriteString("  " + stateWord(t.State))
+	if m.agentsShown() && stateWord(state) != "" {
+		s.WriteString("  " + stateWord(state))
 	}
 	if t.Exited {
 		s.WriteString("  [exited]")
@@ -215,7 +221,7 @@ func (m *Model) rail(rows int) []string {
 		}
 		g := " "
 		if agents {
-			if gl := glyph(s.State, m.opt.ASCIIOnly); gl != "" {
+			if gl := glyph(s.State, false, m.opt.ASCIIOnly); gl != "" {
 				g = gl
 			}
 		}
@@ -228,7 +234,7 @@ func (m *Model) rail(rows int) []string {
 	if agents && len(m.layout.Agents) > 0 {
 		lines = append(lines, "", sgrBold+fitPlain(" Agents", inner, m.opt.ASCIIOnly)+sgrReset)
 		for _, a := range m.layout.Agents {
-			text := " " + glyph(a.State, m.opt.ASCIIOnly) + " " + clean(a.Name)
+			text := " " + glyph(shownState(a.State, a.Asking), a.Seen, m.opt.ASCIIOnly) + " " + clean(a.Name)
 			if msg := clean(a.Message); msg != "" {
 				text += " " + msg
 			}
@@ -259,6 +265,9 @@ func (m *Model) dockLine() string {
 	switch {
 	case m.rename != nil:
 		return fitPlain(m.rename.label+string(m.rename.text), m.width, m.opt.ASCIIOnly)
+	case m.inbox != nil && m.inbox.input != nil:
+		x := m.inbox.input
+		return fitPlain(x.label+string(x.text), m.width, m.opt.ASCIIOnly)
 	case m.scroll != nil && m.scroll.search != nil:
 		return fitPlain(m.scroll.search.label+string(m.scroll.search.text), m.width, m.opt.ASCIIOnly)
 	case m.confirmClose != "":
@@ -302,23 +311,26 @@ func padRows(lines []string, cols, rows int) []string {
 	return out
 }
 
-// inboxRows draws the Inbox overlay: the groups with their rows, or the
-// peek of one prompt, and a footer of the keys that act.
-func (m *Model) inboxRows(cols, rows int) []string {
+// inboxFrame is how the Inbox's body is laid out for the selected row:
+// the list on top, the selected row's detail (an ask's options, a held
+// line and its rules, a plan's text) below it.
+type inboxFrame struct {
+	list       []string // group headings and rows
+	sel        int      // the selected row's index in list
+	detail     []string
+	listRows   int // rows the list gets
+	detailRows int // rows the detail gets, below a one-row rule
+	top        int // the first detail row shown
+}
+
+// inboxFrame lays out an area of cols×rows: a header row, the body, a
+// note row and the footer. The selected row stays in view; the detail
+// gets what the list leaves, at least half the body when it needs it.
+func (m *Model) inboxFrame(cols, rows int) inboxFrame {
 	in := m.inbox
 	a := m.opt.ASCIIOnly
 	line := func(s string) string { return fitPlain(s, cols, a) }
-	var out []string
-	total := len(in.items)
-	out = append(out, sgrReverse+line(fmt.Sprintf(" Inbox  %d waiting", total))+sgrReset)
-	if in.peek != nil {
-		return m.peekRows(cols, rows, out)
-	}
-	if !in.loaded {
-		out = append(out, line(" reading…"))
-	} else if total == 0 {
-		out = append(out, line(" Nothing waits for you."))
-	}
+	var f inboxFrame
 	now := m.clock.Now()
 	kind := ""
 	for i, it := range in.items {
@@ -328,44 +340,204 @@ func (m *Model) inboxRows(cols, rows int) []string {
 			if n == 0 {
 				n = countKind(in.items, kind)
 			}
-			out = append(out, sgrBold+line(fmt.Sprintf(" %s (%d)", kindTitle(kind), n))+sgrReset)
+			f.list = append(f.list, sgrBold+line(fmt.Sprintf(" %s (%d)", kindTitle(kind), n))+sgrReset)
 		}
 		mark := "  "
 		if i == in.sel {
 			mark = "> "
+			f.sel = len(f.list)
 		}
 		who := clean(it.Session) + "/" + clean(it.Name)
 		summary := clean(it.Summary)
 		if len(it.Risk) > 0 {
 			summary = "risky: " + summary
 		}
+		if it.Kind == "plan" && it.PlanLines > 0 {
+			summary += fmt.Sprintf(" (%d lines)", it.PlanLines)
+		}
 		row := line(fmt.Sprintf(" %s%5s  %s  %s", mark, age(now, it.Since), who, summary))
 		if i == in.sel {
 			row = sgrReverse + row + sgrReset
 		}
-		out = append(out, row)
+		f.list = append(f.list, row)
 	}
-	if len(out) > rows-2 && in.sel >= 0 {
-		// Keep the selected row in view: drop rows from the top.
-		drop := min(len(out)-(rows-2), max(0, in.sel+3-(rows-2)))
-		out = append(out[:1], out[1+drop:]...)
+	if !in.loaded {
+		f.list = append(f.list, line(" reading…"))
+	} else if len(in.items) == 0 {
+		f.list = append(f.list, line(" Nothing waits for you."))
+	}
+	body := max(rows-3, 1)
+	if it, ok := in.selected(); ok {
+		f.detail = m.detailLines(it, cols)
+	}
+	f.listRows = min(len(f.list), body)
+	if len(f.detail) > 0 {
+		f.listRows = min(len(f.list), max(body/2, body-len(f.detail)-1), body)
+		f.detailRows = max(body-f.listRows-1, 0)
+	}
+	f.top = min(max(in.top, 0), max(len(f.detail)-f.detailRows, 0))
+	return f
+}
+
+// detailLines is what the Inbox says under the list about a row: every
+// line of it came from an agent or a pane and is cleaned.
+func (m *Model) detailLines(it item, cols int) []string {
+	a := m.opt.ASCIIOnly
+	line := func(s string) string { return fitPlain(s, cols, a) }
+	var out []string
+	switch {
+	case it.Kind == "ask":
+		out = append(out, line(" "+clean(firstOf(it.Name, it.Session))+" asks: "+clean(it.Summary)))
+		for i, o := range it.Options {
+			out = append(out, line(fmt.Sprintf("   %d. %s", i+1, clean(o))))
+		}
+	case held(it) && it.Kind == "approval":
+		out = append(out, line(" "+clean(it.Name)+" waits for: "+clean(it.Summary)))
+		for _, h := range it.Risk {
+			s := "   risky: " + clean(h.Rule)
+			if w := clean(h.Why); w != "" {
+				s += ": " + w
+			}
+			if t := clean(h.Text); t != "" {
+				s += " (" + t + ")"
+			}
+			out = append(out, line(s))
+		}
+		if offers(it, "always") && len(it.AlwaysScope) > 0 {
+			out = append(out, line("   2 always allows from now on:"))
+			for _, r := range it.AlwaysScope {
+				out = append(out, line("     "+clean(r)))
+			}
+		}
+	case held(it) && it.Kind == "plan":
+		out = append(out, sgrBold+line(" "+clean(it.Summary))+sgrReset)
+		p := m.inbox.plan
+		if p == nil || p.held != it.HeldID || !p.loaded {
+			return append(out, line("   reading the plan…"))
+		}
+		// The plan is shown whole: long lines wrap rather than being
+		// cut, so its last row on screen is really its end.
+		for _, l := range p.lines {
+			for _, w := range wrapPlan(l, cols-3) {
+				out = append(out, "   "+fitPlain(w, cols-3, a))
+			}
+		}
+	}
+	return out
+}
+
+// wrapPlan cleans one line of a plan, keeping its indentation, and wraps
+// it to w cells.
+func wrapPlan(l string, w int) []string {
+	l = strings.ReplaceAll(l, "\t", "    ")
+	indent := len(l) - len(strings.TrimLeft(l, " "))
+	text := strings.Repeat(" ", min(indent, 16)) + clean(l)
+	if w < 1 {
+		return []string{text}
+	}
+	// Words wrap whole; only a word wider than the line is broken.
+	return strings.Split(ansi.Wrap(text, w, ""), "\n")
+}
+
+// inboxRows draws the Inbox overlay: the groups with their rows and the
+// selected row's detail, or the peek of one prompt, and a footer of the
+// keys that act on the selected row.
+func (m *Model) inboxRows(cols, rows int) []string {
+	in := m.inbox
+	a := m.opt.ASCIIOnly
+	line := func(s string) string { return fitPlain(s, cols, a) }
+	var out []string
+	out = append(out, sgrReverse+line(fmt.Sprintf(" Inbox  %d waiting", len(in.items)))+sgrReset)
+	if in.peek != nil {
+		return m.peekRows(cols, rows, out)
+	}
+	f := m.inboxFrame(cols, rows)
+	start := 0
+	if f.sel >= f.listRows {
+		start = f.sel - f.listRows + 1
+	}
+	out = append(out, f.list[start:min(start+f.listRows, len(f.list))]...)
+	if f.detailRows > 0 {
+		rule := strings.Repeat("─", cols)
+		if a {
+			rule = strings.Repeat("-", cols)
+		}
+		out = append(out, "\x1b[2m"+rule+sgrReset)
+		out = append(out, f.detail[f.top:min(f.top+f.detailRows, len(f.detail))]...)
 	}
 	for len(out) < rows-2 {
 		out = append(out, "")
 	}
 	out = out[:max(rows-2, 1)]
-	if in.note != "" {
-		out = append(out, line(" "+in.note))
-	} else {
-		out = append(out, "")
+	note := in.note
+	if it, ok := in.selected(); ok && note == "" && (it.Kind == "ask" || held(it)) {
+		if ok, _ := m.ready(); !ok {
+			note = "reading…"
+		}
 	}
-	out = append(out, sgrReverse+line(" enter go  space peek  d dismiss  z snooze  u undo  j/k move  q close")+sgrReset)
+	out = append(out, line(" "+note))
+	out = append(out, sgrReverse+line(" "+m.inboxKeys())+sgrReset)
 	for i, l := range out {
 		if l == "" {
 			out[i] = strings.Repeat(" ", cols)
 		}
 	}
 	return out
+}
+
+// inboxKeys is the footer: only the keys that act on the selected row,
+// the answering key first, then moving and closing.
+func (m *Model) inboxKeys() string {
+	in := m.inbox
+	if in.input != nil {
+		if in.input.reply {
+			return "enter send when ready  esc cancel"
+		}
+		return "enter send  esc cancel"
+	}
+	it, ok := in.selected()
+	var k []string
+	switch {
+	case !ok:
+	case it.Kind == "ask":
+		k = append(k, fmt.Sprintf("1-%d answer", max(len(it.Options), 1)), "enter go", "d dismiss")
+	case held(it) && it.Kind == "plan":
+		if read, _ := m.planRead(it); read && offers(it, "once") {
+			k = append(k, "1 approve")
+			if offers(it, "always") {
+				k = append(k, "2 approve + accept edits")
+			}
+		}
+		if offers(it, "deny") {
+			k = append(k, "3 keep planning", "n with reason")
+		}
+		k = append(k, "J/K scroll", "enter answer in pane", "d dismiss")
+	case held(it):
+		if offers(it, "once") {
+			k = append(k, "1 allow once")
+		}
+		if offers(it, "always") {
+			k = append(k, "2 always")
+		}
+		if offers(it, "deny") {
+			k = append(k, "3 deny", "n deny with reason")
+		}
+		k = append(k, "enter hand back", "d dismiss")
+	case it.Kind == "finished" || it.Kind == "errored":
+		k = append(k, "r reply", "enter go")
+		if it.Window != "" {
+			k = append(k, "space peek")
+		}
+		k = append(k, "d dismiss", "z snooze")
+	case it.Kind == "approval" || it.Kind == "question":
+		k = append(k, "space peek", "enter go", "d dismiss", "z snooze")
+	case it.Kind == "outbox":
+		k = append(k, "d dismiss")
+	default:
+		k = append(k, "enter go", "d dismiss", "z snooze")
+	}
+	k = append(k, "j/k move", "q close")
+	return strings.Join(k, "  ")
 }
 
 func (m *Model) peekRows(cols, rows int, out []string) []string {
