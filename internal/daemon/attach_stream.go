@@ -33,8 +33,11 @@ const (
 	// the most a change waits before it is drawn.
 	attachTick = 16 * time.Millisecond
 	// attachBurst frames go at once after a quiet spell: enough for a
-	// person typing, too few to let a flood through.
+	// prompt redrawn, too few to let a flood through.
 	attachBurst = 4
+	// attachEcho: output of a pane typed into this recently is its echo,
+	// drawn at once.
+	attachEcho = 50 * time.Millisecond
 	// attachWriteTimeout drops a client that has not read for this long.
 	attachWriteTimeout = 10 * time.Second
 	// attachMaxBells bounds the bells held for one frame; more within a
@@ -298,7 +301,7 @@ func (st *attachStream) run() {
 		}
 		for {
 			wait := pacer.Wait(time.Now())
-			if wait <= 0 {
+			if wait <= 0 || st.echoing() {
 				break
 			}
 			tick.Reset(wait)
@@ -313,6 +316,21 @@ func (st *attachStream) run() {
 			break
 		}
 	}
+}
+
+// echoing reports whether a visible pane that printed was typed into
+// within attachEcho: what a person types is drawn at once, whatever the
+// pacer says (typing cannot flood).
+func (st *attachStream) echoing() bool {
+	since := time.Now().Add(-attachEcho).UnixNano()
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	for _, w := range st.visible {
+		if st.dirty[w.ID] && w.typedAt.Load() > since {
+			return true
+		}
+	}
+	return false
 }
 
 // flush builds and writes what changed since the last frame.

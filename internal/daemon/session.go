@@ -76,6 +76,7 @@ type Window struct {
 	dir   atomic.Pointer[string]
 
 	exitSeen atomic.Bool   // the exit is being handled
+	typedAt  atomic.Int64  // unix ns of the last typing into the pane
 	readDone chan struct{} // closed when the reader reached the end of the terminal
 
 	mu         sync.Mutex

@@ -23,6 +23,7 @@ func (s *Server) typeInto(cn *conn, w *Window, b []byte, timeout time.Duration) 
 	}
 	ctx, cancel := context.WithTimeout(cn.ctx, timeout)
 	defer cancel()
+	w.typedAt.Store(time.Now().UnixNano()) // its echo is drawn at once (attach_stream.go)
 	n, err := w.in.Send(ctx, b)
 	switch {
 	case err == nil:

@@ -23,6 +23,7 @@ import (
 const (
 	frameDelay = 8 * time.Millisecond
 	frameBurst = 4
+	echoWindow = 50 * time.Millisecond
 )
 
 // frameMsg draws the pending frame.
@@ -40,6 +41,7 @@ type driver struct {
 	release tea.Cmd
 	pending bool
 	pacer   *pace.Limiter
+	typed   time.Time // the person's last key or paste
 }
 
 func (d *driver) Init() tea.Cmd {
@@ -68,6 +70,8 @@ func (d *driver) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return d, d.m.detach()
 	case tea.WindowSizeMsg:
 		d.scr.resize(msg.Width, msg.Height)
+	case tea.KeyPressMsg, tea.PasteMsg:
+		d.typed = time.Now()
 	}
 	_, cmd := d.m.Update(msg)
 	return d, tea.Batch(cmd, d.frame())
@@ -84,8 +88,10 @@ func (d *driver) frame() tea.Cmd {
 	if d.pacer == nil {
 		d.pacer = pace.New(frameDelay, frameBurst)
 	}
+	// What follows a key closely is its echo: drawn at once, whatever
+	// the pacer says (a person typing cannot flood).
 	wait := d.pacer.Wait(time.Now())
-	if wait <= 0 {
+	if wait <= 0 || time.Since(d.typed) < echoWindow {
 		d.draw()
 		return nil
 	}
