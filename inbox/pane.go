@@ -1,6 +1,7 @@
 package inbox
 
 import (
+	"github.com/tuios/tuios/internal/safetext"
 	"slices"
 
 	"github.com/tuios/tuios/agentstate"
@@ -107,7 +108,7 @@ func (q *Queue) riskOf(r *paneRec) []review.Hit {
 		return r.risk
 	}
 	r.riskRaw, r.riskTree, r.riskHome = r.raw, r.Worktree, r.Home
-	r.risk = q.checkLine(collapse(r.raw), r.Worktree, r.Home)
+	r.risk = q.checkLine(safetext.OneLine(r.raw), r.Worktree, r.Home)
 	return r.risk
 }
 

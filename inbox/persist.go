@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/tuios/tuios/internal/safetext"
 	"io"
 	"slices"
 	"strconv"
@@ -184,7 +185,7 @@ func decodeSaved(data []byte) (*savedQueue, error) {
 			return nil, corrupt("item %d: id %s twice", i, it.ID)
 		}
 		for _, f := range [...]string{it.Session, it.Window, it.Workspace, it.Harness, it.Name} {
-			if len(f) > maxFieldBytes || !utf8.ValidString(f) || collapse(f) != f {
+			if len(f) > maxFieldBytes || !utf8.ValidString(f) || safetext.OneLine(f) != f {
 				return nil, corrupt("item %d: a name the Inbox would not show", i)
 			}
 		}

@@ -2,8 +2,8 @@ package inbox
 
 import (
 	"fmt"
+	"github.com/tuios/tuios/internal/safetext"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/tuios/tuios/agentstate"
@@ -28,7 +28,7 @@ func CleanSummary(s string) string {
 	if plainLine(s, MaxSummaryBytes) && !hasSecret(s) {
 		return s
 	}
-	c := cut(mask(collapse(s)), MaxSummaryBytes)
+	c := cut(mask(safetext.OneLine(s)), MaxSummaryBytes)
 	// A cut can expose a secret (a quote cut off a long key): mask again
 	// until nothing changes.
 	for i := 0; i < 4; i++ {
@@ -57,33 +57,6 @@ func plainLine(s string, n int) bool {
 		}
 	}
 	return true
-}
-
-// collapse drops what cannot be drawn and folds every run of whitespace
-// into one space.
-func collapse(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	space := false
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		i += n
-		switch {
-		case r == utf8.RuneError && n <= 1:
-			continue
-		case unicode.IsSpace(r):
-			space = b.Len() > 0
-			continue
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0), unicode.Is(unicode.Cf, r), r == '\u2028', r == '\u2029':
-			continue
-		}
-		if space {
-			b.WriteByte(' ')
-			space = false
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }
 
 // cut shortens s to n bytes without splitting a character.

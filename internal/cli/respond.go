@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"github.com/tuios/tuios/internal/proto"
 	"strconv"
 	"strings"
 
@@ -35,25 +36,7 @@ func respondCommands() []Command {
 				if flagBool(ctx, "json") {
 					return printJSON(ctx.Stdout, raw)
 				}
-				var pk struct {
-					Name       string   `json:"name"`
-					Harness    string   `json:"harness"`
-					State      string   `json:"state"`
-					WaitingMS  int64    `json:"waiting_ms"`
-					Blocked    bool     `json:"blocked"`
-					Found      bool     `json:"found"`
-					Answerable bool     `json:"answerable"`
-					Reason     string   `json:"reason"`
-					Message    string   `json:"message"`
-					PromptID   string   `json:"prompt_id"`
-					Lines      []string `json:"lines"`
-					Options    []struct {
-						N     int    `json:"n"`
-						Label string `json:"label"`
-					} `json:"options"`
-					Actions []string `json:"actions"`
-					Risk    []string `json:"risk"`
-				}
+				var pk proto.PromptPeek
 				remarshal(raw, &pk)
 				out := ctx.Stdout
 				if !pk.Blocked || !pk.Found {

@@ -269,28 +269,7 @@ type respondParams struct {
 
 // promptPeek is peek-prompt's result.
 type promptPeek struct {
-	Type       string                `json:"type"`
-	Session    string                `json:"session"`
-	Window     string                `json:"window"`
-	Name       string                `json:"name"`
-	Harness    string                `json:"harness"`
-	State      string                `json:"state"`
-	StateAt    int64                 `json:"state_at,omitempty"`
-	WaitingMS  int64                 `json:"waiting_ms"`
-	Blocked    bool                  `json:"blocked"`
-	Found      bool                  `json:"found"`
-	Answerable bool                  `json:"answerable"`
-	Reason     string                `json:"reason,omitempty"`
-	Source     string                `json:"source"`
-	Rule       int                   `json:"rule"`
-	Kind       string                `json:"kind,omitempty"`
-	Message    string                `json:"message"`
-	PromptID   string                `json:"prompt_id,omitempty"`
-	Lines      []string              `json:"lines"`
-	Options    []detect.PromptOption `json:"options"`
-	Actions    []string              `json:"actions"`
-	Risk       []string              `json:"risk,omitempty"`
-	Untrusted  bool                  `json:"untrusted"`
+	proto.PromptPeek
 
 	prompt detect.Prompt
 	input  detect.InputSpec
@@ -301,9 +280,9 @@ type promptPeek struct {
 func (r *responder) peek(w *Window, session, name string) promptPeek {
 	s := r.s
 	snap := s.tracker.Arbiter().Get(w.ID)
-	pk := promptPeek{Type: "prompt_peek", Session: session, Window: w.ID, Name: name, Harness: snap.Harness,
+	pk := promptPeek{PromptPeek: proto.PromptPeek{Type: "prompt_peek", Session: session, Window: w.ID, Name: name, Harness: snap.Harness,
 		State: snap.State.String(), Source: snap.SourceName(), Rule: -1, Message: snap.Message, Lines: []string{},
-		Options: []detect.PromptOption{}, Actions: []string{}, Untrusted: true, screen: w.pane.Screen()}
+		Options: []proto.PromptOption{}, Actions: []string{}, Untrusted: true}, screen: w.pane.Screen()}
 	if !snap.StateAt.IsZero() {
 		pk.StateAt = snap.StateAt.UnixMilli()
 	}
@@ -342,7 +321,9 @@ func (r *responder) peek(w *Window, session, name string) promptPeek {
 	for _, l := range p.Lines {
 		pk.Lines = append(pk.Lines, cleanPromptLine(l))
 	}
-	pk.Options = p.Options
+	for _, o := range p.Options {
+		pk.Options = append(pk.Options, proto.PromptOption{N: o.N, Label: o.Label, Selected: o.Selected})
+	}
 	pk.Actions = offered(p)
 	var entered time.Time
 	if pk.Blocked {

@@ -6,6 +6,7 @@ package safetext
 import (
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -65,4 +66,34 @@ func needsEscape(r rune, keepTab bool) bool {
 		return true // may stand for an invalid byte; decided when escaping
 	}
 	return false
+}
+
+// OneLine drops what cannot be drawn (control and format characters,
+// invalid UTF-8: escape sequences lose their ESC and so their effect) and
+// folds every run of whitespace, newlines included, into one space, with
+// none at either end. For a row of a list, where Escape's visible escapes
+// would be noise.
+func OneLine(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		i += n
+		switch {
+		case r == utf8.RuneError && n <= 1:
+			continue
+		case unicode.IsSpace(r):
+			space = b.Len() > 0
+			continue
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0), unicode.Is(unicode.Cf, r), r == '\u2028', r == '\u2029':
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }

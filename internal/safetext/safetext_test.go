@@ -21,3 +21,16 @@ func TestEscape(t *testing.T) {
 		}
 	}
 }
+
+func TestOneLine(t *testing.T) {
+	for in, want := range map[string]string{
+		"  approve\tBash:\n make  test ": "approve Bash: make test",
+		"\x1b[31mred\x1b[m":              "[31mred[m", // the ESC goes, so nothing is coloured
+		"a\u202eb\u200bc\xffd":           "abcd",
+		"":                               "",
+	} {
+		if got := OneLine(in); got != want {
+			t.Errorf("OneLine(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

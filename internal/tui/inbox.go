@@ -50,24 +50,8 @@ type riskHit struct {
 	Text string `json:"text"`
 }
 
-// peek is peek-prompt's result, the fields the overlay uses.
-type peek struct {
-	Session  string   `json:"session"`
-	Window   string   `json:"window"`
-	Name     string   `json:"name"`
-	State    string   `json:"state"`
-	Message  string   `json:"message"`
-	PromptID string   `json:"prompt_id"`
-	Lines    []string `json:"lines"`
-	Options  []struct {
-		N     int    `json:"n"`
-		Label string `json:"label"`
-	} `json:"options"`
-	Actions    []string `json:"actions"`
-	Risk       []string `json:"risk"`
-	Answerable bool     `json:"answerable"`
-	Reason     string   `json:"reason"`
-}
+// peek is peek-prompt's result.
+type peek = proto.PromptPeek
 
 // inbox is the overlay's state.
 type inbox struct {

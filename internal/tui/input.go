@@ -49,16 +49,22 @@ func (m *Model) onKey(k tea.Key) tea.Cmd {
 		return m.scrollKey(k, name)
 	}
 	m.oldestAt = 0
+	m.typeFocused(func(modes proto.AttachModes) string { return encodeKey(k, modes) })
+	return nil
+}
+
+// typeFocused types into the focused pane what encode makes of the
+// person's input in the modes that pane asked for.
+func (m *Model) typeFocused(encode func(proto.AttachModes) string) {
 	w, ok := m.focused()
 	if !ok {
-		return nil
+		return
 	}
 	var modes proto.AttachModes
 	if p := m.panes[w.ID]; p != nil {
 		modes = p.modes
 	}
-	m.sendText(w.ID, encodeKey(k, modes))
-	return nil
+	m.sendText(w.ID, encode(modes))
 }
 
 // prefixAction runs what the key after the prefix is bound to.
@@ -68,14 +74,8 @@ func (m *Model) prefixAction(name string) tea.Cmd {
 	}
 	if name == m.keys.prefix {
 		// The prefix twice types it once.
-		if w, ok := m.focused(); ok {
-			k := parseKeyName(name)
-			var modes proto.AttachModes
-			if p := m.panes[w.ID]; p != nil {
-				modes = p.modes
-			}
-			m.sendText(w.ID, encodeKey(k, modes))
-		}
+		k := parseKeyName(name)
+		m.typeFocused(func(modes proto.AttachModes) string { return encodeKey(k, modes) })
 		return nil
 	}
 	if len(name) == 1 && name[0] >= '1' && name[0] <= '9' && m.keys.action[name] == "" {

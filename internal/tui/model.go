@@ -378,15 +378,7 @@ func (m *Model) onPaste(text string) tea.Cmd {
 		m.rename.text = append(m.rename.text, []rune(clean(text))...)
 		return nil
 	}
-	w, ok := m.focused()
-	if !ok {
-		return nil
-	}
-	var modes proto.AttachModes
-	if p := m.panes[w.ID]; p != nil {
-		modes = p.modes
-	}
-	m.sendText(w.ID, encodePaste(text, modes))
+	m.typeFocused(func(modes proto.AttachModes) string { return encodePaste(text, modes) })
 	return nil
 }
 

@@ -1,8 +1,8 @@
 package tui
 
 import (
+	"github.com/tuios/tuios/internal/safetext"
 	"strings"
-	"unicode"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/tuios/tuios/agentstate"
@@ -11,26 +11,7 @@ import (
 // clean makes text that came from a pane or an agent safe to draw on one
 // line: control and format characters (escape sequences, bidi overrides,
 // zero-width joins) are dropped, whitespace runs become one space.
-func clean(s string) string {
-	s = ansi.Strip(s)
-	var b strings.Builder
-	space := false
-	for _, r := range s {
-		switch {
-		case unicode.IsSpace(r):
-			space = b.Len() > 0
-			continue
-		case unicode.IsControl(r), unicode.Is(unicode.Cf, r), r == unicode.ReplacementChar:
-			continue
-		}
-		if space {
-			b.WriteByte(' ')
-			space = false
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
+func clean(s string) string { return safetext.OneLine(ansi.Strip(s)) }
 
 // fit makes a styled line exactly w cells wide, cut or padded, and ends
 // its styles so they cannot leak into what is drawn next to it.
