@@ -353,6 +353,15 @@ func (m *Manifest) validateRest(src, source string) *LoadError {
 			return le("resume", "argv", "[resume] argv token %q may hold only letters, digits, _ . / : = + - and {session_id}", tok)
 		}
 	}
+	hasID := false
+	for _, tok := range m.Resume.Argv {
+		hasID = hasID || strings.Contains(tok, "{session_id}")
+	}
+	if len(m.Resume.Argv) > 0 && !hasID {
+		// A command without the id would start a new conversation, not
+		// resume the pane's.
+		return le("resume", "argv", "[resume] argv must hold {session_id} after the program")
+	}
 	return nil
 }
 

@@ -303,3 +303,11 @@ func TestLoadNeverFailsAsAWhole(t *testing.T) {
 		t.Errorf("dir is a file: %v", errs)
 	}
 }
+
+// A [resume] without {session_id} would start a new conversation: refused.
+func TestResumeNeedsSessionID(t *testing.T) {
+	src := "schema_version = 1\nid = \"xagent\"\n[detect]\ncomm = [\"xagent\"]\n[resume]\nargv = [\"xagent\", \"--continue\"]\n"
+	if _, err := ParseManifest([]byte(src), "x.toml"); err == nil || !strings.Contains(err.Error(), "{session_id}") {
+		t.Fatalf("err %v", err)
+	}
+}

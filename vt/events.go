@@ -58,6 +58,7 @@ type Event struct {
 	Progress      Progress
 	ProgramStatus ProgramStatus
 	Notification  Notification
+	Mark          PromptMark // EventPromptMark (osc133.go)
 }
 
 // Notification is a desktop notification a program asked for.

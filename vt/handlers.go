@@ -777,18 +777,7 @@ func (s *Screen) handleOSC(cmd int, data []byte) {
 	case 99:
 		s.osc99(payload)
 	case 133:
-		// Keep the mark letter and, for D, the exit code; drop options
-		// such as "A;aid=1" that carry no state.
-		mark := payload
-		if len(mark) > 0 && mark[0] != 'D' {
-			mark = mark[:1]
-		}
-		if len(mark) > 16 {
-			mark = mark[:16]
-		}
-		if mark != "" {
-			s.emit(Event{Kind: EventPromptMark, Text: mark})
-		}
+		s.osc133(payload) // osc133.go
 	case 7501:
 		if payload == "?" {
 			// Support query: answer with the same sequence and the same

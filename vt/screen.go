@@ -125,6 +125,8 @@ type Screen struct {
 	events []Event
 	reply  []byte
 
+	mark133 markPos // where the last OSC 133 B left the cursor (osc133.go)
+
 	// xvtDiffs counts operations where x/vt is known to behave
 	// differently (wide characters at the right edge, edits in the
 	// pending-wrap state); the differential tests skip such streams.

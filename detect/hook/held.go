@@ -58,8 +58,8 @@ type heldInput struct {
 }
 
 // HeldRequest reads a hook invocation as a request to hold. ok is false
-// for every harness but Claude Code and (with in.Hold) opencode and Kilo,
-// for other events, and for tools that
+// for every harness but Claude Code, Qwen Code (held_qwen.go) and (with
+// in.Hold) opencode and Kilo, for other events, and for tools that
 // are never held: edits and writes, MCP tools, AskUserQuestion, Bash with
 // dangerouslyDisableSandbox, Grep with a path, plans that name
 // allowedPrompts. Whether the line can be shown whole is the daemon's
@@ -67,6 +67,9 @@ type heldInput struct {
 func HeldRequest(in Input) (Held, bool) {
 	if (in.Harness == "opencode" || in.Harness == "kilo") && in.Hold {
 		return pluginHeld(in.Stdin)
+	}
+	if in.Harness == "qwen" {
+		return qwenHeld(in.Stdin)
 	}
 	if in.Harness != "claude-code" {
 		return Held{}, false

@@ -48,6 +48,11 @@ type Translation struct {
 	// session, which forgets them).
 	Activity *agentstate.Activity
 
+	// Log is set when the event belongs in the pane's agent log: the
+	// main agent's prompt, its tools and the end of its turn (Claude
+	// Code and Codex, whose hooks see all three).
+	Log *LogEvent
+
 	// Reply is what the hook must print for the harness: "" for most,
 	// "{}" for harnesses that read a JSON answer from every hook.
 	Reply string
@@ -85,6 +90,7 @@ func Decode(in Input) (Translation, error) {
 		return t, nil
 	}
 	row.apply(&t, p)
+	t.Log = logOf(h.id, p)
 	return t, nil
 }
 
@@ -103,6 +109,7 @@ type payload struct {
 	AgentID          string          `json:"agent_id"`
 	AgentType        string          `json:"agent_type"`
 	LastMessage      string          `json:"last_assistant_message"`
+	Prompt           string          `json:"prompt"`
 	LastMessageDash  string          `json:"last-assistant-message"`
 	Error            json.RawMessage `json:"error"`
 	Source           string          `json:"source"`

@@ -51,6 +51,9 @@ func commands() []Command {
 		mailCommands,
 		respondCommands,
 		queueCommands,
+		reviewCommands,
+		agentLogCommands, // agentlog.go
+		resumeCommands,   // resume.go
 		attentionCommands,
 		askCommands,
 		demoCommands,

@@ -256,7 +256,17 @@ func sendHook(ctx *Context, t hook.Translation, deadline time.Time, say func(str
 		if t.Kind != agentstate.KindNone {
 			p["kind"] = t.Kind.String()
 		}
+		if l := t.Log; l != nil {
+			// The agent-log entry rides on the report: one call for both.
+			p["activity"] = map[string]any{"event": l.Event, "tool": l.Tool, "text": l.Text}
+		}
 		if err := sendListed(c, "set-agent-state", p, say); err != nil {
+			return "", "", err
+		}
+	} else if l := t.Log; l != nil {
+		p := map[string]any{"session": session, "window": window, "event": l.Event, "tool": l.Tool, "text": l.Text,
+			"harness": t.Harness, "agent_session_id": t.SessionID}
+		if err := sendListed(c, "report-agent-activity", p, say); err != nil {
 			return "", "", err
 		}
 	}

@@ -55,6 +55,18 @@ type Agents struct {
 	HerdrProtocol string    `toml:"herdr_protocol"`
 	Approvals     Approvals `toml:"approvals"`
 	Queue         Queue     `toml:"queue"`
+	Recap         Recap     `toml:"recap"`
+}
+
+// Recap is [agents.recap]: the agent log's recap.
+type Recap struct {
+	// Mode is toast (default), inbox or off.
+	Mode string `toml:"mode"`
+	// Away is how long counts as away (a Go duration, default 10m).
+	Away string `toml:"away"`
+	// TestPatterns are the commands a recap counts as test runs; empty
+	// takes the daemon's defaults (go test, npm test, pytest, cargo test...).
+	TestPatterns []string `toml:"test_patterns"`
 }
 
 // Queue is [agents.queue]: the reply queue.
@@ -281,6 +293,15 @@ func (f *File) Alerts() Alerts {
 
 // RailRight is [ui] rail = "right".
 func (f *File) RailRight() bool { return f.UI.Rail == "right" }
+
+// ResumeMode is [daemon] resume_agents: auto or off as written, ask for
+// anything else (the default, and an unknown value).
+func (f *File) ResumeMode() string {
+	if m := f.Daemon.ResumeAgents; m == "auto" || m == "off" {
+		return m
+	}
+	return "ask"
+}
 
 // RestoreSessions is [daemon] restore, default true.
 func (f *File) RestoreSessions() bool { return f.Daemon.Restore == nil || *f.Daemon.Restore }

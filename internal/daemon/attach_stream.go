@@ -195,6 +195,8 @@ func (w *Window) screenEvent(ev vt.Event) {
 			}
 		}
 		w.srv.attach.bell(w, text)
+	case vt.EventPromptMark:
+		w.srv.alog.mark(w.ID, ev.Mark) // agentlog.go: shell commands
 	}
 }
 

@@ -162,6 +162,7 @@ func (s *Server) forwardAgentEvents() {
 			if c.From == c.To {
 				continue
 			}
+			s.alog.state(c.Pane, c.To, c.Message) // agentlog.go
 			s.mu.Lock()
 			w := s.windows[c.Pane]
 			session := ""

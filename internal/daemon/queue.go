@@ -19,7 +19,8 @@ import (
 // It is event driven. One goroutine follows the arbiter's changes and
 // the hub's window-closed events; a pane holds a timer only while its next
 // entry waits for its second of rest or for the 5 s prompt gate after it
-// was typed. Entries live in memory only: a restart, the pane closing, the
+// was typed, or (a harness that cannot show working, queue_rest.go) for 5 s
+// of silence after new output. Entries live in memory only: a restart, the pane closing, the
 // agent leaving the pane (state none) or the session ending drops them.
 //
 // Locking: q.mu guards the pane records and is a leaf: it is never held
@@ -72,6 +73,7 @@ type replyQueue struct {
 type paneQueue struct {
 	window  string
 	session string
+	win     *Window         // for its output, without taking s.mu under q.mu
 	entries []*queuedPrompt // the next first
 	// restAt is when the pane last came to rest (idle or done), zero
 	// while it is not at rest.
@@ -89,6 +91,14 @@ type paneQueue struct {
 	gateDone chan struct{}
 	timer    agentstate.Timer
 	timerAt  time.Time
+	// For a harness that cannot show working (queue_rest.go): the output
+	// watcher's stop, the last output it heard (daemon clock), the
+	// output generation of the last Enter, and whether output came after
+	// that Enter.
+	quietDone       chan struct{}
+	outputAt        time.Time
+	enterGen        chan struct{}
+	heardAfterEnter bool
 }
 
 // queuedPrompt is one entry.
@@ -172,7 +182,7 @@ func (q *replyQueue) changed(ch agentstate.Change) {
 		return
 	}
 	switch {
-	case !atRest(ch.To):
+	case !q.resting(snap.Harness, ch.To):
 		p.restAt = time.Time{}
 	case p.restAt.IsZero():
 		p.restAt = ch.At
@@ -209,7 +219,7 @@ func (q *replyQueue) resync() {
 		q.mu.Lock()
 		if p := q.panes[id]; p != nil {
 			switch {
-			case !atRest(snap.State):
+			case !q.resting(snap.Harness, snap.State):
 				p.restAt = time.Time{}
 			case p.restAt.IsZero():
 				p.restAt = snap.StateAt
@@ -254,6 +264,7 @@ func (q *replyQueue) kick(id string, at time.Time) {
 func (q *replyQueue) stepLocked(p *paneQueue, snap agentstate.Snapshot) {
 	if len(p.entries) == 0 {
 		q.disarmLocked(p)
+		q.stopQuietLocked(p)
 		if p.lastEnter.IsZero() {
 			delete(q.panes, p.window) // nothing to remember
 		}
@@ -270,12 +281,26 @@ func (q *replyQueue) stepLocked(p *paneQueue, snap agentstate.Snapshot) {
 		}
 		return
 	}
-	// Ready the way fan judges it, at rest since after the last Enter.
-	if !atRest(snap.State) || p.restAt.IsZero() || !p.lastEnter.IsZero() && !p.restAt.After(p.lastEnter) {
+	// Ready the way fan judges it, at rest since after the last Enter, or
+	// (a harness that cannot show working) silent for 5 s after new
+	// output. The output watcher runs whatever the state, so output
+	// during a turn is not missed.
+	quietDue, quiet := q.quietDueLocked(p, snap.Harness)
+	if !q.resting(snap.Harness, snap.State) {
 		q.disarmLocked(p)
 		return
 	}
-	due := p.restAt.Add(queueRest)
+	due, ok := time.Time{}, false
+	if !p.restAt.IsZero() && (p.lastEnter.IsZero() || p.restAt.After(p.lastEnter)) {
+		due, ok = p.restAt.Add(queueRest), true
+	}
+	if quiet && (!ok || quietDue.Before(due)) {
+		due, ok = quietDue, true
+	}
+	if !ok {
+		q.disarmLocked(p)
+		return
+	}
 	if q.s.clock.Now().Before(due) {
 		q.armLocked(p, due)
 		return
@@ -324,7 +349,7 @@ func (q *replyQueue) deliver(id string, e *queuedPrompt) {
 	}
 	// Right before typing: never over a prompt, never into a turn.
 	snap := s.tracker.Arbiter().Get(id)
-	if !atRest(snap.State) {
+	if !q.resting(snap.Harness, snap.State) {
 		back()
 		return
 	}
@@ -351,7 +376,8 @@ func (q *replyQueue) deliver(id string, e *queuedPrompt) {
 		submitAt = s.clock.Now() // the paste went out: gate it, never retype
 	}
 	p.lastEnter, p.gateSeq = submitAt, snap.CompletionSeq
-	if harness == "" { // no rule says working: output is the sign it took it
+	q.noteEnterLocked(p, gen)
+	if harness == "" || !q.signs(harness).working { // nothing says working: output is the sign it took it
 		p.gateDone = make(chan struct{})
 		go q.watchOutput(id, e, w, gen, p.gateDone)
 	}
@@ -443,6 +469,7 @@ func (q *replyQueue) dropPaneLocked(p *paneQueue, why string) {
 		q.s.opt.Logf("queue: %d entr(ies) for %s dropped: %s", n, shortID(p.window), why)
 	}
 	q.endGateLocked(p)
+	q.stopQuietLocked(p)
 	p.entries = nil
 	delete(q.panes, p.window)
 }
@@ -499,6 +526,7 @@ func (q *replyQueue) stopAll() {
 	defer q.mu.Unlock()
 	for _, p := range q.panes {
 		q.endGateLocked(p)
+		q.stopQuietLocked(p)
 	}
 }
 

@@ -178,6 +178,11 @@ func (s *Server) layoutToSave() savedLayout {
 		ref.out.AgentSessionID = snap.SessionID
 		ref.out.AgentHarness = snap.Harness
 		ref.out.AgentLive = snap.State != agentstate.None || snap.Harness != ""
+		if snap.SessionID == "" { // the id from before a restart stays on the window, not live
+			s.mu.Lock()
+			ref.out.AgentSessionID, ref.out.AgentHarness = ref.w.resumeID, ref.w.resumeHarness
+			s.mu.Unlock()
+		}
 	}
 	return out
 }
@@ -268,6 +273,7 @@ func (s *Server) restoreSession(sv savedSession, room int) int {
 			continue
 		}
 		n++
+		s.resume.restored(w, sw.AgentSessionID, sw.AgentHarness, sw.AgentLive) // resume.go
 		s.mu.Lock()
 		w.minimized = sw.Minimized
 		if sw.ID == sv.Focused {

@@ -100,6 +100,8 @@ type Server struct {
 	resp     *responder // attach and respond (verbs_respond.go); set in New, never changed
 	attach   *attachHub // attach streams (attach_stream.go); set in New, never changed
 	holds    *holder    // held approvals (verbs_approval.go); set in New, never changed
+	alog     *agentLogs // the agent log (agentlog.go); set in New, never changed
+	resume   *resumer   // resume after restart (resume.go); set in New, never changed
 	ln       net.Listener
 	closed   bool
 	done     chan struct{} // closed when Close starts
@@ -108,7 +110,8 @@ type Server struct {
 	conns    map[*conn]struct{}
 	wg       sync.WaitGroup
 
-	queue *replyQueue // the reply queue (queue.go); set in New, never changed
+	queue  *replyQueue // the reply queue (queue.go); set in New, never changed
+	review *reviewer   // review notes (verbs_review.go); set in New, never changed
 }
 
 // New prepares a server; Serve starts it.
@@ -186,6 +189,8 @@ func New(opt Options) (*Server, error) {
 	s.opt.StateDir = opt.StateDir
 	s.att = newAttention(s, opt.StateDir)
 	s.rest = newRestorer(s, opt.StateDir)
+	s.alog = newAgentLogs(s.clock)
+	s.resume = newResumer(s)
 	s.verbs = s.verbTable()
 	s.started = time.Now()
 	go s.forwardAgentEvents()
@@ -297,6 +302,7 @@ func (s *Server) comeBack() {
 		w := s.windows[window]
 		return w != nil && w.session.Name == session
 	})
+	s.resume.offer() // resume.go: after the load, so a loaded item does not shadow it
 }
 
 // freezeState writes the sessions and Inbox files one last time, before

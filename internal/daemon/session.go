@@ -64,6 +64,10 @@ type Window struct {
 	program   bool // started with an argv rather than the shell
 	cwd       string
 	created   time.Time
+	// resumeID and resumeHarness are the agent conversation the pane held
+	// before a restart (resume.go), kept until its agent reports another.
+	resumeID      string
+	resumeHarness string
 
 	proc *pty.Process
 	in   *pty.Input // every write to the pane's input, in order
@@ -414,6 +418,7 @@ func (s *Server) closeWindow(w *Window) {
 	s.retile(ss)
 	s.hub.publish(event{Type: "window-closed", Session: ss.Name, Window: w.ID})
 	s.att.paneClosed(w.ID)
+	s.alog.drop(w.ID)
 	if s.resp != nil {
 		s.resp.forget(w.ID)
 	}

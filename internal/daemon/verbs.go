@@ -86,10 +86,13 @@ func (s *Server) verbTable() map[string]*verb {
 	s.mailVerbs(add)
 	s.respondVerbs(add)
 	s.queueVerbs(add)
+	s.reviewVerbs(add) // after queueVerbs: send-review hands its message to s.queue
 	s.attentionVerbs(add)
 	s.approvalVerbs(add) // after respondVerbs: it checks nonces and risk with s.resp
 	s.askVerbs(add)
 	s.layoutVerbs(add)
+	s.agentLogVerbs(add) // verbs_agentlog.go
+	s.resumeVerbs(add)   // verbs_resume.go
 	m := map[string]*verb{}
 	for _, v := range all {
 		switch v.name {

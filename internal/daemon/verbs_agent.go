@@ -27,6 +27,36 @@ type setAgentStateParams struct {
 	IfState        string `json:"if_state" desc:"apply only when the pane is in one of these states (comma-separated)" maxlen:"256"`
 	HarnessPID     int    `json:"harness_pid" desc:"the agent's pid" min:"1" max:"4194304"`
 	Now            string `json:"now" desc:"what the agent is doing now, one line (the tool and its target); a report without it clears it" maxlen:"4096"`
+	// Activity is the agent-log entry a hook event carries with its
+	// report, so a hook pays one call for both (agentlog.go).
+	Activity *stateActivity `json:"activity" desc:"the agent-log entry of the hook event that made this report: {event: prompt|tool|tool_done|tool_failed|turn_end, tool: \"Name: target\", text, files}"`
+}
+
+// stateActivity is set-agent-state's activity param.
+type stateActivity struct {
+	Event string   `json:"event"`
+	Tool  string   `json:"tool"`
+	Text  string   `json:"text"`
+	Files []string `json:"files"`
+}
+
+// check bounds what a hook sends, as report-agent-activity's tags do.
+func (a *stateActivity) check() *proto.Error {
+	switch a.Event {
+	case "prompt", "tool", "tool_done", "tool_failed", "turn_end":
+	default:
+		return proto.Errorf(proto.CodeInvalidParams, "activity.event %q is not prompt, tool, tool_done, tool_failed or turn_end", clipText(a.Event, 64)).
+			WithHint(proto.Hint{Param: "activity", Accepted: []string{"prompt", "tool", "tool_done", "tool_failed", "turn_end"}})
+	}
+	if len(a.Tool) > 4096 || len(a.Text) > 65536 || len(a.Files) > 64 {
+		return proto.Errorf(proto.CodeInvalidParams, "activity is over its caps (tool 4096 bytes, text 65536, 64 files)").WithHint(proto.Hint{Param: "activity"})
+	}
+	for _, f := range a.Files {
+		if len(f) > 4096 {
+			return proto.Errorf(proto.CodeInvalidParams, "activity.files has a path over 4096 bytes").WithHint(proto.Hint{Param: "activity"})
+		}
+	}
+	return nil
 }
 
 type agentParams struct {
@@ -176,6 +206,11 @@ func (s *Server) agentVerbs(add addFunc) {
 				return nil, proto.Errorf(proto.CodeInvalidParams, "harness %q is not a harness id", p.Harness).WithHint(proto.Hint{Param: "harness"})
 			}
 		}
+		if p.Activity != nil {
+			if err := p.Activity.check(); err != nil {
+				return nil, err
+			}
+		}
 		s.mu.Lock()
 		_, w, perr := s.target(cn, p.Session, p.Window)
 		s.mu.Unlock()
@@ -191,6 +226,11 @@ func (s *Server) agentVerbs(add addFunc) {
 			"message": snap.Message, "source": snap.SourceName(), "applied": res.Applied}
 		if res.Reason != agentstate.ReasonNone {
 			out["reason"] = string(res.Reason)
+		}
+		if a := p.Activity; a != nil {
+			logged, _ := s.logActivity(w, &reportActivityParams{Event: a.Event, Tool: a.Tool, Text: a.Text, Files: a.Files,
+				Harness: p.Harness, AgentSessionID: p.AgentSessionID})
+			out["activity_recorded"] = logged.(map[string]any)["recorded"]
 		}
 		return out, nil
 	})

@@ -230,12 +230,6 @@ func (hd *holder) shutdown() {
 	}
 }
 
-func (hd *holder) live(id string) *heldCall {
-	hd.mu.Lock()
-	defer hd.mu.Unlock()
-	return hd.byID[id]
-}
-
 // lookup finds a hold by request id (live, else recently ended) or by its
 // pane (live only).
 func (hd *holder) lookup(id, pane string) (h *heldCall, live bool) {

@@ -12,17 +12,21 @@ import (
 // activity, and finding the pane a hook runs in.
 
 type reportActivityParams struct {
-	Session        string `json:"session" desc:"the session"`
-	Window         string `json:"window" desc:"the window (default: the caller's own pane, else the focused one)"`
-	Event          string `json:"event" req:"true" desc:"what happened" accepted:"subagent_start,subagent_tool,subagent_stop,subagent_intent,session_start"`
-	ID             string `json:"id" desc:"the subagent's id" maxlen:"256"`
-	SubagentType   string `json:"subagent_type" desc:"the subagent's type, e.g. general-purpose" maxlen:"256"`
-	Description    string `json:"description" desc:"what the agent asked the subagent to do" maxlen:"4096"`
-	Tool           string `json:"tool" desc:"subagent_tool: the tool it runs and its target, e.g. Bash: go test ./..." maxlen:"4096"`
-	Result         string `json:"result" desc:"subagent_stop: the first line it ended with, or its error" maxlen:"4096"`
-	Failed         bool   `json:"failed" desc:"subagent_stop: it failed"`
-	Harness        string `json:"harness" desc:"the harness the event speaks for; another than the pane's is refused" maxlen:"64"`
-	AgentSessionID string `json:"agent_session_id" desc:"the agent session the event speaks for; another than the pane's is refused" maxlen:"256"`
+	Session      string `json:"session" desc:"the session"`
+	Window       string `json:"window" desc:"the window (default: the caller's own pane, else the focused one)"`
+	Event        string `json:"event" req:"true" desc:"what happened" accepted:"subagent_start,subagent_tool,subagent_stop,subagent_intent,session_start,prompt,tool,tool_done,tool_failed,turn_end"`
+	ID           string `json:"id" desc:"the subagent's id" maxlen:"256"`
+	SubagentType string `json:"subagent_type" desc:"the subagent's type, e.g. general-purpose" maxlen:"256"`
+	Description  string `json:"description" desc:"what the agent asked the subagent to do" maxlen:"4096"`
+	Tool         string `json:"tool" desc:"subagent_tool: the tool it runs and its target, e.g. Bash: go test ./..." maxlen:"4096"`
+	Result       string `json:"result" desc:"subagent_stop: the first line it ended with, or its error" maxlen:"4096"`
+	Failed       bool   `json:"failed" desc:"subagent_stop: it failed"`
+	// The agent log's events (agentlog.go): prompt, tool, tool_done,
+	// tool_failed and turn_end only go to the log; tool carries "Name: target".
+	Text           string   `json:"text" desc:"prompt: what the person asked; turn_end: the agent's last message; tool_failed: the error (first line kept)" maxlen:"65536"`
+	Files          []string `json:"files" desc:"tool events: the files the tool wrote (default: an edit tool's target)" maxlen:"64"`
+	Harness        string   `json:"harness" desc:"the harness the event speaks for; another than the pane's is refused" maxlen:"64"`
+	AgentSessionID string   `json:"agent_session_id" desc:"the agent session the event speaks for; another than the pane's is refused" maxlen:"256"`
 }
 
 var activityEvents = map[string]agentstate.ActivityKind{
@@ -50,6 +54,9 @@ func (s *Server) hookVerbs(add addFunc) {
 		if perr != nil {
 			return nil, perr
 		}
+		if out, done := s.logActivity(w, p); done { // verbs_agentlog.go
+			return out, nil
+		}
 		res := w.pane.Activity(agentstate.Activity{
 			Kind: activityEvents[p.Event], ID: p.ID, Type: p.SubagentType, Description: p.Description,
 			Tool: p.Tool, Result: p.Result, Failed: p.Failed, Harness: p.Harness, SessionID: p.AgentSessionID,
@@ -57,6 +64,9 @@ func (s *Server) hookVerbs(add addFunc) {
 		if res.Reason == agentstate.ReasonRateLimited {
 			return nil, proto.Errorf(proto.CodeRateLimited, "too many activity events for this pane").
 				WithHint(proto.Hint{Detail: "a pane takes a burst of 64 events, then 10 a second"})
+		}
+		if res.Reason == agentstate.ReasonNone {
+			s.logSubagent(w, p) // verbs_agentlog.go
 		}
 		snap := s.tracker.Arbiter().Get(w.ID)
 		out := map[string]any{"type": "agent_activity_reported", "window_id": w.ID, "state": snap.State.String(),

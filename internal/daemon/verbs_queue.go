@@ -153,8 +153,8 @@ func (q *replyQueue) add(cn *conn, p *queuePromptParams) (any, *proto.Error) {
 	q.mu.Lock()
 	pq := q.panes[w.ID]
 	if pq == nil {
-		pq = &paneQueue{window: w.ID, session: ss.Name}
-		if atRest(snap.State) {
+		pq = &paneQueue{window: w.ID, session: ss.Name, win: w}
+		if q.resting(snap.Harness, snap.State) {
 			pq.restAt = snap.StateAt
 		}
 		q.panes[w.ID] = pq

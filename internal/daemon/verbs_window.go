@@ -29,6 +29,10 @@ type windowRow struct {
 	Subagents    int    `json:"agent_subagents"`
 	Exited       bool   `json:"exited"`
 	Queued       int    `json:"agent_queued"` // entries in the reply queue (queue.go)
+	// The agent conversation the pane holds, or held before a restart
+	// (resume.go): what resume-agent types.
+	AgentSessionID      string `json:"agent_session_id,omitempty"`
+	AgentSessionHarness string `json:"agent_session_harness,omitempty"`
 }
 
 // windowRow describes a window. Called with s.mu held.
@@ -44,13 +48,18 @@ func (s *Server) windowRow(w *Window) windowRow {
 	exited := w.exited
 	w.mu.Unlock()
 	at := w.placement()
-	return windowRow{
+	row := windowRow{
 		WindowID: w.ID, Index: idx, Name: w.name, Title: w.Title(), DisplayName: w.DisplayName(),
 		Session: w.session.Name, Workspace: w.workspace, Focused: w.session.focused == w, Minimized: w.minimized,
 		X: at.x, Y: at.y, Width: at.w, Height: at.h, PtyID: w.ID, PID: w.proc.Pid(), Cwd: w.dirNow(),
 		AgentState: b.State.String(), AgentHarness: b.Harness, Subagents: b.Subagents, Exited: exited,
 		Queued: s.queue.count(w.ID),
 	}
+	row.AgentSessionID, row.AgentSessionHarness = w.resumeID, w.resumeHarness
+	if snap := s.tracker.Arbiter().Get(w.ID); snap.SessionID != "" {
+		row.AgentSessionID, row.AgentSessionHarness = snap.SessionID, snap.Harness
+	}
+	return row
 }
 
 type newWindowParams struct {

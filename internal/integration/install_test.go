@@ -636,9 +636,9 @@ func TestHookCommand(t *testing.T) {
 		{"claude-code", "/usr/bin/tuios", "/usr/bin/tuios agent-hook claude-code --integration 4"},
 		{"codex", "tuios", "tuios agent-hook codex --integration 1"},
 		{"gemini-cli", "/opt/tuios", "/opt/tuios agent-hook gemini-cli --integration 1 || echo '{}'"},
-		{"qwen", "/my apps/tuios", "'/my apps/tuios' agent-hook qwen --integration 1"},
-		{"qwen", "/it's/tuios", `'/it'\''s/tuios' agent-hook qwen --integration 1`},
-		{"qwen", "", "'' agent-hook qwen --integration 1"},
+		{"qwen", "/my apps/tuios", "'/my apps/tuios' agent-hook qwen --integration 2"},
+		{"qwen", "/it's/tuios", `'/it'\''s/tuios' agent-hook qwen --integration 2`},
+		{"qwen", "", "'' agent-hook qwen --integration 2"},
 	}
 	for _, c := range cases {
 		h := harness(t, c.id)

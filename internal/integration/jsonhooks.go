@@ -14,9 +14,9 @@ import (
 type jsonHooks struct {
 	events  []string // the events to wire, in the order they are added
 	matcher bool     // entries carry "matcher": "*" (harnesses that require one)
-	timeout int      // seconds the harness waits on the hook
-	// timeouts override timeout for some events: Claude Code's
-	// PermissionRequest waits up to 310 s while the Inbox holds it.
+	timeout int      // how long the harness waits on the hook, in its unit (seconds, or milliseconds for Gemini CLI and Qwen Code)
+	// timeouts override timeout for some events: Claude Code's and Qwen
+	// Code's PermissionRequest wait up to 310 s while the Inbox holds it.
 	timeouts map[string]int
 }
 

@@ -49,10 +49,12 @@ func Harnesses() []Harness {
 		},
 		{
 			// ~/.qwen/settings.json; Qwen Code 0.15.10 names its events as
-			// Claude Code does, timeouts in milliseconds.
-			ID: "qwen", Name: "Qwen Code", Binary: "qwen", Reports: ReportsState, Version: 1,
+			// Claude Code does, timeouts in milliseconds. v2 gives
+			// PermissionRequest 310 s, so the hook can hold it for the
+			// Inbox (its own limit is 305 s).
+			ID: "qwen", Name: "Qwen Code", Binary: "qwen", Reports: ReportsState, Version: 2,
 			dirEnv: "QWEN_HOME", dir: ".qwen", file: "settings.json",
-			hooks: &jsonHooks{timeout: 5000, events: []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse",
+			hooks: &jsonHooks{timeout: 5000, timeouts: map[string]int{"PermissionRequest": 310000}, events: []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse",
 				"PostToolUseFailure", "PermissionRequest", "Notification", "Stop", "StopFailure", "SubagentStart",
 				"SubagentStop", "SessionEnd"}},
 		},

@@ -113,6 +113,9 @@ var codeDescriptions = [...][2]string{
 	{"stash_full", "the session stash is full and every file in it is still named by a message"},
 	{"unknown_host", "no linked host has that name"},
 	{"queue_full", "the pane already holds the most queued messages it may ([agents.queue] max)"},
+	{"not_repo", "the pane's working directory is in no git repository (or its process runs on another machine)"},
+	{"no_notes", "there are no unsent review notes to send"},
+	{"git_failed", "a git call failed or the git calls of one diff took over 10 s"},
 	{CodeInternal, "a bug in the daemon"},
 }
 

@@ -178,7 +178,24 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if shown := m.notePlanShown(); shown != nil {
 		cmd = tea.Batch(cmd, shown)
 	}
+	if t := m.dwellTimer(); t != nil {
+		cmd = tea.Batch(cmd, t)
+	}
 	return m, cmd
+}
+
+// dwellTimer wakes the model when the Inbox's 0.4 s dwell ends, once per
+// dwell, so "reading…" turns into the answer keys without a key press.
+func (m *Model) dwellTimer() tea.Cmd {
+	if m.inbox == nil {
+		return nil
+	}
+	ok, left := m.ready()
+	if ok || m.dwellFor.Equal(m.inbox.stable) {
+		return nil
+	}
+	m.dwellFor = m.inbox.stable
+	return after(left)
 }
 
 func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {

@@ -227,8 +227,8 @@ func TestPrefix(t *testing.T) {
 	if fc.last(t, "close-window").params["window"] != "w2" {
 		t.Error("close")
 	}
-	_, cmd := m.Update(key("ctrl+b"))
-	_, cmd = m.Update(key("d"))
+	m.Update(key("ctrl+b"))
+	_, cmd := m.Update(key("d"))
 	if cmd == nil || m.Outcome() == nil || m.Outcome().Message != "[detached (from session work)]" {
 		t.Errorf("detach outcome %+v", m.Outcome())
 	}

@@ -80,15 +80,6 @@ func stateWord(state string) string {
 	return strings.ReplaceAll(state, "_", " ")
 }
 
-// loudness orders wire state names by how much they want the person.
-func loudness(state string) int {
-	st, err := agentstate.ParseState(state)
-	if err != nil {
-		return 0
-	}
-	return st.Loudness()
-}
-
 const (
 	sgrReverse = "\x1b[7m"
 	sgrBold    = "\x1b[1m"
