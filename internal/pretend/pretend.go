@@ -134,10 +134,59 @@ func end(in *bufio.Reader, exit bool, summary, report string) {
 		return
 	}
 	out("\r\n> ")
+	prompts(in)
+}
+
+// prompts is the idle prompt: a line typed or pasted is a new prompt,
+// echoed and answered with a short turn (working, then idle again), the
+// way an agent takes a message queued for it; "q" alone, ctrl-d or the
+// end of the input quits.
+func prompts(in *bufio.Reader) {
+	var line []byte
 	for {
 		b, err := in.ReadByte()
-		if err != nil || b == 4 || b == 'q' {
+		switch {
+		case err != nil || b == 4:
 			out("\r\n")
+			return
+		case b == '\r' || b == '\n':
+			text := strings.TrimSpace(string(line))
+			line = line[:0]
+			switch text {
+			case "q":
+				out("\r\n")
+				return
+			case "":
+				out("\r\n> ")
+				continue
+			}
+			out("\r\n")
+			progress(3)
+			work(2, 100*time.Millisecond, "Working on the prompt")
+			progress(0)
+			out(fmt.Sprintf("✳ Done: read %d bytes of prompt.\r\n\r\n> ", len(text)))
+		case b == 0x7f || b == 8:
+			if len(line) > 0 {
+				line = line[:len(line)-1]
+				out("\b \b")
+			}
+		case b == 0x1b:
+			skipPasteMark(in) // bracketed paste's ESC [ 200 ~ and ESC [ 201 ~
+		case b >= 0x20:
+			line = append(line, b)
+			os.Stdout.Write([]byte{b})
+		}
+	}
+}
+
+// skipPasteMark reads the rest of an escape sequence after its ESC.
+func skipPasteMark(in *bufio.Reader) {
+	if b, err := in.ReadByte(); err != nil || b != '[' {
+		return
+	}
+	for {
+		b, err := in.ReadByte()
+		if err != nil || b >= 0x40 && b <= 0x7e {
 			return
 		}
 	}
