@@ -162,22 +162,7 @@ func TestRealClaudeCodeHoldsApprovalsForTheInbox(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(work, "allowed.txt")); err == nil {
 		t.Fatal("the command ran before anyone answered")
 	}
-	t1 := time.Now()
-	res := person.call("reply-approval", map[string]any{"request_id": it["held_id"], "decision": "once",
-		"summary": it["summary"], "human_nonce": person.nonce})
-	if res["applied"] != true || res["decision"] != "once" {
-		t.Fatalf("reply: %v", res)
-	}
-	var ran time.Duration
-	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		if b, err := os.ReadFile(filepath.Join(work, "allowed.txt")); err == nil && strings.Contains(string(b), allowMark) {
-			ran = time.Since(t1)
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the allowed command never ran:\n%s", e.ok("capture-pane", "-s", "work"))
-		}
-	}
+	ran := person.allowOnce(e, it, filepath.Join(work, "allowed.txt"), allowMark)
 	if r := e.run("wait-for", "agent-state", "-s", "work", "-w", "0", "--until", "done", "--timeout", "60000"); r.code != 0 {
 		t.Fatalf("the turn never ended:\n%s", e.ok("capture-pane", "-s", "work"))
 	}
@@ -192,11 +177,7 @@ func TestRealClaudeCodeHoldsApprovalsForTheInbox(t *testing.T) {
 	if !strings.Contains(it["summary"].(string), denyMark) {
 		t.Fatalf("held item: %v", it)
 	}
-	res = person.call("reply-approval", map[string]any{"window": window, "decision": "deny", "message": "not now",
-		"human_nonce": person.nonce})
-	if res["applied"] != true || res["decision"] != "deny" {
-		t.Fatalf("reply: %v", res)
-	}
+	person.deny(window)
 	if r := e.run("wait-for", "agent-state", "-s", "work", "-w", "0", "--until", "done", "--timeout", "60000"); r.code != 0 {
 		t.Fatalf("the turn never ended after the deny:\n%s", e.ok("capture-pane", "-s", "work"))
 	}
@@ -205,6 +186,36 @@ func TestRealClaudeCodeHoldsApprovalsForTheInbox(t *testing.T) {
 	}
 	e.ok("send-keys", "-s", "work", "ctrl+c")
 	e.ok("send-keys", "-s", "work", "ctrl+c")
+}
+
+// allowOnce answers a held item "once" and waits for the allowed command
+// to write file with mark in it: how long that took after the reply.
+func (p *heldPerson) allowOnce(e *env, it map[string]any, file, mark string) time.Duration {
+	p.t.Helper()
+	t1 := time.Now()
+	res := p.call("reply-approval", map[string]any{"request_id": it["held_id"], "decision": "once",
+		"summary": it["summary"], "human_nonce": p.nonce})
+	if res["applied"] != true || res["decision"] != "once" {
+		p.t.Fatalf("reply: %v", res)
+	}
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if b, err := os.ReadFile(file); err == nil && strings.Contains(string(b), mark) {
+			return time.Since(t1)
+		}
+		if time.Now().After(deadline) {
+			p.t.Fatalf("the allowed command never ran:\n%s", e.ok("capture-pane", "-s", "work"))
+		}
+	}
+}
+
+// deny answers the pane's held request "deny" with a reason.
+func (p *heldPerson) deny(window string) {
+	p.t.Helper()
+	res := p.call("reply-approval", map[string]any{"window": window, "decision": "deny", "message": "not now",
+		"human_nonce": p.nonce})
+	if res["applied"] != true || res["decision"] != "deny" {
+		p.t.Fatalf("reply: %v", res)
+	}
 }
 
 // startHook runs agent-hook as Claude Code would on a PermissionRequest,

@@ -102,22 +102,7 @@ func opencodeLikeHeld(t *testing.T, a npmAgent, h opencodeLike) {
 	if _, err := os.Stat(filepath.Join(p.work, "allowed.txt")); err == nil {
 		t.Fatal("the command ran before anyone answered")
 	}
-	t1 := time.Now()
-	res := person.call("reply-approval", map[string]any{"request_id": it["held_id"], "decision": "once",
-		"summary": it["summary"], "human_nonce": person.nonce})
-	if res["applied"] != true || res["decision"] != "once" {
-		t.Fatalf("reply: %v", res)
-	}
-	var ran time.Duration
-	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		if b, err := os.ReadFile(filepath.Join(p.work, "allowed.txt")); err == nil && strings.Contains(string(b), allowMark) {
-			ran = time.Since(t1)
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the allowed command never ran:\n%s", e.ok("capture-pane", "-s", "work"))
-		}
-	}
+	ran := person.allowOnce(e, it, filepath.Join(p.work, "allowed.txt"), allowMark)
 	p.wait("done", 60*time.Second)
 	t.Logf("figures: prompt sent → held item visible %s (includes the model turn); reply-approval → file written %s", visible, ran)
 
@@ -128,11 +113,7 @@ func opencodeLikeHeld(t *testing.T, a npmAgent, h opencodeLike) {
 	if it["summary"] != "approve bash: echo "+denyMark+" > denied.txt" {
 		t.Fatalf("held item: %v", it)
 	}
-	res = person.call("reply-approval", map[string]any{"window": window, "decision": "deny", "message": "not now",
-		"human_nonce": person.nonce})
-	if res["applied"] != true || res["decision"] != "deny" {
-		t.Fatalf("reply: %v", res)
-	}
+	person.deny(window)
 	p.wait("done", 60*time.Second)
 	if _, err := os.Stat(filepath.Join(p.work, "denied.txt")); err == nil {
 		t.Fatal("the denied command ran")
@@ -144,7 +125,7 @@ func opencodeLikeHeld(t *testing.T, a npmAgent, h opencodeLike) {
 	if it = person.heldItem(window); !strings.Contains(it["summary"].(string), askMark) {
 		t.Fatalf("held item: %v", it)
 	}
-	res = person.call("reply-approval", map[string]any{"window": window, "decision": "ask", "human_nonce": person.nonce})
+	res := person.call("reply-approval", map[string]any{"window": window, "decision": "ask", "human_nonce": person.nonce})
 	if res["applied"] != true {
 		t.Fatalf("reply ask: %v", res)
 	}
