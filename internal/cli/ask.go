@@ -52,7 +52,7 @@ func askCommands() []Command {
 			Example: "tuios answer-ask ask-3f9a0c2e yes",
 			Flags: func(fs *FlagSet) {
 				fs.String("question", "", "the question as you saw it: nothing is applied when the item says something else")
-				fs.String("human-nonce", "", "the nonce an attached client holds (scripts: leave empty)")
+				nonceFlag(fs)
 				jsonFlag(fs)
 			},
 			Run: func(ctx *Context) error {

@@ -131,6 +131,12 @@ func printJSON(w io.Writer, v any) error {
 	return err
 }
 
+// nonceFlag is --human-nonce, which the attached client passes on the
+// person's acts; a script leaves it out.
+func nonceFlag(fs *FlagSet) {
+	fs.String("human-nonce", "", "the nonce an attached client holds (scripts: leave empty)")
+}
+
 // printRawJSON prints a JSON document as printJSON would lay it out,
 // without decoding it.
 func printRawJSON(w io.Writer, raw json.RawMessage) error {

@@ -22,7 +22,7 @@ func queueCommands() []Command {
 			Flags: func(fs *FlagSet) {
 				targetFlags(fs)
 				fs.String("from", "", "a label for the sender (outside panes)")
-				fs.String("human-nonce", "", "the nonce an attached client holds (scripts: leave empty)")
+				nonceFlag(fs)
 				jsonFlag(fs)
 			},
 			Run: func(ctx *Context) error {
@@ -138,7 +138,7 @@ func queueCommands() []Command {
 			Flags: func(fs *FlagSet) {
 				targetFlags(fs)
 				fs.Bool("all", false, "every entry on the pane you may drop")
-				fs.String("human-nonce", "", "the nonce an attached client holds (scripts: leave empty)")
+				nonceFlag(fs)
 				jsonFlag(fs)
 			},
 			Run: func(ctx *Context) error {

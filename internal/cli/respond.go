@@ -73,7 +73,7 @@ func respondCommands() []Command {
 				targetFlags(fs)
 				fs.String("prompt-id", "", "the prompt_id peek-prompt printed: refuse if the prompt changed")
 				fs.String("risk-ack", "", "the risk rules of a risky prompt, comma-separated")
-				fs.String("human-nonce", "", "the nonce an attached client holds (scripts: leave empty)")
+				nonceFlag(fs)
 				fs.Int("timeout", 5000, "milliseconds to wait for the pane to settle (at most 30000)")
 				jsonFlag(fs)
 			},

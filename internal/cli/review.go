@@ -16,9 +16,6 @@ import (
 // the agent as one queued message. (tuios risk is the other half of
 // package review; its names do not overlap these.)
 func reviewCommands() []Command {
-	nonce := func(fs *FlagSet) {
-		fs.String("human-nonce", "", "the nonce an attached client holds (scripts: leave empty)")
-	}
 	return []Command{
 		{
 			Name: "review", Summary: "show what the agent in a pane changed: its repository against the base, untracked files included",
@@ -54,7 +51,7 @@ func reviewCommands() []Command {
 				fs.String("hunk", "", "note the whole hunk with this header (@@ -a,b +c,d @@ ...)")
 				fs.String("edit", "", "replace this note's text")
 				fs.String("remove", "", "remove this note")
-				nonce(fs)
+				nonceFlag(fs)
 				jsonFlag(fs)
 			},
 			Run: runReviewNote,
@@ -66,7 +63,7 @@ func reviewCommands() []Command {
 			Flags: func(fs *FlagSet) {
 				targetFlags(fs)
 				fs.Bool("clear", false, "remove every note you may remove")
-				nonce(fs)
+				nonceFlag(fs)
 				jsonFlag(fs)
 			},
 			Run: func(ctx *Context) error {
@@ -87,7 +84,7 @@ func reviewCommands() []Command {
 				targetFlags(fs)
 				fs.StringArray("id", nil, "only this note (repeatable)")
 				fs.Bool("now", false, "only if the agent is at rest with nothing queued")
-				nonce(fs)
+				nonceFlag(fs)
 				jsonFlag(fs)
 			},
 			Run: func(ctx *Context) error {
