@@ -130,13 +130,7 @@ func (q *replyQueue) add(cn *conn, p *queuePromptParams) (any, *proto.Error) {
 	default:
 		from = p.From
 	}
-	s.mu.Lock()
-	ss, w, err := s.target(cn, p.Session, p.Window)
-	var name string
-	if err == nil {
-		name = w.DisplayName()
-	}
-	s.mu.Unlock()
+	ss, w, name, err := s.targetNamed(cn, p.Session, p.Window)
 	if err != nil {
 		return nil, err
 	}

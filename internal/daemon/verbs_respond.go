@@ -534,13 +534,7 @@ func (s *Server) respondVerbs(add addFunc) {
 		`{"verb":"attach","params":{"client":"tuios-client","session":"work","stream":true,"cols":200,"rows":50}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *peekPromptParams) (any, *proto.Error) {
-		s.mu.Lock()
-		ss, w, err := s.target(cn, p.Session, p.Window)
-		var name string
-		if err == nil {
-			name = w.DisplayName()
-		}
-		s.mu.Unlock()
+		ss, w, name, err := s.targetNamed(cn, p.Session, p.Window)
 		if err != nil {
 			return nil, err
 		}
@@ -585,13 +579,7 @@ func (r *responder) respond(cn *conn, p *respondParams) (any, *proto.Error) {
 	if p.Timeout > 0 {
 		timeout = time.Duration(p.Timeout) * time.Millisecond
 	}
-	s.mu.Lock()
-	ss, w, err := s.target(cn, p.Session, p.Window)
-	var name string
-	if err == nil {
-		name = w.DisplayName()
-	}
-	s.mu.Unlock()
+	ss, w, name, err := s.targetNamed(cn, p.Session, p.Window)
 	if err != nil {
 		return nil, err
 	}
