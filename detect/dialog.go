@@ -116,15 +116,18 @@ func buildDialog(r *Rule, bx box, fold bool) *Dialog {
 	if d.Tool == "" {
 		return d
 	}
+	// The body is the command (or diff, or text) the dialog shows; a
+	// field label read there would be its first word (a command "file
+	// x" is not a File field), so fields are read only outside it.
+	body, bodyA, bodyB, scroll := dialogBody(bx.Lines, toolLine)
 	for _, f := range r.WhatFields {
 		var v string
 		if strings.EqualFold(f, "body") {
-			var scroll bool
-			v, scroll = dialogBody(bx.Lines, toolLine)
+			v = body
 			if v != "" && scroll {
 				d.Partial = true
 			}
-		} else if fv, _, ok := fieldValue(bx.Lines, f); ok {
+		} else if fv, _, ok := fieldValueOutside(bx.Lines, f, bodyA, bodyB); ok {
 			v = fv
 		}
 		if v = cleanLine(v); v != "" {
@@ -133,7 +136,7 @@ func buildDialog(r *Rule, bx box, fold bool) *Dialog {
 		}
 	}
 	for _, f := range r.HintFields {
-		if fv, _, ok := fieldValue(bx.Lines, f); ok {
+		if fv, _, ok := fieldValueOutside(bx.Lines, f, bodyA, bodyB); ok {
 			if v := cleanLine(fv); v != "" {
 				d.What = v
 				d.Partial = true
@@ -180,7 +183,16 @@ func dialogMessage(r *Rule, d *Dialog, bx box, fold bool) string {
 // an optional ':' after it) and returns its value, continued on the
 // following lines indented further than the label.
 func fieldValue(lines []string, label string) (string, int, bool) {
+	return fieldValueOutside(lines, label, 0, 0)
+}
+
+// fieldValueOutside is fieldValue skipping the label lines in [skipA,skipB)
+// (the dialog's body).
+func fieldValueOutside(lines []string, label string, skipA, skipB int) (string, int, bool) {
 	for i, l := range lines {
+		if i >= skipA && i < skipB {
+			continue
+		}
 		trimmed := strings.TrimLeft(l, " \t")
 		indent := utf8.RuneCountInString(l[:len(l)-len(trimmed)])
 		word, rest := firstWord(trimmed)
@@ -221,8 +233,9 @@ func firstWord(s string) (string, string) {
 
 // dialogBody is the blank-line-separated blocks after the block holding
 // the tool field and before the dialog's last two blocks (buttons and
-// help), joined into one line. scroll reports a scrollbar glyph in it.
-func dialogBody(lines []string, toolLine int) (string, bool) {
+// help), joined into one line, and the lines [a,b) it spans. scroll
+// reports a scrollbar glyph in it.
+func dialogBody(lines []string, toolLine int) (body string, a, b int, scroll bool) {
 	type block struct{ a, b int }
 	var blocks []block
 	start := -1
@@ -247,11 +260,11 @@ func dialogBody(lines []string, toolLine int) (string, bool) {
 			tb = k
 		}
 	}
-	if tb < 0 {
-		return "", false
+	if tb < 0 || tb+1 >= len(blocks)-2 {
+		return "", 0, 0, false
 	}
+	a, b = blocks[tb+1].a, blocks[len(blocks)-3].b
 	var parts []string
-	scroll := false
 	for k := tb + 1; k < len(blocks)-2; k++ {
 		for _, l := range lines[blocks[k].a:blocks[k].b] {
 			if strings.ContainsAny(l, "┃│") {
@@ -260,7 +273,7 @@ func dialogBody(lines []string, toolLine int) (string, bool) {
 			parts = append(parts, strings.TrimSpace(l))
 		}
 	}
-	return strings.Join(parts, " "), scroll
+	return strings.Join(parts, " "), a, b, scroll
 }
 
 // findBoxes lists the bordered boxes in lines, bottom first, with vt's box
