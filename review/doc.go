@@ -1,7 +1,20 @@
-// Package review judges what an agent asks to do before a person allows it.
-// This part is the risk rules: a Checker reads a call (a shell command line,
-// or the path of a Write or Edit) and names the risk rules it matches, so
-// that allowing a risky call takes two deliberate presses.
+// Package review judges what an agent asks to do before a person allows it,
+// and what it changed after.
+//
+// The risk rules: a Checker reads a call (a shell command line, or the path
+// of a Write or Edit) and names the risk rules it matches, so that allowing
+// a risky call takes two deliberate presses.
+//
+// The review of a change: ComputeDiff runs the real git binary over a
+// worktree against its base (ResolveBase) through a temporary copy of the
+// index and a temporary object directory, so the repository, its index and
+// its objects are never changed; committed, uncommitted and untracked work
+// come back together as a typed Diff (files, hunks, lines) within fixed
+// limits. A Notebook holds a person's or a pane's notes on lines and hunks;
+// Note.Follow keeps a note on its line's text as the code moves (outdated
+// when the text is gone, found again when it returns); ComposeMessage is the
+// one message that sends them back to the agent. The package runs no
+// goroutines and keeps no files: the daemon stores the notes.
 //
 // # A speed bump, not a sandbox
 //
