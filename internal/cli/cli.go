@@ -58,6 +58,7 @@ func commands() []Command {
 		askCommands,
 		demoCommands,
 		attachCommands,
+		hostsCommands, // hosts.go
 	} {
 		all = append(all, verbs()...)
 	}

@@ -172,7 +172,7 @@ func daemonCommands() []Command {
 			},
 		},
 		{
-			Name: "pretend-agent", Summary: "a stand-in coding agent, for tests and demos", Usage: "[-prompt=false] [-error] [-silence] [-steps N] [-finish done]",
+			Name: "pretend-agent", Summary: "a stand-in coding agent, for tests and demos", Usage: "[-prompt=false] [-error] [-silence] [-deaf] [-steps N] [-finish done]",
 			Help:    "Behaves like a coding agent: works with OSC 9;4 progress, stops on a permission prompt drawn like Claude Code's and waits for 1 or 2, then finishes its turn. It says it is claude-code (TUIOS_AGENT) unless -as names another harness. Its flags use one dash.",
 			Example: "tuios new-window -s work agent \"$(command -v tuios)\" pretend-agent",
 			RawArgs: true,

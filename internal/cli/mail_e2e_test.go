@@ -375,7 +375,7 @@ func TestAskAgent(t *testing.T) {
 	e.ok("close-window", "-s", "work", "-w", "busy")
 
 	// The pretend agent on its permission prompt: refused, nothing typed.
-	e.ok("new-window", "-s", "work", "blocked", "--no-focus", "--", e.bin, "pretend-agent", "-steps", "2", "-step", "100ms")
+	e.ok("new-window", "-s", "work", "blocked", "--no-focus", "--", e.bin, "pretend-agent", "-steps", "2", "-step", "100ms", "-deaf")
 	e.ok("wait-for", "agent-state", "-s", "work", "-w", "blocked", "--until", "needs_input", "--timeout", "20000")
 	if r := e.run("ask-agent", "-s", "work", "-w", "blocked", "--force", "status?", "--json"); r.code != 1 || !strings.Contains(r.err, "agent_blocked") {
 		t.Fatalf("blocked: %+v", r)

@@ -227,5 +227,10 @@ func (c *Client) Next(v any) error {
 // past it fails instead of waiting on a daemon that does not answer.
 func (c *Client) SetDeadline(t time.Time) error { return c.c.SetDeadline(t) }
 
+// Conn is the connection itself, for a caller that relays bytes as they
+// come (stdio-proxy). Use it before any Call: bytes already buffered for
+// Receive would otherwise be missed.
+func (c *Client) Conn() net.Conn { return c.c }
+
 // Close hangs up.
 func (c *Client) Close() error { return c.c.Close() }

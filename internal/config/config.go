@@ -16,12 +16,15 @@ import (
 // File is the config file's content. Pointer fields are nil when the file
 // leaves them unset, so a default can differ from the zero value.
 type File struct {
-	Daemon      Daemon                       `toml:"daemon"`
-	Agents      Agents                       `toml:"agents"`
-	Notify      Notifications                `toml:"notifications"`
-	Keybindings map[string]toml.Primitive    `toml:"keybindings"`
-	UI          UI                           `toml:"ui"`
-	keys        map[string]map[string]string // Keybindings decoded: table → action → key
+	Daemon      Daemon                    `toml:"daemon"`
+	Agents      Agents                    `toml:"agents"`
+	Notify      Notifications             `toml:"notifications"`
+	Keybindings map[string]toml.Primitive `toml:"keybindings"`
+	UI          UI                        `toml:"ui"`
+	// Hosts is [hosts.NAME]: the machines this daemon links to (§14.1),
+	// and [hosts."*"], the policy for machines without a table.
+	Hosts map[string]Host              `toml:"hosts"`
+	keys  map[string]map[string]string // Keybindings decoded: table → action → key
 
 	// Path is the file read ("" when none was).
 	Path    string `toml:"-"`
@@ -51,7 +54,9 @@ type Daemon struct {
 type Agents struct {
 	// Enabled (default true): false leaves only the multiplexer.
 	Enabled *bool `toml:"enabled"`
-	// HerdrProtocol is always, agents (default) or off.
+	// HerdrProtocol is always (default, as the agents page says), agents
+	// or off: which panes get herdr's variables and whether the herdr
+	// socket is served (HerdrMode).
 	HerdrProtocol string    `toml:"herdr_protocol"`
 	Approvals     Approvals `toml:"approvals"`
 	Queue         Queue     `toml:"queue"`
@@ -280,6 +285,18 @@ func (f *File) Bindings(table string) map[string]string {
 
 // AgentsEnabled is [agents] enabled, default true.
 func (f *File) AgentsEnabled() bool { return f.Agents.Enabled == nil || *f.Agents.Enabled }
+
+// HerdrMode is [agents] herdr_protocol: "always" (every pane gets herdr's
+// variables; the default the agents page names), "agents" (only panes
+// that start a known herdr reporter) or "off" (no variables, no herdr
+// socket). A value it does not know is the default.
+func (f *File) HerdrMode() string {
+	switch v := strings.ToLower(strings.TrimSpace(f.Agents.HerdrProtocol)); v {
+	case "agents", "off":
+		return v
+	}
+	return "always"
+}
 
 // Alerts is [notifications.agent]: every switch on when unset, but
 // sound, which rings the bell only when asked for.

@@ -112,6 +112,7 @@ type Server struct {
 
 	queue  *replyQueue // the reply queue (queue.go); set in New, never changed
 	review *reviewer   // review notes (verbs_review.go); set in New, never changed
+	herdr  *herdrSock  // the herdr socket (herdr.go); set in New, never changed
 }
 
 // New prepares a server; Serve starts it.
@@ -173,6 +174,7 @@ func New(opt Options) (*Server, error) {
 		}
 	}
 	s.opt = opt
+	s.herdr = newHerdrSock(s)
 	s.tracker = detect.NewTracker(opt.Tracker)
 	s.clock = opt.Tracker.Clock
 	if s.clock == nil {
@@ -285,6 +287,11 @@ func (s *Server) Listen() error {
 	}
 	os.Chmod(s.opt.Socket, 0o600)
 	s.ln = ln
+	// Agents that report to herdr need its socket before the first pane
+	// starts; a daemon without it still serves everything else.
+	if err := s.herdr.listen(); err != nil {
+		s.opt.Logf("herdr socket %s: %v (agents that report to herdr are not heard)", s.herdr.path, err)
+	}
 	s.cameBack.Do(s.comeBack)
 	return nil
 }
@@ -442,6 +449,7 @@ func (s *Server) shutdown() {
 	if ln != nil {
 		ln.Close()
 	}
+	s.herdr.close()
 	s.attach.stopAll() // their last line says why, before their sockets close
 	for _, cn := range conns {
 		cn.stop()

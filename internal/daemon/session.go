@@ -180,7 +180,10 @@ func (s *Server) startWindow(ss *Session, spec windowSpec) (*Window, *proto.Erro
 	if spec.rows <= 0 {
 		spec.rows = ss.rows
 	}
-	sessName := ss.Name
+	sessName, sessID, tab := ss.Name, ss.ID, spec.workspace
+	if tab <= 0 {
+		tab = ss.workspace
+	}
 	s.mu.Unlock()
 	id := spec.id
 	if id == "" {
@@ -193,7 +196,8 @@ func (s *Server) startWindow(ss *Session, spec windowSpec) (*Window, *proto.Erro
 	if spec.restored {
 		vars["TUIOS_RESTORED"] = "1"
 	}
-	env := paneEnv(s.opt.Env, vars)
+	s.herdrVars(vars, sessID, id, tab, argv, len(spec.argv) > 0) // herdr_env.go
+	env := paneEnv(withoutHerdrIDs(s.opt.Env), vars)
 	proc, err := pty.Start(pty.Options{Argv: argv, Dir: spec.cwd, Env: env, Cols: spec.cols, Rows: spec.rows})
 	if err != nil {
 		e := proto.Errorf(proto.CodeCommandFailed, "cannot start the window: %v", err)

@@ -29,6 +29,7 @@ func Main(args []string) int {
 	task := fs.String("task", "tidy the build directory", "what the turn works on")
 	exit := fs.Bool("exit", false, "exit after the turn instead of waiting at the idle prompt")
 	finish := fs.String("finish", "", "also report the end of the turn with OSC 7501: done (or empty for none)")
+	deaf := fs.Bool("deaf", false, "take no prompt at the idle prompt: what is typed there changes nothing (q alone still quits)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -57,7 +58,7 @@ func Main(args []string) int {
 		answer := permission(in, "rm -rf build/", "Clean the build directory")
 		if answer != '1' {
 			out("\x1b[33m✗ Denied. Stopping here.\x1b[0m\r\n")
-			end(in, *exit, "Stopped: the person said no.", *finish)
+			endTurn(in, *exit, *deaf, "Stopped: the person said no.", *finish)
 			return 0
 		}
 		out("\x1b[32m✓ Allowed\x1b[0m rm -rf build/\r\n")
@@ -67,10 +68,10 @@ func Main(args []string) int {
 	if *fail {
 		progress(2)
 		out("\x1b[31mError: the build failed (exit status 2)\x1b[0m\r\n")
-		end(in, *exit, "", "")
+		endTurn(in, *exit, *deaf, "", "")
 		return 1
 	}
-	end(in, *exit, "Done: "+*task+".", *finish)
+	endTurn(in, *exit, *deaf, "Done: "+*task+".", *finish)
 	return 0
 }
 
@@ -121,7 +122,8 @@ func permission(in *bufio.Reader, cmd, why string) byte {
 	}
 }
 
-func end(in *bufio.Reader, exit bool, summary, report string) {
+// endTurn ends the turn and waits at the idle prompt (unless exit).
+func endTurn(in *bufio.Reader, exit, deaf bool, summary, report string) {
 	if summary != "" {
 		progress(0)
 		out("✳ " + summary + "\r\n")
@@ -134,14 +136,14 @@ func end(in *bufio.Reader, exit bool, summary, report string) {
 		return
 	}
 	out("\r\n> ")
-	prompts(in)
+	prompts(in, deaf)
 }
 
 // prompts is the idle prompt: a line typed or pasted is a new prompt,
 // echoed and answered with a short turn (working, then idle again), the
 // way an agent takes a message queued for it; "q" alone, ctrl-d or the
 // end of the input quits.
-func prompts(in *bufio.Reader) {
+func prompts(in *bufio.Reader, deaf bool) {
 	var line []byte
 	for {
 		b, err := in.ReadByte()
@@ -160,6 +162,9 @@ func prompts(in *bufio.Reader) {
 				out("\r\n> ")
 				continue
 			}
+			if deaf {
+				continue
+			}
 			out("\r\n")
 			progress(3)
 			work(2, 100*time.Millisecond, "Working on the prompt")
@@ -174,7 +179,9 @@ func prompts(in *bufio.Reader) {
 			skipPasteMark(in) // bracketed paste's ESC [ 200 ~ and ESC [ 201 ~
 		case b >= 0x20:
 			line = append(line, b)
-			os.Stdout.Write([]byte{b})
+			if !deaf {
+				os.Stdout.Write([]byte{b})
+			}
 		}
 	}
 }

@@ -1,0 +1,595 @@
+package hosts
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/crypto/ssh"
+	"golang.org/x/crypto/ssh/agent"
+	"golang.org/x/crypto/ssh/knownhosts"
+)
+
+// SearchPaths are where a far tuios is looked for, after the far PATH,
+// when a host names no command. $HOME is the far user's home.
+func SearchPaths() []string {
+	return []string{"$HOME/.local/bin/tuios", "$HOME/go/bin/tuios", "$HOME/bin/tuios",
+		"/usr/local/bin/tuios", "/opt/homebrew/bin/tuios", "/usr/bin/tuios"}
+}
+
+// exitNoTuios is what the search script exits with when it found nothing
+// (the shell's own "command not found" code, so a configured command that
+// is missing reads the same).
+const exitNoTuios = 127
+
+// exitNoDaemon is what `tuios stdio-proxy` exits with when no daemon
+// answers there (the CLI's exit code 3).
+const exitNoDaemon = 3
+
+// RemoteCommand is the command line the far sshd runs for h: the
+// configured command followed by stdio-proxy, or a POSIX sh script that
+// looks on PATH and in SearchPaths. The script has no single quote so it
+// can be wrapped in one pair, whatever the far login shell.
+func RemoteCommand(h Host) string {
+	if h.Command != "" {
+		return h.Command + " stdio-proxy"
+	}
+	var b strings.Builder
+	b.WriteString(`sh -c 'for t in "$(command -v tuios 2>/dev/null)"`)
+	for _, p := range SearchPaths() {
+		fmt.Fprintf(&b, ` "%s"`, p)
+	}
+	fmt.Fprintf(&b, `; do if [ -n "$t" ] && [ -x "$t" ]; then exec "$t" stdio-proxy; fi; done; echo "tuios: not found" >&2; exit %d'`, exitNoTuios)
+	return b.String()
+}
+
+// Dialer dials hosts. Its zero value reads the real ~/.ssh and
+// environment of this process.
+type Dialer struct {
+	// Home is the directory holding .ssh; "" is the user's home.
+	Home string
+	// Getenv reads SSH_AUTH_SOCK; nil is os.Getenv.
+	Getenv func(string) string
+	// Peer is this machine's name sent with link-peer; "" is the host
+	// name up to the first dot, lowercased (§14.5).
+	Peer string
+	// Client and Version are sent with hello.
+	Client, Version string
+	// Protocol is the control protocol this side speaks; 0 is 1.
+	Protocol int
+}
+
+// Resolved is where a dial went and what it read, for `tuios hosts test`.
+type Resolved struct {
+	Host          string   `json:"host"`
+	User          string   `json:"user"`
+	HostName      string   `json:"hostname"`
+	Port          int      `json:"port"`
+	KeyName       string   `json:"known_hosts_name"`
+	KnownHosts    []string `json:"known_hosts_files"`
+	IdentityFiles []string `json:"identity_files"`
+	Agent         bool     `json:"agent"`
+	SSHConfig     string   `json:"ssh_config,omitempty"`
+	RemoteCommand string   `json:"remote_command"`
+	LookedIn      []string `json:"looked_for_tuios"`
+	Notes         []string `json:"notes,omitempty"`
+	Timeout       string   `json:"connect_timeout"`
+}
+
+// Hello is the far daemon's answer to hello, plus what link-peer said.
+type Hello struct {
+	Protocol      int    `json:"protocol"`
+	MinProtocol   int    `json:"min_protocol"`
+	DaemonVersion string `json:"daemon_version"`
+	PID           int    `json:"pid"`
+	Sessions      int    `json:"sessions"`
+	// LinkPeer is false when the far daemon does not know link-peer yet
+	// (it then cannot enforce a link policy).
+	LinkPeer bool `json:"link_peer"`
+}
+
+func (d *Dialer) getenv(k string) string {
+	if d.Getenv != nil {
+		return d.Getenv(k)
+	}
+	return os.Getenv(k)
+}
+
+func (d *Dialer) home() string {
+	if d.Home != "" {
+		return d.Home
+	}
+	h, _ := os.UserHomeDir()
+	return h
+}
+
+// Resolve works out where h's link would go without dialling: the
+// ssh_config lookup, the options, the files. The error is a refusal
+// (bad row, a command-running setting, ProxyJump not done yet).
+func (d *Dialer) Resolve(h Host) (*Resolved, error) {
+	if err := h.Check(); err != nil {
+		return nil, err
+	}
+	opt, _ := ParseOptions(h.SSHOptions)
+	user, alias, port, err := splitAddr(h.Addr)
+	if err != nil {
+		return nil, newErr(CodeInvalidParams, ReasonBadAddr, h.Name, "give the address ssh would use, e.g. me@buildbox", "%v", err)
+	}
+	home := d.home()
+	r := &Resolved{Host: h.Name, RemoteCommand: RemoteCommand(h)}
+	cfgPath := filepath.Join(home, ".ssh", "config")
+	var sc SSHSettings
+	if f, err := os.Open(cfgPath); err == nil {
+		cfg, perr := ParseSSHConfig(f)
+		f.Close()
+		if perr != nil {
+			return nil, newErr(CodeInvalidParams, ReasonSSHConfig, h.Name, "fix "+cfgPath, "%v", perr)
+		}
+		r.SSHConfig = cfgPath
+		sc = cfg.Lookup(alias)
+		r.Notes = append(r.Notes, sc.Skipped...)
+	}
+	if len(sc.Commands) > 0 {
+		return nil, newErr(CodeHostRefused, ReasonSSHConfig, h.Name,
+			"links never run a local command; give the host an addr that needs none, or a Host block without it",
+			"%s sets %s for %s", cfgPath, strings.Join(sc.Commands, ", "), alias)
+	}
+	if len(opt.ProxyJump) > 0 || sc.ProxyJump != "" {
+		return nil, newErr(CodeHostRefused, ReasonSSHConfig, h.Name, "ProxyJump is not done by links yet; reach the host directly",
+			"host %s needs ProxyJump", alias)
+	}
+	r.HostName = first(opt.HostName, sc.HostName, alias)
+	r.User = first(user, opt.User, sc.User, d.getenv("USER"))
+	r.Port = port
+	for _, p := range []int{opt.Port, sc.Port, 22} {
+		if r.Port == 0 {
+			r.Port = p
+		}
+	}
+	r.KeyName = knownhosts.Normalize(net.JoinHostPort(first(opt.HostKeyAlias, r.HostName), strconv.Itoa(r.Port)))
+	if opt.HostKeyAlias != "" {
+		r.KeyName = knownhosts.Normalize(opt.HostKeyAlias)
+	}
+	for _, f := range []string{filepath.Join(home, ".ssh", "known_hosts"), "/etc/ssh/ssh_known_hosts"} {
+		if _, err := os.Stat(f); err == nil {
+			r.KnownHosts = append(r.KnownHosts, f)
+		}
+	}
+	ids := append(append([]string{}, opt.IdentityFiles...), sc.IdentityFiles...)
+	if len(ids) == 0 {
+		for _, n := range []string{"id_ed25519", "id_ecdsa", "id_rsa"} {
+			ids = append(ids, filepath.Join(home, ".ssh", n))
+		}
+	}
+	for _, id := range ids {
+		r.IdentityFiles = append(r.IdentityFiles, expandPath(id, home, r))
+	}
+	r.Agent = d.getenv("SSH_AUTH_SOCK") != "" && !opt.IdentitiesOnly
+	if h.Command != "" {
+		r.LookedIn = []string{h.Command + " (the host's command)"}
+	} else {
+		r.LookedIn = append([]string{"PATH"}, SearchPaths()...)
+	}
+	t := h.ConnectTimeout
+	if opt.ConnectTimeoutSeconds > 0 && t == 0 {
+		t = time.Duration(opt.ConnectTimeoutSeconds) * time.Second
+	}
+	if t <= 0 {
+		t = DefaultConnectTimeout
+	}
+	r.Timeout = t.String()
+	return r, nil
+}
+
+func first(vals ...string) string {
+	for _, v := range vals {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// expandPath does ssh's ~ and the %d %u %h %r %% tokens of IdentityFile.
+func expandPath(p, home string, r *Resolved) string {
+	if p == "~" || strings.HasPrefix(p, "~/") {
+		p = home + p[1:]
+	}
+	return strings.NewReplacer("%d", home, "%h", r.HostName, "%r", r.User, "%u", r.User, "%%", "%").Replace(p)
+}
+
+// hostKeys builds the host key check: known_hosts only. An unknown key
+// and a changed key are refused with their own reasons. It also returns
+// the key algorithms known_hosts holds for the host, so the server is
+// asked for a key we can check rather than one we have never seen.
+func (d *Dialer) hostKeys(r *Resolved) (ssh.HostKeyCallback, []string, error) {
+	var db ssh.HostKeyCallback
+	if len(r.KnownHosts) > 0 {
+		var err error
+		if db, err = knownhosts.New(r.KnownHosts...); err != nil {
+			return nil, nil, newErr(CodeHostUnreachable, ReasonHostKeyUnknown, r.Host, "fix or move aside the broken known_hosts line", "reading known_hosts: %v", err)
+		}
+	}
+	lookupAddr := &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: r.Port}
+	var algos []string
+	if db != nil {
+		probe, err := ed25519Probe()
+		if err != nil {
+			return nil, nil, err
+		}
+		var ke *knownhosts.KeyError
+		if err := db(r.KeyName, lookupAddr, probe); errors.As(err, &ke) {
+			for _, k := range ke.Want {
+				switch t := k.Key.Type(); t {
+				case ssh.KeyAlgoRSA:
+					algos = append(algos, ssh.KeyAlgoRSASHA512, ssh.KeyAlgoRSASHA256, ssh.KeyAlgoRSA)
+				default:
+					algos = append(algos, t)
+				}
+			}
+		}
+	}
+	unknownHint := fmt.Sprintf("check the key's fingerprint with the machine's owner, then accept it once by hand: ssh -p %d %s@%s true (or ssh-keyscan)", r.Port, r.User, r.HostName)
+	cb := func(_ string, _ net.Addr, key ssh.PublicKey) error {
+		fp := ssh.FingerprintSHA256(key)
+		if db == nil {
+			return newErr(CodeHostUnreachable, ReasonHostKeyUnknown, r.Host, unknownHint,
+				"host key %s %s of %s is unknown (no known_hosts file)", key.Type(), fp, r.KeyName)
+		}
+		err := db(r.KeyName, lookupAddr, key)
+		var ke *knownhosts.KeyError
+		switch {
+		case err == nil:
+			return nil
+		case errors.As(err, &ke) && len(ke.Want) == 0:
+			return newErr(CodeHostUnreachable, ReasonHostKeyUnknown, r.Host, unknownHint,
+				"host key %s %s of %s is not in %s", key.Type(), fp, r.KeyName, strings.Join(r.KnownHosts, ", "))
+		case errors.As(err, &ke):
+			w := ke.Want[0]
+			return newErr(CodeHostUnreachable, ReasonHostKeyChanged, r.Host,
+				fmt.Sprintf("the machine's key changed or someone is in the way; if its owner confirms the new key, remove line %d of %s and accept the new one by hand", w.Line, w.Filename),
+				"HOST KEY CHANGED for %s: it offered %s %s, %s:%d holds %s", r.KeyName, key.Type(), fp, w.Filename, w.Line, ssh.FingerprintSHA256(w.Key))
+		default:
+			return newErr(CodeHostUnreachable, ReasonHostKeyChanged, r.Host, "the key is revoked in known_hosts", "host key refused: %v", err)
+		}
+	}
+	return cb, algos, nil
+}
+
+// ed25519Probe is a public key that is in no known_hosts (all zero
+// bytes), used to ask knownhosts which keys it holds for a name.
+func ed25519Probe() (ssh.PublicKey, error) {
+	return ssh.NewPublicKey(ed25519.PublicKey(make([]byte, ed25519.PublicKeySize)))
+}
+
+// signers gathers the keys to offer: the agent's first, then each
+// identity file that exists and needs no passphrase (a link never
+// prompts, as ssh's BatchMode). What was skipped is noted.
+func (d *Dialer) signers(r *Resolved) ([]ssh.Signer, io.Closer) {
+	var out []ssh.Signer
+	var closer io.Closer
+	if r.Agent {
+		if c, err := net.Dial("unix", d.getenv("SSH_AUTH_SOCK")); err == nil {
+			if s, err := agent.NewClient(c).Signers(); err == nil {
+				out = append(out, s...)
+				r.Notes = append(r.Notes, fmt.Sprintf("agent offered %d key(s)", len(s)))
+			}
+			closer = c
+		} else {
+			r.Notes = append(r.Notes, "SSH_AUTH_SOCK set but the agent did not answer: "+err.Error())
+		}
+	}
+	for _, id := range r.IdentityFiles {
+		b, err := os.ReadFile(id)
+		if err != nil {
+			continue
+		}
+		s, err := ssh.ParsePrivateKey(b)
+		var pm *ssh.PassphraseMissingError
+		switch {
+		case errors.As(err, &pm):
+			r.Notes = append(r.Notes, id+" needs a passphrase: add it to your ssh-agent")
+		case err != nil:
+			r.Notes = append(r.Notes, id+": "+err.Error())
+		default:
+			out = append(out, s)
+		}
+	}
+	return out, closer
+}
+
+// Link is one ssh connection running `tuios stdio-proxy` on the far
+// side, speaking the control protocol. Calls on it are answered in order;
+// it is not safe for concurrent use.
+type Link struct {
+	client  *ssh.Client
+	session *ssh.Session
+	in      io.WriteCloser
+	out     *bufio.Reader
+	stderr  *tailBuffer
+	next    int
+	Hello   Hello
+	Where   *Resolved
+}
+
+// Dial resolves h, connects with ssh, starts the far stdio-proxy and says
+// link-peer then hello, all within h's connect timeout. Every failure is
+// an *Error whose Reason gives the link state (Reason.Status).
+func (d *Dialer) Dial(ctx context.Context, h Host) (*Link, error) {
+	r, err := d.Resolve(h)
+	if err != nil {
+		return nil, err
+	}
+	return d.dial(ctx, h, r)
+}
+
+func (d *Dialer) dial(ctx context.Context, h Host, r *Resolved) (*Link, error) {
+	timeout, _ := time.ParseDuration(r.Timeout)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cb, algos, err := d.hostKeys(r)
+	if err != nil {
+		return nil, err
+	}
+	opt, _ := ParseOptions(h.SSHOptions)
+	signers, agentConn := d.signers(r)
+	if agentConn != nil {
+		defer agentConn.Close()
+	}
+	cfg := &ssh.ClientConfig{
+		User:              r.User,
+		Auth:              []ssh.AuthMethod{ssh.PublicKeys(signers...)},
+		HostKeyCallback:   cb,
+		HostKeyAlgorithms: first2(opt.HostKeyAlgorithms, algos),
+		Timeout:           timeout,
+		ClientVersion:     "SSH-2.0-tuios-link",
+	}
+	cfg.Ciphers, cfg.MACs, cfg.KeyExchanges = opt.Ciphers, opt.MACs, opt.KexAlgorithms
+	addr := net.JoinHostPort(r.HostName, strconv.Itoa(r.Port))
+	var nd net.Dialer
+	conn, err := nd.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return nil, &Error{code: CodeHostUnreachable, Reason: ReasonConnect, Host: h.Name, Msg: "connecting to " + addr, Err: err,
+			hint: "check that the machine is up and sshd listens there (tuios hosts test " + h.Name + ")"}
+	}
+	if dl, ok := ctx.Deadline(); ok {
+		conn.SetDeadline(dl)
+	}
+	cc, chans, reqs, err := ssh.NewClientConn(conn, r.KeyName, cfg)
+	if err != nil {
+		conn.Close()
+		var he *Error
+		if errors.As(err, &he) {
+			return nil, he
+		}
+		reason, hint := ReasonConnect, "see what ssh -v "+h.Addr+" says"
+		if strings.Contains(err.Error(), "unable to authenticate") {
+			reason, hint = ReasonAuth, "no key was accepted: load one into ssh-agent or name it with -i, and put its public half in the far authorized_keys"
+		}
+		return nil, &Error{code: CodeHostUnreachable, Reason: reason, Host: h.Name, Msg: "ssh handshake with " + addr, Err: err, hint: hint}
+	}
+	client := ssh.NewClient(cc, chans, reqs)
+	// The channel has no deadline of its own: closing the connection when
+	// the context ends unblocks every read below.
+	stop := context.AfterFunc(ctx, func() { client.Close() })
+	l, err := d.start(client, h, r)
+	if !stop() || ctx.Err() != nil {
+		if err == nil {
+			l.Close()
+		}
+		return nil, &Error{code: CodeHostUnreachable, Reason: ReasonConnect, Host: h.Name, Msg: fmt.Sprintf("no answer from the far tuios within %s", timeout), Err: ctx.Err(),
+			hint: "raise connect_timeout, or check the far daemon (tuios hosts test " + h.Name + ")"}
+	}
+	if err != nil {
+		client.Close()
+		return nil, err
+	}
+	conn.SetDeadline(time.Time{})
+	return l, nil
+}
+
+func first2(a, b []string) []string {
+	if len(a) > 0 {
+		return a
+	}
+	return b
+}
+
+func (d *Dialer) start(client *ssh.Client, h Host, r *Resolved) (*Link, error) {
+	sess, err := client.NewSession()
+	if err != nil {
+		return nil, &Error{code: CodeHostUnreachable, Reason: ReasonConnect, Host: h.Name, Msg: "opening a session channel", Err: err, hint: "the far sshd refused a session"}
+	}
+	l := &Link{client: client, session: sess, stderr: &tailBuffer{max: 4096}, Where: r}
+	sess.Stderr = l.stderr
+	if l.in, err = sess.StdinPipe(); err != nil {
+		return nil, err
+	}
+	out, err := sess.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	l.out = bufio.NewReaderSize(out, 64<<10)
+	if err := sess.Start(r.RemoteCommand); err != nil {
+		return nil, &Error{code: CodeHostUnreachable, Reason: ReasonConnect, Host: h.Name, Msg: "starting " + r.RemoteCommand, Err: err}
+	}
+	peer := d.Peer
+	if peer == "" {
+		hn, _ := os.Hostname()
+		peer, _, _ = strings.Cut(strings.ToLower(hn), ".")
+	}
+	// link-peer goes first (§14.5): the far daemon places the link by it.
+	// A daemon that predates link-peer answers unknown_verb; the link
+	// still works, but that daemon cannot apply a link policy.
+	var pe *callError
+	err = l.Call("link-peer", map[string]any{"peer": peer}, nil)
+	switch {
+	case err == nil:
+		l.Hello.LinkPeer = true
+	case errors.As(err, &pe) && pe.Code == "unknown_verb":
+		r.Notes = append(r.Notes, "the far daemon does not know link-peer yet: it cannot apply a link policy")
+	case errors.As(err, &pe):
+		return nil, &Error{code: CodeHostRefused, Reason: ReasonProtocol, Host: h.Name, Msg: "the far daemon refused link-peer", Err: err, hint: "see the far machine's [hosts] policy"}
+	default:
+		return nil, l.exitError(h, err)
+	}
+	proto := d.Protocol
+	if proto == 0 {
+		proto = 1
+	}
+	var hello struct {
+		Type string `json:"type"`
+		Hello
+	}
+	err = l.Call("hello", map[string]any{"client": first(d.Client, "tuios-link"), "version": d.Version, "protocol": proto}, &hello)
+	switch {
+	case errors.As(err, &pe) && pe.Code == "protocol_mismatch":
+		return nil, &Error{code: CodeProtocolMismatch, Reason: ReasonIncompatible, Host: h.Name, Msg: "the far daemon speaks another protocol", Err: err, hint: "install the same tuios on both machines"}
+	case err != nil && errors.As(err, &pe):
+		return nil, &Error{code: CodeHostRefused, Reason: ReasonProtocol, Host: h.Name, Msg: "the far daemon refused hello", Err: err}
+	case err != nil:
+		return nil, l.exitError(h, err)
+	}
+	if hello.Type != "hello" || proto < hello.MinProtocol || proto > hello.Protocol {
+		return nil, newErr(CodeProtocolMismatch, ReasonIncompatible, h.Name, "install the same tuios on both machines",
+			"the far daemon speaks protocol %d to %d, this side %d", hello.MinProtocol, hello.Protocol, proto)
+	}
+	l.Hello = Hello{Protocol: hello.Protocol, MinProtocol: hello.MinProtocol, DaemonVersion: hello.DaemonVersion, PID: hello.PID, Sessions: hello.Sessions, LinkPeer: l.Hello.LinkPeer}
+	return l, nil
+}
+
+// exitError explains a far side that hung up before answering: the exit
+// status of the far command says whether tuios or its daemon was missing.
+func (l *Link) exitError(h Host, cause error) error {
+	werr := make(chan error, 1)
+	go func() { werr <- l.session.Wait() }()
+	select {
+	case err := <-werr:
+		var ee *ssh.ExitError
+		if errors.As(err, &ee) {
+			switch ee.ExitStatus() {
+			case exitNoTuios:
+				return &Error{code: CodeHostUnreachable, Reason: ReasonNoTuios, Host: h.Name, Msg: "tuios is not installed where the link looked (" + strings.Join(l.Where.LookedIn, ", ") + ")",
+					Err: errors.New(l.stderr.String()), hint: "install tuios there, or set its path: tuios hosts add " + h.Name + " " + h.Addr + " --command PATH"}
+			case exitNoDaemon:
+				return &Error{code: CodeHostUnreachable, Reason: ReasonNoDaemon, Host: h.Name, Msg: "the far tuios found no daemon", Err: errors.New(l.stderr.String()),
+					hint: "start one there (tuios daemon, or any tuios verb)"}
+			}
+		}
+	case <-time.After(2 * time.Second):
+	}
+	return &Error{code: CodeHostUnreachable, Reason: ReasonProtocol, Host: h.Name, Msg: "the far side did not speak the control protocol", Err: fmt.Errorf("%v; it said %q", cause, l.stderr.String()),
+		hint: "run the far command by hand to see what it prints"}
+}
+
+// callError is an error the far daemon answered.
+type callError struct {
+	Code    string          `json:"code"`
+	Message string          `json:"message"`
+	Hint    json.RawMessage `json:"hint,omitempty"`
+}
+
+func (e *callError) Error() string { return e.Code + ": " + e.Message }
+
+// Call sends one request over the link and decodes its result into
+// result (nil to drop it). An error the far daemon answered is returned
+// with its code in the message; the text of it came from another machine
+// and is data (§1.6).
+func (l *Link) Call(verb string, params, result any) error {
+	l.next++
+	b, err := json.Marshal(map[string]any{"id": l.next, "verb": verb, "params": params})
+	if err != nil {
+		return err
+	}
+	if _, err := l.in.Write(append(b, '\n')); err != nil {
+		return err
+	}
+	line, err := readLine(l.out, 16<<20)
+	if err != nil {
+		return err
+	}
+	var resp struct {
+		ID     int             `json:"id"`
+		Result json.RawMessage `json:"result"`
+		Error  *callError      `json:"error"`
+	}
+	if err := json.Unmarshal(line, &resp); err != nil {
+		return fmt.Errorf("the far side sent something that is not a response: %q", truncate(line, 120))
+	}
+	if resp.ID != l.next {
+		return fmt.Errorf("the far side answered request %d, not %d", resp.ID, l.next)
+	}
+	if resp.Error != nil {
+		return resp.Error
+	}
+	if result != nil {
+		return json.Unmarshal(resp.Result, result)
+	}
+	return nil
+}
+
+// Close ends the far stdio-proxy and the ssh connection.
+func (l *Link) Close() error {
+	l.in.Close()
+	return l.client.Close()
+}
+
+func readLine(r *bufio.Reader, limit int) ([]byte, error) {
+	var buf []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		buf = append(buf, chunk...)
+		if len(buf) > limit {
+			return nil, fmt.Errorf("a line from the far side is over %d bytes", limit)
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		return bytes.TrimRight(buf, "\r\n"), nil
+	}
+}
+
+func truncate(b []byte, n int) string {
+	if len(b) > n {
+		return string(b[:n]) + "…"
+	}
+	return string(b)
+}
+
+// tailBuffer keeps the last max bytes written to it (the far stderr).
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	b   []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b = append(t.b, p...)
+	if len(t.b) > t.max {
+		t.b = t.b[len(t.b)-t.max:]
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return strings.TrimSpace(string(t.b))
+}

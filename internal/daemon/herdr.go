@@ -1,0 +1,386 @@
+package daemon
+
+// The herdr socket: agents that report to herdr (Crush, Kiro CLI and
+// others) find it through HERDR_SOCKET_PATH and speak herdr's wire to it,
+// so they need no install step. It is the daemon socket plus ".herdr", in
+// the same private directory; herdr's own socket is never touched.
+//
+// Wire (herdr's): one request per connection, one JSON line each way, then
+// close; events.subscribe alone keeps streaming. Errors are herdr's shape,
+// {"id","error":{"code","message"}}, never tuios's hint-carrying one.
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tuios/tuios/internal/proto"
+	"github.com/tuios/tuios/internal/sock"
+)
+
+// herdr's wire limits (coordination spec §18.2).
+const (
+	herdrVersion  = "0.9.3+tuios"
+	herdrProtocol = 22
+	// herdrMaxLine caps one request line (1 MiB).
+	herdrMaxLine = 1 << 20
+	// herdrDeadline bounds reading the request and writing the answer;
+	// waits run as long as their own timeout.
+	herdrDeadline = 2 * time.Second
+	// herdrConnsPerProc and herdrStreamsPerProc cap what one calling
+	// process (by peer pid; pid-less callers share one count) holds open.
+	herdrConnsPerProc   = 64
+	herdrStreamsPerProc = 8
+	// herdrSeqTable bounds the seq high-water table; past it the table is
+	// cleared (an old reporter's next report is then accepted once more).
+	herdrSeqTable = 4096
+	// herdrMaxWait caps a wait's timeout_ms (24 h).
+	herdrMaxWait = 24 * time.Hour
+)
+
+// herdrErr is an error in herdr's shape: a stable code and a message.
+type herdrErr struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+func herdrErrorf(code, msg string) *herdrErr { return &herdrErr{Code: code, Message: msg} }
+
+// herdrRequest is one request line as herdr's schema has it.
+type herdrRequest struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+}
+
+// herdrSock serves the herdr socket for one Server.
+type herdrSock struct {
+	s    *Server
+	path string
+	// bin is the herdr link panes get as HERDR_BIN_PATH ("" when it could
+	// not be made: the tuios binary is named instead).
+	bin string
+
+	mu      sync.Mutex
+	ln      net.Listener
+	conns   map[int]int // open connections per peer pid
+	streams map[int]int // open event streams per peer pid
+	open    map[net.Conn]struct{}
+	// seq is the high-water table: the last seq taken per pane and
+	// source (state and release share one mark, metadata has its own).
+	seq map[herdrSeqKey]uint64
+	// rate is each pane's metadata/notification bucket.
+	rate map[string]*herdrBucket
+	// watch is each reporting pane's crash watch (herdr_report.go).
+	watch map[string]*herdrWatch
+	wg    sync.WaitGroup
+}
+
+type herdrSeqKey struct {
+	pane, source string
+	meta         bool
+}
+
+func newHerdrSock(s *Server) *herdrSock {
+	return &herdrSock{
+		s: s, path: s.opt.Socket + ".herdr",
+		conns: map[int]int{}, streams: map[int]int{}, open: map[net.Conn]struct{}{},
+		seq: map[herdrSeqKey]uint64{}, rate: map[string]*herdrBucket{}, watch: map[string]*herdrWatch{},
+	}
+}
+
+// mode is [agents] herdr_protocol.
+func (h *herdrSock) mode() string { return h.s.opt.Config.HerdrMode() }
+
+// listen takes the herdr socket beside the daemon's own (whose directory
+// Listen already checked) and makes the herdr link; the daemon holds the
+// main socket, so a file left at this path is a dead daemon's.
+func (h *herdrSock) listen() error {
+	if h.mode() == "off" {
+		return nil
+	}
+	os.Remove(h.path)
+	ln, err := net.Listen("unix", h.path)
+	if err != nil {
+		return err
+	}
+	os.Chmod(h.path, 0o600)
+	h.bin = h.makeLink()
+	h.mu.Lock()
+	h.ln = ln
+	h.mu.Unlock()
+	h.wg.Add(1)
+	go h.serve(ln)
+	return nil
+}
+
+// makeLink makes <runtime dir>/herdr/bin/herdr, a link to the tuios
+// binary: invoked by that name tuios speaks herdr's CLI (cli.HerdrMain).
+// It is in a directory of its own, never on PATH.
+func (h *herdrSock) makeLink() string {
+	exe := h.s.opt.Executable
+	if exe == "" {
+		return ""
+	}
+	dir := filepath.Join(filepath.Dir(h.s.opt.Socket), "herdr", "bin")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return exe
+	}
+	link := filepath.Join(dir, "herdr")
+	if cur, err := os.Readlink(link); err == nil && cur == exe {
+		return link
+	}
+	os.Remove(link)
+	if err := os.Symlink(exe, link); err != nil {
+		return exe
+	}
+	return link
+}
+
+// live says whether the herdr socket is served.
+func (h *herdrSock) live() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.ln != nil
+}
+
+// close stops accepting, ends every connection and removes the socket.
+func (h *herdrSock) close() {
+	h.mu.Lock()
+	ln := h.ln
+	h.ln = nil
+	for c := range h.open {
+		c.Close()
+	}
+	for _, w := range h.watch {
+		w.stop()
+	}
+	h.mu.Unlock()
+	if ln != nil {
+		ln.Close()
+		os.Remove(h.path)
+	}
+	h.wg.Wait()
+}
+
+func (h *herdrSock) serve(ln net.Listener) {
+	defer h.wg.Done()
+	var delay time.Duration
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			if errors.Is(err, net.ErrClosed) {
+				return
+			}
+			// Out of descriptors or an aborted handshake: back off, as the
+			// main socket does, rather than stop answering reporters.
+			delay = min(max(2*delay, 5*time.Millisecond), time.Second)
+			select {
+			case <-time.After(delay):
+			case <-h.s.done:
+				return
+			}
+			continue
+		}
+		delay = 0
+		cred, err := sock.Peer(c)
+		if err != nil || cred.UID != h.s.uid {
+			herdrRefuse(c, nil, herdrErrorf("forbidden", "this daemon serves only the user that runs it"))
+			continue
+		}
+		h.mu.Lock()
+		if h.ln == nil {
+			h.mu.Unlock()
+			c.Close()
+			return
+		}
+		if h.conns[cred.PID] >= herdrConnsPerProc {
+			h.mu.Unlock()
+			herdrRefuse(c, nil, herdrErrorf(proto.CodeRateLimited, "this process holds 64 open connections to the herdr socket, its cap"))
+			continue
+		}
+		h.conns[cred.PID]++
+		h.open[c] = struct{}{}
+		h.wg.Add(1)
+		h.mu.Unlock()
+		go h.serveConn(c, cred.PID)
+	}
+}
+
+// herdrRefuse answers a connection that will not be served and closes it.
+func herdrRefuse(c net.Conn, id json.RawMessage, e *herdrErr) {
+	c.SetWriteDeadline(time.Now().Add(100 * time.Millisecond))
+	writeHerdr(c, id, nil, e)
+	c.Close()
+}
+
+// writeHerdr writes one answer line: result or error, with the id echoed
+// when the request had a string id.
+func writeHerdr(c net.Conn, id json.RawMessage, res any, e *herdrErr) error {
+	out := struct {
+		ID     json.RawMessage `json:"id,omitempty"`
+		Result any             `json:"result,omitempty"`
+		Error  *herdrErr       `json:"error,omitempty"`
+	}{ID: id, Result: res, Error: e}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return err
+	}
+	_, err = c.Write(append(b, '\n'))
+	return err
+}
+
+// herdrCall is one request being answered.
+type herdrCall struct {
+	h    *herdrSock
+	c    net.Conn
+	peer int
+	// ctx ends when the client hangs up (watched only while a wait or a
+	// stream runs) or the daemon stops.
+	ctx context.Context
+	// placed/pane: the window the caller runs in, found once, from the
+	// kernel's word on its pid.
+	placed bool
+	pane   string
+	// r is the reader the request came from: a wait watches it for the
+	// client's hang-up.
+	r *bufio.Reader
+}
+
+func (h *herdrSock) serveConn(c net.Conn, peer int) {
+	defer h.wg.Done()
+	defer func() {
+		c.Close()
+		h.mu.Lock()
+		delete(h.open, c)
+		if h.conns[peer]--; h.conns[peer] <= 0 {
+			delete(h.conns, peer)
+		}
+		h.mu.Unlock()
+	}()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() { // the daemon stopping ends a wait at once
+		select {
+		case <-h.s.done:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	c.SetDeadline(time.Now().Add(herdrDeadline))
+	r := bufio.NewReaderSize(c, 8<<10)
+	line, err := proto.ReadLineWithin(r, herdrMaxLine, h.s.budget)
+	switch {
+	case errors.Is(err, proto.ErrLineTooLong):
+		writeHerdr(c, nil, nil, herdrErrorf(proto.CodeInvalidRequest, "the request line is over the 1 MiB cap"))
+		return
+	case errors.Is(err, proto.ErrBudget):
+		writeHerdr(c, nil, nil, herdrErrorf(proto.CodeRateLimited, "the daemon holds too much unfinished input; send the request again in a moment"))
+		return
+	case err != nil:
+		return
+	}
+	defer h.s.budget.Release(len(line))
+	if len(strings.TrimSpace(string(line))) == 0 {
+		return // an empty line closes silently, as herdr does
+	}
+	call := &herdrCall{h: h, c: c, peer: peer, ctx: ctx, r: r}
+	id, res, herr := call.handle(line)
+	if st, ok := res.(*herdrStream); ok {
+		call.stream(id, st)
+		return
+	}
+	c.SetWriteDeadline(time.Now().Add(herdrDeadline))
+	writeHerdr(c, id, res, herr)
+}
+
+// parseHerdrRequest reads one request line. On failure it still returns
+// the id when a string id could be read, so the error can echo it.
+func parseHerdrRequest(line []byte) (herdrRequest, *herdrErr) {
+	var req herdrRequest
+	if err := json.Unmarshal(line, &req); err != nil {
+		var idOnly struct {
+			ID json.RawMessage `json:"id"`
+		}
+		if json.Unmarshal(line, &idOnly) == nil && isJSONString(idOnly.ID) {
+			req.ID = idOnly.ID
+		} else {
+			req.ID = nil
+		}
+		return req, herdrErrorf(proto.CodeInvalidRequest, "invalid request: "+clipText(err.Error(), 200))
+	}
+	if !isJSONString(req.ID) {
+		req.ID = nil // herdr's ids are strings; anything else is not echoed
+	}
+	if req.Method == "" {
+		return req, herdrErrorf(proto.CodeInvalidRequest, "missing field `method`")
+	}
+	if len(req.Params) > 0 && !isJSONObject(req.Params) && string(req.Params) != "null" {
+		return req, herdrErrorf(proto.CodeInvalidRequest, "invalid type: params must be an object")
+	}
+	return req, nil
+}
+
+func isJSONString(b json.RawMessage) bool { return len(b) >= 2 && b[0] == '"' }
+
+func isJSONObject(b json.RawMessage) bool {
+	t := strings.TrimSpace(string(b))
+	return strings.HasPrefix(t, "{")
+}
+
+// handle parses and runs one request. A method that panics is a bug: the
+// caller gets internal and the daemon goes on.
+func (call *herdrCall) handle(line []byte) (id json.RawMessage, res any, herr *herdrErr) {
+	req, herr := parseHerdrRequest(line)
+	if herr != nil {
+		return req.ID, nil, herr
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			call.h.s.opt.Logf("panic in herdr %s: %v", clipText(req.Method, 64), r)
+			res, herr = nil, herdrErrorf(proto.CodeInternal, "the daemon failed on "+clipText(req.Method, 64)+" (a bug; it goes on running)")
+		}
+	}()
+	p, herr := parseHerdrParams(req.Params)
+	if herr != nil {
+		return req.ID, nil, herr
+	}
+	res, herr = call.h.method(call, req.Method, p)
+	return req.ID, res, herr
+}
+
+// place finds the caller's window once, from its pid as the kernel gives
+// it, never from anything the caller says.
+func (call *herdrCall) place() string {
+	if !call.placed {
+		call.placed = true
+		if call.peer > 1 {
+			call.pane, _ = call.h.s.paneOf(call.peer)
+		}
+	}
+	return call.pane
+}
+
+// hangup returns a context that ends when the client closes its end: a
+// wait whose client is gone ends at once.
+func (call *herdrCall) hangup() (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(call.ctx)
+	call.c.SetReadDeadline(time.Time{})
+	go func() {
+		var b [1]byte
+		for {
+			if _, err := call.r.Read(b[:]); err != nil {
+				cancel()
+				return
+			}
+		}
+	}()
+	return ctx, cancel
+}

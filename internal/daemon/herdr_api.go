@@ -1,0 +1,731 @@
+package daemon
+
+import (
+	"encoding/json"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/tuios/tuios/agentstate"
+	"github.com/tuios/tuios/internal/proto"
+	"github.com/tuios/tuios/vt"
+)
+
+// herdr's API over tuios's own tables (coordination spec §18.5): a herdr
+// workspace is a tuios session ("w" + 12 hex of its id), a tab is one of
+// its numbered workspaces ("<ws>:t<n>"), a pane a window ("<ws>:p" + 12
+// hex of its id). Reads and waits are answered here; mutating methods go
+// through the verbs tuios already has; what tuios has no counterpart for
+// answers unsupported.
+
+// herdrHex is the first 12 hex digits of a tuios id.
+func herdrHex(id string) string {
+	h := strings.ReplaceAll(id, "-", "")
+	return h[:min(12, len(h))]
+}
+
+func herdrWorkspaceID(ss *Session) string       { return "w" + herdrHex(ss.ID) }
+func herdrPaneID(ss *Session, w *Window) string { return herdrWorkspaceID(ss) + ":p" + herdrHex(w.ID) }
+func herdrTabID(ss *Session, n int) string      { return herdrWorkspaceID(ss) + ":t" + strconv.Itoa(n) }
+
+// herdrNamesWindow says whether a pane id names w: herdr's form (the part
+// after ":p" is the window's 12-hex prefix), the raw window id, or at
+// least 8 leading hex digits of it.
+func herdrNamesWindow(paneID string, w *Window) bool {
+	if paneID == w.ID {
+		return true
+	}
+	part := paneID
+	if _, after, ok := strings.Cut(paneID, ":p"); ok {
+		part = after
+	}
+	part = strings.ReplaceAll(strings.ToLower(part), "-", "")
+	full := strings.ReplaceAll(w.ID, "-", "")
+	return len(part) >= 8 && strings.HasPrefix(full, part)
+}
+
+// herdrSession finds the session a herdr workspace id names.
+func (s *Server) herdrSession(ws string) *Session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, ss := range s.sessions {
+		if herdrWorkspaceID(ss) == ws {
+			return ss
+		}
+	}
+	return nil
+}
+
+// herdrWindow finds the window a pane id names, in any session (a pane id
+// still finds a window moved to another session).
+func (s *Server) herdrWindow(paneID string) (*Window, *herdrErr) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var found *Window
+	for _, w := range s.windows {
+		if herdrNamesWindow(paneID, w) {
+			if found != nil {
+				return nil, herdrErrorf("pane_not_found", "pane id "+clipText(paneID, 64)+" names more than one pane; give more of it")
+			}
+			found = w
+		}
+	}
+	if found == nil {
+		return nil, herdrErrorf("pane_not_found", "no pane "+clipText(paneID, 64))
+	}
+	return found, nil
+}
+
+// herdrStatus is herdr's agent_status for a tuios state.
+func herdrStatus(st agentstate.State) string {
+	switch st {
+	case agentstate.Working:
+		return "working"
+	case agentstate.NeedsInput:
+		return "blocked"
+	case agentstate.Idle:
+		return "idle"
+	case agentstate.Done, agentstate.Errored:
+		return "done"
+	}
+	return "unknown"
+}
+
+// herdrRollup is the status a tab or workspace shows: the first of
+// blocked, done, working, idle, unknown that any pane has.
+func herdrRollup(statuses []string) string {
+	for _, want := range []string{"blocked", "done", "working", "idle"} {
+		for _, s := range statuses {
+			if s == want {
+				return want
+			}
+		}
+	}
+	return "unknown"
+}
+
+// herdrAgentName is herdr's name for a tuios harness id.
+func herdrAgentName(harness string) string {
+	switch harness {
+	case "claude-code":
+		return "claude"
+	case "gemini-cli":
+		return "gemini"
+	case "cursor-agent":
+		return "cursor"
+	case "antigravity":
+		return "agy"
+	case "qoder":
+		return "qodercli"
+	}
+	return harness
+}
+
+type herdrPaneInfo struct {
+	PaneID       string            `json:"pane_id"`
+	TabID        string            `json:"tab_id"`
+	WorkspaceID  string            `json:"workspace_id"`
+	Label        string            `json:"label"`
+	Title        string            `json:"title,omitempty"`
+	Focused      bool              `json:"focused"`
+	Cwd          string            `json:"cwd,omitempty"`
+	AgentStatus  string            `json:"agent_status"`
+	Agent        string            `json:"agent,omitempty"`
+	Message      string            `json:"message,omitempty"`
+	AgentSession map[string]string `json:"agent_session,omitempty"`
+	Tokens       map[string]string `json:"tokens,omitempty"`
+	Revision     uint64            `json:"revision"`
+	Exited       bool              `json:"exited"`
+}
+
+type herdrTabInfo struct {
+	TabID       string `json:"tab_id"`
+	WorkspaceID string `json:"workspace_id"`
+	Number      int    `json:"number"`
+	Label       string `json:"label"`
+	Focused     bool   `json:"focused"`
+	Panes       int    `json:"pane_count"`
+	AgentStatus string `json:"agent_status"`
+}
+
+type herdrWorkspaceInfo struct {
+	WorkspaceID string `json:"workspace_id"`
+	Label       string `json:"label"`
+	Focused     bool   `json:"focused"`
+	Tabs        int    `json:"tab_count"`
+	Panes       int    `json:"pane_count"`
+	AgentStatus string `json:"agent_status"`
+}
+
+// herdrView is the whole of herdr's model, copied under s.mu and then
+// filled from the arbiter without it.
+type herdrView struct {
+	workspaces []herdrWorkspaceInfo
+	tabs       []herdrTabInfo
+	panes      []herdrPaneInfo
+}
+
+func (s *Server) herdrView() herdrView {
+	type seat struct {
+		ss      *Session
+		w       *Window
+		info    herdrPaneInfo
+		ws      int
+		focused bool
+	}
+	type tabSeat struct {
+		ss      *Session
+		n       int
+		name    string
+		showing bool
+	}
+	var seats []seat
+	var tabs []tabSeat
+	var wss []*Session
+	s.mu.Lock()
+	var recent *Session
+	for _, ss := range s.sessionsSorted() {
+		if recent == nil || ss.active.After(recent.active) {
+			recent = ss
+		}
+		wss = append(wss, ss)
+		used := map[int]bool{}
+		for _, w := range ss.windows {
+			used[w.workspace] = true
+			seats = append(seats, seat{ss: ss, w: w, ws: w.workspace, focused: ss.focused == w, info: herdrPaneInfo{
+				PaneID: herdrPaneID(ss, w), TabID: herdrTabID(ss, w.workspace), WorkspaceID: herdrWorkspaceID(ss),
+				Label: w.DisplayName(), Title: w.Title(), Cwd: w.dirNow(),
+			}})
+		}
+		for n := 1; n <= Workspaces; n++ {
+			// A slot is a tab when it holds a window, has a name, or shows.
+			if used[n] || ss.wsNames[n] != "" || ss.workspace == n {
+				tabs = append(tabs, tabSeat{ss: ss, n: n, name: ss.wsNames[n], showing: ss.workspace == n})
+			}
+		}
+	}
+	s.mu.Unlock()
+	var v herdrView
+	byTab := map[string][]string{}
+	byWS := map[string][]string{}
+	for _, st := range seats {
+		snap := s.tracker.Arbiter().Get(st.w.ID)
+		in := st.info
+		in.Focused = st.focused
+		in.AgentStatus = herdrStatus(snap.State)
+		in.Agent = herdrAgentName(snap.Harness)
+		in.Message = snap.Message
+		if snap.SessionID != "" {
+			in.AgentSession = map[string]string{"kind": "id", "id": snap.SessionID}
+		}
+		in.Tokens = snap.Meta
+		if t := snap.Meta["title"]; t != "" {
+			in.Title = t
+		}
+		st.w.mu.Lock()
+		in.Revision, in.Exited = st.w.outBytes, st.w.exited
+		st.w.mu.Unlock()
+		v.panes = append(v.panes, in)
+		byTab[in.TabID] = append(byTab[in.TabID], in.AgentStatus)
+		byWS[in.WorkspaceID] = append(byWS[in.WorkspaceID], in.AgentStatus)
+	}
+	tabCount := map[string]int{}
+	for _, t := range tabs {
+		id := herdrTabID(t.ss, t.n)
+		label := t.name
+		if label == "" {
+			label = strconv.Itoa(t.n)
+		}
+		v.tabs = append(v.tabs, herdrTabInfo{TabID: id, WorkspaceID: herdrWorkspaceID(t.ss), Number: t.n, Label: label,
+			Focused: t.showing, Panes: len(byTab[id]), AgentStatus: herdrRollup(byTab[id])})
+		tabCount[herdrWorkspaceID(t.ss)]++
+	}
+	for _, ss := range wss {
+		id := herdrWorkspaceID(ss)
+		v.workspaces = append(v.workspaces, herdrWorkspaceInfo{WorkspaceID: id, Label: ss.Name, Focused: ss == recent,
+			Tabs: tabCount[id], Panes: len(byWS[id]), AgentStatus: herdrRollup(byWS[id])})
+	}
+	return v
+}
+
+// herdrUnsupported says whether tuios answers a method with unsupported:
+// herdr has it, tuios has nothing it maps onto.
+func herdrUnsupported(m string) bool {
+	for _, pre := range []string{"server.", "plugin.", "integration.", "client.", "layout.", "agent.view.", "worktree."} {
+		if strings.HasPrefix(m, pre) {
+			return true
+		}
+	}
+	switch m {
+	case "workspace.move", "workspace.move_block", "workspace.report_metadata", "agent.rename", "agent.explain",
+		"pane.resize", "pane.move", "pane.scroll", "pane.clear", "pane.copy", "pane.select", "pane.selection",
+		"pane.open_link", "pane.links", "pane.swap", "pane.zoom", "pane.focus_direction", "pane.split",
+		"pane.neighbor", "pane.edges", "pane.process_info", "agent.start", "agent.prompt",
+		"tab.create", "tab.rename", "tab.focus", "tab.move", "tab.close", "workspace.focus":
+		return true
+	}
+	return false
+}
+
+// method runs one herdr method.
+func (h *herdrSock) method(call *herdrCall, m string, p herdrParams) (any, *herdrErr) {
+	if h.s.agentsOff && (strings.HasPrefix(m, "pane.report") || m == "pane.release_agent" || strings.HasPrefix(m, "agent.")) {
+		return nil, herdrErrorf("agents_disabled", "[agents] enabled = false: this daemon tracks no agents")
+	}
+	// GRANTS: this is where a method is checked against the caller's pane
+	// grants once grants exist (§15, §18.5): reads need read; send_text,
+	// send_input and send_keys need write (and respond for a pane on a
+	// prompt); workspace/pane create, rename, close, focus need admin;
+	// refused → herdrErrorf("forbidden", ...). Self-reports (the
+	// pane.report_*/release_agent methods) are never limited by grants.
+	switch m {
+	case "ping":
+		return map[string]any{"type": "pong", "version": herdrVersion, "protocol": herdrProtocol, "server": "tuios"}, nil
+	case "pane.report_agent":
+		return h.reportAgent(call, p)
+	case "pane.report_agent_session":
+		return h.reportSession(call, p)
+	case "pane.release_agent":
+		return h.releaseAgent(call, p)
+	case "pane.report_metadata":
+		return h.reportMetadata(call, p)
+	case "notification.show":
+		return h.notificationShow(call, p)
+	case "session.snapshot":
+		v := h.s.herdrView()
+		return map[string]any{"type": "session_snapshot", "version": herdrVersion, "protocol": herdrProtocol, "server": "tuios",
+			"workspaces": orEmpty(v.workspaces), "tabs": orEmpty(v.tabs), "panes": orEmpty(v.panes), "splits": []any{}}, nil
+	case "workspace.list":
+		return map[string]any{"type": "workspace_list", "workspaces": orEmpty(h.s.herdrView().workspaces)}, nil
+	case "workspace.get":
+		id, herr := p.str("workspace_id", true)
+		if herr != nil {
+			return nil, herr
+		}
+		for _, ws := range h.s.herdrView().workspaces {
+			if ws.WorkspaceID == id {
+				return map[string]any{"type": "workspace_info", "workspace": ws}, nil
+			}
+		}
+		return nil, herdrErrorf("workspace_not_found", "no workspace "+clipText(id, 64))
+	case "tab.list":
+		ws, herr := p.str("workspace_id", false)
+		if herr != nil {
+			return nil, herr
+		}
+		out := []herdrTabInfo{}
+		for _, t := range h.s.herdrView().tabs {
+			if ws == "" || t.WorkspaceID == ws {
+				out = append(out, t)
+			}
+		}
+		return map[string]any{"type": "tab_list", "tabs": out}, nil
+	case "tab.get":
+		id, herr := p.str("tab_id", true)
+		if herr != nil {
+			return nil, herr
+		}
+		for _, t := range h.s.herdrView().tabs {
+			if t.TabID == id {
+				return map[string]any{"type": "tab_info", "tab": t}, nil
+			}
+		}
+		return nil, herdrErrorf("tab_not_found", "no tab "+clipText(id, 64))
+	case "pane.list", "agent.list":
+		ws, herr := p.str("workspace_id", false)
+		if herr != nil {
+			return nil, herr
+		}
+		tab, herr := p.str("tab_id", false)
+		if herr != nil {
+			return nil, herr
+		}
+		out := []herdrPaneInfo{}
+		for _, pi := range h.s.herdrView().panes {
+			if (ws == "" || pi.WorkspaceID == ws) && (tab == "" || pi.TabID == tab) && (m == "pane.list" || pi.Agent != "" || pi.AgentStatus != "unknown") {
+				out = append(out, pi)
+			}
+		}
+		if m == "agent.list" {
+			return map[string]any{"type": "agent_list", "agents": out}, nil
+		}
+		return map[string]any{"type": "pane_list", "panes": out}, nil
+	case "pane.get", "agent.get", "pane.current":
+		var w *Window
+		if m == "pane.current" {
+			if own := call.place(); own != "" {
+				w, _ = h.s.herdrWindow(own)
+			}
+			if w == nil {
+				return nil, herdrErrorf("pane_not_found", "the caller runs in no pane of this daemon")
+			}
+		} else {
+			id, herr := p.str("pane_id", true)
+			if herr != nil {
+				return nil, herr
+			}
+			if w, herr = h.s.herdrWindow(id); herr != nil {
+				return nil, herr
+			}
+		}
+		for _, pi := range h.s.herdrView().panes {
+			if herdrNamesWindow(pi.PaneID, w) {
+				if m == "agent.get" {
+					return map[string]any{"type": "agent_info", "agent": pi}, nil
+				}
+				return map[string]any{"type": "pane_info", "pane": pi}, nil
+			}
+		}
+		return nil, herdrErrorf("pane_not_found", "the pane closed")
+	case "pane.layout":
+		return h.layout(p)
+	case "pane.read", "agent.read":
+		return h.read(p)
+	case "pane.wait_for_output":
+		return h.waitOutput(call, p)
+	case "agent.wait", "events.wait":
+		return h.waitAgent(call, m, p)
+	case "events.subscribe":
+		return h.subscribe(call, p)
+	case "pane.send_text", "pane.send_input":
+		return h.sendText(call, p)
+	case "pane.send_keys", "agent.send_keys":
+		return h.viaVerb(call, p, "send-keys", "keys")
+	case "pane.rename":
+		return h.rename(call, p)
+	case "pane.close":
+		return h.viaVerb(call, p, "close-window", "")
+	case "pane.focus", "agent.focus":
+		return h.viaVerb(call, p, "focus-window", "")
+	case "workspace.create":
+		if p.has("env") {
+			return nil, herdrErrorf("unsupported", "env in a create is not supported by tuios")
+		}
+		label, herr := p.str("label", false)
+		if herr != nil {
+			return nil, herr
+		}
+		res, herr := h.callVerb(call, "new-session", map[string]any{"name": label})
+		if herr != nil {
+			return nil, herr
+		}
+		if ss := h.s.sessionNamed(stringOf(res["session"])); ss != nil {
+			return map[string]any{"type": "workspace_created", "workspace_id": herdrWorkspaceID(ss)}, nil
+		}
+		return map[string]any{"type": "workspace_created"}, nil
+	case "workspace.rename", "workspace.close":
+		return nil, herdrErrorf("unsupported", m+" has no tuios counterpart yet")
+	}
+	if strings.HasPrefix(m, "pane.graphics.") {
+		return nil, herdrErrorf("unknown_method", "unknown method "+clipText(m, 64))
+	}
+	if herdrUnsupported(m) {
+		return nil, herdrErrorf("unsupported", m+" is not supported by tuios")
+	}
+	return nil, herdrErrorf(proto.CodeInvalidRequest, "unknown variant `"+clipText(m, 64)+"`")
+}
+
+func orEmpty[T any](v []T) []T {
+	if v == nil {
+		return []T{}
+	}
+	return v
+}
+
+// sessionNamed is the session of that name, or nil.
+func (s *Server) sessionNamed(name string) *Session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sessions[name]
+}
+
+// callVerb runs a tuios verb for a herdr call, as the caller: placed in
+// its pane, its wait ended when it hangs up.
+func (h *herdrSock) callVerb(call *herdrCall, verb string, params map[string]any) (map[string]any, *herdrErr) {
+	ctx, cancel := call.hangup()
+	defer cancel()
+	cn := &conn{s: h.s, c: call.c, peer: call.peer, placed: true, placedID: call.place(), ctx: ctx, closed: ctx.Done()}
+	raw, _ := json.Marshal(params)
+	res, perr := h.s.dispatch(cn, proto.Request{Verb: verb, Params: raw})
+	if perr != nil {
+		return nil, herdrFromProto(perr)
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		return nil, herdrErrorf(proto.CodeInternal, "the answer did not encode")
+	}
+	var m map[string]any
+	json.Unmarshal(b, &m)
+	return m, nil
+}
+
+// herdrFromProto turns a tuios error into herdr's shape.
+func herdrFromProto(e *proto.Error) *herdrErr {
+	code := e.Code
+	switch code {
+	case proto.CodeWindowNotFound:
+		code = "pane_not_found"
+	case proto.CodeSessionNotFound:
+		code = "workspace_not_found"
+	}
+	return herdrErrorf(code, e.Message)
+}
+
+// paneTarget resolves pane_id to the window's session and id for a verb.
+func (h *herdrSock) paneTarget(p herdrParams) (session, window string, herr *herdrErr) {
+	id, herr := p.str("pane_id", true)
+	if herr != nil {
+		return "", "", herr
+	}
+	w, herr := h.s.herdrWindow(id)
+	if herr != nil {
+		return "", "", herr
+	}
+	h.s.mu.Lock()
+	defer h.s.mu.Unlock()
+	return w.session.Name, w.ID, nil
+}
+
+// viaVerb maps a pane method onto a tuios verb taking the pane and, when
+// field is set, one string param of the same name.
+func (h *herdrSock) viaVerb(call *herdrCall, p herdrParams, verb, field string) (any, *herdrErr) {
+	session, window, herr := h.paneTarget(p)
+	if herr != nil {
+		return nil, herr
+	}
+	params := map[string]any{"session": session, "window": window}
+	if field != "" {
+		v, herr := p.str(field, true)
+		if herr != nil {
+			return nil, herr
+		}
+		params[field] = v
+	}
+	if _, herr := h.callVerb(call, verb, params); herr != nil {
+		return nil, herr
+	}
+	return herdrOK, nil
+}
+
+func (h *herdrSock) rename(call *herdrCall, p herdrParams) (any, *herdrErr) {
+	session, window, herr := h.paneTarget(p)
+	if herr != nil {
+		return nil, herr
+	}
+	label, herr := p.str("label", false) // null clears
+	if herr != nil {
+		return nil, herr
+	}
+	if _, herr := h.callVerb(call, "set-window", map[string]any{"session": session, "window": window, "name": label}); herr != nil {
+		return nil, herr
+	}
+	return herdrOK, nil
+}
+
+// sendText types text as a paste: control characters other than tab and
+// newline are removed, and so are bracket markers a tool supplied.
+func (h *herdrSock) sendText(call *herdrCall, p herdrParams) (any, *herdrErr) {
+	session, window, herr := h.paneTarget(p)
+	if herr != nil {
+		return nil, herr
+	}
+	text, herr := p.str("text", true)
+	if herr != nil {
+		return nil, herr
+	}
+	text = strings.NewReplacer("\x1b[200~", "", "\x1b[201~", "").Replace(text)
+	text = strings.Map(func(r rune) rune {
+		if r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f {
+			return -1
+		}
+		return r
+	}, text)
+	if _, herr := h.callVerb(call, "send-text", map[string]any{"session": session, "window": window, "text": text}); herr != nil {
+		return nil, herr
+	}
+	return herdrOK, nil
+}
+
+// read answers pane.read: the last `recent` lines (default 80, at most
+// 1000) of the pane's text, scrollback included.
+func (h *herdrSock) read(p herdrParams) (any, *herdrErr) {
+	id, herr := p.str("pane_id", true)
+	if herr != nil {
+		return nil, herr
+	}
+	w, herr := h.s.herdrWindow(id)
+	if herr != nil {
+		return nil, herr
+	}
+	n, has, herr := p.u64("lines")
+	if herr != nil {
+		return nil, herr
+	}
+	if !has {
+		n = 80
+	}
+	n = min(max(n, 1), 1000)
+	text := w.pane.Screen().Capture(vt.CaptureOptions{Scrollback: true, Lines: int(n)})
+	h.s.mu.Lock()
+	pid := herdrPaneID(w.session, w)
+	h.s.mu.Unlock()
+	return map[string]any{"type": "pane_read", "pane_id": pid, "source": "recent", "text": text, "detection": "visible"}, nil
+}
+
+// waitOutput answers pane.wait_for_output through wait-for window-output.
+// match is a substring, or a regular expression with regex: true.
+func (h *herdrSock) waitOutput(call *herdrCall, p herdrParams) (any, *herdrErr) {
+	session, window, herr := h.paneTarget(p)
+	if herr != nil {
+		return nil, herr
+	}
+	match, herr := p.str("match", false)
+	if herr != nil {
+		return nil, herr
+	}
+	if match == "" {
+		if match, herr = p.str("pattern", true); herr != nil {
+			return nil, herr
+		}
+	}
+	isRegex, herr := p.boolean("regex")
+	if herr != nil {
+		return nil, herr
+	}
+	if !isRegex {
+		match = regexp.QuoteMeta(match)
+	}
+	timeout, herr := p.timeout(30000)
+	if herr != nil {
+		return nil, herr
+	}
+	if _, herr := h.callVerb(call, "wait-for", map[string]any{"session": session, "window": window, "condition": "window-output",
+		"pattern": match, "timeout": timeout}); herr != nil {
+		return nil, herr
+	}
+	return map[string]any{"type": "output_matched", "pane_id": p.rawString("pane_id")}, nil
+}
+
+// herdrStates are the tuios states a herdr agent_status stands for.
+func herdrStates(status string) (string, bool) {
+	switch status {
+	case "working":
+		return "working", true
+	case "blocked":
+		return "needs_input", true
+	case "idle":
+		return "idle", true
+	case "done":
+		return "done,errored", true
+	case "unknown":
+		return "unknown,none", true
+	}
+	return "", false
+}
+
+// waitAgent answers agent.wait and events.wait through wait-for
+// agent-state: until the pane's agent_status is one of `status` (a
+// string or a list; default any change away from the current one).
+func (h *herdrSock) waitAgent(call *herdrCall, m string, p herdrParams) (any, *herdrErr) {
+	session, window, herr := h.paneTarget(p)
+	if herr != nil {
+		return nil, herr
+	}
+	var want []string
+	for _, f := range []string{"status", "until", "agent_status"} {
+		if !p.has(f) {
+			continue
+		}
+		var one string
+		if json.Unmarshal(p[f], &one) == nil {
+			want = append(want, one)
+		} else if json.Unmarshal(p[f], &want) != nil {
+			return nil, herdrBadType(f, "a status or a list of statuses")
+		}
+		break
+	}
+	if len(want) == 0 {
+		cur := herdrStatus(h.s.tracker.Arbiter().Get(window).State)
+		for _, st := range []string{"working", "blocked", "idle", "done", "unknown"} {
+			if st != cur {
+				want = append(want, st)
+			}
+		}
+	}
+	var until []string
+	for _, st := range want {
+		t, ok := herdrStates(st)
+		if !ok {
+			return nil, herdrErrorf(proto.CodeInvalidParams, "unknown agent_status "+strconv.Quote(clipText(st, 32)))
+		}
+		until = append(until, t)
+	}
+	timeout, herr := p.timeout(30000)
+	if herr != nil {
+		return nil, herr
+	}
+	if _, herr := h.callVerb(call, "wait-for", map[string]any{"session": session, "window": window, "condition": "agent-state",
+		"until": strings.Join(until, ","), "timeout": timeout}); herr != nil {
+		return nil, herr
+	}
+	h.s.mu.Lock()
+	var pid string
+	if w := h.s.windows[window]; w != nil {
+		pid = herdrPaneID(w.session, w)
+	}
+	h.s.mu.Unlock()
+	data := map[string]any{"pane_id": pid, "agent_status": herdrStatus(h.s.tracker.Arbiter().Get(window).State)}
+	if m == "events.wait" {
+		return map[string]any{"type": "event", "event": "pane_agent_status_changed", "data": data}, nil
+	}
+	return mergeMaps(map[string]any{"type": "agent_status"}, data), nil
+}
+
+func mergeMaps(a, b map[string]any) map[string]any {
+	for k, v := range b {
+		a[k] = v
+	}
+	return a
+}
+
+// rawString is a string field's value, "" when absent or not a string.
+func (p herdrParams) rawString(name string) string {
+	s, _ := p.str(name, false)
+	return s
+}
+
+// stringOf is v when it is a string, else "".
+func stringOf(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+// layout answers pane.layout: each pane of a tab (default: the caller's
+// session's shown tab) with its rectangle; splits are not modelled.
+func (h *herdrSock) layout(p herdrParams) (any, *herdrErr) {
+	tab, herr := p.str("tab_id", false)
+	if herr != nil {
+		return nil, herr
+	}
+	type rectInfo struct {
+		PaneID string `json:"pane_id"`
+		X      int    `json:"x"`
+		Y      int    `json:"y"`
+		Width  int    `json:"width"`
+		Height int    `json:"height"`
+	}
+	out := []rectInfo{}
+	h.s.mu.Lock()
+	for _, ss := range h.s.sessionsSorted() {
+		for _, w := range ss.windows {
+			id := herdrTabID(ss, w.workspace)
+			if tab != "" && id != tab || tab == "" && w.workspace != ss.workspace || w.minimized {
+				continue
+			}
+			at := w.placement()
+			out = append(out, rectInfo{PaneID: herdrPaneID(ss, w), X: at.x, Y: at.y, Width: at.w, Height: at.h})
+		}
+	}
+	h.s.mu.Unlock()
+	return map[string]any{"type": "pane_layout", "tab_id": tab, "panes": out, "splits": []any{}}, nil
+}

@@ -1,0 +1,190 @@
+package daemon
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/tuios/tuios/agentstate"
+	"github.com/tuios/tuios/internal/proto"
+)
+
+// events.subscribe: the one herdr method whose connection stays open. It
+// answers subscription_started, then one line per event, herdr's names
+// for tuios's events. A subscriber that falls behind loses events: it is
+// told events_lost and closed (herdr's rule), and one that stops reading
+// is closed at the 2 s write deadline, so neither holds the daemon.
+
+// herdrStream is a subscription about to stream.
+type herdrStream struct {
+	sub *subscriber
+	// panes limits pane.agent_status_changed to these windows (nil: none
+	// asked); global is the global event names asked for.
+	panes  map[string]bool
+	global map[string]bool
+}
+
+// herdrGlobalEvents are herdr's global event names tuios produces.
+func herdrGlobalEvent(name string) bool {
+	switch name {
+	case "workspace_created", "workspace_renamed", "workspace_closed", "tab_created", "tab_closed", "tab_focused",
+		"pane_created", "pane_closed", "pane_exited", "pane_updated", "pane_focused", "pane_moved", "pane_agent_detected":
+		return true
+	}
+	return false
+}
+
+func (h *herdrSock) subscribe(call *herdrCall, p herdrParams) (any, *herdrErr) {
+	var subs []struct {
+		Type   string `json:"type"`
+		PaneID string `json:"pane_id"`
+	}
+	if !p.has("subscriptions") {
+		return nil, herdrMissing("subscriptions")
+	}
+	if err := json.Unmarshal(p["subscriptions"], &subs); err != nil {
+		return nil, herdrBadType("subscriptions", "a list of {type, pane_id}")
+	}
+	st := &herdrStream{global: map[string]bool{}}
+	for _, sb := range subs {
+		switch {
+		case sb.Type == "pane.agent_status_changed":
+			if sb.PaneID == "" {
+				return nil, herdrMissing("pane_id")
+			}
+			w, herr := h.s.herdrWindow(sb.PaneID)
+			if herr != nil {
+				return nil, herr
+			}
+			if st.panes == nil {
+				st.panes = map[string]bool{}
+			}
+			st.panes[w.ID] = true
+		case sb.Type == "pane.scroll_changed", sb.Type == "pane.output_matched":
+			return nil, herdrErrorf("unsupported", sb.Type+" is not supported by tuios")
+		case herdrGlobalEvent(sb.Type):
+			st.global[sb.Type] = true
+		default:
+			return nil, herdrErrorf(proto.CodeInvalidRequest, "unknown variant `"+clipText(sb.Type, 64)+"`")
+		}
+	}
+	h.mu.Lock()
+	if h.streams[call.peer] >= herdrStreamsPerProc {
+		h.mu.Unlock()
+		return nil, herdrErrorf(proto.CodeRateLimited, "this process holds 8 event streams, its cap")
+	}
+	h.streams[call.peer]++
+	h.mu.Unlock()
+	st.sub = &subscriber{q: make(chan event, 256)}
+	h.s.hub.addWith(st.sub, nil)
+	return st, nil
+}
+
+// stream answers subscription_started and then forwards events until the
+// client hangs up, falls behind, or the daemon stops.
+func (call *herdrCall) stream(id json.RawMessage, st *herdrStream) {
+	h := call.h
+	defer func() {
+		h.s.hub.remove(st.sub)
+		h.mu.Lock()
+		if h.streams[call.peer]--; h.streams[call.peer] <= 0 {
+			delete(h.streams, call.peer)
+		}
+		h.mu.Unlock()
+	}()
+	call.c.SetWriteDeadline(time.Now().Add(herdrDeadline))
+	if writeHerdr(call.c, id, map[string]any{"type": "subscription_started"}, nil) != nil {
+		return
+	}
+	ctx, cancel := call.hangup()
+	defer cancel()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case ev, ok := <-st.sub.q:
+			if !ok {
+				return
+			}
+			st.sub.mu.Lock()
+			lost := st.sub.dropped
+			st.sub.mu.Unlock()
+			call.c.SetWriteDeadline(time.Now().Add(herdrDeadline))
+			if lost > 0 {
+				writeHerdr(call.c, nil, nil, herdrErrorf("events_lost", "the subscriber fell behind and events were lost"))
+				return
+			}
+			for _, line := range h.herdrEvents(ev, st) {
+				if _, err := call.c.Write(line); err != nil {
+					return // a client that does not read is closed at the deadline
+				}
+			}
+		}
+	}
+}
+
+// herdrEvents turns one tuios event into herdr's event lines for this
+// stream (none when the stream did not ask for them).
+func (h *herdrSock) herdrEvents(ev event, st *herdrStream) [][]byte {
+	var names []string
+	switch ev.Type {
+	case "session-created":
+		names = []string{"workspace_created"}
+	case "session-closed":
+		names = []string{"workspace_closed"}
+	case "window-created":
+		names = []string{"pane_created", "tab_created"}
+	case "window-closed":
+		names = []string{"pane_closed", "tab_closed"}
+	case "window-exit":
+		names = []string{"pane_exited"}
+	case "window-retitled":
+		names = []string{"pane_updated"}
+	case "window-focused":
+		names = []string{"pane_focused"}
+	case "window-moved":
+		names = []string{"pane_moved"}
+	case "workspace-switched":
+		names = []string{"tab_focused"}
+	case "agent-state":
+		names = []string{"pane_agent_detected", "pane.agent_status_changed"}
+	default:
+		return nil
+	}
+	data := map[string]any{}
+	h.s.mu.Lock()
+	if ss := h.s.sessions[ev.Session]; ss != nil {
+		data["workspace_id"] = herdrWorkspaceID(ss)
+	}
+	if w := h.s.windows[ev.Window]; w != nil {
+		data["pane_id"] = herdrPaneID(w.session, w)
+		data["tab_id"] = herdrTabID(w.session, w.workspace)
+	}
+	h.s.mu.Unlock()
+	if ev.Type == "agent-state" {
+		data["agent_status"] = herdrStatus(stateNamed(ev.State))
+		if ev.Message != "" {
+			data["message"] = ev.Message
+		}
+	}
+	var out [][]byte
+	for _, n := range names {
+		if n == "pane.agent_status_changed" && !st.panes[ev.Window] || n != "pane.agent_status_changed" && !st.global[n] {
+			continue
+		}
+		if n == "pane_agent_detected" && ev.State == "none" {
+			continue
+		}
+		b, err := json.Marshal(map[string]any{"event": n, "data": data})
+		if err == nil {
+			out = append(out, append(b, '\n'))
+		}
+	}
+	return out
+}
+
+// stateNamed is the state an event names (None for a name it does not
+// know).
+func stateNamed(name string) agentstate.State {
+	st, _ := agentstate.ParseState(name)
+	return st
+}
