@@ -309,11 +309,7 @@ func ComputeDiff(ctx context.Context, o DiffOptions) (*Diff, error) {
 		return v
 	}
 	maxFiles, maxBytes, maxLines := limit(o.MaxFiles, MaxDiffFiles), limit(o.MaxBytes, MaxDiffBytes), limit(o.MaxFileLines, MaxFileLines)
-	timeout := o.Timeout
-	if timeout <= 0 {
-		timeout = MaxDiffTime
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	ctx, cancel := withDiffTime(ctx, o)
 	defer cancel()
 	g := newGit(ctx, o.Git, o.Dir, o.Env)
 	repo, err := g.findRepo(o.Dir)
@@ -625,17 +621,9 @@ func parseRawNumstat(b []byte) []File {
 // note on side old is numbered by), resolving the base as ComputeDiff
 // does. A file the base does not have is an invalid_params error.
 func FileAtBase(ctx context.Context, o DiffOptions, rel string) (text, base string, err error) {
-	timeout := o.Timeout
-	if timeout <= 0 {
-		timeout = MaxDiffTime
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	ctx, cancel := withDiffTime(ctx, o)
 	defer cancel()
-	g := newGit(ctx, o.Git, o.Dir, o.Env)
-	if _, err := g.findRepo(o.Dir); err != nil {
-		return "", "", err
-	}
-	base, sha, err := g.resolveBase(o)
+	g, base, sha, err := baseOf(ctx, o)
 	if err != nil {
 		return "", "", err
 	}
@@ -652,15 +640,27 @@ func FileAtBase(ctx context.Context, o DiffOptions, rel string) (text, base stri
 // ResolveBase names the base a diff of o would use and its commit,
 // following the base order of §11.
 func ResolveBase(ctx context.Context, o DiffOptions) (name, sha string, err error) {
+	ctx, cancel := withDiffTime(ctx, o)
+	defer cancel()
+	_, name, sha, err = baseOf(ctx, o)
+	return name, sha, err
+}
+
+// withDiffTime bounds every git call made for o by its timeout.
+func withDiffTime(ctx context.Context, o DiffOptions) (context.Context, context.CancelFunc) {
 	timeout := o.Timeout
 	if timeout <= 0 {
 		timeout = MaxDiffTime
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	g := newGit(ctx, o.Git, o.Dir, o.Env)
+	return context.WithTimeout(ctx, timeout)
+}
+
+// baseOf finds o's repository and the base a diff of it uses.
+func baseOf(ctx context.Context, o DiffOptions) (g *git, name, sha string, err error) {
+	g = newGit(ctx, o.Git, o.Dir, o.Env)
 	if _, err := g.findRepo(o.Dir); err != nil {
-		return "", "", err
+		return nil, "", "", err
 	}
-	return g.resolveBase(o)
+	name, sha, err = g.resolveBase(o)
+	return g, name, sha, err
 }

@@ -78,15 +78,9 @@ func HeldRequest(in Input) (Held, bool) {
 	if len(data) == 0 && len(in.Args) > 0 {
 		data = []byte(in.Args[len(in.Args)-1])
 	}
-	if len(data) == 0 || len(data) > MaxPayload {
-		return Held{}, false
-	}
-	var p heldPayload
-	if json.Unmarshal(data, &p) != nil || p.Event != "PermissionRequest" {
-		return Held{}, false
-	}
 	var ti heldInput
-	if len(p.ToolInput) == 0 || p.ToolInput[0] != '{' || json.Unmarshal(p.ToolInput, &ti) != nil {
+	p, ok := permissionRequest(data, &ti)
+	if !ok {
 		return Held{}, false
 	}
 	h := Held{Kind: "approval", Tool: p.ToolName}
@@ -354,4 +348,18 @@ func (h Held) pluginReply(decision, message string) string {
 		return ""
 	}
 	return string(b)
+}
+
+// permissionRequest decodes a PermissionRequest hook payload and its tool
+// input into input (a pointer to the harness's input struct); ok is false
+// for anything else, or a payload too big or malformed to hold.
+func permissionRequest(data []byte, input any) (heldPayload, bool) {
+	var p heldPayload
+	if len(data) == 0 || len(data) > MaxPayload || json.Unmarshal(data, &p) != nil || p.Event != "PermissionRequest" {
+		return heldPayload{}, false
+	}
+	if len(p.ToolInput) == 0 || p.ToolInput[0] != '{' || json.Unmarshal(p.ToolInput, input) != nil {
+		return heldPayload{}, false
+	}
+	return p, true
 }

@@ -1,7 +1,5 @@
 package hook
 
-import "encoding/json"
-
 // Qwen Code 0.15.10 runs its PermissionRequest hooks right before it
 // would draw its permission dialog, and waits on them (cli.js
 // CoreToolScheduler: firePermissionRequestHook). A hook that prints
@@ -26,15 +24,9 @@ type qwenInput struct {
 // Code hands the hook no permission suggestions on this path, so an
 // "always" would add rules nobody was shown.
 func qwenHeld(data []byte) (Held, bool) {
-	if len(data) == 0 || len(data) > MaxPayload {
-		return Held{}, false
-	}
-	var p heldPayload
-	if json.Unmarshal(data, &p) != nil || p.Event != "PermissionRequest" {
-		return Held{}, false
-	}
 	var ti qwenInput
-	if len(p.ToolInput) == 0 || p.ToolInput[0] != '{' || json.Unmarshal(p.ToolInput, &ti) != nil {
+	p, ok := permissionRequest(data, &ti)
+	if !ok {
 		return Held{}, false
 	}
 	h := Held{Kind: "approval", Tool: p.ToolName, Options: []string{"once", "deny"}}
