@@ -259,9 +259,7 @@ func herdrUnsupported(m string) bool {
 	switch m {
 	case "workspace.move", "workspace.move_block", "workspace.report_metadata", "agent.rename", "agent.explain",
 		"pane.resize", "pane.move", "pane.scroll", "pane.clear", "pane.copy", "pane.select", "pane.selection",
-		"pane.open_link", "pane.links", "pane.swap", "pane.zoom", "pane.focus_direction", "pane.split",
-		"pane.neighbor", "pane.edges", "pane.process_info", "agent.start", "agent.prompt",
-		"tab.create", "tab.rename", "tab.focus", "tab.move", "tab.close", "workspace.focus":
+		"pane.open_link", "pane.links", "pane.swap", "agent.start", "tab.move", "workspace.focus":
 		return true
 	}
 	return false
@@ -413,8 +411,11 @@ func (h *herdrSock) method(call *herdrCall, m string, p herdrParams) (any, *herd
 			return map[string]any{"type": "workspace_created", "workspace_id": herdrWorkspaceID(ss)}, nil
 		}
 		return map[string]any{"type": "workspace_created"}, nil
-	case "workspace.rename", "workspace.close":
+	case "workspace.rename":
 		return nil, herdrErrorf("unsupported", m+" has no tuios counterpart yet")
+	}
+	if herdrMutates(m) { // herdr_mutate.go: methods mapped onto tuios verbs
+		return h.mutate(call, m, p)
 	}
 	if strings.HasPrefix(m, "pane.graphics.") {
 		return nil, herdrErrorf("unknown_method", "unknown method "+clipText(m, 64))
