@@ -143,9 +143,11 @@ func TestAgentLogShellCommandsAndTurnsFromStates(t *testing.T) {
 	if l := readLog(t, r, map[string]any{"window": w}); len(l.Entries) != 0 || l.LastSeq != 0 {
 		t.Fatalf("a pane without reports: %+v", l)
 	}
-	shellSays(t, r, w, `printf '\033]133;C;cmdline=make early\007\033]133;D;0\007'; echo before`, "before")
+	// The patterns waited for are printed, never typed: the echo of the
+	// command line must not count as its output.
+	shellSays(t, r, w, `printf '\033]133;C;cmdline=make early\007\033]133;D;0\007'; echo before-$((1+1))`, "before-2")
 	activity(t, r, w, "tool", "Read: go.mod", "")
-	shellSays(t, r, w, `printf '\033]133;C;cmdline_url=make%%20build\007\033]133;D;2\007'; echo marked`, "marked")
+	shellSays(t, r, w, `printf '\033]133;C;cmdline_url=make%%20build\007\033]133;D;2\007'; echo marked-$((1+1))`, "marked-2")
 	report(t, r, w, "working", "", "")
 	report(t, r, w, "done", "", "all green")
 	var l activityList

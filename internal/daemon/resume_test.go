@@ -41,7 +41,7 @@ func claudePane(t *testing.T, dir string) string {
 	srv, sock := resumeDaemon(t, dir, &config.File{})
 	r := dialRPC(t, sock)
 	w := str(r.must("new-session", map[string]any{"name": "work"})["window_id"])
-	shellSays(t, r, w, "echo up", "up")
+	shellSays(t, r, w, "echo up-$((1+1))", "up-2")
 	report(t, r, w, "working", "", "")
 	r.must("set-agent-state", map[string]any{"window": w, "state": "working", "harness": "claude-code"})
 	r.must("set-agent-session", map[string]any{"window": w, "harness": "claude-code", "agent_session_id": "abc-123"})
@@ -82,7 +82,7 @@ func TestResumeAskAfterRestart(t *testing.T) {
 	if dry["command"] != "claude --resume abc-123" || dry["typed"] != false || dry["type"] != "agent_resumed" {
 		t.Fatalf("dry run: %v", dry)
 	}
-	shellSays(t, r, w, "echo ready", "ready")
+	shellSays(t, r, w, "echo ready-$((1+1))", "ready-2")
 	res := r.must("resume-agent", map[string]any{"window": w})
 	if res["typed"] != true || str(res["argv"]) != "[claude --resume abc-123]" {
 		t.Fatalf("resume: %v", res)
