@@ -162,6 +162,9 @@ func (h *herdrSock) reportAgent(call *herdrCall, p herdrParams) (any, *herdrErr)
 		}
 		return herdrOK, nil
 	}
+	if state == "working" && h.crushHoldsDialog(w, harness, snap) {
+		return herdrOK, nil // Crush's dialog is still up: it stays needs_input
+	}
 	r := agentstate.Report{Source: agentstate.SourceReport, Harness: harness, SessionID: sessionID}
 	if sessionID != "" {
 		r.HarnessPID = call.peer

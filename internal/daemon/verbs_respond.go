@@ -611,6 +611,9 @@ func (r *responder) respond(cn *conn, p *respondParams) (any, *proto.Error) {
 	case p.PromptID != "" && p.PromptID != pk.PromptID:
 		return nil, changed("its id is now " + pk.PromptID)
 	}
+	if err := crushRespondCheck(w, pk.Harness, name); err != nil {
+		return nil, err
+	}
 	r.mu.Lock()
 	already := r.answered[w.ID] == pk.PromptID
 	r.mu.Unlock()
