@@ -168,9 +168,15 @@ func TestTrackerReadsThePromptWithinTheSettleDelay(t *testing.T) {
 	}
 
 	// The person answers; the prompt is painted over; the loan returns.
+	// The screen may show the repaint a moment before the tracker has
+	// armed its look for it, so the fake clock is moved on until the look
+	// ran (bounded), never by more than one settle delay at a time.
 	r.proc.Write([]byte("1"))
 	r.waitScreen("Allowed")
-	r.clock.Advance(detect.SettleDelay)
+	for deadline := time.Now().Add(15 * time.Second); r.state().State != agentstate.Working && time.Now().Before(deadline); {
+		r.clock.Advance(detect.SettleDelay)
+		time.Sleep(5 * time.Millisecond)
+	}
 	r.want(agentstate.Working, "detect")
 }
 
