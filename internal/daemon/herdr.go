@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tuios/tuios/internal/proto"
@@ -67,6 +68,11 @@ type herdrSock struct {
 	// bin is the herdr link panes get as HERDR_BIN_PATH ("" when it could
 	// not be made: the tuios binary is named instead).
 	bin string
+
+	// deadline bounds reading a request and writing an answer:
+	// herdrDeadline, longer only in tests that hold idle connections on
+	// a loaded machine (nanoseconds, read per connection).
+	deadline atomic.Int64
 
 	mu      sync.Mutex
 	ln      net.Listener
@@ -274,7 +280,7 @@ func (h *herdrSock) serveConn(c net.Conn, peer int) {
 		case <-ctx.Done():
 		}
 	}()
-	c.SetDeadline(time.Now().Add(herdrDeadline))
+	c.SetDeadline(time.Now().Add(h.ioDeadline()))
 	r := bufio.NewReaderSize(c, 8<<10)
 	line, err := proto.ReadLineWithin(r, herdrMaxLine, h.s.budget)
 	switch {
@@ -297,7 +303,7 @@ func (h *herdrSock) serveConn(c net.Conn, peer int) {
 		call.stream(id, st)
 		return
 	}
-	c.SetWriteDeadline(time.Now().Add(herdrDeadline))
+	c.SetWriteDeadline(time.Now().Add(h.ioDeadline()))
 	writeHerdr(c, id, res, herr)
 }
 
@@ -383,4 +389,11 @@ func (call *herdrCall) hangup() (context.Context, context.CancelFunc) {
 		}
 	}()
 	return ctx, cancel
+}
+
+func (h *herdrSock) ioDeadline() time.Duration {
+	if d := time.Duration(h.deadline.Load()); d > 0 {
+		return d
+	}
+	return herdrDeadline
 }

@@ -91,7 +91,7 @@ func (call *herdrCall) stream(id json.RawMessage, st *herdrStream) {
 		}
 		h.mu.Unlock()
 	}()
-	call.c.SetWriteDeadline(time.Now().Add(herdrDeadline))
+	call.c.SetWriteDeadline(time.Now().Add(h.ioDeadline()))
 	if writeHerdr(call.c, id, map[string]any{"type": "subscription_started"}, nil) != nil {
 		return
 	}
@@ -108,7 +108,7 @@ func (call *herdrCall) stream(id json.RawMessage, st *herdrStream) {
 			st.sub.mu.Lock()
 			lost := st.sub.dropped
 			st.sub.mu.Unlock()
-			call.c.SetWriteDeadline(time.Now().Add(herdrDeadline))
+			call.c.SetWriteDeadline(time.Now().Add(h.ioDeadline()))
 			if lost > 0 {
 				writeHerdr(call.c, nil, nil, herdrErrorf("events_lost", "the subscriber fell behind and events were lost"))
 				return

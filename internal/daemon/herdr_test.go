@@ -303,6 +303,9 @@ func TestHerdrSocketWireAndBadInput(t *testing.T) {
 		t.Fatalf("over-long line: %.200s", got)
 	}
 	// 64 connections from this process are its cap; the next is refused.
+	// Idle ones are held past the 2 s deadline here, so that a loaded
+	// machine accepting them slowly does not see the first ones expire.
+	hw.srv.herdr.deadline.Store(int64(guard))
 	var held []net.Conn
 	for range herdrConnsPerProc {
 		c, err := net.Dial("unix", hw.herdr)
@@ -319,6 +322,7 @@ func TestHerdrSocketWireAndBadInput(t *testing.T) {
 	if got := rawHerdr(t, hw.herdr, `{"id":"over","method":"ping"}`); errCodeOf(got) != "rate_limited" {
 		t.Fatalf("65th connection: %s", got)
 	}
+	hw.srv.herdr.deadline.Store(0)
 	for _, c := range held {
 		c.Close()
 	}
