@@ -550,11 +550,7 @@ func (h *herdrSock) sendText(call *herdrCall, p herdrParams) (any, *herdrErr) {
 // read answers pane.read: the last `recent` lines (default 80, at most
 // 1000) of the pane's text, scrollback included.
 func (h *herdrSock) read(p herdrParams) (any, *herdrErr) {
-	id, herr := p.str("pane_id", true)
-	if herr != nil {
-		return nil, herr
-	}
-	w, herr := h.s.herdrWindow(id)
+	w, herr := h.paneArg(p)
 	if herr != nil {
 		return nil, herr
 	}

@@ -226,11 +226,7 @@ func (h *herdrSock) tabClose(p herdrParams) (any, *herdrErr) {
 // paneSplit opens a shell window on the pane's workspace: tuios tiles
 // rather than splits, so direction and ratio only shape herdr's layout.
 func (h *herdrSock) paneSplit(call *herdrCall, p herdrParams) (any, *herdrErr) {
-	id, herr := p.str("pane_id", true)
-	if herr != nil {
-		return nil, herr
-	}
-	w, herr := h.s.herdrWindow(id)
+	w, herr := h.paneArg(p)
 	if herr != nil {
 		return nil, herr
 	}
@@ -264,11 +260,7 @@ func (h *herdrSock) paneSplit(call *herdrCall, p herdrParams) (any, *herdrErr) {
 // paneZoom zooms through run-command ToggleZoom; a request that would
 // change nothing answers zoomed as it is with the reason.
 func (h *herdrSock) paneZoom(call *herdrCall, p herdrParams) (any, *herdrErr) {
-	id, herr := p.str("pane_id", true)
-	if herr != nil {
-		return nil, herr
-	}
-	w, herr := h.s.herdrWindow(id)
+	w, herr := h.paneArg(p)
 	if herr != nil {
 		return nil, herr
 	}
@@ -377,11 +369,7 @@ func (s *Server) neighborOf(w *Window, dir string) *Window {
 // direction: the neighbour's id, or null at an edge) and
 // pane.focus_direction (focus-window on the neighbour).
 func (h *herdrSock) paneNeighbors(call *herdrCall, m string, p herdrParams) (any, *herdrErr) {
-	id, herr := p.str("pane_id", true)
-	if herr != nil {
-		return nil, herr
-	}
-	w, herr := h.s.herdrWindow(id)
+	w, herr := h.paneArg(p)
 	if herr != nil {
 		return nil, herr
 	}
@@ -496,11 +484,7 @@ func pgrpMembers(pgrp int) []int {
 // group. Grants do not exist yet, so argv, cmdline and cwd go only to the
 // pane itself (the GRANTS comment in method() is where others join).
 func (h *herdrSock) processInfo(call *herdrCall, p herdrParams) (any, *herdrErr) {
-	id, herr := p.str("pane_id", true)
-	if herr != nil {
-		return nil, herr
-	}
-	w, herr := h.s.herdrWindow(id)
+	w, herr := h.paneArg(p)
 	if herr != nil {
 		return nil, herr
 	}
@@ -530,11 +514,7 @@ func (h *herdrSock) processInfo(call *herdrCall, p herdrParams) (any, *herdrErr)
 // harness's paste and submit keys) but does not wait for the reply;
 // an agent mid-turn or on a prompt is not typed into.
 func (h *herdrSock) agentPrompt(call *herdrCall, p herdrParams) (any, *herdrErr) {
-	id, herr := p.str("pane_id", true)
-	if herr != nil {
-		return nil, herr
-	}
-	w, herr := h.s.herdrWindow(id)
+	w, herr := h.paneArg(p)
 	if herr != nil {
 		return nil, herr
 	}
@@ -561,4 +541,13 @@ func (h *herdrSock) agentPrompt(call *herdrCall, p herdrParams) (any, *herdrErr)
 		return nil, herdrFromProto(perr)
 	}
 	return herdrOK, nil
+}
+
+// paneArg is the window a method's pane_id names (required).
+func (h *herdrSock) paneArg(p herdrParams) (*Window, *herdrErr) {
+	id, herr := p.str("pane_id", true)
+	if herr != nil {
+		return nil, herr
+	}
+	return h.s.herdrWindow(id)
 }
