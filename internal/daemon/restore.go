@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -224,7 +225,7 @@ func (r *restorer) restore() {
 // validName refuses what a file edited by hand could hold that no verb
 // would ever have made.
 func validName(name string) bool {
-	return name != "" && len(name) <= 256 && !bytes.ContainsAny([]byte(name), "\x00\n:")
+	return name != "" && len(name) <= 256 && !strings.ContainsAny(name, "\x00\n:")
 }
 
 // restoreSession starts one saved session's windows; it returns how many.

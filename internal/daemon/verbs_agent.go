@@ -40,7 +40,14 @@ type stateActivity struct {
 	Files []string `json:"files"`
 }
 
-// check bounds what a hook sends, as report-agent-activity's tags do.
+// params is the entry as report-agent-activity takes it: its tags bound
+// what a hook may send either way.
+func (a *stateActivity) params(harness, session string) *reportActivityParams {
+	return &reportActivityParams{Event: a.Event, Tool: a.Tool, Text: a.Text, Files: a.Files, Harness: harness, AgentSessionID: session}
+}
+
+// check refuses an entry the agent log does not keep, or one over
+// report-agent-activity's bounds.
 func (a *stateActivity) check() *proto.Error {
 	switch a.Event {
 	case "prompt", "tool", "tool_done", "tool_failed", "turn_end":
@@ -48,8 +55,10 @@ func (a *stateActivity) check() *proto.Error {
 		return proto.Errorf(proto.CodeInvalidParams, "activity.event %q is not prompt, tool, tool_done, tool_failed or turn_end", clipText(a.Event, 64)).
 			WithHint(proto.Hint{Param: "activity", Accepted: []string{"prompt", "tool", "tool_done", "tool_failed", "turn_end"}})
 	}
-	if len(a.Tool) > 4096 || len(a.Text) > 65536 || len(a.Files) > 64 {
-		return proto.Errorf(proto.CodeInvalidParams, "activity is over its caps (tool 4096 bytes, text 65536, 64 files)").WithHint(proto.Hint{Param: "activity"})
+	if err := proto.Validate(a.params("", "")); err != nil {
+		err.Message = "activity: " + err.Message
+		err.Hint = &proto.Hint{Param: "activity"}
+		return err
 	}
 	for _, f := range a.Files {
 		if len(f) > 4096 {
@@ -228,9 +237,8 @@ func (s *Server) agentVerbs(add addFunc) {
 			out["reason"] = string(res.Reason)
 		}
 		if a := p.Activity; a != nil {
-			logged, _ := s.logActivity(w, &reportActivityParams{Event: a.Event, Tool: a.Tool, Text: a.Text, Files: a.Files,
-				Harness: p.Harness, AgentSessionID: p.AgentSessionID})
-			out["activity_recorded"] = logged.(map[string]any)["recorded"]
+			logged, _ := s.logActivity(w, a.params(p.Harness, p.AgentSessionID))
+			out["activity_recorded"] = logged["recorded"]
 		}
 		return out, nil
 	})

@@ -73,7 +73,7 @@ var logOnly = map[string]bool{"prompt": true, "tool": true, "tool_done": true, "
 
 // logActivity records a log-only activity event; done is false for the
 // subagent events, which the arbiter reads first (logSubagent).
-func (s *Server) logActivity(w *Window, p *reportActivityParams) (any, bool) {
+func (s *Server) logActivity(w *Window, p *reportActivityParams) (map[string]any, bool) {
 	if !logOnly[p.Event] {
 		return nil, false
 	}
