@@ -43,6 +43,15 @@ type conn struct {
 	// sent; attached is that stream once started (attach_stream.go).
 	attaching *attachStream
 	attached  *attachStream
+
+	// link is set when the connection is another machine's link (a
+	// stdio-proxy that said link-peer): every verb then passes the link
+	// policy first (link_policy.go). nil for local callers.
+	link *linkPeer
+	// host is set once open-host-connection succeeded: every later
+	// request line goes to that host's daemon and its answers come back
+	// as they are (host_conn.go).
+	host *hostConn
 }
 
 // request is one line read, or why it was refused before parsing.
@@ -157,6 +166,11 @@ func (cn *conn) work(reqs <-chan request) {
 			cn.refuseOnStream(rq)
 			continue
 		}
+		if cn.host != nil {
+			cn.host.forward(cn, rq)
+			cn.s.budget.Release(len(rq.line))
+			continue
+		}
 		resp, kill := cn.handle(rq)
 		cn.s.budget.Release(len(rq.line))
 		if kill {
@@ -213,6 +227,11 @@ func (s *Server) dispatch(cn *conn, req proto.Request) (res any, perr *proto.Err
 	}()
 	if s.agentsOff && isAgentVerb(req.Verb) {
 		return nil, agentsDisabled(req.Verb)
+	}
+	if cn.link != nil {
+		if err := s.linkAllowed(cn, req.Verb); err != nil {
+			return nil, err
+		}
 	}
 	if v.placesCaller {
 		s.place(cn)

@@ -93,6 +93,8 @@ func (s *Server) verbTable() map[string]*verb {
 	s.layoutVerbs(add)
 	s.agentLogVerbs(add) // verbs_agentlog.go
 	s.resumeVerbs(add)   // verbs_resume.go
+	s.linkVerbs(add)     // verbs_link.go: what another machine's link may call here
+	s.hostVerbs(add)     // verbs_hosts.go: this machine's links to other hosts
 	m := map[string]*verb{}
 	for _, v := range all {
 		switch v.name {
