@@ -36,6 +36,9 @@ type markAttentionParams struct {
 // codeUnknownHost refuses a host list-attention does not know.
 const codeUnknownHost = "unknown_host"
 
+// codeHostUnreachable refuses a call to a host whose link is not up.
+const codeHostUnreachable = "host_unreachable"
+
 func (s *Server) attentionVerbs(add addFunc) {
 	p, h := handler(func(cn *conn, p *listAttentionParams) (any, *proto.Error) { return s.listAttention(cn, p) })
 	add("list-attention", "List the Inbox: what the agents wait on, grouped and oldest first, with counts, seq and boot_id", "attention_list",

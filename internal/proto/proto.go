@@ -112,6 +112,8 @@ var codeDescriptions = [...][2]string{
 	{"risk_unacknowledged", "allowing a risky prompt needs risk_ack naming its risk rules; hint.accepted lists them"},
 	{"stash_full", "the session stash is full and every file in it is still named by a message"},
 	{"unknown_host", "no linked host has that name"},
+	{"host_unreachable", "the host's link is not up (tuios hosts says why)"},
+	{"incompatible", "the far daemon speaks another control protocol version"},
 	{"queue_full", "the pane already holds the most queued messages it may ([agents.queue] max)"},
 	{"not_repo", "the pane's working directory is in no git repository (or its process runs on another machine)"},
 	{"no_notes", "there are no unsent review notes to send"},
