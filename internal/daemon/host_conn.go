@@ -33,7 +33,3 @@ func (s *Server) hostCall(ctx context.Context, host, verb string, params, result
 // no_daemon, no_tuios, unreachable, incompatible), "" for a host that is
 // not configured. Every change is also a host-changed event on the hub.
 func (s *Server) hostStatus(host string) string { return "" }
-
-// applyLinkPolicy installs the link policy of f ([hosts."*"], [hosts.NAME]
-// allow and hold_mail); apply-config and the daemon's start call it.
-func (s *Server) applyLinkPolicy(f any) {}
