@@ -310,20 +310,6 @@ func (d *Dialer) signers(r *Resolved) ([]ssh.Signer, io.Closer) {
 	return out, closer
 }
 
-// Link is one ssh connection running `tuios stdio-proxy` on the far
-// side, speaking the control protocol. Calls on it are answered in order;
-// it is not safe for concurrent use.
-type Link struct {
-	client  *ssh.Client
-	session *ssh.Session
-	in      io.WriteCloser
-	out     *bufio.Reader
-	stderr  *tailBuffer
-	next    int
-	Hello   Hello
-	Where   *Resolved
-}
-
 // Dial resolves h, connects with ssh, starts the far stdio-proxy and says
 // link-peer then hello, all within h's connect timeout. Every failure is
 // an *Error whose Reason gives the link state (Reason.Status).
@@ -367,8 +353,13 @@ func (d *Dialer) dial(ctx context.Context, h Host, r *Resolved) (*Link, error) {
 	if dl, ok := ctx.Deadline(); ok {
 		conn.SetDeadline(dl)
 	}
+	// Neither the handshake nor a channel has a context of its own:
+	// closing the connection when the context ends (the daemon stops, the
+	// host is removed) unblocks every read below at once.
+	stop := context.AfterFunc(ctx, func() { conn.Close() })
 	cc, chans, reqs, err := ssh.NewClientConn(conn, r.KeyName, cfg)
 	if err != nil {
+		stop()
 		conn.Close()
 		var he *Error
 		if errors.As(err, &he) {
@@ -381,11 +372,12 @@ func (d *Dialer) dial(ctx context.Context, h Host, r *Resolved) (*Link, error) {
 		return nil, &Error{code: CodeHostUnreachable, Reason: reason, Host: h.Name, Msg: "ssh handshake with " + addr, Err: err, hint: hint}
 	}
 	client := ssh.NewClient(cc, chans, reqs)
-	// The channel has no deadline of its own: closing the connection when
-	// the context ends unblocks every read below.
-	stop := context.AfterFunc(ctx, func() { client.Close() })
 	l, err := d.start(client, h, r)
-	if !stop() || ctx.Err() != nil {
+	// The connection's own deadline (the same instant) may end the reads
+	// before the context's timer has run: past the deadline is a timeout
+	// either way, whatever the reads then said.
+	dl, _ := ctx.Deadline()
+	if !stop() || ctx.Err() != nil || !time.Now().Before(dl) {
 		if err == nil {
 			l.Close()
 		}
@@ -408,42 +400,31 @@ func first2(a, b []string) []string {
 }
 
 func (d *Dialer) start(client *ssh.Client, h Host, r *Resolved) (*Link, error) {
-	sess, err := client.NewSession()
-	if err != nil {
-		return nil, &Error{code: CodeHostUnreachable, Reason: ReasonConnect, Host: h.Name, Msg: "opening a session channel", Err: err, hint: "the far sshd refused a session"}
+	l := &Link{client: client, host: h, Where: r, peer: d.peerName(), done: make(chan struct{})}
+	opt, _ := ParseOptions(h.SSHOptions)
+	l.aliveEvery, l.aliveMax = opt.ServerAliveInterval, opt.ServerAliveCountMax
+	if l.aliveEvery <= 0 {
+		l.aliveEvery = DefaultAliveInterval
 	}
-	l := &Link{client: client, session: sess, stderr: &tailBuffer{max: 4096}, Where: r}
-	sess.Stderr = l.stderr
-	if l.in, err = sess.StdinPipe(); err != nil {
+	if l.aliveMax <= 0 {
+		l.aliveMax = DefaultAliveCountMax
+	}
+	st, err := l.newStream()
+	if err != nil {
 		return nil, err
 	}
-	out, err := sess.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	l.out = bufio.NewReaderSize(out, 64<<10)
-	if err := sess.Start(r.RemoteCommand); err != nil {
-		return nil, &Error{code: CodeHostUnreachable, Reason: ReasonConnect, Host: h.Name, Msg: "starting " + r.RemoteCommand, Err: err}
-	}
-	peer := d.Peer
-	if peer == "" {
-		hn, _ := os.Hostname()
-		peer, _, _ = strings.Cut(strings.ToLower(hn), ".")
-	}
+	l.ctl = st
 	// link-peer goes first (§14.5): the far daemon places the link by it.
 	// A daemon that predates link-peer answers unknown_verb; the link
 	// still works, but that daemon cannot apply a link policy.
-	var pe *callError
-	err = l.Call("link-peer", map[string]any{"peer": peer}, nil)
-	switch {
-	case err == nil:
+	known, err := st.linkPeer(l)
+	if err != nil {
+		return nil, err
+	}
+	if known {
 		l.Hello.LinkPeer = true
-	case errors.As(err, &pe) && pe.Code == "unknown_verb":
+	} else {
 		r.Notes = append(r.Notes, "the far daemon does not know link-peer yet: it cannot apply a link policy")
-	case errors.As(err, &pe):
-		return nil, &Error{code: CodeHostRefused, Reason: ReasonProtocol, Host: h.Name, Msg: "the far daemon refused link-peer", Err: err, hint: "see the far machine's [hosts] policy"}
-	default:
-		return nil, l.exitError(h, err)
 	}
 	proto := d.Protocol
 	if proto == 0 {
@@ -453,6 +434,7 @@ func (d *Dialer) start(client *ssh.Client, h Host, r *Resolved) (*Link, error) {
 		Type string `json:"type"`
 		Hello
 	}
+	var pe *callError
 	err = l.Call("hello", map[string]any{"client": first(d.Client, "tuios-link"), "version": d.Version, "protocol": proto}, &hello)
 	switch {
 	case errors.As(err, &pe) && pe.Code == "protocol_mismatch":
@@ -460,38 +442,25 @@ func (d *Dialer) start(client *ssh.Client, h Host, r *Resolved) (*Link, error) {
 	case err != nil && errors.As(err, &pe):
 		return nil, &Error{code: CodeHostRefused, Reason: ReasonProtocol, Host: h.Name, Msg: "the far daemon refused hello", Err: err}
 	case err != nil:
-		return nil, l.exitError(h, err)
+		return nil, st.exitError(l, err)
 	}
 	if hello.Type != "hello" || proto < hello.MinProtocol || proto > hello.Protocol {
 		return nil, newErr(CodeProtocolMismatch, ReasonIncompatible, h.Name, "install the same tuios on both machines",
 			"the far daemon speaks protocol %d to %d, this side %d", hello.MinProtocol, hello.Protocol, proto)
 	}
 	l.Hello = Hello{Protocol: hello.Protocol, MinProtocol: hello.MinProtocol, DaemonVersion: hello.DaemonVersion, PID: hello.PID, Sessions: hello.Sessions, LinkPeer: l.Hello.LinkPeer}
+	l.watch()
 	return l, nil
 }
 
-// exitError explains a far side that hung up before answering: the exit
-// status of the far command says whether tuios or its daemon was missing.
-func (l *Link) exitError(h Host, cause error) error {
-	werr := make(chan error, 1)
-	go func() { werr <- l.session.Wait() }()
-	select {
-	case err := <-werr:
-		var ee *ssh.ExitError
-		if errors.As(err, &ee) {
-			switch ee.ExitStatus() {
-			case exitNoTuios:
-				return &Error{code: CodeHostUnreachable, Reason: ReasonNoTuios, Host: h.Name, Msg: "tuios is not installed where the link looked (" + strings.Join(l.Where.LookedIn, ", ") + ")",
-					Err: errors.New(l.stderr.String()), hint: "install tuios there, or set its path: tuios hosts add " + h.Name + " " + h.Addr + " --command PATH"}
-			case exitNoDaemon:
-				return &Error{code: CodeHostUnreachable, Reason: ReasonNoDaemon, Host: h.Name, Msg: "the far tuios found no daemon", Err: errors.New(l.stderr.String()),
-					hint: "start one there (tuios daemon, or any tuios verb)"}
-			}
-		}
-	case <-time.After(2 * time.Second):
+// peerName is the name this machine gives with link-peer.
+func (d *Dialer) peerName() string {
+	if d.Peer != "" {
+		return d.Peer
 	}
-	return &Error{code: CodeHostUnreachable, Reason: ReasonProtocol, Host: h.Name, Msg: "the far side did not speak the control protocol", Err: fmt.Errorf("%v; it said %q", cause, l.stderr.String()),
-		hint: "run the far command by hand to see what it prints"}
+	hn, _ := os.Hostname()
+	peer, _, _ := strings.Cut(strings.ToLower(hn), ".")
+	return peer
 }
 
 // callError is an error the far daemon answered.
@@ -502,49 +471,6 @@ type callError struct {
 }
 
 func (e *callError) Error() string { return e.Code + ": " + e.Message }
-
-// Call sends one request over the link and decodes its result into
-// result (nil to drop it). An error the far daemon answered is returned
-// with its code in the message; the text of it came from another machine
-// and is data (§1.6).
-func (l *Link) Call(verb string, params, result any) error {
-	l.next++
-	b, err := json.Marshal(map[string]any{"id": l.next, "verb": verb, "params": params})
-	if err != nil {
-		return err
-	}
-	if _, err := l.in.Write(append(b, '\n')); err != nil {
-		return err
-	}
-	line, err := readLine(l.out, 16<<20)
-	if err != nil {
-		return err
-	}
-	var resp struct {
-		ID     int             `json:"id"`
-		Result json.RawMessage `json:"result"`
-		Error  *callError      `json:"error"`
-	}
-	if err := json.Unmarshal(line, &resp); err != nil {
-		return fmt.Errorf("the far side sent something that is not a response: %q", truncate(line, 120))
-	}
-	if resp.ID != l.next {
-		return fmt.Errorf("the far side answered request %d, not %d", resp.ID, l.next)
-	}
-	if resp.Error != nil {
-		return resp.Error
-	}
-	if result != nil {
-		return json.Unmarshal(resp.Result, result)
-	}
-	return nil
-}
-
-// Close ends the far stdio-proxy and the ssh connection.
-func (l *Link) Close() error {
-	l.in.Close()
-	return l.client.Close()
-}
 
 func readLine(r *bufio.Reader, limit int) ([]byte, error) {
 	var buf []byte

@@ -20,9 +20,23 @@
 // predates link-peer answers unknown_verb and the link goes on (noted in
 // Resolved.Notes). A protocol outside the far range is ReasonIncompatible.
 //
+// A Link is one ssh connection per host. Its first channel said link-peer
+// and hello and carries Call; Open starts one more channel on the same
+// connection (the far sshd runs one more stdio-proxy, link-peer said
+// first), so many callers share one ssh link without waiting for each
+// other. The far sshd caps channels per connection (MaxSessions, 10 by
+// default): past it Open fails with ReasonNoRoom. Keepalives
+// (keepalive@openssh.com every ServerAliveInterval, DefaultAliveInterval
+// when ssh_options name none; ServerAliveCountMax unanswered in a row, 3
+// by default, end the link) notice a peer that stopped answering while
+// TCP still looks open. Done is closed when the link ends: the ssh
+// connection closed, the keepalives went unanswered, or the first
+// channel's far stdio-proxy exited (the far daemon stopped: its socket
+// closed); Err says which. Redialling, link states over time and what a
+// daemon does with links are the daemon's (internal/daemon/links.go).
+//
 // Not done yet (said where it matters): ProxyJump (refused with a reason),
 // Match and Include in ~/.ssh/config (skipped and noted), the login-shell
-// lookup of tuios, ServerAlive keepalives (parsed, not sent), agent
-// forwarding, and everything a daemon does with links (redial with
-// backoff, link states over time, host-qualified verbs, mail).
+// lookup of tuios, agent forwarding, and a ServerAliveInterval of 0 meaning
+// "no keepalives" (0 reads as the default).
 package hosts

@@ -33,6 +33,8 @@ const (
 	ReasonNoDaemon       Reason = "no_daemon"        // the far tuios found no daemon
 	ReasonIncompatible   Reason = "incompatible"     // protocol versions differ
 	ReasonProtocol       Reason = "protocol"         // the far side answered something that is not the protocol
+	ReasonDropped        Reason = "dropped"          // a link that was up ended (Link.Err says how)
+	ReasonNoRoom         Reason = "no_room"          // the far sshd refused one more channel (MaxSessions)
 )
 
 // Status is the §14.2 link state a dial that failed for this reason

@@ -44,10 +44,31 @@
 // telling hooks and askers how their wait ended (the events and results
 // say what to tell them), reading mail rings and marking mail read (the
 // daemon does it from Dismissed and MailInput), the outbox's mail, the
-// reply queue, mirroring the items of linked hosts, presentation (the
+// reply queue, following linked hosts (the links, their streams and
+// when a host is down: the daemon tells Mirror), presentation (the
 // footer, the dwell before digits act, alerts), and writing the queue
 // file. The package starts no goroutine, opens no socket and touches no
 // file.
+//
+// # Linked hosts
+//
+// Mirror (host.go) keeps the items of the linked hosts a daemon follows
+// (spec §14.7), apart from the Queue and stamped with its seq, so one seq
+// orders local and mirrored changes. The daemon feeds it each host's own
+// listing (Sync, with the host's boot_id), its attention events (Apply),
+// the link dropping (Down) and the host leaving the table (Remove).
+// Mirrored items carry Host and an id HostID(host, far id) ("build:12");
+// an item the host itself mirrors is never mirrored onward; at most
+// MaxHostItems per host are kept (past it the host's oldest finished item
+// goes, evicted); every text from the host is cleaned as a summary is.
+// While a host is down its items are Stale with SeenAt (the last time it
+// was heard), listed but not counted; the next listing makes them fresh.
+// Dismiss and Snooze of a mirrored item act here only; a dismissed item
+// comes back when the host's item says something new (another kind, a
+// new turn, more mail), and after the host's queue restarts (another
+// boot_id, whose ids may repeat). Mirror.Undo undoes the person's newest
+// act on either list. Merge puts both lists into one list order. Limits
+// for the daemon's caches: MaxHostSessions, MaxHostAgents, MaxHostLine.
 //
 // # Inputs and outputs
 //

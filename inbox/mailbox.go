@@ -37,7 +37,7 @@ func MailFrom(session string, thread []mail.Message) MailInput {
 		if m.Unread() {
 			in.Unread++
 			if m.ID >= in.Latest.ID {
-				in.Latest = *m
+				in.Latest, in.HeldFor = *m, m.HeldForLabel // set on held link mail only
 			}
 		}
 	}

@@ -30,6 +30,12 @@
 //   - Messages from another machine (Origin "link") keep OriginHost and are
 //     capped at MaxLinkUnread unread directed messages and MaxLinkNotices
 //     notices per session (CodeRateLimited past that).
+//   - Held mail: a message sent with Held (always to Human) names the inbox
+//     it was meant for (HeldFor, HeldForLabel). Release passes it on once,
+//     as a new message with the original sender and origin and
+//     ReleasedFrom; the held one records ReleasedAs and reads as read. A
+//     second release is CodeInvalidParams. Which machine's mail is held,
+//     and who may release, is the daemon's.
 //   - A per-sender token bucket (burst 10, 30 a minute), charged only after
 //     every other check passed.
 //   - Waiting: Wait blocks until a message matches (mail already in the
@@ -40,6 +46,8 @@
 //     untrusted-content fence lines with every body line prefixed "│ " and control
 //     characters escaped, so no body can forge the closing fence.
 //   - Stash: a content-addressed store of files per session (see Stash).
+//     PutBytes stores bytes another machine sent; their name gives only
+//     the extension, never a path.
 //
 // # What it does not own
 //

@@ -138,6 +138,15 @@ type Message struct {
 	ClaimedHuman   bool         `json:"claimed_human"`
 	Undeliverable  bool         `json:"undeliverable"`
 	WasUnread      bool         `json:"was_unread"`
+	// Held mail (hold_mail for the sending machine): stored to human,
+	// naming the inbox it was meant for (HeldFor, "" for a notice); once
+	// the person passes it on, ReleasedAs is the delivered message, whose
+	// ReleasedFrom names this one.
+	Held         bool   `json:"held,omitempty"`
+	HeldFor      string `json:"held_for,omitempty"`
+	HeldForLabel string `json:"held_for_label,omitempty"`
+	ReleasedAs   uint64 `json:"released_as,omitempty"`
+	ReleasedFrom uint64 `json:"released_from,omitempty"`
 }
 
 // Unread reports whether m counts as unread: a directed message nobody

@@ -99,6 +99,11 @@ type SendRequest struct {
 	OriginHost    string
 	VerifiedHuman bool
 	ClaimedHuman  bool
+	// Held stores the message to Human (To must be Human) for the person
+	// to pass on to HeldFor ("" for a notice) with Release.
+	Held         bool
+	HeldFor      string
+	HeldForLabel string
 	// RateKey names the sender's rate bucket by what the sender cannot
 	// choose (the caller's pane, or "outside" for every caller outside a
 	// pane), so rotating a label does not buy a fresh bucket. Empty keys
@@ -165,6 +170,9 @@ func (r *Ring) Send(req SendRequest) (Message, error) {
 		Subject: req.Subject, Text: req.Text, ReplyTo: req.ReplyTo, ReplyToMissing: missing,
 		Attachments: atts, SentAt: now.UnixNano(), Origin: req.Origin, OriginHost: req.OriginHost,
 		VerifiedHuman: req.VerifiedHuman, ClaimedHuman: req.ClaimedHuman && !req.VerifiedHuman,
+	}
+	if req.Held && req.To == Human {
+		m.Held, m.HeldFor, m.HeldForLabel = true, req.HeldFor, req.HeldForLabel
 	}
 	if req.To == "" {
 		m.Kind = KindNotice

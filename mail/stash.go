@@ -124,7 +124,46 @@ func (s *Stash) Put(src string) (PutResult, error) {
 	if err != nil {
 		return PutResult{}, err
 	}
-	name := hash + stashExt(src)
+	return s.keep(tmp, hash, n, stashExt(src), src)
+}
+
+// PutBytes stores data as a file sent over a link (stash put -s
+// HOST:SESSION): name is the file's name on the sending machine, used only
+// for its extension and shown as the source; it never names a path here.
+func (s *Stash) PutBytes(name string, data []byte) (PutResult, error) {
+	if int64(len(data)) > s.opt.MaxFileBytes {
+		return PutResult{}, s.tooBig(name, int64(len(data)))
+	}
+	s.mu.Lock()
+	removed := s.removed
+	s.mu.Unlock()
+	if removed {
+		return PutResult{}, errClosed()
+	}
+	if err := os.MkdirAll(s.opt.Dir, 0o700); err != nil {
+		return PutResult{}, errorf(CodeInvalidParams, "data", "", "cannot create the stash directory: %v", err)
+	}
+	out, err := os.CreateTemp(s.opt.Dir, ".put-*")
+	if err != nil {
+		return PutResult{}, errorf(CodeInvalidParams, "data", "", "cannot write to the stash: %v", err)
+	}
+	_, err = out.Write(data)
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(out.Name())
+		return PutResult{}, errorf(CodeInvalidParams, "data", "", "writing to the stash: %v", err)
+	}
+	os.Chmod(out.Name(), 0o600)
+	sum := sha256.Sum256(data)
+	return s.keep(out.Name(), hex.EncodeToString(sum[:]), int64(len(data)), stashExt(filepath.Base(name)), name)
+}
+
+// keep moves a copied-in temporary file to its content-addressed name,
+// making room past the session cap.
+func (s *Stash) keep(tmp, hash string, n int64, ext, src string) (PutResult, error) {
+	name := hash + ext
 	path := filepath.Join(s.opt.Dir, name)
 
 	s.mu.Lock()

@@ -42,7 +42,7 @@ func agentLogCommands() []Command {
 				p["since"] = now.Add(-d).UnixNano()
 			}
 			var raw map[string]any
-			if err := call("agent-activity", p, &raw); err != nil {
+			if err := callCtx(ctx, "agent-activity", p, &raw); err != nil {
 				return err
 			}
 			if flagBool(ctx, "json") {

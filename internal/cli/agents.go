@@ -71,7 +71,7 @@ func agentCommands() []Command {
 					Reason  string `json:"reason"`
 				}
 				var raw map[string]any
-				err := call("set-agent-state", params("session", str(ctx, "session"), "window", str(ctx, "window"), "state", ctx.Args[0],
+				err := callCtx(ctx, "set-agent-state", params("session", str(ctx, "session"), "window", str(ctx, "window"), "state", ctx.Args[0],
 					"message", str(ctx, "message"), "source", str(ctx, "source"), "harness", str(ctx, "harness"), "kind", str(ctx, "kind"),
 					"if_state", str(ctx, "if-state"), "agent_session_id", str(ctx, "agent-session-id"),
 					"transcript_path", str(ctx, "transcript-path"), "harness_pid", flagInt(ctx, "harness-pid"), "now", str(ctx, "now")), &raw)
@@ -95,31 +95,38 @@ func agentCommands() []Command {
 			Flags:   func(fs *FlagSet) { targetFlags(fs); jsonFlag(fs) },
 			Run: func(ctx *Context) error {
 				var raw map[string]any
-				if err := call("get-agent-state", params("session", str(ctx, "session"), "window", windowArg(ctx)), &raw); err != nil {
+				if err := callCtx(ctx, "get-agent-state", params("session", str(ctx, "session"), "window", windowArg(ctx)), &raw); err != nil {
 					return err
 				}
 				if flagBool(ctx, "json") {
 					raw["success"] = true
 					return printJSON(ctx.Stdout, raw)
 				}
-				fmt.Fprintln(ctx.Stdout, raw["state"])
+				fmt.Fprintln(ctx.Stdout, escapeControls(fmt.Sprint(raw["state"])))
 				return nil
 			},
 		},
 		{
-			Name: "list-agents", Summary: "list agent panes, sorted by what each needs from you", Usage: "[-s NAME] [--all] [--all-sessions] [--select SELECTOR] [--json]",
-			Help:    "--select keeps the panes a selector matches: space-separated key:value terms that must all match (harness, state, needs, session, group, host, name, cwd; a comma gives alternatives). With --select and no -s every session is searched.",
-			Example: "tuios list-agents\ntuios list-agents --all --json\ntuios list-agents --select 'harness:claude needs:you'",
+			Name: "list-agents", Summary: "list agent panes, sorted by what each needs from you", Usage: "[-s [HOST:]NAME | --host NAME | --all-hosts] [--all] [--all-sessions] [--select SELECTOR] [--json]",
+			Help: "--select keeps the panes a selector matches: space-separated key:value terms that must all match (harness, state, needs, session, group, host, name, cwd; a comma gives alternatives). With --select and no -s every session is searched. " +
+				"-s HOST:SESSION (or --host NAME) lists a linked host's panes. --all-hosts lists every session of this machine and of every linked host, asking them in parallel: " +
+				"a host that does not answer within --host-timeout gets a row with its status and the command still succeeds; --json then prints {hosts: [{host, status, agents, untrusted}]}.",
+			Example: "tuios list-agents\ntuios list-agents --all --json\ntuios list-agents --select 'harness:claude needs:you'\ntuios list-agents -s build:api\ntuios list-agents --all-hosts",
 			Flags: func(fs *FlagSet) {
-				fs.StringP("session", "s", "", "the session")
+				fs.StringP("session", "s", "", "the session, or HOST:SESSION on a linked host")
+				hostFlag(fs)
 				fs.Bool("all", false, "every pane, including ones not seen as agents")
 				fs.Bool("all-sessions", false, "every session")
 				fs.String("select", "", "only panes a selector matches, such as 'harness:codex state:idle,done'")
+				allHostsFlags(fs)
 				jsonFlag(fs)
 			},
 			Run: func(ctx *Context) error {
+				if flagBool(ctx, "all-hosts") {
+					return runAllHosts(ctx, "list-agents", "agents", params("all", flagBool(ctx, "all"), "all_sessions", true, "select", str(ctx, "select")))
+				}
 				var raw map[string]any
-				if err := call("list-agents", params("session", str(ctx, "session"), "all", flagBool(ctx, "all"), "all_sessions", flagBool(ctx, "all-sessions"), "select", str(ctx, "select")), &raw); err != nil {
+				if err := callCtx(ctx, "list-agents", params("session", str(ctx, "session"), "all", flagBool(ctx, "all"), "all_sessions", flagBool(ctx, "all-sessions"), "select", str(ctx, "select")), &raw); err != nil {
 					return err
 				}
 				if flagBool(ctx, "json") {
@@ -139,14 +146,15 @@ func agentCommands() []Command {
 			Flags:   func(fs *FlagSet) { targetFlags(fs); jsonFlag(fs) },
 			Run: func(ctx *Context) error {
 				var raw map[string]any
-				if err := call("explain-agent-detect", params("session", str(ctx, "session"), "window", windowArg(ctx)), &raw); err != nil {
+				p := params("session", str(ctx, "session"), "window", windowArg(ctx))
+				if err := callCtx(ctx, "explain-agent-detect", p, &raw); err != nil {
 					return err
 				}
 				if flagBool(ctx, "json") {
 					delete(raw, "text")
 					return printJSON(ctx.Stdout, raw)
 				}
-				fmt.Fprint(ctx.Stdout, raw["text"])
+				writeMaybeFenced(ctx, p, fmt.Sprint(raw["text"]))
 				return nil
 			},
 		},
@@ -161,15 +169,15 @@ func agentCommands() []Command {
 			},
 			Run: func(ctx *Context) error {
 				var raw map[string]any
-				if err := call("explain-agent-screen", params("session", str(ctx, "session"), "window", windowArg(ctx),
-					"harness", str(ctx, "harness"), "lines", flagInt(ctx, "lines")), &raw); err != nil {
+				p := params("session", str(ctx, "session"), "window", windowArg(ctx), "harness", str(ctx, "harness"), "lines", flagInt(ctx, "lines"))
+				if err := callCtx(ctx, "explain-agent-screen", p, &raw); err != nil {
 					return err
 				}
 				if flagBool(ctx, "json") {
 					delete(raw, "text")
 					return printJSON(ctx.Stdout, raw)
 				}
-				fmt.Fprint(ctx.Stdout, raw["text"])
+				writeMaybeFenced(ctx, p, fmt.Sprint(raw["text"]))
 				return nil
 			},
 		},

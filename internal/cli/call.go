@@ -14,14 +14,10 @@ import (
 
 // call runs one protocol verb against the daemon (starting one if none
 // answers) and decodes the result. Daemon errors keep their code and hint;
-// no reachable daemon exits 3.
+// no reachable daemon exits 3. A target that names another host runs there
+// (remote.go); callCtx also says on stderr which host answered.
 func call(verb string, params map[string]any, result any) error {
-	c, err := client.Dial(client.Options{Autostart: true})
-	if err != nil {
-		return dialError(err)
-	}
-	defer c.Close()
-	return protoError(c.Call(verb, params, result))
+	return callCtx(nil, verb, params, result)
 }
 
 func dialError(err error) error {
@@ -68,10 +64,12 @@ func protoError(err error) error {
 	return e
 }
 
-// target flags shared by most verbs.
+// target flags shared by most verbs. HOST:SESSION and HOST:SESSION:WINDOW
+// (or --host) run the verb on another machine (remote.go).
 func targetFlags(fs *FlagSet) {
-	fs.StringP("session", "s", "", "the session (default: your own pane's, else the most recently active)")
-	fs.StringP("window", "w", "", "the window: id, index, unique id prefix or name (default: your own pane, else the focused one)")
+	fs.StringP("session", "s", "", "the session, or HOST:SESSION on a linked host (default: your own pane's, else the most recently active)")
+	fs.StringP("window", "w", "", "the window: id, index, unique id prefix or name, or HOST:SESSION:WINDOW (default: your own pane, else the focused one)")
+	hostFlag(fs)
 }
 
 func jsonFlag(fs *FlagSet) { fs.Bool("json", false, "print JSON") }

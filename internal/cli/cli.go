@@ -49,6 +49,7 @@ func commands() []Command {
 		hookCommands,
 		integrationCommands,
 		mailCommands,
+		mailReleaseCommands, // mail_release.go
 		respondCommands,
 		queueCommands,
 		reviewCommands,
@@ -58,7 +59,8 @@ func commands() []Command {
 		askCommands,
 		demoCommands,
 		attachCommands,
-		hostsCommands, // hosts.go
+		hostsCommands,  // hosts.go
+		outboxCommands, // outbox.go
 	} {
 		all = append(all, verbs()...)
 	}
@@ -107,6 +109,10 @@ type Error struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
 	Hint    string `json:"hint,omitempty"`
+	// Host is the linked host the failure concerns; Untrusted says its
+	// message came from that machine's daemon (§1.6).
+	Host      string `json:"host,omitempty"`
+	Untrusted bool   `json:"untrusted,omitempty"`
 	// Exit is the exit code; 0 means ExitFailure.
 	Exit int `json:"-"`
 }
@@ -203,6 +209,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		writeHelp(stdout, table, cmd)
 		return ExitOK
 	}
+	if err := foldHost(cmd, fs); err != nil {
+		return fail(stderr, asJSON, err)
+	}
 	ctx := &Context{Stdin: stdin, Stdout: stdout, Stderr: stderr, Flags: fs, Args: fs.Args()}
 	if err := cmd.Run(ctx); err != nil {
 		return fail(stderr, asJSON, err)
@@ -289,7 +298,13 @@ func fail(w io.Writer, asJSON bool, err error) int {
 	} else {
 		// The first line names the stable code, so a script that did not
 		// ask for JSON can still branch on it.
-		for i, line := range strings.Split(e.Message, "\n") {
+		lines := strings.Split(e.Message, "\n")
+		if e.Untrusted {
+			// Another machine's words stay on one escaped line: they
+			// cannot pass for lines of this CLI's own.
+			lines = []string{e.Message}
+		}
+		for i, line := range lines {
 			if i == 0 && e.Code != "" {
 				line = e.Code + ": " + line
 			}

@@ -60,6 +60,7 @@ func herdrCommands() map[string]herdrCmd {
 		return m
 	}
 	ws := herdrFlags("--workspace", "s:workspace_id", "--tab", "s:tab_id")
+	wt := herdrFlags("--pane", "s:pane_id", "--pane-id", "s:pane_id")
 	return map[string]herdrCmd{
 		"pane report-agent": {method: "pane.report_agent", pos: []string{"pane_id"}, quiet: true, required: []string{"source", "agent", "state"},
 			flags: with(report, "--state", "s:state", "--message", "s:message", "--agent-session-id", "s:agent_session_id", "--agent-session-path", "s:agent_session_path")},
@@ -88,6 +89,11 @@ func herdrCommands() map[string]herdrCmd {
 		"agent wait":           {method: "agent.wait", pos: []string{"pane_id"}, flags: herdrFlags("--status", "s:status", "--timeout-ms", "n:timeout_ms")},
 		"notification show":    {method: "notification.show", quiet: true, required: []string{"title"}, flags: herdrFlags("--title", "s:title", "--body", "s:body")},
 		"api snapshot":         {method: "session.snapshot"},
+		// worktree: the pane's repository (--pane, else the caller's pane).
+		"worktree list":   {method: "worktree.list", flags: wt},
+		"worktree create": {method: "worktree.create", pos: []string{"branch"}, flags: with(wt, "--base", "s:base", "--path", "s:path")},
+		"worktree open":   {method: "worktree.open", flags: with(wt, "--branch", "s:branch", "--path", "s:path")},
+		"worktree remove": {method: "worktree.remove", flags: with(wt, "--branch", "s:branch", "--path", "s:path", "--force", "b:force")},
 	}
 }
 
@@ -95,7 +101,7 @@ func herdrCommands() map[string]herdrCmd {
 // counterpart: it answers herdr's error shape with unsupported, exit 1.
 func herdrUnsupportedCmd(group, sub string) bool {
 	switch group {
-	case "status", "config", "session", "terminal", "machine", "channel", "update", "completion", "plugin", "integration", "server", "worktree":
+	case "status", "config", "session", "terminal", "machine", "channel", "update", "completion", "plugin", "integration", "server":
 		return true
 	}
 	return group == "api" && sub == "schema" || group == "agent" && sub == "attach"
@@ -114,7 +120,8 @@ func HerdrMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, HerdrVersion)
 		return 0
 	case "--help", "-h", "help":
-		fmt.Fprintln(stdout, "tuios's herdr link: pane, tab, workspace, agent, notification show and api snapshot reach tuios's herdr socket.")
+		fmt.Fprintln(stdout, "tuios's herdr link: pane, tab, workspace, agent (start included), worktree, notification show and api snapshot reach tuios's herdr socket.\n"+
+			"Example: herdr agent start helper --kind claude --pane \"$PANE\" -- --model opus")
 		return 0
 	}
 	group, sub := args[0], ""
@@ -125,6 +132,9 @@ func HerdrMain(args []string, stdout, stderr io.Writer) int {
 	if herdrUnsupportedCmd(group, sub) {
 		herdrPrintErr(stderr, "unsupported", "herdr "+strings.TrimSpace(group+" "+sub)+" is not supported by tuios")
 		return 1
+	}
+	if group == "agent" && sub == "start" {
+		return herdrAgentStart(rest, stdout, stderr)
 	}
 	cmd, ok := herdrCommands()[group+" "+sub]
 	if !ok {

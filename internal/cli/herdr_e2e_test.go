@@ -3,6 +3,7 @@ package cli_test
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -52,9 +53,28 @@ func TestHerdrLinkFromAPane(t *testing.T) {
 	if st.State != "needs_input" || st.BlockedBy != "approval" || st.Message != "waits for approval" || st.Harness != "crush" {
 		t.Fatalf("blocked through the link: %+v", st)
 	}
+	// ctrl+c only once sleep holds the foreground: pressed while the
+	// shell went from the reporter to sleep, it would stop nothing.
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		var fg struct {
+			Foreground string `json:"foreground"`
+		}
+		e.json(&fg, "get-agent-state", "-s", "work", "-w", "0")
+		if fg.Foreground == "sleep" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("sleep never held the foreground (it is %q)", fg.Foreground)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	e.ok("send-keys", "-s", "work", "-w", "0", "ctrl+c")
 	// Back at the shell, the reporter gone: the pane clears to none.
-	e.ok("wait-for", "agent-state", "-s", "work", "-w", "0", "--until", "none", "--timeout", "10000")
+	if r := e.run("wait-for", "agent-state", "-s", "work", "-w", "0", "--until", "none", "--timeout", "10000"); r.code != 0 {
+		t.Fatalf("the pane did not clear: %s\nstate: %s\nscreen:\n%s", r.err, e.ok("get-agent-state", "--json", "-s", "work", "-w", "0"),
+			e.ok("capture-pane", "-s", "work", "-w", "0"))
+	}
 
 	// The figure: one report through the link, process start to applied
 	// (the answer comes after the report is applied), averaged over 20.
@@ -75,9 +95,85 @@ func TestHerdrLinkFromAPane(t *testing.T) {
 	if !strings.Contains(out, "\n1\n") {
 		t.Fatalf("pane get through the link:\n%s", out)
 	}
+	// Worktrees through the link, in the caller's own pane's repository.
+	out = paneRun(t, e, "0", `cd "$(mktemp -d)" && git init -q -b main r && cd r && git -c user.name=T -c user.email=t@example.invalid commit -q --allow-empty -m x && "$HERDR_BIN_PATH" worktree create side >/dev/null && "$HERDR_BIN_PATH" worktree list | grep -o '"branch":"side","main":false,"open":false' ; cd /`)
+	if !strings.Contains(out, "\n"+`"branch":"side","main":false,"open":false`) {
+		t.Fatalf("worktree create and list through the link:\n%s", out)
+	}
 	// herdr's own socket path is never what the link uses.
 	out = paneRun(t, e, "0", `echo "sock=$HERDR_SOCKET_PATH"`)
 	if !strings.Contains(out, fmt.Sprintf("sock=%s.herdr", e.socket())) {
 		t.Fatalf("HERDR_SOCKET_PATH:\n%s", out)
+	}
+}
+
+// `herdr agent start` through the link: the agent's command is typed at
+// another pane's shell prompt and the link returns once the agent is at
+// rest; a kind no manifest knows is a usage error (exit 2), sent nowhere.
+func TestHerdrLinkAgentStart(t *testing.T) {
+	e := newEnv(t)
+	e.ok("new", "--detach", "work")
+	e.ok("wait-for", "window-output", "-s", "work", "-w", "0", "--pattern", `(?m)^\$`, "--timeout", "10000")
+	var wins struct {
+		Windows []struct {
+			ID string `json:"window_id"`
+		} `json:"windows"`
+	}
+	e.json(&wins, "list-windows", "-s", "work")
+	if len(wins.Windows) != 1 {
+		t.Fatalf("windows: %+v", wins)
+	}
+	pane := wins.Windows[0].ID
+
+	// "claude" on the pane's PATH is the pretend agent: one short turn,
+	// then its idle prompt.
+	bin := filepath.Join(e.dir, "agentbin")
+	os.MkdirAll(bin, 0o700)
+	script := fmt.Sprintf("#!/bin/sh\nexec '%s' pretend-agent -prompt=false -steps 2 -step 100ms -finish done \"$@\"\n", e.bin)
+	if err := os.WriteFile(filepath.Join(bin, "claude"), []byte(script), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	paneRun(t, e, "0", "PATH="+bin+":$PATH; export PATH")
+
+	link := filepath.Join(e.dir, "run", "tuios", "herdr", "bin", "herdr")
+	herdr := func(args ...string) result {
+		cmd := exec.Command(link, args...)
+		cmd.Env = append(append([]string{}, e.vars...), "HERDR_SOCKET_PATH="+e.socket()+".herdr")
+		var out, errb strings.Builder
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return result{out.String(), errb.String(), code}
+	}
+
+	if r := herdr("agent", "start", "x", "--kind", "vim", "--pane", pane); r.code != 2 || !strings.Contains(r.err, "unknown agent kind") {
+		t.Fatalf("an unknown kind: exit %d\n%s%s", r.code, r.out, r.err)
+	}
+	start := time.Now()
+	r := herdr("agent", "start", "helper", "--kind", "claude", "--pane", pane, "--timeout-ms", "30000", "--", "-task", "tidy it up")
+	if r.code != 0 || !strings.Contains(r.out, `"agent_started"`) || !strings.Contains(r.out, `"argv":["claude","-task","tidy it up"]`) {
+		var st map[string]any
+		e.json(&st, "get-agent-state", "-s", "work", "-w", "0")
+		t.Fatalf("agent start: exit %d\nstdout: %s\nstderr: %s\nstate: %v\nscreen:\n%s", r.code, r.out, r.err, st, e.ok("capture-pane", "-s", "work", "-w", "0"))
+	}
+	var st struct {
+		State string `json:"state"`
+	}
+	e.json(&st, "get-agent-state", "-s", "work", "-w", "0")
+	if st.State != "done" && st.State != "idle" {
+		t.Fatalf("after agent start returned (%v): %+v", time.Since(start), st)
+	}
+	screen := e.ok("capture-pane", "-s", "work", "-w", "0")
+	if !strings.Contains(screen, "tidy it up") {
+		t.Fatalf("the agent did not get its argument:\n%s", screen)
+	}
+	// The agent holds the pane now: a second start is refused, exit 1.
+	if r := herdr("agent", "start", "again", "--kind", "claude", "--pane", pane); r.code != 1 || !strings.Contains(r.err, "agent_pane_busy") {
+		t.Fatalf("a second start: exit %d\n%s%s", r.code, r.out, r.err)
 	}
 }

@@ -163,7 +163,7 @@ func TestHostsTestReachesFarDaemonOverRealSSHD(t *testing.T) {
 		t.Fatalf("json %+v", js)
 	}
 	list := w.near.ok("hosts")
-	if !strings.Contains(list, "far  root@127.0.0.1") {
+	if !strings.Contains(list, "│ far  │ root@127.0.0.1 │") {
 		t.Fatalf("hosts:\n%s", list)
 	}
 

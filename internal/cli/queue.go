@@ -39,7 +39,7 @@ func queueCommands() []Command {
 					return usageError(ex, "give the message to queue")
 				}
 				var raw map[string]any
-				if err := call("queue-prompt", params("session", str(ctx, "session"), "window", str(ctx, "window"), "text", text,
+				if err := callCtx(ctx, "queue-prompt", params("session", str(ctx, "session"), "window", str(ctx, "window"), "text", text,
 					"from", str(ctx, "from"), "human_nonce", str(ctx, "human-nonce")), &raw); err != nil {
 					return err
 				}
@@ -77,7 +77,7 @@ func queueCommands() []Command {
 			},
 			Run: func(ctx *Context) error {
 				var raw map[string]any
-				if err := call("list-queued", params("session", str(ctx, "session"), "window", str(ctx, "window")), &raw); err != nil {
+				if err := callCtx(ctx, "list-queued", params("session", str(ctx, "session"), "window", str(ctx, "window")), &raw); err != nil {
 					return err
 				}
 				if flagBool(ctx, "json") {
@@ -155,7 +155,7 @@ func queueCommands() []Command {
 					id = ctx.Args[0]
 				}
 				var raw map[string]any
-				if err := call("cancel-queued", params("session", str(ctx, "session"), "window", str(ctx, "window"), "id", id, "all", all,
+				if err := callCtx(ctx, "cancel-queued", params("session", str(ctx, "session"), "window", str(ctx, "window"), "id", id, "all", all,
 					"human_nonce", str(ctx, "human-nonce")), &raw); err != nil {
 					return err
 				}

@@ -30,7 +30,7 @@ func respondCommands() []Command {
 					return usageError("tuios peek-prompt -w review", "name the window with -w")
 				}
 				var raw map[string]any
-				if err := call("peek-prompt", params("session", str(ctx, "session"), "window", w), &raw); err != nil {
+				if err := callCtx(ctx, "peek-prompt", params("session", str(ctx, "session"), "window", w), &raw); err != nil {
 					return err
 				}
 				if flagBool(ctx, "json") {
@@ -115,7 +115,7 @@ func respondCommands() []Command {
 					}
 				}
 				var raw map[string]any
-				if err := call("respond", params("session", str(ctx, "session"), "window", w, "action", action, "value", value,
+				if err := callCtx(ctx, "respond", params("session", str(ctx, "session"), "window", w, "action", action, "value", value,
 					"prompt_id", str(ctx, "prompt-id"), "human_nonce", str(ctx, "human-nonce"), "timeout", flagInt(ctx, "timeout"), "risk_ack", ack), &raw); err != nil {
 					return err
 				}

@@ -22,7 +22,7 @@ func resumeCommands() []Command {
 				return usageError("tuios resume-agent -w api --dry-run", "name the pane with -w")
 			}
 			var raw map[string]any
-			if err := call("resume-agent", params("session", str(ctx, "session"), "window", str(ctx, "window"), "dry_run", flagBool(ctx, "dry-run")), &raw); err != nil {
+			if err := callCtx(ctx, "resume-agent", params("session", str(ctx, "session"), "window", str(ctx, "window"), "dry_run", flagBool(ctx, "dry-run")), &raw); err != nil {
 				return err
 			}
 			if flagBool(ctx, "json") {

@@ -90,7 +90,7 @@ func reviewCommands() []Command {
 			Run: func(ctx *Context) error {
 				ids, _ := ctx.Flags.GetStringArray("id")
 				var raw map[string]any
-				if err := call("send-review", params("session", str(ctx, "session"), "window", str(ctx, "window"), "ids", ids,
+				if err := callCtx(ctx, "send-review", params("session", str(ctx, "session"), "window", str(ctx, "window"), "ids", ids,
 					"now", flagBool(ctx, "now"), "human_nonce", str(ctx, "human-nonce")), &raw); err != nil {
 					return err
 				}
@@ -150,7 +150,7 @@ func runReview(ctx *Context) error {
 		"against", str(ctx, "against"), "paths", paths, "stat", flagBool(ctx, "stat"))
 	p["context"] = flagInt(ctx, "context")
 	var raw map[string]any
-	if err := call("review-diff", p, &raw); err != nil {
+	if err := callCtx(ctx, "review-diff", p, &raw); err != nil {
 		return err
 	}
 	if flagBool(ctx, "json") {
@@ -330,7 +330,7 @@ func runReviewNote(ctx *Context) error {
 // noteCall runs review-note and prints the notes it answers with.
 func noteCall(ctx *Context, p map[string]any) error {
 	var raw map[string]any
-	if err := call("review-note", p, &raw); err != nil {
+	if err := callCtx(ctx, "review-note", p, &raw); err != nil {
 		return err
 	}
 	if flagBool(ctx, "json") {

@@ -13,7 +13,7 @@ import (
 //go:embed skill/*.md
 var skillFS embed.FS
 
-var skillTopics = []string{"core", "panes", "state", "mail", "events", "errors", "recipes"}
+var skillTopics = []string{"core", "panes", "state", "mail", "hosts", "events", "errors", "recipes"}
 
 // runSkill prints the guide's core, one topic, or all of it.
 func runSkill(w io.Writer, args []string) error {

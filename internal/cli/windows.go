@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"io"
 	"sort"
-
 	"strconv"
 	"strings"
+
+	"github.com/tuios/tuios/hosts"
 )
 
 type windowInfo struct {
@@ -26,13 +27,14 @@ type windowInfo struct {
 func windowCommands() []Command {
 	return []Command{
 		{
-			Name: "new", Summary: "create a session (it runs detached)", Usage: "[--detach] [NAME] [--cwd DIR]",
-			Help:    "Creates a session with one window running your shell. The session runs in the daemon whether or not anyone is attached. On a terminal it then attaches to the new session, unless --detach (or --json) is given; elsewhere (a script, a pipe) it prints the name and returns.",
-			Example: "tuios new --detach scratch\ntuios new work --cwd ~/src/api --json",
+			Name: "new", Summary: "create a session (it runs detached)", Usage: "[--detach] [NAME] [--cwd DIR] [--host NAME]",
+			Help:    "Creates a session with one window running your shell. The session runs in the daemon whether or not anyone is attached. On a terminal it then attaches to the new session, unless --detach (or --json) is given; elsewhere (a script, a pipe) it prints the name and returns. --host NAME creates it on that linked host (add --detach: attaching another machine's session is not built yet).",
+			Example: "tuios new --detach scratch\ntuios new work --cwd ~/src/api --json\ntuios new --host build ci --detach",
 			Flags: func(fs *FlagSet) {
 				fs.BoolP("detach", "d", false, "do not attach")
 				fs.String("cwd", "", "the first window's working directory")
 				fs.StringP("window-name", "n", "", "the first window's name")
+				fs.String("host", "", "create it on the linked host `NAME` (with --detach; local = this machine)")
 				jsonFlag(fs)
 			},
 			Run: func(ctx *Context) error {
@@ -40,8 +42,19 @@ func windowCommands() []Command {
 				if len(ctx.Args) > 0 {
 					name = ctx.Args[0]
 				}
+				p := params("name", name, "cwd", str(ctx, "cwd"), "window_name", str(ctx, "window-name"))
+				if h := str(ctx, "host"); h != "" && h != hosts.Local {
+					if !hosts.ValidName(h) {
+						return usageError("tuios hosts lists the hosts", "--host %q is not a host name", escapeControls(h))
+					}
+					if !flagBool(ctx, "detach") && !flagBool(ctx, "json") && isTerminal(ctx.Stdin, ctx.Stdout) {
+						return usageError("tuios new --host "+h+" NAME --detach, then ssh -t "+h+" tuios attach NAME",
+							"this tuios cannot attach another machine's session yet: add --detach")
+					}
+					p["session"] = h + ":" // routes new-session there (remote.go)
+				}
 				var res map[string]any
-				if err := call("new-session", params("name", name, "cwd", str(ctx, "cwd"), "window_name", str(ctx, "window-name")), &res); err != nil {
+				if err := callCtx(ctx, "new-session", p, &res); err != nil {
 					return err
 				}
 				if flagBool(ctx, "json") {
@@ -56,9 +69,30 @@ func windowCommands() []Command {
 			},
 		},
 		{
-			Name: "ls", Summary: "list sessions", Usage: "[--json]", Example: "tuios ls\ntuios ls --json | jq -r '.sessions[].name'",
-			Flags: jsonFlag,
+			Name: "ls", Summary: "list sessions (here, on one linked host, or on every host)", Usage: "[--host NAME | --all-hosts [--host-timeout MS]] [--json]",
+			Help: "--host NAME lists that linked host's sessions (its daemon's word about its own). --all-hosts lists this machine's and every linked host's, asking them in parallel: " +
+				"a host that does not answer within --host-timeout gets a row with its status (unreachable, no_daemon, timeout...) and the command still succeeds. " +
+				"--json then prints {hosts: [{host, status, sessions, untrusted}]}, untrusted true for every host but local.",
+			Example: "tuios ls\ntuios ls --json | jq -r '.sessions[].name'\ntuios ls --host build\ntuios ls --all-hosts\ntuios ls --all-hosts --json | jq -r '.hosts[] | \"\\(.host) \\(.status)\"'",
+			Flags: func(fs *FlagSet) {
+				fs.String("host", "", "the sessions of the linked host `NAME` (local = this machine)")
+				allHostsFlags(fs)
+				jsonFlag(fs)
+			},
 			Run: func(ctx *Context) error {
+				if flagBool(ctx, "all-hosts") {
+					if str(ctx, "host") != "" {
+						return usageError("give one of them", "--host and --all-hosts cannot be combined")
+					}
+					return runAllHosts(ctx, "list-sessions", "sessions", nil)
+				}
+				var target map[string]any
+				if h := str(ctx, "host"); h != "" {
+					if !hosts.ValidName(h) {
+						return usageError("tuios hosts lists the hosts", "--host %q is not a host name", escapeControls(h))
+					}
+					target = params("session", h+":")
+				}
 				var res struct {
 					Sessions []struct {
 						Name      string `json:"name"`
@@ -71,7 +105,7 @@ func windowCommands() []Command {
 					} `json:"sessions"`
 				}
 				var raw map[string]any
-				if err := call("list-sessions", nil, &raw); err != nil {
+				if err := callCtx(ctx, "list-sessions", target, &raw); err != nil {
 					return err
 				}
 				if flagBool(ctx, "json") {
@@ -95,32 +129,37 @@ func windowCommands() []Command {
 			},
 		},
 		{
-			Name: "kill-session", Summary: "kill a session and its windows", Usage: "-s NAME | NAME", Example: "tuios kill-session scratch",
-			Flags: func(fs *FlagSet) { fs.StringP("session", "s", "", "the session to kill") },
+			Name: "kill-session", Summary: "kill a session and its windows", Usage: "-s NAME | NAME", Example: "tuios kill-session scratch\ntuios kill-session build:api",
+			Flags: func(fs *FlagSet) {
+				fs.StringP("session", "s", "", "the session to kill, or HOST:SESSION")
+				hostFlag(fs)
+			},
 			Run: func(ctx *Context) error {
 				name := str(ctx, "session")
-				if name == "" && len(ctx.Args) > 0 {
-					name = ctx.Args[0]
+				if len(ctx.Args) > 0 && (name == "" || strings.HasSuffix(name, ":") && hosts.ParseSession(name).Session == "") {
+					name += ctx.Args[0] // --host build api: build's session api
 				}
 				if name == "" {
 					return usageError("tuios kill-session NAME", "name the session to kill")
 				}
-				return call("kill-session", params("session", name), nil)
+				return callCtx(ctx, "kill-session", params("session", name), nil)
 			},
 		},
 		{
 			Name: "session-info", Summary: "describe a session", Usage: "[-s NAME] [--json]", Example: "tuios session-info -s work --json | jq -r .current_workspace",
-			Flags: func(fs *FlagSet) { fs.StringP("session", "s", "", "the session"); jsonFlag(fs) },
+			Flags: func(fs *FlagSet) { sessionFlag(fs); jsonFlag(fs) },
 			Run: func(ctx *Context) error {
 				var res map[string]any
-				if err := call("session-info", params("session", str(ctx, "session")), &res); err != nil {
+				if err := callCtx(ctx, "session-info", params("session", str(ctx, "session")), &res); err != nil {
 					return err
 				}
 				if flagBool(ctx, "json") {
 					return printJSON(ctx.Stdout, res)
 				}
+				// Escaped: a session on another host is that machine's word.
+				v := func(k string) string { return escapeControls(fmt.Sprint(res[k])) }
 				fmt.Fprintf(ctx.Stdout, "session        %v\ndisplay name   %v\nwindows        %v\nworkspace      %v of %v\ntiling         %v\nsize           %vx%v\nattached       %v\n",
-					res["session"], res["session"], res["windows"], res["current_workspace"], res["workspaces"], res["tiling"], res["width"], res["height"], res["attached"])
+					v("session"), v("session"), v("windows"), v("current_workspace"), v("workspaces"), v("tiling"), v("width"), v("height"), v("attached"))
 				if named, ok := res["workspace_names"].(map[string]any); ok && len(named) > 0 {
 					var parts []string
 					for k, v := range named {
@@ -149,7 +188,7 @@ func windowCommands() []Command {
 					name, argv = ctx.Args[0], ctx.Args[1:]
 				}
 				var res map[string]any
-				if err := call("new-window", params("session", str(ctx, "session"), "name", name, "workspace", flagInt(ctx, "workspace"),
+				if err := callCtx(ctx, "new-window", params("session", str(ctx, "session"), "name", name, "workspace", flagInt(ctx, "workspace"),
 					"cwd", str(ctx, "cwd"), "no_focus", flagBool(ctx, "no-focus"), "argv", argv), &res); err != nil {
 					return err
 				}
@@ -162,11 +201,11 @@ func windowCommands() []Command {
 			},
 		},
 		{
-			Name: "list-windows", Summary: "list a session's windows", Usage: "[-s NAME] [--json]", Example: "tuios list-windows -s work\ntuios list-windows -s work --json | jq -r '.windows[] | \"\\(.window_id) \\(.display_name)\"'",
-			Flags: func(fs *FlagSet) { fs.StringP("session", "s", "", "the session"); jsonFlag(fs) },
+			Name: "list-windows", Summary: "list a session's windows", Usage: "[-s [HOST:]NAME] [--json]", Example: "tuios list-windows -s work\ntuios list-windows -s build:api\ntuios list-windows -s work --json | jq -r '.windows[] | \"\\(.window_id) \\(.display_name)\"'",
+			Flags: func(fs *FlagSet) { sessionFlag(fs); jsonFlag(fs) },
 			Run: func(ctx *Context) error {
 				var raw map[string]any
-				if err := call("list-windows", params("session", str(ctx, "session")), &raw); err != nil {
+				if err := callCtx(ctx, "list-windows", params("session", str(ctx, "session")), &raw); err != nil {
 					return err
 				}
 				if flagBool(ctx, "json") {
@@ -185,7 +224,7 @@ func windowCommands() []Command {
 			Flags: func(fs *FlagSet) { targetFlags(fs); jsonFlag(fs) },
 			Run: func(ctx *Context) error {
 				var raw map[string]any
-				if err := call("get-window", params("session", str(ctx, "session"), "window", windowArg(ctx)), &raw); err != nil {
+				if err := callCtx(ctx, "get-window", params("session", str(ctx, "session"), "window", windowArg(ctx)), &raw); err != nil {
 					return err
 				}
 				if flagBool(ctx, "json") {
@@ -199,10 +238,10 @@ func windowCommands() []Command {
 		},
 		{
 			Name: "list-workspaces", Summary: "list a session's workspaces", Usage: "[-s NAME] [--json]", Example: "tuios list-workspaces -s work",
-			Flags: func(fs *FlagSet) { fs.StringP("session", "s", "", "the session"); jsonFlag(fs) },
+			Flags: func(fs *FlagSet) { sessionFlag(fs); jsonFlag(fs) },
 			Run: func(ctx *Context) error {
 				var raw map[string]any
-				if err := call("list-workspaces", params("session", str(ctx, "session")), &raw); err != nil {
+				if err := callCtx(ctx, "list-workspaces", params("session", str(ctx, "session")), &raw); err != nil {
 					return err
 				}
 				if flagBool(ctx, "json") {
@@ -238,12 +277,12 @@ func windowCommands() []Command {
 				if ws == 0 && len(ctx.Args) > 0 {
 					ws, _ = strconv.Atoi(ctx.Args[len(ctx.Args)-1])
 				}
-				return call("move-window", params("session", str(ctx, "session"), "window", str(ctx, "window"), "workspace", ws), nil)
+				return callCtx(ctx, "move-window", params("session", str(ctx, "session"), "window", str(ctx, "window"), "workspace", ws), nil)
 			},
 		},
 		{
 			Name: "select-workspace", Summary: "switch a session to a workspace", Usage: "[-s NAME] N", Example: "tuios select-workspace -s work 2",
-			Flags: func(fs *FlagSet) { fs.StringP("session", "s", "", "the session") },
+			Flags: sessionFlag,
 			Run: func(ctx *Context) error {
 				if len(ctx.Args) != 1 {
 					return usageError("tuios select-workspace -s work 2", "name one workspace, 1 to 9")
@@ -252,7 +291,7 @@ func windowCommands() []Command {
 				if err != nil {
 					return usageError("tuios select-workspace -s work 2", "workspace %q is not a number", ctx.Args[0])
 				}
-				return call("select-workspace", params("session", str(ctx, "session"), "workspace", n), nil)
+				return callCtx(ctx, "select-workspace", params("session", str(ctx, "session"), "workspace", n), nil)
 			},
 		},
 		{
@@ -276,7 +315,7 @@ func windowCommands() []Command {
 					p["minimize"] = false
 				}
 				var res map[string]any
-				if err := call("set-window", p, &res); err != nil {
+				if err := callCtx(ctx, "set-window", p, &res); err != nil {
 					return err
 				}
 				if flagBool(ctx, "json") {
@@ -297,7 +336,7 @@ func windowCommands() []Command {
 						Commands []struct{ Name, Description string } `json:"commands"`
 					}
 					var raw map[string]any
-					if err := call("run-command", params("list", true), &raw); err != nil {
+					if err := callCtx(ctx, "run-command", params("list", true), &raw); err != nil {
 						return err
 					}
 					if flagBool(ctx, "json") {
@@ -313,7 +352,7 @@ func windowCommands() []Command {
 				if win == "" && len(ctx.Args) > 1 {
 					win = ctx.Args[1]
 				}
-				return call("run-command", params("session", str(ctx, "session"), "window", win, "command", ctx.Args[0]), nil)
+				return callCtx(ctx, "run-command", params("session", str(ctx, "session"), "window", win, "command", ctx.Args[0]), nil)
 			},
 		},
 	}
@@ -368,4 +407,11 @@ func readArgOrStdin(ctx *Context, what string) (string, error) {
 		return string(b), err
 	}
 	return strings.Join(ctx.Args, " "), nil
+}
+
+// sessionFlag is -s for verbs that take a session but no window; with
+// --host, or -s HOST:SESSION, the verb runs on that host (remote.go).
+func sessionFlag(fs *FlagSet) {
+	fs.StringP("session", "s", "", "the session, or HOST:SESSION on a linked host")
+	hostFlag(fs)
 }

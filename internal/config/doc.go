@@ -12,4 +12,9 @@
 // Some keys decide who may act as the person (respond_from_shell): they
 // are read from the file only, never from the control protocol, so a pane
 // cannot turn them on.
+//
+// The link policy (what another machine may do here, §14.5) is [hosts."*"]
+// and [hosts.NAME] allow and hold_mail; LinkPolicy resolves it for one
+// peer name (the built-in default, then "*", then NAME; a set allow
+// replaces the list). The daemon reads it at start and on apply-config.
 package config

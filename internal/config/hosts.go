@@ -24,12 +24,16 @@ type Host struct {
 	Command string `toml:"command,omitempty"`
 	// SSHOptions are ssh options from the safe subset.
 	SSHOptions []string `toml:"ssh_options,omitempty"`
-	// ReposRoot, Allow, HoldMail and HostedGrace are read for the link
-	// policy and hosted panes (§14.5, §14.6), which later work applies.
-	ReposRoot   string    `toml:"repos_root,omitempty"`
-	Allow       *[]string `toml:"allow,omitempty"`
-	HoldMail    bool      `toml:"hold_mail,omitempty"`
-	HostedGrace string    `toml:"hosted_grace,omitempty"`
+	// ReposRoot and HostedGrace are read for hosted panes (§14.6).
+	ReposRoot string `toml:"repos_root,omitempty"`
+	// Allow is what that machine may do here over its link (§14.5): nil
+	// leaves it to [hosts."*"] and then the built-in default, a set list
+	// (even an empty one) replaces it. LinkPolicy resolves it.
+	Allow *[]string `toml:"allow,omitempty"`
+	// HoldMail (nil: as [hosts."*"] says, else off) stores that
+	// machine's mail to anyone but human with the person, held.
+	HoldMail    *bool  `toml:"hold_mail,omitempty"`
+	HostedGrace string `toml:"hosted_grace,omitempty"`
 }
 
 // HostNames lists the hosts that can be dialled (every table but "*"),

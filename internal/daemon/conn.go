@@ -161,6 +161,7 @@ func (cn *conn) read(reqs chan<- request, done <-chan struct{}) {
 // work answers requests in order.
 func (cn *conn) work(reqs <-chan request) {
 	defer cn.endAttach()
+	defer cn.drainHost() // host_conn.go: far answers still owed are delivered first
 	for rq := range reqs {
 		if cn.attached != nil {
 			cn.refuseOnStream(rq)

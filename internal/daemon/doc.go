@@ -65,7 +65,9 @@
 // shell in the directory it was last in, with TUIOS_RESTORED=1. A window
 // that ran a program comes back as a shell. Mail, the stash and agent
 // state do not come back; the Inbox keeps finished and errored items of
-// the panes that did. kill-session forgets a session; a file that is not
+// the panes that did. Mail waiting for another machine does come back:
+// the outbox (outbox.go, outbox/outbox.json) is written before a send
+// answers agent_message_queued. kill-session forgets a session; a file that is not
 // this user's, not private or not readable is set aside and the daemon
 // starts empty. [daemon] restore = false turns it off.
 //

@@ -26,6 +26,8 @@ type event struct {
 	Item      *inbox.Item `json:"item,omitempty"`
 	BootID    string      `json:"boot_id,omitempty"`
 	HoldEnded string      `json:"hold_ended,omitempty"`
+	Host      string      `json:"host,omitempty"`   // host-changed (links.go): the host and its link state
+	Status    string      `json:"status,omitempty"` // host-changed
 	Time      string      `json:"time"`
 }
 

@@ -256,8 +256,10 @@ type herdrCall struct {
 	placed bool
 	pane   string
 	// r is the reader the request came from: a wait watches it for the
-	// client's hang-up.
-	r *bufio.Reader
+	// client's hang-up (gone ends then; goneOnce starts that watch).
+	r        *bufio.Reader
+	goneOnce sync.Once
+	gone     context.Context
 }
 
 func (h *herdrSock) serveConn(c net.Conn, peer int) {
@@ -375,20 +377,26 @@ func (call *herdrCall) place() string {
 }
 
 // hangup returns a context that ends when the client closes its end: a
-// wait whose client is gone ends at once.
+// wait whose client is gone ends at once. One watcher reads the
+// connection per request, however many verbs the method runs (two
+// readers of one bufio.Reader would race); it ends when the connection
+// closes.
 func (call *herdrCall) hangup() (context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithCancel(call.ctx)
-	call.c.SetReadDeadline(time.Time{})
-	go func() {
-		var b [1]byte
-		for {
-			if _, err := call.r.Read(b[:]); err != nil {
-				cancel()
-				return
+	call.goneOnce.Do(func() {
+		ctx, cancel := context.WithCancel(call.ctx)
+		call.gone = ctx
+		call.c.SetReadDeadline(time.Time{})
+		go func() {
+			var b [1]byte
+			for {
+				if _, err := call.r.Read(b[:]); err != nil {
+					cancel()
+					return
+				}
 			}
-		}
-	}()
-	return ctx, cancel
+		}()
+	})
+	return context.WithCancel(call.gone)
 }
 
 func (h *herdrSock) ioDeadline() time.Duration {

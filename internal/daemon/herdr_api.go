@@ -259,7 +259,7 @@ func herdrUnsupported(m string) bool {
 	switch m {
 	case "workspace.move", "workspace.move_block", "workspace.report_metadata", "agent.rename", "agent.explain",
 		"pane.resize", "pane.move", "pane.scroll", "pane.clear", "pane.copy", "pane.select", "pane.selection",
-		"pane.open_link", "pane.links", "pane.swap", "agent.start", "tab.move", "workspace.focus":
+		"pane.open_link", "pane.links":
 		return true
 	}
 	return false
@@ -273,7 +273,8 @@ func (h *herdrSock) method(call *herdrCall, m string, p herdrParams) (any, *herd
 	// GRANTS: this is where a method is checked against the caller's pane
 	// grants once grants exist (§15, §18.5): reads need read; send_text,
 	// send_input and send_keys need write (and respond for a pane on a
-	// prompt); workspace/pane create, rename, close, focus need admin;
+	// prompt); agent.start needs fan and write; workspace/pane create,
+	// rename, close, focus need admin;
 	// refused → herdrErrorf("forbidden", ...). Self-reports (the
 	// pane.report_*/release_agent methods) are never limited by grants.
 	switch m {

@@ -20,7 +20,9 @@ func herdrMutates(m string) bool {
 	switch m {
 	case "workspace.close", "tab.create", "tab.rename", "tab.focus", "tab.close",
 		"pane.split", "pane.zoom", "pane.neighbor", "pane.edges", "pane.focus_direction",
-		"pane.process_info", "agent.prompt":
+		"pane.process_info", "agent.prompt", "agent.start",
+		"pane.swap", "tab.move", "workspace.focus",
+		"worktree.list", "worktree.create", "worktree.open", "worktree.remove":
 		return true
 	}
 	return false
@@ -48,6 +50,16 @@ func (h *herdrSock) mutate(call *herdrCall, m string, p herdrParams) (any, *herd
 		return h.processInfo(call, p)
 	case "agent.prompt":
 		return h.agentPrompt(call, p)
+	case "agent.start":
+		return h.agentStart(call, p)
+	case "pane.swap":
+		return h.paneSwap(p)
+	case "tab.move":
+		return h.tabMove(p)
+	case "workspace.focus":
+		return h.workspaceFocus(p)
+	case "worktree.list", "worktree.create", "worktree.open", "worktree.remove":
+		return h.worktree(call, m, p)
 	}
 	return nil, herdrErrorf("unsupported", m+" is not supported by tuios")
 }

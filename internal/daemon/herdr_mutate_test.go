@@ -137,7 +137,7 @@ func TestHerdrMutatingMethods(t *testing.T) {
 	if _, code := herdrDo(t, hw, "workspace.get", map[string]any{"workspace_id": soloWS}); code != "workspace_not_found" {
 		t.Fatalf("closed workspace: %s", code)
 	}
-	for _, m := range []string{"workspace.rename", "workspace.focus", "tab.move", "pane.swap"} {
+	for _, m := range []string{"workspace.rename"} {
 		if _, code := herdrDo(t, hw, m, map[string]any{"workspace_id": ws, "pane_id": a}); code != "unsupported" {
 			t.Fatalf("%s: %s", m, code)
 		}

@@ -328,7 +328,7 @@ func (h *herdrSock) reportMetadata(call *herdrCall, p herdrParams) (any, *herdrE
 	if herr != nil {
 		return nil, herr
 	}
-	if !h.allow(w.ID, time.Now()) {
+	if !h.allow(w.ID, h.s.clock.Now()) {
 		return nil, herdrErrorf(proto.CodeRateLimited, "this pane sent metadata and notifications faster than 5 a second")
 	}
 	if !h.seqTake(w.ID, source, seq, has, true) {
@@ -407,7 +407,7 @@ func (h *herdrSock) notificationShow(call *herdrCall, p herdrParams) (any, *herd
 	if own == "" {
 		return nil, herdrErrorf(proto.CodeForbidden, "the caller runs in no pane of this daemon")
 	}
-	if !h.allow(own, time.Now()) {
+	if !h.allow(own, h.s.clock.Now()) {
 		return nil, herdrErrorf(proto.CodeRateLimited, "this pane sent metadata and notifications faster than 5 a second")
 	}
 	h.s.mu.Lock()
@@ -429,7 +429,8 @@ func (h *herdrSock) notificationShow(call *herdrCall, p herdrParams) (any, *herd
 // is back at its shell prompt, the last report is over two seconds old
 // and no recorded reporter process still runs. It sleeps on the pane's
 // output (the shell's prompt is output) and, when only the age is
-// missing, on one timer; nothing ticks.
+// missing, on one timer of the daemon's clock (a test's fake clock moves
+// it); nothing ticks.
 type herdrWatch struct {
 	h       *herdrSock
 	w       *Window
@@ -437,8 +438,12 @@ type herdrWatch struct {
 	last    time.Time
 	harness string
 	version uint64 // the pane's snapshot version this socket's report made
-	quit    chan struct{}
-	once    sync.Once
+	// due is when the armed age timer fires, by the daemon's clock (zero
+	// when none is armed): tests on a fake clock wait for it before
+	// moving time.
+	due  time.Time
+	quit chan struct{}
+	once sync.Once
 }
 
 func (x *herdrWatch) stop() { x.once.Do(func() { close(x.quit) }) }
@@ -471,7 +476,7 @@ func (h *herdrSock) noteReport(w *Window, peer int, harness string) {
 	for pid, st := range procs {
 		x.procs[pid] = st
 	}
-	x.last, x.harness, x.version = time.Now(), harness, snap.Version
+	x.last, x.harness, x.version = h.s.clock.Now(), harness, snap.Version
 	if start {
 		h.wg.Add(1)
 	}
@@ -500,7 +505,11 @@ func (x *herdrWatch) run() {
 		}
 		x.h.mu.Unlock()
 	}()
-	var timer *time.Timer
+	// The age timer runs on the daemon's clock. Its callback only nudges
+	// fire (a fake clock may call it on the advancing goroutine); a stale
+	// nudge from an earlier timer costs one more look.
+	fire := make(chan struct{}, 1)
+	var timer agentstate.Timer
 	defer func() {
 		if timer != nil {
 			timer.Stop()
@@ -514,15 +523,23 @@ func (x *herdrWatch) run() {
 		if done {
 			return
 		}
-		var fire <-chan time.Time
-		if wait > 0 {
-			if timer == nil {
-				timer = time.NewTimer(wait)
-			} else {
-				timer.Reset(wait)
-			}
-			fire = timer.C
+		if timer != nil {
+			timer.Stop()
+			timer = nil
 		}
+		var due time.Time
+		if wait > 0 {
+			due = x.h.s.clock.Now().Add(wait)
+			timer = x.h.s.clock.AfterFunc(wait, func() {
+				select {
+				case fire <- struct{}{}:
+				default:
+				}
+			})
+		}
+		x.h.mu.Lock()
+		x.due = due
+		x.h.mu.Unlock()
 		select {
 		case <-gen:
 		case <-fire:
@@ -532,9 +549,6 @@ func (x *herdrWatch) run() {
 			return
 		case <-x.h.s.done:
 			return
-		}
-		if timer != nil && fire == nil {
-			timer.Stop()
 		}
 	}
 }
@@ -563,8 +577,8 @@ func (x *herdrWatch) check() (wait time.Duration, done bool) {
 			return 0, false
 		}
 	}
-	if age := time.Since(last); age < herdrCrashAge {
-		return herdrCrashAge - age + 10*time.Millisecond, false
+	if age := x.h.s.clock.Now().Sub(last); age < herdrCrashAge {
+		return herdrCrashAge - age, false
 	}
 	// Only a state a report made is cleared: a screen prompt or a person's
 	// note that took the pane since stays.

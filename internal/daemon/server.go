@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -60,6 +61,9 @@ type Options struct {
 	// attention/items.json). Empty is $XDG_STATE_HOME/tuios, else
 	// ~/.local/state/tuios; "-" keeps nothing.
 	StateDir string
+	// Getenv reads the daemon's own environment (HOME and SSH_AUTH_SOCK
+	// for host links, the config path for apply-config); nil is os.Getenv.
+	Getenv func(string) string
 	// Config is the user's config file; nil reads config.Path's file
 	// (a file that does not parse is logged and every default used).
 	Config *config.File
@@ -113,6 +117,11 @@ type Server struct {
 	queue  *replyQueue // the reply queue (queue.go); set in New, never changed
 	review *reviewer   // review notes (verbs_review.go); set in New, never changed
 	herdr  *herdrSock  // the herdr socket (herdr.go); set in New, never changed
+	links  *links      // links to other hosts (links.go); set in New, never changed
+	outbox *outbox     // mail waiting for other hosts (outbox.go); set in New, never changed
+	follow *hostFollow // the Inbox's mirror of linked hosts (host_follow.go); set in New, never changed
+
+	linkPol atomic.Pointer[linkPolicy] // what other machines may do here (link_policy.go); nil is the default
 }
 
 // New prepares a server; Serve starts it.
@@ -167,6 +176,7 @@ func New(opt Options) (*Server, error) {
 		opt.Config = f
 	}
 	s.agentsOff = !opt.Config.AgentsEnabled()
+	s.applyLinkPolicy(opt.Config) // link_policy.go: [hosts."*"], [hosts.NAME] allow and hold_mail
 	trackerFromConfig(&opt.Tracker, opt.Config, os.Getenv)
 	if opt.Tracker.Watcher == nil {
 		if w, err := transcript.NewWatcher(transcript.WatcherOptions{Clock: opt.Tracker.Clock}); err == nil {
@@ -182,6 +192,7 @@ func New(opt Options) (*Server, error) {
 	}
 	s.host, _ = os.Hostname()
 	s.hub = newHub()
+	s.links = newLinks(s)
 	switch opt.StateDir {
 	case "":
 		opt.StateDir = stateDir(os.Getenv)
@@ -190,6 +201,8 @@ func New(opt Options) (*Server, error) {
 	}
 	s.opt.StateDir = opt.StateDir
 	s.att = newAttention(s, opt.StateDir)
+	s.outbox = newServerOutbox(s) // outbox_verbs.go: after the Inbox it feeds
+	s.follow = newHostFollow(s)   // host_follow.go: after the Inbox it stamps
 	s.rest = newRestorer(s, opt.StateDir)
 	s.alog = newAgentLogs(s.clock)
 	s.resume = newResumer(s)
@@ -310,6 +323,9 @@ func (s *Server) comeBack() {
 		return w != nil && w.session.Name == session
 	})
 	s.resume.offer() // resume.go: after the load, so a loaded item does not shadow it
+	s.links.start()  // links.go: dial every configured host, in the background
+	s.startOutbox()  // outbox_verbs.go: the mail that waited, and host-changed
+	s.follow.start() // host_follow.go: every linked host's Inbox
 }
 
 // freezeState writes the sessions and Inbox files one last time, before
@@ -450,6 +466,7 @@ func (s *Server) shutdown() {
 		ln.Close()
 	}
 	s.herdr.close()
+	s.links.close()    // links.go: every link and its streams, at once
 	s.attach.stopAll() // their last line says why, before their sockets close
 	for _, cn := range conns {
 		cn.stop()

@@ -95,6 +95,7 @@ func (s *Server) verbTable() map[string]*verb {
 	s.resumeVerbs(add)   // verbs_resume.go
 	s.linkVerbs(add)     // verbs_link.go: what another machine's link may call here
 	s.hostVerbs(add)     // verbs_hosts.go: this machine's links to other hosts
+	s.outboxVerbs(add)   // outbox_verbs.go: list-outbox
 	m := map[string]*verb{}
 	for _, v := range all {
 		switch v.name {

@@ -330,7 +330,12 @@ func (s *Server) approvalVerbs(add addFunc) {
 	add("request-approval", "Hold a pane's permission prompt for the Inbox (a harness's hook): blocks until the person answers, hold_seconds pass or the hold ends; an empty decision means ask in the pane", "approval_result",
 		`{"verb":"request-approval","params":{"window":"4f1c…","harness":"claude-code","summary":"approve Bash: make test","options":["once","deny"],"tool":"Bash","target":"make test"}}`, p, h)
 
-	p, h = handler(func(cn *conn, p *replyApprovalParams) (any, *proto.Error) { return s.replyApproval(cn, p) })
+	p, h = handler(func(cn *conn, p *replyApprovalParams) (any, *proto.Error) {
+		if err := s.follow.refuseHostRequest(p.RequestID); err != nil { // host_follow_list.go: a host's hold is answered there
+			return nil, err
+		}
+		return s.replyApproval(cn, p)
+	})
 	add("reply-approval", "Answer a held approval or plan as the person (needs a live human nonce): the first reply wins; ask hands it back to the pane", "approval_replied",
 		`{"verb":"reply-approval","params":{"request_id":"9c1d2e3f4a5b6c7d","decision":"once","summary":"approve Bash: make test","human_nonce":"…"}}`, p, h)
 

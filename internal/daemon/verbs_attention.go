@@ -12,7 +12,7 @@ type listAttentionParams struct {
 	Session        string   `json:"session" desc:"only this session's items (default: every session)" maxlen:"4096"`
 	Kinds          []string `json:"kinds" desc:"only these kinds: approval, plan, ask, question, mail, errored, resume, finished, outbox" maxlen:"9"`
 	IncludeSnoozed bool     `json:"include_snoozed" desc:"the snoozed items too, after the open ones"`
-	Host           string   `json:"host" desc:"local, or a linked host (none are linked yet: any other is unknown_host)" maxlen:"256"`
+	Host           string   `json:"host" desc:"local: this machine's items only; a linked host's name: the items mirrored from it (default: both, each mirrored item with its host)" maxlen:"256"`
 	Select         string   `json:"select" desc:"a selector: key:value terms that must all match (harness, state, needs, session, group, host, name, cwd)" maxlen:"1024"`
 }
 
@@ -48,6 +48,9 @@ func (s *Server) attentionVerbs(add addFunc) {
 		if err := s.person(cn, "dismiss-attention", p.HumanNonce); err != nil {
 			return nil, err
 		}
+		if _, _, ok := inbox.SplitHostID(p.ID); ok { // a mirrored item: dismissed here only
+			return s.follow.dismiss(p.ID)
+		}
 		var d inbox.Dismissed
 		err := s.att.doErr(func() ([]inbox.Event, error) {
 			var evs []inbox.Event
@@ -77,10 +80,11 @@ func (s *Server) attentionVerbs(add addFunc) {
 }
 
 func (s *Server) listAttention(cn *conn, p *listAttentionParams) (any, *proto.Error) {
-	if p.Host != "" && p.Host != "local" {
-		return nil, proto.Errorf(codeUnknownHost, "no linked host %q", p.Host).WithHint(proto.Hint{Param: "host", Accepted: []string{"local"}})
+	if err := s.attentionHost(p.Host); err != nil { // host_follow_list.go
+		return nil, err
 	}
-	if p.Session != "" {
+	remote := p.Host != "" && p.Host != "local"
+	if p.Session != "" && !remote { // with a host, the session is that host's
 		s.mu.Lock()
 		ok := s.sessions[p.Session] != nil
 		names := s.sessionNames()
@@ -110,16 +114,7 @@ func (s *Server) listAttention(cn *conn, p *listAttentionParams) (any, *proto.Er
 	if sel != nil {
 		opt.Filter = func(it inbox.Item) bool { f := itemFields(it); return sel.Match(&f) }
 	}
-	l := s.att.q.List(opt)
-	counts := make(map[string]int, len(l.Counts))
-	for k, n := range l.Counts {
-		counts[string(k)] = n
-	}
-	items := l.Items
-	if items == nil {
-		items = []inbox.Item{}
-	}
-	return attentionList{Type: "attention_list", Items: items, Counts: counts, Total: l.Total, Seq: l.Seq, BootID: l.BootID}, nil
+	return s.follow.list(p.Host, opt), nil // host_follow_list.go: local and mirrored items
 }
 
 // attentionList is list-attention's result.
@@ -130,6 +125,9 @@ type attentionList struct {
 	Total  int            `json:"total"`
 	Seq    uint64         `json:"seq"`
 	BootID string         `json:"boot_id"`
+	// Hosts are the followed hosts (host_follow.go): stale, seen_at and
+	// counts for the rail's header per host; absent with host local.
+	Hosts []hostView `json:"hosts,omitempty"`
 }
 
 func kindNames() []string {
@@ -143,6 +141,9 @@ func kindNames() []string {
 // afterDismiss does what a dismiss asks of the daemon besides its close:
 // a finished turn is seen, a thread's mail to the person read.
 func (s *Server) afterDismiss(d inbox.Dismissed) {
+	if d.ForHost != "" && d.Host == "" { // this machine's outbox row: its waiting mail goes (outbox.go)
+		s.discardOutbox(d.ForHost)
+	}
 	if d.MarkSeen != "" {
 		s.tracker.Arbiter().MarkSeen(d.MarkSeen)
 	}
@@ -165,13 +166,11 @@ func (s *Server) markAttention(cn *conn, p *markAttentionParams) (any, *proto.Er
 	}
 	q := s.att.q
 	res := map[string]any{"type": "attention_marked", "action": p.Action}
+	if _, _, ok := inbox.SplitHostID(p.ID); ok && p.Action != "undo" { // a mirrored item: marked here only
+		return s.follow.mark(p)
+	}
 	if p.Action == "undo" {
-		var evs []inbox.Event
-		err := s.att.doErr(func() ([]inbox.Event, error) {
-			var err error
-			evs, err = q.Undo()
-			return evs, err
-		})
+		evs, err := s.follow.undo() // host_follow_list.go: the newest act, local or mirrored
 		if err != nil {
 			return nil, inboxErr(err)
 		}

@@ -1,4 +1,88 @@
 package daemon
 
+import (
+	"context"
+	"time"
+
+	"github.com/tuios/tuios/internal/config"
+	"github.com/tuios/tuios/internal/proto"
+)
+
+// hostOpenTimeout bounds opening a channel for open-host-connection: a
+// link that is up but wedged answers host_unreachable, not never.
+const hostOpenTimeout = 15 * time.Second
+
+type listHostsParams struct{}
+
+type hostListResult struct {
+	Type   string    `json:"type"`
+	Hosts  []hostRow `json:"hosts"`
+	Events bool      `json:"events_push"`
+}
+
+type openHostParams struct {
+	Host string `json:"host" desc:"the host, as named in [hosts.NAME] (matched exactly)" required:"true" maxlen:"256"`
+}
+
+type hostConnResult struct {
+	Type   string `json:"type"`
+	Host   string `json:"host"`
+	Status string `json:"status"`
+}
+
+type applyConfigParams struct{}
+
+type configAppliedResult struct {
+	Type string `json:"type"`
+	Path string `json:"path"`
+	linksApplied
+}
+
 // hostVerbs are the verbs about this machine's links to other hosts.
-func (s *Server) hostVerbs(add addFunc) {}
+func (s *Server) hostVerbs(add addFunc) {
+	p, h := handler(func(cn *conn, _ *listHostsParams) (any, *proto.Error) {
+		return hostListResult{Type: "host_list", Hosts: s.links.rows(), Events: true}, nil
+	})
+	add("list-hosts", "List the hosts this daemon links to ([hosts.NAME] in the config file) and each link's state: up, connecting, reconnecting, no_daemon, no_tuios, unreachable or incompatible, with the reason, a hint and since when; a change is a host-changed event",
+		"host_list", `{"verb":"list-hosts"}`, p, h)
+
+	p, h = handler(func(cn *conn, p *openHostParams) (any, *proto.Error) {
+		if cn.sub != nil || cn.attached != nil || cn.attaching != nil || cn.host != nil {
+			return nil, proto.Errorf(proto.CodeInvalidRequest, "this connection already streams (subscribe, attach or a host connection); open-host-connection needs a fresh one")
+		}
+		ctx, cancel := context.WithTimeout(cn.ctx, hostOpenTimeout)
+		rw, perr := s.openHost(ctx, p.Host)
+		cancel()
+		if perr != nil {
+			return nil, perr
+		}
+		hc := &hostConn{host: p.Host, rw: rw, popped: make(chan struct{}, 1), done: make(chan struct{})}
+		context.AfterFunc(cn.ctx, func() { rw.Close() }) // the client left
+		cn.host = hc
+		go hc.copyBack(cn)
+		return hostConnResult{Type: "host_connection", Host: p.Host, Status: linkUp}, nil
+	})
+	add("open-host-connection", "Hand this connection to a host's daemon: every later request line is answered by that daemon, with its own verb table, as it is (its text is data from another machine). When the link drops, requests still waiting are answered host_unreachable and the connection closes",
+		"host_connection", `{"verb":"open-host-connection","params":{"host":"build"}}`, p, h)
+
+	p, h = handler(func(cn *conn, _ *applyConfigParams) (any, *proto.Error) {
+		if cn.link != nil || !s.outsidePanes(cn) {
+			return nil, proto.Errorf(proto.CodeForbidden, "apply-config changes which machines this daemon links to and what they may do here; a program inside a pane (or another machine) may not").
+				WithHint(proto.Hint{Command: "tuios config apply", Detail: "run it from a terminal outside TUIOS"})
+		}
+		path := s.opt.Config.Path
+		if path == "" {
+			path = config.Path(s.getenv)
+		}
+		f, err := config.Load(path)
+		if err != nil {
+			return nil, proto.Errorf(proto.CodeInvalidParams, "%v: nothing was applied", err).
+				WithHint(proto.Hint{Detail: "fix the file and apply again"})
+		}
+		got := s.links.apply(f)
+		s.applyLinkPolicy(f)
+		return configAppliedResult{Type: "config_applied", Path: path, linksApplied: got}, nil
+	})
+	add("apply-config", "Read the config file again and apply its [hosts] tables: new hosts are dialled, changed ones redialled, removed ones closed at once, and the link policy replaced. Refused from inside a pane",
+		"config_applied", `{"verb":"apply-config"}`, p, h)
+}

@@ -67,6 +67,9 @@ func stashDirName(ss *Session) string {
 
 // mailErr turns a mail refusal into a protocol error.
 func mailErr(err error) *proto.Error {
+	if pe, ok := err.(*proto.Error); ok { // already a refusal (putStash)
+		return pe
+	}
 	var e *mail.Error
 	if errors.As(err, &e) {
 		pe := proto.Errorf(string(e.Code()), "%s", e.Message)
@@ -86,6 +89,7 @@ type sendMessageParams struct {
 	Text        string   `json:"text" req:"true" desc:"the message, at most 8 KiB"`
 	ReplyTo     int      `json:"reply_to" desc:"the id of the message this answers" min:"1" max:"9007199254740991"`
 	Attachments []string `json:"attachments" desc:"absolute paths of files that exist now (at most 8); references, not bytes"`
+	Host        string   `json:"host" desc:"deliver to session on this linked machine (local: this one); kept in the outbox while its link is down" maxlen:"255"`
 }
 
 type readMessagesParams struct {
@@ -100,7 +104,10 @@ type readMessagesParams struct {
 
 type stashPutParams struct {
 	Session string `json:"session" desc:"the session"`
-	Path    string `json:"path" req:"true" desc:"an absolute path to a regular file the daemon's user can read"`
+	Path    string `json:"path" desc:"an absolute path to a regular file the daemon's user can read (refused over a link)"`
+	// Over a link the bytes come with the request (link_mail.go).
+	Data string `json:"data" desc:"instead of path: the file's bytes, base64 (at most 8 MB); what a link sends" maxlen:"11184812"`
+	Name string `json:"name" desc:"with data: the file's name where it came from (for its extension)" maxlen:"4096"`
 }
 
 type stashListParams struct {
@@ -140,11 +147,14 @@ func (s *Server) mailVerbs(add addFunc) {
 		`{"verb":"read-agent-messages","params":{"to":"review","unread":true}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *stashPutParams) (any, *proto.Error) {
+		if err := stashPutSource(cn, p); err != nil { // link_mail.go
+			return nil, err
+		}
 		ss, st, err := m.stash(cn, p.Session)
 		if err != nil {
 			return nil, err
 		}
-		res, perr := st.Put(p.Path)
+		res, perr := putStash(st, p)
 		if perr != nil {
 			return nil, mailErr(perr)
 		}
@@ -214,6 +224,11 @@ func stashEntryMap(session string, e mail.StashEntry) map[string]any {
 // only its label); outside every pane, from may claim human or a window's
 // full id, else it is a label. Called with s.mu held.
 func (m *mailer) sender(cn *conn, from string) (id, label string, claimedHuman bool, err *proto.Error) {
+	if cn != nil && cn.link != nil {
+		// Another machine's sender is a label here, never resolved
+		// against this machine's windows (link_mail.go).
+		return "", from, from == mail.Human, nil
+	}
 	if w := m.s.callerWindow(cn); w != nil {
 		if from == mail.Human {
 			return "", "", false, proto.Errorf(proto.CodeForbidden, "a pane cannot write as human").
@@ -238,6 +253,9 @@ func (m *mailer) sender(cn *conn, from string) (id, label string, claimedHuman b
 // choose: its pane, or one bucket for every caller outside a pane (a
 // label, or a window id claimed from outside, is the caller's to pick).
 func rateKey(cn *conn) string {
+	if cn != nil && cn.link != nil {
+		return "link:" + linkName(cn)
+	}
 	if cn != nil && cn.placedID != "" {
 		return "pane:" + cn.placedID
 	}
@@ -258,6 +276,9 @@ func (m *mailer) inbox(cn *conn, ss *Session, addr string) (id, label string, er
 }
 
 func (m *mailer) send(cn *conn, p *sendMessageParams) (any, *proto.Error) {
+	if p.Host != "" && p.Host != "local" { // outbox_verbs.go: over the link, or kept in the outbox
+		return m.sendToHost(cn, p)
+	}
 	s := m.s
 	s.mu.Lock()
 	ss, err := s.session(cn, p.Session)
@@ -271,7 +292,7 @@ func (m *mailer) send(cn *conn, p *sendMessageParams) (any, *proto.Error) {
 		return nil, err
 	}
 	var to, toLabel string
-	if p.To != "" {
+	if p.To != "" && !m.replyToLink(cn, ss, p) { // link_mail.go: a reply to another machine is a notice
 		if to, toLabel, err = m.inbox(cn, ss, p.To); err != nil {
 			s.mu.Unlock()
 			return nil, err
@@ -279,11 +300,16 @@ func (m *mailer) send(cn *conn, p *sendMessageParams) (any, *proto.Error) {
 	}
 	ring := m.ring(ss)
 	s.mu.Unlock()
+	lk, err := m.fromLink(cn, ring, p, &to, &toLabel) // link_mail.go: origin, caps, attachments, held mail
+	if err != nil {
+		return nil, err
+	}
 	if from != "" && from == to {
 		return nil, proto.Errorf(codeLoopRefused, "a pane cannot message itself").WithHint(proto.Hint{Param: "to", Detail: "send it to another inbox"})
 	}
 	msg, serr := ring.Send(mail.SendRequest{From: from, FromLabel: fromLabel, To: to, ToLabel: toLabel, Subject: p.Subject, Text: p.Text,
-		ReplyTo: uint64(p.ReplyTo), Attachments: p.Attachments, ClaimedHuman: claimed, RateKey: rateKey(cn)})
+		ReplyTo: uint64(p.ReplyTo), Attachments: p.Attachments, ClaimedHuman: claimed, RateKey: rateKey(cn),
+		Origin: lk.origin, OriginHost: lk.host, Held: lk.held, HeldFor: lk.heldFor, HeldForLabel: lk.heldForLabel})
 	if serr != nil {
 		return nil, mailErr(serr)
 	}
@@ -294,7 +320,8 @@ func (m *mailer) send(cn *conn, p *sendMessageParams) (any, *proto.Error) {
 	return map[string]any{"type": "agent_message_sent", "session": ss.Name, "message_id": msg.ID, "kind": msg.Kind, "to": msg.To,
 		"to_name": msg.ToLabel, "from": msg.From, "from_label": msg.FromLabel, "sent_at": msg.SentAt, "reply_to": msg.ReplyTo,
 		"thread_id": msg.ThreadID, "reply_to_missing": msg.ReplyToMissing, "origin": msg.Origin, "origin_host": msg.OriginHost,
-		"verified_human": msg.VerifiedHuman, "claimed_human": msg.ClaimedHuman, "held": false, "attachments": msg.Attachments}, nil
+		"verified_human": msg.VerifiedHuman, "claimed_human": msg.ClaimedHuman, "held": msg.Held, "held_for": msg.HeldFor,
+		"held_for_label": msg.HeldForLabel, "attachments": msg.Attachments}, nil
 }
 
 // stash resolves a session and returns its stash.
@@ -323,7 +350,7 @@ func (m *mailer) open(cn *conn, session, to string) (ss *Session, inbox string, 
 			return nil, "", nil, false, err
 		}
 	}
-	human = inbox == mail.Human && s.callerWindow(cn) != nil
+	human = inbox == mail.Human && (s.callerWindow(cn) != nil || cn != nil && cn.link != nil) // another machine only peeks at the person's mail
 	return ss, inbox, m.ring(ss), human, nil
 }
 

@@ -130,7 +130,7 @@ func (r *responder) enteredAt(id string, snap agentstate.Snapshot) time.Time {
 // in its environment. An unreadable record counts as inside a pane.
 func (s *Server) outsidePanes(cn *conn) bool {
 	s.place(cn)
-	if cn.peer <= 1 || cn.placedID != "" {
+	if cn.peer <= 1 || cn.placedID != "" || cn.link != nil { // a link is never the person (link_policy.go)
 		return false
 	}
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(cn.peer) + "/environ")
@@ -516,7 +516,7 @@ func (s *Server) respondVerbs(add addFunc) {
 	s.resp = r
 
 	p, h := handler(func(cn *conn, p *attachParams) (any, *proto.Error) {
-		if !s.outsidePanes(cn) {
+		if cn.link == nil && !s.outsidePanes(cn) { // a link attaches without a nonce (link_policy.go)
 			return nil, proto.Errorf(codeRespondNotHuman, "a caller inside a pane of this daemon (or one the kernel cannot place) gets no human nonce").
 				WithHint(proto.Hint{Detail: "attach from a terminal outside every pane"})
 		}
@@ -524,7 +524,10 @@ func (s *Server) respondVerbs(add addFunc) {
 		if err != nil {
 			return nil, err
 		}
-		res := map[string]any{"type": "attached", "client": p.Client, "human_nonce": r.issue(cn)}
+		res := map[string]any{"type": "attached", "client": p.Client}
+		if cn.link == nil {
+			res["human_nonce"] = r.issue(cn)
+		}
 		for k, v := range extra {
 			res[k] = v
 		}
@@ -555,6 +558,8 @@ func (r *responder) respond(cn *conn, p *respondParams) (any, *proto.Error) {
 	start := time.Now()
 	by := ""
 	switch {
+	case linkStandsIn(cn): // another machine with the respond capability (link_policy.go)
+		by = "link:" + linkName(cn)
 	case s.isPerson(cn, p.HumanNonce):
 		by = "client"
 	case r.fromShell && s.outsidePanes(cn):

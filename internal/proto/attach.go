@@ -41,7 +41,8 @@ type AttachLayout struct {
 	AgentsSeen bool `json:"agents_seen"`
 	// AgentsOff is true when [agents] enabled = false: only the
 	// multiplexer is drawn.
-	AgentsOff bool `json:"agents_off"`
+	AgentsOff bool         `json:"agents_off"`
+	Hosts     []AttachHost `json:"hosts,omitempty"` // the linked hosts followed, for the rail (attach_hosts.go)
 }
 
 // AttachWindow is one tile. X, Y, Width and Height are the tile's cells in

@@ -41,6 +41,10 @@ type item struct {
 	AlwaysScope []string `json:"always_scope"`
 	PlanLines   int      `json:"plan_lines"`
 	PlanSHA     string   `json:"plan_sha"`
+	// Host, Stale and SeenAt: a linked host's item (inbox_hosts.go).
+	Host   string `json:"host"`
+	Stale  bool   `json:"stale"`
+	SeenAt int64  `json:"seen_at"`
 }
 
 // riskHit is one risk rule an approval's line matched.
@@ -185,6 +189,9 @@ func (m *Model) inboxKey(k tea.Key, name string) tea.Cmd {
 	// takes it back, so a stray key never turns into an allow.
 	if in.pending != nil && name != in.pending.key {
 		m.dropPending()
+	}
+	if have && it.Host != "" && m.hostItemKey(it, name) { // inbox_hosts.go: answered on its host
+		return nil
 	}
 	if have && len(name) == 1 && name[0] >= '1' && name[0] <= '9' {
 		return m.digitKey(it, name)
@@ -477,6 +484,7 @@ func (m *Model) oldestReply(r replyMsg) tea.Cmd {
 		Items []item `json:"items"`
 	}
 	json.Unmarshal(r.raw, &res)
+	res.Items = oldestHosts(res.Items) // inbox_hosts.go: a stale host's rows are skipped
 	if len(res.Items) == 0 {
 		m.say("nothing needs you")
 		return nil
@@ -485,6 +493,10 @@ func (m *Model) oldestReply(r replyMsg) tea.Cmd {
 	it := res.Items[m.oldestAt%len(res.Items)]
 	m.oldestAt++
 	m.oldestArmed = true // o again goes to the next
+	if it.Host != "" {   // another machine's pane: said, not gone to
+		m.say("%s: %s: %s (tuios attach --host %s %s)", clean(it.Host), clean(it.Name), clean(it.Summary), clean(it.Host), clean(it.Session))
+		return nil
+	}
 	m.goTo(it.Session, it.Window)
 	m.say("%s: %s", clean(it.Name), clean(it.Summary))
 	return nil

@@ -103,6 +103,7 @@ type Model struct {
 	prefix      bool
 	oldestAt    int  // prefix o pressed again goes to the next
 	oldestArmed bool // the key after prefix o: o again needs no prefix
+	hostTicking bool // a minute's tick is armed for a stale host's "seen … ago" (inbox_hosts.go)
 
 	confirmClose string // window id waiting for y/n
 	rename       *lineInput
@@ -228,6 +229,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onReply(msg)
 	case timerMsg:
 		return m, m.inboxTimer()
+	case hostTickMsg:
+		return m, m.hostTick(true)
 	case tea.InterruptMsg:
 		return m, m.detach()
 	case tea.KeyPressMsg:
@@ -297,7 +300,7 @@ func (m *Model) onLayout(l proto.AttachLayout) tea.Cmd {
 	if m.confirmClose != "" && !visible[m.confirmClose] {
 		m.confirmClose = ""
 	}
-	cmd := m.alerts(l)
+	cmd := tea.Batch(m.alerts(l), m.hostTick(false))
 	if m.inbox != nil {
 		m.refreshInbox()
 	}

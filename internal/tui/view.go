@@ -231,6 +231,7 @@ func (m *Model) rail(rows int) []string {
 		}
 		lines = append(lines, row)
 	}
+	lines = append(lines, m.hostRailLines(inner)...) // inbox_hosts.go
 	if agents && len(m.layout.Agents) > 0 {
 		lines = append(lines, "", sgrBold+fitPlain(" Agents", inner, m.opt.ASCIIOnly)+sgrReset)
 		for _, a := range m.layout.Agents {
@@ -347,7 +348,7 @@ func (m *Model) inboxFrame(cols, rows int) inboxFrame {
 			mark = "> "
 			f.sel = len(f.list)
 		}
-		who := clean(it.Session) + "/" + clean(it.Name)
+		who := hostWho(it) // inbox_hosts.go: a host's row carries its name
 		summary := clean(it.Summary)
 		if len(it.Risk) > 0 {
 			summary = "risky: " + summary
@@ -355,9 +356,12 @@ func (m *Model) inboxFrame(cols, rows int) inboxFrame {
 		if it.Kind == "plan" && it.PlanLines > 0 {
 			summary += fmt.Sprintf(" (%d lines)", it.PlanLines)
 		}
+		summary = hostSummary(it, summary, now)
 		row := line(fmt.Sprintf(" %s%5s  %s  %s", mark, age(now, it.Since), who, summary))
 		if i == in.sel {
 			row = sgrReverse + row + sgrReset
+		} else if it.Stale {
+			row = sgrMuted + row + sgrReset
 		}
 		f.list = append(f.list, row)
 	}

@@ -1,0 +1,678 @@
+package daemon
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/tuios/tuios/agentstate"
+	"github.com/tuios/tuios/inbox"
+	"github.com/tuios/tuios/internal/proto"
+)
+
+// Following linked hosts (spec §14.7): per configured host, while its
+// link is up, the daemon lists the host's own Inbox (list-attention with
+// host "local" there, so what that host mirrors is never mirrored
+// onward), then subscribes to its attention, agent-state, agent-message,
+// session-* and window-created/closed events from the listing's seq, and
+// keeps the items in an inbox.Mirror beside the local queue: id
+// "HOST:ID", host set, at most 256 per host. When the link drops the
+// host's items turn stale (seen_at: the last line heard), stay listed,
+// muted, and are not counted; the next listing after the link is back
+// makes them fresh. A host whose daemon cannot subscribe from a seq (an
+// older build) is listed again every followPoll instead.
+//
+// Mirrored changes are published as attention events stamped with the
+// local queue's seq, under the attention lock, exactly as local ones are:
+// a client that lists and then subscribes with after_seq misses neither.
+
+const (
+	// followPoll is how often a host too old to subscribe is listed.
+	followPoll = 30 * time.Second
+	// followRetry is the pause before following again after the stream
+	// broke while the link stayed up (a resync, a garbage line).
+	followRetry = time.Second
+	// followQueue is the far subscriber's queue: a burst there past it
+	// is a gap, and a gap here is a new listing.
+	followQueue = 1024
+	// followCallWait is how long a far daemon has to answer one call of
+	// the follow; past it the stream is closed (the link may be up with
+	// a daemon that hangs) and followed again after followRetry.
+	followCallWait = 10 * time.Second
+)
+
+// followTypes are the far events followed.
+var followTypes = []string{"attention", "agent-state", "agent-message", "session-created", "session-closed", "window-created", "window-closed"}
+
+// hostFollow follows every linked host. Set in New, never changed.
+type hostFollow struct {
+	s *Server
+	m *inbox.Mirror
+
+	mu    sync.Mutex
+	hosts map[string]*followed
+	// open is s.openHost: a new stream to a host's daemon (tests put an
+	// older daemon's refusals in front of the real one); pollEvery is
+	// followPoll (tests shorten it). Read with opener.
+	open      func(ctx context.Context, host string) (io.ReadWriteCloser, *proto.Error)
+	pollEvery time.Duration
+
+	tmu       sync.Mutex // the snooze wake timer of mirrored items
+	wake      time.Time
+	wakeTimer agentstate.Timer
+}
+
+// followed is one host being followed. Fields below mu are guarded by
+// hostFollow.mu.
+type followed struct {
+	name   string
+	ctx    context.Context
+	cancel context.CancelFunc
+	kick   chan struct{} // a host-changed event: look at the link again; capacity 1
+	done   chan struct{} // closed when run returns
+
+	mode     string // "live" (subscribed), "polling", "" (not following)
+	note     string // why polling, or why the last attempt failed
+	sessions map[string]struct{}
+	agents   map[string]farAgent // by the far window id
+	stream   io.Closer           // the live stream, closed to end it
+}
+
+// farAgent is one cached agent row of a host.
+type farAgent struct {
+	Session string
+	Name    string
+	State   string
+}
+
+func newHostFollow(s *Server) *hostFollow {
+	return &hostFollow{s: s, m: inbox.NewMirror(s.att.q, s.clock), open: s.openHost, pollEvery: followPoll, hosts: map[string]*followed{}}
+}
+
+// start follows every configured host and then every host-changed event.
+func (f *hostFollow) start() {
+	sub := &subscriber{q: make(chan event, 64), types: map[string]bool{"host-changed": true, "gap": true}}
+	f.s.hub.addWith(sub, nil)
+	for _, name := range f.s.links.names() {
+		f.ensure(name)
+	}
+	go func() {
+		for ev := range sub.q {
+			switch {
+			case ev.Type == "gap":
+				for _, name := range f.s.links.names() {
+					f.ensure(name)
+				}
+			case ev.Status == linkRemoved || f.s.hostStatus(ev.Host) == "":
+				f.remove(ev.Host)
+			default:
+				f.ensure(ev.Host)
+			}
+		}
+		f.stopAll()
+	}()
+}
+
+// ensure starts following host if it is not followed yet, and tells a
+// follower that the link changed.
+func (f *hostFollow) ensure(host string) {
+	if host == "" {
+		return
+	}
+	f.mu.Lock()
+	h := f.hosts[host]
+	if h == nil {
+		ctx, cancel := context.WithCancel(context.Background())
+		h = &followed{name: host, ctx: ctx, cancel: cancel, kick: make(chan struct{}, 1), done: make(chan struct{}),
+			sessions: map[string]struct{}{}, agents: map[string]farAgent{}}
+		f.hosts[host] = h
+		go f.run(h)
+	}
+	f.mu.Unlock()
+	select {
+	case h.kick <- struct{}{}:
+	default:
+	}
+	if f.s.hostStatus(host) != linkUp {
+		f.endStream(h) // the link is gone: do not wait for the read to fail
+	}
+}
+
+// remove stops following host and closes its items (host_removed).
+func (f *hostFollow) remove(host string) {
+	f.mu.Lock()
+	h := f.hosts[host]
+	delete(f.hosts, host)
+	f.mu.Unlock()
+	if h != nil {
+		h.cancel()
+		f.endStream(h)
+		// Its follower must be gone before the items close, or a last
+		// Down of it would bring the host back as a stale ghost. Every
+		// wait of run ends with the context (a call's read with the
+		// stream closed under it).
+		<-h.done
+	}
+	f.do(func() []inbox.Event { return f.m.Remove(host) })
+	f.layoutChanged()
+}
+
+func (f *hostFollow) stopAll() {
+	f.mu.Lock()
+	hs := f.hosts
+	f.hosts = map[string]*followed{}
+	f.mu.Unlock()
+	for _, h := range hs {
+		h.cancel()
+		f.endStream(h)
+	}
+}
+
+func (f *hostFollow) endStream(h *followed) {
+	f.mu.Lock()
+	c := h.stream
+	h.stream = nil
+	f.mu.Unlock()
+	if c != nil {
+		c.Close()
+	}
+}
+
+// opener is how streams are opened and how often a host is polled.
+func (f *hostFollow) opener() (func(context.Context, string) (io.ReadWriteCloser, *proto.Error), time.Duration) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.open, f.pollEvery
+}
+
+func (f *hostFollow) setMode(h *followed, mode, note string) {
+	f.mu.Lock()
+	h.mode, h.note = mode, note
+	f.mu.Unlock()
+}
+
+// run is one host's follower: while the link is up it follows; when it
+// is not, the host's items are stale and it waits for a host-changed.
+func (f *hostFollow) run(h *followed) {
+	defer close(h.done)
+	for {
+		if h.ctx.Err() != nil {
+			return
+		}
+		select {
+		case <-f.s.done:
+			return
+		default:
+		}
+		if f.s.hostStatus(h.name) == linkUp {
+			poll := f.follow(h)
+			if h.ctx.Err() != nil {
+				return
+			}
+			if poll {
+				f.poll(h)
+				continue
+			}
+			f.down(h)
+			// A stream that broke with the link still up (a resync, a
+			// garbage line) is followed again after a pause; a link
+			// that dropped waits for its host-changed.
+			if f.s.hostStatus(h.name) == linkUp && !f.pause(h, followRetry) {
+				return
+			}
+			continue
+		}
+		f.down(h)
+		select {
+		case <-h.kick:
+		case <-h.ctx.Done():
+			return
+		case <-f.s.done:
+			return
+		}
+	}
+}
+
+// pause waits d (on the daemon's clock), or until the follower ends.
+func (f *hostFollow) pause(h *followed, d time.Duration) bool {
+	fire := make(chan struct{})
+	t := f.s.clock.AfterFunc(d, func() { close(fire) })
+	defer t.Stop()
+	select {
+	case <-fire:
+		return true
+	case <-h.ctx.Done():
+		return false
+	case <-f.s.done:
+		return false
+	}
+}
+
+// down marks the host's items stale.
+func (f *hostFollow) down(h *followed) {
+	f.mu.Lock()
+	h.mode = "" // the note stays: why the last attempt failed
+	f.mu.Unlock()
+	f.do(func() []inbox.Event { return f.m.Down(h.name) })
+	f.layoutChanged()
+}
+
+// layoutChanged redraws the attached clients' rails: a host's header
+// changes (stale, fresh) even when it has no items to publish.
+func (f *hostFollow) layoutChanged() {
+	if f.s.attach != nil {
+		f.s.attach.layoutChanged()
+	}
+}
+
+// follow lists the host's Inbox and agents, subscribes from the
+// listing's seq and applies the events until the stream ends. It reports
+// true when the host cannot subscribe from a seq and must be polled.
+func (f *hostFollow) follow(h *followed) (poll bool) {
+	open, every := f.opener()
+	rw, perr := open(h.ctx, h.name)
+	if perr != nil {
+		f.setMode(h, "", perr.Message)
+		return false
+	}
+	f.mu.Lock()
+	if h.ctx.Err() != nil {
+		f.mu.Unlock()
+		rw.Close()
+		return false
+	}
+	h.stream = rw
+	f.mu.Unlock()
+	defer f.endStream(h)
+	st := &followStream{w: rw, r: bufio.NewReaderSize(rw, 64<<10)}
+
+	var l farListing
+	if err := st.call("list-attention", map[string]any{"host": "local"}, &l); err != nil {
+		f.setMode(h, "", err.Message)
+		return false
+	}
+	var agents farAgents
+	if err := st.call("list-agents", map[string]any{}, &agents); err == nil {
+		f.seedCache(h, agents.Agents)
+	}
+	f.do(func() []inbox.Event { return f.m.Sync(h.name, l.BootID, l.Items) })
+	f.layoutChanged()
+
+	var sub struct {
+		Resync bool `json:"resync"`
+	}
+	err := st.call("subscribe", map[string]any{"types": followTypes, "after_seq": l.Seq, "boot_id": l.BootID, "queue": followQueue}, &sub)
+	switch {
+	case err != nil && (err.Code == proto.CodeUnknownVerb || err.Code == proto.CodeInvalidParams):
+		f.setMode(h, "polling", "the host's tuios cannot subscribe from a seq: listed every "+every.String())
+		return true
+	case err != nil:
+		f.setMode(h, "", err.Message)
+		return false
+	case sub.Resync:
+		return false // it changed between the two calls: list again
+	}
+	f.setMode(h, "live", "")
+	for {
+		line, rerr := proto.ReadLine(st.r, inbox.MaxHostLine)
+		if rerr != nil {
+			// A line over the cap was skipped: an event may be lost,
+			// so list again; anything else ends the stream.
+			return false
+		}
+		f.m.Heard(h.name)
+		if !f.apply(h, line) {
+			return false
+		}
+	}
+}
+
+// farEvent is what a followed event line may carry.
+type farEvent struct {
+	Type    string      `json:"type"`
+	Session string      `json:"session"`
+	Window  string      `json:"window"`
+	State   string      `json:"state"`
+	Op      string      `json:"op"`
+	Item    *inbox.Item `json:"item"`
+}
+
+// apply takes one event line of a host; false ends the stream (a gap or
+// a line that is not an event: list again).
+func (f *hostFollow) apply(h *followed, line []byte) bool {
+	ev, ok := parseFarEvent(line)
+	if !ok {
+		return false
+	}
+	switch ev.Type {
+	case "gap":
+		return false
+	case "attention":
+		if ev.Item != nil {
+			it := *ev.Item
+			f.do(func() []inbox.Event { return f.m.Apply(h.name, inbox.Op(ev.Op), it) })
+		}
+	case "agent-state":
+		f.cacheAgent(h, ev.Window, farAgent{Session: ev.Session, State: ev.State})
+	case "window-created":
+		f.cacheAgent(h, ev.Window, farAgent{Session: ev.Session})
+	case "window-closed":
+		f.mu.Lock()
+		delete(h.agents, ev.Window)
+		f.mu.Unlock()
+	case "session-created":
+		f.mu.Lock()
+		if len(h.sessions) < inbox.MaxHostSessions && ev.Session != "" {
+			h.sessions[ev.Session] = struct{}{}
+		}
+		f.mu.Unlock()
+	case "session-closed":
+		f.mu.Lock()
+		delete(h.sessions, ev.Session)
+		for id, a := range h.agents {
+			if a.Session == ev.Session {
+				delete(h.agents, id)
+			}
+		}
+		f.mu.Unlock()
+	}
+	return true
+}
+
+// parseFarEvent reads one line a far daemon sent on a subscribed stream.
+// It is another machine's text: a line that is not a JSON object with a
+// type is refused, and nothing in it is trusted beyond its shape (the
+// mirror cleans every item).
+func parseFarEvent(line []byte) (farEvent, bool) {
+	var ev farEvent
+	if len(line) > inbox.MaxHostLine || json.Unmarshal(line, &ev) != nil || ev.Type == "" {
+		return farEvent{}, false
+	}
+	if len(ev.Window) > 256 || len(ev.Session) > 4096 || len(ev.State) > 32 {
+		return farEvent{}, false
+	}
+	return ev, true
+}
+
+func (f *hostFollow) cacheAgent(h *followed, window string, a farAgent) {
+	if window == "" || len(window) > 256 {
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	old, had := h.agents[window]
+	if !had && len(h.agents) >= inbox.MaxHostAgents {
+		return
+	}
+	if a.State == "" {
+		a.State = old.State
+	}
+	if a.Name == "" {
+		a.Name = old.Name
+	}
+	h.agents[window] = a
+	if a.Session != "" && len(h.sessions) < inbox.MaxHostSessions {
+		h.sessions[a.Session] = struct{}{}
+	}
+}
+
+// seedCache replaces a host's cached agents with a fresh list-agents.
+func (f *hostFollow) seedCache(h *followed, rows []farAgentRow) {
+	f.mu.Lock()
+	h.agents = map[string]farAgent{}
+	h.sessions = map[string]struct{}{}
+	f.mu.Unlock()
+	for _, r := range rows {
+		f.cacheAgent(h, r.WindowID, farAgent{Session: r.Session, Name: r.Name, State: r.State})
+	}
+}
+
+// poll lists a host too old to subscribe every pollEvery while its link
+// is up, each time on a stream of its own.
+func (f *hostFollow) poll(h *followed) {
+	for f.s.hostStatus(h.name) == linkUp {
+		var l farListing
+		err := f.listFar(h, &l)
+		if err == nil {
+			f.m.Heard(h.name)
+			f.do(func() []inbox.Event { return f.m.Sync(h.name, l.BootID, l.Items) })
+			f.layoutChanged()
+		}
+		_, every := f.opener()
+		if !f.pause(h, every) {
+			return
+		}
+	}
+}
+
+// listFar reads the host's own Inbox on a new stream: list-attention with
+// host local, or without it for a daemon older still.
+func (f *hostFollow) listFar(h *followed, l *farListing) *proto.Error {
+	open, _ := f.opener()
+	rw, err := open(h.ctx, h.name)
+	if err != nil {
+		return err
+	}
+	defer rw.Close()
+	st := &followStream{w: rw, r: bufio.NewReaderSize(rw, 64<<10)}
+	err = st.call("list-attention", map[string]any{"host": "local"}, l)
+	if err != nil && err.Code == proto.CodeInvalidParams {
+		err = st.call("list-attention", map[string]any{}, l)
+	}
+	return err
+}
+
+// farListing is the part of a far list-attention the mirror reads.
+type farListing struct {
+	Items  []inbox.Item `json:"items"`
+	Seq    uint64       `json:"seq"`
+	BootID string       `json:"boot_id"`
+}
+
+type farAgents struct {
+	Agents []farAgentRow `json:"agents"`
+}
+
+type farAgentRow struct {
+	WindowID string `json:"window_id"`
+	Session  string `json:"session"`
+	Name     string `json:"name"`
+	State    string `json:"state"`
+}
+
+// followStream is request/answer over one raw stream to a far daemon.
+type followStream struct {
+	w      io.WriteCloser
+	r      *bufio.Reader
+	nextID int
+}
+
+// call sends one request and reads its answer. Lines before it that are
+// not its answer are skipped (none are expected before subscribe).
+func (st *followStream) call(verb string, params, result any) *proto.Error {
+	st.nextID++
+	id := strconv.Itoa(st.nextID)
+	p, err := json.Marshal(params)
+	if err != nil {
+		return proto.Errorf(proto.CodeInternal, "%v", err)
+	}
+	line, _ := json.Marshal(proto.Request{ID: json.RawMessage(id), Verb: verb, Params: p})
+	// A daemon that never answers must not hold the follower: the
+	// stream closes under the read, which then fails. (I/O time: the
+	// wall clock.)
+	t := time.AfterFunc(followCallWait, func() { st.w.Close() })
+	defer t.Stop()
+	if _, err := st.w.Write(append(line, '\n')); err != nil {
+		return proto.Errorf(codeHostUnreachable, "the stream to the host closed: %v", err)
+	}
+	for {
+		b, err := proto.ReadLine(st.r, inbox.MaxHostLine)
+		if errors.Is(err, proto.ErrLineTooLong) {
+			return proto.Errorf(proto.CodeInvalidRequest, "the host answered %s with a line over %d bytes", verb, inbox.MaxHostLine)
+		}
+		if err != nil {
+			return proto.Errorf(codeHostUnreachable, "the stream to the host closed: %v", err)
+		}
+		var resp struct {
+			ID     json.RawMessage `json:"id"`
+			Result json.RawMessage `json:"result"`
+			Error  *proto.Error    `json:"error"`
+		}
+		if json.Unmarshal(b, &resp) != nil {
+			return proto.Errorf(proto.CodeInvalidRequest, "the host answered %s with a line that is not JSON", verb)
+		}
+		if string(resp.ID) != id {
+			continue
+		}
+		if resp.Error != nil {
+			return resp.Error
+		}
+		if result != nil && json.Unmarshal(resp.Result, result) != nil {
+			return proto.Errorf(proto.CodeInvalidRequest, "the host's answer to %s is not what it should be", verb)
+		}
+		return nil
+	}
+}
+
+// ---- publishing, and the snooze timer of mirrored items ----
+
+// do runs a mirror call and publishes its events as attention events,
+// under the attention lock so they take their place in seq order, then
+// re-arms the snooze timer.
+func (f *hostFollow) do(fn func() []inbox.Event) {
+	a := f.s.att
+	a.mu.Lock()
+	evs := fn()
+	f.publishLocked(evs)
+	a.mu.Unlock()
+	if len(evs) > 0 {
+		f.rearm()
+	}
+}
+
+// publishLocked publishes mirrored events and keeps them for replay.
+// Called with the attention lock held. Unlike a local event, nothing here
+// ends a hold: a mirrored hold is its host's.
+func (f *hostFollow) publishLocked(evs []inbox.Event) {
+	a := f.s.att
+	boot := a.q.BootID()
+	for _, e := range evs {
+		it := e.Item
+		// The session is the host's: a subscriber filtered to a local
+		// session of the same name must not get it.
+		ev := f.s.hub.publish(event{Type: "attention", Session: it.Host + ":" + it.Session, Op: string(e.Op), Item: &it, BootID: boot})
+		a.replay = append(a.replay, ev)
+	}
+	if len(a.replay) >= 2*attentionReplay {
+		a.replay = append(a.replay[:0:0], a.replay[len(a.replay)-attentionReplay:]...)
+	}
+}
+
+// doErr is do for a call that can be refused.
+func (f *hostFollow) doErr(fn func() ([]inbox.Event, error)) error {
+	var err error
+	f.do(func() []inbox.Event {
+		var evs []inbox.Event
+		evs, err = fn()
+		return evs
+	})
+	return err
+}
+
+// rearm keeps one timer for the earliest timed snooze of a mirrored item.
+func (f *hostFollow) rearm() {
+	f.tmu.Lock()
+	defer f.tmu.Unlock()
+	next := f.m.NextWake()
+	if next.Equal(f.wake) && (next.IsZero() || f.wakeTimer != nil) {
+		return
+	}
+	if f.wakeTimer != nil {
+		f.wakeTimer.Stop()
+		f.wakeTimer = nil
+	}
+	f.wake = next
+	if next.IsZero() {
+		return
+	}
+	d := max(next.Sub(f.s.clock.Now()), time.Millisecond)
+	f.wakeTimer = f.s.clock.AfterFunc(d, func() {
+		go func() {
+			f.tmu.Lock()
+			f.wake, f.wakeTimer = time.Time{}, nil
+			f.tmu.Unlock()
+			f.do(func() []inbox.Event { return f.m.Tick(f.s.clock.Now()) })
+			f.rearm()
+		}()
+	})
+}
+
+// ---- what list-attention and list-hosts show of it ----
+
+// hostView is one followed host as list-attention's hosts[] shows it:
+// for the rail's header per host (stale, seen_at, mail) and its cache.
+type hostView struct {
+	inbox.HostState
+	Events   string `json:"events,omitempty"` // live, polling, or "" while not following
+	Note     string `json:"events_note,omitempty"`
+	Sessions int    `json:"sessions"`
+	Agents   int    `json:"agents"`
+	NeedsYou int    `json:"needs_you"` // cached agents on needs_input or errored
+}
+
+// views lists the followed hosts, by name.
+func (f *hostFollow) views() []hostView {
+	states := f.m.Hosts()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := make([]hostView, 0, len(states))
+	for _, st := range states {
+		v := hostView{HostState: st}
+		if h := f.hosts[st.Host]; h != nil {
+			v.Events, v.Note = h.mode, h.note
+			v.Sessions, v.Agents = len(h.sessions), len(h.agents)
+			for _, a := range h.agents {
+				if a.State == "needs_input" || a.State == "errored" {
+					v.NeedsYou++
+				}
+			}
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// eventsOf is list-hosts' events and events_note for host: live while
+// subscribed, polling for a host too old to subscribe, "" otherwise.
+func (f *hostFollow) eventsOf(host string) (string, string) {
+	if f == nil {
+		return "", ""
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if h := f.hosts[host]; h != nil {
+		return h.mode, h.note
+	}
+	return "", ""
+}
+
+// attachHosts is the layout's hosts: the rail's header per followed host.
+func (f *hostFollow) attachHosts() []proto.AttachHost {
+	if f == nil {
+		return nil
+	}
+	var out []proto.AttachHost
+	for _, st := range f.m.Hosts() {
+		h := proto.AttachHost{Host: st.Host, Stale: st.Stale, Items: st.Items, Mail: st.Mail, Rev: st.Rev}
+		if st.SeenAt > 0 {
+			h.SeenAt = time.Unix(0, st.SeenAt).UnixMilli()
+		}
+		out = append(out, h)
+	}
+	return out
+}

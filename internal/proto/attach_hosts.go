@@ -1,0 +1,16 @@
+package proto
+
+// AttachHost is one linked host the daemon follows (spec §14.7), as the
+// layout carries it for the rail's header per host: stale while its link
+// is down (seen_at: when it was last heard, unix ms; 0 never), how many
+// of its mirrored items wait, and its unread mail. Rev changes with every
+// change of the host's mirrored items, so a client with the Inbox open
+// lists it again.
+type AttachHost struct {
+	Host   string `json:"host"`
+	Stale  bool   `json:"stale,omitempty"`
+	SeenAt int64  `json:"seen_at,omitempty"`
+	Items  int    `json:"items"`
+	Mail   int    `json:"mail,omitempty"`
+	Rev    uint64 `json:"rev"`
+}
