@@ -85,7 +85,14 @@ type Resolved struct {
 	RemoteCommand string   `json:"remote_command"`
 	LookedIn      []string `json:"looked_for_tuios"`
 	Notes         []string `json:"notes,omitempty"`
-	Timeout       string   `json:"connect_timeout"`
+	Timeout       string   `json:"connect_timeout,omitempty"`
+	// Via are the jump hosts the link goes through, in dialling order,
+	// each resolved like a host (its Host is the jump host's name).
+	Via []*Resolved `json:"via,omitempty"`
+
+	owner string // for a jump host: the tuios host it leads to
+	spec  string // for a jump host: how -J names it
+	reach string // the -J value that reaches this machine ("" when direct)
 }
 
 // Hello is the far daemon's answer to hello, plus what link-peer said.
@@ -131,8 +138,10 @@ func (d *Dialer) Resolve(h Host) (*Resolved, error) {
 	r := &Resolved{Host: h.Name, RemoteCommand: RemoteCommand(h)}
 	cfgPath := filepath.Join(home, ".ssh", "config")
 	var sc SSHSettings
+	var cfg *SSHConfig
 	if f, err := os.Open(cfgPath); err == nil {
-		cfg, perr := ParseSSHConfig(f)
+		var perr error
+		cfg, perr = ParseSSHConfig(f)
 		f.Close()
 		if perr != nil {
 			return nil, newErr(CodeInvalidParams, ReasonSSHConfig, h.Name, "fix "+cfgPath, "%v", perr)
@@ -146,10 +155,45 @@ func (d *Dialer) Resolve(h Host) (*Resolved, error) {
 			"links never run a local command; give the host an addr that needs none, or a Host block without it",
 			"%s sets %s for %s", cfgPath, strings.Join(sc.Commands, ", "), alias)
 	}
-	if len(opt.ProxyJump) > 0 || sc.ProxyJump != "" {
-		return nil, newErr(CodeHostRefused, ReasonSSHConfig, h.Name, "ProxyJump is not done by links yet; reach the host directly",
-			"host %s needs ProxyJump", alias)
+	jumps := opt.ProxyJump
+	if jumps == nil && !opt.ProxyJumpNone && sc.ProxyJump != "" {
+		if jumps, err = ParseProxyJump(sc.ProxyJump); err != nil {
+			return nil, newErr(CodeHostRefused, ReasonSSHConfig, h.Name, "fix "+cfgPath,
+				"ProxyJump at line %d of %s: %v", sc.ProxyJumpLine, cfgPath, err)
+		}
 	}
+	if r.Via, err = d.route(h, cfg, cfgPath, jumps, 0); err != nil {
+		return nil, err
+	}
+	specs := make([]string, 0, len(r.Via))
+	for _, v := range r.Via {
+		r.Notes = append(r.Notes, v.Notes...)
+		v.Notes = nil
+		specs = append(specs, v.spec)
+	}
+	r.reach = strings.Join(specs, ",")
+	d.fillDest(r, alias, user, port, opt, sc)
+	if h.Command != "" {
+		r.LookedIn = []string{h.Command + " (the host's command)"}
+	} else {
+		r.LookedIn = append([]string{"PATH"}, SearchPaths()...)
+	}
+	t := h.ConnectTimeout
+	if opt.ConnectTimeoutSeconds > 0 && t == 0 {
+		t = time.Duration(opt.ConnectTimeoutSeconds) * time.Second
+	}
+	if t <= 0 {
+		t = DefaultConnectTimeout
+	}
+	r.Timeout = t.String()
+	return r, nil
+}
+
+// fillDest resolves one machine of a route, as ssh would: user, host and
+// port as written win over ssh_options (opt), which win over its Host block
+// (sc); then the known_hosts name and files and the identity files.
+func (d *Dialer) fillDest(r *Resolved, alias, user string, port int, opt Options, sc SSHSettings) {
+	home := d.home()
 	r.HostName = first(opt.HostName, sc.HostName, alias)
 	r.User = first(user, opt.User, sc.User, d.getenv("USER"))
 	r.Port = port
@@ -158,9 +202,9 @@ func (d *Dialer) Resolve(h Host) (*Resolved, error) {
 			r.Port = p
 		}
 	}
-	r.KeyName = knownhosts.Normalize(net.JoinHostPort(first(opt.HostKeyAlias, r.HostName), strconv.Itoa(r.Port)))
-	if opt.HostKeyAlias != "" {
-		r.KeyName = knownhosts.Normalize(opt.HostKeyAlias)
+	r.KeyName = knownhosts.Normalize(net.JoinHostPort(r.HostName, strconv.Itoa(r.Port)))
+	if ka := first(opt.HostKeyAlias, sc.HostKeyAlias); ka != "" {
+		r.KeyName = knownhosts.Normalize(ka)
 	}
 	for _, f := range []string{filepath.Join(home, ".ssh", "known_hosts"), "/etc/ssh/ssh_known_hosts"} {
 		if _, err := os.Stat(f); err == nil {
@@ -177,20 +221,6 @@ func (d *Dialer) Resolve(h Host) (*Resolved, error) {
 		r.IdentityFiles = append(r.IdentityFiles, expandPath(id, home, r))
 	}
 	r.Agent = d.getenv("SSH_AUTH_SOCK") != "" && !opt.IdentitiesOnly
-	if h.Command != "" {
-		r.LookedIn = []string{h.Command + " (the host's command)"}
-	} else {
-		r.LookedIn = append([]string{"PATH"}, SearchPaths()...)
-	}
-	t := h.ConnectTimeout
-	if opt.ConnectTimeoutSeconds > 0 && t == 0 {
-		t = time.Duration(opt.ConnectTimeoutSeconds) * time.Second
-	}
-	if t <= 0 {
-		t = DefaultConnectTimeout
-	}
-	r.Timeout = t.String()
-	return r, nil
 }
 
 func first(vals ...string) string {
@@ -215,14 +245,27 @@ func expandPath(p, home string, r *Resolved) string {
 // the key algorithms known_hosts holds for the host, so the server is
 // asked for a key we can check rather than one we have never seen.
 func (d *Dialer) hostKeys(r *Resolved) (ssh.HostKeyCallback, []string, error) {
+	host, hop := r.errHost()
+	keyErr := func(code Code, reason Reason, hint, format string, args ...any) *Error {
+		e := newErr(code, reason, host, hint, format, args...)
+		e.Hop = hop
+		return e
+	}
 	var db ssh.HostKeyCallback
 	if len(r.KnownHosts) > 0 {
 		var err error
 		if db, err = knownhosts.New(r.KnownHosts...); err != nil {
-			return nil, nil, newErr(CodeHostUnreachable, ReasonHostKeyUnknown, r.Host, "fix or move aside the broken known_hosts line", "reading known_hosts: %v", err)
+			return nil, nil, keyErr(CodeHostUnreachable, ReasonHostKeyUnknown, "fix or move aside the broken known_hosts line", "reading known_hosts: %v", err)
 		}
 	}
 	lookupAddr := &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: r.Port}
+	// knownhosts looks a name up as host:port. A HostKeyAlias is written
+	// in known_hosts as it is, with no port (as ssh does), which is what
+	// knownhosts makes of port 22.
+	keyName := r.KeyName
+	if _, _, err := net.SplitHostPort(keyName); err != nil {
+		keyName = net.JoinHostPort(keyName, "22")
+	}
 	var algos []string
 	if db != nil {
 		probe, err := ed25519Probe()
@@ -230,7 +273,7 @@ func (d *Dialer) hostKeys(r *Resolved) (ssh.HostKeyCallback, []string, error) {
 			return nil, nil, err
 		}
 		var ke *knownhosts.KeyError
-		if err := db(r.KeyName, lookupAddr, probe); errors.As(err, &ke) {
+		if err := db(keyName, lookupAddr, probe); errors.As(err, &ke) {
 			for _, k := range ke.Want {
 				switch t := k.Key.Type(); t {
 				case ssh.KeyAlgoRSA:
@@ -241,28 +284,32 @@ func (d *Dialer) hostKeys(r *Resolved) (ssh.HostKeyCallback, []string, error) {
 			}
 		}
 	}
-	unknownHint := fmt.Sprintf("check the key's fingerprint with the machine's owner, then accept it once by hand: ssh -p %d %s@%s true (or ssh-keyscan)", r.Port, r.User, r.HostName)
+	jump := ""
+	if r.reach != "" {
+		jump = "-J " + r.reach + " "
+	}
+	unknownHint := fmt.Sprintf("check the key's fingerprint with the machine's owner, then accept it once by hand: ssh %s-p %d %s@%s true (or ssh-keyscan)", jump, r.Port, r.User, r.HostName)
 	cb := func(_ string, _ net.Addr, key ssh.PublicKey) error {
 		fp := ssh.FingerprintSHA256(key)
 		if db == nil {
-			return newErr(CodeHostUnreachable, ReasonHostKeyUnknown, r.Host, unknownHint,
+			return keyErr(CodeHostUnreachable, ReasonHostKeyUnknown, unknownHint,
 				"host key %s %s of %s is unknown (no known_hosts file)", key.Type(), fp, r.KeyName)
 		}
-		err := db(r.KeyName, lookupAddr, key)
+		err := db(keyName, lookupAddr, key)
 		var ke *knownhosts.KeyError
 		switch {
 		case err == nil:
 			return nil
 		case errors.As(err, &ke) && len(ke.Want) == 0:
-			return newErr(CodeHostUnreachable, ReasonHostKeyUnknown, r.Host, unknownHint,
+			return keyErr(CodeHostUnreachable, ReasonHostKeyUnknown, unknownHint,
 				"host key %s %s of %s is not in %s", key.Type(), fp, r.KeyName, strings.Join(r.KnownHosts, ", "))
 		case errors.As(err, &ke):
 			w := ke.Want[0]
-			return newErr(CodeHostUnreachable, ReasonHostKeyChanged, r.Host,
+			return keyErr(CodeHostUnreachable, ReasonHostKeyChanged,
 				fmt.Sprintf("the machine's key changed or someone is in the way; if its owner confirms the new key, remove line %d of %s and accept the new one by hand", w.Line, w.Filename),
 				"HOST KEY CHANGED for %s: it offered %s %s, %s:%d holds %s", r.KeyName, key.Type(), fp, w.Filename, w.Line, ssh.FingerprintSHA256(w.Key))
 		default:
-			return newErr(CodeHostUnreachable, ReasonHostKeyChanged, r.Host, "the key is revoked in known_hosts", "host key refused: %v", err)
+			return keyErr(CodeHostUnreachable, ReasonHostKeyChanged, "the key is revoked in known_hosts", "host key refused: %v", err)
 		}
 	}
 	return cb, algos, nil
@@ -323,56 +370,83 @@ func (d *Dialer) Dial(ctx context.Context, h Host) (*Link, error) {
 
 func (d *Dialer) dial(ctx context.Context, h Host, r *Resolved) (*Link, error) {
 	timeout, _ := time.ParseDuration(r.Timeout)
+	// One timeout for the whole route: every jump host and the host.
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cb, algos, err := d.hostKeys(r)
-	if err != nil {
+	opt, _ := ParseOptions(h.SSHOptions)
+	// The first machine of the route is reached over TCP; each next one
+	// through a direct-tcpip channel of the one before (ssh -J without the
+	// second ssh). The channels all ride the first TCP connection, so
+	// closing it when the context ends (the daemon stops, the host is
+	// removed) unblocks every read and handshake below at once.
+	var conn net.Conn
+	stop := func() bool { return true }
+	var hops []*ssh.Client
+	closeHops := func() {
+		for i := len(hops) - 1; i >= 0; i-- {
+			hops[i].Close()
+		}
+	}
+	fail := func(err error) (*Link, error) {
+		stop()
+		closeHops()
+		if conn != nil {
+			conn.Close()
+		}
 		return nil, err
 	}
-	opt, _ := ParseOptions(h.SSHOptions)
-	signers, agentConn := d.signers(r)
-	if agentConn != nil {
-		defer agentConn.Close()
-	}
-	cfg := &ssh.ClientConfig{
-		User:              r.User,
-		Auth:              []ssh.AuthMethod{ssh.PublicKeys(signers...)},
-		HostKeyCallback:   cb,
-		HostKeyAlgorithms: first2(opt.HostKeyAlgorithms, algos),
-		Timeout:           timeout,
-		ClientVersion:     "SSH-2.0-tuios-link",
-	}
-	cfg.Ciphers, cfg.MACs, cfg.KeyExchanges = opt.Ciphers, opt.MACs, opt.KexAlgorithms
-	addr := net.JoinHostPort(r.HostName, strconv.Itoa(r.Port))
-	var nd net.Dialer
-	conn, err := nd.DialContext(ctx, "tcp", addr)
-	if err != nil {
-		return nil, &Error{code: CodeHostUnreachable, Reason: ReasonConnect, Host: h.Name, Msg: "connecting to " + addr, Err: err,
-			hint: "check that the machine is up and sshd listens there (tuios hosts test " + h.Name + ")"}
-	}
-	if dl, ok := ctx.Deadline(); ok {
-		conn.SetDeadline(dl)
-	}
-	// Neither the handshake nor a channel has a context of its own:
-	// closing the connection when the context ends (the daemon stops, the
-	// host is removed) unblocks every read below at once.
-	stop := context.AfterFunc(ctx, func() { conn.Close() })
-	cc, chans, reqs, err := ssh.NewClientConn(conn, r.KeyName, cfg)
-	if err != nil {
-		stop()
-		conn.Close()
-		var he *Error
-		if errors.As(err, &he) {
-			return nil, he
+	route := append(append([]*Resolved{}, r.Via...), r)
+	var client *ssh.Client
+	for i, dest := range route {
+		addr := net.JoinHostPort(dest.HostName, strconv.Itoa(dest.Port))
+		host, hop := dest.errHost()
+		var c net.Conn
+		if i == 0 {
+			var nd net.Dialer
+			tc, err := nd.DialContext(ctx, "tcp", addr)
+			if err != nil {
+				return nil, &Error{code: CodeHostUnreachable, Reason: ReasonConnect, Host: host, Hop: hop, Msg: "connecting to " + addr, Err: err,
+					hint: "check that the machine is up and sshd listens there (tuios hosts test " + h.Name + ")"}
+			}
+			if dl, ok := ctx.Deadline(); ok {
+				tc.SetDeadline(dl)
+			}
+			conn, c = tc, tc
+			stop = context.AfterFunc(ctx, func() { tc.Close() })
+		} else {
+			prev := route[i-1]
+			var err error
+			if c, err = hops[i-1].DialContext(ctx, "tcp", addr); err != nil {
+				return fail(&Error{code: CodeHostUnreachable, Reason: ReasonConnect, Host: host, Hop: prev.Host, Msg: "forwarding to " + addr, Err: err,
+					hint: "the jump host " + prev.Host + " refused to forward (AllowTcpForwarding in its sshd_config) or cannot reach " + addr})
+			}
 		}
-		reason, hint := ReasonConnect, "see what ssh -v "+h.Addr+" says"
-		if strings.Contains(err.Error(), "unable to authenticate") {
-			reason, hint = ReasonAuth, "no key was accepted: load one into ssh-agent or name it with -i, and put its public half in the far authorized_keys"
+		dopt := Options{}
+		if i == len(route)-1 {
+			dopt = opt
 		}
-		return nil, &Error{code: CodeHostUnreachable, Reason: reason, Host: h.Name, Msg: "ssh handshake with " + addr, Err: err, hint: hint}
+		cc, err := d.handshake(c, dest, dopt, addr, timeout)
+		if err != nil {
+			c.Close()
+			if ctx.Err() != nil {
+				err = &Error{code: CodeHostUnreachable, Reason: ReasonConnect, Host: host, Hop: hop, Msg: fmt.Sprintf("no answer from %s within %s (ssh handshake)", addr, timeout), Err: ctx.Err(),
+					hint: "raise connect_timeout, or check each machine on the way (tuios hosts test " + h.Name + ")"}
+			}
+			return fail(err)
+		}
+		if dest != r {
+			for _, n := range dest.Notes {
+				r.Notes = append(r.Notes, "jump host "+dest.Host+": "+n)
+			}
+			dest.Notes = nil
+		}
+		if i < len(route)-1 {
+			hops = append(hops, cc)
+		} else {
+			client = cc
+		}
 	}
-	client := ssh.NewClient(cc, chans, reqs)
-	l, err := d.start(client, h, r)
+	l, err := d.start(client, hops, h, r)
 	// The connection's own deadline (the same instant) may end the reads
 	// before the context's timer has run: past the deadline is a timeout
 	// either way, whatever the reads then said.
@@ -381,15 +455,58 @@ func (d *Dialer) dial(ctx context.Context, h Host, r *Resolved) (*Link, error) {
 		if err == nil {
 			l.Close()
 		}
-		return nil, &Error{code: CodeHostUnreachable, Reason: ReasonConnect, Host: h.Name, Msg: fmt.Sprintf("no answer from the far tuios within %s", timeout), Err: ctx.Err(),
-			hint: "raise connect_timeout, or check the far daemon (tuios hosts test " + h.Name + ")"}
+		client.Close()
+		return fail(&Error{code: CodeHostUnreachable, Reason: ReasonConnect, Host: h.Name, Msg: fmt.Sprintf("no answer from the far tuios within %s", timeout), Err: ctx.Err(),
+			hint: "raise connect_timeout, or check the far daemon (tuios hosts test " + h.Name + ")"})
 	}
 	if err != nil {
 		client.Close()
-		return nil, err
+		return fail(err)
 	}
 	conn.SetDeadline(time.Time{})
 	return l, nil
+}
+
+// handshake speaks ssh over c to one machine of a route (dest): its host
+// key checked against known_hosts, the agent's keys and its identity
+// files offered. opt is the host's ssh_options for the host itself and
+// empty for a jump host (ssh does not hand -o options to the jump either).
+func (d *Dialer) handshake(c net.Conn, dest *Resolved, opt Options, addr string, timeout time.Duration) (*ssh.Client, error) {
+	cb, algos, err := d.hostKeys(dest)
+	if err != nil {
+		return nil, err
+	}
+	signers, agentConn := d.signers(dest)
+	if agentConn != nil {
+		defer agentConn.Close()
+	}
+	cfg := &ssh.ClientConfig{
+		User:              dest.User,
+		Auth:              []ssh.AuthMethod{ssh.PublicKeys(signers...)},
+		HostKeyCallback:   cb,
+		HostKeyAlgorithms: first2(opt.HostKeyAlgorithms, algos),
+		Timeout:           timeout,
+		ClientVersion:     "SSH-2.0-tuios-link",
+	}
+	cfg.Ciphers, cfg.MACs, cfg.KeyExchanges = opt.Ciphers, opt.MACs, opt.KexAlgorithms
+	cc, chans, reqs, err := ssh.NewClientConn(c, dest.KeyName, cfg)
+	if err != nil {
+		var he *Error
+		if errors.As(err, &he) {
+			return nil, he
+		}
+		host, hop := dest.errHost()
+		jump := ""
+		if dest.reach != "" {
+			jump = "-J " + dest.reach + " "
+		}
+		reason, hint := ReasonConnect, fmt.Sprintf("see what ssh -v %s-p %d %s@%s says", jump, dest.Port, dest.User, dest.HostName)
+		if strings.Contains(err.Error(), "unable to authenticate") {
+			reason, hint = ReasonAuth, "no key was accepted: load one into ssh-agent or name it with -i, and put its public half in the far authorized_keys"
+		}
+		return nil, &Error{code: CodeHostUnreachable, Reason: reason, Host: host, Hop: hop, Msg: "ssh handshake with " + addr, Err: err, hint: hint}
+	}
+	return ssh.NewClient(cc, chans, reqs), nil
 }
 
 func first2(a, b []string) []string {
@@ -399,8 +516,8 @@ func first2(a, b []string) []string {
 	return b
 }
 
-func (d *Dialer) start(client *ssh.Client, h Host, r *Resolved) (*Link, error) {
-	l := &Link{client: client, host: h, Where: r, peer: d.peerName(), done: make(chan struct{})}
+func (d *Dialer) start(client *ssh.Client, hops []*ssh.Client, h Host, r *Resolved) (*Link, error) {
+	l := &Link{client: client, hops: hops, host: h, Where: r, peer: d.peerName(), done: make(chan struct{})}
 	opt, _ := ParseOptions(h.SSHOptions)
 	l.aliveEvery, l.aliveMax = opt.ServerAliveInterval, opt.ServerAliveCountMax
 	if l.aliveEvery <= 0 {

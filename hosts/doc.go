@@ -5,13 +5,26 @@
 // and speak the control protocol (JSON lines) to its daemon.
 //
 // A dial reads what ssh would: ~/.ssh/config (HostName, User, Port,
-// IdentityFile; this package's own small reader), known_hosts, the
+// HostKeyAlias, IdentityFile, ProxyJump; this package's own small
+// reader), known_hosts, the
 // ssh-agent at SSH_AUTH_SOCK and identity files without a passphrase. It
 // never prompts and never accepts a host key: an unknown or changed key is
 // an *Error with ReasonHostKeyUnknown or ReasonHostKeyChanged, and the
 // person accepts a key once by hand with ssh. Nothing a dial does runs a
 // command on this machine: ProxyCommand, LocalCommand and the like are
 // refused wherever they are written (ssh_options or ~/.ssh/config).
+//
+// Jump hosts (-J / ProxyJump, in ssh_options or ~/.ssh/config) are host
+// names only: [user@]host[:port], comma-separated, at most MaxJumps in a
+// route; a command, a URL or a value starting with '-' is refused with the
+// reason, and "none" switches a ~/.ssh/config ProxyJump off as in ssh.
+// Each jump host is resolved like a host (its own Host block), its key
+// checked against known_hosts (unknown or changed is refused as for the
+// host), and logged in to with the same agent and identity files; the
+// next machine is reached through a direct-tcpip channel of the one
+// before, with no second ssh process. A failure names the jump host
+// (Error.Hop). The link's Done, keepalives and Close cover the whole
+// route: closing the link closes every jump host's connection.
 //
 // On the far side the link runs the host's command followed by
 // " stdio-proxy", or, with none, a sh script that looks on PATH and in
@@ -35,8 +48,8 @@
 // closed); Err says which. Redialling, link states over time and what a
 // daemon does with links are the daemon's (internal/daemon/links.go).
 //
-// Not done yet (said where it matters): ProxyJump (refused with a reason),
-// Match and Include in ~/.ssh/config (skipped and noted), the login-shell
-// lookup of tuios, agent forwarding, and a ServerAliveInterval of 0 meaning
-// "no keepalives" (0 reads as the default).
+// Not done yet (said where it matters): Match and Include in
+// ~/.ssh/config (skipped and noted), IPv6 literals as jump hosts, the
+// login-shell lookup of tuios, agent forwarding, and a ServerAliveInterval
+// of 0 meaning "no keepalives" (0 reads as the default).
 package hosts

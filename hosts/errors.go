@@ -53,13 +53,19 @@ type Error struct {
 	code   Code
 	Reason Reason
 	Host   string
-	Msg    string
-	hint   string
-	Err    error
+	// Hop is the jump host on the way to Host that failed ("" when the
+	// failure is Host's own), so a person knows which machine to look at.
+	Hop  string
+	Msg  string
+	hint string
+	Err  error
 }
 
 func (e *Error) Error() string {
 	s := e.Msg
+	if e.Hop != "" {
+		s = "jump host " + e.Hop + ": " + s
+	}
 	if e.Host != "" {
 		s = fmt.Sprintf("host %s: %s", e.Host, s)
 	}

@@ -145,7 +145,7 @@ func TestRemoteCommand(t *testing.T) {
 	}
 }
 
-func TestResolveRefusesProxyJumpAndReadsAddr(t *testing.T) {
+func TestResolveReadsAddrAndProxyJump(t *testing.T) {
 	d := &Dialer{Home: t.TempDir(), Getenv: func(string) string { return "" }}
 	r, err := d.Resolve(Host{Name: "b", Addr: "ssh://me@box:2200", SSHOptions: []string{"-o HostKeyAlias=boxkey"}})
 	if err != nil {
@@ -154,10 +154,9 @@ func TestResolveRefusesProxyJumpAndReadsAddr(t *testing.T) {
 	if r.User != "me" || r.HostName != "box" || r.Port != 2200 || r.KeyName != "boxkey" || r.Agent {
 		t.Fatalf("%+v", r)
 	}
-	_, err = d.Resolve(Host{Name: "b", Addr: "box", SSHOptions: []string{"-J jump"}})
-	var he *Error
-	if !errors.As(err, &he) || he.Reason != ReasonSSHConfig {
-		t.Fatalf("ProxyJump: %v", err)
+	r, err = d.Resolve(Host{Name: "b", Addr: "box", SSHOptions: []string{"-J jump"}})
+	if err != nil || len(r.Via) != 1 || r.Via[0].HostName != "jump" || r.Via[0].Port != 22 {
+		t.Fatalf("ProxyJump: %v %+v", err, r)
 	}
 }
 

@@ -34,9 +34,12 @@ const MaxLine = 16 << 20
 // wait for each other).
 type Link struct {
 	client *ssh.Client
-	host   Host
-	peer   string
-	ctl    *stream
+	// hops are the jump hosts' connections, in dialling order: client
+	// rides a channel of the last, each one a channel of the one before.
+	hops []*ssh.Client
+	host Host
+	peer string
+	ctl  *stream
 
 	callMu sync.Mutex
 	next   int
@@ -288,6 +291,9 @@ func (l *Link) end(err error) {
 		l.errMu.Unlock()
 		close(l.done)
 		l.client.Close()
+		for i := len(l.hops) - 1; i >= 0; i-- {
+			l.hops[i].Close()
+		}
 	})
 }
 
@@ -301,6 +307,14 @@ func (l *Link) watch() {
 		}
 		l.end(err)
 	}()
+	// A jump host's connection ending takes the host's with it; saying
+	// which machine went is more use than "the connection closed".
+	for i, hop := range l.hops {
+		go func() {
+			hop.Wait()
+			l.end(fmt.Errorf("the ssh connection to jump host %s closed", l.Where.Via[i].Host))
+		}()
+	}
 	go func() {
 		l.ctl.sess.Wait()
 		l.end(errors.New("the far tuios stdio-proxy exited (its daemon stopped?)"))
@@ -342,8 +356,8 @@ func (l *Link) keepalive() {
 	}
 }
 
-// Close ends the link: every channel, the far stdio-proxies and the ssh
-// connection.
+// Close ends the link: every channel, the far stdio-proxies, the ssh
+// connection and those to the jump hosts on the way.
 func (l *Link) Close() error {
 	if l.ctl != nil {
 		l.ctl.close()

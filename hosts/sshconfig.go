@@ -11,8 +11,8 @@ import (
 
 // SSHConfig is what this package reads of an OpenSSH client config
 // (~/.ssh/config): Host blocks and, inside them, HostName, User, Port,
-// IdentityFile and ProxyJump, plus the keywords that would run a command
-// (ProxyCommand, LocalCommand, KnownHostsCommand), which are noted so a
+// HostKeyAlias, IdentityFile and ProxyJump, plus the keywords that would
+// run a command (ProxyCommand, LocalCommand, KnownHostsCommand), noted so a
 // dial can refuse instead of quietly connecting another way. Match blocks
 // are not evaluated (Match exec runs a command): their settings are
 // skipped and Lookup says so. Include is not followed, and said so too.
@@ -37,8 +37,12 @@ type SSHSettings struct {
 	HostName      string
 	User          string
 	Port          int
+	HostKeyAlias  string
 	IdentityFiles []string
+	// ProxyJump is the raw value ("" for none), read by ParseProxyJump
+	// when the link is dialled; ProxyJumpLine is where it was written.
 	ProxyJump     string
+	ProxyJumpLine int
 	// Commands names keywords that would run a command for this host
 	// (ProxyCommand at line 4...). A dial refuses such a host.
 	Commands []string
@@ -173,13 +177,15 @@ func (c *SSHConfig) Lookup(alias string) SSHSettings {
 				s.HostName = strings.ReplaceAll(kv.val, "%h", alias)
 			case "user":
 				s.User = kv.val
+			case "hostkeyalias":
+				s.HostKeyAlias = kv.val
 			case "port":
 				if p, err := strconv.Atoi(kv.val); err == nil {
 					s.Port = p
 				}
 			case "proxyjump":
 				if !strings.EqualFold(kv.val, "none") {
-					s.ProxyJump = kv.val
+					s.ProxyJump, s.ProxyJumpLine = kv.val, kv.line
 				}
 			}
 		}

@@ -74,12 +74,16 @@ func hasControl(s string) bool {
 // Options are the ssh settings a row's ssh_options named. An empty field
 // was not named.
 type Options struct {
-	Port                  int
-	User                  string
-	HostName              string
-	HostKeyAlias          string
-	IdentityFiles         []string
-	ProxyJump             []string
+	Port          int
+	User          string
+	HostName      string
+	HostKeyAlias  string
+	IdentityFiles []string
+	// ProxyJump is the chain of jump hosts named with -J or -o
+	// ProxyJump; ProxyJumpNone is "none" given there, which switches off a
+	// ProxyJump of ~/.ssh/config as it does for ssh.
+	ProxyJump             []Jump
+	ProxyJumpNone         bool
 	ServerAliveInterval   time.Duration
 	ServerAliveCountMax   int
 	Ciphers, MACs         []string
@@ -273,14 +277,16 @@ func (o *Options) set(key, v string) error {
 	case "identityfile":
 		o.IdentityFiles = append(o.IdentityFiles, v)
 	case "proxyjump":
-		for _, j := range list() {
-			// Host names only: a jump written as a URL or with options
-			// could carry more than a machine to go through.
-			if !ValidName(j[strings.LastIndex(j, "@")+1:]) {
-				return fmt.Errorf("ProxyJump takes host names only, not %q", j)
-			}
-			o.ProxyJump = append(o.ProxyJump, j)
+		// One ProxyJump only (ssh refuses a second -J): a chain is
+		// written a,b.
+		if o.ProxyJump != nil || o.ProxyJumpNone {
+			return fmt.Errorf("ProxyJump is given twice; write a chain as one value, jump1,jump2")
 		}
+		if strings.EqualFold(v, "none") {
+			o.ProxyJumpNone = true
+			return nil
+		}
+		o.ProxyJump, err = ParseProxyJump(v)
 	case "stricthostkeychecking":
 		if strings.ToLower(v) != "yes" {
 			return fmt.Errorf("only yes: an unknown or changed host key is never accepted silently; add it to known_hosts by hand (ssh once, or ssh-keyscan)")

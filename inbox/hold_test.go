@@ -224,6 +224,15 @@ func TestOutbox(t *testing.T) {
 	if l := r.q.List(inbox.ListOptions{}); kindsOf(l.Items) != "outbox,outbox" {
 		t.Fatal(rows(l.Items))
 	}
+	// A host this machine cannot link to keeps a row, mail or not, until
+	// the problem goes.
+	wantOps(t, r.q.Outbox(inbox.OutboxInput{Host: "bad", Problem: "ssh option ProxyCommand is refused"}), "open outbox#3")
+	it, _ = r.q.Find(inbox.OutboxKey("bad"))
+	if it.Summary != "no link to bad: ssh option ProxyCommand is refused" {
+		t.Fatalf("%q", it.Summary)
+	}
+	wantOps(t, r.q.Outbox(inbox.OutboxInput{Host: "bad", Waiting: 2, Problem: "ssh option ProxyCommand is refused"}), "update outbox#3")
+	wantOps(t, r.q.Outbox(inbox.OutboxInput{Host: "bad"}), "close resolved outbox#3")
 }
 
 // Questions come before mail and after approvals, whatever their age.

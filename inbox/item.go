@@ -52,7 +52,10 @@ type Item struct {
 	PlanSHA      string       `json:"plan_sha,omitempty"`
 	HeldID       string       `json:"held_id,omitempty"`  // the request id of a hold
 	HeldFor      string       `json:"held_for,omitempty"` // held mail: who it was for
-	ForHost      string       `json:"for_host,omitempty"` // outbox: the machine
+	// MessageID is a mail item's newest unread message to the person:
+	// what release-agent-message passes on when the item is held mail.
+	MessageID uint64 `json:"message_id,omitempty"`
+	ForHost   string `json:"for_host,omitempty"` // outbox: the machine
 }
 
 // UntilChange is SnoozedUntil for an item that sleeps until its fact
@@ -195,7 +198,7 @@ func sameContent(a, b *Item) bool {
 		a.Count == b.Count && a.CompletionSeq == b.CompletionSeq && a.Stale == b.Stale && a.SeenAt == b.SeenAt &&
 		a.MarkedUnread == b.MarkedUnread && slices.Equal(a.Risk, b.Risk) && a.DenyMessage == b.DenyMessage &&
 		a.PlanLines == b.PlanLines && a.PlanSHA == b.PlanSHA && a.HeldID == b.HeldID && a.HeldFor == b.HeldFor &&
-		a.ForHost == b.ForHost
+		a.ForHost == b.ForHost && a.MessageID == b.MessageID
 }
 
 // setContent copies what b says into a, keeping a's id, since, seq and

@@ -67,7 +67,8 @@ func (q *Queue) Mail(in MailInput) []Event {
 		return nil
 	}
 	it := Item{Kind: KindMail, Session: in.Session, Thread: in.Thread, Count: in.Unread,
-		Window: in.Latest.From, Name: CleanSummary(label(in.Latest)), Summary: CleanSummary(mailLine(in.Latest)), HeldFor: CleanSummary(in.HeldFor)}
+		Window: in.Latest.From, Name: CleanSummary(label(in.Latest)), Summary: CleanSummary(mailLine(in.Latest)), HeldFor: CleanSummary(in.HeldFor),
+		MessageID: in.Latest.ID}
 	e = q.put(&evs, k, it, q.clock.Now())
 	if in.Latest.ID > e.latest {
 		e.latest, e.pinned = in.Latest.ID, false
@@ -107,6 +108,10 @@ type OutboxInput struct {
 	Host    string
 	Waiting int    // messages waiting for the link
 	Refused string // why the far side refused the last one, "" when none
+	// Problem is why this machine holds no link to the host at all (an
+	// ssh option refused, a host added to the file and not applied), ""
+	// when none. The row stays while it is set, mail or not.
+	Problem string
 }
 
 // Outbox opens, updates or closes the host's "Waiting to send" item: one
@@ -121,7 +126,7 @@ func (q *Queue) Outbox(in OutboxInput) []Event {
 	defer q.mu.Unlock()
 	k := OutboxKey(in.Host)
 	var evs []Event
-	if in.Waiting <= 0 && in.Refused == "" {
+	if in.Waiting <= 0 && in.Refused == "" && in.Problem == "" {
 		q.end(&evs, k, ReasonResolved)
 		return evs
 	}
@@ -135,6 +140,13 @@ func outboxLine(in OutboxInput) string {
 	msgs := strconv.Itoa(n) + " messages wait"
 	if n == 1 {
 		msgs = "1 message waits"
+	}
+	if in.Problem != "" {
+		s := "no link to " + in.Host + ": " + in.Problem
+		if n > 0 {
+			s += "; " + msgs
+		}
+		return CleanSummary(s)
 	}
 	if in.Refused != "" {
 		s := "refused by " + in.Host + ": " + in.Refused

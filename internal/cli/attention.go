@@ -22,6 +22,7 @@ type attentionItem struct {
 	Count        int    `json:"count"`
 	SnoozedUntil int64  `json:"snoozed_until"`
 	HeldID       string `json:"held_id"`
+	HeldFor      string `json:"held_for"`
 	Stale        bool   `json:"stale"`
 	SeenAt       int64  `json:"seen_at"`
 }
@@ -264,7 +265,10 @@ func writeGroup(w io.Writer, head string, rows []attentionItem, now time.Time, f
 		}
 		id := it.ID
 		if it.Host != "" {
-			where, id = it.Host+":"+where, it.Host+":"+id
+			where = it.Host + ":" + where
+			if !strings.HasPrefix(id, it.Host+":") { // mirrored ids already read HOST:ID
+				id = it.Host + ":" + id
+			}
 		}
 		summary := it.Summary
 		if it.Count > 1 {
@@ -272,6 +276,9 @@ func writeGroup(w io.Writer, head string, rows []attentionItem, now time.Time, f
 		}
 		if it.HeldID != "" {
 			summary += " (held: answer in the Inbox)"
+		}
+		if it.HeldFor != "" {
+			summary += " [held for " + it.HeldFor + ", p passes on in the Inbox]"
 		}
 		if asleep {
 			if it.SnoozedUntil < 0 {

@@ -47,3 +47,22 @@ func TestParseWhen(t *testing.T) {
 		t.Fatal("soon parsed")
 	}
 }
+
+func TestWriteAttentionHostAndHeldMail(t *testing.T) {
+	now := time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)
+	items := []attentionItem{
+		{ID: "build:4", Kind: "approval", Host: "build", Session: "api", Name: "claude", Summary: "approve Bash: make", Since: now.Add(-time.Minute).UnixNano()},
+		{ID: "5", Kind: "mail", Session: "api", Name: "human", Summary: "retest please", Since: now.Add(-2 * time.Minute).UnixNano(), HeldFor: "worker"},
+	}
+	var b strings.Builder
+	WriteAttention(&b, items, now)
+	got := b.String()
+	for _, want := range []string{"#build:4 build:api/claude", "retest please [held for worker, p passes on in the Inbox]"} {
+		if !strings.Contains(strings.Join(strings.Fields(got), " "), want) {
+			t.Fatalf("missing %q in:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "build:build:") {
+		t.Fatalf("host named twice:\n%s", got)
+	}
+}

@@ -213,6 +213,11 @@ func runHostsList(ctx *Context) error {
 	}
 	list := make([]map[string]any, 0, len(order))
 	for _, n := range order {
+		if derr == nil && rows[n]["status"] == "unknown" && rows[n]["refused"] == nil {
+			// In the file, not applied: the daemon follows removals and
+			// narrowing by itself; additions wait for the person.
+			rows[n]["status"], rows[n]["reason"] = "pending", "in the config file, not applied yet: run tuios config apply from a terminal outside TUIOS"
+		}
 		list = append(list, rows[n])
 	}
 	if flagBool(ctx, "json") {
@@ -497,6 +502,9 @@ func runHostsTest(ctx *Context) error {
 	w := ctx.Stdout
 	if res != nil {
 		fmt.Fprintf(w, "host %s: ssh %s@%s port %d (timeout %s)\n", name, res.User, res.HostName, res.Port, res.Timeout)
+		if len(res.Via) > 0 {
+			fmt.Fprintf(w, "  route:       %s\n", res.Route())
+		}
 		if res.SSHConfig != "" {
 			fmt.Fprintf(w, "  ssh config:  %s\n", res.SSHConfig)
 		}

@@ -40,10 +40,8 @@ func hostFlag(fs *FlagSet) {
 // localOnly says whether a command runs only against this machine, and
 // what to do instead: such a command refuses a target naming a host.
 func localOnly(command string) (string, bool) {
-	switch command {
-	case "attach":
-		return "tuios attach cannot draw another machine's session yet: ssh -t HOST tuios attach SESSION", true
-	}
+	// None today: attach reads its own -t HOST:SESSION and --host
+	// (attach.go), so it is not folded here either.
 	return "", false
 }
 

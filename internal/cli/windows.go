@@ -28,13 +28,13 @@ func windowCommands() []Command {
 	return []Command{
 		{
 			Name: "new", Summary: "create a session (it runs detached)", Usage: "[--detach] [NAME] [--cwd DIR] [--host NAME]",
-			Help:    "Creates a session with one window running your shell. The session runs in the daemon whether or not anyone is attached. On a terminal it then attaches to the new session, unless --detach (or --json) is given; elsewhere (a script, a pipe) it prints the name and returns. --host NAME creates it on that linked host (add --detach: attaching another machine's session is not built yet).",
-			Example: "tuios new --detach scratch\ntuios new work --cwd ~/src/api --json\ntuios new --host build ci --detach",
+			Help:    "Creates a session with one window running your shell. The session runs in the daemon whether or not anyone is attached. On a terminal it then attaches to the new session, unless --detach (or --json) is given; elsewhere (a script, a pipe) it prints the name and returns. --host NAME creates it on that linked host and attaches it through the link, drawn here as HOST:SESSION (see tuios attach --help).",
+			Example: "tuios new --detach scratch\ntuios new work --cwd ~/src/api --json\ntuios new --host build\ntuios new --host build ci --detach",
 			Flags: func(fs *FlagSet) {
 				fs.BoolP("detach", "d", false, "do not attach")
 				fs.String("cwd", "", "the first window's working directory")
 				fs.StringP("window-name", "n", "", "the first window's name")
-				fs.String("host", "", "create it on the linked host `NAME` (with --detach; local = this machine)")
+				fs.String("host", "", "create it on the linked host `NAME` (local = this machine)")
 				jsonFlag(fs)
 			},
 			Run: func(ctx *Context) error {
@@ -47,10 +47,6 @@ func windowCommands() []Command {
 					if !hosts.ValidName(h) {
 						return usageError("tuios hosts lists the hosts", "--host %q is not a host name", escapeControls(h))
 					}
-					if !flagBool(ctx, "detach") && !flagBool(ctx, "json") && isTerminal(ctx.Stdin, ctx.Stdout) {
-						return usageError("tuios new --host "+h+" NAME --detach, then ssh -t "+h+" tuios attach NAME",
-							"this tuios cannot attach another machine's session yet: add --detach")
-					}
 					p["session"] = h + ":" // routes new-session there (remote.go)
 				}
 				var res map[string]any
@@ -62,6 +58,9 @@ func windowCommands() []Command {
 				}
 				if !flagBool(ctx, "detach") && isTerminal(ctx.Stdin, ctx.Stdout) {
 					name, _ := res["session"].(string)
+					if h := str(ctx, "host"); h != "" && h != hosts.Local {
+						return attachOn(ctx, h, name, false, 0)
+					}
 					return attach(ctx, name, false)
 				}
 				fmt.Fprintf(ctx.Stdout, "%s\n", res["session"])

@@ -549,7 +549,7 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 	}
 	lay.AgentsSeen = st.s.attach.seen.Load()
 	lay.AgentsOff = st.s.agentsOff
-	lay.Hosts = st.s.follow.attachHosts() // host_follow.go: the rail's header per linked host
+	lay.Hosts = withQueued(st.s.follow.attachHosts(), st.s.outbox) // host_follow.go, attach_queued.go: the rail's header per linked host
 	return lay, wins, true
 }
 

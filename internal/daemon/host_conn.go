@@ -15,17 +15,56 @@ import (
 
 // hostConn is a client connection handed to another host's daemon by
 // open-host-connection: every later request line goes over a channel of
-// the host's link, and what the far daemon writes back (answers, and the
-// event lines of subscribe, wait and attach) comes back as it is.
+// the host's link (a pooled one when there is one, host_pool.go), and
+// what the far daemon writes back (answers, and the event lines of
+// subscribe, wait and attach) comes back as it is. When the client is
+// done the channel goes back to the pool only if it is provably clean.
 type hostConn struct {
 	host string
-	rw   io.ReadWriteCloser
+	fc   *farChan
+	cn   *conn
 
-	mu      sync.Mutex
-	pending []json.RawMessage // ids of the requests sent, in order, not yet answered
-	ended   bool
-	popped  chan struct{} // a signal per answer, for drainHost; capacity 1
-	done    chan struct{} // closed once copyBack has ended
+	mu       sync.Mutex
+	pending  []json.RawMessage // ids of the requests sent, in order, not yet answered
+	ended    bool              // the channel died; what was pending is answered here
+	released bool              // the client is done with the channel
+	// dirty says why the channel may not serve another client ("":
+	// clean so far): a verb that streams or keeps state, an event line,
+	// an answer nobody asked for, a far failure.
+	dirty    string
+	popped   chan struct{} // a signal per answer, for drainHost; capacity 1
+	over     chan struct{} // closed once the channel is released or has ended
+	overOnce sync.Once
+}
+
+// openHostConn hands cn to host's daemon.
+func (s *Server) openHostConn(ctx context.Context, cn *conn, host string) *proto.Error {
+	for try := 0; ; try++ {
+		fc, perr := s.takeChan(ctx, host)
+		if perr != nil {
+			return perr
+		}
+		hc := &hostConn{host: host, fc: fc, cn: cn, popped: make(chan struct{}, 1), over: make(chan struct{})}
+		if !fc.attach(hc) { // a pooled channel that died as it was taken
+			fc.rw.Close()
+			if try == 0 {
+				continue
+			}
+			return proto.Errorf(codeHostUnreachable, "host %s: the channel ended as it opened", host).
+				WithHint(proto.Hint{Command: "tuios hosts", Detail: "tuios hosts says whether the link is up"})
+		}
+		s.links.track(hc)
+		cn.host = hc
+		context.AfterFunc(cn.ctx, hc.release) // the client left
+		return nil
+	}
+}
+
+// spoil marks the channel unfit for another client; under h.mu.
+func (h *hostConn) spoil(why string) {
+	if h.dirty == "" {
+		h.dirty = why
+	}
 }
 
 // forward sends one request line to the host's daemon. A line refused
@@ -36,23 +75,27 @@ func (h *hostConn) forward(cn *conn, rq request) {
 		return
 	}
 	var head struct {
-		ID json.RawMessage `json:"id"`
+		ID   json.RawMessage `json:"id"`
+		Verb string          `json:"verb"`
 	}
 	json.Unmarshal(rq.line, &head) // a line that is not JSON: the far daemon says so
 	h.mu.Lock()
-	if h.ended {
+	if h.ended || h.released {
 		h.mu.Unlock()
 		cn.send(proto.Response{ID: head.ID, Error: h.droppedError()})
 		return
+	}
+	if !poolVerb(head.Verb) {
+		h.spoil("it carried " + clipText(head.Verb, 64))
 	}
 	h.pending = append(h.pending, head.ID)
 	h.mu.Unlock()
 	line := make([]byte, 0, len(rq.line)+1)
 	line = append(append(line, rq.line...), '\n')
-	if _, err := h.rw.Write(line); err != nil {
-		// The channel is gone; copyBack sees it too and answers what is
+	if _, err := h.fc.rw.Write(line); err != nil {
+		// The channel is gone; the pump sees it too and answers what is
 		// pending, this request included.
-		h.rw.Close()
+		h.fc.rw.Close()
 	}
 }
 
@@ -61,67 +104,70 @@ func (h *hostConn) droppedError() *proto.Error {
 		WithHint(proto.Hint{Command: "tuios hosts", Detail: "tuios hosts says whether the link is back; open-host-connection again then"})
 }
 
-// copyBack copies the far daemon's lines to the client, under the
-// client's write lock, until the channel ends; then it answers the
-// requests still pending with host_unreachable and closes the client
-// connection (its stream of far answers cannot go on).
-func (h *hostConn) copyBack(cn *conn) {
-	defer close(h.done)
-	cn.s.links.track(h)
-	defer cn.s.links.untrack(h)
-	r := bufio.NewReaderSize(h.rw, 64<<10)
-	why := ""
-	for {
-		line, err := proto.ReadLine(r, proto.MaxLine)
-		if errors.Is(err, proto.ErrLineTooLong) {
-			why = "a line from the far daemon is over the 16 MB cap"
-			break
-		}
-		if err != nil {
-			break
-		}
-		if len(line) == 0 {
-			continue
-		}
-		// An answer has result or error; an event line has neither.
-		var m struct {
-			Result json.RawMessage `json:"result"`
-			Error  json.RawMessage `json:"error"`
-		}
-		if line[0] != '{' || json.Unmarshal(line, &m) != nil {
-			why = "the far side sent a line that is not the protocol"
-			break
-		}
-		if m.Result != nil || m.Error != nil {
-			h.mu.Lock()
-			if len(h.pending) > 0 {
-				h.pending = h.pending[1:]
-			}
-			h.mu.Unlock()
-			select {
-			case h.popped <- struct{}{}:
-			default:
-			}
-		}
-		cn.wmu.Lock()
-		cn.w.Write(line)
-		cn.w.WriteByte('\n')
-		var werr error
-		if r.Buffered() == 0 { // more already here: flush once after it
-			werr = cn.w.Flush()
-		}
-		cn.wmu.Unlock()
-		if werr != nil {
-			break
-		}
+// deliver copies one far line to the client, under the client's write
+// lock; flush when no more is already read. Called by the channel's pump
+// under farChan.mu. False for a line that is not the protocol.
+func (h *hostConn) deliver(line []byte, flush bool) bool {
+	m, ok := readFarLine(line)
+	if !ok {
+		return false
 	}
+	h.mu.Lock()
+	if m.answer {
+		if len(h.pending) == 0 {
+			h.spoil("an answer nothing asked for")
+		} else {
+			if !sameID(h.pending[0], m.id) {
+				h.spoil("an answer out of order")
+			}
+			h.pending = h.pending[1:]
+		}
+		if m.code == proto.CodeInternal {
+			h.spoil("the far daemon failed")
+		}
+		select {
+		case h.popped <- struct{}{}:
+		default:
+		}
+	} else {
+		h.spoil("an event line: a stream")
+	}
+	h.mu.Unlock()
+	cn := h.cn
+	cn.wmu.Lock()
+	cn.w.Write(line)
+	cn.w.WriteByte('\n')
+	if flush {
+		cn.w.Flush()
+	}
+	cn.wmu.Unlock()
+	return true
+}
+
+// sameID compares two JSON ids as values.
+func sameID(a, b json.RawMessage) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return string(a) == string(b)
+	}
+	xb, _ := json.Marshal(x)
+	yb, _ := json.Marshal(y)
+	return string(xb) == string(yb)
+}
+
+// farEnded runs when the channel ends under the client: the requests
+// still pending are answered host_unreachable and the client connection
+// closes (its stream of far answers cannot go on).
+func (h *hostConn) farEnded(why string) {
 	h.mu.Lock()
 	h.ended = true
 	pending := h.pending
 	h.pending = nil
+	released := h.released
 	h.mu.Unlock()
-	h.rw.Close()
-	if cn.ctx.Err() != nil {
+	h.finish()
+	cn := h.cn
+	if released || cn.ctx.Err() != nil {
 		return // the client left first
 	}
 	cn.wmu.Lock()
@@ -136,6 +182,44 @@ func (h *hostConn) copyBack(cn *conn) {
 	}
 	cn.s.opt.Logf("host connection to %s ended (%d request(s) unanswered) %s", h.host, len(pending), why)
 	cn.stop()
+}
+
+// release ends the client's use of the channel: back to the pool when
+// clean (every request answered, nothing streamed or kept, the far side
+// never failed, no byte under way), closed otherwise. Runs once the
+// client stopped writing (drainHost) or left (its context).
+func (h *hostConn) release() {
+	h.mu.Lock()
+	if h.released || h.ended {
+		h.mu.Unlock()
+		return
+	}
+	h.released = true
+	h.mu.Unlock()
+	idle := h.fc.detach(h) // waits for a line being handed over
+	h.mu.Lock()
+	why := h.dirty
+	if len(h.pending) > 0 {
+		why = "a request was left unanswered"
+	}
+	h.mu.Unlock()
+	if why == "" && !idle {
+		why = "bytes were under way"
+	}
+	h.finish()
+	if why != "" {
+		h.fc.rw.Close()
+		return
+	}
+	h.fc.h.putPool(h.fc)
+}
+
+// finish drops h from the open host connections and wakes drainHost.
+func (h *hostConn) finish() {
+	h.overOnce.Do(func() {
+		close(h.over)
+		h.cn.s.links.untrack(h)
+	})
 }
 
 // drainHost runs when the client stops writing: the far answers still
@@ -155,14 +239,16 @@ func (cn *conn) drainHost() {
 		}
 		select {
 		case <-h.popped:
-		case <-h.done:
+		case <-h.over:
 			return
 		case <-cn.closed:
 			return
 		}
 	}
-	h.rw.Close()
-	<-h.done
+	h.release()
+	cn.wmu.Lock()
+	cn.w.Flush()
+	cn.wmu.Unlock()
 }
 
 // openHost opens a new stream to host's daemon: a fresh channel on the
@@ -171,11 +257,11 @@ func (cn *conn) drainHost() {
 // closes it when done. Errors: unknown_host, host_unreachable,
 // incompatible.
 func (s *Server) openHost(ctx context.Context, host string) (io.ReadWriteCloser, *proto.Error) {
-	_, link, perr := s.links.upLink(host)
+	h, link, perr := s.links.upLink(host)
 	if perr != nil {
 		return nil, perr
 	}
-	rw, err := link.Open(ctx)
+	rw, err := h.openRoom(ctx, link)
 	if err != nil {
 		return nil, linkError(host, err)
 	}
@@ -224,7 +310,7 @@ func (s *Server) hostCall(ctx context.Context, host, verb string, params, result
 	}
 	fs := h.takeIdle(link)
 	if fs == nil {
-		rw, err := link.Open(ctx)
+		rw, err := h.openRoom(ctx, link)
 		if err != nil && ctx.Err() != nil {
 			return late()
 		}
@@ -243,8 +329,8 @@ func (s *Server) hostCall(ctx context.Context, host, verb string, params, result
 		fs.rw.Close()
 		return perr
 	}
-	if verb == "subscribe" || verb == "attach" {
-		fs.rw.Close() // its stream goes on: not a channel to share
+	if !poolVerb(verb) {
+		fs.rw.Close() // a stream goes on, or the connection keeps state: not a channel to share
 	} else {
 		h.putIdle(fs)
 	}

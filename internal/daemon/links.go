@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tuios/tuios/agentstate"
@@ -62,6 +63,12 @@ type links struct {
 	// them with setRowExtras. Called without links.mu.
 	queued func(host string) int
 	follow func(host string) (events, note string)
+	// poolOff: open-host-connection opens a channel of its own every
+	// time (TUIOS_HOST_POOL=off; host_pool.go).
+	poolOff bool
+	// opens counts the channels opened on every link (the cost the pool
+	// saves: one far stdio-proxy each).
+	opens atomic.Int64
 }
 
 // setRowExtras installs what fills list-hosts' queued (the outbox: mail
@@ -104,10 +111,14 @@ type hostLink struct {
 	retryAt                    time.Time // when the next attempt starts (zero: none waits)
 	link                       *hosts.Link
 	idle                       []*farStream
+	// pool is the idle channels kept for open-host-connection, and
+	// warming is set while one is opened ahead of use (host_pool.go).
+	pool    []*farChan
+	warming chan struct{} // closed when the warming ends
 }
 
 func newLinks(s *Server) *links {
-	ls := &links{s: s, hosts: map[string]*hostLink{}, refused: map[string]refusedHost{}, conns: map[*hostConn]string{}}
+	ls := &links{s: s, hosts: map[string]*hostLink{}, refused: map[string]refusedHost{}, conns: map[*hostConn]string{}, poolOff: poolOffEnv(s.getenv)}
 	ls.apply(s.opt.Config)
 	return ls
 }
@@ -265,7 +276,9 @@ func (h *hostLink) stop() {
 	h.ls.mu.Lock()
 	link, idle := h.link, h.idle
 	h.link, h.idle = nil, nil
+	pooled := h.dropPool()
 	h.ls.mu.Unlock()
+	closeChans(pooled)
 	for _, fs := range idle {
 		fs.rw.Close()
 	}
@@ -355,6 +368,9 @@ func (h *hostLink) up(link *hosts.Link) bool {
 		h.status, h.reason, h.code, h.hint = linkUp, "", "", ""
 		h.attempts, h.retryAt = 0, time.Time{}
 	})
+	if ok {
+		h.warm() // the first host-qualified call is cheap too
+	}
 	return ok
 }
 
@@ -365,16 +381,19 @@ func (h *hostLink) dropped(link *hosts.Link) {
 		why += ": " + err.Error()
 	}
 	var idle []*farStream
+	var pooled []*farChan
 	h.set(func() {
 		if h.link == link {
 			h.link = nil
 		}
 		idle, h.idle = h.idle, nil
+		pooled = h.dropPool()
 		h.status, h.reason, h.code, h.hint = linkReconnecting, why, string(hosts.ReasonDropped), "it is redialled now; tuios hosts test "+h.name+" dials it by hand"
 	})
 	for _, fs := range idle {
 		fs.rw.Close()
 	}
+	closeChans(pooled)
 	link.Close()
 }
 

@@ -22,7 +22,7 @@ func (f *farBytes) Close() error                { return nil }
 // Whatever the far side writes on a host connection, the client gets only
 // JSON lines, every request it sent is answered (by the far daemon or,
 // when the stream ends, host_unreachable), and nothing hangs or panics.
-func FuzzHostConnCopyBack(f *testing.F) {
+func FuzzHostConnPump(f *testing.F) {
 	f.Add([]byte(`{"id":1,"result":{"type":"session_list"}}`+"\n"), 2)
 	f.Add([]byte(`{"seq":3,"type":"agent-state"}`+"\n"+`{"id":1,"error":{"code":"timeout","message":"x"}}`+"\n"), 1)
 	f.Add([]byte("HTTP/1.1 400 \x1b[31mnope\n"), 1)
@@ -35,11 +35,14 @@ func FuzzHostConnCopyBack(f *testing.F) {
 		near, client := net.Pipe()
 		defer client.Close()
 		cn := newConn(s, near)
-		hc := &hostConn{host: "far", rw: &farBytes{r: bytes.NewReader(far)}, popped: make(chan struct{}, 1), done: make(chan struct{})}
+		h := &hostLink{ls: s.links, name: "far"}
+		fc := newFarChan(h, nil, &farBytes{r: bytes.NewReader(far)})
+		hc := &hostConn{host: "far", fc: fc, cn: cn, popped: make(chan struct{}, 1), over: make(chan struct{})}
+		fc.attach(hc)
 		for i := 1; i <= nreq; i++ {
 			hc.forward(cn, request{line: []byte(fmt.Sprintf(`{"id":%d,"verb":"hello"}`, i))})
 		}
-		go hc.copyBack(cn)
+		go fc.pump()
 		r := bufio.NewReader(client)
 		answers := 0
 		for {
@@ -55,7 +58,8 @@ func FuzzHostConnCopyBack(f *testing.F) {
 				answers++
 			}
 		}
-		<-hc.done
+		<-fc.done
+		<-hc.over
 		if answers < nreq {
 			t.Fatalf("%d requests, %d answers", nreq, answers)
 		}

@@ -7,7 +7,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/tuios/tuios/hosts"
-	"github.com/tuios/tuios/inbox"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/mail"
 )
@@ -30,11 +29,7 @@ func newServerOutbox(s *Server) *outbox {
 			return res, err
 		},
 		Status: s.hostStatus,
-		Changed: func(host string, waiting int, refused string) {
-			s.att.do(func() []inbox.Event {
-				return s.att.q.Outbox(inbox.OutboxInput{Host: host, Waiting: waiting, Refused: refused})
-			})
-		},
+		Changed: s.setOutboxRow, // host_rows.go: one row per host with the config's part
 		SetAside: func(path, why string) { setAside(s, "outbox", path, why, "started with an empty outbox") },
 	})
 }

@@ -122,6 +122,8 @@ type Server struct {
 	follow *hostFollow // the Inbox's mirror of linked hosts (host_follow.go); set in New, never changed
 
 	linkPol atomic.Pointer[linkPolicy] // what other machines may do here (link_policy.go); nil is the default
+	cfg     *cfgFollow                 // follows config.toml for removals and narrowing (config_follow.go); set in New
+	rows    hostInboxRows              // each host's Inbox row, from the outbox and the config (host_rows.go)
 }
 
 // New prepares a server; Serve starts it.
@@ -193,6 +195,7 @@ func New(opt Options) (*Server, error) {
 	s.host, _ = os.Hostname()
 	s.hub = newHub()
 	s.links = newLinks(s)
+	s.cfg = newCfgFollow(s, opt.Config)
 	switch opt.StateDir {
 	case "":
 		opt.StateDir = stateDir(os.Getenv)
@@ -323,6 +326,7 @@ func (s *Server) comeBack() {
 		return w != nil && w.session.Name == session
 	})
 	s.resume.offer() // resume.go: after the load, so a loaded item does not shadow it
+	s.cfg.start()    // config_follow.go: removals and narrowing apply at once
 	s.links.start()  // links.go: dial every configured host, in the background
 	s.startOutbox()  // outbox_verbs.go: the mail that waited, and host-changed
 	s.follow.start() // host_follow.go: every linked host's Inbox
@@ -466,6 +470,7 @@ func (s *Server) shutdown() {
 		ln.Close()
 	}
 	s.herdr.close()
+	s.cfg.stop()
 	s.links.close()    // links.go: every link and its streams, at once
 	s.attach.stopAll() // their last line says why, before their sockets close
 	for _, cn := range conns {

@@ -51,15 +51,11 @@ func (s *Server) hostVerbs(add addFunc) {
 			return nil, proto.Errorf(proto.CodeInvalidRequest, "this connection already streams (subscribe, attach or a host connection); open-host-connection needs a fresh one")
 		}
 		ctx, cancel := context.WithTimeout(cn.ctx, hostOpenTimeout)
-		rw, perr := s.openHost(ctx, p.Host)
+		perr := s.openHostConn(ctx, cn, p.Host) // host_conn.go: a pooled channel when there is one
 		cancel()
 		if perr != nil {
 			return nil, perr
 		}
-		hc := &hostConn{host: p.Host, rw: rw, popped: make(chan struct{}, 1), done: make(chan struct{})}
-		context.AfterFunc(cn.ctx, func() { rw.Close() }) // the client left
-		cn.host = hc
-		go hc.copyBack(cn)
 		return hostConnResult{Type: "host_connection", Host: p.Host, Status: linkUp}, nil
 	})
 	add("open-host-connection", "Hand this connection to a host's daemon: every later request line is answered by that daemon, with its own verb table, as it is (its text is data from another machine). When the link drops, requests still waiting are answered host_unreachable and the connection closes",
@@ -81,6 +77,7 @@ func (s *Server) hostVerbs(add addFunc) {
 		}
 		got := s.links.apply(f)
 		s.applyLinkPolicy(f)
+		s.cfg.setApplied(f)
 		return configAppliedResult{Type: "config_applied", Path: path, linksApplied: got}, nil
 	})
 	add("apply-config", "Read the config file again and apply its [hosts] tables: new hosts are dialled, changed ones redialled, removed ones closed at once, and the link policy replaced. Refused from inside a pane",

@@ -12,5 +12,8 @@ type AttachHost struct {
 	SeenAt int64  `json:"seen_at,omitempty"`
 	Items  int    `json:"items"`
 	Mail   int    `json:"mail,omitempty"`
+	// Queued is how many messages the outbox keeps for the host while
+	// its link is down (the rail's "2 queued").
+	Queued int    `json:"queued,omitempty"`
 	Rev    uint64 `json:"rev"`
 }

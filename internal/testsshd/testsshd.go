@@ -40,6 +40,10 @@ type Options struct {
 	// MaxSessions caps session channels per connection (sshd's default
 	// is 10); 0 keeps the default.
 	MaxSessions int
+	// NoTCPForwarding sets AllowTcpForwarding no: the server refuses to
+	// be a jump host. By default forwarding is on (said explicitly, so a
+	// distribution default cannot turn the jump-host tests off).
+	NoTCPForwarding bool
 }
 
 // Server is one running sshd and the files it was started with.
@@ -100,10 +104,21 @@ PasswordAuthentication no
 KbdInteractiveAuthentication no
 PermitRootLogin prohibit-password
 LogLevel VERBOSE
+SetEnv SHLVL=1
 `, port, filepath.Join(dir, "host_key"), filepath.Join(dir, "authorized_keys"), filepath.Join(dir, "sshd.pid"))
+	if opt.NoTCPForwarding {
+		cfg += "AllowTcpForwarding no\n"
+	} else {
+		cfg += "AllowTcpForwarding yes\n"
+	}
 	if opt.MaxSessions > 0 {
 		cfg += fmt.Sprintf("MaxSessions %d\n", opt.MaxSessions)
 	}
+	// SetEnv SHLVL=1 (above): bash reads ~/.bashrc for a command sshd
+	// runs only at shell level 1, and the root ~/.bashrc of a shared test
+	// machine may do slow or locking work (a pyenv rehash whose lock a
+	// killed session leaves behind stalls every later session). Sessions
+	// here run the tests' own commands, given by absolute path.
 	must(t, os.WriteFile(filepath.Join(dir, "sshd_config"), []byte(cfg), 0o600))
 	// sshd insists on its privilege separation directory.
 	must(t, os.MkdirAll("/run/sshd", 0o755))
@@ -156,8 +171,20 @@ func (s *Server) Stop() {
 	if s.cmd == nil {
 		return
 	}
-	s.signalAll(syscall.SIGKILL)
-	s.cmd.Wait()
+	// The listener goes first and is waited for: a link that notices its
+	// connection ending redials at once, and while the listening socket
+	// outlived the connection handlers that redial was accepted and then
+	// reset ("handshake failed") instead of refused ("connecting").
+	root := s.cmd.Process.Pid
+	syscall.Kill(root, syscall.SIGSTOP) // no new handler from here on
+	rest := descendants(root)
+	s.cmd.Process.Kill()
+	s.cmd.Process.Wait() // not cmd.Wait: the handlers still hold its log pipe
+	syscall.Kill(-root, syscall.SIGKILL)
+	for _, p := range rest {
+		syscall.Kill(p, syscall.SIGKILL)
+	}
+	s.cmd.Wait() // reaped already; this waits for the log copy to end
 	s.cmd = nil
 }
 
@@ -244,6 +271,13 @@ func (s *Server) ClientHome(home string) string {
 	must(s.t, os.WriteFile(filepath.Join(sshDir, "id_ed25519"), s.userKey, 0o600))
 	s.KnownHosts(home, s.HostKey)
 	return home
+}
+
+// SSHConfig writes home/.ssh/config (a scratch HOME's ~/.ssh/config).
+func (s *Server) SSHConfig(home, text string) {
+	s.t.Helper()
+	must(s.t, os.MkdirAll(filepath.Join(home, ".ssh"), 0o700))
+	must(s.t, os.WriteFile(filepath.Join(home, ".ssh", "config"), []byte(text), 0o600))
 }
 
 // KnownHosts writes home/.ssh/known_hosts naming key as the server's.

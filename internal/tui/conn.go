@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"sync"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/tuios/tuios/internal/client"
@@ -20,31 +21,62 @@ type request struct {
 // conns are the client's two connections to the daemon: the stream,
 // which only reads frames, and the call connection, where requests are
 // written in order by one goroutine and their answers read by another,
-// so typing is pipelined and the UI never waits on the socket.
+// so typing is pipelined and the UI never waits on the socket. For a
+// session on another host both go through this machine's daemon and its
+// link (dialTo); a link that drops is redialled (remote_conn.go).
 type conns struct {
 	opt  Options
 	send func(tea.Msg)
 
-	calls   *client.Client
-	mu      sync.Mutex
-	queue   []request
-	wake    chan struct{}
-	pending chan request
-	done    chan struct{}
-	once    sync.Once
+	mu    sync.Mutex
+	queue []request
+	wake  chan struct{}
+	done  chan struct{}
+	once  sync.Once
 
-	smu    sync.Mutex
-	stream *client.Client
-	gen    int
+	smu     sync.Mutex
+	stream  *client.Client
+	calls   *callLine // nil while a dropped link is redialled
+	gen     int
+	host    string // the session's host; "" is this machine
+	home    string // this machine's session left for the host, to come back to
+	session string // the attached session's name (on host)
+	cols    int
+	rows    int
+	// watching: a goroutine lists this machine's sessions for the rail
+	// while on a host (remote_local.go).
+	watching bool
+}
+
+// callLine is one call connection and the requests sent on it that wait
+// for their answers, in order.
+type callLine struct {
+	c       *client.Client
+	pending chan request
+	closed  chan struct{}
+	once    sync.Once
+}
+
+func newCallLine(c *client.Client) *callLine {
+	return &callLine{c: c, pending: make(chan request, 1024), closed: make(chan struct{})}
+}
+
+// end hangs the line up; its reader stops.
+func (l *callLine) end() {
+	l.once.Do(func() {
+		close(l.closed)
+		l.c.Close()
+	})
 }
 
 func dial(opt Options) (*client.Client, error) {
-	return client.Dial(client.Options{Socket: opt.Socket, Autostart: true})
+	return client.Dial(client.Options{Socket: opt.Socket, Autostart: !opt.noAutostart})
 }
 
-// attachStream dials a stream connection and attaches it to session.
-func attachStream(opt Options, session string, cols, rows int) (*client.Client, string, string, error) {
-	c, err := dial(opt)
+// attachStream dials a stream connection (through host's link when host
+// is not "") and attaches it to session.
+func attachStream(opt Options, host, session string, cols, rows int) (*client.Client, string, string, error) {
+	c, err := dialTo(opt, host)
 	if err != nil {
 		return nil, "", "", err
 	}
@@ -52,11 +84,15 @@ func attachStream(opt Options, session string, cols, rows int) (*client.Client, 
 		Nonce   string `json:"human_nonce"`
 		Session string `json:"session"`
 	}
+	if host != "" {
+		c.SetDeadline(time.Now().Add(farSetup)) // remote_conn.go
+	}
 	err = c.Call("attach", map[string]any{"client": "tuios-client", "session": session, "stream": true, "cols": cols, "rows": rows}, &res)
 	if err != nil {
 		c.Close()
 		return nil, "", "", err
 	}
+	c.SetDeadline(time.Time{})
 	if res.Session == "" {
 		res.Session = session
 	}
@@ -67,23 +103,27 @@ func attachStream(opt Options, session string, cols, rows int) (*client.Client, 
 func (c *conns) start(send func(tea.Msg)) {
 	c.send = send
 	c.wake = make(chan struct{}, 1)
-	c.pending = make(chan request, 1024)
 	c.done = make(chan struct{})
 	go c.writer()
-	go c.reader()
 	c.smu.Lock()
-	st, gen := c.stream, c.gen
+	st, gen, line := c.stream, c.gen, c.calls
 	c.smu.Unlock()
+	go c.reader(line)
 	go c.readStream(st, gen)
+	if c.host != "" {
+		c.watchLocal() // remote_local.go
+	}
 }
 
 // close hangs up both connections.
 func (c *conns) close() {
 	c.once.Do(func() {
 		close(c.done)
-		c.calls.Close()
 		c.smu.Lock()
 		c.gen++
+		if c.calls != nil {
+			c.calls.end()
+		}
 		if c.stream != nil {
 			c.stream.Close()
 		}
@@ -102,20 +142,30 @@ func (c *conns) Call(verb string, params map[string]any, tag string) {
 	}
 }
 
-// Switch re-attaches the stream to another session, off the UI
-// goroutine.
+// Switch re-attaches the stream to another session of the same host,
+// off the UI goroutine.
 func (c *conns) Switch(session string, cols, rows int) {
 	go func() {
-		st, nonce, name, err := attachStream(c.opt, session, cols, rows)
+		c.smu.Lock()
+		host := c.host
+		c.smu.Unlock()
+		st, nonce, name, err := attachStream(c.opt, host, session, cols, rows)
 		if err != nil {
 			c.send(replyMsg{verb: "attach", err: err})
 			return
 		}
 		c.smu.Lock()
+		if c.host != host || c.calls == nil {
+			// The link dropped (or the host changed) meanwhile: the
+			// redial attaches what it attaches.
+			c.smu.Unlock()
+			st.Close()
+			return
+		}
 		old := c.stream
 		c.gen++
 		gen := c.gen
-		c.stream = st
+		c.stream, c.session, c.cols, c.rows = st, name, cols, rows
 		c.smu.Unlock()
 		old.Close()
 		c.send(attachedMsg{nonce: nonce, session: name})
@@ -135,14 +185,23 @@ func (c *conns) writer() {
 		c.queue = nil
 		c.mu.Unlock()
 		for _, r := range coalesce(batch) {
+			c.smu.Lock()
+			line := c.calls
+			c.smu.Unlock()
+			if line == nil {
+				c.refuse(r)
+				continue
+			}
 			select {
-			case c.pending <- r:
+			case line.pending <- r:
+			case <-line.closed:
+				c.refuse(r)
+				continue
 			case <-c.done:
 				return
 			}
-			if err := c.calls.Send(r.verb, r.params); err != nil {
-				c.gone(err)
-				return
+			if err := line.c.Send(r.verb, r.params); err != nil {
+				c.callsGone(line, err)
 			}
 		}
 	}
@@ -169,19 +228,23 @@ func coalesce(batch []request) []request {
 	return out
 }
 
-func (c *conns) reader() {
+// reader reads the answers of one call line, in the order its requests
+// were sent, until the line ends.
+func (c *conns) reader(line *callLine) {
 	for {
 		var r request
 		select {
 		case <-c.done:
 			return
-		case r = <-c.pending:
+		case <-line.closed:
+			return
+		case r = <-line.pending:
 		}
 		var raw json.RawMessage
-		err := c.calls.Receive(&raw)
+		err := line.c.Receive(&raw)
 		var pe *proto.Error
 		if err != nil && !errors.As(err, &pe) {
-			c.gone(err)
+			c.callsGone(line, err)
 			return
 		}
 		if r.tag != "" || err != nil {
@@ -190,12 +253,31 @@ func (c *conns) reader() {
 	}
 }
 
-// gone reports a broken connection, unless we hung up ourselves.
+// gone reports a broken connection, unless we hung up ourselves. On a
+// host, the link is redialled instead (remote_conn.go).
 func (c *conns) gone(err error) {
 	select {
 	case <-c.done:
+		return
 	default:
-		c.send(streamGoneMsg{err: err})
+	}
+	c.smu.Lock()
+	remote := c.host != ""
+	c.smu.Unlock()
+	if remote {
+		c.linkDown(err)
+		return
+	}
+	c.send(streamGoneMsg{err: err})
+}
+
+// callsGone is gone for a call line, unless it was already replaced.
+func (c *conns) callsGone(line *callLine, err error) {
+	c.smu.Lock()
+	current := c.calls == line
+	c.smu.Unlock()
+	if current {
+		c.gone(err)
 	}
 }
 

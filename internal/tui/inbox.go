@@ -45,6 +45,11 @@ type item struct {
 	Host   string `json:"host"`
 	Stale  bool   `json:"stale"`
 	SeenAt int64  `json:"seen_at"`
+	// HeldFor and MessageID: held link mail, passed on with p; ForHost:
+	// the machine an outbox row's mail waits for (inbox_mail.go).
+	HeldFor   string `json:"held_for"`
+	MessageID uint64 `json:"message_id"`
+	ForHost   string `json:"for_host"`
 }
 
 // riskHit is one risk rule an approval's line matched.
@@ -106,7 +111,7 @@ func kindTitle(kind string) string {
 	case "finished":
 		return "Finished"
 	case "outbox":
-		return "Outbox"
+		return "Waiting to send"
 	}
 	return kind
 }
@@ -225,7 +230,11 @@ func (m *Model) inboxKey(k tea.Key, name string) tea.Cmd {
 		if have {
 			m.dropPending()
 			m.inbox = nil
-			m.goTo(it.Session, it.Window)
+			win := it.Window
+			if heldMail(it) {
+				win = "" // a link sender's label names no pane here: its session only
+			}
+			m.goTo(it.Session, win)
 		}
 		return nil
 	case InPeek:
@@ -271,6 +280,10 @@ func (m *Model) inboxKey(k tea.Key, name string) tea.Cmd {
 	case "r":
 		if have && (it.Kind == "finished" || it.Kind == "errored") {
 			m.openReply(it)
+		}
+	case "p":
+		if have && heldMail(it) { // inbox_mail.go
+			return m.releaseHeld(it)
 		}
 	case "esc":
 		m.dropPending()
@@ -429,6 +442,8 @@ func (m *Model) inboxReply(r replyMsg) tea.Cmd {
 		m.planReply(r)
 	case r.tag == "inbox:queue":
 		m.queueReply(r)
+	case r.tag == "inbox:release":
+		m.releaseReply(r) // inbox_mail.go
 	case len(r.tag) > 14 && r.tag[:14] == "inbox:respond:":
 		return m.respondReply(r, r.tag[14:])
 	}

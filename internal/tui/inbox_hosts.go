@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -58,6 +59,9 @@ func (m *Model) hostItemKey(it item, name string) bool {
 	if !digit && act != InGo && act != InPeek && name != "n" && name != "r" {
 		return false
 	}
+	if act == InGo && !it.Stale && it.Session != "" && m.goToHost(it) { // remote.go: attach it here
+		return true
+	}
 	note := fmt.Sprintf("%s's item: answer it there: tuios respond -w %s", clean(it.Host), hostTarget(it))
 	if act == InGo {
 		note = fmt.Sprintf("%s's pane: tuios attach --host %s %s", clean(it.Host), clean(it.Host), clean(it.Session))
@@ -108,11 +112,15 @@ func (m *Model) hostRailLines(inner int) []string {
 		case h.Items > 0:
 			badge = fmt.Sprintf("%d waiting", h.Items)
 		}
-		row := fitPlain(fmt.Sprintf("  %s  %s", name, badge), inner, a)
+		badge, below := withQueued(badge, h.Queued, len(name)+4, inner) // inbox_mail.go: the outbox
+		row := fitPlain(strings.TrimRight(fmt.Sprintf("  %s  %s", name, badge), " "), inner, a)
 		if h.Stale {
 			row = sgrMuted + row + sgrReset
 		}
 		lines = append(lines, row)
+		if below != "" {
+			lines = append(lines, fitPlain("    "+below, inner, a))
+		}
 	}
 	return lines
 }

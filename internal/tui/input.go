@@ -287,6 +287,10 @@ func (m *Model) onMouse(ms tea.Mouse, kind mouseKind) tea.Cmd {
 // railClick switches to the session on a rail row.
 func (m *Model) railClick(y int) {
 	i := y - 1 // row 0 is the heading
+	// remote_local.go: a row under local, while on a host.
+	if i >= len(m.layout.Sessions) && m.localRailClick(i-len(m.layout.Sessions)) {
+		return
+	}
 	if i < 0 || i >= len(m.layout.Sessions) {
 		return
 	}

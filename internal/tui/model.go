@@ -87,6 +87,7 @@ type Model struct {
 
 	nonce   string
 	session string
+	link    linkState // the host the session is on, and its link (remote.go)
 
 	width, height int
 	sentCols      int
@@ -104,6 +105,8 @@ type Model struct {
 	oldestAt    int  // prefix o pressed again goes to the next
 	oldestArmed bool // the key after prefix o: o again needs no prefix
 	hostTicking bool // a minute's tick is armed for a stale host's "seen … ago" (inbox_hosts.go)
+
+	hostItems map[string]int // a fresh host's items at the last layout; nil before the first (inbox_host_alerts.go)
 
 	confirmClose string // window id waiting for y/n
 	rename       *lineInput
@@ -129,7 +132,7 @@ func NewModel(opt Options, calls Caller, width, height int) *Model {
 	}
 	return &Model{
 		opt: opt, keys: newKeymap(opt.Prefix, opt.Bindings), clock: clock, calls: calls,
-		session: opt.Session, width: width, height: height,
+		session: opt.Session, width: width, height: height, link: linkState{host: remoteHost(opt.Host)},
 		panes: map[string]*pane{}, lastState: map[string]string{},
 	}
 }
@@ -220,8 +223,13 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case proto.AttachBell:
 		return m, m.onBell(msg)
 	case proto.AttachEnd:
-		m.outcome = endOutcome(msg, m.session)
+		m.outcome = m.endOutcome(msg) // remote.go: names the host
 		return m, tea.Quit
+	case linkMsg:
+		return m, m.onLink(msg)
+	case localSessionsMsg:
+		m.link.local = msg.sessions // remote_local.go
+		return m, nil
 	case streamGoneMsg:
 		m.outcome = &Outcome{Code: 1, Message: "tuios: " + ErrDaemonGone.Error(), Err: ErrDaemonGone}
 		return m, tea.Quit
@@ -264,7 +272,7 @@ func endOutcome(e proto.AttachEnd, session string) *Outcome {
 
 // detach ends the attach; the panes keep running in the daemon.
 func (m *Model) detach() tea.Cmd {
-	m.outcome = &Outcome{Message: fmt.Sprintf("[detached (from session %s)]", clean(m.session))}
+	m.outcome = &Outcome{Message: fmt.Sprintf("[detached (from session %s)]", m.sessionLabel())}
 	return tea.Quit
 }
 
@@ -300,7 +308,7 @@ func (m *Model) onLayout(l proto.AttachLayout) tea.Cmd {
 	if m.confirmClose != "" && !visible[m.confirmClose] {
 		m.confirmClose = ""
 	}
-	cmd := tea.Batch(m.alerts(l), m.hostTick(false))
+	cmd := tea.Batch(m.alerts(l), m.hostAlerts(l), m.hostTick(false))
 	if m.inbox != nil {
 		m.refreshInbox()
 	}

@@ -15,6 +15,13 @@ type Options struct {
 	// Session to attach; empty attaches to the most recently active one,
 	// or makes one when there is none.
 	Session string
+	// Host is the linked host the session is on; empty (or "local") is
+	// this machine. The client then reaches it through this machine's
+	// daemon and its link (remote_conn.go).
+	Host string
+	// ReconnectFor bounds how long a dropped link is redialled before
+	// the client gives up on the host; zero is DefaultReconnectFor.
+	ReconnectFor time.Duration
 	// ASCIIOnly draws the ASCII column of the state table instead of
 	// the glyphs, and ASCII rules.
 	ASCIIOnly bool
@@ -46,6 +53,11 @@ type Options struct {
 	Stderr io.Writer
 	// Clock is the time source; nil is the wall clock.
 	Clock Clock
+
+	// noAutostart is set once attached: a later dial (a switch, a
+	// redial after a link drop) must not start a daemon that was
+	// stopped on purpose.
+	noAutostart bool
 }
 
 // Configure sets what the config file decides: the prefix and the

@@ -36,7 +36,8 @@ func Run(ctx context.Context, opt Options) error {
 	m := NewModel(opt, nil, width, height)
 	cols, rows := m.AreaSize()
 
-	calls, err := dial(opt)
+	host := remoteHost(opt.Host)
+	calls, err := dialTo(opt, host)
 	if err != nil {
 		return err
 	}
@@ -60,7 +61,7 @@ func Run(ctx context.Context, opt Options) error {
 			session = made.Session
 		}
 	}
-	st, nonce, name, err := attachStream(opt, session, cols, rows)
+	st, nonce, name, err := attachStream(opt, host, session, cols, rows)
 	if err != nil {
 		calls.Close()
 		var pe *proto.Error
@@ -69,7 +70,8 @@ func Run(ctx context.Context, opt Options) error {
 		}
 		return err
 	}
-	c := &conns{opt: opt, calls: calls, stream: st}
+	c := &conns{opt: opt, calls: newCallLine(calls), stream: st, host: host, session: name, cols: cols, rows: rows}
+	c.opt.noAutostart = true
 	m.calls, m.nonce, m.session = c, nonce, name
 	m.sentCols, m.sentRows = cols, rows
 

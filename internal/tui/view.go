@@ -231,6 +231,8 @@ func (m *Model) rail(rows int) []string {
 		}
 		lines = append(lines, row)
 	}
+	// remote_local.go: this machine's sessions, while on a host.
+	lines = append(lines, m.localRailLines(inner)...)
 	lines = append(lines, m.hostRailLines(inner)...) // inbox_hosts.go
 	if agents && len(m.layout.Agents) > 0 {
 		lines = append(lines, "", sgrBold+fitPlain(" Agents", inner, m.opt.ASCIIOnly)+sgrReset)
@@ -279,7 +281,7 @@ func (m *Model) dockLine() string {
 		return sgrReverse + fitPlain(fmt.Sprintf("close window %s? (y/n)", name), m.width, m.opt.ASCIIOnly) + sgrReset
 	}
 	var s strings.Builder
-	s.WriteString("[" + clean(m.session) + "]")
+	s.WriteString("[" + m.sessionLabel() + "]") // remote.go: HOST:SESSION on a host
 	for _, ws := range m.layout.Workspaces {
 		if ws.Windows == 0 && ws.N != m.layout.Workspace {
 			continue
@@ -348,7 +350,7 @@ func (m *Model) inboxFrame(cols, rows int) inboxFrame {
 			mark = "> "
 			f.sel = len(f.list)
 		}
-		who := hostWho(it) // inbox_hosts.go: a host's row carries its name
+		who := rowWho(it) // inbox_mail.go, inbox_hosts.go: a host's row carries its name
 		summary := clean(it.Summary)
 		if len(it.Risk) > 0 {
 			summary = "risky: " + summary
@@ -356,7 +358,7 @@ func (m *Model) inboxFrame(cols, rows int) inboxFrame {
 		if it.Kind == "plan" && it.PlanLines > 0 {
 			summary += fmt.Sprintf(" (%d lines)", it.PlanLines)
 		}
-		summary = hostSummary(it, summary, now)
+		summary = hostSummary(it, rowSummary(it, summary), now)
 		row := line(fmt.Sprintf(" %s%5s  %s  %s", mark, age(now, it.Since), who, summary))
 		if i == in.sel {
 			row = sgrReverse + row + sgrReset
@@ -535,6 +537,8 @@ func (m *Model) inboxKeys() string {
 		k = append(k, "d dismiss", "z snooze")
 	case it.Kind == "approval" || it.Kind == "question":
 		k = append(k, "space peek", "enter go", "d dismiss", "z snooze")
+	case heldMail(it):
+		k = append(k, "p pass on", "d dismiss", "z snooze")
 	case it.Kind == "outbox":
 		k = append(k, "d dismiss")
 	default:

@@ -1,0 +1,43 @@
+package daemon
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/tuios/tuios/internal/proto"
+)
+
+// withQueued adds the outbox to the rail's hosts: each host's count of
+// messages waiting for its link (spec §14.4: "2 queued" beside "seen 3m
+// ago"), and a header of its own for a host mail waits for that the
+// Inbox does not follow. o.mu is a leaf lock, so this is safe under s.mu.
+func withQueued(hs []proto.AttachHost, o *outbox) []proto.AttachHost {
+	if o == nil {
+		return hs
+	}
+	o.mu.Lock()
+	waiting := make(map[string]int, len(o.hosts))
+	for name, h := range o.hosts {
+		if len(h.msgs) > 0 {
+			waiting[name] = len(h.msgs)
+		}
+	}
+	o.mu.Unlock()
+	if len(waiting) == 0 {
+		return hs
+	}
+	for i := range hs {
+		if n, ok := waiting[hs[i].Host]; ok {
+			hs[i].Queued = n
+			delete(waiting, hs[i].Host)
+		}
+	}
+	if len(waiting) == 0 {
+		return hs
+	}
+	for name, n := range waiting {
+		hs = append(hs, proto.AttachHost{Host: name, Queued: n})
+	}
+	slices.SortFunc(hs, func(a, b proto.AttachHost) int { return strings.Compare(a.Host, b.Host) })
+	return hs
+}

@@ -1,0 +1,26 @@
+package daemon
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/tuios/tuios/internal/proto"
+)
+
+// The rail's host headers count the outbox: a followed host gets its
+// queued count, a host mail waits for that is not followed gets a header
+// of its own, in name order; hosts with nothing waiting are left alone.
+func TestWithQueuedCountsTheOutbox(t *testing.T) {
+	if got := withQueued(nil, nil); got != nil {
+		t.Fatalf("no outbox: %v", got)
+	}
+	o := newOutbox(outboxOptions{})
+	o.hostLocked("build").msgs = make([]outboxMsg, 2)
+	o.hostLocked("gpu").msgs = make([]outboxMsg, 1)
+	o.hostLocked("idle").refused = "window_not_found"
+	in := []proto.AttachHost{{Host: "build", Stale: true, SeenAt: 5}, {Host: "ci", Items: 1}}
+	want := []proto.AttachHost{{Host: "build", Stale: true, SeenAt: 5, Queued: 2}, {Host: "ci", Items: 1}, {Host: "gpu", Queued: 1}}
+	if got := withQueued(in, o); !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %+v\nwant %+v", got, want)
+	}
+}

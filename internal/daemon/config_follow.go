@@ -1,0 +1,180 @@
+package daemon
+
+import (
+	"sync"
+
+	"github.com/tuios/tuios/internal/config"
+)
+
+// cfgFollow follows the config file while the daemon runs (seed 002: "the
+// daemon follows the config file, so no restart is needed"), within what
+// may change without the person: a host removed from [hosts] has its link
+// closed at once, and the link policy narrows at once to what both the
+// applied file and the edited one allow. Added or changed hosts and any
+// widening wait for apply-config (`tuios config apply`, or `tuios hosts
+// add` from a terminal outside TUIOS), because a program in a pane can
+// edit the file too (§14.1, §14.5, G4).
+type cfgFollow struct {
+	s *Server
+
+	mu      sync.Mutex
+	applied *config.File // the file apply-config (or the start) applied
+	cancel  func()
+	// problems are the hosts whose Inbox row says why no link is held.
+	problems map[string]string
+}
+
+func newCfgFollow(s *Server, f *config.File) *cfgFollow {
+	return &cfgFollow{s: s, applied: f}
+}
+
+// start watches the file (its directory, so a rename over it is seen). No
+// watcher, or no directory yet, means no following: apply-config still
+// works.
+func (c *cfgFollow) start() {
+	c.mu.Lock()
+	applied := c.applied
+	c.mu.Unlock()
+	c.noteProblems(applied, applied)
+	path := c.path()
+	if path == "" || c.s.opt.Tracker.Watcher == nil {
+		return
+	}
+	cancel, err := c.s.opt.Tracker.Watcher.Watch(path, c.changed)
+	if err != nil {
+		c.s.opt.Logf("config %s: not followed (%v); tuios config apply reads it", path, err)
+		return
+	}
+	c.mu.Lock()
+	c.cancel = cancel
+	c.mu.Unlock()
+}
+
+func (c *cfgFollow) stop() {
+	c.mu.Lock()
+	cancel := c.cancel
+	c.cancel = nil
+	c.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// path is the file the daemon read; "" (a config given in memory, as
+// tests do) follows nothing.
+func (c *cfgFollow) path() string {
+	if c.s.opt.Config == nil {
+		return ""
+	}
+	return c.s.opt.Config.Path
+}
+
+// setApplied records what apply-config applied in full.
+func (c *cfgFollow) setApplied(f *config.File) {
+	c.mu.Lock()
+	c.applied = f
+	c.mu.Unlock()
+	c.noteProblems(f, f)
+}
+
+// noteProblems gives every host that holds no link for a reason of this
+// machine's an Inbox row naming it (X9: an option refused; X11: added to
+// the file, waiting for tuios config apply), and clears the rows of hosts
+// that no longer have one.
+func (c *cfgFollow) noteProblems(applied, file *config.File) {
+	now := map[string]string{}
+	if applied != nil {
+		for _, n := range applied.HostNames() {
+			if err := hostOfConfig(n, applied.Hosts[n]).Check(); err != nil {
+				now[n] = err.Error()
+			}
+		}
+	}
+	if file != nil {
+		for _, n := range pendingHosts(applied, file) {
+			if err := hostOfConfig(n, file.Hosts[n]).Check(); err != nil {
+				now[n] = err.Error()
+			} else {
+				now[n] = "added to the config file and not applied yet: run tuios config apply from a terminal outside TUIOS"
+			}
+		}
+	}
+	c.mu.Lock()
+	was := c.problems
+	c.problems = now
+	c.mu.Unlock()
+	for n := range was {
+		if _, ok := now[n]; !ok {
+			c.s.setHostProblem(n, "")
+		}
+	}
+	for n, why := range now {
+		if was[n] != why {
+			c.s.setHostProblem(n, why)
+		}
+	}
+}
+
+// changed reads the edited file and applies its removals and narrowing.
+// A file that does not parse changes nothing.
+func (c *cfgFollow) changed() {
+	f, err := config.Load(c.path())
+	if err != nil {
+		c.s.opt.Logf("config changed but does not parse (%v): nothing applied", err)
+		return
+	}
+	c.mu.Lock()
+	applied := c.applied
+	c.mu.Unlock()
+	// The hosts still applied: the applied tables minus those the file
+	// no longer has. What is new or changed waits.
+	keep := &config.File{Hosts: map[string]config.Host{}}
+	removed := 0
+	if applied != nil {
+		for n, h := range applied.Hosts {
+			if _, ok := f.Hosts[n]; ok {
+				keep.Hosts[n] = h
+			} else if n != "*" {
+				removed++
+			}
+		}
+	}
+	if removed > 0 {
+		c.s.links.apply(keep)
+	}
+	c.s.applyLinkPolicy(config.NarrowedHosts(applied, f))
+	if pending := pendingHosts(applied, f); len(pending) > 0 {
+		c.s.opt.Logf("config changed: hosts %v wait for tuios config apply", pending)
+	}
+	c.noteProblems(keep, f)
+}
+
+// pendingHosts are the dialable hosts of f that applied lacks or has in
+// another form.
+func pendingHosts(applied, f *config.File) []string {
+	var out []string
+	for _, n := range f.HostNames() {
+		var old config.Host
+		var ok bool
+		if applied != nil {
+			old, ok = applied.Hosts[n]
+		}
+		h := f.Hosts[n]
+		if !ok || old.Addr != h.Addr || old.Command != h.Command || old.ConnectTimeout != h.ConnectTimeout || !equalStrings(old.SSHOptions, h.SSHOptions) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func equalStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
