@@ -28,8 +28,8 @@ func newServerOutbox(s *Server) *outbox {
 			err := s.hostCall(ctx, host, "send-agent-message", params, &res)
 			return res, err
 		},
-		Status: s.hostStatus,
-		Changed: s.setOutboxRow, // host_rows.go: one row per host with the config's part
+		Status:   s.hostStatus,
+		Changed:  s.setOutboxRow, // host_rows.go: one row per host with the config's part
 		SetAside: func(path, why string) { setAside(s, "outbox", path, why, "started with an empty outbox") },
 	})
 }
