@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/tuios/tuios/internal/config"
@@ -160,21 +161,9 @@ func pendingHosts(applied, f *config.File) []string {
 			old, ok = applied.Hosts[n]
 		}
 		h := f.Hosts[n]
-		if !ok || old.Addr != h.Addr || old.Command != h.Command || old.ConnectTimeout != h.ConnectTimeout || !equalStrings(old.SSHOptions, h.SSHOptions) {
+		if !ok || old.Addr != h.Addr || old.Command != h.Command || old.ConnectTimeout != h.ConnectTimeout || !slices.Equal(old.SSHOptions, h.SSHOptions) {
 			out = append(out, n)
 		}
 	}
 	return out
-}
-
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
