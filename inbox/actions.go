@@ -147,29 +147,9 @@ func (q *Queue) Snooze(id string, s Snooze) ([]Event, error) {
 			fmt.Sprintf("a %s item cannot be snoozed", what))
 	}
 	now := q.clock.Now()
-	n := 0
-	var until int64
-	if !s.Until.IsZero() {
-		n++
-		if !s.Until.After(now) || s.Until.Sub(now) > MaxSnooze {
-			return nil, invalid(WhySnoozeSpec, "until", "give a time in the next year", "the wake time is in the past or more than a year ahead")
-		}
-		until = s.Until.UnixNano()
-	}
-	if s.For != 0 {
-		n++
-		if s.For < 0 || s.For > MaxSnooze {
-			return nil, invalid(WhySnoozeSpec, "for_ms", "give a positive time of at most a year", "the snooze is negative or longer than a year")
-		}
-		until = now.Add(s.For).UnixNano()
-	}
-	if s.UntilChange {
-		n++
-		until = UntilChange
-	}
-	if n != 1 {
-		return nil, invalid(WhySnoozeSpec, "until", "give exactly one of until, for_ms and until_change",
-			fmt.Sprintf("%d of until, for_ms and until_change given", n))
+	until, err := snoozeUntil(now, s)
+	if err != nil {
+		return nil, err
 	}
 	if !e.asleep() && q.asleep >= MaxSnoozed {
 		return nil, invalid(WhySnoozeFull, "id", "wake or dismiss some snoozed items", fmt.Sprintf("%d items are snoozed already", MaxSnoozed))
@@ -184,6 +164,37 @@ func (q *Queue) Snooze(id string, s Snooze) ([]Event, error) {
 	q.emit(&evs, OpClose, e, ReasonSnoozed, "")
 	q.pushUndo(u)
 	return evs, nil
+}
+
+// snoozeUntil reads a Snooze at now: the unix-nanosecond wake time (or
+// UntilChange), or why it is refused. The queue and the mirror share it so
+// they refuse the same snoozes with the same words.
+func snoozeUntil(now time.Time, s Snooze) (int64, error) {
+	n := 0
+	var until int64
+	if !s.Until.IsZero() {
+		n++
+		if !s.Until.After(now) || s.Until.Sub(now) > MaxSnooze {
+			return 0, invalid(WhySnoozeSpec, "until", "give a time in the next year", "the wake time is in the past or more than a year ahead")
+		}
+		until = s.Until.UnixNano()
+	}
+	if s.For != 0 {
+		n++
+		if s.For < 0 || s.For > MaxSnooze {
+			return 0, invalid(WhySnoozeSpec, "for_ms", "give a positive time of at most a year", "the snooze is negative or longer than a year")
+		}
+		until = now.Add(s.For).UnixNano()
+	}
+	if s.UntilChange {
+		n++
+		until = UntilChange
+	}
+	if n != 1 {
+		return 0, invalid(WhySnoozeSpec, "until", "give exactly one of until, for_ms and until_change",
+			fmt.Sprintf("%d of until, for_ms and until_change given", n))
+	}
+	return until, nil
 }
 
 // Wake brings a snoozed item back now, with its id and since. Refusals
@@ -212,10 +223,23 @@ func (q *Queue) NextWake() time.Time {
 	defer q.mu.Unlock()
 	var next int64
 	for _, e := range q.byID {
-		if u := e.SnoozedUntil; u > 0 && (next == 0 || u < next) {
-			next = u
-		}
+		next = soonerWake(next, e.SnoozedUntil)
 	}
+	return wakeTime(next)
+}
+
+// soonerWake folds a snooze end u (unix nanoseconds, 0 for none) into
+// next, the earliest end so far; the queue and the mirror share it.
+func soonerWake(next, u int64) int64 {
+	if u > 0 && (next == 0 || u < next) {
+		return u
+	}
+	return next
+}
+
+// wakeTime is next as NextWake returns it: the zero time when nothing
+// timed sleeps.
+func wakeTime(next int64) time.Time {
 	if next == 0 {
 		return time.Time{}
 	}

@@ -650,35 +650,6 @@ func (m *Mirror) Snooze(id string, s Snooze) ([]Event, error) {
 	return evs, nil
 }
 
-// snoozeUntil reads a Snooze as Queue.Snooze does.
-func snoozeUntil(now time.Time, s Snooze) (int64, error) {
-	n := 0
-	var until int64
-	if !s.Until.IsZero() {
-		n++
-		if !s.Until.After(now) || s.Until.Sub(now) > MaxSnooze {
-			return 0, invalid(WhySnoozeSpec, "until", "give a time in the next year", "the wake time is in the past or more than a year ahead")
-		}
-		until = s.Until.UnixNano()
-	}
-	if s.For != 0 {
-		n++
-		if s.For < 0 || s.For > MaxSnooze {
-			return 0, invalid(WhySnoozeSpec, "for_ms", "give a positive time of at most a year", "the snooze is negative or longer than a year")
-		}
-		until = now.Add(s.For).UnixNano()
-	}
-	if s.UntilChange {
-		n++
-		until = UntilChange
-	}
-	if n != 1 {
-		return 0, invalid(WhySnoozeSpec, "until", "give exactly one of until, for_ms and until_change",
-			fmt.Sprintf("%d of until, for_ms and until_change given", n))
-	}
-	return until, nil
-}
-
 // Wake brings a snoozed mirrored item back now.
 func (m *Mirror) Wake(id string) ([]Event, error) {
 	m.mu.Lock()
@@ -767,15 +738,10 @@ func (m *Mirror) NextWake() time.Time {
 	var next int64
 	for _, h := range m.hosts {
 		for _, e := range h.items {
-			if u := e.SnoozedUntil; u > 0 && (next == 0 || u < next) {
-				next = u
-			}
+			next = soonerWake(next, e.SnoozedUntil)
 		}
 	}
-	if next == 0 {
-		return time.Time{}
-	}
-	return time.Unix(0, next)
+	return wakeTime(next)
 }
 
 // Tick wakes every mirrored item whose snooze ended at or before now.

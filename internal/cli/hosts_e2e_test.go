@@ -1,119 +1,44 @@
 package cli_test
 
 import (
-	"crypto/ed25519"
-	"crypto/rand"
 	"encoding/json"
-	"encoding/pem"
 	"fmt"
-	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"golang.org/x/crypto/ssh"
+
+	"github.com/tuios/tuios/internal/testsshd"
 )
 
-// sshdWorld is a real OpenSSH server on a loopback port, with a host key,
-// an authorized user key and a scratch HOME for the dialling side whose
-// .ssh holds that user key and known_hosts.
+// sshdWorld is a real OpenSSH server on a loopback port (internal/testsshd)
+// with two tuios machines: near, whose HOME's .ssh holds the authorized user
+// key and a known_hosts line for the server, and far, the daemon sshd leads
+// to.
 type sshdWorld struct {
+	srv     *testsshd.Server
 	port    int
 	hostPub ssh.PublicKey
 	near    *env // the machine that dials (its HOME has .ssh)
 	far     *env // the machine sshd leads to (its daemon)
 }
 
-func genKey(t *testing.T) (ssh.PublicKey, []byte) {
-	t.Helper()
-	pub, priv, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	block, err := ssh.MarshalPrivateKey(priv, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sp, err := ssh.NewPublicKey(pub)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sp, pem.EncodeToMemory(block)
-}
-
-// startSSHD needs root (sshd runs sessions as the key's user, here root)
-// and /usr/sbin/sshd; .ci/run installs openssh-server.
+// startSSHD skips the test where testsshd cannot run a real sshd (it needs
+// root and /usr/sbin/sshd; .ci/run installs openssh-server).
 func startSSHD(t *testing.T) *sshdWorld {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("-short: no real sshd")
-	}
-	if _, err := os.Stat("/usr/sbin/sshd"); err != nil {
-		t.Skip("no /usr/sbin/sshd (install Debian's openssh-server: apt-get install -y openssh-server; .ci/run does)")
-	}
-	if os.Getuid() != 0 {
-		t.Skip("the real-sshd tests start sshd themselves, which needs root")
-	}
-	dir := t.TempDir()
-	hostPub, hostPriv := genKey(t)
-	userPub, userPriv := genKey(t)
-	must(t, os.WriteFile(filepath.Join(dir, "host_key"), hostPriv, 0o600))
-	must(t, os.WriteFile(filepath.Join(dir, "authorized_keys"), ssh.MarshalAuthorizedKey(userPub), 0o600))
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	must(t, err)
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	cfg := fmt.Sprintf(`Port %d
-ListenAddress 127.0.0.1
-HostKey %s
-AuthorizedKeysFile %s
-StrictModes no
-UsePAM no
-PidFile %s
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-PermitRootLogin prohibit-password
-LogLevel VERBOSE
-`, port, filepath.Join(dir, "host_key"), filepath.Join(dir, "authorized_keys"), filepath.Join(dir, "sshd.pid"))
-	must(t, os.WriteFile(filepath.Join(dir, "sshd_config"), []byte(cfg), 0o600))
-	// sshd insists on its privilege separation directory.
-	must(t, os.MkdirAll("/run/sshd", 0o755))
-	cmd := exec.Command("/usr/sbin/sshd", "-D", "-f", filepath.Join(dir, "sshd_config"), "-e")
-	var logb strings.Builder
-	cmd.Stdout, cmd.Stderr = &logb, &logb
-	must(t, cmd.Start())
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-		if t.Failed() {
-			t.Logf("sshd log:\n%s", logb.String())
-		}
-	})
-	for deadline := time.Now().Add(10 * time.Second); ; {
-		c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port))
-		if err == nil {
-			c.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("sshd did not listen: %v\n%s", err, logb.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	w := &sshdWorld{port: port, hostPub: hostPub, near: newEnv(t), far: newEnv(t)}
-	sshDir := filepath.Join(w.near.dir, "home", ".ssh")
-	must(t, os.MkdirAll(sshDir, 0o700))
-	must(t, os.WriteFile(filepath.Join(sshDir, "id_ed25519"), userPriv, 0o600))
-	w.knownHosts(t, hostPub)
+	srv := testsshd.Start(t, testsshd.Options{})
+	w := &sshdWorld{srv: srv, port: srv.Port, hostPub: srv.HostKey, near: newEnv(t), far: newEnv(t)}
+	srv.ClientHome(filepath.Join(w.near.dir, "home"))
 	return w
 }
 
+// knownHosts makes key the server's host key in near's known_hosts.
 func (w *sshdWorld) knownHosts(t *testing.T, key ssh.PublicKey) {
-	line := fmt.Sprintf("[127.0.0.1]:%d %s", w.port, ssh.MarshalAuthorizedKey(key))
-	must(t, os.WriteFile(filepath.Join(w.near.dir, "home", ".ssh", "known_hosts"), []byte(line), 0o600))
+	t.Helper()
+	w.srv.KnownHosts(filepath.Join(w.near.dir, "home"), key)
 }
 
 // farCommand reaches the far env's daemon: sshd runs this through root's
@@ -186,7 +111,7 @@ func TestHostsTestReachesFarDaemonOverRealSSHD(t *testing.T) {
 	}
 
 	// A changed host key: refused, naming the line.
-	other, _ := genKey(t)
+	other, _ := testsshd.GenKey(t)
 	w.knownHosts(t, other)
 	r = w.near.run("hosts", "test", "far")
 	if r.code == 0 || !strings.Contains(r.err, "HOST KEY CHANGED") || !strings.Contains(r.err, "remove line 1") {

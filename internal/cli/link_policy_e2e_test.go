@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -13,45 +12,12 @@ import (
 	"github.com/tuios/tuios/hosts"
 )
 
-// authorizedKeysOf finds the authorized_keys file of the sshd startSSHD
-// started for w: this process's sshd child whose config names w's port.
-func authorizedKeysOf(t *testing.T, w *sshdWorld) string {
-	t.Helper()
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		if _, err := strconv.Atoi(e.Name()); err != nil {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err != nil {
-			continue
-		}
-		// sshd retitles itself ("sshd: /usr/sbin/sshd -D -f CFG [listener]"),
-		// so the words are read from the whole line.
-		args := strings.Fields(strings.ReplaceAll(string(b), "\x00", " "))
-		if len(args) == 0 || !strings.Contains(args[0], "sshd") {
-			continue
-		}
-		for i, a := range args {
-			if a != "-f" || i+1 >= len(args) {
-				continue
-			}
-			cfg, err := os.ReadFile(args[i+1])
-			if err == nil && strings.Contains(string(cfg), fmt.Sprintf("Port %d\n", w.port)) {
-				return filepath.Join(filepath.Dir(args[i+1]), "authorized_keys")
-			}
-		}
-	}
-	t.Fatal("cannot find the test sshd's authorized_keys")
-	return ""
-}
-
 // A name pinned by authorized_keys (command="tuios stdio-proxy --as
 // lab",restrict) is what the far daemon sees, whatever the dialler claims:
 // lab's policy applies and mail arrives from lab.
 func TestLinkPeerPinnedByAuthorizedKeysOverRealSSHD(t *testing.T) {
 	w := startSSHD(t)
-	ak := authorizedKeysOf(t, w)
+	ak := w.srv.AuthorizedKeys()
 	key, err := os.ReadFile(ak)
 	must(t, err)
 	forced := fmt.Sprintf(`command="%s stdio-proxy --as lab",restrict `, w.farCommand())

@@ -155,28 +155,16 @@ func writeAllHostsSessions(w io.Writer, rows []hostListing) {
 			cells = append(cells, []string{h.Host, "(" + h.Status + ")", "", "", "", "", ""})
 			continue
 		}
-		var ss []struct {
-			Name      string `json:"name"`
-			Windows   int    `json:"windows"`
-			Workspace int    `json:"current_workspace"`
-			Agents    int    `json:"agents"`
-			Loudest   string `json:"loudest_state"`
-			Created   string `json:"created"`
-			Attached  bool   `json:"attached"`
-		}
+		var ss []sessionRow
 		json.Unmarshal(h.Sessions, &ss)
 		if len(ss) == 0 {
 			cells = append(cells, []string{h.Host, "(no sessions)", "", "", "", "", ""})
 		}
 		for _, s := range ss {
-			name := s.Name
-			if s.Attached {
-				name += " (attached)"
-			}
-			cells = append(cells, []string{h.Host, name, strconv.Itoa(s.Windows), strconv.Itoa(s.Workspace), strconv.Itoa(s.Agents), s.Loudest, s.Created})
+			cells = append(cells, append([]string{h.Host}, s.cells()...))
 		}
 	}
-	writeTable(w, []string{"HOST", "SESSION", "WINDOWS", "WS", "AGENTS", "LOUDEST", "CREATED"}, cells)
+	writeTable(w, append([]string{"HOST"}, sessionColumns()...), cells)
 	writeHostNotes(w, rows)
 }
 

@@ -93,15 +93,7 @@ func windowCommands() []Command {
 					target = params("session", h+":")
 				}
 				var res struct {
-					Sessions []struct {
-						Name      string `json:"name"`
-						Windows   int    `json:"windows"`
-						Workspace int    `json:"current_workspace"`
-						Agents    int    `json:"agents"`
-						Loudest   string `json:"loudest_state"`
-						Created   string `json:"created"`
-						Attached  bool   `json:"attached"`
-					} `json:"sessions"`
+					Sessions []sessionRow `json:"sessions"`
 				}
 				var raw map[string]any
 				if err := callCtx(ctx, "list-sessions", target, &raw); err != nil {
@@ -117,13 +109,9 @@ func windowCommands() []Command {
 				}
 				var rows [][]string
 				for _, s := range res.Sessions {
-					name := s.Name
-					if s.Attached {
-						name += " (attached)" // as tmux ls says it
-					}
-					rows = append(rows, []string{name, strconv.Itoa(s.Windows), strconv.Itoa(s.Workspace), strconv.Itoa(s.Agents), s.Loudest, s.Created})
+					rows = append(rows, s.cells())
 				}
-				writeTable(ctx.Stdout, []string{"SESSION", "WINDOWS", "WS", "AGENTS", "LOUDEST", "CREATED"}, rows)
+				writeTable(ctx.Stdout, sessionColumns(), rows)
 				return nil
 			},
 		},
@@ -413,4 +401,29 @@ func readArgOrStdin(ctx *Context, what string) (string, error) {
 func sessionFlag(fs *FlagSet) {
 	fs.StringP("session", "s", "", "the session, or HOST:SESSION on a linked host")
 	hostFlag(fs)
+}
+
+// sessionRow is one session of list-sessions, as tuios ls and
+// ls --all-hosts show it.
+type sessionRow struct {
+	Name      string `json:"name"`
+	Windows   int    `json:"windows"`
+	Workspace int    `json:"current_workspace"`
+	Agents    int    `json:"agents"`
+	Loudest   string `json:"loudest_state"`
+	Created   string `json:"created"`
+	Attached  bool   `json:"attached"`
+}
+
+// sessionColumns head sessionRow.cells.
+func sessionColumns() []string {
+	return []string{"SESSION", "WINDOWS", "WS", "AGENTS", "LOUDEST", "CREATED"}
+}
+
+func (s sessionRow) cells() []string {
+	name := s.Name
+	if s.Attached {
+		name += " (attached)" // as tmux ls says it
+	}
+	return []string{name, strconv.Itoa(s.Windows), strconv.Itoa(s.Workspace), strconv.Itoa(s.Agents), s.Loudest, s.Created}
 }

@@ -47,9 +47,9 @@ type attention struct {
 	dirty  bool    // changed since the last save
 	frozen bool    // the final save was made: no more writes
 
-	tmu       sync.Mutex // guards the timers below
-	wake      time.Time
-	wakeTimer agentstate.Timer
+	alarm snoozeAlarm // the earliest timed snooze
+
+	tmu       sync.Mutex // guards saveTimer
 	saveTimer agentstate.Timer
 
 	path string // the queue file; "" when there is no state dir
@@ -171,42 +171,17 @@ func (a *attention) sessionClosed(name string) {
 	a.do(func() []inbox.Event { return a.q.SessionClosed(name) })
 }
 
-// tick wakes the snoozes whose time came.
-func (a *attention) tick() {
-	a.tmu.Lock()
-	a.wake, a.wakeTimer = time.Time{}, nil
-	a.tmu.Unlock()
-	a.do(func() []inbox.Event { return a.q.Tick(a.s.clock.Now()) })
-}
-
 // rearm keeps one timer for the earliest timed snooze, none when nothing
-// timed sleeps.
+// timed sleeps; when it fires, the snoozes whose time came wake (do
+// rearms after).
 func (a *attention) rearm() {
-	a.tmu.Lock()
-	defer a.tmu.Unlock()
-	next := a.q.NextWake() // read under tmu: two rearms cannot cross
-	if next.Equal(a.wake) && (next.IsZero() || a.wakeTimer != nil) {
-		return
-	}
-	if a.wakeTimer != nil {
-		a.wakeTimer.Stop()
-		a.wakeTimer = nil
-	}
-	a.wake = next
-	if next.IsZero() {
-		return
-	}
-	d := max(next.Sub(a.s.clock.Now()), time.Millisecond)
-	// The clock may call f on this goroutine: f only starts one.
-	a.wakeTimer = a.s.clock.AfterFunc(d, func() { go a.tick() })
+	a.alarm.rearm(a.s.clock, a.q.NextWake, func() {
+		a.do(func() []inbox.Event { return a.q.Tick(a.s.clock.Now()) })
+	})
 }
 
 // armed reports whether the wake timer is set, and for when (tests).
-func (a *attention) armed() (time.Time, bool) {
-	a.tmu.Lock()
-	defer a.tmu.Unlock()
-	return a.wake, a.wakeTimer != nil
-}
+func (a *attention) armed() (time.Time, bool) { return a.alarm.armed() }
 
 // ---- persistence ----
 

@@ -10,7 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/inbox"
 	"github.com/tuios/tuios/internal/proto"
 )
@@ -62,9 +61,7 @@ type hostFollow struct {
 	open      func(ctx context.Context, host string) (io.ReadWriteCloser, *proto.Error)
 	pollEvery time.Duration
 
-	tmu       sync.Mutex // the snooze wake timer of mirrored items
-	wake      time.Time
-	wakeTimer agentstate.Timer
+	alarm snoozeAlarm // the earliest timed snooze of a mirrored item
 }
 
 // followed is one host being followed. Fields below mu are guarded by
@@ -586,29 +583,9 @@ func (f *hostFollow) doErr(fn func() ([]inbox.Event, error)) error {
 
 // rearm keeps one timer for the earliest timed snooze of a mirrored item.
 func (f *hostFollow) rearm() {
-	f.tmu.Lock()
-	defer f.tmu.Unlock()
-	next := f.m.NextWake()
-	if next.Equal(f.wake) && (next.IsZero() || f.wakeTimer != nil) {
-		return
-	}
-	if f.wakeTimer != nil {
-		f.wakeTimer.Stop()
-		f.wakeTimer = nil
-	}
-	f.wake = next
-	if next.IsZero() {
-		return
-	}
-	d := max(next.Sub(f.s.clock.Now()), time.Millisecond)
-	f.wakeTimer = f.s.clock.AfterFunc(d, func() {
-		go func() {
-			f.tmu.Lock()
-			f.wake, f.wakeTimer = time.Time{}, nil
-			f.tmu.Unlock()
-			f.do(func() []inbox.Event { return f.m.Tick(f.s.clock.Now()) })
-			f.rearm()
-		}()
+	f.alarm.rearm(f.s.clock, f.m.NextWake, func() {
+		f.do(func() []inbox.Event { return f.m.Tick(f.s.clock.Now()) })
+		f.rearm()
 	})
 }
 

@@ -196,6 +196,18 @@ func (o *outbox) load() []string {
 	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	o.fillLocked(st)
+	names := make([]string, 0, len(o.hosts))
+	for name := range o.hosts {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// fillLocked puts what a read file holds in the outbox: the id counter,
+// each host's waiting messages in order, and its latest refusal.
+func (o *outbox) fillLocked(st outboxState) {
 	o.next = st.NextID
 	for _, m := range st.Messages {
 		h := o.hostLocked(m.Host)
@@ -204,10 +216,4 @@ func (o *outbox) load() []string {
 	for host, why := range st.Refused {
 		o.hostLocked(host).refused = why
 	}
-	names := make([]string, 0, len(o.hosts))
-	for name := range o.hosts {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	return names
 }

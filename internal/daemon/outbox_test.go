@@ -419,14 +419,7 @@ func FuzzOutboxDecode(f *testing.F) {
 // encodeState is what an outbox holding st writes.
 func encodeState(t *testing.T, st outboxState) []byte {
 	o := newOutbox(outboxOptions{})
-	o.next = st.NextID
-	for _, m := range st.Messages {
-		h := o.hostLocked(m.Host)
-		h.msgs = append(h.msgs, m)
-	}
-	for host, why := range st.Refused {
-		o.hostLocked(host).refused = why
-	}
+	o.fillLocked(st)
 	b, err := o.encodeLocked()
 	if err != nil {
 		t.Fatal(err)

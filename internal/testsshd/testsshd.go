@@ -287,6 +287,10 @@ func (s *Server) KnownHosts(home string, key ssh.PublicKey) {
 	must(s.t, os.WriteFile(filepath.Join(home, ".ssh", "known_hosts"), []byte(line), 0o600))
 }
 
+// AuthorizedKeys is the path of the server's authorized_keys file, which
+// a test may rewrite (a forced command="..." line) before it dials.
+func (s *Server) AuthorizedKeys() string { return filepath.Join(s.dir, "authorized_keys") }
+
 // Log is what sshd has written so far.
 func (s *Server) Log() string { return s.log.String() }
 

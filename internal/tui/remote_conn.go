@@ -208,24 +208,13 @@ func isOpenHost(err error) bool {
 // reattach opens a call line and a stream to session on host and, unless
 // the client ended meanwhile, puts them in place.
 func (c *conns) reattach(host, session string, cols, rows int) error {
-	calls, err := dialTo(c.opt, host)
+	line, st, nonce, name, err := openSession(c.opt, host, session, cols, rows)
 	if err != nil {
 		return err
 	}
-	st, nonce, name, err := attachStream(c.opt, host, session, cols, rows)
-	if err != nil {
-		calls.Close()
-		return err
-	}
-	line := newCallLine(calls)
 	c.smu.Lock()
-	select {
-	case <-c.done:
-		c.smu.Unlock()
-		line.end()
-		st.Close()
+	if c.ended(line, st) {
 		return nil
-	default:
 	}
 	c.gen++
 	gen := c.gen
@@ -239,6 +228,35 @@ func (c *conns) reattach(host, session string, cols, rows int) error {
 		c.watchLocal() // remote_local.go
 	}
 	return nil
+}
+
+// openSession opens a call line and a stream to session on host ("" is
+// this machine): what a re-attach and a switch of host both put in place.
+func openSession(opt Options, host, session string, cols, rows int) (line *callLine, st *client.Client, nonce, name string, err error) {
+	calls, err := dialTo(opt, host)
+	if err != nil {
+		return nil, nil, "", "", err
+	}
+	st, nonce, name, err = attachStream(opt, host, session, cols, rows)
+	if err != nil {
+		calls.Close()
+		return nil, nil, "", "", err
+	}
+	return newCallLine(calls), st, nonce, name, nil
+}
+
+// ended reports whether the client ended while line and st were being
+// opened; if so it closes them and unlocks c.smu, which the caller holds.
+func (c *conns) ended(line *callLine, st *client.Client) bool {
+	select {
+	case <-c.done:
+		c.smu.Unlock()
+		line.end()
+		st.Close()
+		return true
+	default:
+		return false
+	}
 }
 
 // giveUp ends the redial: back to the session left here when there is
@@ -270,26 +288,14 @@ func (c *conns) giveUp(host, session string, bound time.Duration, why error, gon
 func (c *conns) SwitchHost(host, session, window string, cols, rows int) {
 	host = remoteHost(host)
 	go func() {
-		calls, err := dialTo(c.opt, host)
+		line, st, nonce, name, err := openSession(c.opt, host, session, cols, rows)
 		if err != nil {
 			c.send(replyMsg{verb: "attach", err: err})
 			return
 		}
-		st, nonce, name, err := attachStream(c.opt, host, session, cols, rows)
-		if err != nil {
-			calls.Close()
-			c.send(replyMsg{verb: "attach", err: err})
-			return
-		}
-		line := newCallLine(calls)
 		c.smu.Lock()
-		select {
-		case <-c.done:
-			c.smu.Unlock()
-			line.end()
-			st.Close()
+		if c.ended(line, st) {
 			return
-		default:
 		}
 		if c.host == "" && host != "" {
 			c.home = c.session
