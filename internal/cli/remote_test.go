@@ -113,21 +113,6 @@ func TestFoldHost(t *testing.T) {
 	}
 }
 
-// attach cannot cross: a far session is refused with what to do instead,
-// and local:NAME is this machine's NAME.
-func TestAttachRefusesAHost(t *testing.T) {
-	cmd := &Command{Name: "attach", Flags: func(fs *FlagSet) { fs.StringP("target", "t", "", "") }}
-	_, err := parseFor(t, cmd, "-t", "build:api")
-	var e *Error
-	if !errors.As(err, &e) || e.Code != "invalid_params" || e.Host != "build" || e.Hint == "" {
-		t.Fatalf("attach -t build:api: %#v", err)
-	}
-	fs, err := parseFor(t, cmd, "-t", "local:a:b")
-	if got, _ := fs.GetString("target"); err != nil || got != "a:b" {
-		t.Fatalf("attach -t local:a:b: %q %v", got, err)
-	}
-}
-
 // A far answer is marked as such, whatever its shape; one that is not an
 // object is refused, not half-read.
 func TestDecodeRemoteMarksTheAnswer(t *testing.T) {

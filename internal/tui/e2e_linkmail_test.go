@@ -17,7 +17,7 @@ func holdMailConfig(t *testing.T, w *world) {
 	t.Helper()
 	dir := filepath.Join(w.dir, "home", ".config", "tuios")
 	os.MkdirAll(dir, 0o700)
-	conf := "[hosts.build]\naddr = \"nobody@127.0.0.1\"\nssh_options = [\"Port=1\"]\nconnect_timeout = 1\nhold_mail = true\n"
+	conf := "[hosts.build]\naddr = \"nobody@127.0.0.1\"\nssh_options = [\"-p\", \"1\"]\nconnect_timeout = 1\nhold_mail = true\n"
 	if err := os.WriteFile(filepath.Join(dir, "config.toml"), []byte(conf), 0o600); err != nil {
 		t.Fatal(err)
 	}
