@@ -58,31 +58,12 @@ type links struct {
 	wg      sync.WaitGroup
 	// conns are the open host connections (open-host-connection), by host.
 	conns map[*hostConn]string
-	// queued and follow fill list-hosts' queued, events and events_note:
-	// the outbox (§14.4) and the follow of linked hosts (§14.7) install
-	// them with setRowExtras. Called without links.mu.
-	queued func(host string) int
-	follow func(host string) (events, note string)
 	// poolOff: open-host-connection opens a channel of its own every
 	// time (TUIOS_HOST_POOL=off; host_pool.go).
 	poolOff bool
 	// opens counts the channels opened on every link (the cost the pool
 	// saves: one far stdio-proxy each).
 	opens atomic.Int64
-}
-
-// setRowExtras installs what fills list-hosts' queued (the outbox: mail
-// waiting for the host) and events/events_note (the follow: "live",
-// "polling" or ""); nil leaves one as it is.
-func (ls *links) setRowExtras(queued func(host string) int, follow func(host string) (events, note string)) {
-	ls.mu.Lock()
-	defer ls.mu.Unlock()
-	if queued != nil {
-		ls.queued = queued
-	}
-	if follow != nil {
-		ls.follow = follow
-	}
 }
 
 // refusedHost is a [hosts.NAME] table dropped for a setting a link will
@@ -444,7 +425,7 @@ type hostRow struct {
 	// Refused: the table is never dialled (Reason says which setting).
 	Refused bool `json:"refused,omitempty"`
 	// Queued, Events and EventsNote are the outbox and the follow of
-	// §14.4 and §14.7 (see setRowExtras; 0 and "" without them).
+	// §14.4 and §14.7.
 	Queued     int    `json:"queued"`
 	Events     string `json:"events"`
 	EventsNote string `json:"events_note,omitempty"`
@@ -456,20 +437,20 @@ type hostRow struct {
 }
 
 // rows lists every configured host, sorted by name.
+// The outbox's and the follow's parts are asked for after links.mu is
+// let go, so neither lock is ever held while taking the other.
 func (ls *links) rows() []hostRow {
-	out, queued, follow := ls.rowsLocked()
+	out := ls.rowsLocked()
 	for i := range out {
-		if queued != nil {
-			out[i].Queued = queued(out[i].Name)
-		}
-		if follow != nil {
-			out[i].Events, out[i].EventsNote = follow(out[i].Name)
+		out[i].Queued = ls.s.outboxWaiting(out[i].Name)
+		if !out[i].Refused {
+			out[i].Events, out[i].EventsNote = ls.s.follow.eventsOf(out[i].Name) // host_follow.go: live, polling or ""
 		}
 	}
 	return out
 }
 
-func (ls *links) rowsLocked() ([]hostRow, func(string) int, func(string) (string, string)) {
+func (ls *links) rowsLocked() []hostRow {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
 	out := make([]hostRow, 0, len(ls.hosts)+len(ls.refused))
@@ -479,8 +460,7 @@ func (ls *links) rowsLocked() ([]hostRow, func(string) int, func(string) (string
 	}
 	for _, h := range ls.hosts {
 		r := hostRow{Name: h.name, Addr: h.cfg.Addr, Status: h.status, Reason: h.reason, ReasonCode: h.code, Hint: h.hint,
-			Since: h.since.UTC().Format(time.RFC3339Nano), Attempts: h.attempts, Connections: open[h.name], Queued: ls.s.outboxWaiting(h.name)}
-		r.Events, r.EventsNote = ls.s.follow.eventsOf(h.name) // host_follow.go: live, polling or ""
+			Since: h.since.UTC().Format(time.RFC3339Nano), Attempts: h.attempts, Connections: open[h.name]}
 		if !h.retryAt.IsZero() {
 			r.RetryAt = h.retryAt.UTC().Format(time.RFC3339Nano)
 		}
@@ -492,10 +472,10 @@ func (ls *links) rowsLocked() ([]hostRow, func(string) int, func(string) (string
 	}
 	for n, rf := range ls.refused {
 		out = append(out, hostRow{Name: n, Addr: rf.addr, Status: linkUnreachable, Reason: rf.reason, ReasonCode: rf.code, Hint: rf.hint,
-			Since: rf.since.UTC().Format(time.RFC3339Nano), Refused: true, Queued: ls.s.outboxWaiting(n)})
+			Since: rf.since.UTC().Format(time.RFC3339Nano), Refused: true})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out, ls.queued, ls.follow
+	return out
 }
 
 // track and untrack keep the set of open host connections.
