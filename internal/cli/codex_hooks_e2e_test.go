@@ -91,16 +91,26 @@ trust_level = "trusted"
 
 	e.vars = append(e.vars, "TUIOS_STANDIN_KEY=sk-tuios-standin")
 	p.start(cx.shim, `Hooks need review`, 30*time.Second)
-	// "2" selects "2. Trust all and continue", Enter takes it; pressed
-	// again while the question is still there.
+	// "2" moves the selection to "2. Trust all and continue" and Enter
+	// takes it, but only once the screen shows "› 2." selected: an Enter
+	// that lands while "1. Review hooks" is still selected opens Codex's
+	// hook manager instead, which Esc leaves.
 	for try := 0; ; try++ {
-		e.ok("send-keys", "-s", "work", "2")
-		time.Sleep(200 * time.Millisecond)
-		e.ok("send-keys", "-s", "work", "Enter")
+		screen := e.ok("capture-pane", "-s", "work")
+		switch {
+		case strings.Contains(screen, "Ask Codex to do anything"):
+		case strings.Contains(screen, "esc back"):
+			e.ok("send-keys", "-s", "work", "Escape")
+		case strings.Contains(screen, "Hooks need review"):
+			e.ok("send-keys", "-s", "work", "2")
+			if r := e.run("wait-for", "window-output", "-s", "work", "--pattern", `› 2\. Trust all`, "--timeout", "5000"); r.code == 0 {
+				e.ok("send-keys", "-s", "work", "Enter")
+			}
+		}
 		if r := e.run("wait-for", "window-output", "-s", "work", "--pattern", `Ask Codex to do anything`, "--timeout", "5000"); r.code == 0 {
 			break
 		}
-		if try == 3 || !strings.Contains(e.ok("capture-pane", "-s", "work"), "Hooks need review") {
+		if try == 4 {
 			t.Fatalf("Codex's prompt never came after trusting the hooks:\n%s", e.ok("capture-pane", "-s", "work"))
 		}
 	}

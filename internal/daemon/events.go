@@ -146,8 +146,7 @@ func (h *hub) close() {
 }
 
 // forwardAgentEvents turns the arbiter's changes into agent-state events.
-func (s *Server) forwardAgentEvents() {
-	sub := s.tracker.Arbiter().Subscribe(agentstate.SubscribeOptions{Buffer: 1024})
+func (s *Server) forwardAgentEvents(sub *agentstate.Subscription) {
 	defer sub.Close()
 	for {
 		select {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -211,8 +212,12 @@ func New(opt Options) (*Server, error) {
 	s.resume = newResumer(s)
 	s.verbs = s.verbTable()
 	s.started = time.Now()
-	go s.forwardAgentEvents()
-	go s.watchExits()
+	// Subscribed here, not in the goroutine: a change made before the
+	// goroutine first ran would otherwise never reach the Inbox.
+	go s.forwardAgentEvents(s.tracker.Arbiter().Subscribe(agentstate.SubscribeOptions{Buffer: 1024}))
+	exits := make(chan os.Signal, 1)
+	signal.Notify(exits, syscall.SIGCHLD) // before any pane starts, for the same reason
+	go s.watchExits(exits)
 	return s, nil
 }
 

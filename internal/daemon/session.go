@@ -6,7 +6,6 @@ import (
 	"os/signal"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/tuios/tuios/detect"
@@ -361,9 +360,7 @@ settle:
 // watchExits is the daemon's one exit watcher: the pane processes are its
 // only children, so a SIGCHLD means one of them may have exited; each
 // live window's process is asked without blocking.
-func (s *Server) watchExits() {
-	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, syscall.SIGCHLD)
+func (s *Server) watchExits(ch chan os.Signal) {
 	defer signal.Stop(ch)
 	for {
 		select {
