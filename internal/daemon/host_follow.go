@@ -297,6 +297,7 @@ func (f *hostFollow) follow(h *followed) (poll bool) {
 	if err := st.call("list-agents", map[string]any{}, &agents); err == nil {
 		f.seedCache(h, agents.Agents)
 	}
+	f.seedSessions(h, st) // host_follow_sessions.go: for the rail
 	f.do(func() []inbox.Event { return f.m.Sync(h.name, l.BootID, l.Items) })
 	f.layoutChanged()
 
@@ -368,6 +369,7 @@ func (f *hostFollow) apply(h *followed, line []byte) bool {
 			h.sessions[ev.Session] = struct{}{}
 		}
 		f.mu.Unlock()
+		f.layoutChanged() // the rail lists the host's sessions
 	case "session-closed":
 		f.mu.Lock()
 		delete(h.sessions, ev.Session)
@@ -377,6 +379,7 @@ func (f *hostFollow) apply(h *followed, line []byte) bool {
 			}
 		}
 		f.mu.Unlock()
+		f.layoutChanged()
 	}
 	return true
 }
@@ -645,7 +648,8 @@ func (f *hostFollow) attachHosts() []proto.AttachHost {
 	}
 	var out []proto.AttachHost
 	for _, st := range f.m.Hosts() {
-		h := proto.AttachHost{Host: st.Host, Stale: st.Stale, Items: st.Items, Mail: st.Mail, Rev: st.Rev}
+		h := proto.AttachHost{Host: st.Host, Stale: st.Stale, Items: st.Items, Mail: st.Mail, Rev: st.Rev,
+			Sessions: f.railSessions(st.Host)} // host_follow_sessions.go
 		if st.SeenAt > 0 {
 			h.SeenAt = time.Unix(0, st.SeenAt).UnixMilli()
 		}

@@ -25,11 +25,17 @@ func TestFollowMirrorsAFarPaneThroughTheLink(t *testing.T) {
 	w := newLinkWorld(t, testsshd.Options{})
 	fr := dialRPC(t, w.far.Socket())
 	win := catPane(t, fr, "api")
+	catPane(t, fr, "quiet") // no agent in it: listed by list-sessions only
 	w.startNear(w.hostTable("far"), nil)
 	r := dialRPC(t, w.sock)
 	waitStatus(t, r, "far", "up")
 	// Subscribed first, so the item below comes by the far event stream.
 	eventually(t, "following far live", func() bool { return hostRows(t, r)["far"]["events"] == "live" })
+	// The rail's row for far lists its sessions (host_follow_sessions.go):
+	// those there when the follow began, then a new one by its event.
+	eventually(t, "far's sessions in the layout", func() bool { return railSessions(w.near, "far") == "api quiet" })
+	catPane(t, fr, "later")
+	eventually(t, "far's new session in the layout", func() bool { return railSessions(w.near, "far") == "api later quiet" })
 
 	report(t, fr, win, "needs_input", "approval", "approve Bash: make deploy")
 	farList := waitList(t, fr, nil, "the far approval", func(l attList) bool { return l.Total == 1 })
@@ -218,4 +224,15 @@ func TestFollowPollsAHostTooOldToSubscribe(t *testing.T) {
 	if _, err := r.call("list-attention", map[string]any{"host": "far"}); err == nil || err.Code != codeUnknownHost {
 		t.Fatalf("a removed host is still listed: %+v", err)
 	}
+}
+
+// railSessions are the session names s's layout carries for host, as
+// the rail lists them.
+func railSessions(s *Server, host string) string {
+	for _, h := range s.follow.attachHosts() {
+		if h.Host == host {
+			return strings.Join(h.Sessions, " ")
+		}
+	}
+	return ""
 }

@@ -16,4 +16,8 @@ type AttachHost struct {
 	// its link is down (the rail's "2 queued").
 	Queued int    `json:"queued,omitempty"`
 	Rev    uint64 `json:"rev"`
+	// Sessions are the host's session names as its follow caches them
+	// (another machine's text: clean before drawing), sorted, capped;
+	// the rail lists them under the host.
+	Sessions []string `json:"sessions,omitempty"`
 }

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -85,16 +84,17 @@ func oldestHosts(items []item) []item {
 	return out
 }
 
-// hostRailLines are the rail's rows for the linked hosts: a header per
+// hostRailRows are the rail's rows for the linked hosts: a header per
 // host with what waits there, or, while its link is down, when it was
-// last seen (✕, x in ASCII, where that does not fit).
-func (m *Model) hostRailLines(inner int) []string {
+// last seen (✕, x in ASCII, where that does not fit); under it its
+// sessions and + (rail_hosts.go).
+func (m *Model) hostRailRows(inner int) []hostRailRow {
 	if len(m.layout.Hosts) == 0 {
 		return nil
 	}
 	a := m.opt.ASCIIOnly
 	now := m.clock.Now()
-	lines := []string{"", sgrBold + fitPlain(" Hosts", inner, a) + sgrReset}
+	lines := []hostRailRow{{}, {text: sgrBold + fitPlain(" Hosts", inner, a) + sgrReset}}
 	for _, h := range m.layout.Hosts {
 		name := clean(h.Host)
 		var badge string
@@ -113,14 +113,15 @@ func (m *Model) hostRailLines(inner int) []string {
 			badge = fmt.Sprintf("%d waiting", h.Items)
 		}
 		badge, below := withQueued(badge, h.Queued, len(name)+4, inner) // inbox_mail.go: the outbox
-		row := fitPlain(strings.TrimRight(fmt.Sprintf("  %s  %s", name, badge), " "), inner, a)
+		row := fitPlain(trimRow(name, badge), inner, a)
 		if h.Stale {
 			row = sgrMuted + row + sgrReset
 		}
-		lines = append(lines, row)
+		lines = append(lines, hostRailRow{text: row})
 		if below != "" {
-			lines = append(lines, fitPlain("    "+below, inner, a))
+			lines = append(lines, hostRailRow{text: fitPlain("    "+below, inner, a)})
 		}
+		lines = append(lines, m.hostSessionRows(h.Host, h.Stale, h.Sessions, inner)...)
 	}
 	return lines
 }

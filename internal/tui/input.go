@@ -43,6 +43,9 @@ func (m *Model) onKey(k tea.Key) tea.Cmd {
 	case name == m.keys.prefix:
 		m.prefix = true
 		return nil
+	case m.railOn:
+		m.railKey(name) // rail_cursor.go
+		return nil
 	case m.inbox != nil:
 		return m.inboxKey(k, name)
 	case m.scroll != nil:
@@ -113,6 +116,8 @@ func (m *Model) prefixAction(name string) tea.Cmd {
 		}
 	case ActInbox:
 		m.openInbox()
+	case ActRail:
+		m.openRail() // rail_cursor.go
 	case ActOldest:
 		m.call("list-attention", map[string]any{"kinds": needsYouKinds()}, "oldest")
 	}
@@ -289,6 +294,10 @@ func (m *Model) railClick(y int) {
 	i := y - 1 // row 0 is the heading
 	// remote_local.go: a row under local, while on a host.
 	if i >= len(m.layout.Sessions) && m.localRailClick(i-len(m.layout.Sessions)) {
+		return
+	}
+	// rail_hosts.go: a session or + under a linked host.
+	if j := i - len(m.layout.Sessions) - len(m.localRailLines(railWidth-1)); j >= 0 && m.hostRailClick(j) {
 		return
 	}
 	if i < 0 || i >= len(m.layout.Sessions) {

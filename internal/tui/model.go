@@ -104,6 +104,8 @@ type Model struct {
 	prefix      bool
 	oldestAt    int  // prefix o pressed again goes to the next
 	oldestArmed bool // the key after prefix o: o again needs no prefix
+	railOn      bool // the rail has the keyboard focus (rail_cursor.go)
+	railAt      int  // the cursor's place among railRows
 	hostTicking bool // a minute's tick is armed for a stale host's "seen … ago" (inbox_hosts.go)
 
 	hostItems map[string]int // a fresh host's items at the last layout; nil before the first (inbox_host_alerts.go)

@@ -136,6 +136,7 @@ const (
 	ActScrollback = "scrollback"
 	ActInbox      = "inbox"
 	ActOldest     = "oldest"
+	ActRail       = "rail" // the rail takes the keys (rail_cursor.go)
 )
 
 // Inbox actions, under "inbox." in Options.Bindings.
@@ -158,7 +159,7 @@ func DefaultBindings() map[string]string {
 		ActDetach: "d", ActNewWindow: "c", ActNext: "n", ActPrev: "p",
 		ActLeft: "left", ActRight: "right", ActUp: "up", ActDown: "down",
 		ActZoom: "z", ActClose: "x", ActRename: ",", ActScrollback: "[",
-		ActInbox: "i", ActOldest: "o",
+		ActInbox: "i", ActOldest: "o", ActRail: "s",
 		InDown: "j", InUp: "k", InTop: "g", InBottom: "G", InGo: "enter",
 		InPeek: "space", InDismiss: "d", InSnooze: "z", InUndo: "u", InClose: "q",
 	}

@@ -257,3 +257,69 @@ func (w *world) waitForWithin(target, re string, d time.Duration) string {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// The rail lists a linked host's sessions and a + under the host: a
+// click on the far session attaches it here, a click on local's row
+// comes back, and a click on + creates a session on the host and
+// attaches it.
+func TestRailClickAttachesAndCreatesOnHost(t *testing.T) {
+	l := newLinked(t)
+	near, far := l.near, l.far
+	near.ok("new", "--detach", "home")
+	near.start("c", near.bin+" attach -t home")
+	near.waitFor("c", `\[home\] 1\*`)
+	s := near.waitFor("c", `(?m)^ Hosts.*\n  far.*\n    api .*\n    \+ `)
+	near.keys("c", "-l", railClickAt(t, s, "    api "))
+	near.waitFor("c", `\[far:api\] 1\*`)
+	near.waitFor("c", `(?m)│ 0:\S`)
+	near.keys("c", "echo rail$((5+5))", "Enter")
+	near.waitFor("c", `(?m)│rail10\s*$`)
+
+	s = near.waitFor("c", `(?m)^ local .*\n +home 1 `)
+	near.keys("c", "-l", railClickAt(t, s, "   home 1"))
+	near.waitFor("c", `\[home\] 1\*`)
+	s = near.waitFor("c", `(?m)^    \+ `)
+	near.keys("c", "-l", railClickAt(t, s, "    + "))
+	s = near.waitFor("c", `\[far:[^\]]+\] 1\*`)
+	if strings.Contains(s, "[far:api]") {
+		t.Fatalf("+ attached the existing session:\n%s", s)
+	}
+	var ls struct {
+		Sessions []struct{ Name string } `json:"sessions"`
+	}
+	if err := json.Unmarshal([]byte(far.ok("ls", "--json")), &ls); err != nil || len(ls.Sessions) != 2 {
+		t.Fatalf("far sessions after +: %+v %v", ls, err)
+	}
+
+	// From the keyboard: back home by the local row, then prefix s puts
+	// the cursor on home, j moves it to far's api, enter attaches it.
+	s = near.waitFor("c", `(?m)^ local .*\n +home 1 `)
+	near.keys("c", "-l", railClickAt(t, s, "   home 1"))
+	near.waitFor("c", `\[home\] 1\*`)
+	s = near.waitFor("c", `(?m)^  far.*\n    \S+ .*\n    \S+ .*\n    \+ `)
+	// api is the k-th of far's two sessions (sorted by name), so k rows
+	// down from home.
+	k := strings.Count(s[strings.Index(s, "\n  far")+1:strings.Index(s, "\n    api ")+1], "\n")
+	near.keys("c", "C-b", "s")
+	near.waitFor("c", `rail: up/down move`)
+	for ; k > 0; k-- {
+		near.keys("c", "j")
+	}
+	near.keys("c", "Enter")
+	near.waitFor("c", `\[far:api\] 1\*`)
+	near.waitFor("c", `(?m)│rail10\s*$`)
+}
+
+// railClickAt is an SGR mouse press and release on the first screen row
+// that starts with prefix (the rail is on the left).
+func railClickAt(t *testing.T, screen, prefix string) string {
+	t.Helper()
+	for i, line := range strings.Split(screen, "\n") {
+		if strings.HasPrefix(line, prefix) {
+			y := strconv.Itoa(i + 1)
+			return "\x1b[<0;5;" + y + "M\x1b[<0;5;" + y + "m"
+		}
+	}
+	t.Fatalf("no rail row %q:\n%s", prefix, screen)
+	return ""
+}

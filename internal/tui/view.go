@@ -244,6 +244,7 @@ func (m *Model) rail(rows int) []string {
 			lines = append(lines, fitPlain(text, inner, m.opt.ASCIIOnly))
 		}
 	}
+	m.railCursorLine(lines, inner) // rail_cursor.go
 	out := make([]string, rows)
 	for i := range out {
 		l := ""
