@@ -482,7 +482,13 @@ func (m *Model) respondReply(r replyMsg, key string) tea.Cmd {
 	if sent == "" {
 		sent = key
 	}
-	m.say("Sent %q to %s; it is %s now", clean(sent), clean(name), stateWord(res.State))
+	if res.State == "needs_input" {
+		// Read the moment the keys went in: the agent has not taken
+		// them yet, so "needs input now" would be stale at once.
+		m.say("Sent %q to %s", clean(sent), clean(name))
+	} else {
+		m.say("Sent %q to %s; it is %s now", clean(sent), clean(name), stateWord(res.State))
+	}
 	in.peek, in.pending, in.note = nil, nil, ""
 	m.refreshInbox()
 	return nil
