@@ -57,8 +57,28 @@ type responder struct {
 	nonces   map[string]nonceHolder
 	byConn   map[*conn]string
 	locks    map[string]chan struct{}
-	answered map[string]string    // window id → prompt id being answered
-	entered  map[string]time.Time // window id → when it entered needs_input
+	answered map[string]answeredMark // window id → the prompt answered last
+	entered  map[string]time.Time    // window id → when it entered needs_input
+}
+
+// answeredMark is the prompt an answer was pressed to. It refuses a second
+// answer to that prompt while the first is settling and for
+// answeredGrace after it returned: a program slow to redraw still shows
+// the prompt, and a second person's answer must not be pressed into
+// whatever comes next. After that a retry goes through (the first keys
+// may have been lost).
+type answeredMark struct {
+	prompt   string
+	inFlight bool
+	until    time.Time
+}
+
+// answeredGrace is how long a returned answer still marks its prompt.
+const answeredGrace = 3 * time.Second
+
+// holds reports whether m still marks prompt at now.
+func (m answeredMark) holds(prompt string, now time.Time) bool {
+	return m.prompt == prompt && (m.inFlight || now.Before(m.until))
 }
 
 // nonceHolder is the connection a nonce was issued on and its peer pid:
@@ -76,7 +96,7 @@ func (s *Server) newResponder() *responder {
 		chk, _ = review.NewChecker(review.RiskConfig{})
 	}
 	r := &responder{s: s, risk: chk, nonces: map[string]nonceHolder{}, byConn: map[*conn]string{},
-		locks: map[string]chan struct{}{}, answered: map[string]string{}, entered: map[string]time.Time{}}
+		locks: map[string]chan struct{}{}, answered: map[string]answeredMark{}, entered: map[string]time.Time{}}
 	r.fromShell = s.opt.Config.Daemon.RespondFromShell
 	switch strings.ToLower(strings.TrimSpace(os.Getenv(RespondFromShellEnv))) {
 	case "1", "true", "yes", "on":
@@ -620,7 +640,7 @@ func (r *responder) respond(cn *conn, p *respondParams) (any, *proto.Error) {
 		return nil, err
 	}
 	r.mu.Lock()
-	already := r.answered[w.ID] == pk.PromptID
+	already := r.answered[w.ID].holds(pk.PromptID, s.clock.Now())
 	r.mu.Unlock()
 	if already {
 		return nil, changed("it was already answered")
@@ -662,12 +682,12 @@ func (r *responder) respond(cn *conn, p *respondParams) (any, *proto.Error) {
 
 	// Press, with the prompt marked answered so a second answer is refused.
 	r.mu.Lock()
-	r.answered[w.ID] = pk.PromptID
+	r.answered[w.ID] = answeredMark{prompt: pk.PromptID, inFlight: true}
 	r.mu.Unlock()
 	defer func() {
 		r.mu.Lock()
-		if r.answered[w.ID] == pk.PromptID {
-			delete(r.answered, w.ID)
+		if m := r.answered[w.ID]; m.prompt == pk.PromptID && m.inFlight {
+			r.answered[w.ID] = answeredMark{prompt: pk.PromptID, until: s.clock.Now().Add(answeredGrace)}
 		}
 		r.mu.Unlock()
 	}()

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/detect"
@@ -240,5 +241,20 @@ func TestAClosedWindowLeavesNothingInTheResponder(t *testing.T) {
 	defer r.mu.Unlock()
 	if len(r.locks)+len(r.entered)+len(r.answered) != 0 {
 		t.Fatalf("left behind: %d locks, %d entered, %d answered", len(r.locks), len(r.entered), len(r.answered))
+	}
+}
+
+// A prompt stays answered while its answer settles and for answeredGrace
+// after: a slow program still shows it, and a second answer must not be
+// pressed. Past that, a retry goes through.
+func TestAnsweredMarkHoldsThroughTheGrace(t *testing.T) {
+	now := time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)
+	flying := answeredMark{prompt: "p1", inFlight: true}
+	if !flying.holds("p1", now.Add(time.Hour)) || flying.holds("p2", now) {
+		t.Fatal("an answer in flight marks its prompt, and only it")
+	}
+	done := answeredMark{prompt: "p1", until: now.Add(answeredGrace)}
+	if !done.holds("p1", now.Add(answeredGrace-time.Millisecond)) || done.holds("p1", now.Add(answeredGrace)) {
+		t.Fatal("a returned answer marks its prompt for the grace, then not")
 	}
 }
