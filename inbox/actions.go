@@ -311,18 +311,32 @@ func (q *Queue) Restore(id string) ([]Event, error) {
 		q.wake(&evs, e)
 		return evs, nil
 	}
-	for i := len(q.undo) - 1; i >= 0; i-- {
-		u := q.undo[i]
-		if u.op != undoDismiss || u.was.ID != id {
+	u, err := takeDismissed(&q.undo, id, q.clock.Now(), func(u undoEntry) (undoOp, string, time.Time) { return u.op, u.was.ID, u.at })
+	if err != nil {
+		return nil, err
+	}
+	return q.restore(u)
+}
+
+// takeDismissed removes from undo, and returns, the newest entry that
+// dismissed id; one older than UndoWindow, or none, is the refusal Restore
+// answers. The queue and the mirror of linked hosts keep their own undo
+// entries, of their own types.
+func takeDismissed[U any](undo *[]U, id string, now time.Time, of func(U) (op undoOp, itemID string, at time.Time)) (U, error) {
+	var zero U
+	for i := len(*undo) - 1; i >= 0; i-- {
+		u := (*undo)[i]
+		op, itemID, at := of(u)
+		if op != undoDismiss || itemID != id {
 			continue
 		}
-		q.undo = slices.Delete(q.undo, i, i+1)
-		if q.clock.Now().Sub(u.at) > UndoWindow {
-			return nil, invalid(WhyTooLate, "id", "restore works for 10 seconds", fmt.Sprintf("item %s was dismissed more than 10 seconds ago", id))
+		*undo = slices.Delete(*undo, i, i+1)
+		if now.Sub(at) > UndoWindow {
+			return zero, invalid(WhyTooLate, "id", "restore works for 10 seconds", fmt.Sprintf("item %s was dismissed more than 10 seconds ago", id))
 		}
-		return q.restore(u)
+		return u, nil
 	}
-	return nil, invalid(WhyUnknownID, "id", "only an item dismissed in the last 10 seconds can be restored",
+	return zero, invalid(WhyUnknownID, "id", "only an item dismissed in the last 10 seconds can be restored",
 		fmt.Sprintf("no item %q to restore", id))
 }
 

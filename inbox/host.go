@@ -681,19 +681,11 @@ func (m *Mirror) Restore(id string) ([]Event, error) {
 		m.emit(&evs, OpOpen, e, "")
 		return evs, nil
 	}
-	for i := len(m.undo) - 1; i >= 0; i-- {
-		u := m.undo[i]
-		if u.op != undoDismiss || u.was.ID != id {
-			continue
-		}
-		m.undo = slices.Delete(m.undo, i, i+1)
-		if m.clock.Now().Sub(u.at) > UndoWindow {
-			return nil, invalid(WhyTooLate, "id", "restore works for 10 seconds", fmt.Sprintf("item %s was dismissed more than 10 seconds ago", id))
-		}
-		return m.restore(u)
+	u, err := takeDismissed(&m.undo, id, m.clock.Now(), func(u mirrorUndo) (undoOp, string, time.Time) { return u.op, u.was.ID, u.at })
+	if err != nil {
+		return nil, err
 	}
-	return nil, invalid(WhyUnknownID, "id", "only an item dismissed in the last 10 seconds can be restored",
-		fmt.Sprintf("no item %q to restore", id))
+	return m.restore(u)
 }
 
 // restore undoes one entry. A dismissed item comes back as its host last

@@ -64,7 +64,7 @@ func TestAttachInboxReleasesHeldLinkMail(t *testing.T) {
 	w.waitFor("c", `Mail \(1\)`)
 	w.waitFor("c", `retest please  \[held for worker, p passes on\]`)
 	w.waitFor("c", `p pass on`)
-	time.Sleep(600 * time.Millisecond) // the dwell: p acts 0.4 s after the row stood still
+	w.steady("c", 600*time.Millisecond) // the dwell: p acts 0.4 s after the row stood still
 	w.keys("c", "p")
 	w.waitFor("c", `Passed lead's mail on to worker`)
 	w.waitFor("c", `Nothing waits for you\.`)
