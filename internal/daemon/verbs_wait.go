@@ -48,6 +48,9 @@ func (s *Server) waitFor(cn *conn, p *waitParams) (any, *proto.Error) {
 	defer cancel()
 	result := map[string]any{"type": "wait_result", "condition": p.Condition, "matched": true}
 	timedOut := func(what string) *proto.Error {
+		if cn.ctx.Err() != nil { // not the deadline: say what ended it
+			return proto.Errorf(proto.CodeTimeout, "the wait for %s ended before its timeout: the daemon is stopping or the caller hung up", what)
+		}
 		e := proto.Errorf(proto.CodeTimeout, "timed out after %dms waiting for %s", timeout.Milliseconds(), what)
 		e.Hint = &proto.Hint{Command: "tuios capture-pane --scrollback --lines 40", Detail: "capture the pane to see what it actually printed"}
 		return e
