@@ -84,6 +84,12 @@ func TestASessionTakesBackTheRemainingClientsSize(t *testing.T) {
 	if got := size(); got != "20x5" {
 		t.Fatalf("with the small client: %s", got)
 	}
+	// The big client must have drawn the small size before the small one
+	// leaves: a stream sends a layout only when it differs from the last
+	// one it sent, so a writer that slept through both changes sends none.
+	big.until("a layout of the small size", func(l line) bool {
+		return l.typ == "layout" && layoutOf(t, l).Cols == 20 && layoutOf(t, l).Rows == 5
+	})
 	small.c.Close()
 	eventually(t, "the session back at the big client's size", func() bool { return size() == "120x30" })
 	big.until("a layout of the big size", func(l line) bool {
