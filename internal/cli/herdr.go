@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -22,8 +23,8 @@ const HerdrVersion = "herdr 0.9.3+tuios"
 // command line becomes params.
 type herdrCmd struct {
 	method string
-	// pos names the positional arguments, in order; the last may take the
-	// rest when rest is set.
+	// pos names the positional arguments, in order ("n:" before a name
+	// reads a number); the last may take the rest when rest is set.
 	pos  []string
 	rest bool
 	// flags maps each --flag to its param and kind (s string, n number,
@@ -78,13 +79,34 @@ func herdrCommands() map[string]herdrCmd {
 		"pane close":           {method: "pane.close", pos: []string{"pane_id"}},
 		"pane focus":           {method: "pane.focus", pos: []string{"pane_id"}},
 		"pane wait-for-output": {method: "pane.wait_for_output", pos: []string{"pane_id", "match"}, flags: herdrFlags("--regex", "b:regex", "--timeout-ms", "n:timeout_ms")},
+		"pane run":             {method: "pane.send_text", pos: []string{"pane_id", "text"}, rest: true, quiet: true},
+		"pane send-input":      {method: "pane.send_input", pos: []string{"pane_id", "text"}, rest: true, quiet: true},
+		"pane split":           {method: "pane.split", pos: []string{"pane_id"}, flags: herdrFlags("--direction", "s:direction", "--cwd", "s:cwd")},
+		"pane zoom":            {method: "pane.zoom", pos: []string{"pane_id"}, flags: herdrFlags("--mode", "s:mode")},
+		"pane swap":            {method: "pane.swap", pos: []string{"pane_id"}, flags: herdrFlags("--direction", "s:direction", "--with", "s:target_pane_id", "--target", "s:target_pane_id")},
+		"pane layout":          {method: "pane.layout", flags: herdrFlags("--tab", "s:tab_id")},
+		"pane neighbor":        {method: "pane.neighbor", pos: []string{"pane_id"}, required: []string{"direction"}, flags: herdrFlags("--direction", "s:direction")},
+		"pane edges":           {method: "pane.edges", pos: []string{"pane_id"}},
+		"pane focus-direction": {method: "pane.focus_direction", pos: []string{"pane_id"}, required: []string{"direction"}, flags: herdrFlags("--direction", "s:direction")},
+		"pane process-info":    {method: "pane.process_info", pos: []string{"pane_id"}},
 		"workspace list":       {method: "workspace.list"},
 		"workspace get":        {method: "workspace.get", pos: []string{"workspace_id"}},
 		"workspace create":     {method: "workspace.create", flags: herdrFlags("--label", "s:label")},
+		"workspace rename":     {method: "workspace.rename", pos: []string{"workspace_id", "label"}, rest: true},
+		"workspace close":      {method: "workspace.close", pos: []string{"workspace_id"}},
+		"workspace focus":      {method: "workspace.focus", pos: []string{"workspace_id"}},
 		"tab list":             {method: "tab.list", flags: ws},
 		"tab get":              {method: "tab.get", pos: []string{"tab_id"}},
+		"tab create":           {method: "tab.create", required: []string{"workspace_id"}, flags: herdrFlags("--workspace", "s:workspace_id", "--label", "s:label", "--cwd", "s:cwd")},
+		"tab rename":           {method: "tab.rename", pos: []string{"tab_id", "label"}, rest: true},
+		"tab focus":            {method: "tab.focus", pos: []string{"tab_id"}},
+		"tab move":             {method: "tab.move", pos: []string{"tab_id", "n:index"}},
+		"tab close":            {method: "tab.close", pos: []string{"tab_id"}},
 		"agent list":           {method: "agent.list", flags: ws},
 		"agent get":            {method: "agent.get", pos: []string{"pane_id"}},
+		"agent prompt":         {method: "agent.prompt", pos: []string{"pane_id", "prompt"}, rest: true},
+		"agent send-keys":      {method: "agent.send_keys", pos: []string{"pane_id", "keys"}, rest: true, quiet: true},
+		"agent focus":          {method: "agent.focus", pos: []string{"pane_id"}},
 		"agent read":           {method: "agent.read", pos: []string{"pane_id"}, text: true, flags: herdrFlags("--lines", "n:lines")},
 		"agent wait":           {method: "agent.wait", pos: []string{"pane_id"}, flags: herdrFlags("--status", "s:status", "--timeout-ms", "n:timeout_ms")},
 		"notification show":    {method: "notification.show", quiet: true, required: []string{"title"}, flags: herdrFlags("--title", "s:title", "--body", "s:body")},
@@ -121,7 +143,15 @@ func HerdrMain(args []string, stdout, stderr io.Writer) int {
 		return 0
 	case "--help", "-h", "help":
 		fmt.Fprintln(stdout, "tuios's herdr link: pane, tab, workspace, agent (start included), worktree, notification show and api snapshot reach tuios's herdr socket.\n"+
-			"Example: herdr agent start helper --kind claude --pane \"$PANE\" -- --model opus")
+			"Example: herdr agent start helper --kind claude --pane \"$PANE\" -- --model opus\n\nCommands:")
+		names := []string{"agent start"}
+		for name := range herdrCommands() {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			fmt.Fprintln(stdout, "  herdr "+name)
+		}
 		return 0
 	}
 	group, sub := args[0], ""
@@ -146,32 +176,29 @@ func HerdrMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "herdr:", err)
 		return 2
 	}
-	line, err := herdrRoundTrip(herdrSocket(os.Getenv), cmd.method, params)
-	if err != nil {
-		herdrPrintErr(stderr, "unavailable", err.Error())
-		return 1
+	path := herdrSocket(os.Getenv)
+	line, code := herdrCallLine(path, cmd.method, params, stderr)
+	if code != 0 {
+		return code
 	}
-	var resp struct {
-		Result json.RawMessage `json:"result"`
-		Error  json.RawMessage `json:"error"`
-	}
-	if json.Unmarshal(line, &resp) != nil {
-		herdrPrintErr(stderr, "invalid_response", "the socket answered something that is not JSON")
-		return 1
-	}
-	if len(resp.Error) > 0 {
-		stderr.Write(line)
-		return 1
+	if group == "pane" && sub == "run" {
+		// The command went in as a paste, which a shell does not run;
+		// Enter runs it, as herdr's pane run does.
+		if _, code := herdrCallLine(path, "pane.send_keys", map[string]any{"pane_id": params["pane_id"], "keys": "Enter"}, stderr); code != 0 {
+			return code
+		}
 	}
 	switch {
 	case cmd.quiet:
 	case cmd.text:
 		var r struct {
-			Text string `json:"text"`
+			Result struct {
+				Text string `json:"text"`
+			} `json:"result"`
 		}
-		json.Unmarshal(resp.Result, &r)
-		io.WriteString(stdout, r.Text)
-		if r.Text != "" && !strings.HasSuffix(r.Text, "\n") {
+		json.Unmarshal(line, &r)
+		io.WriteString(stdout, r.Result.Text)
+		if r.Result.Text != "" && !strings.HasSuffix(r.Result.Text, "\n") {
 			io.WriteString(stdout, "\n")
 		}
 	default:
@@ -238,9 +265,17 @@ func herdrParse(cmd herdrCmd, args []string) (map[string]any, error) {
 		return nil, fmt.Errorf("unexpected argument %q", pos[len(cmd.pos)])
 	}
 	if len(pos) < len(cmd.pos) {
-		return nil, fmt.Errorf("missing <%s>", cmd.pos[len(pos)])
+		return nil, fmt.Errorf("missing <%s>", strings.TrimPrefix(cmd.pos[len(pos)], "n:"))
 	}
 	for i, name := range cmd.pos {
+		if num, ok := strings.CutPrefix(name, "n:"); ok {
+			n, err := strconv.ParseUint(pos[i], 10, 64)
+			if err != nil {
+				return nil, fmt.Errorf("<%s> takes a number, not %q", num, pos[i])
+			}
+			params[num] = n
+			continue
+		}
 		params[name] = pos[i]
 	}
 	for _, r := range cmd.required {

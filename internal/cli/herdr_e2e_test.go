@@ -177,3 +177,49 @@ func TestHerdrLinkAgentStart(t *testing.T) {
 		t.Fatalf("a second start: exit %d\n%s%s", r.code, r.out, r.err)
 	}
 }
+
+// The mutating commands through the link, from a script in a pane: a
+// workspace relabelled, a tab made, renamed, moved and closed, a split
+// pane with a command run in it, and a usage error for a tab slot that is
+// not a number.
+func TestHerdrLinkMutatingCommands(t *testing.T) {
+	e := newEnv(t)
+	e.ok("new", "--detach", "work")
+	e.ok("wait-for", "window-output", "-s", "work", "-w", "0", "--pattern", `(?m)^\$`, "--timeout", "10000")
+
+	out := paneRun(t, e, "0", `h="$HERDR_BIN_PATH"; `+
+		`"$h" workspace rename "$HERDR_WORKSPACE_ID" Docs site >/dev/null && "$h" workspace get "$HERDR_WORKSPACE_ID" | grep -o '"label":"Docs site"'; `+
+		`tab=$("$h" tab create --workspace "$HERDR_WORKSPACE_ID" --label notes | sed 's/.*"tab_id":"\([^"]*\)".*/\1/'); echo "tab=$tab"; `+
+		`"$h" tab rename "$tab" more notes >/dev/null && "$h" tab get "$tab" | grep -o '"label":"more notes"'; `+
+		`"$h" tab move "$tab" seven; echo "usage=$?"; `+
+		`"$h" tab move "$tab" 7 | grep -o '"tab_id":"[^"]*:t7"'; `+
+		`"$h" tab close "${tab%:t*}:t7" >/dev/null; echo "closed=$?"`)
+	for _, want := range []string{"\n" + `"label":"Docs site"`, "\n" + `"label":"more notes"`, "usage=2", ":t7\"", "closed=0"} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("want %q in\n%s", want, out)
+		}
+	}
+	if e.ok("ls") == "" || !strings.Contains(e.ok("ls"), "work") {
+		t.Fatalf("the tuios session lost its name to a herdr label:\n%s", e.ok("ls"))
+	}
+	// The tab and its pane are gone: one window left.
+	var wins struct {
+		Windows []struct {
+			ID string `json:"window_id"`
+		} `json:"windows"`
+	}
+	e.json(&wins, "list-windows", "-s", "work")
+	if len(wins.Windows) != 1 {
+		t.Fatalf("after tab close: %d windows", len(wins.Windows))
+	}
+
+	// pane split, then pane run types a command there and presses Enter.
+	paneRun(t, e, "0", `"$HERDR_BIN_PATH" pane split "$HERDR_PANE_ID" | sed 's/.*"pane_id":"\([^"]*\)".*/\1/' > /tmp/split-$$; p=$(cat /tmp/split-$$); rm -f /tmp/split-$$; `+
+		`"$HERDR_BIN_PATH" pane run "$p" 'echo ran_$((6*7))'`)
+	e.json(&wins, "list-windows", "-s", "work")
+	if len(wins.Windows) != 2 {
+		t.Fatalf("after pane split: %d windows", len(wins.Windows))
+	}
+	other := wins.Windows[1].ID
+	e.ok("wait-for", "window-output", "-s", "work", "-w", other, "--pattern", "ran_42", "--timeout", "10000")
+}

@@ -242,7 +242,11 @@ func (s *Server) herdrView() herdrView {
 	}
 	for _, ss := range wss {
 		id := herdrWorkspaceID(ss)
-		v.workspaces = append(v.workspaces, herdrWorkspaceInfo{WorkspaceID: id, Label: ss.Name, Focused: ss == recent,
+		label := ss.herdrLabel
+		if label == "" {
+			label = ss.Name
+		}
+		v.workspaces = append(v.workspaces, herdrWorkspaceInfo{WorkspaceID: id, Label: label, Focused: ss == recent,
 			Tabs: tabCount[id], Panes: len(byWS[id]), AgentStatus: herdrRollup(byWS[id])})
 	}
 	return v
@@ -412,8 +416,6 @@ func (h *herdrSock) method(call *herdrCall, m string, p herdrParams) (any, *herd
 			return map[string]any{"type": "workspace_created", "workspace_id": herdrWorkspaceID(ss)}, nil
 		}
 		return map[string]any{"type": "workspace_created"}, nil
-	case "workspace.rename":
-		return nil, herdrErrorf("unsupported", m+" has no tuios counterpart yet")
 	}
 	if herdrMutates(m) { // herdr_mutate.go: methods mapped onto tuios verbs
 		return h.mutate(call, m, p)

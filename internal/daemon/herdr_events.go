@@ -74,7 +74,12 @@ func (h *herdrSock) subscribe(call *herdrCall, p herdrParams) (any, *herdrErr) {
 	}
 	h.streams[call.peer]++
 	h.mu.Unlock()
-	st.sub = &subscriber{q: make(chan event, 256)}
+	// Only the types herdr hears: attention, host and mail events would
+	// fill the queue and end the stream with events_lost for nothing.
+	st.sub = &subscriber{q: make(chan event, 256), types: map[string]bool{}}
+	for typ := range herdrEventNames {
+		st.sub.types[typ] = true
+	}
 	h.s.hub.addWith(st.sub, nil)
 	return st, nil
 }
@@ -122,38 +127,39 @@ func (call *herdrCall) stream(id json.RawMessage, st *herdrStream) {
 	}
 }
 
+// herdrEventNames maps the tuios event types herdr streams hear to the
+// herdr events they become.
+var herdrEventNames = map[string][]string{
+	"session-created":    {"workspace_created"},
+	evWorkspaceLabelled:  {"workspace_renamed"},
+	"session-closed":     {"workspace_closed"},
+	"window-created":     {"pane_created", "tab_created"},
+	"window-closed":      {"pane_closed", "tab_closed"},
+	"window-exit":        {"pane_exited"},
+	"window-retitled":    {"pane_updated"},
+	"window-focused":     {"pane_focused"},
+	"window-moved":       {"pane_moved"},
+	"workspace-switched": {"tab_focused"},
+	"agent-state":        {"pane_agent_detected", "pane.agent_status_changed"},
+}
+
 // herdrEvents turns one tuios event into herdr's event lines for this
 // stream (none when the stream did not ask for them).
 func (h *herdrSock) herdrEvents(ev event, st *herdrStream) [][]byte {
-	var names []string
-	switch ev.Type {
-	case "session-created":
-		names = []string{"workspace_created"}
-	case "session-closed":
-		names = []string{"workspace_closed"}
-	case "window-created":
-		names = []string{"pane_created", "tab_created"}
-	case "window-closed":
-		names = []string{"pane_closed", "tab_closed"}
-	case "window-exit":
-		names = []string{"pane_exited"}
-	case "window-retitled":
-		names = []string{"pane_updated"}
-	case "window-focused":
-		names = []string{"pane_focused"}
-	case "window-moved":
-		names = []string{"pane_moved"}
-	case "workspace-switched":
-		names = []string{"tab_focused"}
-	case "agent-state":
-		names = []string{"pane_agent_detected", "pane.agent_status_changed"}
-	default:
+	names := herdrEventNames[ev.Type]
+	if names == nil {
 		return nil
 	}
 	data := map[string]any{}
 	h.s.mu.Lock()
 	if ss := h.s.sessions[ev.Session]; ss != nil {
 		data["workspace_id"] = herdrWorkspaceID(ss)
+		if ev.Type == evWorkspaceLabelled {
+			data["label"] = ss.herdrLabel
+			if ss.herdrLabel == "" {
+				data["label"] = ss.Name
+			}
+		}
 	}
 	if w := h.s.windows[ev.Window]; w != nil {
 		data["pane_id"] = herdrPaneID(w.session, w)

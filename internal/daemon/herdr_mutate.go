@@ -18,7 +18,7 @@ import (
 // before falling through to unsupported.
 func herdrMutates(m string) bool {
 	switch m {
-	case "workspace.close", "tab.create", "tab.rename", "tab.focus", "tab.close",
+	case "workspace.close", "workspace.rename", "tab.create", "tab.rename", "tab.focus", "tab.close",
 		"pane.split", "pane.zoom", "pane.neighbor", "pane.edges", "pane.focus_direction",
 		"pane.process_info", "agent.prompt", "agent.start",
 		"pane.swap", "tab.move", "workspace.focus",
@@ -40,6 +40,8 @@ func (h *herdrSock) mutate(call *herdrCall, m string, p herdrParams) (any, *herd
 		return h.tabFocus(call, p)
 	case "tab.close":
 		return h.tabClose(p)
+	case "workspace.rename":
+		return h.workspaceRename(p)
 	case "pane.split":
 		return h.paneSplit(call, p)
 	case "pane.zoom":
@@ -138,7 +140,7 @@ func (h *herdrSock) tabCreate(call *herdrCall, p herdrParams) (any, *herdrErr) {
 	if p.has("env") {
 		return nil, herdrErrorf("unsupported", "env in a create is not supported by tuios")
 	}
-	label, herr := p.str("label", false)
+	label, herr := p.label("label")
 	if herr != nil {
 		return nil, herr
 	}
@@ -167,7 +169,7 @@ func (h *herdrSock) tabCreate(call *herdrCall, p herdrParams) (any, *herdrErr) {
 		if ss.wsNames == nil {
 			ss.wsNames = map[int]string{}
 		}
-		ss.wsNames[free] = strings.TrimSpace(label)
+		ss.wsNames[free] = label
 	}
 	var pane string
 	if w := h.s.windows[stringOf(res["window_id"])]; w != nil {
@@ -177,6 +179,26 @@ func (h *herdrSock) tabCreate(call *herdrCall, p herdrParams) (any, *herdrErr) {
 	return map[string]any{"type": "tab_created", "tab_id": herdrTabID(ss, free), "pane_id": pane}, nil
 }
 
+// workspaceRename gives the session a herdr label (Session.herdrLabel
+// says why it is not a tuios rename); a null or blank label clears it.
+// herdr's event streams hear workspace_renamed; the ids do not change.
+func (h *herdrSock) workspaceRename(p herdrParams) (any, *herdrErr) {
+	ss, herr := h.workspaceSession(p)
+	if herr != nil {
+		return nil, herr
+	}
+	label, herr := p.label("label") // null clears
+	if herr != nil {
+		return nil, herr
+	}
+	h.s.mu.Lock()
+	ss.herdrLabel = label
+	name := ss.Name
+	h.s.mu.Unlock()
+	h.s.hub.publish(event{Type: evWorkspaceLabelled, Session: name})
+	return herdrOK, nil
+}
+
 // tabRename names the slot: tuios has no verb for it, the name is the
 // field the attach layout and list-workspaces already show.
 func (h *herdrSock) tabRename(p herdrParams) (any, *herdrErr) {
@@ -184,7 +206,7 @@ func (h *herdrSock) tabRename(p herdrParams) (any, *herdrErr) {
 	if herr != nil {
 		return nil, herr
 	}
-	label, herr := p.str("label", false) // null clears, as pane.rename
+	label, herr := p.label("label") // null clears, as pane.rename
 	if herr != nil {
 		return nil, herr
 	}
@@ -192,7 +214,7 @@ func (h *herdrSock) tabRename(p herdrParams) (any, *herdrErr) {
 	if ss.wsNames == nil {
 		ss.wsNames = map[int]string{}
 	}
-	if label = strings.TrimSpace(label); label == "" {
+	if label == "" {
 		delete(ss.wsNames, n)
 	} else {
 		ss.wsNames[n] = label

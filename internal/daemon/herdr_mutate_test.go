@@ -1,9 +1,15 @@
 package daemon
 
 import (
+	"bufio"
 	"encoding/json"
+	"fmt"
+	"net"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/tuios/tuios/internal/proto"
 )
 
 // herdrDo sends one method over the real herdr socket and returns its
@@ -129,7 +135,7 @@ func TestHerdrMutatingMethods(t *testing.T) {
 		t.Fatalf("agent.prompt while working: %q", busy)
 	}
 
-	// workspace.close ends the session; workspace.rename stays unsupported.
+	// workspace.close ends the session.
 	soloWS := "w" + herdrHex(str(hw.r.must("session-info", map[string]any{"session": "solo"})["session_id"]))
 	if _, code := herdrDo(t, hw, "workspace.close", map[string]any{"workspace_id": soloWS}); code != "" {
 		t.Fatal(code)
@@ -137,9 +143,73 @@ func TestHerdrMutatingMethods(t *testing.T) {
 	if _, code := herdrDo(t, hw, "workspace.get", map[string]any{"workspace_id": soloWS}); code != "workspace_not_found" {
 		t.Fatalf("closed workspace: %s", code)
 	}
-	for _, m := range []string{"workspace.rename"} {
-		if _, code := herdrDo(t, hw, m, map[string]any{"workspace_id": ws, "pane_id": a}); code != "unsupported" {
-			t.Fatalf("%s: %s", m, code)
+}
+
+// workspace.rename relabels a session for herdr tools: its herdr label and
+// a workspace_renamed event change, its tuios name, id and herdr id stay,
+// and a tuios subscriber that did not ask for the label hears nothing.
+func TestHerdrWorkspaceRenameRelabels(t *testing.T) {
+	hw := newHerdrWorld(t, "")
+	a := hw.pane("work", "a")
+	ws := "w" + herdrHex(str(hw.r.must("session-info", map[string]any{"session": "work"})["session_id"]))
+	tuiosSub := dialRPC(t, hw.sock)
+	tuiosSub.must("subscribe", nil)
+	c, err := net.Dial("unix", hw.herdr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	fmt.Fprintf(c, `{"id":"e","method":"events.subscribe","params":{"subscriptions":[{"type":"workspace_renamed"}]}}`+"\n")
+	rd := bufio.NewReader(c)
+	c.SetReadDeadline(time.Now().Add(guard))
+	if l, _ := rd.ReadString('\n'); !strings.Contains(l, "subscription_started") {
+		t.Fatalf("subscribe: %s", l)
+	}
+
+	if _, code := herdrDo(t, hw, "workspace.rename", map[string]any{"workspace_id": ws, "label": " Docs\x1b[31m site "}); code != "" {
+		t.Fatal(code)
+	}
+	l, err := rd.ReadString('\n')
+	if err != nil || !strings.Contains(l, `"event":"workspace_renamed"`) || !strings.Contains(l, `"label":"Docs[31m site"`) || !strings.Contains(l, ws) {
+		t.Fatalf("the herdr stream after the rename: %q %v", l, err)
+	}
+	res, _ := herdrDo(t, hw, "workspace.get", map[string]any{"workspace_id": ws})
+	if got := res["workspace"].(map[string]any)["label"]; got != "Docs[31m site" {
+		t.Fatalf("workspace.get label %v", got)
+	}
+	if info := hw.r.must("session-info", map[string]any{"session": "work"}); info["session_id"] == nil {
+		t.Fatalf("the tuios session is gone after a herdr rename: %v", info)
+	}
+	// The next event a tuios subscriber reads is the retitle made after
+	// the rename, not the herdr label.
+	hw.r.must("set-window", map[string]any{"window": a, "name": "after"})
+	for {
+		var ev event
+		tuiosSub.c.SetReadDeadline(time.Now().Add(guard))
+		line, err := proto.ReadLine(tuiosSub.r, proto.MaxLine)
+		if err != nil {
+			t.Fatalf("tuios subscriber: %v", err)
 		}
+		json.Unmarshal(line, &ev)
+		if ev.Type == evWorkspaceLabelled {
+			t.Fatalf("a tuios subscriber heard the herdr label: %s", line)
+		}
+		if ev.Type == "window-retitled" {
+			break
+		}
+	}
+
+	if _, code := herdrDo(t, hw, "workspace.rename", map[string]any{"workspace_id": ws, "label": strings.Repeat("x", maxLabel+1)}); code != "invalid_request" {
+		t.Fatalf("an over-long label: %q", code)
+	}
+	if _, code := herdrDo(t, hw, "workspace.rename", map[string]any{"workspace_id": "w000000000000", "label": "x"}); code != "workspace_not_found" {
+		t.Fatalf("an unknown workspace: %q", code)
+	}
+	if _, code := herdrDo(t, hw, "workspace.rename", map[string]any{"workspace_id": ws, "label": nil}); code != "" {
+		t.Fatal(code)
+	}
+	res, _ = herdrDo(t, hw, "workspace.get", map[string]any{"workspace_id": ws})
+	if got := res["workspace"].(map[string]any)["label"]; got != "work" {
+		t.Fatalf("a cleared label shows %v, want the session name", got)
 	}
 }

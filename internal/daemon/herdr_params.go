@@ -3,6 +3,7 @@ package daemon
 import (
 	"encoding/json"
 	"strconv"
+	"strings"
 
 	"github.com/tuios/tuios/internal/proto"
 )
@@ -48,6 +49,29 @@ func (p herdrParams) str(name string, required bool) (string, *herdrErr) {
 	var s string
 	if err := json.Unmarshal(p[name], &s); err != nil {
 		return "", herdrBadType(name, "a string")
+	}
+	return s, nil
+}
+
+// maxLabel bounds a tab or workspace label a herdr tool sets.
+const maxLabel = 256
+
+// label reads a display label: trimmed, control characters removed (it
+// is drawn in attached clients' rails), at most maxLabel bytes; absent or
+// null is "".
+func (p herdrParams) label(name string) (string, *herdrErr) {
+	s, herr := p.str(name, false)
+	if herr != nil {
+		return "", herr
+	}
+	s = strings.TrimSpace(strings.Map(func(r rune) rune {
+		if r < 0x20 || r >= 0x7f && r < 0xa0 {
+			return -1
+		}
+		return r
+	}, s))
+	if len(s) > maxLabel {
+		return "", herdrErrorf(proto.CodeInvalidRequest, name+" is longer than "+strconv.Itoa(maxLabel)+" bytes")
 	}
 	return s, nil
 }

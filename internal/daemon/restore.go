@@ -54,6 +54,7 @@ type savedSession struct {
 	ID        string         `json:"id"`
 	Workspace int            `json:"workspace"`
 	WSNames   map[int]string `json:"workspace_names,omitempty"`
+	Label     string         `json:"herdr_label,omitempty"`
 	Cols      int            `json:"cols"`
 	Rows      int            `json:"rows"`
 	Focused   string         `json:"focused,omitempty"`
@@ -144,7 +145,7 @@ func (s *Server) layoutToSave() savedLayout {
 	var refs []winRef
 	s.mu.Lock()
 	for _, ss := range s.sessionsSorted() {
-		sv := savedSession{Name: ss.Name, ID: ss.ID, Workspace: ss.workspace, Cols: ss.cols, Rows: ss.rows, Tiled: ss.tiled, Zoomed: ss.zoomed}
+		sv := savedSession{Name: ss.Name, ID: ss.ID, Workspace: ss.workspace, Cols: ss.cols, Rows: ss.rows, Tiled: ss.tiled, Zoomed: ss.zoomed, Label: ss.herdrLabel}
 		if len(ss.wsNames) > 0 {
 			sv.WSNames = map[int]string{}
 			for k, v := range ss.wsNames {
@@ -243,6 +244,9 @@ func (s *Server) restoreSession(sv savedSession, room int) int {
 	ss.tiled, ss.zoomed = sv.Tiled, sv.Zoomed
 	if sv.Workspace >= 1 && sv.Workspace <= Workspaces {
 		ss.workspace = sv.Workspace
+	}
+	if len(sv.Label) <= maxLabel {
+		ss.herdrLabel = sv.Label
 	}
 	for k, v := range sv.WSNames {
 		if k >= 1 && k <= Workspaces && len(v) <= 256 {
@@ -372,7 +376,7 @@ func (r *restorer) followLayout() {
 	sub := &subscriber{q: make(chan event, 64), types: map[string]bool{
 		"session-created": true, "session-closed": true, "window-created": true, "window-closed": true,
 		"window-moved": true, "window-retitled": true, "window-focused": true, "window-minimized": true,
-		"window-restored": true, "workspace-switched": true, "gap": true,
+		"window-restored": true, "workspace-switched": true, evWorkspaceLabelled: true, "gap": true,
 	}}
 	r.s.hub.addWith(sub, nil)
 	go func() {

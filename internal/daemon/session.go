@@ -42,6 +42,11 @@ type Session struct {
 	zoomed    bool       // the focused window fills the area
 	tiled     bool       // a client has shown it: its windows are tiled (layout.go)
 	mail      *mail.Ring // made on first use (verbs_mail.go); nil until then
+	// herdrLabel is the display name a herdr tool gave the session with
+	// workspace.rename (herdr_mutate.go); "" shows its name. The tuios
+	// name is a key of mail, stash, the Inbox and every shell's
+	// TUIOS_SESSION, so a herdr rename relabels rather than renames.
+	herdrLabel string
 
 	tileMu sync.Mutex // one retile at a time; taken before s.mu, never under it
 }
