@@ -31,8 +31,10 @@ import (
 // a client that lists and then subscribes with after_seq misses neither.
 
 const (
-	// followPoll is how often a host too old to subscribe is listed.
-	followPoll = 30 * time.Second
+	// followPoll is how often a host too old to subscribe is listed;
+	// followPollRail while a client is attached, whose rail shows it.
+	followPoll     = 30 * time.Second
+	followPollRail = 5 * time.Second
 	// followRetry is the pause before following again after the stream
 	// broke while the link stayed up (a resync, a garbage line).
 	followRetry = time.Second
@@ -57,9 +59,11 @@ type hostFollow struct {
 	hosts map[string]*followed
 	// open is s.openHost: a new stream to a host's daemon (tests put an
 	// older daemon's refusals in front of the real one); pollEvery is
-	// followPoll (tests shorten it). Read with opener.
+	// followPoll and pollRail followPollRail (tests change them). Read
+	// with opener.
 	open      func(ctx context.Context, host string) (io.ReadWriteCloser, *proto.Error)
 	pollEvery time.Duration
+	pollRail  time.Duration
 
 	alarm snoozeAlarm // the earliest timed snooze of a mirrored item
 }
@@ -88,7 +92,7 @@ type farAgent struct {
 }
 
 func newHostFollow(s *Server) *hostFollow {
-	return &hostFollow{s: s, m: inbox.NewMirror(s.att.q, s.clock), open: s.openHost, pollEvery: followPoll, hosts: map[string]*followed{}}
+	return &hostFollow{s: s, m: inbox.NewMirror(s.att.q, s.clock), open: s.openHost, pollEvery: followPoll, pollRail: followPollRail, hosts: map[string]*followed{}}
 }
 
 // start follows every configured host and then every host-changed event.
@@ -180,11 +184,12 @@ func (f *hostFollow) endStream(h *followed) {
 	}
 }
 
-// opener is how streams are opened and how often a host is polled.
-func (f *hostFollow) opener() (func(context.Context, string) (io.ReadWriteCloser, *proto.Error), time.Duration) {
+// opener is how streams are opened and how often a host is polled:
+// every, and rail while a client is attached.
+func (f *hostFollow) opener() (open func(context.Context, string) (io.ReadWriteCloser, *proto.Error), every, rail time.Duration) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.open, f.pollEvery
+	return f.open, f.pollEvery, f.pollRail
 }
 
 func (f *hostFollow) setMode(h *followed, mode, note string) {
@@ -271,7 +276,7 @@ func (f *hostFollow) layoutChanged() {
 // listing's seq and applies the events until the stream ends. It reports
 // true when the host cannot subscribe from a seq and must be polled.
 func (f *hostFollow) follow(h *followed) (poll bool) {
-	open, every := f.opener()
+	open, every, rail := f.opener()
 	rw, perr := open(h.ctx, h.name)
 	if perr != nil {
 		f.setMode(h, "", perr.Message)
@@ -307,7 +312,7 @@ func (f *hostFollow) follow(h *followed) (poll bool) {
 	err := st.call("subscribe", map[string]any{"types": followTypes, "after_seq": l.Seq, "boot_id": l.BootID, "queue": followQueue}, &sub)
 	switch {
 	case err != nil && (err.Code == proto.CodeUnknownVerb || err.Code == proto.CodeInvalidParams):
-		f.setMode(h, "polling", "the host's tuios cannot subscribe from a seq: listed every "+every.String())
+		f.setMode(h, "polling", "the host's tuios cannot subscribe from a seq: listed every "+rail.String()+" while a client is attached, "+every.String()+" otherwise")
 		return true
 	case err != nil:
 		f.setMode(h, "", err.Message)
@@ -432,19 +437,24 @@ func (f *hostFollow) seedCache(h *followed, rows []farAgentRow) {
 	}
 }
 
-// poll lists a host too old to subscribe every pollEvery while its link
-// is up, each time on a stream of its own.
+// poll lists a host too old to subscribe while its link is up, each
+// time on a stream of its own: every pollRail while a client is attached
+// (its rail shows the host), else every pollEvery. It wakes each
+// pollRail to look, so a client that attaches is served within one.
 func (f *hostFollow) poll(h *followed) {
+	var listed time.Time
 	for f.s.hostStatus(h.name) == linkUp {
-		var l farListing
-		err := f.listFar(h, &l)
-		if err == nil {
-			f.m.Heard(h.name)
-			f.do(func() []inbox.Event { return f.m.Sync(h.name, l.BootID, l.Items) })
-			f.layoutChanged()
+		_, every, rail := f.opener()
+		if f.s.attach.n.Load() > 0 || listed.IsZero() || f.s.clock.Now().Sub(listed) >= every {
+			listed = f.s.clock.Now()
+			var l farListing
+			if err := f.listFar(h, &l); err == nil {
+				f.m.Heard(h.name)
+				f.do(func() []inbox.Event { return f.m.Sync(h.name, l.BootID, l.Items) })
+				f.layoutChanged()
+			}
 		}
-		_, every := f.opener()
-		if !f.pause(h, every) {
+		if !f.pause(h, min(every, rail)) {
 			return
 		}
 	}
@@ -453,7 +463,7 @@ func (f *hostFollow) poll(h *followed) {
 // listFar reads the host's own Inbox on a new stream: list-attention with
 // host local, or without it for a daemon older still.
 func (f *hostFollow) listFar(h *followed, l *farListing) *proto.Error {
-	open, _ := f.opener()
+	open, _, _ := f.opener()
 	rw, err := open(h.ctx, h.name)
 	if err != nil {
 		return err

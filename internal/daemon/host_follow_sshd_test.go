@@ -169,8 +169,9 @@ func (o *olderFar) Close() error {
 }
 
 // A host whose tuios cannot subscribe from a seq is listed again on a
-// timer instead (events: polling), and its items still arrive; removing
-// the host closes them (host_removed).
+// timer instead (events: polling), often while a client's rail shows it,
+// and its items still arrive; removing the host closes them
+// (host_removed).
 func TestFollowPollsAHostTooOldToSubscribe(t *testing.T) {
 	w := newLinkWorld(t, testsshd.Options{})
 	fr := dialRPC(t, w.far.Socket())
@@ -187,7 +188,9 @@ func TestFollowPollsAHostTooOldToSubscribe(t *testing.T) {
 		}
 		return newOlderFar(rw, &subs), nil
 	}
-	f.pollEvery = 100 * time.Millisecond
+	// Only a client's rail makes the host listed often: without one a
+	// listing an hour apart would miss every change below.
+	f.pollEvery, f.pollRail = time.Hour, 100*time.Millisecond
 	f.mu.Unlock()
 
 	r := dialRPC(t, w.sock)
@@ -199,6 +202,9 @@ func TestFollowPollsAHostTooOldToSubscribe(t *testing.T) {
 		t.Fatalf("events_note: %v", row)
 	}
 
+	catPane(t, r, "here")
+	st, _ := attachStreamT(t, w.sock, map[string]any{"session": "here", "cols": 100, "rows": 30})
+	defer st.c.Close()
 	report(t, fr, win, "needs_input", "", "which retry policy?")
 	farList := waitList(t, fr, nil, "the far question", func(l attList) bool { return l.Total == 1 })
 	id := "far:" + farList.Items[0].ID
