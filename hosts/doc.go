@@ -15,7 +15,8 @@
 // refused wherever they are written (ssh_options or ~/.ssh/config).
 //
 // Jump hosts (-J / ProxyJump, in ssh_options or ~/.ssh/config) are host
-// names only: [user@]host[:port], comma-separated, at most MaxJumps in a
+// names or bracketed IPv6 literals only: [user@]host[:port] or
+// [user@][v6addr][:port], comma-separated, at most MaxJumps in a
 // route; a command, a URL or a value starting with '-' is refused with the
 // reason, and "none" switches a ~/.ssh/config ProxyJump off as in ssh.
 // Each jump host is resolved like a host (its own Host block), its key
@@ -49,7 +50,7 @@
 // daemon does with links are the daemon's (internal/daemon/links.go).
 //
 // Not done yet (said where it matters): Match and Include in
-// ~/.ssh/config (skipped and noted), IPv6 literals as jump hosts, the
+// ~/.ssh/config (skipped and noted), the
 // login-shell lookup of tuios, agent forwarding, and a ServerAliveInterval
 // of 0 meaning "no keepalives" (0 reads as the default).
 package hosts

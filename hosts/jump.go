@@ -2,6 +2,7 @@ package hosts
 
 import (
 	"fmt"
+	"net"
 	"strconv"
 	"strings"
 )
@@ -26,6 +27,9 @@ type Jump struct {
 // String writes the hop back as ssh's -J would take it.
 func (j Jump) String() string {
 	s := j.Host
+	if strings.Contains(s, ":") {
+		s = "[" + s + "]"
+	}
 	if j.User != "" {
 		s = j.User + "@" + s
 	}
@@ -36,7 +40,8 @@ func (j Jump) String() string {
 }
 
 // ParseProxyJump reads a ProxyJump value: comma-separated
-// [user@]host[:port], at most MaxJumps of them, host names only. ssh also
+// [user@]host[:port], at most MaxJumps of them, host names or IPv6
+// literals in brackets ([::1]:2222) only. ssh also
 // takes ssh:// URLs and passes a jump host to a second ssh as an argument,
 // so a value that starts with '-', holds blanks, quotes, shell characters
 // or a URL could carry more than a machine to go through: every such value
@@ -88,17 +93,33 @@ func parseJump(p string) (Jump, error) {
 			return Jump{}, only("the user is not letters, digits, '.', '-' and '_'")
 		}
 	}
-	if h, port, ok := strings.Cut(rest, ":"); ok {
+	host, port, hasPort := rest, "", false
+	v6 := strings.HasPrefix(rest, "[")
+	if v6 {
+		// [v6]:port, as ssh writes an address literal: the brackets keep
+		// the address's colons apart from the port's.
+		addr, after, ok := strings.Cut(rest[1:], "]")
+		if ip := net.ParseIP(addr); !ok || ip == nil || ip.To4() != nil {
+			return Jump{}, only("not an IPv6 address in brackets")
+		}
+		if after != "" && !strings.HasPrefix(after, ":") {
+			return Jump{}, only("text after the brackets that is not :port")
+		}
+		host, port, hasPort = addr, strings.TrimPrefix(after, ":"), after != ""
+	} else {
+		host, port, hasPort = strings.Cut(rest, ":")
+	}
+	if hasPort {
 		n, err := strconv.Atoi(port)
-		if err != nil || n < 1 || n > 65535 || port[0] == '0' || port[0] == '+' {
+		if err != nil || n < 1 || n > 65535 || port == "" || port[0] == '0' || port[0] == '+' {
 			return Jump{}, only("the port is not 1..65535")
 		}
-		j.Port, rest = n, h
+		j.Port = n
 	}
-	if !ValidName(rest) || strings.HasPrefix(rest, "-") {
+	if !v6 && (!ValidName(host) || strings.HasPrefix(host, "-")) {
 		return Jump{}, only("not a host name")
 	}
-	j.Host = rest
+	j.Host = host
 	return j, nil
 }
 
@@ -172,7 +193,7 @@ func (r *Resolved) Route() string {
 	}
 	parts := make([]string, len(r.Via))
 	for i, v := range r.Via {
-		parts[i] = fmt.Sprintf("%s (%s@%s port %d)", v.Host, v.User, v.HostName, v.Port)
+		parts[i] = fmt.Sprintf("%s (%s@%s port %d)", Jump{Host: v.Host}, v.User, v.HostName, v.Port)
 	}
 	return "via " + strings.Join(parts, ", ")
 }

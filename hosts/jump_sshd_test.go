@@ -270,3 +270,21 @@ func TestJumpLinkEndsWithItsRoute(t *testing.T) {
 		t.Fatalf("Err: %v", err)
 	}
 }
+
+// A jump host written as an IPv6 literal in brackets, [::1]:PORT, is
+// dialled there: two logins, the second from ::1 through the first.
+func TestJumpThroughAnIPv6Literal(t *testing.T) {
+	w := newJumpWorld(t, testsshd.Options{IPv6: true})
+	l, err := w.d.Dial(context.Background(), w.host(fmt.Sprintf("-J root@[::1]:%d", w.s.Port)))
+	if err != nil {
+		t.Fatalf("dial via [::1]: %v", err)
+	}
+	defer l.Close()
+	if err := l.Call("ping", nil, nil); err != nil {
+		t.Fatalf("a call through the jump host: %v", err)
+	}
+	if got, want := l.Where.Route(), fmt.Sprintf("via [::1] (root@::1 port %d)", w.s.Port); got != want {
+		t.Fatalf("route %q, want %q", got, want)
+	}
+	waitFor(t, 10*time.Second, "a login from ::1", func() bool { return strings.Contains(w.s.Log(), "Accepted publickey for root from ::1") })
+}

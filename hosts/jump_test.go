@@ -2,11 +2,21 @@ package hosts
 
 import (
 	"errors"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
+
+// jumpHostOK is what a parsed hop's host may be: a host name that is not
+// an option, or an IPv6 address (read from brackets).
+func jumpHostOK(h string) bool {
+	if ip := net.ParseIP(h); ip != nil && ip.To4() == nil {
+		return true
+	}
+	return ValidName(h) && !strings.HasPrefix(h, "-")
+}
 
 func TestParseProxyJump(t *testing.T) {
 	for in, want := range map[string]string{
@@ -16,6 +26,8 @@ func TestParseProxyJump(t *testing.T) {
 		"me@bastion.example:22,in": "me@bastion.example:22,in",
 		"a,b,c,d":                  "a,b,c,d",
 		"10.0.0.1":                 "10.0.0.1",
+		"[::1]:22":                 "[::1]:22",
+		"me@[fd00::7],in":          "me@[fd00::7],in",
 	} {
 		js, err := ParseProxyJump(in)
 		if err != nil {
@@ -36,7 +48,7 @@ func TestParseProxyJump(t *testing.T) {
 	for _, bad := range []string{
 		"", "-oProxyCommand=touch x", "jump,-x", "a,b,c,d,e", "a,,b", "ssh://me@jump:22", "$(touch x)", "`id`",
 		"a;touch x", "a b", "a|b", "-", "me@-jump", "-me@jump", "jump:0", "jump:65536", "jump:+22", "jump:022", "jump:x",
-		"[::1]:22", "::1", "a@b@c", "jump\n", "é", "me@", "@jump", strings.Repeat("a", 2000),
+		"::1", "[::1", "[::1]x", "[::1]:", "[::1]:0", "[10.0.0.1]", "[fe80::1%eth0]", "[jump]", "[::1]:22:33", "a@b@c", "jump\n", "é", "me@", "@jump", strings.Repeat("a", 2000),
 	} {
 		if js, err := ParseProxyJump(bad); err == nil {
 			t.Errorf("%q accepted as %+v", bad, js)
@@ -64,7 +76,7 @@ func FuzzParseProxyJump(f *testing.F) {
 		}
 		var back []string
 		for _, j := range js {
-			if !ValidName(j.Host) || strings.HasPrefix(j.Host, "-") || (j.User != "" && !validUser(j.User)) || j.Port < 0 || j.Port > 65535 {
+			if !jumpHostOK(j.Host) || (j.User != "" && !validUser(j.User)) || j.Port < 0 || j.Port > 65535 {
 				t.Fatalf("%q gave hop %+v", v, j)
 			}
 			back = append(back, j.String())
@@ -237,7 +249,7 @@ func FuzzParseOptionsJump(f *testing.F) {
 			t.Fatalf("%+v", o)
 		}
 		for _, j := range o.ProxyJump {
-			if !ValidName(j.Host) || strings.HasPrefix(j.Host, "-") {
+			if !jumpHostOK(j.Host) {
 				t.Fatalf("jump host %+v", j)
 			}
 		}

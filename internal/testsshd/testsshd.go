@@ -44,6 +44,10 @@ type Options struct {
 	// be a jump host. By default forwarding is on (said explicitly, so a
 	// distribution default cannot turn the jump-host tests off).
 	NoTCPForwarding bool
+	// IPv6 listens on [::1] too, on the same port, and the client's
+	// known_hosts names the key there as well; the test is skipped when
+	// this machine has no IPv6 loopback.
+	IPv6 bool
 }
 
 // Server is one running sshd and the files it was started with.
@@ -56,6 +60,7 @@ type Server struct {
 	t       testing.TB
 	dir     string
 	userKey []byte // the authorized user key, PEM
+	ipv6    bool   // listens on [::1] too (Options.IPv6)
 
 	mu  sync.Mutex
 	cmd *exec.Cmd
@@ -106,6 +111,14 @@ PermitRootLogin prohibit-password
 LogLevel VERBOSE
 SetEnv SHLVL=1
 `, port, filepath.Join(dir, "host_key"), filepath.Join(dir, "authorized_keys"), filepath.Join(dir, "sshd.pid"))
+	if opt.IPv6 {
+		l6, err := net.Listen("tcp", "[::1]:"+strconv.Itoa(port))
+		if err != nil {
+			t.Skip("no IPv6 loopback here: " + err.Error())
+		}
+		l6.Close()
+		cfg += "ListenAddress ::1\n"
+	}
 	if opt.NoTCPForwarding {
 		cfg += "AllowTcpForwarding no\n"
 	} else {
@@ -122,7 +135,7 @@ SetEnv SHLVL=1
 	must(t, os.WriteFile(filepath.Join(dir, "sshd_config"), []byte(cfg), 0o600))
 	// sshd insists on its privilege separation directory.
 	must(t, os.MkdirAll("/run/sshd", 0o755))
-	s := &Server{Port: port, HostKey: hostPub, t: t, dir: dir, userKey: userPriv, log: &syncBuffer{}}
+	s := &Server{Port: port, HostKey: hostPub, t: t, dir: dir, userKey: userPriv, log: &syncBuffer{}, ipv6: opt.IPv6}
 	s.Restart()
 	t.Cleanup(func() {
 		s.Stop()
@@ -284,6 +297,9 @@ func (s *Server) SSHConfig(home, text string) {
 func (s *Server) KnownHosts(home string, key ssh.PublicKey) {
 	s.t.Helper()
 	line := fmt.Sprintf("[127.0.0.1]:%d %s", s.Port, ssh.MarshalAuthorizedKey(key))
+	if s.ipv6 {
+		line += fmt.Sprintf("[::1]:%d %s", s.Port, ssh.MarshalAuthorizedKey(key))
+	}
 	must(s.t, os.WriteFile(filepath.Join(home, ".ssh", "known_hosts"), []byte(line), 0o600))
 }
 
