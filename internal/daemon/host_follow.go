@@ -64,6 +64,8 @@ type hostFollow struct {
 	open      func(ctx context.Context, host string) (io.ReadWriteCloser, *proto.Error)
 	pollEvery time.Duration
 	pollRail  time.Duration
+	// sessionsEvery is followSessionsBackstop (tests shorten it); under mu.
+	sessionsEvery time.Duration
 
 	alarm snoozeAlarm // the earliest timed snooze of a mirrored item
 }
@@ -92,7 +94,7 @@ type farAgent struct {
 }
 
 func newHostFollow(s *Server) *hostFollow {
-	return &hostFollow{s: s, m: inbox.NewMirror(s.att.q, s.clock), open: s.openHost, pollEvery: followPoll, pollRail: followPollRail, hosts: map[string]*followed{}}
+	return &hostFollow{s: s, m: inbox.NewMirror(s.att.q, s.clock), open: s.openHost, pollEvery: followPoll, pollRail: followPollRail, sessionsEvery: followSessionsBackstop, hosts: map[string]*followed{}}
 }
 
 // start follows every configured host and then every host-changed event.
@@ -321,6 +323,9 @@ func (f *hostFollow) follow(h *followed) (poll bool) {
 		return false // it changed between the two calls: list again
 	}
 	f.setMode(h, "live", "")
+	backstop, stop := context.WithCancel(h.ctx)
+	defer stop()
+	go f.sessionsBackstop(backstop, h) // host_follow_sessions.go
 	for {
 		line, rerr := proto.ReadLine(st.r, inbox.MaxHostLine)
 		if rerr != nil {

@@ -242,3 +242,30 @@ func railSessions(s *Server, host string) string {
 	}
 	return ""
 }
+
+// A live follow lists the host's sessions again now and then (once a
+// minute; the test shortens it): a session whose created event was lost
+// comes into the rail, and one whose closed event was lost leaves it.
+func TestFollowListsFarSessionsAgainAsABackstop(t *testing.T) {
+	w := newLinkWorld(t, testsshd.Options{})
+	fr := dialRPC(t, w.far.Socket())
+	catPane(t, fr, "api")
+	w.startNear("", nil)
+	f := w.near.follow
+	f.mu.Lock()
+	f.sessionsEvery = 100 * time.Millisecond
+	f.mu.Unlock()
+	r := dialRPC(t, w.sock)
+	w.writeConfig(w.hostTable("far"))
+	r.must("apply-config", map[string]any{})
+	waitStatus(t, r, "far", "up")
+	eventually(t, "following far live", func() bool { return hostRows(t, r)["far"]["events"] == "live" })
+	eventually(t, "far's session in the rail", func() bool { return railSessions(w.near, "far") == "api" })
+
+	f.mu.Lock() // as if session-created of api and session-closed of ghost were lost
+	h := f.hosts["far"]
+	delete(h.sessions, "api")
+	h.sessions["ghost"] = struct{}{}
+	f.mu.Unlock()
+	eventually(t, "the rail listed again", func() bool { return railSessions(w.near, "far") == "api" })
+}
