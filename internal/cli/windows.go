@@ -159,33 +159,8 @@ func windowCommands() []Command {
 			},
 		},
 		{
-			Name: "new-window", Summary: "open a window running your shell or a program", Usage: "[NAME] [--workspace N] [--cwd DIR] [--no-focus] [--json] [-- ARGV…]",
-			Help:    "Opens a window in a session. Words after the name are the program to run instead of the shell (nothing re-parses them); the window closes when that program exits.",
-			Example: "tuios new-window -s work build --cwd /src/api --no-focus\ntuios new-window -s work htop /usr/bin/htop\nid=$(tuios new-window -s work --json | jq -r .window_id)",
-			Flags: func(fs *FlagSet) {
-				fs.StringP("session", "s", "", "the session")
-				fs.Int("workspace", 0, "the workspace (1 to 9; default: the current one)")
-				fs.String("cwd", "", "the working directory")
-				fs.Bool("no-focus", false, "do not take the focus")
-				jsonFlag(fs)
-			},
-			Run: func(ctx *Context) error {
-				name, argv := "", []string(nil)
-				if len(ctx.Args) > 0 {
-					name, argv = ctx.Args[0], ctx.Args[1:]
-				}
-				var res map[string]any
-				if err := callCtx(ctx, "new-window", params("session", str(ctx, "session"), "name", name, "workspace", flagInt(ctx, "workspace"),
-					"cwd", str(ctx, "cwd"), "no_focus", flagBool(ctx, "no-focus"), "argv", argv), &res); err != nil {
-					return err
-				}
-				if flagBool(ctx, "json") {
-					return printJSON(ctx.Stdout, res)
-				}
-				id, _ := res["window_id"].(string)
-				fmt.Fprintf(ctx.Stdout, "%s  %s\n", short(id), escapeControls(fmt.Sprint(res["name"])))
-				return nil
-			},
+			Name: "new-window", Summary: "open a window running your shell or a program", Usage: newWindowUsage,
+			Help: newWindowHelp, Example: newWindowExample, Flags: newWindowFlags, Run: runNewWindow, // newwindow.go
 		},
 		{
 			Name: "list-windows", Summary: "list a session's windows", Usage: "[-s [HOST:]NAME] [--json]", Example: "tuios list-windows -s work\ntuios list-windows -s build:api\ntuios list-windows -s work --json | jq -r '.windows[] | \"\\(.window_id) \\(.display_name)\"'",
@@ -384,13 +359,22 @@ func short(id string) string {
 	return id
 }
 
+// maxStdinText is the most send-text and the like read from "-".
+const maxStdinText = 8 << 20
+
 // readArgOrStdin is the text argument, or standard input for "-".
 func readArgOrStdin(ctx *Context, what string) (string, error) {
 	if len(ctx.Args) == 0 {
 		return "", usageError(fmt.Sprintf("tuios %s -w build 'text'", what), "give the text to send, or - to read it from standard input")
 	}
 	if len(ctx.Args) == 1 && ctx.Args[0] == "-" {
-		b, err := io.ReadAll(io.LimitReader(ctx.Stdin, 8<<20))
+		// One byte past the cap tells "exactly 8 MB" from "more": more is
+		// refused before anything is typed, since half a command line
+		// typed is worse than none.
+		b, err := io.ReadAll(io.LimitReader(ctx.Stdin, maxStdinText+1))
+		if err == nil && len(b) > maxStdinText {
+			return "", &Error{Code: "invalid_params", Message: "standard input is over 8 MB; nothing was sent", Hint: "send it in parts, or stash the file and send its path"}
+		}
 		return string(b), err
 	}
 	return strings.Join(ctx.Args, " "), nil
