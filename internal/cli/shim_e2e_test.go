@@ -7,8 +7,8 @@ import (
 	"testing"
 )
 
-// The hand-written Claude Code shim in integrations/claude-code reports
-// from a real pane as the skill says: session start working, a
+// The old Claude Code shim in integrations/claude-code runs tuios
+// agent-hook from a real pane: prompt submit working, a permission
 // notification needs_input with its message, stop done; outside tuios it
 // exits 0 and reports nothing.
 func TestClaudeCodeShimReportsFromAPane(t *testing.T) {
@@ -31,15 +31,15 @@ func TestClaudeCodeShimReportsFromAPane(t *testing.T) {
 		e.json(&st, "get-agent-state", "-s", "work", "-w", "0")
 		return st.State, st.Message
 	}
-	hook(`{"hook_event_name":"SessionStart","session_id":"s1"}`)
+	hook(`{"hook_event_name":"UserPromptSubmit","session_id":"s1","prompt":"hi"}`)
 	if st, _ := state(); st != "working" {
-		t.Fatalf("after SessionStart: %s", st)
+		t.Fatalf("after UserPromptSubmit: %s", st)
 	}
-	hook(`{"hook_event_name":"Notification","message":"Claude needs your permission to use \"Bash\""}`)
+	hook(`{"hook_event_name":"Notification","session_id":"s1","notification_type":"permission_prompt","message":"Claude needs your permission to use \"Bash\""}`)
 	if st, msg := state(); st != "needs_input" || msg != `Claude needs your permission to use "Bash"` {
 		t.Fatalf("after Notification: %s %q", st, msg)
 	}
-	hook(`{"hook_event_name":"Stop"}`)
+	hook(`{"hook_event_name":"Stop","session_id":"s1"}`)
 	if st, _ := state(); st != "done" {
 		t.Fatalf("after Stop: %s", st)
 	}
@@ -51,7 +51,7 @@ func TestClaudeCodeShimReportsFromAPane(t *testing.T) {
 	}
 	e.json(&w, "get-window", "-s", "work", "-w", "0")
 	cmd := exec.Command("sh", shim)
-	cmd.Stdin = strings.NewReader(`{"hook_event_name":"SessionStart"}`)
+	cmd.Stdin = strings.NewReader(`{"hook_event_name":"UserPromptSubmit","session_id":"s1","prompt":"hi"}`)
 	cmd.Env = append(append([]string{}, e.vars...), "TUIOS_PANE_ID="+w.ID, "TUIOS_BIN="+e.bin)
 	if out, err := cmd.CombinedOutput(); err != nil || len(out) != 0 {
 		t.Fatalf("outside tuios: %v %q", err, out)
