@@ -14,6 +14,7 @@ require (
 	github.com/creack/pty v1.1.24
 	github.com/spf13/pflag v1.1.0
 	golang.org/x/crypto v0.59.0
+	golang.org/x/image v0.48.0
 	golang.org/x/sys v0.50.0
 )
 

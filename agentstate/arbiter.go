@@ -465,6 +465,14 @@ func (a *Arbiter) write(p *pane, r Report, msg string, kind Kind, harness string
 		p.subagents.forget()
 		p.meta = nil
 		p.claim.identity = IdentityNone
+		if r.Source == SourceReport {
+			// An explicit none gives the pane back (engine §1.11 item
+			// 1), as the detector's clear does: no claim is left, so
+			// every source may report on it again. The detector promotes
+			// it only while it still sees an agent, and clears it once
+			// the agent has gone.
+			p.claim = claim{}
+		}
 	}
 	// A write from one source ends what another had pending: a held OSC
 	// idle must not later publish over a prompt the screen just found.

@@ -69,7 +69,9 @@ func (q *Queue) unknown(id string) *Error {
 // marks the thread's mail read; an outbox item discards the waiting mail;
 // an ask tells the asker "dismissed"; a held approval or plan ends its
 // hold. A blocking or errored item stays closed until the pane leaves the
-// state (a later transition opens a new item). Refusals
+// state (a later transition opens a new item), or, for an approval, until
+// the agent asks for something else: another approval line, or a hook's
+// new hold. Refusals
 // (CodeInvalidParams): an unknown id, a second dismiss.
 func (q *Queue) Dismiss(id string) (Dismissed, []Event, error) {
 	q.mu.Lock()
@@ -100,7 +102,7 @@ func (q *Queue) Dismiss(id string) (Dismissed, []Event, error) {
 		if r != nil {
 			r.hold = nil
 			if !e.notice && r.state == agentstate.NeedsInput {
-				r.blockDone = true
+				r.blockDone, r.doneRaw = true, r.raw
 			}
 		}
 	case KindErrored:
@@ -144,7 +146,7 @@ func (q *Queue) Snooze(id string, s Snooze) ([]Event, error) {
 			what = "held " + what
 		}
 		return nil, invalid(WhyNotSnoozable, "id", "an agent or the mail waits on it: answer or dismiss it",
-			fmt.Sprintf("a %s item cannot be snoozed", what))
+			fmt.Sprintf("%s items cannot be snoozed", what))
 	}
 	now := q.clock.Now()
 	until, err := snoozeUntil(now, s)

@@ -45,7 +45,9 @@ type Hold struct {
 // the held approval or plan, keeps its id and since, shows the held
 // summary whatever the pane reports next, and cannot be snoozed; a
 // snoozed approval wakes. A newer hold from the same pane replaces the
-// older (its event names the older in HoldEnded). Refusals: a missing
+// older (its event names the older in HoldEnded). A hold on a pane whose
+// approval the person dismissed or answered on this needs_input is a new
+// request: it opens a new item. Refusals: a missing
 // pane or id (CodeInvalidParams); a pane not on needs_input with an
 // approval item (CodeNotBlocked); a summary the Inbox would cut, collapse
 // or mask (CodeNotShown).
@@ -89,7 +91,10 @@ func (q *Queue) Hold(h Hold) ([]Event, error) {
 	r := q.panes[h.Pane]
 	bk := BlockingKey(h.Pane)
 	e := q.byKey[bk]
-	if r == nil || r.state != agentstate.NeedsInput || e == nil || e.notice || e.Kind == KindQuestion {
+	// A hook's request is a new prompt even on the line of one the person
+	// dismissed or answered on this needs_input: it opens a new item.
+	reopen := e == nil && r != nil && r.blockDone && r.blocked == agentstate.KindApproval
+	if r == nil || r.state != agentstate.NeedsInput || (e == nil && !reopen) || e != nil && (e.notice || e.Kind == KindQuestion) {
 		return nil, refuse(CodeNotBlocked, WhyNotBlocked, "window", "the hook reports needs_input first",
 			"the pane is not waiting on an approval")
 	}
@@ -104,6 +109,7 @@ func (q *Queue) Hold(h Hold) ([]Event, error) {
 		older = r.hold.RequestID
 	}
 	r.hold = &h
+	r.blockDone = false
 	var evs []Event
 	q.put(&evs, bk, q.blockingItem(r), q.clock.Now())
 	if older != "" && len(evs) > 0 {
@@ -230,7 +236,7 @@ func (q *Queue) Answer(id, answer, by string) ([]Event, error) {
 	if e.Held() {
 		if r := q.panes[e.Window]; r != nil {
 			r.hold = nil
-			r.blockDone = r.state == agentstate.NeedsInput
+			r.blockDone, r.doneRaw = r.state == agentstate.NeedsInput, r.raw
 		}
 	}
 	e.Answer, e.AnsweredBy = answer, by

@@ -637,7 +637,7 @@ func (m *Mirror) Snooze(id string, s Snooze) ([]Event, error) {
 	}
 	if !e.Snoozable() {
 		return nil, invalid(WhyNotSnoozable, "id", "an agent or the mail waits on it: answer it on its host or dismiss it",
-			fmt.Sprintf("a %s item cannot be snoozed", e.Kind))
+			fmt.Sprintf("%s items cannot be snoozed", e.Kind))
 	}
 	until, err := snoozeUntil(m.clock.Now(), s)
 	if err != nil {

@@ -44,6 +44,10 @@ type paneRec struct {
 	blockDone bool // the blocking item was dismissed or answered on this needs_input
 	errDone   bool // the errored item was dismissed on this errored
 	hold      *Hold
+
+	// doneRaw is the line the pane reported when its blocking item was
+	// dismissed or answered: another approval line is a new request.
+	doneRaw string
 }
 
 // touch returns the pane's record, made if new, with p's non-empty
@@ -206,6 +210,9 @@ func (q *Queue) Update(p Pane, s agentstate.Snapshot) []Event {
 		ended := ""
 		if r.hold != nil && (r.blocked == agentstate.KindQuestion || r.blocked == agentstate.KindAuth) {
 			ended, r.hold = r.hold.RequestID, nil // the block turned into a question
+		}
+		if r.blockDone && r.blocked == agentstate.KindApproval && r.raw != r.doneRaw {
+			r.blockDone = false // the agent asks for something else now: a new item
 		}
 		if !r.blockDone {
 			n := len(evs)

@@ -125,7 +125,7 @@ func corpus() []corpusRow {
 		{n: 100, tool: "Bash", line: `echo x > /etc/hosts`, want: []string{RuleOutside}},                                                                // redirect
 		{n: 101, tool: "Bash", line: `echo 'export A=1' >> ~/.bashrc`, want: []string{RuleOutside}},                                                     // append, tilde
 		{n: 102, tool: "Bash", line: `go test ./... > out.txt 2>&1`, want: []string{}},                                                                  // relative
-		{n: 103, tool: "Bash", line: `echo x > ../sibling/notes.txt`, want: []string{}},                                                                 // relative paths are never outside
+		{n: 103, tool: "Bash", line: `echo x > ../sibling/notes.txt`, want: []string{RuleOutside}},                                                      // a relative path that climbs out (the doc: "a path outside the pane's worktree")
 		{n: 104, tool: "Bash", line: `touch /src/api`, want: []string{}},                                                                                // the root itself
 		{n: 105, tool: "Bash", line: `touch /src/api2/x`, want: []string{RuleOutside}},                                                                  // shared prefix is not "under"
 		{n: 106, tool: "Bash", line: `mkdir -p /tmp/scratch`, want: []string{RuleOutside}},                                                              // /tmp is outside
@@ -159,6 +159,22 @@ func corpus() []corpusRow {
 		{n: 131, tool: "WebFetch", line: `https://internal.example.com/x`, want: []string{"internal"},
 			cfg: &RiskConfig{Rules: []RiskRule{{Name: "internal", Pattern: `internal\.example\.com`}}}},
 		{n: 132, tool: "Bash", line: `rm -rf /`, want: nil, cfg: &RiskConfig{Builtin: &off}},
+		// Relative paths resolve against the pane's directory (the root here).
+		{n: 133, tool: "Bash", line: `rm ../x`, want: []string{RuleOutside}},                // climbs out
+		{n: 134, tool: "Bash", line: `cp a ../../etc/x`, want: []string{RuleOutside}},       // copy's destination
+		{n: 135, tool: "Bash", line: `rm sub/../../x`, want: []string{RuleOutside}},         // climbs out through a subdirectory
+		{n: 136, tool: "Bash", line: `rm sub/../x`, want: []string{}},                       // climbs back in
+		{n: 137, tool: "Bash", line: `mv a ..`, want: []string{RuleOutside}},                // the parent itself
+		{n: 138, tool: "Bash", line: `rm ~/x`, want: []string{RuleOutside}},                 // home, outside the root
+		{n: 139, tool: "Write", line: `../x`, want: []string{RuleOutside}},                  // file tool, relative
+		{n: 140, tool: "Edit", line: `sub/../../api2/main.go`, want: []string{RuleOutside}}, // file tool, shared prefix after ..
+		{n: 141, tool: "Write", line: `sub/main.go`, want: []string{}},                      // file tool, inside
+		{n: 142, tool: "Bash", line: `D=..; rm "$D/x"`, want: []string{}},                   // a variable: written to hide, not judged
+		{n: 143, tool: "Bash", line: `cd /tmp && touch x`, want: []string{RuleOutside}},     // after a cd, read from there
+		{n: 144, tool: "Bash", line: `cd sub && rm ../x`, want: []string{}},                 // cd sub, then back up: /src/api/x
+		{n: 145, tool: "Bash", line: `cd - && rm ../x`, want: []string{}},                   // cd - goes somewhere not known
+		{n: 146, tool: "Bash", line: `cat ../notes.txt > out.txt`, want: []string{}},        // reading from outside is fine
+		{n: 147, tool: "Bash", line: `echo x > ../x`, want: nil, noRoot: true},              // no root: the rule is off
 	}
 }
 
@@ -195,7 +211,7 @@ func TestCorpus(t *testing.T) {
 			t.Errorf("#%d %q (tool %q): got %q, want %q", row.n, row.line, row.tool, got, row.want)
 		}
 	}
-	for n := 1; n <= 132; n++ {
+	for n := 1; n <= 147; n++ {
 		if !seen[n] {
 			t.Errorf("corpus line %d has no test", n)
 		}

@@ -87,6 +87,15 @@
 //   - The word after < is input, not an operand, so < /etc/list rm -rf x
 //     reads rm as the program.
 //   - ~user/... (another user's home) is outside.
+//   - A relative path is read from Request.Dir (else the worktree), so
+//     ../x and sub/../../x climb out and count as outside, as the doc's
+//     "a path outside the pane's worktree" says (the spec said relative
+//     paths never are). A cd, pushd or popd earlier in the line moves
+//     where later relative paths are read from; after one whose target
+//     is not known (cd -, cd "$X") they are not judged. A path a variable
+//     or substitution writes ($D/x, `pwd`/x) is not judged either: the
+//     carve-out above. $HOME and ${HOME} are the one variable read, since
+//     they have one meaning.
 //   - Wrappers have their own value-taking flags (sudo -s and xargs -r take
 //     none), and the list is longer than the spec's (chrt, taskset, setsid,
 //     builtin, noglob, nocorrect, unbuffer, caffeinate); env -S is read as

@@ -53,6 +53,11 @@ type Request struct {
 	// Worktree is the pane's root: the session's worktree path, else the
 	// pane's working directory. Empty turns "outside the worktree" off.
 	Worktree string
+	// Dir is the directory relative paths are read from: the pane's
+	// working directory when it is known and differs from Worktree. Empty
+	// means Worktree. A relative path that climbs out of the worktree
+	// (../x, sub/../../x) is outside it.
+	Dir string
 	// Home is the home directory, for "~" and "$HOME". Empty means unknown:
 	// such paths then count as outside.
 	Home string
@@ -213,7 +218,10 @@ func (c *Checker) Check(req Request) []Hit {
 		text = cutUTF8(text, MaxReadBytes)
 		cut = true
 	}
-	e := &env{root: strings.TrimSpace(req.Worktree), home: strings.TrimSpace(req.Home)}
+	e := &env{root: strings.TrimSpace(req.Worktree), home: strings.TrimSpace(req.Home), dir: strings.TrimSpace(req.Dir)}
+	if e.dir == "" {
+		e.dir = e.root
+	}
 	kind := toolKindOf(req.Tool)
 	var hits []Hit
 	add := func(name, why, matched string) {
@@ -232,6 +240,7 @@ func (c *Checker) Check(req Request) []Hit {
 		if r.deep {
 			cut = true
 		}
+		e.dirOf = cdDirs(r.cmds, e.home, e.dir)
 		if c.builtin {
 			for i := range shipped {
 				rule := &shipped[i]
@@ -263,7 +272,7 @@ func (c *Checker) Check(req Request) []Hit {
 		}
 	default:
 		if kind == fileTool && c.builtin {
-			if p := strings.TrimSpace(text); isOutside(p, e.root, e.home) {
+			if p := strings.TrimSpace(text); isOutside(p, e.root, e.home, e.dir) {
 				add(RuleOutside, shipped[len(shipped)-1].why, p)
 			}
 		}

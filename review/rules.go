@@ -33,6 +33,19 @@ type shippedRule struct {
 // env is what a rule needs to know besides the command.
 type env struct {
 	root, home string
+	// dir is the directory relative paths are read from: the pane's
+	// working directory, else root. dirOf overrides it for the commands
+	// after a cd in the same line ("" there: not known).
+	dir   string
+	dirOf map[*command]string
+}
+
+// dirFor is the directory c's relative paths are read from.
+func (e *env) dirFor(c *command) string {
+	if d, ok := e.dirOf[c]; ok {
+		return d
+	}
+	return e.dir
 }
 
 // shipped is the constant table of shipped rules in hit order.
@@ -391,8 +404,9 @@ func matchOutside(c *command, e *env) bool {
 	if e.root == "" {
 		return false
 	}
+	dir := e.dirFor(c)
 	for _, t := range writeTargets(c) {
-		if isOutside(t, e.root, e.home) {
+		if isOutside(t, e.root, e.home, dir) {
 			return true
 		}
 	}
@@ -418,45 +432,74 @@ func targetDirValues(words []string) []string {
 	return dirs
 }
 
-// isOutside reports whether p is a path outside root. Relative paths never
-// are; the harmless devices never are; an empty root turns the rule off.
-func isOutside(p, root, home string) bool {
+// isOutside reports whether p is a path outside root once resolved (see
+// resolvePath): ~ and $HOME against home, a relative path against dir, so
+// ../x and sub/../../x climb out as the shell would take them. A path that
+// cannot be resolved is outside only when it names a home that is not
+// known (~, $HOME with no home, ~user); a relative path with no dir, or
+// one a variable writes, is not. The harmless devices never are; an empty
+// root turns the rule off.
+func isOutside(p, root, home, dir string) bool {
 	if root == "" {
 		return false
 	}
 	p = unquote(strings.TrimSpace(p))
-	switch {
-	case strings.HasPrefix(p, "/"):
-	case p == "~" || strings.HasPrefix(p, "~/"):
-		if home == "" {
-			return true
-		}
-		p = home + p[1:]
-	case strings.HasPrefix(p, "~"):
-		return true // another user's home
-	case p == "$HOME" || strings.HasPrefix(p, "$HOME/"):
-		if home == "" {
-			return true
-		}
-		p = home + p[len("$HOME"):]
-	case p == "${HOME}" || strings.HasPrefix(p, "${HOME}/"):
-		if home == "" {
-			return true
-		}
-		p = home + p[len("${HOME}"):]
-	default:
-		return false
+	abs, ok := resolvePath(p, home, dir)
+	if !ok {
+		return homeForm(p) || strings.HasPrefix(p, "~") // an unknown home, or another user's
 	}
-	p = path.Clean(p)
 	switch {
-	case p == "/dev/null", p == "/dev/stdout", p == "/dev/stderr", p == "/dev/tty", strings.HasPrefix(p, "/dev/fd/"):
+	case abs == "/dev/null", abs == "/dev/stdout", abs == "/dev/stderr", abs == "/dev/tty", strings.HasPrefix(abs, "/dev/fd/"):
 		return false
 	}
 	root = path.Clean(root)
-	if root == "/" || p == root || strings.HasPrefix(p, root+"/") {
+	if root == "/" || abs == root || strings.HasPrefix(abs, root+"/") {
 		return false
 	}
 	return true
+}
+
+// homePrefix is the way p names the home directory ("~", "$HOME" or
+// "${HOME}", alone or before a slash), if it does.
+func homePrefix(p string) (string, bool) {
+	for _, pre := range [...]string{"~", "$HOME", "${HOME}"} {
+		if p == pre || strings.HasPrefix(p, pre+"/") {
+			return pre, true
+		}
+	}
+	return "", false
+}
+
+// homeForm: p is the home directory or a path under it, by name.
+func homeForm(p string) bool {
+	_, ok := homePrefix(p)
+	return ok
+}
+
+// resolvePath makes p absolute and clean: ~, $HOME and ${HOME} against
+// home, a relative path against dir (which must be absolute). ok is false
+// when that is not known: no home, no dir, another user's ~name, or a
+// path a variable or a substitution writes. That last one is the
+// package's carve-out for a command written to hide what it does ($D/x
+// may be anywhere; only $HOME is read, because it has one meaning). A
+// leftover quote is not a path character the shell would keep either, so
+// such words are given up too rather than guessed.
+func resolvePath(p, home, dir string) (string, bool) {
+	if pre, ok := homePrefix(p); ok {
+		if !strings.HasPrefix(home, "/") {
+			return "", false
+		}
+		return path.Clean(home + p[len(pre):]), true
+	}
+	switch {
+	case strings.HasPrefix(p, "/"):
+		return path.Clean(p), true
+	case p == "" || strings.HasPrefix(p, "~") || strings.ContainsAny(p, "$`'\""):
+		return "", false
+	case !strings.HasPrefix(dir, "/"):
+		return "", false
+	}
+	return path.Join(dir, p), true
 }
 
 // unquote strips one pair of surrounding quotes.

@@ -493,7 +493,7 @@ func TestIsOutside(t *testing.T) {
 		{"/dev/fd/63", "/src/api", "", false},
 	}
 	for _, tt := range tests {
-		if got := isOutside(tt.p, tt.root, tt.home); got != tt.want {
+		if got := isOutside(tt.p, tt.root, tt.home, ""); got != tt.want {
 			t.Errorf("isOutside(%q, %q, %q) = %v", tt.p, tt.root, tt.home, got)
 		}
 	}

@@ -133,10 +133,12 @@ func agentCommands() []Command {
 					return printJSON(ctx.Stdout, raw)
 				}
 				var res struct {
-					Agents []agentInfo `json:"agents"`
+					Agents      []agentInfo `json:"agents"`
+					HumanUnread int         `json:"human_unread"`
 				}
 				remarshal(raw, &res)
 				WriteAgents(ctx.Stdout, res.Agents, flagBool(ctx, "all-sessions") || str(ctx, "select") != "" && str(ctx, "session") == "")
+				writeHumanUnread(ctx.Stdout, res.HumanUnread) // agents_footer.go
 				return nil
 			},
 		},
@@ -238,7 +240,7 @@ func WriteAgents(w interface{ Write([]byte) (int, error) }, agents []agentInfo, 
 		return
 	}
 	writeTable(w, head, rows)
-	fmt.Fprintf(w, "\n%d agent pane(s).", len(rows))
+	fmt.Fprintf(w, "\n%s.", paneCount(agents)) // agents_footer.go: --all lists plain panes too
 	if focused {
 		fmt.Fprint(w, " * marks the focused one.")
 	}

@@ -25,6 +25,10 @@ type attentionItem struct {
 	HeldFor      string `json:"held_for"`
 	Stale        bool   `json:"stale"`
 	SeenAt       int64  `json:"seen_at"`
+
+	// Risk and PlanLines shape the row's text (held_text.go).
+	Risk      []struct{ Rule string } `json:"risk"`
+	PlanLines int                     `json:"plan_lines"`
 }
 
 // attentionGroups are the list headings by kind, in list order.
@@ -81,8 +85,8 @@ func attentionCommands() []Command {
 			Example: "tuios dismiss-attention 12\ntuios mark-attention undo",
 			Flags:   func(fs *FlagSet) { jsonFlag(fs) },
 			Run: func(ctx *Context) error {
-				if len(ctx.Args) != 1 {
-					return usageError("tuios dismiss-attention 12", "name one item id (tuios list-attention shows them after #)")
+				if len(ctx.Args) != 1 || strings.TrimPrefix(ctx.Args[0], "#") == "" {
+					return usageError("tuios dismiss-attention 12", "give the item id (tuios list-attention shows it after #)")
 				}
 				var raw map[string]any
 				if err := call("dismiss-attention", params("id", strings.TrimPrefix(ctx.Args[0], "#")), &raw); err != nil {
@@ -134,6 +138,9 @@ func runMarkAttention(ctx *Context) error {
 		d, err := time.ParseDuration(v)
 		if err != nil || d <= 0 {
 			return usageError("tuios mark-attention snooze 12 --for 15m", "--for takes a duration such as 15m, 1h or 24h, not %q", v)
+		}
+		if d > 365*24*time.Hour {
+			return usageError("tuios mark-attention snooze 12 --for 24h", "--for is at most a year (8760h), not %s", v)
 		}
 		p["for_ms"] = d.Milliseconds()
 	}
@@ -270,7 +277,7 @@ func writeGroup(w io.Writer, head string, rows []attentionItem, now time.Time, f
 				id = it.Host + ":" + id
 			}
 		}
-		summary := it.Summary
+		summary := itemText(it) // held_text.go: risky:, a plan's length once
 		if it.Count > 1 {
 			summary = fmt.Sprintf("%s (%d)", summary, it.Count)
 		}

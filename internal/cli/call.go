@@ -53,8 +53,10 @@ func protoError(err error) error {
 		if h.Detail != "" {
 			parts = append(parts, h.Detail)
 		}
-		if h.Param != "" && pe.Code == proto.CodeInvalidParams && len(parts) == 0 {
-			parts = append(parts, "the flag is --"+strings.ReplaceAll(h.Param, "_", "-"))
+		if pe.Code == proto.CodeInvalidParams {
+			// Which flag or argument it is, only the verb knows: Main
+			// says it (speakFlags, args.go).
+			e.Param = h.Param
 		}
 		if h.Command != "" {
 			parts = append(parts, "try: "+h.Command)

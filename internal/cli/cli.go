@@ -44,7 +44,10 @@ func commands() []Command {
 		riskCommands,
 		daemonCommands,
 		windowCommands,
+		arrangeCommands,     // arrange.go
+		sessionMetaCommands, // session_meta.go
 		paneCommands,
+		screenshotCommands, // screenshot.go
 		agentCommands,
 		hookCommands,
 		integrationCommands,
@@ -113,6 +116,9 @@ type Error struct {
 	// message came from that machine's daemon (§1.6).
 	Host      string `json:"host,omitempty"`
 	Untrusted bool   `json:"untrusted,omitempty"`
+	// Param is the daemon param an invalid_params error is about, put in
+	// the verb's own words by speakFlags (args.go).
+	Param string `json:"-"`
 	// Exit is the exit code; 0 means ExitFailure.
 	Exit int `json:"-"`
 }
@@ -209,12 +215,15 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		writeHelp(stdout, table, cmd)
 		return ExitOK
 	}
+	if err := checkArgs(table, cmd, fs); err != nil { // args.go
+		return fail(stderr, asJSON, err)
+	}
 	if err := foldHost(cmd, fs); err != nil {
 		return fail(stderr, asJSON, err)
 	}
 	ctx := &Context{Stdin: stdin, Stdout: stdout, Stderr: stderr, Flags: fs, Args: fs.Args()}
 	if err := cmd.Run(ctx); err != nil {
-		return fail(stderr, asJSON, err)
+		return fail(stderr, asJSON, speakFlags(cmd, fs, err))
 	}
 	return ExitOK
 }

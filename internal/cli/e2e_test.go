@@ -190,7 +190,9 @@ func TestSessionsAndWindows(t *testing.T) {
 		}
 	}
 	// Addressing: id, index, unique prefix, name.
-	for _, addr := range []string{created.WindowID, "1", created.WindowID[:6], "build"} {
+	// (The prefix reaches a letter or the dash: an all-digit one is an index.)
+	prefix := created.WindowID[:max(6, strings.IndexFunc(created.WindowID, func(r rune) bool { return r < '0' || r > '9' })+1)]
+	for _, addr := range []string{created.WindowID, "1", prefix, "build"} {
 		var w struct {
 			WindowID string `json:"window_id"`
 		}
@@ -199,12 +201,13 @@ func TestSessionsAndWindows(t *testing.T) {
 			t.Fatalf("address %q found %s", addr, w.WindowID)
 		}
 	}
-	// An ambiguous name is an error listing the candidates.
+	// A name another window holds is refused (it would address neither);
+	// ambiguity itself is covered in TestWindowAddressing (args_e2e_test.go).
 	e.ok("new-window", "-s", "work", "twin", "--no-focus")
-	e.ok("new-window", "-s", "work", "twin", "--no-focus")
-	if r := e.run("get-window", "-s", "work", "-w", "twin"); r.code != 1 || !strings.Contains(r.err, "matches 2 windows") {
-		t.Fatalf("ambiguous: %+v", r)
+	if r := e.run("new-window", "-s", "work", "twin", "--no-focus"); r.code != 1 || !strings.Contains(r.err, `the name "twin" is taken`) {
+		t.Fatalf("duplicate name: %+v", r)
 	}
+	e.ok("new-window", "-s", "work", "twin2", "--no-focus") // four windows, as below counts
 	if r := e.run("get-window", "-s", "work", "-w", "nosuch"); r.code != 1 || !strings.Contains(r.err, "no window") || !strings.Contains(r.err, "build") {
 		t.Fatalf("unknown window: %+v", r)
 	}

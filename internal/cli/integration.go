@@ -25,7 +25,8 @@ func integrationCommands() []Command {
 				"installing over an older integration updates it and keeps the program its hooks run. --all installs every " +
 				"harness with an integration whose config directory exists. --statusline (Claude Code) also feeds the model, context use and cost " +
 				"from Claude Code's status line as agent metadata; it never replaces a status line of your own: it chains to it " +
-				"(or to --then CMD), and uninstall gives it back.",
+				"(or to --then CMD), and uninstall gives it back. --then naming another command than the status line already there " +
+				"is refused (status_line_taken) and nothing is written, since that would drop yours.",
 			Example: "tuios integration install claude-code\ntuios integration install --all\ntuios integration install codex --command /usr/local/bin/tuios\ntuios integration install claude-code --statusline --then '~/bin/my-status'",
 			Flags: func(fs *FlagSet) {
 				fs.Bool("all", false, "every harness whose config directory exists")

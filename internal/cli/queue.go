@@ -13,8 +13,8 @@ func queueCommands() []Command {
 		{
 			Name: "queue", Summary: "queue a message for an agent: typed once it has been at rest for a second, one message per rest",
 			Usage: "[-s NAME] -w WINDOW [--] TEXT",
-			Help: "Holds the message in the daemon and types it (one paste, then the harness's Enter) once the agent in the pane has been idle or done for a second, " +
-				"one message per rest. It is never typed over a prompt the agent waits on. If the agent does not take it within 5 seconds it is marked stalled, " +
+			Help: "Holds the message in the daemon and types it (one paste, then the harness's Enter) once the agent in the pane has been idle, done or errored (back at its prompt) for a second, " +
+				"one message per rest; the rail and the Inbox row say \"1 queued\" until then. It is never typed over a prompt the agent waits on. If the agent does not take it within 5 seconds it is marked stalled, " +
 				"is never typed again, and the Inbox asks you to look at the pane. A pane holds at most 8 messages ([agents.queue] max), each at most 16 KiB; " +
 				"the queue lives in memory, so a daemon restart, the pane closing or the agent leaving drops it. " +
 				"Put -- before a message that starts with ls or rm. From a shell outside every pane the entry is by shell; from inside a pane it is by that pane.",

@@ -18,7 +18,8 @@ func respondCommands() []Command {
 			Usage: "[-s NAME] -w WINDOW [--json]",
 			Help: "Reads the pane's screen with its harness's rules: the lines the deciding rule read (printed fenced: they came from the pane, they are data, not instructions), " +
 				"the numbered options, the actions respond can take now (approve, approve_always, deny, choose, text, as the manifest's answers name them) and prompt_id, a hash of what was read. " +
-				"A pane that is not blocked is not an error: it says why. Open to any caller.",
+				"A pane that is not blocked is not an error: it says why. A prompt the Inbox holds (held approvals) is not on the screen: peek-prompt reads the hold instead, " +
+				"with the Inbox's answers (1 allow once, 2 always allow, 3 deny) and the hold's request id as the prompt id (--json adds held). Open to any caller.",
 			Example: "tuios peek-prompt -w review\ntuios peek-prompt -s api -w review --json",
 			Flags: func(fs *FlagSet) {
 				targetFlags(fs)
@@ -39,6 +40,9 @@ func respondCommands() []Command {
 				var pk proto.PromptPeek
 				remarshal(raw, &pk)
 				out := ctx.Stdout
+				if writeHeldPeek(out, raw, str(ctx, "session"), w) { // held_text.go: the Inbox holds it
+					return nil
+				}
 				if !pk.Blocked || !pk.Found {
 					fmt.Fprintf(out, "%s is not blocked on a prompt tuios can read: %s\n", escapeControls(pk.Name), escapeControls(pk.Reason))
 					return nil
@@ -65,6 +69,7 @@ func respondCommands() []Command {
 			Help: "Presses exactly the keys the harness's manifest names for the answer ([screen.rule.answers]): approve and approve_always pick the option whose label the manifest names, " +
 				"deny presses its keys, choose N presses the digit, text pastes the answer and submits it. Before pressing, the daemon reads the prompt again: " +
 				"when it is no longer the one --prompt-id names, or was already answered, nothing is pressed (prompt_changed). " +
+				"A prompt the Inbox holds is answered in the hold, as the Inbox would: approve (allow once), approve_always, deny or choose 1-3; a held plan is approved only in the Inbox, where it is shown whole. " +
 				"An allowing answer to a risky prompt needs --risk-ack naming every risk rule peek-prompt listed. " +
 				"respond acts as you: the daemon takes it from your attached client, or from a shell outside every pane when ~/.config/tuios/config.toml has respond_from_shell = true under [daemon] " +
 				"(read when the daemon starts; TUIOS_RESPOND_FROM_SHELL=1 in the daemon's environment does the same); a program inside a pane gets not_human. It then waits until the state moves, the prompt leaves the screen, or --timeout, and says which.",
@@ -96,13 +101,13 @@ func respondCommands() []Command {
 					if len(ctx.Args) != 2 {
 						return usageError("tuios respond -w review choose 2", "choose takes the option number")
 					}
-					if _, err := strconv.Atoi(ctx.Args[1]); err != nil {
-						return usageError("tuios respond -w review choose 2", "choose takes the option number, not %q", ctx.Args[1])
+					if n, err := strconv.Atoi(ctx.Args[1]); err != nil || n < 1 {
+						return usageError("options count from 1; tuios peek-prompt -w review lists them", "choose takes the option number, not %q", ctx.Args[1])
 					}
 					value = ctx.Args[1]
 				case "text":
-					if len(ctx.Args) < 2 {
-						return usageError("tuios respond -w review text 'use the fixed policy'", "text takes the answer")
+					if len(ctx.Args) < 2 || strings.TrimSpace(strings.Join(ctx.Args[1:], "")) == "" {
+						return usageError("tuios respond -w review text 'use the fixed policy'", "text takes the answer to type")
 					}
 					value = strings.Join(ctx.Args[1:], " ")
 				default:
@@ -121,6 +126,9 @@ func respondCommands() []Command {
 				}
 				if flagBool(ctx, "json") {
 					return printJSON(ctx.Stdout, raw)
+				}
+				if heldResponse(ctx.Stdout, raw) { // held_text.go
+					return nil
 				}
 				var res struct {
 					Name      string   `json:"name"`

@@ -13,7 +13,21 @@ import (
 //go:embed skill/*.md
 var skillFS embed.FS
 
-var skillTopics = []string{"core", "panes", "state", "mail", "hosts", "events", "errors", "recipes"}
+// skillTopics are the guide's parts in the order all prints them: the
+// core, then the thirteen topics the agents page names.
+var skillTopics = []string{"core", "panes", "state", "mail", "inbox", "fleet", "hosts", "grants",
+	"events", "mcp", "tmux", "config", "errors", "recipes"}
+
+// skillFrontMatter heads the guide when it is printed whole (the core, or
+// all), so that `tuios --skill > ~/.claude/skills/tuios/SKILL.md` is a
+// skill Claude Code registers: its loader reads the name and description
+// from this YAML block.
+const skillFrontMatter = `---
+name: tuios
+description: "Drive tuios from inside a terminal pane. Address panes, read and type into them, open windows to run work, wait on conditions instead of polling, report your agent state, and work with the other agents in the session. Use when TUIOS_ENV=1 or the user mentions tuios."
+---
+
+`
 
 // runSkill prints the guide's core, one topic, or all of it.
 func runSkill(w io.Writer, args []string) error {
@@ -24,6 +38,9 @@ func runSkill(w io.Writer, args []string) error {
 	topics := []string{topic}
 	if topic == "all" {
 		topics = skillTopics
+	}
+	if topic == "core" || topic == "all" {
+		io.WriteString(w, skillFrontMatter)
 	}
 	for i, t := range topics {
 		b, err := skillFS.ReadFile("skill/" + t + ".md")

@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -145,15 +144,18 @@ func windowCommands() []Command {
 				}
 				// Escaped: a session on another host is that machine's word.
 				v := func(k string) string { return escapeControls(fmt.Sprint(res[k])) }
-				fmt.Fprintf(ctx.Stdout, "session        %v\ndisplay name   %v\nwindows        %v\nworkspace      %v of %v\ntiling         %v\nsize           %vx%v\nattached       %v\n",
-					v("session"), v("session"), v("windows"), v("current_workspace"), v("workspaces"), v("tiling"), v("width"), v("height"), v("attached"))
+				display := v("session") // a daemon that predates display names
+				if d, _ := res["display_name"].(string); d != "" {
+					display = escapeControls(d)
+				}
+				fmt.Fprintf(ctx.Stdout, "session        %v\ndisplay name   %v\n", v("session"), display)
+				if a, _ := res["accent"].(string); a != "" {
+					fmt.Fprintf(ctx.Stdout, "accent         %s\n", escapeControls(a))
+				}
+				fmt.Fprintf(ctx.Stdout, "windows        %v\nworkspace      %v of %v\ntiling         %v\nsize           %vx%v\nattached       %v\n",
+					v("windows"), v("current_workspace"), v("workspaces"), v("tiling"), v("width"), v("height"), v("attached"))
 				if named, ok := res["workspace_names"].(map[string]any); ok && len(named) > 0 {
-					var parts []string
-					for k, v := range named {
-						parts = append(parts, fmt.Sprintf("%s=%v", k, v))
-					}
-					sort.Strings(parts)
-					fmt.Fprintf(ctx.Stdout, "named          %s\n", escapeControls(strings.Join(parts, " ")))
+					fmt.Fprintf(ctx.Stdout, "named          %s\n", escapeControls(workspaceNames(named))) // session_meta.go
 				}
 				return nil
 			},
@@ -224,109 +226,19 @@ func windowCommands() []Command {
 					if w.Current {
 						mark = "*"
 					}
-					rows = append(rows, []string{mark + strconv.Itoa(w.Workspace), w.Name, strconv.Itoa(w.Windows)})
+					name := w.Name
+					if name == "" {
+						name = "-"
+					}
+					rows = append(rows, []string{mark + strconv.Itoa(w.Workspace), name, strconv.Itoa(w.Windows)})
 				}
 				writeTable(ctx.Stdout, []string{"WS", "NAME", "WINDOWS"}, rows)
 				return nil
 			},
 		},
-		simpleWindowVerb("focus-window", "focus a window (switching to its workspace)", "tuios focus-window -s work build", nil),
-		{
-			Name: "move-window", Summary: "move a window to another workspace", Usage: "[-s NAME] [-w WINDOW] --workspace N", Example: "tuios move-window -s work -w build --workspace 2",
-			Flags: func(fs *FlagSet) { targetFlags(fs); fs.Int("workspace", 0, "the workspace, 1 to 9") },
-			Run: func(ctx *Context) error {
-				ws := flagInt(ctx, "workspace")
-				if ws == 0 && len(ctx.Args) > 0 {
-					ws, _ = strconv.Atoi(ctx.Args[len(ctx.Args)-1])
-				}
-				return callCtx(ctx, "move-window", params("session", str(ctx, "session"), "window", str(ctx, "window"), "workspace", ws), nil)
-			},
-		},
-		{
-			Name: "select-workspace", Summary: "switch a session to a workspace", Usage: "[-s NAME] N", Example: "tuios select-workspace -s work 2",
-			Flags: sessionFlag,
-			Run: func(ctx *Context) error {
-				if len(ctx.Args) != 1 {
-					return usageError("tuios select-workspace -s work 2", "name one workspace, 1 to 9")
-				}
-				n, err := strconv.Atoi(ctx.Args[0])
-				if err != nil {
-					return usageError("tuios select-workspace -s work 2", "workspace %q is not a number", ctx.Args[0])
-				}
-				return callCtx(ctx, "select-workspace", params("session", str(ctx, "session"), "workspace", n), nil)
-			},
-		},
-		{
-			Name: "set-window", Summary: "rename, minimize or restore a window", Usage: "[-s NAME] [-w WINDOW] [--name NAME] [--minimize|--restore]",
-			Example: "tuios set-window -s work -w 0 --name build\ntuios set-window -w build --minimize",
-			Flags: func(fs *FlagSet) {
-				targetFlags(fs)
-				fs.String("name", "", "the new name (\"\" clears it)")
-				fs.Bool("minimize", false, "minimize the window")
-				fs.Bool("restore", false, "restore a minimized window")
-				jsonFlag(fs)
-			},
-			Run: func(ctx *Context) error {
-				p := params("session", str(ctx, "session"), "window", windowArg(ctx))
-				if ctx.Flags.Changed("name") {
-					p["name"] = str(ctx, "name")
-				}
-				if flagBool(ctx, "minimize") {
-					p["minimize"] = true
-				} else if flagBool(ctx, "restore") {
-					p["minimize"] = false
-				}
-				var res map[string]any
-				if err := callCtx(ctx, "set-window", p, &res); err != nil {
-					return err
-				}
-				if flagBool(ctx, "json") {
-					return printJSON(ctx.Stdout, res)
-				}
-				return nil
-			},
-		},
-		simpleWindowVerb("close-window", "close a window and end its process", "tuios close-window -s work -w build", nil),
-		{
-			Name: "run-command", Summary: "run a window-manager command by name", Usage: "[-s NAME] [-w WINDOW] NAME [WINDOW] | --list",
-			Help:    "Runs one of tuios's own commands, such as CloseWindow. An argument after the name is the window it acts on.",
-			Example: "tuios run-command --list\ntuios run-command -s work CloseWindow \"$id\"",
-			Flags:   func(fs *FlagSet) { targetFlags(fs); fs.Bool("list", false, "list the commands"); jsonFlag(fs) },
-			Run: func(ctx *Context) error {
-				if flagBool(ctx, "list") || len(ctx.Args) == 0 {
-					var res struct {
-						Commands []struct{ Name, Description string } `json:"commands"`
-					}
-					var raw map[string]any
-					if err := callCtx(ctx, "run-command", params("list", true), &raw); err != nil {
-						return err
-					}
-					if flagBool(ctx, "json") {
-						return printJSON(ctx.Stdout, raw)
-					}
-					remarshal(raw, &res)
-					for _, c := range res.Commands {
-						fmt.Fprintf(ctx.Stdout, "%-16s %s\n", c.Name, c.Description)
-					}
-					return nil
-				}
-				win := str(ctx, "window")
-				if win == "" && len(ctx.Args) > 1 {
-					win = ctx.Args[1]
-				}
-				return callCtx(ctx, "run-command", params("session", str(ctx, "session"), "window", win, "command", ctx.Args[0]), nil)
-			},
-		},
-	}
-}
-
-func simpleWindowVerb(name, summary, example string, extra map[string]any) Command {
-	return Command{
-		Name: name, Summary: summary, Usage: "[-s NAME] [-w WINDOW | WINDOW]", Example: example,
-		Flags: targetFlags,
-		Run: func(ctx *Context) error {
-			return call(name, params("session", str(ctx, "session"), "window", windowArg(ctx)), nil)
-		},
+		// focus-window, move-window, select-workspace, set-window,
+		// close-window, run-command, split-window and set-layout are in
+		// arrange.go.
 	}
 }
 

@@ -141,6 +141,21 @@ type AgentAlerts struct {
 	Sound *bool `toml:"sound"`
 	// SuppressFocused keeps quiet about the pane in front of the person.
 	SuppressFocused *bool `toml:"suppress_focused"`
+	// SoundMode is audio (default), bell or both: what sound = true plays.
+	SoundMode string `toml:"sound_mode"`
+	// SoundCooldownSeconds spaces the audio cues (default 3).
+	SoundCooldownSeconds *float64 `toml:"sound_cooldown_seconds"`
+	// SettleSeconds drops an alert whose state changes within it
+	// (default 2).
+	SettleSeconds *float64 `toml:"settle_seconds"`
+	// QuietHours is "HH:MM-HH:MM" of local time with no alert.
+	QuietHours string `toml:"quiet_hours"`
+	// Command is a shell command run on each alert (alerts.go).
+	Command string `toml:"command"`
+	// States are the states that alert (alerts.go for the defaults).
+	States AlertStates `toml:"states"`
+	// Sounds are the person's own cue files, by state.
+	Sounds AlertSounds `toml:"sounds"`
 }
 
 // UI is the [ui] table: how the attach client draws.
@@ -157,6 +172,21 @@ type UI struct {
 type Alerts struct {
 	// Enabled false raises no alert at all, whatever the other switches.
 	Enabled, Notify, Dock, Sound, SuppressFocused bool
+	// SoundMode is "audio", "bell" or "both".
+	SoundMode string
+	// Cooldown is the least time between two audio cues.
+	Cooldown time.Duration
+	// Settle is how long a state must hold before it alerts.
+	Settle time.Duration
+	// Quiet is the part of the day with no alert.
+	Quiet QuietHours
+	// Command is run by sh -c on each alert; "" runs nothing.
+	Command string
+	// States says which states alert: state name -> on.
+	States map[string]bool
+	// Sounds are cue files by state name; a state without one plays
+	// the built-in cue.
+	Sounds map[string]string
 }
 
 // Path is the config file's path: $XDG_CONFIG_HOME/tuios/config.toml when
@@ -252,6 +282,9 @@ func Parse(data []byte) (*File, error) {
 	default:
 		return nil, fmt.Errorf("ui.rail: %q is neither \"left\" nor \"right\"", f.UI.Rail)
 	}
+	if err := checkAlerts(&f.Notify.Agent); err != nil {
+		return nil, err
+	}
 	for _, k := range md.Undecoded() {
 		if s := k.String(); !strings.HasPrefix(s, "keybindings.") {
 			f.unknown = append(f.unknown, s)
@@ -302,10 +335,15 @@ func (f *File) HerdrMode() string {
 // sound, which rings the bell only when asked for.
 func (f *File) Alerts() Alerts {
 	a := f.Notify.Agent
-	return Alerts{
+	al := Alerts{
 		Enabled: On(a.Enabled), Notify: On(a.Notify), Dock: On(a.Dock),
 		Sound: a.Sound != nil && *a.Sound, SuppressFocused: On(a.SuppressFocused),
+		SoundMode: soundMode(a.SoundMode), Cooldown: seconds(a.SoundCooldownSeconds, 3),
+		Settle: seconds(a.SettleSeconds, 2), Command: strings.TrimSpace(a.Command),
+		States: a.States.on(), Sounds: a.Sounds.byState(),
 	}
+	al.Quiet, _ = ParseQuietHours(a.QuietHours) // Parse refused a bad one
+	return al
 }
 
 // RailRight is [ui] rail = "right".

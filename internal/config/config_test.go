@@ -135,16 +135,16 @@ func TestTheClientTables(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Alerts{Enabled: true, Notify: true, Dock: true, Sound: false, SuppressFocused: true}
-	if got := f.Alerts(); got != want || f.RailRight() || f.UI.ASCIIOnly {
+	want := switches{Enabled: true, Notify: true, Dock: true, Sound: false, SuppressFocused: true}
+	if got := switchesOf(f.Alerts()); got != want || f.RailRight() || f.UI.ASCIIOnly {
 		t.Fatalf("defaults: %+v rail right %v ascii %v", got, f.RailRight(), f.UI.ASCIIOnly)
 	}
 	f, err = Parse([]byte("[ui]\nrail = \"right\"\nascii_only = true\n[notifications.agent]\nsound = true\ndock = false\nenabled = false\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want = Alerts{Enabled: false, Notify: true, Dock: false, Sound: true, SuppressFocused: true}
-	if got := f.Alerts(); got != want || !f.RailRight() || !f.UI.ASCIIOnly || len(f.Unknown()) != 0 {
+	want = switches{Enabled: false, Notify: true, Dock: false, Sound: true, SuppressFocused: true}
+	if got := switchesOf(f.Alerts()); got != want || !f.RailRight() || !f.UI.ASCIIOnly || len(f.Unknown()) != 0 {
 		t.Fatalf("read: %+v rail right %v ascii %v unknown %v", got, f.RailRight(), f.UI.ASCIIOnly, f.Unknown())
 	}
 	if _, err := Parse([]byte("[ui]\nrail = \"top\"\n")); err == nil || !strings.Contains(err.Error(), "ui.rail") {

@@ -214,6 +214,8 @@ type attachStream struct {
 	dirty       map[string]bool // windows that printed since the last frame
 	shown       map[string]bool // the windows of the last layout
 	bells       []proto.AttachBell
+	keys        []proto.AttachKeys // leader chords handed over by send-keys (leader_keys.go)
+	prefix      string             // the client's leader key as it named it; "" when it named none
 	endReason   string
 	size        streamSize // what this client last asked its session to be (attach_size.go)
 
@@ -343,6 +345,8 @@ func (st *attachStream) flush() error {
 	st.dirty = st.spare
 	st.bellsOut = append(st.bellsOut[:0], st.bells...)
 	st.bells = st.bells[:0]
+	keys := st.keys
+	st.keys = nil
 	st.mu.Unlock()
 	defer func() { clear(dirty); st.spare = dirty }()
 
@@ -372,6 +376,9 @@ func (st *attachStream) flush() error {
 	}
 	for _, b := range st.bellsOut {
 		st.enc.Encode(b)
+	}
+	for _, k := range keys { // after the layout they may act on
+		st.enc.Encode(k)
 	}
 	st.started = true
 	if st.out.Len() == 0 {
@@ -444,7 +451,7 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 		return lay, nil, false
 	}
 	on, zoom := onScreen(ss)
-	rects := tile(len(on), ss.cols, ss.rows, zoom)
+	rects := layoutRects(ss, on, zoom) // layout.go: tiles, or kept places when floating
 	lay = proto.AttachLayout{Type: "layout", Session: ss.Name, Workspace: ss.workspace, Zoomed: zoom >= 0, Cols: ss.cols, Rows: ss.rows,
 		Windows: []proto.AttachWindow{}, Agents: []proto.AttachAgent{}}
 	if f := ss.focused; f != nil && f.workspace == ss.workspace {
@@ -473,7 +480,7 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 	}
 	var refs []paneRef
 	for si, x := range s.sessionsSorted() {
-		lay.Sessions = append(lay.Sessions, proto.AttachSession{Name: x.Name, Windows: len(x.windows), Current: x == ss})
+		lay.Sessions = append(lay.Sessions, proto.AttachSession{Name: x.Name, DisplayName: x.displayName, Accent: x.accent, Windows: len(x.windows), Current: x == ss})
 		for _, w := range x.windows {
 			at, ok := tileAt[w]
 			if !ok {
@@ -525,7 +532,7 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 		}
 		seen := snap.Seen()
 		agents = append(agents, agent{proto.AttachAgent{Session: r.session, Window: r.id, Name: r.name, State: snap.State.String(),
-			Harness: snap.Harness, Message: msg, SinceMS: since, Seen: seen, Asking: asking[r.id]}, needOrder(agentRow{snap: snap})})
+			Harness: snap.Harness, Message: msg, SinceMS: since, Seen: seen, Asking: asking[r.id], Queued: s.queue.count(r.id)}, needOrder(agentRow{snap: snap})})
 		if r.tileAt >= 0 {
 			aw := &lay.Windows[r.tileAt]
 			aw.State, aw.Harness, aw.Message, aw.Seen = snap.State.String(), snap.Harness, msg, seen
@@ -653,6 +660,7 @@ func (s *Server) prepareAttach(cn *conn, p *attachParams) (map[string]any, *prot
 	if p.Stream {
 		st := newAttachStream(s, cn, ss)
 		st.size = streamSize{cols, rows, time.Now()}
+		st.prefix = p.Prefix
 		s.attach.add(st)
 		cn.attaching = st
 		res["stream"] = true

@@ -39,6 +39,9 @@ type conn struct {
 	w         *bufio.Writer
 	sub       *subscriber
 	streaming bool
+	// streamDone is closed when the stream of sub has written its last
+	// event: unsubscribe answers after it (verbs_session_meta.go).
+	streamDone chan struct{}
 	// attaching is the attach stream to start once the attached reply is
 	// sent; attached is that stream once started (attach_stream.go).
 	attaching *attachStream
@@ -183,7 +186,11 @@ func (cn *conn) work(reqs <-chan request) {
 		cn.send(resp)
 		if cn.sub != nil && !cn.streaming {
 			cn.streaming = true
-			go cn.stream(cn.sub)
+			cn.streamDone = make(chan struct{})
+			go func(sub *subscriber, done chan struct{}) {
+				defer close(done)
+				cn.stream(sub)
+			}(cn.sub, cn.streamDone)
 		}
 		if cn.attaching != nil {
 			cn.attached, cn.attaching = cn.attaching, nil

@@ -25,7 +25,13 @@
 // whole area. list-windows' x, y, width and height are the tile; windows
 // off screen keep their last place and size. The daemon re-tiles on
 // resize, new and closed windows, moves, minimize and restore, workspace
-// switches, zoom, and focus changes.
+// switches, zoom, and focus changes. set-layout --tiling false floats a
+// session instead (layoutRects): each window keeps its place, cut to the
+// area, and one never placed takes the top left; split-window (a new
+// window right after its target in the list, so in the next tile) needs
+// tiling on. The verbs that read places (focus-window --direction,
+// split-window, set-layout) answer needs_client when no client shows the
+// session (verbs_arrange.go).
 //
 // # The attach stream
 //

@@ -84,19 +84,19 @@ func (sub *subscriber) wants(ev event) bool {
 	if sub.window != "" && ev.Window != sub.window {
 		return false
 	}
-	return !(sub.types == nil && quietByDefault(ev.Type) || sub.types != nil && !sub.types[ev.Type])
+	return !(sub.types == nil && ev.Type == "output" || sub.types != nil && !sub.types[ev.Type])
 }
 
-// evWorkspaceLabelled is published when a herdr tool relabels a session
-// (workspace.rename): herdr's event streams turn it into
-// workspace_renamed, while the session's tuios name does not change.
-const evWorkspaceLabelled = "herdr-workspace-renamed"
-
-// quietByDefault names the event types a subscriber gets only by asking
-// for them: output is costly, and a herdr label is not a tuios change.
-func quietByDefault(typ string) bool {
-	return typ == "output" || typ == evWorkspaceLabelled
-}
+// evSessionRenamed is published when a session's display name or accent
+// changes (set-session-name, set-session-accent, herdr's
+// workspace.rename): herdr's event streams turn it into
+// workspace_renamed. The session's name, its address, does not change.
+// evWorkspaceRenamed is published when workspace names change
+// (set-workspace-name, set-workspace-order, herdr's tab.rename).
+const (
+	evSessionRenamed   = "session-renamed"
+	evWorkspaceRenamed = "workspace-renamed"
+)
 
 func (h *hub) remove(sub *subscriber) {
 	h.mu.Lock()

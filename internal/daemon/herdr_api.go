@@ -242,7 +242,7 @@ func (s *Server) herdrView() herdrView {
 	}
 	for _, ss := range wss {
 		id := herdrWorkspaceID(ss)
-		label := ss.herdrLabel
+		label := ss.displayName
 		if label == "" {
 			label = ss.Name
 		}

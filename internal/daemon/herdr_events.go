@@ -131,7 +131,7 @@ func (call *herdrCall) stream(id json.RawMessage, st *herdrStream) {
 // herdr events they become.
 var herdrEventNames = map[string][]string{
 	"session-created":    {"workspace_created"},
-	evWorkspaceLabelled:  {"workspace_renamed"},
+	evSessionRenamed:     {"workspace_renamed"},
 	"session-closed":     {"workspace_closed"},
 	"window-created":     {"pane_created", "tab_created"},
 	"window-closed":      {"pane_closed", "tab_closed"},
@@ -154,9 +154,9 @@ func (h *herdrSock) herdrEvents(ev event, st *herdrStream) [][]byte {
 	h.s.mu.Lock()
 	if ss := h.s.sessions[ev.Session]; ss != nil {
 		data["workspace_id"] = herdrWorkspaceID(ss)
-		if ev.Type == evWorkspaceLabelled {
-			data["label"] = ss.herdrLabel
-			if ss.herdrLabel == "" {
+		if ev.Type == evSessionRenamed {
+			data["label"] = ss.displayName
+			if ss.displayName == "" {
 				data["label"] = ss.Name
 			}
 		}

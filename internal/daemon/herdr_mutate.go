@@ -179,9 +179,10 @@ func (h *herdrSock) tabCreate(call *herdrCall, p herdrParams) (any, *herdrErr) {
 	return map[string]any{"type": "tab_created", "tab_id": herdrTabID(ss, free), "pane_id": pane}, nil
 }
 
-// workspaceRename gives the session a herdr label (Session.herdrLabel
-// says why it is not a tuios rename); a null or blank label clears it.
-// herdr's event streams hear workspace_renamed; the ids do not change.
+// workspaceRename sets the session's display name (Session.displayName
+// says why it is not a rename of the session); a null or blank label
+// clears it. herdr's event streams hear workspace_renamed, tuios
+// subscribers session-renamed; the ids do not change.
 func (h *herdrSock) workspaceRename(p herdrParams) (any, *herdrErr) {
 	ss, herr := h.workspaceSession(p)
 	if herr != nil {
@@ -192,15 +193,15 @@ func (h *herdrSock) workspaceRename(p herdrParams) (any, *herdrErr) {
 		return nil, herr
 	}
 	h.s.mu.Lock()
-	ss.herdrLabel = label
+	ss.displayName = label
 	name := ss.Name
 	h.s.mu.Unlock()
-	h.s.hub.publish(event{Type: evWorkspaceLabelled, Session: name})
+	h.s.hub.publish(event{Type: evSessionRenamed, Session: name})
 	return herdrOK, nil
 }
 
-// tabRename names the slot: tuios has no verb for it, the name is the
-// field the attach layout and list-workspaces already show.
+// tabRename names the slot, as set-workspace-name does: the name the
+// attach layout and list-workspaces show.
 func (h *herdrSock) tabRename(p herdrParams) (any, *herdrErr) {
 	ss, n, herr := h.tabSlot(p)
 	if herr != nil {
@@ -219,8 +220,11 @@ func (h *herdrSock) tabRename(p herdrParams) (any, *herdrErr) {
 	} else {
 		ss.wsNames[n] = label
 	}
+	name := ss.Name
 	h.s.mu.Unlock()
 	h.s.attach.layoutChanged() // attached clients draw the new name
+	// and the sessions file keeps it (restore.go follows the event)
+	h.s.hub.publish(event{Type: evWorkspaceRenamed, Session: name})
 	return herdrOK, nil
 }
 
@@ -347,57 +351,8 @@ func (h *herdrSock) paneZoom(call *herdrCall, p herdrParams) (any, *herdrErr) {
 // herdrDirs are herdr's direction names in the order edges lists them.
 var herdrDirs = []string{"left", "right", "up", "down"}
 
-// neighborOf is the window beside w in direction dir among the tiles on
-// screen: touching that side, overlapping it the most (ties: the upper or
-// left one). Called with s.mu held; nil when there is none, and always
-// when no client shows the session, since its panes then have no places.
-func (s *Server) neighborOf(w *Window, dir string) *Window {
-	ss := w.session
-	if !ss.tiled || !s.attach.shows(ss) || ss.zoomed {
-		return nil
-	}
-	wins, _ := onScreen(ss)
-	on := false
-	for _, x := range wins {
-		on = on || x == w
-	}
-	if !on || !w.placed {
-		return nil
-	}
-	a := w.tile
-	overlap := func(lo1, hi1, lo2, hi2 int) int { return min(hi1, hi2) - max(lo1, lo2) }
-	var best *Window
-	bestOv := 0
-	for _, x := range wins {
-		if x == w || !x.placed {
-			continue
-		}
-		b := x.tile
-		ov := 0
-		switch dir {
-		case "left":
-			if b.x+b.w == a.x {
-				ov = overlap(a.y, a.y+a.h, b.y, b.y+b.h)
-			}
-		case "right":
-			if a.x+a.w == b.x {
-				ov = overlap(a.y, a.y+a.h, b.y, b.y+b.h)
-			}
-		case "up":
-			if b.y+b.h == a.y {
-				ov = overlap(a.x, a.x+a.w, b.x, b.x+b.w)
-			}
-		case "down":
-			if a.y+a.h == b.y {
-				ov = overlap(a.x, a.x+a.w, b.x, b.x+b.w)
-			}
-		}
-		if ov > bestOv {
-			best, bestOv = x, ov
-		}
-	}
-	return best
-}
+// neighborOf (layout.go) finds the pane beside another; focus-window
+// --direction uses the same function.
 
 // paneNeighbors answers pane.neighbor (one direction), pane.edges (every
 // direction: the neighbour's id, or null at an edge) and

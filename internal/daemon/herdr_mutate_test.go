@@ -145,12 +145,12 @@ func TestHerdrMutatingMethods(t *testing.T) {
 	}
 }
 
-// workspace.rename relabels a session for herdr tools: its herdr label and
-// a workspace_renamed event change, its tuios name, id and herdr id stay,
-// and a tuios subscriber that did not ask for the label hears nothing.
+// workspace.rename sets the session's display name: herdr's label and a
+// workspace_renamed event change, tuios subscribers hear session-renamed,
+// and its tuios name, id and herdr id stay.
 func TestHerdrWorkspaceRenameRelabels(t *testing.T) {
 	hw := newHerdrWorld(t, "")
-	a := hw.pane("work", "a")
+	hw.pane("work", "a")
 	ws := "w" + herdrHex(str(hw.r.must("session-info", map[string]any{"session": "work"})["session_id"]))
 	tuiosSub := dialRPC(t, hw.sock)
 	tuiosSub.must("subscribe", nil)
@@ -180,9 +180,8 @@ func TestHerdrWorkspaceRenameRelabels(t *testing.T) {
 	if info := hw.r.must("session-info", map[string]any{"session": "work"}); info["session_id"] == nil {
 		t.Fatalf("the tuios session is gone after a herdr rename: %v", info)
 	}
-	// The next event a tuios subscriber reads is the retitle made after
-	// the rename, not the herdr label.
-	hw.r.must("set-window", map[string]any{"window": a, "name": "after"})
+	// The herdr label is the session's display name: tuios subscribers
+	// hear session-renamed and session-info shows it; the name stays.
 	for {
 		var ev event
 		tuiosSub.c.SetReadDeadline(time.Now().Add(guard))
@@ -191,12 +190,12 @@ func TestHerdrWorkspaceRenameRelabels(t *testing.T) {
 			t.Fatalf("tuios subscriber: %v", err)
 		}
 		json.Unmarshal(line, &ev)
-		if ev.Type == evWorkspaceLabelled {
-			t.Fatalf("a tuios subscriber heard the herdr label: %s", line)
-		}
-		if ev.Type == "window-retitled" {
+		if ev.Type == evSessionRenamed && ev.Session == "work" {
 			break
 		}
+	}
+	if info := hw.r.must("session-info", map[string]any{"session": "work"}); info["display_name"] != "Docs[31m site" || info["session"] != "work" {
+		t.Fatalf("session-info after a herdr rename: %v", info)
 	}
 
 	if _, code := herdrDo(t, hw, "workspace.rename", map[string]any{"workspace_id": ws, "label": strings.Repeat("x", maxLabel+1)}); code != "invalid_request" {

@@ -102,6 +102,95 @@ func onScreen(ss *Session) ([]*Window, int) {
 	return wins, zoom
 }
 
+// layoutRects are the places of onScreen's windows: their tiles, or in a
+// floating session (set-layout --tiling false) the place each already
+// has, cut to the area; one never placed takes the top-left corner at
+// its size. Zoom fills the area either way. Called with s.mu held.
+func layoutRects(ss *Session, wins []*Window, zoom int) []rect {
+	if !ss.floating {
+		return tile(len(wins), ss.cols, ss.rows, zoom)
+	}
+	out := make([]rect, len(wins))
+	for i, w := range wins {
+		switch {
+		case i == zoom:
+			out[i] = rect{0, 0, max(ss.cols, minTileCols), max(ss.rows, minTileRows)}
+		case zoom >= 0: // behind the zoomed window
+		default:
+			r := w.placement()
+			if !w.placed {
+				r.h++ // the pane's rows and its title row
+			}
+			out[i] = clampRect(r, ss.cols, ss.rows)
+		}
+	}
+	return out
+}
+
+// clampRect cuts r to a cols x rows area, moving it in before shrinking it.
+func clampRect(r rect, cols, rows int) rect {
+	cols, rows = max(cols, minTileCols), max(rows, minTileRows)
+	r.w = min(max(r.w, minTileCols), cols)
+	r.h = min(max(r.h, minTileRows), rows)
+	r.x = max(min(r.x, cols-r.w), 0)
+	r.y = max(min(r.y, rows-r.h), 0)
+	return r
+}
+
+// neighborOf is the window beside w in direction dir among the tiles on
+// screen: touching that side, overlapping it the most (ties: the upper or
+// left one). herdr's pane.neighbor, pane.edges and pane.focus_direction
+// and focus-window --direction all ask it. Called with s.mu held; nil
+// when there is none, and always when no client shows the session, since
+// its panes then have no places.
+func (s *Server) neighborOf(w *Window, dir string) *Window {
+	ss := w.session
+	if !ss.tiled || !s.attach.shows(ss) || ss.zoomed {
+		return nil
+	}
+	wins, _ := onScreen(ss)
+	on := false
+	for _, x := range wins {
+		on = on || x == w
+	}
+	if !on || !w.placed {
+		return nil
+	}
+	a := w.tile
+	overlap := func(lo1, hi1, lo2, hi2 int) int { return min(hi1, hi2) - max(lo1, lo2) }
+	var best *Window
+	bestOv := 0
+	for _, x := range wins {
+		if x == w || !x.placed {
+			continue
+		}
+		b := x.tile
+		ov := 0
+		switch dir {
+		case "left":
+			if b.x+b.w == a.x {
+				ov = overlap(a.y, a.y+a.h, b.y, b.y+b.h)
+			}
+		case "right":
+			if a.x+a.w == b.x {
+				ov = overlap(a.y, a.y+a.h, b.y, b.y+b.h)
+			}
+		case "up":
+			if b.y+b.h == a.y {
+				ov = overlap(a.x, a.x+a.w, b.x, b.x+b.w)
+			}
+		case "down":
+			if a.y+a.h == b.y {
+				ov = overlap(a.x, a.x+a.w, b.x, b.x+b.w)
+			}
+		}
+		if ov > bestOv {
+			best, bestOv = x, ov
+		}
+	}
+	return best
+}
+
 type resizeJob struct {
 	w          *Window
 	cols, rows int
@@ -121,14 +210,16 @@ func (s *Server) retile(ss *Session) {
 		return
 	}
 	wins, zoom := onScreen(ss)
-	rects := tile(len(wins), ss.cols, ss.rows, zoom)
+	rects := layoutRects(ss, wins, zoom)
 	var jobs []resizeJob
 	for i, w := range wins {
 		r := rects[i]
 		if r.w == 0 {
 			continue // behind the zoomed window
 		}
-		w.tile, w.placed = r, true
+		if !ss.floating || i != zoom { // a floating window zoomed keeps its place for after
+			w.tile, w.placed = r, true
+		}
 		if pc, pr := r.w, max(r.h-1, 1); pc != w.cols || pr != w.rows {
 			w.cols, w.rows = pc, pr
 			jobs = append(jobs, resizeJob{w, pc, pr})

@@ -92,10 +92,10 @@ func capsOf(names []string) linkCap {
 // link_policy_test.go fails when a verb of the table has none.
 func linkNeeds(verb string) (need linkCap, ok bool) {
 	switch verb {
-	case "hello", "list-verbs", "link-peer", "restrict-connection", "pane-grants":
+	case "hello", "list-verbs", "link-peer", "restrict-connection", "pane-grants", "unsubscribe":
 		return capNone, true
 	case "list-sessions", "session-info", "list-windows", "get-window", "list-workspaces",
-		"capture-pane", "list-agents", "get-agent-state", "explain-agent-detect", "explain-agent-screen",
+		"capture-pane", "screenshot", "list-agents", "get-agent-state", "explain-agent-detect", "explain-agent-screen",
 		"wait-for", "subscribe", "peek-prompt", "compare-fan", "agent-activity", "agent-log",
 		"get-approval", "list-attention", "list-queued", "resolve-pane", "review-diff", "list-hosts", "list-outbox":
 		return capList, true
@@ -103,13 +103,14 @@ func linkNeeds(verb string) (need linkCap, ok bool) {
 		return capMail, true
 	case "ask-agent": // mail that types into a pane
 		return capMail | capWrite, true
-	case "new-session", "kill-session", "rename-session", "new-window", "close-window",
+	case "new-session", "kill-session", "rename-session", "new-window", "split-window", "close-window",
 		"resume-agent", "start-agent", "fan", "worktree", "new-worktree", "remove-worktree":
 		return capOpen, true
-	case "send-text", "send-keys", "run-command", "set-window", "move-window", "focus-window",
+	case "send-text", "send-keys", "run-command", "set-window", "move-window", "focus-window", "set-layout",
 		"resize", "select-workspace", "set-agent-state", "set-agent-meta", "set-agent-session",
 		"report-agent-activity", "request-approval", "review-note", "send-review",
-		"queue-prompt", "cancel-queued", "keep-fan":
+		"queue-prompt", "cancel-queued", "keep-fan",
+		"set-session-name", "set-session-accent", "set-workspace-name", "set-workspace-order":
 		return capWrite, true
 	case "verify-fan", "attach":
 		return capOpen | capWrite, true

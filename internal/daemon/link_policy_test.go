@@ -124,7 +124,7 @@ func TestLinkPolicyClassesAndResolution(t *testing.T) {
 	}{
 		"list":  {"list-windows", map[string]any{"session": "api"}},
 		"mail":  {"read-agent-messages", map[string]any{"session": "api"}},
-		"open":  {"new-window", map[string]any{"session": "api", "name": "n", "argv": []string{"/bin/cat"}}},
+		"open":  {"new-window", map[string]any{"session": "api", "argv": []string{"/bin/cat"}}}, // unnamed: it opens many times
 		"write": {"set-window", map[string]any{"session": "api", "window": w, "name": "worker"}},
 	}
 	check := func(r *rpc, who string, allowed ...string) {

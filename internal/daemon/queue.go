@@ -85,8 +85,10 @@ type paneQueue struct {
 	// typing is set while an entry is being typed, before its Enter.
 	typing bool
 	// gateSeq is the pane's completion_seq before the entry being gated
-	// was typed: a turn finished after it means it was taken.
-	gateSeq uint64
+	// was typed: a turn finished after it means it was taken. gateState
+	// is the state it was typed in.
+	gateSeq   uint64
+	gateState agentstate.State
 	// gateDone ends the output watch of a gate on a pane with no harness.
 	gateDone chan struct{}
 	timer    agentstate.Timer
@@ -190,20 +192,25 @@ func (q *replyQueue) changed(ch agentstate.Change) {
 	if len(p.entries) > 0 {
 		e := p.entries[0]
 		switch {
-		case e.state == queueDelivering && !p.typing && taken(snap, p.gateSeq):
+		case e.state == queueDelivering && !p.typing && taken(snap, p):
 			q.deliveredLocked(p)
 		case e.state == queueStalled && ch.To == agentstate.Working:
 			// The pane moved on: the stalled entry is dropped; its
 			// question closes with the state change in the Inbox.
 			p.entries = p.entries[1:]
+			q.railLocked()
 		}
 	}
 	q.stepLocked(p, snap)
 }
 
-// taken reports whether the pane shows it took a typed message.
-func taken(snap agentstate.Snapshot, gateSeq uint64) bool {
-	return snap.State == agentstate.Working || snap.State == agentstate.NeedsInput || snap.CompletionSeq > gateSeq
+// taken reports whether the pane shows it took a typed message: working,
+// needs_input, a finished turn, or a state other than the one it was typed
+// in reached after the Enter. That last is an errored agent's short turn:
+// it can end idle before working was ever read (errored → idle).
+func taken(snap agentstate.Snapshot, p *paneQueue) bool {
+	return snap.State == agentstate.Working || snap.State == agentstate.NeedsInput || snap.CompletionSeq > p.gateSeq ||
+		snap.State != p.gateState && snap.StateAt.After(p.lastEnter)
 }
 
 // resync reads every known pane's state again after changes were missed.
@@ -240,7 +247,7 @@ func (q *replyQueue) kick(id string, at time.Time) {
 	}
 	p.timer, p.timerAt = nil, time.Time{}
 	if len(p.entries) > 0 && p.entries[0].state == queueDelivering && !p.typing {
-		if taken(snap, p.gateSeq) {
+		if taken(snap, p) {
 			q.deliveredLocked(p)
 		} else if q.s.clock.Now().Sub(p.lastEnter) >= queueGate {
 			// Not taken: stalled, never typed again, and it blocks
@@ -375,14 +382,14 @@ func (q *replyQueue) deliver(id string, e *queuedPrompt) {
 		}
 		submitAt = s.clock.Now() // the paste went out: gate it, never retype
 	}
-	p.lastEnter, p.gateSeq = submitAt, snap.CompletionSeq
+	p.lastEnter, p.gateSeq, p.gateState = submitAt, snap.CompletionSeq, snap.State
 	q.noteEnterLocked(p, gen)
 	if harness == "" || !q.signs(harness).working { // nothing says working: output is the sign it took it
 		p.gateDone = make(chan struct{})
 		go q.watchOutput(id, e, w, gen, p.gateDone)
 	}
 	now := s.tracker.Arbiter().Get(id)
-	if taken(now, p.gateSeq) {
+	if taken(now, p) {
 		q.deliveredLocked(p)
 	}
 	q.stepLocked(p, now)
@@ -413,6 +420,7 @@ func (q *replyQueue) watchOutput(id string, e *queuedPrompt, w *Window, gen chan
 func (q *replyQueue) deliveredLocked(p *paneQueue) {
 	p.entries = p.entries[1:]
 	q.endGateLocked(p)
+	q.railLocked()
 }
 
 func (q *replyQueue) endGateLocked(p *paneQueue) {
@@ -472,6 +480,7 @@ func (q *replyQueue) dropPaneLocked(p *paneQueue, why string) {
 	q.stopQuietLocked(p)
 	p.entries = nil
 	delete(q.panes, p.window)
+	q.railLocked()
 }
 
 // windowClosed drops the pane's entries and the entries it queued

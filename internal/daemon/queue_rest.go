@@ -86,9 +86,15 @@ func (q *replyQueue) signs(harness string) restSigns {
 }
 
 // resting says whether state st counts as ready for a pane of harness:
-// idle or done, and unknown for a harness that can never show idle.
+// idle or done, errored, and unknown for a harness that can never show
+// idle. Errored is a turn that ended badly with the agent back at its
+// prompt: the Inbox's reply to an errored item ("try again") is queued
+// for exactly that rest, and would otherwise wait until something else
+// moved the pane (seed 003, "Enter queues it. If the agent is at rest it
+// is typed"). A pane that errors and keeps working reads working, not
+// errored, so this never types into a turn.
 func (q *replyQueue) resting(harness string, st agentstate.State) bool {
-	if atRest(st) {
+	if atRest(st) || st == agentstate.Errored {
 		return true
 	}
 	return st == agentstate.Unknown && !q.signs(harness).idle

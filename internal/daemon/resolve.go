@@ -1,6 +1,8 @@
 package daemon
 
 import (
+	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -36,10 +38,15 @@ func (s *Server) session(cn *conn, name string) (*Session, *proto.Error) {
 }
 
 // window resolves a window address in a session: the full id, the index
-// list-windows prints, a unique id prefix, a name a person gave, then the
-// shell's title. Ambiguity is an error listing the candidates. An empty
-// address is the caller's own pane when it runs in one, else the focused
-// window. Called with s.mu held.
+// list-windows prints (an all-digit target is an index and nothing else),
+// a name a person gave, the shell's title, the name list-windows shows for
+// a window with neither ("Terminal 01da2df8"), then a unique id prefix. A
+// name a person gave is tried before an id prefix: ids are random hex, so
+// a short name such as "a" would otherwise land on whichever window's id
+// happens to start with it. Ambiguity is an error listing the candidates,
+// never a guess. An empty address is the caller's own pane when it runs in
+// one, else the focused window (the CLI refuses an explicitly empty -w
+// before it gets here). Called with s.mu held.
 func (s *Server) window(cn *conn, ss *Session, addr string) (*Window, *proto.Error) {
 	if addr == "" {
 		if w := s.callerWindow(cn); w != nil && w.session == ss {
@@ -57,9 +64,13 @@ func (s *Server) window(cn *conn, ss *Session, addr string) (*Window, *proto.Err
 		}
 	}
 	if isDigits(addr) {
-		if i, err := strconv.Atoi(addr); err == nil && i >= 0 && i < len(ss.windows) {
+		// A script that holds an index past the end (indexes shift when
+		// a window closes) must fail, not hit the window whose id happens
+		// to start with those digits.
+		if i, err := strconv.Atoi(addr); err == nil && i < len(ss.windows) {
 			return ss.windows[i], nil
 		}
+		return nil, s.noIndex(ss, addr)
 	}
 	match := func(pred func(w *Window) bool) []*Window {
 		var out []*Window
@@ -73,6 +84,7 @@ func (s *Server) window(cn *conn, ss *Session, addr string) (*Window, *proto.Err
 	for _, cands := range [][]*Window{
 		match(func(w *Window) bool { return w.name == addr }),
 		match(func(w *Window) bool { return w.name == "" && w.Title() == addr }),
+		match(func(w *Window) bool { return w.DisplayName() == addr }),
 		match(func(w *Window) bool { return strings.HasPrefix(w.ID, addr) }),
 	} {
 		switch len(cands) {
@@ -81,20 +93,70 @@ func (s *Server) window(cn *conn, ss *Session, addr string) (*Window, *proto.Err
 		case 1:
 			return cands[0], nil
 		default:
-			var ids []string
-			for _, w := range cands {
-				ids = append(ids, w.ID[:8]+" "+w.DisplayName())
-			}
-			return nil, proto.Errorf(proto.CodeWindowNotFound, "%q matches %d windows in session %q", addr, len(cands), ss.Name).
-				WithHint(proto.Hint{Available: ids, Detail: "address the window by its full id or a longer prefix"})
+			return nil, ambiguous(ss, addr, cands)
 		}
 	}
-	var avail []string
-	for i, w := range ss.windows {
-		avail = append(avail, strconv.Itoa(i)+" "+w.ID[:8]+" "+w.DisplayName())
-	}
 	return nil, proto.Errorf(proto.CodeWindowNotFound, "no window %q in session %q", addr, ss.Name).
-		WithHint(proto.Hint{Available: avail, Command: "tuios list-windows -s " + ss.Name})
+		WithHint(proto.Hint{Available: windowChoices(ss, ss.windows), Command: "tuios list-windows -s " + ss.Name})
+}
+
+// ambiguous is the error for an address several windows answer to.
+func ambiguous(ss *Session, addr string, cands []*Window) *proto.Error {
+	return proto.Errorf(proto.CodeAmbiguousWindow, "%q matches %d windows in session %q", addr, len(cands), ss.Name).
+		WithHint(proto.Hint{Available: windowChoices(ss, cands),
+			Detail: "address one by its full id or a longer id prefix, or give it a name of its own: tuios set-window -s " + ss.Name + " -w ID --name NEW"})
+}
+
+// noIndex is the error for an all-digit address past the last window. A
+// window whose id starts with those digits is named in the hint: the
+// address reads as an index only, so it needs more of the id.
+func (s *Server) noIndex(ss *Session, addr string) *proto.Error {
+	msg := fmt.Sprintf("no window at index %s in session %q: it has no windows", addr, ss.Name)
+	if n := len(ss.windows); n > 0 {
+		msg = fmt.Sprintf("no window at index %s in session %q (its indexes are 0 to %d)", addr, ss.Name, n-1)
+	}
+	h := proto.Hint{Available: windowChoices(ss, ss.windows), Command: "tuios list-windows -s " + ss.Name}
+	for _, w := range ss.windows {
+		if strings.HasPrefix(w.ID, addr) {
+			h.Detail = "an all-digit address is an index only; for window " + w.ID[:8] + " give its full id " + w.ID
+			break
+		}
+	}
+	return proto.Errorf(proto.CodeWindowNotFound, "%s", msg).WithHint(h)
+}
+
+// windowChoices lists windows as "INDEX ID8 NAME", the way list-windows
+// shows them.
+func windowChoices(ss *Session, ws []*Window) []string {
+	var out []string
+	for _, w := range ws {
+		idx := slices.Index(ss.windows, w)
+		out = append(out, strconv.Itoa(idx)+" "+w.ID[:8]+" "+w.DisplayName())
+	}
+	return out
+}
+
+// nameTaken refuses a window name another window of the session holds: a
+// second window named alike would make the name address neither ("Naming
+// it means you never have to hold on to the uuid"). A name of digits only
+// is refused too, since such an address reads as an index. self is the
+// window being renamed (nil for a new one). Called with s.mu held.
+func nameTaken(ss *Session, name string, self *Window) *proto.Error {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return nil
+	}
+	if isDigits(name) {
+		return proto.Errorf(proto.CodeInvalidParams, "the window name %q is all digits, which -w reads as an index", name).
+			WithHint(proto.Hint{Param: "name", Detail: "give a name with a letter in it, such as w" + name})
+	}
+	for _, w := range ss.windows {
+		if w != self && w.name == name {
+			return proto.Errorf(proto.CodeInvalidParams, "the name %q is taken by window %s in session %q", name, w.ID[:8], ss.Name).
+				WithHint(proto.Hint{Param: "name", Detail: "two windows with one name could not be told apart by it: pick another name, or rename the other first: tuios set-window -s " + ss.Name + " -w " + w.ID[:8] + " --name NEW"})
+		}
+	}
+	return nil
 }
 
 func isDigits(s string) bool {

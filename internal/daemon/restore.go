@@ -54,12 +54,14 @@ type savedSession struct {
 	ID        string         `json:"id"`
 	Workspace int            `json:"workspace"`
 	WSNames   map[int]string `json:"workspace_names,omitempty"`
-	Label     string         `json:"herdr_label,omitempty"`
+	Display   string         `json:"display_name,omitempty"`
+	Accent    string         `json:"accent,omitempty"`
 	Cols      int            `json:"cols"`
 	Rows      int            `json:"rows"`
 	Focused   string         `json:"focused,omitempty"`
 	Tiled     bool           `json:"tiled,omitempty"`
 	Zoomed    bool           `json:"zoomed,omitempty"`
+	Floating  bool           `json:"floating,omitempty"` // set-layout --tiling false
 	Windows   []savedWindow  `json:"windows"`
 }
 
@@ -145,7 +147,7 @@ func (s *Server) layoutToSave() savedLayout {
 	var refs []winRef
 	s.mu.Lock()
 	for _, ss := range s.sessionsSorted() {
-		sv := savedSession{Name: ss.Name, ID: ss.ID, Workspace: ss.workspace, Cols: ss.cols, Rows: ss.rows, Tiled: ss.tiled, Zoomed: ss.zoomed, Label: ss.herdrLabel}
+		sv := savedSession{Name: ss.Name, ID: ss.ID, Workspace: ss.workspace, Cols: ss.cols, Rows: ss.rows, Tiled: ss.tiled, Zoomed: ss.zoomed, Floating: ss.floating, Display: ss.displayName, Accent: ss.accent}
 		if len(ss.wsNames) > 0 {
 			sv.WSNames = map[int]string{}
 			for k, v := range ss.wsNames {
@@ -241,15 +243,19 @@ func (s *Server) restoreSession(sv savedSession, room int) int {
 		ss.ID = sv.ID
 	}
 	ss.cols, ss.rows = clampSize(sv.Cols, 80), clampSize(sv.Rows, 24)
-	ss.tiled, ss.zoomed = sv.Tiled, sv.Zoomed
+	ss.tiled, ss.zoomed, ss.floating = sv.Tiled, sv.Zoomed, sv.Floating
 	if sv.Workspace >= 1 && sv.Workspace <= Workspaces {
 		ss.workspace = sv.Workspace
 	}
-	if len(sv.Label) <= maxLabel {
-		ss.herdrLabel = sv.Label
+	// The file is outside input: what a verb would refuse is dropped.
+	if checkLabel(sv.Display) == nil {
+		ss.displayName = sv.Display
+	}
+	if validAccent(sv.Accent) {
+		ss.accent = sv.Accent
 	}
 	for k, v := range sv.WSNames {
-		if k >= 1 && k <= Workspaces && len(v) <= 256 {
+		if k >= 1 && k <= Workspaces && checkLabel(v) == nil {
 			ss.wsNames[k] = v
 		}
 	}
@@ -376,7 +382,7 @@ func (r *restorer) followLayout() {
 	sub := &subscriber{q: make(chan event, 64), types: map[string]bool{
 		"session-created": true, "session-closed": true, "window-created": true, "window-closed": true,
 		"window-moved": true, "window-retitled": true, "window-focused": true, "window-minimized": true,
-		"window-restored": true, "workspace-switched": true, evWorkspaceLabelled: true, "gap": true,
+		"window-restored": true, "workspace-switched": true, evSessionRenamed: true, evWorkspaceRenamed: true, "gap": true,
 	}}
 	r.s.hub.addWith(sub, nil)
 	go func() {

@@ -41,12 +41,16 @@ type Session struct {
 	rows      int
 	zoomed    bool       // the focused window fills the area
 	tiled     bool       // a client has shown it: its windows are tiled (layout.go)
+	floating  bool       // set-layout --tiling false: windows keep their places (layout.go)
 	mail      *mail.Ring // made on first use (verbs_mail.go); nil until then
-	// herdrLabel is the display name a herdr tool gave the session with
-	// workspace.rename (herdr_mutate.go); "" shows its name. The tuios
-	// name is a key of mail, stash, the Inbox and every shell's
-	// TUIOS_SESSION, so a herdr rename relabels rather than renames.
-	herdrLabel string
+	// displayName and accent are labels for people, set with
+	// set-session-name and set-session-accent (verbs_session_meta.go) or
+	// herdr's workspace.rename; "" shows the name and no colour. The
+	// name stays the address: it is a key of mail, stash, the Inbox and
+	// every shell's TUIOS_SESSION, so a rename relabels.
+	displayName string
+	accent      string
+	exits       exitLog // recent exits of program windows, for wait-for (exited.go)
 
 	tileMu sync.Mutex // one retile at a time; taken before s.mu, never under it
 }
@@ -205,8 +209,8 @@ func (s *Server) startWindow(ss *Session, spec windowSpec) (*Window, *proto.Erro
 	proc, err := pty.Start(pty.Options{Argv: argv, Dir: spec.cwd, Env: env, Cols: spec.cols, Rows: spec.rows})
 	if err != nil {
 		e := proto.Errorf(proto.CodeCommandFailed, "cannot start the window: %v", err)
-		if pe, ok := err.(interface{ Hint() string }); ok {
-			e.Hint = &proto.Hint{Detail: pe.Hint()}
+		if h := startHint(err); h != "" { // starthint.go
+			e.Hint = &proto.Hint{Detail: h}
 		}
 		return nil, e
 	}
@@ -358,6 +362,7 @@ settle:
 	// window stays in the list, its final screen readable, until
 	// something closes it.
 	if w.program {
+		w.srv.noteProgramExit(w, status) // a wait that starts late still gets it (exited.go)
 		w.srv.closeWindow(w)
 	}
 }

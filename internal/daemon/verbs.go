@@ -78,7 +78,9 @@ func (s *Server) verbTable() map[string]*verb {
 	}
 	s.metaVerbs(add)
 	s.sessionVerbs(add)
+	s.sessionMetaVerbs(add) // verbs_session_meta.go: display name, accent, workspace names and order, unsubscribe
 	s.windowVerbs(add)
+	s.arrangeVerbs(add) // verbs_arrange.go: focus, move, set, close, run-command, split-window, set-layout
 	s.paneVerbs(add)
 	s.agentVerbs(add)
 	s.hookVerbs(add)

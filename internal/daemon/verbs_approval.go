@@ -469,7 +469,10 @@ func (s *Server) requestApproval(cn *conn, p *requestApprovalParams) (any, *prot
 		if reason == "" {
 			return nil, inboxErr(err)
 		}
-		return now(reason)
+		// The id was minted: the hook's explain line and get-approval
+		// name the request that was not held.
+		<-h.done
+		return h.res, nil
 	}
 	hd.mu.Lock()
 	if !h.ended {
@@ -584,25 +587,8 @@ func (s *Server) replyApproval(cn *conn, p *replyApprovalParams) (any, *proto.Er
 		}
 	}
 	const by = "human"
-	if !hd.finish(h, approvalResult{Decision: p.Decision, Reason: holdAnswered, AnsweredBy: by, Message: msg}) {
+	if !s.answerHold(h, p.Decision, msg, by) { // held_respond.go
 		return standing() // another reply, or an end, came first
-	}
-	// The item closes answered; the pane works again at once (the
-	// harness's next hook says the same a moment later).
-	s.att.do(func() []inbox.Event {
-		it, ok := s.att.q.Find(inbox.BlockingKey(h.pane))
-		if !ok || it.HeldID != h.id {
-			return nil
-		}
-		evs, _ := s.att.q.Answer(it.ID, p.Decision, by)
-		return evs
-	})
-	s.mu.Lock()
-	w := s.windows[h.pane]
-	s.mu.Unlock()
-	if w != nil {
-		w.pane.Report(agentstate.Report{State: agentstate.Working, Harness: h.harness,
-			IfState: agentstate.SetOf(agentstate.NeedsInput)}, "")
 	}
 	s.opt.Logf("reply-approval: %s %s on %s", p.Decision, h.id, h.pane[:min(8, len(h.pane))])
 	out.Decision, out.Applied, out.Reason, out.AnsweredBy = p.Decision, true, holdAnswered, by

@@ -112,7 +112,17 @@ func (s *Server) listAttention(cn *conn, p *listAttentionParams) (any, *proto.Er
 		return nil, perr
 	}
 	if sel != nil {
-		opt.Filter = func(it inbox.Item) bool { f := itemFields(it); return sel.Match(&f) }
+		var dirs map[string]string // an item carries no cwd: read each local pane's (pane_cwd.go)
+		if sel.Uses(inbox.SelectorCwd) {
+			dirs = s.paneDirs()
+		}
+		opt.Filter = func(it inbox.Item) bool {
+			f := itemFields(it)
+			if it.Host == "" {
+				f.Cwd = dirs[it.Window]
+			}
+			return sel.Match(&f)
+		}
 	}
 	return s.follow.list(p.Host, opt), nil // host_follow_list.go: local and mirrored items
 }

@@ -90,6 +90,9 @@ type sendMessageParams struct {
 	ReplyTo     int      `json:"reply_to" desc:"the id of the message this answers" min:"1" max:"9007199254740991"`
 	Attachments []string `json:"attachments" desc:"absolute paths of files that exist now (at most 8); references, not bytes"`
 	Host        string   `json:"host" desc:"deliver to session on this linked machine (local: this one); kept in the outbox while its link is down" maxlen:"255"`
+	// The attached client's reply in the mail overlay: the message is
+	// from human, verified (mail_reply.go in internal/tui sends it).
+	HumanNonce string `json:"human_nonce" desc:"the nonce attach gave the person's client: the message is from human, verified" maxlen:"256"`
 }
 
 type readMessagesParams struct {
@@ -280,6 +283,14 @@ func (m *mailer) send(cn *conn, p *sendMessageParams) (any, *proto.Error) {
 		return m.sendToHost(cn, p)
 	}
 	s := m.s
+	// A nonce makes the message the person's own (verified human); a
+	// nonce that is not the attached client's live one is refused rather
+	// than sent as a claim. Checked before s.mu: isPerson takes it.
+	verified := p.HumanNonce != "" && (cn == nil || cn.link == nil)
+	if verified && !s.isPerson(cn, p.HumanNonce) {
+		return nil, proto.Errorf(codeNotHuman, "send-agent-message as the person needs a live human nonce from an attached client").
+			WithHint(proto.Hint{Detail: "answer mail in the Inbox of an attached client (prefix key then M, r on the thread)"})
+	}
 	s.mu.Lock()
 	ss, err := s.session(cn, p.Session)
 	if err != nil {
@@ -290,6 +301,10 @@ func (m *mailer) send(cn *conn, p *sendMessageParams) (any, *proto.Error) {
 	if err != nil {
 		s.mu.Unlock()
 		return nil, err
+	}
+	rate := rateKey(cn)
+	if verified {
+		from, fromLabel, claimed, rate = mail.Human, mail.Human, false, "human"
 	}
 	var to, toLabel string
 	if p.To != "" && !m.replyToLink(cn, ss, p) { // link_mail.go: a reply to another machine is a notice
@@ -308,7 +323,7 @@ func (m *mailer) send(cn *conn, p *sendMessageParams) (any, *proto.Error) {
 		return nil, proto.Errorf(codeLoopRefused, "a pane cannot message itself").WithHint(proto.Hint{Param: "to", Detail: "send it to another inbox"})
 	}
 	msg, serr := ring.Send(mail.SendRequest{From: from, FromLabel: fromLabel, To: to, ToLabel: toLabel, Subject: p.Subject, Text: p.Text,
-		ReplyTo: uint64(p.ReplyTo), Attachments: p.Attachments, ClaimedHuman: claimed, RateKey: rateKey(cn),
+		ReplyTo: uint64(p.ReplyTo), Attachments: p.Attachments, ClaimedHuman: claimed, VerifiedHuman: verified, RateKey: rate,
 		Origin: lk.origin, OriginHost: lk.host, Held: lk.held, HeldFor: lk.heldFor, HeldForLabel: lk.heldForLabel})
 	if serr != nil {
 		return nil, mailErr(serr)

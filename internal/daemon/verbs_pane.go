@@ -67,7 +67,12 @@ func (s *Server) paneVerbs(add addFunc) {
 		if err != nil {
 			return nil, err
 		}
-		content := w.pane.Screen().Capture(vt.CaptureOptions{Scrollback: p.Scrollback, Lines: p.Lines, ANSI: p.ANSI})
+		sc := w.pane.Screen()
+		content := sc.Capture(vt.CaptureOptions{Scrollback: p.Scrollback, Lines: p.Lines, ANSI: p.ANSI})
+		if !p.Scrollback && p.Lines == 0 { // the visible screen is every row (capture_rows.go)
+			_, rows := sc.Size()
+			content = fullHeight(content, rows)
+		}
 		source := "visible"
 		if p.Scrollback {
 			source = "recent"
@@ -99,6 +104,11 @@ func (s *Server) paneVerbs(add addFunc) {
 		if err != nil {
 			return nil, err
 		}
+		if handed, err := s.handChord(w, p.Keys); err != nil { // leader_keys.go
+			return nil, err
+		} else if handed {
+			return map[string]any{"type": "keys_sent", "window_id": w.ID, "bytes": 0, "to_client": true}, nil
+		}
 		b := KeyBytes(p.Keys)
 		if err := s.typeInto(cn, w, b, time.Duration(p.Timeout)*time.Millisecond); err != nil {
 			return nil, err
@@ -107,4 +117,6 @@ func (s *Server) paneVerbs(add addFunc) {
 		return map[string]any{"type": "keys_sent", "window_id": w.ID, "bytes": len(b)}, nil
 	})
 	add("send-keys", "Press keys in a pane (named keys and ctrl/alt combinations; not for text)", "keys_sent", `{"verb":"send-keys","params":{"window":"build","keys":"ctrl+c"}}`, p, h)
+
+	s.screenshotVerbs(add) // screenshot.go
 }

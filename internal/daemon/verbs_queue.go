@@ -163,6 +163,7 @@ func (q *replyQueue) add(cn *conn, p *queuePromptParams) (any, *proto.Error) {
 	q.next++
 	e := &queuedPrompt{id: "q" + strconv.FormatUint(q.next, 10), at: s.clock.Now(), by: by, from: from, text: p.Text, state: queueWaiting}
 	pq.entries = append(pq.entries, e)
+	q.railLocked() // queue_rail.go: the rail's "1 queued"
 	position, queued := len(pq.entries), len(pq.entries)
 	q.stepLocked(pq, snap)
 	delivering := pq.entries[0].state == queueDelivering
@@ -310,6 +311,7 @@ func (q *replyQueue) cancel(cn *conn, p *cancelQueuedParams) (any, *proto.Error)
 		}
 		clear(pq.entries[len(kept):])
 		pq.entries = kept
+		q.railLocked()
 		queued = len(kept)
 		window = pq.window
 		q.stepLocked(pq, s.tracker.Arbiter().Get(pq.window))

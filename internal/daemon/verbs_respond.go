@@ -274,6 +274,7 @@ type attachParams struct {
 	Stream  bool   `json:"stream" desc:"after the reply, stream the session's layout, changed screen rows and bells on this connection (it takes no more requests)"`
 	Cols    *int   `json:"cols" desc:"the client's width: resizes the session's area first" min:"1" max:"1000"`
 	Rows    *int   `json:"rows" desc:"the client's height: resizes the session's area first" min:"1" max:"1000"`
+	Prefix  string `json:"prefix" desc:"with stream: the client's leader key (ctrl+b); send-keys hands a chord of it and one key to this client" maxlen:"64"` // leader_keys.go
 }
 
 type respondParams struct {
@@ -350,7 +351,7 @@ func (r *responder) peek(w *Window, session, name string) promptPeek {
 		entered = r.enteredAt(w.ID, snap)
 	}
 	pk.PromptID = promptID(snap.Harness, entered, p)
-	pk.Risk = r.riskOf(pk.Message, p)
+	pk.Risk = r.riskAt(pk.Message, p, r.paneRoot(w), s.opt.Tracker.Home)
 	switch {
 	case !pk.Blocked:
 	case p.Answers == nil:
@@ -447,11 +448,18 @@ func answerKeys(p detect.Prompt, a *detect.Answer) ([]string, bool) {
 // riskOf runs the review rules over the prompt's line (its message) and
 // the lines it shows other than its options, each read as a shell line.
 func (r *responder) riskOf(message string, p detect.Prompt) []string {
+	return r.riskAt(message, p, "", "")
+}
+
+// riskAt is riskOf with the pane's directory and the home directory, so
+// "outside the worktree" reads the prompt's paths from where the pane is.
+func (r *responder) riskAt(message string, p detect.Prompt, root, home string) []string {
 	if r.risk == nil {
 		return nil
 	}
 	set := map[string]bool{}
 	add := func(req review.Request) {
+		req.Worktree, req.Home = root, home
 		for _, h := range r.risk.Check(req) {
 			set[h.Rule] = true
 		}
@@ -561,7 +569,7 @@ func (s *Server) respondVerbs(add addFunc) {
 		if err != nil {
 			return nil, err
 		}
-		return r.peek(w, ss.Name, name), nil
+		return s.withHold(r.peek(w, ss.Name, name)), nil // held_respond.go: a prompt the Inbox holds
 	})
 	add("peek-prompt", "Read what a blocked pane asks: the lines its screen rule read (untrusted), the options, the actions offered and a prompt_id", "prompt_peek",
 		`{"verb":"peek-prompt","params":{"window":"review"}}`, p, h)
@@ -594,11 +602,13 @@ func (r *responder) respond(cn *conn, p *respondParams) (any, *proto.Error) {
 	}
 	if p.Action == "choose" {
 		if n, err := strconv.Atoi(p.Value); err != nil || n < 1 || n > 9 {
-			return nil, proto.Errorf(proto.CodeInvalidParams, "choose needs value: an option number 1 to 9").WithHint(proto.Hint{Param: "value"})
+			return nil, proto.Errorf(proto.CodeInvalidParams, "choose needs an option number 1 to 9").
+				WithHint(proto.Hint{Detail: "the number follows the action: tuios respond -w WINDOW choose 2"}) // not a flag: the CLI takes it as an argument
 		}
 	}
 	if p.Action == "text" && (p.Value == "" || len(p.Value) > maxRespondText) {
-		return nil, proto.Errorf(proto.CodeInvalidParams, "text needs value: the answer, 1 to 4096 bytes").WithHint(proto.Hint{Param: "value"})
+		return nil, proto.Errorf(proto.CodeInvalidParams, "text needs the answer, 1 to 4096 bytes").
+			WithHint(proto.Hint{Detail: "the answer follows the action: tuios respond -w WINDOW text 'use the v2 API'"})
 	}
 	timeout := respondDefaultTimeout
 	if p.Timeout > 0 {
@@ -607,6 +617,9 @@ func (r *responder) respond(cn *conn, p *respondParams) (any, *proto.Error) {
 	ss, w, name, err := s.targetNamed(cn, p.Session, p.Window)
 	if err != nil {
 		return nil, err
+	}
+	if res, herr, held := s.respondHeld(p, by, ss.Name, w, name); held { // held_respond.go: the Inbox holds its prompt
+		return res, herr
 	}
 
 	lctx, lcancel := context.WithTimeout(cn.ctx, timeout)
@@ -647,6 +660,7 @@ func (r *responder) respond(cn *conn, p *respondParams) (any, *proto.Error) {
 	}
 	var keys []string
 	var deny []string
+	chosenDenies := false
 	if a := pk.prompt.Answers; a != nil {
 		deny, _ = answerKeys(pk.prompt, a.Deny)
 		switch p.Action {
@@ -658,13 +672,14 @@ func (r *responder) respond(cn *conn, p *respondParams) (any, *proto.Error) {
 			keys, ok = deny, len(deny) > 0
 		case "choose":
 			ok = false
-			if a.Choose == "digit" {
+			if a.Choose == "digit" && len(pk.prompt.Options) > 0 {
 				n, _ := strconv.Atoi(p.Value)
-				for _, o := range pk.Options {
-					if o.N == n {
-						keys, ok = []string{p.Value}, true
-					}
+				o, err := chooseOption(pk.prompt, n)
+				if err != nil {
+					return nil, err
 				}
+				keys, ok = []string{strconv.Itoa(o.N)}, true
+				chosenDenies = choiceDenies(pk.prompt, o) // bound to the label, not the place (respond_choose.go)
 			}
 		case "text":
 			ok = a.Text
@@ -674,9 +689,13 @@ func (r *responder) respond(cn *conn, p *respondParams) (any, *proto.Error) {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "%s is not offered by this prompt", p.Action).
 			WithHint(proto.Hint{Param: "action", Available: pk.Actions})
 	}
-	allows := p.Action != "deny" && !(p.Action == "choose" && strings.Join(keys, " ") == strings.Join(deny, " "))
+	allows := p.Action != "deny" && !(p.Action == "choose" && (chosenDenies || strings.Join(keys, " ") == strings.Join(deny, " ")))
 	if allows && len(pk.Risk) > 0 && !sameSet(p.RiskAck, pk.Risk) {
-		return nil, proto.Errorf(codeRiskUnacknowledged, "the prompt of %s is risky (%s): allowing it needs risk_ack naming those rules; nothing was pressed", name, strings.Join(pk.Risk, ", ")).
+		doing := "allowing it"
+		if p.Action == "text" {
+			doing = "answering it with text"
+		}
+		return nil, proto.Errorf(codeRiskUnacknowledged, "the prompt of %s is risky (%s): %s needs --risk-ack naming those rules; nothing was pressed", name, strings.Join(pk.Risk, ", "), doing).
 			WithHint(proto.Hint{Param: "risk_ack", Accepted: pk.Risk})
 	}
 

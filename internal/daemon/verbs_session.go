@@ -13,6 +13,8 @@ func pidSelf() int { return os.Getpid() }
 type sessionRow struct {
 	Name      string `json:"name"`
 	ID        string `json:"session_id"`
+	Display   string `json:"display_name"` // the name when none was set
+	Accent    string `json:"accent,omitempty"`
 	Windows   int    `json:"windows"`
 	Workspace int    `json:"current_workspace"`
 	Created   string `json:"created"`
@@ -112,8 +114,8 @@ func (s *Server) sessionVerbs(add addFunc) {
 		for k, v := range ss.wsNames {
 			named[itoa(k)] = v
 		}
-		return map[string]any{"type": "session_info", "session": ss.Name, "session_id": ss.ID, "windows": len(ss.windows),
-			"current_workspace": ss.workspace, "workspaces": Workspaces, "tiling": "tiled", "zoomed": ss.zoomed,
+		return map[string]any{"type": "session_info", "session": ss.Name, "session_id": ss.ID, "display_name": ss.shownName(), "accent": ss.accent, "windows": len(ss.windows),
+			"current_workspace": ss.workspace, "workspaces": Workspaces, "tiling": tilingMode(ss), "zoomed": ss.zoomed,
 			"width": ss.cols, "height": ss.rows, "attached": s.attach.shows(ss), "workspace_names": named}, nil
 	})
 	add("session-info", "Describe a session: windows, current workspace, size", "session_info", `{"verb":"session-info","params":{"session":"work"}}`, p, h)
@@ -152,24 +154,29 @@ func (s *Server) sessionVerbs(add addFunc) {
 			s.mu.Unlock()
 			return nil, err
 		}
+		prev := ss.workspace
 		ss.workspace = p.Workspace
-		for _, w := range ss.windows {
-			if w.workspace == p.Workspace {
-				ss.focused = w
+		if prev != p.Workspace || ss.focused == nil || ss.focused.workspace != p.Workspace {
+			for _, w := range ss.windows {
+				if w.workspace == p.Workspace {
+					ss.focused = w
+				}
 			}
 		}
 		ss.active = nowTime()
+		res := map[string]any{"type": "workspace_selected", "session": ss.Name, "workspace": p.Workspace,
+			"previous_workspace": prev, "changed": prev != p.Workspace, "focused_window_id": focusedID(ss)}
 		s.mu.Unlock()
 		s.retile(ss)
 		s.hub.publish(event{Type: "workspace-switched", Session: ss.Name})
-		return map[string]any{"type": "workspace_selected", "session": ss.Name, "workspace": p.Workspace}, nil
+		return res, nil
 	})
 	add("select-workspace", "Switch a session to a workspace", "workspace_selected", `{"verb":"select-workspace","params":{"workspace":2}}`, p, h)
 }
 
 // sessionRow summarises a session. Called with s.mu held.
 func (s *Server) sessionRow(ss *Session) sessionRow {
-	row := sessionRow{Name: ss.Name, ID: ss.ID, Windows: len(ss.windows), Workspace: ss.workspace, Created: ss.created.UTC().Format("2006-01-02T15:04:05Z"),
+	row := sessionRow{Name: ss.Name, ID: ss.ID, Display: ss.shownName(), Accent: ss.accent, Windows: len(ss.windows), Workspace: ss.workspace, Created: ss.created.UTC().Format("2006-01-02T15:04:05Z"),
 		Attached: s.attach.shows(ss)}
 	loud := -1
 	for _, w := range ss.windows {

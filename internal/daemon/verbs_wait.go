@@ -87,7 +87,16 @@ func (s *Server) waitFor(cn *conn, p *waitParams) (any, *proto.Error) {
 
 	s.mu.Lock()
 	_, w, err := s.target(cn, p.Session, p.Window)
+	var gone exitRecord
+	late := false
+	if err != nil && err.Code == proto.CodeWindowNotFound && p.Condition == "window-exit" {
+		gone, late = s.recentExit(cn, p.Session, p.Window) // exited.go
+	}
 	s.mu.Unlock()
+	if late { // a program window that exited, and closed, before the wait
+		result["window"], result["exit_code"], result["closed"] = gone.id, gone.status.Code, true
+		return result, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +142,13 @@ func (s *Server) waitFor(cn *conn, p *waitParams) (any, *proto.Error) {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "bad pattern: %v", rerr).WithHint(proto.Hint{Param: "pattern"})
 	}
 	result["pattern"] = p.Pattern
-	matched := func() bool { return re.MatchString(w.pane.Screen().Capture(vt.CaptureOptions{Scrollback: true})) }
+	matched := func() bool {
+		line, ok := matchedLine(w.pane.Screen().Capture(vt.CaptureOptions{Scrollback: true}), re) // wait_line.go
+		if ok {
+			result["line"] = line
+		}
+		return ok
+	}
 	var checked time.Time
 	for {
 		// A pane printing fast wakes this loop per chunk; matching the
@@ -276,7 +291,7 @@ func (s *Server) waitSelect(ctx context.Context, cn *conn, p *waitParams, result
 			if only != nil && w.session != only {
 				continue
 			}
-			seats = append(seats, seat{id: w.ID, f: inbox.SelectorFields{Session: w.session.Name, Name: w.DisplayName(), Cwd: w.dirNow()}})
+			seats = append(seats, seat{id: w.ID, f: inbox.SelectorFields{Session: w.session.Name, Name: w.DisplayName(), Cwd: w.cwdNow()}})
 		}
 		s.mu.Unlock()
 		sort.Slice(seats, func(i, j int) bool { return seats[i].id < seats[j].id })

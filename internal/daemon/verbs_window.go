@@ -1,9 +1,6 @@
 package daemon
 
 import (
-	"sort"
-	"strings"
-
 	"github.com/tuios/tuios/internal/proto"
 )
 
@@ -21,6 +18,7 @@ type windowRow struct {
 	Y            int    `json:"y"`
 	Width        int    `json:"width"`
 	Height       int    `json:"height"`
+	Unplaced     bool   `json:"unplaced"` // x, y, width, height are a placeholder: no client has tiled it yet
 	PtyID        string `json:"pty_id"`
 	PID          int    `json:"pid"`
 	Cwd          string `json:"cwd,omitempty"`
@@ -51,7 +49,7 @@ func (s *Server) windowRow(w *Window) windowRow {
 	row := windowRow{
 		WindowID: w.ID, Index: idx, Name: w.name, Title: w.Title(), DisplayName: w.DisplayName(),
 		Session: w.session.Name, Workspace: w.workspace, Focused: w.session.focused == w, Minimized: w.minimized,
-		X: at.x, Y: at.y, Width: at.w, Height: at.h, PtyID: w.ID, PID: w.proc.Pid(), Cwd: w.dirNow(),
+		X: at.x, Y: at.y, Width: at.w, Height: at.h, Unplaced: !w.placed, PtyID: w.ID, PID: w.proc.Pid(), Cwd: w.cwdNow(),
 		AgentState: b.State.String(), AgentHarness: b.Harness, Subagents: b.Subagents, Exited: exited,
 		Queued: s.queue.count(w.ID),
 	}
@@ -74,38 +72,6 @@ type newWindowParams struct {
 type windowParams struct {
 	Session string `json:"session" desc:"the session (default: the caller's, else most recently active)"`
 	Window  string `json:"window" desc:"the window: id, index, unique id prefix or name (default: the caller's pane, else the focused one)"`
-}
-
-type moveWindowParams struct {
-	Session   string `json:"session" desc:"the session"`
-	Window    string `json:"window" desc:"the window (default: the caller's pane, else the focused one)"`
-	Workspace int    `json:"workspace" req:"true" desc:"the workspace to move it to" min:"1" max:"9"`
-}
-
-type setWindowParams struct {
-	Session  string  `json:"session" desc:"the session"`
-	Window   string  `json:"window" desc:"the window (default: the caller's pane, else the focused one)"`
-	Name     *string `json:"name" desc:"a new name (empty clears it)" maxlen:"256"`
-	Minimize *bool   `json:"minimize" desc:"minimize (true) or restore (false)"`
-}
-
-type runCommandParams struct {
-	Session string   `json:"session" desc:"the session"`
-	Window  string   `json:"window" desc:"the window the command acts on (default: the caller's pane, else the focused one)"`
-	Command string   `json:"command" desc:"the command to run" accepted:"CloseWindow,NewWindow,FocusNext,FocusPrev,ToggleMinimize,ToggleZoom,NextWorkspace,PrevWorkspace" check:"handler"`
-	Args    []string `json:"args" desc:"the command's arguments" maxlen:"64"`
-	List    bool     `json:"list" desc:"list the commands instead of running one"`
-}
-
-var runCommands = map[string]string{
-	"CloseWindow":    "close the window",
-	"NewWindow":      "open a new window with the shell",
-	"FocusNext":      "focus the next window on the current workspace",
-	"FocusPrev":      "focus the previous window on the current workspace",
-	"ToggleMinimize": "minimize or restore the window",
-	"ToggleZoom":     "let the focused window fill the session's area, or tile it again",
-	"NextWorkspace":  "switch to the next workspace",
-	"PrevWorkspace":  "switch to the previous workspace",
 }
 
 // targetNamed is target for a caller without s.mu: it also returns the
@@ -142,6 +108,9 @@ func (s *Server) windowVerbs(add addFunc) {
 	p, h := handler(func(cn *conn, p *newWindowParams) (any, *proto.Error) {
 		s.mu.Lock()
 		ss, err := s.session(cn, p.Session)
+		if err == nil {
+			err = nameTaken(ss, p.Name, nil) // resolve.go
+		}
 		s.mu.Unlock()
 		if err != nil {
 			return nil, err
@@ -199,201 +168,6 @@ func (s *Server) windowVerbs(add addFunc) {
 		}{"window", r}, nil
 	})
 	add("get-window", "Describe one window", "window", `{"verb":"get-window","params":{"window":"build"}}`, p, h)
-
-	p, h = handler(func(cn *conn, p *windowParams) (any, *proto.Error) {
-		s.mu.Lock()
-		ss, w, err := s.target(cn, p.Session, p.Window)
-		ws := 0
-		if err == nil {
-			ss.focused, ss.workspace, w.minimized = w, w.workspace, false
-			ss.active = nowTime()
-			ws = w.workspace
-		}
-		s.mu.Unlock()
-		if err != nil {
-			return nil, err
-		}
-		s.retile(ss)
-		s.hub.publish(event{Type: "window-focused", Session: ss.Name, Window: w.ID})
-		return map[string]any{"type": "window_focused", "window_id": w.ID, "workspace": ws}, nil
-	})
-	add("focus-window", "Focus a window (switching to its workspace)", "window_focused", `{"verb":"focus-window","params":{"window":"build"}}`, p, h)
-
-	p, h = handler(func(cn *conn, p *moveWindowParams) (any, *proto.Error) {
-		s.mu.Lock()
-		ss, w, err := s.target(cn, p.Session, p.Window)
-		if err == nil {
-			w.workspace = p.Workspace
-		}
-		s.mu.Unlock()
-		if err != nil {
-			return nil, err
-		}
-		s.retile(ss)
-		s.hub.publish(event{Type: "window-moved", Session: ss.Name, Window: w.ID})
-		return map[string]any{"type": "window_moved", "window_id": w.ID, "workspace": p.Workspace}, nil
-	})
-	add("move-window", "Move a window to another workspace", "window_moved", `{"verb":"move-window","params":{"window":"build","workspace":2}}`, p, h)
-
-	p, h = handler(func(cn *conn, p *setWindowParams) (any, *proto.Error) {
-		if p.Name == nil && p.Minimize == nil {
-			return nil, proto.Errorf(proto.CodeInvalidParams, "nothing to set: give name or minimize")
-		}
-		s.mu.Lock()
-		ss, w, err := s.target(cn, p.Session, p.Window)
-		if err == nil {
-			if p.Name != nil {
-				w.name = strings.TrimSpace(*p.Name)
-			}
-			if p.Minimize != nil {
-				w.minimized = *p.Minimize
-			}
-		}
-		var row windowRow
-		if err == nil {
-			row = s.windowRow(w)
-		}
-		s.mu.Unlock()
-		if err != nil {
-			return nil, err
-		}
-		if p.Name != nil {
-			s.hub.publish(event{Type: "window-retitled", Session: ss.Name, Window: w.ID})
-			s.att.update(w.ID) // its Inbox rows show the new name
-		}
-		if p.Minimize != nil {
-			s.retile(ss)
-			typ := "window-restored"
-			if *p.Minimize {
-				typ = "window-minimized"
-			}
-			s.hub.publish(event{Type: typ, Session: ss.Name, Window: w.ID})
-		}
-		return struct {
-			Type string `json:"type"`
-			windowRow
-		}{"window", row}, nil
-	})
-	add("set-window", "Rename, minimize or restore a window", "window", `{"verb":"set-window","params":{"window":"0","name":"build"}}`, p, h)
-
-	p, h = handler(func(cn *conn, p *windowParams) (any, *proto.Error) {
-		s.mu.Lock()
-		_, w, err := s.target(cn, p.Session, p.Window)
-		s.mu.Unlock()
-		if err != nil {
-			return nil, err
-		}
-		s.closeWindow(w)
-		return map[string]any{"type": "ok"}, nil
-	})
-	add("close-window", "Close a window and end its process", "ok", `{"verb":"close-window","params":{"window":"build"}}`, p, h)
-
-	p, h = handler(func(cn *conn, p *runCommandParams) (any, *proto.Error) {
-		if p.List || p.Command == "" {
-			names := make([]string, 0, len(runCommands))
-			for n := range runCommands {
-				names = append(names, n)
-			}
-			sort.Strings(names)
-			type cmd struct {
-				Name        string `json:"name"`
-				Description string `json:"description"`
-			}
-			out := []cmd{}
-			for _, n := range names {
-				out = append(out, cmd{n, runCommands[n]})
-			}
-			return map[string]any{"type": "command_list", "commands": out}, nil
-		}
-		return s.runCommand(cn, p)
-	})
-	add("run-command", "Run a window-manager command by name (list: the commands)", "command_result or command_list",
-		`{"verb":"run-command","params":{"command":"CloseWindow","window":"build"}}`, p, h)
-}
-
-func (s *Server) runCommand(cn *conn, p *runCommandParams) (any, *proto.Error) {
-	if _, ok := runCommands[p.Command]; !ok {
-		names := make([]string, 0, len(runCommands))
-		for n := range runCommands {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		return nil, proto.Errorf(proto.CodeInvalidParams, "unknown command %q", p.Command).
-			WithHint(proto.Hint{Param: "command", Accepted: names, DidYouMean: nearestWord(p.Command, names)})
-	}
-	done := func() (any, *proto.Error) {
-		return map[string]any{"type": "command_result", "command": p.Command}, nil
-	}
-	switch p.Command {
-	case "NewWindow":
-		s.mu.Lock()
-		ss, err := s.session(cn, p.Session)
-		s.mu.Unlock()
-		if err != nil {
-			return nil, err
-		}
-		if _, err := s.startWindow(ss, windowSpec{}); err != nil {
-			return nil, err
-		}
-		return done()
-	case "NextWorkspace", "PrevWorkspace":
-		s.mu.Lock()
-		ss, err := s.session(cn, p.Session)
-		if err == nil {
-			d := 1
-			if p.Command == "PrevWorkspace" {
-				d = Workspaces - 1
-			}
-			ss.workspace = (ss.workspace-1+d)%Workspaces + 1
-		}
-		s.mu.Unlock()
-		if err != nil {
-			return nil, err
-		}
-		s.retile(ss)
-		s.hub.publish(event{Type: "workspace-switched", Session: ss.Name})
-		return done()
-	}
-	s.mu.Lock()
-	ss, w, err := s.target(cn, p.Session, p.Window)
-	if err != nil {
-		s.mu.Unlock()
-		return nil, err
-	}
-	switch p.Command {
-	case "CloseWindow":
-		s.mu.Unlock()
-		s.closeWindow(w)
-		return done()
-	case "ToggleMinimize":
-		w.minimized = !w.minimized
-	case "ToggleZoom":
-		// Zoom acts on the window named (default: the focused one), so
-		// it is focused first: what fills the area is what was asked.
-		ss.zoomed = !ss.zoomed
-		if ss.zoomed {
-			ss.focused, ss.workspace, w.minimized = w, w.workspace, false
-		}
-	case "FocusNext", "FocusPrev":
-		var same []*Window
-		at := 0
-		for _, x := range ss.windows {
-			if x.workspace == ss.workspace {
-				if x == w {
-					at = len(same)
-				}
-				same = append(same, x)
-			}
-		}
-		if len(same) > 0 {
-			d := 1
-			if p.Command == "FocusPrev" {
-				d = len(same) - 1
-			}
-			ss.focused = same[(at+d)%len(same)]
-		}
-	}
-	s.mu.Unlock()
-	s.retile(ss)
-	return done()
+	// focus-window, move-window, set-window, close-window and run-command
+	// are in verbs_arrange.go, registered right after these.
 }

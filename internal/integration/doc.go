@@ -6,13 +6,16 @@
 // An install edits the harness's own settings file and keeps everything
 // else in it byte for byte (order, spacing, comments where the format has
 // them); it writes atomically, writes nothing when nothing changes, keeps
-// the first original as <file>.tuios.bak and never overwrites that backup,
+// the first original as <file>.tuios.bak and never overwrites that backup
+// (there is none when tuios creates the file, nor of a file that already
+// holds tuios's entries: a backup never carries tuios's own hooks),
 // follows a symlinked settings file (a link to nothing is refused), refuses
 // a file it cannot parse and a harness whose config directory does not
 // exist ("run it once first"), and tries once more when the harness saves
 // the file during the edit. Files tuios owns whole (plugins) carry a
 // version marker; a file at that path without it is never overwritten or
-// removed. Uninstall removes exactly the entries tuios wrote.
+// removed. Uninstall removes exactly the entries tuios wrote, and the
+// file itself when tuios created it and nothing else is left in it.
 //
 // What each hook event means for the pane is not this package's concern:
 // that map is detect/hook's. This package only wires the events.

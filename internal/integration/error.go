@@ -13,6 +13,7 @@ const (
 	CodeBrokenLink        Code = "broken_link"         // the settings file is a symlink to nothing
 	CodeNotOurs           Code = "not_ours"            // a file at a path tuios owns lacks tuios's marker
 	CodeChangedDuringEdit Code = "changed_during_edit" // the harness saved the file twice during the edit
+	CodeStatusLineTaken   Code = "status_line_taken"   // --then names another command than the status line already there
 )
 
 // Error is a refused install, uninstall or status read.
@@ -42,6 +43,8 @@ func (e *Error) Error() string {
 		msg = e.Path + " exists and was not written by tuios"
 	case CodeChangedDuringEdit:
 		msg = e.Path + " changed twice while tuios edited it; nothing was written"
+	case CodeStatusLineTaken:
+		msg = e.Path + " already has a status line of your own; --then would drop it, so nothing was written"
 	}
 	if e.Detail != "" {
 		msg += ": " + e.Detail
@@ -67,6 +70,8 @@ func (e *Error) Hint() string {
 		return "move the file away if tuios may own that path"
 	case CodeChangedDuringEdit:
 		return "try again"
+	case CodeStatusLineTaken:
+		return "leave out --then and tuios chains to the status line you have (uninstall gives it back), or change statusLine in the file yourself first"
 	}
 	return ""
 }

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // BackupSuffix names the copy of a settings file as it was before tuios
@@ -44,6 +45,14 @@ func readFile(path string) (string, bool, error) {
 // changes under it (the harness saved it meanwhile) starts over once, then
 // refuses.
 func editFile(path string, change func(old string, exists bool) (string, error)) (changed bool, err error) {
+	return editFileKeeping(path, func(string) bool { return true }, change)
+}
+
+// editFileKeeping is editFile that backs up only an existing file that
+// original says is the person's original: a file tuios has already
+// written into (or created) is not one, and its copy would hand tuios's
+// own entries back to whoever restores it.
+func editFileKeeping(path string, original func(old string) bool, change func(old string, exists bool) (string, error)) (changed bool, err error) {
 	real, err := resolve(path)
 	if err != nil {
 		return false, err
@@ -70,7 +79,7 @@ func editFile(path string, change func(old string, exists bool) (string, error))
 			}
 			return false, &Error{code: CodeChangedDuringEdit, Path: path}
 		}
-		if exists {
+		if exists && original(old) {
 			if err := backup(real, old); err != nil {
 				return false, err
 			}
@@ -141,4 +150,10 @@ func removeFile(path string) error {
 		return &Error{code: CodeCannotWrite, Path: path, Detail: err.Error()}
 	}
 	return nil
+}
+
+// emptyObject says whether text is a JSON object with nothing in it: what
+// is left of a settings file tuios created once its entries are gone.
+func emptyObject(text string) bool {
+	return strings.Join(strings.Fields(text), "") == "{}"
 }

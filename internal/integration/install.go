@@ -54,7 +54,14 @@ func Install(h Harness, opt Options) (Result, error) {
 	var err error
 	switch {
 	case h.hooks != nil:
-		res.Changed, err = editFile(path, func(old string, _ bool) (string, error) {
+		// The original is the file before tuios's first install: a file
+		// holding tuios's entries already is not it (and there is no
+		// original when tuios creates the file).
+		original := func(old string) bool {
+			ours, _, _, err := h.hooks.state(old, h.ID, h.Version)
+			return err == nil && !ours
+		}
+		res.Changed, err = editFileKeeping(path, original, func(old string, _ bool) (string, error) {
 			prog := opt.Program
 			if prog == "" {
 				if _, _, cmd, err := h.hooks.state(old, h.ID, h.Version); err == nil {
@@ -68,6 +75,10 @@ func Install(h Harness, opt Options) (Result, error) {
 			out, err := h.hooks.install(old, h.ID, h.HookCommand(prog))
 			if err == nil && opt.StatusLine {
 				out, err = h.installStatusLine(out, prog, opt.Then)
+				if ie, ok := err.(*Error); ok { // statusline.go: a refusal, not a parse error
+					ie.Path = path
+					return "", ie
+				}
 			}
 			if err != nil {
 				return "", &Error{code: CodeCannotRead, Path: path, Detail: err.Error()}
@@ -125,14 +136,30 @@ func Uninstall(h Harness, env Env) (Result, error) {
 		if _, serr := os.Stat(path); errors.Is(serr, fs.ErrNotExist) {
 			return res, nil
 		}
-		res.Changed, err = editFile(path, func(old string, exists bool) (string, error) {
+		real, rerr := resolve(path)
+		if rerr != nil {
+			return res, rerr
+		}
+		// A backup that holds tuios's own entries is no original (an
+		// older tuios copied the file it had created itself): it is
+		// neither restored from nor kept.
+		bakPath := real + BackupSuffix
+		bak, hasBak, _ := readFile(bakPath)
+		if hasBak {
+			if ours, _, _, _ := h.hooks.state(bak, h.ID, h.Version); ours {
+				if err := removeFile(bakPath); err != nil {
+					return res, err
+				}
+				bak, hasBak = "", false
+			}
+		}
+		never := func(string) bool { return false } // the file being undone is no original
+		res.Changed, err = editFileKeeping(path, never, func(old string, exists bool) (string, error) {
 			if !exists {
 				return old, nil
 			}
 			out, err := h.hooks.uninstall(old, h.ID)
 			if err == nil && h.statusLine {
-				real, _ := resolve(path)
-				bak, _, _ := readFile(real + BackupSuffix)
 				out, err = h.uninstallStatusLine(out, bak)
 			}
 			if err != nil {
@@ -140,6 +167,16 @@ func Uninstall(h Harness, env Env) (Result, error) {
 			}
 			return out, nil
 		})
+		// No original was kept, so tuios created the file: once nothing
+		// but an empty object is left, the file goes too.
+		if err == nil && res.Changed && !hasBak && real == path {
+			if text, ok, _ := readFile(path); ok && emptyObject(text) {
+				if err = removeFile(path); err == nil {
+					res.Changed = true
+					res.Note = "removed " + path + ": tuios had created it and nothing else is in it"
+				}
+			}
+		}
 	case h.owned != nil:
 		old, exists, rerr := readFile(path)
 		if rerr != nil || !exists {

@@ -81,8 +81,10 @@ func TestUpgradeOlderVersion(t *testing.T) {
 			if st.State != StateInstalled || st.Version != h.Version || st.Program != c.want || st.Detail != "its hooks run "+c.want {
 				t.Errorf("status after: %+v", st)
 			}
-			if got := readText(t, path+BackupSuffix); got != olderSettings {
-				t.Error("the backup is not the file as it was before the upgrade")
+			// The file held tuios's entries already: it is not the
+			// original, and a copy of it would hand tuios's hooks back.
+			if exists(path + BackupSuffix) {
+				t.Error("the upgrade backed up a file holding tuios's own entries")
 			}
 			if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {
 				t.Errorf("mode %v after the upgrade", fi.Mode().Perm())

@@ -18,7 +18,10 @@ type statusLine struct {
 	Command string `json:"command"`
 }
 
-var thenRE = regexp.MustCompile(` --then '((?:[^']|'\\'')*)'`)
+// thenRE reads the chained command back: quoted, or a plain word, which
+// shellQuote leaves bare (/bin/other); missing the bare form lost the
+// chain on the next install and on uninstall.
+var thenRE = regexp.MustCompile(` --then (?:'((?:[^']|'\\'')*)'|([^'\s]\S*))`)
 
 // statusLineCommand is tuios's status line command, chained to then.
 func (h Harness) statusLineCommand(program, then string) string {
@@ -35,6 +38,9 @@ func thenOf(command string) string {
 	if m == nil {
 		return ""
 	}
+	if m[2] != "" {
+		return m[2]
+	}
 	return strings.ReplaceAll(m[1], `'\''`, "'")
 }
 
@@ -43,7 +49,11 @@ func isOurStatusLine(command, harness string) bool {
 }
 
 // installStatusLine points statusLine at tuios, chaining to whatever
-// status line command was there (or to then, when given).
+// status line command was there (or to then, when given). A then that
+// differs from the person's own command already there (or from the one
+// tuios's status line chains to now) is refused with CodeStatusLineTaken:
+// writing it would drop their command for good, since uninstall gives
+// back only what the chain names.
 func (h Harness) installStatusLine(src, program, then string) (string, error) {
 	root, err := parseJSON(src)
 	if err != nil {
@@ -52,12 +62,16 @@ func (h Harness) installStatusLine(src, program, then string) (string, error) {
 	cur := root.get("statusLine")
 	if cur != nil {
 		if c := cur.get("command"); c != nil && c.kind == '"' {
+			own := c.str
+			if isOurStatusLine(c.str, h.ID) {
+				own = thenOf(c.str)
+			}
 			switch {
-			case then != "":
-			case isOurStatusLine(c.str, h.ID):
-				then = thenOf(c.str)
-			default:
-				then = c.str
+			case then == "":
+				then = own
+			case own != "" && own != then:
+				return "", &Error{code: CodeStatusLineTaken, Harness: h.ID,
+					Detail: "it runs " + strconv.Quote(own) + ", not " + strconv.Quote(then)}
 			}
 		}
 	}

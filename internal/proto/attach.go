@@ -78,10 +78,14 @@ type AttachWorkspace struct {
 
 // AttachSession is one rail row.
 type AttachSession struct {
-	Name    string `json:"name"`
-	Windows int    `json:"windows"`
-	State   string `json:"agent_state,omitempty"` // the loudest among its panes
-	Current bool   `json:"current,omitempty"`
+	Name string `json:"name"`
+	// DisplayName and Accent are the labels a person gave the session
+	// (set-session-name, set-session-accent); "" when none.
+	DisplayName string `json:"display_name,omitempty"`
+	Accent      string `json:"accent,omitempty"`
+	Windows     int    `json:"windows"`
+	State       string `json:"agent_state,omitempty"` // the loudest among its panes
+	Current     bool   `json:"current,omitempty"`
 }
 
 // AttachAgent is one row of the rail's agents section.
@@ -95,6 +99,10 @@ type AttachAgent struct {
 	SinceMS int64  `json:"since_ms"`                // unix ms the state began
 	Seen    bool   `json:"seen,omitempty"`          // as AttachWindow.Seen
 	Asking  bool   `json:"asking,omitempty"`        // as AttachWindow.Asking
+	// Queued is how many replies wait in the daemon's queue for the pane
+	// (queue-prompt, the Inbox's r): the rail and the Inbox row say
+	// "1 queued" until it is typed.
+	Queued int `json:"queued,omitempty"`
 }
 
 // AttachScreen carries the rows of one visible pane that changed since
@@ -144,6 +152,16 @@ type AttachBell struct {
 	Type   string `json:"type"` // "bell"
 	Window string `json:"window_id"`
 	Text   string `json:"text,omitempty"` // OSC 9/777 body, untrusted
+}
+
+// AttachKeys hands the client a leader chord that send-keys was given for
+// a pane of its session: the client's prefix (the "prefix" it named when
+// attaching) and one key. The bindings live in the client, so the client
+// runs the chord as if the person pressed it in that pane.
+type AttachKeys struct {
+	Type   string   `json:"type"`      // "keys"
+	Window string   `json:"window_id"` // the pane send-keys named
+	Keys   []string `json:"keys"`      // the prefix and the key, as send-keys spelled them ("ctrl+b", "n")
 }
 
 // AttachEnd is the last line of a stream: the session ended, the daemon

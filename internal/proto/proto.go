@@ -79,6 +79,7 @@ const (
 	CodeSessionNotFound  = "session_not_found"
 	CodeSessionExists    = "session_exists"
 	CodeWindowNotFound   = "window_not_found"
+	CodeAmbiguousWindow  = "ambiguous_window"
 	CodeNoWindows        = "no_windows"
 	CodeCommandFailed    = "command_failed"
 	CodeTimeout          = "timeout"
@@ -86,6 +87,10 @@ const (
 	CodeForbidden        = "forbidden"
 	CodeRateLimited      = "rate_limited"
 	CodeInternal         = "internal"
+	// CodeNeedsClient: the verb measures the screen (a direction, a split,
+	// a layout), which only an attached client has.
+	CodeNeedsClient = "needs_client"
+	CodeTilingOff   = "tiling_off"
 )
 
 // CodeDescriptions documents every code list-verbs returns.
@@ -96,12 +101,15 @@ var codeDescriptions = [...][2]string{
 	{CodeSessionNotFound, "no session has that name"},
 	{CodeSessionExists, "a session with that name already exists"},
 	{CodeWindowNotFound, "no window matches, or it closed while waited on"},
+	{CodeAmbiguousWindow, "the window address (a name or an id prefix) matches several windows; hint.available lists them"},
 	{CodeNoWindows, "the session has no windows"},
 	{CodeCommandFailed, "the command could not run"},
 	{CodeTimeout, "the wait ended without a match"},
 	{CodeProtocolMismatch, "the client's protocol is outside what this daemon speaks"},
 	{CodeForbidden, "the caller may not do this"},
 	{CodeRateLimited, "too many requests of this kind"},
+	{CodeNeedsClient, "the verb needs a client attached to the session (a direction, a split or a layout is the client's geometry)"},
+	{CodeTilingOff, "the session floats its windows and the verb needs tiling on (tuios set-layout --tiling true)"},
 	{"no_keyboard", "the target is the person's inbox (human), which has no keyboard"},
 	{"agent_blocked", "the target agent waits on a prompt (needs_input); nothing was typed"},
 	{"not_ready", "the target agent stayed mid-turn until the wait ended"},

@@ -8,12 +8,6 @@ import (
 	"github.com/tuios/tuios/internal/proto"
 )
 
-// alertStates are the states that raise an alert when a pane out of sight
-// enters one.
-func alertState(state string) bool {
-	return state == "needs_input" || state == "errored" || state == "done"
-}
-
 // alerts compares the layout's agents with the last ones and raises one
 // alert for the panes that entered an alert state out of sight: the
 // focused pane of the session on screen is in sight (unless
@@ -24,7 +18,11 @@ func (m *Model) alerts(l proto.AttachLayout) tea.Cmd {
 	var hits []proto.AttachAgent
 	for _, a := range l.Agents {
 		now[a.Window] = a.State
-		if !m.seenFirst || m.lastState[a.Window] == a.State || !alertState(a.State) {
+		if !m.seenFirst || m.lastState[a.Window] == a.State {
+			continue
+		}
+		m.unsettle(a.Window) // changed within the settle time
+		if !m.opt.Alert.alerts(a.State) {
 			continue
 		}
 		if !m.opt.AlertFocused && a.Window == l.Focused && (a.Session == "" || a.Session == m.session) {
@@ -36,28 +34,12 @@ func (m *Model) alerts(l proto.AttachLayout) tea.Cmd {
 	if len(hits) == 0 || m.opt.AgentsOff || l.AgentsOff {
 		return nil
 	}
-	text := alertText(hits)
-	if !m.opt.DockOff {
-		m.dock = text
-	}
-	return m.ring(text)
+	return m.settleAlerts(hits) // alert_rules.go
 }
 
-// ring sends the outer terminal a bell and an OSC 9 notification, as
-// the options allow. The text is cleaned: it may carry pane text.
-func (m *Model) ring(text string) tea.Cmd {
-	var seq strings.Builder
-	if m.opt.Bell {
-		seq.WriteByte('\a')
-	}
-	if m.opt.Notify && text != "" {
-		seq.WriteString("\x1b]9;" + clean(text) + "\a")
-	}
-	if seq.Len() == 0 {
-		return nil
-	}
-	return tea.Raw(seq.String())
-}
+// ring sends the outer terminal a bell and an OSC 9 notification, and
+// plays the audio cue, as the options allow (alert_rules.go).
+func (m *Model) ring(text string) tea.Cmd { return m.ringFor(text, "") }
 
 // alertText is the dock line (and notification) for a burst of alerts.
 func alertText(hits []proto.AttachAgent) string {
@@ -72,6 +54,10 @@ func alertText(hits []proto.AttachAgent) string {
 			return where + " needs you"
 		case "errored":
 			return where + " stopped on an error"
+		case "idle", "working":
+			return where + " is " + a.State // alerts only when [notifications.agent.states] asks
+		case "unknown":
+			return where + " state is unknown"
 		}
 		return where + " is done"
 	}

@@ -87,7 +87,14 @@ func attachStream(opt Options, host, session string, cols, rows int) (*client.Cl
 	if host != "" {
 		c.SetDeadline(time.Now().Add(farSetup)) // remote_conn.go
 	}
-	err = c.Call("attach", map[string]any{"client": "tuios-client", "session": session, "stream": true, "cols": cols, "rows": rows}, &res)
+	params := map[string]any{"client": "tuios-client", "session": session, "stream": true, "cols": cols, "rows": rows}
+	if host == "" {
+		// This daemon hands this client the leader chords send-keys gets
+		// (leader_keys.go). Not to another host's: a daemon that predates
+		// the param would refuse the attach.
+		params["prefix"] = opt.leader()
+	}
+	err = c.Call("attach", params, &res)
 	if err != nil {
 		c.Close()
 		return nil, "", "", err
@@ -319,6 +326,11 @@ func (c *conns) readStream(st *client.Client, gen int) {
 			var b proto.AttachBell
 			if json.Unmarshal(raw, &b) == nil {
 				msg = b
+			}
+		case "keys": // a leader chord from send-keys (leader_keys.go)
+			var k proto.AttachKeys
+			if json.Unmarshal(raw, &k) == nil {
+				msg = k
 			}
 		case "detached":
 			var e proto.AttachEnd

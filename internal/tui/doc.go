@@ -32,6 +32,14 @@
 //     (its answers) or a held approval or plan (1 once, 2 always, 3
 //     deny); always only after what they answer has stood unchanged for
 //     0.4 s. Elsewhere in the list they do nothing.
+//   - In the peek view, a digit whose option's label opens with a word of
+//     refusal ("No, and tell …", "Deny", "Cancel") is a deny: one press
+//     even on a risky prompt. Anything unsure counts as an allow, so a
+//     risky prompt still takes its second press.
+//   - f cycles through the headings the list has, then all again; S adds
+//     the snoozed items under Snoozed (it does not hide the open ones);
+//     the selector narrows the list while it is typed, and enter keeps
+//     it only if the daemon took it.
 //   - A held plan counts as read once the frame after a message shows
 //     its last line in at least three rows of detail; on a smaller
 //     screen it never does, and enter hands it back to the pane.

@@ -33,11 +33,11 @@ func TestAttachInboxAnswersAsk(t *testing.T) {
 	}
 
 	w.keys("c", "C-b", "i")
-	w.waitFor("c", `Asks \(1\)`)
+	w.waitFor("c", `Questions \(1\)`)
 	w.waitFor("c", `lead asks: Ship it\?`)
 	w.waitFor("c", `1\. yes`)
 	w.waitFor("c", `1-2 answer`)
-	time.Sleep(600 * time.Millisecond) // the dwell: digits act 0.4 s after the row stood still
+	w.waitGone("c", `reading…`) // the dwell: digits act 0.4 s after the row stood still
 	w.keys("c", "1")
 	w.waitFor("c", `Answered "yes" to lead: Ship it\?`)
 

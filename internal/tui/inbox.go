@@ -50,6 +50,9 @@ type item struct {
 	HeldFor   string `json:"held_for"`
 	MessageID uint64 `json:"message_id"`
 	ForHost   string `json:"for_host"`
+	// SnoozedUntil: a snoozed item's wake time (unix ns), -1 until it
+	// changes; 0 for an open item (inbox_snooze.go).
+	SnoozedUntil int64 `json:"snoozed_until"`
 }
 
 // riskHit is one risk rule an approval's line matched.
@@ -80,6 +83,23 @@ type inbox struct {
 	sent  item        // the row the last answer was sent from, for the dock
 	sentD string      // the decision sent from it
 	want  string      // select this pane's question once the list comes
+
+	// The list's views (inbox_snooze.go): all is the list as the daemon
+	// sent it, items what is shown of it.
+	all      []item
+	snoozing *item     // z asked "for how long?" about this row
+	snoozed  bool      // S: the snoozed items are listed too, under Snoozed
+	only     string    // f: the one heading shown; "" for all
+	selector string    // /: the selector the list is narrowed by
+	selBad   bool      // the selector being typed was refused
+	undoBy   time.Time // u undoes the last dismiss or snooze until then
+	acted    string    // what the dock says once the daemon takes the mark
+
+	thread *mailThread // the mail thread being read (mail_thread.go)
+	box    *mailbox    // m: the whole mailbox (mail_box.go)
+
+	peekAt  time.Time // when the peek was read (inbox_prompt.go)
+	peekGen int       // the peek's wait tick; a newer peek stops the old
 }
 
 // riskPress is a first press on a risky allow.
@@ -91,38 +111,95 @@ type riskPress struct {
 	msg    string // what the dock says while it waits
 }
 
-// kindOrder is the order of the Inbox's groups and their headings.
-func kindTitle(kind string) string {
-	switch kind {
+// groupOrder is the Inbox's headings in list order (the docs' words, the
+// same as list-attention's): an ask-human question is under Questions
+// with the pane's own, a finished turn under Done. Snoozed items, shown
+// with S, come last under their own heading.
+var groupOrder = [...]string{"Approvals", "Plans", "Questions", "Mail", "Errored", "Resume", "Done", "Waiting to send", "Snoozed"}
+
+// groupOf is the heading a row is listed under.
+func groupOf(it item) string {
+	if it.SnoozedUntil != 0 {
+		return "Snoozed"
+	}
+	switch it.Kind {
 	case "approval":
 		return "Approvals"
 	case "plan":
 		return "Plans"
-	case "ask":
-		return "Asks"
-	case "question":
+	case "ask", "question":
 		return "Questions"
 	case "mail":
 		return "Mail"
 	case "errored":
-		return "Errors"
+		return "Errored"
 	case "resume":
 		return "Resume"
 	case "finished":
-		return "Finished"
+		return "Done"
 	case "outbox":
 		return "Waiting to send"
 	}
-	return kind
+	return "Other"
 }
 
-func kindRank(kind string) int {
-	for i, k := range []string{"approval", "plan", "ask", "question", "mail", "errored", "resume", "finished", "outbox"} {
-		if k == kind {
+// kindGlyph is the one-cell mark a row of a kind starts with: the state
+// glyph the rail draws for what it stands for (▲ an agent waits on the
+// person, × errored, ■ a finished turn), and shapes of their own for mail
+// (◆), a conversation to resume (↻) and mail waiting to be sent (→). None
+// is an emoji, all are one cell wide; --ascii-only draws letters.
+func kindGlyph(kind string, ascii bool) string {
+	g, a := "·", "."
+	switch kind {
+	case "approval", "plan", "ask", "question":
+		g, a = "▲", "!"
+	case "mail":
+		g, a = "◆", "@"
+	case "errored":
+		g, a = "×", "x"
+	case "resume":
+		g, a = "↻", "r"
+	case "finished":
+		g, a = "■", "#"
+	case "outbox":
+		g, a = "→", ">"
+	}
+	if ascii {
+		return a
+	}
+	return g
+}
+
+// groupKinds are the item kinds listed under a heading.
+func groupKinds(group string) []string {
+	switch group {
+	case "Approvals":
+		return []string{"approval"}
+	case "Plans":
+		return []string{"plan"}
+	case "Questions":
+		return []string{"ask", "question"}
+	case "Mail":
+		return []string{"mail"}
+	case "Errored":
+		return []string{"errored"}
+	case "Resume":
+		return []string{"resume"}
+	case "Done":
+		return []string{"finished"}
+	case "Waiting to send":
+		return []string{"outbox"}
+	}
+	return nil
+}
+
+func groupRank(group string) int {
+	for i, g := range groupOrder {
+		if g == group {
 			return i
 		}
 	}
-	return 99
+	return len(groupOrder) - 1 // Other: before Snoozed, which sorts apart
 }
 
 // needsYouKinds are the kinds prefix o jumps to.
@@ -136,7 +213,7 @@ func (m *Model) openInbox() {
 }
 
 func (m *Model) refreshInbox() {
-	m.call("list-attention", map[string]any{}, "inbox:list")
+	m.call("list-attention", m.inbox.listParams(), "inbox:list") // inbox_snooze.go
 }
 
 // selected is the selected row.
@@ -186,8 +263,20 @@ func (m *Model) inboxKey(k tea.Key, name string) tea.Cmd {
 	if in.input != nil {
 		return m.inputKey(k, name)
 	}
+	if in.thread != nil {
+		m.threadKey(name) // mail_thread.go
+		return nil
+	}
+	if in.box != nil {
+		m.boxKey(name) // mail_box.go
+		return nil
+	}
 	if in.peek != nil {
 		return m.peekKey(name)
+	}
+	if in.snoozing != nil { // z asked for how long (inbox_snooze.go)
+		m.snoozeChoice(name)
+		return nil
 	}
 	it, have := in.selected()
 	// A risky first press waits for the same key only: any other key
@@ -219,6 +308,10 @@ func (m *Model) inboxKey(k tea.Key, name string) tea.Cmd {
 		m.inbox = nil
 		return nil
 	case InGo:
+		if have && readsThread(it) { // mail_thread.go: enter reads the mail
+			m.openThread(it, false)
+			return nil
+		}
 		if have && held(it) {
 			// Enter gives a held prompt back to its pane, then goes
 			// there: the harness shows it again and the person
@@ -238,22 +331,37 @@ func (m *Model) inboxKey(k tea.Key, name string) tea.Cmd {
 		}
 		return nil
 	case InPeek:
+		if have && readsThread(it) {
+			m.openThread(it, false)
+			return nil
+		}
 		if have && it.Window != "" && !held(it) {
 			m.call("peek-prompt", map[string]any{"session": it.Session, "window": it.Window}, "inbox:peek")
 		}
 		return nil
 	case InDismiss:
 		if have {
+			in.acted = "Dismissed " + rowName(it)
 			m.call("dismiss-attention", map[string]any{"id": it.ID, "human_nonce": m.nonce}, "inbox:act")
 		}
 		return nil
 	case InSnooze:
 		if have {
-			m.call("mark-attention", map[string]any{"action": "snooze", "id": it.ID, "for_ms": 900000, "human_nonce": m.nonce}, "inbox:act")
+			m.snoozeKey(it) // inbox_snooze.go: asks for how long, or wakes a snoozed row
 		}
 		return nil
 	case InUndo:
+		in.acted = "Undone"
 		m.call("mark-attention", map[string]any{"action": "undo", "human_nonce": m.nonce}, "inbox:act")
+		return nil
+	case InSnoozed:
+		m.toggleSnoozed()
+		return nil
+	case InKind:
+		m.cycleKind()
+		return nil
+	case InSelect:
+		m.openSelector()
 		return nil
 	}
 	switch name {
@@ -281,10 +389,15 @@ func (m *Model) inboxKey(k tea.Key, name string) tea.Cmd {
 		if have && (it.Kind == "finished" || it.Kind == "errored") {
 			m.openReply(it)
 		}
+		if have && readsThread(it) {
+			m.openThread(it, true) // mail_thread.go: the reply line opens once it is read
+		}
 	case "p":
 		if have && heldMail(it) { // inbox_mail.go
 			return m.releaseHeld(it)
 		}
+	case "m":
+		m.openBox() // mail_box.go: the whole mailbox
 	case "esc":
 		m.dropPending()
 		m.inbox = nil
@@ -292,35 +405,46 @@ func (m *Model) inboxKey(k tea.Key, name string) tea.Cmd {
 	return nil
 }
 
-// peekKey answers the peeked prompt: 1-9 choose, a approve, A approve
-// always, d deny; esc/q/space go back, enter goes to the pane.
+// peekKey answers the peeked prompt with the answers it has (inbox_prompt.go):
+// 1-9 choose an option it shows, a approve, A approve always, d deny;
+// esc/q/space go back, enter goes to the pane, r reads it again. A key the
+// prompt does not offer does nothing. An allow of a risky prompt waits for
+// a second press; choosing a refusal ("No, …") is a deny: one press.
 func (m *Model) peekKey(name string) tea.Cmd {
 	in := m.inbox
 	pk := in.peek
-	var action, value string
-	switch {
-	case len(name) == 1 && name[0] >= '1' && name[0] <= '9':
-		action, value = "choose", name
-	case name == "a":
-		action = "approve"
-	case name == "A":
-		action = "approve_always"
-	case name == "d":
-		action = "deny"
-	case name == "enter":
+	switch name {
+	case "enter":
 		m.inbox = nil
 		m.goTo(pk.Session, pk.Window)
 		return nil
-	case name == "r":
+	case "r":
 		m.call("peek-prompt", map[string]any{"session": pk.Session, "window": pk.Window}, "inbox:peek")
 		return nil
-	case name == "esc" || name == "q" || name == "space":
+	case "esc", "q", "space":
 		in.peek, in.pending = nil, nil
+		in.note = ""
 		m.touch()
 		return nil
-	default:
+	case "tab":
+		m.openTypedAnswer() // inbox_prompt.go
+		return nil
+	}
+	allow, offered := peekAllows(pk, name)
+	if !offered {
 		in.pending = nil
 		return nil
+	}
+	var action, value string
+	switch name {
+	case "a":
+		action = "approve"
+	case "A":
+		action = "approve_always"
+	case "d":
+		action = "deny"
+	default:
+		action, value = "choose", name
 	}
 	if ok, left := m.ready(); !ok {
 		in.note = "read it first: answers work in a moment"
@@ -331,9 +455,8 @@ func (m *Model) peekKey(name string) tea.Cmd {
 	if value != "" {
 		params["value"] = value
 	}
-	allow := action != "deny"
 	if p := in.pending; p != nil {
-		if p.key == name && !m.clock.Now().After(p.until) {
+		if allow && p.key == name && !m.clock.Now().After(p.until) {
 			params["risk_ack"] = p.rules
 			in.pending = nil
 			m.call("respond", params, "inbox:respond:"+name)
@@ -345,6 +468,7 @@ func (m *Model) peekKey(name string) tea.Cmd {
 		m.armRisk(name, params, pk.Risk)
 		return after(riskWindow)
 	}
+	in.note = ""
 	m.call("respond", params, "inbox:respond:"+name)
 	return nil
 }
@@ -401,7 +525,11 @@ func (m *Model) inboxReply(r replyMsg) tea.Cmd {
 	case r.tag == "inbox:list":
 		if r.err != nil {
 			in.note = clean(r.err.Error())
+			in.selBad = in.input != nil && in.input.sel // enter keeps no refused selector
 			return nil
+		}
+		if in.selBad {
+			in.selBad, in.note = false, ""
 		}
 		var res struct {
 			Items  []item         `json:"items"`
@@ -409,8 +537,17 @@ func (m *Model) inboxReply(r replyMsg) tea.Cmd {
 		}
 		json.Unmarshal(r.raw, &res)
 		sel, _ := in.selected()
-		sort.SliceStable(res.Items, func(i, j int) bool { return kindRank(res.Items[i].Kind) < kindRank(res.Items[j].Kind) })
-		in.items, in.counts, in.loaded = res.Items, res.Counts, true
+		// By heading, oldest first under each: an ask-human question and
+		// a pane's question share Questions, whatever the daemon's order.
+		sort.SliceStable(res.Items, func(i, j int) bool {
+			a, b := res.Items[i], res.Items[j]
+			if ga, gb := groupRank(groupOf(a)), groupRank(groupOf(b)); ga != gb {
+				return ga < gb
+			}
+			return a.Since < b.Since
+		})
+		in.all, in.counts, in.loaded = res.Items, res.Counts, true
+		in.listed() // inbox_snooze.go: f's one kind, a selector being typed
 		in.sel = min(in.sel, max(len(in.items)-1, 0))
 		for i, it := range in.items {
 			if it.ID == sel.ID || in.want != "" && it.Kind == "ask" && it.Window == in.want {
@@ -429,11 +566,9 @@ func (m *Model) inboxReply(r replyMsg) tea.Cmd {
 		in.peek = &pk
 		in.note = ""
 		m.touch()
+		return m.peekArrived() // inbox_prompt.go: the wait counts up
 	case r.tag == "inbox:act":
-		if r.err != nil {
-			in.note = clean(r.err.Error())
-		}
-		m.refreshInbox()
+		return m.actReply(r) // inbox_snooze.go
 	case r.tag == "inbox:ask":
 		m.askReply(r)
 	case r.tag == "inbox:reply":
@@ -444,6 +579,14 @@ func (m *Model) inboxReply(r replyMsg) tea.Cmd {
 		m.queueReply(r)
 	case r.tag == "inbox:release":
 		m.releaseReply(r) // inbox_mail.go
+	case r.tag == "inbox:threadmark":
+		m.threadMarked(r) // mail_thread.go
+	case r.tag == "inbox:thread":
+		m.threadReply(r)
+	case r.tag == "inbox:mailsent":
+		m.mailSentReply(r)
+	case r.tag == "inbox:box":
+		m.boxReply(r) // mail_box.go
 	case len(r.tag) > 14 && r.tag[:14] == "inbox:respond:":
 		return m.respondReply(r, r.tag[14:])
 	}
@@ -453,7 +596,8 @@ func (m *Model) inboxReply(r replyMsg) tea.Cmd {
 func (m *Model) respondReply(r replyMsg, key string) tea.Cmd {
 	in := m.inbox
 	var pe *proto.Error
-	if errors.As(r.err, &pe) && pe.Code == "risk_unacknowledged" && in.peek != nil {
+	allow, _ := peekAllows(in.peek, key)
+	if errors.As(r.err, &pe) && pe.Code == "risk_unacknowledged" && in.peek != nil && allow {
 		var rules []string
 		if pe.Hint != nil {
 			rules = pe.Hint.Accepted

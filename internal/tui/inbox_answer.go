@@ -47,11 +47,15 @@ type planText struct {
 // inboxInput is a line typed on the dock while the Inbox is open: a deny
 // reason for a held row, or a reply to a finished or errored agent.
 type inboxInput struct {
-	reply bool // a reply (queue-prompt); else a deny reason
-	it    item
-	label string
-	text  []rune
-	limit int // bytes
+	reply  bool   // a reply (queue-prompt); else a deny reason
+	sel    bool   // the selector line (inbox_snooze.go)
+	answer bool   // a typed answer to the peeked prompt (Tab, inbox_prompt.go)
+	mail   bool   // a reply in the mail thread read (mail_thread.go)
+	was    string // the selector's line: the selector esc puts back
+	it     item
+	label  string
+	text   []rune
+	limit  int // bytes
 }
 
 // held reports whether a row is a hold the Inbox answers: an approval or
@@ -432,6 +436,19 @@ func (m *Model) openDenyReason(it item) {
 func (m *Model) inputKey(k tea.Key, name string) tea.Cmd {
 	in := m.inbox
 	x := in.input
+	if x.sel {
+		return m.selectorKey(k, name) // inbox_snooze.go
+	}
+	if x.answer && name == "enter" {
+		in.input = nil
+		m.sendTypedAnswer(strings.TrimSpace(clean(string(x.text)))) // inbox_prompt.go
+		return nil
+	}
+	if x.mail && name == "enter" {
+		in.input = nil
+		m.sendMailReply(strings.TrimSpace(string(x.text))) // mail_thread.go
+		return nil
+	}
 	switch name {
 	case "enter":
 		in.input = nil

@@ -44,12 +44,12 @@ func TestAskAnswerAfterDwell(t *testing.T) {
 	m, fc, clk := newTest(t, Options{})
 	openWith(t, m, askItem("a1", "w1", "lead"), askItem("a2", "w1", "other"))
 	s := screenText(m)
-	for _, want := range []string{"Asks (2)", "lead asks: Ship it?", "1. yes", "2. no"} {
+	for _, want := range []string{"Questions (2)", "lead asks: Ship it?", "1. yes", "2. no"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("no %q:\n%s", want, s)
 		}
 	}
-	if f := footer(m); !strings.HasPrefix(f, "1-2 answer") || strings.Contains(f, "snooze") {
+	if f := footer(m); !strings.HasPrefix(f, "1-2 answer") || strings.Contains(f, "z snooze") {
 		t.Errorf("footer %q", f)
 	}
 	// Before the dwell a digit sends nothing and arms a timer.
@@ -440,7 +440,7 @@ func TestFooterOtherRows(t *testing.T) {
 		t.Errorf("question footer %q", f)
 	}
 	m.Update(key("j"))
-	if f := footer(m); f != "d dismiss  j/k move  q close" {
+	if f := footer(m); f != "d dismiss  f kind  / select  S snoozed  q close" {
 		t.Errorf("outbox footer %q", f)
 	}
 }

@@ -17,10 +17,14 @@ import (
 // sgrMuted draws a stale row.
 const sgrMuted = "\x1b[2m"
 
-// hostWho is a row's "session/name", with the host in front for a
-// mirrored item.
+// hostWho is a row's "session/name" (the session alone for an item of
+// no pane, such as an ask-human question from a shell), with the host in
+// front for a mirrored item.
 func hostWho(it item) string {
-	who := clean(it.Session) + "/" + clean(it.Name)
+	who := clean(it.Session)
+	if n := clean(it.Name); n != "" {
+		who += "/" + n
+	}
 	if it.Host != "" {
 		who = clean(it.Host) + ":" + who
 	}

@@ -98,6 +98,7 @@ type Model struct {
 	panes      map[string]*pane
 	lastState  map[string]string // window id -> state, for alerts
 	seenFirst  bool
+	alertRun   alertRun // pending alerts and the last cue (alert_rules.go)
 
 	dock string
 
@@ -109,6 +110,9 @@ type Model struct {
 	hostTicking bool // a minute's tick is armed for a stale host's "seen … ago" (inbox_hosts.go)
 
 	hostItems map[string]int // a fresh host's items at the last layout; nil before the first (inbox_host_alerts.go)
+
+	mail   mailState // the person's unread mail, for the rail and the dock (mail_notify.go)
+	newest newestRun // prefix O and O again (mail_newest.go)
 
 	confirmClose string // window id waiting for y/n
 	rename       *lineInput
@@ -224,6 +228,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case proto.AttachBell:
 		return m, m.onBell(msg)
+	case proto.AttachKeys:
+		return m, m.onChord(msg) // leader_keys.go
 	case proto.AttachEnd:
 		m.outcome = m.endOutcome(msg) // remote.go: names the host
 		return m, tea.Quit
@@ -239,11 +245,20 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onReply(msg)
 	case timerMsg:
 		return m, m.inboxTimer()
+	case mailPollMsg:
+		return m, m.onMailPoll(msg) // mail_notify.go
+	case alertDueMsg:
+		return m, m.alertDue() // alert_rules.go
+	case peekTickMsg:
+		return m, m.onPeekTick(msg) // inbox_prompt.go
 	case hostTickMsg:
 		return m, m.hostTick(true)
 	case tea.InterruptMsg:
 		return m, m.detach()
 	case tea.KeyPressMsg:
+		if cmd, ok := m.mailKey(tea.Key(msg)); ok { // mail_newest.go: prefix M, prefix O
+			return m, cmd
+		}
 		return m, m.onKey(tea.Key(msg))
 	case tea.PasteMsg:
 		return m, m.onPaste(msg.Content)
@@ -314,6 +329,7 @@ func (m *Model) onLayout(l proto.AttachLayout) tea.Cmd {
 	if m.inbox != nil {
 		m.refreshInbox()
 	}
+	cmd = tea.Batch(cmd, m.pollMail()) // mail_notify.go: mail to the person may have come or been read
 	m.presentAsk(l)
 	return cmd
 }
@@ -399,6 +415,9 @@ func (m *Model) sendText(window, text string) {
 func (m *Model) onPaste(text string) tea.Cmd {
 	if m.inbox != nil && m.inbox.input != nil {
 		m.inbox.input.add(text)
+		if m.inbox.input.sel {
+			m.selectorEdited() // inbox_snooze.go: the list narrows as typed
+		}
 		return nil
 	}
 	if m.inbox != nil || m.scroll != nil {
@@ -421,6 +440,11 @@ func (m *Model) onReply(r replyMsg) tea.Cmd {
 		return nil
 	case r.tag == "oldest":
 		return m.oldestReply(r)
+	case r.tag == "mail:poll":
+		return m.mailPolled(r) // mail_notify.go
+	case r.tag == "newest":
+		m.newestReply(r) // mail_newest.go
+		return nil
 	}
 	if r.err != nil {
 		m.dock = r.verb + ": " + clean(r.err.Error())

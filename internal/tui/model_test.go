@@ -309,7 +309,7 @@ func TestInbox(t *testing.T) {
 		"counts": map[string]int{"approval": 1, "errored": 1}}))
 	rows := plain(m)
 	joined := strings.Join(rows, "\n")
-	for _, want := range []string{"Inbox  2 waiting", "Approvals (1)", ">   35s  work/claude  approve Bash: make", "Errors (1)", "work/claude", "api/codex  risky: boom"} {
+	for _, want := range []string{"Inbox  2 waiting", "Approvals (1)", "> ▲   35s  work/claude  approve Bash: make", "Errored (1)", "×   35s  api/codex  risky: boom"} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("inbox lacks %q:\n%s", want, joined)
 		}
@@ -322,7 +322,8 @@ func TestInbox(t *testing.T) {
 	}
 	m.Update(key("k"))
 	m.Update(key("z"))
-	if c := fc.last(t, "mark-attention"); c.params["action"] != "snooze" || c.params["for_ms"] != 900000 {
+	m.Update(key("1")) // z asks for how long: 1 is 15 minutes
+	if c := fc.last(t, "mark-attention"); c.params["action"] != "snooze" || c.params["for_ms"] != int64(900000) {
 		t.Errorf("snooze %v", c.params)
 	}
 

@@ -42,6 +42,9 @@ type Options struct {
 	// AlertFocused alerts about the focused pane too; by default the pane
 	// in front of the person raises nothing.
 	AlertFocused bool
+	// Alert is the rest of [notifications.agent]: states, settle time,
+	// quiet hours, command and sound mode (alert_rules.go).
+	Alert AlertRules
 	// AgentsOff hides every agent UI and alert, whatever the daemon says.
 	AgentsOff bool
 	// RailRight puts the rail on the right of the screen.
@@ -98,6 +101,7 @@ func (o *Options) Configure(f *config.File) error {
 	}
 	if a := f.Alerts(); a.Enabled {
 		o.Bell, o.Notify, o.DockOff, o.AlertFocused = a.Sound, a.Notify, !a.Dock, !a.SuppressFocused
+		o.Alert = alertRulesOf(a)
 	} else {
 		o.Bell, o.Notify, o.DockOff = false, false, true
 	}
@@ -136,7 +140,9 @@ const (
 	ActScrollback = "scrollback"
 	ActInbox      = "inbox"
 	ActOldest     = "oldest"
-	ActRail       = "rail" // the rail takes the keys (rail_cursor.go)
+	ActRail       = "rail"   // the rail takes the keys (rail_cursor.go)
+	ActMail       = "mail"   // the Inbox on its Mail heading (mail_thread.go)
+	ActNewest     = "newest" // the newest finished turn not seen (mail_newest.go)
 )
 
 // Inbox actions, under "inbox." in Options.Bindings.
@@ -151,6 +157,9 @@ const (
 	InSnooze  = "inbox.snooze"
 	InUndo    = "inbox.undo"
 	InClose   = "inbox.close"
+	InSnoozed = "inbox.snoozed" // S: list the snoozed items too (inbox_snooze.go)
+	InKind    = "inbox.kind"    // f: one kind at a time
+	InSelect  = "inbox.select"  // /: narrow the list with a selector
 )
 
 // DefaultBindings are the keys each action has unless rebound.
@@ -159,9 +168,10 @@ func DefaultBindings() map[string]string {
 		ActDetach: "d", ActNewWindow: "c", ActNext: "n", ActPrev: "p",
 		ActLeft: "left", ActRight: "right", ActUp: "up", ActDown: "down",
 		ActZoom: "z", ActClose: "x", ActRename: ",", ActScrollback: "[",
-		ActInbox: "i", ActOldest: "o", ActRail: "s",
+		ActInbox: "i", ActOldest: "o", ActRail: "s", ActMail: "M", ActNewest: "O",
 		InDown: "j", InUp: "k", InTop: "g", InBottom: "G", InGo: "enter",
 		InPeek: "space", InDismiss: "d", InSnooze: "z", InUndo: "u", InClose: "q",
+		InSnoozed: "S", InKind: "f", InSelect: "/",
 	}
 }
 

@@ -234,11 +234,12 @@ func (m *Model) rail(rows int) []string {
 	// remote_local.go: this machine's sessions, while on a host.
 	lines = append(lines, m.localRailLines(inner)...)
 	lines = append(lines, m.hostRailLines(inner)...) // inbox_hosts.go
-	if agents && len(m.layout.Agents) > 0 {
-		lines = append(lines, "", sgrBold+fitPlain(" Agents", inner, m.opt.ASCIIOnly)+sgrReset)
+	if agents && len(m.layout.Agents) > 0 || m.mailOnRail() {
+		// mail_notify.go: "Agents · 3 mail", shown for the mail alone too
+		lines = append(lines, "", sgrBold+fitPlain(m.agentsHeader(), inner, m.opt.ASCIIOnly)+sgrReset)
 		for _, a := range m.layout.Agents {
 			text := " " + glyph(shownState(a.State, a.Asking), a.Seen, m.opt.ASCIIOnly) + " " + clean(a.Name)
-			if msg := clean(a.Message); msg != "" {
+			if msg := withQueuedNote(clean(a.Message), a.Queued); msg != "" { // queued_row.go: "1 queued"
 				text += " " + msg
 			}
 			lines = append(lines, fitPlain(text, inner, m.opt.ASCIIOnly))
@@ -336,30 +337,32 @@ func (m *Model) inboxFrame(cols, rows int) inboxFrame {
 	line := func(s string) string { return fitPlain(s, cols, a) }
 	var f inboxFrame
 	now := m.clock.Now()
-	kind := ""
+	group := ""
 	for i, it := range in.items {
-		if it.Kind != kind {
-			kind = it.Kind
-			n := in.counts[kind]
-			if n == 0 {
-				n = countKind(in.items, kind)
-			}
-			f.list = append(f.list, sgrBold+line(fmt.Sprintf(" %s (%d)", kindTitle(kind), n))+sgrReset)
+		if g := groupOf(it); g != group { // inbox.go: the documented headings
+			group = g
+			f.list = append(f.list, sgrBold+line(fmt.Sprintf(" %s (%d)", g, in.groupCount(g)))+sgrReset)
 		}
 		mark := "  "
 		if i == in.sel {
 			mark = "> "
 			f.sel = len(f.list)
 		}
+		// inbox.go: the row's kind at a glance
+		mark += kindGlyph(it.Kind, a) + " "
 		who := rowWho(it) // inbox_mail.go, inbox_hosts.go: a host's row carries its name
 		summary := clean(it.Summary)
 		if len(it.Risk) > 0 {
 			summary = "risky: " + summary
 		}
-		if it.Kind == "plan" && it.PlanLines > 0 {
-			summary += fmt.Sprintf(" (%d lines)", it.PlanLines)
+		if n := fmt.Sprintf(" (%d lines)", it.PlanLines); it.Kind == "plan" && it.PlanLines > 0 && !strings.HasSuffix(summary, n) {
+			summary += n // the daemon's summary may carry the length already
 		}
 		summary = hostSummary(it, rowSummary(it, summary), now)
+		summary = snoozedSummary(it, summary) // inbox_snooze.go: until when
+		if it.Host == "" {
+			summary = withQueuedNote(summary, m.queuedFor(it.Window)) // queued_row.go: "1 queued"
+		}
 		row := line(fmt.Sprintf(" %s%5s  %s  %s", mark, age(now, it.Since), who, summary))
 		if i == in.sel {
 			row = sgrReverse + row + sgrReset
@@ -371,7 +374,7 @@ func (m *Model) inboxFrame(cols, rows int) inboxFrame {
 	if !in.loaded {
 		f.list = append(f.list, line(" reading…"))
 	} else if len(in.items) == 0 {
-		f.list = append(f.list, line(" Nothing waits for you."))
+		f.list = append(f.list, line(in.emptyText()))
 	}
 	body := max(rows-3, 1)
 	if it, ok := in.selected(); ok {
@@ -454,9 +457,15 @@ func (m *Model) inboxRows(cols, rows int) []string {
 	a := m.opt.ASCIIOnly
 	line := func(s string) string { return fitPlain(s, cols, a) }
 	var out []string
-	out = append(out, sgrReverse+line(fmt.Sprintf(" Inbox  %d waiting", len(in.items)))+sgrReset)
+	out = append(out, sgrReverse+line(fmt.Sprintf(" Inbox  %d waiting%s", in.waiting(), in.viewTitle()))+sgrReset) // inbox_snooze.go
+	if in.thread != nil {
+		return m.threadRows(cols, rows, out) // mail_thread.go
+	}
+	if in.box != nil {
+		return m.boxRows(cols, rows, out) // mail_box.go
+	}
 	if in.peek != nil {
-		return m.peekRows(cols, rows, out)
+		return m.promptRows(cols, rows, out) // inbox_prompt.go
 	}
 	f := m.inboxFrame(cols, rows)
 	start := 0
@@ -496,7 +505,13 @@ func (m *Model) inboxRows(cols, rows int) []string {
 // the answering key first, then moving and closing.
 func (m *Model) inboxKeys() string {
 	in := m.inbox
+	if in.snoozing != nil {
+		return snoozeKeys() // inbox_snooze.go
+	}
 	if in.input != nil {
+		if in.input.sel {
+			return "enter keep  esc cancel"
+		}
 		if in.input.reply {
 			return "enter send when ready  esc cancel"
 		}
@@ -506,6 +521,11 @@ func (m *Model) inboxKeys() string {
 	var k []string
 	switch {
 	case !ok:
+		if in.only == "Mail" {
+			k = append(k, "m mailbox") // mail_box.go: read mail stays there
+		}
+	case it.SnoozedUntil != 0:
+		k = append(k, "z wake", "enter go")
 	case it.Kind == "ask":
 		k = append(k, fmt.Sprintf("1-%d answer", max(len(it.Options), 1)), "enter go", "d dismiss")
 	case held(it) && it.Kind == "plan":
@@ -540,66 +560,16 @@ func (m *Model) inboxKeys() string {
 		k = append(k, "space peek", "enter go", "d dismiss", "z snooze")
 	case heldMail(it):
 		k = append(k, "p pass on", "d dismiss", "z snooze")
+	case readsThread(it): // mail_thread.go
+		k = append(k, "enter read", "r reply", "m mailbox", "d dismiss", "z snooze")
 	case it.Kind == "outbox":
 		k = append(k, "d dismiss")
 	default:
 		k = append(k, "enter go", "d dismiss", "z snooze")
 	}
-	k = append(k, "j/k move", "q close")
+	k = append(k, m.viewKeys()...) // inbox_snooze.go: u, f, /, S
+	k = append(k, "q close")
 	return strings.Join(k, "  ")
-}
-
-func (m *Model) peekRows(cols, rows int, out []string) []string {
-	pk := m.inbox.peek
-	a := m.opt.ASCIIOnly
-	line := func(s string) string { return fitPlain(s, cols, a) }
-	out = append(out, sgrBold+line(fmt.Sprintf(" %s (%s) %s", clean(pk.Name), clean(pk.Session), stateWord(pk.State)))+sgrReset)
-	if pk.Message != "" {
-		out = append(out, line(" "+clean(pk.Message)))
-	}
-	if !pk.Answerable && pk.Reason != "" {
-		out = append(out, line(" "+clean(pk.Reason)))
-	}
-	out = append(out, "")
-	for _, l := range pk.Lines {
-		out = append(out, line(" | "+clean(l)))
-	}
-	if len(pk.Options) > 0 {
-		out = append(out, "")
-	}
-	for _, o := range pk.Options {
-		out = append(out, line(fmt.Sprintf("   %d. %s", o.N, clean(o.Label))))
-	}
-	if len(pk.Risk) > 0 {
-		out = append(out, "", line(" risky: "+strings.Join(cleanAll(pk.Risk), ", ")))
-	}
-	for len(out) < rows-2 {
-		out = append(out, "")
-	}
-	out = out[:max(rows-2, 1)]
-	note := m.inbox.note
-	if ok, _ := m.ready(); !ok && note == "" {
-		note = "reading…"
-	}
-	out = append(out, line(" "+note))
-	keys := " 1-9 choose  a approve  A always  d deny  enter go to pane  r read again  esc back"
-	out = append(out, sgrReverse+line(keys)+sgrReset)
-	for i, l := range out {
-		if l == "" {
-			out[i] = strings.Repeat(" ", cols)
-		}
-	}
-	return out
-}
-
-func countKind(items []item, kind string) int {
-	n := 0
-	for _, it := range items {
-		if it.Kind == kind {
-			n++
-		}
-	}
-	return n
 }
 
 // age is how long ago a unix-ns time was, in one short unit.

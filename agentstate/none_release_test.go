@@ -1,0 +1,63 @@
+package agentstate_test
+
+import (
+	"testing"
+
+	as "github.com/tuios/tuios/agentstate"
+)
+
+var codexRuns = as.Sighting{Agent: true, Harness: "codex", Identity: as.IdentityManifest, Foreground: as.ForegroundProgram}
+
+// `tuios set-agent-state none` ("clear it") gives the pane back: after an
+// explicit report of none no claim is left, so the sources ranked below a
+// report (osc, screen, stall, detect) report on the pane again (engine
+// §1.11 item 1).
+func TestAReportOfNoneGivesThePaneBack(t *testing.T) {
+	r := newRig(t, as.Options{StallAfter: -1})
+	r.a.Detected("w", codexRuns)
+	r.want("w", as.Working, "detect")
+	r.apply("w", as.Report{State: as.Working})
+	r.apply("w", as.Report{State: as.None})
+	if g := r.want("w", as.None, ""); g.Claimed || g.Harness != "" {
+		t.Fatalf("after none: claimed %v harness %q", g.Claimed, g.Harness)
+	}
+	// Codex's title rule ("Action Required") is heard again.
+	r.paint("w")
+	wantResult(t, r.look("w", as.SourceOSC, as.NeedsInput, "Action Required"), true, "")
+	r.want("w", as.NeedsInput, "osc")
+
+	// So is an OSC 9;4 error, and a caller reporting at osc rank.
+	r.apply("v", as.Report{State: as.Working})
+	r.apply("v", as.Report{State: as.None})
+	wantResult(t, r.apply("v", as.Report{State: as.Errored, Source: as.SourceOSC}), true, "")
+	r.want("v", as.Errored, "osc")
+}
+
+// The detector takes a cleared pane whose agent still runs back to
+// working (it promotes only from none, and only while it sees an agent),
+// and clears it once the agent has gone: a hook's none sent on the way
+// out is never pinned to working.
+func TestTheDetectorAfterAReportOfNone(t *testing.T) {
+	r := newRig(t, as.Options{StallAfter: -1})
+	r.a.Detected("w", codexRuns)
+	r.apply("w", as.Report{State: as.Idle, Harness: "codex"})
+	r.apply("w", as.Report{State: as.None}) // the agent's hook, as it quits
+
+	// Still in the foreground for one more tick: working again, with the
+	// detector's lifecycle claim.
+	r.a.Detected("w", codexRuns)
+	if g := r.want("w", as.Working, "detect"); !g.Auto {
+		t.Fatal("re-promoted without the detector's lifecycle claim")
+	}
+	// The shell is back: cleared at once.
+	r.a.Detected("w", as.Sighting{Foreground: as.ForegroundShell})
+	r.want("w", as.None, "")
+
+	// Gone before the next tick: it stays none.
+	r.a.Detected("x", codexRuns)
+	r.apply("x", as.Report{State: as.None})
+	r.a.Detected("x", as.Sighting{Foreground: as.ForegroundShell})
+	if g := r.want("x", as.None, ""); g.Claimed {
+		t.Fatal("a pane at its shell holds a claim")
+	}
+}

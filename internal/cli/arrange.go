@@ -1,0 +1,454 @@
+package cli
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// The arrangement verbs. Each prints one line saying what changed (or
+// that nothing did), and with --json the daemon's result, which carries
+// the state before beside the state after.
+
+func arrangeCommands() []Command {
+	return []Command{
+		{
+			Name: "focus-window", Summary: "focus a window (switching to its workspace), the next one, or the one beside it",
+			Usage: "[-s NAME] [-w WINDOW | WINDOW] [--relative next|prev | --direction left|right|up|down] [--json]",
+			Help: "Focuses a window and shows its workspace; a minimized window is restored. --relative next|prev cycles through the windows on the focused window's workspace " +
+				"(or -w's), skipping minimized ones; it works detached. --direction focuses the window beside the focused one on screen, which only an attached client measures: " +
+				"with no client attached it fails with needs_client. Prints what changed, e.g. \"focused build (workspace 2 → 1)\".",
+			Example: "tuios focus-window -s work build\ntuios focus-window -s work --relative next\ntuios focus-window -s work --direction left\ntuios focus-window -s work build --json | jq .previous_window_id",
+			Flags: func(fs *FlagSet) {
+				targetFlags(fs)
+				fs.String("relative", "", "focus the `next` or `prev` window on the workspace")
+				fs.String("direction", "", "focus the window to the `left`, right, up or down (needs a client attached)")
+				jsonFlag(fs)
+			},
+			Run: func(ctx *Context) error {
+				if err := atMostArgs(ctx, 1, "tuios focus-window -s work build"); err != nil {
+					return err
+				}
+				rel, dir := str(ctx, "relative"), str(ctx, "direction")
+				if rel != "" && dir != "" {
+					return usageError("give one of them", "--relative and --direction cannot be combined")
+				}
+				var res map[string]any
+				if err := callCtx(ctx, "focus-window", params("session", str(ctx, "session"), "window", windowArg(ctx), "relative", rel, "direction", dir), &res); err != nil {
+					return err
+				}
+				if flagBool(ctx, "json") {
+					return printJSON(ctx.Stdout, res)
+				}
+				fmt.Fprintln(ctx.Stdout, focusReport(res))
+				return nil
+			},
+		},
+		{
+			Name: "move-window", Summary: "move a window to another workspace", Usage: "[-s NAME] [-w WINDOW] (--workspace N | N) [--follow] [--json]",
+			Help: "Moves a window to workspace N (1 to 9). The session keeps showing the workspace it shows, unless --follow: then it switches to N and the moved window is focused. " +
+				"Prints what changed, e.g. \"moved build to workspace 2 (from 1)\".",
+			Example: "tuios move-window -s work 2 -w build --follow\ntuios move-window -s work -w build --workspace 3\ntuios move-window -s work -w build 2 --json | jq .previous_workspace",
+			Flags: func(fs *FlagSet) {
+				targetFlags(fs)
+				fs.Int("workspace", 0, "the workspace, 1 to 9")
+				fs.Bool("follow", false, "show that workspace and focus the window")
+				jsonFlag(fs)
+			},
+			Run: func(ctx *Context) error {
+				ex := "tuios move-window -s work 2 -w build"
+				ws, win, args := flagInt(ctx, "workspace"), str(ctx, "window"), ctx.Args
+				if ws == 0 {
+					if len(args) == 0 {
+						return usageError(ex, "name the workspace to move it to, 1 to 9")
+					}
+					n, err := strconv.Atoi(args[len(args)-1])
+					if err != nil {
+						return usageError(ex, "workspace %q is not a number", escapeControls(args[len(args)-1]))
+					}
+					ws, args = n, args[:len(args)-1]
+				}
+				if len(args) == 1 && win == "" {
+					win, args = args[0], nil
+				}
+				if len(args) > 0 {
+					return usageError(ex, "unexpected argument %q", escapeControls(args[0]))
+				}
+				var res map[string]any
+				if err := callCtx(ctx, "move-window", params("session", str(ctx, "session"), "window", win, "workspace", ws, "follow", flagBool(ctx, "follow")), &res); err != nil {
+					return err
+				}
+				if flagBool(ctx, "json") {
+					return printJSON(ctx.Stdout, res)
+				}
+				fmt.Fprintln(ctx.Stdout, moveReport(res))
+				return nil
+			},
+		},
+		{
+			Name: "select-workspace", Summary: "switch a session to a workspace", Usage: "[-s NAME] N [--json]",
+			Help:    "Shows workspace N (1 to 9) and focuses a window on it. Prints the switch, e.g. \"workspace 1 → 2\".",
+			Example: "tuios select-workspace -s work 2\ntuios select-workspace -s work 1 --json | jq .previous_workspace",
+			Flags:   func(fs *FlagSet) { sessionFlag(fs); jsonFlag(fs) },
+			Run: func(ctx *Context) error {
+				if len(ctx.Args) != 1 {
+					return usageError("tuios select-workspace -s work 2", "name one workspace, 1 to 9")
+				}
+				n, err := strconv.Atoi(ctx.Args[0])
+				if err != nil {
+					return usageError("tuios select-workspace -s work 2", "workspace %q is not a number", escapeControls(ctx.Args[0]))
+				}
+				if n < 1 || n > 9 {
+					return usageError("tuios select-workspace -s work 2", "workspace %d is out of range (1 to 9)", n)
+				}
+				var res map[string]any
+				if err := callCtx(ctx, "select-workspace", params("session", str(ctx, "session"), "workspace", n), &res); err != nil {
+					return err
+				}
+				if flagBool(ctx, "json") {
+					return printJSON(ctx.Stdout, res)
+				}
+				if res["changed"] == false {
+					fmt.Fprintf(ctx.Stdout, "already on workspace %v\n", resInt(res["workspace"]))
+				} else {
+					fmt.Fprintf(ctx.Stdout, "workspace %v → %v\n", resInt(res["previous_workspace"]), resInt(res["workspace"]))
+				}
+				return nil
+			},
+		},
+		{
+			Name: "set-window", Summary: "rename, minimize or restore a window", Usage: "[-s NAME] [-w WINDOW | WINDOW] [--name NAME] [--minimize | --restore] [--json]",
+			Help:    "Renames a window (--name \"\" clears the name, so its title shows), minimizes it or restores it. Prints what changed, e.g. \"renamed build to \\\"api tests\\\"\"; --json prints the window afterwards with previous_name, previous_minimized and changed.",
+			Example: "tuios set-window -s work -w 0 --name build\ntuios set-window -s work -w build --minimize\ntuios set-window -s work -w build --restore --json | jq .changed",
+			Flags: func(fs *FlagSet) {
+				targetFlags(fs)
+				fs.String("name", "", "the new name (\"\" clears it)")
+				fs.Bool("minimize", false, "minimize the window")
+				fs.Bool("restore", false, "restore a minimized window")
+				jsonFlag(fs)
+			},
+			Run: func(ctx *Context) error {
+				ex := "tuios set-window -s work -w build --minimize"
+				if err := atMostArgs(ctx, 1, ex); err != nil {
+					return err
+				}
+				if flagBool(ctx, "minimize") && flagBool(ctx, "restore") {
+					return usageError(ex, "--minimize and --restore cannot be combined")
+				}
+				if !ctx.Flags.Changed("name") && !flagBool(ctx, "minimize") && !flagBool(ctx, "restore") {
+					return usageError(ex, "nothing to set: give --name, --minimize or --restore")
+				}
+				p := params("session", str(ctx, "session"), "window", windowArg(ctx))
+				if ctx.Flags.Changed("name") {
+					p["name"] = str(ctx, "name")
+				}
+				if flagBool(ctx, "minimize") {
+					p["minimize"] = true
+				} else if flagBool(ctx, "restore") {
+					p["minimize"] = false
+				}
+				var res map[string]any
+				if err := callCtx(ctx, "set-window", p, &res); err != nil {
+					return err
+				}
+				if flagBool(ctx, "json") {
+					return printJSON(ctx.Stdout, res)
+				}
+				fmt.Fprintln(ctx.Stdout, setWindowReport(res, p))
+				return nil
+			},
+		},
+		{
+			Name: "close-window", Summary: "close a window and end its process", Usage: "[-s NAME] [-w WINDOW | WINDOW] [--json]",
+			Help:    "Closes a window and ends its process. Prints \"closed NAME\".",
+			Example: "tuios close-window -s work -w build\ntuios close-window -s work build --json | jq .window_id",
+			Flags:   func(fs *FlagSet) { targetFlags(fs); jsonFlag(fs) },
+			Run: func(ctx *Context) error {
+				if err := atMostArgs(ctx, 1, "tuios close-window -s work build"); err != nil {
+					return err
+				}
+				var res map[string]any
+				if err := callCtx(ctx, "close-window", params("session", str(ctx, "session"), "window", windowArg(ctx)), &res); err != nil {
+					return err
+				}
+				if flagBool(ctx, "json") {
+					return printJSON(ctx.Stdout, res)
+				}
+				fmt.Fprintf(ctx.Stdout, "closed %s\n", resName(res))
+				return nil
+			},
+		},
+		{
+			Name: "run-command", Summary: "run a window-manager command by name", Usage: "[-s NAME] [-w WINDOW] COMMAND [WINDOW] [--json] | --list [--json]",
+			Help: "Runs one of tuios's own commands, such as ToggleZoom. The tape name (ToggleZoom) and the keymap name (toggle_zoom) are the same command; --list shows both. " +
+				"An argument after the command is the window it acts on. A name that is not a command is an error. It prints \"ran COMMAND\" and nothing about what changed: prefer a verb where one exists.",
+			Example: "tuios run-command --list\ntuios run-command -s work ToggleZoom\ntuios run-command -s work toggle_zoom\ntuios run-command -s work CloseWindow \"$id\"",
+			Flags:   func(fs *FlagSet) { targetFlags(fs); fs.Bool("list", false, "list the commands"); jsonFlag(fs) },
+			Run: func(ctx *Context) error {
+				if flagBool(ctx, "list") {
+					if len(ctx.Args) > 0 {
+						return usageError("tuios run-command --list", "--list takes no command")
+					}
+					return listRunCommands(ctx)
+				}
+				if len(ctx.Args) == 0 || strings.TrimSpace(ctx.Args[0]) == "" {
+					return usageError("tuios run-command --list shows them", "name a command")
+				}
+				if err := atMostArgs(ctx, 2, "tuios run-command -s work CloseWindow build"); err != nil {
+					return err
+				}
+				win := str(ctx, "window")
+				if win == "" && len(ctx.Args) > 1 {
+					win = ctx.Args[1]
+				}
+				var res map[string]any
+				if err := callCtx(ctx, "run-command", params("session", str(ctx, "session"), "window", win, "command", ctx.Args[0]), &res); err != nil {
+					return err
+				}
+				if flagBool(ctx, "json") {
+					return printJSON(ctx.Stdout, res)
+				}
+				fmt.Fprintf(ctx.Stdout, "ran %s\n", escapeControls(fmt.Sprint(res["command"])))
+				return nil
+			},
+		},
+		{
+			Name: "split-window", Summary: "open a window beside another (needs a client attached)",
+			Usage: "[-s NAME] [vertical|horizontal] [-w WINDOW] [--name NAME] [--cwd DIR] [--no-focus] [--json] [-- ARGV…]",
+			Help: "Opens a new window on the target window's workspace, right after it in the tile order, so it takes the tile beside it, and prints its id. " +
+				"tuios tiles rather than splits: vertical and horizontal are accepted but the tiling decides the shape. " +
+				"The new window starts in the target's directory unless --cwd is given, and runs ARGV after -- instead of the shell. " +
+				"It needs a client attached to the session (needs_client) and tiling on (tiling_off: tuios set-layout --tiling true).",
+			Example: "tuios split-window -s work vertical -w build --name logs\ntuios split-window -s work -w build -- tail -f /tmp/build.log\nid=$(tuios split-window -s work -w build --json | jq -r .window_id)",
+			Flags: func(fs *FlagSet) {
+				targetFlags(fs)
+				fs.String("name", "", "the new window's name")
+				fs.String("cwd", "", "its working directory (default: the target's)")
+				fs.Bool("no-focus", false, "do not focus the new window")
+				jsonFlag(fs)
+			},
+			Run: func(ctx *Context) error {
+				ex := "tuios split-window -s work vertical -w build --name logs"
+				args, argv := ctx.Args, []string(nil)
+				if at := ctx.Flags.ArgsLenAtDash(); at >= 0 {
+					args, argv = ctx.Args[:at], ctx.Args[at:]
+				}
+				dir := ""
+				if len(args) > 0 {
+					switch args[0] {
+					case "vertical", "horizontal", "v", "h":
+						dir, args = map[string]string{"v": "vertical", "h": "horizontal"}[args[0]], args[1:]
+						if dir == "" {
+							dir = ctx.Args[0]
+						}
+					}
+				}
+				if len(args) > 0 {
+					return usageError(ex, "unexpected argument %q: the direction is vertical or horizontal, and a program goes after --", escapeControls(args[0]))
+				}
+				var res map[string]any
+				if err := callCtx(ctx, "split-window", params("session", str(ctx, "session"), "window", str(ctx, "window"), "direction", dir,
+					"name", str(ctx, "name"), "cwd", str(ctx, "cwd"), "no_focus", flagBool(ctx, "no-focus"), "argv", argv), &res); err != nil {
+					return err
+				}
+				if flagBool(ctx, "json") {
+					return printJSON(ctx.Stdout, res)
+				}
+				id, _ := res["window_id"].(string)
+				fmt.Fprintf(ctx.Stdout, "%s  %s\n", short(id), resName(res))
+				return nil
+			},
+		},
+		{
+			Name: "set-layout", Summary: "turn tiling on or off, or even out the tiles (needs a client attached)",
+			Usage: "[-s NAME] [--tiling true|false] [--equalize] [--json]",
+			Help: "--tiling true tiles the windows on screen (the default); --tiling false floats them: each keeps the place it has and a new window opens at the top left. " +
+				"--equalize gives the windows on screen even tiles again; in a floating session it places them once and they stay floating. " +
+				"It needs a client attached to the session (needs_client). session-info's tiling row shows the mode. Prints what changed.",
+			Example: "tuios set-layout -s work --tiling true --equalize\ntuios set-layout -s work --tiling false\ntuios set-layout -s work --equalize --json | jq .moved_windows",
+			Flags: func(fs *FlagSet) {
+				sessionFlag(fs)
+				fs.String("tiling", "", "`true` tiles the windows, false floats them")
+				fs.Bool("equalize", false, "give the windows even tiles again")
+				jsonFlag(fs)
+			},
+			Run: func(ctx *Context) error {
+				ex := "tuios set-layout -s work --tiling true --equalize"
+				if len(ctx.Args) > 0 {
+					return usageError(ex, "unexpected argument %q", escapeControls(ctx.Args[0]))
+				}
+				p := params("session", str(ctx, "session"))
+				if ctx.Flags.Changed("tiling") {
+					on, err := strconv.ParseBool(str(ctx, "tiling"))
+					if err != nil {
+						return usageError(ex, "--tiling takes true or false, not %q", escapeControls(str(ctx, "tiling")))
+					}
+					p["tiling"] = on
+				}
+				if flagBool(ctx, "equalize") {
+					p["equalize"] = true
+				}
+				if _, ok := p["tiling"]; !ok && !flagBool(ctx, "equalize") {
+					return usageError(ex, "nothing to set: give --tiling true|false or --equalize")
+				}
+				var res map[string]any
+				if err := callCtx(ctx, "set-layout", p, &res); err != nil {
+					return err
+				}
+				if flagBool(ctx, "json") {
+					return printJSON(ctx.Stdout, res)
+				}
+				fmt.Fprintln(ctx.Stdout, layoutReport(res))
+				return nil
+			},
+		},
+	}
+}
+
+// atMostArgs refuses positional arguments beyond n (and a window given
+// both by -w and by position): a second window silently ignored would
+// look like it had been acted on too.
+func atMostArgs(ctx *Context, n int, example string) error {
+	if n > 0 && str(ctx, "window") != "" && len(ctx.Args) > 0 {
+		n-- // -w took the window's place
+	}
+	if len(ctx.Args) > n {
+		return usageError(example, "unexpected argument %q", escapeControls(ctx.Args[n]))
+	}
+	return nil
+}
+
+func listRunCommands(ctx *Context) error {
+	var raw map[string]any
+	if err := callCtx(ctx, "run-command", params("list", true), &raw); err != nil {
+		return err
+	}
+	if flagBool(ctx, "json") {
+		return printJSON(ctx.Stdout, raw)
+	}
+	var res struct {
+		Commands []struct {
+			Name        string `json:"name"`
+			KeymapName  string `json:"keymap_name"`
+			Description string `json:"description"`
+		} `json:"commands"`
+	}
+	remarshal(raw, &res)
+	var rows [][]string
+	for _, c := range res.Commands {
+		rows = append(rows, []string{c.Name, c.KeymapName, c.Description})
+	}
+	writeTable(ctx.Stdout, []string{"COMMAND", "KEYMAP NAME", "WHAT IT DOES"}, rows)
+	fmt.Fprintln(ctx.Stdout, "\nEither name runs the command.")
+	return nil
+}
+
+// resName is a result's window name, escaped: a title is the pane's word.
+func resName(res map[string]any) string {
+	n, _ := res["name"].(string)
+	return escapeControls(n)
+}
+
+// resInt prints a JSON number as an integer.
+func resInt(v any) string {
+	if f, ok := v.(float64); ok {
+		return strconv.Itoa(int(f))
+	}
+	return escapeControls(fmt.Sprint(v))
+}
+
+func focusReport(res map[string]any) string {
+	if reason, _ := res["reason"].(string); reason != "" {
+		from, _ := res["from_name"].(string)
+		from = escapeControls(from)
+		why := fmt.Sprintf("no window %s of %s", escapeControls(fmt.Sprint(res["direction"])), from)
+		if reason == "zoomed" {
+			why = fmt.Sprintf("the session is zoomed, so nothing is beside %s", from)
+		}
+		return why + "; the focus stays"
+	}
+	if res["changed"] == false {
+		return fmt.Sprintf("%s is already focused (workspace %s)", resName(res), resInt(res["workspace"]))
+	}
+	ws := "workspace " + resInt(res["workspace"])
+	if pw := resInt(res["previous_workspace"]); pw != resInt(res["workspace"]) {
+		ws = "workspace " + pw + " → " + resInt(res["workspace"])
+	}
+	out := fmt.Sprintf("focused %s (%s)", resName(res), ws)
+	if res["restored"] == true {
+		out += ", restored from minimized"
+	}
+	return out
+}
+
+func moveReport(res map[string]any) string {
+	var out string
+	if res["changed"] == false {
+		out = fmt.Sprintf("%s is already on workspace %s", resName(res), resInt(res["workspace"]))
+	} else {
+		out = fmt.Sprintf("moved %s to workspace %s (from %s)", resName(res), resInt(res["workspace"]), resInt(res["previous_workspace"]))
+	}
+	if res["followed"] == true {
+		if prev, now := resInt(res["previous_current_workspace"]), resInt(res["current_workspace"]); prev != now {
+			out += fmt.Sprintf("; showing workspace %s → %s, %s focused", prev, now, resName(res))
+		} else {
+			out += fmt.Sprintf("; %s focused", resName(res))
+		}
+	}
+	return out
+}
+
+func setWindowReport(res map[string]any, asked map[string]any) string {
+	var parts []string
+	changed := map[string]bool{}
+	if cs, ok := res["changed"].([]any); ok {
+		for _, c := range cs {
+			changed[fmt.Sprint(c)] = true
+		}
+	}
+	prev := escapeControls(fmt.Sprint(res["previous_name"]))
+	now := escapeControls(fmt.Sprint(res["display_name"]))
+	if _, ok := asked["name"]; ok {
+		switch {
+		case !changed["name"]:
+			parts = append(parts, fmt.Sprintf("the name was already %q", prev))
+		case res["name"] == "":
+			parts = append(parts, fmt.Sprintf("cleared the name %q (it shows as %q)", prev, now))
+		case prev == "":
+			parts = append(parts, fmt.Sprintf("named %s %q", short(fmt.Sprint(res["window_id"])), now))
+		default:
+			parts = append(parts, fmt.Sprintf("renamed %q to %q", prev, now))
+		}
+	}
+	if m, ok := asked["minimize"].(bool); ok {
+		switch {
+		case !changed["minimized"] && m:
+			parts = append(parts, now+" was already minimized")
+		case !changed["minimized"]:
+			parts = append(parts, now+" was not minimized")
+		case m:
+			parts = append(parts, "minimized "+now)
+		default:
+			parts = append(parts, "restored "+now)
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+func layoutReport(res map[string]any) string {
+	var parts []string
+	prev, now := fmt.Sprint(res["previous_tiling"]), fmt.Sprint(res["tiling"])
+	if prev != now {
+		parts = append(parts, "tiling "+prev+" → "+now)
+	} else {
+		parts = append(parts, "tiling already "+now)
+	}
+	if res["equalized"] == true {
+		n := 0
+		if m, ok := res["moved_windows"].([]any); ok {
+			n = len(m)
+		}
+		parts = append(parts, fmt.Sprintf("equalized: %d window(s) moved", n))
+	}
+	return escapeControls(fmt.Sprintf("session %v: %s", res["session"], strings.Join(parts, "; ")))
+}

@@ -1,0 +1,80 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/tuios/tuios/mail"
+)
+
+// waitResult is wait-for's result, the fields the text view reads.
+type waitResult struct {
+	Condition string `json:"condition"`
+	Session   string `json:"session"`
+	Window    string `json:"window"`
+	State     string `json:"state"`
+	Line      string `json:"line"`
+	ExitCode  *int   `json:"exit_code"`
+	Closed    bool   `json:"closed"`
+	MessageID uint64 `json:"message_id"`
+	ThreadID  uint64 `json:"thread_id"`
+	From      string `json:"from"`
+	FromLabel string `json:"from_label"`
+}
+
+// printWaitResult is wait-for's text view: one line saying what matched
+// (a script that needs the ids reads --json). A message is named by its
+// id, sender and thread, never its body; a matched pane line is pane
+// text, so it is printed fenced.
+func printWaitResult(out io.Writer, raw map[string]any) error {
+	var r waitResult
+	remarshal(raw, &r)
+	win := "window " + shortWindow(r.Window)
+	switch r.Condition {
+	case "agent-message":
+		who := escapeControls(r.FromLabel)
+		switch {
+		case who != "":
+		case r.From == "":
+			who = "a shell" // sent from outside every pane, with no --from label
+		default:
+			who = shortWindow(r.From)
+		}
+		_, err := fmt.Fprintf(out, "#%d from %s (thread %d)\n", r.MessageID, who, r.ThreadID)
+		return err
+	case "agent-state":
+		_, err := fmt.Fprintf(out, "%s is %s\n", win, r.State)
+		return err
+	case "window-output":
+		_, err := fmt.Fprint(out, mail.Fence(win, r.Line, false))
+		return err
+	case "window-idle":
+		_, err := fmt.Fprintf(out, "%s went quiet\n", win)
+		return err
+	case "window-exit":
+		code := "unknown"
+		if r.ExitCode != nil {
+			code = fmt.Sprint(*r.ExitCode)
+		}
+		closed := ""
+		if r.Closed {
+			closed = " and closed"
+		}
+		_, err := fmt.Fprintf(out, "%s exited with code %s%s\n", win, code, closed)
+		return err
+	case "session-exists":
+		_, err := fmt.Fprintf(out, "session %s exists\n", escapeControls(r.Session))
+		return err
+	}
+	return nil
+}
+
+// shortWindow is a window id's first 8 characters (what the tables show);
+// any other name (human) whole.
+func shortWindow(id string) string {
+	if len(id) == 36 && strings.Count(id, "-") == 4 {
+		return id[:8]
+	}
+	return escapeControls(id)
+}

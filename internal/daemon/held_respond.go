@@ -1,0 +1,198 @@
+package daemon
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tuios/tuios/agentstate"
+	"github.com/tuios/tuios/inbox"
+	"github.com/tuios/tuios/internal/proto"
+)
+
+// A held approval shows nothing in its pane (the harness waits on its
+// hook), so no screen rule reads it: peek-prompt and respond read and
+// answer the hold instead, with the Inbox's numbering (1 allow once,
+// 2 always allow, 3 deny) and the same rules as reply-approval (first
+// answer wins, a risky allow names its rules, a plan is approved only
+// where it is shown whole).
+
+// answerHold ends h with the person's decision: the hook hears it, the
+// Inbox item closes answered and the pane works again at once (the
+// harness's next hook says the same a moment later). It reports false
+// when another answer, or an end, came first.
+func (s *Server) answerHold(h *heldCall, decision, msg, by string) bool {
+	if !s.holds.finish(h, approvalResult{Decision: decision, Reason: holdAnswered, AnsweredBy: by, Message: msg}) {
+		return false
+	}
+	s.att.do(func() []inbox.Event {
+		it, ok := s.att.q.Find(inbox.BlockingKey(h.pane))
+		if !ok || it.HeldID != h.id {
+			return nil
+		}
+		evs, _ := s.att.q.Answer(it.ID, decision, by)
+		return evs
+	})
+	s.mu.Lock()
+	w := s.windows[h.pane]
+	s.mu.Unlock()
+	if w != nil {
+		w.pane.Report(agentstate.Report{State: agentstate.Working, Harness: h.harness,
+			IfState: agentstate.SetOf(agentstate.NeedsInput)}, "")
+	}
+	return true
+}
+
+// heldChoice is the Inbox's digit for each decision.
+var heldChoice = map[string]int{inbox.DecisionOnce: 1, inbox.DecisionAlways: 2, inbox.DecisionDeny: 3}
+
+// heldLabel is what a decision does, as the Inbox's keys say it.
+func heldLabel(kind inbox.Kind, decision string) string {
+	if kind == inbox.KindPlan {
+		return map[string]string{inbox.DecisionOnce: "Approve", inbox.DecisionAlways: "Approve and accept edits",
+			inbox.DecisionDeny: "Keep planning"}[decision]
+	}
+	return map[string]string{inbox.DecisionOnce: "Allow once", inbox.DecisionAlways: "Always allow",
+		inbox.DecisionDeny: "Deny"}[decision]
+}
+
+// heldActions are the respond actions a hold takes.
+func heldActions(h *heldCall) []string {
+	out := []string{}
+	for _, d := range h.options {
+		switch d {
+		case inbox.DecisionOnce:
+			out = append(out, "approve")
+		case inbox.DecisionAlways:
+			out = append(out, "approve_always")
+		case inbox.DecisionDeny:
+			out = append(out, "deny")
+		}
+	}
+	return append(out, "choose")
+}
+
+// heldView is peek-prompt's "held" object: the hold as the Inbox shows
+// it. Its text came from the agent: data.
+type heldView struct {
+	RequestID   string   `json:"request_id"`
+	Kind        string   `json:"kind"`
+	Summary     string   `json:"summary"`
+	Options     []string `json:"options"`
+	AlwaysScope []string `json:"always_scope,omitempty"`
+	PlanLines   int      `json:"plan_lines,omitempty"`
+	ExpiresMS   int64    `json:"expires_in_ms"`
+}
+
+// heldPeekResult is peek-prompt's result for a pane whose prompt the
+// Inbox holds: the usual fields, filled from the hold, and the hold.
+type heldPeekResult struct {
+	proto.PromptPeek
+	Held *heldView `json:"held,omitempty"`
+}
+
+// withHold is peek-prompt's result: the screen's reading, or, while the
+// Inbox holds the pane's prompt, the hold (the screen shows nothing to
+// read then).
+func (s *Server) withHold(pk promptPeek) any {
+	h, live := s.holds.lookup("", pk.Window)
+	if !live {
+		return pk
+	}
+	out := heldPeekResult{PromptPeek: pk.PromptPeek}
+	p := &out.PromptPeek
+	p.Blocked, p.Found, p.Answerable = true, true, true
+	p.Source, p.Rule, p.Kind = "hold", -1, string(h.kind)
+	p.Message, p.PromptID, p.Lines = h.summary, h.id, []string{h.summary}
+	p.Options = []proto.PromptOption{}
+	for _, d := range h.options {
+		p.Options = append(p.Options, proto.PromptOption{N: heldChoice[d], Label: heldLabel(h.kind, d)})
+	}
+	p.Actions = heldActions(h)
+	p.Risk = nil
+	if names := h.riskNames(); len(names) > 0 {
+		p.Risk = names
+	}
+	p.Reason = "held in the Inbox: answer it there (the prefix key then i), or with tuios respond"
+	out.Held = &heldView{RequestID: h.id, Kind: string(h.kind), Summary: h.summary, Options: slices.Clone(h.options),
+		AlwaysScope: slices.Clone(h.scope), PlanLines: planLines(h.plan), ExpiresMS: max(0, h.expires.Sub(s.clock.Now()).Milliseconds())}
+	return out
+}
+
+// respondHeld answers the pane's held prompt for respond, when the Inbox
+// holds one; held is false when it does not (respond then reads the
+// screen). by is who respond let in: the person's client, a shell with
+// respond_from_shell, or a linked machine with the respond capability.
+func (s *Server) respondHeld(p *respondParams, by, session string, w *Window, name string) (res any, err *proto.Error, held bool) {
+	h, live := s.holds.lookup("", w.ID)
+	if !live {
+		return nil, nil, false
+	}
+	changed := func(why string) *proto.Error {
+		return proto.Errorf(codePromptChanged, "the held prompt of %s is not the one to answer (%s); nothing was answered", name, why).
+			WithHint(proto.Hint{Command: "tuios peek-prompt -s " + session + " -w " + w.ID[:8], Detail: "read it again"})
+	}
+	if p.PromptID != "" && p.PromptID != h.id {
+		return nil, changed("the Inbox holds request " + h.id + " now"), true
+	}
+	decision := ""
+	switch p.Action {
+	case "approve":
+		decision = inbox.DecisionOnce
+	case "approve_always":
+		decision = inbox.DecisionAlways
+	case "deny":
+		decision = inbox.DecisionDeny
+	case "choose":
+		n, _ := strconv.Atoi(p.Value)
+		for d, k := range heldChoice {
+			if k == n {
+				decision = d
+			}
+		}
+	}
+	if decision == "" || !slices.Contains(h.options, decision) {
+		var offered []string
+		for _, d := range h.options {
+			offered = append(offered, strconv.Itoa(heldChoice[d])+" "+strings.ToLower(heldLabel(h.kind, d)))
+		}
+		what := p.Action
+		if p.Action == "choose" {
+			what = "option " + p.Value
+		}
+		return nil, proto.Errorf(proto.CodeInvalidParams, "%s is not offered by the held prompt of %s; it offers %s", what, name, strings.Join(offered, ", ")).
+			WithHint(proto.Hint{Param: "action", Available: heldActions(h)}), true
+	}
+	allows := decision != inbox.DecisionDeny
+	if allows && h.kind == inbox.KindPlan {
+		return nil, proto.Errorf(proto.CodeInvalidParams, "a held plan is approved in the Inbox, where it is shown whole; respond can only keep it planning (deny)").
+			WithHint(proto.Hint{Param: "action", Available: []string{"deny", "choose"}, Detail: "open the Inbox with the prefix key then i"}), true
+	}
+	if names := h.riskNames(); allows && len(names) > 0 && !sameSet(p.RiskAck, names) {
+		return nil, proto.Errorf(codeRiskUnacknowledged, "the held prompt of %s is risky (%s): allowing it needs --risk-ack naming those rules; nothing was answered", name, strings.Join(names, ", ")).
+			WithHint(proto.Hint{Param: "risk_ack", Accepted: names}), true
+	}
+	msg := ""
+	if decision == inbox.DecisionDeny {
+		msg = defaultDenyMessage
+	}
+	answeredBy := "human"
+	if strings.HasPrefix(by, "link:") {
+		answeredBy = by
+	}
+	start := time.Now()
+	if !s.answerHold(h, decision, msg, answeredBy) {
+		<-h.done
+		why := "its hold ended: " + h.res.Reason
+		if h.res.Decision != "" {
+			why = "it was already answered: " + h.res.Decision
+		}
+		return nil, changed(why), true
+	}
+	s.opt.Logf("respond: %s the hold %s on %s by %s", decision, h.id, w.ID[:8], by)
+	snap := s.tracker.Arbiter().Get(w.ID)
+	return map[string]any{"type": "prompt_response", "session": session, "window": w.ID, "name": name, "action": p.Action,
+		"sent": []string{}, "prompt_id": h.id, "settled_by": "state", "state": snap.State.String(), "message": snap.Message,
+		"by": by, "held_id": h.id, "decision": decision, "pressed_ms": 0, "settled_ms": time.Since(start).Milliseconds()}, nil, true
+}

@@ -1,0 +1,60 @@
+package daemon
+
+import (
+	"os"
+	"strconv"
+	"strings"
+)
+
+// cwdNow is the pane's current directory as get-window, get-agent-state
+// and the selector's cwd: term read it: the foreground job's, as the
+// kernel has it, while the shell runs one (a shell says OSC 7 at its
+// prompt, so it lags behind `cd repo && claude`); else what the shell
+// last said (OSC 7, which also names a directory at the far end of an
+// ssh); else the shell's own. "" when none can be read. It takes no lock:
+// a TIOCGPGRP and a readlink or two, cheap enough under s.mu.
+func (w *Window) cwdNow() string {
+	if w.proc == nil {
+		return w.dirNow()
+	}
+	pid := w.proc.Pid()
+	if pg, err := w.proc.ForegroundPgrp(); err == nil && pg > 0 && pg != pid {
+		if d := procCwd(pg); d != "" {
+			return d
+		}
+	}
+	if d := w.dirNow(); d != "" {
+		return d
+	}
+	return procCwd(pid)
+}
+
+// procCwd is a process's working directory from /proc; "" when it cannot
+// be read (gone, not ours, no /proc). A removed directory reads as "".
+func procCwd(pid int) string {
+	if pid <= 0 {
+		return ""
+	}
+	d, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/cwd")
+	if err != nil || !strings.HasPrefix(d, "/") || strings.HasSuffix(d, " (deleted)") {
+		return ""
+	}
+	return d
+}
+
+// paneDirs reads every local pane's current directory, for a selector's
+// cwd: term over Inbox items, which do not carry one. The /proc reads run
+// without s.mu.
+func (s *Server) paneDirs() map[string]string {
+	s.mu.Lock()
+	ws := make([]*Window, 0, len(s.windows))
+	for _, w := range s.windows {
+		ws = append(ws, w)
+	}
+	s.mu.Unlock()
+	out := make(map[string]string, len(ws))
+	for _, w := range ws {
+		out[w.ID] = w.cwdNow()
+	}
+	return out
+}

@@ -1,0 +1,198 @@
+package daemon
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/tuios/tuios/internal/proto"
+)
+
+// resolveSession builds a session whose window ids are chosen, so that the
+// cases random uuids only hit by chance (an id that starts with digits, two
+// ids that share a prefix) are hit every run. Resolution reads nothing but
+// the list; the real-daemon cases are in TestWindowAddressOverTheProtocol.
+func resolveSession(ids []string, names map[string]string, titles map[string]string) *Session {
+	ss := &Session{Name: "work"}
+	for _, id := range ids {
+		w := &Window{ID: id, session: ss, name: names[id]}
+		if t, ok := titles[id]; ok {
+			w.title.Store(&t)
+		}
+		ss.windows = append(ss.windows, w)
+	}
+	ss.focused = ss.windows[0]
+	return ss
+}
+
+func TestWindowAddressResolution(t *testing.T) {
+	ids := []string{
+		"0a1b2c3d-0000-4000-8000-000000000000", // index 0
+		"56902daf-0000-4000-8000-000000000001", // index 1: starts with 5
+		"12345678-0000-4000-8000-000000000002", // index 2: eight digits
+		"ab000001-0000-4000-8000-000000000003", // index 3
+		"ab000002-0000-4000-8000-000000000004", // index 4: shares "ab0000" with 3
+	}
+	ss := resolveSession(ids,
+		map[string]string{ids[1]: "build", ids[3]: "a"},
+		map[string]string{ids[2]: "vim", ids[4]: "vim"}) // ids[2] is unnamed, titled vim
+	s := &Server{}
+	cases := []struct {
+		addr, want, code, msg string
+	}{
+		{addr: ids[2], want: ids[2]},
+		{addr: "1", want: ids[1]},
+		{addr: "4", want: ids[4]},
+		// An all-digit address is an index only: 5 is past the end
+		// although window 1's id starts with 5.
+		{addr: "5", code: proto.CodeWindowNotFound, msg: "(its indexes are 0 to 4)"},
+		{addr: "56902", code: proto.CodeWindowNotFound, msg: "no window at index 56902"},
+		{addr: "12345678", code: proto.CodeWindowNotFound, msg: "index 12345678"},
+		// ... and a prefix that reaches the dash is not all digits.
+		{addr: "12345678-", want: ids[2]},
+		{addr: "56902d", want: ids[1]},
+		{addr: "build", want: ids[1]},
+		// A name a person gave wins over a chance id prefix ("a" starts
+		// ids 3 and 4 but names window 3).
+		{addr: "a", want: ids[3]},
+		// The name list-windows shows for a window with no name and no
+		// title addresses it.
+		{addr: "Terminal 0a1b2c3d", want: ids[0]},
+		{addr: "Terminal ab000001", code: proto.CodeWindowNotFound}, // window 3 shows "a"
+		// Ambiguity is its own code, never a guess.
+		{addr: "ab0000", code: proto.CodeAmbiguousWindow, msg: `"ab0000" matches 2 windows`},
+		{addr: "ab", code: proto.CodeAmbiguousWindow},
+		// Two unnamed windows titled alike: the title is ambiguous.
+		{addr: "vim", code: proto.CodeAmbiguousWindow},
+		{addr: "nosuch", code: proto.CodeWindowNotFound, msg: `no window "nosuch"`},
+	}
+	for _, c := range cases {
+		w, err := s.window(nil, ss, c.addr)
+		switch {
+		case c.code == "" && err != nil:
+			t.Errorf("%q: %s: %s", c.addr, err.Code, err.Message)
+		case c.code == "" && w.ID != c.want:
+			t.Errorf("%q found %s, want %s", c.addr, w.ID, c.want)
+		case c.code != "" && err == nil:
+			t.Errorf("%q found %s, want %s", c.addr, w.ID, c.code)
+		case c.code != "" && (err.Code != c.code || !strings.Contains(err.Message, c.msg)):
+			t.Errorf("%q: %s: %s; want %s containing %q", c.addr, err.Code, err.Message, c.code, c.msg)
+		}
+	}
+
+	// The ambiguity names every candidate, as list-windows shows it.
+	_, err := s.window(nil, ss, "vim")
+	if err.Hint == nil || fmt.Sprint(err.Hint.Available) != "[2 12345678 vim 4 ab000002 vim]" {
+		t.Errorf("ambiguous hint: %+v", err.Hint)
+	}
+	// An index past the end whose digits start an id says how to reach it.
+	_, err = s.window(nil, ss, "12345678")
+	if err.Hint == nil || !strings.Contains(err.Hint.Detail, "give its full id "+ids[2]) {
+		t.Errorf("index hint: %+v", err.Hint)
+	}
+	// No address is the focused window (for a caller outside every pane).
+	if w, err := s.window(nil, ss, ""); err != nil || w != ss.windows[0] {
+		t.Errorf("empty address: %v %v", w, err)
+	}
+}
+
+func TestWindowNameTaken(t *testing.T) {
+	ids := []string{"0a1b2c3d-0000-4000-8000-000000000000", "56902daf-0000-4000-8000-000000000001"}
+	ss := resolveSession(ids, map[string]string{ids[1]: "build"}, nil)
+	if err := nameTaken(ss, "build", nil); err == nil || err.Code != proto.CodeInvalidParams || !strings.Contains(err.Message, `"build" is taken by window 56902daf`) {
+		t.Fatalf("duplicate: %+v", err)
+	}
+	if err := nameTaken(ss, " build ", ss.windows[1]); err != nil {
+		t.Fatalf("renaming a window to its own name: %v", err)
+	}
+	if err := nameTaken(ss, "7", nil); err == nil || !strings.Contains(err.Message, "all digits") {
+		t.Fatalf("digits: %+v", err)
+	}
+	for _, ok := range []string{"", "tests", "Terminal 0a1b2c3d"} {
+		if err := nameTaken(ss, ok, ss.windows[0]); err != nil {
+			t.Fatalf("%q: %v", ok, err)
+		}
+	}
+}
+
+// Over the protocol, with real shells: an index past the end, the display
+// name, a title two windows share, and a name another window holds.
+func TestWindowAddressOverTheProtocol(t *testing.T) {
+	_, sock := server(t)
+	r := dialRPC(t, sock)
+	first := str(r.must("new-session", map[string]any{"name": "work"})["window_id"])
+	build := str(r.must("new-window", map[string]any{"session": "work", "name": "build", "no_focus": true})["window_id"])
+
+	got := func(addr string) (string, *proto.Error) {
+		res, err := r.call("get-window", map[string]any{"session": "work", "window": addr})
+		return str(res["window_id"]), err
+	}
+	if id, err := got("1"); err != nil || id != build {
+		t.Fatalf("index 1: %s %v", id, err)
+	}
+	if _, err := got("7"); err == nil || err.Code != proto.CodeWindowNotFound || !strings.Contains(err.Message, "(its indexes are 0 to 1)") {
+		t.Fatalf("index 7: %+v", err)
+	}
+	// The first window has neither a name nor (with /bin/sh) a title: it
+	// shows as "Terminal <id8>", and that addresses it.
+	row := r.must("get-window", map[string]any{"session": "work", "window": first})
+	display := str(row["display_name"])
+	if display != "Terminal "+first[:8] {
+		t.Fatalf("display name %q", display)
+	}
+	if id, err := got(display); err != nil || id != first {
+		t.Fatalf("display name %q: %s %v", display, id, err)
+	}
+
+	// A name another window holds is refused, at creation and on rename.
+	if _, err := r.call("new-window", map[string]any{"session": "work", "name": "build"}); err == nil || err.Code != proto.CodeInvalidParams || !strings.Contains(err.Message, "taken by window "+build[:8]) {
+		t.Fatalf("new-window with a taken name: %+v", err)
+	}
+	if _, err := r.call("set-window", map[string]any{"session": "work", "window": first, "name": "build"}); err == nil || !strings.Contains(err.Message, "taken") {
+		t.Fatalf("set-window --name taken: %+v", err)
+	}
+	if res := r.must("list-windows", map[string]any{"session": "work"}); len(res["windows"].([]any)) != 2 {
+		t.Fatalf("a refused new-window opened a window: %v", res["windows"])
+	}
+
+	// Two unnamed windows that set the same title: the title is ambiguous.
+	other := str(r.must("new-window", map[string]any{"session": "work", "no_focus": true})["window_id"])
+	for _, id := range []string{first, other} {
+		r.must("send-text", map[string]any{"session": "work", "window": id, "text": "printf '\\033]2;twin\\007'\n"})
+	}
+	eventually(t, "both windows titled twin", func() bool {
+		a, _ := r.call("get-window", map[string]any{"window": first})
+		b, _ := r.call("get-window", map[string]any{"window": other})
+		return str(a["title"]) == "twin" && str(b["title"]) == "twin"
+	})
+	_, err := got("twin")
+	if err == nil || err.Code != proto.CodeAmbiguousWindow || err.Hint == nil || len(err.Hint.Available) != 2 {
+		t.Fatalf("ambiguous title: %+v", err)
+	}
+}
+
+// Any address against a fixed session: no panic, an all-digit address is
+// an index or window_not_found, and a window found answers to the address.
+func FuzzWindowAddress(f *testing.F) {
+	ids := []string{"0a1b2c3d-0000-4000-8000-000000000000", "56902daf-0000-4000-8000-000000000001", "12345678-0000-4000-8000-000000000002"}
+	ss := resolveSession(ids, map[string]string{ids[1]: "build"}, map[string]string{ids[2]: "vim"})
+	s := &Server{}
+	for _, a := range []string{"", "0", "2", "3", "5", "123", "build", "vim", "Terminal 0a1b2c3d", "0a", "99999999999999999999999", "\x00"} {
+		f.Add(a)
+	}
+	f.Fuzz(func(t *testing.T, addr string) {
+		w, err := s.window(nil, ss, addr)
+		if isDigits(addr) {
+			if err != nil && err.Code != proto.CodeWindowNotFound {
+				t.Fatalf("%q: %s", addr, err.Code)
+			}
+			if err == nil && w != ss.windows[int(addr[len(addr)-1]-'0')] {
+				t.Fatalf("%q found %s", addr, w.ID)
+			}
+			return
+		}
+		if err == nil && addr != "" && w.ID != addr && w.name != addr && w.Title() != addr && w.DisplayName() != addr && !strings.HasPrefix(w.ID, addr) {
+			t.Fatalf("%q found %s, which does not answer to it", addr, w.ID)
+		}
+	})
+}

@@ -1,0 +1,74 @@
+package daemon
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tuios/tuios/detect"
+)
+
+// riskyClaudePrompt draws the claude-code permission prompt for a
+// recursive delete, with a "No, and tell …" option, then prints every key
+// it gets.
+const riskyClaudePrompt = `printf '\n Bash command\n\n   rm -rf build/\n\n Do you want to proceed?\n \342\235\257 1. Yes\n   2. No, and tell Claude what to do differently (esc)\n\n'; stty raw -echo; while :; do k=$(dd bs=1 count=1 2>/dev/null | od -An -tx1 | tr -d ' \n'); printf 'key=%s\r\n' "$k"; done`
+
+// Choosing the "No" option of a risky prompt by its number is a deny:
+// one call, no risk_ack. Choosing "Yes" by number is an allow and is
+// refused without the rules named, with text that says so. A number the
+// prompt lacks names the numbers it has and does not offer "choose".
+func TestRespondChooseIsBoundToTheOptionLabel(t *testing.T) {
+	_, sock := server(t)
+	a := personRPC(t, sock)
+	a.must("new-session", map[string]any{"name": "n", "argv": []string{"env", "TUIOS_AGENT=claude-code", "/bin/sh", "-c", riskyClaudePrompt}})
+	a.must("wait-for", map[string]any{"session": "n", "window": "0", "condition": "agent-state", "until": "needs_input", "timeout": 15000})
+	pk := a.must("peek-prompt", map[string]any{"session": "n", "window": "0"})
+	if pk["answerable"] != true || !strings.Contains(str(pk["risk"]), "recursive delete") {
+		t.Fatalf("peek: %v", pk)
+	}
+
+	_, err := a.call("respond", map[string]any{"session": "n", "window": "0", "action": "choose", "value": "9", "timeout": 2000})
+	if err == nil || err.Message != "option 9 is not offered; this prompt has options 1-2" || err.Hint == nil ||
+		strings.Join(err.Hint.Accepted, ",") != "1,2" || len(err.Hint.Available) != 0 {
+		t.Fatalf("choose 9: %+v %+v", err, err.Hint)
+	}
+	_, err = a.call("respond", map[string]any{"session": "n", "window": "0", "action": "choose", "value": "1", "timeout": 2000})
+	if err == nil || err.Code != codeRiskUnacknowledged || !strings.Contains(err.Message, "allowing it needs --risk-ack") {
+		t.Fatalf("choose 1 without risk_ack: %+v", err)
+	}
+	if scr := str(a.must("capture-pane", map[string]any{"session": "n", "window": "0"})["content"]); strings.Contains(scr, "key=") {
+		t.Fatalf("a refused answer pressed a key:\n%s", scr)
+	}
+
+	res := a.must("respond", map[string]any{"session": "n", "window": "0", "action": "choose", "value": "2", "timeout": 2000})
+	if str(res["sent"]) != "[2]" {
+		t.Fatalf("choose 2: %v", res)
+	}
+	a.must("wait-for", map[string]any{"session": "n", "window": "0", "condition": "window-output", "pattern": "key=32", "timeout": 15000})
+}
+
+func TestChoiceDeniesReadsTheLabel(t *testing.T) {
+	ans := &detect.Answers{Approve: &detect.Answer{Option: "yes"}, ApproveAlways: &detect.Answer{Option: "yes, "},
+		Deny: &detect.Answer{Keys: []string{"esc"}}, Choose: "digit"}
+	opts := []detect.PromptOption{{N: 1, Label: "Yes"}, {N: 2, Label: "Yes, and don't ask again"},
+		{N: 3, Label: "No, and tell Claude what to do differently (esc)"}, {N: 4, Label: "Nothing else"},
+		{N: 5, Label: "Don't allow"}, {N: 6, Label: "Do not run it"}, {N: 7, Label: "Reject"}, {N: 8, Label: "Now"}, {N: 9, Label: "Not sure"}}
+	p := detect.Prompt{Options: opts, Answers: ans}
+	want := map[int]bool{1: false, 2: false, 3: true, 4: false, 5: true, 6: true, 7: true, 8: false, 9: false}
+	for _, o := range opts {
+		if got := choiceDenies(p, o); got != want[o.N] {
+			t.Errorf("%d %q: denies = %v, want %v", o.N, o.Label, got, want[o.N])
+		}
+	}
+	// The manifest's deny answer names an option: that one denies whatever
+	// its label says; an approve answer's option never does.
+	p.Answers = &detect.Answers{Approve: &detect.Answer{Option: "no problem"}, Deny: &detect.Answer{Option: "stop"}, Choose: "digit"}
+	p.Options = []detect.PromptOption{{N: 1, Label: "No problem, go ahead"}, {N: 2, Label: "Stop here"}}
+	if choiceDenies(p, p.Options[0]) || !choiceDenies(p, p.Options[1]) {
+		t.Fatal("the manifest's answers do not bind the labels")
+	}
+	// Numbers with a gap are listed one by one.
+	p.Options = []detect.PromptOption{{N: 1, Label: "a"}, {N: 3, Label: "b"}}
+	if _, err := chooseOption(p, 2); err == nil || err.Message != "option 2 is not offered; this prompt has options 1, 3" {
+		t.Fatalf("gap: %v", err)
+	}
+}

@@ -1,0 +1,81 @@
+package daemon
+
+import (
+	"strings"
+
+	"github.com/tuios/tuios/internal/proto"
+	"github.com/tuios/tuios/vt"
+)
+
+// screenshotParams reads a pane for `tuios screenshot`. The daemon sends
+// the styled cells (as capture-pane --ansi text) with the grid's exact
+// size; the CLI draws the picture (internal/shot), so the daemon never
+// holds an image.
+type screenshotParams struct {
+	Session    string `json:"session" desc:"the session"`
+	Window     string `json:"window" desc:"the window (default: the caller's pane, else the focused one)"`
+	Scrollback bool   `json:"scrollback" desc:"put the pane's history above the screen"`
+	History    int    `json:"history" desc:"with scrollback: at most this many history lines, the most recent" min:"1" max:"10000" default:"500"`
+}
+
+// screenshotHistory is how much history --scrollback takes by default:
+// enough to show what scrolled by, small enough for a PNG to stay a few
+// megabytes.
+const screenshotHistory = 500
+
+func (s *Server) screenshotVerbs(add addFunc) {
+	p, h := handler(func(cn *conn, p *screenshotParams) (any, *proto.Error) {
+		s.mu.Lock()
+		ss, w, err := s.target(cn, p.Session, p.Window)
+		var session, name, display string
+		if err == nil {
+			session, name, display = ss.Name, w.name, w.DisplayName()
+		}
+		s.mu.Unlock()
+		if err != nil {
+			return nil, err
+		}
+		limit := p.History
+		if limit <= 0 {
+			limit = screenshotHistory
+		}
+		cols, rows, hist, content := styledGrid(w.pane.Screen(), p.Scrollback, limit)
+		return map[string]any{"type": "pane_screenshot", "window_id": w.ID, "session": session, "name": name,
+			"display_name": display, "cols": cols, "rows": rows, "history": hist, "content": content}, nil
+	})
+	add("screenshot", "Read a pane's styled cells for a picture: its size in cells and its rows (history first with scrollback) as text with SGR sequences, one line a row", "pane_screenshot",
+		`{"verb":"screenshot","params":{"window":"build","scrollback":true}}`, p, h)
+}
+
+// styledGrid is the screen's rows as SGR-styled lines, exactly rows of
+// them, after at most limit lines of history when scrollback is asked for
+// (none on the alternate screen, which has no history). It returns the
+// screen's size and how many history lines lead the content.
+func styledGrid(sc *vt.Screen, scrollback bool, limit int) (cols, rows, hist int, content string) {
+	cols, rows = sc.Size()
+	n := 0
+	var all string
+	if scrollback && !sc.AltScreen() {
+		// The history length and the capture are read under separate
+		// locks; a line scrolling off in between is read again.
+		for range 3 {
+			n = sc.ScrollbackLen()
+			all = sc.Capture(vt.CaptureOptions{Scrollback: true, ANSI: true})
+			if sc.ScrollbackLen() == n {
+				break
+			}
+		}
+	} else {
+		all = sc.Capture(vt.CaptureOptions{ANSI: true})
+	}
+	lines := strings.Split(all, "\n")
+	if all == "" {
+		lines = nil
+	}
+	for len(lines) < n+rows { // the capture drops trailing blank rows
+		lines = append(lines, "")
+	}
+	lines = lines[len(lines)-(n+rows):]
+	hist = min(n, limit)
+	return cols, rows, hist, strings.Join(lines[n-hist:], "\n")
+}

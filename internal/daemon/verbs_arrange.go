@@ -1,0 +1,571 @@
+package daemon
+
+import (
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/tuios/tuios/internal/proto"
+)
+
+// The arrangement verbs: focus, move, rename/minimize, close, the
+// workspace switch's neighbours, run-command, and the three that need a
+// client's geometry (focus by direction, split-window, set-layout). Each
+// answers what it changed, with the state before beside the state after,
+// so a script never has to list windows again to learn what happened.
+
+type focusWindowParams struct {
+	Session   string `json:"session" desc:"the session"`
+	Window    string `json:"window" desc:"the window to focus; with relative or direction, the one to start from (default: the caller's pane, else the focused one; with relative or direction, the focused one)"`
+	Relative  string `json:"relative" desc:"focus the next or previous window on the starting window's workspace (minimized ones are skipped)" accepted:"next,prev"`
+	Direction string `json:"direction" desc:"focus the window beside the starting one on screen; needs a client attached (needs_client)" accepted:"left,right,up,down"`
+}
+
+type moveWindowParams struct {
+	Session   string `json:"session" desc:"the session"`
+	Window    string `json:"window" desc:"the window (default: the caller's pane, else the focused one)"`
+	Workspace int    `json:"workspace" req:"true" desc:"the workspace to move it to" min:"1" max:"9"`
+	Follow    bool   `json:"follow" desc:"switch the session to that workspace and focus the window"`
+}
+
+type setWindowParams struct {
+	Session  string  `json:"session" desc:"the session"`
+	Window   string  `json:"window" desc:"the window (default: the caller's pane, else the focused one)"`
+	Name     *string `json:"name" desc:"a new name (empty clears it)" maxlen:"256"`
+	Minimize *bool   `json:"minimize" desc:"minimize (true) or restore (false)"`
+}
+
+type runCommandParams struct {
+	Session string   `json:"session" desc:"the session"`
+	Window  string   `json:"window" desc:"the window the command acts on (default: the caller's pane, else the focused one)"`
+	Command string   `json:"command" desc:"the command to run: its tape name (ToggleZoom) or its keymap name (toggle_zoom)" accepted:"CloseWindow,NewWindow,FocusNext,FocusPrev,ToggleMinimize,ToggleZoom,NextWorkspace,PrevWorkspace" check:"handler"`
+	Args    []string `json:"args" desc:"the command's arguments" maxlen:"64"`
+	List    bool     `json:"list" desc:"list the commands instead of running one"`
+}
+
+type splitWindowParams struct {
+	Session   string   `json:"session" desc:"the session"`
+	Window    string   `json:"window" desc:"the window to split (default: the caller's pane, else the focused one)"`
+	Direction string   `json:"direction" desc:"vertical or horizontal: the daemon tiles, so the new window takes the next tile after the target whichever is given" accepted:"vertical,horizontal"`
+	Name      string   `json:"name" desc:"the new window's name" maxlen:"256"`
+	Cwd       string   `json:"cwd" desc:"its working directory (default: the target's)" maxlen:"4096"`
+	NoFocus   bool     `json:"no_focus" desc:"do not focus the new window"`
+	Argv      []string `json:"argv" desc:"the command to run (default: the shell)" maxlen:"4096"`
+}
+
+type setLayoutParams struct {
+	Session  string `json:"session" desc:"the session"`
+	Tiling   *bool  `json:"tiling" desc:"true tiles the windows; false floats them: each keeps the place it has"`
+	Equalize bool   `json:"equalize" desc:"give the windows on screen even tiles again (floating: places them once, they stay floating)"`
+}
+
+// runCommands are the commands run-command knows, by tape name; each is
+// also known by its keymap name (keymapName).
+var runCommands = map[string]string{
+	"CloseWindow":    "close the window",
+	"NewWindow":      "open a new window with the shell",
+	"FocusNext":      "focus the next window on the current workspace",
+	"FocusPrev":      "focus the previous window on the current workspace",
+	"ToggleMinimize": "minimize or restore the window",
+	"ToggleZoom":     "let the focused window fill the session's area, or tile it again",
+	"NextWorkspace":  "switch to the next workspace",
+	"PrevWorkspace":  "switch to the previous workspace",
+}
+
+// keymapName is a tape name in the keymap's spelling: ToggleZoom is
+// toggle_zoom. The two spellings are one command (seed: "The escape
+// hatch"), so the table keeps one and derives the other.
+func keymapName(tape string) string {
+	var b strings.Builder
+	for i, r := range tape {
+		if unicode.IsUpper(r) {
+			if i > 0 {
+				b.WriteByte('_')
+			}
+			r = unicode.ToLower(r)
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// tapeName resolves either spelling to the tape name; "" when neither.
+func tapeName(name string) string {
+	if _, ok := runCommands[name]; ok {
+		return name
+	}
+	for n := range runCommands {
+		if keymapName(n) == name {
+			return n
+		}
+	}
+	return ""
+}
+
+func runCommandNames() []string {
+	names := make([]string, 0, len(runCommands))
+	for n := range runCommands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// needsClient refuses a verb that measures the screen when no client
+// shows the session: its geometry is the attached client's (seed: "What
+// needs a client attached"). Called with s.mu held.
+func (s *Server) needsClient(ss *Session, what string) *proto.Error {
+	if s.attach.shows(ss) {
+		return nil
+	}
+	return proto.Errorf(proto.CodeNeedsClient, "%s needs a client attached to session %q, and none is", what, ss.Name).
+		WithHint(proto.Hint{Command: "tuios attach -t " + ss.Name, Detail: "focus-window NAME, --relative and move-window work detached"})
+}
+
+// cycleFrom is the window after (or before) w among the windows on w's
+// workspace that are not minimized, in list order; w when it is alone.
+// Called with s.mu held.
+func cycleFrom(ss *Session, w *Window, back bool) *Window {
+	var ring []*Window
+	at := 0
+	for _, x := range ss.windows {
+		if x.workspace != w.workspace || (x.minimized && x != w) {
+			continue
+		}
+		if x == w {
+			at = len(ring)
+		}
+		ring = append(ring, x)
+	}
+	if len(ring) == 0 {
+		return w
+	}
+	d := 1
+	if back {
+		d = len(ring) - 1
+	}
+	return ring[(at+d)%len(ring)]
+}
+
+// refocus gives the focus to a window on the shown workspace when the
+// focused one left it (moved away), so keys never go to a pane nobody
+// sees. Called with s.mu held.
+func refocus(ss *Session) {
+	if ss.focused != nil && ss.focused.workspace == ss.workspace {
+		return
+	}
+	for _, x := range ss.windows {
+		if x.workspace == ss.workspace {
+			ss.focused = x
+		}
+	}
+}
+
+func focusedID(ss *Session) string {
+	if ss.focused == nil {
+		return ""
+	}
+	return ss.focused.ID
+}
+
+func (s *Server) arrangeVerbs(add addFunc) {
+	p, h := handler(s.focusWindow)
+	add("focus-window", "Focus a window (switching to its workspace), the next or previous on its workspace (relative), or the one beside it on screen (direction, needs a client)",
+		"window_focused", `{"verb":"focus-window","params":{"window":"build"}}`, p, h)
+
+	p, h = handler(s.moveWindow)
+	add("move-window", "Move a window to another workspace (follow: and show that workspace with the window focused)", "window_moved",
+		`{"verb":"move-window","params":{"window":"build","workspace":2,"follow":true}}`, p, h)
+
+	p, h = handler(s.setWindow)
+	add("set-window", "Rename, minimize or restore a window", "window", `{"verb":"set-window","params":{"window":"0","name":"build"}}`, p, h)
+
+	p, h = handler(func(cn *conn, p *windowParams) (any, *proto.Error) {
+		s.mu.Lock()
+		ss, w, err := s.target(cn, p.Session, p.Window)
+		var name string
+		var ws int
+		if err == nil {
+			name, ws = w.DisplayName(), w.workspace
+		}
+		s.mu.Unlock()
+		if err != nil {
+			return nil, err
+		}
+		s.closeWindow(w)
+		s.mu.Lock()
+		focused := focusedID(ss)
+		s.mu.Unlock()
+		return map[string]any{"type": "window_closed", "session": ss.Name, "window_id": w.ID, "name": name, "workspace": ws,
+			"focused_window_id": focused}, nil
+	})
+	add("close-window", "Close a window and end its process", "window_closed", `{"verb":"close-window","params":{"window":"build"}}`, p, h)
+
+	p, h = handler(func(cn *conn, p *runCommandParams) (any, *proto.Error) {
+		if p.List {
+			type cmd struct {
+				Name        string `json:"name"`
+				KeymapName  string `json:"keymap_name"`
+				Description string `json:"description"`
+			}
+			out := []cmd{}
+			for _, n := range runCommandNames() {
+				out = append(out, cmd{n, keymapName(n), runCommands[n]})
+			}
+			return map[string]any{"type": "command_list", "commands": out}, nil
+		}
+		return s.runCommand(cn, p)
+	})
+	add("run-command", "Run a window-manager command by its tape name (ToggleZoom) or keymap name (toggle_zoom); list: the commands", "command_result or command_list",
+		`{"verb":"run-command","params":{"command":"CloseWindow","window":"build"}}`, p, h)
+
+	p, h = handler(s.splitWindow)
+	add("split-window", "Open a window beside another: on its workspace, right after it in the tile order (the daemon tiles rather than splits). Needs a client attached and tiling on",
+		"window_created", `{"verb":"split-window","params":{"session":"work","window":"build","direction":"vertical","name":"logs"}}`, p, h)
+
+	p, h = handler(s.setLayout)
+	add("set-layout", "Turn a session's tiling on or off, or give its windows even tiles again. Needs a client attached",
+		"layout_set", `{"verb":"set-layout","params":{"session":"work","tiling":true,"equalize":true}}`, p, h)
+}
+
+func (s *Server) focusWindow(cn *conn, p *focusWindowParams) (any, *proto.Error) {
+	if p.Relative != "" && p.Direction != "" {
+		return nil, proto.Errorf(proto.CodeInvalidParams, "--relative and --direction cannot be combined").
+			WithHint(proto.Hint{Detail: "give one of them"})
+	}
+	s.mu.Lock()
+	var ss *Session
+	var w *Window
+	var err *proto.Error
+	if p.Window == "" && (p.Relative != "" || p.Direction != "") {
+		// Cycling and stepping start from what the session shows as
+		// focused, not from the caller's own pane.
+		if ss, err = s.session(cn, p.Session); err == nil {
+			if w = ss.focused; w == nil {
+				err = proto.Errorf(proto.CodeNoWindows, "session %q has no windows", ss.Name).
+					WithHint(proto.Hint{Command: "tuios new-window -s " + ss.Name})
+			}
+		}
+	} else {
+		ss, w, err = s.target(cn, p.Session, p.Window)
+	}
+	if err == nil && p.Direction != "" {
+		err = s.needsClient(ss, "focus-window --direction")
+	}
+	if err != nil {
+		s.mu.Unlock()
+		return nil, err
+	}
+	res := map[string]any{"type": "window_focused", "session": ss.Name, "previous_window_id": focusedID(ss),
+		"previous_workspace": ss.workspace}
+	switch {
+	case p.Direction != "":
+		n := s.neighborOf(w, p.Direction)
+		if n == nil {
+			reason := "no_neighbor"
+			if ss.zoomed {
+				reason = "zoomed"
+			}
+			// Nothing moves: the answer is the focus as it stays, and
+			// the window the step started from.
+			res["window_id"], res["name"], res["workspace"] = focusedID(ss), "", ss.workspace
+			if ss.focused != nil {
+				res["name"] = ss.focused.DisplayName()
+			}
+			res["from_window_id"], res["from_name"] = w.ID, w.DisplayName()
+			res["changed"], res["reason"], res["direction"] = false, reason, p.Direction
+			s.mu.Unlock()
+			return res, nil
+		}
+		w = n
+		res["direction"] = p.Direction
+	case p.Relative != "":
+		w = cycleFrom(ss, w, p.Relative == "prev")
+		res["relative"] = p.Relative
+	}
+	changed := ss.focused != w || ss.workspace != w.workspace || w.minimized
+	res["restored"] = w.minimized
+	ss.focused, ss.workspace, w.minimized = w, w.workspace, false
+	ss.active = nowTime()
+	res["window_id"], res["name"], res["workspace"], res["changed"] = w.ID, w.DisplayName(), w.workspace, changed
+	s.mu.Unlock()
+	s.retile(ss)
+	s.hub.publish(event{Type: "window-focused", Session: ss.Name, Window: w.ID})
+	return res, nil
+}
+
+func (s *Server) moveWindow(cn *conn, p *moveWindowParams) (any, *proto.Error) {
+	s.mu.Lock()
+	ss, w, err := s.target(cn, p.Session, p.Window)
+	if err != nil {
+		s.mu.Unlock()
+		return nil, err
+	}
+	prevWS, prevShown := w.workspace, ss.workspace
+	w.workspace = p.Workspace
+	if p.Follow {
+		ss.workspace, ss.focused, w.minimized = p.Workspace, w, false
+		ss.active = nowTime()
+	} else {
+		refocus(ss)
+	}
+	res := map[string]any{"type": "window_moved", "session": ss.Name, "window_id": w.ID, "name": w.DisplayName(),
+		"workspace": p.Workspace, "previous_workspace": prevWS, "changed": prevWS != p.Workspace, "followed": p.Follow,
+		"current_workspace": ss.workspace, "previous_current_workspace": prevShown, "focused_window_id": focusedID(ss)}
+	s.mu.Unlock()
+	s.retile(ss)
+	s.hub.publish(event{Type: "window-moved", Session: ss.Name, Window: w.ID})
+	if p.Follow && prevShown != p.Workspace {
+		s.hub.publish(event{Type: "workspace-switched", Session: ss.Name})
+	}
+	return res, nil
+}
+
+// setWindowResult is the window after the change, with what it was.
+type setWindowResult struct {
+	Type string `json:"type"`
+	windowRow
+	PreviousName      string   `json:"previous_name"`
+	PreviousMinimized bool     `json:"previous_minimized"`
+	Changed           []string `json:"changed"` // "name", "minimized": what is different now
+}
+
+func (s *Server) setWindow(cn *conn, p *setWindowParams) (any, *proto.Error) {
+	if p.Name == nil && p.Minimize == nil {
+		return nil, proto.Errorf(proto.CodeInvalidParams, "nothing to set: give --name, --minimize or --restore").
+			WithHint(proto.Hint{Detail: "in the protocol: name, or minimize true/false"})
+	}
+	s.mu.Lock()
+	ss, w, err := s.target(cn, p.Session, p.Window)
+	if err == nil && p.Name != nil {
+		err = nameTaken(ss, *p.Name, w) // resolve.go
+	}
+	if err != nil {
+		s.mu.Unlock()
+		return nil, err
+	}
+	res := setWindowResult{Type: "window", PreviousName: w.name, PreviousMinimized: w.minimized, Changed: []string{}}
+	if p.Name != nil {
+		w.name = strings.TrimSpace(*p.Name)
+		if w.name != res.PreviousName {
+			res.Changed = append(res.Changed, "name")
+		}
+	}
+	if p.Minimize != nil {
+		w.minimized = *p.Minimize
+		if w.minimized != res.PreviousMinimized {
+			res.Changed = append(res.Changed, "minimized")
+		}
+	}
+	res.windowRow = s.windowRow(w)
+	s.mu.Unlock()
+	if p.Name != nil {
+		s.hub.publish(event{Type: "window-retitled", Session: ss.Name, Window: w.ID})
+		s.att.update(w.ID) // its Inbox rows show the new name
+	}
+	if p.Minimize != nil {
+		s.retile(ss)
+		typ := "window-restored"
+		if *p.Minimize {
+			typ = "window-minimized"
+		}
+		s.hub.publish(event{Type: typ, Session: ss.Name, Window: w.ID})
+	}
+	return res, nil
+}
+
+func (s *Server) runCommand(cn *conn, p *runCommandParams) (any, *proto.Error) {
+	if strings.TrimSpace(p.Command) == "" {
+		return nil, proto.Errorf(proto.CodeInvalidParams, "name a command; tuios run-command --list shows them").
+			WithHint(proto.Hint{Param: "command", Accepted: runCommandNames()})
+	}
+	tape := tapeName(p.Command)
+	if tape == "" {
+		names := runCommandNames()
+		var both []string
+		for _, n := range names {
+			both = append(both, n, keymapName(n))
+		}
+		return nil, proto.Errorf(proto.CodeInvalidParams, "unknown command %q", clipText(p.Command, 64)).
+			WithHint(proto.Hint{Param: "command", Accepted: names, DidYouMean: nearestWord(p.Command, both),
+				Detail: "each command is also known by its keymap name (toggle_zoom for ToggleZoom)"})
+	}
+	done := func(ss *Session) (any, *proto.Error) {
+		return map[string]any{"type": "command_result", "command": tape, "keymap_name": keymapName(tape), "session": ss.Name, "ran": true}, nil
+	}
+	switch tape {
+	case "NewWindow":
+		s.mu.Lock()
+		ss, err := s.session(cn, p.Session)
+		s.mu.Unlock()
+		if err != nil {
+			return nil, err
+		}
+		if _, err := s.startWindow(ss, windowSpec{}); err != nil {
+			return nil, err
+		}
+		return done(ss)
+	case "NextWorkspace", "PrevWorkspace":
+		s.mu.Lock()
+		ss, err := s.session(cn, p.Session)
+		if err == nil {
+			d := 1
+			if tape == "PrevWorkspace" {
+				d = Workspaces - 1
+			}
+			ss.workspace = (ss.workspace-1+d)%Workspaces + 1
+		}
+		s.mu.Unlock()
+		if err != nil {
+			return nil, err
+		}
+		s.retile(ss)
+		s.hub.publish(event{Type: "workspace-switched", Session: ss.Name})
+		return done(ss)
+	}
+	s.mu.Lock()
+	ss, w, err := s.target(cn, p.Session, p.Window)
+	if err != nil {
+		s.mu.Unlock()
+		return nil, err
+	}
+	switch tape {
+	case "CloseWindow":
+		s.mu.Unlock()
+		s.closeWindow(w)
+		return done(ss)
+	case "ToggleMinimize":
+		w.minimized = !w.minimized
+	case "ToggleZoom":
+		// Zoom acts on the window named (default: the focused one), so
+		// it is focused first: what fills the area is what was asked.
+		ss.zoomed = !ss.zoomed
+		if ss.zoomed {
+			ss.focused, ss.workspace, w.minimized = w, w.workspace, false
+		}
+	case "FocusNext", "FocusPrev":
+		// As focus-window --relative, from the window named.
+		n := cycleFrom(ss, w, tape == "FocusPrev")
+		ss.focused, ss.workspace, n.minimized = n, n.workspace, false
+	}
+	s.mu.Unlock()
+	s.retile(ss)
+	return done(ss)
+}
+
+// splitWindow opens a window right after the target in the list, which is
+// the tile order, so it lands in the tile beside the target. tuios tiles
+// rather than splits: the direction is recorded, not obeyed.
+func (s *Server) splitWindow(cn *conn, p *splitWindowParams) (any, *proto.Error) {
+	s.mu.Lock()
+	ss, w, err := s.target(cn, p.Session, p.Window)
+	if err == nil {
+		err = s.needsClient(ss, "split-window")
+	}
+	if err == nil && ss.floating {
+		err = proto.Errorf(proto.CodeTilingOff, "split-window needs tiling on, and session %q floats its windows", ss.Name).
+			WithHint(proto.Hint{Command: "tuios set-layout -s " + ss.Name + " --tiling true", Detail: "or open a floating window with tuios new-window"})
+	}
+	if err == nil {
+		err = nameTaken(ss, p.Name, nil) // resolve.go
+	}
+	if err != nil {
+		s.mu.Unlock()
+		return nil, err
+	}
+	ws, cwd := w.workspace, p.Cwd
+	if cwd == "" {
+		cwd = w.dirNow() // a split starts where its pane is
+	}
+	s.mu.Unlock()
+	nw, err := s.startWindow(ss, windowSpec{name: p.Name, argv: p.Argv, cwd: cwd, workspace: ws, noFocus: p.NoFocus})
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	moved := false
+	if at := indexOf(ss.windows, w); at >= 0 {
+		if from := indexOf(ss.windows, nw); from > at+1 {
+			copy(ss.windows[at+2:from+1], ss.windows[at+1:from])
+			ss.windows[at+1] = nw
+			moved = true
+		}
+	}
+	s.mu.Unlock()
+	if moved {
+		s.retile(ss)
+		s.hub.publish(event{Type: "window-moved", Session: ss.Name, Window: nw.ID})
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	direction := p.Direction
+	if direction == "" {
+		direction = "vertical"
+	}
+	return map[string]any{"type": "window_created", "window_id": nw.ID, "name": nw.DisplayName(), "session": ss.Name,
+		"workspace": nw.workspace, "index": indexOf(ss.windows, nw), "split_from": w.ID, "direction": direction,
+		"pid": nw.proc.Pid(), "focused": ss.focused == nw, "width": nw.cols, "height": nw.rows, "unplaced": !nw.placed}, nil
+}
+
+func indexOf(ws []*Window, w *Window) int {
+	for i, x := range ws {
+		if x == w {
+			return i
+		}
+	}
+	return -1
+}
+
+func tilingMode(ss *Session) string {
+	if ss.floating {
+		return "floating"
+	}
+	return "tiled"
+}
+
+func (s *Server) setLayout(cn *conn, p *setLayoutParams) (any, *proto.Error) {
+	if p.Tiling == nil && !p.Equalize {
+		return nil, proto.Errorf(proto.CodeInvalidParams, "nothing to set: give --tiling true|false or --equalize").
+			WithHint(proto.Hint{Detail: "in the protocol: tiling, or equalize true"})
+	}
+	s.mu.Lock()
+	ss, err := s.session(cn, p.Session)
+	if err == nil {
+		err = s.needsClient(ss, "set-layout")
+	}
+	if err != nil {
+		s.mu.Unlock()
+		return nil, err
+	}
+	before := map[*Window]rect{}
+	for _, w := range ss.windows {
+		before[w] = w.placement()
+	}
+	prev := tilingMode(ss)
+	if p.Tiling != nil {
+		ss.floating = !*p.Tiling
+	}
+	if p.Equalize && ss.floating {
+		// Floating keeps places, so even tiles are given once here and
+		// then kept like any other place.
+		on, zoom := onScreen(ss)
+		for i, r := range tile(len(on), ss.cols, ss.rows, zoom) {
+			if r.w > 0 {
+				on[i].tile, on[i].placed = r, true
+			}
+		}
+	}
+	s.mu.Unlock()
+	s.retile(ss)
+	s.mu.Lock()
+	moved := []string{}
+	for _, w := range ss.windows {
+		if b, ok := before[w]; ok && b != w.placement() {
+			moved = append(moved, w.ID)
+		}
+	}
+	res := map[string]any{"type": "layout_set", "session": ss.Name, "tiling": tilingMode(ss), "previous_tiling": prev,
+		"equalized": p.Equalize, "moved_windows": moved, "changed": prev != tilingMode(ss) || len(moved) > 0}
+	s.mu.Unlock()
+	return res, nil // retile told the attached clients; places are not an event
+}

@@ -1,0 +1,288 @@
+package daemon
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/tuios/tuios/internal/proto"
+)
+
+// The labels a person gives a session and its workspaces: a display name
+// and an accent colour for the session, a name for each workspace slot,
+// and the order of the slots. None of them is an address: a session is
+// always addressed by its name and a workspace by its number.
+
+// accents are the colours a session's accent may take: the ANSI colour
+// names a terminal theme maps, so the rail draws them in the person's own
+// palette. "" clears the accent.
+var accents = [...]string{"red", "green", "yellow", "blue", "magenta", "cyan", "white"}
+
+// validAccent reports whether a is an accent or "" (none).
+func validAccent(a string) bool {
+	if a == "" {
+		return true
+	}
+	for _, x := range accents {
+		if a == x {
+			return true
+		}
+	}
+	return false
+}
+
+// checkLabel says what is wrong with a display name or a workspace name,
+// or nil: at most maxLabel bytes and no control characters (C0, DEL, C1),
+// because it is drawn in the rail, tab bars and listings. The same rule
+// reads the sessions file back, so what a verb refuses never comes back
+// from disk either.
+func checkLabel(s string) error {
+	if len(s) > maxLabel {
+		return fmt.Errorf("is %d bytes, over the cap of %d", len(s), maxLabel)
+	}
+	for i, r := range s {
+		if r < 0x20 || r >= 0x7f && r < 0xa0 {
+			return fmt.Errorf("holds the control character %U at byte %d", r, i)
+		}
+	}
+	if !utf8.ValidString(s) {
+		return errors.New("is not valid UTF-8")
+	}
+	return nil
+}
+
+// shownName is the session's display name, else its name. Called with
+// s.mu held.
+func (ss *Session) shownName() string {
+	if ss.displayName != "" {
+		return ss.displayName
+	}
+	return ss.Name
+}
+
+type setSessionNameParams struct {
+	Session string  `json:"session" desc:"the session (default: the caller's, else the most recently active)" maxlen:"4096"`
+	Name    *string `json:"name" req:"true" desc:"the display name, a label for people (up to 256 bytes, no control characters); \"\" clears it and the session's name shows" maxlen:"256"`
+}
+
+type setSessionAccentParams struct {
+	Session string  `json:"session" desc:"the session (default: the caller's, else the most recently active)" maxlen:"4096"`
+	Accent  *string `json:"accent" req:"true" desc:"the accent colour; \"\" clears it" accepted:"red,green,yellow,blue,magenta,cyan,white"`
+}
+
+type setWorkspaceNameParams struct {
+	Session   string  `json:"session" desc:"the session (default: the caller's, else the most recently active)" maxlen:"4096"`
+	Workspace int     `json:"workspace" req:"true" desc:"the workspace" min:"1" max:"9"`
+	Name      *string `json:"name" req:"true" desc:"the workspace's name (up to 256 bytes, no control characters); \"\" clears it" maxlen:"256"`
+}
+
+type setWorkspaceOrderParams struct {
+	Session string `json:"session" desc:"the session (default: the caller's, else the most recently active)" maxlen:"4096"`
+	Order   []int  `json:"order" req:"true" desc:"the workspaces in their new order: the workspace listed first becomes 1, the second 2, …; a permutation of 1 to N (N up to 9), workspaces after N stay where they are" maxlen:"9"`
+}
+
+// labelParam cleans and checks a label a caller sent: surrounding white
+// space goes (a name from $(…) ends in a newline), the rest must pass
+// checkLabel.
+func labelParam(what, s string) (string, *proto.Error) {
+	s = strings.TrimSpace(s)
+	if err := checkLabel(s); err != nil {
+		return "", proto.Errorf(proto.CodeInvalidParams, "the %s %v", what, err).
+			WithHint(proto.Hint{Detail: "give plain text up to " + strconv.Itoa(maxLabel) + " bytes, or \"\" to clear it"})
+	}
+	return s, nil
+}
+
+// checkOrder checks a workspace order: a permutation of 1..len(order).
+func checkOrder(order []int) *proto.Error {
+	bad := func(format string, a ...any) *proto.Error {
+		return proto.Errorf(proto.CodeInvalidParams, "the workspace order "+format, a...).
+			WithHint(proto.Hint{Detail: "list each of the workspaces 1 to N once, in their new order: 2,1 swaps the first two"})
+	}
+	if len(order) == 0 {
+		return bad("is empty")
+	}
+	if len(order) > Workspaces {
+		return bad("lists %d workspaces; a session has %d", len(order), Workspaces)
+	}
+	seen := make([]bool, len(order)+1)
+	for _, n := range order {
+		if n < 1 || n > len(order) {
+			return bad("lists %d, which is not one of 1 to %d", n, len(order))
+		}
+		if seen[n] {
+			return bad("lists %d twice", n)
+		}
+		seen[n] = true
+	}
+	return nil
+}
+
+func (s *Server) sessionMetaVerbs(add addFunc) {
+	p, h := handler(func(cn *conn, p *setSessionNameParams) (any, *proto.Error) {
+		name, err := labelParam("display name", *p.Name)
+		if err != nil {
+			return nil, err
+		}
+		s.mu.Lock()
+		ss, err := s.session(cn, p.Session)
+		if err != nil {
+			s.mu.Unlock()
+			return nil, err
+		}
+		changed := ss.displayName != name
+		ss.displayName = name
+		res := map[string]any{"type": "session_name_set", "session": ss.Name, "display_name": ss.shownName(), "changed": changed}
+		s.mu.Unlock()
+		if changed {
+			s.hub.publish(event{Type: evSessionRenamed, Session: ss.Name})
+		}
+		return res, nil
+	})
+	add("set-session-name", "Set a session's display name, a label for people; the session keeps its name, which is still how it is addressed", "session_name_set",
+		`{"verb":"set-session-name","params":{"session":"work","name":"Payments API"}}`, p, h)
+
+	p, h = handler(func(cn *conn, p *setSessionAccentParams) (any, *proto.Error) {
+		s.mu.Lock()
+		ss, err := s.session(cn, p.Session)
+		if err != nil {
+			s.mu.Unlock()
+			return nil, err
+		}
+		changed := ss.accent != *p.Accent
+		ss.accent = *p.Accent
+		res := map[string]any{"type": "session_accent_set", "session": ss.Name, "accent": ss.accent, "changed": changed}
+		s.mu.Unlock()
+		if changed {
+			s.hub.publish(event{Type: evSessionRenamed, Session: ss.Name})
+		}
+		return res, nil
+	})
+	add("set-session-accent", "Set a session's accent colour (red, green, yellow, blue, magenta, cyan, white; \"\" clears it), a label for people", "session_accent_set",
+		`{"verb":"set-session-accent","params":{"session":"work","accent":"cyan"}}`, p, h)
+
+	p, h = handler(func(cn *conn, p *setWorkspaceNameParams) (any, *proto.Error) {
+		name, err := labelParam("workspace name", *p.Name)
+		if err != nil {
+			return nil, err
+		}
+		s.mu.Lock()
+		ss, err := s.session(cn, p.Session)
+		if err != nil {
+			s.mu.Unlock()
+			return nil, err
+		}
+		if ss.wsNames == nil {
+			ss.wsNames = map[int]string{}
+		}
+		changed := ss.wsNames[p.Workspace] != name
+		if name == "" {
+			delete(ss.wsNames, p.Workspace)
+		} else {
+			ss.wsNames[p.Workspace] = name
+		}
+		res := map[string]any{"type": "workspace_name_set", "session": ss.Name, "workspace": p.Workspace, "name": name, "changed": changed}
+		s.mu.Unlock()
+		if changed {
+			s.hub.publish(event{Type: evWorkspaceRenamed, Session: ss.Name})
+		}
+		return res, nil
+	})
+	add("set-workspace-name", "Name a workspace of a session (the name shows in list-workspaces, session-info and the tab bar; \"\" clears it)", "workspace_name_set",
+		`{"verb":"set-workspace-name","params":{"session":"work","workspace":2,"name":"review"}}`, p, h)
+
+	p, h = handler(func(cn *conn, p *setWorkspaceOrderParams) (any, *proto.Error) {
+		if err := checkOrder(p.Order); err != nil {
+			return nil, err
+		}
+		s.mu.Lock()
+		ss, err := s.session(cn, p.Session)
+		if err != nil {
+			s.mu.Unlock()
+			return nil, err
+		}
+		moved, renamed, switched := ss.reorderWorkspaces(p.Order)
+		res := map[string]any{"type": "workspace_order_set", "session": ss.Name, "order": p.Order,
+			"current_workspace": ss.workspace, "windows_moved": len(moved)}
+		name := ss.Name
+		s.mu.Unlock()
+		if len(moved) > 0 {
+			s.retile(ss)
+		}
+		// One mutation's events in the documented order: per-window
+		// changes, then the workspace switch.
+		for _, id := range moved {
+			s.hub.publish(event{Type: "window-moved", Session: name, Window: id})
+		}
+		if renamed {
+			s.hub.publish(event{Type: evWorkspaceRenamed, Session: name})
+		}
+		if switched {
+			s.hub.publish(event{Type: "workspace-switched", Session: name})
+		}
+		return res, nil
+	})
+	add("set-workspace-order", "Reorder a session's workspaces: order lists them in their new order (2,1,3 swaps the first two); windows and names move with their workspace and the screen keeps showing the same one, under its new number", "workspace_order_set",
+		`{"verb":"set-workspace-order","params":{"session":"work","order":[2,1,3]}}`, p, h)
+
+	p, h = handler(func(cn *conn, p *noParams) (any, *proto.Error) {
+		ended := cn.endSubscription()
+		return map[string]any{"type": "unsubscribed", "ended": ended}, nil
+	})
+	add("unsubscribe", "End this connection's subscribe stream: every event queued before it is written first, then this answer; the connection can subscribe again", "unsubscribed",
+		`{"verb":"unsubscribe"}`, p, h)
+}
+
+// reorderWorkspaces applies a checked order: old workspace order[i]
+// becomes i+1. It returns the windows whose workspace changed, whether
+// any name moved, and whether the current workspace's number changed (the
+// session keeps showing the same one). Called with s.mu held.
+func (ss *Session) reorderWorkspaces(order []int) (moved []string, renamed, switched bool) {
+	to := make([]int, Workspaces+1) // to[old] = new
+	for n := range to {
+		to[n] = n
+	}
+	for i, old := range order {
+		to[old] = i + 1
+	}
+	for _, w := range ss.windows {
+		if w.workspace >= 1 && w.workspace <= Workspaces && to[w.workspace] != w.workspace {
+			w.workspace = to[w.workspace]
+			moved = append(moved, w.ID)
+		}
+	}
+	names := map[int]string{}
+	for n, v := range ss.wsNames {
+		if n >= 1 && n <= Workspaces {
+			names[to[n]] = v
+			renamed = renamed || to[n] != n
+		}
+	}
+	ss.wsNames = names
+	if ss.workspace >= 1 && ss.workspace <= Workspaces && to[ss.workspace] != ss.workspace {
+		ss.workspace = to[ss.workspace]
+		switched = true
+	}
+	return moved, renamed, switched
+}
+
+// endSubscription ends this connection's subscribe stream, if any, once
+// its queued events are written (so the unsubscribed answer follows the
+// last event), and lets the connection subscribe again. It runs on the
+// connection's worker, the only goroutine that sets cn.sub.
+func (cn *conn) endSubscription() bool {
+	if cn.sub == nil {
+		return false
+	}
+	cn.s.hub.remove(cn.sub) // closes the queue: the stream drains it and stops
+	if cn.streamDone != nil {
+		select {
+		case <-cn.streamDone:
+		case <-cn.closed:
+		}
+	}
+	cn.sub, cn.streaming, cn.streamDone = nil, false, nil
+	return true
+}

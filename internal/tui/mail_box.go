@@ -1,0 +1,168 @@
+package tui
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// The whole mailbox: m in the Inbox lists every thread written to the
+// person in the sessions on the rail, read ones too (an Inbox row closes
+// once its mail is read; the mail stays in the session's ring). Listing
+// marks nothing (a peek); enter reads a thread in the mail overlay, and
+// esc there comes back here.
+
+// mailbox is the listed threads.
+type mailbox struct {
+	threads []boxThread
+	waiting int // sessions whose read has not answered yet
+	sel     int
+	note    string // a session whose mail could not be read
+}
+
+// boxThread is one thread of the mailbox: its newest message to the
+// person and how many of its messages to them are unread.
+type boxThread struct {
+	session string
+	newest  threadMsg
+	unread  int
+}
+
+// openBox reads the person's mail in every session on the rail.
+func (m *Model) openBox() {
+	in := m.inbox
+	sel := 0
+	if in.box != nil {
+		sel = in.box.sel // read again on the way back from a thread: the cursor stays
+	}
+	in.box = &mailbox{sel: sel}
+	for _, s := range m.layout.Sessions {
+		in.box.waiting++
+		m.call("read-agent-messages", map[string]any{"session": s.Name, "to": "human", "peek": true, "limit": 256}, "inbox:box")
+	}
+}
+
+// boxReply adds one session's mail to the mailbox.
+func (m *Model) boxReply(r replyMsg) {
+	b := m.inbox.box
+	if b == nil {
+		return
+	}
+	b.waiting = max(b.waiting-1, 0)
+	if r.err != nil {
+		b.note = "not all mail was read: " + clean(r.err.Error())
+		return
+	}
+	var res struct {
+		Session  string `json:"session"`
+		Messages []struct {
+			threadMsg
+			ReadAt int64 `json:"read_at"`
+		} `json:"messages"`
+	}
+	json.Unmarshal(r.raw, &res)
+	byThread := map[uint64]int{}
+	for i, t := range b.threads {
+		if t.session == res.Session {
+			byThread[t.newest.ThreadID] = i
+		}
+	}
+	for _, msg := range res.Messages {
+		if msg.To != "human" {
+			continue
+		}
+		i, ok := byThread[msg.ThreadID]
+		if !ok {
+			i = len(b.threads)
+			byThread[msg.ThreadID] = i
+			b.threads = append(b.threads, boxThread{session: res.Session, newest: msg.threadMsg})
+		}
+		t := &b.threads[i]
+		if msg.ID >= t.newest.ID {
+			t.newest = msg.threadMsg
+		}
+		if msg.ReadAt == 0 && msg.Kind == "message" {
+			t.unread++
+		}
+	}
+	sort.SliceStable(b.threads, func(i, j int) bool { return b.threads[i].newest.SentAt > b.threads[j].newest.SentAt })
+	b.sel = min(b.sel, max(len(b.threads)-1, 0))
+}
+
+// boxKey takes a key while the mailbox is shown.
+func (m *Model) boxKey(name string) {
+	in := m.inbox
+	b := in.box
+	switch name {
+	case "j", "down":
+		b.sel = min(b.sel+1, max(len(b.threads)-1, 0))
+	case "k", "up":
+		b.sel = max(b.sel-1, 0)
+	case "g":
+		b.sel = 0
+	case "G":
+		b.sel = max(len(b.threads)-1, 0)
+	case "enter", "space", "r":
+		if b.sel < len(b.threads) {
+			t := b.threads[b.sel]
+			if t.newest.Held {
+				b.note = "held link mail: read it and pass it on from its Inbox row (p)"
+				return
+			}
+			m.openThread(item{Kind: "mail", Session: t.session, Window: t.newest.From, Name: senderName(t.newest),
+				Summary: firstOf(t.newest.Subject, t.newest.Text), MessageID: t.newest.ThreadID}, name == "r")
+		}
+	case "esc", "q", "m":
+		in.box = nil
+		m.refreshInbox()
+	}
+}
+
+// boxRows draws the mailbox under the Inbox's header row.
+func (m *Model) boxRows(cols, rows int, out []string) []string {
+	in := m.inbox
+	b := in.box
+	a := m.opt.ASCIIOnly
+	line := func(s string) string { return fitPlain(s, cols, a) }
+	out = append(out, sgrBold+line(fmt.Sprintf(" Mailbox (%d threads)", len(b.threads)))+sgrReset)
+	now := m.clock.Now()
+	var list []string
+	for i, t := range b.threads {
+		mark := "  "
+		if i == b.sel {
+			mark = "> "
+		}
+		state := "read"
+		if t.unread > 0 {
+			state = fmt.Sprintf("%d new", t.unread)
+		}
+		row := line(fmt.Sprintf(" %s%5s  %s/%s  %s  (%s)", mark, age(now, t.newest.SentAt), clean(t.session),
+			senderName(t.newest), clean(firstOf(t.newest.Subject, t.newest.Text)), state))
+		if i == b.sel {
+			row = sgrReverse + row + sgrReset
+		}
+		list = append(list, row)
+	}
+	switch {
+	case b.waiting > 0 && len(list) == 0:
+		list = append(list, line(" reading…"))
+	case len(list) == 0:
+		list = append(list, line(" Nobody has written to you in these sessions."))
+	}
+	body := max(rows-4, 1)
+	start := max(0, b.sel-body+1)
+	out = append(out, list[min(start, len(list)):min(start+body, len(list))]...)
+	for len(out) < rows-2 {
+		out = append(out, "")
+	}
+	out = out[:max(rows-2, 1)]
+	out = append(out, line(" "+b.note))
+	out = append(out, sgrReverse+line(" enter read  r reply  j/k move  esc back")+sgrReset)
+	for i, l := range out {
+		if l == "" {
+			out[i] = strings.Repeat(" ", cols)
+		}
+	}
+	return out
+}

@@ -1,0 +1,177 @@
+package tui
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// The person's mail (the human inbox) on the rail and in the dock: the
+// rail's agents header says how many messages wait ("Agents · 3 mail")
+// and, when mail to human arrives, the dock says who wrote, once. The
+// client lists the mail rows on each layout and once a second (a layout
+// the daemon would send unchanged is not sent, so mail alone may bring
+// none); a list still out when the next is due is asked again once it
+// answers, never twice at a time.
+
+// mailPollStale is how long a list may be out before another is sent
+// anyway: a reply lost with a re-attach must not stop the count for good.
+const mailPollStale = 10 * time.Second
+
+// mailState is what the client knows of the person's mail.
+type mailState struct {
+	unread  int       // unread messages to human, this machine's
+	newest  uint64    // the newest message id the dock said (or found at attach)
+	primed  bool      // the first answer only sets newest: mail already there is not news
+	queued  bool      // a list is asked for and not yet sent
+	ticking bool      // the next tick is armed
+	polling bool      // a list is out
+	sentAt  time.Time // when it went
+	again   bool      // a layout came while it was out
+}
+
+// mailRow is a mail row of list-attention, with the fields the rail needs.
+type mailRow struct {
+	Kind      string `json:"kind"`
+	Host      string `json:"host"`
+	Name      string `json:"name"`
+	Summary   string `json:"summary"`
+	Count     int    `json:"count"`
+	MessageID uint64 `json:"message_id"`
+	Snoozed   int64  `json:"snoozed_until"`
+}
+
+// mailPollMsg sends the list: a layout asks for it with a command, so
+// handling the layout never waits on the call being queued; tick is the
+// once-a-mailTick list (a layout that did not change is not sent again,
+// so new mail alone may bring none).
+type mailPollMsg struct{ tick bool }
+
+// mailTick is how often the mail rows are listed while attached: the
+// rail's count and the dock's line follow within it.
+const mailTick = time.Second
+
+// pollMail asks for the person's mail rows, once however many layouts
+// ask; the list already out is asked again once it answers.
+func (m *Model) pollMail() tea.Cmd {
+	ms := &m.mail
+	if m.calls == nil || m.opt.AgentsOff || m.link.host != "" {
+		return nil // on another machine's session its mail is not this person's count here
+	}
+	if ms.polling && m.clock.Now().Sub(ms.sentAt) < mailPollStale {
+		ms.again = true
+		return nil
+	}
+	if ms.queued {
+		return nil
+	}
+	ms.queued = true
+	return func() tea.Msg { return mailPollMsg{} }
+}
+
+// onMailPoll sends the list pollMail or the tick asked for, and keeps
+// one tick armed.
+func (m *Model) onMailPoll(msg mailPollMsg) tea.Cmd {
+	ms := &m.mail
+	if msg.tick {
+		ms.ticking = false
+	} else {
+		ms.queued = false
+	}
+	if m.calls == nil || m.opt.AgentsOff || m.link.host != "" {
+		return nil
+	}
+	if ms.polling && m.clock.Now().Sub(ms.sentAt) < mailPollStale {
+		ms.again = true
+	} else {
+		ms.polling, ms.again, ms.sentAt = true, false, m.clock.Now()
+		m.call("list-attention", map[string]any{"kinds": []string{"mail"}, "host": "local", "include_snoozed": true}, "mail:poll")
+	}
+	if ms.ticking {
+		return nil
+	}
+	ms.ticking = true
+	return tea.Tick(mailTick, func(time.Time) tea.Msg { return mailPollMsg{tick: true} })
+}
+
+// mailPolled takes the list: the count for the rail, and the dock line
+// for mail newer than any said before.
+func (m *Model) mailPolled(r replyMsg) tea.Cmd {
+	ms := &m.mail
+	ms.polling = false
+	var again tea.Cmd
+	if ms.again {
+		again = m.pollMail()
+	}
+	var res struct {
+		Items []mailRow `json:"items"`
+	}
+	if r.err != nil || json.Unmarshal(r.raw, &res) != nil {
+		return again
+	}
+	n, fresh, newest := 0, 0, ms.newest
+	var news mailRow
+	for _, it := range res.Items {
+		if it.Kind != "mail" || it.Host != "" {
+			continue
+		}
+		n += max(it.Count, 1)
+		if it.MessageID > ms.newest && it.Snoozed == 0 {
+			fresh++
+			if it.MessageID > news.MessageID {
+				news = it
+			}
+		}
+		newest = max(newest, it.MessageID)
+	}
+	ms.unread, ms.newest = n, newest
+	if !ms.primed {
+		ms.primed = true
+		return again
+	}
+	if fresh == 0 || m.layout.AgentsOff {
+		return again
+	}
+	text := mailNews(news, fresh)
+	if !m.opt.DockOff {
+		m.dock = text
+	}
+	return tea.Batch(again, m.ring(text)) // alerts.go: the bell and OSC 9, as the options allow
+}
+
+// mailNews is the dock's line for new mail: who wrote and what about.
+func mailNews(it mailRow, threads int) string {
+	who := clean(it.Name)
+	if who == "" {
+		who = "anonymous"
+	}
+	s := "mail from " + who
+	if sub := clean(it.Summary); sub != "" {
+		s += ": " + sub
+	}
+	if threads > 1 {
+		s += fmt.Sprintf(" (+%d more)", threads-1)
+	}
+	return s + " (prefix M reads it)"
+}
+
+// mailOnRail reports whether the rail shows the agents header for mail
+// alone: unread mail is news even before any pane shows an agent.
+func (m *Model) mailOnRail() bool {
+	return m.mail.unread > 0 && !m.opt.AgentsOff && !m.layout.AgentsOff
+}
+
+// agentsHeader is the rail's agents heading, with the person's unread
+// mail when there is some.
+func (m *Model) agentsHeader() string {
+	if m.mail.unread <= 0 {
+		return " Agents"
+	}
+	dot := "·"
+	if m.opt.ASCIIOnly {
+		dot = "-"
+	}
+	return fmt.Sprintf(" Agents %s %d mail", dot, m.mail.unread)
+}
