@@ -56,6 +56,9 @@
 // then sees, or came while the agent was in the foreground) is adopted by
 // the detector, so a hooked agent that crashes to its shell no longer pins
 // its state; a person's note on a plain shell pane is still never swept.
+// An explicit report of None leaves no claim at all, as the detector's
+// clear does: every source may report on the pane again, and the detector
+// takes it back to working only while it still sees an agent there.
 //
 // Readers take a Snapshot (Get, All), subscribe to changes (Subscribe,
 // which never blocks the arbiter and never loses the newest change), or

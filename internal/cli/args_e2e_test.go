@@ -81,16 +81,16 @@ func TestEmptyTargetsAreRefused(t *testing.T) {
 func TestExtraArgumentsAreRefused(t *testing.T) {
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
-	e.ok("new-window", "-s", "work", "ca", "--no-focus")
-	e.ok("new-window", "-s", "work", "cb", "--no-focus")
+	e.ok("new-window", "-s", "work", "xa", "--no-focus")
+	e.ok("new-window", "-s", "work", "xb", "--no-focus")
 	for _, args := range [][]string{
-		{"close-window", "-s", "work", "ca", "cb"},
-		{"focus-window", "-s", "work", "ca", "cb"},
-		{"get-window", "-s", "work", "-w", "ca", "cb"},
-		{"set-window", "-s", "work", "-w", "ca", "cb", "--minimize"},
+		{"close-window", "-s", "work", "xa", "xb"},
+		{"focus-window", "-s", "work", "xa", "xb"},
+		{"get-window", "-s", "work", "-w", "xa", "xb"},
+		{"set-window", "-s", "work", "-w", "xa", "xb", "--minimize"},
 	} {
 		r := e.run(args...)
-		if r.code != 1 || !strings.Contains(r.err, `tuios: invalid_params: unexpected argument "cb"`) {
+		if r.code != 1 || !strings.Contains(r.err, `tuios: invalid_params: unexpected argument "xb"`) {
 			t.Fatalf("tuios %q: exit %d\n%s", args, r.code, r.err)
 		}
 	}
@@ -105,7 +105,7 @@ func TestExtraArgumentsAreRefused(t *testing.T) {
 		t.Fatalf("a refused command acted: %+v", list.Windows)
 	}
 	// One window closes as before.
-	e.ok("close-window", "-s", "work", "ca")
+	e.ok("close-window", "-s", "work", "xa")
 }
 
 // Errors speak of the verb's own flags and arguments, never of a daemon

@@ -171,7 +171,7 @@ func writeAllHostsSessions(w io.Writer, rows []hostListing) {
 // writeAllHostsAgents prints list-agents --all-hosts.
 func writeAllHostsAgents(w io.Writer, rows []hostListing) {
 	var cells [][]string
-	n := 0
+	var listed []agentInfo // every row, for the footer's count (agents_footer.go)
 	for _, h := range rows {
 		if h.Error != nil {
 			cells = append(cells, []string{h.Host, "(" + h.Status + ")", "", "", "", "", "", "", ""})
@@ -183,14 +183,14 @@ func writeAllHostsAgents(w io.Writer, rows []hostListing) {
 			cells = append(cells, []string{h.Host, "(no agent panes)", "", "", "", "", "", "", ""})
 		}
 		for _, a := range as {
-			n++
+			listed = append(listed, a)
 			state := strings.TrimSpace(a.Glyph + " " + a.State)
 			cells = append(cells, []string{h.Host, a.Session, short(a.WindowID), a.Name, state, a.HarnessID, a.Source, strconv.Itoa(a.Unread), clip(a.note(), 50)})
 		}
 	}
 	writeTable(w, []string{"HOST", "SESSION", "ID", "NAME", "STATE", "HARNESS", "SOURCE", "MAIL", "NOTE"}, cells)
 	writeHostNotes(w, rows)
-	fmt.Fprintf(w, "%d agent pane(s). Address one with -w HOST:SESSION:ID.\n", n)
+	fmt.Fprintf(w, "%s. Address one with -w HOST:SESSION:ID.\n", paneCount(listed))
 }
 
 // writeHostNotes says under a table why each silent host did not answer.

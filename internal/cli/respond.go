@@ -70,7 +70,7 @@ func respondCommands() []Command {
 				"deny presses its keys, choose N presses the digit, text pastes the answer and submits it. Before pressing, the daemon reads the prompt again: " +
 				"when it is no longer the one --prompt-id names, or was already answered, nothing is pressed (prompt_changed). " +
 				"A prompt the Inbox holds is answered in the hold, as the Inbox would: approve (allow once), approve_always, deny or choose 1-3; a held plan is approved only in the Inbox, where it is shown whole. " +
-				"An allowing answer to a risky prompt needs --risk-ack naming every risk rule peek-prompt listed. " +
+				"An allowing answer to a risky prompt needs --risk-ack naming every risk rule peek-prompt listed; deny needs none, and choose N goes by the option's label, so choosing a No option is a deny. " +
 				"respond acts as you: the daemon takes it from your attached client, or from a shell outside every pane when ~/.config/tuios/config.toml has respond_from_shell = true under [daemon] " +
 				"(read when the daemon starts; TUIOS_RESPOND_FROM_SHELL=1 in the daemon's environment does the same); a program inside a pane gets not_human. It then waits until the state moves, the prompt leaves the screen, or --timeout, and says which.",
 			Example: "tuios peek-prompt -w review\ntuios respond -w review --prompt-id 75f8b9fadb5b5dfc approve\ntuios respond -w review choose 2\ntuios respond -w review --risk-ack 'recursive delete' approve",

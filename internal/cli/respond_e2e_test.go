@@ -207,14 +207,14 @@ while :; do
   printf '\033[2J\033[H'
 done
 `), 0o600)
-	e.ok("new-window", "-s", "work", "cc", "--no-focus", "--", "env", "TUIOS_AGENT=claude-code", "/bin/sh", script)
+	e.ok("new-window", "-s", "work", "rcc", "--no-focus", "--", "env", "TUIOS_AGENT=claude-code", "/bin/sh", script)
 	last := ""
 	// peekNext waits for the next prompt: answerable, with a new id.
 	peekNext := func(round int) peekJSON {
 		var pk peekJSON
 		deadline := time.Now().Add(20 * time.Second)
 		for {
-			e.json(&pk, "peek-prompt", "-s", "work", "-w", "cc")
+			e.json(&pk, "peek-prompt", "-s", "work", "-w", "rcc")
 			if pk.Answerable && pk.PromptID != last {
 				last = pk.PromptID
 				return pk
@@ -246,19 +246,19 @@ done
 			}
 		}
 		var res respondJSON
-		e.json(&res, append([]string{"respond", "-s", "work", "-w", "cc", "--prompt-id", pk.PromptID}, c.args...)...)
+		e.json(&res, append([]string{"respond", "-s", "work", "-w", "rcc", "--prompt-id", pk.PromptID}, c.args...)...)
 		if strings.Join(res.Sent, " ") != c.sent || res.SettledBy == "timeout" {
 			t.Fatalf("round %d: %+v", i+1, res)
 		}
 		pat := "round " + string(rune('1'+i)) + " key=" + c.key
-		e.ok("wait-for", "window-output", "-s", "work", "-w", "cc", "--pattern", pat, "--timeout", "10000")
+		e.ok("wait-for", "window-output", "-s", "work", "-w", "rcc", "--pattern", pat, "--timeout", "10000")
 		t.Logf("figure: %s on a captured claude-code screen: pressed %q %d ms after the call, settled by %s after %d ms",
 			c.args[0], res.Sent, res.PressedMS, res.SettledBy, res.SettledMS)
 		// The id of an answered prompt never answers the next one, even
 		// when it asks the same words.
 		if i == 0 {
-			e.fails("prompt_changed", "respond", "-s", "work", "-w", "cc", "--prompt-id", pk.PromptID, "deny")
-			if scr := e.ok("capture-pane", "-s", "work", "-w", "cc"); strings.Contains(scr, "round 2") {
+			e.fails("prompt_changed", "respond", "-s", "work", "-w", "rcc", "--prompt-id", pk.PromptID, "deny")
+			if scr := e.ok("capture-pane", "-s", "work", "-w", "rcc"); strings.Contains(scr, "round 2") {
 				t.Fatalf("a stale id pressed a key:\n%s", scr)
 			}
 		}

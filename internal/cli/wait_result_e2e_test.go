@@ -52,14 +52,14 @@ func TestWaitForSaysWhatMatched(t *testing.T) {
 func TestListAgentsFooterCountsPanesAndHumanMail(t *testing.T) {
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
-	e.ok("new-window", "-s", "work", "a", "--no-focus")
-	e.ok("new-window", "-s", "work", "b", "--no-focus")
+	e.ok("new-window", "-s", "work", "pa", "--no-focus")
+	e.ok("new-window", "-s", "work", "pb", "--no-focus")
 	out := e.ok("list-agents", "-s", "work", "--all")
 	if !strings.Contains(out, "3 pane(s), 0 agents.") || strings.Contains(out, "agent pane(s)") || strings.Contains(out, "human:") {
 		t.Fatalf("--all with plain shells:\n%s", out)
 	}
-	e.ok("set-agent-state", "-s", "work", "-w", "a", "working", "--harness", "claude-code")
-	e.ok("wait-for", "agent-state", "-s", "work", "-w", "a", "--until", "working")
+	e.ok("set-agent-state", "-s", "work", "-w", "pa", "working", "--harness", "claude-code")
+	e.ok("wait-for", "agent-state", "-s", "work", "-w", "pa", "--until", "working")
 	if out := e.ok("list-agents", "-s", "work", "--all"); !strings.Contains(out, "3 pane(s), 1 agent.") {
 		t.Fatalf("--all with one agent:\n%s", out)
 	}

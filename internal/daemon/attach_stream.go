@@ -556,6 +556,7 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 	}
 	lay.AgentsSeen = st.s.attach.seen.Load()
 	lay.AgentsOff = st.s.agentsOff
+	lay.AttentionSeq = st.s.att.q.Seq()
 	lay.Hosts = withQueued(st.s.follow.attachHosts(), st.s.outbox) // host_follow.go, attach_queued.go: the rail's header per linked host
 	return lay, wins, true
 }

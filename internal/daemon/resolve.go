@@ -37,14 +37,15 @@ func (s *Server) session(cn *conn, name string) (*Session, *proto.Error) {
 	return best, nil
 }
 
-// window resolves a window address in a session: the full id, the index
-// list-windows prints (an all-digit target is an index and nothing else),
-// a name a person gave, the shell's title, the name list-windows shows for
-// a window with neither ("Terminal 01da2df8"), then a unique id prefix. A
-// name a person gave is tried before an id prefix: ids are random hex, so
-// a short name such as "a" would otherwise land on whichever window's id
-// happens to start with it. Ambiguity is an error listing the candidates,
-// never a guess. An empty address is the caller's own pane when it runs in
+// window resolves a window address in a session, in the skill's order:
+// the full id, the index list-windows prints (an all-digit target is an
+// index and nothing else), a unique id prefix, then a name a person gave,
+// the shell's title, and the name list-windows shows for a window with
+// neither ("Terminal 01da2df8"). Ids and prefixes match in any case (a
+// uuid printed in upper case is the same uuid). A name made only of hex
+// digits can therefore be taken by an id prefix: give windows names with
+// a letter past f, or address them by id. Ambiguity is an error listing
+// the candidates, never a guess. An empty address is the caller's own pane when it runs in
 // one, else the focused window (the CLI refuses an explicitly empty -w
 // before it gets here). Called with s.mu held.
 func (s *Server) window(cn *conn, ss *Session, addr string) (*Window, *proto.Error) {
@@ -58,8 +59,9 @@ func (s *Server) window(cn *conn, ss *Session, addr string) (*Window, *proto.Err
 		return nil, proto.Errorf(proto.CodeNoWindows, "session %q has no windows", ss.Name).
 			WithHint(proto.Hint{Command: "tuios new-window -s " + ss.Name})
 	}
+	id := strings.ToLower(addr)
 	for _, w := range ss.windows {
-		if w.ID == addr {
+		if w.ID == id {
 			return w, nil
 		}
 	}
@@ -82,10 +84,10 @@ func (s *Server) window(cn *conn, ss *Session, addr string) (*Window, *proto.Err
 		return out
 	}
 	for _, cands := range [][]*Window{
+		match(func(w *Window) bool { return strings.HasPrefix(w.ID, id) }),
 		match(func(w *Window) bool { return w.name == addr }),
 		match(func(w *Window) bool { return w.name == "" && w.Title() == addr }),
 		match(func(w *Window) bool { return w.DisplayName() == addr }),
-		match(func(w *Window) bool { return strings.HasPrefix(w.ID, addr) }),
 	} {
 		switch len(cands) {
 		case 0:

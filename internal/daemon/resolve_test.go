@@ -52,9 +52,12 @@ func TestWindowAddressResolution(t *testing.T) {
 		{addr: "12345678-", want: ids[2]},
 		{addr: "56902d", want: ids[1]},
 		{addr: "build", want: ids[1]},
-		// A name a person gave wins over a chance id prefix ("a" starts
-		// ids 3 and 4 but names window 3).
-		{addr: "a", want: ids[3]},
+		// An id prefix comes before a name, as the skill orders them:
+		// "a" starts ids 3 and 4, so it is ambiguous although it names
+		// window 3; an upper-case uuid or prefix is the same id.
+		{addr: "a", code: proto.CodeAmbiguousWindow},
+		{addr: "56902DAF", want: ids[1]},
+		{addr: strings.ToUpper(ids[4]), want: ids[4]},
 		// The name list-windows shows for a window with no name and no
 		// title addresses it.
 		{addr: "Terminal 0a1b2c3d", want: ids[0]},

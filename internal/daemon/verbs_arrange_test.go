@@ -67,24 +67,24 @@ func TestRunCommandNamesBothSpellingsAndRefusesEmpty(t *testing.T) {
 func TestArrangeVerbsReportWhatChanged(t *testing.T) {
 	_, sock := server(t)
 	r := dialRPC(t, sock)
-	a := str(r.must("new-session", map[string]any{"name": "ar", "window_name": "a"})["window_id"])
-	b := newCat(t, r, map[string]any{"session": "ar", "name": "b", "workspace": 2})
+	a := str(r.must("new-session", map[string]any{"name": "ar", "window_name": "pa"})["window_id"])
+	b := newCat(t, r, map[string]any{"session": "ar", "name": "pb", "workspace": 2})
 
-	res := r.must("focus-window", map[string]any{"session": "ar", "window": "a"})
-	if res["window_id"] != a || res["workspace"] != 1.0 || res["previous_workspace"] != 2.0 || res["previous_window_id"] != b || res["changed"] != true || res["name"] != "a" {
+	res := r.must("focus-window", map[string]any{"session": "ar", "window": "pa"})
+	if res["window_id"] != a || res["workspace"] != 1.0 || res["previous_workspace"] != 2.0 || res["previous_window_id"] != b || res["changed"] != true || res["name"] != "pa" {
 		t.Fatalf("focus-window: %v", res)
 	}
-	if res := r.must("focus-window", map[string]any{"session": "ar", "window": "a"}); res["changed"] != false {
+	if res := r.must("focus-window", map[string]any{"session": "ar", "window": "pa"}); res["changed"] != false {
 		t.Fatalf("focusing the focused window changes nothing: %v", res)
 	}
 
 	// Moving the focused window away leaves the focus on the workspace
 	// shown; --follow goes with it.
-	res = r.must("move-window", map[string]any{"session": "ar", "window": "a", "workspace": 3})
+	res = r.must("move-window", map[string]any{"session": "ar", "window": "pa", "workspace": 3})
 	if res["previous_workspace"] != 1.0 || res["workspace"] != 3.0 || res["changed"] != true || res["followed"] != false || res["current_workspace"] != 1.0 {
 		t.Fatalf("move-window: %v", res)
 	}
-	res = r.must("move-window", map[string]any{"session": "ar", "window": "b", "workspace": 3, "follow": true})
+	res = r.must("move-window", map[string]any{"session": "ar", "window": "pb", "workspace": 3, "follow": true})
 	if res["previous_workspace"] != 2.0 || res["current_workspace"] != 3.0 || res["previous_current_workspace"] != 1.0 || res["focused_window_id"] != b || res["followed"] != true {
 		t.Fatalf("move-window --follow: %v", res)
 	}
@@ -104,8 +104,8 @@ func TestArrangeVerbsReportWhatChanged(t *testing.T) {
 		t.Fatalf("select-workspace of the one shown: %v", res)
 	}
 
-	res = r.must("set-window", map[string]any{"session": "ar", "window": b, "name": "bee", "minimize": true})
-	if res["previous_name"] != "b" || res["name"] != "bee" || res["previous_minimized"] != false || res["minimized"] != true || str(res["changed"]) != "[name minimized]" {
+	res = r.must("set-window", map[string]any{"session": "ar", "window": b, "name": "pbee", "minimize": true})
+	if res["previous_name"] != "pb" || res["name"] != "pbee" || res["previous_minimized"] != false || res["minimized"] != true || str(res["changed"]) != "[name minimized]" {
 		t.Fatalf("set-window: %v", res)
 	}
 	if res := r.must("set-window", map[string]any{"session": "ar", "window": b, "minimize": true}); str(res["changed"]) != "[]" {
@@ -115,8 +115,8 @@ func TestArrangeVerbsReportWhatChanged(t *testing.T) {
 		t.Fatalf("nothing to set names the flags: %+v", err)
 	}
 
-	res = r.must("close-window", map[string]any{"session": "ar", "window": "bee"})
-	if res["type"] != "window_closed" || res["window_id"] != b || res["name"] != "bee" || res["workspace"] != 3.0 {
+	res = r.must("close-window", map[string]any{"session": "ar", "window": "pbee"})
+	if res["type"] != "window_closed" || res["window_id"] != b || res["name"] != "pbee" || res["workspace"] != 3.0 {
 		t.Fatalf("close-window: %v", res)
 	}
 	if _, err := r.call("get-window", map[string]any{"session": "ar", "window": b}); err == nil || err.Code != proto.CodeWindowNotFound {
@@ -186,8 +186,8 @@ func TestClientGeometryVerbsSayNeedsClientDetached(t *testing.T) {
 func TestClientGeometryVerbsWithAClientAttached(t *testing.T) {
 	_, sock := server(t)
 	r := dialRPC(t, sock)
-	a := str(r.must("new-session", map[string]any{"name": "geo", "window_name": "a"})["window_id"])
-	b := newCat(t, r, map[string]any{"session": "geo", "name": "b"})
+	a := str(r.must("new-session", map[string]any{"name": "geo", "window_name": "pa"})["window_id"])
+	b := newCat(t, r, map[string]any{"session": "geo", "name": "pb"})
 	st, _ := attachStreamT(t, sock, map[string]any{"session": "geo", "cols": 100, "rows": 30})
 	lay := layoutOf(t, st.next())
 	if len(lay.Windows) != 2 || lay.Windows[0].ID != a || lay.Windows[1].X != 50 || lay.Focused != b {
@@ -242,7 +242,7 @@ func TestClientGeometryVerbsWithAClientAttached(t *testing.T) {
 		t.Fatalf("session-info reports the mode set: %v", info)
 	}
 	ws := windowsOf(t, r, "geo")
-	c := newCat(t, r, map[string]any{"session": "geo", "name": "c"})
+	c := newCat(t, r, map[string]any{"session": "geo", "name": "pc"})
 	ws2 := windowsOf(t, r, "geo")
 	for i := range ws {
 		if ws[i].X != ws2[i].X || ws[i].Y != ws2[i].Y || ws[i].Width != ws2[i].Width || ws[i].Height != ws2[i].Height {

@@ -91,7 +91,7 @@ type sendMessageParams struct {
 	Attachments []string `json:"attachments" desc:"absolute paths of files that exist now (at most 8); references, not bytes"`
 	Host        string   `json:"host" desc:"deliver to session on this linked machine (local: this one); kept in the outbox while its link is down" maxlen:"255"`
 	// The attached client's reply in the mail overlay: the message is
-	// from human, verified (mail_reply.go in internal/tui sends it).
+	// from human, verified (mail_thread.go in internal/tui sends it).
 	HumanNonce string `json:"human_nonce" desc:"the nonce attach gave the person's client: the message is from human, verified" maxlen:"256"`
 }
 

@@ -125,7 +125,11 @@ func (m *Model) boxRows(cols, rows int, out []string) []string {
 	b := in.box
 	a := m.opt.ASCIIOnly
 	line := func(s string) string { return fitPlain(s, cols, a) }
-	out = append(out, sgrBold+line(fmt.Sprintf(" Mailbox (%d threads)", len(b.threads)))+sgrReset)
+	count := fmt.Sprintf("%d threads", len(b.threads))
+	if len(b.threads) == 1 {
+		count = "1 thread"
+	}
+	out = append(out, sgrBold+line(" Mailbox ("+count+")")+sgrReset)
 	now := m.clock.Now()
 	var list []string
 	for i, t := range b.threads {

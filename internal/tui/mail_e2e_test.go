@@ -113,7 +113,7 @@ func TestAttachMailReadAndReply(t *testing.T) {
 	w.keys("c", "Escape")
 	w.waitFor("c", `Nothing under Mail`)
 	w.keys("c", "m")
-	w.waitFor("c", `Mailbox \(1 threads\)`)
+	w.waitFor("c", `Mailbox \(1 thread\)`)
 	w.waitFor("c", `s/build  live q  \(read\)`)
 	w.keys("c", "Enter")
 	w.waitFor("c", `you → build`)

@@ -30,6 +30,7 @@ type mailState struct {
 	polling bool      // a list is out
 	sentAt  time.Time // when it went
 	again   bool      // a layout came while it was out
+	seq     uint64    // the layout's attention_seq last listed for
 }
 
 // mailRow is a mail row of list-attention, with the fields the rail needs.
@@ -45,20 +46,27 @@ type mailRow struct {
 
 // mailPollMsg sends the list: a layout asks for it with a command, so
 // handling the layout never waits on the call being queued; tick is the
-// once-a-mailTick list (a layout that did not change is not sent again,
-// so new mail alone may bring none).
+// once-a-mailTick list, kept only for a daemon whose layouts carry no
+// attention_seq.
 type mailPollMsg struct{ tick bool }
 
-// mailTick is how often the mail rows are listed while attached: the
-// rail's count and the dock's line follow within it.
+// mailTick is how often the mail rows are listed from a daemon whose
+// layouts do not say when the Inbox changed.
 const mailTick = time.Second
 
-// pollMail asks for the person's mail rows, once however many layouts
-// ask; the list already out is asked again once it answers.
+// pollMail asks for the person's mail rows when the layout says the Inbox
+// changed since the last list, once however many layouts ask; the list
+// already out is asked again once it answers.
 func (m *Model) pollMail() tea.Cmd {
 	ms := &m.mail
 	if m.calls == nil || m.opt.AgentsOff || m.link.host != "" {
 		return nil // on another machine's session its mail is not this person's count here
+	}
+	if seq := m.layout.AttentionSeq; seq != 0 {
+		if seq == ms.seq && ms.primed {
+			return nil
+		}
+		ms.seq = seq
 	}
 	if ms.polling && m.clock.Now().Sub(ms.sentAt) < mailPollStale {
 		ms.again = true
@@ -89,8 +97,8 @@ func (m *Model) onMailPoll(msg mailPollMsg) tea.Cmd {
 		ms.polling, ms.again, ms.sentAt = true, false, m.clock.Now()
 		m.call("list-attention", map[string]any{"kinds": []string{"mail"}, "host": "local", "include_snoozed": true}, "mail:poll")
 	}
-	if ms.ticking {
-		return nil
+	if ms.ticking || m.layout.AttentionSeq != 0 {
+		return nil // the layout stream says when to list again
 	}
 	ms.ticking = true
 	return tea.Tick(mailTick, func(time.Time) tea.Msg { return mailPollMsg{tick: true} })

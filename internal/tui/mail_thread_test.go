@@ -263,3 +263,62 @@ func FuzzThreadLines(f *testing.F) {
 		}
 	})
 }
+
+// m in the Inbox lists every thread written to the person in the rail's
+// sessions, read ones too, newest first, marking nothing (a peek); enter
+// reads one; held link mail is not read from here; esc goes back.
+func TestMailboxListsReadThreads(t *testing.T) {
+	m, fc, _ := newTest(t, Options{})
+	m.Update(key("ctrl+b"))
+	m.Update(key("M"))
+	n := len(fc.calls)
+	m.Update(key("m"))
+	if len(fc.calls) != n+2 {
+		t.Fatalf("one read per session: %+v", fc.calls[n:])
+	}
+	for _, c := range fc.calls[n:] {
+		if c.params["to"] != "human" || c.params["peek"] != true || c.tag != "inbox:box" {
+			t.Fatalf("mailbox read %+v", c)
+		}
+	}
+	m.Update(reply("inbox:box", map[string]any{"session": "api", "messages": []map[string]any{
+		{"id": 2, "kind": "message", "from": "w9", "from_label": "codex", "to": "human", "subject": "old one", "thread_id": 2, "sent_at": 10, "read_at": 11},
+		{"id": 4, "kind": "message", "from": "human", "to": "w9", "text": "ok", "thread_id": 2, "sent_at": 12},
+	}}))
+	m.Update(reply("inbox:box", map[string]any{"session": "work", "messages": []map[string]any{
+		{"id": 7, "kind": "message", "from": "w7", "from_label": "build", "to": "human", "subject": "new one", "thread_id": 7, "sent_at": 20},
+		{"id": 8, "kind": "message", "from": "w5", "from_label": "relay", "to": "human", "subject": "held", "thread_id": 8, "sent_at": 5, "held": true},
+	}}))
+	got := strings.Join(plain(m), "\n")
+	for _, want := range []string{"Mailbox (3 threads)", "work/build  new one  (1 new)", "api/codex  old one  (read)"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("mailbox lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Index(got, "work/build") > strings.Index(got, "api/codex") {
+		t.Errorf("not newest first:\n%s", got)
+	}
+	m.Update(key("j"))
+	n = len(fc.calls)
+	m.Update(key("enter"))
+	if m.inbox.thread == nil || fc.calls[n].params["session"] != "api" || fc.calls[n].params["thread"] != uint64(2) {
+		t.Fatalf("enter: %+v", fc.calls[n:])
+	}
+	m.Update(key("esc")) // back to the mailbox, read again
+	if m.inbox.thread != nil || m.inbox.box == nil || m.inbox.box.sel != 1 {
+		t.Fatalf("esc from the thread: box %+v", m.inbox.box)
+	}
+	m.Update(reply("inbox:box", map[string]any{"session": "work", "messages": []map[string]any{
+		{"id": 8, "kind": "message", "from": "w5", "from_label": "relay", "to": "human", "subject": "held", "thread_id": 8, "sent_at": 5, "held": true},
+	}}))
+	m.Update(key("G"))
+	n = len(fc.calls)
+	m.Update(key("enter"))
+	if m.inbox.thread != nil || len(fc.calls) != n || !strings.Contains(m.inbox.box.note, "pass it on") {
+		t.Fatalf("held mail read from the mailbox: %+v", fc.calls[n:])
+	}
+	m.Update(key("esc"))
+	if m.inbox == nil || m.inbox.box != nil {
+		t.Fatalf("esc did not leave the mailbox")
+	}
+}
