@@ -41,13 +41,13 @@ type AttachLayout struct {
 	AgentsSeen bool `json:"agents_seen"`
 	// AgentsOff is true when [agents] enabled = false: only the
 	// multiplexer is drawn.
-	AgentsOff bool         `json:"agents_off"`
+	AgentsOff bool `json:"agents_off"`
 	// AttentionSeq is the Inbox's seq when the layout was built: it moves
 	// with every Inbox change (mail to the person come or read, a hold
 	// begun or ended), so a client learns of one from the layout stream
 	// and lists again instead of polling.
-	AttentionSeq uint64 `json:"attention_seq,omitempty"`
-	Hosts     []AttachHost `json:"hosts,omitempty"` // the linked hosts followed, for the rail (attach_hosts.go)
+	AttentionSeq uint64       `json:"attention_seq,omitempty"`
+	Hosts        []AttachHost `json:"hosts,omitempty"` // the linked hosts followed, for the rail (attach_hosts.go)
 }
 
 // AttachWindow is one tile. X, Y, Width and Height are the tile's cells in
