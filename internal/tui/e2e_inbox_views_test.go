@@ -319,7 +319,7 @@ func TestAttachInboxKindAndSelector(t *testing.T) {
 	w.waitFor("c", `Select \(.*\):`)
 	w.waitFor("c", `enter keep  esc cancel`)
 	w.keys("c", "-l", "session:s2")
-	s = w.waitFor("c", `Errored \(1\)`)
+	w.waitFor("c", `Errored \(1\)`)
 	w.waitGone("c", `s1/st  which retry policy`)
 	w.keys("c", "Enter")
 	s = w.waitFor("c", `Inbox  1 waiting  select: session:s2`)
