@@ -37,13 +37,14 @@ func TestHerdrAgentStartTypesOnlyAtAShellPrompt(t *testing.T) {
 	hw := newHerdrWorld(t, "")
 	a := hw.pane("work", "a")
 	bin := standInCrush(t, hw.dir)
-	shellSays(t, hw.r, a, fmt.Sprintf("PATH=%s:$PATH; export PATH; echo path_set", bin), "(?m)^path_set")
+	shellSays(t, hw.r, a, fmt.Sprintf("PATH=%s:$PATH; export PATH; echo path_set", bin), `(?m)^(\$ )?path_set`)
 
 	screen := func() string { return str(hw.r.must("capture-pane", map[string]any{"window": a})["content"]) }
 
 	// A pane running sleep: busy, and nothing typed (the terminal would
 	// echo whatever was typed while sleep holds the foreground).
-	shellSays(t, hw.r, a, "echo sleep_starts; sleep 30", "(?m)^sleep_starts")
+	// Typed before the prompt came back, the output follows the prompt.
+	shellSays(t, hw.r, a, "echo sleep_starts; sleep 30", `(?m)^(\$ )?sleep_starts`)
 	eventually(t, "sleep holds the foreground", func() bool { return !atPrompt(hw.srv, a) })
 	got := rawHerdr(t, hw.herdr, agentStartLine(a, "crush", "x"))
 	if errCodeOf(got) != "agent_pane_busy" || !strings.Contains(got, "sleep") {

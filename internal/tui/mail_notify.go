@@ -26,7 +26,6 @@ type mailState struct {
 	newest  uint64    // the newest message id the dock said (or found at attach)
 	primed  bool      // the first answer only sets newest: mail already there is not news
 	queued  bool      // a list is asked for and not yet sent
-	ticking bool      // the next tick is armed
 	polling bool      // a list is out
 	sentAt  time.Time // when it went
 	again   bool      // a layout came while it was out
@@ -45,28 +44,21 @@ type mailRow struct {
 }
 
 // mailPollMsg sends the list: a layout asks for it with a command, so
-// handling the layout never waits on the call being queued; tick is the
-// once-a-mailTick list, kept only for a daemon whose layouts carry no
-// attention_seq.
-type mailPollMsg struct{ tick bool }
-
-// mailTick is how often the mail rows are listed from a daemon whose
-// layouts do not say when the Inbox changed.
-const mailTick = time.Second
+// handling the layout never waits on the call being queued. Nothing polls:
+// the layout carries the Inbox's seq, and a new one means list again.
+type mailPollMsg struct{}
 
 // pollMail asks for the person's mail rows when the layout says the Inbox
-// changed since the last list, once however many layouts ask; the list
-// already out is asked again once it answers.
+// changed since the last list, once however many layouts ask; a change
+// while a list is out is listed again once it answers.
 func (m *Model) pollMail() tea.Cmd {
 	ms := &m.mail
 	if m.calls == nil || m.opt.AgentsOff || m.link.host != "" {
 		return nil // on another machine's session its mail is not this person's count here
 	}
-	if seq := m.layout.AttentionSeq; seq != 0 {
-		if seq == ms.seq && ms.primed {
-			return nil
-		}
-		ms.seq = seq
+	seq := m.layout.AttentionSeq
+	if seq == ms.seq && ms.primed && !ms.again {
+		return nil // the Inbox has not changed since the last list
 	}
 	if ms.polling && m.clock.Now().Sub(ms.sentAt) < mailPollStale {
 		ms.again = true
@@ -79,29 +71,17 @@ func (m *Model) pollMail() tea.Cmd {
 	return func() tea.Msg { return mailPollMsg{} }
 }
 
-// onMailPoll sends the list pollMail or the tick asked for, and keeps
-// one tick armed.
-func (m *Model) onMailPoll(msg mailPollMsg) tea.Cmd {
+// onMailPoll sends the list pollMail asked for. Nothing is armed after
+// it: the layout stream's attention_seq says when to list again.
+func (m *Model) onMailPoll(mailPollMsg) tea.Cmd {
 	ms := &m.mail
-	if msg.tick {
-		ms.ticking = false
-	} else {
-		ms.queued = false
-	}
+	ms.queued = false
 	if m.calls == nil || m.opt.AgentsOff || m.link.host != "" {
 		return nil
 	}
-	if ms.polling && m.clock.Now().Sub(ms.sentAt) < mailPollStale {
-		ms.again = true
-	} else {
-		ms.polling, ms.again, ms.sentAt = true, false, m.clock.Now()
-		m.call("list-attention", map[string]any{"kinds": []string{"mail"}, "host": "local", "include_snoozed": true}, "mail:poll")
-	}
-	if ms.ticking || m.layout.AttentionSeq != 0 {
-		return nil // the layout stream says when to list again
-	}
-	ms.ticking = true
-	return tea.Tick(mailTick, func(time.Time) tea.Msg { return mailPollMsg{tick: true} })
+	ms.polling, ms.again, ms.sentAt, ms.seq = true, false, m.clock.Now(), m.layout.AttentionSeq
+	m.call("list-attention", map[string]any{"kinds": []string{"mail"}, "host": "local", "include_snoozed": true}, "mail:poll")
+	return nil
 }
 
 // mailPolled takes the list: the count for the rail, and the dock line

@@ -34,9 +34,16 @@ func TestMailRailCountAndDockOnce(t *testing.T) {
 		t.Fatalf("first list: dock %q\n%s", m.dock, strings.Join(plain(m), "\n"))
 	}
 	n := len(fc.calls)
-	m.Update(mailPollMsg{tick: true})
-	m.Update(mailPollMsg{}) // a layout while the list is out: asked again once it answers
-	if len(fc.calls) != n+1 {
+	if m.pollMail() != nil {
+		t.Fatalf("listed again with the Inbox unchanged")
+	}
+	m.layout.AttentionSeq = 7 // the Inbox changed: the layout asks for a list
+	if m.pollMail() == nil {
+		t.Fatalf("a new attention_seq did not list")
+	}
+	m.Update(mailPollMsg{})
+	m.layout.AttentionSeq = 8 // and again while that list is out: asked once it answers
+	if m.pollMail() != nil || len(fc.calls) != n+1 {
 		t.Fatalf("two lists out at once: %+v", fc.calls[n:])
 	}
 	mailListed(m, mailRowOf(3, "old", "from before", 1), mailRowOf(5, "build", "live \x1b[31mq", 2))
@@ -58,7 +65,8 @@ func TestMailRailCountAndDockOnce(t *testing.T) {
 	if m.dock != "" {
 		t.Fatalf("the same mail was announced twice: %q", m.dock)
 	}
-	m.Update(mailPollMsg{tick: true})
+	m.layout.AttentionSeq = 9 // the mail was read
+	m.Update(mailPollMsg{})
 	mailListed(m)
 	if got := strings.Join(plain(m), "\n"); strings.Contains(got, " mail") {
 		t.Fatalf("read mail still counted:\n%s", got)
