@@ -107,7 +107,7 @@ func (s *Server) withHold(pk promptPeek) any {
 	p.Message, p.PromptID, p.Lines = h.summary, h.id, []string{h.summary}
 	p.Options = []proto.PromptOption{}
 	for _, d := range h.options {
-		p.Options = append(p.Options, proto.PromptOption{N: heldChoice[d], Label: heldLabel(h.kind, d)})
+		p.Options = append(p.Options, proto.PromptOption{N: heldChoice[d], Label: heldLabel(h.kind, d), Deny: d == inbox.DecisionDeny})
 	}
 	p.Actions = heldActions(h)
 	p.Risk = nil

@@ -25,6 +25,11 @@ func TestRespondChooseIsBoundToTheOptionLabel(t *testing.T) {
 	if pk["answerable"] != true || !strings.Contains(str(pk["risk"]), "recursive delete") {
 		t.Fatalf("peek: %v", pk)
 	}
+	// peek-prompt says which option refuses, so a client needs no reading
+	// of its own: "No, and tell Claude…" denies, "Yes" does not.
+	if opts, _ := pk["options"].([]any); len(opts) != 2 || opts[0].(map[string]any)["deny"] != nil || opts[1].(map[string]any)["deny"] != true {
+		t.Fatalf("peek options: %v", pk["options"])
+	}
 
 	_, err := a.call("respond", map[string]any{"session": "n", "window": "0", "action": "choose", "value": "9", "timeout": 2000})
 	if err == nil || err.Message != "option 9 is not offered; this prompt has options 1-2" || err.Hint == nil ||

@@ -343,7 +343,7 @@ func (r *responder) peek(w *Window, session, name string) promptPeek {
 		pk.Lines = append(pk.Lines, cleanPromptLine(l))
 	}
 	for _, o := range p.Options {
-		pk.Options = append(pk.Options, proto.PromptOption{N: o.N, Label: o.Label, Selected: o.Selected})
+		pk.Options = append(pk.Options, proto.PromptOption{N: o.N, Label: o.Label, Selected: o.Selected, Deny: choiceDenies(p, o)})
 	}
 	pk.Actions = offered(p)
 	var entered time.Time

@@ -33,4 +33,8 @@ type PromptOption struct {
 	N        int    `json:"n"`
 	Label    string `json:"label"`
 	Selected bool   `json:"selected,omitempty"`
+	// Deny is true when choosing the option refuses (the daemon reads
+	// the manifest's answers, then the label's first words): a client
+	// sends it with one press even on a risky prompt.
+	Deny bool `json:"deny,omitempty"`
 }

@@ -10,6 +10,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/tuios/tuios/internal/proto"
 )
 
 // The prompt view: Space on an approval or a question shows the prompt as
@@ -59,16 +61,16 @@ func peekOffers(pk *peek, action string) bool {
 }
 
 // peekOption is option n of the peeked prompt, when choose is offered.
-func peekOption(pk *peek, n int) (label string, ok bool) {
+func peekOption(pk *peek, n int) (opt proto.PromptOption, ok bool) {
 	if !peekOffers(pk, "choose") {
-		return "", false
+		return opt, false
 	}
 	for _, o := range pk.Options {
 		if o.N == n {
-			return o.Label, true
+			return o, true
 		}
 	}
-	return "", false
+	return opt, false
 }
 
 // optionRange is how the footer names the options: "1-3", or "1,3" when
@@ -93,38 +95,16 @@ func optionRange(pk *peek) string {
 	return strings.Join(nums, ",")
 }
 
-// optionDenies reports whether choosing an option is a refusal: its label
-// opens with a word of refusal ("No", "No, and tell Claude …", "Deny",
-// "Reject", "Cancel", "Don't allow"). The answer is bound to the label,
-// not the number, as the daemon binds it. A refusal takes one press even
-// on a risky prompt; anything unsure is treated as an allow, so a risky
-// prompt still needs its second press.
-func optionDenies(label string) bool {
-	words := strings.FieldsFunc(strings.ToLower(label), func(r rune) bool {
-		return !unicode.IsLetter(r) && r != '\'' && r != '’'
-	})
-	if len(words) == 0 {
-		return false
-	}
-	switch words[0] {
-	case "no", "deny", "reject", "decline", "cancel", "abort", "refuse", "disallow":
-		return true
-	case "don't", "don’t", "dont":
-		return len(words) > 1 && (words[1] == "allow" || words[1] == "run" || words[1] == "proceed")
-	case "do":
-		return len(words) > 2 && words[1] == "not" && (words[2] == "allow" || words[2] == "run" || words[2] == "proceed")
-	}
-	return false
-}
-
 // peekAllows reports whether a key answers the peeked prompt with an
 // allow (what a risky prompt needs a second press for), and whether the
 // key answers it at all.
 func peekAllows(pk *peek, name string) (allow, offered bool) {
 	switch {
 	case len(name) == 1 && name[0] >= '1' && name[0] <= '9':
-		label, ok := peekOption(pk, int(name[0]-'0'))
-		return ok && !optionDenies(label), ok
+		// The daemon says which options refuse: a refusal takes one
+		// press even on a risky prompt; anything else is an allow.
+		o, ok := peekOption(pk, int(name[0]-'0'))
+		return ok && !o.Deny, ok
 	case name == "a":
 		return true, peekOffers(pk, "approve")
 	case name == "A":

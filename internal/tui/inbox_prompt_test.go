@@ -25,7 +25,7 @@ func claudePeek(actions []string, risk []string) map[string]any {
 	return map[string]any{"session": "work", "window": "w2", "name": "claude", "state": "needs_input", "blocked": true,
 		"waiting_ms": 65000, "prompt_id": "p1", "answerable": true, "actions": actions, "risk": risk,
 		"lines":   []string{"│   rm -rf build/     │", "│ Do you want to proceed? │"},
-		"options": []map[string]any{{"n": 1, "label": "Yes"}, {"n": 2, "label": "No, and tell Claude what to do differently (esc)"}}}
+		"options": []map[string]any{{"n": 1, "label": "Yes"}, {"n": 2, "label": "No, and tell Claude what to do differently (esc)", "deny": true}}}
 }
 
 // The footer offers the answers the prompt has: no A without an always
@@ -95,20 +95,6 @@ func TestPromptViewDenyOptionIsOnePress(t *testing.T) {
 	m.Update(key("1"))
 	if c := fc.last(t, "respond"); c.params["value"] != "1" || c.params["risk_ack"] == nil {
 		t.Errorf("second press %v", c.params)
-	}
-}
-
-func TestOptionDenies(t *testing.T) {
-	for label, want := range map[string]bool{
-		"No": true,
-		"No, and tell Claude what to do differently (esc)": true,
-		"Deny": true, "Reject": true, "Cancel": true, "Don't allow": true, "Do not run": true,
-		"Yes": false, "Yes, and don't ask again": false, "Now": false, "Nothing to add": false,
-		"Do it": false, "Don't ask again": false, "": false,
-	} {
-		if got := optionDenies(label); got != want {
-			t.Errorf("optionDenies(%q) = %v", label, got)
-		}
 	}
 }
 
