@@ -126,39 +126,21 @@ func (s *Server) sessionMetaVerbs(add addFunc) {
 		if err != nil {
 			return nil, err
 		}
-		s.mu.Lock()
-		ss, err := s.session(cn, p.Session)
-		if err != nil {
-			s.mu.Unlock()
-			return nil, err
-		}
-		changed := ss.displayName != name
-		ss.displayName = name
-		res := map[string]any{"type": "session_name_set", "session": ss.Name, "display_name": ss.shownName(), "changed": changed}
-		s.mu.Unlock()
-		if changed {
-			s.hub.publish(event{Type: evSessionRenamed, Session: ss.Name})
-		}
-		return res, nil
+		return s.setSessionLabel(cn, p.Session, func(ss *Session) map[string]any {
+			changed := ss.displayName != name
+			ss.displayName = name
+			return map[string]any{"type": "session_name_set", "session": ss.Name, "display_name": ss.shownName(), "changed": changed}
+		})
 	})
 	add("set-session-name", "Set a session's display name, a label for people; the session keeps its name, which is still how it is addressed", "session_name_set",
 		`{"verb":"set-session-name","params":{"session":"work","name":"Payments API"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *setSessionAccentParams) (any, *proto.Error) {
-		s.mu.Lock()
-		ss, err := s.session(cn, p.Session)
-		if err != nil {
-			s.mu.Unlock()
-			return nil, err
-		}
-		changed := ss.accent != *p.Accent
-		ss.accent = *p.Accent
-		res := map[string]any{"type": "session_accent_set", "session": ss.Name, "accent": ss.accent, "changed": changed}
-		s.mu.Unlock()
-		if changed {
-			s.hub.publish(event{Type: evSessionRenamed, Session: ss.Name})
-		}
-		return res, nil
+		return s.setSessionLabel(cn, p.Session, func(ss *Session) map[string]any {
+			changed := ss.accent != *p.Accent
+			ss.accent = *p.Accent
+			return map[string]any{"type": "session_accent_set", "session": ss.Name, "accent": ss.accent, "changed": changed}
+		})
 	})
 	add("set-session-accent", "Set a session's accent colour (red, green, yellow, blue, magenta, cyan, white; \"\" clears it), a label for people", "session_accent_set",
 		`{"verb":"set-session-accent","params":{"session":"work","accent":"cyan"}}`, p, h)
@@ -285,4 +267,22 @@ func (cn *conn) endSubscription() bool {
 	}
 	cn.sub, cn.streaming, cn.streamDone = nil, false, nil
 	return true
+}
+
+// setSessionLabel runs set on the session under s.mu; a result whose
+// changed is true is published as session-renamed (display name and
+// accent are both the session's labels).
+func (s *Server) setSessionLabel(cn *conn, session string, set func(ss *Session) map[string]any) (any, *proto.Error) {
+	s.mu.Lock()
+	ss, err := s.session(cn, session)
+	if err != nil {
+		s.mu.Unlock()
+		return nil, err
+	}
+	res := set(ss)
+	s.mu.Unlock()
+	if res["changed"] == true {
+		s.hub.publish(event{Type: evSessionRenamed, Session: ss.Name})
+	}
+	return res, nil
 }
