@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 
 	"os/signal"
 	"sort"
 	"syscall"
+	"time"
 
 	"github.com/tuios/tuios/internal/client"
 	"github.com/tuios/tuios/internal/daemon"
@@ -92,7 +94,16 @@ func daemonCommands() []Command {
 					return dialError(err)
 				}
 				defer c.Close()
-				return protoError(c.Call("kill-server", nil, nil))
+				if err := c.Call("kill-server", nil, nil); err != nil {
+					return protoError(err)
+				}
+				// The answer comes once every pane is gone; the daemon then
+				// stops listening and hangs up. Waiting for that (briefly)
+				// means the next command starts a new daemon instead of
+				// reaching this one on its way out.
+				c.SetDeadline(time.Now().Add(killServerWait))
+				io.Copy(io.Discard, c.Conn())
+				return nil
 			},
 		},
 		{
@@ -203,3 +214,7 @@ func printJSONLine(w interface{ Write([]byte) (int, error) }, v any) error {
 	_, err = w.Write(append(b, '\n'))
 	return err
 }
+
+// killServerWait bounds how long kill-server waits for the daemon to
+// hang up after it answered.
+const killServerWait = 10 * time.Second

@@ -170,8 +170,7 @@ func (h *herdrSock) close() {
 	}
 	h.mu.Unlock()
 	if ln != nil {
-		ln.Close()
-		os.Remove(h.path)
+		ln.Close() // unlinks h.path: never remove it by name, it may be the next daemon's by now
 	}
 	h.wg.Wait()
 }

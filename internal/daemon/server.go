@@ -487,9 +487,10 @@ func (s *Server) shutdown() {
 		r.Close()
 	}
 	os.Remove(filepath.Join(filepath.Dir(s.opt.Socket), "stash")) // only if the rings left it empty
-	if ln != nil {
-		os.Remove(s.opt.Socket)
-	}
+	// The socket file went with ln.Close (a unix listener unlinks its
+	// path). Removing the path again here, after the panes closed, could
+	// remove the socket of the next daemon, started as soon as this one
+	// stopped listening (tuios kill-server; tuios new …).
 	s.tracker.Close()
 	if s.opt.Tracker.Watcher != nil {
 		s.opt.Tracker.Watcher.Close()
