@@ -68,8 +68,10 @@ const (
 
 // LookResult is what a look found.
 type LookResult struct {
-	// Screen is true when the pane has a screen tier (it is attributed to
-	// a harness with rules). Without one, a stalled pane becomes idle.
+	// Screen is true when the pane has a screen that was looked at, with
+	// or without rules to read it: a stalled pane whose screen answered
+	// nothing becomes unknown. Without a screen (a tracker fed no
+	// terminal), a stalled pane becomes idle.
 	Screen bool
 	// Answered is true when a rule matched and its verdict applied (or a
 	// non-idle rule matched at all): the stall deadline then leaves the

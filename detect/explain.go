@@ -52,6 +52,8 @@ type Explanation struct {
 	// Hint is the TUIOS_AGENT value read from the leader, if any.
 	Hint string `json:"hint,omitempty"`
 	Note string `json:"note,omitempty"`
+	// Detection is "off" when automatic detection is (DetectionOff).
+	Detection string `json:"detection,omitempty"`
 	// Ignored lists, when nothing matched, every word on a command line
 	// or executable path that looks like an agent's name and was not
 	// counted.
@@ -159,14 +161,17 @@ func (d *Detector) explain(fg Foreground, m Match, t *trace) Explanation {
 		switch m.Identity {
 		case agentstate.IdentityManifest:
 			x.Evidence = append(x.Evidence, "The process "+dl+" matched the manifest "+m.HarnessID+" on "+m.Rule+".",
-				"A process name is strong evidence.")
+				evidenceWords(m.Rule)) // explain_words.go: the kind read
 		case agentstate.IdentityList:
 			x.Evidence = append(x.Evidence, "The process "+dl+" matched the name list on "+strings.TrimPrefix(m.Rule, "name ")+".",
-				"A process name is strong evidence. It names no harness.")
+				evidenceWords(m.Rule)+" It names no harness.")
 			x.Note = "The name list matched, not a manifest. No harness is named, so no screen rules run."
 		}
 	} else if fg.AtShell {
-		x.Verdict = "This pane is at its shell prompt. It runs no agent."
+		// The pane's own process: a prompt only for an interactive
+		// shell, else the script or program it runs (explain_words.go).
+		x.Verdict = ownProcessVerdict(lv, label)
+		x.AtShell = x.Verdict == atPrompt
 	} else {
 		x.Verdict = "This pane does not run an agent. The foreground process is " + label + "."
 		if lv.wraps {

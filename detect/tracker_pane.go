@@ -300,9 +300,12 @@ func (p *Pane) lookLocked(why agentstate.LookReason, now time.Time) agentstate.L
 	}
 	m := p.m
 	if m == nil {
-		return agentstate.LookResult{}
+		// No harness, so no rules: the screen was there to look at and
+		// nothing on it answered, which the agents page calls unknown
+		// ("If no rule matches, the pane becomes unknown"), not idle.
+		return agentstate.LookResult{Screen: p.screen != nil}
 	}
-	res := agentstate.LookResult{Screen: m.Screen.Enabled || m.Title.Enabled}
+	res := agentstate.LookResult{Screen: p.screen != nil || m.Screen.Enabled || m.Title.Enabled}
 	title := p.t.lookTitle(m, p.screen.Title(), why)
 	screen := m.Screen.Classify(p.screen.Tail(m.Screen.ReadLines()))
 

@@ -108,7 +108,8 @@ func agentCommands() []Command {
 		},
 		{
 			Name: "list-agents", Summary: "list agent panes, sorted by what each needs from you", Usage: "[-s [HOST:]NAME | --host NAME | --all-hosts] [--all] [--all-sessions] [--select SELECTOR] [--json]",
-			Help: "--select keeps the panes a selector matches: space-separated key:value terms that must all match (harness, state, needs, session, group, host, name, cwd; a comma gives alternatives). With --select and no -s every session is searched. " +
+			Help: "--select keeps the panes a selector matches: space-separated key:value terms that must all match (harness, state, needs, session, group, host, name, cwd; a comma gives alternatives). With --select and no -s every session is searched, and the last line is a confirm token for exactly these panes " +
+				"(JSON: confirm; not with --all): send-agent-message --select and ask-agent --select take it as --confirm and send only while the selector still matches the same panes. " +
 				"-s HOST:SESSION (or --host NAME) lists a linked host's panes. --all-hosts lists every session of this machine and of every linked host, asking them in parallel: " +
 				"a host that does not answer within --host-timeout gets a row with its status and the command still succeeds; --json then prints {hosts: [{host, status, agents, untrusted}]}.",
 			Example: "tuios list-agents\ntuios list-agents --all --json\ntuios list-agents --select 'harness:claude needs:you'\ntuios list-agents -s build:api\ntuios list-agents --all-hosts",
@@ -129,6 +130,10 @@ func agentCommands() []Command {
 				if err := callCtx(ctx, "list-agents", params("session", str(ctx, "session"), "all", flagBool(ctx, "all"), "all_sessions", flagBool(ctx, "all-sessions"), "select", str(ctx, "select")), &raw); err != nil {
 					return err
 				}
+				token := ""
+				if !flagBool(ctx, "all") && str(ctx, "host") == "" && remoteOf(params("session", str(ctx, "session"))) == "" { // --select sends only here
+					token = addConfirmToken(raw) // select_send.go: the --confirm token for these panes
+				}
 				if flagBool(ctx, "json") {
 					return printJSON(ctx.Stdout, raw)
 				}
@@ -138,6 +143,9 @@ func agentCommands() []Command {
 				}
 				remarshal(raw, &res)
 				WriteAgents(ctx.Stdout, res.Agents, flagBool(ctx, "all-sessions") || str(ctx, "select") != "" && str(ctx, "session") == "")
+				if token != "" {
+					writeConfirmLine(ctx.Stdout, token, len(res.Agents))
+				}
 				writeHumanUnread(ctx.Stdout, res.HumanUnread) // agents_footer.go
 				return nil
 			},

@@ -34,7 +34,7 @@ func argSpecs() map[string]argSpec {
 		"risk check": many, "daemon": none, "version": none, "kill-server": none, "list-verbs": one, "events": none,
 		"new": one, "ls": none, "kill-session": one, "session-info": none, "new-window": many, "list-windows": none,
 		"get-window": win, "list-workspaces": none, "focus-window": win, "move-window": {max: 2}, "select-workspace": one,
-		"split-window": many, "set-layout": none, "set-session-name": one, "set-session-accent": one,
+		"split-window": many, "set-layout": none, "popup": many, "set-session-name": one, "set-session-accent": one,
 		"set-workspace-name": {max: 2}, "set-workspace-order": many,
 		"set-window": win, "close-window": win, "run-command": {max: 2, window: 2}, "capture-pane": win, "screenshot": win,
 		"send-text": many, "send-keys": many, "wait-for": one, "set-agent-state": one, "get-agent-state": win,
@@ -43,10 +43,10 @@ func argSpecs() map[string]argSpec {
 		"doctor agents": none, "send-agent-message": many, "read-agent-messages": none, "stash put": one,
 		"stash list": none, "stash get": {max: 2}, "ask-agent": many, "release-agent-message": one, "peek-prompt": win,
 		"respond": many, "queue": many, "queue ls": none, "queue rm": one, "review": one, "review note": many,
-		"review notes": none, "review send": none, "agent-log": none, "resume-agent": none, "list-attention": none,
+		"review notes": none, "review send": none, "agent-log": none, "agent-transcript": none, "resume-agent": none, "list-attention": none,
 		"dismiss-attention": one, "mark-attention": {max: 2}, "ask-human": many, "answer-ask": {max: 2}, "demo": none,
 		"attach": one, "stdio-proxy": none, "hosts": none, "hosts add": {max: 2}, "hosts remove": one, "hosts rm": one,
-		"hosts test": one, "config apply": none, "outbox": none,
+		"hosts test": one, "config apply": none, "outbox": none, "set-config": {max: 2}, "get-config": one, "list-options": one, "list-themes": none, "start-agent": many,
 	}
 }
 

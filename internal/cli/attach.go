@@ -97,8 +97,11 @@ func attach(ctx *Context, session string, ascii bool) error {
 // attachOn runs the attach client with the config file's client
 // settings, on host's session ("" is this machine).
 func attachOn(ctx *Context, host, session string, ascii bool, reconnect time.Duration) error {
-	f, err := config.Load(config.Path(os.Getenv))
-	opt := tui.Options{Session: session, Host: host, ReconnectFor: reconnect, ASCIIOnly: ascii, Stdin: ctx.Stdin, Stdout: ctx.Stdout, Stderr: ctx.Stderr}
+	path := config.Path(os.Getenv)
+	f, err := config.Load(path)
+	// The path even when the file does not exist yet: set-config may
+	// write it while the client runs.
+	opt := tui.Options{Session: session, Host: host, ReconnectFor: reconnect, ASCIIOnly: ascii, Stdin: ctx.Stdin, Stdout: ctx.Stdout, Stderr: ctx.Stderr, ConfigPath: path}
 	if err == nil {
 		err = opt.Configure(f)
 	}

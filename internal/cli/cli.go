@@ -48,6 +48,7 @@ func commands() []Command {
 		sessionMetaCommands, // session_meta.go
 		paneCommands,
 		screenshotCommands, // screenshot.go
+		popupCommands,      // popup.go
 		agentCommands,
 		hookCommands,
 		integrationCommands,
@@ -58,12 +59,15 @@ func commands() []Command {
 		reviewCommands,
 		agentLogCommands, // agentlog.go
 		resumeCommands,   // resume.go
+		transcriptCommands,
 		attentionCommands,
 		askCommands,
 		demoCommands,
 		attachCommands,
 		hostsCommands,  // hosts.go
 		outboxCommands, // outbox.go
+		startAgentCommands,
+		optionsCommands, // options.go: set-config, get-config, list-options, list-themes
 	} {
 		all = append(all, verbs()...)
 	}
@@ -271,6 +275,16 @@ func unknownVerb(table []Command, args []string) *Error {
 		}
 		typed = append(typed, a)
 	}
+	// A later word belongs to the verb only after a group's name ("hosts
+	// frob") or when it is a sub-verb's word ("rsik check"): the
+	// arguments of "set-config notifications.agent.sound" are not part
+	// of the verb named.
+	for n := 1; n < len(typed); n++ {
+		if !isGroupPrefix(table, typed[:n]) && !isSubWord(table, n, typed[n]) {
+			typed = typed[:n]
+			break
+		}
+	}
 	verb := strings.Join(typed, " ")
 	if verb == "" && len(args) > 0 {
 		verb = args[0]
@@ -289,6 +303,27 @@ func unknownVerb(table []Command, args []string) *Error {
 		hint = fmt.Sprintf("did you mean tuios %s? %s", best, hint)
 	}
 	return &Error{Code: "unknown_verb", Message: fmt.Sprintf("unknown verb %q", verb), Hint: hint}
+}
+
+// isGroupPrefix says whether words are the start of a longer verb's name.
+func isGroupPrefix(table []Command, words []string) bool {
+	p := strings.Join(words, " ") + " "
+	for _, c := range table {
+		if strings.HasPrefix(c.Name, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// isSubWord says whether w is word i (from 0) of some verb's name.
+func isSubWord(table []Command, i int, w string) bool {
+	for _, c := range table {
+		if f := strings.Fields(c.Name); len(f) > i && f[i] == w {
+			return true
+		}
+	}
+	return false
 }
 
 // fail reports err on w and returns its exit code.
@@ -409,9 +444,7 @@ func flagUsages(fs *FlagSet) string {
 				varname = "VALUE"
 			}
 			name += " " + varname
-			if f.DefValue != "" {
-				usage += fmt.Sprintf(" (default %q)", f.DefValue)
-			}
+			usage += flagDefault(f) // flag_default.go: once, the real one
 		}
 		rows = append(rows, [2]string{name, usage})
 		width = max(width, len(name))

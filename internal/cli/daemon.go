@@ -143,7 +143,7 @@ func daemonCommands() []Command {
 		},
 		{
 			Name: "events", Summary: "stream the daemon's events as JSON lines", Usage: "[-s NAME] [--types a,b] [--after-seq N --boot-id ID]",
-			Help: "Subscribes to the daemon's event stream: window-created, window-closed, window-exit, agent-state, attention, session-created, … (output only when named). A slow reader gets a gap event counting what it missed. " +
+			Help: "Subscribes to the daemon's event stream: window-created, window-closed, window-exit, agent-state, attention, session-created, … (output and transcript only when named). A slow reader gets a gap event counting what it missed. " +
 				"--after-seq and --boot-id (list-attention --json's seq and boot_id) first replay the attention events after that seq; a first line {\"type\":\"resync\"} means list again.",
 			Example: "tuios events --types agent-state\ntuios events --types attention --after-seq 41 --boot-id 3f2a9c0d5e7b1a24",
 			Flags: func(fs *FlagSet) {

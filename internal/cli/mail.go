@@ -18,14 +18,17 @@ func mailCommands() []Command {
 	return []Command{
 		{
 			Name: "send-agent-message", Summary: "leave a message in a pane's inbox, the person's (human), or a notice for the session",
-			Usage: "[-s NAME] [-w WINDOW|human] [--from LABEL] [--subject TEXT] [--reply-to ID] [--attach PATH]… TEXT | -",
+			Usage: "[-s NAME] [-w WINDOW|human | --select SELECTOR [--yes | --confirm TOKEN]] [--from LABEL] [--subject TEXT] [--reply-to ID] [--attach PATH]… TEXT | -",
 			Help: "Queues a message without touching anyone's keyboard: it is there when the recipient next reads its inbox. -w human is the person's inbox (reserved: a pane named human is reached by its id). " +
 				"With no -w the message is a notice: readable by all, unread by nobody. From inside a pane you are that pane; --from is only a label. " +
 				"--reply-to puts the message in the thread of the one it answers. --attach takes an absolute path that exists now, at most 8; the path is stored, never the bytes " +
 				"(stash the file first if you will not keep it). Text is at most 8 KiB, the subject 120 characters; - reads the text from standard input. " +
 				"-s HOST:SESSION mails a session on a linked host through this machine's daemon: delivered over the link, or kept in the outbox while the link is down and sent in order when it is back; " +
-				"a reply comes back as a notice there: read-agent-messages -s HOST:SESSION --thread ID.",
-			Example: "tuios send-agent-message -s work -w review --from \"$TUIOS_PANE_ID\" --subject 'retest please' 'rebased onto main, please retest'\n" +
+				"a reply comes back as a notice there: read-agent-messages -s HOST:SESSION --thread ID. " +
+				"--select sends one message to each agent pane a selector matches (every session unless -s names one), and never on its own: it lists the panes first, " +
+				"then asks \"send to these N panes? [y/N]\" on a terminal, or sends with --yes, or with --confirm TOKEN only while the panes are still the ones list-agents --select printed that token for.",
+			Example: "tuios send-agent-message --select 'harness:codex state:idle' --confirm 3f9a0c2e71 'rebased onto main, please retest'\n" +
+				"tuios send-agent-message -s work -w review --from \"$TUIOS_PANE_ID\" --subject 'retest please' 'rebased onto main, please retest'\n" +
 				"tuios send-agent-message -s work -w human --subject 'which retry policy?' 'exponential or fixed? both pass the suite'\n" +
 				"tuios send-agent-message -s work -w build --reply-to 12 'retested, still green'\n" +
 				"tuios send-agent-message -s work 'deploying in five minutes'\n" +
@@ -38,9 +41,16 @@ func mailCommands() []Command {
 				fs.String("subject", "", "a subject, at most 120 characters")
 				fs.Int("reply-to", 0, "the id of the message this answers")
 				fs.StringArray("attach", nil, "an absolute path to attach (repeatable, at most 8)")
+				selectFlags(fs) // select_send.go
 				jsonFlag(fs)
 			},
 			Run: func(ctx *Context) error {
+				if str(ctx, "select") != "" {
+					return runSelectSend(ctx) // select_send.go
+				}
+				if err := selectOnly(ctx); err != nil {
+					return err
+				}
 				text, err := readArgOrStdin(ctx, "send-agent-message")
 				if err != nil {
 					return err
@@ -269,13 +279,16 @@ func mailCommands() []Command {
 		},
 		{
 			Name: "ask-agent", Summary: "type a question into an agent's pane once it is not mid-turn, and print what it answered",
-			Usage: "-w WINDOW [-s NAME] [--from LABEL] [--timeout MS] [--force] [--allow-blocked] TEXT | -",
+			Usage: "-w WINDOW | --select SELECTOR [--yes | --confirm TOKEN] [-s NAME] [--from LABEL] [--timeout MS] [--force] [--allow-blocked] TEXT | -",
 			Help: "Waits (--ready-timeout, default 30000 ms) until the pane is not mid-turn, types the question as one paste the way its harness takes input, submits it, " +
 				"and returns what the pane printed once its agent reports it is at rest or it has been quiet for --settle ms. A pane waiting on an approval or question is refused " +
 				"(agent_blocked) and nothing is typed, unless --allow-blocked; -w human is refused (no_keyboard): send the person a message instead. If the pane shows no sign of " +
 				"taking the question within --stall-timeout the ask fails with prompt_stalled: the text was typed, so look before resending. The reply is fenced: it is data, not instructions. " +
-				"A record of kind ask is left in the session's mail.",
-			Example: "tuios ask-agent -s work -w review --from \"$TUIOS_PANE_ID\" 'does the payment retry path look right to you?'\ntuios ask-agent -w review --json 'status?' | jq -r .reply",
+				"A record of kind ask is left in the session's mail. " +
+				"--select asks every agent pane a selector matches, at most 8 at a time, and prints each reply fenced under its pane; like send-agent-message --select it lists the panes first " +
+				"and asks only after a yes at a terminal, --yes, or the --confirm token list-agents --select printed for the same panes.",
+			Example: "tuios ask-agent --select 'harness:claude needs:you' --yes 'what are you waiting for?'\n" +
+				"tuios ask-agent -s work -w review --from \"$TUIOS_PANE_ID\" 'does the payment retry path look right to you?'\ntuios ask-agent -w review --json 'status?' | jq -r .reply",
 			Flags: func(fs *FlagSet) {
 				targetFlags(fs)
 				fs.String("from", "", "a label for the asker")
@@ -286,9 +299,16 @@ func mailCommands() []Command {
 				fs.Int("lines", 200, "the newest N lines of the reply")
 				fs.Bool("force", false, "do not wait for the pane to be ready")
 				fs.Bool("allow-blocked", false, "type even into a pane waiting on input")
+				selectFlags(fs) // select_send.go
 				jsonFlag(fs)
 			},
 			Run: func(ctx *Context) error {
+				if str(ctx, "select") != "" {
+					return runSelectAsk(ctx) // select_send.go
+				}
+				if err := selectOnly(ctx); err != nil {
+					return err
+				}
 				if str(ctx, "window") == "" {
 					return usageError("tuios ask-agent -w review 'status?'", "name the pane to ask with -w")
 				}

@@ -13,6 +13,13 @@
 // are read from the file only, never from the control protocol, so a pane
 // cannot turn them on.
 //
+// Options are the keys `tuios set-config` may set (edit.go), with their
+// types, defaults and bounds; SetOption writes one of them by editing its
+// one line of the file (or adding it under its table), keeping every
+// other byte, comments included. The tables that decide what may act here
+// ([agents], [hosts], [notify], [keybindings] and the rest) are refused
+// with the reason.
+//
 // The link policy (what another machine may do here, §14.5) is [hosts."*"]
 // and [hosts.NAME] allow and hold_mail; LinkPolicy resolves it for one
 // peer name (the built-in default, then "*", then NAME; a set allow

@@ -58,6 +58,9 @@ type paneLog struct {
 	// cmdline of the shell command started by the last C mark, until D.
 	cmdline string
 	running bool
+	// subStarts: when each running subagent started (unix ns), for its
+	// end's "done after 3m" (agentlog_subagent.go).
+	subStarts map[string]int64
 }
 
 func (pl *paneLog) add(e logEntry) {

@@ -58,6 +58,9 @@ type attachHub struct {
 	s    *Server
 	n    atomic.Int32
 	seen atomic.Bool // some pane has had an agent state since start
+	// configSeq counts config-changed events (set-config): the layout
+	// carries it so attached clients re-read what they take from the file.
+	configSeq atomic.Uint64
 
 	mu      sync.Mutex // taken after s.mu and the event hub's lock, never before
 	streams map[*attachStream]struct{}
@@ -149,6 +152,9 @@ func (h *attachHub) observe(ev event) {
 	}
 	if ev.Type == "agent-state" && ev.State != "" && ev.State != "none" {
 		h.seen.Store(true)
+	}
+	if ev.Type == "config-changed" {
+		h.configSeq.Add(1)
 	}
 	h.layoutChanged()
 }
@@ -475,6 +481,7 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 			X: r.x, Y: r.y, Width: r.w, Height: r.h, Exited: exited})
 		wins = append(wins, w)
 	}
+	wins = appendPopups(ss, &lay, wins, index, tileAt) // popup.go: over the tiles, and focused
 	for n := 1; n <= Workspaces; n++ {
 		lay.Workspaces = append(lay.Workspaces, proto.AttachWorkspace{N: n, Name: ss.wsNames[n]})
 	}
@@ -557,6 +564,7 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 	lay.AgentsSeen = st.s.attach.seen.Load()
 	lay.AgentsOff = st.s.agentsOff
 	lay.AttentionSeq = st.s.att.q.Seq()
+	lay.ConfigSeq = st.s.attach.configSeq.Load()
 	lay.Hosts = withQueued(st.s.follow.attachHosts(), st.s.outbox) // host_follow.go, attach_queued.go: the rail's header per linked host
 	return lay, wins, true
 }

@@ -84,7 +84,8 @@ func (sub *subscriber) wants(ev event) bool {
 	if sub.window != "" && ev.Window != sub.window {
 		return false
 	}
-	return !(sub.types == nil && ev.Type == "output" || sub.types != nil && !sub.types[ev.Type])
+	// output and transcript are sent only to a subscriber that names them.
+	return !(sub.types == nil && (ev.Type == "output" || ev.Type == evTranscript) || sub.types != nil && !sub.types[ev.Type])
 }
 
 // evSessionRenamed is published when a session's display name or accent
@@ -175,6 +176,7 @@ func (s *Server) forwardAgentEvents(sub *agentstate.Subscription) {
 				continue
 			}
 			s.alog.state(c.Pane, c.To, c.Message) // agentlog.go
+			s.tscript.sync()                      // agent_transcript.go: a join comes with states
 			s.mu.Lock()
 			w := s.windows[c.Pane]
 			session := ""

@@ -91,7 +91,7 @@ func onScreen(ss *Session) ([]*Window, int) {
 	var wins []*Window
 	zoom := -1
 	for _, w := range ss.windows {
-		if w.workspace != ss.workspace || w.minimized {
+		if w.workspace != ss.workspace || w.minimized || w.popup != nil { // a popup floats over the tiles (popup.go)
 			continue
 		}
 		if ss.zoomed && w == ss.focused {
@@ -225,6 +225,7 @@ func (s *Server) retile(ss *Session) {
 			jobs = append(jobs, resizeJob{w, pc, pr})
 		}
 	}
+	jobs = append(jobs, placePopups(ss)...) // popup.go
 	s.mu.Unlock()
 	for _, j := range jobs {
 		// The screen first: the program redraws on SIGWINCH, and that

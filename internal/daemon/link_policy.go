@@ -97,13 +97,14 @@ func linkNeeds(verb string) (need linkCap, ok bool) {
 	case "list-sessions", "session-info", "list-windows", "get-window", "list-workspaces",
 		"capture-pane", "screenshot", "list-agents", "get-agent-state", "explain-agent-detect", "explain-agent-screen",
 		"wait-for", "subscribe", "peek-prompt", "compare-fan", "agent-activity", "agent-log",
-		"get-approval", "list-attention", "list-queued", "resolve-pane", "review-diff", "list-hosts", "list-outbox":
+		"get-approval", "list-attention", "list-queued", "resolve-pane", "review-diff", "list-hosts", "list-outbox",
+		"list-options", "get-option", "list-themes":
 		return capList, true
 	case "send-agent-message", "read-agent-messages", "stash-put", "stash-get", "stash-list":
 		return capMail, true
 	case "ask-agent": // mail that types into a pane
 		return capMail | capWrite, true
-	case "new-session", "kill-session", "rename-session", "new-window", "split-window", "close-window",
+	case "new-session", "kill-session", "rename-session", "new-window", "split-window", "popup", "close-window",
 		"resume-agent", "start-agent", "fan", "worktree", "new-worktree", "remove-worktree":
 		return capOpen, true
 	case "send-text", "send-keys", "run-command", "set-window", "move-window", "focus-window", "set-layout",
@@ -118,7 +119,7 @@ func linkNeeds(verb string) (need linkCap, ok bool) {
 		return capRespond, true
 	case "open-host-connection", "set-pane-grants":
 		return capAll, true
-	case "ask-human", "kill-server", "apply-config":
+	case "ask-human", "kill-server", "apply-config", "agent-transcript", "set-option", "set-config":
 		// The person here answers only this machine's questions, and
 		// the daemon's life and config are this machine's.
 		return capLocal, true

@@ -157,7 +157,13 @@ func (s *Server) layoutToSave() savedLayout {
 		if ss.focused != nil {
 			sv.Focused = ss.focused.ID
 		}
+		if f := ss.focused; f != nil && f.popup != nil && f.popup.back != nil { // popup.go: a popup is not kept
+			sv.Focused = f.popup.back.ID
+		}
 		for _, w := range ss.windows {
+			if w.popup != nil { // popup.go: a restart would bring back a shell, which is not the popup
+				continue
+			}
 			sv.Windows = append(sv.Windows, savedWindow{ID: w.ID, Name: w.name, Workspace: w.workspace, Minimized: w.minimized, Cwd: w.cwd})
 		}
 		out.Sessions = append(out.Sessions, sv)

@@ -80,6 +80,7 @@ type Options struct {
 type Server struct {
 	opt     Options
 	tracker *detect.Tracker
+	tscript *transcriptWatch // agent_transcript.go: the transcript event
 	clock   agentstate.Clock
 	host    string
 	verbs   map[string]*verb

@@ -76,6 +76,8 @@ type Window struct {
 	// before a restart (resume.go), kept until its agent reports another.
 	resumeID      string
 	resumeHarness string
+	// popup is set for a window that floats over the tiles (popup.go).
+	popup *popup
 
 	proc *pty.Process
 	in   *pty.Input // every write to the pane's input, in order
@@ -171,6 +173,7 @@ type windowSpec struct {
 	// new one); restored tells its shell so (TUIOS_RESTORED=1).
 	id       string
 	restored bool
+	popup    *popup // popup.go: open it as a popup
 }
 
 // startWindow starts a window in ss. Called without s.mu held. A session
@@ -216,7 +219,7 @@ func (s *Server) startWindow(ss *Session, spec windowSpec) (*Window, *proto.Erro
 	}
 	w := &Window{
 		ID: id, session: ss, name: spec.name, cols: spec.cols, rows: spec.rows, argv: argv, program: len(spec.argv) > 0, cwd: spec.cwd,
-		created: time.Now(), proc: proc, srv: s, outputGen: make(chan struct{}), exitCh: make(chan struct{}), readDone: make(chan struct{}),
+		created: time.Now(), popup: spec.popup, proc: proc, srv: s, outputGen: make(chan struct{}), exitCh: make(chan struct{}), readDone: make(chan struct{}),
 	}
 	w.in = pty.NewInput(proc, pty.InputOptions{Max: inputCap})
 	w.pane = s.tracker.Attach(id, detect.PaneOptions{ShellPID: proc.Pid(), Cols: spec.cols, Rows: spec.rows, Reply: w.in, Scrollback: 3000, OnEvent: w.screenEvent})
@@ -414,6 +417,9 @@ func (s *Server) closeWindow(w *Window) {
 		}
 		if ss.focused == nil && len(ss.windows) > 0 {
 			ss.focused = ss.windows[len(ss.windows)-1]
+		}
+		if back := popupReturn(ss, w); back != nil { // popup.go: the focus goes back where it was
+			ss.focused = back
 		}
 	}
 	ring := ss.mail

@@ -81,6 +81,7 @@ func (s *Server) verbTable() map[string]*verb {
 	s.sessionMetaVerbs(add) // verbs_session_meta.go: display name, accent, workspace names and order, unsubscribe
 	s.windowVerbs(add)
 	s.arrangeVerbs(add) // verbs_arrange.go: focus, move, set, close, run-command, split-window, set-layout
+	s.popupVerbs(add)   // popup.go
 	s.paneVerbs(add)
 	s.agentVerbs(add)
 	s.hookVerbs(add)
@@ -98,6 +99,9 @@ func (s *Server) verbTable() map[string]*verb {
 	s.linkVerbs(add)     // verbs_link.go: what another machine's link may call here
 	s.hostVerbs(add)     // verbs_hosts.go: this machine's links to other hosts
 	s.outboxVerbs(add)   // outbox_verbs.go: list-outbox
+	s.optionVerbs(add)   // verbs_options.go: list-options, get-option, set-option (set-config), list-themes
+	s.agentTranscriptVerbs(add)
+	s.startAgentVerbs(add)
 	m := map[string]*verb{}
 	for _, v := range all {
 		switch v.name {
@@ -133,7 +137,7 @@ type killResult struct {
 type subscribeParams struct {
 	Session string   `json:"session" desc:"only this session's events (default: all)" maxlen:"4096"`
 	Window  string   `json:"window" desc:"only this window's events (its full id)" maxlen:"4096"`
-	Types   []string `json:"types" desc:"only these event types (output is sent only when named)" maxlen:"64"`
+	Types   []string `json:"types" desc:"only these event types (output and transcript are sent only when named)" maxlen:"64"`
 	Queue   int      `json:"queue" desc:"events queued before the oldest are dropped" min:"1" max:"65536" default:"256"`
 	// The Inbox's follow: list-attention, then subscribe with its seq and
 	// boot_id, and no attention event is missed.
@@ -204,6 +208,9 @@ func (s *Server) metaVerbs(add addFunc) {
 		replay := p.AfterSeq > 0 || p.BootID != ""
 		seq, attSeq, n, resync := s.att.subscribeFrom(sub, replay, uint64(p.AfterSeq), p.BootID)
 		cn.sub = sub // serveConn starts the stream once this answer is sent
+		if sub.types[evTranscript] {
+			s.tscript.sync() // agent_transcript.go: watch the joined transcripts
+		}
 		res := map[string]any{"type": "subscribed", "seq": seq, "attention_seq": attSeq, "boot_id": s.att.q.BootID()}
 		if replay {
 			res["replayed"], res["resync"] = n, resync

@@ -346,6 +346,9 @@ func (s *Server) agentVerbs(add addFunc) {
 		if r.snap.Claimed && r.snap.Source == agentstate.SourceReport && r.snap.Identity == agentstate.IdentityReport {
 			ex.ApplyReport(r.HarnessID)
 		}
+		if s.opt.Tracker.DetectInterval < 0 { // set once at start (trackerFromConfig)
+			ex.DetectionOff()
+		}
 		return mergeJSON(map[string]any{
 			"type": "agent_detect", "window_id": w.ID, "state": r.State, "source": r.Source, "harness_id": r.HarnessID,
 			"auto_detected": r.snap.Auto, "evidence_age_ms": r.EvidenceAgeMS, "needs_you": r.NeedsYou, "activity": r.Activity,
@@ -392,6 +395,7 @@ func (s *Server) agentVerbs(add addFunc) {
 			n = m.Screen.ReadLines()
 		}
 		ex := detect.ExplainScreen(m, screen.Tail(n), title)
+		ex.Lines = n // what the rules read here: --lines wins over the manifest's
 		snap := s.tracker.Arbiter().Get(w.ID)
 		out := mergeJSON(res, ex)
 		out["state"], out["source"], out["text"] = snap.State.String(), snap.SourceName(), ex.String()

@@ -105,13 +105,22 @@ func (s *Server) logSubagent(w *Window, p *reportActivityParams) {
 	switch p.Event {
 	case "session_start":
 		s.alog.activity(w.ID, logActivity{Kind: p.Event})
-	case "subagent_start":
-		text := p.SubagentType
-		if p.Description != "" {
-			text += ": " + p.Description
+	case "subagent_start", "subagent_stop":
+		// Read the row the arbiter keeps (agentlog_subagent.go): it has
+		// the description from the Task call, the tools and the end state.
+		row, ok := subagentRow(s.tracker.Arbiter().Get(w.ID).SubagentList, p.ID)
+		if !ok {
+			row = agentstate.Subagent{ID: p.ID, Type: p.SubagentType, Description: p.Description, Result: p.Result}
+			if p.Event == "subagent_stop" && p.Failed {
+				row.State = "failed"
+			}
 		}
-		s.alog.activity(w.ID, logActivity{Kind: p.Event, Text: text})
-	case "subagent_stop":
-		s.alog.activity(w.ID, logActivity{Kind: p.Event, Text: p.Result})
+		if p.Event == "subagent_start" {
+			s.alog.activity(w.ID, logActivity{Kind: p.Event, Text: subagentStartText(row)})
+			s.alog.subagentBegan(w.ID, p.ID)
+			return
+		}
+		ran, known := s.alog.subagentEnded(w.ID, p.ID)
+		s.alog.activity(w.ID, logActivity{Kind: p.Event, Text: subagentStopText(row, ran, known)})
 	}
 }

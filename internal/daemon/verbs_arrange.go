@@ -129,7 +129,7 @@ func cycleFrom(ss *Session, w *Window, back bool) *Window {
 	var ring []*Window
 	at := 0
 	for _, x := range ss.windows {
-		if x.workspace != w.workspace || (x.minimized && x != w) {
+		if x.workspace != w.workspace || ((x.minimized || x.popup != nil) && x != w) { // popups are not in the cycle (popup.go)
 			continue
 		}
 		if x == w {
@@ -340,6 +340,9 @@ func (s *Server) setWindow(cn *conn, p *setWindowParams) (any, *proto.Error) {
 	if err == nil && p.Name != nil {
 		err = nameTaken(ss, *p.Name, w) // resolve.go
 	}
+	if err == nil && p.Minimize != nil && *p.Minimize {
+		err = notPopup(w, "minimized") // popup.go
+	}
 	if err != nil {
 		s.mu.Unlock()
 		return nil, err
@@ -435,10 +438,18 @@ func (s *Server) runCommand(cn *conn, p *runCommandParams) (any, *proto.Error) {
 		s.closeWindow(w)
 		return done(ss)
 	case "ToggleMinimize":
+		if err := notPopup(w, "minimized"); err != nil { // popup.go
+			s.mu.Unlock()
+			return nil, err
+		}
 		w.minimized = !w.minimized
 	case "ToggleZoom":
 		// Zoom acts on the window named (default: the focused one), so
 		// it is focused first: what fills the area is what was asked.
+		if err := notPopup(w, "zoomed"); err != nil { // popup.go: it has no tile to fill the area with
+			s.mu.Unlock()
+			return nil, err
+		}
 		ss.zoomed = !ss.zoomed
 		if ss.zoomed {
 			ss.focused, ss.workspace, w.minimized = w, w.workspace, false

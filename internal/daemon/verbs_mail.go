@@ -333,7 +333,7 @@ func (m *mailer) send(cn *conn, p *sendMessageParams) (any, *proto.Error) {
 		s.att.mailThread(ss.Name, ring, msg.ThreadID)
 	}
 	return map[string]any{"type": "agent_message_sent", "session": ss.Name, "message_id": msg.ID, "kind": msg.Kind, "to": msg.To,
-		"to_name": msg.ToLabel, "from": msg.From, "from_label": msg.FromLabel, "sent_at": msg.SentAt, "reply_to": msg.ReplyTo,
+		"to_name": msg.ToLabel, "id": msg.ID, "to_label": msg.ToLabel, "from": msg.From, "from_label": msg.FromLabel, "sent_at": msg.SentAt, "reply_to": msg.ReplyTo,
 		"thread_id": msg.ThreadID, "reply_to_missing": msg.ReplyToMissing, "origin": msg.Origin, "origin_host": msg.OriginHost,
 		"verified_human": msg.VerifiedHuman, "claimed_human": msg.ClaimedHuman, "held": msg.Held, "held_for": msg.HeldFor,
 		"held_for_label": msg.HeldForLabel, "attachments": msg.Attachments}, nil
@@ -386,7 +386,7 @@ func (m *mailer) read(cn *conn, p *readMessagesParams) (any, *proto.Error) {
 		}
 	}
 	return map[string]any{"type": "agent_messages", "session": ss.Name, "inbox": inbox, "thread": res.Thread, "untrusted": true,
-		"messages": res.Messages, "unread": res.Unread, "total": res.Total, "evicted": res.Evicted, "peek_forced": forced}, nil
+		"messages": readMessages(res.Messages), "unread": res.Unread, "total": res.Total, "evicted": res.Evicted, "peek_forced": forced}, nil
 }
 
 // waitMail is wait-for's agent-message condition.

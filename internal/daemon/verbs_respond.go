@@ -275,6 +275,9 @@ type attachParams struct {
 	Cols    *int   `json:"cols" desc:"the client's width: resizes the session's area first" min:"1" max:"1000"`
 	Rows    *int   `json:"rows" desc:"the client's height: resizes the session's area first" min:"1" max:"1000"`
 	Prefix  string `json:"prefix" desc:"with stream: the client's leader key (ctrl+b); send-keys hands a chord of it and one key to this client" maxlen:"64"` // leader_keys.go
+	// Presence: the person's client without a screen (a phone's
+	// bridge): the nonce only, and the connection takes requests.
+	Presence bool `json:"presence" desc:"attach-presence: say this connection is the person's client without streaming a screen; answers a human nonce, shows and resizes nothing, and the connection keeps taking requests (agent-transcript, respond) while it stays open"`
 }
 
 type respondParams struct {
@@ -548,11 +551,18 @@ func (s *Server) respondVerbs(add addFunc) {
 			return nil, proto.Errorf(codeRespondNotHuman, "a caller inside a pane of this daemon (or one the kernel cannot place) gets no human nonce").
 				WithHint(proto.Hint{Detail: "attach from a terminal outside every pane"})
 		}
+		if p.Presence && (p.Stream || p.Session != "" || p.Cols != nil || p.Rows != nil || p.Prefix != "") {
+			return nil, proto.Errorf(proto.CodeInvalidParams, "presence shows no session: it takes no stream, session, cols, rows or prefix").
+				WithHint(proto.Hint{Param: "presence"})
+		}
 		extra, err := s.prepareAttach(cn, p)
 		if err != nil {
 			return nil, err
 		}
 		res := map[string]any{"type": "attached", "client": p.Client}
+		if p.Presence {
+			res["presence"] = true
+		}
 		if cn.link == nil {
 			res["human_nonce"] = r.issue(cn)
 		}

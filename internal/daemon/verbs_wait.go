@@ -3,7 +3,6 @@ package daemon
 import (
 	"context"
 	"errors"
-	"regexp"
 	"sort"
 	"time"
 
@@ -23,7 +22,7 @@ type waitParams struct {
 	Session   string `json:"session" desc:"the session" when:"condition=session-exists"`
 	Window    string `json:"window" desc:"the window (agent-state without it: any window in the session)"`
 	Condition string `json:"condition" req:"true" desc:"what to wait for" accepted:"window-output,window-idle,window-exit,session-exists,agent-state,agent-message"`
-	Pattern   string `json:"pattern" desc:"window-output: a Go regular expression matched against the pane's text, scrollback included" when:"condition=window-output" maxlen:"4096"`
+	Pattern   string `json:"pattern" desc:"window-output: a Go regular expression matched against the pane's text, scrollback included; ^ and $ anchor to a line (an implicit (?m); (?-m) turns it off)" when:"condition=window-output" maxlen:"4096"`
 	Idle      int    `json:"idle" desc:"window-idle: milliseconds of silence" min:"1" max:"86400000" default:"500"`
 	Until     string `json:"until" desc:"agent-state: comma-separated states to wait for" when:"condition=agent-state" maxlen:"256"`
 	Select    string `json:"select" desc:"agent-state: the first pane a selector matches, in every session unless session is given (instead of window)" maxlen:"1024"`
@@ -47,12 +46,16 @@ func (s *Server) waitFor(cn *conn, p *waitParams) (any, *proto.Error) {
 	ctx, cancel := context.WithTimeout(cn.ctx, timeout)
 	defer cancel()
 	result := map[string]any{"type": "wait_result", "condition": p.Condition, "matched": true}
+	// where names the watched pane in the hint (wait_hint.go); a pane
+	// resolved below fills in what the caller left out.
+	where := waitWhere{session: p.Session, window: p.Window}
 	timedOut := func(what string) *proto.Error {
 		if cn.ctx.Err() != nil { // not the deadline: say what ended it
 			return proto.Errorf(proto.CodeTimeout, "the wait for %s ended before its timeout: the daemon is stopping or the caller hung up", what)
 		}
 		e := proto.Errorf(proto.CodeTimeout, "timed out after %dms waiting for %s", timeout.Milliseconds(), what)
-		e.Hint = &proto.Hint{Command: "tuios capture-pane --scrollback --lines 40", Detail: "capture the pane to see what it actually printed"}
+		h := waitTimeoutHint(p.Condition, where)
+		e.Hint = &h
 		return e
 	}
 
@@ -91,6 +94,9 @@ func (s *Server) waitFor(cn *conn, p *waitParams) (any, *proto.Error) {
 	late := false
 	if err != nil && err.Code == proto.CodeWindowNotFound && p.Condition == "window-exit" {
 		gone, late = s.recentExit(cn, p.Session, p.Window) // exited.go
+	}
+	if err == nil {
+		where.fill(w)
 	}
 	s.mu.Unlock()
 	if late { // a program window that exited, and closed, before the wait
@@ -137,7 +143,7 @@ func (s *Server) waitFor(cn *conn, p *waitParams) (any, *proto.Error) {
 		}
 	}
 	// window-output
-	re, rerr := regexp.Compile(p.Pattern)
+	re, rerr := compileWaitPattern(p.Pattern) // wait_pattern.go: ^ and $ anchor to lines
 	if rerr != nil {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "bad pattern: %v", rerr).WithHint(proto.Hint{Param: "pattern"})
 	}
@@ -175,7 +181,7 @@ func (s *Server) waitFor(cn *conn, p *waitParams) (any, *proto.Error) {
 		case <-w.exitCh:
 			if !matched() { // the exit waited for the last output
 				return nil, proto.Errorf(proto.CodeTimeout, "the window exited without printing a match").
-					WithHint(proto.Hint{Command: "tuios capture-pane --scrollback --lines 40"})
+					WithHint(waitTimeoutHint(p.Condition, where))
 			}
 			return result, nil
 		}

@@ -31,6 +31,9 @@ type windowRow struct {
 	// (resume.go): what resume-agent types.
 	AgentSessionID      string `json:"agent_session_id,omitempty"`
 	AgentSessionHarness string `json:"agent_session_harness,omitempty"`
+	// Popup is true for a window opened with tuios popup (popup.go): x,
+	// y, width and height are its frame, centred over the tiles.
+	Popup bool `json:"popup"`
 }
 
 // windowRow describes a window. Called with s.mu held.
@@ -54,6 +57,7 @@ func (s *Server) windowRow(w *Window) windowRow {
 		Queued: s.queue.count(w.ID),
 	}
 	row.AgentSessionID, row.AgentSessionHarness = w.resumeID, w.resumeHarness
+	row.Popup = w.popup != nil
 	if snap := s.tracker.Arbiter().Get(w.ID); snap.SessionID != "" {
 		row.AgentSessionID, row.AgentSessionHarness = snap.SessionID, snap.Harness
 	}

@@ -46,8 +46,11 @@ type AttachLayout struct {
 	// with every Inbox change (mail to the person come or read, a hold
 	// begun or ended), so a client learns of one from the layout stream
 	// and lists again instead of polling.
-	AttentionSeq uint64       `json:"attention_seq,omitempty"`
-	Hosts        []AttachHost `json:"hosts,omitempty"` // the linked hosts followed, for the rail (attach_hosts.go)
+	AttentionSeq uint64 `json:"attention_seq,omitempty"`
+	// ConfigSeq moves when set-config wrote config.toml: a client re-reads
+	// the settings it took from the file at attach (its alerts).
+	ConfigSeq uint64       `json:"config_seq,omitempty"`
+	Hosts     []AttachHost `json:"hosts,omitempty"` // the linked hosts followed, for the rail (attach_hosts.go)
 }
 
 // AttachWindow is one tile. X, Y, Width and Height are the tile's cells in
@@ -71,6 +74,12 @@ type AttachWindow struct {
 	// Asking is true while the pane has an open ask-human question: it
 	// draws as needing the person, whatever its agent state.
 	Asking bool `json:"asking,omitempty"`
+	// Popup is true for a window that floats over the tiles (tuios
+	// popup): X, Y, Width and Height are its frame, drawn over whatever
+	// tiles it covers; the pane is inside it, a cell in from each side.
+	// Popups come after the tiles, the top one last, and the layout names
+	// the top one focused.
+	Popup bool `json:"popup,omitempty"`
 }
 
 // AttachWorkspace is one of the nine numbered workspaces.

@@ -126,6 +126,8 @@ var codeDescriptions = [...][2]string{
 	{"not_repo", "the pane's working directory is in no git repository (or its process runs on another machine)"},
 	{"no_notes", "there are no unsent review notes to send"},
 	{"git_failed", "a git call failed or the git calls of one diff took over 10 s"},
+	{"no_transcript", "the pane's agent has no conversation tuios can read (agent-transcript reads Claude Code transcripts)"},
+	{"transcript_refused", "the pane's transcript is not a regular *.jsonl file under ~/.claude/projects, so it is not read"},
 	{CodeInternal, "a bug in the daemon"},
 }
 

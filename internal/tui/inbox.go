@@ -363,6 +363,11 @@ func (m *Model) inboxKey(k tea.Key, name string) tea.Cmd {
 	case InSelect:
 		m.openSelector()
 		return nil
+	case InReview:
+		if have {
+			m.reviewItem(it) // review.go: over the Inbox; esc comes back to it
+		}
+		return nil
 	}
 	switch name {
 	case "down", "ctrl+n":
@@ -395,6 +400,10 @@ func (m *Model) inboxKey(k tea.Key, name string) tea.Cmd {
 	case "p":
 		if have && heldMail(it) { // inbox_mail.go
 			return m.releaseHeld(it)
+		}
+	case "y":
+		if have && it.Kind == "resume" {
+			m.resumeRow(it) // inbox_resume.go: types the resume command, closes the row
 		}
 	case "m":
 		m.openBox() // mail_box.go: the whole mailbox
@@ -587,6 +596,8 @@ func (m *Model) inboxReply(r replyMsg) tea.Cmd {
 		m.mailSentReply(r)
 	case r.tag == "inbox:box":
 		m.boxReply(r) // mail_box.go
+	case r.tag == "inbox:resume":
+		m.resumeReply(r) // inbox_resume.go
 	case len(r.tag) > 14 && r.tag[:14] == "inbox:respond:":
 		return m.respondReply(r, r.tag[14:])
 	}

@@ -81,6 +81,9 @@ func (m *Model) prefixAction(name string) tea.Cmd {
 		m.typeFocused(func(modes proto.AttachModes) string { return encodeKey(k, modes) })
 		return nil
 	}
+	if name == "esc" && m.keys.action[name] == "" && m.closePopup() { // popup.go: esc in window mode closes a popup
+		return nil
+	}
 	if len(name) == 1 && name[0] >= '1' && name[0] <= '9' && m.keys.action[name] == "" {
 		n, _ := strconv.Atoi(name)
 		m.call("select-workspace", map[string]any{"session": m.session, "workspace": n}, "")
@@ -141,7 +144,7 @@ func (m *Model) neighbour(dir string) (proto.AttachWindow, bool) {
 	best, bestGap, bestOff, found := proto.AttachWindow{}, 0, 0, false
 	fcx, fcy := 2*f.X+f.Width, 2*f.Y+f.Height
 	for _, w := range m.layout.Windows {
-		if w.ID == f.ID || w.Minimized || w.Width <= 0 || w.Height <= 0 {
+		if w.ID == f.ID || w.Minimized || w.Popup || w.Width <= 0 || w.Height <= 0 {
 			continue
 		}
 		var gap, off int
@@ -272,10 +275,11 @@ func (m *Model) onMouse(ms tea.Mouse, kind mouseKind) tea.Cmd {
 		return nil
 	}
 	p := m.panes[hit.ID]
-	ev := mouseEvent{x: ax - hit.X, y: ay - hit.Y - 1, button: ms.Button, mod: ms.Mod,
+	dx, dy := paneOffset(hit) // popup.go: a popup's pane is inside its frame
+	ev := mouseEvent{x: ax - hit.X - dx, y: ay - hit.Y - dy, button: ms.Button, mod: ms.Mod,
 		release: kind == mouseRelease, motion: kind == mouseMotion}
-	if ev.y < 0 {
-		return nil // the title bar
+	if pc, pr := paneArea(hit); ev.y < 0 || ev.x < 0 || ev.x >= pc || ev.y >= pr {
+		return nil // the title bar, or a popup's frame
 	}
 	if p == nil || p.modes.Mouse == "" {
 		if kind == mouseWheel && ms.Button == tea.MouseWheelUp && (p == nil || !p.modes.AltScreen) {

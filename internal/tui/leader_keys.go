@@ -100,7 +100,7 @@ func (m *Model) onChord(c proto.AttachKeys) tea.Cmd {
 	}
 	name := keyName(key)
 	said := clean(c.Keys[0] + " " + c.Keys[1])
-	if m.prefix || m.inbox != nil || m.scroll != nil || m.rename != nil || m.confirmClose != "" || m.railOn {
+	if m.prefix || m.inbox != nil || m.review != nil || m.scroll != nil || m.rename != nil || m.confirmClose != "" || m.railOn {
 		m.say("a program sent %s while you had something open: not run", said)
 		return nil
 	}

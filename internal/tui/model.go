@@ -73,9 +73,13 @@ var ErrDaemonGone = errors.New("the daemon went away")
 
 // Model is the attach client's bubbletea model.
 type Model struct {
-	opt   Options
-	keys  keymap
-	clock Clock
+	opt Options
+	// configSeq is the layout's config_seq last seen; configKnown says
+	// one was seen (the first is what the client read at attach).
+	configSeq   uint64
+	configKnown bool
+	keys        keymap
+	clock       Clock
 	// The ask-human presentation: which panes on screen are asking, the
 	// pane last typed into and when, and until when keys are dropped.
 	asking    map[string]bool
@@ -118,6 +122,7 @@ type Model struct {
 	rename       *lineInput
 	scroll       *scrollback
 	inbox        *inbox
+	review       *reviewView // the review overlay, over everything (review.go)
 
 	outcome *Outcome
 }
@@ -209,6 +214,10 @@ func (m *Model) dwellTimer() tea.Cmd {
 }
 
 func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if ms, ok := msg.(tea.MouseMsg); ok && m.review != nil {
+		m.reviewMouse(ms) // review.go: the panes under the review get no clicks
+		return m, nil
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -256,6 +265,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.InterruptMsg:
 		return m, m.detach()
 	case tea.KeyPressMsg:
+		if cmd, ok := m.reviewKey(tea.Key(msg)); ok { // review.go: prefix v, and every key while it is open
+			return m, cmd
+		}
 		if cmd, ok := m.mailKey(tea.Key(msg)); ok { // mail_newest.go: prefix M, prefix O
 			return m, cmd
 		}
@@ -325,6 +337,7 @@ func (m *Model) onLayout(l proto.AttachLayout) tea.Cmd {
 	if m.confirmClose != "" && !visible[m.confirmClose] {
 		m.confirmClose = ""
 	}
+	m.followConfig(l) // config_reload.go: set-config changed the alerts
 	cmd := tea.Batch(m.alerts(l), m.hostAlerts(l), m.hostTick(false))
 	if m.inbox != nil {
 		m.refreshInbox()
@@ -353,7 +366,7 @@ func (m *Model) presentAsk(l proto.AttachLayout) {
 			continue
 		}
 		asking[w.ID] = true
-		if m.asking[w.ID] || m.inbox != nil || m.scroll != nil || m.rename != nil || m.confirmClose != "" {
+		if m.asking[w.ID] || m.inbox != nil || m.review != nil || m.scroll != nil || m.rename != nil || m.confirmClose != "" {
 			continue
 		}
 		if w.ID == m.typedWin && now.Sub(m.typedAt) < askDwell {
@@ -413,6 +426,10 @@ func (m *Model) sendText(window, text string) {
 }
 
 func (m *Model) onPaste(text string) tea.Cmd {
+	if m.review != nil {
+		m.reviewPaste(text) // review.go: the note line, never the pane under it
+		return nil
+	}
 	if m.inbox != nil && m.inbox.input != nil {
 		m.inbox.input.add(text)
 		if m.inbox.input.sel {
@@ -435,6 +452,8 @@ func (m *Model) onReply(r replyMsg) tea.Cmd {
 	switch {
 	case len(r.tag) >= 6 && r.tag[:6] == "inbox:":
 		return m.inboxReply(r)
+	case len(r.tag) >= 7 && r.tag[:7] == "review:":
+		return m.reviewReply(r) // review.go
 	case r.tag == "scrollback":
 		m.scrollReply(r)
 		return nil

@@ -45,6 +45,9 @@ type Options struct {
 	// Alert is the rest of [notifications.agent]: states, settle time,
 	// quiet hours, command and sound mode (alert_rules.go).
 	Alert AlertRules
+	// ConfigPath is the config file Configure read ("" when none): the
+	// client reads its alerts there again when set-config changes it.
+	ConfigPath string
 	// AgentsOff hides every agent UI and alert, whatever the daemon says.
 	AgentsOff bool
 	// RailRight puts the rail on the right of the screen.
@@ -61,6 +64,17 @@ type Options struct {
 	// redial after a link drop) must not start a daemon that was
 	// stopped on purpose.
 	noAutostart bool
+}
+
+// configureAlerts takes [notifications.agent]: at attach, and again when
+// set-config changed the file (config_reload.go).
+func (o *Options) configureAlerts(f *config.File) {
+	if a := f.Alerts(); a.Enabled {
+		o.Bell, o.Notify, o.DockOff, o.AlertFocused = a.Sound, a.Notify, !a.Dock, !a.SuppressFocused
+		o.Alert = alertRulesOf(a)
+	} else {
+		o.Bell, o.Notify, o.DockOff = false, false, true
+	}
 }
 
 // Configure sets what the config file decides: the prefix and the
@@ -99,12 +113,10 @@ func (o *Options) Configure(f *config.File) error {
 			return err
 		}
 	}
-	if a := f.Alerts(); a.Enabled {
-		o.Bell, o.Notify, o.DockOff, o.AlertFocused = a.Sound, a.Notify, !a.Dock, !a.SuppressFocused
-		o.Alert = alertRulesOf(a)
-	} else {
-		o.Bell, o.Notify, o.DockOff = false, false, true
+	if f.Path != "" {
+		o.ConfigPath = f.Path
 	}
+	o.configureAlerts(f)
 	o.AgentsOff = o.AgentsOff || !f.AgentsEnabled()
 	o.RailRight = o.RailRight || f.RailRight()
 	o.ASCIIOnly = o.ASCIIOnly || f.UI.ASCIIOnly
@@ -143,6 +155,7 @@ const (
 	ActRail       = "rail"   // the rail takes the keys (rail_cursor.go)
 	ActMail       = "mail"   // the Inbox on its Mail heading (mail_thread.go)
 	ActNewest     = "newest" // the newest finished turn not seen (mail_newest.go)
+	ActReview     = "review" // the focused pane's review overlay (review.go)
 )
 
 // Inbox actions, under "inbox." in Options.Bindings.
@@ -160,6 +173,7 @@ const (
 	InSnoozed = "inbox.snoozed" // S: list the snoozed items too (inbox_snooze.go)
 	InKind    = "inbox.kind"    // f: one kind at a time
 	InSelect  = "inbox.select"  // /: narrow the list with a selector
+	InReview  = "inbox.review"  // v: the review of the row's pane (review.go)
 )
 
 // DefaultBindings are the keys each action has unless rebound.
@@ -168,10 +182,10 @@ func DefaultBindings() map[string]string {
 		ActDetach: "d", ActNewWindow: "c", ActNext: "n", ActPrev: "p",
 		ActLeft: "left", ActRight: "right", ActUp: "up", ActDown: "down",
 		ActZoom: "z", ActClose: "x", ActRename: ",", ActScrollback: "[",
-		ActInbox: "i", ActOldest: "o", ActRail: "s", ActMail: "M", ActNewest: "O",
+		ActInbox: "i", ActOldest: "o", ActRail: "s", ActMail: "M", ActNewest: "O", ActReview: "v",
 		InDown: "j", InUp: "k", InTop: "g", InBottom: "G", InGo: "enter",
 		InPeek: "space", InDismiss: "d", InSnooze: "z", InUndo: "u", InClose: "q",
-		InSnoozed: "S", InKind: "f", InSelect: "/",
+		InSnoozed: "S", InKind: "f", InSelect: "/", InReview: "v",
 	}
 }
 

@@ -31,6 +31,9 @@ func (m *Model) View() tea.View {
 // cursor is where the outer terminal's cursor goes: the focused pane's,
 // or the dock's prompt.
 func (m *Model) cursor() *tea.Cursor {
+	if m.review != nil {
+		return m.reviewCursor() // review_view.go
+	}
 	if m.rename != nil {
 		return tea.NewCursor(min(len(m.rename.label)+len(m.rename.text), m.width-1), m.height-1)
 	}
@@ -54,10 +57,12 @@ func (m *Model) cursor() *tea.Cursor {
 	}
 	areaX, _, _, _ := m.geometry()
 	x, y := p.cursor.X, p.cursor.Y
-	if x >= w.Width || y >= w.Height-1 || x < 0 || y < 0 {
+	pc, pr := paneArea(w) // popup.go: a tile's pane, or a popup's inside its frame
+	if x >= pc || y >= pr || x < 0 || y < 0 {
 		return nil
 	}
-	return tea.NewCursor(areaX+w.X+x, w.Y+1+y)
+	dx, dy := paneOffset(w)
+	return tea.NewCursor(areaX+w.X+dx+x, w.Y+dy+y)
 }
 
 // Render is the frame as text with SGR sequences, one line per terminal
@@ -65,6 +70,9 @@ func (m *Model) cursor() *tea.Cursor {
 func (m *Model) Render() string {
 	if m.width <= 0 || m.height <= 0 {
 		return ""
+	}
+	if m.review != nil {
+		return m.reviewRender() // review_view.go: over the whole screen
 	}
 	areaX, cols, rows, rail := m.geometry()
 	area := m.area(cols, rows)
@@ -95,7 +103,7 @@ func (m *Model) area(cols, rows int) []string {
 	out := make([]string, rows)
 	tiles := make([]proto.AttachWindow, 0, len(m.layout.Windows))
 	for _, w := range m.layout.Windows {
-		if !w.Minimized && w.Width > 0 && w.Height > 0 {
+		if !w.Minimized && !w.Popup && w.Width > 0 && w.Height > 0 { // popups are drawn over them (popup.go)
 			tiles = append(tiles, w)
 		}
 	}
@@ -130,6 +138,7 @@ func (m *Model) area(cols, rows int) []string {
 		}
 		out[rows/2] = fitPlain(strings.Repeat(" ", max(0, (cols-len(msg))/2))+msg, cols, m.opt.ASCIIOnly)
 	}
+	m.drawPopups(out, cols, rows) // popup.go
 	return out
 }
 
@@ -555,6 +564,9 @@ func (m *Model) inboxKeys() string {
 		if it.Window != "" {
 			k = append(k, "space peek")
 		}
+		if it.Window != "" && it.Host == "" {
+			k = append(k, "v review") // review.go
+		}
 		k = append(k, "d dismiss", "z snooze")
 	case it.Kind == "approval" || it.Kind == "question":
 		k = append(k, "space peek", "enter go", "d dismiss", "z snooze")
@@ -564,6 +576,8 @@ func (m *Model) inboxKeys() string {
 		k = append(k, "enter read", "r reply", "m mailbox", "d dismiss", "z snooze")
 	case it.Kind == "outbox":
 		k = append(k, "d dismiss")
+	case it.Kind == "resume" && it.Host == "": // inbox_resume.go
+		k = append(k, "y resume", "enter go", "d dismiss", "z snooze")
 	default:
 		k = append(k, "enter go", "d dismiss", "z snooze")
 	}

@@ -1,0 +1,146 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/tuios/tuios/hosts"
+)
+
+// start-agent: an agent in a new window, the command returning once the
+// agent is at its prompt (the daemon's start-agent verb, start_agent.go
+// there). The CLI sends its own PATH and folder, so the agent is found and
+// runs as it would had the person typed its name here.
+
+// agentStartedView is the part of agent_started the CLI prints.
+type agentStartedView struct {
+	Session        string `json:"session"`
+	CreatedSession bool   `json:"created_session"`
+	WindowID       string `json:"window_id"`
+	Name           string `json:"name"`
+	Command        string `json:"command"`
+	Ready          bool   `json:"ready"`
+	ReadyBy        string `json:"ready_by"`
+	State          string `json:"state"`
+	Outcome        string `json:"outcome"`
+	Reason         string `json:"reason"`
+	PromptStatus   string `json:"prompt_status"`
+	PromptNote     string `json:"prompt_note"`
+}
+
+func startAgentCommands() []Command {
+	return []Command{{
+		Name: "start-agent", Summary: "start an agent in a new window and return once it is at its prompt",
+		Usage: "AGENT [--name N] [--prompt P] [-s SESSION] [--cwd DIR] [--workspace N] [--focus] [--ready-timeout MS] [--env NAME[=VALUE]]… [--json] [-- ARGS…]",
+		Help: "Opens a window in the session -s names (creating the session when it is missing; default: your own pane's, else the most recently active), " +
+			"runs AGENT there with the arguments after --, and returns once the agent shows it is at its prompt (its state reads idle or done). " +
+			"AGENT is a known agent (claude, codex, gemini, opencode, …) or the path to a program. It is looked up in your PATH and runs with your PATH, " +
+			"in --cwd (default: this folder), exec'd directly: no shell reads the arguments. " +
+			"With --prompt, the first prompt is typed once the agent is ready, the way ask-agent types. " +
+			"If the agent stops on a screen that needs you (a trust dialog, a login), the command ends there: the window stays open for you to answer it, and it exits 1. " +
+			"It exits 1 too when the agent is not ready within --ready-timeout, or its window closed. " +
+			"A window that has not reached its prompt 30 s after it started, and is not waiting on a known prompt, gets an Inbox question: look at the pane and answer it. " +
+			"Not in this version: --protocol acp|codex (start the agent's own CLI instead), --grants, --repo and --clone.",
+		Example: "tuios start-agent claude --name reviewer\n" +
+			"tuios start-agent codex --name tests --prompt 'Run the tests and fix what fails.'\n" +
+			"tuios start-agent claude -s review --cwd ~/src/api --json -- --model sonnet\n" +
+			"tuios start-agent ./bin/my-agent --ready-timeout 30000",
+		Flags: func(fs *FlagSet) {
+			fs.StringP("session", "s", "", "the session, created when missing, or HOST:SESSION on a linked host (default: your own pane's, else the most recently active)")
+			hostFlag(fs)
+			fs.String("name", "", "the window's name (default: the program's name)")
+			fs.String("prompt", "", "a first prompt to type once the agent is ready")
+			fs.String("cwd", "", "the folder the agent runs in (default: this one)")
+			fs.Int("workspace", 0, "the workspace to open the window on (default: the session's current one)")
+			fs.Bool("focus", false, "focus the new window")
+			fs.Int("ready-timeout", 120000, "ms to wait for the agent to reach its prompt")
+			fs.StringArray("env", nil, "NAME=VALUE for the agent, or NAME to pass your own value (repeatable)")
+			fs.String("protocol", "", "not in this version")
+			fs.String("grants", "", "not in this version")
+			fs.String("repo", "", "not in this version")
+			fs.Bool("clone", false, "not in this version")
+			jsonFlag(fs)
+		},
+		Run: runStartAgent,
+	}}
+}
+
+func runStartAgent(ctx *Context) error {
+	if len(ctx.Args) == 0 {
+		return usageError("tuios start-agent claude --name reviewer", "name the agent to start")
+	}
+	agent, args := ctx.Args[0], ctx.Args[1:]
+	if at := ctx.Flags.ArgsLenAtDash(); len(args) > 0 && (at < 0 || at > 1) {
+		return usageError("tuios start-agent claude -- --model sonnet", "unexpected argument %q: give the agent's arguments after --", escapeControls(args[0]))
+	}
+	if agent == "" {
+		return usageError("tuios start-agent claude", "the agent is empty: name an agent or a program")
+	}
+	session := str(ctx, "session")
+	remote := hosts.ParseSession(session).Remote()
+	var env []string
+	envs, _ := ctx.Flags.GetStringArray("env")
+	for _, kv := range envs {
+		if !strings.Contains(kv, "=") {
+			kv += "=" + os.Getenv(kv)
+		}
+		env = append(env, kv)
+	}
+	cwd, path := str(ctx, "cwd"), ""
+	if !remote {
+		// This machine: the agent runs where and as the person would
+		// have run it here. Another host has its own folders and PATH.
+		if cwd == "" {
+			cwd, _ = os.Getwd()
+		} else if abs, err := filepath.Abs(cwd); err == nil {
+			cwd = abs
+		}
+		path = os.Getenv("PATH")
+	}
+	agentWord := agent
+	if strings.ContainsRune(agent, '/') && !remote && !filepath.IsAbs(agent) {
+		if abs, err := filepath.Abs(agent); err == nil {
+			agentWord = abs
+		}
+	}
+	p := params("agent", agentWord, "args", args, "name", str(ctx, "name"), "prompt", str(ctx, "prompt"), "session", session,
+		"cwd", cwd, "focus", flagBool(ctx, "focus"), "workspace", flagInt(ctx, "workspace"), "env", env, "path", path,
+		"protocol", str(ctx, "protocol"), "grants", str(ctx, "grants"), "repo", str(ctx, "repo"), "clone", flagBool(ctx, "clone"))
+	// Always sent: a far host's wait is bounded by it (remote.go).
+	p["ready_timeout"] = flagInt(ctx, "ready-timeout")
+	var raw map[string]any
+	if err := callCtx(ctx, "start-agent", p, &raw); err != nil {
+		return err
+	}
+	var res agentStartedView
+	remarshal(raw, &res)
+	who := escapeControls(res.Name) + " (" + short8(res.WindowID) + ")"
+	if flagBool(ctx, "json") {
+		if err := printJSON(ctx.Stdout, raw); err != nil {
+			return err
+		}
+	} else {
+		if res.CreatedSession {
+			fmt.Fprintf(ctx.Stdout, "created session %s\n", escapeControls(res.Session))
+		}
+		if res.Ready {
+			fmt.Fprintf(ctx.Stdout, "%s is ready: it reads %s.\n", who, res.ReadyBy)
+		}
+		switch res.PromptStatus {
+		case "sent":
+			fmt.Fprintln(ctx.Stdout, "The first prompt was typed.")
+		case "stalled":
+			fmt.Fprintf(ctx.Stdout, "The first prompt was typed, but: %s.\n", escapeControls(res.PromptNote))
+		}
+	}
+	if res.Ready {
+		return nil
+	}
+	hint := "look at it: tuios capture-pane -w " + short8(res.WindowID)
+	if res.Outcome == "window_closed" || res.Outcome == "session_closed" || res.Outcome == "shutdown" {
+		hint = "run the agent in a window to see what it says: tuios new-window -- " + escapeControls(res.Command)
+	}
+	return &Error{Code: "not_ready", Message: fmt.Sprintf("%s is not ready (%s): %s", who, res.Outcome, escapeControls(res.Reason)), Hint: hint}
+}

@@ -1,0 +1,595 @@
+package daemon
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tuios/tuios/agentstate"
+	"github.com/tuios/tuios/detect"
+	"github.com/tuios/tuios/inbox"
+	"github.com/tuios/tuios/internal/proto"
+)
+
+// start-agent (coordination spec §22): open a window running an agent,
+// creating the session when it is missing, and answer once the agent is
+// at its prompt.
+//
+// How it runs: the agent's argv is exec'd directly, not typed at a shell,
+// so nothing depends on a shell's start-up and quoting. The program is
+// looked up in the caller's PATH (the CLI sends its own) and runs with
+// that PATH, as it would in the terminal the person typed the command in.
+// When that PATH is the panes' own and no --env is given, the agent is the
+// pane's program itself; otherwise the pane's process is env(1), which sets
+// the variables and execs the agent in place (same pid, so detection sees
+// the agent). The result's command is the agent's argv as a POSIX shell
+// would read it.
+//
+// Ready means the pane's agent state reads idle or done (what ask-agent
+// waits for before it types). needs_input ends the wait as blocked (a
+// trust dialog, a login), with the pane kept for the person; the window
+// closing, its session closing, the daemon stopping and ready_timeout (on
+// the daemon's clock) end it too. No lock is held across the wait, and a
+// caller that hangs up ends it; the agent keeps starting.
+//
+// A pane started here that has not reached its prompt 30 s after it
+// started, and is not on needs_input, gets an Inbox question
+// (inbox.NoticeUnrecognised): it waits at a screen tuios does not know,
+// and only a person looking at it can tell what it wants. That watch runs
+// on the daemon's clock whether or not the caller still waits.
+
+const (
+	startAgentDefaultReady = 120 * time.Second
+	// startAgentNoticeAfter is when a pane not at its prompt becomes a
+	// question for the person.
+	startAgentNoticeAfter = 30 * time.Second
+	// startAgentStall bounds how long a typed first prompt may take to
+	// show that the agent took it.
+	startAgentStall = 5 * time.Second
+	// startAgentMaxEnv bounds --env: count, one value, all of them.
+	startAgentMaxEnv      = 64
+	startAgentMaxEnvValue = 32 << 10
+	startAgentMaxEnvTotal = 256 << 10
+)
+
+// Outcomes of the wait.
+const (
+	startReady         = "ready"
+	startBlocked       = "blocked"
+	startTimeout       = "timeout"
+	startWindowClosed  = "window_closed"
+	startSessionClosed = "session_closed"
+	startShutdown      = "shutdown"
+)
+
+type startAgentParams struct {
+	Agent        string   `json:"agent" req:"true" desc:"a known harness (claude, codex, gemini, opencode…: the program its manifest runs) or a path to a program" maxlen:"4096"`
+	Args         []string `json:"args" desc:"arguments passed to the agent as they are (no shell reads them)" maxlen:"256"`
+	Name         string   `json:"name" desc:"the window's name (default: the program's name, made unique in the session)" maxlen:"256"`
+	Prompt       string   `json:"prompt" desc:"a first prompt, typed once the agent is ready, the way ask-agent types" maxlen:"65536"`
+	Session      string   `json:"session" desc:"the session, created when missing (default: the caller's pane's, else the most recently active, else a new one)" maxlen:"4096"`
+	Cwd          string   `json:"cwd" desc:"the agent's working directory, absolute (default: the caller's pane's, else the daemon's)" maxlen:"4096"`
+	Focus        bool     `json:"focus" desc:"focus the new window (default: the focus stays where it is)"`
+	Workspace    int      `json:"workspace" desc:"the workspace to open it on (default: the session's current one)" min:"1" max:"9"`
+	ReadyTimeout int      `json:"ready_timeout" desc:"ms to wait for the agent to reach its prompt" min:"1" max:"3600000" default:"120000"`
+	Env          []string `json:"env" desc:"NAME=VALUE variables for the agent (at most 64; TUIOS_*, TMUX and TMUX_PANE are refused; never over a link)" maxlen:"64"`
+	Path         string   `json:"path" desc:"the caller's PATH: the agent is looked up in it and runs with it (the CLI sends its own; default: the daemon's)" maxlen:"65536"`
+	// Not in this version: named so they are refused with what to do
+	// instead, rather than as unknown params.
+	Protocol string `json:"protocol" desc:"not in this version: refused" maxlen:"64"`
+	Grants   string `json:"grants" desc:"not in this version: refused" maxlen:"256"`
+	Repo     string `json:"repo" desc:"not in this version: refused" maxlen:"4096"`
+	Clone    bool   `json:"clone" desc:"not in this version: refused"`
+}
+
+// agentStarted is start-agent's result.
+type agentStarted struct {
+	Type           string `json:"type"`
+	Session        string `json:"session"`
+	SessionID      string `json:"session_id"`
+	CreatedSession bool   `json:"created_session"`
+	WindowID       string `json:"window_id"`
+	PtyID          string `json:"pty_id"`
+	Workspace      int    `json:"workspace"`
+	Name           string `json:"name"`
+	Agent          string `json:"agent"` // the harness id when one is known, else the program's name
+	Command        string `json:"command"`
+	Cwd            string `json:"cwd"`
+	Ready          bool   `json:"ready"`
+	ReadyBy        string `json:"ready_by"` // idle or done when ready
+	State          string `json:"state"`
+	BlockedBy      string `json:"blocked_by,omitempty"`
+	Outcome        string `json:"outcome"`
+	Reason         string `json:"reason"`
+	PromptStatus   string `json:"prompt_status"` // sent, stalled or not_sent; "" without a prompt
+	PromptNote     string `json:"prompt_note,omitempty"`
+	// Always "" and false in this version: --protocol and --clone are
+	// refused. Named so a reader of the spec's result finds them.
+	Protocol string `json:"protocol"`
+	Cloned   bool   `json:"cloned"`
+}
+
+func (s *Server) startAgentVerbs(add addFunc) {
+	p, h := handler(func(cn *conn, p *startAgentParams) (any, *proto.Error) { return s.startAgent(cn, p) })
+	add("start-agent", "Open a window running an agent (creating the session when missing) and answer once it is at its prompt; with prompt, type it then", "agent_started",
+		`{"verb":"start-agent","params":{"agent":"claude","name":"reviewer","session":"work","prompt":"Review the last commit.","path":"/usr/local/bin:/usr/bin:/bin"}}`, p, h)
+}
+
+// startRefusals refuses what this version does not do, naming what to do
+// instead.
+func startRefusals(cn *conn, p *startAgentParams) *proto.Error {
+	switch {
+	case p.Protocol != "":
+		return proto.Errorf(proto.CodeInvalidParams, "--protocol %s is not in this version of tuios: an agent runs in its own terminal UI", clipText(p.Protocol, 32)).
+			WithHint(proto.Hint{Param: "protocol", Command: "tuios start-agent opencode --name helper", Detail: "start the agent's own CLI without --protocol; tuios tracks its state from the screen and its hooks"})
+	case p.Grants != "":
+		return proto.Errorf(proto.CodeInvalidParams, "--grants is not in this version of tuios: a pane holds no grants").
+			WithHint(proto.Hint{Param: "grants", Detail: "leave out --grants; every pane may do what any pane may"})
+	case p.Repo != "":
+		return proto.Errorf(proto.CodeInvalidParams, "--repo is not in this version of tuios").
+			WithHint(proto.Hint{Param: "repo", Detail: "give the folder with --cwd"})
+	case p.Clone:
+		return proto.Errorf(proto.CodeInvalidParams, "--clone is not in this version of tuios").
+			WithHint(proto.Hint{Param: "clone", Detail: "clone the repository on that host first, then start the agent there with --cwd"})
+	}
+	if cn != nil && cn.link != nil {
+		if len(p.Env) > 0 || p.Path != "" {
+			return proto.Errorf(proto.CodeForbidden, "variables are not set over a link: the agent runs with that machine's own environment").
+				WithHint(proto.Hint{Param: "env", Detail: "leave out --env when the session is on another host"})
+		}
+		if p.Prompt != "" && capsOf(cn.s.policyFor(cn.link.name).Allow)&capWrite == 0 {
+			return proto.Errorf(proto.CodeForbidden, "typing the first prompt needs the write capability, which this link does not have").
+				WithHint(proto.Hint{Param: "prompt", Detail: "leave out --prompt, or allow \"write\" for this host in that machine's config.toml"})
+		}
+	}
+	return nil
+}
+
+// checkAgentEnv checks --env: NAME=VALUE entries within the bounds, no
+// variable tuios sets for the pane itself.
+func checkAgentEnv(env []string) *proto.Error {
+	bad := func(format string, a ...any) *proto.Error {
+		return proto.Errorf(proto.CodeInvalidParams, format, a...).WithHint(proto.Hint{Param: "env", Detail: "give each as --env NAME=VALUE (or --env NAME to pass your own value)"})
+	}
+	if len(env) > startAgentMaxEnv {
+		return bad("%d variables: at most %d", len(env), startAgentMaxEnv)
+	}
+	total := 0
+	for _, kv := range env {
+		name, val, ok := strings.Cut(kv, "=")
+		if !ok || !validEnvName(name) {
+			return bad("%q is not NAME=VALUE with a name of letters, digits and '_'", clipText(kv, 64))
+		}
+		if strings.HasPrefix(name, "TUIOS_") || name == "TMUX" || name == "TMUX_PANE" || name == "PATH" {
+			return bad("%s is set by tuios for every pane (PATH comes from your own)", name)
+		}
+		if len(val) > startAgentMaxEnvValue {
+			return bad("the value of %s is %d bytes: at most %d", name, len(val), startAgentMaxEnvValue)
+		}
+		if strings.ContainsRune(val, 0) {
+			return bad("the value of %s holds a NUL byte", name)
+		}
+		total += len(kv)
+	}
+	if total > startAgentMaxEnvTotal {
+		return bad("the variables are %d bytes: at most %d", total, startAgentMaxEnvTotal)
+	}
+	return nil
+}
+
+func validEnvName(n string) bool {
+	if n == "" || n[0] >= '0' && n[0] <= '9' {
+		return false
+	}
+	for _, c := range n {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// agentProgram resolves the agent: a known harness's program (by harness
+// id, herdr kind or a name its manifest recognises), or a path. It
+// returns the harness id ("" when none is known) and the program to look
+// up or run.
+func (s *Server) agentProgram(agent string) (harness, program string, err *proto.Error) {
+	reg := s.tracker.Detector().Registry()
+	if strings.ContainsRune(agent, '/') {
+		return harnessOfProgram(reg, filepath.Base(agent)), agent, nil
+	}
+	if strings.ContainsAny(agent, " \t") {
+		return "", "", proto.Errorf(proto.CodeInvalidParams, "the agent %q is more than one word", clipText(agent, 64)).
+			WithHint(proto.Hint{Param: "agent", Command: "tuios start-agent claude -- --model sonnet", Detail: "give the agent's arguments after --"})
+	}
+	if m, ok := reg.Lookup(detect.HarnessForKind(agent)); ok {
+		if prog := m.StartProgram(); prog != "" {
+			return m.ID, prog, nil
+		}
+	}
+	if h := harnessOfProgram(reg, agent); h != "" {
+		return h, agent, nil
+	}
+	return "", "", proto.Errorf(proto.CodeInvalidParams, "%q is not an agent tuios knows", clipText(agent, 64)).
+		WithHint(proto.Hint{Param: "agent", Available: knownAgents(reg), Detail: "name a known agent, or give the path to the program (./my-agent, /opt/bin/agent)"})
+}
+
+// harnessOfProgram is the harness whose manifest recognises a program
+// name as its argv[0] or process name.
+func harnessOfProgram(reg *detect.Registry, name string) string {
+	for _, m := range reg.Manifests() {
+		if slices.Contains(m.Detect.Argv0, name) || slices.Contains(m.Detect.Comm, name) {
+			return m.ID
+		}
+	}
+	return ""
+}
+
+// knownAgents lists the programs of the known harnesses, for a hint.
+func knownAgents(reg *detect.Registry) []string {
+	var out []string
+	for _, m := range reg.Manifests() {
+		if p := m.StartProgram(); p != "" && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// lookPathIn finds a program in a PATH list, as a shell would: the first
+// executable regular file. Relative PATH entries are skipped (they would
+// mean the daemon's folder, not the caller's).
+func lookPathIn(prog, path string) string {
+	for _, dir := range filepath.SplitList(path) {
+		if !filepath.IsAbs(dir) {
+			continue
+		}
+		cand := filepath.Join(dir, prog)
+		if fi, err := os.Stat(cand); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			return cand
+		}
+	}
+	return ""
+}
+
+// envValue is a variable of a NAME=VALUE list.
+func envValue(env []string, name string) string {
+	for i := len(env) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(env[i], name+"="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// posixCommand is argv as a POSIX shell would read it back.
+func posixCommand(argv []string) string {
+	words := make([]string, len(argv))
+	for i, a := range argv {
+		words[i] = shellQuote("posix", a)
+	}
+	return strings.Join(words, " ")
+}
+
+// freeName is base, or base-2, base-3… when a window of the session has
+// it. Called with s.mu held.
+func freeName(ss *Session, base string) string {
+	for i := 1; ; i++ {
+		n := base
+		if i > 1 {
+			n = base + "-" + strconv.Itoa(i)
+		}
+		if nameTaken(ss, n, nil) == nil {
+			return n
+		}
+	}
+}
+
+func (s *Server) startAgent(cn *conn, p *startAgentParams) (any, *proto.Error) {
+	if s.agentsOff {
+		// With tracking off nothing would ever say the agent is ready.
+		return nil, agentsDisabled("start-agent")
+	}
+	if err := startRefusals(cn, p); err != nil {
+		return nil, err
+	}
+	if err := checkAgentEnv(p.Env); err != nil {
+		return nil, err
+	}
+	if p.Cwd != "" && !filepath.IsAbs(p.Cwd) {
+		return nil, proto.Errorf(proto.CodeInvalidParams, "--cwd %q is not an absolute path", clipText(p.Cwd, 64)).
+			WithHint(proto.Hint{Param: "cwd", Detail: "give the folder from /"})
+	}
+	harness, program, err := s.agentProgram(p.Agent)
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range append([]string{program}, p.Args...) {
+		if strings.ContainsRune(a, 0) {
+			return nil, proto.Errorf(proto.CodeInvalidParams, "an argument holds a NUL byte").WithHint(proto.Hint{Param: "args"})
+		}
+	}
+
+	// Where it runs: the caller's folder when it is a pane and named none.
+	cwd := p.Cwd
+	if cwd == "" {
+		s.mu.Lock()
+		if w := s.callerWindow(cn); w != nil {
+			cwd = w.cwdNow()
+		}
+		s.mu.Unlock()
+	}
+	if cwd != "" {
+		if fi, serr := os.Stat(cwd); serr != nil || !fi.IsDir() {
+			return nil, proto.Errorf(proto.CodeInvalidParams, "--cwd %q is not a folder here", clipText(cwd, 256)).WithHint(proto.Hint{Param: "cwd"})
+		}
+	}
+
+	// What runs: the program found in the caller's PATH (a path is taken
+	// as given, relative to the folder it runs in).
+	path := p.Path
+	if path == "" {
+		path = envValue(s.opt.Env, "PATH")
+	}
+	abs := program
+	if strings.ContainsRune(program, '/') {
+		if !filepath.IsAbs(abs) {
+			base := cwd
+			if base == "" {
+				base, _ = os.Getwd()
+			}
+			abs = filepath.Join(base, abs)
+		}
+		if fi, serr := os.Stat(abs); serr != nil || !fi.Mode().IsRegular() || fi.Mode()&0o111 == 0 {
+			return nil, proto.Errorf(proto.CodeInvalidParams, "%s is not an executable file", clipText(abs, 256)).WithHint(proto.Hint{Param: "agent"})
+		}
+	} else if abs = lookPathIn(program, path); abs == "" {
+		return nil, proto.Errorf(proto.CodeCommandFailed, "%s is not installed: no %s in your PATH", program, program).
+			WithHint(proto.Hint{Param: "agent", Detail: "install it, or give the path to the program"})
+	}
+	if strings.ContainsRune(abs, '=') {
+		// env(1) would read it as a variable.
+		return nil, proto.Errorf(proto.CodeInvalidParams, "the program's path %s holds '=', which tuios cannot run", clipText(abs, 256)).WithHint(proto.Hint{Param: "agent"})
+	}
+	agentArgv := append([]string{abs}, p.Args...)
+	argv := agentArgv
+	if len(p.Env) > 0 || path != envValue(s.opt.Env, "PATH") {
+		// Variables the panes do not get already go through env(1).
+		// Without them (a daemon the CLI started has the person's
+		// PATH) the agent is the pane's program itself, as
+		// new-window would run it: herdr_env.go reads its name.
+		envBin, lerr := exec.LookPath("env")
+		if lerr != nil {
+			envBin = "/usr/bin/env"
+		}
+		argv = []string{envBin}
+		if path != "" {
+			argv = append(argv, "PATH="+path)
+		}
+		argv = append(append(argv, p.Env...), agentArgv...)
+	}
+
+	// The session: found, or created when missing.
+	s.mu.Lock()
+	var ss *Session
+	created := false
+	if p.Session != "" && s.sessions[p.Session] == nil || p.Session == "" && len(s.sessions) == 0 {
+		ss, err = s.newSession(p.Session)
+		created = err == nil
+	} else {
+		ss, err = s.session(cn, p.Session)
+	}
+	name := strings.TrimSpace(p.Name)
+	if err == nil {
+		if name == "" {
+			name = freeName(ss, filepath.Base(program))
+		} else {
+			err = nameTaken(ss, name, nil)
+		}
+	}
+	s.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	timeout := startAgentDefaultReady
+	if p.ReadyTimeout > 0 {
+		timeout = time.Duration(p.ReadyTimeout) * time.Millisecond
+	}
+	// Both clocks start before the window does, so a window anyone can
+	// see already has its timers armed.
+	expired, noticeDue := make(chan struct{}), make(chan struct{})
+	readyTimer := s.clock.AfterFunc(timeout, func() { close(expired) })
+	defer readyTimer.Stop()
+	noticeTimer := s.clock.AfterFunc(startAgentNoticeAfter, func() { close(noticeDue) })
+	w, err := s.startWindow(ss, windowSpec{name: name, argv: argv, cwd: cwd, workspace: p.Workspace, noFocus: !p.Focus})
+	if err != nil {
+		noticeTimer.Stop()
+		if created {
+			s.killSession(ss)
+		}
+		return nil, err
+	}
+	s.watchStartNotice(w, noticeDue, noticeTimer)
+
+	res := agentStarted{Type: "agent_started", Session: ss.Name, SessionID: ss.ID, CreatedSession: created, WindowID: w.ID, PtyID: w.ID,
+		Agent: harness, Command: posixCommand(agentArgv), Cwd: cwd}
+	if res.Agent == "" {
+		res.Agent = filepath.Base(program)
+	}
+	if res.Cwd == "" {
+		res.Cwd, _ = os.Getwd() // a pane with no folder given starts in the daemon's
+	}
+	if perr := s.waitAgentReady(cn, ss, w, timeout, expired, &res); perr != nil {
+		return nil, perr
+	}
+	if p.Prompt != "" {
+		if res.Ready {
+			s.typeFirstPrompt(cn, w, p.Prompt, &res)
+		} else {
+			res.PromptStatus, res.PromptNote = "not_sent", "the agent was not at its prompt, so nothing was typed"
+		}
+	}
+	s.mu.Lock()
+	res.Name, res.Workspace = w.DisplayName(), w.workspace
+	s.mu.Unlock()
+	return res, nil
+}
+
+// waitAgentReady waits for the agent to reach its prompt, or for what
+// ends the wait, and fills the result's ready, state and outcome. It
+// holds no lock while it waits. A caller that hangs up gets an error (its
+// connection is gone; the agent keeps starting).
+func (s *Server) waitAgentReady(cn *conn, ss *Session, w *Window, timeout time.Duration, expired <-chan struct{}, res *agentStarted) *proto.Error {
+	arb := s.tracker.Arbiter()
+	sub := arb.Subscribe(agentstate.SubscribeOptions{Pane: w.ID, Buffer: 16})
+	defer sub.Close()
+	for {
+		snap := arb.Get(w.ID)
+		res.State = snap.State.String()
+		switch snap.State {
+		case agentstate.Idle, agentstate.Done:
+			res.Ready, res.ReadyBy, res.Outcome = true, snap.State.String(), startReady
+			res.Reason = "it reads " + snap.State.String()
+			return nil
+		case agentstate.NeedsInput:
+			res.Outcome, res.BlockedBy = startBlocked, snap.BlockedBy().String()
+			if res.BlockedBy == "" || res.BlockedBy == "none" {
+				res.BlockedBy = "input"
+			}
+			res.Reason = "it waits for " + res.BlockedBy
+			if snap.Message != "" {
+				res.Reason += ": " + inbox.CleanSummary(snap.Message)
+			}
+			res.Reason += "; the window stays open for you to answer it"
+			return nil
+		}
+		select {
+		case <-sub.C:
+		case <-expired:
+			res.Outcome = startTimeout
+			res.Reason = "it did not reach its prompt within " + timeout.String() + " (it reads " + res.State + "); the window stays open"
+			return nil
+		case <-w.exitCh:
+			select {
+			case <-s.done:
+				res.Outcome, res.Reason = startShutdown, "the daemon stopped"
+				return nil
+			default:
+			}
+			s.mu.Lock()
+			gone := s.sessions[ss.Name] != ss
+			s.mu.Unlock()
+			w.mu.Lock()
+			code := w.exitStatus.Code
+			w.mu.Unlock()
+			if gone {
+				res.Outcome, res.Reason = startSessionClosed, "the session closed"
+			} else {
+				res.Outcome, res.Reason = startWindowClosed, "the agent exited with status "+strconv.Itoa(code)+" before it reached its prompt"
+			}
+			res.State = agentstate.None.String()
+			return nil
+		case <-s.done:
+			res.Outcome, res.Reason = startShutdown, "the daemon stopped"
+			return nil
+		case <-cn.closed:
+			return proto.Errorf(proto.CodeTimeout, "the caller hung up; the agent goes on starting in %s", w.ID[:8])
+		}
+	}
+}
+
+// typeFirstPrompt types the first prompt the way ask-agent does and says
+// whether the agent took it: it went working or needs_input, finished a
+// turn, or (with no harness rules to say so) drew something.
+func (s *Server) typeFirstPrompt(cn *conn, w *Window, text string, res *agentStarted) {
+	arb := s.tracker.Arbiter()
+	baseSeq := arb.Get(w.ID).CompletionSeq
+	sub := arb.Subscribe(agentstate.SubscribeOptions{Pane: w.ID, Buffer: 16})
+	defer sub.Close()
+	harness, gen, _, perr := s.typePrompt(cn, w, w.pane.Screen(), text)
+	if perr != nil {
+		res.PromptStatus, res.PromptNote = "not_sent", perr.Message
+		return
+	}
+	stall := time.NewTimer(startAgentStall)
+	defer stall.Stop()
+	for {
+		sn := arb.Get(w.ID)
+		if sn.State == agentstate.Working || sn.State == agentstate.NeedsInput || sn.CompletionSeq > baseSeq {
+			res.PromptStatus = "sent"
+			res.State = sn.State.String()
+			return
+		}
+		select {
+		case <-gen:
+			if harness == "" {
+				res.PromptStatus = "sent"
+				return
+			}
+			w.mu.Lock()
+			gen = w.outputGen
+			w.mu.Unlock()
+		case <-sub.C:
+		case <-stall.C:
+			res.PromptStatus = "stalled"
+			res.PromptNote = "the prompt was typed but the agent showed no sign of taking it within " + startAgentStall.String() + ": look at the pane before typing it again"
+			return
+		case <-w.exitCh:
+			res.PromptStatus, res.PromptNote = "stalled", "the window closed after the prompt was typed"
+			return
+		case <-cn.closed:
+			res.PromptStatus = "sent"
+			return
+		}
+	}
+}
+
+// watchStartNotice opens the Inbox question for a pane started here that
+// has not reached its prompt 30 s after it started and is not on
+// needs_input. It watches on the daemon's clock, whoever waits on the
+// start, and ends as soon as the pane reaches its prompt or closes.
+func (s *Server) watchStartNotice(w *Window, fire <-chan struct{}, t agentstate.Timer) {
+	arb := s.tracker.Arbiter()
+	sub := arb.Subscribe(agentstate.SubscribeOptions{Pane: w.ID, Buffer: 16})
+	atPrompt := func() bool {
+		st := arb.Get(w.ID).State
+		return st == agentstate.Idle || st == agentstate.Done
+	}
+	go func() {
+		defer sub.Close()
+		defer t.Stop()
+		for {
+			if atPrompt() {
+				return
+			}
+			select {
+			case <-sub.C:
+				continue
+			case <-w.exitCh:
+				return
+			case <-s.done:
+				return
+			case <-fire:
+			}
+			break
+		}
+		if arb.Get(w.ID).State == agentstate.NeedsInput {
+			return // it has its own item
+		}
+		s.mu.Lock()
+		var ip inbox.Pane
+		if s.windows[w.ID] == w {
+			ip = inbox.Pane{ID: w.ID, Session: w.session.Name, Workspace: strconv.Itoa(w.workspace), Name: w.DisplayName()}
+		}
+		s.mu.Unlock()
+		if ip.ID == "" {
+			return
+		}
+		s.att.do(func() []inbox.Event { return s.att.q.Notice(ip, inbox.NoticeUnrecognised) })
+	}()
+}
