@@ -21,6 +21,7 @@ func mailCommands() []Command {
 			Usage: "[-s NAME] [-w WINDOW|human | --select SELECTOR [--yes | --confirm TOKEN]] [--from LABEL] [--subject TEXT] [--reply-to ID] [--attach PATH]… TEXT | -",
 			Help: "Queues a message without touching anyone's keyboard: it is there when the recipient next reads its inbox. -w human is the person's inbox (reserved: a pane named human is reached by its id). " +
 				"With no -w the message is a notice: readable by all, unread by nobody. From inside a pane you are that pane; --from is only a label. " +
+				"A sender may send 10 messages at once and 30 a minute (rate_limited past that). " +
 				"--reply-to puts the message in the thread of the one it answers. --attach takes an absolute path that exists now, at most 8; the path is stored, never the bytes " +
 				"(stash the file first if you will not keep it). Text is at most 8 KiB, the subject 120 characters; - reads the text from standard input. " +
 				"-s HOST:SESSION mails a session on a linked host through this machine's daemon: delivered over the link, or kept in the outbox while the link is down and sent in order when it is back; " +

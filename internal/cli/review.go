@@ -184,7 +184,7 @@ func writeReviewText(w io.Writer, d *reviewDiff, stat, color bool) {
 	if d.Uncommitted {
 		against = "uncommitted, against HEAD (" + sha + ")"
 	}
-	fmt.Fprintf(w, "Review of %s, pane %s, %s: %d files, +%d -%d\n", escapeControls(d.Session), short8(d.Window), against, d.Totals.Files, d.Totals.Added, d.Totals.Removed)
+	fmt.Fprintf(w, "Review of %s, pane %s, %s: %s, +%d -%d\n", escapeControls(d.Session), short8(d.Window), against, plural(d.Totals.Files, "file"), d.Totals.Added, d.Totals.Removed)
 	if stat || len(d.Files) == 0 {
 		for _, f := range d.Files {
 			name := escapeControls(f.Path)

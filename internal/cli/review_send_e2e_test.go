@@ -38,6 +38,9 @@ func TestAReviewNoteReachesTheAgentThroughTheQueue(t *testing.T) {
 	e.ok("wait-for", "window-output", "-s", "work", "-w", "agent", "--pattern", `Done: tidy`, "--timeout", "20000")
 	e.ok("set-agent-state", "done", "-s", "work", "-w", "agent", "--harness", "claude-code")
 
+	if out := e.ok("review", "-s", "work", "-w", "agent", "--stat"); !strings.Contains(out, ": 1 file, +2 -0") {
+		t.Fatalf("review --stat of one changed file:\n%s", out)
+	}
 	e.ok("review", "note", "-s", "work", "-w", "agent", "retry.go:4", "log the attempt number here too")
 	e.ok("review", "send", "-s", "work", "-w", "agent")
 	// Typed once the agent has rested 1 s, as one message: the agent reads

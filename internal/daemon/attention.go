@@ -334,7 +334,7 @@ func (s *Server) person(cn *conn, verb, nonce string) *proto.Error {
 	}
 	detail := "use the Inbox in an attached client (tuios attach)"
 	if !s.resp.fromShell {
-		detail += ", or set respond_from_shell = true under [daemon] in ~/.config/tuios/config.toml and restart the daemon to act from a shell outside every pane"
+		detail += ", or set respond_from_shell = true under [daemon] in " + s.configPath() + " and restart the daemon to act from a shell outside every pane"
 	}
 	return proto.Errorf(codeNotHuman, "%s acts as the person: it needs a live human nonce from an attached client", verb).
 		WithHint(proto.Hint{Detail: detail})

@@ -605,7 +605,7 @@ func (r *responder) respond(cn *conn, p *respondParams) (any, *proto.Error) {
 	default:
 		detail := "answer from your attached client"
 		if !r.fromShell {
-			detail += ", or set respond_from_shell = true under [daemon] in ~/.config/tuios/config.toml and restart the daemon to answer from a shell outside every pane"
+			detail += ", or set respond_from_shell = true under [daemon] in " + s.configPath() + " and restart the daemon to answer from a shell outside every pane"
 		}
 		return nil, proto.Errorf(codeRespondNotHuman, "respond acts as the person: it needs a live human nonce from an attached client, or a shell outside every pane with respond_from_shell").
 			WithHint(proto.Hint{Detail: detail})
