@@ -68,6 +68,7 @@ func commands() []Command {
 		outboxCommands, // outbox.go
 		startAgentCommands,
 		optionsCommands, // options.go: set-config, get-config, list-options, list-themes
+		mcpCommands,     // mcp.go
 	} {
 		all = append(all, verbs()...)
 	}

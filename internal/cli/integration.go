@@ -18,7 +18,7 @@ func integrationCommands() []Command {
 		{Name: "integration", Summary: "wire agents' hooks to tuios: install, uninstall, status"},
 		{
 			Name: "integration install", Summary: "add tuios's hook entries to a harness's own settings",
-			Usage: "HARNESS|--all [--command PATH] [--statusline [--then CMD]] [--json]",
+			Usage: "HARNESS|--all [--command PATH] [--statusline [--then CMD]] [--mcp|--mcp-write] [--json]",
 			Help: "Adds entries that run `tuios agent-hook HARNESS` to the harness's own settings file and keeps everything " +
 				"else in it. The first original is kept as <file>.tuios.bak. A file tuios cannot parse is refused, as is a " +
 				"harness whose config directory does not exist (run it once first). Installing again changes nothing; " +
@@ -26,22 +26,27 @@ func integrationCommands() []Command {
 				"harness with an integration whose config directory exists. --statusline (Claude Code) also feeds the model, context use and cost " +
 				"from Claude Code's status line as agent metadata; it never replaces a status line of your own: it chains to it " +
 				"(or to --then CMD), and uninstall gives it back. --then naming another command than the status line already there " +
-				"is refused (status_line_taken) and nothing is written, since that would drop yours.",
-			Example: "tuios integration install claude-code\ntuios integration install --all\ntuios integration install codex --command /usr/local/bin/tuios\ntuios integration install claude-code --statusline --then '~/bin/my-status'",
+				"is refused (status_line_taken) and nothing is written, since that would drop yours. " +
+				"--mcp instead registers `tuios mcp` as an MCP server (Claude Code ~/.claude.json mcpServers, Codex " +
+				"[mcp_servers.tuios] between marker comments in config.toml, Gemini CLI settings.json mcpServers, opencode " +
+				"opencode.json mcp); --mcp-write registers `tuios mcp --write`, whose tools type into panes. " +
+				"`integration uninstall HARNESS --mcp` removes exactly that entry.",
+			Example: "tuios integration install claude-code\ntuios integration install --all\ntuios integration install codex --command /usr/local/bin/tuios\ntuios integration install claude-code --statusline --then '~/bin/my-status'\ntuios integration install claude-code --mcp",
 			Flags: func(fs *FlagSet) {
 				fs.Bool("all", false, "every harness whose config directory exists")
 				fs.String("command", "", "the tuios program the hooks run (default: this one)")
 				fs.Bool("statusline", false, "also feed Claude Code's status line (model, context, cost)")
 				fs.String("then", "", "with --statusline: the status line command to chain to")
+				mcpInstallFlags(fs) // mcp.go
 				jsonFlag(fs)
 			},
 			Run: runIntegrationInstall,
 		},
 		{
-			Name: "integration uninstall", Summary: "remove exactly the entries tuios wrote", Usage: "HARNESS [--json]",
-			Help:    "Removes the hook entries (or the plugin file) tuios wrote for the harness. Your own entries stay.",
-			Example: "tuios integration uninstall claude-code",
-			Flags:   func(fs *FlagSet) { jsonFlag(fs) },
+			Name: "integration uninstall", Summary: "remove exactly the entries tuios wrote", Usage: "HARNESS [--mcp] [--json]",
+			Help:    "Removes the hook entries (or the plugin file) tuios wrote for the harness. Your own entries stay. With --mcp it removes only the `tuios mcp` server entry that install --mcp or --mcp-write wrote.",
+			Example: "tuios integration uninstall claude-code\ntuios integration uninstall claude-code --mcp",
+			Flags:   func(fs *FlagSet) { mcpUninstallFlag(fs); jsonFlag(fs) },
 			Run:     runIntegrationUninstall,
 		},
 		{
@@ -109,6 +114,9 @@ func integrationError(err error) error {
 }
 
 func runIntegrationInstall(ctx *Context) error {
+	if wantsMCP(ctx) {
+		return runMCPInstall(ctx) // mcp.go
+	}
 	all, _ := ctx.Flags.GetBool("all")
 	asJSON, _ := ctx.Flags.GetBool("json")
 	env := integration.OSEnv()
@@ -183,6 +191,9 @@ func nonNil[T any](s []T) []T {
 }
 
 func runIntegrationUninstall(ctx *Context) error {
+	if wantsMCP(ctx) {
+		return runMCPUninstall(ctx) // mcp.go
+	}
 	h, err := pickHarness(ctx.Args)
 	if err != nil {
 		return err

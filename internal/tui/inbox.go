@@ -83,6 +83,9 @@ type inbox struct {
 	sent  item        // the row the last answer was sent from, for the dock
 	sentD string      // the decision sent from it
 	want  string      // select this pane's question once the list comes
+	// snoozeFor: z on a rail agent row; its item is selected and z's
+	// question asked once the list comes (rail_agent.go).
+	snoozeFor *proto.AttachAgent
 
 	// The list's views (inbox_snooze.go): all is the list as the daemon
 	// sent it, items what is shown of it.
@@ -564,6 +567,7 @@ func (m *Model) inboxReply(r replyMsg) tea.Cmd {
 			}
 		}
 		in.want = ""
+		m.snoozeWanted() // rail_agent.go: z on a rail agent row
 		m.touch()
 	case r.tag == "inbox:peek":
 		if r.err != nil {

@@ -110,10 +110,12 @@ type Model struct {
 	oldestAt    int  // prefix o pressed again goes to the next
 	oldestArmed bool // the key after prefix o: o again needs no prefix
 	railOn      bool // the rail has the keyboard focus (rail_cursor.go)
-	railAt      int  // the cursor's place among railRows
+	railAt      int  // the cursor's place among railStops
 	hostTicking bool // a minute's tick is armed for a stale host's "seen … ago" (inbox_hosts.go)
 
 	hostItems map[string]int // a fresh host's items at the last layout; nil before the first (inbox_host_alerts.go)
+
+	railKeys railAgentState // the keys on a rail agent row: reply line, dropped message (rail_agent.go)
 
 	mail   mailState // the person's unread mail, for the rail and the dock (mail_notify.go)
 	newest newestRun // prefix O and O again (mail_newest.go)
@@ -123,6 +125,7 @@ type Model struct {
 	scroll       *scrollback
 	inbox        *inbox
 	review       *reviewView // the review overlay, over everything (review.go)
+	agentsUI     agentsUI    // the integration notice, the palette, the Agents tab (notice.go)
 
 	outcome *Outcome
 }
@@ -265,16 +268,25 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.InterruptMsg:
 		return m, m.detach()
 	case tea.KeyPressMsg:
+		if cmd, ok := m.agentsUIKey(tea.Key(msg)); ok { // palette.go: prefix : and A, keys while open, esc on a notice
+			return m, cmd
+		}
 		if cmd, ok := m.reviewKey(tea.Key(msg)); ok { // review.go: prefix v, and every key while it is open
 			return m, cmd
 		}
 		if cmd, ok := m.mailKey(tea.Key(msg)); ok { // mail_newest.go: prefix M, prefix O
 			return m, cmd
 		}
+		if cmd, ok := m.railReplyKey(tea.Key(msg)); ok { // rail_agent.go: r's reply line
+			return m, cmd
+		}
 		return m, m.onKey(tea.Key(msg))
 	case tea.PasteMsg:
 		return m, m.onPaste(msg.Content)
 	case tea.MouseClickMsg:
+		if m.noticeMouse(tea.Mouse(msg), mouseClick) { // notice.go: a click on the notice
+			return m, nil
+		}
 		return m, m.onMouse(tea.Mouse(msg), mouseClick)
 	case tea.MouseReleaseMsg:
 		return m, m.onMouse(tea.Mouse(msg), mouseRelease)
@@ -344,6 +356,7 @@ func (m *Model) onLayout(l proto.AttachLayout) tea.Cmd {
 	}
 	cmd = tea.Batch(cmd, m.pollMail()) // mail_notify.go: mail to the person may have come or been read
 	m.presentAsk(l)
+	m.noticeLayout(l) // notice.go: a harness whose integration needs an update
 	return cmd
 }
 
@@ -430,6 +443,12 @@ func (m *Model) onPaste(text string) tea.Cmd {
 		m.reviewPaste(text) // review.go: the note line, never the pane under it
 		return nil
 	}
+	if m.agentsUIPaste(text) { // palette.go: the filter line, never the pane under it
+		return nil
+	}
+	if m.railReplyPaste(text) { // rail_agent.go: r's reply line
+		return nil
+	}
 	if m.inbox != nil && m.inbox.input != nil {
 		m.inbox.input.add(text)
 		if m.inbox.input.sel {
@@ -454,6 +473,8 @@ func (m *Model) onReply(r replyMsg) tea.Cmd {
 		return m.inboxReply(r)
 	case len(r.tag) >= 7 && r.tag[:7] == "review:":
 		return m.reviewReply(r) // review.go
+	case len(r.tag) >= 5 && r.tag[:5] == "rail:":
+		return m.railReply(r) // rail_agent.go
 	case r.tag == "scrollback":
 		m.scrollReply(r)
 		return nil

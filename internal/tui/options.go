@@ -158,6 +158,12 @@ const (
 	ActReview     = "review" // the focused pane's review overlay (review.go)
 )
 
+// Prefix actions of the agents' settings (palette.go, agents_tab.go).
+const (
+	ActPalette = "palette" // the command palette
+	ActAgents  = "agents"  // the settings page's Agents tab
+)
+
 // Inbox actions, under "inbox." in Options.Bindings.
 const (
 	InDown    = "inbox.down"
@@ -183,6 +189,7 @@ func DefaultBindings() map[string]string {
 		ActLeft: "left", ActRight: "right", ActUp: "up", ActDown: "down",
 		ActZoom: "z", ActClose: "x", ActRename: ",", ActScrollback: "[",
 		ActInbox: "i", ActOldest: "o", ActRail: "s", ActMail: "M", ActNewest: "O", ActReview: "v",
+		ActPalette: ":", ActAgents: "A",
 		InDown: "j", InUp: "k", InTop: "g", InBottom: "G", InGo: "enter",
 		InPeek: "space", InDismiss: "d", InSnooze: "z", InUndo: "u", InClose: "q",
 		InSnoozed: "S", InKind: "f", InSelect: "/", InReview: "v",

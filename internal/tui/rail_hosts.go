@@ -9,8 +9,8 @@ import (
 // row: a click on a session attaches it here (through the link, drawn by
 // this client), a click on + creates a session there and attaches it.
 // Only while on this machine: on a host, the layout's hosts are that
-// host's links, which this machine's daemon may not have. The rail takes
-// the mouse only; it has no keyboard focus.
+// host's links, which this machine's daemon may not have. The keyboard
+// reaches these rows through the rail cursor (prefix s: rail_cursor.go).
 
 // hostRailRow is one row of the rail's Hosts section and what a click on
 // it does: attach session on host, create one there (create), or

@@ -131,10 +131,10 @@ func TestRailCursorEnterAttachesOnHost(t *testing.T) {
 	if m.railOn || rc.host != "far" || rc.session != "api" {
 		t.Fatalf("enter on far's api: focus %v, switched to %+v", m.railOn, rc.switchCalls)
 	}
-	// To +, past the end (the cursor stops on the last row, gpu has none).
+	// To + (gpu has none; the agent rows come after it).
 	m.Update(key("ctrl+b"))
 	m.Update(key("s"))
-	for i := 0; i < 9; i++ {
+	for i := 0; i < 3; i++ {
 		m.Update(key("j"))
 	}
 	m.Update(key("enter"))

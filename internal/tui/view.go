@@ -47,6 +47,9 @@ func (m *Model) cursor() *tea.Cursor {
 	if m.inbox != nil || m.scroll != nil || m.confirmClose != "" {
 		return nil
 	}
+	if m.agentsUI.palette != nil || m.agentsUI.tab != nil {
+		return nil // palette.go draws its own cursor
+	}
 	w, ok := m.focused()
 	if !ok {
 		return nil
@@ -76,6 +79,7 @@ func (m *Model) Render() string {
 	}
 	areaX, cols, rows, rail := m.geometry()
 	area := m.area(cols, rows)
+	area = m.agentsUIArea(area, cols, rows) // palette.go: the palette and the Agents tab
 	var railRows []string
 	if rail {
 		railRows = m.rail(rows)
@@ -282,6 +286,9 @@ func (m *Model) dockLine() string {
 	case m.inbox != nil && m.inbox.input != nil:
 		x := m.inbox.input
 		return fitPlain(x.label+string(x.text), m.width, m.opt.ASCIIOnly)
+	case m.railKeys.reply != nil && m.review == nil:
+		l, _ := m.railReplyLine() // rail_agent.go: r on a rail agent row
+		return l
 	case m.scroll != nil && m.scroll.search != nil:
 		return fitPlain(m.scroll.search.label+string(m.scroll.search.text), m.width, m.opt.ASCIIOnly)
 	case m.confirmClose != "":
@@ -307,8 +314,12 @@ func (m *Model) dockLine() string {
 	}
 	if m.scroll != nil {
 		s.WriteString("  scrollback: arrows/PgUp/PgDn, / search, v select, y copy, q leave")
+	} else if n := m.noticeText(); n != "" { // notice.go: the integration notice
+		return m.noticeDockLine(s.String(), n)
 	} else if m.dock != "" {
 		s.WriteString("  " + m.dock)
+	} else if m.railOn {
+		s.WriteString("  " + m.railHint()) // rail_cursor.go: the keys on the row under the cursor
 	}
 	return sgrReverse + fitPlain(s.String(), m.width, m.opt.ASCIIOnly) + sgrReset
 }

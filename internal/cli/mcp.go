@@ -1,0 +1,146 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/tuios/tuios/internal/integration"
+	"github.com/tuios/tuios/internal/mcp"
+	"github.com/tuios/tuios/internal/version"
+)
+
+func mcpCommands() []Command {
+	return []Command{{
+		Name: "mcp", Summary: "run the MCP server: TUIOS verbs as tools for an agent's harness",
+		Usage: "[--write] [--scope own|all] [--integration N]",
+		Help: "Speaks the Model Context Protocol (JSON-RPC 2.0, one message per line, batches allowed) on stdin and stdout, " +
+			"for a harness to start as a tool server; `tuios integration install HARNESS --mcp` registers it. Protocol " +
+			"versions 2024-11-05 to 2025-11-25 and the stateless 2026-07-28. " +
+			"By default the tools list and read panes, wait for states and events, report the agent's own state and meta, and " +
+			"send and read mail; they type into no pane. --write adds tuios_send_text, tuios_send_keys, tuios_ask_agent and " +
+			"tuios_respond (the daemon's own rules still apply: a pane without the right to answer prompts gets not_human). " +
+			"Each call reaches only the session of the pane the server runs in; --scope all reaches every session, for a " +
+			"harness that runs outside TUIOS. Pane text and mail in results are fenced as untrusted data. " +
+			"Lines over 1 MiB are refused. The fan tool is not in this version.",
+		Example: "tuios mcp\ntuios mcp --write\n" +
+			`printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}' ` +
+			`'{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"tuios_list_agents","arguments":{}}}' | tuios mcp`,
+		Flags: func(fs *FlagSet) {
+			fs.Bool("write", false, "add the tools that type into panes (send_text, send_keys, ask_agent, respond)")
+			fs.String("scope", "own", "own: only the session of the pane the server runs in; all: every session")
+			fs.Int("integration", 0, "the integration version that registered this server (set by integration install)")
+		},
+		Run: func(ctx *Context) error {
+			scope := str(ctx, "scope")
+			if scope != "own" && scope != "all" {
+				return usageError("run tuios mcp --help", "--scope is %q: it takes own or all", scope)
+			}
+			srv := mcp.New(mcp.Options{
+				Write:    flagBool(ctx, "write"),
+				ScopeAll: scope == "all",
+				Version:  version.Get().Module,
+				Getenv:   os.Getenv,
+			})
+			return srv.Serve(context.Background(), ctx.Stdin, ctx.Stdout)
+		},
+	}}
+}
+
+// The MCP flags of integration install and uninstall (integration.go).
+func mcpInstallFlags(fs *FlagSet) {
+	fs.Bool("mcp", false, "register `tuios mcp` as an MCP server of the harness (claude-code, codex, gemini-cli, opencode) instead of its hooks")
+	fs.Bool("mcp-write", false, "as --mcp, with the tools that type into panes (tuios mcp --write)")
+}
+
+func mcpUninstallFlag(fs *FlagSet) {
+	fs.Bool("mcp", false, "remove the MCP server entry --mcp or --mcp-write wrote (the hooks stay)")
+}
+
+func wantsMCP(ctx *Context) bool {
+	return flagBool(ctx, "mcp") || flagBool(ctx, "mcp-write")
+}
+
+func runMCPInstall(ctx *Context) error {
+	for _, f := range []string{"statusline", "then"} {
+		if fl := ctx.Flags.Lookup(f); fl != nil && fl.Changed {
+			return usageError("run tuios integration install --help", "--%s does not go with --mcp: install the hooks and the MCP server in two commands", f)
+		}
+	}
+	env := integration.OSEnv()
+	opt := integration.MCPOptions{Env: env, Program: str(ctx, "command"), Default: defaultProgram(), Write: flagBool(ctx, "mcp-write")}
+	all := flagBool(ctx, "all")
+	var targets []integration.Harness
+	if all {
+		if len(ctx.Args) > 0 {
+			return usageError("tuios integration install --all --mcp", "name a harness or --all, not both")
+		}
+		for _, h := range integration.Harnesses() {
+			if integration.SupportsMCP(h) && integration.StatusOf(h, env).ConfigDir {
+				targets = append(targets, h)
+			}
+		}
+	} else {
+		h, err := pickHarness(ctx.Args)
+		if err != nil {
+			return err
+		}
+		targets = append(targets, h)
+	}
+	results := []integration.Result{}
+	for _, h := range targets {
+		res, err := integration.InstallMCP(h, opt)
+		if err != nil {
+			if !all {
+				return integrationError(err)
+			}
+			fmt.Fprintf(ctx.Stderr, "%s: %v\n", h.ID, err)
+			continue
+		}
+		results = append(results, res)
+		if !flagBool(ctx, "json") {
+			printMCPResult(ctx, h, res, "registered tuios mcp", "tuios mcp already registered")
+		}
+	}
+	if flagBool(ctx, "json") {
+		return writeJSON(ctx.Stdout, map[string]any{"type": "integration_installed", "mcp": true, "results": results})
+	}
+	if all && len(targets) == 0 {
+		fmt.Fprintln(ctx.Stdout, "No harness tuios registers an MCP server for has run on this machine (no config directory).")
+	}
+	return nil
+}
+
+func runMCPUninstall(ctx *Context) error {
+	h, err := pickHarness(ctx.Args)
+	if err != nil {
+		return err
+	}
+	res, err := integration.UninstallMCP(h, integration.OSEnv())
+	if err != nil {
+		return integrationError(err)
+	}
+	if flagBool(ctx, "json") {
+		return writeJSON(ctx.Stdout, map[string]any{"type": "integration_uninstalled", "mcp": true, "result": res})
+	}
+	printMCPResult(ctx, h, res, "removed the tuios mcp entry", "no tuios mcp entry to remove")
+	return nil
+}
+
+func printMCPResult(ctx *Context, h integration.Harness, res integration.Result, did, nothing string) {
+	if !res.Changed {
+		fmt.Fprintf(ctx.Stdout, "%s: %s (%s)\n", h.Name, nothing, strings.Join(res.Files, ", "))
+		return
+	}
+	fmt.Fprintf(ctx.Stdout, "%s: %s in %s\n", h.Name, did, strings.Join(res.Files, ", "))
+	if res.Backup != "" {
+		fmt.Fprintf(ctx.Stdout, "  the original is kept as %s\n", res.Backup)
+	}
+	if res.Program != "" {
+		fmt.Fprintf(ctx.Stdout, "  it starts %s\n", res.Program)
+	}
+	if res.Note != "" {
+		fmt.Fprintf(ctx.Stdout, "  %s\n", res.Note)
+	}
+}

@@ -1,0 +1,112 @@
+package mcp
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tuios/tuios/internal/client"
+)
+
+// serve runs a server on real pipes with no daemon to reach, sends lines
+// and returns one answer line per request.
+func serve(t *testing.T, lines ...string) []map[string]any {
+	t.Helper()
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(Options{Dial: func() (*client.Client, error) { return nil, errors.New("no daemon here") }})
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(context.Background(), inR, outW); outW.Close() }()
+	var answers []map[string]any
+	sc := bufio.NewScanner(outR)
+	for _, l := range lines {
+		inW.WriteString(l + "\n")
+		if !strings.Contains(l, `"id"`) {
+			continue
+		}
+		if !sc.Scan() {
+			t.Fatalf("no answer to %s", l)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			t.Fatalf("answer %s: %v", sc.Bytes(), err)
+		}
+		answers = append(answers, m)
+	}
+	inW.Close()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Serve did not return when its input ended")
+	}
+	return answers
+}
+
+func TestInitializeNegotiatesTheVersion(t *testing.T) {
+	for _, c := range []struct{ ask, want string }{
+		{"2024-11-05", "2024-11-05"}, {"2025-03-26", "2025-03-26"}, {"2025-06-18", "2025-06-18"},
+		{"2025-11-25", "2025-11-25"}, {"2026-07-28", "2026-07-28"}, {"2099-01-01", "2025-11-25"}, {"", "2025-11-25"},
+	} {
+		a := serve(t, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"`+c.ask+`"}}`)
+		res := a[0]["result"].(map[string]any)
+		if res["protocolVersion"] != c.want {
+			t.Errorf("asked %q: got %v, want %s", c.ask, res["protocolVersion"], c.want)
+		}
+		if res["serverInfo"].(map[string]any)["name"] != "tuios" {
+			t.Errorf("serverInfo: %v", res["serverInfo"])
+		}
+	}
+}
+
+// structuredContent comes with 2025-06-18 and later, never before; a
+// daemon that does not answer is a tool error with a code, not a crash.
+func TestStructuredContentFromJune2025(t *testing.T) {
+	call := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"tuios_list_agents","arguments":{}}}`
+	for _, c := range []struct {
+		version    string
+		structured bool
+	}{{"2025-03-26", false}, {"2025-06-18", true}, {"2026-07-28", true}} {
+		a := serve(t, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"`+c.version+`"}}`, call)
+		res := a[1]["result"].(map[string]any)
+		if res["isError"] != true || !strings.Contains(res["content"].([]any)[0].(map[string]any)["text"].(string), "no_daemon") {
+			t.Errorf("%s: %v", c.version, res)
+		}
+		if _, has := res["structuredContent"]; has != c.structured {
+			t.Errorf("%s: structuredContent present %v, want %v", c.version, has, c.structured)
+		}
+	}
+}
+
+func TestUnknownToolAndMethod(t *testing.T) {
+	a := serve(t,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"tuios_fan","arguments":{}}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"tuios_respond","arguments":{}}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{}}`,
+		`{"jsonrpc":"2.0","id":4,"method":"ping"}`)
+	if e := a[0]["error"].(map[string]any); e["code"] != float64(codeInvalidParams) {
+		t.Errorf("tuios_fan: %v", a[0])
+	}
+	if e := a[1]["error"].(map[string]any); !strings.Contains(e["message"].(string), "tuios mcp --write") {
+		t.Errorf("tuios_respond without --write: %v", a[1])
+	}
+	if e := a[2]["error"].(map[string]any); e["code"] != float64(codeMethodNotFound) {
+		t.Errorf("resources/read: %v", a[2])
+	}
+	if a[3]["id"] != float64(4) || a[3]["result"] == nil {
+		t.Errorf("ping: %v", a[3])
+	}
+}
