@@ -127,16 +127,16 @@ func TestAgentTranscriptOfARealClaudeCode(t *testing.T) {
 	// The daemon started before these were set: the pane gets them on
 	// its command line.
 	env := "ANTHROPIC_BASE_URL=" + api.URL() + " ANTHROPIC_API_KEY=" + standinKey + " DISABLE_AUTOUPDATER=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1"
-	e.ok("new-window", "-s", "work", "cc", "--", "sh", "-c", "cd "+work+" && HOME="+home+" "+env+" exec "+in.shim+" --permission-mode acceptEdits")
-	if r := e.run("wait-for", "window-output", "-s", "work", "-w", "cc", "--pattern", "accept edits on", "--timeout", "60000"); r.code != 0 {
-		t.Fatalf("Claude Code's prompt never came:\n%s", e.ok("capture-pane", "-s", "work", "-w", "cc"))
+	e.ok("new-window", "-s", "work", "rcc", "--", "sh", "-c", "cd "+work+" && HOME="+home+" "+env+" exec "+in.shim+" --permission-mode acceptEdits")
+	if r := e.run("wait-for", "window-output", "-s", "work", "-w", "rcc", "--pattern", "accept edits on", "--timeout", "60000"); r.code != 0 {
+		t.Fatalf("Claude Code's prompt never came:\n%s", e.ok("capture-pane", "-s", "work", "-w", "rcc"))
 	}
-	e.ok("wait-for", "agent-state", "-s", "work", "-w", "cc", "--until", "idle,unknown,working,done,needs_input", "--timeout", "15000")
-	e.ok("send-text", "-s", "work", "-w", "cc", "Write hello.txt")
+	e.ok("wait-for", "agent-state", "-s", "work", "-w", "rcc", "--until", "idle,unknown,working,done,needs_input", "--timeout", "15000")
+	e.ok("send-text", "-s", "work", "-w", "rcc", "Write hello.txt")
 	time.Sleep(300 * time.Millisecond) // the paste settles before Enter, as a person types
-	e.ok("send-keys", "-s", "work", "-w", "cc", "Enter")
-	if r := e.run("wait-for", "window-output", "-s", "work", "-w", "cc", "--pattern", "Wrote hello.txt for you", "--timeout", "60000"); r.code != 0 {
-		t.Fatalf("the turn never ended:\n%s", e.ok("capture-pane", "-s", "work", "-w", "cc"))
+	e.ok("send-keys", "-s", "work", "-w", "rcc", "Enter")
+	if r := e.run("wait-for", "window-output", "-s", "work", "-w", "rcc", "--pattern", "Wrote hello.txt for you", "--timeout", "60000"); r.code != 0 {
+		t.Fatalf("the turn never ended:\n%s", e.ok("capture-pane", "-s", "work", "-w", "rcc"))
 	}
 	type entry struct {
 		Kind, Text, Tool, File string
@@ -147,7 +147,7 @@ func TestAgentTranscriptOfARealClaudeCode(t *testing.T) {
 	}
 	kinds := ""
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
-		r := e.run("agent-transcript", "-s", "work", "-w", "cc", "--json")
+		r := e.run("agent-transcript", "-s", "work", "-w", "rcc", "--json")
 		if r.code == 0 {
 			json.Unmarshal([]byte(r.out), &res)
 			var k []string
@@ -171,6 +171,6 @@ func TestAgentTranscriptOfARealClaudeCode(t *testing.T) {
 		x[4].Text != "+hello\n+world" || x[5].Text != answer {
 		t.Fatalf("entries: %+v", x)
 	}
-	e.ok("send-keys", "-s", "work", "-w", "cc", "ctrl+c")
-	e.ok("send-keys", "-s", "work", "-w", "cc", "ctrl+c")
+	e.ok("send-keys", "-s", "work", "-w", "rcc", "ctrl+c")
+	e.ok("send-keys", "-s", "work", "-w", "rcc", "ctrl+c")
 }
