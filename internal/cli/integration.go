@@ -167,6 +167,12 @@ func runIntegrationInstall(ctx *Context) error {
 }
 
 func printResult(ctx *Context, h integration.Harness, res integration.Result, did, nothing string) {
+	printResultRuns(ctx, h, res, did, nothing, "its hooks run")
+}
+
+// printResultRuns prints what an install or uninstall did; runs says what
+// the entry it wrote starts.
+func printResultRuns(ctx *Context, h integration.Harness, res integration.Result, did, nothing, runs string) {
 	if !res.Changed {
 		fmt.Fprintf(ctx.Stdout, "%s: %s (%s)\n", h.Name, nothing, strings.Join(res.Files, ", "))
 		return
@@ -176,7 +182,7 @@ func printResult(ctx *Context, h integration.Harness, res integration.Result, di
 		fmt.Fprintf(ctx.Stdout, "  the original is kept as %s\n", res.Backup)
 	}
 	if res.Program != "" {
-		fmt.Fprintf(ctx.Stdout, "  its hooks run %s\n", res.Program)
+		fmt.Fprintf(ctx.Stdout, "  %s %s\n", runs, res.Program)
 	}
 	if res.Note != "" {
 		fmt.Fprintf(ctx.Stdout, "  %s\n", res.Note)

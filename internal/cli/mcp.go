@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/tuios/tuios/internal/integration"
 	"github.com/tuios/tuios/internal/mcp"
@@ -129,18 +128,5 @@ func runMCPUninstall(ctx *Context) error {
 }
 
 func printMCPResult(ctx *Context, h integration.Harness, res integration.Result, did, nothing string) {
-	if !res.Changed {
-		fmt.Fprintf(ctx.Stdout, "%s: %s (%s)\n", h.Name, nothing, strings.Join(res.Files, ", "))
-		return
-	}
-	fmt.Fprintf(ctx.Stdout, "%s: %s in %s\n", h.Name, did, strings.Join(res.Files, ", "))
-	if res.Backup != "" {
-		fmt.Fprintf(ctx.Stdout, "  the original is kept as %s\n", res.Backup)
-	}
-	if res.Program != "" {
-		fmt.Fprintf(ctx.Stdout, "  it starts %s\n", res.Program)
-	}
-	if res.Note != "" {
-		fmt.Fprintf(ctx.Stdout, "  %s\n", res.Note)
-	}
+	printResultRuns(ctx, h, res, did, nothing, "it starts")
 }

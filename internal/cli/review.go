@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/term"
+	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/review"
 )
 
@@ -117,19 +118,8 @@ func reviewCommands() []Command {
 	}
 }
 
-// reviewDiff is the part of a review_diff result the text form reads.
-type reviewDiff struct {
-	Session     string        `json:"session"`
-	Window      string        `json:"window"`
-	Name        string        `json:"name"`
-	Base        string        `json:"base"`
-	BaseSHA     string        `json:"base_sha"`
-	Uncommitted bool          `json:"uncommitted"`
-	Files       []review.File `json:"files"`
-	Totals      review.Totals `json:"totals"`
-	Truncated   bool          `json:"truncated"`
-	Notes       []review.Note `json:"notes"`
-}
+// reviewDiff is review-diff's result (internal/proto).
+type reviewDiff = proto.ReviewDiff
 
 func runReview(ctx *Context) error {
 	session := str(ctx, "session")

@@ -552,6 +552,9 @@ func (as *asks) answerAsk(cn *conn, p *answerAskParams) (any, *proto.Error) {
 		return res, nil
 	}
 	it, ok := s.att.q.Find(inbox.AskKey(p.RequestID))
+	if !ok && standing() {
+		return res, nil // another answer closed it between the two looks: it stands
+	}
 	if !ok {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "no question has the request id %q", clipText(p.RequestID, 64)).
 			WithHint(proto.Hint{Param: "request_id", Command: "tuios list-attention --kind ask"})

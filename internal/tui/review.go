@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/review"
 )
 
@@ -50,19 +51,8 @@ type reviewView struct {
 	noteOn map[string]any
 }
 
-// reviewDiff is review-diff's result, the fields the overlay draws.
-type reviewDiff struct {
-	Session     string        `json:"session"`
-	Window      string        `json:"window"`
-	Name        string        `json:"name"`
-	Base        string        `json:"base"`
-	BaseSHA     string        `json:"base_sha"`
-	Uncommitted bool          `json:"uncommitted"`
-	Files       []review.File `json:"files"`
-	Totals      review.Totals `json:"totals"`
-	Truncated   bool          `json:"truncated"`
-	Notes       []review.Note `json:"notes"`
-}
+// reviewDiff is review-diff's result (internal/proto).
+type reviewDiff = proto.ReviewDiff
 
 // Reply tags: the window is in the tag so the answer for a review that
 // was closed (or replaced by another pane's) is dropped.

@@ -1,0 +1,18 @@
+package proto
+
+import "github.com/tuios/tuios/review"
+
+// ReviewDiff is review-diff's result as its readers take it: the CLI's
+// text form and the attach client's review overlay.
+type ReviewDiff struct {
+	Session     string        `json:"session"`
+	Window      string        `json:"window"`
+	Name        string        `json:"name"`
+	Base        string        `json:"base"`
+	BaseSHA     string        `json:"base_sha"`
+	Uncommitted bool          `json:"uncommitted"`
+	Files       []review.File `json:"files"`
+	Totals      review.Totals `json:"totals"`
+	Truncated   bool          `json:"truncated"`
+	Notes       []review.Note `json:"notes"`
+}
