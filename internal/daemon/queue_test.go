@@ -383,3 +383,26 @@ func TestQueuePreview(t *testing.T) {
 		}
 	}
 }
+
+// list-queued gives the person each message whole (so a dropped one can be
+// queued again as it was); anyone else gets the preview only.
+func TestListQueuedGivesThePersonTheWholeText(t *testing.T) {
+	g := newQueueRig(t, "working")
+	long := strings.Repeat("a long line of the reply ", 10) + "\nand a second line"
+	g.r.must("queue-prompt", map[string]any{"session": "q", "window": "worker", "text": long})
+	rows := func(r *rpc, params map[string]any) []any {
+		return r.must("list-queued", params)["entries"].([]any)
+	}
+	plain := rows(g.r, map[string]any{"session": "q", "window": "worker"})
+	if len(plain) != 1 || plain[0].(map[string]any)["text"] != nil || plain[0].(map[string]any)["preview"] == long {
+		t.Fatalf("a shell's listing: %v", plain)
+	}
+	person := personRPC(t, g.srv.opt.Socket)
+	whole := rows(person, map[string]any{"session": "q", "window": "worker", "human_nonce": person.nonce})
+	if len(whole) != 1 || whole[0].(map[string]any)["text"] != long {
+		t.Fatalf("the person's listing: %v", whole)
+	}
+	if rows(person, map[string]any{"session": "q", "window": "worker", "human_nonce": "forged"})[0].(map[string]any)["text"] != nil {
+		t.Fatalf("a forged nonce got the whole text")
+	}
+}

@@ -21,8 +21,9 @@ type queuePromptParams struct {
 }
 
 type listQueuedParams struct {
-	Session string `json:"session" desc:"the session"`
-	Window  string `json:"window" desc:"only this pane (default: every pane of the session)"`
+	Session    string `json:"session" desc:"the session"`
+	Window     string `json:"window" desc:"only this pane (default: every pane of the session)"`
+	HumanNonce string `json:"human_nonce" desc:"the nonce attach gave this client: the person gets each message whole (text), to queue a dropped one again" maxlen:"256"`
 }
 
 type cancelQueuedParams struct {
@@ -43,6 +44,7 @@ type queuedRow struct {
 	By      string `json:"by"`
 	From    string `json:"from,omitempty"`
 	Preview string `json:"preview"`
+	Text    string `json:"text,omitempty"` // whole, for the person only
 	State   string `json:"state"`
 }
 
@@ -195,6 +197,7 @@ func (q *replyQueue) list(cn *conn, p *listQueuedParams) (any, *proto.Error) {
 		}
 	}
 	s.mu.Unlock()
+	whole := s.isPerson(cn, p.HumanNonce) // x then u on the rail queues the same message again
 	rows := []queuedRow{}
 	q.mu.Lock()
 	for _, st := range seats {
@@ -203,8 +206,12 @@ func (q *replyQueue) list(cn *conn, p *listQueuedParams) (any, *proto.Error) {
 			continue
 		}
 		for _, e := range pq.entries {
-			rows = append(rows, queuedRow{ID: e.id, Session: ss.Name, Window: st.id, Name: st.name, At: e.at.UnixNano(),
-				By: e.by, From: e.from, Preview: preview(e.text), State: e.state})
+			row := queuedRow{ID: e.id, Session: ss.Name, Window: st.id, Name: st.name, At: e.at.UnixNano(),
+				By: e.by, From: e.from, Preview: preview(e.text), State: e.state}
+			if whole {
+				row.Text = e.text
+			}
+			rows = append(rows, row)
 		}
 	}
 	q.mu.Unlock()

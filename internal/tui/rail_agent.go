@@ -111,7 +111,7 @@ func (m *Model) railAgentKey(a proto.AttachAgent, name string) {
 			return
 		}
 		m.railKeys.dropFor = &a
-		m.call("list-queued", map[string]any{"session": a.Session, "window": a.Window}, "rail:list")
+		m.call("list-queued", map[string]any{"session": a.Session, "window": a.Window, "human_nonce": m.nonce}, "rail:list")
 	case "v":
 		m.openReview(a.Session, a.Window, name0, "") // review.go; esc comes back to the rail
 	}

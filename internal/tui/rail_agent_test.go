@@ -134,12 +134,12 @@ func TestRailAgentDropNewestAndQueueAgain(t *testing.T) {
 	railTo(m, 3)
 	m.Update(key("x"))
 	c := fc.last(t, "list-queued")
-	if c.params["window"] != "w3" || c.params["session"] != "work" {
-		t.Fatalf("x listed %+v", c.params)
+	if c.params["window"] != "w3" || c.params["session"] != "work" || c.params["human_nonce"] != "N1" {
+		t.Fatalf("x listed %+v (the person's nonce gets each message whole)", c.params)
 	}
 	railReplyTo(m, c.tag, "list-queued", `{"entries":[
 		{"id":"q1","session":"work","window":"w3","preview":"first","state":"waiting"},
-		{"id":"q2","session":"work","window":"w3","preview":"make the backoff jitter configurable","state":"waiting"},
+		{"id":"q2","session":"work","window":"w3","preview":"make the backoff jitter configurable","text":"make the backoff jitter configurable\nand log each attempt","state":"waiting"},
 		{"id":"q3","session":"work","window":"w3","preview":"typing","state":"delivering"}]}`, nil)
 	c = fc.last(t, "cancel-queued")
 	if c.params["id"] != "q2" || c.params["human_nonce"] != "N1" {
@@ -155,7 +155,7 @@ func TestRailAgentDropNewestAndQueueAgain(t *testing.T) {
 	clk.t = clk.t.Add(9 * time.Second)
 	m.Update(key("u"))
 	c = fc.last(t, "queue-prompt")
-	if c.params["text"] != "make the backoff jitter configurable" || c.params["window"] != "w3" || c.params["human_nonce"] != "N1" {
+	if c.params["text"] != "make the backoff jitter configurable\nand log each attempt" || c.params["window"] != "w3" || c.params["human_nonce"] != "N1" {
 		t.Fatalf("u queued %+v", c.params)
 	}
 	railReplyTo(m, c.tag, "queue-prompt", `{"position":2}`, nil)
