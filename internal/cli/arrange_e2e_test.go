@@ -1,11 +1,8 @@
 package cli_test
 
 import (
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // refused runs a verb that must fail and returns its stderr.
@@ -142,31 +139,7 @@ func TestClientGeometryVerbsCLI(t *testing.T) {
 		t.Fatalf("--tiling maybe: %q", msg)
 	}
 
-	tm, err := exec.LookPath("tmux")
-	if err != nil {
-		t.Skip("tmux is not installed")
-	}
-	tmux := func(args ...string) {
-		cmd := exec.Command(tm, append([]string{"-L", "arr-" + filepath.Base(e.dir), "-f", "/dev/null"}, args...)...)
-		cmd.Env = e.vars
-		if out, err := cmd.CombinedOutput(); err != nil && args[0] != "kill-server" {
-			t.Fatalf("tmux %v: %v %s", args, err, out)
-		}
-	}
-	t.Cleanup(func() { tmux("kill-server") })
-	tmux("new-session", "-d", "-x", "120", "-y", "40", e.bin+" attach -t work")
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		var info map[string]any
-		e.json(&info, "session-info", "-s", "work")
-		if info["attached"] == true {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the client never attached: %v", info)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	e.attachInTmux(t, "work", 120, 40) // an area of 96x39 beside the rail
 
 	if out := e.ok("focus-window", "-s", "work", "--direction", "left"); out != "focused left (workspace 1)\n" {
 		t.Fatalf("--direction left: %q", out)

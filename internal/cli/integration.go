@@ -3,9 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 
 	"github.com/tuios/tuios/detect"
@@ -84,24 +82,6 @@ func pickHarness(args []string) (integration.Harness, error) {
 	return h, nil
 }
 
-// defaultProgram is the tuios the hooks run: this binary, unless it is a
-// go run build that will be gone, then the tuios on PATH.
-func defaultProgram() string {
-	self, err := os.Executable()
-	if err == nil {
-		if r, err := filepath.EvalSymlinks(self); err == nil {
-			self = r
-		}
-	}
-	if self == "" || strings.Contains(self, "/go-build") {
-		if p, err := exec.LookPath("tuios"); err == nil {
-			return p
-		}
-		return "tuios"
-	}
-	return self
-}
-
 func integrationError(err error) error {
 	var ie *integration.Error
 	if e, ok := err.(*integration.Error); ok {
@@ -124,38 +104,15 @@ func runIntegrationInstall(ctx *Context) error {
 	if str(ctx, "then") != "" && !statusLine {
 		return usageError("tuios integration install claude-code --statusline --then CMD", "--then goes with --statusline")
 	}
-	opt := integration.Options{Env: env, Program: str(ctx, "command"), Default: defaultProgram(), StatusLine: statusLine, Then: str(ctx, "then")}
-	var targets []integration.Harness
-	if all {
-		if len(ctx.Args) > 0 {
-			return usageError("tuios integration install --all", "name a harness or --all, not both")
-		}
-		for _, h := range integration.Harnesses() {
-			if st := integration.StatusOf(h, env); h.Reports != integration.ReportsNothing && st.ConfigDir {
-				targets = append(targets, h)
-			}
-		}
-	} else {
-		h, err := pickHarness(ctx.Args)
-		if err != nil {
-			return err
-		}
-		targets = append(targets, h)
-	}
-	var results []integration.Result
-	for _, h := range targets {
-		res, err := integration.Install(h, opt)
-		if err != nil {
-			if !all {
-				return integrationError(err)
-			}
-			fmt.Fprintf(ctx.Stderr, "%s: %v\n", h.ID, err)
-			continue
-		}
-		results = append(results, res)
-		if !asJSON {
+	opt := integration.Options{Env: env, Program: str(ctx, "command"), Default: integration.DefaultProgram(), StatusLine: statusLine, Then: str(ctx, "then")}
+	targets, results, err := installEach(ctx, env, "tuios integration install --all",
+		func(h integration.Harness) bool { return h.Reports != integration.ReportsNothing },
+		func(h integration.Harness) (integration.Result, error) { return integration.Install(h, opt) },
+		func(h integration.Harness, res integration.Result) {
 			printResult(ctx, h, res, "installed", "already installed and current")
-		}
+		})
+	if err != nil {
+		return err
 	}
 	if asJSON {
 		return writeJSON(ctx.Stdout, map[string]any{"type": "integration_installed", "results": nonNil(results)})
@@ -164,6 +121,48 @@ func runIntegrationInstall(ctx *Context) error {
 		fmt.Fprintln(ctx.Stdout, "No harness with an integration has run on this machine (no config directory).")
 	}
 	return nil
+}
+
+// installEach installs on the harness named, or with --all on every one
+// that fits and has run on this machine (its config directory exists),
+// printing each result unless --json; with --all a harness that fails is
+// said on stderr and the rest go on.
+func installEach(ctx *Context, env integration.Env, allUsage string, fits func(integration.Harness) bool,
+	install func(integration.Harness) (integration.Result, error), print func(integration.Harness, integration.Result)) ([]integration.Harness, []integration.Result, error) {
+	all := flagBool(ctx, "all")
+	var targets []integration.Harness
+	if all {
+		if len(ctx.Args) > 0 {
+			return nil, nil, usageError(allUsage, "name a harness or --all, not both")
+		}
+		for _, h := range integration.Harnesses() {
+			if fits(h) && integration.StatusOf(h, env).ConfigDir {
+				targets = append(targets, h)
+			}
+		}
+	} else {
+		h, err := pickHarness(ctx.Args)
+		if err != nil {
+			return nil, nil, err
+		}
+		targets = append(targets, h)
+	}
+	var results []integration.Result
+	for _, h := range targets {
+		res, err := install(h)
+		if err != nil {
+			if !all {
+				return nil, nil, integrationError(err)
+			}
+			fmt.Fprintf(ctx.Stderr, "%s: %v\n", h.ID, err)
+			continue
+		}
+		results = append(results, res)
+		if !flagBool(ctx, "json") {
+			print(h, res)
+		}
+	}
+	return targets, results, nil
 }
 
 func printResult(ctx *Context, h integration.Harness, res integration.Result, did, nothing string) {

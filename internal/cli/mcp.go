@@ -68,42 +68,18 @@ func runMCPInstall(ctx *Context) error {
 		}
 	}
 	env := integration.OSEnv()
-	opt := integration.MCPOptions{Env: env, Program: str(ctx, "command"), Default: defaultProgram(), Write: flagBool(ctx, "mcp-write")}
+	opt := integration.MCPOptions{Env: env, Program: str(ctx, "command"), Default: integration.DefaultProgram(), Write: flagBool(ctx, "mcp-write")}
 	all := flagBool(ctx, "all")
-	var targets []integration.Harness
-	if all {
-		if len(ctx.Args) > 0 {
-			return usageError("tuios integration install --all --mcp", "name a harness or --all, not both")
-		}
-		for _, h := range integration.Harnesses() {
-			if integration.SupportsMCP(h) && integration.StatusOf(h, env).ConfigDir {
-				targets = append(targets, h)
-			}
-		}
-	} else {
-		h, err := pickHarness(ctx.Args)
-		if err != nil {
-			return err
-		}
-		targets = append(targets, h)
-	}
-	results := []integration.Result{}
-	for _, h := range targets {
-		res, err := integration.InstallMCP(h, opt)
-		if err != nil {
-			if !all {
-				return integrationError(err)
-			}
-			fmt.Fprintf(ctx.Stderr, "%s: %v\n", h.ID, err)
-			continue
-		}
-		results = append(results, res)
-		if !flagBool(ctx, "json") {
+	targets, results, err := installEach(ctx, env, "tuios integration install --all --mcp", integration.SupportsMCP,
+		func(h integration.Harness) (integration.Result, error) { return integration.InstallMCP(h, opt) },
+		func(h integration.Harness, res integration.Result) {
 			printMCPResult(ctx, h, res, "registered tuios mcp", "tuios mcp already registered")
-		}
+		})
+	if err != nil {
+		return err
 	}
 	if flagBool(ctx, "json") {
-		return writeJSON(ctx.Stdout, map[string]any{"type": "integration_installed", "mcp": true, "results": results})
+		return writeJSON(ctx.Stdout, map[string]any{"type": "integration_installed", "mcp": true, "results": nonNil(results)})
 	}
 	if all && len(targets) == 0 {
 		fmt.Fprintln(ctx.Stdout, "No harness tuios registers an MCP server for has run on this machine (no config directory).")

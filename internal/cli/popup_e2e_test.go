@@ -1,12 +1,9 @@
 package cli_test
 
 import (
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 )
 
 // tuios popup from the command line: refused with no client (needs_client)
@@ -32,32 +29,7 @@ func TestPopupCLI(t *testing.T) {
 		t.Fatalf("-w is not popup's: %q", msg)
 	}
 
-	tm, err := exec.LookPath("tmux")
-	if err != nil {
-		t.Skip("tmux is not installed")
-	}
-	tmux := func(args ...string) {
-		cmd := exec.Command(tm, append([]string{"-L", "pop-" + filepath.Base(e.dir), "-f", "/dev/null"}, args...)...)
-		cmd.Env = e.vars
-		if out, err := cmd.CombinedOutput(); err != nil && args[0] != "kill-server" {
-			t.Fatalf("tmux %v: %v %s", args, err, out)
-		}
-	}
-	t.Cleanup(func() { tmux("kill-server") })
-	// 120x40 with the rail: an area of 96x39.
-	tmux("new-session", "-d", "-x", "120", "-y", "40", e.bin+" attach -t work")
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		var info map[string]any
-		e.json(&info, "session-info", "-s", "work")
-		if info["attached"] == true && info["width"] == 96.0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the client never attached: %v", info)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	e.attachInTmux(t, "work", 120, 40) // an area of 96x39 beside the rail
 
 	var res map[string]any
 	e.json(&res, "popup", "-s", "work", "--json", "--", "cat")

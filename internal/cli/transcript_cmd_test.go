@@ -133,7 +133,8 @@ func TestAgentTranscriptOfARealClaudeCode(t *testing.T) {
 	}
 	e.ok("wait-for", "agent-state", "-s", "work", "-w", "rcc", "--until", "idle,unknown,working,done,needs_input", "--timeout", "15000")
 	e.ok("send-text", "-s", "work", "-w", "rcc", "Write hello.txt")
-	time.Sleep(300 * time.Millisecond) // the paste settles before Enter, as a person types
+	// Enter once the prompt box shows the text, as a person presses it.
+	e.ok("wait-for", "window-output", "-s", "work", "-w", "rcc", "--pattern", "Write hello.txt", "--timeout", "15000")
 	e.ok("send-keys", "-s", "work", "-w", "rcc", "Enter")
 	if r := e.run("wait-for", "window-output", "-s", "work", "-w", "rcc", "--pattern", "Wrote hello.txt for you", "--timeout", "60000"); r.code != 0 {
 		t.Fatalf("the turn never ended:\n%s", e.ok("capture-pane", "-s", "work", "-w", "rcc"))

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -550,7 +551,7 @@ func (d *tomlDoc) edit(data []byte, path []string, lit string) []byte {
 		nl = "\r\n"
 	}
 	for _, e := range d.entries {
-		if !e.inArrayTable && samePath(e.path, path) {
+		if !e.inArrayTable && slices.Equal(e.path, path) {
 			return concat(data[:e.valStart], []byte(lit), data[e.valEnd:])
 		}
 	}
@@ -564,7 +565,7 @@ func (d *tomlDoc) edit(data []byte, path []string, lit string) []byte {
 		return concat(head, []byte(line), data[at:])
 	}
 	for hi, h := range d.headers {
-		if h.array || !samePath(h.path, parent) {
+		if h.array || !slices.Equal(h.path, parent) {
 			continue
 		}
 		at, indent := h.lineEnd, ""
@@ -579,7 +580,7 @@ func (d *tomlDoc) edit(data []byte, path []string, lit string) []byte {
 	// ([notifications] agent.dock = true): add a sibling dotted key.
 	var last *tomlEntry
 	for i, e := range d.entries {
-		if !e.inArrayTable && len(e.path) > len(parent) && e.tableLen < len(parent) && samePath(e.path[:len(parent)], parent) {
+		if !e.inArrayTable && len(e.path) > len(parent) && e.tableLen < len(parent) && slices.Equal(e.path[:len(parent)], parent) {
 			last = &d.entries[i]
 		}
 	}
@@ -596,18 +597,6 @@ func (d *tomlDoc) edit(data []byte, path []string, lit string) []byte {
 	}
 	b.WriteString("[" + joinKey(parent) + "]" + nl + quoteKey(path[len(path)-1]) + " = " + lit + nl)
 	return b.Bytes()
-}
-
-func samePath(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func concat(parts ...[]byte) []byte {

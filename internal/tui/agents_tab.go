@@ -1,9 +1,6 @@
 package tui
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 
 	"github.com/tuios/tuios/internal/integration"
@@ -151,7 +148,7 @@ func (m *Model) runIntegration(h integration.Harness, act string) {
 		res, err = integration.Uninstall(h, env)
 	} else {
 		// An empty Program keeps the program an existing install runs.
-		res, err = integration.Install(h, integration.Options{Env: env, Default: hookProgram()})
+		res, err = integration.Install(h, integration.Options{Env: env, Default: integration.DefaultProgram()})
 	}
 	if err != nil {
 		m.say("%s: %s", h.Name, clean(err.Error()))
@@ -174,27 +171,6 @@ func (m *Model) runIntegration(h integration.Harness, act string) {
 	if res.Note != "" && act != actUninstall {
 		m.dock += "; " + res.Note
 	}
-}
-
-// hookProgram is the tuios a new install's hooks run: this binary, unless
-// it is a go run build that will be gone, then the tuios on PATH (as the
-// CLI's install does).
-func hookProgram() string {
-	self, err := os.Executable()
-	if err == nil {
-		if r, err := filepath.EvalSymlinks(self); err == nil {
-			self = r
-		}
-	}
-	if self == "" || strings.Contains(self, "/go-build") {
-		if p, err := exec.LookPath("tuios"); err == nil {
-			return p
-		}
-		if self == "" {
-			return "tuios"
-		}
-	}
-	return self
 }
 
 // agentsTabLines draw the tab over the area.

@@ -47,7 +47,7 @@ func TestAttachReplyToAnErroredAgentIsTyped(t *testing.T) {
 	w.keys("c", "C-b", "i")
 	w.waitFor("c", `s1/er  the build broke`)
 	w.waitFor("c", `r reply`)
-	time.Sleep(600 * time.Millisecond) // the dwell: keys act 0.4 s after the row stood still
+	w.steady("c", 600*time.Millisecond) // the dwell: keys act 0.4 s after the row stood still
 	w.keys("c", "r")
 	w.waitFor("c", `Reply to er`)
 	w.keys("c", "-l", "try again")

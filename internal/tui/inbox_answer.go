@@ -468,6 +468,16 @@ func (m *Model) inputKey(k tea.Key, name string) tea.Cmd {
 		m.reply(x.it, "deny", text, nil)
 	case "esc", "ctrl+c":
 		in.input = nil
+	default:
+		x.edit(k, name)
+	}
+	return nil
+}
+
+// edit applies a line-editing key (backspace, ctrl+u, typed text) to the
+// line; every line the client reads from the person shares it.
+func (x *inboxInput) edit(k tea.Key, name string) {
+	switch name {
 	case "backspace", "ctrl+h":
 		if len(x.text) > 0 {
 			x.text = x.text[:len(x.text)-1]
@@ -476,10 +486,9 @@ func (m *Model) inputKey(k tea.Key, name string) tea.Cmd {
 		x.text = x.text[:0]
 	default:
 		if k.Text != "" && !k.Mod.Contains(tea.ModCtrl) {
-			x.add(k.Text)
+			x.add(k.Text) // one line, escapes dropped
 		}
 	}
-	return nil
 }
 
 // add appends typed or pasted text up to the limit: escape sequences,

@@ -38,8 +38,8 @@ func TestAttachInboxResumeRowTypesTheCommand(t *testing.T) {
 	w.keys("c", "C-b", "i")
 	w.waitFor("c", `Resume \(1\)`)
 	for i := 0; i < 10 && !strings.Contains(w.screen("c"), "y resume"); i++ {
-		w.keys("c", "j") // down to the Resume row, whatever is above it
-		time.Sleep(100 * time.Millisecond)
+		w.keys("c", "j")                    // down to the Resume row, whatever is above it
+		w.steady("c", 300*time.Millisecond) // the cursor moved and the footer was drawn
 	}
 	w.waitFor("c", `y resume`)
 	if strings.Contains(w.ok("capture-pane", "-s", "s", "-w", "pd"), "claude --resume") {

@@ -376,16 +376,8 @@ func (m *Model) selectorKey(k tea.Key, name string) tea.Cmd {
 	case "esc", "ctrl+c":
 		m.selectorDone(false)
 		return nil
-	case "backspace", "ctrl+h":
-		if len(x.text) > 0 {
-			x.text = x.text[:len(x.text)-1]
-		}
-	case "ctrl+u":
-		x.text = x.text[:0]
 	default:
-		if k.Text != "" && !k.Mod.Contains(tea.ModCtrl) {
-			x.add(k.Text)
-		}
+		x.edit(k, name)
 	}
 	if string(x.text) != before {
 		m.selectorEdited()

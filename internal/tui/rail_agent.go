@@ -166,16 +166,8 @@ func (m *Model) railReplyKey(k tea.Key) (tea.Cmd, bool) {
 	case "esc", "ctrl+c":
 		m.railKeys.reply = nil
 		m.dock = m.railHint()
-	case "backspace", "ctrl+h":
-		if len(x.text) > 0 {
-			x.text = x.text[:len(x.text)-1]
-		}
-	case "ctrl+u":
-		x.text = x.text[:0]
 	default:
-		if k.Text != "" && !k.Mod.Contains(tea.ModCtrl) {
-			x.add(k.Text) // inbox_answer.go: one line, escapes dropped
-		}
+		x.edit(k, name)
 	}
 	return nil, true
 }

@@ -335,16 +335,8 @@ func (m *Model) reviewInputKey(k tea.Key, name string) {
 		m.call("review-note", p, tagReviewNote+rv.window)
 	case "esc", "ctrl+c":
 		rv.input = nil
-	case "backspace", "ctrl+h":
-		if len(x.text) > 0 {
-			x.text = x.text[:len(x.text)-1]
-		}
-	case "ctrl+u":
-		x.text = x.text[:0]
 	default:
-		if k.Text != "" && !k.Mod.Contains(tea.ModCtrl) {
-			x.add(k.Text)
-		}
+		x.edit(k, name)
 	}
 }
 
