@@ -91,6 +91,9 @@ type Command struct {
 	Help string
 	// Example is one or more example lines shown by --help.
 	Example string
+	// More is text --help prints after the flags, made only then (the
+	// attach client's keys, read from the config file).
+	More func() string
 	// Flags defines the verb's flags. It may be nil.
 	Flags func(fs *FlagSet)
 	// RawArgs hands every argument after the verb to Run unparsed (for a
@@ -424,6 +427,11 @@ func writeHelp(w io.Writer, table []Command, c *Command) {
 	}
 	fs.BoolP("help", "h", false, "show this help")
 	fmt.Fprintf(w, "Flags:\n%s", flagUsages(fs))
+	if c.More != nil {
+		if more := strings.TrimRight(c.More(), "\n"); more != "" {
+			fmt.Fprintf(w, "\n%s\n", more)
+		}
+	}
 	if c.Example != "" {
 		fmt.Fprintf(w, "\nExample:\n%s\n", indent(c.Example))
 	}

@@ -100,8 +100,8 @@ func Options() []Option {
 			Description: "a sound file of your own for " + st + " alerts"})
 	}
 	opts = append(opts,
-		Option{Key: "ui.rail", Type: "enum", Default: "left", Accepted: []string{"left", "right"}, ReadBy: "client",
-			Description: "the side of the screen the session rail sits on"},
+		Option{Key: "ui.rail", Type: "enum", Default: "on", Accepted: []string{"on", "off", "left", "right"}, ReadBy: "client",
+			Description: "the session rail: on (on the left), off (hidden; the toggle-rail key, prefix b, shows it), or the side it sits on"},
 		b("ui.ascii_only", false, "client", "draw ASCII instead of glyphs and box rules"),
 	)
 	return opts

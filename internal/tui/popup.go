@@ -109,6 +109,7 @@ func (m *Model) popupRow(w proto.AttachWindow, r, width int) string {
 		} else {
 			body = fit(line, inner)
 		}
+		body = m.selectRow(w.ID, r-1, body, inner) // selection.go
 	}
 	return style + v + sgrReset + body + style + v + sgrReset
 }

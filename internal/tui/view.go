@@ -47,8 +47,8 @@ func (m *Model) cursor() *tea.Cursor {
 	if m.inbox != nil || m.scroll != nil || m.confirmClose != "" {
 		return nil
 	}
-	if m.agentsUI.palette != nil || m.agentsUI.tab != nil {
-		return nil // palette.go draws its own cursor
+	if m.agentsUI.palette != nil || m.agentsUI.tab != nil || m.keyUI.help != nil {
+		return nil // palette.go draws its own cursor; help.go has none
 	}
 	w, ok := m.focused()
 	if !ok {
@@ -80,6 +80,7 @@ func (m *Model) Render() string {
 	areaX, cols, rows, rail := m.geometry()
 	area := m.area(cols, rows)
 	area = m.agentsUIArea(area, cols, rows) // palette.go: the palette and the Agents tab
+	area = m.helpArea(area, cols, rows)     // help.go: prefix ?
 	var railRows []string
 	if rail {
 		railRows = m.rail(rows)
@@ -136,11 +137,7 @@ func (m *Model) area(cols, rows int) []string {
 		out[y] = b.String()
 	}
 	if len(tiles) == 0 && rows > 0 {
-		msg := "no windows here: prefix c opens one"
-		if !m.haveLayout {
-			msg = "attaching…"
-		}
-		out[rows/2] = fitPlain(strings.Repeat(" ", max(0, (cols-len(msg))/2))+msg, cols, m.opt.ASCIIOnly)
+		m.emptyLines(out, cols, rows) // hint.go: how to open a window here
 	}
 	m.drawPopups(out, cols, rows) // popup.go
 	return out
@@ -162,6 +159,9 @@ func (m *Model) tileRow(t proto.AttachWindow, r, w int) string {
 		return strings.Repeat(" ", w)
 	}
 	line := p.lines[r]
+	if m.keyUI.sel != nil { // selection.go: a mouse selection over this pane
+		return m.selectRow(t.ID, r, fit(line, w), w)
+	}
 	if p.cols == w && line != "" {
 		return line + sgrReset
 	}
@@ -197,24 +197,6 @@ func (m *Model) titleBar(t proto.AttachWindow, w int) string {
 		return sgrReverse + sgrBold + text + sgrReset
 	}
 	return sgrReverse + "\x1b[2m" + text + sgrReset
-}
-
-func (m *Model) scrollRow(s *scrollback, r, w int) string {
-	i := s.top + r
-	if s.loading && r == 0 {
-		return fitPlain(" reading the history…", w, m.opt.ASCIIOnly)
-	}
-	if i < 0 || i >= len(s.lines) {
-		return strings.Repeat(" ", w)
-	}
-	lo, hi := s.cur, s.cur
-	if s.anchor >= 0 {
-		lo, hi = min(s.anchor, s.cur), max(s.anchor, s.cur)
-	}
-	if i >= lo && i <= hi {
-		return sgrReverse + fitPlain(s.plain[i], w, m.opt.ASCIIOnly) + sgrReset
-	}
-	return fit(s.lines[i], w)
 }
 
 // rail is the rail's rows, each railWidth cells: sessions, then agents.
@@ -310,10 +292,10 @@ func (m *Model) dockLine() string {
 		}
 	}
 	if m.prefix {
-		s.WriteString("  [prefix]")
+		return m.prefixDock(s.String()) // hint.go: the next keys
 	}
 	if m.scroll != nil {
-		s.WriteString("  scrollback: arrows/PgUp/PgDn, / search, v select, y copy, q leave")
+		return m.copyDock(s.String()) // hint.go: copy mode's keys
 	} else if n := m.noticeText(); n != "" { // notice.go: the integration notice
 		return m.noticeDockLine(s.String(), n)
 	} else if m.dock != "" {
