@@ -119,12 +119,12 @@ func keyTable() []binding {
 		w(ActNewest, "O", "the newest finished turn not seen (O again: older)", "Mail: newest finished turn", ""),
 		w(ActMail, "M", "the Inbox on its mail", "Mail: open inbox", ""),
 		w(ActReview, "v", "review the focused pane's changes", "Review: focused pane", ""),
-		w(ActRail, "s", "put a cursor in the rail", "Sessions: rail cursor", ""),
-		w(ActToggleRail, "b", "show or hide the rail", "Sessions: show or hide the rail", "rail"),
 		w(ActPalette, ":", "the command palette: every action by name", "", "palette"),
+		w(ActDetach, "d", "detach (the windows keep running)", "Session: detach", "detach"),
+		w(ActToggleRail, "b", "show or hide the rail", "Sessions: show or hide the rail", "rail"),
+		w(ActRail, "s", "put a cursor in the rail", "Sessions: rail cursor", ""),
 		w(ActAgents, "A", "the settings page's Agents tab", "Agents: settings", ""),
 		w(ActHelp, "?", "this list of keys", "Help: every key", "help"),
-		w(ActDetach, "d", "detach (the windows keep running)", "Session: detach", "detach"),
 		{mode: ModeWindow, action: ActClosePopup, keys: []string{"esc"}, does: "close the focused popup", fixed: true},
 		{mode: ModeWindow, action: ActTypePrefix, does: "type the prefix key into the window", fixed: true},
 
@@ -256,6 +256,10 @@ func newKeymap(prefix string, overrides map[string]string) keymap {
 		}
 		if b.action == ActTypePrefix {
 			b.keys = []string{prefix}
+		} else if b.mode != ModeWindow {
+			// The prefix is read before any mode's keys (as in tmux):
+			// copy mode's ctrl+b is the prefix while the prefix is ctrl+b.
+			b.keys = slices.DeleteFunc(b.keys, func(k string) bool { return k == prefix })
 		}
 		m := km.modes[b.mode]
 		if m == nil {
@@ -307,8 +311,8 @@ func keysText(keys []string) string {
 
 // checkBindings reads overrides as Configure gets them: each action must
 // be one the table has and may rebind, each key a key the client can
-// read, and no two actions of one mode may be given one key (nor the
-// prefix, in the window mode). The error names the table and the action
+// read, no two actions of one mode may be given one key, and none the
+// prefix. The error names the table and the action
 // as the file does.
 func checkBindings(prefix string, overrides map[string]string) error {
 	rows := map[string]binding{}
@@ -336,8 +340,8 @@ func checkBindings(prefix string, overrides map[string]string) error {
 			return fmt.Errorf("[%s] has no action %q", table, name)
 		case !validKeyName(key):
 			return fmt.Errorf("[%s] %s: %s", table, name, badKey(key))
-		case b.mode == ModeWindow && key == prefix:
-			return fmt.Errorf("[%s] %s: %q is the prefix key (the prefix twice types it)", table, name, key)
+		case key == prefix:
+			return fmt.Errorf("[%s] %s: %q is the prefix key, read before any other key", table, name, key)
 		}
 		if other, dup := used[b.mode+" "+key]; dup {
 			_, on := fileName(other)

@@ -18,17 +18,22 @@ import (
 // workspaces), then the window mode's hinted keys.
 func (m *Model) prefixDock(lead string) string {
 	var items []string
-	help := ""
+	help, last := "", ""
 	for _, b := range m.keys.rows {
 		if b.mode != ModeWindow || b.hint == "" || len(b.keys) == 0 {
 			continue
 		}
-		item := sgrBold + b.keys[0] + "\x1b[22m " + b.hint
 		if b.action == ActHelp {
-			help = item
+			help = sgrBold + b.keys[0] + "\x1b[22m " + b.hint
 			continue
 		}
-		items = append(items, item)
+		key := sgrBold + b.keys[0] + "\x1b[22m"
+		if b.hint == last && len(items) > 0 { // % and " are one split
+			items[len(items)-1] = strings.Replace(items[len(items)-1], " "+b.hint, " "+key+" "+b.hint, 1)
+			continue
+		}
+		items = append(items, key+" "+b.hint)
+		last = b.hint
 	}
 	return sgrReverse + fitHint(lead+"  "+m.keys.prefix+":", items, help, m.width, m.opt.ASCIIOnly) + sgrReset
 }
