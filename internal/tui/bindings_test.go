@@ -197,9 +197,9 @@ func TestConfigureKeyTables(t *testing.T) {
 		t.Errorf("configured %+v", opt)
 	}
 	for text, want := range map[string]string{
-		"[keybindings.cpy]\nup = \"k\"\n":                   "[keybindings.cpy]: no such key table",
-		"[keybindings]\nzoom = \"d\"\ndetach = \"d\"\n":      `detach and zoom are both bound to "d"`,
-		"[keybindings.copy]\nup = \"control+k\"\n":           `[keybindings.copy] up: "control+k" is not a key`,
+		"[keybindings.cpy]\nup = \"k\"\n":                       "[keybindings.cpy]: no such key table",
+		"[keybindings]\nzoom = \"d\"\ndetach = \"d\"\n":         `detach and zoom are both bound to "d"`,
+		"[keybindings.copy]\nup = \"control+k\"\n":              `[keybindings.copy] up: "control+k" is not a key`,
 		"[keybindings]\nprefix = \"ctrl+a\"\nzoom = \"ctrl+a\"": "is the prefix key",
 	} {
 		f := load(t, text)
