@@ -85,6 +85,13 @@ func helpText(km keymap, cols int, ascii, styled bool) []string {
 		doesW = max(doesW, ansi.StringWidth(b.does))
 	}
 	keyW, doesW = min(keyW, 14), min(doesW, 52)
+	nameW := map[string]int{}
+	for _, b := range km.rows {
+		if !b.fixed {
+			table, n := fileName(b.action)
+			nameW[b.mode] = max(nameW[b.mode], ansi.StringWidth("["+table+"] "+n))
+		}
+	}
 	var out []string
 	for i, md := range keyModes {
 		if i > 0 {
@@ -109,14 +116,16 @@ func helpText(km keymap, cols int, ascii, styled bool) []string {
 				table, n := fileName(b.action)
 				name = "[" + table + "] " + n
 			}
+			// The names make a column at the right, as wide as the
+			// mode's widest; a line too long for it is cut before it.
+			nameX := cols - nameW[b.mode] - 1
 			switch {
 			case !styled && name != "":
 				out = append(out, line+strings.Repeat(" ", max(doesW-ansi.StringWidth(b.does), 0))+"  "+name)
 			case !styled:
 				out = append(out, line)
-			case name != "" && cols-ansi.StringWidth(line)-3 >= ansi.StringWidth(name):
-				pad := cols - ansi.StringWidth(line) - ansi.StringWidth(name) - 1
-				out = append(out, line+strings.Repeat(" ", pad)+dim+name+reset)
+			case name != "" && nameX-2 >= 3+keyW+2+12:
+				out = append(out, fitPlain(line, nameX-2, ascii)+"  "+dim+name+reset)
 			default:
 				out = append(out, fitPlain(line, cols, ascii))
 			}

@@ -71,12 +71,12 @@ func (m *Model) copyDock(lead string) string {
 		k("select-line") + " lines",
 		k("copy") + " copy",
 		k("search") + " search",
-		k("exit") + " leave",
+		k("next") + "/" + k("prev") + " next",
 	}
 	if s := m.scroll; s != nil && s.anchor >= 0 {
-		items = []string{k("copy") + " copy", "esc drop the selection", "arrows/hjkl extend it"}
+		items = []string{k("copy") + " copy", "arrows/hjkl extend", "esc drop the selection"}
 	}
-	return sgrReverse + fitHint(lead+"  copy mode:", items, m.keys.first(ActHelp)+" after the prefix: all keys", m.width, m.opt.ASCIIOnly) + sgrReset
+	return sgrReverse + fitHint(lead+"  copy mode:", items, k("exit")+" leave", m.width, m.opt.ASCIIOnly) + sgrReset
 }
 
 // split is prefix % (side by side) and prefix " (stacked): split-window
