@@ -221,7 +221,8 @@ type keymap struct {
 	action map[string]string // key -> action, window mode
 	inbox  map[string]string // key -> action, Inbox
 	modes  map[string]map[string]string
-	keys   map[string][]string // action -> its keys now, in order
+	dflt   map[string]map[string]string // mode -> default key -> action
+	keys   map[string][]string          // action -> its keys now, in order
 	rows   []binding           // the table with the keys bound now
 }
 
@@ -234,8 +235,16 @@ func newKeymap(prefix string, overrides map[string]string) keymap {
 	if prefix == "" {
 		prefix = DefaultPrefix
 	}
-	km := keymap{prefix: prefix, modes: map[string]map[string]string{}, keys: map[string][]string{}}
+	km := keymap{prefix: prefix, modes: map[string]map[string]string{}, dflt: map[string]map[string]string{}, keys: map[string][]string{}}
 	rows := keyTable()
+	for _, b := range rows {
+		if km.dflt[b.mode] == nil {
+			km.dflt[b.mode] = map[string]string{}
+		}
+		for _, k := range b.keys {
+			km.dflt[b.mode][k] = b.action
+		}
+	}
 	// Keys given by the overrides, per mode, so a default that wants
 	// the same key gives it up.
 	taken := map[string]map[string]bool{}

@@ -358,3 +358,15 @@ func TestSplitKeys(t *testing.T) {
 		t.Errorf(`" : %+v`, c.params)
 	}
 }
+
+// The Inbox's footer names the keys bound now.
+func TestInboxFooterFollowsBindings(t *testing.T) {
+	m, _, _ := newTest(t, Options{Bindings: map[string]string{InClose: "x", InDismiss: "D"}})
+	m.openInbox()
+	m.Update(reply("inbox:list", map[string]any{"items": []map[string]any{{"id": "1", "kind": "finished", "session": "work", "window": "w2", "name": "claude", "summary": "done"}}}))
+	m.width = 200 // the whole footer
+	s := screenText(m)
+	if !strings.Contains(s, "D dismiss") || !strings.Contains(s, "x close") || strings.Contains(s, "q close") || strings.Contains(s, "d dismiss") {
+		t.Errorf("footer:\n%s", s)
+	}
+}

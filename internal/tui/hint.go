@@ -172,3 +172,22 @@ func (m *Model) emptyLines(out []string, cols, rows int) {
 		}
 	}
 }
+
+// boundHints rewrites a footer's "KEY what" items written with the
+// default keys of a mode to the keys bound now: a rebound action shows
+// its new key, one left without a key is dropped.
+func (m *Model) boundHints(mode string, items []string) []string {
+	out := items[:0:0]
+	for _, it := range items {
+		k, what, ok := strings.Cut(it, " ")
+		act := m.keys.dflt[mode][k]
+		if !ok || act == "" || m.keys.in(mode, k) == act {
+			out = append(out, it)
+			continue
+		}
+		if now := m.keys.first(act); now != "" {
+			out = append(out, now+" "+what)
+		}
+	}
+	return out
+}

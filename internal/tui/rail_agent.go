@@ -80,7 +80,7 @@ func (m *Model) railHint() string {
 		keys = append(keys, "x drop newest queued")
 	}
 	keys = append(keys, "v review", "esc leave")
-	return agentName(a) + ": " + strings.Join(keys, "  ")
+	return agentName(a) + ": " + strings.Join(m.boundHints(ModeRail, keys), "  ") // hint.go: the keys bound now
 }
 
 // railAgentKey is a key on an agent row other than the cursor's own.

@@ -576,7 +576,7 @@ func (m *Model) inboxKeys() string {
 	}
 	k = append(k, m.viewKeys()...) // inbox_snooze.go: u, f, /, S
 	k = append(k, "q close")
-	return strings.Join(k, "  ")
+	return strings.Join(m.boundHints(ModeInbox, k), "  ") // hint.go: the keys bound now
 }
 
 // age is how long ago a unix-ns time was, in one short unit.
