@@ -223,7 +223,7 @@ type keymap struct {
 	modes  map[string]map[string]string
 	dflt   map[string]map[string]string // mode -> default key -> action
 	keys   map[string][]string          // action -> its keys now, in order
-	rows   []binding           // the table with the keys bound now
+	rows   []binding                    // the table with the keys bound now
 }
 
 // newKeymap binds the table with the overrides (action -> key, as
