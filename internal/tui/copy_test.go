@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/tuios/tuios/internal/proto"
 )
 
@@ -188,6 +189,11 @@ func TestPasteBuffer(t *testing.T) {
 	if c := fc.last(t, "send-text"); c.params["text"] != "\x1b[200~one\rtwo\x1b[201~" {
 		t.Errorf("bracketed paste %q", c.params["text"])
 	}
+	// Control characters never make it into the buffer.
+	m.copied("a\x03b\x1b[201~c\td\u009be")
+	if m.keyUI.paste != "ab[201~c\tde" {
+		t.Errorf("the buffer kept control characters: %q", m.keyUI.paste)
+	}
 	// A program cannot paste the person's buffer by sending the chord.
 	n := len(fc.calls)
 	m.Update(proto.AttachKeys{Type: "keys", Window: "w1", Keys: []string{"ctrl+b", "]"}})
@@ -292,6 +298,17 @@ func TestHelpScreen(t *testing.T) {
 	if m.keyUI.help != nil || len(fc.calls) != n {
 		t.Errorf("esc: help %v, calls %+v", m.keyUI.help, fc.calls[n:])
 	}
+	// A tiny terminal still draws it, every row its width.
+	m.Update(key("ctrl+b"))
+	m.Update(key("?"))
+	m.Update(tea.WindowSizeMsg{Width: 20, Height: 5})
+	for i, row := range plain(m) {
+		if w := ansi.StringWidth(row); w != 20 {
+			t.Errorf("row %d of the help at 20x5 is %d wide: %q", i, w, row)
+		}
+	}
+	m.Update(key("q"))
+	m.Update(tea.WindowSizeMsg{Width: 104, Height: 20})
 	// The prefix works through it.
 	m.Update(key("ctrl+b"))
 	m.Update(key("?"))

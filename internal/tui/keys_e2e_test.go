@@ -17,10 +17,14 @@ import (
 
 // clipboardWorld is a world whose outer tmux takes OSC 52, with the
 // client attached to session s in tmux session c.
+//
+// The client runs with CLICOLOR_FORCE=1: until the renderer reads its
+// colour profile from the real terminal (issue 25, item 1) that is what
+// lets reverse video through, and these tests look at the selection.
 func clipboardWorld(t *testing.T) *world {
 	w := newWorld(t)
 	w.ok("new", "--detach", "s")
-	w.start("c", w.bin+" attach -t s")
+	w.start("c", "CLICOLOR_FORCE=1 "+w.bin+" attach -t s")
 	if out, err := w.tmuxRun("set", "-g", "set-clipboard", "on"); err != nil {
 		t.Fatalf("set-clipboard: %v %s", err, out)
 	}
@@ -55,6 +59,24 @@ func (w *world) waitFile(path, want string) {
 		}
 		if time.Now().After(deadline) {
 			w.t.Fatalf("%s holds %q, want %q", filepath.Base(path), b, want)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// waitStyled polls the screen with its escape sequences (capture-pane
+// -e) until re matches.
+func (w *world) waitStyled(target, re string) {
+	w.t.Helper()
+	rx := regexp.MustCompile(re)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		out, _ := w.tmuxRun("capture-pane", "-e", "-p", "-t", target)
+		if rx.MatchString(out) {
+			return
+		}
+		if time.Now().After(deadline) {
+			w.t.Fatalf("timed out waiting for %q; the screen with its styles:\n%q", re, out)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -112,7 +134,10 @@ func TestAttachCopyModePagesAndClipboard(t *testing.T) {
 		w.waitFor("c", `(?m)^.{23}│row-`+strconv.Itoa(top-28*page)+`\s`)
 	}
 	w.keys("c", "/", "row-150", "Enter")
-	w.keys("c", "v", "j", "$", "y")
+	w.keys("c", "v", "j", "$")
+	// The selection is drawn in reverse video, cell for cell.
+	w.waitStyled("c", `│\x1b\[7mrow-150\s*\n.*│\x1b\[7mrow-151`)
+	w.keys("c", "y")
 	w.waitFor("c", `copied 2 lines`)
 	w.waitBuffer("row-150\nrow-151")
 	if s := w.screen("c"); strings.Contains(s, "copy mode:") {
@@ -155,6 +180,9 @@ func TestAttachMouseSelectionAndShift(t *testing.T) {
 	w.drag("c", x+1, x+14, y, false)
 	w.waitFor("c", `copied 14 characters`)
 	w.waitBuffer("pick-this-text")
+	w.waitStyled("c", `│\x1b\[7mpick-this-text`) // drawn until the next key
+	w.keys("c", "Escape")
+	w.waitStyled("c", `│pick-this-text`)
 
 	out := filepath.Join(w.dir, "mouse")
 	// The terminal modes come first, then the text: once the text shows,
@@ -172,6 +200,7 @@ func TestAttachMouseSelectionAndShift(t *testing.T) {
 	// shift+drag: the person's selection.
 	w.drag("c", x+1, x+9, y, true)
 	w.waitBuffer("under-the")
+	w.waitStyled("c", `│\x1b\[7munder-the\x1b\[0?m[^\n]*-mouse`) // just the cells dragged over
 	// The program saw none of it: a plain click after it is the next
 	// thing it reads.
 	w.drag("c", x+2, x+2, y, false)

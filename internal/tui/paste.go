@@ -38,6 +38,7 @@ const maxClipboard = 1 << 20
 // copied keeps text in the paste buffer and sends it to the terminal's
 // clipboard; the dock says what was copied.
 func (m *Model) copied(text string) tea.Cmd {
+	text = pasteSafe(text)
 	if strings.TrimSpace(text) == "" {
 		m.say("nothing to copy: the selection is blank")
 		return nil
@@ -74,4 +75,17 @@ func (m *Model) pasteBuffer() {
 // pasteBytes is what a paste of text types into a pane in modes.
 func pasteBytes(text string, modes proto.AttachModes) string {
 	return encodePaste(strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\r"), "\n", "\r"), modes)
+}
+
+// pasteSafe keeps what a copy may carry from pane text into another
+// pane: printable text, tabs and newlines. Control characters (a ^C, an
+// ESC that would end a bracketed paste early) are dropped, so a paste
+// types text and nothing else.
+func pasteSafe(text string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\t' || r >= ' ' && r != 0x7f && (r < 0x80 || r > 0x9f) {
+			return r
+		}
+		return -1
+	}, text)
 }
