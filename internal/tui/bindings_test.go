@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/tuios/tuios/internal/config"
 )
@@ -242,7 +241,6 @@ func TestReboundModeKeysAct(t *testing.T) {
 	if m.scroll != nil {
 		t.Fatal("x did not leave copy mode")
 	}
-	m.Update(tea.KeyPressMsg{Code: tea.KeyEscape}) // nothing open: typed into the pane
 }
 
 // FuzzBindings: a key name and an action from the config file never

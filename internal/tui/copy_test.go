@@ -387,3 +387,25 @@ func TestInboxFooterFollowsBindings(t *testing.T) {
 		t.Errorf("footer:\n%s", s)
 	}
 }
+
+// BenchmarkRenderSelection is a frame with a mouse selection over a
+// whole pane against the same frame without one.
+func BenchmarkRenderSelection(b *testing.B) {
+	for _, sel := range []bool{false, true} {
+		b.Run(fmt.Sprintf("selection=%v", sel), func(b *testing.B) {
+			m, _, _ := newTest(&testing.T{}, Options{})
+			rows := make([]proto.AttachLine, 18)
+			for y := range rows {
+				rows[y] = proto.AttachLine{Y: y, Text: "\x1b[32m" + strings.Repeat("x", 20) + "\x1b[m" + strings.Repeat("y", 20)}
+			}
+			m.Update(proto.AttachScreen{Type: "screen", Window: "w1", Cols: 40, Rows: 18, Full: true, Lines: rows})
+			if sel {
+				m.keyUI.sel = &mouseSel{window: "w1", x0: 3, y0: 0, x1: 30, y1: 17}
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				m.Render()
+			}
+		})
+	}
+}

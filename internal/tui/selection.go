@@ -32,6 +32,16 @@ func (s *mouseSel) span() (y0, x0, y1, x1 int) {
 	return s.y0, s.x0, s.y1, s.x1
 }
 
+// covers reports whether the selection is over row r of window id's
+// pane (a nil selection covers nothing).
+func (s *mouseSel) covers(id string, r int) bool {
+	if s == nil || s.window != id {
+		return false
+	}
+	y0, _, y1, _ := s.span()
+	return r >= y0 && r <= y1
+}
+
 // paneAt is the window whose pane holds area cell (ax, ay) and the
 // cell's place in that pane; popups are over the tiles.
 func (m *Model) paneAt(ax, ay int) (w proto.AttachWindow, x, y int, ok bool) {

@@ -159,7 +159,7 @@ func (m *Model) tileRow(t proto.AttachWindow, r, w int) string {
 		return strings.Repeat(" ", w)
 	}
 	line := p.lines[r]
-	if m.keyUI.sel != nil { // selection.go: a mouse selection over this pane
+	if m.keyUI.sel.covers(t.ID, r) { // selection.go: a mouse selection over this row
 		return m.selectRow(t.ID, r, fit(line, w), w)
 	}
 	if p.cols == w && line != "" {
