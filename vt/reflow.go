@@ -62,11 +62,14 @@ type reflower struct {
 	b   rowBuilder
 	pts [3]reflowPoint
 
-	// The kept rows are copied into these, sized as pack sizes a line.
-	textCap int // room a row's text gets: a whole ASCII row once the history is full
-	text    arena[byte]
-	meta    arena[uint8]
-	runs    arena[styleRun]
+	// The kept rows are copied into these. Once the history is full, each
+	// line gets the room its slot had: a whole ASCII row of text, and the
+	// metadata and style runs the old lines had room for, so output after
+	// a resize allocates no more than before it.
+	textCap, metaCap, runsCap int
+	text                      arena[byte]
+	meta                      arena[uint8]
+	runs                      arena[styleRun]
 }
 
 func (f *reflower) src(i int) *sbLine {
@@ -82,8 +85,19 @@ func (s *Screen) reflow(cols int) {
 	g := s.main
 	rows := len(g.rows)
 	f := &reflower{s: s, cols: cols, oldCols: len(g.rows[0].cells), hist: s.sb.len(), limit: rows + s.sb.max}
-	if s.sb.n == s.sb.max {
-		f.textCap = cols
+	if s.sb.n == s.sb.max && s.sb.n > 0 {
+		text := 0
+		for i := 0; i < s.sb.n; i++ {
+			l := s.sb.at(i)
+			text += cap(l.text)
+			f.runsCap = max(f.runsCap, min(cap(l.runs), 8))
+			if cap(l.meta) > 0 {
+				f.metaCap = cols
+			}
+		}
+		// The bytes a column took on average, at the new width: a
+		// history of wide characters gets room for them.
+		f.textCap = max(cols, text/s.sb.n*cols/f.oldCols)
 	}
 	f.text.chunk, f.meta.chunk, f.runs.chunk = 64<<10, 8<<10, 1<<10
 	// The text ends at the cursor's row or the last row that is not blank.
@@ -165,9 +179,9 @@ func (s *Screen) reflow(cols int) {
 	lines := s.sb.lines
 	if len(lines) < nh {
 		lines = make([]sbLine, min(s.sb.max, max(64, nh)))
-	} else {
-		clear(lines)
 	}
+	// The slots past the new history keep the buffers of the old lines
+	// that were there: the history filling up again reuses them.
 	for i := 0; i < nh; i++ {
 		lines[i] = f.rev[shown+nh-1-i]
 	}
@@ -283,8 +297,8 @@ func (f *reflower) appendRows() {
 		r := &f.crow[(f.chead+i)%n]
 		f.rev = append(f.rev, sbLine{
 			text: f.text.copy(r.text, (max(len(r.text), f.textCap)+31)&^31),
-			meta: f.meta.copy(r.meta, len(r.meta)),
-			runs: f.runs.copy(r.runs, len(r.runs)),
+			meta: f.meta.copy(r.meta, f.metaCap),
+			runs: f.runs.copy(r.runs, f.runsCap),
 			used: r.used, width: r.width, wrapped: r.wrapped,
 		})
 	}
