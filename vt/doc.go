@@ -125,9 +125,9 @@
 // cursor move) is never joined over. A line longer than the new width is
 // split whether it was wrapped or not, and joined back when the window
 // grows again. The text of a row is its cells up to the last one written:
-// a written blank is text, a cell never written at the end of a wrapped
-// row (a wide character's spacer, a tab's gap) is not, so it does not push
-// the text. Erased cells after the text that kept a background colour
+// a written blank is text, a cell left unwritten or erased at the end of
+// a wrapped row (the spacer a wide character left when it moved to the
+// next row) is not, so it does not push the text. Erased cells after the text that kept a background colour
 // (background colour erase) are decoration, not text: they stay on the
 // line's last row as far as they fit, and a line erased to its end in a
 // colour still reaches the new end. Styles, wide characters and grapheme
