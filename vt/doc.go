@@ -141,7 +141,8 @@
 // (tmux). Right of the text (moved there), it keeps its column and the
 // line is padded with blanks up to it (tmux moves it back to the end of
 // the text). The main screen's saved cursor (DECSC) and the last OSC 133
-// B mark follow their text the same way.
+// B mark follow their text the same way (tmux keeps a saved cursor's
+// coordinates, so a restore after a reflow lands on other text).
 //
 // The screen shows the last rows of the text: what no longer fits goes to
 // the history, newest rows first, and what the history cannot hold is
