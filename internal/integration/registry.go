@@ -3,8 +3,8 @@ package integration
 // notRunHere is what integration status says of an integration built
 // from a harness's published hook documentation without the harness ever
 // running where this version was built: from where, and no more.
-func notRunHere(from string) string {
-	return "built from " + from + "; not run where this tuios was built, so tuios claims no more than that documentation says"
+func notRunHere(why, from string) string {
+	return "not run where this tuios was built (" + why + "): follows " + from + " and claims no more"
 }
 
 // Harnesses lists every harness tuios knows, with how it is wired. The
@@ -112,7 +112,7 @@ func Harnesses() []Harness {
 			dir: ".cursor", file: "hooks.json",
 			hooks: &jsonHooks{flat: true, version: true, events: []string{"sessionStart", "beforeSubmitPrompt", "preToolUse",
 				"postToolUse", "postToolUseFailure", "stop", "sessionEnd"}},
-			untested: notRunHere("Cursor's hooks documentation (cursor.com/docs/agent/hooks, read 2026-12-06); Cursor Agent is not on npm"),
+			untested: notRunHere("not on npm", "Cursor's hooks documentation (cursor.com/docs/agent/hooks, read 2026-12-06)"),
 		},
 		{
 			// ~/.kimi-code/config.toml (KIMI_CODE_HOME moves the
@@ -124,7 +124,7 @@ func Harnesses() []Harness {
 			dirEnv: "KIMI_CODE_HOME", dir: ".kimi-code", file: "config.toml",
 			toml: &tomlHooks{timeout: 10, events: []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse",
 				"PostToolUseFailure", "PermissionRequest", "PermissionResult", "Stop", "StopFailure", "Interrupt", "SessionEnd"}},
-			untested: notRunHere("Kimi Code 2.1.0's own code (npm @moonshot-ai/kimi-code, dist/main.mjs, read 2026-12-06); it installs here but was not run against a model"),
+			untested: notRunHere("installed from npm, never run against a model", "Kimi Code 2.1.0's own code (npm @moonshot-ai/kimi-code, dist/main.mjs, read 2026-12-06)"),
 		},
 		{ID: "antigravity", Name: "Antigravity", Binary: "agy", Reason: "Antigravity's hook file is documented in different places by different versions " +
 			"(~/.gemini/config/hooks.json, ~/.gemini/antigravity-cli/hooks.json, or only from installed plugins), and it fires no session start hook, " +
@@ -138,7 +138,7 @@ func Harnesses() []Harness {
 			ID: "crush", Name: "Crush", Binary: "crush", Reports: ReportsSession, Version: 1,
 			dir: ".config/crush", file: "crush.json",
 			hooks:    &jsonHooks{flat: true, timeout: 10, events: []string{"PreToolUse"}},
-			untested: notRunHere("Crush's hooks documentation (github.com/charmbracelet/crush docs/hooks/README.md, read 2026-12-06); npm @charmland/crush downloads its binary from GitHub, which the build machine cannot reach"),
+			untested: notRunHere("its npm package fetches the binary from GitHub", "Crush's hooks documentation (github.com/charmbracelet/crush docs/hooks/README.md, read 2026-12-06)"),
 			notes:    "Crush learns the conversation id at its first tool call; its state still comes from its herdr reports and the screen",
 		},
 		{ID: "devin", Name: "Devin", Binary: "devin", Reason: "Devin's CLI documents Claude Code-style hooks only in a project's .devin/hooks.v1.json " +
@@ -151,7 +151,7 @@ func Harnesses() []Harness {
 			ID: "grok", Name: "Grok", Binary: "grok", Reports: ReportsSession, Version: 1,
 			dirEnv: "GROK_HOME", dir: ".grok", file: "hooks/tuios.json",
 			hooks:    &jsonHooks{timeout: 5, events: []string{"SessionStart"}},
-			untested: notRunHere("the hooks guide Grok 1.0.41 ships (npm @xai-official/grok, 10-hooks.md, read 2026-12-06); it installs here but was not run against a model"),
+			untested: notRunHere("installed from npm, never run against a model", "the hooks guide Grok 1.0.41 ships (npm @xai-official/grok, 10-hooks.md, read 2026-12-06)"),
 		},
 		{ID: "hermes", Name: "Hermes", Binary: "hermes", Reason: "Hermes Agent's shell hooks live in the hooks: block of ~/.hermes/config.yaml " +
 			"(hermes-agent.nousresearch.com docs, read 2026-12-06), a YAML file tuios does not edit yet, and each hook needs your consent at its first run; its screen is read"},

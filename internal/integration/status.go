@@ -108,7 +108,8 @@ func StatusOf(h Harness, env Env) Status {
 	}
 	if h.untested != "" {
 		st.Untested = h.untested
-		st.Detail = strings.TrimPrefix(st.Detail+"; "+h.untested, "; ")
+		// First, so that a narrow Agents tab that cuts the line still says it.
+		st.Detail = strings.TrimSuffix(h.untested+"; "+st.Detail, "; ")
 	}
 	return st
 }
