@@ -108,7 +108,7 @@ func TestMailToAHostNotAnsweringIsUnreachableAndKeepsNothing(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond) // the link has not seen the daemon go yet
 	}
-	if r.code != 1 || !strings.Contains(r.err, "host_unreachable") || !strings.Contains(r.err, "host far is") {
+	if r.code != 1 || !strings.Contains(r.err, "host_unreachable") || !strings.Contains(r.err, "host far") || !strings.Contains(r.err, "tuios hosts") {
 		t.Fatalf("mail to far without its daemon: exit %d\n%s\n%s", r.code, r.out, r.err)
 	}
 	// Nothing was kept, and tuios hosts says why each link is down.
