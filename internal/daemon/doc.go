@@ -82,7 +82,8 @@
 // Options.Config (nil: the user's config.toml, internal/config) is read
 // once at start: [daemon] respond_from_shell, agent_autodetect,
 // agent_detect_seconds, agent_binaries and restore; [agents] enabled
-// (false: no detection, no stall timer, and the agent verbs answer
+// (false: no detection, no stall timer, no herdr socket nor HERDR_*
+// variables in new panes, and the agent verbs answer
 // agents_disabled while the multiplexer and mail go on); and the risk
 // rules of [agents.approvals.risk]. No verb changes these: a pane cannot
 // turn respond_from_shell on.

@@ -68,8 +68,8 @@ func (s *Server) discardOutbox(host string) {
 }
 
 // sendToHost is send-agent-message with a host that is not this machine:
-// the checks that need nothing of the far side, then a try over the link
-// or the outbox.
+// the checks that need nothing of the far side, then a try over the link,
+// and the outbox only when the sender asked for it (queue).
 func (m *mailer) sendToHost(cn *conn, p *sendMessageParams) (any, *proto.Error) {
 	s := m.s
 	host := p.Host
@@ -127,7 +127,7 @@ func (m *mailer) sendToHost(cn *conn, p *sendMessageParams) (any, *proto.Error) 
 	if cn != nil && cn.ctx != nil {
 		ctx = cn.ctx
 	}
-	res, err := s.outbox.send(ctx, msg)
+	res, err := s.outbox.send(ctx, msg, p.Queue)
 	if err != nil {
 		return nil, err
 	}

@@ -89,7 +89,8 @@ type sendMessageParams struct {
 	Text        string   `json:"text" req:"true" desc:"the message, at most 8 KiB"`
 	ReplyTo     int      `json:"reply_to" desc:"the id of the message this answers" min:"1" max:"9007199254740991"`
 	Attachments []string `json:"attachments" desc:"absolute paths of files that exist now (at most 8); references, not bytes"`
-	Host        string   `json:"host" desc:"deliver to session on this linked machine (local: this one); kept in the outbox while its link is down" maxlen:"255"`
+	Host        string   `json:"host" desc:"deliver to session on this linked machine (local: this one); a host that is not answering is host_unreachable and nothing is kept, unless queue" maxlen:"255"`
+	Queue       bool     `json:"queue" desc:"with host: keep the message in the outbox when the link is down, the far side does not answer in 10 s, or earlier mail waits, and send it in order once the link is back (agent_message_queued)"`
 	// The attached client's reply in the mail overlay: the message is
 	// from human, verified (mail_thread.go in internal/tui sends it).
 	HumanNonce string `json:"human_nonce" desc:"the nonce attach gave the person's client: the message is from human, verified" maxlen:"256"`
@@ -281,6 +282,10 @@ func (m *mailer) inbox(cn *conn, ss *Session, addr string) (id, label string, er
 func (m *mailer) send(cn *conn, p *sendMessageParams) (any, *proto.Error) {
 	if p.Host != "" && p.Host != "local" { // outbox_verbs.go: over the link, or kept in the outbox
 		return m.sendToHost(cn, p)
+	}
+	if p.Queue {
+		return nil, proto.Errorf(proto.CodeInvalidParams, "the param %q keeps mail for another machine; a session here gets it at once", "queue").
+			WithHint(proto.Hint{Param: "queue", Detail: "drop it, or name the host (-s HOST:SESSION)"})
 	}
 	s := m.s
 	// A nonce makes the message the person's own (verified human); a

@@ -126,7 +126,9 @@ func (s *Server) running(key string) (any, bool) {
 	case "daemon.agent_autodetect":
 		return config.On(f.Daemon.AgentAutodetect), true
 	case "daemon.agent_detect_seconds":
-		n := int64(2)
+		// As the file says it: 0 (the default) is "every 2 s", which is
+		// the agents page's word for it, not a different setting.
+		n := int64(0)
 		if p := f.Daemon.AgentDetectSeconds; p != nil && *p != 0 {
 			n = int64(*p)
 			if n < 0 {

@@ -51,8 +51,9 @@ var hiddenParams = map[string]bool{"human_nonce": true, "from_host": true}
 func hidden(name string) bool { return hiddenParams[name] }
 
 // wideParams reach past the caller's session (every session, another
-// machine): offered only with --scope all.
-var wideParams = map[string]bool{"all_sessions": true, "host": true}
+// machine): offered only with --scope all. queue goes with host (it keeps
+// mail for another machine in the outbox).
+var wideParams = map[string]bool{"all_sessions": true, "host": true, "queue": true}
 
 // offered says whether a verb param is a tool argument at this scope.
 func offered(name string, scopeAll bool) bool {
