@@ -58,9 +58,10 @@ type Agents struct {
 	// or off: which panes get herdr's variables and whether the herdr
 	// socket is served (HerdrMode).
 	HerdrProtocol string    `toml:"herdr_protocol"`
-	Approvals     Approvals `toml:"approvals"`
-	Queue         Queue     `toml:"queue"`
-	Recap         Recap     `toml:"recap"`
+	Approvals     Approvals   `toml:"approvals"`
+	Queue         Queue       `toml:"queue"`
+	Recap         Recap       `toml:"recap"`
+	Permissions   Permissions `toml:"permissions"`
 }
 
 // Recap is [agents.recap]: the agent log's recap.

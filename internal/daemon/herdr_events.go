@@ -51,7 +51,7 @@ func (h *herdrSock) subscribe(call *herdrCall, p herdrParams) (any, *herdrErr) {
 			if sb.PaneID == "" {
 				return nil, herdrMissing("pane_id")
 			}
-			w, herr := h.s.herdrWindow(sb.PaneID)
+			w, herr := h.s.herdrWindow(call.gc, sb.PaneID)
 			if herr != nil {
 				return nil, herr
 			}
