@@ -63,6 +63,9 @@ const (
 	// holdsConn: it streams, waits, or changes its connection, so a
 	// host link's channel that carried it is not pooled.
 	holdsConn
+	// marksRead: it reads, and marks what it returned as read (mail), so
+	// it is not read-only.
+	marksRead
 	// queuesInput: with typesInto, it queues what is typed later, when
 	// the agent is at rest (queue-prompt), so an admin pane may queue
 	// for a pane that waits on a prompt now.
@@ -117,15 +120,17 @@ const (
 	outsideOnly = whoOutside | access(capLocal)
 )
 
-func (a access) who() access               { return a & whoPart }
-func (a access) grants() grant.Set         { return grant.Set((a & grantPart) >> grantShift) }
-func (a access) link() linkCap             { return linkCap(a & linkPart) }
-func (a access) types() bool               { return a&typesInto != 0 }
-func (a access) agent() bool               { return a&agentFeature != 0 }
-func (a access) declared() bool            { return a.who() != whoUndeclared && a.who() <= whoOutside }
-func (a access) overLink() bool            { return a.declared() && a.link()&capLocal == 0 }
-func (a access) readOnly() bool            { return a.who() == whoGranted && a.grants() == grant.Read }
-func (a access) changesNothing() bool      { return a.who() == whoAnyone || a.readOnly() }
+func (a access) who() access       { return a & whoPart }
+func (a access) grants() grant.Set { return grant.Set((a & grantPart) >> grantShift) }
+func (a access) link() linkCap     { return linkCap(a & linkPart) }
+func (a access) types() bool       { return a&typesInto != 0 }
+func (a access) agent() bool       { return a&agentFeature != 0 }
+func (a access) declared() bool    { return a.who() != whoUndeclared && a.who() <= whoOutside }
+func (a access) overLink() bool    { return a.declared() && a.link()&capLocal == 0 }
+func (a access) readOnly() bool    { return a.who() == whoGranted && a.grants() == grant.Read }
+func (a access) changesNothing() bool {
+	return a.who() == whoAnyone || a.readOnly() && a&marksRead == 0
+}
 func (a access) withLink(c linkCap) access { return a | access(c) }
 
 // poolable: a host link's channel that carried the verb (and got its

@@ -115,7 +115,7 @@ func (s *Server) gateTarget(cn *conn, ss *Session, w *Window) *proto.Error {
 	}
 	verb := cn.verbName
 	if !c.reaches(ss) {
-		return s.outOfReach(verb, a, c, ss)
+		return s.outOfReach(verb, c, ss)
 	}
 	if w == nil || c.link && !a.types() {
 		return nil
@@ -129,17 +129,19 @@ func (s *Server) gateTarget(cn *conn, ss *Session, w *Window) *proto.Error {
 		if a&queuesInput != 0 && c.grants.Has(grant.Admin) {
 			atPrompt = false // the queue types only at rest; an admin pane may queue for a pane on a prompt
 		}
-		return s.typingRule(verb, c, w, atPrompt)
+		return s.typingRule(verb, a, c, w, atPrompt)
 	}
 	return nil
 }
 
 // typingRule: a pane types into another pane only when the target holds
 // nothing it does not (admin aside), and into a pane waiting on a prompt
-// only with respond (admin included). A link types into a pane on a
-// prompt only when this machine's link policy allows respond. Called
-// with s.mu held.
-func (s *Server) typingRule(verb string, c caller, w *Window, atPrompt bool) *proto.Error {
+// only with respond (admin included). Answering a prompt with the
+// respond grant (a verb the person's, which the grant stands in for) is
+// not held to the first rule: it presses only the keys the prompt
+// offers. A link types into a pane on a prompt only when this machine's
+// link policy allows respond. Called with s.mu held.
+func (s *Server) typingRule(verb string, a access, c caller, w *Window, atPrompt bool) *proto.Error {
 	switch {
 	case c.own || c.person():
 		return nil
@@ -153,7 +155,7 @@ func (s *Server) typingRule(verb string, c caller, w *Window, atPrompt bool) *pr
 	if c.pane == w {
 		return nil
 	}
-	if held := s.grantsOf(w); !c.grants.Has(grant.Admin) && !c.grants.Covers(held) {
+	if held := s.grantsOf(w); a.who() != whoPerson && !c.grants.Has(grant.Admin) && !c.grants.Covers(held) {
 		return proto.Errorf(proto.CodeForbidden, "%s is refused for this pane: window %s holds %s, more than this pane's %s, and a pane without admin types only into panes that hold nothing it does not",
 			verb, w.ID[:8], held, c.grants).WithHint(grantHint(c.grants.Missing(held.Expand()), c))
 	}
@@ -166,7 +168,7 @@ func (s *Server) typingRule(verb string, c caller, w *Window, atPrompt bool) *pr
 
 // outOfReach refuses a session the caller does not reach (nil: every
 // session).
-func (s *Server) outOfReach(verb string, a access, c caller, ss *Session) *proto.Error {
+func (s *Server) outOfReach(verb string, c caller, ss *Session) *proto.Error {
 	what := "every session"
 	if ss != nil {
 		what = "session " + strconv.Quote(ss.Name)
@@ -179,8 +181,8 @@ func (s *Server) outOfReach(verb string, a access, c caller, ss *Session) *proto
 		return proto.Errorf(proto.CodeForbidden, "%s is refused: this caller runs inside TUIOS in no pane it can name, so it reaches no session", verb).
 			WithHint(proto.Hint{Command: "tuios pane-grants", Detail: "call from a pane's own processes, or from a terminal outside TUIOS"})
 	}
-	return proto.Errorf(proto.CodeForbidden, "%s is refused for this pane: %s in %s needs the admin grant (this pane reaches only its own session %q)",
-		verb, actionText(a), what, c.pane.session.Name).WithHint(grantHint(grant.Admin, c))
+	return proto.Errorf(proto.CodeForbidden, "%s is refused for this pane: it reaches only its own session %q, and %s needs the admin grant",
+		verb, c.pane.session.Name, what).WithHint(grantHint(grant.Admin, c))
 }
 
 // grantRefusal is the error for a pane that lacks grants a verb needs: it

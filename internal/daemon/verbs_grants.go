@@ -411,7 +411,7 @@ func (s *Server) subscribeReach(cn *conn, session, window string) (string, strin
 		return r.session.Name, window, nil
 	}
 	if own == nil {
-		return "", "", s.outOfReach(cn.verbName, cn.acc, c, nil)
+		return "", "", s.outOfReach(cn.verbName, c, nil)
 	}
 	return own.session.Name, window, nil
 }

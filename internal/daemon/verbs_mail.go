@@ -145,7 +145,7 @@ func (s *Server) mailVerbs(add addFunc) {
 		`{"verb":"send-agent-message","params":{"to":"review","from":"lead","subject":"retest please","text":"rebased onto main"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *readMessagesParams) (any, *proto.Error) { return m.read(cn, p) })
-	add("read-agent-messages", readsMail, "Read mail: an inbox (marking what it returns as read unless peek) or the whole session (marking nothing)", "agent_messages",
+	add("read-agent-messages", readsMail|marksRead, "Read mail: an inbox (marking what it returns as read unless peek) or the whole session (marking nothing)", "agent_messages",
 		`{"verb":"read-agent-messages","params":{"to":"review","unread":true}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *stashPutParams) (any, *proto.Error) {

@@ -74,7 +74,11 @@ func (s *Server) paneVerbs(add addFunc) {
 		if err != nil {
 			return nil, err
 		}
-		if handed, err := s.handChord(w, p.Keys); err != nil { // leader_keys.go
+		if cn.callKnown && cn.call.inside { // a pane never types through the person's client
+			if err := s.refusePrefix(w, p.Keys); err != nil {
+				return nil, err
+			}
+		} else if handed, err := s.handChord(w, p.Keys); err != nil { // leader_keys.go
 			return nil, err
 		} else if handed {
 			return map[string]any{"type": "keys_sent", "window_id": w.ID, "bytes": 0, "to_client": true}, nil

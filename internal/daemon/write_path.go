@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/tuios/tuios/agentstate"
-	"github.com/tuios/tuios/internal/grant"
 	"github.com/tuios/tuios/internal/proto"
 )
 
@@ -35,7 +34,7 @@ func (s *Server) typeInto(cn *conn, w *Window, b []byte, timeout time.Duration) 
 	if err != nil {
 		return err
 	}
-	return s.typeAs(cn.ctx, cn.verbName, by, w, b, timeout)
+	return s.typeAs(cn.ctx, cn.verbName, cn.acc, by, w, b, timeout)
 }
 
 // typistOf is who types for cn: the caller admit placed, or the daemon
@@ -52,8 +51,9 @@ func (s *Server) typistOf(cn *conn) (caller, *proto.Error) {
 }
 
 // mayTypeNow is the write path's check: the typist's grants as they are
-// now, and the target's state as the arbiter has it now.
-func (s *Server) mayTypeNow(verb string, by caller, w *Window) *proto.Error {
+// now (what the verb needs: write to type, respond to answer), and the
+// target's state as the arbiter has it now.
+func (s *Server) mayTypeNow(verb string, a access, by caller, w *Window) *proto.Error {
 	atPrompt := s.tracker.Arbiter().Get(w.ID).State == agentstate.NeedsInput
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -61,18 +61,22 @@ func (s *Server) mayTypeNow(verb string, by caller, w *Window) *proto.Error {
 	if !alive {
 		return proto.Errorf(proto.CodeForbidden, "%s: the pane that asked for this typing has closed, so nothing was typed", verb)
 	}
-	if by.pane != nil && !by.grants.Has(grant.Write) {
-		return grantRefusal(verb, types, grant.Write, by)
+	if !a.types() { // a writer declares what it types as (types, respond)
+		a = types
 	}
-	return s.typingRule(verb, by, w, atPrompt)
+	if miss := by.grants.Missing(a.grants()); by.inside && miss != 0 {
+		return grantRefusal(verb, a, miss, by)
+	}
+	return s.typingRule(verb, a, by, w, atPrompt)
 }
 
 // typeAs is the write path: the check, then b queued on the pane's input.
-func (s *Server) typeAs(ctx context.Context, verb string, by caller, w *Window, b []byte, timeout time.Duration) *proto.Error {
+// verb and a are what the typing is for (a verb's name and declaration).
+func (s *Server) typeAs(ctx context.Context, verb string, a access, by caller, w *Window, b []byte, timeout time.Duration) *proto.Error {
 	if verb == "" {
 		verb = "typing"
 	}
-	if err := s.mayTypeNow(verb, by, w); err != nil {
+	if err := s.mayTypeNow(verb, a, by, w); err != nil {
 		return err
 	}
 	if timeout <= 0 {
@@ -99,7 +103,7 @@ func (s *Server) typeAs(ctx context.Context, verb string, by caller, w *Window, 
 // It never waits: a full input queue drops it.
 func (s *Server) focusIn(cn *conn, w *Window) {
 	by, err := s.typistOf(cn)
-	if err != nil || s.mayTypeNow(cn.verbName, by, w) != nil {
+	if err != nil || s.mayTypeNow(cn.verbName, cn.acc, by, w) != nil {
 		return
 	}
 	w.in.Write([]byte("\x1b[I"))
