@@ -159,11 +159,9 @@ func (a access) whoName() string {
 func (a access) info() *proto.VerbAccess {
 	in := &proto.VerbAccess{Caller: a.whoName(), Grants: a.grants().List(), TypesIntoPanes: a.types(), ReadOnly: a.changesNothing(),
 		AgentFeature: a.agent()}
-	if a.overLink() {
+	in.Link, in.Local = []string{}, !a.overLink()
+	if a.overLink() && a.link().names() != nil {
 		in.Link = a.link().names()
-		if in.Link == nil {
-			in.Link = []string{}
-		}
 	}
 	return in
 }

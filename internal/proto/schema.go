@@ -39,9 +39,10 @@ type VerbAccess struct {
 	// person only; a pane holding Grants too), or outside_panes.
 	Caller string   `json:"caller"`
 	Grants []string `json:"grants"`
-	// Link lists the capabilities another machine's link needs; absent
-	// when the verb is never served over a link.
-	Link []string `json:"link,omitempty"`
+	// Link lists the capabilities another machine's link needs (empty:
+	// none); Local says the verb is never served over a link.
+	Link  []string `json:"link"`
+	Local bool     `json:"local,omitempty"`
 	// TypesIntoPanes: the verb writes bytes into a pane.
 	TypesIntoPanes bool `json:"types_into_panes,omitempty"`
 	// ReadOnly: the verb changes nothing.
