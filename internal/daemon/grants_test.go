@@ -1,9 +1,12 @@
 package daemon
 
 import (
+	"bufio"
 	"fmt"
+	"net"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tuios/tuios/internal/config"
 	"github.com/tuios/tuios/internal/grant"
@@ -138,6 +141,49 @@ func TestGrantsStrictWorld(t *testing.T) {
 	t.Run("matrix over the herdr socket", func(t *testing.T) { grantsMatrixHerdr(t, g) })
 	t.Run("a pane reports only about itself", func(t *testing.T) { grantsReportsOnlyAboutItself(t, g) })
 	t.Run("send-keys PREFIX from a pane", func(t *testing.T) { grantsSendKeysPrefix(t, g) })
+	t.Run("herdr events of the sessions a pane reaches", func(t *testing.T) { grantsHerdrEvents(t, g) })
+	t.Run("events of the sessions a pane reaches", func(t *testing.T) { grantsEvents(t, g) })
+}
+
+// subscribe from a pane without admin and no session hears its own
+// session; naming another is refused.
+func grantsEvents(t *testing.T, g *grantWorld) {
+	r := g.callers["read"].rpc()
+	if _, err := r.call("subscribe", map[string]any{"session": "other"}); err == nil || err.Code != proto.CodeForbidden {
+		t.Fatalf("subscribe to another session: %v", err)
+	}
+	r = g.callers["read"].rpc()
+	r.must("subscribe", map[string]any{"types": []string{"window-created"}})
+	g.person.must("new-window", map[string]any{"session": "other", "no_focus": true, "argv": []string{"/bin/sh", "-c", quietSleeper}})
+	mine := str(g.person.must("new-window", map[string]any{"session": "own", "no_focus": true, "argv": []string{"/bin/sh", "-c", quietSleeper}})["window_id"])
+	r.c.SetDeadline(time.Now().Add(guard))
+	l, err := r.r.ReadString('\n')
+	if err != nil || !strings.Contains(l, mine) || !strings.Contains(l, `"session":"own"`) {
+		t.Fatalf("the first event a pane without admin hears: %q %v", l, err)
+	}
+}
+
+// A herdr event stream of a pane without admin hears its own session's
+// events only: a window opened in another session first, then one in its
+// own, and the first event is its own session's.
+func grantsHerdrEvents(t *testing.T, g *grantWorld) {
+	c, err := net.Dial("unix", g.callers["read"].herdrS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(guard))
+	c.Write([]byte(`{"id":"s","method":"events.subscribe","params":{"subscriptions":[{"type":"pane_created"}]}}` + "\n"))
+	rd := bufio.NewReader(c)
+	if l, err := rd.ReadString('\n'); err != nil || !strings.Contains(l, "subscription_started") {
+		t.Fatalf("subscribe: %q %v", l, err)
+	}
+	g.person.must("new-window", map[string]any{"session": "other", "no_focus": true, "argv": []string{"/bin/sh", "-c", quietSleeper}})
+	mine := str(g.person.must("new-window", map[string]any{"session": "own", "no_focus": true, "argv": []string{"/bin/sh", "-c", quietSleeper}})["window_id"])
+	l, err := rd.ReadString('\n')
+	if err != nil || !strings.Contains(l, herdrHex(mine)) {
+		t.Fatalf("the first event a pane without admin hears: %q %v (want its own session's window %s)", l, err, mine[:8])
+	}
 }
 
 func grantsMatrixControl(t *testing.T, g *grantWorld) {
