@@ -322,6 +322,10 @@ func (m *Model) inboxKey(k tea.Key, name string) tea.Cmd {
 			m.openThread(it, false)
 			return nil
 		}
+		if have && it.Kind == "config" { // a config change is no pane to go to: say what applies it
+			m.dock = "run tuios config apply in a terminal outside tuios to apply it; d dismisses the item"
+			return nil
+		}
 		if have && held(it) {
 			// Enter gives a held prompt back to its pane, then goes
 			// there: the harness shows it again and the person
