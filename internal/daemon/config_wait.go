@@ -25,8 +25,9 @@ import (
 //     config, thing permissions), tuios pane-grants and the daemon log
 //     say what waits;
 //   - a daemon that starts with wider pane grants than it ran with last
-//     time says so in the log, pane-grants and the Inbox (thing widened),
-//     from a small file under the state dir (grants/last.json).
+//     time, or with respond_from_shell newly on, says so in the log,
+//     pane-grants and the Inbox (thing widened), from a small file under
+//     the state dir (grants/last.json).
 //
 // [agents] enabled and the other [agents] keys are read at start only,
 // and set-config refuses them from a pane (config/edit.go): only the
@@ -36,6 +37,8 @@ import (
 type lastGrants struct {
 	Mode   string   `json:"mode"`
 	Grants []string `json:"grants"`
+	// RespondFromShell: a shell outside every pane answered prompts.
+	RespondFromShell bool `json:"respond_from_shell,omitempty"`
 }
 
 // permText is [agents.permissions] in words: "open (admin)", "strict
@@ -135,8 +138,15 @@ func (c *cfgFollow) compareWithLastRun() {
 			} else {
 				was, _ = grant.Lenient(last.Grants)
 			}
+			var lines []string
 			if !was.Covers(now.def) {
-				line := fmt.Sprintf("the daemon started with wider pane grants than at its last run: %s (%s) then, %s now", last.Mode, was, permText(now))
+				lines = append(lines, fmt.Sprintf("the daemon started with wider pane grants than at its last run: %s (%s) then, %s now", last.Mode, was, permText(now)))
+			}
+			if c.s.resp.fromShell && !last.RespondFromShell {
+				lines = append(lines, "the daemon started with respond_from_shell on, off at its last run: a shell outside every pane answers prompts as the person")
+			}
+			if len(lines) > 0 {
+				line := strings.Join(lines, "; ")
 				c.s.opt.Logf("grants: %s", line)
 				c.mu.Lock()
 				c.widened = line
@@ -155,7 +165,7 @@ func (s *Server) keepLastGrants() {
 		return
 	}
 	p := s.perm.Load()
-	b, _ := json.Marshal(lastGrants{Mode: p.mode, Grants: p.def.List()})
+	b, _ := json.Marshal(lastGrants{Mode: p.mode, Grants: p.def.List(), RespondFromShell: s.resp != nil && s.resp.fromShell})
 	if err := writeFileAtomic(path, b); err != nil {
 		s.opt.Logf("grants: keeping %s: %v", path, err)
 	}

@@ -130,12 +130,13 @@
 //     publish of its events; under it s.mu, a mail ring's lock, the
 //     holder's and the asks' locks and the hub's lock may be taken.
 //  7. s.mu: the session and window tables, every window's placement and
-//     grants. Never held across I/O or while taking a pane's lock (the
-//     detect.Pane, its screen, the arbiter): handlers copy what they
-//     need and let go. The target check runs under it and reads only
-//     atomics besides (the permissions in force, the link policy, each
-//     window's atPrompt); the write path reads the arbiter first, then
-//     takes s.mu for the typist's grants.
+//     grants. Never held across I/O, while taking a pane's lock (the
+//     detect.Pane, its screen) or waiting on the arbiter: handlers copy
+//     what they need and let go. The arbiter's own lock is a leaf, read
+//     under it by listings (windowRow). The target check runs under it
+//     and reads only atomics besides (the permissions in force, the link
+//     policy, each window's atPrompt); the write path asks the arbiter
+//     first, then takes s.mu for the typist's grants.
 //  8. the event hub's lock, then the attach hub's and a subscriber's.
 //  9. Leaves, under which nothing else is taken: the outbox's mu, the
 //     reply queue's q.mu,

@@ -72,6 +72,15 @@ func TestSetPaneGrantsRules(t *testing.T) {
 	if res := a.must("set-pane-grants", map[string]any{"window": target, "grants": "read,fan"}); str(res["grants"]) != "[read fan]" || res["previous_explicit"] != false {
 		t.Fatalf("admin gives what it holds: %v", res)
 	}
+	if row := person.must("get-window", map[string]any{"window": target}); str(row["grants"]) != "[read fan]" {
+		t.Fatalf("get-window of a pane given grants: %v", row["grants"])
+	}
+	if row := person.must("get-window", map[string]any{"window": writer.id}); row["grants"] != nil {
+		t.Fatalf("get-window of a pane on the default shows grants: %v", row["grants"])
+	}
+	if h := person.must("hello", nil); h["pane_grants"] != true || h["link_policy"] != true {
+		t.Fatalf("hello: %v", h)
+	}
 	if res := w.must("set-pane-grants", map[string]any{"window": writer.id, "grants": "read"}); str(res["grants"]) != "[read]" {
 		t.Fatalf("a pane narrows itself: %v", res)
 	}
@@ -241,13 +250,20 @@ func TestGrantsChangesThatWait(t *testing.T) {
 	}
 	srv.Close()
 	write("[agents.permissions]\nmode = \"open\"\n")
-	daemonAt(t, sock, state, load())
+	srv = daemonAt(t, sock, state, load())
 	person = dialRPC(t, sock)
 	if g := person.must("pane-grants", map[string]any{}); !strings.Contains(str(g["widened_at_start"]), "strict (read,write) then, open (admin) now") {
 		t.Fatalf("a wider start: %v", g)
 	}
 	if it := configItem("widened"); it == nil {
 		t.Fatal("no Inbox item says the daemon started wider")
+	}
+	// respond_from_shell turned on while no daemon ran is said too.
+	srv.Close()
+	write("[agents.permissions]\nmode = \"open\"\n[daemon]\nrespond_from_shell = true\n")
+	daemonAt(t, sock, state, load())
+	if g := dialRPC(t, sock).must("pane-grants", map[string]any{}); !strings.Contains(str(g["widened_at_start"]), "respond_from_shell on") {
+		t.Fatalf("respond_from_shell newly on: %v", g)
 	}
 }
 

@@ -148,7 +148,8 @@ func (s *Server) metaVerbs(add addFunc) {
 		s.mu.Unlock()
 		v := version.Get()
 		return map[string]any{"type": "hello", "protocol": v.Protocol, "min_protocol": v.MinProtocol,
-			"daemon_version": v.Module, "revision": v.Revision, "go_version": v.Go, "pid": pidSelf(), "sessions": n}, nil
+			"daemon_version": v.Module, "revision": v.Revision, "go_version": v.Go, "pid": pidSelf(), "sessions": n,
+			"link_policy": true, "pane_grants": true}, nil
 	})
 	add("hello", anyone, "Say hello: the daemon's version, protocol and pid", "hello", `{"verb":"hello","params":{"client":"me","protocol":1}}`, p, h)
 

@@ -34,6 +34,9 @@ type windowRow struct {
 	// Popup is true for a window opened with tuios popup (popup.go): x,
 	// y, width and height are its frame, centred over the tiles.
 	Popup bool `json:"popup"`
+	// Grants are the pane's own grants, when it was given some (--grants,
+	// set-pane-grants); absent when it holds the default.
+	Grants []string `json:"grants,omitempty"`
 }
 
 // windowRow describes a window. Called with s.mu held.
@@ -58,6 +61,9 @@ func (s *Server) windowRow(w *Window) windowRow {
 	}
 	row.AgentSessionID, row.AgentSessionHarness = w.resumeID, w.resumeHarness
 	row.Popup = w.popup != nil
+	if w.granted {
+		row.Grants = w.grants.List()
+	}
 	if snap := s.tracker.Arbiter().Get(w.ID); snap.SessionID != "" {
 		row.AgentSessionID, row.AgentSessionHarness = snap.SessionID, snap.Harness
 	}
