@@ -127,9 +127,17 @@ func (a access) types() bool       { return a&typesInto != 0 }
 func (a access) agent() bool       { return a&agentFeature != 0 }
 func (a access) declared() bool    { return a.who() != whoUndeclared && a.who() <= whoOutside }
 func (a access) overLink() bool    { return a.declared() && a.link()&capLocal == 0 }
-func (a access) readOnly() bool    { return a.who() == whoGranted && a.grants() == grant.Read }
+
+// changesNothing: a read (a link needs list for it, or mail to read
+// mail), or a verb for anyone that keeps nothing on its connection.
 func (a access) changesNothing() bool {
-	return a.who() == whoAnyone || a.readOnly() && a&marksRead == 0
+	switch a.who() {
+	case whoAnyone:
+		return a&holdsConn == 0
+	case whoGranted:
+		return a&marksRead == 0 && !a.types() && (a.link() == capList || a.link() == capMail && a.grants() == grant.Read)
+	}
+	return false
 }
 func (a access) withLink(c linkCap) access { return a | access(c) }
 

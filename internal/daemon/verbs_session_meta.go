@@ -213,7 +213,7 @@ func (s *Server) sessionMetaVerbs(add addFunc) {
 		ended := cn.endSubscription()
 		return map[string]any{"type": "unsubscribed", "ended": ended}, nil
 	})
-	add("unsubscribe", anyone, "End this connection's subscribe stream: every event queued before it is written first, then this answer; the connection can subscribe again", "unsubscribed",
+	add("unsubscribe", anyone|holdsConn, "End this connection's subscribe stream: every event queued before it is written first, then this answer; the connection can subscribe again", "unsubscribed",
 		`{"verb":"unsubscribe"}`, p, h)
 }
 
