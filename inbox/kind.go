@@ -33,7 +33,7 @@ func Kinds() []Kind { return append([]Kind(nil), kinds[:]...) }
 func (k Kind) Valid() bool { return k.Rank() < len(kinds) }
 
 // Rank is k's place in the kind order, 0 for approval; an unknown kind
-// ranks after all nine.
+// ranks after all ten.
 func (k Kind) Rank() int {
 	switch k {
 	case KindApproval:
