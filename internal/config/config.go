@@ -57,10 +57,11 @@ type Agents struct {
 	// HerdrProtocol is always (default, as the agents page says), agents
 	// or off: which panes get herdr's variables and whether the herdr
 	// socket is served (HerdrMode).
-	HerdrProtocol string    `toml:"herdr_protocol"`
-	Approvals     Approvals `toml:"approvals"`
-	Queue         Queue     `toml:"queue"`
-	Recap         Recap     `toml:"recap"`
+	HerdrProtocol string      `toml:"herdr_protocol"`
+	Approvals     Approvals   `toml:"approvals"`
+	Queue         Queue       `toml:"queue"`
+	Recap         Recap       `toml:"recap"`
+	Permissions   Permissions `toml:"permissions"`
 }
 
 // Recap is [agents.recap]: the agent log's recap.

@@ -261,6 +261,9 @@ type herdrCall struct {
 	// kernel's word on its pid.
 	placed bool
 	pane   string
+	// gc is the connection the method was admitted on (gate.go): the
+	// target check reads its caller.
+	gc *conn
 	// r is the reader the request came from: a wait watches it for the
 	// client's hang-up (gone ends then; goneOnce starts that watch).
 	r        *bufio.Reader
