@@ -69,6 +69,7 @@ func commands() []Command {
 		startAgentCommands,
 		optionsCommands, // options.go: set-config, get-config, list-options, list-themes
 		mcpCommands,     // mcp.go
+		notifyCommands,  // notify.go: notify test
 	} {
 		all = append(all, verbs()...)
 	}

@@ -74,8 +74,9 @@ func hostsCommands() []Command {
 			Example: "tuios config apply",
 		},
 		{
-			Name: "config apply", Summary: "make the running daemon read the config file again (hosts and link policy)", Usage: "[--json]",
+			Name: "config apply", Summary: "make the running daemon read the config file again (hosts, link policy, push notifications)", Usage: "[--json]",
 			Help: "Applies the [hosts] tables and the link policy: a new host is dialled, a changed one redialled, a removed one's link closed at once. " +
+				"Applies [notify] too (push notifications: a new address or secret source waits for this), one line per change. " +
 				"A change made from inside a pane (tuios hosts add there) waits for this. Refused inside a pane: run it in a terminal outside tuios.",
 			Example: "tuios config apply\ntuios config apply --json",
 			Flags:   jsonFlag,
@@ -338,6 +339,7 @@ type configApplied struct {
 		Host   string `json:"host"`
 		Reason string `json:"reason"`
 	} `json:"refused"`
+	Notify []string `json:"notify"` // [notify]'s changes (notify.go)
 }
 
 func (r configApplied) summary() string {
@@ -388,6 +390,9 @@ func runConfigApply(ctx *Context) error {
 	var res configApplied
 	remarshal(raw, &res)
 	fmt.Fprintf(ctx.Stdout, "applied %s: %s\n", escapeControls(res.Path), res.summary())
+	for _, l := range res.Notify {
+		fmt.Fprintln(ctx.Stdout, escapeControls(l))
+	}
 	return nil
 }
 

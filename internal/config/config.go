@@ -25,6 +25,11 @@ type File struct {
 	// and [hosts."*"], the policy for machines without a table.
 	Hosts map[string]Host              `toml:"hosts"`
 	keys  map[string]map[string]string // Keybindings decoded: table → action → key
+	// PushTable is [notify] as read; Parse decodes it on its own
+	// (notify.go) and PushSettings gives it checked.
+	PushTable toml.Primitive `toml:"notify"`
+	push      Push
+	pushErr   string
 
 	// Path is the file read ("" when none was).
 	Path    string `toml:"-"`
@@ -286,8 +291,9 @@ func Parse(data []byte) (*File, error) {
 	if err := checkAlerts(&f.Notify.Agent); err != nil {
 		return nil, err
 	}
+	f.decodePush(md)
 	for _, k := range md.Undecoded() {
-		if s := k.String(); !strings.HasPrefix(s, "keybindings.") {
+		if s := k.String(); !strings.HasPrefix(s, "keybindings.") && !(f.pushErr != "" && strings.HasPrefix(s, "notify.")) {
 			f.unknown = append(f.unknown, s)
 		}
 	}

@@ -148,6 +148,7 @@ func (c *cfgFollow) changed() {
 		c.s.opt.Logf("config changed: hosts %v wait for tuios config apply", pending)
 	}
 	c.noteProblems(keep, f)
+	c.s.push.fileChanged(f) // push.go: [notify] narrows at once, the rest waits
 }
 
 // pendingHosts are the dialable hosts of f that applied lacks or has in

@@ -36,6 +36,7 @@ type configAppliedResult struct {
 	Type string `json:"type"`
 	Path string `json:"path"`
 	linksApplied
+	Notify []string `json:"notify"` // what changed in [notify] (push.go)
 }
 
 // hostVerbs are the verbs about this machine's links to other hosts.
@@ -78,8 +79,9 @@ func (s *Server) hostVerbs(add addFunc) {
 		got := s.links.apply(f)
 		s.applyLinkPolicy(f)
 		s.cfg.setApplied(f)
-		return configAppliedResult{Type: "config_applied", Path: path, linksApplied: got}, nil
+		notify := s.push.apply(f) // push.go
+		return configAppliedResult{Type: "config_applied", Path: path, linksApplied: got, Notify: notify}, nil
 	})
-	add("apply-config", "Read the config file again and apply its [hosts] tables: new hosts are dialled, changed ones redialled, removed ones closed at once, and the link policy replaced. Refused from inside a pane",
+	add("apply-config", "Read the config file again and apply its [hosts] tables: new hosts are dialled, changed ones redialled, removed ones closed at once, and the link policy replaced; and [notify] (push notifications: notify lists what changed). Refused from inside a pane",
 		"config_applied", `{"verb":"apply-config"}`, p, h)
 }
