@@ -86,4 +86,7 @@
 // agents_disabled while the multiplexer and mail go on); and the risk
 // rules of [agents.approvals.risk]. No verb changes these: a pane cannot
 // turn respond_from_shell on.
+//
+// [notify] (push notifications, push.go) is applied at start and by
+// apply-config; an edit of the file applies at once only what narrows.
 package daemon

@@ -119,8 +119,8 @@ func (r *responder) heldByClient(cn *conn) bool {
 // one line per change, for the person who ran it.
 func (p *pushFollow) apply(f *config.File) []string {
 	ps := f.PushSettings()
+	old := p.n.Settings() // in use: the file may have narrowed what was applied
 	p.mu.Lock()
-	old := p.applied
 	p.applied = ps
 	p.told = ""
 	p.mu.Unlock()

@@ -149,6 +149,15 @@ func (n *Notifier) Waiting() int {
 	return len(n.r.open)
 }
 
+// NextSend is when the earliest item waiting falls due (the settle, the
+// person's quiet time, a cooldown or the hour's cap may hold it); zero
+// when none waits.
+func (n *Notifier) NextSend() time.Time {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.r.next()
+}
+
 // Close stops the timer and every send in flight, and returns when no
 // send runs.
 func (n *Notifier) Close() {
