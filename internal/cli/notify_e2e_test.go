@@ -398,3 +398,38 @@ func TestPushHeldWhileThePersonTypes(t *testing.T) {
 		t.Fatalf("the keys did not reach the shell:\n%s", out)
 	}
 }
+
+// Proxies come from the environment (HTTPS_PROXY): a provider's name
+// that only the proxy knows is reached through it, certificate checked
+// end to end against the CA of SSL_CERT_FILE.
+func TestNotifyTestThroughAProxy(t *testing.T) {
+	e := newEnv(t)
+	ca, err := pushtest.NewCA()
+	if err != nil {
+		t.Fatal(err)
+	}
+	caFile := filepath.Join(e.dir, "ca.pem")
+	ca.WriteFile(caFile)
+	ntfy := ca.Ntfy("", pushtest.Mode{})
+	defer ntfy.Close()
+	proxy := pushtest.NewProxy()
+	defer proxy.Close()
+	port := ntfy.URL[strings.LastIndexByte(ntfy.URL, ':')+1:]
+	dir := filepath.Join(e.dir, "home", ".config", "tuios")
+	os.MkdirAll(dir, 0o700)
+	os.WriteFile(filepath.Join(dir, "config.toml"), []byte(fmt.Sprintf("[notify.ntfy]\nurl = \"https://%s:%s/%s\"\n", pushtest.ProxiedHost, port, e2eTopic)), 0o600)
+	e.vars = append(e.vars, "SSL_CERT_FILE="+caFile)
+
+	r := e.run("notify", "test")
+	if r.code != 1 || !strings.Contains(r.out, "ntfy ("+pushtest.ProxiedHost+":"+port+"): failed. The host name does not resolve") {
+		t.Fatalf("without a proxy: %+v", r)
+	}
+	e.vars = append(e.vars, "HTTPS_PROXY="+proxy.URL)
+	if out := e.ok("notify", "test"); out != "ntfy ("+pushtest.ProxiedHost+":"+port+"): sent.\n" {
+		t.Fatalf("through the proxy: %q", out)
+	}
+	if tun := proxy.Tunnels(); len(tun) != 1 || tun[0] != pushtest.ProxiedHost+":"+port || len(ntfy.Deliveries()) != 1 {
+		t.Fatalf("tunnels %v, deliveries %d", tun, len(ntfy.Deliveries()))
+	}
+	noE2ESecret(t, "notify test", r.out+r.err)
+}

@@ -260,7 +260,7 @@ func Parse(data []byte) (*File, error) {
 	f := &File{}
 	md, err := toml.Decode(string(data), f)
 	if err != nil {
-		return nil, err
+		return nil, hideNotifyValue(err)
 	}
 	f.keys = map[string]map[string]string{}
 	for table, prim := range f.Keybindings {

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -185,6 +186,18 @@ func (f *File) decodePush(md toml.MetaData) {
 		return
 	}
 	f.push = p
+}
+
+// hideNotifyValue keeps a syntax error in [notify] from quoting the text
+// it tripped on (a token written without quotes, say): the line and the
+// key are enough to find it, and the error reaches the daemon's log.
+func hideNotifyValue(err error) error {
+	var pe toml.ParseError
+	if errors.As(err, &pe) && (pe.LastKey == "notify" || strings.HasPrefix(pe.LastKey, "notify.")) {
+		return fmt.Errorf("toml: line %d (last key %q): the value does not parse (its text is not shown: [notify] holds addresses and secrets; a string goes in quotes)",
+			pe.Position.Line, pe.LastKey)
+	}
+	return err
 }
 
 // scrubTOMLError keeps a decode error's key and type, never the value it

@@ -168,3 +168,15 @@ func TestNotifyIsNoOption(t *testing.T) {
 		}
 	}
 }
+
+// A syntax error in [notify] names the line and the key, never the text.
+func TestNotifySyntaxErrorHidesTheValue(t *testing.T) {
+	_, err := Parse([]byte("[notify.ntfy]\nurl = \"https://ntfy.sh/x\"\ntoken = tk_SECRET123\n"))
+	if err == nil || strings.Contains(err.Error(), "tk") || !strings.Contains(err.Error(), "line 3") || !strings.Contains(err.Error(), "notify.ntfy.token") {
+		t.Fatalf("%v", err)
+	}
+	// Elsewhere the parser's own words stay.
+	if _, err := Parse([]byte("[ui]\nrail = left\n")); err == nil || !strings.Contains(err.Error(), "left") {
+		t.Fatalf("%v", err)
+	}
+}

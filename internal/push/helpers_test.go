@@ -102,7 +102,9 @@ token = %q
 `, s.ntfy.URL, topic, ntfyToken, s.pushover.URL, pushoverUser, pushoverApp, s.hook.URL, hookToken))
 }
 
-func parseSettings(t *testing.T, file string) config.PushSettings {
+func parseSettings(t *testing.T, file string) config.PushSettings { return parseSettingsB(t, file) }
+
+func parseSettingsB(t testing.TB, file string) config.PushSettings {
 	t.Helper()
 	f, err := config.Parse([]byte(file))
 	if err != nil {
@@ -117,7 +119,7 @@ func parseSettings(t *testing.T, file string) config.PushSettings {
 
 // rig is a Notifier on a fake clock, with every result kept.
 type rig struct {
-	t       *testing.T
+	t       testing.TB
 	clock   *fakeclock.Clock
 	n       *Notifier
 	results chan Result
@@ -127,7 +129,9 @@ type rig struct {
 
 func newRig(t *testing.T, s config.PushSettings) *rig { return newRigTimeout(t, s, 2*time.Second) }
 
-func newRigTimeout(t *testing.T, s config.PushSettings, timeout time.Duration) *rig {
+func newRigB(t testing.TB, s config.PushSettings) *rig { return newRigTimeout(t, s, 2*time.Second) }
+
+func newRigTimeout(t testing.TB, s config.PushSettings, timeout time.Duration) *rig {
 	t.Helper()
 	r := &rig{t: t, clock: fakeclock.New(time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)), results: make(chan Result, 256), logs: make(chan string, 1024)}
 	r.n = New(Options{Settings: s, Clock: r.clock, Send: SendOptions{Timeout: timeout},

@@ -30,7 +30,7 @@ import (
 )
 
 // CA is a certificate authority for tests. Its servers' certificates
-// name 127.0.0.1, ::1 and localhost.
+// name 127.0.0.1, ::1, localhost and ProxiedHost.
 type CA struct {
 	// PEM is the CA's certificate, for SSL_CERT_FILE.
 	PEM  []byte
@@ -66,7 +66,7 @@ func NewCA() (*CA, error) {
 		SerialNumber: big.NewInt(2), Subject: pkix.Name{CommonName: "127.0.0.1"},
 		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(24 * time.Hour),
 		KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1), net.IPv6loopback}, DNSNames: []string{"localhost"},
+		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1), net.IPv6loopback}, DNSNames: []string{"localhost", ProxiedHost},
 	}
 	der, err := x509.CreateCertificate(rand.Reader, tmpl, caCert, &key.PublicKey, caKey)
 	if err != nil {
@@ -80,6 +80,11 @@ func NewCA() (*CA, error) {
 		pool: pool,
 	}, nil
 }
+
+// ProxiedHost is a name no resolver knows: a request to it reaches a
+// test server only through Proxy, which maps it to 127.0.0.1 (Go never
+// proxies a loopback address, so a proxy test needs a name).
+const ProxiedHost = "push.test"
 
 // WriteFile writes the CA's certificate to path (for SSL_CERT_FILE).
 func (ca *CA) WriteFile(path string) error { return os.WriteFile(path, ca.PEM, 0o644) }
