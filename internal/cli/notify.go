@@ -99,8 +99,11 @@ func sentence(s string) string {
 	if s == "" {
 		return s
 	}
-	r, n := utf8.DecodeRuneInString(s)
-	s = string(unicode.ToUpper(r)) + s[n:]
+	// A key name (notify.ntfy.token_env) keeps its case.
+	if first, _, _ := strings.Cut(s, " "); !strings.ContainsAny(first, "._:") {
+		r, n := utf8.DecodeRuneInString(s)
+		s = string(unicode.ToUpper(r)) + s[n:]
+	}
 	if !strings.HasSuffix(s, ".") {
 		s += "."
 	}
