@@ -164,7 +164,9 @@ func TestPushFileEditsNarrowAtOnce(t *testing.T) {
 		}
 	}
 	write(conf(other.URL, ""))
-	eventually(t, "the log says the address waits", func() bool { return d.logged("[notify.webhook] (a new address or secret source) wait for tuios config apply") })
+	eventually(t, "the log says the address waits", func() bool {
+		return d.logged("[notify.webhook] (a new address or secret source) wait for tuios config apply")
+	})
 	d.ask(t, d.r, "one")
 	eventually(t, "the applied address gets the push", func() bool { return len(hook.titles()) == 1 })
 
