@@ -212,37 +212,45 @@ func TestResync(t *testing.T) {
 	}
 }
 
-// A provider that never answers delays no other: each has its own lane.
+// A provider that never answers, or a slow one, delays no other: each
+// has its own lane; the slow one still delivers, the hanging one times
+// out.
 func TestASlowProviderDelaysNoOther(t *testing.T) {
 	hang := ca.Ntfy(ntfyToken, pushtest.Mode{Hang: true})
 	defer hang.Close()
+	slow := ca.Pushover(pushoverApp, pushoverUser, pushtest.Mode{Delay: 150 * time.Millisecond})
+	defer slow.Close()
 	hook := ca.Webhook("", pushtest.Mode{})
 	defer hook.Close()
-	s := parseSettings(t, fmt.Sprintf("[notify]\ncooldown_seconds = 0\n[notify.ntfy]\nurl = %q\ntoken = %q\n[notify.webhook]\nurl = %q\n",
-		hang.URL+"/"+topic, ntfyToken, hook.URL+"/h"))
-	r := newRigTimeout(t, s, 300*time.Millisecond)
+	s := parseSettings(t, fmt.Sprintf("[notify]\ncooldown_seconds = 0\n[notify.ntfy]\nurl = %q\ntoken = %q\n"+
+		"[notify.pushover]\nurl = %q\nuser = %q\ntoken = %q\n[notify.webhook]\nurl = %q\n",
+		hang.URL+"/"+topic, ntfyToken, slow.URL+"/1/messages.json", pushoverUser, pushoverApp, hook.URL+"/h"))
+	r := newRigTimeout(t, s, 500*time.Millisecond)
 	for i := range 3 {
 		r.open(r.item(inbox.KindApproval, fmt.Sprintf("w%d", i), "p", fmt.Sprint("item ", i)))
 	}
 	r.clock.Advance(Settle)
-	if !hook.Wait(3, 5*time.Second) {
+	if !hook.Wait(3, 5*time.Second) || !hang.WaitArrived(1, 5*time.Second) {
 		t.Fatalf("the webhook got %d while ntfy hangs", hook.Hits())
 	}
-	if !hang.WaitArrived(1, 5*time.Second) {
-		t.Fatal("ntfy got nothing")
+	if !slow.Wait(3, 5*time.Second) {
+		t.Fatalf("the slow provider delivered %d", len(slow.Deliveries()))
 	}
-	res := r.take() // the hanging sends time out
-	failed := 0
+	if h, p := hook.Deliveries(), slow.Deliveries(); !h[2].At.Before(p[0].At) {
+		t.Fatalf("the webhook's last (%v) came after the slow provider's first (%v)", h[2].At, p[0].At)
+	}
+	res := r.take() // the hanging sends time out, one after the other
+	byProvider := map[string][]Result{}
 	for _, x := range res {
-		if x.Provider == "ntfy" {
-			failed++
-			if x.OK || !strings.Contains(x.Error, "no answer within 300ms") {
-				t.Fatalf("%+v", x)
-			}
+		byProvider[x.Provider] = append(byProvider[x.Provider], x)
+	}
+	for _, x := range byProvider["ntfy"] {
+		if x.OK || !strings.Contains(x.Error, "no answer within 500ms") {
+			t.Fatalf("%+v", x)
 		}
 	}
-	if failed != 3 || hang.Hits() != 3 {
-		t.Fatalf("ntfy results: %+v after %d requests", res, hang.Hits())
+	if len(byProvider["ntfy"]) != 3 || hang.Hits() != 3 || len(byProvider["pushover"]) != 3 || !byProvider["pushover"][2].OK {
+		t.Fatalf("results: %+v after %d requests", res, hang.Hits())
 	}
 }
 

@@ -262,3 +262,19 @@ func TestRedirectsThatAreFollowed(t *testing.T) {
 		t.Fatalf("https to http with allow_http_redirects: %+v", res[0])
 	}
 }
+
+// A title that is not ASCII reaches ntfy whole (RFC 2047 in the header,
+// which ntfy decodes), and a pane's name cannot add a header.
+func TestNtfyTitleIsOneHeader(t *testing.T) {
+	srv := ca.Ntfy("", pushtest.Mode{})
+	defer srv.Close()
+	s := parseSettings(t, fmt.Sprintf("[notify.ntfy]\nurl = %q\n", srv.URL+"/"+topic))
+	it := inbox.Item{ID: "5", Kind: inbox.KindQuestion, Session: "api", Name: "wörker\r\nX-Injected: 1", Summary: "Weiter? ✓"}
+	if res := Send(context.Background(), s, FromItem(it, s), SendOptions{}); !res[0].OK {
+		t.Fatalf("%+v", res[0])
+	}
+	d := srv.Deliveries()[0]
+	if d.Title != "Question: wörker X-Injected: 1 (api)" || d.Message != "Weiter? ✓" || d.Priority != "4" {
+		t.Fatalf("%+v", d)
+	}
+}
