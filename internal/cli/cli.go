@@ -71,6 +71,7 @@ func commands() []Command {
 		optionsCommands,    // options.go: set-config, get-config, list-options, list-themes
 		mcpCommands,        // mcp.go
 		completionCommands, // completion.go
+		notifyCommands,     // notify.go: notify test
 	} {
 		all = append(all, verbs()...)
 	}

@@ -74,9 +74,10 @@ func hostsCommands() []Command {
 			Example: "tuios config apply",
 		},
 		{
-			Name: "config apply", Summary: "apply the config changes that wait: wider grants, hosts and link policy", Usage: "[--json]",
+			Name: "config apply", Summary: "apply the config changes that wait: wider grants, hosts, link policy and push addresses", Usage: "[--json]",
 			Help: "Makes the running daemon read the config file again and apply what waits for you: [agents.permissions] that gives panes more (strict to open, a grant added), " +
-				"the [hosts] tables (a new host is dialled, a changed one redialled, a removed one's link closed at once) and a link policy that allows more. " +
+				"the [hosts] tables (a new host is dialled, a changed one redialled, a removed one's link closed at once), a link policy that allows more, " +
+				"and [notify] (push notifications: a new address or secret source), one line per change. " +
 				"A change that narrows applies as soon as the file is saved; one that widens waits for this, because a program in a pane can edit the file too. " +
 				"It prints each change that waited. Refused inside a pane: run it in a terminal outside tuios.",
 			Example: "tuios config apply\ntuios config apply --json",
@@ -341,6 +342,7 @@ type configApplied struct {
 		Host   string `json:"host"`
 		Reason string `json:"reason"`
 	} `json:"refused"`
+	Notify []string `json:"notify"` // [notify]'s changes (notify.go)
 }
 
 func (r configApplied) summary() string {
@@ -393,6 +395,9 @@ func runConfigApply(ctx *Context) error {
 	fmt.Fprintf(ctx.Stdout, "applied %s: %s\n", escapeControls(res.Path), res.summary())
 	for _, a := range res.Applied {
 		fmt.Fprintf(ctx.Stdout, "  now applies: %s\n", escapeControls(a))
+	}
+	for _, l := range res.Notify {
+		fmt.Fprintln(ctx.Stdout, escapeControls(l))
 	}
 	return nil
 }

@@ -185,6 +185,7 @@ func (c *cfgFollow) changed() {
 	waits = append(waits, waitingPolicy(narrowed, f)...)
 	c.notePending(waits)
 	c.noteProblems(keep, f)
+	c.s.push.fileChanged(f) // push.go: [notify] narrows at once, the rest waits
 }
 
 // pendingHosts are the dialable hosts of f that applied lacks or has in

@@ -89,7 +89,9 @@
 // turn respond_from_shell on. [hosts] and [agents.permissions] are
 // followed while the daemon runs (config_follow.go): what narrows applies
 // at once, what widens waits for tuios config apply from outside every
-// pane (config_wait.go).
+// pane (config_wait.go). [notify] (push notifications, push.go) is
+// applied at start and by apply-config; an edit of the file applies at
+// once only what narrows.
 //
 // # Who may call what
 //

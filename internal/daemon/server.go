@@ -131,6 +131,7 @@ type Server struct {
 	perm    atomic.Pointer[permissions] // [agents.permissions] in force (caller.go, config_wait.go); never nil after New
 	cfg     *cfgFollow                  // follows config.toml for removals and narrowing (config_follow.go); set in New
 	rows    hostInboxRows               // each host's Inbox row, from the outbox and the config (host_rows.go)
+	push    *pushFollow                 // push notifications of the Inbox (push.go); set in New, never changed
 }
 
 // New prepares a server; Serve starts it.
@@ -215,6 +216,7 @@ func New(opt Options) (*Server, error) {
 	s.outbox = newServerOutbox(s) // outbox_verbs.go: after the Inbox it feeds
 	s.follow = newHostFollow(s)   // host_follow.go: after the Inbox it stamps
 	s.rest = newRestorer(s, opt.StateDir)
+	s.push = newPushFollow(s, opt.Config)
 	s.alog = newAgentLogs(s.clock)
 	s.resume = newResumer(s)
 	// Every subsystem a verb uses is built here, before the verb table:
@@ -351,6 +353,7 @@ func (s *Server) comeBack() {
 		return w != nil && w.session.Name == session
 	})
 	s.resume.offer()           // resume.go: after the load, so a loaded item does not shadow it
+	s.push.start()             // push.go: after the load, so only items opened from now on send
 	s.cfg.compareWithLastRun() // config_wait.go: wider grants than the last run are reported
 	s.cfg.start()              // config_follow.go: removals and narrowing apply at once
 	s.links.start()            // links.go: dial every configured host, in the background
@@ -497,6 +500,7 @@ func (s *Server) shutdown() {
 	}
 	s.herdr.close()
 	s.cfg.stop()
+	s.push.stop()      // push.go: sends in flight end
 	s.links.close()    // links.go: every link and its streams, at once
 	s.attach.stopAll() // their last line says why, before their sockets close
 	for _, cn := range conns {

@@ -38,6 +38,7 @@ type configAppliedResult struct {
 	linksApplied
 	// Applied lists the changes that waited and now apply.
 	Applied []string `json:"applied"`
+	Notify  []string `json:"notify"` // what changed in [notify] (push.go)
 }
 
 // hostVerbs are the verbs about this machine's links to other hosts.
@@ -82,8 +83,9 @@ func (s *Server) hostVerbs(add addFunc) {
 		s.applyLinkPolicy(f)
 		s.applyPermissions(f, "tuios config apply")
 		s.cfg.setApplied(f)
-		return configAppliedResult{Type: "config_applied", Path: path, linksApplied: got, Applied: orEmpty(pending)}, nil
+		notify := s.push.apply(f) // push.go
+		return configAppliedResult{Type: "config_applied", Path: path, linksApplied: got, Applied: orEmpty(pending), Notify: notify}, nil
 	})
-	add("apply-config", outsideOnly, "Read the config file again and apply what waited: its [hosts] tables (new hosts are dialled, changed ones redialled, removed ones closed at once, the link policy replaced) and [agents.permissions]. Refused from inside a pane",
+	add("apply-config", outsideOnly, "Read the config file again and apply what waited: its [hosts] tables (new hosts are dialled, changed ones redialled, removed ones closed at once, the link policy replaced), [agents.permissions] and [notify] (push notifications: notify lists what changed). Refused from inside a pane",
 		"config_applied", `{"verb":"apply-config"}`, p, h)
 }
