@@ -477,7 +477,7 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 		exited := w.exited
 		w.mu.Unlock()
 		tileAt[w] = len(lay.Windows)
-		lay.Windows = append(lay.Windows, proto.AttachWindow{ID: w.ID, Index: index[w], Name: w.DisplayName(),
+		lay.Windows = append(lay.Windows, proto.AttachWindow{ID: w.ID, Index: index[w], Name: w.DisplayName(), Title: w.Title(),
 			X: r.x, Y: r.y, Width: r.w, Height: r.h, Exited: exited})
 		wins = append(wins, w)
 	}

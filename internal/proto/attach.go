@@ -56,9 +56,13 @@ type AttachLayout struct {
 // AttachWindow is one tile. X, Y, Width and Height are the tile's cells in
 // the area, title bar included.
 type AttachWindow struct {
-	ID        string `json:"window_id"`
-	Index     int    `json:"index"`
+	ID    string `json:"window_id"`
+	Index int    `json:"index"`
+	// Name is the window's name (given, else what runs in it); Title is
+	// the title its program set, drawn beside the name. Untrusted pane
+	// text, as Message.
 	Name      string `json:"name"`
+	Title     string `json:"title,omitempty"`
 	X         int    `json:"x"`
 	Y         int    `json:"y"`
 	Width     int    `json:"width"`
