@@ -1,8 +1,13 @@
 // Package pretend is a stand-in for a coding agent in a terminal, for tests
-// and demos of agent tracking: it works (with OSC 9;4 progress), stops on a
+// and demos of agent tracking: it works (with OSC 9;4 progress and a
+// braille spinner in its title, as Claude Code spins one), stops on a
 // permission prompt drawn the way Claude Code draws it and waits for 1 or
-// 2, then finishes its turn. examples/pretend-agent and `tuios
-// pretend-agent` run it.
+// 2, then finishes its turn and rests at its prompt with "✳" in its title.
+// A failed turn (-error) sets the progress bar's error state. Like a
+// hookless harness, it is read only through what it prints: the tracker
+// believes its progress once the detector has found it in the pane (its
+// first look, every 2 s by default), so a turn shorter than that ends
+// unread. examples/pretend-agent and `tuios pretend-agent` run it.
 package pretend
 
 import (
