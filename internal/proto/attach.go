@@ -76,8 +76,11 @@ type AttachWindow struct {
 	// pane then draws ○ rather than ■.
 	Seen bool `json:"seen,omitempty"`
 	// Asking is true while the pane has an open ask-human question: it
-	// draws as needing the person, whatever its agent state.
-	Asking bool `json:"asking,omitempty"`
+	// draws as needing the person, whatever its agent state. AskID is
+	// that question's request id, so a client tells a new question from
+	// the one it already showed.
+	Asking bool   `json:"asking,omitempty"`
+	AskID  string `json:"ask_id,omitempty"`
 	// Popup is true for a window that floats over the tiles (tuios
 	// popup): X, Y, Width and Height are its frame, drawn over whatever
 	// tiles it covers; the pane is inside it, a cell in from each side.
