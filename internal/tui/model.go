@@ -357,9 +357,9 @@ func (m *Model) onLayout(l proto.AttachLayout) tea.Cmd {
 	if m.inbox != nil {
 		m.refreshInbox()
 	}
-	cmd = tea.Batch(cmd, m.pollMail())    // mail_notify.go: mail to the person may have come or been read
-	cmd = tea.Batch(cmd, m.presentAsk(l)) // ask_present.go
-	m.noticeLayout(l)                     // notice.go: a harness whose integration needs an update
+	cmd = tea.Batch(cmd, m.pollMail()) // mail_notify.go: mail to the person may have come or been read
+	cmd = tea.Batch(cmd, m.presentAsk(l))
+	m.noticeLayout(l) // notice.go: a harness whose integration needs an update
 	return cmd
 }
 
