@@ -72,7 +72,7 @@ func TestAttachMailReadAndReply(t *testing.T) {
 	w.waitFor("c", `Reply to build \([0-9a-f]{8}\): A please`)
 	w.keys("c", "Enter")
 	w.waitFor("c", `Replied to build \(message #\d+\)`)
-	s = w.waitFor("c", `you → build`) // the thread is read again, the reply in it
+	w.waitFor("c", `you → build`) // the thread is read again, the reply in it
 	// The person's own words are theirs: not fenced as untrusted.
 	s = w.waitFor("c", `│ A please`)
 	if strings.Contains(s, "untrusted content from you") || strings.Count(s, "begin untrusted content") != 1 {
