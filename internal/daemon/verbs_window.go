@@ -130,7 +130,7 @@ func (s *Server) windowVerbs(add addFunc) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		idx := s.windowRow(w).Index
-		return map[string]any{"type": "window_created", "window_id": w.ID, "name": w.DisplayName(), "session": ss.Name,
+		return map[string]any{"type": "window_created", "window_id": w.ID, "name": w.DisplayName(), "automatic_name": w.name == "", "session": ss.Name,
 			"workspace": w.workspace, "index": idx, "pid": w.proc.Pid(), "pty_id": w.ID, "focused": ss.focused == w,
 			"width": w.cols, "height": w.rows, "unplaced": !w.placed}, nil
 	})
