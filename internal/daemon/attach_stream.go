@@ -153,6 +153,12 @@ func (h *attachHub) observe(ev event) {
 	if ev.Type == "agent-state" && ev.State != "" && ev.State != "none" {
 		h.seen.Store(true)
 	}
+	if ev.Type == "attention" && ev.Item != nil && ev.Item.Kind == inbox.KindAsk {
+		// A question for the person is the agent features in use: the
+		// asking pane draws ▲ (and the rail its row) from now on, even
+		// in a daemon that has not seen an agent state yet.
+		h.seen.Store(true)
+	}
 	if ev.Type == "config-changed" {
 		h.configSeq.Add(1)
 	}
@@ -477,7 +483,7 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 		exited := w.exited
 		w.mu.Unlock()
 		tileAt[w] = len(lay.Windows)
-		lay.Windows = append(lay.Windows, proto.AttachWindow{ID: w.ID, Index: index[w], Name: w.DisplayName(),
+		lay.Windows = append(lay.Windows, proto.AttachWindow{ID: w.ID, Index: index[w], Name: w.DisplayName(), Title: w.Title(),
 			X: r.x, Y: r.y, Width: r.w, Height: r.h, Exited: exited})
 		wins = append(wins, w)
 	}
@@ -505,11 +511,16 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 	s.seenByPerson(lay.Focused)
 
 	asking := map[string]bool{}
+	askID := map[string]string{}
 	for _, it := range s.att.q.List(inbox.ListOptions{Kinds: []inbox.Kind{inbox.KindAsk}}).Items {
 		asking[it.Window] = it.Window != ""
+		askID[it.Window] = it.RequestID
 	}
 	for i := range lay.Windows {
 		lay.Windows[i].Asking = asking[lay.Windows[i].ID]
+		if lay.Windows[i].Asking {
+			lay.Windows[i].AskID = askID[lay.Windows[i].ID]
+		}
 	}
 
 	arb := s.tracker.Arbiter()

@@ -144,12 +144,12 @@ func appendPopups(ss *Session, lay *proto.AttachLayout, wins []*Window, index, t
 		w.mu.Unlock()
 		r := w.tile
 		name := w.DisplayName()
-		if w.name == "" && w.Title() == "" {
-			// The frame says what runs in it rather than "Terminal <id>".
+		if w.name == "" {
+			// The frame says what runs in it, the whole command line.
 			name = clipText(strings.Join(w.argv, " "), 120)
 		}
 		tileAt[w] = len(lay.Windows)
-		lay.Windows = append(lay.Windows, proto.AttachWindow{ID: w.ID, Index: i, Name: name,
+		lay.Windows = append(lay.Windows, proto.AttachWindow{ID: w.ID, Index: i, Name: name, Title: w.Title(),
 			X: r.x, Y: r.y, Width: r.w, Height: r.h, Exited: exited, Popup: true})
 		wins = append(wins, w)
 	}

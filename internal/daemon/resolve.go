@@ -51,13 +51,21 @@ func (s *Server) findSession(cn *conn, name string) (*Session, *proto.Error) {
 
 // window resolves a window address in a session, in the skill's order:
 // the full id, the index list-windows prints (an all-digit target is an
-// index and nothing else), a unique id prefix, then a name a person gave,
-// the shell's title, and the name list-windows shows for a window with
-// neither ("Terminal 01da2df8"). Ids and prefixes match in any case (a
+// index and nothing else), a unique id prefix, then a name given to it,
+// then an automatic name (what runs in its foreground: bash, vim,
+// claude; window_name.go), and last its exact title, which only a window
+// no name matched is found by. Ids and prefixes match in any case (a
 // uuid printed in upper case is the same uuid). A name made only of hex
 // digits can therefore be taken by an id prefix: give windows names with
 // a letter past f, or address them by id. Ambiguity is an error listing
-// the candidates, never a guess. An empty address is the caller's own pane when it runs in
+// the candidates, never a guess.
+//
+// What stays put while programs run: the id always; the index until a
+// window before it closes; a given name until someone renames it. An
+// automatic name follows the program (a window running claude answers
+// to claude, and to bash again once claude exits), and a title changes
+// whenever its program redraws it, so a spinner glyph never breaks a
+// name. An empty address is the caller's own pane when it runs in
 // one, else the focused window (the CLI refuses an explicitly empty -w
 // before it gets here). The window passes the target check (gate.go) on
 // the way out. Called with s.mu held.
@@ -110,8 +118,8 @@ func (s *Server) findWindow(cn *conn, ss *Session, addr string) (*Window, *proto
 	for _, cands := range [][]*Window{
 		match(func(w *Window) bool { return strings.HasPrefix(w.ID, id) }),
 		match(func(w *Window) bool { return w.name == addr }),
-		match(func(w *Window) bool { return w.name == "" && w.Title() == addr }),
-		match(func(w *Window) bool { return w.DisplayName() == addr }),
+		match(func(w *Window) bool { return w.name == "" && w.autoName() == addr }),
+		match(func(w *Window) bool { return w.Title() == addr }),
 	} {
 		switch len(cands) {
 		case 0:

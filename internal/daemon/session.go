@@ -62,7 +62,7 @@ type Session struct {
 type Window struct {
 	ID        string
 	session   *Session
-	name      string // given by a person; "" falls back to the title
+	name      string // given by a person or a script; "" for the automatic name (window_name.go)
 	workspace int
 	minimized bool
 	cols      int // the pane's size: its tile less the title row
@@ -96,6 +96,14 @@ type Window struct {
 	// after each chunk so listings read them without any pane lock.
 	title atomic.Pointer[string]
 	dir   atomic.Pointer[string]
+	// auto is the automatic name: what runs in the foreground, read
+	// after output (window_name.go). nameMu guards the read's pacing.
+	auto       atomic.Pointer[string]
+	nameMu     sync.Mutex
+	nameAt     time.Time
+	nameTimer  *time.Timer
+	nameArmed  bool
+	nameClosed bool
 
 	exitSeen atomic.Bool  // the exit is being handled
 	typedAt  atomic.Int64 // unix ns of the last typing into the pane
@@ -129,16 +137,16 @@ func (w *Window) dirNow() string {
 	return ""
 }
 
-// DisplayName is the name a person gave, else the shell's title, else
-// "Terminal <id8>". Called with s.mu held.
+// DisplayName is the window's name: the one it was given, else its
+// automatic name (window_name.go), never its title. Called with s.mu held.
 func (w *Window) DisplayName() string {
 	if w.name != "" {
 		return w.name
 	}
-	if t := w.Title(); t != "" {
-		return t
+	if n := w.autoName(); n != "" {
+		return n
 	}
-	return "Terminal " + w.ID[:8]
+	return "window " + w.ID[:8]
 }
 
 // newSession creates an empty session. Called with s.mu held.
@@ -242,6 +250,9 @@ func (s *Server) startWindow(ss *Session, spec windowSpec) (*Window, *proto.Erro
 		created: time.Now(), popup: spec.popup, proc: proc, srv: s, outputGen: make(chan struct{}), exitCh: make(chan struct{}), readDone: make(chan struct{}),
 		grants: spec.grants, granted: spec.granted, startGrants: vars["TUIOS_PANE_GRANTS"],
 	}
+	if n := argvName(argv); n != "" {
+		w.auto.Store(&n) // until the foreground is first read
+	}
 	w.in = pty.NewInput(proc, pty.InputOptions{Max: inputCap})
 	w.pane = s.tracker.Attach(id, detect.PaneOptions{ShellPID: proc.Pid(), Cols: spec.cols, Rows: spec.rows, Reply: w.in, Scrollback: 3000, OnEvent: w.screenEvent})
 
@@ -323,7 +334,11 @@ func (w *Window) read() {
 			close(w.outputGen)
 			w.outputGen = make(chan struct{})
 			w.mu.Unlock()
-			w.srv.attach.output(w, titled)
+			if w.nameDue() { // window_name.go: its program changed
+				w.srv.windowRenamed(w)
+			} else {
+				w.srv.attach.output(w, titled)
+			}
 			if w.srv.hub.wants("output") {
 				w.srv.hub.publish(event{Type: "output", Session: w.session.Name, Window: w.ID, Bytes: n})
 			}
@@ -465,6 +480,7 @@ func (s *Server) closeWindow(w *Window) {
 // close stops the window's input and ends every process of its terminal
 // session; it is idempotent.
 func (w *Window) close() {
+	w.stopNaming()
 	w.in.Close()
 	w.proc.Close()
 }

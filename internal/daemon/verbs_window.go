@@ -5,28 +5,32 @@ import (
 )
 
 type windowRow struct {
-	WindowID     string `json:"window_id"`
-	Index        int    `json:"index"`
-	Name         string `json:"name"`
-	Title        string `json:"title"`
-	DisplayName  string `json:"display_name"`
-	Session      string `json:"session"`
-	Workspace    int    `json:"workspace"`
-	Focused      bool   `json:"focused"`
-	Minimized    bool   `json:"minimized"`
-	X            int    `json:"x"`
-	Y            int    `json:"y"`
-	Width        int    `json:"width"`
-	Height       int    `json:"height"`
-	Unplaced     bool   `json:"unplaced"` // x, y, width, height are a placeholder: no client has tiled it yet
-	PtyID        string `json:"pty_id"`
-	PID          int    `json:"pid"`
-	Cwd          string `json:"cwd,omitempty"`
-	AgentState   string `json:"agent_state"`
-	AgentHarness string `json:"agent_harness,omitempty"`
-	Subagents    int    `json:"agent_subagents"`
-	Exited       bool   `json:"exited"`
-	Queued       int    `json:"agent_queued"` // entries in the reply queue (queue.go)
+	WindowID string `json:"window_id"`
+	Index    int    `json:"index"`
+	// Name is the window's name: the one given to it, else its
+	// automatic name (AutomaticName true): what runs in its foreground.
+	// Never the title, which programs rewrite as they work.
+	Name          string `json:"name"`
+	AutomaticName bool   `json:"automatic_name"`
+	Title         string `json:"title"`
+	DisplayName   string `json:"display_name"` // = name, for scripts written before name carried the automatic one
+	Session       string `json:"session"`
+	Workspace     int    `json:"workspace"`
+	Focused       bool   `json:"focused"`
+	Minimized     bool   `json:"minimized"`
+	X             int    `json:"x"`
+	Y             int    `json:"y"`
+	Width         int    `json:"width"`
+	Height        int    `json:"height"`
+	Unplaced      bool   `json:"unplaced"` // x, y, width, height are a placeholder: no client has tiled it yet
+	PtyID         string `json:"pty_id"`
+	PID           int    `json:"pid"`
+	Cwd           string `json:"cwd,omitempty"`
+	AgentState    string `json:"agent_state"`
+	AgentHarness  string `json:"agent_harness,omitempty"`
+	Subagents     int    `json:"agent_subagents"`
+	Exited        bool   `json:"exited"`
+	Queued        int    `json:"agent_queued"` // entries in the reply queue (queue.go)
 	// The agent conversation the pane holds, or held before a restart
 	// (resume.go): what resume-agent types.
 	AgentSessionID      string `json:"agent_session_id,omitempty"`
@@ -53,7 +57,7 @@ func (s *Server) windowRow(w *Window) windowRow {
 	w.mu.Unlock()
 	at := w.placement()
 	row := windowRow{
-		WindowID: w.ID, Index: idx, Name: w.name, Title: w.Title(), DisplayName: w.DisplayName(),
+		WindowID: w.ID, Index: idx, Name: w.DisplayName(), AutomaticName: w.name == "", Title: w.Title(), DisplayName: w.DisplayName(),
 		Session: w.session.Name, Workspace: w.workspace, Focused: w.session.focused == w, Minimized: w.minimized,
 		X: at.x, Y: at.y, Width: at.w, Height: at.h, Unplaced: !w.placed, PtyID: w.ID, PID: w.proc.Pid(), Cwd: w.cwdNow(),
 		AgentState: b.State.String(), AgentHarness: b.Harness, Subagents: b.Subagents, Exited: exited,
@@ -140,7 +144,7 @@ func (s *Server) windowVerbs(add addFunc) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		idx := s.windowRow(w).Index
-		return map[string]any{"type": "window_created", "window_id": w.ID, "name": w.DisplayName(), "session": ss.Name,
+		return map[string]any{"type": "window_created", "window_id": w.ID, "name": w.DisplayName(), "automatic_name": w.name == "", "session": ss.Name,
 			"workspace": w.workspace, "index": idx, "pid": w.proc.Pid(), "pty_id": w.ID, "focused": ss.focused == w,
 			"width": w.cols, "height": w.rows, "unplaced": !w.placed}, nil
 	})

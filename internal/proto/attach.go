@@ -56,9 +56,13 @@ type AttachLayout struct {
 // AttachWindow is one tile. X, Y, Width and Height are the tile's cells in
 // the area, title bar included.
 type AttachWindow struct {
-	ID        string `json:"window_id"`
-	Index     int    `json:"index"`
+	ID    string `json:"window_id"`
+	Index int    `json:"index"`
+	// Name is the window's name (given, else what runs in it); Title is
+	// the title its program set, drawn beside the name. Untrusted pane
+	// text, as Message.
 	Name      string `json:"name"`
+	Title     string `json:"title,omitempty"`
 	X         int    `json:"x"`
 	Y         int    `json:"y"`
 	Width     int    `json:"width"`
@@ -72,8 +76,11 @@ type AttachWindow struct {
 	// pane then draws ○ rather than ■.
 	Seen bool `json:"seen,omitempty"`
 	// Asking is true while the pane has an open ask-human question: it
-	// draws as needing the person, whatever its agent state.
-	Asking bool `json:"asking,omitempty"`
+	// draws as needing the person, whatever its agent state. AskID is
+	// that question's request id, so a client tells a new question from
+	// the one it already showed.
+	Asking bool   `json:"asking,omitempty"`
+	AskID  string `json:"ask_id,omitempty"`
 	// Popup is true for a window that floats over the tiles (tuios
 	// popup): X, Y, Width and Height are its frame, drawn over whatever
 	// tiles it covers; the pane is inside it, a cell in from each side.

@@ -54,8 +54,10 @@
 //     goes to the pane: the calls go out in order, so the hand-back is
 //     not taken for the pane being viewed.
 //   - The rail takes no keys, so r (reply) acts in the Inbox only.
-//   - An ask-human question does not open the Inbox by itself: the
-//     attach stream says nothing when a question opens.
+//   - An ask-human question from a pane on screen opens the Inbox on it
+//     (ask_present.go): the layout names each asking pane's question
+//     (ask_id), so each opens it once; a person typing into that pane
+//     gets it once they stop.
 //   - Switching session (Inbox enter on another session's item, a click on
 //     a rail row) re-attaches the stream to that session.
 //   - The paste buffer is the client's, not the daemon's (tmux keeps its

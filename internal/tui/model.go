@@ -80,9 +80,10 @@ type Model struct {
 	configKnown bool
 	keys        keymap
 	clock       Clock
-	// The ask-human presentation: which panes on screen are asking, the
-	// pane last typed into and when, and until when keys are dropped.
-	asking    map[string]bool
+	// The ask-human presentation (ask_present.go): the question each pane
+	// on screen asks that was shown or passed by, the pane last typed into
+	// and when, and until when keys are dropped.
+	asking    map[string]string
 	typedWin  string
 	typedAt   time.Time
 	dropUntil time.Time
@@ -258,6 +259,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onReply(msg)
 	case timerMsg:
 		return m, m.inboxTimer()
+	case askDueMsg:
+		return m, m.presentAsk(m.layout) // ask_present.go: the person stopped typing
 	case mailPollMsg:
 		return m, m.onMailPoll(msg) // mail_notify.go
 	case alertDueMsg:
@@ -359,41 +362,9 @@ func (m *Model) onLayout(l proto.AttachLayout) tea.Cmd {
 		m.refreshInbox()
 	}
 	cmd = tea.Batch(cmd, m.pollMail()) // mail_notify.go: mail to the person may have come or been read
-	m.presentAsk(l)
+	cmd = tea.Batch(cmd, m.presentAsk(l))
 	m.noticeLayout(l) // notice.go: a harness whose integration needs an update
 	return cmd
-}
-
-// askDwell and askDrop are the ask-human presentation's times: a question
-// from the pane on screen opens the Inbox on it unless the person typed
-// into that pane within askDwell, and keys are dropped for askDrop so a
-// keystroke meant for the pane does not answer it.
-const (
-	askDwell = 600 * time.Millisecond
-	askDrop  = 400 * time.Millisecond
-)
-
-// presentAsk opens the Inbox on a question that a pane on screen has just
-// asked, when nothing else is open and the person is not typing into it.
-func (m *Model) presentAsk(l proto.AttachLayout) {
-	now := m.clock.Now()
-	asking := map[string]bool{}
-	for _, w := range l.Windows {
-		if !w.Asking {
-			continue
-		}
-		asking[w.ID] = true
-		if m.asking[w.ID] || m.inbox != nil || m.review != nil || m.scroll != nil || m.rename != nil || m.confirmClose != "" {
-			continue
-		}
-		if w.ID == m.typedWin && now.Sub(m.typedAt) < askDwell {
-			continue
-		}
-		m.openInbox()
-		m.inbox.want = w.ID
-		m.dropUntil = now.Add(askDrop)
-	}
-	m.asking = asking
 }
 
 func (m *Model) onScreen(s proto.AttachScreen) {

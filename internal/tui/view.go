@@ -192,6 +192,7 @@ func (m *Model) titleBar(t proto.AttachWindow, w int) string {
 	if m.layout.Zoomed && t.ID == m.layout.Focused {
 		s.WriteString("  [zoom]")
 	}
+	s.WriteString(titleAfterName(t, m.opt.ASCIIOnly)) // title_text.go
 	text := fitPlain(s.String(), w, m.opt.ASCIIOnly)
 	if t.ID == m.layout.Focused {
 		return sgrReverse + sgrBold + text + sgrReset
