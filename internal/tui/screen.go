@@ -2,12 +2,15 @@ package tui
 
 import (
 	"bytes"
+	"image/color"
 	"io"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/tuios/tuios/vt"
 )
 
 // screen draws frames on the outer terminal. It does what bubbletea's
@@ -15,14 +18,24 @@ import (
 // frame against the last, the cursor) but only when asked: bubbletea's
 // renderer flushes on a 60 Hz ticker for as long as the program runs,
 // and an idle attached client must not wake at all.
+//
+// A frame arrives as cells (frame.go). The cells that differ from the
+// last frame, and only those, are handed to ultraviolet's renderer, which
+// writes them with as few bytes as it can, down-sampling colours to what
+// the terminal shows (its colour profile, read from the real terminal
+// and the environment: TERM, COLORTERM, terminfo, NO_COLOR,
+// CLICOLOR_FORCE).
 type screen struct {
 	out io.Writer
 	r   *uv.TerminalRenderer
 	// frame is where r writes; it is handed to out in one write, wrapped
 	// in the cursor and synchronized output sequences.
-	frame bytes.Buffer
-	wire  bytes.Buffer
-	buf   uv.ScreenBuffer
+	frame  bytes.Buffer
+	wire   bytes.Buffer
+	buf    uv.ScreenBuffer
+	last   frame                  // what buf holds, as cells
+	uvc    map[cellStyle]uv.Style // styles converted for buf
+	uvCell uv.Cell
 
 	mouse  tea.MouseMode
 	cursor bool // the last frame showed the cursor
@@ -30,9 +43,19 @@ type screen struct {
 	open   bool
 }
 
+// newScreen draws on out, a terminal described by env. The colour
+// profile is read from out itself (a terminal, or not) and env, not from
+// the buffer the renderer writes into.
 func newScreen(out io.Writer, env []string, width, height int) *screen {
-	s := &screen{out: out, buf: uv.NewScreenBuffer(width, height)}
+	return newScreenProfile(out, env, colorprofile.Detect(out, env), width, height)
+}
+
+// newScreenProfile is newScreen with the colour profile given.
+func newScreenProfile(out io.Writer, env []string, p colorprofile.Profile, width, height int) *screen {
+	s := &screen{out: out, buf: uv.NewScreenBuffer(width, height), uvc: map[cellStyle]uv.Style{}}
+	s.forget(width, height)
 	s.r = uv.NewTerminalRenderer(&s.frame, env)
+	s.r.SetColorProfile(p)
 	// Scrolling regions let a pane's scroll cost a few bytes instead of
 	// a repaint of its rows, as in bubbletea.
 	s.r.SetScrollOptim(true)
@@ -86,6 +109,15 @@ func (s *screen) resize(width, height int) {
 	s.buf.Resize(width, height)
 	s.r.Resize(width, height)
 	s.r.Erase()
+	s.forget(width, height)
+}
+
+// forget makes every cell of the next frame count as changed.
+func (s *screen) forget(width, height int) {
+	s.last.reset(width, height)
+	for i := range s.last.cells {
+		s.last.cells[i].text = "\x00"
+	}
 }
 
 // write sends bytes that are not part of a frame (a bell, an OSC 9).
@@ -102,23 +134,40 @@ func (s *screen) modeReport(m tea.ModeReportMsg) {
 	}
 }
 
-// draw writes the cells of v that differ from the last frame, the mouse
-// mode if it changed, and the cursor. A frame equal to the last writes
-// nothing.
-func (s *screen) draw(v tea.View) {
+// draw writes the cells of f that differ from the last frame, the mouse
+// mode if it changed, and the cursor (nil: hidden). A frame equal to the
+// last writes nothing.
+func (s *screen) draw(f *frame, cur *tea.Cursor, mouse tea.MouseMode) {
 	if !s.open {
 		return
 	}
-	uv.NewStyledString(v.Content).Draw(s.buf, s.buf.Bounds())
-	if v.MouseMode != s.mouse {
-		s.r.WriteString(mouseSeq(s.mouse, v.MouseMode))
-		s.mouse = v.MouseMode
+	if f.w != s.last.w || f.h != s.last.h {
+		s.resize(f.w, f.h)
+	}
+	if f.w != s.last.w || f.h != s.last.h {
+		return // a frame of no size
+	}
+	for i := range f.cells {
+		c := &f.cells[i]
+		if *c == s.last.cells[i] {
+			continue
+		}
+		s.last.cells[i] = *c
+		if c.width == 0 {
+			continue // the right half of a wide cell: set with its left
+		}
+		s.uvCell = uv.Cell{Content: c.text, Width: int(c.width), Style: s.style(c.st)}
+		s.buf.SetCell(i%f.w, i/f.w, &s.uvCell)
+	}
+	if mouse != s.mouse {
+		s.r.WriteString(mouseSeq(s.mouse, mouse))
+		s.mouse = mouse
 	}
 	s.r.Render(s.buf.RenderBuffer)
-	show := v.Cursor != nil
+	show := cur != nil
 	if show {
 		// After Render: drawing moves the cursor.
-		s.r.MoveTo(v.Cursor.X, v.Cursor.Y)
+		s.r.MoveTo(cur.X, cur.Y)
 	}
 	s.r.Flush()
 
@@ -183,4 +232,65 @@ func askSync(getenv func(string) string) bool {
 		return false
 	}
 	return !strings.Contains(getenv("TERM_PROGRAM"), "Apple")
+}
+
+// maxStyles bounds the converted styles kept: a program cycling through
+// true colours would otherwise grow the map without end.
+const maxStyles = 4096
+
+// style is st as ultraviolet's renderer takes it: palette colours 0-15
+// as the basic ones (SGR 30-37, 90-97), the rest as 256-colour indexes,
+// RGB as true colour; the renderer down-samples what the terminal cannot
+// show.
+func (s *screen) style(st cellStyle) uv.Style {
+	if st == (cellStyle{}) {
+		return uv.Style{}
+	}
+	if u, ok := s.uvc[st]; ok {
+		return u
+	}
+	u := uv.Style{Fg: uvColor(st.fg), Bg: uvColor(st.bg), UnderlineColor: uvColor(st.ul)}
+	for _, a := range [...]struct {
+		a  vt.Attr
+		to uint8
+	}{
+		{vt.AttrBold, uv.AttrBold}, {vt.AttrDim, uv.AttrFaint}, {vt.AttrItalic, uv.AttrItalic},
+		{vt.AttrBlink, uv.AttrBlink}, {vt.AttrReverse, uv.AttrReverse}, {vt.AttrInvisible, uv.AttrConceal},
+		{vt.AttrStrike, uv.AttrStrikethrough},
+	} {
+		if st.attrs&a.a != 0 {
+			u.Attrs |= a.to
+		}
+	}
+	switch {
+	case st.attrs&vt.AttrUnderline != 0:
+		u.Underline = uv.UnderlineSingle
+	case st.attrs&vt.AttrDoubleUnderline != 0:
+		u.Underline = uv.UnderlineDouble
+	case st.attrs&vt.AttrCurlyUnderline != 0:
+		u.Underline = uv.UnderlineCurly
+	case st.attrs&vt.AttrDottedUnderline != 0:
+		u.Underline = uv.UnderlineDotted
+	case st.attrs&vt.AttrDashedUnderline != 0:
+		u.Underline = uv.UnderlineDashed
+	}
+	if len(s.uvc) >= maxStyles {
+		clear(s.uvc)
+	}
+	s.uvc[st] = u
+	return u
+}
+
+func uvColor(c vt.Color) color.Color {
+	if c.IsDefault() {
+		return nil
+	}
+	if i, ok := c.Index(); ok {
+		if i < 16 {
+			return ansi.BasicColor(i)
+		}
+		return ansi.IndexedColor(i)
+	}
+	r, g, b, _ := c.RGB()
+	return color.RGBA{R: r, G: g, B: b, A: 0xff}
 }
