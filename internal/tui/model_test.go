@@ -409,10 +409,10 @@ func TestScrollback(t *testing.T) {
 
 func TestCoalesce(t *testing.T) {
 	in := []request{
-		{"send-text", map[string]any{"session": "s", "window": "a", "text": "e"}, ""},
-		{"send-text", map[string]any{"session": "s", "window": "a", "text": "c"}, ""},
-		{"focus-window", map[string]any{"window": "b"}, ""},
-		{"send-text", map[string]any{"session": "s", "window": "b", "text": "x"}, ""},
+		{verb: "send-text", params: map[string]any{"session": "s", "window": "a", "text": "e"}},
+		{verb: "send-text", params: map[string]any{"session": "s", "window": "a", "text": "c"}},
+		{verb: "focus-window", params: map[string]any{"window": "b"}},
+		{verb: "send-text", params: map[string]any{"session": "s", "window": "b", "text": "x"}},
 	}
 	out := coalesce(in)
 	if len(out) != 3 || out[0].params["text"] != "ec" || out[2].params["text"] != "x" {
