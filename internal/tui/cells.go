@@ -23,15 +23,71 @@ type cellStyle struct {
 }
 
 // cell is one column of a row. A wide character fills its own cell
-// (width 2) and the next (text "", width 0).
+// (width 2) and the next (width 0). A cell holds no pointer, so frames
+// are copied and compared as plain memory and the collector never looks
+// into them.
 type cell struct {
-	text  string // one grapheme cluster
+	r     rune // the character, or a cluster of several (clusters)
 	st    cellStyle
 	width uint8
 }
 
 // blank is an empty cell in the default rendition.
-var blank = cell{text: " ", width: 1}
+var blank = cell{r: ' ', width: 1}
+
+// clusters numbers the grapheme clusters of more than one rune (an
+// accented letter written as two, an emoji sequence) that cells hold: a
+// cell's r is -(n+1) for cluster n. The table only grows, up to
+// maxClusters; past that a new cluster is drawn as its first rune.
+type clusters struct {
+	ids  map[string]rune
+	strs []string
+}
+
+// maxClusters bounds the table: a pane printing endless distinct
+// sequences cannot grow the client without end.
+const maxClusters = 1 << 16
+
+// rune is the cell rune for cluster s.
+func (c *clusters) rune(s string) rune {
+	r, size := utf8.DecodeRuneInString(s)
+	if size == len(s) || c == nil {
+		return r
+	}
+	if id, ok := c.ids[s]; ok {
+		return id
+	}
+	if len(c.strs) >= maxClusters {
+		return r
+	}
+	if c.ids == nil {
+		c.ids = map[string]rune{}
+	}
+	id := -rune(len(c.strs)) - 1
+	c.ids[s] = id
+	c.strs = append(c.strs, s)
+	return id
+}
+
+// asciiText holds the printable ASCII characters, so a cell's text is a
+// slice of it rather than a new string.
+const asciiText = " !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~"
+
+// text is the text of a cell's rune r.
+func (c *clusters) text(r rune) string {
+	switch {
+	case r >= ' ' && r <= '~':
+		return asciiText[r-' ' : r-' '+1]
+	case r < 0:
+		if c != nil && int(-r-1) < len(c.strs) {
+			return c.strs[-r-1]
+		}
+		return " "
+	case r == 0:
+		return ""
+	}
+	return string(r)
+}
 
 // widthOpts measure a cluster as package vt does (East Asian ambiguous
 // characters one cell wide), so a pane's row takes exactly the columns
@@ -45,7 +101,7 @@ var widthOpts = displaywidth.Options{EastAsianWidth: false}
 // last cell leaves a blank there. Escape sequences other than SGR and
 // control characters are dropped: pane text cannot move the cursor or
 // change a mode through here.
-func drawStyled(dst []cell, s string, st cellStyle) (int, cellStyle) {
+func drawStyled(dst []cell, s string, st cellStyle, cls *clusters) (int, cellStyle) {
 	n := 0
 	for i := 0; i < len(s); {
 		if n == len(dst) && s[i] != 0x1b {
@@ -58,7 +114,7 @@ func drawStyled(dst []cell, s string, st cellStyle) (int, cellStyle) {
 		case b < 0x20 || b == 0x7f:
 			i++
 		case b < 0x80:
-			dst[n] = cell{text: s[i : i+1], st: st, width: 1}
+			dst[n] = cell{r: rune(b), st: st, width: 1}
 			n++
 			i++
 		default:
@@ -74,14 +130,14 @@ func drawStyled(dst []cell, s string, st cellStyle) (int, cellStyle) {
 			case w <= 0:
 				continue // a lone mark or a format character takes no cell
 			case w == 1:
-				dst[n] = cell{text: cl, st: st, width: 1}
+				dst[n] = cell{r: cls.rune(cl), st: st, width: 1}
 				n++
 			case n+1 < len(dst):
-				dst[n] = cell{text: cl, st: st, width: 2}
+				dst[n] = cell{r: cls.rune(cl), st: st, width: 2}
 				dst[n+1] = cell{st: st}
 				n += 2
 			default:
-				dst[n] = cell{text: " ", st: st, width: 1}
+				dst[n] = cell{r: ' ', st: st, width: 1}
 				n++
 			}
 		}

@@ -9,7 +9,8 @@ import (
 // frame is one picture of the whole outer terminal, as cells.
 type frame struct {
 	w, h  int
-	cells []cell // row by row
+	cells []cell    // row by row
+	cl    *clusters // what the cells' clusters are
 }
 
 // reset makes f w×h and blank.
@@ -57,22 +58,22 @@ func (f *frame) put(x, y int, src []cell, w int, pad cellStyle) {
 	dst := r[x : x+w]
 	n := copy(dst, src)
 	if n > 0 && dst[0].width == 0 { // the right half of a wide character cut by the left edge
-		dst[0] = cell{text: " ", st: dst[0].st, width: 1}
+		dst[0] = cell{r: ' ', st: dst[0].st, width: 1}
 	}
 	if n > 0 && dst[n-1].width == 2 {
-		dst[n-1] = cell{text: " ", st: dst[n-1].st, width: 1}
+		dst[n-1] = cell{r: ' ', st: dst[n-1].st, width: 1}
 	}
-	fill := cell{text: " ", st: pad, width: 1}
+	fill := cell{r: ' ', st: pad, width: 1}
 	for i := n; i < w; i++ {
 		dst[i] = fill
 	}
 	// A wide character just left of x lost its right half.
 	if x > 0 && r[x-1].width == 2 {
-		r[x-1] = cell{text: " ", st: r[x-1].st, width: 1}
+		r[x-1] = cell{r: ' ', st: r[x-1].st, width: 1}
 	}
 	// And one whose left half this overwrote left an orphan.
 	if end := x + w; end < f.w && r[end].width == 0 {
-		r[end] = cell{text: " ", st: r[end].st, width: 1}
+		r[end] = cell{r: ' ', st: r[end].st, width: 1}
 	}
 }
 
@@ -85,13 +86,13 @@ func (f *frame) String() string {
 		if y > 0 {
 			b = append(b, '\n')
 		}
-		b = appendCellsSGR(b, f.row(y))
+		b = appendCellsSGR(b, f.row(y), f.cl)
 	}
 	return string(b)
 }
 
 // appendCellsSGR appends cells as text with SGR sequences.
-func appendCellsSGR(b []byte, cs []cell) []byte {
+func appendCellsSGR(b []byte, cs []cell, cl *clusters) []byte {
 	var cur cellStyle
 	for _, c := range cs {
 		if c.width == 0 {
@@ -101,7 +102,7 @@ func appendCellsSGR(b []byte, cs []cell) []byte {
 			b = appendStyleSGR(b, c.st)
 			cur = c.st
 		}
-		b = append(b, c.text...)
+		b = append(b, cl.text(c.r)...)
 	}
 	if cur != (cellStyle{}) {
 		b = append(b, "\x1b[m"...)
@@ -168,6 +169,7 @@ type parsed struct {
 // text, so each distinct row is parsed once.
 type textCache struct {
 	cur, prev map[string]parsed
+	cl        *clusters
 }
 
 // turn starts a frame: what the frame before last drew and this one has
@@ -191,7 +193,7 @@ func (c *textCache) get(s string) parsed {
 	p, ok := c.prev[s]
 	if !ok {
 		buf := make([]cell, min(len(s), maxTextCells))
-		n, end := drawStyled(buf, s, cellStyle{})
+		n, end := drawStyled(buf, s, cellStyle{}, c.cl)
 		p = parsed{cells: buf[:n:n], end: end}
 	}
 	if c.cur == nil {

@@ -10,17 +10,19 @@ import (
 // styleOf is the style of the first cell of text where it first shows on
 // row y of m's frame; ok is false when the row does not show it.
 func styleOf(m *Model, y int, text string) (cellStyle, bool) {
-	row := m.compose().row(y)
+	f := m.compose()
+	row := f.row(y)
 	var plain strings.Builder
 	var at []int // plain's byte offset -> cell index
 	for i, c := range row {
 		if c.width == 0 {
 			continue
 		}
-		for range len(c.text) {
+		t := f.cl.text(c.r)
+		for range len(t) {
 			at = append(at, i)
 		}
-		plain.WriteString(c.text)
+		plain.WriteString(t)
 	}
 	k := strings.Index(plain.String(), text)
 	if k < 0 {
@@ -37,7 +39,7 @@ func hasAttrs(m *Model, y int, text string, want vt.Attr) bool {
 
 func TestDrawStyledReadsEverySGR(t *testing.T) {
 	row := make([]cell, 12)
-	n, end := drawStyled(row, "\x1b[1;3;4:3;58:2::1:2:3;38;5;208;48;2;10;20;30mA\x1b[22;23;24;59;39;49;9mB\x1b[0;2;5;7;8;53mC\x1b[4:4mD\x1b[21mE\x1b[38:2:1:2:3mF", cellStyle{})
+	n, end := drawStyled(row, "\x1b[1;3;4:3;58:2::1:2:3;38;5;208;48;2;10;20;30mA\x1b[22;23;24;59;39;49;9mB\x1b[0;2;5;7;8;53mC\x1b[4:4mD\x1b[21mE\x1b[38:2:1:2:3mF", cellStyle{}, nil)
 	if n != 6 {
 		t.Fatalf("%d cells", n)
 	}
@@ -51,7 +53,7 @@ func TestDrawStyledReadsEverySGR(t *testing.T) {
 	}
 	for i, w := range want {
 		if row[i].st != w {
-			t.Errorf("cell %d %q: %+v, want %+v", i, row[i].text, row[i].st, w)
+			t.Errorf("cell %d %q: %+v, want %+v", i, row[i].r, row[i].st, w)
 		}
 	}
 	if end != want[5] {
@@ -62,18 +64,20 @@ func TestDrawStyledReadsEverySGR(t *testing.T) {
 // The text a frame turns back into, read by vt, has every cell's
 // rendition: the frame's text and its cells agree.
 func TestFrameStringRoundTrips(t *testing.T) {
+	var cl clusters
 	var f frame
 	f.reset(10, 2)
-	var c textCache
+	f.cl = &cl
+	c := textCache{cl: &cl}
 	c.turn()
-	f.text(&c, 0, 0, 10, "\x1b[31;1mred\x1b[m 世界\x1b[48;5;99mx")
+	f.text(&c, 0, 0, 10, "\x1b[31;1mred\x1b[m 世e\u0301\x1b[48;5;99mxy")
 	f.text(&c, 0, 1, 10, "\x1b[38;2;1;2;3;4:5;58;5;3mtrue")
 	sc := vt.New(vt.Options{Cols: 10, Rows: 2})
 	sc.Write([]byte(strings.ReplaceAll(f.String(), "\n", "\r\n")))
 	got := sc.Capture(vt.CaptureOptions{ANSI: true})
 	var g frame
 	g.reset(10, 2)
-	var c2 textCache
+	c2 := textCache{cl: &cl}
 	c2.turn()
 	for y, l := range strings.Split(strings.TrimRight(got, "\n"), "\n") {
 		g.text(&c2, 0, y, 10, l)
@@ -89,7 +93,7 @@ func TestFrameStringRoundTrips(t *testing.T) {
 // draws, nor past the row.
 func TestPutKeepsWideCharactersWhole(t *testing.T) {
 	src := make([]cell, 6)
-	n, _ := drawStyled(src, "世界ab", cellStyle{})
+	n, _ := drawStyled(src, "世界ab", cellStyle{}, nil)
 	src = src[:n]
 	for x := -2; x <= 8; x++ {
 		for w := 1; w <= 8; w++ {
@@ -119,7 +123,8 @@ func FuzzDrawStyled(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string, w int) {
 		w = min(max(w, 0), 64)
 		row := make([]cell, w)
-		n, _ := drawStyled(row, s, cellStyle{})
+		var cl clusters
+		n, _ := drawStyled(row, s, cellStyle{}, &cl)
 		if n > w {
 			t.Fatalf("%d cells into %d", n, w)
 		}

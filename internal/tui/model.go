@@ -400,7 +400,7 @@ func (m *Model) onScreen(s proto.AttachScreen) {
 		p = &pane{}
 		m.panes[s.Window] = p
 	}
-	p.apply(s) // pane_rows.go
+	p.apply(s, &m.draw.cl) // pane_rows.go
 }
 
 // focused is the focused window's tile, if it is on screen.

@@ -8,7 +8,7 @@ const maxPaneCells = 1000 * 1000
 
 // apply takes a screen message: the rows it carries are turned into
 // cells now, once, so drawing a frame only copies them.
-func (p *pane) apply(s proto.AttachScreen) {
+func (p *pane) apply(s proto.AttachScreen, cl *clusters) {
 	cols, rows := max(s.Cols, 0), max(s.Rows, 0)
 	if cols*rows > maxPaneCells {
 		cols, rows = 0, 0
@@ -28,8 +28,8 @@ func (p *pane) apply(s proto.AttachScreen) {
 			continue
 		}
 		row := p.rows[l.Y]
-		n, end := drawStyled(row, l.Text, cellStyle{})
-		fill := cell{text: " ", st: end, width: 1}
+		n, end := drawStyled(row, l.Text, cellStyle{}, cl)
+		fill := cell{r: ' ', st: end, width: 1}
 		for i := n; i < len(row); i++ {
 			row[i] = fill
 		}

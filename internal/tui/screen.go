@@ -116,7 +116,7 @@ func (s *screen) resize(width, height int) {
 func (s *screen) forget(width, height int) {
 	s.last.reset(width, height)
 	for i := range s.last.cells {
-		s.last.cells[i].text = "\x00"
+		s.last.cells[i].width = 0xff
 	}
 }
 
@@ -156,7 +156,7 @@ func (s *screen) draw(f *frame, cur *tea.Cursor, mouse tea.MouseMode) {
 		if c.width == 0 {
 			continue // the right half of a wide cell: set with its left
 		}
-		s.uvCell = uv.Cell{Content: c.text, Width: int(c.width), Style: s.style(c.st)}
+		s.uvCell = uv.Cell{Content: f.cl.text(c.r), Width: int(c.width), Style: s.style(c.st)}
 		s.buf.SetCell(i%f.w, i/f.w, &s.uvCell)
 	}
 	if mouse != s.mouse {

@@ -92,6 +92,7 @@ func (m *Model) Render() string {
 type drawState struct {
 	fr    frame
 	texts textCache
+	cl    clusters
 }
 
 // compose draws the whole outer terminal into the model's frame: the
@@ -100,6 +101,7 @@ type drawState struct {
 func (m *Model) compose() *frame {
 	f := &m.draw.fr
 	f.reset(m.width, m.height)
+	f.cl, m.draw.texts.cl = &m.draw.cl, &m.draw.cl
 	m.draw.texts.turn()
 	if m.width <= 0 || m.height <= 0 {
 		return f
