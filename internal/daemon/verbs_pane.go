@@ -27,6 +27,7 @@ func (s *Server) typeInto(cn *conn, w *Window, b []byte, timeout time.Duration) 
 	n, err := w.in.Send(ctx, b)
 	switch {
 	case err == nil:
+		s.active(cn.peer, w.session) // attach_size.go: the client typed into is the latest
 		return nil
 	case errors.Is(err, context.DeadlineExceeded):
 		return proto.Errorf(proto.CodeTimeout, "the pane did not read its input for %v: %d of %d bytes were queued, the rest was not typed", timeout, n, len(b)).

@@ -235,16 +235,9 @@ func (m *Model) drawBorders(areaX, cols, rows int, tiles []proto.AttachWindow) {
 			if !hasRight {
 				continue
 			}
-			glyph := "│"
-			switch {
-			case a:
-				glyph = "|"
-			case y == t.Y && y == right.Y:
-				glyph = "┼"
-			case y == right.Y && y > 0:
-				glyph = "├"
-			case y == t.Y && y > 0:
-				glyph = "┤"
+			glyph := "|"
+			if !a {
+				glyph = junction(y > 0, y == t.Y, y == right.Y)
 			}
 			st := sgrBorder
 			if t.ID == m.layout.Focused || right.ID == m.layout.Focused {
@@ -253,6 +246,27 @@ func (m *Model) drawBorders(areaX, cols, rows int, tiles []proto.AttachWindow) {
 			f.text(&m.draw.texts, areaX+x, y, 1, st+glyph)
 		}
 	}
+}
+
+// junction is the border's glyph where title bars may meet it: up says
+// the line goes on above, left and right that a title bar ends or starts
+// there (a title bar is a horizontal line, so they join).
+func junction(up, left, right bool) string {
+	switch {
+	case !up && left && right:
+		return "┬"
+	case !up && left:
+		return "┐"
+	case !up && right:
+		return "┌"
+	case left && right:
+		return "┼"
+	case left:
+		return "┤"
+	case right:
+		return "├"
+	}
+	return "│"
 }
 
 // drawUnused fills the part of this client's area that the session does
