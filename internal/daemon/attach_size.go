@@ -145,9 +145,9 @@ func (s *Server) resizeTo(ss *Session, sz streamSize) {
 	s.attach.layoutChanged()
 }
 
-// clientLabel names an attached client for the others: its terminal
-// ("/dev/pts/3") and pid, or the pid alone where the terminal cannot be
-// read.
+// clientLabel names an attached client for the others: its terminal and
+// pid ("/dev/pts/3 (pid 42)"), or the pid alone where the terminal cannot
+// be read.
 func clientLabel(pid int) string {
 	if pid <= 0 {
 		return ""
@@ -158,7 +158,7 @@ func clientLabel(pid int) string {
 	}
 	for _, fd := range []string{"0", "1", "2"} {
 		if t, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/fd/" + fd); err == nil && strings.HasPrefix(t, "/dev/") && t != "/dev/null" {
-			return t + ", " + label
+			return t + " (" + label + ")"
 		}
 	}
 	return label

@@ -679,6 +679,7 @@ func (s *Server) prepareAttach(cn *conn, p *attachParams) (map[string]any, *prot
 		st.who = clientLabel(cn.peer)
 		s.attach.add(st)
 		s.attach.setSizer(ss, st) // attach_size.go: the newest client sizes the session
+		s.attach.layoutChanged()  // and the others' layouts say so
 		cn.attaching = st
 		res["stream"] = true
 	}

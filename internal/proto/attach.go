@@ -31,7 +31,8 @@ type AttachLayout struct {
 	Cols int `json:"cols"`
 	Rows int `json:"rows"`
 	// SizedBy names the client whose size the session has, for the
-	// others' note ("/dev/pts/3, pid 4242"); "" when unknown.
+	// others' note ("/dev/pts/3 (pid 4242)"); "" when it is this client,
+	// or unknown.
 	SizedBy string `json:"sized_by,omitempty"`
 	// Windows are the workspace's windows on screen, in tile order. A
 	// tile's first row is its title bar; the pane is the rest.

@@ -297,11 +297,14 @@ func (m *Model) drawUnused(areaX, cols, rows int) {
 	}
 	who := "another client"
 	if s := clean(m.layout.SizedBy); s != "" {
-		who = "the client on " + s
+		who = s
 	}
-	note := fmt.Sprintf(" %dx%d: the size of %s, used last; type here to take this one's ", lc, lr, who)
+	note := fmt.Sprintf(" %dx%d: sized by %s, used last ", lc, lr, who)
 	if lc > cols || lr > rows {
-		note = fmt.Sprintf(" %dx%d, cut to fit: the size of %s, used last; type here to take this one's ", lc, lr, who)
+		note = fmt.Sprintf(" %dx%d, cut to fit: sized by %s, used last ", lc, lr, who)
+	}
+	if tail := "· type here to take this size "; ansi.StringWidth(note+tail) <= cols {
+		note += tail
 	}
 	y := rows - 1
 	if lr < rows {
