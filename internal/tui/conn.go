@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"sync"
@@ -366,7 +367,11 @@ func (c *conns) readStream(st *client.Client, gen int) {
 		var head struct {
 			Type string `json:"type"`
 		}
-		if json.Unmarshal(raw, &head) != nil {
+		// The daemon writes the type first: most lines are screens, read
+		// once rather than twice.
+		if bytes.HasPrefix(raw, []byte(`{"type":"screen"`)) {
+			head.Type = "screen"
+		} else if json.Unmarshal(raw, &head) != nil {
 			continue
 		}
 		var msg tea.Msg
