@@ -89,7 +89,9 @@ func (p *painter) paint(b []byte, f *frame) []byte {
 					x++
 					continue
 				}
-				b = p.style(b, c.st)
+				if c.r != ' ' || p.blankShows(c.st) {
+					b = p.style(b, c.st)
+				}
 				b = appendCellText(b, c.r, f.cl)
 				old[x] = c
 				if c.width == 2 && x+1 < w {
@@ -131,8 +133,58 @@ func (p *painter) move(b []byte, x, y int) []byte {
 func (p *painter) cursor(b []byte, x, y int) []byte { return p.move(b, x, y) }
 
 // style appends what sets the rendition st, down-sampled, unless it is
-// set.
+// set: only what changes when nothing has to be turned off, else a reset
+// and the whole rendition.
 func (p *painter) style(b []byte, st cellStyle) []byte {
+	d := p.downOf(st)
+	if d == p.pen {
+		return b
+	}
+	from := p.pen
+	p.pen = d
+	switch {
+	case d == (cellStyle{}):
+		return append(b, "\x1b[m"...)
+	case from.attrs&^d.attrs != 0 || from.attrs&underlines != d.attrs&underlines && from.attrs&underlines != 0:
+		return appendStyleSGR(b, d) // something to turn off: reset and set
+	}
+	b = append(b, "\x1b["...)
+	start := len(b)
+	sep := func() {
+		if len(b) > start {
+			b = append(b, ';')
+		}
+	}
+	for _, a := range sgrAttrs {
+		if d.attrs&a.a != 0 && from.attrs&a.a == 0 {
+			sep()
+			b = append(b, a.code...)
+		}
+	}
+	for _, c := range [...]struct {
+		from, to         vt.Color
+		base, bright, ex string
+		reset            string
+	}{{from.fg, d.fg, "3", "9", "38", "39"}, {from.bg, d.bg, "4", "10", "48", "49"}, {from.ul, d.ul, "", "", "58", "59"}} {
+		if c.from == c.to {
+			continue
+		}
+		if c.to.IsDefault() {
+			sep()
+			b = append(b, c.reset...)
+			continue
+		}
+		n := len(b)
+		b = appendSGRColor(b, c.to, c.base, c.bright, c.ex)
+		if n == start { // appendSGRColor leads with ';'
+			b = append(b[:n], b[n+1:]...)
+		}
+	}
+	return append(b, 'm')
+}
+
+// downOf is st down-sampled, remembered.
+func (p *painter) downOf(st cellStyle) cellStyle {
 	d, ok := p.down[st]
 	if !ok {
 		d = p.sample(st)
@@ -141,14 +193,17 @@ func (p *painter) style(b []byte, st cellStyle) []byte {
 		}
 		p.down[st] = d
 	}
-	if d == p.pen {
-		return b
-	}
-	p.pen = d
-	if d == (cellStyle{}) {
-		return append(b, "\x1b[m"...)
-	}
-	return appendStyleSGR(b, d)
+	return d
+}
+
+// blankShows reports whether a blank in style st would look any
+// different drawn in the pen that is set: only its background shows,
+// unless it is reversed or lined. A blank that looks the same is written
+// without changing the pen (the gaps between coloured words).
+func (p *painter) blankShows(st cellStyle) bool {
+	const shows = vt.AttrReverse | vt.AttrStrike | underlines
+	d := p.downOf(st)
+	return d.bg != p.pen.bg || (d.attrs|p.pen.attrs)&shows != 0
 }
 
 // sample is st as the terminal can show it.
