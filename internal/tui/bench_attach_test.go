@@ -101,14 +101,22 @@ func BenchmarkAttached(b *testing.B) {
 		}
 	}
 
-	// Figure 3: key to echo, alternating clients keystroke by keystroke.
+	// Figure 3: key to echo, alternating clients keystroke by keystroke,
+	// with the CPU each side's two processes spent on them (a figure the
+	// machine's other load does not move as much as the wall clock).
 	keys := 50
 	keyLat := map[*benchTerm][]time.Duration{}
+	tuPids := []int{tu.cmd.Process.Pid, bw.tuiosDaemonPid()}
+	tmPids := []int{tm.cmd.Process.Pid, bw.tmuxServerPid()}
+	tuCPU0, tmCPU0 := benchCPUNs(tuPids), benchCPUNs(tmPids)
 	for i := 0; i < keys; i++ {
 		for _, o := range clients {
 			keyLat[o] = append(keyLat[o], o.keyEcho(byte('a'+i%26)))
 		}
 	}
+	// Each keyEcho is a key and its erase: two echoes.
+	tuKeyCPU := float64(benchCPUNs(tuPids)-tuCPU0) / float64(2*keys) / 1e3
+	tmKeyCPU := float64(benchCPUNs(tmPids)-tmCPU0) / float64(2*keys) / 1e3
 
 	// Figure 4: idle. Let both settle (tmux's status line, tuios's last
 	// frames), then sample the four processes over the same 3 s window.
@@ -153,6 +161,8 @@ func BenchmarkAttached(b *testing.B) {
 	b.ReportMetric(float64(tmColB), "tmux-colour-cat-bytes")
 	b.ReportMetric(benchMs(tuKey), "tuios-key-ms")
 	b.ReportMetric(benchMs(tmKey), "tmux-key-ms")
+	b.ReportMetric(tuKeyCPU, "tuios-key-cpu-µs")
+	b.ReportMetric(tmKeyCPU, "tmux-key-cpu-µs")
 	for _, p := range procs {
 		b.ReportMetric(idle[p.key].cpuMs, p.key+"-idle-cpu-ms")
 		b.ReportMetric(float64(idle[p.key].ctxsw), p.key+"-idle-ctxsw")
@@ -164,13 +174,14 @@ func BenchmarkAttached(b *testing.B) {
 		benchRoundAll(catTime[tu]), benchRoundAll(catTime[tm]), benchPct(keyLat[tu], 90), benchPct(keyLat[tm], 90))
 	b.Logf("SUMMARY attached 120x40: cat %.0f ms vs tmux %.0f ms (tuios/tmux %.2f); cat bytes %d vs %d (%.2f); "+
 		"colour cat %.0f ms vs %.0f ms (%.2f); colour cat bytes %d vs %d (%.2f); "+
-		"key echo %.2f ms vs %.2f ms (%.2f); idle %v client cpu %.0f ms / %d ctxsw vs tmux %.0f ms / %d, "+
+		"key echo %.2f ms vs %.2f ms (%.2f), cpu per echo %.0f µs vs %.0f µs (%.2f); idle %v client cpu %.0f ms / %d ctxsw vs tmux %.0f ms / %d, "+
 		"server cpu %.0f ms / %d ctxsw vs tmux %.0f ms / %d, bytes %d vs %d",
 		benchMs(tuCat), benchMs(tmCat), benchRatio(benchMs(tuCat), benchMs(tmCat)),
 		tuCB, tmCB, benchRatio(float64(tuCB), float64(tmCB)),
 		benchMs(tuCol), benchMs(tmCol), benchRatio(benchMs(tuCol), benchMs(tmCol)),
 		tuColB, tmColB, benchRatio(float64(tuColB), float64(tmColB)),
 		benchMs(tuKey), benchMs(tmKey), benchRatio(benchMs(tuKey), benchMs(tmKey)),
+		tuKeyCPU, tmKeyCPU, benchRatio(tuKeyCPU, tmKeyCPU),
 		idleWindow,
 		idle["tuios-client"].cpuMs, idle["tuios-client"].ctxsw, idle["tmux-client"].cpuMs, idle["tmux-client"].ctxsw,
 		idle["tuios-daemon"].cpuMs, idle["tuios-daemon"].ctxsw, idle["tmux-server"].cpuMs, idle["tmux-server"].ctxsw,
@@ -666,6 +677,26 @@ func benchReadProcStat(b *testing.B, pid int) benchProcStat {
 		f.Close()
 	}
 	return st
+}
+
+// benchCPUNs is the CPU time the processes' threads have run, in ns, from
+// /proc/PID/task/*/schedstat (finer than stat's 10 ms ticks).
+func benchCPUNs(pids []int) int64 {
+	var ns int64
+	for _, pid := range pids {
+		tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/schedstat", pid))
+		for _, t := range tasks {
+			raw, err := os.ReadFile(t)
+			if err != nil {
+				continue
+			}
+			if f := strings.Fields(string(raw)); len(f) > 0 {
+				v, _ := strconv.ParseInt(f[0], 10, 64)
+				ns += v
+			}
+		}
+	}
+	return ns
 }
 
 func benchCtxSwitches(r io.Reader) int64 {
