@@ -37,7 +37,8 @@
 //     second release is CodeInvalidParams. Which machine's mail is held,
 //     and who may release, is the daemon's.
 //   - A per-sender token bucket (burst 10, 30 a minute), charged only after
-//     every other check passed.
+//     every other check passed; a refusal's hint says in how many seconds
+//     the bucket holds a message again.
 //   - Waiting: Wait blocks until a message matches (mail already in the
 //     inbox counts), checking and registering under one lock, so nothing
 //     sent between the two is missed. The waiter's channel is closed on a

@@ -351,15 +351,24 @@ func TestRateLimit(t *testing.T) { // M6
 	for i := 0; i < RateBurst; i++ {
 		mustSend(t, r, SendRequest{From: lead, To: worker, Text: "x"})
 	}
-	if _, err := r.Send(SendRequest{From: lead, To: worker, Text: "x"}); code(err) != CodeRateLimited {
+	_, err := r.Send(SendRequest{From: lead, To: worker, Text: "x"})
+	if code(err) != CodeRateLimited {
 		t.Fatalf("11th: %v", err)
+	}
+	// The hint says when to retry and what the limit is.
+	if e := err.(*Error); e.Hint() != "retry in 2 s: a sender may send 10 messages at once and 30 a minute, one more every 2 s" {
+		t.Fatalf("11th's hint: %q", e.Hint())
 	}
 	mustSend(t, r, SendRequest{From: worker, To: lead, Text: "another sender has its own bucket"})
 	// A refused send for bad input charges nothing.
 	if _, err := r.Send(SendRequest{From: worker, To: lead, Text: "x", ReplyTo: 999}); code(err) != CodeInvalidParams {
 		t.Fatal(err)
 	}
-	c.Advance(1900 * time.Millisecond)
+	c.Advance(1100 * time.Millisecond)
+	if _, err := r.Send(SendRequest{From: lead, To: worker, Text: "x"}); code(err) != CodeRateLimited || !strings.HasPrefix(err.(*Error).Hint(), "retry in 1 s:") {
+		t.Fatalf("1.1 s later: %v", err)
+	}
+	c.Advance(800 * time.Millisecond)
 	if _, err := r.Send(SendRequest{From: lead, To: worker, Text: "x"}); code(err) != CodeRateLimited {
 		t.Fatalf("before the refill: %v", err)
 	}

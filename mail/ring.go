@@ -2,10 +2,12 @@ package mail
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -153,8 +155,9 @@ func (r *Ring) Send(req SendRequest) (Message, error) {
 	if err != nil {
 		return Message{}, err
 	}
-	if !r.charge(bucketKey(req), now) {
-		return Message{}, errorf(CodeRateLimited, "", "wait a few seconds: a sender gets 10 at once and 30 a minute", "this sender is over its rate limit")
+	if wait, ok := r.charge(bucketKey(req), now); !ok {
+		return Message{}, errorf(CodeRateLimited, "", fmt.Sprintf("retry in %d s: a sender may send %d messages at once and %d a minute, one more every %s",
+			wholeSeconds(wait), r.opt.RateBurst, r.opt.RatePerMinute, refillText(r.opt.RatePerMinute)), "this sender is over its rate limit")
 	}
 	if req.Origin == OriginLink {
 		if req.To == "" && r.countLink(false) >= MaxLinkNotices {
@@ -234,10 +237,11 @@ func bucketKey(req SendRequest) string {
 	return ""
 }
 
-// charge takes a token from the sender's bucket. Called with r.mu held.
-func (r *Ring) charge(key string, now time.Time) bool {
+// charge takes a token from the sender's bucket, or says how long until
+// the bucket holds one again. Called with r.mu held.
+func (r *Ring) charge(key string, now time.Time) (time.Duration, bool) {
 	if r.opt.RateBurst < 0 {
-		return true
+		return 0, true
 	}
 	burst := float64(r.opt.RateBurst)
 	b := r.buckets[key]
@@ -257,10 +261,21 @@ func (r *Ring) charge(key string, now time.Time) bool {
 		b.at = now
 	}
 	if b.tokens < 1 {
-		return false
+		return time.Duration((1 - b.tokens) / float64(r.opt.RatePerMinute) * float64(time.Minute)), false
 	}
 	b.tokens--
-	return true
+	return 0, true
+}
+
+// wholeSeconds is d in seconds, rounded up, at least 1.
+func wholeSeconds(d time.Duration) int {
+	return max(1, int((d+time.Second-1)/time.Second))
+}
+
+// refillText is how often a bucket that refills perMinute times a minute
+// gains one message: "2 s".
+func refillText(perMinute int) string {
+	return strconv.FormatFloat(60/float64(perMinute), 'f', -1, 64) + " s"
 }
 
 // countLink counts link mail: unread directed messages, or notices.

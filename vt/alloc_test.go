@@ -32,3 +32,36 @@ func TestSteadyStateAllocs(t *testing.T) {
 		}
 	}
 }
+
+// After a resize the reflowed history keeps the room its lines had: once
+// the output has gone round once, writing allocates nothing again, as
+// before the resize.
+func TestSteadyStateAllocsAfterResize(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes several MiB")
+	}
+	for _, tc := range []struct {
+		name string
+		data []byte
+	}{
+		{"plain", plainStream(1 << 20)},
+		{"listing", listingStream(1 << 20)},
+		{"wide", longStream(7000)},
+	} {
+		s := New(Options{Cols: 160, Rows: 40})
+		for range 3 {
+			writeChunks(s, tc.data)
+		}
+		for _, size := range [][2]int{{80, 40}, {160, 40}, {100, 30}} {
+			s.Resize(size[0], size[1])
+			writeChunks(s, tc.data) // one pass: slots that need more room get it
+			allocs := testing.AllocsPerRun(2, func() { writeChunks(s, tc.data) })
+			for try := 0; try < 2 && allocs > 0; try++ {
+				allocs = min(allocs, testing.AllocsPerRun(2, func() { writeChunks(s, tc.data) }))
+			}
+			if allocs > 0 {
+				t.Errorf("%s after a resize to %dx%d: %.0f allocs per pass", tc.name, size[0], size[1], allocs)
+			}
+		}
+	}
+}

@@ -187,3 +187,40 @@ func BenchmarkRead(b *testing.B) {
 		}
 	})
 }
+
+// longStream is output of long lines, 150 columns, some coloured, some
+// with wide characters: what a narrower window wraps.
+func longStream(lines int) []byte {
+	r := rand.New(rand.NewPCG(7, 8))
+	var b strings.Builder
+	for i := 0; i < lines; i++ {
+		switch i % 3 {
+		case 0:
+			fmt.Fprintf(&b, "%06d %s\r\n", i, strings.Repeat("abcdefghij", 15)[:143])
+		case 1:
+			fmt.Fprintf(&b, "\x1b[32m%06d\x1b[0m %s \x1b[1;31m%s\x1b[0m\r\n", i, strings.Repeat("log line ", 12), strings.Repeat("x", 34+r.IntN(4)))
+		default:
+			fmt.Fprintf(&b, "%06d %s\r\n", i, strings.Repeat("中文字符", 18))
+		}
+	}
+	return []byte(b.String())
+}
+
+// BenchmarkReflow resizes a pane whose 10,000-line history is full of
+// 150-column lines between 160 and 80 columns: one op is the round trip
+// (two reflows). The history is bounded in rows, so the first narrowing
+// keeps the newest 10,000 rows; from then on each round trip reflows
+// 10,000 rows one way and 5,000 lines the other.
+func BenchmarkReflow(b *testing.B) {
+	s := New(Options{Cols: 160, Rows: 50})
+	writeChunks(s, longStream(10100))
+	if s.ScrollbackLen() != 10000 {
+		b.Fatalf("history %d", s.ScrollbackLen())
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		s.Resize(80, 50)
+		s.Resize(160, 50)
+	}
+	b.ReportMetric(float64(s.ScrollbackLen()), "history-lines")
+}

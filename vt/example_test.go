@@ -57,3 +57,30 @@ func ExampleScreen_Capture() {
 	// line 4
 	// line 5
 }
+
+// A narrower window wraps a long line; a wider one joins it again. Capture
+// with Join reads soft-wrapped lines whole at any width.
+func ExampleScreen_Resize() {
+	s := vt.New(vt.Options{Cols: 40, Rows: 4})
+	s.Write([]byte("$ make\r\nline-with-a-long-tail-that-stays-whole\r\n$ "))
+	s.Resize(20, 4)
+	fmt.Println(s.Text())
+	fmt.Println("--")
+	fmt.Println(s.Capture(vt.CaptureOptions{Join: true}))
+	fmt.Println("--")
+	s.Resize(40, 4)
+	fmt.Println(s.Text())
+	// Output:
+	// $ make
+	// line-with-a-long-tai
+	// l-that-stays-whole
+	// $
+	// --
+	// $ make
+	// line-with-a-long-tail-that-stays-whole
+	// $
+	// --
+	// $ make
+	// line-with-a-long-tail-that-stays-whole
+	// $
+}

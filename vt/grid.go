@@ -38,7 +38,7 @@ func (c cell) width() int {
 func (c cell) isGrapheme() bool { return c.kind == kindGrapheme || c.kind == kindWideGrapheme }
 
 // row is one line of a grid. wrapped marks a line that the cursor left by
-// autowrap, so the next one continues it.
+// autowrap, so the next one continues it: a reflow joins the two.
 type row struct {
 	cells   []cell
 	wrapped bool
@@ -80,9 +80,14 @@ type sbLine struct {
 	// meta, when non-nil, has one byte per stored cell: the cell's content
 	// length in bytes (<<2) | its width. A wide character's second column is
 	// not stored.
-	meta    []uint8
-	runs    []styleRun
-	wrapped bool
+	meta []uint8
+	runs []styleRun
+	// used is the columns up to the last written cell; the stored cells
+	// after it (up to width) are erased ones that kept a background. A
+	// reflow joins a wrapped line's written columns only, so a blank a
+	// program erased or skipped at the end of a row does not push text.
+	used, width uint16
+	wrapped     bool
 }
 
 // styleRun says that cells from col on have style st. The style is stored
@@ -152,21 +157,38 @@ func (sb *scrollback) popNewest() (sbLine, bool) {
 
 // pack stores cells into l, reusing l's buffers.
 func (s *Screen) pack(l *sbLine, cs []cell, wrapped bool) {
-	reused := s.sb.n == s.sb.max
+	end := packedEnd(cs)
+	minCap := 0
+	if s.sb.n == s.sb.max {
+		// A slot reused once the scrollback is full gets room for a whole
+		// ASCII row, so a full scrollback stops allocating; until then a
+		// slot gets only what its line needs, so short lines stay small.
+		minCap = s.cols
+	}
+	s.packCells(l, cs[:end], wrapped, minCap)
+}
+
+// packedEnd is the number of cells a packed row keeps: trailing blanks that
+// were never written nor styled are dropped.
+func packedEnd(cs []cell) int {
 	end := len(cs)
 	for end > 0 && cs[end-1].r == 0 && cs[end-1].kind == kindNarrow && cs[end-1].st == 0 {
 		end--
 	}
-	cs = cs[:end]
-	if reused && cap(l.text) < s.cols || cap(l.text) < end {
-		// A slot reused once the scrollback is full gets room for a whole
-		// ASCII row, so a full scrollback stops allocating; until then a
-		// slot gets only what its line needs, so short lines stay small.
-		n := end
-		if reused {
-			n = max(end, s.cols)
-		}
-		l.text = make([]byte, 0, (n+31)&^31)
+	return end
+}
+
+// packCells packs cs (already cut at packedEnd) into l; l.text gets room
+// for at least minCap bytes when it has to grow.
+func (s *Screen) packCells(l *sbLine, cs []cell, wrapped bool, minCap int) {
+	end := len(cs)
+	used := end
+	for used > 0 && cs[used-1].r == 0 && cs[used-1].kind == kindNarrow {
+		used-- // erased cells that kept a background colour
+	}
+	l.used, l.width = uint16(used), uint16(end)
+	if cap(l.text) < minCap || cap(l.text) < end {
+		l.text = make([]byte, 0, (max(end, minCap)+31)&^31)
 	}
 	text := l.text[:0]
 	l.meta = l.meta[:0]

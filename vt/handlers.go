@@ -446,8 +446,10 @@ func (s *Screen) restoreCursor() {
 		// pen, as xterm does.
 		sv = savedCursor{}
 	}
-	s.x = min(sv.x, s.cols-1)
-	s.y = min(sv.y, s.rows-1)
+	// The grid's own size: the main grid keeps its old size while the
+	// alternate screen is shown, and is reflowed from there on leaving.
+	s.x = min(sv.x, len(s.cur.rows[0].cells)-1)
+	s.y = min(sv.y, len(s.cur.rows)-1)
 	if s.pendingWrap || sv.pendingWrap {
 		s.xvtDiffs++ // x/vt keeps the wrap pending across a restore
 	}
@@ -502,6 +504,11 @@ func (s *Screen) fullReset() {
 	}
 	s.alt = nil // the alternate grid is allocated again on demand
 	s.altSaved = savedCursor{}
+	if len(s.main.rows) != s.rows || len(s.main.rows[0].cells) != s.cols {
+		// Resized while the alternate screen was shown; blank anyway.
+		s.main = newGrid(s.cols, s.rows)
+		s.cur = s.main
+	}
 	for y := range s.main.rows {
 		clearCells(s.main.rows[y].cells, 0)
 		s.main.rows[y].wrapped = false
@@ -617,6 +624,9 @@ func (s *Screen) switchScreen(m int, set bool) {
 	if m == 1049 {
 		s.restoreCursor()
 	}
+	// A resize while the alternate screen was shown left the main screen
+	// at its old size: reflow it now, carrying the restored cursor (tmux).
+	s.fitMain()
 	s.x = min(s.x, s.cols-1)
 	s.y = min(s.y, s.rows-1)
 }

@@ -162,15 +162,26 @@ func TestResizeAltScreen(t *testing.T) {
 	}
 }
 
-func TestResizeCutsWide(t *testing.T) {
+// A wide character that no longer fits moves whole to the next row; the
+// column it leaves is blank. The alternate screen is cut instead.
+func TestResizeMovesWideWhole(t *testing.T) {
 	s := newTestScreen(6, 2)
 	s.Write([]byte("ab中文"))
 	s.Resize(5, 2)
-	if got := s.Text(); got != "ab中" {
+	if got := s.Text(); got != "ab中\n文" {
 		t.Fatalf("%q", got)
 	}
 	if c := s.Cell(4, 0); c.Content != " " || c.Width != 1 {
 		t.Fatalf("half wide char left: %+v", c)
+	}
+	s = newTestScreen(6, 2)
+	s.Write([]byte("\x1b[?1049hab中文"))
+	s.Resize(5, 2)
+	if got := s.Text(); got != "ab中" {
+		t.Fatalf("alternate screen: %q", got)
+	}
+	if c := s.Cell(4, 0); c.Content != " " || c.Width != 1 {
+		t.Fatalf("half wide char left on the alternate screen: %+v", c)
 	}
 }
 

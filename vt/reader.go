@@ -3,7 +3,6 @@ package vt
 import (
 	"encoding/base64"
 	"strings"
-	"unicode/utf8"
 )
 
 // Mode names a terminal mode for Screen.Mode. DEC private modes use their
@@ -194,6 +193,10 @@ type CaptureOptions struct {
 	Lines int
 	// ANSI renders SGR sequences for styled cells (reset at each line end).
 	ANSI bool
+	// Join gives each soft-wrapped line whole, as tmux capture-pane -J
+	// does: a row the terminal wrapped is followed by the next one on the
+	// same line, its written blanks kept. Lines then counts whole lines.
+	Join bool
 }
 
 // Capture returns screen (and optionally history) text like tmux
@@ -203,13 +206,36 @@ func (s *Screen) Capture(opts CaptureOptions) string {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	var lines [][]byte
+	cont := false // the last line goes on in the next row
+	add := func(b []byte, wrapped bool) {
+		if cont {
+			l := append(lines[len(lines)-1], b...)
+			if !wrapped && !opts.ANSI {
+				l = trimRight(l, 0) // the blanks a joined line ends in
+			}
+			lines[len(lines)-1] = l
+		} else {
+			lines = append(lines, b)
+		}
+		cont = opts.Join && wrapped
+	}
 	if opts.Scrollback && !s.altActive {
 		for i := 0; i < s.sb.len(); i++ {
-			lines = append(lines, s.sbLineBytes(s.sb.at(i), opts.ANSI))
+			l := s.sb.at(i)
+			if opts.Join && l.wrapped {
+				add(s.sbLineWritten(l, opts.ANSI), true)
+				continue
+			}
+			add(s.sbLineBytes(l, opts.ANSI), false)
 		}
 	}
 	for y := 0; y < s.rows; y++ {
-		lines = append(lines, s.gridLineBytes(s.cur.rows[y].cells, opts.ANSI))
+		r := &s.cur.rows[y]
+		if opts.Join && r.wrapped && y < s.rows-1 {
+			add(s.gridLineWritten(r.cells, opts.ANSI), true)
+			continue
+		}
+		add(s.gridLineBytes(r.cells, opts.ANSI), false)
 	}
 	end := len(lines)
 	for end > 0 && len(lines[end-1]) == 0 {
@@ -255,6 +281,49 @@ func (s *Screen) gridLineBytes(cs []cell, ansi bool) []byte {
 	return b
 }
 
+// gridLineWritten is a wrapped row's text up to its last written cell,
+// blanks kept: the row goes on in the next one.
+func (s *Screen) gridLineWritten(cs []cell, ansi bool) []byte {
+	used := len(cs)
+	for used > 0 && cs[used-1].r == 0 && cs[used-1].kind == kindNarrow {
+		used--
+	}
+	var b []byte
+	var cur Style
+	for _, c := range cs[:used] {
+		if st := s.styles[c.st]; ansi && st != cur {
+			b = appendSGR(b, st)
+			cur = st
+		}
+		b = s.appendCellText(b, c)
+	}
+	if cur != (Style{}) {
+		b = append(b, "\x1b[0m"...)
+	}
+	return b
+}
+
+// sbLineWritten is gridLineWritten for a history line.
+func (s *Screen) sbLineWritten(l *sbLine, ansi bool) []byte {
+	var b []byte
+	var cur Style
+	used := int(l.used)
+	l.forEachCell(func(col int, text string, _ int, st Style) {
+		if col >= used {
+			return
+		}
+		if ansi && st != cur {
+			b = appendSGR(b, st)
+			cur = st
+		}
+		b = append(b, text...)
+	})
+	if cur != (Style{}) {
+		b = append(b, "\x1b[0m"...)
+	}
+	return b
+}
+
 func (s *Screen) sbLineBytes(l *sbLine, ansi bool) []byte {
 	if !ansi || len(l.runs) == 0 {
 		return trimRight(append([]byte(nil), l.text...), 0)
@@ -272,154 +341,6 @@ func (s *Screen) sbLineBytes(l *sbLine, ansi bool) []byte {
 		b = append(b, "\x1b[0m"...)
 	}
 	return b
-}
-
-// Resize changes the screen size. There is no reflow: rows are cut or padded
-// on the right; when rows shrink, rows below the cursor go first, then rows
-// from the top move into the scrollback (main screen) so the cursor's line
-// stays visible; when rows grow on the main screen, history lines come back
-// down first, as in tmux. A size above MaxCols or MaxRows is clamped to it;
-// a zero or negative size means "unknown" and changes nothing.
-func (s *Screen) Resize(cols, rows int) {
-	if cols < 1 || rows < 1 {
-		return
-	}
-	cols = min(cols, MaxCols)
-	rows = min(rows, MaxRows)
-	s.wmu.Lock()
-	defer s.wmu.Unlock()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if cols == s.cols && rows == s.rows {
-		return
-	}
-	s.x, s.y = s.resizeGrid(s.main, cols, rows, s.x, s.y, !s.altActive)
-	if s.alt != nil {
-		if s.altActive {
-			s.x, s.y = s.resizeGrid(s.alt, cols, rows, s.x, s.y, false)
-		} else {
-			s.altSaved = s.alt.saved
-			s.alt = nil // blank anyway; allocated again on entry
-		}
-	}
-	fix := func(sv *savedCursor) {
-		sv.x = min(sv.x, cols-1)
-		sv.y = min(sv.y, rows-1)
-	}
-	fix(&s.main.saved)
-	if s.alt != nil {
-		fix(&s.alt.saved)
-	}
-	s.cols, s.rows = cols, rows
-	s.x = min(s.x, cols-1)
-	s.y = min(max(s.y, 0), rows-1)
-	s.pendingWrap = false
-	s.top, s.bot = 0, rows-1
-	old := s.tabs
-	s.tabs = make([]bool, cols)
-	copy(s.tabs, old)
-	for i := len(old); i < cols; i++ {
-		s.tabs[i] = i%8 == 0
-	}
-}
-
-// resizeGrid resizes g, returning the cursor moved with its line. When
-// active is false for the main grid (the alternate screen is shown) the
-// main cursor is tracked through its saved copy instead.
-func (s *Screen) resizeGrid(g *grid, cols, rows, cx, cy int, active bool) (int, int) {
-	isMain := g == s.main
-	if isMain && !active {
-		cx, cy = g.saved.x, g.saved.y
-	}
-	list := g.rows
-	// Shrink as tmux does: rows below the cursor go first, then rows from
-	// the top move into the history, so the cursor's line stays.
-	if below := len(list) - 1 - cy; below > 0 && len(list) > rows {
-		list = list[:len(list)-min(below, len(list)-rows)]
-	}
-	for len(list) > rows {
-		if isMain {
-			if l := s.sb.next(); l != nil {
-				s.pack(l, list[0].cells, list[0].wrapped)
-			}
-		}
-		list = list[1:]
-		cy--
-	}
-	backing := make([]cell, cols*rows)
-	nr := make([]row, rows)
-	pulled := 0
-	if isMain && len(list) < rows {
-		// Grow: bring back history lines above the screen.
-		pulled = min(rows-len(list), s.sb.len())
-	}
-	for i := range nr {
-		nr[i].cells = backing[i*cols : (i+1)*cols : (i+1)*cols]
-	}
-	for i := pulled - 1; i >= 0; i-- {
-		l, _ := s.sb.popNewest()
-		s.unpack(nr[i].cells, &l)
-		nr[i].wrapped = l.wrapped
-	}
-	for i, r := range list {
-		dst := nr[pulled+i].cells
-		n := copy(dst, r.cells)
-		if n > 0 && n < len(r.cells) {
-			if last := dst[n-1]; last.kind == kindWide || last.kind == kindWideGrapheme {
-				dst[n-1] = cell{st: last.st}
-			}
-		}
-		nr[pulled+i].wrapped = r.wrapped && len(r.cells) <= cols
-	}
-	g.rows = nr
-	cy += pulled
-	if isMain && !active {
-		g.saved.x, g.saved.y = min(cx, cols-1), min(max(cy, 0), rows-1)
-		return s.x, s.y
-	}
-	return cx, cy
-}
-
-func rowBlank(cs []cell) bool {
-	for _, c := range cs {
-		if c.r != 0 || c.kind != kindNarrow || c.st != 0 {
-			return false
-		}
-	}
-	return true
-}
-
-// unpack writes a history line back into cells.
-func (s *Screen) unpack(dst []cell, l *sbLine) {
-	l.forEachCell(func(col int, text string, w int, st Style) {
-		if col+w > len(dst) {
-			return
-		}
-		si := uint16(0)
-		if st != (Style{}) {
-			si = s.styleIndex(st)
-		}
-		var c cell
-		r, size := utf8.DecodeRuneInString(text)
-		switch {
-		case size != len(text):
-			c = cell{r: rune(s.internGrapheme(text)), st: si, kind: kindGrapheme}
-			if w == 2 {
-				c.kind = kindWideGrapheme
-			}
-		case w == 2:
-			c = cell{r: r, st: si, kind: kindWide}
-		default:
-			if r == ' ' {
-				r = 0
-			}
-			c = cell{r: r, st: si}
-		}
-		dst[col] = c
-		if w == 2 {
-			dst[col+1] = cell{st: si, kind: kindCont}
-		}
-	})
 }
 
 func decodeBase64(s string) string {

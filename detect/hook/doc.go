@@ -3,13 +3,18 @@
 // doing now, its session and transcript, and what its subagents do.
 //
 // Each harness calls its hooks its own way: Claude Code, Codex, Gemini
-// CLI, Qwen Code, Copilot, Droid and Qoder write one JSON object to the
-// hook's standard input; for opencode, Kilo, Amp, Pi and oh-my-pi, whose
+// CLI, Qwen Code, Copilot, Cursor Agent, Kimi Code, Crush, Droid, Grok and
+// Qoder write one JSON object to the hook's standard input (Cursor names
+// the conversation conversation_id, Grok sessionId, Crush the event
+// "event"); for opencode, Kilo, Amp, Pi and oh-my-pi, whose
 // extensions are code, the plugin tuios installs writes one in the same
 // shape; a harness may also pass the object as the last argument. Decode
 // reads one invocation and returns a Translation; the per-harness maps
 // from event to state live in one table (see Events), each row citing where
-// the event's meaning was read.
+// the event's meaning was read. Cursor Agent, Kimi Code, Crush and Grok did
+// not run where tuios is built: their rows follow their documentation (Kimi
+// Code's shipped code), and testdata/recorded holds the documentation's
+// example payloads with where and when each was read.
 //
 // The package is pure: it reads no files, starts nothing and talks to no
 // daemon. Sending the translation (the tuios agent-hook command does it) and

@@ -78,8 +78,11 @@ func Decode(in Input) (Translation, error) {
 	if err != nil {
 		return t, err
 	}
+	if p.Event == "" { // Crush names the event "event"
+		p.Event = p.EventAlt
+	}
 	t.Event = clip(oneLine(p.Event), 64)
-	t.SessionID = clip(oneLine(firstNonEmpty(p.SessionID, p.ThreadID)), 256)
+	t.SessionID = clip(oneLine(h.session(p)), 256)
 	t.TranscriptPath = p.TranscriptPath
 	if len(t.TranscriptPath) > 4096 {
 		t.TranscriptPath = ""
@@ -112,6 +115,11 @@ type payload struct {
 	Prompt           string          `json:"prompt"`
 	LastMessageDash  string          `json:"last-assistant-message"`
 	Error            json.RawMessage `json:"error"`
+	ErrorMessage     string          `json:"error_message"` // Kimi Code's StopFailure
+	Status           string          `json:"status"`        // Cursor's stop: completed, aborted, error
+	ConversationID   string          `json:"conversation_id"`
+	SessionIDCamel   string          `json:"sessionId"` // Grok
+	EventAlt         string          `json:"event"`     // Crush names the event here
 	Source           string          `json:"source"`
 	Reason           string          `json:"reason"`
 	Type             string          `json:"type"`

@@ -41,14 +41,45 @@ func plugin(event, rest string) string {
 	return `{"session_id":"` + sid + `","cwd":"` + cwd + `","hook_event_name":"` + event + `"` + rest + `}`
 }
 
+// Built from documentation, not recorded from a running harness (none
+// of these runs where tuios is built; testdata/recorded holds the
+// documentation's own examples, with where they were read):
+//
+//   - cursor: cursor.com/docs/agent/hooks (read 2026-12-06): the common
+//     fields conversation_id, generation_id, hook_event_name,
+//     workspace_roots, model, cursor_version.
+//   - kimi: Kimi Code 2.1.0's runMatchedHooks (npm @moonshot-ai/kimi-code
+//     dist/main.mjs): hook_event_name, session_id, cwd, then the event's
+//     fields snake_cased, session_title among them.
+//   - crush: charmbracelet/crush docs/hooks/README.md (read 2026-12-06):
+//     event, session_id, cwd, tool_name, tool_input.
+//   - grok: Grok 1.0.41's bundled hooks guide (10-hooks.md): camelCase
+//     hookEventName (grok's snake_case value), hook_event_name (Claude's
+//     PascalCase value), sessionId, cwd, workspaceRoot, permissionMode.
+func cursor(event, rest string) string {
+	return `{"conversation_id":"` + sid + `","generation_id":"gen-456","hook_event_name":"` + event + `","workspace_roots":["` + cwd + `"],"model":"gpt-5","cursor_version":"2.0.77"` + rest + `}`
+}
+
+func kimiCode(event, rest string) string {
+	return `{"hook_event_name":"` + event + `","session_id":"` + sid + `","cwd":"` + cwd + `","session_title":"fix the tests"` + rest + `}`
+}
+
+func crush(event, rest string) string {
+	return `{"event":"` + event + `","session_id":"` + sid + `","cwd":"` + cwd + `"` + rest + `}`
+}
+
+func grok(event, rest string) string {
+	return `{"hookEventName":"session_start","hook_event_name":"` + event + `","sessionId":"` + sid + `","cwd":"` + cwd + `","workspaceRoot":"` + cwd + `","permissionMode":"default","timestamp":"2026-04-14T12:00:00Z"` + rest + `}`
+}
+
 var payloadOf = map[string]func(string, string) string{"claude-code": claude, "codex": codex, "gemini-cli": gemini, "qwen": qwen,
 	"copilot": claude, "opencode": plugin, "kilo": plugin, "amp": plugin, "pi": plugin, "oh-my-pi": plugin,
-	"droid": claude, "qoder": claude}
+	"droid": claude, "qoder": claude, "cursor-agent": cursor, "kimi": kimiCode, "crush": crush, "grok": grok}
 
 // hasTranscript: the harness's payloads name the transcript.
 func hasTranscript(h string) bool {
 	switch h {
-	case "opencode", "kilo", "amp", "pi", "oh-my-pi":
+	case "opencode", "kilo", "amp", "pi", "oh-my-pi", "cursor-agent", "kimi", "crush", "grok":
 		return false
 	}
 	return true
@@ -276,13 +307,61 @@ func cases() []decodeCase {
 			decodeCase{"turn_start", h, "turn_start", ``, nil, hook.Translation{}},
 		)
 	}
-	// Droid and Qoder: the conversation id only.
-	for _, h := range []string{"droid", "qoder"} {
+	// Droid, Qoder and Grok: the conversation id only.
+	for _, h := range []string{"droid", "qoder", "grok"} {
 		cs = append(cs,
 			decodeCase{"SessionStart", h, "SessionStart", `,"source":"startup"`, &row{"SessionStart", ""}, hook.Translation{SessionOnly: true}},
 			decodeCase{"Stop", h, "Stop", ``, nil, hook.Translation{}},
 		)
 	}
+	// Crush: the conversation id from the PreToolUse it fires before
+	// every tool call.
+	cs = append(cs,
+		decodeCase{"PreToolUse", "crush", "PreToolUse", `,"tool_name":"bash","tool_input":{"command":"rm -rf /"}`, &row{"PreToolUse", ""}, hook.Translation{SessionOnly: true}},
+		decodeCase{"PreCompact", "crush", "PreCompact", `,"tool_name":"compact","tool_input":{"token_count":103200,"max_tokens":100000}`, nil, hook.Translation{}},
+	)
+	// Cursor Agent: camelCase events; no hook says it waits on the person.
+	const c = "cursor-agent"
+	cs = append(cs,
+		decodeCase{"sessionStart", c, "sessionStart", `,"session_id":"other","is_background_agent":false,"composer_mode":"agent"`, &row{"sessionStart", ""},
+			hook.Translation{Report: true, State: agentstate.Idle, Activity: act(agentstate.Activity{Kind: agentstate.SessionStart}, c)}},
+		decodeCase{"beforeSubmitPrompt", c, "beforeSubmitPrompt", `,"prompt":"Fix the bug in main.ts","attachments":[]`, &row{"beforeSubmitPrompt", ""},
+			hook.Translation{Report: true, State: agentstate.Working}},
+		decodeCase{"preToolUse Shell", c, "preToolUse", `,"tool_name":"Shell","tool_input":{"command":"npm install express"}`, &row{"preToolUse", ""},
+			hook.Translation{Report: true, State: agentstate.Working, Now: "Shell: npm install express"}},
+		decodeCase{"postToolUse", c, "postToolUse", `,"tool_name":"Shell","tool_output":"ok"`, &row{"postToolUse", ""}, hook.Translation{Report: true, State: agentstate.Working}},
+		decodeCase{"postToolUseFailure", c, "postToolUseFailure", `,"tool_name":"Shell","error_message":"exit 1"`, &row{"postToolUseFailure", ""}, hook.Translation{Report: true, State: agentstate.Working}},
+		decodeCase{"stop completed", c, "stop", `,"status":"completed","loop_count":0`, &row{"stop", ""}, hook.Translation{Report: true, State: agentstate.Done}},
+		decodeCase{"stop aborted", c, "stop", `,"status":"aborted","loop_count":0`, &row{"stop", "status=aborted"}, hook.Translation{Report: true, State: agentstate.Idle}},
+		decodeCase{"stop error", c, "stop", `,"status":"error","loop_count":1`, &row{"stop", "status=error"},
+			hook.Translation{Report: true, State: agentstate.Errored, Message: "the turn failed"}},
+		decodeCase{"sessionEnd", c, "sessionEnd", `,"reason":"user_close"`, &row{"sessionEnd", ""}, hook.Translation{Report: true, State: agentstate.None}},
+		decodeCase{"afterFileEdit", c, "afterFileEdit", `,"file_path":"` + cwd + `/main.ts","edits":[]`, nil, hook.Translation{}},
+	)
+	// Kimi Code: Claude Code's names, its own fields.
+	const k = "kimi"
+	cs = append(cs,
+		decodeCase{"SessionStart", k, "SessionStart", `,"source":"startup","model":"kimi-k2","profile":"default"`, &row{"SessionStart", ""},
+			hook.Translation{Report: true, State: agentstate.Idle, Activity: act(agentstate.Activity{Kind: agentstate.SessionStart}, k)}},
+		decodeCase{"UserPromptSubmit", k, "UserPromptSubmit", `,"prompt":"add a test","is_steer":false`, &row{"UserPromptSubmit", ""},
+			hook.Translation{Report: true, State: agentstate.Working}},
+		decodeCase{"PreToolUse", k, "PreToolUse", `,"tool_name":"Shell","tool_input":{"command":"go test ./..."},"tool_call_id":"call_1"`, &row{"PreToolUse", ""},
+			hook.Translation{Report: true, State: agentstate.Working, Now: "Shell: go test ./..."}},
+		decodeCase{"PostToolUse", k, "PostToolUse", `,"tool_name":"Shell","tool_input":{"command":"go test ./..."},"tool_output":"ok"`, &row{"PostToolUse", ""},
+			hook.Translation{Report: true, State: agentstate.Working}},
+		decodeCase{"PostToolUseFailure", k, "PostToolUseFailure", `,"tool_name":"Shell","error":{"name":"ToolError","message":"exit 1"}`, &row{"PostToolUseFailure", ""},
+			hook.Translation{Report: true, State: agentstate.Working}},
+		decodeCase{"PermissionRequest", k, "PermissionRequest", `,"id":"approval_1","agent_id":"main","turn_id":"t1","tool_call_id":"call_2","tool_name":"Shell","action":"run a command","display":{"kind":"generic"},"tool_input":{"command":"rm -rf build/"}`,
+			&row{"PermissionRequest", ""},
+			hook.Translation{Report: true, State: agentstate.NeedsInput, Kind: agentstate.KindApproval, Now: "Shell: rm -rf build/", Message: "approve Shell: rm -rf build/"}},
+		decodeCase{"PermissionResult", k, "PermissionResult", `,"tool_name":"Shell","decision":"approved"`, &row{"PermissionResult", ""}, hook.Translation{Report: true, State: agentstate.Working}},
+		decodeCase{"Stop", k, "Stop", `,"stop_hook_active":false`, &row{"Stop", ""}, hook.Translation{Report: true, State: agentstate.Done}},
+		decodeCase{"StopFailure", k, "StopFailure", `,"error_type":"APIError","error_message":"429 rate limited"`, &row{"StopFailure", ""},
+			hook.Translation{Report: true, State: agentstate.Errored, Message: "429 rate limited"}},
+		decodeCase{"Interrupt", k, "Interrupt", `,"turn_id":"t1","reason":"cancelled"`, &row{"Interrupt", ""}, hook.Translation{Report: true, State: agentstate.Idle}},
+		decodeCase{"SessionEnd", k, "SessionEnd", `,"reason":"exit"`, &row{"SessionEnd", ""}, hook.Translation{Report: true, State: agentstate.None}},
+		decodeCase{"Notification", k, "Notification", `,"sink":"context"`, nil, hook.Translation{}},
+	)
 	return cs
 }
 
@@ -500,7 +579,7 @@ func TestDecodeDropsControlCharacters(t *testing.T) {
 
 // A session-only event without a session id says nothing.
 func TestSessionOnlyWithoutID(t *testing.T) {
-	for _, h := range []string{"droid", "qoder"} {
+	for _, h := range []string{"droid", "qoder", "grok"} {
 		tr, err := hook.Decode(hook.Input{Harness: h, Stdin: []byte(`{"hook_event_name":"SessionStart","source":"startup"}`)})
 		if err != nil || tr.SessionOnly || tr.Report || tr.Activity != nil || tr.Why == "" {
 			t.Errorf("%s: %+v %v", h, tr, err)

@@ -158,7 +158,65 @@ func table() []Event {
 	t = append(t, sessionOnly("qoder", "Qoder CLI 1.1.52 bundle/builtin/hook-config/SKILL.md: SessionStart{session_id}")...)
 	t = append(t, piLike("pi", "Pi 0.73.1 core/extensions/types.d.ts and docs/extensions.md, passed on by tuios's extension")...)
 	t = append(t, piLike("oh-my-pi", "oh-my-pi 18.3.4 src/extensibility/extensions/types.ts, passed on by tuios's extension")...)
+	t = append(t, cursorAgent()...)
+	t = append(t, kimi()...)
+	// Crush's PreToolUse fires before every tool call of the top-level
+	// agent and carries session_id; it is wired only to learn the
+	// conversation (Crush reports its state to herdr's socket itself).
+	t = append(t, Event{Harness: "crush", Name: "PreToolUse", Says: "the conversation id (no state)",
+		Source: "charmbracelet/crush docs/hooks/README.md (read 2026-12-06): PreToolUse{event, session_id, cwd, tool_name, tool_input}",
+		do:     func(t *Translation, _ *payload) { t.SessionOnly = t.SessionID != "" }})
+	t = append(t, sessionOnly("grok", "Grok 1.0.41's bundled hooks guide (10-hooks.md): SessionStart{hook_event_name, sessionId, cwd}")...)
 	return t
+}
+
+// cursorAgent is Cursor Agent's map, from Cursor's hooks documentation
+// (cursor.com/docs/agent/hooks, read 2026-12-06): camelCase events, one
+// JSON object on stdin with conversation_id, generation_id,
+// hook_event_name and workspace_roots. Cursor has no hook for a prompt
+// waiting on the person, so needs_input stays the screen's to say.
+func cursorAgent() []Event {
+	const h, src = "cursor-agent", "Cursor hooks documentation (cursor.com/docs/agent/hooks, read 2026-12-06)"
+	return []Event{
+		{Harness: h, Name: "sessionStart", Says: "idle at the prompt, the conversation id", Source: src + ": sessionStart{conversation_id}", do: sessionStarted},
+		{Harness: h, Name: "beforeSubmitPrompt", Says: "working: a prompt was submitted", Source: src + ": beforeSubmitPrompt{prompt}", do: working},
+		{Harness: h, Name: "preToolUse", Says: "working, now: the tool and its target", Source: src + ": preToolUse{tool_name, tool_input}", do: working},
+		{Harness: h, Name: "postToolUse", Says: "working (a prompt that was answered is gone)", Source: src + ": postToolUse{tool_name, tool_output}", do: report(agentstate.Working)},
+		{Harness: h, Name: "postToolUseFailure", Says: "working (the turn goes on after a failed tool)", Source: src + ": postToolUseFailure", do: report(agentstate.Working)},
+		{Harness: h, Name: "stop", When: "status=aborted", Says: "idle: the person stopped the turn", Source: src + ": stop{status: completed|aborted|error, loop_count}",
+			cond: func(p *payload) bool { return p.Status == "aborted" }, do: report(agentstate.Idle)},
+		{Harness: h, Name: "stop", When: "status=error", Says: "errored: the turn failed", Source: src + ": stop{status: error}",
+			cond: func(p *payload) bool { return p.Status == "error" }, do: failed},
+		{Harness: h, Name: "stop", Says: "done", Source: src + ": stop{status: completed}", do: report(agentstate.Done)},
+		{Harness: h, Name: "sessionEnd", Says: "none: the agent left", Source: src + ": sessionEnd{reason}", do: report(agentstate.None)},
+	}
+}
+
+// kimi is Kimi Code's map (2.1.0, dist/main.mjs of npm
+// @moonshot-ai/kimi-code: AgentExternalHooksService). Its events and
+// payloads follow Claude Code's, snake_case, with session_id; a
+// PermissionRequest carries the agent's own agent_id, so it is not read
+// as a subagent's. Its hooks run per agent, so a subagent's Stop may say
+// done before the main agent's turn ends; the next tool call says working
+// again.
+func kimi() []Event {
+	const h, src = "kimi", "Kimi Code 2.1.0 (npm @moonshot-ai/kimi-code dist/main.mjs, read 2026-12-06)"
+	return []Event{
+		{Harness: h, Name: "SessionStart", Says: "idle at the prompt, the session id", Source: src + ": SessionStart{source, session_title, model}", do: sessionStarted},
+		{Harness: h, Name: "UserPromptSubmit", Says: "working", Source: src + ": UserPromptSubmit{prompt, is_steer}", do: working},
+		{Harness: h, Name: "PreToolUse", Says: "working, now: the tool and its target", Source: src + ": PreToolUse{tool_name, tool_input, tool_call_id}", do: working},
+		{Harness: h, Name: "PostToolUse", Says: "working (a prompt that was answered is gone)", Source: src + ": PostToolUse{tool_name, tool_output}", do: report(agentstate.Working)},
+		{Harness: h, Name: "PostToolUseFailure", Says: "working (the turn goes on after a failed tool)", Source: src + ": PostToolUseFailure{tool_name, error}", do: report(agentstate.Working)},
+		{Harness: h, Name: "PermissionRequest", Says: "needs_input (approval): approve <tool>: <what>", Source: src + ": PermissionRequest{tool_name, tool_input, action, agent_id}", do: approval},
+		{Harness: h, Name: "PermissionResult", Says: "working: the person answered", Source: src + ": PermissionResult", do: report(agentstate.Working)},
+		{Harness: h, Name: "Stop", Says: "done", Source: src + ": Stop{stop_hook_active}", do: report(agentstate.Done)},
+		{Harness: h, Name: "StopFailure", Says: "errored with the error", Source: src + ": StopFailure{error_type, error_message}", do: func(t *Translation, p *payload) {
+			t.Report, t.State = true, agentstate.Errored
+			t.Message = NeedsInputText(firstNonEmpty(p.ErrorMessage, "the turn failed"))
+		}},
+		{Harness: h, Name: "Interrupt", Says: "idle: the person stopped the turn", Source: src + ": Interrupt{turn_id, reason: cancelled}", do: report(agentstate.Idle)},
+		{Harness: h, Name: "SessionEnd", Says: "none: the agent left", Source: src + ": SessionEnd{reason}", do: report(agentstate.None)},
+	}
 }
 
 func sessionOnly(h, src string) []Event {
@@ -300,6 +358,9 @@ type harness struct {
 	id    string
 	reply string // printed on stdout after every hook
 	read  func(Input) (*payload, error)
+	// conversation is the field that names the agent's conversation, when
+	// it is not session_id (or Codex's thread-id).
+	conversation func(*payload) string
 	// detached: the harness may run its hooks from a helper process it
 	// shares between panes, which carries the environment of whichever
 	// pane started it.
@@ -313,6 +374,14 @@ type harness struct {
 func RunsDetached(harness string) bool {
 	h, ok := harnessByID(harness)
 	return ok && h.detached
+}
+
+// session is the conversation id the payload names.
+func (h harness) session(p *payload) string {
+	if h.conversation != nil {
+		return h.conversation(p)
+	}
+	return firstNonEmpty(p.SessionID, p.ThreadID)
 }
 
 func harnessByID(id string) (harness, bool) {
@@ -347,6 +416,10 @@ func harnesses() []harness {
 		{id: "qoder", read: stdinJSON},
 		{id: "pi", read: stdinJSON},
 		{id: "oh-my-pi", read: stdinJSON},
+		{id: "cursor-agent", read: stdinJSON, conversation: func(p *payload) string { return firstNonEmpty(p.ConversationID, p.SessionID) }},
+		{id: "kimi", read: stdinJSON},
+		{id: "crush", read: stdinJSON},
+		{id: "grok", read: stdinJSON, conversation: func(p *payload) string { return firstNonEmpty(p.SessionIDCamel, p.SessionID) }},
 	}
 }
 

@@ -29,7 +29,11 @@ func attachCommands() []Command {
 			"When the link drops the session keeps running there: the screen stays, the dock says reconnecting, and the client redials for up to --reconnect-for (3m). " +
 			"If the link is not back by then, it returns to the session it left on this machine, or ends saying so. " +
 			"--ssh instead runs ssh -t to the host's addr and the tuios there (for a host whose tuios is too old to serve this client): " +
-			"that client is nested in this terminal, so press the prefix key twice to send a key to it.",
+			"that client is nested in this terminal, so press the prefix key twice to send a key to it. " +
+			"Inside, prefix ? lists every key and prefix : every action by name; after the prefix the dock names the next keys. " +
+			"The keys below are the ones the config file gives ([keybindings] for the window mode, [keybindings.inbox], .copy, .review and .rail for the others); " +
+			"[ui] rail = \"off\" starts with the rail hidden (prefix b shows it).",
+		More:    attachKeys,
 		Example: "tuios attach\ntuios attach -t work --ascii-only\ntuios attach --host build api\ntuios attach -t build:api\ntuios attach --host build api --ssh",
 		Flags: func(fs *FlagSet) {
 			fs.StringP("target", "t", "", "the `[HOST:]SESSION` to attach (default: the most recently active)")
@@ -51,6 +55,23 @@ func attachCommands() []Command {
 			return attachOn(ctx, host, session, ascii, d)
 		},
 	}}
+}
+
+// attachKeys is the keys section of attach --help: the client's key
+// table with the config file's bindings, or the defaults (and why) when
+// the file does not read.
+func attachKeys() string {
+	path := config.Path(os.Getenv)
+	opt := tui.Options{}
+	note := ""
+	f, err := config.Load(path)
+	if err == nil {
+		err = opt.Configure(f)
+	}
+	if err != nil {
+		opt, note = tui.Options{}, "(the defaults: "+escapeControls(err.Error())+")\n"
+	}
+	return "Keys:\n" + note + tui.KeysHelp(opt)
 }
 
 // attachTarget reads which session to attach and where: -t [HOST:]SESSION,

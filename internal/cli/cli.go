@@ -67,8 +67,10 @@ func commands() []Command {
 		hostsCommands,  // hosts.go
 		outboxCommands, // outbox.go
 		startAgentCommands,
-		optionsCommands, // options.go: set-config, get-config, list-options, list-themes
-		mcpCommands,     // mcp.go
+		grantsCommands,     // grants.go: pane-grants, set-pane-grants
+		optionsCommands,    // options.go: set-config, get-config, list-options, list-themes
+		mcpCommands,        // mcp.go
+		completionCommands, // completion.go
 	} {
 		all = append(all, verbs()...)
 	}
@@ -91,11 +93,17 @@ type Command struct {
 	Help string
 	// Example is one or more example lines shown by --help.
 	Example string
+	// More is text --help prints after the flags, made only then (the
+	// attach client's keys, read from the config file).
+	More func() string
 	// Flags defines the verb's flags. It may be nil.
 	Flags func(fs *FlagSet)
 	// RawArgs hands every argument after the verb to Run unparsed (for a
 	// verb that parses its own flags).
 	RawArgs bool
+	// Hidden keeps the verb out of the lists a person reads (it is for
+	// scripts tuios itself writes, such as `__complete`).
+	Hidden bool
 	// Run runs the verb. A nil Run makes the command a group. An error
 	// that is not an *Error is reported with the code "internal".
 	Run func(ctx *Context) error
@@ -371,7 +379,7 @@ func writeMainHelp(w io.Writer, table []Command) {
 	var rows [][2]string
 	width := 0
 	for _, c := range table {
-		if c.Run == nil {
+		if c.Run == nil || c.Hidden {
 			continue
 		}
 		rows = append(rows, [2]string{c.Name, c.Summary})
@@ -424,6 +432,11 @@ func writeHelp(w io.Writer, table []Command, c *Command) {
 	}
 	fs.BoolP("help", "h", false, "show this help")
 	fmt.Fprintf(w, "Flags:\n%s", flagUsages(fs))
+	if c.More != nil {
+		if more := strings.TrimRight(c.More(), "\n"); more != "" {
+			fmt.Fprintf(w, "\n%s\n", more)
+		}
+	}
 	if c.Example != "" {
 		fmt.Fprintf(w, "\nExample:\n%s\n", indent(c.Example))
 	}

@@ -30,7 +30,7 @@ func hookCommands() []Command {
 			"(JSON on stdin, or the argument for harnesses that pass it so), maps it to a state report and sends it " +
 			"to the pane it runs in: --window/--session, else $TUIOS_PANE_ID/$TUIOS_SESSION, else the pane whose " +
 			"process is its ancestor. It exits 0 always, gives up after --timeout, sends only params the daemon lists, " +
-			"starts no daemon, and prints nothing a harness could read as an answer (Gemini CLI and Antigravity get {}). " +
+			"starts no daemon, and prints nothing a harness could read as an answer (Gemini CLI gets {}). " +
 			"--explain says on stderr what it read and what it sent. Harnesses: " + strings.Join(hook.Harnesses(), ", ") + ".",
 		Example: "echo '{\"hook_event_name\":\"Stop\",\"session_id\":\"s1\"}' | tuios agent-hook claude-code --explain",
 		Flags: func(fs *FlagSet) {

@@ -74,9 +74,11 @@ func hostsCommands() []Command {
 			Example: "tuios config apply",
 		},
 		{
-			Name: "config apply", Summary: "make the running daemon read the config file again (hosts and link policy)", Usage: "[--json]",
-			Help: "Applies the [hosts] tables and the link policy: a new host is dialled, a changed one redialled, a removed one's link closed at once. " +
-				"A change made from inside a pane (tuios hosts add there) waits for this. Refused inside a pane: run it in a terminal outside tuios.",
+			Name: "config apply", Summary: "apply the config changes that wait: wider grants, hosts and link policy", Usage: "[--json]",
+			Help: "Makes the running daemon read the config file again and apply what waits for you: [agents.permissions] that gives panes more (strict to open, a grant added), " +
+				"the [hosts] tables (a new host is dialled, a changed one redialled, a removed one's link closed at once) and a link policy that allows more. " +
+				"A change that narrows applies as soon as the file is saved; one that widens waits for this, because a program in a pane can edit the file too. " +
+				"It prints each change that waited. Refused inside a pane: run it in a terminal outside tuios.",
 			Example: "tuios config apply\ntuios config apply --json",
 			Flags:   jsonFlag,
 			Run:     runConfigApply,
@@ -331,6 +333,7 @@ func applyHosts(w io.Writer, what string) error {
 // configApplied is apply-config's answer.
 type configApplied struct {
 	Path    string   `json:"path"`
+	Applied []string `json:"applied"` // the changes that waited
 	Added   []string `json:"added"`
 	Changed []string `json:"changed"`
 	Removed []string `json:"removed"`
@@ -388,6 +391,9 @@ func runConfigApply(ctx *Context) error {
 	var res configApplied
 	remarshal(raw, &res)
 	fmt.Fprintf(ctx.Stdout, "applied %s: %s\n", escapeControls(res.Path), res.summary())
+	for _, a := range res.Applied {
+		fmt.Fprintf(ctx.Stdout, "  now applies: %s\n", escapeControls(a))
+	}
 	return nil
 }
 

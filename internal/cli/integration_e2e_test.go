@@ -24,7 +24,7 @@ func TestIntegrationCommands(t *testing.T) {
 		states[h.Harness] = h.State
 	}
 	for id, want := range map[string]string{"claude-code": "not installed", "codex": "not installed", "opencode": "not installed",
-		"aider": "no integration", "cursor-agent": "no integration", "droid": "not installed"} {
+		"aider": "no integration", "cursor-agent": "not installed", "kimi": "not installed", "antigravity": "no integration", "droid": "not installed"} {
 		if states[id] != want {
 			t.Fatalf("%s: %q, want %q (%+v)", id, states[id], want, st)
 		}

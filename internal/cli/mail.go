@@ -18,14 +18,17 @@ func mailCommands() []Command {
 	return []Command{
 		{
 			Name: "send-agent-message", Summary: "leave a message in a pane's inbox, the person's (human), or a notice for the session",
-			Usage: "[-s NAME] [-w WINDOW|human | --select SELECTOR [--yes | --confirm TOKEN]] [--from LABEL] [--subject TEXT] [--reply-to ID] [--attach PATH]… TEXT | -",
+			Usage: "[-s NAME|HOST:SESSION [--queue]] [-w WINDOW|human | --select SELECTOR [--yes | --confirm TOKEN]] [--from LABEL] [--subject TEXT] [--reply-to ID] [--attach PATH]… TEXT | -",
 			Help: "Queues a message without touching anyone's keyboard: it is there when the recipient next reads its inbox. -w human is the person's inbox (reserved: a pane named human is reached by its id). " +
 				"With no -w the message is a notice: readable by all, unread by nobody. From inside a pane you are that pane; --from is only a label. " +
-				"A sender may send 10 messages at once and 30 a minute (rate_limited past that). " +
+				"A sender may send 10 messages at once and 30 a minute, one more every 2 s: past that the send fails with rate_limited and nothing is stored, and the hint says in how many seconds to retry. " +
 				"--reply-to puts the message in the thread of the one it answers. --attach takes an absolute path that exists now, at most 8; the path is stored, never the bytes " +
 				"(stash the file first if you will not keep it). Text is at most 8 KiB, the subject 120 characters; - reads the text from standard input. " +
-				"-s HOST:SESSION mails a session on a linked host through this machine's daemon: delivered over the link, or kept in the outbox while the link is down and sent in order when it is back; " +
-				"a reply comes back as a notice there: read-agent-messages -s HOST:SESSION --thread ID. " +
+				"-s HOST:SESSION mails a session on a linked host through this machine's daemon, over the link. A host that is not answering is host_unreachable (exit 1), nothing is kept for it, and tuios hosts says why; " +
+				"that host takes at most 32 unread messages and 32 notices from other machines per session, and past that answers rate_limited with its count until someone there reads. " +
+				"--queue asks for the outbox instead: while the link is down or the far side does not answer in 10 s, the message waits here, on disk, and is sent in order once the link is back " +
+				"(exit 0, \"Queued for host ...\", type agent_message_queued in --json; tuios outbox lists what waits, at most 64 a host and 256 in all). " +
+				"A reply comes back as a notice there: read-agent-messages -s HOST:SESSION --thread ID. " +
 				"--select sends one message to each agent pane a selector matches (every session unless -s names one), and never on its own: it lists the panes first, " +
 				"then asks \"send to these N panes? [y/N]\" on a terminal, or sends with --yes, or with --confirm TOKEN only while the panes are still the ones list-agents --select printed that token for.",
 			Example: "tuios send-agent-message --select 'harness:codex state:idle' --confirm 3f9a0c2e71 'rebased onto main, please retest'\n" +
@@ -33,7 +36,8 @@ func mailCommands() []Command {
 				"tuios send-agent-message -s work -w human --subject 'which retry policy?' 'exponential or fixed? both pass the suite'\n" +
 				"tuios send-agent-message -s work -w build --reply-to 12 'retested, still green'\n" +
 				"tuios send-agent-message -s work 'deploying in five minutes'\n" +
-				"tuios send-agent-message -s build:api -w reviewer --from \"$TUIOS_PANE_ID\" 'rebased, please retest'",
+				"tuios send-agent-message -s build:api -w reviewer --from \"$TUIOS_PANE_ID\" 'rebased, please retest'\n" +
+				"tuios send-agent-message -s build:api -w reviewer --queue 'retest once you are back'",
 			Flags: func(fs *FlagSet) {
 				fs.StringP("session", "s", "", "the session, or HOST:SESSION on a linked host (default: your own pane's, else the most recently active)")
 				hostFlag(fs)
@@ -42,11 +46,15 @@ func mailCommands() []Command {
 				fs.String("subject", "", "a subject, at most 120 characters")
 				fs.Int("reply-to", 0, "the id of the message this answers")
 				fs.StringArray("attach", nil, "an absolute path to attach (repeatable, at most 8)")
+				fs.Bool("queue", false, "with -s HOST:SESSION: keep the message in the outbox while that host does not answer, and send it once the link is back")
 				selectFlags(fs) // select_send.go
 				jsonFlag(fs)
 			},
 			Run: func(ctx *Context) error {
 				if str(ctx, "select") != "" {
+					if flagBool(ctx, "queue") {
+						return usageError("tuios send-agent-message -s build:api -w reviewer --queue 'text'", "--queue keeps mail for another machine; --select sends to this machine's panes")
+					}
 					return runSelectSend(ctx) // select_send.go
 				}
 				if err := selectOnly(ctx); err != nil {
@@ -59,7 +67,7 @@ func mailCommands() []Command {
 				atts, _ := ctx.Flags.GetStringArray("attach")
 				var raw map[string]any
 				if err := callCtx(ctx, "send-agent-message", params("session", str(ctx, "session"), "to", str(ctx, "window"), "from", str(ctx, "from"),
-					"subject", str(ctx, "subject"), "reply_to", flagInt(ctx, "reply-to"), "attachments", atts, "text", text), &raw); err != nil {
+					"subject", str(ctx, "subject"), "reply_to", flagInt(ctx, "reply-to"), "attachments", atts, "text", text, "queue", flagBool(ctx, "queue")), &raw); err != nil {
 					return err
 				}
 				if flagBool(ctx, "json") {
@@ -67,8 +75,8 @@ func mailCommands() []Command {
 				}
 				host, _ := raw["host"].(string)
 				if raw["type"] == "agent_message_queued" {
-					fmt.Fprintf(ctx.Stdout, "Queued for host %s: the link cannot take it now; it is sent in order once the link is back (%v waiting). tuios hosts says why.\n",
-						escapeControls(host), raw["waiting"])
+					fmt.Fprintf(ctx.Stdout, "Queued for host %s (--queue): %s; it is sent in order once it goes through (%v waiting). tuios outbox lists it.\n",
+						escapeControls(host), queuedWhy(raw["why"]), raw["waiting"])
 					return nil
 				}
 				var res struct {
@@ -342,6 +350,19 @@ func mailCommands() []Command {
 			},
 		},
 	}
+}
+
+// queuedWhy says why the outbox kept a message, in the words of its why.
+func queuedWhy(why any) string {
+	switch why {
+	case "link_down":
+		return "the link is down (tuios hosts says why)"
+	case "earlier_mail_waits":
+		return "earlier mail for that host still waits, and mail leaves in order"
+	case "no_answer":
+		return "the far daemon did not answer in time"
+	}
+	return "it could not go now"
 }
 
 func short8(id string) string {

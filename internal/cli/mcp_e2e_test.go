@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -480,5 +481,52 @@ func TestMCPHelpAndBadScope(t *testing.T) {
 	}
 	if r := e.run("mcp", "--scope", "everything"); r.code == 0 || !strings.Contains(r.err, "--scope") {
 		t.Errorf("--scope everything: exit %d %s", r.code, r.err)
+	}
+}
+
+// The MCP tool for mail is the verb: a host that is not answering is
+// host_unreachable and nothing waits, unless the caller asks for the
+// outbox with queue, which (like host) is offered only with --scope all.
+func TestMCPSendAgentMessageToAHostNotAnswering(t *testing.T) {
+	e := newEnv(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	must(t, err)
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	e.ok("hosts", "add", "build", "root@127.0.0.1", "--ssh-option", fmt.Sprintf("-p %d", port), "--connect-timeout", "1")
+	e.ok("new", "--detach", "api")
+
+	props := func(p *mcpPeer) map[string]any {
+		return p.toolNames()["tuios_send_agent_message"]["inputSchema"].(map[string]any)["properties"].(map[string]any)
+	}
+	own := startMCP(t, e)
+	own.initialize("2025-06-18")
+	if pr := props(own); pr["host"] != nil || pr["queue"] != nil {
+		t.Fatalf("the default scope offers host or queue: %v", pr)
+	}
+	all := startMCP(t, e, "--scope", "all")
+	all.initialize("2025-06-18")
+	pr := props(all)
+	if pr["host"] == nil || pr["queue"] == nil || !strings.Contains(fmt.Sprint(pr["host"]), "host_unreachable") {
+		t.Fatalf("--scope all: %v", pr)
+	}
+	res := all.tool("tuios_send_agent_message", map[string]any{"host": "build", "session": "api", "to": "worker", "text": "retest"})
+	if res["isError"] != true || !strings.Contains(toolText(res), "host_unreachable") {
+		t.Fatalf("no queue: %v", res)
+	}
+	var lst struct {
+		Waiting int `json:"waiting"`
+	}
+	e.json(&lst, "outbox")
+	if lst.Waiting != 0 {
+		t.Fatalf("kept without queue: %d", lst.Waiting)
+	}
+	res = all.tool("tuios_send_agent_message", map[string]any{"host": "build", "session": "api", "to": "worker", "text": "retest", "queue": true})
+	if res["isError"] == true || !strings.Contains(toolText(res), "agent_message_queued") {
+		t.Fatalf("queue: %v", res)
+	}
+	e.json(&lst, "outbox")
+	if lst.Waiting != 1 {
+		t.Fatalf("queue kept %d", lst.Waiting)
 	}
 }

@@ -126,3 +126,35 @@ func TestSetConfigEndToEnd(t *testing.T) {
 		}
 	}
 }
+
+// The agents page's table: daemon.agent_detect_seconds, default 0, "0 uses
+// 2". list-options and get-config say 0 as the default and the value, and
+// a running daemon that reads 0 has nothing pending.
+func TestAgentDetectSecondsDefaultIsZeroAsTheAgentsPageSays(t *testing.T) {
+	e := newEnv(t)
+	e.ok("new", "--detach", "w") // a daemon runs: running and pending are filled
+	var got struct {
+		Option struct {
+			Default any  `json:"default"`
+			Value   any  `json:"value"`
+			Running any  `json:"running"`
+			Pending bool `json:"pending"`
+		} `json:"option"`
+	}
+	e.json(&got, "get-config", "daemon.agent_detect_seconds")
+	if got.Option.Default != float64(0) || got.Option.Value != float64(0) || got.Option.Running != nil && got.Option.Running != float64(0) || got.Option.Pending {
+		t.Fatalf("get-config --json: %+v", got.Option)
+	}
+	if out := e.ok("get-config", "daemon.agent_detect_seconds"); out != "0\n" {
+		t.Fatalf("get-config: %q", out)
+	}
+	for _, line := range strings.Split(e.ok("list-options", "daemon.agent_detect_seconds"), "\n") {
+		if f := strings.Fields(line); len(f) > 2 && f[0] == "daemon.agent_detect_seconds" {
+			if f[1] != "0" || f[2] != "0" {
+				t.Fatalf("list-options row: %q", line)
+			}
+			return
+		}
+	}
+	t.Fatal("list-options has no daemon.agent_detect_seconds row")
+}

@@ -12,13 +12,13 @@ func outboxCommands() []Command {
 	return []Command{{
 		Name: "outbox", Summary: "list the mail waiting for other machines' links, host by host in sending order",
 		Usage: "[--host NAME] [--json]",
-		Help: "A message sent with -s HOST:SESSION waits in this machine's outbox when the link to HOST is down, the far side did not answer " +
-			"within 10 seconds, or earlier mail to HOST still waits. It is kept on disk (it survives a restart) and sent in order when the link is back; " +
+		Help: "A message sent with -s HOST:SESSION --queue waits in this machine's outbox when the link to HOST is down, the far side did not answer " +
+			"within 10 seconds, or earlier queued mail to HOST still waits (without --queue such a send is host_unreachable and nothing waits). It is kept on disk (it survives a restart) and sent in order when the link is back; " +
 			"while the link is up a failed try is retried after 1 s, doubling to 30 s. At most 64 messages wait per host and 256 in all; " +
-			"past that a send is refused with rate_limited. A message the far side refuses (its session is gone, its policy forbids mail) is dropped, " +
+			"past that a send is refused with rate_limited, as it is at once when the far session already holds 32 unread messages or 32 notices from other machines. A message the far side refuses (its session is gone, its policy forbids mail) is dropped, " +
 			"and the host's \"Waiting to send\" row in the Inbox says why until you dismiss it; dismissing the row discards the mail still waiting. " +
 			"Each host shows its link state, what waits (ID, AGE, TO, MESSAGE: the subject or first line, cleaned) and its latest refusal.",
-		Example: "tuios outbox\ntuios outbox --host build --json",
+		Example: "tuios send-agent-message -s build:api -w worker --queue 'rebased, please retest'\ntuios outbox\ntuios outbox --host build --json",
 		Flags: func(fs *FlagSet) {
 			fs.String("host", "", "only this host")
 			jsonFlag(fs)

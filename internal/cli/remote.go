@@ -154,13 +154,18 @@ func callCtx(ctx *Context, verb string, p map[string]any, result any) error {
 	}
 	if verb == "send-agent-message" {
 		// Mail crosses through this machine's daemon, which delivers it
-		// over the link or keeps it in the outbox while the link is down.
+		// over the link (or, with queue, keeps it in the outbox while the
+		// link is down). An error the far daemon answered comes back as
+		// "host NAME: ...": that machine's word, so untrusted.
 		rp["host"] = host
 		var raw json.RawMessage
 		if err := callLocal(verb, rp, &raw); err != nil {
 			var e *Error
 			if errors.As(err, &e) {
 				e.Host = host
+				// Why a link is down may quote what ssh or the far side
+				// said, as for every other verb (openHostError).
+				e.Untrusted = e.Untrusted || e.Code == "host_unreachable" || strings.HasPrefix(e.Message, "host "+host+": ")
 			}
 			return err
 		}

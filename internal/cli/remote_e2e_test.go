@@ -209,7 +209,7 @@ func TestVerbsCrossToAFarHostOverRealSSHD(t *testing.T) {
 	if r := near.run("read-agent-messages", "-s", "far:api", "--json"); r.code != 0 || !strings.Contains(r.out, `"host": "far"`) {
 		t.Fatalf("read-agent-messages: exit %d\n%s\n%s", r.code, r.out, r.err)
 	}
-	// Mail crosses through the near daemon (its outbox), then reads and
+	// Mail crosses through the near daemon, then reads and
 	// waits cross as any verb.
 	r = near.run("send-agent-message", "-s", "far:api", "-w", "0", "--from", "tester", "please retest")
 	t.Logf("send-agent-message -s far:api:\n%s%s", r.out, r.err)

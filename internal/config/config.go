@@ -57,10 +57,11 @@ type Agents struct {
 	// HerdrProtocol is always (default, as the agents page says), agents
 	// or off: which panes get herdr's variables and whether the herdr
 	// socket is served (HerdrMode).
-	HerdrProtocol string    `toml:"herdr_protocol"`
-	Approvals     Approvals `toml:"approvals"`
-	Queue         Queue     `toml:"queue"`
-	Recap         Recap     `toml:"recap"`
+	HerdrProtocol string      `toml:"herdr_protocol"`
+	Approvals     Approvals   `toml:"approvals"`
+	Queue         Queue       `toml:"queue"`
+	Recap         Recap       `toml:"recap"`
+	Permissions   Permissions `toml:"permissions"`
 }
 
 // Recap is [agents.recap]: the agent log's recap.
@@ -160,8 +161,9 @@ type AgentAlerts struct {
 
 // UI is the [ui] table: how the attach client draws.
 type UI struct {
-	// Rail is the side of the screen the session rail sits on: "left"
-	// (default) or "right".
+	// Rail is the session rail: "on" (the default, on the left), "off"
+	// (hidden until the client's toggle-rail key shows it), or the side
+	// it is shown on, "left" or "right".
 	Rail string `toml:"rail"`
 	// ASCIIOnly draws ASCII instead of glyphs and box rules, for a
 	// terminal or font without them (as attach --ascii-only).
@@ -278,9 +280,9 @@ func Parse(data []byte) (*File, error) {
 		}
 	}
 	switch f.UI.Rail {
-	case "", "left", "right":
+	case "", "on", "off", "left", "right":
 	default:
-		return nil, fmt.Errorf("ui.rail: %q is neither \"left\" nor \"right\"", f.UI.Rail)
+		return nil, fmt.Errorf("ui.rail: %q is not one of \"on\", \"off\", \"left\" or \"right\"", f.UI.Rail)
 	}
 	if err := checkAlerts(&f.Notify.Agent); err != nil {
 		return nil, err
@@ -306,13 +308,27 @@ func addKey(m map[string]map[string]string, table, action, key string) {
 func (f *File) Unknown() []string { return f.unknown }
 
 // Bindings are the key bindings of one table: "" is [keybindings] itself
-// (prefix and the prefix-table actions), "inbox" is [keybindings.inbox].
-// The map is the caller's to keep.
+// (prefix and the prefix-table actions), "inbox" is [keybindings.inbox],
+// and so on for each [keybindings.NAME]. The map is the caller's to keep.
+// The client knows which tables and actions exist (BindingTables lists
+// the ones the file has, so it can refuse a misspelt one).
 func (f *File) Bindings(table string) map[string]string {
 	out := map[string]string{}
 	for a, k := range f.keys[table] {
 		out[a] = k
 	}
+	return out
+}
+
+// BindingTables are the key tables the file has, sorted: "" for
+// [keybindings] itself when it binds anything, then each
+// [keybindings.NAME]'s NAME.
+func (f *File) BindingTables() []string {
+	out := make([]string, 0, len(f.keys))
+	for t := range f.keys {
+		out = append(out, t)
+	}
+	sort.Strings(out)
 	return out
 }
 
@@ -348,6 +364,10 @@ func (f *File) Alerts() Alerts {
 
 // RailRight is [ui] rail = "right".
 func (f *File) RailRight() bool { return f.UI.Rail == "right" }
+
+// RailShown is [ui] rail other than "off": the client starts with the
+// rail shown.
+func (f *File) RailShown() bool { return f.UI.Rail != "off" }
 
 // ResumeMode is [daemon] resume_agents: auto or off as written, ask for
 // anything else (the default, and an unknown value).

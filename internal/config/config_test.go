@@ -150,4 +150,15 @@ func TestTheClientTables(t *testing.T) {
 	if _, err := Parse([]byte("[ui]\nrail = \"top\"\n")); err == nil || !strings.Contains(err.Error(), "ui.rail") {
 		t.Fatalf("a rail on neither side: %v", err)
 	}
+	// rail is on (the default), off, or the side it is on.
+	for text, shown := range map[string]bool{"": true, "rail = \"on\"": true, "rail = \"off\"": false, "rail = \"left\"": true, "rail = \"right\"": true} {
+		f, err := Parse([]byte("[ui]\n" + text + "\n"))
+		if err != nil || f.RailShown() != shown {
+			t.Errorf("%q: shown %v, %v", text, f != nil && f.RailShown(), err)
+		}
+	}
+	f, err = Parse([]byte("[keybindings]\nzoom = \"Z\"\n[keybindings.copy]\nup = \"K\"\n[keybindings.inbox]\ndismiss = \"x\"\n"))
+	if err != nil || !reflect.DeepEqual(f.BindingTables(), []string{"", "copy", "inbox"}) || f.Bindings("copy")["up"] != "K" {
+		t.Errorf("binding tables %v %v", f.BindingTables(), err)
+	}
 }

@@ -69,8 +69,8 @@ func Options() []Option {
 	detLo, detHi := bounds(-1, 3600)
 	opts := []Option{
 		b("daemon.agent_autodetect", true, "daemon", "look for agent CLIs in each pane's foreground process"),
-		{Key: "daemon.agent_detect_seconds", Type: "int", Default: int64(2), Min: detLo, Max: detHi, ReadBy: "daemon",
-			Description: "seconds between those looks; 0 is 2, -1 turns detection off"},
+		{Key: "daemon.agent_detect_seconds", Type: "int", Default: int64(0), Min: detLo, Max: detHi, ReadBy: "daemon",
+			Description: "seconds between those looks; 0 (the default) uses 2, -1 turns detection off"},
 		{Key: "daemon.resume_agents", Type: "enum", Default: "ask", Accepted: []string{"ask", "auto", "off"}, ReadBy: "daemon",
 			Description: "after a daemon restart: offer to resume agents (ask), resume them (auto) or not (off)"},
 		b("daemon.restore", true, "daemon", "bring sessions back after a daemon restart"),
@@ -100,8 +100,8 @@ func Options() []Option {
 			Description: "a sound file of your own for " + st + " alerts"})
 	}
 	opts = append(opts,
-		Option{Key: "ui.rail", Type: "enum", Default: "left", Accepted: []string{"left", "right"}, ReadBy: "client",
-			Description: "the side of the screen the session rail sits on"},
+		Option{Key: "ui.rail", Type: "enum", Default: "on", Accepted: []string{"on", "off", "left", "right"}, ReadBy: "client",
+			Description: "the session rail: on (on the left), off (hidden; the toggle-rail key, prefix b, shows it), or the side it sits on"},
 		b("ui.ascii_only", false, "client", "draw ASCII instead of glyphs and box rules"),
 	)
 	return opts

@@ -29,6 +29,20 @@ type conn struct {
 	placed   bool
 	placedID string
 	placedBy string // how placedID was found: ancestry or session
+	// where is whether the caller is outside every pane or inside one
+	// (placedOutside, placedInside; 0 until placed, caller.go).
+	where int8
+	// own marks a connection the daemon makes for itself (the queue's
+	// typist): it acts on the daemon's own behalf.
+	own bool
+	// restrict narrows what this connection may do (restrict-connection).
+	restrict *restriction
+	// The call running now, as admit left it (gate.go): who made it
+	// (when known), what the verb declares, and its name.
+	call      caller
+	callKnown bool
+	acc       access
+	verbName  string
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -233,16 +247,9 @@ func (s *Server) dispatch(cn *conn, req proto.Request) (res any, perr *proto.Err
 			res, perr = nil, proto.Errorf(proto.CodeInternal, "the daemon failed on %s (a bug; it goes on running)", req.Verb)
 		}
 	}()
-	if s.agentsOff && isAgentVerb(req.Verb) {
-		return nil, agentsDisabled(req.Verb)
-	}
-	if cn.link != nil {
-		if err := s.linkAllowed(cn, req.Verb); err != nil {
-			return nil, err
-		}
-	}
-	if v.placesCaller {
-		s.place(cn)
+	cn.verbName = req.Verb
+	if err := s.admit(cn, req.Verb, v.acc); err != nil { // gate.go
+		return nil, err
 	}
 	return v.run(cn, req.Params)
 }

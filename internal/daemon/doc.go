@@ -82,8 +82,67 @@
 // Options.Config (nil: the user's config.toml, internal/config) is read
 // once at start: [daemon] respond_from_shell, agent_autodetect,
 // agent_detect_seconds, agent_binaries and restore; [agents] enabled
-// (false: no detection, no stall timer, and the agent verbs answer
+// (false: no detection, no stall timer, no herdr socket nor HERDR_*
+// variables in new panes, and the agent verbs answer
 // agents_disabled while the multiplexer and mail go on); and the risk
 // rules of [agents.approvals.risk]. No verb changes these: a pane cannot
-// turn respond_from_shell on.
+// turn respond_from_shell on. [hosts] and [agents.permissions] are
+// followed while the daemon runs (config_follow.go): what narrows applies
+// at once, what widens waits for tuios config apply from outside every
+// pane (config_wait.go).
+//
+// # Who may call what
+//
+// Every verb declares in the verb table who may call it and what it does
+// to a pane (access.go): anyone, a pane holding grants (read, write, fan,
+// admin), a pane about its own pane (self reports), the person only, or
+// only a caller outside every pane; the link capabilities another
+// machine needs; whether it types into a pane. That one declaration is
+// what dispatch enforces (gate.go's admit), what the link policy, the
+// host connection pool, agents-off and list-verbs read, and so what tuios
+// mcp and the tests read. The caller is placed once per connection by
+// the kernel's word on its pid (caller.go, resolve.go): outside every
+// pane (the person's shell or client), inside a pane (which one), inside
+// but in no pane the daemon can name, or another machine's link. Its
+// grants are its pane's (given with --grants or set-pane-grants, saved
+// with the window; else [agents.permissions]). Every session or window a
+// verb names passes one target check as it is resolved (gateTarget: a
+// pane without admin reaches its own session; a report names only its
+// own pane; typing names only a pane that holds nothing the typist does
+// not, and one on a prompt only with respond), and every byte typed into
+// a pane passes one write path (write_path.go) that checks the typing
+// rules again right before the write, for the verb's caller, the queue's
+// author, the herdr adapter's caller and the daemon's own resume.
+//
+// # Locks
+//
+// The lock order, outermost first; a lock is never taken while one
+// below it in the list is held:
+//
+//  1. s.editMu: one edit of config.toml at a time (set-config). It is
+//     held across that file's read and rename, and only another
+//     set-config waits on it.
+//  2. Session.tileMu: one retile of a session at a time.
+//  3. outbox.nmu (the outbox's mu is a leaf, below).
+//  4. hostInboxRows.mu (held across its Inbox call).
+//  5. reviewer.mu (s.mu under it for short table reads; no git runs
+//     under it).
+//  6. attention.mu, the Inbox: held across each queue call and the
+//     publish of its events; under it s.mu, a mail ring's lock, the
+//     holder's and the asks' locks and the hub's lock may be taken.
+//  7. s.mu: the session and window tables, every window's placement and
+//     grants. Never held across I/O, while taking a pane's lock (the
+//     detect.Pane, its screen) or waiting on the arbiter: handlers copy
+//     what they need and let go. The arbiter's own lock is a leaf, read
+//     under it by listings (windowRow). The target check runs under it
+//     and reads only atomics besides (the permissions in force, the link
+//     policy, each window's atPrompt); the write path asks the arbiter
+//     first, then takes s.mu for the typist's grants.
+//  8. the event hub's lock, then the attach hub's and a subscriber's.
+//  9. Leaves, under which nothing else is taken: the outbox's mu, the
+//     reply queue's q.mu,
+//     the responder's, the holder's and the asks' locks, a window's mu,
+//     the links' and host connections' locks, cfgFollow.mu, the
+//     restorer's, the agent log's, a connection's write lock (wmu), and
+//     the arbiter's own lock (agentstate).
 package daemon

@@ -92,7 +92,7 @@ func (s *Server) recentExit(cn *conn, session, addr string) (exitRecord, bool) {
 	if session == "" { // a full id names its session, as for a live window
 		for _, ss := range s.sessions {
 			for _, r := range ss.exits {
-				if r.id == addr {
+				if r.id == addr && s.gateTarget(cn, ss, nil) == nil {
 					return r, true
 				}
 			}

@@ -102,8 +102,15 @@ func newHerdrSock(s *Server) *herdrSock {
 	}
 }
 
-// mode is [agents] herdr_protocol.
-func (h *herdrSock) mode() string { return h.s.opt.Config.HerdrMode() }
+// mode is [agents] herdr_protocol; off whatever it says when [agents]
+// enabled = false, which keeps only the multiplexer: no herdr socket, and
+// no pane gets herdr's variables.
+func (h *herdrSock) mode() string {
+	if h.s.agentsOff {
+		return "off"
+	}
+	return h.s.opt.Config.HerdrMode()
+}
 
 // listen takes the herdr socket beside the daemon's own (whose directory
 // Listen already checked) and makes the herdr link; the daemon holds the
@@ -254,6 +261,9 @@ type herdrCall struct {
 	// kernel's word on its pid.
 	placed bool
 	pane   string
+	// gc is the connection the method was admitted on (gate.go): the
+	// target check reads its caller.
+	gc *conn
 	// r is the reader the request came from: a wait watches it for the
 	// client's hang-up (gone ends then; goneOnce starts that watch).
 	r        *bufio.Reader

@@ -51,7 +51,7 @@ func (h *herdrSock) subscribe(call *herdrCall, p herdrParams) (any, *herdrErr) {
 			if sb.PaneID == "" {
 				return nil, herdrMissing("pane_id")
 			}
-			w, herr := h.s.herdrWindow(sb.PaneID)
+			w, herr := h.s.herdrWindow(call.gc, sb.PaneID)
 			if herr != nil {
 				return nil, herr
 			}
@@ -67,6 +67,11 @@ func (h *herdrSock) subscribe(call *herdrCall, p herdrParams) (any, *herdrErr) {
 			return nil, herdrErrorf(proto.CodeInvalidRequest, "unknown variant `"+clipText(sb.Type, 64)+"`")
 		}
 	}
+	// A caller that does not reach every session hears its own (gate.go).
+	own, _, perr := h.s.subscribeReach(call.gc, "", "")
+	if perr != nil {
+		return nil, herdrFromProto(perr)
+	}
 	h.mu.Lock()
 	if h.streams[call.peer] >= herdrStreamsPerProc {
 		h.mu.Unlock()
@@ -76,7 +81,7 @@ func (h *herdrSock) subscribe(call *herdrCall, p herdrParams) (any, *herdrErr) {
 	h.mu.Unlock()
 	// Only the types herdr hears: attention, host and mail events would
 	// fill the queue and end the stream with events_lost for nothing.
-	st.sub = &subscriber{q: make(chan event, 256), types: map[string]bool{}}
+	st.sub = &subscriber{session: own, q: make(chan event, 256), types: map[string]bool{}}
 	for typ := range herdrEventNames {
 		st.sub.types[typ] = true
 	}

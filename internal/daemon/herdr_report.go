@@ -52,7 +52,7 @@ func (call *herdrCall) reportTarget(p herdrParams) (*Window, *herdrErr) {
 		return nil, herdrErrorf(proto.CodeForbidden, "the caller runs in no pane of this daemon")
 	}
 	if !herdrNamesWindow(paneID, w) {
-		if ws, _, ok := strings.Cut(paneID, ":"); ok && strings.HasPrefix(ws, "w") && s.herdrSession(ws) == nil {
+		if ws, _, ok := strings.Cut(paneID, ":"); ok && strings.HasPrefix(ws, "w") && s.herdrSession(nil, ws) == nil {
 			return nil, herdrErrorf("pane_not_found", "no workspace "+clipText(ws, 64))
 		}
 		return nil, herdrErrorf(proto.CodeForbidden, "a pane may report only for itself")

@@ -263,8 +263,6 @@ type resizeParams struct {
 }
 
 func (s *Server) layoutVerbs(add addFunc) {
-	s.attach = newAttachHub(s)
-	s.hub.observe = s.attach.observe
 	p, h := handler(func(cn *conn, p *resizeParams) (any, *proto.Error) {
 		s.mu.Lock()
 		ss, err := s.session(cn, p.Session)
@@ -279,6 +277,6 @@ func (s *Server) layoutVerbs(add addFunc) {
 		s.retile(ss)
 		return map[string]any{"type": "resized", "session": ss.Name, "cols": p.Cols, "rows": p.Rows}, nil
 	})
-	add("resize", "Set a session's area (what an attached client shows) and tile its windows into it: each tile is a title row and the pane, side-by-side tiles a border column apart", "resized",
+	add("resize", arranges, "Set a session's area (what an attached client shows) and tile its windows into it: each tile is a title row and the pane, side-by-side tiles a border column apart", "resized",
 		`{"verb":"resize","params":{"session":"work","cols":200,"rows":50}}`, p, h)
 }

@@ -14,7 +14,11 @@ import (
 )
 
 // The outbox (spec §14.4): mail for a session on another machine that
-// could not go at once. send-agent-message with a host tries the far
+// could not go at once, kept only for a sender that asks for it (queue,
+// the CLI's --queue). By default a send to another machine is one try and
+// nothing is kept: a host that is not answering is host_unreachable (seed
+// 002), so a script that checks the exit code is never told "sent" for
+// mail that has not arrived. With queue, send-agent-message tries the far
 // daemon first (outboxAnswerWait at most); the message is kept here, on
 // disk, when the link is down, the far side did not answer in time, or
 // earlier mail to the same host still waits (a host's mail leaves in the
@@ -29,8 +33,11 @@ import (
 //     answered except the ones that say "not now": host_unreachable,
 //     unknown_host (a host removed from the table may come back),
 //     timeout, rate_limited (the far session's 32 + 32 link caps are full
-//     until someone there reads: the mail waits, it is not refused),
-//     internal, protocol_mismatch and incompatible. A refused message is
+//     until someone there reads: mail already kept waits, it is not
+//     refused), internal, protocol_mismatch and incompatible. A first try
+//     answered rate_limited is not kept, queue or not: the link is up and
+//     the sender hears the far side's count at once (seed 002: "past that
+//     a send answers rate_limited until someone there reads"). A refused message is
 //     dropped and the host's Inbox row says why until it is dismissed; the
 //     messages behind it are still delivered (each is its own message; the
 //     row keeps the latest refusal). Dismissing the row discards whatever
@@ -49,6 +56,8 @@ import (
 //     overwritten) and the daemon starts with an empty outbox.
 //   - The caps count a message whose first try is in flight, so it always
 //     has a place to go back to.
+//   - A send without queue does not wait behind mail kept for the same
+//     host: it is its own try, and its answer says whether it arrived.
 
 const (
 	// outboxFile is the outbox under the state dir.
@@ -171,10 +180,21 @@ func queued(m outboxMsg, waiting int, status, why string) map[string]any {
 		"status": status, "why": why}
 }
 
-// send delivers m to its host at once when nothing waits for it and the
-// link is up, else keeps it. The answer is the far daemon's (a refusal
-// included) or agent_message_queued.
-func (o *outbox) send(ctx context.Context, m outboxMsg) (map[string]any, *proto.Error) {
+// send delivers m to its host. Without keep (what a sender gets unless it
+// asks for the outbox with --queue) it is one try and nothing is kept: the
+// far daemon's answer, or the error that says why not (host_unreachable
+// with the link's reason when it is not up). With keep it delivers at once
+// when nothing waits for that host and the link is up, else keeps it; the
+// answer is then the far daemon's or agent_message_queued. Either way a
+// far session whose link caps are full answers rate_limited at once: the
+// link is up, so waiting here would only hide that nobody there reads.
+func (o *outbox) send(ctx context.Context, m outboxMsg, keep bool) (map[string]any, *proto.Error) {
+	if !keep {
+		tctx, cancel := context.WithTimeout(ctx, outboxAnswerWait)
+		res, err := o.opt.Deliver(tctx, m.Host, m.params())
+		cancel()
+		return res, farWord(m.Host, err)
+	}
 	status := o.opt.Status(m.Host)
 	o.mu.Lock()
 	h := o.hostLocked(m.Host)
@@ -217,7 +237,7 @@ func (o *outbox) send(ctx context.Context, m outboxMsg) (map[string]any, *proto.
 	o.mu.Lock()
 	h.busy = false
 	h.first--
-	if err != nil && retryLater(err) {
+	if err != nil && retryLater(err) && err.Code != proto.CodeRateLimited {
 		// Ahead of what was sent meanwhile: this one was sent first.
 		out, kerr := o.keepLocked(h, m, true, status, "no_answer")
 		if kerr == nil {
@@ -234,7 +254,32 @@ func (o *outbox) send(ctx context.Context, m outboxMsg) (map[string]any, *proto.
 	if more { // mail queued behind this try goes now
 		go o.pump(m.Host)
 	}
-	return res, err
+	return res, farWord(m.Host, err)
+}
+
+// farWord marks an error the far daemon answered as that machine's word
+// (its message starts "host NAME: ", which the CLI reads as untrusted):
+// rate_limited with the far session's count, window_not_found there. The
+// link's own refusals (host_unreachable, unknown_host, incompatible) are
+// this machine's and stay as they are.
+func farWord(host string, err *proto.Error) *proto.Error {
+	if err == nil {
+		return nil
+	}
+	switch err.Code {
+	case codeHostUnreachable, codeUnknownHost, codeIncompatible, "":
+		return err
+	}
+	out := *err
+	if !strings.HasPrefix(out.Message, "host "+host+": ") {
+		out.Message = "host " + host + ": " + out.Message
+	}
+	if out.Hint != nil && out.Hint.Detail != "" {
+		h := *out.Hint
+		h.Detail = "host " + host + " says: " + h.Detail
+		out.Hint = &h
+	}
+	return &out
 }
 
 // keepLocked stores m (at the head when front) and writes the file; a

@@ -1,11 +1,16 @@
 package daemon
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/tuios/tuios/agentstate/fakeclock"
+	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/internal/testsshd"
+	"github.com/tuios/tuios/mail"
 )
 
 // farMail is what the far daemon holds in session's ring for inbox (""
@@ -73,12 +78,21 @@ func TestOutboxOverARealLinkDeliversInOrderWhenTheFarDaemonIsBack(t *testing.T) 
 		t.Fatalf("the thread read back over the link: %v", back)
 	}
 
-	// The far daemon goes away: two messages wait, in order, on disk.
+	// The far daemon goes away. A send that did not ask to wait is
+	// host_unreachable, saying why, and nothing is kept (seed 002).
 	w.far.Close()
 	ev.waitFor("build", "reconnecting")
-	// The third is the person's, from a shell here: a claim there.
+	_, err := r.call("send-agent-message", map[string]any{"host": "build", "session": "api", "to": "worker", "from": "lead", "text": "not asked to wait"})
+	if err == nil || err.Code != codeHostUnreachable || !strings.Contains(err.Message, "host build is reconnecting") || err.Hint.Command != "tuios hosts" {
+		t.Fatalf("down without queue: %+v", err)
+	}
+	if rows := outboxRows(t, r); len(rows) != 0 || w.near.outboxWaiting("build") != 0 {
+		t.Fatalf("kept without queue: %+v", rows)
+	}
+	// With queue two messages wait, in order, on disk. The second is the
+	// person's, from a shell here: a claim there.
 	for i, m := range [][2]string{{"lead", "second: the flaky test"}, {"human", "third: and the lint"}} {
-		res := r.must("send-agent-message", map[string]any{"host": "build", "session": "api", "to": "worker", "from": m[0], "text": m[1]})
+		res := r.must("send-agent-message", map[string]any{"host": "build", "session": "api", "to": "worker", "from": m[0], "text": m[1], "queue": true})
 		if res["type"] != "agent_message_queued" || res["queued"] != true || res["waiting"] != float64(i+1) {
 			t.Fatalf("queued answer %d: %v", i, res)
 		}
@@ -100,5 +114,70 @@ func TestOutboxOverARealLinkDeliversInOrderWhenTheFarDaemonIsBack(t *testing.T) 
 	eventually(t, "the row closed", func() bool { return len(outboxRows(t, r)) == 0 })
 	if lst := r.must("list-outbox", nil); lst["waiting"] != float64(0) {
 		t.Fatalf("list-outbox after delivery: %v", lst)
+	}
+}
+
+// Seed 002 over a real sshd: a host bounds what other machines leave in a
+// session's ring, 32 unread messages and 32 notices from links. The 33rd
+// send answers rate_limited with the far side's count (queue or not:
+// the link is up, so nothing waits here), and once someone there reads,
+// mail goes again. The far daemon runs on a fake clock only so that its
+// sender bucket (10 at once, 30 a minute per link) refills without waiting.
+func TestLinkCapsFullAnswerRateLimitedWithTheFarCount(t *testing.T) {
+	w := newLinkWorld(t, testsshd.Options{})
+	clk := fakeclock.New(time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC))
+	w.far.Close()
+	w.far, _ = serverWith(t, func(o *Options) {
+		o.Socket = filepath.Join(w.farRun, "tuios", "tuios.sock")
+		o.Tracker.Clock = clk
+	})
+	fr := dialRPC(t, w.far.Socket())
+	fr.must("new-session", map[string]any{"name": "api", "window_name": "worker", "argv": []string{"/bin/cat"}})
+	w.startNear(w.hostTable("build"), nil)
+	r := dialRPC(t, w.sock)
+	waitStatus(t, r, "build", "up")
+
+	send := func(to, text string, queue bool) (map[string]any, *proto.Error) {
+		p := map[string]any{"host": "build", "session": "api", "from": "lead", "text": text}
+		if to != "" {
+			p["to"] = to
+		}
+		if queue {
+			p["queue"] = true
+		}
+		clk.Advance(3 * time.Second) // one more in the far sender bucket
+		return r.call("send-agent-message", p)
+	}
+	for i := range mail.MaxLinkUnread {
+		if _, err := send("worker", fmt.Sprint("message ", i+1), false); err != nil {
+			t.Fatalf("message %d: %v", i+1, err)
+		}
+		if _, err := send("", fmt.Sprint("notice ", i+1), false); err != nil {
+			t.Fatalf("notice %d: %v", i+1, err)
+		}
+	}
+	for _, c := range []struct {
+		to, count string
+		queue     bool
+	}{{"worker", "32 unread messages", false}, {"worker", "32 unread messages", true}, {"", "32 notices", false}, {"", "32 notices", true}} {
+		res, err := send(c.to, "one too many", c.queue)
+		if err == nil || err.Code != proto.CodeRateLimited || err.Message != "host build: this session holds "+c.count+" from other machines" ||
+			err.Hint == nil || err.Hint.Detail != "host build says: wait until someone here reads" {
+			t.Fatalf("33rd (to %q, queue %v): %v %+v", c.to, c.queue, res, err)
+		}
+	}
+	if w.near.outboxWaiting("build") != 0 || len(outboxRows(t, r)) != 0 {
+		t.Fatalf("a rate_limited send was kept here: %d waiting", w.near.outboxWaiting("build"))
+	}
+	if row := hostRows(t, r)["build"]; row["status"] != "up" {
+		t.Fatalf("the link is not up: %v", row)
+	}
+	// Someone there reads: the worker's inbox has room again.
+	fr.must("read-agent-messages", map[string]any{"session": "api", "to": "worker", "limit": 256})
+	if res, err := send("worker", "after the read", false); err != nil || res["type"] != "agent_message_sent" {
+		t.Fatalf("after the read: %v %+v", res, err)
+	}
+	if texts, _ := farMail(t, fr, "api", "worker"); texts[len(texts)-1] != "after the read" {
+		t.Fatalf("the far inbox ends with %q", texts[len(texts)-1])
 	}
 }

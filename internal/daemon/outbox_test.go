@@ -57,6 +57,10 @@ func (f *fakeFar) options(clk *fakeclock.Clock, path string, t *testing.T) outbo
 			f.mu.Lock()
 			defer f.mu.Unlock()
 			f.tries++
+			if f.status != "up" { // as hostCall answers for a link that is not up
+				return nil, proto.Errorf(codeHostUnreachable, "host %s is %s: connection refused", host, f.status).
+					WithHint(proto.Hint{Command: "tuios hosts", Detail: "tuios hosts says why the link is down"})
+			}
 			if f.answer != nil {
 				if err := f.answer(params); err != nil {
 					return nil, err
@@ -90,7 +94,7 @@ func msgTo(host, text string) outboxMsg {
 
 func mustQueue(t *testing.T, o *outbox, m outboxMsg) map[string]any {
 	t.Helper()
-	res, err := o.send(context.Background(), m)
+	res, err := o.send(context.Background(), m, true)
 	if err != nil {
 		t.Fatalf("send %q: %v", m.Text, err)
 	}
@@ -154,7 +158,7 @@ func TestOutboxKeepsMailWhileDownAndDeliversInOrderWhenTheLinkIsBack(t *testing.
 	}
 	// Mail to another host does not wait behind build's.
 	far.setStatus("up")
-	res, err := o.send(context.Background(), msgTo("gpu", "direct"))
+	res, err := o.send(context.Background(), msgTo("gpu", "direct"), true)
 	if err != nil || res["type"] != "agent_message_sent" {
 		t.Fatalf("gpu send: %v %v", res, err)
 	}
@@ -240,7 +244,7 @@ func TestOutboxCapsAre64PerHostAnd256InAll(t *testing.T) {
 	for i := range outboxPerHost {
 		mustQueue(t, o, msgTo("build", fmt.Sprint("m", i)))
 	}
-	_, err := o.send(context.Background(), msgTo("build", "the 65th"))
+	_, err := o.send(context.Background(), msgTo("build", "the 65th"), true)
 	if err == nil || err.Code != proto.CodeRateLimited || !strings.Contains(err.Message, "64") {
 		t.Fatalf("65th message for build: %v", err)
 	}
@@ -249,7 +253,7 @@ func TestOutboxCapsAre64PerHostAnd256InAll(t *testing.T) {
 			mustQueue(t, o, msgTo(host, fmt.Sprint("m", i)))
 		}
 	}
-	_, err = o.send(context.Background(), msgTo("fifth", "one too many"))
+	_, err = o.send(context.Background(), msgTo("fifth", "one too many"), true)
 	if err == nil || err.Code != proto.CodeRateLimited || !strings.Contains(err.Message, "256") {
 		t.Fatalf("257th message: %v", err)
 	}
@@ -380,7 +384,7 @@ func TestOutboxFirstTryFailingGoesAheadOfLaterMail(t *testing.T) {
 		return map[string]any{"type": "agent_message_sent"}, nil
 	}
 	done := make(chan map[string]any)
-	go func() { res, _ := o.send(context.Background(), msgTo("build", "first")); done <- res }()
+	go func() { res, _ := o.send(context.Background(), msgTo("build", "first"), true); done <- res }()
 	<-inTry
 	res := mustQueue(t, o, msgTo("build", "second")) // sent while the first try is out
 	if res["why"] != "earlier_mail_waits" {
@@ -454,4 +458,42 @@ func TestOutboxLinkBackAfterARefusalStillDelivers(t *testing.T) {
 	o.linkChanged()
 	waitFor(t, "delivered when back", func() bool { got, _ := far.got(); return len(got) == 1 && got[0] == "while down" })
 	waitFor(t, "the file written", func() bool { return o.waiting("build") == 0 })
+}
+
+// Without queue (what a sender gets unless it asks for the outbox) a host
+// that is not answering is host_unreachable and nothing is kept; the far
+// side's rate_limited comes back at once, as that machine's word, queue
+// or not.
+func TestOutboxKeepsNothingUnlessAskedAndRateLimitedIsNeverKept(t *testing.T) {
+	o, far, clk, path := newTestOutbox(t)
+	_, err := o.send(context.Background(), msgTo("build", "while down"), false)
+	if err == nil || err.Code != codeHostUnreachable || !strings.Contains(err.Message, "connection refused") || err.Hint.Command != "tuios hosts" {
+		t.Fatalf("down, no queue: %v", err)
+	}
+	if o.waiting("build") != 0 || len(o.list("")) != 0 || clk.Pending() != 0 || far.lastRow() != "" {
+		t.Fatalf("kept without queue: waiting %d, list %v, timers %d, row %q", o.waiting("build"), o.list(""), clk.Pending(), far.lastRow())
+	}
+	if _, err := os.Stat(path); err == nil {
+		t.Fatalf("the outbox file was written for a send without queue")
+	}
+	far.setStatus("up")
+	if res, err := o.send(context.Background(), msgTo("build", "up now"), false); err != nil || res["type"] != "agent_message_sent" {
+		t.Fatalf("up, no queue: %v %v", res, err)
+	}
+	full := proto.Errorf(proto.CodeRateLimited, "this session holds 32 unread messages from other machines").
+		WithHint(proto.Hint{Detail: "wait until someone here reads"})
+	far.setAnswer(func(map[string]any) *proto.Error { return full })
+	for _, keep := range []bool{false, true} {
+		_, err := o.send(context.Background(), msgTo("build", "the 33rd"), keep)
+		if err == nil || err.Code != proto.CodeRateLimited || err.Message != "host build: this session holds 32 unread messages from other machines" ||
+			err.Hint.Detail != "host build says: wait until someone here reads" {
+			t.Fatalf("rate_limited there (queue %v): %+v", keep, err)
+		}
+		if o.waiting("build") != 0 || clk.Pending() != 0 {
+			t.Fatalf("a rate_limited send was kept (queue %v): waiting %d, timers %d", keep, o.waiting("build"), clk.Pending())
+		}
+	}
+	if full.Message != "this session holds 32 unread messages from other machines" {
+		t.Fatalf("the far error was changed in place: %q", full.Message)
+	}
 }

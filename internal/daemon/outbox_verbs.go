@@ -68,8 +68,8 @@ func (s *Server) discardOutbox(host string) {
 }
 
 // sendToHost is send-agent-message with a host that is not this machine:
-// the checks that need nothing of the far side, then a try over the link
-// or the outbox.
+// the checks that need nothing of the far side, then a try over the link,
+// and the outbox only when the sender asked for it (queue).
 func (m *mailer) sendToHost(cn *conn, p *sendMessageParams) (any, *proto.Error) {
 	s := m.s
 	host := p.Host
@@ -127,7 +127,7 @@ func (m *mailer) sendToHost(cn *conn, p *sendMessageParams) (any, *proto.Error) 
 	if cn != nil && cn.ctx != nil {
 		ctx = cn.ctx
 	}
-	res, err := s.outbox.send(ctx, msg)
+	res, err := s.outbox.send(ctx, msg, p.Queue)
 	if err != nil {
 		return nil, err
 	}
@@ -176,6 +176,6 @@ func (s *Server) outboxVerbs(add addFunc) {
 		return map[string]any{"type": "outbox_list", "hosts": list, "waiting": total,
 			"per_host_cap": outboxPerHost, "total_cap": outboxTotal}, nil
 	})
-	add("list-outbox", "List the mail waiting for other machines' links, host by host in sending order, with each host's latest refusal (over a link: the counts only)", "outbox_list",
+	add("list-outbox", readsAll, "List the mail waiting for other machines' links, host by host in sending order, with each host's latest refusal (over a link: the counts only)", "outbox_list",
 		`{"verb":"list-outbox","params":{"host":"build"}}`, p, h)
 }

@@ -80,8 +80,9 @@ func TestSendAgentMessageToAHostNotConfiguredIsUnknownHost(t *testing.T) {
 	}
 }
 
-// X5: build is configured but down: the message is queued, the Inbox says
-// so, and dismissing the row discards it.
+// X5: build is configured but down. A send is host_unreachable and keeps
+// nothing (seed 002); with queue the message waits, the Inbox says so, and
+// dismissing the row discards it.
 func TestSendAgentMessageToAHostThatIsDownIsQueued(t *testing.T) {
 	cfg := &config.File{Hosts: map[string]config.Host{"build": {Addr: "127.0.0.1", SSHOptions: []string{"-p", closedPort(t)}}}}
 	state := filepath.Join(t.TempDir(), "state")
@@ -90,12 +91,23 @@ func TestSendAgentMessageToAHostThatIsDownIsQueued(t *testing.T) {
 		t.Skip("links are not built yet: hostStatus knows no configured host")
 	}
 	r := dialRPC(t, sock)
-	res := r.must("send-agent-message", map[string]any{"host": "build", "session": "api", "to": "worker", "text": "rebased, please retest"})
+	_, err := r.call("send-agent-message", map[string]any{"host": "build", "session": "api", "to": "worker", "text": "not asked to wait"})
+	if err == nil || err.Code != codeHostUnreachable || err.Hint == nil || err.Hint.Command != "tuios hosts" {
+		t.Fatalf("down, no queue: %+v", err)
+	}
+	if srv.outboxWaiting("build") != 0 || len(outboxRows(t, r)) != 0 {
+		t.Fatalf("kept without queue: %d waiting, rows %+v", srv.outboxWaiting("build"), outboxRows(t, r))
+	}
+	// queue is for mail to another machine only.
+	if _, err := r.call("send-agent-message", map[string]any{"session": "api", "text": "x", "queue": true}); err == nil || err.Code != proto.CodeInvalidParams || err.Hint.Param != "queue" {
+		t.Fatalf("queue without a host: %+v", err)
+	}
+	res := r.must("send-agent-message", map[string]any{"host": "build", "session": "api", "to": "worker", "text": "rebased, please retest", "queue": true})
 	if res["type"] != "agent_message_queued" || res["queued"] != true || res["waiting"] != float64(1) || res["host"] != "build" ||
 		res["session"] != "api" || res["to"] != "worker" || res["queue_id"] == nil {
 		t.Fatalf("X5 answer: %v", res)
 	}
-	res = r.must("send-agent-message", map[string]any{"host": "build", "session": "api", "to": "worker", "text": "and the flaky one"})
+	res = r.must("send-agent-message", map[string]any{"host": "build", "session": "api", "to": "worker", "text": "and the flaky one", "queue": true})
 	if res["waiting"] != float64(2) {
 		t.Fatalf("second: %v", res)
 	}
@@ -122,7 +134,7 @@ func TestSendAgentMessageToAHostThatIsDownIsQueued(t *testing.T) {
 		t.Fatalf("list-outbox over a link: %v", lres)
 	}
 	// Mail that came over a link is not passed on to a third machine.
-	if _, err := l.call("send-agent-message", map[string]any{"host": "build", "session": "api", "text": "hop"}); err == nil || err.Code != proto.CodeForbidden {
+	if _, err := l.call("send-agent-message", map[string]any{"host": "build", "session": "api", "text": "hop", "queue": true}); err == nil || err.Code != proto.CodeForbidden {
 		t.Fatalf("host over a link: %+v", err)
 	}
 	if fi, err := os.Stat(filepath.Join(state, filepath.FromSlash(outboxFile))); err != nil || fi.Mode().Perm() != 0o600 {
@@ -148,9 +160,9 @@ func TestOutboxRowsInTheInboxAcrossARefusalAndARestart(t *testing.T) {
 	far := &fakeFar{status: "unreachable"}
 	srv, sock := outboxServer(t, state, nil, far)
 	r := dialRPC(t, sock)
-	r.must("send-agent-message", map[string]any{"host": "build", "session": "gone", "to": "w", "text": "one"})
-	r.must("send-agent-message", map[string]any{"host": "build", "session": "api", "to": "w", "text": "two"})
-	r.must("send-agent-message", map[string]any{"host": "build", "session": "api", "text": "three"})
+	r.must("send-agent-message", map[string]any{"host": "build", "session": "gone", "to": "w", "text": "one", "queue": true})
+	r.must("send-agent-message", map[string]any{"host": "build", "session": "api", "to": "w", "text": "two", "queue": true})
+	r.must("send-agent-message", map[string]any{"host": "build", "session": "api", "text": "three", "queue": true})
 	if rows := outboxRows(t, r); len(rows) != 1 || rows[0].Summary != "3 messages wait for the link to build" {
 		t.Fatalf("rows: %+v", rows)
 	}
@@ -181,8 +193,8 @@ func TestOutboxRowsInTheInboxAcrossARefusalAndARestart(t *testing.T) {
 		return len(rows) == 1 && strings.HasPrefix(rows[0].Summary, "refused by build: session_not_found (to gone:w)")
 	})
 	// A first try the far side refuses: the sender hears it, nothing waits.
-	_, err := r2.call("send-agent-message", map[string]any{"host": "build", "session": "gone", "text": "four"})
-	if err == nil || err.Code != proto.CodeSessionNotFound {
+	_, err := r2.call("send-agent-message", map[string]any{"host": "build", "session": "gone", "text": "four", "queue": true})
+	if err == nil || err.Code != proto.CodeSessionNotFound || !strings.HasPrefix(err.Message, "host build: ") {
 		t.Fatalf("a refused first try: %+v", err)
 	}
 	res := r2.must("send-agent-message", map[string]any{"host": "build", "session": "api", "text": "five"})

@@ -11,9 +11,21 @@ import (
 )
 
 // session resolves a session name; empty is the caller's own session when
-// it runs inside a pane, else the most recently active one. Called with
-// s.mu held.
+// it runs inside a pane, else the most recently active one. The session
+// passes the target check (gate.go) on the way out. Called with s.mu
+// held.
 func (s *Server) session(cn *conn, name string) (*Session, *proto.Error) {
+	ss, err := s.findSession(cn, name)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.gateTarget(cn, ss, nil); err != nil {
+		return nil, err
+	}
+	return ss, nil
+}
+
+func (s *Server) findSession(cn *conn, name string) (*Session, *proto.Error) {
 	if name != "" {
 		if ss := s.sessions[name]; ss != nil {
 			return ss, nil
@@ -47,8 +59,20 @@ func (s *Server) session(cn *conn, name string) (*Session, *proto.Error) {
 // a letter past f, or address them by id. Ambiguity is an error listing
 // the candidates, never a guess. An empty address is the caller's own pane when it runs in
 // one, else the focused window (the CLI refuses an explicitly empty -w
-// before it gets here). Called with s.mu held.
+// before it gets here). The window passes the target check (gate.go) on
+// the way out. Called with s.mu held.
 func (s *Server) window(cn *conn, ss *Session, addr string) (*Window, *proto.Error) {
+	w, err := s.findWindow(cn, ss, addr)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.gateTarget(cn, ss, w); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+func (s *Server) findWindow(cn *conn, ss *Session, addr string) (*Window, *proto.Error) {
 	if addr == "" {
 		if w := s.callerWindow(cn); w != nil && w.session == ss {
 			return w, nil

@@ -122,10 +122,15 @@ type Server struct {
 	links  *links      // links to other hosts (links.go); set in New, never changed
 	outbox *outbox     // mail waiting for other hosts (outbox.go); set in New, never changed
 	follow *hostFollow // the Inbox's mirror of linked hosts (host_follow.go); set in New, never changed
+	asks   *asks       // ask-human questions (verbs_ask.go); set in New, never changed
+	// editMu makes one edit of the config file at a time (set-config):
+	// each reads the file, edits it and renames the result over it.
+	editMu sync.Mutex
 
-	linkPol atomic.Pointer[linkPolicy] // what other machines may do here (link_policy.go); nil is the default
-	cfg     *cfgFollow                 // follows config.toml for removals and narrowing (config_follow.go); set in New
-	rows    hostInboxRows              // each host's Inbox row, from the outbox and the config (host_rows.go)
+	linkPol atomic.Pointer[linkPolicy]  // what other machines may do here (link_policy.go); nil is the default
+	perm    atomic.Pointer[permissions] // [agents.permissions] in force (caller.go, config_wait.go); never nil after New
+	cfg     *cfgFollow                  // follows config.toml for removals and narrowing (config_follow.go); set in New
+	rows    hostInboxRows               // each host's Inbox row, from the outbox and the config (host_rows.go)
 }
 
 // New prepares a server; Serve starts it.
@@ -180,7 +185,8 @@ func New(opt Options) (*Server, error) {
 		opt.Config = f
 	}
 	s.agentsOff = !opt.Config.AgentsEnabled()
-	s.applyLinkPolicy(opt.Config) // link_policy.go: [hosts."*"], [hosts.NAME] allow and hold_mail
+	s.applyLinkPolicy(opt.Config)              // link_policy.go: [hosts."*"], [hosts.NAME] allow and hold_mail
+	s.applyPermissions(opt.Config, "at start") // config_wait.go: [agents.permissions]
 	trackerFromConfig(&opt.Tracker, opt.Config, os.Getenv)
 	if opt.Tracker.Watcher == nil {
 		if w, err := transcript.NewWatcher(transcript.WatcherOptions{Clock: opt.Tracker.Clock}); err == nil {
@@ -211,6 +217,19 @@ func New(opt Options) (*Server, error) {
 	s.rest = newRestorer(s, opt.StateDir)
 	s.alog = newAgentLogs(s.clock)
 	s.resume = newResumer(s)
+	// Every subsystem a verb uses is built here, before the verb table:
+	// registering a verb builds nothing.
+	s.tscript = &transcriptWatch{s: s, watches: map[string]transcriptWatched{}}
+	s.attach = newAttachHub(s)
+	s.hub.observe = s.attach.observe
+	s.holds = newHolder(s)
+	go func() { <-s.done; s.holds.shutdown() }()
+	s.mail = &mailer{s: s}
+	s.queue = newReplyQueue(s)
+	s.review = newReviewer(s)
+	s.resp = s.newResponder()
+	s.asks = &asks{s: s, open: map[string]*askRec{}, ended: map[string]*askRec{}}
+	s.asks.follow()
 	s.verbs = s.verbTable()
 	s.started = time.Now()
 	// Subscribed here, not in the goroutine: a change made before the
@@ -331,11 +350,12 @@ func (s *Server) comeBack() {
 		w := s.windows[window]
 		return w != nil && w.session.Name == session
 	})
-	s.resume.offer() // resume.go: after the load, so a loaded item does not shadow it
-	s.cfg.start()    // config_follow.go: removals and narrowing apply at once
-	s.links.start()  // links.go: dial every configured host, in the background
-	s.startOutbox()  // outbox_verbs.go: the mail that waited, and host-changed
-	s.follow.start() // host_follow.go: every linked host's Inbox
+	s.resume.offer()           // resume.go: after the load, so a loaded item does not shadow it
+	s.cfg.compareWithLastRun() // config_wait.go: wider grants than the last run are reported
+	s.cfg.start()              // config_follow.go: removals and narrowing apply at once
+	s.links.start()            // links.go: dial every configured host, in the background
+	s.startOutbox()            // outbox_verbs.go: the mail that waited, and host-changed
+	s.follow.start()           // host_follow.go: every linked host's Inbox
 }
 
 // freezeState writes the sessions and Inbox files one last time, before

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tuios/tuios/detect"
+	"github.com/tuios/tuios/internal/grant"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/mail"
 	"github.com/tuios/tuios/pty"
@@ -78,6 +79,13 @@ type Window struct {
 	resumeHarness string
 	// popup is set for a window that floats over the tiles (popup.go).
 	popup *popup
+	// grants are what a program in the pane may do through TUIOS, when
+	// granted says they were given to it (--grants, set-pane-grants);
+	// otherwise it holds [agents.permissions]'s default (grantsOf).
+	grants  grant.Set
+	granted bool
+	// startGrants is what TUIOS_PANE_GRANTS told the pane's process.
+	startGrants string
 
 	proc *pty.Process
 	in   *pty.Input // every write to the pane's input, in order
@@ -89,8 +97,11 @@ type Window struct {
 	title atomic.Pointer[string]
 	dir   atomic.Pointer[string]
 
-	exitSeen atomic.Bool   // the exit is being handled
-	typedAt  atomic.Int64  // unix ns of the last typing into the pane
+	exitSeen atomic.Bool  // the exit is being handled
+	typedAt  atomic.Int64 // unix ns of the last typing into the pane
+	// atPrompt follows the arbiter: the pane is on needs_input. The
+	// target check reads it under s.mu; the write path asks the arbiter.
+	atPrompt atomic.Bool
 	readDone chan struct{} // closed when the reader reached the end of the terminal
 
 	mu         sync.Mutex
@@ -174,6 +185,10 @@ type windowSpec struct {
 	id       string
 	restored bool
 	popup    *popup // popup.go: open it as a popup
+	// grants, when granted, are the pane's own (--grants, a restored
+	// window's); otherwise it holds the default.
+	grants  grant.Set
+	granted bool
 }
 
 // startWindow starts a window in ss. Called without s.mu held. A session
@@ -207,6 +222,11 @@ func (s *Server) startWindow(ss *Session, spec windowSpec) (*Window, *proto.Erro
 	if spec.restored {
 		vars["TUIOS_RESTORED"] = "1"
 	}
+	held := s.perm.Load().def
+	if spec.granted {
+		held = spec.grants
+	}
+	vars["TUIOS_PANE_GRANTS"] = held.String()
 	s.herdrVars(vars, sessID, id, tab, argv, len(spec.argv) > 0) // herdr_env.go
 	env := paneEnv(withoutHerdrIDs(s.opt.Env), vars)
 	proc, err := pty.Start(pty.Options{Argv: argv, Dir: spec.cwd, Env: env, Cols: spec.cols, Rows: spec.rows})
@@ -220,6 +240,7 @@ func (s *Server) startWindow(ss *Session, spec windowSpec) (*Window, *proto.Erro
 	w := &Window{
 		ID: id, session: ss, name: spec.name, cols: spec.cols, rows: spec.rows, argv: argv, program: len(spec.argv) > 0, cwd: spec.cwd,
 		created: time.Now(), popup: spec.popup, proc: proc, srv: s, outputGen: make(chan struct{}), exitCh: make(chan struct{}), readDone: make(chan struct{}),
+		grants: spec.grants, granted: spec.granted, startGrants: vars["TUIOS_PANE_GRANTS"],
 	}
 	w.in = pty.NewInput(proc, pty.InputOptions{Max: inputCap})
 	w.pane = s.tracker.Attach(id, detect.PaneOptions{ShellPID: proc.Pid(), Cols: spec.cols, Rows: spec.rows, Reply: w.in, Scrollback: 3000, OnEvent: w.screenEvent})

@@ -38,11 +38,11 @@ func peerName(raw string) (string, bool) {
 // linkVerbs are the verbs another machine's link uses here.
 func (s *Server) linkVerbs(add addFunc) {
 	p, h := handler(func(cn *conn, p *linkPeerParams) (any, *proto.Error) { return s.linkPeer(cn, p) })
-	add("link-peer", "Make this connection another machine's link and say its name: the first request of every link (stdio-proxy --as NAME says it pinned). Every later verb passes the link policy ([hosts.NAME] allow)", "link_peer",
+	add("link-peer", outsideOnly&^access(capLocal)|holdsConn, "Make this connection another machine's link and say its name: the first request of every link (stdio-proxy --as NAME says it pinned). Every later verb passes the link policy ([hosts.NAME] allow)", "link_peer",
 		`{"verb":"link-peer","params":{"peer":"build"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *releaseMessageParams) (any, *proto.Error) { return s.releaseMessage(cn, p) })
-	add("release-agent-message", "Pass held mail on (hold_mail): the person delivers a message another machine sent, as a new message with its original sender and released_from; once", "agent_message_released",
+	add("release-agent-message", personOnly, "Pass held mail on (hold_mail): the person delivers a message another machine sent, as a new message with its original sender and released_from; once", "agent_message_released",
 		`{"verb":"release-agent-message","params":{"session":"api","id":41,"human_nonce":"…"}}`, p, h)
 }
 

@@ -89,7 +89,8 @@ type sendMessageParams struct {
 	Text        string   `json:"text" req:"true" desc:"the message, at most 8 KiB"`
 	ReplyTo     int      `json:"reply_to" desc:"the id of the message this answers" min:"1" max:"9007199254740991"`
 	Attachments []string `json:"attachments" desc:"absolute paths of files that exist now (at most 8); references, not bytes"`
-	Host        string   `json:"host" desc:"deliver to session on this linked machine (local: this one); kept in the outbox while its link is down" maxlen:"255"`
+	Host        string   `json:"host" desc:"deliver to session on this linked machine (local: this one); a host that is not answering is host_unreachable and nothing is kept, unless queue" maxlen:"255"`
+	Queue       bool     `json:"queue" desc:"with host: keep the message in the outbox when the link is down, the far side does not answer in 10 s, or earlier mail waits, and send it in order once the link is back (agent_message_queued)"`
 	// The attached client's reply in the mail overlay: the message is
 	// from human, verified (mail_thread.go in internal/tui sends it).
 	HumanNonce string `json:"human_nonce" desc:"the nonce attach gave the person's client: the message is from human, verified" maxlen:"256"`
@@ -138,15 +139,14 @@ type askAgentParams struct {
 }
 
 func (s *Server) mailVerbs(add addFunc) {
-	m := &mailer{s: s}
-	s.mail = m
+	m := s.mail
 
 	p, h := handler(func(cn *conn, p *sendMessageParams) (any, *proto.Error) { return m.send(cn, p) })
-	add("send-agent-message", "Leave a message in an inbox (a pane or human), or a notice for the whole session; it never touches a keyboard", "agent_message_sent",
+	add("send-agent-message", leavesMail, "Leave a message in an inbox (a pane or human), or a notice for the whole session; it never touches a keyboard", "agent_message_sent",
 		`{"verb":"send-agent-message","params":{"to":"review","from":"lead","subject":"retest please","text":"rebased onto main"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *readMessagesParams) (any, *proto.Error) { return m.read(cn, p) })
-	add("read-agent-messages", "Read mail: an inbox (marking what it returns as read unless peek) or the whole session (marking nothing)", "agent_messages",
+	add("read-agent-messages", readsMail|marksRead, "Read mail: an inbox (marking what it returns as read unless peek) or the whole session (marking nothing)", "agent_messages",
 		`{"verb":"read-agent-messages","params":{"to":"review","unread":true}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *stashPutParams) (any, *proto.Error) {
@@ -175,7 +175,7 @@ func (s *Server) mailVerbs(add addFunc) {
 		}
 		return out, nil
 	})
-	add("stash-put", "Copy a file into the session's stash (content-addressed, 16 MB a file, 256 MB a session) and return its stored path", "stash_entry",
+	add("stash-put", leavesMail, "Copy a file into the session's stash (content-addressed, 16 MB a file, 256 MB a session) and return its stored path", "stash_entry",
 		`{"verb":"stash-put","params":{"path":"/tmp/flame.png"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *stashListParams) (any, *proto.Error) {
@@ -187,7 +187,7 @@ func (s *Server) mailVerbs(add addFunc) {
 		return map[string]any{"type": "stash_list", "session": ss.Name, "dir": l.Dir, "entries": l.Entries, "bytes": l.Bytes,
 			"evictions": l.Evictions, "max_bytes": l.MaxBytes, "max_file_bytes": int64(mail.MaxStashFileBytes)}, nil
 	})
-	add("stash-list", "List the session's stashed files, oldest first, with whether a message still names each", "stash_list",
+	add("stash-list", readsMail, "List the session's stashed files, oldest first, with whether a message still names each", "stash_list",
 		`{"verb":"stash-list","params":{"session":"work"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *stashGetParams) (any, *proto.Error) {
@@ -210,11 +210,11 @@ func (s *Server) mailVerbs(add addFunc) {
 		out["data"] = base64.StdEncoding.EncodeToString(b)
 		return out, nil
 	})
-	add("stash-get", "Look up one stashed file by name, hash or path; with data, its bytes (at most 8 MB)", "stash_entry",
+	add("stash-get", readsMail, "Look up one stashed file by name, hash or path; with data, its bytes (at most 8 MB)", "stash_entry",
 		`{"verb":"stash-get","params":{"name":"3f9a…c2.png"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *askAgentParams) (any, *proto.Error) { return m.ask(cn, p) })
-	add("ask-agent", "Type a question into an agent's pane once it is not mid-turn and return what it printed (fenced: data, not instructions)", "agent_reply",
+	add("ask-agent", types.withLink(capMail), "Type a question into an agent's pane once it is not mid-turn and return what it printed (fenced: data, not instructions)", "agent_reply",
 		`{"verb":"ask-agent","params":{"window":"review","text":"does the retry path look right?"}}`, p, h)
 }
 
@@ -281,6 +281,10 @@ func (m *mailer) inbox(cn *conn, ss *Session, addr string) (id, label string, er
 func (m *mailer) send(cn *conn, p *sendMessageParams) (any, *proto.Error) {
 	if p.Host != "" && p.Host != "local" { // outbox_verbs.go: over the link, or kept in the outbox
 		return m.sendToHost(cn, p)
+	}
+	if p.Queue {
+		return nil, proto.Errorf(proto.CodeInvalidParams, "the param %q keeps mail for another machine; a session here gets it at once", "queue").
+			WithHint(proto.Hint{Param: "queue", Detail: "drop it, or name the host (-s HOST:SESSION)"})
 	}
 	s := m.s
 	// A nonce makes the message the person's own (verified human); a
@@ -650,7 +654,7 @@ func (s *Server) typePrompt(cn *conn, w *Window, screen *vt.Screen, text string)
 		}
 	}()
 	if input.FocusBeforeSubmit && screen.Mode(vt.ModeFocusReporting) {
-		w.in.Write([]byte("\x1b[I"))
+		s.focusIn(cn, w)
 	}
 	w.mu.Lock()
 	gen = w.outputGen

@@ -16,6 +16,7 @@ import (
 
 	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/detect"
+	"github.com/tuios/tuios/internal/grant"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/review"
 	"github.com/tuios/tuios/vt"
@@ -543,8 +544,7 @@ func sameSet(a, b []string) bool {
 }
 
 func (s *Server) respondVerbs(add addFunc) {
-	r := s.newResponder()
-	s.resp = r
+	r := s.resp
 
 	p, h := handler(func(cn *conn, p *attachParams) (any, *proto.Error) {
 		if cn.link == nil && !s.outsidePanes(cn) { // a link attaches without a nonce (link_policy.go)
@@ -571,7 +571,7 @@ func (s *Server) respondVerbs(add addFunc) {
 		}
 		return res, nil
 	})
-	add("attach", "Attach a client: its reply carries a fresh human nonce, good on this connection (and this client process) while it stays open; refused inside a pane. With stream, the connection then carries the session's layout, changed screen rows and bells, one JSON line each, until a detached line", "attached",
+	add("attach", whoGranted|needAdmin|access(capOpen|capWrite)|holdsConn, "Attach a client: its reply carries a fresh human nonce, good on this connection (and this client process) while it stays open; refused inside a pane. With stream, the connection then carries the session's layout, changed screen rows and bells, one JSON line each, until a detached line", "attached",
 		`{"verb":"attach","params":{"client":"tuios-client","session":"work","stream":true,"cols":200,"rows":50}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *peekPromptParams) (any, *proto.Error) {
@@ -581,13 +581,13 @@ func (s *Server) respondVerbs(add addFunc) {
 		}
 		return s.withHold(r.peek(w, ss.Name, name)), nil // held_respond.go: a prompt the Inbox holds
 	})
-	add("peek-prompt", "Read what a blocked pane asks: the lines its screen rule read (untrusted), the options, the actions offered and a prompt_id", "prompt_peek",
+	add("peek-prompt", reads|agentFeature, "Read what a blocked pane asks: the lines its screen rule read (untrusted), the options, the actions offered and a prompt_id", "prompt_peek",
 		`{"verb":"peek-prompt","params":{"window":"review"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *respondParams) (any, *proto.Error) {
 		return r.respond(cn, p)
 	})
-	add("respond", "Answer a pane's prompt as the person: presses exactly the keys the harness manifest's answers name, after checking the prompt is still the one peeked", "prompt_response",
+	add("respond", personOnly|needRespond|typesInto|agentFeature, "Answer a pane's prompt as the person: presses exactly the keys the harness manifest's answers name, after checking the prompt is still the one peeked", "prompt_response",
 		`{"verb":"respond","params":{"window":"review","prompt_id":"75f8b9fadb5b5dfc","action":"approve","human_nonce":"…"}}`, p, h)
 }
 
@@ -602,6 +602,8 @@ func (r *responder) respond(cn *conn, p *respondParams) (any, *proto.Error) {
 		by = "client"
 	case r.fromShell && s.outsidePanes(cn):
 		by = "shell"
+	case cn.callKnown && cn.call.pane != nil && cn.call.grants.Has(grant.Respond): // the respond grant (gate.go let it in)
+		by = "pane:" + cn.call.pane.ID
 	default:
 		detail := "answer from your attached client"
 		if !r.fromShell {
@@ -742,7 +744,7 @@ func (r *responder) respond(cn *conn, p *respondParams) (any, *proto.Error) {
 		case <-cn.closed:
 		}
 		if pk.input.FocusBeforeSubmit && pk.screen.Mode(vt.ModeFocusReporting) {
-			w.in.Write([]byte("\x1b[I"))
+			s.focusIn(cn, w)
 		}
 		if err := s.typeInto(cn, w, []byte(pk.input.SubmitKey()), timeout); err != nil {
 			return nil, err

@@ -17,6 +17,14 @@
 // removed. Uninstall removes exactly the entries tuios wrote, and the
 // file itself when tuios created it and nothing else is left in it.
 //
+// Layouts: Claude Code's JSON (event → matcher groups → handlers), the
+// flat JSON of Cursor's hooks.json and Crush's crush.json (event →
+// handlers), [[hooks]] tables in Kimi Code's config.toml (appended and
+// removed line by line, the result parsed before it is written), and
+// files tuios owns whole. An integration built only from a harness's
+// documentation, the harness never having run where tuios was built, says
+// so in Status.Untested and on its status line.
+//
 // What each hook event means for the pane is not this package's concern:
 // that map is detect/hook's. This package only wires the events.
 package integration

@@ -25,6 +25,8 @@ func FuzzParseJSON(f *testing.F) {
 		f.Add(s)
 	}
 	cc, _ := Lookup("claude-code")
+	crush, _ := Lookup("crush")         // the flat layout
+	cursor, _ := Lookup("cursor-agent") // flat, with "version": 1
 	f.Fuzz(func(t *testing.T, src string) {
 		root, err := parseJSON(src) // must not panic
 		if err != nil {
@@ -37,6 +39,8 @@ func FuzzParseJSON(f *testing.F) {
 			return
 		}
 		roundTrip(t, cc, src, root)
+		roundTrip(t, crush, src, root)
+		roundTrip(t, cursor, src, root)
 	})
 }
 
@@ -44,7 +48,7 @@ func roundTrip(t *testing.T, h Harness, src string, root *jnode) {
 	cmd := h.HookCommand("/opt/tuios")
 	out, err := h.hooks.install(src, h.ID, cmd)
 	if err != nil {
-		if len(findOurs(root, h.ID)) > 8 { // install makes a bounded number of edits
+		if len(h.hooks.findOurs(root, h.ID)) > 8 { // install makes a bounded number of edits
 			return
 		}
 		t.Fatalf("%s: install into %q: %v", h.ID, src, err)
@@ -53,7 +57,7 @@ func roundTrip(t *testing.T, h Harness, src string, root *jnode) {
 		t.Fatalf("%s: after install of %q: installed=%v current=%v err=%v\n%s", h.ID, src, installed, current, err, out)
 	}
 	n := map[string]int{}
-	for _, r := range findOursText(t, out, h.ID) {
+	for _, r := range findOursText(t, out, h) {
 		n[r.event]++
 	}
 	for _, e := range h.hooks.events {
@@ -68,7 +72,7 @@ func roundTrip(t *testing.T, h Harness, src string, root *jnode) {
 	if err != nil {
 		t.Fatalf("%s: uninstall of %q: %v\n%s", h.ID, src, err, out)
 	}
-	if refs := findOursText(t, back, h.ID); len(refs) != 0 {
+	if refs := findOursText(t, back, h); len(refs) != 0 {
 		t.Fatalf("%s: uninstall left %d entries:\n%s", h.ID, len(refs), back)
 	}
 	if exactRoundTrip(src, root, h) {
@@ -104,12 +108,12 @@ func roundTrip(t *testing.T, h Harness, src string, root *jnode) {
 	t.Fatalf("%s: round trips of %q do not settle", h.ID, src)
 }
 
-func findOursText(t *testing.T, text, harness string) []hookRef {
+func findOursText(t *testing.T, text string, h Harness) []hookRef {
 	root, err := parseJSON(text)
 	if err != nil {
 		t.Fatalf("the result does not parse: %v\n%s", err, text)
 	}
-	return findOurs(root, harness)
+	return h.hooks.findOurs(root, h.ID)
 }
 
 // exactRoundTrip says when install then uninstall must give back the
@@ -123,7 +127,10 @@ func findOursText(t *testing.T, text, harness string) []hookRef {
 // nothing but comments is kept, and comes back byte for byte when its
 // closing bracket stands on a line of its own at its indentation.
 func exactRoundTrip(src string, root *jnode, h Harness) bool {
-	if len(findOurs(root, h.ID)) > 0 {
+	if len(h.hooks.findOurs(root, h.ID)) > 0 {
+		return false
+	}
+	if h.hooks.version && root.get("version") == nil { // install adds it, and it stays
 		return false
 	}
 	hooks := root.get("hooks")
@@ -194,4 +201,58 @@ func maxInt(a, b int) int {
 		return a
 	}
 	return b
+}
+
+// FuzzTOMLHooks: a config.toml with [[hooks]] tables (Kimi Code's) is
+// read without panicking; on any file that parses, install gives a file
+// that parses and holds exactly one current table per event, a second
+// install changes nothing, and uninstall takes tuios's tables out again,
+// giving a file the person wrote back byte for byte (when it ended in a
+// newline and held none of tuios's tables).
+func FuzzTOMLHooks(f *testing.F) {
+	for _, s := range []string{
+		"", "\n", "a = 1\n", "default_model = \"k2\"\n\n[models.k2]\nprovider = \"kimi\"\n",
+		"[[hooks]]\nevent = \"Stop\"\ncommand = \"notify-send done\"\n",
+		"[[hooks]]\nevent = \"Stop\"\ncommand = \"/opt/tuios agent-hook kimi --integration 0\"\ntimeout = 10\n",
+		"hooks = []\n", "[hooks]\nx = 1\n", "# only a comment\n", "a = 1", "[[hooks]]\n", "x = \"\"\"\n[[hooks]]\n\"\"\"\n",
+	} {
+		f.Add(s)
+	}
+	h, _ := Lookup("kimi")
+	cmd := h.HookCommand("/opt/tuios")
+	f.Fuzz(func(t *testing.T, src string) {
+		if len(src) > 8<<10 {
+			return
+		}
+		_, _, _, serr := h.toml.state(src, h.ID, h.Version) // must not panic
+		out, err := h.toml.install(src, h.ID, cmd)
+		if err != nil {
+			return // a file that is not TOML, or cannot take [[hooks]] tables: refused, nothing written
+		}
+		if serr != nil && strings.TrimSpace(src) != "" {
+			t.Fatalf("state refused %q (%v) but install took it", src, serr)
+		}
+		if err := parseTOML(out); err != nil {
+			t.Fatalf("install of %q gave a file that does not parse: %v\n%s", src, err, out)
+		}
+		if installed, current, _, err := h.toml.state(out, h.ID, h.Version); err != nil || !installed || !current {
+			t.Fatalf("after install of %q: installed=%v current=%v err=%v\n%s", src, installed, current, err, out)
+		}
+		if n := len(h.toml.blocks(splitLines(out), h.ID)); n != len(h.toml.events) {
+			t.Fatalf("install of %q left %d tables, want %d:\n%s", src, n, len(h.toml.events), out)
+		}
+		if again, err := h.toml.install(out, h.ID, cmd); err != nil || again != out {
+			t.Fatalf("a second install of %q changed it (%v)", src, err)
+		}
+		back, err := h.toml.uninstall(out, h.ID)
+		if err != nil {
+			t.Fatalf("uninstall of %q: %v", src, err)
+		}
+		if n := len(h.toml.blocks(splitLines(back), h.ID)); n != 0 {
+			t.Fatalf("uninstall left %d tables:\n%s", n, back)
+		}
+		if len(h.toml.blocks(splitLines(src), h.ID)) == 0 && (src == "" || strings.HasSuffix(src, "\n")) && !strings.HasSuffix(src, "\n\n") && back != src {
+			t.Fatalf("install then uninstall changed\n%q\ninto\n%q", src, back)
+		}
+	})
 }

@@ -30,9 +30,15 @@ type Harness struct {
 	dir     string // the config directory under the home directory
 	file    string // the settings file in it
 	hooks   *jsonHooks
+	toml    *tomlHooks
 	owned   *ownedFile
-	notes   string // a line a person needs after installing (e.g. trust the hooks)
-	suffix  string // shell text after the hook command (a harness that denies on a failed hook gets a fallback)
+	// untested: the harness could not run where this version was built;
+	// the integration follows its published hook documentation (named
+	// here) and tuios claims no more than that (integration status,
+	// doctor agents and the Agents tab say it).
+	untested string
+	notes    string // a line a person needs after installing (e.g. trust the hooks)
+	suffix   string // shell text after the hook command (a harness that denies on a failed hook gets a fallback)
 
 	statusLine bool // the harness has a status line command tuios can feed
 }
@@ -116,4 +122,16 @@ func Lookup(id string) (Harness, bool) {
 		}
 	}
 	return Harness{}, false
+}
+
+// wiredEvents are the events an install wires, nil for a harness whose
+// integration is a plugin or none.
+func (h Harness) wiredEvents() []string {
+	switch {
+	case h.hooks != nil:
+		return h.hooks.events
+	case h.toml != nil:
+		return h.toml.events
+	}
+	return nil
 }

@@ -53,6 +53,18 @@ func Install(h Harness, opt Options) (Result, error) {
 	path := h.File(opt.Env)
 	var err error
 	switch {
+	case h.hooks != nil || h.toml != nil:
+		// A file of tuios's own in a directory of the harness's (Grok's
+		// hooks/tuios.json) may be the first in that directory.
+		if _, serr := os.Lstat(path); os.IsNotExist(serr) {
+			if merr := os.MkdirAll(filepath.Dir(path), 0o755); merr != nil {
+				return res, &Error{code: CodeCannotWrite, Path: path, Detail: merr.Error()}
+			}
+		}
+	}
+	switch {
+	case h.toml != nil:
+		res.Changed, res.Program, err = installTOML(h, path, opt)
 	case h.hooks != nil:
 		// The original is the file before tuios's first install: a file
 		// holding tuios's entries already is not it (and there is no
@@ -132,6 +144,8 @@ func Uninstall(h Harness, env Env) (Result, error) {
 	}
 	var err error
 	switch {
+	case h.toml != nil:
+		res.Changed, err = uninstallTOML(h, path)
 	case h.hooks != nil:
 		if _, serr := os.Stat(path); errors.Is(serr, fs.ErrNotExist) {
 			return res, nil
@@ -170,7 +184,7 @@ func Uninstall(h Harness, env Env) (Result, error) {
 		// No original was kept, so tuios created the file: once nothing
 		// but an empty object is left, the file goes too.
 		if err == nil && res.Changed && !hasBak && real == path {
-			if text, ok, _ := readFile(path); ok && emptyObject(text) {
+			if text, ok, _ := readFile(path); ok && h.hooks.leftEmpty(text) {
 				if err = removeFile(path); err == nil {
 					res.Changed = true
 					res.Note = "removed " + path + ": tuios had created it and nothing else is in it"

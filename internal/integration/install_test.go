@@ -670,8 +670,8 @@ func TestLookup(t *testing.T) {
 			t.Errorf("harness %s listed twice", h.ID)
 		}
 		seen[h.ID] = true
-		if (h.Reports == ReportsNothing) != (h.hooks == nil && h.owned == nil) {
-			t.Errorf("%s: Reports %q but hooks %v owned %v", h.ID, h.Reports, h.hooks != nil, h.owned != nil)
+		if (h.Reports == ReportsNothing) != (h.hooks == nil && h.owned == nil && h.toml == nil) {
+			t.Errorf("%s: Reports %q but hooks %v owned %v toml %v", h.ID, h.Reports, h.hooks != nil, h.owned != nil, h.toml != nil)
 		}
 		if h.Reports != ReportsNothing && (h.Version < 1 || h.File(Env{Home: "/h"}) == "") {
 			t.Errorf("%s: version %d file %q", h.ID, h.Version, h.File(Env{Home: "/h"}))
@@ -684,7 +684,7 @@ func TestLookup(t *testing.T) {
 func TestInstallEntriesPerHarness(t *testing.T) {
 	timeouts := map[string]float64{"claude-code": 10, "codex": 10, "gemini-cli": 5000, "qwen": 5000}
 	for _, h := range Harnesses() {
-		if h.hooks == nil {
+		if h.hooks == nil || h.hooks.flat { // flat layouts: flathooks_test.go
 			continue
 		}
 		f := newHome(t)
@@ -748,11 +748,12 @@ func TestWiredEventsAreMapped(t *testing.T) {
 		if h.Reports == ReportsState && !decoded[h.ID] {
 			t.Errorf("%s reports its state, but detect/hook does not read its hooks", h.ID)
 		}
-		if h.hooks == nil {
+		events := h.wiredEvents()
+		if events == nil {
 			continue
 		}
 		wired := map[string]bool{}
-		for _, e := range h.hooks.events {
+		for _, e := range events {
 			wired[e] = true
 			if !rows[h.ID][e] {
 				t.Errorf("%s: the event %s is wired but detect/hook maps nothing for it", h.ID, e)

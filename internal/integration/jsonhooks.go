@@ -10,7 +10,9 @@ import (
 // jsonHooks wires hook entries into a JSON settings file laid out as
 // Claude Code's is (Codex's hooks.json, Gemini CLI and Qwen Code follow
 // it): {"hooks": {"Event": [{"matcher": "...", "hooks": [{"type":
-// "command", "command": "...", "timeout": N}]}]}}.
+// "command", "command": "...", "timeout": N}]}]}}; or, flat, as Cursor's
+// hooks.json and Crush's crush.json are: {"hooks": {"Event": [{"command":
+// "...", "timeout": N}]}}, each element of an event's array one handler.
 type jsonHooks struct {
 	events  []string // the events to wire, in the order they are added
 	matcher bool     // entries carry "matcher": "*" (harnesses that require one)
@@ -18,6 +20,12 @@ type jsonHooks struct {
 	// timeouts override timeout for some events: Claude Code's and Qwen
 	// Code's PermissionRequest wait up to 310 s while the Inbox holds it.
 	timeouts map[string]int
+	// flat: an event's array holds handlers, not matcher groups.
+	flat bool
+	// version: the file starts with "version": 1, which the harness
+	// requires (Cursor); install adds it when missing, and a file left
+	// holding nothing else after an uninstall counts as empty.
+	version bool
 }
 
 // ourCommand matches the command of an entry tuios wrote for a harness,
@@ -39,6 +47,43 @@ type hookRef struct {
 }
 
 // findOurs lists every handler tuios wrote for the harness.
+func (j *jsonHooks) findOurs(root *jnode, harness string) []hookRef {
+	if j.flat {
+		return findOursFlat(root, harness)
+	}
+	return findOurs(root, harness)
+}
+
+// findOursFlat is findOurs for the flat layout: each handler stands
+// alone in its event's array.
+func findOursFlat(root *jnode, harness string) []hookRef {
+	re := ourCommand(harness)
+	var out []hookRef
+	hooks := root.get("hooks")
+	if hooks == nil || hooks.kind != '{' {
+		return nil
+	}
+	for _, m := range hooks.members {
+		if m.val.kind != '[' || hooks.get(m.key) != m.val {
+			continue
+		}
+		for i, h := range m.val.elems {
+			c := h.get("command")
+			if c == nil || c.kind != '"' {
+				continue
+			}
+			sm := re.FindStringSubmatch(c.str)
+			if sm == nil {
+				continue
+			}
+			v, _ := strconv.Atoi(sm[1])
+			out = append(out, hookRef{event: m.key, group: i, alone: true, command: c.str, version: v})
+		}
+	}
+	return out
+}
+
+// findOurs lists every handler tuios wrote in the grouped layout.
 func findOurs(root *jnode, harness string) []hookRef {
 	re := ourCommand(harness)
 	var out []hookRef
@@ -86,10 +131,20 @@ type hookHandler struct {
 	Timeout int    `json:"timeout,omitempty"`
 }
 
-func (j *jsonHooks) entry(event, command string) hookGroup {
+// flatHandler is one entry of the flat layout, as Cursor's and Crush's
+// documentation show it.
+type flatHandler struct {
+	Command string `json:"command"`
+	Timeout int    `json:"timeout,omitempty"`
+}
+
+func (j *jsonHooks) entry(event, command string) any {
 	t := j.timeout
 	if n, ok := j.timeouts[event]; ok {
 		t = n
+	}
+	if j.flat {
+		return flatHandler{Command: command, Timeout: t}
 	}
 	g := hookGroup{Hooks: []hookHandler{{Type: "command", Command: command, Timeout: t}}}
 	if j.matcher {
@@ -125,6 +180,9 @@ var errNotObject = errors.New("the settings are not a JSON object")
 
 // step makes the first edit install still needs, or says it is done.
 func (j *jsonHooks) step(src string, root *jnode, harness, command string) (string, bool) {
+	if j.version && root.get("version") == nil {
+		return appendTo(src, root, "version", 1), false
+	}
 	hooks := root.get("hooks")
 	if hooks == nil {
 		return appendTo(src, root, "hooks", map[string]any{}), false
@@ -137,7 +195,7 @@ func (j *jsonHooks) step(src string, root *jnode, harness, command string) (stri
 		want[e] = true
 	}
 	seen := map[string]bool{}
-	for _, r := range findOurs(root, harness) {
+	for _, r := range j.findOurs(root, harness) {
 		if !want[r.event] || seen[r.event] || r.command != command {
 			return removeRef(src, root, r), false
 		}
@@ -192,7 +250,7 @@ func (j *jsonHooks) uninstall(src, harness string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		refs := findOurs(root, harness)
+		refs := j.findOurs(root, harness)
 		if len(refs) == 0 {
 			return src, nil
 		}
@@ -210,7 +268,7 @@ func (j *jsonHooks) state(src, harness string, version int) (installed bool, cur
 	if err != nil {
 		return false, false, "", err
 	}
-	refs := findOurs(root, harness)
+	refs := j.findOurs(root, harness)
 	if len(refs) == 0 {
 		return false, false, "", nil
 	}
@@ -229,4 +287,21 @@ func (j *jsonHooks) state(src, harness string, version int) (installed bool, cur
 		}
 	}
 	return true, current, command, nil
+}
+
+// leftEmpty reports whether text, after an uninstall, holds nothing a
+// person wrote: an empty object, or for a harness that requires it only
+// "version": 1.
+func (j *jsonHooks) leftEmpty(text string) bool {
+	if emptyObject(text) {
+		return true
+	}
+	if !j.version {
+		return false
+	}
+	root, err := parseJSON(text)
+	if err != nil || root.kind != '{' || len(root.members) != 1 || root.members[0].key != "version" {
+		return false
+	}
+	return strings.TrimSpace(text[root.members[0].val.start:root.members[0].val.end]) == "1"
 }

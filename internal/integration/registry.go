@@ -1,11 +1,11 @@
 package integration
 
-// Reasons for harnesses whose integration this version does not have yet:
-// their screens and processes are read as for any harness.
-const (
-	notYet        = "not in this version of tuios yet: it could not be installed where this version was built (not on npm); its screen and process are read"
-	notYetSession = "it could not be installed on the machine this version was built on, so nothing of its hooks could be checked; its screen is read"
-)
+// notRunHere is what integration status says of an integration built
+// from a harness's published hook documentation without the harness ever
+// running where this version was built: from where, and no more.
+func notRunHere(why, from string) string {
+	return "not run where this tuios was built (" + why + "): follows " + from + " and claims no more"
+}
 
 // Harnesses lists every harness tuios knows, with how it is wired. The
 // event lists are the events detect/hook maps for each harness; where a
@@ -102,13 +102,59 @@ func Harnesses() []Harness {
 			dir: ".omp/agent", file: "extensions/tuios.ts", owned: piExtension,
 			notes: "restart omp to load the extension",
 		},
-		{ID: "cursor-agent", Name: "Cursor Agent", Binary: "cursor-agent", Reason: notYet},
-		{ID: "kimi", Name: "Kimi Code CLI", Binary: "kimi", Reason: notYet},
-		{ID: "antigravity", Name: "Antigravity", Binary: "antigravity", Reason: notYetSession},
-		{ID: "crush", Name: "Crush", Binary: "crush", Reason: "Crush reports to herdr's socket by itself; its session id hook is not built yet"},
-		{ID: "devin", Name: "Devin", Binary: "devin", Reason: notYetSession},
-		{ID: "grok", Name: "Grok", Binary: "grok", Reason: "the Grok CLI on npm (@vibe-kit/grok-cli 0.0.34) has no hooks; its screen is read"},
-		{ID: "hermes", Name: "Hermes", Binary: "hermes", Reason: notYetSession},
+		{
+			// ~/.cursor/hooks.json (Cursor documents no variable that moves
+			// ~/.cursor): {"version": 1, "hooks": {"event": [{"command"}]}},
+			// camelCase events, one JSON object on stdin with
+			// conversation_id and hook_event_name. Cursor has no hook for
+			// "waiting for your approval", so needs_input is the screen's.
+			ID: "cursor-agent", Name: "Cursor Agent", Binary: "cursor-agent", Reports: ReportsState, Version: 1,
+			dir: ".cursor", file: "hooks.json",
+			hooks: &jsonHooks{flat: true, version: true, events: []string{"sessionStart", "beforeSubmitPrompt", "preToolUse",
+				"postToolUse", "postToolUseFailure", "stop", "sessionEnd"}},
+			untested: notRunHere("not on npm", "Cursor's hooks documentation (cursor.com/docs/agent/hooks, read 2026-12-06)"),
+		},
+		{
+			// ~/.kimi-code/config.toml (KIMI_CODE_HOME moves the
+			// directory): [[hooks]] tables {event, matcher, command,
+			// timeout (1-600 s)}; Claude Code's event names and a
+			// snake_case JSON object on stdin (Kimi Code 2.1.0,
+			// dist/main.mjs: HookDefSchema, runMatchedHooks).
+			ID: "kimi", Name: "Kimi Code CLI", Binary: "kimi", Reports: ReportsState, Version: 1,
+			dirEnv: "KIMI_CODE_HOME", dir: ".kimi-code", file: "config.toml",
+			toml: &tomlHooks{timeout: 10, events: []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse",
+				"PostToolUseFailure", "PermissionRequest", "PermissionResult", "Stop", "StopFailure", "Interrupt", "SessionEnd"}},
+			untested: notRunHere("installed from npm, never run against a model", "Kimi Code 2.1.0's own code (npm @moonshot-ai/kimi-code, dist/main.mjs, read 2026-12-06)"),
+		},
+		{ID: "antigravity", Name: "Antigravity", Binary: "agy", Reason: "Antigravity's hook file is documented in different places by different versions " +
+			"(~/.gemini/config/hooks.json, ~/.gemini/antigravity-cli/hooks.json, or only from installed plugins), and it fires no session start hook, " +
+			"so there is no one place tuios could wire its conversation id; its screen is read"},
+		{
+			// $XDG_CONFIG_HOME/crush/crush.json (JSONC): flat entries
+			// {command, timeout (s)}. PreToolUse is the one event every
+			// Crush with hooks fires, and an event an older Crush does not
+			// know is a config error, so only it is wired; its stdin
+			// carries session_id (charmbracelet/crush docs/hooks/README.md).
+			ID: "crush", Name: "Crush", Binary: "crush", Reports: ReportsSession, Version: 1,
+			dir: ".config/crush", file: "crush.json",
+			hooks:    &jsonHooks{flat: true, timeout: 10, events: []string{"PreToolUse"}},
+			untested: notRunHere("its npm package fetches the binary from GitHub", "Crush's hooks documentation (github.com/charmbracelet/crush docs/hooks/README.md, read 2026-12-06)"),
+			notes:    "Crush learns the conversation id at its first tool call; its state still comes from its herdr reports and the screen",
+		},
+		{ID: "devin", Name: "Devin", Binary: "devin", Reason: "Devin's CLI documents Claude Code-style hooks only in a project's .devin/hooks.v1.json " +
+			"(cli.devin.ai/docs/extensibility/hooks, read 2026-12-06), and tuios does not write into your repositories; its screen is read"},
+		{
+			// ~/.grok/hooks/tuios.json, a file of tuios's own in Grok's
+			// global hooks directory (always trusted), Claude Code's
+			// layout; stdin carries sessionId (Grok 1.0.41's bundled
+			// hooks guide, 10-hooks.md, in npm @xai-official/grok).
+			ID: "grok", Name: "Grok", Binary: "grok", Reports: ReportsSession, Version: 1,
+			dirEnv: "GROK_HOME", dir: ".grok", file: "hooks/tuios.json",
+			hooks:    &jsonHooks{timeout: 5, events: []string{"SessionStart"}},
+			untested: notRunHere("installed from npm, never run against a model", "the hooks guide Grok 1.0.41 ships (npm @xai-official/grok, 10-hooks.md, read 2026-12-06)"),
+		},
+		{ID: "hermes", Name: "Hermes", Binary: "hermes", Reason: "Hermes Agent's shell hooks live in the hooks: block of ~/.hermes/config.yaml " +
+			"(hermes-agent.nousresearch.com docs, read 2026-12-06), a YAML file tuios does not edit yet, and each hook needs your consent at its first run; its screen is read"},
 		{
 			// ~/.factory/settings.json: Droid reads Claude Code's hook
 			// layout (Factory CLI 0.225.2); only SessionStart is wired.

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 )
 
 // States a harness's integration can be in.
@@ -28,6 +29,10 @@ type Status struct {
 	Current   int     `json:"current_version,omitempty"`
 	OnPath    string  `json:"on_path,omitempty"` // where the harness's command is, "" when not on PATH
 	ConfigDir bool    `json:"config_dir"`        // the harness has run on this machine
+	// Untested says how the integration was built when the harness itself
+	// never ran where tuios was built: from which documentation, and that
+	// nothing more than that is claimed. Detail carries it too.
+	Untested string `json:"untested,omitempty"`
 }
 
 // StatusOf reads how one harness stands.
@@ -60,8 +65,14 @@ func StatusOf(h Harness, env Env) Status {
 		st.Detail = h.Name + " has not run on this machine; run it once first"
 	}
 	switch {
-	case h.hooks != nil:
-		installed, current, cmd, err := h.hooks.state(text, h.ID, h.Version)
+	case h.hooks != nil || h.toml != nil:
+		state := func(text, harness string, version int) (bool, bool, string, error) {
+			if h.toml != nil {
+				return h.toml.state(text, harness, version)
+			}
+			return h.hooks.state(text, harness, version)
+		}
+		installed, current, cmd, err := state(text, h.ID, h.Version)
 		if err != nil {
 			st.State, st.Detail = StateCannotRead, "cannot parse "+st.File+": "+err.Error()
 			return st
@@ -94,6 +105,11 @@ func StatusOf(h Harness, env Env) Status {
 	}
 	if st.State == StateOutOfDate {
 		st.Detail = "an older tuios installed it; tuios integration install " + h.ID + " updates it"
+	}
+	if h.untested != "" {
+		st.Untested = h.untested
+		// First, so that a narrow Agents tab that cuts the line still says it.
+		st.Detail = strings.TrimSuffix(h.untested+"; "+st.Detail, "; ")
 	}
 	return st
 }

@@ -35,13 +35,20 @@ func (s *Server) callTool(ctx context.Context, params json.RawMessage) (any, *rp
 	if err := json.Unmarshal(params, &p); err != nil || p.Name == "" {
 		return nil, &rpcError{Code: codeInvalidParams, Message: "invalid params: tools/call needs a name"}
 	}
-	t, ok := s.toolFor(p.Name)
+	verbs, err := s.verbList()
+	if err != nil {
+		for _, w := range tools() {
+			if w.name == p.Name { // a tool, but no daemon to say what it does
+				return s.failed(noDaemon(err)), nil
+			}
+		}
+		return nil, &rpcError{Code: codeInvalidParams, Message: "unknown tool: " + p.Name}
+	}
+	t, ok, known := s.toolFor(p.Name, verbs)
 	if !ok {
 		msg := "unknown tool: " + p.Name
-		for _, w := range tools() {
-			if w.name == p.Name && w.write {
-				msg += " (it types into panes: start the server with tuios mcp --write)"
-			}
+		if known {
+			msg += " (it types into panes: start the server with tuios mcp --write)"
 		}
 		return nil, &rpcError{Code: codeInvalidParams, Message: msg}
 	}
@@ -113,6 +120,9 @@ func (s *Server) run(ctx context.Context, t tool, args map[string]any) (map[stri
 	stop := context.AfterFunc(ctx, func() { c.Close() }) // a cancel hangs up: the daemon drops the call
 	defer stop()
 
+	if err := s.restrict(c); err != nil {
+		return nil, err
+	}
 	if err := s.scope(c, t, args); err != nil {
 		return nil, err
 	}
@@ -127,6 +137,25 @@ func (s *Server) run(ctx context.Context, t tool, args map[string]any) (map[stri
 		return nil, err
 	}
 	return res, nil
+}
+
+// restrict narrows the call's connection before anything runs on it
+// (restrict-connection): scope own unless --scope all, read-only unless
+// --write. The daemon then holds the connection to that, whatever the
+// server itself checks; a daemon without the verb is refused, never used
+// unrestricted.
+func (s *Server) restrict(c *client.Client) error {
+	scope := "own"
+	if s.opt.ScopeAll {
+		scope = "all"
+	}
+	err := c.Call("restrict-connection", map[string]any{"scope": scope, "read_only": !s.opt.Write}, nil)
+	var pe *proto.Error
+	if errors.As(err, &pe) && pe.Code == proto.CodeUnknownVerb {
+		return &toolError{Code: proto.CodeForbidden, Message: "the daemon cannot restrict this server's connection (it has no restrict-connection), so the call was not run",
+			Hint: "update the daemon: tuios kill-server, then any tuios command starts the new one"}
+	}
+	return err
 }
 
 // noDaemon is a failure to reach the daemon; a daemon's own error keeps

@@ -289,18 +289,14 @@ func (s *Server) listTools() (any, *rpcError) {
 	}
 	var list []any
 	for _, t := range tools() {
-		if t.write && !s.opt.Write {
+		if _, offered, _ := s.toolFor(t.name, verbs); !offered {
 			continue
 		}
 		if t.name == "tuios_events" {
 			list = append(list, eventsTool(t, s.opt.ScopeAll))
 			continue
 		}
-		v, ok := verbs[t.verb]
-		if !ok {
-			continue // an older daemon without the verb: no tool
-		}
-		list = append(list, describe(t, v, s.opt.ScopeAll))
+		list = append(list, describe(t, kindOf(t, verbs), verbs[t.verb], s.opt.ScopeAll))
 	}
 	return map[string]any{"tools": list}, nil
 }

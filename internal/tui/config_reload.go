@@ -5,7 +5,7 @@ import (
 	"github.com/tuios/tuios/internal/proto"
 )
 
-// followConfig reads the alerts from the config file again when the
+// followConfig reads the alerts (and [ui] rail) from the config file again when the
 // layout says set-config wrote it, so `tuios set-config
 // notifications.agent.sound true` acts without a new attach. The first
 // layout is what the client read at attach; a session on another machine
@@ -26,4 +26,5 @@ func (m *Model) followConfig(l proto.AttachLayout) {
 		return
 	}
 	m.opt.configureAlerts(f)
+	m.followRail(f) // hint.go: set-config ui.rail
 }

@@ -2,10 +2,17 @@
 // they run `tuios attach`. It owns the outer terminal while attached (raw
 // mode, the alternate screen, mouse and paste modes), the drawing of the
 // daemon's tiles, title bars, the session rail and the dock line, the
-// prefix key bindings, scrollback mode, the Inbox overlay with its peek
-// and answers, and the alerts (bell, OSC 9) raised when a pane out of
-// sight starts to need the person. Options.Configure maps the client's
-// part of the config file (read by package config) onto its options.
+// key bindings, copy mode, copy and paste (OSC 52 and its paste buffer),
+// mouse selection, the help screen, the Inbox overlay with its peek and
+// answers, and the alerts (bell, OSC 9) raised when a pane out of sight
+// starts to need the person. Options.Configure maps the client's part of
+// the config file (read by package config) onto its options.
+//
+// Every key is a row of one table (bindings.go): the keymap the handlers
+// look keys up in, the help screen (prefix ?), the dock's hint after the
+// prefix, the palette's entries and `tuios attach --help` (KeysHelp) are
+// all made from it with the bindings of the config file, so none of them
+// can say something the keys do not do.
 //
 // bubbletea is the event loop and ultraviolet decodes the input, but the
 // client draws its frames itself (screen.go): bubbletea's renderer, and
@@ -76,4 +83,28 @@
 //     attach stream says nothing when a question opens.
 //   - Switching session (Inbox enter on another session's item, a click on
 //     a rail row) re-attaches the stream to that session.
+//   - The paste buffer is the client's, not the daemon's (tmux keeps its
+//     buffers in the server so clients share them). What a person copies
+//     can be a secret; a buffer in the daemon would be one more thing a
+//     verb from a pane could read, or a program could paste with send-keys.
+//     In the client it reaches a pane only when the person presses prefix
+//     ], and the terminal's clipboard (OSC 52) already shares it with
+//     everything else on the person's machine. It ends with the client.
+//   - A rebound key takes that key from whatever had it by default, as
+//     tmux's bind-key does; two rebound actions of one mode on one key, or
+//     one on the prefix, is a config error. The prefix is read before any
+//     mode's keys, so copy mode's ctrl+b is the prefix while it is ctrl+b.
+//   - A page key in copy mode moves the view a whole page and the cursor
+//     with it (the cursor keeps its row), as tmux does; at an end of the
+//     history the cursor goes on to the first or last line.
+//   - A mouse selection is made over what the pane shows now and copied
+//     at the release; it stays drawn until the next key or click. Over a
+//     pane whose program asked for the mouse only shift+drag selects.
+//   - % and " ask split-window for a vertical (side by side) and a
+//     horizontal (stacked) split; the daemon tiles, so the tiling decides
+//     the shape (one window and either key: two side by side).
+//   - [ui] rail = "off" starts with the rail hidden; prefix b shows and
+//     hides it, and prefix s (the rail's cursor) shows it. set-config
+//     ui.rail acts at once; a reload that leaves the setting as it was
+//     leaves the rail as the person toggled it.
 package tui

@@ -1,6 +1,7 @@
 package tui_test
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -150,4 +151,59 @@ func TestAttachTwoClientsLatestSizes(t *testing.T) {
 	w.keys("big", "echo from-big", "Enter")
 	w.waitGone("big", `·····`)
 	w.waitFor("small", `110x29, cut to fit`)
+}
+
+// findText is the column where text starts on row y, cell by cell, or -1.
+func findText(sc *vt.Screen, y int, text string) int {
+	cols, _ := sc.Size()
+	want := []rune(text)
+	for x := 0; x+len(want) <= cols; x++ {
+		ok := true
+		for i, r := range want {
+			if sc.Cell(x+i, y).Content != string(r) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return x
+		}
+	}
+	return -1
+}
+
+// selected reports whether text shows on some row with every cell of it
+// drawn as a selection (reverse video) and the cell after it, if any,
+// not: what a person sees selected is exactly the text.
+func selected(sc *vt.Screen, text string) bool {
+	cols, rows := sc.Size()
+	for y := 0; y < rows; y++ {
+		x := findText(sc, y, text)
+		if x < 0 {
+			continue
+		}
+		n := len([]rune(text))
+		all := true
+		for i := 0; i < n; i++ {
+			all = all && sc.Cell(x+i, y).Style.Attrs&vt.AttrReverse != 0
+		}
+		if all && (x+n >= cols || sc.Cell(x+n, y).Content == " " || sc.Cell(x+n, y).Style.Attrs&vt.AttrReverse == 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// waitSelected waits until target (cols x rows) shows each of texts
+// selected.
+func (w *world) waitSelected(target string, cols, rows int, texts ...string) {
+	w.t.Helper()
+	w.waitCells(target, cols, rows, fmt.Sprintf("%q selected", texts), func(sc *vt.Screen) bool {
+		for _, t := range texts {
+			if !selected(sc, t) {
+				return false
+			}
+		}
+		return true
+	})
 }

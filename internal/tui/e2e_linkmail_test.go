@@ -86,7 +86,7 @@ func TestAttachOutboxWaitingToSend(t *testing.T) {
 	w.start("c", w.bin+" attach -t s")
 	w.waitFor("c", `\[s\] 1\*`)
 
-	out := w.ok("send-agent-message", "-s", "build:api", "-w", "worker", "--json", "x")
+	out := w.ok("send-agent-message", "-s", "build:api", "-w", "worker", "--queue", "--json", "x")
 	if !strings.Contains(out, "agent_message_queued") {
 		t.Fatalf("not queued:\n%s", out)
 	}

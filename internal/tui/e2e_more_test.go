@@ -193,7 +193,7 @@ func TestAttachTinyTerminal(t *testing.T) {
 	w.keys("c", "C-b", "i")
 	w.waitFor("c", `Inbox`)
 	w.keys("c", "q", "C-b", "[")
-	w.waitFor("c", `scrollb`)
+	w.waitFor("c", `copy mo`)
 	w.keys("c", "q")
 	w.steady("c", 300*time.Millisecond)
 	w.keys("c", "C-b", "d")

@@ -72,35 +72,44 @@ func (m *Model) typeFocused(encode func(proto.AttachModes) string) {
 
 // prefixAction runs what the key after the prefix is bound to.
 func (m *Model) prefixAction(name string) tea.Cmd {
-	if m.keys.action[name] != ActOldest {
+	act := m.keys.action[name]
+	if act != ActOldest {
 		m.oldestAt = 0
 	}
 	if name == m.keys.prefix {
-		// The prefix twice types it once.
-		k := parseKeyName(name)
-		m.typeFocused(func(modes proto.AttachModes) string { return encodeKey(k, modes) })
-		return nil
+		act = ActTypePrefix
 	}
-	if name == "esc" && m.keys.action[name] == "" && m.closePopup() { // popup.go: esc in window mode closes a popup
-		return nil
-	}
-	if len(name) == 1 && name[0] >= '1' && name[0] <= '9' && m.keys.action[name] == "" {
-		n, _ := strconv.Atoi(name)
-		m.call("select-workspace", map[string]any{"session": m.session, "workspace": n}, "")
-		return nil
-	}
+	return m.runAction(act, name)
+}
+
+// runAction runs a window-mode action (bindings.go), from its key or
+// from the palette; key is the key that ran it (the digit of a
+// workspace).
+func (m *Model) runAction(act, key string) tea.Cmd {
 	w, haveFocus := m.focused()
-	switch m.keys.action[name] {
+	switch act {
+	case ActTypePrefix:
+		// The prefix twice types it once.
+		k := parseKeyName(m.keys.prefix)
+		m.typeFocused(func(modes proto.AttachModes) string { return encodeKey(k, modes) })
+	case ActClosePopup:
+		m.closePopup() // popup.go: esc in window mode closes a popup
+	case ActWorkspace:
+		if n, err := strconv.Atoi(key); err == nil && n >= 1 && n <= 9 {
+			m.call("select-workspace", map[string]any{"session": m.session, "workspace": n}, "")
+		}
 	case ActDetach:
 		return m.detach()
 	case ActNewWindow:
 		m.call("new-window", map[string]any{"session": m.session}, "")
+	case ActSplitRight, ActSplitDown:
+		m.split(act) // hint.go
 	case ActNext:
 		m.call("run-command", map[string]any{"session": m.session, "command": "FocusNext"}, "")
 	case ActPrev:
 		m.call("run-command", map[string]any{"session": m.session, "command": "FocusPrev"}, "")
 	case ActLeft, ActRight, ActUp, ActDown:
-		if n, ok := m.neighbour(m.keys.action[name]); ok {
+		if n, ok := m.neighbour(act); ok {
 			m.focusWindow(n.ID)
 		}
 	case ActZoom:
@@ -117,12 +126,30 @@ func (m *Model) prefixAction(name string) tea.Cmd {
 		if haveFocus {
 			m.openScrollback(w.ID)
 		}
+	case ActPaste:
+		m.pasteBuffer() // paste.go
+	case ActHelp:
+		m.openHelp() // help.go
+	case ActToggleRail:
+		m.toggleRail() // hint.go
 	case ActInbox:
 		m.openInbox()
 	case ActRail:
 		m.openRail() // rail_cursor.go
 	case ActOldest:
 		m.call("list-attention", map[string]any{"kinds": needsYouKinds()}, "oldest")
+	// The ones below have handlers of their own for their keys (they
+	// reset state of their own first); here they run from the palette.
+	case ActPalette:
+		m.openPalette()
+	case ActAgents:
+		m.openAgentsTab()
+	case ActMail:
+		m.openMail()
+	case ActNewest:
+		m.askNewest()
+	case ActReview:
+		m.openReviewFocused()
 	}
 	return nil
 }
@@ -241,6 +268,12 @@ func (m *Model) onMouse(ms tea.Mouse, kind mouseKind) tea.Cmd {
 			}
 		}
 		return nil
+	}
+	if cmd, ok := m.copyMouseAt(ms, kind); ok { // scrollback.go: a drag selects in copy mode
+		return cmd
+	}
+	if cmd, ok := m.mouseSelect(ms, kind); ok { // selection.go: a drag selects a pane's text
+		return cmd
 	}
 	if m.scroll != nil && kind == mouseWheel {
 		switch ms.Button {

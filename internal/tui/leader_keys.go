@@ -20,10 +20,12 @@ import (
 //
 // A program is not the person, so a handed chord may only act and be
 // done: switch workspace, focus the next, previous or a neighbouring
-// pane, zoom, open a window, detach, or type the prefix (prefix twice).
-// The bindings that open something which then takes the person's next
-// keys (the Inbox, the oldest item, the rail cursor, scrollback, rename,
-// close's y/n) are not run from a program; the dock says so, and the verb
+// pane, zoom, open or split a window, show or hide the rail, close a
+// popup, detach, or type the prefix (prefix twice). The bindings that
+// open something which then takes the person's next keys (the Inbox,
+// the oldest item, the rail cursor, copy mode, rename, close's y/n, the
+// help) are not run from a program, nor is the paste (it would hand the
+// person's copied text to whatever asked for it); the dock says so, and the verb
 // for it is the way (tuios close-window, set-window --name…). Nor does a
 // chord cut into something the person has open.
 
@@ -31,6 +33,8 @@ import (
 var chordActions = map[string]bool{
 	ActDetach: true, ActNewWindow: true, ActNext: true, ActPrev: true,
 	ActLeft: true, ActRight: true, ActUp: true, ActDown: true, ActZoom: true,
+	ActWorkspace: true, ActSplitRight: true, ActSplitDown: true, ActToggleRail: true,
+	ActClosePopup: true, ActTypePrefix: true,
 }
 
 // chordKeys are send-keys's named keys (the daemon's keys.go names them
@@ -100,16 +104,18 @@ func (m *Model) onChord(c proto.AttachKeys) tea.Cmd {
 	}
 	name := keyName(key)
 	said := clean(c.Keys[0] + " " + c.Keys[1])
-	if m.prefix || m.inbox != nil || m.review != nil || m.scroll != nil || m.rename != nil || m.confirmClose != "" || m.railOn {
+	if m.prefix || m.inbox != nil || m.review != nil || m.scroll != nil || m.rename != nil || m.confirmClose != "" || m.railOn || m.keyUI.help != nil {
 		m.say("a program sent %s while you had something open: not run", said)
 		return nil
 	}
 	act := m.keys.action[name]
-	digit := len(name) == 1 && name[0] >= '1' && name[0] <= '9' && act == ""
 	switch {
-	case name == m.keys.prefix || digit || chordActions[act]:
+	case chordActions[act]:
 	case act == "":
 		m.say("a program sent %s: no binding, not run", said)
+		return nil
+	case act == ActPaste:
+		m.say("a program sent %s: only you paste what you copied, not run", said)
 		return nil
 	default:
 		m.say("a program sent %s: %s takes your keys, so only you can open it", said, act)

@@ -128,6 +128,7 @@ type Model struct {
 	review       *reviewView // the review overlay, over everything (review.go)
 	agentsUI     agentsUI    // the integration notice, the palette, the Agents tab (notice.go)
 	draw         drawState   // the frame and the chrome's cells (view.go)
+	keyUI        keysState   // the help, the paste buffer, a mouse selection, the rail hidden (paste.go)
 
 	outcome *Outcome
 }
@@ -149,7 +150,7 @@ func NewModel(opt Options, calls Caller, width, height int) *Model {
 	return &Model{
 		opt: opt, keys: newKeymap(opt.Prefix, opt.Bindings), clock: clock, calls: calls,
 		session: opt.Session, width: width, height: height, link: linkState{host: remoteHost(opt.Host)},
-		panes: map[string]*pane{}, lastState: map[string]string{},
+		panes: map[string]*pane{}, lastState: map[string]string{}, keyUI: keysState{railHidden: opt.RailOff},
 	}
 }
 
@@ -162,7 +163,7 @@ func (m *Model) Init() tea.Cmd { return nil }
 // geometry is where the area (the windows' tiles) sits on the outer
 // terminal and how big it is.
 func (m *Model) geometry() (areaX, cols, rows int, rail bool) {
-	rail = m.width >= minRailCols
+	rail = m.width >= minRailCols && !m.keyUI.railHidden // hint.go: prefix b hides it
 	cols = m.width
 	if rail {
 		cols -= railWidth
@@ -270,6 +271,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.InterruptMsg:
 		return m, m.detach()
 	case tea.KeyPressMsg:
+		if cmd, ok := m.helpKey(tea.Key(msg)); ok { // help.go: every key while the help is open
+			return m, cmd
+		}
 		if cmd, ok := m.agentsUIKey(tea.Key(msg)); ok { // palette.go: prefix : and A, keys while open, esc on a notice
 			return m, cmd
 		}
@@ -437,6 +441,9 @@ func (m *Model) onPaste(text string) tea.Cmd {
 		return nil
 	}
 	if m.agentsUIPaste(text) { // palette.go: the filter line, never the pane under it
+		return nil
+	}
+	if m.keyUI.help != nil { // help.go: not the pane under it
 		return nil
 	}
 	if m.railReplyPaste(text) { // rail_agent.go: r's reply line

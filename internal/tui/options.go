@@ -28,9 +28,11 @@ type Options struct {
 	// Prefix is the prefix key's name ("ctrl+b" when empty).
 	Prefix string
 	// Bindings rebind actions to keys: a prefix action ("detach",
-	// "new-window", …, see DefaultBindings) or an Inbox action under
-	// "inbox." ("inbox.dismiss"). A key name is what bubbletea calls it:
-	// "d", "ctrl+d", "up", "space".
+	// "new-window", …, see DefaultBindings), or an action of another
+	// mode under its name ("inbox.dismiss", "copy.page-up",
+	// "review.send", "rail.go"). A key name is what bubbletea calls it:
+	// "d", "ctrl+d", "up", "space". A rebound action has that one key,
+	// taken from whatever had it by default (bindings.go).
 	Bindings map[string]string
 	// Bell rings the outer terminal's bell, and Notify sends it an OSC 9
 	// notification, when a pane out of sight needs the person (and on a
@@ -52,6 +54,9 @@ type Options struct {
 	AgentsOff bool
 	// RailRight puts the rail on the right of the screen.
 	RailRight bool
+	// RailOff starts with the rail hidden ([ui] rail = "off"); the
+	// toggle-rail key (prefix b) shows it again.
+	RailOff bool
 	// Stdin and Stdout are the outer terminal; nil is os.Stdin/os.Stdout.
 	Stdin  io.Reader
 	Stdout io.Writer
@@ -59,6 +64,10 @@ type Options struct {
 	Stderr io.Writer
 	// Clock is the time source; nil is the wall clock.
 	Clock Clock
+
+	// railSetting is [ui] rail as Configure read it, so a reload
+	// changes the rail only when the file's setting changed.
+	railSetting string
 
 	// noAutostart is set once attached: a later dial (a switch, a
 	// redial after a link drop) must not start a daemon that was
@@ -78,39 +87,53 @@ func (o *Options) configureAlerts(f *config.File) {
 }
 
 // Configure sets what the config file decides: the prefix and the
-// bindings the options leave unset, the alerts from
-// [notifications.agent], agents off from [agents] enabled, and the rail
-// side and ASCII drawing from [ui] when the options do not already ask
-// for them (a flag wins). A binding for an action the client does not
-// have is an error naming the file, so a typo is not silently ignored.
+// bindings the options leave unset ([keybindings] for the window mode,
+// [keybindings.MODE] for the inbox, copy, review and rail modes), the
+// alerts from [notifications.agent], agents off from [agents] enabled,
+// and the rail and ASCII drawing from [ui] when the options do not
+// already ask for them (a flag wins). A binding the client cannot take
+// (an action it does not have, a fixed key, a key it cannot read, two
+// actions on one key) is an error naming the file, so a typo is not
+// silently ignored.
 func (o *Options) Configure(f *config.File) error {
-	known := DefaultBindings()
-	set := func(action, key, table, name string) error {
-		if _, ok := known[action]; !ok {
-			return &config.Error{Path: f.Path, Err: fmt.Errorf("[%s] has no action %q", table, name)}
-		}
-		if _, mine := o.Bindings[action]; !mine {
-			o.Bindings[action] = key
-		}
-		return nil
-	}
 	if o.Bindings == nil {
 		o.Bindings = map[string]string{}
 	}
-	for action, key := range f.Bindings("") {
-		if action == "prefix" {
-			if o.Prefix == "" {
-				o.Prefix = key
+	fromFile := map[string]string{}
+	prefix := o.Prefix
+	for _, mode := range []string{"", ModeInbox, ModeCopy, ModeReview, ModeRail} {
+		for action, key := range f.Bindings(mode) {
+			if mode == "" && action == "prefix" {
+				if prefix == "" {
+					prefix = key
+				}
+				continue
 			}
-			continue
-		}
-		if err := set(action, key, "keybindings", action); err != nil {
-			return err
+			if mode != "" {
+				action = mode + "." + action
+			}
+			fromFile[action] = key
 		}
 	}
-	for action, key := range f.Bindings("inbox") {
-		if err := set("inbox."+action, key, "keybindings.inbox", action); err != nil {
-			return err
+	for _, mode := range f.BindingTables() {
+		if mode != "" && mode != ModeInbox && mode != ModeCopy && mode != ModeReview && mode != ModeRail {
+			return &config.Error{Path: f.Path, Err: fmt.Errorf("[keybindings.%s]: no such key table (inbox, copy, review, rail)", mode)}
+		}
+	}
+	merged := map[string]string{}
+	for a, k := range fromFile {
+		merged[a] = k
+	}
+	for a, k := range o.Bindings {
+		merged[a] = k
+	}
+	if err := checkBindings(prefix, merged); err != nil {
+		return &config.Error{Path: f.Path, Err: err}
+	}
+	o.Prefix = prefix
+	for a, k := range fromFile {
+		if _, mine := o.Bindings[a]; !mine {
+			o.Bindings[a] = k
 		}
 	}
 	if f.Path != "" {
@@ -119,6 +142,8 @@ func (o *Options) Configure(f *config.File) error {
 	o.configureAlerts(f)
 	o.AgentsOff = o.AgentsOff || !f.AgentsEnabled()
 	o.RailRight = o.RailRight || f.RailRight()
+	o.RailOff = o.RailOff || !f.RailShown()
+	o.railSetting = f.UI.Rail
 	o.ASCIIOnly = o.ASCIIOnly || f.UI.ASCIIOnly
 	return nil
 }
@@ -181,45 +206,3 @@ const (
 	InSelect  = "inbox.select"  // /: narrow the list with a selector
 	InReview  = "inbox.review"  // v: the review of the row's pane (review.go)
 )
-
-// DefaultBindings are the keys each action has unless rebound.
-func DefaultBindings() map[string]string {
-	return map[string]string{
-		ActDetach: "d", ActNewWindow: "c", ActNext: "n", ActPrev: "p",
-		ActLeft: "left", ActRight: "right", ActUp: "up", ActDown: "down",
-		ActZoom: "z", ActClose: "x", ActRename: ",", ActScrollback: "[",
-		ActInbox: "i", ActOldest: "o", ActRail: "s", ActMail: "M", ActNewest: "O", ActReview: "v",
-		ActPalette: ":", ActAgents: "A",
-		InDown: "j", InUp: "k", InTop: "g", InBottom: "G", InGo: "enter",
-		InPeek: "space", InDismiss: "d", InSnooze: "z", InUndo: "u", InClose: "q",
-		InSnoozed: "S", InKind: "f", InSelect: "/", InReview: "v",
-	}
-}
-
-// keymap answers which action a key is bound to.
-type keymap struct {
-	prefix string
-	action map[string]string // key -> action, prefix actions
-	inbox  map[string]string // key -> action, Inbox actions
-}
-
-func newKeymap(prefix string, overrides map[string]string) keymap {
-	if prefix == "" {
-		prefix = DefaultPrefix
-	}
-	b := DefaultBindings()
-	for act, key := range overrides {
-		if _, ok := b[act]; ok && key != "" {
-			b[act] = key
-		}
-	}
-	km := keymap{prefix: prefix, action: map[string]string{}, inbox: map[string]string{}}
-	for act, key := range b {
-		if len(act) > 6 && act[:6] == "inbox." {
-			km.inbox[key] = act
-		} else {
-			km.action[key] = act
-		}
-	}
-	return km
-}

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -27,47 +28,40 @@ type paletteEntry struct {
 	run  func(m *Model) tea.Cmd
 }
 
-// paletteEntries are the actions the palette offers now: the window,
-// Inbox, mail and review actions, and, for a local session with agents
-// on, the Agents tab and an install or update for each harness that
-// needs one.
+// paletteEntries are the actions the palette offers now: every action
+// of the key table that has a palette name (bindings.go), with the key
+// bound to it now, in the table's order (a workspace row gives one entry
+// per digit); then, for a local session with agents on, an install or
+// update for each harness that needs one.
 func (m *Model) paletteEntries() []paletteEntry {
-	bound := func(name, act string) paletteEntry {
-		key := m.keyFor(act)
-		return paletteEntry{name: name, key: key, run: func(m *Model) tea.Cmd {
-			if key == "" {
-				return nil
+	var out []paletteEntry
+	for _, b := range m.keys.rows {
+		if b.mode != ModeWindow || b.palette == "" {
+			continue
+		}
+		if strings.Contains(b.palette, "%s") {
+			for _, k := range b.keys {
+				act, key := b.action, k
+				out = append(out, paletteEntry{name: strings.ReplaceAll(b.palette, "%s", k), key: k,
+					run: func(m *Model) tea.Cmd { return m.runAction(act, key) }})
 			}
-			return m.prefixAction(key)
-		}}
+			continue
+		}
+		if b.action == ActAgents && !m.localAgents() {
+			continue
+		}
+		act, key := b.action, ""
+		if len(b.keys) > 0 {
+			key = b.keys[0]
+		}
+		out = append(out, paletteEntry{name: b.palette, key: key, run: func(m *Model) tea.Cmd { return m.runAction(act, key) }})
 	}
-	direct := func(name, act string, run func(m *Model)) paletteEntry {
-		return paletteEntry{name: name, key: m.keyFor(act), run: func(m *Model) tea.Cmd { run(m); return nil }}
-	}
-	out := []paletteEntry{
-		direct("Mail: open inbox", ActMail, (*Model).openMail),
-		direct("Mail: newest finished turn", ActNewest, (*Model).askNewest),
-		direct("Inbox: open", ActInbox, (*Model).openInbox),
-		bound("Inbox: oldest needing you", ActOldest),
-		direct("Review: focused pane", ActReview, (*Model).openReviewFocused),
-		bound("Window: new", ActNewWindow),
-		bound("Window: next", ActNext),
-		bound("Window: previous", ActPrev),
-		bound("Window: focus left", ActLeft),
-		bound("Window: focus right", ActRight),
-		bound("Window: focus up", ActUp),
-		bound("Window: focus down", ActDown),
-		bound("Window: zoom", ActZoom),
-		bound("Window: rename", ActRename),
-		bound("Window: close", ActClose),
-		bound("Window: scrollback", ActScrollback),
-		bound("Sessions: rail", ActRail),
-		bound("Session: detach", ActDetach),
-	}
+	// The agents' views first, then the window's, the session's and the
+	// help (the order the palette has always had).
+	slices.SortStableFunc(out, func(a, b paletteEntry) int { return paletteRank(a.name) - paletteRank(b.name) })
 	if !m.localAgents() {
 		return out
 	}
-	out = append(out, direct("Agents: settings", ActAgents, (*Model).openAgentsTab))
 	env := m.intEnv()
 	for _, h := range integration.Harnesses() {
 		st := integration.StatusOf(h, env)
@@ -86,14 +80,15 @@ func (m *Model) paletteEntries() []paletteEntry {
 	return out
 }
 
-// keyFor is the key bound to a prefix action, "" when none.
-func (m *Model) keyFor(act string) string {
-	for key, a := range m.keys.action {
-		if a == act {
-			return key
-		}
+// paletteGroups are the palette's headings in the order it lists them.
+var paletteGroups = []string{"Mail", "Inbox", "Review", "Window", "Workspace", "Sessions", "Session", "Help", "Agents"}
+
+func paletteRank(name string) int {
+	group, _, _ := strings.Cut(name, ":")
+	if i := slices.Index(paletteGroups, group); i >= 0 {
+		return i
 	}
-	return ""
+	return len(paletteGroups)
 }
 
 // paletteMatch says whether an action's name matches what was typed:

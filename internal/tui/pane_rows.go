@@ -49,3 +49,19 @@ func (p *pane) resize(cols, rows int) {
 		p.rows[y] = all[y*cols : (y+1)*cols : (y+1)*cols]
 	}
 }
+
+// text is the plain text of row y's cells from column a up to b (a wide
+// character counts where it starts).
+func (p *pane) text(y, a, b int, cl *clusters) string {
+	if y < 0 || y >= len(p.rows) {
+		return ""
+	}
+	var out []byte
+	for x, c := range p.rows[y] {
+		if x < a || x >= b || c.width == 0 {
+			continue
+		}
+		out = appendCellText(out, c.r, cl)
+	}
+	return string(out)
+}

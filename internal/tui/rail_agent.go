@@ -66,7 +66,8 @@ func (m *Model) requeueable(a proto.AttachAgent) *railDropped {
 func (m *Model) railHint() string {
 	a, ok := m.railAgent()
 	if !ok {
-		return "rail: up/down move, enter attaches, esc leaves"
+		k := func(act string) string { return m.keys.first("rail." + act) } // bindings.go: as bound now
+		return "rail: " + k("up") + "/" + k("down") + " move, " + k("go") + " attaches, " + k("close") + " leaves"
 	}
 	keys := []string{"enter go", "r reply"}
 	if m.requeueable(a) != nil {
@@ -79,7 +80,7 @@ func (m *Model) railHint() string {
 		keys = append(keys, "x drop newest queued")
 	}
 	keys = append(keys, "v review", "esc leave")
-	return agentName(a) + ": " + strings.Join(keys, "  ")
+	return agentName(a) + ": " + strings.Join(m.boundHints(ModeRail, keys), "  ") // hint.go: the keys bound now
 }
 
 // railAgentKey is a key on an agent row other than the cursor's own.

@@ -104,6 +104,9 @@ func (m *Model) railAgent() (proto.AttachAgent, bool) {
 
 // openRail puts the cursor on the current session's row (or the first).
 func (m *Model) openRail() {
+	if m.keyUI.railHidden {
+		m.toggleRail() // hint.go: a cursor on a hidden rail shows it
+	}
 	m.railOn, m.railAt = true, 0
 	for i, s := range m.layout.Sessions {
 		if s.Current || s.Name == m.session {
@@ -118,16 +121,16 @@ func (m *Model) openRail() {
 func (m *Model) railKey(name string) {
 	m.railStopAt() // the cursor follows its agent to where it is now
 	n := len(m.railStops())
-	switch name {
-	case "up", "k":
+	switch m.keys.in(ModeRail, name) { // bindings.go: [keybindings.rail]
+	case "rail.up":
 		m.railAt = max(0, min(m.railAt, n-1)-1)
 		m.railMark()
 		m.dock = m.railHint()
-	case "down", "j":
+	case "rail.down":
 		m.railAt = max(0, min(n-1, m.railAt+1))
 		m.railMark()
 		m.dock = m.railHint()
-	case "enter":
+	case "rail.go":
 		s, ok := m.railStopAt()
 		a, isAgent := m.railAgent()
 		m.railOn = false
@@ -138,7 +141,7 @@ func (m *Model) railKey(name string) {
 		case ok:
 			m.railClick(s.line)
 		}
-	case "esc", "q":
+	case "rail.close":
 		m.railOn = false
 		m.dock = ""
 	default:

@@ -148,28 +148,28 @@ func (m *Model) closeReview() {
 func (m *Model) reviewViewKey(name string) {
 	rv := m.review
 	body := m.reviewBodyRows()
-	switch name {
-	case "esc", "q":
+	switch m.keys.in(ModeReview, name) { // bindings.go: [keybindings.review]
+	case "review.close":
 		m.closeReview()
-	case "enter", "tab", "shift+tab":
+	case "review.switch":
 		rv.inDiff = !rv.inDiff
-	case "j", "down", "ctrl+n":
+	case "review.down":
 		m.reviewMove(1, body)
-	case "k", "up", "ctrl+p":
+	case "review.up":
 		m.reviewMove(-1, body)
-	case "pgdown", "ctrl+d", "space":
+	case "review.page-down":
 		m.reviewMove(max(body-1, 1), body)
-	case "pgup", "ctrl+u":
+	case "review.page-up":
 		m.reviewMove(-max(body-1, 1), body)
-	case "g", "home":
+	case "review.top":
 		m.reviewMove(-1<<30, body)
-	case "G", "end":
+	case "review.bottom":
 		m.reviewMove(1<<30, body)
-	case "left", "h":
+	case "review.files":
 		rv.inDiff = false
-	case "right", "l":
+	case "review.diff":
 		rv.inDiff = true
-	case "s":
+	case "review.side":
 		rv.side = !rv.side
 		rv.cur, rv.top = 0, 0
 		rv.cur = firstSelectable(m.reviewRows())
@@ -178,14 +178,14 @@ func (m *Model) reviewViewKey(name string) {
 		} else {
 			m.dock = ""
 		}
-	case "c":
+	case "review.note":
 		m.reviewNoteLine()
-	case "C":
+	case "review.note-hunk":
 		m.reviewNoteHunk()
-	case "S":
+	case "review.send":
 		m.call("send-review", map[string]any{"session": rv.session, "window": rv.window, "human_nonce": m.nonce}, tagReviewSend+rv.window)
 		m.say("review: sending the notes…")
-	case "w":
+	case "review.fan":
 		m.say("review: w compares the attempts of a fan; this pane is in no fan")
 	}
 }

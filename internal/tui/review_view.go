@@ -315,15 +315,17 @@ func (m *Model) reviewKeys() string {
 	if rv.input != nil {
 		return " enter add the note  esc drop it"
 	}
-	send := "S send"
+	k := func(act string) string { return m.keys.first("review." + act) } // bindings.go: as bound now
+	send := k("send") + " send"
 	if u := rv.unsent(); u > 0 {
-		send = fmt.Sprintf("S send %d", u)
+		send = fmt.Sprintf("%s send %d", k("send"), u)
 	}
-	side := "s side by side"
+	side := k("side") + " side by side"
 	if m.reviewSideBySide() {
-		side = "s unified"
+		side = k("side") + " unified"
 	}
-	return " j/k move  enter/tab files/diff  c note line  C note hunk  " + send + "  " + side + "  esc close"
+	return " " + k("down") + "/" + k("up") + " move  " + k("switch") + " files/diff  " + k("note") + " note line  " +
+		k("note-hunk") + " note hunk  " + send + "  " + side + "  " + k("close") + " close"
 }
 
 // reviewList draws the file list: status, path, +/- counts and notes.

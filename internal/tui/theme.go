@@ -1,6 +1,9 @@
 package tui
 
-import "github.com/tuios/tuios/agentstate"
+import (
+	"github.com/tuios/tuios/agentstate"
+	"github.com/tuios/tuios/vt"
+)
 
 // The built-in theme: tuios's own chrome drawn in the terminal's palette
 // (the sixteen ANSI colours, never a fixed RGB), so it follows whatever
@@ -31,6 +34,10 @@ const (
 	sgrDots     = "\x1b[0;2m"
 	sgrSizeNote = "\x1b[0;7m"
 )
+
+// selectStyle is sgrSelect as a cell's rendition, for what is selected
+// over a pane's cells.
+func selectStyle() cellStyle { return cellStyle{fg: vt.IndexColor(3), attrs: vt.AttrReverse} }
 
 // stateSGR is the colour an agent state's glyph is drawn in on the rail:
 // the loud states in the warm colours. The glyph's shape is the cue.

@@ -54,8 +54,8 @@ func (m *Model) cursor() *tea.Cursor {
 	if m.inbox != nil || m.scroll != nil || m.confirmClose != "" {
 		return nil
 	}
-	if m.agentsUI.palette != nil || m.agentsUI.tab != nil {
-		return nil // palette.go draws its own cursor
+	if m.agentsUI.palette != nil || m.agentsUI.tab != nil || m.keyUI.help != nil {
+		return nil // palette.go draws its own cursor; help.go has none
 	}
 	w, ok := m.focused()
 	if !ok {
@@ -149,6 +149,7 @@ func (m *Model) drawArea(areaX, cols, rows int) {
 		}
 	}
 	over = m.agentsUIArea(over, cols, rows) // palette.go: the palette and the Agents tab
+	over = m.helpArea(over, cols, rows)     // help.go: prefix ?
 	for y, l := range over {
 		if y < rows && l != tilesShow {
 			m.draw.fr.text(&m.draw.texts, areaX, y, cols, l)
@@ -191,6 +192,7 @@ func (m *Model) drawTiles(areaX, cols, rows int) {
 			default:
 				if p := m.panes[t.ID]; p != nil && r-1 < len(p.rows) {
 					f.put(x, y, p.rows[r-1], w, cellStyle{})
+					m.selectCells(t.ID, r-1, x, y, w) // selection.go: a mouse selection over this row
 				}
 			}
 		}
@@ -198,11 +200,16 @@ func (m *Model) drawTiles(areaX, cols, rows int) {
 	m.drawBorders(areaX, cols, rows, tiles)
 	m.drawUnused(areaX, cols, rows)
 	if len(tiles) == 0 && rows > 0 {
-		msg := "no windows here: prefix c opens one"
-		if !m.haveLayout {
-			msg = "attaching…"
+		empty := make([]string, rows)
+		for i := range empty {
+			empty[i] = tilesShow
 		}
-		f.text(&m.draw.texts, areaX, rows/2, cols, fitPlain(strings.Repeat(" ", max(0, (cols-len(msg))/2))+msg, cols, m.opt.ASCIIOnly))
+		m.emptyLines(empty, cols, rows) // hint.go: how to open a window here
+		for y, l := range empty {
+			if l != tilesShow {
+				f.text(&m.draw.texts, areaX, y, cols, l)
+			}
+		}
 	}
 }
 
@@ -362,24 +369,6 @@ func (m *Model) titleBar(t proto.AttachWindow, w int) string {
 	return sgrTitle + text + sgrBorder + strings.Repeat(line, max(w-ansi.StringWidth(text), 0)) + sgrReset
 }
 
-func (m *Model) scrollRow(s *scrollback, r, w int) string {
-	i := s.top + r
-	if s.loading && r == 0 {
-		return fitPlain(" reading the history…", w, m.opt.ASCIIOnly)
-	}
-	if i < 0 || i >= len(s.lines) {
-		return strings.Repeat(" ", w)
-	}
-	lo, hi := s.cur, s.cur
-	if s.anchor >= 0 {
-		lo, hi = min(s.anchor, s.cur), max(s.anchor, s.cur)
-	}
-	if i >= lo && i <= hi {
-		return sgrSelect + fitPlain(s.plain[i], w, m.opt.ASCIIOnly) + sgrReset
-	}
-	return fit(s.lines[i], w)
-}
-
 // drawRail draws the rail at column x: its lines, and the border
 // between it and the area.
 func (m *Model) drawRail(x, rows int) {
@@ -478,10 +467,10 @@ func (m *Model) dockLine() string {
 		}
 	}
 	if m.prefix {
-		s.WriteString("  [prefix]")
+		return m.prefixDock(s.String()) // hint.go: the next keys
 	}
 	if m.scroll != nil {
-		s.WriteString("  scrollback: arrows/PgUp/PgDn, / search, v select, y copy, q leave")
+		return m.copyDock(s.String()) // hint.go: copy mode's keys
 	} else if n := m.noticeText(); n != "" { // notice.go: the integration notice
 		return m.noticeDockLine(s.String(), n)
 	} else if m.dock != "" {
@@ -762,7 +751,7 @@ func (m *Model) inboxKeys() string {
 	}
 	k = append(k, m.viewKeys()...) // inbox_snooze.go: u, f, /, S
 	k = append(k, "q close")
-	return strings.Join(k, "  ")
+	return strings.Join(m.boundHints(ModeInbox, k), "  ") // hint.go: the keys bound now
 }
 
 // age is how long ago a unix-ns time was, in one short unit.
