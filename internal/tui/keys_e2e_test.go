@@ -231,7 +231,7 @@ func TestAttachLearnableFromInside(t *testing.T) {
 	w.keys("c", "C-b", "%")
 	w.waitFor("c", `(?m)^ 0:\S.* 1:\S`) // side by side: two title bars on the first row
 	w.keys("c", "C-b", `"`)
-	w.waitFor("c", `(?m)^ {60,} 2:\S`) // the third one, under the second on the right
+	w.waitFor("c", `(?m)^ {60,}├ 2:\S`) // the third one, under the second on the right (├: its title bar joins the border)
 	if out := w.ok("list-windows", "-s", "s"); strings.Count(out, "\n") < 4 {
 		t.Errorf("after %% and \": %s", out)
 	}
