@@ -177,17 +177,70 @@ func (c *Client) Call(verb string, params any, result any) error {
 // it sent them. One goroutine may Send while another Receives; neither may
 // be called from two goroutines at once.
 func (c *Client) Send(verb string, params any) error {
-	c.next++
+	b, err := c.request(verb, params)
+	if err != nil {
+		return err
+	}
+	_, err = c.c.Write(b)
+	return err
+}
+
+// request is the next request's line, its id taken.
+func (c *Client) request(verb string, params any) ([]byte, error) {
 	req := struct {
 		ID     int    `json:"id"`
 		Verb   string `json:"verb"`
 		Params any    `json:"params,omitempty"`
-	}{c.next, verb, params}
+	}{c.next + 1, verb, params}
 	b, err := json.Marshal(req)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	_, err = c.c.Write(append(b, '\n'))
+	c.next++
+	return append(b, '\n'), nil
+}
+
+// TrySend is Send that never waits: it writes what the socket takes at
+// once and returns the rest, which the caller must write (WriteRest)
+// before anything else. An attach client types through it from its UI
+// goroutine, so a key leaves the process before the frame after it is
+// drawn, and a daemon that stops reading still cannot stall the UI.
+func (c *Client) TrySend(verb string, params any) (rest []byte, err error) {
+	b, err := c.request(verb, params)
+	if err != nil {
+		return nil, err
+	}
+	sc, ok := c.c.(syscall.Conn)
+	if !ok {
+		return b, nil
+	}
+	raw, err := sc.SyscallConn()
+	if err != nil {
+		return b, nil
+	}
+	n := 0
+	var werr error
+	if err := raw.Write(func(fd uintptr) bool {
+		n, werr = syscall.Write(int(fd), b)
+		return true // one try, whatever it did
+	}); err != nil {
+		return nil, err
+	}
+	if werr == syscall.EAGAIN || werr == syscall.EINTR {
+		n, werr = 0, nil
+	}
+	if werr != nil {
+		return nil, werr
+	}
+	if n >= len(b) {
+		return nil, nil
+	}
+	return b[max(n, 0):], nil
+}
+
+// WriteRest writes what TrySend left, waiting as Send does.
+func (c *Client) WriteRest(rest []byte) error {
+	_, err := c.c.Write(rest)
 	return err
 }
 
