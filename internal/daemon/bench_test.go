@@ -23,6 +23,18 @@ func server(tb testing.TB) (*Server, string) {
 // serverWith is server with options changed by set (nil: none).
 func serverWith(tb testing.TB, set func(*Options)) (*Server, string) {
 	tb.Helper()
+	return testServer(tb, set, true)
+}
+
+// strictServer is a server that, like the daemon proper, puts every
+// process this test binary starts itself inside (boundary.go).
+func strictServer(tb testing.TB) (*Server, string) {
+	tb.Helper()
+	return testServer(tb, nil, false)
+}
+
+func testServer(tb testing.TB, set func(*Options), childrenOutside bool) (*Server, string) {
+	tb.Helper()
 	dir, err := os.MkdirTemp("", "tb")
 	if err != nil {
 		tb.Fatal(err)
@@ -37,6 +49,10 @@ func serverWith(tb testing.TB, set func(*Options)) (*Server, string) {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	// The test binary is the daemon here, and it also starts the
+	// person's programs and sshd: its own children are not put inside
+	// (the boundary tests turn this off, and the CLI's run a real daemon).
+	srv.ownChildrenOutside = childrenOutside
 	if err := srv.Listen(); err != nil {
 		tb.Fatal(err)
 	}

@@ -28,7 +28,11 @@ type conn struct {
 	peer     int
 	placed   bool
 	placedID string
-	placedBy string // how placedID was found: ancestry or session
+	placedBy string // how placedID was found: ancestry, session or token
+	// inside: the caller is on the daemon's side (in a pane, from one, or
+	// started by the daemon), whether or not its pane is known; it is
+	// never the person (boundary.go).
+	inside bool
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -210,6 +214,9 @@ func (cn *conn) handle(rq request) (proto.Response, bool) {
 	req, perr := proto.ParseRequest(rq.line)
 	if perr != nil {
 		return proto.Response{ID: req.ID, Error: perr}, false
+	}
+	if req.PaneToken != "" {
+		cn.s.showToken(cn, req.PaneToken) // boundary.go
 	}
 	res, herr := cn.s.dispatch(cn, req)
 	if herr != nil {

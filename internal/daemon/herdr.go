@@ -254,6 +254,7 @@ type herdrCall struct {
 	// kernel's word on its pid.
 	placed bool
 	pane   string
+	inside bool // on the daemon's side (boundary.go), pane known or not
 	// r is the reader the request came from: a wait watches it for the
 	// client's hang-up (gone ends then; goneOnce starts that watch).
 	r        *bufio.Reader
@@ -368,9 +369,8 @@ func (call *herdrCall) handle(line []byte) (id json.RawMessage, res any, herr *h
 func (call *herdrCall) place() string {
 	if !call.placed {
 		call.placed = true
-		if call.peer > 1 {
-			call.pane, _ = call.h.s.paneOf(call.peer)
-		}
+		pl := call.h.s.locate(call.peer)
+		call.pane, call.inside = pl.pane, pl.inside
 	}
 	return call.pane
 }

@@ -88,6 +88,19 @@ type Server struct {
 	uid     int
 	budget  *proto.Budget
 
+	// self and sid are the daemon's pid and terminal session, panes its
+	// pane shells and tokens: what placing a caller reads (boundary.go).
+	self  int
+	sid   int
+	panes *paneIndex
+	// ownChildrenOutside: processes this process started itself (with
+	// os/exec, in its session) are judged as any other caller, not put
+	// inside. Only this package's tests set it: there the test binary is
+	// the daemon and also starts the person's programs and sshd. The
+	// daemon proper starts only panes and its own helpers (git, and any
+	// hook git runs), none of them the person.
+	ownChildrenOutside bool
+
 	// loadErrs are the harness manifests that did not load; written
 	// only while New runs.
 	loadErrs []detect.LoadError
@@ -157,6 +170,13 @@ func New(opt Options) (*Server, error) {
 		conns:    map[*conn]struct{}{},
 		uid:      os.Getuid(),
 		budget:   proto.NewBudget(lineBudget),
+		self:     os.Getpid(),
+		sid:      sessionOfSelf(),
+		panes:    newPaneIndex(),
+	}
+	// Before any pane starts: its orphans must come here, not to init.
+	if err := becomeSubreaper(); err != nil && subreaperHolds {
+		return nil, fmt.Errorf("becoming the reaper of the panes' orphans: %w", err)
 	}
 	// A manifest that does not load is logged and kept: explain-agent-detect
 	// shows it, so a person who wrote one learns why it matches nothing.
