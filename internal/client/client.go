@@ -180,6 +180,13 @@ func start(opt Options) error {
 // nil). A daemon error is returned as *proto.Error.
 func (c *Client) Call(verb string, params any, result any) error {
 	if err := c.Send(verb, params); err != nil {
+		// A daemon that refuses a connection (rate_limited: over a cap)
+		// writes why and hangs up, maybe before the request went out:
+		// its line is still there to read, and is the answer.
+		var pe *proto.Error
+		if rerr := c.Receive(nil); errors.As(rerr, &pe) {
+			return pe
+		}
 		return err
 	}
 	return c.Receive(result)

@@ -33,7 +33,21 @@ func strictServer(tb testing.TB) (*Server, string) {
 	return testServer(tb, nil, false)
 }
 
+// cappedServer is a server with connection caps small enough to flood
+// in a test.
+func cappedServer(tb testing.TB, lim connLimits) (*Server, string) {
+	tb.Helper()
+	return testServerWith(tb, nil, func(s *Server) { s.ownChildrenOutside, s.limits = true, lim })
+}
+
 func testServer(tb testing.TB, set func(*Options), childrenOutside bool) (*Server, string) {
+	tb.Helper()
+	return testServerWith(tb, set, func(s *Server) { s.ownChildrenOutside = childrenOutside })
+}
+
+// testServerWith makes a server, changes it with tune before it listens,
+// and serves it until the test ends.
+func testServerWith(tb testing.TB, set func(*Options), tune func(*Server)) (*Server, string) {
 	tb.Helper()
 	dir, err := os.MkdirTemp("", "tb")
 	if err != nil {
@@ -52,7 +66,7 @@ func testServer(tb testing.TB, set func(*Options), childrenOutside bool) (*Serve
 	// The test binary is the daemon here, and it also starts the
 	// person's programs and sshd: its own children are not put inside
 	// (the boundary tests turn this off, and the CLI's run a real daemon).
-	srv.ownChildrenOutside = childrenOutside
+	tune(srv)
 	if err := srv.Listen(); err != nil {
 		tb.Fatal(err)
 	}

@@ -58,10 +58,41 @@ type paneIndex struct {
 	mu     sync.RWMutex
 	shells map[int]string    // pid → window id, until the shell is reaped
 	tokens map[string]string // token → window id, while the window lives
+	// placed remembers where processes were placed, by pid and start
+	// time: a process never moves in or out of the daemon's subtree (an
+	// orphan is re-parented to an ancestor, and the daemon is the
+	// subreaper of its panes), so a flood of connections from a few
+	// processes walks /proc once per process. A window that closes
+	// drops its entries; past maxPlaced the table starts over.
+	placed map[procKey]placement
 }
 
+type procKey struct {
+	pid   int
+	start uint64
+}
+
+// maxPlaced bounds the placement table.
+const maxPlaced = 4096
+
 func newPaneIndex() *paneIndex {
-	return &paneIndex{shells: map[int]string{}, tokens: map[string]string{}}
+	return &paneIndex{shells: map[int]string{}, tokens: map[string]string{}, placed: map[procKey]placement{}}
+}
+
+func (ix *paneIndex) placedAs(k procKey) (placement, bool) {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	pl, ok := ix.placed[k]
+	return pl, ok
+}
+
+func (ix *paneIndex) remember(k procKey, pl placement) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if len(ix.placed) >= maxPlaced {
+		clear(ix.placed)
+	}
+	ix.placed[k] = pl
 }
 
 func (ix *paneIndex) addShell(pid int, id string) {
@@ -74,8 +105,14 @@ func (ix *paneIndex) addShell(pid int, id string) {
 // name another process from then on.
 func (ix *paneIndex) dropShell(pid int) {
 	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	id := ix.shells[pid]
 	delete(ix.shells, pid)
-	ix.mu.Unlock()
+	for k, pl := range ix.placed {
+		if pl.pane == id {
+			delete(ix.placed, k) // its processes are still inside, in no pane now
+		}
+	}
 }
 
 func (ix *paneIndex) shell(pid int) (string, bool) {
@@ -123,7 +160,21 @@ func (s *Server) locate(pid int) placement {
 		return placement{inside: true} // the kernel did not say: not the person
 	}
 	for range 8 {
-		if pl, ok := s.walk(pid); ok {
+		st, err := procstat.Read(pid)
+		if err != nil {
+			return placement{inside: true} // gone already: fail closed
+		}
+		k := procKey{pid, st.Start}
+		if pl, ok := s.panes.placedAs(k); ok {
+			return pl
+		}
+		if pl, ok := s.walk(st); ok {
+			// Kept only if pid is still the process walked from, and
+			// not when inside a pane it could not name: that pane may
+			// be one whose shell is not registered yet.
+			if now, err := procstat.Read(pid); err == nil && now.Start == st.Start && (pl.pane != "" || !pl.inside) {
+				s.panes.remember(k, pl)
+			}
 			return pl
 		}
 	}
@@ -133,12 +184,8 @@ func (s *Server) locate(pid int) placement {
 // walk climbs pid's ancestry once. ok is false when a parent vanished or
 // was replaced while it climbed (look again: the orphan has been
 // re-parented by then).
-func (s *Server) walk(pid int) (pl placement, ok bool) {
-	first, err := procstat.Read(pid)
-	if err != nil {
-		return placement{inside: true}, true // gone already: fail closed
-	}
-	if pid == s.self {
+func (s *Server) walk(first procstat.Stat) (pl placement, ok bool) {
+	if first.PID == s.self {
 		return placement{}, true // the daemon's own process (an embedder's calls)
 	}
 	st := first

@@ -93,10 +93,20 @@ func (s *Server) serveConn(cn *conn) {
 	// is checked anyway, before anything is read.
 	cred, err := sock.Peer(cn.c)
 	if err != nil || cred.UID != s.uid {
+		<-s.admitting
 		refuse(cn.c, proto.Errorf(proto.CodeForbidden, "this daemon serves only the user that runs it"))
 		return
 	}
 	cn.peer = cred.PID
+	// Placed now, once, and counted against its pane (conn_caps.go).
+	s.place(cn)
+	release, perr := s.admit(cn)
+	<-s.admitting
+	if perr != nil {
+		refuse(cn.c, perr)
+		return
+	}
+	defer release()
 
 	reqs := make(chan request, maxPipeline)
 	done := make(chan struct{})

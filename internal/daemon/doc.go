@@ -116,6 +116,14 @@
 // window's exit code stays the one pty.Process.Wait took and a git the
 // daemon ran keeps its own status.
 //
+// The connection caps (conn_caps.go) count a pane as one, whatever it
+// forks: the control socket holds 4096 connections, the callers inside
+// at most 3840 of them together and one pane at most 512, so 256 stay
+// for the person; a connection is placed before it is counted, and at
+// most 64 wait to be placed. The herdr socket holds 1024, one pane 64
+// connections and 8 event streams (a caller outside every pane: per
+// process). Over a cap a connection gets one rate_limited line.
+//
 // What stays outside the boundary. Every process of the user may reach
 // the socket; the boundary is the process tree, so a process of the same
 // user that a pane gets started through another service is not in it:

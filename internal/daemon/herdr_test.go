@@ -414,10 +414,10 @@ func TestHerdrStreamsAndWaits(t *testing.T) {
 	eventually(t, "the earlier streams are uncounted", func() bool {
 		hw.srv.herdr.mu.Lock()
 		defer hw.srv.herdr.mu.Unlock()
-		return hw.srv.herdr.streams[os.Getpid()] == 0
+		return hw.srv.herdr.streams[herdrKey(placement{}, os.Getpid())] == 0
 	})
 	var streams []net.Conn
-	for range herdrStreamsPerProc {
+	for range defaultHerdrLimits.streamsPer {
 		s, err := net.Dial("unix", hw.herdr)
 		if err != nil {
 			t.Fatal(err)
@@ -549,7 +549,7 @@ func (hw *herdrWorld) conns() int {
 	h := hw.srv.herdr
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return h.conns[os.Getpid()]
+	return h.conns[herdrKey(placement{}, os.Getpid())]
 }
 
 // The per-process connection cap: 64 connections from this process are
@@ -575,14 +575,14 @@ func TestHerdrConnectionCapPerProcess(t *testing.T) {
 	// machine accepting them slowly does not see the first ones expire.
 	hw.srv.herdr.deadline.Store(int64(guard))
 	var held []net.Conn
-	for range herdrConnsPerProc {
+	for range defaultHerdrLimits.perKey {
 		c, err := net.Dial("unix", hw.herdr)
 		if err != nil {
 			t.Fatal(err)
 		}
 		held = append(held, c)
 	}
-	eventually(t, "the 64 connections are counted", func() bool { return hw.conns() == herdrConnsPerProc })
+	eventually(t, "the 64 connections are counted", func() bool { return hw.conns() == defaultHerdrLimits.perKey })
 	if got := rawHerdr(t, hw.herdr, `{"id":"over","method":"ping"}`); errCodeOf(got) != "rate_limited" {
 		t.Fatalf("65th connection: %s", got)
 	}

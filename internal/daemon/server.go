@@ -29,8 +29,6 @@ import (
 
 // Limits that keep one client from exhausting the daemon.
 const (
-	// maxConns caps open connections; one more is told why and closed.
-	maxConns = 4096
 	// lineBudget caps the bytes of request lines held at once across
 	// every connection (each line is also capped at proto.MaxLine).
 	lineBudget = 64 << 20
@@ -100,6 +98,13 @@ type Server struct {
 	// daemon proper starts only panes and its own helpers (git, and any
 	// hook git runs), none of them the person.
 	ownChildrenOutside bool
+
+	// limits are the control socket's connection caps, counts what they
+	// count, admitting the accepted connections not yet placed
+	// (conn_caps.go).
+	limits    connLimits
+	counts    connCount
+	admitting chan struct{}
 
 	// loadErrs are the harness manifests that did not load; written
 	// only while New runs.
@@ -173,6 +178,8 @@ func New(opt Options) (*Server, error) {
 		self:     os.Getpid(),
 		sid:      sessionOfSelf(),
 		panes:    newPaneIndex(),
+		limits:   defaultConnLimits,
+		counts:   connCount{byPane: map[string]int{}},
 	}
 	// Before any pane starts: its orphans must come here, not to init.
 	if err := becomeSubreaper(); err != nil && subreaperHolds {
@@ -387,10 +394,21 @@ func (s *Server) Serve(ctx context.Context) error {
 		case <-s.done:
 		}
 	}()
+	s.admitting = make(chan struct{}, max(1, s.limits.maxAdmitting))
 	var delay time.Duration
 	for {
+		// A connection takes a slot here and gives it back once it is
+		// placed and counted (serveConn): a flood waits in the kernel's
+		// backlog, not in slots the person's share would pay for.
+		select {
+		case s.admitting <- struct{}{}:
+		case <-s.done:
+			<-s.stopped
+			return nil
+		}
 		c, err := s.ln.Accept()
 		if err != nil {
+			<-s.admitting
 			if s.isClosed() {
 				<-s.stopped
 				return nil
@@ -411,11 +429,13 @@ func (s *Server) Serve(ctx context.Context) error {
 		switch {
 		case s.closed:
 			s.mu.Unlock()
+			<-s.admitting
 			c.Close()
 			continue
-		case len(s.conns) >= maxConns:
+		case len(s.conns) >= s.limits.maxConns:
 			s.mu.Unlock()
-			refuse(c, proto.Errorf(proto.CodeRateLimited, "the daemon holds %d connections, its cap", maxConns))
+			<-s.admitting
+			refuse(c, proto.Errorf(proto.CodeRateLimited, "the daemon holds %d connections, its cap", s.limits.maxConns))
 			continue
 		}
 		cn := newConn(s, c)

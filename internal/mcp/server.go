@@ -33,7 +33,17 @@ type Options struct {
 	Dial func() (*client.Client, error)
 	// Getenv reads the environment (TUIOS_PANE_ID); nil is no environment.
 	Getenv func(string) string
+	// MaxInFlight bounds the tools/call requests running at once (each
+	// holds a daemon connection); one more is answered rate_limited at
+	// once. 0 is DefaultMaxInFlight.
+	MaxInFlight int
 }
+
+// DefaultMaxInFlight is how many calls one server runs at once: a harness
+// that sends thousands of waits holds this many daemon connections, not
+// thousands (the daemon keeps a share of its connections for the person,
+// and caps each pane).
+const DefaultMaxInFlight = 64
 
 // Server is one MCP server session.
 type Server struct {
@@ -41,6 +51,8 @@ type Server struct {
 
 	wmu sync.Mutex // one writer at a time: answers may finish out of order
 	w   io.Writer
+
+	slots chan struct{} // one per tools/call running (Options.MaxInFlight)
 
 	mu       sync.Mutex
 	version  string                          // negotiated protocol version
@@ -57,7 +69,10 @@ func New(opt Options) *Server {
 	if opt.Getenv == nil {
 		opt.Getenv = func(string) string { return "" }
 	}
-	return &Server{opt: opt, inflight: map[string][]context.CancelFunc{}}
+	if opt.MaxInFlight <= 0 {
+		opt.MaxInFlight = DefaultMaxInFlight
+	}
+	return &Server{opt: opt, inflight: map[string][]context.CancelFunc{}, slots: make(chan struct{}, opt.MaxInFlight)}
 }
 
 // Serve reads messages from r and answers on w until r ends or ctx is

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -109,4 +110,63 @@ func TestUnknownToolAndMethod(t *testing.T) {
 	if a[3]["id"] != float64(4) || a[3]["result"] == nil {
 		t.Errorf("ping: %v", a[3])
 	}
+}
+
+// Calls in flight are bounded: past Options.MaxInFlight a call is
+// answered rate_limited at once (a harness that sends thousands of
+// waits holds that many daemon connections, not thousands), and a slot
+// frees when a call ends.
+func TestCallsInFlightAreBounded(t *testing.T) {
+	release := make(chan struct{})
+	dialled := make(chan struct{}, 8)
+	s := New(Options{MaxInFlight: 2, Dial: func() (*client.Client, error) {
+		dialled <- struct{}{}
+		<-release // the daemon is slow: the call holds its slot
+		return nil, errors.New("no daemon here")
+	}})
+	inR, inW, _ := os.Pipe()
+	outR, outW, _ := os.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(context.Background(), inR, outW); outW.Close() }()
+	call := func(id int) {
+		inW.WriteString(`{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"tools/call","params":{"name":"tuios_list_agents","arguments":{}}}` + "\n")
+	}
+	sc := bufio.NewScanner(outR)
+	next := func() map[string]any {
+		if !sc.Scan() {
+			t.Fatal("no answer")
+		}
+		var m map[string]any
+		json.Unmarshal(sc.Bytes(), &m)
+		return m
+	}
+	code := func(m map[string]any) string {
+		res, _ := m["result"].(map[string]any)
+		c, _ := res["content"].([]any)
+		if len(c) == 0 {
+			return ""
+		}
+		text, _ := c[0].(map[string]any)["text"].(string)
+		return strings.Fields(strings.TrimPrefix(text, "error "))[0]
+	}
+	call(1)
+	call(2)
+	<-dialled
+	<-dialled // both hold their slots now
+	call(3)
+	if m := next(); m["id"] != float64(3) || code(m) != "rate_limited:" {
+		t.Fatalf("the third call: %v", m)
+	}
+	close(release)
+	for range 2 {
+		if m := next(); code(m) != "no_daemon:" {
+			t.Fatalf("a held call: %v", m)
+		}
+	}
+	call(4) // a slot is free again
+	if m := next(); m["id"] != float64(4) || code(m) != "no_daemon:" {
+		t.Fatalf("after the slots freed: %v", m)
+	}
+	inW.Close()
+	<-done
 }
