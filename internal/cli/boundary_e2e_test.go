@@ -161,3 +161,31 @@ func waitFile(t *testing.T, path string) string {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// A pane reports agent state only for itself (the grants topic of the
+// skill says so): set-agent-state -w OTHER from a pane is forbidden and
+// leaves the other pane as it was; its own pane, and the person's shell
+// for any pane, are taken.
+func TestSetAgentStateForAnotherPaneFromAPaneIsForbidden(t *testing.T) {
+	e, lead, worker := mailSetup(t)
+	rc, out := e.inPane("lead", "tuios set-agent-state -w "+worker+" working --message 'not yours'")
+	if rc == 0 || !strings.Contains(out, "forbidden") || !strings.Contains(out, "only for itself") {
+		t.Fatalf("for another pane: rc %d %q", rc, out)
+	}
+	var st struct {
+		State   string `json:"state"`
+		Message string `json:"message"`
+	}
+	e.json(&st, "get-agent-state", "-s", "work", "-w", worker)
+	if st.Message == "not yours" {
+		t.Fatalf("the other pane took it: %+v", st)
+	}
+	if rc, out := e.inPane("lead", "tuios set-agent-state working --message mine && tuios set-agent-state -w "+lead+" working --message mine"); rc != 0 {
+		t.Fatalf("its own pane: rc %d %q", rc, out)
+	}
+	e.ok("set-agent-state", "-s", "work", "-w", worker, "working", "--message", "from the person")
+	e.json(&st, "get-agent-state", "-s", "work", "-w", worker)
+	if st.State != "working" || st.Message != "from the person" {
+		t.Fatalf("the person's report: %+v", st)
+	}
+}

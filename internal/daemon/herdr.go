@@ -254,9 +254,12 @@ func herdrRefuse(c net.Conn, id json.RawMessage, e *herdrErr) {
 	c.Close()
 }
 
-// writeHerdr writes one answer line: result or error, with the id echoed
-// when the request had a string id.
+// writeHerdr writes one answer line: result or error, never both (an
+// error wins), with the id echoed when the request had a string id.
 func writeHerdr(c net.Conn, id json.RawMessage, res any, e *herdrErr) error {
+	if e != nil {
+		res = nil
+	}
 	out := struct {
 		ID     json.RawMessage `json:"id,omitempty"`
 		Result any             `json:"result,omitempty"`

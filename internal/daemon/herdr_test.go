@@ -205,6 +205,24 @@ func TestHerdrReportsFromRealPanes(t *testing.T) {
 	if errCodeOf(ans[0]) != "forbidden" || !strings.Contains(ans[0], "a pane may report only for itself") || bState() != "none" {
 		t.Fatalf("report for another pane: %q, b is %s", ans, bState())
 	}
+	// A refusal is an error alone, never an ok result beside it, for
+	// every report method.
+	ans = hw.report("work", a, reportLine(other, "crush", "working", 21, ""),
+		`{"id":"s","method":"pane.report_agent_session","params":{"pane_id":"`+other+`","source":"crush","agent":"crush","agent_session_id":"x"}}`,
+		`{"id":"r","method":"pane.release_agent","params":{"pane_id":"`+other+`","source":"crush","agent":"crush"}}`)
+	for i, l := range ans {
+		if errCodeOf(l) != "forbidden" || strings.Contains(l, `"result"`) {
+			t.Fatalf("refusal %d: %s", i, l)
+		}
+	}
+	for _, l := range []string{
+		`{"id":"7","method":"pane.report_agent","params":{"pane_id":"x","source":"x","agent":"x","state":"working"}}`,
+		`{"id":"8","method":"pane.release_agent","params":{"pane_id":"x","source":"x","agent":"x"}}`,
+	} {
+		if got := rawHerdr(t, hw.herdr, l); errCodeOf(got) != "forbidden" || strings.Contains(got, `"result"`) {
+			t.Fatalf("a refusal outside every pane: %s", got)
+		}
+	}
 	// Missing field, serde's wording.
 	ans = hw.report("work", a, `{"id":"m","method":"pane.report_agent","params":{"source":"crush","agent":"crush","state":"working"}}`)
 	if errCodeOf(ans[0]) != "invalid_request" || !strings.Contains(ans[0], "missing field `pane_id`") {
