@@ -189,3 +189,32 @@ func TestSetAgentStateForAnotherPaneFromAPaneIsForbidden(t *testing.T) {
 		t.Fatalf("the person's report: %+v", st)
 	}
 }
+
+// A process that left its pane's session outlives the daemon; when it
+// (or anyone) restarts the daemon, the next daemon on the socket still
+// keeps it, and what it starts, inside: the first wrote it down as it
+// stopped.
+func TestAnEscapeeThatOutlivesTheDaemonIsStillInside(t *testing.T) {
+	e := newEnv(t)
+	e.ok("new", "--detach", "work")
+	exe, _ := os.Executable()
+	out := filepath.Join(e.dir, "out")
+	os.MkdirAll(out, 0o700)
+	gate, ready := filepath.Join(e.dir, "gate"), filepath.Join(out, "ready")
+	helper := "'" + exe + "' -test.run='^TestBoundaryHelper$' '" + e.socket() + "' '" + filepath.Join(out, "after") + "' attach"
+	// Its child calls, not the escapee itself: the list covers what the
+	// escapees start.
+	script := filepath.Join(e.dir, "escapee.sh")
+	os.WriteFile(script, []byte("echo up > "+ready+"\nwhile [ ! -e "+gate+" ]; do sleep 0.05; done\nenv -i "+helper+"\nsleep 1\n"), 0o600)
+	e.ok("send-text", "-s", "work", "-w", "0", "setsid -f sh "+script+"\n")
+	waitFile(t, ready)
+	e.ok("kill-server")
+	e.ok("ls") // a new daemon
+	os.WriteFile(gate, nil, 0o600)
+	if got := waitFile(t, filepath.Join(out, "after")); got != "not_human" {
+		t.Fatalf("the escapee's child after a restart: %q", got)
+	}
+	if got := rawCall(e.socket(), "attach"); got != "ok" {
+		t.Fatalf("the person after a restart: %q", got)
+	}
+}

@@ -193,6 +193,9 @@ func (s *Server) walk(first procstat.Stat) (pl placement, ok bool) {
 		if id, ok := s.panes.shell(st.PID); ok {
 			return placement{pane: id, how: "ancestry", inside: true}, true
 		}
+		if s.escaped.has(procKey{st.PID, st.Start}) {
+			return placement{inside: true}, true // left inside by the last daemon (escapees.go)
+		}
 		switch st.Parent {
 		case s.self:
 			// A child of the daemon that is no pane's shell: an orphan

@@ -102,6 +102,12 @@
 //     its herdr socket beside HERDR_ENV=1) put a caller inside.
 //   - A walk that cannot finish (the caller gone, the tree changing again
 //     and again, no pid from the kernel) counts as inside.
+//   - What outlives the daemon stays inside the next one: as it stops,
+//     after the panes closed, the daemon writes down every process still
+//     on its side (one that setsid took out of its pane's session
+//     survives), and the next daemon on the socket keeps those and what
+//     they start inside (escapees.go). Otherwise such a process could stop
+//     the daemon and start the next one outside that one's subtree.
 //
 // TUIOS_PANE_TOKEN, a secret per pane in its environment, proves the
 // pane where the kernel cannot name it (a caller in another pid
@@ -129,7 +135,9 @@
 // user that a pane gets started through another service is not in it:
 // `systemd-run --user`, a cron or at job, `ssh localhost`, a desktop
 // launcher, a D-Bus activated service. Such a process is the person as
-// far as the daemon can tell. So is a debugger: a pane that can ptrace
+// far as the daemon can tell. So is a process that left its pane's
+// session when the daemon was killed outright (SIGKILL, a crash): only a
+// daemon that stops writes its escapees down. So is a debugger: a pane that can ptrace
 // the person's attached client (same uid, where kernel.yama.ptrace_scope
 // is 0) can take its nonce from memory, and a same-uid process can read
 // a pane's environment (and so its token) from /proc. What the person

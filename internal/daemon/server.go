@@ -88,9 +88,10 @@ type Server struct {
 
 	// self and sid are the daemon's pid and terminal session, panes its
 	// pane shells and tokens: what placing a caller reads (boundary.go).
-	self  int
-	sid   int
-	panes *paneIndex
+	self    int
+	sid     int
+	panes   *paneIndex
+	escaped *escapeeList // what the last daemon on this socket left inside (escapees.go)
 	// ownChildrenOutside: processes this process started itself (with
 	// os/exec, in its session) are judged as any other caller, not put
 	// inside. Only this package's tests set it: there the test binary is
@@ -232,6 +233,8 @@ func New(opt Options) (*Server, error) {
 		opt.StateDir = ""
 	}
 	s.opt.StateDir = opt.StateDir
+	s.escaped = newEscapees(opt.Socket, opt.StateDir)
+	s.escaped.load(s)
 	s.att = newAttention(s, opt.StateDir)
 	s.outbox = newServerOutbox(s) // outbox_verbs.go: after the Inbox it feeds
 	s.follow = newHostFollow(s)   // host_follow.go: after the Inbox it stamps
@@ -524,6 +527,7 @@ func (s *Server) shutdown() {
 	}
 	s.freezeState() // the final saves, before closing the panes closes their items
 	s.closeAllWindows()
+	s.escaped.save(s) // what outlived its pane stays inside for the next daemon
 	for _, r := range rings { // mail dies with the daemon, and so does the stash
 		r.Close()
 	}
