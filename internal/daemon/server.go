@@ -527,7 +527,7 @@ func (s *Server) shutdown() {
 	}
 	s.freezeState() // the final saves, before closing the panes closes their items
 	s.closeAllWindows()
-	s.escaped.save(s) // what outlived its pane stays inside for the next daemon
+	s.escaped.save(s)         // what outlived its pane stays inside for the next daemon
 	for _, r := range rings { // mail dies with the daemon, and so does the stash
 		r.Close()
 	}
