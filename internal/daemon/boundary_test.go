@@ -91,6 +91,9 @@ func TestOrphansAreReapedAndExitCodesKept(t *testing.T) {
 // git runs), is not the person: it gets no nonce. The same process is the
 // person's when this test binary plays the person (the control).
 func TestTheDaemonsOwnChildrenAreNotThePerson(t *testing.T) {
+	if !subreaperHolds {
+		t.Skip("reads /proc")
+	}
 	_, strict := strictServer(t)
 	dialRPC(t, strict).must("new-session", map[string]any{"name": "n"})
 	if out := helper(t, strict, "attach", ""); !strings.Contains(out, "code="+codeRespondNotHuman) {
