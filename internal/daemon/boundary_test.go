@@ -176,3 +176,31 @@ func TestAPaneTokenPlacesButNeverMakesThePerson(t *testing.T) {
 		t.Fatalf("a closed window's token: %v", err)
 	}
 }
+
+// The environment only ever puts a caller inside: herdr's variables are
+// read as tuios's are (a live window's HERDR_PANE_ID, or this daemon's
+// herdr socket beside HERDR_ENV=1), and any TUIOS_PANE_TOKEN is a pane's.
+// Here the caller is a process the kernel places outside every pane.
+func TestHerdrVariablesAndATokenInTheEnvironmentAreAPanes(t *testing.T) {
+	srv, sock := server(t)
+	r := dialRPC(t, sock)
+	r.must("new-session", map[string]any{"name": "n"})
+	id := str(r.must("new-window", map[string]any{"session": "n", "no_focus": true})["window_id"])
+	paneID := "w" + herdrHex(srv.sessionNamed("n").ID) + ":p" + herdrHex(id)
+	for _, c := range []struct {
+		env    []string
+		person bool
+	}{
+		{nil, true},
+		{[]string{"HERDR_PANE_ID=" + paneID}, false},
+		{[]string{"HERDR_PANE_ID=w000000000000:p000000000000"}, true}, // names no window here
+		{[]string{"HERDR_ENV=1", "HERDR_SOCKET_PATH=" + srv.herdr.path}, false},
+		{[]string{"HERDR_SOCKET_PATH=" + srv.herdr.path}, true}, // named alone, as a person may
+		{[]string{"TUIOS_PANE_TOKEN=0123"}, false},
+	} {
+		out := helper(t, sock, "attach", "", c.env...)
+		if got := strings.Contains(out, "helper_result=ok"); got != c.person {
+			t.Errorf("%v: %s", c.env, out)
+		}
+	}
+}
