@@ -295,8 +295,8 @@ func TestFloodsFromPanesLeaveThePersonIn(t *testing.T) {
 	t.Logf("flood: %d processes x 64 waits on each socket from one pane, %d MCP waits (%d answered rate_limited)", procs, calls, limited)
 	t.Logf("refused: control %d, herdr %d, dial errors %d", mainRefused, herdrRefused, dialErrs)
 	t.Logf("daemon: %d fds, %d MB RSS before; %d fds, %d MB RSS during; %d ms of CPU for the whole flood", fds0, rss0/1024, fds, rss/1024, cpu*10)
-	t.Logf("person's list-sessions (dial + call) during the flood: %d calls in %v, p50 %v, p99 %v, max %v, %d over 100 ms",
-		len(took), time.Since(probe.start).Round(time.Millisecond), quantile(took, 0.5), quantile(took, 0.99), quantile(took, 1), over100)
+	t.Logf("person's list-sessions (dial + call) during the flood: %d calls in %v, p50 %v, p90 %v, max %v, %d over 100 ms",
+		len(took), time.Since(probe.start).Round(time.Millisecond), quantile(took, 0.5), quantile(took, 0.9), quantile(took, 1), over100)
 	t.Logf("person's tuios ls (the binary, start to exit) during the flood: p50 %v, max %v", quantile(cli, 0.5), quantile(cli, 1))
 	eventually := func(what string, cond func() bool) {
 		deadline := time.Now().Add(60 * time.Second)
