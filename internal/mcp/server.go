@@ -58,6 +58,7 @@ type Server struct {
 	version  string                          // negotiated protocol version
 	inflight map[string][]context.CancelFunc // by request id, for cancel
 	verbs    map[string]proto.VerbInfo       // list-verbs, read once
+	fetching *verbFetch                      // the list-verbs call in flight, if any
 	self     *pane                           // the caller's pane, once found
 }
 
@@ -322,12 +323,43 @@ func (s *Server) listTools() (any, *rpcError) {
 
 // verbList reads list-verbs once.
 func (s *Server) verbList() (map[string]proto.VerbInfo, error) {
+	// One fetch at a time: a harness that opens with a burst of calls
+	// asks the daemon for its 100 KB verb list once, not once per call.
 	s.mu.Lock()
-	v := s.verbs
-	s.mu.Unlock()
-	if v != nil {
+	if v := s.verbs; v != nil {
+		s.mu.Unlock()
 		return v, nil
 	}
+	f := s.fetching
+	first := f == nil
+	if first {
+		f = &verbFetch{done: make(chan struct{})}
+		s.fetching = f
+	}
+	s.mu.Unlock()
+	if !first {
+		<-f.done
+		return f.verbs, f.err
+	}
+	f.verbs, f.err = s.fetchVerbs()
+	s.mu.Lock()
+	s.fetching = nil // a failed fetch is tried again by the next call
+	if f.err == nil {
+		s.verbs = f.verbs
+	}
+	s.mu.Unlock()
+	close(f.done)
+	return f.verbs, f.err
+}
+
+// verbFetch is a list-verbs call in flight, which other calls wait for.
+type verbFetch struct {
+	done  chan struct{}
+	verbs map[string]proto.VerbInfo
+	err   error
+}
+
+func (s *Server) fetchVerbs() (map[string]proto.VerbInfo, error) {
 	c, err := s.opt.Dial()
 	if err != nil {
 		return nil, err
@@ -337,12 +369,9 @@ func (s *Server) verbList() (map[string]proto.VerbInfo, error) {
 	if err := c.Call("list-verbs", nil, &vl); err != nil {
 		return nil, err
 	}
-	v = map[string]proto.VerbInfo{}
+	v := map[string]proto.VerbInfo{}
 	for _, vi := range vl.Verbs {
 		v[vi.Verb] = vi
 	}
-	s.mu.Lock()
-	s.verbs = v
-	s.mu.Unlock()
 	return v, nil
 }

@@ -6,12 +6,18 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/tuios/tuios/internal/client"
+	"github.com/tuios/tuios/internal/config"
+	"github.com/tuios/tuios/internal/daemon"
+	"github.com/tuios/tuios/internal/proto"
 )
 
 // serve runs a server on real pipes with no daemon to reach, sends lines
@@ -124,6 +130,8 @@ func TestCallsInFlightAreBounded(t *testing.T) {
 		<-release // the daemon is slow: the call holds its slot
 		return nil, errors.New("no daemon here")
 	}})
+	// The verb list is known: each call then dials for its own verb.
+	s.verbs = map[string]proto.VerbInfo{"list-agents": {Verb: "list-agents"}}
 	inR, inW, _ := os.Pipe()
 	outR, outW, _ := os.Pipe()
 	done := make(chan error, 1)
@@ -169,4 +177,40 @@ func TestCallsInFlightAreBounded(t *testing.T) {
 	}
 	inW.Close()
 	<-done
+}
+
+// A burst of first calls asks the daemon for its verb list once: the
+// others wait for that one fetch (a real daemon answers it; the dials are
+// counted).
+func TestABurstOfCallsFetchesTheVerbListOnce(t *testing.T) {
+	dir := t.TempDir()
+	sock := filepath.Join(dir, "run", "tuios.sock")
+	srv, err := daemon.New(daemon.Options{Socket: sock, Shell: "/bin/sh", StateDir: "-", Config: &config.File{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Listen(); err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(context.Background())
+	defer srv.Close()
+	var dials atomic.Int32
+	s := New(Options{Dial: func() (*client.Client, error) {
+		dials.Add(1)
+		return client.Dial(client.Options{Socket: sock})
+	}})
+	var wg sync.WaitGroup
+	for range 20 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if v, err := s.verbList(); err != nil || v["list-agents"].Verb == "" {
+				t.Errorf("verbList: %v", err)
+			}
+		}()
+	}
+	wg.Wait()
+	if n := dials.Load(); n != 1 {
+		t.Fatalf("%d fetches of the verb list for 20 callers", n)
+	}
 }
