@@ -129,10 +129,11 @@ func TestEscapesFromAPaneAreNeverThePerson(t *testing.T) {
 		}
 	}
 	// One more outlives its pane: it waits, in a session of its own, for
-	// the pane to close, and only then calls.
+	// the pane to close, and only then calls (it gives up after a minute,
+	// so a failed test leaves nothing running).
 	gate, ready := filepath.Join(e.dir, "gate"), filepath.Join(out, "ready")
 	e.ok("new-window", "-s", "work", "brief", "--no-focus", "--", "sh", "-c",
-		"setsid -f sh -c 'echo up > "+ready+"; while [ ! -e "+gate+" ]; do sleep 0.05; done; exec env -i "+strings.ReplaceAll(helper("outlived", "attach"), "'", `'\''`)+"'; sleep 600")
+		"setsid -f sh -c 'echo up > "+ready+"; n=0; while [ ! -e "+gate+" ] && [ $n -lt 1200 ]; do sleep 0.05; n=$((n+1)); done; exec env -i "+strings.ReplaceAll(helper("outlived", "attach"), "'", `'\''`)+"'; sleep 600")
 	waitFile(t, ready) // in its own session by now
 	e.ok("close-window", "-s", "work", "-w", "brief")
 	os.WriteFile(gate, nil, 0o600)
@@ -216,7 +217,7 @@ func TestAnEscapeeThatOutlivesTheDaemonIsStillInside(t *testing.T) {
 	// Its child calls, not the escapee itself: the list covers what the
 	// escapees start.
 	script := filepath.Join(e.dir, "escapee.sh")
-	os.WriteFile(script, []byte("echo up > "+ready+"\nwhile [ ! -e "+gate+" ]; do sleep 0.05; done\nenv -i "+helper+"\nsleep 1\n"), 0o600)
+	os.WriteFile(script, []byte("echo up > "+ready+"\nn=0\nwhile [ ! -e "+gate+" ] && [ $n -lt 1200 ]; do sleep 0.05; n=$((n+1)); done\nenv -i "+helper+"\nsleep 1\n"), 0o600)
 	e.ok("send-text", "-s", "work", "-w", "0", "setsid -f sh "+script+"\n")
 	waitFile(t, ready)
 	e.ok("kill-server")
