@@ -295,7 +295,7 @@ type herdrCall struct {
 	pane   string
 	// gc is the connection the method was admitted on (gate.go): the
 	// target check reads its caller.
-	gc *conn
+	gc     *conn
 	inside bool // on the daemon's side (boundary.go), pane known or not
 	// r is the reader the request came from: a wait watches it for the
 	// client's hang-up (gone ends then; goneOnce starts that watch).
