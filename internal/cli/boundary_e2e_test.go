@@ -180,7 +180,7 @@ func waitFile(t *testing.T, path string) string {
 func TestSetAgentStateForAnotherPaneFromAPaneIsForbidden(t *testing.T) {
 	e, lead, worker := mailSetup(t)
 	rc, out := e.inPane("lead", "tuios set-agent-state -w "+worker+" working --message 'not yours'")
-	if rc == 0 || !strings.Contains(out, "forbidden") || !strings.Contains(out, "only for itself") {
+	if rc == 0 || !strings.Contains(out, "forbidden") || !strings.Contains(out, "only about that pane") {
 		t.Fatalf("for another pane: rc %d %q", rc, out)
 	}
 	var st struct {
