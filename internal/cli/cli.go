@@ -67,6 +67,7 @@ func commands() []Command {
 		hostsCommands,  // hosts.go
 		outboxCommands, // outbox.go
 		startAgentCommands,
+		agentProtoCommands, // agent_proto.go
 		optionsCommands, // options.go: set-config, get-config, list-options, list-themes
 		mcpCommands,     // mcp.go
 	} {

@@ -33,7 +33,7 @@ type agentStartedView struct {
 func startAgentCommands() []Command {
 	return []Command{{
 		Name: "start-agent", Summary: "start an agent in a new window and return once it is at its prompt",
-		Usage: "AGENT [--name N] [--prompt P] [-s SESSION] [--cwd DIR] [--workspace N] [--focus] [--ready-timeout MS] [--env NAME[=VALUE]]… [--json] [-- ARGS…]",
+		Usage: "AGENT [--protocol acp|codex] [--name N] [--prompt P] [-s SESSION] [--cwd DIR] [--workspace N] [--focus] [--ready-timeout MS] [--env NAME[=VALUE]]… [--json] [-- ARGS…]",
 		Help: "Opens a window in the session -s names (creating the session when it is missing; default: your own pane's, else the most recently active), " +
 			"runs AGENT there with the arguments after --, and returns once the agent shows it is at its prompt (its state reads idle or done). " +
 			"AGENT is a known agent (claude, codex, gemini, opencode, …) or the path to a program. It is looked up in your PATH and runs with your PATH, " +
@@ -42,11 +42,16 @@ func startAgentCommands() []Command {
 			"If the agent stops on a screen that needs you (a trust dialog, a login), the command ends there: the window stays open for you to answer it, and it exits 1. " +
 			"It exits 1 too when the agent is not ready within --ready-timeout, or its window closed. " +
 			"A window that has not reached its prompt 30 s after it started, and is not waiting on a known prompt, gets an Inbox question: look at the pane and answer it. " +
-			"Not in this version: --protocol acp|codex (start the agent's own CLI instead), --grants, --repo and --clone.",
+			"With --protocol acp or --protocol codex, AGENT is the whole command of an agent that speaks the Agent Client Protocol or Codex's app-server on its stdio " +
+			"(quote it: 'gemini --acp', 'qwen --acp', 'opencode acp', 'codex app-server'); the pane then runs tuios agent-proto, which shows the conversation as a transcript you type into " +
+			"and reports the agent's state itself, exactly as the protocol says it. Its one-line permission requests are held in the Inbox without any config (allow once or deny). " +
+			"In that pane, Ctrl+C cancels the running turn and every permission request it waits on, and Ctrl+D on an empty line quits (see tuios agent-proto --help). " +
+			"Not in this version: --grants, --repo and --clone.",
 		Example: "tuios start-agent claude --name reviewer\n" +
 			"tuios start-agent codex --name tests --prompt 'Run the tests and fix what fails.'\n" +
 			"tuios start-agent claude -s review --cwd ~/src/api --json -- --model sonnet\n" +
-			"tuios start-agent ./bin/my-agent --ready-timeout 30000",
+			"tuios start-agent ./bin/my-agent --ready-timeout 30000\n" +
+			"tuios start-agent --protocol acp 'gemini --acp' --name helper --prompt 'Summarise the README.'",
 		Flags: func(fs *FlagSet) {
 			fs.StringP("session", "s", "", "the session, created when missing, or HOST:SESSION on a linked host (default: your own pane's, else the most recently active)")
 			hostFlag(fs)
@@ -57,7 +62,7 @@ func startAgentCommands() []Command {
 			fs.Bool("focus", false, "focus the new window")
 			fs.Int("ready-timeout", 120000, "ms to wait for the agent to reach its prompt")
 			fs.StringArray("env", nil, "NAME=VALUE for the agent, or NAME to pass your own value (repeatable)")
-			fs.String("protocol", "", "not in this version")
+			fs.String("protocol", "", "acp or codex: run AGENT (its whole command, quoted) headless over that protocol, in a transcript pane")
 			fs.String("grants", "", "not in this version")
 			fs.String("repo", "", "not in this version")
 			fs.Bool("clone", false, "not in this version")

@@ -78,6 +78,10 @@ type Window struct {
 	resumeHarness string
 	// popup is set for a window that floats over the tiles (popup.go).
 	popup *popup
+	// protocol is acp or codex for a pane whose process is tuios
+	// agent-proto (start-agent --protocol): it reports its own state and
+	// holds its permission requests for the Inbox without config.
+	protocol string
 
 	proc *pty.Process
 	in   *pty.Input // every write to the pane's input, in order
@@ -174,6 +178,9 @@ type windowSpec struct {
 	id       string
 	restored bool
 	popup    *popup // popup.go: open it as a popup
+	// protocol is acp or codex for a pane start-agent --protocol opened
+	// (its process is tuios agent-proto).
+	protocol string
 }
 
 // startWindow starts a window in ss. Called without s.mu held. A session
@@ -218,7 +225,7 @@ func (s *Server) startWindow(ss *Session, spec windowSpec) (*Window, *proto.Erro
 		return nil, e
 	}
 	w := &Window{
-		ID: id, session: ss, name: spec.name, cols: spec.cols, rows: spec.rows, argv: argv, program: len(spec.argv) > 0, cwd: spec.cwd,
+		ID: id, session: ss, name: spec.name, cols: spec.cols, rows: spec.rows, argv: argv, program: len(spec.argv) > 0, cwd: spec.cwd, protocol: spec.protocol,
 		created: time.Now(), popup: spec.popup, proc: proc, srv: s, outputGen: make(chan struct{}), exitCh: make(chan struct{}), readDone: make(chan struct{}),
 	}
 	w.in = pty.NewInput(proc, pty.InputOptions{Max: inputCap})

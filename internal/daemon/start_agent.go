@@ -12,6 +12,7 @@ import (
 	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/detect"
 	"github.com/tuios/tuios/inbox"
+	"github.com/tuios/tuios/internal/agentproto"
 	"github.com/tuios/tuios/internal/proto"
 )
 
@@ -78,9 +79,9 @@ type startAgentParams struct {
 	ReadyTimeout int      `json:"ready_timeout" desc:"ms to wait for the agent to reach its prompt" min:"1" max:"3600000" default:"120000"`
 	Env          []string `json:"env" desc:"NAME=VALUE variables for the agent (at most 64; TUIOS_*, TMUX and TMUX_PANE are refused; never over a link)" maxlen:"64"`
 	Path         string   `json:"path" desc:"the caller's PATH: the agent is looked up in it and runs with it (the CLI sends its own; default: the daemon's)" maxlen:"65536"`
+	Protocol string `json:"protocol" desc:"acp or codex: run the agent headless over the Agent Client Protocol or Codex's app-server, in a tuios agent-proto pane that draws the conversation and reports the state itself; agent is then the whole command, e.g. 'gemini --acp'" maxlen:"64"`
 	// Not in this version: named so they are refused with what to do
 	// instead, rather than as unknown params.
-	Protocol string `json:"protocol" desc:"not in this version: refused" maxlen:"64"`
 	Grants   string `json:"grants" desc:"not in this version: refused" maxlen:"256"`
 	Repo     string `json:"repo" desc:"not in this version: refused" maxlen:"4096"`
 	Clone    bool   `json:"clone" desc:"not in this version: refused"`
@@ -107,10 +108,10 @@ type agentStarted struct {
 	Reason         string `json:"reason"`
 	PromptStatus   string `json:"prompt_status"` // sent, stalled or not_sent; "" without a prompt
 	PromptNote     string `json:"prompt_note,omitempty"`
-	// Always "" and false in this version: --protocol and --clone are
-	// refused. Named so a reader of the spec's result finds them.
-	Protocol string `json:"protocol"`
-	Cloned   bool   `json:"cloned"`
+	Protocol string `json:"protocol"` // acp or codex with --protocol, else ""
+	// Always false in this version: --clone is refused. Named so a reader
+	// of the spec's result finds it.
+	Cloned bool `json:"cloned"`
 }
 
 func (s *Server) startAgentVerbs(add addFunc) {
@@ -123,9 +124,9 @@ func (s *Server) startAgentVerbs(add addFunc) {
 // instead.
 func startRefusals(cn *conn, p *startAgentParams) *proto.Error {
 	switch {
-	case p.Protocol != "":
-		return proto.Errorf(proto.CodeInvalidParams, "--protocol %s is not in this version of tuios: an agent runs in its own terminal UI", clipText(p.Protocol, 32)).
-			WithHint(proto.Hint{Param: "protocol", Command: "tuios start-agent opencode --name helper", Detail: "start the agent's own CLI without --protocol; tuios tracks its state from the screen and its hooks"})
+	case p.Protocol != "" && p.Protocol != agentproto.ProtocolACP && p.Protocol != agentproto.ProtocolCodex:
+		return proto.Errorf(proto.CodeInvalidParams, "--protocol %s is not a protocol tuios speaks", clipText(p.Protocol, 32)).
+			WithHint(proto.Hint{Param: "protocol", Accepted: []string{"acp", "codex"}, Command: "tuios start-agent --protocol acp 'gemini --acp' --name helper"})
 	case p.Grants != "":
 		return proto.Errorf(proto.CodeInvalidParams, "--grants is not in this version of tuios: a pane holds no grants").
 			WithHint(proto.Hint{Param: "grants", Detail: "leave out --grants; every pane may do what any pane may"})
@@ -305,8 +306,24 @@ func (s *Server) startAgent(cn *conn, p *startAgentParams) (any, *proto.Error) {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "--cwd %q is not an absolute path", clipText(p.Cwd, 64)).
 			WithHint(proto.Hint{Param: "cwd", Detail: "give the folder from /"})
 	}
-	harness, program, err := s.agentProgram(p.Agent)
-	if err != nil {
+	var harness, program string
+	var err *proto.Error
+	if p.Protocol != "" {
+		// The whole command of an agent that speaks the protocol on its
+		// stdio: 'gemini --acp', 'codex app-server'.
+		words, serr := agentproto.SplitCommand(p.Agent)
+		if serr != nil || len(words) == 0 || words[0] == "" {
+			why := "it is empty"
+			if serr != nil {
+				why = serr.Error()
+			}
+			return nil, proto.Errorf(proto.CodeInvalidParams, "the agent command %q cannot be read: %s", clipText(p.Agent, 64), why).
+				WithHint(proto.Hint{Param: "agent", Command: "tuios start-agent --protocol acp 'gemini --acp'"})
+		}
+		program = words[0]
+		p.Args = append(words[1:], p.Args...)
+		harness = harnessOfProgram(s.tracker.Detector().Registry(), filepath.Base(program))
+	} else if harness, program, err = s.agentProgram(p.Agent); err != nil {
 		return nil, err
 	}
 	for _, a := range append([]string{program}, p.Args...) {
@@ -358,6 +375,11 @@ func (s *Server) startAgent(cn *conn, p *startAgentParams) (any, *proto.Error) {
 	}
 	agentArgv := append([]string{abs}, p.Args...)
 	argv := agentArgv
+	if p.Protocol != "" {
+		// The pane's process is tuios itself, which runs the agent on
+		// pipes, draws the conversation and reports the state.
+		argv = append([]string{s.opt.Executable, "agent-proto", "--protocol", p.Protocol, "--"}, agentArgv...)
+	}
 	if len(p.Env) > 0 || path != envValue(s.opt.Env, "PATH") {
 		// Variables the panes do not get already go through env(1).
 		// Without them (a daemon the CLI started has the person's
@@ -371,7 +393,11 @@ func (s *Server) startAgent(cn *conn, p *startAgentParams) (any, *proto.Error) {
 		if path != "" {
 			argv = append(argv, "PATH="+path)
 		}
-		argv = append(append(argv, p.Env...), agentArgv...)
+		if p.Protocol != "" {
+			argv = append(append(argv, p.Env...), append([]string{s.opt.Executable, "agent-proto", "--protocol", p.Protocol, "--"}, agentArgv...)...)
+		} else {
+			argv = append(append(argv, p.Env...), agentArgv...)
+		}
 	}
 
 	// The session: found, or created when missing.
@@ -406,7 +432,7 @@ func (s *Server) startAgent(cn *conn, p *startAgentParams) (any, *proto.Error) {
 	readyTimer := s.clock.AfterFunc(timeout, func() { close(expired) })
 	defer readyTimer.Stop()
 	noticeTimer := s.clock.AfterFunc(startAgentNoticeAfter, func() { close(noticeDue) })
-	w, err := s.startWindow(ss, windowSpec{name: name, argv: argv, cwd: cwd, workspace: p.Workspace, noFocus: !p.Focus})
+	w, err := s.startWindow(ss, windowSpec{name: name, argv: argv, cwd: cwd, workspace: p.Workspace, noFocus: !p.Focus, protocol: p.Protocol})
 	if err != nil {
 		noticeTimer.Stop()
 		if created {
@@ -417,7 +443,7 @@ func (s *Server) startAgent(cn *conn, p *startAgentParams) (any, *proto.Error) {
 	s.watchStartNotice(w, noticeDue, noticeTimer)
 
 	res := agentStarted{Type: "agent_started", Session: ss.Name, SessionID: ss.ID, CreatedSession: created, WindowID: w.ID, PtyID: w.ID,
-		Agent: harness, Command: posixCommand(agentArgv), Cwd: cwd}
+		Agent: harness, Command: posixCommand(agentArgv), Cwd: cwd, Protocol: p.Protocol}
 	if res.Agent == "" {
 		res.Agent = filepath.Base(program)
 	}

@@ -1,0 +1,195 @@
+package cli_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// protoPane is an agent start-agent --protocol opened in session "work".
+type protoPane struct {
+	t      *testing.T
+	e      *env
+	name   string
+	window string
+}
+
+type protoState struct {
+	WindowID string            `json:"window_id"`
+	State    string            `json:"state"`
+	Message  string            `json:"message"`
+	Source   string            `json:"source"`
+	Harness  string            `json:"harness_id"`
+	Protocol string            `json:"protocol"`
+	Meta     map[string]string `json:"meta"`
+}
+
+// startFakeProto starts the fake ACP agent (agent_proto_fake_test.go) in
+// the given mode through start-agent --protocol acp.
+func startFakeProto(t *testing.T, e *env, mode string, extra ...string) (*protoPane, map[string]any) {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := append([]string{"start-agent", "--protocol", "acp", self, "-s", "work", "--name", "fake", "--env", "FAKE_ACP_AGENT=" + mode,
+		"--cwd", e.workDir(), "--ready-timeout", "20000", "--json"}, extra...)
+	r := e.run(args...)
+	var res map[string]any
+	if err := json.Unmarshal([]byte(r.out), &res); err != nil {
+		t.Fatalf("start-agent: exit %d %v\n%s\n%s", r.code, err, r.out, r.err)
+	}
+	p := &protoPane{t: t, e: e, name: "fake", window: res["window_id"].(string)}
+	return p, res
+}
+
+func (p *protoPane) get() protoState {
+	var s protoState
+	p.e.json(&s, "get-agent-state", "-s", "work", "-w", p.name)
+	return s
+}
+
+func (p *protoPane) wait(state string, timeout time.Duration) protoState {
+	p.t.Helper()
+	if r := p.e.run("wait-for", "agent-state", "-s", "work", "-w", p.name, "--until", state,
+		"--timeout", strconv.Itoa(int(timeout/time.Millisecond))); r.code != 0 {
+		p.t.Fatalf("the pane never read %s (now %+v):\n%s", state, p.get(), p.screen())
+	}
+	return p.get()
+}
+
+func (p *protoPane) screen() string {
+	return p.e.ok("capture-pane", "-s", "work", "-w", p.name)
+}
+
+func (p *protoPane) waitScreen(pattern string, timeout time.Duration) {
+	p.t.Helper()
+	if r := p.e.run("wait-for", "window-output", "-s", "work", "-w", p.name, "--pattern", pattern,
+		"--timeout", strconv.Itoa(int(timeout/time.Millisecond))); r.code != 0 {
+		p.t.Fatalf("the screen never showed %s:\n%s", pattern, p.screen())
+	}
+}
+
+// typePrompt types a prompt as a person's terminal would: a bracketed
+// paste, then Enter.
+func (p *protoPane) typePrompt(text string) {
+	p.t.Helper()
+	p.e.ok("send-text", "-s", "work", "-w", p.name, "\x1b[200~"+text+"\x1b[201~")
+	p.e.ok("send-keys", "-s", "work", "-w", p.name, "Enter")
+}
+
+// The fake ACP agent through a whole life: start-agent returns when the
+// pane reads idle; a prompt typed as a paste runs a turn (working, then
+// done with the answer's first line) whose text is drawn without the
+// agent's escape sequences; a permission request becomes a held Inbox
+// item (no config), allowed from the Inbox (the command runs) and denied
+// (it does not); one answered in the pane with 1 after the dwell; Ctrl+C
+// cancels a running turn (idle); Ctrl+D quits and the window closes.
+func TestProtocolPaneFakeACPAgent(t *testing.T) {
+	e := newEnv(t)
+	work := e.workDir()
+	p, res := startFakeProto(t, e, "ok")
+	if res["ready"] != true || res["ready_by"] != "idle" || res["protocol"] != "acp" {
+		t.Fatalf("start-agent: %v", res)
+	}
+	st := p.get()
+	if st.State != "idle" || st.Source != "report" || st.Harness != "acp" || st.Protocol != "acp" {
+		t.Fatalf("after start: %+v", st)
+	}
+	ev := (&agentPane{t: t, e: e}).watch()
+
+	// A plain turn: the answer is drawn cleaned, the state ends done.
+	p.typePrompt("hello there")
+	st = p.wait("done", 10*time.Second)
+	if !strings.Contains(st.Message, "echo: hello there") {
+		t.Fatalf("done message: %+v", st)
+	}
+	screen := p.screen()
+	for _, want := range []string{"› hello there", "echo: hello there", "[x] read it", "[>] answer it"} {
+		if !strings.Contains(screen, want) {
+			t.Fatalf("the transcript lacks %q:\n%s", want, screen)
+		}
+	}
+	// The agent's OSC 0 did not become the pane's title, and its erase
+	// did not clear the transcript (both checked above and here).
+	if ws := e.ok("list-windows", "-s", "work", "--json"); strings.Contains(ws, "evil title") {
+		t.Fatalf("the agent's escape sequence set the pane's title:\n%s", ws)
+	}
+
+	// Allowed from the Inbox: held without any config, the command runs.
+	person := attachHeldPerson(t, e.socket())
+	allowed := filepath.Join(work, "allowed.txt")
+	p.typePrompt("run: echo yes > " + allowed)
+	it := person.heldItem(p.window)
+	if it["summary"] != "approve shell: echo yes > "+allowed || it["kind"] != "approval" {
+		t.Fatalf("held item: %v", it)
+	}
+	if st := p.get(); st.State != "needs_input" {
+		t.Fatalf("while held: %+v", st)
+	}
+	if _, err := os.Stat(allowed); err == nil {
+		t.Fatal("the command ran before anyone answered")
+	}
+	person.allowOnce(e, it, allowed, "yes")
+	p.wait("done", 10*time.Second)
+
+	// Denied from the Inbox: it never runs.
+	denied := filepath.Join(work, "denied.txt")
+	p.typePrompt("run: echo no > " + denied)
+	it = person.heldItem(p.window)
+	person.deny(p.window)
+	st = p.wait("done", 10*time.Second)
+	if _, err := os.Stat(denied); err == nil {
+		t.Fatal("the denied command ran")
+	}
+	if !strings.Contains(st.Message, "Not run") {
+		t.Fatalf("after deny: %+v", st)
+	}
+
+	// Answered in the pane: 1 once the request has been on screen.
+	inPane := filepath.Join(work, "inpane.txt")
+	p.typePrompt("run: echo pane > " + inPane)
+	p.waitScreen(`1 allow once`, 10*time.Second)
+	p.wait("needs_input", 5*time.Second)
+	time.Sleep(600 * time.Millisecond) // the dwell: a person reads first
+	e.ok("send-keys", "-s", "work", "-w", p.name, "1")
+	p.wait("done", 10*time.Second)
+	if b, err := os.ReadFile(inPane); err != nil || strings.TrimSpace(string(b)) != "pane" {
+		t.Fatalf("the command answered in the pane did not run: %v %q\n%s", err, b, p.screen())
+	}
+
+	// Ctrl+C cancels a running turn.
+	p.typePrompt("please wait")
+	p.wait("working", 5*time.Second)
+	e.ok("send-keys", "-s", "work", "-w", p.name, "C-c")
+	st = p.wait("idle", 5*time.Second)
+	if st.Message != "cancelled" {
+		t.Fatalf("after Ctrl+C: %+v", st)
+	}
+
+	// The states in order, as the protocol said them.
+	var seen []string
+	for _, x := range ev.all() {
+		if x.Window == p.window && (len(seen) == 0 || seen[len(seen)-1] != x.State) {
+			seen = append(seen, x.State)
+		}
+	}
+	want := "working done working needs_input working done working needs_input working done working needs_input working done working idle"
+	if got := strings.Join(seen, " "); !strings.Contains(got, want) {
+		t.Fatalf("states: %s\nwant them to hold: %s", got, want)
+	}
+
+	// Ctrl+D on an empty line quits: the window goes.
+	e.ok("send-keys", "-s", "work", "-w", p.name, "C-d")
+	deadline := time.Now().Add(10 * time.Second)
+	for strings.Contains(e.ok("list-windows", "-s", "work"), "fake") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the pane did not quit:\n%s", p.screen())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
