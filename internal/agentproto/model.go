@@ -45,6 +45,10 @@ type model struct {
 	message string
 	now     string
 	flash   string // a one-time hint on the status line
+	// broken is why the turn was stopped for the agent's misbehaviour:
+	// until the next prompt the pane stays errored, and every further
+	// permission request of that turn is answered cancelled.
+	broken string
 
 	perms []*perm
 }

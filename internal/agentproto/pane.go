@@ -154,6 +154,8 @@ type pane struct {
 	dwellTimer    *time.Timer
 	kr            keyReader
 	quitting      bool
+	ending        bool          // endProcess ran
+	exited        chan struct{} // closed when the agent's process was reaped
 }
 
 func (p *pane) emit(e conv.Event) {
@@ -233,10 +235,15 @@ func (p *pane) run() error {
 		p.m.dead = true
 	}
 	exited := make(chan error, 1)
+	p.exited = make(chan struct{})
 	started := make(chan error, 1)
 	var connDone <-chan struct{}
 	if p.cmd != nil {
-		go func() { exited <- p.cmd.Wait() }()
+		go func() {
+			err := p.cmd.Wait()
+			close(p.exited)
+			exited <- err
+		}()
 		connDone = p.conn.Done()
 		go func() {
 			ctx, cancel := context.WithTimeout(context.Background(), p.opt.InitTimeout)
@@ -292,8 +299,28 @@ func (p *pane) run() error {
 		p.drawSoon()
 	}
 	p.stopAgent()
+	p.waitGone()
 	p.rep.finalReport(report{state: "none", message: "quit"})
 	return nil
+}
+
+// waitGone waits for the agent's process to end (endProcess signals it),
+// killing its session when it lingers: the pane's program never leaves
+// its agent behind.
+func (p *pane) waitGone() {
+	if p.cmd == nil || p.cmd.Process == nil {
+		return
+	}
+	select {
+	case <-p.exited:
+		return
+	case <-time.After(3 * time.Second):
+	}
+	syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+	select {
+	case <-p.exited:
+	case <-time.After(time.Second):
+	}
 }
 
 // readKeys passes the terminal's bytes to the loop; a closed terminal
@@ -388,6 +415,14 @@ func (p *pane) onEvent(e conv.Event) {
 			}
 		}
 		m.perms = nil
+		switch {
+		case m.broken != "":
+			m.tr.say(blockNotice, "the turn ended ("+oneLine(e.Reason, 80)+"); the pane stays errored until your next prompt")
+			return
+		}
+		if e.Outcome == conv.EndFailed && p.connEnded() {
+			return // the agent is going: its exit says why
+		}
 		switch e.Outcome {
 		case conv.EndDone:
 			msg := m.tr.lastAgentLine()
@@ -434,8 +469,13 @@ func (p *pane) onNoise(line string) {
 
 func (p *pane) onPermission(e conv.Permission) {
 	m := p.m
+	if m.broken != "" {
+		p.agent.Answer(e.ID, conv.Cancelled)
+		return
+	}
 	if len(m.perms) >= maxPerms {
-		p.fail(fmt.Sprintf("the agent asked more than %d permissions at once; tuios cancelled its turn", maxPerms))
+		m.broken = fmt.Sprintf("the agent asked more than %d permissions at once; tuios cancelled its turn", maxPerms)
+		p.fail(m.broken)
 		for _, pr := range m.perms {
 			if pr.hold != nil {
 				pr.hold.cancel()
@@ -627,6 +667,7 @@ func (p *pane) submit() {
 		return
 	}
 	m.ed.clear()
+	m.broken = ""
 	m.tr.user(text)
 	if err := p.agent.Prompt(text); err != nil {
 		p.fail("could not send the prompt: " + err.Error())
@@ -647,7 +688,18 @@ func (p *pane) onConnEnd(err error) {
 		p.fail("the connection to the agent broke: " + err.Error())
 		p.stopAgent()
 	}
-	// A clean end of its output: its exit says the rest.
+	// A clean end of its output: its exit says the rest, soon (an agent
+	// that closed its output but lives on is ended).
+	p.endProcess()
+}
+
+func (p *pane) connEnded() bool {
+	select {
+	case <-p.conn.Done():
+		return true
+	default:
+		return false
+	}
 }
 
 func (p *pane) onExit(err error) {
@@ -686,9 +738,16 @@ func (p *pane) stopAgent() {
 		}
 	}
 	p.m.perms = nil
-	if p.cmd == nil || p.cmd.Process == nil {
+	p.endProcess()
+}
+
+// endProcess ends the agent's process: stdin closed, SIGTERM to its
+// session a second later, SIGKILL two seconds after that.
+func (p *pane) endProcess() {
+	if p.cmd == nil || p.cmd.Process == nil || p.ending {
 		return
 	}
+	p.ending = true
 	if p.conn != nil {
 		p.conn.Close()
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -193,3 +194,53 @@ func TestProtocolPaneFakeACPAgent(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// Agents that break the protocol: each leaves the pane errored with the
+// reason, drawn in the pane, and the daemon answering as before.
+func TestProtocolPaneBadAgents(t *testing.T) {
+	cases := []struct {
+		mode, prompt, reason string
+		flags                []string
+	}{
+		{mode: "garbage", reason: "lines that are not JSON-RPC"},
+		{mode: "silent", reason: "did not answer the handshake within 2s", flags: []string{"--ready-timeout", "2000"}},
+		{mode: "huge", reason: "a message over 8 MiB"},
+		{mode: "flood", prompt: "go", reason: "more than 20000 messages in one second"},
+		{mode: "perms", prompt: "go", reason: "asked more than 32 permissions at once"},
+		{mode: "die", prompt: "go", reason: "fatal: out of cheese"},
+	}
+	for _, c := range cases {
+		t.Run(c.mode, func(t *testing.T) {
+			e := newEnv(t)
+			p, res := startFakeProto(t, e, c.mode, c.flags...)
+			if c.prompt != "" {
+				if res["ready"] != true {
+					t.Fatalf("start-agent: %v", res)
+				}
+				p.typePrompt(c.prompt)
+			}
+			st := p.wait("errored", 30*time.Second)
+			if !strings.Contains(st.Message, c.reason) {
+				t.Fatalf("errored for the wrong reason: %+v", st)
+			}
+			p.waitScreen(regexpQuote(c.reason[:min(len(c.reason), 24)]), 5*time.Second)
+			// The daemon is unaffected: it answers, and another pane works.
+			e.ok("list-windows", "-s", "work")
+			e.ok("new-window", "-s", "work", "sh")
+			e.ok("send-text", "-s", "work", "-w", "sh", "echo alive-$((6*7))\n")
+			e.ok("wait-for", "window-output", "-s", "work", "-w", "sh", "--pattern", "alive-42", "--timeout", "5000")
+			if c.mode == "perms" {
+				// The cancelled turn's requests left nothing held.
+				person := attachHeldPerson(t, e.socket())
+				items, _ := person.call("list-attention", map[string]any{})["items"].([]any)
+				for _, x := range items {
+					if it := x.(map[string]any); it["held_id"] != nil {
+						t.Fatalf("a hold outlived the cancelled turn: %v", it)
+					}
+				}
+			}
+		})
+	}
+}
+
+func regexpQuote(s string) string { return regexp.QuoteMeta(s) }

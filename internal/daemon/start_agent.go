@@ -150,6 +150,21 @@ func startRefusals(cn *conn, p *startAgentParams) *proto.Error {
 	return nil
 }
 
+// isProtocol: the window runs tuios agent-proto (start-agent
+// --protocol). Set once when it starts.
+func (w *Window) isProtocol() bool { return w.protocol != "" }
+
+// protoArgv is the pane's command for --protocol: tuios agent-proto,
+// whose handshake with the agent is bounded by the ready timeout (an
+// agent that never answers is errored when start-agent stops waiting).
+func protoArgv(exe string, p *startAgentParams, agentArgv []string) []string {
+	ms := p.ReadyTimeout
+	if ms <= 0 {
+		ms = int(startAgentDefaultReady / time.Millisecond)
+	}
+	return append([]string{exe, "agent-proto", "--protocol", p.Protocol, "--init-timeout", strconv.Itoa(ms), "--"}, agentArgv...)
+}
+
 // checkAgentEnv checks --env: NAME=VALUE entries within the bounds, no
 // variable tuios sets for the pane itself.
 func checkAgentEnv(env []string) *proto.Error {
@@ -378,7 +393,7 @@ func (s *Server) startAgent(cn *conn, p *startAgentParams) (any, *proto.Error) {
 	if p.Protocol != "" {
 		// The pane's process is tuios itself, which runs the agent on
 		// pipes, draws the conversation and reports the state.
-		argv = append([]string{s.opt.Executable, "agent-proto", "--protocol", p.Protocol, "--"}, agentArgv...)
+		argv = protoArgv(s.opt.Executable, p, agentArgv)
 	}
 	if len(p.Env) > 0 || path != envValue(s.opt.Env, "PATH") {
 		// Variables the panes do not get already go through env(1).
@@ -394,7 +409,7 @@ func (s *Server) startAgent(cn *conn, p *startAgentParams) (any, *proto.Error) {
 			argv = append(argv, "PATH="+path)
 		}
 		if p.Protocol != "" {
-			argv = append(append(argv, p.Env...), append([]string{s.opt.Executable, "agent-proto", "--protocol", p.Protocol, "--"}, agentArgv...)...)
+			argv = append(append(argv, p.Env...), protoArgv(s.opt.Executable, p, agentArgv)...)
 		} else {
 			argv = append(append(argv, p.Env...), agentArgv...)
 		}
@@ -481,6 +496,19 @@ func (s *Server) waitAgentReady(cn *conn, ss *Session, w *Window, timeout time.D
 		case agentstate.Idle, agentstate.Done:
 			res.Ready, res.ReadyBy, res.Outcome = true, snap.State.String(), startReady
 			res.Reason = "it reads " + snap.State.String()
+			return nil
+		case agentstate.Errored:
+			if !w.isProtocol() {
+				break
+			}
+			// A protocol pane's errored is exact (the agent failed its
+			// handshake, exited, broke the protocol): the person acts.
+			res.Outcome, res.BlockedBy = startBlocked, "error"
+			res.Reason = "it stopped on an error"
+			if snap.Message != "" {
+				res.Reason += ": " + inbox.CleanSummary(snap.Message)
+			}
+			res.Reason += "; the window stays open to show it"
 			return nil
 		case agentstate.NeedsInput:
 			res.Outcome, res.BlockedBy = startBlocked, snap.BlockedBy().String()
