@@ -160,7 +160,7 @@ func (a *fakeAgent) turn(mode string, id json.RawMessage, text string) {
 		for i := 0; i < 1000; i++ {
 			a.ask("session/request_permission", map[string]any{"sessionId": "s1",
 				"toolCall": map[string]any{"toolCallId": fmt.Sprint("t", i), "title": "true", "kind": "execute", "rawInput": map[string]any{"command": "true"}},
-				"options": fakeOptions})
+				"options":  fakeOptions})
 		}
 		<-a.cancel
 		a.reply(id, map[string]any{"stopReason": "cancelled"})

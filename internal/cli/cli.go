@@ -68,8 +68,8 @@ func commands() []Command {
 		outboxCommands, // outbox.go
 		startAgentCommands,
 		agentProtoCommands, // agent_proto.go
-		optionsCommands, // options.go: set-config, get-config, list-options, list-themes
-		mcpCommands,     // mcp.go
+		optionsCommands,    // options.go: set-config, get-config, list-options, list-themes
+		mcpCommands,        // mcp.go
 	} {
 		all = append(all, verbs()...)
 	}

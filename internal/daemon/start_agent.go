@@ -79,12 +79,12 @@ type startAgentParams struct {
 	ReadyTimeout int      `json:"ready_timeout" desc:"ms to wait for the agent to reach its prompt" min:"1" max:"3600000" default:"120000"`
 	Env          []string `json:"env" desc:"NAME=VALUE variables for the agent (at most 64; TUIOS_*, TMUX and TMUX_PANE are refused; never over a link)" maxlen:"64"`
 	Path         string   `json:"path" desc:"the caller's PATH: the agent is looked up in it and runs with it (the CLI sends its own; default: the daemon's)" maxlen:"65536"`
-	Protocol string `json:"protocol" desc:"acp or codex: run the agent headless over the Agent Client Protocol or Codex's app-server, in a tuios agent-proto pane that draws the conversation and reports the state itself; agent is then the whole command, e.g. 'gemini --acp'" maxlen:"64"`
+	Protocol     string   `json:"protocol" desc:"acp or codex: run the agent headless over the Agent Client Protocol or Codex's app-server, in a tuios agent-proto pane that draws the conversation and reports the state itself; agent is then the whole command, e.g. 'gemini --acp'" maxlen:"64"`
 	// Not in this version: named so they are refused with what to do
 	// instead, rather than as unknown params.
-	Grants   string `json:"grants" desc:"not in this version: refused" maxlen:"256"`
-	Repo     string `json:"repo" desc:"not in this version: refused" maxlen:"4096"`
-	Clone    bool   `json:"clone" desc:"not in this version: refused"`
+	Grants string `json:"grants" desc:"not in this version: refused" maxlen:"256"`
+	Repo   string `json:"repo" desc:"not in this version: refused" maxlen:"4096"`
+	Clone  bool   `json:"clone" desc:"not in this version: refused"`
 }
 
 // agentStarted is start-agent's result.
@@ -108,7 +108,7 @@ type agentStarted struct {
 	Reason         string `json:"reason"`
 	PromptStatus   string `json:"prompt_status"` // sent, stalled or not_sent; "" without a prompt
 	PromptNote     string `json:"prompt_note,omitempty"`
-	Protocol string `json:"protocol"` // acp or codex with --protocol, else ""
+	Protocol       string `json:"protocol"` // acp or codex with --protocol, else ""
 	// Always false in this version: --clone is refused. Named so a reader
 	// of the spec's result finds it.
 	Cloned bool `json:"cloned"`

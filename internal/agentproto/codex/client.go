@@ -245,10 +245,10 @@ type turnNote struct {
 			Message string `json:"message"`
 		} `json:"error"`
 	} `json:"turn"`
-	Item     item   `json:"item"`
-	ItemID   string `json:"itemId"`
-	Delta    string `json:"delta"`
-	Plan     []struct {
+	Item   item   `json:"item"`
+	ItemID string `json:"itemId"`
+	Delta  string `json:"delta"`
+	Plan   []struct {
 		Step   string `json:"step"`
 		Status string `json:"status"`
 	} `json:"plan"`
