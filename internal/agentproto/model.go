@@ -40,6 +40,7 @@ type model struct {
 
 	started bool // the handshake is over
 	turn    bool // a turn runs
+	turnAt  time.Time
 	dead    bool // the agent is gone or was stopped; nothing more is sent
 	state   string
 	message string
@@ -125,7 +126,7 @@ func (m *model) statusLine() string {
 	case m.turn && len(m.perms) > 0:
 		return " waiting for your answer · Ctrl+C cancels the turn"
 	case m.turn:
-		s := " working"
+		s := " working " + elapsed(time.Since(m.turnAt))
 		if m.now != "" {
 			s += ": " + m.now
 		}
@@ -148,4 +149,10 @@ func nowOf(b *block) string {
 		return oneLine(what, 200)
 	}
 	return oneLine(kind+": "+what, 200)
+}
+
+// elapsed is a turn's time as m:ss.
+func elapsed(d time.Duration) string {
+	sec := int(d / time.Second)
+	return strconv.Itoa(sec/60) + ":" + strconv.Itoa(sec%60/10) + strconv.Itoa(sec%10)
 }

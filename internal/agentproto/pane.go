@@ -256,6 +256,12 @@ func (p *pane) run() error {
 		}()
 	}
 	p.draw()
+	var ticker *time.Ticker // only while a turn runs: an idle pane costs nothing
+	defer func() {
+		if ticker != nil {
+			ticker.Stop()
+		}
+	}()
 	for !p.quitting {
 		var drawC, dwellC <-chan time.Time
 		if p.drawTimer != nil {
@@ -263,6 +269,16 @@ func (p *pane) run() error {
 		}
 		if p.dwellTimer != nil {
 			dwellC = p.dwellTimer.C
+		}
+		var tickC <-chan time.Time
+		if p.m.turn && !p.m.dead {
+			if ticker == nil {
+				ticker = time.NewTicker(time.Second)
+			}
+			tickC = ticker.C
+		} else if ticker != nil {
+			ticker.Stop()
+			ticker = nil
 		}
 		select {
 		case e := <-p.events:
@@ -295,6 +311,11 @@ func (p *pane) run() error {
 			p.drawTimer = nil
 		case <-dwellC:
 			p.dwellTimer = nil
+		case <-tickC:
+			// The elapsed time on the status line: a turn that waits on
+			// the model still draws, so the daemon's stall timer (for
+			// agents read from their screen) never demotes what the
+			// protocol says.
 		}
 		p.drawSoon()
 	}
@@ -379,6 +400,7 @@ func (p *pane) onEvent(e conv.Event) {
 		p.setState(stateIdle, "ready", "", "")
 	case conv.TurnStarted:
 		m.turn = true
+		m.turnAt = time.Now()
 	case conv.Text:
 		m.tr.text(e)
 		if len(m.perms) == 0 && m.turn && m.now != "" {
@@ -673,7 +695,7 @@ func (p *pane) submit() {
 		p.fail("could not send the prompt: " + err.Error())
 		return
 	}
-	m.turn = true
+	m.turn, m.turnAt = true, time.Now()
 	p.setState(stateWorking, oneLine(text, 120), "", "")
 }
 

@@ -344,7 +344,8 @@ func ToolName(kind string) string {
 }
 
 // targetOf is what a tool call acts on: the command, path, URL or query
-// its raw input names, else its first location, else "".
+// its raw input names, else its first location, else for a shell call its
+// title, else "".
 func targetOf(tc *toolCall) string {
 	if len(tc.RawInput) > 0 {
 		var in map[string]any
@@ -373,6 +374,11 @@ func targetOf(tc *toolCall) string {
 		if l.Path != "" {
 			return l.Path
 		}
+	}
+	if deref(tc.Kind) == "execute" {
+		// Gemini CLI and Qwen Code send no raw input with a shell call;
+		// its title is the command (what any ACP client shows).
+		return deref(tc.Title)
 	}
 	return ""
 }

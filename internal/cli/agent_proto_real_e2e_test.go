@@ -1,0 +1,204 @@
+package cli_test
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tuios/tuios/internal/standin"
+)
+
+// Real agents over a protocol, against the model-API stand-ins: each runs
+// through start-agent --protocol, a turn whose shell command is allowed
+// from the Inbox (it runs), one denied (it does not), a turn cancelled
+// with Ctrl+C while the model is still thinking, and Ctrl+D. The pane's
+// trace ($TUIOS_AGENT_PROTO_TRACE) gives the time from each protocol
+// message to the report the daemon applied.
+
+// realProto is one agent's recipe.
+type realProto struct {
+	protocol string
+	command  string                                            // the agent's command, its program an absolute path
+	tool     func(cmd string) standin.ToolUse                  // the model's shell tool call
+	prepare  func(t *testing.T, e *env, work string, url string) // config files and variables
+	gemini   bool                                              // the Gemini API stand-in, else the Anthropic/OpenAI one
+}
+
+// protoScript answers by the prompt: "allowed"/"denied" ask for a shell
+// command writing that file, "slowly" takes a minute, a tool's result is
+// answered "Done.", anything else "OK."; requests without tools (an
+// agent's side questions) get the stand-in's own asides.
+func protoScript(work string, tool func(string) standin.ToolUse) func(r standin.Request) (standin.Reply, bool) {
+	return func(r standin.Request) (standin.Reply, bool) {
+		switch {
+		case len(r.Tools) == 0:
+			return standin.Reply{}, false // the stand-in's asides
+		case r.ToolResult:
+			return standin.Reply{Text: "Done."}, true
+		case strings.Contains(r.UserText, "allowed.txt"):
+			return standin.Reply{Tools: []standin.ToolUse{tool("echo tuios-proto-allow > " + filepath.Join(work, "allowed.txt"))}}, true
+		case strings.Contains(r.UserText, "denied.txt"):
+			return standin.Reply{Tools: []standin.ToolUse{tool("echo tuios-proto-deny > " + filepath.Join(work, "denied.txt"))}}, true
+		case strings.Contains(r.UserText, "slowly"):
+			return standin.Reply{Text: "Too late.", Delay: time.Minute}, true
+		}
+		return standin.Reply{Text: "OK."}, true
+	}
+}
+
+func runRealProto(t *testing.T, rp realProto) {
+	e := newEnv(t)
+	work := e.workDir()
+	opt := standin.Options{Answer: protoScript(work, rp.tool)}
+	var url string
+	if rp.gemini {
+		api, err := standin.StartGemini(opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer api.Close()
+		url = api.URL()
+	} else {
+		api, err := standin.Start(opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer api.Close()
+		url = api.URL()
+	}
+	trace := filepath.Join(e.dir, "trace")
+	e.vars = append(e.vars, "TUIOS_AGENT_PROTO_TRACE="+trace)
+	rp.prepare(t, e, work, url)
+
+	t0 := time.Now()
+	r := e.run("start-agent", "--protocol", rp.protocol, rp.command, "-s", "work", "--name", "agent", "--cwd", work,
+		"--ready-timeout", "90000", "--json")
+	p := &protoPane{t: t, e: e, name: "agent"}
+	if r.code != 0 {
+		t.Fatalf("start-agent: exit %d\n%s\n%s\n%s", r.code, r.out, r.err, e.run("capture-pane", "-s", "work", "-w", "agent").out)
+	}
+	st := p.get()
+	p.window = st.WindowID
+	t.Logf("%s ready (idle) %s after start-agent", rp.command, time.Since(t0).Round(time.Millisecond))
+	ev := (&agentPane{t: t, e: e}).watch()
+	person := attachHeldPerson(t, e.socket())
+
+	// Allowed from the Inbox: the command runs.
+	p.typePrompt("Write allowed.txt please")
+	p.wait("needs_input", 60*time.Second)
+	it := person.heldItem(p.window)
+	if s, _ := it["summary"].(string); !strings.HasPrefix(s, "approve shell: ") || !strings.Contains(s, "tuios-proto-allow") {
+		t.Fatalf("held item: %v\n%s", it, p.screen())
+	}
+	if _, err := os.Stat(filepath.Join(work, "allowed.txt")); err == nil {
+		t.Fatal("the command ran before anyone answered")
+	}
+	person.allowOnce(e, it, filepath.Join(work, "allowed.txt"), "tuios-proto-allow")
+	p.wait("done", 60*time.Second)
+
+	// Denied from the Inbox: it does not.
+	p.typePrompt("Write denied.txt please")
+	p.wait("needs_input", 60*time.Second)
+	it = person.heldItem(p.window)
+	if s, _ := it["summary"].(string); !strings.Contains(s, "tuios-proto-deny") {
+		t.Fatalf("held item: %v", it)
+	}
+	person.call("reply-approval", map[string]any{"window": p.window, "decision": "deny", "human_nonce": person.nonce})
+	p.wait("done,idle", 60*time.Second)
+	if _, err := os.Stat(filepath.Join(work, "denied.txt")); err == nil {
+		t.Fatalf("the denied command ran:\n%s", p.screen())
+	}
+
+	// Ctrl+C while the model thinks: the turn is cancelled.
+	p.typePrompt("Answer slowly please")
+	p.wait("working", 20*time.Second)
+	time.Sleep(300 * time.Millisecond)
+	e.ok("send-keys", "-s", "work", "-w", "agent", "C-c")
+	p.wait("idle", 30*time.Second)
+
+	var seen []string
+	for _, x := range ev.all() {
+		if x.Window == p.window && (len(seen) == 0 || seen[len(seen)-1] != x.State) {
+			seen = append(seen, x.State)
+		}
+	}
+	t.Logf("states: %s", strings.Join(seen, " "))
+	want := "working needs_input working done working needs_input working"
+	if got := strings.Join(seen, " "); !strings.Contains(got, want) || !strings.HasSuffix(got, "working idle") {
+		t.Fatalf("states: %s\nwant %q, then working idle", got, want)
+	}
+
+	// Ctrl+D quits; the agent goes with the pane.
+	e.ok("send-keys", "-s", "work", "-w", "agent", "C-d")
+	deadline := time.Now().Add(15 * time.Second)
+	for strings.Contains(e.ok("list-windows", "-s", "work"), "agent") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the pane did not quit:\n%s", p.screen())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	logTraceLatency(t, trace)
+}
+
+// logTraceLatency reads the pane's trace: for each protocol event that
+// changes the state (a permission request, a turn's end), the time until
+// the daemon applied the report.
+func logTraceLatency(t *testing.T, path string) {
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatalf("no trace: %v", err)
+	}
+	defer f.Close()
+	var lat []time.Duration
+	var pendingAt int64
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fs := strings.Fields(sc.Text())
+		if len(fs) < 3 {
+			continue
+		}
+		ns, _ := strconv.ParseInt(fs[0], 10, 64)
+		switch {
+		case fs[1] == "recv" && (strings.HasSuffix(fs[2], "Permission") || strings.HasSuffix(fs[2], "TurnEnded")):
+			pendingAt = ns
+		case fs[1] == "applied" && pendingAt != 0 && (fs[2] == "needs_input" || fs[2] == "done" || fs[2] == "idle"):
+			lat = append(lat, time.Duration(ns-pendingAt))
+			pendingAt = 0
+		}
+	}
+	if len(lat) == 0 {
+		t.Fatal("the trace has no protocol message followed by a report")
+	}
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	t.Logf("figures: protocol message → state applied in the daemon: n=%d min %s median %s max %s",
+		len(lat), lat[0], lat[len(lat)/2], lat[len(lat)-1])
+}
+
+func TestRealGeminiCLIOverACP(t *testing.T) {
+	in := findGemini(t)
+	t.Logf("Gemini CLI %s", in.version)
+	runRealProto(t, realProto{protocol: "acp", command: in.shim + " --acp", gemini: true,
+		tool: func(cmd string) standin.ToolUse {
+			return standin.ToolUse{Name: "run_shell_command", Input: map[string]any{"command": cmd, "description": "Write a file"}}
+		},
+		prepare: func(t *testing.T, e *env, work, url string) {
+			home := filepath.Join(e.dir, "home")
+			seedGeminiHome(t, home, work)
+			settings := "{\"security\": {\"auth\": {\"selectedType\": \"gemini-api-key\"}}, " +
+				"\"general\": {\"enableAutoUpdate\": false, \"enableAutoUpdateNotification\": false}, \"privacy\": {\"usageStatisticsEnabled\": false}}\n"
+			if err := os.WriteFile(filepath.Join(home, ".gemini", "settings.json"), []byte(settings), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			for i, v := range e.vars {
+				if strings.HasPrefix(v, "PATH=") {
+					e.vars[i] = v + ":" + in.node
+				}
+			}
+			e.vars = append(e.vars, "GOOGLE_GEMINI_BASE_URL="+url, "GEMINI_API_KEY=standin-gemini-key", "DISABLE_AUTOUPDATER=1")
+		}})
+}
