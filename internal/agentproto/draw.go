@@ -133,6 +133,9 @@ func blockRows(b *block, width int) []row {
 		} else if what == "" {
 			what = b.toolKind
 		}
+		if what == "" {
+			what = "a tool call"
+		}
 		rows := wrap(g+" "+what+" ("+strings.ReplaceAll(b.status, "_", " ")+")", width, st, "  ")
 		if b.output != "" {
 			lines := strings.Split(strings.TrimRight(b.output, "\n"), "\n")

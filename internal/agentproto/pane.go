@@ -508,6 +508,11 @@ func (p *pane) onPermission(e conv.Permission) {
 		p.agent.Cancel()
 		return
 	}
+	if e.ToolID != "" {
+		// The tool call as the request names it (some agents send no
+		// tool_call before asking).
+		m.tr.tool(conv.Tool{ID: e.ToolID, Title: e.Title, Kind: e.Kind, Target: e.Target})
+	}
 	pr := &perm{Permission: e}
 	m.perms = append(m.perms, pr)
 	if len(m.perms) == 1 {

@@ -2,6 +2,7 @@ package cli_test
 
 import (
 	"bufio"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"sort"
@@ -200,5 +201,92 @@ func TestRealGeminiCLIOverACP(t *testing.T) {
 				}
 			}
 			e.vars = append(e.vars, "GOOGLE_GEMINI_BASE_URL="+url, "GEMINI_API_KEY=standin-gemini-key", "DISABLE_AUTOUPDATER=1")
+		}})
+}
+
+// writeHome writes a file under the env's home.
+func writeHome(t *testing.T, e *env, rel, body string) {
+	t.Helper()
+	path := filepath.Join(e.dir, "home", filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Qwen Code 0.15.10 over ACP (qwen --acp), its OpenAI-compatible provider
+// the Chat Completions stand-in; settings as TestRealQwenCodeHoldsApprovalsForTheInbox found.
+func TestRealQwenCodeOverACP(t *testing.T) {
+	q := findNPMAgent(t, "@qwen-code/qwen-code", "qwen")
+	t.Logf("Qwen Code %s", q.version)
+	runRealProto(t, realProto{protocol: "acp", command: q.shim + " --acp",
+		tool: func(cmd string) standin.ToolUse {
+			return standin.ToolUse{Name: "run_shell_command", Input: map[string]any{"command": cmd, "description": "Write a file"}}
+		},
+		prepare: func(t *testing.T, e *env, work, url string) {
+			writeHome(t, e, ".qwen/settings.json", `{"general":{"enableAutoUpdate":false},"privacy":{"usageStatisticsEnabled":false},`+
+				`"security":{"auth":{"selectedType":"openai"}},"$version":4}`)
+			e.vars = append(e.vars, "OPENAI_BASE_URL="+url+"/v1", "OPENAI_API_KEY=sk-tuios-standin", "OPENAI_MODEL=gpt-stand-in")
+		}})
+}
+
+// opencode 1.18.33 over ACP (opencode acp), its provider the Chat
+// Completions stand-in and bash set to ask, as the hooks test has it.
+func TestRealOpencodeOverACP(t *testing.T) {
+	a := findNPMAgent(t, "opencode-ai", "opencode")
+	t.Logf("opencode %s", a.version)
+	runRealProto(t, realProto{protocol: "acp", command: a.shim + " acp",
+		tool: func(cmd string) standin.ToolUse {
+			return standin.ToolUse{Name: "bash", Input: map[string]any{"command": cmd, "description": "Write a file"}}
+		},
+		prepare: func(t *testing.T, e *env, work, url string) {
+			cfg, _ := json.MarshalIndent(map[string]any{
+				"$schema": "https://opencode.ai/config.json", "autoupdate": false, "share": "disabled",
+				"model": "standin/gpt-stand-in", "permission": map[string]any{"bash": "ask"},
+				"provider": map[string]any{"standin": map[string]any{
+					"npm": "@ai-sdk/openai-compatible", "name": "Stand-in",
+					"options": map[string]any{"baseURL": url + "/v1", "apiKey": "sk-tuios-standin"},
+					"models":  map[string]any{"gpt-stand-in": map[string]any{"name": "GPT stand-in", "tool_call": true}},
+				}},
+			}, "", "  ")
+			writeHome(t, e, ".config/opencode/opencode.json", string(cfg)+"\n")
+			e.vars = append(e.vars, "OPENCODE_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_MODELS_FETCH=1", "OPENCODE_DISABLE_LSP_DOWNLOAD=1")
+		}})
+}
+
+// Codex 0.171.0 over its app-server (codex app-server), the Responses
+// stand-in its provider; approval_policy on-request with a read-only
+// sandbox, so a command the model asks to run outside it waits for
+// approval (what TestRealCodexReportsThroughItsHooks found).
+func TestRealCodexOverAppServer(t *testing.T) {
+	cx := findNPMAgent(t, "@openai/codex", "codex")
+	if bins, _ := filepath.Glob(filepath.Join(cx.prefix, "node_modules", "@openai", "codex-*", "vendor", "*", "bin", "codex")); len(bins) == 0 {
+		t.Skipf("the Codex install under %s has no native binary", cx.prefix)
+	}
+	t.Logf("Codex %s", cx.version)
+	runRealProto(t, realProto{protocol: "codex", command: cx.shim + " app-server",
+		tool: func(cmd string) standin.ToolUse {
+			return standin.ToolUse{Name: "exec_command", Input: map[string]any{"cmd": cmd,
+				"sandbox_permissions": "require_escalated", "justification": "Write a file?"}}
+		},
+		prepare: func(t *testing.T, e *env, work, url string) {
+			writeHome(t, e, ".codex/config.toml", `model = "gpt-stand-in"
+model_provider = "standin"
+approval_policy = "on-request"
+sandbox_mode = "read-only"
+check_for_update_on_startup = false
+
+[model_providers.standin]
+name = "Stand-in"
+base_url = "`+url+`/v1"
+wire_api = "responses"
+env_key = "TUIOS_STANDIN_KEY"
+
+[projects."`+work+`"]
+trust_level = "trusted"
+`)
+			e.vars = append(e.vars, "TUIOS_STANDIN_KEY=sk-tuios-standin")
 		}})
 }

@@ -35,12 +35,13 @@ type Client struct {
 	opt  Options
 	conn *jsonrpc.Conn
 
-	mu      sync.Mutex
-	session string
-	pending map[string]pendingPermission // by this client's id
-	nextID  int
-	tools   map[string]*toolCall // what each tool call said so far, for a permission's target
-	turn    context.CancelFunc
+	mu        sync.Mutex
+	session   string
+	pending   map[string]pendingPermission // by this client's id
+	nextID    int
+	tools     map[string]*toolCall // what each tool call said so far, for a permission's target
+	turn      context.CancelFunc
+	cancelled bool // the running turn was cancelled
 }
 
 type pendingPermission struct {
@@ -135,7 +136,7 @@ func (c *Client) Prompt(text string) error {
 		return errors.New("a turn is running")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	c.turn = cancel
+	c.turn, c.cancelled = cancel, false
 	c.mu.Unlock()
 	c.opt.Emit(conv.TurnStarted{})
 	go func() {
@@ -144,9 +145,15 @@ func (c *Client) Prompt(text string) error {
 		err := c.conn.Call(ctx, "session/prompt", promptParams{SessionID: sess, Prompt: []textBlock{{Type: "text", Text: text}}}, &res)
 		c.mu.Lock()
 		c.turn = nil
+		cancelled := c.cancelled
 		c.mu.Unlock()
 		c.dropPending()
 		switch {
+		case err != nil && cancelled && !errors.Is(err, jsonrpc.ErrClosed) && c.conn.Err() == nil:
+			// Asked to cancel, some agents (Qwen Code 0.15) fail the
+			// prompt instead of answering stopReason cancelled: the
+			// person's cancel is what happened.
+			c.opt.Emit(conv.TurnEnded{Outcome: conv.EndCancelled, Reason: "cancelled (" + err.Error() + ")"})
 		case err != nil:
 			c.opt.Emit(conv.TurnEnded{Outcome: conv.EndFailed, Reason: err.Error()})
 		case res.StopReason == "cancelled":
@@ -165,6 +172,7 @@ func (c *Client) Prompt(text string) error {
 func (c *Client) Cancel() {
 	c.mu.Lock()
 	sess := c.session
+	c.cancelled = c.turn != nil
 	c.mu.Unlock()
 	c.conn.Notify("session/cancel", sessionIDParams{SessionID: sess})
 	c.mu.Lock()
