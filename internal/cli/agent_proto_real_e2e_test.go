@@ -39,14 +39,14 @@ func protoScript(work string, tool func(string) standin.ToolUse) func(r standin.
 		switch {
 		case len(r.Tools) == 0:
 			return standin.Reply{}, false // the stand-in's asides
+		case strings.Contains(r.UserText, "slowly"):
+			return standin.Reply{Text: "Too late.", Delay: time.Minute}, true
 		case r.ToolResult:
 			return standin.Reply{Text: "Done."}, true
 		case strings.Contains(r.UserText, "allowed.txt"):
 			return standin.Reply{Tools: []standin.ToolUse{tool("echo tuios-proto-allow > " + filepath.Join(work, "allowed.txt"))}}, true
 		case strings.Contains(r.UserText, "denied.txt"):
 			return standin.Reply{Tools: []standin.ToolUse{tool("echo tuios-proto-deny > " + filepath.Join(work, "denied.txt"))}}, true
-		case strings.Contains(r.UserText, "slowly"):
-			return standin.Reply{Text: "Too late.", Delay: time.Minute}, true
 		}
 		return standin.Reply{Text: "OK."}, true
 	}
@@ -288,5 +288,24 @@ env_key = "TUIOS_STANDIN_KEY"
 trust_level = "trusted"
 `)
 			e.vars = append(e.vars, "TUIOS_STANDIN_KEY=sk-tuios-standin")
+		}})
+}
+
+// Claude Code over ACP through Zed's adapter (@zed-industries/claude-code-acp,
+// which runs Claude Code through its agent SDK), the Messages stand-in its
+// API.
+func TestRealClaudeCodeOverACP(t *testing.T) {
+	a := findNPMAgent(t, "@zed-industries/claude-code-acp", "claude-code-acp")
+	t.Logf("claude-code-acp %s", a.version)
+	runRealProto(t, realProto{protocol: "acp", command: a.shim,
+		tool: func(cmd string) standin.ToolUse {
+			return standin.ToolUse{Name: "Bash", Input: map[string]any{"command": cmd, "description": "Write a file"}}
+		},
+		prepare: func(t *testing.T, e *env, work, url string) {
+			home := filepath.Join(e.dir, "home")
+			os.MkdirAll(filepath.Join(home, ".claude"), 0o755)
+			seedClaudeHome(t, home, work)
+			e.vars = append(e.vars, "ANTHROPIC_BASE_URL="+url, "ANTHROPIC_API_KEY="+standinKey,
+				"DISABLE_AUTOUPDATER=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1")
 		}})
 }
