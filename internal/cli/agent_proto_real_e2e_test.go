@@ -24,10 +24,10 @@ import (
 // realProto is one agent's recipe.
 type realProto struct {
 	protocol string
-	command  string                                            // the agent's command, its program an absolute path
-	tool     func(cmd string) standin.ToolUse                  // the model's shell tool call
+	command  string                                              // the agent's command, its program an absolute path
+	tool     func(cmd string) standin.ToolUse                    // the model's shell tool call
 	prepare  func(t *testing.T, e *env, work string, url string) // config files and variables
-	gemini   bool                                              // the Gemini API stand-in, else the Anthropic/OpenAI one
+	gemini   bool                                                // the Gemini API stand-in, else the Anthropic/OpenAI one
 }
 
 // protoScript answers by the prompt: "allowed"/"denied" ask for a shell

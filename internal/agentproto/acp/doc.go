@@ -19,18 +19,22 @@
 // It does not start the process, bound the framing (package jsonrpc
 // does), draw anything or decide what a state is.
 //
-// Why not github.com/coder/acp-go-sdk (v0.13.0, measured against this
-// package on the same tiny client program, linux/amd64, go 1.26): it is a
-// complete, dependency-free binding of every ACP type, stable and
-// unstable (about 15,000 lines, 9,100 of them generated types), and it
-// added 1.03 MiB to that program where this package and its jsonrpc
-// added 0.43 MiB. What tuios needs is the client half of six methods,
-// and the framing bounds it must own: the SDK reads with a
-// bufio.Scanner capped at 10 MiB whose overflow ends the connection
-// without a reason the caller can show, logs and drops a garbage line
-// through slog (the pane must say what happened and count it), and
-// starts a goroutine for every inbound request (1,000 permission
-// requests at once are 1,000 goroutines before the client sees one).
-// Codex's app-server is not ACP, so tuios needs its own JSON-RPC
-// framing anyway; both protocols share it here.
+// Why not github.com/coder/acp-go-sdk (v0.13.0), measured: it covers the
+// whole protocol, client and agent sides, stable and unstable methods
+// (sessions loaded, listed, forked; modes, models, fs/*, terminal/*,
+// elicitation), in about 15,000 lines, 9,100 of them generated types, and
+// depends on nothing outside the standard library, as this package does.
+// On the same probe program (initialize, session/new, session/prompt,
+// session/cancel; go 1.26, linux/amd64) it added 944,803 bytes to the
+// binary where this package with its jsonrpc added 550,027 (1.7×). What
+// decided it is what tuios must own and the SDK does not let it: the
+// framing's bounds and their errors (the SDK's bufio.Scanner caps a line
+// at 10 MiB and ends the connection with no reason the caller can show;
+// a line that is not JSON-RPC is logged through slog and dropped, where
+// the pane must count it and say so), and back pressure (the SDK starts a
+// goroutine per inbound request, so 1,000 permission requests at once
+// are 1,000 goroutines before the client sees one; here they arrive in
+// order on the reading goroutine and the pane refuses past 32). tuios
+// needs six client methods, and its own JSON-RPC framing anyway for
+// Codex's app-server, which is not ACP: both share package jsonrpc.
 package acp
