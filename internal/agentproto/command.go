@@ -13,14 +13,15 @@ import (
 // are). An unclosed quote, a trailing backslash, a NUL byte or more than
 // 256 words is an error.
 func SplitCommand(s string) ([]string, error) {
+	if strings.IndexByte(s, 0) >= 0 {
+		return nil, errors.New("the command holds a NUL byte")
+	}
 	var words []string
 	var cur strings.Builder
 	in := false // a word is open
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
-		case c == 0:
-			return nil, errors.New("the command holds a NUL byte")
 		case c == ' ' || c == '\t' || c == '\n':
 			if in {
 				words = append(words, cur.String())
@@ -38,9 +39,6 @@ func SplitCommand(s string) ([]string, error) {
 		case c == '"':
 			i++
 			for ; i < len(s) && s[i] != '"'; i++ {
-				if s[i] == 0 {
-					return nil, errors.New("the command holds a NUL byte")
-				}
 				if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("\"\\$`\n", s[i+1]) >= 0 {
 					i++
 				}
