@@ -372,6 +372,12 @@ func (p *pane) resize() {
 func (p *pane) setState(state, message, now, kind string) uint64 {
 	m := p.m
 	m.state, m.message, m.now = state, oneLine(message, 400), oneLine(now, 200)
+	if state != stateWorking {
+		// What the pane shows when it says it is at rest or asks is on
+		// the screen before the report goes: ask-agent reads the answer
+		// from the screen when the state settles.
+		p.draw()
+	}
 	return p.rep.set(report{state: state, message: m.message, now: m.now, kind: kind})
 }
 

@@ -244,3 +244,57 @@ func TestProtocolPaneBadAgents(t *testing.T) {
 }
 
 func regexpQuote(s string) string { return regexp.QuoteMeta(s) }
+
+// A protocol pane takes what tuios types the way any agent pane does: the
+// first prompt of start-agent --prompt, a queued prompt (delivered once
+// the pane reports it is at rest), ask-agent's question and its answer;
+// and respond answers its held permission request.
+func TestProtocolPaneTakesPromptQueueAskAndRespond(t *testing.T) {
+	e := newEnv(t)
+	work := e.workDir()
+	p, res := startFakeProto(t, e, "ok", "--prompt", "first things first")
+	if res["prompt_status"] != "sent" {
+		t.Fatalf("start-agent --prompt: %v", res)
+	}
+	st := p.wait("done", 10*time.Second)
+	if !strings.Contains(st.Message, "echo: first things first") {
+		t.Fatalf("after --prompt: %+v", st)
+	}
+
+	// Queued while a turn runs: typed once the pane is at rest again.
+	p.typePrompt("please wait")
+	p.wait("working", 5*time.Second)
+	e.ok("queue", "-s", "work", "-w", p.name, "queued one")
+	time.Sleep(300 * time.Millisecond)
+	if st := p.get(); st.State != "working" {
+		t.Fatalf("the queue typed into a working pane: %+v", st)
+	}
+	e.ok("send-keys", "-s", "work", "-w", p.name, "C-c")
+	deadline := time.Now().Add(15 * time.Second)
+	for !strings.Contains(p.get().Message, "echo: queued one") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the queued prompt never ran (now %+v):\n%s", p.get(), p.screen())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+
+	// ask-agent: the answer comes back.
+	out := e.ok("ask-agent", "-s", "work", "-w", p.name, "--timeout", "15000", "what is up")
+	if !strings.Contains(out, "echo: what is up") {
+		t.Fatalf("ask-agent answered:\n%s", out)
+	}
+
+	// respond approves the held request.
+	person := attachHeldPerson(t, e.socket())
+	made := filepath.Join(work, "responded.txt")
+	p.typePrompt("run: echo r > " + made)
+	person.heldItem(p.window)
+	r := person.call("respond", map[string]any{"session": "work", "window": p.window, "action": "approve", "human_nonce": person.nonce})
+	if r["decision"] != "once" {
+		t.Fatalf("respond: %v", r)
+	}
+	p.wait("done", 10*time.Second)
+	if _, err := os.Stat(made); err != nil {
+		t.Fatalf("the command respond approved did not run: %v", err)
+	}
+}
