@@ -102,9 +102,9 @@ func blockRows(b *block, width int) []row {
 	case blockUser:
 		return wrap("› "+b.text, width, styleUser, "  ")
 	case blockAgent:
-		return wrap(b.text, width, styleNone, "")
+		return wrap(b.body(), width, styleNone, "")
 	case blockThought:
-		return wrap(b.text, width, styleThought, "")
+		return wrap(b.body(), width, styleThought, "")
 	case blockNotice:
 		return wrap("· "+b.text, width, styleDim, "  ")
 	case blockError:

@@ -75,7 +75,7 @@ func TestTheTranscriptIsBounded(t *testing.T) {
 		t.Fatalf("%d blocks, %d tools kept", len(tr.blocks), len(tr.tools))
 	}
 	tr.text(conv.Text{Role: conv.RoleAgent, Text: strings.Repeat("z", 3*maxBlockText)})
-	if l := len(tr.blocks[len(tr.blocks)-1].text); l > maxBlockText {
+	if l := len(tr.blocks[len(tr.blocks)-1].body()); l > maxBlockText {
 		t.Fatalf("a message of %d bytes kept", l)
 	}
 }

@@ -47,8 +47,10 @@ func IsHarness(id string) bool { return id == "acp" || id == "codex-app-server" 
 const (
 	// maxPerms bounds the permission requests waiting at once.
 	maxPerms = 32
-	// floodLimit bounds the messages one second may bring.
-	floodLimit = 20000
+	// floodLimit bounds the messages floodWindow may bring: ten times a
+	// fast model's token stream, well under what the pane keeps up with.
+	floodLimit  = 20000
+	floodWindow = 5 * time.Second
 	// maxNoise bounds the lines that are not JSON-RPC.
 	maxNoise = 64
 	// defaultInitTimeout bounds the handshake.
@@ -143,9 +145,9 @@ type pane struct {
 	holds  chan holdResult
 	noise  chan string
 
-	noiseN  atomic.Int64
-	floodN  int
-	floodAt time.Time
+	noiseN   atomic.Int64
+	floodN   [floodWindow / time.Second]int
+	floodSec int64
 
 	width, height int
 	lastFrame     []byte
@@ -467,16 +469,25 @@ func (p *pane) onEvent(e conv.Event) {
 	}
 }
 
-// flooded counts messages per second; past floodLimit the agent is
-// stopped.
+// flooded counts messages in one-second buckets; past floodLimit within
+// floodWindow the agent is stopped.
 func (p *pane) flooded() bool {
 	now := time.Now()
-	if now.Sub(p.floodAt) >= time.Second {
-		p.floodAt, p.floodN = now, 0
+	sec := now.Unix()
+	if sec != p.floodSec {
+		// Buckets of the seconds that passed start empty.
+		for s := p.floodSec + 1; s <= sec && s <= p.floodSec+int64(len(p.floodN)); s++ {
+			p.floodN[s%int64(len(p.floodN))] = 0
+		}
+		p.floodSec = sec
 	}
-	p.floodN++
-	if p.floodN > floodLimit {
-		p.fail(fmt.Sprintf("the agent sent more than %d messages in one second; tuios stopped it", floodLimit))
+	p.floodN[sec%int64(len(p.floodN))]++
+	total := 0
+	for _, n := range p.floodN {
+		total += n
+	}
+	if total > floodLimit {
+		p.fail(fmt.Sprintf("the agent sent more than %d messages in %s; tuios stopped it", floodLimit, floodWindow))
 		p.stopAgent()
 		return true
 	}

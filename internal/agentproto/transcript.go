@@ -31,7 +31,8 @@ const (
 type block struct {
 	kind blockKind
 	id   string
-	text string
+	text string // cached from buf for a message
+	buf  []byte // a message's text as it streams
 	// tool calls
 	title, toolKind, status, target, output string
 	// plans
@@ -84,11 +85,33 @@ func (t *transcript) text(e conv.Text) {
 	if n := len(t.blocks); n > 0 {
 		last := t.blocks[n-1]
 		if last.kind == kind && (e.ID == "" || last.id == e.ID) {
-			last.text = keepTail(last.text+chunk, maxBlockText)
+			last.grow(chunk)
 			return
 		}
 	}
-	t.add(&block{kind: kind, id: e.ID, text: keepTail(chunk, maxBlockText)})
+	b := t.add(&block{kind: kind, id: e.ID})
+	b.grow(chunk)
+}
+
+// grow appends a chunk to a message. The text is kept as bytes that grow
+// in place (a stream of small chunks costs what it brings, not a copy of
+// the message each time) and cut back to its last maxBlockText bytes
+// when it reaches twice that.
+func (b *block) grow(chunk string) {
+	b.buf = append(b.buf, chunk...)
+	if len(b.buf) >= 2*maxBlockText {
+		tail := keepTail(string(b.buf), maxBlockText)
+		b.buf = append(b.buf[:0], tail...)
+	}
+	b.text = ""
+}
+
+// body is a block's text: a message's grown bytes, cut to the bound.
+func (b *block) body() string {
+	if b.buf != nil && b.text == "" {
+		b.text = keepTail(string(b.buf), maxBlockText)
+	}
+	return b.text
 }
 
 // tool records a tool call or its update.
@@ -142,7 +165,7 @@ func (t *transcript) lastAgentLine() string {
 	for i := len(t.blocks) - 1; i >= 0; i-- {
 		b := t.blocks[i]
 		if b.kind == blockAgent {
-			for _, l := range strings.Split(b.text, "\n") {
+			for _, l := range strings.Split(b.body(), "\n") {
 				if l = strings.TrimSpace(l); l != "" {
 					return oneLine(l, 200)
 				}

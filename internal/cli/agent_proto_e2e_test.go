@@ -205,7 +205,7 @@ func TestProtocolPaneBadAgents(t *testing.T) {
 		{mode: "garbage", reason: "lines that are not JSON-RPC"},
 		{mode: "silent", reason: "did not answer the handshake within 2s", flags: []string{"--ready-timeout", "2000"}},
 		{mode: "huge", reason: "a message over 8 MiB"},
-		{mode: "flood", prompt: "go", reason: "more than 20000 messages in one second"},
+		{mode: "flood", prompt: "go", reason: "more than 20000 messages in 5s"},
 		{mode: "perms", prompt: "go", reason: "asked more than 32 permissions at once"},
 		{mode: "die", prompt: "go", reason: "fatal: out of cheese"},
 	}
@@ -279,7 +279,7 @@ func TestProtocolPaneTakesPromptQueueAskAndRespond(t *testing.T) {
 	}
 
 	// ask-agent: the answer comes back.
-	out := e.ok("ask-agent", "-s", "work", "-w", p.name, "--timeout", "15000", "what is up")
+	out := e.ok("ask-agent", "-s", "work", "-w", p.name, "--timeout", "15000", "--json", "what is up")
 	if !strings.Contains(out, "echo: what is up") {
 		t.Fatalf("ask-agent answered:\n%s", out)
 	}

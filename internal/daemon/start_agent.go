@@ -154,6 +154,36 @@ func startRefusals(cn *conn, p *startAgentParams) *proto.Error {
 // --protocol). Set once when it starts.
 func (w *Window) isProtocol() bool { return w.protocol != "" }
 
+// settleOutput waits until the pane has printed nothing for quiet (from
+// now at the earliest), at most max. A protocol pane draws a turn's last frame just before it
+// reports the turn's end, over another channel: ask-agent reads the
+// answer once that frame is on the screen.
+func (w *Window) settleOutput(quiet, max time.Duration) {
+	start := time.Now()
+	end := start.Add(max)
+	for time.Now().Before(end) {
+		w.mu.Lock()
+		last, g := w.lastOutput, w.outputGen
+		w.mu.Unlock()
+		if last.Before(start) {
+			// The frame may still be on its way through the pty: the
+			// silence counts from now.
+			last = start
+		}
+		wait := quiet - time.Since(last)
+		if wait <= 0 {
+			return
+		}
+		select {
+		case <-g:
+		case <-time.After(wait):
+			return
+		case <-w.exitCh:
+			return
+		}
+	}
+}
+
 // protoArgv is the pane's command for --protocol: tuios agent-proto,
 // whose handshake with the agent is bounded by the ready timeout (an
 // agent that never answers is errored when start-agent stops waiting).
