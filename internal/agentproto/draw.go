@@ -34,8 +34,11 @@ func wrap(text string, width int, style string, indent string) []row {
 		width = 4
 	}
 	var out []row
-	for _, line := range strings.Split(text, "\n") {
-		out = append(out, wrapLine(indent+line, width, style, indent)...)
+	for i, line := range strings.Split(text, "\n") {
+		if i > 0 {
+			line = indent + line
+		}
+		out = append(out, wrapLine(line, width, style, indent)...)
 	}
 	return out
 }

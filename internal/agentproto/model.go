@@ -77,6 +77,15 @@ func (m *model) title() string {
 	return oneLine(m.agent, 80) + " over " + m.protocol + " · " + glyph + " " + st
 }
 
+// what is the request's tool and target, on one line.
+func (p *perm) what() string {
+	what := p.Target
+	if what == "" {
+		what = p.Title
+	}
+	return p.Tool + ": " + oneLine(what, 300)
+}
+
 // permLine is what the request asks, on one line.
 func (m *model) permLine(p *perm) string {
 	what := p.Target

@@ -647,7 +647,7 @@ func (p *pane) onKey(k key) {
 				m.flash = "read the request first: 1 works half a second after it is shown"
 				return
 			}
-			m.tr.say(blockNotice, "allowed once: "+m.permLine(pr))
+			m.tr.say(blockNotice, "allowed once: "+pr.what())
 			p.answer(pr, conv.AllowOnce)
 			return
 		case '3', 'n':
@@ -659,7 +659,7 @@ func (p *pane) onKey(k key) {
 				m.flash = "read the request first: 3 works half a second after it is shown"
 				return
 			}
-			m.tr.say(blockNotice, "denied: "+m.permLine(pr))
+			m.tr.say(blockNotice, "denied: "+pr.what())
 			p.answer(pr, conv.Deny)
 			return
 		}
