@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -308,4 +309,114 @@ func TestRealClaudeCodeOverACP(t *testing.T) {
 			e.vars = append(e.vars, "ANTHROPIC_BASE_URL="+url, "ANTHROPIC_API_KEY="+standinKey,
 				"DISABLE_AUTOUPDATER=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1")
 		}})
+}
+
+// The same agents in a terminal pane, with no integration installed, so
+// their permission prompt is read from the screen: the time from the
+// dialog's text reaching the pane's screen (a window-output wait
+// returning) to needs_input (an agent-state wait returning), both waits
+// started before the prompt. This is the figure the protocol pane is set
+// beside; it is logged, not asserted. (Codex's terminal UI is left out:
+// in this harness it kept the typed prompt in its composer without
+// submitting it.)
+func TestRealAgentsScreenReadLatency(t *testing.T) {
+	type tui struct {
+		name, pkg, bin, ready, dialog string
+		gemini                        bool
+		tool                          func(string) standin.ToolUse
+		prepare                       func(t *testing.T, p *agentPane, url string)
+	}
+	shell := func(name string) func(string) standin.ToolUse {
+		return func(cmd string) standin.ToolUse {
+			return standin.ToolUse{Name: name, Input: map[string]any{"command": cmd, "description": "Write a file"}}
+		}
+	}
+	for _, a := range []tui{
+		{name: "gemini", pkg: "@google/gemini-cli", bin: "gemini", ready: "Type your message", dialog: `Allow execution`, gemini: true, tool: shell("run_shell_command"),
+			prepare: func(t *testing.T, p *agentPane, url string) {
+				seedGeminiHome(t, p.home, p.work)
+				p.write(".gemini/settings.json", `{"security": {"auth": {"selectedType": "gemini-api-key"}}, "general": {"enableAutoUpdate": false, "enableAutoUpdateNotification": false}, "privacy": {"usageStatisticsEnabled": false}}`)
+				p.e.vars = append(p.e.vars, "GOOGLE_GEMINI_BASE_URL="+url, "GEMINI_API_KEY=standin-gemini-key", "DISABLE_AUTOUPDATER=1")
+			}},
+		{name: "qwen", pkg: "@qwen-code/qwen-code", bin: "qwen", ready: "Type your message", dialog: `(?i)allow execution of`, tool: shell("run_shell_command"),
+			prepare: func(t *testing.T, p *agentPane, url string) {
+				p.write(".qwen/settings.json", `{"general":{"enableAutoUpdate":false},"privacy":{"usageStatisticsEnabled":false},"security":{"auth":{"selectedType":"openai"}},"$version":4}`)
+				p.e.vars = append(p.e.vars, "OPENAI_BASE_URL="+url+"/v1", "OPENAI_API_KEY=sk-tuios-standin", "OPENAI_MODEL=gpt-stand-in")
+			}},
+		{name: "opencode", pkg: "opencode-ai", bin: "opencode", ready: "Ask anything", dialog: `Permission required`, tool: shell("bash"),
+			prepare: func(t *testing.T, p *agentPane, url string) {
+				cfg, _ := json.Marshal(map[string]any{"autoupdate": false, "share": "disabled", "model": "standin/gpt-stand-in", "permission": map[string]any{"bash": "ask"},
+					"provider": map[string]any{"standin": map[string]any{"npm": "@ai-sdk/openai-compatible", "name": "Stand-in",
+						"options": map[string]any{"baseURL": url + "/v1", "apiKey": "sk-tuios-standin"},
+						"models":  map[string]any{"gpt-stand-in": map[string]any{"name": "GPT stand-in", "tool_call": true}}}}})
+				p.write(".config/opencode/opencode.json", string(cfg))
+				p.e.vars = append(p.e.vars, "OPENCODE_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_MODELS_FETCH=1", "OPENCODE_DISABLE_LSP_DOWNLOAD=1")
+			}},
+		{name: "claude", pkg: "@anthropic-ai/claude-code", bin: "claude", ready: "for shortcuts", dialog: `Do you want to proceed`, tool: shell("Bash"),
+			prepare: func(t *testing.T, p *agentPane, url string) {
+				os.MkdirAll(filepath.Join(p.home, ".claude"), 0o755)
+				seedClaudeHome(t, p.home, p.work)
+				p.e.vars = append(p.e.vars, "ANTHROPIC_BASE_URL="+url, "ANTHROPIC_API_KEY="+standinKey, "DISABLE_AUTOUPDATER=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1")
+			}},
+	} {
+		t.Run(a.name, func(t *testing.T) {
+			in := findNPMAgent(t, a.pkg, a.bin)
+			p := newAgentPane(t)
+			opt := standin.Options{Answer: protoScript(p.work, a.tool)}
+			var url string
+			if a.gemini {
+				api, err := standin.StartGemini(opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer api.Close()
+				url = api.URL()
+			} else {
+				api, err := standin.Start(opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer api.Close()
+				url = api.URL()
+			}
+			a.prepare(t, p, url)
+			if node, err := exec.LookPath("node"); err == nil {
+				for i, v := range p.e.vars {
+					if strings.HasPrefix(v, "PATH=") {
+						p.e.vars[i] = v + ":" + filepath.Dir(node)
+					}
+				}
+			}
+			p.start(in.shim, a.ready, 60*time.Second)
+			time.Sleep(3 * time.Second) // detection attributes the pane to its harness
+			type ret struct {
+				at   time.Time
+				code int
+			}
+			waitRet := func(args ...string) chan ret {
+				ch := make(chan ret, 1)
+				go func() {
+					cmd := exec.Command(p.e.bin, args...)
+					cmd.Env = p.e.vars
+					err := cmd.Run()
+					code := 0
+					if err != nil {
+						code = 1
+					}
+					ch <- ret{time.Now(), code}
+				}()
+				return ch
+			}
+			screen := waitRet("wait-for", "window-output", "-s", "work", "--pattern", a.dialog, "--timeout", "60000")
+			state := waitRet("wait-for", "agent-state", "-s", "work", "-w", "0", "--until", "needs_input", "--timeout", "60000")
+			time.Sleep(300 * time.Millisecond) // both waits are listening
+			p.prompt("Write allowed.txt please")
+			s, st := <-screen, <-state
+			if s.code != 0 || st.code != 0 {
+				t.Fatalf("dialog seen %v, needs_input %v:\n%s", s.code == 0, st.code == 0, p.e.ok("capture-pane", "-s", "work"))
+			}
+			t.Logf("figures: %s %s in a terminal pane: dialog on screen → needs_input %s (read from the screen)", a.name, in.version, st.at.Sub(s.at).Round(time.Millisecond))
+			p.e.ok("send-keys", "-s", "work", "Escape")
+		})
+	}
 }
