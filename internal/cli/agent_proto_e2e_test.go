@@ -135,7 +135,25 @@ func TestProtocolPaneFakeACPAgent(t *testing.T) {
 	if _, err := os.Stat(allowed); err == nil {
 		t.Fatal("the command ran before anyone answered")
 	}
+	ap := person.call("get-approval", map[string]any{"request_id": it["held_id"]})
+	if opts, _ := json.Marshal(ap["options"]); string(opts) != `["once","deny"]` || ap["tool"] != "shell" || ap["target"] != "echo yes > "+allowed {
+		t.Fatalf("the hold: %v", ap)
+	}
 	person.allowOnce(e, it, allowed, "yes")
+	p.wait("done", 10*time.Second)
+
+	// The risk rules read the command: a risky allow needs its rules
+	// named; the deny goes through.
+	p.typePrompt("run: rm -rf " + filepath.Join(work, "tree"))
+	it = person.heldItem(p.window)
+	ap = person.call("get-approval", map[string]any{"request_id": it["held_id"]})
+	if risk, _ := json.Marshal(ap["risk"]); !strings.Contains(string(risk), "recursive delete") {
+		t.Fatalf("no risk on rm -rf: %v", ap)
+	}
+	if _, err := person.try("reply-approval", map[string]any{"request_id": it["held_id"], "decision": "once", "human_nonce": person.nonce}); err == nil || err["code"] != "risk_unacknowledged" {
+		t.Fatalf("a risky allow without risk_ack: %v", err)
+	}
+	person.deny(p.window)
 	p.wait("done", 10*time.Second)
 
 	// Denied from the Inbox: it never runs.
@@ -179,7 +197,7 @@ func TestProtocolPaneFakeACPAgent(t *testing.T) {
 			seen = append(seen, x.State)
 		}
 	}
-	want := "working done working needs_input working done working needs_input working done working needs_input working done working idle"
+	want := "working done working needs_input working done working needs_input working done working needs_input working done working needs_input working done working idle"
 	if got := strings.Join(seen, " "); !strings.Contains(got, want) {
 		t.Fatalf("states: %s\nwant them to hold: %s", got, want)
 	}
@@ -297,4 +315,24 @@ func TestProtocolPaneTakesPromptQueueAskAndRespond(t *testing.T) {
 	if _, err := os.Stat(made); err != nil {
 		t.Fatalf("the command respond approved did not run: %v", err)
 	}
+}
+
+// try is call for a verb that may be refused: the result, or the error.
+func (p *heldPerson) try(verb string, params map[string]any) (map[string]any, map[string]any) {
+	p.t.Helper()
+	b, _ := json.Marshal(map[string]any{"verb": verb, "params": params})
+	p.c.SetDeadline(time.Now().Add(30 * time.Second))
+	if _, err := p.c.Write(append(b, '\n')); err != nil {
+		p.t.Fatal(err)
+	}
+	line, err := p.r.ReadBytes('\n')
+	if err != nil {
+		p.t.Fatalf("%s: %v", verb, err)
+	}
+	var resp struct {
+		Result map[string]any `json:"result"`
+		Error  map[string]any `json:"error"`
+	}
+	json.Unmarshal(line, &resp)
+	return resp.Result, resp.Error
 }
