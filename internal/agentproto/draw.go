@@ -3,6 +3,7 @@ package agentproto
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/clipperhouse/displaywidth"
 )
@@ -77,6 +78,24 @@ func wrapLine(line string, width int, style, indent string) []row {
 	return out
 }
 
+// tailFor is the end of s that can fill need rows of width cells: at most
+// need*width*4 bytes (a cell takes at most four), from a line start when
+// one is in that span.
+func tailFor(s string, width, need int) string {
+	max := (need + 1) * width * 4
+	if len(s) <= max {
+		return s
+	}
+	cut := len(s) - max
+	if i := strings.IndexByte(s[cut:], '\n'); i >= 0 {
+		return s[cut+i+1:]
+	}
+	for cut < len(s) && !utf8.RuneStart(s[cut]) {
+		cut++
+	}
+	return s[cut:]
+}
+
 func firstRune(s string) (rune, int) {
 	for i, r := range s {
 		if i > 0 {
@@ -99,15 +118,17 @@ func statusGlyph(status string) (string, string) {
 	return "·", styleDim
 }
 
-// blockRows draws one block.
-func blockRows(b *block, width int) []row {
+// blockRows draws one block; need is how many of its last rows can show
+// (a long message is wrapped from its tail only, so a frame costs what the
+// screen holds, not what the message holds).
+func blockRows(b *block, width, need int) []row {
 	switch b.kind {
 	case blockUser:
 		return wrap("› "+b.text, width, styleUser, "  ")
 	case blockAgent:
-		return wrap(b.body(), width, styleNone, "")
+		return wrap(tailFor(b.body(), width, need), width, styleNone, "")
 	case blockThought:
-		return wrap(b.body(), width, styleThought, "")
+		return wrap(tailFor(b.body(), width, need), width, styleThought, "")
 	case blockNotice:
 		return wrap("· "+b.text, width, styleDim, "  ")
 	case blockError:
@@ -204,7 +225,7 @@ func (m *model) frame(width, height int) (rows []row, curRow, curCol int) {
 	// The transcript's tail, newest blocks first until the room is full.
 	var body []row
 	for i := len(m.tr.blocks) - 1; i >= 0 && len(body) < room; i-- {
-		br := blockRows(m.tr.blocks[i], width)
+		br := blockRows(m.tr.blocks[i], width, room-len(body))
 		if len(body) > 0 {
 			br = append(br, row{})
 		}

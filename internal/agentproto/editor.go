@@ -47,10 +47,7 @@ type keyReader struct {
 	over    bool // the paste went over maxPaste
 }
 
-var (
-	pasteStart = []byte("\x1b[200~")
-	pasteEnd   = []byte("\x1b[201~")
-)
+var pasteEnd = []byte("\x1b[201~")
 
 // feed reads b and returns the keys it completes.
 func (kr *keyReader) feed(b []byte) []key {

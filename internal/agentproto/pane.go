@@ -549,7 +549,7 @@ func (p *pane) ask() {
 		line = "approve " + pr.Tool + ": " + oneLine(pr.Title, 400)
 	}
 	seq := p.setState(stateNeeds, line, "", "approval")
-	if holdable(pr) {
+	if holdable(pr) && p.rep.enabled() {
 		pr.summary = line
 		pr.hold = startHold(p.rep, seq, pr.ID, line, pr.Tool, pr.Target, p.holds)
 		pr.held = true

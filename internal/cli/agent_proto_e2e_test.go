@@ -159,7 +159,9 @@ func TestProtocolPaneFakeACPAgent(t *testing.T) {
 	// Denied from the Inbox: it never runs.
 	denied := filepath.Join(work, "denied.txt")
 	p.typePrompt("run: echo no > " + denied)
-	it = person.heldItem(p.window)
+	if it = person.heldItem(p.window); it["summary"] != "approve shell: echo no > "+denied {
+		t.Fatalf("held item: %v", it)
+	}
 	person.deny(p.window)
 	st = p.wait("done", 10*time.Second)
 	if _, err := os.Stat(denied); err == nil {
