@@ -30,6 +30,16 @@ import (
 // the agent). The result's command is the agent's argv as a POSIX shell
 // would read it.
 //
+// With --protocol acp|codex the agent is its whole command (split as a
+// POSIX shell would, nothing expanded) and the pane's process is
+// `tuios agent-proto` (internal/agentproto), which runs the agent on
+// pipes, draws the conversation and reports the state itself; its
+// handshake is bounded by the ready timeout. The window remembers its
+// protocol: request-approval holds for it without config (once and deny
+// only), the reply queue knows it shows every state (queue_rest.go), its
+// errored ends the ready wait as blocked (it is exact there), and
+// ask-agent waits for its last frame (verbs_mail.go).
+//
 // Ready means the pane's agent state reads idle or done (what ask-agent
 // waits for before it types). needs_input ends the wait as blocked (a
 // trust dialog, a login), with the pane kept for the person; the window
