@@ -183,6 +183,25 @@ func TestProtocolPaneFakeACPAgent(t *testing.T) {
 		t.Fatalf("the command answered in the pane did not run: %v %q\n%s", err, b, p.screen())
 	}
 
+	// Ctrl+C while a held request waits: the turn is cancelled, the
+	// request answered cancelled (the command never runs), the hold gone.
+	never := filepath.Join(work, "never.txt")
+	p.typePrompt("run: echo never > " + never)
+	person.heldItem(p.window)
+	e.ok("send-keys", "-s", "work", "-w", p.name, "C-c")
+	if st := p.wait("idle", 5*time.Second); st.Message != "cancelled" {
+		t.Fatalf("after Ctrl+C on a request: %+v", st)
+	}
+	if _, err := os.Stat(never); err == nil {
+		t.Fatal("the cancelled request's command ran")
+	}
+	items, _ := person.call("list-attention", map[string]any{})["items"].([]any)
+	for _, x := range items {
+		if it := x.(map[string]any); it["window"] == p.window && it["held_id"] != nil {
+			t.Fatalf("the hold outlived Ctrl+C: %v", it)
+		}
+	}
+
 	// Ctrl+C cancels a running turn.
 	p.typePrompt("please wait")
 	p.wait("working", 5*time.Second)
@@ -199,7 +218,7 @@ func TestProtocolPaneFakeACPAgent(t *testing.T) {
 			seen = append(seen, x.State)
 		}
 	}
-	want := "working done working needs_input working done working needs_input working done working needs_input working done working needs_input working done working idle"
+	want := "working done working needs_input working done working needs_input working done working needs_input working done working needs_input working done working needs_input idle working idle"
 	if got := strings.Join(seen, " "); !strings.Contains(got, want) {
 		t.Fatalf("states: %s\nwant them to hold: %s", got, want)
 	}
