@@ -21,7 +21,7 @@ func agentProtoCommands() []Command {
 			"done when the turn ends, errored with the reason when the agent fails, exits, or breaks the protocol. " +
 			"Type a prompt and press Enter (a paste stays text; its newlines do not send it). " +
 			"A permission request that fits on one line (a command, a read, a fetch) is held in the Inbox, where 1 allows it once and 3 or n denies it; " +
-			"respond and reply-approval answer it too. In the pane, 1 allows once and 3 or n denies, each half a second after the request is shown. " +
+			"respond and reply-approval answer it too. In the pane, 1 allows once and 3 or n denies (the digits act only once the request has been shown for half a second). " +
 			"Ctrl+C cancels the running turn and every permission request it waits on; Ctrl+D on an empty line quits. " +
 			"The agent is offered no file-system and no terminal capability, and everything it sends is cleaned of escape sequences and control characters before it is drawn.",
 		Example: "tuios start-agent --protocol acp 'gemini --acp' --name helper\n" +
