@@ -138,8 +138,11 @@ func (c *Client) Prompt(text string) error {
 	ctx, cancel := context.WithCancel(context.Background())
 	c.turn, c.cancelled = cancel, false
 	c.mu.Unlock()
-	c.opt.Emit(conv.TurnStarted{})
 	go func() {
+		// Emitted here, not on the caller's goroutine: the caller may be
+		// the one reading the events. It still comes before the request
+		// goes, so before anything the turn brings.
+		c.opt.Emit(conv.TurnStarted{})
 		defer cancel()
 		var res promptResult
 		err := c.conn.Call(ctx, "session/prompt", promptParams{SessionID: sess, Prompt: []textBlock{{Type: "text", Text: text}}}, &res)

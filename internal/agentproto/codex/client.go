@@ -112,8 +112,8 @@ func (c *Client) Prompt(text string) error {
 	c.running = true
 	thread := c.thread
 	c.mu.Unlock()
-	c.opt.Emit(conv.TurnStarted{})
 	go func() {
+		c.opt.Emit(conv.TurnStarted{}) // off the caller's goroutine, before the request goes
 		var res struct {
 			Turn struct {
 				ID string `json:"id"`

@@ -127,7 +127,8 @@ const (
 // comes as a TurnEnded event); Cancel ends the running turn and answers
 // every pending permission request as cancelled; Answer answers one.
 // Events come through the emit function the client was made with, in the
-// order the agent sent them.
+// order the agent sent them, never on the goroutine that called a method
+// (the caller may be the one reading them).
 type Agent interface {
 	Start(ctx context.Context) error
 	Prompt(text string) error
