@@ -86,6 +86,10 @@ type Window struct {
 	granted bool
 	// startGrants is what TUIOS_PANE_GRANTS told the pane's process.
 	startGrants string
+	// protocol is acp or codex for a pane whose process is tuios
+	// agent-proto (start-agent --protocol): it reports its own state and
+	// holds its permission requests for the Inbox without config.
+	protocol string
 
 	proc *pty.Process
 	in   *pty.Input // every write to the pane's input, in order
@@ -199,6 +203,9 @@ type windowSpec struct {
 	// window's); otherwise it holds the default.
 	grants  grant.Set
 	granted bool
+	// protocol is acp or codex for a pane start-agent --protocol opened
+	// (its process is tuios agent-proto).
+	protocol string
 }
 
 // startWindow starts a window in ss. Called without s.mu held. A session
@@ -256,7 +263,7 @@ func (s *Server) startWindow(ss *Session, spec windowSpec) (*Window, *proto.Erro
 	s.panes.addShell(proc.Pid(), id)
 	s.panes.addToken(token, id)
 	w := &Window{
-		ID: id, session: ss, name: spec.name, cols: spec.cols, rows: spec.rows, argv: argv, program: len(spec.argv) > 0, cwd: spec.cwd,
+		ID: id, session: ss, name: spec.name, cols: spec.cols, rows: spec.rows, argv: argv, program: len(spec.argv) > 0, cwd: spec.cwd, protocol: spec.protocol,
 		created: time.Now(), popup: spec.popup, proc: proc, srv: s, outputGen: make(chan struct{}), exitCh: make(chan struct{}), readDone: make(chan struct{}),
 		grants: spec.grants, granted: spec.granted, startGrants: vars["TUIOS_PANE_GRANTS"],
 		token: token,

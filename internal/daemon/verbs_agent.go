@@ -129,6 +129,7 @@ func (s *Server) agentRow(st agentSeat) agentRow {
 	r := agentRow{
 		agentWire: wireOf(snap), Session: wr.Session, Index: wr.Index, Name: wr.DisplayName, Glyph: snap.Glyph(),
 		Cwd: wr.Cwd, Workspace: wr.Workspace, Focused: wr.Focused, Meta: metaOf(snap), snap: snap,
+		Protocol: w.protocol, // set once when the window starts
 	}
 	if st.ring != nil {
 		r.Unread = st.ring.Unread(w.ID)
