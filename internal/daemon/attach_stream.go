@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"github.com/tuios/tuios/inbox"
 	"github.com/tuios/tuios/internal/pace"
 	"sort"
 	"sync"
@@ -504,10 +503,7 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 	// drawn, so its glyph reads ○ in this very layout.
 	s.seenByPerson(lay.Focused)
 
-	asking := map[string]bool{}
-	for _, it := range s.att.q.List(inbox.ListOptions{Kinds: []inbox.Kind{inbox.KindAsk}}).Items {
-		asking[it.Window] = it.Window != ""
-	}
+	asking, risky := s.att.railMarks() // prompt_risk.go
 	for i := range lay.Windows {
 		lay.Windows[i].Asking = asking[lay.Windows[i].ID]
 	}
@@ -539,7 +535,7 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 		}
 		seen := snap.Seen()
 		agents = append(agents, agent{proto.AttachAgent{Session: r.session, Window: r.id, Name: r.name, State: snap.State.String(),
-			Harness: snap.Harness, Message: msg, SinceMS: since, Seen: seen, Asking: asking[r.id], Queued: s.queue.count(r.id)}, needOrder(agentRow{snap: snap})})
+			Harness: snap.Harness, Message: msg, SinceMS: since, Seen: seen, Asking: asking[r.id], Queued: s.queue.count(r.id), Risk: risky[r.id]}, needOrder(agentRow{snap: snap})})
 		if r.tileAt >= 0 {
 			aw := &lay.Windows[r.tileAt]
 			aw.State, aw.Harness, aw.Message, aw.Seen = snap.State.String(), snap.Harness, msg, seen
