@@ -42,17 +42,20 @@ type WholeDialog struct {
 // Claude Code draws over its dialogs. A prompt read by a dialog rule is its
 // box, whole unless the box said it did not show everything.
 //
-// Whole is false when p has no numbered option to anchor on, or no top is
-// found: the dialog's top is gone (scrolled past the history, drawn on a
-// full-screen program's alternate screen that was too short, or more than
-// MaxDialogLines above), so what it asks about may be missing.
-func ReadDialog(p Prompt, text []string) WholeDialog {
+// history says the rows that left the top of the screen were kept (the
+// main screen); an alternate screen keeps none. A prompt with no frame
+// (no top found) is read as its rule read it: whole where the history
+// kept what scrolled up, not whole on an alternate screen, where the top
+// of a prompt taller than the pane is gone and what it asks about may be
+// missing. A frame whose top is more than MaxDialogLines above the options
+// is not found: such a prompt too is read as its rule read it.
+func ReadDialog(p Prompt, text []string, history bool) WholeDialog {
 	if p.Dialog != nil {
 		return WholeDialog{Lines: p.Lines, Body: p.Lines, Whole: !p.Dialog.Partial}
 	}
-	partial := WholeDialog{Lines: p.Lines, Body: bodyOf(p.Lines)}
+	unframed := WholeDialog{Lines: p.Lines, Body: bodyOf(p.Lines), Whole: history}
 	if len(p.Options) == 0 {
-		return partial
+		return unframed
 	}
 	first := p.Options[0]
 	floor := max(0, len(text)-MaxDialogLines)
@@ -64,9 +67,10 @@ func ReadDialog(p Prompt, text []string) WholeDialog {
 		}
 	}
 	if anchor < 0 {
-		return partial
+		return unframed
 	}
-	for top := anchor - 1; top >= max(0, anchor-MaxDialogLines); top-- {
+	floor = max(0, anchor-MaxDialogLines)
+	for top := anchor - 1; top >= floor; top-- {
 		if isBorderLine(text[top]) {
 			body := make([]string, 0, anchor-top-1)
 			for _, l := range text[top+1 : anchor] {
@@ -75,7 +79,7 @@ func ReadDialog(p Prompt, text []string) WholeDialog {
 			return WholeDialog{Lines: append([]string(nil), text[top:]...), Body: body, Options: PromptOptions(text[anchor:]), Whole: true}
 		}
 	}
-	return partial
+	return unframed
 }
 
 // sameLabel: one label is the other, or starts it (a wrapped row's label

@@ -28,7 +28,7 @@ func TestReadDialogOnACapturedClaudePermission(t *testing.T) {
 	if !ok {
 		t.Fatal("no prompt")
 	}
-	d := ReadDialog(p, screen)
+	d := ReadDialog(p, screen, true)
 	if !d.Whole || !strings.HasPrefix(d.Lines[0], "────") || !strings.Contains(strings.Join(d.Body, "\n"), "touch hello.txt") {
 		t.Fatalf("dialog: %+v", d)
 	}
@@ -65,7 +65,7 @@ func TestReadDialogFindsTheCommandAShortPaneCut(t *testing.T) {
 	if strings.Contains(strings.Join(p.Lines, "\n"), "rm -rf") {
 		t.Fatalf("the rule's own lines hold the command; the test shows nothing:\n%s", strings.Join(p.Lines, "\n"))
 	}
-	d := ReadDialog(p, sc.LastLines(MaxDialogLines))
+	d := ReadDialog(p, sc.LastLines(MaxDialogLines), !sc.AltScreen())
 	if !d.Whole || !strings.HasPrefix(d.Lines[0], "╭") || !strings.Contains(strings.Join(d.Body, "\n"), "rm -rf build/") {
 		t.Fatalf("dialog: %+v", d)
 	}
@@ -81,13 +81,22 @@ func TestReadDialogOnACutAlternateScreen(t *testing.T) {
 	if !ok {
 		t.Fatalf("no prompt on\n%s", sc.Text())
 	}
-	d := ReadDialog(p, sc.LastLines(MaxDialogLines))
+	d := ReadDialog(p, sc.LastLines(MaxDialogLines), !sc.AltScreen())
 	if d.Whole || strings.Contains(strings.Join(d.Body, "\n"), "rm -rf") {
 		t.Fatalf("a cut dialog read as whole: %+v", d)
 	}
-	// No option to anchor on: never whole.
-	if d := ReadDialog(Prompt{Lines: []string{"╭───╮", "Proceed?"}}, []string{"╭───╮", "Proceed?"}); d.Whole {
-		t.Fatalf("no options: %+v", d)
+	// No frame, or no option to anchor on: read as the rule read it, whole
+	// where the history kept what scrolled up.
+	lines := []string{" Bash command", "", "   touch hello.txt", " Do you want to proceed?", " ❯ 1. Yes", "   2. No"}
+	bare := Prompt{Lines: lines, Options: PromptOptions(lines)}
+	if d := ReadDialog(bare, lines, true); !d.Whole || len(d.Lines) != len(lines) || d.Body[2] != "touch hello.txt" {
+		t.Fatalf("no frame, main screen: %+v", d)
+	}
+	if d := ReadDialog(bare, lines, false); d.Whole {
+		t.Fatalf("no frame, alternate screen: %+v", d)
+	}
+	if d := ReadDialog(Prompt{Lines: []string{"Proceed?"}}, []string{"Proceed?"}, false); d.Whole {
+		t.Fatalf("no options, alternate screen: %+v", d)
 	}
 }
 
@@ -98,7 +107,7 @@ func TestReadDialogOfADialogRule(t *testing.T) {
 	if !ok || p.Dialog == nil {
 		t.Fatalf("prompt: %+v", p)
 	}
-	if d := ReadDialog(p, nil); d.Whole != !p.Dialog.Partial || len(d.Lines) != len(p.Lines) {
+	if d := ReadDialog(p, nil, false); d.Whole != !p.Dialog.Partial || len(d.Lines) != len(p.Lines) {
 		t.Fatalf("dialog: %+v", d)
 	}
 }
@@ -112,9 +121,9 @@ func FuzzReadDialog(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		text := strings.Split(s, "\n")
 		p := Prompt{Lines: text, Options: PromptOptions(text)}
-		d := ReadDialog(p, text)
-		if d.Whole && (len(d.Lines) == 0 || d.Lines[len(d.Lines)-1] != text[len(text)-1]) {
-			t.Fatalf("whole dialog %q does not end the text", d.Lines)
+		d := ReadDialog(p, text, len(s)%2 == 0)
+		if len(d.Options) > 0 && (len(d.Lines) == 0 || d.Lines[len(d.Lines)-1] != text[len(text)-1]) {
+			t.Fatalf("a framed dialog %q does not end the text", d.Lines)
 		}
 	})
 }

@@ -41,7 +41,7 @@ func (r *responder) readPrompt(w *Window, harness string) (man *detect.Manifest,
 	if p, ok = detect.ReadPrompt(man, sc.Tail(man.Screen.ReadLines())); !ok {
 		return man, p, d, false
 	}
-	d = detect.ReadDialog(p, sc.LastLines(detect.MaxDialogLines))
+	d = detect.ReadDialog(p, sc.LastLines(detect.MaxDialogLines), !sc.AltScreen())
 	return man, p, d, true
 }
 

@@ -31,7 +31,7 @@ func TestPromptRiskReadsPathsFromThePane(t *testing.T) {
 // riskNames is the rule names promptHits gives a prompt read from its
 // own lines.
 func riskNames(r *responder, line string, p detect.Prompt, root, home string) []string {
-	hits, _ := r.promptHits(line, p, detect.ReadDialog(p, p.Lines), root, home)
+	hits, _ := r.promptHits(line, p, detect.ReadDialog(p, p.Lines, true), root, home)
 	return ruleNames(hits)
 }
 
@@ -42,7 +42,7 @@ func TestPromptHitsOfADialogReadWholeOrNot(t *testing.T) {
 	r := (&Server{}).newResponderForTest()
 	opts := []detect.PromptOption{{N: 1, Label: "Yes"}, {N: 2, Label: "No"}}
 	cut := detect.Prompt{Kind: agentstate.KindApproval, Options: opts, Lines: []string{" Do you want to proceed?", " ❯ 1. Yes", "   2. No"}}
-	partial := detect.ReadDialog(cut, cut.Lines)
+	partial := detect.ReadDialog(cut, cut.Lines, false) // an alternate screen: its top may be gone
 	for _, c := range []struct {
 		line, want string
 	}{
@@ -70,7 +70,7 @@ func TestPromptHitsOfADialogReadWholeOrNot(t *testing.T) {
 	// A command the agent wrapped over two rows is read as one.
 	text := []string{"────────", " Bash command", "", "   git push origin main", "   --force", "", " Do you want to proceed?", " ❯ 1. Yes", "   2. No"}
 	p := detect.Prompt{Kind: agentstate.KindApproval, Options: opts, Lines: text[6:]}
-	d := detect.ReadDialog(p, text)
+	d := detect.ReadDialog(p, text, true)
 	if hits, notWhole := r.promptHits("approval: Do you want to proceed?", p, d, "", ""); !d.Whole || notWhole || strings.Join(ruleNames(hits), ",") != "force push" {
 		t.Errorf("a wrapped command: whole %v, %+v", d.Whole, hits)
 	}
