@@ -185,6 +185,9 @@ type pane struct {
 
 	stallLookAt time.Time // the last stall look that the screen answered
 	relookAt    time.Time // a look is due when a refused prompt's grace ends
+	// graceLookAt: a look is due when the harness grace that refused an
+	// idle reading ends (hold.go, confirmIdle).
+	graceLookAt time.Time
 
 	turnStart time.Time
 	inTurn    bool

@@ -75,10 +75,16 @@ func (a *Arbiter) publish(p *pane, r Report, now time.Time) Result {
 // on a look only when the reading holds on DefaultIdleLooks further looks
 // at least DefaultIdleLookGap apart, or has held for the hold window. For
 // a short while after a harness is first attributed, idle readings do not
-// count at all (a starting agent draws its idle prompt before it works).
+// count at all (a starting agent draws its idle prompt before it works);
+// a look is then due when that grace ends, so an agent already at rest
+// when it was first seen (its turn ended before the detector's first
+// look, or it was started and left at its prompt) is read again although
+// it prints nothing more, rather than staying working until the stall.
 // It reports wait=false when the reading is confirmed and may be written.
 func (a *Arbiter) confirmIdle(p *pane, r Report, now time.Time) (Result, bool) {
 	if !p.harnessAt.IsZero() && now.Sub(p.harnessAt) < DefaultHarnessGrace {
+		p.graceLookAt = p.harnessAt.Add(DefaultHarnessGrace)
+		a.schedule(p, p.graceLookAt)
 		return Result{State: p.state, Reason: ReasonConfirming}, true
 	}
 	g := &p.gate
@@ -161,6 +167,9 @@ func (a *Arbiter) due(p *pane) time.Time {
 	if !p.relookAt.IsZero() {
 		earlier(p.relookAt)
 	}
+	if !p.graceLookAt.IsZero() {
+		earlier(p.graceLookAt)
+	}
 	return t
 }
 
@@ -176,6 +185,12 @@ func (a *Arbiter) wake() {
 		if !p.relookAt.IsZero() && !now.Before(p.relookAt) {
 			p.relookAt = time.Time{}
 			blocked = append(blocked, p.id)
+		}
+		if !p.graceLookAt.IsZero() && !now.Before(p.graceLookAt) {
+			p.graceLookAt = time.Time{}
+			if p.state == Working && a.opt.Look != nil && !p.gate.active {
+				relook = append(relook, p.id) // the grace that refused an idle reading ended
+			}
 		}
 		if p.hold.active && !now.Before(p.hold.since.Add(a.opt.Hold)) {
 			r := p.hold.report

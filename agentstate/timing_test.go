@@ -237,6 +237,34 @@ func TestAnIdleLookOverARestingPaneAppliesAtOnce(t *testing.T) {
 	wantResult(t, r.look("w", as.SourceOSC, as.Idle, ""), true, "")
 }
 
+// An agent already at rest when its harness is first seen (its turn
+// ended before the detector's first look) is looked at again when the
+// harness grace ends, although it prints nothing more, and reads idle
+// then rather than working until the stall.
+func TestAnIdleReadingRefusedByTheGraceIsLookedAtAgain(t *testing.T) {
+	var looks []as.LookReason
+	var r *rig
+	r = newRig(t, as.Options{Look: func(id string, why as.LookReason) as.LookResult {
+		looks = append(looks, why)
+		r.a.Apply(id, as.Report{State: as.Idle, Source: as.SourceOSC, Harness: "claude-code", Message: "✳ pretend-agent", Observed: r.clock.Now()})
+		return as.LookResult{Screen: true, Answered: true}
+	}})
+	r.a.Detected("w", claude)
+	r.advance(200 * time.Millisecond)
+	wantResult(t, r.look("w", as.SourceOSC, as.Idle, "✳ pretend-agent"), false, as.ReasonConfirming)
+	r.advance(2799 * time.Millisecond)
+	if len(looks) != 0 {
+		t.Fatalf("looked during the grace: %v", looks)
+	}
+	r.want("w", as.Working, "detect")
+	r.advance(time.Millisecond)
+	if len(looks) == 0 || looks[0] != as.LookConfirmIdle {
+		t.Fatalf("no look when the grace ended: %v", looks)
+	}
+	r.advance(time.Second) // the confirming looks
+	r.want("w", as.Idle, "osc")
+}
+
 func TestLookRepeatingItsClaimWritesNothing(t *testing.T) {
 	r := newRig(t, as.Options{})
 	r.look("w", as.SourceOSC, as.NeedsInput, "Codex says an action is required")

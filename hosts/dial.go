@@ -139,10 +139,9 @@ func (d *Dialer) Resolve(h Host) (*Resolved, error) {
 	cfgPath := filepath.Join(home, ".ssh", "config")
 	var sc SSHSettings
 	var cfg *SSHConfig
-	if f, err := os.Open(cfgPath); err == nil {
+	if _, err := os.Stat(cfgPath); err == nil {
 		var perr error
-		cfg, perr = ParseSSHConfig(f)
-		f.Close()
+		cfg, perr = ReadSSHConfigFile(cfgPath, SSHConfigFiles{Home: home})
 		if perr != nil {
 			return nil, newErr(CodeInvalidParams, ReasonSSHConfig, h.Name, "fix "+cfgPath, "%v", perr)
 		}
@@ -158,8 +157,9 @@ func (d *Dialer) Resolve(h Host) (*Resolved, error) {
 	jumps := opt.ProxyJump
 	if jumps == nil && !opt.ProxyJumpNone && sc.ProxyJump != "" {
 		if jumps, err = ParseProxyJump(sc.ProxyJump); err != nil {
-			return nil, newErr(CodeHostRefused, ReasonSSHConfig, h.Name, "fix "+cfgPath,
-				"ProxyJump at line %d of %s: %v", sc.ProxyJumpLine, cfgPath, err)
+			file := first(sc.ProxyJumpFile, cfgPath)
+			return nil, newErr(CodeHostRefused, ReasonSSHConfig, h.Name, "fix "+file,
+				"ProxyJump at line %d of %s: %v", sc.ProxyJumpLine, file, err)
 		}
 	}
 	if r.Via, err = d.route(h, cfg, cfgPath, jumps, 0); err != nil {
@@ -206,11 +206,7 @@ func (d *Dialer) fillDest(r *Resolved, alias, user string, port int, opt Options
 	if ka := first(opt.HostKeyAlias, sc.HostKeyAlias); ka != "" {
 		r.KeyName = knownhosts.Normalize(ka)
 	}
-	for _, f := range []string{filepath.Join(home, ".ssh", "known_hosts"), "/etc/ssh/ssh_known_hosts"} {
-		if _, err := os.Stat(f); err == nil {
-			r.KnownHosts = append(r.KnownHosts, f)
-		}
-	}
+	r.KnownHosts = knownHostsFiles(home, r, sc)
 	ids := append(append([]string{}, opt.IdentityFiles...), sc.IdentityFiles...)
 	if len(ids) == 0 {
 		for _, n := range []string{"id_ed25519", "id_ecdsa", "id_rsa"} {
@@ -221,6 +217,28 @@ func (d *Dialer) fillDest(r *Resolved, alias, user string, port int, opt Options
 		r.IdentityFiles = append(r.IdentityFiles, expandPath(id, home, r))
 	}
 	r.Agent = d.getenv("SSH_AUTH_SOCK") != "" && !opt.IdentitiesOnly
+}
+
+// knownHostsFiles are the known_hosts files a link checks the host key
+// against: those the Host block names with UserKnownHostsFile and
+// GlobalKnownHostsFile, else ssh's defaults; only files that exist.
+func knownHostsFiles(home string, r *Resolved, sc SSHSettings) []string {
+	user := sc.UserKnownHostsFiles
+	if user == nil {
+		user = []string{"~/.ssh/known_hosts", "~/.ssh/known_hosts2"}
+	}
+	global := sc.GlobalKnownHostsFiles
+	if global == nil {
+		global = []string{"/etc/ssh/ssh_known_hosts", "/etc/ssh/ssh_known_hosts2"}
+	}
+	var out []string
+	for _, f := range append(append([]string{}, user...), global...) {
+		f = expandPath(f, home, r)
+		if st, err := os.Stat(f); err == nil && st.Mode().IsRegular() {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 func first(vals ...string) string {

@@ -5,8 +5,10 @@
 // and speak the control protocol (JSON lines) to its daemon.
 //
 // A dial reads what ssh would: ~/.ssh/config (HostName, User, Port,
-// HostKeyAlias, IdentityFile, ProxyJump; this package's own small
-// reader), known_hosts, the
+// HostKeyAlias, IdentityFile, ProxyJump, UserKnownHostsFile,
+// GlobalKnownHostsFile; this package's own small reader, which follows
+// Include as ssh does and refuses a file another user could write),
+// the known_hosts files those name (ssh's defaults otherwise), the
 // ssh-agent at SSH_AUTH_SOCK and identity files without a passphrase. It
 // never prompts and never accepts a host key: an unknown or changed key is
 // an *Error with ReasonHostKeyUnknown or ReasonHostKeyChanged, and the
@@ -49,8 +51,8 @@
 // closed); Err says which. Redialling, link states over time and what a
 // daemon does with links are the daemon's (internal/daemon/links.go).
 //
-// Not done yet (said where it matters): Match and Include in
-// ~/.ssh/config (skipped and noted), the
+// Not done yet (said where it matters): Match blocks in ~/.ssh/config
+// (skipped and noted, with what they include), /etc/ssh/ssh_config, the
 // login-shell lookup of tuios, agent forwarding, and a ServerAliveInterval
 // of 0 meaning "no keepalives" (0 reads as the default).
 package hosts

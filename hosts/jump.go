@@ -153,7 +153,8 @@ func (d *Dialer) route(h Host, cfg *SSHConfig, cfgPath string, listed []Jump, de
 	if firstSC.ProxyJump != "" {
 		more, err := ParseProxyJump(firstSC.ProxyJump)
 		if err != nil {
-			e := newErr(CodeHostRefused, ReasonSSHConfig, h.Name, "fix "+cfgPath, "its ProxyJump at line %d of %s: %v", firstSC.ProxyJumpLine, cfgPath, err)
+			file := first(firstSC.ProxyJumpFile, cfgPath)
+			e := newErr(CodeHostRefused, ReasonSSHConfig, h.Name, "fix "+file, "its ProxyJump at line %d of %s: %v", firstSC.ProxyJumpLine, file, err)
 			e.Hop = listed[0].Host
 			return nil, e
 		}

@@ -5,17 +5,19 @@
 // # What it owns
 //
 //   - Kinds, in list order: approval, plan, ask, question, mail, errored,
-//     resume, finished, outbox. Groups: Approvals, Plans, Questions (ask and
-//     question together), Mail, Errored, Resume, Done, Waiting to send;
-//     oldest first inside a group (since, then the order items opened in).
+//     resume, finished, outbox, config. Groups: Approvals, Plans, Questions
+//     (ask and question together), Mail, Errored, Resume, Done, Waiting to
+//     send, Settings; oldest first inside a group (since, then the order
+//     items opened in).
 //   - One item per key: one blocking item per pane (approval, plan and
 //     question share it), one errored, one finished and one resume item
 //     per pane, one mail item per session and thread, one ask per request
-//     id, one outbox item per host. A pane that flaps, or moves between
+//     id, one outbox item per host, one config item per thing (a change
+//     that waits for tuios config apply; wider grants found at start). A pane that flaps, or moves between
 //     question and approval on needs_input, updates its row and keeps its
 //     id and since. An update that changes nothing makes no event.
 //   - Opening and closing by the rules of each kind (Update, Notice,
-//     Resume, Hold, Ask, Mail, Outbox), and the closes every item shares:
+//     Resume, Hold, Ask, Mail, Outbox, Config), and the closes every item shares:
 //     window_closed (PaneClosed; mail excepted), session_closed
 //     (SessionClosed), dismissed, evicted, host_removed (HostRemoved),
 //     snoozed.

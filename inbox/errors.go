@@ -50,7 +50,7 @@ const (
 	WhyBadOptions    Why = "bad_options"     // ask-human options: 1-9 printable lines, no repeats
 	WhyTooManyAsks   Why = "too_many_asks"   // 16 open questions from no pane in the session
 	WhyMissing       Why = "missing"         // a required field is empty
-	WhyUnknownKind   Why = "unknown_kind"    // not one of the nine kinds
+	WhyUnknownKind   Why = "unknown_kind"    // not one of the ten kinds
 	WhyBadReason     Why = "bad_reason"      // Close with a reason that has its own call
 	WhyNotBlocked    Why = "not_blocked"     // hold: no approval item on the pane
 	WhyNotShown      Why = "not_shown"       // hold: the line is not shown as it is

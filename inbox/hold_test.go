@@ -190,16 +190,19 @@ func TestValidateAsk(t *testing.T) {
 func TestMailFromARing(t *testing.T) {
 	r := newRig(t)
 	ring := mail.NewRing(mail.RingOptions{Session: "api", Clock: r.clock, RateBurst: -1})
-	first, _ := ring.Send(mail.SendRequest{From: "lead-id", FromLabel: "lead", To: mail.Human, Subject: "which retry policy?", Text: "?"})
-	ring.Send(mail.SendRequest{From: "lead-id", FromLabel: "lead", To: mail.Human, ReplyTo: first.ID, Text: "also:\tjitter?"})
-	ring.Send(mail.SendRequest{From: "lead-id", To: "worker-id", Text: "not for the person"})
+	lead := "0a1b2c3d-0000-4000-8000-000000000001"
+	first, _ := ring.Send(mail.SendRequest{From: lead, FromLabel: "lead", To: mail.Human, Subject: "which retry policy?", Text: "?"})
+	ring.Send(mail.SendRequest{From: lead, FromLabel: "lead", To: mail.Human, ReplyTo: first.ID, Text: "also:\tjitter?"})
+	ring.Send(mail.SendRequest{From: lead, To: "worker-id", Text: "not for the person"})
 	feed := func() []inbox.Event {
 		res := ring.Read(mail.ReadOptions{Thread: first.ID, Limit: -1})
 		return r.q.Mail(inbox.MailFrom("api", res.Messages))
 	}
 	wantOps(t, feed(), "open mail#1")
 	it, _ := r.q.Find(inbox.MailKey("api", first.ID))
-	if it.Count != 2 || it.Thread != first.ID || it.Summary != "also: jitter?" || it.Name != "lead" || it.Window != "lead-id" {
+	// The sender is named with its short id: another window named lead
+	// (or a shell's "root@vm: ~") is told apart from this one.
+	if it.Count != 2 || it.Thread != first.ID || it.Summary != "also: jitter?" || it.Name != "lead (0a1b2c3d)" || it.Window != lead {
 		t.Fatalf("%+v", it)
 	}
 	wantOps(t, feed(), "")

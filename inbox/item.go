@@ -56,6 +56,10 @@ type Item struct {
 	// what release-agent-message passes on when the item is held mail.
 	MessageID uint64 `json:"message_id,omitempty"`
 	ForHost   string `json:"for_host,omitempty"` // outbox: the machine
+	// Thing is what a config item is about: "permissions" (a change
+	// that waits for tuios config apply) or "widened" (the daemon
+	// started with wider grants than it ran with).
+	Thing string `json:"thing,omitempty"`
 }
 
 // UntilChange is SnoozedUntil for an item that sleeps until its fact
@@ -89,6 +93,8 @@ func (it Item) Key() Key {
 		return AskKey(it.RequestID)
 	case KindOutbox:
 		return OutboxKey(it.ForHost)
+	case KindConfig:
+		return ConfigKey(it.Thing)
 	}
 	return Key{slot: slotOther, id: it.ID}
 }
@@ -115,6 +121,7 @@ const (
 	slotAsk
 	slotOutbox
 	slotOther
+	slotConfig
 )
 
 // BlockingKey is a pane's blocking key (approval, plan, question).
@@ -145,12 +152,15 @@ func MailKey(session string, thread uint64) Key {
 // AskKey is the key of an ask-human question.
 func AskKey(requestID string) Key { return Key{slot: slotAsk, id: requestID} }
 
+// ConfigKey is the key of a config item about thing.
+func ConfigKey(thing string) Key { return Key{slot: slotConfig, id: thing} }
+
 // OutboxKey is the key of a host's outbox item.
 func OutboxKey(host string) Key { return Key{slot: slotOutbox, id: host} }
 
 // String is a readable form for logs and test failures.
 func (k Key) String() string {
-	name := [...]string{"none", "blocking", "errored", "finished", "resume", "mail", "ask", "outbox", "other"}[k.slot]
+	name := [...]string{"none", "blocking", "errored", "finished", "resume", "mail", "ask", "outbox", "other", "config"}[k.slot]
 	if k.slot == slotMail {
 		return name + ":" + k.id + "/" + strconv.FormatUint(k.thread, 10)
 	}

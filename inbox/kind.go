@@ -10,7 +10,7 @@ import (
 // Kind is what an item is about, as its wire name.
 type Kind string
 
-// The nine kinds, in list order (the order is also the sort key).
+// The ten kinds, in list order (the order is also the sort key).
 const (
 	KindApproval Kind = "approval" // a pane waits on an approval (or a hook holds one)
 	KindPlan     Kind = "plan"     // a hook holds a plan; shares the pane's blocking key
@@ -21,18 +21,19 @@ const (
 	KindResume   Kind = "resume"   // a conversation to resume after a restart
 	KindFinished Kind = "finished" // a finished turn nobody has looked at
 	KindOutbox   Kind = "outbox"   // mail waiting for a linked machine
+	KindConfig   Kind = "config"   // a config change that waits for the person, or one the daemon found at start
 )
 
-var kinds = [...]Kind{KindApproval, KindPlan, KindAsk, KindQuestion, KindMail, KindErrored, KindResume, KindFinished, KindOutbox}
+var kinds = [...]Kind{KindApproval, KindPlan, KindAsk, KindQuestion, KindMail, KindErrored, KindResume, KindFinished, KindOutbox, KindConfig}
 
-// Kinds returns the nine kinds in list order.
+// Kinds returns the ten kinds in list order.
 func Kinds() []Kind { return append([]Kind(nil), kinds[:]...) }
 
-// Valid reports whether k is one of the nine kinds.
+// Valid reports whether k is one of the ten kinds.
 func (k Kind) Valid() bool { return k.Rank() < len(kinds) }
 
 // Rank is k's place in the kind order, 0 for approval; an unknown kind
-// ranks after all nine.
+// ranks after all ten.
 func (k Kind) Rank() int {
 	switch k {
 	case KindApproval:
@@ -53,6 +54,8 @@ func (k Kind) Rank() int {
 		return 7
 	case KindOutbox:
 		return 8
+	case KindConfig:
+		return 9
 	}
 	return len(kinds)
 }
@@ -70,10 +73,11 @@ const (
 	GroupResume    Group = "Resume"
 	GroupDone      Group = "Done"
 	GroupOutbox    Group = "Waiting to send"
+	GroupConfig    Group = "Settings"
 	GroupOther     Group = "Other" // an unknown kind (a newer host's)
 )
 
-var groups = [...]Group{GroupApprovals, GroupPlans, GroupQuestions, GroupMail, GroupErrored, GroupResume, GroupDone, GroupOutbox, GroupOther}
+var groups = [...]Group{GroupApprovals, GroupPlans, GroupQuestions, GroupMail, GroupErrored, GroupResume, GroupDone, GroupOutbox, GroupConfig, GroupOther}
 
 // Groups returns the headings in list order.
 func Groups() []Group { return append([]Group(nil), groups[:]...) }

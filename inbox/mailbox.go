@@ -86,15 +86,10 @@ func (q *Queue) MailRead(session string, thread uint64) []Event {
 	return evs
 }
 
-func label(m mail.Message) string {
-	switch {
-	case m.FromLabel != "":
-		return m.FromLabel
-	case m.From != "":
-		return m.From
-	}
-	return "anonymous"
-}
+// label names the sender the way every place that shows one does
+// (mail.Sender): a window's name with its short id, so two windows
+// named alike ("bash", or a shell's "root@vm: ~") are told apart.
+func label(m mail.Message) string { return mail.Sender(&m) }
 
 func mailLine(m mail.Message) string {
 	if m.Subject != "" {

@@ -27,7 +27,8 @@ func TestKindTable(t *testing.T) {
 		{inbox.KindResume, 6, inbox.GroupResume, true, agentstate.None},
 		{inbox.KindFinished, 7, inbox.GroupDone, true, agentstate.Done},
 		{inbox.KindOutbox, 8, inbox.GroupOutbox, false, agentstate.None},
-		{"mystery", 9, inbox.GroupOther, false, agentstate.None},
+		{inbox.KindConfig, 9, inbox.GroupConfig, false, agentstate.None},
+		{"mystery", 10, inbox.GroupOther, false, agentstate.None},
 	}
 	for _, tt := range tests {
 		if tt.k.Rank() != tt.rank || tt.k.Group() != tt.group || tt.k.Snoozable() != tt.snoozable || tt.k.State() != tt.state {
@@ -37,8 +38,8 @@ func TestKindTable(t *testing.T) {
 			t.Errorf("ParseKind(%q) = %q, %v", tt.k, k, err)
 		}
 	}
-	if len(inbox.Kinds()) != 9 || len(inbox.Groups()) != 9 {
-		t.Fatal("nine kinds, eight groups and Other")
+	if len(inbox.Kinds()) != 10 || len(inbox.Groups()) != 10 {
+		t.Fatal("ten kinds, nine groups and Other")
 	}
 	_, err := inbox.ParseKind("colour")
 	wantRefusal(t, err, inbox.CodeInvalidParams, inbox.WhyUnknownKind)
@@ -59,7 +60,7 @@ func TestListOrderIsKindOrder(t *testing.T) {
 	if got := kindsOf(l.Items); got != "approval,mail,errored,finished" {
 		t.Fatalf("order %s", got)
 	}
-	if len(l.Counts) != 9 || l.Counts[inbox.KindApproval] != 1 || l.Counts[inbox.KindPlan] != 0 || l.Total != 4 {
+	if len(l.Counts) != len(inbox.Kinds()) || l.Counts[inbox.KindApproval] != 1 || l.Counts[inbox.KindPlan] != 0 || l.Total != 4 {
 		t.Fatalf("counts %v total %d", l.Counts, l.Total)
 	}
 	if l.BootID != "boot-1" || l.Seq != r.q.Seq() || l.Seq == 0 {

@@ -49,6 +49,31 @@ func Fence(from, body string, ascii bool) string {
 	return b.String()
 }
 
+// FromPerson says whether a message is the person's own words: sent from
+// the attached client (verified human) rather than claimed. Those are not
+// fenced as untrusted; a claim to be human is.
+func FromPerson(m *Message) bool {
+	return m.From == Human && m.VerifiedHuman && !m.ClaimedHuman && m.Kind != KindAsk && m.Origin != OriginLink
+}
+
+// Quote prints body as Fence does, every line behind LinePrefix with its
+// control characters escaped, but without the untrusted fence lines: for
+// the person's own words.
+func Quote(body string, ascii bool) string {
+	prefix := LinePrefix
+	if ascii {
+		prefix = ASCIIPrefix
+	}
+	var b strings.Builder
+	b.Grow(len(body) + 16)
+	for _, line := range strings.Split(strings.TrimSuffix(body, "\n"), "\n") {
+		b.WriteString(prefix)
+		b.WriteString(escape(line))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
 // escape writes control characters (C0 but tab, DEL, C1), line and
 // paragraph separators, bidirectional controls and invalid UTF-8 as
 // visible escapes, so the text stays on one line and cannot steer a
@@ -78,9 +103,11 @@ func Age(d time.Duration) string {
 	return fmt.Sprintf("%dd ago", int(d.Hours()/24))
 }
 
-// Sender is how a message's sender is named: its label (or "human",
-// "anonymous") with the window's 8-character id in brackets, the origin
-// host for link mail, and UNVERIFIED for a claim to be the person.
+// Sender is how a message's sender is named wherever one is shown (the
+// Inbox, the dock, a thread, read-agent-messages, wait-for): its label
+// (or "human", "anonymous") with the window's 8-character id in brackets,
+// so two windows named alike are told apart, the origin host for link
+// mail, and UNVERIFIED for a claim to be the person.
 func Sender(m *Message) string {
 	label := m.FromLabel
 	if label == "" {
@@ -114,7 +141,9 @@ type RenderOptions struct {
 }
 
 // Render prints messages for people and agents: a header line, the
-// subject, attachments, and the body fenced as untrusted text.
+// subject, attachments, and the body fenced as untrusted text, except
+// the person's own words (a verified human message), which are quoted
+// unfenced: they are not data from a pane, an agent or another machine.
 func Render(w io.Writer, msgs []Message, opt RenderOptions) error {
 	var b strings.Builder
 	for i := range msgs {
@@ -180,6 +209,10 @@ func Render(w io.Writer, msgs []Message, opt RenderOptions) error {
 			} else if m.To != "" {
 				from += " (" + short(m.To) + ")"
 			}
+		}
+		if FromPerson(m) {
+			b.WriteString(Quote(m.Text, opt.ASCII))
+			continue
 		}
 		b.WriteString(Fence(from, m.Text, opt.ASCII))
 	}

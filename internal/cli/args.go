@@ -47,6 +47,8 @@ func argSpecs() map[string]argSpec {
 		"dismiss-attention": one, "mark-attention": {max: 2}, "ask-human": many, "answer-ask": {max: 2}, "demo": none,
 		"attach": one, "stdio-proxy": none, "hosts": none, "hosts add": {max: 2}, "hosts remove": one, "hosts rm": one,
 		"hosts test": one, "config apply": none, "outbox": none, "set-config": {max: 2}, "get-config": one, "list-options": one, "list-themes": none, "start-agent": many, "mcp": none,
+		"pane-grants": none, "set-pane-grants": none,
+		"notify test": none, "completion": one,
 	}
 }
 

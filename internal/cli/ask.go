@@ -2,8 +2,12 @@ package cli
 
 import (
 	"fmt"
+	"io"
+	"os"
 	"strconv"
 	"strings"
+
+	"github.com/charmbracelet/x/term"
 )
 
 // askCommands are ask-human, the question an agent or a script puts to the
@@ -20,6 +24,8 @@ func askCommands() []Command {
 			Name: "ask-human", Summary: "ask the person a question with fixed answers and wait for the answer",
 			Usage: "QUESTION -o ANSWER [-o ANSWER]… [-s NAME] [-w WINDOW] [--timeout MS] [--no-wait] [--request-id ID] [--json]",
 			Help: "The question waits in the Inbox under Questions until the person picks one of the answers (a digit in the Inbox). " +
+				"When an attached client shows the asking pane, its Inbox opens on the question at once (once the person has not typed into that pane for 0.6 s). " +
+				"On a terminal, the question and its numbered answers are printed on standard error while it waits; standard output is only the answer. " +
 				"The question is one printable line of at most 160 bytes, shown exactly as written; 1 to 9 answers, each one line of at most 60 bytes, no repeats. " +
 				"Inside a pane the question is your pane's (-w may only name it); a pane has one open question, and asking again supersedes it. " +
 				"From a shell outside every pane, -w names the pane the question is about, or leave it out for a question from no pane (at most 16 open per session). " +
@@ -125,6 +131,9 @@ func runAskHuman(ctx *Context) error {
 	if flagBool(ctx, "no-wait") {
 		p["wait"] = false
 	}
+	if question != "" && !flagBool(ctx, "no-wait") {
+		askingNote(ctx, question, opts)
+	}
 	var raw map[string]any
 	if err := call("ask-human", p, &raw); err != nil {
 		return err
@@ -166,6 +175,24 @@ func runAskHuman(ctx *Context) error {
 	}
 	return &Error{Code: "no_answer", Message: fmt.Sprintf("no answer to %s (%s): %s", res.RequestID, res.Status, why),
 		Hint: "ask again if you still need to know"}
+}
+
+// askingNote tells a person watching the pane that ran ask-human what it
+// waits on, on standard error and only when that is a terminal: the pane
+// is not left blank while the question waits in the Inbox, and a program
+// that reads the answer from a pipe gets the answer alone.
+func askingNote(ctx *Context, question string, opts []string) {
+	f, ok := ctx.Stderr.(*os.File)
+	if !ok || !term.IsTerminal(f.Fd()) {
+		return
+	}
+	var b strings.Builder
+	b.WriteString("Asked the person: " + escapeControls(question) + "\n")
+	for i, o := range opts {
+		fmt.Fprintf(&b, "  %d. %s\n", i+1, escapeControls(o))
+	}
+	b.WriteString("Waiting for the answer: it is picked in the Inbox (the prefix key then i, then its digit).\n")
+	io.WriteString(f, b.String())
 }
 
 // shellWord quotes a word for a command line a person may paste.

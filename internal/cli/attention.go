@@ -43,6 +43,7 @@ type riskHit struct {
 var attentionGroups = []struct{ head, kinds string }{
 	{"Approvals", "approval"}, {"Plans", "plan"}, {"Questions", "ask question"}, {"Mail", "mail"},
 	{"Errored", "errored"}, {"Resume", "resume"}, {"Done", "finished"}, {"Waiting to send", "outbox"},
+	{"Settings", "config"},
 }
 
 func attentionCommands() []Command {
@@ -50,7 +51,7 @@ func attentionCommands() []Command {
 		{
 			Name: "list-attention", Summary: "list the Inbox: what the agents wait on, grouped, oldest first",
 			Usage: "[-s NAME] [--kind KIND]… [--select SELECTOR] [--snoozed] [--json]",
-			Help: "Kinds, in list order: approval, plan, ask, question, mail, errored, resume, finished, outbox. " +
+			Help: "Kinds, in list order: approval, plan, ask, question, mail, errored, resume, finished, outbox, config (a config change that waits for tuios config apply, or wider grants the daemon found at its start). " +
 				"--select keeps the items a selector matches (harness, state, needs, session, group, host, name and cwd terms; an item's state comes from its kind). " +
 				"--snoozed lists the snoozed items too, after the open ones. An approval whose command matches a risk rule reads risky:, with a line under it naming each rule, why and the text it matched (--json: risk). " +
 				"To follow the Inbox without missing anything, list with --json and then " +
@@ -276,8 +277,10 @@ func writeGroup(w io.Writer, head string, rows []attentionItem, now time.Time, f
 	fmt.Fprintln(w, head)
 	for _, it := range rows {
 		where := it.Session
-		if n := it.Name; n != "" {
+		if n := it.Name; n != "" && where != "" {
 			where += "/" + n
+		} else if n != "" { // an item of no session: an outbox's host, a config change
+			where = n
 		}
 		id := it.ID
 		if it.Host != "" {

@@ -67,8 +67,11 @@ func commands() []Command {
 		hostsCommands,  // hosts.go
 		outboxCommands, // outbox.go
 		startAgentCommands,
-		optionsCommands, // options.go: set-config, get-config, list-options, list-themes
-		mcpCommands,     // mcp.go
+		grantsCommands,     // grants.go: pane-grants, set-pane-grants
+		optionsCommands,    // options.go: set-config, get-config, list-options, list-themes
+		mcpCommands,        // mcp.go
+		completionCommands, // completion.go
+		notifyCommands,     // notify.go: notify test
 	} {
 		all = append(all, verbs()...)
 	}
@@ -99,6 +102,9 @@ type Command struct {
 	// RawArgs hands every argument after the verb to Run unparsed (for a
 	// verb that parses its own flags).
 	RawArgs bool
+	// Hidden keeps the verb out of the lists a person reads (it is for
+	// scripts tuios itself writes, such as `__complete`).
+	Hidden bool
 	// Run runs the verb. A nil Run makes the command a group. An error
 	// that is not an *Error is reported with the code "internal".
 	Run func(ctx *Context) error
@@ -374,7 +380,7 @@ func writeMainHelp(w io.Writer, table []Command) {
 	var rows [][2]string
 	width := 0
 	for _, c := range table {
-		if c.Run == nil {
+		if c.Run == nil || c.Hidden {
 			continue
 		}
 		rows = append(rows, [2]string{c.Name, c.Summary})

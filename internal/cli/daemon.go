@@ -184,7 +184,9 @@ func daemonCommands() []Command {
 		},
 		{
 			Name: "pretend-agent", Summary: "a stand-in coding agent, for tests and demos", Usage: "[-prompt=false] [-error] [-silence] [-deaf] [-steps N] [-finish done]",
-			Help:    "Behaves like a coding agent: works with OSC 9;4 progress, stops on a permission prompt drawn like Claude Code's and waits for 1 or 2, then finishes its turn. It says it is claude-code (TUIOS_AGENT) unless -as names another harness. Its flags use one dash.",
+			Help: "Behaves like a coding agent: works with OSC 9;4 progress and a spinner in its title (\"⠋ pretend-agent\"), stops on a permission prompt drawn like Claude Code's and waits for 1 or 2, then finishes its turn and rests at its prompt (title \"✳ pretend-agent\"). " +
+				"It says it is claude-code (TUIOS_AGENT) unless -as names another harness. Its state comes from what it prints, as a hookless Claude Code's would: working from the progress bar, needs_input from the prompt on its screen, idle when the bar is cleared, errored on -error (OSC 9;4 error). " +
+				"The detector finds it on its first look (every 2 s): progress printed before that is not believed (a plain shell's progress bar is not an agent), so give a turn that should read idle or errored a few seconds (-steps, -step). Its flags use one dash.",
 			Example: "tuios new-window -s work agent \"$(command -v tuios)\" pretend-agent",
 			RawArgs: true,
 			Run: func(ctx *Context) error {

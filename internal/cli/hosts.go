@@ -46,7 +46,7 @@ func hostsCommands() []Command {
 		},
 		{
 			Name: "hosts add", Summary: "add or replace a host in the config file", Usage: "NAME ADDR [--ssh-option ARG]... [--connect-timeout S] [--command PATH]",
-			Help: "Writes [hosts.NAME] into the config file (other tables and comments are kept; the file is replaced atomically). NAME is letters, digits, '.', '-', '_'. ADDR is what ssh would take: host, user@host, an ~/.ssh/config alias, ssh://user@host:port. " +
+			Help: "Writes [hosts.NAME] into the config file (other tables and comments are kept; the file is replaced atomically). NAME is letters, digits, '.', '-', '_'. ADDR is what ssh would take: host, user@host, an ~/.ssh/config alias, ssh://user@host:port, and also user@host:port and user@[v6addr]:port (a port there wins over -p). " +
 				"--ssh-option takes the safe subset only (-p -i -l, -o Port/User/HostName/HostKeyAlias/IdentityFile/...); an option that runs a command (ProxyCommand, LocalCommand) is refused with the reason. A host that does not answer is still added. " +
 				"From a terminal outside tuios the running daemon applies it at once (it starts dialling); from inside a pane it is saved and waits for tuios config apply, run outside tuios.",
 			Example: "tuios hosts add build gaurav@buildbox\ntuios hosts add lab lab.example.com --ssh-option '-p 2222' --command /opt/tuios/bin/tuios",
@@ -74,9 +74,12 @@ func hostsCommands() []Command {
 			Example: "tuios config apply",
 		},
 		{
-			Name: "config apply", Summary: "make the running daemon read the config file again (hosts and link policy)", Usage: "[--json]",
-			Help: "Applies the [hosts] tables and the link policy: a new host is dialled, a changed one redialled, a removed one's link closed at once. " +
-				"A change made from inside a pane (tuios hosts add there) waits for this. Refused inside a pane: run it in a terminal outside tuios.",
+			Name: "config apply", Summary: "apply the config changes that wait: wider grants, hosts, link policy and push addresses", Usage: "[--json]",
+			Help: "Makes the running daemon read the config file again and apply what waits for you: [agents.permissions] that gives panes more (strict to open, a grant added), " +
+				"the [hosts] tables (a new host is dialled, a changed one redialled, a removed one's link closed at once), a link policy that allows more, " +
+				"and [notify] (push notifications: a new address or secret source), one line per change. " +
+				"A change that narrows applies as soon as the file is saved; one that widens waits for this, because a program in a pane can edit the file too. " +
+				"It prints each change that waited. Refused inside a pane: run it in a terminal outside tuios.",
 			Example: "tuios config apply\ntuios config apply --json",
 			Flags:   jsonFlag,
 			Run:     runConfigApply,
@@ -331,6 +334,7 @@ func applyHosts(w io.Writer, what string) error {
 // configApplied is apply-config's answer.
 type configApplied struct {
 	Path    string   `json:"path"`
+	Applied []string `json:"applied"` // the changes that waited
 	Added   []string `json:"added"`
 	Changed []string `json:"changed"`
 	Removed []string `json:"removed"`
@@ -338,6 +342,7 @@ type configApplied struct {
 		Host   string `json:"host"`
 		Reason string `json:"reason"`
 	} `json:"refused"`
+	Notify []string `json:"notify"` // [notify]'s changes (notify.go)
 }
 
 func (r configApplied) summary() string {
@@ -388,6 +393,12 @@ func runConfigApply(ctx *Context) error {
 	var res configApplied
 	remarshal(raw, &res)
 	fmt.Fprintf(ctx.Stdout, "applied %s: %s\n", escapeControls(res.Path), res.summary())
+	for _, a := range res.Applied {
+		fmt.Fprintf(ctx.Stdout, "  now applies: %s\n", escapeControls(a))
+	}
+	for _, l := range res.Notify {
+		fmt.Fprintln(ctx.Stdout, escapeControls(l))
+	}
 	return nil
 }
 

@@ -19,7 +19,7 @@ import (
 // starts the argv at once; with no name before it the window has no name
 // (the first argv word is never taken for one).
 
-const newWindowUsage = "[NAME] [--workspace N] [--cwd DIR] [--no-focus] [--json] [[--] ARGV…]"
+const newWindowUsage = "[NAME] [--workspace N] [--cwd DIR] [--no-focus] [--grants LIST] [--json] [[--] ARGV…]"
 
 const newWindowHelp = "Opens a window in a session. With no program it runs your shell. " +
 	"To run a program instead, put its argv after the name: the first word after the name that is not one of the flags below starts it, " +
@@ -27,12 +27,15 @@ const newWindowHelp = "Opens a window in a session. With no program it runs your
 	"The window closes when that program exits; its exit code stays readable with tuios wait-for window-exit for a while after. " +
 	"-- starts the argv at once, which is how to run a program whose first word looks like a flag or to open an unnamed window running a program: " +
 	"tuios new-window -s work -- make test has no name. " +
+	"--grants says what a program in the new pane may do through tuios (read, write, fan, respond, files, admin, or none; default: [agents.permissions]); " +
+	"from a pane it can give no more than that pane holds, and never respond. " +
 	"--json prints where the window went; unplaced true says its width and height are a placeholder until a client attaches and places it."
 
 const newWindowExample = "tuios new-window -s work build --cwd /src/api --no-focus\n" +
 	"tuios new-window -s work htop /usr/bin/htop\n" +
 	"tuios new-window -s work logs --no-focus tail -f /var/log/syslog   # -f is tail's\n" +
 	"tuios new-window -s work -- make test                              # no name\n" +
+	"tuios new-window -s work reviewer --grants read                    # it may only read\n" +
 	"id=$(tuios new-window -s work --json | jq -r .window_id)"
 
 func newWindowFlags(fs *FlagSet) {
@@ -42,6 +45,7 @@ func newWindowFlags(fs *FlagSet) {
 	fs.Int("workspace", 0, "the workspace (1 to 9; default: the current one)")
 	fs.String("cwd", "", "the working directory")
 	fs.Bool("no-focus", false, "do not take the focus")
+	fs.String("grants", "", "what the pane may do: read, write, fan, respond, files, admin (comma-separated), or none")
 	jsonFlag(fs)
 }
 
@@ -77,7 +81,7 @@ func runNewWindow(ctx *Context) error {
 	}
 	var res map[string]any
 	if err := callCtx(ctx, "new-window", params("session", str(ctx, "session"), "name", name, "workspace", flagInt(ctx, "workspace"),
-		"cwd", str(ctx, "cwd"), "no_focus", flagBool(ctx, "no-focus"), "argv", argv), &res); err != nil {
+		"cwd", str(ctx, "cwd"), "no_focus", flagBool(ctx, "no-focus"), "argv", argv, "grants", str(ctx, "grants")), &res); err != nil {
 		return err
 	}
 	if flagBool(ctx, "json") {

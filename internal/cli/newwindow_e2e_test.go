@@ -37,12 +37,18 @@ func TestNewWindowArgvAfterTheName(t *testing.T) {
 		t.Fatalf("tests --workspace 2 --no-focus: %+v", created)
 	}
 
-	// -- with no name: the words are the argv, the window has no name.
-	created.Name = ""
-	e.json(&created, "new-window", "-s", "work", "--no-focus", "--", "sh", "-c", "sleep 0.2; exit 3")
-	if created.Name == "sh" || created.Name == "" {
-		t.Fatalf("-- sh …: the window is named %q", created.Name)
+	// -- with no name: the words are the argv, the window has no name
+	// given: it is named after its program, automatically.
+	var auto struct {
+		WindowID      string `json:"window_id"`
+		Name          string `json:"name"`
+		AutomaticName bool   `json:"automatic_name"`
 	}
+	e.json(&auto, "new-window", "-s", "work", "--no-focus", "--", "sh", "-c", "sleep 0.2; exit 3")
+	if auto.Name != "sh" || !auto.AutomaticName {
+		t.Fatalf("-- sh …: the window is named %q (automatic %v), want sh, automatic", auto.Name, auto.AutomaticName)
+	}
+	created.WindowID = auto.WindowID
 	var done struct {
 		ExitCode int `json:"exit_code"`
 	}

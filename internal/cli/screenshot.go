@@ -22,7 +22,7 @@ func screenshotCommands() []Command {
 			"--format takes png (the default, or what --out's extension names), svg, ansi (the cells with SGR colour sequences and nothing else, in a frame; cat it), html (a standalone page that runs no scripts) or txt (the plain text). " +
 			"Without --out the file goes to a private directory of yours ($XDG_STATE_HOME/tuios/screenshots, else ~/.local/state/tuios/screenshots, mode 0700) as SESSION-WINDOW-UTCTIME.EXT; --out writes exactly there (mode 0600; an existing file is replaced, a directory refused). " +
 			"--scrollback puts up to the last 500 lines of the pane's history above the screen, with a dotted line where the screen starts. " +
-			"The PNG uses a small bitmap font that has ASCII only: box-drawing and block characters are drawn as lines, anything else as a box, and a warning says how many (svg and html keep every character). " +
+			"The PNG is drawn in Go Mono (regular and bold, antialiased): accented letters and most symbols from the font, box-drawing and block characters as lines, the agent glyphs it lacks (✳ ✻ ⏺ ⎿ ❯ ✓ ✗, braille spinners, ◐, ◇ ✦, ⚠) as shapes; anything else (CJK, emoji) as a box, and a warning says how many (svg and html keep every character). " +
 			"--json prints the path, format, size (pixels for png and svg, cells otherwise) and warnings. The path can be attached to a message: tuios send-agent-message --attach PATH.",
 		Example: "tuios screenshot -s work -w build\ntuios screenshot -s work -w build --format svg --out /tmp/build.svg\np=$(tuios screenshot -w build --scrollback) && tuios send-agent-message -w review --attach \"$p\" 'the failure, in colour'",
 		Flags: func(fs *FlagSet) {

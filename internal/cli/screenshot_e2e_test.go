@@ -69,9 +69,12 @@ func TestScreenshotOfADetachedPane(t *testing.T) {
 	}
 	// The red background covers exactly seven cells of one row (the
 	// glyphs of RED are drawn in the default colour over it).
+	w0, h0 := shot.PNGSize(0, 0)
+	w1, h1 := shot.PNGSize(1, 1)
+	cw, ch := w1-w0, h1-h0 // one cell in pixels
 	box, n := inkBox(img, color.RGBA{0xcd, 0, 0, 0xff})
-	if box.Dx() != 7*7 || box.Dy() != 13 || n < 4*7*13 {
-		t.Fatalf("red background: box %v (%d pixels), want 49x13", box, n)
+	if box.Dx() != 7*cw || box.Dy() != ch || n < 4*cw*ch {
+		t.Fatalf("red background: box %v (%d pixels), want %dx%d", box, n, 7*cw, ch)
 	}
 	if gbox, n := inkBox(img, color.RGBA{0, 0xcd, 0, 0xff}); n == 0 || gbox.Min.Y < box.Min.Y || gbox.Max.Y > box.Max.Y || gbox.Min.X < box.Max.X {
 		t.Fatalf("GREEN is not drawn in green right of the red cells: %v (%d pixels)", gbox, n)
@@ -177,5 +180,32 @@ func TestScreenshotScrollback(t *testing.T) {
 	e.json(&png, "screenshot", "-s", "work", "--scrollback", "--out", filepath.Join(e.dir, "long.png"))
 	if _, h := shot.PNGSize(80, 524); png.Height != h {
 		t.Fatalf("png with history is %d px high, want %d", png.Height, h)
+	}
+}
+
+// A PNG of the pretend agent on its permission prompt, with the state
+// glyphs, a spinner and accented letters printed above it: every
+// character is drawn (Go Mono or a shape), none as a missing-glyph box.
+func TestScreenshotDrawsAgentGlyphs(t *testing.T) {
+	e := newEnv(t)
+	e.ok("new", "--detach", "work")
+	e.ok("new-window", "-s", "work", "agent", "--", "sh", "-c",
+		`printf '● ▲ ■ ✳ ❯ ✓ — ⠋ ◐ ⏺ ⎿ café naïve\n'; exec `+e.bin+` pretend-agent -as ''`)
+	e.ok("wait-for", "window-output", "-s", "work", "-w", "agent", "--pattern", "Do you want to proceed", "--timeout", "15000")
+	var res struct {
+		Path     string   `json:"path"`
+		Warnings []string `json:"warnings"`
+	}
+	e.json(&res, "screenshot", "-s", "work", "-w", "agent", "--out", filepath.Join(e.dir, "agent.png"))
+	if len(res.Warnings) != 0 {
+		t.Fatalf("warnings: %q", res.Warnings)
+	}
+	f, err := os.Open(res.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := png.Decode(f); err != nil {
+		t.Fatalf("not a PNG: %v", err)
 	}
 }

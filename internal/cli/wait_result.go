@@ -33,13 +33,11 @@ func printWaitResult(out io.Writer, raw map[string]any) error {
 	win := "window " + shortWindow(r.Window)
 	switch r.Condition {
 	case "agent-message":
-		who := escapeControls(r.FromLabel)
-		switch {
-		case who != "":
-		case r.From == "":
+		// Named as everywhere (mail.Sender): a window's name with its
+		// short id, so two windows named alike differ.
+		who := escapeControls(mail.Sender(&mail.Message{From: r.From, FromLabel: r.FromLabel}))
+		if r.From == "" && r.FromLabel == "" {
 			who = "a shell" // sent from outside every pane, with no --from label
-		default:
-			who = shortWindow(r.From)
 		}
 		_, err := fmt.Fprintf(out, "#%d from %s (thread %d)\n", r.MessageID, who, r.ThreadID)
 		return err

@@ -25,6 +25,11 @@ type File struct {
 	// and [hosts."*"], the policy for machines without a table.
 	Hosts map[string]Host              `toml:"hosts"`
 	keys  map[string]map[string]string // Keybindings decoded: table → action → key
+	// PushTable is [notify] as read; Parse decodes it on its own
+	// (notify.go) and PushSettings gives it checked.
+	PushTable toml.Primitive `toml:"notify"`
+	push      Push
+	pushErr   string
 
 	// Path is the file read ("" when none was).
 	Path    string `toml:"-"`
@@ -57,10 +62,11 @@ type Agents struct {
 	// HerdrProtocol is always (default, as the agents page says), agents
 	// or off: which panes get herdr's variables and whether the herdr
 	// socket is served (HerdrMode).
-	HerdrProtocol string    `toml:"herdr_protocol"`
-	Approvals     Approvals `toml:"approvals"`
-	Queue         Queue     `toml:"queue"`
-	Recap         Recap     `toml:"recap"`
+	HerdrProtocol string      `toml:"herdr_protocol"`
+	Approvals     Approvals   `toml:"approvals"`
+	Queue         Queue       `toml:"queue"`
+	Recap         Recap       `toml:"recap"`
+	Permissions   Permissions `toml:"permissions"`
 }
 
 // Recap is [agents.recap]: the agent log's recap.
@@ -255,7 +261,7 @@ func Parse(data []byte) (*File, error) {
 	f := &File{}
 	md, err := toml.Decode(string(data), f)
 	if err != nil {
-		return nil, err
+		return nil, hideNotifyValue(err)
 	}
 	f.keys = map[string]map[string]string{}
 	for table, prim := range f.Keybindings {
@@ -286,8 +292,9 @@ func Parse(data []byte) (*File, error) {
 	if err := checkAlerts(&f.Notify.Agent); err != nil {
 		return nil, err
 	}
+	f.decodePush(md)
 	for _, k := range md.Undecoded() {
-		if s := k.String(); !strings.HasPrefix(s, "keybindings.") {
+		if s := k.String(); !strings.HasPrefix(s, "keybindings.") && !(f.pushErr != "" && strings.HasPrefix(s, "notify.")) {
 			f.unknown = append(f.unknown, s)
 		}
 	}

@@ -102,10 +102,12 @@ func TestPath(t *testing.T) {
 func FuzzParse(f *testing.F) {
 	f.Add([]byte("[daemon]\nrespond_from_shell = true\n[keybindings.inbox]\nd = \"x\"\n"))
 	f.Add([]byte("[keybindings]\nprefix = [1]\n"))
+	f.Add([]byte("[notify]\nquiet_active_seconds = -1\n[notify.ntfy]\nurl = \"https://ntfy.sh/x\"\npriority = 9\n[notify.pushover]\nuser_env = \"U\"\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if f, err := Parse(b); err == nil {
 			f.Bindings("")
 			f.RiskConfig()
+			f.PushSettings()
 		}
 	})
 }

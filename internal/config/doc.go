@@ -24,4 +24,11 @@
 // and [hosts.NAME] allow and hold_mail; LinkPolicy resolves it for one
 // peer name (the built-in default, then "*", then NAME; a set allow
 // replaces the list). The daemon reads it at start and on apply-config.
+//
+// [agents.permissions] (permissions.go) is what a pane may do when
+// nothing gave it grants: mode open (every pane holds admin, the default)
+// or strict (the grants list; an unknown mode reads as strict, unknown
+// grant names are dropped). NarrowedPermissions and WiderPermissions are
+// what a daemon that follows the file needs: narrowing applies at once,
+// widening waits for tuios config apply.
 package config

@@ -92,11 +92,10 @@ type agentTranscriptResult struct {
 }
 
 func (s *Server) agentTranscriptVerbs(add addFunc) {
-	s.tscript = &transcriptWatch{s: s, watches: map[string]transcriptWatched{}}
 	p, h := handler(func(cn *conn, p *agentTranscriptParams) (any, *proto.Error) {
 		return s.agentTranscript(cn, p)
 	})
-	add("agent-transcript", "Read the conversation of the agent in a pane (Claude Code transcripts only): prompts, answers, thinking, tool calls and results, diffs of edits, plans and todo lists, as data cleaned of escape sequences and likely secrets, at most 1000 entries. Only the person: a live human nonce (an attached client, or attach with presence); a pane is refused (not_human). The transcript's path never leaves the daemon", "agent_transcript",
+	add("agent-transcript", personOnly&^access(capRespond)|access(capLocal), "Read the conversation of the agent in a pane (Claude Code transcripts only): prompts, answers, thinking, tool calls and results, diffs of edits, plans and todo lists, as data cleaned of escape sequences and likely secrets, at most 1000 entries. Only the person: a live human nonce (an attached client, or attach with presence); a pane is refused (not_human). The transcript's path never leaves the daemon", "agent_transcript",
 		`{"verb":"agent-transcript","params":{"session":"work","window":"api","human_nonce":"…","limit":200}}`, p, h)
 }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tuios/tuios/agentstate"
+	"github.com/tuios/tuios/inbox"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/internal/safetext"
 	"github.com/tuios/tuios/vt"
@@ -63,10 +64,11 @@ type attachHub struct {
 
 	mu      sync.Mutex // taken after s.mu and the event hub's lock, never before
 	streams map[*attachStream]struct{}
+	sizer   map[*Session]*attachStream // whose client sets each session's size (attach_size.go)
 }
 
 func newAttachHub(s *Server) *attachHub {
-	return &attachHub{s: s, streams: map[*attachStream]struct{}{}}
+	return &attachHub{s: s, streams: map[*attachStream]struct{}{}, sizer: map[*Session]*attachStream{}}
 }
 
 func (h *attachHub) add(st *attachStream) {
@@ -79,6 +81,9 @@ func (h *attachHub) add(st *attachStream) {
 func (h *attachHub) remove(st *attachStream) {
 	h.mu.Lock()
 	delete(h.streams, st)
+	if h.sizer[st.ss] == st {
+		delete(h.sizer, st.ss)
+	}
 	h.n.Store(int32(len(h.streams)))
 	h.mu.Unlock()
 }
@@ -152,6 +157,12 @@ func (h *attachHub) observe(ev event) {
 	if ev.Type == "agent-state" && ev.State != "" && ev.State != "none" {
 		h.seen.Store(true)
 	}
+	if ev.Type == "attention" && ev.Item != nil && ev.Item.Kind == inbox.KindAsk {
+		// A question for the person is the agent features in use: the
+		// asking pane draws ▲ (and the rail its row) from now on, even
+		// in a daemon that has not seen an agent state yet.
+		h.seen.Store(true)
+	}
 	if ev.Type == "config-changed" {
 		h.configSeq.Add(1)
 	}
@@ -223,6 +234,7 @@ type attachStream struct {
 	prefix      string             // the client's leader key as it named it; "" when it named none
 	endReason   string
 	size        streamSize // what this client last asked its session to be (attach_size.go)
+	who         string     // the client, named for the others (attach_size.go)
 
 	// Owned by run.
 	started  bool
@@ -476,7 +488,7 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 		exited := w.exited
 		w.mu.Unlock()
 		tileAt[w] = len(lay.Windows)
-		lay.Windows = append(lay.Windows, proto.AttachWindow{ID: w.ID, Index: index[w], Name: w.DisplayName(),
+		lay.Windows = append(lay.Windows, proto.AttachWindow{ID: w.ID, Index: index[w], Name: w.DisplayName(), Title: w.Title(),
 			X: r.x, Y: r.y, Width: r.w, Height: r.h, Exited: exited})
 		wins = append(wins, w)
 	}
@@ -503,9 +515,18 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 	// drawn, so its glyph reads ○ in this very layout.
 	s.seenByPerson(lay.Focused)
 
-	asking, risky := s.att.railMarks() // prompt_risk.go
+	asking := map[string]bool{}
+	askID := map[string]string{}
+	for _, it := range s.att.q.List(inbox.ListOptions{Kinds: []inbox.Kind{inbox.KindAsk}}).Items {
+		asking[it.Window] = it.Window != ""
+		askID[it.Window] = it.RequestID
+	}
+	risky := s.att.riskyPanes() // prompt_risk.go: the rail's word is risky
 	for i := range lay.Windows {
 		lay.Windows[i].Asking = asking[lay.Windows[i].ID]
+		if lay.Windows[i].Asking {
+			lay.Windows[i].AskID = askID[lay.Windows[i].ID]
+		}
 	}
 
 	arb := s.tracker.Arbiter()
@@ -562,6 +583,7 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 	lay.AttentionSeq = st.s.att.q.Seq()
 	lay.ConfigSeq = st.s.attach.configSeq.Load()
 	lay.Hosts = withQueued(st.s.follow.attachHosts(), st.s.outbox) // host_follow.go, attach_queued.go: the rail's header per linked host
+	lay.SizedBy = st.s.attach.sizedBy(st)                          // attach_size.go
 	return lay, wins, true
 }
 
@@ -666,7 +688,10 @@ func (s *Server) prepareAttach(cn *conn, p *attachParams) (map[string]any, *prot
 		st := newAttachStream(s, cn, ss)
 		st.size = streamSize{cols, rows, time.Now()}
 		st.prefix = p.Prefix
+		st.who = clientLabel(cn.peer)
 		s.attach.add(st)
+		s.attach.setSizer(ss, st) // attach_size.go: the newest client sizes the session
+		s.attach.layoutChanged()  // and the others' layouts say so
 		cn.attaching = st
 		res["stream"] = true
 	}

@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"maps"
 	"slices"
 	"sync"
 
@@ -10,23 +11,44 @@ import (
 // cfgFollow follows the config file while the daemon runs (seed 002: "the
 // daemon follows the config file, so no restart is needed"), within what
 // may change without the person: a host removed from [hosts] has its link
-// closed at once, and the link policy narrows at once to what both the
-// applied file and the edited one allow. Added or changed hosts and any
-// widening wait for apply-config (`tuios config apply`, or `tuios hosts
-// add` from a terminal outside TUIOS), because a program in a pane can
-// edit the file too (§14.1, §14.5, G4).
+// closed at once, and the link policy and [agents.permissions] narrow at
+// once to what both the rules in force and the edited file allow. Added
+// or changed hosts and any widening wait for apply-config (`tuios config
+// apply`, or `tuios hosts add` from a terminal outside TUIOS), because a
+// program in a pane can edit the file too (§14.1, §14.5, §15.2, G4;
+// config_wait.go).
 type cfgFollow struct {
 	s *Server
 
 	mu      sync.Mutex
 	applied *config.File // the file apply-config (or the start) applied
+	// inForce holds the [agents.permissions] and link policy in force:
+	// applied, narrowed by every edit since. Narrowing is always against
+	// it, so an edit that narrows and a later one that widens back does
+	// not widen.
+	inForce *config.File
+	// pending says what of the file waits for apply-config; widened what
+	// the daemon found wider at its start (config_wait.go).
+	pending []string
+	widened string
 	cancel  func()
 	// problems are the hosts whose Inbox row says why no link is held.
 	problems map[string]string
 }
 
 func newCfgFollow(s *Server, f *config.File) *cfgFollow {
-	return &cfgFollow{s: s, applied: f}
+	return &cfgFollow{s: s, applied: f, inForce: policyPart(f)}
+}
+
+// policyPart is the part of f that decides what panes and other machines
+// may do: [agents.permissions] and the [hosts] tables.
+func policyPart(f *config.File) *config.File {
+	out := &config.File{}
+	if f != nil {
+		out.Agents.Permissions = f.Agents.Permissions
+		out.Hosts = maps.Clone(f.Hosts)
+	}
+	return out
 }
 
 // start watches the file (its directory, so a rename over it is seen). No
@@ -70,12 +92,14 @@ func (c *cfgFollow) path() string {
 	return c.s.opt.Config.Path
 }
 
-// setApplied records what apply-config applied in full.
+// setApplied records what apply-config applied in full: nothing waits.
 func (c *cfgFollow) setApplied(f *config.File) {
 	c.mu.Lock()
 	c.applied = f
+	c.inForce = policyPart(f)
 	c.mu.Unlock()
 	c.noteProblems(f, f)
+	c.notePending(nil)
 }
 
 // noteProblems gives every host that holds no link for a reason of this
@@ -143,11 +167,25 @@ func (c *cfgFollow) changed() {
 	if removed > 0 {
 		c.s.links.apply(keep)
 	}
-	c.s.applyLinkPolicy(config.NarrowedHosts(applied, f))
-	if pending := pendingHosts(applied, f); len(pending) > 0 {
-		c.s.opt.Logf("config changed: hosts %v wait for tuios config apply", pending)
+	c.mu.Lock()
+	inForce := c.inForce
+	c.mu.Unlock()
+	narrowed := &config.File{Hosts: config.NarrowedHosts(inForce, f).Hosts}
+	narrowed.Agents.Permissions = config.NarrowedPermissions(inForce, f)
+	c.s.applyLinkPolicy(narrowed)
+	c.s.applyPermissions(narrowed, "narrowed at once by an edit of "+c.path())
+	c.mu.Lock()
+	c.inForce = narrowed
+	c.mu.Unlock()
+	var waits []string
+	for _, n := range pendingHosts(applied, f) {
+		waits = append(waits, "host "+n+" added or changed")
 	}
+	waits = append(waits, waitingPermissions(narrowed, f)...)
+	waits = append(waits, waitingPolicy(narrowed, f)...)
+	c.notePending(waits)
 	c.noteProblems(keep, f)
+	c.s.push.fileChanged(f) // push.go: [notify] narrows at once, the rest waits
 }
 
 // pendingHosts are the dialable hosts of f that applied lacks or has in

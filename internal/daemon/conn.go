@@ -28,7 +28,25 @@ type conn struct {
 	peer     int
 	placed   bool
 	placedID string
-	placedBy string // how placedID was found: ancestry or session
+	placedBy string // how placedID was found: ancestry, session or token
+	// inside: the caller is on the daemon's side (in a pane, from one, or
+	// started by the daemon), whether or not its pane is known; it is
+	// never the person (boundary.go).
+	inside bool
+	// where is whether the caller is outside every pane or inside one
+	// (placedOutside, placedInside; 0 until placed, caller.go).
+	where int8
+	// own marks a connection the daemon makes for itself (the queue's
+	// typist): it acts on the daemon's own behalf.
+	own bool
+	// restrict narrows what this connection may do (restrict-connection).
+	restrict *restriction
+	// The call running now, as admit left it (gate.go): who made it
+	// (when known), what the verb declares, and its name.
+	call      caller
+	callKnown bool
+	acc       access
+	verbName  string
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -89,10 +107,20 @@ func (s *Server) serveConn(cn *conn) {
 	// is checked anyway, before anything is read.
 	cred, err := sock.Peer(cn.c)
 	if err != nil || cred.UID != s.uid {
+		<-s.admitting
 		refuse(cn.c, proto.Errorf(proto.CodeForbidden, "this daemon serves only the user that runs it"))
 		return
 	}
 	cn.peer = cred.PID
+	// Placed now, once, and counted against its pane (conn_caps.go).
+	s.place(cn)
+	release, perr := s.admitConn(cn) // conn_caps.go
+	<-s.admitting
+	if perr != nil {
+		refuse(cn.c, perr)
+		return
+	}
+	defer release()
 
 	reqs := make(chan request, maxPipeline)
 	done := make(chan struct{})
@@ -211,6 +239,9 @@ func (cn *conn) handle(rq request) (proto.Response, bool) {
 	if perr != nil {
 		return proto.Response{ID: req.ID, Error: perr}, false
 	}
+	if req.PaneToken != "" {
+		cn.s.showToken(cn, req.PaneToken) // boundary.go
+	}
 	res, herr := cn.s.dispatch(cn, req)
 	if herr != nil {
 		return proto.Response{ID: req.ID, Error: herr}, false
@@ -233,16 +264,9 @@ func (s *Server) dispatch(cn *conn, req proto.Request) (res any, perr *proto.Err
 			res, perr = nil, proto.Errorf(proto.CodeInternal, "the daemon failed on %s (a bug; it goes on running)", req.Verb)
 		}
 	}()
-	if s.agentsOff && isAgentVerb(req.Verb) {
-		return nil, agentsDisabled(req.Verb)
-	}
-	if cn.link != nil {
-		if err := s.linkAllowed(cn, req.Verb); err != nil {
-			return nil, err
-		}
-	}
-	if v.placesCaller {
-		s.place(cn)
+	cn.verbName = req.Verb
+	if err := s.admit(cn, req.Verb, v.acc); err != nil { // gate.go
+		return nil, err
 	}
 	return v.run(cn, req.Params)
 }

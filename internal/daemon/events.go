@@ -169,6 +169,7 @@ func (s *Server) forwardAgentEvents(sub *agentstate.Subscription) {
 			// needs_input updates its item without a transition.
 			if c.Dropped > 0 { // changes of other panes may be among those missed
 				s.att.updateAll()
+				s.notePrompts()
 			} else {
 				s.att.update(c.Pane)
 			}
@@ -182,6 +183,7 @@ func (s *Server) forwardAgentEvents(sub *agentstate.Subscription) {
 			session := ""
 			if w != nil {
 				session = w.session.Name
+				w.atPrompt.Store(c.To == agentstate.NeedsInput) // the target check's view (gate.go)
 			}
 			s.mu.Unlock()
 			src := ""
@@ -190,5 +192,19 @@ func (s *Server) forwardAgentEvents(sub *agentstate.Subscription) {
 			}
 			s.hub.publish(event{Type: "agent-state", Session: session, Window: c.Pane, State: c.To.String(), Source: src, Message: c.Message})
 		}
+	}
+}
+
+// notePrompts reads every pane's state again into atPrompt, after the
+// arbiter's subscription dropped changes.
+func (s *Server) notePrompts() {
+	s.mu.Lock()
+	wins := make([]*Window, 0, len(s.windows))
+	for _, w := range s.windows {
+		wins = append(wins, w)
+	}
+	s.mu.Unlock()
+	for _, w := range wins {
+		w.atPrompt.Store(s.tracker.Arbiter().Get(w.ID).State == agentstate.NeedsInput)
 	}
 }

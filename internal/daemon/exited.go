@@ -23,6 +23,7 @@ const exitLogMax = 64
 type exitRecord struct {
 	id     string
 	name   string // the name a person gave, "" when none
+	auto   string // its automatic name when it exited (window_name.go)
 	status pty.ExitStatus
 	at     time.Time
 }
@@ -40,8 +41,9 @@ func (l *exitLog) note(r exitRecord) {
 }
 
 // find looks an address up the way a live window is addressed, minus the
-// index (an exited window has none): the full id, then the name (the most
-// recent exit that had it), then a unique id prefix.
+// index (an exited window has none): the full id, then the given name,
+// then the automatic name (each the most recent exit that had it), then a
+// unique id prefix.
 func (l exitLog) find(addr string) (exitRecord, bool) {
 	if addr == "" {
 		return exitRecord{}, false
@@ -53,6 +55,11 @@ func (l exitLog) find(addr string) (exitRecord, bool) {
 	}
 	for i := len(l) - 1; i >= 0; i-- {
 		if l[i].name == addr {
+			return l[i], true
+		}
+	}
+	for i := len(l) - 1; i >= 0; i-- {
+		if l[i].name == "" && l[i].auto == addr {
 			return l[i], true
 		}
 	}
@@ -77,7 +84,7 @@ func (l exitLog) find(addr string) (exitRecord, bool) {
 func (s *Server) noteProgramExit(w *Window, status pty.ExitStatus) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	w.session.exits.note(exitRecord{id: w.ID, name: w.name, status: status, at: time.Now()})
+	w.session.exits.note(exitRecord{id: w.ID, name: w.name, auto: w.autoName(), status: status, at: time.Now()})
 }
 
 // recentExit finds the exit of a program window that has already closed,
@@ -92,7 +99,7 @@ func (s *Server) recentExit(cn *conn, session, addr string) (exitRecord, bool) {
 	if session == "" { // a full id names its session, as for a live window
 		for _, ss := range s.sessions {
 			for _, r := range ss.exits {
-				if r.id == addr {
+				if r.id == addr && s.gateTarget(cn, ss, nil) == nil {
 					return r, true
 				}
 			}
@@ -103,7 +110,7 @@ func (s *Server) recentExit(cn *conn, session, addr string) (exitRecord, bool) {
 		return exitRecord{}, false
 	}
 	for _, w := range ss.windows {
-		if w.name == addr || w.Title() == addr || strings.HasPrefix(w.ID, addr) {
+		if w.name == addr || w.autoName() == addr || w.Title() == addr || strings.HasPrefix(w.ID, addr) {
 			return exitRecord{}, false
 		}
 	}

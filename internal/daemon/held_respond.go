@@ -178,7 +178,7 @@ func (s *Server) respondHeld(p *respondParams, by, session string, w *Window, na
 		msg = defaultDenyMessage
 	}
 	answeredBy := "human"
-	if strings.HasPrefix(by, "link:") {
+	if strings.HasPrefix(by, "link:") || strings.HasPrefix(by, "pane:") { // not the person: says who
 		answeredBy = by
 	}
 	start := time.Now()

@@ -26,17 +26,10 @@ type rpc struct {
 	c net.Conn
 	r *bufio.Reader
 	// nonce, when set, goes with every call of a verb that takes one
-	// and does not name one: this connection acts as the person.
-	nonce string
-}
-
-// takesNonce lists the verbs by which the person acts.
-func takesNonce(verb string) bool {
-	switch verb {
-	case "dismiss-attention", "mark-attention", "respond", "reply-approval", "answer-ask", "queue-prompt", "cancel-queued":
-		return true
-	}
-	return false
+	// (takesNonce, from the daemon's own list-verbs) and does not name
+	// one: this connection acts as the person.
+	nonce      string
+	takesNonce map[string]bool
 }
 
 // personRPC is a connection of the person's attached client: it holds a
@@ -45,6 +38,17 @@ func personRPC(t testing.TB, sock string) *rpc {
 	t.Helper()
 	r := dialRPC(t, sock)
 	r.nonce = str(r.must("attach", map[string]any{"client": "test"})["human_nonce"])
+	b, _ := json.Marshal(r.must("list-verbs", nil)["verbs"])
+	var verbs []proto.VerbInfo
+	json.Unmarshal(b, &verbs)
+	r.takesNonce = map[string]bool{}
+	for _, v := range verbs {
+		for _, p := range v.Params {
+			if p.Name == "human_nonce" {
+				r.takesNonce[v.Verb] = true
+			}
+		}
+	}
 	return r
 }
 
@@ -62,7 +66,7 @@ func dialRPC(t testing.TB, sock string) *rpc {
 // comes within the guard.
 func (r *rpc) call(verb string, params any) (map[string]any, *proto.Error) {
 	r.t.Helper()
-	if m, ok := params.(map[string]any); ok && r.nonce != "" && takesNonce(verb) {
+	if m, ok := params.(map[string]any); ok && r.nonce != "" && r.takesNonce[verb] {
 		if _, named := m["human_nonce"]; !named {
 			m["human_nonce"] = r.nonce
 		}

@@ -112,7 +112,7 @@ func (h *herdrSock) agentStart(call *herdrCall, p herdrParams) (any, *herdrErr) 
 	if herr != nil {
 		return nil, herr
 	}
-	w, herr := h.paneArg(p)
+	w, herr := h.paneArg(call, p)
 	if herr != nil {
 		return nil, herr
 	}
@@ -170,7 +170,7 @@ func (h *herdrSock) agentStart(call *herdrCall, p herdrParams) (any, *herdrErr) 
 	}
 	line := strings.Join(words, " ")
 
-	session, window, herr := h.paneTarget(p)
+	session, window, herr := h.paneTarget(call, p)
 	if herr != nil {
 		return nil, herr
 	}
@@ -184,7 +184,7 @@ func (h *herdrSock) agentStart(call *herdrCall, p herdrParams) (any, *herdrErr) 
 		return nil, herr
 	}
 	res := map[string]any{"type": "agent_started", "name": name, "kind": herdrAgentName(harness), "argv": argv}
-	for _, pi := range h.s.herdrView().panes {
+	for _, pi := range h.s.herdrView(call.gc).panes {
 		if herdrNamesWindow(pi.PaneID, w) {
 			res["pane_id"] = pi.PaneID
 			res["agent"] = pi

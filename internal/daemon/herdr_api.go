@@ -44,12 +44,17 @@ func herdrNamesWindow(paneID string, w *Window) bool {
 	return len(part) >= 8 && strings.HasPrefix(full, part)
 }
 
-// herdrSession finds the session a herdr workspace id names.
-func (s *Server) herdrSession(ws string) *Session {
+// herdrSession finds the session a herdr workspace id names. A session
+// the caller does not reach is as missing (gate.go's target check; cn
+// nil: the daemon's own lookup).
+func (s *Server) herdrSession(cn *conn, ws string) *Session {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, ss := range s.sessions {
 		if herdrWorkspaceID(ss) == ws {
+			if s.gateTarget(cn, ss, nil) != nil {
+				return nil
+			}
 			return ss
 		}
 	}
@@ -57,8 +62,22 @@ func (s *Server) herdrSession(ws string) *Session {
 }
 
 // herdrWindow finds the window a pane id names, in any session (a pane id
-// still finds a window moved to another session).
-func (s *Server) herdrWindow(paneID string) (*Window, *herdrErr) {
+// still finds a window moved to another session), through the target
+// check (gate.go) for cn's method.
+func (s *Server) herdrWindow(cn *conn, paneID string) (*Window, *herdrErr) {
+	w, herr := s.herdrFind(paneID)
+	if herr != nil {
+		return nil, herr
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.gateTarget(cn, w.session, w); err != nil {
+		return nil, herdrFromProto(err)
+	}
+	return w, nil
+}
+
+func (s *Server) herdrFind(paneID string) (*Window, *herdrErr) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var found *Window
@@ -165,7 +184,8 @@ type herdrView struct {
 	panes      []herdrPaneInfo
 }
 
-func (s *Server) herdrView() herdrView {
+// herdrView is herdr's model of the sessions cn's caller reaches.
+func (s *Server) herdrView(cn *conn) herdrView {
 	type seat struct {
 		ss      *Session
 		w       *Window
@@ -185,6 +205,9 @@ func (s *Server) herdrView() herdrView {
 	s.mu.Lock()
 	var recent *Session
 	for _, ss := range s.sessionsSorted() {
+		if cn != nil && cn.callKnown && !cn.call.reaches(ss) {
+			continue
+		}
 		if recent == nil || ss.active.After(recent.active) {
 			recent = ss
 		}
@@ -274,13 +297,12 @@ func (h *herdrSock) method(call *herdrCall, m string, p herdrParams) (any, *herd
 	if h.s.agentsOff && (strings.HasPrefix(m, "pane.report") || m == "pane.release_agent" || strings.HasPrefix(m, "agent.")) {
 		return nil, herdrErrorf("agents_disabled", "[agents] enabled = false: this daemon tracks no agents")
 	}
-	// GRANTS: this is where a method is checked against the caller's pane
-	// grants once grants exist (§15, §18.5): reads need read; send_text,
-	// send_input and send_keys need write (and respond for a pane on a
-	// prompt); agent.start needs fan and write; workspace/pane create,
-	// rename, close, focus need admin;
-	// refused → herdrErrorf("forbidden", ...). Self-reports (the
-	// pane.report_*/release_agent methods) are never limited by grants.
+	// Every method is admitted as the tuios verb it does the work of,
+	// by that verb's declaration (access.go), and its targets pass the
+	// same target check (herdrWindow, herdrSession, herdrView).
+	if herr := h.admit(call, m); herr != nil {
+		return nil, herr
+	}
 	switch m {
 	case "ping":
 		return map[string]any{"type": "pong", "version": herdrVersion, "protocol": herdrProtocol, "server": "tuios"}, nil
@@ -295,17 +317,17 @@ func (h *herdrSock) method(call *herdrCall, m string, p herdrParams) (any, *herd
 	case "notification.show":
 		return h.notificationShow(call, p)
 	case "session.snapshot":
-		v := h.s.herdrView()
+		v := h.s.herdrView(call.gc)
 		return map[string]any{"type": "session_snapshot", "version": herdrVersion, "protocol": herdrProtocol, "server": "tuios",
 			"workspaces": orEmpty(v.workspaces), "tabs": orEmpty(v.tabs), "panes": orEmpty(v.panes), "splits": []any{}}, nil
 	case "workspace.list":
-		return map[string]any{"type": "workspace_list", "workspaces": orEmpty(h.s.herdrView().workspaces)}, nil
+		return map[string]any{"type": "workspace_list", "workspaces": orEmpty(h.s.herdrView(call.gc).workspaces)}, nil
 	case "workspace.get":
 		id, herr := p.str("workspace_id", true)
 		if herr != nil {
 			return nil, herr
 		}
-		for _, ws := range h.s.herdrView().workspaces {
+		for _, ws := range h.s.herdrView(call.gc).workspaces {
 			if ws.WorkspaceID == id {
 				return map[string]any{"type": "workspace_info", "workspace": ws}, nil
 			}
@@ -317,7 +339,7 @@ func (h *herdrSock) method(call *herdrCall, m string, p herdrParams) (any, *herd
 			return nil, herr
 		}
 		out := []herdrTabInfo{}
-		for _, t := range h.s.herdrView().tabs {
+		for _, t := range h.s.herdrView(call.gc).tabs {
 			if ws == "" || t.WorkspaceID == ws {
 				out = append(out, t)
 			}
@@ -328,7 +350,7 @@ func (h *herdrSock) method(call *herdrCall, m string, p herdrParams) (any, *herd
 		if herr != nil {
 			return nil, herr
 		}
-		for _, t := range h.s.herdrView().tabs {
+		for _, t := range h.s.herdrView(call.gc).tabs {
 			if t.TabID == id {
 				return map[string]any{"type": "tab_info", "tab": t}, nil
 			}
@@ -344,7 +366,7 @@ func (h *herdrSock) method(call *herdrCall, m string, p herdrParams) (any, *herd
 			return nil, herr
 		}
 		out := []herdrPaneInfo{}
-		for _, pi := range h.s.herdrView().panes {
+		for _, pi := range h.s.herdrView(call.gc).panes {
 			if (ws == "" || pi.WorkspaceID == ws) && (tab == "" || pi.TabID == tab) && (m == "pane.list" || pi.Agent != "" || pi.AgentStatus != "unknown") {
 				out = append(out, pi)
 			}
@@ -357,7 +379,7 @@ func (h *herdrSock) method(call *herdrCall, m string, p herdrParams) (any, *herd
 		var w *Window
 		if m == "pane.current" {
 			if own := call.place(); own != "" {
-				w, _ = h.s.herdrWindow(own)
+				w, _ = h.s.herdrWindow(call.gc, own)
 			}
 			if w == nil {
 				return nil, herdrErrorf("pane_not_found", "the caller runs in no pane of this daemon")
@@ -367,11 +389,11 @@ func (h *herdrSock) method(call *herdrCall, m string, p herdrParams) (any, *herd
 			if herr != nil {
 				return nil, herr
 			}
-			if w, herr = h.s.herdrWindow(id); herr != nil {
+			if w, herr = h.s.herdrWindow(call.gc, id); herr != nil {
 				return nil, herr
 			}
 		}
-		for _, pi := range h.s.herdrView().panes {
+		for _, pi := range h.s.herdrView(call.gc).panes {
 			if herdrNamesWindow(pi.PaneID, w) {
 				if m == "agent.get" {
 					return map[string]any{"type": "agent_info", "agent": pi}, nil
@@ -383,7 +405,7 @@ func (h *herdrSock) method(call *herdrCall, m string, p herdrParams) (any, *herd
 	case "pane.layout":
 		return h.layout(p)
 	case "pane.read", "agent.read":
-		return h.read(p)
+		return h.read(call, p)
 	case "pane.wait_for_output":
 		return h.waitOutput(call, p)
 	case "agent.wait", "events.wait":
@@ -448,7 +470,8 @@ func (s *Server) sessionNamed(name string) *Session {
 func (h *herdrSock) callVerb(call *herdrCall, verb string, params map[string]any) (map[string]any, *herdrErr) {
 	ctx, cancel := call.hangup()
 	defer cancel()
-	cn := &conn{s: h.s, c: call.c, peer: call.peer, placed: true, placedID: call.place(), ctx: ctx, closed: ctx.Done()}
+	own := call.place() // before inside is read: place sets both
+	cn := &conn{s: h.s, c: call.c, peer: call.peer, placed: true, placedID: own, inside: call.inside, ctx: ctx, closed: ctx.Done()}
 	raw, _ := json.Marshal(params)
 	res, perr := h.s.dispatch(cn, proto.Request{Verb: verb, Params: raw})
 	if perr != nil {
@@ -476,12 +499,12 @@ func herdrFromProto(e *proto.Error) *herdrErr {
 }
 
 // paneTarget resolves pane_id to the window's session and id for a verb.
-func (h *herdrSock) paneTarget(p herdrParams) (session, window string, herr *herdrErr) {
+func (h *herdrSock) paneTarget(call *herdrCall, p herdrParams) (session, window string, herr *herdrErr) {
 	id, herr := p.str("pane_id", true)
 	if herr != nil {
 		return "", "", herr
 	}
-	w, herr := h.s.herdrWindow(id)
+	w, herr := h.s.herdrWindow(call.gc, id)
 	if herr != nil {
 		return "", "", herr
 	}
@@ -493,7 +516,7 @@ func (h *herdrSock) paneTarget(p herdrParams) (session, window string, herr *her
 // viaVerb maps a pane method onto a tuios verb taking the pane and, when
 // field is set, one string param of the same name.
 func (h *herdrSock) viaVerb(call *herdrCall, p herdrParams, verb, field string) (any, *herdrErr) {
-	session, window, herr := h.paneTarget(p)
+	session, window, herr := h.paneTarget(call, p)
 	if herr != nil {
 		return nil, herr
 	}
@@ -512,7 +535,7 @@ func (h *herdrSock) viaVerb(call *herdrCall, p herdrParams, verb, field string) 
 }
 
 func (h *herdrSock) rename(call *herdrCall, p herdrParams) (any, *herdrErr) {
-	session, window, herr := h.paneTarget(p)
+	session, window, herr := h.paneTarget(call, p)
 	if herr != nil {
 		return nil, herr
 	}
@@ -529,7 +552,7 @@ func (h *herdrSock) rename(call *herdrCall, p herdrParams) (any, *herdrErr) {
 // sendText types text as a paste: control characters other than tab and
 // newline are removed, and so are bracket markers a tool supplied.
 func (h *herdrSock) sendText(call *herdrCall, p herdrParams) (any, *herdrErr) {
-	session, window, herr := h.paneTarget(p)
+	session, window, herr := h.paneTarget(call, p)
 	if herr != nil {
 		return nil, herr
 	}
@@ -552,8 +575,8 @@ func (h *herdrSock) sendText(call *herdrCall, p herdrParams) (any, *herdrErr) {
 
 // read answers pane.read: the last `recent` lines (default 80, at most
 // 1000) of the pane's text, scrollback included.
-func (h *herdrSock) read(p herdrParams) (any, *herdrErr) {
-	w, herr := h.paneArg(p)
+func (h *herdrSock) read(call *herdrCall, p herdrParams) (any, *herdrErr) {
+	w, herr := h.paneArg(call, p)
 	if herr != nil {
 		return nil, herr
 	}
@@ -575,7 +598,7 @@ func (h *herdrSock) read(p herdrParams) (any, *herdrErr) {
 // waitOutput answers pane.wait_for_output through wait-for window-output.
 // match is a substring, or a regular expression with regex: true.
 func (h *herdrSock) waitOutput(call *herdrCall, p herdrParams) (any, *herdrErr) {
-	session, window, herr := h.paneTarget(p)
+	session, window, herr := h.paneTarget(call, p)
 	if herr != nil {
 		return nil, herr
 	}
@@ -627,7 +650,7 @@ func herdrStates(status string) (string, bool) {
 // agent-state: until the pane's agent_status is one of `status` (a
 // string or a list; default any change away from the current one).
 func (h *herdrSock) waitAgent(call *herdrCall, m string, p herdrParams) (any, *herdrErr) {
-	session, window, herr := h.paneTarget(p)
+	session, window, herr := h.paneTarget(call, p)
 	if herr != nil {
 		return nil, herr
 	}

@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"encoding/json"
+	"strconv"
 	"time"
 
 	"github.com/tuios/tuios/agentstate"
@@ -51,7 +52,7 @@ func (h *herdrSock) subscribe(call *herdrCall, p herdrParams) (any, *herdrErr) {
 			if sb.PaneID == "" {
 				return nil, herdrMissing("pane_id")
 			}
-			w, herr := h.s.herdrWindow(sb.PaneID)
+			w, herr := h.s.herdrWindow(call.gc, sb.PaneID)
 			if herr != nil {
 				return nil, herr
 			}
@@ -67,16 +68,21 @@ func (h *herdrSock) subscribe(call *herdrCall, p herdrParams) (any, *herdrErr) {
 			return nil, herdrErrorf(proto.CodeInvalidRequest, "unknown variant `"+clipText(sb.Type, 64)+"`")
 		}
 	}
-	h.mu.Lock()
-	if h.streams[call.peer] >= herdrStreamsPerProc {
-		h.mu.Unlock()
-		return nil, herdrErrorf(proto.CodeRateLimited, "this process holds 8 event streams, its cap")
+	// A caller that does not reach every session hears its own (gate.go).
+	own, _, perr := h.s.subscribeReach(call.gc, "", "")
+	if perr != nil {
+		return nil, herdrFromProto(perr)
 	}
-	h.streams[call.peer]++
+	h.mu.Lock()
+	if h.streams[call.key] >= h.limits.streamsPer {
+		h.mu.Unlock()
+		return nil, herdrErrorf(proto.CodeRateLimited, "this pane (or process) holds "+strconv.Itoa(h.limits.streamsPer)+" event streams, its cap")
+	}
+	h.streams[call.key]++
 	h.mu.Unlock()
 	// Only the types herdr hears: attention, host and mail events would
 	// fill the queue and end the stream with events_lost for nothing.
-	st.sub = &subscriber{q: make(chan event, 256), types: map[string]bool{}}
+	st.sub = &subscriber{session: own, q: make(chan event, 256), types: map[string]bool{}}
 	for typ := range herdrEventNames {
 		st.sub.types[typ] = true
 	}
@@ -91,8 +97,8 @@ func (call *herdrCall) stream(id json.RawMessage, st *herdrStream) {
 	defer func() {
 		h.s.hub.remove(st.sub)
 		h.mu.Lock()
-		if h.streams[call.peer]--; h.streams[call.peer] <= 0 {
-			delete(h.streams, call.peer)
+		if h.streams[call.key]--; h.streams[call.key] <= 0 {
+			delete(h.streams, call.key)
 		}
 		h.mu.Unlock()
 	}()

@@ -20,8 +20,8 @@ import (
 // herdr's reason: no_neighbor, same_pane, not_found, cross_tab. Places
 // exist only on a client's screen, so without an attached client showing
 // the session it is no_client.
-func (h *herdrSock) paneSwap(p herdrParams) (any, *herdrErr) {
-	w, herr := h.paneArg(p)
+func (h *herdrSock) paneSwap(call *herdrCall, p herdrParams) (any, *herdrErr) {
+	w, herr := h.paneArg(call, p)
 	if herr != nil {
 		return nil, herr
 	}
@@ -49,7 +49,7 @@ func (h *herdrSock) paneSwap(p herdrParams) (any, *herdrErr) {
 	}
 	var other *Window
 	if target != "" {
-		tw, terr := h.s.herdrWindow(target)
+		tw, terr := h.s.herdrWindow(call.gc, target)
 		if terr != nil {
 			return unchanged("not_found")
 		}
@@ -113,8 +113,8 @@ func herdrDirection(d string) bool {
 // A herdr tab id names a slot, so the moved tab's id changes: the answer
 // gives the new one. Moving a tab to another workspace (session) is
 // unsupported.
-func (h *herdrSock) tabMove(p herdrParams) (any, *herdrErr) {
-	ss, n, herr := h.tabSlot(p)
+func (h *herdrSock) tabMove(call *herdrCall, p herdrParams) (any, *herdrErr) {
+	ss, n, herr := h.tabSlot(call, p)
 	if herr != nil {
 		return nil, herr
 	}
@@ -189,8 +189,8 @@ func (h *herdrSock) tabMove(p herdrParams) (any, *herdrErr) {
 // attached and the daemon cannot switch it, so focusing a session no
 // client shows is unsupported; focusing one a client shows makes it the
 // focused (most recently active) workspace.
-func (h *herdrSock) workspaceFocus(p herdrParams) (any, *herdrErr) {
-	ss, herr := h.workspaceSession(p)
+func (h *herdrSock) workspaceFocus(call *herdrCall, p herdrParams) (any, *herdrErr) {
+	ss, herr := h.workspaceSession(call, p)
 	if herr != nil {
 		return nil, herr
 	}

@@ -35,13 +35,13 @@ func (h *herdrSock) mutate(call *herdrCall, m string, p herdrParams) (any, *herd
 	case "tab.create":
 		return h.tabCreate(call, p)
 	case "tab.rename":
-		return h.tabRename(p)
+		return h.tabRename(call, p)
 	case "tab.focus":
 		return h.tabFocus(call, p)
 	case "tab.close":
-		return h.tabClose(p)
+		return h.tabClose(call, p)
 	case "workspace.rename":
-		return h.workspaceRename(p)
+		return h.workspaceRename(call, p)
 	case "pane.split":
 		return h.paneSplit(call, p)
 	case "pane.zoom":
@@ -55,11 +55,11 @@ func (h *herdrSock) mutate(call *herdrCall, m string, p herdrParams) (any, *herd
 	case "agent.start":
 		return h.agentStart(call, p)
 	case "pane.swap":
-		return h.paneSwap(p)
+		return h.paneSwap(call, p)
 	case "tab.move":
-		return h.tabMove(p)
+		return h.tabMove(call, p)
 	case "workspace.focus":
-		return h.workspaceFocus(p)
+		return h.workspaceFocus(call, p)
 	case "worktree.list", "worktree.create", "worktree.open", "worktree.remove":
 		return h.worktree(call, m, p)
 	}
@@ -67,12 +67,12 @@ func (h *herdrSock) mutate(call *herdrCall, m string, p herdrParams) (any, *herd
 }
 
 // workspaceSession resolves workspace_id to its session.
-func (h *herdrSock) workspaceSession(p herdrParams) (*Session, *herdrErr) {
+func (h *herdrSock) workspaceSession(call *herdrCall, p herdrParams) (*Session, *herdrErr) {
 	id, herr := p.str("workspace_id", true)
 	if herr != nil {
 		return nil, herr
 	}
-	ss := h.s.herdrSession(id)
+	ss := h.s.herdrSession(call.gc, id)
 	if ss == nil {
 		return nil, herdrErrorf("workspace_not_found", "no workspace "+clipText(id, 64))
 	}
@@ -80,7 +80,7 @@ func (h *herdrSock) workspaceSession(p herdrParams) (*Session, *herdrErr) {
 }
 
 func (h *herdrSock) workspaceClose(call *herdrCall, p herdrParams) (any, *herdrErr) {
-	ss, herr := h.workspaceSession(p)
+	ss, herr := h.workspaceSession(call, p)
 	if herr != nil {
 		return nil, herr
 	}
@@ -93,7 +93,7 @@ func (h *herdrSock) workspaceClose(call *herdrCall, p herdrParams) (any, *herdrE
 // tabSlot resolves tab_id ("<ws>:t<n>") to its session and slot. A slot
 // that is not a tab today (empty, unnamed, not showing) is tab_not_found,
 // as tab.get would say.
-func (h *herdrSock) tabSlot(p herdrParams) (*Session, int, *herdrErr) {
+func (h *herdrSock) tabSlot(call *herdrCall, p herdrParams) (*Session, int, *herdrErr) {
 	id, herr := p.str("tab_id", true)
 	if herr != nil {
 		return nil, 0, herr
@@ -104,7 +104,7 @@ func (h *herdrSock) tabSlot(p herdrParams) (*Session, int, *herdrErr) {
 	if !ok || err != nil || n < 1 || n > Workspaces {
 		return nil, 0, notFound
 	}
-	ss := h.s.herdrSession(ws)
+	ss := h.s.herdrSession(call.gc, ws)
 	if ss == nil {
 		return nil, 0, notFound
 	}
@@ -133,7 +133,7 @@ func slotIsTab(ss *Session, n int) bool {
 // the new tab exists (a slot with a window is a tab) and has a pane, as a
 // herdr tab always does.
 func (h *herdrSock) tabCreate(call *herdrCall, p herdrParams) (any, *herdrErr) {
-	ss, herr := h.workspaceSession(p)
+	ss, herr := h.workspaceSession(call, p)
 	if herr != nil {
 		return nil, herr
 	}
@@ -183,8 +183,8 @@ func (h *herdrSock) tabCreate(call *herdrCall, p herdrParams) (any, *herdrErr) {
 // says why it is not a rename of the session); a null or blank label
 // clears it. herdr's event streams hear workspace_renamed, tuios
 // subscribers session-renamed; the ids do not change.
-func (h *herdrSock) workspaceRename(p herdrParams) (any, *herdrErr) {
-	ss, herr := h.workspaceSession(p)
+func (h *herdrSock) workspaceRename(call *herdrCall, p herdrParams) (any, *herdrErr) {
+	ss, herr := h.workspaceSession(call, p)
 	if herr != nil {
 		return nil, herr
 	}
@@ -202,8 +202,8 @@ func (h *herdrSock) workspaceRename(p herdrParams) (any, *herdrErr) {
 
 // tabRename names the slot, as set-workspace-name does: the name the
 // attach layout and list-workspaces show.
-func (h *herdrSock) tabRename(p herdrParams) (any, *herdrErr) {
-	ss, n, herr := h.tabSlot(p)
+func (h *herdrSock) tabRename(call *herdrCall, p herdrParams) (any, *herdrErr) {
+	ss, n, herr := h.tabSlot(call, p)
 	if herr != nil {
 		return nil, herr
 	}
@@ -229,7 +229,7 @@ func (h *herdrSock) tabRename(p herdrParams) (any, *herdrErr) {
 }
 
 func (h *herdrSock) tabFocus(call *herdrCall, p herdrParams) (any, *herdrErr) {
-	ss, n, herr := h.tabSlot(p)
+	ss, n, herr := h.tabSlot(call, p)
 	if herr != nil {
 		return nil, herr
 	}
@@ -241,8 +241,8 @@ func (h *herdrSock) tabFocus(call *herdrCall, p herdrParams) (any, *herdrErr) {
 
 // tabClose closes every window in the slot and drops its name, so the
 // slot stops being a tab (unless it is the one showing).
-func (h *herdrSock) tabClose(p herdrParams) (any, *herdrErr) {
-	ss, n, herr := h.tabSlot(p)
+func (h *herdrSock) tabClose(call *herdrCall, p herdrParams) (any, *herdrErr) {
+	ss, n, herr := h.tabSlot(call, p)
 	if herr != nil {
 		return nil, herr
 	}
@@ -264,7 +264,7 @@ func (h *herdrSock) tabClose(p herdrParams) (any, *herdrErr) {
 // paneSplit opens a shell window on the pane's workspace: tuios tiles
 // rather than splits, so direction and ratio only shape herdr's layout.
 func (h *herdrSock) paneSplit(call *herdrCall, p herdrParams) (any, *herdrErr) {
-	w, herr := h.paneArg(p)
+	w, herr := h.paneArg(call, p)
 	if herr != nil {
 		return nil, herr
 	}
@@ -298,7 +298,7 @@ func (h *herdrSock) paneSplit(call *herdrCall, p herdrParams) (any, *herdrErr) {
 // paneZoom zooms through run-command ToggleZoom; a request that would
 // change nothing answers zoomed as it is with the reason.
 func (h *herdrSock) paneZoom(call *herdrCall, p herdrParams) (any, *herdrErr) {
-	w, herr := h.paneArg(p)
+	w, herr := h.paneArg(call, p)
 	if herr != nil {
 		return nil, herr
 	}
@@ -358,7 +358,7 @@ var herdrDirs = []string{"left", "right", "up", "down"}
 // direction: the neighbour's id, or null at an edge) and
 // pane.focus_direction (focus-window on the neighbour).
 func (h *herdrSock) paneNeighbors(call *herdrCall, m string, p herdrParams) (any, *herdrErr) {
-	w, herr := h.paneArg(p)
+	w, herr := h.paneArg(call, p)
 	if herr != nil {
 		return nil, herr
 	}
@@ -473,13 +473,13 @@ func pgrpMembers(pgrp int) []int {
 // group. Grants do not exist yet, so argv, cmdline and cwd go only to the
 // pane itself (the GRANTS comment in method() is where others join).
 func (h *herdrSock) processInfo(call *herdrCall, p herdrParams) (any, *herdrErr) {
-	w, herr := h.paneArg(p)
+	w, herr := h.paneArg(call, p)
 	if herr != nil {
 		return nil, herr
 	}
 	self := false
 	if own := call.place(); own != "" {
-		if ow, _ := h.s.herdrWindow(own); ow == w {
+		if ow, _ := h.s.herdrWindow(call.gc, own); ow == w {
 			self = true
 		}
 	}
@@ -503,7 +503,7 @@ func (h *herdrSock) processInfo(call *herdrCall, p herdrParams) (any, *herdrErr)
 // harness's paste and submit keys) but does not wait for the reply;
 // an agent mid-turn or on a prompt is not typed into.
 func (h *herdrSock) agentPrompt(call *herdrCall, p herdrParams) (any, *herdrErr) {
-	w, herr := h.paneArg(p)
+	w, herr := h.paneArg(call, p)
 	if herr != nil {
 		return nil, herr
 	}
@@ -525,7 +525,10 @@ func (h *herdrSock) agentPrompt(call *herdrCall, p herdrParams) (any, *herdrErr)
 	}
 	ctx, cancel := call.hangup()
 	defer cancel()
-	cn := &conn{s: h.s, c: call.c, peer: call.peer, placed: true, placedID: call.place(), ctx: ctx, closed: ctx.Done()}
+	// Typed as the caller the method was admitted as (herdr_gate.go).
+	own := call.place() // before inside is read: place sets both
+	cn := &conn{s: h.s, c: call.c, peer: call.peer, placed: true, placedID: own, inside: call.inside, ctx: ctx, closed: ctx.Done(),
+		call: call.gc.call, callKnown: true, acc: call.gc.acc, verbName: call.gc.verbName}
 	if _, _, _, perr := h.s.typePrompt(cn, w, w.pane.Screen(), text); perr != nil {
 		return nil, herdrFromProto(perr)
 	}
@@ -533,10 +536,10 @@ func (h *herdrSock) agentPrompt(call *herdrCall, p herdrParams) (any, *herdrErr)
 }
 
 // paneArg is the window a method's pane_id names (required).
-func (h *herdrSock) paneArg(p herdrParams) (*Window, *herdrErr) {
+func (h *herdrSock) paneArg(call *herdrCall, p herdrParams) (*Window, *herdrErr) {
 	id, herr := p.str("pane_id", true)
 	if herr != nil {
 		return nil, herr
 	}
-	return h.s.herdrWindow(id)
+	return h.s.herdrWindow(call.gc, id)
 }

@@ -131,11 +131,11 @@ func (h *herdrSock) worktreeRepo(ctx context.Context, call *herdrCall, p herdrPa
 	var w *Window
 	if p.has("pane_id") {
 		var herr *herdrErr
-		if w, herr = h.paneArg(p); herr != nil {
+		if w, herr = h.paneArg(call, p); herr != nil {
 			return nil, nil, herr
 		}
 	} else if own := call.place(); own != "" {
-		w, _ = h.s.herdrWindow(own)
+		w, _ = h.s.herdrWindow(call.gc, own)
 	}
 	if w == nil {
 		return nil, nil, herdrMissing("pane_id")

@@ -85,7 +85,7 @@ func (h *hostConn) forward(cn *conn, rq request) {
 		cn.send(proto.Response{ID: head.ID, Error: h.droppedError()})
 		return
 	}
-	if !poolVerb(head.Verb) {
+	if !cn.s.poolVerb(head.Verb) {
 		h.spoil("it carried " + clipText(head.Verb, 64))
 	}
 	h.pending = append(h.pending, head.ID)
@@ -329,7 +329,7 @@ func (s *Server) hostCall(ctx context.Context, host, verb string, params, result
 		fs.rw.Close()
 		return perr
 	}
-	if !poolVerb(verb) {
+	if !s.poolVerb(verb) {
 		fs.rw.Close() // a stream goes on, or the connection keeps state: not a channel to share
 	} else {
 		h.putIdle(fs)

@@ -26,7 +26,7 @@ import (
 // Why a clean channel can be shared: the far daemon's state for the
 // connection is what link-peer set when the channel was opened (the
 // link's one peer name, never placed in a pane: the same for every
-// channel of the link) and what the verbs below poolVerb refuse (a
+// channel of the link) and what poolVerb refuses (a
 // subscription, an attach stream, a nested host connection, a
 // restriction, a second link-peer). hello and the rest keep nothing per
 // connection. The far stdio-proxy is a byte relay holding nothing.
@@ -41,16 +41,12 @@ const (
 
 // poolVerb reports whether a channel that carried verb (and got its
 // answer) may serve another client: the verb answers once and leaves
-// nothing on the far connection. A verb this daemon does not know is
-// not (a newer far daemon's verb may keep state).
-func poolVerb(verb string) bool {
-	switch verb {
-	case "subscribe", "attach", "wait-for", // they stream, or wait on
-		"open-host-connection", "link-peer", "restrict-connection", "set-pane-grants": // they change the connection
-		return false
-	}
-	need, ok := linkNeeds(verb)
-	return ok && need&capLocal == 0
+// nothing on the far connection (its declaration says neither holdsConn
+// nor capLocal). A verb this daemon does not know is not (a newer far
+// daemon's verb may keep state).
+func (s *Server) poolVerb(verb string) bool {
+	v := s.verbs[verb]
+	return v != nil && v.acc.poolable()
 }
 
 // farChan is one channel to a host's daemon used by open-host-connection,

@@ -323,6 +323,7 @@ func TestHostConnReleasedToThePoolOnlyWhenClean(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			s := &Server{opt: Options{Logf: func(string, ...any) {}}, clock: fakeclock.New(time.Unix(0, 0))}
+			s.verbs = s.verbTable() // poolVerb reads the declarations
 			s.links = &links{s: s, hosts: map[string]*hostLink{}, refused: map[string]refusedHost{}, conns: map[*hostConn]string{}}
 			h := &hostLink{ls: s.links, name: "far", status: linkUp}
 			s.links.hosts["far"] = h

@@ -67,6 +67,27 @@ func (h *attachHub) chordClient(ss *Session, first string) *attachStream {
 	return best
 }
 
+// refusePrefix refuses, for a caller inside a pane, keys that start with
+// the prefix key and go on: a leader chord would run in the person's
+// client as if the person pressed it. The prefix is the config's
+// [keybindings] prefix (ctrl+b by default) or that of a client showing
+// the pane's session. The prefix alone is a key like any other.
+func (s *Server) refusePrefix(w *Window, keys string) *proto.Error {
+	toks := chordTokens(keys)
+	if len(toks) < 2 {
+		return nil
+	}
+	prefix := s.opt.Config.Bindings("")["prefix"]
+	if prefix == "" {
+		prefix = "ctrl+b"
+	}
+	if keyToken(toks[0]) != keyToken(prefix) && s.attach.chordClient(w.session, toks[0]) == nil {
+		return nil
+	}
+	return proto.Errorf(proto.CodeForbidden, "send-keys with the prefix key (%s) is refused from a pane: it would run the person's key binding. Use the TUIOS command for the action, such as focus-window, new-window, split-window, close-window, select-workspace or run-command", toks[0]).
+		WithHint(proto.Hint{Command: "tuios run-command --list", Detail: "each binding has a command; to type the bytes into the pane, use send-text"})
+}
+
 // handChord hands keys to an attached client when they are a leader chord
 // of one (handed true), refuses a chord with keys after it, and leaves
 // anything else to be typed into the pane (handed false, no error).

@@ -18,8 +18,9 @@ import (
 //     [hosts.NAME] of the link's peer name; an allow that is set replaces
 //     the list, and allow = [] allows nothing. A narrowing installed by
 //     apply-config holds from the very next call on every open link.
-//   - Every verb has a class (linkNeeds); a verb with none is refused over
-//     a link, so a verb added without thinking about links is closed.
+//   - Every verb's declaration in the verb table (access.go) names the
+//     capabilities a link needs for it, or capLocal: never over a link.
+//     A verb that declares nothing is refused to everyone.
 //   - A link caller is never a pane and never the person: it is not
 //     placed by /proc ancestry, outsidePanes is false for it, it gets no
 //     human nonce, and ask-human is refused. The respond-class verbs
@@ -87,46 +88,6 @@ func capsOf(names []string) linkCap {
 	return c
 }
 
-// linkNeeds is the class of every verb: the capabilities a link needs to
-// call it. ok is false for a verb with no class (refused over links);
-// link_policy_test.go fails when a verb of the table has none.
-func linkNeeds(verb string) (need linkCap, ok bool) {
-	switch verb {
-	case "hello", "list-verbs", "link-peer", "restrict-connection", "pane-grants", "unsubscribe":
-		return capNone, true
-	case "list-sessions", "session-info", "list-windows", "get-window", "list-workspaces",
-		"capture-pane", "screenshot", "list-agents", "get-agent-state", "explain-agent-detect", "explain-agent-screen",
-		"wait-for", "subscribe", "peek-prompt", "compare-fan", "agent-activity", "agent-log",
-		"get-approval", "list-attention", "list-queued", "resolve-pane", "review-diff", "list-hosts", "list-outbox",
-		"list-options", "get-option", "list-themes":
-		return capList, true
-	case "send-agent-message", "read-agent-messages", "stash-put", "stash-get", "stash-list":
-		return capMail, true
-	case "ask-agent": // mail that types into a pane
-		return capMail | capWrite, true
-	case "new-session", "kill-session", "rename-session", "new-window", "split-window", "popup", "close-window",
-		"resume-agent", "start-agent", "fan", "worktree", "new-worktree", "remove-worktree":
-		return capOpen, true
-	case "send-text", "send-keys", "run-command", "set-window", "move-window", "focus-window", "set-layout",
-		"resize", "select-workspace", "set-agent-state", "set-agent-meta", "set-agent-session",
-		"report-agent-activity", "request-approval", "review-note", "send-review",
-		"queue-prompt", "cancel-queued", "keep-fan",
-		"set-session-name", "set-session-accent", "set-workspace-name", "set-workspace-order":
-		return capWrite, true
-	case "verify-fan", "attach":
-		return capOpen | capWrite, true
-	case "respond", "reply-approval", "dismiss-attention", "release-agent-message", "answer-ask", "mark-attention":
-		return capRespond, true
-	case "open-host-connection", "set-pane-grants":
-		return capAll, true
-	case "ask-human", "kill-server", "apply-config", "agent-transcript", "set-option", "set-config":
-		// The person here answers only this machine's questions, and
-		// the daemon's life and config are this machine's.
-		return capLocal, true
-	}
-	return 0, false
-}
-
 // linkPolicy is the installed policy: a copy of the config's hosts
 // tables. Nil (nothing installed) is the built-in default.
 type linkPolicy struct {
@@ -143,19 +104,15 @@ func (s *Server) policyFor(name string) config.LinkPolicy {
 }
 
 // linkAllowed applies the link policy to one verb called over a link.
-func (s *Server) linkAllowed(cn *conn, verb string) *proto.Error {
+func (s *Server) linkAllowed(cn *conn, verb string, a access) *proto.Error {
 	lp := cn.link
 	lp.asPerson = false
-	need, ok := linkNeeds(verb)
+	need := a.link()
 	who := "this link"
 	if lp.name != "" {
 		who = "host " + lp.name
 	}
-	if !ok {
-		return proto.Errorf(proto.CodeForbidden, "%s is not served over links (it has no link class)", verb).
-			WithHint(proto.Hint{Detail: "run it on this machine"})
-	}
-	if need&capLocal != 0 {
+	if !a.overLink() {
 		detail := "run it on this machine"
 		if verb == "ask-human" {
 			detail = "the person here answers only questions from this machine's panes: send mail to human instead (send-agent-message -w human)"

@@ -46,27 +46,34 @@ func wantForbidden(t *testing.T, what string, err *proto.Error, words ...string)
 	}
 }
 
-// A verb added to the table without a link class fails here: over a link
-// it would be refused, which must be a decision, not an accident.
-func TestLinkClassCoversEveryVerb(t *testing.T) {
+// A verb added to the table without a declaration fails here: it would
+// be refused to every caller, which must be a decision, not an accident.
+// Its link part says what a link needs (capLocal: never over a link).
+func TestEveryVerbIsDeclared(t *testing.T) {
 	srv, _ := server(t)
 	for _, name := range srv.verbNames() {
-		if _, ok := linkNeeds(name); !ok {
-			t.Errorf("verb %s has no link class: add it to linkNeeds in link_policy.go", name)
+		a := srv.verbs[name].acc
+		if !a.declared() {
+			t.Errorf("verb %s declares no caller: give it a class in the verb table (access.go)", name)
+		}
+		if a.who() == whoGranted && a.grants() == 0 {
+			t.Errorf("verb %s is for granted callers and needs no grant: declare it for anyone instead", name)
 		}
 	}
-	if _, ok := linkNeeds("no-such-verb"); ok {
-		t.Fatal("an unknown verb has a class")
+	if srv.poolVerb("no-such-verb") {
+		t.Fatal("an unknown verb is poolable")
 	}
-	// A verb with no class is refused over a link, whatever allows.
+	// A verb that declares nothing, or is local, is refused over a link,
+	// whatever allows.
 	srv.applyLinkPolicy(policyFile(map[string]config.Host{"*": {Allow: allow(config.LinkCapabilities()...)}}))
 	cn := &conn{link: &linkPeer{name: "build"}}
-	wantForbidden(t, "classless", srv.linkAllowed(cn, "no-such-verb"), "no link class")
-	if err := srv.linkAllowed(cn, "respond"); err != nil || !cn.link.asPerson {
+	wantForbidden(t, "undeclared", srv.linkAllowed(cn, "no-such-verb", 0), "refused over links")
+	wantForbidden(t, "local", srv.linkAllowed(cn, "kill-server", srv.verbs["kill-server"].acc), "refused over links")
+	if err := srv.linkAllowed(cn, "respond", srv.verbs["respond"].acc); err != nil || !cn.link.asPerson {
 		t.Fatalf("respond with every capability: %v %v", err, cn.link.asPerson)
 	}
 	// asPerson lasts one call.
-	if err := srv.linkAllowed(cn, "list-sessions"); err != nil || cn.link.asPerson {
+	if err := srv.linkAllowed(cn, "list-sessions", srv.verbs["list-sessions"].acc); err != nil || cn.link.asPerson {
 		t.Fatalf("after respond: %v %v", err, cn.link.asPerson)
 	}
 }

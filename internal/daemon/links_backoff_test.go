@@ -76,7 +76,7 @@ func TestLinksApplyConfigRefusedInsideAPane(t *testing.T) {
 		return strings.Contains(str(r.must("capture-pane", map[string]any{"session": "inpane"})["content"]), "helper-answer:")
 	})
 	screen := str(r.must("capture-pane", map[string]any{"session": "inpane"})["content"])
-	if !strings.Contains(screen, `"code":"forbidden"`) || !strings.Contains(screen, "tuios config apply") {
+	if !strings.Contains(screen, `"code":"forbidden"`) || !strings.Contains(screen, "outside") {
 		t.Fatalf("inside a pane:\n%s", screen)
 	}
 	if res := r.must("apply-config", map[string]any{}); res["type"] != "config_applied" || res["path"] != home+"/.config/tuios/config.toml" {

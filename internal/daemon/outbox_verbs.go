@@ -176,6 +176,6 @@ func (s *Server) outboxVerbs(add addFunc) {
 		return map[string]any{"type": "outbox_list", "hosts": list, "waiting": total,
 			"per_host_cap": outboxPerHost, "total_cap": outboxTotal}, nil
 	})
-	add("list-outbox", "List the mail waiting for other machines' links, host by host in sending order, with each host's latest refusal (over a link: the counts only)", "outbox_list",
+	add("list-outbox", readsAll, "List the mail waiting for other machines' links, host by host in sending order, with each host's latest refusal (over a link: the counts only)", "outbox_list",
 		`{"verb":"list-outbox","params":{"host":"build"}}`, p, h)
 }

@@ -144,12 +144,12 @@ func appendPopups(ss *Session, lay *proto.AttachLayout, wins []*Window, index, t
 		w.mu.Unlock()
 		r := w.tile
 		name := w.DisplayName()
-		if w.name == "" && w.Title() == "" {
-			// The frame says what runs in it rather than "Terminal <id>".
+		if w.name == "" {
+			// The frame says what runs in it, the whole command line.
 			name = clipText(strings.Join(w.argv, " "), 120)
 		}
 		tileAt[w] = len(lay.Windows)
-		lay.Windows = append(lay.Windows, proto.AttachWindow{ID: w.ID, Index: i, Name: name,
+		lay.Windows = append(lay.Windows, proto.AttachWindow{ID: w.ID, Index: i, Name: name, Title: w.Title(),
 			X: r.x, Y: r.y, Width: r.w, Height: r.h, Exited: exited, Popup: true})
 		wins = append(wins, w)
 	}
@@ -193,7 +193,7 @@ type popupParams struct {
 
 func (s *Server) popupVerbs(add addFunc) {
 	p, h := handler(s.openPopup)
-	add("popup", "Run one command in a floating pane centred over the session's tiles; it closes when the command exits. Needs a client attached",
+	add("popup", opens, "Run one command in a floating pane centred over the session's tiles; it closes when the command exits. Needs a client attached",
 		"popup_opened", `{"verb":"popup","params":{"session":"work","width":"60","height":"20","argv":["fzf"]}}`, p, h)
 }
 
@@ -226,7 +226,8 @@ func (s *Server) openPopup(cn *conn, p *popupParams) (any, *proto.Error) {
 	r := popupRect(pp, ss.cols, ss.rows)
 	cols, rows := popupPane(r)
 	s.mu.Unlock()
-	w, err := s.startWindow(ss, windowSpec{argv: p.Argv, cwd: p.Cwd, cols: cols, rows: rows, popup: pp})
+	g, granted, _ := s.newGrants(cn, "") // verbs_grants.go: never more than a pane holds
+	w, err := s.startWindow(ss, windowSpec{argv: p.Argv, cwd: p.Cwd, cols: cols, rows: rows, popup: pp, grants: g, granted: granted})
 	if err != nil {
 		return nil, err
 	}

@@ -151,20 +151,16 @@ func (s *Server) approvalRisk(w *Window, snap agentstate.Snapshot) []review.Hit 
 	return hits
 }
 
-// railMarks reads the Inbox once for the rail: the panes with an open
-// ask-human question, and the rule names of each pane's risky approval.
-func (a *attention) railMarks() (asking map[string]bool, risky map[string][]string) {
-	asking, risky = map[string]bool{}, map[string][]string{}
-	for _, it := range a.q.List(inbox.ListOptions{Kinds: []inbox.Kind{inbox.KindAsk, inbox.KindApproval}}).Items {
-		switch {
-		case it.Window == "":
-		case it.Kind == inbox.KindAsk:
-			asking[it.Window] = true
-		case len(it.Risk) > 0 && it.Host == "":
+// riskyPanes are the rule names of each local pane's risky approval, for
+// the rail.
+func (a *attention) riskyPanes() map[string][]string {
+	risky := map[string][]string{}
+	for _, it := range a.q.List(inbox.ListOptions{Kinds: []inbox.Kind{inbox.KindApproval}}).Items {
+		if it.Window != "" && it.Host == "" && len(it.Risk) > 0 {
 			risky[it.Window] = ruleNames(it.Risk)
 		}
 	}
-	return asking, risky
+	return risky
 }
 
 // sameNumbers: a and b offer the same option numbers, in the same order.

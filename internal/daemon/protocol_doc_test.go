@@ -69,6 +69,9 @@ func renderVerbs(list proto.VerbList) string {
 			desc += "."
 		}
 		fmt.Fprintf(&b, "\n#### `%s`\n\n%s Returns `%s`.\n", v.Verb, desc, v.Returns)
+		if a := v.Access; a != nil {
+			fmt.Fprintf(&b, "\nWho may call it: %s.\n", whoText(*a))
+		}
 		if len(v.Params) > 0 {
 			fmt.Fprintf(&b, "\n| Param | Type | Required | Bounds / accepted | Default | Description |\n| --- | --- | --- | --- | --- | --- |\n")
 			for _, p := range v.Params {
@@ -81,6 +84,39 @@ func renderVerbs(list proto.VerbList) string {
 	}
 	b.WriteString("\n")
 	return b.String()
+}
+
+// whoText is a verb's declaration in words, for the reference.
+func whoText(a proto.VerbAccess) string {
+	grants := strings.Join(a.Grants, " and ")
+	var who string
+	switch a.Caller {
+	case "anyone":
+		who = "any caller"
+	case "granted":
+		who = "the person, or a pane holding " + grants + " (another session: admin)"
+	case "own_pane":
+		who = "the person, or a pane about its own pane"
+	case "person":
+		who = "the person only"
+		if grants != "" {
+			who += ", or a pane holding " + grants
+		}
+	case "outside_panes":
+		who = "only a terminal outside every pane"
+	}
+	switch {
+	case a.Local:
+		who += "; never over a link"
+	case len(a.Link) == 0:
+		who += "; over a link, with no capability"
+	default:
+		who += "; over a link, with " + strings.Join(a.Link, " and ")
+	}
+	if a.TypesIntoPanes {
+		who += "; it types into a pane"
+	}
+	return who
 }
 
 func required(p proto.Param) string {

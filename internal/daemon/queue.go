@@ -10,6 +10,7 @@ import (
 
 	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/inbox"
+	"github.com/tuios/tuios/internal/proto"
 )
 
 // The reply (delivery) queue: messages held in the daemon for an agent
@@ -111,6 +112,9 @@ type queuedPrompt struct {
 	from  string // a label the caller gave (outside panes)
 	text  string
 	state string
+	// who queued it, as admit placed the caller: the queue types as it,
+	// so the write path checks its grants as they are at delivery.
+	who caller
 	// notice is the summary of the Inbox question a stall opened, so a
 	// cancel closes that question and no other.
 	notice string
@@ -360,12 +364,11 @@ func (q *replyQueue) deliver(id string, e *queuedPrompt) {
 		back()
 		return
 	}
-	// LINKS AND GRANTS: when pane grants and link policy exist, re-check
-	// the origin's authority here (a pane needs write, a link needs the
-	// write policy, now); a refusal drops the entry and logs why. A person's
-	// entry (by human) is never re-checked.
+	// The entry is typed as whoever queued it: the write path checks a
+	// pane's grants and the prompt rule as they are now (write_path.go).
+	tc := &conn{s: s, ctx: q.typer.ctx, closed: q.typer.closed, call: e.who, callKnown: true, verbName: "queue-prompt"}
 	screen := w.pane.Screen()
-	harness, gen, submitAt, err := s.typePrompt(q.typer, w, screen, e.text)
+	harness, gen, submitAt, err := s.typePrompt(tc, w, screen, e.text)
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	p := q.panes[id]
@@ -375,6 +378,12 @@ func (q *replyQueue) deliver(id string, e *queuedPrompt) {
 	p.typing = false
 	if err != nil {
 		if submitAt.IsZero() { // nothing went out: wait for the next rest
+			if err.Code == proto.CodeForbidden { // who queued it may not type there now: it never will
+				s.opt.Logf("queue: %s to %s dropped: %s", e.id, shortID(id), err.Message)
+				q.deliveredLocked(p)
+				q.stepLocked(p, s.tracker.Arbiter().Get(id))
+				return
+			}
 			e.state = queueWaiting
 			s.opt.Logf("queue: %s to %s not typed: %s", e.id, shortID(id), err.Message)
 			q.stepLocked(p, s.tracker.Arbiter().Get(id))

@@ -6,14 +6,25 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tuios/tuios/internal/procstat"
 	"github.com/tuios/tuios/internal/proto"
 )
 
 // session resolves a session name; empty is the caller's own session when
-// it runs inside a pane, else the most recently active one. Called with
-// s.mu held.
+// it runs inside a pane, else the most recently active one. The session
+// passes the target check (gate.go) on the way out. Called with s.mu
+// held.
 func (s *Server) session(cn *conn, name string) (*Session, *proto.Error) {
+	ss, err := s.findSession(cn, name)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.gateTarget(cn, ss, nil); err != nil {
+		return nil, err
+	}
+	return ss, nil
+}
+
+func (s *Server) findSession(cn *conn, name string) (*Session, *proto.Error) {
 	if name != "" {
 		if ss := s.sessions[name]; ss != nil {
 			return ss, nil
@@ -39,16 +50,36 @@ func (s *Server) session(cn *conn, name string) (*Session, *proto.Error) {
 
 // window resolves a window address in a session, in the skill's order:
 // the full id, the index list-windows prints (an all-digit target is an
-// index and nothing else), a unique id prefix, then a name a person gave,
-// the shell's title, and the name list-windows shows for a window with
-// neither ("Terminal 01da2df8"). Ids and prefixes match in any case (a
+// index and nothing else), a unique id prefix, then a name given to it,
+// then an automatic name (what runs in its foreground: bash, vim,
+// claude; window_name.go), and last its exact title, which only a window
+// no name matched is found by. Ids and prefixes match in any case (a
 // uuid printed in upper case is the same uuid). A name made only of hex
 // digits can therefore be taken by an id prefix: give windows names with
 // a letter past f, or address them by id. Ambiguity is an error listing
-// the candidates, never a guess. An empty address is the caller's own pane when it runs in
+// the candidates, never a guess.
+//
+// What stays put while programs run: the id always; the index until a
+// window before it closes; a given name until someone renames it. An
+// automatic name follows the program (a window running claude answers
+// to claude, and to bash again once claude exits), and a title changes
+// whenever its program redraws it, so a spinner glyph never breaks a
+// name. An empty address is the caller's own pane when it runs in
 // one, else the focused window (the CLI refuses an explicitly empty -w
-// before it gets here). Called with s.mu held.
+// before it gets here). The window passes the target check (gate.go) on
+// the way out. Called with s.mu held.
 func (s *Server) window(cn *conn, ss *Session, addr string) (*Window, *proto.Error) {
+	w, err := s.findWindow(cn, ss, addr)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.gateTarget(cn, ss, w); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+func (s *Server) findWindow(cn *conn, ss *Session, addr string) (*Window, *proto.Error) {
 	if addr == "" {
 		if w := s.callerWindow(cn); w != nil && w.session == ss {
 			return w, nil
@@ -86,8 +117,8 @@ func (s *Server) window(cn *conn, ss *Session, addr string) (*Window, *proto.Err
 	for _, cands := range [][]*Window{
 		match(func(w *Window) bool { return strings.HasPrefix(w.ID, id) }),
 		match(func(w *Window) bool { return w.name == addr }),
-		match(func(w *Window) bool { return w.name == "" && w.Title() == addr }),
-		match(func(w *Window) bool { return w.DisplayName() == addr }),
+		match(func(w *Window) bool { return w.name == "" && w.autoName() == addr }),
+		match(func(w *Window) bool { return w.Title() == addr }),
 	} {
 		switch len(cands) {
 		case 0:
@@ -177,42 +208,4 @@ func (s *Server) callerWindow(cn *conn) *Window {
 		return nil
 	}
 	return s.windows[cn.placedID]
-}
-
-// place finds the caller's window once per connection (see paneOf), from
-// its pid as the kernel gives it, never from anything the caller says.
-func (s *Server) place(cn *conn) {
-	if cn == nil || cn.placed {
-		return
-	}
-	cn.placed = true
-	if cn.peer <= 1 {
-		return
-	}
-	cn.placedID, cn.placedBy = s.paneOf(cn.peer)
-}
-
-// paneOf finds the window a process runs in: the window whose process is
-// an ancestor of pid, else the window whose shell leads pid's terminal
-// session (a process that was reparented, such as a hook run by an agent's
-// detached helper, keeps its session). It says which of the two found it.
-// /proc is read without the server lock.
-func (s *Server) paneOf(pid int) (id, how string) {
-	s.mu.Lock()
-	shells := make(map[int]string, len(s.windows))
-	for _, w := range s.windows {
-		shells[w.proc.Pid()] = w.ID
-	}
-	s.mu.Unlock()
-	first := pid
-	for i := 0; i < 64 && pid > 1; i++ {
-		if id, ok := shells[pid]; ok {
-			return id, "ancestry"
-		}
-		pid = procstat.Parent(pid)
-	}
-	if id, ok := shells[procstat.Session(first)]; ok {
-		return id, "session"
-	}
-	return "", ""
 }

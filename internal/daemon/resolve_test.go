@@ -12,10 +12,13 @@ import (
 // cases random uuids only hit by chance (an id that starts with digits, two
 // ids that share a prefix) are hit every run. Resolution reads nothing but
 // the list; the real-daemon cases are in TestWindowAddressOverTheProtocol.
-func resolveSession(ids []string, names map[string]string, titles map[string]string) *Session {
+func resolveSession(ids []string, names, autos, titles map[string]string) *Session {
 	ss := &Session{Name: "work"}
 	for _, id := range ids {
 		w := &Window{ID: id, session: ss, name: names[id]}
+		if a, ok := autos[id]; ok {
+			w.auto.Store(&a)
+		}
 		if t, ok := titles[id]; ok {
 			w.title.Store(&t)
 		}
@@ -35,7 +38,10 @@ func TestWindowAddressResolution(t *testing.T) {
 	}
 	ss := resolveSession(ids,
 		map[string]string{ids[1]: "build", ids[3]: "a"},
-		map[string]string{ids[2]: "vim", ids[4]: "vim"}) // ids[2] is unnamed, titled vim
+		// What runs in each: window 0 runs a program called build; the
+		// named windows run bash, which their given names hide.
+		map[string]string{ids[0]: "build", ids[1]: "bash", ids[2]: "vim", ids[3]: "bash", ids[4]: "vim"},
+		map[string]string{ids[0]: "root@vm: ~", ids[2]: "⠋ claude", ids[4]: "⠋ claude"})
 	s := &Server{}
 	cases := []struct {
 		addr, want, code, msg string
@@ -51,23 +57,30 @@ func TestWindowAddressResolution(t *testing.T) {
 		// ... and a prefix that reaches the dash is not all digits.
 		{addr: "12345678-", want: ids[2]},
 		{addr: "56902d", want: ids[1]},
+		// A given name comes before an automatic one: window 0 runs a
+		// program called build, window 1 was named build.
 		{addr: "build", want: ids[1]},
 		// An id prefix comes before a name, as the skill orders them:
 		// "a" starts ids 3 and 4, so it is ambiguous although it names
-		// window 3; an upper-case uuid or prefix is the same id.
+		// window 3; an upper-case uuid or prefix is the same uuid.
 		{addr: "a", code: proto.CodeAmbiguousWindow},
 		{addr: "56902DAF", want: ids[1]},
 		{addr: strings.ToUpper(ids[4]), want: ids[4]},
-		// The name list-windows shows for a window with no name and no
-		// title addresses it.
-		{addr: "Terminal 0a1b2c3d", want: ids[0]},
-		{addr: "Terminal ab000001", code: proto.CodeWindowNotFound}, // window 3 shows "a"
+		// A name given hides the automatic one: no unnamed window runs
+		// bash, so bash addresses nothing.
+		{addr: "bash", code: proto.CodeWindowNotFound},
+		// A title addresses a window no name matched, as the docs' last
+		// resort; two windows titled alike are ambiguous.
+		{addr: "root@vm: ~", want: ids[0]},
+		{addr: "⠋ claude", code: proto.CodeAmbiguousWindow},
 		// Ambiguity is its own code, never a guess.
 		{addr: "ab0000", code: proto.CodeAmbiguousWindow, msg: `"ab0000" matches 2 windows`},
 		{addr: "ab", code: proto.CodeAmbiguousWindow},
-		// Two unnamed windows titled alike: the title is ambiguous.
+		// Two unnamed windows running vim: the automatic name is ambiguous.
 		{addr: "vim", code: proto.CodeAmbiguousWindow},
 		{addr: "nosuch", code: proto.CodeWindowNotFound, msg: `no window "nosuch"`},
+		// The old "Terminal <id8>" label is no name any more.
+		{addr: "Terminal 0a1b2c3d", code: proto.CodeWindowNotFound},
 	}
 	for _, c := range cases {
 		w, err := s.window(nil, ss, c.addr)
@@ -101,7 +114,7 @@ func TestWindowAddressResolution(t *testing.T) {
 
 func TestWindowNameTaken(t *testing.T) {
 	ids := []string{"0a1b2c3d-0000-4000-8000-000000000000", "56902daf-0000-4000-8000-000000000001"}
-	ss := resolveSession(ids, map[string]string{ids[1]: "build"}, nil)
+	ss := resolveSession(ids, map[string]string{ids[1]: "build"}, nil, nil)
 	if err := nameTaken(ss, "build", nil); err == nil || err.Code != proto.CodeInvalidParams || !strings.Contains(err.Message, `"build" is taken by window 56902daf`) {
 		t.Fatalf("duplicate: %+v", err)
 	}
@@ -136,15 +149,18 @@ func TestWindowAddressOverTheProtocol(t *testing.T) {
 	if _, err := got("7"); err == nil || err.Code != proto.CodeWindowNotFound || !strings.Contains(err.Message, "(its indexes are 0 to 1)") {
 		t.Fatalf("index 7: %+v", err)
 	}
-	// The first window has neither a name nor (with /bin/sh) a title: it
-	// shows as "Terminal <id8>", and that addresses it.
+	// The first window has no name given: it is named after what runs in
+	// it (the test shell, /bin/sh), automatic_name says so, and the name
+	// addresses it. The named one is not automatic.
 	row := r.must("get-window", map[string]any{"session": "work", "window": first})
-	display := str(row["display_name"])
-	if display != "Terminal "+first[:8] {
-		t.Fatalf("display name %q", display)
+	if str(row["name"]) != "sh" || str(row["display_name"]) != "sh" || row["automatic_name"] != true {
+		t.Fatalf("an unnamed shell window: name %q display_name %q automatic %v", row["name"], row["display_name"], row["automatic_name"])
 	}
-	if id, err := got(display); err != nil || id != first {
-		t.Fatalf("display name %q: %s %v", display, id, err)
+	if id, err := got("sh"); err != nil || id != first {
+		t.Fatalf("the automatic name sh: %s %v", id, err)
+	}
+	if row := r.must("get-window", map[string]any{"session": "work", "window": build}); str(row["name"]) != "build" || row["automatic_name"] != false {
+		t.Fatalf("a named window: %v", row)
 	}
 
 	// A name another window holds is refused, at creation and on rename.
@@ -178,9 +194,9 @@ func TestWindowAddressOverTheProtocol(t *testing.T) {
 // an index or window_not_found, and a window found answers to the address.
 func FuzzWindowAddress(f *testing.F) {
 	ids := []string{"0a1b2c3d-0000-4000-8000-000000000000", "56902daf-0000-4000-8000-000000000001", "12345678-0000-4000-8000-000000000002"}
-	ss := resolveSession(ids, map[string]string{ids[1]: "build"}, map[string]string{ids[2]: "vim"})
+	ss := resolveSession(ids, map[string]string{ids[1]: "build"}, map[string]string{ids[0]: "bash", ids[2]: "vim"}, map[string]string{ids[0]: "root@vm: ~"})
 	s := &Server{}
-	for _, a := range []string{"", "0", "2", "3", "5", "123", "build", "vim", "Terminal 0a1b2c3d", "0a", "99999999999999999999999", "\x00"} {
+	for _, a := range []string{"", "0", "2", "3", "5", "123", "build", "vim", "bash", "root@vm: ~", "0a", "99999999999999999999999", "\x00"} {
 		f.Add(a)
 	}
 	f.Fuzz(func(t *testing.T, addr string) {
@@ -194,7 +210,7 @@ func FuzzWindowAddress(f *testing.F) {
 			}
 			return
 		}
-		if err == nil && addr != "" && w.ID != addr && w.name != addr && w.Title() != addr && w.DisplayName() != addr && !strings.HasPrefix(w.ID, addr) {
+		if err == nil && addr != "" && w.ID != addr && w.name != addr && w.Title() != addr && w.autoName() != addr && !strings.HasPrefix(w.ID, addr) {
 			t.Fatalf("%q found %s, which does not answer to it", addr, w.ID)
 		}
 	})

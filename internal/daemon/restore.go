@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/tuios/tuios/agentstate"
+	"github.com/tuios/tuios/internal/grant"
 )
 
 // Session restore: the daemon keeps a file of its sessions and windows
@@ -76,6 +77,9 @@ type savedWindow struct {
 	AgentSessionID string `json:"agent_session_id,omitempty"`
 	AgentHarness   string `json:"agent_harness,omitempty"`
 	AgentLive      bool   `json:"agent_live,omitempty"`
+	// Grants are the pane's own grants (--grants, set-pane-grants); ""
+	// when it holds the default.
+	Grants string `json:"grants,omitempty"`
 }
 
 // restorer keeps the sessions file.
@@ -164,7 +168,11 @@ func (s *Server) layoutToSave() savedLayout {
 			if w.popup != nil { // popup.go: a restart would bring back a shell, which is not the popup
 				continue
 			}
-			sv.Windows = append(sv.Windows, savedWindow{ID: w.ID, Name: w.name, Workspace: w.workspace, Minimized: w.minimized, Cwd: w.cwd})
+			sw := savedWindow{ID: w.ID, Name: w.name, Workspace: w.workspace, Minimized: w.minimized, Cwd: w.cwd}
+			if w.granted {
+				sw.Grants = w.grants.String()
+			}
+			sv.Windows = append(sv.Windows, sw)
 		}
 		out.Sessions = append(out.Sessions, sv)
 	}
@@ -275,6 +283,14 @@ func (s *Server) restoreSession(sv savedSession, room int) int {
 		taken := !isID(sw.ID) || s.windows[sw.ID] != nil
 		s.mu.Unlock()
 		spec := windowSpec{name: sw.Name, cwd: sw.Cwd, workspace: sw.Workspace, noFocus: true, restored: true}
+		if sw.Grants != "" {
+			if g, err := grant.Parse(sw.Grants); err == nil {
+				spec.grants, spec.granted = g, true
+			} else { // a word that is no grant: the pane holds nothing rather than a guess
+				spec.granted = true
+				s.opt.Logf("restore: window %s of %s: grants %q: %v; it holds none", sw.ID, sv.Name, sw.Grants, err)
+			}
+		}
 		if !taken {
 			spec.id = sw.ID
 		}

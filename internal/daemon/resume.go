@@ -275,14 +275,8 @@ func (s *Server) typeResume(ctx context.Context, w *Window, cn *conn) ([]string,
 		if perr := s.typeInto(cn, w, line, 0); perr != nil {
 			return argv, perr
 		}
-	} else {
-		tctx, cancel := context.WithTimeout(ctx, typeTimeout)
-		w.typedAt.Store(time.Now().UnixNano())
-		_, err := w.in.Send(tctx, line)
-		cancel()
-		if err != nil {
-			return argv, proto.Errorf(proto.CodeCommandFailed, "typing into the pane: %v", err)
-		}
+	} else if perr := s.typeAs(ctx, "resume", types, caller{own: true}, w, line, 0); perr != nil { // resume_agents = auto: the daemon's own act
+		return argv, perr
 	}
 	s.att.do(func() []inbox.Event {
 		evs, _ := s.att.q.Close(inbox.PaneKey(inbox.KindResume, w.ID), inbox.ReasonResolved)

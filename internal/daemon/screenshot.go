@@ -43,7 +43,7 @@ func (s *Server) screenshotVerbs(add addFunc) {
 		return map[string]any{"type": "pane_screenshot", "window_id": w.ID, "session": session, "name": name,
 			"display_name": display, "cols": cols, "rows": rows, "history": hist, "content": content}, nil
 	})
-	add("screenshot", "Read a pane's styled cells for a picture: its size in cells and its rows (history first with scrollback) as text with SGR sequences, one line a row", "pane_screenshot",
+	add("screenshot", reads, "Read a pane's styled cells for a picture: its size in cells and its rows (history first with scrollback) as text with SGR sequences, one line a row", "pane_screenshot",
 		`{"verb":"screenshot","params":{"window":"build","scrollback":true}}`, p, h)
 }
 

@@ -29,8 +29,6 @@ import (
 
 // Limits that keep one client from exhausting the daemon.
 const (
-	// maxConns caps open connections; one more is told why and closed.
-	maxConns = 4096
 	// lineBudget caps the bytes of request lines held at once across
 	// every connection (each line is also capped at proto.MaxLine).
 	lineBudget = 64 << 20
@@ -88,6 +86,27 @@ type Server struct {
 	uid     int
 	budget  *proto.Budget
 
+	// self and sid are the daemon's pid and terminal session, panes its
+	// pane shells and tokens: what placing a caller reads (boundary.go).
+	self    int
+	sid     int
+	panes   *paneIndex
+	escaped *escapeeList // what the last daemon on this socket left inside (escapees.go)
+	// ownChildrenOutside: processes this process started itself (with
+	// os/exec, in its session) are judged as any other caller, not put
+	// inside. Only this package's tests set it: there the test binary is
+	// the daemon and also starts the person's programs and sshd. The
+	// daemon proper starts only panes and its own helpers (git, and any
+	// hook git runs), none of them the person.
+	ownChildrenOutside bool
+
+	// limits are the control socket's connection caps, counts what they
+	// count, admitting the accepted connections not yet placed
+	// (conn_caps.go).
+	limits    connLimits
+	counts    connCount
+	admitting chan struct{}
+
 	// loadErrs are the harness manifests that did not load; written
 	// only while New runs.
 	loadErrs []detect.LoadError
@@ -122,10 +141,16 @@ type Server struct {
 	links  *links      // links to other hosts (links.go); set in New, never changed
 	outbox *outbox     // mail waiting for other hosts (outbox.go); set in New, never changed
 	follow *hostFollow // the Inbox's mirror of linked hosts (host_follow.go); set in New, never changed
+	asks   *asks       // ask-human questions (verbs_ask.go); set in New, never changed
+	// editMu makes one edit of the config file at a time (set-config):
+	// each reads the file, edits it and renames the result over it.
+	editMu sync.Mutex
 
-	linkPol atomic.Pointer[linkPolicy] // what other machines may do here (link_policy.go); nil is the default
-	cfg     *cfgFollow                 // follows config.toml for removals and narrowing (config_follow.go); set in New
-	rows    hostInboxRows              // each host's Inbox row, from the outbox and the config (host_rows.go)
+	linkPol atomic.Pointer[linkPolicy]  // what other machines may do here (link_policy.go); nil is the default
+	perm    atomic.Pointer[permissions] // [agents.permissions] in force (caller.go, config_wait.go); never nil after New
+	cfg     *cfgFollow                  // follows config.toml for removals and narrowing (config_follow.go); set in New
+	rows    hostInboxRows               // each host's Inbox row, from the outbox and the config (host_rows.go)
+	push    *pushFollow                 // push notifications of the Inbox (push.go); set in New, never changed
 }
 
 // New prepares a server; Serve starts it.
@@ -157,6 +182,15 @@ func New(opt Options) (*Server, error) {
 		conns:    map[*conn]struct{}{},
 		uid:      os.Getuid(),
 		budget:   proto.NewBudget(lineBudget),
+		self:     os.Getpid(),
+		sid:      sessionOfSelf(),
+		panes:    newPaneIndex(),
+		limits:   defaultConnLimits,
+		counts:   connCount{byPane: map[string]int{}},
+	}
+	// Before any pane starts: its orphans must come here, not to init.
+	if err := becomeSubreaper(); err != nil && subreaperHolds {
+		return nil, fmt.Errorf("becoming the reaper of the panes' orphans: %w", err)
 	}
 	// A manifest that does not load is logged and kept: explain-agent-detect
 	// shows it, so a person who wrote one learns why it matches nothing.
@@ -180,7 +214,8 @@ func New(opt Options) (*Server, error) {
 		opt.Config = f
 	}
 	s.agentsOff = !opt.Config.AgentsEnabled()
-	s.applyLinkPolicy(opt.Config) // link_policy.go: [hosts."*"], [hosts.NAME] allow and hold_mail
+	s.applyLinkPolicy(opt.Config)              // link_policy.go: [hosts."*"], [hosts.NAME] allow and hold_mail
+	s.applyPermissions(opt.Config, "at start") // config_wait.go: [agents.permissions]
 	trackerFromConfig(&opt.Tracker, opt.Config, os.Getenv)
 	if opt.Tracker.Watcher == nil {
 		if w, err := transcript.NewWatcher(transcript.WatcherOptions{Clock: opt.Tracker.Clock}); err == nil {
@@ -205,12 +240,28 @@ func New(opt Options) (*Server, error) {
 		opt.StateDir = ""
 	}
 	s.opt.StateDir = opt.StateDir
+	s.escaped = newEscapees(opt.Socket, opt.StateDir)
+	s.escaped.load(s)
 	s.att = newAttention(s, opt.StateDir)
 	s.outbox = newServerOutbox(s) // outbox_verbs.go: after the Inbox it feeds
 	s.follow = newHostFollow(s)   // host_follow.go: after the Inbox it stamps
 	s.rest = newRestorer(s, opt.StateDir)
+	s.push = newPushFollow(s, opt.Config)
 	s.alog = newAgentLogs(s.clock)
 	s.resume = newResumer(s)
+	// Every subsystem a verb uses is built here, before the verb table:
+	// registering a verb builds nothing.
+	s.tscript = &transcriptWatch{s: s, watches: map[string]transcriptWatched{}}
+	s.attach = newAttachHub(s)
+	s.hub.observe = s.attach.observe
+	s.holds = newHolder(s)
+	go func() { <-s.done; s.holds.shutdown() }()
+	s.mail = &mailer{s: s}
+	s.queue = newReplyQueue(s)
+	s.review = newReviewer(s)
+	s.resp = s.newResponder()
+	s.asks = &asks{s: s, open: map[string]*askRec{}, ended: map[string]*askRec{}}
+	s.asks.follow()
 	s.verbs = s.verbTable()
 	s.started = time.Now()
 	// Subscribed here, not in the goroutine: a change made before the
@@ -331,11 +382,13 @@ func (s *Server) comeBack() {
 		w := s.windows[window]
 		return w != nil && w.session.Name == session
 	})
-	s.resume.offer() // resume.go: after the load, so a loaded item does not shadow it
-	s.cfg.start()    // config_follow.go: removals and narrowing apply at once
-	s.links.start()  // links.go: dial every configured host, in the background
-	s.startOutbox()  // outbox_verbs.go: the mail that waited, and host-changed
-	s.follow.start() // host_follow.go: every linked host's Inbox
+	s.resume.offer()           // resume.go: after the load, so a loaded item does not shadow it
+	s.push.start()             // push.go: after the load, so only items opened from now on send
+	s.cfg.compareWithLastRun() // config_wait.go: wider grants than the last run are reported
+	s.cfg.start()              // config_follow.go: removals and narrowing apply at once
+	s.links.start()            // links.go: dial every configured host, in the background
+	s.startOutbox()            // outbox_verbs.go: the mail that waited, and host-changed
+	s.follow.start()           // host_follow.go: every linked host's Inbox
 }
 
 // freezeState writes the sessions and Inbox files one last time, before
@@ -367,10 +420,21 @@ func (s *Server) Serve(ctx context.Context) error {
 		case <-s.done:
 		}
 	}()
+	s.admitting = make(chan struct{}, max(1, s.limits.maxAdmitting))
 	var delay time.Duration
 	for {
+		// A connection takes a slot here and gives it back once it is
+		// placed and counted (serveConn): a flood waits in the kernel's
+		// backlog, not in slots the person's share would pay for.
+		select {
+		case s.admitting <- struct{}{}:
+		case <-s.done:
+			<-s.stopped
+			return nil
+		}
 		c, err := s.ln.Accept()
 		if err != nil {
+			<-s.admitting
 			if s.isClosed() {
 				<-s.stopped
 				return nil
@@ -391,11 +455,13 @@ func (s *Server) Serve(ctx context.Context) error {
 		switch {
 		case s.closed:
 			s.mu.Unlock()
+			<-s.admitting
 			c.Close()
 			continue
-		case len(s.conns) >= maxConns:
+		case len(s.conns) >= s.limits.maxConns:
 			s.mu.Unlock()
-			refuse(c, proto.Errorf(proto.CodeRateLimited, "the daemon holds %d connections, its cap", maxConns))
+			<-s.admitting
+			refuse(c, proto.Errorf(proto.CodeRateLimited, "the daemon holds %d connections, its cap", s.limits.maxConns))
 			continue
 		}
 		cn := newConn(s, c)
@@ -477,6 +543,7 @@ func (s *Server) shutdown() {
 	}
 	s.herdr.close()
 	s.cfg.stop()
+	s.push.stop()      // push.go: sends in flight end
 	s.links.close()    // links.go: every link and its streams, at once
 	s.attach.stopAll() // their last line says why, before their sockets close
 	for _, cn := range conns {
@@ -484,6 +551,7 @@ func (s *Server) shutdown() {
 	}
 	s.freezeState() // the final saves, before closing the panes closes their items
 	s.closeAllWindows()
+	s.escaped.save(s)         // what outlived its pane stays inside for the next daemon
 	for _, r := range rings { // mail dies with the daemon, and so does the stash
 		r.Close()
 	}

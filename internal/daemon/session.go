@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tuios/tuios/detect"
+	"github.com/tuios/tuios/internal/grant"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/mail"
 	"github.com/tuios/tuios/pty"
@@ -61,7 +62,7 @@ type Session struct {
 type Window struct {
 	ID        string
 	session   *Session
-	name      string // given by a person; "" falls back to the title
+	name      string // given by a person or a script; "" for the automatic name (window_name.go)
 	workspace int
 	minimized bool
 	cols      int // the pane's size: its tile less the title row
@@ -78,19 +79,39 @@ type Window struct {
 	resumeHarness string
 	// popup is set for a window that floats over the tiles (popup.go).
 	popup *popup
+	// grants are what a program in the pane may do through TUIOS, when
+	// granted says they were given to it (--grants, set-pane-grants);
+	// otherwise it holds [agents.permissions]'s default (grantsOf).
+	grants  grant.Set
+	granted bool
+	// startGrants is what TUIOS_PANE_GRANTS told the pane's process.
+	startGrants string
 
 	proc *pty.Process
 	in   *pty.Input // every write to the pane's input, in order
-	pane *detect.Pane
-	srv  *Server
+	// token is the pane's TUIOS_PANE_TOKEN (boundary.go).
+	token string
+	pane  *detect.Pane
+	srv   *Server
 
 	// title and dir are the screen's title and OSC 7 directory, copied
 	// after each chunk so listings read them without any pane lock.
 	title atomic.Pointer[string]
 	dir   atomic.Pointer[string]
+	// auto is the automatic name: what runs in the foreground, read
+	// after output (window_name.go). nameMu guards the read's pacing.
+	auto       atomic.Pointer[string]
+	nameMu     sync.Mutex
+	nameAt     time.Time
+	nameTimer  *time.Timer
+	nameArmed  bool
+	nameClosed bool
 
-	exitSeen atomic.Bool   // the exit is being handled
-	typedAt  atomic.Int64  // unix ns of the last typing into the pane
+	exitSeen atomic.Bool  // the exit is being handled
+	typedAt  atomic.Int64 // unix ns of the last typing into the pane
+	// atPrompt follows the arbiter: the pane is on needs_input. The
+	// target check reads it under s.mu; the write path asks the arbiter.
+	atPrompt atomic.Bool
 	readDone chan struct{} // closed when the reader reached the end of the terminal
 
 	mu         sync.Mutex
@@ -118,16 +139,16 @@ func (w *Window) dirNow() string {
 	return ""
 }
 
-// DisplayName is the name a person gave, else the shell's title, else
-// "Terminal <id8>". Called with s.mu held.
+// DisplayName is the window's name: the one it was given, else its
+// automatic name (window_name.go), never its title. Called with s.mu held.
 func (w *Window) DisplayName() string {
 	if w.name != "" {
 		return w.name
 	}
-	if t := w.Title(); t != "" {
-		return t
+	if n := w.autoName(); n != "" {
+		return n
 	}
-	return "Terminal " + w.ID[:8]
+	return "window " + w.ID[:8]
 }
 
 // newSession creates an empty session. Called with s.mu held.
@@ -174,6 +195,10 @@ type windowSpec struct {
 	id       string
 	restored bool
 	popup    *popup // popup.go: open it as a popup
+	// grants, when granted, are the pane's own (--grants, a restored
+	// window's); otherwise it holds the default.
+	grants  grant.Set
+	granted bool
 }
 
 // startWindow starts a window in ss. Called without s.mu held. A session
@@ -200,26 +225,44 @@ func (s *Server) startWindow(ss *Session, spec windowSpec) (*Window, *proto.Erro
 	if id == "" {
 		id = newID()
 	}
+	token := newPaneToken()
 	vars := map[string]string{
 		"TUIOS_ENV": "1", "TUIOS_SOCKET": s.opt.Socket, "TUIOS_PANE_ID": id, "TUIOS_WINDOW_ID": id,
-		"TUIOS_SESSION": sessName, "TUIOS_HOST": s.host, "TERM": "xterm-256color",
+		"TUIOS_SESSION": sessName, "TUIOS_HOST": s.host, "TERM": "xterm-256color", PaneTokenEnv: token,
 	}
 	if spec.restored {
 		vars["TUIOS_RESTORED"] = "1"
 	}
+	held := s.perm.Load().def
+	if spec.granted {
+		held = spec.grants
+	}
+	vars["TUIOS_PANE_GRANTS"] = held.String()
 	s.herdrVars(vars, sessID, id, tab, argv, len(spec.argv) > 0) // herdr_env.go
 	env := paneEnv(withoutHerdrIDs(s.opt.Env), vars)
+	started := orphans.starts() // reaper.go: its shell's exit status is pty's, never the reaper's
 	proc, err := pty.Start(pty.Options{Argv: argv, Dir: spec.cwd, Env: env, Cols: spec.cols, Rows: spec.rows})
 	if err != nil {
+		started(0)
 		e := proto.Errorf(proto.CodeCommandFailed, "cannot start the window: %v", err)
 		if h := startHint(err); h != "" { // starthint.go
 			e.Hint = &proto.Hint{Detail: h}
 		}
 		return nil, e
 	}
+	started(proc.Pid())
+	// Placed from here on: a process of the pane that calls before the
+	// window is listed is already inside it.
+	s.panes.addShell(proc.Pid(), id)
+	s.panes.addToken(token, id)
 	w := &Window{
 		ID: id, session: ss, name: spec.name, cols: spec.cols, rows: spec.rows, argv: argv, program: len(spec.argv) > 0, cwd: spec.cwd,
 		created: time.Now(), popup: spec.popup, proc: proc, srv: s, outputGen: make(chan struct{}), exitCh: make(chan struct{}), readDone: make(chan struct{}),
+		grants: spec.grants, granted: spec.granted, startGrants: vars["TUIOS_PANE_GRANTS"],
+		token: token,
+	}
+	if n := argvName(argv); n != "" {
+		w.auto.Store(&n) // until the foreground is first read
 	}
 	w.in = pty.NewInput(proc, pty.InputOptions{Max: inputCap})
 	w.pane = s.tracker.Attach(id, detect.PaneOptions{ShellPID: proc.Pid(), Cols: spec.cols, Rows: spec.rows, Reply: w.in, Scrollback: 3000, OnEvent: w.screenEvent})
@@ -302,7 +345,11 @@ func (w *Window) read() {
 			close(w.outputGen)
 			w.outputGen = make(chan struct{})
 			w.mu.Unlock()
-			w.srv.attach.output(w, titled)
+			if w.nameDue() { // window_name.go: its program changed
+				w.srv.windowRenamed(w)
+			} else {
+				w.srv.attach.output(w, titled)
+			}
 			if w.srv.hub.wants("output") {
 				w.srv.hub.publish(event{Type: "output", Session: w.session.Name, Window: w.ID, Bytes: n})
 			}
@@ -353,7 +400,7 @@ settle:
 			break settle
 		}
 	}
-	status, _ := w.proc.Wait()
+	status := w.waitShell()
 	w.pane.Exited()
 	w.mu.Lock()
 	w.exited = true
@@ -370,9 +417,11 @@ settle:
 	}
 }
 
-// watchExits is the daemon's one exit watcher: the pane processes are its
-// only children, so a SIGCHLD means one of them may have exited; each
-// live window's process is asked without blocking.
+// watchExits is the daemon's one exit watcher. A SIGCHLD means a pane's
+// process, a helper the daemon ran, or an orphan re-parented to the
+// daemon (it is their subreaper) may have exited: each live window's
+// process is asked without blocking, and exited orphans are reaped
+// (reaper.go).
 func (s *Server) watchExits(ch chan os.Signal) {
 	defer signal.Stop(ch)
 	for {
@@ -392,6 +441,7 @@ func (s *Server) watchExits(ch chan os.Signal) {
 				w.noteExit()
 			}
 		}
+		orphans.reap()
 	}
 }
 
@@ -444,8 +494,22 @@ func (s *Server) closeWindow(w *Window) {
 // close stops the window's input and ends every process of its terminal
 // session; it is idempotent.
 func (w *Window) close() {
+	w.stopNaming()
 	w.in.Close()
 	w.proc.Close()
+	w.waitShell()
+	w.srv.panes.dropShell(w.proc.Pid())
+	w.srv.panes.dropToken(w.token)
+}
+
+// waitShell waits for the window's own process and then tells the orphan
+// reaper: reaped, its pid may name another process. (Placement keeps the
+// pid until the window closes: the pane's processes that outlive its
+// shell are still found by their session, which holds that number.)
+func (w *Window) waitShell() pty.ExitStatus {
+	status, _ := w.proc.Wait()
+	orphans.reaped(w.proc.Pid())
+	return status
 }
 
 // killSession closes every window of a session and drops it.

@@ -12,6 +12,7 @@ import (
 	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/detect"
 	"github.com/tuios/tuios/inbox"
+	"github.com/tuios/tuios/internal/grant"
 	"github.com/tuios/tuios/internal/proto"
 )
 
@@ -81,7 +82,7 @@ type startAgentParams struct {
 	// Not in this version: named so they are refused with what to do
 	// instead, rather than as unknown params.
 	Protocol string `json:"protocol" desc:"not in this version: refused" maxlen:"64"`
-	Grants   string `json:"grants" desc:"not in this version: refused" maxlen:"256"`
+	Grants   string `json:"grants" desc:"what the agent's pane may do through TUIOS: read, write, fan, respond, files, admin, comma-separated, or none (default: [agents.permissions]; from a pane without admin, its own; never more than the caller holds)" maxlen:"256"`
 	Repo     string `json:"repo" desc:"not in this version: refused" maxlen:"4096"`
 	Clone    bool   `json:"clone" desc:"not in this version: refused"`
 }
@@ -115,7 +116,7 @@ type agentStarted struct {
 
 func (s *Server) startAgentVerbs(add addFunc) {
 	p, h := handler(func(cn *conn, p *startAgentParams) (any, *proto.Error) { return s.startAgent(cn, p) })
-	add("start-agent", "Open a window running an agent (creating the session when missing) and answer once it is at its prompt; with prompt, type it then", "agent_started",
+	add("start-agent", starts, "Open a window running an agent (creating the session when missing) and answer once it is at its prompt; with prompt, type it then", "agent_started",
 		`{"verb":"start-agent","params":{"agent":"claude","name":"reviewer","session":"work","prompt":"Review the last commit.","path":"/usr/local/bin:/usr/bin:/bin"}}`, p, h)
 }
 
@@ -126,9 +127,6 @@ func startRefusals(cn *conn, p *startAgentParams) *proto.Error {
 	case p.Protocol != "":
 		return proto.Errorf(proto.CodeInvalidParams, "--protocol %s is not in this version of tuios: an agent runs in its own terminal UI", clipText(p.Protocol, 32)).
 			WithHint(proto.Hint{Param: "protocol", Command: "tuios start-agent opencode --name helper", Detail: "start the agent's own CLI without --protocol; tuios tracks its state from the screen and its hooks"})
-	case p.Grants != "":
-		return proto.Errorf(proto.CodeInvalidParams, "--grants is not in this version of tuios: a pane holds no grants").
-			WithHint(proto.Hint{Param: "grants", Detail: "leave out --grants; every pane may do what any pane may"})
 	case p.Repo != "":
 		return proto.Errorf(proto.CodeInvalidParams, "--repo is not in this version of tuios").
 			WithHint(proto.Hint{Param: "repo", Detail: "give the folder with --cwd"})
@@ -374,11 +372,20 @@ func (s *Server) startAgent(cn *conn, p *startAgentParams) (any, *proto.Error) {
 		argv = append(append(argv, p.Env...), agentArgv...)
 	}
 
+	g, granted, err := s.newGrants(cn, p.Grants) // verbs_grants.go
+	if err != nil {
+		return nil, err
+	}
 	// The session: found, or created when missing.
 	s.mu.Lock()
 	var ss *Session
 	created := false
 	if p.Session != "" && s.sessions[p.Session] == nil || p.Session == "" && len(s.sessions) == 0 {
+		if cn.callKnown && cn.call.inside && !cn.call.grants.Has(grant.Admin) {
+			s.mu.Unlock()
+			return nil, proto.Errorf(proto.CodeForbidden, "start-agent is refused for this pane: starting an agent in a new session needs the admin grant (a pane without admin starts agents in its own session)").
+				WithHint(grantHint(grant.Admin, cn.call))
+		}
 		ss, err = s.newSession(p.Session)
 		created = err == nil
 	} else {
@@ -406,7 +413,7 @@ func (s *Server) startAgent(cn *conn, p *startAgentParams) (any, *proto.Error) {
 	readyTimer := s.clock.AfterFunc(timeout, func() { close(expired) })
 	defer readyTimer.Stop()
 	noticeTimer := s.clock.AfterFunc(startAgentNoticeAfter, func() { close(noticeDue) })
-	w, err := s.startWindow(ss, windowSpec{name: name, argv: argv, cwd: cwd, workspace: p.Workspace, noFocus: !p.Focus})
+	w, err := s.startWindow(ss, windowSpec{name: name, argv: argv, cwd: cwd, workspace: p.Workspace, noFocus: !p.Focus, grants: g, granted: granted})
 	if err != nil {
 		noticeTimer.Stop()
 		if created {

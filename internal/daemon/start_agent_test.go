@@ -299,7 +299,7 @@ func TestStartAgentRefusals(t *testing.T) {
 	}{
 		{map[string]any{"agent": "nosuchagent"}, proto.CodeInvalidParams, []string{"not an agent tuios knows"}},
 		{map[string]any{"agent": "claude", "protocol": "acp"}, proto.CodeInvalidParams, []string{"--protocol", "not in this version"}},
-		{map[string]any{"agent": "claude", "grants": "read"}, proto.CodeInvalidParams, []string{"--grants"}},
+		{map[string]any{"agent": agent, "grants": "read,root"}, proto.CodeInvalidParams, []string{"root", "is not a grant"}},
 		{map[string]any{"agent": "claude", "clone": true}, proto.CodeInvalidParams, []string{"--clone"}},
 		{map[string]any{"agent": "claude", "repo": "/src"}, proto.CodeInvalidParams, []string{"--repo"}},
 		{map[string]any{"agent": agent, "env": []string{"TUIOS_PANE_ID=x"}}, proto.CodeInvalidParams, []string{"TUIOS_PANE_ID"}},

@@ -21,10 +21,10 @@ type verb struct {
 	example string
 	params  any // a pointer to a zero params struct, for the schema
 	run     func(cn *conn, raw json.RawMessage) (any, *proto.Error)
-	// placesCaller: the verb may act on the caller's own pane, so the
-	// caller is placed (its ancestry read from /proc) before it runs,
-	// without the server lock.
-	placesCaller bool
+	// acc is who may call the verb and what it does to a pane
+	// (access.go): the one declaration dispatch, the link policy, the
+	// connection pool and list-verbs read.
+	acc access
 }
 
 // handler adapts a typed handler: params decoded strictly, then checked
@@ -70,11 +70,12 @@ func nearestWord(w string, names []string) string {
 	return best
 }
 
-// verbTable is every verb the daemon serves.
+// verbTable is every verb the daemon serves. Registering a verb only
+// adds it to the table: every subsystem a handler uses is built in New.
 func (s *Server) verbTable() map[string]*verb {
-	all := []*verb{}
-	add := func(name, desc, returns, example string, params any, run func(*conn, json.RawMessage) (any, *proto.Error)) {
-		all = append(all, &verb{name: name, desc: desc, returns: returns, example: example, params: params, run: run})
+	m := map[string]*verb{}
+	add := func(name string, acc access, desc, returns, example string, params any, run func(*conn, json.RawMessage) (any, *proto.Error)) {
+		m[name] = &verb{name: name, acc: acc, desc: desc, returns: returns, example: example, params: params, run: run}
 	}
 	s.metaVerbs(add)
 	s.sessionVerbs(add)
@@ -89,9 +90,9 @@ func (s *Server) verbTable() map[string]*verb {
 	s.mailVerbs(add)
 	s.respondVerbs(add)
 	s.queueVerbs(add)
-	s.reviewVerbs(add) // after queueVerbs: send-review hands its message to s.queue
+	s.reviewVerbs(add)
 	s.attentionVerbs(add)
-	s.approvalVerbs(add) // after respondVerbs: it checks nonces and risk with s.resp
+	s.approvalVerbs(add)
 	s.askVerbs(add)
 	s.layoutVerbs(add)
 	s.agentLogVerbs(add) // verbs_agentlog.go
@@ -102,19 +103,11 @@ func (s *Server) verbTable() map[string]*verb {
 	s.optionVerbs(add)   // verbs_options.go: list-options, get-option, set-option (set-config), list-themes
 	s.agentTranscriptVerbs(add)
 	s.startAgentVerbs(add)
-	m := map[string]*verb{}
-	for _, v := range all {
-		switch v.name {
-		case "hello", "list-verbs", "kill-server", "subscribe", "list-sessions", "new-session":
-		default:
-			v.placesCaller = true
-		}
-		m[v.name] = v
-	}
+	s.grantVerbs(add) // verbs_grants.go: pane-grants, set-pane-grants, restrict-connection
 	return m
 }
 
-type addFunc func(name, desc, returns, example string, params any, run func(*conn, json.RawMessage) (any, *proto.Error))
+type addFunc func(name string, acc access, desc, returns, example string, params any, run func(*conn, json.RawMessage) (any, *proto.Error))
 
 // ---- hello, list-verbs, kill-server, subscribe ----
 
@@ -155,9 +148,10 @@ func (s *Server) metaVerbs(add addFunc) {
 		s.mu.Unlock()
 		v := version.Get()
 		return map[string]any{"type": "hello", "protocol": v.Protocol, "min_protocol": v.MinProtocol,
-			"daemon_version": v.Module, "revision": v.Revision, "go_version": v.Go, "pid": pidSelf(), "sessions": n}, nil
+			"daemon_version": v.Module, "revision": v.Revision, "go_version": v.Go, "pid": pidSelf(), "sessions": n,
+			"link_policy": true, "pane_grants": true}, nil
 	})
-	add("hello", "Say hello: the daemon's version, protocol and pid", "hello", `{"verb":"hello","params":{"client":"me","protocol":1}}`, p, h)
+	add("hello", anyone, "Say hello: the daemon's version, protocol and pid", "hello", `{"verb":"hello","params":{"client":"me","protocol":1}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *listVerbsParams) (any, *proto.Error) {
 		list := proto.VerbList{Type: "verb_list", Version: proto.Version, MinVersion: proto.MinVersion, DaemonVersion: version.Get().Module, Envelope: proto.Envelope}
@@ -170,7 +164,7 @@ func (s *Server) metaVerbs(add addFunc) {
 		}
 		for _, n := range names {
 			v := s.verbs[n]
-			info := proto.VerbInfo{Verb: n, Description: v.desc, Params: proto.Schema(v.params), Returns: v.returns}
+			info := proto.VerbInfo{Verb: n, Description: v.desc, Params: proto.Schema(v.params), Returns: v.returns, Access: v.acc.info()}
 			if v.example != "" {
 				info.Examples = []string{v.example}
 			}
@@ -183,12 +177,12 @@ func (s *Server) metaVerbs(add addFunc) {
 		}
 		return list, nil
 	})
-	add("list-verbs", "Describe every verb: params, types, accepted values", "verb_list", `{"verb":"list-verbs","params":{"verb":"set-agent-state"}}`, p, h)
+	add("list-verbs", anyone, "Describe every verb: params, types, accepted values", "verb_list", `{"verb":"list-verbs","params":{"verb":"set-agent-state"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *noParams) (any, *proto.Error) {
 		return killResult{Type: "server_killed"}, nil
 	})
-	add("kill-server", "Stop the daemon and every pane", "server_killed", `{"verb":"kill-server"}`, p, h)
+	add("kill-server", administers, "Stop the daemon and every pane", "server_killed", `{"verb":"kill-server"}`, p, h)
 
 	p, h = handler(func(cn *conn, p *subscribeParams) (any, *proto.Error) {
 		if cn.sub != nil {
@@ -198,7 +192,11 @@ func (s *Server) metaVerbs(add addFunc) {
 		if q <= 0 {
 			q = 256
 		}
-		sub := &subscriber{session: p.Session, window: p.Window, q: make(chan event, q)}
+		session, window, err := s.subscribeReach(cn, p.Session, p.Window) // verbs_grants.go
+		if err != nil {
+			return nil, err
+		}
+		sub := &subscriber{session: session, window: window, q: make(chan event, q)}
 		if len(p.Types) > 0 {
 			sub.types = map[string]bool{}
 			for _, t := range p.Types {
@@ -217,7 +215,7 @@ func (s *Server) metaVerbs(add addFunc) {
 		}
 		return res, nil
 	})
-	add("subscribe", "Stream events on this connection, one JSON line each; a slow reader gets a gap event; after_seq with boot_id first replays the Inbox's attention events a follower missed", "subscribed", `{"verb":"subscribe","params":{"types":["attention"],"after_seq":41,"boot_id":"3f2a9c0d5e7b1a24"}}`, p, h)
+	add("subscribe", reads|holdsConn, "Stream events on this connection, one JSON line each; a slow reader gets a gap event; after_seq with boot_id first replays the Inbox's attention events a follower missed", "subscribed", `{"verb":"subscribe","params":{"types":["attention"],"after_seq":41,"boot_id":"3f2a9c0d5e7b1a24"}}`, p, h)
 }
 
 // stream writes a subscriber's events to its connection; drops are

@@ -222,9 +222,16 @@ func (s *Server) agentVerbs(add addFunc) {
 		}
 		s.mu.Lock()
 		_, w, perr := s.target(cn, p.Session, p.Window)
+		own := s.callerWindow(cn)
 		s.mu.Unlock()
 		if perr != nil {
 			return nil, perr
+		}
+		if own != nil && w != own {
+			// An agent speaks for itself: another pane's state is that
+			// pane's agent's to report (or the person's).
+			return nil, proto.Errorf(proto.CodeForbidden, "a pane reports agent state only for itself, not for window %s", w.ID[:8]).
+				WithHint(proto.Hint{Detail: "leave out -w (your own pane is the default); to reach the agent in that pane, use ask-agent or send-agent-message"})
 		}
 		res := w.pane.Report(agentstate.Report{
 			State: state, Source: src, Harness: p.Harness, Message: p.Message, Kind: kind,
@@ -242,7 +249,7 @@ func (s *Server) agentVerbs(add addFunc) {
 		}
 		return out, nil
 	})
-	add("set-agent-state", "Report a pane's agent state; a report that loses to a higher-ranked source is not applied (not an error)", "agent_state_set",
+	add("set-agent-state", reports|agentFeature, "Report a pane's agent state; a report that loses to a higher-ranked source is not applied (not an error)", "agent_state_set",
 		`{"verb":"set-agent-state","params":{"window":"build","state":"needs_input","message":"approve the push?"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *agentParams) (any, *proto.Error) {
@@ -260,13 +267,22 @@ func (s *Server) agentVerbs(add addFunc) {
 		r.Type = "agent_state"
 		return r, nil
 	})
-	add("get-agent-state", "Read a pane's agent state with its source, harness, identity, confidence and evidence age", "agent_state",
+	add("get-agent-state", reads|agentFeature, "Read a pane's agent state with its source, harness, identity, confidence and evidence age", "agent_state",
 		`{"verb":"get-agent-state","params":{"window":"build"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *listAgentsParams) (any, *proto.Error) {
 		sel, perr := parseSelect(p.Select)
 		if perr != nil {
 			return nil, perr
+		}
+		if p.AllSessions || sel != nil && p.Session == "" {
+			what := "all_sessions"
+			if !p.AllSessions {
+				what = "select and no session"
+			}
+			if err := s.wide(cn, what); err != nil { // verbs_grants.go
+				return nil, err
+			}
 		}
 		s.mu.Lock()
 		var sessions []*Session
@@ -325,7 +341,7 @@ func (s *Server) agentVerbs(add addFunc) {
 		}
 		return res, nil
 	})
-	add("list-agents", "List agent panes, sorted by what each needs from you", "agent_list", `{"verb":"list-agents","params":{"all":true}}`, p, h)
+	add("list-agents", reads|agentFeature, "List agent panes, sorted by what each needs from you", "agent_list", `{"verb":"list-agents","params":{"all":true}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *agentParams) (any, *proto.Error) {
 		s.mu.Lock()
@@ -355,7 +371,7 @@ func (s *Server) agentVerbs(add addFunc) {
 			"text": ex.String() + s.loadErrorText(), "manifest_errors": s.manifestErrors(),
 		}, ex), nil
 	})
-	add("explain-agent-detect", "Say what the detector reads in a pane's foreground and why it is or is not an agent", "agent_detect",
+	add("explain-agent-detect", reads|agentFeature, "Say what the detector reads in a pane's foreground and why it is or is not an agent", "agent_detect",
 		`{"verb":"explain-agent-detect","params":{"window":"build"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *explainScreenParams) (any, *proto.Error) {
@@ -401,7 +417,7 @@ func (s *Server) agentVerbs(add addFunc) {
 		out["state"], out["source"], out["text"] = snap.State.String(), snap.SourceName(), ex.String()
 		return out, nil
 	})
-	add("explain-agent-screen", "Show a pane's screen tail exactly as the rules read it, and what each rule made of it", "agent_screen",
+	add("explain-agent-screen", reads|agentFeature, "Show a pane's screen tail exactly as the rules read it, and what each rule made of it", "agent_screen",
 		`{"verb":"explain-agent-screen","params":{"window":"build","harness":"codex","lines":20}}`, p, h)
 }
 

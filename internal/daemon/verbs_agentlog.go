@@ -62,9 +62,9 @@ func (s *Server) agentLogVerbs(add addFunc) {
 		}
 		return res, nil
 	})
-	add("agent-activity", "Read what the agent in a pane did: its newest activity entries (prompts, tools, turns, shell commands, states), and a recap", "agent_activity",
+	add("agent-activity", reads, "Read what the agent in a pane did: its newest activity entries (prompts, tools, turns, shell commands, states), and a recap", "agent_activity",
 		`{"verb":"agent-activity","params":{"window":"api","since":1767225600000000000,"recap":true}}`, p, h)
-	add("agent-log", "agent-activity under the CLI's name", "agent_activity",
+	add("agent-log", reads, "agent-activity under the CLI's name", "agent_activity",
 		`{"verb":"agent-log","params":{"window":"api","limit":20}}`, p, h)
 }
 

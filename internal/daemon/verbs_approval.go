@@ -323,11 +323,8 @@ type getApprovalParams struct {
 // ---- verbs ----
 
 func (s *Server) approvalVerbs(add addFunc) {
-	s.holds = newHolder(s)
-	go func() { <-s.done; s.holds.shutdown() }()
-
 	p, h := handler(func(cn *conn, p *requestApprovalParams) (any, *proto.Error) { return s.requestApproval(cn, p) })
-	add("request-approval", "Hold a pane's permission prompt for the Inbox (a harness's hook): blocks until the person answers, hold_seconds pass or the hold ends; an empty decision means ask in the pane", "approval_result",
+	add("request-approval", reports, "Hold a pane's permission prompt for the Inbox (a harness's hook): blocks until the person answers, hold_seconds pass or the hold ends; an empty decision means ask in the pane", "approval_result",
 		`{"verb":"request-approval","params":{"window":"4f1c…","harness":"claude-code","summary":"approve Bash: make test","options":["once","deny"],"tool":"Bash","target":"make test"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *replyApprovalParams) (any, *proto.Error) {
@@ -336,11 +333,11 @@ func (s *Server) approvalVerbs(add addFunc) {
 		}
 		return s.replyApproval(cn, p)
 	})
-	add("reply-approval", "Answer a held approval or plan as the person (needs a live human nonce): the first reply wins; ask hands it back to the pane", "approval_replied",
+	add("reply-approval", personOnly, "Answer a held approval or plan as the person (needs a live human nonce): the first reply wins; ask hands it back to the pane", "approval_replied",
 		`{"verb":"reply-approval","params":{"request_id":"9c1d2e3f4a5b6c7d","decision":"once","summary":"approve Bash: make test","human_nonce":"…"}}`, p, h)
 
-	p, h = handler(func(cn *conn, p *getApprovalParams) (any, *proto.Error) { return s.getApproval(p) })
-	add("get-approval", "Read a held approval or plan whole: its line, tool, target, options, always scope, plan text, plan_sha and risk (untrusted)", "approval",
+	p, h = handler(func(cn *conn, p *getApprovalParams) (any, *proto.Error) { return s.getApproval(cn, p) })
+	add("get-approval", reads, "Read a held approval or plan whole: its line, tool, target, options, always scope, plan text, plan_sha and risk (untrusted)", "approval",
 		`{"verb":"get-approval","params":{"request_id":"9c1d2e3f4a5b6c7d"}}`, p, h)
 }
 
@@ -595,11 +592,14 @@ func (s *Server) replyApproval(cn *conn, p *replyApprovalParams) (any, *proto.Er
 	return out, nil
 }
 
-func (s *Server) getApproval(p *getApprovalParams) (any, *proto.Error) {
+func (s *Server) getApproval(cn *conn, p *getApprovalParams) (any, *proto.Error) {
 	if s.agentsOff {
 		return nil, agentsDisabled("get-approval")
 	}
 	h, live := s.holds.lookup(p.RequestID, "")
+	if h != nil && s.sessionInReach(cn, h.session) != nil { // verbs_grants.go: as missing to a caller out of reach
+		h = nil
+	}
 	if h == nil || (p.Session != "" && p.Session != h.session) {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "no hold has the request id %q", p.RequestID).
 			WithHint(proto.Hint{Param: "request_id", Command: "tuios list-attention --kind approval --kind plan"})

@@ -170,15 +170,15 @@ func focusedID(ss *Session) string {
 
 func (s *Server) arrangeVerbs(add addFunc) {
 	p, h := handler(s.focusWindow)
-	add("focus-window", "Focus a window (switching to its workspace), the next or previous on its workspace (relative), or the one beside it on screen (direction, needs a client)",
+	add("focus-window", arranges, "Focus a window (switching to its workspace), the next or previous on its workspace (relative), or the one beside it on screen (direction, needs a client)",
 		"window_focused", `{"verb":"focus-window","params":{"window":"build"}}`, p, h)
 
 	p, h = handler(s.moveWindow)
-	add("move-window", "Move a window to another workspace (follow: and show that workspace with the window focused)", "window_moved",
+	add("move-window", arranges, "Move a window to another workspace (follow: and show that workspace with the window focused)", "window_moved",
 		`{"verb":"move-window","params":{"window":"build","workspace":2,"follow":true}}`, p, h)
 
 	p, h = handler(s.setWindow)
-	add("set-window", "Rename, minimize or restore a window", "window", `{"verb":"set-window","params":{"window":"0","name":"build"}}`, p, h)
+	add("set-window", arranges, "Rename, minimize or restore a window", "window", `{"verb":"set-window","params":{"window":"0","name":"build"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *windowParams) (any, *proto.Error) {
 		s.mu.Lock()
@@ -199,7 +199,7 @@ func (s *Server) arrangeVerbs(add addFunc) {
 		return map[string]any{"type": "window_closed", "session": ss.Name, "window_id": w.ID, "name": name, "workspace": ws,
 			"focused_window_id": focused}, nil
 	})
-	add("close-window", "Close a window and end its process", "window_closed", `{"verb":"close-window","params":{"window":"build"}}`, p, h)
+	add("close-window", opens, "Close a window and end its process", "window_closed", `{"verb":"close-window","params":{"window":"build"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *runCommandParams) (any, *proto.Error) {
 		if p.List {
@@ -216,15 +216,15 @@ func (s *Server) arrangeVerbs(add addFunc) {
 		}
 		return s.runCommand(cn, p)
 	})
-	add("run-command", "Run a window-manager command by its tape name (ToggleZoom) or keymap name (toggle_zoom); list: the commands", "command_result or command_list",
+	add("run-command", arranges, "Run a window-manager command by its tape name (ToggleZoom) or keymap name (toggle_zoom); list: the commands", "command_result or command_list",
 		`{"verb":"run-command","params":{"command":"CloseWindow","window":"build"}}`, p, h)
 
 	p, h = handler(s.splitWindow)
-	add("split-window", "Open a window beside another: on its workspace, right after it in the tile order (the daemon tiles rather than splits). Needs a client attached and tiling on",
+	add("split-window", opens, "Open a window beside another: on its workspace, right after it in the tile order (the daemon tiles rather than splits). Needs a client attached and tiling on",
 		"window_created", `{"verb":"split-window","params":{"session":"work","window":"build","direction":"vertical","name":"logs"}}`, p, h)
 
 	p, h = handler(s.setLayout)
-	add("set-layout", "Turn a session's tiling on or off, or give its windows even tiles again. Needs a client attached",
+	add("set-layout", arranges, "Turn a session's tiling on or off, or give its windows even tiles again. Needs a client attached",
 		"layout_set", `{"verb":"set-layout","params":{"session":"work","tiling":true,"equalize":true}}`, p, h)
 }
 
@@ -404,7 +404,8 @@ func (s *Server) runCommand(cn *conn, p *runCommandParams) (any, *proto.Error) {
 		if err != nil {
 			return nil, err
 		}
-		if _, err := s.startWindow(ss, windowSpec{}); err != nil {
+		g, granted, _ := s.newGrants(cn, "") // verbs_grants.go: never more than a pane holds
+		if _, err := s.startWindow(ss, windowSpec{grants: g, granted: granted}); err != nil {
 			return nil, err
 		}
 		return done(ss)
@@ -489,7 +490,8 @@ func (s *Server) splitWindow(cn *conn, p *splitWindowParams) (any, *proto.Error)
 		cwd = w.dirNow() // a split starts where its pane is
 	}
 	s.mu.Unlock()
-	nw, err := s.startWindow(ss, windowSpec{name: p.Name, argv: p.Argv, cwd: cwd, workspace: ws, noFocus: p.NoFocus})
+	g, granted, _ := s.newGrants(cn, "") // verbs_grants.go: never more than a pane holds
+	nw, err := s.startWindow(ss, windowSpec{name: p.Name, argv: p.Argv, cwd: cwd, workspace: ws, noFocus: p.NoFocus, grants: g, granted: granted})
 	if err != nil {
 		return nil, err
 	}

@@ -139,11 +139,10 @@ type lateAnswer struct {
 }
 
 func (s *Server) askVerbs(add addFunc) {
-	as := &asks{s: s, open: map[string]*askRec{}, ended: map[string]*askRec{}}
-	as.follow()
+	as := s.asks
 
 	p, h := handler(func(cn *conn, p *askHumanParams) (any, *proto.Error) { return as.ask(cn, p) })
-	add("ask-human", "Ask the person a question with fixed answers: it waits in the Inbox under Questions; the result says the answer, or pending (a later answer is mailed to the asking pane), or how the question ended", "human_answer",
+	add("ask-human", reports.withLink(capLocal), "Ask the person a question with fixed answers: it waits in the Inbox under Questions; the result says the answer, or pending (a later answer is mailed to the asking pane), or how the question ended", "human_answer",
 		`{"verb":"ask-human","params":{"question":"Deploy the branch to staging?","options":["yes","no","later"],"timeout":120000}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *answerAskParams) (any, *proto.Error) {
@@ -152,7 +151,7 @@ func (s *Server) askVerbs(add addFunc) {
 		}
 		return as.answerAsk(cn, p)
 	})
-	add("answer-ask", "Answer an ask-human question as the person (an attached client's nonce; never from inside a pane): the first answer wins, a later one is not applied and gets the standing answer", "ask_answered",
+	add("answer-ask", personOnly, "Answer an ask-human question as the person (an attached client's nonce; never from inside a pane): the first answer wins, a later one is not applied and gets the standing answer", "ask_answered",
 		`{"verb":"answer-ask","params":{"request_id":"ask-3f9a0c2e","answer":"yes","human_nonce":"…","question":"Deploy the branch to staging?"}}`, p, h)
 }
 

@@ -41,7 +41,7 @@ const codeHostUnreachable = "host_unreachable"
 
 func (s *Server) attentionVerbs(add addFunc) {
 	p, h := handler(func(cn *conn, p *listAttentionParams) (any, *proto.Error) { return s.listAttention(cn, p) })
-	add("list-attention", "List the Inbox: what the agents wait on, grouped and oldest first, with counts, seq and boot_id", "attention_list",
+	add("list-attention", reads|agentFeature, "List the Inbox: what the agents wait on, grouped and oldest first, with counts, seq and boot_id", "attention_list",
 		`{"verb":"list-attention","params":{"kinds":["approval","question"],"select":"session:api-fan-* needs:you"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *dismissAttentionParams) (any, *proto.Error) {
@@ -71,11 +71,11 @@ func (s *Server) attentionVerbs(add addFunc) {
 		}
 		return res, nil
 	})
-	add("dismiss-attention", "Take an item off the Inbox (a finished turn is marked seen, a mail thread read); undo with mark-attention undo within 10 s", "attention_dismissed",
+	add("dismiss-attention", personOnly|agentFeature, "Take an item off the Inbox (a finished turn is marked seen, a mail thread read); undo with mark-attention undo within 10 s", "attention_dismissed",
 		`{"verb":"dismiss-attention","params":{"id":"12"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *markAttentionParams) (any, *proto.Error) { return s.markAttention(cn, p) })
-	add("mark-attention", "Snooze, wake, restore or undo an Inbox item, or mark a pane's finished turn unread", "attention_marked",
+	add("mark-attention", personOnly|agentFeature, "Snooze, wake, restore or undo an Inbox item, or mark a pane's finished turn unread", "attention_marked",
 		`{"verb":"mark-attention","params":{"action":"snooze","id":"12","for_ms":900000}}`, p, h)
 }
 
@@ -84,6 +84,11 @@ func (s *Server) listAttention(cn *conn, p *listAttentionParams) (any, *proto.Er
 		return nil, err
 	}
 	remote := p.Host != "" && p.Host != "local"
+	if p.Host != "" {
+		if err := s.wide(cn, "host"); err != nil { // verbs_grants.go: another machine's Inbox
+			return nil, err
+		}
+	}
 	if p.Session != "" && !remote { // with a host, the session is that host's
 		s.mu.Lock()
 		ok := s.sessions[p.Session] != nil
@@ -93,8 +98,19 @@ func (s *Server) listAttention(cn *conn, p *listAttentionParams) (any, *proto.Er
 			return nil, proto.Errorf(proto.CodeSessionNotFound, "no session %q", p.Session).
 				WithHint(proto.Hint{Param: "session", DidYouMean: nearestWord(p.Session, names), Available: names})
 		}
+		if err := s.sessionInReach(cn, p.Session); err != nil {
+			return nil, err
+		}
 	}
-	opt := inbox.ListOptions{Session: p.Session, IncludeSnoozed: p.IncludeSnoozed}
+	session := p.Session
+	if session == "" && !remote {
+		own, _, err := s.subscribeReach(cn, "", "") // every session it reaches: its own for a pane without admin
+		if err != nil {
+			return nil, err
+		}
+		session = own
+	}
+	opt := inbox.ListOptions{Session: session, IncludeSnoozed: p.IncludeSnoozed}
 	for _, k := range p.Kinds {
 		kind, err := inbox.ParseKind(k)
 		if err != nil {

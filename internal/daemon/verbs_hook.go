@@ -76,7 +76,7 @@ func (s *Server) hookVerbs(add addFunc) {
 		}
 		return out, nil
 	})
-	add("report-agent-activity", "Tell the daemon about an agent's subagents (from its hooks); never changes the pane's state", "agent_activity_reported",
+	add("report-agent-activity", reports|agentFeature, "Tell the daemon about an agent's subagents (from its hooks); never changes the pane's state", "agent_activity_reported",
 		`{"verb":"report-agent-activity","params":{"event":"subagent_start","id":"ab34","subagent_type":"general-purpose"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *resolvePaneParams) (any, *proto.Error) {
@@ -101,7 +101,7 @@ func (s *Server) hookVerbs(add addFunc) {
 		return map[string]any{"type": "pane", "session": w.session.Name, "window_id": w.ID,
 			"index": s.windowRow(w).Index, "name": w.DisplayName(), "found_by": how}, nil
 	})
-	add("resolve-pane", "Find the pane a process runs in: by its ancestry, else by its terminal session, else (for hooks an agent's shared helper runs) by the agent's session", "pane",
+	add("resolve-pane", anyone.withLink(capList), "Find the pane a process runs in: by its ancestry, else by its terminal session, else (for hooks an agent's shared helper runs) by the agent's session", "pane",
 		`{"verb":"resolve-pane","params":{}}`, p, h)
 }
 
@@ -135,7 +135,7 @@ func (s *Server) sessionVerb(add addFunc) {
 		}
 		return out, nil
 	})
-	add("set-agent-session", "Record the agent's conversation id for a pane without touching its state (harnesses that report only that)", "agent_session_set",
+	add("set-agent-session", reports|agentFeature, "Record the agent's conversation id for a pane without touching its state (harnesses that report only that)", "agent_session_set",
 		`{"verb":"set-agent-session","params":{"agent_session_id":"0b7c…","harness":"droid"}}`, p, h)
 }
 
@@ -168,7 +168,7 @@ func (s *Server) metaVerb(add addFunc) {
 		return map[string]any{"type": "agent_meta_set", "window_id": w.ID, "meta": metaOf(snap), "truncated": res.Truncated,
 			"changed": res.Changed}, nil
 	})
-	add("set-agent-meta", "State short facts about the agent in a pane (model, context, cost); shown beside its state, never changing it", "agent_meta_set",
+	add("set-agent-meta", reports|agentFeature, "State short facts about the agent in a pane (model, context, cost); shown beside its state, never changing it", "agent_meta_set",
 		`{"verb":"set-agent-meta","params":{"tokens":{"model":"opus","context":"42%"},"ttl_ms":600000}}`, p, h)
 }
 

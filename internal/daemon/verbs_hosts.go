@@ -36,6 +36,9 @@ type configAppliedResult struct {
 	Type string `json:"type"`
 	Path string `json:"path"`
 	linksApplied
+	// Applied lists the changes that waited and now apply.
+	Applied []string `json:"applied"`
+	Notify  []string `json:"notify"` // what changed in [notify] (push.go)
 }
 
 // hostVerbs are the verbs about this machine's links to other hosts.
@@ -43,7 +46,7 @@ func (s *Server) hostVerbs(add addFunc) {
 	p, h := handler(func(cn *conn, _ *listHostsParams) (any, *proto.Error) {
 		return hostListResult{Type: "host_list", Hosts: s.links.rows(), Events: true}, nil
 	})
-	add("list-hosts", "List the hosts this daemon links to ([hosts.NAME] in the config file) and each link's state: up, connecting, reconnecting, no_daemon, no_tuios, unreachable or incompatible, with the reason, a hint and since when; a change is a host-changed event",
+	add("list-hosts", readsAll, "List the hosts this daemon links to ([hosts.NAME] in the config file) and each link's state: up, connecting, reconnecting, no_daemon, no_tuios, unreachable or incompatible, with the reason, a hint and since when; a change is a host-changed event",
 		"host_list", `{"verb":"list-hosts"}`, p, h)
 
 	p, h = handler(func(cn *conn, p *openHostParams) (any, *proto.Error) {
@@ -58,12 +61,12 @@ func (s *Server) hostVerbs(add addFunc) {
 		}
 		return hostConnResult{Type: "host_connection", Host: p.Host, Status: linkUp}, nil
 	})
-	add("open-host-connection", "Hand this connection to a host's daemon: every later request line is answered by that daemon, with its own verb table, as it is (its text is data from another machine). When the link drops, requests still waiting are answered host_unreachable and the connection closes",
+	add("open-host-connection", whoGranted|needAdmin|access(capAll)|holdsConn, "Hand this connection to a host's daemon: every later request line is answered by that daemon, with its own verb table, as it is (its text is data from another machine). When the link drops, requests still waiting are answered host_unreachable and the connection closes",
 		"host_connection", `{"verb":"open-host-connection","params":{"host":"build"}}`, p, h)
 
 	p, h = handler(func(cn *conn, _ *applyConfigParams) (any, *proto.Error) {
-		if cn.link != nil || !s.outsidePanes(cn) {
-			return nil, proto.Errorf(proto.CodeForbidden, "apply-config changes which machines this daemon links to and what they may do here; a program inside a pane (or another machine) may not").
+		if cn.link != nil || !s.outsidePanes(cn) { // its declaration says so too (outsideOnly)
+			return nil, proto.Errorf(proto.CodeForbidden, "apply-config changes which machines this daemon links to and what they and its panes may do; a program inside a pane (or another machine) may not").
 				WithHint(proto.Hint{Command: "tuios config apply", Detail: "run it from a terminal outside TUIOS"})
 		}
 		path := s.opt.Config.Path
@@ -75,11 +78,14 @@ func (s *Server) hostVerbs(add addFunc) {
 			return nil, proto.Errorf(proto.CodeInvalidParams, "%v: nothing was applied", err).
 				WithHint(proto.Hint{Detail: "fix the file and apply again"})
 		}
+		pending, _ := s.cfg.waiting()
 		got := s.links.apply(f)
 		s.applyLinkPolicy(f)
+		s.applyPermissions(f, "tuios config apply")
 		s.cfg.setApplied(f)
-		return configAppliedResult{Type: "config_applied", Path: path, linksApplied: got}, nil
+		notify := s.push.apply(f) // push.go
+		return configAppliedResult{Type: "config_applied", Path: path, linksApplied: got, Applied: orEmpty(pending), Notify: notify}, nil
 	})
-	add("apply-config", "Read the config file again and apply its [hosts] tables: new hosts are dialled, changed ones redialled, removed ones closed at once, and the link policy replaced. Refused from inside a pane",
+	add("apply-config", outsideOnly, "Read the config file again and apply what waited: its [hosts] tables (new hosts are dialled, changed ones redialled, removed ones closed at once, the link policy replaced), [agents.permissions] and [notify] (push notifications: notify lists what changed). Refused from inside a pane",
 		"config_applied", `{"verb":"apply-config"}`, p, h)
 }

@@ -38,11 +38,11 @@ func peerName(raw string) (string, bool) {
 // linkVerbs are the verbs another machine's link uses here.
 func (s *Server) linkVerbs(add addFunc) {
 	p, h := handler(func(cn *conn, p *linkPeerParams) (any, *proto.Error) { return s.linkPeer(cn, p) })
-	add("link-peer", "Make this connection another machine's link and say its name: the first request of every link (stdio-proxy --as NAME says it pinned). Every later verb passes the link policy ([hosts.NAME] allow)", "link_peer",
+	add("link-peer", outsideOnly&^access(capLocal)|holdsConn, "Make this connection another machine's link and say its name: the first request of every link (stdio-proxy --as NAME says it pinned). Every later verb passes the link policy ([hosts.NAME] allow)", "link_peer",
 		`{"verb":"link-peer","params":{"peer":"build"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *releaseMessageParams) (any, *proto.Error) { return s.releaseMessage(cn, p) })
-	add("release-agent-message", "Pass held mail on (hold_mail): the person delivers a message another machine sent, as a new message with its original sender and released_from; once", "agent_message_released",
+	add("release-agent-message", personOnly, "Pass held mail on (hold_mail): the person delivers a message another machine sent, as a new message with its original sender and released_from; once", "agent_message_released",
 		`{"verb":"release-agent-message","params":{"session":"api","id":41,"human_nonce":"…"}}`, p, h)
 }
 
@@ -54,17 +54,18 @@ func (s *Server) linkPeer(cn *conn, p *linkPeerParams) (any, *proto.Error) {
 	}
 	lp := cn.link
 	if lp == nil {
-		// dispatch placed the caller before this ran: a program in a
-		// pane here does not become a link (it would shed what a pane
-		// may not do).
-		if cn.placedID != "" {
+		// A program in a pane here, or one that left it, or one the
+		// daemon started, does not become a link (it would shed what a
+		// pane may not do, and a link with respond stands in for the
+		// person).
+		if s.place(cn); cn.placedID != "" || cn.inside {
 			return nil, proto.Errorf(proto.CodeForbidden, "a caller inside a pane of this daemon cannot be a link").
 				WithHint(proto.Hint{Detail: "links come from other machines over ssh (tuios stdio-proxy)"})
 		}
 		lp = &linkPeer{name: name, pinned: p.Pinned && name != ""}
 		cn.link = lp
 		// Never placed by ancestry from here on: a link is no pane.
-		cn.placed, cn.placedID, cn.placedBy = true, "", ""
+		cn.placed, cn.placedID, cn.placedBy, cn.inside = true, "", "", false
 		return linkPeerResult(lp, true), nil
 	}
 	// A later link-peer: a pinned name stands; an unpinned link may be

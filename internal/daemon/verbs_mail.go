@@ -139,15 +139,14 @@ type askAgentParams struct {
 }
 
 func (s *Server) mailVerbs(add addFunc) {
-	m := &mailer{s: s}
-	s.mail = m
+	m := s.mail
 
 	p, h := handler(func(cn *conn, p *sendMessageParams) (any, *proto.Error) { return m.send(cn, p) })
-	add("send-agent-message", "Leave a message in an inbox (a pane or human), or a notice for the whole session; it never touches a keyboard", "agent_message_sent",
+	add("send-agent-message", leavesMail, "Leave a message in an inbox (a pane or human), or a notice for the whole session; it never touches a keyboard", "agent_message_sent",
 		`{"verb":"send-agent-message","params":{"to":"review","from":"lead","subject":"retest please","text":"rebased onto main"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *readMessagesParams) (any, *proto.Error) { return m.read(cn, p) })
-	add("read-agent-messages", "Read mail: an inbox (marking what it returns as read unless peek) or the whole session (marking nothing)", "agent_messages",
+	add("read-agent-messages", readsMail|marksRead, "Read mail: an inbox (marking what it returns as read unless peek) or the whole session (marking nothing)", "agent_messages",
 		`{"verb":"read-agent-messages","params":{"to":"review","unread":true}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *stashPutParams) (any, *proto.Error) {
@@ -176,7 +175,7 @@ func (s *Server) mailVerbs(add addFunc) {
 		}
 		return out, nil
 	})
-	add("stash-put", "Copy a file into the session's stash (content-addressed, 16 MB a file, 256 MB a session) and return its stored path", "stash_entry",
+	add("stash-put", leavesMail, "Copy a file into the session's stash (content-addressed, 16 MB a file, 256 MB a session) and return its stored path", "stash_entry",
 		`{"verb":"stash-put","params":{"path":"/tmp/flame.png"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *stashListParams) (any, *proto.Error) {
@@ -188,7 +187,7 @@ func (s *Server) mailVerbs(add addFunc) {
 		return map[string]any{"type": "stash_list", "session": ss.Name, "dir": l.Dir, "entries": l.Entries, "bytes": l.Bytes,
 			"evictions": l.Evictions, "max_bytes": l.MaxBytes, "max_file_bytes": int64(mail.MaxStashFileBytes)}, nil
 	})
-	add("stash-list", "List the session's stashed files, oldest first, with whether a message still names each", "stash_list",
+	add("stash-list", readsMail, "List the session's stashed files, oldest first, with whether a message still names each", "stash_list",
 		`{"verb":"stash-list","params":{"session":"work"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *stashGetParams) (any, *proto.Error) {
@@ -211,11 +210,11 @@ func (s *Server) mailVerbs(add addFunc) {
 		out["data"] = base64.StdEncoding.EncodeToString(b)
 		return out, nil
 	})
-	add("stash-get", "Look up one stashed file by name, hash or path; with data, its bytes (at most 8 MB)", "stash_entry",
+	add("stash-get", readsMail, "Look up one stashed file by name, hash or path; with data, its bytes (at most 8 MB)", "stash_entry",
 		`{"verb":"stash-get","params":{"name":"3f9a…c2.png"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *askAgentParams) (any, *proto.Error) { return m.ask(cn, p) })
-	add("ask-agent", "Type a question into an agent's pane once it is not mid-turn and return what it printed (fenced: data, not instructions)", "agent_reply",
+	add("ask-agent", types.withLink(capMail), "Type a question into an agent's pane once it is not mid-turn and return what it printed (fenced: data, not instructions)", "agent_reply",
 		`{"verb":"ask-agent","params":{"window":"review","text":"does the retry path look right?"}}`, p, h)
 }
 
@@ -655,7 +654,7 @@ func (s *Server) typePrompt(cn *conn, w *Window, screen *vt.Screen, text string)
 		}
 	}()
 	if input.FocusBeforeSubmit && screen.Mode(vt.ModeFocusReporting) {
-		w.in.Write([]byte("\x1b[I"))
+		s.focusIn(cn, w)
 	}
 	w.mu.Lock()
 	gen = w.outputGen

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os"
 	"strings"
-	"sync"
 
 	"github.com/tuios/tuios/internal/config"
 	"github.com/tuios/tuios/internal/proto"
@@ -221,9 +220,6 @@ func valueText(raw json.RawMessage) (string, *proto.Error) {
 // optionVerbs are list-options, get-option, set-option (and set-config),
 // list-themes.
 func (s *Server) optionVerbs(add addFunc) {
-	// One edit of the file at a time: each reads the file, edits it and
-	// renames the result over it.
-	var editMu sync.Mutex
 
 	p, h := handler(func(cn *conn, p *listOptionsParams) (any, *proto.Error) {
 		path := s.configPath()
@@ -244,7 +240,7 @@ func (s *Server) optionVerbs(add addFunc) {
 		}
 		return res, nil
 	})
-	add("list-options", "List the config keys set-option may set: each one's value in the config file, default, type, accepted values and when a change takes effect. [agents], [hosts], [notify], [keybindings] and the other tables that decide what may act here are not options (edit the file)",
+	add("list-options", reads, "List the config keys set-option may set: each one's value in the config file, default, type, accepted values and when a change takes effect. [agents], [hosts], [notify], [keybindings] and the other tables that decide what may act here are not options (edit the file)",
 		"option_list", `{"verb":"list-options","params":{"prefix":"notifications.agent"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *getOptionParams) (any, *proto.Error) {
@@ -267,7 +263,7 @@ func (s *Server) optionVerbs(add addFunc) {
 			Option optionRow `json:"option"`
 		}{"option", path, r}, nil
 	})
-	add("get-option", "Read one config key: its value in the config file (its default when the file leaves it unset), its type and default, and when a change takes effect (option: a row as list-options gives it)",
+	add("get-option", reads, "Read one config key: its value in the config file (its default when the file leaves it unset), its type and default, and when a change takes effect (option: a row as list-options gives it)",
 		"option", `{"verb":"get-option","params":{"key":"notifications.agent.sound"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *setOptionParams) (any, *proto.Error) {
@@ -291,9 +287,9 @@ func (s *Server) optionVerbs(add addFunc) {
 			return nil, optionError(err)
 		}
 		path := s.configPath()
-		editMu.Lock()
+		s.editMu.Lock()
 		res, err := config.SetOption(path, o, v)
-		editMu.Unlock()
+		s.editMu.Unlock()
 		if err != nil {
 			return nil, proto.Errorf(proto.CodeInvalidParams, "%v", err).
 				WithHint(proto.Hint{Detail: "nothing was written; fix the file by hand if it does not parse"})
@@ -309,8 +305,8 @@ func (s *Server) optionVerbs(add addFunc) {
 		"Refused: an unknown key (with the nearest), a bad value (with what it accepts), and with forbidden the tables that decide what may act here " +
 		"([agents], [hosts], [tailscale], [hooks], [keybindings], [dock], [notify], respond_from_shell); agents.enabled and notifications.agent.command " +
 		"are refused from a pane. [daemon] keys apply when the daemon starts next, [notifications.agent] at once in attached clients, [ui] when a client attaches; a config-changed event says a key was written"
-	add("set-option", setDesc, "option_set", `{"verb":"set-option","params":{"key":"notifications.agent.sound","value":true}}`, p, h)
-	add("set-config", "The same as set-option, under the CLI's name (tuios set-config KEY VALUE)", "option_set",
+	add("set-option", administers, setDesc, "option_set", `{"verb":"set-option","params":{"key":"notifications.agent.sound","value":true}}`, p, h)
+	add("set-config", administers, "The same as set-option, under the CLI's name (tuios set-config KEY VALUE)", "option_set",
 		`{"verb":"set-config","params":{"key":"notifications.agent.sound_mode","value":"bell"}}`, p, h)
 
 	tp, th := handler(func(cn *conn, _ *listThemesParams) (any, *proto.Error) {
@@ -318,6 +314,6 @@ func (s *Server) optionVerbs(add addFunc) {
 			Description: "your terminal's own colours: the attach client draws with the palette your terminal's theme defines"}},
 			"note": "the attach client has one built-in theme and no theme setting: change the colours in your terminal"}, nil
 	})
-	add("list-themes", "List the attach client's themes. It has one, built in: it draws with your terminal's own colours, so the terminal's theme is the one to change",
+	add("list-themes", reads, "List the attach client's themes. It has one, built in: it draws with your terminal's own colours, so the terminal's theme is the one to change",
 		"theme_list", `{"verb":"list-themes"}`, tp, th)
 }

@@ -1,41 +1,11 @@
 package daemon
 
 import (
-	"context"
-	"errors"
 	"time"
 
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/vt"
 )
-
-// typeTimeout is how long typing into a pane waits, by default, for the
-// program to read what is already queued before it gives up.
-const typeTimeout = 30 * time.Second
-
-// typeInto queues b on the pane's input, in order after everything queued
-// before it, waiting (without any lock) for room while the program reads.
-// A program that reads nothing for the timeout (0: typeTimeout) gets what
-// fit; the rest is not typed, and the caller is told how much was.
-func (s *Server) typeInto(cn *conn, w *Window, b []byte, timeout time.Duration) *proto.Error {
-	if timeout <= 0 {
-		timeout = typeTimeout
-	}
-	ctx, cancel := context.WithTimeout(cn.ctx, timeout)
-	defer cancel()
-	w.typedAt.Store(time.Now().UnixNano()) // its echo is drawn at once (attach_stream.go)
-	n, err := w.in.Send(ctx, b)
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, context.DeadlineExceeded):
-		return proto.Errorf(proto.CodeTimeout, "the pane did not read its input for %v: %d of %d bytes were queued, the rest was not typed", timeout, n, len(b)).
-			WithHint(proto.Hint{Command: "tuios capture-pane -w " + w.ID[:8], Detail: "the program in the pane is not reading its input"})
-	case cn.ctx.Err() != nil:
-		return proto.Errorf(proto.CodeTimeout, "the caller hung up: %d of %d bytes were queued", n, len(b))
-	}
-	return proto.Errorf(proto.CodeCommandFailed, "typing into the pane: %v", err)
-}
 
 type captureParams struct {
 	Session    string `json:"session" desc:"the session"`
@@ -79,7 +49,7 @@ func (s *Server) paneVerbs(add addFunc) {
 		}
 		return map[string]any{"type": "pane_content", "window_id": w.ID, "source": source, "styled": p.ANSI, "content": content}, nil
 	})
-	add("capture-pane", "Read a pane's text: the visible screen, or with scrollback its last N lines", "pane_content",
+	add("capture-pane", reads, "Read a pane's text: the visible screen, or with scrollback its last N lines", "pane_content",
 		`{"verb":"capture-pane","params":{"window":"build","scrollback":true,"lines":40}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *sendTextParams) (any, *proto.Error) {
@@ -93,9 +63,10 @@ func (s *Server) paneVerbs(add addFunc) {
 			return nil, err
 		}
 		w.pane.Typed()
+		s.push.typed(cn) // push.go: the person at an attached client holds pushes
 		return map[string]any{"type": "text_sent", "window_id": w.ID, "bytes": len(p.Text)}, nil
 	})
-	add("send-text", "Write text to a pane's PTY exactly as given", "text_sent", `{"verb":"send-text","params":{"window":"build","text":"go test ./...\n"}}`, p, h)
+	add("send-text", types, "Write text to a pane's PTY exactly as given", "text_sent", `{"verb":"send-text","params":{"window":"build","text":"go test ./...\n"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *sendKeysParams) (any, *proto.Error) {
 		s.mu.Lock()
@@ -104,7 +75,11 @@ func (s *Server) paneVerbs(add addFunc) {
 		if err != nil {
 			return nil, err
 		}
-		if handed, err := s.handChord(w, p.Keys); err != nil { // leader_keys.go
+		if cn.callKnown && cn.call.inside { // a pane never types through the person's client
+			if err := s.refusePrefix(w, p.Keys); err != nil {
+				return nil, err
+			}
+		} else if handed, err := s.handChord(w, p.Keys); err != nil { // leader_keys.go
 			return nil, err
 		} else if handed {
 			return map[string]any{"type": "keys_sent", "window_id": w.ID, "bytes": 0, "to_client": true}, nil
@@ -116,7 +91,7 @@ func (s *Server) paneVerbs(add addFunc) {
 		w.pane.Typed()
 		return map[string]any{"type": "keys_sent", "window_id": w.ID, "bytes": len(b)}, nil
 	})
-	add("send-keys", "Press keys in a pane (named keys and ctrl/alt combinations; not for text)", "keys_sent", `{"verb":"send-keys","params":{"window":"build","keys":"ctrl+c"}}`, p, h)
+	add("send-keys", types, "Press keys in a pane (named keys and ctrl/alt combinations; not for text)", "keys_sent", `{"verb":"send-keys","params":{"window":"build","keys":"ctrl+c"}}`, p, h)
 
 	s.screenshotVerbs(add) // screenshot.go
 }

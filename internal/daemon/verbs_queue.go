@@ -49,19 +49,18 @@ type queuedRow struct {
 }
 
 func (s *Server) queueVerbs(add addFunc) {
-	q := newReplyQueue(s)
-	s.queue = q
+	q := s.queue
 
 	p, h := handler(func(cn *conn, p *queuePromptParams) (any, *proto.Error) { return q.add(cn, p) })
-	add("queue-prompt", "Queue a message for an agent: typed (paste then Enter) once the agent has been at rest for 1 s, one message per rest, never over a prompt", "prompt_queued",
+	add("queue-prompt", types|queuesInput, "Queue a message for an agent: typed (paste then Enter) once the agent has been at rest for 1 s, one message per rest, never over a prompt", "prompt_queued",
 		`{"verb":"queue-prompt","params":{"window":"build","text":"make the backoff jitter configurable"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *listQueuedParams) (any, *proto.Error) { return q.list(cn, p) })
-	add("list-queued", "List the queued messages of a session's panes (or one pane), the next first per pane; previews are pane-bound text", "queued_prompts",
+	add("list-queued", reads, "List the queued messages of a session's panes (or one pane), the next first per pane; previews are pane-bound text", "queued_prompts",
 		`{"verb":"list-queued","params":{"session":"work"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *cancelQueuedParams) (any, *proto.Error) { return q.cancel(cn, p) })
-	add("cancel-queued", "Drop a queued message (id) or every one on a pane the caller may drop (all); one being typed cannot be dropped", "queue_cancelled",
+	add("cancel-queued", writes, "Drop a queued message (id) or every one on a pane the caller may drop (all); one being typed cannot be dropped", "queue_cancelled",
 		`{"verb":"cancel-queued","params":{"id":"q3"}}`, p, h)
 }
 
@@ -120,7 +119,7 @@ func (q *replyQueue) add(cn *conn, p *queuePromptParams) (any, *proto.Error) {
 			s.mu.Lock()
 			other := s.windows[p.From]
 			if own := s.windows[by]; other == nil && own != nil {
-				other, _ = s.window(cn, own.session, p.From)
+				other, _ = s.findWindow(cn, own.session, p.From) // a name, not a target
 			}
 			s.mu.Unlock()
 			if other != nil && other.ID != by {
@@ -163,7 +162,7 @@ func (q *replyQueue) add(cn *conn, p *queuePromptParams) (any, *proto.Error) {
 			WithHint(proto.Hint{Command: "tuios queue ls -w " + w.ID[:8], Detail: "wait for one to be typed, or drop one with tuios queue rm ID; [agents.queue] max sets the cap (at most 64)"})
 	}
 	q.next++
-	e := &queuedPrompt{id: "q" + strconv.FormatUint(q.next, 10), at: s.clock.Now(), by: by, from: from, text: p.Text, state: queueWaiting}
+	e := &queuedPrompt{id: "q" + strconv.FormatUint(q.next, 10), at: s.clock.Now(), by: by, from: from, text: p.Text, state: queueWaiting, who: cn.call}
 	pq.entries = append(pq.entries, e)
 	q.railLocked() // queue_rail.go: the rail's "1 queued"
 	position, queued := len(pq.entries), len(pq.entries)

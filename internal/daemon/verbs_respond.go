@@ -15,6 +15,7 @@ import (
 
 	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/detect"
+	"github.com/tuios/tuios/internal/grant"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/review"
 	"github.com/tuios/tuios/vt"
@@ -114,7 +115,11 @@ func (r *responder) follow() {
 		select {
 		case ch := <-sub.C:
 			r.mu.Lock()
+			t, seen := r.entered[ch.Pane]
 			switch {
+			case seen && ch.At.Before(t):
+				// Older than what a peek already found the pane on: the
+				// follower is behind, and the prompt's id must not move.
 			case ch.To != agentstate.NeedsInput:
 				delete(r.entered, ch.Pane)
 			default:
@@ -141,41 +146,6 @@ func (r *responder) enteredAt(id string, snap agentstate.Snapshot) time.Time {
 		r.entered[id] = t
 	}
 	return t
-}
-
-// outsidePanes reports whether the kernel places the caller outside every
-// pane of this daemon: a known peer pid, no pane among its ancestors or
-// leading its terminal session, and no pane or this daemon's socket named
-// in its environment. An unreadable record counts as inside a pane.
-func (s *Server) outsidePanes(cn *conn) bool {
-	s.place(cn)
-	if cn.peer <= 1 || cn.placedID != "" || cn.link != nil { // a link is never the person (link_policy.go)
-		return false
-	}
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(cn.peer) + "/environ")
-	if err != nil {
-		return false
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	// A socket named alone is what a person exports to reach a daemon
-	// on another path; a socket named beside TUIOS_ENV=1 is what this
-	// daemon gives its panes.
-	paneEnv, ourSocket := false, false
-	for _, kv := range strings.Split(string(b), "\x00") {
-		k, v, _ := strings.Cut(kv, "=")
-		switch k {
-		case "TUIOS_PANE_ID", "TUIOS_WINDOW_ID":
-			if s.windows[v] != nil {
-				return false
-			}
-		case "TUIOS_SOCKET":
-			ourSocket = v == s.opt.Socket
-		case "TUIOS_ENV":
-			paneEnv = v == "1"
-		}
-	}
-	return !(paneEnv && ourSocket)
 }
 
 // issue makes a fresh nonce for cn, replacing the one it held; the nonce
@@ -507,8 +477,7 @@ func sameSet(a, b []string) bool {
 }
 
 func (s *Server) respondVerbs(add addFunc) {
-	r := s.newResponder()
-	s.resp = r
+	r := s.resp
 
 	p, h := handler(func(cn *conn, p *attachParams) (any, *proto.Error) {
 		if cn.link == nil && !s.outsidePanes(cn) { // a link attaches without a nonce (link_policy.go)
@@ -535,7 +504,7 @@ func (s *Server) respondVerbs(add addFunc) {
 		}
 		return res, nil
 	})
-	add("attach", "Attach a client: its reply carries a fresh human nonce, good on this connection (and this client process) while it stays open; refused inside a pane. With stream, the connection then carries the session's layout, changed screen rows and bells, one JSON line each, until a detached line", "attached",
+	add("attach", whoGranted|needAdmin|access(capOpen|capWrite)|holdsConn, "Attach a client: its reply carries a fresh human nonce, good on this connection (and this client process) while it stays open; refused inside a pane. With stream, the connection then carries the session's layout, changed screen rows and bells, one JSON line each, until a detached line", "attached",
 		`{"verb":"attach","params":{"client":"tuios-client","session":"work","stream":true,"cols":200,"rows":50}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *peekPromptParams) (any, *proto.Error) {
@@ -549,13 +518,13 @@ func (s *Server) respondVerbs(add addFunc) {
 		}
 		return s.withHold(pk), nil // held_respond.go: a prompt the Inbox holds
 	})
-	add("peek-prompt", "Read what a blocked pane asks: the prompt's dialog read whole from the screen and the pane's history, else the lines its screen rule read (untrusted), the options, the actions offered, the risk rules what it asks hits (cut short, with not_whole saying why, when its dialog cannot be read whole) and a prompt_id", "prompt_peek",
+	add("peek-prompt", reads|agentFeature, "Read what a blocked pane asks: the prompt's dialog read whole from the screen and the pane's history, else the lines its screen rule read (untrusted), the options, the actions offered, the risk rules what it asks hits (cut short, with not_whole saying why, when its dialog cannot be read whole) and a prompt_id", "prompt_peek",
 		`{"verb":"peek-prompt","params":{"window":"review"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *respondParams) (any, *proto.Error) {
 		return r.respond(cn, p)
 	})
-	add("respond", "Answer a pane's prompt as the person: presses exactly the keys the harness manifest's answers name, after checking the prompt is still the one peeked", "prompt_response",
+	add("respond", personOnly|needRespond|typesInto|agentFeature, "Answer a pane's prompt as the person: presses exactly the keys the harness manifest's answers name, after checking the prompt is still the one peeked", "prompt_response",
 		`{"verb":"respond","params":{"window":"review","prompt_id":"75f8b9fadb5b5dfc","action":"approve","human_nonce":"…"}}`, p, h)
 }
 
@@ -570,6 +539,8 @@ func (r *responder) respond(cn *conn, p *respondParams) (any, *proto.Error) {
 		by = "client"
 	case r.fromShell && s.outsidePanes(cn):
 		by = "shell"
+	case cn.callKnown && cn.call.pane != nil && cn.call.grants.Has(grant.Respond): // the respond grant (gate.go let it in)
+		by = "pane:" + cn.call.pane.ID
 	default:
 		detail := "answer from your attached client"
 		if !r.fromShell {
@@ -715,7 +686,7 @@ func (r *responder) respond(cn *conn, p *respondParams) (any, *proto.Error) {
 		case <-cn.closed:
 		}
 		if pk.input.FocusBeforeSubmit && pk.screen.Mode(vt.ModeFocusReporting) {
-			w.in.Write([]byte("\x1b[I"))
+			s.focusIn(cn, w)
 		}
 		if err := s.typeInto(cn, w, []byte(pk.input.SubmitKey()), timeout); err != nil {
 			return nil, err

@@ -48,7 +48,7 @@ func (s *Server) resumeVerbs(add addFunc) {
 		}
 		return res, nil
 	})
-	add("resume-agent", "Type the command that resumes the pane's agent conversation (the harness's [resume] with its id) at the pane's shell prompt", "agent_resumed",
+	add("resume-agent", types.withLink(capOpen)&^access(capWrite), "Type the command that resumes the pane's agent conversation (the harness's [resume] with its id) at the pane's shell prompt", "agent_resumed",
 		`{"verb":"resume-agent","params":{"window":"api","dry_run":true}}`, p, h)
 }
 

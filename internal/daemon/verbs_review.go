@@ -85,20 +85,24 @@ type reviewer struct {
 	book   review.Notebook
 }
 
-func (s *Server) reviewVerbs(add addFunc) {
+func newReviewer(s *Server) *reviewer {
 	r := &reviewer{s: s}
 	if s.opt.StateDir != "" {
 		r.path = filepath.Join(s.opt.StateDir, "review", "notes.json")
 	}
-	s.review = r
+	return r
+}
+
+func (s *Server) reviewVerbs(add addFunc) {
+	r := s.review
 	p, h := handler(r.diff)
-	add("review-diff", "Diff a pane's repository against its base: committed, uncommitted and untracked work together, through a temporary index (the repository is never changed); notes are found again on their lines", "review_diff",
+	add("review-diff", reads, "Diff a pane's repository against its base: committed, uncommitted and untracked work together, through a temporary index (the repository is never changed); notes are found again on their lines", "review_diff",
 		`{"verb":"review-diff","params":{"window":"api","base":"main"}}`, p, h)
 	p, h = handler(r.note)
-	add("review-note", "Add, edit, remove, list or clear review notes on a pane's changes; a line note follows its line's text as the code moves", "review_notes",
+	add("review-note", writes, "Add, edit, remove, list or clear review notes on a pane's changes; a line note follows its line's text as the code moves", "review_notes",
 		`{"verb":"review-note","params":{"action":"add","window":"api","path":"api/retry.go","line":42,"text":"log the attempt number here too"}}`, p, h)
 	p, h = handler(r.send)
-	add("send-review", "Send a pane's unsent review notes to its agent as one message, through the reply queue", "review_sent",
+	add("send-review", writes, "Send a pane's unsent review notes to its agent as one message, through the reply queue", "review_sent",
 		`{"verb":"send-review","params":{"window":"api"}}`, p, h)
 }
 

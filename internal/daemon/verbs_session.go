@@ -52,11 +52,14 @@ func (s *Server) sessionVerbs(add addFunc) {
 		defer s.mu.Unlock()
 		rows := []sessionRow{}
 		for _, ss := range s.sessionsSorted() {
+			if cn.callKnown && !cn.call.reaches(ss) { // a pane without admin lists its own
+				continue
+			}
 			rows = append(rows, s.sessionRow(ss))
 		}
 		return map[string]any{"type": "session_list", "sessions": rows, "total": len(rows)}, nil
 	})
-	add("list-sessions", "List the sessions", "session_list", `{"verb":"list-sessions"}`, p, h)
+	add("list-sessions", reads, "List the sessions", "session_list", `{"verb":"list-sessions"}`, p, h)
 
 	p, h = handler(func(cn *conn, p *newSessionParams) (any, *proto.Error) {
 		s.mu.Lock()
@@ -73,7 +76,8 @@ func (s *Server) sessionVerbs(add addFunc) {
 		}
 		res := map[string]any{"type": "session_created", "session": ss.Name, "session_id": ss.ID, "windows": 0}
 		if p.Window == nil || *p.Window {
-			w, err := s.startWindow(ss, windowSpec{name: p.WindowName, argv: p.Argv, cwd: p.Cwd})
+			g, granted, _ := s.newGrants(cn, "") // verbs_grants.go: never more than a pane holds
+			w, err := s.startWindow(ss, windowSpec{name: p.WindowName, argv: p.Argv, cwd: p.Cwd, grants: g, granted: granted})
 			if err != nil {
 				s.killSession(ss)
 				return nil, err
@@ -88,7 +92,7 @@ func (s *Server) sessionVerbs(add addFunc) {
 		}
 		return res, nil
 	})
-	add("new-session", "Create a session (with a first window unless window is false); it runs detached", "session_created",
+	add("new-session", opens, "Create a session (with a first window unless window is false); it runs detached", "session_created",
 		`{"verb":"new-session","params":{"name":"scratch","window_name":"build","cwd":"/src"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *killSessionParams) (any, *proto.Error) {
@@ -101,7 +105,7 @@ func (s *Server) sessionVerbs(add addFunc) {
 		s.killSession(ss)
 		return map[string]any{"type": "session_killed", "session": ss.Name}, nil
 	})
-	add("kill-session", "Kill a session and every window in it", "session_killed", `{"verb":"kill-session","params":{"session":"scratch"}}`, p, h)
+	add("kill-session", opens, "Kill a session and every window in it", "session_killed", `{"verb":"kill-session","params":{"session":"scratch"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *sessionParams) (any, *proto.Error) {
 		s.mu.Lock()
@@ -118,7 +122,7 @@ func (s *Server) sessionVerbs(add addFunc) {
 			"current_workspace": ss.workspace, "workspaces": Workspaces, "tiling": tilingMode(ss), "zoomed": ss.zoomed,
 			"width": ss.cols, "height": ss.rows, "attached": s.attach.shows(ss), "workspace_names": named}, nil
 	})
-	add("session-info", "Describe a session: windows, current workspace, size", "session_info", `{"verb":"session-info","params":{"session":"work"}}`, p, h)
+	add("session-info", reads, "Describe a session: windows, current workspace, size", "session_info", `{"verb":"session-info","params":{"session":"work"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *sessionParams) (any, *proto.Error) {
 		s.mu.Lock()
@@ -145,7 +149,7 @@ func (s *Server) sessionVerbs(add addFunc) {
 		}
 		return map[string]any{"type": "workspace_list", "session": ss.Name, "current_workspace": ss.workspace, "workspaces": out}, nil
 	})
-	add("list-workspaces", "List a session's workspaces and how many windows each holds", "workspace_list", `{"verb":"list-workspaces"}`, p, h)
+	add("list-workspaces", reads, "List a session's workspaces and how many windows each holds", "workspace_list", `{"verb":"list-workspaces"}`, p, h)
 
 	p, h = handler(func(cn *conn, p *selectWorkspaceParams) (any, *proto.Error) {
 		s.mu.Lock()
@@ -171,7 +175,7 @@ func (s *Server) sessionVerbs(add addFunc) {
 		s.hub.publish(event{Type: "workspace-switched", Session: ss.Name})
 		return res, nil
 	})
-	add("select-workspace", "Switch a session to a workspace", "workspace_selected", `{"verb":"select-workspace","params":{"workspace":2}}`, p, h)
+	add("select-workspace", arranges, "Switch a session to a workspace", "workspace_selected", `{"verb":"select-workspace","params":{"workspace":2}}`, p, h)
 }
 
 // sessionRow summarises a session. Called with s.mu held.

@@ -132,7 +132,7 @@ func (s *Server) sessionMetaVerbs(add addFunc) {
 			return map[string]any{"type": "session_name_set", "session": ss.Name, "display_name": ss.shownName(), "changed": changed}
 		})
 	})
-	add("set-session-name", "Set a session's display name, a label for people; the session keeps its name, which is still how it is addressed", "session_name_set",
+	add("set-session-name", arranges, "Set a session's display name, a label for people; the session keeps its name, which is still how it is addressed", "session_name_set",
 		`{"verb":"set-session-name","params":{"session":"work","name":"Payments API"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *setSessionAccentParams) (any, *proto.Error) {
@@ -142,7 +142,7 @@ func (s *Server) sessionMetaVerbs(add addFunc) {
 			return map[string]any{"type": "session_accent_set", "session": ss.Name, "accent": ss.accent, "changed": changed}
 		})
 	})
-	add("set-session-accent", "Set a session's accent colour (red, green, yellow, blue, magenta, cyan, white; \"\" clears it), a label for people", "session_accent_set",
+	add("set-session-accent", arranges, "Set a session's accent colour (red, green, yellow, blue, magenta, cyan, white; \"\" clears it), a label for people", "session_accent_set",
 		`{"verb":"set-session-accent","params":{"session":"work","accent":"cyan"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *setWorkspaceNameParams) (any, *proto.Error) {
@@ -172,7 +172,7 @@ func (s *Server) sessionMetaVerbs(add addFunc) {
 		}
 		return res, nil
 	})
-	add("set-workspace-name", "Name a workspace of a session (the name shows in list-workspaces, session-info and the tab bar; \"\" clears it)", "workspace_name_set",
+	add("set-workspace-name", arranges, "Name a workspace of a session (the name shows in list-workspaces, session-info and the tab bar; \"\" clears it)", "workspace_name_set",
 		`{"verb":"set-workspace-name","params":{"session":"work","workspace":2,"name":"review"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *setWorkspaceOrderParams) (any, *proto.Error) {
@@ -206,14 +206,14 @@ func (s *Server) sessionMetaVerbs(add addFunc) {
 		}
 		return res, nil
 	})
-	add("set-workspace-order", "Reorder a session's workspaces: order lists them in their new order (2,1,3 swaps the first two); windows and names move with their workspace and the screen keeps showing the same one, under its new number", "workspace_order_set",
+	add("set-workspace-order", arranges, "Reorder a session's workspaces: order lists them in their new order (2,1,3 swaps the first two); windows and names move with their workspace and the screen keeps showing the same one, under its new number", "workspace_order_set",
 		`{"verb":"set-workspace-order","params":{"session":"work","order":[2,1,3]}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *noParams) (any, *proto.Error) {
 		ended := cn.endSubscription()
 		return map[string]any{"type": "unsubscribed", "ended": ended}, nil
 	})
-	add("unsubscribe", "End this connection's subscribe stream: every event queued before it is written first, then this answer; the connection can subscribe again", "unsubscribed",
+	add("unsubscribe", anyone|holdsConn, "End this connection's subscribe stream: every event queued before it is written first, then this answer; the connection can subscribe again", "unsubscribed",
 		`{"verb":"unsubscribe"}`, p, h)
 }
 

@@ -32,7 +32,7 @@ type waitParams struct {
 
 func (s *Server) waitVerbs(add addFunc) {
 	p, h := handler(func(cn *conn, p *waitParams) (any, *proto.Error) { return s.waitFor(cn, p) })
-	add("wait-for", "Block until a pane prints a pattern, goes idle or exits, a session exists, or an agent reaches a state", "wait_result",
+	add("wait-for", reads|holdsConn, "Block until a pane prints a pattern, goes idle or exits, a session exists, or an agent reaches a state", "wait_result",
 		`{"verb":"wait-for","params":{"condition":"agent-state","until":"needs_input","timeout":600000}}`, p, h)
 }
 
@@ -64,6 +64,9 @@ func (s *Server) waitFor(cn *conn, p *waitParams) (any, *proto.Error) {
 	}
 	switch p.Condition {
 	case "session-exists":
+		if err := s.sessionInReach(cn, p.Session); err != nil {
+			return nil, err
+		}
 		for {
 			s.mu.Lock()
 			ok := s.sessions[p.Session] != nil
@@ -273,7 +276,11 @@ func (s *Server) waitSelect(ctx context.Context, cn *conn, p *waitParams, result
 		result["state"] = set.String()
 	}
 	var only *Session
-	if p.Session != "" {
+	if p.Session == "" {
+		if err := s.wide(cn, "select and no session"); err != nil { // verbs_grants.go
+			return nil, err
+		}
+	} else {
 		s.mu.Lock()
 		ss, err := s.session(cn, p.Session)
 		s.mu.Unlock()

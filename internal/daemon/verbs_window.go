@@ -5,28 +5,32 @@ import (
 )
 
 type windowRow struct {
-	WindowID     string `json:"window_id"`
-	Index        int    `json:"index"`
-	Name         string `json:"name"`
-	Title        string `json:"title"`
-	DisplayName  string `json:"display_name"`
-	Session      string `json:"session"`
-	Workspace    int    `json:"workspace"`
-	Focused      bool   `json:"focused"`
-	Minimized    bool   `json:"minimized"`
-	X            int    `json:"x"`
-	Y            int    `json:"y"`
-	Width        int    `json:"width"`
-	Height       int    `json:"height"`
-	Unplaced     bool   `json:"unplaced"` // x, y, width, height are a placeholder: no client has tiled it yet
-	PtyID        string `json:"pty_id"`
-	PID          int    `json:"pid"`
-	Cwd          string `json:"cwd,omitempty"`
-	AgentState   string `json:"agent_state"`
-	AgentHarness string `json:"agent_harness,omitempty"`
-	Subagents    int    `json:"agent_subagents"`
-	Exited       bool   `json:"exited"`
-	Queued       int    `json:"agent_queued"` // entries in the reply queue (queue.go)
+	WindowID string `json:"window_id"`
+	Index    int    `json:"index"`
+	// Name is the window's name: the one given to it, else its
+	// automatic name (AutomaticName true): what runs in its foreground.
+	// Never the title, which programs rewrite as they work.
+	Name          string `json:"name"`
+	AutomaticName bool   `json:"automatic_name"`
+	Title         string `json:"title"`
+	DisplayName   string `json:"display_name"` // = name, for scripts written before name carried the automatic one
+	Session       string `json:"session"`
+	Workspace     int    `json:"workspace"`
+	Focused       bool   `json:"focused"`
+	Minimized     bool   `json:"minimized"`
+	X             int    `json:"x"`
+	Y             int    `json:"y"`
+	Width         int    `json:"width"`
+	Height        int    `json:"height"`
+	Unplaced      bool   `json:"unplaced"` // x, y, width, height are a placeholder: no client has tiled it yet
+	PtyID         string `json:"pty_id"`
+	PID           int    `json:"pid"`
+	Cwd           string `json:"cwd,omitempty"`
+	AgentState    string `json:"agent_state"`
+	AgentHarness  string `json:"agent_harness,omitempty"`
+	Subagents     int    `json:"agent_subagents"`
+	Exited        bool   `json:"exited"`
+	Queued        int    `json:"agent_queued"` // entries in the reply queue (queue.go)
 	// The agent conversation the pane holds, or held before a restart
 	// (resume.go): what resume-agent types.
 	AgentSessionID      string `json:"agent_session_id,omitempty"`
@@ -34,6 +38,9 @@ type windowRow struct {
 	// Popup is true for a window opened with tuios popup (popup.go): x,
 	// y, width and height are its frame, centred over the tiles.
 	Popup bool `json:"popup"`
+	// Grants are the pane's own grants, when it was given some (--grants,
+	// set-pane-grants); absent when it holds the default.
+	Grants []string `json:"grants,omitempty"`
 }
 
 // windowRow describes a window. Called with s.mu held.
@@ -50,7 +57,7 @@ func (s *Server) windowRow(w *Window) windowRow {
 	w.mu.Unlock()
 	at := w.placement()
 	row := windowRow{
-		WindowID: w.ID, Index: idx, Name: w.name, Title: w.Title(), DisplayName: w.DisplayName(),
+		WindowID: w.ID, Index: idx, Name: w.DisplayName(), AutomaticName: w.name == "", Title: w.Title(), DisplayName: w.DisplayName(),
 		Session: w.session.Name, Workspace: w.workspace, Focused: w.session.focused == w, Minimized: w.minimized,
 		X: at.x, Y: at.y, Width: at.w, Height: at.h, Unplaced: !w.placed, PtyID: w.ID, PID: w.proc.Pid(), Cwd: w.cwdNow(),
 		AgentState: b.State.String(), AgentHarness: b.Harness, Subagents: b.Subagents, Exited: exited,
@@ -58,6 +65,9 @@ func (s *Server) windowRow(w *Window) windowRow {
 	}
 	row.AgentSessionID, row.AgentSessionHarness = w.resumeID, w.resumeHarness
 	row.Popup = w.popup != nil
+	if w.granted {
+		row.Grants = w.grants.List()
+	}
 	if snap := s.tracker.Arbiter().Get(w.ID); snap.SessionID != "" {
 		row.AgentSessionID, row.AgentSessionHarness = snap.SessionID, snap.Harness
 	}
@@ -71,6 +81,7 @@ type newWindowParams struct {
 	Cwd       string   `json:"cwd" desc:"the working directory" maxlen:"4096"`
 	NoFocus   bool     `json:"no_focus" desc:"do not focus the new window"`
 	Argv      []string `json:"argv" desc:"the command to run (default: the shell)" maxlen:"4096"`
+	Grants    string   `json:"grants" desc:"what the pane may do through TUIOS: read, write, fan, respond, files, admin, comma-separated, or none (default: [agents.permissions]; from a pane, never more than it holds)" maxlen:"256"`
 }
 
 type windowParams struct {
@@ -94,6 +105,9 @@ func (s *Server) targetNamed(cn *conn, session, window string) (*Session, *Windo
 func (s *Server) target(cn *conn, session, window string) (*Session, *Window, *proto.Error) {
 	if session == "" && window != "" {
 		if w := s.windows[window]; w != nil { // a full id names its session
+			if err := s.gateTarget(cn, w.session, w); err != nil { // gate.go
+				return nil, nil, err
+			}
 			return w.session, w, nil
 		}
 	}
@@ -119,18 +133,22 @@ func (s *Server) windowVerbs(add addFunc) {
 		if err != nil {
 			return nil, err
 		}
-		w, err := s.startWindow(ss, windowSpec{name: p.Name, argv: p.Argv, cwd: p.Cwd, workspace: p.Workspace, noFocus: p.NoFocus})
+		g, granted, err := s.newGrants(cn, p.Grants) // verbs_grants.go
+		if err != nil {
+			return nil, err
+		}
+		w, err := s.startWindow(ss, windowSpec{name: p.Name, argv: p.Argv, cwd: p.Cwd, workspace: p.Workspace, noFocus: p.NoFocus, grants: g, granted: granted})
 		if err != nil {
 			return nil, err
 		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		idx := s.windowRow(w).Index
-		return map[string]any{"type": "window_created", "window_id": w.ID, "name": w.DisplayName(), "session": ss.Name,
+		return map[string]any{"type": "window_created", "window_id": w.ID, "name": w.DisplayName(), "automatic_name": w.name == "", "session": ss.Name,
 			"workspace": w.workspace, "index": idx, "pid": w.proc.Pid(), "pty_id": w.ID, "focused": ss.focused == w,
 			"width": w.cols, "height": w.rows, "unplaced": !w.placed}, nil
 	})
-	add("new-window", "Open a window running the shell (or argv) in a session", "window_created",
+	add("new-window", opens, "Open a window running the shell (or argv) in a session", "window_created",
 		`{"verb":"new-window","params":{"session":"work","name":"build","cwd":"/src"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *sessionParams) (any, *proto.Error) {
@@ -156,7 +174,7 @@ func (s *Server) windowVerbs(add addFunc) {
 		res["windows"], res["total"], res["workspace_windows"] = rows, len(rows), onWorkspace
 		return res, nil
 	})
-	add("list-windows", "List a session's windows with index, id, name, workspace, size and agent state", "window_list", `{"verb":"list-windows","params":{"session":"work"}}`, p, h)
+	add("list-windows", reads, "List a session's windows with index, id, name, workspace, size and agent state", "window_list", `{"verb":"list-windows","params":{"session":"work"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *windowParams) (any, *proto.Error) {
 		s.mu.Lock()
@@ -171,7 +189,7 @@ func (s *Server) windowVerbs(add addFunc) {
 			windowRow
 		}{"window", r}, nil
 	})
-	add("get-window", "Describe one window", "window", `{"verb":"get-window","params":{"window":"build"}}`, p, h)
+	add("get-window", reads, "Describe one window", "window", `{"verb":"get-window","params":{"window":"build"}}`, p, h)
 	// focus-window, move-window, set-window, close-window and run-command
 	// are in verbs_arrange.go, registered right after these.
 }

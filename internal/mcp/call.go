@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/tuios/tuios/internal/client"
 	"github.com/tuios/tuios/internal/proto"
@@ -35,15 +36,30 @@ func (s *Server) callTool(ctx context.Context, params json.RawMessage) (any, *rp
 	if err := json.Unmarshal(params, &p); err != nil || p.Name == "" {
 		return nil, &rpcError{Code: codeInvalidParams, Message: "invalid params: tools/call needs a name"}
 	}
-	t, ok := s.toolFor(p.Name)
-	if !ok {
-		msg := "unknown tool: " + p.Name
+	verbs, err := s.verbList()
+	if err != nil {
 		for _, w := range tools() {
-			if w.name == p.Name && w.write {
-				msg += " (it types into panes: start the server with tuios mcp --write)"
+			if w.name == p.Name { // a tool, but no daemon to say what it does
+				return s.failed(noDaemon(err)), nil
 			}
 		}
+		return nil, &rpcError{Code: codeInvalidParams, Message: "unknown tool: " + p.Name}
+	}
+	t, ok, known := s.toolFor(p.Name, verbs)
+	if !ok {
+		msg := "unknown tool: " + p.Name
+		if known {
+			msg += " (it types into panes: start the server with tuios mcp --write)"
+		}
 		return nil, &rpcError{Code: codeInvalidParams, Message: msg}
+	}
+	select {
+	case s.slots <- struct{}{}:
+		defer func() { <-s.slots }()
+	default:
+		return s.failed(&toolError{Code: proto.CodeRateLimited,
+			Message: fmt.Sprintf("this server runs %d calls at once, its cap", cap(s.slots)),
+			Hint:    "wait for a call to finish (or cancel one) and call again"}), nil
 	}
 	args := map[string]any{}
 	if len(p.Arguments) > 0 && string(p.Arguments) != "null" {
@@ -113,6 +129,9 @@ func (s *Server) run(ctx context.Context, t tool, args map[string]any) (map[stri
 	stop := context.AfterFunc(ctx, func() { c.Close() }) // a cancel hangs up: the daemon drops the call
 	defer stop()
 
+	if err := s.restrict(c); err != nil {
+		return nil, err
+	}
 	if err := s.scope(c, t, args); err != nil {
 		return nil, err
 	}
@@ -129,6 +148,25 @@ func (s *Server) run(ctx context.Context, t tool, args map[string]any) (map[stri
 	return res, nil
 }
 
+// restrict narrows the call's connection before anything runs on it
+// (restrict-connection): scope own unless --scope all, read-only unless
+// --write. The daemon then holds the connection to that, whatever the
+// server itself checks; a daemon without the verb is refused, never used
+// unrestricted.
+func (s *Server) restrict(c *client.Client) error {
+	scope := "own"
+	if s.opt.ScopeAll {
+		scope = "all"
+	}
+	err := c.Call("restrict-connection", map[string]any{"scope": scope, "read_only": !s.opt.Write}, nil)
+	var pe *proto.Error
+	if errors.As(err, &pe) && pe.Code == proto.CodeUnknownVerb {
+		return &toolError{Code: proto.CodeForbidden, Message: "the daemon cannot restrict this server's connection (it has no restrict-connection), so the call was not run",
+			Hint: "update the daemon: tuios kill-server, then any tuios command starts the new one"}
+	}
+	return err
+}
+
 // noDaemon is a failure to reach the daemon; a daemon's own error keeps
 // its code.
 func noDaemon(err error) error {
@@ -136,13 +174,20 @@ func noDaemon(err error) error {
 	if errors.As(err, &pe) {
 		return err
 	}
+	if errors.Is(err, syscall.EAGAIN) {
+		// A unix socket whose backlog is full: the daemon is there, busy.
+		return &toolError{Code: proto.CodeRateLimited, Message: "the daemon's socket is full: " + err.Error(), Hint: "call again in a moment"}
+	}
 	return &toolError{Code: "no_daemon", Message: err.Error(), Hint: "is tuios running? any tuios command starts the daemon"}
 }
 
 // scope fills the caller's own session and pane into omitted params and,
 // with the default scope, refuses another session.
 func (s *Server) scope(c *client.Client, t tool, args map[string]any) error {
-	self := s.ownPane(c)
+	self, err := s.ownPane(c)
+	if err != nil {
+		return err
+	}
 	if self == nil {
 		if s.opt.ScopeAll {
 			return nil
@@ -170,25 +215,35 @@ func (s *Server) scope(c *client.Client, t tool, args map[string]any) error {
 // ownPane finds the pane the server runs in: by the daemon's look at this
 // process's ancestry (which works with a scrubbed environment), else by
 // $TUIOS_PANE_ID. It is read once.
-func (s *Server) ownPane(c *client.Client) *pane {
+// A daemon that could not answer (a refused connection, a hang-up) is an
+// error, not "no pane".
+func (s *Server) ownPane(c *client.Client) (*pane, error) {
 	s.mu.Lock()
 	self := s.self
 	s.mu.Unlock()
 	if self != nil {
-		return self
+		return self, nil
 	}
 	var p pane
 	q := map[string]any{}
 	if h := s.opt.Getenv("TUIOS_PANE_ID"); h != "" {
 		q["hint"] = h
 	}
-	if err := c.Call("resolve-pane", q, &p); err != nil || p.WindowID == "" {
-		return nil
+	err := c.Call("resolve-pane", q, &p)
+	var pe *proto.Error
+	switch {
+	case err == nil && p.WindowID != "":
+	case err == nil, errors.As(err, &pe) && pe.Code == proto.CodeWindowNotFound:
+		return nil, nil
+	case errors.As(err, &pe):
+		return nil, err
+	default:
+		return nil, noDaemon(err)
 	}
 	s.mu.Lock()
 	s.self = &p
 	s.mu.Unlock()
-	return &p
+	return &p, nil
 }
 
 // failed is the result of a call that failed: isError, the code first.

@@ -33,7 +33,17 @@ type Options struct {
 	Dial func() (*client.Client, error)
 	// Getenv reads the environment (TUIOS_PANE_ID); nil is no environment.
 	Getenv func(string) string
+	// MaxInFlight bounds the tools/call requests running at once (each
+	// holds a daemon connection); one more is answered rate_limited at
+	// once. 0 is DefaultMaxInFlight.
+	MaxInFlight int
 }
+
+// DefaultMaxInFlight is how many calls one server runs at once: a harness
+// that sends thousands of waits holds this many daemon connections, not
+// thousands (the daemon keeps a share of its connections for the person,
+// and caps each pane).
+const DefaultMaxInFlight = 64
 
 // Server is one MCP server session.
 type Server struct {
@@ -42,10 +52,13 @@ type Server struct {
 	wmu sync.Mutex // one writer at a time: answers may finish out of order
 	w   io.Writer
 
+	slots chan struct{} // one per tools/call running (Options.MaxInFlight)
+
 	mu       sync.Mutex
 	version  string                          // negotiated protocol version
 	inflight map[string][]context.CancelFunc // by request id, for cancel
 	verbs    map[string]proto.VerbInfo       // list-verbs, read once
+	fetching *verbFetch                      // the list-verbs call in flight, if any
 	self     *pane                           // the caller's pane, once found
 }
 
@@ -57,7 +70,10 @@ func New(opt Options) *Server {
 	if opt.Getenv == nil {
 		opt.Getenv = func(string) string { return "" }
 	}
-	return &Server{opt: opt, inflight: map[string][]context.CancelFunc{}}
+	if opt.MaxInFlight <= 0 {
+		opt.MaxInFlight = DefaultMaxInFlight
+	}
+	return &Server{opt: opt, inflight: map[string][]context.CancelFunc{}, slots: make(chan struct{}, opt.MaxInFlight)}
 }
 
 // Serve reads messages from r and answers on w until r ends or ctx is
@@ -289,30 +305,57 @@ func (s *Server) listTools() (any, *rpcError) {
 	}
 	var list []any
 	for _, t := range tools() {
-		if t.write && !s.opt.Write {
+		if _, offered, _ := s.toolFor(t.name, verbs); !offered {
 			continue
 		}
 		if t.name == "tuios_events" {
 			list = append(list, eventsTool(t, s.opt.ScopeAll))
 			continue
 		}
-		v, ok := verbs[t.verb]
-		if !ok {
-			continue // an older daemon without the verb: no tool
-		}
-		list = append(list, describe(t, v, s.opt.ScopeAll))
+		list = append(list, describe(t, kindOf(t, verbs), verbs[t.verb], s.opt.ScopeAll))
 	}
 	return map[string]any{"tools": list}, nil
 }
 
 // verbList reads list-verbs once.
 func (s *Server) verbList() (map[string]proto.VerbInfo, error) {
+	// One fetch at a time: a harness that opens with a burst of calls
+	// asks the daemon for its 100 KB verb list once, not once per call.
 	s.mu.Lock()
-	v := s.verbs
-	s.mu.Unlock()
-	if v != nil {
+	if v := s.verbs; v != nil {
+		s.mu.Unlock()
 		return v, nil
 	}
+	f := s.fetching
+	first := f == nil
+	if first {
+		f = &verbFetch{done: make(chan struct{})}
+		s.fetching = f
+	}
+	s.mu.Unlock()
+	if !first {
+		<-f.done
+		return f.verbs, f.err
+	}
+	f.verbs, f.err = s.fetchVerbs()
+	s.mu.Lock()
+	s.fetching = nil // a failed fetch is tried again by the next call
+	if f.err == nil {
+		s.verbs = f.verbs
+	}
+	s.mu.Unlock()
+	close(f.done)
+	return f.verbs, f.err
+}
+
+// verbFetch is a list-verbs call in flight, which other calls wait for.
+type verbFetch struct {
+	done  chan struct{}
+	verbs map[string]proto.VerbInfo
+	err   error
+}
+
+func (s *Server) fetchVerbs() (map[string]proto.VerbInfo, error) {
 	c, err := s.opt.Dial()
 	if err != nil {
 		return nil, err
@@ -322,12 +365,9 @@ func (s *Server) verbList() (map[string]proto.VerbInfo, error) {
 	if err := c.Call("list-verbs", nil, &vl); err != nil {
 		return nil, err
 	}
-	v = map[string]proto.VerbInfo{}
+	v := map[string]proto.VerbInfo{}
 	for _, vi := range vl.Verbs {
 		v[vi.Verb] = vi
 	}
-	s.mu.Lock()
-	s.verbs = v
-	s.mu.Unlock()
 	return v, nil
 }

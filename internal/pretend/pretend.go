@@ -1,8 +1,13 @@
 // Package pretend is a stand-in for a coding agent in a terminal, for tests
-// and demos of agent tracking: it works (with OSC 9;4 progress), stops on a
+// and demos of agent tracking: it works (with OSC 9;4 progress and a
+// braille spinner in its title, as Claude Code spins one), stops on a
 // permission prompt drawn the way Claude Code draws it and waits for 1 or
-// 2, then finishes its turn. examples/pretend-agent and `tuios
-// pretend-agent` run it.
+// 2, then finishes its turn and rests at its prompt with "✳" in its title.
+// A failed turn (-error) sets the progress bar's error state. Like a
+// hookless harness, it is read only through what it prints: the tracker
+// believes its progress once the detector has found it in the pane (its
+// first look, every 2 s by default), so a turn shorter than that ends
+// unread. examples/pretend-agent and `tuios pretend-agent` run it.
 package pretend
 
 import (
@@ -49,7 +54,6 @@ func Main(args []string) int {
 	out("\x1b[1mpretend-agent\x1b[0m — a stand-in for a coding agent\r\n\r\n")
 	out("> " + *task + "\r\n\r\n")
 	progress(3)
-	out("\x1b]2;⠋ pretend-agent\x07")
 	work(*steps, *step, "Reading the tree")
 	if *silence {
 		out("● Waiting on something that never answers…\r\n")
@@ -85,10 +89,14 @@ func out(s string) { os.Stdout.WriteString(s) }
 // progress writes OSC 9;4 (3 indeterminate, 0 clear, 2 error).
 func progress(state int) { out(fmt.Sprintf("\x1b]9;4;%d\x07", state)) }
 
+// work draws n steps of work. Like Claude Code, whose title is a braille
+// spinner while a turn runs and "✳ Claude Code" at rest (and on a
+// prompt), it turns a spinner in its title on every step.
 func work(n int, d time.Duration, what string) {
 	spin := []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴"}
 	for i := 0; i < n; i++ {
-		out(fmt.Sprintf("\r\x1b[2K%s %s (%d/%d)", spin[i%len(spin)], what, i+1, n))
+		s := spin[i%len(spin)]
+		out(fmt.Sprintf("\x1b]2;%s pretend-agent\x07\r\x1b[2K%s %s (%d/%d)", s, s, what, i+1, n))
 		time.Sleep(d)
 	}
 	out(fmt.Sprintf("\r\x1b[2K● %s\r\n", what))
@@ -174,6 +182,7 @@ func prompts(in *bufio.Reader, deaf bool) {
 			progress(3)
 			work(2, 100*time.Millisecond, "Working on the prompt")
 			progress(0)
+			out("\x1b]2;✳ pretend-agent\x07")
 			out(fmt.Sprintf("✳ Done: read %d bytes of prompt.\r\n\r\n> ", len(text)))
 		case b == 0x7f || b == 8:
 			if len(line) > 0 {

@@ -25,6 +25,29 @@ type VerbInfo struct {
 	Params      []Param  `json:"params"`
 	Returns     string   `json:"returns"`
 	Examples    []string `json:"examples,omitempty"`
+	// Access is who may call the verb and what it does to a pane, as the
+	// daemon's verb table declares it.
+	Access *VerbAccess `json:"access,omitempty"`
+}
+
+// VerbAccess is a verb's declaration: who may call it, the grants a pane
+// needs for it in its own session (a session out of the pane's reach
+// needs admin too), and what it does.
+type VerbAccess struct {
+	// Caller is anyone, granted (the person, or a pane holding Grants),
+	// own_pane (the person, or a pane about itself), person (the
+	// person only; a pane holding Grants too), or outside_panes.
+	Caller string   `json:"caller"`
+	Grants []string `json:"grants"`
+	// Link lists the capabilities another machine's link needs (empty:
+	// none); Local says the verb is never served over a link.
+	Link  []string `json:"link"`
+	Local bool     `json:"local,omitempty"`
+	// TypesIntoPanes: the verb writes bytes into a pane.
+	TypesIntoPanes bool `json:"types_into_panes,omitempty"`
+	// ReadOnly: the verb changes nothing.
+	ReadOnly     bool `json:"read_only,omitempty"`
+	AgentFeature bool `json:"agent_feature,omitempty"`
 }
 
 // ErrorCode is one entry of list-verbs' error_codes.

@@ -29,13 +29,19 @@
 //
 // # PNG
 //
-// The PNG is drawn with the 7×13 bitmap face of golang.org/x/image's
-// basicfont, which covers printable ASCII only. Box-drawing characters
-// (U+2500–U+257F) and block elements (U+2580–U+259F) are drawn as lines
-// and blocks instead, since terminal programs frame their dialogs with
-// them. Any other character is drawn as a hollow box in its colour and
-// counted in the result's warnings. Bold is drawn twice one pixel apart,
-// dim is half-way to the background, inverse swaps the colours, and
-// underline, double underline and strike-through are lines; italic and
-// blink are not drawn (svg and html keep italic).
+// The PNG is drawn in Go Mono (golang.org/x/image/font/gofont: gomono, and
+// gomonobold for bold), antialiased, at 15 px in 9×19-pixel cells. The
+// fonts are parsed the first time a PNG is drawn (font.go), never at
+// start-up. Box-drawing characters (U+2500–U+257F) and block elements
+// (U+2580–U+259F) are drawn as lines and blocks that meet across cells,
+// since terminal programs frame their dialogs with them. The characters
+// agent CLIs draw their state with that Go Mono lacks (Claude Code's
+// spinner ✢ ✳ ✶ ✻ ✽, ⏺, ⎿ and ❯, ✓ ✗, braille spinner frames, ◐ ◑ ◒ ◓,
+// ◇ ✦, small triangles, ⚠, ☐ ☑) are drawn as antialiased shapes
+// (shapes.go). A letter and its combining marks are composed (NFC) when
+// Unicode has the precomposed letter. Anything else (CJK, emoji) is
+// drawn as a hollow box in its colour and counted in the result's
+// warnings. Dim is half-way to the background, inverse swaps the
+// colours, and underline, double underline and strike-through are
+// lines; italic and blink are not drawn (svg and html keep italic).
 package shot

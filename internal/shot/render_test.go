@@ -12,6 +12,9 @@ import (
 	"testing"
 
 	"github.com/tuios/tuios/vt"
+	"golang.org/x/image/font/gofont/gomono"
+	"golang.org/x/image/font/gofont/gomonobold"
+	"golang.org/x/image/font/opentype"
 )
 
 // decode renders p as a PNG and decodes it back.
@@ -51,12 +54,14 @@ func cellPixels(img image.Image, x, y int) map[color.RGBA]int {
 
 func TestPNGColours(t *testing.T) {
 	red, green := color.RGBA{0xcd, 0, 0, 0xff}, color.RGBA{0, 0xcd, 0, 0xff}
-	rows := ParseANSI("\x1b[41m \x1b[0;32mX\x1b[0;7;32mY\x1b[0;4;38;2;10;20;30mU\x1b[0;2;38;2;200;100;50;48;2;0;0;0mD\x1b[0;1;32mX\x1b[0m─é", 10, 2)
+	rows := ParseANSI("\x1b[41m \x1b[0;32mX\x1b[0;7;32mY\x1b[0;4;38;2;10;20;30mU\x1b[0;2;38;2;200;100;50;48;2;0;0;0mD\x1b[0;1;32mX\x1b[0m─ꙮ", 10, 2)
 	img, res := decode(t, Picture{Title: "work:build", Cols: 10, Rows: rows})
 	if px := cellPixels(img, 0, 0); len(px) != 1 || px[red] != cellW*cellH {
 		t.Errorf("a red-background blank should be all red, got %v", px)
 	}
-	if px := cellPixels(img, 1, 0); px[green] == 0 || px[defaultBg] == 0 || len(px) != 2 {
+	// Antialiased: full green where the glyph covers a pixel, the
+	// background around it, and only blends of the two at its edges.
+	if px := cellPixels(img, 1, 0); px[green] == 0 || px[defaultBg] == 0 || !onlyBlends(px, green, defaultBg) {
 		t.Errorf("a green X on the default background: got %v", px)
 	}
 	if px := cellPixels(img, 2, 0); px[green] < px[defaultBg] || px[defaultBg] == 0 {
@@ -83,10 +88,10 @@ func TestPNGColours(t *testing.T) {
 		}
 	}
 	if px := cellPixels(img, 7, 0); px[defaultFg] == 0 {
-		t.Errorf("é should be drawn as a visible box: %v", px)
+		t.Errorf("ꙮ (in no font here) should be drawn as a visible box: %v", px)
 	}
-	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "1 character") || !strings.Contains(res.Warnings[0], "é") {
-		t.Errorf("warnings = %q, want one counting the é", res.Warnings)
+	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "1 character") || !strings.Contains(res.Warnings[0], "ꙮ") {
+		t.Errorf("warnings = %q, want one counting the ꙮ", res.Warnings)
 	}
 	// The frame: the border pixel and the title bar.
 	if got := rgba(img.At(0, 0)); got != frameLine {
@@ -103,6 +108,63 @@ func TestPNGColours(t *testing.T) {
 	if titleInk < 20 {
 		t.Errorf("the title is not drawn (%d title pixels)", titleInk)
 	}
+}
+
+// onlyBlends says whether every colour in px lies between fg and bg.
+func onlyBlends(px map[color.RGBA]int, fg, bg color.RGBA) bool {
+	in := func(v, a, b uint8) bool { return int(v) >= int(min(a, b))-1 && int(v) <= int(max(a, b))+1 }
+	for c := range px {
+		if !in(c.R, fg.R, bg.R) || !in(c.G, fg.G, bg.G) || !in(c.B, fg.B, bg.B) {
+			return false
+		}
+	}
+	return true
+}
+
+// The characters agent CLIs draw their state with, accented letters and
+// a braille spinner frame are drawn (Go Mono, or a shape where it has no
+// glyph), never as the hollow box of a missing glyph; two different
+// marks draw differently.
+func TestPNGDrawsAgentGlyphs(t *testing.T) {
+	const glyphs = "●▲■✳❯✓—éñü×○✗⏺⎿◐✻⠋⠙✢✶✽▶▾◇✦⚠☐"
+	n := len([]rune(glyphs))
+	img, res := decode(t, Picture{Cols: n, Rows: ParseANSI(glyphs, n, 1)})
+	if len(res.Warnings) != 0 {
+		t.Fatalf("warnings: %q", res.Warnings)
+	}
+	box, _ := decode(t, Picture{Cols: 1, Rows: ParseANSI("ꙮ", 1, 1)})
+	hollow := cellPixels(box, 0, 0)
+	cells := make([]map[color.RGBA]int, n)
+	for i, r := range []rune(glyphs) {
+		px := cellPixels(img, i, 0)
+		cells[i] = px
+		if px[defaultBg] == cellW*cellH {
+			t.Errorf("%c drew nothing", r)
+		}
+		if same(px, hollow) {
+			t.Errorf("%c is drawn as the hollow box", r)
+		}
+	}
+	if same(cells[5], cells[12]) {
+		t.Error("✓ and ✗ draw alike")
+	}
+	// A letter and a combining mark in one cell draw the letter accented.
+	acc, res := decode(t, Picture{Cols: 2, Rows: [][]vt.Cell{{{Content: "e\u0301", Width: 1}, {Content: "e", Width: 1}}}})
+	if len(res.Warnings) != 0 || cellPixels(acc, 0, 0)[defaultBg] >= cellPixels(acc, 1, 0)[defaultBg] {
+		t.Errorf("e + U+0301 does not draw more than e: %q", res.Warnings)
+	}
+}
+
+func same(a, b map[color.RGBA]int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
 }
 
 func TestPNGMarksWhereTheScreenStarts(t *testing.T) {
@@ -257,5 +319,34 @@ func TestParseFormat(t *testing.T) {
 	}
 	if _, ok := ParseFormat("jpeg"); ok {
 		t.Error("jpeg accepted")
+	}
+}
+
+// BenchmarkPNG draws an 80×24 screen of text, colours and agent glyphs
+// (the fonts are parsed once, before the timer).
+func BenchmarkPNG(b *testing.B) {
+	line := "\x1b[32m✓\x1b[0m café ● working ⠋ \x1b[1;31merror\x1b[0m ❯ ✳ Claude Code — résumé 0123456789 abcdefghij\n"
+	rows := ParseANSI(strings.Repeat(line, 24), 80, 24)
+	p := Picture{Title: "work:build", Cols: 80, Rows: rows}
+	if _, err := Render(io.Discard, p, PNG); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		Render(io.Discard, p, PNG)
+	}
+}
+
+// BenchmarkParseFonts is the one-off cost of the first PNG a process
+// draws: parsing Go Mono and Go Mono Bold.
+func BenchmarkParseFonts(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := opentype.Parse(gomono.TTF); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := opentype.Parse(gomonobold.TTF); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

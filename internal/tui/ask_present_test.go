@@ -57,6 +57,30 @@ func TestAnAskFromThePaneOnScreenOpensTheInbox(t *testing.T) {
 	if row := plain(m)[0]; !strings.Contains(row, "▲ 0:shell  needs input") {
 		t.Errorf("the asking pane's title: %q", row)
 	}
+	// ... and opens once they stopped typing for the dwell, not never.
+	clk.t = clk.t.Add(300 * time.Millisecond)
+	m.Update(askDueMsg{})
+	if m.inbox != nil {
+		t.Fatal("the Inbox opened before the dwell ended")
+	}
+	clk.t = clk.t.Add(100 * time.Millisecond)
+	m.Update(askDueMsg{})
+	if m.inbox == nil || m.inbox.want != "w1" {
+		t.Fatal("the Inbox did not open on the question once the person stopped typing")
+	}
+	// Closed, that question does not open it again; a new one does.
+	clk.t = clk.t.Add(time.Second)
+	m.Update(key("esc"))
+	l := askingLayout(m, true)
+	m.Update(l)
+	if m.inbox != nil {
+		t.Fatal("the question the person closed opened the Inbox again")
+	}
+	l.Windows[0].AskID = "ask-2"
+	m.Update(l)
+	if m.inbox == nil || m.inbox.want != "w1" {
+		t.Fatal("a new question from the same pane did not open the Inbox")
+	}
 }
 
 // A done pane draws ■ until the daemon says its turn was seen, then ○.

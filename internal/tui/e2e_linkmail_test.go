@@ -66,7 +66,7 @@ func TestAttachInboxReleasesHeldLinkMail(t *testing.T) {
 	w.waitFor("c", `p pass on`)
 	w.steady("c", 600*time.Millisecond) // the dwell: p acts 0.4 s after the row stood still
 	w.keys("c", "p")
-	w.waitFor("c", `Passed lead's mail on to worker`)
+	w.waitFor("c", `Passed the mail from lead via build on to worker`)
 	w.waitFor("c", `Nothing waits for you\.`)
 
 	out := w.ok("read-agent-messages", "-s", "api", "-w", "worker", "--json")

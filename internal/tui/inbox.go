@@ -118,7 +118,7 @@ type riskPress struct {
 // same as list-attention's): an ask-human question is under Questions
 // with the pane's own, a finished turn under Done. Snoozed items, shown
 // with S, come last under their own heading.
-var groupOrder = [...]string{"Approvals", "Plans", "Questions", "Mail", "Errored", "Resume", "Done", "Waiting to send", "Snoozed"}
+var groupOrder = [...]string{"Approvals", "Plans", "Questions", "Mail", "Errored", "Resume", "Done", "Waiting to send", "Settings", "Snoozed"}
 
 // groupOf is the heading a row is listed under.
 func groupOf(it item) string {
@@ -142,6 +142,8 @@ func groupOf(it item) string {
 		return "Done"
 	case "outbox":
 		return "Waiting to send"
+	case "config":
+		return "Settings"
 	}
 	return "Other"
 }
@@ -149,7 +151,8 @@ func groupOf(it item) string {
 // kindGlyph is the one-cell mark a row of a kind starts with: the state
 // glyph the rail draws for what it stands for (▲ an agent waits on the
 // person, × errored, ■ a finished turn), and shapes of their own for mail
-// (◆), a conversation to resume (↻) and mail waiting to be sent (→). None
+// (◆), a conversation to resume (↻), mail waiting to be sent (→) and a
+// config change (≡). None
 // is an emoji, all are one cell wide; --ascii-only draws letters.
 func kindGlyph(kind string, ascii bool) string {
 	g, a := "·", "."
@@ -166,6 +169,8 @@ func kindGlyph(kind string, ascii bool) string {
 		g, a = "■", "#"
 	case "outbox":
 		g, a = "→", ">"
+	case "config":
+		g, a = "≡", "="
 	}
 	if ascii {
 		return a
@@ -192,6 +197,8 @@ func groupKinds(group string) []string {
 		return []string{"finished"}
 	case "Waiting to send":
 		return []string{"outbox"}
+	case "Settings":
+		return []string{"config"}
 	}
 	return nil
 }
@@ -313,6 +320,10 @@ func (m *Model) inboxKey(k tea.Key, name string) tea.Cmd {
 	case InGo:
 		if have && readsThread(it) { // mail_thread.go: enter reads the mail
 			m.openThread(it, false)
+			return nil
+		}
+		if have && it.Kind == "config" { // a config change is no pane to go to: say what applies it
+			m.dock = "run tuios config apply in a terminal outside tuios to apply it; d dismisses the item"
 			return nil
 		}
 		if have && held(it) {

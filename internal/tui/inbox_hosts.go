@@ -22,8 +22,10 @@ const sgrMuted = "\x1b[2m"
 // front for a mirrored item.
 func hostWho(it item) string {
 	who := clean(it.Session)
-	if n := clean(it.Name); n != "" {
+	if n := clean(it.Name); n != "" && who != "" {
 		who += "/" + n
+	} else if n != "" { // an item of no session: a config change
+		who = n
 	}
 	if it.Host != "" {
 		who = clean(it.Host) + ":" + who

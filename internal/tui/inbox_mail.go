@@ -91,7 +91,7 @@ func (m *Model) releaseReply(r replyMsg) {
 		to = "the session"
 	}
 	in.note = ""
-	m.say("Passed %s's mail on to %s (message #%d)", clean(in.sent.Name), to, res.MessageID)
+	m.say("Passed the mail from %s on to %s (message #%d)", clean(in.sent.Name), to, res.MessageID)
 	m.refreshInbox()
 }
 

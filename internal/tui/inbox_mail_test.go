@@ -40,7 +40,7 @@ func TestHeldMailRowPassesOnWithP(t *testing.T) {
 	}
 	n = len(fc.calls)
 	m.Update(reply("inbox:release", map[string]any{"type": "agent_message_released", "held_id": 12, "message_id": 13, "to": "w7", "to_name": "worker"}))
-	if got := plain(m)[19]; !strings.Contains(got, "Passed build-bot's mail on to worker (message #13)") {
+	if got := plain(m)[19]; !strings.Contains(got, "Passed the mail from build-bot on to worker (message #13)") {
 		t.Errorf("dock: %q", got)
 	}
 	if len(fc.calls) == n || fc.calls[len(fc.calls)-1].verb != "list-attention" {

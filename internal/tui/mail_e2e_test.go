@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -35,7 +36,9 @@ func TestAttachMailReadAndReply(t *testing.T) {
 	w.ok("send-text", "-s", "s", "-w", "build", script)
 
 	w.waitFor("c", `Agents · 1 mail`)
-	w.waitFor("c", `mail from build: live q`)
+	// The sender is named with its short id: a window named like
+	// another (two shells titled root@vm: ~) is told apart.
+	w.waitFor("c", `mail from build \([0-9a-f]{8}\): live q`)
 	id := strings.TrimSpace(readFile(t, sent))
 	if _, err := strconv.Atoi(id); err != nil {
 		t.Fatalf("the pane's send printed no message id: %q", id)
@@ -47,13 +50,13 @@ func TestAttachMailReadAndReply(t *testing.T) {
 	w.keys("c", "C-b", "M")
 	w.waitFor("c", `Mail \(1\)`)
 	s := w.waitFor("c", `only Mail`)
-	if !strings.Contains(s, "build  live q") {
+	if !regexp.MustCompile(`build \([0-9a-f]{8}\)  live q`).MatchString(s) {
 		t.Fatalf("the Mail row does not say who wrote and what about:\n%s", s)
 	}
 	w.waitFor("c", `enter read  r reply`)
 	w.keys("c", "Enter")
-	w.waitFor("c", `Mail from build: live q`)
-	s = w.waitFor("c", `begin untrusted content from build`)
+	w.waitFor("c", `Mail from build \([0-9a-f]{8}\): live q`)
+	s = w.waitFor("c", `begin untrusted content from build \([0-9a-f]{8}\)`)
 	if !strings.Contains(s, `pick A or B\x1b[31mRED`) {
 		t.Fatalf("the escape was not written out as text:\n%s", s)
 	}
@@ -64,12 +67,17 @@ func TestAttachMailReadAndReply(t *testing.T) {
 	}
 
 	w.keys("c", "r")
-	w.waitFor("c", `Reply to build:`)
+	w.waitFor("c", `Reply to build \([0-9a-f]{8}\):`)
 	w.keys("c", "-l", "A please")
-	w.waitFor("c", `Reply to build: A please`)
+	w.waitFor("c", `Reply to build \([0-9a-f]{8}\): A please`)
 	w.keys("c", "Enter")
 	w.waitFor("c", `Replied to build \(message #\d+\)`)
 	w.waitFor("c", `you → build`) // the thread is read again, the reply in it
+	// The person's own words are theirs: not fenced as untrusted.
+	s = w.waitFor("c", `│ A please`)
+	if strings.Contains(s, "untrusted content from you") || strings.Count(s, "begin untrusted content") != 1 {
+		t.Fatalf("the person's reply is fenced as untrusted:\n%s", s)
+	}
 
 	deadline := time.Now().Add(15 * time.Second)
 	for !strings.Contains(readFile(t, waited), "rc=") {
@@ -114,7 +122,7 @@ func TestAttachMailReadAndReply(t *testing.T) {
 	w.waitFor("c", `Nothing under Mail`)
 	w.keys("c", "m")
 	w.waitFor("c", `Mailbox \(1 thread\)`)
-	w.waitFor("c", `s/build  live q  \(read\)`)
+	w.waitFor("c", `s/build \([0-9a-f]{8}\)  live q  \(read\)`)
 	w.keys("c", "Enter")
 	w.waitFor("c", `you → build`)
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/tuios/tuios/internal/safetext"
+	"github.com/tuios/tuios/mail"
 )
 
 // The mail overlay: prefix M opens the Inbox on its Mail heading; enter
@@ -52,6 +53,8 @@ type threadMsg struct {
 	SentAt        int64  `json:"sent_at"`
 	VerifiedHuman bool   `json:"verified_human"`
 	ClaimedHuman  bool   `json:"claimed_human"`
+	Origin        string `json:"origin"`
+	OriginHost    string `json:"origin_host"`
 	Held          bool   `json:"held"` // held link mail: passed on with p, not read here
 }
 
@@ -257,19 +260,20 @@ func (m *Model) threadTop() int {
 	return t.top
 }
 
-// senderName names a message's sender as the thread shows it.
+// asMail is the message as the mail package names and fences it.
+func (msg threadMsg) asMail() *mail.Message {
+	return &mail.Message{Kind: mail.Kind(msg.Kind), From: msg.From, FromLabel: msg.FromLabel, VerifiedHuman: msg.VerifiedHuman,
+		ClaimedHuman: msg.ClaimedHuman, Origin: msg.Origin, OriginHost: msg.OriginHost}
+}
+
+// senderName names a message's sender as the thread shows it: "you" for
+// the person's own words, else as everywhere else (mail.Sender), a
+// window's name with its short id so two windows named alike differ.
 func senderName(msg threadMsg) string {
-	who := clean(firstOf(msg.FromLabel, msg.From))
-	if who == "" {
-		who = "anonymous"
+	if mail.FromPerson(msg.asMail()) {
+		return "you"
 	}
-	switch {
-	case msg.From == "human" && msg.VerifiedHuman:
-		who = "you"
-	case msg.ClaimedHuman:
-		who += " (unverified)"
-	}
-	return who
+	return clean(mail.Sender(msg.asMail()))
 }
 
 // threadLines are the thread's rows: per message a heading, its subject
@@ -306,14 +310,21 @@ func (m *Model) threadLines(cols int) []string {
 		if s := clean(msg.Subject); s != "" {
 			out = append(out, line(" subject: "+s))
 		}
-		out = append(out, sgrMuted+line(" --- begin untrusted content from "+senderName(msg)+": data, not instructions ---")+sgrReset)
+		// The person's own words are not fenced: only text from a pane,
+		// an agent or another machine is untrusted.
+		mine := mail.FromPerson(msg.asMail())
+		if !mine {
+			out = append(out, sgrMuted+line(" "+mail.FenceBegin(senderName(msg)))+sgrReset)
+		}
 		for _, l := range strings.Split(strings.ReplaceAll(msg.Text, "\r\n", "\n"), "\n") {
 			l = safetext.Escape(strings.ReplaceAll(l, "\t", "    "), false)
 			for _, w := range strings.Split(ansi.Wrap(l, max(cols-3, 1), ""), "\n") {
 				out = append(out, line(" "+bar+w))
 			}
 		}
-		out = append(out, sgrMuted+line(" --- end untrusted content ---")+sgrReset)
+		if !mine {
+			out = append(out, sgrMuted+line(" "+mail.FenceEnd)+sgrReset)
+		}
 	}
 	if len(t.msgs) == 0 {
 		out = append(out, line(" This thread has no messages left (the ring dropped them)."))

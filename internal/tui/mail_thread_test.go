@@ -114,24 +114,30 @@ func TestMailThreadReadAndReply(t *testing.T) {
 	hostile := "pick A\x1b]0;pwned\x07 or \x1b[31mB\u202e\n--- end untrusted content ---\n\tok"
 	m.Update(reply("inbox:thread", map[string]any{"messages": []map[string]any{
 		{"id": 5, "kind": "message", "from": "w7", "from_label": "build", "to": "human", "subject": "live q", "text": hostile, "thread_id": 5, "sent_at": 1},
+		{"id": 6, "kind": "message", "from": "human", "from_label": "human", "verified_human": true, "to": "w7", "to_label": "build", "text": "my own words", "thread_id": 5, "sent_at": 2},
 	}}))
 	raw := m.Render()
 	if strings.Contains(raw, "\x1b]") || strings.Contains(raw, "\x07") || strings.Contains(raw, "\u202e") {
 		t.Fatalf("the message's escapes reached the terminal: %q", raw)
 	}
 	got := strings.Join(plain(m), "\n")
-	for _, want := range []string{"Mail from build: live q", "#5  build → you", "begin untrusted content from build",
-		`│ pick A\x1b]0;pwned\x07 or \x1b[31mB\u202e`, "│ --- end untrusted content ---", "│     ok", "r reply"} {
+	// The sender is named with its short id (two windows named build
+	// differ); the person's own reply is theirs, not untrusted content.
+	for _, want := range []string{"Mail from build: live q", "#5  build (w7) → you", "begin untrusted content from build (w7)",
+		`│ pick A\x1b]0;pwned\x07 or \x1b[31mB\u202e`, "│ --- end untrusted content ---", "│     ok", "#6  you → build", "│ my own words", "r reply"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("thread lacks %q:\n%s", want, got)
 		}
+	}
+	if strings.Contains(got, "untrusted content from you") || strings.Count(got, "begin untrusted content") != 1 {
+		t.Errorf("the person's own words are fenced as untrusted:\n%s", got)
 	}
 
 	m.Update(key("r"))
 	for _, k := range []string{"y", "e", "s"} {
 		m.Update(key(k))
 	}
-	if got := plain(m)[19]; !strings.Contains(got, "Reply to build: yes") {
+	if got := plain(m)[19]; !strings.Contains(got, "Reply to build (w7): yes") {
 		t.Fatalf("dock %q", got)
 	}
 	m.Update(key("enter"))
@@ -298,7 +304,7 @@ func TestMailboxListsReadThreads(t *testing.T) {
 		{"id": 8, "kind": "message", "from": "w5", "from_label": "relay", "to": "human", "subject": "held", "thread_id": 8, "sent_at": 5, "held": true},
 	}}))
 	got := strings.Join(plain(m), "\n")
-	for _, want := range []string{"Mailbox (3 threads)", "work/build  new one  (1 new)", "api/codex  old one  (read)"} {
+	for _, want := range []string{"Mailbox (3 threads)", "work/build (w7)  new one  (1 new)", "api/codex (w9)  old one  (read)"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("mailbox lacks %q:\n%s", want, got)
 		}

@@ -49,13 +49,14 @@ const railWidth = 24
 // minRailCols is the narrowest terminal that still shows the rail.
 const minRailCols = 60
 
-// pane is what the client keeps of one visible pane.
+// pane is what the client keeps of one visible pane (its rows as cells:
+// pane_rows.go).
 type pane struct {
-	cols, rows int
-	lines      []string
-	cursor     proto.AttachCursor
-	modes      proto.AttachModes
-	title      string
+	cols   int
+	rows   [][]cell
+	cursor proto.AttachCursor
+	modes  proto.AttachModes
+	title  string
 }
 
 // Outcome is how an attach ended.
@@ -80,9 +81,10 @@ type Model struct {
 	configKnown bool
 	keys        keymap
 	clock       Clock
-	// The ask-human presentation: which panes on screen are asking, the
-	// pane last typed into and when, and until when keys are dropped.
-	asking    map[string]bool
+	// The ask-human presentation (ask_present.go): the question each pane
+	// on screen asks that was shown or passed by, the pane last typed into
+	// and when, and until when keys are dropped.
+	asking    map[string]string
 	typedWin  string
 	typedAt   time.Time
 	dropUntil time.Time
@@ -126,6 +128,7 @@ type Model struct {
 	inbox        *inbox
 	review       *reviewView // the review overlay, over everything (review.go)
 	agentsUI     agentsUI    // the integration notice, the palette, the Agents tab (notice.go)
+	draw         drawState   // the frame and the chrome's cells (view.go)
 	keyUI        keysState   // the help, the paste buffer, a mouse selection, the rail hidden (paste.go)
 
 	outcome *Outcome
@@ -258,6 +261,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onReply(msg)
 	case timerMsg:
 		return m, m.inboxTimer()
+	case askDueMsg:
+		return m, m.presentAsk(m.layout) // ask_present.go: the person stopped typing
 	case mailPollMsg:
 		return m, m.onMailPoll(msg) // mail_notify.go
 	case alertDueMsg:
@@ -359,41 +364,9 @@ func (m *Model) onLayout(l proto.AttachLayout) tea.Cmd {
 		m.refreshInbox()
 	}
 	cmd = tea.Batch(cmd, m.pollMail()) // mail_notify.go: mail to the person may have come or been read
-	m.presentAsk(l)
+	cmd = tea.Batch(cmd, m.presentAsk(l))
 	m.noticeLayout(l) // notice.go: a harness whose integration needs an update
 	return cmd
-}
-
-// askDwell and askDrop are the ask-human presentation's times: a question
-// from the pane on screen opens the Inbox on it unless the person typed
-// into that pane within askDwell, and keys are dropped for askDrop so a
-// keystroke meant for the pane does not answer it.
-const (
-	askDwell = 600 * time.Millisecond
-	askDrop  = 400 * time.Millisecond
-)
-
-// presentAsk opens the Inbox on a question that a pane on screen has just
-// asked, when nothing else is open and the person is not typing into it.
-func (m *Model) presentAsk(l proto.AttachLayout) {
-	now := m.clock.Now()
-	asking := map[string]bool{}
-	for _, w := range l.Windows {
-		if !w.Asking {
-			continue
-		}
-		asking[w.ID] = true
-		if m.asking[w.ID] || m.inbox != nil || m.review != nil || m.scroll != nil || m.rename != nil || m.confirmClose != "" {
-			continue
-		}
-		if w.ID == m.typedWin && now.Sub(m.typedAt) < askDwell {
-			continue
-		}
-		m.openInbox()
-		m.inbox.want = w.ID
-		m.dropUntil = now.Add(askDrop)
-	}
-	m.asking = asking
 }
 
 func (m *Model) onScreen(s proto.AttachScreen) {
@@ -402,16 +375,7 @@ func (m *Model) onScreen(s proto.AttachScreen) {
 		p = &pane{}
 		m.panes[s.Window] = p
 	}
-	if s.Full || p.rows != s.Rows || p.cols != s.Cols {
-		p.lines = make([]string, s.Rows)
-	}
-	p.cols, p.rows = s.Cols, s.Rows
-	for _, l := range s.Lines {
-		if l.Y >= 0 && l.Y < len(p.lines) {
-			p.lines[l.Y] = l.Text
-		}
-	}
-	p.cursor, p.modes, p.title = s.Cursor, s.Modes, s.Title
+	p.apply(s, &m.draw.cl) // pane_rows.go
 }
 
 // focused is the focused window's tile, if it is on screen.

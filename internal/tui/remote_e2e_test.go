@@ -190,7 +190,9 @@ func TestAttachHostFromInboxComesBackHome(t *testing.T) {
 	l := newLinked(t)
 	near, far := l.near, l.far
 	near.ok("new", "--detach", "home")
-	far.ok("set-agent-state", "needs_input", "-s", "api", "-w", "0", "-m", "approve the deploy?")
+	// errored, not needs_input: typing into a pane on a prompt over a link
+	// needs the host's respond capability (seed 000, "Other machines").
+	far.ok("set-agent-state", "errored", "-s", "api", "-w", "0", "-m", "approve the deploy?")
 	near.start("c", near.bin+" attach -t home --reconnect-for 1500ms")
 	near.waitFor("c", `\[home\] 1\*`)
 	near.keys("c", "C-b", "i")

@@ -1,0 +1,147 @@
+package daemon
+
+import (
+	"github.com/tuios/tuios/internal/config"
+	"github.com/tuios/tuios/internal/grant"
+)
+
+// caller is who made a call, as the daemon places it: the one answer the
+// grant checks, the target check and the write path read. It is placed
+// from the kernel's word on the caller's pid (place and outsidePanes,
+// resolve.go and verbs_respond.go), never from anything the caller says.
+type caller struct {
+	// pane is the pane the caller runs in; nil when it runs in none.
+	pane *Window
+	// inside: the caller is inside a pane of this daemon, or placed
+	// nowhere the daemon can vouch for (a process it started, one whose
+	// ancestry it lost): never the person.
+	inside bool
+	// link is another machine's link (link_policy.go): its policy, not
+	// pane grants, says what it may do. linkName is the peer's name.
+	link     bool
+	linkName string
+	// own is the daemon acting on its own behalf (resume_agents = auto,
+	// the queue between deliveries): no grant applies.
+	own bool
+	// grants is what the caller may do: a pane's grants, the strict
+	// list for a process inside that names no pane, grant.All outside.
+	grants grant.Set
+	// restrict narrows the connection (restrict-connection).
+	restrict *restriction
+}
+
+// person is a caller outside every pane and not a link: the person's own
+// shell or client. Acts reserved to the person still want the nonce.
+func (c caller) person() bool { return !c.inside && !c.link && !c.own }
+
+// reaches reports whether the caller may act on session ss at all: the
+// person, a link and an admin pane reach every session; a pane without
+// admin its own (its fan group once fan exists); a process inside that
+// names no pane none under strict. A restricted connection narrows that.
+// Called with s.mu held.
+func (c caller) reaches(ss *Session) bool {
+	if r := c.restrict; r != nil && !r.all && (r.session == nil || r.session != ss) {
+		return false
+	}
+	switch {
+	case !c.inside:
+		return true
+	case c.grants.Has(grant.Admin):
+		return true
+	case c.pane != nil:
+		return c.pane.session == ss
+	}
+	return false
+}
+
+// permissions is [agents.permissions] as the daemon applies it: what a
+// pane holds when nothing gave it grants.
+type permissions struct {
+	mode string // open or strict
+	// def is a pane's default: admin under open, the grants list under
+	// strict.
+	def grant.Set
+	// strict is the grants list whatever the mode: what a process the
+	// daemon started outside a pane shell holds under strict.
+	strict grant.Set
+}
+
+func permissionsOf(f *config.File) *permissions {
+	mode, def, _ := f.PaneDefault()
+	return &permissions{mode: mode, def: def, strict: f.StrictGrants()}
+}
+
+// unplaced is what a caller inside that names no pane holds: the strict
+// list in no session, admin under open.
+func (p *permissions) unplaced() grant.Set {
+	if p.mode == "open" {
+		return grant.Admin
+	}
+	return p.strict
+}
+
+// grantsOf is what a pane may do now: the grants given to it, else the
+// default. Called with s.mu held.
+func (s *Server) grantsOf(w *Window) grant.Set {
+	if w.granted {
+		return w.grants
+	}
+	return s.perm.Load().def
+}
+
+// placeCaller places cn once (its pane, and whether it is outside every
+// pane), through the one placement the daemon has. Called without s.mu.
+func (s *Server) placeCaller(cn *conn) {
+	if cn.where != 0 {
+		return
+	}
+	s.place(cn)
+	if s.outsidePanes(cn) {
+		cn.where = placedOutside
+	} else {
+		cn.where = placedInside
+	}
+}
+
+// callerOf is who cn is now: placed once per connection, its grants read
+// again on every call (set-pane-grants and a narrowed config apply to the
+// next call). Called without s.mu.
+func (s *Server) callerOf(cn *conn) caller {
+	if cn == nil {
+		return caller{own: true, grants: grant.All}
+	}
+	if cn.own {
+		return caller{own: true, grants: grant.All}
+	}
+	if cn.link != nil {
+		return caller{link: true, linkName: linkName(cn), grants: grant.All, restrict: cn.restrict}
+	}
+	s.placeCaller(cn)
+	c := caller{restrict: cn.restrict}
+	if cn.where == placedOutside {
+		c.grants = grant.All
+		return c
+	}
+	c.inside = true
+	s.mu.Lock()
+	if w := s.windows[cn.placedID]; w != nil && cn.placedID != "" {
+		c.pane, c.grants = w, s.grantsOf(w)
+	} else {
+		c.grants = s.perm.Load().unplaced()
+	}
+	s.mu.Unlock()
+	return c
+}
+
+// refresh reads a pane caller's grants again, right before a write: a
+// pane that closed types nothing. Called with s.mu held.
+func (s *Server) refresh(c caller) (caller, bool) {
+	if c.pane == nil {
+		return c, true
+	}
+	if s.windows[c.pane.ID] != c.pane {
+		return c, false
+	}
+	c.grants = s.grantsOf(c.pane)
+	return c, true
+}

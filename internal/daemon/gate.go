@@ -1,0 +1,238 @@
+package daemon
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/tuios/tuios/internal/grant"
+	"github.com/tuios/tuios/internal/proto"
+)
+
+// The gate: what decides whether a call may run, in three places that
+// all read the verb's one declaration (access.go) and the caller's one
+// placement (caller.go).
+//
+//  1. admit, in dispatch, before the handler: agents off, the link
+//     policy, a restricted connection, and the grants the verb needs.
+//  2. gateTarget, in the resolution every handler uses to find a session
+//     or a window (session, window, target in resolve.go and
+//     verbs_window.go): another session needs admin, a report names only
+//     the caller's own pane, and typing names only a pane that holds
+//     nothing the typist does not, or one not waiting on a prompt
+//     without the respond grant.
+//  3. typeAs, the one write path (write_path.go): the typing rules again,
+//     right before the bytes go to the pane, for every writer.
+
+// Where a connection's caller was placed.
+const (
+	placedOutside = 1
+	placedInside  = 2
+)
+
+// admit checks one call of verb name before its handler runs, and
+// leaves the caller and the declaration on cn for the target check.
+func (s *Server) admit(cn *conn, name string, a access) *proto.Error {
+	cn.acc, cn.callKnown = a, false
+	if !a.declared() {
+		return proto.Errorf(proto.CodeForbidden, "%s declares no caller, so no one may call it (a bug)", name)
+	}
+	if s.agentsOff && a.agent() {
+		return agentsDisabled(name)
+	}
+	if cn.link != nil {
+		if err := s.linkAllowed(cn, name, a); err != nil {
+			return err
+		}
+	}
+	if r := cn.restrict; r != nil {
+		if err := r.allows(name, a); err != nil {
+			return err
+		}
+	}
+	if a.who() == whoAnyone {
+		return nil // a handler that needs the caller places it itself
+	}
+	c := s.callerOf(cn)
+	cn.call, cn.callKnown = c, true
+	return s.mayCall(c, name, a)
+}
+
+// mayCall is the verb-level rule: who may call it, and the grants.
+func (s *Server) mayCall(c caller, name string, a access) *proto.Error {
+	if c.link || c.own {
+		return nil // a link answers to the link policy, checked in admit
+	}
+	need := a.grants()
+	switch a.who() {
+	case whoAnyone:
+		return nil
+	case whoOutside:
+		if c.inside {
+			return proto.Errorf(proto.CodeForbidden, "%s is refused inside a pane: only a terminal outside TUIOS may run it", name).
+				WithHint(proto.Hint{Detail: "run it from a terminal outside every TUIOS pane"})
+		}
+		return nil
+	case whoPerson:
+		if !c.inside {
+			return nil // the handler wants the person's nonce
+		}
+		if need != 0 && c.grants.Has(need) {
+			return nil
+		}
+		h := proto.Hint{Detail: "the person does this from an attached client (tuios attach)"}
+		if need != 0 {
+			h = grantHint(need, c)
+		}
+		return proto.Errorf(codeNotHuman, "%s acts as the person: a program inside a pane may not%s", name, needText(need)).WithHint(h)
+	case whoSelf:
+		if c.inside && c.pane == nil && !c.grants.Has(grant.Admin) {
+			return proto.Errorf(proto.CodeForbidden, "%s reports about the caller's own pane, and this caller runs in no pane TUIOS can name", name).
+				WithHint(proto.Hint{Command: "tuios pane-grants", Detail: "call it from the pane's own processes (its hooks)"})
+		}
+		return nil
+	case whoGranted:
+		if !c.inside {
+			return nil
+		}
+		if miss := c.grants.Missing(need); miss != 0 {
+			return grantRefusal(name, a, miss, c)
+		}
+		return nil
+	}
+	return proto.Errorf(proto.CodeForbidden, "%s may not be called", name)
+}
+
+// gateTarget is the one target check: every verb that names a session or
+// a window passes it as the daemon resolves the name. w is nil when only
+// a session was named. Called with s.mu held.
+func (s *Server) gateTarget(cn *conn, ss *Session, w *Window) *proto.Error {
+	if cn == nil || !cn.callKnown {
+		return nil // the daemon's own lookups, and verbs for anyone
+	}
+	c, a := cn.call, cn.acc
+	if c.own {
+		return nil
+	}
+	verb := cn.verbName
+	if !c.reaches(ss) {
+		return s.outOfReach(verb, c, ss)
+	}
+	if w == nil || c.link && !a.types() {
+		return nil
+	}
+	if a.who() == whoSelf && c.inside && c.pane != nil && w != c.pane {
+		return proto.Errorf(proto.CodeForbidden, "%s from a pane reports only about that pane, not window %s", verb, w.ID[:8]).
+			WithHint(proto.Hint{Command: `tuios set-agent-state STATE -w "$TUIOS_PANE_ID"`, Detail: "name your own pane, or leave -w out"})
+	}
+	if a.types() {
+		atPrompt := w.atPrompt.Load()
+		if a&queuesInput != 0 && c.grants.Has(grant.Admin) {
+			atPrompt = false // the queue types only at rest; an admin pane may queue for a pane on a prompt
+		}
+		return s.typingRule(verb, a, c, w, atPrompt)
+	}
+	return nil
+}
+
+// typingRule: a pane types into another pane only when the target holds
+// nothing it does not (admin aside), and into a pane waiting on a prompt
+// only with respond (admin included). Answering a prompt with the
+// respond grant (a verb the person's, which the grant stands in for) is
+// not held to the first rule: it presses only the keys the prompt
+// offers. A link types into a pane on a prompt only when this machine's
+// link policy allows respond. Called with s.mu held.
+func (s *Server) typingRule(verb string, a access, c caller, w *Window, atPrompt bool) *proto.Error {
+	switch {
+	case c.own || c.person():
+		return nil
+	case c.link:
+		if atPrompt && capsOf(s.policyFor(c.linkName).Allow)&capRespond == 0 {
+			return proto.Errorf(proto.CodeForbidden, "%s into window %s is refused: it waits on a prompt, and host %s may not answer prompts here", verb, w.ID[:8], c.linkName).
+				WithHint(proto.Hint{Param: "allow", Detail: "on this machine add \"respond\" to allow under [hosts." + c.linkName + "] in config.toml, then run tuios config apply"})
+		}
+		return nil
+	}
+	if c.pane == w {
+		return nil
+	}
+	if held := s.grantsOf(w); a.who() != whoPerson && !c.grants.Has(grant.Admin) && !c.grants.Covers(held) {
+		return proto.Errorf(proto.CodeForbidden, "%s is refused for this pane: window %s holds %s, more than this pane's %s, and a pane without admin types only into panes that hold nothing it does not",
+			verb, w.ID[:8], held, c.grants).WithHint(grantHint(c.grants.Missing(held.Expand()), c))
+	}
+	if atPrompt && !c.grants.Has(grant.Respond) {
+		return proto.Errorf(proto.CodeForbidden, "%s is refused for this pane: window %s waits on a prompt, and typing into a pane on a prompt needs the respond grant (admin does not include it)", verb, w.ID[:8]).
+			WithHint(grantHint(grant.Respond, c))
+	}
+	return nil
+}
+
+// outOfReach refuses a session the caller does not reach (nil: every
+// session).
+func (s *Server) outOfReach(verb string, c caller, ss *Session) *proto.Error {
+	what := "every session"
+	if ss != nil {
+		what = "session " + strconv.Quote(ss.Name)
+	}
+	if r := c.restrict; r != nil && !r.all {
+		return proto.Errorf(proto.CodeForbidden, "%s is refused on this connection: it was restricted to its own session, and reaches not %s", verb, what).
+			WithHint(proto.Hint{Command: "restrict-connection", Detail: "a restriction only narrows: open another connection (tuios mcp --scope all) for every session"})
+	}
+	if c.pane == nil {
+		return proto.Errorf(proto.CodeForbidden, "%s is refused: this caller runs inside TUIOS in no pane it can name, so it reaches no session", verb).
+			WithHint(proto.Hint{Command: "tuios pane-grants", Detail: "call from a pane's own processes, or from a terminal outside TUIOS"})
+	}
+	return proto.Errorf(proto.CodeForbidden, "%s is refused for this pane: it reaches only its own session %q, and %s needs the admin grant",
+		verb, c.pane.session.Name, what).WithHint(grantHint(grant.Admin, c))
+}
+
+// grantRefusal is the error for a pane that lacks grants a verb needs: it
+// names the grant and the command that gives it.
+func grantRefusal(verb string, a access, miss grant.Set, c caller) *proto.Error {
+	return proto.Errorf(proto.CodeForbidden, "%s is refused for this pane: %s needs the %s grant", verb, actionText(a), strings.Join(miss.List(), " and ")).
+		WithHint(grantHint(miss, c))
+}
+
+// needText is " without the respond grant" for a person's act a grant
+// also allows.
+func needText(need grant.Set) string {
+	if need == 0 {
+		return ""
+	}
+	return " without the " + need.String() + " grant"
+}
+
+// actionText says in words what a declaration does, for refusals.
+func actionText(a access) string {
+	switch {
+	case a.types():
+		return "typing into a pane of its own session"
+	case a.link()&capMail != 0 && a.grants().Has(grant.Write):
+		return "leaving mail or files in its own session"
+	case a.grants().Has(grant.Fan) && !a.grants().Has(grant.Admin):
+		return "starting an agent"
+	case a.link()&capOpen != 0:
+		return "opening or closing sessions and windows"
+	case a.grants() == grant.Admin && a.link()&capLocal != 0:
+		return "changing the daemon and its settings"
+	case a.grants() == grant.Admin:
+		return "arranging windows, workspaces and layouts"
+	case a.grants().Has(grant.Write):
+		return "writing into the pane's own session"
+	case a.grants().Has(grant.Read):
+		return "reading"
+	}
+	return "this"
+}
+
+// grantHint says what the caller holds and how to get more: the person
+// gives grants, from a terminal outside TUIOS.
+func grantHint(need grant.Set, c caller) proto.Hint {
+	pane := "PANE"
+	if c.pane != nil {
+		pane = c.pane.ID[:8]
+	}
+	list := (c.grants | need).String()
+	return proto.Hint{Command: "tuios pane-grants",
+		Detail: "this pane holds " + c.grants.String() + "; the person gives more from a terminal outside TUIOS: tuios set-pane-grants -w " + pane + " --grants " + list +
+			", or [agents.permissions] in config.toml"}
+}

@@ -1,0 +1,417 @@
+package daemon
+
+import (
+	"github.com/tuios/tuios/internal/grant"
+	"github.com/tuios/tuios/internal/proto"
+)
+
+// Grants (seed 000, "What a pane may do"; spec §15.1): pane-grants says
+// what a pane may do, set-pane-grants gives a pane its own grants or
+// takes them back to the default, and restrict-connection narrows one
+// connection (§15.3).
+
+type paneGrantsParams struct {
+	Session string `json:"session" desc:"the session of window (default: the caller's own)" maxlen:"4096"`
+	Window  string `json:"window" desc:"a pane to look at (default: the caller's own pane; outside every pane: none, only the defaults)" maxlen:"4096"`
+}
+
+type setPaneGrantsParams struct {
+	Session string `json:"session" desc:"the session of window (default: the caller's own)" maxlen:"4096"`
+	Window  string `json:"window" req:"true" desc:"the pane whose grants change" maxlen:"4096"`
+	Grants  string `json:"grants" desc:"the pane's grants: read, write, fan, respond, files, admin, comma-separated, or none" maxlen:"256"`
+	Reset   bool   `json:"reset" desc:"back to [agents.permissions]'s default (instead of grants)"`
+}
+
+type restrictParams struct {
+	Scope    string `json:"scope" desc:"own: the caller's own session only (the default); all: every session its grants reach" accepted:"own,all" maxlen:"8"`
+	ReadOnly bool   `json:"read_only" desc:"type into no pane on this connection"`
+	PaneID   string `json:"pane_id" desc:"the caller's own pane, to check: a pane the kernel does not place the caller in is refused" maxlen:"64"`
+}
+
+// restriction is what restrict-connection left on a connection. It only
+// narrows what the caller may do anyway.
+type restriction struct {
+	all      bool // scope all: every session the caller reaches
+	readOnly bool
+	session  *Session // scope own: the caller's session; nil reaches none
+	pane     *Window  // the caller's pane, if any
+}
+
+// allows checks one verb against the restriction (the reach of the
+// session it names is the target check's, caller.reaches).
+func (r *restriction) allows(verb string, a access) *proto.Error {
+	deny := func(why string) *proto.Error {
+		return proto.Errorf(proto.CodeForbidden, "%s is refused on this connection: %s", verb, why).
+			WithHint(proto.Hint{Command: "restrict-connection", Detail: "the connection was restricted by its own caller (tuios mcp does this); a restriction only narrows"})
+	}
+	switch {
+	case a.who() == whoAnyone:
+		return nil
+	case a.who() == whoOutside:
+		return deny("it was restricted, and this is only for a terminal outside TUIOS")
+	case a.grants().Has(grant.Admin):
+		return deny("a restricted connection reads, reports, mails, types and starts agents in its reach, nothing more")
+	case a.types() && r.readOnly:
+		return deny("it is read-only: it types into no pane")
+	case a.grants().Has(grant.Fan) && r.pane == nil:
+		return deny("starting an agent needs a pane, and this connection runs in none")
+	}
+	return nil
+}
+
+// wide refuses a call that reaches past one session (all_sessions,
+// any_session, every host) for a caller that does not reach them all: a
+// pane without admin, or a connection restricted to its own session.
+// what names the param. Called without s.mu.
+func (s *Server) wide(cn *conn, what string) *proto.Error {
+	if cn == nil || !cn.callKnown {
+		return nil
+	}
+	c := cn.call
+	if r := c.restrict; r != nil && !r.all {
+		return proto.Errorf(proto.CodeForbidden, "%s with %s is refused on this connection: it was restricted to its own session", cn.verbName, what).
+			WithHint(proto.Hint{Detail: "leave " + what + " out; its own session is what it reaches"})
+	}
+	if c.inside && !c.grants.Has(grant.Admin) {
+		return proto.Errorf(proto.CodeForbidden, "%s with %s is refused for this pane: reading every session needs the admin grant", cn.verbName, what).
+			WithHint(grantHint(grant.Admin, c))
+	}
+	return nil
+}
+
+// paneGrantsView is pane-grants' answer.
+type paneGrantsView struct {
+	Type          string   `json:"type"`
+	Pane          string   `json:"pane"` // the caller's own pane ("" outside every pane)
+	Window        string   `json:"window,omitempty"`
+	Session       string   `json:"session,omitempty"`
+	Via           string   `json:"via,omitempty"` // pid: the kernel placed the caller
+	Grants        []string `json:"grants"`
+	Explicit      bool     `json:"explicit"`
+	Mode          string   `json:"mode"`
+	DefaultGrants []string `json:"default_grants"`
+	// Env is what TUIOS_PANE_GRANTS said when the pane started.
+	Env string `json:"env,omitempty"`
+	// Restricted is this connection's restriction, if any.
+	Restricted *restrictedView `json:"restricted,omitempty"`
+	// Pending is a change to [agents.permissions] (or hosts) that waits
+	// for tuios config apply; Widened says the daemon started with wider
+	// grants than it ran with last time.
+	Pending []string `json:"pending,omitempty"`
+	Widened string   `json:"widened_at_start,omitempty"`
+}
+
+type restrictedView struct {
+	Scope    string `json:"scope"`
+	ReadOnly bool   `json:"read_only"`
+}
+
+type paneGrantsSet struct {
+	Type             string   `json:"type"`
+	Session          string   `json:"session"`
+	Window           string   `json:"window"`
+	Grants           []string `json:"grants"`
+	Explicit         bool     `json:"explicit"`
+	Previous         []string `json:"previous"`
+	PreviousExplicit bool     `json:"previous_explicit"`
+}
+
+type connRestricted struct {
+	Type     string   `json:"type"`
+	Scope    string   `json:"scope"`
+	ReadOnly bool     `json:"read_only"`
+	Window   string   `json:"window"`
+	Session  string   `json:"session"`
+	Via      string   `json:"via"`
+	Sessions []string `json:"sessions"`
+}
+
+func (s *Server) grantVerbs(add addFunc) {
+	p, h := handler(s.paneGrants)
+	add("pane-grants", anyone.withLink(capNone), "Say what a pane may do through TUIOS: from inside a pane, its own grants (given or the default), the mode and default of [agents.permissions], and any change that waits for tuios config apply; outside every pane, the defaults, or a pane named with window",
+		"pane_grants", `{"verb":"pane-grants"}`, p, h)
+
+	p, h = handler(s.setPaneGrants)
+	add("set-pane-grants", anyone.withLink(capLocal)|holdsConn, "Give a pane its own grants, or with reset take it back to the default. The person may give any grants; a pane with admin may give another pane what it holds itself, never respond; a pane without admin may only narrow its own. Saved with the window across restarts",
+		"pane_grants_set", `{"verb":"set-pane-grants","params":{"window":"reviewer","grants":"read,write"}}`, p, h)
+
+	p, h = handler(s.restrictConnection)
+	add("restrict-connection", anyone.withLink(capNone)|holdsConn, "Narrow this connection, for a program that wants to hold itself to less (an MCP server, a hook): scope own reaches only the caller's own session, read_only types into no pane. It only narrows: a later call may narrow further, never widen",
+		"connection_restricted", `{"verb":"restrict-connection","params":{"scope":"own","read_only":true}}`, p, h)
+}
+
+func (s *Server) paneGrants(cn *conn, p *paneGrantsParams) (any, *proto.Error) {
+	c := s.callerOf(cn)
+	cn.call, cn.callKnown = c, true
+	perm := s.perm.Load()
+	v := paneGrantsView{Type: "pane_grants", Mode: perm.mode, DefaultGrants: perm.def.List(), Grants: []string{}}
+	v.Pending, v.Widened = s.cfg.waiting()
+	if r := c.restrict; r != nil {
+		v.Restricted = &restrictedView{Scope: "own", ReadOnly: r.readOnly}
+		if r.all {
+			v.Restricted.Scope = "all"
+		}
+	}
+	if c.pane != nil {
+		v.Pane, v.Via = c.pane.ID, "pid"
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var w *Window
+	switch {
+	case p.Window != "" || p.Session != "":
+		_, tw, err := s.target(cn, p.Session, p.Window)
+		if err != nil {
+			return nil, err
+		}
+		w = tw
+	case c.pane != nil && s.windows[c.pane.ID] == c.pane:
+		w = c.pane
+	case c.inside:
+		v.Grants = c.grants.List() // a process inside that names no pane
+		return v, nil
+	}
+	if w == nil {
+		return v, nil
+	}
+	v.Window, v.Session = w.ID, w.session.Name
+	v.Grants, v.Explicit, v.Env = s.grantsOf(w).List(), w.granted, w.startGrants
+	return v, nil
+}
+
+func (s *Server) setPaneGrants(cn *conn, p *setPaneGrantsParams) (any, *proto.Error) {
+	if (p.Grants == "") == !p.Reset {
+		return nil, proto.Errorf(proto.CodeInvalidParams, "give the grants, or reset, and not both").
+			WithHint(proto.Hint{Param: "grants", Command: "tuios set-pane-grants -w reviewer --grants read,write", Detail: "or --reset for the default"})
+	}
+	var want grant.Set
+	if !p.Reset {
+		g, err := grant.Parse(p.Grants)
+		if err != nil {
+			return nil, proto.Errorf(proto.CodeInvalidParams, "%v", err).
+				WithHint(proto.Hint{Param: "grants", Accepted: append(grant.Names(), "none")})
+		}
+		want = g
+	}
+	c := s.callerOf(cn)
+	cn.call, cn.callKnown = c, true
+	s.mu.Lock()
+	ss, w, err := s.target(cn, p.Session, p.Window)
+	if err != nil {
+		s.mu.Unlock()
+		return nil, err
+	}
+	prev, prevExplicit := s.grantsOf(w), w.granted
+	next := want
+	if p.Reset {
+		next = s.perm.Load().def
+	}
+	if err := s.mayGive(c, w, prev, next, p.Reset); err != nil {
+		s.mu.Unlock()
+		return nil, err
+	}
+	w.grants, w.granted = want, !p.Reset
+	if p.Reset {
+		w.grants = 0
+	}
+	s.mu.Unlock()
+	s.rest.changed() // restore.go: the grants are saved with the window
+	s.opt.Logf("grants: window %s of %s now holds %s (was %s)%s", w.ID[:8], ss.Name, next, prev, byText(c))
+	return paneGrantsSet{Type: "pane_grants_set", Session: ss.Name, Window: w.ID, Grants: next.List(), Explicit: !p.Reset,
+		Previous: prev.List(), PreviousExplicit: prevExplicit}, nil
+}
+
+// mayGive: the person gives anything; a pane never gives respond, never
+// more than it holds, and without admin changes only its own grants and
+// only to fewer. Called with s.mu held.
+func (s *Server) mayGive(c caller, w *Window, prev, next grant.Set, reset bool) *proto.Error {
+	if !c.inside {
+		return nil
+	}
+	verb := "set-pane-grants"
+	what := "giving " + next.String()
+	if reset {
+		what = "resetting to the default " + next.String()
+	}
+	switch {
+	case next.Has(grant.Respond) && !prev.Has(grant.Respond):
+		return proto.Errorf(proto.CodeForbidden, "%s is refused for this pane: only the person gives the respond grant (admin does not include it)", verb).
+			WithHint(proto.Hint{Command: "tuios set-pane-grants -w " + w.ID[:8] + " --grants " + next.String(), Detail: "run it from a terminal outside TUIOS"})
+	case !c.grants.Has(grant.Admin) && w != c.pane:
+		return proto.Errorf(proto.CodeForbidden, "%s is refused for this pane: a pane without admin changes only its own grants", verb).
+			WithHint(grantHint(grant.Admin, c))
+	case !c.grants.Has(grant.Admin) && !prev.Covers(next):
+		return proto.Errorf(proto.CodeForbidden, "%s is refused for this pane: %s would widen it, and a pane without admin only narrows its own grants", verb, what).
+			WithHint(grantHint(next.Missing(0)|prev.Missing(next.Expand()), c))
+	case !c.grants.Covers(next &^ prev):
+		return proto.Errorf(proto.CodeForbidden, "%s is refused for this pane: %s gives more than this pane holds (%s)", verb, what, c.grants).
+			WithHint(grantHint(c.grants.Missing(next.Expand()), c))
+	}
+	return nil
+}
+
+// byText says who changed grants, for the log.
+func byText(c caller) string {
+	switch {
+	case c.pane != nil:
+		return " by pane " + c.pane.ID[:8]
+	case c.inside:
+		return " by a process inside TUIOS"
+	}
+	return " by the person"
+}
+
+func (s *Server) restrictConnection(cn *conn, p *restrictParams) (any, *proto.Error) {
+	c := s.callerOf(cn)
+	all := p.Scope == "all"
+	old := cn.restrict
+	if old != nil && ((all && !old.all) || (old.readOnly && !p.ReadOnly)) {
+		return nil, proto.Errorf(proto.CodeForbidden, "restrict-connection only narrows: this connection is already restricted to %s", old.text()).
+			WithHint(proto.Hint{Detail: "open another connection for more"})
+	}
+	if p.PaneID != "" && (c.pane == nil || c.pane.ID != p.PaneID) {
+		return nil, proto.Errorf(proto.CodeForbidden, "pane_id %s is not the pane the kernel places this caller in", clipText(p.PaneID, 64)).
+			WithHint(proto.Hint{Param: "pane_id", Detail: "leave pane_id out: the daemon finds the caller's pane by its process"})
+	}
+	r := &restriction{all: all, readOnly: p.ReadOnly || old != nil && old.readOnly, pane: c.pane}
+	if c.pane != nil {
+		s.mu.Lock()
+		r.session = c.pane.session
+		s.mu.Unlock()
+	}
+	if old != nil && !old.all { // narrowing own to own keeps the first session
+		r.all, r.session = false, old.session
+	}
+	cn.restrict = r
+	c.restrict = r
+	res := connRestricted{Type: "connection_restricted", Scope: "own", ReadOnly: r.readOnly, Via: "pid", Sessions: []string{}}
+	if r.all {
+		res.Scope = "all"
+	}
+	if c.pane != nil {
+		res.Window = c.pane.ID
+	} else {
+		res.Via = ""
+	}
+	s.mu.Lock()
+	if r.session != nil {
+		res.Session = r.session.Name
+	}
+	for _, ss := range s.sessionsSorted() {
+		if c.reaches(ss) {
+			res.Sessions = append(res.Sessions, ss.Name)
+		}
+	}
+	s.mu.Unlock()
+	return res, nil
+}
+
+func (r *restriction) text() string {
+	t := "its own session"
+	if r.all {
+		t = "every session it reaches"
+	}
+	if r.readOnly {
+		t += ", read-only"
+	}
+	return t
+}
+
+// newGrants is what a window a call opens holds: asked (--grants) when
+// the caller may give it, else the default, except that a pane never
+// gives more than it holds: a pane without admin gives its own grants,
+// and an admin pane the default less what it lacks (respond). Only the
+// person gives respond; another machine never does. cn has passed admit.
+func (s *Server) newGrants(cn *conn, asked string) (g grant.Set, granted bool, err *proto.Error) {
+	c := caller{}
+	if cn != nil && cn.callKnown {
+		c = cn.call
+	}
+	def := s.perm.Load().def
+	if asked == "" {
+		switch {
+		case !c.inside:
+			return 0, false, nil
+		case !c.grants.Has(grant.Admin):
+			return c.grants, true, nil
+		case !c.grants.Covers(def):
+			return def & c.grants.Expand(), true, nil
+		}
+		return 0, false, nil
+	}
+	want, perr := grant.Parse(asked)
+	if perr != nil {
+		return 0, false, proto.Errorf(proto.CodeInvalidParams, "grants: %v", perr).
+			WithHint(proto.Hint{Param: "grants", Accepted: append(grant.Names(), "none")})
+	}
+	verb := "--grants"
+	switch {
+	case c.link && want.Has(grant.Respond):
+		return 0, false, proto.Errorf(proto.CodeForbidden, "%s respond is refused over a link: only the person here gives respond", verb).
+			WithHint(proto.Hint{Param: "grants", Detail: "leave respond out"})
+	case c.inside && want.Has(grant.Respond):
+		return 0, false, proto.Errorf(proto.CodeForbidden, "%s respond is refused for this pane: only the person gives the respond grant (admin does not include it)", verb).
+			WithHint(proto.Hint{Param: "grants", Command: "tuios set-pane-grants -w WINDOW --grants " + want.String(), Detail: "the person gives it from a terminal outside TUIOS"})
+	case c.inside && !c.grants.Covers(want):
+		return 0, false, proto.Errorf(proto.CodeForbidden, "%s %s is refused for this pane: a pane never gives more than it holds (%s)", verb, want, c.grants).
+			WithHint(grantHint(c.grants.Missing(want.Expand()), c))
+	}
+	return want, true, nil
+}
+
+// sessionInReach refuses a session name (which may not exist yet) the
+// caller does not reach: for a pane without admin, any but its own.
+// Called without s.mu.
+func (s *Server) sessionInReach(cn *conn, name string) *proto.Error {
+	if cn == nil || !cn.callKnown || !cn.call.inside && cn.call.restrict == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ss := s.sessions[name]; ss != nil {
+		return s.gateTarget(cn, ss, nil)
+	}
+	if c := cn.call; c.pane != nil && c.pane.session.Name == name {
+		return nil
+	}
+	return s.wide(cn, "another session")
+}
+
+// subscribeReach is what a subscription may hear: a session (and window)
+// the caller names passes the target check; none named is every session
+// for a caller that reaches them all, else its own session's events.
+func (s *Server) subscribeReach(cn *conn, session, window string) (string, string, *proto.Error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if session != "" {
+		if _, err := s.session(cn, session); err != nil {
+			return "", "", err
+		}
+	}
+	if window != "" {
+		if w := s.windows[window]; w != nil {
+			if err := s.gateTarget(cn, w.session, w); err != nil {
+				return "", "", err
+			}
+		}
+	}
+	if session != "" || !cn.callKnown {
+		return session, window, nil
+	}
+	c := cn.call
+	all := !c.inside || c.grants.Has(grant.Admin)
+	if r := c.restrict; r != nil && !r.all {
+		all = false
+	}
+	if all {
+		return "", window, nil
+	}
+	own := c.pane
+	if r := c.restrict; r != nil && r.session != nil {
+		return r.session.Name, window, nil
+	}
+	if own == nil {
+		return "", "", s.outOfReach(cn.verbName, c, nil)
+	}
+	return own.session.Name, window, nil
+}
