@@ -35,6 +35,7 @@ func Main(args []string) int {
 	exit := fs.Bool("exit", false, "exit after the turn instead of waiting at the idle prompt")
 	finish := fs.String("finish", "", "also report the end of the turn with OSC 7501: done (or empty for none)")
 	deaf := fs.Bool("deaf", false, "take no prompt at the idle prompt: what is typed there changes nothing (q alone still quits)")
+	alt := fs.Bool("alt-screen", false, "draw on the alternate screen, as a full-screen agent does: what scrolls off its top is gone (no history)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -44,6 +45,10 @@ func Main(args []string) int {
 	in := bufio.NewReader(os.Stdin)
 	raw := rawMode()
 	defer raw.restore()
+	if *alt {
+		out("\x1b[?1049h\x1b[H")
+		defer out("\x1b[?1049l")
+	}
 
 	out("\x1b]2;✳ pretend-agent\x07")
 	out("\x1b[1mpretend-agent\x1b[0m — a stand-in for a coding agent\r\n\r\n")
