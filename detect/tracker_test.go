@@ -35,7 +35,7 @@ func TestMain(m *testing.M) {
 
 // agentBin builds examples/pretend-agent once, as a program named claude:
 // its comm is then "claude", which the claude-code manifest recognises.
-func agentBin(t *testing.T) string {
+func agentBin(t testing.TB) string {
 	t.Helper()
 	agentOnce.Do(func() {
 		agentDir, agentErr = os.MkdirTemp("", "tuios-pretend-")

@@ -39,7 +39,7 @@ type claudeInstall struct {
 	stub    bool   // the shim's target is npm's stub (the postinstall did not run)
 }
 
-func findClaude(t *testing.T) claudeInstall {
+func findClaude(t testing.TB) claudeInstall {
 	t.Helper()
 	prefix := os.Getenv("TUIOS_AGENTS_PREFIX")
 	if prefix == "" {
@@ -121,7 +121,7 @@ func linkOrCopy(t *testing.T, src, dst string) {
 // workspace trust question for work, and whether to use the
 // ANTHROPIC_API_KEY found in the environment (answered by the key's last
 // 20 characters). Nothing else is needed.
-func seedClaudeHome(t *testing.T, home, work string) {
+func seedClaudeHome(t testing.TB, home, work string) {
 	t.Helper()
 	seed := map[string]any{
 		"hasCompletedOnboarding": true,
