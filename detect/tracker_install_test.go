@@ -4,7 +4,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -123,7 +122,7 @@ func TestHooklessJoinVerifiesEachInstallShape(t *testing.T) {
 				}
 				defer w.Close()
 				r := newTrackerRigClock(t, clock, detect.TrackerOptions{StallAfter: -1, Home: home, Watcher: w})
-				dir := filepath.Join(home, ".claude", "projects", strings.ReplaceAll(work, "/", "-"))
+				dir := filepath.Join(home, ".claude", "projects", transcript.ProjectName(work))
 				os.MkdirAll(dir, 0o700)
 				v := version
 				if !match {
@@ -202,7 +201,7 @@ func huntJoins(t *testing.T, firstRun bool) {
 
 	// The prompt is submitted: the project directory and the file appear.
 	base := r.clock.Pending()
-	dir := filepath.Join(projects, strings.ReplaceAll(work, "/", "-"))
+	dir := filepath.Join(projects, transcript.ProjectName(work))
 	os.MkdirAll(dir, 0o700)
 	file := filepath.Join(dir, "s.jsonl")
 	os.WriteFile(file, []byte(transcriptRec(work, "claude", "user", "")), 0o600)
@@ -240,7 +239,7 @@ func TestAHookPathEndsTheHunt(t *testing.T) {
 	}
 	defer w.Close()
 	r := newTrackerRigClock(t, clock, detect.TrackerOptions{StallAfter: -1, Home: home, Watcher: w})
-	dir := filepath.Join(home, ".claude", "projects", strings.ReplaceAll(work, "/", "-"))
+	dir := filepath.Join(home, ".claude", "projects", transcript.ProjectName(work))
 	os.MkdirAll(dir, 0o700)
 	// Two files verify: the search refuses to guess and keeps hunting.
 	for _, n := range []string{"a.jsonl", "b.jsonl"} {

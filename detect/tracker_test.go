@@ -297,7 +297,7 @@ func TestTrackerFollowsTheTranscript(t *testing.T) {
 	}
 	defer w.Close()
 	r := newTrackerRigClock(t, clock, detect.TrackerOptions{StallAfter: -1, Home: home, Watcher: w})
-	dir := filepath.Join(home, ".claude", "projects", strings.ReplaceAll(work, "/", "-"))
+	dir := filepath.Join(home, ".claude", "projects", transcript.ProjectName(work))
 	os.MkdirAll(dir, 0o700)
 	file := filepath.Join(dir, "s.jsonl")
 	rec := func(typ, stop string) string {

@@ -512,44 +512,52 @@ func (p *Pane) applySearch(s *search, r *ioResult) {
 	}
 }
 
-// runSearch reads the agent's working directory and looks for its
-// transcript in its project directory. With a session file in the
-// manifest it reads the agent's first: a valid one that names the pane's
-// working directory decides (its transcript, or pending while that is not
-// written yet), whatever else verifies. Otherwise a hunt searches: it
-// reads the version of the agent's install and returns the one file that
-// verifies. With no file, the directory to watch for one: the project
-// directory, or while that does not exist yet the nearest existing parent
-// (at most huntUp levels up, never above home), "" when none. A joined
-// pane's search reads only the session file. No lock is held: this is
-// where the /proc reads, the package.json reads and the transcript and
-// session file reads of a search happen.
+// runSearch looks for the agent's transcript. With a session file in the
+// manifest it reads the agent's first: a valid one decides (the
+// transcript of the session it names, found by the session's id wherever
+// it lies, or pending while that is not written yet, watching the
+// project directory the session's folder names), whatever else verifies
+// and whatever the pane's folder is called. Otherwise a hunt searches:
+// it reads the agent's working directory and the version of its install
+// and returns the one file in the project directory that verifies. With
+// no file, the directory to watch for one: the project directory, or
+// while that does not exist yet the nearest existing parent (at most
+// huntUp levels up, never above home), "" when none. A joined pane's
+// search reads only the session file. No lock is held: this is where the
+// /proc reads, the package.json reads and the transcript and session
+// file reads of a search happen.
 func runSearch(det *Detector, s *search) found {
 	var f found
+	if s.spec.SessionFile != "" {
+		// A valid session file is watched from then on, so a new session
+		// (/clear, /resume) is followed on its change.
+		if sessPath, sess, ok := agentSession(det.sys, s.spec.SessionFile, s.home, s.proc); ok {
+			f.sessPath = sessPath
+			path, expected, err := sess.Locate(s.spec.Dir, s.home, s.spec.Glob)
+			var te *transcript.Error
+			switch {
+			case err == nil:
+				f.path, f.session = path, true
+				return f
+			case errors.As(err, &te) && te.Code() == transcript.CodeNotExist:
+				f.pending = true
+				if expected != "" {
+					f.dir = watchTarget(expected, s.home)
+				}
+				return f
+			}
+			// Two copies of the session's transcript: a hunt verifies.
+		}
+	}
+	if !s.hunting {
+		return f
+	}
 	fg, err := det.Foreground(s.shellPID)
 	if err != nil || fg.Cwd == "" {
 		return f
 	}
 	dir, ok := transcript.ProjectDir(s.spec.Dir, s.home, fg.Cwd)
 	if !ok {
-		return f
-	}
-	if s.spec.SessionFile != "" {
-		// A valid session file is watched from then on, so a new session
-		// (/clear, /resume) is followed on its change.
-		if sessPath, sess, ok := agentSession(det.sys, s.spec.SessionFile, s.home, s.proc); ok && sess.CWD == fg.Cwd {
-			f.sessPath = sessPath
-			if path, ok := sess.TranscriptPath(dir, s.spec.Glob); ok {
-				if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
-					f.path, f.session = path, true
-					return f
-				}
-				f.pending, f.dir = true, watchTarget(dir, s.home)
-				return f
-			}
-		}
-	}
-	if !s.hunting {
 		return f
 	}
 	hs := s.io

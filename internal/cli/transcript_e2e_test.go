@@ -266,7 +266,7 @@ func TestRealClaudeCodeTurnEndsDoneFromItsTranscript(t *testing.T) {
 	}
 	for _, shape := range shapes {
 		t.Run(shape.name, func(t *testing.T) {
-			claudeTurn(t, shape.cmd, "")
+			claudeTurn(t, shape.cmd, "", nil)
 		})
 	}
 	// Every earlier session in the directory, by the same version, left a
@@ -275,12 +275,12 @@ func TestRealClaudeCodeTurnEndsDoneFromItsTranscript(t *testing.T) {
 	// written. The pane joins by Claude Code's session file for its pid
 	// (~/.claude/sessions/<pid>.json) instead.
 	t.Run("npm shim, after an earlier session", func(t *testing.T) {
-		claudeTurn(t, shapes[0].cmd, in.version)
+		claudeTurn(t, shapes[0].cmd, in.version, nil)
 	})
 	// Under npm's node launcher the agent detected is node, and its child
 	// (the binary) writes the session file for its own pid.
 	t.Run("npm wrapper under node, after an earlier session", func(t *testing.T) {
-		claudeTurn(t, shapes[2].cmd, in.version)
+		claudeTurn(t, shapes[2].cmd, in.version, nil)
 	})
 }
 
@@ -326,8 +326,10 @@ func writeEarlierSession(t *testing.T, home, work, version string) string {
 // pane ends it done, at source transcript, soon after the turn's end.
 // With earlierVersion, an earlier session of that version left its
 // transcript in the project directory first: the pane must neither read
-// it nor be kept from joining the new one by it.
-func claudeTurn(t *testing.T, command func(t *testing.T, home, scratch string) string, earlierVersion string) {
+// it nor be kept from joining the new one by it. place makes the folder
+// the turn runs in: its real path, and the path the shell changes to (a
+// symlink may lead there); nil is the env's plain work directory.
+func claudeTurn(t *testing.T, command func(t *testing.T, home, scratch string) string, earlierVersion string, place func(t *testing.T, e *env) (real, cd string)) {
 	const answer = "Hello from the stand-in."
 	api, err := standin.Start(standin.Options{Turns: []standin.Reply{{Text: answer, Delay: 1500 * time.Millisecond, Gap: 20 * time.Millisecond}}})
 	if err != nil {
@@ -338,6 +340,10 @@ func claudeTurn(t *testing.T, command func(t *testing.T, home, scratch string) s
 	e := newEnv(t)
 	home := filepath.Join(e.dir, "home")
 	work := e.workDir()
+	cd := work
+	if place != nil {
+		work, cd = place(t, e)
+	}
 	seedClaudeHome(t, home, work)
 	earlier := ""
 	if earlierVersion != "" {
@@ -354,7 +360,7 @@ func claudeTurn(t *testing.T, command func(t *testing.T, home, scratch string) s
 	e.ok("new", "--detach", "work")
 	e.ok("wait-for", "window-output", "-s", "work", "--pattern", `(?m)^\$`, "--timeout", "10000")
 	events := e.watchAgentEvents(t)
-	e.ok("send-text", "-s", "work", "cd "+work+" && "+cmd+"\n")
+	e.ok("send-text", "-s", "work", "cd "+singleQuoted(cd)+" && "+cmd+"\n")
 	if r := e.run("wait-for", "window-output", "-s", "work", "--pattern", `for shortcuts`, "--timeout", "60000"); r.code != 0 {
 		t.Fatalf("Claude Code's prompt never came:\n%s", e.ok("capture-pane", "-s", "work"))
 	}
@@ -405,7 +411,9 @@ func claudeTurn(t *testing.T, command func(t *testing.T, home, scratch string) s
 	}
 
 	// How long after the turn's end did the pane read done?
-	files, _ := filepath.Glob(filepath.Join(home, ".claude", "projects", strings.ReplaceAll(work, "/", "-"), "*.jsonl"))
+	// Whatever the project directory is called: the only transcripts are
+	// this turn's and the earlier one.
+	files, _ := filepath.Glob(filepath.Join(home, ".claude", "projects", "*", "*.jsonl"))
 	files = slices.DeleteFunc(files, func(f string) bool { return f == earlier })
 	if len(files) != 1 {
 		t.Fatalf("transcripts: %q", files)
@@ -430,7 +438,7 @@ func claudeTurn(t *testing.T, command func(t *testing.T, home, scratch string) s
 		t.Fatalf("no done event from the transcript: %+v", events.all())
 	}
 	lag := doneAt.Sub(ended)
-	t.Logf("done from the transcript %v after the end_turn record's timestamp (working seen first: %v)", lag.Round(time.Millisecond), sawWorking)
+	t.Logf("done from the transcript %v after the end_turn record's timestamp (working seen first: %v; transcript %s)", lag.Round(time.Millisecond), sawWorking, filepath.Base(filepath.Dir(files[0])))
 	// Generous: the point is that no 10 s search interval nor the 30 s
 	// stall window stands between the turn's end and done. Done before
 	// the end was written was read from another file.
