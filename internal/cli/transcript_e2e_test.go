@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tuios/tuios/detect/transcript"
 	"github.com/tuios/tuios/internal/standin"
 )
 
@@ -387,6 +388,7 @@ func claudeTurn(t *testing.T, command func(t *testing.T, home, scratch string) s
 		}
 	}
 	prompted := time.Now()
+	written := endTurnWritten(t, home, earlier)
 
 	e.ok("send-text", "-s", "work", "Say hello")
 	time.Sleep(300 * time.Millisecond)
@@ -438,7 +440,12 @@ func claudeTurn(t *testing.T, command func(t *testing.T, home, scratch string) s
 		t.Fatalf("no done event from the transcript: %+v", events.all())
 	}
 	lag := doneAt.Sub(ended)
-	t.Logf("done from the transcript %v after the end_turn record's timestamp (working seen first: %v; transcript %s)", lag.Round(time.Millisecond), sawWorking, filepath.Base(filepath.Dir(files[0])))
+	t.Logf("done from the transcript %v after the end_turn record's timestamp, %v after the record was in the file (working seen first: %v)",
+		lag.Round(time.Millisecond), doneAt.Sub(written()).Round(time.Millisecond), sawWorking)
+	// Claude Code's own name for the folder's project directory.
+	if got, want := filepath.Base(filepath.Dir(files[0])), transcript.ProjectName(work); got != want {
+		t.Errorf("Claude Code named the project directory %q, ProjectName says %q", got, want)
+	}
 	// Generous: the point is that no 10 s search interval nor the 30 s
 	// stall window stands between the turn's end and done. Done before
 	// the end was written was read from another file.
@@ -547,4 +554,48 @@ func clearThenTurn(t *testing.T, e *env, events *agentEvents, home, work, first 
 	if lag > 5*time.Second || lag < -100*time.Millisecond {
 		t.Fatalf("done came %v after the new session's turn ended", lag)
 	}
+}
+
+// endTurnWritten watches (every 5 ms) the transcripts under home's
+// projects, but skip, for the first end_turn record, and returns a
+// function that gives the time it was first seen in a file (zero when
+// never) and stops the watch.
+func endTurnWritten(t *testing.T, home, skip string) func() time.Time {
+	var mu sync.Mutex
+	var at time.Time
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(5 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+			}
+			files, _ := filepath.Glob(filepath.Join(home, ".claude", "projects", "*", "*.jsonl"))
+			for _, f := range files {
+				if f == skip {
+					continue
+				}
+				if b, err := os.ReadFile(f); err == nil && bytes.Contains(b, []byte(`"stop_reason":"end_turn"`)) {
+					mu.Lock()
+					at = time.Now()
+					mu.Unlock()
+					return
+				}
+			}
+		}
+	}()
+	var once sync.Once
+	get := func() time.Time {
+		once.Do(func() { close(stop); <-done })
+		mu.Lock()
+		defer mu.Unlock()
+		return at
+	}
+	t.Cleanup(func() { get() })
+	return get
 }
