@@ -2,6 +2,7 @@ package cli_test
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -142,13 +143,15 @@ func BenchmarkRealClaudeCodePermissionPrompt(b *testing.B) {
 	time.Sleep(300 * time.Millisecond)
 	proc.Write([]byte("claude\n"))
 	waitScreen("for shortcuts")
-	var lags []time.Duration
+	statuses := watchSessionStatus(b, filepath.Join(home, ".claude", "sessions"))
+	var lags, waitingLags, idleLags []time.Duration
 	joined := 0
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		mu.Lock()
 		paintedAt = time.Time{}
 		mu.Unlock()
+		began := time.Now()
 		sub := arb.Subscribe(agentstate.SubscribeOptions{Pane: "w", Buffer: 256})
 		proc.Write([]byte("Run the command"))
 		time.Sleep(300 * time.Millisecond) // Claude Code takes a fast Enter after text as part of a paste
@@ -181,7 +184,27 @@ func BenchmarkRealClaudeCodePermissionPrompt(b *testing.B) {
 		sub.Close()
 		lags = append(lags, needed.Sub(at))
 		proc.Write([]byte("\r")) // "1. Yes" is selected
-		waitState(agentstate.Done)
+		doneAt := waitState(agentstate.Done).StateAt
+		// What Claude Code's session file said meanwhile: when it said
+		// waiting (against the paint), and idle (against done from the
+		// transcript).
+		time.Sleep(200 * time.Millisecond)
+		var seq []string
+		for _, st := range statuses() {
+			if st.at.Before(began) {
+				continue
+			}
+			seq = append(seq, st.status+"@"+st.at.Sub(began).Round(time.Millisecond).String())
+			if st.status == "waiting" && st.waitingFor == "permission prompt" {
+				waitingLags = append(waitingLags, st.at.Sub(at))
+			}
+			if st.status == "idle" && st.at.After(at) {
+				idleLags = append(idleLags, st.at.Sub(doneAt))
+			}
+		}
+		if i == 0 {
+			b.Logf("session file status over the turn: %v (dialog painted @%v, done @%v)", seq, at.Sub(began).Round(time.Millisecond), doneAt.Sub(began).Round(time.Millisecond))
+		}
 	}
 	b.StopTimer()
 	slices.Sort(lags)
@@ -189,6 +212,64 @@ func BenchmarkRealClaudeCodePermissionPrompt(b *testing.B) {
 	b.ReportMetric(float64(lags[len(lags)-1].Microseconds())/1000, "ms-worst")
 	b.ReportMetric(float64(joined), "joined")
 	b.Logf("lags %v", lags)
+	if len(waitingLags) > 0 && len(idleLags) > 0 {
+		slices.Sort(waitingLags)
+		slices.Sort(idleLags)
+		b.ReportMetric(float64(waitingLags[len(waitingLags)/2].Microseconds())/1000, "ms-status-waiting-after-paint")
+		b.ReportMetric(float64(idleLags[len(idleLags)/2].Microseconds())/1000, "ms-status-idle-after-done")
+		b.Logf("status waiting after the paint %v; status idle after done %v", waitingLags, idleLags)
+	}
 	proc.Write([]byte{3})
 	proc.Write([]byte{3})
+}
+
+// sessionStatus is one value Claude Code's session file took.
+type sessionStatus struct {
+	at                 time.Time
+	status, waitingFor string
+}
+
+// watchSessionStatus polls (every 5 ms) the session files in dir and
+// records each change of status; the function returns them so far.
+func watchSessionStatus(b *testing.B, dir string) func() []sessionStatus {
+	var mu sync.Mutex
+	var list []sessionStatus
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(5 * time.Millisecond)
+		defer tick.Stop()
+		last := ""
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+			}
+			files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+			for _, f := range files {
+				var sf struct {
+					Status     string `json:"status"`
+					WaitingFor string `json:"waitingFor"`
+				}
+				raw, err := os.ReadFile(f)
+				if err != nil || json.Unmarshal(raw, &sf) != nil {
+					continue
+				}
+				if k := sf.Status + "/" + sf.WaitingFor; k != last {
+					last = k
+					mu.Lock()
+					list = append(list, sessionStatus{time.Now(), sf.Status, sf.WaitingFor})
+					mu.Unlock()
+				}
+			}
+		}
+	}()
+	b.Cleanup(func() { close(stop); <-done })
+	return func() []sessionStatus {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]sessionStatus(nil), list...)
+	}
 }
