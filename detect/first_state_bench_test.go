@@ -92,6 +92,7 @@ func BenchmarkFirstState(b *testing.B) {
 			slices.Sort(lags)
 			b.ReportMetric(float64(lags[len(lags)/2].Microseconds())/1000, "ms-median")
 			b.ReportMetric(float64(lags[len(lags)-1].Microseconds())/1000, "ms-worst")
+			b.Logf("lags %v", lags)
 		})
 	}
 }
