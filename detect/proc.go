@@ -59,12 +59,19 @@ type statInfo struct {
 	tpgid    int
 	nthreads int
 	start    uint64 // starttime, clock ticks after boot
+	// image is arg_start and env_end (fields 48 and 51): where the
+	// current program's argv and environment lie. An exec places them
+	// anew (the stack is randomised, and the environment's size usually
+	// changes), so a change says the process ran exec, which pid, start
+	// time and often comm do not. Zero when the kernel withholds them.
+	image [2]uint64
 }
 
 // parseStat reads a /proc/<pid>/stat line. The comm field may hold spaces
 // and parentheses, so fields are counted from after the last ')': state(3),
 // ppid(4), pgrp(5), session(6), tty_nr(7), tpgid(8) … num_threads(20) …
-// starttime(22). ok is false when the line is malformed.
+// starttime(22) … arg_start(48) … env_end(51). ok is false when the line
+// is malformed.
 func parseStat(b []byte) (st statInfo, ok bool) {
 	open := bytes.IndexByte(b, '(')
 	end := bytes.LastIndexByte(b, ')')
@@ -74,7 +81,7 @@ func parseStat(b []byte) (st statInfo, ok bool) {
 	st.comm = b[open+1 : end]
 	rest := b[end+1:]
 	field := 3
-	for len(rest) > 0 && field <= 22 {
+	for len(rest) > 0 && field <= 51 {
 		// skip spaces
 		i := 0
 		for i < len(rest) && (rest[i] == ' ' || rest[i] == '\n' || rest[i] == '\t') {
@@ -108,7 +115,7 @@ func parseStat(b []byte) (st statInfo, ok bool) {
 			case 20:
 				st.nthreads = n
 			}
-		case 22:
+		case 22, 48, 51:
 			var v uint64
 			for _, c := range tok {
 				if c < '0' || c > '9' {
@@ -116,7 +123,14 @@ func parseStat(b []byte) (st statInfo, ok bool) {
 				}
 				v = v*10 + uint64(c-'0')
 			}
-			st.start = v
+			switch field {
+			case 22:
+				st.start = v
+			case 48:
+				st.image[0] = v
+			case 51:
+				st.image[1] = v
+			}
 		}
 		field++
 	}

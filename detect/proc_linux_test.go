@@ -600,3 +600,42 @@ func TestLongCmdline(t *testing.T) {
 		t.Fatalf("read %d args, want %d", len(argv), 4+len(args))
 	}
 }
+
+// A leader that runs exec keeping its pid, start time and comm (a program
+// that re-executes itself, as the pretend agent does to name itself with
+// TUIOS_AGENT) is looked at again: where its argv and environment lie
+// changed. Read before the exec, it was a plain program; after, the hint
+// it now carries makes it an agent.
+func TestDetectSeesAnExecThatKeepsTheComm(t *testing.T) {
+	perl, err := exec.LookPath("perl")
+	if err != nil {
+		t.Skip("no perl")
+	}
+	p := newPane(t)
+	d := NewDetector(DetectorOptions{Registry: testRegistry(t)})
+	defer d.Close()
+	gate := filepath.Join(t.TempDir(), "go")
+	fg := p.start(perl+` -e 'select(undef,undef,undef,0.01) until -e "`+gate+`"; $ENV{TUIOS_AGENT}="claude-code"; exec $^X, "-e", "sleep 600"'`, "perl", "")
+	if m, err := d.Detect(p.shell); err != nil || m.Agent {
+		t.Fatalf("before the exec: %+v %v", m, err)
+	}
+	if m, _ := d.Detect(p.shell); m.Agent {
+		t.Fatal("the steady read changed its mind before the exec")
+	}
+	os.WriteFile(gate, nil, 0o600)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		env, _ := os.ReadFile("/proc/" + strconv.Itoa(fg.Leader.PID) + "/environ")
+		if strings.Contains(string(env), "TUIOS_AGENT=claude-code") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("perl never ran exec")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	m, err := d.Detect(p.shell)
+	if err != nil || !m.Agent || m.HarnessID != "claude-code" || m.Process.PID != fg.Leader.PID {
+		t.Fatalf("after the exec: %+v %v", m, err)
+	}
+}

@@ -15,23 +15,25 @@ import (
 // Enter that started it, hands the terminal to a new process group and
 // that process execs the agent; the agent itself may then print nothing
 // for a while (Claude Code 2.1.197: about 0.6 s). So the Enter's echo is
-// the last output before the agent is in front, and a pane whose reading
-// is unsettled (the shell in front, nothing readable, a process caught in
-// its exec, a wrapper) is read again DetectGap, then 2 and 4 times that,
-// after its last output: 175 ms in all, then nothing until it prints
-// again. Output reads a pane at most once per DetectGap while it is
-// unsettled and once per ReconcileInterval once settled (an agent, or a
-// program that neither wraps nor is one), and a skipped chunk arms one
-// trailing read, so the last change before a silence is always read. A
-// pane that prints nothing is read only by the tick and arms nothing.
+// the last output before the agent is in front (often before the shell
+// has even read the line: the terminal echoes it), and a pane whose
+// reading is unsettled (the shell in front, nothing readable, a process
+// caught in its exec, a wrapper) is read again every DetectGap after its
+// last output, 8 times (200 ms), then not until it prints again; a
+// settled reading (an agent, or a program that neither wraps nor is one)
+// is not. Output reads a pane at most once per DetectGap, or once per
+// ReconcileInterval while an agent is in front (the agent's own output is
+// most of it), and a skipped chunk arms one trailing read, so the last
+// change before a silence is always read. A pane that prints nothing is
+// read only by the tick and arms nothing.
 
 // DetectGap is the least time between two output-driven reads of a pane
-// whose foreground is unsettled, and the first re-read after its output.
+// with no agent in front, and between the re-reads after its output.
 const DetectGap = 25 * time.Millisecond
 
 // detectRechecks is how many times an unsettled pane is read again after
-// its last output.
-const detectRechecks = 3
+// its last output, DetectGap apart.
+const detectRechecks = 8
 
 // detection is what a pane keeps about reading its foreground. Reads run
 // unlocked; one is out at a time (busy), and each is numbered so a result
@@ -43,6 +45,7 @@ type detection struct {
 	tickOwed bool // a tick came while a read was out: apply that read as the tick
 	last     time.Time
 	settled  bool // the last reading will not change without output
+	agent    bool // the last reading found an agent
 	rechecks int  // re-reads since the last output
 	timer    agentstate.Timer
 	armed    bool
@@ -75,9 +78,9 @@ func (p *Pane) detectOnOutput(now time.Time) uint64 {
 		return 0
 	}
 	p.det.rechecks = 0
-	gap := ReconcileInterval
-	if !p.det.settled {
-		gap = DetectGap
+	gap := DetectGap
+	if p.det.agent {
+		gap = ReconcileInterval
 	}
 	due := p.det.last.Add(gap)
 	if p.det.busy || now.Before(due) {
@@ -165,7 +168,7 @@ func (p *Pane) applyDetection(m Match, kind detectKind) {
 	a := p.t.arb
 	p.setForeground(m)
 	s := sighting(m)
-	p.det.settled = settled(m)
+	p.det.settled, p.det.agent = settled(m), m.Agent
 	if kind == detectTick {
 		a.Detected(p.id, s)
 	} else {
@@ -174,7 +177,7 @@ func (p *Pane) applyDetection(m Match, kind detectKind) {
 		}
 		a.Reconcile(p.id, s)
 		if !p.det.settled && p.det.rechecks < detectRechecks {
-			p.armDetect(DetectGap << p.det.rechecks)
+			p.armDetect(DetectGap)
 			p.det.rechecks++
 		}
 	}

@@ -150,7 +150,7 @@ type agentEvent struct {
 	Time   string `json:"time"`
 }
 
-func (e *env) watchAgentEvents(t *testing.T) *agentEvents {
+func (e *env) watchAgentEvents(t testing.TB) *agentEvents {
 	t.Helper()
 	cmd := exec.Command(e.bin, "events", "--types", "agent-state")
 	cmd.Env = e.vars
