@@ -639,3 +639,28 @@ func TestDetectSeesAnExecThatKeepsTheComm(t *testing.T) {
 		t.Fatalf("after the exec: %+v %v", m, err)
 	}
 }
+
+// image reads arg_start (48) and env_end (51), and is zero for a line the
+// kernel cut short or filled with zeros (another user's process).
+func TestStatImage(t *testing.T) {
+	head := "7 (a b) S 1 7 7 34816 7 4194560 0 0 0 0 0 0 0 0 20 0 9 0 777"
+	mid := " 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25"
+	for _, c := range []struct {
+		line string
+		want [2]uint64
+	}{
+		{head + mid + " 140730759461391 140730759462000 140730759462001 140730759462863 0\n", [2]uint64{140730759461391, 140730759462863}},
+		{head + mid + " 140730759461391 140730759462000 140730759462001 140730759462863", [2]uint64{140730759461391, 140730759462863}},
+		{head + mid + " 140730759461391 1", [2]uint64{}},
+		{head, [2]uint64{}},
+		{head + mid + " 0 0 0 0 0\n", [2]uint64{}},
+	} {
+		st, ok := parseStat([]byte(c.line))
+		if !ok || st.start != 777 {
+			t.Fatalf("parseStat(%q) = %+v %v", c.line, st, ok)
+		}
+		if got := st.image(); got != c.want {
+			t.Errorf("image of %q = %v, want %v", c.line, got, c.want)
+		}
+	}
+}

@@ -40,8 +40,9 @@ type DetectorOptions struct {
 // files of the shell and of that leader. A steady tick (same leader, still
 // the same process: an open /proc/<pid>/stat stops reading once its
 // process is reaped, so a reused pid is never mistaken for it; the same
-// comm and the same place for its argv and environment, so an exec is
-// noticed, even one that keeps the name) reads only those two stat lines when
+// comm, so an exec is noticed, and for a leader that is no agent the same
+// place for its argv and environment, so an exec that keeps the name is
+// noticed too) reads only those two stat lines when
 // the leader decided on its own (an agent, or a program that is neither
 // agent nor wrapper). Behind a wrapper the group is walked again on every
 // call, since what runs behind it may change. Call Forget when a pane
@@ -75,7 +76,6 @@ type entry struct {
 	// stays in the leader's group and keeps its comm, the result holds.
 	member      statHandle
 	memberStart uint64
-	memberImage [2]uint64
 	memberComm  []byte
 	// view is the leader's predicate inputs; leaderNoMatch says its own
 	// identity matched nothing (so a re-walk does not match it again).
@@ -181,7 +181,7 @@ func (e *entry) close(s sysProc) {
 func (e *entry) dropMember(s sysProc) {
 	s.closeHandle(e.member)
 	e.member = statHandle{fd: -1}
-	e.memberStart, e.memberImage, e.memberComm = 0, [2]uint64{}, nil
+	e.memberStart, e.memberComm = 0, nil
 }
 
 func (e *entry) dropLeader(s sysProc) {
@@ -272,13 +272,14 @@ func (d *Detector) Detect(shellPID int) (Match, error) {
 	}
 	if tpgid == e.leaderPID && e.leader.fd >= 0 {
 		lst, err := d.sys.readHandle(e.leader, buf[:])
-		if err == nil && lst.start == e.leaderStart && lst.image == e.leaderImage && lst.state != 'Z' && bytes.Equal(lst.comm, e.leaderComm) {
+		if err == nil && lst.start == e.leaderStart && lst.state != 'Z' && bytes.Equal(lst.comm, e.leaderComm) &&
+			((e.final && e.result.Agent) || lst.image() == e.leaderImage) {
 			if e.final {
 				return e.result, nil
 			}
 			if e.member.fd >= 0 {
 				mst, err := d.sys.readHandle(e.member, buf[:])
-				if err == nil && mst.start == e.memberStart && mst.image == e.memberImage && mst.state != 'Z' && mst.pgrp == e.leaderPID &&
+				if err == nil && mst.start == e.memberStart && mst.state != 'Z' && mst.pgrp == e.leaderPID &&
 					bytes.Equal(mst.comm, e.memberComm) {
 					return e.result, nil
 				}
@@ -313,7 +314,7 @@ func (d *Detector) Detect(shellPID int) (Match, error) {
 			e.leader = h
 			e.leaderPID = tpgid
 			e.leaderStart = hst.start
-			e.leaderImage = hst.image
+			e.leaderImage = hst.image()
 			e.leaderComm = append([]byte(nil), hst.comm...)
 			e.fg = fg
 		} else {
@@ -347,7 +348,7 @@ func (d *Detector) keepMember(e *entry, m Match, buf []byte) {
 		d.sys.closeHandle(h)
 		return
 	}
-	e.member, e.memberStart, e.memberImage, e.memberComm, e.result = h, st.start, st.image, append([]byte(nil), st.comm...), m
+	e.member, e.memberStart, e.memberComm, e.result = h, st.start, append([]byte(nil), st.comm...), m
 }
 
 func (d *Detector) drop(shellPID int, e *entry) {
