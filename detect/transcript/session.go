@@ -22,6 +22,24 @@ import (
 // ReadSession takes only the four fields that tie a file to a process and
 // a transcript. Everything else in the file (its name, status, the time
 // stamps) is skipped by encoding/json without being built.
+//
+// The status is Claude Code's own account of its state, set from its UI
+// (2.1.197): "idle" at the prompt, "busy" while a turn runs, "waiting"
+// with waitingFor "permission prompt" (or "input needed", "worker
+// request", "sandbox request", "dialog open") while a dialog waits, and
+// "shell" when idle with a background shell running; statusUpdatedAt
+// stamps each change. Measured over 10 real turns with one Bash
+// permission dialog each (BenchmarkRealClaudeCodePermissionPrompt in
+// internal/cli): "waiting" landed 8 to 244 ms after the dialog was painted
+// (median 47 ms), against 400 ms for the screen rule's settle look; "idle"
+// landed 111 to 365 ms (median 191 ms) before the transcript's end_turn
+// was read (about 150 ms after it reached the file). It is faster, but it
+// is not read: it is an undocumented field of an internal file whose
+// values have no contract, "waiting" also covers dialogs the person
+// opened (dialog open), and needs_input is the state that raises an
+// alert, so it stays with the screen, which reads the dialog itself within
+// the 450 ms the product promises, and done stays with the transcript,
+// whose end_turn is the turn's own record.
 
 // SessionMax bounds a session file read; a larger one is refused.
 const SessionMax = 64 << 10
