@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -65,6 +66,9 @@ type rig struct {
 	proc  *pty.Process
 	pane  *detect.Pane
 	done  chan struct{}
+	// chunks read from the PTY, and chunks whose Write returned: equal,
+	// no chunk is inside the tracker.
+	read, written atomic.Int64
 }
 
 func newTrackerRig(t *testing.T, opt detect.TrackerOptions) *rig {
@@ -94,7 +98,9 @@ func newTrackerRigClock(t *testing.T, clock *fakeclock.Clock, opt detect.Tracker
 		for {
 			n, err := proc.Read(buf)
 			if n > 0 {
+				r.read.Add(1)
 				r.pane.Write(buf[:n])
+				r.written.Add(1)
 			}
 			if err != nil {
 				return
@@ -112,12 +118,13 @@ func newTrackerRigClock(t *testing.T, clock *fakeclock.Clock, opt detect.Tracker
 
 func (r *rig) typeLine(s string) { r.proc.Write([]byte(s + "\n")) }
 
-// waitScreen waits (bounded) until the pane's screen shows s: the chunk
-// that painted it has then been through the tracker.
+// waitScreen waits (bounded) until the pane's screen shows s and the
+// chunk that painted it has been through the tracker (its Write returned,
+// so the looks and reads it asked for are armed).
 func (r *rig) waitScreen(s string) {
 	r.t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
-	for !strings.Contains(r.pane.Screen().Text(), s) {
+	for !strings.Contains(r.pane.Screen().Text(), s) || r.read.Load() != r.written.Load() {
 		if time.Now().After(deadline) {
 			r.t.Fatalf("the screen never showed %q:\n%s", s, r.pane.Screen().Text())
 		}
