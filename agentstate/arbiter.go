@@ -188,6 +188,11 @@ type pane struct {
 
 	turnStart time.Time
 	inTurn    bool
+	// turnWorked: a source other than the detector said working during
+	// the turn. Only the detector's appearance (or its take-back) began
+	// it otherwise, and the agent's own word that it is at rest then
+	// ends no turn (see turn).
+	turnWorked bool
 	seq       uint64 // completion_seq
 	seenSeq   uint64
 
@@ -521,6 +526,9 @@ func (a *Arbiter) write(p *pane, r Report, msg string, kind Kind, harness string
 		p.hold = hold{}
 	}
 	p.gate = idleGate{}
+	if r.State == Working && r.Source != SourceDetect {
+		p.turnWorked = true
+	}
 	a.setState(p, r.State, now)
 }
 

@@ -10,6 +10,13 @@ import "time"
 // output). A write that keeps the state (a restamp, or a higher-ranked
 // source taking the claim of the state shown) neither starts nor ends a
 // turn.
+//
+// One exception: a turn that only the detector said was work (it saw the
+// agent appear, and no other source said working since) is not finished
+// by the agent's own report of idle. The agent is telling that it is at
+// its prompt, where it has been since it started (a hook's SessionStart),
+// and counting that as a finished turn would mark a fresh agent as done
+// with something the moment it took longer than MinTurn to start.
 func (a *Arbiter) turn(p *pane, old, next State, now, end time.Time) {
 	if old == next {
 		return
@@ -22,6 +29,7 @@ func (a *Arbiter) turn(p *pane, old, next State, now, end time.Time) {
 		if !p.inTurn {
 			p.inTurn = true
 			p.turnStart = now
+			p.turnWorked = p.claim.source != SourceDetect
 		}
 	case NeedsInput:
 		// mid-turn: keep the turn running
@@ -29,7 +37,7 @@ func (a *Arbiter) turn(p *pane, old, next State, now, end time.Time) {
 		p.seq++
 		p.inTurn = false
 	case Idle, Unknown:
-		if p.inTurn && old == Working && end.Sub(p.turnStart) >= MinTurn {
+		if p.inTurn && old == Working && end.Sub(p.turnStart) >= MinTurn && (p.turnWorked || next != Idle || p.claim.source != SourceReport) {
 			p.seq++
 		}
 		p.inTurn = false

@@ -242,6 +242,7 @@ func TestASessionFileReplacesASearchedJoin(t *testing.T) {
 	const old, id = "01d00000-0000-4000-8000-000000000000", "5f0c1e2d-0004-4000-8000-000000000004"
 	s.transcript(old, s.rec(old, "user", ""), s.rec(old, "assistant", "end_turn"))
 	s.start()
+	s.clock.Advance(detect.SessionFileWait) // no session file came
 	s.tick()
 	s.want(agentstate.Done, "transcript") // the one file that verifies
 	s.session(id, s.work)
@@ -381,6 +382,28 @@ func TestASessionFileJoinsByItsIDWhateverTheFolderIsCalled(t *testing.T) {
 	write(next, s.rec(next, "user", ""))
 	base = s.clock.Pending()
 	s.session(next, "/a/folder/named.otherwise") // busy
+	s.settle(base)
+	s.want(agentstate.Working, "transcript")
+}
+
+// The pane sees the agent within milliseconds of its start, before Claude
+// Code has written its session file. The hunt waits for that file
+// (watching for it) rather than search: an earlier session's transcript,
+// which verifies as well as the new one will, is not joined meanwhile,
+// and the session file, once written, decides.
+func TestAHuntWaitsForTheSessionFileBeforeItSearches(t *testing.T) {
+	s := newSessionRig(t)
+	const old, id = "01d00000-0000-4000-8000-00000000000a", "5f0c1e2d-000a-4000-8000-00000000000a"
+	s.transcript(old, s.rec(old, "user", ""), s.rec(old, "assistant", "end_turn"))
+	s.start()
+	s.tick() // 2 s: the agent is young, and no session file yet
+	s.notJoined("before the session file came, an earlier session's transcript")
+	base := s.clock.Pending()
+	s.session(id, s.work) // Claude Code has started
+	s.settle(base)
+	s.notJoined("the session's transcript is not written yet")
+	base = s.clock.Pending()
+	s.transcript(id, s.rec(id, "user", ""))
 	s.settle(base)
 	s.want(agentstate.Working, "transcript")
 }

@@ -29,6 +29,12 @@ const (
 	joinRetry = 10 * time.Second
 	// transcriptMissingLimit: consecutive missing reads that end a join.
 	transcriptMissingLimit = 3
+	// SessionFileWait is how long a hookless pane whose manifest names a
+	// session file waits for the agent to write it before it searches for
+	// a transcript by verification instead (an older release writes
+	// none). A search earlier could take an earlier session's transcript,
+	// which verifies as well, for the new one's.
+	SessionFileWait = 3 * time.Second
 )
 
 // TrackerOptions configure a Tracker. The zero value works: the real

@@ -132,7 +132,7 @@ func TestHooklessJoinVerifiesEachInstallShape(t *testing.T) {
 
 				r.typeLine("cd " + work + " && " + shape.setup(t, t.TempDir()))
 				r.waitScreen("never answers")
-				r.clock.Advance(detect.DefaultDetectInterval)
+				r.clock.Advance(hooklessSearch)
 				got := r.state()
 				if got.Harness != "claude-code" {
 					t.Fatalf("not attributed: %+v\n%+v", got, r.pane.Foreground())
@@ -181,7 +181,7 @@ func huntJoins(t *testing.T, firstRun bool) {
 
 	r.typeLine("cd " + work + " && claude -as '' -silence -steps 1 -step 10ms")
 	r.waitScreen("never answers")
-	r.clock.Advance(detect.DefaultDetectInterval) // attributed; the hunt's first search finds nothing
+	r.clock.Advance(hooklessSearch) // attributed; no session file came, and the hunt's search finds nothing
 	if w.Dirs() != 1 {
 		t.Fatalf("the hunt watches %d directories, want 1", w.Dirs())
 	}
@@ -247,7 +247,7 @@ func TestAHookPathEndsTheHunt(t *testing.T) {
 	}
 	r.typeLine("cd " + work + " && claude -as '' -silence -steps 1 -step 10ms")
 	r.waitScreen("never answers")
-	r.clock.Advance(detect.DefaultDetectInterval)
+	r.clock.Advance(hooklessSearch)
 	if got := r.state(); got.SourceName() == "transcript" {
 		t.Fatalf("joined one of two candidates: %+v", got)
 	}

@@ -118,6 +118,11 @@ func newTrackerRigClock(t *testing.T, clock *fakeclock.Clock, opt detect.Tracker
 
 func (r *rig) typeLine(s string) { r.proc.Write([]byte(s + "\n")) }
 
+// hooklessSearch is how long after an agent appears (with no session file:
+// the pretend agent writes none) a hookless pane has searched for its
+// transcript by verification: the session file's wait, then a tick.
+const hooklessSearch = detect.SessionFileWait + detect.DefaultDetectInterval
+
 // waitScreen waits (bounded) until the pane's screen shows s and the
 // chunk that painted it has been through the tracker (its Write returned,
 // so the looks and reads it asked for are armed).
@@ -314,7 +319,7 @@ func TestTrackerFollowsTheTranscript(t *testing.T) {
 
 	r.typeLine("cd " + work + " && claude -as '' -silence -steps 1 -step 10ms")
 	r.waitScreen("never answers")
-	r.clock.Advance(detect.DefaultDetectInterval)
+	r.clock.Advance(hooklessSearch)
 	r.want(agentstate.Done, "transcript")
 
 	base := r.clock.Pending()

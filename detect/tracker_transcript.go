@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/detect/transcript"
@@ -62,6 +63,10 @@ type track struct {
 	pid        int
 	sessPath   string
 	sessCancel func()
+	// seen is when the tracker first saw the process pid: until it has
+	// run SessionFileWait, a missing session file is waited for, not searched
+	// around (see runSearch).
+	seen time.Time
 }
 
 // huntIO is what a hunt's searches keep from one to the next: the file
@@ -100,6 +105,7 @@ type search struct {
 	io           *huntIO  // the track's state, this search's alone while it runs
 	watching     string   // the directory the hunt watches now
 	sessWatching string   // the session file watched now
+	young        bool     // the agent was first seen less than SessionFileWait ago
 }
 
 func (w *paneIO) empty() bool {
@@ -126,6 +132,7 @@ type found struct {
 	path     string // the transcript to join; "" for none
 	session  bool   // path is named by the agent's session file
 	pending  bool   // the session file names a transcript not written yet
+	early    bool   // no session file yet, and the agent is young: search again soon
 	dir      string // the directory to watch for the file ("" when none)
 	sessPath string // the agent's valid session file, to watch ("" when none)
 }
@@ -383,7 +390,7 @@ func (p *Pane) maintainJoin(m Match) {
 	if bySession && tr.pid != m.Process.PID {
 		// A new agent process: its session file names its transcript.
 		p.unwatchSession(tr)
-		tr.pid = m.Process.PID
+		tr.pid, tr.seen = m.Process.PID, p.t.clock.Now()
 		p.askSearch(m.Process, true)
 		return
 	}
@@ -441,7 +448,8 @@ func (p *Pane) askSearch(proc ProcInfo, now bool) {
 	p.lastSearch = t
 	p.searching = true
 	s := &search{gen: p.gen, j: j, tr: tr, hunting: j.r == nil, shellPID: p.shellPID, spec: p.m.Transcript,
-		home: p.t.opt.Home, proc: proc, packages: p.m.Detect.ArgvPath, io: &tr.io, sessWatching: tr.sessPath}
+		home: p.t.opt.Home, proc: proc, packages: p.m.Detect.ArgvPath, io: &tr.io, sessWatching: tr.sessPath,
+		young: !tr.seen.IsZero() && t.Sub(tr.seen) < SessionFileWait}
 	if j.hunt != nil {
 		s.watching = j.hunt.dir
 	}
@@ -460,6 +468,9 @@ func (p *Pane) askSearch(proc ProcInfo, now bool) {
 func (p *Pane) applySearch(s *search, r *ioResult) {
 	p.searching = false
 	j, tr, f := s.j, s.tr, r.found
+	if f.early {
+		p.lastSearch = time.Time{} // the next tick searches again
+	}
 	live := !p.stopped && p.join != nil && p.join.track == tr
 	if r.sessWatch != nil {
 		if live && tr.pid == s.proc.PID {
@@ -547,6 +558,15 @@ func runSearch(det *Detector, s *search) found {
 				return f
 			}
 			// Two copies of the session's transcript: a hunt verifies.
+		} else if s.young && s.hunting {
+			// Claude Code writes its session file as it starts; a
+			// search now could take an earlier session's transcript
+			// for this one's. Watch for the file instead.
+			if sp, ok := transcript.SessionPath(s.spec.SessionFile, s.home, s.proc.PID); ok {
+				f.dir = watchTarget(filepath.Dir(sp), s.home)
+			}
+			f.early = true
+			return f
 		}
 	}
 	if !s.hunting {
