@@ -193,8 +193,8 @@ type pane struct {
 	// it otherwise, and the agent's own word that it is at rest then
 	// ends no turn (see turn).
 	turnWorked bool
-	seq       uint64 // completion_seq
-	seenSeq   uint64
+	seq        uint64 // completion_seq
+	seenSeq    uint64
 
 	subagents subagentSet
 	now       string // what the agent said it is doing; see Report.Now
