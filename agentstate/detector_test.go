@@ -181,6 +181,14 @@ func TestASlowStartIsNoFinishedTurn(t *testing.T) {
 	if got := r.want("w", as.Idle, "report"); got.CompletionSeq != 0 || got.FinishedUnread {
 		t.Fatalf("a slow start counted a turn: %+v", got)
 	}
+	// The same through the program's own status (OSC 7501).
+	rp := newRig(t, as.Options{StallAfter: -1})
+	rp.a.Detected("w", agent)
+	rp.advance(6 * time.Second)
+	rp.apply("w", as.Report{State: as.Idle, Source: as.SourceProgram, Harness: "codex"})
+	if got := rp.want("w", as.Idle, "program"); got.CompletionSeq != 0 {
+		t.Fatalf("a slow start counted a turn by its program status: %+v", got)
+	}
 	r.apply("w", as.Report{State: as.Working, Harness: "claude-code"})
 	r.advance(6 * time.Second)
 	r.apply("w", as.Report{State: as.Idle, Harness: "claude-code"})

@@ -13,10 +13,11 @@ import "time"
 //
 // One exception: a turn that only the detector said was work (it saw the
 // agent appear, and no other source said working since) is not finished
-// by the agent's own report of idle. The agent is telling that it is at
-// its prompt, where it has been since it started (a hook's SessionStart),
-// and counting that as a finished turn would mark a fresh agent as done
-// with something the moment it took longer than MinTurn to start.
+// by the agent's own word of idle (a hook's report, or its OSC 7501
+// program status). The agent is telling that it is at its prompt, where
+// it has been since it started (a hook's SessionStart), and counting that
+// as a finished turn would mark a fresh agent as done with something the
+// moment it took longer than MinTurn to start.
 func (a *Arbiter) turn(p *pane, old, next State, now, end time.Time) {
 	if old == next {
 		return
@@ -37,7 +38,7 @@ func (a *Arbiter) turn(p *pane, old, next State, now, end time.Time) {
 		p.seq++
 		p.inTurn = false
 	case Idle, Unknown:
-		if p.inTurn && old == Working && end.Sub(p.turnStart) >= MinTurn && (p.turnWorked || next != Idle || p.claim.source != SourceReport) {
+		if p.inTurn && old == Working && end.Sub(p.turnStart) >= MinTurn && (p.turnWorked || next != Idle || !speaksForItself(p.claim.source)) {
 			p.seq++
 		}
 		p.inTurn = false
@@ -58,3 +59,7 @@ func (a *Arbiter) MarkSeen(paneID string) {
 		a.notify(p, p.state)
 	}
 }
+
+// speaksForItself says a source is the agent (or program) telling its own
+// state, not a reading of it.
+func speaksForItself(s Source) bool { return s == SourceReport || s == SourceProgram }
