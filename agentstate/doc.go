@@ -20,7 +20,10 @@
 //     it was (state, source, harness, lifecycle, message and kind) when a
 //     later look finds no rule matching (NoMatch);
 //  5. the write, which attributes the harness, guesses the kind of a
-//     needs_input from its message, and counts finished turns.
+//     needs_input from its message, and counts finished turns (a turn
+//     that worked MinTurn before going to rest, or ended in an explicit
+//     done; the agent's own idle after a turn only the detector's
+//     appearance began is no finished turn: a slow start is not work).
 //
 // The visible blocker. A screen rule that sees a prompt (needs_input,
 // from the engine's own look) may take a claim ranked above it, and which

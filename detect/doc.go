@@ -149,8 +149,11 @@
 // hunt waits for it and joins nothing else. The session file is then
 // watched (Claude Code rewrites it on every status change, so a file
 // written where the hunt does not watch is still found within the turn),
-// and the join follows a new id (/clear, /resume). Only when
-// there is no valid session file does the hunt search: the one file in
+// and the join follows a new id (/clear, /resume). Only when there is no
+// valid session file, SessionFileWait (3 s) after the agent was first seen
+// (the pane sees it within milliseconds of its start, before Claude Code
+// has written the file; the hunt watches for it meanwhile), does the hunt
+// search: the one file in
 // the project directory whose records verify (cwd, and the version the
 // agent's install says it is; see install.go) is joined, two or more are
 // refused. A session join replaces a searched one; a searched join the
