@@ -102,3 +102,49 @@ func waitFront(t *testing.T, pid int, comm string) {
 		time.Sleep(2 * time.Millisecond)
 	}
 }
+
+// An agent that runs for half a second and exits is seen, and seen to
+// leave, with no detection tick at all (it is an hour here): a pane is
+// read on its output, not only on the tick. The clock is real.
+func TestAShortLivedAgentIsSeen(t *testing.T) {
+	bin := agentBin(t)
+	tr := detect.NewTracker(detect.TrackerOptions{StallAfter: -1, DetectInterval: time.Hour})
+	defer tr.Close()
+	env := []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + t.TempDir(), "TERM=xterm-256color", "PS1=$ ", "ENV="}
+	proc, err := pty.Start(pty.Options{Argv: []string{"sh", "-i"}, Env: env, Cols: 100, Rows: 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pane := tr.Attach("w", detect.PaneOptions{ShellPID: proc.Pid(), Cols: 100, Rows: 30, Reply: proc})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := proc.Read(buf)
+			if n > 0 {
+				pane.Write(buf[:n])
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	defer func() { proc.Close(); <-done }()
+	sub := tr.Arbiter().Subscribe(agentstate.SubscribeOptions{Pane: "w", Buffer: 64})
+	defer sub.Close()
+	proc.Write([]byte("claude -as '' -prompt=false -steps 5 -step 100ms -exit; echo back-at-$((1+1))\n"))
+	var seen []agentstate.State
+	deadline := time.After(15 * time.Second)
+	for len(seen) < 2 {
+		select {
+		case c := <-sub.C:
+			seen = append(seen, c.To)
+		case <-deadline:
+			t.Fatalf("changes seen: %v\n%s", seen, pane.Screen().Text())
+		}
+	}
+	if seen[0] != agentstate.Working || seen[1] != agentstate.None {
+		t.Fatalf("changes seen: %v, want working then none", seen)
+	}
+}
