@@ -155,8 +155,10 @@
 // has written the file; the hunt watches for it meanwhile), does the hunt
 // search: the one file in
 // the project directory whose records verify (cwd, and the version the
-// agent's install says it is; see install.go) is joined, two or more are
-// refused. A session join replaces a searched one; a searched join the
+// agent's install says it is; see install.go) and that was written since
+// the agent process started (by its start time in /proc: an older file is
+// an earlier session's, however well it verifies) is joined, two or more
+// are refused. A session join replaces a searched one; a searched join the
 // session file contradicts yields what it reported. CLAUDE_CONFIG_DIR
 // moves both of Claude Code's directories away from ~/.claude; a user
 // manifest that names them there is the remedy.

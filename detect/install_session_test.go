@@ -242,7 +242,8 @@ func TestASessionFileReplacesASearchedJoin(t *testing.T) {
 	const old, id = "01d00000-0000-4000-8000-000000000000", "5f0c1e2d-0004-4000-8000-000000000004"
 	s.transcript(old, s.rec(old, "user", ""), s.rec(old, "assistant", "end_turn"))
 	s.start()
-	s.clock.Advance(detect.SessionFileWait) // no session file came
+	writtenNow(t, filepath.Join(s.dir, old+".jsonl")) // written since the agent started
+	s.clock.Advance(detect.SessionFileWait)           // no session file came
 	s.tick()
 	s.want(agentstate.Done, "transcript") // the one file that verifies
 	s.session(id, s.work)

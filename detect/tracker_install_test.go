@@ -132,6 +132,7 @@ func TestHooklessJoinVerifiesEachInstallShape(t *testing.T) {
 
 				r.typeLine("cd " + work + " && " + shape.setup(t, t.TempDir()))
 				r.waitScreen("never answers")
+				writtenNow(t, filepath.Join(dir, "s.jsonl")) // by the agent, since it started
 				r.clock.Advance(hooklessSearch)
 				got := r.state()
 				if got.Harness != "claude-code" {
@@ -247,6 +248,7 @@ func TestAHookPathEndsTheHunt(t *testing.T) {
 	}
 	r.typeLine("cd " + work + " && claude -as '' -silence -steps 1 -step 10ms")
 	r.waitScreen("never answers")
+	writtenNow(t, filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl"))
 	r.clock.Advance(hooklessSearch)
 	if got := r.state(); got.SourceName() == "transcript" {
 		t.Fatalf("joined one of two candidates: %+v", got)
@@ -273,4 +275,51 @@ func TestAHookPathEndsTheHunt(t *testing.T) {
 	if w.Dirs() != 0 {
 		t.Fatalf("%d directories watched after Detach", w.Dirs())
 	}
+}
+
+// writtenNow sets the files' modification time to now: the agent wrote
+// them since it started.
+func writtenNow(t *testing.T, paths ...string) {
+	t.Helper()
+	now := time.Now()
+	for _, p := range paths {
+		if err := os.Chtimes(p, now, now); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// A transcript last written before the agent started is an earlier
+// session's, however well it verifies: a hookless search never joins it,
+// and joins the agent's own once it is written. (Claude Code under load
+// can take seconds to write its session file; the search must not guess
+// meanwhile.)
+func TestAHuntSkipsTranscriptsOlderThanTheAgent(t *testing.T) {
+	home := t.TempDir()
+	work := t.TempDir()
+	clock := fakeclock.New(time.Unix(0, 0))
+	w, err := transcriptWatcher(clock)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer w.Close()
+	r := newTrackerRigClock(t, clock, detect.TrackerOptions{StallAfter: -1, Home: home, Watcher: w})
+	dir := filepath.Join(home, ".claude", "projects", transcript.ProjectName(work))
+	os.MkdirAll(dir, 0o700)
+	earlier := filepath.Join(dir, "earlier.jsonl")
+	os.WriteFile(earlier, []byte(transcriptRec(work, "claude", "user", "")+transcriptRec(work, "claude", "assistant", "end_turn")), 0o600)
+	yesterday := time.Now().Add(-24 * time.Hour)
+	os.Chtimes(earlier, yesterday, yesterday)
+
+	r.typeLine("cd " + work + " && claude -as '' -silence -steps 1 -step 10ms")
+	r.waitScreen("never answers")
+	r.clock.Advance(hooklessSearch + 2*detect.DefaultDetectInterval)
+	if got := r.state(); got.SourceName() == "transcript" {
+		t.Fatalf("an earlier session's transcript was joined: %+v", got)
+	}
+	base := r.clock.Pending()
+	os.WriteFile(filepath.Join(dir, "own.jsonl"), []byte(transcriptRec(work, "claude", "user", "")), 0o600)
+	waitArmed(t, r.clock, base)
+	r.clock.Advance(transcript.Debounce)
+	r.want(agentstate.Working, "transcript")
 }

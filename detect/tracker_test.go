@@ -319,6 +319,7 @@ func TestTrackerFollowsTheTranscript(t *testing.T) {
 
 	r.typeLine("cd " + work + " && claude -as '' -silence -steps 1 -step 10ms")
 	r.waitScreen("never answers")
+	writtenNow(t, file)
 	r.clock.Advance(hooklessSearch)
 	r.want(agentstate.Done, "transcript")
 

@@ -585,9 +585,12 @@ func runSearch(det *Detector, s *search) found {
 		hs.proc, hs.read = s.proc, true
 		hs.versions = installVersions(det.sys, s.proc, s.packages)
 	}
+	// A transcript last written before the agent started is an earlier
+	// session's, however well it verifies.
 	path, err := transcript.Search(transcript.SearchOptions{
 		Dir: dir, Glob: s.spec.Glob, Verify: s.spec.Verify,
 		CWD: fg.Cwd, Versions: hs.versions, Cache: &hs.cache,
+		Since: det.sys.started(s.proc.PID),
 	})
 	if err == nil {
 		f.path = path

@@ -91,6 +91,10 @@ type SearchOptions struct {
 	Version   string
 	Versions  []string
 	SessionID string
+	// Since, when set, skips (unread) every candidate last modified
+	// before it: the caller's agent started then, so an older file is an
+	// earlier session's, however well it verifies.
+	Since time.Time
 	// Cache, when set, remembers what earlier searches read of each
 	// candidate, so a search repeated on every change in Dir reads only
 	// the files that changed since (by size, modification time and inode).
@@ -140,7 +144,7 @@ func Search(opt SearchOptions) (string, error) {
 	var found string
 	ambiguous := false
 	for _, p := range paths {
-		obs, ok := look(p, opt.Cache, seen)
+		obs, ok := look(p, opt.Cache, seen, opt.Since)
 		if !ok || !verifies(obs, opt) {
 			continue
 		}
@@ -167,14 +171,18 @@ func Search(opt SearchOptions) (string, error) {
 
 // look reads one candidate's newest turn-bearing record, through the
 // cache when there is one: an unchanged file is not read again.
-func look(p string, c *SearchCache, seen map[string]cachedFile) (Observation, bool) {
-	if c == nil {
+func look(p string, c *SearchCache, seen map[string]cachedFile, since time.Time) (Observation, bool) {
+	if c == nil && since.IsZero() {
 		obs, ok, err := NewReader(p).Read()
 		return obs, ok && err == nil
 	}
 	st, err := os.Stat(p)
-	if err != nil || !st.Mode().IsRegular() {
+	if err != nil || !st.Mode().IsRegular() || st.ModTime().Before(since) {
 		return Observation{}, false
+	}
+	if c == nil {
+		obs, ok, err := NewReader(p).Read()
+		return obs, ok && err == nil
 	}
 	key := cachedFile{size: st.Size(), mod: st.ModTime(), ino: inode(st)}
 	if old, hit := c.files[p]; hit && old.size == key.size && old.mod.Equal(key.mod) && old.ino == key.ino {
