@@ -421,19 +421,23 @@ func claudeTurn(t *testing.T, command func(t *testing.T, home, scratch string) s
 		t.Fatalf("transcripts: %q", files)
 	}
 	ended := endTurnAt(t, files[0])
+	// The event stream may trail wait-for a little: look again until the
+	// done event is there (bounded).
 	var doneAt time.Time
 	sawWorking := false
-	for _, ev := range events.all() {
-		at, _ := time.Parse(time.RFC3339Nano, ev.Time)
-		if ev.Source == "transcript" && at.Before(prompted) {
-			t.Fatalf("the transcript spoke before the prompt was sent: %+v", ev)
-		}
-		if ev.State == "working" {
-			sawWorking = true
-		}
-		if ev.State == "done" && ev.Source == "transcript" {
-			doneAt = at
-			break
+	for deadline := time.Now().Add(10 * time.Second); doneAt.IsZero() && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		for _, ev := range events.all() {
+			at, _ := time.Parse(time.RFC3339Nano, ev.Time)
+			if ev.Source == "transcript" && at.Before(prompted) {
+				t.Fatalf("the transcript spoke before the prompt was sent: %+v", ev)
+			}
+			if ev.State == "working" {
+				sawWorking = true
+			}
+			if ev.State == "done" && ev.Source == "transcript" {
+				doneAt = at
+				break
+			}
 		}
 	}
 	if doneAt.IsZero() {
