@@ -57,6 +57,11 @@ type AttachLayout struct {
 	// the settings it took from the file at attach (its alerts).
 	ConfigSeq uint64       `json:"config_seq,omitempty"`
 	Hosts     []AttachHost `json:"hosts,omitempty"` // the linked hosts followed, for the rail (attach_hosts.go)
+
+	// Hidden counts the workspace's windows that are neither minimized
+	// nor zoomed away but do not fit the area (each tile needs 4 columns,
+	// a title row and a pane row): they come back when it grows.
+	Hidden int `json:"hidden,omitempty"`
 }
 
 // AttachWindow is one tile. X, Y, Width and Height are the tile's cells in

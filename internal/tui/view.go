@@ -357,6 +357,10 @@ func (m *Model) titleBar(t proto.AttachWindow, w int) string {
 	if m.layout.Zoomed && t.ID == m.layout.Focused {
 		s.WriteString("  [zoom]")
 	}
+	if n := m.layout.Hidden; n > 0 && t.ID == m.hiddenNoteTile() {
+		// The daemon could not fit them: say so rather than lose them.
+		s.WriteString(fmt.Sprintf("  [+%d not shown: too small]", n))
+	}
 	s.WriteString(titleAfterName(t, m.opt.ASCIIOnly)) // title_text.go
 	if t.ID == m.layout.Focused {
 		return sgrFocusBar + fitPlain(s.String(), w, m.opt.ASCIIOnly) + sgrReset
@@ -368,6 +372,21 @@ func (m *Model) titleBar(t proto.AttachWindow, w int) string {
 		line = "-"
 	}
 	return sgrTitle + text + sgrBorder + strings.Repeat(line, max(w-ansi.StringWidth(text), 0)) + sgrReset
+}
+
+// hiddenNoteTile is the tile whose title bar counts the windows that do
+// not fit the area: the focused one, else the first.
+func (m *Model) hiddenNoteTile() string {
+	tiles := m.tiles()
+	for _, t := range tiles {
+		if t.ID == m.layout.Focused {
+			return t.ID
+		}
+	}
+	if len(tiles) > 0 {
+		return tiles[0].ID
+	}
+	return ""
 }
 
 // drawRail draws the rail at column x: its lines, and the border
