@@ -19,7 +19,8 @@ import (
 )
 
 // Session restore: the daemon keeps a file of its sessions and windows
-// (names, ids, workspaces, sizes, working directories) and, when it starts
+// (names, ids, workspaces, sizes, working directories, each workspace's
+// splits) and, when it starts
 // again, brings them back with a fresh shell in each window, started in
 // the directory the window was last in and with TUIOS_RESTORED=1. Window
 // and session ids come back, so a script holding one still finds its

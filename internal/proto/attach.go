@@ -34,8 +34,9 @@ type AttachLayout struct {
 	// others' note ("/dev/pts/3 (pid 4242)"); "" when it is this client,
 	// or unknown.
 	SizedBy string `json:"sized_by,omitempty"`
-	// Windows are the workspace's windows on screen, in tile order. A
-	// tile's first row is its title bar; the pane is the rest.
+	// Windows are the workspace's windows on screen, in list order (X,
+	// Y, Width and Height place them). A tile's first row is its title
+	// bar; the pane is the rest.
 	Windows    []AttachWindow    `json:"windows"`
 	Workspaces []AttachWorkspace `json:"workspaces"` // the nine, in order
 	Sessions   []AttachSession   `json:"sessions"`   // every session, for the rail
