@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 	"unicode"
@@ -506,17 +507,13 @@ func roomToSplit(ss *Session, at *splitAt) *proto.Error {
 			WithHint(proto.Hint{Command: "tuios set-layout -s " + ss.Name + " --equalize", Detail: "split a window higher up, or close some"})
 	}
 	keep, give := splitCells(at.dir.along(r), at.dir.border(), at.pct)
-	least, unit, how := minTileCols, "columns", "side by side"
+	least, unit, how, other := minTileCols, "columns", "side by side", "horizontal"
 	if at.dir == stacked {
-		least, unit, how = minTileRows, "rows (a title row and a pane row)", "stacked"
+		least, unit, how, other = minTileRows, "rows (a title row and a pane row)", "stacked", "vertical"
 	}
 	if r.w == 0 || keep < least || give < least {
-		other := "horizontal"
-		if at.dir == stacked {
-			other = "vertical"
-		}
-		return proto.Errorf("no_space", "window %s's tile is %dx%d, too small to split %s: each part needs %d %s", clipText(name, 64), r.w, r.h, how, least, unit).
-			WithHint(proto.Hint{Detail: "split it " + other + ", split a bigger window, close or minimize one, or make the terminal larger"})
+		return proto.Errorf("no_space", "window %s's tile (%dx%d) is too small to split %s", clipText(name, 64), r.w, r.h, how).
+			WithHint(proto.Hint{Detail: fmt.Sprintf("each part needs %d %s: split it %s, split a bigger window, close or minimize one, or make the terminal larger", least, unit, other)})
 	}
 	return nil
 }
