@@ -247,3 +247,29 @@ func TestSplitWindowShapesTheWorkspace(t *testing.T) {
 		t.Fatalf("no room: %+v", err)
 	}
 }
+
+// BenchmarkLayoutRects is what every layout a client gets costs in
+// placement: the trees brought in step, then 16 windows of a mixed tree
+// placed in 200x60.
+func BenchmarkLayoutRects(b *testing.B) {
+	lw := newLayoutWorld()
+	ss := lw.ss
+	ss.cols, ss.rows = 200, 60
+	w := lw.add(1)
+	for i := 0; i < 15; i++ {
+		dir := sideBySide
+		if i%2 == 1 {
+			dir = stacked
+		}
+		if !lw.split(w, dir, false, 50) {
+			lw.add(1)
+		}
+		w = ss.windows[i%len(ss.windows)]
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		wins, zoom := onScreen(ss)
+		layoutRects(ss, wins, zoom)
+	}
+}

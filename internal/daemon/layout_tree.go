@@ -142,15 +142,6 @@ func (t *layoutTree) ids() []string {
 	return out
 }
 
-// depth is the most splits above any tile.
-func (t *layoutTree) depth() int {
-	d := 0
-	for _, l := range t.leaves {
-		d = max(d, l.splits())
-	}
-	return d
-}
-
 // replace puts n where old was (in old's parent, or as the root).
 func (t *layoutTree) replace(old, n *layoutNode) {
 	p := old.parent
