@@ -482,6 +482,9 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 	for i, w := range on {
 		r := rects[i]
 		if r.w == 0 {
+			if zoom < 0 {
+				lay.Hidden++ // layout.go: too small an area for it
+			}
 			continue
 		}
 		w.mu.Lock()

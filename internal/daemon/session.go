@@ -54,6 +54,9 @@ type Session struct {
 	exits       exitLog // recent exits of program windows, for wait-for (exited.go)
 
 	tileMu sync.Mutex // one retile at a time; taken before s.mu, never under it
+
+	// layouts are each workspace's splits (layout.go); nil until used.
+	layouts [Workspaces]*layoutTree
 }
 
 // Window is one pane: a process on a PTY, its screen, its tracked state.
@@ -199,6 +202,9 @@ type windowSpec struct {
 	id       string
 	restored bool
 	popup    *popup // popup.go: open it as a popup
+	// split, when set, splits this window's tile for the new one
+	// (split-window, verbs_arrange.go).
+	split *splitAt
 	// grants, when granted, are the pane's own (--grants, a restored
 	// window's); otherwise it holds the default.
 	grants  grant.Set
@@ -288,6 +294,9 @@ func (s *Server) startWindow(ss *Session, spec windowSpec) (*Window, *proto.Erro
 	w.workspace = ws
 	ss.windows = append(ss.windows, w)
 	s.windows[id] = w
+	if spec.split != nil {
+		splitFor(ss, spec.split, w) // verbs_arrange.go: in the same hold, so no retile places it first
+	}
 	if !spec.noFocus || ss.focused == nil {
 		ss.focused = w
 		ss.workspace = ws

@@ -114,6 +114,7 @@ var codeDescriptions = [...][2]string{
 	{CodeRateLimited, "too many requests of this kind"},
 	{CodeNeedsClient, "the verb needs a client attached to the session (a direction, a split or a layout is the client's geometry)"},
 	{CodeTilingOff, "the session floats its windows and the verb needs tiling on (tuios set-layout --tiling true)"},
+	{"no_space", "split-window: the tile is too small to split that way (each part needs 4 columns, or a title row and a pane row), or the splits are nested as deep as they go"},
 	{"no_keyboard", "the target is the person's inbox (human), which has no keyboard"},
 	{"agent_blocked", "the target agent waits on a prompt (needs_input); nothing was typed"},
 	{"not_ready", "the target agent stayed mid-turn until the wait ended"},
