@@ -239,6 +239,94 @@ func knownAgents(reg *detect.Registry) []string {
 	return out
 }
 
+// agentLaunchSpec is an agent to run: a known agent's name, a path, or
+// (anyProgram) any program in the caller's PATH, with its arguments.
+type agentLaunchSpec struct {
+	agent      string
+	args       []string
+	cwd        string   // where it runs ("" the daemon's folder)
+	path       string   // the caller's PATH ("" the daemon's)
+	env        []string // NAME=VALUE, checked by checkAgentEnv
+	anyProgram bool     // fan: a program tuios knows no harness for is run too
+}
+
+// agentLaunch is how an agent runs: argv is the pane's program (env(1)
+// in front when variables or another PATH must be set), agentArgv the
+// agent's own words.
+type agentLaunch struct {
+	harness, program string
+	argv, agentArgv  []string
+}
+
+// resolveAgent finds the agent's program the way a shell in the caller's
+// terminal would, and builds the argv the pane runs: exec'd directly, no
+// shell reads it. start-agent, fan and worktree new use it.
+func (s *Server) resolveAgent(sp agentLaunchSpec) (agentLaunch, *proto.Error) {
+	harness, program, err := s.agentProgram(sp.agent)
+	if err != nil && sp.anyProgram && !strings.ContainsAny(sp.agent, " \t/") && sp.agent != "" {
+		path := sp.path
+		if path == "" {
+			path = envValue(s.opt.Env, "PATH")
+		}
+		if lookPathIn(sp.agent, path) != "" {
+			harness, program, err = "", sp.agent, nil
+		}
+	}
+	if err != nil {
+		return agentLaunch{}, err
+	}
+	for _, a := range append([]string{program}, sp.args...) {
+		if strings.ContainsRune(a, 0) {
+			return agentLaunch{}, proto.Errorf(proto.CodeInvalidParams, "an argument holds a NUL byte").WithHint(proto.Hint{Param: "args"})
+		}
+	}
+	cwd := sp.cwd
+	// What runs: the program found in the caller's PATH (a path is taken
+	// as given, relative to the folder it runs in).
+	path := sp.path
+	if path == "" {
+		path = envValue(s.opt.Env, "PATH")
+	}
+	abs := program
+	if strings.ContainsRune(program, '/') {
+		if !filepath.IsAbs(abs) {
+			base := cwd
+			if base == "" {
+				base, _ = os.Getwd()
+			}
+			abs = filepath.Join(base, abs)
+		}
+		if fi, serr := os.Stat(abs); serr != nil || !fi.Mode().IsRegular() || fi.Mode()&0o111 == 0 {
+			return agentLaunch{}, proto.Errorf(proto.CodeInvalidParams, "%s is not an executable file", clipText(abs, 256)).WithHint(proto.Hint{Param: "agent"})
+		}
+	} else if abs = lookPathIn(program, path); abs == "" {
+		return agentLaunch{}, proto.Errorf(proto.CodeCommandFailed, "%s is not installed: no %s in your PATH", program, program).
+			WithHint(proto.Hint{Param: "agent", Detail: "install it, or give the path to the program"})
+	}
+	if strings.ContainsRune(abs, '=') {
+		// env(1) would read it as a variable.
+		return agentLaunch{}, proto.Errorf(proto.CodeInvalidParams, "the program's path %s holds '=', which tuios cannot run", clipText(abs, 256)).WithHint(proto.Hint{Param: "agent"})
+	}
+	agentArgv := append([]string{abs}, sp.args...)
+	argv := agentArgv
+	if len(sp.env) > 0 || path != envValue(s.opt.Env, "PATH") {
+		// Variables the panes do not get already go through env(1).
+		// Without them (a daemon the CLI started has the person's
+		// PATH) the agent is the pane's program itself, as
+		// new-window would run it: herdr_env.go reads its name.
+		envBin, lerr := exec.LookPath("env")
+		if lerr != nil {
+			envBin = "/usr/bin/env"
+		}
+		argv = []string{envBin}
+		if path != "" {
+			argv = append(argv, "PATH="+path)
+		}
+		argv = append(append(argv, sp.env...), agentArgv...)
+	}
+	return agentLaunch{harness: harness, program: program, argv: argv, agentArgv: agentArgv}, nil
+}
+
 // lookPathIn finds a program in a PATH list, as a shell would: the first
 // executable regular file. Relative PATH entries are skipped (they would
 // mean the daemon's folder, not the caller's).
@@ -303,16 +391,6 @@ func (s *Server) startAgent(cn *conn, p *startAgentParams) (any, *proto.Error) {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "--cwd %q is not an absolute path", clipText(p.Cwd, 64)).
 			WithHint(proto.Hint{Param: "cwd", Detail: "give the folder from /"})
 	}
-	harness, program, err := s.agentProgram(p.Agent)
-	if err != nil {
-		return nil, err
-	}
-	for _, a := range append([]string{program}, p.Args...) {
-		if strings.ContainsRune(a, 0) {
-			return nil, proto.Errorf(proto.CodeInvalidParams, "an argument holds a NUL byte").WithHint(proto.Hint{Param: "args"})
-		}
-	}
-
 	// Where it runs: the caller's folder when it is a pane and named none.
 	cwd := p.Cwd
 	if cwd == "" {
@@ -327,50 +405,11 @@ func (s *Server) startAgent(cn *conn, p *startAgentParams) (any, *proto.Error) {
 			return nil, proto.Errorf(proto.CodeInvalidParams, "--cwd %q is not a folder here", clipText(cwd, 256)).WithHint(proto.Hint{Param: "cwd"})
 		}
 	}
-
-	// What runs: the program found in the caller's PATH (a path is taken
-	// as given, relative to the folder it runs in).
-	path := p.Path
-	if path == "" {
-		path = envValue(s.opt.Env, "PATH")
+	la, err := s.resolveAgent(agentLaunchSpec{agent: p.Agent, args: p.Args, cwd: cwd, path: p.Path, env: p.Env})
+	if err != nil {
+		return nil, err
 	}
-	abs := program
-	if strings.ContainsRune(program, '/') {
-		if !filepath.IsAbs(abs) {
-			base := cwd
-			if base == "" {
-				base, _ = os.Getwd()
-			}
-			abs = filepath.Join(base, abs)
-		}
-		if fi, serr := os.Stat(abs); serr != nil || !fi.Mode().IsRegular() || fi.Mode()&0o111 == 0 {
-			return nil, proto.Errorf(proto.CodeInvalidParams, "%s is not an executable file", clipText(abs, 256)).WithHint(proto.Hint{Param: "agent"})
-		}
-	} else if abs = lookPathIn(program, path); abs == "" {
-		return nil, proto.Errorf(proto.CodeCommandFailed, "%s is not installed: no %s in your PATH", program, program).
-			WithHint(proto.Hint{Param: "agent", Detail: "install it, or give the path to the program"})
-	}
-	if strings.ContainsRune(abs, '=') {
-		// env(1) would read it as a variable.
-		return nil, proto.Errorf(proto.CodeInvalidParams, "the program's path %s holds '=', which tuios cannot run", clipText(abs, 256)).WithHint(proto.Hint{Param: "agent"})
-	}
-	agentArgv := append([]string{abs}, p.Args...)
-	argv := agentArgv
-	if len(p.Env) > 0 || path != envValue(s.opt.Env, "PATH") {
-		// Variables the panes do not get already go through env(1).
-		// Without them (a daemon the CLI started has the person's
-		// PATH) the agent is the pane's program itself, as
-		// new-window would run it: herdr_env.go reads its name.
-		envBin, lerr := exec.LookPath("env")
-		if lerr != nil {
-			envBin = "/usr/bin/env"
-		}
-		argv = []string{envBin}
-		if path != "" {
-			argv = append(argv, "PATH="+path)
-		}
-		argv = append(append(argv, p.Env...), agentArgv...)
-	}
+	harness, program, argv, agentArgv := la.harness, la.program, la.argv, la.agentArgv
 
 	g, granted, err := s.newGrants(cn, p.Grants) // verbs_grants.go
 	if err != nil {
