@@ -67,6 +67,8 @@ func commands() []Command {
 		hostsCommands,  // hosts.go
 		outboxCommands, // outbox.go
 		startAgentCommands,
+		worktreeCommands,   // worktree.go: worktree new, ls, rm, diff, pull
+		fanCommands,        // fan.go: fan, fan compare, verify, diff, keep
 		grantsCommands,     // grants.go: pane-grants, set-pane-grants
 		optionsCommands,    // options.go: set-config, get-config, list-options, list-themes
 		mcpCommands,        // mcp.go

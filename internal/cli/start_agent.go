@@ -33,7 +33,7 @@ type agentStartedView struct {
 func startAgentCommands() []Command {
 	return []Command{{
 		Name: "start-agent", Summary: "start an agent in a new window and return once it is at its prompt",
-		Usage: "AGENT [--name N] [--prompt P] [-s SESSION] [--cwd DIR] [--workspace N] [--focus] [--ready-timeout MS] [--env NAME[=VALUE]]… [--grants LIST] [--json] [-- ARGS…]",
+		Usage: "AGENT [--name N] [--prompt P] [-s SESSION] [--cwd DIR | --repo DIR] [--workspace N] [--focus] [--ready-timeout MS] [--env NAME[=VALUE]]… [--grants LIST] [--json] [-- ARGS…]",
 		Help: "Opens a window in the session -s names (creating the session when it is missing; default: your own pane's, else the most recently active), " +
 			"runs AGENT there with the arguments after --, and returns once the agent shows it is at its prompt (its state reads idle or done). " +
 			"AGENT is a known agent (claude, codex, gemini, opencode, …) or the path to a program. It is looked up in your PATH and runs with your PATH, " +
@@ -44,7 +44,8 @@ func startAgentCommands() []Command {
 			"A window that has not reached its prompt 30 s after it started, and is not waiting on a known prompt, gets an Inbox question: look at the pane and answer it. " +
 			"--grants says what the agent's pane may do through tuios (read, write, fan, respond, files, admin, or none; default: [agents.permissions]). " +
 			"From a pane, a start-agent without --grants gives the new pane this pane's own grants when it lacks admin, and never more than it holds; only you give respond. " +
-			"Not in this version: --protocol acp|codex (start the agent's own CLI instead), --repo and --clone.",
+			"--repo runs the agent at the top of the git repository holding that folder (on another host, a folder there). " +
+			"Not in this version: --protocol acp|codex (start the agent's own CLI instead) and --clone. To start one prompt in several agents, each in a worktree of its own, see tuios fan.",
 		Example: "tuios start-agent claude --name reviewer\n" +
 			"tuios start-agent codex --name tests --prompt 'Run the tests and fix what fails.'\n" +
 			"tuios start-agent claude -s review --cwd ~/src/api --json -- --model sonnet\n" +
@@ -62,7 +63,7 @@ func startAgentCommands() []Command {
 			fs.StringArray("env", nil, "NAME=VALUE for the agent, or NAME to pass your own value (repeatable)")
 			fs.String("protocol", "", "not in this version")
 			fs.String("grants", "", "what the agent's pane may do: read, write, fan, respond, files, admin (comma-separated), or none")
-			fs.String("repo", "", "not in this version")
+			fs.String("repo", "", "run the agent at the top of this git repository (not with --cwd)")
 			fs.Bool("clone", false, "not in this version")
 			jsonFlag(fs)
 		},
@@ -95,9 +96,9 @@ func runStartAgent(ctx *Context) error {
 	if !remote {
 		// This machine: the agent runs where and as the person would
 		// have run it here. Another host has its own folders and PATH.
-		if cwd == "" {
+		if cwd == "" && str(ctx, "repo") == "" {
 			cwd, _ = os.Getwd()
-		} else if abs, err := filepath.Abs(cwd); err == nil {
+		} else if abs, err := filepath.Abs(cwd); err == nil && cwd != "" {
 			cwd = abs
 		}
 		path = os.Getenv("PATH")
@@ -110,7 +111,7 @@ func runStartAgent(ctx *Context) error {
 	}
 	p := params("agent", agentWord, "args", args, "name", str(ctx, "name"), "prompt", str(ctx, "prompt"), "session", session,
 		"cwd", cwd, "focus", flagBool(ctx, "focus"), "workspace", flagInt(ctx, "workspace"), "env", env, "path", path,
-		"protocol", str(ctx, "protocol"), "grants", str(ctx, "grants"), "repo", str(ctx, "repo"), "clone", flagBool(ctx, "clone"))
+		"protocol", str(ctx, "protocol"), "grants", str(ctx, "grants"), "repo", repoArg(ctx, remote), "clone", flagBool(ctx, "clone"))
 	// Always sent: a far host's wait is bounded by it (remote.go).
 	p["ready_timeout"] = flagInt(ctx, "ready-timeout")
 	var raw map[string]any
@@ -146,4 +147,17 @@ func runStartAgent(ctx *Context) error {
 		hint = "run the agent in a window to see what it says: tuios new-window -- " + escapeControls(res.Command)
 	}
 	return &Error{Code: "not_ready", Message: fmt.Sprintf("%s is not ready (%s): %s", who, res.Outcome, escapeControls(res.Reason)), Hint: hint}
+}
+
+// repoArg is --repo as the daemon wants it: absolute here, as given for
+// another host.
+func repoArg(ctx *Context, remote bool) string {
+	r := str(ctx, "repo")
+	if r == "" || remote {
+		return r
+	}
+	if abs, err := filepath.Abs(r); err == nil {
+		return abs
+	}
+	return r
 }

@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -83,7 +84,7 @@ type startAgentParams struct {
 	// instead, rather than as unknown params.
 	Protocol string `json:"protocol" desc:"not in this version: refused" maxlen:"64"`
 	Grants   string `json:"grants" desc:"what the agent's pane may do through TUIOS: read, write, fan, respond, files, admin, comma-separated, or none (default: [agents.permissions]; from a pane without admin, its own; never more than the caller holds)" maxlen:"256"`
-	Repo     string `json:"repo" desc:"not in this version: refused" maxlen:"4096"`
+	Repo     string `json:"repo" desc:"run the agent at the top of the git repository holding this folder, absolute (not with cwd)" maxlen:"4096"`
 	Clone    bool   `json:"clone" desc:"not in this version: refused"`
 }
 
@@ -127,9 +128,9 @@ func startRefusals(cn *conn, p *startAgentParams) *proto.Error {
 	case p.Protocol != "":
 		return proto.Errorf(proto.CodeInvalidParams, "--protocol %s is not in this version of tuios: an agent runs in its own terminal UI", clipText(p.Protocol, 32)).
 			WithHint(proto.Hint{Param: "protocol", Command: "tuios start-agent opencode --name helper", Detail: "start the agent's own CLI without --protocol; tuios tracks its state from the screen and its hooks"})
-	case p.Repo != "":
-		return proto.Errorf(proto.CodeInvalidParams, "--repo is not in this version of tuios").
-			WithHint(proto.Hint{Param: "repo", Detail: "give the folder with --cwd"})
+	case p.Repo != "" && p.Cwd != "":
+		return proto.Errorf(proto.CodeInvalidParams, "give --repo or --cwd, not both: --repo runs the agent at the repository's top").
+			WithHint(proto.Hint{Param: "repo"})
 	case p.Clone:
 		return proto.Errorf(proto.CodeInvalidParams, "--clone is not in this version of tuios").
 			WithHint(proto.Hint{Param: "clone", Detail: "clone the repository on that host first, then start the agent there with --cwd"})
@@ -391,8 +392,18 @@ func (s *Server) startAgent(cn *conn, p *startAgentParams) (any, *proto.Error) {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "--cwd %q is not an absolute path", clipText(p.Cwd, 64)).
 			WithHint(proto.Hint{Param: "cwd", Detail: "give the folder from /"})
 	}
-	// Where it runs: the caller's folder when it is a pane and named none.
+	// Where it runs: the repository's top, the folder named, else the
+	// caller's folder when it is a pane.
 	cwd := p.Cwd
+	if p.Repo != "" {
+		ctx, cancel := context.WithTimeout(cn.ctx, 10*time.Second)
+		repo, rerr := s.openRepo(ctx, cn, p.Repo) // worktree_make.go
+		cancel()
+		if rerr != nil {
+			return nil, rerr
+		}
+		cwd = repo.Dir
+	}
 	if cwd == "" {
 		s.mu.Lock()
 		if w := s.callerWindow(cn); w != nil {

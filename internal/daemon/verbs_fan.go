@@ -64,7 +64,7 @@ type fanStarted struct {
 
 func (s *Server) fanVerbs(add addFunc) {
 	p, h := handler(s.fan)
-	add("fan", starts|agentFeature, "Start one prompt in several agents, each in a git worktree and session of its own (branches fan/STEM, fan/STEM-2, …); the prompt is typed once each agent is ready", "fan_started",
+	add("fan", starts.withLink(capWrite)|typesInto|agentFeature, "Start one prompt in several agents, each in a git worktree and session of its own (branches fan/STEM, fan/STEM-2, …); the prompt is typed once each agent is ready", "fan_started",
 		`{"verb":"fan","params":{"count":3,"prompt":"Add a retry with backoff to the HTTP client.","agent":"claude,codex","repo":"/home/u/src/api","path":"/usr/local/bin:/usr/bin:/bin"}}`, p, h)
 	p, h = handler(s.compareFan)
 	add("compare-fan", reads, "Compare the attempts of a fan: each one's agent, state, changed files and lines against the fan's base, and its last check", "fan_compare",

@@ -58,7 +58,7 @@ type pullWorktreeParams struct {
 
 func (s *Server) worktreeVerbs(add addFunc) {
 	p, h := handler(s.newWorktree)
-	add("new-worktree", starts, "Make a git worktree on a branch (made from base when missing) and a session in it, running a shell or an agent", "worktree_created",
+	add("new-worktree", starts.withLink(capWrite)|typesInto, "Make a git worktree on a branch (made from base when missing) and a session in it, running a shell or an agent", "worktree_created",
 		`{"verb":"new-worktree","params":{"branch":"feat/retry","base":"main","agent":"claude","repo":"/home/u/src/api"}}`, p, h)
 	p, h = handler(s.listWorktrees)
 	add("list-worktrees", reads, "List the worktrees tuios made: session, branch, fan group, agent state, changes against the base, gone, prompt_status", "worktree_list",

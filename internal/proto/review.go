@@ -11,6 +11,10 @@ type ReviewDiff struct {
 	Base        string        `json:"base"`
 	BaseSHA     string        `json:"base_sha"`
 	Uncommitted bool          `json:"uncommitted"`
+	// Against is the other attempt of a fan the diff goes from (its
+	// session), AgainstTree the tree its work was read as.
+	Against     string `json:"against,omitempty"`
+	AgainstTree string `json:"against_tree,omitempty"`
 	Files       []review.File `json:"files"`
 	Totals      review.Totals `json:"totals"`
 	Truncated   bool          `json:"truncated"`
