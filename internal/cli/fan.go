@@ -46,8 +46,8 @@ func fanCommands() []Command {
 		},
 		{
 			Name: "fan compare", Summary: "every attempt of a fan: agent, state, files and lines changed, last check",
-			Usage: "[SESSION] [--group STEM] [--no-changes] [--json]",
-			Help: "SESSION is any session of the fan (default: your own). Each attempt's changes are against the fan's base: committed, uncommitted and untracked work together.",
+			Usage:   "[SESSION] [--group STEM] [--no-changes] [--json]",
+			Help:    "SESSION is any session of the fan (default: your own). Each attempt's changes are against the fan's base: committed, uncommitted and untracked work together.",
 			Example: "tuios fan compare api-fan-demo\ntuios fan compare --group fan/demo --json",
 			Flags: func(fs *FlagSet) {
 				fs.String("group", "", "the fan's group instead of a session, such as fan/demo")

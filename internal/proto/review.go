@@ -5,16 +5,16 @@ import "github.com/tuios/tuios/review"
 // ReviewDiff is review-diff's result as its readers take it: the CLI's
 // text form and the attach client's review overlay.
 type ReviewDiff struct {
-	Session     string        `json:"session"`
-	Window      string        `json:"window"`
-	Name        string        `json:"name"`
-	Base        string        `json:"base"`
-	BaseSHA     string        `json:"base_sha"`
-	Uncommitted bool          `json:"uncommitted"`
+	Session     string `json:"session"`
+	Window      string `json:"window"`
+	Name        string `json:"name"`
+	Base        string `json:"base"`
+	BaseSHA     string `json:"base_sha"`
+	Uncommitted bool   `json:"uncommitted"`
 	// Against is the other attempt of a fan the diff goes from (its
 	// session), AgainstTree the tree its work was read as.
-	Against     string `json:"against,omitempty"`
-	AgainstTree string `json:"against_tree,omitempty"`
+	Against     string        `json:"against,omitempty"`
+	AgainstTree string        `json:"against_tree,omitempty"`
 	Files       []review.File `json:"files"`
 	Totals      review.Totals `json:"totals"`
 	Truncated   bool          `json:"truncated"`
