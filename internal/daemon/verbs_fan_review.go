@@ -38,3 +38,12 @@ func (s *Server) againstAttempt(cn *conn, t *reviewTarget, session string) (wtRe
 	}
 	return other, nil
 }
+
+// fanGroupOf is the fan the pane's worktree is an attempt of ("" none).
+func (s *Server) fanGroupOf(t *reviewTarget) string {
+	rec, ok := s.wts.bySession(t.session)
+	if !ok || t.repo == nil || rec.Worktree != t.repo.Worktree {
+		return ""
+	}
+	return rec.Group
+}

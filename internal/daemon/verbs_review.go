@@ -200,7 +200,7 @@ func (r *reviewer) diff(cn *conn, p *reviewDiffParams) (any, *proto.Error) {
 	return map[string]any{"type": "review_diff", "session": t.session, "window": t.window, "name": t.name,
 		"repo_root": d.RepoRoot, "worktree": d.Worktree, "base": d.Base, "base_sha": d.BaseSHA, "uncommitted": d.Uncommitted,
 		"tree_sha": d.TreeSHA, "against": against, "against_tree": d.AgainstTree, "files": d.Files, "totals": d.Totals, "truncated": d.Truncated,
-		"notes": notes, "untrusted": true}, nil
+		"notes": notes, "untrusted": true, "group": r.s.fanGroupOf(t)}, nil
 }
 
 // follow finds the pane's notes again in the files as they are now (and

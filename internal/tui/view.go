@@ -209,22 +209,8 @@ func (m *Model) rail(rows int) []string {
 	var lines []string
 	lines = append(lines, sgrBold+fitPlain(" Sessions", inner, m.opt.ASCIIOnly)+sgrReset)
 	agents := m.agentsShown()
-	for _, s := range m.layout.Sessions {
-		mark := " "
-		if s.Current || s.Name == m.session {
-			mark = ">"
-		}
-		g := " "
-		if agents {
-			if gl := glyph(s.State, false, m.opt.ASCIIOnly); gl != "" {
-				g = gl
-			}
-		}
-		row := fitPlain(fmt.Sprintf("%s%s %s %d", mark, g, clean(s.Name), s.Windows), inner, m.opt.ASCIIOnly)
-		if mark == ">" {
-			row = sgrBold + row + sgrReset
-		}
-		lines = append(lines, row)
+	for _, r := range m.sessionRailRows() { // rail_fan.go: a fan's sessions under its name
+		lines = append(lines, m.sessionRailLine(r, agents, inner))
 	}
 	// remote_local.go: this machine's sessions, while on a host.
 	lines = append(lines, m.localRailLines(inner)...)
