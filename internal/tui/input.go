@@ -328,7 +328,7 @@ func (m *Model) onMouse(ms tea.Mouse, kind mouseKind) tea.Cmd {
 
 // railClick switches to the session on a rail row.
 func (m *Model) railClick(y int) {
-	i := y - 1 // row 0 is the heading
+	i := y - 1                  // row 0 is the heading
 	rows := m.sessionRailRows() // rail_fan.go: a fan's sessions under its name
 	// remote_local.go: a row under local, while on a host.
 	if i >= len(rows) && m.localRailClick(i-len(rows)) {
