@@ -13,10 +13,14 @@ import (
 // once the agent is ready, the way start-agent and the queue type, through
 // the one write path as the caller of the verb that made it.
 //
-// Ready is the agent reading idle or done. An agent tuios knows no harness
-// for (a shell, a script) never says so; it is ready once it drew
-// something and went quiet for fanQuiet (prompt_ready_by quiet). Until
-// then the status is pending. held: the agent is on a prompt of its own
+// Ready is the agent reading idle or done for fanRest, as the queue waits
+// for a rest (an agent's hook can say idle as it starts, before its input
+// takes keys). An agent whose state says
+// nothing (none, or unknown: a shell, a script, or a known agent with
+// neither hooks nor a screen rule for its prompt) is ready once it drew
+// something and its screen rested: fanQuiet for a program tuios knows no
+// harness for, fanQuietKnown for a known agent, whose own signals get the
+// first chance (prompt_ready_by quiet). Until then the status is pending. held: the agent is on a prompt of its own
 // (a trust dialog: the Inbox has it), or it has not reached its prompt 30
 // s after it started (the Inbox gets a question, as for start-agent); the
 // prompt is still typed if it gets there within the ready timeout.
@@ -33,9 +37,14 @@ const (
 	promptStalled = "stalled"
 )
 
-// fanQuiet is how long a harness-less agent's screen must rest before its
-// prompt is typed.
-const fanQuiet = time.Second
+// How long a screen that says nothing must rest before the prompt is
+// typed: a program tuios knows nothing of, and a known agent. fanRest is
+// how long an agent must have read idle or done.
+const (
+	fanRest       = queueRest
+	fanQuiet      = time.Second
+	fanQuietKnown = 3 * time.Second
+)
 
 // fanReadyDefault is fan's default ready timeout.
 const fanReadyDefault = 10 * time.Minute
@@ -90,14 +99,33 @@ func (s *Server) runDelivery(d promptDelivery, expired, noticeDue <-chan struct{
 	held := false
 	noticed := false
 	readyBy := ""
+	var restTimer agentstate.Timer // fanRest after the agent came to rest
+	defer func() {
+		if restTimer != nil {
+			restTimer.Stop()
+		}
+	}()
 	for readyBy == "" {
 		snap := arb.Get(d.w.ID)
-		harnessless := d.harness == "" && arb.Brief(d.w.ID).Harness == "" && (snap.State == agentstate.None || snap.State == agentstate.Unknown)
-		var quiet <-chan time.Time
+		silent := snap.State == agentstate.None || snap.State == agentstate.Unknown
+		rest := fanQuiet
+		if d.harness != "" || arb.Brief(d.w.ID).Harness != "" {
+			rest = fanQuietKnown
+		}
+		var quiet, rested <-chan time.Time
 		switch {
 		case snap.State == agentstate.Idle || snap.State == agentstate.Done:
-			readyBy = snap.State.String()
-			continue
+			left := snap.StateAt.Add(fanRest).Sub(s.clock.Now())
+			if left <= 0 {
+				readyBy = snap.State.String()
+				continue
+			}
+			if restTimer != nil {
+				restTimer.Stop()
+			}
+			ch := make(chan time.Time, 1)
+			restTimer = s.clock.AfterFunc(left, func() { ch <- time.Time{} })
+			rested = ch
 		case snap.State == agentstate.NeedsInput:
 			if !held {
 				what := snap.BlockedBy().String()
@@ -107,16 +135,16 @@ func (s *Server) runDelivery(d promptDelivery, expired, noticeDue <-chan struct{
 				held = true
 				set(promptHeld, "the agent waits for "+what+" (the Inbox has it); the prompt is typed once it is at its prompt", "")
 			}
-		case harnessless:
+		case silent:
 			d.w.mu.Lock()
 			last := d.w.lastOutput
 			d.w.mu.Unlock()
 			if !last.IsZero() {
-				if rest := fanQuiet - time.Since(last); rest <= 0 {
+				if left := rest - time.Since(last); left <= 0 {
 					readyBy = "quiet"
 					continue
 				} else {
-					quiet = time.After(rest)
+					quiet = time.After(left)
 				}
 			}
 		}
@@ -131,6 +159,7 @@ func (s *Server) runDelivery(d promptDelivery, expired, noticeDue <-chan struct{
 		case <-sub.C:
 		case <-gen:
 		case <-quiet:
+		case <-rested:
 		case <-noticeDue:
 			noticeDue, noticed = nil, true
 		case <-expired:
