@@ -11,7 +11,7 @@ import (
 
 // fanRepo makes a repository named api (one commit on main) in the env's
 // work folder, and gives git an author for the daemon's commits.
-func fanRepo(t *testing.T, e *env) string {
+func fanRepo(t testing.TB, e *env) string {
 	t.Helper()
 	e.vars = append(e.vars, "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t", "GIT_CONFIG_NOSYSTEM=1")
 	repo := filepath.Join(e.workDir(), "api")
