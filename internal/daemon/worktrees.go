@@ -258,13 +258,6 @@ func (t *worktrees) reserve(names []string, who string) (string, bool) {
 			return n, false
 		}
 	}
-	for _, r := range t.recs {
-		for _, n := range names {
-			if n == "dir:"+r.Worktree {
-				return n, false
-			}
-		}
-	}
 	for _, n := range names {
 		t.reserved[n] = who
 	}
