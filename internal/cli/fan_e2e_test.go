@@ -180,6 +180,20 @@ func TestFanCommandRefusals(t *testing.T) {
 	if strings.Contains(string(b), `"gone":true`) {
 		t.Fatal("gone")
 	}
+
+	// start-agent --repo: the agent runs at the repository's top.
+	os.MkdirAll(filepath.Join(repo, "sub"), 0o755)
+	var sa map[string]any
+	json.Unmarshal([]byte(e.ok("start-agent", "claude", "--repo", filepath.Join(repo, "sub"), "-s", "sa", "--json")), &sa)
+	if sa["cwd"] != repo || sa["ready"] != true {
+		t.Fatalf("start-agent --repo: %v", sa)
+	}
+	if r := e.run("start-agent", "claude", "--repo", repo, "--cwd", repo, "-s", "sa"); r.code != 1 || !strings.Contains(r.err, "--repo or --cwd") {
+		t.Fatalf("--repo with --cwd: %+v", r)
+	}
+	if r := e.run("start-agent", "claude", "--repo", e.dir, "-s", "sa"); r.code != 1 || !strings.Contains(r.err, "not_repo") {
+		t.Fatalf("--repo of no repository: %+v", r)
+	}
 }
 
 // waitAnswer waits for a writer agent to say it wrote answer.txt in its

@@ -306,8 +306,40 @@ func TestFanHeldAndNotSent(t *testing.T) {
 	}
 }
 
-// fanOfThree makes a fan whose attempts each wrote prompt.txt, and
-// returns its worktrees.
+// An agent stopped on a screen of its own (a trust dialog, as its hook
+// says) is held, naming it; once it is at its prompt and has rested, the
+// prompt goes in.
+func TestFanPromptHeldOnAScreenOfItsOwn(t *testing.T) {
+	clk := fakeclock.New(time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC))
+	w := newFanWorld(t, func(o *Options) { o.Tracker.Clock = clk })
+	agent := standIn(t, "my-agent", lineAgent)
+	res := w.r.must("fan", map[string]any{"count": 1, "prompt": "do it", "agent": agent, "repo": w.repo, "name": "trust"})
+	win := str(attempts(res)[0]["window_id"])
+	report(t, w.r, win, "needs_input", "approval", "Trust this folder?")
+	status := func() (string, string) {
+		rows := w.r.must("list-worktrees", map[string]any{"no_changes": true})["worktrees"].([]any)
+		m := rows[0].(map[string]any)
+		return str(m["prompt_status"]), str(m["prompt_note"])
+	}
+	eventually(t, "the blocked agent is held", func() bool {
+		st, note := status()
+		return st == "held" && strings.Contains(note, "waits for approval")
+	})
+	report(t, w.r, win, "idle", "", "")
+	if st, _ := status(); st != "held" {
+		t.Fatalf("typed before the agent rested: %s", st)
+	}
+	clk.Advance(time.Second)
+	eventually(t, "the prompt goes in once it rested", func() bool {
+		st, _ := status()
+		return st != "held"
+	})
+	eventually(t, "the agent read the prompt", func() bool {
+		b, _ := os.ReadFile(filepath.Join(str(attempts(res)[0]["worktree"]), "prompt.txt"))
+		return string(b) == "do it\n"
+	})
+}
+
 func fanOfThree(t *testing.T, w *fanWorld, name string) []string {
 	t.Helper()
 	agent := standIn(t, "my-agent", lineAgent)

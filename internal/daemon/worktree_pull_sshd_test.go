@@ -75,6 +75,25 @@ func TestWorktreePullOverALink(t *testing.T) {
 		err.Code != "invalid_params" || !strings.Contains(err.Message, "already exists") {
 		t.Fatalf("pull again: %v", err)
 	}
+	// fan --host: the verb on the far daemon, over the link, in its
+	// repository; variables never cross a link.
+	hc := dialRPC(t, w.sock)
+	hc.must("open-host-connection", map[string]any{"host": "far"})
+	if _, err := hc.call("fan", map[string]any{"count": 1, "prompt": "true", "agent": "sh", "repo": farRepo, "env": []string{"X=1"}}); err == nil || err.Code != "forbidden" {
+		t.Fatalf("fan with --env over a link: %v", err)
+	}
+	fan := hc.must("fan", map[string]any{"count": 2, "prompt": "true", "agent": "sh", "repo": farRepo, "name": "link", "wait": true})
+	for _, a := range attempts(fan) {
+		if a["prompt_status"] != "sent" {
+			t.Fatalf("fan over the link: %v", fan)
+		}
+	}
+	if far := fr.must("list-worktrees", map[string]any{"group": "link", "no_changes": true})["worktrees"].([]any); len(far) != 2 {
+		t.Fatalf("the far daemon's fan: %v", far)
+	}
+	if near := r.must("list-worktrees", map[string]any{"group": "link", "no_changes": true})["worktrees"].([]any); len(near) != 0 {
+		t.Fatalf("the fan was made here: %v", near)
+	}
 	// An unknown far session, an unknown host.
 	if _, err := r.call("pull-worktree", map[string]any{"host": "far", "session": "nope", "repo": nearRepo}); err == nil || err.Code != "session_not_found" {
 		t.Fatalf("far nope: %v", err)
