@@ -18,7 +18,7 @@ func fanCommands() []Command {
 			Help: "Makes COUNT worktrees of this repository (or --repo's), each on a new branch from --base (default: HEAD, which must have no uncommitted changes): " +
 				"fan/STEM, fan/STEM-2, … where STEM is the prompt's first words (--name picks it). Each gets a session <repo>-fan-STEM[-N] running one agent, the agents of --agent cycled: " +
 				"each agent string is split like a POSIX shell and run directly (no shell reads it), found in your PATH, in its worktree. " +
-				"PROMPT is typed into each agent once it is ready (its state reads idle or done; an agent tuios knows nothing of, once its screen rests), the way start-agent types. " +
+				"PROMPT is typed into each agent once it is ready (its state has read idle or done for a second; an agent whose state says nothing, once its screen rests), the way start-agent and the queue type. " +
 				"--prompt adds prompts: attempt N gets the Nth of PROMPT and them, cycled. " +
 				"Each attempt's prompt_status is pending until then; held when its agent waits on a screen of its own (a trust dialog) or is not at its prompt after 30 s (the Inbox asks you to look); " +
 				"sent; stalled when it showed no sign of taking it; not_sent when it exited first or was not ready within --ready-timeout. " +

@@ -72,6 +72,17 @@ func TestFanCommandsEndToEnd(t *testing.T) {
 			t.Fatalf("worktree ls:\n%s\nlacking %q", ls, want)
 		}
 	}
+	// Selectors read the fan's group.
+	var agents struct {
+		Agents []struct {
+			Session string `json:"session"`
+			Group   string `json:"group"`
+		} `json:"agents"`
+	}
+	json.Unmarshal([]byte(e.ok("list-agents", "--select", "group:fan/dem*", "--json")), &agents)
+	if len(agents.Agents) != 3 || agents.Agents[0].Group != "fan/demo" {
+		t.Fatalf("list-agents --select group:fan/dem*: %+v", agents)
+	}
 	cmp := e.ok("fan", "compare", "api-fan-demo")
 	if !strings.Contains(cmp, "Compare fan/demo in api, 3 attempts vs main") || !strings.Contains(cmp, "│ 2     │ +1 -0") {
 		t.Fatalf("compare:\n%s", cmp)

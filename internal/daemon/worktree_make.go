@@ -26,18 +26,18 @@ const wtGitWait = 5 * time.Minute
 
 // wtPlan is what one call makes.
 type wtPlan struct {
-	verb            string
-	repo            *worktree.Repo
-	base, baseSHA   string
-	group           string
-	launchedBy      string // the caller pane's session id
-	by              caller
-	grants          grant.Set
-	granted         bool
-	readyTimeout    time.Duration
-	focus, detached bool
-	attempts        []*wtAttempt
-	pulledFrom      string
+	verb          string
+	repo          *worktree.Repo
+	base, baseSHA string
+	group         string
+	launchedBy    string // the caller pane's session id
+	by            caller
+	grants        grant.Set
+	granted       bool
+	readyTimeout  time.Duration
+	focus         bool
+	attempts      []*wtAttempt
+	pulledFrom    string
 	// pull makes the worktree from another machine's work instead of
 	// git worktree add (verbs_worktree.go).
 	pull *worktree.Bundle
