@@ -140,14 +140,18 @@ func (s *Server) makeWorktrees(cn *conn, pl *wtPlan) *proto.Error {
 		}
 	}
 	s.mu.Unlock()
+	branches, berr := r.Branches(ctx)
+	if berr != nil {
+		return wtError(berr)
+	}
 	for _, a := range pl.attempts {
 		if a.newBranch {
-			if err := r.CheckBranch(ctx, a.branch); err != nil {
-				return wtError(err)
+			if pl.group == "" { // a fan's branches are its checked stem and -N
+				if err := r.CheckBranch(ctx, a.branch); err != nil {
+					return wtError(err)
+				}
 			}
-			if ok, err := r.BranchExists(ctx, a.branch); err != nil {
-				return wtError(err)
-			} else if ok {
+			if branches[a.branch] {
 				return proto.Errorf(proto.CodeInvalidParams, "branch %q already exists in %s", a.branch, r.Name).
 					WithHint(proto.Hint{Param: "name", Detail: "pick another name (--name); tuios never deletes branches, so an old fan's stay until you do (git branch -D)"})
 			}

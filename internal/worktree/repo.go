@@ -130,6 +130,22 @@ func (r *Repo) BranchExists(ctx context.Context, name string) (bool, error) {
 	return false, nil
 }
 
+// Branches is the set of the repository's branches (one git call, for a
+// fan that checks many names).
+func (r *Repo) Branches(ctx context.Context) (map[string]bool, error) {
+	out, err := r.git.run(ctx, r.Dir, nil, "for-each-ref", "--format=%(refname)", "refs/heads/")
+	if err != nil {
+		return nil, failed(err)
+	}
+	set := map[string]bool{}
+	for _, l := range strings.Split(string(out), "\n") {
+		if b, ok := strings.CutPrefix(l, "refs/heads/"); ok {
+			set[b] = true
+		}
+	}
+	return set, nil
+}
+
 // BranchSHA is the commit refs/heads/name points at.
 func (r *Repo) BranchSHA(ctx context.Context, name string) (string, error) {
 	out, err := r.git.run(ctx, r.Dir, nil, "rev-parse", "--verify", "--quiet", "refs/heads/"+name)

@@ -75,6 +75,10 @@ func TestResolveAndBranchChecks(t *testing.T) {
 	if ok, err := r.BranchExists(ctx, "nope"); ok || err != nil {
 		t.Fatalf("nope exists: %v %v", ok, err)
 	}
+	f.git(f.root, "branch", "fan/x-2")
+	if set, err := r.Branches(ctx); err != nil || len(set) != 2 || !set["main"] || !set["fan/x-2"] {
+		t.Fatalf("branches: %v %v", set, err)
+	}
 }
 
 func TestStatusCountsTrackedAndUntracked(t *testing.T) {
