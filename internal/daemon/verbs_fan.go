@@ -46,7 +46,6 @@ type fanParams struct {
 	Wait         bool     `json:"wait" desc:"answer once no prompt is pending (each is sent, stalled, not_sent or held), not once the agents started"`
 	ReadyTimeout int      `json:"ready_timeout" desc:"ms each agent has to reach its prompt before its prompt is not_sent" min:"1" max:"3600000" default:"600000"`
 	Path         string   `json:"path" desc:"the caller's PATH: the agents are looked up in it and run with it (the CLI sends its own)" maxlen:"65536"`
-	Focus        bool     `json:"focus" desc:"focus each new window in its session"`
 	Clone        bool     `json:"clone" desc:"not in this version: refused"`
 }
 
@@ -145,7 +144,7 @@ func (s *Server) fan(cn *conn, p *fanParams) (any, *proto.Error) {
 			WithHint(proto.Hint{Param: "name", Detail: "give --name with letters, digits, '-' and '_'"})
 	}
 	pl := &wtPlan{verb: "fan", repo: repo, base: base, baseSHA: baseSHA, group: stem, launchedBy: s.callerSessionID(cn), by: cn.call,
-		grants: g, granted: granted, readyTimeout: time.Duration(p.ReadyTimeout) * time.Millisecond, focus: p.Focus}
+		grants: g, granted: granted, readyTimeout: time.Duration(p.ReadyTimeout) * time.Millisecond}
 	for i, b := range worktree.Branches(stem, p.Count) {
 		pl.attempts = append(pl.attempts, &wtAttempt{n: i + 1, branch: b, session: worktree.SessionName(repo.Name, b),
 			dir: worktree.Dir(s.dataDir(), repo.Name, b), newBranch: true, agent: agentString(agents[i%len(agents)]),

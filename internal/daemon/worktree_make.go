@@ -35,7 +35,6 @@ type wtPlan struct {
 	grants        grant.Set
 	granted       bool
 	readyTimeout  time.Duration
-	focus         bool
 	attempts      []*wtAttempt
 	pulledFrom    string
 	// pull makes the worktree from another machine's work instead of
@@ -223,7 +222,7 @@ func (s *Server) makeWorktrees(cn *conn, pl *wtPlan) *proto.Error {
 			return err
 		}
 		a.ss = ss
-		spec := windowSpec{cwd: a.dir, grants: pl.grants, granted: pl.granted, noFocus: !pl.focus}
+		spec := windowSpec{cwd: a.dir, grants: pl.grants, granted: pl.granted}
 		if a.launch != nil {
 			spec.argv, spec.name = a.launch.argv, filepath.Base(a.launch.program)
 		}
