@@ -14,7 +14,7 @@ func fanCommands() []Command {
 	return []Command{
 		{
 			Name: "fan", Summary: "start one prompt in several agents, each in its own git worktree and session",
-			Usage: "COUNT PROMPT --agent CLI[,CLI…] [--prompt P]… [--env NAME[=VALUE]]… [--base REF] [--name STEM] [--repo DIR] [--grants LIST] [--host H] [--wait] [--json]",
+			Usage: "COUNT PROMPT --agent CLI[,CLI…] [--prompt P]… [--env NAME[=VALUE]]… [--base REF] [--name STEM] [--repo DIR] [--grants LIST] [--host H [--clone]] [--wait] [--json]",
 			Help: "Makes COUNT worktrees of this repository (or --repo's), each on a new branch from --base (default: HEAD, which must have no uncommitted changes): " +
 				"fan/STEM, fan/STEM-2, … where STEM is the prompt's first words (--name picks it). Each gets a session <repo>-fan-STEM[-N] running one agent, the agents of --agent cycled: " +
 				"each agent string is split like a POSIX shell and run directly (no shell reads it), found in your PATH, in its worktree. " +
@@ -24,6 +24,7 @@ func fanCommands() []Command {
 				"sent; stalled when it showed no sign of taking it; not_sent when it exited first or was not ready within --ready-timeout. " +
 				"The command returns once the agents started; with --wait, once no prompt is pending, exiting 1 if one was not sent. " +
 				"COUNT is 1 to 16. --env: at most 64 variables, TUIOS_*, TMUX and TMUX_PANE refused. A refused fan leaves nothing behind. " +
+				"--host fans on a linked host, in the repository --repo names there (--env is refused over a link); with --clone that folder, when it does not exist, is first cloned from this repository's origin. " +
 				"Then: tuios fan compare, fan verify, fan diff, fan keep; tuios worktree ls --group fan/STEM.",
 			Example: "tuios fan 3 'Add a retry with backoff to the HTTP client.' --agent claude,codex,gemini\n" +
 				"tuios fan 2 'Fix the flaky test in api/retry_test.go.' --agent 'claude --model sonnet' --name flaky --wait\n" +
@@ -39,7 +40,7 @@ func fanCommands() []Command {
 				fs.Bool("wait", false, "return once no prompt is pending; exit 1 if one was not sent")
 				fs.Int("ready-timeout", 600000, "ms each agent has to reach its prompt")
 				fs.String("host", "", "fan on the linked host `NAME` (--repo names a folder there)")
-				fs.Bool("clone", false, "not in this version")
+				fs.Bool("clone", false, "with --host: clone this repository's origin into --repo there first, when that folder does not exist")
 				jsonFlag(fs)
 			},
 			Run: runFan,
@@ -154,8 +155,12 @@ func runFan(ctx *Context) error {
 	if err != nil {
 		return err
 	}
+	from, err := cloneFrom(ctx, host != "")
+	if err != nil {
+		return err
+	}
 	p := params("count", count, "prompt", prompt, "prompts", more, "agent", str(ctx, "agent"), "base", str(ctx, "base"), "name", str(ctx, "name"),
-		"grants", str(ctx, "grants"), "wait", flagBool(ctx, "wait"), "clone", flagBool(ctx, "clone"))
+		"grants", str(ctx, "grants"), "wait", flagBool(ctx, "wait"), "clone", flagBool(ctx, "clone"), "clone_from", from)
 	p["ready_timeout"] = flagInt(ctx, "ready-timeout")
 	var raw map[string]any
 	if host == "" {

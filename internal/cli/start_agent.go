@@ -33,7 +33,7 @@ type agentStartedView struct {
 func startAgentCommands() []Command {
 	return []Command{{
 		Name: "start-agent", Summary: "start an agent in a new window and return once it is at its prompt",
-		Usage: "AGENT [--name N] [--prompt P] [-s SESSION] [--cwd DIR | --repo DIR] [--workspace N] [--focus] [--ready-timeout MS] [--env NAME[=VALUE]]… [--grants LIST] [--json] [-- ARGS…]",
+		Usage: "AGENT [--name N] [--prompt P] [-s SESSION|HOST:SESSION] [--cwd DIR | --repo DIR [--clone]] [--workspace N] [--focus] [--ready-timeout MS] [--env NAME[=VALUE]]… [--grants LIST] [--json] [-- ARGS…]",
 		Help: "Opens a window in the session -s names (creating the session when it is missing; default: your own pane's, else the most recently active), " +
 			"runs AGENT there with the arguments after --, and returns once the agent shows it is at its prompt (its state reads idle or done). " +
 			"AGENT is a known agent (claude, codex, gemini, opencode, …) or the path to a program. It is looked up in your PATH and runs with your PATH, " +
@@ -45,7 +45,8 @@ func startAgentCommands() []Command {
 			"--grants says what the agent's pane may do through tuios (read, write, fan, respond, files, admin, or none; default: [agents.permissions]). " +
 			"From a pane, a start-agent without --grants gives the new pane this pane's own grants when it lacks admin, and never more than it holds; only you give respond. " +
 			"--repo runs the agent at the top of the git repository holding that folder (on another host, a folder there). " +
-			"Not in this version: --protocol acp|codex (start the agent's own CLI instead) and --clone. To start one prompt in several agents, each in a worktree of its own, see tuios fan.",
+			"With -s HOST:SESSION and --clone, a --repo folder missing on that host is first cloned there from this repository's origin (cloned: true). " +
+			"Not in this version: --protocol acp|codex (start the agent's own CLI instead). To start one prompt in several agents, each in a worktree of its own, see tuios fan.",
 		Example: "tuios start-agent claude --name reviewer\n" +
 			"tuios start-agent codex --name tests --prompt 'Run the tests and fix what fails.'\n" +
 			"tuios start-agent claude -s review --cwd ~/src/api --json -- --model sonnet\n" +
@@ -64,7 +65,7 @@ func startAgentCommands() []Command {
 			fs.String("protocol", "", "not in this version")
 			fs.String("grants", "", "what the agent's pane may do: read, write, fan, respond, files, admin (comma-separated), or none")
 			fs.String("repo", "", "run the agent at the top of this git repository (not with --cwd)")
-			fs.Bool("clone", false, "not in this version")
+			fs.Bool("clone", false, "with --repo on another host: clone this repository's origin into that folder first, when it does not exist")
 			jsonFlag(fs)
 		},
 		Run: runStartAgent,
@@ -109,7 +110,11 @@ func runStartAgent(ctx *Context) error {
 			agentWord = abs
 		}
 	}
-	p := params("agent", agentWord, "args", args, "name", str(ctx, "name"), "prompt", str(ctx, "prompt"), "session", session,
+	from, err := cloneFrom(ctx, remote)
+	if err != nil {
+		return err
+	}
+	p := params("clone_from", from, "agent", agentWord, "args", args, "name", str(ctx, "name"), "prompt", str(ctx, "prompt"), "session", session,
 		"cwd", cwd, "focus", flagBool(ctx, "focus"), "workspace", flagInt(ctx, "workspace"), "env", env, "path", path,
 		"protocol", str(ctx, "protocol"), "grants", str(ctx, "grants"), "repo", repoArg(ctx, remote), "clone", flagBool(ctx, "clone"))
 	// Always sent: a far host's wait is bounded by it (remote.go).

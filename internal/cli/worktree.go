@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -26,11 +27,12 @@ func worktreeCommands() []Command {
 		},
 		{
 			Name: "worktree new", Summary: "make a worktree on a branch and a session in it (a shell, or an agent with --agent)",
-			Usage: "BRANCH [--base REF] [--name SESSION] [--agent CLI] [--prompt P] [--repo DIR] [--grants LIST] [--env NAME[=VALUE]]… [-d] [--host H] [--json]",
+			Usage: "BRANCH [--base REF] [--name SESSION] [--agent CLI] [--prompt P] [--repo DIR] [--grants LIST] [--env NAME[=VALUE]]… [-d] [--host H [--clone]] [--json]",
 			Help: "Makes a git worktree of this repository (or --repo's) on BRANCH: a branch that exists is checked out as it is, one that does not is made from --base, else from HEAD. " +
 				"The worktree goes to $XDG_DATA_HOME/tuios/worktrees/<repo>/<branch> (/ in the branch turned into -), and a session named <repo>-<branch> (--name picks another) runs your shell in it, " +
 				"or the agent --agent names, split like a POSIX shell and run directly (no shell reads it), found in your PATH. With --prompt the first prompt is typed once the agent is ready. " +
-				"On a terminal it then attaches to the session, unless -d. Branches are never deleted by tuios; tuios worktree rm removes the worktree and its session.",
+				"On a terminal it then attaches to the session, unless -d. Branches are never deleted by tuios; tuios worktree rm removes the worktree and its session. " +
+				"--host makes it on a linked host, in the repository --repo names there; with --clone that folder, when it does not exist, is first cloned from this repository's origin.",
 			Example: "tuios worktree new feat/retry\n" +
 				"tuios worktree new feat/retry --base main --agent claude -d\n" +
 				"tuios worktree new fix/flaky --agent 'codex --model o3' --prompt 'Fix the flaky test in api/retry_test.go.' -d\n" +
@@ -47,7 +49,7 @@ func worktreeCommands() []Command {
 				fs.Bool("wait", false, "with --prompt: return once the prompt was typed (or could not be)")
 				fs.BoolP("detach", "d", false, "do not attach")
 				fs.String("host", "", "make it on the linked host `NAME` (--repo names a folder there)")
-				fs.Bool("clone", false, "not in this version")
+				fs.Bool("clone", false, "with --host: clone this repository's origin into --repo there first, when that folder does not exist")
 				jsonFlag(fs)
 			},
 			Run: runWorktreeNew,
@@ -181,8 +183,12 @@ func runWorktreeNew(ctx *Context) error {
 	if err != nil {
 		return err
 	}
+	from, err := cloneFrom(ctx, host != "")
+	if err != nil {
+		return err
+	}
 	p := params("branch", ctx.Args[0], "base", str(ctx, "base"), "name", str(ctx, "name"), "agent", str(ctx, "agent"), "prompt", str(ctx, "prompt"),
-		"grants", str(ctx, "grants"), "wait", flagBool(ctx, "wait"), "clone", flagBool(ctx, "clone"))
+		"grants", str(ctx, "grants"), "wait", flagBool(ctx, "wait"), "clone", flagBool(ctx, "clone"), "clone_from", from)
 	p["ready_timeout"] = flagInt(ctx, "ready-timeout")
 	if host == "" {
 		p["repo"] = repoFlag(ctx)
@@ -395,4 +401,24 @@ func runWorktreePull(ctx *Context) error {
 		return attach(ctx, res.Session, false)
 	}
 	return nil
+}
+
+// cloneFrom is what --clone clones on another host: the URL of the origin
+// remote of the repository this folder is in, which both machines reach.
+// Only with a host: here, the repository is already here.
+func cloneFrom(ctx *Context, remote bool) (string, error) {
+	if !flagBool(ctx, "clone") {
+		return "", nil
+	}
+	if !remote {
+		return "", usageError("--clone makes the repository on another host: give --host (or -s HOST:SESSION)", "--clone is for another host")
+	}
+	cmd := exec.Command("git", "remote", "get-url", "origin")
+	out, err := cmd.Output()
+	url := strings.TrimSpace(string(out))
+	if err != nil || url == "" {
+		return "", &Error{Code: "not_repo", Message: "--clone clones this repository's origin on the host, and this folder's repository has no origin remote",
+			Hint: "run it in a repository with an origin (git remote -v), or clone it on the host yourself"}
+	}
+	return url, nil
 }

@@ -82,10 +82,11 @@ type startAgentParams struct {
 	Path         string   `json:"path" desc:"the caller's PATH: the agent is looked up in it and runs with it (the CLI sends its own; default: the daemon's)" maxlen:"65536"`
 	// Not in this version: named so they are refused with what to do
 	// instead, rather than as unknown params.
-	Protocol string `json:"protocol" desc:"not in this version: refused" maxlen:"64"`
-	Grants   string `json:"grants" desc:"what the agent's pane may do through TUIOS: read, write, fan, respond, files, admin, comma-separated, or none (default: [agents.permissions]; from a pane without admin, its own; never more than the caller holds)" maxlen:"256"`
-	Repo     string `json:"repo" desc:"run the agent at the top of the git repository holding this folder, absolute (not with cwd)" maxlen:"4096"`
-	Clone    bool   `json:"clone" desc:"not in this version: refused"`
+	Protocol  string `json:"protocol" desc:"not in this version: refused" maxlen:"64"`
+	Grants    string `json:"grants" desc:"what the agent's pane may do through TUIOS: read, write, fan, respond, files, admin, comma-separated, or none (default: [agents.permissions]; from a pane without admin, its own; never more than the caller holds)" maxlen:"256"`
+	Repo      string `json:"repo" desc:"run the agent at the top of the git repository holding this folder, absolute (not with cwd)" maxlen:"4096"`
+	Clone     bool   `json:"clone" desc:"with repo: clone the repository into it first when that folder does not exist (an agent on another host)"`
+	CloneFrom string `json:"clone_from" desc:"with clone: the URL of the remote to clone from (the CLI sends its repository's origin)" maxlen:"4096"`
 }
 
 // agentStarted is start-agent's result.
@@ -109,8 +110,9 @@ type agentStarted struct {
 	Reason         string `json:"reason"`
 	PromptStatus   string `json:"prompt_status"` // sent, stalled or not_sent; "" without a prompt
 	PromptNote     string `json:"prompt_note,omitempty"`
-	// Always "" and false in this version: --protocol and --clone are
-	// refused. Named so a reader of the spec's result finds them.
+	// Protocol is always "" in this version: --protocol is refused. Named
+	// so a reader of the spec's result finds it. Cloned: --clone made the
+	// repository.
 	Protocol string `json:"protocol"`
 	Cloned   bool   `json:"cloned"`
 }
@@ -131,9 +133,8 @@ func startRefusals(cn *conn, p *startAgentParams) *proto.Error {
 	case p.Repo != "" && p.Cwd != "":
 		return proto.Errorf(proto.CodeInvalidParams, "give --repo or --cwd, not both: --repo runs the agent at the repository's top").
 			WithHint(proto.Hint{Param: "repo"})
-	case p.Clone:
-		return proto.Errorf(proto.CodeInvalidParams, "--clone is not in this version of tuios").
-			WithHint(proto.Hint{Param: "clone", Detail: "clone the repository on that host first, then start the agent there with --cwd"})
+	case p.Clone && p.Repo == "":
+		return proto.Errorf(proto.CodeInvalidParams, "--clone goes with --repo: the folder to clone into").WithHint(proto.Hint{Param: "repo"})
 	}
 	if cn != nil && cn.link != nil {
 		if len(p.Env) > 0 || p.Path != "" {
@@ -395,9 +396,15 @@ func (s *Server) startAgent(cn *conn, p *startAgentParams) (any, *proto.Error) {
 	// Where it runs: the repository's top, the folder named, else the
 	// caller's folder when it is a pane.
 	cwd := p.Cwd
+	cloned := false
 	if p.Repo != "" {
-		ctx, cancel := context.WithTimeout(cn.ctx, 10*time.Second)
-		repo, rerr := s.openRepo(ctx, cn, p.Repo) // worktree_make.go
+		ctx, cancel := context.WithTimeout(cn.ctx, wtGitWait)
+		var rerr *proto.Error
+		if cloned, rerr = s.cloneFirst(ctx, p.Repo, p.Clone, p.CloneFrom); rerr != nil { // worktree_make.go
+			cancel()
+			return nil, rerr
+		}
+		repo, rerr := s.openRepo(ctx, cn, p.Repo)
 		cancel()
 		if rerr != nil {
 			return nil, rerr
@@ -474,7 +481,7 @@ func (s *Server) startAgent(cn *conn, p *startAgentParams) (any, *proto.Error) {
 	s.watchStartNotice(w, noticeDue, noticeTimer)
 
 	res := agentStarted{Type: "agent_started", Session: ss.Name, SessionID: ss.ID, CreatedSession: created, WindowID: w.ID, PtyID: w.ID,
-		Agent: harness, Command: posixCommand(agentArgv), Cwd: cwd}
+		Agent: harness, Command: posixCommand(agentArgv), Cwd: cwd, Cloned: cloned}
 	if res.Agent == "" {
 		res.Agent = filepath.Base(program)
 	}

@@ -46,7 +46,8 @@ type fanParams struct {
 	Wait         bool     `json:"wait" desc:"answer once no prompt is pending (each is sent, stalled, not_sent or held), not once the agents started"`
 	ReadyTimeout int      `json:"ready_timeout" desc:"ms each agent has to reach its prompt before its prompt is not_sent" min:"1" max:"3600000" default:"600000"`
 	Path         string   `json:"path" desc:"the caller's PATH: the agents are looked up in it and run with it (the CLI sends its own)" maxlen:"65536"`
-	Clone        bool     `json:"clone" desc:"not in this version: refused"`
+	Clone        bool     `json:"clone" desc:"clone the repository into repo first when that folder does not exist (for a fan on another host)"`
+	CloneFrom    string   `json:"clone_from" desc:"with clone: the URL of the remote to clone from (the CLI sends its repository's origin)" maxlen:"4096"`
 }
 
 type fanStarted struct {
@@ -57,6 +58,7 @@ type fanStarted struct {
 	Base     string       `json:"base"`
 	BaseSHA  string       `json:"base_sha"`
 	Count    int          `json:"count"`
+	Cloned   bool         `json:"cloned"`
 	Waited   bool         `json:"waited"`
 	Attempts []attemptRow `json:"attempts"`
 }
@@ -83,10 +85,6 @@ const keeps = whoGranted | needAdmin | access(capLocal)
 func (s *Server) fan(cn *conn, p *fanParams) (any, *proto.Error) {
 	if s.agentsOff {
 		return nil, agentsDisabled("fan")
-	}
-	if p.Clone {
-		return nil, proto.Errorf(proto.CodeInvalidParams, "--clone is not in this version of tuios").
-			WithHint(proto.Hint{Param: "clone", Detail: "clone the repository on that host first, then fan there with --host and --repo"})
 	}
 	if p.Count < 1 || p.Count > fanMaxCount {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "count %d is out of range: a fan has 1 to %d attempts", p.Count, fanMaxCount).WithHint(proto.Hint{Param: "count"})
@@ -130,6 +128,10 @@ func (s *Server) fan(cn *conn, p *fanParams) (any, *proto.Error) {
 
 	ctx, cancel := context.WithTimeout(cn.ctx, wtGitWait)
 	defer cancel()
+	cloned, err := s.cloneFirst(ctx, p.Repo, p.Clone, p.CloneFrom)
+	if err != nil {
+		return nil, err
+	}
 	repo, err := s.openRepo(ctx, cn, p.Repo)
 	if err != nil {
 		return nil, err
@@ -153,7 +155,7 @@ func (s *Server) fan(cn *conn, p *fanParams) (any, *proto.Error) {
 	if err := s.makeWorktrees(cn, pl); err != nil {
 		return nil, err
 	}
-	res := fanStarted{Type: "fan_started", Group: stem, Repo: repo.Root, RepoName: repo.Name, Base: base, BaseSHA: baseSHA, Count: p.Count}
+	res := fanStarted{Type: "fan_started", Group: stem, Repo: repo.Root, RepoName: repo.Name, Base: base, BaseSHA: baseSHA, Count: p.Count, Cloned: cloned}
 	if p.Wait {
 		if err := s.waitSettled(cn, pl); err != nil {
 			return nil, err

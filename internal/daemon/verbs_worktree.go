@@ -28,7 +28,8 @@ type newWorktreeParams struct {
 	Path         string   `json:"path" desc:"the caller's PATH: the agent is looked up in it and runs with it" maxlen:"65536"`
 	ReadyTimeout int      `json:"ready_timeout" desc:"ms the agent has to reach its prompt before the prompt is not_sent" min:"1" max:"3600000" default:"600000"`
 	Wait         bool     `json:"wait" desc:"with prompt: answer once the prompt is no longer pending"`
-	Clone        bool     `json:"clone" desc:"not in this version: refused"`
+	Clone        bool     `json:"clone" desc:"clone the repository into repo first when that folder does not exist (on another host)"`
+	CloneFrom    string   `json:"clone_from" desc:"with clone: the URL of the remote to clone from (the CLI sends its repository's origin)" maxlen:"4096"`
 }
 
 type listWorktreesParams struct {
@@ -81,15 +82,12 @@ type worktreeCreated struct {
 	Base          string `json:"base"`
 	BaseSHA       string `json:"base_sha"`
 	CreatedBranch bool   `json:"created_branch"`
+	Cloned        bool   `json:"cloned"`
 	PulledFrom    string `json:"pulled_from,omitempty"`
 	attemptRow
 }
 
 func (s *Server) newWorktree(cn *conn, p *newWorktreeParams) (any, *proto.Error) {
-	if p.Clone {
-		return nil, proto.Errorf(proto.CodeInvalidParams, "--clone is not in this version of tuios").
-			WithHint(proto.Hint{Param: "clone", Detail: "clone the repository on that host first, then run worktree new there with --host and --repo"})
-	}
 	if p.Prompt != "" && p.Agent == "" {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "a prompt needs an agent to type it into").WithHint(proto.Hint{Param: "agent"})
 	}
@@ -120,6 +118,10 @@ func (s *Server) newWorktree(cn *conn, p *newWorktreeParams) (any, *proto.Error)
 	}
 	ctx, cancel := context.WithTimeout(cn.ctx, wtGitWait)
 	defer cancel()
+	cloned, err := s.cloneFirst(ctx, p.Repo, p.Clone, p.CloneFrom)
+	if err != nil {
+		return nil, err
+	}
 	repo, err := s.openRepo(ctx, cn, p.Repo)
 	if err != nil {
 		return nil, err
@@ -170,7 +172,7 @@ func (s *Server) newWorktree(cn *conn, p *newWorktreeParams) (any, *proto.Error)
 		}
 	}
 	row := s.attemptRows(pl)[0]
-	return worktreeCreated{Type: "worktree_created", Repo: repo.Root, RepoName: repo.Name, Base: base, BaseSHA: baseSHA, CreatedBranch: !exists, attemptRow: row}, nil
+	return worktreeCreated{Type: "worktree_created", Repo: repo.Root, RepoName: repo.Name, Base: base, BaseSHA: baseSHA, CreatedBranch: !exists, Cloned: cloned, attemptRow: row}, nil
 }
 
 // worktreeRow is one worktree in list-worktrees.

@@ -361,3 +361,26 @@ const (
 	codeWorktreeDirty = "worktree_dirty"
 	codeNotWorktree   = "not_worktree"
 )
+
+// cloneFirst clones the repository folder from from when asked (--clone,
+// for work on another host: the CLI sends the URL of the remote its own
+// repository came from). A folder that exists is used as it is.
+func (s *Server) cloneFirst(ctx context.Context, dir string, clone bool, from string) (bool, *proto.Error) {
+	if !clone {
+		return false, nil
+	}
+	switch {
+	case from == "":
+		return false, proto.Errorf(proto.CodeInvalidParams, "clone needs clone_from: the URL of the remote to clone from").
+			WithHint(proto.Hint{Param: "clone_from", Detail: "the CLI sends the origin of the repository you run it in"})
+	case dir == "" || !filepath.IsAbs(dir):
+		return false, proto.Errorf(proto.CodeInvalidParams, "clone needs the folder to clone into: repo, absolute").WithHint(proto.Hint{Param: "repo"})
+	}
+	if _, err := os.Stat(dir); err == nil {
+		return false, nil
+	}
+	if err := worktree.Clone(ctx, s.gitFor(), from, dir); err != nil {
+		return false, wtError(err)
+	}
+	return true, nil
+}

@@ -94,6 +94,22 @@ func TestWorktreePullOverALink(t *testing.T) {
 	if near := r.must("list-worktrees", map[string]any{"group": "link", "no_changes": true})["worktrees"].([]any); len(near) != 0 {
 		t.Fatalf("the fan was made here: %v", near)
 	}
+	// --clone: a folder missing there is cloned first from the origin
+	// the caller names, then fanned in; one that exists is used as it is.
+	farClone := filepath.Join(t.TempDir(), "far", "api")
+	cl := hc.must("fan", map[string]any{"count": 1, "prompt": "true", "agent": "sh", "repo": farClone, "clone": true, "clone_from": origin,
+		"name": "cl", "wait": true})
+	if cl["cloned"] != true || cl["repo"] != farClone {
+		t.Fatalf("fan --clone: %v", cl)
+	}
+	again := hc.must("new-worktree", map[string]any{"branch": "feat/y", "repo": farClone, "clone": true, "clone_from": origin})
+	if again["cloned"] != false || again["repo"] != farClone {
+		t.Fatalf("new-worktree --clone into a repository that is there: %v", again)
+	}
+	if _, err := hc.call("fan", map[string]any{"count": 1, "prompt": "true", "agent": "sh", "repo": filepath.Join(t.TempDir(), "x"), "clone": true,
+		"clone_from": "ext::sh -c true"}); err == nil {
+		t.Fatal("an ext:: URL was cloned")
+	}
 	// An unknown far session, an unknown host.
 	if _, err := r.call("pull-worktree", map[string]any{"host": "far", "session": "nope", "repo": nearRepo}); err == nil || err.Code != "session_not_found" {
 		t.Fatalf("far nope: %v", err)

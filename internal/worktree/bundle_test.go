@@ -77,3 +77,30 @@ func TestBundleAndPull(t *testing.T) {
 		t.Fatalf("unrelated repository: %v", err)
 	}
 }
+
+// Clone makes a repository from a URL, and refuses a folder that exists
+// and a transport that would run a command.
+func TestClone(t *testing.T) {
+	f := newRepo(t)
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "far", "api")
+	if err := worktree.Clone(ctx, f.g, f.root, dir); err != nil {
+		t.Fatal(err)
+	}
+	if r := f.open(dir); r.Root != dir {
+		t.Fatalf("clone: %+v", r)
+	}
+	if err := worktree.Clone(ctx, f.g, f.root, dir); worktreeCode(err) != worktree.CodeInvalidParams {
+		t.Fatalf("again: %v", err)
+	}
+	bad := filepath.Join(t.TempDir(), "x")
+	if err := worktree.Clone(ctx, f.g, "ext::sh -c touch% "+filepath.Join(t.TempDir(), "pwned"), bad); err == nil {
+		t.Fatal("an ext:: URL was cloned")
+	}
+	if _, err := os.Stat(bad); !os.IsNotExist(err) {
+		t.Fatal("a failed clone left its folder")
+	}
+	if err := worktree.Clone(ctx, f.g, "-u x", bad); worktreeCode(err) != worktree.CodeInvalidParams {
+		t.Fatalf("an option as URL: %v", err)
+	}
+}
