@@ -210,12 +210,23 @@
 // grants are its pane's (given with --grants or set-pane-grants, saved
 // with the window; else [agents.permissions]). Every session or window a
 // verb names passes one target check as it is resolved (gateTarget: a
-// pane without admin reaches its own session; a report names only its
-// own pane; typing names only a pane that holds nothing the typist does
+// pane without admin reaches its own session, its fan group and the
+// sessions a fan from it started, and writes beyond its own session only
+// with the fan grant; a report names only its own pane; typing names only a pane that holds nothing the typist does
 // not, and one on a prompt only with respond), and every byte typed into
 // a pane passes one write path (write_path.go) that checks the typing
 // rules again right before the write, for the verb's caller, the queue's
 // author, the herdr adapter's caller and the daemon's own resume.
+//
+// # Worktrees and fans
+//
+// fan, new-worktree and pull-worktree make git worktrees (package
+// internal/worktree does the git) and a session in each; worktrees.go
+// keeps which session is whose (worktrees/worktrees.json under the state
+// dir) and tags each session with its fan group, which the target check
+// reads. Every name is held before anything is made, and a call that
+// fails takes back all it made. A fan's prompts are typed once each agent
+// is ready, through the one write path as the fan's caller (fan_prompt.go).
 //
 // # Locks
 //
@@ -243,7 +254,8 @@
 //     first, then takes s.mu for the typist's grants.
 //  8. the event hub's lock, then the attach hub's and a subscriber's.
 //  9. Leaves, under which nothing else is taken: the outbox's mu, the
-//     reply queue's q.mu,
+//     reply queue's q.mu, the worktree records' wts.mu (worktrees.go;
+//     no git runs under any lock),
 //     the responder's, the holder's and the asks' locks, a window's mu,
 //     the links' and host connections' locks, cfgFollow.mu, the
 //     restorer's, the agent log's, a connection's write lock (wmu), and

@@ -52,6 +52,9 @@ type Session struct {
 	displayName string
 	accent      string
 	exits       exitLog // recent exits of program windows, for wait-for (exited.go)
+	// fan is its worktree's tag (worktrees.go): its fan group, and who
+	// started it; nil outside the worktrees tuios made.
+	fan atomic.Pointer[fanTag]
 
 	tileMu sync.Mutex // one retile at a time; taken before s.mu, never under it
 
@@ -212,6 +215,9 @@ type windowSpec struct {
 	// protocol is acp or codex for a pane start-agent --protocol opened
 	// (its process is tuios agent-proto).
 	protocol string
+	// stays keeps a program's window open after it exits, with its final
+	// screen, as a shell's is kept (fan verify's failed checks).
+	stays bool
 }
 
 // startWindow starts a window in ss. Called without s.mu held. A session
@@ -269,7 +275,7 @@ func (s *Server) startWindow(ss *Session, spec windowSpec) (*Window, *proto.Erro
 	s.panes.addShell(proc.Pid(), id)
 	s.panes.addToken(token, id)
 	w := &Window{
-		ID: id, session: ss, name: spec.name, cols: spec.cols, rows: spec.rows, argv: argv, program: len(spec.argv) > 0, cwd: spec.cwd, protocol: spec.protocol,
+		ID: id, session: ss, name: spec.name, cols: spec.cols, rows: spec.rows, argv: argv, program: len(spec.argv) > 0 && !spec.stays, cwd: spec.cwd, protocol: spec.protocol,
 		created: time.Now(), popup: spec.popup, proc: proc, srv: s, outputGen: make(chan struct{}), exitCh: make(chan struct{}), readDone: make(chan struct{}),
 		grants: spec.grants, granted: spec.granted, startGrants: vars["TUIOS_PANE_GRANTS"],
 		token: token,

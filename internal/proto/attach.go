@@ -121,6 +121,9 @@ type AttachSession struct {
 	Windows     int    `json:"windows"`
 	State       string `json:"agent_state,omitempty"` // the loudest among its panes
 	Current     bool   `json:"current,omitempty"`
+	// Group is the fan the session is an attempt of (fan/add-retry); the
+	// rail draws a fan's sessions together under it.
+	Group string `json:"group,omitempty"`
 }
 
 // AttachAgent is one row of the rail's agents section.

@@ -438,26 +438,8 @@ func (m *Model) rail() []string {
 	var lines []string
 	lines = append(lines, sgrBold+fitPlain(" Sessions", inner, m.opt.ASCIIOnly)+sgrReset)
 	agents := m.agentsShown()
-	for _, s := range m.layout.Sessions {
-		mark := " "
-		if s.Current || s.Name == m.session {
-			mark = ">"
-		}
-		g := " "
-		if agents {
-			if gl := glyph(s.State, false, m.opt.ASCIIOnly); gl != "" {
-				g = stateSGR(s.State) + gl + sgrReset
-			}
-		}
-		name := fitPlain(fmt.Sprintf("%s %d", clean(s.Name), s.Windows), inner-3, m.opt.ASCIIOnly)
-		if c := accentSGR(s.Accent); c != "" {
-			name = c + name + sgrReset
-		}
-		row := mark + g + " " + name
-		if mark == ">" {
-			row = sgrBold + mark + g + sgrBold + " " + name + sgrReset
-		}
-		lines = append(lines, row)
+	for _, r := range m.sessionRailRows() { // rail_fan.go: a fan's sessions under its name
+		lines = append(lines, m.sessionRailLine(r, agents, inner))
 	}
 	// remote_local.go: this machine's sessions, while on a host.
 	lines = append(lines, m.localRailLines(inner)...)
