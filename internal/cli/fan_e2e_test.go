@@ -43,7 +43,7 @@ tuios set-agent-state working
 printf '%s\n' "$line" > answer.txt
 echo "wrote answer.txt"
 tuios set-agent-state idle
-exec cat >/dev/null`
+while IFS= read -r _; do :; done` // read is a builtin: the agent stays in the foreground, as a real one does
 
 // The whole round: fan, ls, compare, verify, diff, keep --merge; the
 // repository's history shows exactly the kept work.
