@@ -183,11 +183,17 @@ func daemonCommands() []Command {
 			},
 		},
 		{
-			Name: "pretend-agent", Summary: "a stand-in coding agent, for tests and demos", Usage: "[-prompt=false] [-error] [-silence] [-deaf] [-steps N] [-finish done]",
-			Help: "Behaves like a coding agent: works with OSC 9;4 progress and a spinner in its title (\"⠋ pretend-agent\"), stops on a permission prompt drawn like Claude Code's and waits for 1 or 2, then finishes its turn and rests at its prompt (title \"✳ pretend-agent\"). " +
-				"It says it is claude-code (TUIOS_AGENT) unless -as names another harness. Its state comes from what it prints, as a hookless Claude Code's would: working from the progress bar, needs_input from the prompt on its screen, idle when the bar is cleared, errored on -error (OSC 9;4 error). " +
-				"The detector finds it on its first look (every 2 s): progress printed before that is not believed (a plain shell's progress bar is not an agent), so give a turn that should read idle or errored a few seconds (-steps, -step). Its flags use one dash.",
-			Example: "tuios new-window -s work agent \"$(command -v tuios)\" pretend-agent",
+			Name: "pretend-agent", Summary: "a stand-in coding agent, for tests and demos", Usage: "[flags]",
+			Help: "Behaves like a coding agent: works with OSC 9;4 progress and a spinner in its title (\"⠋ pretend-agent\"), stops on a permission prompt drawn like Claude Code's and waits for 1 or 2, then finishes its turn and rests at its prompt (title \"✳ pretend-agent\"), where a line typed or pasted is a new short turn and q quits. " +
+				"It says it is claude-code (TUIOS_AGENT) unless --as names another harness. Its state comes from what it prints, as a hookless Claude Code's would: working from the progress bar, needs_input from the prompt on its screen, idle when the bar is cleared, errored on --error (OSC 9;4 error). " +
+				"The detector finds it on its first look (every 2 s): progress printed before that is not believed (a plain shell's progress bar is not an agent), so give a turn that should read idle or errored a few seconds (--steps, --step). " +
+				"Started by go run (whose go would lead the terminal's foreground, where a tracker looks) it takes the foreground for itself, as a shell gives a job (Linux). Its flags take one dash or two.",
+			Example: "tuios new-window -s work agent -- \"$(command -v tuios)\" pretend-agent\n" +
+				"tuios new-window -s work agent -- \"$(command -v tuios)\" pretend-agent --prompt=false --steps 12 --step 250ms\n" +
+				"tuios new-window -s work agent -- \"$(command -v tuios)\" pretend-agent --error\n" +
+				"go run ./examples/embed -- go run ./examples/pretend-agent   # the SDK alone, no daemon",
+			// Listed for --help and completion; pretend.Main parses them.
+			Flags: func(fs *FlagSet) { fs.AddGoFlagSet(pretend.FlagSet()) },
 			RawArgs: true,
 			Run: func(ctx *Context) error {
 				if code := pretend.Main(ctx.Args); code != 0 {
