@@ -193,7 +193,7 @@ func daemonCommands() []Command {
 				"tuios new-window -s work agent -- \"$(command -v tuios)\" pretend-agent --error\n" +
 				"go run ./examples/embed -- go run ./examples/pretend-agent   # the SDK alone, no daemon",
 			// Listed for --help and completion; pretend.Main parses them.
-			Flags: func(fs *FlagSet) { fs.AddGoFlagSet(pretend.FlagSet()) },
+			Flags:   func(fs *FlagSet) { fs.AddGoFlagSet(pretend.FlagSet()) },
 			RawArgs: true,
 			Run: func(ctx *Context) error {
 				if code := pretend.Main(ctx.Args); code != 0 {
