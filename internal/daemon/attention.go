@@ -222,7 +222,7 @@ func (a *attention) saveNow(final bool) {
 		err = writeFileAtomic(a.path, b)
 	}
 	if err != nil {
-		a.s.opt.Logf("attention: saving %s: %v", a.path, err)
+		a.s.errorf("attention: saving %s: %v", a.path, err)
 	}
 }
 
