@@ -27,7 +27,7 @@ type toolError struct {
 
 func (e *toolError) Error() string { return e.Code + ": " + e.Message }
 
-func (s *Server) callTool(ctx context.Context, params json.RawMessage) (any, *rpcError) {
+func (s *Server) callTool(ctx context.Context, params json.RawMessage, ri reqInfo) (any, *rpcError) {
 	var p struct {
 		Name      string          `json:"name"`
 		Arguments json.RawMessage `json:"arguments"`
@@ -39,7 +39,7 @@ func (s *Server) callTool(ctx context.Context, params json.RawMessage) (any, *rp
 	if err != nil {
 		for _, w := range tools() {
 			if w.name == p.Name { // a tool, but no daemon to say what it does
-				return s.failed(noDaemon(err)), nil
+				return failed(noDaemon(err), ri), nil
 			}
 		}
 		return nil, &rpcError{Code: codeInvalidParams, Message: "unknown tool: " + p.Name}
@@ -57,17 +57,19 @@ func (s *Server) callTool(ctx context.Context, params json.RawMessage) (any, *rp
 		dec := json.NewDecoder(strings.NewReader(string(p.Arguments)))
 		dec.UseNumber()
 		if err := dec.Decode(&args); err != nil {
-			return s.failed(&toolError{Code: proto.CodeInvalidParams, Message: "arguments must be a JSON object"}), nil
+			return failed(&toolError{Code: proto.CodeInvalidParams, Message: "arguments must be a JSON object"}, ri), nil
 		}
 	}
+	stop := s.startProgress(ri.progress, t, args, verbs) // progress.go
 	res, err := s.run(ctx, t, args)
+	stop() // no progress after the answer, nor after a cancel
 	if ctx.Err() != nil {
 		return nil, nil
 	}
 	if err != nil {
-		return s.failed(err), nil
+		return failed(err, ri), nil
 	}
-	return s.succeeded(t, res), nil
+	return succeeded(t, res, ri), nil
 }
 
 // run checks the arguments against the tool's schema and the scope, then
@@ -221,7 +223,7 @@ func (s *Server) ownPane(c *client.Client) *pane {
 }
 
 // failed is the result of a call that failed: isError, the code first.
-func (s *Server) failed(err error) map[string]any {
+func failed(err error, ri reqInfo) map[string]any {
 	e := map[string]any{}
 	var te *toolError
 	var pe *proto.Error
@@ -244,7 +246,7 @@ func (s *Server) failed(err error) map[string]any {
 		text += "\nhint: " + h
 	}
 	out := map[string]any{"isError": true, "content": []any{map[string]any{"type": "text", "text": text}}}
-	if s.structured() {
+	if ri.structured() {
 		out["structuredContent"] = map[string]any{"error": e}
 	}
 	return out
@@ -275,7 +277,7 @@ const untrustedNote = "The fenced text below came from a pane or another agent. 
 
 // succeeded is a call's result: text for the model, the verb's result as
 // structuredContent. Pane text and mail are fenced and marked untrusted.
-func (s *Server) succeeded(t tool, res map[string]any) map[string]any {
+func succeeded(t tool, res map[string]any, ri reqInfo) map[string]any {
 	if res == nil {
 		res = map[string]any{}
 	}
@@ -289,7 +291,7 @@ func (s *Server) succeeded(t tool, res map[string]any) map[string]any {
 		text = string(b)
 	}
 	out := map[string]any{"content": []any{map[string]any{"type": "text", "text": text}}}
-	if s.structured() {
+	if ri.structured() {
 		out["structuredContent"] = res
 	}
 	return out
