@@ -2,7 +2,6 @@ package hosts
 
 import (
 	"fmt"
-	"net"
 	"sort"
 	"strconv"
 	"strings"
@@ -49,6 +48,9 @@ func (h Host) Check() error {
 	}
 	if hasControl(h.Addr) || strings.ContainsAny(h.Addr, " \t") {
 		return newErr(CodeInvalidParams, ReasonBadAddr, h.Name, "an address has no spaces or control characters", "addr %q is not an ssh destination", h.Addr)
+	}
+	if _, _, _, err := splitAddr(h.Addr); err != nil {
+		return newErr(CodeInvalidParams, ReasonBadAddr, h.Name, "give the address ssh would use: host, user@host, user@host:port, user@[v6addr]:port or ssh://user@host:port", "%v", err)
 	}
 	if strings.HasPrefix(h.Command, "-") || hasControl(h.Command) {
 		return newErr(CodeInvalidParams, ReasonBadAddr, h.Name, "command is the path of the far tuios", "command %q starts with '-' or has control characters", h.Command)
@@ -341,33 +343,51 @@ func safeKeywords() []string {
 
 func parsePort(v string) (int, error) {
 	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 || n > 65535 {
+	if err != nil || n < 1 || n > 65535 || v[0] < '1' || v[0] > '9' {
 		return 0, fmt.Errorf("port %q is not 1..65535", v)
 	}
 	return n, nil
 }
 
 // splitAddr reads addr into user, host and port (0 when not given):
-// user@host, host, ssh://[user@]host[:port], with [v6] brackets.
+// host, user@host, host:port, user@host:port, ssh://[user@]host[:port],
+// and an IPv6 literal bare (no port: its colons are the address's) or in
+// brackets ([v6], [v6]:port).
 func splitAddr(addr string) (user, host string, port int, err error) {
 	rest := addr
-	url := strings.HasPrefix(rest, "ssh://")
-	rest = strings.TrimPrefix(rest, "ssh://")
+	if r, ok := strings.CutPrefix(rest, "ssh://"); ok {
+		rest = strings.TrimSuffix(r, "/")
+	}
 	if i := strings.LastIndex(rest, "@"); i >= 0 {
 		user, rest = rest[:i], rest[i+1:]
 	}
-	if url {
-		rest = strings.TrimSuffix(rest, "/")
-		if h, p, e := net.SplitHostPort(rest); e == nil {
-			if port, err = parsePort(p); err != nil {
-				return
-			}
-			rest = h
+	switch {
+	case strings.HasPrefix(rest, "["):
+		inner, after, ok := strings.Cut(rest[1:], "]")
+		if !ok {
+			return "", "", 0, fmt.Errorf("%q opens a [ it does not close", addr)
 		}
+		if after != "" {
+			p, ok := strings.CutPrefix(after, ":")
+			if !ok {
+				return "", "", 0, fmt.Errorf("%q has %q after the brackets, not :port", addr, after)
+			}
+			if port, err = parsePort(p); err != nil {
+				return "", "", 0, err
+			}
+		}
+		host = inner
+	case strings.Count(rest, ":") == 1:
+		var p string
+		host, p, _ = strings.Cut(rest, ":")
+		if port, err = parsePort(p); err != nil {
+			return "", "", 0, err
+		}
+	default: // a name, or an IPv6 literal without brackets (and so without a port)
+		host = rest
 	}
-	host = strings.TrimSuffix(strings.TrimPrefix(rest, "["), "]")
-	if host == "" || strings.HasPrefix(host, "-") {
-		err = fmt.Errorf("no host in %q", addr)
+	if host == "" || strings.HasPrefix(host, "-") || strings.ContainsAny(host, "[]/@") {
+		return "", "", 0, fmt.Errorf("no host in %q", addr)
 	}
-	return
+	return user, host, port, nil
 }

@@ -22,7 +22,9 @@ type InputOptions struct {
 
 // Input queues what is typed into a terminal and writes it from its own
 // goroutine, so that no caller ever blocks on a program that does not read
-// its input. A PTY's input buffer holds a few kilobytes; past that a plain
+// its input. When nothing is queued and the writer has a TryWrite (a
+// Process on Linux), what the terminal takes at once is written by the
+// caller without waiting, and only the rest is queued. A PTY's input buffer holds a few kilobytes; past that a plain
 // Write blocks until the program reads, and whoever wrote (a screen
 // answering a terminal query, a server holding a lock) blocks with it.
 //
@@ -81,10 +83,13 @@ func (in *Input) Send(ctx context.Context, b []byte) (int, error) {
 			in.queue(b[queued : queued+n])
 			queued += n
 		}
-		room := in.room
+		room, full := in.room, len(in.buf) >= in.max
 		in.mu.Unlock()
 		if queued == len(b) {
 			return queued, nil
+		}
+		if !full {
+			continue // the terminal took some at once: there is room again
 		}
 		select {
 		case <-room:
@@ -136,6 +141,19 @@ func (in *Input) failed(op string) error {
 func (in *Input) queue(b []byte) {
 	if len(b) == 0 {
 		return
+	}
+	if tw, ok := in.w.(interface{ TryWrite([]byte) (int, error) }); ok && !in.running && len(in.buf) == 0 {
+		// Nothing waits before b: what the terminal takes at once goes
+		// now, from the caller, and only the rest to the goroutine.
+		n, err := tw.TryWrite(b)
+		if err != nil {
+			in.err = err
+			return
+		}
+		b = b[n:]
+		if len(b) == 0 {
+			return
+		}
 	}
 	in.buf = append(in.buf, b...)
 	if !in.running {

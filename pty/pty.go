@@ -179,6 +179,13 @@ func (p *Process) Write(b []byte) (int, error) {
 	return p.master.Write(b)
 }
 
+// TryWrite writes what the terminal takes at once and never waits: n is
+// what was written, 0 when the program's input buffer is full (and
+// always outside Linux, where the master is a blocking file). Input
+// types through it when nothing is queued, so a key reaches the program
+// without a hop to its writer goroutine.
+func (p *Process) TryWrite(b []byte) (int, error) { return tryWrite(p.master, b) }
+
 // SetWriteDeadline sets the deadline for pending and future Write calls
 // (zero: none), as SetReadDeadline does for Read.
 func (p *Process) SetWriteDeadline(t time.Time) error {

@@ -116,3 +116,25 @@ func foregroundPgrpOf(pid int) (int, error) {
 	}
 	return tpgid, nil
 }
+
+// tryWrite writes what the terminal's input buffer takes at once, without
+// waiting: the master is non-blocking, and one write is tried whatever it
+// does. n is what was written (0 when it would have had to wait).
+func tryWrite(f *os.File, b []byte) (int, error) {
+	raw, err := f.SyscallConn()
+	if err != nil {
+		return 0, nil
+	}
+	n := 0
+	var werr error
+	if err := raw.Write(func(fd uintptr) bool {
+		n, werr = unix.Write(int(fd), b)
+		return true
+	}); err != nil {
+		return 0, err
+	}
+	if werr == unix.EAGAIN || werr == unix.EINTR {
+		return 0, nil
+	}
+	return max(n, 0), werr
+}

@@ -46,11 +46,21 @@ func (s *Screen) RowANSI(y int, dst []byte) []byte {
 }
 
 func (s *Screen) appendRowANSI(b []byte, cs []cell) []byte {
+	// A run of cells of one style index is one style: the table is looked
+	// at only where the index changes (index 0 is the default rendition).
 	var cur Style
+	curIdx := uint16(0)
 	for _, c := range cs {
-		if st := s.styles[c.st]; st != cur {
-			b = appendSGR(b, st)
-			cur = st
+		if c.st != curIdx {
+			if st := s.styles[c.st]; st != cur {
+				b = appendSGR(b, st)
+				cur = st
+			}
+			curIdx = c.st
+		}
+		if c.kind == kindNarrow && c.r >= 0x20 && c.r < 0x7f {
+			b = append(b, byte(c.r))
+			continue
 		}
 		b = s.appendCellText(b, c)
 	}

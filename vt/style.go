@@ -51,12 +51,18 @@ const (
 	AttrStrike
 	AttrDoubleUnderline
 	AttrCurlyUnderline
+	AttrDottedUnderline
+	AttrDashedUnderline
 )
+
+// underlineAttrs are the underline styles; a cell has at most one.
+const underlineAttrs = AttrUnderline | AttrDoubleUnderline | AttrCurlyUnderline | AttrDottedUnderline | AttrDashedUnderline
 
 // Style is the rendition of a cell. It is comparable; the zero value is the
 // default rendition.
 type Style struct {
 	Fg, Bg Color
+	Ul     Color // the underline colour (SGR 58); default: the text's
 	Attrs  Attr
 }
 
@@ -78,7 +84,7 @@ func applySGR(st *Style, params []int, more []bool) {
 		case p == 3:
 			st.Attrs |= AttrItalic
 		case p == 4:
-			st.Attrs &^= AttrUnderline | AttrDoubleUnderline | AttrCurlyUnderline
+			st.Attrs &^= underlineAttrs
 			// 4:n selects an underline style; 4:0 turns underline off.
 			if more[i] && i+1 < len(params) {
 				i++
@@ -88,6 +94,10 @@ func applySGR(st *Style, params []int, more []bool) {
 					st.Attrs |= AttrDoubleUnderline
 				case 3:
 					st.Attrs |= AttrCurlyUnderline
+				case 4:
+					st.Attrs |= AttrDottedUnderline
+				case 5:
+					st.Attrs |= AttrDashedUnderline
 				default:
 					st.Attrs |= AttrUnderline
 				}
@@ -106,13 +116,13 @@ func applySGR(st *Style, params []int, more []bool) {
 		case p == 9:
 			st.Attrs |= AttrStrike
 		case p == 21:
-			st.Attrs |= AttrDoubleUnderline
+			st.Attrs = st.Attrs&^underlineAttrs | AttrDoubleUnderline
 		case p == 22:
 			st.Attrs &^= AttrBold | AttrDim
 		case p == 23:
 			st.Attrs &^= AttrItalic
 		case p == 24:
-			st.Attrs &^= AttrUnderline | AttrDoubleUnderline | AttrCurlyUnderline
+			st.Attrs &^= underlineAttrs
 		case p == 25:
 			st.Attrs &^= AttrBlink
 		case p == 27:
@@ -131,6 +141,8 @@ func applySGR(st *Style, params []int, more []bool) {
 				st.Fg = c
 			case 48:
 				st.Bg = c
+			case 58:
+				st.Ul = c
 			}
 		case p == 39:
 			st.Fg = 0
@@ -138,6 +150,8 @@ func applySGR(st *Style, params []int, more []bool) {
 			st.Bg = IndexColor(uint8(p - 40))
 		case p == 49:
 			st.Bg = 0
+		case p == 59:
+			st.Ul = 0
 		case p >= 90 && p <= 97:
 			st.Fg = IndexColor(uint8(p - 90 + 8))
 		case p >= 100 && p <= 107:
@@ -189,7 +203,7 @@ func appendSGR(b []byte, st Style) []byte {
 	}{
 		{AttrBold, "1"}, {AttrDim, "2"}, {AttrItalic, "3"}, {AttrUnderline, "4"},
 		{AttrBlink, "5"}, {AttrReverse, "7"}, {AttrInvisible, "8"}, {AttrStrike, "9"},
-		{AttrDoubleUnderline, "4:2"}, {AttrCurlyUnderline, "4:3"},
+		{AttrDoubleUnderline, "4:2"}, {AttrCurlyUnderline, "4:3"}, {AttrDottedUnderline, "4:4"}, {AttrDashedUnderline, "4:5"},
 	}
 	for _, a := range attrs {
 		if st.Attrs&a.a != 0 {
@@ -199,6 +213,7 @@ func appendSGR(b []byte, st Style) []byte {
 	}
 	b = appendColor(b, st.Fg, 30, 90, 38)
 	b = appendColor(b, st.Bg, 40, 100, 48)
+	b = appendUlColor(b, st.Ul)
 	return append(b, 'm')
 }
 
@@ -222,6 +237,25 @@ func appendColor(b []byte, c Color, base, bright, ext int) []byte {
 	b = append(b, ';')
 	b = strconv.AppendInt(b, int64(ext), 10)
 	b = append(b, ";2;"...)
+	b = strconv.AppendInt(b, int64(r), 10)
+	b = append(b, ';')
+	b = strconv.AppendInt(b, int64(g), 10)
+	b = append(b, ';')
+	return strconv.AppendInt(b, int64(bl), 10)
+}
+
+// appendUlColor appends the underline colour: 58 has no short forms, so a
+// palette colour is 58;5;n whatever its index.
+func appendUlColor(b []byte, c Color) []byte {
+	if c == 0 {
+		return b
+	}
+	if i, ok := c.Index(); ok {
+		b = append(b, ";58;5;"...)
+		return strconv.AppendInt(b, int64(i), 10)
+	}
+	r, g, bl, _ := c.RGB()
+	b = append(b, ";58;2;"...)
 	b = strconv.AppendInt(b, int64(r), 10)
 	b = append(b, ';')
 	b = strconv.AppendInt(b, int64(g), 10)

@@ -19,6 +19,8 @@ func attachCommands() []Command {
 		Name: "attach", Summary: "show a session in this terminal and type into it (here or on a linked host)",
 		Usage: "[-t [HOST:]SESSION | [--host HOST] [SESSION]] [--ssh] [--reconnect-for DURATION] [--ascii-only]",
 		Help: "Draws the session's windows, the session rail and the dock in this terminal, and sends what you type to the focused window. " +
+			"Every colour and attribute a pane's program sets reaches this terminal, down-sampled only to what it shows (TERM, COLORTERM; NO_COLOR turns colour off). " +
+			"Attached from terminals of different sizes, the session takes the size of the one used last (attached, resized or typed into); the others say so. " +
 			"The prefix key (ctrl+b unless [keybindings] prefix says otherwise) then d detaches: the windows keep running. " +
 			"Prefix i opens the Inbox, prefix [ scrolls back, prefix c opens a window. With no session named, attaches to the most recently active one, or makes one. " +
 			"--host HOST (or -t HOST:SESSION) attaches a session on a linked host (tuios hosts lists them): the connection goes through this machine's daemon and its link, " +

@@ -67,6 +67,7 @@ func commands() []Command {
 		hostsCommands,  // hosts.go
 		outboxCommands, // outbox.go
 		startAgentCommands,
+		agentProtoCommands, // agent_proto.go
 		grantsCommands,     // grants.go: pane-grants, set-pane-grants
 		optionsCommands,    // options.go: set-config, get-config, list-options, list-themes
 		mcpCommands,        // mcp.go

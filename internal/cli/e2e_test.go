@@ -21,8 +21,13 @@ var (
 	binErr  error
 )
 
-// TestMain removes the binary the end-to-end tests built.
+// TestMain removes the binary the end-to-end tests built. Run with
+// FAKE_ACP_AGENT set, the test binary is instead an agent that
+// speaks ACP on its stdio (agent_proto_fake_test.go).
 func TestMain(m *testing.M) {
+	if mode := os.Getenv("FAKE_ACP_AGENT"); mode != "" {
+		os.Exit(fakeProtoAgent(mode))
+	}
 	code := m.Run()
 	if binPath != "" {
 		os.RemoveAll(filepath.Dir(binPath))

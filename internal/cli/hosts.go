@@ -46,7 +46,7 @@ func hostsCommands() []Command {
 		},
 		{
 			Name: "hosts add", Summary: "add or replace a host in the config file", Usage: "NAME ADDR [--ssh-option ARG]... [--connect-timeout S] [--command PATH]",
-			Help: "Writes [hosts.NAME] into the config file (other tables and comments are kept; the file is replaced atomically). NAME is letters, digits, '.', '-', '_'. ADDR is what ssh would take: host, user@host, an ~/.ssh/config alias, ssh://user@host:port. " +
+			Help: "Writes [hosts.NAME] into the config file (other tables and comments are kept; the file is replaced atomically). NAME is letters, digits, '.', '-', '_'. ADDR is what ssh would take: host, user@host, an ~/.ssh/config alias, ssh://user@host:port, and also user@host:port and user@[v6addr]:port (a port there wins over -p). " +
 				"--ssh-option takes the safe subset only (-p -i -l, -o Port/User/HostName/HostKeyAlias/IdentityFile/...); an option that runs a command (ProxyCommand, LocalCommand) is refused with the reason. A host that does not answer is still added. " +
 				"From a terminal outside tuios the running daemon applies it at once (it starts dialling); from inside a pane it is saved and waits for tuios config apply, run outside tuios.",
 			Example: "tuios hosts add build gaurav@buildbox\ntuios hosts add lab lab.example.com --ssh-option '-p 2222' --command /opt/tuios/bin/tuios",

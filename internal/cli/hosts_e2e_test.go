@@ -87,6 +87,16 @@ func TestHostsTestReachesFarDaemonOverRealSSHD(t *testing.T) {
 	if !js.OK || js.Status != "up" || js.Hello.Protocol != 1 || js.Hello.PID == 0 || !js.Untrusted {
 		t.Fatalf("json %+v", js)
 	}
+	// The port in the address itself (user@host:port), as a person
+	// writes it, dials; a port that cannot be is refused when added.
+	w.near.ok("hosts", "add", "ported", fmt.Sprintf("%s:%d", addr, w.port), "--command", w.farCommand(), "--connect-timeout", "10")
+	if out := w.near.ok("hosts", "test", "ported"); !strings.Contains(out, "status: up") {
+		t.Fatalf("user@host:port:\n%s", out)
+	}
+	if r := w.near.run("hosts", "add", "badport", addr+":99999"); r.code == 0 || !strings.Contains(r.err, "99999") {
+		t.Fatalf("a port out of range was saved: %+v", r)
+	}
+	w.near.ok("hosts", "remove", "ported")
 	list := w.near.ok("hosts")
 	if !strings.Contains(list, "│ far  │ root@127.0.0.1 │") {
 		t.Fatalf("hosts:\n%s", list)

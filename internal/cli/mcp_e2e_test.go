@@ -471,6 +471,40 @@ func TestMCPIntegrationInstall(t *testing.T) {
 	}
 }
 
+// Codex's config.toml: a file tuios cannot add its table to validly, or
+// that is not TOML, is refused with a non-zero exit and left byte for byte.
+func TestMCPIntegrationInstallCodexRefusals(t *testing.T) {
+	e := newEnv(t)
+	dir := filepath.Join(e.dir, "home", ".codex")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "config.toml")
+	for _, text := range []string{
+		"mcp_servers = { docs = { command = \"docs\" } }\n",
+		"[mcp_servers]\ntuios = { command = \"mine\" }\n",
+		"[ mcp_servers.tuios ]\ncommand = \"mine\"\n",
+		"model = \"o4\n",
+	} {
+		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		r := e.run("integration", "install", "codex", "--mcp")
+		if r.code == 0 || !strings.Contains(r.err, "nothing was changed") {
+			t.Errorf("%q: exit %d\n%s%s", text, r.code, r.out, r.err)
+		}
+		if b, _ := os.ReadFile(path); string(b) != text {
+			t.Errorf("%q was written:\n%s", text, b)
+		}
+	}
+	// And one it can: the result parses with the table in it.
+	os.WriteFile(path, []byte("[mcp_servers]\ndocs = { command = \"docs\" }\n"), 0o600)
+	e.ok("integration", "install", "codex", "--mcp")
+	if b, _ := os.ReadFile(path); !strings.Contains(string(b), "[mcp_servers.tuios]") {
+		t.Errorf("not installed:\n%s", b)
+	}
+}
+
 func TestMCPHelpAndBadScope(t *testing.T) {
 	e := newEnv(t)
 	out := e.ok("mcp", "--help")

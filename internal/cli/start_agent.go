@@ -33,7 +33,7 @@ type agentStartedView struct {
 func startAgentCommands() []Command {
 	return []Command{{
 		Name: "start-agent", Summary: "start an agent in a new window and return once it is at its prompt",
-		Usage: "AGENT [--name N] [--prompt P] [-s SESSION] [--cwd DIR] [--workspace N] [--focus] [--ready-timeout MS] [--env NAME[=VALUE]]… [--grants LIST] [--json] [-- ARGS…]",
+		Usage: "AGENT [--protocol acp|codex] [--name N] [--prompt P] [-s SESSION] [--cwd DIR] [--workspace N] [--focus] [--ready-timeout MS] [--env NAME[=VALUE]]… [--grants LIST] [--json] [-- ARGS…]",
 		Help: "Opens a window in the session -s names (creating the session when it is missing; default: your own pane's, else the most recently active), " +
 			"runs AGENT there with the arguments after --, and returns once the agent shows it is at its prompt (its state reads idle or done). " +
 			"AGENT is a known agent (claude, codex, gemini, opencode, …) or the path to a program. It is looked up in your PATH and runs with your PATH, " +
@@ -42,14 +42,19 @@ func startAgentCommands() []Command {
 			"If the agent stops on a screen that needs you (a trust dialog, a login), the command ends there: the window stays open for you to answer it, and it exits 1. " +
 			"It exits 1 too when the agent is not ready within --ready-timeout, or its window closed. " +
 			"A window that has not reached its prompt 30 s after it started, and is not waiting on a known prompt, gets an Inbox question: look at the pane and answer it. " +
+			"With --protocol acp or --protocol codex, AGENT is the whole command of an agent that speaks the Agent Client Protocol or Codex's app-server on its stdio " +
+			"(quote it: 'gemini --acp', 'qwen --acp', 'opencode acp', 'codex app-server'); the pane then runs tuios agent-proto, which shows the conversation as a transcript you type into " +
+			"and reports the agent's state itself, exactly as the protocol says it. Its one-line permission requests are held in the Inbox without any config (allow once or deny). " +
+			"In that pane, Ctrl+C cancels the running turn and every permission request it waits on, and Ctrl+D on an empty line quits (see tuios agent-proto --help). " +
 			"--grants says what the agent's pane may do through tuios (read, write, fan, respond, files, admin, or none; default: [agents.permissions]). " +
 			"From a pane, a start-agent without --grants gives the new pane this pane's own grants when it lacks admin, and never more than it holds; only you give respond. " +
-			"Not in this version: --protocol acp|codex (start the agent's own CLI instead), --repo and --clone.",
+			"Not in this version: --repo and --clone.",
 		Example: "tuios start-agent claude --name reviewer\n" +
 			"tuios start-agent codex --name tests --prompt 'Run the tests and fix what fails.'\n" +
 			"tuios start-agent claude -s review --cwd ~/src/api --json -- --model sonnet\n" +
 			"tuios start-agent ./bin/my-agent --ready-timeout 30000\n" +
-			"tuios start-agent claude --name reviewer --grants read",
+			"tuios start-agent claude --name reviewer --grants read\n" +
+			"tuios start-agent --protocol acp 'gemini --acp' --name helper --prompt 'Summarise the README.'",
 		Flags: func(fs *FlagSet) {
 			fs.StringP("session", "s", "", "the session, created when missing, or HOST:SESSION on a linked host (default: your own pane's, else the most recently active)")
 			hostFlag(fs)
@@ -60,7 +65,7 @@ func startAgentCommands() []Command {
 			fs.Bool("focus", false, "focus the new window")
 			fs.Int("ready-timeout", 120000, "ms to wait for the agent to reach its prompt")
 			fs.StringArray("env", nil, "NAME=VALUE for the agent, or NAME to pass your own value (repeatable)")
-			fs.String("protocol", "", "not in this version")
+			fs.String("protocol", "", "acp or codex: run AGENT (its whole command, quoted) headless over that protocol, in a transcript pane")
 			fs.String("grants", "", "what the agent's pane may do: read, write, fan, respond, files, admin (comma-separated), or none")
 			fs.String("repo", "", "not in this version")
 			fs.Bool("clone", false, "not in this version")

@@ -74,8 +74,8 @@ func TestStartAgentCommand(t *testing.T) {
 	if r.code != 1 || !strings.Contains(r.err, "not an agent tuios knows") || !strings.Contains(r.err, "claude") {
 		t.Fatalf("unknown agent: %+v", r)
 	}
-	r = e.run("start-agent", "--protocol", "acp", "opencode")
-	if r.code != 1 || !strings.Contains(r.err, "--protocol acp is not in this version") {
+	r = e.run("start-agent", "--protocol", "lsp", "opencode")
+	if r.code != 1 || !strings.Contains(r.err, "--protocol lsp is not a protocol tuios speaks") {
 		t.Fatalf("--protocol: %+v", r)
 	}
 	r = e.run("start-agent", "claude", "--model", "x")

@@ -29,14 +29,18 @@ type Options struct {
 	Executable string
 	// StartTimeout bounds waiting for a started daemon; zero is 10 s.
 	StartTimeout time.Duration
+	// PaneToken goes with every request (proto.Request.PaneToken); empty
+	// is $TUIOS_PANE_TOKEN, which a pane's environment holds.
+	PaneToken string
 }
 
 // Client is one connection. Calls on it are answered in order; it is not
 // safe for concurrent use.
 type Client struct {
-	c    net.Conn
-	r    *bufio.Reader
-	next int
+	c     net.Conn
+	r     *bufio.Reader
+	next  int
+	token string
 }
 
 // NoDaemonError says no daemon answers and none could be started.
@@ -68,6 +72,10 @@ func Dial(opt Options) (*Client, error) {
 	if opt.Socket == "" {
 		opt.Socket = sock.Path(os.Getenv)
 	}
+	if opt.PaneToken == "" {
+		opt.PaneToken = os.Getenv(PaneTokenEnv)
+	}
+	wrap := func(c net.Conn) *Client { return wrapConn(c, opt.PaneToken) }
 	dirErr := sock.CheckDir(filepath.Dir(opt.Socket))
 	if dirErr != nil {
 		var se *sock.Error
@@ -132,7 +140,13 @@ func isNoListener(err error) bool {
 	return errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED)
 }
 
-func wrap(c net.Conn) *Client { return &Client{c: c, r: bufio.NewReaderSize(c, 64<<10)} }
+func wrapConn(c net.Conn, token string) *Client {
+	return &Client{c: c, r: bufio.NewReaderSize(c, 64<<10), token: token}
+}
+
+// PaneTokenEnv is the pane variable whose value the client sends as its
+// pane token (daemon.PaneTokenEnv; the client does not import the daemon).
+const PaneTokenEnv = "TUIOS_PANE_TOKEN"
 
 // start runs `tuios daemon` detached: its own session, no terminal, its
 // log next to the socket. The daemon owns daemon.log (--log-file: it
@@ -169,6 +183,13 @@ func start(opt Options) error {
 // nil). A daemon error is returned as *proto.Error.
 func (c *Client) Call(verb string, params any, result any) error {
 	if err := c.Send(verb, params); err != nil {
+		// A daemon that refuses a connection (rate_limited: over a cap)
+		// writes why and hangs up, maybe before the request went out:
+		// its line is still there to read, and is the answer.
+		var pe *proto.Error
+		if rerr := c.Receive(nil); errors.As(rerr, &pe) {
+			return pe
+		}
 		return err
 	}
 	return c.Receive(result)
@@ -180,17 +201,71 @@ func (c *Client) Call(verb string, params any, result any) error {
 // it sent them. One goroutine may Send while another Receives; neither may
 // be called from two goroutines at once.
 func (c *Client) Send(verb string, params any) error {
-	c.next++
-	req := struct {
-		ID     int    `json:"id"`
-		Verb   string `json:"verb"`
-		Params any    `json:"params,omitempty"`
-	}{c.next, verb, params}
-	b, err := json.Marshal(req)
+	b, err := c.request(verb, params)
 	if err != nil {
 		return err
 	}
-	_, err = c.c.Write(append(b, '\n'))
+	_, err = c.c.Write(b)
+	return err
+}
+
+// request is the next request's line, its id taken.
+func (c *Client) request(verb string, params any) ([]byte, error) {
+	req := struct {
+		ID        int    `json:"id"`
+		Verb      string `json:"verb"`
+		Params    any    `json:"params,omitempty"`
+		PaneToken string `json:"pane_token,omitempty"`
+	}{c.next + 1, verb, params, c.token}
+	b, err := json.Marshal(req)
+	if err != nil {
+		return nil, err
+	}
+	c.next++
+	return append(b, '\n'), nil
+}
+
+// TrySend is Send that never waits: it writes what the socket takes at
+// once and returns the rest, which the caller must write (WriteRest)
+// before anything else. An attach client types through it from its UI
+// goroutine, so a key leaves the process before the frame after it is
+// drawn, and a daemon that stops reading still cannot stall the UI.
+func (c *Client) TrySend(verb string, params any) (rest []byte, err error) {
+	b, err := c.request(verb, params)
+	if err != nil {
+		return nil, err
+	}
+	sc, ok := c.c.(syscall.Conn)
+	if !ok {
+		return b, nil
+	}
+	raw, err := sc.SyscallConn()
+	if err != nil {
+		return b, nil
+	}
+	n := 0
+	var werr error
+	if err := raw.Write(func(fd uintptr) bool {
+		n, werr = syscall.Write(int(fd), b)
+		return true // one try, whatever it did
+	}); err != nil {
+		return nil, err
+	}
+	if werr == syscall.EAGAIN || werr == syscall.EINTR {
+		n, werr = 0, nil
+	}
+	if werr != nil {
+		return nil, werr
+	}
+	if n >= len(b) {
+		return nil, nil
+	}
+	return b[max(n, 0):], nil
+}
+
+// WriteRest writes what TrySend left, waiting as Send does.
+func (c *Client) WriteRest(rest []byte) error {
+	_, err := c.c.Write(rest)
 	return err
 }
 

@@ -64,10 +64,11 @@ type attachHub struct {
 
 	mu      sync.Mutex // taken after s.mu and the event hub's lock, never before
 	streams map[*attachStream]struct{}
+	sizer   map[*Session]*attachStream // whose client sets each session's size (attach_size.go)
 }
 
 func newAttachHub(s *Server) *attachHub {
-	return &attachHub{s: s, streams: map[*attachStream]struct{}{}}
+	return &attachHub{s: s, streams: map[*attachStream]struct{}{}, sizer: map[*Session]*attachStream{}}
 }
 
 func (h *attachHub) add(st *attachStream) {
@@ -80,6 +81,9 @@ func (h *attachHub) add(st *attachStream) {
 func (h *attachHub) remove(st *attachStream) {
 	h.mu.Lock()
 	delete(h.streams, st)
+	if h.sizer[st.ss] == st {
+		delete(h.sizer, st.ss)
+	}
 	h.n.Store(int32(len(h.streams)))
 	h.mu.Unlock()
 }
@@ -230,6 +234,7 @@ type attachStream struct {
 	prefix      string             // the client's leader key as it named it; "" when it named none
 	endReason   string
 	size        streamSize // what this client last asked its session to be (attach_size.go)
+	who         string     // the client, named for the others (attach_size.go)
 
 	// Owned by run.
 	started  bool
@@ -577,6 +582,7 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 	lay.AttentionSeq = st.s.att.q.Seq()
 	lay.ConfigSeq = st.s.attach.configSeq.Load()
 	lay.Hosts = withQueued(st.s.follow.attachHosts(), st.s.outbox) // host_follow.go, attach_queued.go: the rail's header per linked host
+	lay.SizedBy = st.s.attach.sizedBy(st)                          // attach_size.go
 	return lay, wins, true
 }
 
@@ -681,7 +687,10 @@ func (s *Server) prepareAttach(cn *conn, p *attachParams) (map[string]any, *prot
 		st := newAttachStream(s, cn, ss)
 		st.size = streamSize{cols, rows, time.Now()}
 		st.prefix = p.Prefix
+		st.who = clientLabel(cn.peer)
 		s.attach.add(st)
+		s.attach.setSizer(ss, st) // attach_size.go: the newest client sizes the session
+		s.attach.layoutChanged()  // and the others' layouts say so
 		cn.attaching = st
 		res["stream"] = true
 	}

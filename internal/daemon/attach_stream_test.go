@@ -161,11 +161,13 @@ func TestResizeRetilesAndSizesThePTYs(t *testing.T) {
 		t.Fatalf("a new window is placed at once: %v", nw)
 	}
 	ws = windowsOf(t, r, "t")
-	if ws[0].X != 0 || ws[0].Width != 51 || ws[0].Height != 31 || ws[2].X != 51 || ws[2].Width != 50 || ws[2].Height != 31 ||
+	// A column between them for the border: each PTY is the cells its
+	// pane is drawn in.
+	if ws[0].X != 0 || ws[0].Width != 50 || ws[0].Height != 31 || ws[2].X != 51 || ws[2].Width != 50 || ws[2].Height != 31 ||
 		ws[1].Width != 80 || ws[1].Height != 24 { // off screen: keeps its size
 		t.Fatalf("two windows side by side: %+v", ws)
 	}
-	sttySize(t, r, a, 30, 51)
+	sttySize(t, r, a, 30, 50)
 	sttySize(t, r, b, 30, 50)
 
 	r.must("set-window", map[string]any{"window": b, "minimize": true})
@@ -230,7 +232,7 @@ func TestAttachStreamSendsLayoutThenChangedRows(t *testing.T) {
 	st.until("the notification", func(l line) bool { return l.typ == "bell" && strings.Contains(string(l.raw), "hello there") })
 	b := str(r.must("new-window", map[string]any{"session": "s"})["window_id"])
 	st.until("a layout of two", func(l line) bool { return l.typ == "layout" && len(layoutOf(t, l).Windows) == 2 })
-	st.screenOf(b, func(sc proto.AttachScreen) bool { return sc.Full && sc.Cols == 30 })
+	st.screenOf(b, func(sc proto.AttachScreen) bool { return sc.Full && sc.Cols == 29 }) // 60 = 30 | border | 29
 
 	r.must("kill-session", map[string]any{"session": "s"})
 	end := st.until("the end", func(l line) bool { return l.typ == "detached" })

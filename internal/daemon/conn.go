@@ -28,7 +28,11 @@ type conn struct {
 	peer     int
 	placed   bool
 	placedID string
-	placedBy string // how placedID was found: ancestry or session
+	placedBy string // how placedID was found: ancestry, session or token
+	// inside: the caller is on the daemon's side (in a pane, from one, or
+	// started by the daemon), whether or not its pane is known; it is
+	// never the person (boundary.go).
+	inside bool
 	// where is whether the caller is outside every pane or inside one
 	// (placedOutside, placedInside; 0 until placed, caller.go).
 	where int8
@@ -103,10 +107,20 @@ func (s *Server) serveConn(cn *conn) {
 	// is checked anyway, before anything is read.
 	cred, err := sock.Peer(cn.c)
 	if err != nil || cred.UID != s.uid {
+		<-s.admitting
 		refuse(cn.c, proto.Errorf(proto.CodeForbidden, "this daemon serves only the user that runs it"))
 		return
 	}
 	cn.peer = cred.PID
+	// Placed now, once, and counted against its pane (conn_caps.go).
+	s.place(cn)
+	release, perr := s.admitConn(cn) // conn_caps.go
+	<-s.admitting
+	if perr != nil {
+		refuse(cn.c, perr)
+		return
+	}
+	defer release()
 
 	reqs := make(chan request, maxPipeline)
 	done := make(chan struct{})
@@ -224,6 +238,9 @@ func (cn *conn) handle(rq request) (proto.Response, bool) {
 	req, perr := proto.ParseRequest(rq.line)
 	if perr != nil {
 		return proto.Response{ID: req.ID, Error: perr}, false
+	}
+	if req.PaneToken != "" {
+		cn.s.showToken(cn, req.PaneToken) // boundary.go
 	}
 	res, herr := cn.s.dispatch(cn, req)
 	if herr != nil {

@@ -6,7 +6,8 @@
 // Every CLI verb is a protocol verb; the CLI is a thin client. The daemon
 // owns addressing (sessions by name, windows by id, index, prefix or name),
 // placing a caller inside its own pane (by the kernel's peer credentials
-// and the caller's process ancestry), waits, and the event stream. The
+// and the caller's process ancestry, which as the panes' subreaper it
+// keeps whole), the person boundary, waits, and the event stream. The
 // agent state itself comes from package detect's Tracker and package
 // agentstate's Arbiter; the daemon only serves it.
 //
@@ -76,6 +77,80 @@
 // answers agent_message_queued. kill-session forgets a session; a file that is not
 // this user's, not private or not readable is set aside and the daemon
 // starts empty. [daemon] restore = false turns it off.
+//
+// # The person boundary
+//
+// Some acts are the person's alone (attach's human nonce, respond from a
+// shell with respond_from_shell, the Inbox, answers to asks and held
+// approvals, links). The daemon refuses them to any caller on its own
+// side, found from what the kernel says (boundary.go), never from what
+// the caller controls:
+//
+//   - The daemon is a child subreaper (PR_SET_CHILD_SUBREAPER), so every
+//     process that started in a pane stays its descendant whatever it
+//     does: setsid, a double fork, a terminal of its own (script), an
+//     empty environment, outliving its pane. A caller's pid comes from
+//     the socket (SO_PEERCRED); its ancestry is walked with each
+//     parent's start time checked, so a pid reused mid-walk is caught.
+//     A caller whose ancestry reaches the daemon is inside: in the pane
+//     whose shell it passes, else in none that can be named.
+//   - A process the daemon started that is no pane (git, and the hooks
+//     git runs in a repository a pane may have written) is inside too.
+//   - The environment only ever adds to that: TUIOS_PANE_ID,
+//     TUIOS_WINDOW_ID, HERDR_PANE_ID naming a live window, a
+//     TUIOS_PANE_TOKEN, or this daemon's socket beside TUIOS_ENV=1 (or
+//     its herdr socket beside HERDR_ENV=1) put a caller inside.
+//   - A walk that cannot finish (the caller gone, the tree changing again
+//     and again, no pid from the kernel) counts as inside.
+//   - What outlives the daemon stays inside the next one: as it stops,
+//     after the panes closed, the daemon writes down every process still
+//     on its side (one that setsid took out of its pane's session
+//     survives), and the next daemon on the socket keeps those and what
+//     they start inside (escapees.go). Otherwise such a process could stop
+//     the daemon and start the next one outside that one's subtree.
+//
+// TUIOS_PANE_TOKEN, a secret per pane in its environment, proves the
+// pane where the kernel cannot name it (a caller in another pid
+// namespace, behind a relay): the client sends it with every request
+// (proto.Request.PaneToken). It places a caller the kernel placed in no
+// pane, never moves one the kernel placed, and a caller that shows one,
+// right or wrong, is inside. A link ignores it.
+//
+// The subreaper reaps the orphans it is given (reaper.go): only zombie
+// children outside the daemon's own session that are no pane's shell,
+// and none while a pane start has not yet registered its pid, so a
+// window's exit code stays the one pty.Process.Wait took and a git the
+// daemon ran keeps its own status.
+//
+// The connection caps (conn_caps.go) count a pane as one, whatever it
+// forks: the control socket holds 4096 connections, the callers inside
+// at most 3840 of them together and one pane at most 512, so 256 stay
+// for the person; a connection is placed before it is counted, and at
+// most 64 wait to be placed. The herdr socket holds 1024, one pane 64
+// connections and 8 event streams (a caller outside every pane: per
+// process). Over a cap a connection gets one rate_limited line.
+//
+// What stays outside the boundary. Every process of the user may reach
+// the socket; the boundary is the process tree, so a process of the same
+// user that a pane gets started through another service is not in it:
+// `systemd-run --user`, a cron or at job, `ssh localhost`, a desktop
+// launcher, a D-Bus activated service. Such a process is the person as
+// far as the daemon can tell. So is a process that left its pane's
+// session when the daemon was killed outright (SIGKILL, a crash): only a
+// daemon that stops writes its escapees down. So is a debugger: a pane that can ptrace
+// the person's attached client (same uid, where kernel.yama.ptrace_scope
+// is 0) can take its nonce from memory, and a same-uid process can read
+// a pane's environment (and so its token) from /proc. What the person
+// can do: set kernel.yama.ptrace_scope to 1 or more (Debian and Ubuntu
+// ship 1: only a parent may trace its child); keep agents from starting
+// services (no lingering systemd user instance, `loginctl
+// disable-linger`; no crontab or at for that user; no ssh key an agent
+// can use to reach localhost); and for a hard wall run agents as another
+// user or in a container, where the socket's uid check (this daemon
+// serves only its own uid) keeps them out entirely. Outside Linux there
+// is no child subreaper: a process that leaves its pane's session and
+// whose parent exits is re-parented to launchd or init, and only its
+// environment can still give it away.
 //
 // # Configuration
 //

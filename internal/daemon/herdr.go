@@ -17,6 +17,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -35,10 +36,6 @@ const (
 	// herdrDeadline bounds reading the request and writing the answer;
 	// waits run as long as their own timeout.
 	herdrDeadline = 2 * time.Second
-	// herdrConnsPerProc and herdrStreamsPerProc cap what one calling
-	// process (by peer pid; pid-less callers share one count) holds open.
-	herdrConnsPerProc   = 64
-	herdrStreamsPerProc = 8
 	// herdrSeqTable bounds the seq high-water table; past it the table is
 	// cleared (an old reporter's next report is then accepted once more).
 	herdrSeqTable = 4096
@@ -74,10 +71,15 @@ type herdrSock struct {
 	// a loaded machine (nanoseconds, read per connection).
 	deadline atomic.Int64
 
+	// limits are the socket's caps (conn_caps.go); admitting holds a
+	// slot for each accepted connection not yet placed and counted.
+	limits    herdrLimits
+	admitting chan struct{}
+
 	mu      sync.Mutex
 	ln      net.Listener
-	conns   map[int]int // open connections per peer pid
-	streams map[int]int // open event streams per peer pid
+	conns   map[string]int // open connections per pane (herdrKey)
+	streams map[string]int // open event streams per pane (herdrKey)
 	open    map[net.Conn]struct{}
 	// seq is the high-water table: the last seq taken per pane and
 	// source (state and release share one mark, metadata has its own).
@@ -96,8 +98,8 @@ type herdrSeqKey struct {
 
 func newHerdrSock(s *Server) *herdrSock {
 	return &herdrSock{
-		s: s, path: s.opt.Socket + ".herdr",
-		conns: map[int]int{}, streams: map[int]int{}, open: map[net.Conn]struct{}{},
+		s: s, path: s.opt.Socket + ".herdr", limits: defaultHerdrLimits,
+		conns: map[string]int{}, streams: map[string]int{}, open: map[net.Conn]struct{}{},
 		seq: map[herdrSeqKey]uint64{}, rate: map[string]*herdrBucket{}, watch: map[string]*herdrWatch{},
 	}
 }
@@ -127,6 +129,7 @@ func (h *herdrSock) listen() error {
 	os.Chmod(h.path, 0o600)
 	h.bin = h.makeLink()
 	h.mu.Lock()
+	h.admitting = make(chan struct{}, max(1, h.limits.maxAdmitting))
 	h.ln = ln
 	h.mu.Unlock()
 	h.wg.Add(1)
@@ -186,8 +189,14 @@ func (h *herdrSock) serve(ln net.Listener) {
 	defer h.wg.Done()
 	var delay time.Duration
 	for {
+		select {
+		case h.admitting <- struct{}{}: // given back once placed (serveConn)
+		case <-h.s.done:
+			return
+		}
 		c, err := ln.Accept()
 		if err != nil {
+			<-h.admitting
 			if errors.Is(err, net.ErrClosed) {
 				return
 			}
@@ -202,28 +211,47 @@ func (h *herdrSock) serve(ln net.Listener) {
 			continue
 		}
 		delay = 0
-		cred, err := sock.Peer(c)
-		if err != nil || cred.UID != h.s.uid {
-			herdrRefuse(c, nil, herdrErrorf("forbidden", "this daemon serves only the user that runs it"))
-			continue
-		}
 		h.mu.Lock()
 		if h.ln == nil {
 			h.mu.Unlock()
+			<-h.admitting
 			c.Close()
 			return
 		}
-		if h.conns[cred.PID] >= herdrConnsPerProc {
+		if len(h.open) >= h.limits.maxConns {
 			h.mu.Unlock()
-			herdrRefuse(c, nil, herdrErrorf(proto.CodeRateLimited, "this process holds 64 open connections to the herdr socket, its cap"))
+			<-h.admitting
+			herdrRefuse(c, nil, herdrErrorf(proto.CodeRateLimited, "the herdr socket holds "+strconv.Itoa(h.limits.maxConns)+" connections, its cap"))
 			continue
 		}
-		h.conns[cred.PID]++
 		h.open[c] = struct{}{}
 		h.wg.Add(1)
 		h.mu.Unlock()
-		go h.serveConn(c, cred.PID)
+		go h.serveConn(c)
 	}
+}
+
+// admitConn checks the caller's uid, places it and counts it against its
+// pane (herdrKey); it says why a connection is refused.
+func (h *herdrSock) admitConn(c net.Conn) (key string, pid int, pl placement, herr *herdrErr) {
+	defer func() { <-h.admitting }()
+	cred, err := sock.Peer(c)
+	if err != nil || cred.UID != h.s.uid {
+		return "", 0, pl, herdrErrorf("forbidden", "this daemon serves only the user that runs it")
+	}
+	pl = h.s.locate(cred.PID)
+	key = herdrKey(pl, cred.PID)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.conns[key] >= h.limits.perKey {
+		who := "this process holds"
+		if strings.HasPrefix(key, "pane:") {
+			who = "this pane's processes hold"
+		}
+		return "", 0, pl, herdrErrorf(proto.CodeRateLimited, who+" "+strconv.Itoa(h.limits.perKey)+" open connections to the herdr socket, the cap")
+	}
+	h.conns[key]++
+	return key, cred.PID, pl, nil
 }
 
 // herdrRefuse answers a connection that will not be served and closes it.
@@ -233,9 +261,12 @@ func herdrRefuse(c net.Conn, id json.RawMessage, e *herdrErr) {
 	c.Close()
 }
 
-// writeHerdr writes one answer line: result or error, with the id echoed
-// when the request had a string id.
+// writeHerdr writes one answer line: result or error, never both (an
+// error wins), with the id echoed when the request had a string id.
 func writeHerdr(c net.Conn, id json.RawMessage, res any, e *herdrErr) error {
+	if e != nil {
+		res = nil
+	}
 	out := struct {
 		ID     json.RawMessage `json:"id,omitempty"`
 		Result any             `json:"result,omitempty"`
@@ -254,6 +285,7 @@ type herdrCall struct {
 	h    *herdrSock
 	c    net.Conn
 	peer int
+	key  string // what its connection counts against (herdrKey)
 	// ctx ends when the client hangs up (watched only while a wait or a
 	// stream runs) or the daemon stops.
 	ctx context.Context
@@ -263,7 +295,8 @@ type herdrCall struct {
 	pane   string
 	// gc is the connection the method was admitted on (gate.go): the
 	// target check reads its caller.
-	gc *conn
+	gc     *conn
+	inside bool // on the daemon's side (boundary.go), pane known or not
 	// r is the reader the request came from: a wait watches it for the
 	// client's hang-up (gone ends then; goneOnce starts that watch).
 	r        *bufio.Reader
@@ -271,17 +304,25 @@ type herdrCall struct {
 	gone     context.Context
 }
 
-func (h *herdrSock) serveConn(c net.Conn, peer int) {
+func (h *herdrSock) serveConn(c net.Conn) {
 	defer h.wg.Done()
+	key, peer, pl, refused := h.admitConn(c)
 	defer func() {
 		c.Close()
 		h.mu.Lock()
 		delete(h.open, c)
-		if h.conns[peer]--; h.conns[peer] <= 0 {
-			delete(h.conns, peer)
+		if refused == nil {
+			if h.conns[key]--; h.conns[key] <= 0 {
+				delete(h.conns, key)
+			}
 		}
 		h.mu.Unlock()
 	}()
+	if refused != nil {
+		c.SetWriteDeadline(time.Now().Add(100 * time.Millisecond))
+		writeHerdr(c, nil, nil, refused)
+		return
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go func() { // the daemon stopping ends a wait at once
@@ -308,7 +349,8 @@ func (h *herdrSock) serveConn(c net.Conn, peer int) {
 	if len(strings.TrimSpace(string(line))) == 0 {
 		return // an empty line closes silently, as herdr does
 	}
-	call := &herdrCall{h: h, c: c, peer: peer, ctx: ctx, r: r}
+	call := &herdrCall{h: h, c: c, peer: peer, key: key, ctx: ctx, r: r,
+		placed: true, pane: pl.pane, inside: pl.inside}
 	id, res, herr := call.handle(line)
 	if st, ok := res.(*herdrStream); ok {
 		call.stream(id, st)
@@ -378,9 +420,8 @@ func (call *herdrCall) handle(line []byte) (id json.RawMessage, res any, herr *h
 func (call *herdrCall) place() string {
 	if !call.placed {
 		call.placed = true
-		if call.peer > 1 {
-			call.pane, _ = call.h.s.paneOf(call.peer)
-		}
+		pl := call.h.s.locate(call.peer)
+		call.pane, call.inside = pl.pane, pl.inside
 	}
 	return call.pane
 }

@@ -470,7 +470,8 @@ func (s *Server) sessionNamed(name string) *Session {
 func (h *herdrSock) callVerb(call *herdrCall, verb string, params map[string]any) (map[string]any, *herdrErr) {
 	ctx, cancel := call.hangup()
 	defer cancel()
-	cn := &conn{s: h.s, c: call.c, peer: call.peer, placed: true, placedID: call.place(), ctx: ctx, closed: ctx.Done()}
+	own := call.place() // before inside is read: place sets both
+	cn := &conn{s: h.s, c: call.c, peer: call.peer, placed: true, placedID: own, inside: call.inside, ctx: ctx, closed: ctx.Done()}
 	raw, _ := json.Marshal(params)
 	res, perr := h.s.dispatch(cn, proto.Request{Verb: verb, Params: raw})
 	if perr != nil {

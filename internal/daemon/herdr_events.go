@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"encoding/json"
+	"strconv"
 	"time"
 
 	"github.com/tuios/tuios/agentstate"
@@ -73,11 +74,11 @@ func (h *herdrSock) subscribe(call *herdrCall, p herdrParams) (any, *herdrErr) {
 		return nil, herdrFromProto(perr)
 	}
 	h.mu.Lock()
-	if h.streams[call.peer] >= herdrStreamsPerProc {
+	if h.streams[call.key] >= h.limits.streamsPer {
 		h.mu.Unlock()
-		return nil, herdrErrorf(proto.CodeRateLimited, "this process holds 8 event streams, its cap")
+		return nil, herdrErrorf(proto.CodeRateLimited, "this pane (or process) holds "+strconv.Itoa(h.limits.streamsPer)+" event streams, its cap")
 	}
-	h.streams[call.peer]++
+	h.streams[call.key]++
 	h.mu.Unlock()
 	// Only the types herdr hears: attention, host and mail events would
 	// fill the queue and end the stream with events_lost for nothing.
@@ -96,8 +97,8 @@ func (call *herdrCall) stream(id json.RawMessage, st *herdrStream) {
 	defer func() {
 		h.s.hub.remove(st.sub)
 		h.mu.Lock()
-		if h.streams[call.peer]--; h.streams[call.peer] <= 0 {
-			delete(h.streams, call.peer)
+		if h.streams[call.key]--; h.streams[call.key] <= 0 {
+			delete(h.streams, call.key)
 		}
 		h.mu.Unlock()
 	}()

@@ -526,7 +526,8 @@ func (h *herdrSock) agentPrompt(call *herdrCall, p herdrParams) (any, *herdrErr)
 	ctx, cancel := call.hangup()
 	defer cancel()
 	// Typed as the caller the method was admitted as (herdr_gate.go).
-	cn := &conn{s: h.s, c: call.c, peer: call.peer, placed: true, placedID: call.place(), ctx: ctx, closed: ctx.Done(),
+	own := call.place() // before inside is read: place sets both
+	cn := &conn{s: h.s, c: call.c, peer: call.peer, placed: true, placedID: own, inside: call.inside, ctx: ctx, closed: ctx.Done(),
 		call: call.gc.call, callKnown: true, acc: call.gc.acc, verbName: call.gc.verbName}
 	if _, _, _, perr := h.s.typePrompt(cn, w, w.pane.Screen(), text); perr != nil {
 		return nil, herdrFromProto(perr)

@@ -151,8 +151,11 @@ func (h *herdrSock) reportAgent(call *herdrCall, p herdrParams) (any, *herdrErr)
 		return nil, herr
 	}
 	w, source, agent, pass, herr := call.reportCommon(p, true)
-	if herr != nil || !pass || state == "unknown" {
-		return herdrOK, herr
+	if herr != nil {
+		return nil, herr
+	}
+	if !pass || state == "unknown" {
+		return herdrOK, nil
 	}
 	harness := h.harnessOf(agent)
 	snap := h.s.tracker.Arbiter().Get(w.ID)
@@ -232,8 +235,11 @@ func (h *herdrSock) reportSession(call *herdrCall, p herdrParams) (any, *herdrEr
 		return nil, herr
 	}
 	w, _, agent, pass, herr := call.reportCommon(p, false)
-	if herr != nil || !pass {
-		return herdrOK, herr
+	if herr != nil {
+		return nil, herr
+	}
+	if !pass {
+		return herdrOK, nil
 	}
 	if agent == "" || sessionID == "" {
 		return nil, herdrErrorf(proto.CodeInvalidParams, "report_agent_session needs agent and agent_session_id")
@@ -247,8 +253,11 @@ func (h *herdrSock) reportSession(call *herdrCall, p herdrParams) (any, *herdrEr
 
 func (h *herdrSock) releaseAgent(call *herdrCall, p herdrParams) (any, *herdrErr) {
 	w, _, _, pass, herr := call.reportCommon(p, false)
-	if herr != nil || !pass {
-		return herdrOK, herr
+	if herr != nil {
+		return nil, herr
+	}
+	if !pass {
+		return herdrOK, nil
 	}
 	h.stopWatch(w.ID)
 	// The seq mark stays: a late report from before the release is

@@ -205,6 +205,24 @@ func TestHerdrReportsFromRealPanes(t *testing.T) {
 	if errCodeOf(ans[0]) != "forbidden" || !strings.Contains(ans[0], "a pane may report only for itself") || bState() != "none" {
 		t.Fatalf("report for another pane: %q, b is %s", ans, bState())
 	}
+	// A refusal is an error alone, never an ok result beside it, for
+	// every report method.
+	ans = hw.report("work", a, reportLine(other, "crush", "working", 21, ""),
+		`{"id":"s","method":"pane.report_agent_session","params":{"pane_id":"`+other+`","source":"crush","agent":"crush","agent_session_id":"x"}}`,
+		`{"id":"r","method":"pane.release_agent","params":{"pane_id":"`+other+`","source":"crush","agent":"crush"}}`)
+	for i, l := range ans {
+		if errCodeOf(l) != "forbidden" || strings.Contains(l, `"result"`) {
+			t.Fatalf("refusal %d: %s", i, l)
+		}
+	}
+	for _, l := range []string{
+		`{"id":"7","method":"pane.report_agent","params":{"pane_id":"x","source":"x","agent":"x","state":"working"}}`,
+		`{"id":"8","method":"pane.release_agent","params":{"pane_id":"x","source":"x","agent":"x"}}`,
+	} {
+		if got := rawHerdr(t, hw.herdr, l); errCodeOf(got) != "forbidden" || strings.Contains(got, `"result"`) {
+			t.Fatalf("a refusal outside every pane: %s", got)
+		}
+	}
 	// Missing field, serde's wording.
 	ans = hw.report("work", a, `{"id":"m","method":"pane.report_agent","params":{"source":"crush","agent":"crush","state":"working"}}`)
 	if errCodeOf(ans[0]) != "invalid_request" || !strings.Contains(ans[0], "missing field `pane_id`") {
@@ -414,10 +432,10 @@ func TestHerdrStreamsAndWaits(t *testing.T) {
 	eventually(t, "the earlier streams are uncounted", func() bool {
 		hw.srv.herdr.mu.Lock()
 		defer hw.srv.herdr.mu.Unlock()
-		return hw.srv.herdr.streams[os.Getpid()] == 0
+		return hw.srv.herdr.streams[herdrKey(placement{}, os.Getpid())] == 0
 	})
 	var streams []net.Conn
-	for range herdrStreamsPerProc {
+	for range defaultHerdrLimits.streamsPer {
 		s, err := net.Dial("unix", hw.herdr)
 		if err != nil {
 			t.Fatal(err)
@@ -549,7 +567,7 @@ func (hw *herdrWorld) conns() int {
 	h := hw.srv.herdr
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return h.conns[os.Getpid()]
+	return h.conns[herdrKey(placement{}, os.Getpid())]
 }
 
 // The per-process connection cap: 64 connections from this process are
@@ -575,14 +593,14 @@ func TestHerdrConnectionCapPerProcess(t *testing.T) {
 	// machine accepting them slowly does not see the first ones expire.
 	hw.srv.herdr.deadline.Store(int64(guard))
 	var held []net.Conn
-	for range herdrConnsPerProc {
+	for range defaultHerdrLimits.perKey {
 		c, err := net.Dial("unix", hw.herdr)
 		if err != nil {
 			t.Fatal(err)
 		}
 		held = append(held, c)
 	}
-	eventually(t, "the 64 connections are counted", func() bool { return hw.conns() == herdrConnsPerProc })
+	eventually(t, "the 64 connections are counted", func() bool { return hw.conns() == defaultHerdrLimits.perKey })
 	if got := rawHerdr(t, hw.herdr, `{"id":"over","method":"ping"}`); errCodeOf(got) != "rate_limited" {
 		t.Fatalf("65th connection: %s", got)
 	}

@@ -8,6 +8,10 @@ import (
 // title bar an attached client draws, the rest is the pane. The daemon
 // owns the tiling (not the client) so every client, and list-windows, see
 // the same places, and a pane's PTY size follows from its tile alone.
+// Side-by-side tiles are one column apart: the client draws the border
+// between them there (tmux's one-cell line), so that column belongs to no
+// pane and a pane's PTY is exactly the cells it is drawn in. Stacked
+// tiles need no row between them: the lower one's title bar is the line.
 //
 // A session is tiled only once a client has shown it (resize, or attach
 // with a stream or a size): until then each pane keeps the whole area
@@ -21,13 +25,15 @@ import (
 const (
 	minTileCols = 4
 	minTileRows = 2
+	// gutter is the column between side-by-side tiles.
+	gutter = 1
 )
 
 type rect struct{ x, y, w, h int }
 
 // tile places n windows in a cols x rows area: one fills it, two are side
 // by side, more are a master on the left half with the others stacked on
-// the right. With zoomIndex in [0,n) that window fills the area and the
+// the right; the two columns are a gutter apart. With zoomIndex in [0,n) that window fills the area and the
 // others get a zero rect (not on screen).
 func tile(n, cols, rows int, zoomIndex int) []rect {
 	if n <= 0 {
@@ -43,20 +49,20 @@ func tile(n, cols, rows int, zoomIndex int) []rect {
 		out[0] = full
 		return out
 	}
-	if cols < 2*minTileCols {
+	if cols < 2*minTileCols+gutter {
 		// Too narrow for two columns: one column of all of them.
 		stack(out, 0, 0, full.w, rows)
 		return out
 	}
-	right := cols / 2
-	left := cols - right
+	right := (cols - gutter) / 2
+	left := cols - gutter - right
 	if n == 2 {
 		out[0] = rect{0, 0, left, full.h}
-		out[1] = rect{left, 0, right, full.h}
+		out[1] = rect{left + gutter, 0, right, full.h}
 		return out
 	}
 	out[0] = rect{0, 0, left, full.h}
-	stack(out[1:], left, 0, right, rows)
+	stack(out[1:], left+gutter, 0, right, rows)
 	return out
 }
 
@@ -158,6 +164,8 @@ func (s *Server) neighborOf(w *Window, dir string) *Window {
 	}
 	a := w.tile
 	overlap := func(lo1, hi1, lo2, hi2 int) int { return min(hi1, hi2) - max(lo1, lo2) }
+	// Side by side means touching, or a gutter apart (tiled columns).
+	beside := func(leftEnd, rightStart int) bool { return rightStart-leftEnd >= 0 && rightStart-leftEnd <= gutter }
 	var best *Window
 	bestOv := 0
 	for _, x := range wins {
@@ -168,11 +176,11 @@ func (s *Server) neighborOf(w *Window, dir string) *Window {
 		ov := 0
 		switch dir {
 		case "left":
-			if b.x+b.w == a.x {
+			if beside(b.x+b.w, a.x) {
 				ov = overlap(a.y, a.y+a.h, b.y, b.y+b.h)
 			}
 		case "right":
-			if a.x+a.w == b.x {
+			if beside(a.x+a.w, b.x) {
 				ov = overlap(a.y, a.y+a.h, b.y, b.y+b.h)
 			}
 		case "up":
@@ -269,6 +277,6 @@ func (s *Server) layoutVerbs(add addFunc) {
 		s.retile(ss)
 		return map[string]any{"type": "resized", "session": ss.Name, "cols": p.Cols, "rows": p.Rows}, nil
 	})
-	add("resize", arranges, "Set a session's area (what an attached client shows) and tile its windows into it: each tile is a title row and the pane", "resized",
+	add("resize", arranges, "Set a session's area (what an attached client shows) and tile its windows into it: each tile is a title row and the pane, side-by-side tiles a border column apart", "resized",
 		`{"verb":"resize","params":{"session":"work","cols":200,"rows":50}}`, p, h)
 }

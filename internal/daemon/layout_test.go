@@ -14,15 +14,16 @@ func TestTile(t *testing.T) {
 	}{
 		{"none", 0, 80, 24, -1, nil},
 		{"one fills", 1, 80, 24, -1, []rect{{0, 0, 80, 24}}},
-		{"two side by side", 2, 80, 24, -1, []rect{{0, 0, 40, 24}, {40, 0, 40, 24}}},
-		{"two, odd width: the left takes the extra column", 2, 81, 24, -1, []rect{{0, 0, 41, 24}, {41, 0, 40, 24}}},
-		{"three: master and two stacked", 3, 80, 24, -1, []rect{{0, 0, 40, 24}, {40, 0, 40, 12}, {40, 12, 40, 12}}},
-		{"four: the remainder goes to the first", 4, 80, 25, -1, []rect{{0, 0, 40, 25}, {40, 0, 40, 9}, {40, 9, 40, 8}, {40, 17, 40, 8}}},
+		{"two side by side, a gutter apart", 2, 81, 24, -1, []rect{{0, 0, 40, 24}, {41, 0, 40, 24}}},
+		{"two, even width: the left takes the extra column", 2, 80, 24, -1, []rect{{0, 0, 40, 24}, {41, 0, 39, 24}}},
+		{"three: master and two stacked", 3, 81, 24, -1, []rect{{0, 0, 40, 24}, {41, 0, 40, 12}, {41, 12, 40, 12}}},
+		{"four: the remainder goes to the first", 4, 81, 25, -1, []rect{{0, 0, 40, 25}, {41, 0, 40, 9}, {41, 9, 40, 8}, {41, 17, 40, 8}}},
 		{"zoomed: one fills, the rest off screen", 3, 80, 24, 1, []rect{{}, {0, 0, 80, 24}, {}}},
-		{"zoom index out of range is no zoom", 2, 80, 24, 5, []rect{{0, 0, 40, 24}, {40, 0, 40, 24}}},
-		{"too short for the stack: the rest get the minimum at the bottom", 5, 80, 5, -1,
-			[]rect{{0, 0, 40, 5}, {40, 0, 40, 3}, {40, 3, 40, 2}, {40, 3, 40, 2}, {40, 3, 40, 2}}},
-		{"too narrow for two columns: one column", 2, 7, 24, -1, []rect{{0, 0, 7, 12}, {0, 12, 7, 12}}},
+		{"zoom index out of range is no zoom", 2, 81, 24, 5, []rect{{0, 0, 40, 24}, {41, 0, 40, 24}}},
+		{"too short for the stack: the rest get the minimum at the bottom", 5, 81, 5, -1,
+			[]rect{{0, 0, 40, 5}, {41, 0, 40, 3}, {41, 3, 40, 2}, {41, 3, 40, 2}, {41, 3, 40, 2}}},
+		{"too narrow for two columns and a gutter: one column", 2, 8, 24, -1, []rect{{0, 0, 8, 12}, {0, 12, 8, 12}}},
+		{"just wide enough for two columns", 2, 9, 24, -1, []rect{{0, 0, 4, 24}, {5, 0, 4, 24}}},
 		{"an area below the minimum still gets the minimum", 1, 1, 1, -1, []rect{{0, 0, 4, 2}}},
 		{"tiny and many", 3, 3, 3, -1, []rect{{0, 0, 4, 3}, {0, 1, 4, 2}, {0, 1, 4, 2}}},
 	} {
@@ -53,7 +54,11 @@ func TestTileInvariants(t *testing.T) {
 				}
 				area += r.w * r.h
 			}
-			if rows >= 2*n && area != cols*rows {
+			gutters := 0
+			if n > 1 && cols >= 2*minTileCols+gutter {
+				gutters = gutter * rows
+			}
+			if rows >= 2*n && area != cols*rows-gutters {
 				t.Fatalf("n=%d %dx%d: tiles cover %d cells of %d: %v", n, cols, rows, area, cols*rows, fmt.Sprint(rs))
 			}
 		}

@@ -60,7 +60,7 @@ func TestPopupFloatsCentredAndClosesWithItsCommand(t *testing.T) {
 	if lay.Focused != pop || lay.Windows[2].Name != strings.Join(argv, " ") {
 		t.Fatalf("the popup is not focused, or its frame does not name its command: %s", l.raw)
 	}
-	if wa, wb, wp := lay.Windows[0], lay.Windows[1], lay.Windows[2]; wa.ID != a || wa.Width != 50 || wa.Popup || wb.ID != b || wb.X != 50 || wb.Width != 50 ||
+	if wa, wb, wp := lay.Windows[0], lay.Windows[1], lay.Windows[2]; wa.ID != a || wa.Width != 50 || wa.Popup || wb.ID != b || wb.X != 51 || wb.Width != 49 ||
 		wp.ID != pop || wp.X != 10 || wp.Y != 6 || wp.Width != 80 || wp.Height != 18 {
 		t.Fatalf("the tiles must keep their places under the popup: %s", l.raw)
 	}

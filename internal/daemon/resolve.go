@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tuios/tuios/internal/procstat"
 	"github.com/tuios/tuios/internal/proto"
 )
 
@@ -209,42 +208,4 @@ func (s *Server) callerWindow(cn *conn) *Window {
 		return nil
 	}
 	return s.windows[cn.placedID]
-}
-
-// place finds the caller's window once per connection (see paneOf), from
-// its pid as the kernel gives it, never from anything the caller says.
-func (s *Server) place(cn *conn) {
-	if cn == nil || cn.placed {
-		return
-	}
-	cn.placed = true
-	if cn.peer <= 1 {
-		return
-	}
-	cn.placedID, cn.placedBy = s.paneOf(cn.peer)
-}
-
-// paneOf finds the window a process runs in: the window whose process is
-// an ancestor of pid, else the window whose shell leads pid's terminal
-// session (a process that was reparented, such as a hook run by an agent's
-// detached helper, keeps its session). It says which of the two found it.
-// /proc is read without the server lock.
-func (s *Server) paneOf(pid int) (id, how string) {
-	s.mu.Lock()
-	shells := make(map[int]string, len(s.windows))
-	for _, w := range s.windows {
-		shells[w.proc.Pid()] = w.ID
-	}
-	s.mu.Unlock()
-	first := pid
-	for i := 0; i < 64 && pid > 1; i++ {
-		if id, ok := shells[pid]; ok {
-			return id, "ancestry"
-		}
-		pid = procstat.Parent(pid)
-	}
-	if id, ok := shells[procstat.Session(first)]; ok {
-		return id, "session"
-	}
-	return "", ""
 }

@@ -30,8 +30,6 @@ import (
 
 // Limits that keep one client from exhausting the daemon.
 const (
-	// maxConns caps open connections; one more is told why and closed.
-	maxConns = 4096
 	// lineBudget caps the bytes of request lines held at once across
 	// every connection (each line is also capped at proto.MaxLine).
 	lineBudget = 64 << 20
@@ -92,6 +90,27 @@ type Server struct {
 	started time.Time
 	uid     int
 	budget  *proto.Budget
+
+	// self and sid are the daemon's pid and terminal session, panes its
+	// pane shells and tokens: what placing a caller reads (boundary.go).
+	self    int
+	sid     int
+	panes   *paneIndex
+	escaped *escapeeList // what the last daemon on this socket left inside (escapees.go)
+	// ownChildrenOutside: processes this process started itself (with
+	// os/exec, in its session) are judged as any other caller, not put
+	// inside. Only this package's tests set it: there the test binary is
+	// the daemon and also starts the person's programs and sshd. The
+	// daemon proper starts only panes and its own helpers (git, and any
+	// hook git runs), none of them the person.
+	ownChildrenOutside bool
+
+	// limits are the control socket's connection caps, counts what they
+	// count, admitting the accepted connections not yet placed
+	// (conn_caps.go).
+	limits    connLimits
+	counts    connCount
+	admitting chan struct{}
 
 	// loadErrs are the harness manifests that did not load; written
 	// only while New runs.
@@ -166,6 +185,15 @@ func New(opt Options) (*Server, error) {
 		conns:    map[*conn]struct{}{},
 		uid:      os.Getuid(),
 		budget:   proto.NewBudget(lineBudget),
+		self:     os.Getpid(),
+		sid:      sessionOfSelf(),
+		panes:    newPaneIndex(),
+		limits:   defaultConnLimits,
+		counts:   connCount{byPane: map[string]int{}},
+	}
+	// Before any pane starts: its orphans must come here, not to init.
+	if err := becomeSubreaper(); err != nil && subreaperHolds {
+		return nil, fmt.Errorf("becoming the reaper of the panes' orphans: %w", err)
 	}
 	// A manifest that does not load is logged and kept: explain-agent-detect
 	// shows it, so a person who wrote one learns why it matches nothing.
@@ -215,6 +243,8 @@ func New(opt Options) (*Server, error) {
 		opt.StateDir = ""
 	}
 	s.opt.StateDir = opt.StateDir
+	s.escaped = newEscapees(opt.Socket, opt.StateDir)
+	s.escaped.load(s)
 	s.att = newAttention(s, opt.StateDir)
 	s.outbox = newServerOutbox(s) // outbox_verbs.go: after the Inbox it feeds
 	s.follow = newHostFollow(s)   // host_follow.go: after the Inbox it stamps
@@ -393,10 +423,21 @@ func (s *Server) Serve(ctx context.Context) error {
 		case <-s.done:
 		}
 	}()
+	s.admitting = make(chan struct{}, max(1, s.limits.maxAdmitting))
 	var delay time.Duration
 	for {
+		// A connection takes a slot here and gives it back once it is
+		// placed and counted (serveConn): a flood waits in the kernel's
+		// backlog, not in slots the person's share would pay for.
+		select {
+		case s.admitting <- struct{}{}:
+		case <-s.done:
+			<-s.stopped
+			return nil
+		}
 		c, err := s.ln.Accept()
 		if err != nil {
+			<-s.admitting
 			if s.isClosed() {
 				<-s.stopped
 				return nil
@@ -417,11 +458,13 @@ func (s *Server) Serve(ctx context.Context) error {
 		switch {
 		case s.closed:
 			s.mu.Unlock()
+			<-s.admitting
 			c.Close()
 			continue
-		case len(s.conns) >= maxConns:
+		case len(s.conns) >= s.limits.maxConns:
 			s.mu.Unlock()
-			refuse(c, proto.Errorf(proto.CodeRateLimited, "the daemon holds %d connections, its cap", maxConns))
+			<-s.admitting
+			refuse(c, proto.Errorf(proto.CodeRateLimited, "the daemon holds %d connections, its cap", s.limits.maxConns))
 			continue
 		}
 		cn := newConn(s, c)
@@ -511,6 +554,7 @@ func (s *Server) shutdown() {
 	}
 	s.freezeState() // the final saves, before closing the panes closes their items
 	s.closeAllWindows()
+	s.escaped.save(s)         // what outlived its pane stays inside for the next daemon
 	for _, r := range rings { // mail dies with the daemon, and so does the stash
 		r.Close()
 	}

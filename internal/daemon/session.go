@@ -86,11 +86,17 @@ type Window struct {
 	granted bool
 	// startGrants is what TUIOS_PANE_GRANTS told the pane's process.
 	startGrants string
+	// protocol is acp or codex for a pane whose process is tuios
+	// agent-proto (start-agent --protocol): it reports its own state and
+	// holds its permission requests for the Inbox without config.
+	protocol string
 
 	proc *pty.Process
 	in   *pty.Input // every write to the pane's input, in order
-	pane *detect.Pane
-	srv  *Server
+	// token is the pane's TUIOS_PANE_TOKEN (boundary.go).
+	token string
+	pane  *detect.Pane
+	srv   *Server
 
 	// title and dir are the screen's title and OSC 7 directory, copied
 	// after each chunk so listings read them without any pane lock.
@@ -197,6 +203,9 @@ type windowSpec struct {
 	// window's); otherwise it holds the default.
 	grants  grant.Set
 	granted bool
+	// protocol is acp or codex for a pane start-agent --protocol opened
+	// (its process is tuios agent-proto).
+	protocol string
 }
 
 // startWindow starts a window in ss. Called without s.mu held. A session
@@ -223,9 +232,10 @@ func (s *Server) startWindow(ss *Session, spec windowSpec) (*Window, *proto.Erro
 	if id == "" {
 		id = newID()
 	}
+	token := newPaneToken()
 	vars := map[string]string{
 		"TUIOS_ENV": "1", "TUIOS_SOCKET": s.opt.Socket, "TUIOS_PANE_ID": id, "TUIOS_WINDOW_ID": id,
-		"TUIOS_SESSION": sessName, "TUIOS_HOST": s.host, "TERM": "xterm-256color",
+		"TUIOS_SESSION": sessName, "TUIOS_HOST": s.host, "TERM": "xterm-256color", PaneTokenEnv: token,
 	}
 	if spec.restored {
 		vars["TUIOS_RESTORED"] = "1"
@@ -237,18 +247,26 @@ func (s *Server) startWindow(ss *Session, spec windowSpec) (*Window, *proto.Erro
 	vars["TUIOS_PANE_GRANTS"] = held.String()
 	s.herdrVars(vars, sessID, id, tab, argv, len(spec.argv) > 0) // herdr_env.go
 	env := paneEnv(withoutHerdrIDs(s.opt.Env), vars)
+	started := orphans.starts() // reaper.go: its shell's exit status is pty's, never the reaper's
 	proc, err := pty.Start(pty.Options{Argv: argv, Dir: spec.cwd, Env: env, Cols: spec.cols, Rows: spec.rows})
 	if err != nil {
+		started(0)
 		e := proto.Errorf(proto.CodeCommandFailed, "cannot start the window: %v", err)
 		if h := startHint(err); h != "" { // starthint.go
 			e.Hint = &proto.Hint{Detail: h}
 		}
 		return nil, e
 	}
+	started(proc.Pid())
+	// Placed from here on: a process of the pane that calls before the
+	// window is listed is already inside it.
+	s.panes.addShell(proc.Pid(), id)
+	s.panes.addToken(token, id)
 	w := &Window{
-		ID: id, session: ss, name: spec.name, cols: spec.cols, rows: spec.rows, argv: argv, program: len(spec.argv) > 0, cwd: spec.cwd,
+		ID: id, session: ss, name: spec.name, cols: spec.cols, rows: spec.rows, argv: argv, program: len(spec.argv) > 0, cwd: spec.cwd, protocol: spec.protocol,
 		created: time.Now(), popup: spec.popup, proc: proc, srv: s, outputGen: make(chan struct{}), exitCh: make(chan struct{}), readDone: make(chan struct{}),
 		grants: spec.grants, granted: spec.granted, startGrants: vars["TUIOS_PANE_GRANTS"],
+		token: token,
 	}
 	if n := argvName(argv); n != "" {
 		w.auto.Store(&n) // until the foreground is first read
@@ -389,7 +407,7 @@ settle:
 			break settle
 		}
 	}
-	status, _ := w.proc.Wait()
+	status := w.waitShell()
 	w.pane.Exited()
 	w.mu.Lock()
 	w.exited = true
@@ -406,9 +424,11 @@ settle:
 	}
 }
 
-// watchExits is the daemon's one exit watcher: the pane processes are its
-// only children, so a SIGCHLD means one of them may have exited; each
-// live window's process is asked without blocking.
+// watchExits is the daemon's one exit watcher. A SIGCHLD means a pane's
+// process, a helper the daemon ran, or an orphan re-parented to the
+// daemon (it is their subreaper) may have exited: each live window's
+// process is asked without blocking, and exited orphans are reaped
+// (reaper.go).
 func (s *Server) watchExits(ch chan os.Signal) {
 	defer signal.Stop(ch)
 	for {
@@ -428,6 +448,7 @@ func (s *Server) watchExits(ch chan os.Signal) {
 				w.noteExit()
 			}
 		}
+		orphans.reap()
 	}
 }
 
@@ -483,6 +504,19 @@ func (w *Window) close() {
 	w.stopNaming()
 	w.in.Close()
 	w.proc.Close()
+	w.waitShell()
+	w.srv.panes.dropShell(w.proc.Pid())
+	w.srv.panes.dropToken(w.token)
+}
+
+// waitShell waits for the window's own process and then tells the orphan
+// reaper: reaped, its pid may name another process. (Placement keeps the
+// pid until the window closes: the pane's processes that outlive its
+// shell are still found by their session, which holds that number.)
+func (w *Window) waitShell() pty.ExitStatus {
+	status, _ := w.proc.Wait()
+	orphans.reaped(w.proc.Pid())
+	return status
 }
 
 // killSession closes every window of a session and drops it.

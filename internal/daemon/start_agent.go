@@ -12,6 +12,7 @@ import (
 	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/detect"
 	"github.com/tuios/tuios/inbox"
+	"github.com/tuios/tuios/internal/agentproto"
 	"github.com/tuios/tuios/internal/grant"
 	"github.com/tuios/tuios/internal/proto"
 )
@@ -29,6 +30,16 @@ import (
 // the variables and execs the agent in place (same pid, so detection sees
 // the agent). The result's command is the agent's argv as a POSIX shell
 // would read it.
+//
+// With --protocol acp|codex the agent is its whole command (split as a
+// POSIX shell would, nothing expanded) and the pane's process is
+// `tuios agent-proto` (internal/agentproto), which runs the agent on
+// pipes, draws the conversation and reports the state itself; its
+// handshake is bounded by the ready timeout. The window remembers its
+// protocol: request-approval holds for it without config (once and deny
+// only), the reply queue knows it shows every state (queue_rest.go), its
+// errored ends the ready wait as blocked (it is exact there), and
+// ask-agent waits for its last frame (verbs_mail.go).
 //
 // Ready means the pane's agent state reads idle or done (what ask-agent
 // waits for before it types). needs_input ends the wait as blocked (a
@@ -79,12 +90,12 @@ type startAgentParams struct {
 	ReadyTimeout int      `json:"ready_timeout" desc:"ms to wait for the agent to reach its prompt" min:"1" max:"3600000" default:"120000"`
 	Env          []string `json:"env" desc:"NAME=VALUE variables for the agent (at most 64; TUIOS_*, TMUX and TMUX_PANE are refused; never over a link)" maxlen:"64"`
 	Path         string   `json:"path" desc:"the caller's PATH: the agent is looked up in it and runs with it (the CLI sends its own; default: the daemon's)" maxlen:"65536"`
+	Protocol     string   `json:"protocol" desc:"acp or codex: run the agent headless over the Agent Client Protocol or Codex's app-server, in a tuios agent-proto pane that draws the conversation and reports the state itself; agent is then the whole command, e.g. 'gemini --acp'" maxlen:"64"`
 	// Not in this version: named so they are refused with what to do
 	// instead, rather than as unknown params.
-	Protocol string `json:"protocol" desc:"not in this version: refused" maxlen:"64"`
-	Grants   string `json:"grants" desc:"what the agent's pane may do through TUIOS: read, write, fan, respond, files, admin, comma-separated, or none (default: [agents.permissions]; from a pane without admin, its own; never more than the caller holds)" maxlen:"256"`
-	Repo     string `json:"repo" desc:"not in this version: refused" maxlen:"4096"`
-	Clone    bool   `json:"clone" desc:"not in this version: refused"`
+	Grants string `json:"grants" desc:"what the agent's pane may do through TUIOS: read, write, fan, respond, files, admin, comma-separated, or none (default: [agents.permissions]; from a pane without admin, its own; never more than the caller holds)" maxlen:"256"`
+	Repo   string `json:"repo" desc:"not in this version: refused" maxlen:"4096"`
+	Clone  bool   `json:"clone" desc:"not in this version: refused"`
 }
 
 // agentStarted is start-agent's result.
@@ -108,10 +119,10 @@ type agentStarted struct {
 	Reason         string `json:"reason"`
 	PromptStatus   string `json:"prompt_status"` // sent, stalled or not_sent; "" without a prompt
 	PromptNote     string `json:"prompt_note,omitempty"`
-	// Always "" and false in this version: --protocol and --clone are
-	// refused. Named so a reader of the spec's result finds them.
-	Protocol string `json:"protocol"`
-	Cloned   bool   `json:"cloned"`
+	Protocol       string `json:"protocol"` // acp or codex with --protocol, else ""
+	// Always false in this version: --clone is refused. Named so a reader
+	// of the spec's result finds it.
+	Cloned bool `json:"cloned"`
 }
 
 func (s *Server) startAgentVerbs(add addFunc) {
@@ -124,9 +135,9 @@ func (s *Server) startAgentVerbs(add addFunc) {
 // instead.
 func startRefusals(cn *conn, p *startAgentParams) *proto.Error {
 	switch {
-	case p.Protocol != "":
-		return proto.Errorf(proto.CodeInvalidParams, "--protocol %s is not in this version of tuios: an agent runs in its own terminal UI", clipText(p.Protocol, 32)).
-			WithHint(proto.Hint{Param: "protocol", Command: "tuios start-agent opencode --name helper", Detail: "start the agent's own CLI without --protocol; tuios tracks its state from the screen and its hooks"})
+	case p.Protocol != "" && p.Protocol != agentproto.ProtocolACP && p.Protocol != agentproto.ProtocolCodex:
+		return proto.Errorf(proto.CodeInvalidParams, "--protocol %s is not a protocol tuios speaks", clipText(p.Protocol, 32)).
+			WithHint(proto.Hint{Param: "protocol", Accepted: []string{"acp", "codex"}, Command: "tuios start-agent --protocol acp 'gemini --acp' --name helper"})
 	case p.Repo != "":
 		return proto.Errorf(proto.CodeInvalidParams, "--repo is not in this version of tuios").
 			WithHint(proto.Hint{Param: "repo", Detail: "give the folder with --cwd"})
@@ -145,6 +156,51 @@ func startRefusals(cn *conn, p *startAgentParams) *proto.Error {
 		}
 	}
 	return nil
+}
+
+// isProtocol: the window runs tuios agent-proto (start-agent
+// --protocol). Set once when it starts.
+func (w *Window) isProtocol() bool { return w.protocol != "" }
+
+// settleOutput waits until the pane has printed nothing for quiet (from
+// now at the earliest), at most max. A protocol pane draws a turn's last frame just before it
+// reports the turn's end, over another channel: ask-agent reads the
+// answer once that frame is on the screen.
+func (w *Window) settleOutput(quiet, max time.Duration) {
+	start := time.Now()
+	end := start.Add(max)
+	for time.Now().Before(end) {
+		w.mu.Lock()
+		last, g := w.lastOutput, w.outputGen
+		w.mu.Unlock()
+		if last.Before(start) {
+			// The frame may still be on its way through the pty: the
+			// silence counts from now.
+			last = start
+		}
+		wait := quiet - time.Since(last)
+		if wait <= 0 {
+			return
+		}
+		select {
+		case <-g:
+		case <-time.After(wait):
+			return
+		case <-w.exitCh:
+			return
+		}
+	}
+}
+
+// protoArgv is the pane's command for --protocol: tuios agent-proto,
+// whose handshake with the agent is bounded by the ready timeout (an
+// agent that never answers is errored when start-agent stops waiting).
+func protoArgv(exe string, p *startAgentParams, agentArgv []string) []string {
+	ms := p.ReadyTimeout
+	if ms <= 0 {
+		ms = int(startAgentDefaultReady / time.Millisecond)
+	}
+	return append([]string{exe, "agent-proto", "--protocol", p.Protocol, "--init-timeout", strconv.Itoa(ms), "--"}, agentArgv...)
 }
 
 // checkAgentEnv checks --env: NAME=VALUE entries within the bounds, no
@@ -303,8 +359,24 @@ func (s *Server) startAgent(cn *conn, p *startAgentParams) (any, *proto.Error) {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "--cwd %q is not an absolute path", clipText(p.Cwd, 64)).
 			WithHint(proto.Hint{Param: "cwd", Detail: "give the folder from /"})
 	}
-	harness, program, err := s.agentProgram(p.Agent)
-	if err != nil {
+	var harness, program string
+	var err *proto.Error
+	if p.Protocol != "" {
+		// The whole command of an agent that speaks the protocol on its
+		// stdio: 'gemini --acp', 'codex app-server'.
+		words, serr := agentproto.SplitCommand(p.Agent)
+		if serr != nil || len(words) == 0 || words[0] == "" {
+			why := "it is empty"
+			if serr != nil {
+				why = serr.Error()
+			}
+			return nil, proto.Errorf(proto.CodeInvalidParams, "the agent command %q cannot be read: %s", clipText(p.Agent, 64), why).
+				WithHint(proto.Hint{Param: "agent", Command: "tuios start-agent --protocol acp 'gemini --acp'"})
+		}
+		program = words[0]
+		p.Args = append(words[1:], p.Args...)
+		harness = harnessOfProgram(s.tracker.Detector().Registry(), filepath.Base(program))
+	} else if harness, program, err = s.agentProgram(p.Agent); err != nil {
 		return nil, err
 	}
 	for _, a := range append([]string{program}, p.Args...) {
@@ -356,6 +428,11 @@ func (s *Server) startAgent(cn *conn, p *startAgentParams) (any, *proto.Error) {
 	}
 	agentArgv := append([]string{abs}, p.Args...)
 	argv := agentArgv
+	if p.Protocol != "" {
+		// The pane's process is tuios itself, which runs the agent on
+		// pipes, draws the conversation and reports the state.
+		argv = protoArgv(s.opt.Executable, p, agentArgv)
+	}
 	if len(p.Env) > 0 || path != envValue(s.opt.Env, "PATH") {
 		// Variables the panes do not get already go through env(1).
 		// Without them (a daemon the CLI started has the person's
@@ -369,7 +446,11 @@ func (s *Server) startAgent(cn *conn, p *startAgentParams) (any, *proto.Error) {
 		if path != "" {
 			argv = append(argv, "PATH="+path)
 		}
-		argv = append(append(argv, p.Env...), agentArgv...)
+		if p.Protocol != "" {
+			argv = append(append(argv, p.Env...), protoArgv(s.opt.Executable, p, agentArgv)...)
+		} else {
+			argv = append(append(argv, p.Env...), agentArgv...)
+		}
 	}
 
 	g, granted, err := s.newGrants(cn, p.Grants) // verbs_grants.go
@@ -413,7 +494,7 @@ func (s *Server) startAgent(cn *conn, p *startAgentParams) (any, *proto.Error) {
 	readyTimer := s.clock.AfterFunc(timeout, func() { close(expired) })
 	defer readyTimer.Stop()
 	noticeTimer := s.clock.AfterFunc(startAgentNoticeAfter, func() { close(noticeDue) })
-	w, err := s.startWindow(ss, windowSpec{name: name, argv: argv, cwd: cwd, workspace: p.Workspace, noFocus: !p.Focus, grants: g, granted: granted})
+	w, err := s.startWindow(ss, windowSpec{name: name, argv: argv, cwd: cwd, workspace: p.Workspace, noFocus: !p.Focus, grants: g, granted: granted, protocol: p.Protocol})
 	if err != nil {
 		noticeTimer.Stop()
 		if created {
@@ -424,7 +505,7 @@ func (s *Server) startAgent(cn *conn, p *startAgentParams) (any, *proto.Error) {
 	s.watchStartNotice(w, noticeDue, noticeTimer)
 
 	res := agentStarted{Type: "agent_started", Session: ss.Name, SessionID: ss.ID, CreatedSession: created, WindowID: w.ID, PtyID: w.ID,
-		Agent: harness, Command: posixCommand(agentArgv), Cwd: cwd}
+		Agent: harness, Command: posixCommand(agentArgv), Cwd: cwd, Protocol: p.Protocol}
 	if res.Agent == "" {
 		res.Agent = filepath.Base(program)
 	}
@@ -462,6 +543,19 @@ func (s *Server) waitAgentReady(cn *conn, ss *Session, w *Window, timeout time.D
 		case agentstate.Idle, agentstate.Done:
 			res.Ready, res.ReadyBy, res.Outcome = true, snap.State.String(), startReady
 			res.Reason = "it reads " + snap.State.String()
+			return nil
+		case agentstate.Errored:
+			if !w.isProtocol() {
+				break
+			}
+			// A protocol pane's errored is exact (the agent failed its
+			// handshake, exited, broke the protocol): the person acts.
+			res.Outcome, res.BlockedBy = startBlocked, "error"
+			res.Reason = "it stopped on an error"
+			if snap.Message != "" {
+				res.Reason += ": " + inbox.CleanSummary(snap.Message)
+			}
+			res.Reason += "; the window stays open to show it"
 			return nil
 		case agentstate.NeedsInput:
 			res.Outcome, res.BlockedBy = startBlocked, snap.BlockedBy().String()

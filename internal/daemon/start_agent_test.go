@@ -298,7 +298,9 @@ func TestStartAgentRefusals(t *testing.T) {
 		words  []string
 	}{
 		{map[string]any{"agent": "nosuchagent"}, proto.CodeInvalidParams, []string{"not an agent tuios knows"}},
-		{map[string]any{"agent": "claude", "protocol": "acp"}, proto.CodeInvalidParams, []string{"--protocol", "not in this version"}},
+		{map[string]any{"agent": "claude", "protocol": "mcp"}, proto.CodeInvalidParams, []string{"--protocol mcp", "not a protocol tuios speaks"}},
+		{map[string]any{"agent": "gemini 'unclosed", "protocol": "acp"}, proto.CodeInvalidParams, []string{"cannot be read", "unclosed single quote"}},
+		{map[string]any{"agent": "no-such-acp-agent --acp", "protocol": "acp"}, proto.CodeCommandFailed, []string{"no-such-acp-agent is not installed"}},
 		{map[string]any{"agent": agent, "grants": "read,root"}, proto.CodeInvalidParams, []string{"root", "is not a grant"}},
 		{map[string]any{"agent": "claude", "clone": true}, proto.CodeInvalidParams, []string{"--clone"}},
 		{map[string]any{"agent": "claude", "repo": "/src"}, proto.CodeInvalidParams, []string{"--repo"}},

@@ -129,6 +129,7 @@ func (s *Server) agentRow(st agentSeat) agentRow {
 	r := agentRow{
 		agentWire: wireOf(snap), Session: wr.Session, Index: wr.Index, Name: wr.DisplayName, Glyph: snap.Glyph(),
 		Cwd: wr.Cwd, Workspace: wr.Workspace, Focused: wr.Focused, Meta: metaOf(snap), snap: snap,
+		Protocol: w.protocol, // set once when the window starts
 	}
 	if st.ring != nil {
 		r.Unread = st.ring.Unread(w.ID)
@@ -222,9 +223,16 @@ func (s *Server) agentVerbs(add addFunc) {
 		}
 		s.mu.Lock()
 		_, w, perr := s.target(cn, p.Session, p.Window)
+		own := s.callerWindow(cn)
 		s.mu.Unlock()
 		if perr != nil {
 			return nil, perr
+		}
+		if own != nil && w != own {
+			// An agent speaks for itself: another pane's state is that
+			// pane's agent's to report (or the person's).
+			return nil, proto.Errorf(proto.CodeForbidden, "a pane reports agent state only for itself, not for window %s", w.ID[:8]).
+				WithHint(proto.Hint{Detail: "leave out -w (your own pane is the default); to reach the agent in that pane, use ask-agent or send-agent-message"})
 		}
 		res := w.pane.Report(agentstate.Report{
 			State: state, Source: src, Harness: p.Harness, Message: p.Message, Kind: kind,

@@ -190,7 +190,7 @@ func TestClientGeometryVerbsWithAClientAttached(t *testing.T) {
 	b := newCat(t, r, map[string]any{"session": "geo", "name": "pb"})
 	st, _ := attachStreamT(t, sock, map[string]any{"session": "geo", "cols": 100, "rows": 30})
 	lay := layoutOf(t, st.next())
-	if len(lay.Windows) != 2 || lay.Windows[0].ID != a || lay.Windows[1].X != 50 || lay.Focused != b {
+	if len(lay.Windows) != 2 || lay.Windows[0].ID != a || lay.Windows[1].X != 51 || lay.Focused != b {
 		t.Fatalf("a | b: %+v", lay)
 	}
 
@@ -222,7 +222,7 @@ func TestClientGeometryVerbsWithAClientAttached(t *testing.T) {
 		return len(lay.Windows) == 3 && lay.Windows[0].ID == a && lay.Windows[1].ID == n && lay.Windows[2].ID == b
 	})
 	lay = layoutOf(t, l)
-	if w := lay.Windows[1]; w.X != 50 || w.Y != 0 || w.Height != 15 {
+	if w := lay.Windows[1]; w.X != 51 || w.Y != 0 || w.Height != 15 {
 		t.Fatalf("the new window tops the stack beside a: %+v", lay.Windows)
 	}
 	if res := r.must("focus-window", map[string]any{"session": "geo", "window": n, "direction": "down"}); res["window_id"] != b {
@@ -257,7 +257,7 @@ func TestClientGeometryVerbsWithAClientAttached(t *testing.T) {
 			return false
 		}
 		lay := layoutOf(t, l)
-		return len(lay.Windows) == 4 && lay.Windows[3].ID == c && lay.Windows[1].X == 50 && lay.Windows[1].Height == 15
+		return len(lay.Windows) == 4 && lay.Windows[3].ID == c && lay.Windows[1].X == 51 && lay.Windows[1].Height == 15
 	})
 	if _, err := r.call("split-window", map[string]any{"session": "geo", "window": a}); err == nil || err.Code != proto.CodeTilingOff ||
 		err.Hint == nil || !strings.Contains(err.Hint.Command, "--tiling true") {

@@ -54,17 +54,18 @@ func (s *Server) linkPeer(cn *conn, p *linkPeerParams) (any, *proto.Error) {
 	}
 	lp := cn.link
 	if lp == nil {
-		// dispatch placed the caller before this ran: a program in a
-		// pane here does not become a link (it would shed what a pane
-		// may not do).
-		if cn.placedID != "" {
+		// A program in a pane here, or one that left it, or one the
+		// daemon started, does not become a link (it would shed what a
+		// pane may not do, and a link with respond stands in for the
+		// person).
+		if s.place(cn); cn.placedID != "" || cn.inside {
 			return nil, proto.Errorf(proto.CodeForbidden, "a caller inside a pane of this daemon cannot be a link").
 				WithHint(proto.Hint{Detail: "links come from other machines over ssh (tuios stdio-proxy)"})
 		}
 		lp = &linkPeer{name: name, pinned: p.Pinned && name != ""}
 		cn.link = lp
 		// Never placed by ancestry from here on: a link is no pane.
-		cn.placed, cn.placedID, cn.placedBy = true, "", ""
+		cn.placed, cn.placedID, cn.placedBy, cn.inside = true, "", "", false
 		return linkPeerResult(lp, true), nil
 	}
 	// A later link-peer: a pinned name stands; an unpinned link may be

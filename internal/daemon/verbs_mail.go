@@ -587,6 +587,9 @@ func (m *mailer) ask(cn *conn, p *askAgentParams) (any, *proto.Error) {
 			return nil, proto.Errorf(proto.CodeTimeout, "the asker hung up")
 		}
 	}
+	if settledBy == "agent-state" && w.isProtocol() {
+		w.settleOutput(50*time.Millisecond, 500*time.Millisecond) // start_agent.go
+	}
 	reply, truncated := replyLines(base, contentLines(screen), maxLines)
 	record(strings.Join(reply, "\n"), settledBy)
 	return map[string]any{"type": "agent_reply", "session": ss.Name, "window": w.ID, "name": name, "waited_for": waited.Milliseconds(),

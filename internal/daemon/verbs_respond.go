@@ -145,41 +145,6 @@ func (r *responder) enteredAt(id string, snap agentstate.Snapshot) time.Time {
 	return t
 }
 
-// outsidePanes reports whether the kernel places the caller outside every
-// pane of this daemon: a known peer pid, no pane among its ancestors or
-// leading its terminal session, and no pane or this daemon's socket named
-// in its environment. An unreadable record counts as inside a pane.
-func (s *Server) outsidePanes(cn *conn) bool {
-	s.place(cn)
-	if cn.peer <= 1 || cn.placedID != "" || cn.link != nil { // a link is never the person (link_policy.go)
-		return false
-	}
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(cn.peer) + "/environ")
-	if err != nil {
-		return false
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	// A socket named alone is what a person exports to reach a daemon
-	// on another path; a socket named beside TUIOS_ENV=1 is what this
-	// daemon gives its panes.
-	paneEnv, ourSocket := false, false
-	for _, kv := range strings.Split(string(b), "\x00") {
-		k, v, _ := strings.Cut(kv, "=")
-		switch k {
-		case "TUIOS_PANE_ID", "TUIOS_WINDOW_ID":
-			if s.windows[v] != nil {
-				return false
-			}
-		case "TUIOS_SOCKET":
-			ourSocket = v == s.opt.Socket
-		case "TUIOS_ENV":
-			paneEnv = v == "1"
-		}
-	}
-	return !(paneEnv && ourSocket)
-}
-
 // issue makes a fresh nonce for cn, replacing the one it held; the nonce
 // dies with the connection.
 func (r *responder) issue(cn *conn) string {

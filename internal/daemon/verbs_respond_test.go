@@ -23,6 +23,10 @@ func TestNonceHelper(t *testing.T) {
 	if mode == "" {
 		t.Skip("a helper process, not a test")
 	}
+	if mode == "hold" {
+		holdConns(os.Getenv("TUIOS_NONCE_SOCK"))
+		return
+	}
 	r := dialRPC(t, os.Getenv("TUIOS_NONCE_SOCK"))
 	var perr *proto.Error
 	switch mode {

@@ -34,7 +34,11 @@ func (s *Server) typeInto(cn *conn, w *Window, b []byte, timeout time.Duration) 
 	if err != nil {
 		return err
 	}
-	return s.typeAs(cn.ctx, cn.verbName, cn.acc, by, w, b, timeout)
+	if err := s.typeAs(cn.ctx, cn.verbName, cn.acc, by, w, b, timeout); err != nil {
+		return err
+	}
+	s.active(cn.peer, w.session) // attach_size.go: the client typed into is the latest
+	return nil
 }
 
 // typistOf is who types for cn: the caller admit placed, or the daemon

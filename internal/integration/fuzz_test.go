@@ -256,3 +256,74 @@ func FuzzTOMLHooks(f *testing.F) {
 		}
 	})
 }
+
+// Whatever config.toml holds, installing tuios's MCP block either refuses
+// or writes a file that parses and holds tuios's server; uninstalling it
+// again never breaks a file that parsed.
+func FuzzCodexTOMLInstall(f *testing.F) {
+	for _, s := range []string{"", "model = \"o4\"\n", "[mcp_servers]\ntuios = { command = \"x\" }\n",
+		"mcp_servers = { docs = {} }\n", "[ mcp_servers.\"tuios\" ]\n", "mcp_servers.docs.command = \"d\"\n", "x = '''\n[mcp_servers]\n'''\n",
+		tomlBlock("tuios", []string{"mcp"})} {
+		f.Add(s)
+	}
+	block := tomlBlock("/bin/tuios", mcpArgs(false))
+	f.Fuzz(func(t *testing.T, old string) {
+		next, err := tomlInstall(old, block, "config.toml")
+		if err != nil {
+			return
+		}
+		if perr := tomlCheck(next); perr != nil || !tomlHasServer(next, mcpServerName) {
+			t.Fatalf("%q installed into %q: %v", old, next, perr)
+		}
+		if back := tomlRemoveBlock(next); tomlCheck(back) != nil {
+			t.Fatalf("%q: removing the block broke it: %q", old, back)
+		}
+	})
+}
+
+// FuzzStatusLine: whatever settings.json holds, installing tuios's status
+// line either refuses or leaves a file that parses, whose statusLine runs
+// tuios and keeps every other field it had; uninstalling then parses too.
+func FuzzStatusLine(f *testing.F) {
+	for _, s := range []string{`{}`, tabSettings,
+		"{\"statusLine\":{\"type\":\"command\",\"command\":\"x\",\"padding\":2}}",
+		"{\"statusLine\":{\"padding\":1}}", "{\"statusLine\":\"x\"}", "{\"statusLine\":{\"command\":5,\"type\":\"other\"}}",
+		"{\"statusLine\":{\"command\":\"a\",\"command\":\"b\"}}"} {
+		f.Add(s)
+	}
+	cc, _ := Lookup("claude-code")
+	f.Fuzz(func(t *testing.T, src string) {
+		if len(src) > 4<<10 {
+			return
+		}
+		if root, err := parseJSON(src); err != nil || root.kind != '{' {
+			return
+		}
+		out, err := cc.installStatusLine(src, prog, "")
+		if err != nil {
+			return
+		}
+		root, err := parseJSON(out)
+		if err != nil {
+			t.Fatalf("%q installed into %q, which does not parse: %v", src, out, err)
+		}
+		sl := root.get("statusLine")
+		if c := sl.get("command"); c == nil || !isOurStatusLine(c.str, cc.ID) || sl.get("type").str != "command" {
+			t.Fatalf("%q: statusLine %q", src, out[sl.start:sl.end])
+		}
+		if before := (func() *jnode { r, _ := parseJSON(src); return r.get("statusLine") })(); before != nil && before.kind == '{' {
+			for _, m := range before.members {
+				if m.key != "command" && m.key != "type" && sl.get(m.key) == nil {
+					t.Fatalf("%q lost %q: %q", src, m.key, out)
+				}
+			}
+		}
+		back, err := cc.uninstallStatusLine(out, src)
+		if err != nil {
+			t.Fatalf("uninstall of %q: %v", out, err)
+		}
+		if _, err := parseJSON(back); err != nil {
+			t.Fatalf("uninstall of %q gave %q: %v", out, back, err)
+		}
+	})
+}

@@ -127,14 +127,7 @@ func InstallMCP(h Harness, opt MCPOptions) (Result, error) {
 		}
 		res.Program = prog
 		if t.toml {
-			rest := old
-			if b, ok := tomlFindBlock(old); ok {
-				rest = old[:b[0]] + old[b[1]:]
-			}
-			if strings.Contains(rest, "[mcp_servers."+mcpServerName+"]") {
-				return "", &Error{code: CodeNotOurs, Path: t.file, Detail: "it has an [mcp_servers.tuios] table tuios did not write; nothing was changed"}
-			}
-			return tomlSetBlock(old, tomlBlock(prog, args)), nil
+			return tomlInstall(old, tomlBlock(prog, args), t.file)
 		}
 		out, err := jsonSetServer(old, t.path, t.entry(prog, args))
 		if ie, ok := err.(*Error); ok {
@@ -169,7 +162,15 @@ func UninstallMCP(h Harness, env Env) (Result, error) {
 	var err error
 	res.Changed, err = editFileKeeping(t.file, never, func(old string, exists bool) (string, error) {
 		if t.toml {
-			return tomlRemoveBlock(old), nil
+			// Only the marked block goes; a file that parsed before must
+			// parse after (one that did not is no worse for it).
+			next := tomlRemoveBlock(old)
+			if tomlCheck(old) == nil {
+				if err := tomlCheck(next); err != nil {
+					return "", &Error{code: CodeCannotRead, Path: t.file, Detail: "taking tuios's block out would leave it invalid (" + firstLine(err) + "); nothing was changed"}
+				}
+			}
+			return next, nil
 		}
 		out, err := jsonRemoveServer(old, t.path)
 		if err != nil {

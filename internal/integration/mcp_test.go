@@ -276,3 +276,65 @@ func FuzzMCPJSONEdit(f *testing.F) {
 		}
 	})
 }
+
+// Every way TOML can already hold mcp_servers.tuios is the person's, and
+// a file that is not TOML, or whose mcp_servers is an inline table that
+// takes no more tables, is refused: nothing written, and what is written
+// otherwise always parses.
+func TestMCPCodexRefusesWhatItCannotWriteValidly(t *testing.T) {
+	f := newHome(t)
+	cx := harness(t, "codex")
+	f.settings(cx, "", 0o600)
+	path := filepath.Join(cx.ConfigDir(f.env), "config.toml")
+	for _, c := range []struct {
+		name, text string
+		code       Code
+	}{
+		{"inline entry", "[mcp_servers]\ntuios = { command = \"mine\" }\n", CodeNotOurs},
+		{"inline table", "mcp_servers = { tuios = { command = \"mine\" } }\n", CodeNotOurs},
+		{"quoted key", "[mcp_servers.\"tuios\"]\ncommand = \"mine\"\n", CodeNotOurs},
+		{"spaced header", "[ mcp_servers.tuios ]\ncommand = \"mine\"\n", CodeNotOurs},
+		{"dotted key", "mcp_servers.tuios.command = \"mine\"\n", CodeNotOurs},
+		{"inline without tuios", "mcp_servers = { docs = { command = \"docs\" } }\n", CodeNotOurs},
+		{"not TOML", "model = \"o4\n[mcp_servers.docs\n", CodeCannotRead},
+		{"duplicate table", "[a]\nx = 1\n[a]\nx = 2\n", CodeCannotRead},
+	} {
+		writeFile(t, path, c.text, 0o600)
+		os.Remove(path + BackupSuffix)
+		res, err := InstallMCP(cx, MCPOptions{Env: f.env, Default: "tuios"})
+		var ie *Error
+		if !errors.As(err, &ie) || ie.Code() != c.code || res.Changed {
+			t.Errorf("%s: %+v %v, want %s", c.name, res, err, c.code)
+		}
+		if got := readText(t, path); got != c.text {
+			t.Errorf("%s: the file was written:\n%s", c.name, got)
+		}
+		if _, err := os.Stat(path + BackupSuffix); err == nil {
+			t.Errorf("%s: a backup was made of a file left alone", c.name)
+		}
+	}
+	// Forms it can add to: the result parses and holds tuios's server.
+	for _, text := range []string{
+		"",
+		"[mcp_servers]\ndocs = { command = \"docs\" }\n",
+		"[mcp_servers.docs]\ncommand = \"docs\"\n[other]\nx = 1\n",
+		"model = \"o4\" # no newline at the end",
+	} {
+		writeFile(t, path, text, 0o600)
+		os.Remove(path + BackupSuffix)
+		if _, err := InstallMCP(cx, MCPOptions{Env: f.env, Default: "tuios"}); err != nil {
+			t.Fatalf("%q: %v", text, err)
+		}
+		got := readText(t, path)
+		if err := tomlCheck(got); err != nil || !tomlHasServer(got, "tuios") {
+			t.Fatalf("%q became invalid or lacks tuios (%v):\n%s", text, err, got)
+		}
+		if _, err := UninstallMCP(cx, f.env); err != nil {
+			t.Fatal(err)
+		}
+		// (a file without a newline at its end gets one)
+		if got := readText(t, path); strings.TrimSuffix(got, "\n") != strings.TrimSuffix(text, "\n") {
+			t.Fatalf("%q after uninstall:\n%q", text, got)
+		}
+	}
+}

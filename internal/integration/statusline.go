@@ -79,10 +79,47 @@ func (h Harness) installStatusLine(src, program, then string) (string, error) {
 	if cur == nil {
 		return appendTo(src, root, "statusLine", want), nil
 	}
-	if c := cur.get("command"); c != nil && c.kind == '"' && c.str == want.Command {
-		return src, nil
+	if cur.kind != '{' {
+		return replaceValue(src, cur, want), nil
 	}
-	return replaceValue(src, cur, want), nil
+	// The person's other fields (padding, and whatever comes later) stay:
+	// only command, and type when it is not "command", are tuios's.
+	return setStatusLineField(src, "command", want.Command)
+}
+
+// setStatusLineField sets one string field of the statusLine object,
+// keeping every other byte of it.
+func setStatusLineField(src, key, v string) (string, error) {
+	root, err := parseJSON(src)
+	if err != nil {
+		return "", err
+	}
+	cur := root.get("statusLine")
+	if c := cur.get(key); c != nil {
+		if c.kind == '"' && c.str == v {
+			return ensureCommandType(src)
+		}
+		src = replaceValue(src, c, v)
+	} else {
+		src = appendTo(src, cur, key, v)
+	}
+	return ensureCommandType(src)
+}
+
+// ensureCommandType makes the statusLine object's type "command".
+func ensureCommandType(src string) (string, error) {
+	root, err := parseJSON(src)
+	if err != nil {
+		return "", err
+	}
+	cur := root.get("statusLine")
+	switch t := cur.get("type"); {
+	case t == nil:
+		return appendTo(src, cur, "type", "command"), nil
+	case t.kind != '"' || t.str != "command":
+		return replaceValue(src, t, "command"), nil
+	}
+	return src, nil
 }
 
 // uninstallStatusLine gives the person's own status line back, or removes
@@ -99,14 +136,32 @@ func (h Harness) uninstallStatusLine(src, original string) (string, error) {
 		return src, nil
 	}
 	if then := thenOf(c.str); then != "" {
+		// The person's command comes back in place, as written in the
+		// first original when it is the same command (so a file nobody
+		// touched since is the same byte for byte); the fields around it
+		// stay as they are now.
 		if orig, err := parseJSON(original); err == nil {
-			if o := orig.get("statusLine"); o != nil {
-				if oc := o.get("command"); oc != nil && oc.kind == '"' && oc.str == then {
-					return src[:cur.start] + original[o.start:o.end] + src[cur.end:], nil
-				}
+			if oc := orig.get("statusLine").get("command"); oc != nil && oc.kind == '"' && oc.str == then {
+				return src[:c.start] + original[oc.start:oc.end] + src[c.end:], nil
 			}
 		}
-		return replaceValue(src, cur, statusLine{Type: "command", Command: then}), nil
+		return replaceValue(src, c, then), nil
+	}
+	// No command of the person's: a statusLine they had (padding alone)
+	// loses only what tuios added; one they did not have goes.
+	if orig, err := parseJSON(original); err == nil {
+		if o := orig.get("statusLine"); o != nil && o.kind == '{' {
+			if o.get("type") == nil {
+				if i := memberIndex(cur, "type"); i >= 0 {
+					src = removeAt(src, cur, i)
+					if root, err = parseJSON(src); err != nil {
+						return "", err
+					}
+					cur = root.get("statusLine")
+				}
+			}
+			return removeAt(src, cur, memberIndex(cur, "command")), nil
+		}
 	}
 	return removeAt(src, root, memberIndex(root, "statusLine")), nil
 }

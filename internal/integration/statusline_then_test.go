@@ -84,3 +84,48 @@ func FuzzThenOf(f *testing.F) {
 		}
 	})
 }
+
+// The person's other statusLine fields (padding) stay while tuios's
+// status line is installed, and so does a change they make to them
+// meanwhile; uninstall gives the command back in place. A statusLine
+// with no command of its own keeps its fields too.
+func TestStatusLineKeepsThePersonsOtherFields(t *testing.T) {
+	h := harness(t, "claude-code")
+	f := newHome(t)
+	orig := "{\n  \"statusLine\": {\n    \"type\": \"command\",\n    \"command\": \"~/bin/status\",\n    \"padding\": 2\n  }\n}\n"
+	path := f.settings(h, orig, 0o644)
+	mustInstall(t, h, Options{Env: f.env, Program: prog, StatusLine: true})
+	got := readText(t, path)
+	if !strings.Contains(got, `"padding": 2`) || !strings.Contains(got, `--then '~/bin/status'`) {
+		t.Fatalf("installed:\n%s", got)
+	}
+	// Installing again changes nothing.
+	mustInstall(t, h, Options{Env: f.env, Program: prog, StatusLine: true})
+	if again := readText(t, path); again != got {
+		t.Fatalf("a second install changed it:\n%s", again)
+	}
+	mustUninstall(t, h, f.env)
+	if back := readText(t, path); back != orig {
+		t.Fatalf("uninstall:\n%s\nwant\n%s", back, orig)
+	}
+	// The person changes padding while tuios's line is in: it stays.
+	mustInstall(t, h, Options{Env: f.env, Program: prog, StatusLine: true})
+	writeFile(t, path, strings.Replace(readText(t, path), `"padding": 2`, `"padding": 5`, 1), 0o644)
+	mustUninstall(t, h, f.env)
+	if back := readText(t, path); back != strings.Replace(orig, `"padding": 2`, `"padding": 5`, 1) {
+		t.Fatalf("uninstall after the person's change:\n%s", back)
+	}
+
+	// No command: padding alone is kept through install and uninstall.
+	f2 := newHome(t)
+	bare := "{\n  \"statusLine\": {\n    \"padding\": 1\n  }\n}\n"
+	path2 := f2.settings(h, bare, 0o644)
+	mustInstall(t, h, Options{Env: f2.env, Program: prog, StatusLine: true})
+	if got := readText(t, path2); !strings.Contains(got, `"padding": 1`) || !strings.Contains(got, `"type": "command"`) || !strings.Contains(got, "agent-hook claude-code") {
+		t.Fatalf("installed over padding alone:\n%s", got)
+	}
+	mustUninstall(t, h, f2.env)
+	if back := readText(t, path2); back != bare {
+		t.Fatalf("uninstall over padding alone:\n%s\nwant\n%s", back, bare)
+	}
+}

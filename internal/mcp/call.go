@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/tuios/tuios/internal/client"
 	"github.com/tuios/tuios/internal/proto"
@@ -51,6 +52,14 @@ func (s *Server) callTool(ctx context.Context, params json.RawMessage, ri reqInf
 			msg += " (it types into panes: start the server with tuios mcp --write)"
 		}
 		return nil, &rpcError{Code: codeInvalidParams, Message: msg}
+	}
+	select {
+	case s.slots <- struct{}{}:
+		defer func() { <-s.slots }()
+	default:
+		return failed(&toolError{Code: proto.CodeRateLimited,
+			Message: fmt.Sprintf("this server runs %d calls at once, its cap", cap(s.slots)),
+			Hint:    "wait for a call to finish (or cancel one) and call again"}, ri), nil
 	}
 	args := map[string]any{}
 	if len(p.Arguments) > 0 && string(p.Arguments) != "null" {
@@ -167,13 +176,20 @@ func noDaemon(err error) error {
 	if errors.As(err, &pe) {
 		return err
 	}
+	if errors.Is(err, syscall.EAGAIN) {
+		// A unix socket whose backlog is full: the daemon is there, busy.
+		return &toolError{Code: proto.CodeRateLimited, Message: "the daemon's socket is full: " + err.Error(), Hint: "call again in a moment"}
+	}
 	return &toolError{Code: "no_daemon", Message: err.Error(), Hint: "is tuios running? any tuios command starts the daemon"}
 }
 
 // scope fills the caller's own session and pane into omitted params and,
 // with the default scope, refuses another session.
 func (s *Server) scope(c *client.Client, t tool, args map[string]any) error {
-	self := s.ownPane(c)
+	self, err := s.ownPane(c)
+	if err != nil {
+		return err
+	}
 	if self == nil {
 		if s.opt.ScopeAll {
 			return nil
@@ -201,25 +217,35 @@ func (s *Server) scope(c *client.Client, t tool, args map[string]any) error {
 // ownPane finds the pane the server runs in: by the daemon's look at this
 // process's ancestry (which works with a scrubbed environment), else by
 // $TUIOS_PANE_ID. It is read once.
-func (s *Server) ownPane(c *client.Client) *pane {
+// A daemon that could not answer (a refused connection, a hang-up) is an
+// error, not "no pane".
+func (s *Server) ownPane(c *client.Client) (*pane, error) {
 	s.mu.Lock()
 	self := s.self
 	s.mu.Unlock()
 	if self != nil {
-		return self
+		return self, nil
 	}
 	var p pane
 	q := map[string]any{}
 	if h := s.opt.Getenv("TUIOS_PANE_ID"); h != "" {
 		q["hint"] = h
 	}
-	if err := c.Call("resolve-pane", q, &p); err != nil || p.WindowID == "" {
-		return nil
+	err := c.Call("resolve-pane", q, &p)
+	var pe *proto.Error
+	switch {
+	case err == nil && p.WindowID != "":
+	case err == nil, errors.As(err, &pe) && pe.Code == proto.CodeWindowNotFound:
+		return nil, nil
+	case errors.As(err, &pe):
+		return nil, err
+	default:
+		return nil, noDaemon(err)
 	}
 	s.mu.Lock()
 	s.self = &p
 	s.mu.Unlock()
-	return &p
+	return &p, nil
 }
 
 // failed is the result of a call that failed: isError, the code first.

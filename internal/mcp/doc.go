@@ -67,6 +67,12 @@
 // session, window, from or to is the caller's own; Options.ScopeAll is
 // for a harness that runs outside TUIOS.
 //
+// At most Options.MaxInFlight (DefaultMaxInFlight, 64) tools/call run at
+// once, each on a daemon connection of its own; one more is answered at
+// once with a rate_limited tool error, and so is a call whose connection
+// the daemon refused over its caps (its refusal line is read, not taken
+// for a broken pipe).
+//
 // Results are a text content block plus, from protocol 2025-06-18, the
 // verb's result as structuredContent, described by the tool's
 // outputSchema (its type and the fields a model reads most; a failed call

@@ -26,10 +26,20 @@ type Options struct {
 	Dial func() (*client.Client, error)
 	// Getenv reads the environment (TUIOS_PANE_ID); nil is no environment.
 	Getenv func(string) string
+	// MaxInFlight bounds the tools/call requests running at once (each
+	// holds a daemon connection); one more is answered rate_limited at
+	// once. 0 is DefaultMaxInFlight.
+	MaxInFlight int
 	// ProgressEvery spaces the notifications/progress of a long call
 	// that asked for them; zero is DefaultProgressEvery.
 	ProgressEvery time.Duration
 }
+
+// DefaultMaxInFlight is how many calls one server runs at once: a harness
+// that sends thousands of waits holds this many daemon connections, not
+// thousands (the daemon keeps a share of its connections for the person,
+// and caps each pane).
+const DefaultMaxInFlight = 64
 
 // Server is one MCP server session.
 type Server struct {
@@ -38,6 +48,7 @@ type Server struct {
 	wmu sync.Mutex // one writer at a time: answers may finish out of order
 	w   io.Writer
 
+	slots chan struct{} // one per tools/call running (Options.MaxInFlight)
 	// closing is closed when the input ends: open subscriptions/listen
 	// streams end then (the calls in flight still answer).
 	closing chan struct{}
@@ -46,6 +57,7 @@ type Server struct {
 	version  string                          // the version initialize settled
 	inflight map[string][]context.CancelFunc // by request id, for cancel
 	verbs    map[string]proto.VerbInfo       // list-verbs, read once
+	fetching *verbFetch                      // the list-verbs call in flight, if any
 	self     *pane                           // the caller's pane, once found
 	listens  int                             // open subscriptions/listen streams
 }
@@ -58,10 +70,14 @@ func New(opt Options) *Server {
 	if opt.Getenv == nil {
 		opt.Getenv = func(string) string { return "" }
 	}
+	if opt.MaxInFlight <= 0 {
+		opt.MaxInFlight = DefaultMaxInFlight
+	}
 	if opt.ProgressEvery <= 0 {
 		opt.ProgressEvery = DefaultProgressEvery
 	}
-	return &Server{opt: opt, inflight: map[string][]context.CancelFunc{}, closing: make(chan struct{})}
+	return &Server{opt: opt, inflight: map[string][]context.CancelFunc{},
+		slots: make(chan struct{}, opt.MaxInFlight), closing: make(chan struct{})}
 }
 
 // Serve reads messages from r and answers on w until r ends or ctx is
@@ -340,12 +356,43 @@ func (s *Server) listTools(ri reqInfo) (any, *rpcError) {
 
 // verbList reads list-verbs once.
 func (s *Server) verbList() (map[string]proto.VerbInfo, error) {
+	// One fetch at a time: a harness that opens with a burst of calls
+	// asks the daemon for its 100 KB verb list once, not once per call.
 	s.mu.Lock()
-	v := s.verbs
-	s.mu.Unlock()
-	if v != nil {
+	if v := s.verbs; v != nil {
+		s.mu.Unlock()
 		return v, nil
 	}
+	f := s.fetching
+	first := f == nil
+	if first {
+		f = &verbFetch{done: make(chan struct{})}
+		s.fetching = f
+	}
+	s.mu.Unlock()
+	if !first {
+		<-f.done
+		return f.verbs, f.err
+	}
+	f.verbs, f.err = s.fetchVerbs()
+	s.mu.Lock()
+	s.fetching = nil // a failed fetch is tried again by the next call
+	if f.err == nil {
+		s.verbs = f.verbs
+	}
+	s.mu.Unlock()
+	close(f.done)
+	return f.verbs, f.err
+}
+
+// verbFetch is a list-verbs call in flight, which other calls wait for.
+type verbFetch struct {
+	done  chan struct{}
+	verbs map[string]proto.VerbInfo
+	err   error
+}
+
+func (s *Server) fetchVerbs() (map[string]proto.VerbInfo, error) {
 	c, err := s.opt.Dial()
 	if err != nil {
 		return nil, err
@@ -355,12 +402,9 @@ func (s *Server) verbList() (map[string]proto.VerbInfo, error) {
 	if err := c.Call("list-verbs", nil, &vl); err != nil {
 		return nil, err
 	}
-	v = map[string]proto.VerbInfo{}
+	v := map[string]proto.VerbInfo{}
 	for _, vi := range vl.Verbs {
 		v[vi.Verb] = vi
 	}
-	s.mu.Lock()
-	s.verbs = v
-	s.mu.Unlock()
 	return v, nil
 }

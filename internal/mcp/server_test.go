@@ -7,11 +7,18 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/tuios/tuios/internal/client"
+	"github.com/tuios/tuios/internal/config"
+	"github.com/tuios/tuios/internal/daemon"
+	"github.com/tuios/tuios/internal/proto"
 )
 
 // serve runs a server on real pipes with no daemon to reach, sends lines
@@ -114,5 +121,104 @@ func TestUnknownToolAndMethod(t *testing.T) {
 	}
 	if a[3]["id"] != float64(4) || a[3]["result"] == nil {
 		t.Errorf("ping: %v", a[3])
+	}
+}
+
+// Calls in flight are bounded: past Options.MaxInFlight a call is
+// answered rate_limited at once (a harness that sends thousands of
+// waits holds that many daemon connections, not thousands), and a slot
+// frees when a call ends.
+func TestCallsInFlightAreBounded(t *testing.T) {
+	release := make(chan struct{})
+	dialled := make(chan struct{}, 8)
+	s := New(Options{MaxInFlight: 2, Dial: func() (*client.Client, error) {
+		dialled <- struct{}{}
+		<-release // the daemon is slow: the call holds its slot
+		return nil, errors.New("no daemon here")
+	}})
+	// The verb list is known: each call then dials for its own verb.
+	// (A verb that declares nothing makes a typing tool, offered only
+	// with --write: list-agents declares that it reads.)
+	s.verbs = map[string]proto.VerbInfo{"list-agents": {Verb: "list-agents", Access: &proto.VerbAccess{ReadOnly: true}}}
+	inR, inW, _ := os.Pipe()
+	outR, outW, _ := os.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(context.Background(), inR, outW); outW.Close() }()
+	call := func(id int) {
+		inW.WriteString(`{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"tools/call","params":{"name":"tuios_list_agents","arguments":{}}}` + "\n")
+	}
+	sc := bufio.NewScanner(outR)
+	next := func() map[string]any {
+		if !sc.Scan() {
+			t.Fatal("no answer")
+		}
+		var m map[string]any
+		json.Unmarshal(sc.Bytes(), &m)
+		return m
+	}
+	code := func(m map[string]any) string {
+		res, _ := m["result"].(map[string]any)
+		c, _ := res["content"].([]any)
+		if len(c) == 0 {
+			return ""
+		}
+		text, _ := c[0].(map[string]any)["text"].(string)
+		return strings.Fields(strings.TrimPrefix(text, "error "))[0]
+	}
+	call(1)
+	call(2)
+	<-dialled
+	<-dialled // both hold their slots now
+	call(3)
+	if m := next(); m["id"] != float64(3) || code(m) != "rate_limited:" {
+		t.Fatalf("the third call: %v", m)
+	}
+	close(release)
+	for range 2 {
+		if m := next(); code(m) != "no_daemon:" {
+			t.Fatalf("a held call: %v", m)
+		}
+	}
+	call(4) // a slot is free again
+	if m := next(); m["id"] != float64(4) || code(m) != "no_daemon:" {
+		t.Fatalf("after the slots freed: %v", m)
+	}
+	inW.Close()
+	<-done
+}
+
+// A burst of first calls asks the daemon for its verb list once: the
+// others wait for that one fetch (a real daemon answers it; the dials are
+// counted).
+func TestABurstOfCallsFetchesTheVerbListOnce(t *testing.T) {
+	dir := t.TempDir()
+	sock := filepath.Join(dir, "run", "tuios.sock")
+	srv, err := daemon.New(daemon.Options{Socket: sock, Shell: "/bin/sh", StateDir: "-", Config: &config.File{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Listen(); err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(context.Background())
+	defer srv.Close()
+	var dials atomic.Int32
+	s := New(Options{Dial: func() (*client.Client, error) {
+		dials.Add(1)
+		return client.Dial(client.Options{Socket: sock})
+	}})
+	var wg sync.WaitGroup
+	for range 20 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if v, err := s.verbList(); err != nil || v["list-agents"].Verb == "" {
+				t.Errorf("verbList: %v", err)
+			}
+		}()
+	}
+	wg.Wait()
+	if n := dials.Load(); n != 1 {
+		t.Fatalf("%d fetches of the verb list for 20 callers", n)
 	}
 }

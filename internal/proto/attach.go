@@ -24,10 +24,16 @@ type AttachLayout struct {
 	Workspace int    `json:"workspace"` // 1..9, the one on screen
 	Focused   string `json:"focused"`   // window id, "" when the workspace is empty
 	Zoomed    bool   `json:"zoomed"`    // the focused window fills the area
-	// Cols and Rows are the area the windows were tiled into: what the
-	// client last sent with resize.
+	// Cols and Rows are the area the windows were tiled into: the size
+	// of the client used last (tmux's window-size latest: the one that
+	// attached, resized, typed or clicked most recently). A client whose
+	// own area differs draws the session in its top-left corner.
 	Cols int `json:"cols"`
 	Rows int `json:"rows"`
+	// SizedBy names the client whose size the session has, for the
+	// others' note ("/dev/pts/3 (pid 4242)"); "" when it is this client,
+	// or unknown.
+	SizedBy string `json:"sized_by,omitempty"`
 	// Windows are the workspace's windows on screen, in tile order. A
 	// tile's first row is its title bar; the pane is the rest.
 	Windows    []AttachWindow    `json:"windows"`
@@ -54,7 +60,9 @@ type AttachLayout struct {
 }
 
 // AttachWindow is one tile. X, Y, Width and Height are the tile's cells in
-// the area, title bar included.
+// the area, title bar included. Side-by-side tiles are one column apart:
+// the client draws the border between them in that column, so a pane's
+// PTY is exactly the cells it is drawn in.
 type AttachWindow struct {
 	ID    string `json:"window_id"`
 	Index int    `json:"index"`

@@ -34,6 +34,10 @@ type Request struct {
 	ID     json.RawMessage `json:"id,omitempty"`
 	Verb   string          `json:"verb"`
 	Params json.RawMessage `json:"params,omitempty"`
+	// PaneToken is the caller's TUIOS_PANE_TOKEN, sent by a client that
+	// runs in a pane: it places the caller in that pane where the kernel
+	// cannot, and never makes a caller the person.
+	PaneToken string `json:"pane_token,omitempty"`
 }
 
 // Response is one answer: exactly one of Result and Error is set.

@@ -191,7 +191,7 @@ func (m *Model) agentsTabLines(cols, rows int) []string {
 		for i, act := range t.actions {
 			l := line("   " + padRight(act, 10) + " " + actionLine(act, st))
 			if i == t.act {
-				l = sgrReverse + l + sgrReset
+				l = sgrSelect + l + sgrReset
 			}
 			// The file on a line of its own, so a long path is not cut.
 			out = append(out, l, line("   "+padRight("", 10)+" changes "+st.File))

@@ -2,11 +2,13 @@ package tui_test
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -29,6 +31,11 @@ import (
 // screen" means what that emulator shows. Both servers run /bin/sh with
 // PS1='$ ' and ENV= in a scratch HOME, and both are measured in the same run,
 // interleaved, so drift on the machine hits both alike.
+//
+// Colour is on: the outer terminal is xterm-256color with COLORTERM=truecolor,
+// so both clients draw in colour, and the cat runs twice over: a plain file,
+// and one whose every word is coloured (a few bold), as a build log or
+// `ls --color` is.
 //
 // The work is fixed (a few cat runs, ~50 keystrokes, one 3 s idle window)
 // and done once whatever b.N is: with -benchtime 1x (scripts/bench-attach)
@@ -54,8 +61,11 @@ func BenchmarkAttached(b *testing.B) {
 
 	bw := newBenchWorld(b, tmuxPath)
 	file := filepath.Join(bw.work, "big.txt")
-	benchWriteCatFile(b, file, 8<<20)
+	benchWriteCatFile(b, file, 8<<20, false)
 	tail := benchTailLetters(b, file, 16<<10)
+	colourFile := filepath.Join(bw.work, "colour.txt")
+	benchWriteCatFile(b, colourFile, 8<<20, true)
+	colourTail := benchTailLetters(b, colourFile, 16<<10)
 
 	tm := bw.startTmux()
 	tu := bw.startTuios()
@@ -64,9 +74,12 @@ func BenchmarkAttached(b *testing.B) {
 		o.clearScreen()
 	}
 
-	// Figures 1 and 2: cat of the same file, runs interleaved.
+	// Figures 1 and 2: cat of the same file, runs interleaved; then the
+	// coloured one.
 	catTime := map[*benchTerm][]time.Duration{}
 	catBytes := map[*benchTerm][]int64{}
+	colTime := map[*benchTerm][]time.Duration{}
+	colBytes := map[*benchTerm][]int64{}
 	for r := 0; r < runs; r++ {
 		for _, o := range clients {
 			d, n := o.catRun(r+1, "big.txt")
@@ -77,15 +90,33 @@ func BenchmarkAttached(b *testing.B) {
 			o.clearScreen()
 		}
 	}
+	for r := 0; r < runs; r++ {
+		for _, o := range clients {
+			d, n := o.catRun(runs+r+1, "colour.txt")
+			o.checkTail(runs+r+1, colourTail)
+			colTime[o] = append(colTime[o], d)
+			colBytes[o] = append(colBytes[o], n)
+			b.Logf("%s colour cat run %d: %v, %d bytes to the outer terminal", o.name, r+1, d.Round(time.Millisecond), n)
+			o.clearScreen()
+		}
+	}
 
-	// Figure 3: key to echo, alternating clients keystroke by keystroke.
+	// Figure 3: key to echo, alternating clients keystroke by keystroke,
+	// with the CPU each side's two processes spent on them (a figure the
+	// machine's other load does not move as much as the wall clock).
 	keys := 50
 	keyLat := map[*benchTerm][]time.Duration{}
+	tuPids := []int{tu.cmd.Process.Pid, bw.tuiosDaemonPid()}
+	tmPids := []int{tm.cmd.Process.Pid, bw.tmuxServerPid()}
+	tuCPU0, tmCPU0 := benchCPUNs(tuPids), benchCPUNs(tmPids)
 	for i := 0; i < keys; i++ {
 		for _, o := range clients {
 			keyLat[o] = append(keyLat[o], o.keyEcho(byte('a'+i%26)))
 		}
 	}
+	// Each keyEcho is a key and its erase: two echoes.
+	tuKeyCPU := float64(benchCPUNs(tuPids)-tuCPU0) / float64(2*keys) / 1e3
+	tmKeyCPU := float64(benchCPUNs(tmPids)-tmCPU0) / float64(2*keys) / 1e3
 
 	// Figure 4: idle. Let both settle (tmux's status line, tuios's last
 	// frames), then sample the four processes over the same 3 s window.
@@ -117,13 +148,21 @@ func BenchmarkAttached(b *testing.B) {
 	// Report.
 	tuCat, tmCat := benchMedianDur(catTime[tu]), benchMedianDur(catTime[tm])
 	tuCB, tmCB := benchMedianInt(catBytes[tu]), benchMedianInt(catBytes[tm])
+	tuCol, tmCol := benchMedianDur(colTime[tu]), benchMedianDur(colTime[tm])
+	tuColB, tmColB := benchMedianInt(colBytes[tu]), benchMedianInt(colBytes[tm])
 	tuKey, tmKey := benchMedianDur(keyLat[tu]), benchMedianDur(keyLat[tm])
 	b.ReportMetric(benchMs(tuCat), "tuios-cat-ms")
 	b.ReportMetric(benchMs(tmCat), "tmux-cat-ms")
 	b.ReportMetric(float64(tuCB), "tuios-cat-bytes")
 	b.ReportMetric(float64(tmCB), "tmux-cat-bytes")
+	b.ReportMetric(benchMs(tuCol), "tuios-colour-cat-ms")
+	b.ReportMetric(benchMs(tmCol), "tmux-colour-cat-ms")
+	b.ReportMetric(float64(tuColB), "tuios-colour-cat-bytes")
+	b.ReportMetric(float64(tmColB), "tmux-colour-cat-bytes")
 	b.ReportMetric(benchMs(tuKey), "tuios-key-ms")
 	b.ReportMetric(benchMs(tmKey), "tmux-key-ms")
+	b.ReportMetric(tuKeyCPU, "tuios-key-cpu-µs")
+	b.ReportMetric(tmKeyCPU, "tmux-key-cpu-µs")
 	for _, p := range procs {
 		b.ReportMetric(idle[p.key].cpuMs, p.key+"-idle-cpu-ms")
 		b.ReportMetric(float64(idle[p.key].ctxsw), p.key+"-idle-ctxsw")
@@ -134,11 +173,15 @@ func BenchmarkAttached(b *testing.B) {
 	b.Logf("cat runs tuios %v tmux %v; key echo p90 tuios %v tmux %v",
 		benchRoundAll(catTime[tu]), benchRoundAll(catTime[tm]), benchPct(keyLat[tu], 90), benchPct(keyLat[tm], 90))
 	b.Logf("SUMMARY attached 120x40: cat %.0f ms vs tmux %.0f ms (tuios/tmux %.2f); cat bytes %d vs %d (%.2f); "+
-		"key echo %.2f ms vs %.2f ms (%.2f); idle %v client cpu %.0f ms / %d ctxsw vs tmux %.0f ms / %d, "+
+		"colour cat %.0f ms vs %.0f ms (%.2f); colour cat bytes %d vs %d (%.2f); "+
+		"key echo %.2f ms vs %.2f ms (%.2f), cpu per echo %.0f µs vs %.0f µs (%.2f); idle %v client cpu %.0f ms / %d ctxsw vs tmux %.0f ms / %d, "+
 		"server cpu %.0f ms / %d ctxsw vs tmux %.0f ms / %d, bytes %d vs %d",
 		benchMs(tuCat), benchMs(tmCat), benchRatio(benchMs(tuCat), benchMs(tmCat)),
 		tuCB, tmCB, benchRatio(float64(tuCB), float64(tmCB)),
+		benchMs(tuCol), benchMs(tmCol), benchRatio(benchMs(tuCol), benchMs(tmCol)),
+		tuColB, tmColB, benchRatio(float64(tuColB), float64(tmColB)),
 		benchMs(tuKey), benchMs(tmKey), benchRatio(benchMs(tuKey), benchMs(tmKey)),
+		tuKeyCPU, tmKeyCPU, benchRatio(tuKeyCPU, tmKeyCPU),
 		idleWindow,
 		idle["tuios-client"].cpuMs, idle["tuios-client"].ctxsw, idle["tmux-client"].cpuMs, idle["tmux-client"].ctxsw,
 		idle["tuios-daemon"].cpuMs, idle["tuios-daemon"].ctxsw, idle["tmux-server"].cpuMs, idle["tmux-server"].ctxsw,
@@ -189,7 +232,7 @@ func newBenchWorld(b *testing.B, tmuxPath string) *benchWorld {
 		"HOME=" + filepath.Join(dir, "home"),
 		"XDG_RUNTIME_DIR=" + filepath.Join(dir, "run"),
 		"XDG_CONFIG_HOME=" + filepath.Join(dir, "home", ".config"),
-		"SHELL=/bin/sh", "ENV=", "PS1=$ ", "TERM=xterm-256color", "LANG=C.UTF-8",
+		"SHELL=/bin/sh", "ENV=", "PS1=$ ", "TERM=xterm-256color", "COLORTERM=truecolor", "LANG=C.UTF-8",
 	}
 	// Cleanup runs last-registered first: the clients registered later
 	// are stopped before the servers go and the directory is removed.
@@ -500,8 +543,8 @@ func (o *benchTerm) checkTail(run int, tailLetters string) {
 	}
 }
 
-// benchTailLetters is the last n bytes of the file without spaces and line
-// ends, for checkTail.
+// benchTailLetters is the last n bytes of the file without spaces, line
+// ends and SGR sequences, for checkTail.
 func benchTailLetters(b *testing.B, path string, n int) string {
 	b.Helper()
 	raw, err := os.ReadFile(path)
@@ -509,7 +552,11 @@ func benchTailLetters(b *testing.B, path string, n int) string {
 		b.Fatal(err)
 	}
 	raw = raw[max(0, len(raw)-n):]
-	return strings.NewReplacer(" ", "", "\n", "").Replace(string(raw))
+	if i := bytes.IndexByte(raw, '\n'); i >= 0 {
+		raw = raw[i+1:] // from a line's start: no sequence cut in half
+	}
+	text := regexp.MustCompile(`\x1b\[[0-9;]*m`).ReplaceAllString(string(raw), "")
+	return strings.NewReplacer(" ", "", "\n", "").Replace(text)
 }
 
 // keyEcho types c at an empty prompt, times it until "$ c" shows, then
@@ -529,8 +576,10 @@ func (o *benchTerm) keyEcho(c byte) time.Duration {
 
 // benchWriteCatFile writes size bytes of text lines, deterministic so every run
 // cats the same thing: words of lowercase letters, lines 0 to 200 columns
-// (some wrap at 120), no escape sequences, never the marker "DONE-".
-func benchWriteCatFile(b *testing.B, path string, size int) {
+// (some wrap at 120), never the marker "DONE-". With colour every word has
+// one of the eight colours (one in eight also bold) and the line ends in a
+// reset; without, there is no escape sequence.
+func benchWriteCatFile(b *testing.B, path string, size int, colour bool) {
 	b.Helper()
 	f, err := os.Create(path)
 	if err != nil {
@@ -549,18 +598,31 @@ func benchWriteCatFile(b *testing.B, path string, size int) {
 	for written < size {
 		line = line[:0]
 		n := int(next() % 201)
-		for len(line) < n {
-			if len(line) > 0 {
+		cols := 0
+		for cols < n {
+			if cols > 0 {
 				line = append(line, ' ')
+				cols++
 			}
-			for k := 1 + next()%9; k > 0 && len(line) < n; k-- {
+			if colour {
+				c := next()
+				if c%8 == 0 {
+					line = append(line, "\x1b[1m"...)
+				}
+				line = append(line, "\x1b[3"...)
+				line = append(line, byte('0'+c%8), 'm')
+			}
+			for k := 1 + next()%9; k > 0 && cols < n; k-- {
 				line = append(line, byte('a'+next()%26))
+				cols++
+			}
+			if colour {
+				line = append(line, "\x1b[0m"...)
 			}
 		}
 		line = append(line, '\n')
 		if written+len(line) > size {
-			line = line[:size-written-1]
-			line = append(line, '\n')
+			break // the file ends with a whole line
 		}
 		w.Write(line)
 		written += len(line)
@@ -615,6 +677,26 @@ func benchReadProcStat(b *testing.B, pid int) benchProcStat {
 		f.Close()
 	}
 	return st
+}
+
+// benchCPUNs is the CPU time the processes' threads have run, in ns, from
+// /proc/PID/task/*/schedstat (finer than stat's 10 ms ticks).
+func benchCPUNs(pids []int) int64 {
+	var ns int64
+	for _, pid := range pids {
+		tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/schedstat", pid))
+		for _, t := range tasks {
+			raw, err := os.ReadFile(t)
+			if err != nil {
+				continue
+			}
+			if f := strings.Fields(string(raw)); len(f) > 0 {
+				v, _ := strconv.ParseInt(f[0], 10, 64)
+				ns += v
+			}
+		}
+	}
+	return ns
 }
 
 func benchCtxSwitches(r io.Reader) int64 {

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/tuios/tuios/vt"
 	"slices"
 	"strings"
 	"testing"
@@ -52,7 +53,7 @@ func TestRebindingReachesEveryView(t *testing.T) {
 		t.Errorf("hint at 160 columns: %q", dock)
 	}
 	m.width = 104
-	if !strings.Contains(m.Render(), sgrBold+"Z\x1b[22m zoom") {
+	if !hasAttrs(m, 19, "Z zoom", vt.AttrBold) || hasAttrs(m, 19, "zoom", vt.AttrBold) {
 		t.Errorf("the hint's keys are not bold: %q", strings.Split(m.Render(), "\n")[19])
 	}
 	// Z zooms; z is nobody's now.

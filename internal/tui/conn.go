@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"sync"
@@ -11,11 +12,14 @@ import (
 	"github.com/tuios/tuios/internal/proto"
 )
 
-// request is one queued call.
+// request is one queued call. rest, when set, is the tail of a call
+// already begun on the line (Call's direct write) that must go out
+// before anything else.
 type request struct {
 	verb   string
 	params map[string]any
 	tag    string
+	rest   []byte
 }
 
 // conns are the client's two connections to the daemon: the stream,
@@ -30,6 +34,7 @@ type conns struct {
 
 	mu    sync.Mutex
 	queue []request
+	busy  bool // the writer is sending a batch
 	wake  chan struct{}
 	done  chan struct{}
 	once  sync.Once
@@ -138,10 +143,18 @@ func (c *conns) close() {
 	})
 }
 
-// Call queues a request; it never blocks.
+// Call queues a request; it never blocks. When nothing waits before it,
+// it is written at once from the caller's goroutine, as far as the socket
+// takes it without waiting: a typed key then leaves before the frame
+// after it is drawn, rather than when the writer next gets a CPU.
 func (c *conns) Call(verb string, params map[string]any, tag string) {
+	r := request{verb: verb, params: params, tag: tag}
 	c.mu.Lock()
-	c.queue = append(c.queue, request{verb, params, tag})
+	if len(c.queue) == 0 && !c.busy && c.direct(&r) {
+		c.mu.Unlock()
+		return
+	}
+	c.queue = append(c.queue, r)
 	c.mu.Unlock()
 	select {
 	case c.wake <- struct{}{}:
@@ -180,6 +193,36 @@ func (c *conns) Switch(session string, cols, rows int) {
 	}()
 }
 
+// direct writes r on the call line now, without waiting; false when it
+// must be queued instead. A tail the socket did not take goes first in
+// the queue. Called with c.mu held and the writer idle.
+func (c *conns) direct(r *request) bool {
+	c.smu.Lock()
+	line := c.calls
+	c.smu.Unlock()
+	if line == nil || c.send == nil {
+		return false
+	}
+	select {
+	case line.pending <- *r:
+	default:
+		return false
+	}
+	rest, err := line.c.TrySend(r.verb, r.params)
+	if err != nil {
+		go c.callsGone(line, err)
+		return true
+	}
+	if rest != nil {
+		c.queue = append(c.queue, request{rest: rest})
+		select {
+		case c.wake <- struct{}{}:
+		default:
+		}
+	}
+	return true
+}
+
 func (c *conns) writer() {
 	for {
 		select {
@@ -190,26 +233,43 @@ func (c *conns) writer() {
 		c.mu.Lock()
 		batch := c.queue
 		c.queue = nil
+		c.busy = true
 		c.mu.Unlock()
-		for _, r := range coalesce(batch) {
-			c.smu.Lock()
-			line := c.calls
-			c.smu.Unlock()
-			if line == nil {
-				c.refuse(r)
-				continue
+		c.sendBatch(batch)
+		c.mu.Lock()
+		c.busy = false
+		c.mu.Unlock()
+	}
+}
+
+// sendBatch writes a batch of queued calls in order.
+func (c *conns) sendBatch(batch []request) {
+	for _, r := range coalesce(batch) {
+		c.smu.Lock()
+		line := c.calls
+		c.smu.Unlock()
+		if r.rest != nil {
+			if line != nil {
+				if err := line.c.WriteRest(r.rest); err != nil {
+					c.callsGone(line, err)
+				}
 			}
-			select {
-			case line.pending <- r:
-			case <-line.closed:
-				c.refuse(r)
-				continue
-			case <-c.done:
-				return
-			}
-			if err := line.c.Send(r.verb, r.params); err != nil {
-				c.callsGone(line, err)
-			}
+			continue
+		}
+		if line == nil {
+			c.refuse(r)
+			continue
+		}
+		select {
+		case line.pending <- r:
+		case <-line.closed:
+			c.refuse(r)
+			continue
+		case <-c.done:
+			return
+		}
+		if err := line.c.Send(r.verb, r.params); err != nil {
+			c.callsGone(line, err)
 		}
 	}
 }
@@ -219,7 +279,7 @@ func (c *conns) writer() {
 func coalesce(batch []request) []request {
 	out := batch[:0:0]
 	for _, r := range batch {
-		if n := len(out); n > 0 && r.verb == "send-text" && r.tag == "" && out[n-1].verb == "send-text" && out[n-1].tag == "" &&
+		if n := len(out); n > 0 && r.verb == "send-text" && r.tag == "" && out[n-1].verb == "send-text" && out[n-1].tag == "" && r.rest == nil && out[n-1].rest == nil &&
 			out[n-1].params["window"] == r.params["window"] && out[n-1].params["session"] == r.params["session"] {
 			prev := out[n-1]
 			p := map[string]any{}
@@ -307,7 +367,11 @@ func (c *conns) readStream(st *client.Client, gen int) {
 		var head struct {
 			Type string `json:"type"`
 		}
-		if json.Unmarshal(raw, &head) != nil {
+		// The daemon writes the type first: most lines are screens, read
+		// once rather than twice.
+		if bytes.HasPrefix(raw, []byte(`{"type":"screen"`)) {
+			head.Type = "screen"
+		} else if json.Unmarshal(raw, &head) != nil {
 			continue
 		}
 		var msg tea.Msg

@@ -3,6 +3,7 @@ package tui
 import (
 	"encoding/base64"
 	"fmt"
+	"github.com/tuios/tuios/vt"
 	"strings"
 	"testing"
 
@@ -133,8 +134,11 @@ func TestCopyModeSelectsAndCopies(t *testing.T) {
 	m.Update(key("w")) // on z of zeta
 	m.Update(key("h"))
 	m.Update(key("h"))
-	raw := strings.Split(m.Render(), "\n")
-	if !strings.Contains(raw[1], sgrReverse+"beta gamma") || !strings.Contains(raw[2], sgrReverse+"delta epsilon"+sgrReset+"\x1b[31m") {
+	// The selection is the theme's (reverse video), its cells' own
+	// colours dropped; the cells around keep theirs.
+	if st, _ := styleOf(m, 2, "epsilon"); !hasAttrs(m, 1, "beta gamma", vt.AttrReverse) || hasAttrs(m, 1, "alpha", vt.AttrReverse) ||
+		!hasAttrs(m, 2, "delta epsilon", vt.AttrReverse) || st != selectStyle() || hasAttrs(m, 2, "zeta", vt.AttrReverse) {
+		raw := strings.Split(m.Render(), "\n")
 		t.Errorf("the selection is not drawn reversed:\n%q\n%q", raw[1], raw[2])
 	}
 	_, cmd := m.Update(key("y"))
@@ -210,8 +214,8 @@ func TestMouseDragSelects(t *testing.T) {
 	// w1's pane starts at column 24, row 1: "$ echo hi", then "hi".
 	m.Update(tea.MouseClickMsg{X: 24 + 2, Y: 1, Button: tea.MouseLeft})
 	m.Update(tea.MouseMotionMsg{X: 24 + 1, Y: 2, Button: tea.MouseLeft})
-	raw := strings.Split(m.Render(), "\n")
-	if !strings.Contains(raw[1], sgrReverse+"echo hi") || !strings.Contains(raw[2], sgrReverse+"hi") {
+	if !hasAttrs(m, 1, "echo hi", vt.AttrReverse) || hasAttrs(m, 1, "$", vt.AttrReverse) || !hasAttrs(m, 2, "hi", vt.AttrReverse) {
+		raw := strings.Split(m.Render(), "\n")
 		t.Errorf("the drag is not drawn reversed:\n%q\n%q", raw[1], raw[2])
 	}
 	_, cmd := m.Update(tea.MouseReleaseMsg{X: 24 + 1, Y: 2, Button: tea.MouseLeft})

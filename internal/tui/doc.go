@@ -20,6 +20,31 @@
 // an attached client whose panes are idle must not wake at all. A change
 // arms one short timer; the burst of changes behind it makes one frame.
 //
+// A frame is cells, not text (frame.go, cells.go): a pane's rows are
+// turned into cells once, when they arrive, with every SGR attribute and
+// colour the pane's program set (bold, dim, italic, the five underline
+// styles and the underline colour, blink, reverse, invisible, strike;
+// 16, 256 and RGB colours); the chrome is drawn as styled text, each
+// distinct row parsed once. The painter (paint.go) writes only the cells
+// that differ from what the terminal shows, down-sampling colours to the
+// terminal's colour profile (truecolor, 256, 16 or none: read from the
+// real terminal and TERM, COLORTERM, terminfo, NO_COLOR and
+// CLICOLOR_FORCE, as colorprofile reads them). The chrome uses the
+// built-in theme (theme.go): the terminal's own ANSI colours, each role
+// with a cue that needs no colour (the focused title bar and selections
+// in reverse video, bold borders beside the focused tile, glyphs), so it
+// reads the same under NO_COLOR.
+//
+// Side-by-side tiles are a column apart and the client draws the border
+// there (│, joined to the title bars with ┬ ├ ┤ ┼; | with --ascii-only),
+// bold green beside the focused tile, whose title bar is a solid reverse
+// bar; the others' title bars are their text on the border line. A
+// session shown by clients of different sizes takes the size of the one
+// used last (tmux's window-size latest: attached, resized or typed into);
+// a larger client dots the part of its area the session does not use and
+// a smaller one shows the session cut, each with a one-line note naming
+// the client that sets the size.
+//
 // It does not own layout, screens or state: the daemon tiles the windows
 // and sends each visible pane's rows (proto.AttachLayout, AttachScreen);
 // this package places those rows and turns keys, mouse and pastes back

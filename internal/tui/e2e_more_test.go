@@ -30,12 +30,14 @@ func TestAttachTwoClients(t *testing.T) {
 		t.Errorf("ls with two clients:\n%s", out)
 	}
 
+	// The session takes the size of the client typed into last; the
+	// larger one dots what it does not use.
 	w.keys("a", "echo from-a$((6*7))", "Enter")
 	w.waitFor("a", `(?m)│from-a42\s*$`)
 	w.waitFor("b", `(?m)│from-a42\s*$`)
 	w.keys("b", "echo from-b$((6*7))", "Enter")
 	w.waitFor("b", `(?m)│from-b42\s*$`)
-	w.waitFor("a", `(?m)│from-b42\s*$`)
+	w.waitFor("a", `(?m)│from-b42[\s·]*$`)
 
 	w.ok("set-agent-state", "needs_input", "-s", "s", "-w", "0", "-m", "approve?")
 	w.waitFor("a", `▲ 0:.*needs input`)
@@ -111,7 +113,7 @@ func TestAttachAgentsOff(t *testing.T) {
 	// Detection, were it on, looks every 2 s: watch for longer than that.
 	// The pane itself prints glyphs (● Reading the tree): a state glyph
 	// is one before a title bar's index or a rail row's session name.
-	w.never("c", `needs input|[^\s│] [01]:(agent|Terminal)|(?m)^>\S s |(?m)^ Agents`, 3*time.Second)
+	w.never("c", `needs input|[^\s│┬├┤┼─] [01]:(agent|Terminal)|(?m)^>\S s |(?m)^ Agents`, 3*time.Second)
 	w.keys("c", "echo $((6*7))off", "Enter")
 	w.waitFor("c", `(?m)│42off\s`)
 }
@@ -166,7 +168,7 @@ func TestAttachFloodWhileTyping(t *testing.T) {
 	w.start("c", w.bin+" attach -t s")
 	w.waitFor("c", `(?m)│\$`)
 	w.ok("new-window", "-s", "s", "flood", "--no-focus", "--", "yes")
-	w.waitFor("c", `(?m) y$`)
+	w.waitFor("c", `(?m)[ │]y$`)
 	start := time.Now()
 	w.keys("c", "echo typed$((6*7))", "Enter")
 	w.waitFor("c", `(?m)│typed42\s`)

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/charmbracelet/x/ansi"
+	"github.com/tuios/tuios/vt"
 	"strings"
 	"testing"
 	"time"
@@ -31,9 +33,9 @@ func TestHostRowsInTheInboxAndRail(t *testing.T) {
 		}
 	}
 	muted := false
-	for _, row := range strings.Split(m.Render(), "\n") {
+	for y, row := range strings.Split(ansi.Strip(m.Render()), "\n") {
 		if strings.Contains(row, "gpu:train/codex") {
-			muted = strings.Contains(row, sgrMuted+fitPlain("   ", 3, false))
+			muted = hasAttrs(m, y, "gpu:train/codex", vt.AttrDim)
 		}
 	}
 	if !muted {

@@ -144,7 +144,7 @@ func (m *Model) boxRows(cols, rows int, out []string) []string {
 		row := line(fmt.Sprintf(" %s%5s  %s/%s  %s  (%s)", mark, age(now, t.newest.SentAt), clean(t.session),
 			senderName(t.newest), clean(firstOf(t.newest.Subject, t.newest.Text)), state))
 		if i == b.sel {
-			row = sgrReverse + row + sgrReset
+			row = sgrSelect + row + sgrReset
 		}
 		list = append(list, row)
 	}

@@ -49,13 +49,14 @@ const railWidth = 24
 // minRailCols is the narrowest terminal that still shows the rail.
 const minRailCols = 60
 
-// pane is what the client keeps of one visible pane.
+// pane is what the client keeps of one visible pane (its rows as cells:
+// pane_rows.go).
 type pane struct {
-	cols, rows int
-	lines      []string
-	cursor     proto.AttachCursor
-	modes      proto.AttachModes
-	title      string
+	cols   int
+	rows   [][]cell
+	cursor proto.AttachCursor
+	modes  proto.AttachModes
+	title  string
 }
 
 // Outcome is how an attach ended.
@@ -127,6 +128,7 @@ type Model struct {
 	inbox        *inbox
 	review       *reviewView // the review overlay, over everything (review.go)
 	agentsUI     agentsUI    // the integration notice, the palette, the Agents tab (notice.go)
+	draw         drawState   // the frame and the chrome's cells (view.go)
 	keyUI        keysState   // the help, the paste buffer, a mouse selection, the rail hidden (paste.go)
 
 	outcome *Outcome
@@ -373,16 +375,7 @@ func (m *Model) onScreen(s proto.AttachScreen) {
 		p = &pane{}
 		m.panes[s.Window] = p
 	}
-	if s.Full || p.rows != s.Rows || p.cols != s.Cols {
-		p.lines = make([]string, s.Rows)
-	}
-	p.cols, p.rows = s.Cols, s.Rows
-	for _, l := range s.Lines {
-		if l.Y >= 0 && l.Y < len(p.lines) {
-			p.lines[l.Y] = l.Text
-		}
-	}
-	p.cursor, p.modes, p.title = s.Cursor, s.Modes, s.Title
+	p.apply(s, &m.draw.cl) // pane_rows.go
 }
 
 // focused is the focused window's tile, if it is on screen.

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"encoding/json"
+	"github.com/tuios/tuios/vt"
 	"strings"
 	"testing"
 	"time"
@@ -113,10 +114,9 @@ func TestTitleBarsRailAndPane(t *testing.T) {
 	if strings.ContainsAny(m.Render(), "\x07") {
 		t.Error("a BEL from pane text reached the screen")
 	}
-	// The focused bar is reverse video and bold, the other dim.
-	raw := strings.Split(m.Render(), "\n")[0]
-	if !strings.Contains(raw, sgrReverse+sgrBold+fitPlain(" 0:shell", 40, false)) {
-		t.Errorf("focused bar not highlighted: %q", raw)
+	// The focused bar is reverse video and bold, the other is not.
+	if !hasAttrs(m, 0, " 0:shell", vt.AttrReverse|vt.AttrBold) || hasAttrs(m, 0, " 1:claude", vt.AttrReverse) {
+		t.Errorf("focused bar not highlighted: %q", strings.Split(m.Render(), "\n")[0])
 	}
 	if c := m.cursor(); c == nil || c.X != 24+2 || c.Y != 1+2 {
 		t.Errorf("cursor %+v, want 26,3", c)
@@ -409,10 +409,10 @@ func TestScrollback(t *testing.T) {
 
 func TestCoalesce(t *testing.T) {
 	in := []request{
-		{"send-text", map[string]any{"session": "s", "window": "a", "text": "e"}, ""},
-		{"send-text", map[string]any{"session": "s", "window": "a", "text": "c"}, ""},
-		{"focus-window", map[string]any{"window": "b"}, ""},
-		{"send-text", map[string]any{"session": "s", "window": "b", "text": "x"}, ""},
+		{verb: "send-text", params: map[string]any{"session": "s", "window": "a", "text": "e"}},
+		{verb: "send-text", params: map[string]any{"session": "s", "window": "a", "text": "c"}},
+		{verb: "focus-window", params: map[string]any{"window": "b"}},
+		{verb: "send-text", params: map[string]any{"session": "s", "window": "b", "text": "x"}},
 	}
 	out := coalesce(in)
 	if len(out) != 3 || out[0].params["text"] != "ec" || out[2].params["text"] != "x" {

@@ -48,9 +48,11 @@ func (m *Model) closePopup() bool {
 	return true
 }
 
-// drawPopups draws the layout's popups over the area's rows, in layout
-// order (the daemon puts the top one last).
-func (m *Model) drawPopups(out []string, cols, rows int) {
+// drawPopups draws the layout's popups over the area, in layout order
+// (the daemon puts the top one last): the frame as text, the pane's rows
+// as cells inside it.
+func (m *Model) drawPopups(areaX, cols, rows int) {
+	f := &m.draw.fr
 	for _, w := range m.layout.Windows {
 		if !w.Popup || w.X < 0 || w.Y < 0 || w.X >= cols {
 			continue
@@ -59,23 +61,36 @@ func (m *Model) drawPopups(out []string, cols, rows int) {
 		if width < 2 || w.Height < 2 {
 			continue
 		}
+		inner := width - 2
+		p := m.panes[w.ID]
 		for r := 0; r < w.Height && w.Y+r < rows; r++ {
-			out[w.Y+r] = splice(out[w.Y+r], w.X, width, cols, m.popupRow(w, r, width))
+			x, y := areaX+w.X, w.Y+r
+			f.text(&m.draw.texts, x, y, width, m.popupRow(w, r, width))
+			switch {
+			case r == 0 || r == w.Height-1:
+			case m.scroll != nil && m.scroll.window == w.ID:
+				m.scroll.height = max(w.Height-2, 1)
+				f.text(&m.draw.texts, x+1, y, inner, m.scrollRow(m.scroll, r-1, inner))
+			case p != nil && r-1 < len(p.rows):
+				f.put(x+1, y, p.rows[r-1], inner, cellStyle{})
+				m.selectCells(w.ID, r-1, x+1, y, inner) // selection.go
+			}
 		}
 	}
 }
 
 // popupRow is row r of a popup width cells wide: the top edge with its
-// name, a pane row between the sides, or the bottom edge.
+// name, the sides around a blank inside (where drawPopups puts the pane),
+// or the bottom edge.
 func (m *Model) popupRow(w proto.AttachWindow, r, width int) string {
 	a := m.opt.ASCIIOnly
 	h, v, tl, tr, bl, br := "─", "│", "┌", "┐", "└", "┘"
 	if a {
 		h, v, tl, tr, bl, br = "-", "|", "+", "+", "+", "+"
 	}
-	style := "\x1b[2m"
+	style := sgrBorder
 	if w.ID == m.layout.Focused {
-		style = sgrBold
+		style = sgrFocusBorder
 	}
 	inner := width - 2
 	switch r {
@@ -99,37 +114,5 @@ func (m *Model) popupRow(w proto.AttachWindow, r, width int) string {
 	case w.Height - 1:
 		return style + bl + strings.Repeat(h, max(inner, 0)) + br + sgrReset
 	}
-	body := strings.Repeat(" ", max(inner, 0))
-	if s := m.scroll; s != nil && s.window == w.ID {
-		s.height = max(w.Height-2, 1)
-		body = m.scrollRow(s, r-1, inner)
-	} else if p := m.panes[w.ID]; p != nil && r-1 < len(p.lines) {
-		if line := p.lines[r-1]; p.cols == inner && line != "" {
-			body = line + sgrReset
-		} else {
-			body = fit(line, inner)
-		}
-		body = m.selectRow(w.ID, r-1, body, inner) // selection.go
-	}
-	return style + v + sgrReset + body + style + v + sgrReset
-}
-
-// splice puts mid (w cells) over the cells x to x+w of a row cols cells
-// wide: what is left and right of it keeps its styles, and a wide
-// character cut by an edge becomes spaces, so the row stays cols wide.
-func splice(row string, x, w, cols int, mid string) string {
-	left := ansi.Truncate(row, x, "")
-	if n := ansi.StringWidth(left); n < x {
-		left += strings.Repeat(" ", x-n)
-	}
-	right := ""
-	if rest := cols - x - w; rest > 0 {
-		right = ansi.TruncateLeft(row, x+w, "")
-		if n := ansi.StringWidth(right); n < rest {
-			right = strings.Repeat(" ", rest-n) + right
-		} else if n > rest {
-			right = ansi.Truncate(right, rest, "")
-		}
-	}
-	return left + sgrReset + mid + sgrReset + right
+	return style + v + sgrReset + strings.Repeat(" ", max(inner, 0)) + style + v + sgrReset
 }

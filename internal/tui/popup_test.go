@@ -95,18 +95,3 @@ func TestEscInWindowModeWithoutAPopup(t *testing.T) {
 		}
 	}
 }
-
-func TestSpliceKeepsTheRowWidth(t *testing.T) {
-	row := "\x1b[7mabcdef\x1b[m世界ghij"
-	for x := 0; x <= 10; x++ {
-		for w := 1; x+w <= 12; w++ {
-			got := splice(row, x, w, 12, strings.Repeat("*", w))
-			if n := ansi.StringWidth(got); n != 12 {
-				t.Fatalf("splice at %d+%d: %d cells: %q", x, w, n, got)
-			}
-			if p := ansi.Strip(got); !strings.Contains(p, strings.Repeat("*", w)) {
-				t.Fatalf("splice at %d+%d lost the middle: %q", x, w, p)
-			}
-		}
-	}
-}

@@ -3,6 +3,7 @@ package tui
 import (
 	"encoding/json"
 	"errors"
+	"github.com/tuios/tuios/vt"
 	"strings"
 	"testing"
 	"time"
@@ -52,9 +53,8 @@ func TestRailCursorMovesOverSessionsAndAgentRows(t *testing.T) {
 		t.Fatalf("dock on a session row: %q", railDock(m))
 	}
 	m.Update(key("j"))
-	raw := strings.Split(m.Render(), "\n")
-	if !strings.HasPrefix(raw[5], sgrReverse+" ▲ claude") {
-		t.Fatalf("the claude row is not under the cursor: %q", raw[5])
+	if !hasAttrs(m, 5, " ▲ claude", vt.AttrReverse) {
+		t.Fatalf("the claude row is not under the cursor: %q", strings.Split(m.Render(), "\n")[5])
 	}
 	if !strings.Contains(railDock(m), "claude: enter go  r reply  u unread  z snooze  v review  esc leave") {
 		t.Errorf("dock on claude: %q", railDock(m))
@@ -62,9 +62,8 @@ func TestRailCursorMovesOverSessionsAndAgentRows(t *testing.T) {
 	for i := 0; i < 5; i++ { // past the end: stays on pb
 		m.Update(key("j"))
 	}
-	raw = strings.Split(m.Render(), "\n")
-	if !strings.HasPrefix(raw[7], sgrReverse) || !strings.Contains(raw[7], "pb 2 queued") {
-		t.Fatalf("the pb row is not under the cursor: %q", raw[7])
+	if !hasAttrs(m, 7, "pb 2 queued", vt.AttrReverse) {
+		t.Fatalf("the pb row is not under the cursor: %q", strings.Split(m.Render(), "\n")[7])
 	}
 	if !strings.Contains(railDock(m), "pb: enter go  r reply  u unread  z snooze  x drop newest queued  v review") {
 		t.Errorf("dock on pb (x offered for its queue): %q", railDock(m))
@@ -72,9 +71,8 @@ func TestRailCursorMovesOverSessionsAndAgentRows(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		m.Update(key("k"))
 	}
-	raw = strings.Split(m.Render(), "\n")
-	if !strings.HasPrefix(raw[2], sgrReverse+">") || !strings.Contains(railDock(m), "rail: up/down") {
-		t.Errorf("back on work: %q, dock %q", raw[2], railDock(m))
+	if !hasAttrs(m, 2, ">", vt.AttrReverse) || !strings.Contains(railDock(m), "rail: up/down") {
+		t.Errorf("back on work: %q, dock %q", strings.Split(m.Render(), "\n")[2], railDock(m))
 	}
 }
 
@@ -372,8 +370,8 @@ func TestRailCursorFollowsItsAgentWhenRowsMove(t *testing.T) {
 	l := m.layout
 	l.Agents = []proto.AttachAgent{l.Agents[2], l.Agents[0], l.Agents[1]} // pb now first
 	m.Update(l)
-	raw := strings.Split(m.Render(), "\n")
-	if !strings.HasPrefix(raw[5], sgrReverse) || !strings.Contains(raw[5], "pb") {
+	if !hasAttrs(m, 5, "pb", vt.AttrReverse) {
+		raw := strings.Split(m.Render(), "\n")
 		t.Fatalf("the cursor did not follow pb: %q / %q", raw[5], raw[7])
 	}
 	m.Update(key("u"))

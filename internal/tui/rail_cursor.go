@@ -158,6 +158,6 @@ func (m *Model) railCursorLine(lines []string, inner int) {
 	}
 	s, ok := m.railStopAt()
 	if ok && s.line < len(lines) {
-		lines[s.line] = sgrReverse + fitPlain(ansi.Strip(lines[s.line]), inner, m.opt.ASCIIOnly) + sgrReset
+		lines[s.line] = sgrSelect + fitPlain(ansi.Strip(lines[s.line]), inner, m.opt.ASCIIOnly) + sgrReset
 	}
 }

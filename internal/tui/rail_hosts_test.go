@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/tuios/tuios/vt"
 	"strings"
 	"testing"
 
@@ -124,7 +125,7 @@ func TestRailCursorEnterAttachesOnHost(t *testing.T) {
 	m.Update(key("j"))    // far's api
 	m.Update(key("down")) // far's ev il
 	m.Update(key("k"))    // back on api
-	if !strings.Contains(m.Render(), sgrReverse+"    api") {
+	if !hasAttrs(m, 6, "    api", vt.AttrReverse) {
 		t.Fatalf("the cursor's row is not reversed:\n%q", m.Render())
 	}
 	m.Update(key("enter"))

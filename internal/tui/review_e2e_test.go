@@ -94,9 +94,11 @@ func TestAttachReviewOverlayNotesAndSends(t *testing.T) {
 		p, _ := w.tuios("capture-pane", "-s", "s1", "-w", "ag")
 		t.Fatalf("the agent was not typed the review: %v %s\nqueue:\n%s\nagents:\n%s\npane:\n%s", err, out, q, a, p)
 	}
-	// The pane wraps the prompt it was typed: read it joined.
-	typed := strings.ReplaceAll(w.ok("capture-pane", "-s", "s1", "-w", "ag"), "\n", "")
-	if !strings.Contains(typed, "from the person") || !strings.Contains(typed, `a.txt:2, on "change" log this line too`) {
+	// The pane wraps the prompt it was typed, at a space or not: read it
+	// joined, spaces aside.
+	nospace := strings.NewReplacer(" ", "", "\n", "")
+	typed := nospace.Replace(w.ok("capture-pane", "-s", "s1", "-w", "ag"))
+	if !strings.Contains(typed, nospace.Replace("from the person")) || !strings.Contains(typed, nospace.Replace(`a.txt:2, on "change" log this line too`)) {
 		t.Fatalf("the agent's pane does not show the review:\n%s", typed)
 	}
 

@@ -360,7 +360,7 @@ func (m *Model) reviewList(w, body int) []string {
 		row := head + fitPlain(path, room, a) + counts
 		row = fitPlain(row, w, a)
 		if i == rv.file && !rv.inDiff {
-			row = sgrReverse + row + sgrReset
+			row = sgrSelect + row + sgrReset
 		}
 		out = append(out, row)
 	}
@@ -417,7 +417,7 @@ func (m *Model) reviewDiffRows(w, body int) []string {
 			s = fit(mark+" "+sgrMuted+safetext.OneLine(r.text), w)
 		}
 		if i == rv.cur && r.selectable() && rv.inDiff {
-			s = sgrReverse + ansi.Strip(s) + sgrReset
+			s = sgrSelect + ansi.Strip(s) + sgrReset
 		}
 		out = append(out, s)
 	}

@@ -1,12 +1,11 @@
 package tui
 
 import (
-	"bytes"
 	"io"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
-	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -15,30 +14,34 @@ import (
 // frame against the last, the cursor) but only when asked: bubbletea's
 // renderer flushes on a 60 Hz ticker for as long as the program runs,
 // and an idle attached client must not wake at all.
+//
+// A frame arrives as cells (frame.go); the painter (paint.go) writes the
+// ones that changed, down-sampling colours to the terminal's colour
+// profile, read from the real terminal and the environment (TERM,
+// COLORTERM, terminfo, NO_COLOR, CLICOLOR_FORCE) as colorprofile reads
+// them.
 type screen struct {
-	out io.Writer
-	r   *uv.TerminalRenderer
-	// frame is where r writes; it is handed to out in one write, wrapped
-	// in the cursor and synchronized output sequences.
-	frame bytes.Buffer
-	wire  bytes.Buffer
-	buf   uv.ScreenBuffer
+	out   io.Writer
+	p     *painter
+	body  []byte // the frame's output
+	wire  []byte // body wrapped in the cursor and synchronized output
+	w, h  int
+	mouse tea.MouseMode
 
-	mouse  tea.MouseMode
 	cursor bool // the last frame showed the cursor
 	sync   bool // the terminal has synchronized output (mode 2026)
 	open   bool
 }
 
+// newScreen draws on out, a terminal described by env. The colour
+// profile is read from out itself (a terminal, or not) and env.
 func newScreen(out io.Writer, env []string, width, height int) *screen {
-	s := &screen{out: out, buf: uv.NewScreenBuffer(width, height)}
-	s.r = uv.NewTerminalRenderer(&s.frame, env)
-	// Scrolling regions let a pane's scroll cost a few bytes instead of
-	// a repaint of its rows, as in bubbletea.
-	s.r.SetScrollOptim(true)
-	s.r.SetTabStops(-1)
-	s.r.Resize(width, height)
-	return s
+	return newScreenProfile(out, colorprofile.Detect(out, env), width, height)
+}
+
+// newScreenProfile is newScreen with the colour profile given.
+func newScreenProfile(out io.Writer, p colorprofile.Profile, width, height int) *screen {
+	return &screen{out: out, p: newPainter(p), w: width, h: height}
 }
 
 // enter takes the terminal: alternate screen, bracketed paste, the
@@ -47,16 +50,16 @@ func newScreen(out io.Writer, env []string, width, height int) *screen {
 // asks whether the terminal has synchronized output; the answer comes
 // back as a tea.ModeReportMsg.
 func (s *screen) enter(askSync bool) {
-	s.r.EnterAltScreen()
-	s.r.WriteString(ansi.SetModeBracketedPaste + ansi.SetModifyOtherKeys2 + ansi.PushKittyKeyboard(1) +
-		ansi.ResetModeTextCursorEnable + ansi.SetModeMouseButtonEvent + ansi.SetModeMouseExtSgr)
+	b := append(s.body[:0], ansi.SetModeAltScreenSaveCursor...)
+	b = append(b, ansi.SetModeBracketedPaste+ansi.SetModifyOtherKeys2+ansi.PushKittyKeyboard(1)+
+		ansi.ResetModeTextCursorEnable+ansi.SetModeMouseButtonEvent+ansi.SetModeMouseExtSgr...)
 	s.mouse = tea.MouseModeCellMotion
 	if askSync {
-		s.r.WriteString(ansi.RequestModeSynchronizedOutput)
+		b = append(b, ansi.RequestModeSynchronizedOutput...)
 	}
-	s.r.Flush()
-	s.out.Write(s.frame.Bytes())
-	s.frame.Reset()
+	b = s.p.clear(b, s.w, s.h)
+	s.out.Write(b)
+	s.body = b[:0]
 	s.open = true
 }
 
@@ -68,24 +71,21 @@ func (s *screen) leave() {
 	s.open = false
 	// The keyboard stack is per screen: pop ours before leaving the
 	// alternate one.
-	s.r.WriteString(ansi.ResetModifyOtherKeys + ansi.PopKittyKeyboard(1))
-	s.r.ExitAltScreen()
-	s.r.WriteString(ansi.SetModeTextCursorEnable + ansi.ResetModeBracketedPaste +
-		ansi.ResetModeMouseButtonEvent + ansi.ResetModeMouseAnyEvent + ansi.ResetModeMouseExtSgr)
-	s.r.Flush()
-	s.out.Write(s.frame.Bytes())
-	s.frame.Reset()
+	b := append(s.body[:0], "\x1b[m"+ansi.ResetModifyOtherKeys+ansi.PopKittyKeyboard(1)+ansi.ResetModeAltScreenSaveCursor...)
+	b = append(b, ansi.SetModeTextCursorEnable+ansi.ResetModeBracketedPaste+
+		ansi.ResetModeMouseButtonEvent+ansi.ResetModeMouseAnyEvent+ansi.ResetModeMouseExtSgr...)
+	s.out.Write(b)
+	s.body = b[:0]
 }
 
-// resize follows the terminal's new size: the next frame repaints all.
+// resize follows the terminal's new size: the next frame repaints all,
+// on a cleared screen (the terminal may have moved what it showed).
 func (s *screen) resize(width, height int) {
-	if width <= 0 || height <= 0 || (width == s.buf.Width() && height == s.buf.Height()) {
+	if width <= 0 || height <= 0 || (width == s.w && height == s.h) {
 		return
 	}
-	s.buf.Touched = nil
-	s.buf.Resize(width, height)
-	s.r.Resize(width, height)
-	s.r.Erase()
+	s.w, s.h = width, height
+	s.p.shown.reset(0, 0)
 }
 
 // write sends bytes that are not part of a frame (a bell, an OSC 9).
@@ -102,48 +102,47 @@ func (s *screen) modeReport(m tea.ModeReportMsg) {
 	}
 }
 
-// draw writes the cells of v that differ from the last frame, the mouse
-// mode if it changed, and the cursor. A frame equal to the last writes
-// nothing.
-func (s *screen) draw(v tea.View) {
-	if !s.open {
+// draw writes the cells of f that differ from what the terminal shows,
+// the mouse mode if it changed, and the cursor (nil: hidden). A frame
+// equal to the last writes nothing.
+func (s *screen) draw(f *frame, cur *tea.Cursor, mouse tea.MouseMode) {
+	if !s.open || f.w <= 0 || f.h <= 0 {
 		return
 	}
-	uv.NewStyledString(v.Content).Draw(s.buf, s.buf.Bounds())
-	if v.MouseMode != s.mouse {
-		s.r.WriteString(mouseSeq(s.mouse, v.MouseMode))
-		s.mouse = v.MouseMode
+	b := s.body[:0]
+	if mouse != s.mouse {
+		b = append(b, mouseSeq(s.mouse, mouse)...)
+		s.mouse = mouse
 	}
-	s.r.Render(s.buf.RenderBuffer)
-	show := v.Cursor != nil
+	b = s.p.paint(b, f)
+	show := cur != nil
 	if show {
-		// After Render: drawing moves the cursor.
-		s.r.MoveTo(v.Cursor.X, v.Cursor.Y)
+		b = s.p.cursor(b, cur.X, cur.Y)
 	}
-	s.r.Flush()
+	s.body = b
 
 	// Without synchronized output a visible cursor would be seen running
 	// over the changed cells: hide it while they are written.
-	body := s.frame.Len() > 0
+	body := len(b) > 0
 	shown := s.cursor
-	s.wire.Reset()
+	w := s.wire[:0]
 	if body && s.sync {
-		s.wire.WriteString(ansi.SetModeSynchronizedOutput)
+		w = append(w, ansi.SetModeSynchronizedOutput...)
 	}
 	if shown && (!show || (body && !s.sync)) {
-		s.wire.WriteString(ansi.ResetModeTextCursorEnable)
+		w = append(w, ansi.ResetModeTextCursorEnable...)
 	}
-	s.wire.Write(s.frame.Bytes())
+	w = append(w, b...)
 	if show && (!shown || (body && !s.sync)) {
-		s.wire.WriteString(ansi.SetModeTextCursorEnable)
+		w = append(w, ansi.SetModeTextCursorEnable...)
 	}
 	if body && s.sync {
-		s.wire.WriteString(ansi.ResetModeSynchronizedOutput)
+		w = append(w, ansi.ResetModeSynchronizedOutput...)
 	}
-	s.frame.Reset()
+	s.wire = w
 	s.cursor = show
-	if s.wire.Len() > 0 {
-		s.out.Write(s.wire.Bytes())
+	if len(w) > 0 {
+		s.out.Write(w)
 	}
 }
 

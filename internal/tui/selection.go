@@ -123,7 +123,7 @@ func (m *Model) selectedText(s *mouseSel) string {
 	}
 	y0, x0, y1, x1 := s.span()
 	var rows []string
-	for y := y0; y <= y1 && y < len(p.lines); y++ {
+	for y := y0; y <= y1 && y < len(p.rows); y++ {
 		a, b := 0, 1<<20
 		if y == y0 {
 			a = x0
@@ -131,22 +131,21 @@ func (m *Model) selectedText(s *mouseSel) string {
 		if y == y1 {
 			b = x1 + 1
 		}
-		rows = append(rows, strings.TrimRight(ansi.Cut(ansi.Strip(p.lines[y]), a, b), " "))
+		rows = append(rows, strings.TrimRight(p.text(y, a, b, &m.draw.cl), " "))
 	}
 	return strings.Join(rows, "\n")
 }
 
-// selectRow draws the mouse selection over row r (w cells, already
-// fitted) of window id's pane; other rows come back as they are.
-func (m *Model) selectRow(id string, r int, row string, w int) string {
+// selectCells draws the mouse selection over row r of window id's pane,
+// whose cells are at x,y of the frame, w wide: the selected cells in the
+// theme's selection (reverse video, their own colours dropped, so it
+// reads the same in any theme and in monochrome).
+func (m *Model) selectCells(id string, r, x, y, w int) {
 	s := m.keyUI.sel
-	if s == nil || s.window != id {
-		return row
+	if !s.covers(id, r) {
+		return
 	}
 	y0, x0, y1, x1 := s.span()
-	if r < y0 || r > y1 {
-		return row
-	}
 	a, b := 0, w
 	if r == y0 {
 		a = x0
@@ -154,12 +153,16 @@ func (m *Model) selectRow(id string, r int, row string, w int) string {
 	if r == y1 {
 		b = x1 + 1
 	}
-	return reverseCells(row, a, b, w)
+	row := m.draw.fr.row(y)
+	for i := max(a, 0); i < min(b, w) && x+i < len(row); i++ {
+		row[x+i].st = selectStyle()
+	}
 }
 
-// reverseCells draws cells [a, b) of a row w cells wide in reverse video
-// (their own colours dropped, so the selection reads the same in any
-// theme and in monochrome); the cells around keep their styles.
+// reverseCells draws cells [a, b) of a row w cells wide as a selection
+// (theme.go: reverse video, their own colours dropped, so it reads the
+// same in any theme and in monochrome); the cells around keep their
+// styles.
 func reverseCells(row string, a, b, w int) string {
 	a, b = max(a, 0), min(b, w)
 	if a >= b {
@@ -180,5 +183,5 @@ func reverseCells(row string, a, b, w int) string {
 			right = strings.Repeat(" ", w-b-n) + right
 		}
 	}
-	return left + sgrReset + sgrReverse + mid + sgrReset + right + sgrReset
+	return left + sgrReset + sgrSelect + mid + sgrReset + right + sgrReset
 }

@@ -77,7 +77,7 @@ func (d *driver) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return d, tea.Batch(cmd, d.frame())
 }
 
-func (d *driver) draw() { d.scr.draw(d.m.View()) }
+func (d *driver) draw() { d.scr.draw(d.m.compose(), d.m.cursor(), d.m.mouseMode()) }
 
 // frame draws now when the pacer allows, else arms the one-shot timer of
 // the next frame, unless it is armed.

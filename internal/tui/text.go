@@ -36,6 +36,16 @@ func fitPlain(s string, w int, ascii bool) string {
 	if w <= 0 {
 		return ""
 	}
+	if printableASCII(s) { // most chrome: its width is its length
+		if len(s) > w {
+			tail := "…"
+			if ascii {
+				tail = "~"
+			}
+			return s[:w-1] + tail
+		}
+		return s + strings.Repeat(" ", w-len(s))
+	}
 	if ansi.StringWidth(s) > w {
 		tail := "…"
 		if ascii {
@@ -47,6 +57,17 @@ func fitPlain(s string, w int, ascii bool) string {
 		s += strings.Repeat(" ", w-n)
 	}
 	return s
+}
+
+// printableASCII reports whether s is printable ASCII only, one cell a
+// byte.
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < ' ' || s[i] > '~' {
+			return false
+		}
+	}
+	return true
 }
 
 // glyph draws a wire state name as the title bar and rail draw it; "" for

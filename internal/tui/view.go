@@ -12,20 +12,27 @@ import (
 	"github.com/tuios/tuios/internal/proto"
 )
 
-// View draws the whole outer terminal: rail, tiles (or an overlay) and
-// the dock line, with the mouse mode and the cursor. The screen diffs it
-// against the last frame, so only the cells that changed are written.
+// View is the frame for bubbletea's interface: the whole outer terminal
+// as text with SGR sequences, with the mouse mode and the cursor. The
+// client itself draws with compose (screen.go), without the text.
 func (m *Model) View() tea.View {
 	v := tea.NewView(m.Render())
 	v.AltScreen = true
-	v.MouseMode = tea.MouseModeCellMotion
-	if w, ok := m.focused(); ok {
-		if p := m.panes[w.ID]; p != nil && p.modes.Mouse == "any" {
-			v.MouseMode = tea.MouseModeAllMotion
-		}
-	}
+	v.MouseMode = m.mouseMode()
 	v.Cursor = m.cursor()
 	return v
+}
+
+// mouseMode is the mouse reporting the outer terminal is asked for: all
+// motion when the focused pane's program asks for it, else clicks and
+// drags.
+func (m *Model) mouseMode() tea.MouseMode {
+	if w, ok := m.focused(); ok {
+		if p := m.panes[w.ID]; p != nil && p.modes.Mouse == "any" {
+			return tea.MouseModeAllMotion
+		}
+	}
+	return tea.MouseModeCellMotion
 }
 
 // cursor is where the outer terminal's cursor goes: the focused pane's,
@@ -58,13 +65,16 @@ func (m *Model) cursor() *tea.Cursor {
 	if p == nil || !p.cursor.Visible {
 		return nil
 	}
-	areaX, _, _, _ := m.geometry()
+	areaX, cols, rows, _ := m.geometry()
 	x, y := p.cursor.X, p.cursor.Y
 	pc, pr := paneArea(w) // popup.go: a tile's pane, or a popup's inside its frame
 	if x >= pc || y >= pr || x < 0 || y < 0 {
 		return nil
 	}
 	dx, dy := paneOffset(w)
+	if w.X+dx+x >= cols || w.Y+dy+y >= rows {
+		return nil // cut off: the session is larger than this client
+	}
 	return tea.NewCursor(areaX+w.X+dx+x, w.Y+dy+y)
 }
 
@@ -74,38 +84,81 @@ func (m *Model) Render() string {
 	if m.width <= 0 || m.height <= 0 {
 		return ""
 	}
-	if m.review != nil {
-		return m.reviewRender() // review_view.go: over the whole screen
-	}
-	areaX, cols, rows, rail := m.geometry()
-	area := m.area(cols, rows)
-	area = m.agentsUIArea(area, cols, rows) // palette.go: the palette and the Agents tab
-	area = m.helpArea(area, cols, rows)     // help.go: prefix ?
-	var railRows []string
-	if rail {
-		railRows = m.rail(rows)
-	}
-	var b strings.Builder
-	for y := 0; y < rows && y < m.height-1; y++ {
-		if rail && areaX > 0 {
-			b.WriteString(railRows[y])
-		}
-		b.WriteString(area[y])
-		if rail && areaX == 0 {
-			b.WriteString(railRows[y])
-		}
-		b.WriteByte('\n')
-	}
-	b.WriteString(m.dockLine())
-	return b.String()
+	return m.compose().String()
 }
 
-// area draws the tiles, or the overlay that covers them.
-func (m *Model) area(cols, rows int) []string {
-	if m.inbox != nil {
-		return padRows(m.inboxRows(cols, rows), cols, rows)
+// drawState is what the client keeps between frames to draw the next
+// one: the frame it composes into, and the chrome's text as cells.
+type drawState struct {
+	fr    frame
+	texts textCache
+	cl    clusters
+}
+
+// compose draws the whole outer terminal into the model's frame: the
+// rail, the tiles (or an overlay over them) and the dock line. The frame
+// is the model's and is reused by the next compose.
+func (m *Model) compose() *frame {
+	f := &m.draw.fr
+	f.reset(m.width, m.height)
+	f.cl, m.draw.texts.cl = &m.draw.cl, &m.draw.cl
+	m.draw.texts.turn()
+	if m.width <= 0 || m.height <= 0 {
+		return f
 	}
-	out := make([]string, rows)
+	if m.review != nil {
+		m.textRows(0, 0, m.width, m.height, strings.Split(m.reviewRender(), "\n")) // review_view.go: over the whole screen
+		return f
+	}
+	areaX, cols, rows, rail := m.geometry()
+	rows = min(rows, m.height-1)
+	if rail {
+		railX := 0
+		if m.opt.RailRight {
+			railX = cols
+		}
+		m.drawRail(railX, rows)
+	}
+	m.drawArea(areaX, cols, rows)
+	f.text(&m.draw.texts, 0, m.height-1, m.width, m.dockLine())
+	return f
+}
+
+// textRows draws styled rows, each w cells wide, from x,y down.
+func (m *Model) textRows(x, y, w, rows int, lines []string) {
+	for i := 0; i < rows && i < len(lines); i++ {
+		m.draw.fr.text(&m.draw.texts, x, y+i, w, lines[i])
+	}
+}
+
+// tilesShow marks an area row an overlay leaves to the tiles under it.
+const tilesShow = "\x00tiles"
+
+// drawArea draws the tiles with their borders and popups, or the Inbox
+// over them, then the palette or the Agents tab over either.
+func (m *Model) drawArea(areaX, cols, rows int) {
+	var over []string
+	if m.inbox != nil {
+		over = padRows(m.inboxRows(cols, rows), cols, rows)
+	} else {
+		m.drawTiles(areaX, cols, rows)
+		m.drawPopups(areaX, cols, rows) // popup.go
+		over = make([]string, rows)
+		for i := range over {
+			over[i] = tilesShow
+		}
+	}
+	over = m.agentsUIArea(over, cols, rows) // palette.go: the palette and the Agents tab
+	over = m.helpArea(over, cols, rows)     // help.go: prefix ?
+	for y, l := range over {
+		if y < rows && l != tilesShow {
+			m.draw.fr.text(&m.draw.texts, areaX, y, cols, l)
+		}
+	}
+}
+
+// tiles are the layout's windows drawn as tiles, left to right.
+func (m *Model) tiles() []proto.AttachWindow {
 	tiles := make([]proto.AttachWindow, 0, len(m.layout.Windows))
 	for _, w := range m.layout.Windows {
 		if !w.Minimized && !w.Popup && w.Width > 0 && w.Height > 0 { // popups are drawn over them (popup.go)
@@ -113,63 +166,175 @@ func (m *Model) area(cols, rows int) []string {
 		}
 	}
 	sort.SliceStable(tiles, func(i, j int) bool { return tiles[i].X < tiles[j].X })
-	var b strings.Builder
-	for y := range rows {
-		b.Reset()
-		x := 0
-		for _, t := range tiles {
-			if y < t.Y || y >= t.Y+t.Height || t.X < x {
-				continue
-			}
-			w := min(t.Width, cols-t.X)
-			if w <= 0 {
-				continue
-			}
-			if t.X > x {
-				b.WriteString(strings.Repeat(" ", t.X-x))
-			}
-			b.WriteString(m.tileRow(t, y-t.Y, w))
-			x = t.X + w
+	return tiles
+}
+
+// drawTiles draws each tile (its title bar and its pane's rows), the
+// borders between them and, when the session is smaller than this
+// client, the unused part of the area.
+func (m *Model) drawTiles(areaX, cols, rows int) {
+	f := &m.draw.fr
+	tiles := m.tiles()
+	for _, t := range tiles {
+		w := min(t.Width, cols-t.X)
+		if w <= 0 || t.X < 0 || t.Y < 0 {
+			continue
 		}
-		if x < cols {
-			b.WriteString(strings.Repeat(" ", cols-x))
+		x := areaX + t.X
+		for r := 0; r < t.Height && t.Y+r < rows; r++ {
+			y := t.Y + r
+			switch {
+			case r == 0:
+				f.text(&m.draw.texts, x, y, w, m.titleBar(t, w))
+			case m.scroll != nil && m.scroll.window == t.ID:
+				m.scroll.height = t.Height - 1
+				f.text(&m.draw.texts, x, y, w, m.scrollRow(m.scroll, r-1, w))
+			default:
+				if p := m.panes[t.ID]; p != nil && r-1 < len(p.rows) {
+					f.put(x, y, p.rows[r-1], w, cellStyle{})
+					m.selectCells(t.ID, r-1, x, y, w) // selection.go: a mouse selection over this row
+				}
+			}
 		}
-		out[y] = b.String()
 	}
+	m.drawBorders(areaX, cols, rows, tiles)
+	m.drawUnused(areaX, cols, rows)
 	if len(tiles) == 0 && rows > 0 {
-		m.emptyLines(out, cols, rows) // hint.go: how to open a window here
+		empty := make([]string, rows)
+		for i := range empty {
+			empty[i] = tilesShow
+		}
+		m.emptyLines(empty, cols, rows) // hint.go: how to open a window here
+		for y, l := range empty {
+			if l != tilesShow {
+				f.text(&m.draw.texts, areaX, y, cols, l)
+			}
+		}
 	}
-	m.drawPopups(out, cols, rows) // popup.go
-	return out
 }
 
-// tileRow is row r of a tile, w cells wide: the title bar, a pane row, or
-// a scrollback line.
-func (m *Model) tileRow(t proto.AttachWindow, r, w int) string {
-	if r == 0 {
-		return m.titleBar(t, w)
+// drawBorders draws the one-column line between side-by-side tiles (the
+// daemon leaves that column out of both): the part beside the focused
+// tile in the focus colour. Where a tile's title bar meets the line, the
+// line joins it.
+func (m *Model) drawBorders(areaX, cols, rows int, tiles []proto.AttachWindow) {
+	f := &m.draw.fr
+	a := m.opt.ASCIIOnly
+	// at says which tile, if any, covers area cell x,y.
+	at := func(x, y int) (proto.AttachWindow, bool) {
+		for _, t := range tiles {
+			if x >= t.X && x < t.X+t.Width && y >= t.Y && y < t.Y+t.Height {
+				return t, true
+			}
+		}
+		return proto.AttachWindow{}, false
 	}
-	r--
-	if s := m.scroll; s != nil && s.window == t.ID {
-		s.height = t.Height - 1
-		return m.scrollRow(s, r, w)
+	for _, t := range tiles {
+		x := t.X + t.Width
+		if x >= cols {
+			continue
+		}
+		for y := t.Y; y < t.Y+t.Height && y < rows; y++ {
+			if _, covered := at(x, y); covered {
+				continue
+			}
+			right, hasRight := at(x+1, y)
+			if !hasRight {
+				continue
+			}
+			glyph := "|"
+			if !a {
+				glyph = junction(y > 0, y == t.Y, y == right.Y)
+			}
+			st := sgrBorder
+			if t.ID == m.layout.Focused || right.ID == m.layout.Focused {
+				st = sgrFocusBorder
+			}
+			f.text(&m.draw.texts, areaX+x, y, 1, st+glyph)
+		}
 	}
-	p := m.panes[t.ID]
-	if p == nil || r >= len(p.lines) {
-		return strings.Repeat(" ", w)
-	}
-	line := p.lines[r]
-	if m.keyUI.sel.covers(t.ID, r) { // selection.go: a mouse selection over this row
-		return m.selectRow(t.ID, r, fit(line, w), w)
-	}
-	if p.cols == w && line != "" {
-		return line + sgrReset
-	}
-	return fit(line, w)
 }
 
-// titleBar is a tile's first row: glyph, name and state; reverse video
-// when focused, so a monochrome screen still shows which one is.
+// junction is the border's glyph where title bars may meet it: up says
+// the line goes on above, left and right that a title bar ends or starts
+// there (a title bar is a horizontal line, so they join).
+func junction(up, left, right bool) string {
+	switch {
+	case !up && left && right:
+		return "┬"
+	case !up && left:
+		return "┐"
+	case !up && right:
+		return "┌"
+	case left && right:
+		return "┼"
+	case left:
+		return "┤"
+	case right:
+		return "├"
+	}
+	return "│"
+}
+
+// drawUnused fills the part of this client's area that the session does
+// not use, when another client of a smaller terminal sets the session's
+// size (window-size latest: the client used last), and says so on one
+// line; a smaller client is told what it does not see.
+func (m *Model) drawUnused(areaX, cols, rows int) {
+	lc, lr := m.layout.Cols, m.layout.Rows
+	if !m.haveLayout || lc <= 0 || lr <= 0 || (lc == cols && lr == rows) {
+		return
+	}
+	f := &m.draw.fr
+	dot := "·"
+	if m.opt.ASCIIOnly {
+		dot = "."
+	}
+	if lc < cols {
+		fill := sgrDots + strings.Repeat(dot, cols-lc)
+		for y := 0; y < rows; y++ {
+			f.text(&m.draw.texts, areaX+lc, y, cols-lc, fill)
+		}
+	}
+	if lr < rows {
+		fill := sgrDots + strings.Repeat(dot, cols)
+		for y := lr; y < rows; y++ {
+			f.text(&m.draw.texts, areaX, y, cols, fill)
+		}
+	}
+	who := "another client"
+	if s := clean(m.layout.SizedBy); s != "" {
+		who = s
+	}
+	note := fmt.Sprintf(" %dx%d: sized by %s, used last ", lc, lr, who)
+	if lc > cols || lr > rows {
+		note = fmt.Sprintf(" %dx%d, cut to fit: sized by %s, used last ", lc, lr, who)
+	}
+	if tail := "· type here to take this size "; ansi.StringWidth(note+tail) <= cols {
+		note += tail
+	}
+	y := rows - 1
+	if lr < rows {
+		y = lr + (rows-lr)/2
+	}
+	w := min(ansi.StringWidth(note), cols)
+	x := 0
+	if lr >= rows && lc < cols {
+		// Only a strip on the right is unused: the note goes there when
+		// it fits, else across the bottom row.
+		if cols-lc >= w {
+			x = lc + (cols-lc-w)/2
+			y = rows / 2
+		}
+	} else {
+		x = max((cols-w)/2, 0)
+	}
+	f.text(&m.draw.texts, areaX+x, y, w, sgrSizeNote+fitPlain(note, w, m.opt.ASCIIOnly))
+}
+
+// titleBar is a tile's first row: glyph, name and state. The focused
+// tile's is a solid bar (reverse video: the cue that needs no colour);
+// the others' are their text on a border line.
 func (m *Model) titleBar(t proto.AttachWindow, w int) string {
 	var s strings.Builder
 	s.WriteByte(' ')
@@ -193,20 +358,39 @@ func (m *Model) titleBar(t proto.AttachWindow, w int) string {
 		s.WriteString("  [zoom]")
 	}
 	s.WriteString(titleAfterName(t, m.opt.ASCIIOnly)) // title_text.go
-	text := fitPlain(s.String(), w, m.opt.ASCIIOnly)
 	if t.ID == m.layout.Focused {
-		return sgrReverse + sgrBold + text + sgrReset
+		return sgrFocusBar + fitPlain(s.String(), w, m.opt.ASCIIOnly) + sgrReset
 	}
-	return sgrReverse + "\x1b[2m" + text + sgrReset
+	s.WriteByte(' ')
+	text := fitPlain(s.String(), min(w, ansi.StringWidth(s.String())), m.opt.ASCIIOnly)
+	line := "─"
+	if m.opt.ASCIIOnly {
+		line = "-"
+	}
+	return sgrTitle + text + sgrBorder + strings.Repeat(line, max(w-ansi.StringWidth(text), 0)) + sgrReset
 }
 
-// rail is the rail's rows, each railWidth cells: sessions, then agents.
-func (m *Model) rail(rows int) []string {
-	inner := railWidth - 1
-	sep := "│"
+// drawRail draws the rail at column x: its lines, and the border
+// between it and the area.
+func (m *Model) drawRail(x, rows int) {
+	sep := sgrBorder + "│"
 	if m.opt.ASCIIOnly {
-		sep = "|"
+		sep = sgrBorder + "|"
 	}
+	lineX, sepX := x, x+railWidth-1
+	if m.opt.RailRight {
+		lineX, sepX = x+1, x
+	}
+	m.textRows(lineX, 0, railWidth-1, rows, m.rail())
+	for y := 0; y < rows; y++ {
+		m.draw.fr.text(&m.draw.texts, sepX, y, 1, sep)
+	}
+}
+
+// rail is the rail's lines, railWidth-1 cells wide: sessions, then
+// agents.
+func (m *Model) rail() []string {
+	inner := railWidth - 1
 	var lines []string
 	lines = append(lines, sgrBold+fitPlain(" Sessions", inner, m.opt.ASCIIOnly)+sgrReset)
 	agents := m.agentsShown()
@@ -218,12 +402,16 @@ func (m *Model) rail(rows int) []string {
 		g := " "
 		if agents {
 			if gl := glyph(s.State, false, m.opt.ASCIIOnly); gl != "" {
-				g = gl
+				g = stateSGR(s.State) + gl + sgrReset
 			}
 		}
-		row := fitPlain(fmt.Sprintf("%s%s %s %d", mark, g, clean(s.Name), s.Windows), inner, m.opt.ASCIIOnly)
+		name := fitPlain(fmt.Sprintf("%s %d", clean(s.Name), s.Windows), inner-3, m.opt.ASCIIOnly)
+		if c := accentSGR(s.Accent); c != "" {
+			name = c + name + sgrReset
+		}
+		row := mark + g + " " + name
 		if mark == ">" {
-			row = sgrBold + row + sgrReset
+			row = sgrBold + mark + g + sgrBold + " " + name + sgrReset
 		}
 		lines = append(lines, row)
 	}
@@ -234,30 +422,17 @@ func (m *Model) rail(rows int) []string {
 		// mail_notify.go: "Agents · 3 mail", shown for the mail alone too
 		lines = append(lines, "", sgrBold+fitPlain(m.agentsHeader(), inner, m.opt.ASCIIOnly)+sgrReset)
 		for _, a := range m.layout.Agents {
-			text := " " + glyph(shownState(a.State, a.Asking), a.Seen, m.opt.ASCIIOnly) + " " + clean(a.Name)
+			state := shownState(a.State, a.Asking)
+			text := clean(a.Name)
 			if msg := withQueuedNote(clean(a.Message), a.Queued); msg != "" { // queued_row.go: "1 queued"
 				text += " " + msg
 			}
-			lines = append(lines, fitPlain(text, inner, m.opt.ASCIIOnly))
+			g := glyph(state, a.Seen, m.opt.ASCIIOnly)
+			lines = append(lines, " "+stateSGR(state)+g+sgrReset+" "+fitPlain(text, max(inner-2-ansi.StringWidth(g), 0), m.opt.ASCIIOnly))
 		}
 	}
 	m.railCursorLine(lines, inner) // rail_cursor.go
-	out := make([]string, rows)
-	for i := range out {
-		l := ""
-		if i < len(lines) {
-			l = lines[i]
-		}
-		if l == "" {
-			l = strings.Repeat(" ", inner)
-		}
-		if m.opt.RailRight {
-			out[i] = sep + l
-		} else {
-			out[i] = l + sep
-		}
-	}
-	return out
+	return lines
 }
 
 // dockLine is the bottom row: a prompt, or the session, its workspaces
@@ -368,7 +543,7 @@ func (m *Model) inboxFrame(cols, rows int) inboxFrame {
 		}
 		row := line(fmt.Sprintf(" %s%5s  %s  %s", mark, age(now, it.Since), who, summary))
 		if i == in.sel {
-			row = sgrReverse + row + sgrReset
+			row = sgrSelect + row + sgrReset
 		} else if it.Stale {
 			row = sgrMuted + row + sgrReset
 		}
