@@ -29,7 +29,8 @@
 //     question the Inbox would rewrite.
 //   - Held approvals and plans (Hold, EndHold, Answer) and ask-human
 //     questions (Ask, Answer) as items; risk rules read through
-//     review.Checker.
+//     review.Checker, beside what the embedder read in the prompt itself
+//     (Pane.Risk: the daemon reads the dialog whole from the screen).
 //   - Dismiss, Snooze (until a time, for a while, until it changes), Wake,
 //     MarkUnread, Restore and Undo (UndoDepth 16 entries, UndoWindow 10 s),
 //     with every refusal as an *Error carrying a stable Code (the wire code,

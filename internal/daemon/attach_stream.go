@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"github.com/tuios/tuios/inbox"
 	"github.com/tuios/tuios/internal/pace"
 	"sort"
 	"sync"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tuios/tuios/agentstate"
+	"github.com/tuios/tuios/inbox"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/internal/safetext"
 	"github.com/tuios/tuios/vt"
@@ -521,6 +521,7 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 		asking[it.Window] = it.Window != ""
 		askID[it.Window] = it.RequestID
 	}
+	risky := s.att.riskyPanes() // prompt_risk.go: the rail's word is risky
 	for i := range lay.Windows {
 		lay.Windows[i].Asking = asking[lay.Windows[i].ID]
 		if lay.Windows[i].Asking {
@@ -555,7 +556,7 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 		}
 		seen := snap.Seen()
 		agents = append(agents, agent{proto.AttachAgent{Session: r.session, Window: r.id, Name: r.name, State: snap.State.String(),
-			Harness: snap.Harness, Message: msg, SinceMS: since, Seen: seen, Asking: asking[r.id], Queued: s.queue.count(r.id)}, needOrder(agentRow{snap: snap})})
+			Harness: snap.Harness, Message: msg, SinceMS: since, Seen: seen, Asking: asking[r.id], Queued: s.queue.count(r.id), Risk: risky[r.id]}, needOrder(agentRow{snap: snap})})
 		if r.tileAt >= 0 {
 			aw := &lay.Windows[r.tileAt]
 			aw.State, aw.Harness, aw.Message, aw.Seen = snap.State.String(), snap.Harness, msg, seen

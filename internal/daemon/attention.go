@@ -135,7 +135,9 @@ func (a *attention) update(paneID string) {
 		if w == nil {
 			return nil
 		}
-		return a.q.Update(p, s.tracker.Arbiter().Get(paneID))
+		snap := s.tracker.Arbiter().Get(paneID)
+		p.Risk = s.approvalRisk(w, snap) // prompt_risk.go: the dialog read whole, not just the line
+		return a.q.Update(p, snap)
 	})
 }
 

@@ -200,7 +200,7 @@ func TestOfferedActionsAndRisk(t *testing.T) {
 		t.Fatalf("approve keys: %v", k)
 	}
 	r := (&Server{}).newResponderForTest()
-	if got := r.riskOf("approval: Do you want to proceed?", cc); strings.Join(got, ",") != "recursive delete" {
+	if got := riskNames(r, "approval: Do you want to proceed?", cc, "", ""); strings.Join(got, ",") != "recursive delete" {
 		t.Fatalf("risk: %v", got)
 	}
 	if !sameSet([]string{" recursive delete", "sudo"}, []string{"sudo", "recursive delete"}) || sameSet([]string{"sudo"}, []string{"sudo", "recursive delete"}) {

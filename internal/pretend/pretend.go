@@ -27,10 +27,10 @@ import (
 
 // options are the pretend agent's flags.
 type options struct {
-	as, task, finish                  *string
-	prompt, fail, silence, exit, deaf *bool
-	steps                             *int
-	step                              *time.Duration
+	as, task, finish                       *string
+	prompt, fail, silence, exit, deaf, alt *bool
+	steps                                  *int
+	step                                   *time.Duration
 }
 
 // define puts the pretend agent's flags on fs.
@@ -46,6 +46,7 @@ func define(fs *flag.FlagSet) options {
 		exit:    fs.Bool("exit", false, "exit after the turn instead of waiting at the idle prompt"),
 		finish:  fs.String("finish", "", "also report the end of the turn with OSC 7501: done (or empty for none)"),
 		deaf:    fs.Bool("deaf", false, "take no prompt at the idle prompt: what is typed there changes nothing (q alone still quits)"),
+		alt:     fs.Bool("alt-screen", false, "draw on the alternate screen, as a full-screen agent does: what scrolls off its top is gone (no history)"),
 	}
 }
 
@@ -63,6 +64,7 @@ pretend-agent -prompt=false    # a turn with no prompt
 pretend-agent -error           # the turn fails
 pretend-agent -silence         # works, then goes silent
 pretend-agent -finish done     # also reports done with OSC 7501
+pretend-agent -alt-screen      # on the alternate screen, as a full-screen agent draws
 pretend-agent -steps 12 -step 250ms -exit   # a longer turn, then exit`
 
 // Main runs the pretend agent with command-line args (without the program
@@ -84,7 +86,7 @@ func Main(args []string) int {
 		return 2
 	}
 	as, prompt, fail, silence, steps, step := o.as, o.prompt, o.fail, o.silence, o.steps, o.step
-	task, exit, finish, deaf := o.task, o.exit, o.finish, o.deaf
+	task, exit, finish, deaf, alt := o.task, o.exit, o.finish, o.deaf, o.alt
 	if *as != "" && os.Getenv("TUIOS_AGENT") != *as {
 		reexec(*as)
 	}
@@ -96,6 +98,10 @@ func Main(args []string) int {
 	in := bufio.NewReader(os.Stdin)
 	raw := rawMode()
 	defer raw.restore()
+	if *alt {
+		out("\x1b[?1049h\x1b[H")
+		defer out("\x1b[?1049l")
+	}
 
 	out("\x1b]2;✳ pretend-agent\x07")
 	out("\x1b[1mpretend-agent\x1b[0m — a stand-in for a coding agent\r\n\r\n")

@@ -132,6 +132,9 @@ type AttachAgent struct {
 	// (queue-prompt, the Inbox's r): the rail and the Inbox row say
 	// "1 queued" until it is typed.
 	Queued int `json:"queued,omitempty"`
+	// Risk names the risk rules the approval the pane waits on matched
+	// (its Inbox item's): the rail's word for it is then "risky".
+	Risk []string `json:"risk,omitempty"`
 }
 
 // AttachScreen carries the rows of one visible pane that changed since

@@ -66,7 +66,7 @@ func TestAttachInboxAnswersPretendAgent(t *testing.T) {
 
 	w.keys("c", "C-b", "i")
 	// Approvals sort first, so the approval is the selected row.
-	w.waitFor("c", `Approvals \(1\)\s*\n.*│ > ▲\s+\d+s\s+s/agent\s+approval: Do you want to proceed`)
+	w.waitFor("c", `Approvals \(1\)\s*\n.*│ > ▲\s+\d+s\s+s/agent\s+risky: Do you want to proceed`) // rm -rf: the row reads risky:
 	w.keys("c", "Space")
 	w.waitFor("c", `(?s)rm -rf build/.*1\. Yes.*risky: recursive delete`)
 	// A person reads before answering: the digits act once the prompt

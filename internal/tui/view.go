@@ -424,7 +424,11 @@ func (m *Model) rail() []string {
 		for _, a := range m.layout.Agents {
 			state := shownState(a.State, a.Asking)
 			text := clean(a.Name)
-			if msg := withQueuedNote(clean(a.Message), a.Queued); msg != "" { // queued_row.go: "1 queued"
+			msg := clean(a.Message)
+			if len(a.Risk) > 0 {
+				msg = riskyText(msg) // risky.go: the rail's word is risky
+			}
+			if msg := withQueuedNote(msg, a.Queued); msg != "" { // queued_row.go: "1 queued"
 				text += " " + msg
 			}
 			g := glyph(state, a.Seen, m.opt.ASCIIOnly)
@@ -531,7 +535,7 @@ func (m *Model) inboxFrame(cols, rows int) inboxFrame {
 		who := rowWho(it) // inbox_mail.go, inbox_hosts.go: a host's row carries its name
 		summary := clean(it.Summary)
 		if len(it.Risk) > 0 {
-			summary = "risky: " + summary
+			summary = riskyText(summary) // risky.go
 		}
 		if n := fmt.Sprintf(" (%d lines)", it.PlanLines); it.Kind == "plan" && it.PlanLines > 0 && !strings.HasSuffix(summary, n) {
 			summary += n // the daemon's summary may carry the length already
@@ -579,7 +583,7 @@ func (m *Model) detailLines(it item, cols int) []string {
 		for i, o := range it.Options {
 			out = append(out, line(fmt.Sprintf("   %d. %s", i+1, clean(o))))
 		}
-	case held(it) && it.Kind == "approval":
+	case it.Kind == "approval" && (held(it) || len(it.Risk) > 0): // an unheld risky approval names its rules too
 		out = append(out, line(" "+clean(it.Name)+" waits for: "+clean(it.Summary)))
 		for _, h := range it.Risk {
 			s := "   risky: " + clean(h.Rule)
