@@ -16,6 +16,15 @@ var (
 	buildErr  error
 )
 
+// TestMain removes the binary the tests built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if bin != "" {
+		os.RemoveAll(filepath.Dir(bin))
+	}
+	os.Exit(code)
+}
+
 // tuiosBin builds the tuios binary of this checkout once.
 func tuiosBin(t *testing.T) string {
 	t.Helper()
