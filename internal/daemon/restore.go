@@ -144,7 +144,7 @@ func (r *restorer) save(final bool) {
 		err = writeFileAtomic(r.path, b)
 	}
 	if err != nil {
-		r.s.opt.Logf("restore: saving %s: %v", r.path, err)
+		r.s.errorf("restore: saving %s: %v", r.path, err)
 	}
 }
 
@@ -303,7 +303,7 @@ func (s *Server) restoreSession(sv savedSession, room int) int {
 				spec.grants, spec.granted = g, true
 			} else { // a word that is no grant: the pane holds nothing rather than a guess
 				spec.granted = true
-				s.opt.Logf("restore: window %s of %s: grants %q: %v; it holds none", sw.ID, sv.Name, sw.Grants, err)
+				s.about(sw.ID, sv.Name).warnf("restore: window %s of %s: grants %q: %v; it holds none", sw.ID, sv.Name, sw.Grants, err)
 			}
 		}
 		if !taken {
@@ -317,7 +317,7 @@ func (s *Server) restoreSession(sv savedSession, room int) int {
 		}
 		w, perr := s.startWindow(ss, spec)
 		if perr != nil {
-			s.opt.Logf("restore: window %s of %s: %s", sw.ID, sv.Name, perr.Message)
+			s.about(sw.ID, sv.Name).warnf("restore: window %s of %s: %s", sw.ID, sv.Name, perr.Message)
 			continue
 		}
 		n++
@@ -429,10 +429,10 @@ func readStateFile(path string, uid int, max int64) ([]byte, string) {
 func setAside(s *Server, what, path, why, then string) {
 	aside := path + ".corrupt-" + s.clock.Now().UTC().Format("20060102T150405Z")
 	if err := os.Rename(path, aside); err != nil {
-		s.opt.Logf("%s: refused %s (%s) and could not move it aside: %v; %s", what, path, why, err, then)
+		s.errorf("%s: refused %s (%s) and could not move it aside: %v; %s", what, path, why, err, then)
 		return
 	}
-	s.opt.Logf("%s: refused %s (%s); moved it to %s and %s", what, path, why, aside, then)
+	s.warnf("%s: refused %s (%s); moved it to %s and %s", what, path, why, aside, then)
 }
 
 // followLayout saves the sessions file after every change of the layout:

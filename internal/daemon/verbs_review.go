@@ -335,7 +335,7 @@ func (r *reviewer) saveLocked() {
 		err = writeFileAtomic(r.path, b)
 	}
 	if err != nil {
-		r.s.opt.Logf("review: saving %s: %v", r.path, err)
+		r.s.errorf("review: saving %s: %v", r.path, err)
 	}
 }
 
