@@ -24,21 +24,23 @@ func (e *env) untouchedPrompt(what string) {
 	}
 }
 
-// Issue 33 item 5: in a 10-row tile the pretend agent's rm -rf build/ is
-// cut from the rows the screen rule reads (and from the pane's screen):
+// Issue 33 item 5: in a short tile (8 rows here: the pretend agent sizes
+// its box to the pane's width, so its dialog is 11 rows) the agent's
+// rm -rf build/ is cut from the rows the screen rule reads (and from the
+// pane's screen):
 // the risk rules still judge it, from the dialog read whole out of the
 // history, and the allow needs --risk-ack.
 func TestRespondJudgesTheCommandAShortTileCut(t *testing.T) {
 	e := shellRespondEnv(t)
 	e.ok("new-window", "-s", "work", "agent", "--no-focus", "--", e.bin, "pretend-agent", "-steps", "2", "-step", "100ms")
-	e.shortTile(80, 11) // two tiles side by side: the agent's pane is 40x10
+	e.shortTile(80, 9) // two tiles side by side: the agent's pane is 39x8
 	e.ok("wait-for", "agent-state", "-s", "work", "-w", "agent", "--until", "needs_input", "--timeout", "20000")
 	var win struct {
 		Width  int `json:"width"`
 		Height int `json:"height"`
 	}
 	e.json(&win, "get-window", "-s", "work", "-w", "agent")
-	if scr := e.ok("capture-pane", "-s", "work", "-w", "agent"); strings.Contains(scr, "rm -rf") || win.Height > 11 {
+	if scr := e.ok("capture-pane", "-s", "work", "-w", "agent"); strings.Contains(scr, "rm -rf") || win.Height > 9 {
 		t.Fatalf("the tile (%dx%d) still shows the command; the test would show nothing:\n%s", win.Width, win.Height, scr)
 	}
 
