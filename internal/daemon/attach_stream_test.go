@@ -339,6 +339,10 @@ func TestAttachStreamDetachOnHalfClose(t *testing.T) {
 // client then gets few frames (at most one per tick), not a backlog.
 func TestAttachStreamAFloodingPaneWithASlowClient(t *testing.T) {
 	srv, sock := server(t)
+	// The client stops reading until the flood is over, which on a
+	// loaded machine can take longer than the 10 s after which a client
+	// that does not read is dropped (TestAttachStreamDropsAClientThatDoesNotRead).
+	srv.attach.writeWait.Store(int64(2 * guard))
 	r := dialRPC(t, sock)
 	quiet := str(r.must("new-session", map[string]any{"name": "f"})["window_id"])
 	flood := str(r.must("new-window", map[string]any{"session": "f", "argv": []string{"/bin/sh", "-c",
@@ -381,7 +385,32 @@ func TestAttachStreamAFloodingPaneWithASlowClient(t *testing.T) {
 		t.Fatalf("%d frames of the flooding pane in %v (at most %d ticks)", frames, elapsed, most)
 	}
 	t.Logf("%d frames of the flooding pane in %v", frames, elapsed)
-	_ = srv
+}
+
+// A client that stops reading while its pane floods is dropped once a
+// frame has waited the write timeout, and the daemon goes on answering.
+func TestAttachStreamDropsAClientThatDoesNotRead(t *testing.T) {
+	srv, sock := server(t)
+	srv.attach.writeWait.Store(int64(300 * time.Millisecond))
+	r := dialRPC(t, sock)
+	r.must("new-session", map[string]any{"name": "f", "argv": []string{"/bin/sh", "-c",
+		"while :; do od -An -tx1 -N 65536 /dev/urandom; done"}})
+	st, _ := attachStreamT(t, sock, map[string]any{"session": "f", "cols": 300, "rows": 80})
+	st.until("the layout", func(l line) bool { return l.typ == "layout" })
+	eventually(t, "the stream is dropped", func() bool { return srv.attach.n.Load() == 0 })
+	// What the socket held is read, then the end (perhaps in the middle
+	// of a line the deadline cut).
+	st.c.SetReadDeadline(time.Now().Add(guard))
+	for {
+		_, err := proto.ReadLine(st.r, proto.MaxLine)
+		if ne, ok := err.(net.Error); ok && ne.Timeout() {
+			t.Fatal("the dropped stream's connection stays open")
+		}
+		if err != nil {
+			break
+		}
+	}
+	r.must("list-windows", map[string]any{"session": "f"})
 }
 
 // No timer ticks for an idle stream: it sends nothing at all.

@@ -221,14 +221,20 @@ func TestGrantsChangesThatWait(t *testing.T) {
 	if _, err := inPane.call("send-text", map[string]any{"window": pane.id, "text": "x"}); err == nil || err.Code != proto.CodeForbidden {
 		t.Fatalf("typing after the narrowing: %v", err)
 	}
+	// Each wait below names the change it waits for: the list of the
+	// edit before can still be up a moment after its mode applied.
+	waits := func(change string) bool {
+		_, p := mode()
+		return len(p) == 1 && strings.Contains(str(p[0]), change)
+	}
 	write(strictRW) // back to what applied: still wider than in force, so it waits
-	eventually(t, "the widening back waits", func() bool { _, p := mode(); return len(p) == 1 })
+	eventually(t, "the widening back waits", func() bool { return waits("strict (read) to strict (read,write)") })
 	if m, _ := mode(); m != "strict [read]" {
 		t.Fatalf("a narrowing and a widening back widened: %s", m)
 	}
 
 	write("[agents.permissions]\nmode = \"open\"\n")
-	eventually(t, "the file is seen", func() bool { _, p := mode(); return len(p) == 1 && strings.Contains(str(p[0]), "open") })
+	eventually(t, "the file is seen", func() bool { return waits("strict (read) to open (admin)") })
 	res := person.must("apply-config", map[string]any{})
 	if applied, _ := res["applied"].([]any); len(applied) != 1 || !strings.Contains(str(applied[0]), "open (admin)") {
 		t.Fatalf("apply-config says %v", res)
@@ -264,6 +270,45 @@ func TestGrantsChangesThatWait(t *testing.T) {
 	daemonAt(t, sock, state, load())
 	if g := dialRPC(t, sock).must("pane-grants", map[string]any{}); !strings.Contains(str(g["widened_at_start"]), "respond_from_shell on") {
 		t.Fatalf("respond_from_shell newly on: %v", g)
+	}
+}
+
+// Readings of the edited file that overlap (the follower's debounce can
+// start one while another still applies) never widen: once an edit
+// narrowed the grants, no later reading puts back what it took.
+func TestGrantsOverlappingReadingsOfTheFileNeverWiden(t *testing.T) {
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	cfgPath := filepath.Join(home, ".config", "tuios", "config.toml")
+	os.MkdirAll(filepath.Dir(cfgPath), 0o700)
+	const strictRW = "[agents.permissions]\nmode = \"strict\"\ngrants = [\"read\", \"write\"]\n"
+	const strictR = "[agents.permissions]\nmode = \"strict\"\ngrants = [\"read\"]\n"
+	os.WriteFile(cfgPath, []byte(strictRW), 0o600)
+	f, err := config.Load(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := daemonAt(t, filepath.Join(dir, "s", "tuios.sock"), filepath.Join(home, "state"), f)
+	for round := 0; round < 20; round++ {
+		srv.cfg.setApplied(f) // read and write, as at the start
+		srv.applyPermissions(f, "test")
+		done := make(chan struct{})
+		for _, body := range []string{strictR, strictRW} {
+			go func() {
+				defer func() { done <- struct{}{} }()
+				for i := 0; i < 5; i++ {
+					os.WriteFile(cfgPath, []byte(body), 0o600)
+					srv.cfg.changed()
+				}
+			}()
+		}
+		<-done
+		<-done
+		os.WriteFile(cfgPath, []byte(strictRW), 0o600)
+		srv.cfg.changed() // a last reading: read and write, wider than in force
+		if p := srv.perm.Load(); permText(p) != "strict (read)" {
+			t.Fatalf("round %d: after a narrowing, overlapping readings left %s in force", round, permText(p))
+		}
 	}
 }
 
