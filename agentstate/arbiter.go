@@ -191,8 +191,13 @@ type pane struct {
 
 	turnStart time.Time
 	inTurn    bool
-	seq       uint64 // completion_seq
-	seenSeq   uint64
+	// turnWorked: a source other than the detector said working during
+	// the turn. Only the detector's appearance (or its take-back) began
+	// it otherwise, and the agent's own word that it is at rest then
+	// ends no turn (see turn).
+	turnWorked bool
+	seq        uint64 // completion_seq
+	seenSeq    uint64
 
 	subagents subagentSet
 	now       string // what the agent said it is doing; see Report.Now
@@ -317,6 +322,13 @@ func (a *Arbiter) apply(p *pane, r Report) Result {
 		return a.applyHeld(p, r)
 	}
 
+	// A visible prompt holds the pane against a source that cannot see
+	// prompts: its report waits behind the loan, as what comes back.
+	if c.held && c.loan && !describesPrompts(r.Source) && r.Source.Rank() > SourceScreen.Rank() {
+		a.behindLoan(p, r, msg, kind, harness)
+		return Result{State: p.state, Reason: ReasonBehindPrompt}
+	}
+
 	if reason := a.admit(p, r); reason != ReasonNone {
 		return Result{State: p.state, Reason: reason}
 	}
@@ -373,13 +385,20 @@ func (a *Arbiter) admit(p *pane, r Report) Reason {
 }
 
 // blockerOverrides is the one exception to the ranking: a screen rule that
-// sees a prompt the pane painted after the claim was stamped, once the
-// claim has stood unrefreshed for the grace (at once over a resting claim).
+// sees a prompt takes a claim from a source that cannot see prompts (the
+// transcript) at once; a claim from one that can (a hook, a program
+// status, a title or progress sequence) only if the pane painted after
+// the claim was stamped and the claim has stood unrefreshed for the grace
+// (at once over a resting claim), so the source has its chance to
+// describe the prompt itself.
 func (a *Arbiter) blockerOverrides(p *pane, r Report) bool {
-	if r.Source != SourceScreen || r.State != NeedsInput || p.state == NeedsInput {
+	if r.Source != SourceScreen || r.State != NeedsInput || p.state == NeedsInput || r.Observed.IsZero() {
 		return false
 	}
-	if r.Observed.IsZero() || !r.Observed.After(p.stateAt) {
+	if !describesPrompts(p.claim.source) {
+		return true
+	}
+	if !r.Observed.After(p.stateAt) {
 		return false
 	}
 	if p.state == Idle || p.state == Unknown {
@@ -395,6 +414,31 @@ func (a *Arbiter) blockerOverrides(p *pane, r Report) bool {
 		a.schedule(p, p.relookAt)
 	}
 	return false
+}
+
+// describesPrompts says whether a source can say that a pane waits on a
+// prompt it shows: the agent itself, a program status, a title or
+// progress sequence can, and get the grace to do it before the screen
+// overrides them. The transcript never says needs_input (its records land
+// at message boundaries; the one a permission dialog follows is a
+// pending tool call, which reads working), so a prompt on screen is
+// never something it is about to describe.
+func describesPrompts(s Source) bool { return s != SourceTranscript }
+
+// behindLoan keeps a report from a source that cannot see prompts, made
+// while a screen loan stands, as the loan's prior: the prompt keeps the
+// pane, and when it leaves the pane shows what that source said last,
+// with the lifecycle the displaced claim had.
+func (a *Arbiter) behindLoan(p *pane, r Report, msg string, kind Kind, harness string) {
+	pr := &p.claim.prior
+	id := pr.identity
+	if harness == "" {
+		id = IdentityNone
+	}
+	*pr = prior{
+		held: true, source: r.Source, state: r.State, message: msg, kind: kind, kindIn: r.Kind, event: r.Event,
+		harness: harness, identity: id, auto: pr.auto, bound: pr.bound, boundTo: pr.boundTo,
+	}
 }
 
 // write stamps an admitted report onto the pane.
@@ -485,6 +529,9 @@ func (a *Arbiter) write(p *pane, r Report, msg string, kind Kind, harness string
 		p.hold = hold{}
 	}
 	p.gate = idleGate{}
+	if r.State == Working && r.Source != SourceDetect {
+		p.turnWorked = true
+	}
 	a.setState(p, r.State, now)
 }
 

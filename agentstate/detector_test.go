@@ -165,3 +165,45 @@ func TestDetectorPassThatChangesNothingBumpsNoVersion(t *testing.T) {
 		t.Fatal("a steady tick bumped the version")
 	}
 }
+
+// The detector sees an agent the moment it starts, long before its hook's
+// first report (SessionStart: idle) on a slow start. That idle is the
+// agent saying it is at its prompt, not that it finished something: no
+// turn is counted. A turn the agent itself said it worked on is counted
+// as before, and so is one a stall ends.
+func TestASlowStartIsNoFinishedTurn(t *testing.T) {
+	r := newRig(t, as.Options{StallAfter: -1})
+	agent := as.Sighting{Agent: true, Harness: "claude-code", Identity: as.IdentityManifest, Foreground: as.ForegroundProgram}
+	r.a.Detected("w", agent)
+	r.want("w", as.Working, "detect")
+	r.advance(6 * time.Second)
+	r.apply("w", as.Report{State: as.Idle, Harness: "claude-code"})
+	if got := r.want("w", as.Idle, "report"); got.CompletionSeq != 0 || got.FinishedUnread {
+		t.Fatalf("a slow start counted a turn: %+v", got)
+	}
+	// The same through the program's own status (OSC 7501).
+	rp := newRig(t, as.Options{StallAfter: -1})
+	rp.a.Detected("w", agent)
+	rp.advance(6 * time.Second)
+	rp.apply("w", as.Report{State: as.Idle, Source: as.SourceProgram, Harness: "codex"})
+	if got := rp.want("w", as.Idle, "program"); got.CompletionSeq != 0 {
+		t.Fatalf("a slow start counted a turn by its program status: %+v", got)
+	}
+	r.apply("w", as.Report{State: as.Working, Harness: "claude-code"})
+	r.advance(6 * time.Second)
+	r.apply("w", as.Report{State: as.Idle, Harness: "claude-code"})
+	if got := r.want("w", as.Idle, "report"); got.CompletionSeq != 1 {
+		t.Fatalf("a real turn was not counted: %+v", got)
+	}
+
+	// The detector's appearance, then the hook's working on the same
+	// state (no transition), then idle: the agent said it worked.
+	r2 := newRig(t, as.Options{StallAfter: -1})
+	r2.a.Detected("w", agent)
+	r2.apply("w", as.Report{State: as.Working, Harness: "claude-code"})
+	r2.advance(6 * time.Second)
+	r2.apply("w", as.Report{State: as.Idle, Harness: "claude-code"})
+	if got := r2.want("w", as.Idle, "report"); got.CompletionSeq != 1 {
+		t.Fatalf("a turn the hook said it worked on was not counted: %+v", got)
+	}
+}

@@ -68,6 +68,7 @@ const (
 	ReasonUnchanged      Reason = "unchanged"       // a sampled report repeating the shown state from the source that holds it
 	ReasonInvalid        Reason = "invalid"         // the state or source is out of range
 	ReasonRateLimited    Reason = "rate_limited"    // activity events past the pane's rate
+	ReasonBehindPrompt   Reason = "behind_prompt"   // a visible prompt holds the pane; the report comes back when it leaves
 )
 
 // maxMessageBytes bounds a stored message. Longer text is cut at a rune

@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/tuios/tuios/detect/transcript"
 )
 
 // SchemaVersion is the manifest schema this build understands.
@@ -435,16 +437,10 @@ func badPlaceholder(s string, known ...string) string {
 }
 
 // ExpandTranscriptDir fills the placeholders of the [transcript] dir:
-// {home} with home and {cwd:dashes} with cwd whose every character other
-// than a letter, digit or '-' becomes '-'.
+// {home} with home and {cwd:dashes} with the name Claude Code gives the
+// project directory of cwd (transcript.ProjectName).
 func (t TranscriptSpec) ExpandTranscriptDir(home, cwd string) string {
-	d := []rune(cwd)
-	for i, r := range d {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-') {
-			d[i] = '-'
-		}
-	}
-	return strings.NewReplacer("{home}", home, "{cwd:dashes}", string(d)).Replace(t.Dir)
+	return strings.NewReplacer("{home}", home, "{cwd:dashes}", transcript.ProjectName(cwd)).Replace(t.Dir)
 }
 
 // tomlErrLine takes the line out of a decoding error the TOML library

@@ -18,7 +18,8 @@ const (
 	// SettleDelay is when the trailing look runs after a pane's last
 	// chunk, so the prompt painted by the final chunk is always read.
 	SettleDelay = 400 * time.Millisecond
-	// ReconcileInterval throttles the output-driven exit/resume probe.
+	// ReconcileInterval throttles output-driven foreground reads of a
+	// pane whose foreground is settled (see DetectGap for the others).
 	ReconcileInterval = 250 * time.Millisecond
 	// DefaultDetectInterval is the detection tick.
 	DefaultDetectInterval = 2 * time.Second
@@ -28,6 +29,12 @@ const (
 	joinRetry = 10 * time.Second
 	// transcriptMissingLimit: consecutive missing reads that end a join.
 	transcriptMissingLimit = 3
+	// SessionFileWait is how long a hookless pane whose manifest names a
+	// session file waits for the agent to write it before it searches for
+	// a transcript by verification instead (an older release writes
+	// none). A search earlier could take an earlier session's transcript,
+	// which verifies as well, for the new one's.
+	SessionFileWait = 3 * time.Second
 )
 
 // TrackerOptions configure a Tracker. The zero value works: the real
@@ -160,6 +167,8 @@ type PaneOptions struct {
 
 // Attach starts tracking a pane under id and returns it. Feed it the
 // PTY's output with Write. Attaching an id twice replaces the first pane.
+// A pane with a ShellPID has its foreground read before Attach returns
+// (no lock held), so a pane started on an agent shows it at once.
 func (t *Tracker) Attach(id string, opt PaneOptions) *Pane {
 	p := &Pane{t: t, id: id, shellPID: opt.ShellPID, onEv: opt.OnEvent}
 	vo := vt.Options{Cols: opt.Cols, Rows: opt.Rows, Scrollback: opt.Scrollback, OnEvent: p.onEvent}
@@ -179,6 +188,7 @@ func (t *Tracker) Attach(id string, opt PaneOptions) *Pane {
 	for _, c := range cancels {
 		c()
 	}
+	p.detectAtAttach()
 	return p
 }
 

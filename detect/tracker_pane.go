@@ -37,7 +37,6 @@ type Pane struct {
 	lastLook   time.Time
 	settle     agentstate.Timer
 	settleDue  bool
-	lastProbe  time.Time
 	readSince  bool // printed since the detector last read it
 	readOnce   bool
 	harness    string
@@ -48,13 +47,7 @@ type Pane struct {
 	join       *join
 	lastSearch time.Time
 	searching  bool // a transcript search is out
-	// Detections run unlocked; each is numbered, and a result older than
-	// one already applied is dropped. A pane whose tick detection has not
-	// returned (a stuck /proc read) is skipped by later ticks.
-	detSeq     uint64
-	detApplied uint64
-	tickBusy   bool
-	probeBusy  bool
+	det        detection
 }
 
 // Foreground is the detector's last reading of the pane's foreground
@@ -105,19 +98,12 @@ func (p *Pane) Write(b []byte) (int, error) {
 	if len(p.events) > 0 {
 		p.handleEvents(now)
 	}
-	brief := a.Brief(p.id)
-	p.attribute(brief.Harness)
+	p.attribute(a.Brief(p.id).Harness)
 
-	// The exit/resume probe: an auto-owned pane that printed. It reads
-	// /proc, so it runs unlocked and the looks wait for its answer.
-	probe := brief.Auto && p.shellPID > 0 && now.Sub(p.lastProbe) >= ReconcileInterval && !p.tickBusy && !p.probeBusy
-	var seq uint64
-	if probe {
-		p.lastProbe = now
-		p.probeBusy = true
-		p.detSeq++
-		seq = p.detSeq
-	} else {
+	// A detection the output asks for reads /proc, so it runs unlocked
+	// and the looks wait for its answer (it may attribute the pane).
+	seq := p.detectOnOutput(now)
+	if seq == 0 {
 		p.afterOutput(now)
 	}
 	w := p.takeWork()
@@ -126,25 +112,9 @@ func (p *Pane) Write(b []byte) (int, error) {
 		p.replies.flush()
 	}
 	p.run(w)
-	if !probe {
-		return len(b), nil
+	if seq != 0 {
+		p.detect(seq, detectOutput, func() { p.afterOutput(now) })
 	}
-
-	m, err := p.t.det.Detect(p.shellPID)
-	p.mu.Lock()
-	p.probeBusy = false
-	if p.stopped {
-		p.unlock()
-		return len(b), nil
-	}
-	if err == nil && seq > p.detApplied {
-		p.detApplied = seq
-		p.setForeground(m)
-		a.Reconcile(p.id, sighting(m))
-		p.attribute(a.Brief(p.id).Harness)
-	}
-	p.afterOutput(now)
-	p.unlock()
 	return len(b), nil
 }
 
@@ -357,44 +327,27 @@ func (t *Tracker) lookTitle(m *Manifest, title string, why agentstate.LookReason
 }
 
 // tick is one detection pass over this pane. The /proc read runs
-// unlocked; a pane whose last tick read has not returned is skipped, so
-// one stuck read costs one pass, not every later one.
+// unlocked; a pane whose last read has not returned is skipped (the read
+// out is applied as this tick when it returns), so one stuck read costs
+// one pass, not every later one.
 func (p *Pane) tick(n uint64) {
 	p.mu.Lock()
-	if p.stopped || p.shellPID <= 0 || p.tickBusy {
+	if p.stopped || p.shellPID <= 0 {
 		p.mu.Unlock()
 		return
 	}
-	a := p.t.arb
-	brief := a.Brief(p.id)
-	if !brief.Agent && p.readOnce && !p.readSince && n%quietEvery != 0 {
+	if p.det.busy {
+		p.det.tickOwed = true
+		p.mu.Unlock()
+		return
+	}
+	if !p.t.arb.Brief(p.id).Agent && p.readOnce && !p.readSince && n%quietEvery != 0 {
 		p.mu.Unlock()
 		return // a quiet plain pane: read on every 5th tick only
 	}
-	p.readOnce, p.readSince = true, false
-	p.tickBusy = true
-	p.detSeq++
-	seq := p.detSeq
+	seq := p.startDetect(p.t.clock.Now())
 	p.mu.Unlock()
-
-	m, err := p.t.det.Detect(p.shellPID)
-
-	p.mu.Lock()
-	p.tickBusy = false
-	if p.stopped || err != nil || seq <= p.detApplied {
-		p.unlock()
-		return
-	}
-	p.detApplied = seq
-	p.setForeground(m)
-	a.Detected(p.id, sighting(m))
-	p.attribute(a.Brief(p.id).Harness)
-	p.program.sweepGroups(p)
-	if p.join != nil && p.join.missing > 0 {
-		p.work.read = p.join // a deleted file sends no more events: count on the tick
-	}
-	p.maintainJoin(m)
-	p.unlock()
+	p.detect(seq, detectTick, nil)
 }
 
 // sighting turns a detector match into the arbiter's reading.
@@ -502,6 +455,9 @@ func (p *Pane) stop() []func() {
 	p.fg.Store(nil)
 	if p.settle != nil {
 		p.settle.Stop()
+	}
+	if p.det.timer != nil {
+		p.det.timer.Stop()
 	}
 	p.dropJoin(false)
 	cancels := p.work.cancels
