@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tuios/tuios/internal/e2e"
 )
 
 // run runs Main in-process with a clean config location.
@@ -319,15 +321,10 @@ func TestBinary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	goBin, err := exec.LookPath("go")
-	if err != nil {
+	if _, err := exec.LookPath("go"); err != nil {
 		t.Skipf("no go tool: %v", err)
 	}
-	bin := filepath.Join(t.TempDir(), "tuios")
-	build := exec.Command(goBin, "build", "-o", bin, "github.com/tuios/tuios/cmd/tuios")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := e2e.Binary(t)
 	home := isolate(t)
 	cmd := exec.Command(bin, "risk", "check", "--", "rm", "-rf", "/")
 	cmd.Dir = home

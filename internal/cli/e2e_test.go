@@ -13,12 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
-)
 
-var (
-	binOnce sync.Once
-	binPath string
-	binErr  error
+	"github.com/tuios/tuios/internal/e2e"
 )
 
 // TestMain removes the binary the end-to-end tests built. Run with
@@ -28,32 +24,13 @@ func TestMain(m *testing.M) {
 	if mode := os.Getenv("FAKE_ACP_AGENT"); mode != "" {
 		os.Exit(fakeProtoAgent(mode))
 	}
-	code := m.Run()
-	if binPath != "" {
-		os.RemoveAll(filepath.Dir(binPath))
-	}
-	os.Exit(code)
+	os.Exit(e2e.Main(m))
 }
 
-// tuiosBin builds cmd/tuios once for the end-to-end tests.
+// tuiosBin is cmd/tuios, built once for the end-to-end tests.
 func tuiosBin(t testing.TB) string {
 	t.Helper()
-	binOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "tuios-bin-")
-		if err != nil {
-			binErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "tuios")
-		out, err := exec.Command("go", "build", "-o", binPath, "../../cmd/tuios").CombinedOutput()
-		if err != nil {
-			binErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if binErr != nil {
-		t.Fatal(binErr)
-	}
-	return binPath
+	return e2e.Binary(t)
 }
 
 // env is one isolated tuios world: its own runtime dir (so its own daemon),
@@ -67,23 +44,10 @@ type env struct {
 
 func newEnv(t testing.TB) *env {
 	t.Helper()
-	dir, err := os.MkdirTemp("", "tu")
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := &env{t: t, bin: tuiosBin(t), dir: dir}
-	os.MkdirAll(filepath.Join(dir, "home"), 0o700)
-	os.MkdirAll(filepath.Join(dir, "run"), 0o700)
-	e.vars = []string{
-		"PATH=" + filepath.Dir(e.bin) + ":/usr/local/bin:/usr/bin:/bin",
-		"HOME=" + filepath.Join(dir, "home"),
-		"XDG_RUNTIME_DIR=" + filepath.Join(dir, "run"),
-		"SHELL=/bin/sh", "ENV=", "PS1=$ ", "TERM=xterm-256color",
-	}
-	t.Cleanup(func() {
-		e.run("kill-server")
-		os.RemoveAll(dir)
-	})
+	bin := tuiosBin(t)
+	w := e2e.NewWorld(t, bin)
+	e := &env{t: t, bin: bin, dir: w.Dir, vars: w.Vars}
+	t.Cleanup(func() { e.run("kill-server") })
 	return e
 }
 
