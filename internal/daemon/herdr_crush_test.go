@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // Crush's permission dialog (coordination spec §18.7) in real panes: a
@@ -134,9 +133,15 @@ func TestCrushRespondNeedsACrushProcess(t *testing.T) {
 	if perr == nil || perr.Code != "invalid_params" || !strings.Contains(perr.Message, "no crush process") {
 		t.Fatalf("respond without a crush process: %+v", perr)
 	}
-	time.Sleep(200 * time.Millisecond)
-	if fileExists(filepath.Join(fakeDir, "key")) {
-		t.Fatal("a key was pressed in the look-alike's pane")
+	// The first key the look-alike reads is one typed after the refusal:
+	// the refused respond pressed nothing before it (the pane's input is
+	// one queue).
+	eventually(t, "the look-alike waits for a key", func() bool { return fileExists(filepath.Join(fakeDir, "step1")) })
+	hw.r.must("send-text", map[string]any{"window": f, "text": "z"})
+	var b []byte
+	eventually(t, "the look-alike reads a key", func() bool { b, _ = os.ReadFile(filepath.Join(fakeDir, "key")); return len(b) > 0 })
+	if string(b) != "z" {
+		t.Fatalf("a key (%q) was pressed in the look-alike's pane", b)
 	}
 
 	// The crush-named program: approve presses a.

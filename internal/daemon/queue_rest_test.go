@@ -79,7 +79,11 @@ func TestQueueQuietRestWhereWorkingNeverComes(t *testing.T) {
 	heard := g.clk.Now()
 	g.waitArmed(heard.Add(queueQuiet))
 	g.clk.Advance(queueQuiet - time.Millisecond)
-	time.Sleep(50 * time.Millisecond)
+	// 1 ms short of the silence: its timer still waits, and nothing else
+	// typed the second.
+	if due, armed := g.srv.queue.armedFor(g.w); !armed || !due.Equal(heard.Add(queueQuiet)) {
+		t.Fatalf("1 ms before 5 s of silence the queue's timer is armed %v for %v", armed, due)
+	}
 	if got := g.got(); len(got) != 1 {
 		t.Fatalf("the second went before 5 s of silence: %q", got)
 	}
