@@ -84,6 +84,7 @@ func (p *heldPerson) heldItem(window string) map[string]any {
 // meanwhile), really receives the person's reply-approval, and the tool
 // really runs on allow and does not on deny.
 func TestRealClaudeCodeHoldsApprovalsForTheInbox(t *testing.T) {
+	t.Parallel()
 	in := findClaude(t)
 	if in.stub {
 		t.Skip("this Claude Code install has npm's stub as bin/claude.exe (postinstall not run)")
@@ -258,6 +259,7 @@ const heldPayload = `{"session_id":"s1","cwd":"/tmp","hook_event_name":"Permissi
 // nothing and exits 0, so Claude Code asks in its pane; a decision is
 // printed only when the person made one.
 func TestAgentHookHoldFailsClosed(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	// No daemon.
 	if r := runGuarded(t, e, heldPayload, "agent-hook", "claude-code"); r.code != 0 || r.out != "" || r.err != "" {

@@ -118,6 +118,7 @@ func fresh(t *testing.T) (cmd, marker string) {
 }
 
 func TestSessionsAndWindows(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	if out := e.ok("ls"); !strings.Contains(out, "No sessions") {
 		t.Fatalf("ls on a new daemon: %s", out)
@@ -227,6 +228,7 @@ func TestSessionsAndWindows(t *testing.T) {
 }
 
 func TestPanesTextKeysAndWaits(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	e.ok("wait-for", "session-exists", "-s", "work", "--timeout", "5000")
@@ -297,6 +299,7 @@ func TestPanesTextKeysAndWaits(t *testing.T) {
 }
 
 func TestAgentVerbsAndThePretendAgent(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	var created struct {
@@ -373,6 +376,7 @@ func TestAgentVerbsAndThePretendAgent(t *testing.T) {
 }
 
 func TestAVerbFromInsideAPaneActsOnThatPane(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	e.ok("new-window", "-s", "work", "other") // takes the focus
@@ -443,6 +447,7 @@ func errCode(m map[string]any) string {
 }
 
 func TestProtocolBadInput(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, r := dial(t, e)
 	if m := roundTrip(t, c, r, `{"id":"x","verb":"hello","params":{"protocol":1}}`); m["id"] != "x" || m["result"].(map[string]any)["type"] != "hello" {
@@ -480,6 +485,7 @@ func TestProtocolBadInput(t *testing.T) {
 }
 
 func TestConcurrentReportersLoseNothing(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	ids := make([]string, 20)
@@ -539,6 +545,7 @@ func TestConcurrentReportersLoseNothing(t *testing.T) {
 }
 
 func TestNoDaemonExitsThree(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	open := filepath.Join(e.dir, "open")
 	os.Mkdir(open, 0o755)
@@ -550,6 +557,7 @@ func TestNoDaemonExitsThree(t *testing.T) {
 }
 
 func TestStaleSocketIsReplacedAndALiveOneKept(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	os.MkdirAll(filepath.Dir(e.socket()), 0o700)
 	ln, err := net.Listen("unix", e.socket())
@@ -566,6 +574,7 @@ func TestStaleSocketIsReplacedAndALiveOneKept(t *testing.T) {
 }
 
 func TestSkillAndHelp(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	out := e.ok("--skill")
 	for _, want := range []string{"TUIOS_PANE_ID", "wait-for", "set-agent-state", "list-agents"} {
@@ -585,6 +594,7 @@ func TestSkillAndHelp(t *testing.T) {
 }
 
 func TestEveryPaneKnowsWhereItIs(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	var created struct {
 		WindowID string `json:"window_id"`
@@ -604,6 +614,7 @@ func TestEveryPaneKnowsWhereItIs(t *testing.T) {
 }
 
 func TestASlowSubscriberIsToldWhatItMissed(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	big := filepath.Join(e.dir, "big.txt")
@@ -637,6 +648,7 @@ func md5sum(s string) [16]byte { return md5.Sum([]byte(s)) }
 
 // The README's main command.
 func TestDemo(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	r := e.run("demo")
 	if r.code != 0 {

@@ -34,6 +34,7 @@ func transcriptFixture(t *testing.T, e *env) string {
 // file's path; --json, --limit and --after work; a program in a pane and a
 // shell without the switch are refused.
 func TestAgentTranscriptCommand(t *testing.T) {
+	t.Parallel()
 	plain := newEnv(t)
 	plain.ok("new", "--detach", "work")
 	transcriptFixture(t, plain)
@@ -104,6 +105,7 @@ func jsonInt(n int64) string {
 // prompt, the tool call, its result, the diff of the new file and the
 // answer.
 func TestAgentTranscriptOfARealClaudeCode(t *testing.T) {
+	t.Parallel()
 	in := findClaude(t)
 	if in.stub {
 		t.Skip("the npm install's postinstall did not run")

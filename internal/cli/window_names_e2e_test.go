@@ -31,6 +31,7 @@ func (e *env) getWindow(addr string) windowRow {
 // and the automatic name ("tuios", the program) of the other. The title
 // stays its own field and does change.
 func TestNamesStayPutWhileTheTitleSpins(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	agent := []string{e.bin, "pretend-agent", "-prompt=false", "-steps", "60", "-step", "100ms", "-exit"}
@@ -89,6 +90,7 @@ func TestNamesStayPutWhileTheTitleSpins(t *testing.T) {
 // automatic-rename does: a shell window reads sh, then the program it
 // runs, then sh again once that exits; a name given never moves.
 func TestAnAutomaticNameFollowsTheProgram(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	id := e.getWindow("0").WindowID
@@ -136,6 +138,7 @@ func TestAnAutomaticNameFollowsTheProgram(t *testing.T) {
 // the interpreter tmux would show: codex runs as `node .../bin/codex`
 // with the native codex behind it; the pane reads codex.
 func TestANodeAgentIsNamedByItsCommand(t *testing.T) {
+	t.Parallel()
 	a := findNPMAgent(t, "@openai/codex", "codex")
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")

@@ -138,6 +138,7 @@ func windowsOf(t *testing.T, r *rpc, session string) []windowRow {
 }
 
 func TestResizeRetilesAndSizesThePTYs(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	a := str(r.must("new-session", map[string]any{"name": "t"})["window_id"])
@@ -184,6 +185,7 @@ func TestResizeRetilesAndSizesThePTYs(t *testing.T) {
 }
 
 func TestAttachStreamSendsLayoutThenChangedRows(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	id := str(r.must("new-session", map[string]any{"name": "s"})["window_id"])
@@ -242,6 +244,7 @@ func TestAttachStreamSendsLayoutThenChangedRows(t *testing.T) {
 }
 
 func TestAttachStreamZoom(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	a := str(r.must("new-session", map[string]any{"name": "z", "cols": 100, "rows": 30})["window_id"])
@@ -278,6 +281,7 @@ func TestAttachStreamZoom(t *testing.T) {
 }
 
 func TestAttachStreamBadInput(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	if _, err := r.call("attach", map[string]any{"stream": true}); err == nil || err.Code != proto.CodeSessionNotFound {
@@ -308,6 +312,7 @@ func TestAttachStreamBadInput(t *testing.T) {
 }
 
 func TestAttachStreamEndsWhenTheDaemonStops(t *testing.T) {
+	t.Parallel()
 	srv, sock := server(t)
 	r := dialRPC(t, sock)
 	r.must("new-session", map[string]any{"name": "q", "argv": []string{"/bin/cat"}})
@@ -322,6 +327,7 @@ func TestAttachStreamEndsWhenTheDaemonStops(t *testing.T) {
 
 // A client that half-closes its side is detached with a last line.
 func TestAttachStreamDetachOnHalfClose(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	r.must("new-session", map[string]any{"name": "h", "argv": []string{"/bin/cat"}})
@@ -390,6 +396,7 @@ func TestAttachStreamAFloodingPaneWithASlowClient(t *testing.T) {
 // A client that stops reading while its pane floods is dropped once a
 // frame has waited the write timeout, and the daemon goes on answering.
 func TestAttachStreamDropsAClientThatDoesNotRead(t *testing.T) {
+	t.Parallel()
 	srv, sock := server(t)
 	srv.attach.writeWait.Store(int64(300 * time.Millisecond))
 	r := dialRPC(t, sock)
@@ -415,6 +422,7 @@ func TestAttachStreamDropsAClientThatDoesNotRead(t *testing.T) {
 
 // No timer ticks for an idle stream: it sends nothing at all.
 func TestAttachStreamIsSilentWhenIdle(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	id := str(r.must("new-session", map[string]any{"name": "i", "argv": []string{"/bin/cat"}})["window_id"])

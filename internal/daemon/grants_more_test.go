@@ -21,6 +21,7 @@ const keyEcho = `stty raw -echo; while :; do k=$(dd bs=1 count=1 2>/dev/null | o
 // more than it holds, and without admin only its own grants and only
 // fewer. TUIOS_PANE_GRANTS and pane-grants say what a pane holds.
 func TestSetPaneGrantsRules(t *testing.T) {
+	t.Parallel()
 	_, sock := serverWith(t, func(o *Options) { o.Config = strictFile("read", "write") })
 	person := dialRPC(t, sock)
 	person.must("new-session", map[string]any{"name": "w", "argv": []string{"/bin/sh", "-c", quietSleeper}})
@@ -131,6 +132,7 @@ func TestSetPaneGrantsRules(t *testing.T) {
 // Grants are saved with the window: a restored pane holds what it was
 // given, and its new shell is told so.
 func TestGrantsSurviveARestart(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	sock, state := filepath.Join(dir, "s", "tuios.sock"), filepath.Join(dir, "home", "state")
 	srv := daemonAt(t, sock, state, strictFile("read"))
@@ -156,6 +158,7 @@ func TestGrantsSurviveARestart(t *testing.T) {
 // one); a narrowing then a widening back does not widen. A daemon that
 // starts wider than its last run says so.
 func TestGrantsChangesThatWait(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	home := filepath.Join(dir, "home")
 	cfgPath := filepath.Join(home, ".config", "tuios", "config.toml")
@@ -277,6 +280,7 @@ func TestGrantsChangesThatWait(t *testing.T) {
 // start one while another still applies) never widen: once an edit
 // narrowed the grants, no later reading puts back what it took.
 func TestGrantsOverlappingReadingsOfTheFileNeverWiden(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	home := filepath.Join(dir, "home")
 	cfgPath := filepath.Join(home, ".config", "tuios", "config.toml")
@@ -316,6 +320,7 @@ func TestGrantsOverlappingReadingsOfTheFileNeverWiden(t *testing.T) {
 // before its entry came up has it dropped, nothing typed; the same entry
 // from a pane that still may is typed.
 func TestQueueTypesAsWhoQueuedIt(t *testing.T) {
+	t.Parallel()
 	_, sock := serverWith(t, func(o *Options) { o.Config = strictFile("read", "write") })
 	person := dialRPC(t, sock)
 	person.must("new-session", map[string]any{"name": "w", "argv": []string{"env", "TUIOS_AGENT=claude-code", "/bin/sh", "-c", keyEcho}})
@@ -347,6 +352,7 @@ func TestQueueTypesAsWhoQueuedIt(t *testing.T) {
 // arbiter itself: a target on a prompt the call's check had not heard of
 // is not typed into by a pane without respond; with respond it is.
 func TestWritePathChecksThePromptAgain(t *testing.T) {
+	t.Parallel()
 	srv, sock := serverWith(t, func(o *Options) { o.Config = strictFile("read", "write") })
 	person := dialRPC(t, sock)
 	person.must("new-session", map[string]any{"name": "w", "argv": []string{"/bin/sh", "-c", keyEcho}})
@@ -383,6 +389,7 @@ func TestWritePathChecksThePromptAgain(t *testing.T) {
 // the caller's session, read_only types nothing, and a second call may
 // not undo either.
 func TestRestrictConnection(t *testing.T) {
+	t.Parallel()
 	_, sock := serverWith(t, nil) // open: every pane holds admin
 	person := dialRPC(t, sock)
 	person.must("new-session", map[string]any{"name": "a", "argv": []string{"/bin/sh", "-c", quietSleeper}})

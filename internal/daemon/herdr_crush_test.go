@@ -85,6 +85,7 @@ func crushPane(hw *herdrWorld, session string, argv ...string) string {
 }
 
 func TestCrushWorkingWhileTheDialogIsUpKeepsNeedsInput(t *testing.T) {
+	t.Parallel()
 	hw := newHerdrWorld(t, "")
 	dir, prog := crushStandIn(t, "crush", true)
 	a := crushPane(hw, "work", prog)
@@ -117,6 +118,7 @@ func TestCrushWorkingWhileTheDialogIsUpKeepsNeedsInput(t *testing.T) {
 }
 
 func TestCrushRespondNeedsACrushProcess(t *testing.T) {
+	t.Parallel()
 	hw := newHerdrWorld(t, "")
 	person := personRPC(t, hw.sock)
 
@@ -166,6 +168,7 @@ func TestCrushRespondNeedsACrushProcess(t *testing.T) {
 // crushAmong: a crush in the pane's tree or its foreground group counts;
 // one elsewhere does not.
 func TestCrushAmongTheProcessTable(t *testing.T) {
+	t.Parallel()
 	table := map[int]procRow{
 		10: {comm: "sh", ppid: 1, pgrp: 10},
 		11: {comm: "node", ppid: 10, pgrp: 11},

@@ -7,6 +7,7 @@ import (
 )
 
 func TestTile(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name             string
 		n, cols, rows, z int
@@ -40,6 +41,7 @@ func TestTile(t *testing.T) {
 // count and size a client may send (within the area's bounds when it is
 // at least the minimum).
 func TestTileInvariants(t *testing.T) {
+	t.Parallel()
 	for n := 1; n <= 12; n++ {
 		for _, size := range [][2]int{{80, 24}, {8, 4}, {200, 50}, {1000, 1000}, {9, 3}, {33, 7}} {
 			cols, rows := size[0], size[1]

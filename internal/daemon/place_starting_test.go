@@ -37,6 +37,7 @@ func notYet[T any](t *testing.T, placed <-chan T, what string) {
 // and lists it a moment later): it is placed in that window once it is
 // there, never as a caller in no pane.
 func TestAPaneProcessThatCallsWhileItsWindowStartsIsPlacedInIt(t *testing.T) {
+	t.Parallel()
 	srv, _ := server(t)
 
 	// The shell's pid is registered, the window not listed yet.

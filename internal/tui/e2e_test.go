@@ -124,6 +124,7 @@ func (w *world) waitFor(target, re string) string {
 }
 
 func TestAttachTypeDetachReattach(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.ok("new", "--detach", "s")
 	w.start("c", w.bin+" attach -t s")
@@ -152,6 +153,7 @@ func TestAttachTypeDetachReattach(t *testing.T) {
 }
 
 func TestAttachASCIIOnly(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.ok("new", "--detach", "s")
 	w.ok("set-agent-state", "needs_input", "-s", "s", "-w", "0")
@@ -163,6 +165,7 @@ func TestAttachASCIIOnly(t *testing.T) {
 }
 
 func TestAttachDaemonGone(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.ok("new", "--detach", "s")
 	w.start("c", w.bin+" attach -t s")

@@ -24,6 +24,7 @@ import (
 // pane's foreground every 2 s, a few wakeups each): it is turned off
 // here, so that anything else that ticks shows.
 func TestAttachedIdleWakesNothing(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	conf := filepath.Join(w.dir, "home", ".config", "tuios")
 	os.MkdirAll(conf, 0o700)
@@ -181,6 +182,7 @@ func (w *world) daemonPID() int {
 // TestAttachResize: the client follows its terminal's size (SIGWINCH)
 // and tells the daemon, which resizes the pane.
 func TestAttachResize(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.ok("new", "--detach", "s")
 	w.start("c", w.bin+" attach -t s")
@@ -201,6 +203,7 @@ func TestAttachResize(t *testing.T) {
 // TestAttachSIGTERM: a client told to stop detaches and gives the
 // terminal back, as on prefix d.
 func TestAttachSIGTERM(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.ok("new", "--detach", "s")
 	w.start("c", w.bin+" attach -t s")
