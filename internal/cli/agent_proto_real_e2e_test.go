@@ -182,7 +182,6 @@ func logTraceLatency(t *testing.T, path string) {
 }
 
 func TestRealGeminiCLIOverACP(t *testing.T) {
-	t.Parallel()
 	in := findGemini(t)
 	t.Logf("Gemini CLI %s", in.version)
 	runRealProto(t, realProto{protocol: "acp", command: in.shim + " --acp", gemini: true,
@@ -221,7 +220,6 @@ func writeHome(t *testing.T, e *env, rel, body string) {
 // Qwen Code 0.15.10 over ACP (qwen --acp), its OpenAI-compatible provider
 // the Chat Completions stand-in; settings as TestRealQwenCodeHoldsApprovalsForTheInbox found.
 func TestRealQwenCodeOverACP(t *testing.T) {
-	t.Parallel()
 	q := findNPMAgent(t, "@qwen-code/qwen-code", "qwen")
 	t.Logf("Qwen Code %s", q.version)
 	runRealProto(t, realProto{protocol: "acp", command: q.shim + " --acp",
@@ -238,7 +236,6 @@ func TestRealQwenCodeOverACP(t *testing.T) {
 // opencode 1.18.33 over ACP (opencode acp), its provider the Chat
 // Completions stand-in and bash set to ask, as the hooks test has it.
 func TestRealOpencodeOverACP(t *testing.T) {
-	t.Parallel()
 	a := findNPMAgent(t, "opencode-ai", "opencode")
 	t.Logf("opencode %s", a.version)
 	runRealProto(t, realProto{protocol: "acp", command: a.shim + " acp",
@@ -265,7 +262,6 @@ func TestRealOpencodeOverACP(t *testing.T) {
 // sandbox, so a command the model asks to run outside it waits for
 // approval (what TestRealCodexReportsThroughItsHooks found).
 func TestRealCodexOverAppServer(t *testing.T) {
-	t.Parallel()
 	cx := findNPMAgent(t, "@openai/codex", "codex")
 	if bins, _ := filepath.Glob(filepath.Join(cx.prefix, "node_modules", "@openai", "codex-*", "vendor", "*", "bin", "codex")); len(bins) == 0 {
 		t.Skipf("the Codex install under %s has no native binary", cx.prefix)
@@ -300,7 +296,6 @@ trust_level = "trusted"
 // which runs Claude Code through its agent SDK), the Messages stand-in its
 // API.
 func TestRealClaudeCodeOverACP(t *testing.T) {
-	t.Parallel()
 	a := findNPMAgent(t, "@zed-industries/claude-code-acp", "claude-code-acp")
 	t.Logf("claude-code-acp %s", a.version)
 	runRealProto(t, realProto{protocol: "acp", command: a.shim,
@@ -329,7 +324,6 @@ func TestRealClaudeCodeOverACP(t *testing.T) {
 // working: the transcript's working claim was never lent to the screen
 // rule that fired; without -race it reads needs_input at once.)
 func TestRealAgentsScreenReadLatency(t *testing.T) {
-	t.Parallel()
 	if os.Getenv("TUIOS_MEASURE_SCREEN_READ") == "" {
 		t.Skip("a measurement: set TUIOS_MEASURE_SCREEN_READ=1 to run it")
 	}

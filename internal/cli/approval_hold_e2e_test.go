@@ -84,7 +84,6 @@ func (p *heldPerson) heldItem(window string) map[string]any {
 // meanwhile), really receives the person's reply-approval, and the tool
 // really runs on allow and does not on deny.
 func TestRealClaudeCodeHoldsApprovalsForTheInbox(t *testing.T) {
-	t.Parallel()
 	in := findClaude(t)
 	if in.stub {
 		t.Skip("this Claude Code install has npm's stub as bin/claude.exe (postinstall not run)")

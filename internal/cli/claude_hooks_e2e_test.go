@@ -17,7 +17,6 @@ import (
 // permission request, done at the end. Then uninstall gives the settings
 // file back as it was.
 func TestRealClaudeCodeReportsThroughItsHooks(t *testing.T) {
-	t.Parallel()
 	in := findClaude(t)
 	if in.stub {
 		t.Skip("this Claude Code install has npm's stub as bin/claude.exe (postinstall not run)")

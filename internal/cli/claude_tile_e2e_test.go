@@ -22,7 +22,6 @@ import (
 // working over its permission dialog (issue 27 item 2), so the screen
 // alone is covered by the pretend agent's tests.
 func TestRealClaudeCodeRiskyPromptInAShortTile(t *testing.T) {
-	t.Parallel()
 	in := findClaude(t)
 	if in.stub {
 		t.Skip("this Claude Code install has npm's stub as bin/claude.exe (postinstall not run)")

@@ -77,7 +77,6 @@ func seedGeminiHome(t *testing.T, home, work string) {
 // the screen nor in what the model is sent. Then uninstall gives the
 // settings file back byte for byte.
 func TestRealGeminiCLIReportsThroughItsHooks(t *testing.T) {
-	t.Parallel()
 	in := findGemini(t)
 	const marker = "tuios-hook-e2e"
 	const answer = "Done: made.txt is written."

@@ -19,7 +19,6 @@ import (
 // prompt meanwhile (it is the fallback), so the test never touches the
 // pane between the prompt and the reply.
 func TestRealOpencodeHoldsApprovalsForTheInbox(t *testing.T) {
-	t.Parallel()
 	oc := findNPMAgent(t, "opencode-ai", "opencode")
 	if !isELF(oc.shim) {
 		t.Skip("this opencode install has no native binary at bin/opencode.exe (its postinstall did not run)")
@@ -30,7 +29,6 @@ func TestRealOpencodeHoldsApprovalsForTheInbox(t *testing.T) {
 
 // Kilo loads the same plugin; its permission reply is opencode's.
 func TestRealKiloHoldsApprovalsForTheInbox(t *testing.T) {
-	t.Parallel()
 	k := findNPMAgent(t, "@kilocode/cli", "kilo")
 	opencodeLikeHeld(t, k, opencodeLike{harness: "kilo", dir: ".config/kilo", config: "kilo.json",
 		schema: "https://kilo.ai/config.json", env: "KILO_"})

@@ -30,7 +30,6 @@ import (
 // registry into ~/.config/opencode before it loads plugins, so its first
 // start takes 10 to 25 s.
 func TestRealOpencodeReportsThroughItsPlugin(t *testing.T) {
-	t.Parallel()
 	oc := findNPMAgent(t, "opencode-ai", "opencode")
 	if !isELF(oc.shim) {
 		t.Skip("this opencode install has no native binary at bin/opencode.exe (its postinstall did not run)")
@@ -43,7 +42,6 @@ func TestRealOpencodeReportsThroughItsPlugin(t *testing.T) {
 // reads kilo.json there (Kilo 7.8.1, which calls itself 7.7.9); its
 // variables are opencode's with KILO_ for OPENCODE_.
 func TestRealKiloReportsThroughItsPlugin(t *testing.T) {
-	t.Parallel()
 	k := findNPMAgent(t, "@kilocode/cli", "kilo")
 	opencodeLikeTurn(t, k, opencodeLike{harness: "kilo", dir: ".config/kilo", config: "kilo.json",
 		schema: "https://kilo.ai/config.json", env: "KILO_"})

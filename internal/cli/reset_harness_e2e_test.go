@@ -15,7 +15,6 @@ import (
 // harness_id never reads empty after the reset (issue: it stayed empty
 // for 5 s and more).
 func TestAFullResetKeepsTheHarness(t *testing.T) {
-	t.Parallel()
 	inst := findClaude(t)
 	api, err := standin.Start(standin.Options{})
 	if err != nil {

@@ -105,7 +105,6 @@ func jsonInt(n int64) string {
 // prompt, the tool call, its result, the diff of the new file and the
 // answer.
 func TestAgentTranscriptOfARealClaudeCode(t *testing.T) {
-	t.Parallel()
 	in := findClaude(t)
 	if in.stub {
 		t.Skip("the npm install's postinstall did not run")

@@ -219,7 +219,6 @@ func endTurnAt(t *testing.T, transcript string) time.Time {
 }
 
 func TestRealClaudeCodeTurnEndsDoneFromItsTranscript(t *testing.T) {
-	t.Parallel()
 	in := findClaude(t)
 	t.Logf("Claude Code %s from %s (postinstall ran: %v)", in.version, in.prefix, !in.stub)
 	shapes := []struct {

@@ -19,7 +19,6 @@ func singleQuoted(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\
 // transcript by the session Claude Code's session file names for its
 // process, wherever that transcript is.
 func TestRealClaudeCodeTurnInAnyFolder(t *testing.T) {
-	t.Parallel()
 	in := findClaude(t)
 	npm := func(t *testing.T, home, scratch string) string {
 		if in.stub {
