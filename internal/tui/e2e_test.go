@@ -89,7 +89,16 @@ func (w *world) start(name, line string) {
 func (w *world) startAt(name string, cols, rows int, line string) {
 	w.t.Helper()
 	script := line + `; echo "exit=$?"; stty -a | tr ' ;' '\n\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\n' ' '; echo; sleep 600`
-	if out, err := w.tmuxRun("new-session", "-d", "-x", strconv.Itoa(cols), "-y", strconv.Itoa(rows), "-s", name, "sh", "-c", script); err != nil {
+	args := []string{"new-session", "-d", "-x", strconv.Itoa(cols), "-y", strconv.Itoa(rows), "-s", name, "sh", "-c", script}
+	out, err := w.tmuxRun(args...)
+	// A test that killed its last session left a tmux server on its way
+	// out; a client that reached it as it went finds it gone, and the
+	// next one starts a new server.
+	for try := 0; err != nil && strings.Contains(out, "server exited unexpectedly") && try < 20; try++ {
+		time.Sleep(50 * time.Millisecond)
+		out, err = w.tmuxRun(args...)
+	}
+	if err != nil {
 		w.t.Fatalf("tmux new-session: %v %s", err, out)
 	}
 }
