@@ -183,7 +183,7 @@ func (p *mcpPeer) toolNames() map[string]map[string]any {
 	return names
 }
 
-var typingTools = []string{"tuios_send_text", "tuios_send_keys", "tuios_ask_agent", "tuios_respond"}
+var typingTools = []string{"tuios_send_text", "tuios_send_keys", "tuios_ask_agent", "tuios_respond", "tuios_fan"}
 
 // C1: without --write no tool types into a pane; with it they are there,
 // marked destructive. Schemas come from list-verbs, human_nonce never.
@@ -195,7 +195,7 @@ func TestMCPToolsListWithoutAndWithWrite(t *testing.T) {
 		t.Fatalf("negotiated %v, want the client's 2025-06-18", v)
 	}
 	names := ro.toolNames()
-	for _, n := range append(typingTools, "tuios_fan") {
+	for _, n := range typingTools {
 		if names[n] != nil {
 			t.Errorf("without --write tools/list offers %s", n)
 		}
@@ -234,8 +234,8 @@ func TestMCPToolsListWithoutAndWithWrite(t *testing.T) {
 			t.Errorf("with --write %s: %v", n, names[n])
 		}
 	}
-	if names["tuios_fan"] != nil {
-		t.Error("tuios_fan is listed; this version has no fan verb")
+	if fan := names["tuios_fan"]; fan == nil || fan["inputSchema"].(map[string]any)["properties"].(map[string]any)["count"] == nil {
+		t.Errorf("tuios_fan: %v", fan)
 	}
 	props := names["tuios_respond"]["inputSchema"].(map[string]any)["properties"].(map[string]any)
 	if props["human_nonce"] != nil || props["action"] == nil {

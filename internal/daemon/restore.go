@@ -19,7 +19,8 @@ import (
 )
 
 // Session restore: the daemon keeps a file of its sessions and windows
-// (names, ids, workspaces, sizes, working directories) and, when it starts
+// (names, ids, workspaces, sizes, working directories, each workspace's
+// splits) and, when it starts
 // again, brings them back with a fresh shell in each window, started in
 // the directory the window was last in and with TUIOS_RESTORED=1. Window
 // and session ids come back, so a script holding one still finds its
@@ -64,6 +65,13 @@ type savedSession struct {
 	Zoomed    bool           `json:"zoomed,omitempty"`
 	Floating  bool           `json:"floating,omitempty"` // set-layout --tiling false
 	Windows   []savedWindow  `json:"windows"`
+	// Layouts are the workspaces' splits (layout_tree.go), by window id.
+	Layouts []savedWorkspaceLayout `json:"layouts,omitempty"`
+}
+
+type savedWorkspaceLayout struct {
+	Workspace int        `json:"workspace"`
+	Root      *savedNode `json:"root"`
 }
 
 type savedWindow struct {
@@ -174,6 +182,12 @@ func (s *Server) layoutToSave() savedLayout {
 			}
 			sv.Windows = append(sv.Windows, sw)
 		}
+		syncLayouts(ss) // layout.go
+		for i, t := range ss.layouts {
+			if t != nil && t.len() > 0 {
+				sv.Layouts = append(sv.Layouts, savedWorkspaceLayout{Workspace: i + 1, Root: t.save()})
+			}
+		}
 		out.Sessions = append(out.Sessions, sv)
 	}
 	for i := range out.Sessions {
@@ -275,6 +289,7 @@ func (s *Server) restoreSession(sv savedSession, room int) int {
 	}
 	s.mu.Unlock()
 	n := 0
+	back := map[string]*Window{} // saved id -> the window that came back for it
 	for _, sw := range sv.Windows {
 		if n >= room {
 			break
@@ -306,6 +321,7 @@ func (s *Server) restoreSession(sv savedSession, room int) int {
 			continue
 		}
 		n++
+		back[sw.ID] = w
 		s.resume.restored(w, sw.AgentSessionID, sw.AgentHarness, sw.AgentLive) // resume.go
 		s.mu.Lock()
 		w.minimized = sw.Minimized
@@ -318,9 +334,34 @@ func (s *Server) restoreSession(sv savedSession, room int) int {
 	if sv.Workspace >= 1 && sv.Workspace <= Workspaces {
 		ss.workspace = sv.Workspace
 	}
+	restoreLayouts(ss, sv.Layouts, back)
 	s.mu.Unlock()
 	s.retile(ss)
 	return n
+}
+
+// restoreLayouts puts back the workspaces' splits, each leaf naming a
+// window that came back on that workspace; what the file claims beyond
+// that is dropped (loadLayoutTree), and windows a tree does not name are
+// placed automatically. Called with s.mu held.
+func restoreLayouts(ss *Session, saved []savedWorkspaceLayout, back map[string]*Window) {
+	for _, sl := range saved {
+		ws := sl.Workspace
+		if ws < 1 || ws > Workspaces {
+			continue
+		}
+		t := loadLayoutTree(sl.Root, func(id string) (string, bool) {
+			w := back[id]
+			if w == nil || w.workspace != ws || w.popup != nil || indexOf(ss.windows, w) < 0 {
+				return "", false
+			}
+			return w.ID, true
+		}, 2*maxRestoreWindows)
+		if t != nil {
+			ss.layouts[ws-1] = t
+		}
+	}
+	syncLayouts(ss)
 }
 
 func clampSize(n, def int) int {

@@ -142,6 +142,7 @@ type Server struct {
 	outbox *outbox     // mail waiting for other hosts (outbox.go); set in New, never changed
 	follow *hostFollow // the Inbox's mirror of linked hosts (host_follow.go); set in New, never changed
 	asks   *asks       // ask-human questions (verbs_ask.go); set in New, never changed
+	wts    *worktrees  // the worktrees and fans tuios made (worktrees.go); set in New, never changed
 	// editMu makes one edit of the config file at a time (set-config):
 	// each reads the file, edits it and renames the result over it.
 	editMu sync.Mutex
@@ -259,6 +260,7 @@ func New(opt Options) (*Server, error) {
 	s.mail = &mailer{s: s}
 	s.queue = newReplyQueue(s)
 	s.review = newReviewer(s)
+	s.wts = newWorktrees(s)
 	s.resp = s.newResponder()
 	s.asks = &asks{s: s, open: map[string]*askRec{}, ended: map[string]*askRec{}}
 	s.asks.follow()
@@ -375,6 +377,7 @@ func (s *Server) Listen() error {
 // no shells.
 func (s *Server) comeBack() {
 	s.rest.restore()
+	s.wts.load() // worktrees.go: the fan groups of the sessions that came back
 	s.rest.followLayout()
 	s.att.load(func(session, window string) bool { // only panes that came back
 		s.mu.Lock()

@@ -18,11 +18,10 @@
 // at a client. What a tool does comes from its verb's declaration in the
 // daemon's verb table (list-verbs' access): a verb that types into panes
 // makes a tool offered only with Options.Write and marked destructive
-// (send_text, send_keys, ask_agent, respond today), a verb that changes
-// nothing a read-only tool. By default the tools only read panes, wait,
-// report the caller's own state and meta, and send and read mail. The fan
-// tool of the docs is not in this version: there is no fan verb for it to
-// run.
+// (send_text, send_keys, ask_agent, respond and fan: fan types its prompt
+// into the agents it starts), a verb that changes nothing a read-only
+// tool. By default the tools only read panes, wait, report the caller's
+// own state and meta, and send and read mail.
 //
 // A call opens its own connection to the daemon with the normal client
 // and first narrows it with restrict-connection: scope own (the session

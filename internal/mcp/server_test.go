@@ -101,12 +101,12 @@ func TestStructuredContentFromJune2025(t *testing.T) {
 
 func TestUnknownToolAndMethod(t *testing.T) {
 	a := serve(t,
-		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"tuios_fan","arguments":{}}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"tuios_no_such_tool","arguments":{}}}`,
 		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"tuios_respond","arguments":{}}}`,
 		`{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{}}`,
 		`{"jsonrpc":"2.0","id":4,"method":"ping"}`)
 	if e := a[0]["error"].(map[string]any); e["code"] != float64(codeInvalidParams) {
-		t.Errorf("tuios_fan: %v", a[0])
+		t.Errorf("an unknown tool: %v", a[0])
 	}
 	// Whether a tool types is the daemon's word (list-verbs): with no
 	// daemon to ask, a known tool is a tool error, not an unknown one.
