@@ -503,6 +503,13 @@ func (a *Arbiter) write(p *pane, r Report, msg string, kind Kind, harness string
 	p.message = msg
 	p.kind = kind
 	p.kindIn = r.Kind
+	if r.State == Idle && r.SessionID != "" && r.SessionID != p.sessionID {
+		// A session the pane did not have says it is at its prompt (a
+		// hook's SessionStart: the agent's first word, /clear, a new
+		// conversation): whatever the pane read as work before was no
+		// turn of this session's, and it finishes none (turns.go).
+		p.inTurn = false
+	}
 	if r.SessionID != "" {
 		p.sessionID = r.SessionID
 		p.sessionHarness = harness

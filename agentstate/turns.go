@@ -18,6 +18,12 @@ import "time"
 // it has been since it started (a hook's SessionStart), and counting that
 // as a finished turn would mark a fresh agent as done with something the
 // moment it took longer than MinTurn to start.
+//
+// Nor does a session the pane did not have finish a turn by saying idle
+// (write drops the turn): its SessionStart may come late, after other
+// sources said the agent works (Codex starts its session, and runs the
+// hook, only as the first turn begins), and what they read was not a
+// turn of that session.
 func (a *Arbiter) turn(p *pane, old, next State, now, end time.Time) {
 	if old == next {
 		return

@@ -2,9 +2,10 @@ package detect
 
 import (
 	"fmt"
-	"github.com/tuios/tuios/vt"
 	"strconv"
 	"strings"
+
+	"github.com/tuios/tuios/vt"
 )
 
 // ScreenExplanation is the data of explain-agent-screen: the tail

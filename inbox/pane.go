@@ -1,10 +1,10 @@
 package inbox
 
 import (
-	"github.com/tuios/tuios/internal/safetext"
 	"slices"
 
 	"github.com/tuios/tuios/agentstate"
+	"github.com/tuios/tuios/internal/safetext"
 	"github.com/tuios/tuios/review"
 )
 

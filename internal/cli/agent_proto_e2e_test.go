@@ -91,6 +91,7 @@ func (p *protoPane) typePrompt(text string) {
 // (it does not); one answered in the pane with 1 after the dwell; Ctrl+C
 // cancels a running turn (idle); Ctrl+D quits and the window closes.
 func TestProtocolPaneFakeACPAgent(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	work := e.workDir()
 	p, res := startFakeProto(t, e, "ok")
@@ -237,6 +238,7 @@ func TestProtocolPaneFakeACPAgent(t *testing.T) {
 // Agents that break the protocol: each leaves the pane errored with the
 // reason, drawn in the pane, and the daemon answering as before.
 func TestProtocolPaneBadAgents(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		mode, prompt, reason string
 		flags                []string
@@ -289,6 +291,7 @@ func regexpQuote(s string) string { return regexp.QuoteMeta(s) }
 // the pane reports it is at rest), ask-agent's question and its answer;
 // and respond answers its held permission request.
 func TestProtocolPaneTakesPromptQueueAskAndRespond(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	work := e.workDir()
 	p, res := startFakeProto(t, e, "ok", "--prompt", "first things first")

@@ -13,7 +13,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/tuios/tuios/internal/proto"
 	"io"
 	"slices"
 	"sort"
@@ -21,6 +20,7 @@ import (
 
 	"github.com/spf13/pflag"
 	"github.com/tuios/tuios/internal/fuzzy"
+	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/internal/version"
 	"github.com/tuios/tuios/vt"
 )

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tuios/tuios/internal/e2e"
 	"github.com/tuios/tuios/internal/pretend"
 )
 
@@ -322,15 +323,10 @@ func TestBinary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	goBin, err := exec.LookPath("go")
-	if err != nil {
+	if _, err := exec.LookPath("go"); err != nil {
 		t.Skipf("no go tool: %v", err)
 	}
-	bin := filepath.Join(t.TempDir(), "tuios")
-	build := exec.Command(goBin, "build", "-o", bin, "github.com/tuios/tuios/cmd/tuios")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := e2e.Binary(t)
 	home := isolate(t)
 	cmd := exec.Command(bin, "risk", "check", "--", "rm", "-rf", "/")
 	cmd.Dir = home

@@ -189,6 +189,7 @@ var typingTools = []string{"tuios_send_text", "tuios_send_keys", "tuios_ask_agen
 // C1: without --write no tool types into a pane; with it they are there,
 // marked destructive. Schemas come from list-verbs, human_nonce never.
 func TestMCPToolsListWithoutAndWithWrite(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ro := startMCP(t, e)
 	if v := ro.initialize("2025-06-18")["protocolVersion"]; v != "2025-06-18" {
@@ -249,6 +250,7 @@ func TestMCPToolsListWithoutAndWithWrite(t *testing.T) {
 // Malformed lines, batches, unknown methods, a line over 1 MiB: each gets
 // its JSON-RPC answer and the server reads on.
 func TestMCPMalformedLinesAndBatches(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	p := startMCP(t, e)
 	p.sendLine(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05"}`)
@@ -306,6 +308,7 @@ func TestMCPMalformedLinesAndBatches(t *testing.T) {
 // not_human (C3); another session is out of scope; a cancelled wait ends
 // without an answer.
 func TestMCPInAPane(t *testing.T) {
+	t.Parallel()
 	e := shellRespondEnv(t) // session work; respond_from_shell does not help a pane
 	e.pretendOnPrompt("agent")
 	e.ok("new", "--detach", "other")
@@ -414,6 +417,7 @@ func TestMCPInAPane(t *testing.T) {
 // integration install claude-code --mcp / --mcp-write registers tuios mcp
 // in ~/.claude.json, and uninstall --mcp gives the file back.
 func TestMCPIntegrationInstall(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	home := filepath.Join(e.dir, "home")
 	if err := os.MkdirAll(filepath.Join(home, ".claude"), 0o700); err != nil {
@@ -477,6 +481,7 @@ func TestMCPIntegrationInstall(t *testing.T) {
 // Codex's config.toml: a file tuios cannot add its table to validly, or
 // that is not TOML, is refused with a non-zero exit and left byte for byte.
 func TestMCPIntegrationInstallCodexRefusals(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	dir := filepath.Join(e.dir, "home", ".codex")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -509,6 +514,7 @@ func TestMCPIntegrationInstallCodexRefusals(t *testing.T) {
 }
 
 func TestMCPHelpAndBadScope(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	out := e.ok("mcp", "--help")
 	for _, want := range []string{"--write", "--scope", `"method":"initialize"`, "tuios mcp"} {
@@ -525,6 +531,7 @@ func TestMCPHelpAndBadScope(t *testing.T) {
 // host_unreachable and nothing waits, unless the caller asks for the
 // outbox with queue, which (like host) is offered only with --scope all.
 func TestMCPSendAgentMessageToAHostNotAnswering(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	must(t, err)

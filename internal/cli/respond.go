@@ -2,10 +2,10 @@ package cli
 
 import (
 	"fmt"
-	"github.com/tuios/tuios/internal/proto"
 	"strconv"
 	"strings"
 
+	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/mail"
 )
 

@@ -31,6 +31,7 @@ func (e *env) untouchedPrompt(what string) {
 // the risk rules still judge it, from the dialog read whole out of the
 // history, and the allow needs --risk-ack.
 func TestRespondJudgesTheCommandAShortTileCut(t *testing.T) {
+	t.Parallel()
 	e := shellRespondEnv(t)
 	e.ok("new-window", "-s", "work", "agent", "--no-focus", "--", e.bin, "pretend-agent", "-steps", "2", "-step", "100ms")
 	e.shortTile(80, 9) // two tiles side by side: the agent's pane is 39x8
@@ -75,6 +76,7 @@ func TestRespondJudgesTheCommandAShortTileCut(t *testing.T) {
 // prompt is "cut short". Allowing it needs that named; the error says
 // why and how to see it; deny needs nothing.
 func TestRespondRefusesAnUnreadablePromptWithoutItsAcknowledgement(t *testing.T) {
+	t.Parallel()
 	e := shellRespondEnv(t)
 	e.ok("new-window", "-s", "work", "agent", "--no-focus", "--", e.bin, "pretend-agent", "-steps", "2", "-step", "100ms", "-alt-screen")
 	e.shortTile(160, 7) // an 80x6 pane: the box fits its width, not its height
@@ -120,6 +122,7 @@ func TestRespondRefusesAnUnreadablePromptWithoutItsAcknowledgement(t *testing.T)
 // under it names the rule, and --json carries risk with rule, why and the
 // text it matched, as peek-prompt says.
 func TestListAttentionMarksARiskyApproval(t *testing.T) {
+	t.Parallel()
 	e := shellRespondEnv(t)
 	e.pretendOnPrompt("agent")
 	e.ok("new-window", "-s", "work", "calm", "--no-focus", "--", e.bin, "pretend-agent", "-steps", "2", "-step", "100ms", "-task", "tidy", "-prompt=false")

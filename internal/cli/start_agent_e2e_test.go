@@ -37,6 +37,7 @@ echo "got: $line"
 exec cat >/dev/null`
 
 func TestStartAgentCommand(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	withAgents(t, e, map[string]string{"claude": standInClaude})
 
@@ -94,6 +95,7 @@ func TestStartAgentCommand(t *testing.T) {
 // An agent in a pane starts another agent: in its own session by default,
 // in its own folder.
 func TestStartAgentFromInsideAPane(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	withAgents(t, e, map[string]string{"claude": standInClaude})
 	work := t.TempDir()

@@ -11,6 +11,7 @@ import (
 )
 
 func TestSnapshotJSONCarriesTheGetAgentStateFields(t *testing.T) {
+	t.Parallel()
 	clock := fakeclock.New(time.Unix(1_700_000_000, 0))
 	a := as.New(as.Options{StallAfter: -1, Clock: clock})
 	b, _ := json.Marshal(wireOf(a.Get("w")))

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"github.com/tuios/tuios/internal/pace"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/inbox"
+	"github.com/tuios/tuios/internal/pace"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/internal/safetext"
 	"github.com/tuios/tuios/vt"
@@ -61,6 +61,10 @@ type attachHub struct {
 	// configSeq counts config-changed events (set-config): the layout
 	// carries it so attached clients re-read what they take from the file.
 	configSeq atomic.Uint64
+	// writeWait is how long a client may go without reading before it
+	// is dropped: attachWriteTimeout, longer only in tests that stop
+	// reading on purpose on a loaded machine (nanoseconds).
+	writeWait atomic.Int64
 
 	mu      sync.Mutex // taken after s.mu and the event hub's lock, never before
 	streams map[*attachStream]struct{}
@@ -69,6 +73,14 @@ type attachHub struct {
 
 func newAttachHub(s *Server) *attachHub {
 	return &attachHub{s: s, streams: map[*attachStream]struct{}{}, sizer: map[*Session]*attachStream{}}
+}
+
+// writeTimeout is the write deadline of one line to a client.
+func (h *attachHub) writeTimeout() time.Duration {
+	if d := time.Duration(h.writeWait.Load()); d > 0 {
+		return d
+	}
+	return attachWriteTimeout
 }
 
 func (h *attachHub) add(st *attachStream) {
@@ -418,7 +430,7 @@ func (st *attachStream) write(b []byte) error {
 	cn := st.cn
 	cn.wmu.Lock()
 	defer cn.wmu.Unlock()
-	cn.c.SetWriteDeadline(time.Now().Add(attachWriteTimeout))
+	cn.c.SetWriteDeadline(time.Now().Add(st.s.attach.writeTimeout()))
 	defer cn.c.SetWriteDeadline(time.Time{})
 	if _, err := cn.w.Write(b); err != nil {
 		return err
@@ -718,7 +730,7 @@ func (cn *conn) refuseOnStream(rq request) {
 		WithHint(proto.Hint{Detail: "send calls on a second connection; the attach nonce is good there"})})
 	cn.wmu.Lock()
 	defer cn.wmu.Unlock()
-	cn.c.SetWriteDeadline(time.Now().Add(attachWriteTimeout))
+	cn.c.SetWriteDeadline(time.Now().Add(cn.s.attach.writeTimeout()))
 	defer cn.c.SetWriteDeadline(time.Time{})
 	cn.w.Write(append(b, '\n'))
 	if cn.w.Flush() != nil {

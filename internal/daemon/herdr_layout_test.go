@@ -8,6 +8,7 @@ import (
 // pane.swap, tab.move and workspace.focus over the real herdr socket,
 // with and without a client attached.
 func TestHerdrLayoutMethods(t *testing.T) {
+	t.Parallel()
 	hw := newHerdrWorld(t, "")
 	a := hw.pane("work", "a")
 	b := hw.pane("work", "b")

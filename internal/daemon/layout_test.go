@@ -43,6 +43,7 @@ func autoTree(n int) *layoutTree {
 // Windows opened only with new-window: one fills the area, two are side
 // by side a border column apart, more a master and an even stack.
 func TestAutomaticTilingIsAMasterAndAStack(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name          string
 		n, cols, rows int
@@ -82,6 +83,7 @@ func TestAutomaticTilingIsAMasterAndAStack(t *testing.T) {
 // split halves the tile it splits, in the direction asked, and no other
 // tile moves; the new window goes after the target, or before it.
 func TestSplitHalvesTheTileAndMovesNoOther(t *testing.T) {
+	t.Parallel()
 	tr := newLayoutTree()
 	tr.insertAuto("a")
 	at := func(ids ...string) []rect {
@@ -125,6 +127,7 @@ func TestSplitHalvesTheTileAndMovesNoOther(t *testing.T) {
 // before it, else the one after; a split left with one child gives it
 // its place, and a child split of the grandparent's direction merges.
 func TestRemoveGivesTheSpaceToTheSibling(t *testing.T) {
+	t.Parallel()
 	tr := newLayoutTree()
 	tr.insertAuto("a")
 	placeAll(tr, 121, 30, "", nil) // the daemon places after every change
@@ -177,6 +180,7 @@ func TestRemoveGivesTheSpaceToTheSibling(t *testing.T) {
 // A window not shown (minimized) keeps its leaf: its siblings take its
 // space, and it comes back where it was.
 func TestAMinimizedWindowComesBackWhereItWas(t *testing.T) {
+	t.Parallel()
 	tr := autoTree(3) // 0 | (1 over 2)
 	want, _ := placeAll(tr, 81, 24, "", ids0(3))
 	res := tr.place(81, 24, func(id string) bool { return id != "1" }, "")
@@ -192,6 +196,7 @@ func TestAMinimizedWindowComesBackWhereItWas(t *testing.T) {
 }
 
 func TestEqualizeAndSwap(t *testing.T) {
+	t.Parallel()
 	tr := newLayoutTree()
 	tr.insertAuto("a")
 	tr.split("a", "b", sideBySide, false, 10)
@@ -217,6 +222,7 @@ func TestEqualizeAndSwap(t *testing.T) {
 // a split too small for its tiles lays them out the other way or shows
 // those that fit; at the largest area every tile is placed.
 func TestPlaceTinyAndHugeAreas(t *testing.T) {
+	t.Parallel()
 	tr := autoTree(6)
 	tr.split("0", "6", stacked, false, 50)
 	ids := ids0(7)
@@ -243,6 +249,7 @@ func TestPlaceTinyAndHugeAreas(t *testing.T) {
 }
 
 func TestSavedTreesComeBackAndBadOnesAreRefused(t *testing.T) {
+	t.Parallel()
 	tr := autoTree(4)
 	placeAll(tr, 120, 40, "", nil)
 	tr.split("0", "4", stacked, true, 30)

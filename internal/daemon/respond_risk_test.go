@@ -12,6 +12,7 @@ import (
 // A prompt's paths are judged from the pane's directory: a delete that
 // climbs out of it is "outside the worktree", the same call inside is not.
 func TestPromptRiskReadsPathsFromThePane(t *testing.T) {
+	t.Parallel()
 	r := (&Server{}).newResponderForTest()
 	p := func(cmd string) detect.Prompt {
 		return detect.Prompt{Options: []detect.PromptOption{{N: 1, Label: "Yes"}, {N: 2, Label: "No"}},
@@ -39,6 +40,7 @@ func riskNames(r *responder, line string, p detect.Prompt, root, home string) []
 // whose dialog was not read whole is "cut short" unless its line names
 // the call whole, and a question never is.
 func TestPromptHitsOfADialogReadWholeOrNot(t *testing.T) {
+	t.Parallel()
 	r := (&Server{}).newResponderForTest()
 	opts := []detect.PromptOption{{N: 1, Label: "Yes"}, {N: 2, Label: "No"}}
 	cut := detect.Prompt{Kind: agentstate.KindApproval, Options: opts, Lines: []string{" Do you want to proceed?", " ❯ 1. Yes", "   2. No"}}

@@ -46,6 +46,7 @@ func shellSays(t *testing.T, r *rpc, window, cmd, want string) {
 // in, told TUIOS_RESTORED=1; the Inbox keeps finished and errored items of
 // those panes (ids and seq go on) and drops the prompts that died.
 func TestARestartRestoresSessionsAndKeepsTheirInboxItems(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	sock, state := filepath.Join(dir, "s", "tuios.sock"), filepath.Join(dir, "home", "state")
 	work := filepath.Join(dir, "project")
@@ -125,6 +126,7 @@ func TestARestartRestoresSessionsAndKeepsTheirInboxItems(t *testing.T) {
 // Another daemon on another socket never restores this one's sessions, and
 // restore = false brings nothing back.
 func TestRestoreIsPerSocketAndCanBeTurnedOff(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	state := filepath.Join(dir, "home", "state")
 	sock := filepath.Join(dir, "s", "tuios.sock")
@@ -149,6 +151,7 @@ func TestRestoreIsPerSocketAndCanBeTurnedOff(t *testing.T) {
 // A sessions file that is not ours, not private or not JSON is set aside,
 // never overwritten, and the daemon starts with no sessions.
 func TestACorruptSessionsFileIsSetAside(t *testing.T) {
+	t.Parallel()
 	for name, c := range map[string]struct {
 		data string
 		mode os.FileMode

@@ -259,6 +259,8 @@ func (s *Server) startWindow(ss *Session, spec windowSpec) (*Window, *proto.Erro
 	vars["TUIOS_PANE_GRANTS"] = held.String()
 	s.herdrVars(vars, sessID, id, tab, argv, len(spec.argv) > 0) // herdr_env.go
 	env := paneEnv(withoutHerdrIDs(s.opt.Env), vars)
+	listed := s.panes.startsWindow(id) // boundary.go: its processes may call before it is listed
+	defer listed()
 	started := orphans.starts() // reaper.go: its shell's exit status is pty's, never the reaper's
 	proc, err := pty.Start(pty.Options{Argv: argv, Dir: spec.cwd, Env: env, Cols: spec.cols, Rows: spec.rows})
 	if err != nil {

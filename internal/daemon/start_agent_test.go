@@ -93,6 +93,7 @@ func answer(t *testing.T, ch <-chan startCall) startCall {
 // The session is created, the window runs the agent, the call answers once
 // the agent reads idle, and the first prompt is typed then, not before.
 func TestStartAgentCreatesTheSessionWaitsAndTypesThePrompt(t *testing.T) {
+	t.Parallel()
 	clk := fakeclock.New(time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC))
 	_, sock := serverWith(t, func(o *Options) { o.Tracker.Clock = clk })
 	r := dialRPC(t, sock)
@@ -144,6 +145,7 @@ func TestStartAgentCreatesTheSessionWaitsAndTypesThePrompt(t *testing.T) {
 
 // A known harness is found by name in the caller's PATH and runs with it.
 func TestStartAgentFindsAKnownAgentInTheCallersPath(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	// It says whether it runs with the caller's PATH (the screen is
@@ -175,6 +177,7 @@ func TestStartAgentFindsAKnownAgentInTheCallersPath(t *testing.T) {
 // An agent stopped on a screen that needs the person ends the wait as
 // blocked, the pane kept and no prompt typed (acceptance W3).
 func TestStartAgentBlockedKeepsThePane(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	agent := standIn(t, "my-agent", promptAgent)
@@ -203,6 +206,7 @@ func TestStartAgentBlockedKeepsThePane(t *testing.T) {
 
 // ready_timeout and the 30 s Inbox question run on the daemon's clock.
 func TestStartAgentTimeoutAndTheUnrecognisedScreenQuestion(t *testing.T) {
+	t.Parallel()
 	clk := fakeclock.New(time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC))
 	_, sock := serverWith(t, func(o *Options) { o.Tracker.Clock = clk })
 	r := dialRPC(t, sock)
@@ -238,6 +242,7 @@ func TestStartAgentTimeoutAndTheUnrecognisedScreenQuestion(t *testing.T) {
 // A pane that reached its prompt in time, or sits on a known prompt, gets
 // no question.
 func TestStartAgentNoQuestionOnceReadyOrBlocked(t *testing.T) {
+	t.Parallel()
 	clk := fakeclock.New(time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC))
 	_, sock := serverWith(t, func(o *Options) { o.Tracker.Clock = clk })
 	r := dialRPC(t, sock)
@@ -278,6 +283,7 @@ func TestStartAgentNoQuestionOnceReadyOrBlocked(t *testing.T) {
 // An agent that exits before its prompt closes its window: the wait says
 // so, with the exit status.
 func TestStartAgentExitBeforeThePrompt(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	agent := standIn(t, "broken-agent", `echo 'no API key' >&2; exit 3`)
@@ -289,6 +295,7 @@ func TestStartAgentExitBeforeThePrompt(t *testing.T) {
 
 // Bad input is refused before anything opens.
 func TestStartAgentRefusals(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	agent := standIn(t, "my-agent", promptAgent)
@@ -334,6 +341,7 @@ func TestStartAgentRefusals(t *testing.T) {
 // Over a link, start-agent needs the open capability, the first prompt
 // needs write, and no variable crosses.
 func TestStartAgentOverALink(t *testing.T) {
+	t.Parallel()
 	srv, sock := server(t)
 	local := dialRPC(t, sock)
 	catPane(t, local, "api")
@@ -370,6 +378,7 @@ func TestStartAgentOverALink(t *testing.T) {
 // A caller that hangs up ends its wait (its timer is released); the agent
 // goes on starting, and a kill-session while waiting says so.
 func TestStartAgentHangUpAndSessionClosed(t *testing.T) {
+	t.Parallel()
 	clk := fakeclock.New(time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC))
 	_, sock := serverWith(t, func(o *Options) { o.Tracker.Clock = clk })
 	r := dialRPC(t, sock)
@@ -421,6 +430,7 @@ func FuzzStartAgentEnv(f *testing.F) {
 
 // With agent tracking off nothing could say the agent is ready: refused.
 func TestStartAgentRefusedWithAgentsOff(t *testing.T) {
+	t.Parallel()
 	f, err := config.Parse([]byte("[agents]\nenabled = false\n"))
 	if err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ func newCat(t *testing.T, r *rpc, params map[string]any) string {
 }
 
 func TestRunCommandNamesBothSpellingsAndRefusesEmpty(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	a := str(r.must("new-session", map[string]any{"name": "rc"})["window_id"])
@@ -65,6 +66,7 @@ func TestRunCommandNamesBothSpellingsAndRefusesEmpty(t *testing.T) {
 }
 
 func TestArrangeVerbsReportWhatChanged(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	a := str(r.must("new-session", map[string]any{"name": "ar", "window_name": "pa"})["window_id"])
@@ -125,6 +127,7 @@ func TestArrangeVerbsReportWhatChanged(t *testing.T) {
 }
 
 func TestFocusRelativeCyclesWithinTheWorkspaceDetached(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	a := str(r.must("new-session", map[string]any{"name": "cy"})["window_id"])
@@ -160,6 +163,7 @@ func TestFocusRelativeCyclesWithinTheWorkspaceDetached(t *testing.T) {
 }
 
 func TestClientGeometryVerbsSayNeedsClientDetached(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	r.must("new-session", map[string]any{"name": "nc"})
@@ -184,6 +188,7 @@ func TestClientGeometryVerbsSayNeedsClientDetached(t *testing.T) {
 }
 
 func TestClientGeometryVerbsWithAClientAttached(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	a := str(r.must("new-session", map[string]any{"name": "geo", "window_name": "pa"})["window_id"])
@@ -380,6 +385,7 @@ func FuzzRunCommandName(f *testing.F) {
 }
 
 func TestRunCommandKeymapNames(t *testing.T) {
+	t.Parallel()
 	seen := map[string]bool{}
 	for n := range runCommands {
 		k := keymapName(n)

@@ -16,6 +16,7 @@ import (
 // opens the Inbox at once. The asking pane's title bar draws ▲ while the
 // question is open, in a daemon that has seen no agent before.
 func TestAttachAskFromThePaneOnScreenOpensTheInbox(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.ok("new", "--detach", "s")
 	w.start("c", w.bin+" attach -t s")
@@ -71,6 +72,7 @@ func TestAttachAskFromThePaneOnScreenOpensTheInbox(t *testing.T) {
 // An open question from a pane on screen draws ▲ on its title bar,
 // whatever else is open, with no agent ever seen by the daemon.
 func TestAttachAskingPaneDrawsNeedsInput(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.ok("new", "--detach", "s")
 	w.ok("new-window", "-s", "s", "other", "--no-focus")
@@ -109,6 +111,7 @@ func waitFile(t *testing.T, path, want string) {
 // names it as a question from a shell, never ": Deploy…" with an empty
 // name, and the Inbox opens on it, where a digit answers it.
 func TestAttachOldestOnAQuestionFromNoPane(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.ok("new", "--detach", "s1")
 	if out, err := w.tuios("ask-human", "Deploy the branch to staging?", "-o", "yes", "-o", "no", "-s", "s1", "--no-wait"); !strings.Contains(out, "stays in the Inbox") {

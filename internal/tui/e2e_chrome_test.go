@@ -41,6 +41,7 @@ func (w *world) waitCells(target string, cols, rows int, what string, ok func(*v
 // bold green; each pane's PTY is exactly the cells it is drawn in; and
 // --ascii-only draws the same with ASCII.
 func TestAttachBordersAndFocus(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.ok("new", "--detach", "s")
 	w.ok("new-window", "-s", "s")
@@ -88,6 +89,7 @@ func TestAttachBordersAndFocus(t *testing.T) {
 // and what colour marked still reads: the focused title bar and the dock
 // are reverse video, a pane's bold stays bold.
 func TestAttachNoColorKeepsItsCues(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.ok("new", "--detach", "s")
 	w.ok("new-window", "-s", "s")
@@ -125,6 +127,7 @@ func TestAttachNoColorKeepsItsCues(t *testing.T) {
 // smaller one says its view is cut. Typing in a client makes it the
 // latest.
 func TestAttachTwoClientsLatestSizes(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.ok("new", "--detach", "s")
 	w.startAt("small", 104, 20, "TERM=xterm-256color "+w.bin+" attach -t s")

@@ -12,6 +12,7 @@ import (
 // rule; the peek shows the command the tile cut (read from the history),
 // and 1 allows only on its second press.
 func TestAttachRiskyApprovalInAShortTile(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.ok("new", "--detach", "s")
 	// Five windows tile a 200x30 terminal's area (less the rail): the
