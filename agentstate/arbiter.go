@@ -226,6 +226,22 @@ type claim struct {
 	prior prior
 }
 
+// owner is the claim's source, SourceNone when no source holds it.
+func (c *claim) owner() Source {
+	if !c.held {
+		return SourceNone
+	}
+	return c.source
+}
+
+// owner is the prior's source, SourceNone when it was unclaimed.
+func (pr *prior) owner() Source {
+	if !pr.held {
+		return SourceNone
+	}
+	return pr.source
+}
+
 // prior is the claim a loan displaced, restored exactly on give-back:
 // its owner, state, harness and lifecycle, the words it was written with
 // (message, the kind stored for it and the explicit kind it came with)

@@ -14,7 +14,7 @@ import (
 func ExampleArbiter_Apply() {
 	a := agentstate.New(agentstate.Options{})
 
-	a.Apply("build", agentstate.Report{State: agentstate.Working, Harness: "claude-code", Message: "running the test suite"})
+	a.Apply("build", agentstate.Report{Source: agentstate.SourceReport, State: agentstate.Working, Harness: "claude-code", Message: "running the test suite"})
 	res := a.Apply("build", agentstate.Report{State: agentstate.Idle, Source: agentstate.SourceScreen})
 
 	s := a.Get("build")
@@ -32,7 +32,7 @@ func ExampleArbiter_NoMatch() {
 	clock := fakeclock.New(time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
 	a := agentstate.New(agentstate.Options{Clock: clock})
 
-	a.Apply("build", agentstate.Report{State: agentstate.Working, Harness: "claude-code"})
+	a.Apply("build", agentstate.Report{Source: agentstate.SourceReport, State: agentstate.Working, Harness: "claude-code"})
 
 	// Three seconds later the pane paints the prompt and a screen look runs.
 	clock.Advance(3 * time.Second)
@@ -60,9 +60,9 @@ func ExampleArbiter_NoMatch() {
 // --until needs_input` does. A pane already in the state matches at once.
 func ExampleArbiter_Wait() {
 	a := agentstate.New(agentstate.Options{})
-	a.Apply("build", agentstate.Report{State: agentstate.Working})
+	a.Apply("build", agentstate.Report{Source: agentstate.SourceReport, State: agentstate.Working})
 
-	go a.Apply("build", agentstate.Report{State: agentstate.NeedsInput, Message: "approve the push to main?"})
+	go a.Apply("build", agentstate.Report{Source: agentstate.SourceReport, State: agentstate.NeedsInput, Message: "approve the push to main?"})
 
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

@@ -130,18 +130,18 @@ func runQueueProperty(t *testing.T, seed int64, steps int) {
 			var rep as.Report
 			switch rng.Intn(8) {
 			case 0, 1:
-				rep = as.Report{State: as.Working}
+				rep = as.Report{Source: as.SourceReport, State: as.Working}
 			case 2, 3:
 				msg := msgs[rng.Intn(len(msgs))]
-				rep = as.Report{State: as.NeedsInput, Message: msg}
+				rep = as.Report{Source: as.SourceReport, State: as.NeedsInput, Message: msg}
 			case 4:
-				rep = as.Report{State: as.Done, Message: "done"}
+				rep = as.Report{Source: as.SourceReport, State: as.Done, Message: "done"}
 			case 5:
-				rep = as.Report{State: as.Idle}
+				rep = as.Report{Source: as.SourceReport, State: as.Idle}
 			case 6:
-				rep = as.Report{State: as.Errored, Message: []string{"boom", "529"}[rng.Intn(2)]}
+				rep = as.Report{Source: as.SourceReport, State: as.Errored, Message: []string{"boom", "529"}[rng.Intn(2)]}
 			case 7:
-				rep = as.Report{State: []as.State{as.Unknown, as.None}[rng.Intn(2)]}
+				rep = as.Report{Source: as.SourceReport, State: []as.State{as.Unknown, as.None}[rng.Intn(2)]}
 			}
 			rep.Harness = "claude-code"
 			r.a.Apply(p, rep)
