@@ -158,6 +158,14 @@ type PaneOptions struct {
 	Reply io.Writer
 	// Scrollback is vt.Options.Scrollback.
 	Scrollback int
+	// Harness is the harness the pane runs, when the caller knows it (a
+	// pane it started on that agent, a replay of a recording): that
+	// manifest's screen, title and notification rules read the pane from
+	// its first output, and its OSC 9;4 progress counts, with no wait for
+	// the detector or a report. A harness the detector or a report
+	// attributes later takes over while it holds the pane. An id no
+	// loaded manifest has runs no rules.
+	Harness string
 	// OnEvent, when set, also sees every typed screen event (a bell, a
 	// notification), synchronously from Write with the pane's lock held:
 	// it must not block or call the pane (an owner that forwards events
@@ -170,7 +178,8 @@ type PaneOptions struct {
 // A pane with a ShellPID has its foreground read before Attach returns
 // (no lock held), so a pane started on an agent shows it at once.
 func (t *Tracker) Attach(id string, opt PaneOptions) *Pane {
-	p := &Pane{t: t, id: id, shellPID: opt.ShellPID, onEv: opt.OnEvent}
+	p := &Pane{t: t, id: id, shellPID: opt.ShellPID, onEv: opt.OnEvent, given: opt.Harness}
+	p.harness, p.m = opt.Harness, t.manifest(opt.Harness)
 	vo := vt.Options{Cols: opt.Cols, Rows: opt.Rows, Scrollback: opt.Scrollback, OnEvent: p.onEvent}
 	if opt.Reply != nil {
 		p.replies = &replyQueue{w: opt.Reply}
