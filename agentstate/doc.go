@@ -37,9 +37,9 @@
 //     pending tool call, which reads working. That record is no stale
 //     claim to wait out; it is the moment the dialog appears.
 //   - A claim at rest (idle, unknown) is taken at once, whoever made it.
-//   - A claim from a source that can say needs_input for itself (a hook
-//     or set-agent-state report, an OSC 7501 program status, a title or
-//     OSC 9;4 sequence) is taken only if the pane painted after it was
+//   - A claim from a source that can say needs_input for itself (the
+//     agent's own report, an OSC 7501 program status, a title or OSC 9;4
+//     sequence) is taken only if the pane painted after it was
 //     stamped and it has stood 2 s unrefreshed: the 2 s are the source's
 //     chance to describe the new screen first, and if it does, it wins
 //     as before.

@@ -16,7 +16,7 @@ type Source uint8
 // The sources, most trusted first, after SourceNone.
 const (
 	SourceNone       Source = iota // no source: the pane is unclaimed (never a report's source)
-	SourceReport                   // the agent reports for itself (hooks, set-agent-state)
+	SourceReport                   // the agent reports for itself (its hooks, or a report it sends)
 	SourceProgram                  // an OSC 7501 program status report
 	SourceTranscript               // the harness's own record file
 	SourceOSC                      // OSC 9;4 progress, title rules, notification rules

@@ -185,11 +185,3 @@ func TestIdentityConfidence(t *testing.T) {
 		}
 	}
 }
-
-func TestStallFromEnv(t *testing.T) {
-	for v, want := range map[string]int64{"": 0, "0": -1, "-5": -1, "45": 45e9, "x": 0} {
-		if got := agentstate.StallFromEnv(v); int64(got) != want {
-			t.Errorf("StallFromEnv(%q) = %v", v, got)
-		}
-	}
-}

@@ -11,16 +11,19 @@ import (
 )
 
 // Pane is one tracked pane: its screen and what the tracker keeps for it.
-// Write is called by the goroutine reading the PTY; the other methods are
-// safe to call from any goroutine. After Tracker.Detach (or a second
-// Attach of its id) every method is a no-op: the pane never reaches the
-// arbiter again.
-//
-// p.mu guards the fields below it. It is never held across blocking work:
-// a locked section only records the I/O it needs (p.work), which runs
-// after the lock is released (see unlock), and its result is applied
-// under the lock again only if the pane is still the one that asked.
+// Feed it the PTY's output with Write, from the goroutine reading the PTY;
+// tell it what happens to the terminal (Resize, Typed, Exited) and what
+// the agent's hooks say (Hook). Its state is read from the tracker's
+// arbiter under the pane's ID. Every method is safe to call from any
+// goroutine, and none waits on another pane. After Tracker.Detach (or a
+// second Attach of its id) every method is a no-op: the pane never
+// reaches the arbiter again.
 type Pane struct {
+	// p.mu guards the fields below it. It is never held across blocking
+	// work: a locked section only records the I/O it needs (p.work),
+	// which runs after the lock is released (see unlock), and its result
+	// is applied under the lock again only if the pane is still the one
+	// that asked.
 	t        *Tracker
 	id       string
 	shellPID int

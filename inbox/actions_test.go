@@ -138,7 +138,7 @@ func TestSnoozeRefusals(t *testing.T) {
 	for _, it := range r.list() {
 		ids[string(it.Kind)+":"+it.Window] = it.ID
 	}
-	ob, _ := r.q.Find(inbox.OutboxKey("build"))
+	ob, _ := r.q.Find(inbox.Item{Kind: inbox.KindOutbox, ForHost: "build"}.Key())
 	ids["outbox"] = ob.ID
 	for _, id := range []string{ids["approval:held"], ids["plan:plan"], ids["ask:ask"], ids["outbox"]} {
 		_, err := r.q.Snooze(id, inbox.Snooze{For: time.Minute})

@@ -156,3 +156,7 @@ func wantRefusal(t *testing.T, err error, code inbox.Code, why inbox.Why) {
 		t.Fatal("a refusal without a message")
 	}
 }
+
+// unrecognised is a notice an owner opens for a pane waiting at a screen
+// no rule recognises (the tuios daemon's words).
+const unrecognised = "waiting at a screen tuios does not recognise: look at the pane and answer it"

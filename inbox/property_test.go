@@ -177,7 +177,7 @@ func runQueueProperty(t *testing.T, seed int64, steps int) {
 			if ok {
 				switch it.Kind {
 				case inbox.KindApproval, inbox.KindQuestion, inbox.KindPlan:
-					if r.a.Get(it.Window).State == as.NeedsInput && it.Summary != inbox.NoticeUnrecognised {
+					if r.a.Get(it.Window).State == as.NeedsInput && it.Summary != unrecognised {
 						pm[it.Window].blockDone = true
 					}
 				case inbox.KindErrored:
@@ -223,7 +223,7 @@ func runQueueProperty(t *testing.T, seed int64, steps int) {
 			evs, _ := r.q.MarkUnread(pick(), rng.Intn(4) == 0)
 			observe(evs)
 		case 17: // a notice
-			observe(r.q.Notice(pane(pick()), inbox.NoticeUnrecognised))
+			observe(r.q.Notice(pane(pick()), unrecognised))
 		case 18: // a hold, or its end
 			p := pick()
 			if rng.Intn(2) == 0 {

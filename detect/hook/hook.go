@@ -63,7 +63,7 @@ type Translation struct {
 	// "{}" for harnesses that read a JSON answer from every hook.
 	Reply string
 
-	// Why says, for a person reading --explain, why the event reports
+	// Why says, for a person reading an explanation, why the event reports
 	// what it does or nothing at all.
 	Why string
 }
