@@ -130,8 +130,8 @@ func TestTheZeroSourceIsNone(t *testing.T) {
 	if s := a.Get("w"); s.State != agentstate.None || s.Claimed || s.Source != agentstate.SourceNone || s.SourceName() != "" {
 		t.Fatalf("after a refused report: %+v", s)
 	}
-	a.Apply("w", agentstate.Report{Source: agentstate.SourceReport, State: agentstate.Working})
-	a.Apply("w", agentstate.Report{Source: agentstate.SourceReport, State: agentstate.None}) // gives the pane back
+	a.Apply("w", agentstate.Report{State: agentstate.Working, Source: agentstate.SourceReport})
+	a.Apply("w", agentstate.Report{State: agentstate.None, Source: agentstate.SourceReport}) // gives the pane back
 	sub.Close()
 	var got []string
 	for c := range sub.C {

@@ -71,10 +71,30 @@ type TrackerOptions struct {
 }
 
 // Tracker keeps the agent state of a set of panes true from every source:
-// hooks (Pane.Report), OSC 9;4 and OSC 7501 sequences, window titles and
+// hooks (Pane.Hook), OSC 9;4 and OSC 7501 sequences, window titles and
 // notifications, screen rules, the foreground process and the harness's
 // transcript. It owns one agentstate.Arbiter, which readers use directly
 // (Get, Subscribe, Wait).
+//
+// When states come, with the default options:
+//
+//   - A pane started on an agent shows working before Attach returns: its
+//     foreground is read there. An agent started later in the pane (typed
+//     at its shell) shows within about DetectGap (25 ms) of reaching the
+//     foreground, found by the reads that follow the pane's output; one
+//     that prints nothing at all is found by the detection tick
+//     (DetectInterval, 2 s), which is also what clears a pane whose agent
+//     has left for another program.
+//   - A hook's report (Pane.Hook) applies at once, at the top rank.
+//   - The screen and title rules read a pane attributed to a harness at
+//     most every LookInterval (250 ms) while it prints, and once more
+//     SettleDelay (400 ms) after its last output, so a prompt painted
+//     before a silence reads needs_input within 450 ms. Over a claim from
+//     a source that could describe the prompt itself (a hook's report, an
+//     OSC 9;4 or title reading) the screen waits until that claim has
+//     stood agentstate.DefaultBlockerGrace (2 s) unrefreshed.
+//   - A working pane that stays silent for the stall window (30 s) is
+//     looked at once more, then demoted to unknown.
 //
 // A silent pane costs nothing: no per-pane timer is armed unless a
 // trailing screen look is due, and the tracker's only standing timer is

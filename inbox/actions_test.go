@@ -110,7 +110,7 @@ func TestSnoozeUntilChange(t *testing.T) {
 	r.finish("f", "one")
 	f := r.find(inbox.KindFinished, "f")
 	r.q.Snooze(f.ID, inbox.Snooze{UntilChange: true})
-	r.a.Apply("f", agentstate.Report{Source: agentstate.SourceReport, State: agentstate.Done, Message: "one"})
+	r.a.Apply("f", agentstate.Report{State: agentstate.Done, Source: agentstate.SourceReport, Message: "one"})
 	wantOps(t, r.sync("f"), "")
 	r.working("f") // a new turn starts: the old one is resolved, asleep
 	if _, ok := r.q.Find(inbox.PaneKey(inbox.KindFinished, "f")); ok {

@@ -45,7 +45,7 @@ func pane(id string) inbox.Pane {
 // snapshot to the queue.
 func (r *rig) report(id string, s agentstate.State, msg string, kind agentstate.Kind) []inbox.Event {
 	r.t.Helper()
-	r.a.Apply(id, agentstate.Report{Source: agentstate.SourceReport, State: s, Message: msg, Kind: kind, Harness: "claude-code"})
+	r.a.Apply(id, agentstate.Report{State: s, Source: agentstate.SourceReport, Message: msg, Kind: kind, Harness: "claude-code"})
 	return r.sync(id)
 }
 

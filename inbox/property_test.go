@@ -130,16 +130,16 @@ func runQueueProperty(t *testing.T, seed int64, steps int) {
 			var rep as.Report
 			switch rng.Intn(8) {
 			case 0, 1:
-				rep = as.Report{Source: as.SourceReport, State: as.Working}
+				rep = as.Report{State: as.Working, Source: as.SourceReport}
 			case 2, 3:
 				msg := msgs[rng.Intn(len(msgs))]
-				rep = as.Report{Source: as.SourceReport, State: as.NeedsInput, Message: msg}
+				rep = as.Report{State: as.NeedsInput, Source: as.SourceReport, Message: msg}
 			case 4:
-				rep = as.Report{Source: as.SourceReport, State: as.Done, Message: "done"}
+				rep = as.Report{State: as.Done, Source: as.SourceReport, Message: "done"}
 			case 5:
-				rep = as.Report{Source: as.SourceReport, State: as.Idle}
+				rep = as.Report{State: as.Idle, Source: as.SourceReport}
 			case 6:
-				rep = as.Report{Source: as.SourceReport, State: as.Errored, Message: []string{"boom", "529"}[rng.Intn(2)]}
+				rep = as.Report{State: as.Errored, Source: as.SourceReport, Message: []string{"boom", "529"}[rng.Intn(2)]}
 			case 7:
 				rep = as.Report{Source: as.SourceReport, State: []as.State{as.Unknown, as.None}[rng.Intn(2)]}
 			}

@@ -12,7 +12,7 @@ import (
 // states its guard names, so it never turns a finished turn into idle.
 func ExampleTranslation_AgentReport() {
 	arb := agentstate.New(agentstate.Options{})
-	arb.Apply("build", agentstate.Report{Source: agentstate.SourceReport, State: agentstate.Done})
+	arb.Apply("build", agentstate.Report{State: agentstate.Done, Source: agentstate.SourceReport})
 
 	payload := `{"session_id":"s-1","hook_event_name":"Notification","notification_type":"idle_prompt","message":"Claude is waiting for your input"}`
 	t, _ := hook.Decode(hook.Input{Harness: "claude-code", Stdin: []byte(payload)})
