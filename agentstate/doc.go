@@ -7,8 +7,10 @@
 // the harness's transcript (SourceTranscript, 35), escape sequences and
 // titles (SourceOSC, 30), screen rules (SourceScreen, 20), the
 // foreground-process detector (SourceDetect, 10) and silence
-// (SourceStall, 0). An Arbiter holds one claim per pane and applies each
-// Report in a fixed order:
+// (SourceStall, 0). The zero Source, SourceNone, is nobody: it is what an
+// unclaimed pane's Snapshot and Change carry, and a Report must name a
+// source. An Arbiter holds one claim per pane and applies each Report in a
+// fixed order:
 //
 //  1. a look (a report with Observed set) that repeats its own claim
 //     writes nothing, so a frozen spinner ages like silence;
@@ -91,8 +93,9 @@
 // takes it back to working only while it still sees an agent there.
 //
 // Readers take a Snapshot (Get, All), subscribe to changes (Subscribe,
-// which never blocks the arbiter and never loses the newest change), or
-// Wait until a pane is in one of a set of states.
+// which never blocks the arbiter and never loses the newest change;
+// closing the subscription ends a range over its channel), or Wait until
+// a pane is in one of a set of states.
 //
 // The package is pure logic: the standard library (and the module's own
 // std-only internal/fuzzy for "did you mean"), no goroutines of its

@@ -8,7 +8,8 @@
 // reading of a pane's foreground process group from /proc (darwin: sysctl,
 // best effort); the matching of processes against manifests and the name
 // list, through wrappers and interpreters; Explain; the rule engine
-// (RuleSet) and ExplainScreen. It does not own the state of a pane: it
+// (RuleSet), ExplainScreen and Registry.ExplainBytes (a recorded screen
+// explained in one call). It does not own the state of a pane: it
 // produces evidence and reports for an agentstate arbiter, and never
 // starts processes or terminals (see packages pty and vt). What an agent's
 // own hooks say is decoded by the subpackage hook; Pane.Hook applies a
