@@ -78,13 +78,13 @@ func main() {
 		}
 		if lines := w.lines(); strings.Join(lines, "\n") != last {
 			last = strings.Join(lines, "\n")
+			if *option != "" {
+				t.setOption(*option, strings.Join(lines, "  ·  "))
+			}
 			for _, l := range lines {
 				fmt.Println(l)
 			}
 			fmt.Println()
-			if *option != "" {
-				t.setOption(*option, strings.Join(lines, "  ·  "))
-			}
 		}
 		select {
 		case <-poll.C:

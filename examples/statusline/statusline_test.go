@@ -108,6 +108,7 @@ func TestStatusLineFollowsAnAgentInATmuxPane(t *testing.T) {
 	}
 	const prompt = "work:0.0 claude-code ▲ needs_input approval: Do you want to proceed?"
 	waitLine(prompt)
+	// The option is set before the lines are printed: it holds the prompt.
 	if got := srv.tmux("show-option", "-gv", "@agents"); got != prompt {
 		t.Errorf("@agents = %q, want %q", got, prompt)
 	}
