@@ -124,7 +124,7 @@ func TestTheZeroSourceIsNone(t *testing.T) {
 
 	a := agentstate.New(agentstate.Options{StallAfter: -1})
 	sub := a.Subscribe(agentstate.SubscribeOptions{})
-	if res := a.Apply("w", agentstate.Report{State: agentstate.Working}); res.Applied || res.Reason != agentstate.ReasonInvalid {
+	if res := a.Apply("w", agentstate.Report{State: agentstate.Working, Source: agentstate.SourceNone}); res.Applied || res.Reason != agentstate.ReasonInvalid {
 		t.Fatalf("a report naming no source: %+v", res)
 	}
 	if s := a.Get("w"); s.State != agentstate.None || s.Claimed || s.Source != agentstate.SourceNone || s.SourceName() != "" {
