@@ -59,7 +59,14 @@ func main() {
 	interval := flag.Duration("interval", time.Second, "how often tmux is asked for its panes and their screens")
 	option := flag.String("tmux-option", "", "also keep the lines in this tmux user option (e.g. @agents), joined on one line")
 	socket := flag.String("S", "", "the tmux server's socket path (tmux -S); default: the server tmux finds")
+	flag.Usage = func() {
+		fmt.Fprintln(os.Stderr, "usage: statusline [-interval 1s] [-tmux-option @NAME] [-S socket]")
+		fmt.Fprintln(os.Stderr, "One line per coding agent in your tmux panes, printed on every change.")
+		flag.PrintDefaults()
+		fmt.Fprintln(os.Stderr, "example:\n  statusline -tmux-option @agents &    # then: tmux set -g status-right '#{@agents}'")
+	}
 	flag.Parse()
+	*interval = max(*interval, 100*time.Millisecond) // a tmux call per pane each time
 
 	t := &tmux{socket: *socket}
 	w := newWatch(t)
