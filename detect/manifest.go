@@ -97,9 +97,13 @@ type InputSpec struct {
 	Submit            string `toml:"submit" json:"submit"`                   // "cr" (default) or "lf"
 	BracketedPaste    bool   `toml:"bracketed_paste" json:"bracketed_paste"` // default true; false = never bracket
 	FocusBeforeSubmit bool   `toml:"focus_before_submit" json:"focus_before_submit"`
-	Source            string `toml:"source" json:"source,omitempty"`               // provenance, free text
-	Images            string `toml:"images" json:"images"`                         // path_paste | path_text (default) | none
-	ImagesSource      string `toml:"images_source" json:"images_source,omitempty"` // provenance, free text
+	// SubmitDelayMS is the least time between the end of a paste and the
+	// submit key, 0 to 5000 ms (0: the typer's own short wait): a harness
+	// that takes a submit key too soon after a paste as part of it.
+	SubmitDelayMS int    `toml:"submit_delay_ms" json:"submit_delay_ms,omitempty"`
+	Source        string `toml:"source" json:"source,omitempty"`               // provenance, free text
+	Images        string `toml:"images" json:"images"`                         // path_paste | path_text (default) | none
+	ImagesSource  string `toml:"images_source" json:"images_source,omitempty"` // provenance, free text
 }
 
 // SubmitKey is the byte sequence that submits a line: "\r" or "\n".
@@ -339,6 +343,9 @@ func (m *Manifest) validateRest(src, source string) *LoadError {
 	case "cr", "lf":
 	default:
 		return le("input", "submit", "[input] submit %q is not cr or lf", in.Submit)
+	}
+	if in.SubmitDelayMS < 0 || in.SubmitDelayMS > 5000 {
+		return le("input", "submit_delay_ms", "[input] submit_delay_ms %d is not 0 to 5000", in.SubmitDelayMS)
 	}
 	switch in.Images {
 	case "":

@@ -172,9 +172,15 @@ type PaneOptions struct {
 	ShellPID int
 	// Cols and Rows size the screen (80x24 when zero).
 	Cols, Rows int
-	// Reply receives the terminal's answers to queries (the PTY). It is
-	// written by Pane.Write after the pane's lock is released, in order;
-	// if it blocks, only that Write waits.
+	// Reply receives the screen's answers to the program's queries
+	// (cursor position, device attributes, colours): the PTY. Set it when
+	// nothing else answers (a daemon, a recorder with no terminal), or a
+	// program that asks and waits hangs. Leave it nil when the output
+	// also goes to a real terminal that shows it and whose answers reach
+	// the program as input (examples/embed on a terminal): that terminal
+	// already answers, and with Reply set each query is answered twice.
+	// It is written by Pane.Write after the pane's lock is released, in
+	// order; if it blocks, only that Write waits.
 	Reply io.Writer
 	// Scrollback is vt.Options.Scrollback.
 	Scrollback int

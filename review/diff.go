@@ -59,6 +59,11 @@ type DiffOptions struct {
 	RecordedBase string
 	// Uncommitted diffs against HEAD itself.
 	Uncommitted bool
+	// Against is another worktree of the same repository (two attempts
+	// of a fan): the diff goes from its working state (committed,
+	// uncommitted and untracked work together) to this one's. Base and
+	// Uncommitted must then be empty.
+	Against string
 	// Paths keeps only these paths (files or directories, relative to the
 	// worktree's top); at most MaxDiffPaths.
 	Paths []string
@@ -83,6 +88,10 @@ type Diff struct {
 	BaseSHA     string `json:"base_sha"`
 	Uncommitted bool   `json:"uncommitted"`
 	TreeSHA     string `json:"tree_sha"`
+	// Against and AgainstTree name the other worktree of an Against diff
+	// and the tree its working state was read as.
+	Against     string `json:"against,omitempty"`
+	AgainstTree string `json:"against_tree,omitempty"`
 	Files       []File `json:"files"`
 	Totals      Totals `json:"totals"`
 	Truncated   bool   `json:"truncated"`
@@ -322,9 +331,24 @@ func ComputeDiff(ctx context.Context, o DiffOptions) (*Diff, error) {
 		return nil, perr
 	}
 	d := &Diff{RepoRoot: repo.RepoRoot, Worktree: repo.Worktree, Uncommitted: o.Uncommitted, Files: []File{}}
-	d.Base, d.BaseSHA, err = g.resolveBase(o)
-	if err != nil {
-		return nil, err
+	var other *Repo
+	if o.Against != "" {
+		if o.Base != "" || o.Uncommitted {
+			return nil, errf(codeInvalidParam, "diff two attempts, or one against a base, not both", "against", "against goes with neither a base nor uncommitted")
+		}
+		og := newGit(ctx, o.Git, o.Against, o.Env)
+		if other, err = og.findRepo(o.Against); err != nil {
+			return nil, err
+		}
+		if other.objects != repo.objects {
+			return nil, errf(codeInvalidParam, "name another attempt of the same fan", "against", "%s is not a worktree of the same repository", other.Worktree)
+		}
+		d.Against = other.Worktree
+	} else {
+		d.Base, d.BaseSHA, err = g.resolveBase(o)
+		if err != nil {
+			return nil, err
+		}
 	}
 
 	// The temporary index and object directory: everything git writes
@@ -341,6 +365,25 @@ func ComputeDiff(ctx context.Context, o DiffOptions) (*Diff, error) {
 	objDir := filepath.Join(tmp, "objects")
 	if err := os.Mkdir(objDir, 0o700); err != nil {
 		return nil, failed(err)
+	}
+	if other != nil {
+		// The other worktree's working state, through a copy of its
+		// index, into the same temporary object directory.
+		otherIndex := filepath.Join(tmp, "against-index")
+		if err := copyFile(other.index, otherIndex); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, failed(err)
+		}
+		og := newGit(ctx, o.Git, other.Worktree, o.Env)
+		og.env = append(og.env, "GIT_INDEX_FILE="+otherIndex, "GIT_OBJECT_DIRECTORY="+objDir, "GIT_ALTERNATE_OBJECT_DIRECTORIES="+repo.objects)
+		if _, err := og.run(nil, "add", "-A", "--", "."); err != nil {
+			return nil, failed(err)
+		}
+		out, err := og.run(nil, "write-tree")
+		if err != nil {
+			return nil, failed(err)
+		}
+		d.AgainstTree = strings.TrimSpace(string(out))
+		d.BaseSHA = d.AgainstTree
 	}
 	g.env = append(g.env, "GIT_INDEX_FILE="+tmpIndex, "GIT_OBJECT_DIRECTORY="+objDir, "GIT_ALTERNATE_OBJECT_DIRECTORIES="+repo.objects)
 

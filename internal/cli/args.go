@@ -49,6 +49,8 @@ func argSpecs() map[string]argSpec {
 		"hosts test": one, "config apply": none, "outbox": none, "set-config": {max: 2}, "get-config": one, "list-options": one, "list-themes": none, "start-agent": many, "agent-proto": many, "mcp": none,
 		"pane-grants": none, "set-pane-grants": none,
 		"notify test": none, "completion": one,
+		"worktree new": one, "worktree ls": none, "worktree rm": one, "worktree diff": one, "worktree pull": one,
+		"fan": {max: 2}, "fan compare": one, "fan verify": many, "fan diff": {max: 2}, "fan keep": one,
 	}
 }
 

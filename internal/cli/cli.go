@@ -68,6 +68,8 @@ func commands() []Command {
 		outboxCommands, // outbox.go
 		startAgentCommands,
 		agentProtoCommands, // agent_proto.go
+		worktreeCommands,   // worktree.go: worktree new, ls, rm, diff, pull
+		fanCommands,        // fan.go: fan, fan compare, verify, diff, keep
 		grantsCommands,     // grants.go: pane-grants, set-pane-grants
 		optionsCommands,    // options.go: set-config, get-config, list-options, list-themes
 		mcpCommands,        // mcp.go

@@ -3,11 +3,14 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tuios/tuios/internal/pretend"
 )
 
 // run runs Main in-process with a clean config location.
@@ -345,5 +348,27 @@ func TestBinary(t *testing.T) {
 	err = cmd.Run()
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != ExitFailure || !strings.Contains(stderr.String(), "did you mean tuios risk") {
 		t.Errorf("unknown verb: %v, %q", err, stderr.String())
+	}
+}
+
+// pretend-agent parses its own flags, and --help lists every one of them
+// with the examples.
+func TestPretendAgentHelpListsItsFlags(t *testing.T) {
+	isolate(t)
+	for _, args := range [][]string{{"pretend-agent", "--help"}, {"pretend-agent", "-h"}, {"help", "pretend-agent"}} {
+		out, errOut, code := run(t, "", args...)
+		if code != ExitOK || errOut != "" {
+			t.Fatalf("%v: code %d, stderr %q", args, code, errOut)
+		}
+		n := 0
+		pretend.FlagSet().VisitAll(func(f *flag.Flag) {
+			n++
+			if !strings.Contains(out, "--"+f.Name+" ") {
+				t.Errorf("%v: help lacks --%s:\n%s", args, f.Name, out)
+			}
+		})
+		if n < 10 || !strings.Contains(out, "Example:\n  tuios new-window") || !strings.Contains(out, "go run ./examples/embed -- go run ./examples/pretend-agent") {
+			t.Errorf("%v: %d flags, or no examples:\n%s", args, n, out)
+		}
 	}
 }

@@ -482,6 +482,9 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 	for i, w := range on {
 		r := rects[i]
 		if r.w == 0 {
+			if zoom < 0 {
+				lay.Hidden++ // layout.go: too small an area for it
+			}
 			continue
 		}
 		w.mu.Lock()
@@ -498,7 +501,8 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 	}
 	var refs []paneRef
 	for si, x := range s.sessionsSorted() {
-		lay.Sessions = append(lay.Sessions, proto.AttachSession{Name: x.Name, DisplayName: x.displayName, Accent: x.accent, Windows: len(x.windows), Current: x == ss})
+		lay.Sessions = append(lay.Sessions, proto.AttachSession{Name: x.Name, DisplayName: x.displayName, Accent: x.accent, Windows: len(x.windows), Current: x == ss,
+			Group: groupOf(x)})
 		for _, w := range x.windows {
 			at, ok := tileAt[w]
 			if !ok {

@@ -65,7 +65,7 @@ func (c *cfgFollow) start() {
 	}
 	cancel, err := c.s.opt.Tracker.Watcher.Watch(path, c.changed)
 	if err != nil {
-		c.s.opt.Logf("config %s: not followed (%v); tuios config apply reads it", path, err)
+		c.s.warnf("config %s: not followed (%v); tuios config apply reads it", path, err)
 		return
 	}
 	c.mu.Lock()
@@ -145,7 +145,7 @@ func (c *cfgFollow) noteProblems(applied, file *config.File) {
 func (c *cfgFollow) changed() {
 	f, err := config.Load(c.path())
 	if err != nil {
-		c.s.opt.Logf("config changed but does not parse (%v): nothing applied", err)
+		c.s.warnf("config changed but does not parse (%v): nothing applied", err)
 		return
 	}
 	c.mu.Lock()

@@ -52,8 +52,14 @@ type Session struct {
 	displayName string
 	accent      string
 	exits       exitLog // recent exits of program windows, for wait-for (exited.go)
+	// fan is its worktree's tag (worktrees.go): its fan group, and who
+	// started it; nil outside the worktrees tuios made.
+	fan atomic.Pointer[fanTag]
 
 	tileMu sync.Mutex // one retile at a time; taken before s.mu, never under it
+
+	// layouts are each workspace's splits (layout.go); nil until used.
+	layouts [Workspaces]*layoutTree
 }
 
 // Window is one pane: a process on a PTY, its screen, its tracked state.
@@ -199,6 +205,9 @@ type windowSpec struct {
 	id       string
 	restored bool
 	popup    *popup // popup.go: open it as a popup
+	// split, when set, splits this window's tile for the new one
+	// (split-window, verbs_arrange.go).
+	split *splitAt
 	// grants, when granted, are the pane's own (--grants, a restored
 	// window's); otherwise it holds the default.
 	grants  grant.Set
@@ -206,6 +215,9 @@ type windowSpec struct {
 	// protocol is acp or codex for a pane start-agent --protocol opened
 	// (its process is tuios agent-proto).
 	protocol string
+	// stays keeps a program's window open after it exits, with its final
+	// screen, as a shell's is kept (fan verify's failed checks).
+	stays bool
 }
 
 // startWindow starts a window in ss. Called without s.mu held. A session
@@ -263,7 +275,7 @@ func (s *Server) startWindow(ss *Session, spec windowSpec) (*Window, *proto.Erro
 	s.panes.addShell(proc.Pid(), id)
 	s.panes.addToken(token, id)
 	w := &Window{
-		ID: id, session: ss, name: spec.name, cols: spec.cols, rows: spec.rows, argv: argv, program: len(spec.argv) > 0, cwd: spec.cwd, protocol: spec.protocol,
+		ID: id, session: ss, name: spec.name, cols: spec.cols, rows: spec.rows, argv: argv, program: len(spec.argv) > 0 && !spec.stays, cwd: spec.cwd, protocol: spec.protocol,
 		created: time.Now(), popup: spec.popup, proc: proc, srv: s, outputGen: make(chan struct{}), exitCh: make(chan struct{}), readDone: make(chan struct{}),
 		grants: spec.grants, granted: spec.granted, startGrants: vars["TUIOS_PANE_GRANTS"],
 		token: token,
@@ -288,6 +300,9 @@ func (s *Server) startWindow(ss *Session, spec windowSpec) (*Window, *proto.Erro
 	w.workspace = ws
 	ss.windows = append(ss.windows, w)
 	s.windows[id] = w
+	if spec.split != nil {
+		splitFor(ss, spec.split, w) // verbs_arrange.go: in the same hold, so no retile places it first
+	}
 	if !spec.noFocus || ss.focused == nil {
 		ss.focused = w
 		ss.workspace = ws

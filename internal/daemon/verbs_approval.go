@@ -492,7 +492,7 @@ func (s *Server) requestApproval(cn *conn, p *requestApprovalParams) (any, *prot
 		h.timer = s.clock.AfterFunc(hold, func() { go hd.endUnanswered(h, holdTimeout) })
 	}
 	hd.mu.Unlock()
-	s.opt.Logf("request-approval: holding %s on %s (%s) for %s", h.id, w.ID[:8], harness, hold)
+	s.about(w.ID, "").infof("request-approval: holding %s on %s (%s) for %s", h.id, w.ID[:8], harness, hold)
 
 	select {
 	case <-h.done:
@@ -602,7 +602,7 @@ func (s *Server) replyApproval(cn *conn, p *replyApprovalParams) (any, *proto.Er
 	if !s.answerHold(h, p.Decision, msg, by) { // held_respond.go
 		return standing() // another reply, or an end, came first
 	}
-	s.opt.Logf("reply-approval: %s %s on %s", p.Decision, h.id, h.pane[:min(8, len(h.pane))])
+	s.about(h.pane, "").infof("reply-approval: %s %s on %s", p.Decision, h.id, h.pane[:min(8, len(h.pane))])
 	out.Decision, out.Applied, out.Reason, out.AnsweredBy = p.Decision, true, holdAnswered, by
 	return out, nil
 }

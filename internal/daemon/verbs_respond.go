@@ -92,7 +92,7 @@ type nonceHolder struct {
 func (s *Server) newResponder() *responder {
 	chk, err := review.NewChecker(s.opt.Config.RiskConfig())
 	if err != nil {
-		s.opt.Logf("config %s: %v: the shipped risk rules are used", s.opt.Config.Path, err)
+		s.warnf("config %s: %v: the shipped risk rules are used", s.opt.Config.Path, err)
 		chk, _ = review.NewChecker(review.RiskConfig{})
 	}
 	r := &responder{s: s, risk: chk, nonces: map[string]nonceHolder{}, byConn: map[*conn]string{},
@@ -702,7 +702,7 @@ func (r *responder) respond(cn *conn, p *respondParams) (any, *proto.Error) {
 	pressed := time.Since(start)
 	unlock()
 	locked = false
-	s.opt.Logf("respond: %s %v to %s (%s) by %s", p.Action, sent, w.ID[:8], pk.PromptID, by)
+	s.about(w.ID, "").infof("respond: %s %v to %s (%s) by %s", p.Action, sent, w.ID[:8], pk.PromptID, by)
 
 	// Settle: the state moves off needs_input, the prompt leaves the
 	// screen, the window goes, or the timeout passes.

@@ -7,12 +7,16 @@
 // hookless harness, it is read only through what it prints: the tracker
 // believes its progress once the detector has found it in the pane (its
 // first look, every 2 s by default), so a turn shorter than that ends
-// unread. examples/pretend-agent and `tuios pretend-agent` run it.
+// unread. Started by `go run`, it takes its terminal's foreground process
+// group from go, which would otherwise lead it and hide the agent from a
+// tracker (see takeForeground). examples/pretend-agent and
+// `tuios pretend-agent` run it.
 package pretend
 
 import (
 	"bufio"
 	"encoding/base64"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -21,26 +25,75 @@ import (
 	"time"
 )
 
+// options are the pretend agent's flags.
+type options struct {
+	as, task, finish                       *string
+	prompt, fail, silence, exit, deaf, alt *bool
+	steps                                  *int
+	step                                   *time.Duration
+}
+
+// define puts the pretend agent's flags on fs.
+func define(fs *flag.FlagSet) options {
+	return options{
+		as:      fs.String("as", "claude-code", "the harness to be recognised as (TUIOS_AGENT); empty for none"),
+		prompt:  fs.Bool("prompt", true, "stop on a permission prompt mid-turn; on unless -prompt=false"),
+		fail:    fs.Bool("error", false, "end the turn with an error"),
+		silence: fs.Bool("silence", false, "work, then go silent with the progress bar still set"),
+		steps:   fs.Int("steps", 4, "work steps before and after the prompt"),
+		step:    fs.Duration("step", 300*time.Millisecond, "time per work step"),
+		task:    fs.String("task", "tidy the build directory", "what the turn works on"),
+		exit:    fs.Bool("exit", false, "exit after the turn instead of waiting at the idle prompt"),
+		finish:  fs.String("finish", "", "also report the end of the turn with OSC 7501: done (or empty for none)"),
+		deaf:    fs.Bool("deaf", false, "take no prompt at the idle prompt: what is typed there changes nothing (q alone still quits)"),
+		alt:     fs.Bool("alt-screen", false, "draw on the alternate screen, as a full-screen agent does: what scrolls off its top is gone (no history)"),
+	}
+}
+
+// FlagSet is a set holding the pretend agent's flags, for a help text to
+// list them (Main parses its own).
+func FlagSet() *flag.FlagSet {
+	fs := flag.NewFlagSet("pretend-agent", flag.ContinueOnError)
+	define(fs)
+	return fs
+}
+
+// Examples are command lines that show the flags.
+const Examples = `pretend-agent                  # one turn with a permission prompt, then the idle prompt
+pretend-agent -prompt=false    # a turn with no prompt
+pretend-agent -error           # the turn fails
+pretend-agent -silence         # works, then goes silent
+pretend-agent -finish done     # also reports done with OSC 7501
+pretend-agent -alt-screen      # on the alternate screen, as a full-screen agent draws
+pretend-agent -steps 12 -step 250ms -exit   # a longer turn, then exit`
+
 // Main runs the pretend agent with command-line args (without the program
-// name) and returns its exit code.
+// name) and returns its exit code. -h prints the flags and examples on
+// stdout and returns 0.
 func Main(args []string) int {
 	fs := flag.NewFlagSet("pretend-agent", flag.ContinueOnError)
-	as := fs.String("as", "claude-code", "harness to be recognised as (TUIOS_AGENT); empty for none")
-	prompt := fs.Bool("prompt", true, "stop on a permission prompt mid-turn")
-	fail := fs.Bool("error", false, "end the turn with an error")
-	silence := fs.Bool("silence", false, "work, then go silent with the progress bar still set")
-	steps := fs.Int("steps", 4, "work steps before and after the prompt")
-	step := fs.Duration("step", 300*time.Millisecond, "time per work step")
-	task := fs.String("task", "tidy the build directory", "what the turn works on")
-	exit := fs.Bool("exit", false, "exit after the turn instead of waiting at the idle prompt")
-	finish := fs.String("finish", "", "also report the end of the turn with OSC 7501: done (or empty for none)")
-	deaf := fs.Bool("deaf", false, "take no prompt at the idle prompt: what is typed there changes nothing (q alone still quits)")
-	alt := fs.Bool("alt-screen", false, "draw on the alternate screen, as a full-screen agent does: what scrolls off its top is gone (no history)")
+	o := define(fs)
+	fs.Usage = func() {} // the flag package has printed the error; help is below
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintf(os.Stdout, "Usage: pretend-agent [flags]\n\nA stand-in coding agent, for tests and demos. Flags (one dash or two):\n")
+			fs.SetOutput(os.Stdout)
+			fs.PrintDefaults()
+			fmt.Fprintf(os.Stdout, "\nExamples:\n  %s\n", strings.ReplaceAll(Examples, "\n", "\n  "))
+			return 0
+		}
+		fmt.Fprintln(os.Stderr, "pretend-agent -h lists the flags")
 		return 2
 	}
+	as, prompt, fail, silence, steps, step := o.as, o.prompt, o.fail, o.silence, o.steps, o.step
+	task, exit, finish, deaf, alt := o.task, o.exit, o.finish, o.deaf, o.alt
 	if *as != "" && os.Getenv("TUIOS_AGENT") != *as {
 		reexec(*as)
+	}
+	// Before raw mode: a process outside the foreground may not set the
+	// terminal's modes.
+	if giveBack := takeForeground(); giveBack != nil {
+		defer giveBack()
 	}
 	in := bufio.NewReader(os.Stdin)
 	raw := rawMode()
