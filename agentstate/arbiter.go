@@ -35,8 +35,7 @@ type Options struct {
 
 	// StallAfter is how long a working pane may stay silent before the
 	// stall deadline demotes it. Zero is 30 s; negative turns the stall
-	// deadline off. (StallFromEnv reads TUIOS_AGENT_STALL_SECONDS, where 0
-	// also means off.)
+	// deadline off.
 	StallAfter time.Duration
 
 	// MissLimit is how many consecutive detector ticks may find another
@@ -77,34 +76,6 @@ type LookResult struct {
 	// non-idle rule matched at all): the stall deadline then leaves the
 	// pane alone.
 	Answered bool
-}
-
-// StallFromEnv turns the value of TUIOS_AGENT_STALL_SECONDS into an
-// Options.StallAfter: empty is the default, "0" or a negative number is
-// off, anything unparsable is the default.
-func StallFromEnv(v string) time.Duration {
-	if v == "" {
-		return 0
-	}
-	n := 0
-	neg := false
-	for i, c := range v {
-		switch {
-		case i == 0 && c == '-':
-			neg = true
-		case c >= '0' && c <= '9':
-			n = n*10 + int(c-'0')
-			if n > 1<<20 {
-				n = 1 << 20
-			}
-		default:
-			return 0
-		}
-	}
-	if neg || n == 0 {
-		return -1
-	}
-	return time.Duration(n) * time.Second
 }
 
 // Arbiter holds one claim per pane and decides, when sources disagree,
@@ -224,6 +195,22 @@ type claim struct {
 
 	loan  bool // a screen needs_input claim; prior is given back when the prompt leaves
 	prior prior
+}
+
+// owner is the claim's source, SourceNone when no source holds it.
+func (c *claim) owner() Source {
+	if !c.held {
+		return SourceNone
+	}
+	return c.source
+}
+
+// owner is the prior's source, SourceNone when it was unclaimed.
+func (pr *prior) owner() Source {
+	if !pr.held {
+		return SourceNone
+	}
+	return pr.source
 }
 
 // prior is the claim a loan displaced, restored exactly on give-back:
@@ -522,8 +509,8 @@ func (a *Arbiter) write(p *pane, r Report, msg string, kind Kind, harness string
 		p.meta = nil
 		p.claim.identity = IdentityNone
 		if r.Source == SourceReport {
-			// An explicit none gives the pane back (engine §1.11 item
-			// 1), as the detector's clear does: no claim is left, so
+			// An explicit none gives the pane back, as the detector's
+			// clear does: no claim is left, so
 			// every source may report on it again. The detector promotes
 			// it only while it still sees an agent, and clears it once
 			// the agent has gone.

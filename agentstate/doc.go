@@ -7,8 +7,10 @@
 // the harness's transcript (SourceTranscript, 35), escape sequences and
 // titles (SourceOSC, 30), screen rules (SourceScreen, 20), the
 // foreground-process detector (SourceDetect, 10) and silence
-// (SourceStall, 0). An Arbiter holds one claim per pane and applies each
-// Report in a fixed order:
+// (SourceStall, 0). The zero Source, SourceNone, is nobody: it is what an
+// unclaimed pane's Snapshot and Change carry, and a Report must name a
+// source. An Arbiter holds one claim per pane and applies each Report in a
+// fixed order:
 //
 //  1. a look (a report with Observed set) that repeats its own claim
 //     writes nothing, so a frozen spinner ages like silence;
@@ -37,9 +39,9 @@
 //     pending tool call, which reads working. That record is no stale
 //     claim to wait out; it is the moment the dialog appears.
 //   - A claim at rest (idle, unknown) is taken at once, whoever made it.
-//   - A claim from a source that can say needs_input for itself (a hook
-//     or set-agent-state report, an OSC 7501 program status, a title or
-//     OSC 9;4 sequence) is taken only if the pane painted after it was
+//   - A claim from a source that can say needs_input for itself (the
+//     agent's own report, an OSC 7501 program status, a title or OSC 9;4
+//     sequence) is taken only if the pane painted after it was
 //     stamped and it has stood 2 s unrefreshed: the 2 s are the source's
 //     chance to describe the new screen first, and if it does, it wins
 //     as before.
@@ -91,8 +93,9 @@
 // takes it back to working only while it still sees an agent there.
 //
 // Readers take a Snapshot (Get, All), subscribe to changes (Subscribe,
-// which never blocks the arbiter and never loses the newest change), or
-// Wait until a pane is in one of a set of states.
+// which never blocks the arbiter and never loses the newest change;
+// closing the subscription ends a range over its channel), or Wait until
+// a pane is in one of a set of states.
 //
 // The package is pure logic: the standard library (and the module's own
 // std-only internal/fuzzy for "did you mean"), no goroutines of its

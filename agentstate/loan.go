@@ -66,7 +66,7 @@ func (a *Arbiter) Yield(paneID string, src Source) bool {
 		if pr.auto {
 			pr.source = SourceDetect
 		} else {
-			pr.held = false
+			pr.held, pr.source = false, SourceNone
 		}
 		return true
 	}

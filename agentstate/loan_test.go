@@ -11,7 +11,7 @@ import (
 // working, not an empty message.
 func TestAGiveBackRestoresTheMessage(t *testing.T) {
 	r := newRig(t, as.Options{StallAfter: -1})
-	r.apply("w", as.Report{State: as.Working, Harness: "claude-code", Message: "tidying the build directory"})
+	r.apply("w", as.Report{State: as.Working, Source: as.SourceReport, Harness: "claude-code", Message: "tidying the build directory"})
 	r.advance(3 * time.Second) // past the 2 s grace
 	r.paint("w")
 	wantResult(t, r.look("w", as.SourceScreen, as.NeedsInput, "approval: Do you want to proceed?"), true, "")
@@ -41,7 +41,7 @@ func TestAGiveBackRestoresTheMessage(t *testing.T) {
 // words included: what comes back is the claim the first match displaced.
 func TestARematchGivesBackTheOriginalMessage(t *testing.T) {
 	r := newRig(t, as.Options{StallAfter: -1})
-	r.apply("w", as.Report{State: as.Working, Harness: "claude-code", Message: "tidying the build directory"})
+	r.apply("w", as.Report{State: as.Working, Source: as.SourceReport, Harness: "claude-code", Message: "tidying the build directory"})
 	r.advance(3 * time.Second)
 	r.paint("w")
 	r.look("w", as.SourceScreen, as.NeedsInput, "approval: Do you want to proceed?")
@@ -88,7 +88,7 @@ func TestAGiveBackRestoresANeedsInputPriorWithItsKind(t *testing.T) {
 	t.Run("the detector's claim after a hook yielded", func(t *testing.T) {
 		r := newRig(t, as.Options{StallAfter: -1})
 		r.a.Detected("w", claude)
-		r.apply("w", as.Report{State: as.NeedsInput, Message: asked, Kind: as.KindApproval})
+		r.apply("w", as.Report{State: as.NeedsInput, Source: as.SourceReport, Message: asked, Kind: as.KindApproval})
 		r.a.Yield("w", as.SourceReport)
 		r.want("w", as.NeedsInput, "detect")
 		if l := loan(r); l.Prior.Message != asked || l.Prior.Kind != as.KindApproval || l.Prior.Source != as.SourceDetect {
@@ -100,7 +100,7 @@ func TestAGiveBackRestoresANeedsInputPriorWithItsKind(t *testing.T) {
 		}
 		// The explicit kind came back too: the same words without a kind
 		// are guessed afresh, not read from the restored verdict.
-		r.apply("w", as.Report{State: as.NeedsInput, Message: asked})
+		r.apply("w", as.Report{State: as.NeedsInput, Source: as.SourceReport, Message: asked})
 		if got := r.a.Get("w"); got.BlockedBy() != as.KindQuestion {
 			t.Fatalf("a repeat without a kind reads %s", got.BlockedBy())
 		}
@@ -108,7 +108,7 @@ func TestAGiveBackRestoresANeedsInputPriorWithItsKind(t *testing.T) {
 
 	t.Run("an unclaimed pane", func(t *testing.T) {
 		r := newRig(t, as.Options{StallAfter: -1})
-		r.apply("w", as.Report{State: as.NeedsInput, Message: asked, Kind: as.KindApproval})
+		r.apply("w", as.Report{State: as.NeedsInput, Source: as.SourceReport, Message: asked, Kind: as.KindApproval})
 		r.a.Yield("w", as.SourceReport) // no lifecycle: the pane is unclaimed
 		if l := loan(r); l.Prior.Claimed || l.Prior.Message != asked {
 			t.Fatalf("prior %+v", l.Prior)
@@ -189,7 +189,7 @@ func TestAPromptTakesATranscriptClaimAtOnceAndKeepsIt(t *testing.T) {
 // pane (it speaks about now), and a transcript report does not.
 func TestAHookKeepsItsGraceOverAPromptTheTranscriptDoesNot(t *testing.T) {
 	r := newRig(t, as.Options{StallAfter: -1})
-	r.apply("w", as.Report{State: as.Working, Harness: "claude-code"})
+	r.apply("w", as.Report{State: as.Working, Source: as.SourceReport, Harness: "claude-code"})
 	r.advance(500 * time.Millisecond)
 	r.paint("w")
 	wantResult(t, r.look("w", as.SourceScreen, as.NeedsInput, "approval: Do you want to proceed?"), false, as.ReasonOutranked)
@@ -200,7 +200,7 @@ func TestAHookKeepsItsGraceOverAPromptTheTranscriptDoesNot(t *testing.T) {
 	r.want("w", as.NeedsInput, "screen")
 	wantResult(t, r.apply("w", as.Report{State: as.Working, Source: as.SourceTranscript, Harness: "claude-code"}), false, as.ReasonBehindPrompt)
 	r.want("w", as.NeedsInput, "screen")
-	wantResult(t, r.apply("w", as.Report{State: as.Working, Harness: "claude-code"}), true, "")
+	wantResult(t, r.apply("w", as.Report{State: as.Working, Source: as.SourceReport, Harness: "claude-code"}), true, "")
 	if got := r.want("w", as.Working, "report"); got.Loan {
 		t.Fatalf("the hook's report left a loan: %+v", got)
 	}

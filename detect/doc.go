@@ -8,11 +8,13 @@
 // reading of a pane's foreground process group from /proc (darwin: sysctl,
 // best effort); the matching of processes against manifests and the name
 // list, through wrappers and interpreters; Explain; the rule engine
-// (RuleSet) and ExplainScreen. It does not own the state of a pane: it
+// (RuleSet), ExplainScreen and Registry.ExplainBytes (a recorded screen
+// explained in one call). It does not own the state of a pane: it
 // produces evidence and reports for an agentstate arbiter, and never
 // starts processes or terminals (see packages pty and vt). What an agent's
-// own hooks say is mapped to reports by the subpackage hook; Pane.Report,
-// Pane.Activity, Pane.SetSession and Pane.SetMeta take those reports.
+// own hooks say is decoded by the subpackage hook; Pane.Hook applies a
+// decoded invocation to a pane in one call (Pane.Report, Pane.Activity,
+// Pane.SetSession and Pane.SetMeta take the parts one by one).
 //
 // # Manifests
 //
@@ -90,7 +92,7 @@
 // without a daemon: Attach a pane (the pid of the process on its PTY and
 // a screen size), feed it the PTY's output with Pane.Write, and read the
 // state from Tracker.Arbiter (Get, Subscribe, Wait). Hooks report through
-// Pane.Report (a transcript_path joins the pane to its transcript).
+// Pane.Hook (a transcript_path joins the pane to its transcript).
 //
 // Each chunk goes to the pane's vt.Screen first, then to the sources:
 // OSC 9;4 through the 700 ms hold (only on a pane already known to hold an

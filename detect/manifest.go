@@ -185,7 +185,7 @@ func (e LoadError) Hint() string {
 	case CodeSchemaVersion:
 		return "set schema_version = 1"
 	}
-	return "fix the manifest and restart the daemon"
+	return "fix the manifest and load it again (the tuios daemon loads manifests when it starts)"
 }
 
 // ParseManifest decodes and validates one manifest file. source names the

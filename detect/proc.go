@@ -254,5 +254,5 @@ func (e *Error) Code() Code { return e.code }
 
 // Hint says what to do next.
 func (e *Error) Hint() string {
-	return "tuios reads /proc of processes it can see; run it as the user who owns the pane's shell"
+	return "only the owner of a process (or root) can read all of its /proc files: run as the user who owns the pane's shell"
 }

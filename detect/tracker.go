@@ -71,10 +71,30 @@ type TrackerOptions struct {
 }
 
 // Tracker keeps the agent state of a set of panes true from every source:
-// hooks (Pane.Report), OSC 9;4 and OSC 7501 sequences, window titles and
+// hooks (Pane.Hook), OSC 9;4 and OSC 7501 sequences, window titles and
 // notifications, screen rules, the foreground process and the harness's
 // transcript. It owns one agentstate.Arbiter, which readers use directly
 // (Get, Subscribe, Wait).
+//
+// When states come, with the default options:
+//
+//   - A pane started on an agent shows working before Attach returns: its
+//     foreground is read there. An agent started later in the pane (typed
+//     at its shell) shows within about DetectGap (25 ms) of reaching the
+//     foreground, found by the reads that follow the pane's output; one
+//     that prints nothing at all is found by the detection tick
+//     (DetectInterval, 2 s), which is also what clears a pane whose agent
+//     has left for another program.
+//   - A hook's report (Pane.Hook) applies at once, at the top rank.
+//   - The screen and title rules read a pane attributed to a harness at
+//     most every LookInterval (250 ms) while it prints, and once more
+//     SettleDelay (400 ms) after its last output, so a prompt painted
+//     before a silence reads needs_input within 450 ms. Over a claim from
+//     a source that could describe the prompt itself (a hook's report, an
+//     OSC 9;4 or title reading) the screen waits until that claim has
+//     stood agentstate.DefaultBlockerGrace (2 s) unrefreshed.
+//   - A working pane that stays silent for the stall window (30 s) is
+//     looked at once more, then demoted to unknown.
 //
 // A silent pane costs nothing: no per-pane timer is armed unless a
 // trailing screen look is due, and the tracker's only standing timer is
@@ -164,6 +184,14 @@ type PaneOptions struct {
 	Reply io.Writer
 	// Scrollback is vt.Options.Scrollback.
 	Scrollback int
+	// Harness is the harness the pane runs, when the caller knows it (a
+	// pane it started on that agent, a replay of a recording): that
+	// manifest's screen, title and notification rules read the pane from
+	// its first output, and its OSC 9;4 progress counts, with no wait for
+	// the detector or a report. A harness the detector or a report
+	// attributes later takes over while it holds the pane. An id no
+	// loaded manifest has runs no rules.
+	Harness string
 	// OnEvent, when set, also sees every typed screen event (a bell, a
 	// notification), synchronously from Write with the pane's lock held:
 	// it must not block or call the pane (an owner that forwards events
@@ -176,7 +204,8 @@ type PaneOptions struct {
 // A pane with a ShellPID has its foreground read before Attach returns
 // (no lock held), so a pane started on an agent shows it at once.
 func (t *Tracker) Attach(id string, opt PaneOptions) *Pane {
-	p := &Pane{t: t, id: id, shellPID: opt.ShellPID, onEv: opt.OnEvent}
+	p := &Pane{t: t, id: id, shellPID: opt.ShellPID, onEv: opt.OnEvent, given: opt.Harness}
+	p.harness, p.m = opt.Harness, t.manifest(opt.Harness)
 	vo := vt.Options{Cols: opt.Cols, Rows: opt.Rows, Scrollback: opt.Scrollback, OnEvent: p.onEvent}
 	if opt.Reply != nil {
 		p.replies = &replyQueue{w: opt.Reply}

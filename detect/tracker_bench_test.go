@@ -47,7 +47,7 @@ func BenchmarkTrackerOverheadPerMB(b *testing.B) {
 			defer tr.Close()
 			p := tr.Attach("w", detect.PaneOptions{Cols: 120, Rows: 40})
 			if attributed {
-				p.Report(agentstate.Report{State: agentstate.Working, Harness: "claude-code"}, "")
+				p.Report(agentstate.Report{State: agentstate.Working, Source: agentstate.SourceReport, Harness: "claude-code"}, "")
 			}
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()

@@ -11,22 +11,26 @@ import (
 )
 
 // Pane is one tracked pane: its screen and what the tracker keeps for it.
-// Write is called by the goroutine reading the PTY; the other methods are
-// safe to call from any goroutine. After Tracker.Detach (or a second
-// Attach of its id) every method is a no-op: the pane never reaches the
-// arbiter again.
-//
-// p.mu guards the fields below it. It is never held across blocking work:
-// a locked section only records the I/O it needs (p.work), which runs
-// after the lock is released (see unlock), and its result is applied
-// under the lock again only if the pane is still the one that asked.
+// Feed it the PTY's output with Write, from the goroutine reading the PTY;
+// tell it what happens to the terminal (Resize, Typed, Exited) and what
+// the agent's hooks say (Hook). Its state is read from the tracker's
+// arbiter under the pane's ID. Every method is safe to call from any
+// goroutine, and none waits on another pane. After Tracker.Detach (or a
+// second Attach of its id) every method is a no-op: the pane never
+// reaches the arbiter again.
 type Pane struct {
+	// p.mu guards the fields below it. It is never held across blocking
+	// work: a locked section only records the I/O it needs (p.work),
+	// which runs after the lock is released (see unlock), and its result
+	// is applied under the lock again only if the pane is still the one
+	// that asked.
 	t        *Tracker
 	id       string
 	shellPID int
 	screen   *vt.Screen
 	replies  *replyQueue // nil without PaneOptions.Reply
 	onEv     func(vt.Event)
+	given    string // PaneOptions.Harness: the attribution when none other stands
 	fg       atomic.Pointer[Match]
 
 	mu         sync.Mutex
@@ -175,7 +179,7 @@ func (p *Pane) handleEvents(now time.Time) {
 			if p.program.seen {
 				continue // after OSC 7501, OSC 9;4 is not the pane's state
 			}
-			if !a.Brief(p.id).Agent {
+			if p.given == "" && !a.Brief(p.id).Agent {
 				continue // a plain shell's progress bar is not an agent
 			}
 			if p.m != nil && p.m.Title.ClassifyProgress(p.progress).Matched {
@@ -227,10 +231,14 @@ func progressState(code int) agentstate.State {
 	return agentstate.Idle
 }
 
-// attribute follows the arbiter's harness attribution to a manifest. A
-// pane that just became attributed is looked at once at once: the prompt
-// may already be painted, and a silent prompt brings no more output.
+// attribute follows the arbiter's harness attribution to a manifest
+// (PaneOptions.Harness while the arbiter names none). A pane that just
+// became attributed is looked at once at once: the prompt may already be
+// painted, and a silent prompt brings no more output.
 func (p *Pane) attribute(harness string) {
+	if harness == "" {
+		harness = p.given
+	}
 	if harness == p.harness {
 		return
 	}
@@ -418,6 +426,23 @@ func (p *Pane) SetMeta(u agentstate.MetaUpdate) (agentstate.MetaResult, error) {
 		return agentstate.MetaResult{}, nil
 	}
 	return p.t.arb.SetMeta(p.id, u)
+}
+
+// Resize tells the pane its terminal's new size (after the PTY's own
+// resize): the screen reflows as a terminal does, and once the program has
+// repainted for the new size the rules read it again (the trailing look).
+// A zero or negative size changes nothing.
+func (p *Pane) Resize(cols, rows int) {
+	p.mu.Lock()
+	if p.stopped {
+		p.mu.Unlock()
+		return
+	}
+	p.screen.Resize(cols, rows)
+	if p.m != nil && !p.lastOutput.IsZero() && cols > 0 && rows > 0 {
+		p.armSettle()
+	}
+	p.mu.Unlock()
 }
 
 // Exited tells the tracker the pane's process exited: the pane clears and

@@ -198,7 +198,7 @@ func TestTrackerLoanOverAHookThatWentQuiet(t *testing.T) {
 	r.waitScreen("Reading the tree")
 	r.clock.Advance(detect.DefaultDetectInterval)
 	reported := r.clock.Now()
-	r.pane.Report(agentstate.Report{State: agentstate.Working, Harness: "claude-code", Message: "running tools"}, "")
+	r.pane.Report(agentstate.Report{State: agentstate.Working, Source: agentstate.SourceReport, Harness: "claude-code", Message: "running tools"}, "")
 	r.clock.Advance(100 * time.Millisecond)
 	r.waitScreen("╰")
 	r.clock.Advance(detect.SettleDelay)

@@ -56,7 +56,7 @@
 // # Linked hosts
 //
 // Mirror (host.go) keeps the items of the linked hosts a daemon follows
-// (spec §14.7), apart from the Queue and stamped with its seq, so one seq
+// (other machines whose Inbox shows in this one), apart from the Queue and stamped with its seq, so one seq
 // orders local and mirrored changes. The daemon feeds it each host's own
 // listing (Sync, with the host's boot_id), its attention events (Apply),
 // the link dropping (Down) and the host leaving the table (Remove).

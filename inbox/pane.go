@@ -293,21 +293,15 @@ func (q *Queue) Update(p Pane, s agentstate.Snapshot) []Event {
 	return evs
 }
 
-// Notices the daemon opens as questions on a pane's blocking key.
-const (
-	// NoticeUnrecognised: a pane started by fan or start-agent that has
-	// not reached its prompt in 30 s and is not on needs_input.
-	NoticeUnrecognised = "waiting at a screen tuios does not recognise: look at the pane and answer it"
-)
-
 // NoticeStalled is the question a stalled queued message opens.
 func NoticeStalled(name string) string {
 	return "your queued message was typed but " + name + " did not take it: look at the pane"
 }
 
-// Notice opens a question on the pane's blocking key for something the
-// daemon saw that is not a state: NoticeUnrecognised, NoticeStalled. A
-// pane already on needs_input has its own item and is left alone. The
+// Notice opens a question on the pane's blocking key for something its
+// owner saw that is not a state: a queued message the agent did not take
+// (NoticeStalled), a pane waiting at a screen no rule recognises. A pane
+// already on needs_input has its own item and is left alone. The
 // notice closes (resolved) when the pane reports a state other than the
 // one it had when the notice opened; needs_input turns it into the
 // pane's own item, keeping its id and since.

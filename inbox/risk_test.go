@@ -28,7 +28,7 @@ func TestApprovalCarriesTheRiskReadFromThePrompt(t *testing.T) {
 	r := newRigWith(t, inbox.Options{Risk: ck})
 	read := []review.Hit{{Rule: "cut short", Why: "not on screen whole"}, {Rule: "recursive delete", Why: "deletes a tree", Text: "rm -rf build/"}}
 	feed := func(id, msg string, kind agentstate.Kind, risk []review.Hit) []inbox.Event {
-		r.a.Apply(id, agentstate.Report{State: agentstate.NeedsInput, Message: msg, Kind: kind, Harness: "claude-code"})
+		r.a.Apply(id, agentstate.Report{State: agentstate.NeedsInput, Source: agentstate.SourceReport, Message: msg, Kind: kind, Harness: "claude-code"})
 		p := pane(id)
 		p.Risk = risk
 		return r.q.Update(p, r.a.Get(id))
@@ -53,7 +53,7 @@ func TestApprovalCarriesTheRiskReadFromThePrompt(t *testing.T) {
 	}
 	// Without a checker (the daemon reads the line itself): given as is.
 	r2 := newRig(t)
-	r2.a.Apply("p", agentstate.Report{State: agentstate.NeedsInput, Message: "approval: Do you want to proceed?", Kind: agentstate.KindApproval})
+	r2.a.Apply("p", agentstate.Report{State: agentstate.NeedsInput, Source: agentstate.SourceReport, Message: "approval: Do you want to proceed?", Kind: agentstate.KindApproval})
 	p := pane("p")
 	p.Risk = read
 	r2.q.Update(p, r2.a.Get("p"))

@@ -14,8 +14,9 @@ import (
 	"time"
 )
 
-// Limits of one diff (coordination spec §11). Past a limit a file keeps
-// its counts and loses its hunks, and the result says truncated.
+// Limits of one diff: a review is read by a person, and a worktree can hold
+// anything. Past a limit a file keeps its counts and loses its hunks, and
+// the result says truncated.
 const (
 	MaxDiffFiles     = 400
 	MaxDiffBytes     = 2 << 20
@@ -229,7 +230,7 @@ func (l *limitedBuffer) Write(p []byte) (int, error) {
 
 func failed(err error) *DiffError {
 	if errors.Is(err, context.DeadlineExceeded) {
-		return errf(codeGitFailed, "the git calls of one diff may take 10 s together; narrow it with --path or --uncommitted", "", "git took too long")
+		return errf(codeGitFailed, "the git calls of one diff may take 10 s together; narrow it to some paths, or to the uncommitted changes", "", "git took too long")
 	}
 	return errf(codeGitFailed, "check that git works in this repository (git status)", "", "%v", err)
 }
@@ -278,14 +279,14 @@ outer:
 
 func (g *git) findRepo(dir string) (*Repo, error) {
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return nil, errf(codeNotRepo, "cd into a git repository in the pane", "", "%s is not a directory", dir)
+		return nil, errf(codeNotRepo, "name a directory inside a git worktree (for a pane: cd into one there)", "", "%s is not a directory", dir)
 	}
 	out, err := g.run(nil, "rev-parse", "--path-format=absolute", "--show-toplevel", "--git-common-dir", "--git-path", "index", "--git-path", "objects")
 	if err != nil {
 		if g.ctx.Err() != nil {
 			return nil, failed(g.ctx.Err())
 		}
-		return nil, errf(codeNotRepo, "cd into a git repository in the pane, or review another pane", "", "%s is not inside a git repository", dir)
+		return nil, errf(codeNotRepo, "name a directory inside a git worktree (for a pane: cd into one there, or review another pane)", "", "%s is not inside a git repository", dir)
 	}
 	f := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
 	if len(f) != 4 || f[0] == "" {
@@ -489,9 +490,9 @@ func ComputeDiff(ctx context.Context, o DiffOptions) (*Diff, error) {
 	return d, nil
 }
 
-// resolveBase follows the base order of §11: a named base, the recorded
-// base, the merge base with the upstream, else HEAD; named and recorded
-// bases through their merge base with HEAD.
+// resolveBase picks the base in order: a named base, the recorded base,
+// the merge base with the upstream, else HEAD; named and recorded bases
+// through their merge base with HEAD.
 func (g *git) resolveBase(o DiffOptions) (name, sha string, _ error) {
 	head, herr := g.run(nil, "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
 	headSHA := strings.TrimSpace(string(head))
@@ -500,7 +501,7 @@ func (g *git) resolveBase(o DiffOptions) (name, sha string, _ error) {
 			return "", "", failed(g.ctx.Err())
 		}
 		if o.Base != "" {
-			return "", "", errf(codeInvalidParam, "this repository has no commits yet; leave --base out", "base", "base %q: the repository has no commits", o.Base)
+			return "", "", errf(codeInvalidParam, "this repository has no commits yet; leave the base out", "base", "base %q: the repository has no commits", o.Base)
 		}
 		return "HEAD", emptyTree, nil // nothing committed: every file is new
 	}
@@ -680,8 +681,11 @@ func FileAtBase(ctx context.Context, o DiffOptions, rel string) (text, base stri
 	return string(out), base, nil
 }
 
-// ResolveBase names the base a diff of o would use and its commit,
-// following the base order of §11.
+// ResolveBase names the base a diff of o would use and its commit. The
+// base is, in order: o.Base, the base recorded for the worktree
+// (o.RecordedBase), the merge base with the branch's upstream, else HEAD; a
+// named or recorded base is taken through its merge base with HEAD, so
+// the diff shows only what the worktree added.
 func ResolveBase(ctx context.Context, o DiffOptions) (name, sha string, err error) {
 	ctx, cancel := withDiffTime(ctx, o)
 	defer cancel()

@@ -38,7 +38,7 @@ func (s *Server) answerHold(h *heldCall, decision, msg, by string) bool {
 	w := s.windows[h.pane]
 	s.mu.Unlock()
 	if w != nil {
-		w.pane.Report(agentstate.Report{State: agentstate.Working, Harness: h.harness,
+		w.pane.Report(agentstate.Report{State: agentstate.Working, Source: agentstate.SourceReport, Harness: h.harness,
 			IfState: agentstate.SetOf(agentstate.NeedsInput)}, "")
 	}
 	return true

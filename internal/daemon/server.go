@@ -292,7 +292,7 @@ func trackerFromConfig(t *detect.TrackerOptions, f *config.File, getenv func(str
 		t.DetectInterval, t.StallAfter = -1, -1
 	}
 	if t.StallAfter == 0 {
-		t.StallAfter = agentstate.StallFromEnv(getenv("TUIOS_AGENT_STALL_SECONDS"))
+		t.StallAfter = stallFromEnv(getenv("TUIOS_AGENT_STALL_SECONDS")) // stall_env.go
 	}
 	if t.DetectInterval == 0 {
 		if on := f.Daemon.AgentAutodetect; on != nil && !*on {

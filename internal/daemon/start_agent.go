@@ -51,7 +51,7 @@ import (
 //
 // A pane started here that has not reached its prompt 30 s after it
 // started, and is not on needs_input, gets an Inbox question
-// (inbox.NoticeUnrecognised): it waits at a screen tuios does not know,
+// (noticeUnrecognised): it waits at a screen tuios does not know,
 // and only a person looking at it can tell what it wants. That watch runs
 // on the daemon's clock whether or not the caller still waits.
 
@@ -754,6 +754,6 @@ func (s *Server) watchStartNotice(w *Window, fire <-chan struct{}, t agentstate.
 		if ip.ID == "" {
 			return
 		}
-		s.att.do(func() []inbox.Event { return s.att.q.Notice(ip, inbox.NoticeUnrecognised) })
+		s.att.do(func() []inbox.Event { return s.att.q.Notice(ip, noticeUnrecognised) })
 	}()
 }

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/tuios/tuios/agentstate/fakeclock"
-	"github.com/tuios/tuios/inbox"
 	"github.com/tuios/tuios/internal/config"
 	"github.com/tuios/tuios/internal/proto"
 )
@@ -221,7 +220,7 @@ func TestStartAgentTimeoutAndTheUnrecognisedScreenQuestion(t *testing.T) {
 	}
 	clk.Advance(time.Second)
 	l := waitList(t, r, nil, "the unrecognised-screen question", func(l attList) bool { return l.Total == 1 })
-	if it := l.Items[0]; it.Kind != "question" || it.Window != w || it.Summary != inbox.NoticeUnrecognised {
+	if it := l.Items[0]; it.Kind != "question" || it.Window != w || it.Summary != noticeUnrecognised {
 		t.Fatalf("item: %+v", it)
 	}
 	select {
@@ -264,14 +263,14 @@ func TestStartAgentNoQuestionOnceReadyOrBlocked(t *testing.T) {
 	answer(t, ch)
 	l := waitList(t, r, nil, "the control's question", func(l attList) bool {
 		for _, it := range l.Items {
-			if it.Window == w3 && it.Summary == inbox.NoticeUnrecognised {
+			if it.Window == w3 && it.Summary == noticeUnrecognised {
 				return true
 			}
 		}
 		return false
 	})
 	for _, it := range l.Items {
-		if it.Window != w3 && it.Summary == inbox.NoticeUnrecognised {
+		if it.Window != w3 && it.Summary == noticeUnrecognised {
 			t.Fatalf("a question for a pane that was ready or blocked: %+v", it)
 		}
 	}
