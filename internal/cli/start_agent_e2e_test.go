@@ -67,7 +67,8 @@ func TestStartAgentCommand(t *testing.T) {
 	r := e.run("start-agent", "codex", "-s", "work", "--name", "blocked", "--ready-timeout", "30000")
 	if r.code != 1 || !strings.Contains(r.err, "is not ready (blocked)") || !strings.Contains(r.err, "capture-pane") {
 		t.Fatalf("blocked: %+v\nits screen:\n%s\nits state: %s", r, e.run("capture-pane", "-s", "work", "-w", "blocked").out,
-			e.run("get-agent-state", "--json", "-s", "work", "-w", "blocked").out)
+			e.run("get-agent-state", "--json", "-s", "work", "-w", "blocked").out+
+				e.run("explain-agent-screen", "-s", "work", "-w", "blocked").out+e.run("explain-agent-detect", "-s", "work", "-w", "blocked").out)
 	}
 	e.ok("get-window", "-s", "work", "blocked")
 
