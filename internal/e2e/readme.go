@@ -12,7 +12,8 @@ import (
 const SetupMark = "<!-- readme-test: setup -->"
 
 // SetupCommands are the README's set-up commands, in order: the indented
-// code block after each SetupMark line, its lines joined.
+// code block after each SetupMark line (a blank line between them), its
+// lines joined.
 func SetupCommands(t testing.TB) []string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(Root(), "README.md"))
@@ -27,6 +28,9 @@ func SetupCommands(t testing.TB) []string {
 		}
 		var block []string
 		for _, l := range lines[i+1:] {
+			if len(block) == 0 && strings.TrimSpace(l) == "" {
+				continue // the blank line between the mark and the block
+			}
 			if !strings.HasPrefix(l, "    ") {
 				break
 			}
