@@ -657,11 +657,20 @@ func TestASlowSubscriberIsToldWhatItMissed(t *testing.T) {
 
 func md5sum(s string) [16]byte { return md5.Sum([]byte(s)) }
 
-// The README's main command.
+// The README's main command, its first set-up line as written (go run
+// ./cmd/tuios is the binary the harness built).
 func TestDemo(t *testing.T) {
 	t.Parallel()
+	setup := e2e.SetupCommands(t)
+	if len(setup) == 0 {
+		t.Fatal("the README has no set-up commands")
+	}
+	line, ok := strings.CutPrefix(setup[0], "go run ./cmd/tuios ")
+	if !ok {
+		t.Fatalf("the README's first set-up command is not go run ./cmd/tuios …: %q", setup[0])
+	}
 	e := newEnv(t)
-	r := e.run("demo")
+	r := e.run(strings.Fields(line)...)
 	if r.code != 0 {
 		t.Fatalf("demo: %+v", r)
 	}
