@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tuios/tuios/internal/agentproto/jsonrpc"
 	"github.com/tuios/tuios/internal/client"
 	"github.com/tuios/tuios/internal/config"
 	"github.com/tuios/tuios/internal/daemon"
@@ -108,7 +109,7 @@ func TestUnknownToolAndMethod(t *testing.T) {
 		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"tuios_respond","arguments":{}}}`,
 		`{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{}}`,
 		`{"jsonrpc":"2.0","id":4,"method":"ping"}`)
-	if e := a[0]["error"].(map[string]any); e["code"] != float64(codeInvalidParams) {
+	if e := a[0]["error"].(map[string]any); e["code"] != float64(jsonrpc.CodeInvalidParams) {
 		t.Errorf("an unknown tool: %v", a[0])
 	}
 	// Whether a tool types is the daemon's word (list-verbs): with no
@@ -116,7 +117,7 @@ func TestUnknownToolAndMethod(t *testing.T) {
 	if res, _ := a[1]["result"].(map[string]any); res["isError"] != true || !strings.Contains(fmt.Sprint(res["content"]), "no_daemon") {
 		t.Errorf("tuios_respond with no daemon: %v", a[1])
 	}
-	if e := a[2]["error"].(map[string]any); e["code"] != float64(codeMethodNotFound) {
+	if e := a[2]["error"].(map[string]any); e["code"] != float64(jsonrpc.CodeMethodNotFound) {
 		t.Errorf("resources/read: %v", a[2])
 	}
 	if a[3]["id"] != float64(4) || a[3]["result"] == nil {
