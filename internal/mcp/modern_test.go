@@ -122,7 +122,8 @@ func TestARequestsOwnVersionWins(t *testing.T) {
 	}
 }
 
-// peer drives a server over real pipes and reads every line it writes.
+// peer drives a server over real pipes, with no daemon to reach, and reads
+// every line it writes.
 type peer struct {
 	t     *testing.T
 	in    *os.File
@@ -163,6 +164,9 @@ func (p *peer) next() map[string]any {
 	case m, ok := <-p.lines:
 		if !ok {
 			p.t.Fatal("the server closed its output")
+		}
+		if m == nil {
+			p.t.Fatal("the server wrote a line that is not a JSON object")
 		}
 		return m
 	case <-time.After(10 * time.Second):

@@ -22,40 +22,22 @@ import (
 	"github.com/tuios/tuios/internal/proto"
 )
 
-// serve runs a server on real pipes with no daemon to reach, sends lines
-// and returns one answer line per request.
+// serve sends lines to a peer and returns one answer line per request,
+// once the server has returned at the end of its input.
 func serve(t *testing.T, lines ...string) []map[string]any {
 	t.Helper()
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := New(Options{Dial: func() (*client.Client, error) { return nil, errors.New("no daemon here") }})
-	done := make(chan error, 1)
-	go func() { done <- s.Serve(context.Background(), inR, outW); outW.Close() }()
+	p := newPeer(t)
 	var answers []map[string]any
-	sc := bufio.NewScanner(outR)
 	for _, l := range lines {
-		inW.WriteString(l + "\n")
+		p.send(l)
 		if !strings.Contains(l, `"id"`) {
 			continue
 		}
-		if !sc.Scan() {
-			t.Fatalf("no answer to %s", l)
-		}
-		var m map[string]any
-		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
-			t.Fatalf("answer %s: %v", sc.Bytes(), err)
-		}
-		answers = append(answers, m)
+		answers = append(answers, p.next())
 	}
-	inW.Close()
+	p.in.Close()
 	select {
-	case err := <-done:
+	case err := <-p.done:
 		if err != nil {
 			t.Errorf("Serve: %v", err)
 		}
