@@ -36,11 +36,8 @@ import (
 const promptGiveUp = 20 * time.Second
 
 func BenchmarkRealClaudeCodePermissionPrompt(b *testing.B) {
-	in := findClaude(b)
-	if in.stub {
-		b.Skip("this Claude Code install has npm's stub as bin/claude.exe (postinstall not run)")
-	}
-	api, err := standin.Start(standin.Options{Answer: func(r standin.Request) (standin.Reply, bool) {
+	in := findNativeClaude(b)
+	api := startStandin(b, standin.Options{Answer: func(r standin.Request) (standin.Reply, bool) {
 		if len(r.Tools) == 0 {
 			return standin.Reply{}, false
 		}
@@ -50,10 +47,6 @@ func BenchmarkRealClaudeCodePermissionPrompt(b *testing.B) {
 		return standin.Reply{Tools: []standin.ToolUse{{Name: "Bash", Input: map[string]any{"command": "echo tuios-prompt-bench > made.txt", "description": "Write made.txt"}}},
 			Delay: 300 * time.Millisecond}, true
 	}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer api.Close()
 
 	dir, err := os.MkdirTemp("", "tu")
 	if err != nil {

@@ -16,11 +16,7 @@ import (
 // for 5 s and more).
 func TestAFullResetKeepsTheHarness(t *testing.T) {
 	inst := findClaude(t)
-	api, err := standin.Start(standin.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer api.Close()
+	api := startStandin(t, standin.Options{})
 	e := newEnv(t)
 	home := filepath.Join(e.dir, "home")
 	work := e.workDir()

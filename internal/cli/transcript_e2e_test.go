@@ -77,6 +77,17 @@ func findClaude(t testing.TB) claudeInstall {
 	return in
 }
 
+// findNativeClaude is findClaude for a test that runs Claude Code: it
+// skips when npm's postinstall did not run (bin/claude.exe is its stub).
+func findNativeClaude(t testing.TB) claudeInstall {
+	t.Helper()
+	in := findClaude(t)
+	if in.stub {
+		t.Skip("this Claude Code install has npm's stub as bin/claude.exe (postinstall not run)")
+	}
+	return in
+}
+
 func isELF(path string) bool {
 	f, err := os.Open(path)
 	if err != nil {
@@ -332,11 +343,7 @@ func writeEarlierSession(t *testing.T, home, work, version string) string {
 // symlink may lead there); nil is the env's plain work directory.
 func claudeTurn(t *testing.T, command func(t *testing.T, home, scratch string) string, earlierVersion string, place func(t *testing.T, e *env) (real, cd string)) {
 	const answer = "Hello from the stand-in."
-	api, err := standin.Start(standin.Options{Turns: []standin.Reply{{Text: answer, Delay: 1500 * time.Millisecond, Gap: 20 * time.Millisecond}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer api.Close()
+	api := startStandin(t, standin.Options{Turns: []standin.Reply{{Text: answer, Delay: 1500 * time.Millisecond, Gap: 20 * time.Millisecond}}})
 
 	e := newEnv(t)
 	home := filepath.Join(e.dir, "home")
