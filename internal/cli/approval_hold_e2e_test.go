@@ -101,9 +101,7 @@ func TestRealClaudeCodeHoldsApprovalsForTheInbox(t *testing.T) {
 	}})
 
 	e := newEnv(t)
-	home := filepath.Join(e.dir, "home")
-	work := e.workDir()
-	seedClaudeHome(t, home, work)
+	home, work := e.seedClaude()
 	os.MkdirAll(filepath.Join(home, ".claude"), 0o755)
 	os.MkdirAll(filepath.Join(home, ".config", "tuios"), 0o700)
 	if err := os.WriteFile(filepath.Join(home, ".config", "tuios", "config.toml"), []byte("[agents.approvals]\nenabled = [\"claude-code\"]\n"), 0o600); err != nil {

@@ -26,9 +26,7 @@ func TestRealClaudeCodeReportsThroughItsHooks(t *testing.T) {
 	}})
 
 	e := newEnv(t)
-	home := filepath.Join(e.dir, "home")
-	work := e.workDir()
-	seedClaudeHome(t, home, work)
+	home, work := e.seedClaude()
 	settings := filepath.Join(home, ".claude", "settings.json")
 	os.MkdirAll(filepath.Dir(settings), 0o755)
 	// A person's own settings, with a hook of their own. (Claude Code

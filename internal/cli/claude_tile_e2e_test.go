@@ -32,9 +32,7 @@ func TestRealClaudeCodeRiskyPromptInAShortTile(t *testing.T) {
 	}})
 
 	e := shellRespondEnv(t)
-	home := filepath.Join(e.dir, "home")
-	work := e.workDir()
-	seedClaudeHome(t, home, work)
+	home, work := e.seedClaude()
 	if err := os.MkdirAll(filepath.Join(work, "build"), 0o755); err != nil {
 		t.Fatal(err)
 	}

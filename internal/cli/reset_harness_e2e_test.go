@@ -2,7 +2,6 @@ package cli_test
 
 import (
 	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
@@ -18,9 +17,7 @@ func TestAFullResetKeepsTheHarness(t *testing.T) {
 	inst := findClaude(t)
 	api := startStandin(t, standin.Options{})
 	e := newEnv(t)
-	home := filepath.Join(e.dir, "home")
-	work := e.workDir()
-	seedClaudeHome(t, home, work)
+	_, work := e.seedClaude()
 	e.vars = append(e.vars, "ANTHROPIC_BASE_URL="+api.URL(), "ANTHROPIC_API_KEY="+standinKey,
 		"DISABLE_AUTOUPDATER=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1")
 	e.ok("new", "--detach", "work")

@@ -146,6 +146,15 @@ func seedClaudeHome(t testing.TB, home, work string) {
 	}
 }
 
+// seedClaude seeds the env's home for Claude Code with the env's work
+// folder trusted (seedClaudeHome), and gives both.
+func (e *env) seedClaude() (home, work string) {
+	e.t.Helper()
+	home, work = filepath.Join(e.dir, "home"), e.workDir()
+	seedClaudeHome(e.t, home, work)
+	return home, work
+}
+
 // agentEvents records the daemon's agent-state events (tuios events).
 type agentEvents struct {
 	cmd  *exec.Cmd
