@@ -227,39 +227,27 @@ type sessionStatus struct {
 func watchSessionStatus(b *testing.B, dir string) func() []sessionStatus {
 	var mu sync.Mutex
 	var list []sessionStatus
-	stop := make(chan struct{})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		tick := time.NewTicker(5 * time.Millisecond)
-		defer tick.Stop()
-		last := ""
-		for {
-			select {
-			case <-stop:
-				return
-			case <-tick.C:
+	last := ""
+	b.Cleanup(pollEvery(5*time.Millisecond, func() bool {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+		for _, f := range files {
+			var sf struct {
+				Status     string `json:"status"`
+				WaitingFor string `json:"waitingFor"`
 			}
-			files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
-			for _, f := range files {
-				var sf struct {
-					Status     string `json:"status"`
-					WaitingFor string `json:"waitingFor"`
-				}
-				raw, err := os.ReadFile(f)
-				if err != nil || json.Unmarshal(raw, &sf) != nil {
-					continue
-				}
-				if k := sf.Status + "/" + sf.WaitingFor; k != last {
-					last = k
-					mu.Lock()
-					list = append(list, sessionStatus{time.Now(), sf.Status, sf.WaitingFor})
-					mu.Unlock()
-				}
+			raw, err := os.ReadFile(f)
+			if err != nil || json.Unmarshal(raw, &sf) != nil {
+				continue
+			}
+			if k := sf.Status + "/" + sf.WaitingFor; k != last {
+				last = k
+				mu.Lock()
+				list = append(list, sessionStatus{time.Now(), sf.Status, sf.WaitingFor})
+				mu.Unlock()
 			}
 		}
-	}()
-	b.Cleanup(func() { close(stop); <-done })
+		return false
+	}))
 	return func() []sessionStatus {
 		mu.Lock()
 		defer mu.Unlock()

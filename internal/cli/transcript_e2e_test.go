@@ -583,39 +583,52 @@ func clearThenTurn(t *testing.T, e *env, events *agentEvents, home, work, first 
 func endTurnWritten(t *testing.T, home, skip string) func() time.Time {
 	var mu sync.Mutex
 	var at time.Time
-	stop := make(chan struct{})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		tick := time.NewTicker(5 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-tick.C:
+	stop := pollEvery(5*time.Millisecond, func() bool {
+		files, _ := filepath.Glob(filepath.Join(home, ".claude", "projects", "*", "*.jsonl"))
+		for _, f := range files {
+			if f == skip {
+				continue
 			}
-			files, _ := filepath.Glob(filepath.Join(home, ".claude", "projects", "*", "*.jsonl"))
-			for _, f := range files {
-				if f == skip {
-					continue
-				}
-				if b, err := os.ReadFile(f); err == nil && bytes.Contains(b, []byte(`"stop_reason":"end_turn"`)) {
-					mu.Lock()
-					at = time.Now()
-					mu.Unlock()
-					return
-				}
+			if b, err := os.ReadFile(f); err == nil && bytes.Contains(b, []byte(`"stop_reason":"end_turn"`)) {
+				mu.Lock()
+				at = time.Now()
+				mu.Unlock()
+				return true
 			}
 		}
-	}()
-	var once sync.Once
+		return false
+	})
 	get := func() time.Time {
-		once.Do(func() { close(stop); <-done })
+		stop()
 		mu.Lock()
 		defer mu.Unlock()
 		return at
 	}
 	t.Cleanup(func() { get() })
 	return get
+}
+
+// pollEvery calls look every d, on a goroutine of its own, until look
+// returns true or stop is called; stop waits for the goroutine to end, and
+// may be called again.
+func pollEvery(d time.Duration, look func() bool) (stop func()) {
+	quit := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(d)
+		defer tick.Stop()
+		for {
+			select {
+			case <-quit:
+				return
+			case <-tick.C:
+			}
+			if look() {
+				return
+			}
+		}
+	}()
+	var once sync.Once
+	return func() { once.Do(func() { close(quit); <-done }) }
 }
