@@ -9,7 +9,6 @@ import (
 
 	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/detect"
-	"github.com/tuios/tuios/pty"
 )
 
 // How long after an agent reaches a pane's foreground the pane shows its
@@ -36,29 +35,7 @@ func BenchmarkFirstState(b *testing.B) {
 		{"silent-600ms", silent},
 	} {
 		b.Run(agent.name, func(b *testing.B) {
-			tr := detect.NewTracker(detect.TrackerOptions{StallAfter: -1})
-			defer tr.Close()
-			env := []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + b.TempDir(), "TERM=xterm-256color", "PS1=$ ", "ENV="}
-			proc, err := pty.Start(pty.Options{Argv: []string{"sh", "-i"}, Env: env, Cols: 100, Rows: 30})
-			if err != nil {
-				b.Fatal(err)
-			}
-			pane := tr.Attach("w", detect.PaneOptions{ShellPID: proc.Pid(), Cols: 100, Rows: 30, Reply: proc})
-			done := make(chan struct{})
-			go func() {
-				defer close(done)
-				buf := make([]byte, 32<<10)
-				for {
-					n, err := proc.Read(buf)
-					if n > 0 {
-						pane.Write(buf[:n])
-					}
-					if err != nil {
-						return
-					}
-				}
-			}()
-			defer func() { proc.Close(); <-done }()
+			tr, proc, _ := shellPane(b, bin, detect.TrackerOptions{StallAfter: -1})
 			sub := tr.Arbiter().Subscribe(agentstate.SubscribeOptions{Pane: "w", Buffer: 256})
 			defer sub.Close()
 			waitFor := func(s agentstate.State) time.Time {

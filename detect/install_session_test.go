@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/tuios/tuios/agentstate"
-	"github.com/tuios/tuios/agentstate/fakeclock"
 	"github.com/tuios/tuios/detect"
 	"github.com/tuios/tuios/detect/transcript"
 )
@@ -35,15 +34,7 @@ type sessionRig struct {
 
 func newSessionRig(t *testing.T) *sessionRig {
 	t.Helper()
-	home := t.TempDir()
-	work := t.TempDir()
-	clock := fakeclock.New(time.Unix(0, 0))
-	w, err := transcriptWatcher(clock)
-	if err != nil {
-		t.Skip(err)
-	}
-	t.Cleanup(func() { w.Close() })
-	r := newTrackerRigClock(t, clock, detect.TrackerOptions{StallAfter: -1, Home: home, Watcher: w})
+	r, w, home, work := newTranscriptRig(t)
 	s := &sessionRig{rig: r, w: w, home: home, work: work,
 		dir:      filepath.Join(home, ".claude", "projects", transcript.ProjectName(work)),
 		sessions: filepath.Join(home, ".claude", "sessions")}

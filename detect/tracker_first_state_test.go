@@ -107,30 +107,7 @@ func waitFront(t *testing.T, pid int, comm string) {
 // leave, with no detection tick at all (it is an hour here): a pane is
 // read on its output, not only on the tick. The clock is real.
 func TestAShortLivedAgentIsSeen(t *testing.T) {
-	bin := agentBin(t)
-	tr := detect.NewTracker(detect.TrackerOptions{StallAfter: -1, DetectInterval: time.Hour})
-	defer tr.Close()
-	env := []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + t.TempDir(), "TERM=xterm-256color", "PS1=$ ", "ENV="}
-	proc, err := pty.Start(pty.Options{Argv: []string{"sh", "-i"}, Env: env, Cols: 100, Rows: 30})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pane := tr.Attach("w", detect.PaneOptions{ShellPID: proc.Pid(), Cols: 100, Rows: 30, Reply: proc})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		buf := make([]byte, 32<<10)
-		for {
-			n, err := proc.Read(buf)
-			if n > 0 {
-				pane.Write(buf[:n])
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
-	defer func() { proc.Close(); <-done }()
+	tr, proc, pane := shellPane(t, agentBin(t), detect.TrackerOptions{StallAfter: -1, DetectInterval: time.Hour})
 	sub := tr.Arbiter().Subscribe(agentstate.SubscribeOptions{Pane: "w", Buffer: 64})
 	defer sub.Close()
 	proc.Write([]byte("claude -as '' -prompt=false -steps 5 -step 100ms -exit; echo back-at-$((1+1))\n"))
@@ -149,4 +126,35 @@ func TestAShortLivedAgentIsSeen(t *testing.T) {
 	if seen[0] != agentstate.Working || seen[1] != agentstate.None {
 		t.Fatalf("changes seen: %v, want working then none", seen)
 	}
+}
+
+// shellPane is a tracker on the real clock with one real shell (sh -i,
+// the pretend agent in bin on its PATH) on a real PTY, attached as pane
+// "w" and fed its output. The shell, then the tracker, end with the test.
+func shellPane(tb testing.TB, bin string, opt detect.TrackerOptions) (*detect.Tracker, *pty.Process, *detect.Pane) {
+	tb.Helper()
+	tr := detect.NewTracker(opt)
+	tb.Cleanup(tr.Close)
+	env := []string{"PATH=" + bin + ":/usr/bin:/bin", "HOME=" + tb.TempDir(), "TERM=xterm-256color", "PS1=$ ", "ENV="}
+	proc, err := pty.Start(pty.Options{Argv: []string{"sh", "-i"}, Env: env, Cols: 100, Rows: 30})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	pane := tr.Attach("w", detect.PaneOptions{ShellPID: proc.Pid(), Cols: 100, Rows: 30, Reply: proc})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := proc.Read(buf)
+			if n > 0 {
+				pane.Write(buf[:n])
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	tb.Cleanup(func() { proc.Close(); <-done })
+	return tr, proc, pane
 }

@@ -113,15 +113,7 @@ func TestHooklessJoinVerifiesEachInstallShape(t *testing.T) {
 				name += ", another version"
 			}
 			t.Run(name, func(t *testing.T) {
-				home := t.TempDir()
-				work := t.TempDir()
-				clock := fakeclock.New(time.Unix(0, 0))
-				w, err := transcriptWatcher(clock)
-				if err != nil {
-					t.Skip(err)
-				}
-				defer w.Close()
-				r := newTrackerRigClock(t, clock, detect.TrackerOptions{StallAfter: -1, Home: home, Watcher: w})
+				r, _, home, work := newTranscriptRig(t)
 				dir := filepath.Join(home, ".claude", "projects", transcript.ProjectName(work))
 				os.MkdirAll(dir, 0o700)
 				v := version
@@ -166,15 +158,7 @@ func TestAHuntJoinsTheTranscriptWhenItAppears(t *testing.T) {
 }
 
 func huntJoins(t *testing.T, firstRun bool) {
-	home := t.TempDir()
-	work := t.TempDir()
-	clock := fakeclock.New(time.Unix(0, 0))
-	w, err := transcriptWatcher(clock)
-	if err != nil {
-		t.Skip(err)
-	}
-	defer w.Close()
-	r := newTrackerRigClock(t, clock, detect.TrackerOptions{StallAfter: -1, Home: home, Watcher: w})
+	r, w, home, work := newTranscriptRig(t)
 	projects := filepath.Join(home, ".claude", "projects")
 	if !firstRun {
 		os.MkdirAll(projects, 0o700) // no project directory yet
@@ -231,15 +215,7 @@ func huntJoins(t *testing.T, firstRun bool) {
 // A hook's transcript_path ends a hunt: the exact join wins, the hunt's
 // directory watch goes, and no search runs after it.
 func TestAHookPathEndsTheHunt(t *testing.T) {
-	home := t.TempDir()
-	work := t.TempDir()
-	clock := fakeclock.New(time.Unix(0, 0))
-	w, err := transcriptWatcher(clock)
-	if err != nil {
-		t.Skip(err)
-	}
-	defer w.Close()
-	r := newTrackerRigClock(t, clock, detect.TrackerOptions{StallAfter: -1, Home: home, Watcher: w})
+	r, w, home, work := newTranscriptRig(t)
 	dir := filepath.Join(home, ".claude", "projects", transcript.ProjectName(work))
 	os.MkdirAll(dir, 0o700)
 	// Two files verify: the search refuses to guess and keeps hunting.
@@ -295,15 +271,7 @@ func writtenNow(t *testing.T, paths ...string) {
 // can take seconds to write its session file; the search must not guess
 // meanwhile.)
 func TestAHuntSkipsTranscriptsOlderThanTheAgent(t *testing.T) {
-	home := t.TempDir()
-	work := t.TempDir()
-	clock := fakeclock.New(time.Unix(0, 0))
-	w, err := transcriptWatcher(clock)
-	if err != nil {
-		t.Skip(err)
-	}
-	defer w.Close()
-	r := newTrackerRigClock(t, clock, detect.TrackerOptions{StallAfter: -1, Home: home, Watcher: w})
+	r, _, home, work := newTranscriptRig(t)
 	dir := filepath.Join(home, ".claude", "projects", transcript.ProjectName(work))
 	os.MkdirAll(dir, 0o700)
 	earlier := filepath.Join(dir, "earlier.jsonl")

@@ -76,8 +76,20 @@ func newTrackerRig(t *testing.T, opt detect.TrackerOptions) *rig {
 	return newTrackerRigClock(t, fakeclock.New(time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)), opt)
 }
 
-func transcriptWatcher(clock *fakeclock.Clock) (*transcript.Watcher, error) {
-	return transcript.NewWatcher(transcript.WatcherOptions{Clock: clock})
+// newTranscriptRig is a rig whose tracker has a home of its own (home)
+// and a transcript watcher (w) on the rig's fake clock, and a folder for
+// the agent to work in (work); it skips where no watcher can be made.
+func newTranscriptRig(t *testing.T) (r *rig, w *transcript.Watcher, home, work string) {
+	t.Helper()
+	home, work = t.TempDir(), t.TempDir()
+	clock := fakeclock.New(time.Unix(0, 0))
+	w, err := transcript.NewWatcher(transcript.WatcherOptions{Clock: clock})
+	if err != nil {
+		t.Skip(err)
+	}
+	t.Cleanup(func() { w.Close() })
+	r = newTrackerRigClock(t, clock, detect.TrackerOptions{StallAfter: -1, Home: home, Watcher: w})
+	return r, w, home, work
 }
 
 func newTrackerRigClock(t *testing.T, clock *fakeclock.Clock, opt detect.TrackerOptions) *rig {
@@ -300,15 +312,7 @@ func TestASilentPaneCostsNothing(t *testing.T) {
 // follows it: end_turn reads done at source transcript, a new prompt reads
 // working, and a deleted file ends the join after three missing reads.
 func TestTrackerFollowsTheTranscript(t *testing.T) {
-	home := t.TempDir()
-	work := t.TempDir()
-	clock := fakeclock.New(time.Unix(0, 0))
-	w, err := transcriptWatcher(clock)
-	if err != nil {
-		t.Skip(err)
-	}
-	defer w.Close()
-	r := newTrackerRigClock(t, clock, detect.TrackerOptions{StallAfter: -1, Home: home, Watcher: w})
+	r, _, home, work := newTranscriptRig(t)
 	dir := filepath.Join(home, ".claude", "projects", transcript.ProjectName(work))
 	os.MkdirAll(dir, 0o700)
 	file := filepath.Join(dir, "s.jsonl")

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tuios/tuios/internal/gitindex"
 )
 
 // Limits of one diff: a review is read by a person, and a worktree can hold
@@ -359,7 +361,7 @@ func ComputeDiff(ctx context.Context, o DiffOptions) (*Diff, error) {
 	}
 	defer os.RemoveAll(tmp)
 	tmpIndex := filepath.Join(tmp, "index")
-	if err := copyFile(repo.index, tmpIndex); err != nil && !errors.Is(err, os.ErrNotExist) {
+	if err := gitindex.Copy(repo.index, tmpIndex); err != nil {
 		return nil, failed(err)
 	}
 	objDir := filepath.Join(tmp, "objects")
@@ -370,7 +372,7 @@ func ComputeDiff(ctx context.Context, o DiffOptions) (*Diff, error) {
 		// The other worktree's working state, through a copy of its
 		// index, into the same temporary object directory.
 		otherIndex := filepath.Join(tmp, "against-index")
-		if err := copyFile(other.index, otherIndex); err != nil && !errors.Is(err, os.ErrNotExist) {
+		if err := gitindex.Copy(other.index, otherIndex); err != nil {
 			return nil, failed(err)
 		}
 		og := newGit(ctx, o.Git, other.Worktree, o.Env)
@@ -584,25 +586,6 @@ func RelPath(top, p string) (string, *DiffError) {
 		return ".", nil
 	}
 	return filepath.ToSlash(rel), nil
-}
-
-// copyFile copies an index file and keeps its modification time: git
-// tells a file edited in the same instant as the index was written ("racily
-// clean") by comparing the entry's time with the index file's, so a copy
-// stamped now would make such an edit of the same size look unchanged.
-func copyFile(from, to string) error {
-	b, err := os.ReadFile(from)
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(to, b, 0o600); err != nil {
-		return err
-	}
-	fi, err := os.Stat(from)
-	if err != nil {
-		return err
-	}
-	return os.Chtimes(to, fi.ModTime(), fi.ModTime())
 }
 
 func splitZ(b []byte) []string {

@@ -20,12 +20,7 @@ func TestSteadyStateAllocs(t *testing.T) {
 		for range 3 {
 			writeChunks(s, tc.data)
 		}
-		// The count is process-wide, so a stray allocation elsewhere (the
-		// test runner's own) can land in one try: take the best of three.
-		allocs := testing.AllocsPerRun(3, func() { writeChunks(s, tc.data) })
-		for try := 0; try < 2 && allocs > 0; try++ {
-			allocs = min(allocs, testing.AllocsPerRun(3, func() { writeChunks(s, tc.data) }))
-		}
+		allocs := leastAllocs(3, func() { writeChunks(s, tc.data) })
 		t.Logf("%s: %.0f allocs per MiB", tc.name, allocs)
 		if allocs > 0 {
 			t.Errorf("%s: %.0f allocs per MiB in the steady state", tc.name, allocs)
@@ -55,13 +50,21 @@ func TestSteadyStateAllocsAfterResize(t *testing.T) {
 		for _, size := range [][2]int{{80, 40}, {160, 40}, {100, 30}} {
 			s.Resize(size[0], size[1])
 			writeChunks(s, tc.data) // one pass: slots that need more room get it
-			allocs := testing.AllocsPerRun(2, func() { writeChunks(s, tc.data) })
-			for try := 0; try < 2 && allocs > 0; try++ {
-				allocs = min(allocs, testing.AllocsPerRun(2, func() { writeChunks(s, tc.data) }))
-			}
+			allocs := leastAllocs(2, func() { writeChunks(s, tc.data) })
 			if allocs > 0 {
 				t.Errorf("%s after a resize to %dx%d: %.0f allocs per pass", tc.name, size[0], size[1], allocs)
 			}
 		}
 	}
+}
+
+// leastAllocs is testing.AllocsPerRun(runs, f), the fewest of three tries:
+// the count is process-wide, so a stray allocation elsewhere (the test
+// runner's own) can land in one try.
+func leastAllocs(runs int, f func()) float64 {
+	allocs := testing.AllocsPerRun(runs, f)
+	for try := 0; try < 2 && allocs > 0; try++ {
+		allocs = min(allocs, testing.AllocsPerRun(runs, f))
+	}
+	return allocs
 }

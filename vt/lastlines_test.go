@@ -81,11 +81,7 @@ func FuzzLastLines(f *testing.F) {
 }
 
 func BenchmarkLastLinesFullHistory(b *testing.B) {
-	s := New(Options{Cols: 150, Rows: 50})
-	line := strings.Repeat("x", 149) + "\r\n"
-	for range 10000 {
-		s.Write([]byte(line))
-	}
+	s := fullHistory()
 	b.ReportAllocs()
 	for b.Loop() {
 		s.LastLines(200)
@@ -93,13 +89,20 @@ func BenchmarkLastLinesFullHistory(b *testing.B) {
 }
 
 func BenchmarkCaptureFullHistoryLast200(b *testing.B) {
+	s := fullHistory()
+	b.ReportAllocs()
+	for b.Loop() {
+		s.Capture(CaptureOptions{Scrollback: true, Join: true, Lines: 200})
+	}
+}
+
+// fullHistory is a 150x50 screen that has printed 10,000 lines of 149
+// columns.
+func fullHistory() *Screen {
 	s := New(Options{Cols: 150, Rows: 50})
 	line := strings.Repeat("x", 149) + "\r\n"
 	for range 10000 {
 		s.Write([]byte(line))
 	}
-	b.ReportAllocs()
-	for b.Loop() {
-		s.Capture(CaptureOptions{Scrollback: true, Join: true, Lines: 200})
-	}
+	return s
 }

@@ -2,6 +2,7 @@ package vt
 
 import (
 	"encoding/base64"
+	"math"
 	"strings"
 )
 
@@ -267,18 +268,7 @@ func (s *Screen) gridLineBytes(cs []cell, ansi bool) []byte {
 	for end > 0 && cs[end-1].r == 0 && cs[end-1].kind == kindNarrow && cs[end-1].st == 0 {
 		end--
 	}
-	var cur Style
-	for _, c := range cs[:end] {
-		if st := s.styles[c.st]; st != cur {
-			b = appendSGR(b, st)
-			cur = st
-		}
-		b = s.appendCellText(b, c)
-	}
-	if cur != (Style{}) {
-		b = append(b, "\x1b[0m"...)
-	}
-	return b
+	return s.gridCellsStyled(cs[:end], true)
 }
 
 // gridLineWritten is a wrapped row's text up to its last written cell,
@@ -288,9 +278,15 @@ func (s *Screen) gridLineWritten(cs []cell, ansi bool) []byte {
 	for used > 0 && cs[used-1].r == 0 && cs[used-1].kind == kindNarrow {
 		used--
 	}
+	return s.gridCellsStyled(cs[:used], ansi)
+}
+
+// gridCellsStyled is the text of cells, each change of style behind its
+// SGR when ansi, and a reset after a styled end.
+func (s *Screen) gridCellsStyled(cs []cell, ansi bool) []byte {
 	var b []byte
 	var cur Style
-	for _, c := range cs[:used] {
+	for _, c := range cs {
 		if st := s.styles[c.st]; ansi && st != cur {
 			b = appendSGR(b, st)
 			cur = st
@@ -305,33 +301,26 @@ func (s *Screen) gridLineWritten(cs []cell, ansi bool) []byte {
 
 // sbLineWritten is gridLineWritten for a history line.
 func (s *Screen) sbLineWritten(l *sbLine, ansi bool) []byte {
-	var b []byte
-	var cur Style
-	used := int(l.used)
-	l.forEachCell(func(col int, text string, _ int, st Style) {
-		if col >= used {
-			return
-		}
-		if ansi && st != cur {
-			b = appendSGR(b, st)
-			cur = st
-		}
-		b = append(b, text...)
-	})
-	if cur != (Style{}) {
-		b = append(b, "\x1b[0m"...)
-	}
-	return b
+	return sbCellsStyled(l, int(l.used), ansi)
 }
 
 func (s *Screen) sbLineBytes(l *sbLine, ansi bool) []byte {
 	if !ansi || len(l.runs) == 0 {
 		return trimRight(append([]byte(nil), l.text...), 0)
 	}
+	return sbCellsStyled(l, math.MaxInt, true)
+}
+
+// sbCellsStyled is gridCellsStyled for a history line's cells before
+// column end.
+func sbCellsStyled(l *sbLine, end int, ansi bool) []byte {
 	var b []byte
 	var cur Style
-	l.forEachCell(func(_ int, text string, _ int, st Style) {
-		if st != cur {
+	l.forEachCell(func(col int, text string, _ int, st Style) {
+		if col >= end {
+			return
+		}
+		if ansi && st != cur {
 			b = appendSGR(b, st)
 			cur = st
 		}

@@ -233,10 +233,15 @@ func appendColor(b []byte, c Color, base, bright, ext int) []byte {
 		b = append(b, ";5;"...)
 		return strconv.AppendInt(b, int64(i), 10)
 	}
-	r, g, bl, _ := c.RGB()
 	b = append(b, ';')
 	b = strconv.AppendInt(b, int64(ext), 10)
 	b = append(b, ";2;"...)
+	return appendRGB(b, c)
+}
+
+// appendRGB appends a true colour's r;g;b.
+func appendRGB(b []byte, c Color) []byte {
+	r, g, bl, _ := c.RGB()
 	b = strconv.AppendInt(b, int64(r), 10)
 	b = append(b, ';')
 	b = strconv.AppendInt(b, int64(g), 10)
@@ -254,11 +259,6 @@ func appendUlColor(b []byte, c Color) []byte {
 		b = append(b, ";58;5;"...)
 		return strconv.AppendInt(b, int64(i), 10)
 	}
-	r, g, bl, _ := c.RGB()
 	b = append(b, ";58;2;"...)
-	b = strconv.AppendInt(b, int64(r), 10)
-	b = append(b, ';')
-	b = strconv.AppendInt(b, int64(g), 10)
-	b = append(b, ';')
-	return strconv.AppendInt(b, int64(bl), 10)
+	return appendRGB(b, c)
 }

@@ -202,13 +202,14 @@ func (p *pane) start() error {
 			}
 		}
 	}
+	copt := conv.ClientOptions{Emit: p.emit, Cwd: p.opt.Cwd, MaxMessage: p.opt.MaxMessage, OnNoise: onNoise, Version: p.opt.Version}
 	switch p.opt.Protocol {
 	case ProtocolCodex:
-		c := codex.New(stdout, stdin, codex.Options{Emit: p.emit, Cwd: p.opt.Cwd, MaxMessage: p.opt.MaxMessage, OnNoise: onNoise, Version: p.opt.Version})
+		c := codex.New(stdout, stdin, copt)
 		p.agent, p.conn = c, c.Conn()
 		go c.Run()
 	default:
-		c := acp.New(stdout, stdin, acp.Options{Emit: p.emit, Cwd: p.opt.Cwd, MaxMessage: p.opt.MaxMessage, OnNoise: onNoise, Version: p.opt.Version})
+		c := acp.New(stdout, stdin, copt)
 		p.agent, p.conn = c, c.Conn()
 		go c.Run()
 	}

@@ -340,23 +340,3 @@ func TestProtocolPaneTakesPromptQueueAskAndRespond(t *testing.T) {
 		t.Fatalf("the command respond approved did not run: %v", err)
 	}
 }
-
-// try is call for a verb that may be refused: the result, or the error.
-func (p *heldPerson) try(verb string, params map[string]any) (map[string]any, map[string]any) {
-	p.t.Helper()
-	b, _ := json.Marshal(map[string]any{"verb": verb, "params": params})
-	p.c.SetDeadline(time.Now().Add(30 * time.Second))
-	if _, err := p.c.Write(append(b, '\n')); err != nil {
-		p.t.Fatal(err)
-	}
-	line, err := p.r.ReadBytes('\n')
-	if err != nil {
-		p.t.Fatalf("%s: %v", verb, err)
-	}
-	var resp struct {
-		Result map[string]any `json:"result"`
-		Error  map[string]any `json:"error"`
-	}
-	json.Unmarshal(line, &resp)
-	return resp.Result, resp.Error
-}

@@ -64,22 +64,7 @@ func runRealProto(t *testing.T, rp realProto) {
 	work := e.workDir()
 	slow := make(chan struct{}, 1)
 	opt := standin.Options{Answer: protoScript(work, rp.tool, slow)}
-	var url string
-	if rp.gemini {
-		api, err := standin.StartGemini(opt)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer api.Close()
-		url = api.URL()
-	} else {
-		api, err := standin.Start(opt)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer api.Close()
-		url = api.URL()
-	}
+	url := standinURL(t, opt, rp.gemini)
 	trace := filepath.Join(e.dir, "trace")
 	e.vars = append(e.vars, "TUIOS_AGENT_PROTO_TRACE="+trace)
 	rp.prepare(t, e, work, url)
@@ -284,21 +269,7 @@ func TestRealCodexOverAppServer(t *testing.T) {
 				"sandbox_permissions": "require_escalated", "justification": "Write a file?"}}
 		},
 		prepare: func(t *testing.T, e *env, work, url string) {
-			writeHome(t, e, ".codex/config.toml", `model = "gpt-stand-in"
-model_provider = "standin"
-approval_policy = "on-request"
-sandbox_mode = "read-only"
-check_for_update_on_startup = false
-
-[model_providers.standin]
-name = "Stand-in"
-base_url = "`+url+`/v1"
-wire_api = "responses"
-env_key = "TUIOS_STANDIN_KEY"
-
-[projects."`+work+`"]
-trust_level = "trusted"
-`)
+			writeHome(t, e, ".codex/config.toml", codexConfig(url, "on-request", "read-only", work))
 			e.vars = append(e.vars, "TUIOS_STANDIN_KEY=sk-tuios-standin")
 		}})
 }
@@ -392,22 +363,7 @@ func TestRealAgentsScreenReadLatency(t *testing.T) {
 			in := findNPMAgent(t, a.pkg, a.bin)
 			p := newAgentPane(t)
 			opt := standin.Options{Answer: protoScript(p.work, a.tool, nil)}
-			var url string
-			if a.gemini {
-				api, err := standin.StartGemini(opt)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer api.Close()
-				url = api.URL()
-			} else {
-				api, err := standin.Start(opt)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer api.Close()
-				url = api.URL()
-			}
+			url := standinURL(t, opt, a.gemini)
 			a.prepare(t, p, url)
 			if node, err := exec.LookPath("node"); err == nil {
 				for i, v := range p.e.vars {

@@ -41,6 +41,16 @@ func attachHeldPerson(t *testing.T, sock string) *heldPerson {
 
 func (p *heldPerson) call(verb string, params map[string]any) map[string]any {
 	p.t.Helper()
+	res, errv := p.try(verb, params)
+	if errv != nil {
+		p.t.Fatalf("%s: %v", verb, errv)
+	}
+	return res
+}
+
+// try is call for a verb that may be refused: the result, or the error.
+func (p *heldPerson) try(verb string, params map[string]any) (map[string]any, map[string]any) {
+	p.t.Helper()
 	b, _ := json.Marshal(map[string]any{"verb": verb, "params": params})
 	p.c.SetDeadline(time.Now().Add(30 * time.Second))
 	if _, err := p.c.Write(append(b, '\n')); err != nil {
@@ -55,10 +65,7 @@ func (p *heldPerson) call(verb string, params map[string]any) map[string]any {
 		Error  map[string]any `json:"error"`
 	}
 	json.Unmarshal(line, &resp)
-	if resp.Error != nil {
-		p.t.Fatalf("%s: %v", verb, resp.Error)
-	}
-	return resp.Result
+	return resp.Result, resp.Error
 }
 
 // heldItem polls the Inbox until the pane's approval is held.
@@ -84,26 +91,17 @@ func (p *heldPerson) heldItem(window string) map[string]any {
 // meanwhile), really receives the person's reply-approval, and the tool
 // really runs on allow and does not on deny.
 func TestRealClaudeCodeHoldsApprovalsForTheInbox(t *testing.T) {
-	in := findClaude(t)
-	if in.stub {
-		t.Skip("this Claude Code install has npm's stub as bin/claude.exe (postinstall not run)")
-	}
+	in := findNativeClaude(t)
 	const allowMark, denyMark = "tuios-held-allow", "tuios-held-deny"
-	api, err := standin.Start(standin.Options{Turns: []standin.Reply{
+	api := startStandin(t, standin.Options{Turns: []standin.Reply{
 		{Tools: []standin.ToolUse{{Name: "Bash", Input: map[string]any{"command": "echo " + allowMark + " > allowed.txt", "description": "Write allowed.txt"}}}},
 		{Text: "Done: allowed.txt is written."},
 		{Tools: []standin.ToolUse{{Name: "Bash", Input: map[string]any{"command": "echo " + denyMark + " > denied.txt", "description": "Write denied.txt"}}}},
 		{Text: "Understood, I did not write it."},
 	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer api.Close()
 
 	e := newEnv(t)
-	home := filepath.Join(e.dir, "home")
-	work := e.workDir()
-	seedClaudeHome(t, home, work)
+	home, work := e.seedClaude()
 	os.MkdirAll(filepath.Join(home, ".claude"), 0o755)
 	os.MkdirAll(filepath.Join(home, ".config", "tuios"), 0o700)
 	if err := os.WriteFile(filepath.Join(home, ".config", "tuios", "config.toml"), []byte("[agents.approvals]\nenabled = [\"claude-code\"]\n"), 0o600); err != nil {

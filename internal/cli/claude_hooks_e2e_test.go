@@ -17,25 +17,16 @@ import (
 // permission request, done at the end. Then uninstall gives the settings
 // file back as it was.
 func TestRealClaudeCodeReportsThroughItsHooks(t *testing.T) {
-	in := findClaude(t)
-	if in.stub {
-		t.Skip("this Claude Code install has npm's stub as bin/claude.exe (postinstall not run)")
-	}
+	in := findNativeClaude(t)
 	const marker = "tuios-hook-e2e"
-	api, err := standin.Start(standin.Options{Turns: []standin.Reply{
+	api := startStandin(t, standin.Options{Turns: []standin.Reply{
 		{Tools: []standin.ToolUse{{Name: "Bash", Input: map[string]any{"command": "echo " + marker + " > made.txt", "description": "Write made.txt"}}},
 			Delay: 500 * time.Millisecond},
 		{Text: "Done: made.txt is written.", Delay: 500 * time.Millisecond},
 	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer api.Close()
 
 	e := newEnv(t)
-	home := filepath.Join(e.dir, "home")
-	work := e.workDir()
-	seedClaudeHome(t, home, work)
+	home, work := e.seedClaude()
 	settings := filepath.Join(home, ".claude", "settings.json")
 	os.MkdirAll(filepath.Dir(settings), 0o755)
 	// A person's own settings, with a hook of their own. (Claude Code

@@ -36,11 +36,8 @@ import (
 const promptGiveUp = 20 * time.Second
 
 func BenchmarkRealClaudeCodePermissionPrompt(b *testing.B) {
-	in := findClaude(b)
-	if in.stub {
-		b.Skip("this Claude Code install has npm's stub as bin/claude.exe (postinstall not run)")
-	}
-	api, err := standin.Start(standin.Options{Answer: func(r standin.Request) (standin.Reply, bool) {
+	in := findNativeClaude(b)
+	api := startStandin(b, standin.Options{Answer: func(r standin.Request) (standin.Reply, bool) {
 		if len(r.Tools) == 0 {
 			return standin.Reply{}, false
 		}
@@ -50,10 +47,6 @@ func BenchmarkRealClaudeCodePermissionPrompt(b *testing.B) {
 		return standin.Reply{Tools: []standin.ToolUse{{Name: "Bash", Input: map[string]any{"command": "echo tuios-prompt-bench > made.txt", "description": "Write made.txt"}}},
 			Delay: 300 * time.Millisecond}, true
 	}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer api.Close()
 
 	dir, err := os.MkdirTemp("", "tu")
 	if err != nil {
@@ -234,39 +227,27 @@ type sessionStatus struct {
 func watchSessionStatus(b *testing.B, dir string) func() []sessionStatus {
 	var mu sync.Mutex
 	var list []sessionStatus
-	stop := make(chan struct{})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		tick := time.NewTicker(5 * time.Millisecond)
-		defer tick.Stop()
-		last := ""
-		for {
-			select {
-			case <-stop:
-				return
-			case <-tick.C:
+	last := ""
+	b.Cleanup(pollEvery(5*time.Millisecond, func() bool {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+		for _, f := range files {
+			var sf struct {
+				Status     string `json:"status"`
+				WaitingFor string `json:"waitingFor"`
 			}
-			files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
-			for _, f := range files {
-				var sf struct {
-					Status     string `json:"status"`
-					WaitingFor string `json:"waitingFor"`
-				}
-				raw, err := os.ReadFile(f)
-				if err != nil || json.Unmarshal(raw, &sf) != nil {
-					continue
-				}
-				if k := sf.Status + "/" + sf.WaitingFor; k != last {
-					last = k
-					mu.Lock()
-					list = append(list, sessionStatus{time.Now(), sf.Status, sf.WaitingFor})
-					mu.Unlock()
-				}
+			raw, err := os.ReadFile(f)
+			if err != nil || json.Unmarshal(raw, &sf) != nil {
+				continue
+			}
+			if k := sf.Status + "/" + sf.WaitingFor; k != last {
+				last = k
+				mu.Lock()
+				list = append(list, sessionStatus{time.Now(), sf.Status, sf.WaitingFor})
+				mu.Unlock()
 			}
 		}
-	}()
-	b.Cleanup(func() { close(stop); <-done })
+		return false
+	}))
 	return func() []sessionStatus {
 		mu.Lock()
 		defer mu.Unlock()

@@ -22,26 +22,17 @@ import (
 // working over its permission dialog (issue 27 item 2), so the screen
 // alone is covered by the pretend agent's tests.
 func TestRealClaudeCodeRiskyPromptInAShortTile(t *testing.T) {
-	in := findClaude(t)
-	if in.stub {
-		t.Skip("this Claude Code install has npm's stub as bin/claude.exe (postinstall not run)")
-	}
+	in := findNativeClaude(t)
 	why := "Clean the build directory" + strings.Repeat(", so the next build starts from nothing left over by the last one", 5)
-	api, err := standin.Start(standin.Options{Turns: []standin.Reply{
+	api := startStandin(t, standin.Options{Turns: []standin.Reply{
 		// A description of four rows pushes the command off the tile.
 		{Tools: []standin.ToolUse{{Name: "Bash", Input: map[string]any{"command": "rm -rf build/", "description": why}}},
 			Delay: 300 * time.Millisecond},
 		{Text: "Done: build/ is gone.", Delay: 300 * time.Millisecond},
 	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer api.Close()
 
 	e := shellRespondEnv(t)
-	home := filepath.Join(e.dir, "home")
-	work := e.workDir()
-	seedClaudeHome(t, home, work)
+	home, work := e.seedClaude()
 	if err := os.MkdirAll(filepath.Join(work, "build"), 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -50,36 +50,17 @@ func TestRealCodexReportsThroughItsHooks(t *testing.T) {
 	}
 	t.Logf("Codex %s", cx.version)
 	const marker = "tuios-codex-e2e"
-	api, err := standin.Start(standin.Options{Turns: []standin.Reply{
+	api := startStandin(t, standin.Options{Turns: []standin.Reply{
 		{Tools: []standin.ToolUse{{Name: "exec_command", Input: map[string]any{"cmd": "echo " + marker + " > made.txt",
 			"sandbox_permissions": "require_escalated", "justification": "Write made.txt?"}}},
 			Delay: 500 * time.Millisecond},
 		{Text: "Done: made.txt is written.", Delay: 500 * time.Millisecond},
 		{Text: "Too late.", Delay: time.Minute}, // a turn the person stops
 	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer api.Close()
 
 	p := newAgentPane(t)
 	e := p.e
-	p.write(".codex/config.toml", `model = "gpt-stand-in"
-model_provider = "standin"
-approval_policy = "on-request"
-sandbox_mode = "read-only"
-check_for_update_on_startup = false
-
-[model_providers.standin]
-name = "Stand-in"
-base_url = "`+api.URL()+`/v1"
-wire_api = "responses"
-env_key = "TUIOS_STANDIN_KEY"
-
-[projects."`+p.work+`"]
-trust_level = "trusted"
-
-`)
+	p.write(".codex/config.toml", codexConfig(api.URL(), "on-request", "read-only", p.work))
 	// A person's own hooks.json, with a hook of their own.
 	original := "{\n  \"hooks\": {\n    \"Stop\": [\n      {\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"true\"\n          }\n        ]\n      }\n    ]\n  }\n}\n"
 	hooks := p.write(".codex/hooks.json", original)

@@ -151,11 +151,7 @@ func runFan(ctx *Context) error {
 	if str(ctx, "agent") == "" {
 		return usageError("tuios fan 3 'PROMPT' --agent claude,codex", "name the agents with --agent")
 	}
-	host, err := hostRoute(ctx)
-	if err != nil {
-		return err
-	}
-	from, err := cloneFrom(ctx, host != "")
+	host, from, err := hostRoute(ctx)
 	if err != nil {
 		return err
 	}
@@ -247,26 +243,10 @@ func fanTarget(ctx *Context, max int) (map[string]any, error) {
 }
 
 type fanCompareView struct {
-	Group    string `json:"group"`
-	RepoName string `json:"repo_name"`
-	Base     string `json:"base"`
-	Attempts []struct {
-		Session      string `json:"session"`
-		Agent        string `json:"agent"`
-		State        string `json:"state"`
-		Gone         bool   `json:"gone"`
-		Files        int    `json:"files"`
-		Added        int    `json:"added"`
-		Removed      int    `json:"removed"`
-		Changes      bool   `json:"changes_read"`
-		ChangesError string `json:"changes_error"`
-		PromptStatus string `json:"prompt_status"`
-		Check        *struct {
-			Command string `json:"command"`
-			Status  string `json:"status"`
-			Exit    int    `json:"exit"`
-		} `json:"check"`
-	} `json:"attempts"`
+	Group    string        `json:"group"`
+	RepoName string        `json:"repo_name"`
+	Base     string        `json:"base"`
+	Attempts []attemptView `json:"attempts"`
 }
 
 func runFanCompare(ctx *Context) error {

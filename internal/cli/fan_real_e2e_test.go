@@ -28,10 +28,7 @@ import (
 // hooks (it asks to review new hooks before it runs), is ready once its
 // screen rests (prompt_ready_by quiet).
 func TestRealAgentsFanOfThreeKeepOne(t *testing.T) {
-	claude := findClaude(t)
-	if claude.stub {
-		t.Skip("this Claude Code install has npm's stub as bin/claude.exe (postinstall not run)")
-	}
+	claude := findNativeClaude(t)
 	gem := findGemini(t)
 	cx := findNPMAgent(t, "@openai/codex", "codex")
 	if bins, _ := filepath.Glob(filepath.Join(cx.prefix, "node_modules", "@openai", "codex-*", "vendor", "*", "bin", "codex")); len(bins) == 0 {
@@ -46,32 +43,20 @@ func TestRealAgentsFanOfThreeKeepOne(t *testing.T) {
 	wt := []string{filepath.Join(data, "fan-real"), filepath.Join(data, "fan-real-2"), filepath.Join(data, "fan-real-3")}
 
 	// The stand-ins: each agent is scripted to write its own file.
-	anthropic, err := standin.Start(standin.Options{Turns: []standin.Reply{
+	anthropic := startStandin(t, standin.Options{Turns: []standin.Reply{
 		{Tools: []standin.ToolUse{{Name: "Write", Input: map[string]any{"file_path": filepath.Join(wt[0], "claude.txt"), "content": "from claude\n"}}},
 			Delay: 300 * time.Millisecond},
 		{Text: "Done: claude.txt is written.", Delay: 300 * time.Millisecond},
 	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer anthropic.Close()
-	gemAPI, err := standin.StartGemini(standin.Options{Turns: []standin.Reply{
+	gemAPI := startGeminiStandin(t, standin.Options{Turns: []standin.Reply{
 		{Tools: []standin.ToolUse{{Name: "run_shell_command", Input: map[string]any{"command": "echo from gemini > gemini.txt", "description": "Write gemini.txt"}}},
 			Delay: 300 * time.Millisecond},
 		{Text: "Done: gemini.txt is written.", Delay: 300 * time.Millisecond},
 	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer gemAPI.Close()
-	openai, err := standin.Start(standin.Options{Turns: []standin.Reply{
+	openai := startStandin(t, standin.Options{Turns: []standin.Reply{
 		{Tools: []standin.ToolUse{{Name: "exec_command", Input: map[string]any{"cmd": "echo from codex > codex.txt"}}}, Delay: 300 * time.Millisecond},
 		{Text: "Done: codex.txt is written.", Delay: 300 * time.Millisecond},
 	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer openai.Close()
 
 	// Claude Code: onboarding, the key, and every worktree trusted.
 	projects := map[string]any{}
@@ -91,21 +76,7 @@ func TestRealAgentsFanOfThreeKeepOne(t *testing.T) {
 		"general": map[string]any{"enableAutoUpdate": false, "enableAutoUpdateNotification": false}, "privacy": map[string]any{"usageStatisticsEnabled": false}})
 	// Codex: the stand-in as its model provider, the worktrees trusted,
 	// no approvals and no sandbox.
-	codexConf := `model = "gpt-stand-in"
-model_provider = "standin"
-approval_policy = "never"
-sandbox_mode = "danger-full-access"
-check_for_update_on_startup = false
-
-[model_providers.standin]
-name = "Stand-in"
-base_url = "` + openai.URL() + `/v1"
-wire_api = "responses"
-env_key = "TUIOS_STANDIN_KEY"
-`
-	for _, d := range wt {
-		codexConf += "\n[projects.\"" + d + "\"]\ntrust_level = \"trusted\"\n"
-	}
+	codexConf := codexConfig(openai.URL(), "never", "danger-full-access", wt...)
 	os.MkdirAll(filepath.Join(home, ".codex"), 0o700)
 	os.WriteFile(filepath.Join(home, ".codex", "config.toml"), []byte(codexConf), 0o600)
 	t.Cleanup(func() { killUnder(t, filepath.Join(home, ".codex")) })

@@ -80,15 +80,11 @@ func TestRealGeminiCLIReportsThroughItsHooks(t *testing.T) {
 	in := findGemini(t)
 	const marker = "tuios-hook-e2e"
 	const answer = "Done: made.txt is written."
-	api, err := standin.StartGemini(standin.Options{Turns: []standin.Reply{
+	api := startGeminiStandin(t, standin.Options{Turns: []standin.Reply{
 		{Tools: []standin.ToolUse{{Name: "run_shell_command", Input: map[string]any{"command": "echo " + marker + " > made.txt", "description": "Write made.txt"}}},
 			Delay: 500 * time.Millisecond},
 		{Text: answer, Delay: 500 * time.Millisecond},
 	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer api.Close()
 
 	e := newEnv(t)
 	home := filepath.Join(e.dir, "home")

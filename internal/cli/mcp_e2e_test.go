@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -533,10 +532,7 @@ func TestMCPHelpAndBadScope(t *testing.T) {
 func TestMCPSendAgentMessageToAHostNotAnswering(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	must(t, err)
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
+	port := closedPort(t)
 	e.ok("hosts", "add", "build", "root@127.0.0.1", "--ssh-option", fmt.Sprintf("-p %d", port), "--connect-timeout", "1")
 	e.ok("new", "--detach", "api")
 

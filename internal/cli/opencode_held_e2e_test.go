@@ -41,7 +41,7 @@ func opencodeLikeHeld(t *testing.T, a npmAgent, h opencodeLike) {
 		return standin.Reply{Tools: []standin.ToolUse{{Name: "bash",
 			Input: map[string]any{"command": "echo " + mark + " > " + file, "description": "Write " + file}}}}
 	}
-	api, err := standin.Start(standin.Options{Turns: []standin.Reply{
+	api := startStandin(t, standin.Options{Turns: []standin.Reply{
 		bash(allowMark, "allowed.txt"),
 		{Text: "Done: allowed.txt is written."},
 		bash(denyMark, "denied.txt"),
@@ -49,10 +49,6 @@ func opencodeLikeHeld(t *testing.T, a npmAgent, h opencodeLike) {
 		bash(askMark, "asked.txt"),
 		{Text: "Done: asked.txt is written."},
 	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer api.Close()
 
 	p := newAgentPane(t)
 	e := p.e

@@ -58,15 +58,11 @@ type opencodeLike struct {
 func opencodeLikeTurn(t *testing.T, a npmAgent, h opencodeLike) {
 	t.Logf("%s %s", h.harness, a.version)
 	marker := "tuios-" + h.harness + "-e2e"
-	api, err := standin.Start(standin.Options{Turns: []standin.Reply{
+	api := startStandin(t, standin.Options{Turns: []standin.Reply{
 		{Tools: []standin.ToolUse{{Name: "bash", Input: map[string]any{"command": "echo " + marker + " > made.txt", "description": "Write made.txt"}}},
 			Delay: 500 * time.Millisecond},
 		{Text: "Done: made.txt is written.", Delay: 500 * time.Millisecond},
 	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer api.Close()
 
 	p := newAgentPane(t)
 	e := p.e

@@ -24,7 +24,7 @@ func TestRealQwenCodeHoldsApprovalsForTheInbox(t *testing.T) {
 		return standin.Reply{Tools: []standin.ToolUse{{Name: "run_shell_command",
 			Input: map[string]any{"command": "echo " + mark + " > " + file, "description": "Write " + file}}}}
 	}
-	api, err := standin.Start(standin.Options{Turns: []standin.Reply{
+	api := startStandin(t, standin.Options{Turns: []standin.Reply{
 		shell(allowMark, "allowed.txt"),
 		{Text: "Done: allowed.txt is written."},
 		shell(denyMark, "denied.txt"),
@@ -32,10 +32,6 @@ func TestRealQwenCodeHoldsApprovalsForTheInbox(t *testing.T) {
 		shell(askMark, "asked.txt"),
 		{Text: "Done: asked.txt is written."},
 	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer api.Close()
 
 	p := newAgentPane(t)
 	e := p.e

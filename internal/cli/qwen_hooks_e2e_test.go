@@ -25,15 +25,11 @@ func TestRealQwenCodeReportsThroughItsHooks(t *testing.T) {
 	q := findNPMAgent(t, "@qwen-code/qwen-code", "qwen")
 	t.Logf("Qwen Code %s", q.version)
 	const marker = "tuios-qwen-e2e"
-	api, err := standin.Start(standin.Options{Turns: []standin.Reply{
+	api := startStandin(t, standin.Options{Turns: []standin.Reply{
 		{Tools: []standin.ToolUse{{Name: "run_shell_command", Input: map[string]any{"command": "echo " + marker + " > made.txt", "description": "Write made.txt"}}},
 			Delay: 500 * time.Millisecond},
 		{Text: "Done: made.txt is written.", Delay: 500 * time.Millisecond},
 	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer api.Close()
 
 	p := newAgentPane(t)
 	e := p.e

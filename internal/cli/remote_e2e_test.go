@@ -22,10 +22,7 @@ func linkedWorld(t *testing.T) *sshdWorld {
 	w.far.ok("new", "--detach", "api")
 	w.near.ok("hosts", "add", "far", "root@127.0.0.1", "--ssh-option", fmt.Sprintf("-p %d", w.port), "--command", w.farCommand(), "--connect-timeout", "10")
 	// A port nothing listens on: a host that is configured but down.
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	must(t, err)
-	dead := l.Addr().(*net.TCPAddr).Port
-	l.Close()
+	dead := closedPort(t)
 	w.near.ok("hosts", "add", "down", "root@127.0.0.1", "--ssh-option", fmt.Sprintf("-p %d", dead), "--connect-timeout", "2")
 	w.near.ok("ls") // the near daemon starts and dials its hosts
 	waitHostStatus(t, w.near, "far", "up")
@@ -285,10 +282,7 @@ func TestHostsAddAppliesOrWaits(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.ok("ls")
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	must(t, err)
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
+	port := closedPort(t)
 	out := e.ok("hosts", "add", "gone", "root@127.0.0.1", "--ssh-option", fmt.Sprintf("-p %d", port), "--connect-timeout", "1")
 	if !strings.Contains(out, "applied") || !strings.Contains(out, "gone") {
 		t.Fatalf("add outside a pane:\n%s", out)
@@ -352,10 +346,7 @@ func TestHostsAddAppliesOrWaits(t *testing.T) {
 func TestColonRuleAndHostErrors(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	must(t, err)
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
+	port := closedPort(t)
 	for _, h := range []string{"build", "gpu"} {
 		e.ok("hosts", "add", h, "root@127.0.0.1", "--ssh-option", fmt.Sprintf("-p %d", port), "--connect-timeout", "1")
 	}
@@ -441,4 +432,15 @@ func TestHostsWithoutDaemon(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(e.dir, "run", "tuios", "tuios.sock")); err == nil {
 		t.Fatal("tuios hosts started a daemon")
 	}
+}
+
+// closedPort is a loopback port nothing listens on: a host there never
+// answers.
+func closedPort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	must(t, err)
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	return port
 }

@@ -2,7 +2,6 @@ package cli_test
 
 import (
 	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
@@ -16,15 +15,9 @@ import (
 // for 5 s and more).
 func TestAFullResetKeepsTheHarness(t *testing.T) {
 	inst := findClaude(t)
-	api, err := standin.Start(standin.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer api.Close()
+	api := startStandin(t, standin.Options{})
 	e := newEnv(t)
-	home := filepath.Join(e.dir, "home")
-	work := e.workDir()
-	seedClaudeHome(t, home, work)
+	_, work := e.seedClaude()
 	e.vars = append(e.vars, "ANTHROPIC_BASE_URL="+api.URL(), "ANTHROPIC_API_KEY="+standinKey,
 		"DISABLE_AUTOUPDATER=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1")
 	e.ok("new", "--detach", "work")

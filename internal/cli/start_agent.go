@@ -90,14 +90,7 @@ func runStartAgent(ctx *Context) error {
 	}
 	session := str(ctx, "session")
 	remote := hosts.ParseSession(session).Remote()
-	var env []string
-	envs, _ := ctx.Flags.GetStringArray("env")
-	for _, kv := range envs {
-		if !strings.Contains(kv, "=") {
-			kv += "=" + os.Getenv(kv)
-		}
-		env = append(env, kv)
-	}
+	env := envFlag(ctx)
 	cwd, path := str(ctx, "cwd"), ""
 	if !remote {
 		// This machine: the agent runs where and as the person would

@@ -105,23 +105,16 @@ func jsonInt(n int64) string {
 // prompt, the tool call, its result, the diff of the new file and the
 // answer.
 func TestAgentTranscriptOfARealClaudeCode(t *testing.T) {
-	in := findClaude(t)
-	if in.stub {
-		t.Skip("the npm install's postinstall did not run")
-	}
+	in := findNativeClaude(t)
 	e := shellRespondEnv(t)
 	home := filepath.Join(e.dir, "home")
 	work := e.workDir()
 	target := filepath.Join(work, "hello.txt")
 	const answer = "Wrote hello.txt for you."
-	api, err := standin.Start(standin.Options{Turns: []standin.Reply{
+	api := startStandin(t, standin.Options{Turns: []standin.Reply{
 		{Text: "I'll write the file.", Tools: []standin.ToolUse{{Name: "Write", Input: map[string]any{"file_path": target, "content": "hello\nworld\n"}}}, Gap: 10 * time.Millisecond},
 		{Text: answer, Gap: 10 * time.Millisecond},
 	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer api.Close()
 	seedClaudeHome(t, home, work)
 	e.vars = append(e.vars, "ANTHROPIC_BASE_URL="+api.URL(), "ANTHROPIC_API_KEY="+standinKey,
 		"DISABLE_AUTOUPDATER=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1")

@@ -77,6 +77,17 @@ func findClaude(t testing.TB) claudeInstall {
 	return in
 }
 
+// findNativeClaude is findClaude for a test that runs Claude Code: it
+// skips when npm's postinstall did not run (bin/claude.exe is its stub).
+func findNativeClaude(t testing.TB) claudeInstall {
+	t.Helper()
+	in := findClaude(t)
+	if in.stub {
+		t.Skip("this Claude Code install has npm's stub as bin/claude.exe (postinstall not run)")
+	}
+	return in
+}
+
 func isELF(path string) bool {
 	f, err := os.Open(path)
 	if err != nil {
@@ -133,6 +144,15 @@ func seedClaudeHome(t testing.TB, home, work string) {
 	if err := os.WriteFile(filepath.Join(home, ".claude.json"), b, 0o600); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// seedClaude seeds the env's home for Claude Code with the env's work
+// folder trusted (seedClaudeHome), and gives both.
+func (e *env) seedClaude() (home, work string) {
+	e.t.Helper()
+	home, work = filepath.Join(e.dir, "home"), e.workDir()
+	seedClaudeHome(e.t, home, work)
+	return home, work
 }
 
 // agentEvents records the daemon's agent-state events (tuios events).
@@ -332,11 +352,7 @@ func writeEarlierSession(t *testing.T, home, work, version string) string {
 // symlink may lead there); nil is the env's plain work directory.
 func claudeTurn(t *testing.T, command func(t *testing.T, home, scratch string) string, earlierVersion string, place func(t *testing.T, e *env) (real, cd string)) {
 	const answer = "Hello from the stand-in."
-	api, err := standin.Start(standin.Options{Turns: []standin.Reply{{Text: answer, Delay: 1500 * time.Millisecond, Gap: 20 * time.Millisecond}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer api.Close()
+	api := startStandin(t, standin.Options{Turns: []standin.Reply{{Text: answer, Delay: 1500 * time.Millisecond, Gap: 20 * time.Millisecond}}})
 
 	e := newEnv(t)
 	home := filepath.Join(e.dir, "home")
@@ -567,39 +583,52 @@ func clearThenTurn(t *testing.T, e *env, events *agentEvents, home, work, first 
 func endTurnWritten(t *testing.T, home, skip string) func() time.Time {
 	var mu sync.Mutex
 	var at time.Time
-	stop := make(chan struct{})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		tick := time.NewTicker(5 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-tick.C:
+	stop := pollEvery(5*time.Millisecond, func() bool {
+		files, _ := filepath.Glob(filepath.Join(home, ".claude", "projects", "*", "*.jsonl"))
+		for _, f := range files {
+			if f == skip {
+				continue
 			}
-			files, _ := filepath.Glob(filepath.Join(home, ".claude", "projects", "*", "*.jsonl"))
-			for _, f := range files {
-				if f == skip {
-					continue
-				}
-				if b, err := os.ReadFile(f); err == nil && bytes.Contains(b, []byte(`"stop_reason":"end_turn"`)) {
-					mu.Lock()
-					at = time.Now()
-					mu.Unlock()
-					return
-				}
+			if b, err := os.ReadFile(f); err == nil && bytes.Contains(b, []byte(`"stop_reason":"end_turn"`)) {
+				mu.Lock()
+				at = time.Now()
+				mu.Unlock()
+				return true
 			}
 		}
-	}()
-	var once sync.Once
+		return false
+	})
 	get := func() time.Time {
-		once.Do(func() { close(stop); <-done })
+		stop()
 		mu.Lock()
 		defer mu.Unlock()
 		return at
 	}
 	t.Cleanup(func() { get() })
 	return get
+}
+
+// pollEvery calls look every d, on a goroutine of its own, until look
+// returns true or stop is called; stop waits for the goroutine to end, and
+// may be called again.
+func pollEvery(d time.Duration, look func() bool) (stop func()) {
+	quit := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(d)
+		defer tick.Stop()
+		for {
+			select {
+			case <-quit:
+				return
+			case <-tick.C:
+			}
+			if look() {
+				return
+			}
+		}
+	}()
+	var once sync.Once
+	return func() { once.Do(func() { close(quit); <-done }) }
 }

@@ -113,18 +113,6 @@ func worktreeCommands() []Command {
 	}
 }
 
-// reviewFlags are tuios review's flags, for verbs that are a review.
-func reviewFlags(fs *FlagSet) {
-	targetFlags(fs)
-	fs.String("base", "", "diff against this branch, tag or commit (through its merge base with HEAD)")
-	fs.Bool("uncommitted", false, "only what is not committed (against HEAD)")
-	fs.String("against", "", "another attempt of the same fan (its session): the diff goes from its work to this one's")
-	fs.Bool("stat", false, "files and counts only")
-	fs.StringArray("path", nil, "only this file or directory (repeatable)")
-	fs.Int("context", 3, "lines of context around each change (0 to 20)")
-	jsonFlag(fs)
-}
-
 // repoFlag is --repo made absolute, else this folder: "this repository"
 // is the one the person is in.
 func repoFlag(ctx *Context) string {
@@ -150,16 +138,20 @@ func envFlag(ctx *Context) []string {
 	return env
 }
 
-// hostRoute is the host --host names ("" for this machine), checked.
-func hostRoute(ctx *Context) (string, error) {
-	h := str(ctx, "host")
-	if h == "" || h == hosts.Local {
-		return "", nil
+// hostRoute is the host --host names ("" for this machine), checked, and
+// the URL --clone clones there (cloneFrom).
+func hostRoute(ctx *Context) (host, cloneURL string, err error) {
+	host = str(ctx, "host")
+	if host == hosts.Local {
+		host = ""
 	}
-	if !hosts.ValidName(h) {
-		return "", usageError("tuios hosts lists the hosts", "--host %q is not a host name", escapeControls(h))
+	if host != "" && !hosts.ValidName(host) {
+		return "", "", usageError("tuios hosts lists the hosts", "--host %q is not a host name", escapeControls(host))
 	}
-	return h, nil
+	if cloneURL, err = cloneFrom(ctx, host != ""); err != nil {
+		return "", "", err
+	}
+	return host, cloneURL, nil
 }
 
 type worktreeCreatedView struct {
@@ -179,11 +171,7 @@ func runWorktreeNew(ctx *Context) error {
 	if len(ctx.Args) != 1 || strings.TrimSpace(ctx.Args[0]) == "" {
 		return usageError("tuios worktree new feat/retry", "name the branch")
 	}
-	host, err := hostRoute(ctx)
-	if err != nil {
-		return err
-	}
-	from, err := cloneFrom(ctx, host != "")
+	host, from, err := hostRoute(ctx)
 	if err != nil {
 		return err
 	}
@@ -259,11 +247,11 @@ func promptOutcome(status, note, session string) error {
 	return nil
 }
 
-type worktreeRowView struct {
+// attemptView is what list-worktrees and compare-fan both say of one
+// worktree: its agent and state, its changes against its base, its first
+// prompt and its last check.
+type attemptView struct {
 	Session      string `json:"session"`
-	SessionOpen  bool   `json:"session_open"`
-	Branch       string `json:"branch"`
-	Group        string `json:"group"`
 	Agent        string `json:"agent"`
 	State        string `json:"state"`
 	Gone         bool   `json:"gone"`
@@ -273,13 +261,20 @@ type worktreeRowView struct {
 	Changes      bool   `json:"changes_read"`
 	ChangesError string `json:"changes_error"`
 	PromptStatus string `json:"prompt_status"`
-	Worktree     string `json:"worktree"`
-	RepoName     string `json:"repo_name"`
 	Check        *struct {
 		Command string `json:"command"`
 		Status  string `json:"status"`
 		Exit    int    `json:"exit"`
 	} `json:"check"`
+}
+
+type worktreeRowView struct {
+	attemptView
+	SessionOpen bool   `json:"session_open"`
+	Branch      string `json:"branch"`
+	Group       string `json:"group"`
+	Worktree    string `json:"worktree"`
+	RepoName    string `json:"repo_name"`
 }
 
 func runWorktreeLs(ctx *Context) error {

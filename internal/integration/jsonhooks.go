@@ -2,6 +2,7 @@ package integration
 
 import (
 	"errors"
+	"iter"
 	"regexp"
 	"strconv"
 	"strings"
@@ -37,13 +38,54 @@ func ourCommand(harness string) *regexp.Regexp {
 	return regexp.MustCompile(`(?:(?:^|[\s/'"])(?:tuios|tuios[\w.-]*)['"]?\s+agent-hook\s+` + h + `(?:\s|$)(?:.*--integration[= ])?|\sagent-hook\s+` + h + `\s+--integration[= ])(\d+)?`)
 }
 
-type hookRef struct {
+// ourHook is one hook tuios wrote, wherever it is written: its event,
+// its command as written and the integration version in that command.
+type ourHook struct {
 	event   string
-	group   int    // index in the event's array
-	handler int    // index in the group's hooks array
-	alone   bool   // the group holds only tuios's handler
-	command string // the command as written
+	command string
 	version int
+}
+
+func (h ourHook) hook() ourHook { return h }
+
+// readOurHook reads command as a hook of tuios's for the harness re
+// matches (ourCommand); false when it is someone else's.
+func readOurHook(re *regexp.Regexp, event, command string) (ourHook, bool) {
+	sm := re.FindStringSubmatch(command)
+	if sm == nil {
+		return ourHook{}, false
+	}
+	v, _ := strconv.Atoi(sm[1])
+	return ourHook{event: event, command: command, version: v}, true
+}
+
+// hooksStanding says how the hooks tuios wrote for a harness stand
+// against what install would write: current when every event has one and
+// each is at version; command is the last one's.
+func hooksStanding[H interface{ hook() ourHook }](found []H, events []string, version int) (current bool, command string) {
+	have := map[string]bool{}
+	current = true
+	for _, f := range found {
+		h := f.hook()
+		have[h.event] = true
+		if h.version != version {
+			current = false
+		}
+		command = h.command
+	}
+	for _, e := range events {
+		if !have[e] {
+			current = false
+		}
+	}
+	return current, command
+}
+
+type hookRef struct {
+	ourHook
+	group   int  // index in the event's array
+	handler int  // index in the group's hooks array
+	alone   bool // the group holds only tuios's handler
 }
 
 // findOurs lists every handler tuios wrote for the harness.
@@ -59,25 +101,11 @@ func (j *jsonHooks) findOurs(root *jnode, harness string) []hookRef {
 func findOursFlat(root *jnode, harness string) []hookRef {
 	re := ourCommand(harness)
 	var out []hookRef
-	hooks := root.get("hooks")
-	if hooks == nil || hooks.kind != '{' {
-		return nil
-	}
-	for _, m := range hooks.members {
-		if m.val.kind != '[' || hooks.get(m.key) != m.val {
-			continue
-		}
-		for i, h := range m.val.elems {
-			c := h.get("command")
-			if c == nil || c.kind != '"' {
-				continue
+	for event, arr := range eventArrays(root) {
+		for i, h := range arr.elems {
+			if ours, ok := readOurHandler(re, event, h); ok {
+				out = append(out, hookRef{ourHook: ours, group: i, alone: true})
 			}
-			sm := re.FindStringSubmatch(c.str)
-			if sm == nil {
-				continue
-			}
-			v, _ := strconv.Atoi(sm[1])
-			out = append(out, hookRef{event: m.key, group: i, alone: true, command: c.str, version: v})
 		}
 	}
 	return out
@@ -87,35 +115,48 @@ func findOursFlat(root *jnode, harness string) []hookRef {
 func findOurs(root *jnode, harness string) []hookRef {
 	re := ourCommand(harness)
 	var out []hookRef
-	hooks := root.get("hooks")
-	if hooks == nil || hooks.kind != '{' {
-		return nil
-	}
-	for _, m := range hooks.members {
-		if m.val.kind != '[' || hooks.get(m.key) != m.val { // a duplicate key the last one hides
-			continue
-		}
-		for gi, g := range m.val.elems {
+	for event, arr := range eventArrays(root) {
+		for gi, g := range arr.elems {
 			hs := g.get("hooks")
 			if hs == nil || hs.kind != '[' {
 				continue
 			}
 			for hi, h := range hs.elems {
-				c := h.get("command")
-				if c == nil || c.kind != '"' {
-					continue
+				if ours, ok := readOurHandler(re, event, h); ok {
+					out = append(out, hookRef{ourHook: ours, group: gi, handler: hi, alone: len(hs.elems) == 1})
 				}
-				sm := re.FindStringSubmatch(c.str)
-				if sm == nil {
-					continue
-				}
-				v, _ := strconv.Atoi(sm[1])
-				out = append(out, hookRef{event: m.key, group: gi, handler: hi, alone: len(hs.elems) == 1,
-					command: c.str, version: v})
 			}
 		}
 	}
 	return out
+}
+
+// eventArrays yields each event's array under "hooks", skipping one a
+// later duplicate key hides.
+func eventArrays(root *jnode) iter.Seq2[string, *jnode] {
+	return func(yield func(string, *jnode) bool) {
+		hooks := root.get("hooks")
+		if hooks == nil || hooks.kind != '{' {
+			return
+		}
+		for _, m := range hooks.members {
+			if m.val.kind != '[' || hooks.get(m.key) != m.val {
+				continue
+			}
+			if !yield(m.key, m.val) {
+				return
+			}
+		}
+	}
+}
+
+// readOurHandler is readOurHook for a handler object's "command".
+func readOurHandler(re *regexp.Regexp, event string, h *jnode) (ourHook, bool) {
+	c := h.get("command")
+	if c == nil || c.kind != '"' {
+		return ourHook{}, false
+	}
+	return readOurHook(re, event, c.str)
 }
 
 // hookGroup and hookHandler are one entry as written, fields in the order
@@ -272,20 +313,7 @@ func (j *jsonHooks) state(src, harness string, version int) (installed bool, cur
 	if len(refs) == 0 {
 		return false, false, "", nil
 	}
-	have := map[string]bool{}
-	current = true
-	for _, r := range refs {
-		have[r.event] = true
-		if r.version != version {
-			current = false
-		}
-		command = r.command
-	}
-	for _, e := range j.events {
-		if !have[e] {
-			current = false
-		}
-	}
+	current, command = hooksStanding(refs, j.events, version)
 	return true, current, command, nil
 }
 

@@ -2,7 +2,6 @@ package integration
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -31,10 +30,8 @@ type tomlHooks struct {
 // tomlHookTable is one [[hooks]] table tuios wrote: its lines [start, end)
 // and what it says.
 type tomlHookTable struct {
+	ourHook
 	start, end int
-	event      string
-	command    string
-	version    int
 }
 
 // tomlKeyLine matches the key lines a hooks table of tuios's holds.
@@ -71,12 +68,11 @@ func (t *tomlHooks) blocks(lines []string, harness string) []tomlHookTable {
 		if _, err := toml.Decode(strings.Join(lines[i:end], "\n"), &h); err != nil || len(h.Hooks) != 1 {
 			continue
 		}
-		sm := re.FindStringSubmatch(h.Hooks[0].Command)
-		if sm == nil {
+		ours, ok := readOurHook(re, h.Hooks[0].Event, h.Hooks[0].Command)
+		if !ok {
 			continue
 		}
-		v, _ := strconv.Atoi(sm[1])
-		out = append(out, tomlHookTable{start: i, end: end, event: h.Hooks[0].Event, command: h.Hooks[0].Command, version: v})
+		out = append(out, tomlHookTable{ourHook: ours, start: i, end: end})
 		i = end - 1
 	}
 	return out
@@ -180,20 +176,7 @@ func (t *tomlHooks) state(src, harness string, version int) (installed, current 
 	if len(bs) == 0 {
 		return false, false, "", nil
 	}
-	have := map[string]bool{}
-	current = true
-	for _, b := range bs {
-		have[b.event] = true
-		if b.version != version {
-			current = false
-		}
-		command = b.command
-	}
-	for _, e := range t.events {
-		if !have[e] {
-			current = false
-		}
-	}
+	current, command = hooksStanding(bs, t.events, version)
 	return true, current, command, nil
 }
 

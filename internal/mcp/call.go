@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/tuios/tuios/internal/agentproto/jsonrpc"
 	"github.com/tuios/tuios/internal/client"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/mail"
@@ -34,7 +35,7 @@ func (s *Server) callTool(ctx context.Context, params json.RawMessage, ri reqInf
 		Arguments json.RawMessage `json:"arguments"`
 	}
 	if err := json.Unmarshal(params, &p); err != nil || p.Name == "" {
-		return nil, &rpcError{Code: codeInvalidParams, Message: "invalid params: tools/call needs a name"}
+		return nil, &rpcError{Code: jsonrpc.CodeInvalidParams, Message: "invalid params: tools/call needs a name"}
 	}
 	verbs, err := s.verbList()
 	if err != nil {
@@ -43,7 +44,7 @@ func (s *Server) callTool(ctx context.Context, params json.RawMessage, ri reqInf
 				return failed(noDaemon(err), ri), nil
 			}
 		}
-		return nil, &rpcError{Code: codeInvalidParams, Message: "unknown tool: " + p.Name}
+		return nil, &rpcError{Code: jsonrpc.CodeInvalidParams, Message: "unknown tool: " + p.Name}
 	}
 	t, ok, known := s.toolFor(p.Name, verbs)
 	if !ok {
@@ -51,7 +52,7 @@ func (s *Server) callTool(ctx context.Context, params json.RawMessage, ri reqInf
 		if known {
 			msg += " (it types into panes: start the server with tuios mcp --write)"
 		}
-		return nil, &rpcError{Code: codeInvalidParams, Message: msg}
+		return nil, &rpcError{Code: jsonrpc.CodeInvalidParams, Message: msg}
 	}
 	select {
 	case s.slots <- struct{}{}:

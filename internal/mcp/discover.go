@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+
+	"github.com/tuios/tuios/internal/agentproto/jsonrpc"
 )
 
 // listTTL is how long a client may keep a list this server gave (ttlMs):
@@ -53,18 +55,18 @@ func (s *Server) complete(result any, method string) any {
 // (notifications/cancelled for it, as the server tears it down).
 func (s *Server) listen(ctx context.Context, r *request, batch bool) (any, *rpcError) {
 	if batch {
-		return nil, &rpcError{Code: codeInvalidRequest, Message: "invalid request: subscriptions/listen cannot be part of a batch"}
+		return nil, &rpcError{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: subscriptions/listen cannot be part of a batch"}
 	}
 	var p struct {
 		Notifications map[string]any `json:"notifications"`
 	}
 	if err := json.Unmarshal(r.Params, &p); err != nil || p.Notifications == nil {
-		return nil, &rpcError{Code: codeInvalidParams, Message: "invalid params: subscriptions/listen needs notifications (an object)"}
+		return nil, &rpcError{Code: jsonrpc.CodeInvalidParams, Message: "invalid params: subscriptions/listen needs notifications (an object)"}
 	}
 	s.mu.Lock()
 	if s.listens >= maxListens {
 		s.mu.Unlock()
-		return nil, &rpcError{Code: codeInvalidRequest, Message: fmt.Sprintf("invalid request: %d subscriptions/listen streams are open, the most this server keeps: cancel one first", maxListens)}
+		return nil, &rpcError{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf("invalid request: %d subscriptions/listen streams are open, the most this server keeps: cancel one first", maxListens)}
 	}
 	s.listens++
 	s.mu.Unlock()

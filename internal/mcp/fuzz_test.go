@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"slices"
 	"testing"
+
+	"github.com/tuios/tuios/internal/agentproto/jsonrpc"
 )
 
 // Whatever a client sends, parseLine does not panic, every member is a
@@ -66,7 +68,7 @@ func FuzzRequestInfo(f *testing.F) {
 			if d, _ := err.Data.(map[string]any); d == nil || !slices.Equal(d["supported"].([]string), SupportedVersions) {
 				t.Fatalf("%q: %+v", params, err)
 			}
-		case err.Code != codeInvalidParams:
+		case err.Code != jsonrpc.CodeInvalidParams:
 			t.Fatalf("%s %q: %+v", method, params, err)
 		}
 	})

@@ -3,19 +3,12 @@ package mcp
 import (
 	"bytes"
 	"encoding/json"
+
+	"github.com/tuios/tuios/internal/agentproto/jsonrpc"
 )
 
 // MaxLine caps one line of input: a bigger one is refused, never held.
 const MaxLine = 1 << 20
-
-// JSON-RPC 2.0 error codes.
-const (
-	codeParse          = -32700
-	codeInvalidRequest = -32600
-	codeMethodNotFound = -32601
-	codeInvalidParams  = -32602
-	codeInternal       = -32603
-)
 
 // request is one JSON-RPC request or notification. ID is nil for a
 // notification (no "id" member); an explicit null id is the bytes null.
@@ -66,10 +59,10 @@ func parseLine(line []byte) (items []item, batch bool) {
 	if line[0] == '[' {
 		var members []json.RawMessage
 		if err := json.Unmarshal(line, &members); err != nil {
-			return []item{{err: errorResponse(nil, codeParse, "parse error: the line is not JSON: "+err.Error())}}, false
+			return []item{{err: errorResponse(nil, jsonrpc.CodeParseError, "parse error: the line is not JSON: "+err.Error())}}, false
 		}
 		if len(members) == 0 {
-			return []item{{err: errorResponse(nil, codeInvalidRequest, "invalid request: an empty batch")}}, false
+			return []item{{err: errorResponse(nil, jsonrpc.CodeInvalidRequest, "invalid request: an empty batch")}}, false
 		}
 		for _, m := range members {
 			if it, ok := parseMember(m); ok {
@@ -79,7 +72,7 @@ func parseLine(line []byte) (items []item, batch bool) {
 		return items, true
 	}
 	if !json.Valid(line) {
-		return []item{{err: errorResponse(nil, codeParse, "parse error: the line is not JSON")}}, false
+		return []item{{err: errorResponse(nil, jsonrpc.CodeParseError, "parse error: the line is not JSON")}}, false
 	}
 	if it, ok := parseMember(line); ok {
 		return []item{it}, false
@@ -92,11 +85,11 @@ func parseLine(line []byte) (items []item, batch bool) {
 func parseMember(m json.RawMessage) (item, bool) {
 	var probe map[string]json.RawMessage
 	if err := json.Unmarshal(m, &probe); err != nil || probe == nil {
-		return item{err: errorResponse(nil, codeInvalidRequest, "invalid request: a message must be a JSON object")}, true
+		return item{err: errorResponse(nil, jsonrpc.CodeInvalidRequest, "invalid request: a message must be a JSON object")}, true
 	}
 	id, hasID := probe["id"]
 	if hasID && !validID(id) {
-		return item{err: errorResponse(nil, codeInvalidRequest, "invalid request: id must be a string, a number or null")}, true
+		return item{err: errorResponse(nil, jsonrpc.CodeInvalidRequest, "invalid request: id must be a string, a number or null")}, true
 	}
 	if _, isMethod := probe["method"]; !isMethod {
 		if _, r := probe["result"]; r {
@@ -108,19 +101,19 @@ func parseMember(m json.RawMessage) (item, bool) {
 	}
 	var r request
 	if err := json.Unmarshal(m, &r); err != nil {
-		return item{err: errorResponse(id, codeInvalidRequest, "invalid request: "+err.Error())}, true
+		return item{err: errorResponse(id, jsonrpc.CodeInvalidRequest, "invalid request: "+err.Error())}, true
 	}
 	if hasID && r.ID == nil {
 		r.ID = json.RawMessage("null")
 	}
 	if r.JSONRPC != "2.0" {
-		return item{err: errorResponse(id, codeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`)}, true
+		return item{err: errorResponse(id, jsonrpc.CodeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`)}, true
 	}
 	if r.Method == "" {
-		return item{err: errorResponse(id, codeInvalidRequest, `invalid request: "method" is missing`)}, true
+		return item{err: errorResponse(id, jsonrpc.CodeInvalidRequest, `invalid request: "method" is missing`)}, true
 	}
 	if len(r.Params) > 0 && r.Params[0] != '{' && r.Params[0] != '[' && string(r.Params) != "null" {
-		return item{err: errorResponse(id, codeInvalidRequest, "invalid request: params must be an object or an array")}, true
+		return item{err: errorResponse(id, jsonrpc.CodeInvalidRequest, "invalid request: params must be an object or an array")}, true
 	}
 	return item{req: &r}, true
 }

@@ -3,6 +3,8 @@ package mcp
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/tuios/tuios/internal/agentproto/jsonrpc"
 )
 
 func TestParseLine(t *testing.T) {
@@ -17,16 +19,16 @@ func TestParseLine(t *testing.T) {
 		{line: `{"jsonrpc":"2.0","id":1,"method":"ping"}`, reqs: 1},
 		{line: `{"jsonrpc":"2.0","method":"notifications/initialized"}`, reqs: 1},
 		{line: `{"jsonrpc":"2.0","id":1,"result":{}}`, reqs: 0}, // a client's answer: nothing to do
-		{line: `{"jsonrpc":"2.0","id":1,"method":"ping"`, errs: 1, code: codeParse},
-		{line: `nonsense`, errs: 1, code: codeParse},
-		{line: `[1,2`, errs: 1, code: codeParse},
-		{line: `[]`, errs: 1, code: codeInvalidRequest},
-		{line: `{"id":1,"method":"ping"}`, errs: 1, code: codeInvalidRequest},
-		{line: `{"jsonrpc":"2.0","id":{},"method":"ping"}`, errs: 1, code: codeInvalidRequest},
-		{line: `{"jsonrpc":"2.0","id":1}`, errs: 1, code: codeInvalidRequest},
-		{line: `{"jsonrpc":"2.0","id":1,"method":"ping","params":3}`, errs: 1, code: codeInvalidRequest},
-		{line: `"text"`, errs: 1, code: codeInvalidRequest},
-		{line: `[{"jsonrpc":"2.0","id":1,"method":"ping"},7,{"jsonrpc":"2.0","method":"x"}]`, batch: true, reqs: 2, errs: 1, code: codeInvalidRequest},
+		{line: `{"jsonrpc":"2.0","id":1,"method":"ping"`, errs: 1, code: jsonrpc.CodeParseError},
+		{line: `nonsense`, errs: 1, code: jsonrpc.CodeParseError},
+		{line: `[1,2`, errs: 1, code: jsonrpc.CodeParseError},
+		{line: `[]`, errs: 1, code: jsonrpc.CodeInvalidRequest},
+		{line: `{"id":1,"method":"ping"}`, errs: 1, code: jsonrpc.CodeInvalidRequest},
+		{line: `{"jsonrpc":"2.0","id":{},"method":"ping"}`, errs: 1, code: jsonrpc.CodeInvalidRequest},
+		{line: `{"jsonrpc":"2.0","id":1}`, errs: 1, code: jsonrpc.CodeInvalidRequest},
+		{line: `{"jsonrpc":"2.0","id":1,"method":"ping","params":3}`, errs: 1, code: jsonrpc.CodeInvalidRequest},
+		{line: `"text"`, errs: 1, code: jsonrpc.CodeInvalidRequest},
+		{line: `[{"jsonrpc":"2.0","id":1,"method":"ping"},7,{"jsonrpc":"2.0","method":"x"}]`, batch: true, reqs: 2, errs: 1, code: jsonrpc.CodeInvalidRequest},
 	} {
 		items, batch := parseLine([]byte(c.line))
 		reqs, errs, code := 0, 0, 0

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tuios/tuios/internal/agentproto/jsonrpc"
 	"github.com/tuios/tuios/internal/client"
 )
 
@@ -66,7 +67,7 @@ func TestModernRequestsAreCheckedOnTheirOwn(t *testing.T) {
 		`{"jsonrpc":"2.0","id":8,"method":"logging/setLevel","params":{"level":"info",`+modernMeta+`}}`,
 		`{"jsonrpc":"2.0","id":9,"method":"ping"}`,
 	)
-	if code, data := errorOf(t, a[0]); code != codeInvalidParams || fmt.Sprint(data["supported"]) != fmt.Sprint(SupportedVersions) {
+	if code, data := errorOf(t, a[0]); code != jsonrpc.CodeInvalidParams || fmt.Sprint(data["supported"]) != fmt.Sprint(SupportedVersions) {
 		t.Errorf("server/discover without _meta: %v", a[0])
 	}
 	for i, requested := range map[int]string{1: "1900-01-01", 2: "2099-01-01"} {
@@ -75,14 +76,14 @@ func TestModernRequestsAreCheckedOnTheirOwn(t *testing.T) {
 			t.Errorf("version %s: %v", requested, a[i])
 		}
 	}
-	if code, _ := errorOf(t, a[3]); code != codeInvalidParams {
+	if code, _ := errorOf(t, a[3]); code != jsonrpc.CodeInvalidParams {
 		t.Errorf("no clientCapabilities: %v", a[3])
 	}
-	if code, _ := errorOf(t, a[4]); code != codeInvalidParams {
+	if code, _ := errorOf(t, a[4]); code != jsonrpc.CodeInvalidParams {
 		t.Errorf("a version that is a number: %v", a[4])
 	}
 	for _, i := range []int{5, 6, 7} {
-		if code, _ := errorOf(t, a[i]); code != codeMethodNotFound {
+		if code, _ := errorOf(t, a[i]); code != jsonrpc.CodeMethodNotFound {
 			t.Errorf("request %d of the stateless revision: %v", i+1, a[i])
 		}
 	}
@@ -116,12 +117,13 @@ func TestARequestsOwnVersionWins(t *testing.T) {
 		t.Errorf("a call naming 2025-06-18: %v", own)
 	}
 	// With no daemon the list is an error, but still the revision's own.
-	if code, _ := errorOf(t, a[4]); code != codeInternal {
+	if code, _ := errorOf(t, a[4]); code != jsonrpc.CodeInternalError {
 		t.Errorf("tools/list with no daemon: %v", a[4])
 	}
 }
 
-// peer drives a server over real pipes and reads every line it writes.
+// peer drives a server over real pipes, with no daemon to reach, and reads
+// every line it writes.
 type peer struct {
 	t     *testing.T
 	in    *os.File
@@ -163,6 +165,9 @@ func (p *peer) next() map[string]any {
 		if !ok {
 			p.t.Fatal("the server closed its output")
 		}
+		if m == nil {
+			p.t.Fatal("the server wrote a line that is not a JSON object")
+		}
 		return m
 	case <-time.After(10 * time.Second):
 		p.t.Fatal("nothing from the server in 10 s")
@@ -189,11 +194,11 @@ func TestListenIsAcknowledgedAndTornDown(t *testing.T) {
 		t.Fatalf("after cancelling the listen, the next line is not the ping's answer: %v", m)
 	}
 	p.send(`{"jsonrpc":"2.0","id":3,"method":"subscriptions/listen","params":{"notifications":{}}}`) // no version: not a method
-	if m := p.next(); m["error"].(map[string]any)["code"] != float64(codeMethodNotFound) {
+	if m := p.next(); m["error"].(map[string]any)["code"] != float64(jsonrpc.CodeMethodNotFound) {
 		t.Fatalf("listen without the stateless revision: %v", m)
 	}
 	p.send(`{"jsonrpc":"2.0","id":4,"method":"subscriptions/listen","params":{` + modernMeta + `}}`)
-	if m := p.next(); m["error"].(map[string]any)["code"] != float64(codeInvalidParams) {
+	if m := p.next(); m["error"].(map[string]any)["code"] != float64(jsonrpc.CodeInvalidParams) {
 		t.Fatalf("listen without notifications: %v", m)
 	}
 	p.send(`{"jsonrpc":"2.0","id":5,"method":"subscriptions/listen","params":{"notifications":{},` + modernMeta + `}}`)

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tuios/tuios/internal/agentproto/jsonrpc"
 	"github.com/tuios/tuios/internal/client"
 	"github.com/tuios/tuios/internal/proto"
 )
@@ -94,7 +95,7 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	for ctx.Err() == nil {
 		line, err := proto.ReadLine(br, MaxLine)
 		if errors.Is(err, proto.ErrLineTooLong) {
-			s.write(errorResponse(nil, codeInvalidRequest, "invalid request: the line is longer than 1 MiB"))
+			s.write(errorResponse(nil, jsonrpc.CodeInvalidRequest, "invalid request: the line is longer than 1 MiB"))
 			continue
 		}
 		if err != nil {
@@ -169,7 +170,7 @@ func (s *Server) answer(ctxs []context.Context, items []item, batch bool) {
 func (s *Server) write(v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
-		b, _ = json.Marshal(errorResponse(nil, codeInternal, "internal error: "+err.Error()))
+		b, _ = json.Marshal(errorResponse(nil, jsonrpc.CodeInternalError, "internal error: "+err.Error()))
 	}
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
@@ -225,7 +226,7 @@ func (s *Server) dispatch(ctx context.Context, r *request, ri reqInfo, batch boo
 		}
 		// initialize, ping, logging/setLevel and the rest of the
 		// handshake versions are not methods of the stateless one.
-		return nil, &rpcError{Code: codeMethodNotFound, Message: "method not found: " + r.Method + " (not a method of protocol " + modernVersion + ")"}
+		return nil, &rpcError{Code: jsonrpc.CodeMethodNotFound, Message: "method not found: " + r.Method + " (not a method of protocol " + modernVersion + ")"}
 	}
 	switch r.Method {
 	case "initialize":
@@ -233,7 +234,7 @@ func (s *Server) dispatch(ctx context.Context, r *request, ri reqInfo, batch boo
 	case "ping":
 		return map[string]any{}, nil
 	}
-	return nil, &rpcError{Code: codeMethodNotFound, Message: "method not found: " + r.Method}
+	return nil, &rpcError{Code: jsonrpc.CodeMethodNotFound, Message: "method not found: " + r.Method}
 }
 
 // register makes the context a call runs with, cancelled by a
@@ -290,7 +291,7 @@ func (s *Server) initialize(params json.RawMessage) (any, *rpcError) {
 	}
 	if len(params) > 0 {
 		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, &rpcError{Code: codeInvalidParams, Message: "invalid params: " + err.Error()}
+			return nil, &rpcError{Code: jsonrpc.CodeInvalidParams, Message: "invalid params: " + err.Error()}
 		}
 	}
 	v := fallbackVersion
@@ -333,7 +334,7 @@ func (s *Server) instructions() string {
 func (s *Server) listTools(ri reqInfo) (any, *rpcError) {
 	verbs, err := s.verbList()
 	if err != nil {
-		return nil, &rpcError{Code: codeInternal, Message: "cannot read the daemon's verbs: " + err.Error()}
+		return nil, &rpcError{Code: jsonrpc.CodeInternalError, Message: "cannot read the daemon's verbs: " + err.Error()}
 	}
 	var list []any
 	for _, t := range tools() {

@@ -15,46 +15,29 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tuios/tuios/internal/agentproto/jsonrpc"
 	"github.com/tuios/tuios/internal/client"
 	"github.com/tuios/tuios/internal/config"
 	"github.com/tuios/tuios/internal/daemon"
 	"github.com/tuios/tuios/internal/proto"
 )
 
-// serve runs a server on real pipes with no daemon to reach, sends lines
-// and returns one answer line per request.
+// serve sends lines to a peer and returns one answer line per request,
+// once the server has returned at the end of its input.
 func serve(t *testing.T, lines ...string) []map[string]any {
 	t.Helper()
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := New(Options{Dial: func() (*client.Client, error) { return nil, errors.New("no daemon here") }})
-	done := make(chan error, 1)
-	go func() { done <- s.Serve(context.Background(), inR, outW); outW.Close() }()
+	p := newPeer(t)
 	var answers []map[string]any
-	sc := bufio.NewScanner(outR)
 	for _, l := range lines {
-		inW.WriteString(l + "\n")
+		p.send(l)
 		if !strings.Contains(l, `"id"`) {
 			continue
 		}
-		if !sc.Scan() {
-			t.Fatalf("no answer to %s", l)
-		}
-		var m map[string]any
-		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
-			t.Fatalf("answer %s: %v", sc.Bytes(), err)
-		}
-		answers = append(answers, m)
+		answers = append(answers, p.next())
 	}
-	inW.Close()
+	p.in.Close()
 	select {
-	case err := <-done:
+	case err := <-p.done:
 		if err != nil {
 			t.Errorf("Serve: %v", err)
 		}
@@ -108,7 +91,7 @@ func TestUnknownToolAndMethod(t *testing.T) {
 		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"tuios_respond","arguments":{}}}`,
 		`{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{}}`,
 		`{"jsonrpc":"2.0","id":4,"method":"ping"}`)
-	if e := a[0]["error"].(map[string]any); e["code"] != float64(codeInvalidParams) {
+	if e := a[0]["error"].(map[string]any); e["code"] != float64(jsonrpc.CodeInvalidParams) {
 		t.Errorf("an unknown tool: %v", a[0])
 	}
 	// Whether a tool types is the daemon's word (list-verbs): with no
@@ -116,7 +99,7 @@ func TestUnknownToolAndMethod(t *testing.T) {
 	if res, _ := a[1]["result"].(map[string]any); res["isError"] != true || !strings.Contains(fmt.Sprint(res["content"]), "no_daemon") {
 		t.Errorf("tuios_respond with no daemon: %v", a[1])
 	}
-	if e := a[2]["error"].(map[string]any); e["code"] != float64(codeMethodNotFound) {
+	if e := a[2]["error"].(map[string]any); e["code"] != float64(jsonrpc.CodeMethodNotFound) {
 		t.Errorf("resources/read: %v", a[2])
 	}
 	if a[3]["id"] != float64(4) || a[3]["result"] == nil {

@@ -3,6 +3,8 @@ package mcp
 import (
 	"encoding/json"
 	"slices"
+
+	"github.com/tuios/tuios/internal/agentproto/jsonrpc"
 )
 
 // SupportedVersions are the MCP protocol versions this server speaks,
@@ -62,7 +64,7 @@ func (s *Server) requestInfo(r *request) (reqInfo, *rpcError) {
 	}
 	if len(r.Params) > 0 && r.Params[0] == '{' {
 		if err := json.Unmarshal(r.Params, &p); err != nil {
-			return reqInfo{}, &rpcError{Code: codeInvalidParams, Message: "invalid params: " + err.Error()}
+			return reqInfo{}, &rpcError{Code: jsonrpc.CodeInvalidParams, Message: "invalid params: " + err.Error()}
 		}
 	}
 	var ri reqInfo
@@ -72,7 +74,7 @@ func (s *Server) requestInfo(r *request) (reqInfo, *rpcError) {
 	raw, named := p.Meta[metaVersion]
 	if !named {
 		if r.Method == "server/discover" {
-			return ri, &rpcError{Code: codeInvalidParams, Message: "invalid params: server/discover needs _meta." + metaVersion,
+			return ri, &rpcError{Code: jsonrpc.CodeInvalidParams, Message: "invalid params: server/discover needs _meta." + metaVersion,
 				Data: map[string]any{"supported": SupportedVersions}}
 		}
 		s.mu.Lock()
@@ -85,7 +87,7 @@ func (s *Server) requestInfo(r *request) (reqInfo, *rpcError) {
 	}
 	var v string
 	if err := json.Unmarshal(raw, &v); err != nil {
-		return ri, &rpcError{Code: codeInvalidParams, Message: "invalid params: _meta." + metaVersion + " must be a string"}
+		return ri, &rpcError{Code: jsonrpc.CodeInvalidParams, Message: "invalid params: _meta." + metaVersion + " must be a string"}
 	}
 	if !slices.Contains(SupportedVersions, v) {
 		return ri, &rpcError{Code: codeUnsupportedVersion, Message: "Unsupported protocol version",
@@ -95,7 +97,7 @@ func (s *Server) requestInfo(r *request) (reqInfo, *rpcError) {
 	if ri.modern {
 		var caps map[string]any
 		if c := p.Meta[metaCaps]; len(c) == 0 || json.Unmarshal(c, &caps) != nil || caps == nil {
-			return ri, &rpcError{Code: codeInvalidParams, Message: "invalid params: a " + modernVersion + " request needs _meta." + metaCaps + " (an object)"}
+			return ri, &rpcError{Code: jsonrpc.CodeInvalidParams, Message: "invalid params: a " + modernVersion + " request needs _meta." + metaCaps + " (an object)"}
 		}
 	}
 	return ri, nil

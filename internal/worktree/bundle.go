@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/tuios/tuios/internal/gitindex"
 )
 
 // MaxBundle bounds what a worktree sends another machine: its commits'
@@ -66,7 +68,7 @@ func (r *Repo) MakeBundle(ctx context.Context, dir, base string) (*Bundle, error
 		return nil, failed(errf(CodeGitFailed, "", "", "git rev-parse gave %d paths", len(paths)))
 	}
 	index := filepath.Join(tmp, "index")
-	if err := copyIndex(paths[0], index); err != nil {
+	if err := gitindex.Copy(paths[0], index); err != nil {
 		return nil, failed(err)
 	}
 	objects := filepath.Join(tmp, "objects")

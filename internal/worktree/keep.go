@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/tuios/tuios/internal/gitindex"
 )
 
 // The ways Keep brings an attempt into a branch.
@@ -184,7 +186,7 @@ func (r *Repo) commitWork(ctx context.Context, dir, head, msg string) (string, e
 	}
 	defer os.RemoveAll(tmp)
 	index := filepath.Join(tmp, "index")
-	if err := copyIndex(strings.TrimSpace(string(out)), index); err != nil {
+	if err := gitindex.Copy(strings.TrimSpace(string(out)), index); err != nil {
 		return "", failed(err)
 	}
 	env := []string{"GIT_INDEX_FILE=" + index}

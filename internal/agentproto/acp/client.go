@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -14,20 +16,8 @@ import (
 	"github.com/tuios/tuios/internal/agentproto/jsonrpc"
 )
 
-// Options configure a Client.
-type Options struct {
-	// Emit takes the conversation's events, in order, on the reading
-	// goroutine (it may block: that holds the agent back).
-	Emit func(conv.Event)
-	// Cwd is the session's working directory (absolute).
-	Cwd string
-	// MaxMessage bounds one message (0: jsonrpc.DefaultMaxMessage).
-	MaxMessage int
-	// OnNoise takes a line that is not JSON-RPC.
-	OnNoise func(line []byte, err error)
-	// Version is tuios's version, sent as clientInfo.
-	Version string
-}
+// Options configure a Client; Cwd is the session's.
+type Options = conv.ClientOptions
 
 // Client is one ACP agent. Run must run (on its own goroutine) for
 // anything to arrive.
@@ -179,10 +169,7 @@ func (c *Client) Cancel() {
 	c.mu.Unlock()
 	c.conn.Notify("session/cancel", sessionIDParams{SessionID: sess})
 	c.mu.Lock()
-	ids := make([]string, 0, len(c.pending))
-	for id := range c.pending {
-		ids = append(ids, id)
-	}
+	ids := slices.Collect(maps.Keys(c.pending))
 	c.mu.Unlock()
 	for _, id := range ids {
 		c.Answer(id, conv.Cancelled)

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -14,20 +16,8 @@ import (
 	"github.com/tuios/tuios/internal/agentproto/jsonrpc"
 )
 
-// Options configure a Client.
-type Options struct {
-	// Emit takes the conversation's events, in order, on the reading
-	// goroutine.
-	Emit func(conv.Event)
-	// Cwd is the thread's working directory (absolute).
-	Cwd string
-	// MaxMessage bounds one message (0: jsonrpc.DefaultMaxMessage).
-	MaxMessage int
-	// OnNoise takes a line that is not JSON-RPC.
-	OnNoise func(line []byte, err error)
-	// Version is tuios's version, sent as clientInfo.
-	Version string
-}
+// Options configure a Client; Cwd is the thread's.
+type Options = conv.ClientOptions
 
 // Client is one Codex app-server. Run must run for anything to arrive.
 type Client struct {
@@ -140,10 +130,7 @@ func (c *Client) Prompt(text string) error {
 func (c *Client) Cancel() {
 	c.mu.Lock()
 	thread, turn := c.thread, c.turnID
-	ids := make([]string, 0, len(c.pending))
-	for id := range c.pending {
-		ids = append(ids, id)
-	}
+	ids := slices.Collect(maps.Keys(c.pending))
 	c.mu.Unlock()
 	for _, id := range ids {
 		c.Answer(id, conv.Cancelled)

@@ -125,3 +125,19 @@ type Agent interface {
 	Cancel()
 	Answer(id string, d Decision) error
 }
+
+// ClientOptions configure an Agent of either protocol (acp.Options and
+// codex.Options are this type).
+type ClientOptions struct {
+	// Emit takes the conversation's events, in order, on the reading
+	// goroutine (it may block: that holds the agent back).
+	Emit func(Event)
+	// Cwd is the session's (or thread's) working directory (absolute).
+	Cwd string
+	// MaxMessage bounds one message (0: jsonrpc.DefaultMaxMessage).
+	MaxMessage int
+	// OnNoise takes a line that is not JSON-RPC.
+	OnNoise func(line []byte, err error)
+	// Version is tuios's version, sent as clientInfo.
+	Version string
+}

@@ -5,7 +5,7 @@
 // protocol's messages into these events; the pane program (package
 // agentproto) draws them and reports the state they mean.
 //
-// It owns the event types and the Agent interface, nothing that reads a
-// wire or draws a screen. Every string in an event came from the agent:
+// It owns the event types, the Agent interface and the options a client
+// of either protocol takes, nothing that reads a wire or draws a screen. Every string in an event came from the agent:
 // it is untrusted, and whoever draws it must clean it first.
 package conv
