@@ -5,31 +5,12 @@ import (
 	"time"
 
 	"github.com/tuios/tuios/agentstate"
-	"github.com/tuios/tuios/inbox"
+	"github.com/tuios/tuios/internal/daemon/core"
 )
 
-// event is one line of the subscribe stream.
-type event struct {
-	Seq      uint64 `json:"seq"`
-	Type     string `json:"type"`
-	Session  string `json:"session,omitempty"`
-	Window   string `json:"window,omitempty"`
-	State    string `json:"state,omitempty"`
-	Source   string `json:"source,omitempty"`
-	Message  string `json:"message,omitempty"`
-	Bytes    int    `json:"bytes,omitempty"`
-	ExitCode int    `json:"exit_code,omitempty"`
-	Dropped  uint64 `json:"dropped,omitempty"`
-	// attention events (attention.go): the change, the item after it and
-	// the queue's boot id; item.seq is the queue's seq (after_seq).
-	Op        string      `json:"op,omitempty"`
-	Item      *inbox.Item `json:"item,omitempty"`
-	BootID    string      `json:"boot_id,omitempty"`
-	HoldEnded string      `json:"hold_ended,omitempty"`
-	Host      string      `json:"host,omitempty"`   // host-changed (links.go): the host and its link state
-	Status    string      `json:"status,omitempty"` // host-changed
-	Time      string      `json:"time"`
-}
+// event is one line of the subscribe stream: the event hub's, which
+// features read through core.Host.Subscribe.
+type event = core.Event
 
 // hub fans events out to subscribers through bounded queues: a slow
 // subscriber loses events (counted, then announced with a gap event), and
@@ -95,8 +76,8 @@ func (sub *subscriber) wants(ev event) bool {
 // evWorkspaceRenamed is published when workspace names change
 // (set-workspace-name, set-workspace-order, herdr's tab.rename).
 const (
-	evSessionRenamed   = "session-renamed"
-	evWorkspaceRenamed = "workspace-renamed"
+	evSessionRenamed   = core.EvSessionRenamed
+	evWorkspaceRenamed = core.EvWorkspaceRenamed
 )
 
 func (h *hub) remove(sub *subscriber) {

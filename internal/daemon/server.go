@@ -23,6 +23,8 @@ import (
 	"github.com/tuios/tuios/detect"
 	"github.com/tuios/tuios/detect/transcript"
 	"github.com/tuios/tuios/internal/config"
+	"github.com/tuios/tuios/internal/daemon/core"
+	"github.com/tuios/tuios/internal/daemon/herdr"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/internal/sock"
 	"github.com/tuios/tuios/mail"
@@ -142,12 +144,17 @@ type Server struct {
 
 	queue  *replyQueue // the reply queue (queue.go); set in New, never changed
 	review *reviewer   // review notes (verbs_review.go); set in New, never changed
-	herdr  *herdrSock  // the herdr socket (herdr.go); set in New, never changed
-	links  *links      // links to other hosts (links.go); set in New, never changed
-	outbox *outbox     // mail waiting for other hosts (outbox.go); set in New, never changed
-	follow *hostFollow // the Inbox's mirror of linked hosts (host_follow.go); set in New, never changed
-	asks   *asks       // ask-human questions (verbs_ask.go); set in New, never changed
-	wts    *worktrees  // the worktrees and fans tuios made (worktrees.go); set in New, never changed
+	herdr  *herdr.Sock // the herdr socket (internal/daemon/herdr); set in New, never changed
+	// paneStartHooks and environRules are what features asked of every
+	// new pane's environment and of a caller's (host.go); set in New,
+	// read-only after.
+	paneStartHooks []func(core.PaneStart, map[string]string)
+	environRules   []environRule
+	links          *links      // links to other hosts (links.go); set in New, never changed
+	outbox         *outbox     // mail waiting for other hosts (outbox.go); set in New, never changed
+	follow         *hostFollow // the Inbox's mirror of linked hosts (host_follow.go); set in New, never changed
+	asks           *asks       // ask-human questions (verbs_ask.go); set in New, never changed
+	wts            *worktrees  // the worktrees and fans tuios made (worktrees.go); set in New, never changed
 	// editMu makes one edit of the config file at a time (set-config):
 	// each reads the file, edits it and renames the result over it.
 	editMu sync.Mutex
@@ -227,7 +234,7 @@ func New(opt Options) (*Server, error) {
 		}
 	}
 	s.opt = opt
-	s.herdr = newHerdrSock(s)
+	s.herdr = herdr.New(host{s})
 	s.tracker = detect.NewTracker(opt.Tracker)
 	s.clock = opt.Tracker.Clock
 	if s.clock == nil {
@@ -367,8 +374,8 @@ func (s *Server) Listen() error {
 	s.ln = ln
 	// Agents that report to herdr need its socket before the first pane
 	// starts; a daemon without it still serves everything else.
-	if err := s.herdr.listen(); err != nil {
-		s.warnf("herdr socket %s: %v (agents that report to herdr are not heard)", s.herdr.path, err)
+	if err := s.herdr.Listen(); err != nil {
+		s.warnf("herdr socket %s: %v (agents that report to herdr are not heard)", s.herdr.Path(), err)
 	}
 	s.cameBack.Do(s.comeBack)
 	return nil
@@ -547,7 +554,7 @@ func (s *Server) shutdown() {
 	if ln != nil {
 		ln.Close()
 	}
-	s.herdr.close()
+	s.herdr.Close()
 	s.cfg.stop()
 	s.push.stop()      // push.go: sends in flight end
 	s.links.close()    // links.go: every link and its streams, at once

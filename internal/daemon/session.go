@@ -257,7 +257,7 @@ func (s *Server) startWindow(ss *Session, spec windowSpec) (*Window, *proto.Erro
 		held = spec.grants
 	}
 	vars["TUIOS_PANE_GRANTS"] = held.String()
-	s.herdrVars(vars, sessID, id, tab, argv, len(spec.argv) > 0) // herdr_env.go
+	s.paneStartVars(vars, sessID, id, tab, argv, len(spec.argv) > 0) // host.go: what features add (herdr's variables)
 	env := paneEnv(withoutHerdrIDs(s.opt.Env), vars)
 	listed := s.panes.startsWindow(id) // boundary.go: its processes may call before it is listed
 	defer listed()

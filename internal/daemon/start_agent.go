@@ -16,6 +16,7 @@ import (
 	"github.com/tuios/tuios/internal/agentproto"
 	"github.com/tuios/tuios/internal/grant"
 	"github.com/tuios/tuios/internal/proto"
+	"github.com/tuios/tuios/internal/shquote"
 )
 
 // start-agent (coordination spec §22): open a window running an agent,
@@ -446,7 +447,7 @@ func envValue(env []string, name string) string {
 func posixCommand(argv []string) string {
 	words := make([]string, len(argv))
 	for i, a := range argv {
-		words[i] = shellQuote("posix", a)
+		words[i] = shquote.Word("posix", a)
 	}
 	return strings.Join(words, " ")
 }
