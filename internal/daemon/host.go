@@ -40,16 +40,16 @@ func (h host) View(c core.Call) *core.View {
 	defer s.mu.Unlock()
 	v := &core.View{Sessions: make([]core.SessionView, 0, len(s.order))}
 	for _, ss := range s.sessionsSorted() {
-		if cn != nil && cn.callKnown && !cn.call.reaches(ss) {
+		if cn != nil && cn.callKnown && !cn.call.reachesLocked(ss) {
 			continue
 		}
-		v.Sessions = append(v.Sessions, ss.view())
+		v.Sessions = append(v.Sessions, ss.viewLocked())
 	}
 	return v
 }
 
-// view copies the session. Called with s.mu held.
-func (ss *Session) view() core.SessionView {
+// viewLocked copies the session. Called with s.mu held.
+func (ss *Session) viewLocked() core.SessionView {
 	sv := core.SessionView{Name: ss.Name, ID: ss.ID, DisplayName: ss.displayName, Accent: ss.accent, Active: ss.active,
 		Workspace: ss.workspace, Zoomed: ss.zoomed, Floating: ss.floating, Windows: make([]core.WindowView, 0, len(ss.windows))}
 	for n, name := range ss.wsNames {
@@ -61,7 +61,7 @@ func (ss *Session) view() core.SessionView {
 		sv.Focused = ss.focused.ID
 	}
 	for _, w := range ss.windows {
-		at := w.placement()
+		at := w.placementLocked()
 		sv.Windows = append(sv.Windows, core.WindowView{ID: w.ID, Session: ss.Name, Name: w.name, DisplayName: w.DisplayName(),
 			Title: w.Title(), Dir: w.dirNow(), Workspace: w.workspace, Minimized: w.minimized, X: at.x, Y: at.y, Width: at.w, Height: at.h, Pane: paneHandle{w}})
 	}
@@ -114,14 +114,14 @@ func (h host) Target(c core.Call, session, window string) *proto.Error {
 			return proto.Errorf(proto.CodeWindowNotFound, "no window %s", clipText(window, 64))
 		}
 		if session == "" {
-			return s.gateTarget(cn, w.session, w)
+			return s.gateTargetLocked(cn, w.session, w)
 		}
 	}
 	ss := s.sessions[session]
 	if ss == nil {
 		return proto.Errorf(proto.CodeSessionNotFound, "no session named %q", clipText(session, 64))
 	}
-	return s.gateTarget(cn, ss, w)
+	return s.gateTargetLocked(cn, ss, w)
 }
 
 func (h host) SubscribeReach(c core.Call) (string, *proto.Error) {
@@ -204,7 +204,7 @@ func (h host) Neighbor(window, dir string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if w := s.windows[window]; w != nil {
-		if n := s.neighborOf(w, dir); n != nil {
+		if n := s.neighborOfLocked(w, dir); n != nil {
 			return n.ID
 		}
 	}
@@ -310,8 +310,8 @@ func (s *Server) swapWindows(a, b string) (bool, string) {
 		return false, "not_found"
 	}
 	ss.windows[i], ss.windows[j] = ss.windows[j], ss.windows[i]
-	syncLayouts(ss) // layout.go
-	ss.layout(w.workspace).swap(w.ID, other.ID)
+	syncLayoutsLocked(ss) // layout.go
+	ss.layoutLocked(w.workspace).swap(w.ID, other.ID)
 	name := ss.Name
 	s.mu.Unlock()
 	s.retile(ss)

@@ -15,9 +15,9 @@ type waitWhere struct {
 	session, window string
 }
 
-// fill names what the wait resolved where the caller gave nothing. Call
+// fillLocked names what the wait resolved where the caller gave nothing. Call
 // with s.mu held (it reads the window's session).
-func (wh *waitWhere) fill(w *Window) {
+func (wh *waitWhere) fillLocked(w *Window) {
 	if w == nil {
 		return
 	}
