@@ -157,7 +157,7 @@ func (s *Server) forwardAgentEvents(sub *agentstate.Subscription) {
 			if c.From == c.To {
 				continue
 			}
-			s.alog.state(c.Pane, c.To, c.Message) // agentlog.go
+			s.alog.State(c.Pane, c.To, c.Message) // internal/daemon/agentlog
 			s.tscript.sync()                      // agent_transcript.go: a join comes with states
 			s.mu.Lock()
 			w := s.windows[c.Pane]

@@ -61,11 +61,16 @@ func (ss *Session) viewLocked() core.SessionView {
 		sv.Focused = ss.focused.ID
 	}
 	for _, w := range ss.windows {
-		at := w.placementLocked()
-		sv.Windows = append(sv.Windows, core.WindowView{ID: w.ID, Session: ss.Name, Name: w.name, DisplayName: w.DisplayName(),
-			Title: w.Title(), Dir: w.dirNow(), Workspace: w.workspace, Minimized: w.minimized, X: at.x, Y: at.y, Width: at.w, Height: at.h, Pane: paneHandle{w}})
+		sv.Windows = append(sv.Windows, windowViewLocked(ss, w))
 	}
 	return sv
+}
+
+// windowViewLocked copies window w of ss. Called with s.mu held.
+func windowViewLocked(ss *Session, w *Window) core.WindowView {
+	at := w.placementLocked()
+	return core.WindowView{ID: w.ID, Session: ss.Name, Name: w.name, DisplayName: w.DisplayName(),
+		Title: w.Title(), Dir: w.dirNow(), Workspace: w.workspace, Minimized: w.minimized, X: at.x, Y: at.y, Width: at.w, Height: at.h, Pane: paneHandle{w}}
 }
 
 func (h host) Pane(id string) core.Pane {
@@ -122,6 +127,36 @@ func (h host) Target(c core.Call, session, window string) *proto.Error {
 		return proto.Errorf(proto.CodeSessionNotFound, "no session named %q", clipText(session, 64))
 	}
 	return s.gateTargetLocked(cn, ss, w)
+}
+
+func (h host) Window(c core.Call, session, window string) (core.WindowView, *proto.Error) {
+	s := h.s
+	cn, _ := c.(*conn)
+	if cn == nil {
+		return core.WindowView{}, proto.Errorf(proto.CodeForbidden, "a window named by a call that was never checked (a bug)")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ss, w, err := s.target(cn, session, window)
+	if err != nil {
+		return core.WindowView{}, err
+	}
+	return windowViewLocked(ss, w), nil
+}
+
+// AddVerb keeps a feature's verb for the verb table (verbTable), which
+// New builds after the features.
+func (h host) AddVerb(v core.Verb) { h.s.featureVerbs = append(h.s.featureVerbs, v) }
+
+// featureAccess is the declaration of a feature's verb class; a class the
+// core does not know declares nothing, so the verb is refused to every
+// caller (closed, never open).
+func featureAccess(c core.Class) access {
+	switch c {
+	case core.Reads:
+		return reads
+	}
+	return 0
 }
 
 func (h host) SubscribeReach(c core.Call) (string, *proto.Error) {

@@ -23,6 +23,7 @@ import (
 	"github.com/tuios/tuios/detect"
 	"github.com/tuios/tuios/detect/transcript"
 	"github.com/tuios/tuios/internal/config"
+	"github.com/tuios/tuios/internal/daemon/agentlog"
 	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/daemon/herdr"
 	"github.com/tuios/tuios/internal/proto"
@@ -125,15 +126,15 @@ type Server struct {
 	windows  map[string]*Window // by id, across sessions
 	order    []*Session         // creation order
 	hub      *hub
-	mail     *mailer    // agent mail: the daemon-wide id counter (verbs_mail.go)
-	att      *attention // the Inbox (attention.go); set in New, never changed
-	rest     *restorer  // the sessions file (restore.go); set in New, never changed
-	cameBack sync.Once  // restore and the Inbox's load, once the socket is ours
-	resp     *responder // attach and respond (verbs_respond.go); set in New, never changed
-	attach   *attachHub // attach streams (attach_stream.go); set in New, never changed
-	holds    *holder    // held approvals (verbs_approval.go); set in New, never changed
-	alog     *agentLogs // the agent log (agentlog.go); set in New, never changed
-	resume   *resumer   // resume after restart (resume.go); set in New, never changed
+	mail     *mailer       // agent mail: the daemon-wide id counter (verbs_mail.go)
+	att      *attention    // the Inbox (attention.go); set in New, never changed
+	rest     *restorer     // the sessions file (restore.go); set in New, never changed
+	cameBack sync.Once     // restore and the Inbox's load, once the socket is ours
+	resp     *responder    // attach and respond (verbs_respond.go); set in New, never changed
+	attach   *attachHub    // attach streams (attach_stream.go); set in New, never changed
+	holds    *holder       // held approvals (verbs_approval.go); set in New, never changed
+	alog     *agentlog.Log // the agent log (internal/daemon/agentlog); set in New, never changed
+	resume   *resumer      // resume after restart (resume.go); set in New, never changed
 	ln       net.Listener
 	closed   bool
 	done     chan struct{} // closed when Close starts
@@ -150,11 +151,14 @@ type Server struct {
 	// read-only after.
 	paneStartHooks []func(core.PaneStart, map[string]string)
 	environRules   []environRule
-	links          *links      // links to other hosts (links.go); set in New, never changed
-	outbox         *outbox     // mail waiting for other hosts (outbox.go); set in New, never changed
-	follow         *hostFollow // the Inbox's mirror of linked hosts (host_follow.go); set in New, never changed
-	asks           *asks       // ask-human questions (verbs_ask.go); set in New, never changed
-	wts            *worktrees  // the worktrees and fans tuios made (worktrees.go); set in New, never changed
+	// featureVerbs are the verbs features added (host.go); set in New,
+	// read-only after.
+	featureVerbs []core.Verb
+	links        *links      // links to other hosts (links.go); set in New, never changed
+	outbox       *outbox     // mail waiting for other hosts (outbox.go); set in New, never changed
+	follow       *hostFollow // the Inbox's mirror of linked hosts (host_follow.go); set in New, never changed
+	asks         *asks       // ask-human questions (verbs_ask.go); set in New, never changed
+	wts          *worktrees  // the worktrees and fans tuios made (worktrees.go); set in New, never changed
 	// editMu makes one edit of the config file at a time (set-config):
 	// each reads the file, edits it and renames the result over it.
 	editMu sync.Mutex
@@ -258,7 +262,7 @@ func New(opt Options) (*Server, error) {
 	s.follow = newHostFollow(s)   // host_follow.go: after the Inbox it stamps
 	s.rest = newRestorer(s, opt.StateDir)
 	s.push = newPushFollow(s, opt.Config)
-	s.alog = newAgentLogs(s.clock)
+	s.alog = agentlog.New(host{s})
 	s.resume = newResumer(s)
 	// Every subsystem a verb uses is built here, before the verb table:
 	// registering a verb builds nothing.

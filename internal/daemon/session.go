@@ -509,7 +509,6 @@ func (s *Server) closeWindow(w *Window) {
 	s.retile(ss)
 	s.hub.publish(event{Type: "window-closed", Session: ss.Name, Window: w.ID})
 	s.att.paneClosed(w.ID)
-	s.alog.drop(w.ID)
 	if s.resp != nil {
 		s.resp.forget(w.ID)
 	}

@@ -52,6 +52,14 @@ type Host interface {
 	// Target is the one target check, for window (a full id; "" for
 	// none) of session (a name) as the admitted call c names them.
 	Target(c Call, session, window string) *proto.Error
+	// Window resolves the window a verb's session and window params name
+	// as every core verb does (a full id, an index, a prefix or a name;
+	// window "": the caller's own pane, else the focused one), through
+	// the target check, and copies it.
+	Window(c Call, session, window string) (WindowView, *proto.Error)
+	// AddVerb adds a feature's verb to the verb table; only while the
+	// daemon is being made (in the feature's New).
+	AddVerb(v Verb)
 	// SubscribeReach is the session whose events c may hear ("" for
 	// every session), as subscribe without a session decides it.
 	SubscribeReach(c Call) (string, *proto.Error)

@@ -3,11 +3,12 @@ package daemon
 import (
 	"path/filepath"
 
+	"github.com/tuios/tuios/internal/daemon/agentlog"
 	"github.com/tuios/tuios/internal/daemon/herdr"
 )
 
-// What the herdr tests here used of the adapter while it was part of
-// this package: it is internal/daemon/herdr now.
+// What the tests here used of the features while they were part of this
+// package: internal/daemon/herdr and internal/daemon/agentlog now.
 
 var herdrHex = herdr.Hex
 
@@ -52,3 +53,6 @@ func realPath(p string) string {
 	}
 	return filepath.Clean(p)
 }
+
+// logEntry is an agent-log entry (internal/daemon/agentlog).
+type logEntry = agentlog.Entry
