@@ -69,8 +69,30 @@ func (ss *Session) viewLocked() core.SessionView {
 // windowViewLocked copies window w of ss. Called with s.mu held.
 func windowViewLocked(ss *Session, w *Window) core.WindowView {
 	at := w.placementLocked()
-	return core.WindowView{ID: w.ID, Session: ss.Name, Name: w.name, DisplayName: w.DisplayName(),
+	return core.WindowView{ID: w.ID, Session: ss.Name, SessionID: ss.ID, Name: w.name, DisplayName: w.DisplayName(),
 		Title: w.Title(), Dir: w.dirNow(), Workspace: w.workspace, Minimized: w.minimized, X: at.x, Y: at.y, Width: at.w, Height: at.h, Pane: paneHandle{w}}
+}
+
+func (h host) Find(id string) (core.WindowView, bool) {
+	s := h.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w := s.windows[id]
+	if w == nil {
+		return core.WindowView{}, false
+	}
+	return windowViewLocked(w.session, w), true
+}
+
+func (h host) FindSession(name string) (core.SessionView, bool) {
+	s := h.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ss := s.sessions[name]
+	if ss == nil {
+		return core.SessionView{}, false
+	}
+	return ss.viewLocked(), true
 }
 
 func (h host) Pane(id string) core.Pane {

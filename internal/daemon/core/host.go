@@ -38,6 +38,12 @@ type Host interface {
 	// View is a copy of the sessions c's caller reaches (c nil: every
 	// session), in creation order.
 	View(c Call) *View
+	// Find copies window id (a full id) as View would; false when there
+	// is none. It copies one window, where View copies every one.
+	Find(id string) (WindowView, bool)
+	// FindSession copies the session named name as View would; false
+	// when there is none.
+	FindSession(name string) (SessionView, bool)
 	// Pane is a live handle on window id; nil when there is no such
 	// window.
 	Pane(id string) Pane

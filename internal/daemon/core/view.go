@@ -40,8 +40,9 @@ type SessionView struct {
 
 // WindowView is one window as it was.
 type WindowView struct {
-	ID      string
-	Session string // its session's name
+	ID        string
+	Session   string // its session's name
+	SessionID string
 	// Name is the name given to it ("" for none); DisplayName is that,
 	// else its automatic name.
 	Name        string

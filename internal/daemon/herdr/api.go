@@ -112,13 +112,14 @@ func (h *Sock) herdrFind(paneID string) (*pane, *Err) {
 	return found, nil
 }
 
-// paneByID is the window id (a full id) as a fresh view has it, or nil.
+// paneByID is the window id (a full id) as the core has it now, or nil;
+// its session (sv) is not filled in.
 func (h *Sock) paneByID(id string) *pane {
-	ss, w := h.core.View(nil).Window(id)
-	if w == nil {
+	w, ok := h.core.Find(id)
+	if !ok {
 		return nil
 	}
-	return &pane{WindowView: *w, sessionID: ss.ID, sv: ss}
+	return &pane{WindowView: w, sessionID: w.SessionID}
 }
 
 // herdrStatus is herdr's agent_status for a tuios state.
@@ -433,7 +434,7 @@ func (h *Sock) method(call *herdrCall, m string, p herdrParams) (any, *Err) {
 		if herr != nil {
 			return nil, herr
 		}
-		if ss := h.core.View(nil).Session(stringOf(res["session"])); ss != nil {
+		if ss, ok := h.core.FindSession(stringOf(res["session"])); ok {
 			return map[string]any{"type": "workspace_created", "workspace_id": herdrWorkspaceID(ss.ID)}, nil
 		}
 		return map[string]any{"type": "workspace_created"}, nil
@@ -672,8 +673,8 @@ func (h *Sock) waitAgent(call *herdrCall, m string, p herdrParams) (any, *Err) {
 		return nil, herr
 	}
 	var pid string
-	if ss, w := h.core.View(nil).Window(window); w != nil {
-		pid = herdrPaneID(ss.ID, w.ID)
+	if w, ok := h.core.Find(window); ok {
+		pid = herdrPaneID(w.SessionID, w.ID)
 	}
 	data := map[string]any{"pane_id": pid, "agent_status": herdrStatus(h.core.Tracker().Arbiter().Get(window).State)}
 	if m == "events.wait" {

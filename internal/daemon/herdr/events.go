@@ -155,16 +155,23 @@ func (h *Sock) herdrEvents(ev core.Event, st *herdrStream) [][]byte {
 		return nil
 	}
 	data := map[string]any{}
-	v := h.core.View(nil)
-	if ss := v.Session(ev.Session); ss != nil {
-		data["workspace_id"] = herdrWorkspaceID(ss.ID)
-		if ev.Type == core.EvSessionRenamed {
-			data["label"] = ss.Label()
+	// One window or one session copied, not the table: this runs for
+	// every event of every stream.
+	w, hasWindow := h.core.Find(ev.Window)
+	switch {
+	case ev.Type == core.EvSessionRenamed || !hasWindow || w.Session != ev.Session:
+		if ss, ok := h.core.FindSession(ev.Session); ok {
+			data["workspace_id"] = herdrWorkspaceID(ss.ID)
+			if ev.Type == core.EvSessionRenamed {
+				data["label"] = ss.Label()
+			}
 		}
+	default:
+		data["workspace_id"] = herdrWorkspaceID(w.SessionID)
 	}
-	if ss, w := v.Window(ev.Window); w != nil {
-		data["pane_id"] = herdrPaneID(ss.ID, w.ID)
-		data["tab_id"] = herdrTabID(ss.ID, w.Workspace)
+	if hasWindow {
+		data["pane_id"] = herdrPaneID(w.SessionID, w.ID)
+		data["tab_id"] = herdrTabID(w.SessionID, w.Workspace)
 	}
 	if ev.Type == "agent-state" {
 		data["agent_status"] = herdrStatus(stateNamed(ev.State))

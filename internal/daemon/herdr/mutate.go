@@ -169,7 +169,7 @@ func (h *Sock) tabCreate(call *herdrCall, p herdrParams) (any, *Err) {
 		}
 	}
 	var pane string
-	if _, w := h.core.View(nil).Window(stringOf(res["window_id"])); w != nil {
+	if w, ok := h.core.Find(stringOf(res["window_id"])); ok {
 		pane = herdrPaneID(ss.ID, w.ID)
 	}
 	return map[string]any{"type": "tab_created", "tab_id": herdrTabID(ss.ID, free), "pane_id": pane}, nil
