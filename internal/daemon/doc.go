@@ -241,9 +241,9 @@
 // feature (TestDaemonImportRules). A feature adds its verbs to the verb
 // table (core.Host.AddVerb) with the same declaration the core's carry,
 // and hears a window close from the hub. The herdr socket
-// (internal/daemon/herdr) and the agent log (internal/daemon/agentlog)
-// are features; the attention set, links, transcripts and resume are
-// still here.
+// (internal/daemon/herdr) and the agent log with agent-transcript and
+// the transcript event (internal/daemon/agentlog) are features; the
+// attention set, links and resume are still here.
 //
 // # Locks
 //
@@ -298,11 +298,12 @@
 //     holder.mu, hostFollow.mu, snoozeAlarm.mu, subscriber.mu,
 //     attachStream.mu, hostConn.mu, conn.wmu, outbox.mu, cfgFollow.mu,
 //     links.mu, pushFollow.mu, responder.mu, restorer.mu, resumer.mu,
-//     reaper.mu, worktrees.mu (no git runs under any lock),
-//     transcriptWatch.mu, paneIndex.mu, connCount.mu, escapeeList.mu,
-//     Window.mu, Window.nameMu, and the arbiter's own lock (agentstate).
+//     reaper.mu, worktrees.mu (no git runs under any lock), paneIndex.mu,
+//     connCount.mu, escapeeList.mu, Window.mu, Window.nameMu, and the
+//     arbiter's own lock (agentstate).
 //
-// A feature's own locks (herdr.Sock.mu, agentlog.Log.mu) are leaves too: a feature calls
-// the core holding none of them, and the core's hooks into a feature (a
-// new pane's environment, a caller's) run with no core lock held.
+// A feature's own locks (herdr.Sock.mu, agentlog.Log.mu and
+// agentlog.Transcripts.mu) are leaves too: a feature calls the core
+// holding none of them, and the core's hooks into a feature (a new pane's
+// environment, a caller's) run with no core lock held.
 package daemon

@@ -78,6 +78,7 @@ func (sub *subscriber) wants(ev event) bool {
 const (
 	evSessionRenamed   = core.EvSessionRenamed
 	evWorkspaceRenamed = core.EvWorkspaceRenamed
+	evTranscript       = core.EvTranscript
 )
 
 func (h *hub) remove(sub *subscriber) {
@@ -158,7 +159,7 @@ func (s *Server) forwardAgentEvents(sub *agentstate.Subscription) {
 				continue
 			}
 			s.alog.State(c.Pane, c.To, c.Message) // internal/daemon/agentlog
-			s.tscript.sync()                      // agent_transcript.go: a join comes with states
+			s.tscript.Sync()                      // internal/daemon/agentlog: a join comes with states
 			s.mu.Lock()
 			w := s.windows[c.Pane]
 			session := ""
@@ -188,4 +189,16 @@ func (s *Server) notePrompts() {
 	for _, w := range wins {
 		w.atPrompt.Store(s.tracker.Arbiter().Get(w.ID).State == agentstate.NeedsInput)
 	}
+}
+
+// wantsType reports whether a subscriber asked for typ by name.
+func (h *hub) wantsType(typ string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for sub := range h.subs {
+		if sub.types[typ] {
+			return true
+		}
+	}
+	return false
 }

@@ -23,7 +23,7 @@ var _ core.Host = host{}
 func (h host) Options() core.Options {
 	s := h.s
 	return core.Options{Socket: s.opt.Socket, Executable: s.opt.Executable, StateDir: s.opt.StateDir, UID: s.uid,
-		Config: s.opt.Config, AgentsOff: s.agentsOff}
+		Config: s.opt.Config, AgentsOff: s.agentsOff, Watcher: s.opt.Tracker.Watcher}
 }
 
 func (h host) Clock() agentstate.Clock  { return h.s.clock }
@@ -177,6 +177,8 @@ func featureAccess(c core.Class) access {
 	switch c {
 	case core.Reads:
 		return reads
+	case core.PersonLocal:
+		return personOnly&^access(capRespond) | access(capLocal)
 	}
 	return 0
 }
@@ -289,9 +291,20 @@ func (h host) CloseWindow(id string) {
 	}
 }
 
-// Context and Verb make an admitted connection a core.Call.
+// Context, Verb and Remote make an admitted connection a core.Call.
 func (cn *conn) Context() context.Context { return cn.ctx }
 func (cn *conn) Verb() string             { return cn.verbName }
+func (cn *conn) Remote() bool             { return cn.link != nil }
+
+func (h host) Person(c core.Call, verb, nonce string) *proto.Error {
+	cn, _ := c.(*conn)
+	if cn == nil {
+		return proto.Errorf(codeNotHuman, "%s acts as the person: a call that was never checked is not", verb)
+	}
+	return h.s.person(cn, verb, nonce)
+}
+
+func (h host) Listening(typ string) bool { return h.s.hub.wantsType(typ) }
 
 // paneStartVars adds the features' variables (OnPaneStart) to a new
 // pane's environment.

@@ -56,3 +56,14 @@ func realPath(p string) string {
 
 // logEntry is an agent-log entry (internal/daemon/agentlog).
 type logEntry = agentlog.Entry
+
+// What the transcript tests read of agent-transcript's answers.
+type (
+	agentTranscriptResult = agentlog.TranscriptResult
+	transcriptEntry       = agentlog.TranscriptEntry
+)
+
+const (
+	codeNoTranscript   = agentlog.CodeNoTranscript
+	codeTranscriptPath = agentlog.CodeTranscriptPath
+)

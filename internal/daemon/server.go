@@ -86,7 +86,7 @@ type Options struct {
 type Server struct {
 	opt     Options
 	tracker *detect.Tracker
-	tscript *transcriptWatch // agent_transcript.go: the transcript event
+	tscript *agentlog.Transcripts // agent-transcript and the transcript event (internal/daemon/agentlog)
 	clock   agentstate.Clock
 	host    string
 	verbs   map[string]*verb
@@ -266,7 +266,7 @@ func New(opt Options) (*Server, error) {
 	s.resume = newResumer(s)
 	// Every subsystem a verb uses is built here, before the verb table:
 	// registering a verb builds nothing.
-	s.tscript = &transcriptWatch{s: s, watches: map[string]transcriptWatched{}}
+	s.tscript = agentlog.NewTranscripts(host{s})
 	s.attach = newAttachHub(s)
 	s.hub.observe = s.attach.observe
 	s.holds = newHolder(s)

@@ -35,6 +35,9 @@ const (
 	// EvWorkspaceRenamed: workspace names changed (set-workspace-name,
 	// set-workspace-order).
 	EvWorkspaceRenamed = "workspace-renamed"
+	// EvTranscript: a pane's agent transcript grew. Only a subscriber
+	// that names the type hears it.
+	EvTranscript = "transcript"
 )
 
 // Filter says which events a subscription hears.

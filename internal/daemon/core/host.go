@@ -6,6 +6,7 @@ import (
 
 	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/detect"
+	"github.com/tuios/tuios/detect/transcript"
 	"github.com/tuios/tuios/internal/config"
 	"github.com/tuios/tuios/internal/proto"
 )
@@ -66,6 +67,13 @@ type Host interface {
 	// AddVerb adds a feature's verb to the verb table; only while the
 	// daemon is being made (in the feature's New).
 	AddVerb(v Verb)
+	// Person says why c is not the person acting (not_human), as verb;
+	// nil when it is: a live human nonce, or a shell outside every pane
+	// where respond_from_shell allows it.
+	Person(c Call, verb, nonce string) *proto.Error
+	// Listening says whether a subscriber asked for event type typ by
+	// name.
+	Listening(typ string) bool
 	// SubscribeReach is the session whose events c may hear ("" for
 	// every session), as subscribe without a session decides it.
 	SubscribeReach(c Call) (string, *proto.Error)
@@ -126,6 +134,8 @@ type Options struct {
 	Config *config.File
 	// AgentsOff is [agents] enabled = false: only the multiplexer.
 	AgentsOff bool
+	// Watcher is the process's transcript watcher (nil: none).
+	Watcher *transcript.Watcher
 }
 
 // Placement is where the kernel puts a caller.
@@ -153,6 +163,8 @@ type Call interface {
 	Context() context.Context
 	// Verb is the verb the call was admitted as.
 	Verb() string
+	// Remote says whether the call came over another machine's link.
+	Remote() bool
 }
 
 // PaneStart is a pane about to start, as a feature that adds to its

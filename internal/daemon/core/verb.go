@@ -15,7 +15,14 @@ const (
 	// Reads is a listing or a read of one session: the person, or a
 	// pane holding read in its session.
 	Reads Class = iota + 1
+	// PersonLocal is the person's alone (a live human nonce, checked by
+	// the handler through Host.Person), and never over a link.
+	PersonLocal
 )
+
+// CodeNotHuman is the error code of a call that acts as the person and
+// is not.
+const CodeNotHuman = "not_human"
 
 // Verb is a verb a feature adds to the core's verb table.
 type Verb struct {
