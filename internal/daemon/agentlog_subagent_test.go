@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/agentstate/fakeclock"
 )
 
@@ -52,13 +51,5 @@ func TestAgentLogSubagentEntriesReadLikeTheAgentsPage(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("subagent entries:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
-}
-
-func TestSubagentStopTextWithoutItsStart(t *testing.T) {
-	t.Parallel()
-	row := agentstate.Subagent{Type: "general-purpose", State: "stopped"}
-	if got := subagentStopText(row, 0, false); got != "a general-purpose subagent stopped, 0 tools" {
-		t.Fatalf("%q", got)
 	}
 }

@@ -53,17 +53,17 @@ func TestAgentsOffGivesPanesNoHerdrVariables(t *testing.T) {
 		return strings.TrimSpace(str(res["line"])), srv
 	}
 	on, onSrv := herdrVars("")
-	if !strings.HasSuffix(on, "herdr-vars=6-end") || !onSrv.herdr.live() {
-		t.Fatalf("agents on: %q, herdr socket served %v", on, onSrv.herdr.live())
+	if !strings.HasSuffix(on, "herdr-vars=6-end") || !onSrv.herdr.Live() {
+		t.Fatalf("agents on: %q, herdr socket served %v", on, onSrv.herdr.Live())
 	}
 	off, offSrv := herdrVars("[agents]\nenabled = false\n")
 	if !strings.HasSuffix(off, "herdr-vars=0-end") {
 		t.Fatalf("agents off: a pane has herdr's variables: %q", off)
 	}
-	if offSrv.herdr.live() {
+	if offSrv.herdr.Live() {
 		t.Fatal("agents off: the herdr socket is served")
 	}
-	if _, err := os.Stat(offSrv.herdr.path); err == nil {
-		t.Fatalf("agents off: %s exists", offSrv.herdr.path)
+	if _, err := os.Stat(offSrv.herdr.Path()); err == nil {
+		t.Fatalf("agents off: %s exists", offSrv.herdr.Path())
 	}
 }

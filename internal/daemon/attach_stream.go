@@ -224,7 +224,7 @@ func (w *Window) screenEvent(ev vt.Event) {
 		}
 		w.srv.attach.bell(w, text)
 	case vt.EventPromptMark:
-		w.srv.alog.mark(w.ID, ev.Mark) // agentlog.go: shell commands
+		w.srv.alog.Mark(w.ID, ev.Mark) // internal/daemon/agentlog: shell commands
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/inbox"
 	"github.com/tuios/tuios/internal/atomicfile"
+	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/mail"
 )
@@ -36,7 +37,7 @@ const (
 	// attentionFile is the queue file under the state dir.
 	attentionFile = "attention/items.json"
 	// codeNotHuman refuses an Inbox action from a program inside a pane.
-	codeNotHuman = "not_human"
+	codeNotHuman = core.CodeNotHuman
 )
 
 type attention struct {

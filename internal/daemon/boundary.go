@@ -369,9 +369,12 @@ func (s *Server) outsidePanes(cn *conn) bool {
 // /proc/PID/environ) is one this daemon gave a pane: it names a live
 // window, a pane token, or the daemon's socket beside TUIOS_ENV=1 (a
 // socket named alone is what a person exports to reach a daemon on
-// another path), or the same of the herdr variables.
+// another path), or a feature's rule finds its own variables there (the
+// herdr socket's, herdr.Sock.namesPane). Called without s.mu: a rule
+// reads the core's view.
 func (s *Server) paneEnviron(environ string) bool {
-	var ourSocket, paneEnv, herdrEnv, ourHerdr bool
+	var ourSocket, paneEnv bool
+	vars := make([]map[string]string, len(s.environRules))
 	for kv := range strings.SplitSeq(environ, "\x00") {
 		k, v, _ := strings.Cut(kv, "=")
 		switch k {
@@ -390,26 +393,21 @@ func (s *Server) paneEnviron(environ string) bool {
 			ourSocket = v == s.opt.Socket
 		case "TUIOS_ENV":
 			paneEnv = v == "1"
-		case "HERDR_PANE_ID":
-			if s.herdrNamesLiveWindow(v) {
-				return true
+		}
+		for i, r := range s.environRules {
+			if strings.HasPrefix(k, r.prefix) {
+				if vars[i] == nil {
+					vars[i] = map[string]string{}
+				}
+				vars[i][k] = v
 			}
-		case "HERDR_SOCKET_PATH":
-			ourHerdr = s.herdr != nil && v == s.herdr.path
-		case "HERDR_ENV":
-			herdrEnv = v == "1"
 		}
 	}
-	return paneEnv && ourSocket || herdrEnv && ourHerdr
-}
-
-// herdrNamesLiveWindow says whether a HERDR_PANE_ID is one this daemon
-// gave a live window ("w<session hex>:p<window hex>", herdr_env.go).
-func (s *Server) herdrNamesLiveWindow(v string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, w := range s.windows {
-		if herdrNamesWindow(v, w) {
+	if paneEnv && ourSocket {
+		return true
+	}
+	for i, r := range s.environRules {
+		if vars[i] != nil && r.rule(vars[i]) {
 			return true
 		}
 	}

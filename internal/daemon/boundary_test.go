@@ -198,8 +198,8 @@ func TestHerdrVariablesAndATokenInTheEnvironmentAreAPanes(t *testing.T) {
 		{nil, true},
 		{[]string{"HERDR_PANE_ID=" + paneID}, false},
 		{[]string{"HERDR_PANE_ID=w000000000000:p000000000000"}, true}, // names no window here
-		{[]string{"HERDR_ENV=1", "HERDR_SOCKET_PATH=" + srv.herdr.path}, false},
-		{[]string{"HERDR_SOCKET_PATH=" + srv.herdr.path}, true}, // named alone, as a person may
+		{[]string{"HERDR_ENV=1", "HERDR_SOCKET_PATH=" + srv.herdr.Path()}, false},
+		{[]string{"HERDR_SOCKET_PATH=" + srv.herdr.Path()}, true}, // named alone, as a person may
 		{[]string{"TUIOS_PANE_TOKEN=0123"}, false},
 	} {
 		out := helper(t, sock, "attach", "", c.env...)

@@ -34,13 +34,13 @@ type caller struct {
 // shell or client. Acts reserved to the person still want the nonce.
 func (c caller) person() bool { return !c.inside && !c.link && !c.own }
 
-// reaches reports whether the caller may act on session ss at all: the
+// reachesLocked reports whether the caller may act on session ss at all: the
 // person, a link and an admin pane reach every session; a pane without
 // admin its own, its fan group and the sessions a fan from it started
 // (fanReach, worktrees.go); a process inside that names no pane none under
 // strict. A restricted connection narrows that the same way. Called with
 // s.mu held.
-func (c caller) reaches(ss *Session) bool {
+func (c caller) reachesLocked(ss *Session) bool {
 	if r := c.restrict; r != nil && !r.all && (r.session == nil || r.session != ss && !fanReach(r.session, ss)) {
 		return false
 	}
@@ -81,9 +81,9 @@ func (p *permissions) unplaced() grant.Set {
 	return p.strict
 }
 
-// grantsOf is what a pane may do now: the grants given to it, else the
+// grantsOfLocked is what a pane may do now: the grants given to it, else the
 // default. Called with s.mu held.
-func (s *Server) grantsOf(w *Window) grant.Set {
+func (s *Server) grantsOfLocked(w *Window) grant.Set {
 	if w.granted {
 		return w.grants
 	}
@@ -126,7 +126,7 @@ func (s *Server) callerOf(cn *conn) caller {
 	c.inside = true
 	s.mu.Lock()
 	if w := s.windows[cn.placedID]; w != nil && cn.placedID != "" {
-		c.pane, c.grants = w, s.grantsOf(w)
+		c.pane, c.grants = w, s.grantsOfLocked(w)
 	} else {
 		c.grants = s.perm.Load().unplaced()
 	}
@@ -134,15 +134,15 @@ func (s *Server) callerOf(cn *conn) caller {
 	return c
 }
 
-// refresh reads a pane caller's grants again, right before a write: a
+// refreshLocked reads a pane caller's grants again, right before a write: a
 // pane that closed types nothing. Called with s.mu held.
-func (s *Server) refresh(c caller) (caller, bool) {
+func (s *Server) refreshLocked(c caller) (caller, bool) {
 	if c.pane == nil {
 		return c, true
 	}
 	if s.windows[c.pane.ID] != c.pane {
 		return c, false
 	}
-	c.grants = s.grantsOf(c.pane)
+	c.grants = s.grantsOfLocked(c.pane)
 	return c, true
 }

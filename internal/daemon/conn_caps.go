@@ -1,7 +1,6 @@
 package daemon
 
 import (
-	"strconv"
 	"sync"
 
 	"github.com/tuios/tuios/internal/proto"
@@ -32,16 +31,6 @@ type connLimits struct {
 }
 
 var defaultConnLimits = connLimits{maxConns: 4096, personShare: 256, perPane: 512, maxAdmitting: 64}
-
-// herdrLimits are the herdr socket's caps.
-type herdrLimits struct {
-	maxConns     int // open connections in all
-	perKey       int // open connections of one pane (herdrKey)
-	streamsPer   int // open event streams of one pane
-	maxAdmitting int
-}
-
-var defaultHerdrLimits = herdrLimits{maxConns: 1024, perKey: 64, streamsPer: 8, maxAdmitting: 64}
 
 // connCount counts the control socket's placed connections by class.
 type connCount struct {
@@ -89,14 +78,4 @@ func (s *Server) admitConn(cn *conn) (release func(), err *proto.Error) {
 		}
 		c.mu.Unlock()
 	}, nil
-}
-
-// herdrKey is who a herdr connection counts against: its pane, one key
-// for callers inside whose pane cannot be named, else the calling
-// process (pid-less callers share one key).
-func herdrKey(pl placement, pid int) string {
-	if pl.pane != "" || pl.inside {
-		return "pane:" + paneKey(pl)
-	}
-	return "pid:" + strconv.Itoa(pid)
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tuios/tuios/internal/daemon/herdr"
 	"github.com/tuios/tuios/internal/proto"
 )
 
@@ -114,10 +115,10 @@ func TestHerdrOverallCap(t *testing.T) {
 	t.Parallel()
 	srv, _ := testServerWith(t, nil, func(s *Server) {
 		s.ownChildrenOutside = true
-		s.herdr.limits = herdrLimits{maxConns: 6, perKey: 10, streamsPer: 2, maxAdmitting: 2}
+		s.herdr.SetLimits(herdr.Limits{MaxConns: 6, PerKey: 10, StreamsPer: 2, MaxAdmitting: 2})
 	})
-	path := srv.herdr.path
-	srv.herdr.deadline.Store(int64(guard)) // idle connections are held, not timed out
+	path := srv.herdr.Path()
+	srv.herdr.SetDeadline(guard) // idle connections are held, not timed out
 	var held []net.Conn
 	for range 6 {
 		c, err := net.Dial("unix", path)
@@ -127,9 +128,7 @@ func TestHerdrOverallCap(t *testing.T) {
 		held = append(held, c)
 	}
 	eventually(t, "the six are counted", func() bool {
-		srv.herdr.mu.Lock()
-		defer srv.herdr.mu.Unlock()
-		return srv.herdr.conns[herdrKey(placement{}, os.Getpid())] == 6
+		return srv.herdr.Conns(os.Getpid()) == 6
 	})
 	if got := herdrSend(path, `{"id":"x","method":"ping"}`); errCodeOf(got) != proto.CodeRateLimited || !strings.Contains(got, "6 connections") {
 		t.Fatalf("the seventh: %s", got)

@@ -38,7 +38,7 @@
 // window that closes or moves away gives its cells to the tile before it
 // in its split (else the one after), as tmux; a minimized one keeps its
 // leaf, its siblings take its cells, and it comes back where it was.
-// syncLayouts brings the trees in step with the windows before every
+// syncLayoutsLocked brings the trees in step with the windows before every
 // placement, whatever verb moved them. Zoom (run-command ToggleZoom) gives
 // the focused window the whole area and leaves the tree as it is;
 // set-layout --equalize evens every split of the workspace on screen.
@@ -209,7 +209,7 @@
 // but in no pane the daemon can name, or another machine's link. Its
 // grants are its pane's (given with --grants or set-pane-grants, saved
 // with the window; else [agents.permissions]). Every session or window a
-// verb names passes one target check as it is resolved (gateTarget: a
+// verb names passes one target check as it is resolved (gateTargetLocked: a
 // pane without admin reaches its own session, its fan group and the
 // sessions a fan from it started, and writes beyond its own session only
 // with the fan grant; a report names only its own pane; typing names only a pane that holds nothing the typist does
@@ -228,36 +228,82 @@
 // fails takes back all it made. A fan's prompts are typed once each agent
 // is ready, through the one write path as the fan's caller (fan_prompt.go).
 //
+// # Features
+//
+// The daemon is a core and features. The core is this package: the
+// session table and its lock, connections and dispatch, the verb table
+// and its access rules, the one target check, the one write path and the
+// event hub; New composes it with its features. A feature lives in a
+// package of its own under internal/daemon and sees the core only through
+// internal/daemon/core: an immutable View of the table (read without any
+// lock of the core's), the target check, verb calls for what it changes,
+// the write path, the hub. No feature imports this package or another
+// feature (TestDaemonImportRules). A feature adds its verbs to the verb
+// table (core.Host.AddVerb) with the same declaration the core's carry,
+// and hears a window close from the hub. The herdr socket
+// (internal/daemon/herdr) and the agent log with agent-transcript and
+// the transcript event (internal/daemon/agentlog) are features; the
+// attention set, links and resume are still here.
+//
 // # Locks
 //
-// The lock order, outermost first; a lock is never taken while one
-// below it in the list is held:
+// Every mutex of the package, in the one order they may be taken: a lock
+// is never taken while one below it is held. The order was derived from
+// every Lock site: a type-checked walk of the package that finds each
+// lock taken while another is held, directly, through the calls made
+// (transitively) and through the closures a locked function runs
+// (attention.do, the attach hub's each), plus the event hub's observe
+// hook, which the walk cannot follow; TestLockOrder walks it again on
+// every run and fails on a nesting this list does not allow.
 //
-//  1. s.editMu: one edit of config.toml at a time (set-config). It is
+//  1. cfgFollow.order: one apply of config.toml at a time (the follower,
+//     apply-config). Under it the whole apply: cfgFollow.mu, the links'
+//     and the push follower's locks, the Inbox (attention.mu and what it
+//     takes) and the hub.
+//  2. s.editMu: one edit of config.toml at a time (set-config). It is
 //     held across that file's read and rename, and only another
 //     set-config waits on it.
-//  2. Session.tileMu: one retile of a session at a time.
-//  3. outbox.nmu (the outbox's mu is a leaf, below).
-//  4. hostInboxRows.mu (held across its Inbox call).
-//  5. reviewer.mu (s.mu under it for short table reads; no git runs
+//  3. Session.tileMu: one retile of a session at a time; s.mu and the
+//     attach locks under it.
+//  4. outbox.nmu: one Changed call at a time; outbox.mu under it.
+//  5. hostInboxRows.mu (held across its Inbox call).
+//  6. reviewer.mu (s.mu under it for short table reads; no git runs
 //     under it).
-//  6. attention.mu, the Inbox: held across each queue call and the
+//  7. attention.mu, the Inbox: held across each queue call and the
 //     publish of its events; under it s.mu, a mail ring's lock, the
-//     holder's and the asks' locks and the hub's lock may be taken.
-//  7. s.mu: the session and window tables, every window's placement and
-//     grants. Never held across I/O, while taking a pane's lock (the
-//     detect.Pane, its screen) or waiting on the arbiter: handlers copy
-//     what they need and let go. The arbiter's own lock is a leaf, read
-//     under it by listings (windowRow). The target check runs under it
-//     and reads only atomics besides (the permissions in force, the link
-//     policy, each window's atPrompt); the write path asks the arbiter
-//     first, then takes s.mu for the typist's grants.
-//  8. the event hub's lock, then the attach hub's and a subscriber's.
-//  9. Leaves, under which nothing else is taken: the outbox's mu, the
-//     reply queue's q.mu, the worktree records' wts.mu (worktrees.go;
-//     no git runs under any lock),
-//     the responder's, the holder's and the asks' locks, a window's mu,
-//     the links' and host connections' locks, cfgFollow.mu, the
-//     restorer's, the agent log's, a connection's write lock (wmu), and
-//     the arbiter's own lock (agentstate).
+//     holder's (held approvals), the asks' and the host follower's locks
+//     and the hub's lock may be taken.
+//  8. s.mu: the session and window tables, every window's placement and
+//     grants; the core's lock, taken only in package daemon (features
+//     read core.Host.View, a copy). Never held across I/O, while taking a
+//     pane's lock (the detect.Pane, its screen) or waiting on the
+//     arbiter: handlers copy what they need and let go. A function that
+//     needs it held is named …Locked (the resolvers session, window,
+//     target and callerWindow, Window.DisplayName, sessionsSorted and
+//     the attach stream's layout readers say so in their comments). The
+//     arbiter's own lock is a leaf, read under it by listings
+//     (windowRowLocked). The target check runs under it and reads only
+//     atomics besides (the permissions in force, the link policy, each
+//     window's atPrompt); the write path asks the arbiter first, then
+//     takes s.mu for the typist's grants.
+//  9. replyQueue.mu (q.mu): under it only the attach hub's and a
+//     stream's locks (the rail is redrawn as the queue changes).
+//  10. hub.mu, the event hub's: under it a subscriber's lock and, through
+//     observe, the attach hub's and a stream's.
+//  11. attachHub.mu, then attachStream.mu.
+//  12. farChan.mu (a host pool's channel, held while a line is handed to
+//     its user): under it that host connection's hostConn.mu and the
+//     connection's write lock conn.wmu.
+//  13. Leaves, under which nothing else is taken: attention.tmu, asks.mu,
+//     holder.mu, hostFollow.mu, snoozeAlarm.mu, subscriber.mu,
+//     attachStream.mu, hostConn.mu, conn.wmu, outbox.mu, cfgFollow.mu,
+//     links.mu, pushFollow.mu, responder.mu, restorer.mu, resumer.mu,
+//     reaper.mu, worktrees.mu (no git runs under any lock), paneIndex.mu,
+//     connCount.mu, escapeeList.mu, Window.mu, Window.nameMu, and the
+//     arbiter's own lock (agentstate).
+//
+// A feature's own locks (herdr.Sock.mu, agentlog.Log.mu and
+// agentlog.Transcripts.mu) are leaves too: a feature calls the core
+// holding none of them, and the core's hooks into a feature (a new pane's
+// environment, a caller's) run with no core lock held.
 package daemon

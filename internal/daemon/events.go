@@ -5,31 +5,12 @@ import (
 	"time"
 
 	"github.com/tuios/tuios/agentstate"
-	"github.com/tuios/tuios/inbox"
+	"github.com/tuios/tuios/internal/daemon/core"
 )
 
-// event is one line of the subscribe stream.
-type event struct {
-	Seq      uint64 `json:"seq"`
-	Type     string `json:"type"`
-	Session  string `json:"session,omitempty"`
-	Window   string `json:"window,omitempty"`
-	State    string `json:"state,omitempty"`
-	Source   string `json:"source,omitempty"`
-	Message  string `json:"message,omitempty"`
-	Bytes    int    `json:"bytes,omitempty"`
-	ExitCode int    `json:"exit_code,omitempty"`
-	Dropped  uint64 `json:"dropped,omitempty"`
-	// attention events (attention.go): the change, the item after it and
-	// the queue's boot id; item.seq is the queue's seq (after_seq).
-	Op        string      `json:"op,omitempty"`
-	Item      *inbox.Item `json:"item,omitempty"`
-	BootID    string      `json:"boot_id,omitempty"`
-	HoldEnded string      `json:"hold_ended,omitempty"`
-	Host      string      `json:"host,omitempty"`   // host-changed (links.go): the host and its link state
-	Status    string      `json:"status,omitempty"` // host-changed
-	Time      string      `json:"time"`
-}
+// event is one line of the subscribe stream: the event hub's, which
+// features read through core.Host.Subscribe.
+type event = core.Event
 
 // hub fans events out to subscribers through bounded queues: a slow
 // subscriber loses events (counted, then announced with a gap event), and
@@ -95,8 +76,9 @@ func (sub *subscriber) wants(ev event) bool {
 // evWorkspaceRenamed is published when workspace names change
 // (set-workspace-name, set-workspace-order, herdr's tab.rename).
 const (
-	evSessionRenamed   = "session-renamed"
-	evWorkspaceRenamed = "workspace-renamed"
+	evSessionRenamed   = core.EvSessionRenamed
+	evWorkspaceRenamed = core.EvWorkspaceRenamed
+	evTranscript       = core.EvTranscript
 )
 
 func (h *hub) remove(sub *subscriber) {
@@ -176,8 +158,8 @@ func (s *Server) forwardAgentEvents(sub *agentstate.Subscription) {
 			if c.From == c.To {
 				continue
 			}
-			s.alog.state(c.Pane, c.To, c.Message) // agentlog.go
-			s.tscript.sync()                      // agent_transcript.go: a join comes with states
+			s.alog.State(c.Pane, c.To, c.Message) // internal/daemon/agentlog
+			s.tscript.Sync()                      // internal/daemon/agentlog: a join comes with states
 			s.mu.Lock()
 			w := s.windows[c.Pane]
 			session := ""
@@ -207,4 +189,16 @@ func (s *Server) notePrompts() {
 	for _, w := range wins {
 		w.atPrompt.Store(s.tracker.Arbiter().Get(w.ID).State == agentstate.NeedsInput)
 	}
+}
+
+// wantsType reports whether a subscriber asked for typ by name.
+func (h *hub) wantsType(typ string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for sub := range h.subs {
+		if sub.types[typ] {
+			return true
+		}
+	}
+	return false
 }

@@ -87,19 +87,19 @@ func (s *Server) noteProgramExit(w *Window, status pty.ExitStatus) {
 	w.session.exits.note(exitRecord{id: w.ID, name: w.name, auto: w.autoName(), status: status, at: time.Now()})
 }
 
-// recentExit finds the exit of a program window that has already closed,
+// recentExitLocked finds the exit of a program window that has already closed,
 // for a wait-for window-exit that found no live window at addr. A live
 // window the address could still mean (a name, a title, an id prefix)
 // keeps the original answer: the record never shadows a live window.
 // Called with s.mu held.
-func (s *Server) recentExit(cn *conn, session, addr string) (exitRecord, bool) {
+func (s *Server) recentExitLocked(cn *conn, session, addr string) (exitRecord, bool) {
 	if addr == "" {
 		return exitRecord{}, false
 	}
 	if session == "" { // a full id names its session, as for a live window
 		for _, ss := range s.sessions {
 			for _, r := range ss.exits {
-				if r.id == addr && s.gateTarget(cn, ss, nil) == nil {
+				if r.id == addr && s.gateTargetLocked(cn, ss, nil) == nil {
 					return r, true
 				}
 			}

@@ -14,7 +14,7 @@ import (
 //
 //  1. admit, in dispatch, before the handler: agents off, the link
 //     policy, a restricted connection, and the grants the verb needs.
-//  2. gateTarget, in the resolution every handler uses to find a session
+//  2. gateTargetLocked, in the resolution every handler uses to find a session
 //     or a window (session, window, target in resolve.go and
 //     verbs_window.go): another session needs admin, a report names only
 //     the caller's own pane, and typing names only a pane that holds
@@ -102,10 +102,10 @@ func (s *Server) mayCall(c caller, name string, a access) *proto.Error {
 	return proto.Errorf(proto.CodeForbidden, "%s may not be called", name)
 }
 
-// gateTarget is the one target check: every verb that names a session or
+// gateTargetLocked is the one target check: every verb that names a session or
 // a window passes it as the daemon resolves the name. w is nil when only
 // a session was named. Called with s.mu held.
-func (s *Server) gateTarget(cn *conn, ss *Session, w *Window) *proto.Error {
+func (s *Server) gateTargetLocked(cn *conn, ss *Session, w *Window) *proto.Error {
 	if cn == nil || !cn.callKnown {
 		return nil // the daemon's own lookups, and verbs for anyone
 	}
@@ -114,10 +114,10 @@ func (s *Server) gateTarget(cn *conn, ss *Session, w *Window) *proto.Error {
 		return nil
 	}
 	verb := cn.verbName
-	if !c.reaches(ss) {
+	if !c.reachesLocked(ss) {
 		return s.outOfReach(verb, c, ss)
 	}
-	if err := fanGroupRule(verb, a, c, ss); err != nil { // worktrees.go: writing beyond its own session needs fan
+	if err := fanGroupRuleLocked(verb, a, c, ss); err != nil { // worktrees.go: writing beyond its own session needs fan
 		return err
 	}
 	if w == nil || c.link && !a.types() {
@@ -132,19 +132,19 @@ func (s *Server) gateTarget(cn *conn, ss *Session, w *Window) *proto.Error {
 		if a&queuesInput != 0 && c.grants.Has(grant.Admin) {
 			atPrompt = false // the queue types only at rest; an admin pane may queue for a pane on a prompt
 		}
-		return s.typingRule(verb, a, c, w, atPrompt)
+		return s.typingRuleLocked(verb, a, c, w, atPrompt)
 	}
 	return nil
 }
 
-// typingRule: a pane types into another pane only when the target holds
+// typingRuleLocked: a pane types into another pane only when the target holds
 // nothing it does not (admin aside), and into a pane waiting on a prompt
 // only with respond (admin included). Answering a prompt with the
 // respond grant (a verb the person's, which the grant stands in for) is
 // not held to the first rule: it presses only the keys the prompt
 // offers. A link types into a pane on a prompt only when this machine's
 // link policy allows respond. Called with s.mu held.
-func (s *Server) typingRule(verb string, a access, c caller, w *Window, atPrompt bool) *proto.Error {
+func (s *Server) typingRuleLocked(verb string, a access, c caller, w *Window, atPrompt bool) *proto.Error {
 	switch {
 	case c.own || c.person():
 		return nil
@@ -158,7 +158,7 @@ func (s *Server) typingRule(verb string, a access, c caller, w *Window, atPrompt
 	if c.pane == w {
 		return nil
 	}
-	if held := s.grantsOf(w); a.who() != whoPerson && !c.grants.Has(grant.Admin) && !c.grants.Covers(held) {
+	if held := s.grantsOfLocked(w); a.who() != whoPerson && !c.grants.Has(grant.Admin) && !c.grants.Covers(held) {
 		return proto.Errorf(proto.CodeForbidden, "%s is refused for this pane: window %s holds %s, more than this pane's %s, and a pane without admin types only into panes that hold nothing it does not",
 			verb, w.ID[:8], held, c.grants).WithHint(grantHint(c.grants.Missing(held.Expand()), c))
 	}

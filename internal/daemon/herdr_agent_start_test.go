@@ -8,9 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"unicode/utf8"
-
-	"github.com/tuios/tuios/detect"
 )
 
 // agentStartLine is an agent.start request for a pane.
@@ -145,45 +142,6 @@ func TestHerdrAgentStartOtherShells(t *testing.T) {
 	if got := rawHerdr(t, hw.herdr, agentStartLine(prog, "crush")); errCodeOf(got) != "agent_pane_busy" {
 		t.Fatalf("a program's pane: %s", got)
 	}
-}
-
-func TestHerdrShellQuote(t *testing.T) {
-	t.Parallel()
-	cases := []struct{ style, in, want string }{
-		{"posix", "plain-word_1.txt", "plain-word_1.txt"},
-		{"posix", "it's", `'it'\''s'`},
-		{"posix", "", "''"},
-		{"posix", "$HOME", "'$HOME'"},
-		{"posix", "=cmd", "'=cmd'"},
-		{"fish", "it's", `'it\'s'`},
-		{"fish", `a\b`, `'a\\b'`},
-		{"fish", "%self", "'%self'"},
-	}
-	for _, c := range cases {
-		if got := shellQuote(c.style, c.in); got != c.want {
-			t.Errorf("shellQuote(%s, %q) = %s, want %s", c.style, c.in, got, c.want)
-		}
-	}
-	if detect.HarnessForKind("Claude") != "claude-code" || detect.HarnessForKind("codex") != "codex" {
-		t.Fatal("HarnessForKind")
-	}
-}
-
-// FuzzHerdrShellQuote: whatever the word, sh reads the POSIX quoting of it
-// back unchanged.
-func FuzzHerdrShellQuote(f *testing.F) {
-	for _, s := range []string{"", "a b", "it's", `\`, "$(x)", "`x`", "!x", "~", "=a", "'", "''", "a'b'c"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		if !typable(s) || strings.ContainsRune(s, 0) || !utf8.ValidString(s) {
-			return
-		}
-		out, err := exec.Command("sh", "-c", "printf '%s' "+shellQuote("posix", s)).Output()
-		if err != nil || string(out) != s {
-			t.Fatalf("sh read %q back as %q (%v)", s, out, err)
-		}
-	})
 }
 
 // atPrompt says whether the window's shell holds its terminal's foreground.

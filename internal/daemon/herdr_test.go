@@ -14,6 +14,7 @@ import (
 
 	"github.com/tuios/tuios/agentstate/fakeclock"
 	"github.com/tuios/tuios/internal/config"
+	"github.com/tuios/tuios/internal/daemon/herdr"
 )
 
 // The stand-in reporter: this test binary, run again inside a real pane,
@@ -270,13 +271,7 @@ func newHerdrWorldClock(t *testing.T, clk *fakeclock.Clock) *herdrWorld {
 // watchDue is when the pane's crash watch has its age timer armed for
 // (zero: no watch, or none armed).
 func (hw *herdrWorld) watchDue(window string) time.Time {
-	h := hw.srv.herdr
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if x := h.watch[window]; x != nil {
-		return x.due
-	}
-	return time.Time{}
+	return hw.srv.herdr.WatchDue(window)
 }
 
 // Acceptance D7: a reporter that dies without a release clears to none
@@ -435,12 +430,10 @@ func TestHerdrStreamsAndWaits(t *testing.T) {
 	lazy.Close()
 	c.Close()
 	eventually(t, "the earlier streams are uncounted", func() bool {
-		hw.srv.herdr.mu.Lock()
-		defer hw.srv.herdr.mu.Unlock()
-		return hw.srv.herdr.streams[herdrKey(placement{}, os.Getpid())] == 0
+		return hw.srv.herdr.Streams(os.Getpid()) == 0
 	})
 	var streams []net.Conn
-	for range defaultHerdrLimits.streamsPer {
+	for range herdr.DefaultLimits().StreamsPer {
 		s, err := net.Dial("unix", hw.herdr)
 		if err != nil {
 			t.Fatal(err)
@@ -499,39 +492,6 @@ func TestHerdrEnvironmentFollowsTheMode(t *testing.T) {
 	}
 }
 
-func TestHerdrReporterArgv(t *testing.T) {
-	t.Parallel()
-	if !herdrReporter([]string{"/usr/bin/crush"}) || herdrReporter([]string{"/bin/sh"}) || herdrReporter(nil) {
-		t.Fatal("herdrReporter")
-	}
-}
-
-func FuzzHerdrRequest(f *testing.F) {
-	f.Add([]byte(`{"id":"1","method":"ping","params":{}}`))
-	f.Add([]byte(`{"id":"2","method":"pane.report_agent","params":{"pane_id":"w1:p1","seq":18446744073709551615}}`))
-	f.Add([]byte(`{"id":3,"method":"x","params":[]}`))
-	f.Add([]byte(`{"method":"","params":null}`))
-	f.Fuzz(func(t *testing.T, line []byte) {
-		req, herr := parseHerdrRequest(line)
-		if herr != nil {
-			if req.ID != nil && !isJSONString(req.ID) {
-				t.Fatalf("a non-string id echoed: %s", req.ID)
-			}
-			return
-		}
-		p, herr := parseHerdrParams(req.Params)
-		if herr != nil {
-			return
-		}
-		for _, name := range []string{"pane_id", "source", "state", "message"} {
-			p.str(name, true)
-		}
-		p.u64("seq")
-		p.timeout(1000)
-		p.boolean("regex")
-	})
-}
-
 // BenchmarkHerdrReportRawSocket measures one report round trip from a raw
 // socket client inside a real pane (connect, send, applied, answered):
 // the stand-in reporter sends b.N reports and says what each took.
@@ -571,10 +531,7 @@ func BenchmarkHerdrReportRawSocket(b *testing.B) {
 
 // conns is how many herdr connections the daemon counts for this process.
 func (hw *herdrWorld) conns() int {
-	h := hw.srv.herdr
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.conns[herdrKey(placement{}, os.Getpid())]
+	return hw.srv.herdr.Conns(os.Getpid())
 }
 
 // The per-process connection cap: 64 connections from this process are
@@ -599,16 +556,16 @@ func TestHerdrConnectionCapPerProcess(t *testing.T) {
 	eventually(t, "no connection of this process is counted", func() bool { return hw.conns() == 0 })
 	// Idle ones are held past the 2 s deadline here, so that a loaded
 	// machine accepting them slowly does not see the first ones expire.
-	hw.srv.herdr.deadline.Store(int64(guard))
+	hw.srv.herdr.SetDeadline(guard)
 	var held []net.Conn
-	for range defaultHerdrLimits.perKey {
+	for range herdr.DefaultLimits().PerKey {
 		c, err := net.Dial("unix", hw.herdr)
 		if err != nil {
 			t.Fatal(err)
 		}
 		held = append(held, c)
 	}
-	eventually(t, "the 64 connections are counted", func() bool { return hw.conns() == defaultHerdrLimits.perKey })
+	eventually(t, "the 64 connections are counted", func() bool { return hw.conns() == herdr.DefaultLimits().PerKey })
 	if got := rawHerdr(t, hw.herdr, `{"id":"over","method":"ping"}`); errCodeOf(got) != "rate_limited" {
 		t.Fatalf("65th connection: %s", got)
 	}
@@ -618,7 +575,7 @@ func TestHerdrConnectionCapPerProcess(t *testing.T) {
 	if l, _ := bufio.NewReader(held[0]).ReadString('\n'); !strings.Contains(l, "pong") {
 		t.Fatalf("a held connection: %s", l)
 	}
-	hw.srv.herdr.deadline.Store(0)
+	hw.srv.herdr.SetDeadline(0)
 	for _, c := range held {
 		c.Close()
 	}

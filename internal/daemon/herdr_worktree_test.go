@@ -108,31 +108,3 @@ func TestHerdrWorktrees(t *testing.T) {
 		t.Fatalf("after remove: %v", wts)
 	}
 }
-
-func TestParseWorktreeList(t *testing.T) {
-	t.Parallel()
-	out := "worktree /r\x00HEAD abc\x00branch refs/heads/main\x00\x00worktree /r-x\x00HEAD def\x00detached\x00locked because\x00\x00"
-	list, err := parseWorktreeList([]byte(out))
-	if err != nil || len(list) != 2 || !list[0].Main || list[0].Branch != "main" || !list[1].Detached || !list[1].Locked || list[1].Main {
-		t.Fatalf("%+v %v", list, err)
-	}
-	if _, err := parseWorktreeList([]byte("HEAD abc\x00")); err == nil {
-		t.Fatal("a field before any worktree was read")
-	}
-}
-
-func FuzzParseWorktreeList(f *testing.F) {
-	f.Add([]byte("worktree /r\x00HEAD abc\x00branch refs/heads/main\x00\x00"))
-	f.Add([]byte("worktree \x00bare\x00\x00worktree /x\x00prunable gitdir file points to non-existent location\x00"))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		list, err := parseWorktreeList(b)
-		if err != nil {
-			return
-		}
-		for i, wt := range list {
-			if wt.Path == "" || wt.Main != (i == 0) {
-				t.Fatalf("entry %d: %+v", i, wt)
-			}
-		}
-	})
-}

@@ -22,7 +22,7 @@ import (
 // windows opened only with new-window are a master and an even stack.
 // A window that leaves (closed, moved away) gives its cells to its
 // sibling; a minimized one keeps its leaf and comes back where it was.
-// syncLayouts keeps the trees in step with the windows, whatever verb
+// syncLayoutsLocked keeps the trees in step with the windows, whatever verb
 // moved them, before anything reads a place.
 //
 // A session is tiled only once a client has shown it (resize, or attach
@@ -43,9 +43,9 @@ const (
 
 type rect struct{ x, y, w, h int }
 
-// layout is the tree of workspace ws (1 to Workspaces). Called with s.mu
+// layoutLocked is the tree of workspace ws (1 to Workspaces). Called with s.mu
 // held.
-func (ss *Session) layout(ws int) *layoutTree {
+func (ss *Session) layoutLocked(ws int) *layoutTree {
 	ws = min(max(ws, 1), Workspaces)
 	if ss.layouts[ws-1] == nil {
 		ss.layouts[ws-1] = newLayoutTree()
@@ -53,11 +53,11 @@ func (ss *Session) layout(ws int) *layoutTree {
 	return ss.layouts[ws-1]
 }
 
-// syncLayouts makes each workspace's tree hold exactly the windows on
+// syncLayoutsLocked makes each workspace's tree hold exactly the windows on
 // that workspace (popups float over the tiles and are in none): a window
 // gone or moved away leaves its tree, one new or moved in is placed
 // automatically, in list order. Called with s.mu held.
-func syncLayouts(ss *Session) {
+func syncLayoutsLocked(ss *Session) {
 	where := make(map[string]int, len(ss.windows))
 	for _, w := range ss.windows {
 		if w.popup == nil {
@@ -76,16 +76,16 @@ func syncLayouts(ss *Session) {
 	}
 	for _, w := range ss.windows {
 		if ws, ok := where[w.ID]; ok {
-			if t := ss.layout(ws); !t.has(w.ID) {
+			if t := ss.layoutLocked(ws); !t.has(w.ID) {
 				t.insertAuto(w.ID)
 			}
 		}
 	}
 }
 
-// moveLayouts renumbers the trees with their workspaces: to[old] = new
+// moveLayoutsLocked renumbers the trees with their workspaces: to[old] = new
 // (set-workspace-order, herdr's tab.move). Called with s.mu held.
-func (ss *Session) moveLayouts(to []int) {
+func (ss *Session) moveLayoutsLocked(to []int) {
 	var moved [Workspaces]*layoutTree
 	for old := 1; old <= Workspaces; old++ {
 		n := old
@@ -102,7 +102,7 @@ func (ss *Session) moveLayouts(to []int) {
 // zoomed, or the focused window is not among them). It brings the trees
 // up to date first. Called with s.mu held.
 func onScreen(ss *Session) ([]*Window, int) {
-	syncLayouts(ss)
+	syncLayoutsLocked(ss)
 	var wins []*Window
 	zoom := -1
 	for _, w := range ss.windows {
@@ -117,15 +117,15 @@ func onScreen(ss *Session) ([]*Window, int) {
 	return wins, zoom
 }
 
-// placeTree lays workspace ws's tree out in the session's area with the
+// placeTreeLocked lays workspace ws's tree out in the session's area with the
 // windows in shown on screen; focus is the window kept first when not
 // all fit. Called with s.mu held.
-func placeTree(ss *Session, ws int, shown []*Window, focus string) placeResult {
+func placeTreeLocked(ss *Session, ws int, shown []*Window, focus string) placeResult {
 	on := make(map[string]bool, len(shown))
 	for _, w := range shown {
 		on[w.ID] = true
 	}
-	return ss.layout(ws).place(ss.cols, ss.rows, func(id string) bool { return on[id] }, focus)
+	return ss.layoutLocked(ws).place(ss.cols, ss.rows, func(id string) bool { return on[id] }, focus)
 }
 
 // layoutRects are the places of onScreen's windows: their tiles (a zero
@@ -138,7 +138,7 @@ func layoutRects(ss *Session, wins []*Window, zoom int) []rect {
 	out := make([]rect, len(wins))
 	full := rect{0, 0, max(ss.cols, 1), max(ss.rows, 1)}
 	if !ss.floating {
-		placed := placeTree(ss, ss.workspace, wins, focusedID(ss)) // kept up to date while zoomed: a split measures it
+		placed := placeTreeLocked(ss, ss.workspace, wins, focusedID(ss)) // kept up to date while zoomed: a split measures it
 		if zoom >= 0 && zoom < len(wins) {
 			out[zoom] = full
 			return out
@@ -154,7 +154,7 @@ func layoutRects(ss *Session, wins []*Window, zoom int) []rect {
 			out[i] = full
 		case zoom >= 0: // behind the zoomed window
 		default:
-			r := w.placement()
+			r := w.placementLocked()
 			if !w.placed {
 				r.h++ // the pane's rows and its title row
 			}
@@ -174,14 +174,14 @@ func clampRect(r rect, cols, rows int) rect {
 	return r
 }
 
-// neighborOf is the window beside w in direction dir among the tiles on
+// neighborOfLocked is the window beside w in direction dir among the tiles on
 // screen: touching that side (side-by-side tiles a border column apart),
 // overlapping it the most (ties: the upper or left one). herdr's
 // pane.neighbor, pane.edges and pane.focus_direction and focus-window
 // --direction all ask it. Called with s.mu held; nil when there is none,
 // and always when no client shows the session, since its panes then have
 // no places.
-func (s *Server) neighborOf(w *Window, dir string) *Window {
+func (s *Server) neighborOfLocked(w *Window, dir string) *Window {
 	ss := w.session
 	if !ss.tiled || !s.attach.shows(ss) || ss.zoomed {
 		return nil
@@ -267,7 +267,7 @@ func (s *Server) retile(ss *Session) {
 			jobs = append(jobs, resizeJob{w, pc, pr})
 		}
 	}
-	jobs = append(jobs, placePopups(ss)...) // popup.go
+	jobs = append(jobs, placePopupsLocked(ss)...) // popup.go
 	s.mu.Unlock()
 	for _, j := range jobs {
 		// The screen first: the program redraws on SIGWINCH, and that
@@ -281,9 +281,9 @@ func (s *Server) retile(ss *Session) {
 	}
 }
 
-// placement is a window's tile for list-windows: its place once tiled,
+// placementLocked is a window's tile for list-windows: its place once tiled,
 // else its pane's size at the origin. Called with s.mu held.
-func (w *Window) placement() rect {
+func (w *Window) placementLocked() rect {
 	if w.placed {
 		return w.tile
 	}

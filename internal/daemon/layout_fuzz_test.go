@@ -29,15 +29,15 @@ func (lw *layoutWorld) add(ws int) *Window {
 // and the tree splits, as startWindow does.
 func (lw *layoutWorld) split(target *Window, dir splitDir, before bool, pct int) bool {
 	ss := lw.ss
-	syncLayouts(ss)
+	syncLayoutsLocked(ss)
 	at := &splitAt{target: target, dir: dir, before: before, pct: pct}
-	if roomToSplit(ss, at) != nil {
+	if roomToSplitLocked(ss, at) != nil {
 		return false
 	}
 	lw.next++
 	nw := &Window{ID: fmt.Sprintf("w%07d", lw.next), session: ss, workspace: target.workspace}
 	ss.windows = append(ss.windows, nw)
-	splitFor(ss, at, nw)
+	splitForLocked(ss, at, nw)
 	ss.focused, ss.workspace = nw, nw.workspace
 	return true
 }
@@ -103,7 +103,7 @@ func (lw *layoutWorld) check(t *testing.T, step string) {
 		}
 	}
 	for _, w := range ss.windows {
-		if !ss.layout(w.workspace).has(w.ID) {
+		if !ss.layoutLocked(w.workspace).has(w.ID) {
 			t.Fatalf("%s: %s is in no tree", what, w.ID)
 		}
 	}
@@ -160,15 +160,15 @@ func (lw *layoutWorld) run(t *testing.T, ops []byte) {
 		case 9: // set-layout --equalize, pane.swap, set-workspace-order 2,1
 			switch arg % 3 {
 			case 0:
-				syncLayouts(ss)
-				ss.layout(ss.workspace).equalize()
+				syncLayoutsLocked(ss)
+				ss.layoutLocked(ss.workspace).equalize()
 			case 1:
 				if a, b := pick(arg), pick(arg/3); a != nil && b != nil && a.workspace == b.workspace {
-					syncLayouts(ss)
-					ss.layout(a.workspace).swap(a.ID, b.ID)
+					syncLayoutsLocked(ss)
+					ss.layoutLocked(a.workspace).swap(a.ID, b.ID)
 				}
 			case 2:
-				ss.reorderWorkspaces([]int{2, 1})
+				ss.reorderWorkspacesLocked([]int{2, 1})
 			}
 		}
 		lw.check(t, step)
@@ -242,7 +242,7 @@ func TestSplitWindowShapesTheWorkspace(t *testing.T) {
 	if lw.split(a, sideBySide, false, 50) || lw.split(a, stacked, false, 50) || len(ss.windows) != 2 {
 		t.Fatalf("a split of a tiny tile went through: %d windows", len(ss.windows))
 	}
-	err := roomToSplit(ss, &splitAt{target: a, dir: sideBySide, pct: 50})
+	err := roomToSplitLocked(ss, &splitAt{target: a, dir: sideBySide, pct: 50})
 	if err == nil || err.Code != "no_space" || err.Hint == nil {
 		t.Fatalf("no room: %+v", err)
 	}

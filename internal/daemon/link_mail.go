@@ -64,15 +64,15 @@ func (m *mailer) fromLink(cn *conn, ring *mail.Ring, p *sendMessageParams, to, t
 	return lk, nil
 }
 
-// replyToLink reports whether a local sender's message answers a message
+// replyToLinkLocked reports whether a local sender's message answers a message
 // from another machine and addresses its sender (no to, or to naming the
 // far sender's label): it is then stored as a notice, which the far side
 // reads in the thread. Called with s.mu held.
-func (m *mailer) replyToLink(cn *conn, ss *Session, p *sendMessageParams) bool {
+func (m *mailer) replyToLinkLocked(cn *conn, ss *Session, p *sendMessageParams) bool {
 	if p.ReplyTo == 0 || cn != nil && cn.link != nil {
 		return false
 	}
-	parent, ok := m.ring(ss).Get(uint64(p.ReplyTo))
+	parent, ok := m.ringLocked(ss).Get(uint64(p.ReplyTo))
 	return ok && parent.Origin == mail.OriginLink && (p.To == "" || p.To == parent.FromLabel)
 }
 

@@ -14,7 +14,7 @@ import (
 //   - it takes no tile: retile places it at its own rectangle, sized
 //     from --width and --height in the session's area (layout.go);
 //   - focus-window --relative and FocusNext/FocusPrev never land on it
-//     (cycleFrom), and it cannot be minimized (set-window, ToggleMinimize)
+//     (cycleFromLocked), and it cannot be minimized (set-window, ToggleMinimize)
 //     nor zoomed (ToggleZoom): it has no tile to hide or to grow;
 //   - while one is open on the workspace on screen, the attached client's
 //     keys go to it (the layout names it focused), whatever a script
@@ -99,10 +99,10 @@ func popupPane(r rect) (cols, rows int) {
 	return max(r.w-2, 1), max(r.h-2, 1)
 }
 
-// placePopups gives every popup of the session its rectangle in the
+// placePopupsLocked gives every popup of the session its rectangle in the
 // current area and returns the resizes that follow. retile calls it with
 // s.mu held.
-func placePopups(ss *Session) []resizeJob {
+func placePopupsLocked(ss *Session) []resizeJob {
 	var jobs []resizeJob
 	for _, w := range ss.windows {
 		if w.popup == nil {
@@ -118,9 +118,9 @@ func placePopups(ss *Session) []resizeJob {
 	return jobs
 }
 
-// topPopup is the popup drawn on top on the workspace on screen (the
+// topPopupLocked is the popup drawn on top on the workspace on screen (the
 // last opened), nil when there is none. Called with s.mu held.
-func topPopup(ss *Session) *Window {
+func topPopupLocked(ss *Session) *Window {
 	var top *Window
 	for _, w := range ss.windows {
 		if w.popup != nil && w.workspace == ss.workspace {
@@ -153,17 +153,17 @@ func appendPopups(ss *Session, lay *proto.AttachLayout, wins []*Window, index, t
 			X: r.x, Y: r.y, Width: r.w, Height: r.h, Exited: exited, Popup: true})
 		wins = append(wins, w)
 	}
-	if top := topPopup(ss); top != nil && top.placed {
+	if top := topPopupLocked(ss); top != nil && top.placed {
 		lay.Focused = top.ID
 	}
 	return wins
 }
 
-// popupReturn is the window a closing popup gives the focus back to: the
+// popupReturnLocked is the window a closing popup gives the focus back to: the
 // one that had it when the popup opened, if it is still in the session
 // and not minimized. nil when w is not a popup or that window is gone.
 // Called with s.mu held, after w left ss.windows.
-func popupReturn(ss *Session, w *Window) *Window {
+func popupReturnLocked(ss *Session, w *Window) *Window {
 	if w.popup == nil || w.popup.back == nil {
 		return nil
 	}
@@ -233,7 +233,7 @@ func (s *Server) openPopup(cn *conn, p *popupParams) (any, *proto.Error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	at := w.placement()
+	at := w.placementLocked()
 	return map[string]any{"type": "popup_opened", "window_id": w.ID, "session": ss.Name, "workspace": w.workspace,
 		"width": at.w, "height": at.h, "x": at.x, "y": at.y, "pid": w.proc.Pid(), "focused": ss.focused == w,
 		"previous_window_id": idOf(pp.back)}, nil

@@ -18,7 +18,7 @@ func (s *Server) session(cn *conn, name string) (*Session, *proto.Error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := s.gateTarget(cn, ss, nil); err != nil {
+	if err := s.gateTargetLocked(cn, ss, nil); err != nil {
 		return nil, err
 	}
 	return ss, nil
@@ -73,7 +73,7 @@ func (s *Server) window(cn *conn, ss *Session, addr string) (*Window, *proto.Err
 	if err != nil {
 		return nil, err
 	}
-	if err := s.gateTarget(cn, ss, w); err != nil {
+	if err := s.gateTargetLocked(cn, ss, w); err != nil {
 		return nil, err
 	}
 	return w, nil
@@ -169,12 +169,12 @@ func windowChoices(ss *Session, ws []*Window) []string {
 	return out
 }
 
-// nameTaken refuses a window name another window of the session holds: a
+// nameTakenLocked refuses a window name another window of the session holds: a
 // second window named alike would make the name address neither ("Naming
 // it means you never have to hold on to the uuid"). A name of digits only
 // is refused too, since such an address reads as an index. self is the
 // window being renamed (nil for a new one). Called with s.mu held.
-func nameTaken(ss *Session, name string, self *Window) *proto.Error {
+func nameTakenLocked(ss *Session, name string, self *Window) *proto.Error {
 	name = strings.TrimSpace(name)
 	if name == "" {
 		return nil

@@ -117,17 +117,17 @@ func TestWindowNameTaken(t *testing.T) {
 	t.Parallel()
 	ids := []string{"0a1b2c3d-0000-4000-8000-000000000000", "56902daf-0000-4000-8000-000000000001"}
 	ss := resolveSession(ids, map[string]string{ids[1]: "build"}, nil, nil)
-	if err := nameTaken(ss, "build", nil); err == nil || err.Code != proto.CodeInvalidParams || !strings.Contains(err.Message, `"build" is taken by window 56902daf`) {
+	if err := nameTakenLocked(ss, "build", nil); err == nil || err.Code != proto.CodeInvalidParams || !strings.Contains(err.Message, `"build" is taken by window 56902daf`) {
 		t.Fatalf("duplicate: %+v", err)
 	}
-	if err := nameTaken(ss, " build ", ss.windows[1]); err != nil {
+	if err := nameTakenLocked(ss, " build ", ss.windows[1]); err != nil {
 		t.Fatalf("renaming a window to its own name: %v", err)
 	}
-	if err := nameTaken(ss, "7", nil); err == nil || !strings.Contains(err.Message, "all digits") {
+	if err := nameTakenLocked(ss, "7", nil); err == nil || !strings.Contains(err.Message, "all digits") {
 		t.Fatalf("digits: %+v", err)
 	}
 	for _, ok := range []string{"", "tests", "Terminal 0a1b2c3d"} {
-		if err := nameTaken(ss, ok, ss.windows[0]); err != nil {
+		if err := nameTakenLocked(ss, ok, ss.windows[0]); err != nil {
 			t.Fatalf("%q: %v", ok, err)
 		}
 	}

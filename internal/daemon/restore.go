@@ -182,7 +182,7 @@ func (s *Server) layoutToSave() savedLayout {
 			}
 			sv.Windows = append(sv.Windows, sw)
 		}
-		syncLayouts(ss) // layout.go
+		syncLayoutsLocked(ss) // layout.go
 		for i, t := range ss.layouts {
 			if t != nil && t.len() > 0 {
 				sv.Layouts = append(sv.Layouts, savedWorkspaceLayout{Workspace: i + 1, Root: t.save()})
@@ -262,7 +262,7 @@ func validName(name string) bool {
 // restoreSession starts one saved session's windows; it returns how many.
 func (s *Server) restoreSession(sv savedSession, room int) int {
 	s.mu.Lock()
-	ss, err := s.newSession(sv.Name)
+	ss, err := s.newSessionLocked(sv.Name)
 	if err != nil {
 		s.mu.Unlock()
 		return 0
@@ -334,17 +334,17 @@ func (s *Server) restoreSession(sv savedSession, room int) int {
 	if sv.Workspace >= 1 && sv.Workspace <= Workspaces {
 		ss.workspace = sv.Workspace
 	}
-	restoreLayouts(ss, sv.Layouts, back)
+	restoreLayoutsLocked(ss, sv.Layouts, back)
 	s.mu.Unlock()
 	s.retile(ss)
 	return n
 }
 
-// restoreLayouts puts back the workspaces' splits, each leaf naming a
+// restoreLayoutsLocked puts back the workspaces' splits, each leaf naming a
 // window that came back on that workspace; what the file claims beyond
 // that is dropped (loadLayoutTree), and windows a tree does not name are
 // placed automatically. Called with s.mu held.
-func restoreLayouts(ss *Session, saved []savedWorkspaceLayout, back map[string]*Window) {
+func restoreLayoutsLocked(ss *Session, saved []savedWorkspaceLayout, back map[string]*Window) {
 	for _, sl := range saved {
 		ws := sl.Workspace
 		if ws < 1 || ws > Workspaces {
@@ -361,7 +361,7 @@ func restoreLayouts(ss *Session, saved []savedWorkspaceLayout, back map[string]*
 			ss.layouts[ws-1] = t
 		}
 	}
-	syncLayouts(ss)
+	syncLayoutsLocked(ss)
 }
 
 func clampSize(n, def int) int {

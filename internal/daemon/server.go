@@ -23,6 +23,9 @@ import (
 	"github.com/tuios/tuios/detect"
 	"github.com/tuios/tuios/detect/transcript"
 	"github.com/tuios/tuios/internal/config"
+	"github.com/tuios/tuios/internal/daemon/agentlog"
+	"github.com/tuios/tuios/internal/daemon/core"
+	"github.com/tuios/tuios/internal/daemon/herdr"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/internal/sock"
 	"github.com/tuios/tuios/mail"
@@ -83,7 +86,7 @@ type Options struct {
 type Server struct {
 	opt     Options
 	tracker *detect.Tracker
-	tscript *transcriptWatch // agent_transcript.go: the transcript event
+	tscript *agentlog.Transcripts // agent-transcript and the transcript event (internal/daemon/agentlog)
 	clock   agentstate.Clock
 	host    string
 	verbs   map[string]*verb
@@ -123,15 +126,15 @@ type Server struct {
 	windows  map[string]*Window // by id, across sessions
 	order    []*Session         // creation order
 	hub      *hub
-	mail     *mailer    // agent mail: the daemon-wide id counter (verbs_mail.go)
-	att      *attention // the Inbox (attention.go); set in New, never changed
-	rest     *restorer  // the sessions file (restore.go); set in New, never changed
-	cameBack sync.Once  // restore and the Inbox's load, once the socket is ours
-	resp     *responder // attach and respond (verbs_respond.go); set in New, never changed
-	attach   *attachHub // attach streams (attach_stream.go); set in New, never changed
-	holds    *holder    // held approvals (verbs_approval.go); set in New, never changed
-	alog     *agentLogs // the agent log (agentlog.go); set in New, never changed
-	resume   *resumer   // resume after restart (resume.go); set in New, never changed
+	mail     *mailer       // agent mail: the daemon-wide id counter (verbs_mail.go)
+	att      *attention    // the Inbox (attention.go); set in New, never changed
+	rest     *restorer     // the sessions file (restore.go); set in New, never changed
+	cameBack sync.Once     // restore and the Inbox's load, once the socket is ours
+	resp     *responder    // attach and respond (verbs_respond.go); set in New, never changed
+	attach   *attachHub    // attach streams (attach_stream.go); set in New, never changed
+	holds    *holder       // held approvals (verbs_approval.go); set in New, never changed
+	alog     *agentlog.Log // the agent log (internal/daemon/agentlog); set in New, never changed
+	resume   *resumer      // resume after restart (resume.go); set in New, never changed
 	ln       net.Listener
 	closed   bool
 	done     chan struct{} // closed when Close starts
@@ -142,12 +145,20 @@ type Server struct {
 
 	queue  *replyQueue // the reply queue (queue.go); set in New, never changed
 	review *reviewer   // review notes (verbs_review.go); set in New, never changed
-	herdr  *herdrSock  // the herdr socket (herdr.go); set in New, never changed
-	links  *links      // links to other hosts (links.go); set in New, never changed
-	outbox *outbox     // mail waiting for other hosts (outbox.go); set in New, never changed
-	follow *hostFollow // the Inbox's mirror of linked hosts (host_follow.go); set in New, never changed
-	asks   *asks       // ask-human questions (verbs_ask.go); set in New, never changed
-	wts    *worktrees  // the worktrees and fans tuios made (worktrees.go); set in New, never changed
+	herdr  *herdr.Sock // the herdr socket (internal/daemon/herdr); set in New, never changed
+	// paneStartHooks and environRules are what features asked of every
+	// new pane's environment and of a caller's (host.go); set in New,
+	// read-only after.
+	paneStartHooks []func(core.PaneStart, map[string]string)
+	environRules   []environRule
+	// featureVerbs are the verbs features added (host.go); set in New,
+	// read-only after.
+	featureVerbs []core.Verb
+	links        *links      // links to other hosts (links.go); set in New, never changed
+	outbox       *outbox     // mail waiting for other hosts (outbox.go); set in New, never changed
+	follow       *hostFollow // the Inbox's mirror of linked hosts (host_follow.go); set in New, never changed
+	asks         *asks       // ask-human questions (verbs_ask.go); set in New, never changed
+	wts          *worktrees  // the worktrees and fans tuios made (worktrees.go); set in New, never changed
 	// editMu makes one edit of the config file at a time (set-config):
 	// each reads the file, edits it and renames the result over it.
 	editMu sync.Mutex
@@ -227,7 +238,7 @@ func New(opt Options) (*Server, error) {
 		}
 	}
 	s.opt = opt
-	s.herdr = newHerdrSock(s)
+	s.herdr = herdr.New(host{s})
 	s.tracker = detect.NewTracker(opt.Tracker)
 	s.clock = opt.Tracker.Clock
 	if s.clock == nil {
@@ -251,11 +262,11 @@ func New(opt Options) (*Server, error) {
 	s.follow = newHostFollow(s)   // host_follow.go: after the Inbox it stamps
 	s.rest = newRestorer(s, opt.StateDir)
 	s.push = newPushFollow(s, opt.Config)
-	s.alog = newAgentLogs(s.clock)
+	s.alog = agentlog.New(host{s})
 	s.resume = newResumer(s)
 	// Every subsystem a verb uses is built here, before the verb table:
 	// registering a verb builds nothing.
-	s.tscript = &transcriptWatch{s: s, watches: map[string]transcriptWatched{}}
+	s.tscript = agentlog.NewTranscripts(host{s})
 	s.attach = newAttachHub(s)
 	s.hub.observe = s.attach.observe
 	s.holds = newHolder(s)
@@ -367,8 +378,8 @@ func (s *Server) Listen() error {
 	s.ln = ln
 	// Agents that report to herdr need its socket before the first pane
 	// starts; a daemon without it still serves everything else.
-	if err := s.herdr.listen(); err != nil {
-		s.warnf("herdr socket %s: %v (agents that report to herdr are not heard)", s.herdr.path, err)
+	if err := s.herdr.Listen(); err != nil {
+		s.warnf("herdr socket %s: %v (agents that report to herdr are not heard)", s.herdr.Path(), err)
 	}
 	s.cameBack.Do(s.comeBack)
 	return nil
@@ -547,7 +558,7 @@ func (s *Server) shutdown() {
 	if ln != nil {
 		ln.Close()
 	}
-	s.herdr.close()
+	s.herdr.Close()
 	s.cfg.stop()
 	s.push.stop()      // push.go: sends in flight end
 	s.links.close()    // links.go: every link and its streams, at once

@@ -87,7 +87,7 @@ type Window struct {
 	popup *popup
 	// grants are what a program in the pane may do through TUIOS, when
 	// granted says they were given to it (--grants, set-pane-grants);
-	// otherwise it holds [agents.permissions]'s default (grantsOf).
+	// otherwise it holds [agents.permissions]'s default (grantsOfLocked).
 	grants  grant.Set
 	granted bool
 	// startGrants is what TUIOS_PANE_GRANTS told the pane's process.
@@ -161,8 +161,8 @@ func (w *Window) DisplayName() string {
 	return "window " + w.ID[:8]
 }
 
-// newSession creates an empty session. Called with s.mu held.
-func (s *Server) newSession(name string) (*Session, *proto.Error) {
+// newSessionLocked creates an empty session. Called with s.mu held.
+func (s *Server) newSessionLocked(name string) (*Session, *proto.Error) {
 	if name == "" {
 		for i := 0; ; i++ {
 			name = fmt.Sprint(i)
@@ -257,7 +257,7 @@ func (s *Server) startWindow(ss *Session, spec windowSpec) (*Window, *proto.Erro
 		held = spec.grants
 	}
 	vars["TUIOS_PANE_GRANTS"] = held.String()
-	s.herdrVars(vars, sessID, id, tab, argv, len(spec.argv) > 0) // herdr_env.go
+	s.paneStartVars(vars, sessID, id, tab, argv, len(spec.argv) > 0) // host.go: what features add (herdr's variables)
 	env := paneEnv(withoutHerdrIDs(s.opt.Env), vars)
 	listed := s.panes.startsWindow(id) // boundary.go: its processes may call before it is listed
 	defer listed()
@@ -303,7 +303,7 @@ func (s *Server) startWindow(ss *Session, spec windowSpec) (*Window, *proto.Erro
 	ss.windows = append(ss.windows, w)
 	s.windows[id] = w
 	if spec.split != nil {
-		splitFor(ss, spec.split, w) // verbs_arrange.go: in the same hold, so no retile places it first
+		splitForLocked(ss, spec.split, w) // verbs_arrange.go: in the same hold, so no retile places it first
 	}
 	if !spec.noFocus || ss.focused == nil {
 		ss.focused = w
@@ -492,7 +492,7 @@ func (s *Server) closeWindow(w *Window) {
 		if ss.focused == nil && len(ss.windows) > 0 {
 			ss.focused = ss.windows[len(ss.windows)-1]
 		}
-		if back := popupReturn(ss, w); back != nil { // popup.go: the focus goes back where it was
+		if back := popupReturnLocked(ss, w); back != nil { // popup.go: the focus goes back where it was
 			ss.focused = back
 		}
 	}
@@ -509,7 +509,6 @@ func (s *Server) closeWindow(w *Window) {
 	s.retile(ss)
 	s.hub.publish(event{Type: "window-closed", Session: ss.Name, Window: w.ID})
 	s.att.paneClosed(w.ID)
-	s.alog.drop(w.ID)
 	if s.resp != nil {
 		s.resp.forget(w.ID)
 	}

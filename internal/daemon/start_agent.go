@@ -16,6 +16,7 @@ import (
 	"github.com/tuios/tuios/internal/agentproto"
 	"github.com/tuios/tuios/internal/grant"
 	"github.com/tuios/tuios/internal/proto"
+	"github.com/tuios/tuios/internal/shquote"
 )
 
 // start-agent (coordination spec §22): open a window running an agent,
@@ -446,20 +447,20 @@ func envValue(env []string, name string) string {
 func posixCommand(argv []string) string {
 	words := make([]string, len(argv))
 	for i, a := range argv {
-		words[i] = shellQuote("posix", a)
+		words[i] = shquote.Word("posix", a)
 	}
 	return strings.Join(words, " ")
 }
 
-// freeName is base, or base-2, base-3… when a window of the session has
+// freeNameLocked is base, or base-2, base-3… when a window of the session has
 // it. Called with s.mu held.
-func freeName(ss *Session, base string) string {
+func freeNameLocked(ss *Session, base string) string {
 	for i := 1; ; i++ {
 		n := base
 		if i > 1 {
 			n = base + "-" + strconv.Itoa(i)
 		}
-		if nameTaken(ss, n, nil) == nil {
+		if nameTakenLocked(ss, n, nil) == nil {
 			return n
 		}
 	}
@@ -530,7 +531,7 @@ func (s *Server) startAgent(cn *conn, p *startAgentParams) (any, *proto.Error) {
 			return nil, proto.Errorf(proto.CodeForbidden, "start-agent is refused for this pane: starting an agent in a new session needs the admin grant (a pane without admin starts agents in its own session)").
 				WithHint(grantHint(grant.Admin, cn.call))
 		}
-		ss, err = s.newSession(p.Session)
+		ss, err = s.newSessionLocked(p.Session)
 		created = err == nil
 	} else {
 		ss, err = s.session(cn, p.Session)
@@ -538,9 +539,9 @@ func (s *Server) startAgent(cn *conn, p *startAgentParams) (any, *proto.Error) {
 	name := strings.TrimSpace(p.Name)
 	if err == nil {
 		if name == "" {
-			name = freeName(ss, filepath.Base(program))
+			name = freeNameLocked(ss, filepath.Base(program))
 		} else {
-			err = nameTaken(ss, name, nil)
+			err = nameTakenLocked(ss, name, nil)
 		}
 	}
 	s.mu.Unlock()

@@ -95,17 +95,22 @@ func (s *Server) verbTable() map[string]*verb {
 	s.approvalVerbs(add)
 	s.askVerbs(add)
 	s.layoutVerbs(add)
-	s.agentLogVerbs(add) // verbs_agentlog.go
-	s.resumeVerbs(add)   // verbs_resume.go
-	s.linkVerbs(add)     // verbs_link.go: what another machine's link may call here
-	s.hostVerbs(add)     // verbs_hosts.go: this machine's links to other hosts
-	s.outboxVerbs(add)   // outbox_verbs.go: list-outbox
-	s.optionVerbs(add)   // verbs_options.go: list-options, get-option, set-option (set-config), list-themes
-	s.agentTranscriptVerbs(add)
+	s.resumeVerbs(add) // verbs_resume.go
+	s.linkVerbs(add)   // verbs_link.go: what another machine's link may call here
+	s.hostVerbs(add)   // verbs_hosts.go: this machine's links to other hosts
+	s.outboxVerbs(add) // outbox_verbs.go: list-outbox
+	s.optionVerbs(add) // verbs_options.go: list-options, get-option, set-option (set-config), list-themes
 	s.startAgentVerbs(add)
 	s.grantVerbs(add)    // verbs_grants.go: pane-grants, set-pane-grants, restrict-connection
 	s.worktreeVerbs(add) // verbs_worktree.go: new-worktree, list-worktrees, remove-worktree, bundle-worktree, pull-worktree
 	s.fanVerbs(add)      // verbs_fan.go, verbs_fan_ops.go: fan, compare-fan, verify-fan, keep-fan
+	// The features' verbs (core.Host.AddVerb), declared as the core's.
+	for _, v := range s.featureVerbs {
+		run := v.Run
+		add(v.Name, featureAccess(v.Class), v.Desc, v.Returns, v.Example, v.Params, func(cn *conn, raw json.RawMessage) (any, *proto.Error) {
+			return run(cn, raw)
+		})
+	}
 	return m
 }
 
@@ -209,7 +214,7 @@ func (s *Server) metaVerbs(add addFunc) {
 		seq, attSeq, n, resync := s.att.subscribeFrom(sub, replay, uint64(p.AfterSeq), p.BootID)
 		cn.sub = sub // serveConn starts the stream once this answer is sent
 		if sub.types[evTranscript] {
-			s.tscript.sync() // agent_transcript.go: watch the joined transcripts
+			s.tscript.Sync() // internal/daemon/agentlog: watch the joined transcripts
 		}
 		res := map[string]any{"type": "subscribed", "seq": seq, "attention_seq": attSeq, "boot_id": s.att.q.BootID()}
 		if replay {

@@ -117,9 +117,9 @@ type agentSeat struct {
 	group string // the session's fan group (worktrees.go)
 }
 
-// seat copies a window's place. Called with s.mu held.
-func (s *Server) seat(w *Window) agentSeat {
-	return agentSeat{w: w, wr: s.windowRow(w), ring: w.session.mail, group: groupOf(w.session)}
+// seatLocked copies a window's place. Called with s.mu held.
+func (s *Server) seatLocked(w *Window) agentSeat {
+	return agentSeat{w: w, wr: s.windowRowLocked(w), ring: w.session.mail, group: groupOf(w.session)}
 }
 
 // agentRow builds a pane's row from its seat. Called without s.mu: it
@@ -259,7 +259,7 @@ func (s *Server) agentVerbs(add addFunc) {
 		_, w, err := s.target(cn, p.Session, p.Window)
 		var st agentSeat
 		if err == nil {
-			st = s.seat(w)
+			st = s.seatLocked(w)
 		}
 		s.mu.Unlock()
 		if err != nil {
@@ -302,7 +302,7 @@ func (s *Server) agentVerbs(add addFunc) {
 		var rings []*mail.Ring
 		for _, ss := range sessions {
 			for _, w := range ss.windows {
-				seats = append(seats, s.seat(w))
+				seats = append(seats, s.seatLocked(w))
 			}
 			if ss.mail != nil {
 				rings = append(rings, ss.mail)
@@ -350,7 +350,7 @@ func (s *Server) agentVerbs(add addFunc) {
 		_, w, err := s.target(cn, p.Session, p.Window)
 		var st agentSeat
 		if err == nil {
-			st = s.seat(w)
+			st = s.seatLocked(w)
 		}
 		s.mu.Unlock()
 		if err != nil {

@@ -113,10 +113,10 @@ func runCommandNames() []string {
 	return names
 }
 
-// needsClient refuses a verb that measures the screen when no client
+// needsClientLocked refuses a verb that measures the screen when no client
 // shows the session: its geometry is the attached client's (seed: "What
 // needs a client attached"). Called with s.mu held.
-func (s *Server) needsClient(ss *Session, what string) *proto.Error {
+func (s *Server) needsClientLocked(ss *Session, what string) *proto.Error {
 	if s.attach.shows(ss) {
 		return nil
 	}
@@ -124,10 +124,10 @@ func (s *Server) needsClient(ss *Session, what string) *proto.Error {
 		WithHint(proto.Hint{Command: "tuios attach -t " + ss.Name, Detail: "focus-window NAME, --relative and move-window work detached"})
 }
 
-// cycleFrom is the window after (or before) w among the windows on w's
+// cycleFromLocked is the window after (or before) w among the windows on w's
 // workspace that are not minimized, in list order; w when it is alone.
 // Called with s.mu held.
-func cycleFrom(ss *Session, w *Window, back bool) *Window {
+func cycleFromLocked(ss *Session, w *Window, back bool) *Window {
 	var ring []*Window
 	at := 0
 	for _, x := range ss.windows {
@@ -149,10 +149,10 @@ func cycleFrom(ss *Session, w *Window, back bool) *Window {
 	return ring[(at+d)%len(ring)]
 }
 
-// refocus gives the focus to a window on the shown workspace when the
+// refocusLocked gives the focus to a window on the shown workspace when the
 // focused one left it (moved away), so keys never go to a pane nobody
 // sees. Called with s.mu held.
-func refocus(ss *Session) {
+func refocusLocked(ss *Session) {
 	if ss.focused != nil && ss.focused.workspace == ss.workspace {
 		return
 	}
@@ -252,7 +252,7 @@ func (s *Server) focusWindow(cn *conn, p *focusWindowParams) (any, *proto.Error)
 		ss, w, err = s.target(cn, p.Session, p.Window)
 	}
 	if err == nil && p.Direction != "" {
-		err = s.needsClient(ss, "focus-window --direction")
+		err = s.needsClientLocked(ss, "focus-window --direction")
 	}
 	if err != nil {
 		s.mu.Unlock()
@@ -262,7 +262,7 @@ func (s *Server) focusWindow(cn *conn, p *focusWindowParams) (any, *proto.Error)
 		"previous_workspace": ss.workspace}
 	switch {
 	case p.Direction != "":
-		n := s.neighborOf(w, p.Direction)
+		n := s.neighborOfLocked(w, p.Direction)
 		if n == nil {
 			reason := "no_neighbor"
 			if ss.zoomed {
@@ -282,7 +282,7 @@ func (s *Server) focusWindow(cn *conn, p *focusWindowParams) (any, *proto.Error)
 		w = n
 		res["direction"] = p.Direction
 	case p.Relative != "":
-		w = cycleFrom(ss, w, p.Relative == "prev")
+		w = cycleFromLocked(ss, w, p.Relative == "prev")
 		res["relative"] = p.Relative
 	}
 	changed := ss.focused != w || ss.workspace != w.workspace || w.minimized
@@ -309,7 +309,7 @@ func (s *Server) moveWindow(cn *conn, p *moveWindowParams) (any, *proto.Error) {
 		ss.workspace, ss.focused, w.minimized = p.Workspace, w, false
 		ss.active = nowTime()
 	} else {
-		refocus(ss)
+		refocusLocked(ss)
 	}
 	res := map[string]any{"type": "window_moved", "session": ss.Name, "window_id": w.ID, "name": w.DisplayName(),
 		"workspace": p.Workspace, "previous_workspace": prevWS, "changed": prevWS != p.Workspace, "followed": p.Follow,
@@ -340,7 +340,7 @@ func (s *Server) setWindow(cn *conn, p *setWindowParams) (any, *proto.Error) {
 	s.mu.Lock()
 	ss, w, err := s.target(cn, p.Session, p.Window)
 	if err == nil && p.Name != nil {
-		err = nameTaken(ss, *p.Name, w) // resolve.go
+		err = nameTakenLocked(ss, *p.Name, w) // resolve.go
 	}
 	if err == nil && p.Minimize != nil && *p.Minimize {
 		err = notPopup(w, "minimized") // popup.go
@@ -362,7 +362,7 @@ func (s *Server) setWindow(cn *conn, p *setWindowParams) (any, *proto.Error) {
 			res.Changed = append(res.Changed, "minimized")
 		}
 	}
-	res.windowRow = s.windowRow(w)
+	res.windowRow = s.windowRowLocked(w)
 	s.mu.Unlock()
 	if p.Name != nil {
 		s.hub.publish(event{Type: "window-retitled", Session: ss.Name, Window: w.ID})
@@ -459,7 +459,7 @@ func (s *Server) runCommand(cn *conn, p *runCommandParams) (any, *proto.Error) {
 		}
 	case "FocusNext", "FocusPrev":
 		// As focus-window --relative, from the window named.
-		n := cycleFrom(ss, w, tape == "FocusPrev")
+		n := cycleFromLocked(ss, w, tape == "FocusPrev")
 		ss.focused, ss.workspace, n.minimized = n, n.workspace, false
 	}
 	s.mu.Unlock()
@@ -493,14 +493,14 @@ func splitSide(direction string) (dir splitDir, before bool, side string) {
 	return sideBySide, false, "right"
 }
 
-// roomToSplit refuses a split that would leave either tile under the
+// roomToSplitLocked refuses a split that would leave either tile under the
 // minimum, or nest the tree too deep. The target's tile is measured as
 // it is when shown (restored if minimized, unzoomed), and the tree keeps
 // that measure for the split. Called with s.mu held, the trees in step.
-func roomToSplit(ss *Session, at *splitAt) *proto.Error {
+func roomToSplitLocked(ss *Session, at *splitAt) *proto.Error {
 	w := at.target
-	t := ss.layout(w.workspace)
-	r := targetTile(ss, w)
+	t := ss.layoutLocked(w.workspace)
+	r := targetTileLocked(ss, w)
 	name := w.DisplayName()
 	if !t.canSplit(w.ID, at.dir) {
 		return proto.Errorf("no_space", "window %s is nested %d splits deep, the most a workspace holds", clipText(name, 64), maxLayoutDepth).
@@ -518,30 +518,30 @@ func roomToSplit(ss *Session, at *splitAt) *proto.Error {
 	return nil
 }
 
-// targetTile is w's tile with w shown and focused: the one split-window
+// targetTileLocked is w's tile with w shown and focused: the one split-window
 // divides. Called with s.mu held.
-func targetTile(ss *Session, w *Window) rect {
+func targetTileLocked(ss *Session, w *Window) rect {
 	var shown []*Window
 	for _, x := range ss.windows {
 		if x.workspace == w.workspace && x.popup == nil && (!x.minimized || x == w) {
 			shown = append(shown, x)
 		}
 	}
-	return placeTree(ss, w.workspace, shown, w.ID).rects[w.ID]
+	return placeTreeLocked(ss, w.workspace, shown, w.ID).rects[w.ID]
 }
 
-// splitFor splits the target's tile for the new window nw, which has just
+// splitForLocked splits the target's tile for the new window nw, which has just
 // joined the session; a zoomed session unzooms and a minimized target is
 // restored, so the split is seen (tmux unzooms too). When the target has
 // gone or no longer has room, nw is placed automatically instead. Called
 // with s.mu held, from startWindow.
-func splitFor(ss *Session, at *splitAt, nw *Window) {
+func splitForLocked(ss *Session, at *splitAt, nw *Window) {
 	w := at.target
-	// Not syncLayouts here: it would place nw automatically first.
-	if indexOf(ss.windows, w) < 0 || w.workspace != nw.workspace || roomToSplit(ss, at) != nil {
-		return // syncLayouts places it
+	// Not syncLayoutsLocked here: it would place nw automatically first.
+	if indexOf(ss.windows, w) < 0 || w.workspace != nw.workspace || roomToSplitLocked(ss, at) != nil {
+		return // syncLayoutsLocked places it
 	}
-	if ss.layout(w.workspace).split(w.ID, nw.ID, at.dir, at.before, at.pct) {
+	if ss.layoutLocked(w.workspace).split(w.ID, nw.ID, at.dir, at.before, at.pct) {
 		w.minimized = false
 		if w.workspace == ss.workspace {
 			ss.zoomed = false
@@ -549,7 +549,7 @@ func splitFor(ss *Session, at *splitAt, nw *Window) {
 	}
 }
 
-// splitWindow opens a window in part of the target's tile (splitFor) and
+// splitWindow opens a window in part of the target's tile (splitForLocked) and
 // lists it right after the target.
 func (s *Server) splitWindow(cn *conn, p *splitWindowParams) (any, *proto.Error) {
 	dir, before, side := splitSide(p.Direction)
@@ -560,7 +560,7 @@ func (s *Server) splitWindow(cn *conn, p *splitWindowParams) (any, *proto.Error)
 	s.mu.Lock()
 	ss, w, err := s.target(cn, p.Session, p.Window)
 	if err == nil {
-		err = s.needsClient(ss, "split-window")
+		err = s.needsClientLocked(ss, "split-window")
 	}
 	if err == nil && ss.floating {
 		err = proto.Errorf(proto.CodeTilingOff, "split-window needs tiling on, and session %q floats its windows", ss.Name).
@@ -570,12 +570,12 @@ func (s *Server) splitWindow(cn *conn, p *splitWindowParams) (any, *proto.Error)
 		err = notPopup(w, "split") // popup.go: it has no tile
 	}
 	if err == nil {
-		err = nameTaken(ss, p.Name, nil) // resolve.go
+		err = nameTakenLocked(ss, p.Name, nil) // resolve.go
 	}
 	at := &splitAt{target: w, dir: dir, before: before, pct: pct}
 	if err == nil {
-		syncLayouts(ss)
-		err = roomToSplit(ss, at)
+		syncLayoutsLocked(ss)
+		err = roomToSplitLocked(ss, at)
 	}
 	if err != nil {
 		s.mu.Unlock()
@@ -639,7 +639,7 @@ func (s *Server) setLayout(cn *conn, p *setLayoutParams) (any, *proto.Error) {
 	s.mu.Lock()
 	ss, err := s.session(cn, p.Session)
 	if err == nil {
-		err = s.needsClient(ss, "set-layout")
+		err = s.needsClientLocked(ss, "set-layout")
 	}
 	if err != nil {
 		s.mu.Unlock()
@@ -647,7 +647,7 @@ func (s *Server) setLayout(cn *conn, p *setLayoutParams) (any, *proto.Error) {
 	}
 	before := map[*Window]rect{}
 	for _, w := range ss.windows {
-		before[w] = w.placement()
+		before[w] = w.placementLocked()
 	}
 	prev := tilingMode(ss)
 	if p.Tiling != nil {
@@ -655,11 +655,11 @@ func (s *Server) setLayout(cn *conn, p *setLayoutParams) (any, *proto.Error) {
 	}
 	if p.Equalize {
 		on, _ := onScreen(ss)
-		ss.layout(ss.workspace).equalize()
+		ss.layoutLocked(ss.workspace).equalize()
 		if ss.floating {
 			// Floating keeps places, so even tiles are given once here
 			// and then kept like any other place.
-			placed := placeTree(ss, ss.workspace, on, focusedID(ss))
+			placed := placeTreeLocked(ss, ss.workspace, on, focusedID(ss))
 			for _, w := range on {
 				if r := placed.rects[w.ID]; r.w > 0 {
 					w.tile, w.placed = r, true
@@ -672,7 +672,7 @@ func (s *Server) setLayout(cn *conn, p *setLayoutParams) (any, *proto.Error) {
 	s.mu.Lock()
 	moved := []string{}
 	for _, w := range ss.windows {
-		if b, ok := before[w]; ok && b != w.placement() {
+		if b, ok := before[w]; ok && b != w.placementLocked() {
 			moved = append(moved, w.ID)
 		}
 	}

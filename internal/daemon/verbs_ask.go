@@ -240,7 +240,7 @@ func (as *asks) closed(it inbox.Item) *lateAnswer {
 		r.answer, r.answeredBy = it.Answer, it.AnsweredBy
 	}
 	delete(as.open, r.id)
-	as.keepEnded(r)
+	as.keepEndedLocked(r)
 	close(r.done)
 	if r.status == string(inbox.ReasonAnswered) && r.waiters == 0 && r.pane != "" {
 		r.mailed = true
@@ -249,9 +249,9 @@ func (as *asks) closed(it inbox.Item) *lateAnswer {
 	return nil
 }
 
-// keepEnded remembers how a question ended, dropping the oldest past the
+// keepEndedLocked remembers how a question ended, dropping the oldest past the
 // bound. Called with as.mu held.
-func (as *asks) keepEnded(r *askRec) {
+func (as *asks) keepEndedLocked(r *askRec) {
 	if _, ok := as.ended[r.id]; !ok {
 		as.endedOrder = append(as.endedOrder, r.id)
 	}
@@ -271,7 +271,7 @@ func (as *asks) mailAnswer(l lateAnswer) {
 	ss := s.sessions[l.session]
 	var ring *mail.Ring
 	if ss != nil && s.windows[l.pane] != nil {
-		ring = s.mail.ring(ss)
+		ring = s.mail.ringLocked(ss)
 	}
 	s.mu.Unlock()
 	if ring == nil {
@@ -458,7 +458,7 @@ func (as *asks) ask(cn *conn, p *askHumanParams) (any, *proto.Error) {
 func (as *asks) wait(cn *conn, r *askRec, wait bool, timeout time.Duration, start time.Time) (any, *proto.Error) {
 	as.mu.Lock()
 	if r.status != "" || !wait {
-		res := as.result(r, start)
+		res := as.resultLocked(r, start)
 		as.mu.Unlock()
 		return res, nil
 	}
@@ -485,12 +485,12 @@ func (as *asks) wait(cn *conn, r *askRec, wait bool, timeout time.Duration, star
 	hungUp := cn.ctx.Err() != nil || runtime.GOOS == "linux" && sock.HungUp(cn.c)
 	select {
 	case <-as.s.done:
-		res = as.result(r, start)
+		res = as.resultLocked(r, start)
 		if r.status == "" {
 			res.Status = askShutdown
 		}
 	default:
-		res = as.result(r, start)
+		res = as.resultLocked(r, start)
 		if r.status == string(inbox.ReasonAnswered) {
 			switch {
 			case !hungUp:
@@ -512,8 +512,8 @@ func (as *asks) wait(cn *conn, r *askRec, wait bool, timeout time.Duration, star
 	return res, nil
 }
 
-// result is a question's human_answer now. Called with as.mu held.
-func (as *asks) result(r *askRec, start time.Time) humanAnswer {
+// resultLocked is a question's human_answer now. Called with as.mu held.
+func (as *asks) resultLocked(r *askRec, start time.Time) humanAnswer {
 	res := humanAnswer{Type: "human_answer", RequestID: r.id, Status: r.status, Session: r.session, Window: r.pane, Name: r.name,
 		Question: r.question, Options: r.options, WaitedMS: time.Since(start).Milliseconds()}
 	if res.Status == "" {

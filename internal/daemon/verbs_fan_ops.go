@@ -156,7 +156,7 @@ func (s *Server) fanInReach(cn *conn, rec wtRecord) *proto.Error {
 		}
 	}
 	if ss := s.sessions[rec.Session]; ss != nil && ss.ID == rec.SessionID {
-		return s.gateTarget(cn, ss, nil)
+		return s.gateTargetLocked(cn, ss, nil)
 	}
 	return s.outOfReach(cn.verbName, c, nil)
 }
@@ -287,7 +287,7 @@ func (s *Server) verifyFan(cn *conn, p *verifyFanParams) (any, *proto.Error) {
 			s.closeWindow(old) // the last check's window, kept when it failed
 		}
 		s.mu.Lock()
-		name := freeName(ss, "verify")
+		name := freeNameLocked(ss, "verify")
 		s.mu.Unlock()
 		w, werr := s.startWindow(ss, windowSpec{name: name, argv: []string{"/bin/sh", "-c", verifyScript, "verify", p.Command}, cwd: r.Worktree,
 			noFocus: true, granted: true, stays: true})

@@ -175,7 +175,7 @@ func (s *Server) paneGrants(cn *conn, p *paneGrantsParams) (any, *proto.Error) {
 		return v, nil
 	}
 	v.Window, v.Session = w.ID, w.session.Name
-	v.Grants, v.Explicit, v.Env = s.grantsOf(w).List(), w.granted, w.startGrants
+	v.Grants, v.Explicit, v.Env = s.grantsOfLocked(w).List(), w.granted, w.startGrants
 	return v, nil
 }
 
@@ -201,12 +201,12 @@ func (s *Server) setPaneGrants(cn *conn, p *setPaneGrantsParams) (any, *proto.Er
 		s.mu.Unlock()
 		return nil, err
 	}
-	prev, prevExplicit := s.grantsOf(w), w.granted
+	prev, prevExplicit := s.grantsOfLocked(w), w.granted
 	next := want
 	if p.Reset {
 		next = s.perm.Load().def
 	}
-	if err := s.mayGive(c, w, prev, next, p.Reset); err != nil {
+	if err := s.mayGiveLocked(c, w, prev, next, p.Reset); err != nil {
 		s.mu.Unlock()
 		return nil, err
 	}
@@ -221,10 +221,10 @@ func (s *Server) setPaneGrants(cn *conn, p *setPaneGrantsParams) (any, *proto.Er
 		Previous: prev.List(), PreviousExplicit: prevExplicit}, nil
 }
 
-// mayGive: the person gives anything; a pane never gives respond, never
+// mayGiveLocked: the person gives anything; a pane never gives respond, never
 // more than it holds, and without admin changes only its own grants and
 // only to fewer. Called with s.mu held.
-func (s *Server) mayGive(c caller, w *Window, prev, next grant.Set, reset bool) *proto.Error {
+func (s *Server) mayGiveLocked(c caller, w *Window, prev, next grant.Set, reset bool) *proto.Error {
 	if !c.inside {
 		return nil
 	}
@@ -298,7 +298,7 @@ func (s *Server) restrictConnection(cn *conn, p *restrictParams) (any, *proto.Er
 		res.Session = r.session.Name
 	}
 	for _, ss := range s.sessionsSorted() {
-		if c.reaches(ss) {
+		if c.reachesLocked(ss) {
 			res.Sessions = append(res.Sessions, ss.Name)
 		}
 	}
@@ -369,7 +369,7 @@ func (s *Server) sessionInReach(cn *conn, name string) *proto.Error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if ss := s.sessions[name]; ss != nil {
-		return s.gateTarget(cn, ss, nil)
+		return s.gateTargetLocked(cn, ss, nil)
 	}
 	if c := cn.call; c.pane != nil && c.pane.session.Name == name {
 		return nil
@@ -390,7 +390,7 @@ func (s *Server) subscribeReach(cn *conn, session, window string) (string, strin
 	}
 	if window != "" {
 		if w := s.windows[window]; w != nil {
-			if err := s.gateTarget(cn, w.session, w); err != nil {
+			if err := s.gateTargetLocked(cn, w.session, w); err != nil {
 				return "", "", err
 			}
 		}

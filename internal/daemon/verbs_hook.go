@@ -99,7 +99,7 @@ func (s *Server) hookVerbs(add addFunc) {
 				WithHint(proto.Hint{Detail: "run it inside a tuios pane, or name the pane with --window"})
 		}
 		return map[string]any{"type": "pane", "session": w.session.Name, "window_id": w.ID,
-			"index": s.windowRow(w).Index, "name": w.DisplayName(), "found_by": how}, nil
+			"index": s.windowRowLocked(w).Index, "name": w.DisplayName(), "found_by": how}, nil
 	})
 	add("resolve-pane", anyone.withLink(capList), "Find the pane a process runs in: by its ancestry, else by its terminal session, else (for hooks an agent's shared helper runs) by the agent's session", "pane",
 		`{"verb":"resolve-pane","params":{}}`, p, h)

@@ -91,3 +91,11 @@ func (s *Server) hostVerbs(add addFunc) {
 	add("apply-config", outsideOnly, "Read the config file again and apply what waited: its [hosts] tables (new hosts are dialled, changed ones redialled, removed ones closed at once, the link policy replaced), [agents.permissions] and [notify] (push notifications: notify lists what changed). Refused from inside a pane",
 		"config_applied", `{"verb":"apply-config"}`, p, h)
 }
+
+// orEmpty is v, or an empty list for nil (a JSON [] rather than null).
+func orEmpty[T any](v []T) []T {
+	if v == nil {
+		return []T{}
+	}
+	return v
+}

@@ -98,7 +98,7 @@ func (s *Server) releaseMessage(cn *conn, p *releaseMessageParams) (any, *proto.
 			s.mu.Unlock()
 			return nil, err
 		}
-		ring = s.mail.ring(ss)
+		ring = s.mail.ringLocked(ss)
 		held, _ = ring.Get(id)
 	} else {
 		// Ids are daemon-wide: the ring that holds it.

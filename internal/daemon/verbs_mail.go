@@ -32,9 +32,9 @@ type mailer struct {
 	ids mail.Counter
 }
 
-// ring is the session's mail ring, made on first use. Called with s.mu
+// ringLocked is the session's mail ring, made on first use. Called with s.mu
 // held.
-func (m *mailer) ring(ss *Session) *mail.Ring {
+func (m *mailer) ringLocked(ss *Session) *mail.Ring {
 	if ss.mail != nil {
 		return ss.mail
 	}
@@ -223,10 +223,10 @@ func stashEntryMap(session string, e mail.StashEntry) map[string]any {
 		"media_type": e.MediaType, "kind": e.Kind, "source": e.Source, "stored_at": e.StoredAt}
 }
 
-// sender places the sender: a caller inside a pane is that pane (from is
+// senderLocked places the sender: a caller inside a pane is that pane (from is
 // only its label); outside every pane, from may claim human or a window's
 // full id, else it is a label. Called with s.mu held.
-func (m *mailer) sender(cn *conn, from string) (id, label string, claimedHuman bool, err *proto.Error) {
+func (m *mailer) senderLocked(cn *conn, from string) (id, label string, claimedHuman bool, err *proto.Error) {
 	if cn != nil && cn.link != nil {
 		// Another machine's sender is a label here, never resolved
 		// against this machine's windows (link_mail.go).
@@ -265,9 +265,9 @@ func rateKey(cn *conn) string {
 	return "outside"
 }
 
-// inbox resolves an inbox address: human before any window. Called with
+// inboxLocked resolves an inbox address: human before any window. Called with
 // s.mu held.
-func (m *mailer) inbox(cn *conn, ss *Session, addr string) (id, label string, err *proto.Error) {
+func (m *mailer) inboxLocked(cn *conn, ss *Session, addr string) (id, label string, err *proto.Error) {
 	if addr == mail.Human {
 		return mail.Human, mail.Human, nil
 	}
@@ -301,7 +301,7 @@ func (m *mailer) send(cn *conn, p *sendMessageParams) (any, *proto.Error) {
 		s.mu.Unlock()
 		return nil, err
 	}
-	from, fromLabel, claimed, err := m.sender(cn, p.From)
+	from, fromLabel, claimed, err := m.senderLocked(cn, p.From)
 	if err != nil {
 		s.mu.Unlock()
 		return nil, err
@@ -311,13 +311,13 @@ func (m *mailer) send(cn *conn, p *sendMessageParams) (any, *proto.Error) {
 		from, fromLabel, claimed, rate = mail.Human, mail.Human, false, "human"
 	}
 	var to, toLabel string
-	if p.To != "" && !m.replyToLink(cn, ss, p) { // link_mail.go: a reply to another machine is a notice
-		if to, toLabel, err = m.inbox(cn, ss, p.To); err != nil {
+	if p.To != "" && !m.replyToLinkLocked(cn, ss, p) { // link_mail.go: a reply to another machine is a notice
+		if to, toLabel, err = m.inboxLocked(cn, ss, p.To); err != nil {
 			s.mu.Unlock()
 			return nil, err
 		}
 	}
-	ring := m.ring(ss)
+	ring := m.ringLocked(ss)
 	s.mu.Unlock()
 	lk, err := m.fromLink(cn, ring, p, &to, &toLabel) // link_mail.go: origin, caps, attachments, held mail
 	if err != nil {
@@ -351,7 +351,7 @@ func (m *mailer) stash(cn *conn, session string) (*Session, *mail.Stash, *proto.
 	if err != nil {
 		return nil, nil, err
 	}
-	return ss, m.ring(ss).Stash(), nil
+	return ss, m.ringLocked(ss).Stash(), nil
 }
 
 // open resolves a session and an optional inbox address and returns the
@@ -365,12 +365,12 @@ func (m *mailer) open(cn *conn, session, to string) (ss *Session, inbox string, 
 		return nil, "", nil, false, err
 	}
 	if to != "" {
-		if inbox, _, err = m.inbox(cn, ss, to); err != nil {
+		if inbox, _, err = m.inboxLocked(cn, ss, to); err != nil {
 			return nil, "", nil, false, err
 		}
 	}
 	human = inbox == mail.Human && (s.callerWindow(cn) != nil || cn != nil && cn.link != nil) // another machine only peeks at the person's mail
-	return ss, inbox, m.ring(ss), human, nil
+	return ss, inbox, m.ringLocked(ss), human, nil
 }
 
 func (m *mailer) read(cn *conn, p *readMessagesParams) (any, *proto.Error) {
@@ -439,12 +439,12 @@ func (m *mailer) ask(cn *conn, p *askAgentParams) (any, *proto.Error) {
 		s.mu.Unlock()
 		return nil, err
 	}
-	from, fromLabel, _, err := m.sender(cn, p.From)
+	from, fromLabel, _, err := m.senderLocked(cn, p.From)
 	if err != nil {
 		s.mu.Unlock()
 		return nil, err
 	}
-	ring, name := m.ring(ss), w.DisplayName()
+	ring, name := m.ringLocked(ss), w.DisplayName()
 	s.mu.Unlock()
 	if from == w.ID {
 		return nil, proto.Errorf(codeLoopRefused, "a pane cannot ask itself").WithHint(proto.Hint{Param: "window"})

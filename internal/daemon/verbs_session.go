@@ -52,10 +52,10 @@ func (s *Server) sessionVerbs(add addFunc) {
 		defer s.mu.Unlock()
 		rows := []sessionRow{}
 		for _, ss := range s.sessionsSorted() {
-			if cn.callKnown && !cn.call.reaches(ss) { // a pane without admin lists its own
+			if cn.callKnown && !cn.call.reachesLocked(ss) { // a pane without admin lists its own
 				continue
 			}
-			rows = append(rows, s.sessionRow(ss))
+			rows = append(rows, s.sessionRowLocked(ss))
 		}
 		return map[string]any{"type": "session_list", "sessions": rows, "total": len(rows)}, nil
 	})
@@ -63,7 +63,7 @@ func (s *Server) sessionVerbs(add addFunc) {
 
 	p, h = handler(func(cn *conn, p *newSessionParams) (any, *proto.Error) {
 		s.mu.Lock()
-		ss, err := s.newSession(p.Name)
+		ss, err := s.newSessionLocked(p.Name)
 		if err == nil && p.Cols > 0 {
 			ss.cols = p.Cols
 		}
@@ -118,7 +118,7 @@ func (s *Server) sessionVerbs(add addFunc) {
 		for k, v := range ss.wsNames {
 			named[itoa(k)] = v
 		}
-		return map[string]any{"type": "session_info", "session": ss.Name, "session_id": ss.ID, "display_name": ss.shownName(), "accent": ss.accent, "windows": len(ss.windows),
+		return map[string]any{"type": "session_info", "session": ss.Name, "session_id": ss.ID, "display_name": ss.shownNameLocked(), "accent": ss.accent, "windows": len(ss.windows),
 			"current_workspace": ss.workspace, "workspaces": Workspaces, "tiling": tilingMode(ss), "zoomed": ss.zoomed,
 			"width": ss.cols, "height": ss.rows, "attached": s.attach.shows(ss), "workspace_names": named}, nil
 	})
@@ -178,9 +178,9 @@ func (s *Server) sessionVerbs(add addFunc) {
 	add("select-workspace", arranges, "Switch a session to a workspace", "workspace_selected", `{"verb":"select-workspace","params":{"workspace":2}}`, p, h)
 }
 
-// sessionRow summarises a session. Called with s.mu held.
-func (s *Server) sessionRow(ss *Session) sessionRow {
-	row := sessionRow{Name: ss.Name, ID: ss.ID, Display: ss.shownName(), Accent: ss.accent, Windows: len(ss.windows), Workspace: ss.workspace, Created: ss.created.UTC().Format("2006-01-02T15:04:05Z"),
+// sessionRowLocked summarises a session. Called with s.mu held.
+func (s *Server) sessionRowLocked(ss *Session) sessionRow {
+	row := sessionRow{Name: ss.Name, ID: ss.ID, Display: ss.shownNameLocked(), Accent: ss.accent, Windows: len(ss.windows), Workspace: ss.workspace, Created: ss.created.UTC().Format("2006-01-02T15:04:05Z"),
 		Attached: s.attach.shows(ss)}
 	loud := -1
 	for _, w := range ss.windows {

@@ -53,9 +53,9 @@ func checkLabel(s string) error {
 	return nil
 }
 
-// shownName is the session's display name, else its name. Called with
+// shownNameLocked is the session's display name, else its name. Called with
 // s.mu held.
-func (ss *Session) shownName() string {
+func (ss *Session) shownNameLocked() string {
 	if ss.displayName != "" {
 		return ss.displayName
 	}
@@ -129,7 +129,7 @@ func (s *Server) sessionMetaVerbs(add addFunc) {
 		return s.setSessionLabel(cn, p.Session, func(ss *Session) map[string]any {
 			changed := ss.displayName != name
 			ss.displayName = name
-			return map[string]any{"type": "session_name_set", "session": ss.Name, "display_name": ss.shownName(), "changed": changed}
+			return map[string]any{"type": "session_name_set", "session": ss.Name, "display_name": ss.shownNameLocked(), "changed": changed}
 		})
 	})
 	add("set-session-name", arranges, "Set a session's display name, a label for people; the session keeps its name, which is still how it is addressed", "session_name_set",
@@ -185,7 +185,7 @@ func (s *Server) sessionMetaVerbs(add addFunc) {
 			s.mu.Unlock()
 			return nil, err
 		}
-		moved, renamed, switched := ss.reorderWorkspaces(p.Order)
+		moved, renamed, switched := ss.reorderWorkspacesLocked(p.Order)
 		res := map[string]any{"type": "workspace_order_set", "session": ss.Name, "order": p.Order,
 			"current_workspace": ss.workspace, "windows_moved": len(moved)}
 		name := ss.Name
@@ -217,11 +217,11 @@ func (s *Server) sessionMetaVerbs(add addFunc) {
 		`{"verb":"unsubscribe"}`, p, h)
 }
 
-// reorderWorkspaces applies a checked order: old workspace order[i]
+// reorderWorkspacesLocked applies a checked order: old workspace order[i]
 // becomes i+1. It returns the windows whose workspace changed, whether
 // any name moved, and whether the current workspace's number changed (the
 // session keeps showing the same one). Called with s.mu held.
-func (ss *Session) reorderWorkspaces(order []int) (moved []string, renamed, switched bool) {
+func (ss *Session) reorderWorkspacesLocked(order []int) (moved []string, renamed, switched bool) {
 	to := make([]int, Workspaces+1) // to[old] = new
 	for n := range to {
 		to[n] = n
@@ -235,7 +235,7 @@ func (ss *Session) reorderWorkspaces(order []int) (moved []string, renamed, swit
 			moved = append(moved, w.ID)
 		}
 	}
-	ss.moveLayouts(to) // layout.go: each workspace's splits go with it
+	ss.moveLayoutsLocked(to) // layout.go: each workspace's splits go with it
 	names := map[int]string{}
 	for n, v := range ss.wsNames {
 		if n >= 1 && n <= Workspaces {

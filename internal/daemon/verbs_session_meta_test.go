@@ -367,7 +367,7 @@ func FuzzWorkspaceOrder(f *testing.F) {
 			ss.wsNames[n] = "ws" + string(rune('0'+n))
 		}
 		names := len(ss.wsNames)
-		ss.reorderWorkspaces(order)
+		ss.reorderWorkspacesLocked(order)
 		after := map[int]int{}
 		for _, w := range ss.windows {
 			if w.workspace < 1 || w.workspace > Workspaces {

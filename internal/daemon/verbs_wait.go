@@ -96,10 +96,10 @@ func (s *Server) waitFor(cn *conn, p *waitParams) (any, *proto.Error) {
 	var gone exitRecord
 	late := false
 	if err != nil && err.Code == proto.CodeWindowNotFound && p.Condition == "window-exit" {
-		gone, late = s.recentExit(cn, p.Session, p.Window) // exited.go
+		gone, late = s.recentExitLocked(cn, p.Session, p.Window) // exited.go
 	}
 	if err == nil {
-		where.fill(w)
+		where.fillLocked(w)
 	}
 	s.mu.Unlock()
 	if late { // a program window that exited, and closed, before the wait

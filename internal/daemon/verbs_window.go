@@ -43,8 +43,8 @@ type windowRow struct {
 	Grants []string `json:"grants,omitempty"`
 }
 
-// windowRow describes a window. Called with s.mu held.
-func (s *Server) windowRow(w *Window) windowRow {
+// windowRowLocked describes a window. Called with s.mu held.
+func (s *Server) windowRowLocked(w *Window) windowRow {
 	idx := 0
 	for i, x := range w.session.windows {
 		if x == w {
@@ -55,7 +55,7 @@ func (s *Server) windowRow(w *Window) windowRow {
 	w.mu.Lock()
 	exited := w.exited
 	w.mu.Unlock()
-	at := w.placement()
+	at := w.placementLocked()
 	row := windowRow{
 		WindowID: w.ID, Index: idx, Name: w.DisplayName(), AutomaticName: w.name == "", Title: w.Title(), DisplayName: w.DisplayName(),
 		Session: w.session.Name, Workspace: w.workspace, Focused: w.session.focused == w, Minimized: w.minimized,
@@ -105,7 +105,7 @@ func (s *Server) targetNamed(cn *conn, session, window string) (*Session, *Windo
 func (s *Server) target(cn *conn, session, window string) (*Session, *Window, *proto.Error) {
 	if session == "" && window != "" {
 		if w := s.windows[window]; w != nil { // a full id names its session
-			if err := s.gateTarget(cn, w.session, w); err != nil { // gate.go
+			if err := s.gateTargetLocked(cn, w.session, w); err != nil { // gate.go
 				return nil, nil, err
 			}
 			return w.session, w, nil
@@ -127,7 +127,7 @@ func (s *Server) windowVerbs(add addFunc) {
 		s.mu.Lock()
 		ss, err := s.session(cn, p.Session)
 		if err == nil {
-			err = nameTaken(ss, p.Name, nil) // resolve.go
+			err = nameTakenLocked(ss, p.Name, nil) // resolve.go
 		}
 		s.mu.Unlock()
 		if err != nil {
@@ -143,7 +143,7 @@ func (s *Server) windowVerbs(add addFunc) {
 		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		idx := s.windowRow(w).Index
+		idx := s.windowRowLocked(w).Index
 		return map[string]any{"type": "window_created", "window_id": w.ID, "name": w.DisplayName(), "automatic_name": w.name == "", "session": ss.Name,
 			"workspace": w.workspace, "index": idx, "pid": w.proc.Pid(), "pty_id": w.ID, "focused": ss.focused == w,
 			"width": w.cols, "height": w.rows, "unplaced": !w.placed}, nil
@@ -162,7 +162,7 @@ func (s *Server) windowVerbs(add addFunc) {
 		onWorkspace := []string{}
 		res := map[string]any{"type": "window_list", "session": ss.Name, "current_workspace": ss.workspace, "focused_index": -1, "focused_window_id": ""}
 		for _, w := range ss.windows {
-			r := s.windowRow(w)
+			r := s.windowRowLocked(w)
 			if r.Focused {
 				res["focused_index"], res["focused_window_id"] = r.Index, r.WindowID
 			}
@@ -183,7 +183,7 @@ func (s *Server) windowVerbs(add addFunc) {
 		if err != nil {
 			return nil, err
 		}
-		r := s.windowRow(w)
+		r := s.windowRowLocked(w)
 		return struct {
 			Type string `json:"type"`
 			windowRow

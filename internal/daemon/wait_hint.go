@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/tuios/tuios/internal/proto"
+	"github.com/tuios/tuios/internal/shquote"
 )
 
 // waitWhere is the pane a wait watched, named the way the caller can name
@@ -14,9 +15,9 @@ type waitWhere struct {
 	session, window string
 }
 
-// fill names what the wait resolved where the caller gave nothing. Call
+// fillLocked names what the wait resolved where the caller gave nothing. Call
 // with s.mu held (it reads the window's session).
-func (wh *waitWhere) fill(w *Window) {
+func (wh *waitWhere) fillLocked(w *Window) {
 	if w == nil {
 		return
 	}
@@ -33,10 +34,10 @@ func (wh *waitWhere) fill(w *Window) {
 func (wh waitWhere) flags(window bool) string {
 	var b strings.Builder
 	if wh.session != "" {
-		b.WriteString(" -s " + shellQuote("sh", wh.session))
+		b.WriteString(" -s " + shquote.Word("sh", wh.session))
 	}
 	if window && wh.window != "" {
-		b.WriteString(" -w " + shellQuote("sh", wh.window))
+		b.WriteString(" -w " + shquote.Word("sh", wh.window))
 	}
 	return b.String()
 }

@@ -210,7 +210,7 @@ func (s *Server) makeWorktrees(cn *conn, pl *wtPlan) *proto.Error {
 	tag := &fanTag{group: pl.group, repo: r.Root, launchedBy: pl.launchedBy}
 	for _, a := range pl.attempts {
 		s.mu.Lock()
-		ss, err := s.newSession(a.session)
+		ss, err := s.newSessionLocked(a.session)
 		if err == nil {
 			t := *tag
 			t.worktree = a.dir

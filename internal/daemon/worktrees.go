@@ -310,11 +310,11 @@ func normGroup(g string) string {
 	return worktree.FanPrefix + g
 }
 
-// fanGroupRule: a pane without admin reads its fan group and the sessions
+// fanGroupRuleLocked: a pane without admin reads its fan group and the sessions
 // a fan from it started (fanReach); writing there (typing, notes, the
 // queue, starting agents) needs the fan grant as well. Called with s.mu
 // held, after reaches.
-func fanGroupRule(verb string, a access, c caller, ss *Session) *proto.Error {
+func fanGroupRuleLocked(verb string, a access, c caller, ss *Session) *proto.Error {
 	if !c.inside || c.link || c.own || c.pane == nil || ss == nil || c.pane.session == ss || c.grants.Has(grant.Admin) {
 		return nil
 	}

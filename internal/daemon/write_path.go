@@ -13,7 +13,7 @@ import (
 // typeAs: send-text and send-keys, respond and held approvals, ask-agent
 // and start-agent's first prompt (typePrompt), the reply queue, resume,
 // and the herdr adapter (through those verbs). Right before the bytes are
-// queued it checks the typing rules again (gate.go's typingRule, with the
+// queued it checks the typing rules again (gate.go's typingRuleLocked, with the
 // arbiter's word on the target's state now, since a prompt can appear
 // between the call's check and the write) and, for a pane, its grants as
 // they are now. What the terminal itself answers (a reply to a query the
@@ -61,7 +61,7 @@ func (s *Server) mayTypeNow(verb string, a access, by caller, w *Window) *proto.
 	atPrompt := s.tracker.Arbiter().Get(w.ID).State == agentstate.NeedsInput
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	by, alive := s.refresh(by)
+	by, alive := s.refreshLocked(by)
 	if !alive {
 		return proto.Errorf(proto.CodeForbidden, "%s: the pane that asked for this typing has closed, so nothing was typed", verb)
 	}
@@ -71,7 +71,7 @@ func (s *Server) mayTypeNow(verb string, a access, by caller, w *Window) *proto.
 	if miss := by.grants.Missing(a.grants()); by.inside && miss != 0 {
 		return grantRefusal(verb, a, miss, by)
 	}
-	return s.typingRule(verb, a, by, w, atPrompt)
+	return s.typingRuleLocked(verb, a, by, w, atPrompt)
 }
 
 // typeAs is the write path: the check, then b queued on the pane's input.

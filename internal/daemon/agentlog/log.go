@@ -1,4 +1,4 @@
-package daemon
+package agentlog
 
 import (
 	"fmt"
@@ -11,30 +11,22 @@ import (
 	"github.com/tuios/tuios/vt"
 )
 
-// The agent log (spec/coordination.md §12): per pane, a ring of the newest
-// 256 things its agent did, in memory only. The ring is made by the first
-// activity report from the pane's hooks (report-agent-activity); from then
-// on the pane's shell commands (OSC 133 C/D marks) and the state changes
-// that matter are added too, so a pane nobody integrated costs nothing.
-// It dies with the window (drop), the session and the daemon.
-//
-// A turn is counted once: a harness whose hooks say turn_end owns its
-// turns; for one that does not, working → done is the turn's end.
-//
-// Locking: l.mu guards every ring and is taken alone; mark runs under the
+// Locking: l.mu guards every ring and is taken alone; Mark runs under the
 // pane's lock (the screen event hook) and so must take nothing else.
 
 const (
-	agentLogCap     = 256 // entries kept per pane
-	agentLogDefault = 64  // entries read when limit is not given
-	logTextMax      = 160 // bytes of a one-line string
-	logPathMax      = 256 // bytes of a file path
-	logToolMax      = 64  // bytes of a tool name
-	recapFilesMax   = 20  // files listed by a recap
+	agentLogCap = 256 // entries kept per pane
+	// DefaultLimit is how many entries a read returns when the caller
+	// gives no limit.
+	DefaultLimit  = 64
+	logTextMax    = 160 // bytes of a one-line string
+	logPathMax    = 256 // bytes of a file path
+	logToolMax    = 64  // bytes of a tool name
+	recapFilesMax = 20  // files listed by a recap
 )
 
-// logEntry is one entry as agent-activity returns it.
-type logEntry struct {
+// Entry is one entry as agent-activity returns it.
+type Entry struct {
 	Seq    uint64   `json:"seq"`
 	At     int64    `json:"at"` // unix ns
 	Kind   string   `json:"kind"`
@@ -48,7 +40,7 @@ type logEntry struct {
 
 // paneLog is one pane's ring and what is needed to fill it.
 type paneLog struct {
-	ring  [agentLogCap]logEntry
+	ring  [agentLogCap]Entry
 	head  int // index of the oldest entry
 	n     int
 	seq   uint64
@@ -63,7 +55,7 @@ type paneLog struct {
 	subStarts map[string]int64
 }
 
-func (pl *paneLog) add(e logEntry) {
+func (pl *paneLog) add(e Entry) {
 	pl.seq++
 	e.Seq = pl.seq
 	i := (pl.head + pl.n) % agentLogCap
@@ -76,26 +68,28 @@ func (pl *paneLog) add(e logEntry) {
 }
 
 // entries copies the ring, oldest first.
-func (pl *paneLog) entries() []logEntry {
-	out := make([]logEntry, pl.n)
+func (pl *paneLog) entries() []Entry {
+	out := make([]Entry, pl.n)
 	for i := range pl.n {
 		out[i] = pl.ring[(pl.head+i)%agentLogCap]
 	}
 	return out
 }
 
-type agentLogs struct {
+// Log is every pane's ring.
+type Log struct {
 	clock agentstate.Clock
 	mu    sync.Mutex
 	panes map[string]*paneLog
 }
 
-func newAgentLogs(clock agentstate.Clock) *agentLogs {
-	return &agentLogs{clock: clock, panes: map[string]*paneLog{}}
+// NewLog makes an empty log on clock (New makes the feature around it).
+func NewLog(clock agentstate.Clock) *Log {
+	return &Log{clock: clock, panes: map[string]*paneLog{}}
 }
 
-// logActivity is one activity report from a pane's hooks.
-type logActivity struct {
+// Activity is one activity report from a pane's hooks.
+type Activity struct {
 	Kind   string // prompt, tool, tool_done, tool_failed, turn_end, session_start, subagent_start, subagent_stop
 	Tool   string // "Bash: go test ./..." or just the tool's name
 	Text   string
@@ -120,9 +114,10 @@ func toolIn(list []string, tool string) bool {
 	return false
 }
 
-// activity records a hook's report; the first one makes the pane's ring.
-func (l *agentLogs) activity(pane string, a logActivity) uint64 {
-	e := logEntry{At: l.clock.Now().UnixNano(), Kind: a.Kind}
+// Activity records a hook's report; the first one makes the pane's ring.
+// It returns the entry's seq.
+func (l *Log) Activity(pane string, a Activity) uint64 {
+	e := Entry{At: l.clock.Now().UnixNano(), Kind: a.Kind}
 	switch a.Kind {
 	case "prompt", "turn_end":
 		e.Text = logLine(firstLine(a.Text), logTextMax)
@@ -165,8 +160,8 @@ func (l *agentLogs) activity(pane string, a logActivity) uint64 {
 	return pl.seq
 }
 
-// state records a state change of a pane that has a ring.
-func (l *agentLogs) state(pane string, to agentstate.State, message string) {
+// State records a state change of a pane that has a ring.
+func (l *Log) State(pane string, to agentstate.State, message string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	pl := l.panes[pane]
@@ -179,16 +174,16 @@ func (l *agentLogs) state(pane string, to agentstate.State, message string) {
 	switch to {
 	case agentstate.Done:
 		if from == agentstate.Working.String() && !pl.hookTurns {
-			pl.add(logEntry{At: now, Kind: "turn_end", Text: logLine(firstLine(message), logTextMax)})
+			pl.add(Entry{At: now, Kind: "turn_end", Text: logLine(firstLine(message), logTextMax)})
 		}
 	case agentstate.NeedsInput, agentstate.Errored, agentstate.None:
-		pl.add(logEntry{At: now, Kind: "state", Text: to.String()})
+		pl.add(Entry{At: now, Kind: "state", Text: to.String()})
 	}
 }
 
-// mark records the pane's shell commands (OSC 133). Called under the
+// Mark records the pane's shell commands (OSC 133). Called under the
 // pane's lock: it takes only l.mu.
-func (l *agentLogs) mark(pane string, m vt.PromptMark) {
+func (l *Log) Mark(pane string, m vt.PromptMark) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	pl := l.panes[pane]
@@ -202,7 +197,7 @@ func (l *agentLogs) mark(pane string, m vt.PromptMark) {
 		if !pl.running {
 			return // an empty line, or a prompt redrawn: no command ran
 		}
-		e := logEntry{At: l.clock.Now().UnixNano(), Kind: "command", Target: logLine(pl.cmdline, logTextMax)}
+		e := Entry{At: l.clock.Now().UnixNano(), Kind: "command", Target: logLine(pl.cmdline, logTextMax)}
 		if m.HasExit {
 			code := m.Exit
 			e.Exit = &code
@@ -214,22 +209,22 @@ func (l *agentLogs) mark(pane string, m vt.PromptMark) {
 	}
 }
 
-// drop forgets a closed pane's ring.
-func (l *agentLogs) drop(pane string) {
+// Drop forgets a closed pane's ring.
+func (l *Log) Drop(pane string) {
 	l.mu.Lock()
 	delete(l.panes, pane)
 	l.mu.Unlock()
 }
 
-// read returns the newest limit entries after since (unix ns) and
+// Read returns the newest limit entries after since (unix ns) and
 // sinceSeq, oldest first, and the ring's last seq; all of them (for a
 // recap) when limit is 0.
-func (l *agentLogs) read(pane string, since int64, sinceSeq uint64, limit int) (uint64, []logEntry) {
+func (l *Log) Read(pane string, since int64, sinceSeq uint64, limit int) (uint64, []Entry) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	pl := l.panes[pane]
 	if pl == nil {
-		return 0, []logEntry{}
+		return 0, []Entry{}
 	}
 	all := pl.entries()
 	out := all[:0:0]
@@ -252,8 +247,8 @@ type recapTests struct {
 	label   string // the pattern it matched, for the one-liner
 }
 
-// agentRecap sums up entries (§12 recap).
-type agentRecap struct {
+// Recap sums up a pane's entries since a time.
+type Recap struct {
 	Since      int64       `json:"since"`
 	Turns      int         `json:"turns"`
 	Files      []string    `json:"files"`
@@ -270,9 +265,10 @@ type agentRecap struct {
 // [agents.recap] test_patterns is not set.
 var defaultTestPatterns = [...]string{"go test", "npm test", "npm run test", "pnpm test", "yarn test", "pytest", "cargo test", "make test", "bun test", "vitest", "jest"}
 
-// makeRecap sums up entries for a pane named name, since `since`, now.
-func makeRecap(entries []logEntry, since, now time.Time, name, state string, patterns []string) agentRecap {
-	r := agentRecap{Since: since.UnixNano(), Files: []string{}, State: state}
+// MakeRecap sums up entries for a pane named name, since `since`, now;
+// patterns are the commands that count as test runs (nil: the defaults).
+func MakeRecap(entries []Entry, since, now time.Time, name, state string, patterns []string) Recap {
+	r := Recap{Since: since.UnixNano(), Files: []string{}, State: state}
 	seen := map[string]bool{}
 	pending := map[string]int{} // shell tool calls started and not yet ended, by target
 	var testsAt = -1
@@ -350,7 +346,7 @@ func testPattern(cmdline string, patterns []string) string {
 
 // recapLine is the one-liner: "api while you were away (42m): 3 turns, 6
 // files, 11 commands, go test passed, at prompt".
-func recapLine(r agentRecap, name string, away time.Duration) string {
+func recapLine(r Recap, name string, away time.Duration) string {
 	parts := []string{plural(r.Turns, "turn"), plural(r.FilesTotal, "file"), plural(r.Commands, "command")}
 	if t := r.Tests; t != nil {
 		switch {
@@ -433,3 +429,10 @@ func logLine(s string, max int) string {
 }
 
 func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
+
+// Len is how many panes have a ring.
+func (l *Log) Len() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.panes)
+}

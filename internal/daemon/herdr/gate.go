@@ -1,6 +1,10 @@
-package daemon
+package herdr
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/tuios/tuios/internal/daemon/core"
+)
 
 // herdrVerb is the tuios verb whose work a herdr method does, so the
 // method is admitted by that verb's declaration in the verb table: one
@@ -61,22 +65,13 @@ func herdrVerb(m string) string {
 	return "hello"
 }
 
-// admit admits one herdr call as its verb (gate.go), on a connection that
-// stands for the caller: placed by the kernel's word on its pid, as the
-// herdr socket placed it.
-func (h *herdrSock) admit(call *herdrCall, m string) *herdrErr {
-	verb := herdrVerb(m)
-	v := h.s.verbs[verb]
-	if v == nil {
-		return herdrErrorf("forbidden", m+" is not served")
-	}
-	cn := &conn{s: h.s, c: call.c, peer: call.peer, placed: true, placedID: call.place(), ctx: call.ctx, closed: call.ctx.Done(), verbName: verb}
-	if err := h.s.admit(cn, verb, v.acc); err != nil {
+// admit admits one herdr call as its verb (the daemon's dispatch rule),
+// as the caller the herdr socket placed by the kernel's word on its pid.
+func (h *Sock) admit(call *herdrCall, m string) *Err {
+	gc, err := h.core.Admit(call.ctx, core.Peer{PID: call.peer, Placement: core.Placement{Pane: call.place()}, Conn: call.c}, herdrVerb(m))
+	if err != nil {
 		return herdrFromProto(err)
 	}
-	if !cn.callKnown { // a verb for anyone: its targets still pass the check
-		cn.call, cn.callKnown = h.s.callerOf(cn), true
-	}
-	call.gc = cn
+	call.gc = gc
 	return nil
 }

@@ -1,4 +1,4 @@
-package daemon
+package agentlog
 
 // agent-transcript: the conversation of the agent in a pane, read from the
 // Claude Code transcript the pane is joined to (detect's join: a hook's
@@ -19,6 +19,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -28,6 +29,7 @@ import (
 
 	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/detect/transcript"
+	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/review"
 )
@@ -43,9 +45,8 @@ const (
 	// so it stays far below the protocol's 16 MiB line.
 	transcriptTextMax   = 8 << 10
 	transcriptReplyText = 4 << 20
-	codeNoTranscript    = "no_transcript"
-	codeTranscriptPath  = "transcript_refused"
-	evTranscript        = "transcript"
+	CodeNoTranscript    = "no_transcript"
+	CodeTranscriptPath  = "transcript_refused"
 )
 
 type agentTranscriptParams struct {
@@ -56,31 +57,31 @@ type agentTranscriptParams struct {
 	After      int    `json:"after" desc:"only what the conversation gained after this cursor: the next of an earlier reply" min:"0" max:"9007199254740991"`
 }
 
-// transcriptEntry is one step of the conversation. Every string in it was
+// TranscriptEntry is one step of the conversation. Every string in it was
 // cleaned of escape sequences and likely secrets.
-type transcriptEntry struct {
+type TranscriptEntry struct {
 	Kind      string         `json:"kind"` // prompt, answer, thinking, tool_call, tool_result, edit_diff, plan, todo
 	Text      string         `json:"text"`
 	Tool      string         `json:"tool,omitempty"`        // tool_call, tool_result, edit_diff: the tool's name
 	ToolUseID string         `json:"tool_use_id,omitempty"` // pairs a tool_call with its tool_result
 	File      string         `json:"file,omitempty"`        // edit_diff: the file edited
 	Error     bool           `json:"error,omitempty"`       // tool_result: the tool failed
-	Todos     []todoEntry    `json:"todos,omitempty"`       // todo: the list as the agent set it
+	Todos     []TodoEntry    `json:"todos,omitempty"`       // todo: the list as the agent set it
 	Time      string         `json:"time,omitempty"`        // the record's timestamp (RFC 3339)
 	Cut       bool           `json:"cut,omitempty"`         // text was cut to 8 KiB
 	raw       map[string]any // tool_call input, for the summary; never sent
 }
 
-type todoEntry struct {
+type TodoEntry struct {
 	Content string `json:"content"`
 	Status  string `json:"status"` // pending, in_progress, completed
 }
 
-type agentTranscriptResult struct {
+type TranscriptResult struct {
 	Type     string            `json:"type"` // agent_transcript
 	WindowID string            `json:"window_id"`
 	Harness  string            `json:"harness"`
-	Entries  []transcriptEntry `json:"entries"`
+	Entries  []TranscriptEntry `json:"entries"`
 	// Truncated: older entries exist that this reply leaves out (the
 	// limit, the 1000 cap, the read window or the reply's size).
 	Truncated bool `json:"truncated"`
@@ -91,42 +92,44 @@ type agentTranscriptResult struct {
 	Reset bool `json:"reset,omitempty"`
 }
 
-func (s *Server) agentTranscriptVerbs(add addFunc) {
-	p, h := handler(func(cn *conn, p *agentTranscriptParams) (any, *proto.Error) {
-		return s.agentTranscript(cn, p)
-	})
-	add("agent-transcript", personOnly&^access(capRespond)|access(capLocal), "Read the conversation of the agent in a pane (Claude Code transcripts only): prompts, answers, thinking, tool calls and results, diffs of edits, plans and todo lists, as data cleaned of escape sequences and likely secrets, at most 1000 entries. Only the person: a live human nonce (an attached client, or attach with presence); a pane is refused (not_human). The transcript's path never leaves the daemon", "agent_transcript",
-		`{"verb":"agent-transcript","params":{"session":"work","window":"api","human_nonce":"…","limit":200}}`, p, h)
+// NewTranscripts serves agent-transcript for the daemon h and keeps the
+// transcript event's watches (Sync).
+func NewTranscripts(h core.Host) *Transcripts {
+	tw := &Transcripts{h: h, watches: map[string]transcriptWatched{}}
+	params, run := core.Handle(func(c core.Call, p *agentTranscriptParams) (any, *proto.Error) { return tw.read(c, p) })
+	h.AddVerb(core.Verb{Name: "agent-transcript", Class: core.PersonLocal, Returns: "agent_transcript", Params: params, Run: run,
+		Desc:    "Read the conversation of the agent in a pane (Claude Code transcripts only): prompts, answers, thinking, tool calls and results, diffs of edits, plans and todo lists, as data cleaned of escape sequences and likely secrets, at most 1000 entries. Only the person: a live human nonce (an attached client, or attach with presence); a pane is refused (not_human). The transcript's path never leaves the daemon",
+		Example: `{"verb":"agent-transcript","params":{"session":"work","window":"api","human_nonce":"…","limit":200}}`})
+	return tw
 }
 
-func (s *Server) agentTranscript(cn *conn, p *agentTranscriptParams) (any, *proto.Error) {
-	// Never over a link, whatever it may do here (link_policy.go marks
-	// the verb local): a conversation is read by the person at this
-	// machine.
-	if cn != nil && cn.link != nil {
-		return nil, proto.Errorf(codeNotHuman, "agent-transcript is not served to another machine").
+// read is agent-transcript.
+func (tw *Transcripts) read(c core.Call, p *agentTranscriptParams) (any, *proto.Error) {
+	h := tw.h
+	// Never over a link, whatever it may do here (the verb is declared
+	// local): a conversation is read by the person at this machine.
+	if c.Remote() {
+		return nil, proto.Errorf(core.CodeNotHuman, "agent-transcript is not served to another machine").
 			WithHint(proto.Hint{Detail: "read it on the machine the agent runs on"})
 	}
-	if err := s.person(cn, "agent-transcript", p.HumanNonce); err != nil {
+	if err := h.Person(c, "agent-transcript", p.HumanNonce); err != nil {
 		return nil, err
 	}
-	_, w, name, err := s.targetNamed(cn, p.Session, p.Window)
+	w, err := h.Window(c, p.Session, p.Window)
 	if err != nil {
 		return nil, err
 	}
-	path, harness, ok := w.pane.TranscriptFile()
+	path, harness, ok := w.Pane.Tracked().TranscriptFile()
 	if !ok {
-		return nil, proto.Errorf(codeNoTranscript, "window %s has no Claude Code transcript joined", name).
+		return nil, proto.Errorf(CodeNoTranscript, "window %s has no Claude Code transcript joined", w.DisplayName).
 			WithHint(proto.Hint{Param: "window", Detail: "the agent's hook sends it (tuios integration install claude-code), or the daemon finds it once the agent wrote its first turn"})
 	}
-	if s.tscript != nil {
-		s.tscript.sync() // a client reading now may subscribe for more
-	}
+	tw.Sync() // a client reading now may subscribe for more
 	limit := p.Limit
 	if limit <= 0 || limit > transcriptEntriesMax {
 		limit = transcriptEntriesMax
 	}
-	res, perr := readConversation(s.tracker.Home(), path, int64(p.After), limit)
+	res, perr := readConversation(h.Tracker().Home(), path, int64(p.After), limit)
 	if perr != nil {
 		return nil, perr
 	}
@@ -139,7 +142,7 @@ func (s *Server) agentTranscript(cn *conn, p *agentTranscriptParams) (any, *prot
 // link in the way is resolved. The error never names the path.
 func transcriptAllowed(home, path string) (os.FileInfo, *proto.Error) {
 	refuse := func(why string) *proto.Error {
-		return proto.Errorf(codeTranscriptPath, "the transcript joined to this pane is refused: %s", why).
+		return proto.Errorf(CodeTranscriptPath, "the transcript joined to this pane is refused: %s", why).
 			WithHint(proto.Hint{Detail: "the daemon reads only a regular *.jsonl file under ~/.claude/projects; fix the transcript_path the agent's hook sends"})
 	}
 	if home == "" || !filepath.IsAbs(path) || filepath.Clean(path) != path {
@@ -171,7 +174,7 @@ func transcriptAllowed(home, path string) (os.FileInfo, *proto.Error) {
 
 // readConversation reads the conversation in path after the cursor after
 // (0: the newest entries) and keeps the newest limit entries.
-func readConversation(home, path string, after int64, limit int) (*agentTranscriptResult, *proto.Error) {
+func readConversation(home, path string, after int64, limit int) (*TranscriptResult, *proto.Error) {
 	lst, perr := transcriptAllowed(home, path)
 	if perr != nil {
 		return nil, perr
@@ -180,20 +183,20 @@ func readConversation(home, path string, after int64, limit int) (*agentTranscri
 	if err != nil {
 		var te *transcript.Error
 		if errors.As(err, &te) && te.Code() == transcript.CodeNotRegular {
-			return nil, proto.Errorf(codeTranscriptPath, "the transcript joined to this pane is refused: not a regular file")
+			return nil, proto.Errorf(CodeTranscriptPath, "the transcript joined to this pane is refused: not a regular file")
 		}
-		return nil, proto.Errorf(codeNoTranscript, "the transcript joined to this pane cannot be read").
+		return nil, proto.Errorf(CodeNoTranscript, "the transcript joined to this pane cannot be read").
 			WithHint(proto.Hint{Detail: "it may have been removed; the daemon drops the join after three missing reads"})
 	}
 	defer f.Close()
 	if !os.SameFile(lst, st) { // replaced between the check and the open
-		return nil, proto.Errorf(codeTranscriptPath, "the transcript joined to this pane changed while it was opened").
+		return nil, proto.Errorf(CodeTranscriptPath, "the transcript joined to this pane changed while it was opened").
 			WithHint(proto.Hint{Detail: "try again"})
 	}
-	res := &agentTranscriptResult{Entries: []transcriptEntry{}}
+	res := &TranscriptResult{Entries: []TranscriptEntry{}}
 	buf, start, skipped, reset, rerr := readRegion(f, st.Size(), after)
 	if rerr != nil {
-		return nil, proto.Errorf(codeNoTranscript, "the transcript joined to this pane cannot be read")
+		return nil, proto.Errorf(CodeNoTranscript, "the transcript joined to this pane cannot be read")
 	}
 	res.Reset = reset
 	entries, consumed := parseConversation(buf)
@@ -356,7 +359,7 @@ func editTool(name string) bool {
 // parseConversation turns the complete lines of buf into entries, in
 // order; consumed is the length of those lines (a half-written last line
 // is left for the next call). A line that does not decode is skipped.
-func parseConversation(buf []byte) (entries []transcriptEntry, consumed int) {
+func parseConversation(buf []byte) (entries []TranscriptEntry, consumed int) {
 	end := bytes.LastIndexByte(buf, '\n')
 	if end < 0 {
 		return nil, 0
@@ -383,7 +386,7 @@ func parseConversation(buf []byte) (entries []transcriptEntry, consumed int) {
 	return entries, end + 1
 }
 
-func userEntries(out []transcriptEntry, r *ccRecord, tools map[string]string) []transcriptEntry {
+func userEntries(out []TranscriptEntry, r *ccRecord, tools map[string]string) []TranscriptEntry {
 	var prompt []string
 	for _, b := range r.Message.Content {
 		switch b.Type {
@@ -395,7 +398,7 @@ func userEntries(out []transcriptEntry, r *ccRecord, tools map[string]string) []
 			prompt = append(prompt, "[image]")
 		case "tool_result":
 			name := tools[b.ToolUseID]
-			out = append(out, transcriptEntry{Kind: "tool_result", Text: contentText(b.Content), Tool: name, ToolUseID: b.ToolUseID, Error: b.IsError, Time: r.Timestamp})
+			out = append(out, TranscriptEntry{Kind: "tool_result", Text: contentText(b.Content), Tool: name, ToolUseID: b.ToolUseID, Error: b.IsError, Time: r.Timestamp})
 			if editTool(name) && !b.IsError {
 				if d, ok := editDiff(r.ToolUseResult); ok {
 					d.Tool, d.ToolUseID, d.Time = name, b.ToolUseID, r.Timestamp
@@ -405,21 +408,21 @@ func userEntries(out []transcriptEntry, r *ccRecord, tools map[string]string) []
 		}
 	}
 	if len(prompt) > 0 {
-		out = append(out, transcriptEntry{Kind: "prompt", Text: strings.Join(prompt, "\n"), Time: r.Timestamp})
+		out = append(out, TranscriptEntry{Kind: "prompt", Text: strings.Join(prompt, "\n"), Time: r.Timestamp})
 	}
 	return out
 }
 
-func assistantEntries(out []transcriptEntry, r *ccRecord, tools map[string]string) []transcriptEntry {
+func assistantEntries(out []TranscriptEntry, r *ccRecord, tools map[string]string) []TranscriptEntry {
 	for _, b := range r.Message.Content {
 		switch b.Type {
 		case "text":
 			if strings.TrimSpace(b.Text) != "" {
-				out = append(out, transcriptEntry{Kind: "answer", Text: b.Text, Time: r.Timestamp})
+				out = append(out, TranscriptEntry{Kind: "answer", Text: b.Text, Time: r.Timestamp})
 			}
 		case "thinking":
 			if strings.TrimSpace(b.Thinking) != "" { // newer models keep only a signature
-				out = append(out, transcriptEntry{Kind: "thinking", Text: b.Thinking, Time: r.Timestamp})
+				out = append(out, TranscriptEntry{Kind: "thinking", Text: b.Thinking, Time: r.Timestamp})
 			}
 		case "tool_use":
 			if b.ID != "" {
@@ -432,9 +435,9 @@ func assistantEntries(out []transcriptEntry, r *ccRecord, tools map[string]strin
 				out = append(out, todoFrom(in, r.Timestamp))
 			case "ExitPlanMode":
 				plan, _ := in["plan"].(string)
-				out = append(out, transcriptEntry{Kind: "plan", Text: plan, Tool: b.Name, ToolUseID: b.ID, Time: r.Timestamp})
+				out = append(out, TranscriptEntry{Kind: "plan", Text: plan, Tool: b.Name, ToolUseID: b.ID, Time: r.Timestamp})
 			default:
-				out = append(out, transcriptEntry{Kind: "tool_call", Tool: b.Name, ToolUseID: b.ID, Time: r.Timestamp, raw: in})
+				out = append(out, TranscriptEntry{Kind: "tool_call", Tool: b.Name, ToolUseID: b.ID, Time: r.Timestamp, raw: in})
 			}
 		}
 	}
@@ -442,8 +445,8 @@ func assistantEntries(out []transcriptEntry, r *ccRecord, tools map[string]strin
 }
 
 // todoFrom is TodoWrite's list.
-func todoFrom(in map[string]any, ts string) transcriptEntry {
-	e := transcriptEntry{Kind: "todo", Tool: "TodoWrite", Time: ts, Todos: []todoEntry{}}
+func todoFrom(in map[string]any, ts string) TranscriptEntry {
+	e := TranscriptEntry{Kind: "todo", Tool: "TodoWrite", Time: ts, Todos: []TodoEntry{}}
 	list, _ := in["todos"].([]any)
 	var lines []string
 	for _, x := range list {
@@ -453,7 +456,7 @@ func todoFrom(in map[string]any, ts string) transcriptEntry {
 		if len(e.Todos) >= 100 {
 			break
 		}
-		e.Todos = append(e.Todos, todoEntry{Content: c, Status: st})
+		e.Todos = append(e.Todos, TodoEntry{Content: c, Status: st})
 		mark := "[ ]"
 		switch st {
 		case "completed":
@@ -483,10 +486,10 @@ func contentText(c ccContent) string {
 
 // editDiff is the unified diff of an edit's structured patch, or the
 // whole content of a file Write created.
-func editDiff(raw json.RawMessage) (transcriptEntry, bool) {
+func editDiff(raw json.RawMessage) (TranscriptEntry, bool) {
 	var tr ccToolResult
 	if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &tr) != nil {
-		return transcriptEntry{}, false
+		return TranscriptEntry{}, false
 	}
 	var b strings.Builder
 	for _, h := range tr.StructuredPatch {
@@ -494,7 +497,7 @@ func editDiff(raw json.RawMessage) (transcriptEntry, bool) {
 			break
 		}
 		b.WriteString("@@ -")
-		b.WriteString(itoa(h.OldStart) + "," + itoa(h.OldLines) + " +" + itoa(h.NewStart) + "," + itoa(h.NewLines) + " @@\n")
+		b.WriteString(strconv.Itoa(h.OldStart) + "," + strconv.Itoa(h.OldLines) + " +" + strconv.Itoa(h.NewStart) + "," + strconv.Itoa(h.NewLines) + " @@\n")
 		for _, l := range h.Lines {
 			b.WriteString(l)
 			b.WriteByte('\n')
@@ -509,9 +512,9 @@ func editDiff(raw json.RawMessage) (transcriptEntry, bool) {
 		}
 	}
 	if b.Len() == 0 {
-		return transcriptEntry{}, false
+		return TranscriptEntry{}, false
 	}
-	return transcriptEntry{Kind: "edit_diff", Text: strings.TrimSuffix(b.String(), "\n"), File: tr.FilePath}, true
+	return TranscriptEntry{Kind: "edit_diff", Text: strings.TrimSuffix(b.String(), "\n"), File: tr.FilePath}, true
 }
 
 // summaryKeys are the input fields that say what a tool call does, in the
@@ -519,7 +522,7 @@ func editDiff(raw json.RawMessage) (transcriptEntry, bool) {
 var summaryKeys = [...]string{"command", "file_path", "notebook_path", "path", "pattern", "url", "query", "description", "prompt", "skill"}
 
 // finish builds a tool call's one-line summary and cleans every string.
-func finish(e *transcriptEntry) {
+func finish(e *TranscriptEntry) {
 	if e.Kind == "tool_call" {
 		e.Text = toolSummary(e.raw)
 		e.raw = nil
@@ -584,7 +587,7 @@ func cleanTranscriptText(s string, max int) (string, bool) {
 
 // ---- the transcript event ----
 
-// transcriptWatch publishes a transcript event when a pane's transcript
+// Transcripts publishes a transcript event when a pane's transcript
 // grows, for subscribers that asked for the type by name. It watches
 // only while one such subscriber exists, through the process's one
 // transcript.Watcher (a directory watch, debounced), and follows the
@@ -592,8 +595,8 @@ func cleanTranscriptText(s string, max int) (string, bool) {
 // agent-state change (a join comes with states), on a read. After the
 // last such subscriber leaves, the watches go at the next sync; until
 // then an event reaches no one.
-type transcriptWatch struct {
-	s       *Server
+type Transcripts struct {
+	h       core.Host
 	mu      sync.Mutex
 	watches map[string]transcriptWatched // window id → its watch
 }
@@ -603,34 +606,27 @@ type transcriptWatched struct {
 	cancel func()
 }
 
-// sync makes the watches match the panes' joins, or drops them all when
+// Sync makes the watches match the panes' joins, or drops them all when
 // no subscriber wants the event.
-func (tw *transcriptWatch) sync() {
+func (tw *Transcripts) Sync() {
 	if tw == nil {
 		return
 	}
-	s := tw.s
-	wanted := s.hub.wantsType(evTranscript)
-	type pane struct {
-		w       *Window
-		session string
-	}
-	var panes []pane
-	if wanted {
-		s.mu.Lock()
-		for _, w := range s.windows {
-			panes = append(panes, pane{w, w.session.Name})
+	h := tw.h
+	var panes []core.WindowView
+	if h.Listening(core.EvTranscript) {
+		for _, ss := range h.View(nil).Sessions {
+			panes = append(panes, ss.Windows...)
 		}
-		s.mu.Unlock()
 	}
 	want := map[string]string{}
 	for _, p := range panes {
-		if path, _, ok := p.w.pane.TranscriptFile(); ok {
-			want[p.w.ID] = path
+		if path, _, ok := p.Pane.Tracked().TranscriptFile(); ok {
+			want[p.ID] = path
 		}
 	}
 	var cancels []func()
-	var add []pane
+	var add []core.WindowView
 	tw.mu.Lock()
 	for id, x := range tw.watches {
 		if want[id] != x.path {
@@ -639,10 +635,10 @@ func (tw *transcriptWatch) sync() {
 		}
 	}
 	for _, p := range panes {
-		if path, ok := want[p.w.ID]; ok {
-			if _, has := tw.watches[p.w.ID]; !has {
+		if path, ok := want[p.ID]; ok {
+			if _, has := tw.watches[p.ID]; !has {
 				add = append(add, p)
-				tw.watches[p.w.ID] = transcriptWatched{path: path, cancel: func() {}}
+				tw.watches[p.ID] = transcriptWatched{path: path, cancel: func() {}}
 			}
 		}
 	}
@@ -650,14 +646,14 @@ func (tw *transcriptWatch) sync() {
 	for _, c := range cancels {
 		c()
 	}
-	wt := s.opt.Tracker.Watcher
+	wt := h.Options().Watcher
 	for _, p := range add {
-		path := want[p.w.ID]
-		id, session := p.w.ID, p.session
+		path := want[p.ID]
+		id, session := p.ID, p.Session
 		var cancel func()
 		if wt != nil {
 			cancel, _ = wt.Watch(path, func() {
-				s.hub.publish(event{Type: evTranscript, Session: session, Window: id})
+				h.Publish(core.Event{Type: core.EvTranscript, Session: session, Window: id})
 			})
 		}
 		if cancel == nil {
@@ -674,16 +670,4 @@ func (tw *transcriptWatch) sync() {
 			cancel()
 		}
 	}
-}
-
-// wantsType reports whether a subscriber asked for typ by name.
-func (h *hub) wantsType(typ string) bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	for sub := range h.subs {
-		if sub.types[typ] {
-			return true
-		}
-	}
-	return false
 }

@@ -1,4 +1,4 @@
-package daemon
+package herdr
 
 import (
 	"encoding/json"
@@ -7,32 +7,37 @@ import (
 	"strings"
 
 	"github.com/tuios/tuios/agentstate"
+	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/vt"
 )
 
-// herdr's API over tuios's own tables (coordination spec §18.5): a herdr
+// herdr's API over tuios's own tables (herdr's socket API): a herdr
 // workspace is a tuios session ("w" + 12 hex of its id), a tab is one of
 // its numbered workspaces ("<ws>:t<n>"), a pane a window ("<ws>:p" + 12
 // hex of its id). Reads and waits are answered here; mutating methods go
 // through the verbs tuios already has; what tuios has no counterpart for
 // answers unsupported.
 
-// herdrHex is the first 12 hex digits of a tuios id.
-func herdrHex(id string) string {
+// Hex is the first 12 hex digits of a tuios id: what herdr's ids carry.
+func Hex(id string) string {
 	h := strings.ReplaceAll(id, "-", "")
 	return h[:min(12, len(h))]
 }
 
-func herdrWorkspaceID(ss *Session) string       { return "w" + herdrHex(ss.ID) }
-func herdrPaneID(ss *Session, w *Window) string { return herdrWorkspaceID(ss) + ":p" + herdrHex(w.ID) }
-func herdrTabID(ss *Session, n int) string      { return herdrWorkspaceID(ss) + ":t" + strconv.Itoa(n) }
+func herdrWorkspaceID(sessionID string) string { return "w" + Hex(sessionID) }
+func herdrPaneID(sessionID, windowID string) string {
+	return herdrWorkspaceID(sessionID) + ":p" + Hex(windowID)
+}
+func herdrTabID(sessionID string, n int) string {
+	return herdrWorkspaceID(sessionID) + ":t" + strconv.Itoa(n)
+}
 
-// herdrNamesWindow says whether a pane id names w: herdr's form (the part
-// after ":p" is the window's 12-hex prefix), the raw window id, or at
-// least 8 leading hex digits of it.
-func herdrNamesWindow(paneID string, w *Window) bool {
-	if paneID == w.ID {
+// herdrNamesWindow says whether a pane id names window id: herdr's form
+// (the part after ":p" is the window's 12-hex prefix), the raw window
+// id, or at least 8 leading hex digits of it.
+func herdrNamesWindow(paneID, id string) bool {
+	if paneID == id {
 		return true
 	}
 	part := paneID
@@ -40,19 +45,19 @@ func herdrNamesWindow(paneID string, w *Window) bool {
 		part = after
 	}
 	part = strings.ReplaceAll(strings.ToLower(part), "-", "")
-	full := strings.ReplaceAll(w.ID, "-", "")
+	full := strings.ReplaceAll(id, "-", "")
 	return len(part) >= 8 && strings.HasPrefix(full, part)
 }
 
 // herdrSession finds the session a herdr workspace id names. A session
-// the caller does not reach is as missing (gate.go's target check; cn
-// nil: the daemon's own lookup).
-func (s *Server) herdrSession(cn *conn, ws string) *Session {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, ss := range s.sessions {
-		if herdrWorkspaceID(ss) == ws {
-			if s.gateTarget(cn, ss, nil) != nil {
+// the caller does not reach is as missing (the target check; gc nil:
+// the daemon's own lookup).
+func (h *Sock) herdrSession(gc core.Call, ws string) *core.SessionView {
+	v := h.core.View(nil)
+	for i := range v.Sessions {
+		ss := &v.Sessions[i]
+		if herdrWorkspaceID(ss.ID) == ws {
+			if gc != nil && h.core.Target(gc, ss.Name, "") != nil {
 				return nil
 			}
 			return ss
@@ -61,38 +66,60 @@ func (s *Server) herdrSession(cn *conn, ws string) *Session {
 	return nil
 }
 
+// pane is a window a method names: as the view had it, its session's id,
+// and a live handle on it.
+type pane struct {
+	core.WindowView
+	sessionID string
+	// sv is its session in the same view.
+	sv *core.SessionView
+}
+
+// herdrID is the window's herdr pane id.
+func (w *pane) herdrID() string { return herdrPaneID(w.sessionID, w.ID) }
+
 // herdrWindow finds the window a pane id names, in any session (a pane id
 // still finds a window moved to another session), through the target
-// check (gate.go) for cn's method.
-func (s *Server) herdrWindow(cn *conn, paneID string) (*Window, *herdrErr) {
-	w, herr := s.herdrFind(paneID)
+// check for gc's method.
+func (h *Sock) herdrWindow(gc core.Call, paneID string) (*pane, *Err) {
+	w, herr := h.herdrFind(paneID)
 	if herr != nil {
 		return nil, herr
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.gateTarget(cn, w.session, w); err != nil {
+	if err := h.core.Target(gc, "", w.ID); err != nil {
 		return nil, herdrFromProto(err)
 	}
 	return w, nil
 }
 
-func (s *Server) herdrFind(paneID string) (*Window, *herdrErr) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var found *Window
-	for _, w := range s.windows {
-		if herdrNamesWindow(paneID, w) {
-			if found != nil {
-				return nil, herdrErrorf("pane_not_found", "pane id "+clipText(paneID, 64)+" names more than one pane; give more of it")
+func (h *Sock) herdrFind(paneID string) (*pane, *Err) {
+	var found *pane
+	v := h.core.View(nil)
+	for i := range v.Sessions {
+		ss := &v.Sessions[i]
+		for _, w := range ss.Windows {
+			if herdrNamesWindow(paneID, w.ID) {
+				if found != nil {
+					return nil, errorf("pane_not_found", "pane id "+core.Clip(paneID, 64)+" names more than one pane; give more of it")
+				}
+				found = &pane{WindowView: w, sessionID: ss.ID, sv: ss}
 			}
-			found = w
 		}
 	}
 	if found == nil {
-		return nil, herdrErrorf("pane_not_found", "no pane "+clipText(paneID, 64))
+		return nil, errorf("pane_not_found", "no pane "+core.Clip(paneID, 64))
 	}
 	return found, nil
+}
+
+// paneByID is the window id (a full id) as the core has it now, or nil;
+// its session (sv) is not filled in.
+func (h *Sock) paneByID(id string) *pane {
+	w, ok := h.core.Find(id)
+	if !ok {
+		return nil
+	}
+	return &pane{WindowView: w, sessionID: w.SessionID}
 }
 
 // herdrStatus is herdr's agent_status for a tuios state.
@@ -176,100 +203,73 @@ type herdrWorkspaceInfo struct {
 	AgentStatus string `json:"agent_status"`
 }
 
-// herdrView is the whole of herdr's model, copied under s.mu and then
-// filled from the arbiter without it.
+// herdrView is the whole of herdr's model: the core's view, then filled
+// from the arbiter and each pane without any lock of the core's.
 type herdrView struct {
 	workspaces []herdrWorkspaceInfo
 	tabs       []herdrTabInfo
 	panes      []herdrPaneInfo
 }
 
-// herdrView is herdr's model of the sessions cn's caller reaches.
-func (s *Server) herdrView(cn *conn) herdrView {
-	type seat struct {
-		ss      *Session
-		w       *Window
-		info    herdrPaneInfo
-		ws      int
-		focused bool
-	}
-	type tabSeat struct {
-		ss      *Session
-		n       int
-		name    string
-		showing bool
-	}
-	var seats []seat
-	var tabs []tabSeat
-	var wss []*Session
-	s.mu.Lock()
-	var recent *Session
-	for _, ss := range s.sessionsSorted() {
-		if cn != nil && cn.callKnown && !cn.call.reaches(ss) {
-			continue
-		}
-		if recent == nil || ss.active.After(recent.active) {
+// herdrView is herdr's model of the sessions gc's caller reaches.
+func (h *Sock) herdrView(gc core.Call) herdrView {
+	view := h.core.View(gc)
+	arb := h.core.Tracker().Arbiter()
+	var recent *core.SessionView
+	for i := range view.Sessions {
+		if ss := &view.Sessions[i]; recent == nil || ss.Active.After(recent.Active) {
 			recent = ss
 		}
-		wss = append(wss, ss)
-		used := map[int]bool{}
-		for _, w := range ss.windows {
-			used[w.workspace] = true
-			seats = append(seats, seat{ss: ss, w: w, ws: w.workspace, focused: ss.focused == w, info: herdrPaneInfo{
-				PaneID: herdrPaneID(ss, w), TabID: herdrTabID(ss, w.workspace), WorkspaceID: herdrWorkspaceID(ss),
-				Label: w.DisplayName(), Title: w.Title(), Cwd: w.dirNow(),
-			}})
-		}
-		for n := 1; n <= Workspaces; n++ {
-			// A slot is a tab when it holds a window, has a name, or shows.
-			if used[n] || ss.wsNames[n] != "" || ss.workspace == n {
-				tabs = append(tabs, tabSeat{ss: ss, n: n, name: ss.wsNames[n], showing: ss.workspace == n})
-			}
-		}
 	}
-	s.mu.Unlock()
 	var v herdrView
 	byTab := map[string][]string{}
 	byWS := map[string][]string{}
-	for _, st := range seats {
-		snap := s.tracker.Arbiter().Get(st.w.ID)
-		in := st.info
-		in.Focused = st.focused
-		in.AgentStatus = herdrStatus(snap.State)
-		in.Agent = herdrAgentName(snap.Harness)
-		in.Message = snap.Message
-		if snap.SessionID != "" {
-			in.AgentSession = map[string]string{"kind": "id", "id": snap.SessionID}
-		}
-		in.Tokens = snap.Meta
-		if t := snap.Meta["title"]; t != "" {
-			in.Title = t
-		}
-		st.w.mu.Lock()
-		in.Revision, in.Exited = st.w.outBytes, st.w.exited
-		st.w.mu.Unlock()
-		v.panes = append(v.panes, in)
-		byTab[in.TabID] = append(byTab[in.TabID], in.AgentStatus)
-		byWS[in.WorkspaceID] = append(byWS[in.WorkspaceID], in.AgentStatus)
-	}
 	tabCount := map[string]int{}
-	for _, t := range tabs {
-		id := herdrTabID(t.ss, t.n)
-		label := t.name
-		if label == "" {
-			label = strconv.Itoa(t.n)
+	for i := range view.Sessions {
+		ss := &view.Sessions[i]
+		used := map[int]bool{}
+		for _, w := range ss.Windows {
+			used[w.Workspace] = true
+			snap := arb.Get(w.ID)
+			in := herdrPaneInfo{PaneID: herdrPaneID(ss.ID, w.ID), TabID: herdrTabID(ss.ID, w.Workspace), WorkspaceID: herdrWorkspaceID(ss.ID),
+				Label: w.DisplayName, Title: w.Title, Cwd: w.Dir, Focused: ss.Focused == w.ID}
+			in.AgentStatus = herdrStatus(snap.State)
+			in.Agent = herdrAgentName(snap.Harness)
+			in.Message = snap.Message
+			if snap.SessionID != "" {
+				in.AgentSession = map[string]string{"kind": "id", "id": snap.SessionID}
+			}
+			in.Tokens = snap.Meta
+			if t := snap.Meta["title"]; t != "" {
+				in.Title = t
+			}
+			in.Revision, in.Exited = w.Pane.Revision()
+			v.panes = append(v.panes, in)
+			byTab[in.TabID] = append(byTab[in.TabID], in.AgentStatus)
+			byWS[in.WorkspaceID] = append(byWS[in.WorkspaceID], in.AgentStatus)
 		}
-		v.tabs = append(v.tabs, herdrTabInfo{TabID: id, WorkspaceID: herdrWorkspaceID(t.ss), Number: t.n, Label: label,
-			Focused: t.showing, Panes: len(byTab[id]), AgentStatus: herdrRollup(byTab[id])})
-		tabCount[herdrWorkspaceID(t.ss)]++
+		for n := 1; n <= core.Workspaces; n++ {
+			// A slot is a tab when it holds a window, has a name, or shows.
+			if !used[n] && ss.WorkspaceNames[n] == "" && ss.Workspace != n {
+				continue
+			}
+			id := herdrTabID(ss.ID, n)
+			label := ss.WorkspaceNames[n]
+			if label == "" {
+				label = strconv.Itoa(n)
+			}
+			v.tabs = append(v.tabs, herdrTabInfo{TabID: id, WorkspaceID: herdrWorkspaceID(ss.ID), Number: n, Label: label, Focused: ss.Workspace == n})
+			tabCount[herdrWorkspaceID(ss.ID)]++
+		}
 	}
-	for _, ss := range wss {
-		id := herdrWorkspaceID(ss)
-		label := ss.displayName
-		if label == "" {
-			label = ss.Name
-		}
-		v.workspaces = append(v.workspaces, herdrWorkspaceInfo{WorkspaceID: id, Label: label, Focused: ss == recent,
+	for i := range v.tabs {
+		t := &v.tabs[i]
+		t.Panes, t.AgentStatus = len(byTab[t.TabID]), herdrRollup(byTab[t.TabID])
+	}
+	for i := range view.Sessions {
+		ss := &view.Sessions[i]
+		id := herdrWorkspaceID(ss.ID)
+		v.workspaces = append(v.workspaces, herdrWorkspaceInfo{WorkspaceID: id, Label: ss.Label(), Focused: ss == recent,
 			Tabs: tabCount[id], Panes: len(byWS[id]), AgentStatus: herdrRollup(byWS[id])})
 	}
 	return v
@@ -293,12 +293,12 @@ func herdrUnsupported(m string) bool {
 }
 
 // method runs one herdr method.
-func (h *herdrSock) method(call *herdrCall, m string, p herdrParams) (any, *herdrErr) {
-	if h.s.agentsOff && (strings.HasPrefix(m, "pane.report") || m == "pane.release_agent" || strings.HasPrefix(m, "agent.")) {
-		return nil, herdrErrorf("agents_disabled", "[agents] enabled = false: this daemon tracks no agents")
+func (h *Sock) method(call *herdrCall, m string, p herdrParams) (any, *Err) {
+	if h.core.Options().AgentsOff && (strings.HasPrefix(m, "pane.report") || m == "pane.release_agent" || strings.HasPrefix(m, "agent.")) {
+		return nil, errorf("agents_disabled", "[agents] enabled = false: this daemon tracks no agents")
 	}
 	// Every method is admitted as the tuios verb it does the work of,
-	// by that verb's declaration (access.go), and its targets pass the
+	// by that verb's declaration in the core's verb table, and its targets pass the
 	// same target check (herdrWindow, herdrSession, herdrView).
 	if herr := h.admit(call, m); herr != nil {
 		return nil, herr
@@ -317,29 +317,29 @@ func (h *herdrSock) method(call *herdrCall, m string, p herdrParams) (any, *herd
 	case "notification.show":
 		return h.notificationShow(call, p)
 	case "session.snapshot":
-		v := h.s.herdrView(call.gc)
+		v := h.herdrView(call.gc)
 		return map[string]any{"type": "session_snapshot", "version": herdrVersion, "protocol": herdrProtocol, "server": "tuios",
 			"workspaces": orEmpty(v.workspaces), "tabs": orEmpty(v.tabs), "panes": orEmpty(v.panes), "splits": []any{}}, nil
 	case "workspace.list":
-		return map[string]any{"type": "workspace_list", "workspaces": orEmpty(h.s.herdrView(call.gc).workspaces)}, nil
+		return map[string]any{"type": "workspace_list", "workspaces": orEmpty(h.herdrView(call.gc).workspaces)}, nil
 	case "workspace.get":
 		id, herr := p.str("workspace_id", true)
 		if herr != nil {
 			return nil, herr
 		}
-		for _, ws := range h.s.herdrView(call.gc).workspaces {
+		for _, ws := range h.herdrView(call.gc).workspaces {
 			if ws.WorkspaceID == id {
 				return map[string]any{"type": "workspace_info", "workspace": ws}, nil
 			}
 		}
-		return nil, herdrErrorf("workspace_not_found", "no workspace "+clipText(id, 64))
+		return nil, errorf("workspace_not_found", "no workspace "+core.Clip(id, 64))
 	case "tab.list":
 		ws, herr := p.str("workspace_id", false)
 		if herr != nil {
 			return nil, herr
 		}
 		out := []herdrTabInfo{}
-		for _, t := range h.s.herdrView(call.gc).tabs {
+		for _, t := range h.herdrView(call.gc).tabs {
 			if ws == "" || t.WorkspaceID == ws {
 				out = append(out, t)
 			}
@@ -350,12 +350,12 @@ func (h *herdrSock) method(call *herdrCall, m string, p herdrParams) (any, *herd
 		if herr != nil {
 			return nil, herr
 		}
-		for _, t := range h.s.herdrView(call.gc).tabs {
+		for _, t := range h.herdrView(call.gc).tabs {
 			if t.TabID == id {
 				return map[string]any{"type": "tab_info", "tab": t}, nil
 			}
 		}
-		return nil, herdrErrorf("tab_not_found", "no tab "+clipText(id, 64))
+		return nil, errorf("tab_not_found", "no tab "+core.Clip(id, 64))
 	case "pane.list", "agent.list":
 		ws, herr := p.str("workspace_id", false)
 		if herr != nil {
@@ -366,7 +366,7 @@ func (h *herdrSock) method(call *herdrCall, m string, p herdrParams) (any, *herd
 			return nil, herr
 		}
 		out := []herdrPaneInfo{}
-		for _, pi := range h.s.herdrView(call.gc).panes {
+		for _, pi := range h.herdrView(call.gc).panes {
 			if (ws == "" || pi.WorkspaceID == ws) && (tab == "" || pi.TabID == tab) && (m == "pane.list" || pi.Agent != "" || pi.AgentStatus != "unknown") {
 				out = append(out, pi)
 			}
@@ -376,32 +376,32 @@ func (h *herdrSock) method(call *herdrCall, m string, p herdrParams) (any, *herd
 		}
 		return map[string]any{"type": "pane_list", "panes": out}, nil
 	case "pane.get", "agent.get", "pane.current":
-		var w *Window
+		var w *pane
 		if m == "pane.current" {
 			if own := call.place(); own != "" {
-				w, _ = h.s.herdrWindow(call.gc, own)
+				w, _ = h.herdrWindow(call.gc, own)
 			}
 			if w == nil {
-				return nil, herdrErrorf("pane_not_found", "the caller runs in no pane of this daemon")
+				return nil, errorf("pane_not_found", "the caller runs in no pane of this daemon")
 			}
 		} else {
 			id, herr := p.str("pane_id", true)
 			if herr != nil {
 				return nil, herr
 			}
-			if w, herr = h.s.herdrWindow(call.gc, id); herr != nil {
+			if w, herr = h.herdrWindow(call.gc, id); herr != nil {
 				return nil, herr
 			}
 		}
-		for _, pi := range h.s.herdrView(call.gc).panes {
-			if herdrNamesWindow(pi.PaneID, w) {
+		for _, pi := range h.herdrView(call.gc).panes {
+			if herdrNamesWindow(pi.PaneID, w.ID) {
 				if m == "agent.get" {
 					return map[string]any{"type": "agent_info", "agent": pi}, nil
 				}
 				return map[string]any{"type": "pane_info", "pane": pi}, nil
 			}
 		}
-		return nil, herdrErrorf("pane_not_found", "the pane closed")
+		return nil, errorf("pane_not_found", "the pane closed")
 	case "pane.layout":
 		return h.layout(p)
 	case "pane.read", "agent.read":
@@ -424,7 +424,7 @@ func (h *herdrSock) method(call *herdrCall, m string, p herdrParams) (any, *herd
 		return h.viaVerb(call, p, "focus-window", "")
 	case "workspace.create":
 		if p.has("env") {
-			return nil, herdrErrorf("unsupported", "env in a create is not supported by tuios")
+			return nil, errorf("unsupported", "env in a create is not supported by tuios")
 		}
 		label, herr := p.str("label", false)
 		if herr != nil {
@@ -434,21 +434,21 @@ func (h *herdrSock) method(call *herdrCall, m string, p herdrParams) (any, *herd
 		if herr != nil {
 			return nil, herr
 		}
-		if ss := h.s.sessionNamed(stringOf(res["session"])); ss != nil {
-			return map[string]any{"type": "workspace_created", "workspace_id": herdrWorkspaceID(ss)}, nil
+		if ss, ok := h.core.FindSession(stringOf(res["session"])); ok {
+			return map[string]any{"type": "workspace_created", "workspace_id": herdrWorkspaceID(ss.ID)}, nil
 		}
 		return map[string]any{"type": "workspace_created"}, nil
 	}
-	if herdrMutates(m) { // herdr_mutate.go: methods mapped onto tuios verbs
+	if herdrMutates(m) { // mutate.go: methods mapped onto tuios verbs
 		return h.mutate(call, m, p)
 	}
 	if strings.HasPrefix(m, "pane.graphics.") {
-		return nil, herdrErrorf("unknown_method", "unknown method "+clipText(m, 64))
+		return nil, errorf("unknown_method", "unknown method "+core.Clip(m, 64))
 	}
 	if herdrUnsupported(m) {
-		return nil, herdrErrorf("unsupported", m+" is not supported by tuios")
+		return nil, errorf("unsupported", m+" is not supported by tuios")
 	}
-	return nil, herdrErrorf(proto.CodeInvalidRequest, "unknown variant `"+clipText(m, 64)+"`")
+	return nil, errorf(proto.CodeInvalidRequest, "unknown variant `"+core.Clip(m, 64)+"`")
 }
 
 func orEmpty[T any](v []T) []T {
@@ -458,36 +458,21 @@ func orEmpty[T any](v []T) []T {
 	return v
 }
 
-// sessionNamed is the session of that name, or nil.
-func (s *Server) sessionNamed(name string) *Session {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.sessions[name]
-}
-
 // callVerb runs a tuios verb for a herdr call, as the caller: placed in
 // its pane, its wait ended when it hangs up.
-func (h *herdrSock) callVerb(call *herdrCall, verb string, params map[string]any) (map[string]any, *herdrErr) {
+func (h *Sock) callVerb(call *herdrCall, verb string, params map[string]any) (map[string]any, *Err) {
 	ctx, cancel := call.hangup()
 	defer cancel()
 	own := call.place() // before inside is read: place sets both
-	cn := &conn{s: h.s, c: call.c, peer: call.peer, placed: true, placedID: own, inside: call.inside, ctx: ctx, closed: ctx.Done()}
-	raw, _ := json.Marshal(params)
-	res, perr := h.s.dispatch(cn, proto.Request{Verb: verb, Params: raw})
+	res, perr := h.core.Do(ctx, core.Peer{PID: call.peer, Placement: core.Placement{Pane: own, Inside: call.inside}, Conn: call.c}, verb, params)
 	if perr != nil {
 		return nil, herdrFromProto(perr)
 	}
-	b, err := json.Marshal(res)
-	if err != nil {
-		return nil, herdrErrorf(proto.CodeInternal, "the answer did not encode")
-	}
-	var m map[string]any
-	json.Unmarshal(b, &m)
-	return m, nil
+	return res, nil
 }
 
 // herdrFromProto turns a tuios error into herdr's shape.
-func herdrFromProto(e *proto.Error) *herdrErr {
+func herdrFromProto(e *proto.Error) *Err {
 	code := e.Code
 	switch code {
 	case proto.CodeWindowNotFound:
@@ -495,27 +480,25 @@ func herdrFromProto(e *proto.Error) *herdrErr {
 	case proto.CodeSessionNotFound:
 		code = "workspace_not_found"
 	}
-	return herdrErrorf(code, e.Message)
+	return errorf(code, e.Message)
 }
 
 // paneTarget resolves pane_id to the window's session and id for a verb.
-func (h *herdrSock) paneTarget(call *herdrCall, p herdrParams) (session, window string, herr *herdrErr) {
+func (h *Sock) paneTarget(call *herdrCall, p herdrParams) (session, window string, herr *Err) {
 	id, herr := p.str("pane_id", true)
 	if herr != nil {
 		return "", "", herr
 	}
-	w, herr := h.s.herdrWindow(call.gc, id)
+	w, herr := h.herdrWindow(call.gc, id)
 	if herr != nil {
 		return "", "", herr
 	}
-	h.s.mu.Lock()
-	defer h.s.mu.Unlock()
-	return w.session.Name, w.ID, nil
+	return w.Session, w.ID, nil
 }
 
 // viaVerb maps a pane method onto a tuios verb taking the pane and, when
 // field is set, one string param of the same name.
-func (h *herdrSock) viaVerb(call *herdrCall, p herdrParams, verb, field string) (any, *herdrErr) {
+func (h *Sock) viaVerb(call *herdrCall, p herdrParams, verb, field string) (any, *Err) {
 	session, window, herr := h.paneTarget(call, p)
 	if herr != nil {
 		return nil, herr
@@ -534,7 +517,7 @@ func (h *herdrSock) viaVerb(call *herdrCall, p herdrParams, verb, field string) 
 	return herdrOK, nil
 }
 
-func (h *herdrSock) rename(call *herdrCall, p herdrParams) (any, *herdrErr) {
+func (h *Sock) rename(call *herdrCall, p herdrParams) (any, *Err) {
 	session, window, herr := h.paneTarget(call, p)
 	if herr != nil {
 		return nil, herr
@@ -551,7 +534,7 @@ func (h *herdrSock) rename(call *herdrCall, p herdrParams) (any, *herdrErr) {
 
 // sendText types text as a paste: control characters other than tab and
 // newline are removed, and so are bracket markers a tool supplied.
-func (h *herdrSock) sendText(call *herdrCall, p herdrParams) (any, *herdrErr) {
+func (h *Sock) sendText(call *herdrCall, p herdrParams) (any, *Err) {
 	session, window, herr := h.paneTarget(call, p)
 	if herr != nil {
 		return nil, herr
@@ -575,7 +558,7 @@ func (h *herdrSock) sendText(call *herdrCall, p herdrParams) (any, *herdrErr) {
 
 // read answers pane.read: the last `recent` lines (default 80, at most
 // 1000) of the pane's text, scrollback included.
-func (h *herdrSock) read(call *herdrCall, p herdrParams) (any, *herdrErr) {
+func (h *Sock) read(call *herdrCall, p herdrParams) (any, *Err) {
 	w, herr := h.paneArg(call, p)
 	if herr != nil {
 		return nil, herr
@@ -588,16 +571,14 @@ func (h *herdrSock) read(call *herdrCall, p herdrParams) (any, *herdrErr) {
 		n = 80
 	}
 	n = min(max(n, 1), 1000)
-	text := w.pane.Screen().Capture(vt.CaptureOptions{Scrollback: true, Lines: int(n)})
-	h.s.mu.Lock()
-	pid := herdrPaneID(w.session, w)
-	h.s.mu.Unlock()
+	text := w.Pane.Tracked().Screen().Capture(vt.CaptureOptions{Scrollback: true, Lines: int(n)})
+	pid := w.herdrID()
 	return map[string]any{"type": "pane_read", "pane_id": pid, "source": "recent", "text": text, "detection": "visible"}, nil
 }
 
 // waitOutput answers pane.wait_for_output through wait-for window-output.
 // match is a substring, or a regular expression with regex: true.
-func (h *herdrSock) waitOutput(call *herdrCall, p herdrParams) (any, *herdrErr) {
+func (h *Sock) waitOutput(call *herdrCall, p herdrParams) (any, *Err) {
 	session, window, herr := h.paneTarget(call, p)
 	if herr != nil {
 		return nil, herr
@@ -649,7 +630,7 @@ func herdrStates(status string) (string, bool) {
 // waitAgent answers agent.wait and events.wait through wait-for
 // agent-state: until the pane's agent_status is one of `status` (a
 // string or a list; default any change away from the current one).
-func (h *herdrSock) waitAgent(call *herdrCall, m string, p herdrParams) (any, *herdrErr) {
+func (h *Sock) waitAgent(call *herdrCall, m string, p herdrParams) (any, *Err) {
 	session, window, herr := h.paneTarget(call, p)
 	if herr != nil {
 		return nil, herr
@@ -668,7 +649,7 @@ func (h *herdrSock) waitAgent(call *herdrCall, m string, p herdrParams) (any, *h
 		break
 	}
 	if len(want) == 0 {
-		cur := herdrStatus(h.s.tracker.Arbiter().Get(window).State)
+		cur := herdrStatus(h.core.Tracker().Arbiter().Get(window).State)
 		for _, st := range []string{"working", "blocked", "idle", "done", "unknown"} {
 			if st != cur {
 				want = append(want, st)
@@ -679,7 +660,7 @@ func (h *herdrSock) waitAgent(call *herdrCall, m string, p herdrParams) (any, *h
 	for _, st := range want {
 		t, ok := herdrStates(st)
 		if !ok {
-			return nil, herdrErrorf(proto.CodeInvalidParams, "unknown agent_status "+strconv.Quote(clipText(st, 32)))
+			return nil, errorf(proto.CodeInvalidParams, "unknown agent_status "+strconv.Quote(core.Clip(st, 32)))
 		}
 		until = append(until, t)
 	}
@@ -691,13 +672,11 @@ func (h *herdrSock) waitAgent(call *herdrCall, m string, p herdrParams) (any, *h
 		"until": strings.Join(until, ","), "timeout": timeout}); herr != nil {
 		return nil, herr
 	}
-	h.s.mu.Lock()
 	var pid string
-	if w := h.s.windows[window]; w != nil {
-		pid = herdrPaneID(w.session, w)
+	if w, ok := h.core.Find(window); ok {
+		pid = herdrPaneID(w.SessionID, w.ID)
 	}
-	h.s.mu.Unlock()
-	data := map[string]any{"pane_id": pid, "agent_status": herdrStatus(h.s.tracker.Arbiter().Get(window).State)}
+	data := map[string]any{"pane_id": pid, "agent_status": herdrStatus(h.core.Tracker().Arbiter().Get(window).State)}
 	if m == "events.wait" {
 		return map[string]any{"type": "event", "event": "pane_agent_status_changed", "data": data}, nil
 	}
@@ -725,7 +704,7 @@ func stringOf(v any) string {
 
 // layout answers pane.layout: each pane of a tab (default: the caller's
 // session's shown tab) with its rectangle; splits are not modelled.
-func (h *herdrSock) layout(p herdrParams) (any, *herdrErr) {
+func (h *Sock) layout(p herdrParams) (any, *Err) {
 	tab, herr := p.str("tab_id", false)
 	if herr != nil {
 		return nil, herr
@@ -738,17 +717,14 @@ func (h *herdrSock) layout(p herdrParams) (any, *herdrErr) {
 		Height int    `json:"height"`
 	}
 	out := []rectInfo{}
-	h.s.mu.Lock()
-	for _, ss := range h.s.sessionsSorted() {
-		for _, w := range ss.windows {
-			id := herdrTabID(ss, w.workspace)
-			if tab != "" && id != tab || tab == "" && w.workspace != ss.workspace || w.minimized {
+	for _, ss := range h.core.View(nil).Sessions {
+		for _, w := range ss.Windows {
+			id := herdrTabID(ss.ID, w.Workspace)
+			if tab != "" && id != tab || tab == "" && w.Workspace != ss.Workspace || w.Minimized {
 				continue
 			}
-			at := w.placement()
-			out = append(out, rectInfo{PaneID: herdrPaneID(ss, w), X: at.x, Y: at.y, Width: at.w, Height: at.h})
+			out = append(out, rectInfo{PaneID: herdrPaneID(ss.ID, w.ID), X: w.X, Y: w.Y, Width: w.Width, Height: w.Height})
 		}
 	}
-	h.s.mu.Unlock()
 	return map[string]any{"type": "pane_layout", "tab_id": tab, "panes": out, "splits": []any{}}, nil
 }

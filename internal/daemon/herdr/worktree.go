@@ -1,4 +1,4 @@
-package daemon
+package herdr
 
 import (
 	"bytes"
@@ -11,15 +11,16 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/review"
 )
 
-// herdr's worktree methods (coordination spec §18.5), kept apart from
-// tuios's own worktree verbs (verbs_worktree.go) as herdr defines them:
-// these run git in the repository of a pane
-// (pane_id, else the caller's own pane) and map a checkout onto windows:
-// a worktree is "open" when a window's working directory is inside it.
+// herdr's worktree methods, kept apart from tuios's own worktree verbs
+// (the core's verbs_worktree.go) as herdr defines them: these run git in
+// the repository of a pane (pane_id, else the caller's own pane) and map
+// a checkout onto windows: a worktree is "open" when a window's working
+// directory is inside it.
 //
 //	worktree.list   git worktree list --porcelain -z
 //	worktree.create git worktree add beside the main checkout
@@ -69,7 +70,7 @@ func parseWorktreeList(out []byte) ([]herdrWorktree, error) {
 			continue
 		}
 		if cur == nil {
-			return nil, errors.New("a field outside a worktree entry: " + clipText(key, 32))
+			return nil, errors.New("a field outside a worktree entry: " + core.Clip(key, 32))
 		}
 		switch key {
 		case "HEAD":
@@ -91,7 +92,7 @@ func parseWorktreeList(out []byte) ([]herdrWorktree, error) {
 
 // git runs git in dir with the environment review uses for its own
 // calls: no prompts, no optional locks, C messages.
-func (h *herdrSock) git(ctx context.Context, dir string, args ...string) ([]byte, *herdrErr) {
+func (h *Sock) git(ctx context.Context, dir string, args ...string) ([]byte, *Err) {
 	env := make([]string, 0, len(os.Environ())+3)
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "GIT_DIR=") && !strings.HasPrefix(kv, "GIT_WORK_TREE=") && !strings.HasPrefix(kv, "GIT_INDEX_FILE=") {
@@ -107,14 +108,14 @@ func (h *herdrSock) git(ctx context.Context, dir string, args ...string) ([]byte
 	if err != nil {
 		var ee *exec.ExitError
 		if !errors.As(err, &ee) {
-			return nil, herdrErrorf("unsupported", "git cannot run here ("+clipText(err.Error(), 120)+"): tuios's worktree methods use git")
+			return nil, errorf("unsupported", "git cannot run here ("+core.Clip(err.Error(), 120)+"): tuios's worktree methods use git")
 		}
 		msg := strings.TrimSpace(stderr.String())
 		if msg == "" {
 			msg = err.Error()
 		}
 		// git's words name paths of this repository: data, clipped.
-		return out, herdrErrorf("worktree_failed", "git "+args[0]+" "+firstWord(args[1:])+" failed: "+clipText(strings.ReplaceAll(msg, "\n", " "), 300))
+		return out, errorf("worktree_failed", "git "+args[0]+" "+firstWord(args[1:])+" failed: "+core.Clip(strings.ReplaceAll(msg, "\n", " "), 300))
 	}
 	return out, nil
 }
@@ -128,37 +129,37 @@ func firstWord(args []string) string {
 
 // worktreeRepo is the pane a worktree method works from (pane_id, else
 // the caller's pane) and its repository.
-func (h *herdrSock) worktreeRepo(ctx context.Context, call *herdrCall, p herdrParams) (*Window, *review.Repo, *herdrErr) {
-	var w *Window
+func (h *Sock) worktreeRepo(ctx context.Context, call *herdrCall, p herdrParams) (*pane, *review.Repo, *Err) {
+	var w *pane
 	if p.has("pane_id") {
-		var herr *herdrErr
+		var herr *Err
 		if w, herr = h.paneArg(call, p); herr != nil {
 			return nil, nil, herr
 		}
 	} else if own := call.place(); own != "" {
-		w, _ = h.s.herdrWindow(call.gc, own)
+		w, _ = h.herdrWindow(call.gc, own)
 	}
 	if w == nil {
 		return nil, nil, herdrMissing("pane_id")
 	}
-	dir := windowCwd(w)
+	dir := windowCwd(w.Pane)
 	if dir == "" {
-		return nil, nil, herdrErrorf("worktree_failed", "the pane's working directory cannot be read")
+		return nil, nil, errorf("worktree_failed", "the pane's working directory cannot be read")
 	}
 	repo, err := review.FindRepo(ctx, "", dir, nil)
 	if err != nil {
-		return nil, nil, herdrErrorf("worktree_failed", "the pane is not in a git repository ("+clipText(dir, 200)+")")
+		return nil, nil, errorf("worktree_failed", "the pane is not in a git repository ("+core.Clip(dir, 200)+")")
 	}
 	return w, repo, nil
 }
 
 // windowCwd is a window's working directory: what its shell said (OSC 7),
 // else its process's cwd as the kernel has it.
-func windowCwd(w *Window) string {
-	if d := w.dirNow(); d != "" {
+func windowCwd(w core.Pane) string {
+	if d := w.Dir(); d != "" {
 		return d
 	}
-	if pid := w.proc.Pid(); pid > 0 {
+	if pid := w.Pid(); pid > 0 {
 		if d, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/cwd"); err == nil {
 			return d
 		}
@@ -182,14 +183,14 @@ func within(root, dir string) bool {
 
 // worktrees lists the repository's worktrees with the windows open in
 // each: a window belongs to the deepest checkout holding its cwd.
-func (h *herdrSock) worktrees(ctx context.Context, repo *review.Repo) ([]herdrWorktree, *herdrErr) {
+func (h *Sock) worktrees(ctx context.Context, repo *review.Repo) ([]herdrWorktree, *Err) {
 	out, herr := h.git(ctx, repo.Worktree, "worktree", "list", "--porcelain", "-z")
 	if herr != nil {
 		return nil, herr
 	}
 	list, err := parseWorktreeList(out)
 	if err != nil {
-		return nil, herdrErrorf("worktree_failed", "git worktree list answered in a form tuios does not read: "+err.Error())
+		return nil, errorf("worktree_failed", "git worktree list answered in a form tuios does not read: "+err.Error())
 	}
 	roots := make([]string, len(list))
 	for i := range list {
@@ -197,17 +198,15 @@ func (h *herdrSock) worktrees(ctx context.Context, repo *review.Repo) ([]herdrWo
 	}
 	type seat struct {
 		id, cwd string
-		w       *Window
+		w       core.Pane
 	}
 	var seats []seat
-	h.s.mu.Lock()
-	for _, ss := range h.s.sessionsSorted() {
-		for _, w := range ss.windows {
-			seats = append(seats, seat{id: herdrPaneID(ss, w), w: w})
+	for _, ss := range h.core.View(nil).Sessions {
+		for _, w := range ss.Windows {
+			seats = append(seats, seat{id: herdrPaneID(ss.ID, w.ID), w: w.Pane})
 		}
 	}
-	h.s.mu.Unlock()
-	for i := range seats { // /proc reads, outside the daemon's lock
+	for i := range seats { // /proc reads
 		seats[i].cwd = windowCwd(seats[i].w)
 	}
 	for _, st := range seats {
@@ -230,7 +229,7 @@ func (h *herdrSock) worktrees(ctx context.Context, repo *review.Repo) ([]herdrWo
 }
 
 // worktreeNamed finds the worktree `path` or `branch` names.
-func worktreeNamed(list []herdrWorktree, p herdrParams) (*herdrWorktree, *herdrErr) {
+func worktreeNamed(list []herdrWorktree, p herdrParams) (*herdrWorktree, *Err) {
 	path, herr := p.str("path", false)
 	if herr != nil {
 		return nil, herr
@@ -252,7 +251,7 @@ func worktreeNamed(list []herdrWorktree, p herdrParams) (*herdrWorktree, *herdrE
 	if what == "" {
 		what = branch
 	}
-	return nil, herdrErrorf("worktree_not_found", "no worktree "+clipText(what, 200)+" in this repository")
+	return nil, errorf("worktree_not_found", "no worktree "+core.Clip(what, 200)+" in this repository")
 }
 
 // worktreeDir is where worktree.create puts a branch's checkout: beside
@@ -267,11 +266,11 @@ func worktreeDir(mainCheckout, branch string) string {
 	return filepath.Join(filepath.Dir(mainCheckout), filepath.Base(mainCheckout)+"-"+slug)
 }
 
-func (h *herdrSock) worktree(call *herdrCall, m string, p herdrParams) (any, *herdrErr) {
+func (h *Sock) worktree(call *herdrCall, m string, p herdrParams) (any, *Err) {
 	ctx, cancel := context.WithTimeout(call.ctx, herdrGitWait)
 	defer cancel()
 	if m == "worktree.create" && p.has("path") {
-		return nil, herdrErrorf("unsupported", "worktree.create with a path is not supported by tuios: it puts a checkout beside the repository (<repo>-<branch>)")
+		return nil, errorf("unsupported", "worktree.create with a path is not supported by tuios: it puts a checkout beside the repository (<repo>-<branch>)")
 	}
 	w, repo, herr := h.worktreeRepo(ctx, call, p)
 	if herr != nil {
@@ -299,20 +298,20 @@ func (h *herdrSock) worktree(call *herdrCall, m string, p herdrParams) (any, *he
 			return nil, herr
 		}
 		if _, herr := h.git(ctx, repo.Worktree, "check-ref-format", "--branch", branch); herr != nil || strings.HasPrefix(branch, "-") {
-			return nil, herdrErrorf(proto.CodeInvalidParams, "not a branch name git takes: "+clipText(branch, 100))
+			return nil, errorf(proto.CodeInvalidParams, "not a branch name git takes: "+core.Clip(branch, 100))
 		}
 		if base != "" && strings.HasPrefix(base, "-") {
-			return nil, herdrErrorf(proto.CodeInvalidParams, "base names a commit, not an option: "+clipText(base, 100))
+			return nil, errorf(proto.CodeInvalidParams, "base names a commit, not an option: "+core.Clip(base, 100))
 		}
 		main := list[0].Path
 		dir := worktreeDir(main, branch)
 		if _, err := os.Lstat(dir); err == nil {
-			return nil, herdrErrorf("worktree_failed", clipText(dir, 200)+" already exists")
+			return nil, errorf("worktree_failed", core.Clip(dir, 200)+" already exists")
 		}
 		args := []string{"worktree", "add"}
 		if _, herr := h.git(ctx, repo.Worktree, "rev-parse", "--verify", "--quiet", "refs/heads/"+branch); herr == nil {
 			if base != "" {
-				return nil, herdrErrorf(proto.CodeInvalidParams, "the branch "+clipText(branch, 100)+" exists already; base applies only to a new branch")
+				return nil, errorf(proto.CodeInvalidParams, "the branch "+core.Clip(branch, 100)+" exists already; base applies only to a new branch")
 			}
 			args = append(args, "--", dir, branch)
 		} else {
@@ -334,22 +333,18 @@ func (h *herdrSock) worktree(call *herdrCall, m string, p herdrParams) (any, *he
 			return map[string]any{"type": "worktree_opened", "path": wt.Path, "pane_id": wt.PaneIDs[0], "already_open": true}, nil
 		}
 		if wt.Bare || wt.Prunable {
-			return nil, herdrErrorf("worktree_failed", "the worktree "+clipText(wt.Path, 200)+" has no checkout to open")
+			return nil, errorf("worktree_failed", "the worktree "+core.Clip(wt.Path, 200)+" has no checkout to open")
 		}
-		h.s.mu.Lock()
-		sess, ws := w.session.Name, w.workspace
-		h.s.mu.Unlock()
+		sess, ws := w.Session, w.Workspace
 		res, herr := h.callVerb(call, "new-window", map[string]any{"session": sess, "workspace": ws, "cwd": wt.Path, "name": filepath.Base(wt.Path)})
 		if herr != nil {
 			return nil, herr
 		}
-		h.s.mu.Lock()
-		var pane string
-		if nw := h.s.windows[stringOf(res["window_id"])]; nw != nil {
-			pane = herdrPaneID(nw.session, nw)
+		var pid string
+		if nw := h.paneByID(stringOf(res["window_id"])); nw != nil {
+			pid = nw.herdrID()
 		}
-		h.s.mu.Unlock()
-		return map[string]any{"type": "worktree_opened", "path": wt.Path, "pane_id": pane, "already_open": false}, nil
+		return map[string]any{"type": "worktree_opened", "path": wt.Path, "pane_id": pid, "already_open": false}, nil
 	case "worktree.remove":
 		wt, herr := worktreeNamed(list, p)
 		if herr != nil {
@@ -360,10 +355,10 @@ func (h *herdrSock) worktree(call *herdrCall, m string, p herdrParams) (any, *he
 			return nil, herr
 		}
 		if wt.Main {
-			return nil, herdrErrorf("worktree_failed", "the main checkout is not removed")
+			return nil, errorf("worktree_failed", "the main checkout is not removed")
 		}
 		if wt.Open {
-			return nil, herdrErrorf("worktree_in_use", "a window is open in "+clipText(wt.Path, 200)+" (pane "+wt.PaneIDs[0]+"); close it first")
+			return nil, errorf("worktree_in_use", "a window is open in "+core.Clip(wt.Path, 200)+" (pane "+wt.PaneIDs[0]+"); close it first")
 		}
 		args := []string{"worktree", "remove"}
 		if force {
@@ -374,5 +369,5 @@ func (h *herdrSock) worktree(call *herdrCall, m string, p herdrParams) (any, *he
 		}
 		return map[string]any{"type": "worktree_removed", "path": wt.Path}, nil
 	}
-	return nil, herdrErrorf("unsupported", m+" is not supported by tuios")
+	return nil, errorf("unsupported", m+" is not supported by tuios")
 }

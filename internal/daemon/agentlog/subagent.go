@@ -1,4 +1,4 @@
-package daemon
+package agentlog
 
 import (
 	"fmt"
@@ -18,8 +18,8 @@ import (
 // that never stops must not grow it.
 const maxSubagentStarts = 64
 
-// subagentRow is the subagent id's row in the pane's list, if it is shown.
-func subagentRow(list []agentstate.Subagent, id string) (agentstate.Subagent, bool) {
+// SubagentRow is the subagent id's row in the pane's list, if it is shown.
+func SubagentRow(list []agentstate.Subagent, id string) (agentstate.Subagent, bool) {
 	for _, r := range list {
 		if r.ID == id {
 			return r, true
@@ -42,14 +42,14 @@ func subagentLabel(desc, typ string) string {
 	return "a subagent"
 }
 
-// subagentStartText is a start's entry.
-func subagentStartText(row agentstate.Subagent) string {
+// SubagentStartText is a start's entry.
+func SubagentStartText(row agentstate.Subagent) string {
 	return subagentLabel(row.Description, row.Type) + " started"
 }
 
-// subagentStopText is an end's entry: its end state, how long it ran when
+// SubagentStopText is an end's entry: its end state, how long it ran when
 // its start was logged, its tool count, and a failure's error.
-func subagentStopText(row agentstate.Subagent, ran time.Duration, known bool) string {
+func SubagentStopText(row agentstate.Subagent, ran time.Duration, known bool) string {
 	state := row.State
 	if state == "" || state == "running" {
 		state = "stopped"
@@ -68,8 +68,8 @@ func subagentStopText(row agentstate.Subagent, ran time.Duration, known bool) st
 	return s
 }
 
-// subagentBegan keeps when a subagent started, for its end's duration.
-func (l *agentLogs) subagentBegan(pane, id string) {
+// SubagentBegan keeps when a subagent started, for its end's duration.
+func (l *Log) SubagentBegan(pane, id string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	pl := l.panes[pane]
@@ -85,9 +85,9 @@ func (l *agentLogs) subagentBegan(pane, id string) {
 	pl.subStarts[id] = l.clock.Now().UnixNano()
 }
 
-// subagentEnded is how long the subagent ran, if its start was kept; it
+// SubagentEnded is how long the subagent ran, if its start was kept; it
 // forgets the start.
-func (l *agentLogs) subagentEnded(pane, id string) (time.Duration, bool) {
+func (l *Log) SubagentEnded(pane, id string) (time.Duration, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	pl := l.panes[pane]

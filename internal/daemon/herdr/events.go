@@ -1,4 +1,4 @@
-package daemon
+package herdr
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tuios/tuios/agentstate"
+	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/proto"
 )
 
@@ -17,7 +18,7 @@ import (
 
 // herdrStream is a subscription about to stream.
 type herdrStream struct {
-	sub *subscriber
+	sub core.Subscription
 	// panes limits pane.agent_status_changed to these windows (nil: none
 	// asked); global is the global event names asked for.
 	panes  map[string]bool
@@ -34,7 +35,7 @@ func herdrGlobalEvent(name string) bool {
 	return false
 }
 
-func (h *herdrSock) subscribe(call *herdrCall, p herdrParams) (any, *herdrErr) {
+func (h *Sock) subscribe(call *herdrCall, p herdrParams) (any, *Err) {
 	var subs []struct {
 		Type   string `json:"type"`
 		PaneID string `json:"pane_id"`
@@ -52,7 +53,7 @@ func (h *herdrSock) subscribe(call *herdrCall, p herdrParams) (any, *herdrErr) {
 			if sb.PaneID == "" {
 				return nil, herdrMissing("pane_id")
 			}
-			w, herr := h.s.herdrWindow(call.gc, sb.PaneID)
+			w, herr := h.herdrWindow(call.gc, sb.PaneID)
 			if herr != nil {
 				return nil, herr
 			}
@@ -61,32 +62,32 @@ func (h *herdrSock) subscribe(call *herdrCall, p herdrParams) (any, *herdrErr) {
 			}
 			st.panes[w.ID] = true
 		case sb.Type == "pane.scroll_changed", sb.Type == "pane.output_matched":
-			return nil, herdrErrorf("unsupported", sb.Type+" is not supported by tuios")
+			return nil, errorf("unsupported", sb.Type+" is not supported by tuios")
 		case herdrGlobalEvent(sb.Type):
 			st.global[sb.Type] = true
 		default:
-			return nil, herdrErrorf(proto.CodeInvalidRequest, "unknown variant `"+clipText(sb.Type, 64)+"`")
+			return nil, errorf(proto.CodeInvalidRequest, "unknown variant `"+core.Clip(sb.Type, 64)+"`")
 		}
 	}
 	// A caller that does not reach every session hears its own (gate.go).
-	own, _, perr := h.s.subscribeReach(call.gc, "", "")
+	own, perr := h.core.SubscribeReach(call.gc)
 	if perr != nil {
 		return nil, herdrFromProto(perr)
 	}
 	h.mu.Lock()
-	if h.streams[call.key] >= h.limits.streamsPer {
+	if h.streams[call.key] >= h.limits.StreamsPer {
 		h.mu.Unlock()
-		return nil, herdrErrorf(proto.CodeRateLimited, "this pane (or process) holds "+strconv.Itoa(h.limits.streamsPer)+" event streams, its cap")
+		return nil, errorf(proto.CodeRateLimited, "this pane (or process) holds "+strconv.Itoa(h.limits.StreamsPer)+" event streams, its cap")
 	}
 	h.streams[call.key]++
 	h.mu.Unlock()
 	// Only the types herdr hears: attention, host and mail events would
 	// fill the queue and end the stream with events_lost for nothing.
-	st.sub = &subscriber{session: own, q: make(chan event, 256), types: map[string]bool{}}
+	types := map[string]bool{}
 	for typ := range herdrEventNames {
-		st.sub.types[typ] = true
+		types[typ] = true
 	}
-	h.s.hub.addWith(st.sub, nil)
+	st.sub = h.core.Subscribe(core.Filter{Session: own, Types: types}, 256)
 	return st, nil
 }
 
@@ -95,7 +96,7 @@ func (h *herdrSock) subscribe(call *herdrCall, p herdrParams) (any, *herdrErr) {
 func (call *herdrCall) stream(id json.RawMessage, st *herdrStream) {
 	h := call.h
 	defer func() {
-		h.s.hub.remove(st.sub)
+		st.sub.Close()
 		h.mu.Lock()
 		if h.streams[call.key]--; h.streams[call.key] <= 0 {
 			delete(h.streams, call.key)
@@ -112,16 +113,13 @@ func (call *herdrCall) stream(id json.RawMessage, st *herdrStream) {
 		select {
 		case <-ctx.Done():
 			return
-		case ev, ok := <-st.sub.q:
+		case ev, ok := <-st.sub.C():
 			if !ok {
 				return
 			}
-			st.sub.mu.Lock()
-			lost := st.sub.dropped
-			st.sub.mu.Unlock()
 			call.c.SetWriteDeadline(time.Now().Add(h.ioDeadline()))
-			if lost > 0 {
-				writeHerdr(call.c, nil, nil, herdrErrorf("events_lost", "the subscriber fell behind and events were lost"))
+			if st.sub.Lost() > 0 {
+				writeHerdr(call.c, nil, nil, errorf("events_lost", "the subscriber fell behind and events were lost"))
 				return
 			}
 			for _, line := range h.herdrEvents(ev, st) {
@@ -136,42 +134,45 @@ func (call *herdrCall) stream(id json.RawMessage, st *herdrStream) {
 // herdrEventNames maps the tuios event types herdr streams hear to the
 // herdr events they become.
 var herdrEventNames = map[string][]string{
-	"session-created":    {"workspace_created"},
-	evSessionRenamed:     {"workspace_renamed"},
-	"session-closed":     {"workspace_closed"},
-	"window-created":     {"pane_created", "tab_created"},
-	"window-closed":      {"pane_closed", "tab_closed"},
-	"window-exit":        {"pane_exited"},
-	"window-retitled":    {"pane_updated"},
-	"window-focused":     {"pane_focused"},
-	"window-moved":       {"pane_moved"},
-	"workspace-switched": {"tab_focused"},
-	"agent-state":        {"pane_agent_detected", "pane.agent_status_changed"},
+	"session-created":     {"workspace_created"},
+	core.EvSessionRenamed: {"workspace_renamed"},
+	"session-closed":      {"workspace_closed"},
+	"window-created":      {"pane_created", "tab_created"},
+	"window-closed":       {"pane_closed", "tab_closed"},
+	"window-exit":         {"pane_exited"},
+	"window-retitled":     {"pane_updated"},
+	"window-focused":      {"pane_focused"},
+	"window-moved":        {"pane_moved"},
+	"workspace-switched":  {"tab_focused"},
+	"agent-state":         {"pane_agent_detected", "pane.agent_status_changed"},
 }
 
 // herdrEvents turns one tuios event into herdr's event lines for this
 // stream (none when the stream did not ask for them).
-func (h *herdrSock) herdrEvents(ev event, st *herdrStream) [][]byte {
+func (h *Sock) herdrEvents(ev core.Event, st *herdrStream) [][]byte {
 	names := herdrEventNames[ev.Type]
 	if names == nil {
 		return nil
 	}
 	data := map[string]any{}
-	h.s.mu.Lock()
-	if ss := h.s.sessions[ev.Session]; ss != nil {
-		data["workspace_id"] = herdrWorkspaceID(ss)
-		if ev.Type == evSessionRenamed {
-			data["label"] = ss.displayName
-			if ss.displayName == "" {
-				data["label"] = ss.Name
+	// One window or one session copied, not the table: this runs for
+	// every event of every stream.
+	w, hasWindow := h.core.Find(ev.Window)
+	switch {
+	case ev.Type == core.EvSessionRenamed || !hasWindow || w.Session != ev.Session:
+		if ss, ok := h.core.FindSession(ev.Session); ok {
+			data["workspace_id"] = herdrWorkspaceID(ss.ID)
+			if ev.Type == core.EvSessionRenamed {
+				data["label"] = ss.Label()
 			}
 		}
+	default:
+		data["workspace_id"] = herdrWorkspaceID(w.SessionID)
 	}
-	if w := h.s.windows[ev.Window]; w != nil {
-		data["pane_id"] = herdrPaneID(w.session, w)
-		data["tab_id"] = herdrTabID(w.session, w.workspace)
+	if hasWindow {
+		data["pane_id"] = herdrPaneID(w.SessionID, w.ID)
+		data["tab_id"] = herdrTabID(w.SessionID, w.Workspace)
 	}
-	h.s.mu.Unlock()
 	if ev.Type == "agent-state" {
 		data["agent_status"] = herdrStatus(stateNamed(ev.State))
 		if ev.Message != "" {

@@ -1,4 +1,4 @@
-package daemon
+package herdr
 
 import (
 	"encoding/json"
@@ -10,18 +10,19 @@ import (
 	"time"
 
 	"github.com/tuios/tuios/agentstate"
+	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/procstat"
 	"github.com/tuios/tuios/internal/proto"
 )
 
-// The report methods (coordination spec §18.4). A report enters the
-// arbiter at the report rank (SourceReport), the same as set-agent-state:
-// a herdr reporter is the agent speaking for itself.
+// The report methods. A report enters the arbiter at the report rank
+// (SourceReport), the same as set-agent-state: a herdr reporter is the
+// agent speaking for itself.
 
 const (
-	// herdrCrashAge is how old the last report must be before a pane
+	// CrashAge is how old the last report must be before a pane
 	// whose reporter is gone and whose shell is back clears to none.
-	herdrCrashAge = 2 * time.Second
+	CrashAge = 2 * time.Second
 	// herdrBurst and herdrRate bound one pane's metadata and
 	// notifications: a burst of 20, then 5 a second.
 	herdrBurst = 20
@@ -35,27 +36,24 @@ var herdrOK = map[string]any{"type": "ok"}
 // reportTarget checks that the caller runs in a pane and that pane_id
 // names that pane: a pane may report only for itself (grants do not
 // limit self-reports). It returns the caller's window.
-func (call *herdrCall) reportTarget(p herdrParams) (*Window, *herdrErr) {
+func (call *herdrCall) reportTarget(p herdrParams) (*pane, *Err) {
 	paneID, herr := p.str("pane_id", true)
 	if herr != nil {
 		return nil, herr
 	}
 	own := call.place()
 	if own == "" {
-		return nil, herdrErrorf(proto.CodeForbidden, "the caller runs in no pane of this daemon")
+		return nil, errorf(proto.CodeForbidden, "the caller runs in no pane of this daemon")
 	}
-	s := call.h.s
-	s.mu.Lock()
-	w := s.windows[own]
-	s.mu.Unlock()
+	w := call.h.paneByID(own)
 	if w == nil {
-		return nil, herdrErrorf(proto.CodeForbidden, "the caller runs in no pane of this daemon")
+		return nil, errorf(proto.CodeForbidden, "the caller runs in no pane of this daemon")
 	}
-	if !herdrNamesWindow(paneID, w) {
-		if ws, _, ok := strings.Cut(paneID, ":"); ok && strings.HasPrefix(ws, "w") && s.herdrSession(nil, ws) == nil {
-			return nil, herdrErrorf("pane_not_found", "no workspace "+clipText(ws, 64))
+	if !herdrNamesWindow(paneID, w.ID) {
+		if ws, _, ok := strings.Cut(paneID, ":"); ok && strings.HasPrefix(ws, "w") && call.h.herdrSession(nil, ws) == nil {
+			return nil, errorf("pane_not_found", "no workspace "+core.Clip(ws, 64))
 		}
-		return nil, herdrErrorf(proto.CodeForbidden, "a pane may report only for itself")
+		return nil, errorf(proto.CodeForbidden, "a pane may report only for itself")
 	}
 	return w, nil
 }
@@ -63,7 +61,7 @@ func (call *herdrCall) reportTarget(p herdrParams) (*Window, *herdrErr) {
 // harnessOf is tuios's id for a reporter's agent label: a known harness's
 // canonical id, else the label lowercased, spaces as '-', only
 // [a-z0-9_-], at most 32 bytes, trimmed of '-' and '_'.
-func (h *herdrSock) harnessOf(label string) string {
+func (h *Sock) harnessOf(label string) string {
 	l := strings.ToLower(strings.TrimSpace(label))
 	var b strings.Builder
 	for _, c := range l {
@@ -78,7 +76,7 @@ func (h *herdrSock) harnessOf(label string) string {
 		}
 	}
 	id := strings.Trim(b.String(), "-_")
-	if reg := h.s.tracker.Detector().Registry(); reg != nil && id != "" {
+	if reg := h.core.Tracker().Detector().Registry(); reg != nil && id != "" {
 		if m, ok := reg.Lookup(id); ok {
 			return m.ID
 		}
@@ -90,7 +88,7 @@ func (h *herdrSock) harnessOf(label string) string {
 // from the same source for the pane is dropped (ok, applied nothing).
 // meta reports have their own mark and are also dropped at or below the
 // source's last state seq. A report without seq always passes.
-func (h *herdrSock) seqTake(pane, source string, seq uint64, has, meta bool) bool {
+func (h *Sock) seqTake(pane, source string, seq uint64, has, meta bool) bool {
 	if !has {
 		return true
 	}
@@ -114,7 +112,7 @@ func (h *herdrSock) seqTake(pane, source string, seq uint64, has, meta bool) boo
 
 // reportCommon reads what every report method carries: the pane, source
 // and agent, and whether the seq lets it through.
-func (call *herdrCall) reportCommon(p herdrParams, needAgent bool) (w *Window, source, agent string, pass bool, herr *herdrErr) {
+func (call *herdrCall) reportCommon(p herdrParams, needAgent bool) (w *pane, source, agent string, pass bool, herr *Err) {
 	if w, herr = call.reportTarget(p); herr != nil {
 		return
 	}
@@ -132,7 +130,7 @@ func (call *herdrCall) reportCommon(p herdrParams, needAgent bool) (w *Window, s
 	return
 }
 
-func (h *herdrSock) reportAgent(call *herdrCall, p herdrParams) (any, *herdrErr) {
+func (h *Sock) reportAgent(call *herdrCall, p herdrParams) (any, *Err) {
 	state, herr := p.str("state", true)
 	if herr != nil {
 		return nil, herr
@@ -140,7 +138,7 @@ func (h *herdrSock) reportAgent(call *herdrCall, p herdrParams) (any, *herdrErr)
 	switch state {
 	case "idle", "working", "blocked", "unknown":
 	default:
-		return nil, herdrErrorf(proto.CodeInvalidParams, "unknown state "+strconv.Quote(clipText(state, 64))+" (idle, working, blocked or unknown)")
+		return nil, errorf(proto.CodeInvalidParams, "unknown state "+strconv.Quote(core.Clip(state, 64))+" (idle, working, blocked or unknown)")
 	}
 	msg, herr := p.str("message", false)
 	if herr != nil {
@@ -158,10 +156,10 @@ func (h *herdrSock) reportAgent(call *herdrCall, p herdrParams) (any, *herdrErr)
 		return herdrOK, nil
 	}
 	harness := h.harnessOf(agent)
-	snap := h.s.tracker.Arbiter().Get(w.ID)
+	snap := h.core.Tracker().Arbiter().Get(w.ID)
 	if h.yields(w.ID, source, harness, snap) {
 		if sessionID != "" {
-			w.pane.SetSession(harness, sessionID)
+			w.Pane.Tracked().SetSession(harness, sessionID)
 		}
 		return herdrOK, nil
 	}
@@ -192,9 +190,9 @@ func (h *herdrSock) reportAgent(call *herdrCall, p herdrParams) (any, *herdrErr)
 			r.State = agentstate.Done
 		}
 	}
-	res := w.pane.Report(r, "")
+	res := w.Pane.Tracked().Report(r, "")
 	if !res.Applied {
-		return nil, herdrErrorf("report_failed", "the report was not applied: "+string(res.Reason))
+		return nil, errorf("report_failed", "the report was not applied: "+string(res.Reason))
 	}
 	h.noteReport(w, call.peer, harness)
 	return herdrOK, nil
@@ -204,7 +202,7 @@ func (h *herdrSock) reportAgent(call *herdrCall, p herdrParams) (any, *herdrErr)
 // starting "herdr:") steps aside: a report from a tuios integration (not
 // through this socket) holds the pane for the same harness. Crush's own
 // reports never yield.
-func (h *herdrSock) yields(pane, source, harness string, snap agentstate.Snapshot) bool {
+func (h *Sock) yields(pane, source, harness string, snap agentstate.Snapshot) bool {
 	if !strings.HasPrefix(source, "herdr:") || !snap.Claimed || snap.Source != agentstate.SourceReport || snap.Harness != harness {
 		return false
 	}
@@ -229,7 +227,7 @@ func herdrBlockedKind(harness, msg string) agentstate.Kind {
 	return agentstate.KindQuestion
 }
 
-func (h *herdrSock) reportSession(call *herdrCall, p herdrParams) (any, *herdrErr) {
+func (h *Sock) reportSession(call *herdrCall, p herdrParams) (any, *Err) {
 	sessionID, herr := p.str("agent_session_id", false)
 	if herr != nil {
 		return nil, herr
@@ -242,16 +240,16 @@ func (h *herdrSock) reportSession(call *herdrCall, p herdrParams) (any, *herdrEr
 		return herdrOK, nil
 	}
 	if agent == "" || sessionID == "" {
-		return nil, herdrErrorf(proto.CodeInvalidParams, "report_agent_session needs agent and agent_session_id")
+		return nil, errorf(proto.CodeInvalidParams, "report_agent_session needs agent and agent_session_id")
 	}
-	res := w.pane.SetSession(h.harnessOf(agent), sessionID)
+	res := w.Pane.Tracked().SetSession(h.harnessOf(agent), sessionID)
 	if !res.Applied && res.Reason != agentstate.ReasonNone {
-		return nil, herdrErrorf("report_failed", "the session was not recorded: "+string(res.Reason))
+		return nil, errorf("report_failed", "the session was not recorded: "+string(res.Reason))
 	}
 	return herdrOK, nil
 }
 
-func (h *herdrSock) releaseAgent(call *herdrCall, p herdrParams) (any, *herdrErr) {
+func (h *Sock) releaseAgent(call *herdrCall, p herdrParams) (any, *Err) {
 	w, _, _, pass, herr := call.reportCommon(p, false)
 	if herr != nil {
 		return nil, herr
@@ -262,15 +260,15 @@ func (h *herdrSock) releaseAgent(call *herdrCall, p herdrParams) (any, *herdrErr
 	h.stopWatch(w.ID)
 	// The seq mark stays: a late report from before the release is
 	// dropped and cannot bring the agent back.
-	res := w.pane.Report(agentstate.Report{State: agentstate.None, Source: agentstate.SourceReport}, "")
+	res := w.Pane.Tracked().Report(agentstate.Report{State: agentstate.None, Source: agentstate.SourceReport}, "")
 	if !res.Applied {
-		return nil, herdrErrorf("report_failed", "the release was not applied: "+string(res.Reason))
+		return nil, errorf("report_failed", "the release was not applied: "+string(res.Reason))
 	}
 	return herdrOK, nil
 }
 
 // allow takes one token from the pane's metadata/notification bucket.
-func (h *herdrSock) allow(pane string, now time.Time) bool {
+func (h *Sock) allow(pane string, now time.Time) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	b := h.rate[pane]
@@ -300,14 +298,14 @@ func (b *herdrBucket) take(now time.Time) bool {
 	return true
 }
 
-func (h *herdrSock) reportMetadata(call *herdrCall, p herdrParams) (any, *herdrErr) {
+func (h *Sock) reportMetadata(call *herdrCall, p herdrParams) (any, *Err) {
 	var tokens map[string]*string
 	if p.has("tokens") {
 		if err := json.Unmarshal(p["tokens"], &tokens); err != nil {
 			return nil, herdrBadType("tokens", "a map of strings")
 		}
 		if len(tokens) > herdrMaxTokens {
-			return nil, herdrErrorf(proto.CodeInvalidParams, "tokens holds more than 16 keys")
+			return nil, errorf(proto.CodeInvalidParams, "tokens holds more than 16 keys")
 		}
 	}
 	ttl, hasTTL, herr := p.u64("ttl_ms")
@@ -315,7 +313,7 @@ func (h *herdrSock) reportMetadata(call *herdrCall, p herdrParams) (any, *herdrE
 		return nil, herr
 	}
 	if hasTTL && (ttl < 1 || ttl > 86400000) {
-		return nil, herdrErrorf(proto.CodeInvalidParams, "ttl_ms must be 1 to 86400000")
+		return nil, errorf(proto.CodeInvalidParams, "ttl_ms must be 1 to 86400000")
 	}
 	title, herr := p.str("title", false)
 	if herr != nil {
@@ -337,8 +335,8 @@ func (h *herdrSock) reportMetadata(call *herdrCall, p herdrParams) (any, *herdrE
 	if herr != nil {
 		return nil, herr
 	}
-	if !h.allow(w.ID, h.s.clock.Now()) {
-		return nil, herdrErrorf(proto.CodeRateLimited, "this pane sent metadata and notifications faster than 5 a second")
+	if !h.allow(w.ID, h.core.Clock().Now()) {
+		return nil, errorf(proto.CodeRateLimited, "this pane sent metadata and notifications faster than 5 a second")
 	}
 	if !h.seqTake(w.ID, source, seq, has, true) {
 		return herdrOK, nil
@@ -366,7 +364,7 @@ func (h *herdrSock) reportMetadata(call *herdrCall, p herdrParams) (any, *herdrE
 	}
 	// A reserved or invalid name is skipped, the rest written.
 	for range herdrMaxTokens + 2 {
-		_, err := w.pane.SetMeta(u)
+		_, err := w.Pane.Tracked().SetMeta(u)
 		me, ok := err.(*agentstate.MetaError)
 		if !ok {
 			break
@@ -400,7 +398,7 @@ func herdrTokenName(k string) bool {
 	return true
 }
 
-func (h *herdrSock) notificationShow(call *herdrCall, p herdrParams) (any, *herdrErr) {
+func (h *Sock) notificationShow(call *herdrCall, p herdrParams) (any, *Err) {
 	title, herr := p.str("title", false)
 	if herr != nil {
 		return nil, herr
@@ -410,27 +408,24 @@ func (h *herdrSock) notificationShow(call *herdrCall, p herdrParams) (any, *herd
 		return nil, herr
 	}
 	if strings.TrimSpace(title) == "" {
-		return nil, herdrErrorf(proto.CodeInvalidParams, "notification.show needs a title")
+		return nil, errorf(proto.CodeInvalidParams, "notification.show needs a title")
 	}
 	own := call.place()
 	if own == "" {
-		return nil, herdrErrorf(proto.CodeForbidden, "the caller runs in no pane of this daemon")
+		return nil, errorf(proto.CodeForbidden, "the caller runs in no pane of this daemon")
 	}
-	if !h.allow(own, h.s.clock.Now()) {
-		return nil, herdrErrorf(proto.CodeRateLimited, "this pane sent metadata and notifications faster than 5 a second")
+	if !h.allow(own, h.core.Clock().Now()) {
+		return nil, errorf(proto.CodeRateLimited, "this pane sent metadata and notifications faster than 5 a second")
 	}
-	h.s.mu.Lock()
-	w := h.s.windows[own]
 	sess := ""
-	if w != nil {
-		sess = w.session.Name
+	if w := h.paneByID(own); w != nil {
+		sess = w.Session
 	}
-	h.s.mu.Unlock()
 	msg := title
 	if body != "" {
 		msg += ": " + body
 	}
-	h.s.hub.publish(event{Type: "notification", Session: sess, Window: own, Message: clipText(msg, 512)})
+	h.core.Publish(core.Event{Type: "notification", Session: sess, Window: own, Message: core.Clip(msg, 512)})
 	return herdrOK, nil
 }
 
@@ -441,8 +436,8 @@ func (h *herdrSock) notificationShow(call *herdrCall, p herdrParams) (any, *herd
 // missing, on one timer of the daemon's clock (a test's fake clock moves
 // it); nothing ticks.
 type herdrWatch struct {
-	h       *herdrSock
-	w       *Window
+	h       *Sock
+	w       core.Pane
 	procs   map[int]uint64 // pid → start time (0: unknown)
 	last    time.Time
 	harness string
@@ -460,9 +455,9 @@ func (x *herdrWatch) stop() { x.once.Do(func() { close(x.quit) }) }
 // noteReport records the reporting process (and, for a short-lived hook,
 // the first non-shell ancestor below the pane's shell) and starts the
 // pane's watch if it is not running.
-func (h *herdrSock) noteReport(w *Window, peer int, harness string) {
-	snap := h.s.tracker.Arbiter().Get(w.ID)
-	procs := reporterProcs(peer, w.proc.Pid())
+func (h *Sock) noteReport(w *pane, peer int, harness string) {
+	snap := h.core.Tracker().Arbiter().Get(w.ID)
+	procs := reporterProcs(peer, w.Pane.Pid())
 	h.mu.Lock()
 	if h.ln == nil { // the socket closed: the daemon is stopping
 		h.mu.Unlock()
@@ -479,13 +474,13 @@ func (h *herdrSock) noteReport(w *Window, peer int, harness string) {
 	}
 	start := x == nil
 	if start {
-		x = &herdrWatch{h: h, w: w, procs: map[int]uint64{}, quit: make(chan struct{})}
+		x = &herdrWatch{h: h, w: w.Pane, procs: map[int]uint64{}, quit: make(chan struct{})}
 		h.watch[w.ID] = x
 	}
 	for pid, st := range procs {
 		x.procs[pid] = st
 	}
-	x.last, x.harness, x.version = h.s.clock.Now(), harness, snap.Version
+	x.last, x.harness, x.version = h.core.Clock().Now(), harness, snap.Version
 	if start {
 		h.wg.Add(1)
 	}
@@ -495,7 +490,7 @@ func (h *herdrSock) noteReport(w *Window, peer int, harness string) {
 	}
 }
 
-func (h *herdrSock) stopWatch(pane string) {
+func (h *Sock) stopWatch(pane string) {
 	h.mu.Lock()
 	x := h.watch[pane]
 	delete(h.watch, pane)
@@ -509,8 +504,8 @@ func (x *herdrWatch) run() {
 	defer x.h.wg.Done()
 	defer func() {
 		x.h.mu.Lock()
-		if x.h.watch[x.w.ID] == x {
-			delete(x.h.watch, x.w.ID)
+		if x.h.watch[x.w.ID()] == x {
+			delete(x.h.watch, x.w.ID())
 		}
 		x.h.mu.Unlock()
 	}()
@@ -526,9 +521,7 @@ func (x *herdrWatch) run() {
 		}
 	}()
 	for {
-		x.w.mu.Lock()
-		gen := x.w.outputGen
-		x.w.mu.Unlock()
+		gen := x.w.Output()
 		due, done := x.check()
 		if done {
 			return
@@ -544,12 +537,12 @@ func (x *herdrWatch) run() {
 			}
 			armed = due
 			if !due.IsZero() {
-				wait := due.Sub(x.h.s.clock.Now())
+				wait := due.Sub(x.h.core.Clock().Now())
 				if wait <= 0 {
 					armed = time.Time{}
 					continue
 				}
-				timer = x.h.s.clock.AfterFunc(wait, func() {
+				timer = x.h.core.Clock().AfterFunc(wait, func() {
 					select {
 					case fire <- struct{}{}:
 					default:
@@ -563,11 +556,11 @@ func (x *herdrWatch) run() {
 		select {
 		case <-gen:
 		case <-fire:
-		case <-x.w.exitCh:
+		case <-x.w.Exited():
 			return
 		case <-x.quit:
 			return
-		case <-x.h.s.done:
+		case <-x.h.core.Done():
 			return
 		}
 	}
@@ -577,12 +570,12 @@ func (x *herdrWatch) run() {
 // else); otherwise when the age rule may hold, by the daemon's clock
 // (zero: wait for the pane's next output).
 func (x *herdrWatch) check() (due time.Time, done bool) {
-	snap := x.h.s.tracker.Arbiter().Get(x.w.ID)
+	snap := x.h.core.Tracker().Arbiter().Get(x.w.ID())
 	if snap.State == agentstate.None {
 		return time.Time{}, true
 	}
-	fg, err := x.w.proc.ForegroundPgrp()
-	if err != nil || fg != x.w.proc.Pid() {
+	fg, err := x.w.ForegroundPgrp()
+	if err != nil || fg != x.w.Pid() {
 		return time.Time{}, false // something runs in the foreground: it may be the agent
 	}
 	x.h.mu.Lock()
@@ -597,13 +590,13 @@ func (x *herdrWatch) check() (due time.Time, done bool) {
 			return time.Time{}, false
 		}
 	}
-	if due := last.Add(herdrCrashAge); x.h.s.clock.Now().Before(due) {
+	if due := last.Add(CrashAge); x.h.core.Clock().Now().Before(due) {
 		return due, false
 	}
 	// Only a state a report made is cleared: a screen prompt or a person's
 	// note that took the pane since stays.
 	if snap.Claimed && snap.Source == agentstate.SourceReport {
-		x.w.pane.Report(agentstate.Report{State: agentstate.None, Source: agentstate.SourceReport}, "")
+		x.w.Tracked().Report(agentstate.Report{State: agentstate.None, Source: agentstate.SourceReport}, "")
 	}
 	return time.Time{}, true
 }

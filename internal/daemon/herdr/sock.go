@@ -1,6 +1,6 @@
-package daemon
+package herdr
 
-// The herdr socket: agents that report to herdr (Crush, Kiro CLI and
+// The socket: agents that report to herdr (Crush, Kiro CLI and
 // others) find it through HERDR_SOCKET_PATH and speak herdr's wire to it,
 // so they need no install step. It is the daemon socket plus ".herdr", in
 // the same private directory; herdr's own socket is never touched.
@@ -23,11 +23,12 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/internal/sock"
 )
 
-// herdr's wire limits (coordination spec §18.2).
+// herdr's wire limits.
 const (
 	herdrVersion  = "0.9.3+tuios"
 	herdrProtocol = 22
@@ -43,13 +44,13 @@ const (
 	herdrMaxWait = 24 * time.Hour
 )
 
-// herdrErr is an error in herdr's shape: a stable code and a message.
-type herdrErr struct {
+// Err is an error in herdr's shape: a stable code and a message.
+type Err struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
 }
 
-func herdrErrorf(code, msg string) *herdrErr { return &herdrErr{Code: code, Message: msg} }
+func errorf(code, msg string) *Err { return &Err{Code: code, Message: msg} }
 
 // herdrRequest is one request line as herdr's schema has it.
 type herdrRequest struct {
@@ -58,9 +59,9 @@ type herdrRequest struct {
 	Params json.RawMessage `json:"params"`
 }
 
-// herdrSock serves the herdr socket for one Server.
-type herdrSock struct {
-	s    *Server
+// Sock serves the herdr socket for one daemon.
+type Sock struct {
+	core core.Host
 	path string
 	// bin is the herdr link panes get as HERDR_BIN_PATH ("" when it could
 	// not be made: the tuios binary is named instead).
@@ -71,22 +72,22 @@ type herdrSock struct {
 	// a loaded machine (nanoseconds, read per connection).
 	deadline atomic.Int64
 
-	// limits are the socket's caps (conn_caps.go); admitting holds a
+	// limits are the socket's caps (limits.go); admitting holds a
 	// slot for each accepted connection not yet placed and counted.
-	limits    herdrLimits
+	limits    Limits
 	admitting chan struct{}
 
 	mu      sync.Mutex
 	ln      net.Listener
-	conns   map[string]int // open connections per pane (herdrKey)
-	streams map[string]int // open event streams per pane (herdrKey)
+	conns   map[string]int // open connections per pane (connKey)
+	streams map[string]int // open event streams per pane (connKey)
 	open    map[net.Conn]struct{}
 	// seq is the high-water table: the last seq taken per pane and
 	// source (state and release share one mark, metadata has its own).
 	seq map[herdrSeqKey]uint64
 	// rate is each pane's metadata/notification bucket.
 	rate map[string]*herdrBucket
-	// watch is each reporting pane's crash watch (herdr_report.go).
+	// watch is each reporting pane's crash watch (report.go).
 	watch map[string]*herdrWatch
 	wg    sync.WaitGroup
 }
@@ -96,28 +97,35 @@ type herdrSeqKey struct {
 	meta         bool
 }
 
-func newHerdrSock(s *Server) *herdrSock {
-	return &herdrSock{
-		s: s, path: s.opt.Socket + ".herdr", limits: defaultHerdrLimits,
+// New makes the herdr socket of the daemon h, beside its control socket;
+// Listen serves it. Panes started from now on get herdr's variables
+// while it is served.
+func New(h core.Host) *Sock {
+	x := &Sock{
+		core: h, path: h.Options().Socket + ".herdr", limits: DefaultLimits(),
 		conns: map[string]int{}, streams: map[string]int{}, open: map[net.Conn]struct{}{},
 		seq: map[herdrSeqKey]uint64{}, rate: map[string]*herdrBucket{}, watch: map[string]*herdrWatch{},
 	}
+	h.OnPaneStart(x.paneVars)              // env.go
+	h.OnPaneEnviron("HERDR_", x.namesPane) // env.go
+	return x
 }
 
 // mode is [agents] herdr_protocol; off whatever it says when [agents]
 // enabled = false, which keeps only the multiplexer: no herdr socket, and
 // no pane gets herdr's variables.
-func (h *herdrSock) mode() string {
-	if h.s.agentsOff {
+func (h *Sock) mode() string {
+	o := h.core.Options()
+	if o.AgentsOff {
 		return "off"
 	}
-	return h.s.opt.Config.HerdrMode()
+	return o.Config.HerdrMode()
 }
 
-// listen takes the herdr socket beside the daemon's own (whose directory
-// Listen already checked) and makes the herdr link; the daemon holds the
-// main socket, so a file left at this path is a dead daemon's.
-func (h *herdrSock) listen() error {
+// Listen takes the herdr socket beside the daemon's own (whose directory
+// the daemon already checked) and makes the herdr link; the daemon holds
+// the main socket, so a file left at this path is a dead daemon's.
+func (h *Sock) Listen() error {
 	if h.mode() == "off" {
 		return nil
 	}
@@ -129,7 +137,7 @@ func (h *herdrSock) listen() error {
 	os.Chmod(h.path, 0o600)
 	h.bin = h.makeLink()
 	h.mu.Lock()
-	h.admitting = make(chan struct{}, max(1, h.limits.maxAdmitting))
+	h.admitting = make(chan struct{}, max(1, h.limits.MaxAdmitting))
 	h.ln = ln
 	h.mu.Unlock()
 	h.wg.Add(1)
@@ -140,12 +148,13 @@ func (h *herdrSock) listen() error {
 // makeLink makes <runtime dir>/herdr/bin/herdr, a link to the tuios
 // binary: invoked by that name tuios speaks herdr's CLI (cli.HerdrMain).
 // It is in a directory of its own, never on PATH.
-func (h *herdrSock) makeLink() string {
-	exe := h.s.opt.Executable
+func (h *Sock) makeLink() string {
+	o := h.core.Options()
+	exe := o.Executable
 	if exe == "" {
 		return ""
 	}
-	dir := filepath.Join(filepath.Dir(h.s.opt.Socket), "herdr", "bin")
+	dir := filepath.Join(filepath.Dir(o.Socket), "herdr", "bin")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return exe
 	}
@@ -160,15 +169,18 @@ func (h *herdrSock) makeLink() string {
 	return link
 }
 
-// live says whether the herdr socket is served.
-func (h *herdrSock) live() bool {
+// Path is the herdr socket's path.
+func (h *Sock) Path() string { return h.path }
+
+// Live says whether the herdr socket is served.
+func (h *Sock) Live() bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.ln != nil
 }
 
-// close stops accepting, ends every connection and removes the socket.
-func (h *herdrSock) close() {
+// Close stops accepting, ends every connection and removes the socket.
+func (h *Sock) Close() {
 	h.mu.Lock()
 	ln := h.ln
 	h.ln = nil
@@ -185,13 +197,13 @@ func (h *herdrSock) close() {
 	h.wg.Wait()
 }
 
-func (h *herdrSock) serve(ln net.Listener) {
+func (h *Sock) serve(ln net.Listener) {
 	defer h.wg.Done()
 	var delay time.Duration
 	for {
 		select {
 		case h.admitting <- struct{}{}: // given back once placed (serveConn)
-		case <-h.s.done:
+		case <-h.core.Done():
 			return
 		}
 		c, err := ln.Accept()
@@ -205,7 +217,7 @@ func (h *herdrSock) serve(ln net.Listener) {
 			delay = min(max(2*delay, 5*time.Millisecond), time.Second)
 			select {
 			case <-time.After(delay):
-			case <-h.s.done:
+			case <-h.core.Done():
 				return
 			}
 			continue
@@ -218,10 +230,10 @@ func (h *herdrSock) serve(ln net.Listener) {
 			c.Close()
 			return
 		}
-		if len(h.open) >= h.limits.maxConns {
+		if len(h.open) >= h.limits.MaxConns {
 			h.mu.Unlock()
 			<-h.admitting
-			herdrRefuse(c, nil, herdrErrorf(proto.CodeRateLimited, "the herdr socket holds "+strconv.Itoa(h.limits.maxConns)+" connections, its cap"))
+			herdrRefuse(c, nil, errorf(proto.CodeRateLimited, "the herdr socket holds "+strconv.Itoa(h.limits.MaxConns)+" connections, its cap"))
 			continue
 		}
 		h.open[c] = struct{}{}
@@ -232,30 +244,30 @@ func (h *herdrSock) serve(ln net.Listener) {
 }
 
 // admitConn checks the caller's uid, places it and counts it against its
-// pane (herdrKey); it says why a connection is refused.
-func (h *herdrSock) admitConn(c net.Conn) (key string, pid int, pl placement, herr *herdrErr) {
+// pane (connKey); it says why a connection is refused.
+func (h *Sock) admitConn(c net.Conn) (key string, pid int, pl core.Placement, herr *Err) {
 	defer func() { <-h.admitting }()
 	cred, err := sock.Peer(c)
-	if err != nil || cred.UID != h.s.uid {
-		return "", 0, pl, herdrErrorf("forbidden", "this daemon serves only the user that runs it")
+	if err != nil || cred.UID != h.core.Options().UID {
+		return "", 0, pl, errorf("forbidden", "this daemon serves only the user that runs it")
 	}
-	pl = h.s.locate(cred.PID)
-	key = herdrKey(pl, cred.PID)
+	pl = h.core.Locate(cred.PID)
+	key = connKey(pl, cred.PID)
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.conns[key] >= h.limits.perKey {
+	if h.conns[key] >= h.limits.PerKey {
 		who := "this process holds"
 		if strings.HasPrefix(key, "pane:") {
 			who = "this pane's processes hold"
 		}
-		return "", 0, pl, herdrErrorf(proto.CodeRateLimited, who+" "+strconv.Itoa(h.limits.perKey)+" open connections to the herdr socket, the cap")
+		return "", 0, pl, errorf(proto.CodeRateLimited, who+" "+strconv.Itoa(h.limits.PerKey)+" open connections to the herdr socket, the cap")
 	}
 	h.conns[key]++
 	return key, cred.PID, pl, nil
 }
 
 // herdrRefuse answers a connection that will not be served and closes it.
-func herdrRefuse(c net.Conn, id json.RawMessage, e *herdrErr) {
+func herdrRefuse(c net.Conn, id json.RawMessage, e *Err) {
 	c.SetWriteDeadline(time.Now().Add(100 * time.Millisecond))
 	writeHerdr(c, id, nil, e)
 	c.Close()
@@ -263,14 +275,14 @@ func herdrRefuse(c net.Conn, id json.RawMessage, e *herdrErr) {
 
 // writeHerdr writes one answer line: result or error, never both (an
 // error wins), with the id echoed when the request had a string id.
-func writeHerdr(c net.Conn, id json.RawMessage, res any, e *herdrErr) error {
+func writeHerdr(c net.Conn, id json.RawMessage, res any, e *Err) error {
 	if e != nil {
 		res = nil
 	}
 	out := struct {
 		ID     json.RawMessage `json:"id,omitempty"`
 		Result any             `json:"result,omitempty"`
-		Error  *herdrErr       `json:"error,omitempty"`
+		Error  *Err            `json:"error,omitempty"`
 	}{ID: id, Result: res, Error: e}
 	b, err := json.Marshal(out)
 	if err != nil {
@@ -282,10 +294,10 @@ func writeHerdr(c net.Conn, id json.RawMessage, res any, e *herdrErr) error {
 
 // herdrCall is one request being answered.
 type herdrCall struct {
-	h    *herdrSock
+	h    *Sock
 	c    net.Conn
 	peer int
-	key  string // what its connection counts against (herdrKey)
+	key  string // what its connection counts against (connKey)
 	// ctx ends when the client hangs up (watched only while a wait or a
 	// stream runs) or the daemon stops.
 	ctx context.Context
@@ -293,10 +305,10 @@ type herdrCall struct {
 	// kernel's word on its pid.
 	placed bool
 	pane   string
-	// gc is the connection the method was admitted on (gate.go): the
-	// target check reads its caller.
-	gc     *conn
-	inside bool // on the daemon's side (boundary.go), pane known or not
+	// gc is the call the method was admitted as (gate.go): the target
+	// check reads its caller.
+	gc     core.Call
+	inside bool // on the daemon's side (the core's placement), pane known or not
 	// r is the reader the request came from: a wait watches it for the
 	// client's hang-up (gone ends then; goneOnce starts that watch).
 	r        *bufio.Reader
@@ -304,7 +316,7 @@ type herdrCall struct {
 	gone     context.Context
 }
 
-func (h *herdrSock) serveConn(c net.Conn) {
+func (h *Sock) serveConn(c net.Conn) {
 	defer h.wg.Done()
 	key, peer, pl, refused := h.admitConn(c)
 	defer func() {
@@ -327,30 +339,30 @@ func (h *herdrSock) serveConn(c net.Conn) {
 	defer cancel()
 	go func() { // the daemon stopping ends a wait at once
 		select {
-		case <-h.s.done:
+		case <-h.core.Done():
 			cancel()
 		case <-ctx.Done():
 		}
 	}()
 	c.SetDeadline(time.Now().Add(h.ioDeadline()))
 	r := bufio.NewReaderSize(c, 8<<10)
-	line, err := proto.ReadLineWithin(r, herdrMaxLine, h.s.budget)
+	line, err := proto.ReadLineWithin(r, herdrMaxLine, h.core.Budget())
 	switch {
 	case errors.Is(err, proto.ErrLineTooLong):
-		writeHerdr(c, nil, nil, herdrErrorf(proto.CodeInvalidRequest, "the request line is over the 1 MiB cap"))
+		writeHerdr(c, nil, nil, errorf(proto.CodeInvalidRequest, "the request line is over the 1 MiB cap"))
 		return
 	case errors.Is(err, proto.ErrBudget):
-		writeHerdr(c, nil, nil, herdrErrorf(proto.CodeRateLimited, "the daemon holds too much unfinished input; send the request again in a moment"))
+		writeHerdr(c, nil, nil, errorf(proto.CodeRateLimited, "the daemon holds too much unfinished input; send the request again in a moment"))
 		return
 	case err != nil:
 		return
 	}
-	defer h.s.budget.Release(len(line))
+	defer h.core.Budget().Release(len(line))
 	if len(strings.TrimSpace(string(line))) == 0 {
 		return // an empty line closes silently, as herdr does
 	}
 	call := &herdrCall{h: h, c: c, peer: peer, key: key, ctx: ctx, r: r,
-		placed: true, pane: pl.pane, inside: pl.inside}
+		placed: true, pane: pl.Pane, inside: pl.Inside}
 	id, res, herr := call.handle(line)
 	if st, ok := res.(*herdrStream); ok {
 		call.stream(id, st)
@@ -362,7 +374,7 @@ func (h *herdrSock) serveConn(c net.Conn) {
 
 // parseHerdrRequest reads one request line. On failure it still returns
 // the id when a string id could be read, so the error can echo it.
-func parseHerdrRequest(line []byte) (herdrRequest, *herdrErr) {
+func parseHerdrRequest(line []byte) (herdrRequest, *Err) {
 	var req herdrRequest
 	if err := json.Unmarshal(line, &req); err != nil {
 		var idOnly struct {
@@ -373,16 +385,16 @@ func parseHerdrRequest(line []byte) (herdrRequest, *herdrErr) {
 		} else {
 			req.ID = nil
 		}
-		return req, herdrErrorf(proto.CodeInvalidRequest, "invalid request: "+clipText(err.Error(), 200))
+		return req, errorf(proto.CodeInvalidRequest, "invalid request: "+core.Clip(err.Error(), 200))
 	}
 	if !isJSONString(req.ID) {
 		req.ID = nil // herdr's ids are strings; anything else is not echoed
 	}
 	if req.Method == "" {
-		return req, herdrErrorf(proto.CodeInvalidRequest, "missing field `method`")
+		return req, errorf(proto.CodeInvalidRequest, "missing field `method`")
 	}
 	if len(req.Params) > 0 && !isJSONObject(req.Params) && string(req.Params) != "null" {
-		return req, herdrErrorf(proto.CodeInvalidRequest, "invalid type: params must be an object")
+		return req, errorf(proto.CodeInvalidRequest, "invalid type: params must be an object")
 	}
 	return req, nil
 }
@@ -396,15 +408,15 @@ func isJSONObject(b json.RawMessage) bool {
 
 // handle parses and runs one request. A method that panics is a bug: the
 // caller gets internal and the daemon goes on.
-func (call *herdrCall) handle(line []byte) (id json.RawMessage, res any, herr *herdrErr) {
+func (call *herdrCall) handle(line []byte) (id json.RawMessage, res any, herr *Err) {
 	req, herr := parseHerdrRequest(line)
 	if herr != nil {
 		return req.ID, nil, herr
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			call.h.s.errorf("panic in herdr %s: %v", clipText(req.Method, 64), r)
-			res, herr = nil, herdrErrorf(proto.CodeInternal, "the daemon failed on "+clipText(req.Method, 64)+" (a bug; it goes on running)")
+			call.h.core.Log().Errorf("panic in herdr %s: %v", core.Clip(req.Method, 64), r)
+			res, herr = nil, errorf(proto.CodeInternal, "the daemon failed on "+core.Clip(req.Method, 64)+" (a bug; it goes on running)")
 		}
 	}()
 	p, herr := parseHerdrParams(req.Params)
@@ -420,8 +432,8 @@ func (call *herdrCall) handle(line []byte) (id json.RawMessage, res any, herr *h
 func (call *herdrCall) place() string {
 	if !call.placed {
 		call.placed = true
-		pl := call.h.s.locate(call.peer)
-		call.pane, call.inside = pl.pane, pl.inside
+		pl := call.h.core.Locate(call.peer)
+		call.pane, call.inside = pl.Pane, pl.Inside
 	}
 	return call.pane
 }
@@ -449,7 +461,7 @@ func (call *herdrCall) hangup() (context.Context, context.CancelFunc) {
 	return context.WithCancel(call.gone)
 }
 
-func (h *herdrSock) ioDeadline() time.Duration {
+func (h *Sock) ioDeadline() time.Duration {
 	if d := time.Duration(h.deadline.Load()); d > 0 {
 		return d
 	}

@@ -1,4 +1,4 @@
-package daemon
+package herdr
 
 import (
 	"math"
@@ -7,13 +7,15 @@ import (
 	"strings"
 
 	"github.com/tuios/tuios/agentstate"
+	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/proto"
 )
 
-// herdr's mutating methods that have a tuios counterpart (coordination
-// spec §18.5), kept apart from herdr_api.go so the read side stays short.
-// Each maps onto an existing verb where one exists, so the verb's own
-// checks, events and retiling apply unchanged.
+// herdr's mutating methods that have a tuios counterpart, kept apart
+// from api.go so the read side stays short. Each maps onto an existing
+// verb where one exists, so the verb's own checks, events and retiling
+// apply unchanged; what no verb does (a swap, marking a session active)
+// is one of the core's setters.
 
 // herdrMutates says whether a method is answered here; method() asks it
 // before falling through to unsupported.
@@ -29,7 +31,7 @@ func herdrMutates(m string) bool {
 	return false
 }
 
-func (h *herdrSock) mutate(call *herdrCall, m string, p herdrParams) (any, *herdrErr) {
+func (h *Sock) mutate(call *herdrCall, m string, p herdrParams) (any, *Err) {
 	switch m {
 	case "workspace.close":
 		return h.workspaceClose(call, p)
@@ -64,23 +66,23 @@ func (h *herdrSock) mutate(call *herdrCall, m string, p herdrParams) (any, *herd
 	case "worktree.list", "worktree.create", "worktree.open", "worktree.remove":
 		return h.worktree(call, m, p)
 	}
-	return nil, herdrErrorf("unsupported", m+" is not supported by tuios")
+	return nil, errorf("unsupported", m+" is not supported by tuios")
 }
 
 // workspaceSession resolves workspace_id to its session.
-func (h *herdrSock) workspaceSession(call *herdrCall, p herdrParams) (*Session, *herdrErr) {
+func (h *Sock) workspaceSession(call *herdrCall, p herdrParams) (*core.SessionView, *Err) {
 	id, herr := p.str("workspace_id", true)
 	if herr != nil {
 		return nil, herr
 	}
-	ss := h.s.herdrSession(call.gc, id)
+	ss := h.herdrSession(call.gc, id)
 	if ss == nil {
-		return nil, herdrErrorf("workspace_not_found", "no workspace "+clipText(id, 64))
+		return nil, errorf("workspace_not_found", "no workspace "+core.Clip(id, 64))
 	}
 	return ss, nil
 }
 
-func (h *herdrSock) workspaceClose(call *herdrCall, p herdrParams) (any, *herdrErr) {
+func (h *Sock) workspaceClose(call *herdrCall, p herdrParams) (any, *Err) {
 	ss, herr := h.workspaceSession(call, p)
 	if herr != nil {
 		return nil, herr
@@ -94,36 +96,34 @@ func (h *herdrSock) workspaceClose(call *herdrCall, p herdrParams) (any, *herdrE
 // tabSlot resolves tab_id ("<ws>:t<n>") to its session and slot. A slot
 // that is not a tab today (empty, unnamed, not showing) is tab_not_found,
 // as tab.get would say.
-func (h *herdrSock) tabSlot(call *herdrCall, p herdrParams) (*Session, int, *herdrErr) {
+func (h *Sock) tabSlot(call *herdrCall, p herdrParams) (*core.SessionView, int, *Err) {
 	id, herr := p.str("tab_id", true)
 	if herr != nil {
 		return nil, 0, herr
 	}
-	notFound := herdrErrorf("tab_not_found", "no tab "+clipText(id, 64))
+	notFound := errorf("tab_not_found", "no tab "+core.Clip(id, 64))
 	ws, num, ok := strings.Cut(id, ":t")
 	n, err := strconv.Atoi(num)
-	if !ok || err != nil || n < 1 || n > Workspaces {
+	if !ok || err != nil || n < 1 || n > core.Workspaces {
 		return nil, 0, notFound
 	}
-	ss := h.s.herdrSession(call.gc, ws)
+	ss := h.herdrSession(call.gc, ws)
 	if ss == nil {
 		return nil, 0, notFound
 	}
-	h.s.mu.Lock()
-	defer h.s.mu.Unlock()
 	if !slotIsTab(ss, n) {
 		return nil, 0, notFound
 	}
 	return ss, n, nil
 }
 
-// slotIsTab is herdrView's rule for a slot being a tab. Called with s.mu held.
-func slotIsTab(ss *Session, n int) bool {
-	if ss.wsNames[n] != "" || ss.workspace == n {
+// slotIsTab is herdrView's rule for a slot being a tab.
+func slotIsTab(ss *core.SessionView, n int) bool {
+	if ss.WorkspaceNames[n] != "" || ss.Workspace == n {
 		return true
 	}
-	for _, w := range ss.windows {
-		if w.workspace == n {
+	for _, w := range ss.Windows {
+		if w.Workspace == n {
 			return true
 		}
 	}
@@ -133,13 +133,13 @@ func slotIsTab(ss *Session, n int) bool {
 // tabCreate opens a shell window on the first slot that is not a tab, so
 // the new tab exists (a slot with a window is a tab) and has a pane, as a
 // herdr tab always does.
-func (h *herdrSock) tabCreate(call *herdrCall, p herdrParams) (any, *herdrErr) {
+func (h *Sock) tabCreate(call *herdrCall, p herdrParams) (any, *Err) {
 	ss, herr := h.workspaceSession(call, p)
 	if herr != nil {
 		return nil, herr
 	}
 	if p.has("env") {
-		return nil, herdrErrorf("unsupported", "env in a create is not supported by tuios")
+		return nil, errorf("unsupported", "env in a create is not supported by tuios")
 	}
 	label, herr := p.label("label")
 	if herr != nil {
@@ -149,42 +149,37 @@ func (h *herdrSock) tabCreate(call *herdrCall, p herdrParams) (any, *herdrErr) {
 	if herr != nil {
 		return nil, herr
 	}
-	h.s.mu.Lock()
 	free := 0
-	for n := 1; n <= Workspaces && free == 0; n++ {
+	for n := 1; n <= core.Workspaces && free == 0; n++ {
 		if !slotIsTab(ss, n) {
 			free = n
 		}
 	}
 	name := ss.Name
-	h.s.mu.Unlock()
 	if free == 0 {
-		return nil, herdrErrorf("tab_create_failed", "all "+strconv.Itoa(Workspaces)+" tabs of this workspace are in use")
+		return nil, errorf("tab_create_failed", "all "+strconv.Itoa(core.Workspaces)+" tabs of this workspace are in use")
 	}
 	res, herr := h.callVerb(call, "new-window", map[string]any{"session": name, "workspace": free, "no_focus": true, "cwd": cwd})
 	if herr != nil {
-		return nil, herdrErrorf("tab_create_failed", herr.Message)
+		return nil, errorf("tab_create_failed", herr.Message)
 	}
-	h.s.mu.Lock()
-	if label != "" {
-		if ss.wsNames == nil {
-			ss.wsNames = map[int]string{}
+	if label != "" { // the name is set-workspace-name's, as tab.rename's
+		if _, herr := h.callVerb(call, "set-workspace-name", map[string]any{"session": name, "workspace": free, "name": label}); herr != nil {
+			return nil, errorf("tab_create_failed", herr.Message)
 		}
-		ss.wsNames[free] = label
 	}
 	var pane string
-	if w := h.s.windows[stringOf(res["window_id"])]; w != nil {
-		pane = herdrPaneID(ss, w)
+	if w, ok := h.core.Find(stringOf(res["window_id"])); ok {
+		pane = herdrPaneID(ss.ID, w.ID)
 	}
-	h.s.mu.Unlock()
-	return map[string]any{"type": "tab_created", "tab_id": herdrTabID(ss, free), "pane_id": pane}, nil
+	return map[string]any{"type": "tab_created", "tab_id": herdrTabID(ss.ID, free), "pane_id": pane}, nil
 }
 
-// workspaceRename sets the session's display name (Session.displayName
-// says why it is not a rename of the session); a null or blank label
+// workspaceRename sets the session's display name (set-session-name: a
+// relabel, not a rename of the session's address); a null or blank label
 // clears it. herdr's event streams hear workspace_renamed, tuios
 // subscribers session-renamed; the ids do not change.
-func (h *herdrSock) workspaceRename(call *herdrCall, p herdrParams) (any, *herdrErr) {
+func (h *Sock) workspaceRename(call *herdrCall, p herdrParams) (any, *Err) {
 	ss, herr := h.workspaceSession(call, p)
 	if herr != nil {
 		return nil, herr
@@ -193,17 +188,15 @@ func (h *herdrSock) workspaceRename(call *herdrCall, p herdrParams) (any, *herdr
 	if herr != nil {
 		return nil, herr
 	}
-	h.s.mu.Lock()
-	ss.displayName = label
-	name := ss.Name
-	h.s.mu.Unlock()
-	h.s.hub.publish(event{Type: evSessionRenamed, Session: name})
+	if _, herr := h.callVerb(call, "set-session-name", map[string]any{"session": ss.Name, "name": label}); herr != nil {
+		return nil, herr
+	}
 	return herdrOK, nil
 }
 
-// tabRename names the slot, as set-workspace-name does: the name the
-// attach layout and list-workspaces show.
-func (h *herdrSock) tabRename(call *herdrCall, p herdrParams) (any, *herdrErr) {
+// tabRename names the slot through set-workspace-name: the name the
+// attach layout and list-workspaces show, and the sessions file keeps.
+func (h *Sock) tabRename(call *herdrCall, p herdrParams) (any, *Err) {
 	ss, n, herr := h.tabSlot(call, p)
 	if herr != nil {
 		return nil, herr
@@ -212,24 +205,13 @@ func (h *herdrSock) tabRename(call *herdrCall, p herdrParams) (any, *herdrErr) {
 	if herr != nil {
 		return nil, herr
 	}
-	h.s.mu.Lock()
-	if ss.wsNames == nil {
-		ss.wsNames = map[int]string{}
+	if _, herr := h.callVerb(call, "set-workspace-name", map[string]any{"session": ss.Name, "workspace": n, "name": label}); herr != nil {
+		return nil, herr
 	}
-	if label == "" {
-		delete(ss.wsNames, n)
-	} else {
-		ss.wsNames[n] = label
-	}
-	name := ss.Name
-	h.s.mu.Unlock()
-	h.s.attach.layoutChanged() // attached clients draw the new name
-	// and the sessions file keeps it (restore.go follows the event)
-	h.s.hub.publish(event{Type: evWorkspaceRenamed, Session: name})
 	return herdrOK, nil
 }
 
-func (h *herdrSock) tabFocus(call *herdrCall, p herdrParams) (any, *herdrErr) {
+func (h *Sock) tabFocus(call *herdrCall, p herdrParams) (any, *Err) {
 	ss, n, herr := h.tabSlot(call, p)
 	if herr != nil {
 		return nil, herr
@@ -242,22 +224,20 @@ func (h *herdrSock) tabFocus(call *herdrCall, p herdrParams) (any, *herdrErr) {
 
 // tabClose closes every window in the slot and drops its name, so the
 // slot stops being a tab (unless it is the one showing).
-func (h *herdrSock) tabClose(call *herdrCall, p herdrParams) (any, *herdrErr) {
+func (h *Sock) tabClose(call *herdrCall, p herdrParams) (any, *Err) {
 	ss, n, herr := h.tabSlot(call, p)
 	if herr != nil {
 		return nil, herr
 	}
-	h.s.mu.Lock()
-	var wins []*Window
-	for _, w := range ss.windows {
-		if w.workspace == n {
-			wins = append(wins, w)
+	for _, w := range ss.Windows {
+		if w.Workspace == n {
+			h.core.CloseWindow(w.ID)
 		}
 	}
-	delete(ss.wsNames, n)
-	h.s.mu.Unlock()
-	for _, w := range wins {
-		h.s.closeWindow(w)
+	if ss.WorkspaceNames[n] != "" {
+		if _, herr := h.callVerb(call, "set-workspace-name", map[string]any{"session": ss.Name, "workspace": n, "name": ""}); herr != nil {
+			return nil, herr
+		}
 	}
 	return herdrOK, nil
 }
@@ -269,13 +249,13 @@ func (h *herdrSock) tabClose(call *herdrCall, p herdrParams) (any, *herdrErr) {
 // clamps it. With no client to measure a tile, or in a floating session,
 // the new pane opens on the same tab (new-window) and is placed
 // automatically.
-func (h *herdrSock) paneSplit(call *herdrCall, p herdrParams) (any, *herdrErr) {
+func (h *Sock) paneSplit(call *herdrCall, p herdrParams) (any, *Err) {
 	w, herr := h.paneArg(call, p)
 	if herr != nil {
 		return nil, herr
 	}
 	if p.has("env") {
-		return nil, herdrErrorf("unsupported", "env in a create is not supported by tuios")
+		return nil, errorf("unsupported", "env in a create is not supported by tuios")
 	}
 	cwd, herr := p.str("cwd", false)
 	if herr != nil {
@@ -289,19 +269,17 @@ func (h *herdrSock) paneSplit(call *herdrCall, p herdrParams) (any, *herdrErr) {
 		dir = "right"
 	}
 	if !herdrDirection(dir) {
-		return nil, herdrErrorf(proto.CodeInvalidRequest, "unknown variant `"+clipText(dir, 32)+"`, expected one of `right`, `down`, `left`, `up`")
+		return nil, errorf(proto.CodeInvalidRequest, "unknown variant `"+core.Clip(dir, 32)+"`, expected one of `right`, `down`, `left`, `up`")
 	}
 	ratio, hasRatio, herr := p.f64("ratio")
 	if herr != nil {
 		return nil, herr
 	}
-	h.s.mu.Lock()
-	ss, ws := w.session, w.workspace
+	ss, ws := w.sv, w.Workspace
 	if cwd == "" {
-		cwd = w.dirNow() // a split starts where its pane is, as herdr's does
+		cwd = w.Dir // a split starts where its pane is, as herdr's does
 	}
-	split := h.s.attach.shows(ss) && !ss.floating
-	h.s.mu.Unlock()
+	split := !ss.Floating && h.core.Shows(ss.Name)
 	var res map[string]any
 	if split {
 		params := map[string]any{"session": ss.Name, "window": w.ID, "direction": dir, "cwd": cwd}
@@ -313,21 +291,19 @@ func (h *herdrSock) paneSplit(call *herdrCall, p herdrParams) (any, *herdrErr) {
 		res, herr = h.callVerb(call, "new-window", map[string]any{"session": ss.Name, "workspace": ws, "cwd": cwd})
 	}
 	if herr != nil {
-		return nil, herdrErrorf("pane_split_failed", herr.Message)
+		return nil, errorf("pane_split_failed", herr.Message)
 	}
-	h.s.mu.Lock()
-	defer h.s.mu.Unlock()
-	nw := h.s.windows[stringOf(res["window_id"])]
+	nw := h.paneByID(stringOf(res["window_id"]))
 	if nw == nil {
 		// The new pane ended before it could be named: late, as herdr says.
-		return nil, herdrErrorf("pane_split_failed", "the new pane closed before it was ready")
+		return nil, errorf("pane_split_failed", "the new pane closed before it was ready")
 	}
-	return map[string]any{"type": "pane_split", "pane_id": herdrPaneID(ss, nw), "tab_id": herdrTabID(ss, ws)}, nil
+	return map[string]any{"type": "pane_split", "pane_id": herdrPaneID(ss.ID, nw.ID), "tab_id": herdrTabID(ss.ID, ws)}, nil
 }
 
 // paneZoom zooms through run-command ToggleZoom; a request that would
 // change nothing answers zoomed as it is with the reason.
-func (h *herdrSock) paneZoom(call *herdrCall, p herdrParams) (any, *herdrErr) {
+func (h *Sock) paneZoom(call *herdrCall, p herdrParams) (any, *Err) {
 	w, herr := h.paneArg(call, p)
 	if herr != nil {
 		return nil, herr
@@ -340,20 +316,18 @@ func (h *herdrSock) paneZoom(call *herdrCall, p herdrParams) (any, *herdrErr) {
 		mode = "toggle"
 	}
 	if mode != "toggle" && mode != "on" && mode != "off" {
-		return nil, herdrErrorf(proto.CodeInvalidRequest, "unknown variant `"+clipText(mode, 32)+"`, expected one of `toggle`, `on`, `off`")
+		return nil, errorf(proto.CodeInvalidRequest, "unknown variant `"+core.Clip(mode, 32)+"`, expected one of `toggle`, `on`, `off`")
 	}
-	h.s.mu.Lock()
-	ss := w.session
-	zoomed := ss.zoomed && ss.focused == w
+	ss := w.sv
+	zoomed := ss.Zoomed && ss.Focused == w.ID
 	others := 0
-	for _, x := range ss.windows {
-		if x != w && x.workspace == w.workspace && !x.minimized {
+	for _, x := range ss.Windows {
+		if x.ID != w.ID && x.Workspace == w.Workspace && !x.Minimized {
 			others++
 		}
 	}
 	name := ss.Name
-	h.s.mu.Unlock()
-	unchanged := func(reason string) (any, *herdrErr) {
+	unchanged := func(reason string) (any, *Err) {
 		return map[string]any{"type": "pane_zoom", "pane_id": p.rawString("pane_id"), "zoomed": zoomed, "changed": false, "reason": reason}, nil
 	}
 	want := !zoomed
@@ -365,7 +339,7 @@ func (h *herdrSock) paneZoom(call *herdrCall, p herdrParams) (any, *herdrErr) {
 	case want && others == 0:
 		return unchanged("single_pane")
 	}
-	if ss.zoomed != zoomed {
+	if ss.Zoomed != zoomed {
 		// Another window of the session is zoomed: unzoom it first, so the
 		// toggle below zooms this one rather than just unzooming.
 		if _, herr := h.callVerb(call, "run-command", map[string]any{"command": "ToggleZoom", "session": name}); herr != nil {
@@ -381,13 +355,13 @@ func (h *herdrSock) paneZoom(call *herdrCall, p herdrParams) (any, *herdrErr) {
 // herdrDirs are herdr's direction names in the order edges lists them.
 var herdrDirs = []string{"left", "right", "up", "down"}
 
-// neighborOf (layout.go) finds the pane beside another; focus-window
+// The core's Neighbor finds the pane beside another; focus-window
 // --direction uses the same function.
 
 // paneNeighbors answers pane.neighbor (one direction), pane.edges (every
 // direction: the neighbour's id, or null at an edge) and
 // pane.focus_direction (focus-window on the neighbour).
-func (h *herdrSock) paneNeighbors(call *herdrCall, m string, p herdrParams) (any, *herdrErr) {
+func (h *Sock) paneNeighbors(call *herdrCall, m string, p herdrParams) (any, *Err) {
 	w, herr := h.paneArg(call, p)
 	if herr != nil {
 		return nil, herr
@@ -402,37 +376,33 @@ func (h *herdrSock) paneNeighbors(call *herdrCall, m string, p herdrParams) (any
 			known = known || d == dir
 		}
 		if !known {
-			return nil, herdrErrorf(proto.CodeInvalidRequest, "unknown variant `"+clipText(dir, 32)+"`, expected one of `left`, `right`, `up`, `down`")
+			return nil, errorf(proto.CodeInvalidRequest, "unknown variant `"+core.Clip(dir, 32)+"`, expected one of `left`, `right`, `up`, `down`")
 		}
 	}
-	h.s.mu.Lock()
-	ss := w.session
 	if m == "pane.edges" {
 		edges := map[string]any{}
 		for _, d := range herdrDirs {
-			if n := h.s.neighborOf(w, d); n != nil {
-				edges[d] = herdrPaneID(ss, n)
+			if n := h.core.Neighbor(w.ID, d); n != "" {
+				edges[d] = herdrPaneID(w.sessionID, n)
 			} else {
 				edges[d] = nil
 			}
 		}
-		h.s.mu.Unlock()
 		return map[string]any{"type": "pane_edges", "pane_id": p.rawString("pane_id"), "edges": edges}, nil
 	}
-	n := h.s.neighborOf(w, dir)
+	n := h.core.Neighbor(w.ID, dir)
 	var nid, nwin, sname string
-	if n != nil {
-		nid, nwin, sname = herdrPaneID(ss, n), n.ID, ss.Name
+	if n != "" {
+		nid, nwin, sname = herdrPaneID(w.sessionID, n), n, w.Session
 	}
-	h.s.mu.Unlock()
 	if m == "pane.neighbor" {
 		var v any
-		if n != nil {
+		if n != "" {
 			v = nid
 		}
 		return map[string]any{"type": "pane_neighbor", "pane_id": p.rawString("pane_id"), "direction": dir, "neighbor": v}, nil
 	}
-	if n == nil {
+	if n == "" {
 		return map[string]any{"type": "pane_focus_direction", "changed": false, "reason": "no_neighbor"}, nil
 	}
 	if _, herr := h.callVerb(call, "focus-window", map[string]any{"session": sname, "window": nwin}); herr != nil {
@@ -502,20 +472,20 @@ func pgrpMembers(pgrp int) []int {
 // processInfo answers pane.process_info: the shell and the foreground
 // group. Grants do not exist yet, so argv, cmdline and cwd go only to the
 // pane itself (the GRANTS comment in method() is where others join).
-func (h *herdrSock) processInfo(call *herdrCall, p herdrParams) (any, *herdrErr) {
+func (h *Sock) processInfo(call *herdrCall, p herdrParams) (any, *Err) {
 	w, herr := h.paneArg(call, p)
 	if herr != nil {
 		return nil, herr
 	}
 	self := false
 	if own := call.place(); own != "" {
-		if ow, _ := h.s.herdrWindow(call.gc, own); ow == w {
+		if ow, _ := h.herdrWindow(call.gc, own); ow != nil && ow.ID == w.ID {
 			self = true
 		}
 	}
-	shell := w.proc.Pid()
+	shell := w.Pane.Pid()
 	res := map[string]any{"type": "pane_process_info", "pane_id": p.rawString("pane_id"), "shell": readProc(shell, self)}
-	fg, err := w.proc.ForegroundPgrp()
+	fg, err := w.Pane.ForegroundPgrp()
 	if err != nil {
 		res["foreground"] = []procInfo{}
 		return res, nil
@@ -532,7 +502,7 @@ func (h *herdrSock) processInfo(call *herdrCall, p herdrParams) (any, *herdrErr)
 // agentPrompt types a prompt the way ask-agent does (typePrompt: the
 // harness's paste and submit keys) but does not wait for the reply;
 // an agent mid-turn or on a prompt is not typed into.
-func (h *herdrSock) agentPrompt(call *herdrCall, p herdrParams) (any, *herdrErr) {
+func (h *Sock) agentPrompt(call *herdrCall, p herdrParams) (any, *Err) {
 	w, herr := h.paneArg(call, p)
 	if herr != nil {
 		return nil, herr
@@ -547,29 +517,27 @@ func (h *herdrSock) agentPrompt(call *herdrCall, p herdrParams) (any, *herdrErr)
 		}
 	}
 	if strings.TrimSpace(text) == "" {
-		return nil, herdrErrorf(proto.CodeInvalidParams, "the prompt is blank")
+		return nil, errorf(proto.CodeInvalidParams, "the prompt is blank")
 	}
-	switch st := h.s.tracker.Arbiter().Get(w.ID).State; st {
+	switch st := h.core.Tracker().Arbiter().Get(w.ID).State; st {
 	case agentstate.Working, agentstate.NeedsInput:
-		return nil, herdrErrorf("agent_not_idle", "the agent is "+herdrStatus(st)+"; nothing was typed")
+		return nil, errorf("agent_not_idle", "the agent is "+herdrStatus(st)+"; nothing was typed")
 	}
 	ctx, cancel := call.hangup()
 	defer cancel()
-	// Typed as the caller the method was admitted as (herdr_gate.go).
-	own := call.place() // before inside is read: place sets both
-	cn := &conn{s: h.s, c: call.c, peer: call.peer, placed: true, placedID: own, inside: call.inside, ctx: ctx, closed: ctx.Done(),
-		call: call.gc.call, callKnown: true, acc: call.gc.acc, verbName: call.gc.verbName}
-	if _, _, _, perr := h.s.typePrompt(cn, w, w.pane.Screen(), text); perr != nil {
+	// Typed as the caller the method was admitted as (gate.go), through
+	// the core's one write path.
+	if perr := h.core.TypePrompt(ctx, call.gc, w.ID, text); perr != nil {
 		return nil, herdrFromProto(perr)
 	}
 	return herdrOK, nil
 }
 
 // paneArg is the window a method's pane_id names (required).
-func (h *herdrSock) paneArg(call *herdrCall, p herdrParams) (*Window, *herdrErr) {
+func (h *Sock) paneArg(call *herdrCall, p herdrParams) (*pane, *Err) {
 	id, herr := p.str("pane_id", true)
 	if herr != nil {
 		return nil, herr
 	}
-	return h.s.herdrWindow(call.gc, id)
+	return h.herdrWindow(call.gc, id)
 }

@@ -1,10 +1,11 @@
-package daemon
+package herdr
 
 import (
 	"encoding/json"
 	"strconv"
 	"strings"
 
+	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/proto"
 )
 
@@ -13,23 +14,23 @@ import (
 // one is `missing field `name“, a wrong type `invalid type`.
 type herdrParams map[string]json.RawMessage
 
-func parseHerdrParams(raw json.RawMessage) (herdrParams, *herdrErr) {
+func parseHerdrParams(raw json.RawMessage) (herdrParams, *Err) {
 	p := herdrParams{}
 	if len(raw) == 0 || string(raw) == "null" {
 		return p, nil
 	}
 	if err := json.Unmarshal(raw, &p); err != nil {
-		return nil, herdrErrorf(proto.CodeInvalidRequest, "invalid params: "+clipText(err.Error(), 200))
+		return nil, errorf(proto.CodeInvalidRequest, "invalid params: "+core.Clip(err.Error(), 200))
 	}
 	return p, nil
 }
 
-func herdrMissing(name string) *herdrErr {
-	return herdrErrorf(proto.CodeInvalidRequest, "missing field `"+name+"`")
+func herdrMissing(name string) *Err {
+	return errorf(proto.CodeInvalidRequest, "missing field `"+name+"`")
 }
 
-func herdrBadType(name, want string) *herdrErr {
-	return herdrErrorf(proto.CodeInvalidRequest, "invalid type for `"+name+"`: expected "+want)
+func herdrBadType(name, want string) *Err {
+	return errorf(proto.CodeInvalidRequest, "invalid type for `"+name+"`: expected "+want)
 }
 
 // has says whether the field is present and not null.
@@ -39,7 +40,7 @@ func (p herdrParams) has(name string) bool {
 }
 
 // str reads a string field; required fields must be present.
-func (p herdrParams) str(name string, required bool) (string, *herdrErr) {
+func (p herdrParams) str(name string, required bool) (string, *Err) {
 	if !p.has(name) {
 		if required {
 			return "", herdrMissing(name)
@@ -54,12 +55,12 @@ func (p herdrParams) str(name string, required bool) (string, *herdrErr) {
 }
 
 // maxLabel bounds a tab or workspace label a herdr tool sets.
-const maxLabel = 256
+const maxLabel = core.MaxLabel
 
 // label reads a display label: trimmed, control characters removed (it
 // is drawn in attached clients' rails), at most maxLabel bytes; absent or
 // null is "".
-func (p herdrParams) label(name string) (string, *herdrErr) {
+func (p herdrParams) label(name string) (string, *Err) {
 	s, herr := p.str(name, false)
 	if herr != nil {
 		return "", herr
@@ -71,13 +72,13 @@ func (p herdrParams) label(name string) (string, *herdrErr) {
 		return r
 	}, s))
 	if len(s) > maxLabel {
-		return "", herdrErrorf(proto.CodeInvalidRequest, name+" is longer than "+strconv.Itoa(maxLabel)+" bytes")
+		return "", errorf(proto.CodeInvalidRequest, name+" is longer than "+strconv.Itoa(maxLabel)+" bytes")
 	}
 	return s, nil
 }
 
 // u64 reads an unsigned integer field; ok is false when it is absent.
-func (p herdrParams) u64(name string) (v uint64, ok bool, herr *herdrErr) {
+func (p herdrParams) u64(name string) (v uint64, ok bool, herr *Err) {
 	if !p.has(name) {
 		return 0, false, nil
 	}
@@ -90,7 +91,7 @@ func (p herdrParams) u64(name string) (v uint64, ok bool, herr *herdrErr) {
 
 // f64 reads a number field; ok is false when it is absent. NaN and the
 // infinities are not JSON, so what it returns is finite.
-func (p herdrParams) f64(name string) (v float64, ok bool, herr *herdrErr) {
+func (p herdrParams) f64(name string) (v float64, ok bool, herr *Err) {
 	if !p.has(name) {
 		return 0, false, nil
 	}
@@ -101,7 +102,7 @@ func (p herdrParams) f64(name string) (v float64, ok bool, herr *herdrErr) {
 }
 
 // boolean reads a bool field (absent is false).
-func (p herdrParams) boolean(name string) (bool, *herdrErr) {
+func (p herdrParams) boolean(name string) (bool, *Err) {
 	if !p.has(name) {
 		return false, nil
 	}
@@ -113,7 +114,7 @@ func (p herdrParams) boolean(name string) (bool, *herdrErr) {
 }
 
 // timeout reads timeout_ms: absent is def, above 24 h is invalid_params.
-func (p herdrParams) timeout(def int64) (int64, *herdrErr) {
+func (p herdrParams) timeout(def int64) (int64, *Err) {
 	n, ok, herr := p.u64("timeout_ms")
 	if herr != nil {
 		return 0, herr
@@ -122,7 +123,7 @@ func (p herdrParams) timeout(def int64) (int64, *herdrErr) {
 		return def, nil
 	}
 	if n == 0 || n > uint64(herdrMaxWait.Milliseconds()) {
-		return 0, herdrErrorf(proto.CodeInvalidParams, "timeout_ms must be 1 to 86400000 (24 hours)")
+		return 0, errorf(proto.CodeInvalidParams, "timeout_ms must be 1 to 86400000 (24 hours)")
 	}
 	return int64(n), nil
 }

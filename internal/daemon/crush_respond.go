@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/detect"
 	"github.com/tuios/tuios/internal/proto"
 )
@@ -15,29 +14,6 @@ import (
 // TUIOS answers the dialog only when a Crush process is in the pane.
 
 const crushHarness = "crush"
-
-// crushHoldsDialog says whether a working report from Crush is to be
-// held back: the pane is needs_input and the Crush manifest's rules,
-// re-read on the pane's screen now, still find the permission dialog.
-func (h *herdrSock) crushHoldsDialog(w *Window, harness string, snap agentstate.Snapshot) bool {
-	if harness != crushHarness || snap.State != agentstate.NeedsInput {
-		return false
-	}
-	reg := h.s.tracker.Detector().Registry()
-	if reg == nil {
-		return false
-	}
-	m, ok := reg.Lookup(crushHarness)
-	if !ok {
-		return false
-	}
-	sc := w.pane.Screen()
-	if sc == nil {
-		return false
-	}
-	v := m.Screen.Classify(sc.Tail(m.Screen.ReadLines()))
-	return v.Matched && v.State == agentstate.NeedsInput && v.Dialog != nil
-}
 
 // crushRespondCheck refuses to answer a prompt read by Crush's rules
 // when no Crush process runs in the pane: the screen alone may be

@@ -1,4 +1,4 @@
-package daemon
+package herdr
 
 import (
 	"encoding/json"
@@ -6,10 +6,12 @@ import (
 
 	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/detect"
+	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/proto"
+	"github.com/tuios/tuios/internal/shquote"
 )
 
-// agent.start (coordination spec §18.5): type a known harness's command
+// agent.start: type a known harness's command
 // into a pane that sits at its shell prompt. tuios has no verb that starts
 // an agent, so this does what a person would: it types the command line,
 // quoted for the pane's shell, and presses Enter. Nothing is typed unless
@@ -19,8 +21,8 @@ import (
 
 // startCommand is the harness a herdr or tuios kind names and the program
 // it runs as (detect's StartProgram).
-func (h *herdrSock) startCommand(kind string) (harness, program string, ok bool) {
-	reg := h.s.tracker.Detector().Registry()
+func (h *Sock) startCommand(kind string) (harness, program string, ok bool) {
+	reg := h.core.Tracker().Detector().Registry()
 	if reg == nil {
 		return "", "", false
 	}
@@ -28,7 +30,7 @@ func (h *herdrSock) startCommand(kind string) (harness, program string, ok bool)
 	if !found {
 		return "", "", false
 	}
-	if prog := m.StartProgram(); prog != "" && typable(prog) {
+	if prog := m.StartProgram(); prog != "" && shquote.Typable(prog) {
 		return m.ID, prog, true
 	}
 	return m.ID, "", false
@@ -47,52 +49,8 @@ func shellQuoting(comm string) string {
 	return ""
 }
 
-// typable says whether a word can be typed at a prompt at all: a control
-// character (a newline above all) would act as a key, not as text.
-func typable(s string) bool {
-	for _, r := range s {
-		if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 {
-			return false
-		}
-	}
-	return true
-}
-
-// bareWord says whether a word means itself unquoted in both POSIX shells
-// and fish.
-func bareWord(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
-		case strings.ContainsRune("-_./:=+,@%", r):
-		default:
-			return false
-		}
-	}
-	// A leading '=' is zsh's command expansion and '%' fish's job
-	// expansion: quote those.
-	return s[0] != '=' && s[0] != '%'
-}
-
-// shellQuote quotes one word so the shell reads it back unchanged.
-// POSIX: inside single quotes nothing is special, a quote is closed,
-// escaped and reopened. fish: inside single quotes only \ and ' are
-// special, each escaped with a backslash.
-func shellQuote(style, s string) string {
-	if bareWord(s) {
-		return s
-	}
-	if style == "fish" {
-		return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
 // strList reads a list of strings (absent or null: none).
-func (p herdrParams) strList(name string) ([]string, *herdrErr) {
+func (p herdrParams) strList(name string) ([]string, *Err) {
 	if !p.has(name) {
 		return nil, nil
 	}
@@ -103,7 +61,7 @@ func (p herdrParams) strList(name string) ([]string, *herdrErr) {
 	return out, nil
 }
 
-func (h *herdrSock) agentStart(call *herdrCall, p herdrParams) (any, *herdrErr) {
+func (h *Sock) agentStart(call *herdrCall, p herdrParams) (any, *Err) {
 	name, herr := p.str("name", true)
 	if herr != nil {
 		return nil, herr
@@ -130,43 +88,43 @@ func (h *herdrSock) agentStart(call *herdrCall, p herdrParams) (any, *herdrErr) 
 		// herdr's kind is an enum: an unknown one is serde's unknown
 		// variant, an invalid_request.
 		if harness != "" {
-			return nil, herdrErrorf(proto.CodeInvalidRequest, "the harness "+harness+" names no program to start")
+			return nil, errorf(proto.CodeInvalidRequest, "the harness "+harness+" names no program to start")
 		}
-		return nil, herdrErrorf(proto.CodeInvalidRequest, "unknown variant `"+clipText(kind, 64)+"`: not a known agent kind (a herdr name such as claude, or a tuios harness id)")
+		return nil, errorf(proto.CodeInvalidRequest, "unknown variant `"+core.Clip(kind, 64)+"`: not a known agent kind (a herdr name such as claude, or a tuios harness id)")
 	}
 
 	// The pane: its own process must be a shell, and that shell must hold
 	// the foreground (no program runs in it). A foreground that cannot be
 	// read is busy too: typing blind could land in anything.
-	shell := w.proc.Pid()
+	shell := w.Pane.Pid()
 	comm := procComm(shell)
-	fg, err := w.proc.ForegroundPgrp()
+	fg, err := w.Pane.ForegroundPgrp()
 	switch {
 	case err != nil:
-		return nil, herdrErrorf("agent_pane_busy", "the pane's foreground cannot be read; nothing was typed")
+		return nil, errorf("agent_pane_busy", "the pane's foreground cannot be read; nothing was typed")
 	case !isShellName(comm):
-		return nil, herdrErrorf("agent_pane_busy", "the pane runs "+clipText(comm, 32)+", not a shell; nothing was typed")
+		return nil, errorf("agent_pane_busy", "the pane runs "+core.Clip(comm, 32)+", not a shell; nothing was typed")
 	case fg != shell:
-		return nil, herdrErrorf("agent_pane_busy", "the pane runs "+clipText(pgrpName(fg), 32)+" in the foreground, not at its shell prompt; nothing was typed")
+		return nil, errorf("agent_pane_busy", "the pane runs "+core.Clip(pgrpName(fg), 32)+" in the foreground, not at its shell prompt; nothing was typed")
 	}
-	switch st := h.s.tracker.Arbiter().Get(w.ID).State; st {
+	switch st := h.core.Tracker().Arbiter().Get(w.ID).State; st {
 	case agentstate.Working, agentstate.NeedsInput:
-		return nil, herdrErrorf("agent_pane_busy", "an agent in the pane is "+herdrStatus(st)+"; nothing was typed")
+		return nil, errorf("agent_pane_busy", "an agent in the pane is "+herdrStatus(st)+"; nothing was typed")
 	}
 
 	style := shellQuoting(comm)
 	argv := append([]string{program}, args...)
 	for _, a := range argv {
-		if !typable(a) {
-			return nil, herdrErrorf("invalid_agent_argument", "an argument holds a control character (a newline or an escape), which would act as a key; nothing was typed")
+		if !shquote.Typable(a) {
+			return nil, errorf("invalid_agent_argument", "an argument holds a control character (a newline or an escape), which would act as a key; nothing was typed")
 		}
 	}
-	if style == "" && (len(args) > 0 || !bareWord(program)) {
-		return nil, herdrErrorf("invalid_agent_argument", "the pane's shell is "+clipText(comm, 32)+": tuios quotes arguments only for POSIX shells and fish; nothing was typed")
+	if style == "" && (len(args) > 0 || !shquote.Bare(program)) {
+		return nil, errorf("invalid_agent_argument", "the pane's shell is "+core.Clip(comm, 32)+": tuios quotes arguments only for POSIX shells and fish; nothing was typed")
 	}
 	words := make([]string, len(argv))
 	for i, a := range argv {
-		words[i] = shellQuote(style, a)
+		words[i] = shquote.Word(style, a)
 	}
 	line := strings.Join(words, " ")
 
@@ -184,8 +142,8 @@ func (h *herdrSock) agentStart(call *herdrCall, p herdrParams) (any, *herdrErr) 
 		return nil, herr
 	}
 	res := map[string]any{"type": "agent_started", "name": name, "kind": herdrAgentName(harness), "argv": argv}
-	for _, pi := range h.s.herdrView(call.gc).panes {
-		if herdrNamesWindow(pi.PaneID, w) {
+	for _, pi := range h.herdrView(call.gc).panes {
+		if herdrNamesWindow(pi.PaneID, w.ID) {
 			res["pane_id"] = pi.PaneID
 			res["agent"] = pi
 		}

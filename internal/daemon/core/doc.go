@@ -1,0 +1,29 @@
+// Package core is what the daemon's core offers its features, and all a
+// feature may see of it: interfaces and plain values, no implementation.
+//
+// The core is the session table (sessions, windows, their placement and
+// the lock that guards them) and the connections (dispatch, the verb
+// table, the caller's placement, the event hub). A feature (the herdr
+// socket, links to other machines, the attention set, the agent log, …)
+// lives in a package of its own and reaches the core only through Host:
+//
+//   - View is an immutable copy of the table, taken under the core's lock
+//     and read without it, so a feature never holds that lock nor sees a
+//     field change under it.
+//   - Target is the one target check: the same rule every verb's session
+//     and window pass as they are resolved.
+//   - Do runs a verb as a caller, through the same dispatch and gate as a
+//     request on the socket; that is how a feature changes the table (a
+//     name, a workspace's order), so every change has one path.
+//   - Pane is a live handle on one pane: its tracked screen and agent
+//     state, its process, its output.
+//   - Publish and Subscribe are the event hub: a window that closes
+//     reaches features as a window-closed event, never as a direct call.
+//
+// A feature is built by the daemon's composition root, given the Host,
+// and stopped by it; its order there is its order at start and at stop.
+//
+// What this package does not own: the table's types and its lock (the
+// core's), the wire format (internal/proto), agent state (agentstate,
+// detect).
+package core

@@ -1,0 +1,180 @@
+package core
+
+import (
+	"context"
+	"net"
+
+	"github.com/tuios/tuios/agentstate"
+	"github.com/tuios/tuios/detect"
+	"github.com/tuios/tuios/detect/transcript"
+	"github.com/tuios/tuios/internal/config"
+	"github.com/tuios/tuios/internal/proto"
+)
+
+// Workspaces is how many numbered workspaces a session has.
+const Workspaces = 9
+
+// MaxLabel bounds a label a caller gives a session or a workspace, in
+// bytes (set-session-name, set-workspace-name).
+const MaxLabel = 256
+
+// Host is the core as a feature sees it. Every method may be called
+// from any goroutine and none of them blocks on a pane: a method that
+// reads the table copies what it needs under the core's lock and lets
+// go before it returns.
+type Host interface {
+	// Options are the daemon's settings, fixed at start.
+	Options() Options
+	// Clock is the daemon's clock (a test's fake clock moves it).
+	Clock() agentstate.Clock
+	// Tracker is the agent tracker every pane is attached to.
+	Tracker() *detect.Tracker
+	// Done is closed when the daemon starts to stop.
+	Done() <-chan struct{}
+	// Budget bounds the request bytes held at once by every socket.
+	Budget() *proto.Budget
+	// Log writes the daemon's log lines.
+	Log() Log
+
+	// View is a copy of the sessions c's caller reaches (c nil: every
+	// session), in creation order.
+	View(c Call) *View
+	// Find copies window id (a full id) as View would; false when there
+	// is none. It copies one window, where View copies every one.
+	Find(id string) (WindowView, bool)
+	// FindSession copies the session named name as View would; false
+	// when there is none.
+	FindSession(name string) (SessionView, bool)
+	// Pane is a live handle on window id; nil when there is no such
+	// window.
+	Pane(id string) Pane
+
+	// Locate places the process pid as the kernel has it: in a pane,
+	// inside in none, or outside every pane.
+	Locate(pid int) Placement
+	// Admit checks a call of verb by p as dispatch does (the verb's
+	// declaration, the caller's grants) and returns the call, for the
+	// target check of what it names.
+	Admit(ctx context.Context, p Peer, verb string) (Call, *proto.Error)
+	// Target is the one target check, for window (a full id; "" for
+	// none) of session (a name) as the admitted call c names them.
+	Target(c Call, session, window string) *proto.Error
+	// Window resolves the window a verb's session and window params name
+	// as every core verb does (a full id, an index, a prefix or a name;
+	// window "": the caller's own pane, else the focused one), through
+	// the target check, and copies it.
+	Window(c Call, session, window string) (WindowView, *proto.Error)
+	// AddVerb adds a feature's verb to the verb table; only while the
+	// daemon is being made (in the feature's New).
+	AddVerb(v Verb)
+	// Person says why c is not the person acting (not_human), as verb;
+	// nil when it is: a live human nonce, or a shell outside every pane
+	// where respond_from_shell allows it.
+	Person(c Call, verb, nonce string) *proto.Error
+	// Listening says whether a subscriber asked for event type typ by
+	// name.
+	Listening(typ string) bool
+	// SubscribeReach is the session whose events c may hear ("" for
+	// every session), as subscribe without a session decides it.
+	SubscribeReach(c Call) (string, *proto.Error)
+	// Do runs verb with params as p, through dispatch and the gate, and
+	// returns its result as the wire has it (a JSON object decoded into
+	// a map).
+	Do(ctx context.Context, p Peer, verb string, params any) (map[string]any, *proto.Error)
+	// TypePrompt types text into pane as one prompt (the harness's paste
+	// and submit keys), as the admitted call c, through the one write
+	// path; ctx ends its waits.
+	TypePrompt(ctx context.Context, c Call, pane, text string) *proto.Error
+
+	// Publish sends an event to every subscriber that wants it.
+	Publish(Event) Event
+	// Subscribe opens a subscription to the event hub; it holds queue
+	// events before the oldest are dropped.
+	Subscribe(f Filter, queue int) Subscription
+
+	// Shows says whether an attached client shows session.
+	Shows(session string) bool
+	// Attached is how many attach streams are open.
+	Attached() int
+	// Neighbor is the window beside window in direction dir (left,
+	// right, up, down) among the tiles on screen; "" when there is none
+	// or no client shows its session.
+	Neighbor(window, dir string) string
+	// SwapWindows trades two windows of one workspace: their tiles and
+	// their places in the window list. It says why not when it cannot:
+	// not_found, cross_tab.
+	SwapWindows(a, b string) (ok bool, reason string)
+	// Touch makes session the most recently active one.
+	Touch(session string)
+	// CloseWindow closes window id and ends its process.
+	CloseWindow(id string)
+
+	// OnPaneStart adds to the environment of every pane started from
+	// now on (a feature's variables).
+	OnPaneStart(func(PaneStart, map[string]string))
+	// OnPaneEnviron adds a rule that reads a caller's environment: the
+	// variables whose names start with prefix, when it has any; true
+	// when they name one of this daemon's panes. A rule may only ever
+	// put a caller inside, never take it out.
+	OnPaneEnviron(prefix string, rule func(vars map[string]string) bool)
+}
+
+// Options are the daemon's settings a feature reads.
+type Options struct {
+	// Socket is the daemon's control socket.
+	Socket string
+	// Executable is the tuios binary panes are told about.
+	Executable string
+	// StateDir is where the daemon keeps what outlives it ("" keeps
+	// nothing).
+	StateDir string
+	// UID is the user the daemon serves.
+	UID int
+	// Config is the config file as read at start.
+	Config *config.File
+	// AgentsOff is [agents] enabled = false: only the multiplexer.
+	AgentsOff bool
+	// Watcher is the process's transcript watcher (nil: none).
+	Watcher *transcript.Watcher
+}
+
+// Placement is where the kernel puts a caller.
+type Placement struct {
+	// Pane is the window it runs in; "" when none can be named.
+	Pane string
+	// Inside is true for a caller on the daemon's side: never the
+	// person, whether or not its pane is known.
+	Inside bool
+}
+
+// Peer is a caller a feature's own socket placed: its pid from the
+// kernel, its placement, and the connection it called on (a verb that
+// waits looks at it for the caller's hang-up).
+type Peer struct {
+	PID int
+	Placement
+	Conn net.Conn
+}
+
+// Call is one admitted call: what the target check and the write path
+// read of it.
+type Call interface {
+	// Context ends when the caller hangs up or the daemon stops.
+	Context() context.Context
+	// Verb is the verb the call was admitted as.
+	Verb() string
+	// Remote says whether the call came over another machine's link.
+	Remote() bool
+}
+
+// PaneStart is a pane about to start, as a feature that adds to its
+// environment sees it.
+type PaneStart struct {
+	Session   string // its session's id
+	Window    string // its window's id
+	Workspace int
+	Argv      []string
+	// Program is true for a pane started with an argv rather than the
+	// shell.
+	Program bool
+}

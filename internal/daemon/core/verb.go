@@ -1,0 +1,54 @@
+package core
+
+import (
+	"encoding/json"
+
+	"github.com/tuios/tuios/internal/proto"
+)
+
+// Class is who may call a feature's verb and what it does, as the verb
+// table declares it: the same declaration dispatch, the grants, the link
+// policy and list-verbs read for the core's own verbs.
+type Class int
+
+const (
+	// Reads is a listing or a read of one session: the person, or a
+	// pane holding read in its session.
+	Reads Class = iota + 1
+	// PersonLocal is the person's alone (a live human nonce, checked by
+	// the handler through Host.Person), and never over a link.
+	PersonLocal
+)
+
+// CodeNotHuman is the error code of a call that acts as the person and
+// is not.
+const CodeNotHuman = "not_human"
+
+// Verb is a verb a feature adds to the core's verb table.
+type Verb struct {
+	Name    string
+	Class   Class
+	Desc    string // one line, for list-verbs and the skill
+	Returns string // the result's type field
+	Example string // a request line
+	// Params is a pointer to a zero params struct: its tags are the
+	// verb's schema (proto.DecodeParams, proto.Validate).
+	Params any
+	// Run answers one admitted call.
+	Run func(c Call, raw json.RawMessage) (any, *proto.Error)
+}
+
+// Handle makes a Verb's Params and Run from a handler of typed params:
+// the params decoded and checked against their tags before fn runs.
+func Handle[P any](fn func(c Call, p *P) (any, *proto.Error)) (params any, run func(Call, json.RawMessage) (any, *proto.Error)) {
+	return new(P), func(c Call, raw json.RawMessage) (any, *proto.Error) {
+		p := new(P)
+		if err := proto.DecodeParams(raw, p); err != nil {
+			return nil, err
+		}
+		if err := proto.Validate(p); err != nil {
+			return nil, err
+		}
+		return fn(c, p)
+	}
+}

@@ -1,0 +1,391 @@
+package daemon
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/tuios/tuios/agentstate"
+	"github.com/tuios/tuios/detect"
+	"github.com/tuios/tuios/internal/daemon/core"
+	"github.com/tuios/tuios/internal/proto"
+)
+
+// maxLabel bounds a session's or a workspace's label (core.MaxLabel).
+const maxLabel = core.MaxLabel
+
+// host is the core as its features see it (core.Host): every method
+// copies what it needs under s.mu and lets go, so no feature holds the
+// core's lock or reads a field of its structs.
+type host struct{ s *Server }
+
+var _ core.Host = host{}
+
+func (h host) Options() core.Options {
+	s := h.s
+	return core.Options{Socket: s.opt.Socket, Executable: s.opt.Executable, StateDir: s.opt.StateDir, UID: s.uid,
+		Config: s.opt.Config, AgentsOff: s.agentsOff, Watcher: s.opt.Tracker.Watcher}
+}
+
+func (h host) Clock() agentstate.Clock  { return h.s.clock }
+func (h host) Tracker() *detect.Tracker { return h.s.tracker }
+func (h host) Done() <-chan struct{}    { return h.s.done }
+func (h host) Budget() *proto.Budget    { return h.s.budget }
+func (h host) Log() core.Log            { return core.Log{L: h.s.log()} }
+
+// View copies the sessions c's caller reaches, under s.mu.
+func (h host) View(c core.Call) *core.View {
+	s := h.s
+	cn, _ := c.(*conn)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v := &core.View{Sessions: make([]core.SessionView, 0, len(s.order))}
+	for _, ss := range s.sessionsSorted() {
+		if cn != nil && cn.callKnown && !cn.call.reachesLocked(ss) {
+			continue
+		}
+		v.Sessions = append(v.Sessions, ss.viewLocked())
+	}
+	return v
+}
+
+// viewLocked copies the session. Called with s.mu held.
+func (ss *Session) viewLocked() core.SessionView {
+	sv := core.SessionView{Name: ss.Name, ID: ss.ID, DisplayName: ss.displayName, Accent: ss.accent, Active: ss.active,
+		Workspace: ss.workspace, Zoomed: ss.zoomed, Floating: ss.floating, Windows: make([]core.WindowView, 0, len(ss.windows))}
+	for n, name := range ss.wsNames {
+		if n >= 1 && n <= Workspaces {
+			sv.WorkspaceNames[n] = name
+		}
+	}
+	if ss.focused != nil {
+		sv.Focused = ss.focused.ID
+	}
+	for _, w := range ss.windows {
+		sv.Windows = append(sv.Windows, windowViewLocked(ss, w))
+	}
+	return sv
+}
+
+// windowViewLocked copies window w of ss. Called with s.mu held.
+func windowViewLocked(ss *Session, w *Window) core.WindowView {
+	at := w.placementLocked()
+	return core.WindowView{ID: w.ID, Session: ss.Name, SessionID: ss.ID, Name: w.name, DisplayName: w.DisplayName(),
+		Title: w.Title(), Dir: w.dirNow(), Workspace: w.workspace, Minimized: w.minimized, X: at.x, Y: at.y, Width: at.w, Height: at.h, Pane: paneHandle{w}}
+}
+
+func (h host) Find(id string) (core.WindowView, bool) {
+	s := h.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w := s.windows[id]
+	if w == nil {
+		return core.WindowView{}, false
+	}
+	return windowViewLocked(w.session, w), true
+}
+
+func (h host) FindSession(name string) (core.SessionView, bool) {
+	s := h.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ss := s.sessions[name]
+	if ss == nil {
+		return core.SessionView{}, false
+	}
+	return ss.viewLocked(), true
+}
+
+func (h host) Pane(id string) core.Pane {
+	s := h.s
+	s.mu.Lock()
+	w := s.windows[id]
+	s.mu.Unlock()
+	if w == nil {
+		return nil
+	}
+	return paneHandle{w}
+}
+
+func (h host) Locate(pid int) core.Placement {
+	pl := h.s.locate(pid)
+	return core.Placement{Pane: pl.pane, Inside: pl.inside}
+}
+
+// Admit admits a call of verb on a connection that stands for p, placed
+// as p's socket placed it (the inside flag is found again, as for a
+// connection of the control socket).
+func (h host) Admit(ctx context.Context, p core.Peer, verb string) (core.Call, *proto.Error) {
+	s := h.s
+	v := s.verbs[verb]
+	if v == nil {
+		return nil, proto.Errorf(proto.CodeForbidden, "%s is not served", verb)
+	}
+	cn := &conn{s: s, c: p.Conn, peer: p.PID, placed: true, placedID: p.Pane, ctx: ctx, closed: ctx.Done(), verbName: verb}
+	if err := s.admit(cn, verb, v.acc); err != nil {
+		return nil, err
+	}
+	if !cn.callKnown { // a verb for anyone: its targets still pass the check
+		cn.call, cn.callKnown = s.callerOf(cn), true
+	}
+	return cn, nil
+}
+
+func (h host) Target(c core.Call, session, window string) *proto.Error {
+	s := h.s
+	cn, _ := c.(*conn)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var w *Window
+	if window != "" {
+		if w = s.windows[window]; w == nil {
+			return proto.Errorf(proto.CodeWindowNotFound, "no window %s", clipText(window, 64))
+		}
+		if session == "" {
+			return s.gateTargetLocked(cn, w.session, w)
+		}
+	}
+	ss := s.sessions[session]
+	if ss == nil {
+		return proto.Errorf(proto.CodeSessionNotFound, "no session named %q", clipText(session, 64))
+	}
+	return s.gateTargetLocked(cn, ss, w)
+}
+
+func (h host) Window(c core.Call, session, window string) (core.WindowView, *proto.Error) {
+	s := h.s
+	cn, _ := c.(*conn)
+	if cn == nil {
+		return core.WindowView{}, proto.Errorf(proto.CodeForbidden, "a window named by a call that was never checked (a bug)")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ss, w, err := s.target(cn, session, window)
+	if err != nil {
+		return core.WindowView{}, err
+	}
+	return windowViewLocked(ss, w), nil
+}
+
+// AddVerb keeps a feature's verb for the verb table (verbTable), which
+// New builds after the features.
+func (h host) AddVerb(v core.Verb) { h.s.featureVerbs = append(h.s.featureVerbs, v) }
+
+// featureAccess is the declaration of a feature's verb class; a class the
+// core does not know declares nothing, so the verb is refused to every
+// caller (closed, never open).
+func featureAccess(c core.Class) access {
+	switch c {
+	case core.Reads:
+		return reads
+	case core.PersonLocal:
+		return personOnly&^access(capRespond) | access(capLocal)
+	}
+	return 0
+}
+
+func (h host) SubscribeReach(c core.Call) (string, *proto.Error) {
+	cn, _ := c.(*conn)
+	own, _, err := h.s.subscribeReach(cn, "", "")
+	return own, err
+}
+
+// Do runs verb on a fresh connection that stands for p.
+func (h host) Do(ctx context.Context, p core.Peer, verb string, params any) (map[string]any, *proto.Error) {
+	s := h.s
+	cn := &conn{s: s, c: p.Conn, peer: p.PID, placed: true, placedID: p.Pane, inside: p.Inside, ctx: ctx, closed: ctx.Done()}
+	raw, _ := json.Marshal(params)
+	res, perr := s.dispatch(cn, proto.Request{Verb: verb, Params: raw})
+	if perr != nil {
+		return nil, perr
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		return nil, proto.Errorf(proto.CodeInternal, "the answer did not encode")
+	}
+	var m map[string]any
+	json.Unmarshal(b, &m)
+	return m, nil
+}
+
+// TypePrompt types as the admitted call c, its waits ended by ctx.
+func (h host) TypePrompt(ctx context.Context, c core.Call, pane, text string) *proto.Error {
+	s := h.s
+	gc, _ := c.(*conn)
+	if gc == nil {
+		return proto.Errorf(proto.CodeForbidden, "typing into a pane from a call that was never checked (a bug): nothing was typed")
+	}
+	s.mu.Lock()
+	w := s.windows[pane]
+	s.mu.Unlock()
+	if w == nil {
+		return proto.Errorf(proto.CodeWindowNotFound, "no window %s", clipText(pane, 64))
+	}
+	cn := &conn{s: s, c: gc.c, peer: gc.peer, placed: true, placedID: gc.placedID, inside: gc.inside, ctx: ctx, closed: ctx.Done(),
+		call: gc.call, callKnown: gc.callKnown, acc: gc.acc, verbName: gc.verbName}
+	_, _, _, perr := s.typePrompt(cn, w, w.pane.Screen(), text)
+	return perr
+}
+
+func (h host) Publish(ev core.Event) core.Event { return h.s.hub.publish(ev) }
+
+func (h host) Subscribe(f core.Filter, queue int) core.Subscription {
+	sub := &subscriber{session: f.Session, window: f.Window, types: f.Types, q: make(chan event, max(queue, 1))}
+	h.s.hub.addWith(sub, nil)
+	return hubSub{h.s.hub, sub}
+}
+
+// hubSub is one subscriber of the event hub as a feature holds it.
+type hubSub struct {
+	h   *hub
+	sub *subscriber
+}
+
+func (x hubSub) C() <-chan core.Event { return x.sub.q }
+func (x hubSub) Close()               { x.h.remove(x.sub) }
+func (x hubSub) Lost() uint64 {
+	x.sub.mu.Lock()
+	defer x.sub.mu.Unlock()
+	return x.sub.dropped
+}
+
+func (h host) Shows(session string) bool {
+	s := h.s
+	s.mu.Lock()
+	ss := s.sessions[session]
+	s.mu.Unlock()
+	return ss != nil && s.attach.shows(ss)
+}
+
+func (h host) Attached() int { return int(h.s.attach.n.Load()) }
+
+func (h host) Neighbor(window, dir string) string {
+	s := h.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if w := s.windows[window]; w != nil {
+		if n := s.neighborOfLocked(w, dir); n != nil {
+			return n.ID
+		}
+	}
+	return ""
+}
+
+func (h host) SwapWindows(a, b string) (bool, string) { return h.s.swapWindows(a, b) }
+
+func (h host) Touch(session string) {
+	s := h.s
+	s.mu.Lock()
+	if ss := s.sessions[session]; ss != nil {
+		ss.active = nowTime()
+	}
+	s.mu.Unlock()
+}
+
+func (h host) CloseWindow(id string) {
+	s := h.s
+	s.mu.Lock()
+	w := s.windows[id]
+	s.mu.Unlock()
+	if w != nil {
+		s.closeWindow(w)
+	}
+}
+
+// Context, Verb and Remote make an admitted connection a core.Call.
+func (cn *conn) Context() context.Context { return cn.ctx }
+func (cn *conn) Verb() string             { return cn.verbName }
+func (cn *conn) Remote() bool             { return cn.link != nil }
+
+func (h host) Person(c core.Call, verb, nonce string) *proto.Error {
+	cn, _ := c.(*conn)
+	if cn == nil {
+		return proto.Errorf(codeNotHuman, "%s acts as the person: a call that was never checked is not", verb)
+	}
+	return h.s.person(cn, verb, nonce)
+}
+
+func (h host) Listening(typ string) bool { return h.s.hub.wantsType(typ) }
+
+// paneStartVars adds the features' variables (OnPaneStart) to a new
+// pane's environment.
+func (s *Server) paneStartVars(vars map[string]string, sessID, windowID string, workspace int, argv []string, program bool) {
+	ps := core.PaneStart{Session: sessID, Window: windowID, Workspace: workspace, Argv: argv, Program: program}
+	for _, fn := range s.paneStartHooks {
+		fn(ps, vars)
+	}
+}
+
+func (h host) OnPaneStart(fn func(core.PaneStart, map[string]string)) {
+	h.s.paneStartHooks = append(h.s.paneStartHooks, fn)
+}
+
+func (h host) OnPaneEnviron(prefix string, rule func(map[string]string) bool) {
+	h.s.environRules = append(h.s.environRules, environRule{prefix, rule})
+}
+
+// environRule is a feature's rule on a caller's environment
+// (core.Host.OnPaneEnviron).
+type environRule struct {
+	prefix string
+	rule   func(map[string]string) bool
+}
+
+// paneHandle is a live handle on a window's pane (core.Pane).
+type paneHandle struct{ w *Window }
+
+func (p paneHandle) ID() string                   { return p.w.ID }
+func (p paneHandle) Tracked() *detect.Pane        { return p.w.pane }
+func (p paneHandle) Pid() int                     { return p.w.proc.Pid() }
+func (p paneHandle) ForegroundPgrp() (int, error) { return p.w.proc.ForegroundPgrp() }
+func (p paneHandle) Exited() <-chan struct{}      { return p.w.exitCh }
+func (p paneHandle) Dir() string                  { return p.w.dirNow() }
+
+func (p paneHandle) Output() <-chan struct{} {
+	p.w.mu.Lock()
+	defer p.w.mu.Unlock()
+	return p.w.outputGen
+}
+
+func (p paneHandle) Revision() (uint64, bool) {
+	p.w.mu.Lock()
+	defer p.w.mu.Unlock()
+	return p.w.outBytes, p.w.exited
+}
+
+// swapWindows trades two windows of one workspace (herdr's pane.swap):
+// their places in the window list and their tiles.
+func (s *Server) swapWindows(a, b string) (bool, string) {
+	s.mu.Lock()
+	w, other := s.windows[a], s.windows[b]
+	switch {
+	case w == nil || other == nil:
+		s.mu.Unlock()
+		return false, "not_found"
+	case other.session != w.session || other.workspace != w.workspace:
+		s.mu.Unlock()
+		return false, "cross_tab"
+	}
+	ss := w.session
+	i, j := -1, -1
+	for k, x := range ss.windows {
+		switch x {
+		case w:
+			i = k
+		case other:
+			j = k
+		}
+	}
+	if i < 0 || j < 0 { // one closed meanwhile
+		s.mu.Unlock()
+		return false, "not_found"
+	}
+	ss.windows[i], ss.windows[j] = ss.windows[j], ss.windows[i]
+	syncLayoutsLocked(ss) // layout.go
+	ss.layoutLocked(w.workspace).swap(w.ID, other.ID)
+	name := ss.Name
+	s.mu.Unlock()
+	s.retile(ss)
+	s.hub.publish(event{Type: "window-moved", Session: name, Window: a})
+	s.hub.publish(event{Type: "window-moved", Session: name, Window: b})
+	return true, ""
+}

@@ -1,0 +1,502 @@
+package daemon
+
+import (
+	"go/ast"
+	"go/build"
+	"go/importer"
+	"go/parser"
+	"go/token"
+	gotypes "go/types"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// lockRanks is doc.go's lock order (# Locks) as ranks: a lock may be
+// taken only while every lock held ranks lower. Leaves share the last
+// rank, so a leaf taken under another leaf fails too. doc is the name
+// doc.go gives the lock.
+var lockRanks = map[string]struct {
+	rank int
+	doc  string
+}{
+	"cfgFollow.order":  {1, "cfgFollow.order"},
+	"Server.editMu":    {2, "s.editMu"},
+	"Session.tileMu":   {3, "Session.tileMu"},
+	"outbox.nmu":       {4, "outbox.nmu"},
+	"hostInboxRows.mu": {5, "hostInboxRows.mu"},
+	"reviewer.mu":      {6, "reviewer.mu"},
+	"attention.mu":     {7, "attention.mu"},
+	"Server.mu":        {8, "s.mu"},
+	"replyQueue.mu":    {9, "replyQueue.mu"},
+	"hub.mu":           {10, "hub.mu"},
+	"attachHub.mu":     {11, "attachHub.mu"},
+	"farChan.mu":       {12, "farChan.mu"},
+
+	"attention.tmu":   {leafRank, "attention.tmu"},
+	"asks.mu":         {leafRank, "asks.mu"},
+	"holder.mu":       {leafRank, "holder.mu"},
+	"hostFollow.mu":   {leafRank, "hostFollow.mu"},
+	"snoozeAlarm.mu":  {leafRank, "snoozeAlarm.mu"},
+	"subscriber.mu":   {leafRank, "subscriber.mu"},
+	"attachStream.mu": {leafRank, "attachStream.mu"},
+	"hostConn.mu":     {leafRank, "hostConn.mu"},
+	"conn.wmu":        {leafRank, "conn.wmu"},
+	"outbox.mu":       {leafRank, "outbox.mu"},
+	"cfgFollow.mu":    {leafRank, "cfgFollow.mu"},
+	"links.mu":        {leafRank, "links.mu"},
+	"pushFollow.mu":   {leafRank, "pushFollow.mu"},
+	"responder.mu":    {leafRank, "responder.mu"},
+	"restorer.mu":     {leafRank, "restorer.mu"},
+	"resumer.mu":      {leafRank, "resumer.mu"},
+	"reaper.mu":       {leafRank, "reaper.mu"},
+	"worktrees.mu":    {leafRank, "worktrees.mu"},
+	"paneIndex.mu":    {leafRank, "paneIndex.mu"},
+	"connCount.mu":    {leafRank, "connCount.mu"},
+	"escapeeList.mu":  {leafRank, "escapeeList.mu"},
+	"Window.mu":       {leafRank, "Window.mu"},
+	"Window.nameMu":   {leafRank, "Window.nameMu"},
+}
+
+const leafRank = 13
+
+// TestLockOrder walks every function of the package, type-checked, and
+// finds each lock taken while another is held: directly, through the
+// functions called (transitively), and through a closure handed to a
+// function that runs it holding a lock (attention.do). Every such nesting
+// must follow doc.go's order, every mutex of the package must be in it,
+// and doc.go must name each. What the walk cannot see (a call through a
+// func value or an interface, a goroutine's locks) is doc.go's to state.
+func TestLockOrder(t *testing.T) {
+	t.Parallel()
+	g := lockGraphOf(t, ".")
+	doc, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	locks := string(doc)
+	if i := strings.Index(locks, "# Locks"); i >= 0 {
+		locks = locks[i:]
+	}
+	for name, r := range lockRanks {
+		if !strings.Contains(locks, r.doc) {
+			t.Errorf("doc.go's lock order does not name %s (%s)", r.doc, name)
+		}
+	}
+	real := map[string]bool{}
+	for _, m := range g.mutexes {
+		real[m] = true
+		if _, ok := lockRanks[m]; !ok {
+			t.Errorf("the mutex %s is not in the lock order: add it to doc.go (# Locks) and lockRanks", m)
+		}
+	}
+	for name := range lockRanks {
+		if !real[name] {
+			t.Errorf("lockRanks names %s, which is no mutex of the package (moved or gone): take it out here and in doc.go", name)
+		}
+	}
+	for _, e := range g.edges {
+		held, taken := lockRanks[e.held], lockRanks[e.taken]
+		switch {
+		case e.held == e.taken:
+			t.Errorf("%s is taken again while held (%s)", e.held, e.where)
+		case held.rank == 0 || taken.rank == 0:
+			// a mutex outside the order: reported above
+		case held.rank >= taken.rank:
+			t.Errorf("%s is taken while %s is held (%s): doc.go's order has %s first", e.taken, e.held, e.where, lockRanks[e.taken].doc)
+		}
+	}
+	if len(g.edges) < 10 {
+		t.Fatalf("the walk found %d nestings: it no longer reads the package", len(g.edges))
+	}
+}
+
+// lockEdge is one lock taken while another is held.
+type lockEdge struct {
+	held, taken string
+	where       string // file:line, and the call it went through
+}
+
+type lockGraph struct {
+	mutexes []string // every mutex field: Type.field
+	edges   []lockEdge
+}
+
+// lockWalk is one function's (or a closure's) locks.
+type lockWalk struct {
+	direct map[string]bool        // locks it takes itself
+	calls  map[*gotypes.Func]bool // functions of the package it calls
+	edges  []lockEdge             // its own nestings
+	under  []lockedCall           // calls made with a lock held
+}
+
+type lockedCall struct {
+	held  []string
+	fn    *gotypes.Func
+	where string
+}
+
+type lockWalker struct {
+	fset *token.FileSet
+	info *gotypes.Info
+	// paramHeld[f][i] is what f holds when it calls its i-th parameter:
+	// a closure passed there runs holding that.
+	paramHeld map[*gotypes.Func]map[int][]string
+	fn        *gotypes.Func
+	params    map[gotypes.Object]int
+	all       []*lockWalk
+}
+
+func lockGraphOf(t *testing.T, dir string) lockGraph {
+	t.Helper()
+	fset := token.NewFileSet()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []*ast.File
+	for _, e := range ents {
+		n := e.Name()
+		if !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
+			continue
+		}
+		if ok, _ := build.Default.MatchFile(dir, n); !ok {
+			continue
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(dir, n), nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	info := &gotypes.Info{Types: map[ast.Expr]gotypes.TypeAndValue{}, Uses: map[*ast.Ident]gotypes.Object{},
+		Defs: map[*ast.Ident]gotypes.Object{}, Selections: map[*ast.SelectorExpr]*gotypes.Selection{}}
+	conf := gotypes.Config{Importer: importer.ForCompiler(fset, "source", nil)}
+	pkg, err := conf.Check("daemon", fset, files, info)
+	if err != nil {
+		t.Skipf("the package does not type-check from source here: %v", err)
+	}
+	var g lockGraph
+	for _, n := range pkg.Scope().Names() {
+		tn, ok := pkg.Scope().Lookup(n).(*gotypes.TypeName)
+		if !ok {
+			continue
+		}
+		if st, ok := tn.Type().Underlying().(*gotypes.Struct); ok {
+			for i := range st.NumFields() {
+				if isMutexType(st.Field(i).Type()) {
+					g.mutexes = append(g.mutexes, n+"."+st.Field(i).Name())
+				}
+			}
+		}
+	}
+	w := &lockWalker{fset: fset, info: info, paramHeld: map[*gotypes.Func]map[int][]string{}}
+	var fns map[*gotypes.Func]*lockWalk
+	// Twice: the first pass learns which functions run their func
+	// parameters holding a lock, the second uses it.
+	for range 2 {
+		fns = map[*gotypes.Func]*lockWalk{}
+		w.all = nil
+		for _, f := range files {
+			for _, d := range f.Decls {
+				fd, ok := d.(*ast.FuncDecl)
+				if !ok || fd.Body == nil {
+					continue
+				}
+				obj, _ := info.Defs[fd.Name].(*gotypes.Func)
+				if obj == nil {
+					continue
+				}
+				lw := w.newWalk()
+				fns[obj] = lw
+				w.fn, w.params = obj, map[gotypes.Object]int{}
+				sig := obj.Type().(*gotypes.Signature)
+				for i := range sig.Params().Len() {
+					w.params[sig.Params().At(i)] = i
+				}
+				w.stmts(lw, fd.Body.List, nil)
+			}
+		}
+	}
+	// What each function takes, through its calls.
+	takes := map[*gotypes.Func]map[string]bool{}
+	for f, lw := range fns {
+		takes[f] = map[string]bool{}
+		for l := range lw.direct {
+			takes[f][l] = true
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for f, lw := range fns {
+			for c := range lw.calls {
+				for l := range takes[c] {
+					if !takes[f][l] {
+						takes[f][l], changed = true, true
+					}
+				}
+			}
+		}
+	}
+	seen := map[[2]string]bool{}
+	add := func(e lockEdge) {
+		if k := [2]string{e.held, e.taken}; !seen[k] {
+			seen[k] = true
+			g.edges = append(g.edges, e)
+		}
+	}
+	for _, lw := range w.all {
+		for _, e := range lw.edges {
+			add(e)
+		}
+		for _, hc := range lw.under {
+			var ls []string
+			for l := range takes[hc.fn] {
+				ls = append(ls, l)
+			}
+			sort.Strings(ls)
+			for _, l := range ls {
+				for _, h := range hc.held {
+					add(lockEdge{held: h, taken: l, where: hc.where + " via " + hc.fn.Name()})
+				}
+			}
+		}
+	}
+	return g
+}
+
+func (w *lockWalker) newWalk() *lockWalk {
+	lw := &lockWalk{direct: map[string]bool{}, calls: map[*gotypes.Func]bool{}}
+	w.all = append(w.all, lw)
+	return lw
+}
+
+func isMutexType(t gotypes.Type) bool {
+	switch t.String() {
+	case "sync.Mutex", "sync.RWMutex", "*sync.Mutex", "*sync.RWMutex":
+		return true
+	}
+	return false
+}
+
+func (w *lockWalker) pos(n ast.Node) string {
+	p := w.fset.Position(n.Pos())
+	return filepath.Base(p.Filename) + ":" + strconv.Itoa(p.Line)
+}
+
+// lockOp says what call does to a mutex field: "Lock" or "Unlock" (the
+// read forms count as these) and the mutex as Type.field; "" for a call
+// that is no lock operation on a field.
+func (w *lockWalker) lockOp(call *ast.CallExpr) (op, name string) {
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return "", ""
+	}
+	switch sel.Sel.Name {
+	case "Lock", "RLock":
+		op = "Lock"
+	case "Unlock", "RUnlock":
+		op = "Unlock"
+	default:
+		return "", ""
+	}
+	tv, ok := w.info.Types[sel.X]
+	if !ok || !isMutexType(tv.Type) {
+		return "", ""
+	}
+	field, ok := sel.X.(*ast.SelectorExpr)
+	if !ok {
+		return "", "" // a local mutex: its function's own
+	}
+	s := w.info.Selections[field]
+	if s == nil {
+		return "", ""
+	}
+	recv := s.Recv()
+	if p, ok := recv.(*gotypes.Pointer); ok {
+		recv = p.Elem()
+	}
+	named, ok := recv.(*gotypes.Named)
+	if !ok {
+		return "", ""
+	}
+	return op, named.Obj().Name() + "." + field.Sel.Name
+}
+
+func (w *lockWalker) stmts(lw *lockWalk, list []ast.Stmt, held []string) []string {
+	for _, st := range list {
+		held = w.stmt(lw, st, held)
+	}
+	return held
+}
+
+func (w *lockWalker) stmt(lw *lockWalk, st ast.Stmt, held []string) []string {
+	switch s := st.(type) {
+	case *ast.DeferStmt:
+		if op, _ := w.lockOp(s.Call); op != "" {
+			return held // a deferred unlock: held to the end
+		}
+		w.exprs(lw, s.Call, held)
+	case *ast.GoStmt:
+		// A goroutine holds nothing, and its locks are not its starter's.
+		if fl, ok := s.Call.Fun.(*ast.FuncLit); ok {
+			w.stmts(w.newWalk(), fl.Body.List, nil)
+		} else {
+			w.exprs(w.newWalk(), s.Call, nil)
+		}
+	case *ast.ExprStmt:
+		if call, ok := s.X.(*ast.CallExpr); ok {
+			switch op, name := w.lockOp(call); op {
+			case "Lock":
+				lw.direct[name] = true
+				for _, h := range held {
+					lw.edges = append(lw.edges, lockEdge{held: h, taken: name, where: w.pos(call)})
+				}
+				return append(append([]string(nil), held...), name)
+			case "Unlock":
+				out := append([]string(nil), held...)
+				for i := len(out) - 1; i >= 0; i-- {
+					if out[i] == name {
+						return append(out[:i], out[i+1:]...)
+					}
+				}
+				return out
+			}
+		}
+		w.exprs(lw, s.X, held)
+	case *ast.BlockStmt:
+		w.stmts(lw, s.List, held)
+	case *ast.IfStmt:
+		if s.Init != nil {
+			held = w.stmt(lw, s.Init, held)
+		}
+		w.exprs(lw, s.Cond, held)
+		after := w.stmts(lw, s.Body.List, held)
+		if s.Else != nil {
+			w.stmt(lw, s.Else, held)
+		}
+		// A branch that unlocks and goes on (not one that returns) leaves
+		// the lock let go after the if.
+		if n := len(s.Body.List); n > 0 {
+			switch s.Body.List[n-1].(type) {
+			case *ast.ReturnStmt, *ast.BranchStmt:
+				return held
+			}
+		}
+		return after
+	case *ast.ForStmt:
+		if s.Init != nil {
+			w.stmt(lw, s.Init, held)
+		}
+		if s.Cond != nil {
+			w.exprs(lw, s.Cond, held)
+		}
+		w.stmts(lw, s.Body.List, held)
+	case *ast.RangeStmt:
+		w.exprs(lw, s.X, held)
+		w.stmts(lw, s.Body.List, held)
+	case *ast.SwitchStmt:
+		if s.Init != nil {
+			held = w.stmt(lw, s.Init, held)
+		}
+		if s.Tag != nil {
+			w.exprs(lw, s.Tag, held)
+		}
+		for _, c := range s.Body.List {
+			cc := c.(*ast.CaseClause)
+			for _, e := range cc.List {
+				w.exprs(lw, e, held)
+			}
+			w.stmts(lw, cc.Body, held)
+		}
+	case *ast.TypeSwitchStmt:
+		for _, c := range s.Body.List {
+			w.stmts(lw, c.(*ast.CaseClause).Body, held)
+		}
+	case *ast.SelectStmt:
+		for _, c := range s.Body.List {
+			w.stmts(lw, c.(*ast.CommClause).Body, held)
+		}
+	case *ast.LabeledStmt:
+		return w.stmt(lw, s.Stmt, held)
+	default:
+		w.exprs(lw, st, held)
+	}
+	return held
+}
+
+// exprs records the calls in n. A closure passed straight to a call runs
+// then, holding what its caller holds and what the callee holds when it
+// calls that parameter; a timer's (AfterFunc) or a stored one runs later
+// holding nothing, and its locks are its own.
+func (w *lockWalker) exprs(lw *lockWalk, n ast.Node, held []string) {
+	ast.Inspect(n, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			w.stmts(w.newWalk(), x.Body.List, nil)
+			return false
+		case *ast.CallExpr:
+			callee := w.record(lw, x, held)
+			later := false
+			switch f := x.Fun.(type) {
+			case *ast.SelectorExpr:
+				later = strings.Contains(f.Sel.Name, "AfterFunc")
+			case *ast.Ident:
+				later = strings.Contains(f.Name, "AfterFunc")
+			}
+			for i, a := range x.Args {
+				fl, ok := a.(*ast.FuncLit)
+				switch {
+				case !ok:
+					w.exprs(lw, a, held)
+				case later:
+					w.stmts(w.newWalk(), fl.Body.List, nil)
+				default:
+					h := append([]string(nil), held...)
+					if callee != nil {
+						h = append(h, w.paramHeld[callee][i]...)
+					}
+					w.stmts(lw, fl.Body.List, h)
+				}
+			}
+			if fl, ok := x.Fun.(*ast.FuncLit); ok { // func(){…}()
+				w.stmts(lw, fl.Body.List, held)
+			} else {
+				w.exprs(lw, x.Fun, held)
+			}
+			return false
+		}
+		return true
+	})
+}
+
+// record notes a call: of a function of the package (what it takes is
+// taken here), or of the function's own func parameter (what is held
+// then is what a closure passed for it runs under).
+func (w *lockWalker) record(lw *lockWalk, call *ast.CallExpr, held []string) *gotypes.Func {
+	var obj gotypes.Object
+	switch f := call.Fun.(type) {
+	case *ast.Ident:
+		obj = w.info.Uses[f]
+		if i, ok := w.params[obj]; ok && len(held) > 0 {
+			if w.paramHeld[w.fn] == nil {
+				w.paramHeld[w.fn] = map[int][]string{}
+			}
+			w.paramHeld[w.fn][i] = append(w.paramHeld[w.fn][i], held...)
+		}
+	case *ast.SelectorExpr:
+		obj = w.info.Uses[f.Sel]
+	}
+	fn, ok := obj.(*gotypes.Func)
+	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "daemon" {
+		return nil
+	}
+	lw.calls[fn] = true
+	if len(held) > 0 {
+		lw.under = append(lw.under, lockedCall{held: append([]string(nil), held...), fn: fn, where: w.pos(call)})
+	}
+	return fn
+}

@@ -1,0 +1,69 @@
+package daemon
+
+import (
+	"path/filepath"
+
+	"github.com/tuios/tuios/internal/daemon/agentlog"
+	"github.com/tuios/tuios/internal/daemon/herdr"
+)
+
+// What the tests here used of the features while they were part of this
+// package: internal/daemon/herdr and internal/daemon/agentlog now.
+
+var herdrHex = herdr.Hex
+
+type herdrErr = herdr.Err
+
+const herdrCrashAge = herdr.CrashAge
+
+// herdrDirs are herdr's direction names in the order pane.edges lists
+// them.
+var herdrDirs = []string{"left", "right", "up", "down"}
+
+// herdrPaneInfo is a pane as herdr's answers describe it.
+type herdrPaneInfo struct {
+	PaneID       string            `json:"pane_id"`
+	TabID        string            `json:"tab_id"`
+	WorkspaceID  string            `json:"workspace_id"`
+	Label        string            `json:"label"`
+	Title        string            `json:"title,omitempty"`
+	Focused      bool              `json:"focused"`
+	Cwd          string            `json:"cwd,omitempty"`
+	AgentStatus  string            `json:"agent_status"`
+	Agent        string            `json:"agent,omitempty"`
+	Message      string            `json:"message,omitempty"`
+	AgentSession map[string]string `json:"agent_session,omitempty"`
+	Tokens       map[string]string `json:"tokens,omitempty"`
+	Revision     uint64            `json:"revision"`
+	Exited       bool              `json:"exited"`
+}
+
+// sessionNamed is the session named name, or nil.
+func (s *Server) sessionNamed(name string) *Session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sessions[name]
+}
+
+// realPath resolves symlinks where it can, so a checkout and a cwd
+// compare.
+func realPath(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return filepath.Clean(p)
+}
+
+// logEntry is an agent-log entry (internal/daemon/agentlog).
+type logEntry = agentlog.Entry
+
+// What the transcript tests read of agent-transcript's answers.
+type (
+	agentTranscriptResult = agentlog.TranscriptResult
+	transcriptEntry       = agentlog.TranscriptEntry
+)
+
+const (
+	codeNoTranscript   = agentlog.CodeNoTranscript
+	codeTranscriptPath = agentlog.CodeTranscriptPath
+)
