@@ -8,7 +8,7 @@ import (
 )
 
 // withQueued adds the outbox to the rail's hosts: each host's count of
-// messages waiting for its link (spec §14.4: "2 queued" beside "seen 3m
+// messages waiting for its link (docs/inbox.md: "2 queued" beside "seen 3m
 // ago"), and a header of its own for a host mail waits for that the
 // Inbox does not follow. o.mu is a leaf lock, so this is safe under s.mu.
 func withQueued(hs []proto.AttachHost, o *outbox) []proto.AttachHost {

@@ -303,9 +303,9 @@ func (s *Server) isPerson(cn *conn, nonce string) bool {
 	return linkStandsIn(cn) || nonce != "" && s.resp.validNonce(cn, nonce) && s.outsidePanes(cn)
 }
 
-// person refuses, with not_human, a call that acts as the person (§1.5 of
-// the coordination spec) and is not theirs: it needs the attached
-// client's live nonce, or, when the daemon was started with
+// person refuses, with not_human, a call that acts as the person
+// (docs/security.md, The person boundary) and is not theirs: it needs the
+// attached client's live nonce, or, when the daemon was started with
 // respond_from_shell, a shell outside every pane. A program inside a pane
 // is never the person, with or without a copied nonce.
 func (s *Server) person(cn *conn, verb, nonce string) *proto.Error {

@@ -8,15 +8,15 @@ import (
 	"github.com/tuios/tuios/internal/config"
 )
 
-// cfgFollow follows the config file while the daemon runs (seed 002: "the
-// daemon follows the config file, so no restart is needed"), within what
-// may change without the person: a host removed from [hosts] has its link
-// closed at once, and the link policy and [agents.permissions] narrow at
-// once to what both the rules in force and the edited file allow. Added
-// or changed hosts and any widening wait for apply-config (`tuios config
-// apply`, or `tuios hosts add` from a terminal outside TUIOS), because a
-// program in a pane can edit the file too (§14.1, §14.5, §15.2, G4;
-// config_wait.go).
+// cfgFollow follows the config file while the daemon runs, so an edit needs
+// no restart (docs/hosts.md, Links), within what may change without the
+// person: a host removed from [hosts] has its link closed at once, and the
+// link policy and [agents.permissions] narrow at once to what both the
+// rules in force and the edited file allow. Added or changed hosts and any
+// widening wait for apply-config (`tuios config apply`, or `tuios hosts
+// add` from a terminal outside TUIOS), because a program in a pane can edit
+// the file too, and must not widen what it or another machine may do
+// (config_wait.go).
 type cfgFollow struct {
 	s *Server
 
@@ -112,9 +112,10 @@ func (c *cfgFollow) setApplied(f *config.File) {
 }
 
 // noteProblems gives every host that holds no link for a reason of this
-// machine's an Inbox row naming it (X9: an option refused; X11: added to
-// the file, waiting for tuios config apply), and clears the rows of hosts
-// that no longer have one.
+// machine's an Inbox row naming it (an ssh option refused, such as a
+// ProxyCommand; added to the file, waiting for tuios config apply), so the
+// person learns why it is not linked; and clears the rows of hosts that no
+// longer have one.
 func (c *cfgFollow) noteProblems(applied, file *config.File) {
 	now := map[string]string{}
 	if applied != nil {

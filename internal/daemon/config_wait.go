@@ -12,9 +12,9 @@ import (
 	"github.com/tuios/tuios/internal/grant"
 )
 
-// Changes that wait (seed 000, spec §15.2). A program in a pane can edit
-// config.toml as well as the person can, so what the file says is not
-// what the daemon does until it is safe:
+// Changes that wait (docs/security.md, What a pane may do). A program in a
+// pane can edit config.toml as well as the person can, so what the file
+// says is not what the daemon does until it is safe:
 //
 //   - a change that narrows [agents.permissions], [hosts] or a link
 //     policy applies at once (config_follow.go follows the file);

@@ -9,9 +9,10 @@ import (
 	"github.com/tuios/tuios/internal/proto"
 )
 
-// Crush's permission dialog (coordination spec §18.7). Crush ≤ v0.97.1
-// may report working after blocked while its dialog is still up, and
-// TUIOS answers the dialog only when a Crush process is in the pane.
+// Crush's "Permission Required" dialog, read from the screen by the crush
+// manifest's dialog rule (package herdr keeps the pane needs_input while
+// it is up: Crush ≤ v0.97.1 may report working after blocked). TUIOS
+// answers the dialog only when a Crush process is in the pane.
 
 const crushHarness = "crush"
 

@@ -8,9 +8,11 @@ import (
 	"testing"
 )
 
-// Crush's permission dialog (coordination spec §18.7) in real panes: a
-// small shell script stands in for Crush. Named crush, its process's comm
-// is crush; named otherwise, it is a program showing the same words.
+// Crush's permission dialog in real panes: the pane stays needs_input
+// while the dialog is up, and TUIOS answers it only when a crush process
+// runs in the pane. A small shell script stands in for Crush. Named crush,
+// its process's comm is crush; named otherwise, it is a program showing
+// the same words.
 
 const crushScript = `#!/bin/sh
 d='%[1]s'

@@ -18,10 +18,10 @@ import (
 )
 
 // The stand-in reporter: this test binary, run again inside a real pane,
-// speaks herdr's wire (§18.1) to HERDR_SOCKET_PATH: one connection per
-// request, one JSON line out, one back. Its requests come from a file;
-// @PANE@ is replaced by the pane's own HERDR_PANE_ID. "BENCH n" sends n
-// working reports with rising seq and writes the mean round trip.
+// speaks herdr's wire to HERDR_SOCKET_PATH: one connection per request, one
+// JSON line out, one back. Its requests come from a file; @PANE@ is
+// replaced by the pane's own HERDR_PANE_ID. "BENCH n" sends n working
+// reports with rising seq and writes the mean round trip.
 func TestHerdrHelperReporter(t *testing.T) {
 	t.Parallel()
 	reqs := os.Getenv("TUIOS_HERDR_HELPER")
@@ -274,10 +274,10 @@ func (hw *herdrWorld) watchDue(window string) time.Time {
 	return hw.srv.herdr.WatchDue(window)
 }
 
-// Acceptance D7: a reporter that dies without a release clears to none
-// once the pane is back at its shell prompt and two seconds (of the
-// daemon's clock) passed since its last report; a wrapper that goes on
-// running keeps the state however long it runs.
+// A reporter that dies without a release clears to none once the pane is
+// back at its shell prompt and two seconds (of the daemon's clock) passed
+// since its last report; a wrapper that goes on running keeps the state
+// however long it runs.
 func TestHerdrReporterThatDiesClearsToNone(t *testing.T) {
 	t.Parallel()
 	clk := fakeclock.New(time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC))

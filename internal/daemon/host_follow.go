@@ -14,17 +14,17 @@ import (
 	"github.com/tuios/tuios/internal/proto"
 )
 
-// Following linked hosts (spec §14.7): per configured host, while its
-// link is up, the daemon lists the host's own Inbox (list-attention with
-// host "local" there, so what that host mirrors is never mirrored
-// onward), then subscribes to its attention, agent-state, agent-message,
-// session-* and window-created/closed events from the listing's seq, and
-// keeps the items in an inbox.Mirror beside the local queue: id
-// "HOST:ID", host set, at most 256 per host. When the link drops the
-// host's items turn stale (seen_at: the last line heard), stay listed,
-// muted, and are not counted; the next listing after the link is back
-// makes them fresh. A host whose daemon cannot subscribe from a seq (an
-// older build) is listed again every followPoll instead.
+// Following linked hosts (docs/inbox.md, The Inbox): per configured host,
+// while its link is up, the daemon lists the host's own Inbox
+// (list-attention with host "local" there, so what that host mirrors is
+// never mirrored onward), then subscribes to its attention, agent-state,
+// agent-message, session-* and window-created/closed events from the
+// listing's seq, and keeps the items in an inbox.Mirror beside the local
+// queue: id "HOST:ID", host set, at most 256 per host. When the link drops
+// the host's items turn stale (seen_at: the last line heard), stay listed,
+// muted, and are not counted; the next listing after the link is back makes
+// them fresh. A host whose daemon cannot subscribe from a seq (an older
+// build) is listed again every followPoll instead.
 //
 // Mirrored changes are published as attention events stamped with the
 // local queue's seq, under the attention lock, exactly as local ones are:

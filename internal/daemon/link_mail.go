@@ -7,7 +7,8 @@ import (
 	"github.com/tuios/tuios/mail"
 )
 
-// Mail over links (§14.4 of the coordination spec), the receiving side.
+// Mail over links, the receiving side (docs/hosts.md, What another
+// machine may do here).
 //
 //   - A message sent over a link is stored with origin "link" and
 //     origin_host the link's peer name, taken from the connection

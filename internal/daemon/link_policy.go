@@ -8,9 +8,9 @@ import (
 	"github.com/tuios/tuios/internal/proto"
 )
 
-// The link policy (§14.5 of the coordination spec): what another machine,
-// calling over its link (a stdio-proxy connection that said link-peer),
-// may do here.
+// The link policy (docs/hosts.md, What another machine may do here): what
+// another machine, calling over its link (a stdio-proxy connection that
+// said link-peer), may do here.
 //
 //   - Capabilities: list, mail, open, write, respond. With no table the
 //     default is list, mail, open and write; respond is opt-in.

@@ -18,7 +18,8 @@ import (
 	"github.com/tuios/tuios/internal/version"
 )
 
-// The link states of §14.2.
+// The link states, as list-hosts, tuios hosts and host-changed events name
+// them (docs/hosts.md): scripts match these words, so a rename breaks them.
 const (
 	linkUp           = "up"           // the far daemon answers
 	linkConnecting   = "connecting"   // the first attempt is under way
@@ -43,10 +44,11 @@ const (
 	idleStreams = 4
 )
 
-// links holds one link per configured host (§14.1: one ssh link per
-// host). Each host has a goroutine that dials, waits for the link to end
-// and redials; the state it records is what list-hosts shows. Nothing
-// here takes the server lock, and no ssh I/O happens under links.mu.
+// links holds one ssh link per configured host, which every call to that
+// host goes over. Each host has a goroutine that dials, waits for the link
+// to end and redials; the state it records is what list-hosts shows.
+// Nothing here takes the server lock, and no ssh I/O happens under
+// links.mu.
 type links struct {
 	s *Server
 
@@ -424,8 +426,8 @@ type hostRow struct {
 	RetryAt  string `json:"retry_at,omitempty"`
 	// Refused: the table is never dialled (Reason says which setting).
 	Refused bool `json:"refused,omitempty"`
-	// Queued, Events and EventsNote are the outbox and the follow of
-	// §14.4 and §14.7.
+	// Queued is the host's mail waiting in the outbox (outbox.go); Events
+	// and EventsNote say how its Inbox is followed (host_follow.go).
 	Queued     int    `json:"queued"`
 	Events     string `json:"events"`
 	EventsNote string `json:"events_note,omitempty"`
@@ -506,7 +508,7 @@ func (ls *links) names() []string {
 	return out
 }
 
-// hostStatus is host's link state (§14.2: up, connecting, reconnecting,
+// hostStatus is host's link state (up, connecting, reconnecting,
 // no_daemon, no_tuios, unreachable, incompatible), "" for a host that is
 // not configured. A table refused for its settings is unreachable. Every
 // change is also a host-changed event on the hub.

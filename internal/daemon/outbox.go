@@ -13,36 +13,37 @@ import (
 	"github.com/tuios/tuios/internal/proto"
 )
 
-// The outbox (spec §14.4): mail for a session on another machine that
-// could not go at once, kept only for a sender that asks for it (queue,
-// the CLI's --queue). By default a send to another machine is one try and
-// nothing is kept: a host that is not answering is host_unreachable (seed
-// 002), so a script that checks the exit code is never told "sent" for
-// mail that has not arrived. With queue, send-agent-message tries the far
-// daemon first (outboxAnswerWait at most); the message is kept here, on
-// disk, when the link is down, the far side did not answer in time, or
-// earlier mail to the same host still waits (a host's mail leaves in the
-// order it was sent). It leaves when the link comes back (host-changed to
-// up: at once), and while the link is up a failed try is retried after
-// 1 s, doubling to 30 s. One one-shot timer per host, on the daemon's
-// clock, and none while nothing waits or the link is down.
+// The outbox (docs/agents.md, Agent mail): mail for a session on another
+// machine that could not go at once, kept only for a sender that asks for
+// it (queue, the CLI's --queue). By default a send to another machine is
+// one try and nothing is kept: a host that is not answering is
+// host_unreachable, so a script that checks the exit code is never told
+// "sent" for mail that has not arrived. With queue, send-agent-message
+// tries the far daemon first (outboxAnswerWait at most); the message is
+// kept here, on disk, when the link is down, the far side did not answer in
+// time, or earlier mail to the same host still waits (a host's mail leaves
+// in the order it was sent). It leaves when the link comes back
+// (host-changed to up: at once), and while the link is up a failed try is
+// retried after 1 s, doubling to 30 s. One one-shot timer per host, on the
+// daemon's clock, and none while nothing waits or the link is down.
 //
-// Decisions the spec leaves open, written down here:
+// Decisions the docs leave open, written down here:
 //
 //   - What counts as "refused on arrival": any error the far daemon
 //     answered except the ones that say "not now": host_unreachable,
-//     unknown_host (a host removed from the table may come back),
-//     timeout, rate_limited (the far session's 32 + 32 link caps are full
-//     until someone there reads: mail already kept waits, it is not
-//     refused), internal, protocol_mismatch and incompatible. A first try
-//     answered rate_limited is not kept, queue or not: the link is up and
-//     the sender hears the far side's count at once (seed 002: "past that
-//     a send answers rate_limited until someone there reads"). A refused message is
-//     dropped and the host's Inbox row says why until it is dismissed; the
-//     messages behind it are still delivered (each is its own message; the
-//     row keeps the latest refusal). Dismissing the row discards whatever
-//     still waits. A first try refused that way (the link was up) is not
-//     kept at all: the sender hears the far daemon's error at once.
+//     unknown_host (a host removed from the table may come back), timeout,
+//     rate_limited (the far session's 32 + 32 link caps are full until
+//     someone there reads: mail already kept waits, it is not refused),
+//     internal, protocol_mismatch and incompatible. A first try answered
+//     rate_limited is not kept, queue or not: the link is up and the sender
+//     hears the far side's count at once (docs/agents.md: "past that a send
+//     answers rate_limited ... until someone there reads"). A refused
+//     message is dropped and the host's Inbox row says why until it is
+//     dismissed; the messages behind it are still delivered (each is its
+//     own message; the row keeps the latest refusal). Dismissing the row
+//     discards whatever still waits. A first try refused that way (the link
+//     was up) is not kept at all: the sender hears the far daemon's error
+//     at once.
 //   - Delivery is at least once: a far daemon that stored a message but
 //     answered after the 10 s wait gets it again on the retry.
 //   - A message that failed its first try is queued ahead of the mail

@@ -10,10 +10,10 @@ import (
 	"github.com/tuios/tuios/internal/push"
 )
 
-// Push notifications (coordination §21; package internal/push sends):
-// the daemon hands the Notifier every change of its Inbox and says when
-// the person typed, so what waits for them reaches their phone whether
-// or not a client is attached.
+// Push notifications (docs/integrations.md, Push notifications; package
+// internal/push sends): the daemon hands the Notifier every change of its
+// Inbox and says when the person typed, so what waits for them reaches
+// their phone whether or not a client is attached.
 //
 //   - The Inbox's changes come from the event hub, as the attention
 //     events every subscriber gets: nothing in the Inbox's code knows of

@@ -15,7 +15,7 @@ import (
 
 // The reply (delivery) queue: messages held in the daemon for an agent
 // that is mid-turn, typed one per rest once it comes to rest
-// (coordination spec §10).
+// (docs/agents.md, Queue a reply).
 //
 // It is event driven. One goroutine follows the arbiter's changes and
 // the hub's window-closed events; a pane holds a timer only while its next

@@ -11,8 +11,8 @@ import (
 	"github.com/tuios/tuios/internal/agentproto"
 )
 
-// When a queued pane counts as at rest (coordination spec §10), beyond
-// idle and done:
+// When a queued pane counts as at rest (docs/agents.md, Queue a reply),
+// beyond idle and done:
 //
 //   - A harness that can never show idle (nothing in its manifest or its
 //     hooks says idle or done, and its screen tier turns a stalled turn
@@ -90,14 +90,14 @@ func (q *replyQueue) signs(harness string) restSigns {
 	return sg
 }
 
-// resting says whether state st counts as ready for a pane of harness:
-// idle or done, errored, and unknown for a harness that can never show
-// idle. Errored is a turn that ended badly with the agent back at its
-// prompt: the Inbox's reply to an errored item ("try again") is queued
-// for exactly that rest, and would otherwise wait until something else
-// moved the pane (seed 003, "Enter queues it. If the agent is at rest it
-// is typed"). A pane that errors and keeps working reads working, not
-// errored, so this never types into a turn.
+// resting says whether state st counts as ready for a pane of harness: idle
+// or done, errored, and unknown for a harness that can never show idle.
+// Errored is a turn that ended badly with the agent back at its prompt: the
+// Inbox's reply to an errored item ("try again") is queued for exactly that
+// rest, and would otherwise wait until something else moved the pane
+// (docs/agents.md: a failed turn leaves it back at its prompt, so a "try
+// again" from the Inbox goes in). A pane that errors and keeps working
+// reads working, not errored, so this never types into a turn.
 func (q *replyQueue) resting(harness string, st agentstate.State) bool {
 	if atRest(st) || st == agentstate.Errored {
 		return true

@@ -19,9 +19,9 @@ import (
 	"github.com/tuios/tuios/internal/shquote"
 )
 
-// start-agent (coordination spec §22): open a window running an agent,
-// creating the session when it is missing, and answer once the agent is
-// at its prompt.
+// start-agent (docs/agents.md, Start an agent): open a window running an
+// agent, creating the session when it is missing, and answer once the agent
+// is at its prompt.
 //
 // How it runs: the agent's argv is exec'd directly, not typed at a shell,
 // so nothing depends on a shell's start-up and quoting. The program is

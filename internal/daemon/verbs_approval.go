@@ -18,12 +18,12 @@ import (
 	"github.com/tuios/tuios/review"
 )
 
-// Held approvals (spec §8): a harness's permission hook asks the daemon to
-// hold a prompt for the Inbox before the harness shows it
-// (request-approval), and blocks on its connection until the person
-// answers (reply-approval) or the hold ends without an answer. Whatever
-// ends it, the hook hears one approval_result; an empty decision means
-// "ask in the pane", so no failure on the way can ever approve.
+// Held approvals (docs/inbox.md, Held approvals): a harness's permission
+// hook asks the daemon to hold a prompt for the Inbox before the harness
+// shows it (request-approval), and blocks on its connection until the
+// person answers (reply-approval) or the hold ends without an answer.
+// Whatever ends it, the hook hears one approval_result; an empty decision
+// means "ask in the pane", so no failure on the way can ever approve.
 //
 // Locking: hd.mu guards the tables of holds and each hold's ended flag;
 // it is never held across I/O, a queue call or a wait. It may be taken
@@ -245,10 +245,12 @@ func (hd *holder) lookup(id, pane string) (h *heldCall, live bool) {
 	return h, h != nil
 }
 
-// shownWhole is the daemon's own check of a held line (§8.2): valid
-// UTF-8, at most 160 bytes, no control or format characters (bidi
-// controls, zero-width characters, tabs, newlines), no doubled or edge
-// space, and nothing the Inbox would mask as a secret.
+// shownWhole is the daemon's own check that a held line is one the Inbox
+// shows whole, so nobody allows a call they could not read (the hook's
+// word for it is not trusted): valid UTF-8, at most 160 bytes, no control
+// or format characters (bidi controls, zero-width characters, tabs,
+// newlines), no doubled or edge space, and nothing the Inbox would mask as
+// a secret.
 func shownWhole(s string) bool {
 	if s == "" || len(s) > inbox.MaxSummaryBytes || !utf8.ValidString(s) {
 		return false

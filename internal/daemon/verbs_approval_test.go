@@ -13,7 +13,7 @@ import (
 	"github.com/tuios/tuios/internal/proto"
 )
 
-// Held approvals (spec §8, acceptance rows P1-P10): a hook's
+// Held approvals (docs/inbox.md, Held approvals): a hook's
 // request-approval blocks on its connection until the person answers with
 // reply-approval or the hold ends without an answer. The payloads are the
 // ones Claude Code 2.1.197's hook sends (recorded, see
@@ -174,7 +174,7 @@ func (g *holdRig) state() string {
 	return str(g.r.must("get-agent-state", map[string]any{"window": g.window})["state"])
 }
 
-// P1: the person allows once: the hook gets the decision, the item closes
+// The person allows once: the hook gets the decision, the item closes
 // answered, the pane is working at once; a second reply gets the standing
 // decision.
 func TestHeldApprovalAllowOnce(t *testing.T) {
@@ -246,7 +246,7 @@ func TestHeldApprovalDeny(t *testing.T) {
 	}
 }
 
-// P2: nobody answers: the hold ends timeout after hold_seconds; an unheld
+// Nobody answers: the hold ends timeout after hold_seconds; an unheld
 // approval item remains. One timer per hold.
 func TestHeldApprovalTimeout(t *testing.T) {
 	t.Parallel()
@@ -271,7 +271,8 @@ func TestHeldApprovalTimeout(t *testing.T) {
 	})
 }
 
-// P3: hold_seconds is clamped to 10..300.
+// hold_seconds is clamped to 10..300: the hook's own limit (305 s, under
+// the harness's 310 s) must outlast the longest hold.
 func TestHeldApprovalHoldSecondsClamp(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
@@ -291,8 +292,8 @@ func TestHeldApprovalHoldSecondsClamp(t *testing.T) {
 	}
 }
 
-// P4: the person focuses the pane: the hold ends viewed; a pane already
-// in front when the prompt arrives is not held at all.
+// The person focuses the pane: the hold ends viewed; a pane already in
+// front when the prompt arrives is not held at all.
 func TestHeldApprovalViewed(t *testing.T) {
 	t.Parallel()
 	g := newHoldRig(t, "")
@@ -309,7 +310,8 @@ func TestHeldApprovalViewed(t *testing.T) {
 	}
 }
 
-// P5: a line the Inbox cannot show whole is never held.
+// A line the Inbox cannot show whole is never held: nobody may allow a
+// call they could not read.
 func TestHeldApprovalNotShown(t *testing.T) {
 	t.Parallel()
 	g := newHoldRig(t, "")
@@ -335,7 +337,7 @@ func TestHeldApprovalNotShown(t *testing.T) {
 	}
 }
 
-// P6: a plan allowed from another text answers changed with the hold's
+// A plan allowed from another text answers changed with the hold's
 // plan_sha, and the hold goes on.
 func TestHeldPlanNeedsItsSHA(t *testing.T) {
 	t.Parallel()
@@ -364,7 +366,7 @@ func TestHeldPlanNeedsItsSHA(t *testing.T) {
 	}
 }
 
-// P8: a reply made from a line the hold no longer shows changes nothing.
+// A reply made from a line the hold no longer shows changes nothing.
 func TestHeldApprovalChangedLine(t *testing.T) {
 	t.Parallel()
 	g := newHoldRig(t, "")
@@ -393,8 +395,9 @@ func TestHeldApprovalChangedLine(t *testing.T) {
 	}
 }
 
-// §9.1: an allow of a risky held request must name its rules; a deny
-// never needs to.
+// An allow of a risky held request must name the risk rules it matched
+// (risk_ack), so no client allows one without having shown why it is
+// risky; a deny never needs to.
 func TestHeldApprovalRisk(t *testing.T) {
 	t.Parallel()
 	g := newHoldRig(t, "")
@@ -514,7 +517,8 @@ func TestHeldApprovalShutdown(t *testing.T) {
 }
 
 // Fuzz: the daemon's line check never panics and never passes a line
-// with what §8.2 refuses.
+// with what a held line may not hold (over 160 bytes, a doubled space,
+// control, bidi or zero-width characters).
 func FuzzShownWhole(f *testing.F) {
 	for _, s := range []string{"approve Bash: make test", "a  b", "x\u200by", "\u202eabc", "tab\there", "token=abc", strings.Repeat("é", 90), "ok"} {
 		f.Add(s)

@@ -17,10 +17,11 @@ import (
 	"github.com/tuios/tuios/mail"
 )
 
-// ask-human and answer-ask (spec §5): an agent or a script asks the person
-// a question with fixed answers; it waits in the Inbox as an ask item; the
-// person answers it from an attached client (answer-ask with the human
-// nonce); the asker gets the answer, or how the question ended.
+// ask-human and answer-ask (docs/inbox.md, Ask the person): an agent or a
+// script asks the person a question with fixed answers; it waits in the
+// Inbox as an ask item; the person answers it from an attached client
+// (answer-ask with the human nonce); the asker gets the answer, or how the
+// question ended.
 //
 // The Inbox (inbox.Queue) owns the item; this file owns the waits. Every
 // way an ask item closes (answered, dismissed, superseded, its pane or

@@ -9,8 +9,9 @@ import (
 	"github.com/tuios/tuios/internal/worktree"
 )
 
-// fan (coordination spec §22): one prompt to several agents, each in a
-// worktree of its own on a branch of its own, in a session of its own.
+// fan (docs/agents.md, fan and worktrees): one prompt to several agents,
+// each in a worktree of its own on a branch of its own, in a session of its
+// own.
 //
 //	fan/<stem>, fan/<stem>-2, …           the branches, from the base
 //	<data>/worktrees/<repo>/fan-<stem>-N  their worktrees

@@ -5,10 +5,10 @@ import (
 	"github.com/tuios/tuios/internal/proto"
 )
 
-// Grants (seed 000, "What a pane may do"; spec §15.1): pane-grants says
-// what a pane may do, set-pane-grants gives a pane its own grants or
-// takes them back to the default, and restrict-connection narrows one
-// connection (§15.3).
+// Grants (docs/security.md, What a pane may do): pane-grants says what a
+// pane may do, set-pane-grants gives a pane its own grants or takes them
+// back to the default, and restrict-connection narrows one connection for
+// the rest of its life (it never widens, nor names another pane).
 
 type paneGrantsParams struct {
 	Session string `json:"session" desc:"the session of window (default: the caller's own)" maxlen:"4096"`

@@ -10,18 +10,19 @@ import (
 	"github.com/tuios/tuios/internal/proto"
 )
 
-// The option verbs (engine spec §7.4: list-options, get-option,
-// set-option, list-themes; set-config is set-option under the CLI's name).
+// The option verbs (list-options, get-option, set-option, list-themes;
+// set-config is set-option under the CLI's name; docs/configuration.md).
 // They read and write the config file itself, not the daemon's memory:
 //
-//   - set-option edits the key's one line of the file (or adds it under
-//     its table), keeping every other byte (config.SetOption). What may
-//     not be set this way is refused with forbidden and the reason
-//     (coordination §15.2): [agents] (but enabled), [hosts], [tailscale],
-//     [hooks], [keybindings], [dock], [notify] and respond_from_shell.
-//     agents.enabled and notifications.agent.command (a shell command
-//     the client runs) are set only by the person: refused from a pane.
-//     Never over a link (link_policy.go: capLocal).
+//   - set-option edits the key's one line of the file (or adds it under its
+//     table), keeping every other byte (config.SetOption). What may not be
+//     set this way is refused with forbidden and the reason, since it
+//     decides who may act here and a pane may call set-option: [agents]
+//     (but enabled), [hosts], [tailscale], [hooks], [keybindings], [dock],
+//     [notify] and respond_from_shell. agents.enabled and
+//     notifications.agent.command (a shell command the client runs) are set
+//     only by the person: refused from a pane. Never over a link
+//     (link_policy.go: capLocal).
 //   - When a change takes effect: the daemon reads its [daemon] keys and
 //     agents.enabled when it starts, so those apply at the next start
 //     (list-options shows what the running daemon uses beside the file's

@@ -8,7 +8,7 @@ import (
 )
 
 // resume-agent: type the command that resumes a pane's agent conversation
-// (resume.go, spec/coordination.md §13).
+// (resume.go; docs/agents.md, Resume conversations after a restart).
 
 type resumeAgentParams struct {
 	Session string `json:"session" desc:"the session"`

@@ -15,10 +15,10 @@ import (
 	"github.com/tuios/tuios/review"
 )
 
-// Review of diffs with notes (coordination spec §11): review-diff computes
-// a pane's diff with package review (git through a temporary index),
-// review-note keeps notes anchored to lines, send-review hands them to the
-// reply queue as one message.
+// Review of diffs with notes (docs/inbox.md, Review what an agent changed):
+// review-diff computes a pane's diff with package review (git through a
+// temporary index), review-note keeps notes anchored to lines, send-review
+// hands them to the reply queue as one message.
 //
 // Notes live in review/notes.json under the state dir (0600, written
 // atomically after every change). The file is read on the first review

@@ -11,10 +11,10 @@ import (
 	"github.com/tuios/tuios/internal/worktree"
 )
 
-// The worktree verbs (coordination spec §22): a session in a worktree of
-// its own (new-worktree), the worktrees tuios made (list-worktrees),
-// taking one away (remove-worktree), and carrying one's work from another
-// machine (bundle-worktree there, pull-worktree here).
+// The worktree verbs (docs/agents.md, fan and worktrees): a session in a
+// worktree of its own (new-worktree), the worktrees tuios made
+// (list-worktrees), taking one away (remove-worktree), and carrying one's
+// work from another machine (bundle-worktree there, pull-worktree here).
 
 type newWorktreeParams struct {
 	Branch       string   `json:"branch" req:"true" desc:"the branch: checked out when it exists, else made from base" maxlen:"200"`

@@ -13,8 +13,8 @@ import (
 	"github.com/tuios/tuios/internal/worktree"
 )
 
-// The worktrees tuios made (coordination spec §22): one record per
-// session made by worktree new, worktree pull or fan, kept in
+// The worktrees tuios made (docs/agents.md, fan and worktrees): one record
+// per session made by worktree new, worktree pull or fan, kept in
 // worktrees/worktrees.json under the state dir (0600, written atomically
 // after each change) so a restart keeps them, and a session that comes back
 // keeps its fan group. The git side is package worktree; this file keeps

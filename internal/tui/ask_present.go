@@ -7,18 +7,17 @@ import (
 	"github.com/tuios/tuios/internal/proto"
 )
 
-// The ask-human presentation (seed 003: "When your client shows the pane
-// that asked, the Inbox opens on it at once, and a digit picks the
-// answer"; coordination spec §5). A question from a pane on screen opens
-// the Inbox on it, and keys are dropped for askDrop so a keystroke meant
-// for the pane does not answer it. A person typing into that pane (the
-// one who just ran ask-human there, say) is not interrupted mid-word: the
-// Inbox opens once they have not typed into it for askDwell, never
-// later than that. Each question is shown once, by its request id, so a
-// new question from the same pane opens the Inbox again, and one the
+// The ask-human presentation (docs/inbox.md, The Inbox in the attached
+// client): a question from the pane on screen opens the Inbox on it at
+// once, where a digit picks the answer, and keys are dropped for askDrop so
+// a keystroke meant for the pane does not answer it. A person typing into
+// that pane (the one who just ran ask-human there, say) is not interrupted
+// mid-word: the Inbox opens once they have not typed into it for askDwell,
+// never later than that. Each question is shown once, by its request id, so
+// a new question from the same pane opens the Inbox again, and one the
 // person closed does not come back. With another overlay open (review,
-// scrollback, a rename) the question waits in the Inbox like any other,
-// and the pane's title bar and rail row draw ▲ while it is open.
+// scrollback, a rename) the question waits in the Inbox like any other, and
+// the pane's title bar and rail row draw ▲ while it is open.
 
 // askDwell and askDrop are the presentation's times.
 const (

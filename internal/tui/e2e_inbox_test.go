@@ -8,9 +8,9 @@ import (
 	"time"
 )
 
-// H1 (spec §24.3): a script in one pane asks the person a question while
-// they are attached and looking at another pane; they open the Inbox,
-// read the question, press 1 and the script gets the answer.
+// A script in one pane asks the person a question while they are attached
+// and looking at another pane; they open the Inbox, read the question,
+// press 1 and the script gets the answer.
 func TestAttachInboxAnswersAsk(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)

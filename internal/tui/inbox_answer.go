@@ -14,7 +14,7 @@ import (
 	"github.com/tuios/tuios/internal/proto"
 )
 
-// Answers given from the Inbox's list itself (spec §5, §8.5, §8.6, §10):
+// Answers given from the Inbox's list itself (docs/inbox.md):
 // ask-human questions (digits choose an answer), held approvals (1 once,
 // 2 always, 3 deny, n deny with a reason, enter hands back), held plans
 // (the same keys, the text shown whole under the list) and replies to a
@@ -24,8 +24,8 @@ import (
 
 // Limits of what the person types in the Inbox.
 const (
-	maxDenyReason = 500      // bytes, one line (spec §8.4)
-	maxReplyText  = 16 << 10 // bytes, a queue entry (spec §10)
+	maxDenyReason = 500      // bytes, one line: reply-approval's longest reason
+	maxReplyText  = 16 << 10 // bytes: the most one reply queue entry holds
 	// minPlanRows is the fewest rows the plan may be shown in for its
 	// last line to count as read: a plan squeezed into one or two rows
 	// of a tiny terminal was not read, and enter answers it in the pane.

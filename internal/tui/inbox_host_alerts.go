@@ -7,13 +7,13 @@ import (
 	"github.com/tuios/tuios/internal/proto"
 )
 
-// Alerts for linked hosts' items (spec §14.7): the layout's header per
-// host counts what waits there, so a count that grows on a host whose
-// link is up is something new for the person, and rings like an agent
-// here would. A stale host never rings: its items are old news kept
-// while the link is down, and their coming back fresh when the link
-// returns is not new either. The outbox ("2 queued") rings never: it
-// needs nothing of the person.
+// Alerts for linked hosts' items (the daemon mirrors each linked host's
+// Inbox): the layout's header per host counts what waits there, so a count
+// that grows on a host whose link is up is something new for the person,
+// and rings like an agent here would. A stale host never rings: its items
+// are old news kept while the link is down, and their coming back fresh
+// when the link returns is not new either. The outbox ("2 queued") rings
+// never: it needs nothing of the person.
 
 // hostAlerts compares the layout's hosts with the last ones. The first
 // layout only sets the baseline.

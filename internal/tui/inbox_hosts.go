@@ -7,12 +7,13 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// Rows of linked hosts (spec §14.7): the daemon mirrors each linked
-// host's Inbox into this one, as items with a host and an id "HOST:ID".
-// They are drawn with the host's name; while the host's link is down they
-// are stale: muted, "seen 3m ago", skipped by prefix o. This client can
-// dismiss or snooze them (here only), but not answer them: their prompt
-// is on the other machine, reached with tuios respond -w HOST:SESSION:WINDOW.
+// Rows of linked hosts (docs/inbox.md, The Inbox): the daemon mirrors each
+// linked host's Inbox into this one, as items with a host and an id
+// "HOST:ID". They are drawn with the host's name; while the host's link is
+// down they are stale: muted, "seen 3m ago", skipped by prefix o. This
+// client can dismiss or snooze them (here only), but not answer them: their
+// prompt is on the other machine, reached with tuios respond -w
+// HOST:SESSION:WINDOW.
 
 // sgrMuted draws a stale row.
 const sgrMuted = "\x1b[2m"

@@ -8,13 +8,13 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// Mail over links in the Inbox (spec §14.4): held link mail and the
-// outbox. A machine whose hosts table says hold_mail = true has its mail
-// to a pane stored with the person instead; the row says who it was for
-// and p passes it on (release-agent-message, as the person). Mail for a
+// Mail over links in the Inbox (docs/inbox.md, The Inbox): held link mail
+// and the outbox. A machine whose hosts table says hold_mail = true has its
+// mail to a pane stored with the person instead; the row says who it was
+// for and p passes it on (release-agent-message, as the person). Mail for a
 // machine whose link is down waits under "Waiting to send": it needs
-// nothing of the person, so it raises no alert and prefix o skips it;
-// a refusal from the far side stays until dismissed.
+// nothing of the person, so it raises no alert and prefix o skips it; a
+// refusal from the far side stays until dismissed.
 
 // heldMail reports whether a row is held link mail this client can pass
 // on: this machine's mail item that names who it was for.
