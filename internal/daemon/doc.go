@@ -26,7 +26,7 @@
 // Each workspace has a tree of splits (layout_tree.go), as tmux and zellij
 // do: a split lays its children side by side or stacked, each with a
 // share of its length, so a new area scales every tile in proportion.
-// How the tree grows (the decision, also in the skill and README):
+// How the tree grows (the decision, also in the skill and docs/cli.md):
 // split-window splits its target's tile where asked (vertical: side by
 // side, tmux's -h and prefix %; horizontal: stacked, tmux's -v and
 // prefix "; the new window takes --percent of it, default half, and no
