@@ -39,11 +39,11 @@ func TestAttachAskFromThePaneOnScreenOpensTheInbox(t *testing.T) {
 	}
 	// The Inbox opens on it although the person typed it a moment ago.
 	w.waitFor("c", `Questions \(1\)`)
-	w.waitFor("c", `sh asks: Ship it\?`)
+	w.waitFor("c", `(sh|tuios) asks: Ship it\?`)
 	w.waitFor("c", `1-2 answer`)
 	w.waitGone("c", `reading…`) // digits act 0.4 s after the row stood still
 	w.keys("c", "2")
-	w.waitFor("c", `Answered "no" to sh: Ship it\?`)
+	w.waitFor("c", `Answered "no" to (sh|tuios): Ship it\?`)
 	waitFile(t, out, "no\nrc=0\n")
 
 	// Closed, the Inbox gives the pane back, drawn: the question and the
@@ -59,13 +59,13 @@ func TestAttachAskFromThePaneOnScreenOpensTheInbox(t *testing.T) {
 	// and the title bar says the pane needs you.
 	time.Sleep(700 * time.Millisecond) // past the dwell of the q typed above
 	w.ok("send-text", "-s", "s", "-w", "0", w.bin+" ask-human 'Deploy to staging?' -o yes -o later >"+out+"; echo rc=$? >>"+out+"\n")
-	s = w.waitFor("c", `sh asks: Deploy to staging\?`)
+	s = w.waitFor("c", `(sh|tuios) asks: Deploy to staging\?`)
 	if !strings.Contains(s, "Questions (1)") {
 		t.Fatalf("the Inbox is not on the question:\n%s", s)
 	}
 	w.waitGone("c", `reading…`)
 	w.keys("c", "1")
-	w.waitFor("c", `Answered "yes" to sh: Deploy to staging\?`)
+	w.waitFor("c", `Answered "yes" to (sh|tuios): Deploy to staging\?`)
 	waitFile(t, out, "yes\nrc=0\n")
 }
 

@@ -40,7 +40,7 @@ func TestAttachMailReadAndReply(t *testing.T) {
 	// The sender is named with its short id: a window named like
 	// another (two shells titled root@vm: ~) is told apart.
 	w.waitFor("c", `mail from build \([0-9a-f]{8}\): live q`)
-	id := strings.TrimSpace(readFile(t, sent))
+	id := strings.TrimSpace(readLine(t, sent))
 	if _, err := strconv.Atoi(id); err != nil {
 		t.Fatalf("the pane's send printed no message id: %q", id)
 	}
@@ -142,10 +142,19 @@ func TestAttachMailReadAndReply(t *testing.T) {
 	}
 }
 
-func readFile(t *testing.T, path string) string {
+// readLine waits for a shell to have written a whole line to path (the
+// client may draw what a command did before the shell that ran it has
+// written its output's file) and returns the line.
+func readLine(t *testing.T, path string) string {
 	t.Helper()
-	b, _ := os.ReadFile(path)
-	return string(b)
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		b, _ := os.ReadFile(path)
+		if strings.HasSuffix(string(b), "\n") || time.Now().After(deadline) {
+			return string(b)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // humanUnread is list-agents' count of messages waiting for the person.
@@ -190,4 +199,10 @@ func TestAttachNewestFinishedTurn(t *testing.T) {
 
 	w.keys("c", "O")
 	w.waitFor("c", `no older finished turn you have not seen`)
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, _ := os.ReadFile(path)
+	return string(b)
 }
