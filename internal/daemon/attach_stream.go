@@ -387,7 +387,7 @@ func (st *attachStream) flush() error {
 	for _, w := range st.visible {
 		if !st.started || dirty[w.ID] || st.sent[w.ID] == nil {
 			if msg, ok := st.screen(w); ok {
-				st.enc.Encode(msg)
+				st.out.Write(proto.AppendAttachScreen(st.out.AvailableBuffer(), &msg)) // encoding/json's bytes, without reflection
 			}
 		}
 	}
@@ -693,6 +693,9 @@ func (s *Server) prepareAttach(cn *conn, p *attachParams) (map[string]any, *prot
 		s.attach.layoutChanged()  // and the others' layouts say so
 		cn.attaching = st
 		res["stream"] = true
+		// The client's call connection may type without an answer per
+		// key (proto.Request.Quiet).
+		res["quiet_requests"] = true
 	}
 	return res, nil
 }

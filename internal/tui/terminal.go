@@ -77,7 +77,7 @@ func (d *driver) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return d, tea.Batch(cmd, d.frame())
 }
 
-func (d *driver) draw() { d.scr.draw(d.m.compose(), d.m.cursor(), d.m.mouseMode()) }
+func (d *driver) draw() { d.scr.draw(d.m.nextFrame(), d.m.cursor(), d.m.mouseMode()) }
 
 // frame draws now when the pacer allows, else arms the one-shot timer of
 // the next frame, unless it is armed.
@@ -136,16 +136,24 @@ func (t *terminal) run(in io.Reader, send func(tea.Msg)) error {
 	signal.Notify(t.sigs, syscall.SIGWINCH, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	go t.signals(send)
 
-	cr, err := uv.NewCancelReader(in)
-	if err != nil {
-		close(t.done)
-		return fmt.Errorf("reading the terminal: %w", err)
+	var src io.Reader
+	if f, ok := in.(*os.File); ok && t.in == f {
+		if p := pollableInput(f); p != nil {
+			t.reader, src = closeReader{p}, p
+		}
 	}
-	t.reader = cr
+	if src == nil {
+		cr, err := uv.NewCancelReader(in)
+		if err != nil {
+			close(t.done)
+			return fmt.Errorf("reading the terminal: %w", err)
+		}
+		t.reader, src = cr, cr
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	t.cancel = cancel
 	events := make(chan uv.Event)
-	rd := uv.NewTerminalReader(cr, os.Getenv("TERM"))
+	rd := uv.NewTerminalReader(src, os.Getenv("TERM"))
 	go func() {
 		defer close(events)
 		rd.StreamEvents(ctx, events)
@@ -158,6 +166,11 @@ func (t *terminal) run(in io.Reader, send func(tea.Msg)) error {
 	}()
 	return nil
 }
+
+// closeReader cancels a pending read on a pollable file by closing it.
+type closeReader struct{ f *os.File }
+
+func (c closeReader) Cancel() bool { return c.f.Close() == nil }
 
 func (t *terminal) signals(send func(tea.Msg)) {
 	for sig := range t.sigs {
