@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/tuios/tuios/internal/proto"
+	"github.com/tuios/tuios/internal/rawio"
 	"github.com/tuios/tuios/internal/sock"
 )
 
@@ -162,7 +163,9 @@ func isNoListener(err error) bool {
 }
 
 func wrapConn(c net.Conn, token string) *Client {
-	return &Client{c: c, r: bufio.NewReaderSize(c, 64<<10), token: token}
+	// Read with raw calls (internal/rawio): the attach client reads a
+	// line per echo, and the ordinary call wakes the runtime's monitor.
+	return &Client{c: c, r: bufio.NewReaderSize(rawio.NewReader(c), 64<<10), token: token}
 }
 
 // PaneTokenEnv is the pane variable whose value the client sends as its
@@ -297,17 +300,17 @@ func (c *Client) trySend(verb string, params any, quiet bool) (rest []byte, err 
 		return b, nil
 	}
 	n := 0
-	var werr error
+	var werr syscall.Errno
 	if err := raw.Write(func(fd uintptr) bool {
-		n, werr = syscall.Write(int(fd), b)
+		n, werr = rawio.Write(fd, b)
 		return true // one try, whatever it did
 	}); err != nil {
 		return nil, err
 	}
-	if werr == syscall.EAGAIN || werr == syscall.EINTR {
-		n, werr = 0, nil
+	if werr == syscall.EAGAIN {
+		n, werr = 0, 0
 	}
-	if werr != nil {
+	if werr != 0 {
 		return nil, werr
 	}
 	if n >= len(b) {

@@ -241,7 +241,6 @@ type attachStream struct {
 	spare    map[string]bool
 	visible  []*Window
 	sent     map[string]*paneSent
-	frame    vt.Frame
 	lines    []proto.AttachLine
 	out      bytes.Buffer
 	enc      *json.Encoder
@@ -252,8 +251,10 @@ type attachStream struct {
 	bellsOut []proto.AttachBell
 }
 
-// paneSent is what this client last got of one pane.
+// paneSent is what this client last got of one pane, and the frame it
+// was read into (vt renders again only the rows that changed in it).
 type paneSent struct {
+	frame      vt.Frame
 	cols, rows int
 	lines      [][]byte
 	cursor     proto.AttachCursor
@@ -328,6 +329,11 @@ func (st *attachStream) run() {
 			tick.Reset(wait)
 			select {
 			case <-tick.C:
+				continue
+			case <-st.wake:
+				// More came while the frame waits: an echo among it
+				// goes at once, not a tick later.
+				tick.Stop()
 				continue
 			case <-st.endCh:
 				tick.Stop()
@@ -590,14 +596,15 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 // this client has, every row when it has none of this size. ok is false
 // when nothing at all changed.
 func (st *attachStream) screen(w *Window) (proto.AttachScreen, bool) {
-	f := &st.frame
-	w.pane.Screen().FrameANSI(f)
 	ps := st.sent[w.ID]
-	full := ps == nil || ps.cols != f.Cols || ps.rows != f.Rows
-	if ps == nil {
+	fresh := ps == nil
+	if fresh {
 		ps = &paneSent{}
 		st.sent[w.ID] = ps
 	}
+	f := &ps.frame
+	w.pane.Screen().FrameANSI(f)
+	full := fresh || ps.cols != f.Cols || ps.rows != f.Rows
 	if full {
 		ps.cols, ps.rows = f.Cols, f.Rows
 		if cap(ps.lines) >= f.Rows {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tuios/tuios/internal/proto"
+	"github.com/tuios/tuios/internal/rawio"
 	"github.com/tuios/tuios/internal/sock"
 )
 
@@ -90,7 +91,10 @@ type request struct {
 
 func newConn(s *Server, c net.Conn) *conn {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &conn{s: s, c: c, ctx: ctx, cancel: cancel, closed: ctx.Done(), w: bufio.NewWriterSize(c, 8<<10)}
+	// Raw calls (internal/rawio): an attached client's key and its echo
+	// are a read and a write here, and the ordinary calls wake the
+	// runtime's monitor thread for each.
+	return &conn{s: s, c: c, ctx: ctx, cancel: cancel, closed: ctx.Done(), w: bufio.NewWriterSize(rawio.NewWriter(c), 8<<10)}
 }
 
 // stop ends the connection: its requests' waits end and its socket closes.
@@ -163,7 +167,7 @@ func (s *Server) serveConn(cn *conn) {
 
 // read reads request lines until the client stops writing or hangs up.
 func (cn *conn) read(reqs chan<- request, done <-chan struct{}) {
-	r := bufio.NewReaderSize(cn.c, 8<<10)
+	r := bufio.NewReaderSize(rawio.NewReader(cn.c), 8<<10)
 	for {
 		line, err := proto.ReadLineWithin(r, proto.MaxLine, cn.s.budget)
 		var rq request

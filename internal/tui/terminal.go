@@ -14,6 +14,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/term"
+	"github.com/tuios/tuios/internal/rawio"
 )
 
 // Frames are paced by a token bucket (internal/pace): a change after a
@@ -82,17 +83,22 @@ func (d *driver) draw() { d.scr.draw(d.m.nextFrame(), d.m.cursor(), d.m.mouseMod
 // frame draws now when the pacer allows, else arms the one-shot timer of
 // the next frame, unless it is armed.
 func (d *driver) frame() tea.Cmd {
-	if d.pending {
+	// What follows a key closely is its echo: drawn at once, whatever
+	// the pacer says (a person typing cannot flood), even while a paced
+	// frame is armed (it draws what is left when it comes).
+	echo := time.Since(d.typed) < echoWindow
+	if d.pending && !echo {
 		return nil
 	}
 	if d.pacer == nil {
 		d.pacer = pace.New(frameDelay, frameBurst)
 	}
-	// What follows a key closely is its echo: drawn at once, whatever
-	// the pacer says (a person typing cannot flood).
 	wait := d.pacer.Wait(time.Now())
-	if wait <= 0 || time.Since(d.typed) < echoWindow {
+	if wait <= 0 || echo {
 		d.draw()
+		return nil
+	}
+	if d.pending {
 		return nil
 	}
 	d.pending = true
@@ -108,6 +114,8 @@ type terminal struct {
 	scr    *screen
 	cancel context.CancelFunc
 	reader interface{ Cancel() bool }
+	out    *os.File // the terminal reopened for the frames (reopenTTY), or nil
+	size   *os.File // where the terminal's size is read, or nil
 	done   chan struct{}
 	sigs   chan os.Signal
 	once   sync.Once
@@ -117,6 +125,12 @@ type terminal struct {
 // path must call close: it is idempotent.
 func openTerminal(opt Options, width, height int) (*terminal, error) {
 	t := &terminal{scr: newScreen(opt.Stdout, os.Environ(), width, height), done: make(chan struct{})}
+	if f, ok := opt.Stdout.(*os.File); ok {
+		t.size = f
+		if o := reopenTTY(f, os.O_WRONLY); o != nil {
+			t.out, t.scr.out = o, rawio.NewWriter(o)
+		}
+	}
 	if f, ok := opt.Stdin.(*os.File); ok && term.IsTerminal(f.Fd()) {
 		st, err := term.MakeRaw(f.Fd())
 		if err != nil {
@@ -138,8 +152,8 @@ func (t *terminal) run(in io.Reader, send func(tea.Msg)) error {
 
 	var src io.Reader
 	if f, ok := in.(*os.File); ok && t.in == f {
-		if p := pollableInput(f); p != nil {
-			t.reader, src = closeReader{p}, p
+		if p := reopenTTY(f, os.O_RDONLY); p != nil {
+			t.reader, src = closeReader{p}, rawio.NewReader(p)
 		}
 	}
 	if src == nil {
@@ -178,7 +192,7 @@ func (t *terminal) signals(send func(tea.Msg)) {
 			send(signalMsg{})
 			continue
 		}
-		if f, ok := t.scr.out.(*os.File); ok {
+		if f := t.size; f != nil {
 			if w, h, err := term.GetSize(f.Fd()); err == nil && w > 0 && h > 0 {
 				send(tea.WindowSizeMsg{Width: w, Height: h})
 			}
@@ -204,6 +218,9 @@ func (t *terminal) close() {
 			}
 		}
 		t.scr.leave()
+		if t.out != nil {
+			t.out.Close()
+		}
 		if t.state != nil {
 			term.Restore(t.in.Fd(), t.state)
 		}
