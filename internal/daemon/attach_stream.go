@@ -236,7 +236,14 @@ type attachStream struct {
 	size        streamSize // what this client last asked its session to be (attach_size.go)
 	who         string     // the client, named for the others (attach_size.go)
 
-	// Owned by run.
+	// fmu is held while a frame is built and written: by run, or by a
+	// pane's reader sending an echo (attach_echo.go). What follows is
+	// owned by whoever holds it.
+	fmu      sync.Mutex
+	pacer    *pace.Limiter
+	stopped  bool // run has returned
+	owed     bool   // an echo's frame is not all written: the end of it is in cn.w, or all of it in rest
+	rest     []byte // whole lines an echo left for run to write first
 	started  bool
 	spare    map[string]bool
 	visible  []*Window
@@ -305,10 +312,20 @@ func (st *attachStream) run() {
 	tick := time.NewTimer(time.Hour)
 	tick.Stop()
 	defer tick.Stop()
-	pacer := pace.New(attachTick, attachBurst)
-	pacer.Wait(time.Now()) // the first frame
+	st.fmu.Lock()
+	st.pacer = pace.New(attachTick, attachBurst)
+	st.pacer.Wait(time.Now()) // the first frame
+	st.fmu.Unlock()
+	defer func() {
+		st.fmu.Lock()
+		st.stopped = true
+		st.fmu.Unlock()
+	}()
 	for {
-		if err := st.flush(); err != nil {
+		st.fmu.Lock()
+		err := st.flush()
+		st.fmu.Unlock()
+		if err != nil {
 			if !errors.Is(err, errStreamEnded) {
 				st.cn.stop() // a client that does not read is dropped
 			}
@@ -322,8 +339,11 @@ func (st *attachStream) run() {
 			return
 		}
 		for {
-			wait := pacer.Wait(time.Now())
-			if wait <= 0 || st.echoing() {
+			st.fmu.Lock()
+			wait := st.pacer.Wait(time.Now())
+			echo := wait > 0 && st.echoing()
+			st.fmu.Unlock()
+			if wait <= 0 || echo {
 				break
 			}
 			tick.Reset(wait)
@@ -347,7 +367,7 @@ func (st *attachStream) run() {
 
 // echoing reports whether a visible pane that printed was typed into
 // within attachEcho: what a person types is drawn at once, whatever the
-// pacer says (typing cannot flood).
+// pacer says (typing cannot flood). Called with st.fmu held.
 func (st *attachStream) echoing() bool {
 	since := time.Now().Add(-attachEcho).UnixNano()
 	st.mu.Lock()
@@ -360,9 +380,19 @@ func (st *attachStream) echoing() bool {
 	return false
 }
 
-// flush builds and writes what changed since the last frame.
-func (st *attachStream) flush() error {
+// flush builds and writes what changed since the last frame. Called
+// with st.fmu held.
+func (st *attachStream) flush() error { return st.frame(false) }
+
+// frame is flush. With echo (a pane's reader sending an echo,
+// attach_echo.go) it takes nothing and says errNotEcho unless only
+// screens changed, and it never waits on the client (writeNow).
+func (st *attachStream) frame(echo bool) error {
 	st.mu.Lock()
+	if echo && (st.endReason != "" || st.layoutDirty || len(st.bells) > 0 || len(st.keys) > 0) {
+		st.mu.Unlock()
+		return errNotEcho
+	}
 	layoutDirty, dirty, end := st.layoutDirty, st.dirty, st.endReason
 	st.layoutDirty = false
 	st.dirty = st.spare
@@ -404,10 +434,13 @@ func (st *attachStream) flush() error {
 		st.enc.Encode(k)
 	}
 	st.started = true
-	if st.out.Len() == 0 {
+	switch {
+	case echo:
+		return st.writeNow(st.out.Bytes())
+	case st.out.Len() == 0 && !st.owed:
 		return nil
 	}
-	return st.write(st.out.Bytes())
+	return st.write(st.out.Bytes()) // and what an echo left, before it
 }
 
 // finish writes the last line.
@@ -426,6 +459,14 @@ func (st *attachStream) write(b []byte) error {
 	defer cn.wmu.Unlock()
 	cn.c.SetWriteDeadline(time.Now().Add(attachWriteTimeout))
 	defer cn.c.SetWriteDeadline(time.Time{})
+	st.owed = false
+	if len(st.rest) > 0 { // an echo's frame the socket did not take (attach_echo.go)
+		rest := st.rest
+		st.rest = st.rest[:0]
+		if _, err := cn.w.Write(rest); err != nil {
+			return err
+		}
+	}
 	if _, err := cn.w.Write(b); err != nil {
 		return err
 	}

@@ -348,7 +348,7 @@ func (w *Window) read() {
 			if w.nameDue() { // window_name.go: its program changed
 				w.srv.windowRenamed(w)
 			} else {
-				w.srv.attach.output(w, titled)
+				w.srv.attach.printed(w, titled, n) // attach_echo.go: an echo is sent from here
 			}
 			if w.srv.hub.wants("output") {
 				w.srv.hub.publish(event{Type: "output", Session: w.session.Name, Window: w.ID, Bytes: n})
