@@ -241,7 +241,7 @@ type attachStream struct {
 	// owned by whoever holds it.
 	fmu      sync.Mutex
 	pacer    *pace.Limiter
-	stopped  bool // run has returned
+	stopped  bool   // run has returned
 	owed     bool   // an echo's frame is not all written: the end of it is in cn.w, or all of it in rest
 	rest     []byte // whole lines an echo left for run to write first
 	started  bool
