@@ -20,9 +20,21 @@ import (
 // what the socket does not take is left in the connection's buffer for
 // the stream's goroutine to finish, poked.
 
-// attachEchoBytes is the most a read may hold to be sent as an echo: a
-// flood comes in bigger reads, and waits for the stream's pacing.
-const attachEchoBytes = 512
+const (
+	// attachEchoBytes is the most a read may hold to be sent as an
+	// echo: a flood comes in bigger reads, and waits for the pacing.
+	attachEchoBytes = 512
+	// attachEchoMax is the most a pane may print after a key for it to
+	// be an echo, drawn at once: a prompt redrawn, a line of an editor.
+	// Past it (the output of a command the key ran) frames are paced.
+	attachEchoMax = 16 << 10
+)
+
+// echoing reports whether w was typed into since (unix ns) and has
+// printed no more than an echo since.
+func (w *Window) echoing(since int64) bool {
+	return w.typedAt.Load() > since && w.sinceTyped.Load() <= attachEchoMax
+}
 
 // errNotEcho: the frame holds more than screens; the stream's goroutine
 // sends it.
@@ -33,7 +45,7 @@ func (h *attachHub) printed(w *Window, titled bool, n int) {
 	if h == nil || h.n.Load() == 0 {
 		return
 	}
-	if titled || n > attachEchoBytes || time.Now().UnixNano()-w.typedAt.Load() > int64(attachEcho) {
+	if titled || n > attachEchoBytes || !w.echoing(time.Now().Add(-attachEcho).UnixNano()) {
 		h.output(w, titled)
 		return
 	}

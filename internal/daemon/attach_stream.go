@@ -366,14 +366,15 @@ func (st *attachStream) run() {
 }
 
 // echoing reports whether a visible pane that printed was typed into
-// within attachEcho: what a person types is drawn at once, whatever the
-// pacer says (typing cannot flood). Called with st.fmu held.
+// within attachEcho and has printed little since (Window.echoing): what
+// a person types is drawn at once, whatever the pacer says (typing
+// cannot flood; what a key starts, a cat, can). Called with st.fmu held.
 func (st *attachStream) echoing() bool {
 	since := time.Now().Add(-attachEcho).UnixNano()
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	for _, w := range st.visible {
-		if st.dirty[w.ID] && w.typedAt.Load() > since {
+		if st.dirty[w.ID] && w.echoing(since) {
 			return true
 		}
 	}

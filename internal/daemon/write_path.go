@@ -90,7 +90,8 @@ func (s *Server) typeAs(ctx context.Context, verb string, a access, by caller, w
 	if err := s.mayTypeNow(verb, a, by, w); err != nil {
 		return err
 	}
-	w.typedAt.Store(time.Now().UnixNano()) // its echo is drawn at once (attach_stream.go)
+	w.sinceTyped.Store(0)
+	w.typedAt.Store(time.Now().UnixNano()) // its echo is drawn at once (attach_echo.go)
 	// What fits is queued (or written) at once, with no deadline to
 	// arm: a key is a few bytes and the queue is almost always empty.
 	var full *pty.Error
