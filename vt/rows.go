@@ -129,7 +129,7 @@ func (s *Screen) FrameANSI(f *Frame) {
 	for y := 0; y < rows; y++ {
 		cs := s.cur.rows[y].cells
 		was := f.cells[y*cols : (y+1)*cols]
-		if reuse && slices.Equal(cs, was) {
+		if reuse && sameCells(cs, was) {
 			start := 0
 			if y > 0 {
 				start = f.prevEnds[y-1]
@@ -144,4 +144,18 @@ func (s *Screen) FrameANSI(f *Frame) {
 	f.CursorX, f.CursorY = s.x, s.y
 	f.Modes = s.modesLocked()
 	f.Title = s.title
+}
+
+// sameCells compares two rows of cells as memory (a cell's padding is
+// always zero: cells are only ever made whole).
+func sameCells(a, b []cell) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if len(a) == 0 {
+		return true
+	}
+	size := int(unsafe.Sizeof(cell{}))
+	return string(unsafe.Slice((*byte)(unsafe.Pointer(&a[0])), len(a)*size)) ==
+		string(unsafe.Slice((*byte)(unsafe.Pointer(&b[0])), len(b)*size))
 }

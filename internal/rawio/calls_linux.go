@@ -5,6 +5,13 @@ import (
 	"unsafe"
 )
 
+// nonBlocking reports whether fd has O_NONBLOCK: a raw call on it never
+// waits.
+func nonBlocking(fd uintptr) bool {
+	fl, _, e := syscall.RawSyscall(syscall.SYS_FCNTL, fd, syscall.F_GETFL, 0)
+	return e == 0 && fl&syscall.O_NONBLOCK != 0
+}
+
 // Read is read(2) on a non-blocking descriptor, retried on EINTR.
 func Read(fd uintptr, p []byte) (int, syscall.Errno) {
 	if len(p) == 0 {

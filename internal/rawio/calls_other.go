@@ -4,6 +4,10 @@ package rawio
 
 import "syscall"
 
+// nonBlocking is true: here the calls are the ordinary ones, which may
+// wait.
+func nonBlocking(uintptr) bool { return true }
+
 // Read is read(2) on a non-blocking descriptor, retried on EINTR.
 func Read(fd uintptr, p []byte) (int, syscall.Errno) {
 	for {

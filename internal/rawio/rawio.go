@@ -20,17 +20,30 @@ import (
 // Reader reads a descriptor through its RawConn.
 type Reader struct{ rc syscall.RawConn }
 
-// NewReader is a Reader of c, or c itself when c has no usable RawConn.
+// NewReader is a Reader of c, or c itself when c has no usable RawConn
+// or its descriptor blocks.
 func NewReader(c io.Reader) io.Reader {
+	if rc := rawConn(c); rc != nil {
+		return &Reader{rc: rc}
+	}
+	return c
+}
+
+// rawConn is c's RawConn when its descriptor does not block, else nil.
+func rawConn(c any) syscall.RawConn {
 	sc, ok := c.(syscall.Conn)
 	if !ok {
-		return c
+		return nil
 	}
 	rc, err := sc.SyscallConn()
 	if err != nil {
-		return c
+		return nil
 	}
-	return &Reader{rc: rc}
+	ok = false
+	if rc.Control(func(fd uintptr) { ok = nonBlocking(fd) }) != nil || !ok {
+		return nil
+	}
+	return rc
 }
 
 // Read reads what is there, waiting (in the poller) until something is;
@@ -59,17 +72,13 @@ func (r *Reader) Read(p []byte) (int, error) {
 // Writer writes a descriptor through its RawConn.
 type Writer struct{ rc syscall.RawConn }
 
-// NewWriter is a Writer of c, or c itself when c has no usable RawConn.
+// NewWriter is a Writer of c, or c itself when c has no usable RawConn
+// or its descriptor blocks.
 func NewWriter(c io.Writer) io.Writer {
-	sc, ok := c.(syscall.Conn)
-	if !ok {
-		return c
+	if rc := rawConn(c); rc != nil {
+		return &Writer{rc: rc}
 	}
-	rc, err := sc.SyscallConn()
-	if err != nil {
-		return c
-	}
-	return &Writer{rc: rc}
+	return c
 }
 
 // Write writes all of p, waiting (in the poller) for room as it must.

@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 )
@@ -96,5 +97,18 @@ func TestPlainReadersPassThrough(t *testing.T) {
 	var buf bytes.Buffer
 	if NewReader(&buf) != io.Reader(&buf) || NewWriter(&buf) != io.Writer(&buf) {
 		t.Fatal("a bytes.Buffer was wrapped")
+	}
+}
+
+// A descriptor in blocking mode is left to the ordinary calls: a raw
+// call on it could hold a thread the runtime cannot take back.
+func TestABlockingFileIsLeftAlone(t *testing.T) {
+	f, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if r := NewReader(f); r != io.Reader(f) && runtime.GOOS == "linux" {
+		t.Fatalf("a blocking file is read with %T", r)
 	}
 }
