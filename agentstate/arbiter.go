@@ -35,8 +35,7 @@ type Options struct {
 
 	// StallAfter is how long a working pane may stay silent before the
 	// stall deadline demotes it. Zero is 30 s; negative turns the stall
-	// deadline off. (StallFromEnv reads TUIOS_AGENT_STALL_SECONDS, where 0
-	// also means off.)
+	// deadline off.
 	StallAfter time.Duration
 
 	// MissLimit is how many consecutive detector ticks may find another
@@ -77,34 +76,6 @@ type LookResult struct {
 	// non-idle rule matched at all): the stall deadline then leaves the
 	// pane alone.
 	Answered bool
-}
-
-// StallFromEnv turns the value of TUIOS_AGENT_STALL_SECONDS into an
-// Options.StallAfter: empty is the default, "0" or a negative number is
-// off, anything unparsable is the default.
-func StallFromEnv(v string) time.Duration {
-	if v == "" {
-		return 0
-	}
-	n := 0
-	neg := false
-	for i, c := range v {
-		switch {
-		case i == 0 && c == '-':
-			neg = true
-		case c >= '0' && c <= '9':
-			n = n*10 + int(c-'0')
-			if n > 1<<20 {
-				n = 1 << 20
-			}
-		default:
-			return 0
-		}
-	}
-	if neg || n == 0 {
-		return -1
-	}
-	return time.Duration(n) * time.Second
 }
 
 // Arbiter holds one claim per pane and decides, when sources disagree,
@@ -191,8 +162,13 @@ type pane struct {
 
 	turnStart time.Time
 	inTurn    bool
-	seq       uint64 // completion_seq
-	seenSeq   uint64
+	// turnWorked: a source other than the detector said working during
+	// the turn. Only the detector's appearance (or its take-back) began
+	// it otherwise, and the agent's own word that it is at rest then
+	// ends no turn (see turn).
+	turnWorked bool
+	seq        uint64 // completion_seq
+	seenSeq    uint64
 
 	subagents subagentSet
 	now       string // what the agent said it is doing; see Report.Now
@@ -219,6 +195,22 @@ type claim struct {
 
 	loan  bool // a screen needs_input claim; prior is given back when the prompt leaves
 	prior prior
+}
+
+// owner is the claim's source, SourceNone when no source holds it.
+func (c *claim) owner() Source {
+	if !c.held {
+		return SourceNone
+	}
+	return c.source
+}
+
+// owner is the prior's source, SourceNone when it was unclaimed.
+func (pr *prior) owner() Source {
+	if !pr.held {
+		return SourceNone
+	}
+	return pr.source
 }
 
 // prior is the claim a loan displaced, restored exactly on give-back:
@@ -317,6 +309,13 @@ func (a *Arbiter) apply(p *pane, r Report) Result {
 		return a.applyHeld(p, r)
 	}
 
+	// A visible prompt holds the pane against a source that cannot see
+	// prompts: its report waits behind the loan, as what comes back.
+	if c.held && c.loan && !describesPrompts(r.Source) && r.Source.Rank() > SourceScreen.Rank() {
+		a.behindLoan(p, r, msg, kind, harness)
+		return Result{State: p.state, Reason: ReasonBehindPrompt}
+	}
+
 	if reason := a.admit(p, r); reason != ReasonNone {
 		return Result{State: p.state, Reason: reason}
 	}
@@ -373,13 +372,20 @@ func (a *Arbiter) admit(p *pane, r Report) Reason {
 }
 
 // blockerOverrides is the one exception to the ranking: a screen rule that
-// sees a prompt the pane painted after the claim was stamped, once the
-// claim has stood unrefreshed for the grace (at once over a resting claim).
+// sees a prompt takes a claim from a source that cannot see prompts (the
+// transcript) at once; a claim from one that can (a hook, a program
+// status, a title or progress sequence) only if the pane painted after
+// the claim was stamped and the claim has stood unrefreshed for the grace
+// (at once over a resting claim), so the source has its chance to
+// describe the prompt itself.
 func (a *Arbiter) blockerOverrides(p *pane, r Report) bool {
-	if r.Source != SourceScreen || r.State != NeedsInput || p.state == NeedsInput {
+	if r.Source != SourceScreen || r.State != NeedsInput || p.state == NeedsInput || r.Observed.IsZero() {
 		return false
 	}
-	if r.Observed.IsZero() || !r.Observed.After(p.stateAt) {
+	if !describesPrompts(p.claim.source) {
+		return true
+	}
+	if !r.Observed.After(p.stateAt) {
 		return false
 	}
 	if p.state == Idle || p.state == Unknown {
@@ -395,6 +401,31 @@ func (a *Arbiter) blockerOverrides(p *pane, r Report) bool {
 		a.schedule(p, p.relookAt)
 	}
 	return false
+}
+
+// describesPrompts says whether a source can say that a pane waits on a
+// prompt it shows: the agent itself, a program status, a title or
+// progress sequence can, and get the grace to do it before the screen
+// overrides them. The transcript never says needs_input (its records land
+// at message boundaries; the one a permission dialog follows is a
+// pending tool call, which reads working), so a prompt on screen is
+// never something it is about to describe.
+func describesPrompts(s Source) bool { return s != SourceTranscript }
+
+// behindLoan keeps a report from a source that cannot see prompts, made
+// while a screen loan stands, as the loan's prior: the prompt keeps the
+// pane, and when it leaves the pane shows what that source said last,
+// with the lifecycle the displaced claim had.
+func (a *Arbiter) behindLoan(p *pane, r Report, msg string, kind Kind, harness string) {
+	pr := &p.claim.prior
+	id := pr.identity
+	if harness == "" {
+		id = IdentityNone
+	}
+	*pr = prior{
+		held: true, source: r.Source, state: r.State, message: msg, kind: kind, kindIn: r.Kind, event: r.Event,
+		harness: harness, identity: id, auto: pr.auto, bound: pr.bound, boundTo: pr.boundTo,
+	}
 }
 
 // write stamps an admitted report onto the pane.
@@ -459,6 +490,13 @@ func (a *Arbiter) write(p *pane, r Report, msg string, kind Kind, harness string
 	p.message = msg
 	p.kind = kind
 	p.kindIn = r.Kind
+	if r.State == Idle && r.SessionID != "" && r.SessionID != p.sessionID {
+		// A session the pane did not have says it is at its prompt (a
+		// hook's SessionStart: the agent's first word, /clear, a new
+		// conversation): whatever the pane read as work before was no
+		// turn of this session's, and it finishes none (turns.go).
+		p.inTurn = false
+	}
 	if r.SessionID != "" {
 		p.sessionID = r.SessionID
 		p.sessionHarness = harness
@@ -471,8 +509,8 @@ func (a *Arbiter) write(p *pane, r Report, msg string, kind Kind, harness string
 		p.meta = nil
 		p.claim.identity = IdentityNone
 		if r.Source == SourceReport {
-			// An explicit none gives the pane back (engine §1.11 item
-			// 1), as the detector's clear does: no claim is left, so
+			// An explicit none gives the pane back, as the detector's
+			// clear does: no claim is left, so
 			// every source may report on it again. The detector promotes
 			// it only while it still sees an agent, and clears it once
 			// the agent has gone.
@@ -485,6 +523,9 @@ func (a *Arbiter) write(p *pane, r Report, msg string, kind Kind, harness string
 		p.hold = hold{}
 	}
 	p.gate = idleGate{}
+	if r.State == Working && r.Source != SourceDetect {
+		p.turnWorked = true
+	}
 	a.setState(p, r.State, now)
 }
 

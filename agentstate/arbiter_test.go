@@ -17,7 +17,7 @@ func TestAnUnclaimedWindowIsOpenToAnySource(t *testing.T) {
 // Scenario 2.
 func TestLowerSourceCannotOverwriteHigher(t *testing.T) {
 	r := newRig(t, as.Options{})
-	r.apply("w", as.Report{State: as.Working})
+	r.apply("w", as.Report{State: as.Working, Source: as.SourceReport})
 	v := r.a.Get("w").Version
 	for _, src := range []as.Source{as.SourceScreen, as.SourceOSC, as.SourceStall} {
 		res := r.apply("w", as.Report{State: as.Idle, Source: src})
@@ -38,7 +38,7 @@ func TestHigherSourceOverwritesLower(t *testing.T) {
 	r.want("w", as.Working, "detect")
 	wantResult(t, r.apply("w", as.Report{State: as.NeedsInput, Source: as.SourceOSC}), true, "")
 	r.want("w", as.NeedsInput, "osc")
-	wantResult(t, r.apply("w", as.Report{State: as.Done}), true, "")
+	wantResult(t, r.apply("w", as.Report{State: as.Done, Source: as.SourceReport}), true, "")
 	r.want("w", as.Done, "report")
 }
 
@@ -48,8 +48,8 @@ func TestSameRankAlwaysWrites(t *testing.T) {
 	r.apply("w", as.Report{State: as.Working, Source: as.SourceOSC})
 	wantResult(t, r.apply("w", as.Report{State: as.NeedsInput, Source: as.SourceOSC, Message: "Action Required"}), true, "")
 	r.want("w", as.NeedsInput, "osc")
-	r.apply("h", as.Report{State: as.Working})
-	wantResult(t, r.apply("h", as.Report{State: as.NeedsInput}), true, "")
+	r.apply("h", as.Report{State: as.Working, Source: as.SourceReport})
+	wantResult(t, r.apply("h", as.Report{State: as.NeedsInput, Source: as.SourceReport}), true, "")
 }
 
 // Scenario 6.
@@ -59,7 +59,7 @@ func TestTranscriptOutranksTheWeakerTiers(t *testing.T) {
 	for _, src := range []as.Source{as.SourceOSC, as.SourceScreen, as.SourceStall} {
 		wantResult(t, r.apply("w", as.Report{State: as.Idle, Source: src}), false, as.ReasonOutranked)
 	}
-	wantResult(t, r.apply("w", as.Report{State: as.NeedsInput}), true, "")
+	wantResult(t, r.apply("w", as.Report{State: as.NeedsInput, Source: as.SourceReport}), true, "")
 }
 
 // Scenario 7.
@@ -103,7 +103,7 @@ func TestYieldOnlyDropsYourOwnClaim(t *testing.T) {
 // Scenario 10.
 func TestSetAgentStateWithoutSourceIsAReport(t *testing.T) {
 	r := newRig(t, as.Options{})
-	r.apply("w", as.Report{State: as.Working, Message: "running the test suite"})
+	r.apply("w", as.Report{State: as.Working, Source: as.SourceReport, Message: "running the test suite"})
 	r.want("w", as.Working, "report")
 }
 
@@ -125,31 +125,31 @@ func TestAgentClaimDroppedWithTheWindow(t *testing.T) {
 // Scenario 12.
 func TestIfStateGuard(t *testing.T) {
 	r := newRig(t, as.Options{})
-	r.apply("w", as.Report{State: as.Done})
-	res := r.apply("w", as.Report{State: as.Idle, IfState: as.SetOf(as.NeedsInput)})
+	r.apply("w", as.Report{State: as.Done, Source: as.SourceReport})
+	res := r.apply("w", as.Report{State: as.Idle, Source: as.SourceReport, IfState: as.SetOf(as.NeedsInput)})
 	wantResult(t, res, false, as.ReasonIfState)
 	r.want("w", as.Done, "report")
-	wantResult(t, r.apply("w", as.Report{State: as.Idle, IfState: as.SetOf(as.NeedsInput, as.Done)}), true, "")
+	wantResult(t, r.apply("w", as.Report{State: as.Idle, Source: as.SourceReport, IfState: as.SetOf(as.NeedsInput, as.Done)}), true, "")
 }
 
 // Scenario 13.
 func TestForeignSessionMidTurn(t *testing.T) {
 	r := newRig(t, as.Options{})
-	r.apply("w", as.Report{State: as.Working, SessionID: "A", HarnessPID: 100, Harness: "claude-code"})
-	wantResult(t, r.apply("w", as.Report{State: as.Done, SessionID: "B", HarnessPID: 200}), false, as.ReasonForeignSession)
-	wantResult(t, r.apply("w", as.Report{State: as.Working, SessionID: "B", HarnessPID: 100}), true, "")
+	r.apply("w", as.Report{State: as.Working, Source: as.SourceReport, SessionID: "A", HarnessPID: 100, Harness: "claude-code"})
+	wantResult(t, r.apply("w", as.Report{State: as.Done, Source: as.SourceReport, SessionID: "B", HarnessPID: 200}), false, as.ReasonForeignSession)
+	wantResult(t, r.apply("w", as.Report{State: as.Working, Source: as.SourceReport, SessionID: "B", HarnessPID: 100}), true, "")
 	if got := r.a.Get("w"); got.SessionID != "B" {
 		t.Fatalf("session id %q, want B", got.SessionID)
 	}
-	wantResult(t, r.apply("w", as.Report{State: as.Working, SessionID: "B", Harness: "codex"}), false, as.ReasonForeignHarness)
-	r.apply("w", as.Report{State: as.Done, SessionID: "B"})
-	wantResult(t, r.apply("w", as.Report{State: as.Working, SessionID: "C", HarnessPID: 300}), true, "")
+	wantResult(t, r.apply("w", as.Report{State: as.Working, Source: as.SourceReport, SessionID: "B", Harness: "codex"}), false, as.ReasonForeignHarness)
+	r.apply("w", as.Report{State: as.Done, Source: as.SourceReport, SessionID: "B"})
+	wantResult(t, r.apply("w", as.Report{State: as.Working, Source: as.SourceReport, SessionID: "C", HarnessPID: 300}), true, "")
 }
 
 // Scenario 14.
 func TestAVisibleBlockerBeatsAClaimThatWentQuiet(t *testing.T) {
 	r := newRig(t, as.Options{})
-	r.apply("w", as.Report{State: as.Working, Harness: "claude-code"})
+	r.apply("w", as.Report{State: as.Working, Source: as.SourceReport, Harness: "claude-code"})
 	r.advance(4 * time.Second)
 	r.paint("w")
 	res := r.look("w", as.SourceScreen, as.NeedsInput, "approval: Do you want to proceed?")
@@ -166,7 +166,7 @@ func TestAVisibleBlockerBeatsAClaimThatWentQuiet(t *testing.T) {
 // Scenario 15.
 func TestAFreshReportIsNotSecondGuessedByARule(t *testing.T) {
 	r := newRig(t, as.Options{})
-	r.apply("w", as.Report{State: as.Working})
+	r.apply("w", as.Report{State: as.Working, Source: as.SourceReport})
 	r.advance(time.Second)
 	r.paint("w")
 	wantResult(t, r.look("w", as.SourceScreen, as.NeedsInput, "Do you want to proceed?"), false, as.ReasonOutranked)
@@ -181,7 +181,7 @@ func TestAClaimTheScreenHasNotPaintedOverIsNotStale(t *testing.T) {
 	r := newRig(t, as.Options{})
 	painted := r.now()
 	r.advance(time.Second)
-	r.apply("w", as.Report{State: as.Working})
+	r.apply("w", as.Report{State: as.Working, Source: as.SourceReport})
 	r.advance(5 * time.Second)
 	res := r.a.Apply("w", as.Report{State: as.NeedsInput, Source: as.SourceScreen, Observed: painted})
 	wantResult(t, res, false, as.ReasonOutranked)
@@ -190,7 +190,7 @@ func TestAClaimTheScreenHasNotPaintedOverIsNotStale(t *testing.T) {
 // Scenario 17.
 func TestOnlyABlockingRuleMayOverride(t *testing.T) {
 	r := newRig(t, as.Options{})
-	r.apply("w", as.Report{State: as.Idle})
+	r.apply("w", as.Report{State: as.Idle, Source: as.SourceReport})
 	r.advance(10 * time.Second)
 	r.paint("w")
 	wantResult(t, r.look("w", as.SourceScreen, as.Working, "thinking"), false, as.ReasonOutranked)
@@ -200,7 +200,7 @@ func TestOnlyABlockingRuleMayOverride(t *testing.T) {
 // Scenario 18.
 func TestTheOverrideIsHandedBackWhenThePromptLeaves(t *testing.T) {
 	r := newRig(t, as.Options{StallAfter: 30 * time.Second})
-	r.apply("w", as.Report{State: as.Working, Harness: "claude-code"})
+	r.apply("w", as.Report{State: as.Working, Source: as.SourceReport, Harness: "claude-code"})
 	r.advance(3 * time.Second)
 	r.paint("w")
 	r.look("w", as.SourceScreen, as.NeedsInput, "Do you want to proceed?")
@@ -222,7 +222,7 @@ func TestTheOverrideIsHandedBackWhenThePromptLeaves(t *testing.T) {
 // Scenario 19.
 func TestARematchKeepsTheLoanAndItsPrior(t *testing.T) {
 	r := newRig(t, as.Options{})
-	r.apply("w", as.Report{State: as.Working})
+	r.apply("w", as.Report{State: as.Working, Source: as.SourceReport})
 	r.advance(3 * time.Second)
 	r.paint("w")
 	r.look("w", as.SourceScreen, as.NeedsInput, "Do you want to proceed?")
@@ -252,7 +252,7 @@ func TestARestClaimGivesWayToAPromptAtOnce(t *testing.T) {
 // Scenario 21.
 func TestACallersScreenReportHasLookedAtNothing(t *testing.T) {
 	r := newRig(t, as.Options{StallAfter: -1})
-	r.apply("w", as.Report{State: as.Working})
+	r.apply("w", as.Report{State: as.Working, Source: as.SourceReport})
 	r.advance(time.Hour)
 	r.paint("w")
 	wantResult(t, r.apply("w", as.Report{State: as.NeedsInput, Source: as.SourceScreen}), false, as.ReasonOutranked)
@@ -290,7 +290,7 @@ func TestTheScreenYieldsAnIdleItHolds(t *testing.T) {
 func TestAReportThatNamesNoHarnessLeavesTheAttributionAlone(t *testing.T) {
 	r := newRig(t, as.Options{})
 	r.a.Detected("w", as.Sighting{Agent: true, Harness: "claude-code", Identity: as.IdentityManifest, Foreground: as.ForegroundProgram})
-	r.apply("w", as.Report{State: as.Working})
+	r.apply("w", as.Report{State: as.Working, Source: as.SourceReport})
 	got := r.want("w", as.Working, "report")
 	if got.Harness != "claude-code" || got.Identity != as.IdentityManifest {
 		t.Fatalf("harness %q identity %q", got.Harness, got.Identity)
@@ -300,8 +300,8 @@ func TestAReportThatNamesNoHarnessLeavesTheAttributionAlone(t *testing.T) {
 // Scenario 23.
 func TestAReportOfNoneClearsTheAttribution(t *testing.T) {
 	r := newRig(t, as.Options{})
-	r.apply("w", as.Report{State: as.Working, Harness: "codex"})
-	r.apply("w", as.Report{State: as.None})
+	r.apply("w", as.Report{State: as.Working, Source: as.SourceReport, Harness: "codex"})
+	r.apply("w", as.Report{State: as.None, Source: as.SourceReport})
 	got := r.a.Get("w")
 	if got.Harness != "" || got.Identity != as.IdentityNone || got.State != as.None {
 		t.Fatalf("%+v", got)
@@ -311,7 +311,7 @@ func TestAReportOfNoneClearsTheAttribution(t *testing.T) {
 // Scenario 24.
 func TestIdentityTiers(t *testing.T) {
 	r := newRig(t, as.Options{})
-	r.apply("a", as.Report{State: as.Working, Harness: "codex"})
+	r.apply("a", as.Report{State: as.Working, Source: as.SourceReport, Harness: "codex"})
 	if g := r.a.Get("a"); g.Identity != as.IdentityReport || g.Confidence != as.ConfidenceCertain {
 		t.Errorf("report: %s/%s", g.Identity, g.Confidence)
 	}
@@ -330,19 +330,19 @@ func TestIdentityTiers(t *testing.T) {
 
 func TestKindIsGuessedAndOnlyNeedsInputCarriesIt(t *testing.T) {
 	r := newRig(t, as.Options{})
-	r.apply("w", as.Report{State: as.NeedsInput, Message: "waiting for approval to push"})
+	r.apply("w", as.Report{State: as.NeedsInput, Source: as.SourceReport, Message: "waiting for approval to push"})
 	if g := r.a.Get("w"); g.BlockedBy() != as.KindApproval {
 		t.Fatalf("blocked_by %q", g.BlockedBy())
 	}
-	r.apply("w", as.Report{State: as.NeedsInput, Message: "which branch?"})
+	r.apply("w", as.Report{State: as.NeedsInput, Source: as.SourceReport, Message: "which branch?"})
 	if g := r.a.Get("w"); g.BlockedBy() != as.KindQuestion {
 		t.Fatalf("blocked_by %q", g.BlockedBy())
 	}
-	r.apply("w", as.Report{State: as.NeedsInput, Message: "which branch?", Kind: as.KindApproval})
+	r.apply("w", as.Report{State: as.NeedsInput, Source: as.SourceReport, Message: "which branch?", Kind: as.KindApproval})
 	if g := r.a.Get("w"); g.BlockedBy() != as.KindApproval {
 		t.Fatal("an explicit kind must win over the guess")
 	}
-	r.apply("w", as.Report{State: as.Working, Message: "approve the plan"})
+	r.apply("w", as.Report{State: as.Working, Source: as.SourceReport, Message: "approve the plan"})
 	if g := r.a.Get("w"); g.BlockedBy() != as.KindNone || g.Kind != as.KindNone {
 		t.Fatal("working carries no kind")
 	}
@@ -350,7 +350,7 @@ func TestKindIsGuessedAndOnlyNeedsInputCarriesIt(t *testing.T) {
 
 func TestMessagesAreCleanedForDisplay(t *testing.T) {
 	r := newRig(t, as.Options{})
-	r.apply("w", as.Report{State: as.Working, Message: "run\x1b[2J tests\x07\nnow"})
+	r.apply("w", as.Report{State: as.Working, Source: as.SourceReport, Message: "run\x1b[2J tests\x07\nnow"})
 	if g := r.a.Get("w"); g.Message != "run[2J tests now" {
 		t.Fatalf("message %q", g.Message)
 	}
@@ -370,7 +370,7 @@ func TestARefusedPromptIsLookedAtAgainWhenTheGraceEnds(t *testing.T) {
 		}
 		return as.LookResult{Screen: true, Answered: prompt}
 	}})
-	r.apply("w", as.Report{State: as.Working, Harness: "claude-code"})
+	r.apply("w", as.Report{State: as.Working, Source: as.SourceReport, Harness: "claude-code"})
 	r.advance(100 * time.Millisecond)
 	r.paint("w")
 	wantResult(t, r.look("w", as.SourceScreen, as.NeedsInput, "Do you want to proceed?"), false, as.ReasonOutranked)

@@ -28,7 +28,7 @@ func BenchmarkApplySteadyLook(b *testing.B) {
 func BenchmarkApplyOutranked(b *testing.B) {
 	c := fakeclock.New(t0)
 	a := as.New(as.Options{Clock: c, StallAfter: -1})
-	a.Apply("w", as.Report{State: as.Working})
+	a.Apply("w", as.Report{State: as.Working, Source: as.SourceReport})
 	rep := as.Report{State: as.Idle, Source: as.SourceOSC, Hold: true}
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -41,7 +41,7 @@ func BenchmarkApplyOutranked(b *testing.B) {
 func BenchmarkApplyChanging(b *testing.B) {
 	c := fakeclock.New(t0)
 	a := as.New(as.Options{Clock: c, StallAfter: -1})
-	reps := [2]as.Report{{State: as.Working, Message: "running tests"}, {State: as.NeedsInput, Message: "approve push?"}}
+	reps := [2]as.Report{{State: as.Working, Source: as.SourceReport, Message: "running tests"}, {State: as.NeedsInput, Source: as.SourceReport, Message: "approve push?"}}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -79,7 +79,7 @@ func BenchmarkSubscribeFanout100(b *testing.B) {
 			}
 		}(subs[i])
 	}
-	reps := [2]as.Report{{State: as.Working}, {State: as.NeedsInput}}
+	reps := [2]as.Report{{State: as.Working, Source: as.SourceReport}, {State: as.NeedsInput, Source: as.SourceReport}}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -98,7 +98,7 @@ func BenchmarkWait100(b *testing.B) {
 	a := as.New(as.Options{StallAfter: -1})
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		a.Apply("w", as.Report{State: as.Working})
+		a.Apply("w", as.Report{State: as.Working, Source: as.SourceReport})
 		var ready, done sync.WaitGroup
 		for j := 0; j < 100; j++ {
 			ready.Add(1)
@@ -110,7 +110,7 @@ func BenchmarkWait100(b *testing.B) {
 			}()
 		}
 		ready.Wait()
-		a.Apply("w", as.Report{State: as.NeedsInput})
+		a.Apply("w", as.Report{State: as.NeedsInput, Source: as.SourceReport})
 		done.Wait()
 	}
 }

@@ -89,8 +89,9 @@ func (a *Arbiter) Detected(paneID string, s Sighting) Result {
 	return Result{State: p.state, Applied: true}
 }
 
-// Reconcile is the output-driven check the owner runs (at most every
-// 250 ms per pane) on an auto-owned pane that printed: the agent still in
+// Reconcile is the check the owner runs with a reading taken off the
+// detection tick (package detect: when the pane printed, or shortly
+// after), on an auto-owned pane: the agent still in
 // the foreground takes a resting pane the detector or the stall timer
 // demoted back to working; the shell back clears it at once; another
 // program is left to the tick's miss count. Other panes are untouched.

@@ -34,7 +34,7 @@ func TestAgentDetectionPromotesAndClears(t *testing.T) {
 func TestAgentDetectionNeverClobbersManual(t *testing.T) {
 	r := newRig(t, as.Options{})
 	r.a.Detected("w", shell)
-	r.apply("w", as.Report{State: as.NeedsInput, Message: "look at me"})
+	r.apply("w", as.Report{State: as.NeedsInput, Source: as.SourceReport, Message: "look at me"})
 	r.a.Detected("w", claude)
 	got := r.want("w", as.NeedsInput, "report")
 	if got.Auto {
@@ -82,7 +82,7 @@ func TestAgentResumesAfterStall(t *testing.T) {
 func TestAgentResumeRespectsHigherSource(t *testing.T) {
 	r := newRig(t, as.Options{})
 	r.a.Detected("w", claude)
-	r.apply("w", as.Report{State: as.Idle})
+	r.apply("w", as.Report{State: as.Idle, Source: as.SourceReport})
 	r.paint("w")
 	r.a.Reconcile("w", claude)
 	r.want("w", as.Idle, "report")
@@ -92,8 +92,8 @@ func TestAgentResumeRespectsHigherSource(t *testing.T) {
 // its shell clears, because the report was made by a live agent.
 func TestAHookFirstPaneClearsWhenItsAgentCrashes(t *testing.T) {
 	for name, rep := range map[string]as.Report{
-		"harness pid":                  {State: as.Working, Harness: "claude-code", HarnessPID: 4242},
-		"named the harness it runs as": {State: as.Working, Harness: "claude-code"},
+		"harness pid":                  {State: as.Working, Source: as.SourceReport, Harness: "claude-code", HarnessPID: 4242},
+		"named the harness it runs as": {State: as.Working, Source: as.SourceReport, Harness: "claude-code"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			r := newRig(t, as.Options{})
@@ -109,9 +109,9 @@ func TestAHookFirstPaneClearsWhenItsAgentCrashes(t *testing.T) {
 	}
 	t.Run("report while the agent was seen", func(t *testing.T) {
 		r := newRig(t, as.Options{})
-		r.apply("w", as.Report{State: as.Working, Harness: "claude-code"})
+		r.apply("w", as.Report{State: as.Working, Source: as.SourceReport, Harness: "claude-code"})
 		r.a.Detected("w", claude)
-		r.apply("w", as.Report{State: as.NeedsInput, Message: "approve?"})
+		r.apply("w", as.Report{State: as.NeedsInput, Source: as.SourceReport, Message: "approve?"})
 		r.a.Detected("w", as.Sighting{Foreground: as.ForegroundExited})
 		r.want("w", as.None, "")
 	})
@@ -121,7 +121,7 @@ func TestAHookFirstPaneClearsWhenItsAgentCrashes(t *testing.T) {
 func TestAPersonsNoteOnAPlainShellPaneStays(t *testing.T) {
 	r := newRig(t, as.Options{})
 	r.a.Detected("w", shell)
-	r.apply("w", as.Report{State: as.Done, Message: "deploy checked"})
+	r.apply("w", as.Report{State: as.Done, Source: as.SourceReport, Message: "deploy checked"})
 	for i := 0; i < 10; i++ {
 		r.a.Detected("w", shell)
 	}
@@ -163,5 +163,47 @@ func TestDetectorPassThatChangesNothingBumpsNoVersion(t *testing.T) {
 	}
 	if r.a.Get("w").Version != v {
 		t.Fatal("a steady tick bumped the version")
+	}
+}
+
+// The detector sees an agent the moment it starts, long before its hook's
+// first report (SessionStart: idle) on a slow start. That idle is the
+// agent saying it is at its prompt, not that it finished something: no
+// turn is counted. A turn the agent itself said it worked on is counted
+// as before, and so is one a stall ends.
+func TestASlowStartIsNoFinishedTurn(t *testing.T) {
+	r := newRig(t, as.Options{StallAfter: -1})
+	agent := as.Sighting{Agent: true, Harness: "claude-code", Identity: as.IdentityManifest, Foreground: as.ForegroundProgram}
+	r.a.Detected("w", agent)
+	r.want("w", as.Working, "detect")
+	r.advance(6 * time.Second)
+	r.apply("w", as.Report{State: as.Idle, Source: as.SourceReport, Harness: "claude-code"})
+	if got := r.want("w", as.Idle, "report"); got.CompletionSeq != 0 || got.FinishedUnread {
+		t.Fatalf("a slow start counted a turn: %+v", got)
+	}
+	// The same through the program's own status (OSC 7501).
+	rp := newRig(t, as.Options{StallAfter: -1})
+	rp.a.Detected("w", agent)
+	rp.advance(6 * time.Second)
+	rp.apply("w", as.Report{State: as.Idle, Source: as.SourceProgram, Harness: "codex"})
+	if got := rp.want("w", as.Idle, "program"); got.CompletionSeq != 0 {
+		t.Fatalf("a slow start counted a turn by its program status: %+v", got)
+	}
+	r.apply("w", as.Report{State: as.Working, Source: as.SourceReport, Harness: "claude-code"})
+	r.advance(6 * time.Second)
+	r.apply("w", as.Report{State: as.Idle, Source: as.SourceReport, Harness: "claude-code"})
+	if got := r.want("w", as.Idle, "report"); got.CompletionSeq != 1 {
+		t.Fatalf("a real turn was not counted: %+v", got)
+	}
+
+	// The detector's appearance, then the hook's working on the same
+	// state (no transition), then idle: the agent said it worked.
+	r2 := newRig(t, as.Options{StallAfter: -1})
+	r2.a.Detected("w", agent)
+	r2.apply("w", as.Report{State: as.Working, Source: as.SourceReport, Harness: "claude-code"})
+	r2.advance(6 * time.Second)
+	r2.apply("w", as.Report{State: as.Idle, Source: as.SourceReport, Harness: "claude-code"})
+	if got := r2.want("w", as.Idle, "report"); got.CompletionSeq != 1 {
+		t.Fatalf("a turn the hook said it worked on was not counted: %+v", got)
 	}
 }

@@ -14,7 +14,7 @@ import (
 func ExampleArbiter_Apply() {
 	a := agentstate.New(agentstate.Options{})
 
-	a.Apply("build", agentstate.Report{State: agentstate.Working, Harness: "claude-code", Message: "running the test suite"})
+	a.Apply("build", agentstate.Report{State: agentstate.Working, Source: agentstate.SourceReport, Harness: "claude-code", Message: "running the test suite"})
 	res := a.Apply("build", agentstate.Report{State: agentstate.Idle, Source: agentstate.SourceScreen})
 
 	s := a.Get("build")
@@ -32,7 +32,7 @@ func ExampleArbiter_NoMatch() {
 	clock := fakeclock.New(time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
 	a := agentstate.New(agentstate.Options{Clock: clock})
 
-	a.Apply("build", agentstate.Report{State: agentstate.Working, Harness: "claude-code"})
+	a.Apply("build", agentstate.Report{State: agentstate.Working, Source: agentstate.SourceReport, Harness: "claude-code"})
 
 	// Three seconds later the pane paints the prompt and a screen look runs.
 	clock.Advance(3 * time.Second)
@@ -60,9 +60,9 @@ func ExampleArbiter_NoMatch() {
 // --until needs_input` does. A pane already in the state matches at once.
 func ExampleArbiter_Wait() {
 	a := agentstate.New(agentstate.Options{})
-	a.Apply("build", agentstate.Report{State: agentstate.Working})
+	a.Apply("build", agentstate.Report{State: agentstate.Working, Source: agentstate.SourceReport})
 
-	go a.Apply("build", agentstate.Report{State: agentstate.NeedsInput, Message: "approve the push to main?"})
+	go a.Apply("build", agentstate.Report{State: agentstate.NeedsInput, Source: agentstate.SourceReport, Message: "approve the push to main?"})
 
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -74,4 +74,34 @@ func ExampleArbiter_Wait() {
 	fmt.Printf("%s needs you: %s (%s)\n", s.Pane, s.Message, s.BlockedBy())
 	// Output:
 	// build needs you: approve the push to main? (approval)
+}
+
+// A subscriber that prints transitions skips changes that kept the state
+// (From == To: another source took the claim, the message changed) and
+// prints the source only when one holds the pane. Closing the subscription
+// closes C, so the range ends once the queued changes are read.
+func ExampleArbiter_Subscribe() {
+	a := agentstate.New(agentstate.Options{})
+	changes := a.Subscribe(agentstate.SubscribeOptions{Pane: "build"})
+
+	a.Apply("build", agentstate.Report{State: agentstate.Working, Source: agentstate.SourceDetect, Harness: "claude-code"})
+	a.Apply("build", agentstate.Report{State: agentstate.Working, Source: agentstate.SourceReport, Message: "running tests"})
+	a.Apply("build", agentstate.Report{State: agentstate.Done, Source: agentstate.SourceReport})
+	a.Apply("build", agentstate.Report{State: agentstate.None, Source: agentstate.SourceReport})
+	changes.Close()
+
+	for c := range changes.C {
+		if c.From == c.To {
+			continue
+		}
+		line := fmt.Sprintf("%s -> %s", c.From, c.To)
+		if c.Claimed {
+			line += " (source " + c.SourceName() + ")"
+		}
+		fmt.Println(line)
+	}
+	// Output:
+	// none -> working (source detect)
+	// working -> done (source report)
+	// done -> none
 }

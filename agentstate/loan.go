@@ -50,11 +50,27 @@ func (a *Arbiter) NoMatch(paneID string, src Source) Result {
 // nothing and returns false. A claim that carries the detector's lifecycle
 // becomes a plain detector claim instead of vanishing, so the pane still
 // clears when the agent leaves.
+//
+// A source whose claim a screen loan displaced yields the loan's prior:
+// when the prompt leaves, the pane keeps the state it had then, unclaimed
+// (or held by the detector's lifecycle).
 func (a *Arbiter) Yield(paneID string, src Source) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	p := a.panes[paneID]
-	if p == nil || !p.claim.held || p.claim.source != src {
+	if p == nil || !p.claim.held {
+		return false
+	}
+	if c := &p.claim; c.loan && c.source != src && c.prior.held && c.prior.source == src {
+		pr := &c.prior
+		if pr.auto {
+			pr.source = SourceDetect
+		} else {
+			pr.held, pr.source = false, SourceNone
+		}
+		return true
+	}
+	if p.claim.source != src {
 		return false
 	}
 	a.yield(p)

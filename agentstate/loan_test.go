@@ -11,7 +11,7 @@ import (
 // working, not an empty message.
 func TestAGiveBackRestoresTheMessage(t *testing.T) {
 	r := newRig(t, as.Options{StallAfter: -1})
-	r.apply("w", as.Report{State: as.Working, Harness: "claude-code", Message: "tidying the build directory"})
+	r.apply("w", as.Report{State: as.Working, Source: as.SourceReport, Harness: "claude-code", Message: "tidying the build directory"})
 	r.advance(3 * time.Second) // past the 2 s grace
 	r.paint("w")
 	wantResult(t, r.look("w", as.SourceScreen, as.NeedsInput, "approval: Do you want to proceed?"), true, "")
@@ -41,7 +41,7 @@ func TestAGiveBackRestoresTheMessage(t *testing.T) {
 // words included: what comes back is the claim the first match displaced.
 func TestARematchGivesBackTheOriginalMessage(t *testing.T) {
 	r := newRig(t, as.Options{StallAfter: -1})
-	r.apply("w", as.Report{State: as.Working, Harness: "claude-code", Message: "tidying the build directory"})
+	r.apply("w", as.Report{State: as.Working, Source: as.SourceReport, Harness: "claude-code", Message: "tidying the build directory"})
 	r.advance(3 * time.Second)
 	r.paint("w")
 	r.look("w", as.SourceScreen, as.NeedsInput, "approval: Do you want to proceed?")
@@ -88,7 +88,7 @@ func TestAGiveBackRestoresANeedsInputPriorWithItsKind(t *testing.T) {
 	t.Run("the detector's claim after a hook yielded", func(t *testing.T) {
 		r := newRig(t, as.Options{StallAfter: -1})
 		r.a.Detected("w", claude)
-		r.apply("w", as.Report{State: as.NeedsInput, Message: asked, Kind: as.KindApproval})
+		r.apply("w", as.Report{State: as.NeedsInput, Source: as.SourceReport, Message: asked, Kind: as.KindApproval})
 		r.a.Yield("w", as.SourceReport)
 		r.want("w", as.NeedsInput, "detect")
 		if l := loan(r); l.Prior.Message != asked || l.Prior.Kind != as.KindApproval || l.Prior.Source != as.SourceDetect {
@@ -100,7 +100,7 @@ func TestAGiveBackRestoresANeedsInputPriorWithItsKind(t *testing.T) {
 		}
 		// The explicit kind came back too: the same words without a kind
 		// are guessed afresh, not read from the restored verdict.
-		r.apply("w", as.Report{State: as.NeedsInput, Message: asked})
+		r.apply("w", as.Report{State: as.NeedsInput, Source: as.SourceReport, Message: asked})
 		if got := r.a.Get("w"); got.BlockedBy() != as.KindQuestion {
 			t.Fatalf("a repeat without a kind reads %s", got.BlockedBy())
 		}
@@ -108,7 +108,7 @@ func TestAGiveBackRestoresANeedsInputPriorWithItsKind(t *testing.T) {
 
 	t.Run("an unclaimed pane", func(t *testing.T) {
 		r := newRig(t, as.Options{StallAfter: -1})
-		r.apply("w", as.Report{State: as.NeedsInput, Message: asked, Kind: as.KindApproval})
+		r.apply("w", as.Report{State: as.NeedsInput, Source: as.SourceReport, Message: asked, Kind: as.KindApproval})
 		r.a.Yield("w", as.SourceReport) // no lifecycle: the pane is unclaimed
 		if l := loan(r); l.Prior.Claimed || l.Prior.Message != asked {
 			t.Fatalf("prior %+v", l.Prior)
@@ -139,4 +139,96 @@ func TestAGiveBackRestoresANeedsInputPriorWithItsKind(t *testing.T) {
 		wantResult(t, r.look("w", as.SourceScreen, as.Idle, ""), true, "")
 		r.want("w", as.Idle, "screen")
 	})
+}
+
+// The transcript cannot see prompts: its records land at message
+// boundaries, and the one a permission dialog follows is a pending tool
+// call, which reads working. So a visible prompt takes a transcript claim
+// at once, with no grace, even when the record was read after the dialog
+// was painted; and while the prompt stands, what the transcript says next
+// waits behind the loan and is what comes back when the prompt leaves.
+func TestAPromptTakesATranscriptClaimAtOnceAndKeepsIt(t *testing.T) {
+	r := newRig(t, as.Options{StallAfter: -1})
+	r.apply("w", as.Report{State: as.Working, Source: as.SourceTranscript, Harness: "claude-code"})
+	r.advance(50 * time.Millisecond)
+	painted := r.now()
+	r.paint("w")
+	r.advance(100 * time.Millisecond)
+	// The tool_use record is read after the paint: a fresh claim, stamped
+	// after what the screen shows.
+	r.apply("w", as.Report{State: as.Working, Source: as.SourceTranscript, Harness: "claude-code"})
+	r.advance(250 * time.Millisecond)
+	res := r.a.Apply("w", as.Report{State: as.NeedsInput, Source: as.SourceScreen, Harness: "claude-code",
+		Message: "approval: Do you want to proceed?", Observed: painted})
+	wantResult(t, res, true, "")
+	got := r.want("w", as.NeedsInput, "screen")
+	if !got.Loan || got.Prior.Source != as.SourceTranscript || got.Prior.State != as.Working {
+		t.Fatalf("loan %v prior %+v", got.Loan, got.Prior)
+	}
+
+	// The transcript reads again while the dialog stands: the pane keeps
+	// showing the prompt.
+	v := got.Version
+	wantResult(t, r.apply("w", as.Report{State: as.Working, Source: as.SourceTranscript, Harness: "claude-code"}), false, as.ReasonBehindPrompt)
+	if got := r.want("w", as.NeedsInput, "screen"); got.Version != v || got.Prior.State != as.Working {
+		t.Fatalf("a transcript read moved the prompt: %+v", got)
+	}
+	// The person answers; the turn ends before the next look; the prompt
+	// goes and the transcript's last word comes back.
+	wantResult(t, r.apply("w", as.Report{State: as.Done, Source: as.SourceTranscript, Harness: "claude-code"}), false, as.ReasonBehindPrompt)
+	r.advance(100 * time.Millisecond)
+	r.paint("w")
+	r.a.NoMatch("w", as.SourceScreen)
+	if got := r.want("w", as.Done, "transcript"); got.Loan || got.CompletionSeq != 1 {
+		t.Fatalf("after the prompt left: %+v", got)
+	}
+}
+
+// A hook keeps its rank and its grace: a fresh hook claim is not taken by
+// a prompt on screen, a hook report made while a loan stands takes the
+// pane (it speaks about now), and a transcript report does not.
+func TestAHookKeepsItsGraceOverAPromptTheTranscriptDoesNot(t *testing.T) {
+	r := newRig(t, as.Options{StallAfter: -1})
+	r.apply("w", as.Report{State: as.Working, Source: as.SourceReport, Harness: "claude-code"})
+	r.advance(500 * time.Millisecond)
+	r.paint("w")
+	wantResult(t, r.look("w", as.SourceScreen, as.NeedsInput, "approval: Do you want to proceed?"), false, as.ReasonOutranked)
+	r.want("w", as.Working, "report")
+	r.advance(2 * time.Second)
+	r.paint("w")
+	wantResult(t, r.look("w", as.SourceScreen, as.NeedsInput, "approval: Do you want to proceed?"), true, "")
+	r.want("w", as.NeedsInput, "screen")
+	wantResult(t, r.apply("w", as.Report{State: as.Working, Source: as.SourceTranscript, Harness: "claude-code"}), false, as.ReasonBehindPrompt)
+	r.want("w", as.NeedsInput, "screen")
+	wantResult(t, r.apply("w", as.Report{State: as.Working, Source: as.SourceReport, Harness: "claude-code"}), true, "")
+	if got := r.want("w", as.Working, "report"); got.Loan {
+		t.Fatalf("the hook's report left a loan: %+v", got)
+	}
+}
+
+// A transcript whose join ends while its claim is on loan yields the
+// prior: when the prompt leaves, the pane keeps the state it had, held by
+// the detector's lifecycle when the claim carried it, else unclaimed.
+func TestATranscriptYieldsTheClaimItHasOnLoan(t *testing.T) {
+	for _, auto := range []bool{false, true} {
+		r := newRig(t, as.Options{StallAfter: -1})
+		if auto {
+			r.a.Detected("w", as.Sighting{Agent: true, Harness: "claude-code", Identity: as.IdentityManifest, Foreground: as.ForegroundProgram})
+		}
+		r.apply("w", as.Report{State: as.Working, Source: as.SourceTranscript, Harness: "claude-code"})
+		r.advance(100 * time.Millisecond)
+		r.paint("w")
+		r.look("w", as.SourceScreen, as.NeedsInput, "approval: Do you want to proceed?")
+		if !r.a.Yield("w", as.SourceTranscript) {
+			t.Fatal("the transcript could not yield its claim on loan")
+		}
+		r.want("w", as.NeedsInput, "screen")
+		r.advance(100 * time.Millisecond)
+		r.paint("w")
+		r.a.NoMatch("w", as.SourceScreen)
+		got := r.a.Get("w")
+		if got.State != as.Working || got.Loan || (auto && (!got.Claimed || got.Source != as.SourceDetect || !got.Auto)) || (!auto && got.Claimed) {
+			t.Fatalf("auto=%v: after give-back %+v", auto, got)
+		}
+	}
 }

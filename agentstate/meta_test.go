@@ -11,7 +11,7 @@ import (
 
 func TestMetaIsStatedKeptAndExpires(t *testing.T) {
 	r := newRig(t, as.Options{StallAfter: -1})
-	r.apply("w", as.Report{State: as.Working})
+	r.apply("w", as.Report{State: as.Working, Source: as.SourceReport})
 	v0 := r.a.Get("w").Version
 	res, err := r.a.SetMeta("w", as.MetaUpdate{Set: map[string]string{"model": "Opus", "cost": "$0.12\n" + strings.Repeat("x", 100)}, TTL: time.Minute})
 	if err != nil || !res.Changed || !res.Truncated {
@@ -68,8 +68,8 @@ func TestMetaRefusesBadKeysWhole(t *testing.T) {
 	if _, err := r.a.SetMeta("w", as.MetaUpdate{ClearAll: true, Set: map[string]string{"z1": "v"}}); err != nil || len(r.a.Get("w").Meta) != 1 {
 		t.Fatalf("clear: %v %q", err, r.a.Get("w").Meta)
 	}
-	r.apply("w", as.Report{State: as.Working})
-	r.apply("w", as.Report{State: as.None})
+	r.apply("w", as.Report{State: as.Working, Source: as.SourceReport})
+	r.apply("w", as.Report{State: as.None, Source: as.SourceReport})
 	if r.a.Get("w").Meta != nil {
 		t.Fatal("an agent that left keeps its metadata")
 	}
@@ -88,7 +88,7 @@ func TestSetSessionLeavesTheStateAlone(t *testing.T) {
 	if res := r.a.SetSession("w", "droid", "s1"); res.Changed {
 		t.Fatal("a repeat was a change")
 	}
-	r.apply("w", as.Report{State: as.Working, Harness: "droid", SessionID: "s1"})
+	r.apply("w", as.Report{State: as.Working, Source: as.SourceReport, Harness: "droid", SessionID: "s1"})
 	if res := r.a.SetSession("w", "droid", "s2"); res.Reason != as.ReasonForeignSession {
 		t.Fatalf("mid-turn another session: %+v", res)
 	}

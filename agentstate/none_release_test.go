@@ -16,8 +16,8 @@ func TestAReportOfNoneGivesThePaneBack(t *testing.T) {
 	r := newRig(t, as.Options{StallAfter: -1})
 	r.a.Detected("w", codexRuns)
 	r.want("w", as.Working, "detect")
-	r.apply("w", as.Report{State: as.Working})
-	r.apply("w", as.Report{State: as.None})
+	r.apply("w", as.Report{State: as.Working, Source: as.SourceReport})
+	r.apply("w", as.Report{State: as.None, Source: as.SourceReport})
 	if g := r.want("w", as.None, ""); g.Claimed || g.Harness != "" {
 		t.Fatalf("after none: claimed %v harness %q", g.Claimed, g.Harness)
 	}
@@ -27,8 +27,8 @@ func TestAReportOfNoneGivesThePaneBack(t *testing.T) {
 	r.want("w", as.NeedsInput, "osc")
 
 	// So is an OSC 9;4 error, and a caller reporting at osc rank.
-	r.apply("v", as.Report{State: as.Working})
-	r.apply("v", as.Report{State: as.None})
+	r.apply("v", as.Report{State: as.Working, Source: as.SourceReport})
+	r.apply("v", as.Report{State: as.None, Source: as.SourceReport})
 	wantResult(t, r.apply("v", as.Report{State: as.Errored, Source: as.SourceOSC}), true, "")
 	r.want("v", as.Errored, "osc")
 }
@@ -40,8 +40,8 @@ func TestAReportOfNoneGivesThePaneBack(t *testing.T) {
 func TestTheDetectorAfterAReportOfNone(t *testing.T) {
 	r := newRig(t, as.Options{StallAfter: -1})
 	r.a.Detected("w", codexRuns)
-	r.apply("w", as.Report{State: as.Idle, Harness: "codex"})
-	r.apply("w", as.Report{State: as.None}) // the agent's hook, as it quits
+	r.apply("w", as.Report{State: as.Idle, Source: as.SourceReport, Harness: "codex"})
+	r.apply("w", as.Report{State: as.None, Source: as.SourceReport}) // the agent's hook, as it quits
 
 	// Still in the foreground for one more tick: working again, with the
 	// detector's lifecycle claim.
@@ -55,7 +55,7 @@ func TestTheDetectorAfterAReportOfNone(t *testing.T) {
 
 	// Gone before the next tick: it stays none.
 	r.a.Detected("x", codexRuns)
-	r.apply("x", as.Report{State: as.None})
+	r.apply("x", as.Report{State: as.None, Source: as.SourceReport})
 	r.a.Detected("x", as.Sighting{Foreground: as.ForegroundShell})
 	if g := r.want("x", as.None, ""); g.Claimed {
 		t.Fatal("a pane at its shell holds a claim")

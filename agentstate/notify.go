@@ -23,14 +23,26 @@ var ErrPaneRemoved = errors.New("agentstate: pane removed while waiting (window_
 type Change struct {
 	Pane     string
 	From, To State // equal when the state stayed: see above
-	Source   Source
-	Claimed  bool
-	Message  string
-	At       time.Time // when the change was made, by the arbiter's clock
-	Version  uint64
+	// Source owns the pane after the change; SourceNone, with Claimed
+	// false, when no source holds it (the detector cleared it, an
+	// explicit none gave it back). SourceName prints it.
+	Source  Source
+	Claimed bool
+	Message string
+	At      time.Time // when the change was made, by the arbiter's clock
+	Version uint64
 	// Dropped counts earlier changes this subscriber missed because it
 	// did not keep up. The change it holds is always the newest.
 	Dropped uint64
+}
+
+// SourceName is the source that owns the pane after the change, as
+// printed: "" when the pane is unclaimed.
+func (c Change) SourceName() string {
+	if !c.Claimed {
+		return ""
+	}
+	return c.Source.String()
 }
 
 // SubscribeOptions choose what a subscription hears.
@@ -41,7 +53,9 @@ type SubscribeOptions struct {
 
 // Subscription delivers changes on C. It never blocks the arbiter: when the
 // buffer is full the oldest queued change is dropped and the next delivered
-// one counts it in Dropped, so the newest change is never lost.
+// one counts it in Dropped, so the newest change is never lost. Close
+// closes C, so a `for c := range sub.C` loop ends once it has read the
+// changes queued before Close.
 type Subscription struct {
 	C       <-chan Change
 	ch      chan Change
@@ -50,7 +64,8 @@ type Subscription struct {
 	dropped uint64
 }
 
-// Subscribe starts delivering changes. Call Close when done.
+// Subscribe starts delivering changes. Call Close when done: it ends a
+// range over C.
 func (a *Arbiter) Subscribe(opt SubscribeOptions) *Subscription {
 	if opt.Buffer <= 0 {
 		opt.Buffer = 64
@@ -63,11 +78,16 @@ func (a *Arbiter) Subscribe(opt SubscribeOptions) *Subscription {
 	return s
 }
 
-// Close stops delivery. C is not closed, so a reader selecting on it never
-// sees a spurious zero change.
+// Close stops delivery and closes C: a range over C ends after the
+// changes already queued, and a receive from C then reports ok == false
+// (a select on C must check it). Close may be called more than once and
+// from any goroutine.
 func (s *Subscription) Close() {
 	s.a.mu.Lock()
-	delete(s.a.subs, s)
+	if _, open := s.a.subs[s]; open {
+		delete(s.a.subs, s)
+		close(s.ch) // under the lock: notify sends only under it
+	}
 	s.a.mu.Unlock()
 }
 
@@ -149,7 +169,7 @@ func (a *Arbiter) notify(p *pane, old State) {
 	if len(a.subs) == 0 {
 		return
 	}
-	ch := Change{Pane: p.id, From: old, To: p.state, Source: p.claim.source, Claimed: p.claim.held, Message: p.message, At: a.clock.Now(), Version: p.version}
+	ch := Change{Pane: p.id, From: old, To: p.state, Source: p.claim.owner(), Claimed: p.claim.held, Message: p.message, At: a.clock.Now(), Version: p.version}
 	for s := range a.subs {
 		if s.pane != "" && s.pane != p.id {
 			continue

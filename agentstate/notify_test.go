@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -14,7 +15,7 @@ import (
 // Scenario 59: a wait on a pane already in the state matches at once.
 func TestWaitMatchesAtOnce(t *testing.T) {
 	r := newRig(t, as.Options{})
-	r.apply("w", as.Report{State: as.NeedsInput, Message: "approve?"})
+	r.apply("w", as.Report{State: as.NeedsInput, Source: as.SourceReport, Message: "approve?"})
 	s, err := r.a.Wait(context.Background(), "w", as.SetOf(as.NeedsInput))
 	if err != nil || s.State != as.NeedsInput || s.Message != "approve?" {
 		t.Fatalf("%+v %v", s, err)
@@ -23,19 +24,19 @@ func TestWaitMatchesAtOnce(t *testing.T) {
 
 func TestWaitWakesOnTheStateAndNotBefore(t *testing.T) {
 	r := newRig(t, as.Options{StallAfter: -1})
-	r.apply("w", as.Report{State: as.Working})
+	r.apply("w", as.Report{State: as.Working, Source: as.SourceReport})
 	got := make(chan as.Snapshot, 1)
 	go func() {
 		s, _ := r.a.Wait(context.Background(), "w", as.SetOf(as.Idle, as.Done))
 		got <- s
 	}()
-	r.apply("w", as.Report{State: as.NeedsInput})
+	r.apply("w", as.Report{State: as.NeedsInput, Source: as.SourceReport})
 	select {
 	case s := <-got:
 		t.Fatalf("woke on %s", s.State)
 	default:
 	}
-	r.apply("w", as.Report{State: as.Done})
+	r.apply("w", as.Report{State: as.Done, Source: as.SourceReport})
 	if s := <-got; s.State != as.Done {
 		t.Fatalf("woke with %s", s.State)
 	}
@@ -92,10 +93,10 @@ func TestNoLostWakeUpsUnderConcurrentReports(t *testing.T) {
 		go func(id string) {
 			defer rep.Done()
 			for i := 0; i < 50; i++ {
-				a.Apply(id, as.Report{State: as.Working})
-				a.Apply(id, as.Report{State: as.NeedsInput})
+				a.Apply(id, as.Report{State: as.Working, Source: as.SourceReport})
+				a.Apply(id, as.Report{State: as.NeedsInput, Source: as.SourceReport})
 			}
-			a.Apply(id, as.Report{State: as.Done})
+			a.Apply(id, as.Report{State: as.Done, Source: as.SourceReport})
 		}(fmt.Sprint("p", p))
 	}
 	rep.Wait()
@@ -108,10 +109,10 @@ func TestSubscribeDeliversChangesAndNeverLosesTheNewest(t *testing.T) {
 	one := r.a.Subscribe(as.SubscribeOptions{Pane: "b"})
 	defer all.Close()
 	defer one.Close()
-	r.apply("a", as.Report{State: as.Working})
-	r.apply("a", as.Report{State: as.NeedsInput})
-	r.apply("a", as.Report{State: as.Idle})
-	r.apply("b", as.Report{State: as.Done})
+	r.apply("a", as.Report{State: as.Working, Source: as.SourceReport})
+	r.apply("a", as.Report{State: as.NeedsInput, Source: as.SourceReport})
+	r.apply("a", as.Report{State: as.Idle, Source: as.SourceReport})
+	r.apply("b", as.Report{State: as.Done, Source: as.SourceReport})
 	c1, c2 := <-all.C, <-all.C
 	if c1.To != as.Idle || c2.To != as.Done || c1.Dropped+c2.Dropped != 2 {
 		t.Fatalf("got %+v then %+v", c1, c2)
@@ -125,17 +126,33 @@ func TestSubscribeDeliversChangesAndNeverLosesTheNewest(t *testing.T) {
 		t.Fatalf("pane subscription got %+v", c)
 	}
 	all.Close()
-	r.apply("a", as.Report{State: as.Working})
-	select {
-	case c := <-all.C:
+	r.apply("a", as.Report{State: as.Working, Source: as.SourceReport})
+	if c, ok := <-all.C; ok {
 		t.Fatalf("a closed subscription got %+v", c)
-	default:
+	}
+	all.Close() // a second Close is harmless
+}
+
+// Close closes C, so a range over it ends, after the changes queued
+// before Close.
+func TestCloseEndsARangeOverC(t *testing.T) {
+	r := newRig(t, as.Options{StallAfter: -1})
+	sub := r.a.Subscribe(as.SubscribeOptions{})
+	r.apply("w", as.Report{State: as.Working, Source: as.SourceReport})
+	r.apply("w", as.Report{State: as.Done, Source: as.SourceReport})
+	sub.Close()
+	var got []string
+	for c := range sub.C { // ends: C is closed
+		got = append(got, c.To.String())
+	}
+	if strings.Join(got, ",") != "working,done" {
+		t.Fatalf("read %v before the range ended", got)
 	}
 }
 
 func TestRefusalsAreNotChanges(t *testing.T) {
 	r := newRig(t, as.Options{})
-	r.apply("w", as.Report{State: as.Working})
+	r.apply("w", as.Report{State: as.Working, Source: as.SourceReport})
 	sub := r.a.Subscribe(as.SubscribeOptions{})
 	defer sub.Close()
 	r.apply("w", as.Report{State: as.Idle, Source: as.SourceScreen})

@@ -15,7 +15,8 @@ import (
 //     loan (whose prior is exactly what it displaced), a yield, a stale event
 //     claim, the stall deadline or the detector's lifecycle;
 //   - every loan is given back by the next no-match look, as it was: the
-//     prior's state, source, harness, message and kind;
+//     prior's state, source, harness, message and kind; a transcript
+//     report made while a loan stands waits behind it, as its prior;
 //   - a report that says the state the pane shows takes the claim when its
 //     source ranks above the claim's (and publishes no state change, counts
 //     no turn), is unchanged on the sampled path when it comes from the
@@ -84,6 +85,16 @@ func runProperty(t *testing.T, seed int64, steps int) {
 			said, sayer, saying = pick(), src, true
 			res = r.apply(id, as.Report{State: said, Source: src})
 			checkRank = true
+			if src == as.SourceTranscript && before.Loan {
+				// A source that cannot see prompts waits behind the loan:
+				// nothing shown moves, and its word is what comes back.
+				after := r.a.Get(id)
+				if res.Applied || res.Reason != as.ReasonBehindPrompt || after.State != before.State || after.Source != before.Source ||
+					!after.Loan || after.Prior.Source != as.SourceTranscript || after.Prior.State != said || !after.Prior.Claimed {
+					t.Fatalf("seed %d step %d: transcript %s over a loan: %+v → %+v", seed, step, said, res, after)
+				}
+				saying = false
+			}
 		case 3, 4: // a screen look
 			r.paint(id)
 			s := []as.State{as.NeedsInput, as.NeedsInput, as.Idle, as.Working}[rng.Intn(4)]

@@ -8,7 +8,7 @@ import (
 // Report is one claim about a pane's state, from any source.
 type Report struct {
 	State   State
-	Source  Source // the zero value is Report: the agent speaking for itself
+	Source  Source // who makes the claim; required: SourceNone (the zero value) is refused as invalid
 	Harness string // the harness id the source names; "" leaves the attribution alone
 	Message string // plain words: what it is doing or asking
 	Kind    Kind   // for needs_input; KindNone lets the engine guess from Message
@@ -66,8 +66,9 @@ const (
 	ReasonHeld           Reason = "held"            // a quieter sampled state waits out the hold
 	ReasonConfirming     Reason = "confirming"      // an idle reading waits for confirming looks
 	ReasonUnchanged      Reason = "unchanged"       // a sampled report repeating the shown state from the source that holds it
-	ReasonInvalid        Reason = "invalid"         // the state or source is out of range
+	ReasonInvalid        Reason = "invalid"         // the state is out of range, or the report names no valid source
 	ReasonRateLimited    Reason = "rate_limited"    // activity events past the pane's rate
+	ReasonBehindPrompt   Reason = "behind_prompt"   // a visible prompt holds the pane; the report comes back when it leaves
 )
 
 // maxMessageBytes bounds a stored message. Longer text is cut at a rune

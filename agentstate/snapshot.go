@@ -12,7 +12,7 @@ type Snapshot struct {
 	StateAt time.Time // when the state was last stamped; zero: never
 
 	// Source is the claim's owner. Claimed is false when no source holds
-	// the pane (then Source is meaningless and prints as "").
+	// the pane; Source is then SourceNone (SourceName prints "").
 	Source  Source
 	Claimed bool
 
@@ -103,7 +103,7 @@ func (a *Arbiter) snapshot(p *pane, now time.Time) Snapshot {
 		Message:        p.message,
 		Kind:           p.kind,
 		StateAt:        p.stateAt,
-		Source:         c.source,
+		Source:         c.owner(),
 		Claimed:        c.held,
 		Harness:        p.harness,
 		Identity:       c.identity,
@@ -122,7 +122,7 @@ func (a *Arbiter) snapshot(p *pane, now time.Time) Snapshot {
 	}
 	s.Confidence = s.Identity.Confidence()
 	if s.Loan {
-		s.Prior = PriorView{Claimed: c.prior.held, Source: c.prior.source, State: c.prior.state, Harness: c.prior.harness,
+		s.Prior = PriorView{Claimed: c.prior.held, Source: c.prior.owner(), State: c.prior.state, Harness: c.prior.harness,
 			Message: c.prior.message, Kind: c.prior.kind}
 	}
 	if !p.stateAt.IsZero() {
@@ -178,7 +178,7 @@ func (a *Arbiter) Brief(paneID string) Brief {
 	}
 	c := p.claim
 	return Brief{
-		State: p.state, Harness: p.harness, Source: c.source, Claimed: c.held,
+		State: p.state, Harness: p.harness, Source: c.owner(), Claimed: c.held,
 		Auto:      c.held && c.auto,
 		Agent:     p.state != None || p.harness != "" || c.held || p.harnessPID > 1,
 		Subagents: p.subagents.running(a.clock),

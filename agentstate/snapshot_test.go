@@ -8,13 +8,13 @@ import (
 
 func TestProgramStatusIsHeardOverAHarnessThatSaidItLeft(t *testing.T) {
 	r := newRig(t, as.Options{StallAfter: -1})
-	r.apply("w", as.Report{State: as.None})
+	r.apply("w", as.Report{State: as.None, Source: as.SourceReport})
 	wantResult(t, r.apply("w", as.Report{State: as.NeedsInput, Source: as.SourceProgram, Kind: as.KindAuth}), true, "")
 	if g := r.want("w", as.NeedsInput, "program"); g.BlockedBy() != as.KindAuth {
 		t.Fatalf("blocked_by %q", g.BlockedBy())
 	}
 	// Any other stronger claim refuses it.
-	r.apply("x", as.Report{State: as.Working})
+	r.apply("x", as.Report{State: as.Working, Source: as.SourceReport})
 	wantResult(t, r.apply("x", as.Report{State: as.Done, Source: as.SourceProgram}), false, as.ReasonOutranked)
 }
 

@@ -111,7 +111,8 @@ func (s State) Glyph(seen bool) string {
 	return ""
 }
 
-// ASCII is the glyph drawn by --ascii-only.
+// ASCII is the glyph for a terminal that cannot draw Glyph's (tuios
+// attach --ascii-only draws these).
 func (s State) ASCII(seen bool) string {
 	switch s {
 	case Working:

@@ -2,6 +2,7 @@ package agentstate_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -73,9 +74,21 @@ func TestStateSet(t *testing.T) {
 
 func TestSourceRanksAndCallerSources(t *testing.T) {
 	want := map[string]int{"report": 40, "program": 38, "transcript": 35, "osc": 30, "screen": 20, "detect": 10, "stall": 0}
+	if len(agentstate.Sources()) != len(want) {
+		t.Fatalf("%d sources, want %d", len(agentstate.Sources()), len(want))
+	}
 	for _, s := range agentstate.Sources() {
-		if want[s.String()] != s.Rank() {
-			t.Errorf("%s rank %d", s, s.Rank())
+		if r, ok := want[s.String()]; !ok || r != s.Rank() || !s.Valid() {
+			t.Errorf("%s rank %d valid %v", s, s.Rank(), s.Valid())
+		}
+		// The wire name round-trips, as text and through ParseSource.
+		b, err := s.MarshalText()
+		var back agentstate.Source
+		if err != nil || string(b) != s.String() || back.UnmarshalText(b) != nil || back != s {
+			t.Errorf("%s: marshal %q %v, back %v", s, b, err, back)
+		}
+		if p, err := agentstate.ParseSource(s.String()); err != nil || p != s {
+			t.Errorf("ParseSource(%q) = %v %v", s, p, err)
 		}
 	}
 	for i := 1; i < len(agentstate.Sources()); i++ {
@@ -85,6 +98,47 @@ func TestSourceRanksAndCallerSources(t *testing.T) {
 	}
 	if s, err := agentstate.ParseCallerSource(""); err != nil || s != agentstate.SourceReport {
 		t.Errorf("empty source must be report: %v %v", s, err)
+	}
+}
+
+// The zero Source is nobody: it prints "none", ranks below every source,
+// is written "" on the wire, names no claim, and a report carrying it is
+// refused and changes nothing.
+func TestTheZeroSourceIsNone(t *testing.T) {
+	var zero agentstate.Source
+	if zero != agentstate.SourceNone || zero.String() != "none" || zero.Valid() || zero.Rank() >= agentstate.SourceStall.Rank() {
+		t.Fatalf("zero source: %v valid %v rank %d", zero, zero.Valid(), zero.Rank())
+	}
+	if b, err := zero.MarshalText(); err != nil || len(b) != 0 {
+		t.Errorf("SourceNone marshals as %q %v, want \"\"", b, err)
+	}
+	back := agentstate.SourceScreen
+	if err := back.UnmarshalText(nil); err != nil || back != agentstate.SourceNone {
+		t.Errorf(`"" unmarshals as %v %v`, back, err)
+	}
+	for _, name := range []string{"none", ""} {
+		if _, err := agentstate.ParseSource(name); err == nil {
+			t.Errorf("ParseSource(%q) accepted", name)
+		}
+	}
+
+	a := agentstate.New(agentstate.Options{StallAfter: -1})
+	sub := a.Subscribe(agentstate.SubscribeOptions{})
+	if res := a.Apply("w", agentstate.Report{State: agentstate.Working, Source: agentstate.SourceNone}); res.Applied || res.Reason != agentstate.ReasonInvalid {
+		t.Fatalf("a report naming no source: %+v", res)
+	}
+	if s := a.Get("w"); s.State != agentstate.None || s.Claimed || s.Source != agentstate.SourceNone || s.SourceName() != "" {
+		t.Fatalf("after a refused report: %+v", s)
+	}
+	a.Apply("w", agentstate.Report{State: agentstate.Working, Source: agentstate.SourceReport})
+	a.Apply("w", agentstate.Report{State: agentstate.None, Source: agentstate.SourceReport}) // gives the pane back
+	sub.Close()
+	var got []string
+	for c := range sub.C {
+		got = append(got, fmt.Sprintf("%s->%s %s %q", c.From, c.To, c.Source, c.SourceName()))
+	}
+	if want := `none->working report "report",working->none none ""`; strings.Join(got, ",") != want {
+		t.Errorf("changes %q, want %q", strings.Join(got, ","), want)
 	}
 }
 
@@ -128,14 +182,6 @@ func TestIdentityConfidence(t *testing.T) {
 	} {
 		if id.Confidence().String() != want {
 			t.Errorf("%q: %s", id, id.Confidence())
-		}
-	}
-}
-
-func TestStallFromEnv(t *testing.T) {
-	for v, want := range map[string]int64{"": 0, "0": -1, "-5": -1, "45": 45e9, "x": 0} {
-		if got := agentstate.StallFromEnv(v); int64(got) != want {
-			t.Errorf("StallFromEnv(%q) = %v", v, got)
 		}
 	}
 }

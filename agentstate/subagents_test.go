@@ -14,7 +14,7 @@ func TestSubagentList(t *testing.T) {
 	if res := r.a.Activity("w", as.Activity{Kind: as.SubagentStart, ID: "x"}); res.Recorded || r.a.Get("w").Subagents != 0 {
 		t.Fatal("a start on a pane with no state must be ignored")
 	}
-	r.apply("w", as.Report{State: as.Working})
+	r.apply("w", as.Report{State: as.Working, Source: as.SourceReport})
 	r.a.Activity("w", as.Activity{Kind: as.SubagentStart, ID: "ab34", Type: "general-purpose", Description: "Research tmux"})
 	r.a.Activity("w", as.Activity{Kind: as.SubagentTool, ID: "ab34", Tool: "Bash: go test ./..."})
 	r.a.Activity("w", as.Activity{Kind: as.SubagentStart, ID: "aa84", Type: "general-purpose", Description: "Audit the rail"})
@@ -51,7 +51,7 @@ func TestSubagentList(t *testing.T) {
 
 func TestSubagentLimitsAndSecrets(t *testing.T) {
 	r := newRig(t, as.Options{StallAfter: -1})
-	r.apply("w", as.Report{State: as.Working})
+	r.apply("w", as.Report{State: as.Working, Source: as.SourceReport})
 	for i := 0; i < 20; i++ {
 		r.a.Activity("w", as.Activity{Kind: as.SubagentStart, ID: fmt.Sprint("s", i), Description: "token=abc123secretvalue " + strings.Repeat("é", 60)})
 	}
@@ -67,7 +67,7 @@ func TestSubagentLimitsAndSecrets(t *testing.T) {
 	if r.a.Get("w").Subagents != 0 {
 		t.Fatal("session start must forget every subagent")
 	}
-	r.apply("w", as.Report{State: as.None})
+	r.apply("w", as.Report{State: as.None, Source: as.SourceReport})
 	if r.a.Get("w").SubagentList != nil {
 		t.Fatal("none forgets subagents")
 	}
@@ -75,7 +75,7 @@ func TestSubagentLimitsAndSecrets(t *testing.T) {
 
 func TestActivityIsRateLimited(t *testing.T) {
 	r := newRig(t, as.Options{StallAfter: -1})
-	r.apply("w", as.Report{State: as.Working})
+	r.apply("w", as.Report{State: as.Working, Source: as.SourceReport})
 	var res as.ActivityResult
 	n := 0
 	for ; n < 100 && res.Reason == ""; n++ {
@@ -94,7 +94,7 @@ func TestActivityIsRateLimited(t *testing.T) {
 
 func TestActivityNeverMovesBetweenAgents(t *testing.T) {
 	r := newRig(t, as.Options{StallAfter: -1})
-	r.apply("w", as.Report{State: as.Done, Harness: "claude-code", SessionID: "s1"})
+	r.apply("w", as.Report{State: as.Done, Source: as.SourceReport, Harness: "claude-code", SessionID: "s1"})
 	// At rest too: a report's guard would let a new session take over,
 	// but an activity event from another agent is always refused.
 	if res := r.a.Activity("w", as.Activity{Kind: as.SessionStart, SessionID: "s2"}); res.Reason != as.ReasonForeignSession {
@@ -110,7 +110,7 @@ func TestActivityNeverMovesBetweenAgents(t *testing.T) {
 
 func TestASubagentStartTakesTheDescriptionItsTaskCallGave(t *testing.T) {
 	r := newRig(t, as.Options{StallAfter: -1})
-	r.apply("w", as.Report{State: as.Working})
+	r.apply("w", as.Report{State: as.Working, Source: as.SourceReport})
 	r.a.Activity("w", as.Activity{Kind: as.SubagentIntent, Type: "general-purpose", Description: "Research tmux"})
 	r.a.Activity("w", as.Activity{Kind: as.SubagentIntent, Type: "Explore", Description: "Find the parser"})
 	r.a.Activity("w", as.Activity{Kind: as.SubagentIntent, Type: "general-purpose", Description: "Audit the rail"})
@@ -132,7 +132,7 @@ func TestASubagentStartTakesTheDescriptionItsTaskCallGave(t *testing.T) {
 
 func TestNowFollowsTheAgentsReportsAndClearsAtRest(t *testing.T) {
 	r := newRig(t, as.Options{StallAfter: -1})
-	r.apply("w", as.Report{State: as.Working, Now: "Bash: go test ./...\nsecond line"})
+	r.apply("w", as.Report{State: as.Working, Source: as.SourceReport, Now: "Bash: go test ./...\nsecond line"})
 	if g := r.a.Get("w"); g.Now != "Bash: go test ./..." {
 		t.Fatalf("now %q", g.Now)
 	}
@@ -141,11 +141,11 @@ func TestNowFollowsTheAgentsReportsAndClearsAtRest(t *testing.T) {
 	if g := r.a.Get("w"); g.Now != "Bash: go test ./..." {
 		t.Fatalf("a screen loan cleared now: %q", g.Now)
 	}
-	r.apply("w", as.Report{State: as.Working, Now: "Edit: main.go"})
+	r.apply("w", as.Report{State: as.Working, Source: as.SourceReport, Now: "Edit: main.go"})
 	if g := r.a.Get("w"); g.Now != "Edit: main.go" {
 		t.Fatalf("now %q", g.Now)
 	}
-	r.apply("w", as.Report{State: as.Done})
+	r.apply("w", as.Report{State: as.Done, Source: as.SourceReport})
 	if g := r.a.Get("w"); g.Now != "" {
 		t.Fatalf("done kept now %q", g.Now)
 	}

@@ -60,7 +60,7 @@ func TestTakingTheShownStateCountsNoTurnAndWakesNoWaiter(t *testing.T) {
 		progress(as.Working),
 		{State: as.Working, Source: as.SourceTranscript},
 		{State: as.Working, Source: as.SourceProgram},
-		{State: as.Working, Message: "running tools"},
+		{State: as.Working, Source: as.SourceReport, Message: "running tools"},
 	} {
 		if res := r.apply("w", rep); !res.Changed {
 			t.Fatalf("%s did not take the claim: %+v", rep.Source, res)
@@ -73,7 +73,7 @@ func TestTakingTheShownStateCountsNoTurnAndWakesNoWaiter(t *testing.T) {
 	// The turn began when the detector saw the agent, not at a takeover:
 	// 3 s then 3 s more is one 6 s turn.
 	r.advance(3 * time.Second)
-	r.apply("w", as.Report{State: as.Idle})
+	r.apply("w", as.Report{State: as.Idle, Source: as.SourceReport})
 	if g := r.a.Get("w"); g.CompletionSeq != 1 {
 		t.Fatalf("completion_seq %d: a takeover restarted the turn", g.CompletionSeq)
 	}
@@ -129,9 +129,9 @@ func TestARepeatFromTheHolderOfTheShownState(t *testing.T) {
 	if res := r.look("l", as.SourceOSC, as.Working, "spinner"); res.Changed || r.a.Get("l").Version != v {
 		t.Fatal("a look repeating its claim wrote")
 	}
-	r.apply("h", as.Report{State: as.Working})
+	r.apply("h", as.Report{State: as.Working, Source: as.SourceReport})
 	r.advance(time.Second)
-	if res := r.apply("h", as.Report{State: as.Working}); !res.Changed || r.a.Get("h").EvidenceAge != 0 {
+	if res := r.apply("h", as.Report{State: as.Working, Source: as.SourceReport}); !res.Changed || r.a.Get("h").EvidenceAge != 0 {
 		t.Fatal("a hook repeating itself must restamp")
 	}
 }

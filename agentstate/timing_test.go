@@ -70,7 +70,7 @@ func TestAgentProgressOutranksDetectorAndYieldsToReport(t *testing.T) {
 	r := newRig(t, as.Options{})
 	r.a.Detected("w", claude)
 	wantResult(t, r.apply("w", progress(as.NeedsInput)), true, "")
-	r.apply("w", as.Report{State: as.Working})
+	r.apply("w", as.Report{State: as.Working, Source: as.SourceReport})
 	wantResult(t, r.apply("w", progress(as.Errored)), false, as.ReasonOutranked)
 }
 
@@ -115,7 +115,7 @@ func TestStallTimerLooksAtTheScreenBeforeCallingAPaneIdle(t *testing.T) {
 // Scenario 46, without a look; and the deadline is exact, not a tick.
 func TestStallWithoutAScreenTierGoesIdleAtTheExactDeadline(t *testing.T) {
 	r := newRig(t, as.Options{StallAfter: 30 * time.Second})
-	r.apply("w", as.Report{State: as.Working})
+	r.apply("w", as.Report{State: as.Working, Source: as.SourceReport})
 	r.advance(29*time.Second + 999*time.Millisecond)
 	r.want("w", as.Working, "report")
 	r.advance(time.Millisecond)
@@ -133,9 +133,9 @@ func TestStallTimerStillDemotesAPaneWithNothingOnItsScreen(t *testing.T) {
 // Scenario 48.
 func TestStallHeuristicLeavesWhatItMustNotTouch(t *testing.T) {
 	r := newRig(t, as.Options{StallAfter: 30 * time.Second})
-	r.apply("busy", as.Report{State: as.Working})
+	r.apply("busy", as.Report{State: as.Working, Source: as.SourceReport})
 	for _, s := range []as.State{as.NeedsInput, as.Done, as.Errored} {
-		r.apply(s.String(), as.Report{State: s})
+		r.apply(s.String(), as.Report{State: s, Source: as.SourceReport})
 	}
 	for i := 0; i < 8; i++ {
 		r.advance(10 * time.Second)
@@ -146,7 +146,7 @@ func TestStallHeuristicLeavesWhatItMustNotTouch(t *testing.T) {
 		r.want(s.String(), s, "report")
 	}
 	off := newRig(t, as.Options{StallAfter: -1})
-	off.apply("w", as.Report{State: as.Working})
+	off.apply("w", as.Report{State: as.Working, Source: as.SourceReport})
 	off.advance(time.Hour)
 	off.want("w", as.Working, "report")
 	if off.clock.Pending() != 0 {
@@ -159,7 +159,7 @@ func TestIdlePanesArmNoTimers(t *testing.T) {
 	r := newRig(t, as.Options{})
 	for i := 0; i < 1000; i++ {
 		id := string(rune('a'+i%26)) + string(rune('0'+i/26%10)) + string(rune('0'+i/260))
-		r.apply(id, as.Report{State: as.Idle})
+		r.apply(id, as.Report{State: as.Idle, Source: as.SourceReport})
 		r.paint(id)
 	}
 	r.advance(800 * time.Millisecond)
@@ -171,7 +171,7 @@ func TestIdlePanesArmNoTimers(t *testing.T) {
 func TestOneTimerServesManyPanes(t *testing.T) {
 	r := newRig(t, as.Options{})
 	for _, id := range []string{"a", "b", "c"} {
-		r.apply(id, as.Report{State: as.Working})
+		r.apply(id, as.Report{State: as.Working, Source: as.SourceReport})
 		r.apply(id+"o", progress(as.Working))
 		r.apply(id+"o", progress(as.Idle))
 	}
@@ -280,10 +280,10 @@ func TestLookRepeatingItsClaimWritesNothing(t *testing.T) {
 		t.Fatalf("evidence age %v", after.EvidenceAge)
 	}
 	// A hook repeating itself is not a look: it restamps.
-	r.apply("h", as.Report{State: as.Working})
+	r.apply("h", as.Report{State: as.Working, Source: as.SourceReport})
 	v := r.a.Get("h").Version
 	r.advance(time.Second)
-	r.apply("h", as.Report{State: as.Working})
+	r.apply("h", as.Report{State: as.Working, Source: as.SourceReport})
 	if r.a.Get("h").Version == v {
 		t.Fatal("a repeated report must restamp")
 	}
@@ -296,7 +296,7 @@ func TestEvidenceAge(t *testing.T) {
 		t.Fatal("a pane never set must have no evidence age")
 	}
 	r.a.Detected("d", claude)
-	r.apply("rep", as.Report{State: as.Working})
+	r.apply("rep", as.Report{State: as.Working, Source: as.SourceReport})
 	for i := 0; i < 5; i++ {
 		r.advance(time.Second)
 		r.paint("d")
@@ -328,23 +328,23 @@ func TestEventClaimGoesStaleOnTheNextWrite(t *testing.T) {
 
 func TestCompletionSeq(t *testing.T) {
 	r := newRig(t, as.Options{StallAfter: -1})
-	r.apply("w", as.Report{State: as.Working})
+	r.apply("w", as.Report{State: as.Working, Source: as.SourceReport})
 	r.advance(2 * time.Second)
-	r.apply("w", as.Report{State: as.Idle})
+	r.apply("w", as.Report{State: as.Idle, Source: as.SourceReport})
 	if r.a.Get("w").CompletionSeq != 0 {
 		t.Fatal("a 2 s turn is not a finished turn")
 	}
-	r.apply("w", as.Report{State: as.Working})
+	r.apply("w", as.Report{State: as.Working, Source: as.SourceReport})
 	r.advance(3 * time.Second)
-	r.apply("w", as.Report{State: as.NeedsInput}) // mid-turn
+	r.apply("w", as.Report{State: as.NeedsInput, Source: as.SourceReport}) // mid-turn
 	r.advance(3 * time.Second)
-	r.apply("w", as.Report{State: as.Working})
-	r.apply("w", as.Report{State: as.Idle})
+	r.apply("w", as.Report{State: as.Working, Source: as.SourceReport})
+	r.apply("w", as.Report{State: as.Idle, Source: as.SourceReport})
 	if g := r.a.Get("w"); g.CompletionSeq != 1 || !g.FinishedUnread {
 		t.Fatalf("seq %d unread %v", g.CompletionSeq, g.FinishedUnread)
 	}
-	r.apply("w", as.Report{State: as.Working})
-	r.apply("w", as.Report{State: as.Done}) // explicit done counts however short
+	r.apply("w", as.Report{State: as.Working, Source: as.SourceReport})
+	r.apply("w", as.Report{State: as.Done, Source: as.SourceReport}) // explicit done counts however short
 	if g := r.a.Get("w"); g.CompletionSeq != 2 || g.Glyph() != "■" {
 		t.Fatalf("seq %d glyph %s", g.CompletionSeq, g.Glyph())
 	}
@@ -352,8 +352,8 @@ func TestCompletionSeq(t *testing.T) {
 	if g := r.a.Get("w"); g.FinishedUnread || g.Glyph() != "○" {
 		t.Fatal("a seen done must draw ○")
 	}
-	r.apply("w", as.Report{State: as.Working})
-	r.apply("w", as.Report{State: as.Errored})
+	r.apply("w", as.Report{State: as.Working, Source: as.SourceReport})
+	r.apply("w", as.Report{State: as.Errored, Source: as.SourceReport})
 	if r.a.Get("w").CompletionSeq != 2 {
 		t.Fatal("errored is not a finished turn")
 	}
@@ -361,8 +361,8 @@ func TestCompletionSeq(t *testing.T) {
 
 func TestAStallEndedTurnIsMeasuredToTheLastOutput(t *testing.T) {
 	r := newRig(t, as.Options{StallAfter: 30 * time.Second})
-	r.apply("short", as.Report{State: as.Working})
-	r.apply("long", as.Report{State: as.Working})
+	r.apply("short", as.Report{State: as.Working, Source: as.SourceReport})
+	r.apply("long", as.Report{State: as.Working, Source: as.SourceReport})
 	r.advance(3 * time.Second)
 	r.paint("short")
 	r.advance(4 * time.Second)

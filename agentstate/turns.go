@@ -10,6 +10,20 @@ import "time"
 // output). A write that keeps the state (a restamp, or a higher-ranked
 // source taking the claim of the state shown) neither starts nor ends a
 // turn.
+//
+// One exception: a turn that only the detector said was work (it saw the
+// agent appear, and no other source said working since) is not finished
+// by the agent's own word of idle (a hook's report, or its OSC 7501
+// program status). The agent is telling that it is at its prompt, where
+// it has been since it started (a hook's SessionStart), and counting that
+// as a finished turn would mark a fresh agent as done with something the
+// moment it took longer than MinTurn to start.
+//
+// Nor does a session the pane did not have finish a turn by saying idle
+// (write drops the turn): its SessionStart may come late, after other
+// sources said the agent works (Codex starts its session, and runs the
+// hook, only as the first turn begins), and what they read was not a
+// turn of that session.
 func (a *Arbiter) turn(p *pane, old, next State, now, end time.Time) {
 	if old == next {
 		return
@@ -22,6 +36,7 @@ func (a *Arbiter) turn(p *pane, old, next State, now, end time.Time) {
 		if !p.inTurn {
 			p.inTurn = true
 			p.turnStart = now
+			p.turnWorked = p.claim.source != SourceDetect
 		}
 	case NeedsInput:
 		// mid-turn: keep the turn running
@@ -29,7 +44,7 @@ func (a *Arbiter) turn(p *pane, old, next State, now, end time.Time) {
 		p.seq++
 		p.inTurn = false
 	case Idle, Unknown:
-		if p.inTurn && old == Working && end.Sub(p.turnStart) >= MinTurn {
+		if p.inTurn && old == Working && end.Sub(p.turnStart) >= MinTurn && (p.turnWorked || next != Idle || !speaksForItself(p.claim.source)) {
 			p.seq++
 		}
 		p.inTurn = false
@@ -50,3 +65,7 @@ func (a *Arbiter) MarkSeen(paneID string) {
 		a.notify(p, p.state)
 	}
 }
+
+// speaksForItself says a source is the agent (or program) telling its own
+// state, not a reading of it.
+func speaksForItself(s Source) bool { return s == SourceReport || s == SourceProgram }

@@ -489,22 +489,31 @@ func TestExplainScreenClaudeCode(t *testing.T) {
 			t.Errorf("rule %d refused without a reason: %+v", r.Index, r)
 		}
 	}
-	// title rules are explained even though the block is disabled
-	if ex.TitleEnabled || !ex.TitleMatched || ex.TitleRuleState != "idle" {
-		t.Errorf("title: enabled %v matched %v state %q", ex.TitleEnabled, ex.TitleMatched, ex.TitleRuleState)
+	// with the screen block off, the rule that would fire is named and
+	// nothing reads as fired
+	off := *m
+	off.Screen.Enabled = false
+	if ox := ExplainScreen(&off, tail, "✳ Claude Code"); ox.Matched || ox.Rule != 0 || ox.RuleState != "needs_input" ||
+		!strings.Contains(ox.String(), "Rule 0 would fire (the block is off): needs_input") {
+		t.Errorf("screen block off: matched %v rule %d state %q\n%s", ox.Matched, ox.Rule, ox.RuleState, ox.String())
+	}
+	// title rules are explained even though the block is disabled: the
+	// rule that would fire is named, and nothing reads as matched
+	if ex.TitleEnabled || ex.TitleMatched || ex.TitleRule != 1 || ex.TitleRuleState != "idle" {
+		t.Errorf("title: enabled %v matched %v rule %d state %q", ex.TitleEnabled, ex.TitleMatched, ex.TitleRule, ex.TitleRuleState)
 	}
 	data, err := json.Marshal(ex)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, k := range []string{`"harness_id":"claude-code"`, `"tail":[`, `"rules":[`, `"index":0`, `"matched":true`, `"rule":0`, `"rule_state":"needs_input"`,
-		`"title":"✳ Claude Code"`, `"title_rules":[`, `"title_rule":1`, `"title_matched":true`, `"title_rule_state":"idle"`, `"manifest_source":"bundled"`, `"none_of":[`} {
+		`"title":"✳ Claude Code"`, `"title_rules":[`, `"title_rule":1`, `"title_matched":false`, `"title_rule_state":"idle"`, `"manifest_source":"bundled"`, `"none_of":[`} {
 		if !strings.Contains(string(data), k) {
 			t.Errorf("JSON lacks %s", k)
 		}
 	}
 	s := ex.String()
-	for _, w := range []string{"Rule 0 fired: needs_input", "----- tail:", "|  Do you want to proceed?", "did not match:", "----- end of tail -----"} {
+	for _, w := range []string{"Rule 0 fired: needs_input", "rule 1 would fire (the block is off): idle", "WOULD FIRE (the block is off)", "----- tail:", "|  Do you want to proceed?", "did not match:", "----- end of tail -----"} {
 		if !strings.Contains(s, w) {
 			t.Errorf("String() lacks %q:\n%s", w, s)
 		}

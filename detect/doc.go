@@ -8,11 +8,13 @@
 // reading of a pane's foreground process group from /proc (darwin: sysctl,
 // best effort); the matching of processes against manifests and the name
 // list, through wrappers and interpreters; Explain; the rule engine
-// (RuleSet) and ExplainScreen. It does not own the state of a pane: it
+// (RuleSet), ExplainScreen and Registry.ExplainBytes (a recorded screen
+// explained in one call). It does not own the state of a pane: it
 // produces evidence and reports for an agentstate arbiter, and never
 // starts processes or terminals (see packages pty and vt). What an agent's
-// own hooks say is mapped to reports by the subpackage hook; Pane.Report,
-// Pane.Activity, Pane.SetSession and Pane.SetMeta take those reports.
+// own hooks say is decoded by the subpackage hook; Pane.Hook applies a
+// decoded invocation to a pane in one call (Pane.Report, Pane.Activity,
+// Pane.SetSession and Pane.SetMeta take the parts one by one).
 //
 // # Manifests
 //
@@ -73,12 +75,16 @@
 // A Detector keeps, per pane, the open stat files of the shell and of the
 // leader. An open /proc/<pid>/stat stops reading once its process is
 // reaped, so a reused pid is never taken for the old process. A steady
-// tick (same leader, same start time, same comm) therefore costs one read
+// read (same leader, same start time, same comm) therefore costs one read
 // of each, with no allocation; behind a wrapper that hid an agent, one more
-// read of the agent's stat. A leader that wraps nothing found is walked
-// again each tick. A leader caught inside execve (its new comm is set, its
-// argv not yet) is answered for that tick and not remembered. Call Forget
-// when a pane closes.
+// read of the agent's stat. A leader that is no agent must also keep where
+// its argv and environment lie (arg_start and env_end, fields 48 and 51 of
+// the same stat line): an exec moves them, so a program that re-executes
+// itself under the same name as an agent (with TUIOS_AGENT set, say) is
+// looked at again. A leader that wraps nothing found is walked again on
+// each read. A leader caught inside execve (its new comm is set, its argv
+// not yet) is answered for that read and not remembered. Call Forget when
+// a pane closes.
 //
 // # Tracker
 //
@@ -86,7 +92,7 @@
 // without a daemon: Attach a pane (the pid of the process on its PTY and
 // a screen size), feed it the PTY's output with Pane.Write, and read the
 // state from Tracker.Arbiter (Get, Subscribe, Wait). Hooks report through
-// Pane.Report (a transcript_path joins the pane to its transcript).
+// Pane.Hook (a transcript_path joins the pane to its transcript).
 //
 // Each chunk goes to the pane's vt.Screen first, then to the sources:
 // OSC 9;4 through the 700 ms hold (only on a pane already known to hold an
@@ -98,10 +104,26 @@
 // plus one trailing look 400 ms after the last chunk so the prompt painted
 // by the final chunk is always read. A pane that just became attributed is
 // looked at at once: its prompt may already be painted, and a silent
-// prompt brings no more output. One detection tick (2 s) serves every
-// pane; a quiet pane with no agent is read on every 5th tick. The stall
-// deadline and the visible-blocker grace ask the tracker for a look
-// through agentstate.Options.Look. A silent pane arms no timer of its own.
+// prompt brings no more output. The stall deadline and the visible-blocker
+// grace ask the tracker for a look through agentstate.Options.Look.
+//
+// A pane's foreground is read when it is attached (before Attach
+// returns, so a pane started on an agent shows it at once), when it
+// prints, and again every DetectGap (25 ms) for 200 ms after it printed
+// while the foreground is unsettled: the shell in front, a wrapper,
+// nothing readable, or a process caught in its exec. That is how an agent
+// typed at the prompt shows within about 25 ms of reaching the
+// foreground, although it may print nothing for a while (Claude Code
+// 2.1.197: about 0.6 s): the Enter's echo is the last output before it,
+// and the re-reads find it. Output reads a pane at most once per
+// DetectGap, or once per ReconcileInterval (250 ms) while an agent is in
+// front, with one trailing read for the chunks skipped. Such a read makes
+// an agent appear, clears a pane whose agent left and takes a resting
+// agent back to working; only the detection tick (2 s, one for every
+// pane) counts the misses that clear a pane another program holds, and a
+// quiet pane with no agent is read on every 5th tick. A pane that prints
+// nothing arms no timer of its own: a program that prints nothing when it
+// starts (sleep 1; claude) is seen when it first prints, or on the tick.
 //
 // The transcript reader is the subpackage transcript; one
 // transcript.Watcher (inotify) serves the whole process.
@@ -118,17 +140,27 @@
 // keeps ~/.claude/sessions/<pid>.json per running process), the hunt
 // first reads the file of the detected agent's pid (or of an
 // interpreter's direct child: npm's node launcher): a regular file of at
-// most 64 KiB, opened without blocking, whose pid, start time (procStart,
-// against /proc) and working directory are the agent's and the pane's.
-// It names the session, and the pane joins <dir>/<session id>.jsonl, in
-// the manifest's project directory, however many earlier sessions'
+// most 64 KiB, opened without blocking, whose pid and start time
+// (procStart, against /proc) are the agent's. It names the session, and
+// the pane joins that session's transcript, found by its id alone
+// (transcript.Session.Locate): <session id>.jsonl in the project
+// directory Claude Code names after the session's folder, else in
+// whichever project directory holds it, whatever the folder is called and
+// whichever folder the pane is in, however many earlier sessions'
 // transcripts verify beside it; while that file is not written yet the
 // hunt waits for it and joins nothing else. The session file is then
-// watched, and the join follows a new id (/clear, /resume). Only when
-// there is no valid session file does the hunt search: the one file in
+// watched (Claude Code rewrites it on every status change, so a file
+// written where the hunt does not watch is still found within the turn),
+// and the join follows a new id (/clear, /resume). Only when there is no
+// valid session file, SessionFileWait (3 s) after the agent was first seen
+// (the pane sees it within milliseconds of its start, before Claude Code
+// has written the file; the hunt watches for it meanwhile), does the hunt
+// search: the one file in
 // the project directory whose records verify (cwd, and the version the
-// agent's install says it is; see install.go) is joined, two or more are
-// refused. A session join replaces a searched one; a searched join the
+// agent's install says it is; see install.go) and that was written since
+// the agent process started (by its start time in /proc: an older file is
+// an earlier session's, however well it verifies) is joined, two or more
+// are refused. A session join replaces a searched one; a searched join the
 // session file contradicts yields what it reported. CLAUDE_CONFIG_DIR
 // moves both of Claude Code's directories away from ~/.claude; a user
 // manifest that names them there is the remedy.
@@ -152,10 +184,12 @@
 //     written to PaneOptions.Reply after the lock is released, in order,
 //     unchanged. A PTY that stops draining blocks only that Write.
 //   - Pane.Foreground reads an atomic copy of the last detection.
-//   - Detection runs unlocked. The next tick is armed before a pass runs,
-//     and a pane whose /proc read has not returned is skipped until it
-//     does; Detach does not wait for it (Detector.Forget never waits for a
-//     read in progress).
+//   - Detection runs unlocked, one read per pane at a time. The next tick
+//     is armed before a pass runs, and a pane whose /proc read has not
+//     returned is skipped until it does (the read out is then applied as
+//     that tick); Detach does not wait for it (Detector.Forget never waits
+//     for a read in progress). Attach and Pane.Write run their reads on
+//     the caller's goroutine, with no lock held.
 //   - The transcript reader opens files with O_NONBLOCK and refuses
 //     anything but a regular file, so a FIFO or a device named as a
 //     transcript, or in place of a session file or a package.json,

@@ -19,7 +19,7 @@ func ExampleTracker() {
 	defer tr.Close()
 	pane := tr.Attach("build", detect.PaneOptions{Cols: 80, Rows: 24})
 
-	pane.Report(agentstate.Report{State: agentstate.Working, Harness: "claude-code"}, "")
+	pane.Report(agentstate.Report{State: agentstate.Working, Source: agentstate.SourceReport, Harness: "claude-code"}, "")
 	clock.Advance(500 * time.Millisecond)
 	pane.Write([]byte("● Bash(rm -rf build/)\r\n\r\n Do you want to proceed?\r\n ❯ 1. Yes\r\n   2. No\r\n"))
 

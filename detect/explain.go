@@ -2,11 +2,11 @@ package detect
 
 import (
 	"fmt"
-	"github.com/tuios/tuios/vt"
 	"strconv"
 	"strings"
 
 	"github.com/tuios/tuios/agentstate"
+	"github.com/tuios/tuios/vt"
 )
 
 // Explanation says what tuios read in a pane's foreground and why it did

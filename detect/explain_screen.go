@@ -2,9 +2,10 @@ package detect
 
 import (
 	"fmt"
-	"github.com/tuios/tuios/vt"
 	"strconv"
 	"strings"
+
+	"github.com/tuios/tuios/vt"
 )
 
 // ScreenExplanation is the data of explain-agent-screen: the tail
@@ -22,20 +23,26 @@ type ScreenExplanation struct {
 	// Lines is the number of rows the screen block reads.
 	Lines int `json:"lines"`
 	// Tail is what the classifier read, top-down.
-	Tail      []string     `json:"tail"`
-	Rules     []RuleReport `json:"rules"`
-	Matched   bool         `json:"matched"`
-	Rule      int          `json:"rule"`
-	RuleState string       `json:"rule_state,omitempty"`
-	Message   string       `json:"message,omitempty"`
-	Kind      string       `json:"kind,omitempty"`
+	Tail  []string     `json:"tail"`
+	Rules []RuleReport `json:"rules"`
+	// Matched says a screen rule fired: the block is on and Rule matched.
+	// With the block off, Rule, RuleState, Message and Kind still name the
+	// rule that would fire, and Matched is false.
+	Matched   bool   `json:"matched"`
+	Rule      int    `json:"rule"` // the deciding rule's index, -1 when none matches
+	RuleState string `json:"rule_state,omitempty"`
+	Message   string `json:"message,omitempty"`
+	Kind      string `json:"kind,omitempty"`
 
-	Title          string       `json:"title"`
-	TitleEnabled   bool         `json:"title_enabled"`
-	TitleRules     []RuleReport `json:"title_rules"`
-	TitleRule      int          `json:"title_rule"`
-	TitleMatched   bool         `json:"title_matched"`
-	TitleRuleState string       `json:"title_rule_state,omitempty"`
+	Title        string       `json:"title"`
+	TitleEnabled bool         `json:"title_enabled"`
+	TitleRules   []RuleReport `json:"title_rules"`
+	TitleRule    int          `json:"title_rule"` // -1 when none matches
+	// TitleMatched says a title rule fired: the title block is on and
+	// TitleRule matched. With the block off it is false, and TitleRule
+	// and TitleRuleState name the rule that would fire.
+	TitleMatched   bool   `json:"title_matched"`
+	TitleRuleState string `json:"title_rule_state,omitempty"`
 }
 
 // RuleReport says what one rule made of the text it read.
@@ -74,9 +81,11 @@ type RuleReport struct {
 
 // ExplainScreen runs a manifest's screen rules over tail and its title
 // rules over title, recording for every rule whether it matched and, if
-// not, which string was the reason. Disabled blocks are evaluated too; a
-// nil manifest (a pane with no harness) explains nothing but still dumps
-// the tail. The verdict agrees with RuleSet.Classify for an enabled block.
+// not, which string was the reason. Disabled blocks are evaluated too (a
+// rule there would fire, and Matched says it did not); a nil manifest (a
+// pane with no harness) explains nothing but still dumps the tail. The
+// verdict agrees with RuleSet.Classify for an enabled block. To explain a
+// recording, see Registry.ExplainBytes.
 func ExplainScreen(m *Manifest, tail []string, title string) ScreenExplanation {
 	ex := ScreenExplanation{Tail: append([]string{}, tail...), Rules: []RuleReport{}, Rule: -1, Title: title, TitleRules: []RuleReport{}, TitleRule: -1}
 	if m == nil {
@@ -85,11 +94,11 @@ func ExplainScreen(m *Manifest, tail []string, title string) ScreenExplanation {
 	ex.HarnessID, ex.ManifestSource, ex.ReplacesBundled = m.ID, m.Source, m.ReplacesBundled
 	sx := ExplainRules(&m.Screen, tail)
 	ex.Enabled, ex.Lines = m.Screen.Enabled, m.Screen.ReadLines()
-	ex.Rules, ex.Matched, ex.Rule = sx.Rules, sx.Matched, sx.Rule
+	ex.Rules, ex.Matched, ex.Rule = sx.Rules, sx.Matched && ex.Enabled, sx.Rule
 	ex.RuleState, ex.Message, ex.Kind = sx.State, sx.Message, sx.Kind
 	tx := ExplainRules(&m.Title, []string{title})
 	ex.TitleEnabled = m.Title.Enabled
-	ex.TitleRules, ex.TitleMatched, ex.TitleRule, ex.TitleRuleState = tx.Rules, tx.Matched, tx.Rule, tx.State
+	ex.TitleRules, ex.TitleMatched, ex.TitleRule, ex.TitleRuleState = tx.Rules, tx.Matched && ex.TitleEnabled, tx.Rule, tx.State
 	return ex
 }
 
@@ -246,9 +255,9 @@ func (ex ScreenExplanation) String() string {
 			state = "on"
 		}
 		fmt.Fprintf(&b, "Screen rules of %s (%s), reading the bottom %d non-empty rows.\n", ex.HarnessID, state, ex.Lines)
-		if ex.Matched {
+		if ex.Rule >= 0 {
 			verb := "fired"
-			if !ex.Enabled {
+			if !ex.Matched {
 				verb = "would fire (the block is off)"
 			}
 			fmt.Fprintf(&b, "Rule %d %s: %s", ex.Rule, verb, ex.RuleState)
@@ -262,7 +271,7 @@ func (ex ScreenExplanation) String() string {
 	}
 	writeFenced(&b, "tail", ex.Tail)
 	for _, r := range ex.Rules {
-		b.WriteString(r.line(ex.Matched && r.Index == ex.Rule))
+		b.WriteString(r.line(r.Index == ex.Rule, ex.Enabled))
 	}
 	if ex.HarnessID != "" && len(ex.TitleRules) > 0 {
 		state := "off"
@@ -270,21 +279,23 @@ func (ex ScreenExplanation) String() string {
 			state = "on"
 		}
 		fmt.Fprintf(&b, "Title rules (%s) on the title %s:", state, quoteData(ex.Title))
-		if ex.TitleMatched && ex.TitleEnabled {
+		if ex.TitleMatched {
 			fmt.Fprintf(&b, " rule %d fired: %s.\n", ex.TitleRule, ex.TitleRuleState)
-		} else if ex.TitleMatched {
+		} else if ex.TitleRule >= 0 {
 			fmt.Fprintf(&b, " rule %d would fire (the block is off): %s.\n", ex.TitleRule, ex.TitleRuleState)
 		} else {
 			b.WriteString(" no rule fired.\n")
 		}
 		for _, r := range ex.TitleRules {
-			b.WriteString(r.line(ex.TitleMatched && r.Index == ex.TitleRule))
+			b.WriteString(r.line(r.Index == ex.TitleRule, ex.TitleEnabled))
 		}
 	}
 	return b.String()
 }
 
-func (r RuleReport) line(fired bool) string {
+// line describes one rule; deciding marks the rule that fires (or, with
+// the block off, would fire).
+func (r RuleReport) line(deciding, on bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "  rule %d %s (priority %d", r.Index, r.State, r.Priority)
 	if r.Region != "" {
@@ -292,8 +303,12 @@ func (r RuleReport) line(fired bool) string {
 	}
 	b.WriteString("): ")
 	switch {
-	case fired:
-		b.WriteString("FIRED")
+	case deciding:
+		if on {
+			b.WriteString("FIRED")
+		} else {
+			b.WriteString("WOULD FIRE (the block is off)")
+		}
 		if r.Message != "" {
 			fmt.Fprintf(&b, ", message %s", quoteData(r.Message))
 		}

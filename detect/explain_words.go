@@ -70,9 +70,9 @@ func ownProcessVerdict(v *procView, label string) string {
 // atPrompt is the verdict for a pane at its shell prompt.
 const atPrompt = "This pane is at its shell prompt. It runs no agent."
 
-// DetectionOff notes that automatic detection is off ([daemon]
-// agent_autodetect = false, or TUIOS_AGENT_AUTODETECT / the detect
-// seconds turning it off): what the explanation read live does not make
+// DetectionOff notes that the owner has turned automatic detection off (a
+// Tracker with a negative DetectInterval; in tuios, [daemon]
+// agent_autodetect = false): what the explanation read live does not make
 // the pane an agent; only the agent's own reports do.
 func (x *Explanation) DetectionOff() {
 	x.Detection = "off"

@@ -49,6 +49,7 @@ func FuzzParseStat(f *testing.F) {
 	f.Add([]byte("42 (a) (b c)) S 1 42 42 34816 99 4194560 0 0 0 0 0 0 0 0 20 0 3 0 777 0 0"))
 	f.Add([]byte("1 (systemd) S 0 1 1 0 -1 4194560 1 2 3 4 5 6 7 8 20 0 1 0 10 1 2"))
 	f.Add([]byte("1 ()) Z"))
+	f.Add([]byte("7 (claude) S 1 7 7 34816 7 4194560 0 0 0 0 0 0 0 0 20 0 9 0 777 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 140730759461391 140730759462000 140730759462001 140730759462863 0\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		st, ok := parseStat(b)
 		if !ok {
@@ -62,6 +63,7 @@ func FuzzParseStat(f *testing.F) {
 		if string(st.comm) != s[strings.IndexByte(s, '(')+1:strings.LastIndexByte(s, ')')] {
 			t.Fatalf("comm %q", st.comm)
 		}
+		st.image() // never panics, whatever follows starttime
 	})
 }
 

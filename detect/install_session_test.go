@@ -45,7 +45,7 @@ func newSessionRig(t *testing.T) *sessionRig {
 	t.Cleanup(func() { w.Close() })
 	r := newTrackerRigClock(t, clock, detect.TrackerOptions{StallAfter: -1, Home: home, Watcher: w})
 	s := &sessionRig{rig: r, w: w, home: home, work: work,
-		dir:      filepath.Join(home, ".claude", "projects", strings.ReplaceAll(work, "/", "-")),
+		dir:      filepath.Join(home, ".claude", "projects", transcript.ProjectName(work)),
 		sessions: filepath.Join(home, ".claude", "sessions")}
 	os.MkdirAll(s.dir, 0o700)
 	os.MkdirAll(s.sessions, 0o700)
@@ -242,6 +242,8 @@ func TestASessionFileReplacesASearchedJoin(t *testing.T) {
 	const old, id = "01d00000-0000-4000-8000-000000000000", "5f0c1e2d-0004-4000-8000-000000000004"
 	s.transcript(old, s.rec(old, "user", ""), s.rec(old, "assistant", "end_turn"))
 	s.start()
+	writtenNow(t, filepath.Join(s.dir, old+".jsonl")) // written since the agent started
+	s.clock.Advance(detect.SessionFileWait)           // no session file came
 	s.tick()
 	s.want(agentstate.Done, "transcript") // the one file that verifies
 	s.session(id, s.work)
@@ -306,7 +308,6 @@ func TestASessionFileJoinIgnoresAFileItCannotTrust(t *testing.T) {
 		name  string
 		write func(s *sessionRig, path string)
 	}{
-		{"for another cwd", func(s *sessionRig, path string) { s.session(id, t.TempDir()) }},
 		{"malformed", func(s *sessionRig, path string) {
 			os.WriteFile(path, []byte(`{"pid":`+strconv.Itoa(s.pid)+`,"sessionId":"`+id+`","cwd":"`+s.work), 0o644)
 		}},
@@ -345,4 +346,65 @@ func TestASessionFileJoinIgnoresAFileItCannotTrust(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The session file names the session; its transcript is found by that id
+// wherever Claude Code put it, so the join does not depend on how the
+// folder's project directory is named. Here the session's transcript is
+// in a project directory the pane's folder does not name (two in the
+// pane's own verify as well): it is joined at once; and a session whose
+// transcript appears later in such a directory is joined when Claude Code
+// next rewrites its session file (it does on every status change).
+func TestASessionFileJoinsByItsIDWhateverTheFolderIsCalled(t *testing.T) {
+	const id, next = "5f0c1e2d-0008-4000-8000-000000000008", "5f0c1e2d-0009-4000-8000-000000000009"
+	s := newSessionRig(t)
+	s.others(2)
+	elsewhere := filepath.Join(s.home, ".claude", "projects", "-named-otherwise-7abc")
+	os.MkdirAll(elsewhere, 0o700)
+	write := func(name string, recs ...string) {
+		f, err := os.OpenFile(filepath.Join(elsewhere, name+".jsonl"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString(strings.Join(recs, ""))
+		f.Close()
+	}
+	write(id, s.rec(id, "user", ""), s.rec(id, "assistant", "end_turn"))
+	s.start()
+	s.session(id, "/a/folder/named.otherwise")
+	s.tick()
+	s.want(agentstate.Done, "transcript")
+
+	// /clear: a session whose transcript is not written yet, then is,
+	// elsewhere again.
+	base := s.clock.Pending()
+	s.session(next, "/a/folder/named.otherwise")
+	s.settle(base)
+	write(next, s.rec(next, "user", ""))
+	base = s.clock.Pending()
+	s.session(next, "/a/folder/named.otherwise") // busy
+	s.settle(base)
+	s.want(agentstate.Working, "transcript")
+}
+
+// The pane sees the agent within milliseconds of its start, before Claude
+// Code has written its session file. The hunt waits for that file
+// (watching for it) rather than search: an earlier session's transcript,
+// which verifies as well as the new one will, is not joined meanwhile,
+// and the session file, once written, decides.
+func TestAHuntWaitsForTheSessionFileBeforeItSearches(t *testing.T) {
+	s := newSessionRig(t)
+	const old, id = "01d00000-0000-4000-8000-00000000000a", "5f0c1e2d-000a-4000-8000-00000000000a"
+	s.transcript(old, s.rec(old, "user", ""), s.rec(old, "assistant", "end_turn"))
+	s.start()
+	s.tick() // 2 s: the agent is young, and no session file yet
+	s.notJoined("before the session file came, an earlier session's transcript")
+	base := s.clock.Pending()
+	s.session(id, s.work) // Claude Code has started
+	s.settle(base)
+	s.notJoined("the session's transcript is not written yet")
+	base = s.clock.Pending()
+	s.transcript(id, s.rec(id, "user", ""))
+	s.settle(base)
+	s.want(agentstate.Working, "transcript")
 }

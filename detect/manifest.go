@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/tuios/tuios/detect/transcript"
 )
 
 // SchemaVersion is the manifest schema this build understands.
@@ -95,9 +97,13 @@ type InputSpec struct {
 	Submit            string `toml:"submit" json:"submit"`                   // "cr" (default) or "lf"
 	BracketedPaste    bool   `toml:"bracketed_paste" json:"bracketed_paste"` // default true; false = never bracket
 	FocusBeforeSubmit bool   `toml:"focus_before_submit" json:"focus_before_submit"`
-	Source            string `toml:"source" json:"source,omitempty"`               // provenance, free text
-	Images            string `toml:"images" json:"images"`                         // path_paste | path_text (default) | none
-	ImagesSource      string `toml:"images_source" json:"images_source,omitempty"` // provenance, free text
+	// SubmitDelayMS is the least time between the end of a paste and the
+	// submit key, 0 to 5000 ms (0: the typer's own short wait): a harness
+	// that takes a submit key too soon after a paste as part of it.
+	SubmitDelayMS int    `toml:"submit_delay_ms" json:"submit_delay_ms,omitempty"`
+	Source        string `toml:"source" json:"source,omitempty"`               // provenance, free text
+	Images        string `toml:"images" json:"images"`                         // path_paste | path_text (default) | none
+	ImagesSource  string `toml:"images_source" json:"images_source,omitempty"` // provenance, free text
 }
 
 // SubmitKey is the byte sequence that submits a line: "\r" or "\n".
@@ -179,7 +185,7 @@ func (e LoadError) Hint() string {
 	case CodeSchemaVersion:
 		return "set schema_version = 1"
 	}
-	return "fix the manifest and restart the daemon"
+	return "fix the manifest and load it again (the tuios daemon loads manifests when it starts)"
 }
 
 // ParseManifest decodes and validates one manifest file. source names the
@@ -338,6 +344,9 @@ func (m *Manifest) validateRest(src, source string) *LoadError {
 	default:
 		return le("input", "submit", "[input] submit %q is not cr or lf", in.Submit)
 	}
+	if in.SubmitDelayMS < 0 || in.SubmitDelayMS > 5000 {
+		return le("input", "submit_delay_ms", "[input] submit_delay_ms %d is not 0 to 5000", in.SubmitDelayMS)
+	}
 	switch in.Images {
 	case "":
 		in.Images = "path_text"
@@ -435,16 +444,10 @@ func badPlaceholder(s string, known ...string) string {
 }
 
 // ExpandTranscriptDir fills the placeholders of the [transcript] dir:
-// {home} with home and {cwd:dashes} with cwd whose every character other
-// than a letter, digit or '-' becomes '-'.
+// {home} with home and {cwd:dashes} with the name Claude Code gives the
+// project directory of cwd (transcript.ProjectName).
 func (t TranscriptSpec) ExpandTranscriptDir(home, cwd string) string {
-	d := []rune(cwd)
-	for i, r := range d {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-') {
-			d[i] = '-'
-		}
-	}
-	return strings.NewReplacer("{home}", home, "{cwd:dashes}", string(d)).Replace(t.Dir)
+	return strings.NewReplacer("{home}", home, "{cwd:dashes}", transcript.ProjectName(cwd)).Replace(t.Dir)
 }
 
 // tomlErrLine takes the line out of a decoding error the TOML library

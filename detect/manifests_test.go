@@ -29,6 +29,7 @@ type ruleFile struct {
 		Submit            string `toml:"submit"`
 		BracketedPaste    *bool  `toml:"bracketed_paste"`
 		FocusBeforeSubmit bool   `toml:"focus_before_submit"`
+		SubmitDelayMS     int    `toml:"submit_delay_ms"`
 		Source            string `toml:"source"`
 		Images            string `toml:"images"`
 		ImagesSource      string `toml:"images_source"`

@@ -59,12 +59,54 @@ type statInfo struct {
 	tpgid    int
 	nthreads int
 	start    uint64 // starttime, clock ticks after boot
+	// after is what follows starttime (field 22), for image; it aliases
+	// the input.
+	after []byte
+}
+
+// image is arg_start and env_end (fields 48 and 51): where the current
+// program's argv and environment lie. An exec places them anew (the stack
+// is randomised, and the environment's size usually changes), so a change
+// says the process ran exec, which pid, start time and often comm do not.
+// Zero when the kernel withholds them (another user's process) or the
+// line is cut short. It is parsed only when asked for: only a leader's
+// steady read needs it.
+func (st statInfo) image() (im [2]uint64) {
+	// st.after starts with the space before field 23; the kernel writes
+	// exactly one space between fields.
+	field := 22
+	var v uint64
+	for _, c := range st.after {
+		switch {
+		case c == ' ' || c == '\n':
+			switch field {
+			case 48:
+				im[0] = v
+			case 51:
+				im[1] = v
+				return im
+			}
+			field++
+			v = 0
+		case field == 48 || field == 51:
+			if c < '0' || c > '9' {
+				return [2]uint64{}
+			}
+			v = v*10 + uint64(c-'0')
+		}
+	}
+	if field == 51 {
+		im[1] = v
+		return im
+	}
+	return [2]uint64{}
 }
 
 // parseStat reads a /proc/<pid>/stat line. The comm field may hold spaces
 // and parentheses, so fields are counted from after the last ')': state(3),
 // ppid(4), pgrp(5), session(6), tty_nr(7), tpgid(8) … num_threads(20) …
-// starttime(22). ok is false when the line is malformed.
+// starttime(22); what follows is kept for image. ok is false when the
+// line is malformed.
 func parseStat(b []byte) (st statInfo, ok bool) {
 	open := bytes.IndexByte(b, '(')
 	end := bytes.LastIndexByte(b, ')')
@@ -117,6 +159,7 @@ func parseStat(b []byte) (st statInfo, ok bool) {
 				v = v*10 + uint64(c-'0')
 			}
 			st.start = v
+			st.after = rest
 		}
 		field++
 	}
@@ -211,5 +254,5 @@ func (e *Error) Code() Code { return e.code }
 
 // Hint says what to do next.
 func (e *Error) Hint() string {
-	return "tuios reads /proc of processes it can see; run it as the user who owns the pane's shell"
+	return "only the owner of a process (or root) can read all of its /proc files: run as the user who owns the pane's shell"
 }

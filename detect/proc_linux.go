@@ -8,7 +8,10 @@ import (
 	"os"
 	"strconv"
 	"syscall"
+	"time"
 	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // canWalk says this platform can list the processes behind a wrapper.
@@ -271,4 +274,26 @@ func (s sysProc) cwd(pid int) string {
 		return ""
 	}
 	return cleanExe(l)
+}
+
+// userHZ is the unit of starttime in /proc/<pid>/stat: USER_HZ, which is
+// 100 on every architecture Linux runs Go on.
+const userHZ = 100
+
+// started is when process pid started, by the wall clock: its starttime
+// (ticks of the boot-time clock) placed against that clock now. Zero when
+// it cannot be read. It is exact to a tick, and never later than the
+// start.
+func (s sysProc) started(pid int) time.Time {
+	var buf [statBufSize]byte
+	st, err := s.stat(pid, buf[:])
+	if err != nil {
+		return time.Time{}
+	}
+	var ts unix.Timespec
+	if unix.ClockGettime(unix.CLOCK_BOOTTIME, &ts) != nil {
+		return time.Time{}
+	}
+	boot := time.Now().Add(-time.Duration(ts.Nano()))
+	return boot.Add(time.Duration(st.start) * (time.Second / userHZ))
 }

@@ -600,3 +600,67 @@ func TestLongCmdline(t *testing.T) {
 		t.Fatalf("read %d args, want %d", len(argv), 4+len(args))
 	}
 }
+
+// A leader that runs exec keeping its pid, start time and comm (a program
+// that re-executes itself, as the pretend agent does to name itself with
+// TUIOS_AGENT) is looked at again: where its argv and environment lie
+// changed. Read before the exec, it was a plain program; after, the hint
+// it now carries makes it an agent.
+func TestDetectSeesAnExecThatKeepsTheComm(t *testing.T) {
+	perl, err := exec.LookPath("perl")
+	if err != nil {
+		t.Skip("no perl")
+	}
+	p := newPane(t)
+	d := NewDetector(DetectorOptions{Registry: testRegistry(t)})
+	defer d.Close()
+	gate := filepath.Join(t.TempDir(), "go")
+	fg := p.start(perl+` -e 'select(undef,undef,undef,0.01) until -e "`+gate+`"; $ENV{TUIOS_AGENT}="claude-code"; exec $^X, "-e", "sleep 600"'`, "perl", "")
+	if m, err := d.Detect(p.shell); err != nil || m.Agent {
+		t.Fatalf("before the exec: %+v %v", m, err)
+	}
+	if m, _ := d.Detect(p.shell); m.Agent {
+		t.Fatal("the steady read changed its mind before the exec")
+	}
+	os.WriteFile(gate, nil, 0o600)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		env, _ := os.ReadFile("/proc/" + strconv.Itoa(fg.Leader.PID) + "/environ")
+		if strings.Contains(string(env), "TUIOS_AGENT=claude-code") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("perl never ran exec")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	m, err := d.Detect(p.shell)
+	if err != nil || !m.Agent || m.HarnessID != "claude-code" || m.Process.PID != fg.Leader.PID {
+		t.Fatalf("after the exec: %+v %v", m, err)
+	}
+}
+
+// image reads arg_start (48) and env_end (51), and is zero for a line the
+// kernel cut short or filled with zeros (another user's process).
+func TestStatImage(t *testing.T) {
+	head := "7 (a b) S 1 7 7 34816 7 4194560 0 0 0 0 0 0 0 0 20 0 9 0 777"
+	mid := " 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25"
+	for _, c := range []struct {
+		line string
+		want [2]uint64
+	}{
+		{head + mid + " 140730759461391 140730759462000 140730759462001 140730759462863 0\n", [2]uint64{140730759461391, 140730759462863}},
+		{head + mid + " 140730759461391 140730759462000 140730759462001 140730759462863", [2]uint64{140730759461391, 140730759462863}},
+		{head + mid + " 140730759461391 1", [2]uint64{}},
+		{head, [2]uint64{}},
+		{head + mid + " 0 0 0 0 0\n", [2]uint64{}},
+	} {
+		st, ok := parseStat([]byte(c.line))
+		if !ok || st.start != 777 {
+			t.Fatalf("parseStat(%q) = %+v %v", c.line, st, ok)
+		}
+		if got := st.image(); got != c.want {
+			t.Errorf("image of %q = %v, want %v", c.line, got, c.want)
+		}
+	}
+}

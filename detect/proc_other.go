@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -143,3 +144,6 @@ func (s sysProc) env(pid int, key string) (string, bool) {
 }
 
 func (s sysProc) cwd(int) string { return "" }
+
+// started is not read on darwin: no filter by start time.
+func (s sysProc) started(int) time.Time { return time.Time{} }

@@ -78,24 +78,66 @@ func ReadPrompt(m *Manifest, tail []string) (Prompt, bool) {
 
 // PromptOptions finds the numbered choices on lines: a row that reads
 // "N. label" once box sides, the selection pointer and spaces are cut off.
-// A number seen twice keeps its first label.
+// A number seen twice keeps its first label. A label the harness wrapped
+// inside its box (a narrow tile) goes on in the rows under it that are
+// indented past its number: they are joined to it, so the label an answer
+// binds to is the whole one.
 func PromptOptions(lines []string) []PromptOption {
 	out := []PromptOption{}
 	seen := map[int]bool{}
+	cont := -1 // the column a continuation must start after; -1: none open
 	for _, l := range lines {
 		s, selected := trimOptionRow(l)
 		m := optionLine.FindStringSubmatch(s)
 		if m == nil {
+			col := textColumn(l)
+			if cont >= 0 && s != "" && col > cont && !isBoxEdge(s) && len(out) > 0 {
+				out[len(out)-1].Label += " " + cleanLine(s)
+				continue
+			}
+			cont = -1
 			continue
 		}
 		n, _ := strconv.Atoi(m[1])
 		if seen[n] {
+			cont = -1
 			continue
 		}
 		seen[n] = true
 		out = append(out, PromptOption{N: n, Label: cleanLine(m[2]), Selected: selected})
+		cont = digitColumn(l, m[1])
 	}
 	return out
+}
+
+// textColumn is the cell where a row's text starts, past spaces and box
+// sides.
+func textColumn(l string) int {
+	col := 0
+	for _, r := range l {
+		if !(unicode.IsSpace(r) || r == '│' || r == '┃' || r == '║' || r == 0xa0) {
+			return col
+		}
+		col++
+	}
+	return col
+}
+
+// digitColumn is the cell of an option row's number.
+func digitColumn(l, digit string) int {
+	col := 0
+	for _, r := range l {
+		if string(r) == digit {
+			return col
+		}
+		col++
+	}
+	return col
+}
+
+// isBoxEdge says whether a row is a box's top or bottom edge, or a rule.
+func isBoxEdge(s string) bool {
+	return strings.Trim(s, "─━═╭╮╰╯┌┐└┘+-") == ""
 }
 
 // trimOptionRow cuts box sides, spaces and a selection pointer off a row.

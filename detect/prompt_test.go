@@ -80,3 +80,24 @@ func TestPromptOptions(t *testing.T) {
 		t.Fatalf("%+v", got)
 	}
 }
+
+// A label the harness wrapped inside its box, in a narrow tile, is read
+// whole: the rows under it indented past its number go on with it.
+func TestPromptOptionsJoinAWrappedLabel(t *testing.T) {
+	lines := []string{
+		"│ Do you want to proceed?            │",
+		"│ ❯ 1. Yes                           │",
+		"│   2. No, and tell the agent what   │",
+		"│      to do differently (esc)       │",
+		"╰────────────────────────────────────╯",
+	}
+	opts := PromptOptions(lines)
+	if len(opts) != 2 || opts[1].Label != "No, and tell the agent what to do differently (esc)" || opts[0].Label != "Yes" {
+		t.Fatalf("options: %+v", opts)
+	}
+	// A row back at the box's own indent is not part of a label.
+	opts = PromptOptions([]string{"│ 1. Yes │", "│ Esc to cancel │"})
+	if len(opts) != 1 || opts[0].Label != "Yes" {
+		t.Fatalf("options: %+v", opts)
+	}
+}

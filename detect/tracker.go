@@ -18,7 +18,8 @@ const (
 	// SettleDelay is when the trailing look runs after a pane's last
 	// chunk, so the prompt painted by the final chunk is always read.
 	SettleDelay = 400 * time.Millisecond
-	// ReconcileInterval throttles the output-driven exit/resume probe.
+	// ReconcileInterval throttles output-driven foreground reads of a
+	// pane whose foreground is settled (see DetectGap for the others).
 	ReconcileInterval = 250 * time.Millisecond
 	// DefaultDetectInterval is the detection tick.
 	DefaultDetectInterval = 2 * time.Second
@@ -28,6 +29,12 @@ const (
 	joinRetry = 10 * time.Second
 	// transcriptMissingLimit: consecutive missing reads that end a join.
 	transcriptMissingLimit = 3
+	// SessionFileWait is how long a hookless pane whose manifest names a
+	// session file waits for the agent to write it before it searches for
+	// a transcript by verification instead (an older release writes
+	// none). A search earlier could take an earlier session's transcript,
+	// which verifies as well, for the new one's.
+	SessionFileWait = 3 * time.Second
 )
 
 // TrackerOptions configure a Tracker. The zero value works: the real
@@ -64,10 +71,30 @@ type TrackerOptions struct {
 }
 
 // Tracker keeps the agent state of a set of panes true from every source:
-// hooks (Pane.Report), OSC 9;4 and OSC 7501 sequences, window titles and
+// hooks (Pane.Hook), OSC 9;4 and OSC 7501 sequences, window titles and
 // notifications, screen rules, the foreground process and the harness's
 // transcript. It owns one agentstate.Arbiter, which readers use directly
 // (Get, Subscribe, Wait).
+//
+// When states come, with the default options:
+//
+//   - A pane started on an agent shows working before Attach returns: its
+//     foreground is read there. An agent started later in the pane (typed
+//     at its shell) shows within about DetectGap (25 ms) of reaching the
+//     foreground, found by the reads that follow the pane's output; one
+//     that prints nothing at all is found by the detection tick
+//     (DetectInterval, 2 s), which is also what clears a pane whose agent
+//     has left for another program.
+//   - A hook's report (Pane.Hook) applies at once, at the top rank.
+//   - The screen and title rules read a pane attributed to a harness at
+//     most every LookInterval (250 ms) while it prints, and once more
+//     SettleDelay (400 ms) after its last output, so a prompt painted
+//     before a silence reads needs_input within 450 ms. Over a claim from
+//     a source that could describe the prompt itself (a hook's report, an
+//     OSC 9;4 or title reading) the screen waits until that claim has
+//     stood agentstate.DefaultBlockerGrace (2 s) unrefreshed.
+//   - A working pane that stays silent for the stall window (30 s) is
+//     looked at once more, then demoted to unknown.
 //
 // A silent pane costs nothing: no per-pane timer is armed unless a
 // trailing screen look is due, and the tracker's only standing timer is
@@ -145,12 +172,26 @@ type PaneOptions struct {
 	ShellPID int
 	// Cols and Rows size the screen (80x24 when zero).
 	Cols, Rows int
-	// Reply receives the terminal's answers to queries (the PTY). It is
-	// written by Pane.Write after the pane's lock is released, in order;
-	// if it blocks, only that Write waits.
+	// Reply receives the screen's answers to the program's queries
+	// (cursor position, device attributes, colours): the PTY. Set it when
+	// nothing else answers (a daemon, a recorder with no terminal), or a
+	// program that asks and waits hangs. Leave it nil when the output
+	// also goes to a real terminal that shows it and whose answers reach
+	// the program as input (examples/embed on a terminal): that terminal
+	// already answers, and with Reply set each query is answered twice.
+	// It is written by Pane.Write after the pane's lock is released, in
+	// order; if it blocks, only that Write waits.
 	Reply io.Writer
 	// Scrollback is vt.Options.Scrollback.
 	Scrollback int
+	// Harness is the harness the pane runs, when the caller knows it (a
+	// pane it started on that agent, a replay of a recording): that
+	// manifest's screen, title and notification rules read the pane from
+	// its first output, and its OSC 9;4 progress counts, with no wait for
+	// the detector or a report. A harness the detector or a report
+	// attributes later takes over while it holds the pane. An id no
+	// loaded manifest has runs no rules.
+	Harness string
 	// OnEvent, when set, also sees every typed screen event (a bell, a
 	// notification), synchronously from Write with the pane's lock held:
 	// it must not block or call the pane (an owner that forwards events
@@ -160,8 +201,11 @@ type PaneOptions struct {
 
 // Attach starts tracking a pane under id and returns it. Feed it the
 // PTY's output with Write. Attaching an id twice replaces the first pane.
+// A pane with a ShellPID has its foreground read before Attach returns
+// (no lock held), so a pane started on an agent shows it at once.
 func (t *Tracker) Attach(id string, opt PaneOptions) *Pane {
-	p := &Pane{t: t, id: id, shellPID: opt.ShellPID, onEv: opt.OnEvent}
+	p := &Pane{t: t, id: id, shellPID: opt.ShellPID, onEv: opt.OnEvent, given: opt.Harness}
+	p.harness, p.m = opt.Harness, t.manifest(opt.Harness)
 	vo := vt.Options{Cols: opt.Cols, Rows: opt.Rows, Scrollback: opt.Scrollback, OnEvent: p.onEvent}
 	if opt.Reply != nil {
 		p.replies = &replyQueue{w: opt.Reply}
@@ -179,6 +223,7 @@ func (t *Tracker) Attach(id string, opt PaneOptions) *Pane {
 	for _, c := range cancels {
 		c()
 	}
+	p.detectAtAttach()
 	return p
 }
 

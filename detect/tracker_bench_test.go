@@ -2,6 +2,7 @@ package detect_test
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -46,7 +47,7 @@ func BenchmarkTrackerOverheadPerMB(b *testing.B) {
 			defer tr.Close()
 			p := tr.Attach("w", detect.PaneOptions{Cols: 120, Rows: 40})
 			if attributed {
-				p.Report(agentstate.Report{State: agentstate.Working, Harness: "claude-code"}, "")
+				p.Report(agentstate.Report{State: agentstate.Working, Source: agentstate.SourceReport, Harness: "claude-code"}, "")
 			}
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
@@ -58,6 +59,27 @@ func BenchmarkTrackerOverheadPerMB(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// The same 1 MiB through a pane with a process whose foreground is read
+// on output: this test process, which has no terminal, so its reading
+// never settles and output reads it every DetectGap (the worst case;
+// chunks arrive 1 ms apart on the fake clock).
+func BenchmarkTrackerOverheadPerMBWithForegroundReads(b *testing.B) {
+	data := buildLog()
+	clock := fakeclock.New(time.Unix(0, 0))
+	tr := detect.NewTracker(detect.TrackerOptions{Clock: clock, StallAfter: -1})
+	defer tr.Close()
+	p := tr.Attach("w", detect.PaneOptions{ShellPID: os.Getpid(), Cols: 120, Rows: 40})
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for j := 0; j < len(data); j += 4096 {
+			p.Write(data[j:min(j+4096, len(data))])
+			clock.Advance(time.Millisecond)
+		}
 	}
 }
 

@@ -80,7 +80,7 @@ func quietTracker(t *testing.T, opt detect.TrackerOptions) (*detect.Tracker, *fa
 	return tr, clock
 }
 
-var working = agentstate.Report{State: agentstate.Working, Harness: "claude-code"}
+var working = agentstate.Report{State: agentstate.Working, Source: agentstate.SourceReport, Harness: "claude-code"}
 
 // A pane whose PTY stops draining answers a cursor position query from
 // the program: its Reply write blocks. Nothing else may wait for it: not

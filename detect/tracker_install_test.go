@@ -4,7 +4,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -123,7 +122,7 @@ func TestHooklessJoinVerifiesEachInstallShape(t *testing.T) {
 				}
 				defer w.Close()
 				r := newTrackerRigClock(t, clock, detect.TrackerOptions{StallAfter: -1, Home: home, Watcher: w})
-				dir := filepath.Join(home, ".claude", "projects", strings.ReplaceAll(work, "/", "-"))
+				dir := filepath.Join(home, ".claude", "projects", transcript.ProjectName(work))
 				os.MkdirAll(dir, 0o700)
 				v := version
 				if !match {
@@ -133,7 +132,8 @@ func TestHooklessJoinVerifiesEachInstallShape(t *testing.T) {
 
 				r.typeLine("cd " + work + " && " + shape.setup(t, t.TempDir()))
 				r.waitScreen("never answers")
-				r.clock.Advance(detect.DefaultDetectInterval)
+				writtenNow(t, filepath.Join(dir, "s.jsonl")) // by the agent, since it started
+				r.clock.Advance(hooklessSearch)
 				got := r.state()
 				if got.Harness != "claude-code" {
 					t.Fatalf("not attributed: %+v\n%+v", got, r.pane.Foreground())
@@ -182,7 +182,7 @@ func huntJoins(t *testing.T, firstRun bool) {
 
 	r.typeLine("cd " + work + " && claude -as '' -silence -steps 1 -step 10ms")
 	r.waitScreen("never answers")
-	r.clock.Advance(detect.DefaultDetectInterval) // attributed; the hunt's first search finds nothing
+	r.clock.Advance(hooklessSearch) // attributed; no session file came, and the hunt's search finds nothing
 	if w.Dirs() != 1 {
 		t.Fatalf("the hunt watches %d directories, want 1", w.Dirs())
 	}
@@ -202,7 +202,7 @@ func huntJoins(t *testing.T, firstRun bool) {
 
 	// The prompt is submitted: the project directory and the file appear.
 	base := r.clock.Pending()
-	dir := filepath.Join(projects, strings.ReplaceAll(work, "/", "-"))
+	dir := filepath.Join(projects, transcript.ProjectName(work))
 	os.MkdirAll(dir, 0o700)
 	file := filepath.Join(dir, "s.jsonl")
 	os.WriteFile(file, []byte(transcriptRec(work, "claude", "user", "")), 0o600)
@@ -240,7 +240,7 @@ func TestAHookPathEndsTheHunt(t *testing.T) {
 	}
 	defer w.Close()
 	r := newTrackerRigClock(t, clock, detect.TrackerOptions{StallAfter: -1, Home: home, Watcher: w})
-	dir := filepath.Join(home, ".claude", "projects", strings.ReplaceAll(work, "/", "-"))
+	dir := filepath.Join(home, ".claude", "projects", transcript.ProjectName(work))
 	os.MkdirAll(dir, 0o700)
 	// Two files verify: the search refuses to guess and keeps hunting.
 	for _, n := range []string{"a.jsonl", "b.jsonl"} {
@@ -248,7 +248,8 @@ func TestAHookPathEndsTheHunt(t *testing.T) {
 	}
 	r.typeLine("cd " + work + " && claude -as '' -silence -steps 1 -step 10ms")
 	r.waitScreen("never answers")
-	r.clock.Advance(detect.DefaultDetectInterval)
+	writtenNow(t, filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl"))
+	r.clock.Advance(hooklessSearch)
 	if got := r.state(); got.SourceName() == "transcript" {
 		t.Fatalf("joined one of two candidates: %+v", got)
 	}
@@ -274,4 +275,51 @@ func TestAHookPathEndsTheHunt(t *testing.T) {
 	if w.Dirs() != 0 {
 		t.Fatalf("%d directories watched after Detach", w.Dirs())
 	}
+}
+
+// writtenNow sets the files' modification time to now: the agent wrote
+// them since it started.
+func writtenNow(t *testing.T, paths ...string) {
+	t.Helper()
+	now := time.Now()
+	for _, p := range paths {
+		if err := os.Chtimes(p, now, now); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// A transcript last written before the agent started is an earlier
+// session's, however well it verifies: a hookless search never joins it,
+// and joins the agent's own once it is written. (Claude Code under load
+// can take seconds to write its session file; the search must not guess
+// meanwhile.)
+func TestAHuntSkipsTranscriptsOlderThanTheAgent(t *testing.T) {
+	home := t.TempDir()
+	work := t.TempDir()
+	clock := fakeclock.New(time.Unix(0, 0))
+	w, err := transcriptWatcher(clock)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer w.Close()
+	r := newTrackerRigClock(t, clock, detect.TrackerOptions{StallAfter: -1, Home: home, Watcher: w})
+	dir := filepath.Join(home, ".claude", "projects", transcript.ProjectName(work))
+	os.MkdirAll(dir, 0o700)
+	earlier := filepath.Join(dir, "earlier.jsonl")
+	os.WriteFile(earlier, []byte(transcriptRec(work, "claude", "user", "")+transcriptRec(work, "claude", "assistant", "end_turn")), 0o600)
+	yesterday := time.Now().Add(-24 * time.Hour)
+	os.Chtimes(earlier, yesterday, yesterday)
+
+	r.typeLine("cd " + work + " && claude -as '' -silence -steps 1 -step 10ms")
+	r.waitScreen("never answers")
+	r.clock.Advance(hooklessSearch + 2*detect.DefaultDetectInterval)
+	if got := r.state(); got.SourceName() == "transcript" {
+		t.Fatalf("an earlier session's transcript was joined: %+v", got)
+	}
+	base := r.clock.Pending()
+	os.WriteFile(filepath.Join(dir, "own.jsonl"), []byte(transcriptRec(work, "claude", "user", "")), 0o600)
+	waitArmed(t, r.clock, base)
+	r.clock.Advance(transcript.Debounce)
+	r.want(agentstate.Working, "transcript")
 }

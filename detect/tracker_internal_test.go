@@ -51,26 +51,31 @@ func TestForgetDoesNotWaitForADetectionInProgress(t *testing.T) {
 	}
 }
 
-// A pane whose last tick detection has not returned (a /proc read stuck
-// in the kernel) is skipped by later passes, which still read every other
-// pane and keep the tick armed.
+// A pane whose last read has not returned (a /proc read stuck in the
+// kernel) is skipped by later passes, which still read every other pane
+// and keep the tick armed.
 func TestATickSkipsAPaneWhoseLastReadIsStuck(t *testing.T) {
 	clock := fakeclock.New(time.Unix(0, 0))
 	tr := NewTracker(TrackerOptions{Clock: clock, StallAfter: -1})
 	defer tr.Close()
 	stuck := tr.Attach("stuck", PaneOptions{ShellPID: os.Getpid()})
 	other := tr.Attach("other", PaneOptions{ShellPID: os.Getpid()})
-	stuck.mu.Lock()
-	stuck.tickBusy = true // its last pass's Detect never returned
-	stuck.mu.Unlock()
-	clock.Advance(DefaultDetectInterval)
-	if other.fg.Load() == nil {
-		t.Fatal("the other pane was not read")
+	seqOf := func(p *Pane) uint64 {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		return p.det.seq
+	}
+	if seqOf(stuck) != 1 || seqOf(other) != 1 {
+		t.Fatal("Attach did not read the panes")
 	}
 	stuck.mu.Lock()
-	seq := stuck.detSeq
+	stuck.det.busy = true // its last read never returned
 	stuck.mu.Unlock()
-	if stuck.fg.Load() != nil || seq != 0 {
+	clock.Advance(quietEvery * DefaultDetectInterval) // a quiet plain pane is read on every 5th tick
+	if seqOf(other) != 2 {
+		t.Fatalf("the other pane was read %d times, want 2", seqOf(other))
+	}
+	if seqOf(stuck) != 1 {
 		t.Fatal("a pane whose read is out was read again")
 	}
 	if n := clock.Pending(); n != 1 {

@@ -11,22 +11,26 @@ import (
 )
 
 // Pane is one tracked pane: its screen and what the tracker keeps for it.
-// Write is called by the goroutine reading the PTY; the other methods are
-// safe to call from any goroutine. After Tracker.Detach (or a second
-// Attach of its id) every method is a no-op: the pane never reaches the
-// arbiter again.
-//
-// p.mu guards the fields below it. It is never held across blocking work:
-// a locked section only records the I/O it needs (p.work), which runs
-// after the lock is released (see unlock), and its result is applied
-// under the lock again only if the pane is still the one that asked.
+// Feed it the PTY's output with Write, from the goroutine reading the PTY;
+// tell it what happens to the terminal (Resize, Typed, Exited) and what
+// the agent's hooks say (Hook). Its state is read from the tracker's
+// arbiter under the pane's ID. Every method is safe to call from any
+// goroutine, and none waits on another pane. After Tracker.Detach (or a
+// second Attach of its id) every method is a no-op: the pane never
+// reaches the arbiter again.
 type Pane struct {
+	// p.mu guards the fields below it. It is never held across blocking
+	// work: a locked section only records the I/O it needs (p.work),
+	// which runs after the lock is released (see unlock), and its result
+	// is applied under the lock again only if the pane is still the one
+	// that asked.
 	t        *Tracker
 	id       string
 	shellPID int
 	screen   *vt.Screen
 	replies  *replyQueue // nil without PaneOptions.Reply
 	onEv     func(vt.Event)
+	given    string // PaneOptions.Harness: the attribution when none other stands
 	fg       atomic.Pointer[Match]
 
 	mu         sync.Mutex
@@ -37,7 +41,6 @@ type Pane struct {
 	lastLook   time.Time
 	settle     agentstate.Timer
 	settleDue  bool
-	lastProbe  time.Time
 	readSince  bool // printed since the detector last read it
 	readOnce   bool
 	harness    string
@@ -48,13 +51,7 @@ type Pane struct {
 	join       *join
 	lastSearch time.Time
 	searching  bool // a transcript search is out
-	// Detections run unlocked; each is numbered, and a result older than
-	// one already applied is dropped. A pane whose tick detection has not
-	// returned (a stuck /proc read) is skipped by later ticks.
-	detSeq     uint64
-	detApplied uint64
-	tickBusy   bool
-	probeBusy  bool
+	det        detection
 }
 
 // Foreground is the detector's last reading of the pane's foreground
@@ -105,19 +102,12 @@ func (p *Pane) Write(b []byte) (int, error) {
 	if len(p.events) > 0 {
 		p.handleEvents(now)
 	}
-	brief := a.Brief(p.id)
-	p.attribute(brief.Harness)
+	p.attribute(a.Brief(p.id).Harness)
 
-	// The exit/resume probe: an auto-owned pane that printed. It reads
-	// /proc, so it runs unlocked and the looks wait for its answer.
-	probe := brief.Auto && p.shellPID > 0 && now.Sub(p.lastProbe) >= ReconcileInterval && !p.tickBusy && !p.probeBusy
-	var seq uint64
-	if probe {
-		p.lastProbe = now
-		p.probeBusy = true
-		p.detSeq++
-		seq = p.detSeq
-	} else {
+	// A detection the output asks for reads /proc, so it runs unlocked
+	// and the looks wait for its answer (it may attribute the pane).
+	seq := p.detectOnOutput(now)
+	if seq == 0 {
 		p.afterOutput(now)
 	}
 	w := p.takeWork()
@@ -126,25 +116,9 @@ func (p *Pane) Write(b []byte) (int, error) {
 		p.replies.flush()
 	}
 	p.run(w)
-	if !probe {
-		return len(b), nil
+	if seq != 0 {
+		p.detect(seq, detectOutput, func() { p.afterOutput(now) })
 	}
-
-	m, err := p.t.det.Detect(p.shellPID)
-	p.mu.Lock()
-	p.probeBusy = false
-	if p.stopped {
-		p.unlock()
-		return len(b), nil
-	}
-	if err == nil && seq > p.detApplied {
-		p.detApplied = seq
-		p.setForeground(m)
-		a.Reconcile(p.id, sighting(m))
-		p.attribute(a.Brief(p.id).Harness)
-	}
-	p.afterOutput(now)
-	p.unlock()
 	return len(b), nil
 }
 
@@ -205,7 +179,7 @@ func (p *Pane) handleEvents(now time.Time) {
 			if p.program.seen {
 				continue // after OSC 7501, OSC 9;4 is not the pane's state
 			}
-			if !a.Brief(p.id).Agent {
+			if p.given == "" && !a.Brief(p.id).Agent {
 				continue // a plain shell's progress bar is not an agent
 			}
 			if p.m != nil && p.m.Title.ClassifyProgress(p.progress).Matched {
@@ -257,10 +231,14 @@ func progressState(code int) agentstate.State {
 	return agentstate.Idle
 }
 
-// attribute follows the arbiter's harness attribution to a manifest. A
-// pane that just became attributed is looked at once at once: the prompt
-// may already be painted, and a silent prompt brings no more output.
+// attribute follows the arbiter's harness attribution to a manifest
+// (PaneOptions.Harness while the arbiter names none). A pane that just
+// became attributed is looked at once at once: the prompt may already be
+// painted, and a silent prompt brings no more output.
 func (p *Pane) attribute(harness string) {
+	if harness == "" {
+		harness = p.given
+	}
 	if harness == p.harness {
 		return
 	}
@@ -357,44 +335,27 @@ func (t *Tracker) lookTitle(m *Manifest, title string, why agentstate.LookReason
 }
 
 // tick is one detection pass over this pane. The /proc read runs
-// unlocked; a pane whose last tick read has not returned is skipped, so
-// one stuck read costs one pass, not every later one.
+// unlocked; a pane whose last read has not returned is skipped (the read
+// out is applied as this tick when it returns), so one stuck read costs
+// one pass, not every later one.
 func (p *Pane) tick(n uint64) {
 	p.mu.Lock()
-	if p.stopped || p.shellPID <= 0 || p.tickBusy {
+	if p.stopped || p.shellPID <= 0 {
 		p.mu.Unlock()
 		return
 	}
-	a := p.t.arb
-	brief := a.Brief(p.id)
-	if !brief.Agent && p.readOnce && !p.readSince && n%quietEvery != 0 {
+	if p.det.busy {
+		p.det.tickOwed = true
+		p.mu.Unlock()
+		return
+	}
+	if !p.t.arb.Brief(p.id).Agent && p.readOnce && !p.readSince && n%quietEvery != 0 {
 		p.mu.Unlock()
 		return // a quiet plain pane: read on every 5th tick only
 	}
-	p.readOnce, p.readSince = true, false
-	p.tickBusy = true
-	p.detSeq++
-	seq := p.detSeq
+	seq := p.startDetect(p.t.clock.Now())
 	p.mu.Unlock()
-
-	m, err := p.t.det.Detect(p.shellPID)
-
-	p.mu.Lock()
-	p.tickBusy = false
-	if p.stopped || err != nil || seq <= p.detApplied {
-		p.unlock()
-		return
-	}
-	p.detApplied = seq
-	p.setForeground(m)
-	a.Detected(p.id, sighting(m))
-	p.attribute(a.Brief(p.id).Harness)
-	p.program.sweepGroups(p)
-	if p.join != nil && p.join.missing > 0 {
-		p.work.read = p.join // a deleted file sends no more events: count on the tick
-	}
-	p.maintainJoin(m)
-	p.unlock()
+	p.detect(seq, detectTick, nil)
 }
 
 // sighting turns a detector match into the arbiter's reading.
@@ -467,6 +428,23 @@ func (p *Pane) SetMeta(u agentstate.MetaUpdate) (agentstate.MetaResult, error) {
 	return p.t.arb.SetMeta(p.id, u)
 }
 
+// Resize tells the pane its terminal's new size (after the PTY's own
+// resize): the screen reflows as a terminal does, and once the program has
+// repainted for the new size the rules read it again (the trailing look).
+// A zero or negative size changes nothing.
+func (p *Pane) Resize(cols, rows int) {
+	p.mu.Lock()
+	if p.stopped {
+		p.mu.Unlock()
+		return
+	}
+	p.screen.Resize(cols, rows)
+	if p.m != nil && !p.lastOutput.IsZero() && cols > 0 && rows > 0 {
+		p.armSettle()
+	}
+	p.mu.Unlock()
+}
+
 // Exited tells the tracker the pane's process exited: the pane clears and
 // program status records of live work end.
 func (p *Pane) Exited() {
@@ -502,6 +480,9 @@ func (p *Pane) stop() []func() {
 	p.fg.Store(nil)
 	if p.settle != nil {
 		p.settle.Stop()
+	}
+	if p.det.timer != nil {
+		p.det.timer.Stop()
 	}
 	p.dropJoin(false)
 	cancels := p.work.cancels

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -35,7 +36,7 @@ func TestMain(m *testing.M) {
 
 // agentBin builds examples/pretend-agent once, as a program named claude:
 // its comm is then "claude", which the claude-code manifest recognises.
-func agentBin(t *testing.T) string {
+func agentBin(t testing.TB) string {
 	t.Helper()
 	agentOnce.Do(func() {
 		agentDir, agentErr = os.MkdirTemp("", "tuios-pretend-")
@@ -65,6 +66,9 @@ type rig struct {
 	proc  *pty.Process
 	pane  *detect.Pane
 	done  chan struct{}
+	// chunks read from the PTY, and chunks whose Write returned: equal,
+	// no chunk is inside the tracker.
+	read, written atomic.Int64
 }
 
 func newTrackerRig(t *testing.T, opt detect.TrackerOptions) *rig {
@@ -94,7 +98,9 @@ func newTrackerRigClock(t *testing.T, clock *fakeclock.Clock, opt detect.Tracker
 		for {
 			n, err := proc.Read(buf)
 			if n > 0 {
+				r.read.Add(1)
 				r.pane.Write(buf[:n])
+				r.written.Add(1)
 			}
 			if err != nil {
 				return
@@ -112,12 +118,18 @@ func newTrackerRigClock(t *testing.T, clock *fakeclock.Clock, opt detect.Tracker
 
 func (r *rig) typeLine(s string) { r.proc.Write([]byte(s + "\n")) }
 
-// waitScreen waits (bounded) until the pane's screen shows s: the chunk
-// that painted it has then been through the tracker.
+// hooklessSearch is how long after an agent appears (with no session file:
+// the pretend agent writes none) a hookless pane has searched for its
+// transcript by verification: the session file's wait, then a tick.
+const hooklessSearch = detect.SessionFileWait + detect.DefaultDetectInterval
+
+// waitScreen waits (bounded) until the pane's screen shows s and the
+// chunk that painted it has been through the tracker (its Write returned,
+// so the looks and reads it asked for are armed).
 func (r *rig) waitScreen(s string) {
 	r.t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
-	for !strings.Contains(r.pane.Screen().Text(), s) {
+	for !strings.Contains(r.pane.Screen().Text(), s) || r.read.Load() != r.written.Load() {
 		if time.Now().After(deadline) {
 			r.t.Fatalf("the screen never showed %q:\n%s", s, r.pane.Screen().Text())
 		}
@@ -186,7 +198,7 @@ func TestTrackerLoanOverAHookThatWentQuiet(t *testing.T) {
 	r.waitScreen("Reading the tree")
 	r.clock.Advance(detect.DefaultDetectInterval)
 	reported := r.clock.Now()
-	r.pane.Report(agentstate.Report{State: agentstate.Working, Harness: "claude-code", Message: "running tools"}, "")
+	r.pane.Report(agentstate.Report{State: agentstate.Working, Source: agentstate.SourceReport, Harness: "claude-code", Message: "running tools"}, "")
 	r.clock.Advance(100 * time.Millisecond)
 	r.waitScreen("╰")
 	r.clock.Advance(detect.SettleDelay)
@@ -297,7 +309,7 @@ func TestTrackerFollowsTheTranscript(t *testing.T) {
 	}
 	defer w.Close()
 	r := newTrackerRigClock(t, clock, detect.TrackerOptions{StallAfter: -1, Home: home, Watcher: w})
-	dir := filepath.Join(home, ".claude", "projects", strings.ReplaceAll(work, "/", "-"))
+	dir := filepath.Join(home, ".claude", "projects", transcript.ProjectName(work))
 	os.MkdirAll(dir, 0o700)
 	file := filepath.Join(dir, "s.jsonl")
 	rec := func(typ, stop string) string {
@@ -307,7 +319,8 @@ func TestTrackerFollowsTheTranscript(t *testing.T) {
 
 	r.typeLine("cd " + work + " && claude -as '' -silence -steps 1 -step 10ms")
 	r.waitScreen("never answers")
-	r.clock.Advance(detect.DefaultDetectInterval)
+	writtenNow(t, file)
+	r.clock.Advance(hooklessSearch)
 	r.want(agentstate.Done, "transcript")
 
 	base := r.clock.Pending()

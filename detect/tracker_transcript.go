@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/detect/transcript"
@@ -62,6 +63,10 @@ type track struct {
 	pid        int
 	sessPath   string
 	sessCancel func()
+	// seen is when the tracker first saw the process pid: until it has
+	// run SessionFileWait, a missing session file is waited for, not searched
+	// around (see runSearch).
+	seen time.Time
 }
 
 // huntIO is what a hunt's searches keep from one to the next: the file
@@ -100,6 +105,7 @@ type search struct {
 	io           *huntIO  // the track's state, this search's alone while it runs
 	watching     string   // the directory the hunt watches now
 	sessWatching string   // the session file watched now
+	young        bool     // the agent was first seen less than SessionFileWait ago
 }
 
 func (w *paneIO) empty() bool {
@@ -126,6 +132,7 @@ type found struct {
 	path     string // the transcript to join; "" for none
 	session  bool   // path is named by the agent's session file
 	pending  bool   // the session file names a transcript not written yet
+	early    bool   // no session file yet, and the agent is young: search again soon
 	dir      string // the directory to watch for the file ("" when none)
 	sessPath string // the agent's valid session file, to watch ("" when none)
 }
@@ -383,7 +390,7 @@ func (p *Pane) maintainJoin(m Match) {
 	if bySession && tr.pid != m.Process.PID {
 		// A new agent process: its session file names its transcript.
 		p.unwatchSession(tr)
-		tr.pid = m.Process.PID
+		tr.pid, tr.seen = m.Process.PID, p.t.clock.Now()
 		p.askSearch(m.Process, true)
 		return
 	}
@@ -441,7 +448,8 @@ func (p *Pane) askSearch(proc ProcInfo, now bool) {
 	p.lastSearch = t
 	p.searching = true
 	s := &search{gen: p.gen, j: j, tr: tr, hunting: j.r == nil, shellPID: p.shellPID, spec: p.m.Transcript,
-		home: p.t.opt.Home, proc: proc, packages: p.m.Detect.ArgvPath, io: &tr.io, sessWatching: tr.sessPath}
+		home: p.t.opt.Home, proc: proc, packages: p.m.Detect.ArgvPath, io: &tr.io, sessWatching: tr.sessPath,
+		young: !tr.seen.IsZero() && t.Sub(tr.seen) < SessionFileWait}
 	if j.hunt != nil {
 		s.watching = j.hunt.dir
 	}
@@ -460,6 +468,9 @@ func (p *Pane) askSearch(proc ProcInfo, now bool) {
 func (p *Pane) applySearch(s *search, r *ioResult) {
 	p.searching = false
 	j, tr, f := s.j, s.tr, r.found
+	if f.early {
+		p.lastSearch = time.Time{} // the next tick searches again
+	}
 	live := !p.stopped && p.join != nil && p.join.track == tr
 	if r.sessWatch != nil {
 		if live && tr.pid == s.proc.PID {
@@ -512,20 +523,55 @@ func (p *Pane) applySearch(s *search, r *ioResult) {
 	}
 }
 
-// runSearch reads the agent's working directory and looks for its
-// transcript in its project directory. With a session file in the
-// manifest it reads the agent's first: a valid one that names the pane's
-// working directory decides (its transcript, or pending while that is not
-// written yet), whatever else verifies. Otherwise a hunt searches: it
-// reads the version of the agent's install and returns the one file that
-// verifies. With no file, the directory to watch for one: the project
-// directory, or while that does not exist yet the nearest existing parent
-// (at most huntUp levels up, never above home), "" when none. A joined
-// pane's search reads only the session file. No lock is held: this is
-// where the /proc reads, the package.json reads and the transcript and
-// session file reads of a search happen.
+// runSearch looks for the agent's transcript. With a session file in the
+// manifest it reads the agent's first: a valid one decides (the
+// transcript of the session it names, found by the session's id wherever
+// it lies, or pending while that is not written yet, watching the
+// project directory the session's folder names), whatever else verifies
+// and whatever the pane's folder is called. Otherwise a hunt searches:
+// it reads the agent's working directory and the version of its install
+// and returns the one file in the project directory that verifies. With
+// no file, the directory to watch for one: the project directory, or
+// while that does not exist yet the nearest existing parent (at most
+// huntUp levels up, never above home), "" when none. A joined pane's
+// search reads only the session file. No lock is held: this is where the
+// /proc reads, the package.json reads and the transcript and session
+// file reads of a search happen.
 func runSearch(det *Detector, s *search) found {
 	var f found
+	if s.spec.SessionFile != "" {
+		// A valid session file is watched from then on, so a new session
+		// (/clear, /resume) is followed on its change.
+		if sessPath, sess, ok := agentSession(det.sys, s.spec.SessionFile, s.home, s.proc); ok {
+			f.sessPath = sessPath
+			path, expected, err := sess.Locate(s.spec.Dir, s.home, s.spec.Glob)
+			var te *transcript.Error
+			switch {
+			case err == nil:
+				f.path, f.session = path, true
+				return f
+			case errors.As(err, &te) && te.Code() == transcript.CodeNotExist:
+				f.pending = true
+				if expected != "" {
+					f.dir = watchTarget(expected, s.home)
+				}
+				return f
+			}
+			// Two copies of the session's transcript: a hunt verifies.
+		} else if s.young && s.hunting {
+			// Claude Code writes its session file as it starts; a
+			// search now could take an earlier session's transcript
+			// for this one's. Watch for the file instead.
+			if sp, ok := transcript.SessionPath(s.spec.SessionFile, s.home, s.proc.PID); ok {
+				f.dir = watchTarget(filepath.Dir(sp), s.home)
+			}
+			f.early = true
+			return f
+		}
+	}
+	if !s.hunting {
+		return f
+	}
 	fg, err := det.Foreground(s.shellPID)
 	if err != nil || fg.Cwd == "" {
 		return f
@@ -534,32 +580,17 @@ func runSearch(det *Detector, s *search) found {
 	if !ok {
 		return f
 	}
-	if s.spec.SessionFile != "" {
-		// A valid session file is watched from then on, so a new session
-		// (/clear, /resume) is followed on its change.
-		if sessPath, sess, ok := agentSession(det.sys, s.spec.SessionFile, s.home, s.proc); ok && sess.CWD == fg.Cwd {
-			f.sessPath = sessPath
-			if path, ok := sess.TranscriptPath(dir, s.spec.Glob); ok {
-				if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
-					f.path, f.session = path, true
-					return f
-				}
-				f.pending, f.dir = true, watchTarget(dir, s.home)
-				return f
-			}
-		}
-	}
-	if !s.hunting {
-		return f
-	}
 	hs := s.io
 	if !hs.read || !sameProcess(hs.proc, s.proc) {
 		hs.proc, hs.read = s.proc, true
 		hs.versions = installVersions(det.sys, s.proc, s.packages)
 	}
+	// A transcript last written before the agent started is an earlier
+	// session's, however well it verifies.
 	path, err := transcript.Search(transcript.SearchOptions{
 		Dir: dir, Glob: s.spec.Glob, Verify: s.spec.Verify,
 		CWD: fg.Cwd, Versions: hs.versions, Cache: &hs.cache,
+		Since: det.sys.started(s.proc.PID),
 	})
 	if err == nil {
 		f.path = path

@@ -39,8 +39,10 @@ type DetectorOptions struct {
 // It keeps, per shell pid, the last foreground leader and the open stat
 // files of the shell and of that leader. A steady tick (same leader, still
 // the same process: an open /proc/<pid>/stat stops reading once its
-// process is reaped, so a reused pid is never mistaken for it, and the
-// same comm, so an exec is noticed) reads only those two stat lines when
+// process is reaped, so a reused pid is never mistaken for it; the same
+// comm, so an exec is noticed, and for a leader that is no agent the same
+// place for its argv and environment, so an exec that keeps the name is
+// noticed too) reads only those two stat lines when
 // the leader decided on its own (an agent, or a program that is neither
 // agent nor wrapper). Behind a wrapper the group is walked again on every
 // call, since what runs behind it may change. Call Forget when a pane
@@ -65,6 +67,7 @@ type entry struct {
 	leader      statHandle
 	leaderPID   int
 	leaderStart uint64
+	leaderImage [2]uint64
 	leaderComm  []byte
 	fg          Foreground
 	final       bool // result holds while the leader is unchanged
@@ -185,7 +188,7 @@ func (e *entry) dropLeader(s sysProc) {
 	e.dropMember(s)
 	s.closeHandle(e.leader)
 	e.leader = statHandle{fd: -1}
-	e.leaderPID, e.leaderStart, e.leaderComm = 0, 0, nil
+	e.leaderPID, e.leaderStart, e.leaderImage, e.leaderComm = 0, 0, [2]uint64{}, nil
 	e.final, e.hintRead, e.hintOK = false, false, false
 	e.view, e.leaderNoMatch = nil, false
 }
@@ -269,7 +272,8 @@ func (d *Detector) Detect(shellPID int) (Match, error) {
 	}
 	if tpgid == e.leaderPID && e.leader.fd >= 0 {
 		lst, err := d.sys.readHandle(e.leader, buf[:])
-		if err == nil && lst.start == e.leaderStart && lst.state != 'Z' && bytes.Equal(lst.comm, e.leaderComm) {
+		if err == nil && lst.start == e.leaderStart && lst.state != 'Z' && bytes.Equal(lst.comm, e.leaderComm) &&
+			((e.final && e.result.Agent) || lst.image() == e.leaderImage) {
 			if e.final {
 				return e.result, nil
 			}
@@ -310,6 +314,7 @@ func (d *Detector) Detect(shellPID int) (Match, error) {
 			e.leader = h
 			e.leaderPID = tpgid
 			e.leaderStart = hst.start
+			e.leaderImage = hst.image()
 			e.leaderComm = append([]byte(nil), hst.comm...)
 			e.fg = fg
 		} else {

@@ -2,7 +2,7 @@ package hosts
 
 import "strings"
 
-// Local is the host name that always means this machine (§1.1).
+// Local is the host name that always means this machine.
 const Local = "local"
 
 // ValidName reports whether s can name a host: one or more letters,
@@ -39,7 +39,7 @@ type Address struct {
 // Remote reports whether the address names another machine.
 func (a Address) Remote() bool { return a.Host != "" && a.Host != Local }
 
-// ParseSession reads a -s target (§1.1). The word before the first colon
+// ParseSession reads a session target ("build", "lab:build"). The word before the first colon
 // is a host when it is "local" or could be a host name; everything after
 // the colon is the session, colons included. A target without a colon, or
 // whose first word cannot be a host name, is a local session named by the
@@ -52,9 +52,9 @@ func ParseSession(s string) Address {
 	return Address{Host: host, Session: rest}
 }
 
-// ParseWindow reads a -w target (§1.1). A window is host-qualified only in
+// ParseWindow reads a window target ("lab:build:0"). A window is host-qualified only in
 // the full three-part form HOST:SESSION:WINDOW, so a window whose title
-// has one colon stays local. Decision where the spec is silent: a session
+// has one colon stays local. Decision the address form leaves open: a session
 // part that starts with '/' is not a session but the "//" of a URL, so
 // "https://example.com:8080/x" is a local window title, never host
 // "https". A window on this machine whose name looks qualified is written

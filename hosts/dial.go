@@ -62,8 +62,9 @@ type Dialer struct {
 	Home string
 	// Getenv reads SSH_AUTH_SOCK; nil is os.Getenv.
 	Getenv func(string) string
-	// Peer is this machine's name sent with link-peer; "" is the host
-	// name up to the first dot, lowercased (§14.5).
+	// Peer is this machine's name sent with link-peer (the far daemon
+	// applies its link policy by it); "" is the host name up to the
+	// first dot, lowercased.
 	Peer string
 	// Client and Version are sent with hello.
 	Client, Version string
@@ -549,7 +550,7 @@ func (d *Dialer) start(client *ssh.Client, hops []*ssh.Client, h Host, r *Resolv
 		return nil, err
 	}
 	l.ctl = st
-	// link-peer goes first (§14.5): the far daemon places the link by it.
+	// link-peer goes first: the far daemon places the link by it.
 	// A daemon that predates link-peer answers unknown_verb; the link
 	// still works, but that daemon cannot apply a link policy.
 	known, err := st.linkPeer(l)

@@ -1,6 +1,6 @@
 // Package hosts is tuios's view of other machines: the hosts table
-// ([hosts.NAME] rows, checked against the safe ssh option subset of spec
-// §14.1), HOST:SESSION:WINDOW addressing (§1.1), and ssh links made with
+// ([hosts.NAME] rows, checked against a safe subset of ssh's options, see
+// ParseOptions), HOST:SESSION:WINDOW addressing, and ssh links made with
 // golang.org/x/crypto/ssh that run `tuios stdio-proxy` on the far machine
 // and speak the control protocol (JSON lines) to its daemon.
 //
@@ -32,7 +32,7 @@
 // On the far side the link runs the host's command followed by
 // " stdio-proxy", or, with none, a sh script that looks on PATH and in
 // SearchPaths (exit 127 = no_tuios; stdio-proxy exits 3 = no_daemon). The
-// first request is link-peer {peer} (§14.5), then hello; a daemon that
+// first request is link-peer {peer}, then hello; a daemon that
 // predates link-peer answers unknown_verb and the link goes on (noted in
 // Resolved.Notes). A protocol outside the far range is ReasonIncompatible.
 //

@@ -2,8 +2,8 @@ package hosts
 
 import "fmt"
 
-// Code is a stable error code of the control protocol (spec §1.3), so a
-// CLI or daemon can report a hosts error without translating it.
+// Code is a stable error code, the same as tuios's control protocol uses,
+// so a CLI or daemon can report a hosts error without translating it.
 type Code string
 
 // The codes this package returns.
@@ -16,7 +16,7 @@ const (
 )
 
 // Reason is finer than Code: it says which step failed, and for a dial it
-// maps onto the link states of §14.2 (see Reason.Status).
+// maps onto the state a host's link is left in (see Reason.Status).
 type Reason string
 
 // The reasons.
@@ -37,8 +37,8 @@ const (
 	ReasonNoRoom         Reason = "no_room"          // the far sshd refused one more channel (MaxSessions)
 )
 
-// Status is the §14.2 link state a dial that failed for this reason
-// leaves the host in.
+// Status is the link state a dial that failed for this reason leaves the
+// host in.
 func (r Reason) Status() string {
 	switch r {
 	case ReasonNoTuios, ReasonNoDaemon, ReasonIncompatible:
@@ -78,7 +78,7 @@ func (e *Error) Error() string {
 // Unwrap gives the underlying error (a net or ssh error), if any.
 func (e *Error) Unwrap() error { return e.Err }
 
-// Code is the stable code (§1.3).
+// Code is the stable code.
 func (e *Error) Code() Code { return e.code }
 
 // Hint says what to do next.

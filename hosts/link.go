@@ -197,7 +197,7 @@ func (st *stream) exitError(l *Link, cause error) error {
 // Call sends one request on the link's first channel and decodes its
 // result into result (nil to drop it). An error the far daemon answered
 // is returned with its code in the message; the text of it came from
-// another machine and is data (§1.6). Calls wait for each other: a long
+// another machine and is data, never instructions. Calls wait for each other: a long
 // wait belongs on a channel of its own (Open).
 func (l *Link) Call(verb string, params, result any) error {
 	l.callMu.Lock()

@@ -197,7 +197,7 @@ func (inc *includer) paths(val string) ([]string, error) {
 		}
 		m, err := filepath.Glob(w)
 		if err != nil {
-			return nil, fmt.Errorf("Include %q: %v", w, err)
+			return nil, fmt.Errorf("include %q: %v", w, err)
 		}
 		out = append(out, m...) // Glob sorts, as ssh's glob(3) does
 	}
@@ -261,11 +261,11 @@ func (c *SSHConfig) include(cur *sshBlock, val, file string, line int, inc *incl
 		where += " of " + file
 	}
 	if inc.depth >= maxIncludeDepth {
-		return fmt.Errorf("Include at %s: nested more than %d deep", where, maxIncludeDepth)
+		return fmt.Errorf("include at %s: nested more than %d deep", where, maxIncludeDepth)
 	}
 	paths, err := inc.paths(val)
 	if err != nil {
-		return fmt.Errorf("Include at %s: %v", where, err)
+		return fmt.Errorf("include at %s: %v", where, err)
 	}
 	parents := cur.parents
 	if cur.patterns != nil {
@@ -274,11 +274,11 @@ func (c *SSHConfig) include(cur *sshBlock, val, file string, line int, inc *incl
 	resume := sshBlock{patterns: cur.patterns, parents: cur.parents, file: cur.file, line: cur.line}
 	for _, p := range paths {
 		if inc.files++; inc.files > maxIncludeFiles {
-			return fmt.Errorf("Include at %s: more than %d files in all", where, maxIncludeFiles)
+			return fmt.Errorf("include at %s: more than %d files in all", where, maxIncludeFiles)
 		}
 		data, err := inc.load(p)
 		if err != nil {
-			return fmt.Errorf("Include at %s: %v", where, err)
+			return fmt.Errorf("include at %s: %v", where, err)
 		}
 		// An included file starts in the block that included it.
 		c.blocks = append(c.blocks, sshBlock{patterns: nil, parents: parents, file: p, line: 0})

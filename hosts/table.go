@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// DefaultConnectTimeout bounds one dial when a host names none (§14.1).
+// DefaultConnectTimeout bounds one dial when a host names none.
 const DefaultConnectTimeout = 10 * time.Second
 
 // Host is one row of the hosts table, [hosts.NAME] in the config file.
@@ -24,8 +24,9 @@ type Host struct {
 	// is given to the far login shell followed by " stdio-proxy", so it
 	// may be "env XDG_RUNTIME_DIR=/x /opt/tuios/bin/tuios".
 	Command string `json:"command,omitempty"`
-	// SSHOptions are ssh command-line options from the safe subset of
-	// §14.1 ("-p 2222", "-o User=me", or "-p" and "2222" as two items).
+	// SSHOptions are ssh command-line options from the safe subset
+	// ParseOptions accepts ("-p 2222", "-o User=me", or "-p" and "2222"
+	// as two items).
 	SSHOptions []string `json:"ssh_options,omitempty"`
 }
 
@@ -173,7 +174,7 @@ func refusedFlag(flag string) (string, bool) {
 	return "", false
 }
 
-// ParseOptions reads ssh_options against the safe subset of §14.1: -p, -i,
+// ParseOptions reads ssh_options against the safe subset: -p, -i,
 // -l, -J and -o Keyword=value for Port, User, HostName, HostKeyAlias,
 // IdentityFile, StrictHostKeyChecking (yes only: a key is never accepted
 // silently), BatchMode (yes only), ServerAliveInterval,

@@ -57,11 +57,11 @@ func (q *Queue) pushUndo(u undoEntry) {
 func (q *Queue) unknown(id string) *Error {
 	for i := len(q.undo) - 1; i >= 0; i-- {
 		if u := q.undo[i]; u.op == undoDismiss && u.was.ID == id {
-			return invalid(WhyDismissed, "id", "u in the Inbox undoes a dismiss for 10 seconds",
+			return invalid(WhyDismissed, "id", "a dismiss can be undone for 10 seconds (Undo)",
 				fmt.Sprintf("item %s was dismissed already", id))
 		}
 	}
-	return invalid(WhyUnknownID, "id", "list-attention --snoozed lists the ids", fmt.Sprintf("no item has the id %q", id))
+	return invalid(WhyUnknownID, "id", "list the items, snoozed ones included, for their ids", fmt.Sprintf("no item has the id %q", id))
 }
 
 // Dismiss takes an open or snoozed item off the list (dismissed).

@@ -110,7 +110,7 @@ func TestSnoozeUntilChange(t *testing.T) {
 	r.finish("f", "one")
 	f := r.find(inbox.KindFinished, "f")
 	r.q.Snooze(f.ID, inbox.Snooze{UntilChange: true})
-	r.a.Apply("f", agentstate.Report{State: agentstate.Done, Message: "one"})
+	r.a.Apply("f", agentstate.Report{State: agentstate.Done, Source: agentstate.SourceReport, Message: "one"})
 	wantOps(t, r.sync("f"), "")
 	r.working("f") // a new turn starts: the old one is resolved, asleep
 	if _, ok := r.q.Find(inbox.PaneKey(inbox.KindFinished, "f")); ok {
@@ -138,7 +138,7 @@ func TestSnoozeRefusals(t *testing.T) {
 	for _, it := range r.list() {
 		ids[string(it.Kind)+":"+it.Window] = it.ID
 	}
-	ob, _ := r.q.Find(inbox.OutboxKey("build"))
+	ob, _ := r.q.Find(inbox.Item{Kind: inbox.KindOutbox, ForHost: "build"}.Key())
 	ids["outbox"] = ob.ID
 	for _, id := range []string{ids["approval:held"], ids["plan:plan"], ids["ask:ask"], ids["outbox"]} {
 		_, err := r.q.Snooze(id, inbox.Snooze{For: time.Minute})

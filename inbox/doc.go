@@ -29,7 +29,8 @@
 //     question the Inbox would rewrite.
 //   - Held approvals and plans (Hold, EndHold, Answer) and ask-human
 //     questions (Ask, Answer) as items; risk rules read through
-//     review.Checker.
+//     review.Checker, beside what the embedder read in the prompt itself
+//     (Pane.Risk: the daemon reads the dialog whole from the screen).
 //   - Dismiss, Snooze (until a time, for a while, until it changes), Wake,
 //     MarkUnread, Restore and Undo (UndoDepth 16 entries, UndoWindow 10 s),
 //     with every refusal as an *Error carrying a stable Code (the wire code,
@@ -55,7 +56,7 @@
 // # Linked hosts
 //
 // Mirror (host.go) keeps the items of the linked hosts a daemon follows
-// (spec §14.7), apart from the Queue and stamped with its seq, so one seq
+// (other machines whose Inbox shows in this one), apart from the Queue and stamped with its seq, so one seq
 // orders local and mirrored changes. The daemon feeds it each host's own
 // listing (Sync, with the host's boot_id), its attention events (Apply),
 // the link dropping (Down) and the host leaving the table (Remove).

@@ -36,12 +36,12 @@ func Example() {
 	}
 
 	fmt.Println("docs works and finishes:")
-	report("docs", agentstate.Report{State: agentstate.Working})
-	report("docs", agentstate.Report{State: agentstate.Done, Message: "README rewritten"})
+	report("docs", agentstate.Report{State: agentstate.Working, Source: agentstate.SourceReport})
+	report("docs", agentstate.Report{State: agentstate.Done, Source: agentstate.SourceReport, Message: "README rewritten"})
 	clock.Advance(25 * time.Second)
 	fmt.Println("build asks, twice:")
-	report("build", agentstate.Report{State: agentstate.NeedsInput, Message: "approve Bash: make deploy"})
-	report("build", agentstate.Report{State: agentstate.NeedsInput, Message: "approve Bash: make deploy"})
+	report("build", agentstate.Report{State: agentstate.NeedsInput, Source: agentstate.SourceReport, Message: "approve Bash: make deploy"})
+	report("build", agentstate.Report{State: agentstate.NeedsInput, Source: agentstate.SourceReport, Message: "approve Bash: make deploy"})
 
 	clock.Advance(10 * time.Second)
 	for _, it := range q.List(inbox.ListOptions{}).Items {
@@ -61,7 +61,7 @@ func Example() {
 	fmt.Println("timer armed:", !q.NextWake().IsZero())
 
 	fmt.Println("build is answered in its pane:")
-	report("build", agentstate.Report{State: agentstate.Working})
+	report("build", agentstate.Report{State: agentstate.Working, Source: agentstate.SourceReport})
 	// Output:
 	// docs works and finishes:
 	//   open finished #1

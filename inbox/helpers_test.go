@@ -45,7 +45,7 @@ func pane(id string) inbox.Pane {
 // snapshot to the queue.
 func (r *rig) report(id string, s agentstate.State, msg string, kind agentstate.Kind) []inbox.Event {
 	r.t.Helper()
-	r.a.Apply(id, agentstate.Report{State: s, Message: msg, Kind: kind, Harness: "claude-code"})
+	r.a.Apply(id, agentstate.Report{State: s, Source: agentstate.SourceReport, Message: msg, Kind: kind, Harness: "claude-code"})
 	return r.sync(id)
 }
 
@@ -156,3 +156,7 @@ func wantRefusal(t *testing.T, err error, code inbox.Code, why inbox.Why) {
 		t.Fatal("a refusal without a message")
 	}
 }
+
+// unrecognised is a notice an owner opens for a pane waiting at a screen
+// no rule recognises (the tuios daemon's words).
+const unrecognised = "waiting at a screen tuios does not recognise: look at the pane and answer it"

@@ -226,7 +226,7 @@ func (q *Queue) Answer(id, answer, by string) ([]Event, error) {
 		return nil, q.unknown(id)
 	}
 	if e.Kind != KindAsk && !e.Held() {
-		return nil, invalid(WhyNotAnswerable, "id", "answer it in the pane (space peeks the prompt)",
+		return nil, invalid(WhyNotAnswerable, "id", "answer it in the pane itself",
 			fmt.Sprintf("item %s (%s) takes no answer from the Inbox", id, e.Kind))
 	}
 	if !slices.Contains(e.Options, answer) {

@@ -213,13 +213,13 @@ func TestMailFromARing(t *testing.T) {
 func TestOutbox(t *testing.T) {
 	r := newRig(t)
 	wantOps(t, r.q.Outbox(inbox.OutboxInput{Host: "build", Waiting: 1}), "open outbox#1")
-	it, _ := r.q.Find(inbox.OutboxKey("build"))
+	it, _ := r.q.Find(inbox.Item{Kind: inbox.KindOutbox, ForHost: "build"}.Key())
 	if it.ForHost != "build" || it.Summary != "1 message waits for the link to build" || it.Kind.Group() != inbox.GroupOutbox {
 		t.Fatalf("%+v", it)
 	}
 	wantOps(t, r.q.Outbox(inbox.OutboxInput{Host: "build", Waiting: 1}), "")
 	wantOps(t, r.q.Outbox(inbox.OutboxInput{Host: "build", Refused: "no session api"}), "update outbox#1")
-	it, _ = r.q.Find(inbox.OutboxKey("build"))
+	it, _ = r.q.Find(inbox.Item{Kind: inbox.KindOutbox, ForHost: "build"}.Key())
 	if it.Summary != "refused by build: no session api" {
 		t.Fatalf("%q", it.Summary)
 	}
@@ -230,7 +230,7 @@ func TestOutbox(t *testing.T) {
 	// A host this machine cannot link to keeps a row, mail or not, until
 	// the problem goes.
 	wantOps(t, r.q.Outbox(inbox.OutboxInput{Host: "bad", Problem: "ssh option ProxyCommand is refused"}), "open outbox#3")
-	it, _ = r.q.Find(inbox.OutboxKey("bad"))
+	it, _ = r.q.Find(inbox.Item{Kind: inbox.KindOutbox, ForHost: "bad"}.Key())
 	if it.Summary != "no link to bad: ssh option ProxyCommand is refused" {
 		t.Fatalf("%q", it.Summary)
 	}

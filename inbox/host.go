@@ -11,8 +11,8 @@ import (
 	"github.com/tuios/tuios/review"
 )
 
-// Limits of what a daemon keeps of each linked host it follows (spec
-// §14.7).
+// Limits of what a Mirror keeps of each linked host it follows: another
+// machine decides how much it sends, so every list is bounded here.
 const (
 	MaxHostItems    = 256     // mirrored items per host, apart from the local queue's MaxOpen
 	MaxHostSessions = 512     // sessions cached per host
@@ -589,11 +589,11 @@ func (m *Mirror) Get(id string) (Item, bool) {
 func (m *Mirror) unknown(id string) *Error {
 	for i := len(m.undo) - 1; i >= 0; i-- {
 		if u := m.undo[i]; u.op == undoDismiss && u.was.ID == id {
-			return invalid(WhyDismissed, "id", "u in the Inbox undoes a dismiss for 10 seconds",
+			return invalid(WhyDismissed, "id", "a dismiss can be undone for 10 seconds (Undo)",
 				fmt.Sprintf("item %s was dismissed already", id))
 		}
 	}
-	return invalid(WhyUnknownID, "id", "list-attention --snoozed lists the ids", fmt.Sprintf("no item has the id %q", id))
+	return invalid(WhyUnknownID, "id", "list the items, snoozed ones included, for their ids", fmt.Sprintf("no item has the id %q", id))
 }
 
 func (m *Mirror) pushUndo(u mirrorUndo) {

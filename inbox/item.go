@@ -92,7 +92,7 @@ func (it Item) Key() Key {
 	case KindAsk:
 		return AskKey(it.RequestID)
 	case KindOutbox:
-		return OutboxKey(it.ForHost)
+		return outboxKey(it.ForHost)
 	case KindConfig:
 		return ConfigKey(it.Thing)
 	}
@@ -155,8 +155,8 @@ func AskKey(requestID string) Key { return Key{slot: slotAsk, id: requestID} }
 // ConfigKey is the key of a config item about thing.
 func ConfigKey(thing string) Key { return Key{slot: slotConfig, id: thing} }
 
-// OutboxKey is the key of a host's outbox item.
-func OutboxKey(host string) Key { return Key{slot: slotOutbox, id: host} }
+// outboxKey is the key of a host's outbox item.
+func outboxKey(host string) Key { return Key{slot: slotOutbox, id: host} }
 
 // String is a readable form for logs and test failures.
 func (k Key) String() string {

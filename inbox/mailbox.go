@@ -119,7 +119,7 @@ func (q *Queue) Outbox(in OutboxInput) []Event {
 	}
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	k := OutboxKey(in.Host)
+	k := outboxKey(in.Host)
 	var evs []Event
 	if in.Waiting <= 0 && in.Refused == "" && in.Problem == "" {
 		q.end(&evs, k, ReasonResolved)
@@ -158,6 +158,6 @@ func (q *Queue) HostRemoved(host string) []Event {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	var evs []Event
-	q.end(&evs, OutboxKey(host), ReasonHostRemoved)
+	q.end(&evs, outboxKey(host), ReasonHostRemoved)
 	return evs
 }

@@ -1,10 +1,10 @@
 package inbox
 
 import (
-	"github.com/tuios/tuios/internal/safetext"
 	"slices"
 
 	"github.com/tuios/tuios/agentstate"
+	"github.com/tuios/tuios/internal/safetext"
 	"github.com/tuios/tuios/review"
 )
 
@@ -20,6 +20,14 @@ type Pane struct {
 	// worktree; both may be empty.
 	Worktree string
 	Home     string
+	// Risk is what the embedder's risk rules read in the approval the
+	// pane waits on, beside its reported line: the daemon reads the
+	// prompt's dialog whole from the screen and its history, so a command
+	// a short tile pushed off the rows it reports is judged too. Unlike
+	// the fields above, every Update takes it as given (nil: nothing
+	// read). The approval item carries it with what Options.Risk reads in
+	// the line, in rule order; a hold's own risk replaces both.
+	Risk []review.Hit
 }
 
 // paneRec is what the queue remembers of a pane between inputs.
@@ -33,6 +41,7 @@ type paneRec struct {
 
 	riskRaw, riskTree, riskHome string // what risk was read from
 	risk                        []review.Hit
+	given                       []review.Hit // Pane.Risk as the last Update gave it
 
 	seq    uint64 // completion_seq last reported
 	unread bool   // FinishedUnread last reported
@@ -95,7 +104,7 @@ func (q *Queue) blockingItem(r *paneRec) Item {
 	if r.blocked == agentstate.KindApproval {
 		it := r.base(KindApproval)
 		it.Summary = r.summary
-		it.Risk = q.riskOf(r)
+		it.Risk = q.mergeRisk(q.riskOf(r), r.given) // risk.go
 		return it
 	}
 	it := r.base(KindQuestion)
@@ -189,6 +198,7 @@ func (q *Queue) Update(p Pane, s agentstate.Snapshot) []Event {
 	defer q.mu.Unlock()
 	now := q.clock.Now()
 	r := q.touch(p)
+	r.given = slices.Clone(p.Risk)
 	first := !r.known
 	r.known, r.state, r.blocked = true, state, s.BlockedBy()
 	if s.Message != r.raw {
@@ -283,21 +293,15 @@ func (q *Queue) Update(p Pane, s agentstate.Snapshot) []Event {
 	return evs
 }
 
-// Notices the daemon opens as questions on a pane's blocking key.
-const (
-	// NoticeUnrecognised: a pane started by fan or start-agent that has
-	// not reached its prompt in 30 s and is not on needs_input.
-	NoticeUnrecognised = "waiting at a screen tuios does not recognise: look at the pane and answer it"
-)
-
 // NoticeStalled is the question a stalled queued message opens.
 func NoticeStalled(name string) string {
 	return "your queued message was typed but " + name + " did not take it: look at the pane"
 }
 
-// Notice opens a question on the pane's blocking key for something the
-// daemon saw that is not a state: NoticeUnrecognised, NoticeStalled. A
-// pane already on needs_input has its own item and is left alone. The
+// Notice opens a question on the pane's blocking key for something its
+// owner saw that is not a state: a queued message the agent did not take
+// (NoticeStalled), a pane waiting at a screen no rule recognises. A pane
+// already on needs_input has its own item and is left alone. The
 // notice closes (resolved) when the pane reports a state other than the
 // one it had when the notice opened; needs_input turns it into the
 // pane's own item, keeping its id and since.

@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/tuios/tuios/internal/safetext"
 	"io"
 	"slices"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/tuios/tuios/internal/safetext"
 )
 
 // Persistence of the queue across a daemon restart.

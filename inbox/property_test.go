@@ -130,18 +130,18 @@ func runQueueProperty(t *testing.T, seed int64, steps int) {
 			var rep as.Report
 			switch rng.Intn(8) {
 			case 0, 1:
-				rep = as.Report{State: as.Working}
+				rep = as.Report{State: as.Working, Source: as.SourceReport}
 			case 2, 3:
 				msg := msgs[rng.Intn(len(msgs))]
-				rep = as.Report{State: as.NeedsInput, Message: msg}
+				rep = as.Report{State: as.NeedsInput, Source: as.SourceReport, Message: msg}
 			case 4:
-				rep = as.Report{State: as.Done, Message: "done"}
+				rep = as.Report{State: as.Done, Source: as.SourceReport, Message: "done"}
 			case 5:
-				rep = as.Report{State: as.Idle}
+				rep = as.Report{State: as.Idle, Source: as.SourceReport}
 			case 6:
-				rep = as.Report{State: as.Errored, Message: []string{"boom", "529"}[rng.Intn(2)]}
+				rep = as.Report{State: as.Errored, Source: as.SourceReport, Message: []string{"boom", "529"}[rng.Intn(2)]}
 			case 7:
-				rep = as.Report{State: []as.State{as.Unknown, as.None}[rng.Intn(2)]}
+				rep = as.Report{Source: as.SourceReport, State: []as.State{as.Unknown, as.None}[rng.Intn(2)]}
 			}
 			rep.Harness = "claude-code"
 			r.a.Apply(p, rep)
@@ -177,7 +177,7 @@ func runQueueProperty(t *testing.T, seed int64, steps int) {
 			if ok {
 				switch it.Kind {
 				case inbox.KindApproval, inbox.KindQuestion, inbox.KindPlan:
-					if r.a.Get(it.Window).State == as.NeedsInput && it.Summary != inbox.NoticeUnrecognised {
+					if r.a.Get(it.Window).State == as.NeedsInput && it.Summary != unrecognised {
 						pm[it.Window].blockDone = true
 					}
 				case inbox.KindErrored:
@@ -223,7 +223,7 @@ func runQueueProperty(t *testing.T, seed int64, steps int) {
 			evs, _ := r.q.MarkUnread(pick(), rng.Intn(4) == 0)
 			observe(evs)
 		case 17: // a notice
-			observe(r.q.Notice(pane(pick()), inbox.NoticeUnrecognised))
+			observe(r.q.Notice(pane(pick()), unrecognised))
 		case 18: // a hold, or its end
 			p := pick()
 			if rng.Intn(2) == 0 {

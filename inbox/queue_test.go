@@ -151,7 +151,7 @@ func TestOneItemPerKey(t *testing.T) {
 	if it, _ := r.q.Find(inbox.MailKey("api", 5)); it.Count != 3 {
 		t.Fatalf("mail count %d", it.Count)
 	}
-	if it, _ := r.q.Find(inbox.OutboxKey("build")); it.Count != 3 || it.Summary != "3 messages wait for the link to build" {
+	if it, _ := r.q.Find(inbox.Item{Kind: inbox.KindOutbox, ForHost: "build"}.Key()); it.Count != 3 || it.Summary != "3 messages wait for the link to build" {
 		t.Fatalf("outbox %+v", it)
 	}
 }
@@ -371,9 +371,9 @@ func TestApprovalRisk(t *testing.T) {
 func TestNotices(t *testing.T) {
 	r := newRig(t)
 	r.report("fan", agentstate.Unknown, "", 0)
-	wantOps(t, r.q.Notice(pane("fan"), inbox.NoticeUnrecognised), "open question#1")
+	wantOps(t, r.q.Notice(pane("fan"), unrecognised), "open question#1")
 	wantOps(t, r.sync("fan"), "") // the same state keeps it
-	if it := r.find(inbox.KindQuestion, "fan"); it.Summary != inbox.NoticeUnrecognised {
+	if it := r.find(inbox.KindQuestion, "fan"); it.Summary != unrecognised {
 		t.Fatalf("summary %q", it.Summary)
 	}
 	wantOps(t, r.report("fan", agentstate.Idle, "", 0), "close resolved question#1")

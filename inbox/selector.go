@@ -1,10 +1,9 @@
 package inbox
 
-// This file is the selector: the one parser and matcher behind the Inbox's /
-// filter, list-attention --select, list-agents --select (also with
-// --all-hosts), wait-for agent-state --select and the selector writes
-// (send-agent-message --select, ask-agent --select). Spec: coordination.md
-// §6.7, §2.8, acceptance rows I11 and M17; docs: seed 003 "Selectors".
+// This file is the selector: the one parser and matcher behind every
+// "which panes" question tuios answers (the Inbox's / filter, and the
+// --select of list-attention, list-agents, wait-for and the writes that
+// address many agents at once).
 
 import (
 	"fmt"
@@ -34,8 +33,8 @@ const (
 // SelectorKey is the key of a selector term, as written before the colon.
 type SelectorKey string
 
-// The selector keys, in the order the docs list them (§6.7). These are the
-// only keys: any other word is refused.
+// The selector keys, in the order the docs list them. These are the only
+// keys: any other word is refused.
 const (
 	// SelectorHarness matches the harness id ("claude-code") or the
 	// detected program name ("claude"), without regard to case. A value
@@ -96,8 +95,8 @@ func selectorIsGlobKey(k SelectorKey) bool {
 	return k == SelectorSession || k == SelectorGroup || k == SelectorHost || k == SelectorName
 }
 
-// SelectorParam is the request parameter every selector refusal names.
-const SelectorParam = "select"
+// selectorParam is the request parameter every selector refusal names.
+const selectorParam = "select"
 
 // SelectorError is a selector the parser refused. Its code is
 // invalid_params, it names the parameter "select" (Param) and the term at
@@ -105,7 +104,7 @@ const SelectorParam = "select"
 // Accepted lists the selector keys, as the wire error's hint fields do.
 type SelectorError struct {
 	Message    string // one line, without the "inbox: " prefix
-	Param      string // always SelectorParam
+	Param      string // always "select", the parameter a selector is given in
 	Term       string // the term at fault as written, or ""
 	DidYouMean string // the nearest accepted key or value, or ""
 	// Why names the fault exactly, for tests and callers that tell
@@ -139,7 +138,7 @@ func selectorErr(why, term, hint, format string, args ...any) *SelectorError {
 	if hint == "" {
 		hint = "write key:value terms separated by spaces; keys: " + strings.Join(SelectorKeys(), ", ")
 	}
-	return &SelectorError{Message: msg, Param: SelectorParam, Term: term, hint: hint, Why: why}
+	return &SelectorError{Message: msg, Param: selectorParam, Term: term, hint: hint, Why: why}
 }
 
 // selectorClip cuts s to at most 64 bytes on a rune boundary.
@@ -247,7 +246,7 @@ type selectorLexTerm struct {
 	runes []selectorRune
 }
 
-// ParseSelector reads a selector (§6.7 of the coordination spec):
+// ParseSelector reads a selector:
 //
 //	selector    = term { sep term }        ; at least one term, all must match
 //	sep         = 1*( " " | TAB )          ; outside quotes
@@ -280,7 +279,7 @@ type selectorLexTerm struct {
 // selector over MaxSelectorBytes, MaxSelectorTerms or
 // MaxSelectorAlternatives. Every refusal is a *SelectorError.
 //
-// Decisions where §6.7 is silent: there is no negation; a key may be given
+// Decisions the grammar leaves open: there is no negation; a key may be given
 // once (state:idle state:done would never match, so it is refused with a
 // hint to write state:idle,done); harness values compare without regard to
 // case and, besides an id or a program name, match an id they are the

@@ -387,7 +387,7 @@ func TestSelectorRefusals(t *testing.T) {
 // selectorCheckError checks the error contract every refusal keeps.
 func selectorCheckError(t testing.TB, in string, se *SelectorError) {
 	t.Helper()
-	if se.Code() != CodeInvalidParams || se.Param != SelectorParam {
+	if se.Code() != CodeInvalidParams || se.Param != "select" {
 		t.Errorf("%q: code %q param %q", in, se.Code(), se.Param)
 	}
 	if se.Hint() == "" || strings.ContainsAny(se.Hint(), "\n\r") {

@@ -2,11 +2,11 @@ package inbox
 
 import (
 	"fmt"
-	"github.com/tuios/tuios/internal/safetext"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/tuios/tuios/agentstate"
+	"github.com/tuios/tuios/internal/safetext"
 )
 
 // Limits of the text an item carries.

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/tuios/tuios/internal/atomicfile"
 )
 
 // Stash caps: per file, per session, and per file over a link.
@@ -120,11 +122,11 @@ func (s *Stash) Put(src string) (PutResult, error) {
 	if err := os.MkdirAll(s.opt.Dir, 0o700); err != nil {
 		return PutResult{}, errorf(CodeInvalidParams, "path", "", "cannot create the stash directory: %v", err)
 	}
-	tmp, hash, n, err := s.copyIn(src)
+	f, hash, n, err := s.copyIn(src)
 	if err != nil {
 		return PutResult{}, err
 	}
-	return s.keep(tmp, hash, n, stashExt(src), src)
+	return s.keep(f, hash, n, stashExt(src), src)
 }
 
 // PutBytes stores data as a file sent over a link (stash put -s
@@ -143,38 +145,46 @@ func (s *Stash) PutBytes(name string, data []byte) (PutResult, error) {
 	if err := os.MkdirAll(s.opt.Dir, 0o700); err != nil {
 		return PutResult{}, errorf(CodeInvalidParams, "data", "", "cannot create the stash directory: %v", err)
 	}
-	out, err := os.CreateTemp(s.opt.Dir, ".put-*")
+	out, err := atomicfile.Create(s.opt.Dir, atomicfile.Options{Perm: 0o600, Pattern: ".put-*"})
 	if err != nil {
 		return PutResult{}, errorf(CodeInvalidParams, "data", "", "cannot write to the stash: %v", err)
 	}
-	_, err = out.Write(data)
-	if cerr := out.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(out.Name())
+	if _, err := out.Write(data); err != nil {
+		out.Abort()
 		return PutResult{}, errorf(CodeInvalidParams, "data", "", "writing to the stash: %v", err)
 	}
-	os.Chmod(out.Name(), 0o600)
+	if err := out.Sync(); err != nil {
+		return PutResult{}, errorf(CodeInvalidParams, "data", "", "writing to the stash: %v", err)
+	}
 	sum := sha256.Sum256(data)
-	return s.keep(out.Name(), hex.EncodeToString(sum[:]), int64(len(data)), stashExt(filepath.Base(name)), name)
+	return s.keep(out, hex.EncodeToString(sum[:]), int64(len(data)), stashExt(filepath.Base(name)), name)
 }
 
-// keep moves a copied-in temporary file to its content-addressed name,
-// making room past the session cap.
-func (s *Stash) keep(tmp, hash string, n int64, ext, src string) (PutResult, error) {
+// keep puts a copied-in (and synced) file in place under its
+// content-addressed name, making room past the session cap; on any
+// refusal the copy is removed. The directory is flushed after the lock is
+// released.
+func (s *Stash) keep(tmp *atomicfile.File, hash string, n int64, ext, src string) (PutResult, error) {
+	res, err := s.keepLocked(tmp, hash, n, ext, src)
+	if err == nil && !res.Deduped {
+		atomicfile.SyncDir(s.opt.Dir)
+	}
+	return res, err
+}
+
+func (s *Stash) keepLocked(tmp *atomicfile.File, hash string, n int64, ext, src string) (PutResult, error) {
 	name := hash + ext
 	path := filepath.Join(s.opt.Dir, name)
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.removed {
-		os.Remove(tmp)
+		tmp.Abort()
 		return PutResult{}, errClosed()
 	}
 	for _, e := range s.entries {
 		if e.Name == name {
-			os.Remove(tmp)
+			tmp.Abort()
 			return s.result(*e, true, nil), nil
 		}
 	}
@@ -195,13 +205,12 @@ func (s *Stash) keep(tmp, hash string, n int64, ext, src string) (PutResult, err
 		}
 		s.entries = keep
 		if free > 0 {
-			os.Remove(tmp)
+			tmp.Abort()
 			return PutResult{}, errorf(CodeStashFull, "path", "the files left are named by messages still in the ring; they go as the ring moves on",
 				"the session stash has no room for %d bytes (cap %d)", n, s.opt.MaxBytes)
 		}
 	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
+	if err := tmp.Rename(path); err != nil {
 		return PutResult{}, errorf(CodeInvalidParams, "path", "", "storing the file: %v", err)
 	}
 	kind, mt := classify(name)
@@ -216,32 +225,31 @@ func (s *Stash) tooBig(src string, n int64) *Error {
 }
 
 // copyIn copies src to a temporary file in the stash, hashing it.
-func (s *Stash) copyIn(src string) (tmp, hash string, n int64, err error) {
+func (s *Stash) copyIn(src string) (tmp *atomicfile.File, hash string, n int64, err error) {
 	in, err := os.Open(src)
 	if err != nil {
-		return "", "", 0, errorf(CodeInvalidParams, "path", "the file must be readable by the daemon's user", "cannot read %q", src)
+		return nil, "", 0, errorf(CodeInvalidParams, "path", "the file must be readable by the daemon's user", "cannot read %q", src)
 	}
 	defer in.Close()
-	out, err := os.CreateTemp(s.opt.Dir, ".put-*")
+	out, err := atomicfile.Create(s.opt.Dir, atomicfile.Options{Perm: 0o600, Pattern: ".put-*"})
 	if err != nil {
-		return "", "", 0, errorf(CodeInvalidParams, "path", "", "cannot write to the stash: %v", err)
+		return nil, "", 0, errorf(CodeInvalidParams, "path", "", "cannot write to the stash: %v", err)
 	}
 	h := sha256.New()
 	n, err = io.Copy(io.MultiWriter(out, h), io.LimitReader(in, s.opt.MaxFileBytes+1))
-	cerr := out.Close()
-	if err == nil {
-		err = cerr
-	}
 	if err != nil {
-		os.Remove(out.Name())
-		return "", "", 0, errorf(CodeInvalidParams, "path", "", "copying %q: %v", src, err)
+		out.Abort()
+		return nil, "", 0, errorf(CodeInvalidParams, "path", "", "copying %q: %v", src, err)
 	}
 	if n > s.opt.MaxFileBytes { // it grew after the stat
-		os.Remove(out.Name())
-		return "", "", 0, s.tooBig(src, n)
+		out.Abort()
+		return nil, "", 0, s.tooBig(src, n)
 	}
-	os.Chmod(out.Name(), 0o600)
-	return out.Name(), hex.EncodeToString(h.Sum(nil)), n, nil
+	// Flushed here, before keep takes the stash's lock to rename it.
+	if err := out.Sync(); err != nil {
+		return nil, "", 0, errorf(CodeInvalidParams, "path", "", "copying %q: %v", src, err)
+	}
+	return out, hex.EncodeToString(h.Sum(nil)), n, nil
 }
 
 // stashExt is the source's extension if it is short and plain, else "".

@@ -14,8 +14,9 @@ import (
 	"time"
 )
 
-// Limits of one diff (coordination spec §11). Past a limit a file keeps
-// its counts and loses its hunks, and the result says truncated.
+// Limits of one diff: a review is read by a person, and a worktree can hold
+// anything. Past a limit a file keeps its counts and loses its hunks, and
+// the result says truncated.
 const (
 	MaxDiffFiles     = 400
 	MaxDiffBytes     = 2 << 20
@@ -58,6 +59,11 @@ type DiffOptions struct {
 	RecordedBase string
 	// Uncommitted diffs against HEAD itself.
 	Uncommitted bool
+	// Against is another worktree of the same repository (two attempts
+	// of a fan): the diff goes from its working state (committed,
+	// uncommitted and untracked work together) to this one's. Base and
+	// Uncommitted must then be empty.
+	Against string
 	// Paths keeps only these paths (files or directories, relative to the
 	// worktree's top); at most MaxDiffPaths.
 	Paths []string
@@ -82,6 +88,10 @@ type Diff struct {
 	BaseSHA     string `json:"base_sha"`
 	Uncommitted bool   `json:"uncommitted"`
 	TreeSHA     string `json:"tree_sha"`
+	// Against and AgainstTree name the other worktree of an Against diff
+	// and the tree its working state was read as.
+	Against     string `json:"against,omitempty"`
+	AgainstTree string `json:"against_tree,omitempty"`
 	Files       []File `json:"files"`
 	Totals      Totals `json:"totals"`
 	Truncated   bool   `json:"truncated"`
@@ -220,7 +230,7 @@ func (l *limitedBuffer) Write(p []byte) (int, error) {
 
 func failed(err error) *DiffError {
 	if errors.Is(err, context.DeadlineExceeded) {
-		return errf(codeGitFailed, "the git calls of one diff may take 10 s together; narrow it with --path or --uncommitted", "", "git took too long")
+		return errf(codeGitFailed, "the git calls of one diff may take 10 s together; narrow it to some paths, or to the uncommitted changes", "", "git took too long")
 	}
 	return errf(codeGitFailed, "check that git works in this repository (git status)", "", "%v", err)
 }
@@ -269,14 +279,14 @@ outer:
 
 func (g *git) findRepo(dir string) (*Repo, error) {
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return nil, errf(codeNotRepo, "cd into a git repository in the pane", "", "%s is not a directory", dir)
+		return nil, errf(codeNotRepo, "name a directory inside a git worktree (for a pane: cd into one there)", "", "%s is not a directory", dir)
 	}
 	out, err := g.run(nil, "rev-parse", "--path-format=absolute", "--show-toplevel", "--git-common-dir", "--git-path", "index", "--git-path", "objects")
 	if err != nil {
 		if g.ctx.Err() != nil {
 			return nil, failed(g.ctx.Err())
 		}
-		return nil, errf(codeNotRepo, "cd into a git repository in the pane, or review another pane", "", "%s is not inside a git repository", dir)
+		return nil, errf(codeNotRepo, "name a directory inside a git worktree (for a pane: cd into one there, or review another pane)", "", "%s is not inside a git repository", dir)
 	}
 	f := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
 	if len(f) != 4 || f[0] == "" {
@@ -321,9 +331,24 @@ func ComputeDiff(ctx context.Context, o DiffOptions) (*Diff, error) {
 		return nil, perr
 	}
 	d := &Diff{RepoRoot: repo.RepoRoot, Worktree: repo.Worktree, Uncommitted: o.Uncommitted, Files: []File{}}
-	d.Base, d.BaseSHA, err = g.resolveBase(o)
-	if err != nil {
-		return nil, err
+	var other *Repo
+	if o.Against != "" {
+		if o.Base != "" || o.Uncommitted {
+			return nil, errf(codeInvalidParam, "diff two attempts, or one against a base, not both", "against", "against goes with neither a base nor uncommitted")
+		}
+		og := newGit(ctx, o.Git, o.Against, o.Env)
+		if other, err = og.findRepo(o.Against); err != nil {
+			return nil, err
+		}
+		if other.objects != repo.objects {
+			return nil, errf(codeInvalidParam, "name another attempt of the same fan", "against", "%s is not a worktree of the same repository", other.Worktree)
+		}
+		d.Against = other.Worktree
+	} else {
+		d.Base, d.BaseSHA, err = g.resolveBase(o)
+		if err != nil {
+			return nil, err
+		}
 	}
 
 	// The temporary index and object directory: everything git writes
@@ -340,6 +365,25 @@ func ComputeDiff(ctx context.Context, o DiffOptions) (*Diff, error) {
 	objDir := filepath.Join(tmp, "objects")
 	if err := os.Mkdir(objDir, 0o700); err != nil {
 		return nil, failed(err)
+	}
+	if other != nil {
+		// The other worktree's working state, through a copy of its
+		// index, into the same temporary object directory.
+		otherIndex := filepath.Join(tmp, "against-index")
+		if err := copyFile(other.index, otherIndex); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, failed(err)
+		}
+		og := newGit(ctx, o.Git, other.Worktree, o.Env)
+		og.env = append(og.env, "GIT_INDEX_FILE="+otherIndex, "GIT_OBJECT_DIRECTORY="+objDir, "GIT_ALTERNATE_OBJECT_DIRECTORIES="+repo.objects)
+		if _, err := og.run(nil, "add", "-A", "--", "."); err != nil {
+			return nil, failed(err)
+		}
+		out, err := og.run(nil, "write-tree")
+		if err != nil {
+			return nil, failed(err)
+		}
+		d.AgainstTree = strings.TrimSpace(string(out))
+		d.BaseSHA = d.AgainstTree
 	}
 	g.env = append(g.env, "GIT_INDEX_FILE="+tmpIndex, "GIT_OBJECT_DIRECTORY="+objDir, "GIT_ALTERNATE_OBJECT_DIRECTORIES="+repo.objects)
 
@@ -446,9 +490,9 @@ func ComputeDiff(ctx context.Context, o DiffOptions) (*Diff, error) {
 	return d, nil
 }
 
-// resolveBase follows the base order of §11: a named base, the recorded
-// base, the merge base with the upstream, else HEAD; named and recorded
-// bases through their merge base with HEAD.
+// resolveBase picks the base in order: a named base, the recorded base,
+// the merge base with the upstream, else HEAD; named and recorded bases
+// through their merge base with HEAD.
 func (g *git) resolveBase(o DiffOptions) (name, sha string, _ error) {
 	head, herr := g.run(nil, "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
 	headSHA := strings.TrimSpace(string(head))
@@ -457,7 +501,7 @@ func (g *git) resolveBase(o DiffOptions) (name, sha string, _ error) {
 			return "", "", failed(g.ctx.Err())
 		}
 		if o.Base != "" {
-			return "", "", errf(codeInvalidParam, "this repository has no commits yet; leave --base out", "base", "base %q: the repository has no commits", o.Base)
+			return "", "", errf(codeInvalidParam, "this repository has no commits yet; leave the base out", "base", "base %q: the repository has no commits", o.Base)
 		}
 		return "HEAD", emptyTree, nil // nothing committed: every file is new
 	}
@@ -637,8 +681,11 @@ func FileAtBase(ctx context.Context, o DiffOptions, rel string) (text, base stri
 	return string(out), base, nil
 }
 
-// ResolveBase names the base a diff of o would use and its commit,
-// following the base order of §11.
+// ResolveBase names the base a diff of o would use and its commit. The
+// base is, in order: o.Base, the base recorded for the worktree
+// (o.RecordedBase), the merge base with the branch's upstream, else HEAD; a
+// named or recorded base is taken through its merge base with HEAD, so
+// the diff shows only what the worktree added.
 func ResolveBase(ctx context.Context, o DiffOptions) (name, sha string, err error) {
 	ctx, cancel := withDiffTime(ctx, o)
 	defer cancel()

@@ -7,7 +7,8 @@ import (
 	"unicode"
 )
 
-// Limits of review notes (coordination spec §11).
+// Limits of review notes, per worktree: they are kept in a file and shown
+// whole.
 const (
 	MaxNotes     = 200  // per worktree
 	MaxNoteBytes = 1000 // per note text

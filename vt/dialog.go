@@ -8,8 +8,9 @@ import (
 // MaxBoxHeight is the tallest box FindBoxes reports, borders included.
 const MaxBoxHeight = 60
 
-// Box is a bordered dialog found on a screen (spec/engine.md §5.5): the
-// rows and columns of its corners (0-based cells) and its inside.
+// Box is a bordered dialog found on a screen (a permission prompt drawn in
+// a ╭─╮ frame, say): the rows and columns of its corners (0-based cells)
+// and its inside.
 type Box struct {
 	Top, Left, Bottom, Right int
 	// Lines is the inside: each row between the borders cut to the columns

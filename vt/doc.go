@@ -175,8 +175,10 @@
 //
 // Capture with Join gives each soft-wrapped line whole, as tmux
 // capture-pane -J does; without it rows come as the screen shows them.
-// Tail reads the screen's rows as shown (a screen rule reads what a person
-// sees); none of the readers ever sees a line cut by a resize.
+// LastLines gives the last lines joined the same way, history included,
+// reading only the rows they take (what reads a prompt taller than its
+// pane). Tail reads the screen's rows as shown (a screen rule reads what a
+// person sees); none of the readers ever sees a line cut by a resize.
 //
 // # Differences from charmbracelet/x/vt
 //

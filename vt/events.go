@@ -24,7 +24,7 @@ const (
 	// EventPromptMark: an OSC 133 shell-integration mark; Text is its
 	// letter ("A" prompt start, "B" command start, "C" output start, "D"
 	// command finished, with any ";exitcode" kept: "D;1"). OSC 7501 records
-	// end at a new prompt (spec/coordination.md §16).
+	// of live work end at a new prompt (package detect ends them).
 	EventPromptMark
 )
 
@@ -70,5 +70,6 @@ type Notification struct {
 	Title, Body string
 }
 
-// MaxNotificationField caps a notification's title and body (spec §2.3).
+// MaxNotificationField caps a notification's title and body, in bytes:
+// they are display text, and a pane must not fill memory through them.
 const MaxNotificationField = 512

@@ -6,8 +6,8 @@ import (
 	"unicode/utf8"
 )
 
-// ProgramStatus is one OSC 7501 Program Status report
-// (spec/engine.md §2.4, spec/coordination.md §16):
+// ProgramStatus is one OSC 7501 Program Status report, the sequence a
+// program writes to say what state it is in:
 //
 //	ESC ] 7501 ; key=value:key=value… ST
 //
@@ -37,8 +37,8 @@ type ProgramStatus struct {
 	Title, Msg string
 }
 
-// Limits of the Program Status Protocol (coordination.md §16). A report
-// breaking one is discarded whole.
+// Limits of the Program Status Protocol. A report breaking one is
+// discarded whole.
 const (
 	// MaxProgramStatusPayload bounds the bytes after "7501;": the whole
 	// sequence may be 4096 bytes, minus "ESC ] 7501 ;" (7) and a two-byte ST.
@@ -66,12 +66,11 @@ const (
 //     character or DEL once decoded (tab and newline included), or decodes
 //     to more than 192 (title) or 2048 (msg) bytes.
 //
-// This follows the protocol's rules (coordination.md §16: "a report ...
-// with bad base64/non-UTF-8/control chars in msg/title is discarded
-// entirely"); engine.md §2.4's "texts stripped of control, bidi and
-// zero-width characters" then applies to what is left: bidi controls and
-// zero-width characters are stripped from title, msg and app, and control
-// characters from app (an app label is not discarded for them).
+// A report with bad base64, invalid UTF-8 or control characters in msg or
+// title is discarded entirely, as the protocol says. What is left is
+// cleaned, as every text a pane sends is: bidi controls and zero-width
+// characters are stripped from title, msg and app, and control characters
+// from app (an app label is not discarded for them).
 //
 // Softer faults drop only the offending key: kind with a state other than
 // blocked or with an unknown value, and progress that is not an integer

@@ -2,7 +2,9 @@ package vt
 
 import "strconv"
 
-// Progress is one OSC 9;4 progress report (spec/engine.md §2.1).
+// Progress is one OSC 9;4 progress report (ConEmu's and Windows
+// Terminal's taskbar progress, which agents such as Claude Code write),
+// with the agent state each state stands for:
 //
 //	State 0  remove / clear        (agent state idle)
 //	State 1  set, determinate      (working)

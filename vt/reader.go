@@ -159,9 +159,9 @@ func (s *Screen) Text() string {
 }
 
 // Tail returns up to n non-empty rows of the active screen (never the
-// scrollback), top-down, as a screen rule reads them (spec §5.2): rows are
-// walked from the bottom up, right-trimmed of spaces and tabs, empty rows
-// are skipped and not counted.
+// scrollback), top-down, as package detect's screen rules read them: rows
+// are walked from the bottom up, right-trimmed of spaces and tabs, empty
+// rows are skipped and not counted.
 func (s *Screen) Tail(n int) []string {
 	s.mu.RLock()
 	defer s.mu.RUnlock()

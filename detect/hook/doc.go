@@ -16,10 +16,15 @@
 // Code's shipped code), and testdata/recorded holds the documentation's
 // example payloads with where and when each was read.
 //
+// A Translation goes to a pane in one call: detect.Pane.Hook applies all
+// of it to a tracked pane; Translation.AgentReport is its state report for
+// a bare agentstate arbiter.
+//
 // The package is pure: it reads no files, starts nothing and talks to no
-// daemon. Sending the translation (the tuios agent-hook command does it) and
-// wiring hooks into a harness's settings (tuios integration install) are
-// not its concern. It never trusts the payload: every field is bounded,
+// daemon. Carrying the payload from the harness's hook to the program that
+// holds the pane (the tuios agent-hook command does it for the tuios
+// daemon) and wiring hooks into a harness's settings (tuios integration
+// install) are not its concern. It never trusts the payload: every field is bounded,
 // cleaned of control characters, and likely secrets are masked before they
 // reach a message.
 package hook

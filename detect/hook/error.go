@@ -38,5 +38,5 @@ func (e *Error) Hint() string {
 	case CodeTooLarge:
 		return "a hook payload is at most 1 MiB"
 	}
-	return "the hook reads what the harness writes; run it from the harness, or pass --explain to see what it read"
+	return "decode the payload exactly as the harness handed it to its hook (standard input, or the last argument)"
 }

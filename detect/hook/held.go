@@ -11,7 +11,7 @@ import (
 // Held approvals: a permission request the hook may hold for the person's
 // Inbox (request-approval) before the harness shows its own dialog, and
 // the answer the harness reads back from the hook. Only a request a
-// person can read whole on one line is held (spec §8.2); everything else
+// person can read whole on one line is held; everything else
 // is answered in the pane. Reading here is pure: the CLI does the talking.
 
 // Held is one permission request that may be held.
@@ -152,7 +152,7 @@ type pluginPayload struct {
 	} `json:"metadata"`
 }
 
-// pluginHeld reads an opencode/Kilo permission request (spec §8.2):
+// pluginHeld reads an opencode/Kilo permission request:
 // bash (the whole command from the request's metadata, not with a
 // workdir, which the line would not show), read (the one path asked
 // for) and webfetch (the URL). Everything else, external_directory and

@@ -17,7 +17,7 @@ type qwenInput struct {
 	URL       string  `json:"url"`
 }
 
-// qwenHeld reads a Qwen Code PermissionRequest (spec §8.2):
+// qwenHeld reads a Qwen Code PermissionRequest:
 // run_shell_command (not with a directory, which the line would not
 // show), read_file (its path, relative to the session's folder when
 // under it) and web_fetch (the URL). Only once and deny are offered: Qwen

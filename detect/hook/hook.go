@@ -35,10 +35,16 @@ type Translation struct {
 	State          agentstate.State
 	Message        string
 	Kind           agentstate.Kind
-	IfState        string // comma-separated states the report applies from; "" any
+	IfState        agentstate.StateSet // the states the report applies from; empty: any
 	SessionID      string
-	TranscriptPath string
+	TranscriptPath string // the harness's transcript file; joins the pane to it
 	Now            string // what the agent is doing now; "" clears it
+
+	// HarnessPID is the pid of the harness process that ran the hook,
+	// when the caller knows it (the hook command's parent). Decode
+	// cannot know it and leaves it zero. With it, a report binds to the
+	// live agent, so a pane whose agent crashes still clears.
+	HarnessPID int
 
 	// SessionOnly is true for an event that names the agent's
 	// conversation (SessionID) and says nothing of its state.
@@ -57,9 +63,29 @@ type Translation struct {
 	// "{}" for harnesses that read a JSON answer from every hook.
 	Reply string
 
-	// Why says, for a person reading --explain, why the event reports
+	// Why says, for a person reading an explanation, why the event reports
 	// what it does or nothing at all.
 	Why string
+}
+
+// AgentReport is the state report the event makes, ready for an
+// agentstate arbiter: the agent speaking for itself (SourceReport), with
+// the harness, message, kind, if_state guard, agent session, pid and
+// what it is doing now. ok is false when the event says nothing about
+// the state (Report is false).
+//
+// The report is only the state. A detect.Pane takes the whole
+// translation in one call (Pane.Hook): the report, the transcript it
+// names, the session of a session-only event and the subagent activity.
+func (t Translation) AgentReport() (r agentstate.Report, ok bool) {
+	if !t.Report {
+		return agentstate.Report{}, false
+	}
+	return agentstate.Report{
+		State: t.State, Source: agentstate.SourceReport, Harness: t.Harness,
+		Message: t.Message, Kind: t.Kind, IfState: t.IfState,
+		SessionID: t.SessionID, HarnessPID: t.HarnessPID, Now: t.Now,
+	}, true
 }
 
 // Decode reads one hook invocation. An event the table does not map is

@@ -84,7 +84,7 @@ func notified(t *Translation, p *payload) {
 // use Bash"), so it only applies when nothing said needs_input yet.
 func permissionNotice(t *Translation, p *payload) {
 	notified(t, p)
-	t.IfState = "none,working,idle,done,errored,unknown"
+	t.IfState = agentstate.SetOf(agentstate.None, agentstate.Working, agentstate.Idle, agentstate.Done, agentstate.Errored, agentstate.Unknown)
 }
 
 func failed(t *Translation, p *payload) {
@@ -97,7 +97,7 @@ func sessionStarted(t *Translation, p *payload) {
 	if p.Source == "compact" {
 		// Compaction starts a new session mid-turn: keep the state, only
 		// renew the session and the transcript join.
-		t.Report, t.State, t.IfState = true, agentstate.Working, "working"
+		t.Report, t.State, t.IfState = true, agentstate.Working, agentstate.SetOf(agentstate.Working)
 		return
 	}
 	t.Report, t.State = true, agentstate.Idle
@@ -236,7 +236,7 @@ func amp() []Event {
 			t.Report, t.State, t.Kind, t.Message = true, agentstate.NeedsInput, agentstate.KindApproval, "approve a tool call"
 		}},
 		{Harness: h, Name: "thread.idle", Says: "done, only from working or needs_input (the stream also says idle before the first turn)", Source: src + ": idle", do: func(t *Translation, _ *payload) {
-			t.Report, t.State, t.IfState = true, agentstate.Done, "working,needs_input"
+			t.Report, t.State, t.IfState = true, agentstate.Done, agentstate.SetOf(agentstate.Working, agentstate.NeedsInput)
 		}},
 		{Harness: h, Name: "thread.error", Says: "errored", Source: src + ": error", do: failed},
 	}
@@ -310,7 +310,7 @@ func claudeLike(h, src string) []Event {
 		{Harness: h, Name: "Notification", When: "notification_type=elicitation_dialog", Says: "needs_input (question) with its message", Source: src, cond: notification("elicitation_dialog"), do: question},
 		{Harness: h, Name: "Notification", When: "notification_type=idle_prompt", Says: "idle, only from working, needs_input or unknown (late but authoritative: a finished turn stays done)",
 			Source: src + "; idle_prompt fires after the prompt has waited a while", cond: notification("idle_prompt"), do: func(t *Translation, _ *payload) {
-				t.Report, t.State, t.IfState = true, agentstate.Idle, "working,needs_input,unknown"
+				t.Report, t.State, t.IfState = true, agentstate.Idle, agentstate.SetOf(agentstate.Working, agentstate.NeedsInput, agentstate.Unknown)
 			}},
 		{Harness: h, Name: "Elicitation", Says: "needs_input (question): an MCP server asks", Source: src + ": Elicitation{mcp_server_name, message}", do: question},
 		{Harness: h, Name: "Stop", Says: "done", Source: src + ": Stop{stop_hook_active, last_assistant_message}", do: report(agentstate.Done)},

@@ -3,7 +3,8 @@
 // newest turn-bearing record into one of three answers: working, done, or
 // nothing new.
 //
-// It owns: where a pane's transcript lives (ProjectDir, Search), reading it
+// It owns: where a pane's transcript lives (ProjectName, ProjectDir,
+// Search, Session.Locate), reading it
 // (Reader: a cold read looks at the last 128 KiB only, later reads resume
 // from the last offset, a half-written last line is left for the next read,
 // subagent "sidechain" records are skipped), and watching directories for
@@ -27,11 +28,21 @@
 // A local command (/clear, /model) is not a turn: its records never say
 // working, so the transcript /clear opens reads as nothing new.
 //
+// ProjectName is Claude Code's own name for a folder's project directory
+// (read from its 2.1.197 package): every UTF-16 code unit that is not an
+// ASCII letter or digit becomes "-", so "/home/u/my_project.v2" is
+// "-home-u-my-project-v2", and a name past 200 characters is cut there and
+// followed by "-" and a base-36 hash of the path.
+//
 // ReadSession reads Claude Code's per-process session file
 // (~/.claude/sessions/<pid>.json): the session a running process is in,
-// which names its transcript exactly (Session.TranscriptPath). It is read
-// like a transcript, without blocking and bounded (SessionMax), and only
-// four scalar fields are decoded.
+// which names its transcript exactly. Session.Locate finds that transcript
+// by the session's id alone (in the project directory of the session's
+// folder, else in any project directory), so the join never depends on
+// how a folder is named. The file is read like a transcript, without
+// blocking and bounded (SessionMax), and only four scalar fields are
+// decoded: its status is not read (see session.go for what it says and
+// why).
 //
 // Privacy is a property of the types, not of care. A line decodes into a
 // record of ten scalar fields and one nested stop reason; encoding/json

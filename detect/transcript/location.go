@@ -4,14 +4,16 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf16"
 )
 
 // ProjectDir is where Claude Code keeps the transcripts of a working
-// directory: dir with every "/" of cwd replaced by "-" (literally: a
-// doubled dash stays doubled). It expands the manifest placeholders
-// {home} and {cwd:dashes}.
+// directory: it expands the manifest placeholders {home} and
+// {cwd:dashes}, the second to ProjectName(cwd). ok is false when a
+// placeholder's value is unknown.
 func ProjectDir(pattern, home, cwd string) (string, bool) {
 	if strings.Contains(pattern, "{home}") && home == "" {
 		return "", false
@@ -20,8 +22,56 @@ func ProjectDir(pattern, home, cwd string) (string, bool) {
 		return "", false
 	}
 	out := strings.ReplaceAll(pattern, "{home}", home)
-	out = strings.ReplaceAll(out, "{cwd:dashes}", strings.ReplaceAll(cwd, "/", "-"))
+	out = strings.ReplaceAll(out, "{cwd:dashes}", ProjectName(cwd))
 	return out, true
+}
+
+// projectNameMax is the longest project name Claude Code keeps whole.
+const projectNameMax = 200
+
+// ProjectName is the name Claude Code (2.1.197, read from its package)
+// gives the project directory of the working directory cwd: every UTF-16
+// code unit of the path that is not an ASCII letter or digit becomes "-"
+// (so "/", ".", "_", a space and "é" each give one dash, a character
+// outside the Basic Multilingual Plane two, and a doubled dash stays
+// doubled); a name longer than 200 characters is cut to 200 and followed
+// by "-" and a hash of the whole path (the Java string hash over its
+// UTF-16 code units, as a 32-bit signed integer, its absolute value in
+// base 36). cwd is the real path: Claude Code resolves symlinks before it
+// names the project. A byte that is not UTF-8 counts as U+FFFD.
+//
+// Qwen Code names its projects the same way without shortening
+// (~/.qwen/projects/<name>/chats). The other harnesses do not name
+// directories after the path: Codex files sessions by date
+// (~/.codex/sessions/YYYY/MM/DD), Gemini CLI by a slug of the folder's
+// base name that a registry (~/.gemini/projects.json) disambiguates, and
+// opencode keeps a database. tuios reads none of their records.
+func ProjectName(cwd string) string {
+	b := make([]byte, 0, len(cwd))
+	var h int32
+	for _, r := range cwd {
+		if r >= 0x10000 {
+			hi, lo := utf16.EncodeRune(r)
+			h = h*31 + hi
+			h = h*31 + lo
+			b = append(b, '-', '-')
+			continue
+		}
+		h = h*31 + r
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			b = append(b, byte(r))
+		} else {
+			b = append(b, '-')
+		}
+	}
+	if len(b) <= projectNameMax {
+		return string(b)
+	}
+	abs := int64(h)
+	if abs < 0 {
+		abs = -abs
+	}
+	return string(b[:projectNameMax]) + "-" + strconv.FormatInt(abs, 36)
 }
 
 // SearchOptions describe a hookless search for a pane's transcript.
@@ -41,6 +91,10 @@ type SearchOptions struct {
 	Version   string
 	Versions  []string
 	SessionID string
+	// Since, when set, skips (unread) every candidate last modified
+	// before it: the caller's agent started then, so an older file is an
+	// earlier session's, however well it verifies.
+	Since time.Time
 	// Cache, when set, remembers what earlier searches read of each
 	// candidate, so a search repeated on every change in Dir reads only
 	// the files that changed since (by size, modification time and inode).
@@ -90,7 +144,7 @@ func Search(opt SearchOptions) (string, error) {
 	var found string
 	ambiguous := false
 	for _, p := range paths {
-		obs, ok := look(p, opt.Cache, seen)
+		obs, ok := look(p, opt.Cache, seen, opt.Since)
 		if !ok || !verifies(obs, opt) {
 			continue
 		}
@@ -117,14 +171,18 @@ func Search(opt SearchOptions) (string, error) {
 
 // look reads one candidate's newest turn-bearing record, through the
 // cache when there is one: an unchanged file is not read again.
-func look(p string, c *SearchCache, seen map[string]cachedFile) (Observation, bool) {
-	if c == nil {
+func look(p string, c *SearchCache, seen map[string]cachedFile, since time.Time) (Observation, bool) {
+	if c == nil && since.IsZero() {
 		obs, ok, err := NewReader(p).Read()
 		return obs, ok && err == nil
 	}
 	st, err := os.Stat(p)
-	if err != nil || !st.Mode().IsRegular() {
+	if err != nil || !st.Mode().IsRegular() || st.ModTime().Before(since) {
 		return Observation{}, false
+	}
+	if c == nil {
+		obs, ok, err := NewReader(p).Read()
+		return obs, ok && err == nil
 	}
 	key := cachedFile{size: st.Size(), mod: st.ModTime(), ino: inode(st)}
 	if old, hit := c.files[p]; hit && old.size == key.size && old.mod.Equal(key.mod) && old.ino == key.ino {

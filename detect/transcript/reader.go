@@ -307,7 +307,7 @@ func (e *Error) Error() string {
 func (e *Error) Hint() string {
 	switch e.code {
 	case CodeNotExist, CodeUnreadable:
-		return "check the transcript_path the hook sent, and that the daemon's user can read it"
+		return "check the transcript_path the hook sent, and that this process's user can read it"
 	case CodeNotRegular:
 		return "a transcript is a regular file; send its path, not a pipe or device"
 	case CodeAmbiguous:

@@ -115,3 +115,26 @@ func TestWatchDirFiresForNewFiles(t *testing.T) {
 		t.Fatal("a nil watcher must refuse, not panic")
 	}
 }
+
+// A candidate last modified before Since is skipped unread, with the cache
+// or without; written again, it is a candidate once more.
+func TestSearchSkipsFilesOlderThanSince(t *testing.T) {
+	dir := t.TempDir()
+	a := filepath.Join(dir, "a.jsonl")
+	write(t, a, line("user", "", false), false)
+	since := time.Now().Add(time.Hour)
+	for _, cache := range []*transcript.SearchCache{nil, {}} {
+		opt := transcript.SearchOptions{Dir: dir, Verify: []string{"cwd", "version"}, CWD: "/home/u/proj", Versions: []string{"2.1.222"}, Since: since, Cache: cache}
+		var te *transcript.Error
+		if _, err := transcript.Search(opt); !errors.As(err, &te) || te.Code() != transcript.CodeNoCandidate {
+			t.Fatalf("cache %v: an older file was taken: %v", cache != nil, err)
+		}
+		later := since.Add(time.Minute)
+		os.Chtimes(a, later, later)
+		if got, err := transcript.Search(opt); err != nil || got != a {
+			t.Fatalf("cache %v: a file written since: %q %v", cache != nil, got, err)
+		}
+		now := time.Now()
+		os.Chtimes(a, now, now)
+	}
+}

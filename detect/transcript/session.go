@@ -22,6 +22,24 @@ import (
 // ReadSession takes only the four fields that tie a file to a process and
 // a transcript. Everything else in the file (its name, status, the time
 // stamps) is skipped by encoding/json without being built.
+//
+// The status is Claude Code's own account of its state, set from its UI
+// (2.1.197): "idle" at the prompt, "busy" while a turn runs, "waiting"
+// with waitingFor "permission prompt" (or "input needed", "worker
+// request", "sandbox request", "dialog open") while a dialog waits, and
+// "shell" when idle with a background shell running; statusUpdatedAt
+// stamps each change. Measured over 10 real turns with one Bash
+// permission dialog each (BenchmarkRealClaudeCodePermissionPrompt in
+// internal/cli): "waiting" landed 8 to 244 ms after the dialog was painted
+// (median 47 ms), against 400 ms for the screen rule's settle look; "idle"
+// landed 111 to 365 ms (median 191 ms) before the transcript's end_turn
+// was read (about 150 ms after it reached the file). It is faster, but it
+// is not read: it is an undocumented field of an internal file whose
+// values have no contract, "waiting" also covers dialogs the person
+// opened (dialog open), and needs_input is the state that raises an
+// alert, so it stays with the screen, which reads the dialog itself within
+// the 450 ms the product promises, and done stays with the transcript,
+// whose end_turn is the turn's own record.
 
 // SessionMax bounds a session file read; a larger one is refused.
 const SessionMax = 64 << 10
@@ -136,4 +154,91 @@ func (s Session) TranscriptPath(dir, glob string) (string, bool) {
 		return "", false
 	}
 	return p, true
+}
+
+// locateMax bounds the project directories Locate looks through.
+const locateMax = 4096
+
+// Locate finds the session's transcript by its id alone. It is
+// <id>.jsonl (a name glob must match) in the project directory pattern
+// names for the session's folder (ProjectDir of s.CWD) when that file
+// exists; else the one file of that name in any directory beside that
+// project directory (every entry of the directory that holds the
+// {cwd:dashes} component, at most 4096 of them). So a folder Claude Code
+// names otherwise than ProjectName does, or a session resumed from
+// another folder, is still found. expected is the project directory
+// pattern names, "" when it cannot be named: where to watch for the file
+// while it is not written yet. The error is CodeNotExist when no file is
+// found, CodeAmbiguous when two are, CodeNoLocation when the pattern
+// cannot be expanded.
+func (s Session) Locate(pattern, home, glob string) (path, expected string, err error) {
+	dir, ok := ProjectDir(pattern, home, s.CWD)
+	if !ok {
+		return "", "", &Error{code: CodeNoLocation}
+	}
+	p, ok := s.TranscriptPath(dir, glob)
+	if !ok {
+		return "", dir, &Error{code: CodeNotExist, Err: os.ErrNotExist}
+	}
+	if regular(p) {
+		return p, dir, nil
+	}
+	root, rest, ok := projectsRoot(pattern, home)
+	if !ok {
+		return "", dir, &Error{code: CodeNotExist, Err: os.ErrNotExist}
+	}
+	f, oerr := os.Open(root)
+	if oerr != nil {
+		return "", dir, &Error{code: CodeNotExist, Err: os.ErrNotExist}
+	}
+	entries, _ := f.ReadDir(locateMax)
+	f.Close()
+	name := filepath.Base(p)
+	for _, e := range entries {
+		if e.Name() == filepath.Base(dir) || e.Type().IsRegular() {
+			continue // the expected directory was looked at; a file is no project
+		}
+		c := filepath.Join(root, e.Name(), rest, name)
+		if !regular(c) {
+			continue
+		}
+		if path != "" {
+			return "", dir, &Error{code: CodeAmbiguous}
+		}
+		path = c
+	}
+	if path == "" {
+		return "", dir, &Error{code: CodeNotExist, Err: os.ErrNotExist}
+	}
+	return path, dir, nil
+}
+
+// projectsRoot splits pattern at its {cwd:dashes} component: the directory
+// above it (home expanded) and what follows it. ok is false when no whole
+// component is {cwd:dashes}.
+func projectsRoot(pattern, home string) (root, rest string, ok bool) {
+	parts := strings.Split(filepath.ToSlash(pattern), "/")
+	for i, c := range parts {
+		if c != "{cwd:dashes}" {
+			continue
+		}
+		root = strings.Join(parts[:i], "/")
+		if strings.Contains(root, "{home}") {
+			if home == "" {
+				return "", "", false
+			}
+			root = strings.ReplaceAll(root, "{home}", home)
+		}
+		if strings.Contains(root, "{") || root == "" {
+			return "", "", false
+		}
+		return filepath.FromSlash(root), filepath.FromSlash(strings.Join(parts[i+1:], "/")), true
+	}
+	return "", "", false
+}
+
+// regular says path is a regular file (symlinks followed).
+func regular(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
 }

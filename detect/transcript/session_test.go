@@ -169,3 +169,47 @@ func TestALocalCommandIsNotATurnInTheTranscript(t *testing.T) {
 		t.Fatalf("cold read of /clear's records: %+v %v %v", obs, ok, err)
 	}
 }
+
+// A session's transcript is found by its id alone: in the project
+// directory its folder names, else in whichever project directory holds
+// it (a name Claude Code gives otherwise, a session resumed from another
+// folder); two copies are refused, none is not_exist with the directory
+// to watch.
+func TestLocateFindsTheTranscriptBySessionID(t *testing.T) {
+	home := t.TempDir()
+	const pattern = "{home}/.claude/projects/{cwd:dashes}"
+	const id = "b3413dfb-0f44-4f53-8c3f-73457f984d38"
+	s := transcript.Session{PID: 7, ID: id, CWD: "/src/my_project.v2 é"}
+	projects := filepath.Join(home, ".claude", "projects")
+	want := filepath.Join(projects, "-src-my-project-v2--")
+	var te *transcript.Error
+	if _, exp, err := s.Locate(pattern, home, "*.jsonl"); !errors.As(err, &te) || te.Code() != transcript.CodeNotExist || exp != want {
+		t.Fatalf("nothing written yet: %q %v", exp, err)
+	}
+	os.MkdirAll(want, 0o700)
+	write(t, filepath.Join(want, id+".jsonl"), line("user", "", false), false)
+	if p, _, err := s.Locate(pattern, home, "*.jsonl"); err != nil || p != filepath.Join(want, id+".jsonl") {
+		t.Fatalf("in its own project directory: %q %v", p, err)
+	}
+	os.Remove(filepath.Join(want, id+".jsonl"))
+	other := filepath.Join(projects, "-src-my-project-v2-x-somehash")
+	os.MkdirAll(other, 0o700)
+	write(t, filepath.Join(other, id+".jsonl"), line("user", "", false), false)
+	write(t, filepath.Join(projects, id+".jsonl"), line("user", "", false), false) // a file beside the projects is none
+	if p, _, err := s.Locate(pattern, home, "*.jsonl"); err != nil || p != filepath.Join(other, id+".jsonl") {
+		t.Fatalf("named otherwise: %q %v", p, err)
+	}
+	third := filepath.Join(projects, "-elsewhere")
+	os.MkdirAll(third, 0o700)
+	write(t, filepath.Join(third, id+".jsonl"), line("user", "", false), false)
+	if _, _, err := s.Locate(pattern, home, "*.jsonl"); !errors.As(err, &te) || te.Code() != transcript.CodeAmbiguous {
+		t.Fatalf("two copies: %v", err)
+	}
+	if _, _, err := s.Locate(pattern, "", "*.jsonl"); !errors.As(err, &te) || te.Code() != transcript.CodeNoLocation {
+		t.Fatalf("no home: %v", err)
+	}
+	// A fixed directory (no {cwd:dashes}) is looked in, and only there.
+	if _, exp, err := s.Locate("{home}/fixed", home, "*.jsonl"); !errors.As(err, &te) || te.Code() != transcript.CodeNotExist || exp != filepath.Join(home, "fixed") {
+		t.Fatalf("a fixed directory: %q %v", exp, err)
+	}
+}

@@ -25,7 +25,14 @@ func main() {
 	if len(argv) == 0 {
 		argv = []string{"sh"}
 	}
-	proc, err := pty.Start(pty.Options{Argv: argv, Cols: 100, Rows: 30})
+	// The PTY takes the real terminal's size, so what the command draws
+	// fits the window it is shown in (and the screen the tracker reads
+	// is the one the person sees).
+	cols, rows := 100, 30
+	if w, h, err := term.GetSize(os.Stdout.Fd()); err == nil {
+		cols, rows = w, h
+	}
+	proc, err := pty.Start(pty.Options{Argv: argv, Cols: cols, Rows: rows})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "embed:", err)
 		os.Exit(1)
@@ -34,7 +41,15 @@ func main() {
 
 	tracker := detect.NewTracker(detect.TrackerOptions{})
 	defer tracker.Close()
-	pane := tracker.Attach("pane", detect.PaneOptions{ShellPID: proc.Pid(), Cols: 100, Rows: 30, Reply: proc})
+	opt := detect.PaneOptions{ShellPID: proc.Pid(), Cols: cols, Rows: rows}
+	// On a terminal, the terminal answers the command's queries (cursor
+	// position, device attributes) and the answers come back through
+	// stdin: the tracker's screen must not answer too. With the output
+	// going elsewhere, nothing else answers, so the tracker does.
+	if !term.IsTerminal(os.Stdout.Fd()) {
+		opt.Reply = proc
+	}
+	pane := tracker.Attach("pane", opt)
 
 	changes := tracker.Arbiter().Subscribe(agentstate.SubscribeOptions{})
 	go func() {

@@ -12,7 +12,9 @@
 // With -as NAME (default claude-code) it re-executes itself with
 // TUIOS_AGENT=NAME in its environment, so tuios's detector attributes it to
 // that harness (and reads that harness's screen rules) without a real
-// agent installed.
+// agent installed. Under `go run` it takes the terminal's foreground from
+// the go command, so a tracker reading the foreground sees it and not go.
+// -h lists every flag.
 package main
 
 import (

@@ -35,6 +35,7 @@ func (e *env) verbCall(verb, params string) {
 // daemon's verb, read back with agent-log (text, --json, --recap, the
 // limit's bound), and resume-agent's refusals and dry run.
 func TestAgentLogAndResumeFromAShell(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	e.ok("new-window", "-s", "work", "worker", "--no-focus", "--", "cat")

@@ -10,6 +10,7 @@ import (
 // page words them: "Research tmux (general-purpose) started", then "…
 // done after 0s, 1 tool" (text and --json alike).
 func TestAgentLogSubagentEntriesFromClaudeHooks(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	e.ok("new-window", "-s", "work", "hk", "--no-focus", "--", "cat")

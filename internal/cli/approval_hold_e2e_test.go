@@ -154,10 +154,10 @@ func TestRealClaudeCodeHoldsApprovalsForTheInbox(t *testing.T) {
 	// Held: Claude Code waits on the hook. (Claude Code 2.1.197 draws
 	// its own dialog meanwhile and takes whichever answer comes first, the
 	// hook's or a key in the pane; the seed's "shows nothing" is not what
-	// this version does.)
-	time.Sleep(1500 * time.Millisecond)
-	if screen := e.ok("capture-pane", "-s", "work"); strings.Contains(screen, "Do you want to proceed?") {
-		t.Logf("Claude Code %s shows its dialog while the hook holds the prompt", in.version)
+	// this version does.) Once its dialog is up it waits for an answer,
+	// and the command has not run.
+	if r := e.run("wait-for", "window-output", "-s", "work", "--pattern", `Do you want to proceed\?`, "--timeout", "20000"); r.code != 0 {
+		t.Fatalf("Claude Code %s drew no dialog while the hook held the prompt:\n%s", in.version, e.ok("capture-pane", "-s", "work"))
 	}
 	if _, err := os.Stat(filepath.Join(work, "allowed.txt")); err == nil {
 		t.Fatal("the command ran before anyone answered")
@@ -258,6 +258,7 @@ const heldPayload = `{"session_id":"s1","cwd":"/tmp","hook_event_name":"Permissi
 // nothing and exits 0, so Claude Code asks in its pane; a decision is
 // printed only when the person made one.
 func TestAgentHookHoldFailsClosed(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	// No daemon.
 	if r := runGuarded(t, e, heldPayload, "agent-hook", "claude-code"); r.code != 0 || r.out != "" || r.err != "" {

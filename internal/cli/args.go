@@ -46,9 +46,11 @@ func argSpecs() map[string]argSpec {
 		"review notes": none, "review send": none, "agent-log": none, "agent-transcript": none, "resume-agent": none, "list-attention": none,
 		"dismiss-attention": one, "mark-attention": {max: 2}, "ask-human": many, "answer-ask": {max: 2}, "demo": none,
 		"attach": one, "stdio-proxy": none, "hosts": none, "hosts add": {max: 2}, "hosts remove": one, "hosts rm": one,
-		"hosts test": one, "config apply": none, "outbox": none, "set-config": {max: 2}, "get-config": one, "list-options": one, "list-themes": none, "start-agent": many, "mcp": none,
+		"hosts test": one, "config apply": none, "outbox": none, "set-config": {max: 2}, "get-config": one, "list-options": one, "list-themes": none, "start-agent": many, "agent-proto": many, "mcp": none,
 		"pane-grants": none, "set-pane-grants": none,
 		"notify test": none, "completion": one,
+		"worktree new": one, "worktree ls": none, "worktree rm": one, "worktree diff": one, "worktree pull": one,
+		"fan": {max: 2}, "fan compare": one, "fan verify": many, "fan diff": {max: 2}, "fan keep": one,
 	}
 }
 

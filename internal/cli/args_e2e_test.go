@@ -40,6 +40,7 @@ func unknownFlags(e *env, verb []string, text string) []string {
 // skill's -w "$TUIOS_PANE_ID" with the variable unset must not type into
 // whatever pane has the focus.
 func TestEmptyTargetsAreRefused(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	for _, args := range [][]string{
@@ -79,6 +80,7 @@ func TestEmptyTargetsAreRefused(t *testing.T) {
 
 // A word too many is an error, not silently dropped.
 func TestExtraArgumentsAreRefused(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	e.ok("new-window", "-s", "work", "xa", "--no-focus")
@@ -111,6 +113,7 @@ func TestExtraArgumentsAreRefused(t *testing.T) {
 // Errors speak of the verb's own flags and arguments, never of a daemon
 // param or a flag the verb lacks.
 func TestErrorsNameOnlyRealFlags(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	e.ok("new-window", "-s", "work", "runner", "--no-focus")
@@ -148,6 +151,7 @@ func TestErrorsNameOnlyRealFlags(t *testing.T) {
 // The addresses list-windows shows work as addresses; an index past the
 // end fails, naming the range.
 func TestWindowAddressesFromTheCLI(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	e.ok("new-window", "-s", "work", "build", "--no-focus")

@@ -213,15 +213,20 @@ func arrangeCommands() []Command {
 			},
 		},
 		{
-			Name: "split-window", Summary: "open a window beside another (needs a client attached)",
-			Usage: "[-s NAME] [vertical|horizontal] [-w WINDOW] [--name NAME] [--cwd DIR] [--no-focus] [--json] [-- ARGV…]",
-			Help: "Opens a new window on the target window's workspace, right after it in the tile order, so it takes the tile beside it, and prints its id. " +
-				"tuios tiles rather than splits: vertical and horizontal are accepted but the tiling decides the shape. " +
+			Name: "split-window", Summary: "split a window's tile in two, side by side or stacked (needs a client attached)",
+			Usage: "[-s NAME] [vertical|horizontal|right|left|down|up] [-w WINDOW] [--percent N] [--name NAME] [--cwd DIR] [--no-focus] [--json] [-- ARGV…]",
+			Help: "Splits the target window's tile and opens a new window in one part, as tmux's split-window does, and prints its id. " +
+				"vertical (the default; v) puts a vertical line between them: the new window on the right, side by side (tmux's split-window -h, prefix %). " +
+				"horizontal (h) stacks them: the new window below (tmux's -v, prefix \"). right, left, down and up name the side the new window takes. " +
+				"--percent is its share of the tile (10 to 90, default 50); the other tiles do not move. " +
+				"A tile too small to split that way (each part needs 4 columns, or a title row and a pane row) is refused with no_space and nothing opens. " +
+				"When a window closes, its cells go to the tile before it (else after it) in the same split. " +
 				"The new window starts in the target's directory unless --cwd is given, and runs ARGV after -- instead of the shell. " +
 				"It needs a client attached to the session (needs_client) and tiling on (tiling_off: tuios set-layout --tiling true).",
-			Example: "tuios split-window -s work vertical -w build --name logs\ntuios split-window -s work -w build -- tail -f /tmp/build.log\nid=$(tuios split-window -s work -w build --json | jq -r .window_id)",
+			Example: "tuios split-window -s work vertical -w build --name logs\ntuios split-window -s work horizontal -w build --percent 30 -- tail -f /tmp/build.log\nid=$(tuios split-window -s work -w build --json | jq -r .window_id)",
 			Flags: func(fs *FlagSet) {
 				targetFlags(fs)
+				fs.Int("percent", 0, "the new window's share of the tile: `N` from 10 to 90 (default 50)")
 				fs.String("name", "", "the new window's name")
 				fs.String("cwd", "", "its working directory (default: the target's)")
 				fs.Bool("no-focus", false, "do not focus the new window")
@@ -236,19 +241,26 @@ func arrangeCommands() []Command {
 				dir := ""
 				if len(args) > 0 {
 					switch args[0] {
-					case "vertical", "horizontal", "v", "h":
+					case "vertical", "horizontal", "right", "left", "down", "up":
+						dir, args = args[0], args[1:]
+					case "v", "h":
 						dir, args = map[string]string{"v": "vertical", "h": "horizontal"}[args[0]], args[1:]
-						if dir == "" {
-							dir = ctx.Args[0]
-						}
 					}
 				}
 				if len(args) > 0 {
-					return usageError(ex, "unexpected argument %q: the direction is vertical or horizontal, and a program goes after --", escapeControls(args[0]))
+					return usageError(ex, "unexpected argument %q: the direction is vertical, horizontal, right, left, down or up, and a program goes after --", escapeControls(args[0]))
 				}
 				var res map[string]any
-				if err := callCtx(ctx, "split-window", params("session", str(ctx, "session"), "window", str(ctx, "window"), "direction", dir,
-					"name", str(ctx, "name"), "cwd", str(ctx, "cwd"), "no_focus", flagBool(ctx, "no-focus"), "argv", argv), &res); err != nil {
+				p := params("session", str(ctx, "session"), "window", str(ctx, "window"), "direction", dir,
+					"name", str(ctx, "name"), "cwd", str(ctx, "cwd"), "no_focus", flagBool(ctx, "no-focus"), "argv", argv)
+				if ctx.Flags.Changed("percent") {
+					n, _ := ctx.Flags.GetInt("percent")
+					if n < 10 || n > 90 {
+						return usageError(ex, "--percent takes 10 to 90, not %d", n)
+					}
+					p["percent"] = n
+				}
+				if err := callCtx(ctx, "split-window", p, &res); err != nil {
 					return err
 				}
 				if flagBool(ctx, "json") {
@@ -260,10 +272,11 @@ func arrangeCommands() []Command {
 			},
 		},
 		{
-			Name: "set-layout", Summary: "turn tiling on or off, or even out the tiles (needs a client attached)",
+			Name: "set-layout", Summary: "turn tiling on or off, or even out the splits (needs a client attached)",
 			Usage: "[-s NAME] [--tiling true|false] [--equalize] [--json]",
-			Help: "--tiling true tiles the windows on screen (the default); --tiling false floats them: each keeps the place it has and a new window opens at the top left. " +
-				"--equalize gives the windows on screen even tiles again; in a floating session it places them once and they stay floating. " +
+			Help: "--tiling true tiles the windows on screen (the default): each workspace is a tree of splits, made by split-window where it splits and, for windows opened any other way, automatically (the first fills the area, the second goes beside it, each later one under the last tile, whose column is made even: a master and a stack). " +
+				"--tiling false floats them: each keeps the place it has and a new window opens at the top left; the splits are kept for when tiling is back on. " +
+				"--equalize makes every tile of each split of the workspace on screen the same size; in a floating session it places the windows once and they stay floating. " +
 				"It needs a client attached to the session (needs_client). session-info's tiling row shows the mode. Prints what changed.",
 			Example: "tuios set-layout -s work --tiling true --equalize\ntuios set-layout -s work --tiling false\ntuios set-layout -s work --equalize --json | jq .moved_windows",
 			Flags: func(fs *FlagSet) {

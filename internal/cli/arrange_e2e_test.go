@@ -16,6 +16,7 @@ func (e *env) refused(args ...string) string {
 }
 
 func TestArrangeVerbsPrintWhatChanged(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work", "-n", "runner")
 	e.ok("new-window", "-s", "work", "ex", "--workspace", "2")
@@ -85,6 +86,7 @@ func TestArrangeVerbsPrintWhatChanged(t *testing.T) {
 }
 
 func TestRunCommandCLI(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	e.ok("new-window", "-s", "work", "two")
@@ -123,6 +125,7 @@ func TestRunCommandCLI(t *testing.T) {
 // detached (needs_client) and then with the real client attached inside
 // tmux.
 func TestClientGeometryVerbsCLI(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work", "-n", "left")
 	e.ok("new-window", "-s", "work", "right")

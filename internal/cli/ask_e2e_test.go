@@ -105,6 +105,7 @@ func (p *person) answer(rid, answer string) map[string]any {
 // Exit 0: the person answers while the CLI waits; it prints the answer
 // alone.
 func TestAskHumanCLIAnswered(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	e.ok("new-window", "-s", "work", "lead", "--no-focus", "--", "/bin/cat")
@@ -137,6 +138,7 @@ func TestAskHumanCLIAnswered(t *testing.T) {
 // Exit 2: no answer in time, or --no-wait; the request id comes back; a
 // later answer is mailed to the asking pane and --request-id finds it.
 func TestAskHumanCLIPendingAndRequestID(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	e.ok("new-window", "-s", "work", "lead", "--no-focus", "--", "/bin/cat")
@@ -180,6 +182,7 @@ func TestAskHumanCLIPendingAndRequestID(t *testing.T) {
 
 // Exit 1: the question ended without an answer, and the CLI says why.
 func TestAskHumanCLIDismissed(t *testing.T) {
+	t.Parallel()
 	e := shellRespondEnv(t) // the shell acts as the person
 	e.ok("new-window", "-s", "work", "lead", "--no-focus", "--", "/bin/cat")
 	run := e.start("ask-human", "Ship it?", "-o", "yes", "-o", "no", "-s", "work", "-w", "lead", "--request-id", "cli3")
@@ -197,6 +200,7 @@ func TestAskHumanCLIDismissed(t *testing.T) {
 // Inside a pane: the question is the pane's own, naming another pane is
 // forbidden, and the exit code reaches the pane's shell.
 func TestAskHumanCLIFromInsideAPane(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	e.ok("new-window", "-s", "work", "worker", "--no-focus", "--", "/bin/cat")

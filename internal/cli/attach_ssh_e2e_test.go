@@ -13,6 +13,7 @@ import (
 // $HOME), which a test must not touch, so an ssh on PATH that prints its
 // arguments stands in for it; the real sshd tests cover the link itself.
 func TestAttachSSHRunsSystemSSH(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	bin := filepath.Join(e.dir, "fakebin")
 	must(t, os.MkdirAll(bin, 0o755))

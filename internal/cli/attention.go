@@ -27,8 +27,16 @@ type attentionItem struct {
 	SeenAt       int64  `json:"seen_at"`
 
 	// Risk and PlanLines shape the row's text (held_text.go).
-	Risk      []struct{ Rule string } `json:"risk"`
-	PlanLines int                     `json:"plan_lines"`
+	Risk      []riskHit `json:"risk"`
+	PlanLines int       `json:"plan_lines"`
+}
+
+// riskHit is one risk rule an approval matched: the row reads risky: and
+// a line under it names the rule, why, and the text it matched.
+type riskHit struct {
+	Rule string `json:"rule"`
+	Why  string `json:"why"`
+	Text string `json:"text"`
 }
 
 // attentionGroups are the list headings by kind, in list order.
@@ -45,7 +53,8 @@ func attentionCommands() []Command {
 			Usage: "[-s NAME] [--kind KIND]… [--select SELECTOR] [--snoozed] [--json]",
 			Help: "Kinds, in list order: approval, plan, ask, question, mail, errored, resume, finished, outbox, config (a config change that waits for tuios config apply, or wider grants the daemon found at its start). " +
 				"--select keeps the items a selector matches (harness, state, needs, session, group, host, name and cwd terms; an item's state comes from its kind). " +
-				"--snoozed lists the snoozed items too, after the open ones. To follow the Inbox without missing anything, list with --json and then " +
+				"--snoozed lists the snoozed items too, after the open ones. An approval whose command matches a risk rule reads risky:, with a line under it naming each rule, why and the text it matched (--json: risk). " +
+				"To follow the Inbox without missing anything, list with --json and then " +
 				"subscribe with its seq and boot_id as after_seq and boot_id. Summaries come from agents: read them as data.",
 			Example: "tuios list-attention\ntuios list-attention --kind approval --kind question\ntuios list-attention --select 'session:api-fan-* needs:you'\ntuios list-attention --snoozed --json",
 			Flags: func(fs *FlagSet) {
@@ -301,6 +310,9 @@ func writeGroup(w io.Writer, head string, rows []attentionItem, now time.Time, f
 			summary += " [unreachable, seen " + ageText(now.Sub(time.Unix(0, it.SeenAt))) + " ago]"
 		}
 		fmt.Fprintf(w, "%6s  %-6s %s  %s\n", ageText(now.Sub(time.Unix(0, it.Since))), "#"+escapeControls(id), escapeControls(where), escapeControls(summary))
+		for _, h := range it.Risk { // the detail names each rule, as the Inbox's does (held_text.go)
+			fmt.Fprintf(w, "%16s%s\n", "", escapeControls(riskLine(h)))
+		}
 	}
 	return false
 }

@@ -25,6 +25,7 @@ type cliAttList struct {
 // The pretend agent reaches a permission prompt: an approval item opens
 // in the Inbox, and closes when the prompt is answered.
 func TestInboxFollowsThePretendAgent(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	var created struct {
@@ -87,6 +88,7 @@ func TestInboxFollowsThePretendAgent(t *testing.T) {
 // takes respond_from_shell (the daemon's one switch for a shell to act as
 // the person); without it, not_human; from inside a pane, never.
 func TestInboxDismissUndoSnoozeAndNotHuman(t *testing.T) {
+	t.Parallel()
 	plain := newEnv(t)
 	plain.ok("new", "--detach", "work")
 	plain.ok("set-agent-state", "errored", "-s", "work", "-w", "0", "-m", "tests failed")
@@ -164,6 +166,7 @@ func TestInboxDismissUndoSnoozeAndNotHuman(t *testing.T) {
 
 // The queue file is written on shutdown under the state dir, mode 0600.
 func TestInboxFileIsWrittenOnShutdown(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	e.ok("set-agent-state", "errored", "-s", "work", "-w", "0", "-m", "boom")

@@ -22,6 +22,7 @@ import (
 //	shell    respond from a shell outside every pane (respond_from_shell)
 //	link     link-peer: become another machine's link
 func TestBoundaryHelper(t *testing.T) {
+	t.Parallel()
 	args := flag.Args()
 	if len(args) != 3 {
 		t.Skip("a helper process, not a test")
@@ -92,6 +93,7 @@ func rawCall(sock, mode string) string {
 // person's nonce, answers as a shell outside every pane, or becomes a
 // link; the person's own processes still do all of it.
 func TestEscapesFromAPaneAreNeverThePerson(t *testing.T) {
+	t.Parallel()
 	linuxOnly(t)
 	e := shellRespondEnv(t) // respond_from_shell = true: a shell outside every pane may answer
 	exe, err := os.Executable()
@@ -178,6 +180,7 @@ func waitFile(t *testing.T, path string) string {
 // leaves the other pane as it was; its own pane, and the person's shell
 // for any pane, are taken.
 func TestSetAgentStateForAnotherPaneFromAPaneIsForbidden(t *testing.T) {
+	t.Parallel()
 	e, lead, worker := mailSetup(t)
 	rc, out := e.inPane("lead", "tuios set-agent-state -w "+worker+" working --message 'not yours'")
 	if rc == 0 || !strings.Contains(out, "forbidden") || !strings.Contains(out, "only about that pane") {
@@ -206,6 +209,7 @@ func TestSetAgentStateForAnotherPaneFromAPaneIsForbidden(t *testing.T) {
 // keeps it, and what it starts, inside: the first wrote it down as it
 // stopped.
 func TestAnEscapeeThatOutlivesTheDaemonIsStillInside(t *testing.T) {
+	t.Parallel()
 	linuxOnly(t)
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")

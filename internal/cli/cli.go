@@ -13,7 +13,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/tuios/tuios/internal/proto"
 	"io"
 	"slices"
 	"sort"
@@ -21,6 +20,7 @@ import (
 
 	"github.com/spf13/pflag"
 	"github.com/tuios/tuios/internal/fuzzy"
+	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/internal/version"
 	"github.com/tuios/tuios/vt"
 )
@@ -67,6 +67,9 @@ func commands() []Command {
 		hostsCommands,  // hosts.go
 		outboxCommands, // outbox.go
 		startAgentCommands,
+		agentProtoCommands, // agent_proto.go
+		worktreeCommands,   // worktree.go: worktree new, ls, rm, diff, pull
+		fanCommands,        // fan.go: fan, fan compare, verify, diff, keep
 		grantsCommands,     // grants.go: pane-grants, set-pane-grants
 		optionsCommands,    // options.go: set-config, get-config, list-options, list-themes
 		mcpCommands,        // mcp.go

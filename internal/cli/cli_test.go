@@ -3,11 +3,15 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tuios/tuios/internal/e2e"
+	"github.com/tuios/tuios/internal/pretend"
 )
 
 // run runs Main in-process with a clean config location.
@@ -319,15 +323,10 @@ func TestBinary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	goBin, err := exec.LookPath("go")
-	if err != nil {
+	if _, err := exec.LookPath("go"); err != nil {
 		t.Skipf("no go tool: %v", err)
 	}
-	bin := filepath.Join(t.TempDir(), "tuios")
-	build := exec.Command(goBin, "build", "-o", bin, "github.com/tuios/tuios/cmd/tuios")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := e2e.Binary(t)
 	home := isolate(t)
 	cmd := exec.Command(bin, "risk", "check", "--", "rm", "-rf", "/")
 	cmd.Dir = home
@@ -345,5 +344,27 @@ func TestBinary(t *testing.T) {
 	err = cmd.Run()
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != ExitFailure || !strings.Contains(stderr.String(), "did you mean tuios risk") {
 		t.Errorf("unknown verb: %v, %q", err, stderr.String())
+	}
+}
+
+// pretend-agent parses its own flags, and --help lists every one of them
+// with the examples.
+func TestPretendAgentHelpListsItsFlags(t *testing.T) {
+	isolate(t)
+	for _, args := range [][]string{{"pretend-agent", "--help"}, {"pretend-agent", "-h"}, {"help", "pretend-agent"}} {
+		out, errOut, code := run(t, "", args...)
+		if code != ExitOK || errOut != "" {
+			t.Fatalf("%v: code %d, stderr %q", args, code, errOut)
+		}
+		n := 0
+		pretend.FlagSet().VisitAll(func(f *flag.Flag) {
+			n++
+			if !strings.Contains(out, "--"+f.Name+" ") {
+				t.Errorf("%v: help lacks --%s:\n%s", args, f.Name, out)
+			}
+		})
+		if n < 10 || !strings.Contains(out, "Example:\n  tuios new-window") || !strings.Contains(out, "go run ./examples/embed -- go run ./examples/pretend-agent") {
+			t.Errorf("%v: %d flags, or no examples:\n%s", args, n, out)
+		}
 	}
 }

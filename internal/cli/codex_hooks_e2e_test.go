@@ -132,7 +132,7 @@ trust_level = "trusted"
 	p.approve("Enter", `Yes, proceed`) // "1. Yes, proceed" is selected
 	st = p.wait("done", 30*time.Second)
 	if st.Source != "report" || st.CompletionSeq != 1 {
-		t.Fatalf("after the turn: %+v", st)
+		t.Fatalf("after the turn: %+v\nstates since the prompt: %+v", st, events.all())
 	}
 	p.made("made.txt", marker)
 	if _, ok := events.reported("working", ""); !ok {

@@ -10,6 +10,7 @@ import (
 )
 
 func TestCompletionScriptsInRealShells(t *testing.T) {
+	t.Parallel()
 	bin := tuiosBin(t)
 	env := append(os.Environ(), "PATH="+filepath.Dir(bin)+":"+os.Getenv("PATH"),
 		"TUIOS_SOCKET="+filepath.Join(t.TempDir(), "none", "tuios.sock")) // no daemon: names stay empty, quickly
@@ -91,6 +92,7 @@ func waitScreen(t *testing.T, tmux func(...string) string, want string) {
 
 // The names a Tab offers for -s and -w are the running daemon's.
 func TestCompletionAsksTheDaemonForNames(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "api", "--detach")
 	e.ok("new-window", "-s", "api", "build")

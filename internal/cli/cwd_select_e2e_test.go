@@ -13,6 +13,7 @@ import (
 // report it, and the cwd: selector of list-agents and list-attention
 // matches it and every directory above it.
 func TestCwdSelectorFindsPanesByTheirDirectory(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	repo := filepath.Join(e.workDir(), "repo")
 	other := filepath.Join(e.workDir(), "other")

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-
+	"os"
 	"os/signal"
 	"sort"
 	"syscall"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/tuios/tuios/internal/client"
 	"github.com/tuios/tuios/internal/daemon"
+	"github.com/tuios/tuios/internal/logfile"
 	"github.com/tuios/tuios/internal/pretend"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/internal/version"
@@ -21,14 +22,30 @@ import (
 func daemonCommands() []Command {
 	return []Command{
 		{
-			Name: "daemon", Summary: "run the daemon in the foreground", Usage: "[--socket PATH]",
-			Help:    "Runs the tuios daemon until it is killed (tuios kill-server, SIGTERM or SIGINT). Any other verb starts one in the background when none answers, so you rarely need this.",
-			Example: "tuios daemon\nTUIOS_SOCKET=\"$HOME/.tuios-test/tuios.sock\" tuios daemon   # its directory must be private (mode 0700)",
+			Name: "daemon", Summary: "run the daemon in the foreground", Usage: "[--socket PATH] [--log-file FILE] [--log-level LEVEL]",
+			Help: "Runs the tuios daemon until it is killed (tuios kill-server, SIGTERM or SIGINT). Any other verb starts one in the background when none answers, so you rarely need this. " +
+				"Its log lines carry a time, a level and, for a line about one pane or session, pane= and session= (log/slog's text format). In the foreground they go to stderr; " +
+				"a daemon a verb started writes daemon.log next to its socket ($XDG_RUNTIME_DIR/tuios/daemon.log, else /tmp/tuios-UID/daemon.log; beside $TUIOS_SOCKET when set). " +
+				"With --log-file the daemon owns the file: past 5 MiB (--log-max-size) it is renamed to FILE.1 (one older file kept, the one before it dropped) and a new one begun, and the daemon's stderr follows it, so a crash's trace lands in the current file. " +
+				"--log-level debug adds a line per request (the verb, how long it ran, its error code; never its params); warn keeps warnings (what you may want to fix: a config key, a refused file, a host) and errors (what failed: a save, a panic). " +
+				"TUIOS_LOG_LEVEL sets the default, for the daemon a verb starts.",
+			Example: "tuios daemon\n" +
+				"TUIOS_SOCKET=\"$HOME/.tuios-test/tuios.sock\" tuios daemon   # its directory must be private (mode 0700)\n" +
+				"tuios kill-server; TUIOS_LOG_LEVEL=debug tuios ls   # the next daemon logs every request\n" +
+				"tail -f \"$XDG_RUNTIME_DIR/tuios/daemon.log\"   # without XDG_RUNTIME_DIR: /tmp/tuios-$(id -u)/daemon.log",
 			Flags: func(fs *FlagSet) {
 				fs.String("socket", "", "the socket to listen on (default: $TUIOS_SOCKET, $XDG_RUNTIME_DIR/tuios/tuios.sock or /tmp/tuios-UID/tuios.sock)")
+				fs.String("log-file", "", "write the log to `FILE`, rotated past --log-max-size to FILE.1, with stdout and stderr pointed at it (default: stderr)")
+				fs.String("log-level", "", "the lowest `LEVEL` logged: debug, info, warn or error (default: $TUIOS_LOG_LEVEL, else info)")
+				fs.Int64("log-max-size", logfile.DefaultMaxBytes, "with --log-file, the size in `BYTES` past which it is rotated (4096 to 1073741824)")
 			},
 			Run: func(ctx *Context) error {
-				srv, err := daemon.New(daemon.Options{Socket: str(ctx, "socket"), Logf: func(f string, a ...any) { fmt.Fprintf(ctx.Stderr, f+"\n", a...) }})
+				logger, closeLog, err := daemonLogger(ctx)
+				if err != nil {
+					return err
+				}
+				defer closeLog()
+				srv, err := daemon.New(daemon.Options{Socket: str(ctx, "socket"), Logger: logger})
 				if err != nil {
 					return err
 				}
@@ -46,8 +63,11 @@ func daemonCommands() []Command {
 				}
 				sigs, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 				defer stop()
-				fmt.Fprintf(ctx.Stderr, "tuios daemon listening on %s\n", srv.Socket())
-				return srv.Serve(sigs)
+				v := version.Get()
+				logger.Info("tuios daemon listening on "+srv.Socket(), "pid", os.Getpid(), "version", v.Module, "revision", v.Revision)
+				err = srv.Serve(sigs)
+				logger.Info("tuios daemon stopped", "pid", os.Getpid())
+				return err
 			},
 		},
 		{
@@ -183,11 +203,17 @@ func daemonCommands() []Command {
 			},
 		},
 		{
-			Name: "pretend-agent", Summary: "a stand-in coding agent, for tests and demos", Usage: "[-prompt=false] [-error] [-silence] [-deaf] [-steps N] [-finish done]",
-			Help: "Behaves like a coding agent: works with OSC 9;4 progress and a spinner in its title (\"⠋ pretend-agent\"), stops on a permission prompt drawn like Claude Code's and waits for 1 or 2, then finishes its turn and rests at its prompt (title \"✳ pretend-agent\"). " +
-				"It says it is claude-code (TUIOS_AGENT) unless -as names another harness. Its state comes from what it prints, as a hookless Claude Code's would: working from the progress bar, needs_input from the prompt on its screen, idle when the bar is cleared, errored on -error (OSC 9;4 error). " +
-				"The detector finds it on its first look (every 2 s): progress printed before that is not believed (a plain shell's progress bar is not an agent), so give a turn that should read idle or errored a few seconds (-steps, -step). Its flags use one dash.",
-			Example: "tuios new-window -s work agent \"$(command -v tuios)\" pretend-agent",
+			Name: "pretend-agent", Summary: "a stand-in coding agent, for tests and demos", Usage: "[flags]",
+			Help: "Behaves like a coding agent: works with OSC 9;4 progress and a spinner in its title (\"⠋ pretend-agent\"), stops on a permission prompt drawn like Claude Code's and waits for 1 or 2, then finishes its turn and rests at its prompt (title \"✳ pretend-agent\"), where a line typed or pasted is a new short turn and q quits. " +
+				"It says it is claude-code (TUIOS_AGENT) unless --as names another harness. Its state comes from what it prints, as a hookless Claude Code's would: working from the progress bar, needs_input from the prompt on its screen, idle when the bar is cleared, errored on --error (OSC 9;4 error). " +
+				"The detector finds it on its first look (every 2 s): progress printed before that is not believed (a plain shell's progress bar is not an agent), so give a turn that should read idle or errored a few seconds (--steps, --step). " +
+				"Started by go run (whose go would lead the terminal's foreground, where a tracker looks) it takes the foreground for itself, as a shell gives a job (Linux). Its flags take one dash or two.",
+			Example: "tuios new-window -s work agent -- \"$(command -v tuios)\" pretend-agent\n" +
+				"tuios new-window -s work agent -- \"$(command -v tuios)\" pretend-agent --prompt=false --steps 12 --step 250ms\n" +
+				"tuios new-window -s work agent -- \"$(command -v tuios)\" pretend-agent --error\n" +
+				"go run ./examples/embed -- go run ./examples/pretend-agent   # the SDK alone, no daemon",
+			// Listed for --help and completion; pretend.Main parses them.
+			Flags:   func(fs *FlagSet) { fs.AddGoFlagSet(pretend.FlagSet()) },
 			RawArgs: true,
 			Run: func(ctx *Context) error {
 				if code := pretend.Main(ctx.Args); code != 0 {

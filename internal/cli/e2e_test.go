@@ -13,42 +13,24 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/tuios/tuios/internal/e2e"
 )
 
-var (
-	binOnce sync.Once
-	binPath string
-	binErr  error
-)
-
-// TestMain removes the binary the end-to-end tests built.
+// TestMain removes the binary the end-to-end tests built. Run with
+// FAKE_ACP_AGENT set, the test binary is instead an agent that
+// speaks ACP on its stdio (agent_proto_fake_test.go).
 func TestMain(m *testing.M) {
-	code := m.Run()
-	if binPath != "" {
-		os.RemoveAll(filepath.Dir(binPath))
+	if mode := os.Getenv("FAKE_ACP_AGENT"); mode != "" {
+		os.Exit(fakeProtoAgent(mode))
 	}
-	os.Exit(code)
+	os.Exit(e2e.Main(m))
 }
 
-// tuiosBin builds cmd/tuios once for the end-to-end tests.
+// tuiosBin is cmd/tuios, built once for the end-to-end tests.
 func tuiosBin(t testing.TB) string {
 	t.Helper()
-	binOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "tuios-bin-")
-		if err != nil {
-			binErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "tuios")
-		out, err := exec.Command("go", "build", "-o", binPath, "../../cmd/tuios").CombinedOutput()
-		if err != nil {
-			binErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if binErr != nil {
-		t.Fatal(binErr)
-	}
-	return binPath
+	return e2e.Binary(t)
 }
 
 // env is one isolated tuios world: its own runtime dir (so its own daemon),
@@ -62,23 +44,10 @@ type env struct {
 
 func newEnv(t testing.TB) *env {
 	t.Helper()
-	dir, err := os.MkdirTemp("", "tu")
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := &env{t: t, bin: tuiosBin(t), dir: dir}
-	os.MkdirAll(filepath.Join(dir, "home"), 0o700)
-	os.MkdirAll(filepath.Join(dir, "run"), 0o700)
-	e.vars = []string{
-		"PATH=" + filepath.Dir(e.bin) + ":/usr/local/bin:/usr/bin:/bin",
-		"HOME=" + filepath.Join(dir, "home"),
-		"XDG_RUNTIME_DIR=" + filepath.Join(dir, "run"),
-		"SHELL=/bin/sh", "ENV=", "PS1=$ ", "TERM=xterm-256color",
-	}
-	t.Cleanup(func() {
-		e.run("kill-server")
-		os.RemoveAll(dir)
-	})
+	bin := tuiosBin(t)
+	w := e2e.NewWorld(t, bin)
+	e := &env{t: t, bin: bin, dir: w.Dir, vars: w.Vars}
+	t.Cleanup(func() { e.run("kill-server") })
 	return e
 }
 
@@ -149,6 +118,7 @@ func fresh(t *testing.T) (cmd, marker string) {
 }
 
 func TestSessionsAndWindows(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	if out := e.ok("ls"); !strings.Contains(out, "No sessions") {
 		t.Fatalf("ls on a new daemon: %s", out)
@@ -258,6 +228,7 @@ func TestSessionsAndWindows(t *testing.T) {
 }
 
 func TestPanesTextKeysAndWaits(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	e.ok("wait-for", "session-exists", "-s", "work", "--timeout", "5000")
@@ -328,6 +299,7 @@ func TestPanesTextKeysAndWaits(t *testing.T) {
 }
 
 func TestAgentVerbsAndThePretendAgent(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	var created struct {
@@ -404,6 +376,7 @@ func TestAgentVerbsAndThePretendAgent(t *testing.T) {
 }
 
 func TestAVerbFromInsideAPaneActsOnThatPane(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	e.ok("new-window", "-s", "work", "other") // takes the focus
@@ -474,6 +447,7 @@ func errCode(m map[string]any) string {
 }
 
 func TestProtocolBadInput(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, r := dial(t, e)
 	if m := roundTrip(t, c, r, `{"id":"x","verb":"hello","params":{"protocol":1}}`); m["id"] != "x" || m["result"].(map[string]any)["type"] != "hello" {
@@ -511,6 +485,7 @@ func TestProtocolBadInput(t *testing.T) {
 }
 
 func TestConcurrentReportersLoseNothing(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	ids := make([]string, 20)
@@ -570,6 +545,7 @@ func TestConcurrentReportersLoseNothing(t *testing.T) {
 }
 
 func TestNoDaemonExitsThree(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	open := filepath.Join(e.dir, "open")
 	os.Mkdir(open, 0o755)
@@ -581,6 +557,7 @@ func TestNoDaemonExitsThree(t *testing.T) {
 }
 
 func TestStaleSocketIsReplacedAndALiveOneKept(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	os.MkdirAll(filepath.Dir(e.socket()), 0o700)
 	ln, err := net.Listen("unix", e.socket())
@@ -597,6 +574,7 @@ func TestStaleSocketIsReplacedAndALiveOneKept(t *testing.T) {
 }
 
 func TestSkillAndHelp(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	out := e.ok("--skill")
 	for _, want := range []string{"TUIOS_PANE_ID", "wait-for", "set-agent-state", "list-agents"} {
@@ -616,6 +594,7 @@ func TestSkillAndHelp(t *testing.T) {
 }
 
 func TestEveryPaneKnowsWhereItIs(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	var created struct {
 		WindowID string `json:"window_id"`
@@ -635,6 +614,7 @@ func TestEveryPaneKnowsWhereItIs(t *testing.T) {
 }
 
 func TestASlowSubscriberIsToldWhatItMissed(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	big := filepath.Join(e.dir, "big.txt")
@@ -668,6 +648,7 @@ func md5sum(s string) [16]byte { return md5.Sum([]byte(s)) }
 
 // The README's main command.
 func TestDemo(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	r := e.run("demo")
 	if r.code != 0 {

@@ -24,6 +24,7 @@ func (e *env) writeScript(name, body string) string {
 // and --json; explain-agent-detect names a script a pane runs instead of
 // calling it a shell prompt.
 func TestExplainSaysWhatItRead(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "cl")
 	e.ok("new-window", "-s", "cl", "seq", "--no-focus")
@@ -63,6 +64,7 @@ func TestExplainSaysWhatItRead(t *testing.T) {
 // With [daemon] agent_autodetect = false, explain-agent-detect still reads
 // the pane but says detection is off, and the pane stays none.
 func TestExplainDetectSaysDetectionIsOff(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	cfg := filepath.Join(e.dir, "home", ".config", "tuios", "config.toml")
 	os.MkdirAll(filepath.Dir(cfg), 0o700)

@@ -202,6 +202,7 @@ func quantile(d []time.Duration, q float64) time.Duration {
 // while the person's ls answers, attach gets a nonce and new-window
 // opens a window. Latency is reported, not asserted.
 func TestFloodsFromPanesLeaveThePersonIn(t *testing.T) {
+	t.Parallel()
 	linuxOnly(t) // it reads the daemon's descriptors in /proc
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")

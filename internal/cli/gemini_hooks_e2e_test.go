@@ -162,7 +162,7 @@ func TestRealGeminiCLIReportsThroughItsHooks(t *testing.T) {
 	e.ok("send-keys", "-s", "work", "Enter") // "1. Allow once" is selected
 	st = wait("done")
 	if st.Source != "report" || st.CompletionSeq != 1 {
-		t.Fatalf("after the turn: %+v", st)
+		t.Fatalf("after the turn: %+v\nstates since the prompt: %+v", st, events.all())
 	}
 	if b, err := os.ReadFile(filepath.Join(work, "made.txt")); err != nil || !strings.Contains(string(b), marker) {
 		t.Fatalf("the approved command did not run: %v %q", err, b)

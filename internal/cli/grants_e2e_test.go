@@ -33,6 +33,7 @@ func strictEnv(t *testing.T, grants ...string) *env {
 // names the grant and the command that gives it, and the person gives
 // and takes grants from outside.
 func TestGrantsCLIInAPane(t *testing.T) {
+	t.Parallel()
 	e := strictEnv(t, "read", "write")
 	e.ok("new", "--detach", "other")
 	e.ok("new-window", "-s", "work", "sh", "--no-focus")
@@ -109,6 +110,7 @@ func TestGrantsCLIInAPane(t *testing.T) {
 // all in panes holding different grants; the daemon holds each call to
 // the pane's grants whatever the server offers.
 func TestMCPGrantsMatrix(t *testing.T) {
+	t.Parallel()
 	e := strictEnv(t, "read")
 	e.ok("new", "--detach", "other")
 	prompt := `printf '\n Bash command\n\n   touch hello.txt\n\n Do you want to proceed?\n \342\235\257 1. Yes\n   2. No\n\n'; stty -echo; exec sleep 100000`

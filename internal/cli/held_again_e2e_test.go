@@ -103,6 +103,7 @@ func (p *heldPerson) heldOrEnded(h *hookRun, window, summary string) map[string]
 // Approvals item and is held like the first, instead of the hook hearing
 // not_blocked and the Inbox saying nothing waits.
 func TestHeldApprovalAfterADismissIsHeldAgain(t *testing.T) {
+	t.Parallel()
 	e, window, person := heldEnv(t)
 
 	one := startHeldHook(t, e, window, bashRequest("echo one"))

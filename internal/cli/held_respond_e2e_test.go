@@ -24,6 +24,7 @@ func writeConfig(t *testing.T, e *env, text string) {
 // row reads risky:, and respond answers it with the Inbox's rules (a
 // risky allow names its rules, first answer wins, the hook hears it).
 func TestHeldApprovalFromAShell(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	writeConfig(t, e, "[daemon]\nrespond_from_shell = true\n\n[agents.approvals]\nenabled = [\"claude-code\"]\n")
 	e.ok("new", "--detach", "s1")
@@ -105,6 +106,7 @@ func TestHeldApprovalFromAShell(t *testing.T) {
 // Without respond_from_shell a shell cannot answer a held approval; the
 // refusal says where it can be answered.
 func TestHeldApprovalRespondNeedsThePerson(t *testing.T) {
+	t.Parallel()
 	e, window, person := heldEnv(t)
 	hook := startHeldHook(t, e, window, bashRequest("make test"))
 	person.heldOrEnded(hook, window, "approve Bash: make test")
@@ -121,6 +123,7 @@ func TestHeldApprovalRespondNeedsThePerson(t *testing.T) {
 // A held plan's row is its title and its length, once; respond keeps it
 // planning but approves it only in the Inbox, where it is shown whole.
 func TestHeldPlanRowAndRespond(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	writeConfig(t, e, "[daemon]\nrespond_from_shell = true\n\n[agents.approvals]\nenabled = [\"claude-code\"]\n")
 	e.ok("new", "--detach", "s1")

@@ -92,7 +92,8 @@ var planLength = regexp.MustCompile(`\(\d+ lines?\)$`)
 func itemText(it attentionItem) string {
 	s := it.Summary
 	if len(it.Risk) > 0 {
-		s = "risky: " + s
+		// "risky:" in place of a screen rule's kind word, else in front.
+		s = "risky: " + strings.TrimPrefix(s, "approval: ")
 	}
 	if it.Kind == "plan" && it.PlanLines > 0 && !planLength.MatchString(s) {
 		unit := " lines)"
@@ -102,4 +103,18 @@ func itemText(it attentionItem) string {
 		s += " (" + strconv.Itoa(it.PlanLines) + unit
 	}
 	return s
+}
+
+// riskLine is the line under a risky row that names one rule: "risky:
+// recursive delete: deletes a tree of files without asking (rm -rf
+// build/)". Its text came from an agent.
+func riskLine(h riskHit) string {
+	l := "risky: " + h.Rule
+	if h.Why != "" {
+		l += ": " + h.Why
+	}
+	if h.Text != "" {
+		l += " (" + h.Text + ")"
+	}
+	return l
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"os"
 	"sort"
@@ -28,7 +29,7 @@ type herdrCmd struct {
 	pos  []string
 	rest bool
 	// flags maps each --flag to its param and kind (s string, n number,
-	// b bool); required lists the params that must be given.
+	// f fraction, b bool); required lists the params that must be given.
 	flags    map[string]herdrFlag
 	required []string
 	// quiet prints nothing on success; text prints the result's text.
@@ -81,7 +82,7 @@ func herdrCommands() map[string]herdrCmd {
 		"pane wait-for-output": {method: "pane.wait_for_output", pos: []string{"pane_id", "match"}, flags: herdrFlags("--regex", "b:regex", "--timeout-ms", "n:timeout_ms")},
 		"pane run":             {method: "pane.send_text", pos: []string{"pane_id", "text"}, rest: true, quiet: true},
 		"pane send-input":      {method: "pane.send_input", pos: []string{"pane_id", "text"}, rest: true, quiet: true},
-		"pane split":           {method: "pane.split", pos: []string{"pane_id"}, flags: herdrFlags("--direction", "s:direction", "--cwd", "s:cwd")},
+		"pane split":           {method: "pane.split", pos: []string{"pane_id"}, flags: herdrFlags("--direction", "s:direction", "--cwd", "s:cwd", "--ratio", "f:ratio")},
 		"pane zoom":            {method: "pane.zoom", pos: []string{"pane_id"}, flags: herdrFlags("--mode", "s:mode")},
 		"pane swap":            {method: "pane.swap", pos: []string{"pane_id"}, flags: herdrFlags("--direction", "s:direction", "--with", "s:target_pane_id", "--target", "s:target_pane_id")},
 		"pane layout":          {method: "pane.layout", flags: herdrFlags("--tab", "s:tab_id")},
@@ -247,13 +248,20 @@ func herdrParse(cmd herdrCmd, args []string) (map[string]any, error) {
 			i++
 			val = args[i]
 		}
-		if f.kind == 'n' {
+		switch f.kind {
+		case 'n':
 			n, err := strconv.ParseUint(val, 10, 64)
 			if err != nil {
 				return nil, fmt.Errorf("%s takes a number, not %q", name, val)
 			}
 			params[f.param] = n
-		} else {
+		case 'f':
+			x, err := strconv.ParseFloat(val, 64)
+			if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+				return nil, fmt.Errorf("%s takes a number, not %q", name, val)
+			}
+			params[f.param] = x
+		default:
 			params[f.param] = val
 		}
 	}

@@ -22,6 +22,7 @@ func paneRun(t *testing.T, e *env, window, command string) string {
 }
 
 func TestHerdrLinkFromAPane(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	e.ok("wait-for", "window-output", "-s", "work", "-w", "0", "--pattern", `(?m)^\$`, "--timeout", "10000")
@@ -111,6 +112,7 @@ func TestHerdrLinkFromAPane(t *testing.T) {
 // another pane's shell prompt and the link returns once the agent is at
 // rest; a kind no manifest knows is a usage error (exit 2), sent nowhere.
 func TestHerdrLinkAgentStart(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	e.ok("wait-for", "window-output", "-s", "work", "-w", "0", "--pattern", `(?m)^\$`, "--timeout", "10000")
@@ -183,6 +185,7 @@ func TestHerdrLinkAgentStart(t *testing.T) {
 // pane with a command run in it, and a usage error for a tab slot that is
 // not a number.
 func TestHerdrLinkMutatingCommands(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	e.ok("wait-for", "window-output", "-s", "work", "-w", "0", "--pattern", `(?m)^\$`, "--timeout", "10000")

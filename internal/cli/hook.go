@@ -252,7 +252,7 @@ func sendHook(ctx *Context, t hook.Translation, deadline time.Time, say func(str
 	if t.Report {
 		p := map[string]any{"session": session, "window": window, "state": t.State.String(), "harness": t.Harness,
 			"message": t.Message, "agent_session_id": t.SessionID, "transcript_path": t.TranscriptPath,
-			"if_state": t.IfState, "now": t.Now, "harness_pid": harnessPID()}
+			"if_state": t.IfState.String(), "now": t.Now, "harness_pid": harnessPID()}
 		if t.Kind != agentstate.KindNone {
 			p["kind"] = t.Kind.String()
 		}

@@ -43,6 +43,7 @@ type hookState struct {
 }
 
 func TestAgentHookReportsAClaudeCodeTurnToItsOwnPane(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	e.ok("new-window", "-s", "work", "other") // takes the focus: the hook must not report there
@@ -102,6 +103,7 @@ func TestAgentHookReportsAClaudeCodeTurnToItsOwnPane(t *testing.T) {
 }
 
 func TestASessionOnlyHookRecordsTheConversationAndNotTheState(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	e.ok("wait-for", "window-output", "-s", "work", "-w", "0", "--pattern", `(?m)^\$`, "--timeout", "10000")
@@ -114,6 +116,7 @@ func TestASessionOnlyHookRecordsTheConversationAndNotTheState(t *testing.T) {
 }
 
 func TestAgentHookOutsideEveryPaneReportsNothing(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	r := e.runIn(`{"hook_event_name":"Stop","session_id":"s"}`, "agent-hook", "claude-code", "--explain")
@@ -212,6 +215,7 @@ func fakeDaemon(t *testing.T, e *env, answer func(verb string) string) func() []
 }
 
 func TestAgentHookNeverBlocksTheHarness(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	// No daemon: nothing is started, nothing printed, exit 0; Gemini CLI
 	// still gets the JSON it reads from every hook.
@@ -242,6 +246,7 @@ func TestAgentHookNeverBlocksTheHarness(t *testing.T) {
 }
 
 func TestAgentHookSendsOnlyWhatTheDaemonLists(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	// An older daemon: set-agent-state without if_state or now.
 	requests := fakeDaemon(t, e, func(verb string) string {
@@ -272,6 +277,7 @@ func TestAgentHookSendsOnlyWhatTheDaemonLists(t *testing.T) {
 // environment of the pane that started it: the hook must find its pane by
 // the agent's session, never by that environment.
 func TestAHookASharedHelperRunsFindsItsPaneBySession(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	var w0, w1 struct {

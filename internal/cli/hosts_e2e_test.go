@@ -57,6 +57,7 @@ func must(t *testing.T, err error) {
 }
 
 func TestHostsTestReachesFarDaemonOverRealSSHD(t *testing.T) {
+	t.Parallel()
 	w := startSSHD(t)
 	addr := "root@127.0.0.1"
 	w.near.ok("hosts", "add", "far", addr, "--ssh-option", fmt.Sprintf("-p %d", w.port), "--command", w.farCommand(), "--connect-timeout", "10")
@@ -155,6 +156,7 @@ func TestHostsTestReachesFarDaemonOverRealSSHD(t *testing.T) {
 }
 
 func TestHostsAddRefusesCommandRunningOptions(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, c := range [][]string{
 		{"hosts", "add", "x", "h", "--ssh-option", "-o ProxyCommand=touch /tmp/x"},

@@ -13,6 +13,7 @@ import (
 // reaches the far daemon and says the route, in text and in JSON; a
 // ProxyJump that is a command is refused when the host is added.
 func TestHostsTestSaysTheRouteThroughAJumpHost(t *testing.T) {
+	t.Parallel()
 	w := startSSHD(t)
 	cfg := fmt.Sprintf("Host jumpalias\n  HostName 127.0.0.1\n  Port %d\n  User root\n", w.port)
 	must(t, os.WriteFile(filepath.Join(w.near.dir, "home", ".ssh", "config"), []byte(cfg), 0o600))

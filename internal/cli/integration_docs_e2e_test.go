@@ -18,6 +18,7 @@ import (
 // documentation's own payloads (detect/hook/testdata/recorded), reports
 // to the pane it runs in through a real daemon.
 func TestIntegrationsBuiltFromDocsReportThroughTheirHooks(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	home := filepath.Join(e.dir, "home")
 	for _, d := range []string{".cursor", ".kimi-code", ".grok", ".config/crush"} {

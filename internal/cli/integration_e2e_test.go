@@ -9,6 +9,7 @@ import (
 )
 
 func TestIntegrationCommands(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	home := filepath.Join(e.dir, "home")
 

@@ -14,6 +14,7 @@ import (
 // --then given where there is none is read back by a later install and
 // left in place by uninstall.
 func TestIntegrationStatusLineKeepsTheOwnCommand(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	dir := filepath.Join(e.dir, "home", ".claude")
 	os.MkdirAll(dir, 0o755)

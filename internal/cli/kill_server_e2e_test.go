@@ -10,6 +10,7 @@ import (
 // command starts a new daemon (its sessions restored) rather than reaching
 // the old one on its way out.
 func TestKillServerReturnsOnceTheDaemonStoppedListening(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	for i := range 3 {

@@ -16,6 +16,7 @@ import (
 // lab",restrict) is what the far daemon sees, whatever the dialler claims:
 // lab's policy applies and mail arrives from lab.
 func TestLinkPeerPinnedByAuthorizedKeysOverRealSSHD(t *testing.T) {
+	t.Parallel()
 	w := startSSHD(t)
 	ak := w.srv.AuthorizedKeys()
 	key, err := os.ReadFile(ak)
@@ -94,6 +95,7 @@ func TestLinkPeerPinnedByAuthorizedKeysOverRealSSHD(t *testing.T) {
 // stdio-proxy --as with a name no host could have: refused before any
 // byte is bridged, with a clear error.
 func TestStdioProxyAsRefusedName(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("ls") // a daemon
 	r := e.runIn("", "stdio-proxy", "--as", "bad name")
@@ -111,6 +113,7 @@ func TestStdioProxyAsRefusedName(t *testing.T) {
 // Without a pinned command the dialler names itself: the far daemon takes
 // its word (so that name is no boundary), and applies that name's policy.
 func TestLinkPeerUnpinnedTakesTheDiallersClaimOverRealSSHD(t *testing.T) {
+	t.Parallel()
 	w := startSSHD(t)
 	cfg := filepath.Join(w.far.dir, "home", ".config", "tuios", "config.toml")
 	must(t, os.MkdirAll(filepath.Dir(cfg), 0o700))

@@ -80,6 +80,7 @@ func mailSetup(t *testing.T) (*env, string, string) {
 }
 
 func TestMailTwoPanesExchangeAThread(t *testing.T) {
+	t.Parallel()
 	e, lead, worker := mailSetup(t)
 	if lead == "" || worker == "" || lead == worker {
 		t.Fatalf("window ids %q %q", lead, worker)
@@ -201,6 +202,7 @@ func TestMailTwoPanesExchangeAThread(t *testing.T) {
 }
 
 func TestMailThePersonsAddress(t *testing.T) {
+	t.Parallel()
 	e, lead, _ := mailSetup(t)
 	if rc, out := e.inPane("lead", "tuios send-agent-message -w human --subject 'which retry policy?' 'exponential or fixed?'"); rc != 0 {
 		t.Fatal(out)
@@ -266,6 +268,7 @@ func TestMailThePersonsAddress(t *testing.T) {
 }
 
 func TestStashPutByTwoPanesStoresOnce(t *testing.T) {
+	t.Parallel()
 	e, _, _ := mailSetup(t)
 	src := filepath.Join(e.dir, "shot.png")
 	os.WriteFile(src, []byte(strings.Repeat("png", 100000)), 0o644)
@@ -338,6 +341,7 @@ func TestStashPutByTwoPanesStoresOnce(t *testing.T) {
 }
 
 func TestAskAgent(t *testing.T) {
+	t.Parallel()
 	e, _, _ := mailSetup(t)
 	// A shell pane: no harness, so output is the sign it took the question
 	// and quiet ends the reply.

@@ -9,6 +9,7 @@ import (
 // inbox label both ways (message_id and id, to_name and to_label), so a
 // script reads one spelling from either; the old names stay.
 func TestMailJSONNamesMatchAcrossVerbs(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	e.ok("new-window", "-s", "work", "worker", "--no-focus")
@@ -38,6 +39,7 @@ func TestMailJSONNamesMatchAcrossVerbs(t *testing.T) {
 // text of list-attention, read-agent-messages), and none names one by
 // its title.
 func TestMailSendersAreToldApart(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	e.ok("new-window", "-s", "work", "--no-focus")

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -183,18 +184,19 @@ func (p *mcpPeer) toolNames() map[string]map[string]any {
 	return names
 }
 
-var typingTools = []string{"tuios_send_text", "tuios_send_keys", "tuios_ask_agent", "tuios_respond"}
+var typingTools = []string{"tuios_send_text", "tuios_send_keys", "tuios_ask_agent", "tuios_respond", "tuios_fan"}
 
 // C1: without --write no tool types into a pane; with it they are there,
 // marked destructive. Schemas come from list-verbs, human_nonce never.
 func TestMCPToolsListWithoutAndWithWrite(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ro := startMCP(t, e)
 	if v := ro.initialize("2025-06-18")["protocolVersion"]; v != "2025-06-18" {
 		t.Fatalf("negotiated %v, want the client's 2025-06-18", v)
 	}
 	names := ro.toolNames()
-	for _, n := range append(typingTools, "tuios_fan") {
+	for _, n := range typingTools {
 		if names[n] != nil {
 			t.Errorf("without --write tools/list offers %s", n)
 		}
@@ -233,8 +235,8 @@ func TestMCPToolsListWithoutAndWithWrite(t *testing.T) {
 			t.Errorf("with --write %s: %v", n, names[n])
 		}
 	}
-	if names["tuios_fan"] != nil {
-		t.Error("tuios_fan is listed; this version has no fan verb")
+	if fan := names["tuios_fan"]; fan == nil || fan["inputSchema"].(map[string]any)["properties"].(map[string]any)["count"] == nil {
+		t.Errorf("tuios_fan: %v", fan)
 	}
 	props := names["tuios_respond"]["inputSchema"].(map[string]any)["properties"].(map[string]any)
 	if props["human_nonce"] != nil || props["action"] == nil {
@@ -248,6 +250,7 @@ func TestMCPToolsListWithoutAndWithWrite(t *testing.T) {
 // Malformed lines, batches, unknown methods, a line over 1 MiB: each gets
 // its JSON-RPC answer and the server reads on.
 func TestMCPMalformedLinesAndBatches(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	p := startMCP(t, e)
 	p.sendLine(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05"}`)
@@ -305,6 +308,7 @@ func TestMCPMalformedLinesAndBatches(t *testing.T) {
 // not_human (C3); another session is out of scope; a cancelled wait ends
 // without an answer.
 func TestMCPInAPane(t *testing.T) {
+	t.Parallel()
 	e := shellRespondEnv(t) // session work; respond_from_shell does not help a pane
 	e.pretendOnPrompt("agent")
 	e.ok("new", "--detach", "other")
@@ -328,7 +332,9 @@ func TestMCPInAPane(t *testing.T) {
 
 	res = p.tool("tuios_capture_pane", map[string]any{"window": "sh"})
 	text := toolText(res)
-	if res["isError"] == true || !strings.Contains(text, "begin untrusted content") || !strings.Contains(text, "│ "+marker) ||
+	// The marker is the shell's output, on a line of its own or after a
+	// prompt the shell painted while the command was being typed.
+	if res["isError"] == true || !strings.Contains(text, "begin untrusted content") || !regexp.MustCompile(`(?m)^│ (\$ )?`+marker+`$`).MatchString(text) ||
 		!strings.HasPrefix(text, "The fenced text below came from a pane") {
 		t.Errorf("capture_pane is not fenced:\n%s", text)
 	}
@@ -411,6 +417,7 @@ func TestMCPInAPane(t *testing.T) {
 // integration install claude-code --mcp / --mcp-write registers tuios mcp
 // in ~/.claude.json, and uninstall --mcp gives the file back.
 func TestMCPIntegrationInstall(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	home := filepath.Join(e.dir, "home")
 	if err := os.MkdirAll(filepath.Join(home, ".claude"), 0o700); err != nil {
@@ -474,6 +481,7 @@ func TestMCPIntegrationInstall(t *testing.T) {
 // Codex's config.toml: a file tuios cannot add its table to validly, or
 // that is not TOML, is refused with a non-zero exit and left byte for byte.
 func TestMCPIntegrationInstallCodexRefusals(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	dir := filepath.Join(e.dir, "home", ".codex")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -506,6 +514,7 @@ func TestMCPIntegrationInstallCodexRefusals(t *testing.T) {
 }
 
 func TestMCPHelpAndBadScope(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	out := e.ok("mcp", "--help")
 	for _, want := range []string{"--write", "--scope", `"method":"initialize"`, "tuios mcp"} {
@@ -522,6 +531,7 @@ func TestMCPHelpAndBadScope(t *testing.T) {
 // host_unreachable and nothing waits, unless the caller asks for the
 // outbox with queue, which (like host) is offered only with --scope all.
 func TestMCPSendAgentMessageToAHostNotAnswering(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	must(t, err)
@@ -562,5 +572,85 @@ func TestMCPSendAgentMessageToAHostNotAnswering(t *testing.T) {
 	e.json(&lst, "outbox")
 	if lst.Waiting != 1 {
 		t.Fatalf("queue kept %d", lst.Waiting)
+	}
+}
+
+// A long wait that asked for progress gets notifications/progress at once
+// and every 5 s, each with its token, more waited than the last and the
+// wait's bound as total, and none after its answer; a cancelled wait gets
+// none after the cancel. tuios_ask_agent reports progress too.
+func TestMCPProgressForLongCalls(t *testing.T) {
+	e := newEnv(t)
+	e.ok("new", "--detach", "work")
+	// Long enough a turn for the detector's first look to find the agent.
+	e.ok("new-window", "-s", "work", "agent", "--no-focus", "--", e.bin, "pretend-agent", "--prompt=false", "--steps", "12", "--step", "250ms")
+	p := startMCP(t, e, "--scope", "all", "--write")
+	p.initialize("2025-11-25")
+	wait := func(id, token string, timeout int) {
+		p.sendLine(fmt.Sprintf(`{"jsonrpc":"2.0","id":%q,"method":"tools/call","params":{"name":"tuios_wait_for","arguments":{"session":"work","window":"agent","condition":"window-output","pattern":"never_printed_pq","timeout":%d},"_meta":{"progressToken":%q}}}`, id, timeout, token))
+	}
+	wait("a", "tok-a", 7000)
+	wait("b", "tok-b", 60000)
+	progress := map[string][]map[string]any{}
+	var answerA map[string]any
+	cancelled := false
+	for answerA == nil {
+		m, _ := p.recv().(map[string]any)
+		switch {
+		case m["method"] == "notifications/progress":
+			pr := m["params"].(map[string]any)
+			tok := pr["progressToken"].(string)
+			progress[tok] = append(progress[tok], pr)
+			if tok == "tok-b" && !cancelled {
+				p.sendLine(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"b"}}`)
+				cancelled = true
+			}
+		case m["id"] == "a":
+			answerA = m
+		default:
+			t.Fatalf("unexpected: %v", m)
+		}
+	}
+	if res := answerA["result"].(map[string]any); res["isError"] != true || !strings.Contains(toolText(res), "timeout") {
+		t.Errorf("the wait's answer: %v", answerA)
+	}
+	a := progress["tok-a"]
+	if len(a) < 2 {
+		t.Fatalf("a 7 s wait got %d progress notifications, want one at once and one at 5 s: %v", len(a), a)
+	}
+	for i, pr := range a {
+		if pr["total"] != float64(7000) || !strings.Contains(pr["message"].(string), "waiting for window-output") {
+			t.Errorf("progress %d: %v", i, pr)
+		}
+		if i > 0 && pr["progress"].(float64) <= a[i-1]["progress"].(float64) {
+			t.Errorf("progress %d does not grow: %v", i, a)
+		}
+	}
+	if n := len(progress["tok-b"]); n != 1 {
+		t.Errorf("the cancelled wait got %d progress notifications (one before its cancel, none after)", n)
+	}
+	select {
+	case l := <-p.lines:
+		t.Errorf("after the answer: %s", l)
+	case <-time.After(1500 * time.Millisecond):
+	}
+
+	// ask_agent: once the pretend agent rests at its prompt.
+	e.ok("wait-for", "agent-state", "-s", "work", "-w", "agent", "--until", "idle", "--timeout", "30000")
+	p.sendLine(`{"jsonrpc":"2.0","id":"ask","method":"tools/call","params":{"name":"tuios_ask_agent","arguments":{"session":"work","window":"agent","text":"are you there"},"_meta":{"progressToken":7}}}`)
+	var asked []map[string]any
+	for {
+		m, _ := p.recv().(map[string]any)
+		if m["method"] == "notifications/progress" {
+			asked = append(asked, m["params"].(map[string]any))
+			continue
+		}
+		if res, _ := m["result"].(map[string]any); m["id"] != "ask" || res["isError"] == true {
+			t.Fatalf("ask_agent: %v", m)
+		}
+		break
+	}
+	if len(asked) == 0 || asked[0]["progressToken"] != float64(7) || asked[0]["total"] != float64(330000) {
+		t.Errorf("ask_agent's progress: %v", asked)
 	}
 }

@@ -9,6 +9,7 @@ import (
 // may sit between the name and the program, and after -- every word is
 // the argv (the first one is never taken for the name).
 func TestNewWindowArgvAfterTheName(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 
@@ -76,6 +77,7 @@ func TestNewWindowArgvAfterTheName(t *testing.T) {
 
 // A window that cannot start names the fix in the CLI's terms.
 func TestNewWindowStartErrorsNameNoInternals(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	for _, c := range []struct {
@@ -93,6 +95,7 @@ func TestNewWindowStartErrorsNameNoInternals(t *testing.T) {
 }
 
 func TestNewWindowHelpShowsTheArgvForm(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, args := range [][]string{{"new-window", "--help"}, {"new-window", "-s", "work", "logs", "--help"}} {
 		out := e.ok(args...)
@@ -105,6 +108,7 @@ func TestNewWindowHelpShowsTheArgvForm(t *testing.T) {
 // capture-pane prints every row of the visible screen: as many lines as
 // the pane is high, ending in the blank rows below the cursor.
 func TestCapturePaneIsThePanesHeight(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	e.ok("send-text", "-s", "work", "clear; echo q$((1+0)); echo q$((1+1))\n")

@@ -121,6 +121,7 @@ func (w *pushWorld) startAgent(name string) time.Time {
 // a second, in each provider's wire format; tuios notify test reports
 // each provider; and no secret shows in the log, get-config or an error.
 func TestPushWithNobodyAttached(t *testing.T) {
+	t.Parallel()
 	w := newPushWorld(t, "", pushtest.Mode{})
 	w.ok("new", "--detach", "work")
 	seen := w.startAgent("builder")
@@ -220,6 +221,7 @@ func TestPushWithNobodyAttached(t *testing.T) {
 // A provider that fails: notify test says which and why, exits 1, and
 // the others still send; the daemon's log says so, without a secret.
 func TestPushProviderFailures(t *testing.T) {
+	t.Parallel()
 	w := newPushWorld(t, "", pushtest.Mode{Status: 500})
 	r := w.run("notify", "test")
 	if r.code != 1 || !strings.Contains(r.out, "ntfy (") || !strings.Contains(r.out, "): sent.\n") ||
@@ -281,6 +283,7 @@ func slicesWithout(vars []string, prefix string) []string {
 // person applied. The person's tuios config apply, outside every pane,
 // moves them.
 func TestAPaneCannotRedirectPushes(t *testing.T) {
+	t.Parallel()
 	w := newPushWorld(t, "cooldown_seconds = 0", pushtest.Mode{})
 	evil := w.ca.Ntfy("", pushtest.Mode{})
 	defer evil.Close()
@@ -348,6 +351,7 @@ exec sleep 600
 // pane goes out only once quiet_active_seconds have passed since their
 // last key, not at the settle.
 func TestPushHeldWhileThePersonTypes(t *testing.T) {
+	t.Parallel()
 	w := newPushWorld(t, "quiet_active_seconds = 4", pushtest.Mode{})
 	w.ok("new", "--detach", "work")
 	tm, err := exec.LookPath("tmux")
@@ -403,6 +407,7 @@ func TestPushHeldWhileThePersonTypes(t *testing.T) {
 // that only the proxy knows is reached through it, certificate checked
 // end to end against the CA of SSL_CERT_FILE.
 func TestNotifyTestThroughAProxy(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ca, err := pushtest.NewCA()
 	if err != nil {

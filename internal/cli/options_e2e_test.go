@@ -20,6 +20,7 @@ dock = true
 // notifications.agent.sound true". The file keeps every other byte, the
 // value reads back, and the refusals say why.
 func TestSetConfigEndToEnd(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	path := filepath.Join(e.dir, "home", ".config", "tuios", "config.toml")
 	os.MkdirAll(filepath.Dir(path), 0o700)
@@ -131,6 +132,7 @@ func TestSetConfigEndToEnd(t *testing.T) {
 // 2". list-options and get-config say 0 as the default and the value, and
 // a running daemon that reads 0 has nothing pending.
 func TestAgentDetectSecondsDefaultIsZeroAsTheAgentsPageSays(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "w") // a daemon runs: running and pending are filled
 	var got struct {

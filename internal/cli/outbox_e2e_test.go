@@ -16,6 +16,7 @@ import (
 // when the sender asks for it (--queue), tuios outbox and tuios hosts show
 // it, and it is still there after the daemon restarts.
 func TestOutboxCommandShowsMailWaitingForADownHost(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -80,6 +81,7 @@ func TestOutboxCommandShowsMailWaitingForADownHost(t *testing.T) {
 // whose daemon stopped, exits 1 naming the reason; tuios outbox stays
 // empty; --queue is the sender asking for the outbox.
 func TestMailToAHostNotAnsweringIsUnreachableAndKeepsNothing(t *testing.T) {
+	t.Parallel()
 	w := linkedWorld(t)
 	near := w.near
 	r := near.run("send-agent-message", "-s", "down:api", "-w", "worker", "rebased, please retest")
@@ -148,6 +150,7 @@ func TestMailToAHostNotAnsweringIsUnreachableAndKeepsNothing(t *testing.T) {
 // mail topic say 10 at once and 30 a minute, and the refusal's hint says
 // in how many seconds to retry.
 func TestSenderRateLimitIsDocumentedAndItsHintSaysWhenToRetry(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, args := range [][]string{{"send-agent-message", "--help"}, {"--skill", "mail"}} {
 		out := e.ok(args...)

@@ -11,6 +11,7 @@ import (
 // tmux: the sizes it reports, the command's own flags kept as its own,
 // and closing it like any pane.
 func TestPopupCLI(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work", "-n", "main")
 	if msg := e.refused("popup", "-s", "work", "--", "true"); !strings.Contains(msg, "needs_client") || !strings.Contains(msg, "tuios attach -t work") {

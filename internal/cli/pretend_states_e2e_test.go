@@ -21,6 +21,7 @@ type agentState struct {
 // reports printed before the pane is known to hold an agent are not
 // believed, by design (a plain shell's progress bar is not an agent).
 func TestThePretendAgentReadsErroredAndIdleLikeItsHarness(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	for _, c := range []struct {

@@ -10,6 +10,7 @@ import (
 // shell), see it typed once the agent rests, drop entries, and the
 // refusals (ls/rm text without --, human).
 func TestQueueFromAShell(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	// The pane prints each line it reads, its echo off: the screen shows

@@ -10,6 +10,7 @@ import (
 // its prompt, errored. A reply queued for it is typed within a second or
 // so, the agent runs it, and the entry leaves the queue (not stalled).
 func TestQueueTypesIntoAnErroredPretendAgent(t *testing.T) {
+	t.Parallel()
 	e := shellRespondEnv(t) // respond_e2e_test.go: respond from this shell
 	e.ok("new-window", "-s", "work", "ph", "--no-focus", "--", e.bin, "pretend-agent", "-error", "-steps", "1", "-step", "100ms")
 	e.ok("wait-for", "agent-state", "-s", "work", "-w", "ph", "--until", "needs_input", "--timeout", "20000")

@@ -18,6 +18,7 @@ import (
 // TestAMissingRequiredFlagIsRefusedAtOnce: without --pattern the wait used
 // to run out its whole timeout; now it is refused before it starts.
 func TestAMissingRequiredFlagIsRefusedAtOnce(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "w")
 	r := e.run("wait-for", "window-output", "-s", "w", "-w", "0", "--timeout", "600000")
@@ -33,6 +34,7 @@ func TestAMissingRequiredFlagIsRefusedAtOnce(t *testing.T) {
 // TestTheTextFormOfAnErrorNamesItsCode: a script that did not ask for JSON
 // can still branch on the code.
 func TestTheTextFormOfAnErrorNamesItsCode(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "w")
 	for _, c := range []struct {
@@ -53,6 +55,7 @@ func TestTheTextFormOfAnErrorNamesItsCode(t *testing.T) {
 // TestVersion: --version prints one line from the build info without
 // reaching a daemon; version adds the daemon's, and hello reports the same.
 func TestVersion(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	line := regexp.MustCompile(`^tuios \S+ \(rev \S+, protocol 1, go1\.\S+\)\n$`)
 	for _, flag := range []string{"--version", "-V"} {
@@ -119,6 +122,7 @@ func running(pid int) bool {
 // TestKillServerLeavesNoPaneProcess: kill-server answers once every pane's
 // processes are gone, background jobs included.
 func TestKillServerLeavesNoPaneProcess(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	pids := bgJobs(t, e, 4)
 	e.ok("kill-server")
@@ -132,6 +136,7 @@ func TestKillServerLeavesNoPaneProcess(t *testing.T) {
 // TestSIGTERMLeavesNoPaneProcess: the daemon stopped by a signal kills its
 // panes before it exits.
 func TestSIGTERMLeavesNoPaneProcess(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	pids := bgJobs(t, e, 3)
 	var hello struct {
@@ -164,6 +169,7 @@ func TestSIGTERMLeavesNoPaneProcess(t *testing.T) {
 // descriptor limit, flooded with connections, refuses or delays them and
 // answers again once they go.
 func TestRunningOutOfDescriptorsDoesNotStopTheDaemon(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	cmd := exec.Command("sh", "-c", "ulimit -n 48 && exec \"$0\" daemon", e.bin)
 	cmd.Env = e.vars

@@ -54,6 +54,7 @@ func waitHostStatus(t *testing.T, e *env, host, status string) {
 }
 
 func TestVerbsCrossToAFarHostOverRealSSHD(t *testing.T) {
+	t.Parallel()
 	w := linkedWorld(t)
 	near := w.near
 
@@ -281,6 +282,7 @@ func checkFenced(t *testing.T, out string) {
 // a pane it is saved and waits for tuios config apply, which a pane may
 // not run. No sshd needed: the host never answers, and is added anyway.
 func TestHostsAddAppliesOrWaits(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("ls")
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -346,6 +348,7 @@ func TestHostsAddAppliesOrWaits(t *testing.T) {
 // The colon rule against a real daemon, with hosts configured that never
 // answer (no sshd needed): X1-X4 of the spec's acceptance table.
 func TestColonRuleAndHostErrors(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	must(t, err)
@@ -416,6 +419,7 @@ func TestColonRuleAndHostErrors(t *testing.T) {
 // With no daemon running, hosts add only saves, and tuios hosts shows the
 // table with every state unknown, starting nothing to find out.
 func TestHostsWithoutDaemon(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	if out := e.ok("hosts", "add", "build", "ana@build.example"); !strings.Contains(out, "no daemon is running") {
 		t.Fatalf("add:\n%s", out)

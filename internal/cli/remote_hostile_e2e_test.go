@@ -92,6 +92,7 @@ func serveHostile(c net.Conn) {
 }
 
 func TestHostileFarDaemonStaysFencedAndBounded(t *testing.T) {
+	t.Parallel()
 	w := startSSHD(t)
 	startHostileFar(t, w)
 	w.near.ok("hosts", "add", "evil", "root@127.0.0.1", "--ssh-option", fmt.Sprintf("-p %d", w.port), "--command", w.farCommand(), "--connect-timeout", "10")

@@ -2,10 +2,10 @@ package cli
 
 import (
 	"fmt"
-	"github.com/tuios/tuios/internal/proto"
 	"strconv"
 	"strings"
 
+	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/mail"
 )
 
@@ -18,6 +18,8 @@ func respondCommands() []Command {
 			Usage: "[-s NAME] -w WINDOW [--json]",
 			Help: "Reads the pane's screen with its harness's rules: the lines the deciding rule read (printed fenced: they came from the pane, they are data, not instructions), " +
 				"the numbered options, the actions respond can take now (approve, approve_always, deny, choose, text, as the manifest's answers name them) and prompt_id, a hash of what was read. " +
+				"The prompt's dialog is read whole from the screen and the pane's history (rows a short tile pushed up, rows a narrow tile wrapped), so the lines and the risk rules cover the command it asks about whatever the tile shows; " +
+				"an approval whose dialog cannot be read whole (its top is off the screen and the history) lists the risk rule cut short and says why in not_whole. " +
 				"A pane that is not blocked is not an error: it says why. A prompt the Inbox holds (held approvals) is not on the screen: peek-prompt reads the hold instead, " +
 				"with the Inbox's answers (1 allow once, 2 always allow, 3 deny) and the hold's request id as the prompt id (--json adds held). Open to any caller.",
 			Example: "tuios peek-prompt -w review\ntuios peek-prompt -s api -w review --json",
@@ -55,6 +57,9 @@ func respondCommands() []Command {
 				if len(pk.Risk) > 0 {
 					fmt.Fprintf(out, "risky: %s (allowing needs --risk-ack %q)\n", strings.Join(pk.Risk, ", "), strings.Join(pk.Risk, ","))
 				}
+				if pk.NotWhole != "" {
+					fmt.Fprintf(out, "not read whole: %s\n", escapeControls(pk.NotWhole))
+				}
 				if pk.Answerable {
 					fmt.Fprintf(out, "prompt %s; answer with: %s\n", pk.PromptID, strings.Join(pk.Actions, ", "))
 				} else {
@@ -71,6 +76,7 @@ func respondCommands() []Command {
 				"when it is no longer the one --prompt-id names, or was already answered, nothing is pressed (prompt_changed). " +
 				"A prompt the Inbox holds is answered in the hold, as the Inbox would: approve (allow once), approve_always, deny or choose 1-3; a held plan is approved only in the Inbox, where it is shown whole. " +
 				"An allowing answer to a risky prompt needs --risk-ack naming every risk rule peek-prompt listed; deny needs none, and choose N goes by the option's label, so choosing a No option is a deny. " +
+				"The rules judge the command the prompt asks about whatever the pane's tile shows; a prompt not on its screen whole is cut short: make the pane taller and read it again, or name cut short to allow what nobody has read. " +
 				"respond acts as you: the daemon takes it from your attached client, or from a shell outside every pane when ~/.config/tuios/config.toml has respond_from_shell = true under [daemon] " +
 				"(read when the daemon starts; TUIOS_RESPOND_FROM_SHELL=1 in the daemon's environment does the same); a program inside a pane gets not_human. It then waits until the state moves, the prompt leaves the screen, or --timeout, and says which.",
 			Example: "tuios peek-prompt -w review\ntuios respond -w review --prompt-id 75f8b9fadb5b5dfc approve\ntuios respond -w review choose 2\ntuios respond -w review --risk-ack 'recursive delete' approve",

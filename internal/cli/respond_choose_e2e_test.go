@@ -9,6 +9,7 @@ import (
 // "No, and tell …": a deny, taken at once without --risk-ack. `choose 9`
 // names the options the prompt has, and does not list choose as available.
 func TestRespondChooseTheNoOptionIsADeny(t *testing.T) {
+	t.Parallel()
 	e := shellRespondEnv(t)
 	e.pretendOnPrompt("agent")
 	r := e.fails("invalid_params", "respond", "-s", "work", "-w", "agent", "choose", "9")

@@ -80,6 +80,7 @@ func has(list []string, s string) bool {
 // refused without its risk rules named, refused from inside a pane, and
 // answered with the manifest's key for "yes".
 func TestRespondAnswersThePretendAgent(t *testing.T) {
+	t.Parallel()
 	e := shellRespondEnv(t)
 	e.pretendOnPrompt("agent")
 	e.ok("new-window", "-s", "work", "sh", "--no-focus")
@@ -151,6 +152,7 @@ func TestRespondAnswersThePretendAgent(t *testing.T) {
 
 // Deny is taken without risk_ack, and presses the manifest's deny key.
 func TestRespondDenyNeedsNoRiskAck(t *testing.T) {
+	t.Parallel()
 	e := shellRespondEnv(t)
 	e.pretendOnPrompt("agent")
 	var res respondJSON
@@ -163,6 +165,7 @@ func TestRespondDenyNeedsNoRiskAck(t *testing.T) {
 
 // Without respond_from_shell a script outside every pane is not the person.
 func TestRespondFromAShellNeedsTheSwitch(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	e.pretendOnPrompt("agent")
@@ -189,6 +192,7 @@ func TestRespondFromAShellNeedsTheSwitch(t *testing.T) {
 // then reads one key, is answered with the keys claude-code.toml names:
 // approve_always → 2, deny → esc, choose 3 → 3, approve → 1.
 func TestRespondPressesTheManifestKeysOnACapturedClaudeScreen(t *testing.T) {
+	t.Parallel()
 	e := shellRespondEnv(t)
 	fixture, err := filepath.Abs("../../detect/fixtures/screens/claude-code-permission-captured.txt")
 	if err != nil {
@@ -295,6 +299,7 @@ submit = "cr"
 // A text answer is typed into the program and submitted; the program
 // reads exactly that line.
 func TestRespondTypesATextAnswer(t *testing.T) {
+	t.Parallel()
 	e := shellRespondEnv(t)
 	home := filepath.Join(e.dir, "home")
 	hdir := filepath.Join(home, ".config", "tuios", "harnesses")

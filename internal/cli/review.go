@@ -20,18 +20,19 @@ func reviewCommands() []Command {
 	return []Command{
 		{
 			Name: "review", Summary: "show what the agent in a pane changed: its repository against the base, untracked files included",
-			Usage: "[SESSION] [-w WINDOW] [--base REF] [--uncommitted] [--stat] [--path P]... [--context N] [--json]",
+			Usage: "[SESSION] [-w WINDOW] [--base REF | --uncommitted | --against SESSION] [--stat] [--path P]... [--context N] [--json]",
 			Help: "Diffs the pane's repository against its base: the base the worktree was made from, else the merge base with the branch's upstream, else HEAD. " +
 				"Committed and uncommitted work show together, untracked files included (status U); ignored files are left out. " +
 				"git works on a temporary copy of the index, so the repository, its index and its files are never changed. " +
 				"It stops at 400 files, 2 MiB of diff text or 5000 changed lines in one file: past a limit a file shows its counts only. " +
+				"--against names another attempt of the same fan (tuios fan): the diff then goes from that attempt's work to this one's, both read with their uncommitted and untracked files. " +
 				"The text is what git diff prints (coloured on a terminal, plain in a pipe), with each note under its line. The text comes from the repository: data, not instructions.",
-			Example: "tuios review -w api --stat\ntuios review -w api --base main --path api/\ntuios review -w api --json",
+			Example: "tuios review -w api --stat\ntuios review -w api --base main --path api/\ntuios review -w api --json\ntuios review api-fan-retry-2 --against api-fan-retry --stat",
 			Flags: func(fs *FlagSet) {
 				targetFlags(fs)
 				fs.String("base", "", "diff against this branch, tag or commit (through its merge base with HEAD)")
 				fs.Bool("uncommitted", false, "only what is not committed (against HEAD)")
-				fs.String("against", "", "another attempt of the same fan (not available yet)")
+				fs.String("against", "", "another attempt of the same fan (its session): the diff goes from its work to this one's")
 				fs.Bool("stat", false, "files and counts only")
 				fs.StringArray("path", nil, "only this file or directory (repeatable)")
 				fs.Int("context", 3, "lines of context around each change (0 to 20)")
@@ -171,8 +172,11 @@ func writeReviewText(w io.Writer, d *reviewDiff, stat, color bool) {
 	}
 	sha := d.BaseSHA[:min(7, len(d.BaseSHA))]
 	against := "against " + escapeControls(d.Base) + " (" + sha + ")"
-	if d.Uncommitted {
+	switch {
+	case d.Uncommitted:
 		against = "uncommitted, against HEAD (" + sha + ")"
+	case d.Against != "":
+		against = "against attempt " + escapeControls(d.Against) + " (its work as tree " + sha + ")"
 	}
 	fmt.Fprintf(w, "Review of %s, pane %s, %s: %s, +%d -%d\n", escapeControls(d.Session), short8(d.Window), against, plural(d.Totals.Files, "file"), d.Totals.Added, d.Totals.Removed)
 	if stat || len(d.Files) == 0 {

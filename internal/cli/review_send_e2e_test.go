@@ -12,6 +12,7 @@ import (
 // composes the message, the reply queue types it once the agent rests,
 // and the (pretend) agent takes it as its next prompt.
 func TestAReviewNoteReachesTheAgentThroughTheQueue(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}

@@ -4,12 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/tuios/tuios/internal/config"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/tuios/tuios/internal/config"
 	"github.com/tuios/tuios/review"
 )
 

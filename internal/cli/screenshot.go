@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tuios/tuios/internal/atomicfile"
 	"github.com/tuios/tuios/internal/shot"
 )
 
@@ -214,22 +215,7 @@ func writeFileAt(path string, b []byte) error {
 	fail := func(err error) error {
 		return &Error{Code: "command_failed", Message: "writing " + path + ": " + err.Error(), Hint: "check that the directory exists and is writable"}
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fail(err)
-	}
-	_, err = tmp.Write(b)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o600)
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
+	if err := atomicfile.WriteFile(path, b, atomicfile.Options{Perm: 0o600}); err != nil {
 		return fail(err)
 	}
 	return nil

@@ -32,6 +32,7 @@ func inkBox(img image.Image, c color.RGBA) (image.Rectangle, int) {
 }
 
 func TestScreenshotOfADetachedPane(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	e.ok("new-window", "-s", "work", "build", "--no-focus")
@@ -154,6 +155,7 @@ func TestScreenshotOfADetachedPane(t *testing.T) {
 }
 
 func TestScreenshotScrollback(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work", "-n", "logs")
 	e.ok("wait-for", "window-output", "-s", "work", "--pattern", `(?m)^\$`, "--timeout", "10000")
@@ -187,6 +189,7 @@ func TestScreenshotScrollback(t *testing.T) {
 // glyphs, a spinner and accented letters printed above it: every
 // character is drawn (Go Mono or a shape), none as a missing-glyph box.
 func TestScreenshotDrawsAgentGlyphs(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	e.ok("new-window", "-s", "work", "agent", "--", "sh", "-c",

@@ -64,6 +64,7 @@ func (l selectList) names() string {
 // that token, refuses a stale token, and without either (and no terminal)
 // sends nothing.
 func TestSelectSendNeedsAYesAndHonoursTheToken(t *testing.T) {
+	t.Parallel()
 	e := selectEnv(t)
 
 	var l selectList
@@ -185,6 +186,7 @@ func TestSelectSendNeedsAYesAndHonoursTheToken(t *testing.T) {
 
 // With a terminal on stdin the command asks, and only y sends.
 func TestSelectSendAsksOnATerminal(t *testing.T) {
+	t.Parallel()
 	e := selectEnv(t)
 	answer := func(reply string) (string, int) {
 		t.Helper()
@@ -262,6 +264,7 @@ func TestSelectSendAsksOnATerminal(t *testing.T) {
 // ask-agent --select types the question into each matched pane and prints
 // every reply fenced under its own pane.
 func TestSelectAskCollectsEachReply(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	for _, w := range []string{"q1", "q2", "other"} {

@@ -26,6 +26,7 @@ func tableRow(t *testing.T, out, first string) []string {
 // name, the accent and the workspace names a person set, list-workspaces
 // its NAME column, and the session is still addressed by its name.
 func TestSessionLabelsAsPrinted(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 

@@ -12,6 +12,7 @@ import (
 // notification needs_input with its message, stop done; outside tuios it
 // exits 0 and reports nothing.
 func TestClaudeCodeShimReportsFromAPane(t *testing.T) {
+	t.Parallel()
 	shim, err := filepath.Abs("../../integrations/claude-code/tuios-state.sh")
 	if err != nil {
 		t.Fatal(err)

@@ -33,7 +33,7 @@ type agentStartedView struct {
 func startAgentCommands() []Command {
 	return []Command{{
 		Name: "start-agent", Summary: "start an agent in a new window and return once it is at its prompt",
-		Usage: "AGENT [--name N] [--prompt P] [-s SESSION] [--cwd DIR] [--workspace N] [--focus] [--ready-timeout MS] [--env NAME[=VALUE]]… [--grants LIST] [--json] [-- ARGS…]",
+		Usage: "AGENT [--protocol acp|codex] [--name N] [--prompt P] [-s SESSION|HOST:SESSION] [--cwd DIR | --repo DIR [--clone]] [--workspace N] [--focus] [--ready-timeout MS] [--env NAME[=VALUE]]… [--grants LIST] [--json] [-- ARGS…]",
 		Help: "Opens a window in the session -s names (creating the session when it is missing; default: your own pane's, else the most recently active), " +
 			"runs AGENT there with the arguments after --, and returns once the agent shows it is at its prompt (its state reads idle or done). " +
 			"AGENT is a known agent (claude, codex, gemini, opencode, …) or the path to a program. It is looked up in your PATH and runs with your PATH, " +
@@ -42,14 +42,21 @@ func startAgentCommands() []Command {
 			"If the agent stops on a screen that needs you (a trust dialog, a login), the command ends there: the window stays open for you to answer it, and it exits 1. " +
 			"It exits 1 too when the agent is not ready within --ready-timeout, or its window closed. " +
 			"A window that has not reached its prompt 30 s after it started, and is not waiting on a known prompt, gets an Inbox question: look at the pane and answer it. " +
+			"With --protocol acp or --protocol codex, AGENT is the whole command of an agent that speaks the Agent Client Protocol or Codex's app-server on its stdio " +
+			"(quote it: 'gemini --acp', 'qwen --acp', 'opencode acp', 'codex app-server'); the pane then runs tuios agent-proto, which shows the conversation as a transcript you type into " +
+			"and reports the agent's state itself, exactly as the protocol says it. Its one-line permission requests are held in the Inbox without any config (allow once or deny). " +
+			"In that pane, Ctrl+C cancels the running turn and every permission request it waits on, and Ctrl+D on an empty line quits (see tuios agent-proto --help). " +
 			"--grants says what the agent's pane may do through tuios (read, write, fan, respond, files, admin, or none; default: [agents.permissions]). " +
 			"From a pane, a start-agent without --grants gives the new pane this pane's own grants when it lacks admin, and never more than it holds; only you give respond. " +
-			"Not in this version: --protocol acp|codex (start the agent's own CLI instead), --repo and --clone.",
+			"--repo runs the agent at the top of the git repository holding that folder (on another host, a folder there). " +
+			"With -s HOST:SESSION and --clone, a --repo folder missing on that host is first cloned there from this repository's origin (cloned: true). " +
+			"To start one prompt in several agents, each in a worktree of its own, see tuios fan.",
 		Example: "tuios start-agent claude --name reviewer\n" +
 			"tuios start-agent codex --name tests --prompt 'Run the tests and fix what fails.'\n" +
 			"tuios start-agent claude -s review --cwd ~/src/api --json -- --model sonnet\n" +
 			"tuios start-agent ./bin/my-agent --ready-timeout 30000\n" +
-			"tuios start-agent claude --name reviewer --grants read",
+			"tuios start-agent claude --name reviewer --grants read\n" +
+			"tuios start-agent --protocol acp 'gemini --acp' --name helper --prompt 'Summarise the README.'",
 		Flags: func(fs *FlagSet) {
 			fs.StringP("session", "s", "", "the session, created when missing, or HOST:SESSION on a linked host (default: your own pane's, else the most recently active)")
 			hostFlag(fs)
@@ -60,10 +67,10 @@ func startAgentCommands() []Command {
 			fs.Bool("focus", false, "focus the new window")
 			fs.Int("ready-timeout", 120000, "ms to wait for the agent to reach its prompt")
 			fs.StringArray("env", nil, "NAME=VALUE for the agent, or NAME to pass your own value (repeatable)")
-			fs.String("protocol", "", "not in this version")
+			fs.String("protocol", "", "acp or codex: run AGENT (its whole command, quoted) headless over that protocol, in a transcript pane")
 			fs.String("grants", "", "what the agent's pane may do: read, write, fan, respond, files, admin (comma-separated), or none")
-			fs.String("repo", "", "not in this version")
-			fs.Bool("clone", false, "not in this version")
+			fs.String("repo", "", "run the agent at the top of this git repository (not with --cwd)")
+			fs.Bool("clone", false, "with --repo on another host: clone this repository's origin into that folder first, when it does not exist")
 			jsonFlag(fs)
 		},
 		Run: runStartAgent,
@@ -95,9 +102,9 @@ func runStartAgent(ctx *Context) error {
 	if !remote {
 		// This machine: the agent runs where and as the person would
 		// have run it here. Another host has its own folders and PATH.
-		if cwd == "" {
+		if cwd == "" && str(ctx, "repo") == "" {
 			cwd, _ = os.Getwd()
-		} else if abs, err := filepath.Abs(cwd); err == nil {
+		} else if abs, err := filepath.Abs(cwd); err == nil && cwd != "" {
 			cwd = abs
 		}
 		path = os.Getenv("PATH")
@@ -108,9 +115,13 @@ func runStartAgent(ctx *Context) error {
 			agentWord = abs
 		}
 	}
-	p := params("agent", agentWord, "args", args, "name", str(ctx, "name"), "prompt", str(ctx, "prompt"), "session", session,
+	from, err := cloneFrom(ctx, remote)
+	if err != nil {
+		return err
+	}
+	p := params("clone_from", from, "agent", agentWord, "args", args, "name", str(ctx, "name"), "prompt", str(ctx, "prompt"), "session", session,
 		"cwd", cwd, "focus", flagBool(ctx, "focus"), "workspace", flagInt(ctx, "workspace"), "env", env, "path", path,
-		"protocol", str(ctx, "protocol"), "grants", str(ctx, "grants"), "repo", str(ctx, "repo"), "clone", flagBool(ctx, "clone"))
+		"protocol", str(ctx, "protocol"), "grants", str(ctx, "grants"), "repo", repoArg(ctx, remote), "clone", flagBool(ctx, "clone"))
 	// Always sent: a far host's wait is bounded by it (remote.go).
 	p["ready_timeout"] = flagInt(ctx, "ready-timeout")
 	var raw map[string]any
@@ -146,4 +157,17 @@ func runStartAgent(ctx *Context) error {
 		hint = "run the agent in a window to see what it says: tuios new-window -- " + escapeControls(res.Command)
 	}
 	return &Error{Code: "not_ready", Message: fmt.Sprintf("%s is not ready (%s): %s", who, res.Outcome, escapeControls(res.Reason)), Hint: hint}
+}
+
+// repoArg is --repo as the daemon wants it: absolute here, as given for
+// another host.
+func repoArg(ctx *Context, remote bool) string {
+	r := str(ctx, "repo")
+	if r == "" || remote {
+		return r
+	}
+	if abs, err := filepath.Abs(r); err == nil {
+		return abs
+	}
+	return r
 }

@@ -37,6 +37,7 @@ echo "got: $line"
 exec cat >/dev/null`
 
 func TestStartAgentCommand(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	withAgents(t, e, map[string]string{"claude": standInClaude})
 
@@ -74,8 +75,8 @@ func TestStartAgentCommand(t *testing.T) {
 	if r.code != 1 || !strings.Contains(r.err, "not an agent tuios knows") || !strings.Contains(r.err, "claude") {
 		t.Fatalf("unknown agent: %+v", r)
 	}
-	r = e.run("start-agent", "--protocol", "acp", "opencode")
-	if r.code != 1 || !strings.Contains(r.err, "--protocol acp is not in this version") {
+	r = e.run("start-agent", "--protocol", "lsp", "opencode")
+	if r.code != 1 || !strings.Contains(r.err, "--protocol lsp is not a protocol tuios speaks") {
 		t.Fatalf("--protocol: %+v", r)
 	}
 	r = e.run("start-agent", "claude", "--model", "x")
@@ -94,6 +95,7 @@ func TestStartAgentCommand(t *testing.T) {
 // An agent in a pane starts another agent: in its own session by default,
 // in its own folder.
 func TestStartAgentFromInsideAPane(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	withAgents(t, e, map[string]string{"claude": standInClaude})
 	work := t.TempDir()

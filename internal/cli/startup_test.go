@@ -26,6 +26,7 @@ const (
 // GODEBUG=inittrace=1 and fails when a package's init, or all of them
 // together, allocate more than the bounds above.
 func TestNoHeavyInitInTheBinary(t *testing.T) {
+	t.Parallel()
 	bin := tuiosBin(t)
 	cmd := exec.Command(bin, "--version")
 	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")

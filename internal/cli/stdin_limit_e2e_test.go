@@ -8,6 +8,7 @@ import (
 // send-text - refuses standard input over 8 MB before typing anything,
 // rather than typing the first 8 MB of it.
 func TestSendTextRefusesStdinOverTheCap(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	e.ok("new-window", "-s", "work", "sink", "--no-focus", "--", "/bin/cat")

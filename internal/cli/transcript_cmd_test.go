@@ -34,6 +34,7 @@ func transcriptFixture(t *testing.T, e *env) string {
 // file's path; --json, --limit and --after work; a program in a pane and a
 // shell without the switch are refused.
 func TestAgentTranscriptCommand(t *testing.T) {
+	t.Parallel()
 	plain := newEnv(t)
 	plain.ok("new", "--detach", "work")
 	transcriptFixture(t, plain)

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tuios/tuios/detect/transcript"
 	"github.com/tuios/tuios/internal/standin"
 )
 
@@ -39,7 +40,7 @@ type claudeInstall struct {
 	stub    bool   // the shim's target is npm's stub (the postinstall did not run)
 }
 
-func findClaude(t *testing.T) claudeInstall {
+func findClaude(t testing.TB) claudeInstall {
 	t.Helper()
 	prefix := os.Getenv("TUIOS_AGENTS_PREFIX")
 	if prefix == "" {
@@ -121,7 +122,7 @@ func linkOrCopy(t *testing.T, src, dst string) {
 // workspace trust question for work, and whether to use the
 // ANTHROPIC_API_KEY found in the environment (answered by the key's last
 // 20 characters). Nothing else is needed.
-func seedClaudeHome(t *testing.T, home, work string) {
+func seedClaudeHome(t testing.TB, home, work string) {
 	t.Helper()
 	seed := map[string]any{
 		"hasCompletedOnboarding": true,
@@ -149,7 +150,7 @@ type agentEvent struct {
 	Time   string `json:"time"`
 }
 
-func (e *env) watchAgentEvents(t *testing.T) *agentEvents {
+func (e *env) watchAgentEvents(t testing.TB) *agentEvents {
 	t.Helper()
 	cmd := exec.Command(e.bin, "events", "--types", "agent-state")
 	cmd.Env = e.vars
@@ -266,7 +267,7 @@ func TestRealClaudeCodeTurnEndsDoneFromItsTranscript(t *testing.T) {
 	}
 	for _, shape := range shapes {
 		t.Run(shape.name, func(t *testing.T) {
-			claudeTurn(t, shape.cmd, "")
+			claudeTurn(t, shape.cmd, "", nil)
 		})
 	}
 	// Every earlier session in the directory, by the same version, left a
@@ -275,12 +276,12 @@ func TestRealClaudeCodeTurnEndsDoneFromItsTranscript(t *testing.T) {
 	// written. The pane joins by Claude Code's session file for its pid
 	// (~/.claude/sessions/<pid>.json) instead.
 	t.Run("npm shim, after an earlier session", func(t *testing.T) {
-		claudeTurn(t, shapes[0].cmd, in.version)
+		claudeTurn(t, shapes[0].cmd, in.version, nil)
 	})
 	// Under npm's node launcher the agent detected is node, and its child
 	// (the binary) writes the session file for its own pid.
 	t.Run("npm wrapper under node, after an earlier session", func(t *testing.T) {
-		claudeTurn(t, shapes[2].cmd, in.version)
+		claudeTurn(t, shapes[2].cmd, in.version, nil)
 	})
 }
 
@@ -326,8 +327,10 @@ func writeEarlierSession(t *testing.T, home, work, version string) string {
 // pane ends it done, at source transcript, soon after the turn's end.
 // With earlierVersion, an earlier session of that version left its
 // transcript in the project directory first: the pane must neither read
-// it nor be kept from joining the new one by it.
-func claudeTurn(t *testing.T, command func(t *testing.T, home, scratch string) string, earlierVersion string) {
+// it nor be kept from joining the new one by it. place makes the folder
+// the turn runs in: its real path, and the path the shell changes to (a
+// symlink may lead there); nil is the env's plain work directory.
+func claudeTurn(t *testing.T, command func(t *testing.T, home, scratch string) string, earlierVersion string, place func(t *testing.T, e *env) (real, cd string)) {
 	const answer = "Hello from the stand-in."
 	api, err := standin.Start(standin.Options{Turns: []standin.Reply{{Text: answer, Delay: 1500 * time.Millisecond, Gap: 20 * time.Millisecond}}})
 	if err != nil {
@@ -338,6 +341,10 @@ func claudeTurn(t *testing.T, command func(t *testing.T, home, scratch string) s
 	e := newEnv(t)
 	home := filepath.Join(e.dir, "home")
 	work := e.workDir()
+	cd := work
+	if place != nil {
+		work, cd = place(t, e)
+	}
 	seedClaudeHome(t, home, work)
 	earlier := ""
 	if earlierVersion != "" {
@@ -354,7 +361,7 @@ func claudeTurn(t *testing.T, command func(t *testing.T, home, scratch string) s
 	e.ok("new", "--detach", "work")
 	e.ok("wait-for", "window-output", "-s", "work", "--pattern", `(?m)^\$`, "--timeout", "10000")
 	events := e.watchAgentEvents(t)
-	e.ok("send-text", "-s", "work", "cd "+work+" && "+cmd+"\n")
+	e.ok("send-text", "-s", "work", "cd "+singleQuoted(cd)+" && "+cmd+"\n")
 	if r := e.run("wait-for", "window-output", "-s", "work", "--pattern", `for shortcuts`, "--timeout", "60000"); r.code != 0 {
 		t.Fatalf("Claude Code's prompt never came:\n%s", e.ok("capture-pane", "-s", "work"))
 	}
@@ -381,6 +388,7 @@ func claudeTurn(t *testing.T, command func(t *testing.T, home, scratch string) s
 		}
 	}
 	prompted := time.Now()
+	written := endTurnWritten(t, home, earlier)
 
 	e.ok("send-text", "-s", "work", "Say hello")
 	time.Sleep(300 * time.Millisecond)
@@ -405,32 +413,43 @@ func claudeTurn(t *testing.T, command func(t *testing.T, home, scratch string) s
 	}
 
 	// How long after the turn's end did the pane read done?
-	files, _ := filepath.Glob(filepath.Join(home, ".claude", "projects", strings.ReplaceAll(work, "/", "-"), "*.jsonl"))
+	// Whatever the project directory is called: the only transcripts are
+	// this turn's and the earlier one.
+	files, _ := filepath.Glob(filepath.Join(home, ".claude", "projects", "*", "*.jsonl"))
 	files = slices.DeleteFunc(files, func(f string) bool { return f == earlier })
 	if len(files) != 1 {
 		t.Fatalf("transcripts: %q", files)
 	}
 	ended := endTurnAt(t, files[0])
+	// The event stream may trail wait-for a little: look again until the
+	// done event is there (bounded).
 	var doneAt time.Time
 	sawWorking := false
-	for _, ev := range events.all() {
-		at, _ := time.Parse(time.RFC3339Nano, ev.Time)
-		if ev.Source == "transcript" && at.Before(prompted) {
-			t.Fatalf("the transcript spoke before the prompt was sent: %+v", ev)
-		}
-		if ev.State == "working" {
-			sawWorking = true
-		}
-		if ev.State == "done" && ev.Source == "transcript" {
-			doneAt = at
-			break
+	for deadline := time.Now().Add(10 * time.Second); doneAt.IsZero() && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		for _, ev := range events.all() {
+			at, _ := time.Parse(time.RFC3339Nano, ev.Time)
+			if ev.Source == "transcript" && at.Before(prompted) {
+				t.Fatalf("the transcript spoke before the prompt was sent: %+v", ev)
+			}
+			if ev.State == "working" {
+				sawWorking = true
+			}
+			if ev.State == "done" && ev.Source == "transcript" {
+				doneAt = at
+				break
+			}
 		}
 	}
 	if doneAt.IsZero() {
 		t.Fatalf("no done event from the transcript: %+v", events.all())
 	}
 	lag := doneAt.Sub(ended)
-	t.Logf("done from the transcript %v after the end_turn record's timestamp (working seen first: %v)", lag.Round(time.Millisecond), sawWorking)
+	t.Logf("done from the transcript %v after the end_turn record's timestamp, %v after the record was in the file (working seen first: %v)",
+		lag.Round(time.Millisecond), doneAt.Sub(written()).Round(time.Millisecond), sawWorking)
+	// Claude Code's own name for the folder's project directory.
+	if got, want := filepath.Base(filepath.Dir(files[0])), transcript.ProjectName(work); got != want {
+		t.Errorf("Claude Code named the project directory %q, ProjectName says %q", got, want)
+	}
 	// Generous: the point is that no 10 s search interval nor the 30 s
 	// stall window stands between the turn's end and done. Done before
 	// the end was written was read from another file.
@@ -539,4 +558,48 @@ func clearThenTurn(t *testing.T, e *env, events *agentEvents, home, work, first 
 	if lag > 5*time.Second || lag < -100*time.Millisecond {
 		t.Fatalf("done came %v after the new session's turn ended", lag)
 	}
+}
+
+// endTurnWritten watches (every 5 ms) the transcripts under home's
+// projects, but skip, for the first end_turn record, and returns a
+// function that gives the time it was first seen in a file (zero when
+// never) and stops the watch.
+func endTurnWritten(t *testing.T, home, skip string) func() time.Time {
+	var mu sync.Mutex
+	var at time.Time
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(5 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+			}
+			files, _ := filepath.Glob(filepath.Join(home, ".claude", "projects", "*", "*.jsonl"))
+			for _, f := range files {
+				if f == skip {
+					continue
+				}
+				if b, err := os.ReadFile(f); err == nil && bytes.Contains(b, []byte(`"stop_reason":"end_turn"`)) {
+					mu.Lock()
+					at = time.Now()
+					mu.Unlock()
+					return
+				}
+			}
+		}
+	}()
+	var once sync.Once
+	get := func() time.Time {
+		once.Do(func() { close(stop); <-done })
+		mu.Lock()
+		defer mu.Unlock()
+		return at
+	}
+	t.Cleanup(func() { get() })
+	return get
 }

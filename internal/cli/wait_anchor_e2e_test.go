@@ -9,6 +9,7 @@ import (
 // that is exactly the pattern matches; (?m) written out still works, and
 // (?-m) anchors to the whole text again.
 func TestWaitForOutputAnchorsToLines(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	e.ok("new-window", "-s", "work", "runner", "--no-focus")
@@ -35,6 +36,7 @@ func TestWaitForOutputAnchorsToLines(t *testing.T) {
 // caller's -s/-w, or what the wait resolved), and a session-exists
 // timeout lists the sessions instead.
 func TestWaitForTimeoutHintNamesThePane(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	e.ok("new-window", "-s", "work", "build", "--no-focus")

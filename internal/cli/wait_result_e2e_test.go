@@ -10,6 +10,7 @@ import (
 // thread (never its body), the state reached, the matched pane line
 // fenced as pane text, a quiet pane, an exit code, a session.
 func TestWaitForSaysWhatMatched(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	e.ok("new-window", "-s", "work", "sh", "--no-focus")
@@ -50,6 +51,7 @@ func TestWaitForSaysWhatMatched(t *testing.T) {
 // list-agents: the person's unread mail under the table, and --all counts
 // panes and agents apart.
 func TestListAgentsFooterCountsPanesAndHumanMail(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	e.ok("new-window", "-s", "work", "pa", "--no-focus")

@@ -17,6 +17,15 @@ type windowRow struct {
 }
 
 // getWindow reads one window by an address, or fails the test.
+// idPrefix is the first n characters of a window id, or the whole id
+// when they are all digits: an all-digit address is an index only.
+func idPrefix(id string, n int) string {
+	if strings.Trim(id[:n], "0123456789") == "" {
+		return id
+	}
+	return id[:n]
+}
+
 func (e *env) getWindow(addr string) windowRow {
 	e.t.Helper()
 	var w windowRow
@@ -31,6 +40,7 @@ func (e *env) getWindow(addr string) windowRow {
 // and the automatic name ("tuios", the program) of the other. The title
 // stays its own field and does change.
 func TestNamesStayPutWhileTheTitleSpins(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	agent := []string{e.bin, "pretend-agent", "-prompt=false", "-steps", "60", "-step", "100ms", "-exit"}
@@ -51,8 +61,8 @@ func TestNamesStayPutWhileTheTitleSpins(t *testing.T) {
 			t.Fatalf("the title did not spin: saw %v", titles)
 		}
 		for _, c := range []struct{ addr, want string }{
-			{n.WindowID, n.WindowID}, {n.WindowID[:8], n.WindowID}, {"pa", n.WindowID}, {"1", n.WindowID},
-			{a.WindowID, a.WindowID}, {a.WindowID[:6], a.WindowID}, {"tuios", a.WindowID}, {"2", a.WindowID},
+			{n.WindowID, n.WindowID}, {idPrefix(n.WindowID, 8), n.WindowID}, {"pa", n.WindowID}, {"1", n.WindowID},
+			{a.WindowID, a.WindowID}, {idPrefix(a.WindowID, 6), a.WindowID}, {"tuios", a.WindowID}, {"2", a.WindowID},
 		} {
 			w := e.getWindow(c.addr)
 			if w.WindowID != c.want {
@@ -89,6 +99,7 @@ func TestNamesStayPutWhileTheTitleSpins(t *testing.T) {
 // automatic-rename does: a shell window reads sh, then the program it
 // runs, then sh again once that exits; a name given never moves.
 func TestAnAutomaticNameFollowsTheProgram(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	id := e.getWindow("0").WindowID

@@ -26,13 +26,16 @@ type windowInfo struct {
 func windowCommands() []Command {
 	return []Command{
 		{
-			Name: "new", Summary: "create a session (it runs detached)", Usage: "[--detach] [NAME] [--cwd DIR] [--host NAME]",
-			Help:    "Creates a session with one window running your shell. The session runs in the daemon whether or not anyone is attached. On a terminal it then attaches to the new session, unless --detach (or --json) is given; elsewhere (a script, a pipe) it prints the name and returns. --host NAME creates it on that linked host and attaches it through the link, drawn here as HOST:SESSION (see tuios attach --help).",
-			Example: "tuios new --detach scratch\ntuios new work --cwd ~/src/api --json\ntuios new --host build\ntuios new --host build ci --detach",
+			Name: "new", Summary: "create a session (it runs detached)", Usage: "[--detach] [NAME] [--cwd DIR] [-x COLS -y ROWS] [--host NAME]",
+			Help: "Creates a session with one window running your shell. The session runs in the daemon whether or not anyone is attached. On a terminal it then attaches to the new session, unless --detach (or --json) is given; elsewhere (a script, a pipe) it prints the name and returns. --host NAME creates it on that linked host and attaches it through the link, drawn here as HOST:SESSION (see tuios attach --help). " +
+				"-x and -y size a detached session's windows, as tmux new-session -x -y does (default 80x24, at most 1000x1000); a client that attaches sizes the session to its terminal.",
+			Example: "tuios new --detach scratch\ntuios new work --cwd ~/src/api --json\ntuios new --detach wide -x 160 -y 45\ntuios new --host build\ntuios new --host build ci --detach",
 			Flags: func(fs *FlagSet) {
 				fs.BoolP("detach", "d", false, "do not attach")
 				fs.String("cwd", "", "the first window's working directory")
 				fs.StringP("window-name", "n", "", "the first window's name")
+				fs.IntP("cols", "x", 0, "the width of a detached session's windows, in `COLS` (default 80)")
+				fs.IntP("rows", "y", 0, "the height of a detached session's windows, in `ROWS` (default 24)")
 				fs.String("host", "", "create it on the linked host `NAME` (local = this machine)")
 				jsonFlag(fs)
 			},
@@ -41,7 +44,8 @@ func windowCommands() []Command {
 				if len(ctx.Args) > 0 {
 					name = ctx.Args[0]
 				}
-				p := params("name", name, "cwd", str(ctx, "cwd"), "window_name", str(ctx, "window-name"))
+				p := params("name", name, "cwd", str(ctx, "cwd"), "window_name", str(ctx, "window-name"),
+					"cols", flagInt(ctx, "cols"), "rows", flagInt(ctx, "rows"))
 				if h := str(ctx, "host"); h != "" && h != hosts.Local {
 					if !hosts.ValidName(h) {
 						return usageError("tuios hosts lists the hosts", "--host %q is not a host name", escapeControls(h))

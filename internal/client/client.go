@@ -173,7 +173,9 @@ func wrapConn(c net.Conn, token string) *Client {
 const PaneTokenEnv = "TUIOS_PANE_TOKEN"
 
 // start runs `tuios daemon` detached: its own session, no terminal, its
-// log next to the socket.
+// log next to the socket. The daemon owns daemon.log (--log-file: it
+// rotates it); until it opens it, its stdout and stderr are appended to
+// it here, so a daemon that fails at once still says why there.
 func start(opt Options) error {
 	exe := opt.Executable
 	if exe == "" {
@@ -185,12 +187,13 @@ func start(opt Options) error {
 	if err := sock.EnsureDir(opt.Socket); err != nil {
 		return err
 	}
-	logf, err := os.OpenFile(filepath.Join(filepath.Dir(opt.Socket), "daemon.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	logPath := filepath.Join(filepath.Dir(opt.Socket), "daemon.log")
+	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return err
 	}
 	defer logf.Close()
-	cmd := exec.Command(exe, "daemon", "--socket", opt.Socket)
+	cmd := exec.Command(exe, "daemon", "--socket", opt.Socket, "--log-file", logPath)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil {

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
+	"github.com/tuios/tuios/internal/atomicfile"
 	"github.com/tuios/tuios/internal/fuzzy"
 )
 
@@ -490,28 +491,7 @@ func setPath(m map[string]any, path []string, v any) bool {
 // renamed over it: a crash leaves the old file or the new one. The file
 // is 0600, as it may hold secrets.
 func writePrivate(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return &Error{Path: path, Err: err}
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".config.toml.*")
-	if err != nil {
-		return &Error{Path: path, Err: err}
-	}
-	defer os.Remove(tmp.Name())
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Chmod(0o600)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
+	if err := atomicfile.WriteFile(path, data, atomicfile.Options{Perm: 0o600, MkdirPerm: 0o700}); err != nil {
 		return &Error{Path: path, Err: err}
 	}
 	return nil

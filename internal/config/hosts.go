@@ -5,12 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/tuios/tuios/internal/atomicfile"
 )
 
 // Host is one [hosts.NAME] table (spec §14.1). The hosts package checks
@@ -154,37 +155,11 @@ func IsNoHost(err error) bool {
 	return errors.As(err, &n)
 }
 
-// writeAtomic writes a sibling temporary file and renames it over path,
-// so a crash leaves the old file or the new one, never half of one.
+// writeAtomic replaces path with data, keeping the old file's mode (0600
+// for a new one), so a crash leaves the old file or the new one, never
+// half of one.
 func writeAtomic(path string, data []byte) error {
-	mode := os.FileMode(0o600)
-	if st, err := os.Stat(path); err == nil {
-		mode = st.Mode().Perm()
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return &Error{Path: path, Err: err}
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".config.toml.*")
-	if err != nil {
-		return &Error{Path: path, Err: err}
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return &Error{Path: path, Err: err}
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return &Error{Path: path, Err: err}
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return &Error{Path: path, Err: err}
-	}
-	if err := tmp.Close(); err != nil {
-		return &Error{Path: path, Err: err}
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := atomicfile.WriteFile(path, data, atomicfile.Options{Perm: 0o600, KeepMode: true, MkdirPerm: 0o700}); err != nil {
 		return &Error{Path: path, Err: err}
 	}
 	return nil

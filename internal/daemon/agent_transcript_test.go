@@ -79,6 +79,7 @@ func kinds(es []transcriptEntry) string {
 // escape sequences and a token removed, a subagent's records and the
 // bookkeeping left out, and nothing of the file's path in the answer.
 func TestAgentTranscriptReadsTheConversation(t *testing.T) {
+	t.Parallel()
 	_, _, r, nonce, path := transcriptPane(t, nil)
 	got, raw, perr := readT(t, r, map[string]any{"session": "n", "window": "0", "human_nonce": nonce})
 	if perr != nil {
@@ -148,6 +149,7 @@ func TestAgentTranscriptReadsTheConversation(t *testing.T) {
 // Only the person reads it: no nonce, a wrong one, or a dead one is
 // not_human; a pane with no transcript says so.
 func TestAgentTranscriptNeedsTheHumanNonce(t *testing.T) {
+	t.Parallel()
 	_, sock, r, nonce, _ := transcriptPane(t, nil)
 	for _, n := range []string{"", "0" + nonce[1:] + "x"} {
 		wantCode(t, r, codeNotHuman, "agent-transcript", map[string]any{"session": "n", "window": "0", "human_nonce": n})
@@ -175,6 +177,7 @@ func TestAgentTranscriptNeedsTheHumanNonce(t *testing.T) {
 // set) it reads the transcript with a nonce copied from the person and
 // prints the code it got.
 func TestTranscriptHelper(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("TUIOS_TS_HELPER") == "" {
 		t.Skip("a helper process, not a test")
 	}
@@ -191,6 +194,7 @@ func TestTranscriptHelper(t *testing.T) {
 // into it, and not when the daemon lets a shell outside every pane act as
 // the person (respond_from_shell).
 func TestAgentTranscriptRefusedInAPane(t *testing.T) {
+	t.Parallel()
 	_, sock, r, nonce, _ := transcriptPane(t, func(o *Options) { o.Config.Daemon.RespondFromShell = true })
 	exe, _ := os.Executable()
 	r.must("new-window", map[string]any{"session": "n", "name": "in", "no_focus": true,
@@ -211,6 +215,7 @@ func TestAgentTranscriptRefusedInAPane(t *testing.T) {
 // symlink to it, another extension and a FIFO are refused, and the error
 // names none of them.
 func TestAgentTranscriptRefusesOtherFiles(t *testing.T) {
+	t.Parallel()
 	srv, _, r, nonce, good := transcriptPane(t, nil)
 	home := srv.tracker.Home()
 	b, _ := os.ReadFile(good)
@@ -239,6 +244,7 @@ func TestAgentTranscriptRefusesOtherFiles(t *testing.T) {
 // A reply holds at most 1000 entries, the newest, and says the rest was
 // left out.
 func TestAgentTranscriptCapsAt1000(t *testing.T) {
+	t.Parallel()
 	_, _, r, nonce, path := transcriptPane(t, nil)
 	var b strings.Builder
 	for i := range 1500 {
@@ -257,6 +263,7 @@ func TestAgentTranscriptCapsAt1000(t *testing.T) {
 // The transcript event: a subscriber that names it hears that the
 // conversation grew; one that names no types does not get it.
 func TestTranscriptEventIsOptIn(t *testing.T) {
+	t.Parallel()
 	_, sock, r, _, path := transcriptPane(t, nil)
 	all := dialRPC(t, sock)
 	all.must("subscribe", map[string]any{"session": "n"})
@@ -313,6 +320,7 @@ func FuzzParseConversation(f *testing.F) {
 // A transcript larger than the read window: the reply comes from its
 // newest 4 MiB, starts on a whole line and says older ones were left out.
 func TestAgentTranscriptReadsTheNewestWindow(t *testing.T) {
+	t.Parallel()
 	_, _, r, nonce, path := transcriptPane(t, nil)
 	pad := strings.Repeat("x", 1000)
 	var b strings.Builder

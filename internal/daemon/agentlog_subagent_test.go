@@ -13,6 +13,7 @@ import (
 // the description the agent's Task call gave, its type, its end state,
 // how long it ran and how many tools it called.
 func TestAgentLogSubagentEntriesReadLikeTheAgentsPage(t *testing.T) {
+	t.Parallel()
 	clk := fakeclock.New(time.Date(2026, 5, 1, 14, 2, 0, 0, time.UTC))
 	_, sock := serverWith(t, func(o *Options) { o.Tracker.Clock = clk })
 	r := dialRPC(t, sock)
@@ -55,6 +56,7 @@ func TestAgentLogSubagentEntriesReadLikeTheAgentsPage(t *testing.T) {
 }
 
 func TestSubagentStopTextWithoutItsStart(t *testing.T) {
+	t.Parallel()
 	row := agentstate.Subagent{Type: "general-purpose", State: "stopped"}
 	if got := subagentStopText(row, 0, false); got != "a general-purpose subagent stopped, 0 tools" {
 		t.Fatalf("%q", got)

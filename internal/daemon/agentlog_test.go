@@ -48,6 +48,7 @@ func activity(t *testing.T, r *rpc, w, event, tool, text string) {
 // L1: 300 logged entries; the newest 64 by default, the newest 256 (the
 // ring dropped the oldest), and 257 refused.
 func TestAgentLogKeepsTheNewest256(t *testing.T) {
+	t.Parallel()
 	clk := fakeclock.New(time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC))
 	_, sock := serverWith(t, func(o *Options) { o.Tracker.Clock = clk })
 	r := dialRPC(t, sock)
@@ -82,6 +83,7 @@ func TestAgentLogKeepsTheNewest256(t *testing.T) {
 // L2: away 42 minutes while worker finished 3 turns, touched 6 files and
 // ran 11 commands including a passing go test: the one-liner.
 func TestAgentLogRecapWhileYouWereAway(t *testing.T) {
+	t.Parallel()
 	clk := fakeclock.New(time.Date(2026, 5, 1, 14, 2, 0, 0, time.UTC))
 	_, sock := serverWith(t, func(o *Options) { o.Tracker.Clock = clk })
 	r := dialRPC(t, sock)
@@ -137,6 +139,7 @@ func TestAgentLogRecapWhileYouWereAway(t *testing.T) {
 // shell's OSC 133 commands are logged with their exit codes, and a state
 // change to working→done from an agent without turn_end hooks is a turn.
 func TestAgentLogShellCommandsAndTurnsFromStates(t *testing.T) {
+	t.Parallel()
 	srv, sock := server(t)
 	r := dialRPC(t, sock)
 	w := str(r.must("new-session", map[string]any{"name": "sh"})["window_id"])
@@ -169,6 +172,7 @@ func TestAgentLogShellCommandsAndTurnsFromStates(t *testing.T) {
 }
 
 func TestTestPattern(t *testing.T) {
+	t.Parallel()
 	for line, want := range map[string]string{
 		"go test ./...": "go test", "cd api && go  test -run X": "go test", "pytest -q": "pytest",
 		"go testing": "", "cargo test": "cargo test", "echo hi": "",
@@ -183,6 +187,7 @@ func TestTestPattern(t *testing.T) {
 // one call for both; an entry from another conversation than the pane's
 // is not recorded; a bad entry is refused before anything is applied.
 func TestAReportCarriesItsLogEntry(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	w := catPane(t, r, "api")

@@ -11,6 +11,7 @@ import (
 // With [agents] enabled = false the multiplexer works and every agent verb
 // says why it does not.
 func TestAgentsOffLeavesOnlyTheMultiplexer(t *testing.T) {
+	t.Parallel()
 	f, err := config.Parse([]byte("[agents]\nenabled = false\n"))
 	if err != nil {
 		t.Fatal(err)
@@ -38,6 +39,7 @@ func TestAgentsOffLeavesOnlyTheMultiplexer(t *testing.T) {
 // none of herdr's variables and no herdr socket is served, while a daemon
 // with agents on gives every pane all six.
 func TestAgentsOffGivesPanesNoHerdrVariables(t *testing.T) {
+	t.Parallel()
 	herdrVars := func(cfg string) (string, *Server) {
 		f, err := config.Parse([]byte(cfg))
 		if err != nil {

@@ -11,6 +11,7 @@ import (
 )
 
 func TestSnapshotJSONCarriesTheGetAgentStateFields(t *testing.T) {
+	t.Parallel()
 	clock := fakeclock.New(time.Unix(1_700_000_000, 0))
 	a := as.New(as.Options{StallAfter: -1, Clock: clock})
 	b, _ := json.Marshal(wireOf(a.Get("w")))
@@ -19,7 +20,7 @@ func TestSnapshotJSONCarriesTheGetAgentStateFields(t *testing.T) {
 			t.Errorf("never-set pane JSON %s lacks %s", b, want)
 		}
 	}
-	a.Apply("w", as.Report{State: as.NeedsInput, Harness: "codex", Message: "Allow command?", SessionID: "s1"})
+	a.Apply("w", as.Report{State: as.NeedsInput, Source: as.SourceReport, Harness: "codex", Message: "Allow command?", SessionID: "s1"})
 	clock.Advance(1500 * time.Millisecond)
 	b, _ = json.Marshal(wireOf(a.Get("w")))
 	for _, want := range []string{

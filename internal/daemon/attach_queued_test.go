@@ -11,6 +11,7 @@ import (
 // queued count, a host mail waits for that is not followed gets a header
 // of its own, in name order; hosts with nothing waiting are left alone.
 func TestWithQueuedCountsTheOutbox(t *testing.T) {
+	t.Parallel()
 	if got := withQueued(nil, nil); got != nil {
 		t.Fatalf("no outbox: %v", got)
 	}

@@ -4,14 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"github.com/tuios/tuios/inbox"
-	"github.com/tuios/tuios/internal/pace"
 	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/tuios/tuios/agentstate"
+	"github.com/tuios/tuios/inbox"
+	"github.com/tuios/tuios/internal/pace"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/internal/safetext"
 	"github.com/tuios/tuios/vt"
@@ -61,6 +61,10 @@ type attachHub struct {
 	// configSeq counts config-changed events (set-config): the layout
 	// carries it so attached clients re-read what they take from the file.
 	configSeq atomic.Uint64
+	// writeWait is how long a client may go without reading before it
+	// is dropped: attachWriteTimeout, longer only in tests that stop
+	// reading on purpose on a loaded machine (nanoseconds).
+	writeWait atomic.Int64
 
 	mu      sync.Mutex // taken after s.mu and the event hub's lock, never before
 	streams map[*attachStream]struct{}
@@ -69,6 +73,14 @@ type attachHub struct {
 
 func newAttachHub(s *Server) *attachHub {
 	return &attachHub{s: s, streams: map[*attachStream]struct{}{}, sizer: map[*Session]*attachStream{}}
+}
+
+// writeTimeout is the write deadline of one line to a client.
+func (h *attachHub) writeTimeout() time.Duration {
+	if d := time.Duration(h.writeWait.Load()); d > 0 {
+		return d
+	}
+	return attachWriteTimeout
 }
 
 func (h *attachHub) add(st *attachStream) {
@@ -458,7 +470,7 @@ func (st *attachStream) write(b []byte) error {
 	cn := st.cn
 	cn.wmu.Lock()
 	defer cn.wmu.Unlock()
-	cn.c.SetWriteDeadline(time.Now().Add(attachWriteTimeout))
+	cn.c.SetWriteDeadline(time.Now().Add(st.s.attach.writeTimeout()))
 	defer cn.c.SetWriteDeadline(time.Time{})
 	st.owed = false
 	if len(st.rest) > 0 { // an echo's frame the socket did not take (attach_echo.go)
@@ -530,6 +542,9 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 	for i, w := range on {
 		r := rects[i]
 		if r.w == 0 {
+			if zoom < 0 {
+				lay.Hidden++ // layout.go: too small an area for it
+			}
 			continue
 		}
 		w.mu.Lock()
@@ -546,7 +561,8 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 	}
 	var refs []paneRef
 	for si, x := range s.sessionsSorted() {
-		lay.Sessions = append(lay.Sessions, proto.AttachSession{Name: x.Name, DisplayName: x.displayName, Accent: x.accent, Windows: len(x.windows), Current: x == ss})
+		lay.Sessions = append(lay.Sessions, proto.AttachSession{Name: x.Name, DisplayName: x.displayName, Accent: x.accent, Windows: len(x.windows), Current: x == ss,
+			Group: groupOf(x)})
 		for _, w := range x.windows {
 			at, ok := tileAt[w]
 			if !ok {
@@ -569,6 +585,7 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 		asking[it.Window] = it.Window != ""
 		askID[it.Window] = it.RequestID
 	}
+	risky := s.att.riskyPanes() // prompt_risk.go: the rail's word is risky
 	for i := range lay.Windows {
 		lay.Windows[i].Asking = asking[lay.Windows[i].ID]
 		if lay.Windows[i].Asking {
@@ -603,7 +620,7 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 		}
 		seen := snap.Seen()
 		agents = append(agents, agent{proto.AttachAgent{Session: r.session, Window: r.id, Name: r.name, State: snap.State.String(),
-			Harness: snap.Harness, Message: msg, SinceMS: since, Seen: seen, Asking: asking[r.id], Queued: s.queue.count(r.id)}, needOrder(agentRow{snap: snap})})
+			Harness: snap.Harness, Message: msg, SinceMS: since, Seen: seen, Asking: asking[r.id], Queued: s.queue.count(r.id), Risk: risky[r.id]}, needOrder(agentRow{snap: snap})})
 		if r.tileAt >= 0 {
 			aw := &lay.Windows[r.tileAt]
 			aw.State, aw.Harness, aw.Message, aw.Seen = snap.State.String(), snap.Harness, msg, seen
@@ -765,7 +782,7 @@ func (cn *conn) refuseOnStream(rq request) {
 		WithHint(proto.Hint{Detail: "send calls on a second connection; the attach nonce is good there"})})
 	cn.wmu.Lock()
 	defer cn.wmu.Unlock()
-	cn.c.SetWriteDeadline(time.Now().Add(attachWriteTimeout))
+	cn.c.SetWriteDeadline(time.Now().Add(cn.s.attach.writeTimeout()))
 	defer cn.c.SetWriteDeadline(time.Time{})
 	cn.w.Write(append(b, '\n'))
 	if cn.w.Flush() != nil {

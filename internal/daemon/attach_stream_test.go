@@ -138,6 +138,7 @@ func windowsOf(t *testing.T, r *rpc, session string) []windowRow {
 }
 
 func TestResizeRetilesAndSizesThePTYs(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	a := str(r.must("new-session", map[string]any{"name": "t"})["window_id"])
@@ -184,6 +185,7 @@ func TestResizeRetilesAndSizesThePTYs(t *testing.T) {
 }
 
 func TestAttachStreamSendsLayoutThenChangedRows(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	id := str(r.must("new-session", map[string]any{"name": "s"})["window_id"])
@@ -242,6 +244,7 @@ func TestAttachStreamSendsLayoutThenChangedRows(t *testing.T) {
 }
 
 func TestAttachStreamZoom(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	a := str(r.must("new-session", map[string]any{"name": "z", "cols": 100, "rows": 30})["window_id"])
@@ -278,6 +281,7 @@ func TestAttachStreamZoom(t *testing.T) {
 }
 
 func TestAttachStreamBadInput(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	if _, err := r.call("attach", map[string]any{"stream": true}); err == nil || err.Code != proto.CodeSessionNotFound {
@@ -308,6 +312,7 @@ func TestAttachStreamBadInput(t *testing.T) {
 }
 
 func TestAttachStreamEndsWhenTheDaemonStops(t *testing.T) {
+	t.Parallel()
 	srv, sock := server(t)
 	r := dialRPC(t, sock)
 	r.must("new-session", map[string]any{"name": "q", "argv": []string{"/bin/cat"}})
@@ -322,6 +327,7 @@ func TestAttachStreamEndsWhenTheDaemonStops(t *testing.T) {
 
 // A client that half-closes its side is detached with a last line.
 func TestAttachStreamDetachOnHalfClose(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	r.must("new-session", map[string]any{"name": "h", "argv": []string{"/bin/cat"}})
@@ -339,6 +345,10 @@ func TestAttachStreamDetachOnHalfClose(t *testing.T) {
 // client then gets few frames (at most one per tick), not a backlog.
 func TestAttachStreamAFloodingPaneWithASlowClient(t *testing.T) {
 	srv, sock := server(t)
+	// The client stops reading until the flood is over, which on a
+	// loaded machine can take longer than the 10 s after which a client
+	// that does not read is dropped (TestAttachStreamDropsAClientThatDoesNotRead).
+	srv.attach.writeWait.Store(int64(2 * guard))
 	r := dialRPC(t, sock)
 	quiet := str(r.must("new-session", map[string]any{"name": "f"})["window_id"])
 	flood := str(r.must("new-window", map[string]any{"session": "f", "argv": []string{"/bin/sh", "-c",
@@ -381,11 +391,38 @@ func TestAttachStreamAFloodingPaneWithASlowClient(t *testing.T) {
 		t.Fatalf("%d frames of the flooding pane in %v (at most %d ticks)", frames, elapsed, most)
 	}
 	t.Logf("%d frames of the flooding pane in %v", frames, elapsed)
-	_ = srv
+}
+
+// A client that stops reading while its pane floods is dropped once a
+// frame has waited the write timeout, and the daemon goes on answering.
+func TestAttachStreamDropsAClientThatDoesNotRead(t *testing.T) {
+	t.Parallel()
+	srv, sock := server(t)
+	srv.attach.writeWait.Store(int64(300 * time.Millisecond))
+	r := dialRPC(t, sock)
+	r.must("new-session", map[string]any{"name": "f", "argv": []string{"/bin/sh", "-c",
+		"while :; do od -An -tx1 -N 65536 /dev/urandom; done"}})
+	st, _ := attachStreamT(t, sock, map[string]any{"session": "f", "cols": 300, "rows": 80})
+	st.until("the layout", func(l line) bool { return l.typ == "layout" })
+	eventually(t, "the stream is dropped", func() bool { return srv.attach.n.Load() == 0 })
+	// What the socket held is read, then the end (perhaps in the middle
+	// of a line the deadline cut).
+	st.c.SetReadDeadline(time.Now().Add(guard))
+	for {
+		_, err := proto.ReadLine(st.r, proto.MaxLine)
+		if ne, ok := err.(net.Error); ok && ne.Timeout() {
+			t.Fatal("the dropped stream's connection stays open")
+		}
+		if err != nil {
+			break
+		}
+	}
+	r.must("list-windows", map[string]any{"session": "f"})
 }
 
 // No timer ticks for an idle stream: it sends nothing at all.
 func TestAttachStreamIsSilentWhenIdle(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	id := str(r.must("new-session", map[string]any{"name": "i", "argv": []string{"/bin/cat"}})["window_id"])

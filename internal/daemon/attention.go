@@ -10,6 +10,7 @@ import (
 
 	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/inbox"
+	"github.com/tuios/tuios/internal/atomicfile"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/mail"
 )
@@ -134,7 +135,9 @@ func (a *attention) update(paneID string) {
 		if w == nil {
 			return nil
 		}
-		return a.q.Update(p, s.tracker.Arbiter().Get(paneID))
+		snap := s.tracker.Arbiter().Get(paneID)
+		p.Risk = s.approvalRisk(w, snap) // prompt_risk.go: the dialog read whole, not just the line
+		return a.q.Update(p, snap)
 	})
 }
 
@@ -221,38 +224,14 @@ func (a *attention) saveNow(final bool) {
 		err = writeFileAtomic(a.path, b)
 	}
 	if err != nil {
-		a.s.opt.Logf("attention: saving %s: %v", a.path, err)
+		a.s.errorf("attention: saving %s: %v", a.path, err)
 	}
 }
 
-// writeFileAtomic writes b to path through a temporary file in the same
-// directory, mode 0600, and renames it into place.
+// writeFileAtomic replaces path with b, mode 0600, in a directory made
+// 0700 when missing: a crash leaves the old file or the new one.
 func writeFileAtomic(path string, b []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".items-*.tmp")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(b)
-	if err == nil {
-		err = f.Chmod(0o600)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
+	return atomicfile.WriteFile(path, b, atomicfile.Options{Perm: 0o600, MkdirPerm: 0o700})
 }
 
 // load reads the queue file at start. keep says which panes came back. A

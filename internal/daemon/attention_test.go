@@ -104,6 +104,7 @@ func waitList(t *testing.T, r *rpc, params map[string]any, what string, cond fun
 }
 
 func TestAttentionApprovalOpensAndClosesWithTheEventStream(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	w := catPane(t, r, "api")
@@ -143,6 +144,7 @@ func TestAttentionApprovalOpensAndClosesWithTheEventStream(t *testing.T) {
 }
 
 func TestAttentionDismissAndUndo(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := personRPC(t, sock)
 	w := catPane(t, r, "api")
@@ -186,6 +188,7 @@ func TestAttentionDismissAndUndo(t *testing.T) {
 }
 
 func TestAttentionSnoozeWakesOnTheDaemonsClock(t *testing.T) {
+	t.Parallel()
 	clk := fakeclock.New(time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC))
 	srv, sock := serverWith(t, func(o *Options) { o.Tracker.Clock = clk })
 	r := personRPC(t, sock)
@@ -223,6 +226,7 @@ func TestAttentionSnoozeWakesOnTheDaemonsClock(t *testing.T) {
 }
 
 func TestAttentionSubscribeAfterSeqReplaysWhatWasMissed(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	a, b := catPane(t, r, "one"), catPane(t, r, "two")
@@ -254,6 +258,7 @@ func TestAttentionSubscribeAfterSeqReplaysWhatWasMissed(t *testing.T) {
 }
 
 func TestAttentionSelectorsRefuseAnUnknownKey(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	catPane(t, r, "api-fan-1")
@@ -274,6 +279,7 @@ func TestAttentionSelectorsRefuseAnUnknownKey(t *testing.T) {
 }
 
 func TestAttentionSelectorsFilter(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	a, b := catPane(t, r, "api-fan-1"), catPane(t, r, "docs")
@@ -307,6 +313,7 @@ func TestAttentionSelectorsFilter(t *testing.T) {
 }
 
 func TestAttentionCorruptFileIsSetAside(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "attention", "items.json")
 	os.MkdirAll(filepath.Dir(path), 0o700)
@@ -341,6 +348,7 @@ func TestAttentionCorruptFileIsSetAside(t *testing.T) {
 }
 
 func TestAttentionMailToThePerson(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	w := catPane(t, r, "api")
@@ -377,6 +385,7 @@ func BenchmarkListAttention1000(b *testing.B) {
 }
 
 func TestAttentionFinishedDismissMarksSeenAndUnreadReopens(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := personRPC(t, sock)
 	w := catPane(t, r, "api")
@@ -403,6 +412,7 @@ func TestAttentionFinishedDismissMarksSeenAndUnreadReopens(t *testing.T) {
 
 // The queue file is written debounced on the daemon's clock.
 func TestAttentionSaveIsDebounced(t *testing.T) {
+	t.Parallel()
 	clk := fakeclock.New(time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC))
 	state := filepath.Join(t.TempDir(), "state")
 	_, sock := serverWith(t, func(o *Options) { o.Tracker.Clock = clk; o.StateDir = state })

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/tuios/tuios/internal/procstat"
 )
@@ -49,6 +50,9 @@ type placement struct {
 	pane   string // the window it runs in; "" when none can be named
 	how    string // how pane was found: ancestry, session or token
 	inside bool   // on the daemon's side: never the person
+	// unsure: the walk met a session leader the daemon started that is
+	// no pane's shell (locate looks again once pane starts are done).
+	unsure bool
 }
 
 // paneIndex maps pane shells' pids and pane tokens to windows, for the
@@ -65,7 +69,16 @@ type paneIndex struct {
 	// processes walks /proc once per process. A window that closes
 	// drops its entries; past maxPlaced the table starts over.
 	placed map[procKey]placement
+	// starting has a channel for each window being started, from before
+	// its shell forks until the window is listed (or its start failed),
+	// closed then: a process of the pane may call in between, and is
+	// placed once its window is there to place it in.
+	starting map[string]chan struct{}
 }
+
+// paneStartWait bounds how long a caller waits for a window being
+// started before it is placed without it (inside, in no pane).
+const paneStartWait = 10 * time.Second
 
 type procKey struct {
 	pid   int
@@ -76,7 +89,65 @@ type procKey struct {
 const maxPlaced = 4096
 
 func newPaneIndex() *paneIndex {
-	return &paneIndex{shells: map[int]string{}, tokens: map[string]string{}, placed: map[procKey]placement{}}
+	return &paneIndex{shells: map[int]string{}, tokens: map[string]string{}, placed: map[procKey]placement{}, starting: map[string]chan struct{}{}}
+}
+
+// startsWindow notes that window id is about to start; the returned func
+// says it is listed, or failed.
+func (ix *paneIndex) startsWindow(id string) (done func()) {
+	ch := make(chan struct{})
+	ix.mu.Lock()
+	ix.starting[id] = ch
+	ix.mu.Unlock()
+	return func() {
+		ix.mu.Lock()
+		if ix.starting[id] == ch {
+			delete(ix.starting, id)
+		}
+		ix.mu.Unlock()
+		close(ch)
+	}
+}
+
+// waitStarted waits (bounded) until window id, if it is being started,
+// is listed or failed.
+func (ix *paneIndex) waitStarted(id string) {
+	ix.mu.RLock()
+	ch := ix.starting[id]
+	ix.mu.RUnlock()
+	if ch == nil {
+		return
+	}
+	t := time.NewTimer(paneStartWait)
+	defer t.Stop()
+	select {
+	case <-ch:
+	case <-t.C:
+	}
+}
+
+// waitStarts waits (bounded) for every window being started now, and
+// says whether there was any.
+func (ix *paneIndex) waitStarts() bool {
+	ix.mu.RLock()
+	chs := make([]chan struct{}, 0, len(ix.starting))
+	for _, ch := range ix.starting {
+		chs = append(chs, ch)
+	}
+	ix.mu.RUnlock()
+	if len(chs) == 0 {
+		return false
+	}
+	t := time.NewTimer(paneStartWait)
+	defer t.Stop()
+	for _, ch := range chs {
+		select {
+		case <-ch:
+		case <-t.C:
+			return true
+		}
+	}
+	return true
 }
 
 func (ix *paneIndex) placedAs(k procKey) (placement, bool) {
@@ -168,7 +239,17 @@ func (s *Server) locate(pid int) placement {
 		if pl, ok := s.panes.placedAs(k); ok {
 			return pl
 		}
-		if pl, ok := s.walk(st); ok {
+		pl, ok := s.walk(st)
+		if ok && pl.unsure {
+			// A session leader the daemon started that is no pane's
+			// shell yet: perhaps one whose start has not registered
+			// it. Look again once the starts in flight are done.
+			pl.unsure = false
+			if s.panes.waitStarts() {
+				continue
+			}
+		}
+		if ok {
 			// Kept only if pid is still the process walked from, and
 			// not when inside a pane it could not name: that pane may
 			// be one whose shell is not registered yet.
@@ -204,6 +285,8 @@ func (s *Server) walk(first procstat.Stat) (pl placement, ok bool) {
 			pl = placement{inside: st.Session != s.sid || !s.ownChildrenOutside}
 			if id, ok := s.panes.shell(first.Session); ok {
 				pl.pane, pl.how, pl.inside = id, "session", true
+			} else if st.Session == st.PID {
+				pl.unsure = true // pane shells lead their sessions
 			}
 			return pl, true
 		case 0:
@@ -233,6 +316,9 @@ func (s *Server) place(cn *conn) {
 	}
 	cn.placed = true
 	pl := s.locate(cn.peer)
+	if pl.pane != "" {
+		s.panes.waitStarted(pl.pane) // a process of a window not listed yet
+	}
 	cn.placedID, cn.placedBy, cn.inside = pl.pane, pl.how, pl.inside
 }
 

@@ -25,6 +25,7 @@ import (
 // each orphan is re-parented to the daemon while it runs, and none is
 // left a zombie once it exits.
 func TestOrphansAreReapedAndExitCodesKept(t *testing.T) {
+	t.Parallel()
 	if !subreaperHolds {
 		t.Skip("no child subreaper on this system")
 	}
@@ -91,6 +92,7 @@ func TestOrphansAreReapedAndExitCodesKept(t *testing.T) {
 // git runs), is not the person: it gets no nonce. The same process is the
 // person's when this test binary plays the person (the control).
 func TestTheDaemonsOwnChildrenAreNotThePerson(t *testing.T) {
+	t.Parallel()
 	if !subreaperHolds {
 		t.Skip("reads /proc")
 	}
@@ -135,6 +137,7 @@ func rawCall(t *testing.T, sock string, req map[string]any) (map[string]any, *pr
 // daemon's own process, which the kernel places nowhere) in the pane it
 // names, and a token, right or wrong, never makes a caller the person.
 func TestAPaneTokenPlacesButNeverMakesThePerson(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	r.must("new-session", map[string]any{"name": "t"})
@@ -182,6 +185,7 @@ func TestAPaneTokenPlacesButNeverMakesThePerson(t *testing.T) {
 // herdr socket beside HERDR_ENV=1), and any TUIOS_PANE_TOKEN is a pane's.
 // Here the caller is a process the kernel places outside every pane.
 func TestHerdrVariablesAndATokenInTheEnvironmentAreAPanes(t *testing.T) {
+	t.Parallel()
 	srv, sock := server(t)
 	r := dialRPC(t, sock)
 	r.must("new-session", map[string]any{"name": "n"})

@@ -36,11 +36,12 @@ func (c caller) person() bool { return !c.inside && !c.link && !c.own }
 
 // reaches reports whether the caller may act on session ss at all: the
 // person, a link and an admin pane reach every session; a pane without
-// admin its own (its fan group once fan exists); a process inside that
-// names no pane none under strict. A restricted connection narrows that.
-// Called with s.mu held.
+// admin its own, its fan group and the sessions a fan from it started
+// (fanReach, worktrees.go); a process inside that names no pane none under
+// strict. A restricted connection narrows that the same way. Called with
+// s.mu held.
 func (c caller) reaches(ss *Session) bool {
-	if r := c.restrict; r != nil && !r.all && (r.session == nil || r.session != ss) {
+	if r := c.restrict; r != nil && !r.all && (r.session == nil || r.session != ss && !fanReach(r.session, ss)) {
 		return false
 	}
 	switch {
@@ -49,7 +50,7 @@ func (c caller) reaches(ss *Session) bool {
 	case c.grants.Has(grant.Admin):
 		return true
 	case c.pane != nil:
-		return c.pane.session == ss
+		return c.pane.session == ss || fanReach(c.pane.session, ss)
 	}
 	return false
 }

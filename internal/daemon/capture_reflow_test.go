@@ -13,6 +13,7 @@ import (
 // columns; at 80 columns they wrap, at 160 they are whole again, on the
 // screen and in the history.
 func TestCapturePaneKeepsLinesWholeAcrossAResize(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	id := str(r.must("new-session", map[string]any{"name": "rf"})["window_id"])

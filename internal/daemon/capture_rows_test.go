@@ -9,6 +9,7 @@ import (
 // rows below the cursor. History and --lines keep counting from the last
 // line with content.
 func TestCaptureVisibleIsThePanesHeight(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	id := str(r.must("new-session", map[string]any{"name": "c"})["window_id"])
@@ -47,6 +48,7 @@ func TestCaptureVisibleIsThePanesHeight(t *testing.T) {
 }
 
 func TestFullHeight(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		in   string
 		rows int

@@ -20,6 +20,15 @@ import (
 type cfgFollow struct {
 	s *Server
 
+	// order lets one reading of the file be applied at a time: the
+	// follower's (two can run at once, a debounce apart) and
+	// apply-config's. Without it a reading could narrow from a rule that
+	// another had just replaced and put it back, or say what waits after
+	// apply-config applied it. It is held across reading the file and
+	// applying it, never taken under another lock; only the follower and
+	// apply-config wait on it.
+	order sync.Mutex
+
 	mu      sync.Mutex
 	applied *config.File // the file apply-config (or the start) applied
 	// inForce holds the [agents.permissions] and link policy in force:
@@ -65,7 +74,7 @@ func (c *cfgFollow) start() {
 	}
 	cancel, err := c.s.opt.Tracker.Watcher.Watch(path, c.changed)
 	if err != nil {
-		c.s.opt.Logf("config %s: not followed (%v); tuios config apply reads it", path, err)
+		c.s.warnf("config %s: not followed (%v); tuios config apply reads it", path, err)
 		return
 	}
 	c.mu.Lock()
@@ -143,9 +152,11 @@ func (c *cfgFollow) noteProblems(applied, file *config.File) {
 // changed reads the edited file and applies its removals and narrowing.
 // A file that does not parse changes nothing.
 func (c *cfgFollow) changed() {
+	c.order.Lock()
+	defer c.order.Unlock()
 	f, err := config.Load(c.path())
 	if err != nil {
-		c.s.opt.Logf("config changed but does not parse (%v): nothing applied", err)
+		c.s.warnf("config changed but does not parse (%v): nothing applied", err)
 		return
 	}
 	c.mu.Lock()

@@ -13,6 +13,7 @@ import (
 // The daemon follows its config file: a removed host goes and the link
 // policy narrows at once; a new host and a widening wait for apply-config.
 func TestConfigFileEditsRemoveAndNarrowAtOnceAndWidenOnApply(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "config.toml")
 	write := func(text string) {
@@ -78,6 +79,7 @@ func TestConfigFileEditsRemoveAndNarrowAtOnceAndWidenOnApply(t *testing.T) {
 // file but not applied, each have an Inbox row that says why; applying
 // the file clears the second.
 func TestHostsWithoutALinkHaveAnInboxRowSayingWhy(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "config.toml")
 	if err := os.WriteFile(path, []byte("[hosts.bad]\naddr = \"bad.lan\"\nssh_options = [\"-o\", \"ProxyCommand=nc %h 22\"]\n"), 0o600); err != nil {

@@ -167,7 +167,7 @@ func (s *Server) keepLastGrants() {
 	p := s.perm.Load()
 	b, _ := json.Marshal(lastGrants{Mode: p.mode, Grants: p.def.List(), RespondFromShell: s.resp != nil && s.resp.fromShell})
 	if err := writeFileAtomic(path, b); err != nil {
-		s.opt.Logf("grants: keeping %s: %v", path, err)
+		s.errorf("grants: keeping %s: %v", path, err)
 	}
 }
 
@@ -177,7 +177,7 @@ func (s *Server) keepLastGrants() {
 func (s *Server) applyPermissions(f *config.File, why string) {
 	next := permissionsOf(f)
 	if _, _, unknown := f.PaneDefault(); len(unknown) > 0 {
-		s.opt.Logf("config [agents.permissions] grants: %q are not grants (ignored; grants: %s)", unknown, strings.Join(grant.Names(), ", "))
+		s.warnf("config [agents.permissions] grants: %q are not grants (ignored; grants: %s)", unknown, strings.Join(grant.Names(), ", "))
 	}
 	prev := s.perm.Swap(next)
 	if prev != nil && *prev != *next {

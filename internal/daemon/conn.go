@@ -298,9 +298,10 @@ func (s *Server) dispatch(cn *conn, req proto.Request) (res any, perr *proto.Err
 		return nil, proto.Errorf(proto.CodeUnknownVerb, "unknown verb %q", clipText(req.Verb, 64)).
 			WithHint(proto.Hint{DidYouMean: nearestWord(req.Verb, s.verbNames()), Command: `{"verb":"list-verbs"}`})
 	}
+	defer s.debugVerb(req.Verb, s.clock.Now(), &perr) // log.go: --log-level debug
 	defer func() {
 		if r := recover(); r != nil {
-			s.opt.Logf("panic in %s: %v\n%s", req.Verb, r, debug.Stack())
+			s.errorf("panic in %s: %v\n%s", req.Verb, r, debug.Stack())
 			res, perr = nil, proto.Errorf(proto.CodeInternal, "the daemon failed on %s (a bug; it goes on running)", req.Verb)
 		}
 	}()

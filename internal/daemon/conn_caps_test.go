@@ -56,6 +56,7 @@ func holdConns(sock string) {
 // hold all they may. Caps made small here (64 in all, 16 kept for the
 // person, 20 per pane); the daemon's are 4096, 256 and 512.
 func TestPanesCannotTakeThePersonsShare(t *testing.T) {
+	t.Parallel()
 	lim := connLimits{maxConns: 64, personShare: 16, perPane: 20, maxAdmitting: 4}
 	_, sock := cappedServer(t, lim)
 	r := dialRPC(t, sock) // the person's first connection
@@ -110,6 +111,7 @@ func TestPanesCannotTakeThePersonsShare(t *testing.T) {
 // here: 6 in all, 10 per pane or process; the daemon's are 1024 and 64),
 // and frees as connections close.
 func TestHerdrOverallCap(t *testing.T) {
+	t.Parallel()
 	srv, _ := testServerWith(t, nil, func(s *Server) {
 		s.ownChildrenOutside = true
 		s.herdr.limits = herdrLimits{maxConns: 6, perKey: 10, streamsPer: 2, maxAdmitting: 2}

@@ -17,22 +17,48 @@
 // sends resize or attaches with a size). Once a client has shown the
 // session (resize, or attach with stream or a size; before that each pane
 // keeps the whole area and list-windows reports it unplaced), the current
-// workspace's windows that are not minimized are tiled into it: one fills it, two sit side by side, more
-// are a master on the left half and a stack on the right. A tile is one
-// title row and the pane, so the pane's PTY and screen are the tile's
-// width by its height less one. A tile is never under 4x2: windows that do
-// not fit still get the minimum, at the bottom of their column, over the
-// one there. Zoom (run-command ToggleZoom) gives the focused window the
-// whole area. list-windows' x, y, width and height are the tile; windows
-// off screen keep their last place and size. The daemon re-tiles on
-// resize, new and closed windows, moves, minimize and restore, workspace
-// switches, zoom, and focus changes. set-layout --tiling false floats a
-// session instead (layoutRects): each window keeps its place, cut to the
-// area, and one never placed takes the top left; split-window (a new
-// window right after its target in the list, so in the next tile) needs
-// tiling on. The verbs that read places (focus-window --direction,
-// split-window, set-layout) answer needs_client when no client shows the
-// session (verbs_arrange.go).
+// workspace's windows that are not minimized are tiled into it. A tile is
+// one title row and the pane, so the pane's PTY and screen are the tile's
+// width by its height less one; side-by-side tiles are a border column
+// apart (the client draws the line there), stacked ones touch (the lower
+// title bar is the line).
+//
+// Each workspace has a tree of splits (layout_tree.go), as tmux and zellij
+// do: a split lays its children side by side or stacked, each with a
+// share of its length, so a new area scales every tile in proportion.
+// How the tree grows (the decision, also in the skill and README):
+// split-window splits its target's tile where asked (vertical: side by
+// side, tmux's -h and prefix %; horizontal: stacked, tmux's -v and
+// prefix "; the new window takes --percent of it, default half, and no
+// other tile moves); every other way a window arrives on a workspace
+// (new-window, move-window, a restart whose file did not place it) is the
+// automatic tiling: the first fills the area, the second goes beside it,
+// each later one under the last tile, whose column is made even, so
+// windows opened only with new-window are a master and an even stack. A
+// window that closes or moves away gives its cells to the tile before it
+// in its split (else the one after), as tmux; a minimized one keeps its
+// leaf, its siblings take its cells, and it comes back where it was.
+// syncLayouts brings the trees in step with the windows before every
+// placement, whatever verb moved them. Zoom (run-command ToggleZoom) gives
+// the focused window the whole area and leaves the tree as it is;
+// set-layout --equalize evens every split of the workspace on screen.
+//
+// A tile is never under 4x2 in an area that holds one: a split whose
+// children do not fit lays them out the other way, or with one tile's
+// room each, or shows those that fit with the focused one first; the
+// layout's hidden counts the rest, and the focused title bar says so.
+// split-window refuses to make a tile smaller (no_space), as it refuses
+// nesting deeper than 24 splits; a saved tree is held to the same bounds
+// when it is read back. list-windows' x, y, width and height are the
+// tile; windows off screen keep their last place and size. The daemon
+// re-tiles on resize, new and closed windows, moves, minimize and
+// restore, workspace switches, zoom, and focus changes. set-layout
+// --tiling false floats a session instead (layoutRects): each window
+// keeps its place, cut to the area, and one never placed takes the top
+// left; the trees are kept (and follow the windows) for when tiling is
+// back on, and split-window needs tiling on. The verbs that read places
+// (focus-window --direction, split-window, set-layout) answer
+// needs_client when no client shows the session (verbs_arrange.go).
 //
 // # The attach stream
 //
@@ -72,8 +98,8 @@
 // The daemon keeps its sessions in a file per socket under the state dir
 // (sessions/HASH.json, 0600, atomic, 500 ms after the layout changed and
 // once more as it stops, before the panes close). A daemon that starts on
-// the same socket brings each session back with its id, workspaces, size
-// and tiling, and each window with its id, name and workspace and a fresh
+// the same socket brings each session back with its id, workspaces, size,
+// tiling and splits, and each window with its id, name and workspace and a fresh
 // shell in the directory it was last in, with TUIOS_RESTORED=1. A window
 // that ran a program comes back as a shell. Mail, the stash and agent
 // state do not come back; the Inbox keeps finished and errored items of
@@ -189,12 +215,23 @@
 // grants are its pane's (given with --grants or set-pane-grants, saved
 // with the window; else [agents.permissions]). Every session or window a
 // verb names passes one target check as it is resolved (gateTarget: a
-// pane without admin reaches its own session; a report names only its
-// own pane; typing names only a pane that holds nothing the typist does
+// pane without admin reaches its own session, its fan group and the
+// sessions a fan from it started, and writes beyond its own session only
+// with the fan grant; a report names only its own pane; typing names only a pane that holds nothing the typist does
 // not, and one on a prompt only with respond), and every byte typed into
 // a pane passes one write path (write_path.go) that checks the typing
 // rules again right before the write, for the verb's caller, the queue's
 // author, the herdr adapter's caller and the daemon's own resume.
+//
+// # Worktrees and fans
+//
+// fan, new-worktree and pull-worktree make git worktrees (package
+// internal/worktree does the git) and a session in each; worktrees.go
+// keeps which session is whose (worktrees/worktrees.json under the state
+// dir) and tags each session with its fan group, which the target check
+// reads. Every name is held before anything is made, and a call that
+// fails takes back all it made. A fan's prompts are typed once each agent
+// is ready, through the one write path as the fan's caller (fan_prompt.go).
 //
 // # Locks
 //
@@ -222,7 +259,8 @@
 //     first, then takes s.mu for the typist's grants.
 //  8. the event hub's lock, then the attach hub's and a subscriber's.
 //  9. Leaves, under which nothing else is taken: the outbox's mu, the
-//     reply queue's q.mu,
+//     reply queue's q.mu, the worktree records' wts.mu (worktrees.go;
+//     no git runs under any lock),
 //     the responder's, the holder's and the asks' locks, a window's mu,
 //     the links' and host connections' locks, cfgFollow.mu, the
 //     restorer's, the agent log's, a connection's write lock (wmu), and

@@ -9,6 +9,7 @@ import (
 )
 
 func TestTrackerFromConfigAndEnv(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		file   string
 		env    map[string]string

@@ -12,6 +12,7 @@ import (
 // window-exit that starts after that still answers, at once, with the
 // program's exit code, by name or by id.
 func TestWaitForExitAfterAProgramWindowClosed(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	r.must("new-session", map[string]any{"name": "w"})
@@ -49,6 +50,7 @@ func TestWaitForExitAfterAProgramWindowClosed(t *testing.T) {
 // The record is bounded: past exitLogMax the oldest exit is forgotten, and
 // a name reused reads its most recent exit.
 func TestExitLogIsBounded(t *testing.T) {
+	t.Parallel()
 	var l exitLog
 	for i := range exitLogMax + 10 {
 		l.note(exitRecord{id: fmt.Sprintf("id-%03d-x", i), name: "job", status: pty.ExitStatus{Code: i}})

@@ -23,6 +23,7 @@ import (
 // TUIOS_FUZZ_VERBS sets the number of requests (default 6000) and
 // TUIOS_FUZZ_SEED the seed.
 func TestFuzzVerbTable(t *testing.T) {
+	t.Parallel()
 	var logMu sync.Mutex
 	var panics []string
 	_, sock := serverWith(t, func(o *Options) {

@@ -117,6 +117,9 @@ func (s *Server) gateTarget(cn *conn, ss *Session, w *Window) *proto.Error {
 	if !c.reaches(ss) {
 		return s.outOfReach(verb, c, ss)
 	}
+	if err := fanGroupRule(verb, a, c, ss); err != nil { // worktrees.go: writing beyond its own session needs fan
+		return err
+	}
 	if w == nil || c.link && !a.types() {
 		return nil
 	}

@@ -29,6 +29,7 @@ import (
 // Nothing answers internal. TUIOS_FUZZ_CALLERS sets the number of
 // requests (default 1500), TUIOS_FUZZ_SEED the seed.
 func TestFuzzVerbTableCallers(t *testing.T) {
+	t.Parallel()
 	_, sock := serverWith(t, func(o *Options) { o.Config = strictFile("read") })
 	person := dialRPC(t, sock)
 	for _, ss := range []string{"own", "other"} {

@@ -21,6 +21,7 @@ const keyEcho = `stty raw -echo; while :; do k=$(dd bs=1 count=1 2>/dev/null | o
 // more than it holds, and without admin only its own grants and only
 // fewer. TUIOS_PANE_GRANTS and pane-grants say what a pane holds.
 func TestSetPaneGrantsRules(t *testing.T) {
+	t.Parallel()
 	_, sock := serverWith(t, func(o *Options) { o.Config = strictFile("read", "write") })
 	person := dialRPC(t, sock)
 	person.must("new-session", map[string]any{"name": "w", "argv": []string{"/bin/sh", "-c", quietSleeper}})
@@ -131,6 +132,7 @@ func TestSetPaneGrantsRules(t *testing.T) {
 // Grants are saved with the window: a restored pane holds what it was
 // given, and its new shell is told so.
 func TestGrantsSurviveARestart(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	sock, state := filepath.Join(dir, "s", "tuios.sock"), filepath.Join(dir, "home", "state")
 	srv := daemonAt(t, sock, state, strictFile("read"))
@@ -156,6 +158,7 @@ func TestGrantsSurviveARestart(t *testing.T) {
 // one); a narrowing then a widening back does not widen. A daemon that
 // starts wider than its last run says so.
 func TestGrantsChangesThatWait(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	home := filepath.Join(dir, "home")
 	cfgPath := filepath.Join(home, ".config", "tuios", "config.toml")
@@ -221,14 +224,20 @@ func TestGrantsChangesThatWait(t *testing.T) {
 	if _, err := inPane.call("send-text", map[string]any{"window": pane.id, "text": "x"}); err == nil || err.Code != proto.CodeForbidden {
 		t.Fatalf("typing after the narrowing: %v", err)
 	}
+	// Each wait below names the change it waits for: the list of the
+	// edit before can still be up a moment after its mode applied.
+	waits := func(change string) bool {
+		_, p := mode()
+		return len(p) == 1 && strings.Contains(str(p[0]), change)
+	}
 	write(strictRW) // back to what applied: still wider than in force, so it waits
-	eventually(t, "the widening back waits", func() bool { _, p := mode(); return len(p) == 1 })
+	eventually(t, "the widening back waits", func() bool { return waits("strict (read) to strict (read,write)") })
 	if m, _ := mode(); m != "strict [read]" {
 		t.Fatalf("a narrowing and a widening back widened: %s", m)
 	}
 
 	write("[agents.permissions]\nmode = \"open\"\n")
-	eventually(t, "the file is seen", func() bool { _, p := mode(); return len(p) == 1 && strings.Contains(str(p[0]), "open") })
+	eventually(t, "the file is seen", func() bool { return waits("strict (read) to open (admin)") })
 	res := person.must("apply-config", map[string]any{})
 	if applied, _ := res["applied"].([]any); len(applied) != 1 || !strings.Contains(str(applied[0]), "open (admin)") {
 		t.Fatalf("apply-config says %v", res)
@@ -267,10 +276,51 @@ func TestGrantsChangesThatWait(t *testing.T) {
 	}
 }
 
+// Readings of the edited file that overlap (the follower's debounce can
+// start one while another still applies) never widen: once an edit
+// narrowed the grants, no later reading puts back what it took.
+func TestGrantsOverlappingReadingsOfTheFileNeverWiden(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	cfgPath := filepath.Join(home, ".config", "tuios", "config.toml")
+	os.MkdirAll(filepath.Dir(cfgPath), 0o700)
+	const strictRW = "[agents.permissions]\nmode = \"strict\"\ngrants = [\"read\", \"write\"]\n"
+	const strictR = "[agents.permissions]\nmode = \"strict\"\ngrants = [\"read\"]\n"
+	os.WriteFile(cfgPath, []byte(strictRW), 0o600)
+	f, err := config.Load(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := daemonAt(t, filepath.Join(dir, "s", "tuios.sock"), filepath.Join(home, "state"), f)
+	for round := 0; round < 20; round++ {
+		srv.cfg.setApplied(f) // read and write, as at the start
+		srv.applyPermissions(f, "test")
+		done := make(chan struct{})
+		for _, body := range []string{strictR, strictRW} {
+			go func() {
+				defer func() { done <- struct{}{} }()
+				for i := 0; i < 5; i++ {
+					os.WriteFile(cfgPath, []byte(body), 0o600)
+					srv.cfg.changed()
+				}
+			}()
+		}
+		<-done
+		<-done
+		os.WriteFile(cfgPath, []byte(strictRW), 0o600)
+		srv.cfg.changed() // a last reading: read and write, wider than in force
+		if p := srv.perm.Load(); permText(p) != "strict (read)" {
+			t.Fatalf("round %d: after a narrowing, overlapping readings left %s in force", round, permText(p))
+		}
+	}
+}
+
 // The reply queue types as whoever queued: a pane whose grants narrowed
 // before its entry came up has it dropped, nothing typed; the same entry
 // from a pane that still may is typed.
 func TestQueueTypesAsWhoQueuedIt(t *testing.T) {
+	t.Parallel()
 	_, sock := serverWith(t, func(o *Options) { o.Config = strictFile("read", "write") })
 	person := dialRPC(t, sock)
 	person.must("new-session", map[string]any{"name": "w", "argv": []string{"env", "TUIOS_AGENT=claude-code", "/bin/sh", "-c", keyEcho}})
@@ -302,6 +352,7 @@ func TestQueueTypesAsWhoQueuedIt(t *testing.T) {
 // arbiter itself: a target on a prompt the call's check had not heard of
 // is not typed into by a pane without respond; with respond it is.
 func TestWritePathChecksThePromptAgain(t *testing.T) {
+	t.Parallel()
 	srv, sock := serverWith(t, func(o *Options) { o.Config = strictFile("read", "write") })
 	person := dialRPC(t, sock)
 	person.must("new-session", map[string]any{"name": "w", "argv": []string{"/bin/sh", "-c", keyEcho}})
@@ -338,6 +389,7 @@ func TestWritePathChecksThePromptAgain(t *testing.T) {
 // the caller's session, read_only types nothing, and a second call may
 // not undo either.
 func TestRestrictConnection(t *testing.T) {
+	t.Parallel()
 	_, sock := serverWith(t, nil) // open: every pane holds admin
 	person := dialRPC(t, sock)
 	person.must("new-session", map[string]any{"name": "a", "argv": []string{"/bin/sh", "-c", quietSleeper}})

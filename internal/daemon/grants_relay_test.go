@@ -24,6 +24,7 @@ import (
 // grants tests, it relays TUIOS_RELAY's "LISTEN=TARGET" pairs (comma
 // separated) until the pane closes.
 func TestGrantsRelayHelper(t *testing.T) {
+	t.Parallel()
 	spec := os.Getenv("TUIOS_RELAY")
 	if spec == "" {
 		t.Skip("run by the grants tests in a pane")

@@ -136,6 +136,7 @@ var matrixCases = []verbCase{
 // never refused for grants (it may fail for its own reasons: nothing to
 // dismiss, no prompt to answer).
 func TestGrantsStrictWorld(t *testing.T) {
+	t.Parallel()
 	g := newGrantWorld(t)
 	t.Run("matrix over the control socket", func(t *testing.T) { grantsMatrixControl(t, g) })
 	t.Run("matrix over the herdr socket", func(t *testing.T) { grantsMatrixHerdr(t, g) })

@@ -38,7 +38,7 @@ func (s *Server) answerHold(h *heldCall, decision, msg, by string) bool {
 	w := s.windows[h.pane]
 	s.mu.Unlock()
 	if w != nil {
-		w.pane.Report(agentstate.Report{State: agentstate.Working, Harness: h.harness,
+		w.pane.Report(agentstate.Report{State: agentstate.Working, Source: agentstate.SourceReport, Harness: h.harness,
 			IfState: agentstate.SetOf(agentstate.NeedsInput)}, "")
 	}
 	return true
@@ -190,7 +190,7 @@ func (s *Server) respondHeld(p *respondParams, by, session string, w *Window, na
 		}
 		return nil, changed(why), true
 	}
-	s.opt.Logf("respond: %s the hold %s on %s by %s", decision, h.id, w.ID[:8], by)
+	s.about(w.ID, "").infof("respond: %s the hold %s on %s by %s", decision, h.id, w.ID[:8], by)
 	snap := s.tracker.Arbiter().Get(w.ID)
 	return map[string]any{"type": "prompt_response", "session": session, "window": w.ID, "name": name, "action": p.Action,
 		"sent": []string{}, "prompt_id": h.id, "settled_by": "state", "state": snap.State.String(), "message": snap.Message,

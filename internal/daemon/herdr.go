@@ -403,7 +403,7 @@ func (call *herdrCall) handle(line []byte) (id json.RawMessage, res any, herr *h
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			call.h.s.opt.Logf("panic in herdr %s: %v", clipText(req.Method, 64), r)
+			call.h.s.errorf("panic in herdr %s: %v", clipText(req.Method, 64), r)
 			res, herr = nil, herdrErrorf(proto.CodeInternal, "the daemon failed on "+clipText(req.Method, 64)+" (a bug; it goes on running)")
 		}
 	}()

@@ -34,6 +34,7 @@ func standInCrush(t *testing.T, dir string) string {
 }
 
 func TestHerdrAgentStartTypesOnlyAtAShellPrompt(t *testing.T) {
+	t.Parallel()
 	hw := newHerdrWorld(t, "")
 	a := hw.pane("work", "a")
 	bin := standInCrush(t, hw.dir)
@@ -118,6 +119,7 @@ func TestHerdrAgentStartTypesOnlyAtAShellPrompt(t *testing.T) {
 // shell of another kind takes no arguments (nothing typed), and a pane
 // running a program directly is busy.
 func TestHerdrAgentStartOtherShells(t *testing.T) {
+	t.Parallel()
 	hw := newHerdrWorld(t, "")
 	// A shell tuios does not quote for: dash under another name, so its
 	// process is named xonsh (no xonsh on this machine).
@@ -146,6 +148,7 @@ func TestHerdrAgentStartOtherShells(t *testing.T) {
 }
 
 func TestHerdrShellQuote(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ style, in, want string }{
 		{"posix", "plain-word_1.txt", "plain-word_1.txt"},
 		{"posix", "it's", `'it'\''s'`},

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // Crush's permission dialog (coordination spec §18.7) in real panes: a
@@ -86,6 +85,7 @@ func crushPane(hw *herdrWorld, session string, argv ...string) string {
 }
 
 func TestCrushWorkingWhileTheDialogIsUpKeepsNeedsInput(t *testing.T) {
+	t.Parallel()
 	hw := newHerdrWorld(t, "")
 	dir, prog := crushStandIn(t, "crush", true)
 	a := crushPane(hw, "work", prog)
@@ -118,6 +118,7 @@ func TestCrushWorkingWhileTheDialogIsUpKeepsNeedsInput(t *testing.T) {
 }
 
 func TestCrushRespondNeedsACrushProcess(t *testing.T) {
+	t.Parallel()
 	hw := newHerdrWorld(t, "")
 	person := personRPC(t, hw.sock)
 
@@ -134,9 +135,15 @@ func TestCrushRespondNeedsACrushProcess(t *testing.T) {
 	if perr == nil || perr.Code != "invalid_params" || !strings.Contains(perr.Message, "no crush process") {
 		t.Fatalf("respond without a crush process: %+v", perr)
 	}
-	time.Sleep(200 * time.Millisecond)
-	if fileExists(filepath.Join(fakeDir, "key")) {
-		t.Fatal("a key was pressed in the look-alike's pane")
+	// The first key the look-alike reads is one typed after the refusal:
+	// the refused respond pressed nothing before it (the pane's input is
+	// one queue).
+	eventually(t, "the look-alike waits for a key", func() bool { return fileExists(filepath.Join(fakeDir, "step1")) })
+	hw.r.must("send-text", map[string]any{"window": f, "text": "z"})
+	var b []byte
+	eventually(t, "the look-alike reads a key", func() bool { b, _ = os.ReadFile(filepath.Join(fakeDir, "key")); return len(b) > 0 })
+	if string(b) != "z" {
+		t.Fatalf("a key (%q) was pressed in the look-alike's pane", b)
 	}
 
 	// The crush-named program: approve presses a.
@@ -161,6 +168,7 @@ func TestCrushRespondNeedsACrushProcess(t *testing.T) {
 // crushAmong: a crush in the pane's tree or its foreground group counts;
 // one elsewhere does not.
 func TestCrushAmongTheProcessTable(t *testing.T) {
+	t.Parallel()
 	table := map[int]procRow{
 		10: {comm: "sh", ppid: 1, pgrp: 10},
 		11: {comm: "node", ppid: 10, pgrp: 11},

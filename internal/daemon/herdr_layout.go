@@ -7,9 +7,9 @@ import (
 )
 
 // herdr's layout methods that tuios can map (coordination spec §18.5):
-// pane.swap, tab.move and workspace.focus. tuios tiles a workspace's
-// windows in list order, so swapping two panes swaps their places in that
-// list; a herdr tab is a numbered workspace slot, so moving a tab swaps
+// pane.swap, tab.move and workspace.focus. Swapping two panes swaps their
+// tiles in the workspace's splits (layout.go) and their places in the
+// window list; a herdr tab is a numbered workspace slot, so moving a tab swaps
 // two slots; and an attach stream is bound to one session, so focusing a
 // workspace can only mark the session a client already shows: no client
 // is moved to another session (unsupported, said so).
@@ -89,6 +89,8 @@ func (h *herdrSock) paneSwap(call *herdrCall, p herdrParams) (any, *herdrErr) {
 		return unchanged("not_found")
 	}
 	ss.windows[i], ss.windows[j] = ss.windows[j], ss.windows[i]
+	syncLayouts(ss) // layout.go
+	ss.layout(w.workspace).swap(w.ID, other.ID)
 	res := map[string]any{"type": "pane_swap", "pane_id": herdrPaneID(ss, w), "other_pane_id": herdrPaneID(ss, other), "changed": true}
 	name, a, b := ss.Name, w.ID, other.ID
 	h.s.mu.Unlock()
@@ -155,6 +157,12 @@ func (h *herdrSock) tabMove(call *herdrCall, p herdrParams) (any, *herdrErr) {
 			moved = append(moved, w.ID)
 		}
 	}
+	renumber := make([]int, Workspaces+1)
+	for k := range renumber {
+		renumber[k] = k
+	}
+	renumber[n], renumber[m] = m, n
+	ss.moveLayouts(renumber) // layout.go: the tab's splits go with it
 	if ss.wsNames == nil {
 		ss.wsNames = map[int]string{}
 	}

@@ -8,6 +8,7 @@ import (
 // pane.swap, tab.move and workspace.focus over the real herdr socket,
 // with and without a client attached.
 func TestHerdrLayoutMethods(t *testing.T) {
+	t.Parallel()
 	hw := newHerdrWorld(t, "")
 	a := hw.pane("work", "a")
 	b := hw.pane("work", "b")
@@ -105,5 +106,53 @@ func TestHerdrLayoutMethods(t *testing.T) {
 	}
 	if _, code := herdrDo(t, hw, "tab.move", map[string]any{"tab_id": ws + ":t3", "index": 1, "workspace_id": otherWS}); code != "unsupported" {
 		t.Fatalf("a tab to another workspace: %s", code)
+	}
+}
+
+// pane.split with a client showing the session splits the pane's tile:
+// down stacks the new pane under it, ratio is the share the pane keeps
+// (herdr's meaning); pane.layout shows the tiles that result.
+func TestHerdrPaneSplitSplitsTheTile(t *testing.T) {
+	hw := newHerdrWorld(t, "")
+	a := hw.pane("work", "a")
+	st, _ := attachStreamT(t, hw.sock, map[string]any{"session": "work", "cols": 80, "rows": 40})
+	go io.Copy(io.Discard, st.r)
+	defer st.c.Close()
+
+	res, code := herdrDo(t, hw, "pane.split", map[string]any{"pane_id": a, "direction": "down", "ratio": 0.75})
+	if code != "" || res["type"] != "pane_split" {
+		t.Fatalf("pane.split down: %v %s", res, code)
+	}
+	below := str(res["pane_id"])
+	lay, _ := herdrDo(t, hw, "pane.layout", map[string]any{})
+	panes, _ := lay["panes"].([]any)
+	got := map[string][4]float64{}
+	for _, p := range panes {
+		m := p.(map[string]any)
+		got[str(m["pane_id"])] = [4]float64{m["x"].(float64), m["y"].(float64), m["width"].(float64), m["height"].(float64)}
+	}
+	if len(got) != 2 || got[below] != [4]float64{0, 30, 80, 10} {
+		t.Fatalf("the new pane under a with a quarter of the rows: %v", got)
+	}
+	res, code = herdrDo(t, hw, "pane.split", map[string]any{"pane_id": below, "direction": "right"})
+	if code != "" {
+		t.Fatalf("pane.split right: %s", code)
+	}
+	right := str(res["pane_id"])
+	if n, _ := herdrDo(t, hw, "pane.neighbor", map[string]any{"pane_id": right, "direction": "left"}); n["neighbor"] != below {
+		t.Fatalf("left of the right split: %v (want %s)", n, below)
+	}
+	if _, code := herdrDo(t, hw, "pane.split", map[string]any{"pane_id": a, "direction": "diagonal"}); code != "invalid_request" {
+		t.Fatalf("a bad direction: %s", code)
+	}
+	if _, code := herdrDo(t, hw, "pane.split", map[string]any{"pane_id": a, "ratio": "half"}); code != "invalid_request" {
+		t.Fatalf("a ratio that is no number: %s", code)
+	}
+	// Too small a tile: herdr's pane_split_failed, with tuios's words.
+	for i := 0; i < 3; i++ {
+		herdrDo(t, hw, "pane.split", map[string]any{"pane_id": right, "direction": "down"})
+	}
+	if _, code := herdrDo(t, hw, "pane.split", map[string]any{"pane_id": right, "direction": "down", "ratio": 0.5}); code != "pane_split_failed" {
+		t.Fatalf("a split of a 2-row tile: %s", code)
 	}
 }

@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -261,8 +262,13 @@ func (h *herdrSock) tabClose(call *herdrCall, p herdrParams) (any, *herdrErr) {
 	return herdrOK, nil
 }
 
-// paneSplit opens a shell window on the pane's workspace: tuios tiles
-// rather than splits, so direction and ratio only shape herdr's layout.
+// paneSplit splits the pane's tile (split-window) when a client shows
+// its session with tiling on: direction right (the default) or down puts
+// the new pane there, left or up on the other side, and ratio is the
+// share the pane keeps (herdr's meaning), cut to 0.1 to 0.9 as herdr
+// clamps it. With no client to measure a tile, or in a floating session,
+// the new pane opens on the same tab (new-window) and is placed
+// automatically.
 func (h *herdrSock) paneSplit(call *herdrCall, p herdrParams) (any, *herdrErr) {
 	w, herr := h.paneArg(call, p)
 	if herr != nil {
@@ -275,13 +281,37 @@ func (h *herdrSock) paneSplit(call *herdrCall, p herdrParams) (any, *herdrErr) {
 	if herr != nil {
 		return nil, herr
 	}
+	dir, herr := p.str("direction", false)
+	if herr != nil {
+		return nil, herr
+	}
+	if dir == "" {
+		dir = "right"
+	}
+	if !herdrDirection(dir) {
+		return nil, herdrErrorf(proto.CodeInvalidRequest, "unknown variant `"+clipText(dir, 32)+"`, expected one of `right`, `down`, `left`, `up`")
+	}
+	ratio, hasRatio, herr := p.f64("ratio")
+	if herr != nil {
+		return nil, herr
+	}
 	h.s.mu.Lock()
 	ss, ws := w.session, w.workspace
 	if cwd == "" {
 		cwd = w.dirNow() // a split starts where its pane is, as herdr's does
 	}
+	split := h.s.attach.shows(ss) && !ss.floating
 	h.s.mu.Unlock()
-	res, herr := h.callVerb(call, "new-window", map[string]any{"session": ss.Name, "workspace": ws, "cwd": cwd})
+	var res map[string]any
+	if split {
+		params := map[string]any{"session": ss.Name, "window": w.ID, "direction": dir, "cwd": cwd}
+		if hasRatio {
+			params["percent"] = min(max(int(math.Round((1-ratio)*100)), 10), 90)
+		}
+		res, herr = h.callVerb(call, "split-window", params)
+	} else {
+		res, herr = h.callVerb(call, "new-window", map[string]any{"session": ss.Name, "workspace": ws, "cwd": cwd})
+	}
 	if herr != nil {
 		return nil, herdrErrorf("pane_split_failed", herr.Message)
 	}

@@ -32,6 +32,7 @@ func herdrDo(t *testing.T, hw *herdrWorld, method string, params map[string]any)
 }
 
 func TestHerdrMutatingMethods(t *testing.T) {
+	t.Parallel()
 	hw := newHerdrWorld(t, "")
 	a := hw.pane("work", "a")
 	b := hw.pane("work", "b")
@@ -149,6 +150,7 @@ func TestHerdrMutatingMethods(t *testing.T) {
 // workspace_renamed event change, tuios subscribers hear session-renamed,
 // and its tuios name, id and herdr id stay.
 func TestHerdrWorkspaceRenameRelabels(t *testing.T) {
+	t.Parallel()
 	hw := newHerdrWorld(t, "")
 	hw.pane("work", "a")
 	ws := "w" + herdrHex(str(hw.r.must("session-info", map[string]any{"session": "work"})["session_id"]))

@@ -88,6 +88,18 @@ func (p herdrParams) u64(name string) (v uint64, ok bool, herr *herdrErr) {
 	return n, true, nil
 }
 
+// f64 reads a number field; ok is false when it is absent. NaN and the
+// infinities are not JSON, so what it returns is finite.
+func (p herdrParams) f64(name string) (v float64, ok bool, herr *herdrErr) {
+	if !p.has(name) {
+		return 0, false, nil
+	}
+	if err := json.Unmarshal(p[name], &v); err != nil {
+		return 0, false, herdrBadType(name, "a number")
+	}
+	return v, true, nil
+}
+
 // boolean reads a bool field (absent is false).
 func (p herdrParams) boolean(name string) (bool, *herdrErr) {
 	if !p.has(name) {

@@ -519,6 +519,7 @@ func (x *herdrWatch) run() {
 	// nudge from an earlier timer costs one more look.
 	fire := make(chan struct{}, 1)
 	var timer agentstate.Timer
+	var armed time.Time // when timer fires: the age rule's deadline
 	defer func() {
 		if timer != nil {
 			timer.Stop()
@@ -528,27 +529,37 @@ func (x *herdrWatch) run() {
 		x.w.mu.Lock()
 		gen := x.w.outputGen
 		x.w.mu.Unlock()
-		wait, done := x.check()
+		due, done := x.check()
 		if done {
 			return
 		}
-		if timer != nil {
-			timer.Stop()
-			timer = nil
-		}
-		var due time.Time
-		if wait > 0 {
-			due = x.h.s.clock.Now().Add(wait)
-			timer = x.h.s.clock.AfterFunc(wait, func() {
-				select {
-				case fire <- struct{}{}:
-				default:
+		// The deadline is the last report's time plus the age, whenever
+		// it is looked at: an armed timer for it stays armed (a look
+		// woken by output in between must not push it back by the time
+		// the look took), and one already past is looked at again now.
+		if !due.Equal(armed) {
+			if timer != nil {
+				timer.Stop()
+				timer = nil
+			}
+			armed = due
+			if !due.IsZero() {
+				wait := due.Sub(x.h.s.clock.Now())
+				if wait <= 0 {
+					armed = time.Time{}
+					continue
 				}
-			})
+				timer = x.h.s.clock.AfterFunc(wait, func() {
+					select {
+					case fire <- struct{}{}:
+					default:
+					}
+				})
+			}
+			x.h.mu.Lock()
+			x.due = due
+			x.h.mu.Unlock()
 		}
-		x.h.mu.Lock()
-		x.due = due
-		x.h.mu.Unlock()
 		select {
 		case <-gen:
 		case <-fire:
@@ -563,16 +574,16 @@ func (x *herdrWatch) run() {
 }
 
 // check looks once: done when the pane was cleared (here or by anyone
-// else); otherwise how long until the age rule may hold (0: wait for the
-// pane's next output).
-func (x *herdrWatch) check() (wait time.Duration, done bool) {
+// else); otherwise when the age rule may hold, by the daemon's clock
+// (zero: wait for the pane's next output).
+func (x *herdrWatch) check() (due time.Time, done bool) {
 	snap := x.h.s.tracker.Arbiter().Get(x.w.ID)
 	if snap.State == agentstate.None {
-		return 0, true
+		return time.Time{}, true
 	}
 	fg, err := x.w.proc.ForegroundPgrp()
 	if err != nil || fg != x.w.proc.Pid() {
-		return 0, false // something runs in the foreground: it may be the agent
+		return time.Time{}, false // something runs in the foreground: it may be the agent
 	}
 	x.h.mu.Lock()
 	last := x.last
@@ -583,18 +594,18 @@ func (x *herdrWatch) check() (wait time.Duration, done bool) {
 	x.h.mu.Unlock()
 	for pid, st := range procs {
 		if procAlive(pid, st) {
-			return 0, false
+			return time.Time{}, false
 		}
 	}
-	if age := x.h.s.clock.Now().Sub(last); age < herdrCrashAge {
-		return herdrCrashAge - age, false
+	if due := last.Add(herdrCrashAge); x.h.s.clock.Now().Before(due) {
+		return due, false
 	}
 	// Only a state a report made is cleared: a screen prompt or a person's
 	// note that took the pane since stays.
 	if snap.Claimed && snap.Source == agentstate.SourceReport {
 		x.w.pane.Report(agentstate.Report{State: agentstate.None, Source: agentstate.SourceReport}, "")
 	}
-	return 0, true
+	return time.Time{}, true
 }
 
 // isShellName says whether a program counts as a shell, not a reporter.

@@ -22,6 +22,7 @@ import (
 // @PANE@ is replaced by the pane's own HERDR_PANE_ID. "BENCH n" sends n
 // working reports with rising seq and writes the mean round trip.
 func TestHerdrHelperReporter(t *testing.T) {
+	t.Parallel()
 	reqs := os.Getenv("TUIOS_HERDR_HELPER")
 	if reqs == "" {
 		t.Skip("runs only as the stand-in reporter inside a pane")
@@ -159,6 +160,7 @@ func errCodeOf(ans string) string {
 }
 
 func TestHerdrReportsFromRealPanes(t *testing.T) {
+	t.Parallel()
 	hw := newHerdrWorld(t, "")
 	a := hw.pane("work", "a")
 	b := hw.pane("work", "b")
@@ -282,6 +284,7 @@ func (hw *herdrWorld) watchDue(window string) time.Time {
 // daemon's clock) passed since its last report; a wrapper that goes on
 // running keeps the state however long it runs.
 func TestHerdrReporterThatDiesClearsToNone(t *testing.T) {
+	t.Parallel()
 	clk := fakeclock.New(time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC))
 	hw := newHerdrWorldClock(t, clk)
 	a := hw.pane("work", "a")
@@ -328,6 +331,7 @@ func rawHerdr(t *testing.T, path, line string) string {
 }
 
 func TestHerdrSocketWireAndBadInput(t *testing.T) {
+	t.Parallel()
 	hw := newHerdrWorld(t, "")
 	a := hw.pane("work", "a")
 	fi, err := os.Stat(filepath.Dir(hw.herdr))
@@ -374,6 +378,7 @@ func TestHerdrSocketWireAndBadInput(t *testing.T) {
 }
 
 func TestHerdrStreamsAndWaits(t *testing.T) {
+	t.Parallel()
 	hw := newHerdrWorld(t, "")
 	a := hw.pane("work", "a")
 	// A subscriber that never reads: the daemon writes until the 2 s
@@ -458,6 +463,7 @@ func TestHerdrStreamsAndWaits(t *testing.T) {
 }
 
 func TestHerdrEnvironmentFollowsTheMode(t *testing.T) {
+	t.Parallel()
 	outer := []string{"HERDR_ENV=1", "HERDR_PANE_ID=w1:p1", "HERDR_TAB_ID=w1:t1", "HERDR_WORKSPACE_ID=w1"}
 	for _, mode := range []string{"", "agents", "off"} {
 		t.Run("mode="+mode, func(t *testing.T) {
@@ -494,6 +500,7 @@ func TestHerdrEnvironmentFollowsTheMode(t *testing.T) {
 }
 
 func TestHerdrReporterArgv(t *testing.T) {
+	t.Parallel()
 	if !herdrReporter([]string{"/usr/bin/crush"}) || herdrReporter([]string{"/bin/sh"}) || herdrReporter(nil) {
 		t.Fatal("herdrReporter")
 	}
@@ -582,6 +589,7 @@ func (hw *herdrWorld) conns() int {
 // only once this process holds no counted connection, and its own
 // connections are the only ones it dials until the cap is checked.
 func TestHerdrConnectionCapPerProcess(t *testing.T) {
+	t.Parallel()
 	hw := newHerdrWorld(t, "")
 	// A ping first, so the test also covers a connection that was
 	// counted and then uncounted.

@@ -15,8 +15,9 @@ import (
 	"github.com/tuios/tuios/review"
 )
 
-// herdr's worktree methods (coordination spec §18.5). tuios has no
-// worktree verbs of its own, so these run git in the repository of a pane
+// herdr's worktree methods (coordination spec §18.5), kept apart from
+// tuios's own worktree verbs (verbs_worktree.go) as herdr defines them:
+// these run git in the repository of a pane
 // (pane_id, else the caller's own pane) and map a checkout onto windows:
 // a worktree is "open" when a window's working directory is inside it.
 //

@@ -26,6 +26,7 @@ func gitRepo(t *testing.T, dir string) string {
 }
 
 func TestHerdrWorktrees(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
 	}
@@ -109,6 +110,7 @@ func TestHerdrWorktrees(t *testing.T) {
 }
 
 func TestParseWorktreeList(t *testing.T) {
+	t.Parallel()
 	out := "worktree /r\x00HEAD abc\x00branch refs/heads/main\x00\x00worktree /r-x\x00HEAD def\x00detached\x00locked because\x00\x00"
 	list, err := parseWorktreeList([]byte(out))
 	if err != nil || len(list) != 2 || !list[0].Main || list[0].Branch != "main" || !list[1].Detached || !list[1].Locked || list[1].Main {

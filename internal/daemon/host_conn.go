@@ -188,7 +188,7 @@ func (h *hostConn) farEnded(why string) {
 		}
 		cn.send(proto.Response{ID: id, Error: e})
 	}
-	cn.s.opt.Logf("host connection to %s ended (%d request(s) unanswered) %s", h.host, len(pending), why)
+	cn.s.warnf("host connection to %s ended (%d request(s) unanswered) %s", h.host, len(pending), why)
 	cn.stop()
 }
 

@@ -22,6 +22,7 @@ import (
 // id. Then the far daemon itself is killed: stale again; a new far daemon
 // has none of the old items, so they close, and its new ones arrive.
 func TestFollowMirrorsAFarPaneThroughTheLink(t *testing.T) {
+	t.Parallel()
 	w := newLinkWorld(t, testsshd.Options{})
 	fr := dialRPC(t, w.far.Socket())
 	win := catPane(t, fr, "api")
@@ -173,6 +174,7 @@ func (o *olderFar) Close() error {
 // and its items still arrive; removing the host closes them
 // (host_removed).
 func TestFollowPollsAHostTooOldToSubscribe(t *testing.T) {
+	t.Parallel()
 	w := newLinkWorld(t, testsshd.Options{})
 	fr := dialRPC(t, w.far.Socket())
 	win := catPane(t, fr, "api")
@@ -247,6 +249,7 @@ func railSessions(s *Server, host string) string {
 // minute; the test shortens it): a session whose created event was lost
 // comes into the rail, and one whose closed event was lost leaves it.
 func TestFollowListsFarSessionsAgainAsABackstop(t *testing.T) {
+	t.Parallel()
 	w := newLinkWorld(t, testsshd.Options{})
 	fr := dialRPC(t, w.far.Socket())
 	catPane(t, fr, "api")

@@ -58,6 +58,7 @@ func (l hostAttList) item(id string) (hostAttItem, bool) {
 // split them, a stale item is listed but not counted, a dismiss of a far
 // item is local and undone by u, and a far hold cannot be answered here.
 func TestFollowListsMirroredItemsBesideLocalOnes(t *testing.T) {
+	t.Parallel()
 	s, sock := server(t)
 	r := dialRPC(t, sock)
 	w := catPane(t, r, "api")
@@ -171,6 +172,7 @@ func FuzzParseFarEvent(f *testing.F) {
 // A host's cache holds at most 512 sessions and 2048 agent rows, whatever
 // the host sends; a closed session takes its rows with it.
 func TestFollowCachesAreCapped(t *testing.T) {
+	t.Parallel()
 	s, _ := server(t)
 	f := s.follow
 	h := &followed{name: "far", sessions: map[string]struct{}{}, agents: map[string]farAgent{}}

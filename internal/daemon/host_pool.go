@@ -384,7 +384,7 @@ func (h *hostLink) warm() {
 		rw, err := h.open(ctx, link)
 		cancel()
 		if err != nil {
-			ls.s.opt.Logf("host %s: no channel warmed: %v", h.name, err)
+			ls.s.warnf("host %s: no channel warmed: %v", h.name, err)
 			return
 		}
 		h.putPool(startFarChan(h, link, rw))

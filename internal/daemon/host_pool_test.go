@@ -121,6 +121,7 @@ func TestHostPoolSequentialCallsReuseOneChannel(t *testing.T) {
 // A channel that carried a subscribe or a wait-for, or that was left
 // with a request unanswered, is closed, never handed to the next caller.
 func TestHostPoolNeverReusesStreamsOrUnanswered(t *testing.T) {
+	t.Parallel()
 	w := pooledWorld(t, nil)
 	notPooled := func(what string, use func(r *rpc)) {
 		t.Helper()
@@ -168,6 +169,7 @@ func TestHostPoolNeverReusesStreamsOrUnanswered(t *testing.T) {
 // The pool empties when the link drops (the far daemon stops: every far
 // stdio-proxy ends) and fills again once it is back up.
 func TestHostPoolEmptiesOnLinkDrop(t *testing.T) {
+	t.Parallel()
 	w := pooledWorld(t, nil)
 	cliCall(t, w)
 	eventually(t, "two channels pooled", func() bool { return len(poolOf(w.near, "far")) == 2 })
@@ -200,6 +202,7 @@ func TestHostPoolEmptiesOnLinkDrop(t *testing.T) {
 // A channel past the first idles at most poolIdle on the daemon's clock;
 // the first stays warm with no timer.
 func TestHostPoolIdleTimeoutOnTheDaemonClock(t *testing.T) {
+	t.Parallel()
 	clk := fakeclock.New(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
 	w := pooledWorld(t, func(o *Options) { o.Tracker.Clock = clk })
 	cliCall(t, w)
@@ -237,6 +240,7 @@ func TestHostPoolIdleTimeoutOnTheDaemonClock(t *testing.T) {
 // With the pool off every open-host-connection opens a channel of its
 // own, and none is kept.
 func TestHostPoolOff(t *testing.T) {
+	t.Parallel()
 	w := newLinkWorld(t, testsshd.Options{})
 	dialRPC(t, w.far.Socket()).must("new-session", map[string]any{"name": "api", "argv": []string{"/bin/cat"}})
 	w.startNear(w.hostTable("far"), func(o *Options) {
@@ -265,6 +269,7 @@ func TestHostPoolOff(t *testing.T) {
 // there is; a call of the daemon's own (hostCall) closes it to make
 // room, and open-host-connection then takes the channel hostCall keeps.
 func TestHostPoolMakesRoomUnderMaxSessions(t *testing.T) {
+	t.Parallel()
 	// MaxSessions 3 leaves room, in OpenSSH 9.2, for the link's first
 	// channel and one more: the warm one.
 	w := pooledWorldWith(t, testsshd.Options{MaxSessions: 3}, nil)
@@ -297,6 +302,7 @@ func (f *farPipe) Close() error                { f.r.Close(); return nil }
 // line, a line under way, an answer missing, one nobody asked for, one
 // out of order, a far internal error or a verb that keeps state closes it.
 func TestHostConnReleasedToThePoolOnlyWhenClean(t *testing.T) {
+	t.Parallel()
 	ans := func(id int) string { return fmt.Sprintf(`{"id":%d,"result":{"type":"agent_state"}}`+"\n", id) }
 	cases := []struct {
 		name  string

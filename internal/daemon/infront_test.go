@@ -11,6 +11,7 @@ import (
 // keeps its item until the person focuses it; the pane in front of the
 // person cannot be marked unread.
 func TestAFinishedTurnIsSeenWhenThePersonLooksAtIt(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	front := catPane(t, r, "api")
@@ -70,6 +71,7 @@ func TestAFinishedTurnIsSeenWhenThePersonLooksAtIt(t *testing.T) {
 // A small client that leaves gives the session back to the size of the
 // latest client still attached.
 func TestASessionTakesBackTheRemainingClientsSize(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	catPane(t, r, "api")

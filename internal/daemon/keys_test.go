@@ -3,6 +3,7 @@ package daemon
 import "testing"
 
 func TestKeyBytes(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"ctrl+c":     "\x03",
 		"C-a":        "\x01",

@@ -13,15 +13,27 @@ import (
 // pane and a pane's PTY is exactly the cells it is drawn in. Stacked
 // tiles need no row between them: the lower one's title bar is the line.
 //
+// Each workspace of a session has a layout tree (layout_tree.go): tmux's
+// and zellij's splits. split-window splits its target's tile in the
+// direction asked; every other way a window arrives on a workspace
+// (new-window, move-window, a restart that lost its place) places it
+// automatically: the first fills the area, the second goes beside it,
+// each later one under the last tile, whose column is made even, so
+// windows opened only with new-window are a master and an even stack.
+// A window that leaves (closed, moved away) gives its cells to its
+// sibling; a minimized one keeps its leaf and comes back where it was.
+// syncLayouts keeps the trees in step with the windows, whatever verb
+// moved them, before anything reads a place.
+//
 // A session is tiled only once a client has shown it (resize, or attach
 // with a stream or a size): until then each pane keeps the whole area
 // new-session gave it, so agents started by scripts in a session nobody
 // looks at are not squeezed into columns for a screen nobody draws.
 
-// Tile minimums: smaller than this a shell is useless. A window that does
-// not fit is still placed (with the minimum, at the last slot of its
-// column, overlapping it) rather than hidden, so nothing disappears from a
-// small terminal without a trace.
+// Tile minimums: smaller than this a shell is useless. A split whose
+// tiles cannot each have it lays them out the other way, or shows those
+// that fit (layoutTree.place); split-window refuses to make a tile
+// smaller (no_space).
 const (
 	minTileCols = 4
 	minTileRows = 2
@@ -31,69 +43,66 @@ const (
 
 type rect struct{ x, y, w, h int }
 
-// tile places n windows in a cols x rows area: one fills it, two are side
-// by side, more are a master on the left half with the others stacked on
-// the right; the two columns are a gutter apart. With zoomIndex in [0,n) that window fills the area and the
-// others get a zero rect (not on screen).
-func tile(n, cols, rows int, zoomIndex int) []rect {
-	if n <= 0 {
-		return nil
+// layout is the tree of workspace ws (1 to Workspaces). Called with s.mu
+// held.
+func (ss *Session) layout(ws int) *layoutTree {
+	ws = min(max(ws, 1), Workspaces)
+	if ss.layouts[ws-1] == nil {
+		ss.layouts[ws-1] = newLayoutTree()
 	}
-	out := make([]rect, n)
-	full := rect{0, 0, max(cols, minTileCols), max(rows, minTileRows)}
-	if zoomIndex >= 0 && zoomIndex < n {
-		out[zoomIndex] = full
-		return out
-	}
-	if n == 1 {
-		out[0] = full
-		return out
-	}
-	if cols < 2*minTileCols+gutter {
-		// Too narrow for two columns: one column of all of them.
-		stack(out, 0, 0, full.w, rows)
-		return out
-	}
-	right := (cols - gutter) / 2
-	left := cols - gutter - right
-	if n == 2 {
-		out[0] = rect{0, 0, left, full.h}
-		out[1] = rect{left + gutter, 0, right, full.h}
-		return out
-	}
-	out[0] = rect{0, 0, left, full.h}
-	stack(out[1:], left+gutter, 0, right, rows)
-	return out
+	return ss.layouts[ws-1]
 }
 
-// stack splits a column of height rows among out, top to bottom, the
-// first ones taking the remainder; those that do not fit get the minimum
-// at the column's last slot.
-func stack(out []rect, x, y, w, rows int) {
-	fit := len(out)
-	if fit*minTileRows > rows {
-		fit = max(rows/minTileRows, 1)
-	}
-	h, extra := rows/fit, rows%fit
-	for i := 0; i < fit; i++ {
-		hi := max(h, minTileRows)
-		if i < extra {
-			hi++
+// syncLayouts makes each workspace's tree hold exactly the windows on
+// that workspace (popups float over the tiles and are in none): a window
+// gone or moved away leaves its tree, one new or moved in is placed
+// automatically, in list order. Called with s.mu held.
+func syncLayouts(ss *Session) {
+	where := make(map[string]int, len(ss.windows))
+	for _, w := range ss.windows {
+		if w.popup == nil {
+			where[w.ID] = min(max(w.workspace, 1), Workspaces)
 		}
-		out[i] = rect{x, y, w, hi}
-		y += hi
 	}
-	last := max(rows-minTileRows, 0)
-	for i := fit; i < len(out); i++ {
-		out[i] = rect{x, last, w, minTileRows}
+	for i, t := range ss.layouts {
+		if t == nil || t.len() == 0 {
+			continue
+		}
+		for _, id := range t.ids() {
+			if where[id] != i+1 {
+				t.remove(id)
+			}
+		}
+	}
+	for _, w := range ss.windows {
+		if ws, ok := where[w.ID]; ok {
+			if t := ss.layout(ws); !t.has(w.ID) {
+				t.insertAuto(w.ID)
+			}
+		}
 	}
 }
 
-// onScreen is the session's windows on screen in tile order (the current
-// workspace's, not minimized, in list order) and the index of the zoomed
-// one (-1: not zoomed, or the focused window is not among them). Called
-// with s.mu held.
+// moveLayouts renumbers the trees with their workspaces: to[old] = new
+// (set-workspace-order, herdr's tab.move). Called with s.mu held.
+func (ss *Session) moveLayouts(to []int) {
+	var moved [Workspaces]*layoutTree
+	for old := 1; old <= Workspaces; old++ {
+		n := old
+		if old < len(to) && to[old] >= 1 && to[old] <= Workspaces {
+			n = to[old]
+		}
+		moved[n-1] = ss.layouts[old-1]
+	}
+	ss.layouts = moved
+}
+
+// onScreen is the session's windows on screen (the current workspace's,
+// not minimized, in list order) and the index of the zoomed one (-1: not
+// zoomed, or the focused window is not among them). It brings the trees
+// up to date first. Called with s.mu held.
 func onScreen(ss *Session) ([]*Window, int) {
+	syncLayouts(ss)
 	var wins []*Window
 	zoom := -1
 	for _, w := range ss.windows {
@@ -108,19 +117,41 @@ func onScreen(ss *Session) ([]*Window, int) {
 	return wins, zoom
 }
 
-// layoutRects are the places of onScreen's windows: their tiles, or in a
-// floating session (set-layout --tiling false) the place each already
-// has, cut to the area; one never placed takes the top-left corner at
-// its size. Zoom fills the area either way. Called with s.mu held.
-func layoutRects(ss *Session, wins []*Window, zoom int) []rect {
-	if !ss.floating {
-		return tile(len(wins), ss.cols, ss.rows, zoom)
+// placeTree lays workspace ws's tree out in the session's area with the
+// windows in shown on screen; focus is the window kept first when not
+// all fit. Called with s.mu held.
+func placeTree(ss *Session, ws int, shown []*Window, focus string) placeResult {
+	on := make(map[string]bool, len(shown))
+	for _, w := range shown {
+		on[w.ID] = true
 	}
+	return ss.layout(ws).place(ss.cols, ss.rows, func(id string) bool { return on[id] }, focus)
+}
+
+// layoutRects are the places of onScreen's windows: their tiles (a zero
+// rect for one that does not fit the area), or in a floating session
+// (set-layout --tiling false) the place each already has, cut to the
+// area; one never placed takes the top-left corner at its size. Zoom
+// fills the area either way, and the others get a zero rect. Called with
+// s.mu held.
+func layoutRects(ss *Session, wins []*Window, zoom int) []rect {
 	out := make([]rect, len(wins))
+	full := rect{0, 0, max(ss.cols, 1), max(ss.rows, 1)}
+	if !ss.floating {
+		placed := placeTree(ss, ss.workspace, wins, focusedID(ss)) // kept up to date while zoomed: a split measures it
+		if zoom >= 0 && zoom < len(wins) {
+			out[zoom] = full
+			return out
+		}
+		for i, w := range wins {
+			out[i] = placed.rects[w.ID]
+		}
+		return out
+	}
 	for i, w := range wins {
 		switch {
 		case i == zoom:
-			out[i] = rect{0, 0, max(ss.cols, minTileCols), max(ss.rows, minTileRows)}
+			out[i] = full
 		case zoom >= 0: // behind the zoomed window
 		default:
 			r := w.placement()
@@ -135,7 +166,7 @@ func layoutRects(ss *Session, wins []*Window, zoom int) []rect {
 
 // clampRect cuts r to a cols x rows area, moving it in before shrinking it.
 func clampRect(r rect, cols, rows int) rect {
-	cols, rows = max(cols, minTileCols), max(rows, minTileRows)
+	cols, rows = max(cols, 1), max(rows, 1)
 	r.w = min(max(r.w, minTileCols), cols)
 	r.h = min(max(r.h, minTileRows), rows)
 	r.x = max(min(r.x, cols-r.w), 0)
@@ -144,35 +175,38 @@ func clampRect(r rect, cols, rows int) rect {
 }
 
 // neighborOf is the window beside w in direction dir among the tiles on
-// screen: touching that side, overlapping it the most (ties: the upper or
-// left one). herdr's pane.neighbor, pane.edges and pane.focus_direction
-// and focus-window --direction all ask it. Called with s.mu held; nil
-// when there is none, and always when no client shows the session, since
-// its panes then have no places.
+// screen: touching that side (side-by-side tiles a border column apart),
+// overlapping it the most (ties: the upper or left one). herdr's
+// pane.neighbor, pane.edges and pane.focus_direction and focus-window
+// --direction all ask it. Called with s.mu held; nil when there is none,
+// and always when no client shows the session, since its panes then have
+// no places.
 func (s *Server) neighborOf(w *Window, dir string) *Window {
 	ss := w.session
 	if !ss.tiled || !s.attach.shows(ss) || ss.zoomed {
 		return nil
 	}
-	wins, _ := onScreen(ss)
-	on := false
-	for _, x := range wins {
-		on = on || x == w
+	wins, zoom := onScreen(ss)
+	rects := layoutRects(ss, wins, zoom)
+	var a rect
+	for i, x := range wins {
+		if x == w {
+			a = rects[i]
+		}
 	}
-	if !on || !w.placed {
+	if a.w == 0 {
 		return nil
 	}
-	a := w.tile
 	overlap := func(lo1, hi1, lo2, hi2 int) int { return min(hi1, hi2) - max(lo1, lo2) }
-	// Side by side means touching, or a gutter apart (tiled columns).
 	beside := func(leftEnd, rightStart int) bool { return rightStart-leftEnd >= 0 && rightStart-leftEnd <= gutter }
 	var best *Window
+	var bestAt rect
 	bestOv := 0
-	for _, x := range wins {
-		if x == w || !x.placed {
+	for i, x := range wins {
+		b := rects[i]
+		if x == w || b.w == 0 {
 			continue
 		}
-		b := x.tile
 		ov := 0
 		switch dir {
 		case "left":
@@ -192,8 +226,8 @@ func (s *Server) neighborOf(w *Window, dir string) *Window {
 				ov = overlap(a.x, a.x+a.w, b.x, b.x+b.w)
 			}
 		}
-		if ov > bestOv {
-			best, bestOv = x, ov
+		if ov > bestOv || ov > 0 && ov == bestOv && (b.y < bestAt.y || b.y == bestAt.y && b.x < bestAt.x) {
+			best, bestOv, bestAt = x, ov, b
 		}
 	}
 	return best

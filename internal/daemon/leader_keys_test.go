@@ -12,6 +12,7 @@ import (
 // chord of that prefix and one key instead of typing the bytes; without
 // one (or with another prefix) the bytes go to the pane, as detached.
 func TestSendKeysHandsALeaderChordToTheClient(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	a := str(r.must("new-session", map[string]any{"name": "k"})["window_id"])

@@ -28,6 +28,7 @@ func num(v any) int {
 // Mail over a link: origin from the connection, from a label never
 // resolved, human claimed only; a local reply to it is a notice.
 func TestLinkMailOriginAndLabels(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	local := dialRPC(t, sock)
 	catPane(t, local, "api")
@@ -78,6 +79,7 @@ func TestLinkMailOriginAndLabels(t *testing.T) {
 // Attachments from a link are stash paths here; stash-put over a link
 // takes bytes, never a path of this machine.
 func TestLinkMailAttachmentsAndStash(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	local := dialRPC(t, sock)
 	catPane(t, local, "api")
@@ -108,6 +110,7 @@ func TestLinkMailAttachmentsAndStash(t *testing.T) {
 // 32 unread link messages and 32 link notices per session; past that
 // rate_limited until someone here reads.
 func TestLinkMailCaps(t *testing.T) {
+	t.Parallel()
 	clk := fakeclock.New(time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC))
 	_, sock := serverWith(t, func(o *Options) { o.Tracker.Clock = clk })
 	local := dialRPC(t, sock)
@@ -150,6 +153,7 @@ func TestLinkMailCaps(t *testing.T) {
 // person passes it on once; a second release is invalid_params; a closed
 // window is window_not_found; only the person (or a link with respond).
 func TestLinkHeldMailX8(t *testing.T) {
+	t.Parallel()
 	srv, sock := serverWith(t, func(o *Options) {
 		o.Config = policyFile(map[string]config.Host{"build": {HoldMail: yes()}})
 	})

@@ -157,8 +157,8 @@ func (s *Server) applyLinkPolicy(f *config.File) {
 	}
 	cp := &config.File{Hosts: maps.Clone(f.Hosts)}
 	for name := range cp.Hosts {
-		if u := cp.LinkPolicy(name).Unknown; len(u) > 0 && s.opt.Logf != nil {
-			s.opt.Logf("config [hosts.%s] allow: unknown capabilities %q ignored (known: %s)", name, u, strings.Join(config.LinkCapabilities(), ", "))
+		if u := cp.LinkPolicy(name).Unknown; len(u) > 0 {
+			s.warnf("config [hosts.%s] allow: unknown capabilities %q ignored (known: %s)", name, u, strings.Join(config.LinkCapabilities(), ", "))
 		}
 	}
 	s.linkPol.Store(&linkPolicy{f: cp})

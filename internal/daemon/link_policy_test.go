@@ -50,6 +50,7 @@ func wantForbidden(t *testing.T, what string, err *proto.Error, words ...string)
 // be refused to every caller, which must be a decision, not an accident.
 // Its link part says what a link needs (capLocal: never over a link).
 func TestEveryVerbIsDeclared(t *testing.T) {
+	t.Parallel()
 	srv, _ := server(t)
 	for _, name := range srv.verbNames() {
 		a := srv.verbs[name].acc
@@ -82,6 +83,7 @@ func TestEveryVerbIsDeclared(t *testing.T) {
 // every respond-class verb is forbidden with a hint naming respond and the
 // table; ask-human and kill-server are never served over a link.
 func TestLinkDefaultPolicyX7(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	local := dialRPC(t, sock)
 	w := catPane(t, local, "api")
@@ -119,6 +121,7 @@ func TestLinkDefaultPolicyX7(t *testing.T) {
 // Every capability class, narrowed and widened by applyLinkPolicy, judged
 // on the next call of an open link.
 func TestLinkPolicyClassesAndResolution(t *testing.T) {
+	t.Parallel()
 	srv, sock := server(t)
 	local := dialRPC(t, sock)
 	w := catPane(t, local, "api")
@@ -186,6 +189,7 @@ func TestLinkPolicyClassesAndResolution(t *testing.T) {
 // A link caller is never placed in a pane and never the person: attach
 // over a link gives no nonce, and a respond capability is what stands in.
 func TestLinkCallerIsNoPaneAndNoPerson(t *testing.T) {
+	t.Parallel()
 	srv, sock := server(t)
 	local := dialRPC(t, sock)
 	catPane(t, local, "api")
@@ -219,6 +223,7 @@ func TestLinkCallerIsNoPaneAndNoPerson(t *testing.T) {
 // A pinned name stands whatever the dialler says later; an unpinned link
 // takes a name once and is never pinned by a later link-peer.
 func TestLinkPeerPinnedAndUnpinned(t *testing.T) {
+	t.Parallel()
 	srv, sock := server(t)
 	srv.applyLinkPolicy(policyFile(map[string]config.Host{"lab": {Allow: allow("list")}, "build": {Allow: allow("list", "mail")}}))
 
@@ -252,6 +257,7 @@ func TestLinkPeerPinnedAndUnpinned(t *testing.T) {
 
 // Narrowing holds from the next call: no reconnect needed.
 func TestLinkNarrowingAppliesToTheNextCall(t *testing.T) {
+	t.Parallel()
 	srv, sock := server(t)
 	l := linkRPC(t, sock, "build", false)
 	l.must("list-sessions", map[string]any{})
@@ -261,6 +267,7 @@ func TestLinkNarrowingAppliesToTheNextCall(t *testing.T) {
 }
 
 func TestLinkPolicyResolution(t *testing.T) {
+	t.Parallel()
 	var nilFile *config.File
 	if p := nilFile.LinkPolicy("x"); strings.Join(p.Allow, ",") != "list,mail,open,write" || p.From != "default" || p.HoldMail {
 		t.Fatalf("default %+v", p)
@@ -317,6 +324,7 @@ func FuzzPeerName(f *testing.F) {
 // set) it is a program in that pane saying link-peer, and prints what the
 // daemon answered.
 func TestLinkPeerHelper(t *testing.T) {
+	t.Parallel()
 	sock := os.Getenv("TUIOS_LINK_HELPER")
 	if sock == "" {
 		t.Skip("a helper process, not a test")
@@ -332,6 +340,7 @@ func TestLinkPeerHelper(t *testing.T) {
 // A program in a pane cannot turn its connection into a link (and so shed
 // what a pane may not do, or claim a peer's respond).
 func TestLinkPeerRefusedFromAPane(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	exe, _ := os.Executable()
@@ -348,6 +357,7 @@ func TestLinkPeerRefusedFromAPane(t *testing.T) {
 // nonce), and the answer says it came over the link; without it, the same
 // call is forbidden and the pane gets no key.
 func TestLinkRespondWithTheCapability(t *testing.T) {
+	t.Parallel()
 	srv, sock := server(t)
 	a := dialRPC(t, sock)
 	a.must("new-session", map[string]any{"name": "n", "argv": []string{"env", "TUIOS_AGENT=claude-code", "/bin/sh", "-c", claudePrompt}})

@@ -18,6 +18,7 @@ import (
 // row says when the next attempt starts, and its status (and since) stays
 // put while it fails the same way.
 func TestLinksRedialBackoffSchedule(t *testing.T) {
+	t.Parallel()
 	for n, want := range map[int]time.Duration{1: time.Second, 2: 2 * time.Second, 5: 16 * time.Second, 6: 30 * time.Second, 40: 30 * time.Second} {
 		if got := redialBackoff(n); got != want {
 			t.Errorf("redialBackoff(%d) = %v, want %v", n, got, want)
@@ -65,6 +66,7 @@ func TestLinksRedialBackoffSchedule(t *testing.T) {
 // apply-config from a program inside a pane is refused (a pane must not
 // change which machines this daemon links to); from outside it applies.
 func TestLinksApplyConfigRefusedInsideAPane(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	_, sock := serverWith(t, func(o *Options) {
 		o.Getenv = func(k string) string { return map[string]string{"HOME": home}[k] }
@@ -87,6 +89,7 @@ func TestLinksApplyConfigRefusedInsideAPane(t *testing.T) {
 // TestLinksHelperApplyConfigClient is the program the pane above runs
 // (this test binary again): it calls apply-config and prints the answer.
 func TestLinksHelperApplyConfigClient(t *testing.T) {
+	t.Parallel()
 	sock := os.Getenv("TUIOS_LINKS_HELPER_SOCK")
 	if sock == "" {
 		t.Skip("run by TestLinksApplyConfigRefusedInsideAPane inside a pane")

@@ -19,6 +19,7 @@ import (
 // agent state, its pane's screen. An unknown host is refused by name with
 // the configured ones, never a guess.
 func TestLinksOpenHostConnectionReachesTheFarDaemon(t *testing.T) {
+	t.Parallel()
 	w := newLinkWorld(t, testsshd.Options{})
 	fr := dialRPC(t, w.far.Socket())
 	fr.must("new-session", map[string]any{"name": "api", "argv": []string{"/bin/sh", "-c", "echo far-side-marker; exec cat"}})
@@ -130,6 +131,7 @@ func TestLinksOpenHostConnectionReachesTheFarDaemon(t *testing.T) {
 // again and the link is up. sshd goes away: unreachable, then up again.
 // Every change is a host-changed event.
 func TestLinksRedialAfterTheFarDaemonAndSSHDGoAway(t *testing.T) {
+	t.Parallel()
 	w := newLinkWorld(t, testsshd.Options{})
 	w.startNear(w.hostTable("far"), nil)
 	r := dialRPC(t, w.sock)
@@ -204,6 +206,7 @@ func TestLinksRedialAfterTheFarDaemonAndSSHDGoAway(t *testing.T) {
 // noticed by the keepalives, and the near daemon answers everything else
 // meanwhile.
 func TestLinksKeepalivesNoticeAHungPeer(t *testing.T) {
+	t.Parallel()
 	w := newLinkWorld(t, testsshd.Options{})
 	w.startNear(strings.Replace(w.hostTable("far", "-o ServerAliveInterval=1", "-o ServerAliveCountMax=2"), "connect_timeout = 5", "connect_timeout = 2", 1), nil)
 	r := dialRPC(t, w.sock)
@@ -227,6 +230,7 @@ func TestLinksKeepalivesNoticeAHungPeer(t *testing.T) {
 // hello and then nothing. None of them hangs the near daemon, a host
 // connection, or another connection.
 func TestLinksFarSideThatAnswersGarbageOrNothing(t *testing.T) {
+	t.Parallel()
 	w := newLinkWorld(t, testsshd.Options{})
 	dir := t.TempDir()
 	script := func(name, body string) string {
@@ -400,6 +404,7 @@ func hostPending(s *Server) int {
 // past it is refused with that reason, the link stays up, and a channel
 // closed makes room again.
 func TestLinksNoRoomForAnotherChannel(t *testing.T) {
+	t.Parallel()
 	w := newLinkWorld(t, testsshd.Options{MaxSessions: 3})
 	w.startNear(w.hostTable("far"), nil)
 	r := dialRPC(t, w.sock)

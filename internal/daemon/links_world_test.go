@@ -48,7 +48,16 @@ func newLinkWorld(t testing.TB, opt testsshd.Options) *linkWorld {
 // startFar starts (or starts again) the far daemon on its socket.
 func (w *linkWorld) startFar() {
 	w.t.Helper()
-	w.far, _ = serverWith(w.t, func(o *Options) { o.Socket = filepath.Join(w.farRun, "tuios", "tuios.sock") })
+	w.far, _ = serverWith(w.t, func(o *Options) {
+		o.Socket = filepath.Join(w.farRun, "tuios", "tuios.sock")
+		data := filepath.Join(w.farRun, "data") // its worktrees (worktree_make.go)
+		o.Getenv = func(k string) string {
+			if k == "XDG_DATA_HOME" {
+				return data
+			}
+			return os.Getenv(k)
+		}
+	})
 }
 
 // farCommand runs the far tuios with the far runtime dir: sshd gives it

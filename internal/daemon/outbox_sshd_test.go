@@ -33,6 +33,7 @@ func farMail(t *testing.T, r *rpc, session, inbox string) ([]string, []map[strin
 // wait in the outbox (on disk, in the Inbox); it comes back and both
 // arrive in the order they were sent.
 func TestOutboxOverARealLinkDeliversInOrderWhenTheFarDaemonIsBack(t *testing.T) {
+	t.Parallel()
 	w := newLinkWorld(t, testsshd.Options{})
 	// The far daemon keeps its sessions across its restart, as a real
 	// machine's would: a state dir of its own that outlives it.
@@ -124,6 +125,7 @@ func TestOutboxOverARealLinkDeliversInOrderWhenTheFarDaemonIsBack(t *testing.T) 
 // mail goes again. The far daemon runs on a fake clock only so that its
 // sender bucket (10 at once, 30 a minute per link) refills without waiting.
 func TestLinkCapsFullAnswerRateLimitedWithTheFarCount(t *testing.T) {
+	t.Parallel()
 	w := newLinkWorld(t, testsshd.Options{})
 	clk := fakeclock.New(time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC))
 	w.far.Close()

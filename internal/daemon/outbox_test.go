@@ -134,6 +134,7 @@ func fileMessages(t *testing.T, path string) []string {
 }
 
 func TestOutboxKeepsMailWhileDownAndDeliversInOrderWhenTheLinkIsBack(t *testing.T) {
+	t.Parallel()
 	o, far, clk, path := newTestOutbox(t)
 	for i, text := range []string{"one", "two", "three"} {
 		res := mustQueue(t, o, msgTo("build", text))
@@ -183,6 +184,7 @@ func TestOutboxKeepsMailWhileDownAndDeliversInOrderWhenTheLinkIsBack(t *testing.
 }
 
 func TestOutboxRetriesAfterOneSecondDoublingToThirty(t *testing.T) {
+	t.Parallel()
 	o, far, clk, _ := newTestOutbox(t)
 	far.setStatus("up")
 	far.setAnswer(func(map[string]any) *proto.Error {
@@ -240,6 +242,7 @@ func TestOutboxRetriesAfterOneSecondDoublingToThirty(t *testing.T) {
 }
 
 func TestOutboxCapsAre64PerHostAnd256InAll(t *testing.T) {
+	t.Parallel()
 	o, _, _, _ := newTestOutbox(t)
 	for i := range outboxPerHost {
 		mustQueue(t, o, msgTo("build", fmt.Sprint("m", i)))
@@ -263,6 +266,7 @@ func TestOutboxCapsAre64PerHostAnd256InAll(t *testing.T) {
 }
 
 func TestOutboxSurvivesARestartFromDisk(t *testing.T) {
+	t.Parallel()
 	o, far, clk, path := newTestOutbox(t)
 	mustQueue(t, o, msgTo("build", "first"))
 	mustQueue(t, o, outboxMsg{Host: "build", Session: "api", From: "human", Subject: "s", Text: "second", ReplyTo: 7, Attachments: []string{"/stash/x.png"}})
@@ -291,6 +295,7 @@ func TestOutboxSurvivesARestartFromDisk(t *testing.T) {
 }
 
 func TestOutboxSetsACorruptFileAsideAndNeverOverwritesIt(t *testing.T) {
+	t.Parallel()
 	for name, tc := range map[string]struct {
 		body string
 		mode os.FileMode
@@ -326,6 +331,7 @@ func TestOutboxSetsACorruptFileAsideAndNeverOverwritesIt(t *testing.T) {
 }
 
 func TestOutboxRefusalIsDroppedShownAndDismissDiscardsTheRest(t *testing.T) {
+	t.Parallel()
 	o, far, _, path := newTestOutbox(t)
 	mustQueue(t, o, outboxMsg{Host: "build", Session: "gone", Text: "to a closed session"})
 	mustQueue(t, o, msgTo("build", "second"))
@@ -368,6 +374,7 @@ func TestOutboxRefusalIsDroppedShownAndDismissDiscardsTheRest(t *testing.T) {
 }
 
 func TestOutboxFirstTryFailingGoesAheadOfLaterMail(t *testing.T) {
+	t.Parallel()
 	o, far, _, _ := newTestOutbox(t)
 	far.setStatus("up")
 	release := make(chan struct{})
@@ -440,6 +447,7 @@ func encodeState(t *testing.T, st outboxState) []byte {
 // A host whose row still shows a refusal (so its record stays) goes down
 // and comes back: the mail queued meanwhile goes at once.
 func TestOutboxLinkBackAfterARefusalStillDelivers(t *testing.T) {
+	t.Parallel()
 	o, far, _, _ := newTestOutbox(t)
 	far.setAnswer(func(p map[string]any) *proto.Error {
 		if p["session"] == "gone" {
@@ -465,6 +473,7 @@ func TestOutboxLinkBackAfterARefusalStillDelivers(t *testing.T) {
 // side's rate_limited comes back at once, as that machine's word, queue
 // or not.
 func TestOutboxKeepsNothingUnlessAskedAndRateLimitedIsNeverKept(t *testing.T) {
+	t.Parallel()
 	o, far, clk, path := newTestOutbox(t)
 	_, err := o.send(context.Background(), msgTo("build", "while down"), false)
 	if err == nil || err.Code != codeHostUnreachable || !strings.Contains(err.Message, "connection refused") || err.Hint.Command != "tuios hosts" {

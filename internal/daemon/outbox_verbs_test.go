@@ -63,6 +63,7 @@ func outboxRows(t *testing.T, r *rpc) []attItem {
 }
 
 func TestSendAgentMessageToAHostNotConfiguredIsUnknownHost(t *testing.T) {
+	t.Parallel()
 	cfg := &config.File{Hosts: map[string]config.Host{"gpu": {Addr: "127.0.0.1", SSHOptions: []string{"-p", closedPort(t)}}}}
 	_, sock := outboxServer(t, "-", cfg, nil)
 	r := dialRPC(t, sock)
@@ -84,6 +85,7 @@ func TestSendAgentMessageToAHostNotConfiguredIsUnknownHost(t *testing.T) {
 // nothing (seed 002); with queue the message waits, the Inbox says so, and
 // dismissing the row discards it.
 func TestSendAgentMessageToAHostThatIsDownIsQueued(t *testing.T) {
+	t.Parallel()
 	cfg := &config.File{Hosts: map[string]config.Host{"build": {Addr: "127.0.0.1", SSHOptions: []string{"-p", closedPort(t)}}}}
 	state := filepath.Join(t.TempDir(), "state")
 	srv, sock := outboxServer(t, state, cfg, nil)
@@ -156,6 +158,7 @@ func TestSendAgentMessageToAHostThatIsDownIsQueued(t *testing.T) {
 // on arrival becomes the Inbox row's reason, the row survives a restart,
 // and a first try the far side refuses answers at once, queuing nothing.
 func TestOutboxRowsInTheInboxAcrossARefusalAndARestart(t *testing.T) {
+	t.Parallel()
 	state := filepath.Join(t.TempDir(), "state")
 	far := &fakeFar{status: "unreachable"}
 	srv, sock := outboxServer(t, state, nil, far)

@@ -26,6 +26,7 @@ func popupRowOf(t *testing.T, r *rpc, session, id string) (windowRow, bool) {
 // cycled to, and when its command exits it closes and the focus goes
 // back to the window that had it.
 func TestPopupFloatsCentredAndClosesWithItsCommand(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	a := str(r.must("new-session", map[string]any{"name": "p"})["window_id"])
@@ -117,6 +118,7 @@ func TestPopupFloatsCentredAndClosesWithItsCommand(t *testing.T) {
 // A popup is not in the window cycle: next and prev go round the tiles
 // only, from a tile or from the popup itself.
 func TestPopupIsNotInTheCycle(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	a := str(r.must("new-session", map[string]any{"name": "c"})["window_id"])
@@ -157,6 +159,7 @@ func TestPopupIsNotInTheCycle(t *testing.T) {
 // not bring it back, and the focus it held goes to the window it took it
 // from.
 func TestPopupSurvivesDetachButNotARestart(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	sock, state := filepath.Join(dir, "s", "tuios.sock"), filepath.Join(dir, "home", "state")
 	srv := daemonAt(t, sock, state, &config.File{})
@@ -211,6 +214,7 @@ func TestPopupSurvivesDetachButNotARestart(t *testing.T) {
 }
 
 func TestPopupSizes(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		w, h       string
 		cols, rows int

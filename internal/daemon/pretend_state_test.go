@@ -26,6 +26,7 @@ func TestMain(m *testing.M) {
 // believed (a progress bar on a pane not known to hold an agent is a
 // plain shell's): that is the window the first-state latency closes.
 func TestThePretendAgentsTurnReadsThroughWhatItPrints(t *testing.T) {
+	t.Parallel()
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)

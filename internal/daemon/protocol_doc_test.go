@@ -23,6 +23,7 @@ const (
 )
 
 func TestProtocolDocIsCurrent(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	raw := r.must("list-verbs", nil)

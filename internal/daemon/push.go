@@ -49,7 +49,7 @@ type pushFollow struct {
 func newPushFollow(s *Server, f *config.File) *pushFollow {
 	ps := f.PushSettings()
 	for _, p := range ps.Problems {
-		s.opt.Logf("config: %s", p)
+		s.warnf("config: %s", p)
 	}
 	p := &pushFollow{s: s, applied: ps}
 	p.n = push.New(push.Options{
@@ -137,7 +137,7 @@ func (p *pushFollow) apply(f *config.File) []string {
 func (p *pushFollow) fileChanged(f *config.File) {
 	file := f.PushSettings()
 	if file.Broken {
-		p.s.opt.Logf("config changed: %s; [notify] stays as applied", strings.Join(file.Problems, "; "))
+		p.s.warnf("config changed: %s; [notify] stays as applied", strings.Join(file.Problems, "; "))
 		return
 	}
 	p.mu.Lock()

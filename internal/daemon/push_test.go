@@ -124,6 +124,7 @@ func (d *pushDaemon) ask(t *testing.T, r *rpc, name string) {
 // attached client's process: a script outside every pane is not the
 // person at a client.
 func TestPushHeldOnlyByAnAttachedClientsTyping(t *testing.T) {
+	t.Parallel()
 	hook := newHookSink(t)
 	d := newPushDaemon(t, fmt.Sprintf("[notify]\nquiet_active_seconds = 3600\ncooldown_seconds = 0\n[notify.webhook]\nurl = %q\n", hook.URL+"/h"))
 	d.ask(t, d.r, "one")
@@ -150,6 +151,7 @@ func TestPushHeldOnlyByAnAttachedClientsTyping(t *testing.T) {
 // at once; a new address waits for apply-config, and the log says so;
 // apply-config (from outside every pane) applies it.
 func TestPushFileEditsNarrowAtOnce(t *testing.T) {
+	t.Parallel()
 	hook, other := newHookSink(t), newHookSink(t)
 	conf := func(url, extra string) string {
 		return fmt.Sprintf("[notify]\ncooldown_seconds = 0\n%s\n[notify.webhook]\nurl = %q\n", extra, url+"/h")

@@ -379,13 +379,13 @@ func (q *replyQueue) deliver(id string, e *queuedPrompt) {
 	if err != nil {
 		if submitAt.IsZero() { // nothing went out: wait for the next rest
 			if err.Code == proto.CodeForbidden { // who queued it may not type there now: it never will
-				s.opt.Logf("queue: %s to %s dropped: %s", e.id, shortID(id), err.Message)
+				s.about(id, "").warnf("queue: %s to %s dropped: %s", e.id, shortID(id), err.Message)
 				q.deliveredLocked(p)
 				q.stepLocked(p, s.tracker.Arbiter().Get(id))
 				return
 			}
 			e.state = queueWaiting
-			s.opt.Logf("queue: %s to %s not typed: %s", e.id, shortID(id), err.Message)
+			s.about(id, "").warnf("queue: %s to %s not typed: %s", e.id, shortID(id), err.Message)
 			q.stepLocked(p, s.tracker.Arbiter().Get(id))
 			return
 		}
@@ -458,7 +458,7 @@ func (q *replyQueue) stalled(id string, e *queuedPrompt) {
 	q.mu.Lock()
 	e.notice = inbox.CleanSummary(summary)
 	q.mu.Unlock()
-	s.opt.Logf("queue: %s typed into %s was not taken within %v: stalled", e.id, shortID(id), queueGate)
+	s.about(id, "").warnf("queue: %s typed into %s was not taken within %v: stalled", e.id, shortID(id), queueGate)
 	s.att.do(func() []inbox.Event { return s.att.q.Notice(ip, summary) })
 }
 
@@ -483,7 +483,7 @@ func (q *replyQueue) closeNotice(window, summary string) {
 // held.
 func (q *replyQueue) dropPaneLocked(p *paneQueue, why string) {
 	if n := len(p.entries); n > 0 {
-		q.s.opt.Logf("queue: %d entr(ies) for %s dropped: %s", n, shortID(p.window), why)
+		q.s.about(p.window, "").warnf("queue: %d entr(ies) for %s dropped: %s", n, shortID(p.window), why)
 	}
 	q.endGateLocked(p)
 	q.stopQuietLocked(p)

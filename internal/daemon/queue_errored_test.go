@@ -9,6 +9,7 @@ import (
 // Inbox's r on an errored item) is typed after its second of rest, as for
 // idle, and the entry leaves the list once the pane takes it.
 func TestQueueTypesIntoAnErroredAgent(t *testing.T) {
+	t.Parallel()
 	g := newQueueRig(t, "working")
 	g.queue("try again", nil)
 	rest := g.clk.Now()
@@ -25,6 +26,7 @@ func TestQueueTypesIntoAnErroredAgent(t *testing.T) {
 
 // Queued while the pane already shows errored: typed after a second.
 func TestQueueTypesIntoAnAlreadyErroredAgent(t *testing.T) {
+	t.Parallel()
 	g := newQueueRig(t, "errored")
 	g.queue("try again", nil)
 	g.clk.Advance(queueRest + time.Millisecond)
@@ -37,6 +39,7 @@ func TestQueueTypesIntoAnAlreadyErroredAgent(t *testing.T) {
 // never read: errored → idle after the Enter still shows it took it, so
 // the entry leaves the list rather than stalling at the gate.
 func TestQueueErroredToIdleIsTaken(t *testing.T) {
+	t.Parallel()
 	g := newQueueRig(t, "errored")
 	g.queue("try again", nil)
 	g.clk.Advance(queueRest + time.Millisecond)

@@ -8,6 +8,7 @@ import (
 	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/detect"
 	"github.com/tuios/tuios/detect/hook"
+	"github.com/tuios/tuios/internal/agentproto"
 )
 
 // When a queued pane counts as at rest (coordination spec §10), beyond
@@ -54,6 +55,10 @@ func hookStatesOf(harness string) []agentstate.State {
 // idle, and no rule that says working.
 func (q *replyQueue) signs(harness string) restSigns {
 	var sg restSigns
+	if agentproto.IsHarness(harness) {
+		// A protocol pane reports every state as the protocol says it.
+		return restSigns{idle: true, working: true}
+	}
 	if harness != "" {
 		st := hookStatesOf(harness)
 		sg.idle = slices.Contains(st, agentstate.Idle) || slices.Contains(st, agentstate.Done)

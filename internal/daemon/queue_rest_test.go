@@ -27,6 +27,7 @@ func (g *queueRig) report(harness, st string) {
 // tier, so a stalled turn turns idle; Claude Code's and Qwen Code's hooks
 // report both.
 func TestQueueRestSigns(t *testing.T) {
+	t.Parallel()
 	g := newQueueRig(t, "working")
 	for h, want := range map[string]restSigns{
 		"goose":       {idle: false, working: false},
@@ -43,6 +44,7 @@ func TestQueueRestSigns(t *testing.T) {
 
 // Unknown is a rest only for a harness that can never show idle.
 func TestQueueUnknownIsARestOnlyWhereIdleNeverComes(t *testing.T) {
+	t.Parallel()
 	g := newQueueRig(t, "working")
 	g.queue("hello", nil)
 	g.report("claude-code", "unknown")
@@ -67,6 +69,7 @@ func TestQueueUnknownIsARestOnlyWhereIdleNeverComes(t *testing.T) {
 // new output whose 5 s of silence is the rest the second one needs. The
 // pane never leaves idle meanwhile.
 func TestQueueQuietRestWhereWorkingNeverComes(t *testing.T) {
+	t.Parallel()
 	g := newQueueRig(t, "working")
 	g.report("goose", "idle")
 	g.queue("first", nil)
@@ -79,7 +82,11 @@ func TestQueueQuietRestWhereWorkingNeverComes(t *testing.T) {
 	heard := g.clk.Now()
 	g.waitArmed(heard.Add(queueQuiet))
 	g.clk.Advance(queueQuiet - time.Millisecond)
-	time.Sleep(50 * time.Millisecond)
+	// 1 ms short of the silence: its timer still waits, and nothing else
+	// typed the second.
+	if due, armed := g.srv.queue.armedFor(g.w); !armed || !due.Equal(heard.Add(queueQuiet)) {
+		t.Fatalf("1 ms before 5 s of silence the queue's timer is armed %v for %v", armed, due)
+	}
 	if got := g.got(); len(got) != 1 {
 		t.Fatalf("the second went before 5 s of silence: %q", got)
 	}
@@ -103,6 +110,7 @@ func TestQueueQuietRestWhereWorkingNeverComes(t *testing.T) {
 // A harness that shows working is never looked at on a timer for
 // silence: with nothing said after the Enter, the next entry waits.
 func TestQueueNoQuietRestWhereWorkingComes(t *testing.T) {
+	t.Parallel()
 	g := newQueueRig(t, "idle")
 	g.queue("first", nil)
 	g.queue("second", nil)
@@ -123,6 +131,7 @@ func TestQueueNoQuietRestWhereWorkingComes(t *testing.T) {
 // set) it is a program in that pane calling queue-prompt, and prints what
 // the daemon answered.
 func TestQueueHelper(t *testing.T) {
+	t.Parallel()
 	mode := os.Getenv("TUIOS_QUEUE_HELPER")
 	if mode == "" {
 		t.Skip("a helper process, not a test")
@@ -144,6 +153,7 @@ func TestQueueHelper(t *testing.T) {
 // name another window as from, and its entries for other panes go when it
 // closes.
 func TestQueueFromAPane(t *testing.T) {
+	t.Parallel()
 	g := newQueueRig(t, "working")
 	exe, _ := os.Executable()
 	sock := g.srv.opt.Socket

@@ -130,6 +130,7 @@ func (g *queueRig) waitArmed(at time.Time) {
 // Q1: queued while working, typed and submitted once the pane has been at
 // rest for 1 s (fake clock), and gone from the list once it was taken.
 func TestQueueTypesAfterOneSecondOfRest(t *testing.T) {
+	t.Parallel()
 	g := newQueueRig(t, "working")
 	res := g.queue("add tests", nil)
 	if res["type"] != "prompt_queued" || res["id"] != "q1" || res["position"] != float64(1) || res["queued"] != float64(1) || res["delivering"] != false {
@@ -167,6 +168,7 @@ func TestQueueTypesAfterOneSecondOfRest(t *testing.T) {
 // Q2: two entries, one rest: only the first is typed; the second waits for
 // a rest reached after the first's Enter.
 func TestQueueOneMessagePerRest(t *testing.T) {
+	t.Parallel()
 	g := newQueueRig(t, "working")
 	g.queue("first", nil)
 	if res := g.queue("second", nil); res["position"] != float64(2) || res["id"] != "q2" {
@@ -199,6 +201,7 @@ func TestQueueOneMessagePerRest(t *testing.T) {
 
 // Q3: the ninth entry on a pane (default max 8) is queue_full.
 func TestQueueFull(t *testing.T) {
+	t.Parallel()
 	g := newQueueRig(t, "working")
 	for i := range 8 {
 		g.queue("m"+string(rune('1'+i)), nil)
@@ -221,6 +224,7 @@ func TestQueueFull(t *testing.T) {
 // question; those behind wait until it is cancelled (its question closes)
 // and the pane comes to rest after it was typed.
 func TestQueueStallsAndBlocks(t *testing.T) {
+	t.Parallel()
 	g := newQueueRig(t, "idle")
 	g.queue("are you there", nil)
 	g.queue("behind", nil)
@@ -263,6 +267,7 @@ func TestQueueStallsAndBlocks(t *testing.T) {
 // Q4, the other way out: the pane shows working, which drops the stalled
 // entry and closes its question.
 func TestQueueStalledDroppedWhenThePaneWorks(t *testing.T) {
+	t.Parallel()
 	g := newQueueRig(t, "idle")
 	g.queue("hello", nil)
 	g.waitArmed(g.clk.Now().Add(queueRest))
@@ -281,6 +286,7 @@ func TestQueueStalledDroppedWhenThePaneWorks(t *testing.T) {
 
 // Q5: a pane on needs_input is never typed into; the entry keeps waiting.
 func TestQueueNeverTypesOverAPrompt(t *testing.T) {
+	t.Parallel()
 	g := newQueueRig(t, "working")
 	g.queue("yes", nil)
 	g.state("needs_input")
@@ -303,6 +309,7 @@ func TestQueueNeverTypesOverAPrompt(t *testing.T) {
 // Q6: entries die with the agent leaving (state none), the pane closing
 // and the session ending; they are never saved, so a restart has none.
 func TestQueueDroppedWithThePane(t *testing.T) {
+	t.Parallel()
 	g := newQueueRig(t, "working")
 	g.queue("one", nil)
 	g.queue("two", nil)
@@ -328,6 +335,7 @@ func TestQueueDroppedWithThePane(t *testing.T) {
 // Who queued decides who may drop: the person any, a shell all but the
 // person's; an entry being typed cannot be dropped; human has no keyboard.
 func TestQueueOriginsAndDropRights(t *testing.T) {
+	t.Parallel()
 	g := newQueueRig(t, "working")
 	nonce := str(g.r.must("attach", map[string]any{"client": "test"})["human_nonce"])
 	g.queue("from the person", map[string]any{"human_nonce": nonce})
@@ -372,6 +380,7 @@ func TestQueueOriginsAndDropRights(t *testing.T) {
 }
 
 func TestQueuePreview(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"add tests":                     "add tests",
 		"\n  first line\nsecond":        "first line",
@@ -387,6 +396,7 @@ func TestQueuePreview(t *testing.T) {
 // list-queued gives the person each message whole (so a dropped one can be
 // queued again as it was); anyone else gets the preview only.
 func TestListQueuedGivesThePersonTheWholeText(t *testing.T) {
+	t.Parallel()
 	g := newQueueRig(t, "working")
 	long := strings.Repeat("a long line of the reply ", 10) + "\nand a second line"
 	g.r.must("queue-prompt", map[string]any{"session": "q", "window": "worker", "text": long})

@@ -41,6 +41,7 @@ func stuckPane(t *testing.T, r *rpc, script string) string {
 // A raw-mode program that floods cursor-position queries and never reads
 // its input: its replies have nowhere to go. Nothing else may wait on it.
 func TestAPaneFloodingQueriesFreezesNothing(t *testing.T) {
+	t.Parallel()
 	srv, sock := server(t)
 	r := dialRPC(t, sock)
 	id := stuckPane(t, r, `stty raw -echo; i=0; while [ $i -lt 50000 ]; do printf '\033[6n'; i=$((i+1)); done; echo flood_done; sleep 300`)
@@ -54,6 +55,7 @@ func TestAPaneFloodingQueriesFreezesNothing(t *testing.T) {
 // says how much it queued, and every other verb answers meanwhile. (200 KB
 // used to freeze the daemon; now that much is queued and answered at once.)
 func TestTypingIntoAProgramThatDoesNotReadFreezesNothing(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	id := stuckPane(t, r, `stty raw -echo; sleep 1; printf 'ask\033[6n'; sleep 300`)
@@ -72,6 +74,7 @@ func TestTypingIntoAProgramThatDoesNotReadFreezesNothing(t *testing.T) {
 
 // A hook naming a FIFO as its transcript must not block anything.
 func TestATranscriptPathNamingAFIFOFreezesNothing(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	id := stuckPane(t, r, `sleep 300`)
@@ -86,6 +89,7 @@ func TestATranscriptPathNamingAFIFOFreezesNothing(t *testing.T) {
 
 // One request must never crash the daemon: every number has a bound.
 func TestNumbersOutOfBoundsAreRefused(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	for _, c := range []struct {
@@ -112,6 +116,7 @@ func TestNumbersOutOfBoundsAreRefused(t *testing.T) {
 // Every required param, as list-verbs describes it, is refused at once
 // when missing: derived from the schema, not listed by hand.
 func TestEveryVerbRefusesAMissingRequiredParam(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	list := r.must("list-verbs", nil)
@@ -205,6 +210,7 @@ func TestAbandonedWaitsLeaveNothingBehind(t *testing.T) {
 
 // A client that closes only its writing half still gets its answer.
 func TestAHalfClosedClientStillGetsItsAnswer(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	c, err := net.Dial("unix", sock)
 	if err != nil {
@@ -222,6 +228,7 @@ func TestAHalfClosedClientStillGetsItsAnswer(t *testing.T) {
 
 // Unfinished lines on many connections cannot add up past the budget.
 func TestUnfinishedLinesHaveAnOverallCap(t *testing.T) {
+	t.Parallel()
 	srv, sock := server(t)
 	chunk := strings.Repeat("x", 1<<20)
 	var conns []net.Conn
@@ -305,6 +312,7 @@ func TestNewWindowRacingKillSessionLeavesNothing(t *testing.T) {
 // The window's own process exiting is its exit, even while a background
 // child that ignores SIGHUP keeps the terminal open.
 func TestWindowExitDoesNotWaitForABackgroundChild(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	pidFile := filepath.Join(t.TempDir(), "child")
@@ -330,6 +338,7 @@ func TestWindowExitDoesNotWaitForABackgroundChild(t *testing.T) {
 // Rotating the sender label outside a pane does not buy a fresh rate
 // bucket, so a flood cannot evict a real unread message.
 func TestMailRateLimitIsKeyedOnWhatTheCallerCannotChoose(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	res := r.must("new-session", map[string]any{"name": "m", "argv": []string{"/bin/cat"}})
@@ -355,6 +364,7 @@ func TestMailRateLimitIsKeyedOnWhatTheCallerCannotChoose(t *testing.T) {
 
 // Placement changes racing listings and renames (run with -race).
 func TestConcurrentVerbsDoNotRace(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	res := r.must("new-session", map[string]any{"name": "r"})

@@ -29,6 +29,7 @@ func resolveSession(ids []string, names, autos, titles map[string]string) *Sessi
 }
 
 func TestWindowAddressResolution(t *testing.T) {
+	t.Parallel()
 	ids := []string{
 		"0a1b2c3d-0000-4000-8000-000000000000", // index 0
 		"56902daf-0000-4000-8000-000000000001", // index 1: starts with 5
@@ -113,6 +114,7 @@ func TestWindowAddressResolution(t *testing.T) {
 }
 
 func TestWindowNameTaken(t *testing.T) {
+	t.Parallel()
 	ids := []string{"0a1b2c3d-0000-4000-8000-000000000000", "56902daf-0000-4000-8000-000000000001"}
 	ss := resolveSession(ids, map[string]string{ids[1]: "build"}, nil, nil)
 	if err := nameTaken(ss, "build", nil); err == nil || err.Code != proto.CodeInvalidParams || !strings.Contains(err.Message, `"build" is taken by window 56902daf`) {
@@ -134,6 +136,7 @@ func TestWindowNameTaken(t *testing.T) {
 // Over the protocol, with real shells: an index past the end, the display
 // name, a title two windows share, and a name another window holds.
 func TestWindowAddressOverTheProtocol(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	first := str(r.must("new-session", map[string]any{"name": "work"})["window_id"])

@@ -17,6 +17,7 @@ const riskyClaudePrompt = `printf '\n Bash command\n\n   rm -rf build/\n\n Do yo
 // refused without the rules named, with text that says so. A number the
 // prompt lacks names the numbers it has and does not offer "choose".
 func TestRespondChooseIsBoundToTheOptionLabel(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	a := personRPC(t, sock)
 	a.must("new-session", map[string]any{"name": "n", "argv": []string{"env", "TUIOS_AGENT=claude-code", "/bin/sh", "-c", riskyClaudePrompt}})
@@ -52,6 +53,7 @@ func TestRespondChooseIsBoundToTheOptionLabel(t *testing.T) {
 }
 
 func TestChoiceDeniesReadsTheLabel(t *testing.T) {
+	t.Parallel()
 	ans := &detect.Answers{Approve: &detect.Answer{Option: "yes"}, ApproveAlways: &detect.Answer{Option: "yes, "},
 		Deny: &detect.Answer{Keys: []string{"esc"}}, Choose: "digit"}
 	opts := []detect.PromptOption{{N: 1, Label: "Yes"}, {N: 2, Label: "Yes, and don't ask again"},

@@ -19,7 +19,8 @@ import (
 )
 
 // Session restore: the daemon keeps a file of its sessions and windows
-// (names, ids, workspaces, sizes, working directories) and, when it starts
+// (names, ids, workspaces, sizes, working directories, each workspace's
+// splits) and, when it starts
 // again, brings them back with a fresh shell in each window, started in
 // the directory the window was last in and with TUIOS_RESTORED=1. Window
 // and session ids come back, so a script holding one still finds its
@@ -64,6 +65,13 @@ type savedSession struct {
 	Zoomed    bool           `json:"zoomed,omitempty"`
 	Floating  bool           `json:"floating,omitempty"` // set-layout --tiling false
 	Windows   []savedWindow  `json:"windows"`
+	// Layouts are the workspaces' splits (layout_tree.go), by window id.
+	Layouts []savedWorkspaceLayout `json:"layouts,omitempty"`
+}
+
+type savedWorkspaceLayout struct {
+	Workspace int        `json:"workspace"`
+	Root      *savedNode `json:"root"`
 }
 
 type savedWindow struct {
@@ -136,7 +144,7 @@ func (r *restorer) save(final bool) {
 		err = writeFileAtomic(r.path, b)
 	}
 	if err != nil {
-		r.s.opt.Logf("restore: saving %s: %v", r.path, err)
+		r.s.errorf("restore: saving %s: %v", r.path, err)
 	}
 }
 
@@ -173,6 +181,12 @@ func (s *Server) layoutToSave() savedLayout {
 				sw.Grants = w.grants.String()
 			}
 			sv.Windows = append(sv.Windows, sw)
+		}
+		syncLayouts(ss) // layout.go
+		for i, t := range ss.layouts {
+			if t != nil && t.len() > 0 {
+				sv.Layouts = append(sv.Layouts, savedWorkspaceLayout{Workspace: i + 1, Root: t.save()})
+			}
 		}
 		out.Sessions = append(out.Sessions, sv)
 	}
@@ -275,6 +289,7 @@ func (s *Server) restoreSession(sv savedSession, room int) int {
 	}
 	s.mu.Unlock()
 	n := 0
+	back := map[string]*Window{} // saved id -> the window that came back for it
 	for _, sw := range sv.Windows {
 		if n >= room {
 			break
@@ -288,7 +303,7 @@ func (s *Server) restoreSession(sv savedSession, room int) int {
 				spec.grants, spec.granted = g, true
 			} else { // a word that is no grant: the pane holds nothing rather than a guess
 				spec.granted = true
-				s.opt.Logf("restore: window %s of %s: grants %q: %v; it holds none", sw.ID, sv.Name, sw.Grants, err)
+				s.about(sw.ID, sv.Name).warnf("restore: window %s of %s: grants %q: %v; it holds none", sw.ID, sv.Name, sw.Grants, err)
 			}
 		}
 		if !taken {
@@ -302,10 +317,11 @@ func (s *Server) restoreSession(sv savedSession, room int) int {
 		}
 		w, perr := s.startWindow(ss, spec)
 		if perr != nil {
-			s.opt.Logf("restore: window %s of %s: %s", sw.ID, sv.Name, perr.Message)
+			s.about(sw.ID, sv.Name).warnf("restore: window %s of %s: %s", sw.ID, sv.Name, perr.Message)
 			continue
 		}
 		n++
+		back[sw.ID] = w
 		s.resume.restored(w, sw.AgentSessionID, sw.AgentHarness, sw.AgentLive) // resume.go
 		s.mu.Lock()
 		w.minimized = sw.Minimized
@@ -318,9 +334,34 @@ func (s *Server) restoreSession(sv savedSession, room int) int {
 	if sv.Workspace >= 1 && sv.Workspace <= Workspaces {
 		ss.workspace = sv.Workspace
 	}
+	restoreLayouts(ss, sv.Layouts, back)
 	s.mu.Unlock()
 	s.retile(ss)
 	return n
+}
+
+// restoreLayouts puts back the workspaces' splits, each leaf naming a
+// window that came back on that workspace; what the file claims beyond
+// that is dropped (loadLayoutTree), and windows a tree does not name are
+// placed automatically. Called with s.mu held.
+func restoreLayouts(ss *Session, saved []savedWorkspaceLayout, back map[string]*Window) {
+	for _, sl := range saved {
+		ws := sl.Workspace
+		if ws < 1 || ws > Workspaces {
+			continue
+		}
+		t := loadLayoutTree(sl.Root, func(id string) (string, bool) {
+			w := back[id]
+			if w == nil || w.workspace != ws || w.popup != nil || indexOf(ss.windows, w) < 0 {
+				return "", false
+			}
+			return w.ID, true
+		}, 2*maxRestoreWindows)
+		if t != nil {
+			ss.layouts[ws-1] = t
+		}
+	}
+	syncLayouts(ss)
 }
 
 func clampSize(n, def int) int {
@@ -388,10 +429,10 @@ func readStateFile(path string, uid int, max int64) ([]byte, string) {
 func setAside(s *Server, what, path, why, then string) {
 	aside := path + ".corrupt-" + s.clock.Now().UTC().Format("20060102T150405Z")
 	if err := os.Rename(path, aside); err != nil {
-		s.opt.Logf("%s: refused %s (%s) and could not move it aside: %v; %s", what, path, why, err, then)
+		s.errorf("%s: refused %s (%s) and could not move it aside: %v; %s", what, path, why, err, then)
 		return
 	}
-	s.opt.Logf("%s: refused %s (%s); moved it to %s and %s", what, path, why, aside, then)
+	s.warnf("%s: refused %s (%s); moved it to %s and %s", what, path, why, aside, then)
 }
 
 // followLayout saves the sessions file after every change of the layout:

@@ -2,6 +2,8 @@ package daemon
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -44,6 +46,7 @@ func shellSays(t *testing.T, r *rpc, window, cmd, want string) {
 // in, told TUIOS_RESTORED=1; the Inbox keeps finished and errored items of
 // those panes (ids and seq go on) and drops the prompts that died.
 func TestARestartRestoresSessionsAndKeepsTheirInboxItems(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	sock, state := filepath.Join(dir, "s", "tuios.sock"), filepath.Join(dir, "home", "state")
 	work := filepath.Join(dir, "project")
@@ -123,6 +126,7 @@ func TestARestartRestoresSessionsAndKeepsTheirInboxItems(t *testing.T) {
 // Another daemon on another socket never restores this one's sessions, and
 // restore = false brings nothing back.
 func TestRestoreIsPerSocketAndCanBeTurnedOff(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	state := filepath.Join(dir, "home", "state")
 	sock := filepath.Join(dir, "s", "tuios.sock")
@@ -147,6 +151,7 @@ func TestRestoreIsPerSocketAndCanBeTurnedOff(t *testing.T) {
 // A sessions file that is not ours, not private or not JSON is set aside,
 // never overwritten, and the daemon starts with no sessions.
 func TestACorruptSessionsFileIsSetAside(t *testing.T) {
+	t.Parallel()
 	for name, c := range map[string]struct {
 		data string
 		mode os.FileMode
@@ -179,5 +184,49 @@ func TestACorruptSessionsFileIsSetAside(t *testing.T) {
 				t.Fatalf("the refused file changed: %q", b)
 			}
 		})
+	}
+}
+
+// The splits come back with the session: a daemon that restarts and is
+// shown at the same size places every window where it was, on each
+// workspace, and a window that did not come back gives its place up.
+func TestARestartKeepsTheSplits(t *testing.T) {
+	dir := t.TempDir()
+	sock, state := filepath.Join(dir, "s", "tuios.sock"), filepath.Join(dir, "home", "state")
+	srv := daemonAt(t, sock, state, &config.File{})
+	r := dialRPC(t, sock)
+	a := str(r.must("new-session", map[string]any{"name": "work"})["window_id"])
+	st, _ := attachStreamT(t, sock, map[string]any{"session": "work", "cols": 120, "rows": 40})
+	go io.Copy(io.Discard, st.r)
+	b := str(r.must("split-window", map[string]any{"session": "work", "window": a, "direction": "horizontal"})["window_id"])
+	r.must("split-window", map[string]any{"session": "work", "window": b, "direction": "vertical", "percent": 30})
+	r.must("split-window", map[string]any{"session": "work", "window": a, "direction": "left", "percent": 20})
+	// A second workspace with a stacked pair of its own.
+	d := str(r.must("new-window", map[string]any{"session": "work", "workspace": 2})["window_id"])
+	r.must("split-window", map[string]any{"session": "work", "window": d, "direction": "horizontal", "percent": 25})
+	r.must("select-workspace", map[string]any{"session": "work", "workspace": 1})
+	places := func(r *rpc) map[string]string {
+		out := map[string]string{}
+		for _, w := range windowsOf(t, r, "work") {
+			out[w.WindowID] = fmt.Sprintf("ws%d %d,%d %dx%d", w.Workspace, w.X, w.Y, w.Width, w.Height)
+		}
+		return out
+	}
+	// Each workspace is placed when shown: show 2, then 1 again.
+	r.must("select-workspace", map[string]any{"session": "work", "workspace": 2})
+	r.must("select-workspace", map[string]any{"session": "work", "workspace": 1})
+	want := places(r)
+	st.c.Close()
+	srv.Close()
+
+	daemonAt(t, sock, state, &config.File{})
+	r2 := dialRPC(t, sock)
+	st2, _ := attachStreamT(t, sock, map[string]any{"session": "work", "cols": 120, "rows": 40})
+	go io.Copy(io.Discard, st2.r)
+	defer st2.c.Close()
+	r2.must("select-workspace", map[string]any{"session": "work", "workspace": 2})
+	r2.must("select-workspace", map[string]any{"session": "work", "workspace": 1})
+	if got := places(r2); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("after a restart:\n%v\nwant\n%v", got, want)
 	}
 }

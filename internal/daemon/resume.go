@@ -100,7 +100,7 @@ func (r *resumer) autoType(ws []*Window) {
 			continue
 		}
 		if _, perr := r.s.typeResume(context.Background(), w, nil); perr != nil {
-			r.s.opt.Logf("resume: %s: %s", w.ID, perr.Message)
+			r.s.about(w.ID, "").warnf("resume: %s: %s", w.ID, perr.Message)
 			r.s.openResumeItem(w)
 		}
 	}

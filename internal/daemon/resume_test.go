@@ -63,6 +63,7 @@ func resumeItems(t *testing.T, r *rpc) []attItem {
 // resume-agent types exactly that line at the shell prompt and closes it;
 // a later restart offers nothing again.
 func TestResumeAskAfterRestart(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	w := claudePane(t, dir)
 	srv, sock := resumeDaemon(t, dir, &config.File{})
@@ -106,6 +107,7 @@ func TestResumeAskAfterRestart(t *testing.T) {
 
 // U2: auto types the command once the new shell is at its prompt.
 func TestResumeAutoTypesAtThePrompt(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	w := claudePane(t, dir)
 	_, sock := resumeDaemon(t, dir, &config.File{Daemon: config.Daemon{ResumeAgents: "auto"}})
@@ -120,6 +122,7 @@ func TestResumeAutoTypesAtThePrompt(t *testing.T) {
 
 // off: nothing offered, the id stays on the window.
 func TestResumeOffOffersNothing(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	w := claudePane(t, dir)
 	_, sock := resumeDaemon(t, dir, &config.File{Daemon: config.Daemon{ResumeAgents: "off"}})
@@ -135,6 +138,7 @@ func TestResumeOffOffersNothing(t *testing.T) {
 // U3: ids that cannot be typed safely are refused and never typed; so is
 // a pane without an id, a harness without [resume], and a busy pane.
 func TestResumeRefusesBadIDs(t *testing.T) {
+	t.Parallel()
 	srv, sock := server(t)
 	r := dialRPC(t, sock)
 	w := catPane(t, r, "work")

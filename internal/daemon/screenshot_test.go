@@ -9,6 +9,7 @@ import (
 )
 
 func TestScreenshotGridHasEveryRowAndBoundedHistory(t *testing.T) {
+	t.Parallel()
 	sc := vt.New(vt.Options{Cols: 20, Rows: 5})
 	for i := range 30 {
 		fmt.Fprintf(sc, "\x1b[3%dmline %d\x1b[0m\r\n", i%8, i)
@@ -45,6 +46,7 @@ func TestScreenshotGridHasEveryRowAndBoundedHistory(t *testing.T) {
 // not the tile's (the title bar takes a row): the picture must be drawn at
 // the grid's size.
 func TestScreenshotVerbSizeAfterResize(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	id := str(r.must("new-session", map[string]any{"name": "c"})["window_id"])

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"os"
 	"os/signal"
@@ -54,7 +55,11 @@ type Options struct {
 	Env []string
 	// Tracker configures agent tracking; its Clock is the daemon's clock.
 	Tracker detect.TrackerOptions
-	// Logf receives the daemon's log lines; nil discards them.
+	// Logger receives the daemon's log lines, with levels and pane and
+	// session attributes (log.go). Nil is Logf's lines, or nothing.
+	Logger *slog.Logger
+	// Logf receives the daemon's log lines as text; nil is the Logger's
+	// info lines.
 	Logf func(format string, args ...any)
 	// StateDir is where the daemon keeps what outlives it (the Inbox's
 	// attention/items.json). Empty is $XDG_STATE_HOME/tuios, else
@@ -142,6 +147,7 @@ type Server struct {
 	outbox *outbox     // mail waiting for other hosts (outbox.go); set in New, never changed
 	follow *hostFollow // the Inbox's mirror of linked hosts (host_follow.go); set in New, never changed
 	asks   *asks       // ask-human questions (verbs_ask.go); set in New, never changed
+	wts    *worktrees  // the worktrees and fans tuios made (worktrees.go); set in New, never changed
 	// editMu makes one edit of the config file at a time (set-config):
 	// each reads the file, edits it and renames the result over it.
 	editMu sync.Mutex
@@ -170,9 +176,7 @@ func New(opt Options) (*Server, error) {
 	if opt.Env == nil {
 		opt.Env = os.Environ()
 	}
-	if opt.Logf == nil {
-		opt.Logf = func(string, ...any) {}
-	}
+	setupLog(&opt) // log.go
 	s := &Server{
 		opt:      opt,
 		sessions: map[string]*Session{},
@@ -200,16 +204,16 @@ func New(opt Options) (*Server, error) {
 		if told != nil {
 			told(e)
 		} else {
-			opt.Logf("%v (%s)", e, e.Hint())
+			opt.Logger.Warn(fmt.Sprintf("%v (%s)", e, e.Hint()))
 		}
 	}
 	if opt.Config == nil {
 		f, err := config.Load(config.Path(os.Getenv))
 		if err != nil {
-			opt.Logf("%v: the daemon starts with every default", err)
+			opt.Logger.Warn(fmt.Sprintf("%v: the daemon starts with every default", err))
 		}
 		for _, k := range f.Unknown() {
-			opt.Logf("config %s: unknown key %s (ignored)", f.Path, k)
+			opt.Logger.Warn(fmt.Sprintf("config %s: unknown key %s (ignored)", f.Path, k))
 		}
 		opt.Config = f
 	}
@@ -259,6 +263,7 @@ func New(opt Options) (*Server, error) {
 	s.mail = &mailer{s: s}
 	s.queue = newReplyQueue(s)
 	s.review = newReviewer(s)
+	s.wts = newWorktrees(s)
 	s.resp = s.newResponder()
 	s.asks = &asks{s: s, open: map[string]*askRec{}, ended: map[string]*askRec{}}
 	s.asks.follow()
@@ -287,7 +292,7 @@ func trackerFromConfig(t *detect.TrackerOptions, f *config.File, getenv func(str
 		t.DetectInterval, t.StallAfter = -1, -1
 	}
 	if t.StallAfter == 0 {
-		t.StallAfter = agentstate.StallFromEnv(getenv("TUIOS_AGENT_STALL_SECONDS"))
+		t.StallAfter = stallFromEnv(getenv("TUIOS_AGENT_STALL_SECONDS")) // stall_env.go
 	}
 	if t.DetectInterval == 0 {
 		if on := f.Daemon.AgentAutodetect; on != nil && !*on {
@@ -363,7 +368,7 @@ func (s *Server) Listen() error {
 	// Agents that report to herdr need its socket before the first pane
 	// starts; a daemon without it still serves everything else.
 	if err := s.herdr.listen(); err != nil {
-		s.opt.Logf("herdr socket %s: %v (agents that report to herdr are not heard)", s.herdr.path, err)
+		s.warnf("herdr socket %s: %v (agents that report to herdr are not heard)", s.herdr.path, err)
 	}
 	s.cameBack.Do(s.comeBack)
 	return nil
@@ -375,6 +380,7 @@ func (s *Server) Listen() error {
 // no shells.
 func (s *Server) comeBack() {
 	s.rest.restore()
+	s.wts.load() // worktrees.go: the fan groups of the sessions that came back
 	s.rest.followLayout()
 	s.att.load(func(session, window string) bool { // only panes that came back
 		s.mu.Lock()
@@ -443,7 +449,7 @@ func (s *Server) Serve(ctx context.Context) error {
 			// handshake: back off and go on. A daemon that stops
 			// accepting loses every pane it holds.
 			delay = min(max(2*delay, 5*time.Millisecond), time.Second)
-			s.opt.Logf("accept: %v; retrying in %v", err, delay)
+			s.errorf("accept: %v; retrying in %v", err, delay)
 			select {
 			case <-time.After(delay):
 			case <-s.done:

@@ -52,8 +52,14 @@ type Session struct {
 	displayName string
 	accent      string
 	exits       exitLog // recent exits of program windows, for wait-for (exited.go)
+	// fan is its worktree's tag (worktrees.go): its fan group, and who
+	// started it; nil outside the worktrees tuios made.
+	fan atomic.Pointer[fanTag]
 
 	tileMu sync.Mutex // one retile at a time; taken before s.mu, never under it
+
+	// layouts are each workspace's splits (layout.go); nil until used.
+	layouts [Workspaces]*layoutTree
 }
 
 // Window is one pane: a process on a PTY, its screen, its tracked state.
@@ -86,6 +92,10 @@ type Window struct {
 	granted bool
 	// startGrants is what TUIOS_PANE_GRANTS told the pane's process.
 	startGrants string
+	// protocol is acp or codex for a pane whose process is tuios
+	// agent-proto (start-agent --protocol): it reports its own state and
+	// holds its permission requests for the Inbox without config.
+	protocol string
 
 	proc *pty.Process
 	in   *pty.Input // every write to the pane's input, in order
@@ -198,10 +208,19 @@ type windowSpec struct {
 	id       string
 	restored bool
 	popup    *popup // popup.go: open it as a popup
+	// split, when set, splits this window's tile for the new one
+	// (split-window, verbs_arrange.go).
+	split *splitAt
 	// grants, when granted, are the pane's own (--grants, a restored
 	// window's); otherwise it holds the default.
 	grants  grant.Set
 	granted bool
+	// protocol is acp or codex for a pane start-agent --protocol opened
+	// (its process is tuios agent-proto).
+	protocol string
+	// stays keeps a program's window open after it exits, with its final
+	// screen, as a shell's is kept (fan verify's failed checks).
+	stays bool
 }
 
 // startWindow starts a window in ss. Called without s.mu held. A session
@@ -243,6 +262,8 @@ func (s *Server) startWindow(ss *Session, spec windowSpec) (*Window, *proto.Erro
 	vars["TUIOS_PANE_GRANTS"] = held.String()
 	s.herdrVars(vars, sessID, id, tab, argv, len(spec.argv) > 0) // herdr_env.go
 	env := paneEnv(withoutHerdrIDs(s.opt.Env), vars)
+	listed := s.panes.startsWindow(id) // boundary.go: its processes may call before it is listed
+	defer listed()
 	started := orphans.starts() // reaper.go: its shell's exit status is pty's, never the reaper's
 	proc, err := pty.Start(pty.Options{Argv: argv, Dir: spec.cwd, Env: env, Cols: spec.cols, Rows: spec.rows})
 	if err != nil {
@@ -259,7 +280,7 @@ func (s *Server) startWindow(ss *Session, spec windowSpec) (*Window, *proto.Erro
 	s.panes.addShell(proc.Pid(), id)
 	s.panes.addToken(token, id)
 	w := &Window{
-		ID: id, session: ss, name: spec.name, cols: spec.cols, rows: spec.rows, argv: argv, program: len(spec.argv) > 0, cwd: spec.cwd,
+		ID: id, session: ss, name: spec.name, cols: spec.cols, rows: spec.rows, argv: argv, program: len(spec.argv) > 0 && !spec.stays, cwd: spec.cwd, protocol: spec.protocol,
 		created: time.Now(), popup: spec.popup, proc: proc, srv: s, outputGen: make(chan struct{}), exitCh: make(chan struct{}), readDone: make(chan struct{}),
 		grants: spec.grants, granted: spec.granted, startGrants: vars["TUIOS_PANE_GRANTS"],
 		token: token,
@@ -284,6 +305,9 @@ func (s *Server) startWindow(ss *Session, spec windowSpec) (*Window, *proto.Erro
 	w.workspace = ws
 	ss.windows = append(ss.windows, w)
 	s.windows[id] = w
+	if spec.split != nil {
+		splitFor(ss, spec.split, w) // verbs_arrange.go: in the same hold, so no retile places it first
+	}
 	if !spec.noFocus || ss.focused == nil {
 		ss.focused = w
 		ss.workspace = ws

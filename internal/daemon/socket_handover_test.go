@@ -14,6 +14,7 @@ import (
 // any command), and the old one's shutdown, still closing panes, must not
 // remove the new socket.
 func TestAStoppingDaemonLeavesTheNextOnesSocket(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	sock, state := filepath.Join(dir, "s", "tuios.sock"), filepath.Join(dir, "home", "state")
 	old := daemonAt(t, sock, state, &config.File{})

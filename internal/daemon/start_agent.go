@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/detect"
 	"github.com/tuios/tuios/inbox"
+	"github.com/tuios/tuios/internal/agentproto"
 	"github.com/tuios/tuios/internal/grant"
 	"github.com/tuios/tuios/internal/proto"
 )
@@ -30,6 +32,16 @@ import (
 // the agent). The result's command is the agent's argv as a POSIX shell
 // would read it.
 //
+// With --protocol acp|codex the agent is its whole command (split as a
+// POSIX shell would, nothing expanded) and the pane's process is
+// `tuios agent-proto` (internal/agentproto), which runs the agent on
+// pipes, draws the conversation and reports the state itself; its
+// handshake is bounded by the ready timeout. The window remembers its
+// protocol: request-approval holds for it without config (once and deny
+// only), the reply queue knows it shows every state (queue_rest.go), its
+// errored ends the ready wait as blocked (it is exact there), and
+// ask-agent waits for its last frame (verbs_mail.go).
+//
 // Ready means the pane's agent state reads idle or done (what ask-agent
 // waits for before it types). needs_input ends the wait as blocked (a
 // trust dialog, a login), with the pane kept for the person; the window
@@ -39,7 +51,7 @@ import (
 //
 // A pane started here that has not reached its prompt 30 s after it
 // started, and is not on needs_input, gets an Inbox question
-// (inbox.NoticeUnrecognised): it waits at a screen tuios does not know,
+// (noticeUnrecognised): it waits at a screen tuios does not know,
 // and only a person looking at it can tell what it wants. That watch runs
 // on the daemon's clock whether or not the caller still waits.
 
@@ -79,12 +91,13 @@ type startAgentParams struct {
 	ReadyTimeout int      `json:"ready_timeout" desc:"ms to wait for the agent to reach its prompt" min:"1" max:"3600000" default:"120000"`
 	Env          []string `json:"env" desc:"NAME=VALUE variables for the agent (at most 64; TUIOS_*, TMUX and TMUX_PANE are refused; never over a link)" maxlen:"64"`
 	Path         string   `json:"path" desc:"the caller's PATH: the agent is looked up in it and runs with it (the CLI sends its own; default: the daemon's)" maxlen:"65536"`
+	Protocol     string   `json:"protocol" desc:"acp or codex: run the agent headless over the Agent Client Protocol or Codex's app-server, in a tuios agent-proto pane that draws the conversation and reports the state itself; agent is then the whole command, e.g. 'gemini --acp'" maxlen:"64"`
 	// Not in this version: named so they are refused with what to do
 	// instead, rather than as unknown params.
-	Protocol string `json:"protocol" desc:"not in this version: refused" maxlen:"64"`
-	Grants   string `json:"grants" desc:"what the agent's pane may do through TUIOS: read, write, fan, respond, files, admin, comma-separated, or none (default: [agents.permissions]; from a pane without admin, its own; never more than the caller holds)" maxlen:"256"`
-	Repo     string `json:"repo" desc:"not in this version: refused" maxlen:"4096"`
-	Clone    bool   `json:"clone" desc:"not in this version: refused"`
+	Grants    string `json:"grants" desc:"what the agent's pane may do through TUIOS: read, write, fan, respond, files, admin, comma-separated, or none (default: [agents.permissions]; from a pane without admin, its own; never more than the caller holds)" maxlen:"256"`
+	Repo      string `json:"repo" desc:"run the agent at the top of the git repository holding this folder, absolute (not with cwd)" maxlen:"4096"`
+	Clone     bool   `json:"clone" desc:"with repo: clone the repository into it first when that folder does not exist (an agent on another host)"`
+	CloneFrom string `json:"clone_from" desc:"with clone: the URL of the remote to clone from (the CLI sends its repository's origin)" maxlen:"4096"`
 }
 
 // agentStarted is start-agent's result.
@@ -108,8 +121,8 @@ type agentStarted struct {
 	Reason         string `json:"reason"`
 	PromptStatus   string `json:"prompt_status"` // sent, stalled or not_sent; "" without a prompt
 	PromptNote     string `json:"prompt_note,omitempty"`
-	// Always "" and false in this version: --protocol and --clone are
-	// refused. Named so a reader of the spec's result finds them.
+	// Protocol is acp or codex with --protocol, else "". Cloned: --clone
+	// made the repository.
 	Protocol string `json:"protocol"`
 	Cloned   bool   `json:"cloned"`
 }
@@ -124,15 +137,14 @@ func (s *Server) startAgentVerbs(add addFunc) {
 // instead.
 func startRefusals(cn *conn, p *startAgentParams) *proto.Error {
 	switch {
-	case p.Protocol != "":
-		return proto.Errorf(proto.CodeInvalidParams, "--protocol %s is not in this version of tuios: an agent runs in its own terminal UI", clipText(p.Protocol, 32)).
-			WithHint(proto.Hint{Param: "protocol", Command: "tuios start-agent opencode --name helper", Detail: "start the agent's own CLI without --protocol; tuios tracks its state from the screen and its hooks"})
-	case p.Repo != "":
-		return proto.Errorf(proto.CodeInvalidParams, "--repo is not in this version of tuios").
-			WithHint(proto.Hint{Param: "repo", Detail: "give the folder with --cwd"})
-	case p.Clone:
-		return proto.Errorf(proto.CodeInvalidParams, "--clone is not in this version of tuios").
-			WithHint(proto.Hint{Param: "clone", Detail: "clone the repository on that host first, then start the agent there with --cwd"})
+	case p.Protocol != "" && p.Protocol != agentproto.ProtocolACP && p.Protocol != agentproto.ProtocolCodex:
+		return proto.Errorf(proto.CodeInvalidParams, "--protocol %s is not a protocol tuios speaks", clipText(p.Protocol, 32)).
+			WithHint(proto.Hint{Param: "protocol", Accepted: []string{"acp", "codex"}, Command: "tuios start-agent --protocol acp 'gemini --acp' --name helper"})
+	case p.Repo != "" && p.Cwd != "":
+		return proto.Errorf(proto.CodeInvalidParams, "give --repo or --cwd, not both: --repo runs the agent at the repository's top").
+			WithHint(proto.Hint{Param: "repo"})
+	case p.Clone && p.Repo == "":
+		return proto.Errorf(proto.CodeInvalidParams, "--clone goes with --repo: the folder to clone into").WithHint(proto.Hint{Param: "repo"})
 	}
 	if cn != nil && cn.link != nil {
 		if len(p.Env) > 0 || p.Path != "" {
@@ -145,6 +157,50 @@ func startRefusals(cn *conn, p *startAgentParams) *proto.Error {
 		}
 	}
 	return nil
+}
+
+// isProtocol: the window runs tuios agent-proto (start-agent
+// --protocol). Set once when it starts.
+func (w *Window) isProtocol() bool { return w.protocol != "" }
+
+// settleOutput waits until the pane has printed nothing for quiet (from
+// now at the earliest), at most max. A protocol pane draws a turn's last frame just before it
+// reports the turn's end, over another channel: ask-agent reads the
+// answer once that frame is on the screen.
+func (w *Window) settleOutput(quiet, max time.Duration) {
+	start := time.Now()
+	end := start.Add(max)
+	for time.Now().Before(end) {
+		w.mu.Lock()
+		last, g := w.lastOutput, w.outputGen
+		w.mu.Unlock()
+		if last.Before(start) {
+			// The frame may still be on its way through the pty: the
+			// silence counts from now.
+			last = start
+		}
+		wait := quiet - time.Since(last)
+		if wait <= 0 {
+			return
+		}
+		select {
+		case <-g:
+		case <-time.After(wait):
+			return
+		case <-w.exitCh:
+			return
+		}
+	}
+}
+
+// protoArgv is the pane's command for --protocol: tuios agent-proto,
+// whose handshake with the agent is bounded by the ready timeout (an
+// agent that never answers is errored when start-agent stops waiting).
+func protoArgv(exe, protocol string, readyMS int, agentArgv []string) []string {
+	if readyMS <= 0 {
+		readyMS = int(startAgentDefaultReady / time.Millisecond)
+	}
+	return append([]string{exe, "agent-proto", "--protocol", protocol, "--init-timeout", strconv.Itoa(readyMS), "--"}, agentArgv...)
 }
 
 // checkAgentEnv checks --env: NAME=VALUE entries within the bounds, no
@@ -239,6 +295,127 @@ func knownAgents(reg *detect.Registry) []string {
 	return out
 }
 
+// agentLaunchSpec is an agent to run: a known agent's name, a path, or
+// (anyProgram) any program in the caller's PATH, with its arguments.
+type agentLaunchSpec struct {
+	agent      string
+	args       []string
+	cwd        string   // where it runs ("" the daemon's folder)
+	path       string   // the caller's PATH ("" the daemon's)
+	env        []string // NAME=VALUE, checked by checkAgentEnv
+	anyProgram bool     // fan: a program tuios knows no harness for is run too
+	// protocol is acp or codex: agent is then the whole command of an
+	// agent that speaks it, run under tuios agent-proto, whose handshake
+	// waits at most readyMS.
+	protocol string
+	readyMS  int
+}
+
+// agentLaunch is how an agent runs: argv is the pane's program (env(1)
+// in front when variables or another PATH must be set), agentArgv the
+// agent's own words.
+type agentLaunch struct {
+	harness, program string
+	argv, agentArgv  []string
+}
+
+// resolveAgent finds the agent's program the way a shell in the caller's
+// terminal would, and builds the argv the pane runs: exec'd directly, no
+// shell reads it. start-agent, fan and worktree new use it.
+func (s *Server) resolveAgent(sp agentLaunchSpec) (agentLaunch, *proto.Error) {
+	var harness, program string
+	var err *proto.Error
+	if sp.protocol != "" {
+		// The whole command of an agent that speaks the protocol on its
+		// stdio: 'gemini --acp', 'codex app-server'.
+		words, serr := agentproto.SplitCommand(sp.agent)
+		if serr != nil || len(words) == 0 || words[0] == "" {
+			why := "it is empty"
+			if serr != nil {
+				why = serr.Error()
+			}
+			return agentLaunch{}, proto.Errorf(proto.CodeInvalidParams, "the agent command %q cannot be read: %s", clipText(sp.agent, 64), why).
+				WithHint(proto.Hint{Param: "agent", Command: "tuios start-agent --protocol acp 'gemini --acp'"})
+		}
+		program = words[0]
+		sp.args = append(words[1:], sp.args...)
+		harness = harnessOfProgram(s.tracker.Detector().Registry(), filepath.Base(program))
+	} else {
+		harness, program, err = s.agentProgram(sp.agent)
+	}
+	if err != nil && sp.anyProgram && !strings.ContainsAny(sp.agent, " \t/") && sp.agent != "" {
+		path := sp.path
+		if path == "" {
+			path = envValue(s.opt.Env, "PATH")
+		}
+		if lookPathIn(sp.agent, path) != "" {
+			harness, program, err = "", sp.agent, nil
+		}
+	}
+	if err != nil {
+		return agentLaunch{}, err
+	}
+	for _, a := range append([]string{program}, sp.args...) {
+		if strings.ContainsRune(a, 0) {
+			return agentLaunch{}, proto.Errorf(proto.CodeInvalidParams, "an argument holds a NUL byte").WithHint(proto.Hint{Param: "args"})
+		}
+	}
+	cwd := sp.cwd
+	// What runs: the program found in the caller's PATH (a path is taken
+	// as given, relative to the folder it runs in).
+	path := sp.path
+	if path == "" {
+		path = envValue(s.opt.Env, "PATH")
+	}
+	abs := program
+	if strings.ContainsRune(program, '/') {
+		if !filepath.IsAbs(abs) {
+			base := cwd
+			if base == "" {
+				base, _ = os.Getwd()
+			}
+			abs = filepath.Join(base, abs)
+		}
+		if fi, serr := os.Stat(abs); serr != nil || !fi.Mode().IsRegular() || fi.Mode()&0o111 == 0 {
+			return agentLaunch{}, proto.Errorf(proto.CodeInvalidParams, "%s is not an executable file", clipText(abs, 256)).WithHint(proto.Hint{Param: "agent"})
+		}
+	} else if abs = lookPathIn(program, path); abs == "" {
+		return agentLaunch{}, proto.Errorf(proto.CodeCommandFailed, "%s is not installed: no %s in your PATH", program, program).
+			WithHint(proto.Hint{Param: "agent", Detail: "install it, or give the path to the program"})
+	}
+	if strings.ContainsRune(abs, '=') {
+		// env(1) would read it as a variable.
+		return agentLaunch{}, proto.Errorf(proto.CodeInvalidParams, "the program's path %s holds '=', which tuios cannot run", clipText(abs, 256)).WithHint(proto.Hint{Param: "agent"})
+	}
+	agentArgv := append([]string{abs}, sp.args...)
+	argv := agentArgv
+	if sp.protocol != "" {
+		// The pane's process is tuios itself, which runs the agent on
+		// pipes, draws the conversation and reports the state.
+		argv = protoArgv(s.opt.Executable, sp.protocol, sp.readyMS, agentArgv)
+	}
+	if len(sp.env) > 0 || path != envValue(s.opt.Env, "PATH") {
+		// Variables the panes do not get already go through env(1).
+		// Without them (a daemon the CLI started has the person's
+		// PATH) the agent is the pane's program itself, as
+		// new-window would run it: herdr_env.go reads its name.
+		envBin, lerr := exec.LookPath("env")
+		if lerr != nil {
+			envBin = "/usr/bin/env"
+		}
+		argv = []string{envBin}
+		if path != "" {
+			argv = append(argv, "PATH="+path)
+		}
+		if sp.protocol != "" {
+			argv = append(append(argv, sp.env...), protoArgv(s.opt.Executable, sp.protocol, sp.readyMS, agentArgv)...)
+		} else {
+			argv = append(append(argv, sp.env...), agentArgv...)
+		}
+	}
+	return agentLaunch{harness: harness, program: program, argv: argv, agentArgv: agentArgv}, nil
+}
+
 // lookPathIn finds a program in a PATH list, as a shell would: the first
 // executable regular file. Relative PATH entries are skipped (they would
 // mean the daemon's folder, not the caller's).
@@ -303,18 +480,24 @@ func (s *Server) startAgent(cn *conn, p *startAgentParams) (any, *proto.Error) {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "--cwd %q is not an absolute path", clipText(p.Cwd, 64)).
 			WithHint(proto.Hint{Param: "cwd", Detail: "give the folder from /"})
 	}
-	harness, program, err := s.agentProgram(p.Agent)
-	if err != nil {
-		return nil, err
-	}
-	for _, a := range append([]string{program}, p.Args...) {
-		if strings.ContainsRune(a, 0) {
-			return nil, proto.Errorf(proto.CodeInvalidParams, "an argument holds a NUL byte").WithHint(proto.Hint{Param: "args"})
-		}
-	}
-
-	// Where it runs: the caller's folder when it is a pane and named none.
+	// Where it runs: the repository's top, the folder named, else the
+	// caller's folder when it is a pane.
 	cwd := p.Cwd
+	cloned := false
+	if p.Repo != "" {
+		ctx, cancel := context.WithTimeout(cn.ctx, wtGitWait)
+		var rerr *proto.Error
+		if cloned, rerr = s.cloneFirst(ctx, p.Repo, p.Clone, p.CloneFrom); rerr != nil { // worktree_make.go
+			cancel()
+			return nil, rerr
+		}
+		repo, rerr := s.openRepo(ctx, cn, p.Repo)
+		cancel()
+		if rerr != nil {
+			return nil, rerr
+		}
+		cwd = repo.Dir
+	}
 	if cwd == "" {
 		s.mu.Lock()
 		if w := s.callerWindow(cn); w != nil {
@@ -327,50 +510,11 @@ func (s *Server) startAgent(cn *conn, p *startAgentParams) (any, *proto.Error) {
 			return nil, proto.Errorf(proto.CodeInvalidParams, "--cwd %q is not a folder here", clipText(cwd, 256)).WithHint(proto.Hint{Param: "cwd"})
 		}
 	}
-
-	// What runs: the program found in the caller's PATH (a path is taken
-	// as given, relative to the folder it runs in).
-	path := p.Path
-	if path == "" {
-		path = envValue(s.opt.Env, "PATH")
+	la, err := s.resolveAgent(agentLaunchSpec{agent: p.Agent, args: p.Args, cwd: cwd, path: p.Path, env: p.Env, protocol: p.Protocol, readyMS: p.ReadyTimeout})
+	if err != nil {
+		return nil, err
 	}
-	abs := program
-	if strings.ContainsRune(program, '/') {
-		if !filepath.IsAbs(abs) {
-			base := cwd
-			if base == "" {
-				base, _ = os.Getwd()
-			}
-			abs = filepath.Join(base, abs)
-		}
-		if fi, serr := os.Stat(abs); serr != nil || !fi.Mode().IsRegular() || fi.Mode()&0o111 == 0 {
-			return nil, proto.Errorf(proto.CodeInvalidParams, "%s is not an executable file", clipText(abs, 256)).WithHint(proto.Hint{Param: "agent"})
-		}
-	} else if abs = lookPathIn(program, path); abs == "" {
-		return nil, proto.Errorf(proto.CodeCommandFailed, "%s is not installed: no %s in your PATH", program, program).
-			WithHint(proto.Hint{Param: "agent", Detail: "install it, or give the path to the program"})
-	}
-	if strings.ContainsRune(abs, '=') {
-		// env(1) would read it as a variable.
-		return nil, proto.Errorf(proto.CodeInvalidParams, "the program's path %s holds '=', which tuios cannot run", clipText(abs, 256)).WithHint(proto.Hint{Param: "agent"})
-	}
-	agentArgv := append([]string{abs}, p.Args...)
-	argv := agentArgv
-	if len(p.Env) > 0 || path != envValue(s.opt.Env, "PATH") {
-		// Variables the panes do not get already go through env(1).
-		// Without them (a daemon the CLI started has the person's
-		// PATH) the agent is the pane's program itself, as
-		// new-window would run it: herdr_env.go reads its name.
-		envBin, lerr := exec.LookPath("env")
-		if lerr != nil {
-			envBin = "/usr/bin/env"
-		}
-		argv = []string{envBin}
-		if path != "" {
-			argv = append(argv, "PATH="+path)
-		}
-		argv = append(append(argv, p.Env...), agentArgv...)
-	}
+	harness, program, argv, agentArgv := la.harness, la.program, la.argv, la.agentArgv
 
 	g, granted, err := s.newGrants(cn, p.Grants) // verbs_grants.go
 	if err != nil {
@@ -413,7 +557,7 @@ func (s *Server) startAgent(cn *conn, p *startAgentParams) (any, *proto.Error) {
 	readyTimer := s.clock.AfterFunc(timeout, func() { close(expired) })
 	defer readyTimer.Stop()
 	noticeTimer := s.clock.AfterFunc(startAgentNoticeAfter, func() { close(noticeDue) })
-	w, err := s.startWindow(ss, windowSpec{name: name, argv: argv, cwd: cwd, workspace: p.Workspace, noFocus: !p.Focus, grants: g, granted: granted})
+	w, err := s.startWindow(ss, windowSpec{name: name, argv: argv, cwd: cwd, workspace: p.Workspace, noFocus: !p.Focus, grants: g, granted: granted, protocol: p.Protocol})
 	if err != nil {
 		noticeTimer.Stop()
 		if created {
@@ -424,7 +568,7 @@ func (s *Server) startAgent(cn *conn, p *startAgentParams) (any, *proto.Error) {
 	s.watchStartNotice(w, noticeDue, noticeTimer)
 
 	res := agentStarted{Type: "agent_started", Session: ss.Name, SessionID: ss.ID, CreatedSession: created, WindowID: w.ID, PtyID: w.ID,
-		Agent: harness, Command: posixCommand(agentArgv), Cwd: cwd}
+		Agent: harness, Command: posixCommand(agentArgv), Cwd: cwd, Protocol: p.Protocol, Cloned: cloned}
 	if res.Agent == "" {
 		res.Agent = filepath.Base(program)
 	}
@@ -462,6 +606,19 @@ func (s *Server) waitAgentReady(cn *conn, ss *Session, w *Window, timeout time.D
 		case agentstate.Idle, agentstate.Done:
 			res.Ready, res.ReadyBy, res.Outcome = true, snap.State.String(), startReady
 			res.Reason = "it reads " + snap.State.String()
+			return nil
+		case agentstate.Errored:
+			if !w.isProtocol() {
+				break
+			}
+			// A protocol pane's errored is exact (the agent failed its
+			// handshake, exited, broke the protocol): the person acts.
+			res.Outcome, res.BlockedBy = startBlocked, "error"
+			res.Reason = "it stopped on an error"
+			if snap.Message != "" {
+				res.Reason += ": " + inbox.CleanSummary(snap.Message)
+			}
+			res.Reason += "; the window stays open to show it"
 			return nil
 		case agentstate.NeedsInput:
 			res.Outcome, res.BlockedBy = startBlocked, snap.BlockedBy().String()
@@ -597,6 +754,6 @@ func (s *Server) watchStartNotice(w *Window, fire <-chan struct{}, t agentstate.
 		if ip.ID == "" {
 			return
 		}
-		s.att.do(func() []inbox.Event { return s.att.q.Notice(ip, inbox.NoticeUnrecognised) })
+		s.att.do(func() []inbox.Event { return s.att.q.Notice(ip, noticeUnrecognised) })
 	}()
 }

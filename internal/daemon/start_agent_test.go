@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/tuios/tuios/agentstate/fakeclock"
-	"github.com/tuios/tuios/inbox"
 	"github.com/tuios/tuios/internal/config"
 	"github.com/tuios/tuios/internal/proto"
 )
@@ -93,6 +92,7 @@ func answer(t *testing.T, ch <-chan startCall) startCall {
 // The session is created, the window runs the agent, the call answers once
 // the agent reads idle, and the first prompt is typed then, not before.
 func TestStartAgentCreatesTheSessionWaitsAndTypesThePrompt(t *testing.T) {
+	t.Parallel()
 	clk := fakeclock.New(time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC))
 	_, sock := serverWith(t, func(o *Options) { o.Tracker.Clock = clk })
 	r := dialRPC(t, sock)
@@ -144,6 +144,7 @@ func TestStartAgentCreatesTheSessionWaitsAndTypesThePrompt(t *testing.T) {
 
 // A known harness is found by name in the caller's PATH and runs with it.
 func TestStartAgentFindsAKnownAgentInTheCallersPath(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	// It says whether it runs with the caller's PATH (the screen is
@@ -175,6 +176,7 @@ func TestStartAgentFindsAKnownAgentInTheCallersPath(t *testing.T) {
 // An agent stopped on a screen that needs the person ends the wait as
 // blocked, the pane kept and no prompt typed (acceptance W3).
 func TestStartAgentBlockedKeepsThePane(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	agent := standIn(t, "my-agent", promptAgent)
@@ -203,6 +205,7 @@ func TestStartAgentBlockedKeepsThePane(t *testing.T) {
 
 // ready_timeout and the 30 s Inbox question run on the daemon's clock.
 func TestStartAgentTimeoutAndTheUnrecognisedScreenQuestion(t *testing.T) {
+	t.Parallel()
 	clk := fakeclock.New(time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC))
 	_, sock := serverWith(t, func(o *Options) { o.Tracker.Clock = clk })
 	r := dialRPC(t, sock)
@@ -217,7 +220,7 @@ func TestStartAgentTimeoutAndTheUnrecognisedScreenQuestion(t *testing.T) {
 	}
 	clk.Advance(time.Second)
 	l := waitList(t, r, nil, "the unrecognised-screen question", func(l attList) bool { return l.Total == 1 })
-	if it := l.Items[0]; it.Kind != "question" || it.Window != w || it.Summary != inbox.NoticeUnrecognised {
+	if it := l.Items[0]; it.Kind != "question" || it.Window != w || it.Summary != noticeUnrecognised {
 		t.Fatalf("item: %+v", it)
 	}
 	select {
@@ -238,6 +241,7 @@ func TestStartAgentTimeoutAndTheUnrecognisedScreenQuestion(t *testing.T) {
 // A pane that reached its prompt in time, or sits on a known prompt, gets
 // no question.
 func TestStartAgentNoQuestionOnceReadyOrBlocked(t *testing.T) {
+	t.Parallel()
 	clk := fakeclock.New(time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC))
 	_, sock := serverWith(t, func(o *Options) { o.Tracker.Clock = clk })
 	r := dialRPC(t, sock)
@@ -259,14 +263,14 @@ func TestStartAgentNoQuestionOnceReadyOrBlocked(t *testing.T) {
 	answer(t, ch)
 	l := waitList(t, r, nil, "the control's question", func(l attList) bool {
 		for _, it := range l.Items {
-			if it.Window == w3 && it.Summary == inbox.NoticeUnrecognised {
+			if it.Window == w3 && it.Summary == noticeUnrecognised {
 				return true
 			}
 		}
 		return false
 	})
 	for _, it := range l.Items {
-		if it.Window != w3 && it.Summary == inbox.NoticeUnrecognised {
+		if it.Window != w3 && it.Summary == noticeUnrecognised {
 			t.Fatalf("a question for a pane that was ready or blocked: %+v", it)
 		}
 	}
@@ -278,6 +282,7 @@ func TestStartAgentNoQuestionOnceReadyOrBlocked(t *testing.T) {
 // An agent that exits before its prompt closes its window: the wait says
 // so, with the exit status.
 func TestStartAgentExitBeforeThePrompt(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	agent := standIn(t, "broken-agent", `echo 'no API key' >&2; exit 3`)
@@ -289,6 +294,7 @@ func TestStartAgentExitBeforeThePrompt(t *testing.T) {
 
 // Bad input is refused before anything opens.
 func TestStartAgentRefusals(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	agent := standIn(t, "my-agent", promptAgent)
@@ -298,10 +304,13 @@ func TestStartAgentRefusals(t *testing.T) {
 		words  []string
 	}{
 		{map[string]any{"agent": "nosuchagent"}, proto.CodeInvalidParams, []string{"not an agent tuios knows"}},
-		{map[string]any{"agent": "claude", "protocol": "acp"}, proto.CodeInvalidParams, []string{"--protocol", "not in this version"}},
+		{map[string]any{"agent": "claude", "protocol": "mcp"}, proto.CodeInvalidParams, []string{"--protocol mcp", "not a protocol tuios speaks"}},
+		{map[string]any{"agent": "gemini 'unclosed", "protocol": "acp"}, proto.CodeInvalidParams, []string{"cannot be read", "unclosed single quote"}},
+		{map[string]any{"agent": "no-such-acp-agent --acp", "protocol": "acp"}, proto.CodeCommandFailed, []string{"no-such-acp-agent is not installed"}},
 		{map[string]any{"agent": agent, "grants": "read,root"}, proto.CodeInvalidParams, []string{"root", "is not a grant"}},
 		{map[string]any{"agent": "claude", "clone": true}, proto.CodeInvalidParams, []string{"--clone"}},
-		{map[string]any{"agent": "claude", "repo": "/src"}, proto.CodeInvalidParams, []string{"--repo"}},
+		{map[string]any{"agent": "claude", "repo": "/no/such/src"}, "repo_not_found", []string{"no folder /no/such/src"}},
+		{map[string]any{"agent": "claude", "repo": "/", "cwd": "/"}, proto.CodeInvalidParams, []string{"--repo or --cwd"}},
 		{map[string]any{"agent": agent, "env": []string{"TUIOS_PANE_ID=x"}}, proto.CodeInvalidParams, []string{"TUIOS_PANE_ID"}},
 		{map[string]any{"agent": agent, "env": []string{"1BAD=x"}}, proto.CodeInvalidParams, []string{"NAME=VALUE"}},
 		{map[string]any{"agent": agent, "cwd": "relative/dir"}, proto.CodeInvalidParams, []string{"absolute"}},
@@ -331,6 +340,7 @@ func TestStartAgentRefusals(t *testing.T) {
 // Over a link, start-agent needs the open capability, the first prompt
 // needs write, and no variable crosses.
 func TestStartAgentOverALink(t *testing.T) {
+	t.Parallel()
 	srv, sock := server(t)
 	local := dialRPC(t, sock)
 	catPane(t, local, "api")
@@ -367,6 +377,7 @@ func TestStartAgentOverALink(t *testing.T) {
 // A caller that hangs up ends its wait (its timer is released); the agent
 // goes on starting, and a kill-session while waiting says so.
 func TestStartAgentHangUpAndSessionClosed(t *testing.T) {
+	t.Parallel()
 	clk := fakeclock.New(time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC))
 	_, sock := serverWith(t, func(o *Options) { o.Tracker.Clock = clk })
 	r := dialRPC(t, sock)
@@ -418,6 +429,7 @@ func FuzzStartAgentEnv(f *testing.F) {
 
 // With agent tracking off nothing could say the agent is ready: refused.
 func TestStartAgentRefusedWithAgentsOff(t *testing.T) {
+	t.Parallel()
 	f, err := config.Parse([]byte("[agents]\nenabled = false\n"))
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 // A window that cannot start says what to do in the caller's words, never
 // the pty package's field names.
 func TestStartFailureHints(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	r.must("new-session", map[string]any{"name": "h"})

@@ -5,6 +5,7 @@ import "testing"
 // list-windows and get-window say whether a window's geometry is still
 // the placeholder, as new-window does, until a client's size places it.
 func TestListAndGetWindowCarryUnplaced(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	a := str(r.must("new-session", map[string]any{"name": "u"})["window_id"])

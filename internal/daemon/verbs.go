@@ -103,7 +103,9 @@ func (s *Server) verbTable() map[string]*verb {
 	s.optionVerbs(add)   // verbs_options.go: list-options, get-option, set-option (set-config), list-themes
 	s.agentTranscriptVerbs(add)
 	s.startAgentVerbs(add)
-	s.grantVerbs(add) // verbs_grants.go: pane-grants, set-pane-grants, restrict-connection
+	s.grantVerbs(add)    // verbs_grants.go: pane-grants, set-pane-grants, restrict-connection
+	s.worktreeVerbs(add) // verbs_worktree.go: new-worktree, list-worktrees, remove-worktree, bundle-worktree, pull-worktree
+	s.fanVerbs(add)      // verbs_fan.go, verbs_fan_ops.go: fan, compare-fan, verify-fan, keep-fan
 	return m
 }
 

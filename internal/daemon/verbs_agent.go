@@ -111,14 +111,15 @@ type agentRow struct {
 // agentSeat is what an agent row needs from the server's tables, copied
 // under s.mu so the row is built without it.
 type agentSeat struct {
-	w    *Window
-	wr   windowRow
-	ring *mail.Ring
+	w     *Window
+	wr    windowRow
+	ring  *mail.Ring
+	group string // the session's fan group (worktrees.go)
 }
 
 // seat copies a window's place. Called with s.mu held.
 func (s *Server) seat(w *Window) agentSeat {
-	return agentSeat{w: w, wr: s.windowRow(w), ring: w.session.mail}
+	return agentSeat{w: w, wr: s.windowRow(w), ring: w.session.mail, group: groupOf(w.session)}
 }
 
 // agentRow builds a pane's row from its seat. Called without s.mu: it
@@ -128,7 +129,8 @@ func (s *Server) agentRow(st agentSeat) agentRow {
 	snap := s.tracker.Arbiter().Get(w.ID)
 	r := agentRow{
 		agentWire: wireOf(snap), Session: wr.Session, Index: wr.Index, Name: wr.DisplayName, Glyph: snap.Glyph(),
-		Cwd: wr.Cwd, Workspace: wr.Workspace, Focused: wr.Focused, Meta: metaOf(snap), snap: snap,
+		Cwd: wr.Cwd, Workspace: wr.Workspace, Focused: wr.Focused, Meta: metaOf(snap), snap: snap, Group: st.group,
+		Protocol: w.protocol, // set once when the window starts
 	}
 	if st.ring != nil {
 		r.Unread = st.ring.Unread(w.ID)

@@ -365,17 +365,18 @@ func (s *Server) requestApproval(cn *conn, p *requestApprovalParams) (any, *prot
 	for _, e := range cfg.Agents.Approvals.Enabled {
 		enabled = enabled || approvalHarness(e) == harness
 	}
-	if s.agentsOff || !enabled || (kind == inbox.KindPlan && cfg.Agents.Approvals.HoldPlans != nil && !*cfg.Agents.Approvals.HoldPlans) {
+	if s.agentsOff {
 		return now(holdDisabled)
 	}
 	s.mu.Lock()
 	ss, w, perr := s.target(cn, p.Session, p.Window)
-	var root string
+	var root, protocol string
 	if perr == nil {
 		root = w.dirNow()
 		if root == "" {
 			root = w.cwd
 		}
+		protocol = w.protocol
 	}
 	s.mu.Unlock()
 	if perr != nil {
@@ -384,6 +385,20 @@ func (s *Server) requestApproval(cn *conn, p *requestApprovalParams) (any, *prot
 	if cn.placedID != "" && cn.placedID != w.ID {
 		return nil, proto.Errorf(proto.CodeForbidden, "a pane may hold only its own prompt").
 			WithHint(proto.Hint{Param: "window", Detail: "run the hook in the pane whose agent asks"})
+	}
+	// A pane start-agent --protocol opened holds without config (choosing
+	// the protocol is the opt-in), approvals only, and offers only once
+	// and deny: the protocols have no "always" the Inbox could show whole.
+	if protocol != "" {
+		enabled = kind == inbox.KindApproval
+		p.Options = slices.DeleteFunc(slices.Clone(p.Options), func(o string) bool { return o == inbox.DecisionAlways })
+		if len(p.Options) == 0 {
+			p.Options = []string{inbox.DecisionOnce, inbox.DecisionDeny}
+		}
+		p.AlwaysScope = nil
+	}
+	if !enabled || (kind == inbox.KindPlan && cfg.Agents.Approvals.HoldPlans != nil && !*cfg.Agents.Approvals.HoldPlans) {
+		return now(holdDisabled)
 	}
 	if !shownWhole(p.Summary) {
 		return now(holdNotShown)
@@ -477,7 +492,7 @@ func (s *Server) requestApproval(cn *conn, p *requestApprovalParams) (any, *prot
 		h.timer = s.clock.AfterFunc(hold, func() { go hd.endUnanswered(h, holdTimeout) })
 	}
 	hd.mu.Unlock()
-	s.opt.Logf("request-approval: holding %s on %s (%s) for %s", h.id, w.ID[:8], harness, hold)
+	s.about(w.ID, "").infof("request-approval: holding %s on %s (%s) for %s", h.id, w.ID[:8], harness, hold)
 
 	select {
 	case <-h.done:
@@ -587,7 +602,7 @@ func (s *Server) replyApproval(cn *conn, p *replyApprovalParams) (any, *proto.Er
 	if !s.answerHold(h, p.Decision, msg, by) { // held_respond.go
 		return standing() // another reply, or an end, came first
 	}
-	s.opt.Logf("reply-approval: %s %s on %s", p.Decision, h.id, h.pane[:min(8, len(h.pane))])
+	s.about(h.pane, "").infof("reply-approval: %s %s on %s", p.Decision, h.id, h.pane[:min(8, len(h.pane))])
 	out.Decision, out.Applied, out.Reason, out.AnsweredBy = p.Decision, true, holdAnswered, by
 	return out, nil
 }

@@ -178,6 +178,7 @@ func (g *holdRig) state() string {
 // answered, the pane is working at once; a second reply gets the standing
 // decision.
 func TestHeldApprovalAllowOnce(t *testing.T) {
+	t.Parallel()
 	g := newHoldRig(t, "")
 	g.block("approve Bash: make test")
 	hk := g.request(map[string]any{"summary": "approve Bash: make test", "tool": "Bash", "target": "make test"})
@@ -218,6 +219,7 @@ func TestHeldApprovalAllowOnce(t *testing.T) {
 
 // A deny carries the reason the model reads; empty is the Inbox's words.
 func TestHeldApprovalDeny(t *testing.T) {
+	t.Parallel()
 	g := newHoldRig(t, "")
 	g.block("approve Bash: make test")
 	hk := g.request(map[string]any{"summary": "approve Bash: make test"})
@@ -247,6 +249,7 @@ func TestHeldApprovalDeny(t *testing.T) {
 // P2: nobody answers: the hold ends timeout after hold_seconds; an unheld
 // approval item remains. One timer per hold.
 func TestHeldApprovalTimeout(t *testing.T) {
+	t.Parallel()
 	g := newHoldRig(t, "")
 	g.block("approve Bash: make test")
 	hk := g.request(map[string]any{"summary": "approve Bash: make test"})
@@ -270,6 +273,7 @@ func TestHeldApprovalTimeout(t *testing.T) {
 
 // P3: hold_seconds is clamped to 10..300.
 func TestHeldApprovalHoldSecondsClamp(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		set  int
 		want time.Duration
@@ -290,6 +294,7 @@ func TestHeldApprovalHoldSecondsClamp(t *testing.T) {
 // P4: the person focuses the pane: the hold ends viewed; a pane already
 // in front when the prompt arrives is not held at all.
 func TestHeldApprovalViewed(t *testing.T) {
+	t.Parallel()
 	g := newHoldRig(t, "")
 	g.block("approve Bash: make test")
 	hk := g.request(map[string]any{"summary": "approve Bash: make test"})
@@ -306,6 +311,7 @@ func TestHeldApprovalViewed(t *testing.T) {
 
 // P5: a line the Inbox cannot show whole is never held.
 func TestHeldApprovalNotShown(t *testing.T) {
+	t.Parallel()
 	g := newHoldRig(t, "")
 	g.block("approve Bash: make test")
 	eventually(t, "the approval item", func() bool { return g.item() != nil })
@@ -332,6 +338,7 @@ func TestHeldApprovalNotShown(t *testing.T) {
 // P6: a plan allowed from another text answers changed with the hold's
 // plan_sha, and the hold goes on.
 func TestHeldPlanNeedsItsSHA(t *testing.T) {
+	t.Parallel()
 	g := newHoldRig(t, "")
 	g.block("plan: Refactor the retry loop")
 	plan := "# Refactor the retry loop\n\n1. read it\n2. fix it\n"
@@ -359,6 +366,7 @@ func TestHeldPlanNeedsItsSHA(t *testing.T) {
 
 // P8: a reply made from a line the hold no longer shows changes nothing.
 func TestHeldApprovalChangedLine(t *testing.T) {
+	t.Parallel()
 	g := newHoldRig(t, "")
 	g.block("approve Bash: make test")
 	first := g.request(map[string]any{"summary": "approve Bash: make test"})
@@ -388,6 +396,7 @@ func TestHeldApprovalChangedLine(t *testing.T) {
 // §9.1: an allow of a risky held request must name its rules; a deny
 // never needs to.
 func TestHeldApprovalRisk(t *testing.T) {
+	t.Parallel()
 	g := newHoldRig(t, "")
 	g.block("approve Bash: rm -rf build")
 	hk := g.request(map[string]any{"summary": "approve Bash: rm -rf build", "tool": "Bash", "target": "rm -rf build"})
@@ -412,6 +421,7 @@ func TestHeldApprovalRisk(t *testing.T) {
 
 // Who may answer, and what is held at all.
 func TestHeldApprovalRefusals(t *testing.T) {
+	t.Parallel()
 	g := newHoldRig(t, "")
 	// Not blocked: the hook did not report needs_input first.
 	if r := g.request(map[string]any{"summary": "approve Bash: ls"}).result(t); r["reason"] != "not_blocked" {
@@ -451,6 +461,7 @@ func TestHeldApprovalRefusals(t *testing.T) {
 
 // The Inbox's own closes end the hold with their reason.
 func TestHeldApprovalEndsWithTheItem(t *testing.T) {
+	t.Parallel()
 	g := newHoldRig(t, "")
 	g.block("approve Bash: ls")
 	hk := g.request(map[string]any{"summary": "approve Bash: ls"})
@@ -486,6 +497,7 @@ func TestHeldApprovalEndsWithTheItem(t *testing.T) {
 
 // A daemon that stops ends every hold: the harness asks in its pane.
 func TestHeldApprovalShutdown(t *testing.T) {
+	t.Parallel()
 	g := newHoldRig(t, "")
 	g.block("approve Bash: ls")
 	hk := g.request(map[string]any{"summary": "approve Bash: ls"})

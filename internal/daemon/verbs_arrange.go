@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 	"unicode"
@@ -46,7 +47,8 @@ type runCommandParams struct {
 type splitWindowParams struct {
 	Session   string   `json:"session" desc:"the session"`
 	Window    string   `json:"window" desc:"the window to split (default: the caller's pane, else the focused one)"`
-	Direction string   `json:"direction" desc:"vertical or horizontal: the daemon tiles, so the new window takes the next tile after the target whichever is given" accepted:"vertical,horizontal"`
+	Direction string   `json:"direction" desc:"vertical: a vertical line between them, the new window on the right (tmux's split-window -h, prefix %); horizontal: stacked, the new window below (tmux's -v, prefix \"); right, left, down or up name the new window's side" accepted:"vertical,horizontal,right,left,down,up" default:"vertical"`
+	Percent   int      `json:"percent" desc:"the new window's share of the target's tile, in percent" min:"10" max:"90" default:"50"`
 	Name      string   `json:"name" desc:"the new window's name" maxlen:"256"`
 	Cwd       string   `json:"cwd" desc:"its working directory (default: the target's)" maxlen:"4096"`
 	NoFocus   bool     `json:"no_focus" desc:"do not focus the new window"`
@@ -55,8 +57,8 @@ type splitWindowParams struct {
 
 type setLayoutParams struct {
 	Session  string `json:"session" desc:"the session"`
-	Tiling   *bool  `json:"tiling" desc:"true tiles the windows; false floats them: each keeps the place it has"`
-	Equalize bool   `json:"equalize" desc:"give the windows on screen even tiles again (floating: places them once, they stay floating)"`
+	Tiling   *bool  `json:"tiling" desc:"true tiles the windows (the workspace's splits); false floats them: each keeps the place it has"`
+	Equalize bool   `json:"equalize" desc:"even out the splits of the workspace on screen: every tile of a split the same size (floating: places the windows once, they stay floating)"`
 }
 
 // runCommands are the commands run-command knows, by tape name; each is
@@ -220,11 +222,11 @@ func (s *Server) arrangeVerbs(add addFunc) {
 		`{"verb":"run-command","params":{"command":"CloseWindow","window":"build"}}`, p, h)
 
 	p, h = handler(s.splitWindow)
-	add("split-window", opens, "Open a window beside another: on its workspace, right after it in the tile order (the daemon tiles rather than splits). Needs a client attached and tiling on",
+	add("split-window", opens, "Split a window's tile: the new window takes half of it (percent), side by side (vertical, tmux's -h) or stacked (horizontal, tmux's -v). Needs a client attached and tiling on",
 		"window_created", `{"verb":"split-window","params":{"session":"work","window":"build","direction":"vertical","name":"logs"}}`, p, h)
 
 	p, h = handler(s.setLayout)
-	add("set-layout", arranges, "Turn a session's tiling on or off, or give its windows even tiles again. Needs a client attached",
+	add("set-layout", arranges, "Turn a session's tiling on or off, or even out the splits of the workspace on screen. Needs a client attached",
 		"layout_set", `{"verb":"set-layout","params":{"session":"work","tiling":true,"equalize":true}}`, p, h)
 }
 
@@ -465,10 +467,96 @@ func (s *Server) runCommand(cn *conn, p *runCommandParams) (any, *proto.Error) {
 	return done(ss)
 }
 
-// splitWindow opens a window right after the target in the list, which is
-// the tile order, so it lands in the tile beside the target. tuios tiles
-// rather than splits: the direction is recorded, not obeyed.
+// splitAt is what split-window asks of the tree: the target's tile
+// split in dir, the new window after it (right or below) or before it,
+// taking pct percent.
+type splitAt struct {
+	target *Window
+	dir    splitDir
+	before bool
+	pct    int
+}
+
+// splitSide reads split-window's direction: vertical is a vertical line
+// between side-by-side tiles (vim's :vsplit, tmux's -h), horizontal a
+// horizontal one between stacked tiles (tmux's -v); the four sides say
+// where the new window goes.
+func splitSide(direction string) (dir splitDir, before bool, side string) {
+	switch direction {
+	case "horizontal", "down":
+		return stacked, false, "down"
+	case "up":
+		return stacked, true, "up"
+	case "left":
+		return sideBySide, true, "left"
+	}
+	return sideBySide, false, "right"
+}
+
+// roomToSplit refuses a split that would leave either tile under the
+// minimum, or nest the tree too deep. The target's tile is measured as
+// it is when shown (restored if minimized, unzoomed), and the tree keeps
+// that measure for the split. Called with s.mu held, the trees in step.
+func roomToSplit(ss *Session, at *splitAt) *proto.Error {
+	w := at.target
+	t := ss.layout(w.workspace)
+	r := targetTile(ss, w)
+	name := w.DisplayName()
+	if !t.canSplit(w.ID, at.dir) {
+		return proto.Errorf("no_space", "window %s is nested %d splits deep, the most a workspace holds", clipText(name, 64), maxLayoutDepth).
+			WithHint(proto.Hint{Command: "tuios set-layout -s " + ss.Name + " --equalize", Detail: "split a window higher up, or close some"})
+	}
+	keep, give := splitCells(at.dir.along(r), at.dir.border(), at.pct)
+	least, unit, how, other := minTileCols, "columns", "side by side", "horizontal"
+	if at.dir == stacked {
+		least, unit, how, other = minTileRows, "rows (a title row and a pane row)", "stacked", "vertical"
+	}
+	if r.w == 0 || keep < least || give < least {
+		return proto.Errorf("no_space", "window %s's tile (%dx%d) is too small to split %s", clipText(name, 64), r.w, r.h, how).
+			WithHint(proto.Hint{Detail: fmt.Sprintf("each part needs %d %s: split it %s, split a bigger window, close or minimize one, or make the terminal larger", least, unit, other)})
+	}
+	return nil
+}
+
+// targetTile is w's tile with w shown and focused: the one split-window
+// divides. Called with s.mu held.
+func targetTile(ss *Session, w *Window) rect {
+	var shown []*Window
+	for _, x := range ss.windows {
+		if x.workspace == w.workspace && x.popup == nil && (!x.minimized || x == w) {
+			shown = append(shown, x)
+		}
+	}
+	return placeTree(ss, w.workspace, shown, w.ID).rects[w.ID]
+}
+
+// splitFor splits the target's tile for the new window nw, which has just
+// joined the session; a zoomed session unzooms and a minimized target is
+// restored, so the split is seen (tmux unzooms too). When the target has
+// gone or no longer has room, nw is placed automatically instead. Called
+// with s.mu held, from startWindow.
+func splitFor(ss *Session, at *splitAt, nw *Window) {
+	w := at.target
+	// Not syncLayouts here: it would place nw automatically first.
+	if indexOf(ss.windows, w) < 0 || w.workspace != nw.workspace || roomToSplit(ss, at) != nil {
+		return // syncLayouts places it
+	}
+	if ss.layout(w.workspace).split(w.ID, nw.ID, at.dir, at.before, at.pct) {
+		w.minimized = false
+		if w.workspace == ss.workspace {
+			ss.zoomed = false
+		}
+	}
+}
+
+// splitWindow opens a window in part of the target's tile (splitFor) and
+// lists it right after the target.
 func (s *Server) splitWindow(cn *conn, p *splitWindowParams) (any, *proto.Error) {
+	dir, before, side := splitSide(p.Direction)
+	pct := p.Percent
+	if pct == 0 {
+		pct = 50
+	}
 	s.mu.Lock()
 	ss, w, err := s.target(cn, p.Session, p.Window)
 	if err == nil {
@@ -479,7 +567,15 @@ func (s *Server) splitWindow(cn *conn, p *splitWindowParams) (any, *proto.Error)
 			WithHint(proto.Hint{Command: "tuios set-layout -s " + ss.Name + " --tiling true", Detail: "or open a floating window with tuios new-window"})
 	}
 	if err == nil {
+		err = notPopup(w, "split") // popup.go: it has no tile
+	}
+	if err == nil {
 		err = nameTaken(ss, p.Name, nil) // resolve.go
+	}
+	at := &splitAt{target: w, dir: dir, before: before, pct: pct}
+	if err == nil {
+		syncLayouts(ss)
+		err = roomToSplit(ss, at)
 	}
 	if err != nil {
 		s.mu.Unlock()
@@ -491,7 +587,7 @@ func (s *Server) splitWindow(cn *conn, p *splitWindowParams) (any, *proto.Error)
 	}
 	s.mu.Unlock()
 	g, granted, _ := s.newGrants(cn, "") // verbs_grants.go: never more than a pane holds
-	nw, err := s.startWindow(ss, windowSpec{name: p.Name, argv: p.Argv, cwd: cwd, workspace: ws, noFocus: p.NoFocus, grants: g, granted: granted})
+	nw, err := s.startWindow(ss, windowSpec{name: p.Name, argv: p.Argv, cwd: cwd, workspace: ws, noFocus: p.NoFocus, grants: g, granted: granted, split: at})
 	if err != nil {
 		return nil, err
 	}
@@ -505,18 +601,17 @@ func (s *Server) splitWindow(cn *conn, p *splitWindowParams) (any, *proto.Error)
 		}
 	}
 	s.mu.Unlock()
-	if moved {
-		s.retile(ss)
+	if moved { // the list order, not the tiles: startWindow placed it
 		s.hub.publish(event{Type: "window-moved", Session: ss.Name, Window: nw.ID})
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	direction := p.Direction
-	if direction == "" {
-		direction = "vertical"
+	direction := "vertical"
+	if dir == stacked {
+		direction = "horizontal"
 	}
 	return map[string]any{"type": "window_created", "window_id": nw.ID, "name": nw.DisplayName(), "session": ss.Name,
-		"workspace": nw.workspace, "index": indexOf(ss.windows, nw), "split_from": w.ID, "direction": direction,
+		"workspace": nw.workspace, "index": indexOf(ss.windows, nw), "split_from": w.ID, "direction": direction, "side": side,
 		"pid": nw.proc.Pid(), "focused": ss.focused == nw, "width": nw.cols, "height": nw.rows, "unplaced": !nw.placed}, nil
 }
 
@@ -558,13 +653,17 @@ func (s *Server) setLayout(cn *conn, p *setLayoutParams) (any, *proto.Error) {
 	if p.Tiling != nil {
 		ss.floating = !*p.Tiling
 	}
-	if p.Equalize && ss.floating {
-		// Floating keeps places, so even tiles are given once here and
-		// then kept like any other place.
-		on, zoom := onScreen(ss)
-		for i, r := range tile(len(on), ss.cols, ss.rows, zoom) {
-			if r.w > 0 {
-				on[i].tile, on[i].placed = r, true
+	if p.Equalize {
+		on, _ := onScreen(ss)
+		ss.layout(ss.workspace).equalize()
+		if ss.floating {
+			// Floating keeps places, so even tiles are given once here
+			// and then kept like any other place.
+			placed := placeTree(ss, ss.workspace, on, focusedID(ss))
+			for _, w := range on {
+				if r := placed.rects[w.ID]; r.w > 0 {
+					w.tile, w.placed = r, true
+				}
 			}
 		}
 	}
@@ -580,5 +679,6 @@ func (s *Server) setLayout(cn *conn, p *setLayoutParams) (any, *proto.Error) {
 	res := map[string]any{"type": "layout_set", "session": ss.Name, "tiling": tilingMode(ss), "previous_tiling": prev,
 		"equalized": p.Equalize, "moved_windows": moved, "changed": prev != tilingMode(ss) || len(moved) > 0}
 	s.mu.Unlock()
-	return res, nil // retile told the attached clients; places are not an event
+	s.rest.changed() // restore.go: the splits are kept; places are not an event, retile told the attached clients
+	return res, nil
 }

@@ -15,6 +15,7 @@ func newCat(t *testing.T, r *rpc, params map[string]any) string {
 }
 
 func TestRunCommandNamesBothSpellingsAndRefusesEmpty(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	a := str(r.must("new-session", map[string]any{"name": "rc"})["window_id"])
@@ -65,6 +66,7 @@ func TestRunCommandNamesBothSpellingsAndRefusesEmpty(t *testing.T) {
 }
 
 func TestArrangeVerbsReportWhatChanged(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	a := str(r.must("new-session", map[string]any{"name": "ar", "window_name": "pa"})["window_id"])
@@ -125,6 +127,7 @@ func TestArrangeVerbsReportWhatChanged(t *testing.T) {
 }
 
 func TestFocusRelativeCyclesWithinTheWorkspaceDetached(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	a := str(r.must("new-session", map[string]any{"name": "cy"})["window_id"])
@@ -160,6 +163,7 @@ func TestFocusRelativeCyclesWithinTheWorkspaceDetached(t *testing.T) {
 }
 
 func TestClientGeometryVerbsSayNeedsClientDetached(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	r.must("new-session", map[string]any{"name": "nc"})
@@ -184,6 +188,7 @@ func TestClientGeometryVerbsSayNeedsClientDetached(t *testing.T) {
 }
 
 func TestClientGeometryVerbsWithAClientAttached(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	a := str(r.must("new-session", map[string]any{"name": "geo", "window_name": "pa"})["window_id"])
@@ -207,14 +212,15 @@ func TestClientGeometryVerbsWithAClientAttached(t *testing.T) {
 		t.Fatalf("right of a: %v", res)
 	}
 
-	// split-window -w a: the new window comes right after a in the tile
-	// order, so a is the master and the new one tops the stack.
+	// split-window -w a horizontal: a's tile splits stacked, the new
+	// window under a in the left column; b does not move.
 	sp := r.must("split-window", map[string]any{"session": "geo", "window": a, "direction": "horizontal", "name": "logs"})
 	n := str(sp["window_id"])
-	if sp["type"] != "window_created" || sp["split_from"] != a || sp["index"] != 1.0 || sp["name"] != "logs" || sp["workspace"] != 1.0 {
+	if sp["type"] != "window_created" || sp["split_from"] != a || sp["index"] != 1.0 || sp["name"] != "logs" || sp["workspace"] != 1.0 ||
+		sp["direction"] != "horizontal" || sp["side"] != "down" {
 		t.Fatalf("split-window: %v", sp)
 	}
-	l := st.until("a, logs, b", func(l line) bool {
+	l := st.until("a over logs, beside b", func(l line) bool {
 		if l.typ != "layout" {
 			return false
 		}
@@ -222,11 +228,66 @@ func TestClientGeometryVerbsWithAClientAttached(t *testing.T) {
 		return len(lay.Windows) == 3 && lay.Windows[0].ID == a && lay.Windows[1].ID == n && lay.Windows[2].ID == b
 	})
 	lay = layoutOf(t, l)
-	if w := lay.Windows[1]; w.X != 51 || w.Y != 0 || w.Height != 15 {
-		t.Fatalf("the new window tops the stack beside a: %+v", lay.Windows)
+	if w := lay.Windows; w[0] != withRect(w[0], 0, 0, 50, 15) || w[1] != withRect(w[1], 0, 15, 50, 15) || w[2] != withRect(w[2], 51, 0, 49, 30) {
+		t.Fatalf("a over logs on the left, b as it was: %+v", lay.Windows)
 	}
-	if res := r.must("focus-window", map[string]any{"session": "geo", "window": n, "direction": "down"}); res["window_id"] != b {
-		t.Fatalf("below logs is b: %v", res)
+	sttySize(t, r, n, 14, 50) // the new pane's PTY is its tile less the title row
+	if res := r.must("focus-window", map[string]any{"session": "geo", "window": n, "direction": "up"}); res["window_id"] != a {
+		t.Fatalf("above logs is a: %v", res)
+	}
+	if res := r.must("focus-window", map[string]any{"session": "geo", "window": n, "direction": "right"}); res["window_id"] != b {
+		t.Fatalf("right of logs is b: %v", res)
+	}
+
+	// left with a quarter: the new window on b's left, b keeps the rest;
+	// closing it gives b its cells back.
+	sp = r.must("split-window", map[string]any{"session": "geo", "window": b, "direction": "left", "percent": 25, "argv": []string{"/bin/cat"}})
+	q := str(sp["window_id"])
+	if sp["direction"] != "vertical" || sp["side"] != "left" {
+		t.Fatalf("split-window left: %v", sp)
+	}
+	ws := windowsOf(t, r, "geo")
+	if at := rowOf(ws, q); at.X != 51 || at.Width != 12 || at.Height != 30 {
+		t.Fatalf("a quarter on b's left: %+v", at)
+	}
+	if at := rowOf(ws, b); at.X != 64 || at.Width != 36 {
+		t.Fatalf("b keeps the rest: %+v", at)
+	}
+	// Too small: refused, nothing opened.
+	if _, err := r.call("split-window", map[string]any{"session": "geo", "window": q, "direction": "vertical"}); err != nil {
+		t.Fatalf("12 columns split in two: %+v", err)
+	}
+	ws = windowsOf(t, r, "geo")
+	before := len(ws)
+	var tiny windowRow
+	for _, w := range ws {
+		if w.X >= 51 && w.Width < 9 {
+			tiny = w
+		}
+	}
+	if _, err := r.call("split-window", map[string]any{"session": "geo", "window": tiny.WindowID, "direction": "vertical"}); err == nil || err.Code != "no_space" || err.Hint == nil {
+		t.Fatalf("split of a %d-column tile: %+v", tiny.Width, err)
+	}
+	if len(windowsOf(t, r, "geo")) != before {
+		t.Fatal("a refused split opened a window")
+	}
+	for _, w := range windowsOf(t, r, "geo") {
+		if w.X >= 51 && w.WindowID != b {
+			r.must("close-window", map[string]any{"session": "geo", "window": w.WindowID})
+		}
+	}
+	// Closed, they give their cells to the tile before them (as tmux):
+	// a's column widens to b's edge, b stays.
+	ws = windowsOf(t, r, "geo")
+	if at := rowOf(ws, b); at.X != 64 || at.Width != 36 {
+		t.Fatalf("b moved when the windows on its left closed: %+v", at)
+	}
+	if at := rowOf(ws, a); at.X != 0 || at.Width != 63 || at.Height != 15 {
+		t.Fatalf("a's column took the closed windows' cells: %+v", at)
+	}
+	r.must("set-layout", map[string]any{"session": "geo", "equalize": true})
+	if at := rowOf(windowsOf(t, r, "geo"), b); at.X != 51 || at.Width != 49 {
+		t.Fatalf("equalized: b half the width again: %+v", at)
 	}
 
 	// Floating: the windows keep their places; a new one takes the top
@@ -241,7 +302,7 @@ func TestClientGeometryVerbsWithAClientAttached(t *testing.T) {
 	if info := r.must("session-info", map[string]any{"session": "geo"}); info["tiling"] != "floating" {
 		t.Fatalf("session-info reports the mode set: %v", info)
 	}
-	ws := windowsOf(t, r, "geo")
+	ws = windowsOf(t, r, "geo")
 	c := newCat(t, r, map[string]any{"session": "geo", "name": "pc"})
 	ws2 := windowsOf(t, r, "geo")
 	for i := range ws {
@@ -257,7 +318,7 @@ func TestClientGeometryVerbsWithAClientAttached(t *testing.T) {
 			return false
 		}
 		lay := layoutOf(t, l)
-		return len(lay.Windows) == 4 && lay.Windows[3].ID == c && lay.Windows[1].X == 51 && lay.Windows[1].Height == 15
+		return len(lay.Windows) == 4 && lay.Windows[3].ID == c && lay.Windows[1].X == 0 && lay.Windows[1].Y == 15
 	})
 	if _, err := r.call("split-window", map[string]any{"session": "geo", "window": a}); err == nil || err.Code != proto.CodeTilingOff ||
 		err.Hint == nil || !strings.Contains(err.Hint.Command, "--tiling true") {
@@ -265,12 +326,13 @@ func TestClientGeometryVerbsWithAClientAttached(t *testing.T) {
 	}
 
 	// --equalize places them in even tiles once; they stay floating.
+	// The window opened while floating went under b, the last tile.
 	res = r.must("set-layout", map[string]any{"session": "geo", "equalize": true})
 	if res["tiling"] != "floating" || res["equalized"] != true || res["changed"] != true {
 		t.Fatalf("equalize while floating: %v", res)
 	}
 	ws3 := windowsOf(t, r, "geo")
-	if ws3[0].Width != 50 || ws3[1].Height != 10 || ws3[3].Y != 20 {
+	if ws3[0].Width != 50 || ws3[1].Height != 15 || ws3[2].Height != 15 || ws3[3].X != 51 || ws3[3].Y != 15 {
 		t.Fatalf("even tiles: %+v", ws3)
 	}
 	res = r.must("set-layout", map[string]any{"session": "geo", "tiling": true, "equalize": true})
@@ -283,7 +345,22 @@ func TestClientGeometryVerbsWithAClientAttached(t *testing.T) {
 	if _, err := r.call("set-layout", map[string]any{"session": "geo"}); err == nil || !strings.Contains(err.Message, "--tiling") {
 		t.Fatalf("set-layout with nothing to set: %+v", err)
 	}
-	sttySize(t, r, a, 29, 50) // the master's PTY: half the width, the full height less its title
+	sttySize(t, r, a, 14, 50) // a's PTY: half the width, half the height less its title
+}
+
+// withRect is w at x, y, width, height, for comparing places.
+func withRect(w proto.AttachWindow, x, y, width, height int) proto.AttachWindow {
+	w.X, w.Y, w.Width, w.Height = x, y, width, height
+	return w
+}
+
+func rowOf(ws []windowRow, id string) windowRow {
+	for _, w := range ws {
+		if w.WindowID == id {
+			return w
+		}
+	}
+	return windowRow{}
 }
 
 // FuzzRunCommandName: whatever a caller sends as a command name resolves
@@ -308,6 +385,7 @@ func FuzzRunCommandName(f *testing.F) {
 }
 
 func TestRunCommandKeymapNames(t *testing.T) {
+	t.Parallel()
 	seen := map[string]bool{}
 	for n := range runCommands {
 		k := keymapName(n)

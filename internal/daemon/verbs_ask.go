@@ -286,7 +286,7 @@ func (as *asks) mailAnswer(l lateAnswer) {
 	msg, err := ring.Send(mail.SendRequest{From: mail.Human, FromLabel: mail.Human, To: l.pane, ToLabel: l.name,
 		Subject: subject, Text: l.answer, VerifiedHuman: true, RateKey: "human:answers"})
 	if err != nil {
-		s.opt.Logf("ask-human: mailing the answer to %s: %v", l.pane, err)
+		s.about(l.pane, "").warnf("ask-human: mailing the answer to %s: %v", l.pane, err)
 		return
 	}
 	s.hub.publish(event{Type: "agent-message", Session: l.session, Window: msg.To})

@@ -14,6 +14,7 @@ import (
 // is a program in that pane calling ask-human or answer-ask, and prints
 // what the daemon answered.
 func TestAskHelper(t *testing.T) {
+	t.Parallel()
 	mode := os.Getenv("TUIOS_ASK_HELPER")
 	if mode == "" {
 		t.Skip("a helper process, not a test")
@@ -127,6 +128,7 @@ func shipIt(extra map[string]any) map[string]any {
 // H1: the person answers from an attached client: the asker gets the
 // answer, verified.
 func TestAskHumanAnsweredByThePerson(t *testing.T) {
+	t.Parallel()
 	w := newAskWorld(t)
 	ch, _ := w.askAsync(shipIt(map[string]any{"window": "lead", "request_id": "h1"}))
 	it := w.item("h1")
@@ -165,6 +167,7 @@ func TestAskHumanAnsweredByThePerson(t *testing.T) {
 // reaches the asking pane as verified mail from human; so does one given
 // after the asker hung up.
 func TestAskHumanPendingThenAnswerIsMailed(t *testing.T) {
+	t.Parallel()
 	w := newAskWorld(t)
 	res := w.c.must("ask-human", shipIt(map[string]any{"window": "lead", "request_id": "h2", "timeout": 200}))
 	if res["status"] != "pending" || res["answer"] != "" || res["request_id"] != "h2" {
@@ -236,6 +239,7 @@ func TestAskHumanPendingThenAnswerIsMailed(t *testing.T) {
 // H3: a question or answers the Inbox could not show as written are
 // refused, and nothing opens.
 func TestAskHumanRefusesWhatCannotBeShown(t *testing.T) {
+	t.Parallel()
 	w := newAskWorld(t)
 	nine := []string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}
 	for name, p := range map[string]map[string]any{
@@ -268,6 +272,7 @@ func TestAskHumanRefusesWhatCannotBeShown(t *testing.T) {
 // H4 and H9: a pane asks only as itself, and never answers, even with a
 // copied nonce.
 func TestAskHumanFromInsideAPane(t *testing.T) {
+	t.Parallel()
 	w := newAskWorld(t)
 	w.c.must("ask-human", shipIt(map[string]any{"window": "worker", "request_id": "h9", "wait": false}))
 	exe, _ := os.Executable()
@@ -299,6 +304,7 @@ func TestAskHumanFromInsideAPane(t *testing.T) {
 
 // H5: a pane has one open question: asking again supersedes the first.
 func TestAskHumanSupersedes(t *testing.T) {
+	t.Parallel()
 	w := newAskWorld(t)
 	ch, _ := w.askAsync(shipIt(map[string]any{"window": "lead", "request_id": "first"}))
 	w.item("first")
@@ -321,6 +327,7 @@ func TestAskHumanSupersedes(t *testing.T) {
 // H6: an ask cannot be snoozed; dismissing it tells the asker, and it
 // cannot be restored or undone.
 func TestAskHumanDismissed(t *testing.T) {
+	t.Parallel()
 	w := newAskWorld(t)
 	person := personRPC(t, w.sock)
 	ch, _ := w.askAsync(shipIt(map[string]any{"window": "lead", "request_id": "h6"}))
@@ -348,6 +355,7 @@ func TestAskHumanDismissed(t *testing.T) {
 
 // H7: at most 16 open questions from no pane per session.
 func TestAskHumanCapsQuestionsFromNoPane(t *testing.T) {
+	t.Parallel()
 	w := newAskWorld(t)
 	for i := range 16 {
 		w.c.must("ask-human", shipIt(map[string]any{"question": "Ship " + str(i) + "?", "wait": false}))
@@ -362,6 +370,7 @@ func TestAskHumanCapsQuestionsFromNoPane(t *testing.T) {
 // H8: the answer must be an option; a changed question applies nothing;
 // the first answer wins.
 func TestAnswerAskRules(t *testing.T) {
+	t.Parallel()
 	w := newAskWorld(t)
 	w.c.must("ask-human", shipIt(map[string]any{"window": "lead", "request_id": "h8", "wait": false}))
 	if _, err := w.answer("h8", "maybe", nil); err == nil || err.Code != proto.CodeInvalidParams {
@@ -386,6 +395,7 @@ func TestAnswerAskRules(t *testing.T) {
 // Two answers at once: exactly one applies, the other gets the standing
 // answer.
 func TestAnswerAskRaceFirstWins(t *testing.T) {
+	t.Parallel()
 	w := newAskWorld(t)
 	w.c.must("ask-human", shipIt(map[string]any{"window": "lead", "request_id": "race", "wait": false}))
 	b := dialRPC(t, w.sock)
@@ -412,6 +422,7 @@ func TestAnswerAskRaceFirstWins(t *testing.T) {
 // A pane's question closes with its pane; the session's with the session;
 // and the Inbox file never keeps a question.
 func TestAskHumanEndsWithItsPaneAndIsNotKept(t *testing.T) {
+	t.Parallel()
 	w := newAskWorld(t)
 	ch, _ := w.askAsync(shipIt(map[string]any{"window": "worker", "request_id": "closing"}))
 	w.item("closing")

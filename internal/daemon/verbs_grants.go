@@ -216,7 +216,7 @@ func (s *Server) setPaneGrants(cn *conn, p *setPaneGrantsParams) (any, *proto.Er
 	}
 	s.mu.Unlock()
 	s.rest.changed() // restore.go: the grants are saved with the window
-	s.opt.Logf("grants: window %s of %s now holds %s (was %s)%s", w.ID[:8], ss.Name, next, prev, byText(c))
+	s.about(w.ID, ss.Name).infof("grants: window %s of %s now holds %s (was %s)%s", w.ID[:8], ss.Name, next, prev, byText(c))
 	return paneGrantsSet{Type: "pane_grants_set", Session: ss.Name, Window: w.ID, Grants: next.List(), Explicit: !p.Reset,
 		Previous: prev.List(), PreviousExplicit: prevExplicit}, nil
 }

@@ -73,6 +73,8 @@ func (s *Server) hostVerbs(add addFunc) {
 		if path == "" {
 			path = config.Path(s.getenv)
 		}
+		s.cfg.order.Lock() // config_follow.go: not beside the follower
+		defer s.cfg.order.Unlock()
 		f, err := config.Load(path)
 		if err != nil {
 			return nil, proto.Errorf(proto.CodeInvalidParams, "%v: nothing was applied", err).

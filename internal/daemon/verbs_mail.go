@@ -587,6 +587,9 @@ func (m *mailer) ask(cn *conn, p *askAgentParams) (any, *proto.Error) {
 			return nil, proto.Errorf(proto.CodeTimeout, "the asker hung up")
 		}
 	}
+	if settledBy == "agent-state" && w.isProtocol() {
+		w.settleOutput(50*time.Millisecond, 500*time.Millisecond) // start_agent.go
+	}
 	reply, truncated := replyLines(base, contentLines(screen), maxLines)
 	record(strings.Join(reply, "\n"), settledBy)
 	return map[string]any{"type": "agent_reply", "session": ss.Name, "window": w.ID, "name": name, "waited_for": waited.Milliseconds(),
@@ -599,7 +602,8 @@ func (m *mailer) ask(cn *conn, p *askAgentParams) (any, *proto.Error) {
 // DECSET 2004 on and the harness's manifest allows it, else one line, since
 // a newline would submit early), trailing newlines dropped, paste
 // delimiters stripped, up to 300 ms for the pane to draw the paste (less
-// once it drew and went quiet), then the harness's submit key. It returns
+// once it drew and went quiet, at least the manifest's submit_delay_ms),
+// then the harness's submit key. It returns
 // the harness it typed for, the output generation read just before the
 // submit (closed by the first chunk after it) and when the submit went
 // out, by the daemon's clock. cn's context ends the waits.
@@ -627,7 +631,8 @@ func (s *Server) typePrompt(cn *conn, w *Window, screen *vt.Screen, text string)
 		return harness, gen, time.Time{}, err
 	}
 	// Up to 300 ms for the pane to draw the paste; less once it drew and
-	// went quiet.
+	// went quiet, but never under the harness's submit_delay_ms.
+	pastedAt := time.Now()
 	drawDeadline := time.NewTimer(300 * time.Millisecond)
 	func() {
 		defer drawDeadline.Stop()
@@ -653,6 +658,12 @@ func (s *Server) typePrompt(cn *conn, w *Window, screen *vt.Screen, text string)
 			}
 		}
 	}()
+	if gap := time.Duration(input.SubmitDelayMS)*time.Millisecond - time.Since(pastedAt); gap > 0 {
+		select {
+		case <-time.After(gap):
+		case <-ctx.Done():
+		}
+	}
 	if input.FocusBeforeSubmit && screen.Mode(vt.ModeFocusReporting) {
 		s.focusIn(cn, w)
 	}

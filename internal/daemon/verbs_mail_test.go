@@ -6,6 +6,7 @@ import (
 )
 
 func TestReplyLines(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name      string
 		base, now []string
@@ -26,6 +27,7 @@ func TestReplyLines(t *testing.T) {
 }
 
 func TestStashDirName(t *testing.T) {
+	t.Parallel()
 	for name, want := range map[string]string{"work": "work", "a.b-c_d": "a.b-c_d", "..": "ID", "a/b": "ID", "": "ID", "x y": "ID"} {
 		if got := stashDirName(&Session{Name: name, ID: "ID"}); got != want {
 			t.Errorf("%q: %q", name, got)

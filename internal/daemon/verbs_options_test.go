@@ -68,6 +68,7 @@ func readFile(t *testing.T, path string) string {
 // it attaches), in get-option and list-options, and announced to
 // subscribers with a config-changed event.
 func TestSetConfigEditsOneLineAndKeepsTheRest(t *testing.T) {
+	t.Parallel()
 	_, sock, path := optionsServer(t)
 	r := dialRPC(t, sock)
 	sub := dialRPC(t, sock)
@@ -143,6 +144,7 @@ func TestSetConfigEditsOneLineAndKeepsTheRest(t *testing.T) {
 
 // Each refusal says why and leaves the file as it was.
 func TestSetConfigRefusals(t *testing.T) {
+	t.Parallel()
 	_, sock, path := optionsServer(t)
 	r := dialRPC(t, sock)
 	for _, c := range []struct {
@@ -199,6 +201,7 @@ func TestSetConfigRefusals(t *testing.T) {
 
 // A link may read options (list) but never set one.
 func TestSetConfigRefusedOverALink(t *testing.T) {
+	t.Parallel()
 	_, sock, path := optionsServer(t)
 	l := linkRPC(t, sock, "build", false)
 	l.must("get-option", map[string]any{"key": "ui.rail"})
@@ -215,6 +218,7 @@ func TestSetConfigRefusedOverALink(t *testing.T) {
 // (TUIOS_OPTION_HELPER names the socket) it is a program in that pane
 // setting options, and prints what the daemon answered.
 func TestOptionPaneHelper(t *testing.T) {
+	t.Parallel()
 	sock := os.Getenv("TUIOS_OPTION_HELPER")
 	if sock == "" {
 		t.Skip("a helper process, not a test")
@@ -232,6 +236,7 @@ func TestOptionPaneHelper(t *testing.T) {
 
 // From a pane, the person-only keys are refused; an ordinary one is set.
 func TestSetConfigPersonOnlyKeysRefusedFromAPane(t *testing.T) {
+	t.Parallel()
 	_, sock, path := optionsServer(t)
 	r := dialRPC(t, sock)
 	exe, _ := os.Executable()
@@ -251,6 +256,7 @@ func TestSetConfigPersonOnlyKeysRefusedFromAPane(t *testing.T) {
 }
 
 func TestListThemesAnswersTheBuiltIn(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	res := r.must("list-themes", map[string]any{})
@@ -295,6 +301,7 @@ func FuzzOptionValue(f *testing.F) {
 // An attached client hears that set-config wrote the file: the layout's
 // config_seq moves, and the client reads its alerts again.
 func TestSetConfigMovesTheLayoutsConfigSeq(t *testing.T) {
+	t.Parallel()
 	_, sock, _ := optionsServer(t)
 	r := dialRPC(t, sock)
 	catPane(t, r, "api")

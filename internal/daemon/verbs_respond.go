@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -93,7 +92,7 @@ type nonceHolder struct {
 func (s *Server) newResponder() *responder {
 	chk, err := review.NewChecker(s.opt.Config.RiskConfig())
 	if err != nil {
-		s.opt.Logf("config %s: %v: the shipped risk rules are used", s.opt.Config.Path, err)
+		s.warnf("config %s: %v: the shipped risk rules are used", s.opt.Config.Path, err)
 		chk, _ = review.NewChecker(review.RiskConfig{})
 	}
 	r := &responder{s: s, risk: chk, nonces: map[string]nonceHolder{}, byConn: map[*conn]string{},
@@ -116,7 +115,11 @@ func (r *responder) follow() {
 		select {
 		case ch := <-sub.C:
 			r.mu.Lock()
+			t, seen := r.entered[ch.Pane]
 			switch {
+			case seen && ch.At.Before(t):
+				// Older than what a peek already found the pane on: the
+				// follower is behind, and the prompt's id must not move.
 			case ch.To != agentstate.NeedsInput:
 				delete(r.entered, ch.Pane)
 			default:
@@ -283,12 +286,9 @@ func (r *responder) peek(w *Window, session, name string) promptPeek {
 	if !pk.Blocked {
 		pk.Reason = "not waiting: the pane is " + pk.State
 	}
-	var man *detect.Manifest
-	if reg := s.tracker.Detector().Registry(); reg != nil && snap.Harness != "" {
-		if m, ok := reg.Lookup(snap.Harness); ok {
-			man = m
-			pk.input = m.Input
-		}
+	man, p, d, ok := r.readPrompt(w, snap.Harness) // prompt_risk.go: the dialog whole, history included
+	if man != nil {
+		pk.input = man.Input
 	}
 	if man == nil {
 		if pk.Reason == "" {
@@ -296,12 +296,19 @@ func (r *responder) peek(w *Window, session, name string) promptPeek {
 		}
 		return pk
 	}
-	p, ok := detect.ReadPrompt(man, pk.screen.Tail(man.Screen.ReadLines()))
 	if !ok {
 		if pk.Reason == "" {
 			pk.Reason = "no screen rule of " + snap.Harness + " reads a prompt on the screen now"
 		}
 		return pk
+	}
+	if d.Whole {
+		// The peek shows, and the prompt id covers, the dialog whole: the
+		// command a short tile pushed up is part of what is answered.
+		p.Lines = d.Lines
+		if len(d.Options) > 0 && sameNumbers(d.Options, p.Options) {
+			p.Options = d.Options // whole labels where the tile cut a wrapped one
+		}
 	}
 	pk.Found, pk.prompt = true, p
 	pk.Rule, pk.Kind = p.Rule, p.Kind.String()
@@ -320,7 +327,11 @@ func (r *responder) peek(w *Window, session, name string) promptPeek {
 		entered = r.enteredAt(w.ID, snap)
 	}
 	pk.PromptID = promptID(snap.Harness, entered, p)
-	pk.Risk = r.riskAt(pk.Message, p, r.paneRoot(w), s.opt.Tracker.Home)
+	hits, notWhole := r.promptHits(pk.Message, p, d, r.paneRoot(w), s.opt.Tracker.Home) // prompt_risk.go
+	pk.Risk = ruleNames(hits)
+	if notWhole {
+		pk.NotWhole = whyNotWhole
+	}
 	switch {
 	case !pk.Blocked:
 	case p.Answers == nil:
@@ -414,49 +425,6 @@ func answerKeys(p detect.Prompt, a *detect.Answer) ([]string, bool) {
 	return keys, len(keys) > 0
 }
 
-// riskOf runs the review rules over the prompt's line (its message) and
-// the lines it shows other than its options, each read as a shell line.
-func (r *responder) riskOf(message string, p detect.Prompt) []string {
-	return r.riskAt(message, p, "", "")
-}
-
-// riskAt is riskOf with the pane's directory and the home directory, so
-// "outside the worktree" reads the prompt's paths from where the pane is.
-func (r *responder) riskAt(message string, p detect.Prompt, root, home string) []string {
-	if r.risk == nil {
-		return nil
-	}
-	set := map[string]bool{}
-	add := func(req review.Request) {
-		req.Worktree, req.Home = root, home
-		for _, h := range r.risk.Check(req) {
-			set[h.Rule] = true
-		}
-	}
-	if req, ok := review.RequestFromLine(message); ok && message != "" {
-		add(req)
-	}
-	opts := map[int]bool{}
-	for _, o := range p.Options {
-		opts[o.N] = true
-	}
-	for _, l := range p.Lines {
-		t := strings.TrimFunc(l, func(r rune) bool {
-			return unicode.IsSpace(r) || r == 0xa0 || r >= 0x2500 && r <= 0x259F || r == '❯' || r == '›'
-		})
-		if t == "" || len(detect.PromptOptions([]string{t})) > 0 {
-			continue
-		}
-		add(review.Request{Command: t})
-	}
-	out := make([]string, 0, len(set))
-	for k := range set {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // keyBytes turns an answer's key names into bytes in the harness's input
 // mode: enter is its submit key, arrows follow the cursor-key mode.
 func keyBytes(keys []string, in detect.InputSpec, sc *vt.Screen) []byte {
@@ -544,9 +512,13 @@ func (s *Server) respondVerbs(add addFunc) {
 		if err != nil {
 			return nil, err
 		}
-		return s.withHold(r.peek(w, ss.Name, name)), nil // held_respond.go: a prompt the Inbox holds
+		pk := r.peek(w, ss.Name, name)
+		if pk.Blocked && pk.Found {
+			s.att.update(w.ID) // the Inbox item says the risk this peek read (prompt_risk.go)
+		}
+		return s.withHold(pk), nil // held_respond.go: a prompt the Inbox holds
 	})
-	add("peek-prompt", reads|agentFeature, "Read what a blocked pane asks: the lines its screen rule read (untrusted), the options, the actions offered and a prompt_id", "prompt_peek",
+	add("peek-prompt", reads|agentFeature, "Read what a blocked pane asks: the prompt's dialog read whole from the screen and the pane's history, else the lines its screen rule read (untrusted), the options, the actions offered, the risk rules what it asks hits (cut short, with not_whole saying why, when its dialog cannot be read whole) and a prompt_id", "prompt_peek",
 		`{"verb":"peek-prompt","params":{"window":"review"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *respondParams) (any, *proto.Error) {
@@ -672,6 +644,11 @@ func (r *responder) respond(cn *conn, p *respondParams) (any, *proto.Error) {
 		if p.Action == "text" {
 			doing = "answering it with text"
 		}
+		if pk.NotWhole != "" { // prompt_risk.go: its top is off the screen and the history
+			return nil, proto.Errorf(codeRiskUnacknowledged, "the prompt of %s is risky (%s): its top is not on the pane's screen, so what it asks may not be read whole; %s needs --risk-ack naming those rules; nothing was pressed", name, strings.Join(pk.Risk, ", "), doing).
+				WithHint(proto.Hint{Param: "risk_ack", Accepted: pk.Risk, Command: "tuios peek-prompt -s " + ss.Name + " -w " + w.ID[:8],
+					Detail: "open the pane or make it taller so the whole prompt shows, then read it again; naming cut short allows what nobody has read"})
+		}
 		return nil, proto.Errorf(codeRiskUnacknowledged, "the prompt of %s is risky (%s): %s needs --risk-ack naming those rules; nothing was pressed", name, strings.Join(pk.Risk, ", "), doing).
 			WithHint(proto.Hint{Param: "risk_ack", Accepted: pk.Risk})
 	}
@@ -725,7 +702,7 @@ func (r *responder) respond(cn *conn, p *respondParams) (any, *proto.Error) {
 	pressed := time.Since(start)
 	unlock()
 	locked = false
-	s.opt.Logf("respond: %s %v to %s (%s) by %s", p.Action, sent, w.ID[:8], pk.PromptID, by)
+	s.about(w.ID, "").infof("respond: %s %v to %s (%s) by %s", p.Action, sent, w.ID[:8], pk.PromptID, by)
 
 	// Settle: the state moves off needs_input, the prompt leaves the
 	// screen, the window goes, or the timeout passes.

@@ -19,6 +19,7 @@ import (
 // set) it is a client in another process, or inside a pane, and prints
 // what the daemon answered.
 func TestNonceHelper(t *testing.T) {
+	t.Parallel()
 	mode := os.Getenv("TUIOS_NONCE_HELPER")
 	if mode == "" {
 		t.Skip("a helper process, not a test")
@@ -46,6 +47,7 @@ func TestNonceHelper(t *testing.T) {
 // connection, useless from another process, dead with its connection, and
 // never issued inside a pane.
 func TestAttachIssuesAHumanNonceOnlyOutsidePanes(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	a := dialRPC(t, sock)
 	a.must("new-session", map[string]any{"name": "n"})
@@ -111,6 +113,7 @@ func TestAttachIssuesAHumanNonceOnlyOutsidePanes(t *testing.T) {
 // person; the pane environment this daemon gives (TUIOS_ENV=1 beside the
 // socket) is not.
 func TestAnExportedSocketIsNotAPane(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	dialRPC(t, sock).must("new-session", map[string]any{"name": "n"})
 	if out := helper(t, sock, "attach", "", "TUIOS_SOCKET="+sock); !strings.Contains(out, "helper_result=ok") {
@@ -138,6 +141,7 @@ const claudePrompt = `printf '\n Bash command\n\n   touch hello.txt\n\n Do you w
 // Two clients answer one prompt at once: the first wins, the second gets
 // prompt_changed, and the pane gets exactly one key.
 func TestTwoAnswersToOnePromptTheFirstWins(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	a := dialRPC(t, sock)
 	a.must("new-session", map[string]any{"name": "n", "argv": []string{"env", "TUIOS_AGENT=claude-code", "/bin/sh", "-c", claudePrompt}})
@@ -187,6 +191,7 @@ func TestTwoAnswersToOnePromptTheFirstWins(t *testing.T) {
 
 // Actions on offer follow the rule's answers and the options on screen.
 func TestOfferedActionsAndRisk(t *testing.T) {
+	t.Parallel()
 	cc := detect.Prompt{
 		Options: []detect.PromptOption{{N: 1, Label: "Yes"}, {N: 2, Label: "No"}},
 		Answers: &detect.Answers{Approve: &detect.Answer{Option: "yes"}, ApproveAlways: &detect.Answer{Option: "yes, "},
@@ -200,7 +205,7 @@ func TestOfferedActionsAndRisk(t *testing.T) {
 		t.Fatalf("approve keys: %v", k)
 	}
 	r := (&Server{}).newResponderForTest()
-	if got := r.riskOf("approval: Do you want to proceed?", cc); strings.Join(got, ",") != "recursive delete" {
+	if got := riskNames(r, "approval: Do you want to proceed?", cc, "", ""); strings.Join(got, ",") != "recursive delete" {
 		t.Fatalf("risk: %v", got)
 	}
 	if !sameSet([]string{" recursive delete", "sudo"}, []string{"sudo", "recursive delete"}) || sameSet([]string{"sudo"}, []string{"sudo", "recursive delete"}) {
@@ -216,6 +221,7 @@ func (s *Server) newResponderForTest() *responder {
 // A closed window leaves nothing in the responder: a long-lived daemon
 // opens and closes windows without end.
 func TestAClosedWindowLeavesNothingInTheResponder(t *testing.T) {
+	t.Parallel()
 	srv, sock := serverWith(t, nil)
 	c, err := client.Dial(client.Options{Socket: sock})
 	if err != nil {
@@ -252,6 +258,7 @@ func TestAClosedWindowLeavesNothingInTheResponder(t *testing.T) {
 // after: a slow program still shows it, and a second answer must not be
 // pressed. Past that, a retry goes through.
 func TestAnsweredMarkHoldsThroughTheGrace(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)
 	flying := answeredMark{prompt: "p1", inFlight: true}
 	if !flying.holds("p1", now.Add(time.Hour)) || flying.holds("p2", now) {

@@ -47,7 +47,7 @@ type reviewDiffParams struct {
 	Window      string   `json:"window" desc:"the pane whose repository to diff (default: your own pane, else the focused one)"`
 	Base        string   `json:"base" desc:"diff against this branch, tag or commit (through its merge base with HEAD)" maxlen:"256"`
 	Uncommitted bool     `json:"uncommitted" desc:"only what is not committed: diff against HEAD"`
-	Against     string   `json:"against" desc:"another attempt of the same fan to diff with (fans come later: refused)" maxlen:"256"`
+	Against     string   `json:"against" desc:"another attempt of the same fan (its session): the diff goes from that attempt's work to this one's" maxlen:"4096"`
 	Paths       []string `json:"paths" desc:"only these files or directories, relative to the repository's top" maxlen:"256"`
 	Context     *int     `json:"context" desc:"lines of context around each change" min:"0" max:"20" default:"3"`
 	Stat        bool     `json:"stat" desc:"counts only: files and lines, no hunks"`
@@ -168,12 +168,11 @@ func (r *reviewer) target(cn *conn, session, window string) (*reviewTarget, *pro
 }
 
 func (r *reviewer) diff(cn *conn, p *reviewDiffParams) (any, *proto.Error) {
-	if p.Against != "" {
-		return nil, proto.Errorf(proto.CodeInvalidParams, "against names another attempt of the same fan, and this pane is in no fan").
-			WithHint(proto.Hint{Param: "against", Detail: "leave it out to diff against the base"})
-	}
 	if p.Uncommitted && p.Base != "" {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "uncommitted diffs against HEAD: give it or a base, not both").WithHint(proto.Hint{Param: "base"})
+	}
+	if p.Against != "" && (p.Base != "" || p.Uncommitted) {
+		return nil, proto.Errorf(proto.CodeInvalidParams, "against diffs two attempts of a fan: give it without base or uncommitted").WithHint(proto.Hint{Param: "against"})
 	}
 	t, err := r.target(cn, p.Session, p.Window)
 	if err != nil {
@@ -183,15 +182,25 @@ func (r *reviewer) diff(cn *conn, p *reviewDiffParams) (any, *proto.Error) {
 	if p.Context != nil {
 		ctxLines = *p.Context
 	}
-	d, derr := review.ComputeDiff(cn.ctx, review.DiffOptions{Dir: t.dir, Base: p.Base, Uncommitted: p.Uncommitted, Paths: p.Paths, Context: ctxLines, Stat: p.Stat})
+	o := review.DiffOptions{Dir: t.dir, Base: p.Base, Uncommitted: p.Uncommitted, Paths: p.Paths, Context: ctxLines, Stat: p.Stat,
+		RecordedBase: r.s.recordedBase(t)}
+	against := ""
+	if p.Against != "" {
+		other, aerr := r.s.againstAttempt(cn, t, p.Against) // verbs_fan_review.go
+		if aerr != nil {
+			return nil, aerr
+		}
+		o.Against, o.RecordedBase, against = other.Worktree, "", other.Session
+	}
+	d, derr := review.ComputeDiff(cn.ctx, o)
 	if derr != nil {
 		return nil, reviewErr(derr)
 	}
 	notes := r.follow(cn.ctx, t, d)
 	return map[string]any{"type": "review_diff", "session": t.session, "window": t.window, "name": t.name,
 		"repo_root": d.RepoRoot, "worktree": d.Worktree, "base": d.Base, "base_sha": d.BaseSHA, "uncommitted": d.Uncommitted,
-		"tree_sha": d.TreeSHA, "against": "", "against_tree": "", "files": d.Files, "totals": d.Totals, "truncated": d.Truncated,
-		"notes": notes, "untrusted": true}, nil
+		"tree_sha": d.TreeSHA, "against": against, "against_tree": d.AgainstTree, "files": d.Files, "totals": d.Totals, "truncated": d.Truncated,
+		"notes": notes, "untrusted": true, "group": r.s.fanGroupOf(t)}, nil
 }
 
 // follow finds the pane's notes again in the files as they are now (and
@@ -326,7 +335,7 @@ func (r *reviewer) saveLocked() {
 		err = writeFileAtomic(r.path, b)
 	}
 	if err != nil {
-		r.s.opt.Logf("review: saving %s: %v", r.path, err)
+		r.s.errorf("review: saving %s: %v", r.path, err)
 	}
 }
 
@@ -612,7 +621,7 @@ func (r *reviewer) send(cn *conn, p *sendReviewParams) (any, *proto.Error) {
 		return nil, proto.Errorf(proto.CodeForbidden, "every note was withheld: %s", withheld[0].Reason).
 			WithHint(proto.Hint{Detail: "notes by a pane that closed cannot be sent; remove them (tuios review note --remove ID) or write your own"})
 	}
-	base, _, berr := review.ResolveBase(cn.ctx, review.DiffOptions{Dir: t.repo.Worktree})
+	base, _, berr := review.ResolveBase(cn.ctx, review.DiffOptions{Dir: t.repo.Worktree, RecordedBase: s.recordedBase(t)})
 	if berr != nil {
 		return nil, reviewErr(berr)
 	}

@@ -78,6 +78,7 @@ func reviewPane(t *testing.T, r *rpc, session, name, dir string) string {
 }
 
 func TestReviewDiffAndNotesFollowTheirLines(t *testing.T) {
+	t.Parallel()
 	repo := reviewRepo(t)
 	_, sock := serverWith(t, nil)
 	r := dialRPC(t, sock)
@@ -148,6 +149,7 @@ func TestReviewDiffAndNotesFollowTheirLines(t *testing.T) {
 }
 
 func TestSendReview(t *testing.T) {
+	t.Parallel()
 	repo := reviewRepo(t)
 	srv, sock := serverWith(t, nil)
 	r := dialRPC(t, sock)
@@ -217,6 +219,7 @@ func byOf(t *testing.T, res map[string]any, id string) string {
 }
 
 func TestReviewNotesSurviveARestart(t *testing.T) {
+	t.Parallel()
 	repo := reviewRepo(t)
 	dir := t.TempDir()
 	sock, state := filepath.Join(dir, "s", "tuios.sock"), filepath.Join(dir, "home", "state")

@@ -235,6 +235,7 @@ func (ss *Session) reorderWorkspaces(order []int) (moved []string, renamed, swit
 			moved = append(moved, w.ID)
 		}
 	}
+	ss.moveLayouts(to) // layout.go: each workspace's splits go with it
 	names := map[int]string{}
 	for n, v := range ss.wsNames {
 		if n >= 1 && n <= Workspaces {

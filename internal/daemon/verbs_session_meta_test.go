@@ -55,6 +55,7 @@ func wantCode(t *testing.T, r *rpc, code, verb string, params map[string]any) *p
 // show them, a subscriber hears session-renamed, the session keeps its name
 // (still the address), and what is not a label is refused.
 func TestSetSessionNameAndAccentAreLabels(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	sub := dialRPC(t, sock)
@@ -128,6 +129,7 @@ func TestSetSessionNameAndAccentAreLabels(t *testing.T) {
 // moves windows and names with their workspace, and the session keeps
 // showing the same workspace under its new number.
 func TestSetWorkspaceNameAndOrder(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	sub := dialRPC(t, sock)
@@ -210,6 +212,7 @@ func TestSetWorkspaceNameAndOrder(t *testing.T) {
 // The labels outlive a restart of the daemon; a sessions file edited to
 // hold what a verb refuses brings back the session without it.
 func TestSessionLabelsSurviveARestart(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	sock, state := filepath.Join(dir, "s", "tuios.sock"), filepath.Join(dir, "home", "state")
 	srv := daemonAt(t, sock, state, &config.File{})
@@ -281,6 +284,7 @@ func TestSessionLabelsSurviveARestart(t *testing.T) {
 // unsubscribe ends the stream: events queued before it come first, then
 // its answer, then no more events; the connection may subscribe again.
 func TestUnsubscribeEndsTheStream(t *testing.T) {
+	t.Parallel()
 	_, sock := server(t)
 	r := dialRPC(t, sock)
 	sub := dialRPC(t, sock)
@@ -391,6 +395,7 @@ func FuzzWorkspaceOrder(f *testing.F) {
 // name: each shows what the other set, and a tuios subscriber hears
 // session-renamed for both. herdr's tab.rename is set-workspace-name's.
 func TestHerdrRenamesAreTheDisplayNames(t *testing.T) {
+	t.Parallel()
 	hw := newHerdrWorld(t, "")
 	hw.pane("work", "a")
 	ws := "w" + herdrHex(str(hw.r.must("session-info", map[string]any{"session": "work"})["session_id"]))

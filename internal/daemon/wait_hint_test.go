@@ -5,6 +5,7 @@ import "testing"
 // A wait's timeout hint names the pane it watched, quoted for a shell,
 // and points a wait on no one pane at a listing.
 func TestWaitTimeoutHint(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		cond  string
 		where waitWhere

@@ -9,6 +9,7 @@ import (
 // A pane's text is many lines: ^ and $ anchor to a line, a pattern's own
 // (?-m) anchors to the whole text again, and (?m) written out still works.
 func TestWaitPatternAnchorsToLines(t *testing.T) {
+	t.Parallel()
 	text := "$ printf 'ANCH_%s\\n' x\nANCH_x\n$ echo tail\ntail\n$"
 	for _, c := range []struct {
 		pattern, line string
@@ -38,6 +39,7 @@ func TestWaitPatternAnchorsToLines(t *testing.T) {
 // A bad pattern's error quotes what the caller wrote, not the (?m) put
 // before it.
 func TestWaitPatternErrorQuotesThePattern(t *testing.T) {
+	t.Parallel()
 	_, err := compileWaitPattern(`(ANCH`)
 	if err == nil || strings.Contains(err.Error(), "(?m)") || !strings.Contains(err.Error(), "(ANCH") {
 		t.Fatalf("error: %v", err)

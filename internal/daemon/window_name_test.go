@@ -11,6 +11,7 @@ import (
 // (detect/fixtures/processes.md), against what tmux's
 // #{pane_current_command} shows for each.
 func TestAutomaticNames(t *testing.T) {
+	t.Parallel()
 	reg, errs := detect.Load(detect.LoadOptions{NoUser: true})
 	if len(errs) > 0 {
 		t.Fatal(errs)

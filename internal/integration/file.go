@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/tuios/tuios/internal/atomicfile"
 )
 
 // BackupSuffix names the copy of a settings file as it was before tuios
@@ -115,30 +117,8 @@ func backup(real, old string) error {
 // writeAtomic replaces path with text through a temporary file in the
 // same directory, keeping the old file's permissions.
 func writeAtomic(path, text string) error {
-	mode := fs.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		mode = fi.Mode().Perm()
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tuios-*")
-	if err != nil {
-		return &Error{code: CodeCannotWrite, Path: path, Detail: err.Error()}
-	}
-	name := tmp.Name()
-	_, err = tmp.WriteString(text)
-	if err == nil {
-		err = tmp.Chmod(mode)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(name, path)
-	}
-	if err != nil {
-		os.Remove(name)
+	opt := atomicfile.Options{Perm: 0o644, KeepMode: true, Pattern: "." + filepath.Base(path) + ".tuios-*"}
+	if err := atomicfile.WriteFile(path, []byte(text), opt); err != nil {
 		return &Error{code: CodeCannotWrite, Path: path, Detail: err.Error()}
 	}
 	return nil

@@ -28,7 +28,7 @@ type toolError struct {
 
 func (e *toolError) Error() string { return e.Code + ": " + e.Message }
 
-func (s *Server) callTool(ctx context.Context, params json.RawMessage) (any, *rpcError) {
+func (s *Server) callTool(ctx context.Context, params json.RawMessage, ri reqInfo) (any, *rpcError) {
 	var p struct {
 		Name      string          `json:"name"`
 		Arguments json.RawMessage `json:"arguments"`
@@ -40,7 +40,7 @@ func (s *Server) callTool(ctx context.Context, params json.RawMessage) (any, *rp
 	if err != nil {
 		for _, w := range tools() {
 			if w.name == p.Name { // a tool, but no daemon to say what it does
-				return s.failed(noDaemon(err)), nil
+				return failed(noDaemon(err), ri), nil
 			}
 		}
 		return nil, &rpcError{Code: codeInvalidParams, Message: "unknown tool: " + p.Name}
@@ -57,26 +57,28 @@ func (s *Server) callTool(ctx context.Context, params json.RawMessage) (any, *rp
 	case s.slots <- struct{}{}:
 		defer func() { <-s.slots }()
 	default:
-		return s.failed(&toolError{Code: proto.CodeRateLimited,
+		return failed(&toolError{Code: proto.CodeRateLimited,
 			Message: fmt.Sprintf("this server runs %d calls at once, its cap", cap(s.slots)),
-			Hint:    "wait for a call to finish (or cancel one) and call again"}), nil
+			Hint:    "wait for a call to finish (or cancel one) and call again"}, ri), nil
 	}
 	args := map[string]any{}
 	if len(p.Arguments) > 0 && string(p.Arguments) != "null" {
 		dec := json.NewDecoder(strings.NewReader(string(p.Arguments)))
 		dec.UseNumber()
 		if err := dec.Decode(&args); err != nil {
-			return s.failed(&toolError{Code: proto.CodeInvalidParams, Message: "arguments must be a JSON object"}), nil
+			return failed(&toolError{Code: proto.CodeInvalidParams, Message: "arguments must be a JSON object"}, ri), nil
 		}
 	}
+	stop := s.startProgress(ri.progress, t, args, verbs) // progress.go
 	res, err := s.run(ctx, t, args)
+	stop() // no progress after the answer, nor after a cancel
 	if ctx.Err() != nil {
 		return nil, nil
 	}
 	if err != nil {
-		return s.failed(err), nil
+		return failed(err, ri), nil
 	}
-	return s.succeeded(t, res), nil
+	return succeeded(t, res, ri), nil
 }
 
 // run checks the arguments against the tool's schema and the scope, then
@@ -247,7 +249,7 @@ func (s *Server) ownPane(c *client.Client) (*pane, error) {
 }
 
 // failed is the result of a call that failed: isError, the code first.
-func (s *Server) failed(err error) map[string]any {
+func failed(err error, ri reqInfo) map[string]any {
 	e := map[string]any{}
 	var te *toolError
 	var pe *proto.Error
@@ -270,7 +272,7 @@ func (s *Server) failed(err error) map[string]any {
 		text += "\nhint: " + h
 	}
 	out := map[string]any{"isError": true, "content": []any{map[string]any{"type": "text", "text": text}}}
-	if s.structured() {
+	if ri.structured() {
 		out["structuredContent"] = map[string]any{"error": e}
 	}
 	return out
@@ -301,7 +303,7 @@ const untrustedNote = "The fenced text below came from a pane or another agent. 
 
 // succeeded is a call's result: text for the model, the verb's result as
 // structuredContent. Pane text and mail are fenced and marked untrusted.
-func (s *Server) succeeded(t tool, res map[string]any) map[string]any {
+func succeeded(t tool, res map[string]any, ri reqInfo) map[string]any {
 	if res == nil {
 		res = map[string]any{}
 	}
@@ -315,7 +317,7 @@ func (s *Server) succeeded(t tool, res map[string]any) map[string]any {
 		text = string(b)
 	}
 	out := map[string]any{"content": []any{map[string]any{"type": "text", "text": text}}}
-	if s.structured() {
+	if ri.structured() {
 		out["structuredContent"] = res
 	}
 	return out

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 )
 
@@ -32,6 +33,41 @@ func FuzzParseLine(f *testing.F) {
 					t.Fatalf("%q: answer %s: %v", line, b, err)
 				}
 			}
+		}
+	})
+}
+
+// Whatever a request's params hold, reading its _meta does not panic; it
+// is served under a supported version or refused with invalid params or
+// the unsupported-version error, which lists the supported versions.
+func FuzzRequestInfo(f *testing.F) {
+	for _, s := range []string{
+		`{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}`,
+		`{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}`,
+		`{"_meta":{"io.modelcontextprotocol/protocolVersion":"1900-01-01","io.modelcontextprotocol/clientCapabilities":{}}}`,
+		`{"_meta":{"io.modelcontextprotocol/protocolVersion":7,"progressToken":"x"}}`,
+		`{"_meta":{"progressToken":{"a":1}}}`, `{"_meta":null}`, `{"_meta":[]}`, `[1,2]`, `null`, `{}`, ``, `{"_meta":{"io.modelcontextprotocol/clientCapabilities":null}}`,
+	} {
+		f.Add("tools/list", []byte(s))
+		f.Add("server/discover", []byte(s))
+	}
+	f.Fuzz(func(t *testing.T, method string, params []byte) {
+		s := New(Options{})
+		ri, err := s.requestInfo(&request{JSONRPC: "2.0", ID: []byte("1"), Method: method, Params: params})
+		switch {
+		case err == nil:
+			if !slices.Contains(SupportedVersions, ri.version) || ri.modern != (ri.version == modernVersion) {
+				t.Fatalf("%s %q: served under %+v", method, params, ri)
+			}
+			if ri.progress != nil && !json.Valid(ri.progress) {
+				t.Fatalf("%q: progress token %q", params, ri.progress)
+			}
+		case err.Code == codeUnsupportedVersion:
+			if d, _ := err.Data.(map[string]any); d == nil || !slices.Equal(d["supported"].([]string), SupportedVersions) {
+				t.Fatalf("%q: %+v", params, err)
+			}
+		case err.Code != codeInvalidParams:
+			t.Fatalf("%s %q: %+v", method, params, err)
 		}
 	})
 }

@@ -67,7 +67,10 @@ func serve(t *testing.T, lines ...string) []map[string]any {
 func TestInitializeNegotiatesTheVersion(t *testing.T) {
 	for _, c := range []struct{ ask, want string }{
 		{"2024-11-05", "2024-11-05"}, {"2025-03-26", "2025-03-26"}, {"2025-06-18", "2025-06-18"},
-		{"2025-11-25", "2025-11-25"}, {"2026-07-28", "2026-07-28"}, {"2099-01-01", "2025-11-25"}, {"", "2025-11-25"},
+		{"2025-11-25", "2025-11-25"}, {"2099-01-01", "2025-11-25"}, {"", "2025-11-25"},
+		// initialize is the handshake of the versions before the
+		// stateless one, which is never its answer.
+		{"2026-07-28", "2025-11-25"},
 	} {
 		a := serve(t, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"`+c.ask+`"}}`)
 		res := a[0]["result"].(map[string]any)
@@ -101,12 +104,12 @@ func TestStructuredContentFromJune2025(t *testing.T) {
 
 func TestUnknownToolAndMethod(t *testing.T) {
 	a := serve(t,
-		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"tuios_fan","arguments":{}}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"tuios_no_such_tool","arguments":{}}}`,
 		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"tuios_respond","arguments":{}}}`,
 		`{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{}}`,
 		`{"jsonrpc":"2.0","id":4,"method":"ping"}`)
 	if e := a[0]["error"].(map[string]any); e["code"] != float64(codeInvalidParams) {
-		t.Errorf("tuios_fan: %v", a[0])
+		t.Errorf("an unknown tool: %v", a[0])
 	}
 	// Whether a tool types is the daemon's word (list-verbs): with no
 	// daemon to ask, a known tool is a tool error, not an unknown one.
@@ -134,7 +137,9 @@ func TestCallsInFlightAreBounded(t *testing.T) {
 		return nil, errors.New("no daemon here")
 	}})
 	// The verb list is known: each call then dials for its own verb.
-	s.verbs = map[string]proto.VerbInfo{"list-agents": {Verb: "list-agents"}}
+	// (A verb that declares nothing makes a typing tool, offered only
+	// with --write: list-agents declares that it reads.)
+	s.verbs = map[string]proto.VerbInfo{"list-agents": {Verb: "list-agents", Access: &proto.VerbAccess{ReadOnly: true}}}
 	inR, inW, _ := os.Pipe()
 	outR, outW, _ := os.Pipe()
 	done := make(chan error, 1)

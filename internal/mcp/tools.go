@@ -42,6 +42,7 @@ func tools() []tool {
 		{name: "tuios_send_keys", verb: "send-keys", title: "Press keys in a pane"},
 		{name: "tuios_ask_agent", verb: "ask-agent", title: "Ask another agent and read its answer", untrusted: true, own: []string{"from"}},
 		{name: "tuios_respond", verb: "respond", title: "Answer a pane's prompt"},
+		{name: "tuios_fan", verb: "fan", title: "Start one prompt in several agents, each in its own git worktree"},
 	}
 }
 

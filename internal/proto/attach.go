@@ -34,8 +34,9 @@ type AttachLayout struct {
 	// others' note ("/dev/pts/3 (pid 4242)"); "" when it is this client,
 	// or unknown.
 	SizedBy string `json:"sized_by,omitempty"`
-	// Windows are the workspace's windows on screen, in tile order. A
-	// tile's first row is its title bar; the pane is the rest.
+	// Windows are the workspace's windows on screen, in list order (X,
+	// Y, Width and Height place them). A tile's first row is its title
+	// bar; the pane is the rest.
 	Windows    []AttachWindow    `json:"windows"`
 	Workspaces []AttachWorkspace `json:"workspaces"` // the nine, in order
 	Sessions   []AttachSession   `json:"sessions"`   // every session, for the rail
@@ -57,6 +58,11 @@ type AttachLayout struct {
 	// the settings it took from the file at attach (its alerts).
 	ConfigSeq uint64       `json:"config_seq,omitempty"`
 	Hosts     []AttachHost `json:"hosts,omitempty"` // the linked hosts followed, for the rail (attach_hosts.go)
+
+	// Hidden counts the workspace's windows that are neither minimized
+	// nor zoomed away but do not fit the area (each tile needs 4 columns,
+	// a title row and a pane row): they come back when it grows.
+	Hidden int `json:"hidden,omitempty"`
 }
 
 // AttachWindow is one tile. X, Y, Width and Height are the tile's cells in
@@ -115,6 +121,9 @@ type AttachSession struct {
 	Windows     int    `json:"windows"`
 	State       string `json:"agent_state,omitempty"` // the loudest among its panes
 	Current     bool   `json:"current,omitempty"`
+	// Group is the fan the session is an attempt of (fan/add-retry); the
+	// rail draws a fan's sessions together under it.
+	Group string `json:"group,omitempty"`
 }
 
 // AttachAgent is one row of the rail's agents section.
@@ -132,6 +141,9 @@ type AttachAgent struct {
 	// (queue-prompt, the Inbox's r): the rail and the Inbox row say
 	// "1 queued" until it is typed.
 	Queued int `json:"queued,omitempty"`
+	// Risk names the risk rules the approval the pane waits on matched
+	// (its Inbox item's): the rail's word for it is then "risky".
+	Risk []string `json:"risk,omitempty"`
 }
 
 // AttachScreen carries the rows of one visible pane that changed since

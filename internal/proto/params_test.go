@@ -2,14 +2,14 @@ package proto
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"fmt"
-
-	"encoding/json"
-	"github.com/tuios/tuios/agentstate"
-	"github.com/tuios/tuios/pty"
 	"strings"
 	"testing"
+
+	"github.com/tuios/tuios/agentstate"
+	"github.com/tuios/tuios/pty"
 )
 
 type testParams struct {

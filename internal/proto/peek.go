@@ -25,7 +25,11 @@ type PromptPeek struct {
 	Options    []PromptOption `json:"options"`
 	Actions    []string       `json:"actions"`
 	Risk       []string       `json:"risk,omitempty"`
-	Untrusted  bool           `json:"untrusted"`
+	// NotWhole, when set, says why the prompt's dialog could not be read
+	// whole (its top is off the pane's screen and history): Risk then
+	// carries "cut short", and allowing it needs that acknowledged.
+	NotWhole  string `json:"not_whole,omitempty"`
+	Untrusted bool   `json:"untrusted"`
 }
 
 // PromptOption is one numbered answer of a prompt.

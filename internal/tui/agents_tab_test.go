@@ -44,6 +44,7 @@ func staleInstall(t *testing.T, env integration.Env, program string) string {
 // enter on an out-of-date row offers Update and Uninstall, each naming
 // the file; Update keeps the program the hooks ran; Uninstall removes it.
 func TestAgentsTabUpdateThenUninstall(t *testing.T) {
+	t.Parallel()
 	m, _, _ := newTest(t, Options{})
 	m.width = 200
 	env := scratchHome(t, ".claude")
@@ -102,6 +103,7 @@ func TestAgentsTabUpdateThenUninstall(t *testing.T) {
 // A row the integration cannot act on says why in the dock; esc in the
 // actions goes back to the list, not out of the tab.
 func TestAgentsTabRowsWithoutActions(t *testing.T) {
+	t.Parallel()
 	m, _, _ := newTest(t, Options{})
 	env := scratchHome(t)
 	m.agentsUI.env = &env
@@ -136,6 +138,7 @@ func TestAgentsTabRowsWithoutActions(t *testing.T) {
 // The tab is not there with agent features off, or for a session on
 // another host; the dock says why.
 func TestAgentsTabOnlyForLocalAgents(t *testing.T) {
+	t.Parallel()
 	m, _, _ := newTest(t, Options{AgentsOff: true})
 	m.Update(key("ctrl+b"))
 	m.Update(key("A"))
@@ -156,6 +159,7 @@ func TestAgentsTabOnlyForLocalAgents(t *testing.T) {
 // (a click on its right end) keeps it away in the next run until the
 // state changes.
 func TestNoticeOncePerHarness(t *testing.T) {
+	t.Parallel()
 	env := scratchHome(t, ".claude")
 	staleInstall(t, env, "/opt/tuios")
 	layout := func(m *Model) {
@@ -222,6 +226,7 @@ func TestNoticeOncePerHarness(t *testing.T) {
 // A harness that has never run here, or a pane on another host, gets no
 // notice.
 func TestNoticeNotWhereItCannotBeInstalled(t *testing.T) {
+	t.Parallel()
 	env := scratchHome(t) // Claude Code never ran: no ~/.claude
 	m, _, _ := newTest(t, Options{})
 	m.agentsUI.env = &env
@@ -242,6 +247,7 @@ func TestNoticeNotWhereItCannotBeInstalled(t *testing.T) {
 // A click on a row selects it and lists its actions, as enter does; a
 // click on the column heads does nothing.
 func TestAgentsTabClickRow(t *testing.T) {
+	t.Parallel()
 	m, _, _ := newTest(t, Options{})
 	env := scratchHome(t, ".codex")
 	m.agentsUI.env = &env

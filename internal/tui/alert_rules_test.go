@@ -53,6 +53,7 @@ func setState(m *Model, state, message string) tea.Cmd {
 }
 
 func TestAlertSettleDropsAShortState(t *testing.T) {
+	t.Parallel()
 	m, _, clk := newTest(t, Options{Notify: true, Alert: AlertRules{Settle: 5 * time.Second}})
 	if cmd := setState(m, "needs_input", ""); cmd == nil {
 		t.Fatal("no timer armed for the settle time")
@@ -87,6 +88,7 @@ func TestAlertSettleDropsAShortState(t *testing.T) {
 }
 
 func TestAlertStatesTable(t *testing.T) {
+	t.Parallel()
 	f, err := config.Parse([]byte("[notifications.agent]\nsettle_seconds = 0\n[notifications.agent.states]\ndone = false\nidle = true\n"))
 	if err != nil {
 		t.Fatal(err)
@@ -106,6 +108,7 @@ func TestAlertStatesTable(t *testing.T) {
 }
 
 func TestAlertQuietHours(t *testing.T) {
+	t.Parallel()
 	q, _ := config.ParseQuietHours("22:00-07:00")
 	m, _, clk := newTest(t, Options{Notify: true, Bell: true, Alert: AlertRules{Quiet: q, SoundMode: "bell"}})
 	clk.t = time.Date(2026, 12, 2, 23, 30, 0, 0, time.Local)
@@ -149,6 +152,7 @@ func TestAlertCommandRuns(t *testing.T) {
 }
 
 func TestAlertCommandIsBounded(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	start := time.Now()
@@ -223,6 +227,7 @@ func TestAlertSoundModes(t *testing.T) {
 }
 
 func TestConfigureAlertRules(t *testing.T) {
+	t.Parallel()
 	opt := Options{}
 	opt.Configure(load(t, "[notifications.agent]\nsound = true\nsettle_seconds = 1\nquiet_hours = \"01:00-02:00\"\ncommand = \"true\"\n"))
 	a := opt.Alert

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/tuios/tuios/internal/atomicfile"
 )
 
 // The audio cue of sound_mode audio or both: a short sound played by the
@@ -109,22 +111,7 @@ func builtinCue() (string, error) {
 	if have, err := os.ReadFile(path); err == nil && bytes.Equal(have, want) {
 		return path, nil
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", err
-	}
-	tmp, err := os.CreateTemp(dir, "alert-cue-*.wav")
-	if err != nil {
-		return "", err
-	}
-	_, err = tmp.Write(want)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
+	if err := atomicfile.WriteFile(path, want, atomicfile.Options{Perm: 0o600, MkdirPerm: 0o700}); err != nil {
 		return "", err
 	}
 	return path, nil

@@ -20,6 +20,7 @@ func askingLayout(m *Model, asking bool) proto.AttachLayout {
 // for a moment; the pane draws ▲ needs input while it asks; a person who
 // was typing into that pane is not interrupted.
 func TestAnAskFromThePaneOnScreenOpensTheInbox(t *testing.T) {
+	t.Parallel()
 	m, fc, clk := newTest(t, Options{})
 	m.Update(askingLayout(m, true))
 	if m.inbox == nil || m.inbox.want != "w1" {
@@ -85,6 +86,7 @@ func TestAnAskFromThePaneOnScreenOpensTheInbox(t *testing.T) {
 
 // A done pane draws ■ until the daemon says its turn was seen, then ○.
 func TestADonePaneDrawsSeenOnceSeen(t *testing.T) {
+	t.Parallel()
 	m, _, _ := newTest(t, Options{})
 	l := m.layout
 	l.Windows = append([]proto.AttachWindow(nil), l.Windows...)

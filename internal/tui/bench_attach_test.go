@@ -21,6 +21,7 @@ import (
 
 	"github.com/creack/pty"
 
+	"github.com/tuios/tuios/internal/e2e"
 	"github.com/tuios/tuios/vt"
 )
 
@@ -215,11 +216,11 @@ func newBenchWorld(b *testing.B, tmuxPath string) *benchWorld {
 	}
 	bw := &benchWorld{b: b, dir: dir, tmux: tmuxPath,
 		work:     filepath.Join(dir, "work"),
-		bin:      filepath.Join(dir, "bin", "tuios"),
+		bin:      e2e.Binary(b),
 		tmuxSock: filepath.Join(dir, "tmux.sock"),
 		tuSock:   filepath.Join(dir, "run", "tuios", "tuios.sock"),
 	}
-	for _, d := range []string{"home", "run", "work", "bin"} {
+	for _, d := range []string{"home", "run", "work"} {
 		if err := os.MkdirAll(filepath.Join(dir, d), 0o700); err != nil {
 			b.Fatal(err)
 		}
@@ -241,11 +242,6 @@ func newBenchWorld(b *testing.B, tmuxPath string) *benchWorld {
 		bw.tuiosCmd("kill-server")
 		os.RemoveAll(dir)
 	})
-	// Built here rather than through e2e_test.go's tuiosBin, which takes a
-	// *testing.T; a benchmark runs once, so one build per run is fine.
-	if out, err := exec.Command("go", "build", "-o", bw.bin, "../../cmd/tuios").CombinedOutput(); err != nil {
-		b.Fatalf("go build: %v\n%s", err, out)
-	}
 	return bw
 }
 

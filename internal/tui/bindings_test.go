@@ -1,18 +1,19 @@
 package tui
 
 import (
-	"github.com/tuios/tuios/vt"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/tuios/tuios/internal/config"
+	"github.com/tuios/tuios/vt"
 )
 
 // The table itself: no mode gives one key two meanings, every row says
 // what it does, and every rebindable action is a default binding.
 func TestKeyTableIsConsistent(t *testing.T) {
+	t.Parallel()
 	seen := map[string]string{}
 	defaults := DefaultBindings()
 	for _, b := range keyTable() {
@@ -40,6 +41,7 @@ func TestKeyTableIsConsistent(t *testing.T) {
 // Every view made from the table follows a rebinding: the help, the
 // dock's hint, the palette, attach --help and the key itself.
 func TestRebindingReachesEveryView(t *testing.T) {
+	t.Parallel()
 	m, fc, _ := newTest(t, Options{Prefix: "ctrl+a", Bindings: map[string]string{ActZoom: "Z", ActDetach: "x", "copy.page-up": "u"}})
 
 	// The prefix's hint names the new key and the real prefix.
@@ -122,6 +124,7 @@ func TestRebindingReachesEveryView(t *testing.T) {
 
 // The palette lists every window action the table names for it.
 func TestPaletteListsEveryTableAction(t *testing.T) {
+	t.Parallel()
 	m, _, _ := newTest(t, Options{})
 	names := map[string]bool{}
 	for _, e := range m.paletteEntries() {
@@ -139,6 +142,7 @@ func TestPaletteListsEveryTableAction(t *testing.T) {
 }
 
 func TestCheckBindings(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		prefix string
 		b      map[string]string
@@ -165,6 +169,7 @@ func TestCheckBindings(t *testing.T) {
 }
 
 func TestValidKeyName(t *testing.T) {
+	t.Parallel()
 	for _, k := range []string{"a", "G", "%", `"`, "?", "é", "ctrl+b", "alt+x", "ctrl+alt+x", "shift+tab", "pgup", "f12", "space", "esc"} {
 		if !validKeyName(k) {
 			t.Errorf("%q refused", k)
@@ -178,6 +183,7 @@ func TestValidKeyName(t *testing.T) {
 }
 
 func TestKeysText(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{"1 2 3 4 5 6 7 8 9": "1-9", "1 2 3": "1-3", "1 3 5": "1 3 5", "k up": "k up", "": "—"} {
 		if got := keysText(strings.Fields(in)); got != want {
 			t.Errorf("keysText(%q) = %q, want %q", in, got, want)
@@ -188,6 +194,7 @@ func TestKeysText(t *testing.T) {
 // Configure reads every key table of the file and refuses one it does
 // not have; the file wins over nothing, the options over the file.
 func TestConfigureKeyTables(t *testing.T) {
+	t.Parallel()
 	f := load(t, "[keybindings]\nzoom = \"Z\"\n[keybindings.copy]\npage-up = \"u\"\n[keybindings.review]\nsend = \"ctrl+s\"\n[keybindings.rail]\ngo = \"l\"\n[ui]\nrail = \"off\"\n")
 	opt := Options{Bindings: map[string]string{ActZoom: "Y"}}
 	if err := opt.Configure(f); err != nil {
@@ -229,6 +236,7 @@ func stripAll(lines []string) []string {
 
 // A rebound copy-mode key and review key act; the old ones do not.
 func TestReboundModeKeysAct(t *testing.T) {
+	t.Parallel()
 	m, _, _ := newTest(t, Options{Bindings: map[string]string{"copy.exit": "x"}})
 	m.Update(key("ctrl+b"))
 	m.Update(key("["))

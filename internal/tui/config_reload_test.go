@@ -10,6 +10,7 @@ import (
 // client reads its alerts again, without a new attach. A file that does
 // not parse keeps them as they were.
 func TestAlertsFollowSetConfig(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "config.toml") // not there at attach
 	m, _, _ := newTest(t, Options{ConfigPath: path})
 	if m.opt.Bell {

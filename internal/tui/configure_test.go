@@ -24,6 +24,7 @@ func load(t *testing.T, text string) *config.File {
 }
 
 func TestConfigure(t *testing.T) {
+	t.Parallel()
 	f := load(t, "[keybindings]\nprefix = \"ctrl+a\"\ndetach = \"q\"\n[keybindings.inbox]\ndismiss = \"x\"\n"+
 		"[notifications.agent]\nsound = true\ndock = false\nsuppress_focused = false\n[agents]\nenabled = false\n[ui]\nrail = \"right\"\nascii_only = true\n")
 	opt := Options{Bindings: map[string]string{ActNext: "N", ActDetach: "D"}}
@@ -60,6 +61,7 @@ func TestConfigure(t *testing.T) {
 }
 
 func TestAlertOptions(t *testing.T) {
+	t.Parallel()
 	m, _, _ := newTest(t, Options{Bell: true, DockOff: true, AlertFocused: true})
 	l := m.layout
 	l.Agents = []proto.AttachAgent{{Session: "work", Window: "w1", Name: "sh", State: "done"}}

@@ -3,13 +3,13 @@ package tui
 import (
 	"encoding/base64"
 	"fmt"
-	"github.com/tuios/tuios/vt"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/tuios/tuios/internal/proto"
+	"github.com/tuios/tuios/vt"
 )
 
 // clipboardOf runs a copy's command and returns the text its OSC 52
@@ -61,6 +61,7 @@ var (
 // ctrl+b pages up in copy mode when it is not the prefix (the prefix
 // comes first, as in tmux), and the help says which it is.
 func TestCopyModeCtrlBWhenNotThePrefix(t *testing.T) {
+	t.Parallel()
 	m, _, _ := newTest(t, Options{})
 	if help := strings.Join(stripAll(m.helpLines(100)), "\n"); !strings.Contains(help, "pgup            a page up") {
 		t.Errorf("with prefix ctrl+b, copy mode's page up:\n%s", help)
@@ -83,6 +84,7 @@ func TestCopyModeCtrlBWhenNotThePrefix(t *testing.T) {
 // the cursor keeps its row on the screen, and at the top it goes on to
 // the first line.
 func TestCopyModePagesAWholePageEveryTime(t *testing.T) {
+	t.Parallel()
 	m, _, _ := newTest(t, Options{})
 	openCopy(t, m, numbered(100))
 	// The tile shows 18 history lines: 82 to 99.
@@ -122,6 +124,7 @@ func TestCopyModePagesAWholePageEveryTime(t *testing.T) {
 // video; y copies it to the terminal (OSC 52) and to the paste buffer,
 // and the dock says so.
 func TestCopyModeSelectsAndCopies(t *testing.T) {
+	t.Parallel()
 	m, _, _ := newTest(t, Options{})
 	openCopy(t, m, []string{"alpha beta gamma", "delta \x1b[31mepsilon\x1b[m zeta", "eta"})
 	m.Update(key("g"))
@@ -175,6 +178,7 @@ func TestCopyModeSelectsAndCopies(t *testing.T) {
 // prefix ] types the buffer into the focused pane: bracketed when its
 // program asked for it, newlines as carriage returns either way.
 func TestPasteBuffer(t *testing.T) {
+	t.Parallel()
 	m, fc, _ := newTest(t, Options{})
 	m.Update(key("ctrl+b"))
 	m.Update(key("]"))
@@ -210,6 +214,7 @@ func TestPasteBuffer(t *testing.T) {
 // drawn reversed, and the release copies it; over a pane that asked
 // for the mouse the drag is the program's, unless shift is held.
 func TestMouseDragSelects(t *testing.T) {
+	t.Parallel()
 	m, fc, _ := newTest(t, Options{})
 	// w1's pane starts at column 24, row 1: "$ echo hi", then "hi".
 	m.Update(tea.MouseClickMsg{X: 24 + 2, Y: 1, Button: tea.MouseLeft})
@@ -264,6 +269,7 @@ func TestMouseDragSelects(t *testing.T) {
 // In copy mode a drag selects in the history, and the release copies
 // and leaves.
 func TestCopyModeMouseDrag(t *testing.T) {
+	t.Parallel()
 	m, _, _ := newTest(t, Options{})
 	openCopy(t, m, []string{"first line", "second line"})
 	// Two lines: they are the tile's first two rows.
@@ -281,6 +287,7 @@ func TestCopyModeMouseDrag(t *testing.T) {
 // prefix ? lists every mode's keys over the area; it scrolls, and esc
 // closes it without typing into the pane.
 func TestHelpScreen(t *testing.T) {
+	t.Parallel()
 	m, fc, _ := newTest(t, Options{})
 	m.Update(key("ctrl+b"))
 	m.Update(key("?"))
@@ -326,6 +333,7 @@ func TestHelpScreen(t *testing.T) {
 // prefix b hides the rail: the area grows and the daemon is told; again
 // shows it. [ui] rail = "off" starts hidden.
 func TestToggleRail(t *testing.T) {
+	t.Parallel()
 	m, fc, _ := newTest(t, Options{})
 	m.Update(key("ctrl+b"))
 	m.Update(key("b"))
@@ -354,6 +362,7 @@ func TestToggleRail(t *testing.T) {
 
 // An empty workspace says how to open a window, with the real prefix.
 func TestEmptyWorkspaceSaysHow(t *testing.T) {
+	t.Parallel()
 	m, _, _ := newTest(t, Options{Prefix: "ctrl+a"})
 	m.Update(proto.AttachLayout{Type: "layout", Session: "work", Workspace: 2, Cols: 80, Rows: 19,
 		Workspaces: []proto.AttachWorkspace{{N: 1, Windows: 2}, {N: 2}}})
@@ -367,6 +376,7 @@ func TestEmptyWorkspaceSaysHow(t *testing.T) {
 
 // % and " split the focused window, side by side and stacked.
 func TestSplitKeys(t *testing.T) {
+	t.Parallel()
 	m, fc, _ := newTest(t, Options{})
 	m.Update(key("ctrl+b"))
 	m.Update(key("%"))
@@ -382,6 +392,7 @@ func TestSplitKeys(t *testing.T) {
 
 // The Inbox's footer names the keys bound now.
 func TestInboxFooterFollowsBindings(t *testing.T) {
+	t.Parallel()
 	m, _, _ := newTest(t, Options{Bindings: map[string]string{InClose: "x", InDismiss: "D"}})
 	m.openInbox()
 	m.Update(reply("inbox:list", map[string]any{"items": []map[string]any{{"id": "1", "kind": "finished", "session": "work", "window": "w2", "name": "claude", "summary": "done"}}}))

@@ -111,9 +111,12 @@
 //   - A mouse selection is made over what the pane shows now and copied
 //     at the release; it stays drawn until the next key or click. Over a
 //     pane whose program asked for the mouse only shift+drag selects.
-//   - % and " ask split-window for a vertical (side by side) and a
-//     horizontal (stacked) split; the daemon tiles, so the tiling decides
-//     the shape (one window and either key: two side by side).
+//   - % and " ask split-window for a vertical (side by side, the new
+//     window on the right) and a horizontal (stacked, the new window
+//     below) split of the focused tile, as tmux's keys; a tile too small
+//     to split says so on the dock (the daemon's no_space). When the
+//     area is too small for every tile, the focused title bar counts the
+//     windows not shown.
 //   - [ui] rail = "off" starts with the rail hidden; prefix b shows and
 //     hides it, and prefix s (the rail's cursor) shows it. set-config
 //     ui.rail acts at once; a reload that leaves the setting as it was

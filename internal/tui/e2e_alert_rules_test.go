@@ -14,6 +14,7 @@ import (
 // time raises nothing, and one that holds runs the command with the
 // alert in its environment.
 func TestAttachAlertRules(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	log := filepath.Join(w.dir, "alerts.log")
 	conf := filepath.Join(w.dir, "home", ".config", "tuios")

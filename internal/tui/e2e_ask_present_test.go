@@ -16,6 +16,7 @@ import (
 // opens the Inbox at once. The asking pane's title bar draws ▲ while the
 // question is open, in a daemon that has seen no agent before.
 func TestAttachAskFromThePaneOnScreenOpensTheInbox(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.ok("new", "--detach", "s")
 	w.start("c", w.bin+" attach -t s")
@@ -71,6 +72,7 @@ func TestAttachAskFromThePaneOnScreenOpensTheInbox(t *testing.T) {
 // An open question from a pane on screen draws ▲ on its title bar,
 // whatever else is open, with no agent ever seen by the daemon.
 func TestAttachAskingPaneDrawsNeedsInput(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.ok("new", "--detach", "s")
 	w.ok("new-window", "-s", "s", "other", "--no-focus")
@@ -103,4 +105,24 @@ func waitFile(t *testing.T, path, want string) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// Prefix o on an ask-human question a shell asked (no pane): the dock
+// names it as a question from a shell, never ": Deploy…" with an empty
+// name, and the Inbox opens on it, where a digit answers it.
+func TestAttachOldestOnAQuestionFromNoPane(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.ok("new", "--detach", "s1")
+	if out, err := w.tuios("ask-human", "Deploy the branch to staging?", "-o", "yes", "-o", "no", "-s", "s1", "--no-wait"); !strings.Contains(out, "stays in the Inbox") {
+		t.Fatalf("ask-human --no-wait: %v\n%s", err, out)
+	}
+	w.start("c", w.bin+" attach -t s1")
+	w.waitFor("c", `\[s1\]`)
+	w.keys("c", "C-b", "o")
+	s := w.waitFor("c", `question from a shell \(s1\): Deploy the branch to staging\?`)
+	if strings.Contains(s, "\n: Deploy") || strings.Contains(s, " : Deploy") {
+		t.Fatalf("the dock names no one:\n%s", s)
+	}
+	w.waitFor("c", `(?s)Questions \(1\).*Deploy the branch to staging\?`)
 }

@@ -11,6 +11,7 @@ import (
 // under Settings with its own glyph and no session in front; Enter on
 // it says in the dock what applies it, since there is no pane to go to.
 func TestAttachInboxConfigItem(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	cfg := filepath.Join(w.dir, "home", ".config", "tuios", "config.toml")
 	os.MkdirAll(filepath.Dir(cfg), 0o700)

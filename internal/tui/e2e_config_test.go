@@ -10,6 +10,7 @@ import (
 // TestAttachBrokenConfig: a config file that does not parse stops attach
 // with the file and the line, before the terminal is touched.
 func TestAttachBrokenConfig(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	conf := filepath.Join(w.dir, "home", ".config", "tuios")
 	os.MkdirAll(conf, 0o700)

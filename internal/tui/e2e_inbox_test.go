@@ -12,6 +12,7 @@ import (
 // they are attached and looking at another pane; they open the Inbox,
 // read the question, press 1 and the script gets the answer.
 func TestAttachInboxAnswersAsk(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.ok("new", "--detach", "s")
 	w.ok("new-window", "-s", "s", "lead", "--no-focus")

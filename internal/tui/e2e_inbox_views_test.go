@@ -109,6 +109,7 @@ func inboxText(screen string) string {
 // Done. Each row starts with its kind's glyph, and a question asked from
 // no pane reads "s1", not "s1/".
 func TestAttachInboxHeadings(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.ok("new", "--detach", "s1")
 	w.standIn("s1", "st", "needs_input", "-m", "which retry policy?", "--kind", "question")
@@ -157,6 +158,7 @@ func TestAttachInboxHeadings(t *testing.T) {
 // and d, no A (the menu has no "always" option). A does nothing; 2, the
 // "No" option, denies with one press although the prompt is risky.
 func TestAttachInboxPromptView(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.ok("new", "--detach", "s")
 	w.ok("new-window", "-s", "s", "agent", "--no-focus", "--", w.bin, "pretend-agent", "-steps", "2", "-step", "100ms")
@@ -195,6 +197,7 @@ func TestAttachInboxPromptView(t *testing.T) {
 // on screen to read, so its view offers no answer at all, and a does
 // nothing.
 func TestAttachInboxPromptViewNoPrompt(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.ok("new", "--detach", "s1")
 	w.standIn("s1", "st", "needs_input", "-m", "which retry policy?", "--kind", "question")
@@ -218,6 +221,7 @@ func TestAttachInboxPromptViewNoPrompt(t *testing.T) {
 // daemon: esc cancels, 2 is an hour, 3 until 9:00 tomorrow, 4 until it
 // changes. S lists the snoozed item under Snoozed, and z on it wakes it.
 func TestAttachInboxSnooze(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.ok("new", "--detach", "s1")
 	w.standIn("s1", "st", "needs_input", "-m", "which retry policy?", "--kind", "question")
@@ -288,6 +292,7 @@ func TestAttachInboxSnooze(t *testing.T) {
 // again; / narrows the list with a selector the daemon reads, enter keeps
 // it, and an emptied selector shows everything again.
 func TestAttachInboxKindAndSelector(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.ok("new", "--detach", "s1")
 	w.ok("new", "--detach", "s2")

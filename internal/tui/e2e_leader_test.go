@@ -48,6 +48,7 @@ func (w *world) waitFocused(session, name string) {
 // that would open something for the person's keys is not run, and says
 // so in the dock. Detached, the same keys are the two bytes they spell.
 func TestSendKeysLeaderChordReachesTheClient(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.ok("new", "--detach", "-n", "first", "s")
 	w.ok("new-window", "-s", "s", "second", "--no-focus")
@@ -95,6 +96,7 @@ func TestSendKeysLeaderChordReachesTheClient(t *testing.T) {
 // the attached client runs with, here ctrl+a from the config file; ctrl+b
 // is then just two bytes for the shell.
 func TestSendKeysLeaderChordUsesTheClientsPrefix(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	conf := filepath.Join(w.dir, "home", ".config", "tuios")
 	os.MkdirAll(conf, 0o700)

@@ -44,6 +44,7 @@ func linkAs(t *testing.T, w *world, peer string) *client.Client {
 // passes it on, the row closes, and the worker's inbox has it with
 // released_from.
 func TestAttachInboxReleasesHeldLinkMail(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	holdMailConfig(t, w)
 	w.ok("new", "--detach", "api")
@@ -80,6 +81,7 @@ func TestAttachInboxReleasesHeldLinkMail(t *testing.T) {
 // Inbox lists it under "Waiting to send" and the rail's header for build
 // says "1 queued"; prefix o does not go to it.
 func TestAttachOutboxWaitingToSend(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	holdMailConfig(t, w)
 	w.ok("new", "--detach", "s")

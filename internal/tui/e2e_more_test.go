@@ -20,6 +20,7 @@ import (
 // state change; list-sessions says the session is attached while either
 // is.
 func TestAttachTwoClients(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.ok("new", "--detach", "s")
 	w.start("a", w.bin+" attach -t s")
@@ -57,6 +58,7 @@ func TestAttachTwoClients(t *testing.T) {
 // opens the Inbox, peeks at the approval, reads it, and presses 1 twice
 // (the second press acknowledges the risk). The agent goes on.
 func TestAttachInboxAnswersPretendAgent(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.ok("new", "--detach", "s")
 	w.ok("new-window", "-s", "s", "agent", "--no-focus", "--", w.bin, "pretend-agent", "-steps", "2", "-step", "100ms")
@@ -66,7 +68,7 @@ func TestAttachInboxAnswersPretendAgent(t *testing.T) {
 
 	w.keys("c", "C-b", "i")
 	// Approvals sort first, so the approval is the selected row.
-	w.waitFor("c", `Approvals \(1\)\s*\n.*│ > ▲\s+\d+s\s+s/agent\s+approval: Do you want to proceed`)
+	w.waitFor("c", `Approvals \(1\)\s*\n.*│ > ▲\s+\d+s\s+s/agent\s+risky: Do you want to proceed`) // rm -rf: the row reads risky:
 	w.keys("c", "Space")
 	w.waitFor("c", `(?s)rm -rf build/.*1\. Yes.*risky: recursive delete`)
 	// A person reads before answering: the digits act once the prompt
@@ -96,6 +98,7 @@ func TestAttachInboxAnswersPretendAgent(t *testing.T) {
 // agent and the client draws none of the agent UI, even with the pretend
 // agent on its prompt; the multiplexer goes on as ever.
 func TestAttachAgentsOff(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	conf := filepath.Join(w.dir, "home", ".config", "tuios")
 	os.MkdirAll(conf, 0o700)
@@ -123,6 +126,7 @@ func TestAttachAgentsOff(t *testing.T) {
 // and the outer terminal's title are as they were, and typing into the
 // shell still works.
 func TestAttachGarbage(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.ok("new", "--detach", "s")
 	w.start("c", w.bin+" attach -t s")
@@ -147,6 +151,7 @@ func TestAttachGarbage(t *testing.T) {
 
 // TestAttachHugeLine: a pane that prints one 10 MB line, then a marker.
 func TestAttachHugeLine(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.ok("new", "--detach", "s")
 	w.start("c", w.bin+" attach -t s")
@@ -163,6 +168,7 @@ func TestAttachHugeLine(t *testing.T) {
 // types into another: the keys reach their pane, and the client still
 // answers prefix d.
 func TestAttachFloodWhileTyping(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.ok("new", "--detach", "s")
 	w.start("c", w.bin+" attach -t s")
@@ -182,6 +188,7 @@ func TestAttachFloodWhileTyping(t *testing.T) {
 // rail and three rows for a pane; the client draws it, its overlays and
 // two tiles without falling over, detaches, and gives the terminal back.
 func TestAttachTinyTerminal(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.ok("new", "--detach", "s")
 	w.startAt("c", 20, 5, w.bin+" attach -t s")
@@ -209,6 +216,7 @@ func TestAttachTinyTerminal(t *testing.T) {
 // TestAttachNested: `tuios attach` typed into a pane of the daemon it
 // would attach to refuses, exits 1, and leaves the pane's shell usable.
 func TestAttachNested(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.ok("new", "--detach", "s")
 	w.start("c", w.bin+" attach -t s")

@@ -10,6 +10,7 @@ import (
 // shows as "1 queued" on the pane's rail row and on its Inbox row until it
 // leaves the queue; then the note goes.
 func TestAttachQueuedReplyShowsOnTheRows(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.ok("new", "--detach", "s1")
 	w.ok("new-window", "-s", "s1", "st", "--no-focus", "--", "sleep", "600")
@@ -37,6 +38,7 @@ func TestAttachQueuedReplyShowsOnTheRows(t *testing.T) {
 // at rest (errored, back at its prompt), typed into the pane within a
 // second or so.
 func TestAttachReplyToAnErroredAgentIsTyped(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.ok("new", "--detach", "s1")
 	w.ok("new-window", "-s", "s1", "er", "--no-focus", "--", "sh", "-c", `stty -echo; echo ready; IFS= read -r l; echo "got:[$l]"; sleep 600`)

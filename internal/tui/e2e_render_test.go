@@ -257,6 +257,7 @@ printf '\033[90mgrey\033[0m \033[97;100mbright\033[0m \033[38;5;208morange\033[0
 // tmux server of the test's own), and compares what each shows cell for
 // cell: text, colour and every attribute.
 func TestAttachCorpusMatchesTmux(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	for _, p := range []string{"git", "vim", "top", "ls"} {
 		if _, err := exec.LookPath(p); err != nil {

@@ -1,53 +1,29 @@
 package tui_test
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/tuios/tuios/internal/e2e"
 )
 
 // These tests run the real binary: a daemon of their own (its own
 // runtime dir and home) and `tuios attach` inside a tmux server of its
 // own, at a fixed size, driven by send-keys and read by capture-pane.
 
-var (
-	binOnce sync.Once
-	binPath string
-	binErr  error
-)
-
 func TestMain(m *testing.M) {
-	code := m.Run()
-	if binPath != "" {
-		os.RemoveAll(filepath.Dir(binPath))
-	}
-	os.Exit(code)
+	os.Exit(e2e.Main(m))
 }
 
 func tuiosBin(t *testing.T) string {
 	t.Helper()
-	binOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "tuios-bin-")
-		if err != nil {
-			binErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "tuios")
-		if out, err := exec.Command("go", "build", "-o", binPath, "../../cmd/tuios").CombinedOutput(); err != nil {
-			binErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if binErr != nil {
-		t.Fatal(binErr)
-	}
-	return binPath
+	return e2e.Binary(t)
 }
 
 type world struct {
@@ -67,24 +43,13 @@ func newWorld(t *testing.T) *world {
 	if err != nil {
 		t.Skip("tmux is not installed")
 	}
-	dir, err := os.MkdirTemp("", "tu")
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := &world{t: t, bin: tuiosBin(t), dir: dir, tmux: tm}
-	os.MkdirAll(filepath.Join(dir, "home"), 0o700)
-	os.MkdirAll(filepath.Join(dir, "run"), 0o700)
-	w.vars = []string{
-		"PATH=" + filepath.Dir(w.bin) + ":/usr/local/bin:/usr/bin:/bin",
-		"HOME=" + filepath.Join(dir, "home"),
-		"XDG_RUNTIME_DIR=" + filepath.Join(dir, "run"),
-		"XDG_CONFIG_HOME=" + filepath.Join(dir, "home", ".config"),
-		"SHELL=/bin/sh", "ENV=", "PS1=$ ", "TERM=xterm-256color", "LANG=C.UTF-8",
-	}
+	bin := tuiosBin(t)
+	ew := e2e.NewWorld(t, bin)
+	w := &world{t: t, bin: bin, dir: ew.Dir, tmux: tm}
+	w.vars = append(ew.Vars, "XDG_CONFIG_HOME="+filepath.Join(ew.Home, ".config"), "LANG=C.UTF-8")
 	t.Cleanup(func() {
 		w.tmuxRun("kill-server")
 		w.tuios("kill-server")
-		os.RemoveAll(dir)
 	})
 	return w
 }
@@ -124,7 +89,16 @@ func (w *world) start(name, line string) {
 func (w *world) startAt(name string, cols, rows int, line string) {
 	w.t.Helper()
 	script := line + `; echo "exit=$?"; stty -a | tr ' ;' '\n\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\n' ' '; echo; sleep 600`
-	if out, err := w.tmuxRun("new-session", "-d", "-x", strconv.Itoa(cols), "-y", strconv.Itoa(rows), "-s", name, "sh", "-c", script); err != nil {
+	args := []string{"new-session", "-d", "-x", strconv.Itoa(cols), "-y", strconv.Itoa(rows), "-s", name, "sh", "-c", script}
+	out, err := w.tmuxRun(args...)
+	// A test that killed its last session left a tmux server on its way
+	// out; a client that reached it as it went finds it gone, and the
+	// next one starts a new server.
+	for try := 0; err != nil && strings.Contains(out, "server exited unexpectedly") && try < 20; try++ {
+		time.Sleep(50 * time.Millisecond)
+		out, err = w.tmuxRun(args...)
+	}
+	if err != nil {
 		w.t.Fatalf("tmux new-session: %v %s", err, out)
 	}
 }
@@ -159,6 +133,7 @@ func (w *world) waitFor(target, re string) string {
 }
 
 func TestAttachTypeDetachReattach(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.ok("new", "--detach", "s")
 	w.start("c", w.bin+" attach -t s")
@@ -187,6 +162,7 @@ func TestAttachTypeDetachReattach(t *testing.T) {
 }
 
 func TestAttachASCIIOnly(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.ok("new", "--detach", "s")
 	w.ok("set-agent-state", "needs_input", "-s", "s", "-w", "0")
@@ -198,6 +174,7 @@ func TestAttachASCIIOnly(t *testing.T) {
 }
 
 func TestAttachDaemonGone(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.ok("new", "--detach", "s")
 	w.start("c", w.bin+" attach -t s")

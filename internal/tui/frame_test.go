@@ -38,6 +38,7 @@ func hasAttrs(m *Model, y int, text string, want vt.Attr) bool {
 }
 
 func TestDrawStyledReadsEverySGR(t *testing.T) {
+	t.Parallel()
 	row := make([]cell, 12)
 	n, end := drawStyled(row, "\x1b[1;3;4:3;58:2::1:2:3;38;5;208;48;2;10;20;30mA\x1b[22;23;24;59;39;49;9mB\x1b[0;2;5;7;8;53mC\x1b[4:4mD\x1b[21mE\x1b[38:2:1:2:3mF", cellStyle{}, nil)
 	if n != 6 {
@@ -64,6 +65,7 @@ func TestDrawStyledReadsEverySGR(t *testing.T) {
 // The text a frame turns back into, read by vt, has every cell's
 // rendition: the frame's text and its cells agree.
 func TestFrameStringRoundTrips(t *testing.T) {
+	t.Parallel()
 	var cl clusters
 	var f frame
 	f.reset(10, 2)
@@ -92,6 +94,7 @@ func TestFrameStringRoundTrips(t *testing.T) {
 // put never leaves half a wide character at either edge of what it
 // draws, nor past the row.
 func TestPutKeepsWideCharactersWhole(t *testing.T) {
+	t.Parallel()
 	src := make([]cell, 6)
 	n, _ := drawStyled(src, "世界ab", cellStyle{}, nil)
 	src = src[:n]

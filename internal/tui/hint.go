@@ -80,8 +80,8 @@ func (m *Model) copyDock(lead string) string {
 }
 
 // split is prefix % (side by side) and prefix " (stacked): split-window
-// on the focused window, as tmux's keys. The daemon tiles, so the
-// direction is what is asked; the tiling decides the shape.
+// on the focused window, as tmux's keys; the new window takes half the
+// tile.
 func (m *Model) split(act string) {
 	dir := "vertical" // a vertical divider: side by side
 	if act == ActSplitDown {

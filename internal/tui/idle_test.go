@@ -24,6 +24,7 @@ import (
 // pane's foreground every 2 s, a few wakeups each): it is turned off
 // here, so that anything else that ticks shows.
 func TestAttachedIdleWakesNothing(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	conf := filepath.Join(w.dir, "home", ".config", "tuios")
 	os.MkdirAll(conf, 0o700)
@@ -37,10 +38,10 @@ func TestAttachedIdleWakesNothing(t *testing.T) {
 	client := w.clientPID("c")
 	daemon := w.daemonPID()
 
-	// Settle: the first frames, the shell's prompt and the daemon's
-	// trailing screen look are over well within a second.
-	time.Sleep(1500 * time.Millisecond)
-	c0, d0 := wakeups(t, client), wakeups(t, daemon)
+	// Settled once the first frames, the shell's prompt and the daemon's
+	// trailing screen look are over: both sat a quiet spell out.
+	c0, d0 := settled(t, client, daemon)
+	// Then the count: a ticker, even a slow one, wakes within 2 s.
 	time.Sleep(2 * time.Second)
 	c1, d1 := wakeups(t, client), wakeups(t, daemon)
 
@@ -57,6 +58,35 @@ func TestAttachedIdleWakesNothing(t *testing.T) {
 	// And it still draws: the counters above did not freeze a dead client.
 	w.keys("c", "echo idle$((1+1))", "Enter")
 	w.waitFor("c", `(?m)│idle2\s*$`)
+}
+
+// settled waits until neither process woke for a quiet spell (bounded:
+// one that never settles is counted anyway, and fails the count), and
+// returns their counters then.
+func settled(t *testing.T, pids ...int) (usage, usage) {
+	t.Helper()
+	const quiet = time.Second // longer than the one-shot looks and saves after a change
+	read := func() []usage {
+		var us []usage
+		for _, pid := range pids {
+			us = append(us, wakeups(t, pid))
+		}
+		return us
+	}
+	last := read()
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); {
+		time.Sleep(quiet)
+		now := read()
+		same := true
+		for i := range now {
+			same = same && now[i].switches == last[i].switches
+		}
+		last = now
+		if same {
+			break
+		}
+	}
+	return last[0], last[1]
 }
 
 // usage is a process's context switches, all threads summed, and its CPU
@@ -152,6 +182,7 @@ func (w *world) daemonPID() int {
 // TestAttachResize: the client follows its terminal's size (SIGWINCH)
 // and tells the daemon, which resizes the pane.
 func TestAttachResize(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.ok("new", "--detach", "s")
 	w.start("c", w.bin+" attach -t s")
@@ -172,6 +203,7 @@ func TestAttachResize(t *testing.T) {
 // TestAttachSIGTERM: a client told to stop detaches and gives the
 // terminal back, as on prefix d.
 func TestAttachSIGTERM(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.ok("new", "--detach", "s")
 	w.start("c", w.bin+" attach -t s")

@@ -83,6 +83,9 @@ type inbox struct {
 	sent  item        // the row the last answer was sent from, for the dock
 	sentD string      // the decision sent from it
 	want  string      // select this pane's question once the list comes
+	// wantItem selects this item once the list comes (prefix o on an
+	// item no pane shows: an ask-human question from a shell).
+	wantItem string
 	// snoozeFor: z on a rail agent row; its item is selected and z's
 	// question asked once the list comes (rail_agent.go).
 	snoozeFor *proto.AttachAgent
@@ -577,7 +580,12 @@ func (m *Model) inboxReply(r replyMsg) tea.Cmd {
 				in.sel = i
 			}
 		}
-		in.want = ""
+		for i, it := range in.items {
+			if in.wantItem != "" && it.ID == in.wantItem {
+				in.sel = i
+			}
+		}
+		in.want, in.wantItem = "", ""
 		m.snoozeWanted() // rail_agent.go: z on a rail agent row
 		m.touch()
 	case r.tag == "inbox:peek":
@@ -688,7 +696,30 @@ func (m *Model) oldestReply(r replyMsg) tea.Cmd {
 		m.say("%s: %s: %s (tuios attach --host %s %s)", clean(it.Host), clean(it.Name), clean(it.Summary), clean(it.Host), clean(it.Session))
 		return nil
 	}
+	if it.Window == "" {
+		// No pane to go to (an ask-human question asked from a shell):
+		// the Inbox opens on it, where a digit answers it.
+		m.openInbox()
+		m.inbox.wantItem = it.ID
+		m.say("%s: %s", itemSource(it), clean(it.Summary))
+		return nil
+	}
 	m.goTo(it.Session, it.Window)
-	m.say("%s: %s", clean(it.Name), clean(it.Summary))
+	m.say("%s: %s", itemSource(it), clean(it.Summary))
 	return nil
+}
+
+// itemSource names where an item comes from for the dock: its pane's
+// name, else who asked (a question from a shell outside every pane).
+func itemSource(it item) string {
+	if n := clean(it.Name); n != "" {
+		return n
+	}
+	if it.Kind == "ask" || it.Kind == "question" {
+		if s := clean(it.Session); s != "" {
+			return "question from a shell (" + s + ")"
+		}
+		return "question from a shell"
+	}
+	return clean(it.Kind)
 }

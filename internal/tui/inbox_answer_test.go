@@ -41,6 +41,7 @@ func askItem(id, window, name string) map[string]any {
 }
 
 func TestAskAnswerAfterDwell(t *testing.T) {
+	t.Parallel()
 	m, fc, clk := newTest(t, Options{})
 	openWith(t, m, askItem("a1", "w1", "lead"), askItem("a2", "w1", "other"))
 	s := screenText(m)
@@ -87,6 +88,7 @@ func TestAskAnswerAfterDwell(t *testing.T) {
 
 // A changed row (its seq moves) restarts the dwell too.
 func TestAskChangedRowResetsDwell(t *testing.T) {
+	t.Parallel()
 	m, fc, clk := newTest(t, Options{})
 	openWith(t, m, askItem("a1", "w1", "lead"))
 	clk.t = clk.t.Add(350 * time.Millisecond)
@@ -114,6 +116,7 @@ func heldItem(extra map[string]any) map[string]any {
 }
 
 func TestHeldApprovalKeys(t *testing.T) {
+	t.Parallel()
 	m, fc, clk := newTest(t, Options{})
 	openWith(t, m, heldItem(nil))
 	s := screenText(m)
@@ -192,6 +195,7 @@ func TestHeldApprovalKeys(t *testing.T) {
 }
 
 func TestHeldApprovalWithoutAlways(t *testing.T) {
+	t.Parallel()
 	m, fc, clk := newTest(t, Options{})
 	openWith(t, m, heldItem(map[string]any{"options": []string{"once", "deny"}, "always_scope": nil}))
 	clk.t = clk.t.Add(time.Second)
@@ -205,6 +209,7 @@ func TestHeldApprovalWithoutAlways(t *testing.T) {
 }
 
 func TestRiskyHeldSecondPress(t *testing.T) {
+	t.Parallel()
 	m, fc, clk := newTest(t, Options{})
 	risky := heldItem(map[string]any{"summary": "approve Bash: rm -rf build/",
 		"risk": []map[string]string{{"rule": "recursive delete", "why": "removes a tree", "text": "rm -rf build/"}}})
@@ -279,6 +284,7 @@ func planText_(n int) string {
 }
 
 func TestPlanLastLineRule(t *testing.T) {
+	t.Parallel()
 	m, fc, clk := newTest(t, Options{})
 	openWith(t, m, planItem(40))
 	if c := fc.last(t, "get-approval"); c.params["request_id"] != "plan1" {
@@ -335,6 +341,7 @@ func TestPlanLastLineRule(t *testing.T) {
 }
 
 func TestPlanShortShownAtOnce(t *testing.T) {
+	t.Parallel()
 	m, fc, clk := newTest(t, Options{})
 	openWith(t, m, planItem(3))
 	m.Update(reply("inbox:plan", map[string]any{"request_id": "plan1", "plan": planText_(3), "plan_sha": "abc"}))
@@ -353,6 +360,7 @@ func TestPlanShortShownAtOnce(t *testing.T) {
 // On a terminal too short to show the plan in a few rows, its last line
 // never counts as shown: the plan is answered in the pane.
 func TestPlanTooShortScreen(t *testing.T) {
+	t.Parallel()
 	m, fc, clk := newTest(t, Options{})
 	m.Update(tea.WindowSizeMsg{Width: 104, Height: 7})
 	openWith(t, m, planItem(3))
@@ -368,6 +376,7 @@ func TestPlanTooShortScreen(t *testing.T) {
 }
 
 func TestReplyKey(t *testing.T) {
+	t.Parallel()
 	m, fc, clk := newTest(t, Options{})
 	since := clk.t.Add(-4 * time.Minute).UnixNano()
 	// w2 (claude) is on needs_input in the layout; w9 (codex) works; w1
@@ -432,6 +441,7 @@ func TestReplyKey(t *testing.T) {
 }
 
 func TestFooterOtherRows(t *testing.T) {
+	t.Parallel()
 	m, _, _ := newTest(t, Options{})
 	openWith(t, m,
 		map[string]any{"id": "q", "kind": "question", "session": "work", "window": "w2", "name": "claude", "seq": 1},

@@ -32,6 +32,7 @@ func rings(cmd tea.Cmd) bool {
 // host never rings, nor does its coming back fresh, nor mail queued for
 // it (the outbox).
 func TestHostItemsAlert(t *testing.T) {
+	t.Parallel()
 	m, _, clk := newTest(t, Options{Bell: true})
 	seen := clk.t.Add(-time.Minute).UnixMilli()
 	// hostAlerts alone: the layout's other commands (a stale host's

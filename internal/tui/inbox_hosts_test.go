@@ -1,13 +1,13 @@
 package tui
 
 import (
-	"github.com/charmbracelet/x/ansi"
-	"github.com/tuios/tuios/vt"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/tuios/tuios/internal/proto"
+	"github.com/tuios/tuios/vt"
 )
 
 // A linked host's rows carry its name; a stale one is muted and says when
@@ -15,6 +15,7 @@ import (
 // instead; dismiss still acts (here only). The rail has a header per
 // host: what waits there, or "seen 3m ago" while its link is down.
 func TestHostRowsInTheInboxAndRail(t *testing.T) {
+	t.Parallel()
 	m, fc, clk := newTest(t, Options{})
 	since := clk.t.Add(-40 * time.Second).UnixNano()
 	seen := clk.t.Add(-3 * time.Minute).UnixNano()
@@ -76,6 +77,7 @@ func TestHostRowsInTheInboxAndRail(t *testing.T) {
 // Prefix o skips a stale host's rows, and names a fresh one's place
 // without leaving this machine.
 func TestOldestSkipsStaleHostRows(t *testing.T) {
+	t.Parallel()
 	m, fc, clk := newTest(t, Options{})
 	m.Update(key("ctrl+b"))
 	m.Update(key("o"))

@@ -14,6 +14,7 @@ import (
 // nonce of this attach); the dock says where it went and the Inbox lists
 // again, so the row closes; a refusal stays on the note row.
 func TestHeldMailRowPassesOnWithP(t *testing.T) {
+	t.Parallel()
 	m, fc, clk := newTest(t, Options{})
 	since := clk.t.Add(-20 * time.Second).UnixNano()
 	m.Update(key("ctrl+b"))
@@ -65,6 +66,7 @@ func TestHeldMailRowPassesOnWithP(t *testing.T) {
 // p acts on held mail only: ordinary mail and a linked host's held mail
 // (passed on over there) send nothing, and show no tag.
 func TestPIgnoresOtherRows(t *testing.T) {
+	t.Parallel()
 	m, fc, clk := newTest(t, Options{})
 	m.Update(key("ctrl+b"))
 	m.Update(key("i"))
@@ -92,6 +94,7 @@ func TestPIgnoresOtherRows(t *testing.T) {
 // not ask for outbox rows, and the rail's host header says "2 queued"
 // beside "seen 3m ago" without raising an alert.
 func TestOutboxRowsAndRail(t *testing.T) {
+	t.Parallel()
 	m, fc, clk := newTest(t, Options{Bell: true, Notify: true})
 	since := clk.t.Add(-2 * time.Minute).UnixNano()
 	m.Update(key("ctrl+b"))
@@ -143,6 +146,7 @@ func TestOutboxRowsAndRail(t *testing.T) {
 // The rail header's badges: side by side when they fit, else the count
 // on a row of its own.
 func TestWithQueued(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		badge         string
 		queued, used  int

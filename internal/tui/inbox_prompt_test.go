@@ -31,6 +31,7 @@ func claudePeek(actions []string, risk []string) map[string]any {
 // The footer offers the answers the prompt has: no A without an always
 // option, the digits of its options; A then does nothing.
 func TestPromptViewOffersOnlyItsAnswers(t *testing.T) {
+	t.Parallel()
 	m, fc, clk := newTest(t, Options{})
 	peekAt(t, m, clk, claudePeek([]string{"approve", "deny", "choose"}, nil))
 	if f := footer(m); f != "1-2 choose  a approve  d deny  enter go to pane  r read again  esc back" {
@@ -72,6 +73,7 @@ func TestPromptViewOffersOnlyItsAnswers(t *testing.T) {
 // On a risky prompt the "No" option denies with one press, and a refusal
 // from an older daemon arms no allow; 1 (Yes) still needs two presses.
 func TestPromptViewDenyOptionIsOnePress(t *testing.T) {
+	t.Parallel()
 	m, fc, clk := newTest(t, Options{})
 	peekAt(t, m, clk, claudePeek([]string{"approve", "deny", "choose"}, []string{"recursive delete"}))
 	m.Update(key("2"))
@@ -99,6 +101,7 @@ func TestPromptViewDenyOptionIsOnePress(t *testing.T) {
 }
 
 func TestNineTomorrow(t *testing.T) {
+	t.Parallel()
 	loc := time.FixedZone("X", 3600)
 	for _, now := range []time.Time{
 		time.Date(2026, 12, 2, 8, 0, 0, 0, loc),
@@ -112,6 +115,7 @@ func TestNineTomorrow(t *testing.T) {
 }
 
 func TestWaitWords(t *testing.T) {
+	t.Parallel()
 	for d, want := range map[time.Duration]string{
 		-time.Second: "0s", 5 * time.Second: "5s", 65 * time.Second: "1m 05s",
 		2*time.Hour + 10*time.Minute: "2h 10m", 50 * time.Hour: "2d 2h",
@@ -123,6 +127,7 @@ func TestWaitWords(t *testing.T) {
 }
 
 func TestScreenLineKeepsSpacing(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"│   rm -rf build/     │   ": "│   rm -rf build/     │",
 		"\x1b[31mred\x1b[0m   text":  "red   text",
@@ -158,6 +163,7 @@ func FuzzScreenLine(f *testing.F) {
 
 // Tab types an answer when the prompt takes text, and only then.
 func TestPromptViewTypedAnswer(t *testing.T) {
+	t.Parallel()
 	m, fc, clk := newTest(t, Options{})
 	peekAt(t, m, clk, claudePeek([]string{"choose", "text"}, nil))
 	if f := footer(m); f != "1-2 choose  tab type an answer  enter go to pane  r read again  esc back" {
@@ -186,6 +192,7 @@ func TestPromptViewTypedAnswer(t *testing.T) {
 
 // Each row starts with its kind's glyph; --ascii-only draws letters.
 func TestInboxRowGlyphs(t *testing.T) {
+	t.Parallel()
 	for _, ascii := range []bool{false, true} {
 		m, _, _ := newTest(t, Options{ASCIIOnly: ascii})
 		openWith(t, m,
@@ -217,6 +224,7 @@ func regexpMatch(re, s string) bool { return regexp.MustCompile(re).MatchString(
 // A plan row says its length once, whether or not the daemon's summary
 // already ends with it.
 func TestInboxPlanRowLengthOnce(t *testing.T) {
+	t.Parallel()
 	m, _, _ := newTest(t, Options{})
 	openWith(t, m,
 		map[string]any{"id": "1", "kind": "plan", "session": "work", "window": "w2", "name": "claude", "summary": "Add retry (80 lines)", "plan_lines": 80, "seq": 1},

@@ -11,6 +11,7 @@ import (
 // pane's new shell, as tuios resume-agent does, and the row closes. The
 // footer offers y on that row.
 func TestAttachInboxResumeRowTypesTheCommand(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.ok("new", "--detach", "s")
 	w.ok("new-window", "-s", "s", "pd", "--no-focus")

@@ -9,6 +9,7 @@ import (
 // y on a Resume row asks the daemon to type that pane's resume command;
 // y on any other row does nothing, and a refusal stays on the row.
 func TestResumeRowY(t *testing.T) {
+	t.Parallel()
 	m, fc, _ := newTest(t, Options{})
 	openWith(t, m,
 		map[string]any{"id": "e1", "kind": "errored", "session": "work", "window": "w1", "name": "shell", "seq": 1},

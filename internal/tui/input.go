@@ -329,19 +329,20 @@ func (m *Model) onMouse(ms tea.Mouse, kind mouseKind) tea.Cmd {
 
 // railClick switches to the session on a rail row.
 func (m *Model) railClick(y int) {
-	i := y - 1 // row 0 is the heading
+	i := y - 1                  // row 0 is the heading
+	rows := m.sessionRailRows() // rail_fan.go: a fan's sessions under its name
 	// remote_local.go: a row under local, while on a host.
-	if i >= len(m.layout.Sessions) && m.localRailClick(i-len(m.layout.Sessions)) {
+	if i >= len(rows) && m.localRailClick(i-len(rows)) {
 		return
 	}
 	// rail_hosts.go: a session or + under a linked host.
-	if j := i - len(m.layout.Sessions) - len(m.localRailLines(railWidth-1)); j >= 0 && m.hostRailClick(j) {
+	if j := i - len(rows) - len(m.localRailLines(railWidth-1)); j >= 0 && m.hostRailClick(j) {
 		return
 	}
-	if i < 0 || i >= len(m.layout.Sessions) {
+	if i < 0 || i >= len(rows) || rows[i].session < 0 {
 		return
 	}
-	if s := m.layout.Sessions[i]; s.Name != m.session {
+	if s := m.layout.Sessions[rows[i].session]; s.Name != m.session {
 		m.switchSession(s.Name)
 	}
 }

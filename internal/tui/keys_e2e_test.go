@@ -1,7 +1,6 @@
 package tui_test
 
 import (
-	"github.com/tuios/tuios/vt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,6 +9,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/tuios/tuios/vt"
 )
 
 // Copy, paste and the keys learnt from inside, in a real terminal: the
@@ -94,6 +95,7 @@ func (w *world) drag(target string, x0, x1, y int, shift bool) {
 // Copy mode: PgUp moves a whole page the first time and every time;
 // v, a move and y copy through OSC 52 to the outer terminal.
 func TestAttachCopyModePagesAndClipboard(t *testing.T) {
+	t.Parallel()
 	w := clipboardWorld(t)
 	w.keys("c", "for i in $(seq 1 200); do echo row-$i; done", "Enter")
 	w.waitFor("c", `(?m)│row-200\s*$`)
@@ -131,6 +133,7 @@ func TestAttachCopyModePagesAndClipboard(t *testing.T) {
 // prefix ] types what was copied into the pane: bracketed for a program
 // that asked for bracketed paste, plain otherwise, as the program reads it.
 func TestAttachPasteBracketedAndNot(t *testing.T) {
+	t.Parallel()
 	w := clipboardWorld(t)
 	w.keys("c", "echo paste-me", "Enter")
 	s := w.waitFor("c", `(?m)│paste-me\s*$`)
@@ -156,6 +159,7 @@ func TestAttachPasteBracketedAndNot(t *testing.T) {
 // asked for the mouse the drag is the program's, and shift+drag is the
 // person's selection, which the program never sees.
 func TestAttachMouseSelectionAndShift(t *testing.T) {
+	t.Parallel()
 	w := clipboardWorld(t)
 	w.keys("c", "echo pick-this-text", "Enter")
 	s := w.waitFor("c", `(?m)│pick-this-text\s*$`)
@@ -201,6 +205,7 @@ func TestAttachMouseSelectionAndShift(t *testing.T) {
 // rebound in the config file, the rail off then toggled, % and " split,
 // an empty workspace that says how to open a window, attach --help.
 func TestAttachLearnableFromInside(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	conf := filepath.Join(w.dir, "home", ".config", "tuios")
 	os.MkdirAll(conf, 0o700)

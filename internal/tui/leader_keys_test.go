@@ -9,6 +9,7 @@ import (
 )
 
 func TestChordKeySpellings(t *testing.T) {
+	t.Parallel()
 	for tok, want := range map[string]string{
 		"ctrl+b": "ctrl+b", "C-b": "ctrl+b", "^b": "ctrl+b", "ctrl+B": "ctrl+b", "ctrl-a": "ctrl+a",
 		"n": "n", "G": "G", "3": "3", "Up": "up", "LEFT": "left", "Enter": "enter", "space": "space", "F5": "f5",
@@ -29,6 +30,7 @@ func TestChordKeySpellings(t *testing.T) {
 // A handed chord focuses the pane it was sent to, then runs its binding;
 // a binding that would take the person's next keys is not run.
 func TestHandedChord(t *testing.T) {
+	t.Parallel()
 	m, fc, _ := newTest(t, Options{})
 	m.Update(proto.AttachKeys{Type: "keys", Window: "w2", Keys: []string{"ctrl+b", "n"}})
 	if f := fc.last(t, "focus-window"); f.params["window"] != "w2" {

@@ -21,6 +21,7 @@ import (
 // run) and marks it read, r and enter reply; the pane's wait returns on
 // the reply, which is from human and verified.
 func TestAttachMailReadAndReply(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.ok("new", "--detach", "s")
 	w.ok("new-window", "-s", "s", "build", "--no-focus")
@@ -164,6 +165,7 @@ func humanUnread(t *testing.T, w *world) int {
 // switching session and workspace; O again, without the prefix, goes to
 // the next older one; when none is left the dock says so.
 func TestAttachNewestFinishedTurn(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.ok("new", "--detach", "s")
 	w.ok("new-window", "-s", "s", "pw", "--no-focus", "--workspace", "2", "--", "sleep", "600")

@@ -23,6 +23,7 @@ func mailRowOf(id uint64, name, subject string, count int) map[string]any {
 // say nothing, mail that was there at attach is not news, and read mail
 // takes the count away.
 func TestMailRailCountAndDockOnce(t *testing.T) {
+	t.Parallel()
 	m, fc, _ := newTest(t, Options{})
 	m.Update(mailPollMsg{})
 	c := fc.last(t, "list-attention")
@@ -75,6 +76,7 @@ func TestMailRailCountAndDockOnce(t *testing.T) {
 
 // The agents header shows for mail alone, before any pane is an agent.
 func TestMailRailWithoutAgents(t *testing.T) {
+	t.Parallel()
 	m, _, _ := newTest(t, Options{})
 	m.layout.Agents, m.layout.AgentsSeen = nil, false
 	m.Update(mailPollMsg{})
@@ -95,6 +97,7 @@ func TestMailRailWithoutAgents(t *testing.T) {
 // every line behind the bar, escapes written out; r and enter reply as
 // the person (this attach's nonce) to the sender's pane, in the thread.
 func TestMailThreadReadAndReply(t *testing.T) {
+	t.Parallel()
 	m, fc, _ := newTest(t, Options{})
 	m.Update(key("ctrl+b"))
 	m.Update(key("M"))
@@ -163,6 +166,7 @@ func TestMailThreadReadAndReply(t *testing.T) {
 // r on a mail row reads the thread and opens the reply line once it
 // came; held link mail keeps enter and p (reading would mark it read).
 func TestMailRowReplyAndHeldMail(t *testing.T) {
+	t.Parallel()
 	m, fc, _ := newTest(t, Options{})
 	m.Update(key("ctrl+b"))
 	m.Update(key("M"))
@@ -195,6 +199,7 @@ func TestMailRowReplyAndHeldMail(t *testing.T) {
 // the next older; then the dock says none is left. With none at all it
 // says so at once.
 func TestNewestFinishedTurn(t *testing.T) {
+	t.Parallel()
 	m, fc, _ := newTest(t, Options{})
 	m.Update(key("ctrl+b"))
 	m.Update(key("O"))
@@ -240,6 +245,7 @@ func TestNewestFinishedTurn(t *testing.T) {
 
 // M and O are rebindable prefix actions.
 func TestMailKeysRebound(t *testing.T) {
+	t.Parallel()
 	m, _, _ := newTest(t, Options{Bindings: map[string]string{ActMail: "e", ActNewest: "N"}})
 	m.Update(key("ctrl+b"))
 	m.Update(key("M"))
@@ -282,6 +288,7 @@ func FuzzThreadLines(f *testing.F) {
 // sessions, read ones too, newest first, marking nothing (a peek); enter
 // reads one; held link mail is not read from here; esc goes back.
 func TestMailboxListsReadThreads(t *testing.T) {
+	t.Parallel()
 	m, fc, _ := newTest(t, Options{})
 	m.Update(key("ctrl+b"))
 	m.Update(key("M"))

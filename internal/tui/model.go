@@ -274,6 +274,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.alertDue() // alert_rules.go
 	case peekTickMsg:
 		return m, m.onPeekTick(msg) // inbox_prompt.go
+	case compareTickMsg:
+		return m, m.onCompareTick(msg) // review_compare.go
 	case hostTickMsg:
 		return m, m.hostTick(true)
 	case tea.InterruptMsg:

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"encoding/json"
-	"github.com/tuios/tuios/vt"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/tuios/tuios/internal/proto"
+	"github.com/tuios/tuios/vt"
 )
 
 type fakeClock struct{ t time.Time }
@@ -89,6 +89,7 @@ func key(s string) tea.KeyPressMsg {
 }
 
 func TestTitleBarsRailAndPane(t *testing.T) {
+	t.Parallel()
 	m, _, _ := newTest(t, Options{})
 	rows := plain(m)
 	if len(rows) != 20 {
@@ -127,6 +128,7 @@ func TestTitleBarsRailAndPane(t *testing.T) {
 }
 
 func TestASCIIOnly(t *testing.T) {
+	t.Parallel()
 	m, _, _ := newTest(t, Options{ASCIIOnly: true})
 	out := m.Render()
 	if strings.ContainsAny(out, "▲●│■×○□…") {
@@ -139,6 +141,7 @@ func TestASCIIOnly(t *testing.T) {
 }
 
 func TestAgentsHidden(t *testing.T) {
+	t.Parallel()
 	m, _, _ := newTest(t, Options{AgentsOff: true})
 	out := ansi.Strip(m.Render())
 	if strings.Contains(out, "▲") || strings.Contains(out, "Agents") || strings.Contains(out, "needs input") {
@@ -147,6 +150,7 @@ func TestAgentsHidden(t *testing.T) {
 }
 
 func TestNarrowHidesRail(t *testing.T) {
+	t.Parallel()
 	m, fc, _ := newTest(t, Options{})
 	m.Update(tea.WindowSizeMsg{Width: 50, Height: 10})
 	c := fc.last(t, "resize")
@@ -159,6 +163,7 @@ func TestNarrowHidesRail(t *testing.T) {
 }
 
 func TestKeysGoToFocusedPane(t *testing.T) {
+	t.Parallel()
 	m, fc, _ := newTest(t, Options{})
 	m.Update(key("l"))
 	c := fc.last(t, "send-text")
@@ -190,6 +195,7 @@ func TestKeysGoToFocusedPane(t *testing.T) {
 }
 
 func TestPrefix(t *testing.T) {
+	t.Parallel()
 	m, fc, _ := newTest(t, Options{})
 	n := len(fc.calls)
 	m.Update(key("ctrl+b"))
@@ -235,6 +241,7 @@ func TestPrefix(t *testing.T) {
 }
 
 func TestPrefixRebound(t *testing.T) {
+	t.Parallel()
 	m, fc, _ := newTest(t, Options{Prefix: "ctrl+a", Bindings: map[string]string{ActDetach: "q"}})
 	m.Update(key("ctrl+b"))
 	if got := fc.last(t, "send-text").params["text"]; got != "\x02" {
@@ -248,6 +255,7 @@ func TestPrefixRebound(t *testing.T) {
 }
 
 func TestMouse(t *testing.T) {
+	t.Parallel()
 	m, fc, _ := newTest(t, Options{})
 	// A click on the other tile focuses it and types nothing.
 	m.Update(tea.MouseClickMsg{X: 24 + 45, Y: 5, Button: tea.MouseLeft})
@@ -268,6 +276,7 @@ func TestMouse(t *testing.T) {
 }
 
 func TestAlerts(t *testing.T) {
+	t.Parallel()
 	m, _, _ := newTest(t, Options{Bell: true, Notify: true})
 	l := m.layout
 	l.Agents = []proto.AttachAgent{{Session: "api", Window: "w9", Name: "codex", State: "errored"}}
@@ -295,6 +304,7 @@ func reply(tag string, v any) replyMsg {
 }
 
 func TestInbox(t *testing.T) {
+	t.Parallel()
 	m, fc, clk := newTest(t, Options{})
 	m.Update(key("ctrl+b"))
 	m.Update(key("i"))
@@ -370,6 +380,7 @@ func TestInbox(t *testing.T) {
 }
 
 func TestDaemonGoneAndEnd(t *testing.T) {
+	t.Parallel()
 	m, _, _ := newTest(t, Options{})
 	m.Update(streamGoneMsg{})
 	if o := m.Outcome(); o == nil || o.Code != 1 || o.Err != ErrDaemonGone {
@@ -383,6 +394,7 @@ func TestDaemonGoneAndEnd(t *testing.T) {
 }
 
 func TestScrollback(t *testing.T) {
+	t.Parallel()
 	m, fc, _ := newTest(t, Options{})
 	m.Update(key("ctrl+b"))
 	m.Update(key("["))
@@ -408,6 +420,7 @@ func TestScrollback(t *testing.T) {
 }
 
 func TestCoalesce(t *testing.T) {
+	t.Parallel()
 	in := []request{
 		{verb: "send-text", params: map[string]any{"session": "s", "window": "a", "text": "e"}},
 		{verb: "send-text", params: map[string]any{"session": "s", "window": "a", "text": "c"}},

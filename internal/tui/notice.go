@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/tuios/tuios/internal/atomicfile"
 	"github.com/tuios/tuios/internal/integration"
 	"github.com/tuios/tuios/internal/proto"
 )
@@ -222,25 +223,7 @@ func dismissedForGood(env integration.Env, n notice) bool {
 func saveDismissal(env integration.Env, n notice) error {
 	d := dismissals(env)
 	d[n.harness] = n.key
-	dir := clientStateDir(env)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
 	b, _ := json.MarshalIndent(d, "", "  ")
-	f, err := os.CreateTemp(dir, noticesFile+".*")
-	if err != nil {
-		return err
-	}
-	_, werr := f.Write(append(b, '\n'))
-	cerr := f.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(f.Name(), filepath.Join(dir, noticesFile))
-	}
-	if werr != nil {
-		os.Remove(f.Name())
-	}
-	return werr
+	return atomicfile.WriteFile(filepath.Join(clientStateDir(env), noticesFile), append(b, '\n'),
+		atomicfile.Options{Perm: 0o600, MkdirPerm: 0o700})
 }

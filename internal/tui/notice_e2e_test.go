@@ -56,6 +56,7 @@ func downgrade(t *testing.T, settings string) {
 // only, so it is back at the next attach; the Agents tab (prefix A)
 // updates it, and the hooks are current and keep the program they ran.
 func TestAttachIntegrationNoticeAndAgentsTabUpdate(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	settings, claude := staleClaude(t, w)
 	w.ok("new", "--detach", "s")
@@ -103,6 +104,7 @@ func TestAttachIntegrationNoticeAndAgentsTabUpdate(t *testing.T) {
 // at the next attach, and comes back once the state changes (here, the
 // integration is uninstalled, then not installed where it could be).
 func TestAttachIntegrationNoticeDismissedForGood(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	_, claude := staleClaude(t, w)
 	w.ok("new", "--detach", "s")
@@ -138,6 +140,7 @@ func TestAttachIntegrationNoticeDismissedForGood(t *testing.T) {
 // enter runs the one selected: "Mail: open inbox" opens the Inbox on its
 // Mail heading, and "Agents: settings" opens the Agents tab.
 func TestAttachPaletteRunsActions(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.ok("new", "--detach", "s")
 	w.start("c", w.bin+" attach -t s")

@@ -44,6 +44,7 @@ func randomFrame(rng *rand.Rand, f *frame, cl *clusters, c *textCache) {
 // Painting a run of frames onto a terminal (vt) leaves the terminal
 // showing each frame, whatever changed between them, in every profile.
 func TestPainterLeavesTheTerminalShowingTheFrame(t *testing.T) {
+	t.Parallel()
 	for _, prof := range []colorprofile.Profile{colorprofile.TrueColor, colorprofile.ANSI256, colorprofile.ANSI, colorprofile.ASCII} {
 		rng := rand.New(rand.NewPCG(1, uint64(prof)))
 		var cl clusters
@@ -77,6 +78,7 @@ func TestPainterLeavesTheTerminalShowingTheFrame(t *testing.T) {
 
 // A frame equal to the last writes nothing.
 func TestPainterWritesNothingForAnUnchangedFrame(t *testing.T) {
+	t.Parallel()
 	var cl clusters
 	c := textCache{cl: &cl}
 	c.turn()

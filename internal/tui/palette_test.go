@@ -12,6 +12,7 @@ import (
 func mouseAt(x, y int) tea.Mouse { return tea.Mouse{X: x, Y: y, Button: tea.MouseLeft} }
 
 func TestPaletteMatch(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, filter string
 		want         bool
@@ -41,6 +42,7 @@ func typeText(m *Model, s string) {
 // The palette filters as the person types, draws the matches over the
 // top of the area, and enter runs the selected one.
 func TestPaletteFiltersAndRuns(t *testing.T) {
+	t.Parallel()
 	m, fc, _ := newTest(t, Options{})
 	env := scratchHome(t)
 	m.agentsUI.env = &env
@@ -97,6 +99,7 @@ func TestPaletteFiltersAndRuns(t *testing.T) {
 // With a harness that has run here but has no integration, the palette
 // offers to install it, and the install is the CLI's.
 func TestPaletteInstallsIntegration(t *testing.T) {
+	t.Parallel()
 	m, _, _ := newTest(t, Options{})
 	env := scratchHome(t, ".claude")
 	m.agentsUI.env = &env
@@ -123,6 +126,7 @@ func TestPaletteInstallsIntegration(t *testing.T) {
 
 // The palette's keys are rebindable like every prefix action.
 func TestPaletteRebound(t *testing.T) {
+	t.Parallel()
 	m, _, _ := newTest(t, Options{Bindings: map[string]string{ActPalette: "P"}})
 	m.Update(key("ctrl+b"))
 	m.Update(key("P"))
@@ -134,6 +138,7 @@ func TestPaletteRebound(t *testing.T) {
 // A paste while the palette is open narrows it and never reaches the
 // pane under it; the terminal's cursor is not left in that pane.
 func TestPalettePasteAndCursor(t *testing.T) {
+	t.Parallel()
 	m, fc, _ := newTest(t, Options{})
 	m.Update(key("ctrl+b"))
 	m.Update(key(":"))

@@ -13,6 +13,7 @@ import (
 // the person types goes to it; it closes when its command exits, and a
 // second one closes with esc in window mode.
 func TestPopupInTheRealClient(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.ok("new", "--detach", "s")
 	w.ok("send-text", "-s", "s", "echo under-$((20+1))\n")

@@ -24,6 +24,7 @@ func withPopup(t *testing.T, m *Model) {
 }
 
 func TestPopupDrawsFramedOverTheTiles(t *testing.T) {
+	t.Parallel()
 	m, fc, _ := newTest(t, Options{})
 	withPopup(t, m)
 	rows := plain(m)
@@ -86,6 +87,7 @@ func TestPopupDrawsFramedOverTheTiles(t *testing.T) {
 
 // esc in window mode with no popup focused closes nothing.
 func TestEscInWindowModeWithoutAPopup(t *testing.T) {
+	t.Parallel()
 	m, fc, _ := newTest(t, Options{})
 	m.Update(key("ctrl+b"))
 	m.Update(key("esc"))

@@ -90,6 +90,7 @@ func (w *world) queued(session string) queuedRows {
 // agent, at rest, is typed it. enter on the row then focuses the pane:
 // the next keys are typed there.
 func TestAttachRailAgentReplyAndEnter(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.ok("new", "--detach", "s1")
 	w.ok("new-window", "-s", "s1", "ag", "--no-focus", "--", "sh", "-c",
@@ -122,6 +123,7 @@ func TestAttachRailAgentReplyAndEnter(t *testing.T) {
 // back in the Inbox for every client); z then opens the Inbox on it with
 // the snooze choice open, and 2 snoozes it for an hour.
 func TestAttachRailAgentUnreadThenSnooze(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	conf := filepath.Join(w.dir, "home", ".config", "tuios") // the test's shell dismisses, as the person
 	os.MkdirAll(conf, 0o700)
@@ -155,6 +157,7 @@ func TestAttachRailAgentUnreadThenSnooze(t *testing.T) {
 // x on a rail agent row drops the newest queued message, and u within
 // 10 seconds queues it again, as the person. v reviews the row's pane.
 func TestAttachRailAgentDropQueueAgainAndReview(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.ok("new", "--detach", "s1")
 	w.ok("new-window", "-s", "s1", "ag", "--no-focus", "--", "sh", "-c",

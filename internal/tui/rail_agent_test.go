@@ -3,13 +3,13 @@ package tui
 import (
 	"encoding/json"
 	"errors"
-	"github.com/tuios/tuios/vt"
 	"strings"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/tuios/tuios/internal/proto"
+	"github.com/tuios/tuios/vt"
 )
 
 // agentRowsLayout is newTest's layout with a third agent: pb in work,
@@ -46,6 +46,7 @@ func railReplyTo(m *Model, tag, verb, raw string, err error) {
 // reversed and the dock names the keys that act on it; it stops at the
 // last row and comes back up.
 func TestRailCursorMovesOverSessionsAndAgentRows(t *testing.T) {
+	t.Parallel()
 	m, _, clk := newTest(t, Options{})
 	agentRowsLayout(m, clk)
 	railTo(m, 0)
@@ -79,6 +80,7 @@ func TestRailCursorMovesOverSessionsAndAgentRows(t *testing.T) {
 // enter on an agent row goes to its pane: in this session it is
 // focused; in another the client switches there and focuses it.
 func TestRailAgentEnterGoesToThePane(t *testing.T) {
+	t.Parallel()
 	m, fc, clk := newTest(t, Options{})
 	agentRowsLayout(m, clk)
 	railTo(m, 3) // pb
@@ -96,6 +98,7 @@ func TestRailAgentEnterGoesToThePane(t *testing.T) {
 // u marks the row's finished turn unread, as the person; the dock says
 // so, or says why the daemon would not.
 func TestRailAgentUnread(t *testing.T) {
+	t.Parallel()
 	m, fc, clk := newTest(t, Options{})
 	agentRowsLayout(m, clk)
 	railTo(m, 3)
@@ -127,6 +130,7 @@ func TestRailAgentUnread(t *testing.T) {
 // x drops the newest queued message that can still be dropped; u within
 // 10 s queues the same text again (once), after that u is unread again.
 func TestRailAgentDropNewestAndQueueAgain(t *testing.T) {
+	t.Parallel()
 	m, fc, clk := newTest(t, Options{})
 	agentRowsLayout(m, clk)
 	railTo(m, 3)
@@ -181,6 +185,7 @@ func TestRailAgentDropNewestAndQueueAgain(t *testing.T) {
 // A message whose preview was cut is dropped but not offered again: the
 // cut text would be a different message.
 func TestRailAgentDropOfACutMessageIsNotQueuedAgain(t *testing.T) {
+	t.Parallel()
 	m, fc, clk := newTest(t, Options{})
 	agentRowsLayout(m, clk)
 	railTo(m, 3)
@@ -207,6 +212,7 @@ func TestRailAgentDropOfACutMessageIsNotQueuedAgain(t *testing.T) {
 // not to the pane; enter queues it for the row's agent as the person.
 // An agent waiting on a prompt gets no reply line; esc closes it.
 func TestRailAgentReplyLine(t *testing.T) {
+	t.Parallel()
 	m, fc, clk := newTest(t, Options{})
 	agentRowsLayout(m, clk)
 	railTo(m, 1) // claude waits on a prompt
@@ -260,6 +266,7 @@ func TestRailAgentReplyLine(t *testing.T) {
 // that can be snoozed before the pane's question) and z's question is
 // open: a digit snoozes it.
 func TestRailAgentZOpensTheInboxOnItsItemToSnooze(t *testing.T) {
+	t.Parallel()
 	m, fc, clk := newTest(t, Options{})
 	agentRowsLayout(m, clk)
 	railTo(m, 3)
@@ -295,6 +302,7 @@ func TestRailAgentZOpensTheInboxOnItsItemToSnooze(t *testing.T) {
 
 // z on an agent with nothing in the Inbox says so there.
 func TestRailAgentZWithNothingToSnooze(t *testing.T) {
+	t.Parallel()
 	m, _, clk := newTest(t, Options{})
 	agentRowsLayout(m, clk)
 	railTo(m, 2)
@@ -307,6 +315,7 @@ func TestRailAgentZWithNothingToSnooze(t *testing.T) {
 
 // v reviews the row's pane; esc comes back to the rail.
 func TestRailAgentReview(t *testing.T) {
+	t.Parallel()
 	m, fc, clk := newTest(t, Options{})
 	agentRowsLayout(m, clk)
 	railTo(m, 2)
@@ -325,6 +334,7 @@ func TestRailAgentReview(t *testing.T) {
 
 // newestDroppable skips other panes' entries and one being typed.
 func TestNewestDroppable(t *testing.T) {
+	t.Parallel()
 	es := []queuedEntry{{ID: "q1", Window: "w3"}, {ID: "q2", Window: "w4"}, {ID: "q3", Window: "w3", State: "delivering"}}
 	if e, ok := newestDroppable(es, "w3"); !ok || e.ID != "q1" {
 		t.Errorf("got %+v %v", e, ok)
@@ -364,6 +374,7 @@ func FuzzRailDropReply(f *testing.F) {
 // changes: the cursor stays on the agent it was put on, and a key acts on
 // that agent, not on the one that moved under it.
 func TestRailCursorFollowsItsAgentWhenRowsMove(t *testing.T) {
+	t.Parallel()
 	m, fc, clk := newTest(t, Options{})
 	agentRowsLayout(m, clk)
 	railTo(m, 3) // pb, the third agent row

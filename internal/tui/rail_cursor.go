@@ -25,9 +25,12 @@ type railStop struct {
 // line, the Agents heading and the agent rows).
 func (m *Model) railStops() []railStop {
 	var stops []railStop
-	n := len(m.layout.Sessions)
-	for i := 1; i <= n; i++ {
-		stops = append(stops, railStop{line: i, agent: -1})
+	rows := m.sessionRailRows() // rail_fan.go: a fan's heading is no stop
+	n := len(rows)
+	for i, r := range rows {
+		if r.session >= 0 {
+			stops = append(stops, railStop{line: i + 1, agent: -1})
+		}
 	}
 	base := 1 + n
 	local := m.localRailLines(railWidth - 1)
@@ -108,10 +111,15 @@ func (m *Model) openRail() {
 		m.toggleRail() // hint.go: a cursor on a hidden rail shows it
 	}
 	m.railOn, m.railAt = true, 0
-	for i, s := range m.layout.Sessions {
-		if s.Current || s.Name == m.session {
-			m.railAt = i
+	stop := 0
+	for _, r := range m.sessionRailRows() {
+		if r.session < 0 {
+			continue
 		}
+		if s := m.layout.Sessions[r.session]; s.Current || s.Name == m.session {
+			m.railAt = stop
+		}
+		stop++
 	}
 	m.railMark()
 	m.dock = m.railHint()

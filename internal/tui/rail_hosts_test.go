@@ -1,12 +1,12 @@
 package tui
 
 import (
-	"github.com/tuios/tuios/vt"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/tuios/tuios/internal/proto"
+	"github.com/tuios/tuios/vt"
 )
 
 // railCalls records what a click in the rail asked of the connections.
@@ -32,6 +32,7 @@ func hostsLayout(m *Model) {
 // Under a linked host the rail lists its sessions and +; a stale host
 // lists none (nothing there can be reached), and far names are cleaned.
 func TestRailListsHostSessionsAndPlus(t *testing.T) {
+	t.Parallel()
 	m, _, _ := newTest(t, Options{})
 	hostsLayout(m)
 	rows := plain(m)
@@ -54,6 +55,7 @@ func TestRailListsHostSessionsAndPlus(t *testing.T) {
 // session there; a click on the host's header or a stale host does
 // nothing.
 func TestRailClickAttachesOrCreatesOnHost(t *testing.T) {
+	t.Parallel()
 	m, _, _ := newTest(t, Options{})
 	rc := &railCalls{}
 	m.calls = rc
@@ -88,6 +90,7 @@ func TestRailClickAttachesOrCreatesOnHost(t *testing.T) {
 // On a host, the rail's host rows (that host's links) take no clicks and
 // list no sessions; this machine's sessions are under local instead.
 func TestRailHostSessionsOnlyFromThisMachine(t *testing.T) {
+	t.Parallel()
 	m, _, _ := newTest(t, Options{Host: "far"})
 	rc := &railCalls{}
 	m.calls = rc
@@ -109,6 +112,7 @@ func TestRailHostSessionsOnlyFromThisMachine(t *testing.T) {
 // headers), the row is drawn reversed, and enter does what a click does;
 // esc leaves without doing anything, and keys are not typed meanwhile.
 func TestRailCursorEnterAttachesOnHost(t *testing.T) {
+	t.Parallel()
 	m, fc, _ := newTest(t, Options{})
 	rc := &railCalls{}
 	m.calls = rc

@@ -91,6 +91,7 @@ func (w *world) waitHostUp(host string) {
 // and once that daemon is back the client is attached again and typing
 // works; prefix d detaches naming the host.
 func TestAttachHostSessionThroughLinkAndReconnect(t *testing.T) {
+	t.Parallel()
 	l := newLinked(t)
 	near, far := l.near, l.far
 	near.start("c", near.bin+" attach --host far api")
@@ -156,6 +157,7 @@ func (w *world) daemonRunning() bool {
 // link stays down past --reconnect-for, a client started on the host
 // ends with a message that says the session keeps running there.
 func TestAttachHostLinkLostEndsAfterTheBound(t *testing.T) {
+	t.Parallel()
 	l := newLinked(t)
 	near, far := l.near, l.far
 	near.start("c", near.bin+" new --host far made")
@@ -187,6 +189,7 @@ func TestAttachHostLinkLostEndsAfterTheBound(t *testing.T) {
 // when its link then stays down past --reconnect-for, the client comes
 // back to the session it left on this machine and says so.
 func TestAttachHostFromInboxComesBackHome(t *testing.T) {
+	t.Parallel()
 	l := newLinked(t)
 	near, far := l.near, l.far
 	near.ok("new", "--detach", "home")
@@ -228,6 +231,7 @@ func TestAttachHostFromInboxComesBackHome(t *testing.T) {
 // the link's TCP connection with it) reads the same: reconnecting, then
 // back once sshd answers again and the near daemon's link is up.
 func TestAttachHostSurvivesSSHDRestart(t *testing.T) {
+	t.Parallel()
 	l := newLinked(t)
 	near := l.near
 	near.start("c", near.bin+" attach --host far api")
@@ -265,6 +269,7 @@ func (w *world) waitForWithin(target, re string, d time.Duration) string {
 // comes back, and a click on + creates a session on the host and
 // attaches it.
 func TestRailClickAttachesAndCreatesOnHost(t *testing.T) {
+	t.Parallel()
 	l := newLinked(t)
 	near, far := l.near, l.far
 	near.ok("new", "--detach", "home")

@@ -17,6 +17,7 @@ func dock(m *Model) string {
 // A session on a host is named HOST:SESSION in the dock and in the
 // one-liners printed after it ends.
 func TestHostSessionIsNamedWithItsHost(t *testing.T) {
+	t.Parallel()
 	m, _, _ := newTest(t, Options{Host: "far"})
 	if d := dock(m); !strings.HasPrefix(d, "[far:work] 1*") {
 		t.Fatalf("dock: %q", d)
@@ -37,6 +38,7 @@ func TestHostSessionIsNamedWithItsHost(t *testing.T) {
 // back, the client re-sends its size; lost, the attach ends saying the
 // session keeps running there.
 func TestLinkDownKeepsTheScreenThenBackOrLost(t *testing.T) {
+	t.Parallel()
 	m, fc, _ := newTest(t, Options{Host: "far"})
 	before := plain(m)
 	m.Update(linkMsg{kind: linkDown, host: "far", session: "work", err: errors.New("EOF")})
@@ -78,6 +80,7 @@ func TestLinkDownKeepsTheScreenThenBackOrLost(t *testing.T) {
 // Coming back home after the bound: the dock names this machine's
 // session again and says why.
 func TestLinkHomeSaysWhy(t *testing.T) {
+	t.Parallel()
 	m, _, _ := newTest(t, Options{Host: "far"})
 	m.Update(linkMsg{kind: linkDown, host: "far", session: "work"})
 	m.Update(attachedMsg{session: "home"})
@@ -103,6 +106,7 @@ func (s *switchCalls) SwitchHost(host, session, window string, cols, rows int) {
 // Enter on another host's Inbox item attaches its session here; a stale
 // one (its link is down) only says how to reach it.
 func TestEnterOnHostItemAttachesThere(t *testing.T) {
+	t.Parallel()
 	m := NewModel(Options{}, nil, 104, 20)
 	sc := &switchCalls{}
 	m.calls = sc
@@ -122,6 +126,7 @@ func TestEnterOnHostItemAttachesThere(t *testing.T) {
 // click on one attaches it here again; on this machine there is no such
 // heading.
 func TestRailListsLocalSessionsWhileOnAHost(t *testing.T) {
+	t.Parallel()
 	m, _, _ := newTest(t, Options{Host: "far"})
 	sc := &switchCalls{}
 	m.calls = sc

@@ -49,6 +49,14 @@ type reviewView struct {
 	input *inboxInput // the note being written, on the dock
 	// what the note being written is on: path and line or hunk
 	noteOn map[string]any
+
+	// A fan's pane (review_compare.go): compare is the comparison of
+	// its fan's attempts while w shows it; lastCompare the one this
+	// review was opened from (w goes back to it); against another attempt
+	// this one is diffed with (d on two marked attempts).
+	compare     *compareView
+	lastCompare *compareView
+	against     string
 }
 
 // reviewDiff is review-diff's result (internal/proto).
@@ -97,7 +105,11 @@ func (m *Model) openReview(session, window, name, host string) {
 // fetchReview asks for the diff again: on open, after a send.
 func (m *Model) fetchReview() {
 	rv := m.review
-	m.call("review-diff", map[string]any{"session": rv.session, "window": rv.window}, tagReviewDiff+rv.window)
+	p := map[string]any{"session": rv.session, "window": rv.window}
+	if rv.against != "" {
+		p["against"] = rv.against
+	}
+	m.call("review-diff", p, tagReviewDiff+rv.window)
 }
 
 // reviewKey takes prefix v, and every key while the review is open: the
@@ -116,6 +128,9 @@ func (m *Model) reviewKey(k tea.Key) (tea.Cmd, bool) {
 			return nil, true
 		}
 		return nil, false
+	}
+	if rv.compare != nil && !m.prefix && name != m.keys.prefix {
+		return m.compareKey(k, name), true // review_compare.go
 	}
 	if rv.input != nil {
 		m.reviewInputKey(k, name)
@@ -186,7 +201,12 @@ func (m *Model) reviewViewKey(name string) {
 		m.call("send-review", map[string]any{"session": rv.session, "window": rv.window, "human_nonce": m.nonce}, tagReviewSend+rv.window)
 		m.say("review: sending the notes…")
 	case "review.fan":
-		m.say("review: w compares the attempts of a fan; this pane is in no fan")
+		if back := rv.lastCompare; back != nil {
+			rv.compare, rv.lastCompare = back, nil
+			m.fetchCompare()
+			return
+		}
+		m.openCompare() // review_compare.go
 	}
 }
 
@@ -343,6 +363,12 @@ func (m *Model) reviewInputKey(k tea.Key, name string) {
 // reviewPaste takes a paste while the review is open: into the note line,
 // else nowhere (never the pane under the overlay).
 func (m *Model) reviewPaste(text string) {
+	if cv := m.review.compare; cv != nil {
+		if cv.input != nil {
+			cv.input.add(text)
+		}
+		return
+	}
 	if x := m.review.input; x != nil {
 		x.add(text)
 	}
@@ -352,13 +378,17 @@ func (m *Model) reviewPaste(text string) {
 func (m *Model) reviewReply(r replyMsg) tea.Cmd {
 	rv := m.review
 	var tag, window string
-	for _, t := range []string{tagReviewDiff, tagReviewNote, tagReviewSend} {
+	for _, t := range []string{tagReviewDiff, tagReviewNote, tagReviewSend, tagCompare, tagVerify, tagKeep} {
 		if strings.HasPrefix(r.tag, t) {
 			tag, window = t, r.tag[len(t):]
 		}
 	}
 	if rv == nil || window != rv.window {
 		return nil // closed, or another pane's review now
+	}
+	switch tag {
+	case tagCompare, tagVerify, tagKeep:
+		return m.compareReply(tag, r) // review_compare.go
 	}
 	if r.err != nil {
 		msg := clean(r.err.Error())

@@ -15,6 +15,7 @@ import (
 // the added line with c, sends it with S, and the agent is typed the
 // review; esc closes the overlay.
 func TestAttachReviewOverlayNotesAndSends(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}

@@ -49,6 +49,7 @@ func openReviewed(t *testing.T, m *Model, fc *fakeCalls) {
 }
 
 func TestReviewOverlayDrawsFilesDiffAndNotes(t *testing.T) {
+	t.Parallel()
 	m, fc, _ := newTest(t, Options{})
 	m.Update(key("ctrl+b"))
 	m.Update(key("v"))
@@ -104,6 +105,7 @@ func TestReviewOverlayDrawsFilesDiffAndNotes(t *testing.T) {
 }
 
 func TestReviewKeysMoveNoteAndSend(t *testing.T) {
+	t.Parallel()
 	m, fc, _ := newTest(t, Options{})
 	openReviewed(t, m, fc)
 	// The file list has the keys: j selects b.txt, whose diff shows.
@@ -192,6 +194,7 @@ func TestReviewKeysMoveNoteAndSend(t *testing.T) {
 }
 
 func TestReviewSideBySideWhenWide(t *testing.T) {
+	t.Parallel()
 	m, fc, _ := newTest(t, Options{})
 	openReviewed(t, m, fc)
 	m.Update(key("s")) // 104 columns: the diff gets 77, too narrow
@@ -228,6 +231,7 @@ func TestReviewSideBySideWhenWide(t *testing.T) {
 }
 
 func TestReviewFromAnInboxRow(t *testing.T) {
+	t.Parallel()
 	m, fc, _ := newTest(t, Options{})
 	openWith(t, m, map[string]any{"id": "7", "kind": "finished", "session": "api", "window": "w9", "name": "codex", "summary": "done"})
 	if !strings.Contains(screenText(m), "v review") {
@@ -261,6 +265,7 @@ func TestReviewFromAnInboxRow(t *testing.T) {
 }
 
 func TestReviewErrorsAndRebinding(t *testing.T) {
+	t.Parallel()
 	m, fc, _ := newTest(t, Options{Bindings: map[string]string{ActReview: "R"}})
 	m.Update(key("ctrl+b"))
 	m.Update(key("v"))
@@ -345,6 +350,7 @@ func btoi(b bool) int {
 // A diff at the daemon's limits: 400 of more files, a file past 5000
 // lines shown as counts only, a 5000-line hunk scrolled through.
 func TestReviewAtTheLimits(t *testing.T) {
+	t.Parallel()
 	m, fc, _ := newTest(t, Options{})
 	m.Update(key("ctrl+b"))
 	m.Update(key("v"))
@@ -391,6 +397,7 @@ func TestReviewAtTheLimits(t *testing.T) {
 
 // A long note is wrapped under its line, so all of it can be read.
 func TestReviewLongNoteWraps(t *testing.T) {
+	t.Parallel()
 	m, fc, _ := newTest(t, Options{})
 	m.Update(key("ctrl+b"))
 	m.Update(key("v"))

@@ -220,6 +220,9 @@ func (m *Model) reviewSideBySide() bool {
 // reviewCursor is the outer cursor: on the note line while one is
 // written, else hidden.
 func (m *Model) reviewCursor() *tea.Cursor {
+	if m.review.compare != nil {
+		return m.compareCursor() // review_compare_view.go
+	}
 	x := m.review.input
 	if x == nil {
 		return nil
@@ -230,6 +233,9 @@ func (m *Model) reviewCursor() *tea.Cursor {
 // reviewRender draws the whole screen.
 func (m *Model) reviewRender() string {
 	rv := m.review
+	if rv.compare != nil {
+		return m.compareRender() // review_compare_view.go
+	}
 	W, body := m.width, m.reviewBodyRows()
 	a := m.opt.ASCIIOnly
 	listW, diffW := m.reviewColumns()
@@ -247,6 +253,8 @@ func (m *Model) reviewRender() string {
 		right = []string{fitPlain(" review: "+rv.err, diffW, a)}
 	case !rv.loaded:
 		right = []string{fitPlain(" reading the diff…", diffW, a)}
+	case len(rv.d.Files) == 0 && rv.against != "":
+		right = []string{fitPlain(" no differences from attempt "+clean(rv.against), diffW, a)}
 	case len(rv.d.Files) == 0:
 		right = []string{fitPlain(" no changes against "+clean(rv.d.Base), diffW, a)}
 	default:
@@ -286,7 +294,11 @@ func (m *Model) reviewHeader() string {
 	if len(d.Files) < d.Totals.Files {
 		files = fmt.Sprintf("%d of %d files shown", len(d.Files), d.Totals.Files)
 	}
-	fmt.Fprintf(&b, "  %s +%d -%d  vs %s", files, d.Totals.Added, d.Totals.Removed, clean(d.Base))
+	base := clean(d.Base)
+	if rv.against != "" {
+		base = "attempt " + clean(rv.against)
+	}
+	fmt.Fprintf(&b, "  %s +%d -%d  vs %s", files, d.Totals.Added, d.Totals.Removed, base)
 	if d.Uncommitted {
 		b.WriteString(" (uncommitted only)")
 	}
@@ -324,8 +336,12 @@ func (m *Model) reviewKeys() string {
 	if m.reviewSideBySide() {
 		side = k("side") + " unified"
 	}
+	fan := ""
+	if rv.d.Group != "" {
+		fan = "  " + k("fan") + " compare"
+	}
 	return " " + k("down") + "/" + k("up") + " move  " + k("switch") + " files/diff  " + k("note") + " note line  " +
-		k("note-hunk") + " note hunk  " + send + "  " + side + "  " + k("close") + " close"
+		k("note-hunk") + " note hunk  " + send + "  " + side + fan + "  " + k("close") + " close"
 }
 
 // reviewList draws the file list: status, path, +/- counts and notes.

@@ -3,7 +3,6 @@ package tui
 import (
 	"context"
 	"fmt"
-	"github.com/tuios/tuios/internal/pace"
 	"io"
 	"os"
 	"os/signal"
@@ -14,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/term"
+	"github.com/tuios/tuios/internal/pace"
 	"github.com/tuios/tuios/internal/rawio"
 )
 

@@ -1,11 +1,11 @@
 package tui
 
 import (
-	"github.com/tuios/tuios/internal/safetext"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/tuios/tuios/agentstate"
+	"github.com/tuios/tuios/internal/safetext"
 )
 
 // clean makes text that came from a pane or an agent safe to draw on one

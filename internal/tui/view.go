@@ -221,7 +221,10 @@ func (m *Model) drawTiles(areaX, cols, rows int) {
 // drawBorders draws the one-column line between side-by-side tiles (the
 // daemon leaves that column out of both): the part beside the focused
 // tile in the focus colour. Where a tile's title bar meets the line, the
-// line joins it.
+// line joins it; the line goes on up only where the cell above is the
+// line too (a split under a stacked tile starts at its title bars, ┬),
+// and where it ends on the title bar of a tile below, that bar's line
+// takes the join (┴).
 func (m *Model) drawBorders(areaX, cols, rows int, tiles []proto.AttachWindow) {
 	f := &m.draw.fr
 	a := m.opt.ASCIIOnly
@@ -234,28 +237,50 @@ func (m *Model) drawBorders(areaX, cols, rows int, tiles []proto.AttachWindow) {
 		}
 		return proto.AttachWindow{}, false
 	}
+	// border says whether x,y is a border cell: no tile's, with one on
+	// each side.
+	border := func(x, y int) bool {
+		if x <= 0 || y < 0 || x >= cols-1 || y >= rows {
+			return false
+		}
+		_, c := at(x, y)
+		_, l := at(x-1, y)
+		_, r := at(x+1, y)
+		return !c && l && r
+	}
 	for _, t := range tiles {
 		x := t.X + t.Width
 		if x >= cols {
 			continue
 		}
 		for y := t.Y; y < t.Y+t.Height && y < rows; y++ {
-			if _, covered := at(x, y); covered {
+			if !border(x, y) {
 				continue
 			}
-			right, hasRight := at(x+1, y)
-			if !hasRight {
-				continue
-			}
+			right, _ := at(x+1, y)
 			glyph := "|"
 			if !a {
-				glyph = junction(y > 0, y == t.Y, y == right.Y)
+				glyph = junction(border(x, y-1), y == t.Y, y == right.Y)
 			}
 			st := sgrBorder
 			if t.ID == m.layout.Focused || right.ID == m.layout.Focused {
 				st = sgrFocusBorder
 			}
 			f.text(&m.draw.texts, areaX+x, y, 1, st+glyph)
+		}
+	}
+	if a {
+		return
+	}
+	for _, t := range tiles {
+		if t.Y == 0 || t.Y >= rows {
+			continue
+		}
+		row := f.row(t.Y)
+		for x := t.X; x < t.X+t.Width && x < cols; x++ {
+			if c := areaX + x; c < len(row) && row[c].r == '─' && border(x, t.Y-1) {
+				row[c].r = '┴'
+			}
 		}
 	}
 }
@@ -362,6 +387,10 @@ func (m *Model) titleBar(t proto.AttachWindow, w int) string {
 	if m.layout.Zoomed && t.ID == m.layout.Focused {
 		s.WriteString("  [zoom]")
 	}
+	if n := m.layout.Hidden; n > 0 && t.ID == m.hiddenNoteTile() {
+		// The daemon could not fit them: say so rather than lose them.
+		s.WriteString(fmt.Sprintf("  [+%d not shown: too small]", n))
+	}
 	s.WriteString(titleAfterName(t, m.opt.ASCIIOnly)) // title_text.go
 	if t.ID == m.layout.Focused {
 		return sgrFocusBar + fitPlain(s.String(), w, m.opt.ASCIIOnly) + sgrReset
@@ -373,6 +402,21 @@ func (m *Model) titleBar(t proto.AttachWindow, w int) string {
 		line = "-"
 	}
 	return sgrTitle + text + sgrBorder + strings.Repeat(line, max(w-ansi.StringWidth(text), 0)) + sgrReset
+}
+
+// hiddenNoteTile is the tile whose title bar counts the windows that do
+// not fit the area: the focused one, else the first.
+func (m *Model) hiddenNoteTile() string {
+	tiles := m.tiles()
+	for _, t := range tiles {
+		if t.ID == m.layout.Focused {
+			return t.ID
+		}
+	}
+	if len(tiles) > 0 {
+		return tiles[0].ID
+	}
+	return ""
 }
 
 // drawRail draws the rail at column x: its lines, and the border
@@ -399,26 +443,8 @@ func (m *Model) rail() []string {
 	var lines []string
 	lines = append(lines, sgrBold+fitPlain(" Sessions", inner, m.opt.ASCIIOnly)+sgrReset)
 	agents := m.agentsShown()
-	for _, s := range m.layout.Sessions {
-		mark := " "
-		if s.Current || s.Name == m.session {
-			mark = ">"
-		}
-		g := " "
-		if agents {
-			if gl := glyph(s.State, false, m.opt.ASCIIOnly); gl != "" {
-				g = stateSGR(s.State) + gl + sgrReset
-			}
-		}
-		name := fitPlain(fmt.Sprintf("%s %d", clean(s.Name), s.Windows), inner-3, m.opt.ASCIIOnly)
-		if c := accentSGR(s.Accent); c != "" {
-			name = c + name + sgrReset
-		}
-		row := mark + g + " " + name
-		if mark == ">" {
-			row = sgrBold + mark + g + sgrBold + " " + name + sgrReset
-		}
-		lines = append(lines, row)
+	for _, r := range m.sessionRailRows() { // rail_fan.go: a fan's sessions under its name
+		lines = append(lines, m.sessionRailLine(r, agents, inner))
 	}
 	// remote_local.go: this machine's sessions, while on a host.
 	lines = append(lines, m.localRailLines(inner)...)
@@ -429,7 +455,11 @@ func (m *Model) rail() []string {
 		for _, a := range m.layout.Agents {
 			state := shownState(a.State, a.Asking)
 			text := clean(a.Name)
-			if msg := withQueuedNote(clean(a.Message), a.Queued); msg != "" { // queued_row.go: "1 queued"
+			msg := clean(a.Message)
+			if len(a.Risk) > 0 {
+				msg = riskyText(msg) // risky.go: the rail's word is risky
+			}
+			if msg := withQueuedNote(msg, a.Queued); msg != "" { // queued_row.go: "1 queued"
 				text += " " + msg
 			}
 			g := glyph(state, a.Seen, m.opt.ASCIIOnly)
@@ -536,7 +566,7 @@ func (m *Model) inboxFrame(cols, rows int) inboxFrame {
 		who := rowWho(it) // inbox_mail.go, inbox_hosts.go: a host's row carries its name
 		summary := clean(it.Summary)
 		if len(it.Risk) > 0 {
-			summary = "risky: " + summary
+			summary = riskyText(summary) // risky.go
 		}
 		if n := fmt.Sprintf(" (%d lines)", it.PlanLines); it.Kind == "plan" && it.PlanLines > 0 && !strings.HasSuffix(summary, n) {
 			summary += n // the daemon's summary may carry the length already
@@ -584,7 +614,7 @@ func (m *Model) detailLines(it item, cols int) []string {
 		for i, o := range it.Options {
 			out = append(out, line(fmt.Sprintf("   %d. %s", i+1, clean(o))))
 		}
-	case held(it) && it.Kind == "approval":
+	case it.Kind == "approval" && (held(it) || len(it.Risk) > 0): // an unheld risky approval names its rules too
 		out = append(out, line(" "+clean(it.Name)+" waits for: "+clean(it.Summary)))
 		for _, h := range it.Risk {
 			s := "   risky: " + clean(h.Rule)

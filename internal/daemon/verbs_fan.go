@@ -1,0 +1,170 @@
+package daemon
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/tuios/tuios/internal/proto"
+	"github.com/tuios/tuios/internal/worktree"
+)
+
+// fan (coordination spec §22): one prompt to several agents, each in a
+// worktree of its own on a branch of its own, in a session of its own.
+//
+//	fan/<stem>, fan/<stem>-2, …           the branches, from the base
+//	<data>/worktrees/<repo>/fan-<stem>-N  their worktrees
+//	<repo>-fan-<stem>[-N]                 their sessions: one agent each
+//
+// The stem is fan/ and the first words of the prompt (--name picks it).
+// Agents are cycled over the attempts; each agent string is split like a
+// POSIX shell and exec'd directly in the worktree, found in the caller's
+// PATH. Every prompt is typed once its agent is ready (fan_prompt.go).
+// The answer comes once every agent started (prompt_status pending), or
+// with wait once no prompt is pending any more.
+//
+// The person, an admin pane, or a pane with the fan grant may fan. A pane
+// without admin gives the attempts at most its own grants, and reaches
+// them afterwards (their sessions are ones it launched).
+
+// Bounds of a fan.
+const (
+	fanMaxCount  = 16
+	fanMaxPrompt = 64 << 10
+)
+
+type fanParams struct {
+	Count        int      `json:"count" req:"true" desc:"how many attempts" min:"1" max:"16"`
+	Prompt       string   `json:"prompt" desc:"the prompt typed into every attempt's agent once it is ready" maxlen:"65536"`
+	Prompts      []string `json:"prompts" desc:"more prompts: attempt N gets the Nth of prompt and these, cycled" maxlen:"16"`
+	Agent        string   `json:"agent" req:"true" desc:"the agents, comma-separated, cycled over the attempts; each split like a POSIX shell (claude,'codex --model o3') and exec'd directly" maxlen:"4096"`
+	Env          []string `json:"env" desc:"NAME=VALUE variables for every agent (at most 64; TUIOS_*, TMUX, TMUX_PANE and PATH are refused; never over a link)" maxlen:"64"`
+	Base         string   `json:"base" desc:"the commit the attempts start from (default: the checkout's HEAD, which must have no changes)" maxlen:"256"`
+	Name         string   `json:"name" desc:"the stem: the branches are fan/NAME, fan/NAME-2, … (default: the prompt's first words)" maxlen:"64"`
+	Repo         string   `json:"repo" desc:"a folder of the repository, absolute (default: the caller's pane's folder)" maxlen:"4096"`
+	Grants       string   `json:"grants" desc:"what every attempt's pane may do through TUIOS (read, write, fan, respond, files, admin, or none; never more than the caller holds)" maxlen:"256"`
+	Wait         bool     `json:"wait" desc:"answer once no prompt is pending (each is sent, stalled, not_sent or held), not once the agents started"`
+	ReadyTimeout int      `json:"ready_timeout" desc:"ms each agent has to reach its prompt before its prompt is not_sent" min:"1" max:"3600000" default:"600000"`
+	Path         string   `json:"path" desc:"the caller's PATH: the agents are looked up in it and run with it (the CLI sends its own)" maxlen:"65536"`
+	Clone        bool     `json:"clone" desc:"clone the repository into repo first when that folder does not exist (for a fan on another host)"`
+	CloneFrom    string   `json:"clone_from" desc:"with clone: the URL of the remote to clone from (the CLI sends its repository's origin)" maxlen:"4096"`
+}
+
+type fanStarted struct {
+	Type     string       `json:"type"`
+	Group    string       `json:"group"`
+	Repo     string       `json:"repo"`
+	RepoName string       `json:"repo_name"`
+	Base     string       `json:"base"`
+	BaseSHA  string       `json:"base_sha"`
+	Count    int          `json:"count"`
+	Cloned   bool         `json:"cloned"`
+	Waited   bool         `json:"waited"`
+	Attempts []attemptRow `json:"attempts"`
+}
+
+func (s *Server) fanVerbs(add addFunc) {
+	p, h := handler(s.fan)
+	add("fan", starts.withLink(capWrite)|typesInto|agentFeature, "Start one prompt in several agents, each in a git worktree and session of its own (branches fan/STEM, fan/STEM-2, …); the prompt is typed once each agent is ready", "fan_started",
+		`{"verb":"fan","params":{"count":3,"prompt":"Add a retry with backoff to the HTTP client.","agent":"claude,codex","repo":"/home/u/src/api","path":"/usr/local/bin:/usr/bin:/bin"}}`, p, h)
+	p, h = handler(s.compareFan)
+	add("compare-fan", reads, "Compare the attempts of a fan: each one's agent, state, changed files and lines against the fan's base, and its last check", "fan_compare",
+		`{"verb":"compare-fan","params":{"session":"api-fan-demo"}}`, p, h)
+	p, h = handler(s.verifyFan)
+	add("verify-fan", starts, "Run one command in every attempt of a fan (a window named verify in each, grants none): a pass closes its window, a failure keeps it", "fan_verify",
+		`{"verb":"verify-fan","params":{"session":"api-fan-demo","command":"go test ./..."}}`, p, h)
+	p, h = handler(s.keepFan)
+	add("keep-fan", keeps, "Keep one attempt of a fan and remove the others (their worktrees and sessions; branches stay); with merge, bring the kept work into the base branch first", "fan_kept",
+		`{"verb":"keep-fan","params":{"session":"api-fan-demo-2","merge":true}}`, p, h)
+}
+
+// keeps: fan keep removes other attempts' work and merges into the
+// person's branch: the person, or an admin pane; never over a link.
+const keeps = whoGranted | needAdmin | access(capLocal)
+
+func (s *Server) fan(cn *conn, p *fanParams) (any, *proto.Error) {
+	if s.agentsOff {
+		return nil, agentsDisabled("fan")
+	}
+	if p.Count < 1 || p.Count > fanMaxCount {
+		return nil, proto.Errorf(proto.CodeInvalidParams, "count %d is out of range: a fan has 1 to %d attempts", p.Count, fanMaxCount).WithHint(proto.Hint{Param: "count"})
+	}
+	if cn.link != nil && (len(p.Env) > 0 || p.Path != "") {
+		return nil, proto.Errorf(proto.CodeForbidden, "variables are not set over a link: the agents run with that machine's own environment").
+			WithHint(proto.Hint{Param: "env", Detail: "leave out --env when fanning on another host"})
+	}
+	if err := checkAgentEnv(p.Env); err != nil {
+		return nil, err
+	}
+	prompts := []string{}
+	for _, t := range append([]string{p.Prompt}, p.Prompts...) {
+		if len(t) > fanMaxPrompt {
+			return nil, proto.Errorf(proto.CodeInvalidParams, "a prompt is %d bytes: at most %d", len(t), fanMaxPrompt).
+				WithHint(proto.Hint{Param: "prompts", Detail: "put the long part in a file in the repository and ask the agents to read it"})
+		}
+		if strings.TrimSpace(t) != "" {
+			prompts = append(prompts, t)
+		}
+	}
+	if len(prompts) == 0 {
+		return nil, proto.Errorf(proto.CodeInvalidParams, "the prompt is empty: a fan types one prompt into every agent").WithHint(proto.Hint{Param: "prompt"})
+	}
+	agents, aerr := worktree.SplitAgents(p.Agent)
+	if aerr != nil {
+		return nil, wtError(aerr)
+	}
+	launches := make([]*agentLaunch, len(agents))
+	for i, words := range agents {
+		la, err := s.resolveAgent(agentLaunchSpec{agent: words[0], args: words[1:], path: p.Path, env: p.Env, anyProgram: true})
+		if err != nil {
+			return nil, err
+		}
+		launches[i] = &la
+	}
+	g, granted, err := s.newGrants(cn, p.Grants) // verbs_grants.go
+	if err != nil {
+		return nil, err
+	}
+
+	ctx, cancel := context.WithTimeout(cn.ctx, wtGitWait)
+	defer cancel()
+	cloned, err := s.cloneFirst(ctx, p.Repo, p.Clone, p.CloneFrom)
+	if err != nil {
+		return nil, err
+	}
+	repo, err := s.openRepo(ctx, cn, p.Repo)
+	if err != nil {
+		return nil, err
+	}
+	base, baseSHA, err := baseOf(ctx, repo, p.Base, true)
+	if err != nil {
+		return nil, err
+	}
+	stem := worktree.Stem(prompts[0], strings.TrimSpace(p.Name))
+	if e := repo.CheckBranch(ctx, stem); e != nil {
+		return nil, proto.Errorf(proto.CodeInvalidParams, "the stem %q is not a branch name git takes", stem).
+			WithHint(proto.Hint{Param: "name", Detail: "give --name with letters, digits, '-' and '_'"})
+	}
+	pl := &wtPlan{verb: "fan", repo: repo, base: base, baseSHA: baseSHA, group: stem, launchedBy: s.callerSessionID(cn), by: cn.call,
+		grants: g, granted: granted, readyTimeout: time.Duration(p.ReadyTimeout) * time.Millisecond}
+	for i, b := range worktree.Branches(stem, p.Count) {
+		pl.attempts = append(pl.attempts, &wtAttempt{n: i + 1, branch: b, session: worktree.SessionName(repo.Name, b),
+			dir: worktree.Dir(s.dataDir(), repo.Name, b), newBranch: true, agent: agentString(agents[i%len(agents)]),
+			launch: launches[i%len(launches)], prompt: prompts[i%len(prompts)]})
+	}
+	if err := s.makeWorktrees(cn, pl); err != nil {
+		return nil, err
+	}
+	res := fanStarted{Type: "fan_started", Group: stem, Repo: repo.Root, RepoName: repo.Name, Base: base, BaseSHA: baseSHA, Count: p.Count, Cloned: cloned}
+	if p.Wait {
+		if err := s.waitSettled(cn, pl); err != nil {
+			return nil, err
+		}
+		res.Waited = true
+	}
+	res.Attempts = s.attemptRows(pl)
+	return res, nil
+}
+
+// agentString is an agent's words as a POSIX shell would read them back.
+func agentString(words []string) string { return posixCommand(words) }

@@ -1,0 +1,117 @@
+// Package e2e is the shared harness of tuios's end-to-end tests, the ones
+// that run the real binary as a person or an agent would: the binary,
+// built once per test process, and an isolated world to run it in (its
+// own runtime dir, so its own daemon, its own home and a plain shell).
+//
+// It owns only what every such test needs. What a test drives (verbs and
+// their JSON in internal/cli, tmux as the outer terminal in internal/tui,
+// sshd in internal/testsshd) stays with the test. It is test support:
+// nothing outside _test files and other test support imports it.
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"testing"
+)
+
+// A test process builds the binary once; Main removes it.
+var (
+	binOnce sync.Once
+	binDir  string
+	binPath string
+	binErr  error
+)
+
+// Main runs the package's tests and removes what the harness built; call
+// it from TestMain and exit with its code.
+func Main(m *testing.M) int {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	return code
+}
+
+// Binary returns the path of cmd/tuios built from this module, building
+// it on the first call of the test process (the go build cache makes it
+// quick when nothing changed). A failed build fails every caller.
+func Binary(t testing.TB) string {
+	t.Helper()
+	binOnce.Do(func() {
+		binDir, binErr = os.MkdirTemp("", "tuios-bin-")
+		if binErr != nil {
+			return
+		}
+		binPath = filepath.Join(binDir, "tuios")
+		binErr = build("./cmd/tuios", binPath)
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
+	}
+	return binPath
+}
+
+// Build builds the main package pkg of this module ("./examples/x") into
+// out. For programs other than tuios itself, which Binary builds once.
+func Build(t testing.TB, pkg, out string) {
+	t.Helper()
+	if err := build(pkg, out); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func build(pkg, out string) error {
+	cmd := exec.Command("go", "build", "-o", out, pkg)
+	cmd.Dir = Root()
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("go build %s: %v\n%s", pkg, err, b)
+	}
+	return nil
+}
+
+// Root is the module's root directory.
+func Root() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..")
+}
+
+// World is one isolated place to run tuios in: Dir holds home/ (HOME)
+// and run/ (XDG_RUNTIME_DIR, so the daemon's socket is its own), both
+// 0700, and Vars is the environment for commands run there: the binary's
+// directory first on PATH, a plain /bin/sh with a "$ " prompt, TERM
+// xterm-256color.
+type World struct {
+	Dir  string
+	Home string
+	Vars []string
+}
+
+// NewWorld makes a World under a short temporary directory (a socket
+// path must stay under 108 bytes), removed when the test ends, after
+// the cleanups registered later (so a test's daemon is stopped first).
+func NewWorld(t testing.TB, bin string) *World {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "tu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	w := &World{Dir: dir, Home: filepath.Join(dir, "home")}
+	for _, sub := range []string{w.Home, filepath.Join(dir, "run")} {
+		if err := os.MkdirAll(sub, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.Vars = []string{
+		"PATH=" + filepath.Dir(bin) + ":/usr/local/bin:/usr/bin:/bin",
+		"HOME=" + w.Home,
+		"XDG_RUNTIME_DIR=" + filepath.Join(dir, "run"),
+		"SHELL=/bin/sh", "ENV=", "PS1=$ ", "TERM=xterm-256color",
+	}
+	return w
+}

@@ -1,0 +1,5 @@
+//go:build !unix
+
+package pretend
+
+func takeForeground() func() { return nil }
