@@ -163,8 +163,12 @@ func isNoListener(err error) bool {
 }
 
 func wrapConn(c net.Conn, token string) *Client {
-	// Read with raw calls (internal/rawio): the attach client reads a
-	// line per echo, and the ordinary call wakes the runtime's monitor.
+	// Out of the runtime's poller (rawio.Conn): the attach client writes
+	// a key per request, and the daemon reading it would wake this
+	// process for room to write. Read with raw calls: the attach client
+	// reads a line per echo, and the ordinary call wakes the runtime's
+	// monitor.
+	c = rawio.NewConn(c)
 	return &Client{c: c, r: bufio.NewReaderSize(rawio.NewReader(c), 64<<10), token: token}
 }
 

@@ -91,6 +91,9 @@ type request struct {
 
 func newConn(s *Server, c net.Conn) *conn {
 	ctx, cancel := context.WithCancel(context.Background())
+	// Out of the runtime's poller (rawio.Conn): an attached client
+	// reading its echo would wake the daemon for room to write.
+	c = rawio.NewConn(c)
 	// Raw calls (internal/rawio): an attached client's key and its echo
 	// are a read and a write here, and the ordinary calls wake the
 	// runtime's monitor thread for each.

@@ -8,8 +8,17 @@
 // once per echo, most of what it spends. A raw call cannot be handed to
 // another thread, so this is only for descriptors that never block.
 //
-// It owns the calls and the readers and writers around them; it does not
-// open or configure descriptors. Off Linux it uses the ordinary calls.
+// File and Conn (Linux) go one step further for a descriptor that a
+// peer reads from while this process sleeps: the runtime's poller
+// watches every descriptor for input and for room to write at once, so
+// each time the peer takes what was written, the process wakes for room
+// it did not ask for. File gives the descriptor epoll instances of its
+// own, the one for room armed only while a write waits.
+//
+// It owns the calls, the readers and writers around them and File's
+// watches; it opens only what Open is given and configures nothing
+// else. Off Linux it uses the ordinary calls, and NewConn returns its
+// connection as it is.
 package rawio
 
 import (

@@ -14,7 +14,6 @@ import (
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/term"
 	"github.com/tuios/tuios/internal/pace"
-	"github.com/tuios/tuios/internal/rawio"
 )
 
 // Frames are paced by a token bucket (internal/pace): a change after a
@@ -114,7 +113,7 @@ type terminal struct {
 	scr    *screen
 	cancel context.CancelFunc
 	reader interface{ Cancel() bool }
-	out    *os.File // the terminal reopened for the frames (reopenTTY), or nil
+	out    ttyFile  // the terminal reopened for the frames (reopenTTY), or nil
 	size   *os.File // where the terminal's size is read, or nil
 	done   chan struct{}
 	sigs   chan os.Signal
@@ -128,7 +127,7 @@ func openTerminal(opt Options, width, height int) (*terminal, error) {
 	if f, ok := opt.Stdout.(*os.File); ok {
 		t.size = f
 		if o := reopenTTY(f, os.O_WRONLY); o != nil {
-			t.out, t.scr.out = o, rawio.NewWriter(o)
+			t.out, t.scr.out = o, o
 		}
 	}
 	if f, ok := opt.Stdin.(*os.File); ok && term.IsTerminal(f.Fd()) {
@@ -153,7 +152,7 @@ func (t *terminal) run(in io.Reader, send func(tea.Msg)) error {
 	var src io.Reader
 	if f, ok := in.(*os.File); ok && t.in == f {
 		if p := reopenTTY(f, os.O_RDONLY); p != nil {
-			t.reader, src = closeReader{p}, rawio.NewReader(p)
+			t.reader, src = closeReader{p}, p
 		}
 	}
 	if src == nil {
@@ -181,8 +180,15 @@ func (t *terminal) run(in io.Reader, send func(tea.Msg)) error {
 	return nil
 }
 
+// ttyFile is the terminal opened afresh (reopenTTY): its own reads and
+// writes, and Close ends a pending one.
+type ttyFile interface {
+	io.ReadWriteCloser
+	Fd() uintptr
+}
+
 // closeReader cancels a pending read on a pollable file by closing it.
-type closeReader struct{ f *os.File }
+type closeReader struct{ f io.Closer }
 
 func (c closeReader) Cancel() bool { return c.f.Close() == nil }
 
