@@ -61,6 +61,11 @@ type conn struct {
 	// closed is ctx.Done(): the client hung up or the daemon is stopping.
 	closed <-chan struct{}
 
+	// cmu guards c against stop while streamSocket replaces it; c is
+	// replaced only before the worker has a request in hand.
+	cmu sync.Mutex
+	// moved: c is a rawio.Conn (conn_stream.go).
+	moved     bool
 	wmu       sync.Mutex
 	w         *bufio.Writer
 	sub       *subscriber
@@ -91,9 +96,6 @@ type request struct {
 
 func newConn(s *Server, c net.Conn) *conn {
 	ctx, cancel := context.WithCancel(context.Background())
-	// Out of the runtime's poller (rawio.Conn): an attached client
-	// reading its echo would wake the daemon for room to write.
-	c = rawio.NewConn(c)
 	// Raw calls (internal/rawio): an attached client's key and its echo
 	// are a read and a write here, and the ordinary calls wake the
 	// runtime's monitor thread for each.
@@ -103,7 +105,10 @@ func newConn(s *Server, c net.Conn) *conn {
 // stop ends the connection: its requests' waits end and its socket closes.
 func (cn *conn) stop() {
 	cn.cancel()
-	cn.c.Close()
+	cn.cmu.Lock()
+	c := cn.c
+	cn.cmu.Unlock()
+	c.Close()
 }
 
 func (s *Server) serveConn(cn *conn) {
@@ -170,7 +175,8 @@ func (s *Server) serveConn(cn *conn) {
 
 // read reads request lines until the client stops writing or hangs up.
 func (cn *conn) read(reqs chan<- request, done <-chan struct{}) {
-	r := bufio.NewReaderSize(rawio.NewReader(cn.c), 8<<10)
+	src := &connSource{r: rawio.NewReader(cn.c)}
+	r := bufio.NewReaderSize(src, 8<<10)
 	for {
 		line, err := proto.ReadLineWithin(r, proto.MaxLine, cn.s.budget)
 		var rq request
@@ -196,6 +202,9 @@ func (cn *conn) read(reqs chan<- request, done <-chan struct{}) {
 		}
 		if rq.err == nil && cn.quickType(rq) { // conn_quick.go
 			continue
+		}
+		if rq.err == nil {
+			cn.streamSocket(rq.line, src) // conn_stream.go
 		}
 		cn.inflight.Add(1)
 		select {
