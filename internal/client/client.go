@@ -35,6 +35,11 @@ type Options struct {
 	// PaneToken goes with every request (proto.Request.PaneToken); empty
 	// is $TUIOS_PANE_TOKEN, which a pane's environment holds.
 	PaneToken string
+	// Typing marks a connection that writes a request per key (the
+	// attach client's): its socket leaves the runtime's poller for a
+	// rawio.Conn, so the daemon reading each key does not wake this
+	// process for room to write. It costs two descriptors more.
+	Typing bool
 }
 
 // Client is one connection. Calls on it are answered in order; it is not
@@ -97,7 +102,12 @@ func Dial(opt Options) (*Client, error) {
 	if opt.PaneToken == "" {
 		opt.PaneToken = os.Getenv(PaneTokenEnv)
 	}
-	wrap := func(c net.Conn) *Client { return wrapConn(c, opt.PaneToken) }
+	wrap := func(c net.Conn) *Client {
+		if opt.Typing {
+			c = rawio.NewConn(c)
+		}
+		return wrapConn(c, opt.PaneToken)
+	}
 	dirErr := sock.CheckDir(filepath.Dir(opt.Socket))
 	if dirErr != nil {
 		var se *sock.Error
@@ -163,12 +173,8 @@ func isNoListener(err error) bool {
 }
 
 func wrapConn(c net.Conn, token string) *Client {
-	// Out of the runtime's poller (rawio.Conn): the attach client writes
-	// a key per request, and the daemon reading it would wake this
-	// process for room to write. Read with raw calls: the attach client
-	// reads a line per echo, and the ordinary call wakes the runtime's
-	// monitor.
-	c = rawio.NewConn(c)
+	// Read with raw calls (internal/rawio): the attach client reads a
+	// line per echo, and the ordinary call wakes the runtime's monitor.
 	return &Client{c: c, r: bufio.NewReaderSize(rawio.NewReader(c), 64<<10), token: token}
 }
 

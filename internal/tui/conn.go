@@ -96,7 +96,7 @@ func (l *callLine) end() {
 }
 
 func dial(opt Options) (*client.Client, error) {
-	return client.Dial(client.Options{Socket: opt.Socket, Autostart: !opt.noAutostart})
+	return client.Dial(client.Options{Socket: opt.Socket, Autostart: !opt.noAutostart, Typing: true})
 }
 
 // attachStream dials a stream connection (through host's link when host

@@ -23,8 +23,8 @@
 // A key's echo is the path that is timed against tmux (DESIGN.md), so it
 // is kept short: the process runs on one P (run.go), the terminal is
 // reopened non-blocking as a rawio.File and read and written with raw
-// calls (terminal_linux.go), the call connection is a rawio.Conn
-// (internal/client): neither the outer terminal reading a frame nor the
+// calls (terminal_linux.go), its connections are rawio.Conns
+// (client.Options.Typing): neither the outer terminal reading a frame nor the
 // daemon reading a key wakes the client for room to write, as the
 // runtime's poller would (it watches both ways); a key goes out as
 // a quiet send-text before anything is drawn (conn.go: the daemon answers
