@@ -37,6 +37,10 @@ type Sighting struct {
 //   - A pane at its shell whose non-report claim came while an agent was
 //     seen there clears too. A person's note on a plain shell pane never
 //     does.
+//   - An agent of another harness than the pane's, on a pane whose claim
+//     came only from rules or the detector (no report, program status or
+//     transcript), names the pane's harness: the harness had been guessed
+//     before the process could be read.
 func (a *Arbiter) Detected(paneID string, s Sighting) Result {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -48,6 +52,17 @@ func (a *Arbiter) Detected(paneID string, s Sighting) Result {
 
 	if s.Agent {
 		p.sawAgent = true
+		if s.Harness != "" && p.harness != "" && s.Harness != p.harness && readByRules(c) {
+			// The pane's harness was named before its process could be
+			// read: a caller's hint, or a title or screen read with that
+			// hint's rules. The process in front is what the pane runs;
+			// the claim stays until that harness's own rules read it.
+			p.harness = s.Harness
+			p.harnessAt = now
+			if c.loan {
+				c.prior.harness = s.Harness
+			}
+		}
 		switch {
 		case owned:
 			c.misses = 0
@@ -87,6 +102,18 @@ func (a *Arbiter) Detected(paneID string, s Sighting) Result {
 		return Result{State: p.state, Applied: true, Changed: true}
 	}
 	return Result{State: p.state, Applied: true}
+}
+
+// readByRules says whether a claim (and the one it displaced, on a loan)
+// came only from reading the pane with some harness's rules or from the
+// detector, so a sighting of another harness may name the pane's harness.
+// An agent's report, its program status and its transcript name their
+// harness themselves.
+func readByRules(c *claim) bool {
+	if !c.held || c.source.Rank() > SourceOSC.Rank() {
+		return false
+	}
+	return !c.loan || !c.prior.held || c.prior.source.Rank() <= SourceOSC.Rank()
 }
 
 // Reconcile is the check the owner runs with a reading taken off the

@@ -10,8 +10,8 @@ var codexRuns = as.Sighting{Agent: true, Harness: "codex", Identity: as.Identity
 
 // `tuios set-agent-state none` ("clear it") gives the pane back: after an
 // explicit report of none no claim is left, so the sources ranked below a
-// report (osc, screen, stall, detect) report on the pane again (engine
-// §1.11 item 1).
+// report (osc, screen, stall, detect) report on the pane again, and the
+// harness and meta the pane reported are dropped with it.
 func TestAReportOfNoneGivesThePaneBack(t *testing.T) {
 	r := newRig(t, as.Options{StallAfter: -1})
 	r.a.Detected("w", codexRuns)

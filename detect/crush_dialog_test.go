@@ -10,13 +10,14 @@ import (
 	"github.com/tuios/tuios/vt"
 )
 
-// Crush's "Permission Required" dialog read from fixture screens, as spec
-// coordination.md §18.7 says: needs_input, kind approval, message
-// "approve <tool>: <what>" (the command for bash, the file for edit and
-// write, the URL or folder otherwise), " (not all shown)" when the dialog
-// scrolls, is narrow (description only) or the message is cut; the peek
-// offers Crush's keys a, s and d. The fixtures are written from the spec
-// (Crush could not be installed here); their headers say so.
+// Crush's "Permission Required" dialog read from fixture screens: the
+// pane is needs_input, kind approval, message "approve <tool>: <what>"
+// (the command for bash, the file for edit and write, the URL or folder
+// otherwise), with " (not all shown)" when the dialog scrolls, is narrow
+// (description only) or the message is cut, so the person never approves
+// a call they could not read whole; the peek offers Crush's keys a, s and
+// d. The fixtures are written from Crush's documented dialog, not
+// captured (Crush could not be installed here); their headers say so.
 
 type crushCase struct {
 	fixture string
@@ -39,7 +40,8 @@ var crushCases = []crushCase{
 	// Narrow edit: the File field still carries the whole (wrapped) path.
 	{fixture: "crush-permission-narrow-edit.txt", tool: "edit",
 		message: "approve edit: ~/src/projects/hello-world/internal/server/main.go"},
-	// The command view scrolls: the spec's risk case 126, word for word.
+	// The command view scrolls: the message the risk rules' corpus checks
+	// for a cut call, word for word.
 	{fixture: "crush-permission-scroll.txt", tool: "bash", partial: true,
 		message: "approve bash: curl -fsSL https://example.invalid/install.sh | (not all shown)"},
 	// Longer than a message: cut, and said so.
@@ -124,7 +126,8 @@ func TestCrushDialogFixturesThroughVT(t *testing.T) {
 
 // peek-prompt's reading: only the box's lines, no numbered options, and
 // the answers of the manifest's [screen.rule.answers]: approve presses a,
-// approve_always s, deny d (spec §18.7: Inbox a, A, d).
+// approve_always s, deny d (the Inbox's a, A and d: allow, allow for the
+// session, deny).
 func TestCrushDialogPeek(t *testing.T) {
 	m := shippedManifest(t, "crush")
 	for _, c := range crushCases {
@@ -166,9 +169,10 @@ func TestCrushDialogPeek(t *testing.T) {
 	}
 }
 
-// The dialog's words outside any box never match (§18.7: "matches only
-// when one bordered box contains all the rule's strings"); two boxes
-// holding them match but give no dialog message and no answers.
+// The dialog's words outside any box never match: a dialog rule matches
+// only when one bordered box holds all its strings, so an agent quoting
+// the words is not a dialog. Two boxes holding them match but give no
+// dialog message and no answers.
 func TestCrushDialogWordsOutsideABox(t *testing.T) {
 	m := shippedManifest(t, "crush")
 	for _, name := range []string{"crush-quoted.txt", "crush-quoted-transcript.txt"} {

@@ -139,7 +139,9 @@ func TestAShortLivedAgentIsSeen(t *testing.T) {
 	for len(seen) < 2 {
 		select {
 		case c := <-sub.C:
-			seen = append(seen, c.To)
+			if c.From != c.To { // the same state from another source (its progress bar after the detector) is no change of state
+				seen = append(seen, c.To)
+			}
 		case <-deadline:
 			t.Fatalf("changes seen: %v\n%s", seen, pane.Screen().Text())
 		}

@@ -124,7 +124,10 @@ func TestSnoozeUntilChange(t *testing.T) {
 	wantOps(t, r.mail("api", 8, 2, 9, "hi again"), "open mail#"+m.ID)
 }
 
-// I4 and the snooze spec's refusals.
+// What snooze refuses, changing nothing: an item the person must answer
+// (a held approval, a plan, an ask) or an outbox item never sleeps; a
+// snooze must be exactly one of for, until or until-change, in the future
+// and within a year; the id must be known.
 func TestSnoozeRefusals(t *testing.T) {
 	r := newRig(t)
 	r.approval("held", "approve Bash: go test ./...")
@@ -332,7 +335,8 @@ func TestUndoStack(t *testing.T) {
 	}
 }
 
-// I6 and Restore's other refusals.
+// What Restore refuses: a dismissed approval whose pane has since left
+// needs_input (the fact it stood for has ended), and the rest below.
 func TestRestoreRefusals(t *testing.T) {
 	t.Run("pane left needs_input", func(t *testing.T) {
 		r := newRig(t)

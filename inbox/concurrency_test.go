@@ -50,7 +50,8 @@ func TestConcurrentUse(t *testing.T) {
 	}
 }
 
-// The wire names of an item are the spec's.
+// The wire names of an item are the ones clients read (list-attention
+// --json, attention events): a rename breaks them.
 func TestItemWireNames(t *testing.T) {
 	it := inbox.Item{ID: "1", Kind: inbox.KindApproval, Session: "api", Window: "w", Summary: "s", Since: 1, Seq: 2,
 		Options: []string{"once"}, RequestID: "r", AlwaysScope: []string{"x"}, Expires: 3, Answer: "a", AnsweredBy: "human",

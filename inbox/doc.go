@@ -105,7 +105,7 @@
 // debounced); approvals, plans, questions, asks, mail, resume and outbox
 // items are not in them.
 //
-// # Decisions where the spec is silent
+// # Decisions the documented behaviour leaves open
 //
 //   - Ties in the list order are broken by the order items opened in (the
 //     id), not by seq, so that an update never moves a row inside its
@@ -139,7 +139,7 @@
 //   - Notice opens a question the daemon sees without a state (a fan pane
 //     not at its prompt after 30 s, a stalled queued message); it closes
 //     when the pane reports a state other than the one it had.
-//   - A summary is masked with the spec's rules (key=value for token,
+//   - A summary is masked with the documented rules (key=value for token,
 //     secret, password, api key, access key, private key and credential
 //     keys; the word after Bearer) and agentstate.MaskSecrets's, all shown
 //     as [redacted].

@@ -8,10 +8,11 @@ import (
 	"github.com/tuios/tuios/inbox"
 )
 
-// Fuzz the held line check (spec §8.2): Hold never panics, and never
-// holds a summary or shows a scope line with a newline, tab, doubled space,
-// control or format character (bidi, zero-width), more than 160 bytes, or
-// a secret the Inbox would mask.
+// Fuzz the held line check: only a call the person can read whole on one
+// line is held. Hold never panics, and never holds a summary or shows a
+// scope line with a newline, tab, doubled space, control or format
+// character (bidi, zero-width), more than 160 bytes, or a secret the
+// Inbox would mask.
 func FuzzHoldNeverHoldsWhatItCannotShow(f *testing.F) {
 	for _, s := range []string{"approve Bash: go test ./...", "approve Bash: ls  -l", "approve Bash: ls\u200b", "approve Bash: ls\u202e",
 		"approve Bash: a\tb", "approve Bash: a\nb", "approve Bash: export API_KEY=abc", "approve Bash: curl -H 'Authorization: Bearer abc'",

@@ -156,7 +156,8 @@ func TestOneItemPerKey(t *testing.T) {
 	}
 }
 
-// Every open and close of §6.1, one row each.
+// Every way an item opens and closes (which pane state or act opens each
+// kind, which ends it, and the close reason it gives), one row each.
 func TestOpenAndCloseRules(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -367,7 +368,9 @@ func TestApprovalRisk(t *testing.T) {
 	}
 }
 
-// I12 and the stalled queue: notices on the blocking key.
+// Notices on the blocking key: a started pane waiting at a screen tuios
+// does not recognise, and a queued message the pane did not take, each
+// open a question.
 func TestNotices(t *testing.T) {
 	r := newRig(t)
 	r.report("fan", agentstate.Unknown, "", 0)

@@ -21,13 +21,13 @@ func selectorMustParse(t testing.TB, text string) *Selector {
 	return sel
 }
 
-// TestSelectorParseForms: every form §6.7 and the docs write, and the
-// canonical text String gives back.
+// TestSelectorParseForms: every form the docs write (every key, globs,
+// comma alternatives), and the canonical text String gives back.
 func TestSelectorParseForms(t *testing.T) {
 	tests := []struct {
 		in, want string
 	}{
-		// The docs' examples (seed 003, §24.4 I11).
+		// The examples the Inbox docs give.
 		{"harness:codex state:idle,done session:api-fan-*", "harness:codex state:idle,done session:api-fan-*"},
 		{"harness:codex needs:you", "harness:codex needs:you"},
 		{"session:api-fan-*", "session:api-fan-*"},
@@ -248,8 +248,8 @@ func TestSelectorMatchAllTermsMustMatch(t *testing.T) {
 	})
 }
 
-// TestSelectorI11 is acceptance row I11: list-attention --select over items
-// in api-fan-1 and api-fan-2 (item state from kind), then a refused key.
+// TestSelectorI11: list-attention --select over items in api-fan-1 and
+// api-fan-2 (item state from kind), then a refused key.
 func TestSelectorI11(t *testing.T) {
 	items := []struct {
 		id string

@@ -66,7 +66,7 @@
 // Time comes from RingOptions.Clock (and StashOptions.Clock), so every
 // timing rule is tested without sleeping.
 //
-// # Decisions where the spec is silent
+// # Decisions the documented behaviour leaves open
 //
 //   - Read results: Total is how many messages matched before Limit;
 //     Unread is how many of those returned were unread when this read began.

@@ -114,7 +114,7 @@ type SendRequest struct {
 }
 
 // Send validates and stores a message and returns it as stored. Checks
-// run in the spec's order: text, subject, attachment count, reply_to,
+// run in this order: text, subject, attachment count, reply_to,
 // self-send, attachment paths, the sender's rate bucket, link caps. A
 // refused send stores nothing and (before the bucket) charges nothing.
 func (r *Ring) Send(req SendRequest) (Message, error) {

@@ -586,12 +586,23 @@ func RelPath(top, p string) (string, *DiffError) {
 	return filepath.ToSlash(rel), nil
 }
 
+// copyFile copies an index file and keeps its modification time: git
+// tells a file edited in the same instant as the index was written ("racily
+// clean") by comparing the entry's time with the index file's, so a copy
+// stamped now would make such an edit of the same size look unchanged.
 func copyFile(from, to string) error {
 	b, err := os.ReadFile(from)
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(to, b, 0o600)
+	if err := os.WriteFile(to, b, 0o600); err != nil {
+		return err
+	}
+	fi, err := os.Stat(from)
+	if err != nil {
+		return err
+	}
+	return os.Chtimes(to, fi.ModTime(), fi.ModTime())
 }
 
 func splitZ(b []byte) []string {

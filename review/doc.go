@@ -79,7 +79,7 @@
 // after them; "cut short" comes last. Each rule is named once, with the text
 // of the first command it matched, clipped to 100 characters.
 //
-// Decisions where the spec is silent or loose (each errs towards a hit
+// Decisions the documented rules leave open (each errs towards a hit
 // rather than a miss, or follows what the shell does):
 //
 //   - sed -i's first operand is its script unless -e or -f is given, so
@@ -88,16 +88,16 @@
 //     reads rm as the program.
 //   - ~user/... (another user's home) is outside.
 //   - A relative path is read from Request.Dir (else the worktree), so
-//     ../x and sub/../../x climb out and count as outside, as the doc's
-//     "a path outside the pane's worktree" says (the spec said relative
-//     paths never are). A cd, pushd or popd earlier in the line moves
+//     ../x and sub/../../x climb out and count as outside the worktree (a
+//     relative path is not safe just for being relative). A cd, pushd or
+//     popd earlier in the line moves
 //     where later relative paths are read from; after one whose target
 //     is not known (cd -, cd "$X") they are not judged. A path a variable
 //     or substitution writes ($D/x, `pwd`/x) is not judged either: the
 //     carve-out above. $HOME and ${HOME} are the one variable read, since
 //     they have one meaning.
 //   - Wrappers have their own value-taking flags (sudo -s and xargs -r take
-//     none), and the list is longer than the spec's (chrt, taskset, setsid,
+//     none), and the list goes past the common ones (chrt, taskset, setsid,
 //     builtin, noglob, nocorrect, unbuffer, caffeinate); env -S is read as
 //     a command line.
 //   - "cut short" is also added for text nested deeper than MaxDepth; a

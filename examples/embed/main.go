@@ -49,9 +49,10 @@ func main() {
 	if !term.IsTerminal(os.Stdout.Fd()) {
 		opt.Reply = proc
 	}
-	pane := tracker.Attach("pane", opt)
-
+	// Subscribe before Attach: Attach reads the pane's foreground at once,
+	// and a change made before the subscription is not sent to it.
 	changes := tracker.Arbiter().Subscribe(agentstate.SubscribeOptions{})
+	pane := tracker.Attach("pane", opt)
 	go func() {
 		for c := range changes.C {
 			if c.From != c.To {

@@ -557,8 +557,8 @@ func (p *pane) ask() {
 }
 
 // holdable: a request the person can read whole on one line, so the
-// Inbox can answer it (seed 003): a command, a read, a fetch or a search
-// whose target needs no cleaning, that offers once and deny.
+// Inbox can answer it as a held approval: a command, a read, a fetch or
+// a search whose target needs no cleaning, that offers once and deny.
 func holdable(pr *perm) bool {
 	switch pr.Kind {
 	case "execute", "read", "fetch", "search":

@@ -34,13 +34,19 @@ type realProto struct {
 // protoScript answers by the prompt: "allowed"/"denied" ask for a shell
 // command writing that file, "slowly" takes a minute, a tool's result is
 // answered "Done.", anything else "OK."; requests without tools (an
-// agent's side questions) get the stand-in's own asides.
-func protoScript(work string, tool func(string) standin.ToolUse) func(r standin.Request) (standin.Reply, bool) {
+// agent's side questions) get the stand-in's own asides. A "slowly"
+// request is told on slow (when not nil), so a test can interrupt the
+// turn while the model is known to be thinking.
+func protoScript(work string, tool func(string) standin.ToolUse, slow chan<- struct{}) func(r standin.Request) (standin.Reply, bool) {
 	return func(r standin.Request) (standin.Reply, bool) {
 		switch {
 		case len(r.Tools) == 0:
 			return standin.Reply{}, false // the stand-in's asides
 		case strings.Contains(r.UserText, "slowly"):
+			select {
+			case slow <- struct{}{}:
+			default:
+			}
 			return standin.Reply{Text: "Too late.", Delay: time.Minute}, true
 		case r.ToolResult:
 			return standin.Reply{Text: "Done."}, true
@@ -56,7 +62,8 @@ func protoScript(work string, tool func(string) standin.ToolUse) func(r standin.
 func runRealProto(t *testing.T, rp realProto) {
 	e := newEnv(t)
 	work := e.workDir()
-	opt := standin.Options{Answer: protoScript(work, rp.tool)}
+	slow := make(chan struct{}, 1)
+	opt := standin.Options{Answer: protoScript(work, rp.tool, slow)}
 	var url string
 	if rp.gemini {
 		api, err := standin.StartGemini(opt)
@@ -119,7 +126,11 @@ func runRealProto(t *testing.T, rp realProto) {
 	// Ctrl+C while the model thinks: the turn is cancelled.
 	p.typePrompt("Answer slowly please")
 	p.wait("working", 20*time.Second)
-	time.Sleep(300 * time.Millisecond)
+	select {
+	case <-slow:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("the model was never asked to answer slowly:\n%s", p.screen())
+	}
 	e.ok("send-keys", "-s", "work", "-w", "agent", "C-c")
 	p.wait("idle", 30*time.Second)
 
@@ -380,7 +391,7 @@ func TestRealAgentsScreenReadLatency(t *testing.T) {
 		t.Run(a.name, func(t *testing.T) {
 			in := findNPMAgent(t, a.pkg, a.bin)
 			p := newAgentPane(t)
-			opt := standin.Options{Answer: protoScript(p.work, a.tool)}
+			opt := standin.Options{Answer: protoScript(p.work, a.tool, nil)}
 			var url string
 			if a.gemini {
 				api, err := standin.StartGemini(opt)

@@ -153,8 +153,9 @@ func TestRealClaudeCodeHoldsApprovalsForTheInbox(t *testing.T) {
 	}
 	// Held: Claude Code waits on the hook. (Claude Code 2.1.197 draws
 	// its own dialog meanwhile and takes whichever answer comes first, the
-	// hook's or a key in the pane; the seed's "shows nothing" is not what
-	// this version does.) Once its dialog is up it waits for an answer,
+	// hook's or a key in the pane; the product docs' "the harness shows
+	// nothing in its pane" while a prompt is held is not what this
+	// version does.) Once its dialog is up it waits for an answer,
 	// and the command has not run.
 	if r := e.run("wait-for", "window-output", "-s", "work", "--pattern", `Do you want to proceed\?`, "--timeout", "20000"); r.code != 0 {
 		t.Fatalf("Claude Code %s drew no dialog while the hook held the prompt:\n%s", in.version, e.ok("capture-pane", "-s", "work"))
@@ -254,9 +255,10 @@ func startHook(t *testing.T, e *env, payload string, args ...string) (wait func(
 
 const heldPayload = `{"session_id":"s1","cwd":"/tmp","hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"make test"},"permission_suggestions":[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"make test:*"}],"behavior":"allow","destination":"localSettings"}]}`
 
-// P10 and the other failure paths: whatever goes wrong, the hook prints
-// nothing and exits 0, so Claude Code asks in its pane; a decision is
-// printed only when the person made one.
+// The failure paths (the daemon down among them): whatever goes wrong,
+// the hook prints nothing and exits 0, so Claude Code asks in its pane (a
+// failure never approves); a decision is printed only when the person
+// made one.
 func TestAgentHookHoldFailsClosed(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)

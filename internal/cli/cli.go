@@ -130,7 +130,7 @@ type Error struct {
 	Message string `json:"message"`
 	Hint    string `json:"hint,omitempty"`
 	// Host is the linked host the failure concerns; Untrusted says its
-	// message came from that machine's daemon (§1.6).
+	// message came from that machine's daemon: data, not instructions.
 	Host      string `json:"host,omitempty"`
 	Untrusted bool   `json:"untrusted,omitempty"`
 	// Param is the daemon param an invalid_params error is about, put in

@@ -112,6 +112,12 @@ func (e *env) socket() string { return filepath.Join(e.dir, "run", "tuios", "tui
 
 // fresh is a marker the pane assembles, so neither the echo of the command
 // nor an earlier run can match it.
+// sleeper is a shell line whose sleep prints "sleeping_<tag>" (assembled,
+// so the line's echo does not match) once it runs as the foreground job.
+func sleeper(tag string) string {
+	return `sh -c 'printf "%s_` + tag + `\n" sleeping; exec sleep 30'`
+}
+
 func fresh(t *testing.T) (cmd, marker string) {
 	n := time.Now().UnixNano()
 	return fmt.Sprintf("printf 'mk_%%s_done\\n' %d", n), fmt.Sprintf("mk_%d_done", n)
@@ -236,7 +242,7 @@ func TestPanesTextKeysAndWaits(t *testing.T) {
 
 	// The echoed-marker trap: a literal marker in the command matches its
 	// own echo at once.
-	e.ok("send-text", "-s", "work", "sleep 30; echo LITERAL_MARK\n")
+	e.ok("send-text", "-s", "work", sleeper("one")+"; echo LITERAL_MARK\n")
 	e.ok("wait-for", "window-output", "-s", "work", "--pattern", "LITERAL_MARK", "--timeout", "10000")
 	// It matched the echo: the command is still sleeping, so its own
 	// output line is not there yet.
@@ -245,6 +251,10 @@ func TestPanesTextKeysAndWaits(t *testing.T) {
 			t.Fatal("the wait should have matched the echoed command, before it ran")
 		}
 	}
+	// ctrl+c reaches the sleep only once it is the terminal's foreground
+	// job; sent while the shell is still starting it, the shell takes the
+	// signal and the sleep runs on.
+	e.ok("wait-for", "window-output", "-s", "work", "--pattern", "sleeping_one", "--timeout", "10000")
 	e.ok("send-keys", "-s", "work", "ctrl+c")
 	// The recipe: a fresh marker the pane assembles.
 	cmd, marker := fresh(t)
@@ -256,7 +266,8 @@ func TestPanesTextKeysAndWaits(t *testing.T) {
 	// send-keys: named keys and ctrl combos; words lose their spaces.
 	e.ok("send-keys", "-s", "work", "echo", "hi", "Enter")
 	e.ok("wait-for", "window-output", "-s", "work", "--pattern", `echohi: not found`, "--timeout", "5000")
-	e.ok("send-text", "-s", "work", "sleep 30\n")
+	e.ok("send-text", "-s", "work", sleeper("two")+"\n")
+	e.ok("wait-for", "window-output", "-s", "work", "--pattern", "sleeping_two", "--timeout", "10000")
 	e.ok("send-keys", "-s", "work", "ctrl+c")
 	cmd, marker = fresh(t)
 	e.ok("send-text", "-s", "work", cmd+"\n")
@@ -646,11 +657,20 @@ func TestASlowSubscriberIsToldWhatItMissed(t *testing.T) {
 
 func md5sum(s string) [16]byte { return md5.Sum([]byte(s)) }
 
-// The README's main command.
+// The README's main command, its first set-up line as written (go run
+// ./cmd/tuios is the binary the harness built).
 func TestDemo(t *testing.T) {
 	t.Parallel()
+	setup := e2e.SetupCommands(t)
+	if len(setup) == 0 {
+		t.Fatal("the README has no set-up commands")
+	}
+	line, ok := strings.CutPrefix(setup[0], "go run ./cmd/tuios ")
+	if !ok {
+		t.Fatalf("the README's first set-up command is not go run ./cmd/tuios …: %q", setup[0])
+	}
 	e := newEnv(t)
-	r := e.run("demo")
+	r := e.run(strings.Fields(line)...)
 	if r.code != 0 {
 		t.Fatalf("demo: %+v", r)
 	}

@@ -6,7 +6,8 @@ import (
 )
 
 // pane-grants and set-pane-grants: what a pane may do through tuios (the
-// daemon's verbs_grants.go; seed 000, "What a pane may do").
+// daemon's verbs_grants.go; README, "What a pane may do", and tuios
+// --skill grants).
 
 type paneGrantsView struct {
 	Pane          string   `json:"pane"`

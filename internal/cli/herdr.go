@@ -49,9 +49,10 @@ func herdrFlags(kv ...string) map[string]herdrFlag {
 	return m
 }
 
-// herdrCommands is the CLI subset the link answers (coordination spec
-// §18.6): the report commands, reads, waits and the mutating commands
-// that map onto tuios verbs.
+// herdrCommands is the part of herdr's CLI the link (tuios run as herdr)
+// answers: the report commands, reads, waits and the mutating commands
+// that map onto tuios verbs. Every other command answers herdr's error
+// shape with unsupported.
 func herdrCommands() map[string]herdrCmd {
 	report := herdrFlags("--source", "s:source", "--agent", "s:agent", "--seq", "n:seq")
 	with := func(base map[string]herdrFlag, kv ...string) map[string]herdrFlag {

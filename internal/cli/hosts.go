@@ -495,7 +495,8 @@ func runHostsTest(ctx *Context) error {
 	out["status"] = status
 	if link != nil {
 		out["hello"] = link.Hello
-		// What the far daemon said is another machine's word (§1.6).
+		// What the far daemon said is another machine's word: data,
+		// marked so a script never obeys it.
 		out["untrusted"] = true
 	}
 	if asJSON {

@@ -6,7 +6,8 @@ import (
 )
 
 // mailReleaseCommands is release-agent-message: the person passes on mail
-// another machine sent while hold_mail held it (§14.4).
+// another machine sent while hold_mail held it. Held link mail waits in
+// the person's inbox; until released, the agent it was for never sees it.
 func mailReleaseCommands() []Command {
 	return []Command{{
 		Name: "release-agent-message", Summary: "pass on mail another machine sent that hold_mail kept for you",

@@ -305,7 +305,7 @@ func TestMCPMalformedLinesAndBatches(t *testing.T) {
 
 // In a pane: the tools run as that pane against the real daemon. Pane
 // text is fenced; respond without the right to answer prompts is
-// not_human (C3); another session is out of scope; a cancelled wait ends
+// not_human; another session is out of scope; a cancelled wait ends
 // without an answer.
 func TestMCPInAPane(t *testing.T) {
 	t.Parallel()

@@ -75,8 +75,9 @@ func TestOutboxCommandShowsMailWaitingForADownHost(t *testing.T) {
 	}
 }
 
-// Seed 002 over a real sshd: "A host that is not answering is
-// host_unreachable, nothing is queued for it, and tuios hosts says why."
+// What the skill's mail and hosts topics promise, over a real sshd: "A
+// host that is not answering is host_unreachable, nothing is queued for
+// it, and tuios hosts says why."
 // Mail to a configured host whose address answers nothing, and to a host
 // whose daemon stopped, exits 1 naming the reason; tuios outbox stays
 // empty; --queue is the sender asking for the outbox.
@@ -146,7 +147,7 @@ func TestMailToAHostNotAnsweringIsUnreachableAndKeepsNothing(t *testing.T) {
 	}
 }
 
-// Seed 002's sender limit, where a script reads it: --help and the skill's
+// The sender limit, where a script reads it: --help and the skill's
 // mail topic say 10 at once and 30 a minute, and the refusal's hint says
 // in how many seconds to retry.
 func TestSenderRateLimitIsDocumentedAndItsHintSaysWhenToRetry(t *testing.T) {

@@ -29,7 +29,8 @@ func paneCommands() []Command {
 					return err
 				}
 				if remoteOf(p) != "" {
-					// Another machine's pane: its text is data (§1.6).
+					// Another machine's pane: its text is data, fenced so a
+					// reader never takes it for instructions.
 					// The "\n" ends the last row, so a blank last row of the
 					// visible screen keeps its fenced line.
 					_, err := fmt.Fprint(ctx.Stdout, fenceRemote(targetName(p), res.Content+"\n", flagBool(ctx, "ansi")))

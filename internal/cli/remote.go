@@ -15,8 +15,9 @@ import (
 	"github.com/tuios/tuios/internal/proto"
 )
 
-// Host routing (§1.1, §14.3). A verb whose -s is HOST:SESSION or whose -w
-// is HOST:SESSION:WINDOW, or that was given --host NAME, runs on that
+// Host routing (the colon rule is hosts.ParseSession's and
+// ParseWindow's). A verb whose -s is HOST:SESSION or whose -w is
+// HOST:SESSION:WINDOW, or that was given --host NAME, runs on that
 // host's daemon: the CLI asks this machine's daemon to open-host-connection
 // and then sends the verb, host part stripped, on the same connection,
 // where the far daemon answers it with its own verb table. All of it
@@ -223,8 +224,9 @@ func openHostError(host string, err error) error {
 		return transportError(host, "opening the link", err)
 	}
 	e.Host = host
-	// Why a link is down may quote what the far side said (§1.6); only
-	// unknown_host is this machine's word alone.
+	// Why a link is down may quote what the far side said, which is
+	// another machine's text: data, marked untrusted. Only unknown_host
+	// is this machine's word alone.
 	e.Untrusted = e.Code != "unknown_host"
 	if e.Code == "host_unreachable" && !strings.Contains(e.Hint, "tuios hosts") {
 		e.Hint = strings.TrimPrefix(e.Hint+"; tuios hosts says why the link is down", "; ")

@@ -16,7 +16,7 @@ import (
 	"github.com/tuios/tuios/internal/config"
 )
 
-// --all-hosts (§14.3): one listing verb on this machine and on every
+// --all-hosts: one listing verb on this machine and on every
 // configured host at once, each host with a bounded wait. A host that
 // does not answer gets a row with its status and never fails the command.
 

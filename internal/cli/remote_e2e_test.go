@@ -346,7 +346,9 @@ func TestHostsAddAppliesOrWaits(t *testing.T) {
 }
 
 // The colon rule against a real daemon, with hosts configured that never
-// answer (no sshd needed): X1-X4 of the spec's acceptance table.
+// answer (no sshd needed). X1 to X4 label the cases below: an unknown
+// host, local: before a name with a colon, a window titled like a URL,
+// a configured host that is down.
 func TestColonRuleAndHostErrors(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)

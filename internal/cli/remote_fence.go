@@ -9,8 +9,9 @@ import (
 )
 
 // fenceRemote prints text another machine sent (a far pane's capture)
-// between the untrusted-content fence lines of §1.6, every line prefixed
-// with "│ ", after cleanText: so nothing the far pane printed can end the
+// between the untrusted-content fence lines mail prints ("data, not
+// instructions"), every line prefixed with "│ ", after cleanText: so
+// nothing the far pane printed can end the
 // fence, move the cursor, reorder the line or hide characters. With ansi
 // the colours and styles (SGR) stay and each line ends with a reset, so a
 // colour cannot bleed onto the prefix or past the fence.

@@ -11,7 +11,11 @@ import (
 	"github.com/tuios/tuios/hosts"
 )
 
-// The colon rule of §1.1 as routeTarget applies it to a verb's params.
+// The colon rule as routeTarget applies it to a verb's params: the word
+// before the first colon is a host when it could be a host name or is
+// local, the rest goes to that host as written; a window names a host
+// only in the full HOST:SESSION:WINDOW form, so a window titled like a
+// URL stays local.
 func TestRouteTargetColonRules(t *testing.T) {
 	for _, c := range []struct {
 		name string
@@ -19,11 +23,11 @@ func TestRouteTargetColonRules(t *testing.T) {
 		host string
 		out  map[string]any
 	}{
-		{"X1 shape: an unknown host is still a host", map[string]any{"session": "nope:api"}, "nope", map[string]any{"session": "api"}},
-		{"X2: local:NAME keeps the colon in the name", map[string]any{"session": "local:a:b"}, "local", map[string]any{"session": "a:b"}},
-		{"X2: a:b is host a", map[string]any{"session": "a:b"}, "a", map[string]any{"session": "b"}},
-		{"X3: a URL-like window stays local", map[string]any{"window": "http://x"}, "", map[string]any{"window": "http://x"}},
-		{"X3: a window with one colon stays local", map[string]any{"session": "work", "window": "a:b"}, "", map[string]any{"session": "work", "window": "a:b"}},
+		{"an unknown host is still a host", map[string]any{"session": "nope:api"}, "nope", map[string]any{"session": "api"}},
+		{"local:NAME keeps the colon in the name", map[string]any{"session": "local:a:b"}, "local", map[string]any{"session": "a:b"}},
+		{"a:b is host a", map[string]any{"session": "a:b"}, "a", map[string]any{"session": "b"}},
+		{"a URL-like window stays local", map[string]any{"window": "http://x"}, "", map[string]any{"window": "http://x"}},
+		{"a window with one colon stays local", map[string]any{"session": "work", "window": "a:b"}, "", map[string]any{"session": "work", "window": "a:b"}},
 		{"local::NAME is this machine's window", map[string]any{"session": "work", "window": "local::x:y"}, "local", map[string]any{"session": "work", "window": "x:y"}},
 		{"a window's colons after the third part are its own", map[string]any{"window": "build:api:x:y"}, "build", map[string]any{"session": "api", "window": "x:y"}},
 		{"-s HOST:SESSION -w WINDOW", map[string]any{"session": "build:api", "window": "0", "text": "ls"}, "build", map[string]any{"session": "api", "window": "0", "text": "ls"}},

@@ -1,10 +1,11 @@
 package cli
 
 // This file is the selector writes: send-agent-message --select and
-// ask-agent --select (seed 003, "Selectors"). They never send on their
-// own. They list the panes the selector matches first, then send only
-// after a yes: typed at a terminal, given as --yes, or given as the
-// --confirm token list-agents --select printed for exactly that set.
+// ask-agent --select (tuios --skill mail lists the selector's keys). They
+// never send on their own. They list the panes the selector matches
+// first, then send only after a yes: typed at a terminal, given as --yes,
+// or given as the --confirm token list-agents --select printed for
+// exactly that set.
 //
 // The confirm token is stateless: the first 10 hex digits of a SHA-256 of
 // the selector in its canonical form (the daemon's) and the matched

@@ -66,7 +66,9 @@ func TestStartAgentCommand(t *testing.T) {
 	withAgents(t, e, map[string]string{"codex": "exec tuios pretend-agent -steps 2 -step 100ms"})
 	r := e.run("start-agent", "codex", "-s", "work", "--name", "blocked", "--ready-timeout", "30000")
 	if r.code != 1 || !strings.Contains(r.err, "is not ready (blocked)") || !strings.Contains(r.err, "capture-pane") {
-		t.Fatalf("blocked: %+v", r)
+		t.Fatalf("blocked: %+v\nits screen:\n%s\nits state: %s", r, e.run("capture-pane", "-s", "work", "-w", "blocked").out,
+			e.run("get-agent-state", "--json", "-s", "work", "-w", "blocked").out+
+				e.run("explain-agent-screen", "-s", "work", "-w", "blocked").out+e.run("explain-agent-detect", "-s", "work", "-w", "blocked").out)
 	}
 	e.ok("get-window", "-s", "work", "blocked")
 

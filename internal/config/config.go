@@ -21,7 +21,7 @@ type File struct {
 	Notify      Notifications             `toml:"notifications"`
 	Keybindings map[string]toml.Primitive `toml:"keybindings"`
 	UI          UI                        `toml:"ui"`
-	// Hosts is [hosts.NAME]: the machines this daemon links to (§14.1),
+	// Hosts is [hosts.NAME]: the machines this daemon links to,
 	// and [hosts."*"], the policy for machines without a table.
 	Hosts map[string]Host              `toml:"hosts"`
 	keys  map[string]map[string]string // Keybindings decoded: table → action → key

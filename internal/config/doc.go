@@ -20,7 +20,7 @@
 // ([agents], [hosts], [notify], [keybindings] and the rest) are refused
 // with the reason.
 //
-// The link policy (what another machine may do here, §14.5) is [hosts."*"]
+// The link policy (what another machine may do here) is [hosts."*"]
 // and [hosts.NAME] allow and hold_mail; LinkPolicy resolves it for one
 // peer name (the built-in default, then "*", then NAME; a set allow
 // replaces the list). The daemon reads it at start and on apply-config.

@@ -19,8 +19,8 @@ import (
 )
 
 // Setting one key from the command line (tuios set-config KEY VALUE, the
-// set-option verb). Spec §15.2: some tables decide what a pane or another
-// machine may do here, so they are never set this way, only written by
+// set-option verb). Some tables decide what a pane or another machine
+// may do here, so they are never set this way, only written by
 // the person in the file: [agents] (but enabled, which the person may set
 // from a terminal outside TUIOS), [hosts], [tailscale], [hooks],
 // [keybindings], [dock], [notify] (push addresses and secrets) and
@@ -48,7 +48,7 @@ type Option struct {
 	// PersonOnly keys are refused from inside a pane.
 	PersonOnly bool `json:"person_only,omitempty"`
 	// Unlisted keys are settable but outside list-options ([agents]
-	// is outside it on purpose, §15.2).
+	// stays out of the listing on purpose).
 	Unlisted bool `json:"-"`
 	// check reads a string's form (quiet_hours).
 	check func(string) error

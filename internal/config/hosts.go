@@ -14,7 +14,8 @@ import (
 	"github.com/tuios/tuios/internal/atomicfile"
 )
 
-// Host is one [hosts.NAME] table (spec §14.1). The hosts package checks
+// Host is one [hosts.NAME] table: a machine this daemon links to over
+// ssh, and what that machine may do here. The hosts package checks
 // the values (names, the ssh option subset); this is only the schema.
 type Host struct {
 	// Addr is the ssh destination (required to dial).
@@ -25,9 +26,11 @@ type Host struct {
 	Command string `toml:"command,omitempty"`
 	// SSHOptions are ssh options from the safe subset.
 	SSHOptions []string `toml:"ssh_options,omitempty"`
-	// ReposRoot and HostedGrace are read for hosted panes (§14.6).
+	// ReposRoot and HostedGrace are read for hosted panes (drawn here,
+	// their process on that machine; the grace is how long it keeps the
+	// process while the link is down).
 	ReposRoot string `toml:"repos_root,omitempty"`
-	// Allow is what that machine may do here over its link (§14.5): nil
+	// Allow is what that machine may do here over its link: nil
 	// leaves it to [hosts."*"] and then the built-in default, a set list
 	// (even an empty one) replaces it. LinkPolicy resolves it.
 	Allow *[]string `toml:"allow,omitempty"`

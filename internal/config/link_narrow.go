@@ -6,9 +6,9 @@ import "slices"
 // b: for every peer either file names (and for machines without a table)
 // the capabilities both allow, and hold_mail where either holds. A daemon
 // that follows its config file installs this at once when the file
-// changes, because narrowing applies to the next call while widening
-// waits for `tuios config apply` (§14.5). Only the policy keys are kept;
-// addresses and ssh options are a's.
+// changes, because narrowing applies to the next call on every link
+// while widening waits for `tuios config apply`. Only the policy keys are
+// kept; addresses and ssh options are a's.
 func NarrowedHosts(a, b *File) *File {
 	out := &File{Hosts: map[string]Host{}}
 	if a != nil {

@@ -2,8 +2,7 @@ package config
 
 import "slices"
 
-// Link capabilities (§14.5): what another machine may do here over its
-// link.
+// Link capabilities: what another machine may do here over its link.
 const (
 	CapList    = "list"    // reads, waits, subscribe, peek-prompt
 	CapMail    = "mail"    // mail and stash verbs

@@ -11,8 +11,8 @@ import (
 )
 
 // The [notify] table: push notifications of Inbox items to the person's
-// phone (coordination spec §21). This file owns its schema, its defaults
-// and its bounds; package internal/push sends.
+// phone. This file owns its schema, its defaults and its bounds; package
+// internal/push sends.
 //
 // [notify] is decoded on its own (File.Push stays a toml.Primitive until
 // Parse decodes it): a mistake in it (a string where a number goes, an

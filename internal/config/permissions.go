@@ -7,7 +7,7 @@ import (
 )
 
 // Permissions is [agents.permissions]: what a pane may do through TUIOS
-// when nothing gave it grants of its own (seed 000, "What a pane may do").
+// when nothing gave it grants of its own (README, "What a pane may do").
 type Permissions struct {
 	// Mode is open (the default: every pane holds admin) or strict
 	// (every pane holds Grants). A value it does not know reads as
@@ -56,7 +56,7 @@ func (f *File) StrictGrants() grant.Set {
 // both a and b: open only when both are, and under strict the grants
 // both give. A daemon that follows its config file applies this at once,
 // since narrowing applies at once and widening waits for tuios config
-// apply (§15.2).
+// apply: a pane that edits the file must not widen its own rights.
 func NarrowedPermissions(a, b *File) Permissions {
 	ma, ga, _ := a.PaneDefault()
 	mb, gb, _ := b.PaneDefault()

@@ -1,5 +1,5 @@
 // Package grant names what a program in a pane may do through TUIOS: the
-// six grants of seed 000 ("What a pane may do") and their rules.
+// six grants the README lists under "What a pane may do", and their rules.
 //
 //	read     its own session (and fan group): listings, captures, agent
 //	         state, waits, events, mail and stash reads

@@ -14,7 +14,8 @@ import (
 // child (subagent) session, whose idle is not the pane's, one at a time
 // and in order (see sender).
 //
-// v3 holds permission requests for the Inbox (spec §8). opencode 1.18.33
+// v3 holds permission requests so the person can answer them from the
+// Inbox (held approvals, [agents.approvals]). opencode 1.18.33
 // never calls a plugin's "permission.ask" hook (its Permission.ask only
 // publishes permission.asked and waits for a reply), so the plugin
 // answers the way opencode's own clients do: through the client it is

@@ -1,6 +1,7 @@
 package proto
 
-// AttachHost is one linked host the daemon follows (spec §14.7), as the
+// AttachHost is one linked host the daemon follows (it mirrors the host's
+// Inbox and agents by listing and subscribing there), as the
 // layout carries it for the rail's header per host: stale while its link
 // is down (seen_at: when it was last heard, unix ms; 0 never), how many
 // of its mirrored items wait, and its unread mail. Rev changes with every

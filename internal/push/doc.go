@@ -1,6 +1,6 @@
 // Package push sends the person's Inbox to their phone: a notification
 // through ntfy, Pushover or a webhook when an item that waits for them
-// opens, whether or not a client is attached (coordination spec §21).
+// opens, whether or not a client is attached.
 //
 // It owns the providers' wire formats (ntfy's publish API, Pushover's
 // messages API, the webhook's JSON body), the HTTP client they share,

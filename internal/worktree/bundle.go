@@ -66,10 +66,8 @@ func (r *Repo) MakeBundle(ctx context.Context, dir, base string) (*Bundle, error
 		return nil, failed(errf(CodeGitFailed, "", "", "git rev-parse gave %d paths", len(paths)))
 	}
 	index := filepath.Join(tmp, "index")
-	if data, err := os.ReadFile(paths[0]); err == nil {
-		if err := os.WriteFile(index, data, 0o600); err != nil {
-			return nil, failed(err)
-		}
+	if err := copyIndex(paths[0], index); err != nil {
+		return nil, failed(err)
 	}
 	objects := filepath.Join(tmp, "objects")
 	if err := os.Mkdir(objects, 0o700); err != nil {

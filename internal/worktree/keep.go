@@ -184,10 +184,8 @@ func (r *Repo) commitWork(ctx context.Context, dir, head, msg string) (string, e
 	}
 	defer os.RemoveAll(tmp)
 	index := filepath.Join(tmp, "index")
-	if b, err := os.ReadFile(strings.TrimSpace(string(out))); err == nil {
-		if err := os.WriteFile(index, b, 0o600); err != nil {
-			return "", failed(err)
-		}
+	if err := copyIndex(strings.TrimSpace(string(out)), index); err != nil {
+		return "", failed(err)
 	}
 	env := []string{"GIT_INDEX_FILE=" + index}
 	if _, err := r.git.runEnv(ctx, dir, env, nil, "add", "-A", "--", "."); err != nil {
