@@ -57,6 +57,7 @@ func (s ExitStatus) String() string {
 // concurrent use.
 type Process struct {
 	master *os.File
+	out    io.Reader // master, read with raw calls where it can be (newReader)
 	cmd    *exec.Cmd
 	pid    int
 	name   string
@@ -144,7 +145,7 @@ func Start(opts Options) (*Process, error) {
 	// The child holds its own copies; the parent must not keep the slave
 	// open or Read would never see EOF.
 	slave.Close()
-	return &Process{master: master, cmd: cmd, pid: cmd.Process.Pid, name: name}, nil
+	return &Process{master: master, out: newReader(master), cmd: cmd, pid: cmd.Process.Pid, name: name}, nil
 }
 
 func checkSize(cols, rows int) error {
@@ -157,7 +158,7 @@ func checkSize(cols, rows int) error {
 // Read reads the program's output from the master side. It returns io.EOF
 // once every process has closed the terminal.
 func (p *Process) Read(b []byte) (int, error) {
-	n, err := p.master.Read(b)
+	n, err := p.out.Read(b)
 	if err != nil && errors.Is(err, syscall.EIO) {
 		err = io.EOF
 	}

@@ -3,10 +3,13 @@
 package pty
 
 import (
+	"io"
 	"os"
 	"strconv"
+	"syscall"
 
 	"github.com/creack/pty"
+	"github.com/tuios/tuios/internal/rawio"
 	"golang.org/x/sys/unix"
 )
 
@@ -126,15 +129,24 @@ func tryWrite(f *os.File, b []byte) (int, error) {
 		return 0, nil
 	}
 	n := 0
-	var werr error
+	var werr syscall.Errno
 	if err := raw.Write(func(fd uintptr) bool {
-		n, werr = unix.Write(int(fd), b)
+		n, werr = rawio.Write(fd, b)
 		return true
 	}); err != nil {
 		return 0, err
 	}
-	if werr == unix.EAGAIN || werr == unix.EINTR {
+	switch werr {
+	case 0:
+		return n, nil
+	case syscall.EAGAIN:
 		return 0, nil
 	}
-	return max(n, 0), werr
+	return 0, werr
 }
+
+// newReader reads the master with raw calls (internal/rawio): the
+// runtime's poller waits, and a read that finds output skips the
+// scheduler's system-call bookkeeping, which wakes its monitor thread on
+// every burst.
+func newReader(master *os.File) io.Reader { return rawio.NewReader(master) }

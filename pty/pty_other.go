@@ -3,6 +3,7 @@
 package pty
 
 import (
+	"io"
 	"os"
 
 	"github.com/creack/pty"
@@ -32,3 +33,6 @@ func killSession(int) {}
 func foregroundPgrpOf(int) (int, error) {
 	return 0, &Error{code: CodeUnsupported, Op: "foreground_pgrp"}
 }
+
+// newReader is the master itself: it is a blocking file here.
+func newReader(master *os.File) io.Reader { return master }

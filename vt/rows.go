@@ -1,5 +1,10 @@
 package vt
 
+import (
+	"slices"
+	"unsafe"
+)
+
 // Modes are the input-affecting modes a program asked for: what a client
 // drawing this screen in its own terminal needs to encode keys, mouse
 // reports and pastes the way the program expects.
@@ -72,7 +77,10 @@ func (s *Screen) appendRowANSI(b []byte, cs []cell) []byte {
 
 // Frame is every row of the active screen with the cursor, modes and
 // title, read under one lock so they belong to the same moment. Its
-// buffers are reused by the next FrameANSI into it.
+// buffers are reused by the next FrameANSI into it, and so is its work:
+// a Frame filled again from the same Screen renders only the rows whose
+// cells changed since, and copies the others' text (a key's echo changes
+// one row of forty). Keep one Frame per Screen to get that.
 type Frame struct {
 	Cols, Rows int
 	Text       []byte // the rows' ANSI text, back to back
@@ -81,6 +89,17 @@ type Frame struct {
 	CursorY    int
 	Modes      Modes
 	Title      string
+
+	// What the rows were rendered from: the screen, its cells, and its
+	// style and cluster tables. The tables only grow between the
+	// compactions and resets that replace them, so while both are the
+	// same arrays an index means what it meant.
+	src       *Screen
+	cells     []cell
+	styles    *Style
+	graphemes *string
+	prevText  []byte
+	prevEnds  []int
 }
 
 // Row is row y's ANSI text (valid until the next FrameANSI into f).
@@ -97,14 +116,46 @@ func (f *Frame) Row(y int) []byte {
 func (s *Screen) FrameANSI(f *Frame) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	f.Cols, f.Rows = s.cols, s.rows
-	f.Text = f.Text[:0]
-	f.Ends = f.Ends[:0]
-	for y := 0; y < s.rows; y++ {
-		f.Text = s.appendRowANSI(f.Text, s.cur.rows[y].cells)
+	cols, rows := s.cols, s.rows
+	reuse := f.src == s && f.Cols == cols && f.Rows == rows && len(f.cells) == cols*rows &&
+		f.styles == unsafe.SliceData(s.styles) && f.graphemes == unsafe.SliceData(s.graphemes)
+	f.src, f.styles, f.graphemes = s, unsafe.SliceData(s.styles), unsafe.SliceData(s.graphemes)
+	f.Cols, f.Rows = cols, rows
+	if len(f.cells) != cols*rows {
+		f.cells = slices.Grow(f.cells[:0], cols*rows)[:cols*rows]
+	}
+	f.prevText, f.Text = f.Text, f.prevText[:0]
+	f.prevEnds, f.Ends = f.Ends, f.prevEnds[:0]
+	for y := 0; y < rows; y++ {
+		cs := s.cur.rows[y].cells
+		was := f.cells[y*cols : (y+1)*cols]
+		if reuse && sameCells(cs, was) {
+			start := 0
+			if y > 0 {
+				start = f.prevEnds[y-1]
+			}
+			f.Text = append(f.Text, f.prevText[start:f.prevEnds[y]]...)
+		} else {
+			f.Text = s.appendRowANSI(f.Text, cs)
+			copy(was, cs) // a row of another length never equals it
+		}
 		f.Ends = append(f.Ends, len(f.Text))
 	}
 	f.CursorX, f.CursorY = s.x, s.y
 	f.Modes = s.modesLocked()
 	f.Title = s.title
+}
+
+// sameCells compares two rows of cells as memory (a cell's padding is
+// always zero: cells are only ever made whole).
+func sameCells(a, b []cell) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if len(a) == 0 {
+		return true
+	}
+	size := int(unsafe.Sizeof(cell{}))
+	return string(unsafe.Slice((*byte)(unsafe.Pointer(&a[0])), len(a)*size)) ==
+		string(unsafe.Slice((*byte)(unsafe.Pointer(&b[0])), len(b)*size))
 }

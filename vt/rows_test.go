@@ -1,6 +1,7 @@
 package vt
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -81,3 +82,60 @@ func TestModesTrackWhatAProgramAsked(t *testing.T) {
 		t.Fatalf("RIS must reset the modes: %+v", m)
 	}
 }
+
+// A Frame filled again renders only the rows that changed and copies the
+// rest: whatever is written between (colours past the style table's
+// compaction, clusters, the alternate screen, a reset, a resize), its
+// rows are what a fresh Frame reads.
+func TestFrameANSIReusedEqualsFresh(t *testing.T) {
+	s := New(Options{Cols: 20, Rows: 6})
+	var kept Frame
+	check := func(step string) {
+		t.Helper()
+		s.FrameANSI(&kept)
+		var fresh Frame
+		s.FrameANSI(&fresh)
+		if string(kept.Text) != string(fresh.Text) || len(kept.Ends) != len(fresh.Ends) {
+			t.Fatalf("after %s:\nkept  %q\nfresh %q", step, kept.Text, fresh.Text)
+		}
+		for y := range fresh.Ends {
+			if kept.Ends[y] != fresh.Ends[y] {
+				t.Fatalf("after %s: row %d ends at %d, fresh %d", step, y, kept.Ends[y], fresh.Ends[y])
+			}
+		}
+	}
+	check("nothing")
+	s.Write([]byte("$ a"))
+	check("a key")
+	s.Write([]byte("\x08\x1b[K"))
+	check("its erase")
+	// More colours than the style table holds: it is compacted, and the
+	// same index means another style.
+	for i := 0; i < styleTableMax+50; i++ {
+		s.Write([]byte("\x1b[38;2;" + itoa(i%256) + ";" + itoa(i/256) + ";7mx"))
+		if i%977 == 0 {
+			check("colours")
+		}
+	}
+	check("the table compacted")
+	for i := 0; i < graphemeTableMax+20; i++ {
+		s.Write([]byte("e\u0301" + string(rune(0x300+i%100))))
+		if i%501 == 0 {
+			check("clusters")
+		}
+	}
+	check("the cluster table compacted")
+	s.Write([]byte("\x1b[?1049h\x1b[32mALT"))
+	check("the alternate screen")
+	s.Write([]byte("\x1b[?1049l"))
+	check("back")
+	s.Resize(15, 4)
+	check("a resize")
+	s.Write([]byte("\x1bc\x1b[1mafter reset"))
+	check("a reset")
+	if n := testing.AllocsPerRun(50, func() { s.FrameANSI(&kept) }); n != 0 {
+		t.Errorf("a reused frame allocated %v times", n)
+	}
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }

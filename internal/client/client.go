@@ -12,10 +12,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"sync"
 	"syscall"
 	"time"
 
 	"github.com/tuios/tuios/internal/proto"
+	"github.com/tuios/tuios/internal/rawio"
 	"github.com/tuios/tuios/internal/sock"
 )
 
@@ -32,6 +35,11 @@ type Options struct {
 	// PaneToken goes with every request (proto.Request.PaneToken); empty
 	// is $TUIOS_PANE_TOKEN, which a pane's environment holds.
 	PaneToken string
+	// Typing marks a connection that writes a request per key (the
+	// attach client's): its socket leaves the runtime's poller for a
+	// rawio.Conn, so the daemon reading each key does not wake this
+	// process for room to write. It costs two descriptors more.
+	Typing bool
 }
 
 // Client is one connection. Calls on it are answered in order; it is not
@@ -41,7 +49,26 @@ type Client struct {
 	r     *bufio.Reader
 	next  int
 	token string
+
+	// Quiet requests (TrySendQuiet) take ids -1, -2, …; their verbs are
+	// kept for the failures the daemon answers, in a ring: a failure
+	// comes back long before quietRing more quiet requests are sent.
+	qmu       sync.Mutex
+	quietNext int
+	quietVerb [quietRing]string
 }
+
+const quietRing = 256
+
+// QuietError is a quiet request's failure (TrySendQuiet), which Receive
+// returns in its place in the order: it answers no request that waits.
+type QuietError struct {
+	Verb string
+	Err  *proto.Error
+}
+
+func (e *QuietError) Error() string { return e.Verb + ": " + e.Err.Error() }
+func (e *QuietError) Unwrap() error { return e.Err }
 
 // NoDaemonError says no daemon answers and none could be started.
 type NoDaemonError struct {
@@ -75,7 +102,12 @@ func Dial(opt Options) (*Client, error) {
 	if opt.PaneToken == "" {
 		opt.PaneToken = os.Getenv(PaneTokenEnv)
 	}
-	wrap := func(c net.Conn) *Client { return wrapConn(c, opt.PaneToken) }
+	wrap := func(c net.Conn) *Client {
+		if opt.Typing {
+			c = rawio.NewConn(c)
+		}
+		return wrapConn(c, opt.PaneToken)
+	}
 	dirErr := sock.CheckDir(filepath.Dir(opt.Socket))
 	if dirErr != nil {
 		var se *sock.Error
@@ -141,7 +173,9 @@ func isNoListener(err error) bool {
 }
 
 func wrapConn(c net.Conn, token string) *Client {
-	return &Client{c: c, r: bufio.NewReaderSize(c, 64<<10), token: token}
+	// Read with raw calls (internal/rawio): the attach client reads a
+	// line per echo, and the ordinary call wakes the runtime's monitor.
+	return &Client{c: c, r: bufio.NewReaderSize(rawio.NewReader(c), 64<<10), token: token}
 }
 
 // PaneTokenEnv is the pane variable whose value the client sends as its
@@ -201,7 +235,7 @@ func (c *Client) Call(verb string, params any, result any) error {
 // it sent them. One goroutine may Send while another Receives; neither may
 // be called from two goroutines at once.
 func (c *Client) Send(verb string, params any) error {
-	b, err := c.request(verb, params)
+	b, err := c.request(verb, params, false)
 	if err != nil {
 		return err
 	}
@@ -210,18 +244,31 @@ func (c *Client) Send(verb string, params any) error {
 }
 
 // request is the next request's line, its id taken.
-func (c *Client) request(verb string, params any) ([]byte, error) {
+func (c *Client) request(verb string, params any, quiet bool) ([]byte, error) {
 	req := struct {
 		ID        int    `json:"id"`
 		Verb      string `json:"verb"`
 		Params    any    `json:"params,omitempty"`
 		PaneToken string `json:"pane_token,omitempty"`
-	}{c.next + 1, verb, params, c.token}
+		Quiet     bool   `json:"quiet,omitempty"`
+	}{c.next + 1, verb, params, c.token, quiet}
+	if quiet {
+		c.qmu.Lock()
+		req.ID = -(c.quietNext + 1)
+		c.qmu.Unlock()
+	}
 	b, err := json.Marshal(req)
 	if err != nil {
 		return nil, err
 	}
-	c.next++
+	if quiet {
+		c.qmu.Lock()
+		c.quietNext++
+		c.quietVerb[c.quietNext%quietRing] = verb
+		c.qmu.Unlock()
+	} else {
+		c.next++
+	}
 	return append(b, '\n'), nil
 }
 
@@ -231,7 +278,29 @@ func (c *Client) request(verb string, params any) ([]byte, error) {
 // goroutine, so a key leaves the process before the frame after it is
 // drawn, and a daemon that stops reading still cannot stall the UI.
 func (c *Client) TrySend(verb string, params any) (rest []byte, err error) {
-	b, err := c.request(verb, params)
+	return c.trySend(verb, params, false)
+}
+
+// TrySendQuiet is TrySend for a request the daemon answers only if it
+// fails (proto.Request.Quiet); Receive returns that failure as a
+// *QuietError where it comes. Only for a daemon whose attach answer said
+// quiet_requests: an older one refuses the field.
+func (c *Client) TrySendQuiet(verb string, params any) (rest []byte, err error) {
+	return c.trySend(verb, params, true)
+}
+
+// SendQuiet is Send for a quiet request (TrySendQuiet).
+func (c *Client) SendQuiet(verb string, params any) error {
+	b, err := c.request(verb, params, true)
+	if err != nil {
+		return err
+	}
+	_, err = c.c.Write(b)
+	return err
+}
+
+func (c *Client) trySend(verb string, params any, quiet bool) (rest []byte, err error) {
+	b, err := c.request(verb, params, quiet)
 	if err != nil {
 		return nil, err
 	}
@@ -244,17 +313,17 @@ func (c *Client) TrySend(verb string, params any) (rest []byte, err error) {
 		return b, nil
 	}
 	n := 0
-	var werr error
+	var werr syscall.Errno
 	if err := raw.Write(func(fd uintptr) bool {
-		n, werr = syscall.Write(int(fd), b)
+		n, werr = rawio.Write(fd, b)
 		return true // one try, whatever it did
 	}); err != nil {
 		return nil, err
 	}
-	if werr == syscall.EAGAIN || werr == syscall.EINTR {
-		n, werr = 0, nil
+	if werr == syscall.EAGAIN {
+		n, werr = 0, 0
 	}
-	if werr != nil {
+	if werr != 0 {
 		return nil, werr
 	}
 	if n >= len(b) {
@@ -271,17 +340,35 @@ func (c *Client) WriteRest(rest []byte) error {
 
 // Receive reads the next answer and decodes its result into result (which
 // may be nil). A daemon error is returned as *proto.Error.
+//
+// The failure of a quiet request (TrySendQuiet) is returned as a
+// *QuietError: it is not the answer of the next request that waits.
 func (c *Client) Receive(result any) error {
-	line, err := proto.ReadLine(c.r, proto.MaxLine)
-	if err != nil {
-		return fmt.Errorf("the daemon hung up: %w", err)
-	}
 	var resp struct {
+		ID     json.RawMessage `json:"id"`
 		Result json.RawMessage `json:"result"`
 		Error  *proto.Error    `json:"error"`
 	}
-	if err := json.Unmarshal(line, &resp); err != nil {
-		return fmt.Errorf("the daemon sent something that is not a response: %w", err)
+	for {
+		line, err := proto.ReadLine(c.r, proto.MaxLine)
+		if err != nil {
+			return fmt.Errorf("the daemon hung up: %w", err)
+		}
+		resp.ID, resp.Result, resp.Error = nil, nil, nil
+		if err := json.Unmarshal(line, &resp); err != nil {
+			return fmt.Errorf("the daemon sent something that is not a response: %w", err)
+		}
+		id, quiet := quietID(resp.ID)
+		if !quiet {
+			break
+		}
+		if resp.Error == nil {
+			continue // a success a daemon answered anyway: nothing waits for it
+		}
+		c.qmu.Lock()
+		verb := c.quietVerb[id%quietRing]
+		c.qmu.Unlock()
+		return &QuietError{Verb: verb, Err: resp.Error}
 	}
 	if resp.Error != nil {
 		return resp.Error
@@ -290,6 +377,21 @@ func (c *Client) Receive(result any) error {
 		return json.Unmarshal(resp.Result, result)
 	}
 	return nil
+}
+
+// quietID reads a quiet request's id (-1, -2, …) as its number (1, 2, …).
+func quietID(raw json.RawMessage) (int, bool) {
+	if len(raw) < 2 || raw[0] != '-' {
+		return 0, false
+	}
+	n, err := strconv.Atoi(string(raw[1:]))
+	return n, err == nil && n > 0
+}
+
+// NextLine reads one event line after a subscribe or an attach stream,
+// as it came (its own copy), for a reader that decodes it itself.
+func (c *Client) NextLine() ([]byte, error) {
+	return proto.ReadLine(c.r, proto.MaxLine)
 }
 
 // Next reads one event line after a subscribe.

@@ -248,12 +248,18 @@ type attachStream struct {
 	size        streamSize // what this client last asked its session to be (attach_size.go)
 	who         string     // the client, named for the others (attach_size.go)
 
-	// Owned by run.
+	// fmu is held while a frame is built and written: by run, or by a
+	// pane's reader sending an echo (attach_echo.go). What follows is
+	// owned by whoever holds it.
+	fmu      sync.Mutex
+	pacer    *pace.Limiter
+	stopped  bool   // run has returned
+	owed     bool   // an echo's frame is not all written: the end of it is in cn.w, or all of it in rest
+	rest     []byte // whole lines an echo left for run to write first
 	started  bool
 	spare    map[string]bool
 	visible  []*Window
 	sent     map[string]*paneSent
-	frame    vt.Frame
 	lines    []proto.AttachLine
 	out      bytes.Buffer
 	enc      *json.Encoder
@@ -264,8 +270,10 @@ type attachStream struct {
 	bellsOut []proto.AttachBell
 }
 
-// paneSent is what this client last got of one pane.
+// paneSent is what this client last got of one pane, and the frame it
+// was read into (vt renders again only the rows that changed in it).
 type paneSent struct {
+	frame      vt.Frame
 	cols, rows int
 	lines      [][]byte
 	cursor     proto.AttachCursor
@@ -316,10 +324,20 @@ func (st *attachStream) run() {
 	tick := time.NewTimer(time.Hour)
 	tick.Stop()
 	defer tick.Stop()
-	pacer := pace.New(attachTick, attachBurst)
-	pacer.Wait(time.Now()) // the first frame
+	st.fmu.Lock()
+	st.pacer = pace.New(attachTick, attachBurst)
+	st.pacer.Wait(time.Now()) // the first frame
+	st.fmu.Unlock()
+	defer func() {
+		st.fmu.Lock()
+		st.stopped = true
+		st.fmu.Unlock()
+	}()
 	for {
-		if err := st.flush(); err != nil {
+		st.fmu.Lock()
+		err := st.flush()
+		st.fmu.Unlock()
+		if err != nil {
 			if !errors.Is(err, errStreamEnded) {
 				st.cn.stop() // a client that does not read is dropped
 			}
@@ -333,13 +351,21 @@ func (st *attachStream) run() {
 			return
 		}
 		for {
-			wait := pacer.Wait(time.Now())
-			if wait <= 0 || st.echoing() {
+			st.fmu.Lock()
+			wait := st.pacer.Wait(time.Now())
+			echo := wait > 0 && st.echoing()
+			st.fmu.Unlock()
+			if wait <= 0 || echo {
 				break
 			}
 			tick.Reset(wait)
 			select {
 			case <-tick.C:
+				continue
+			case <-st.wake:
+				// More came while the frame waits: an echo among it
+				// goes at once, not a tick later.
+				tick.Stop()
 				continue
 			case <-st.endCh:
 				tick.Stop()
@@ -352,23 +378,34 @@ func (st *attachStream) run() {
 }
 
 // echoing reports whether a visible pane that printed was typed into
-// within attachEcho: what a person types is drawn at once, whatever the
-// pacer says (typing cannot flood).
+// within attachEcho and has printed little since (Window.echoing): what
+// a person types is drawn at once, whatever the pacer says (typing
+// cannot flood; what a key starts, a cat, can). Called with st.fmu held.
 func (st *attachStream) echoing() bool {
 	since := time.Now().Add(-attachEcho).UnixNano()
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	for _, w := range st.visible {
-		if st.dirty[w.ID] && w.typedAt.Load() > since {
+		if st.dirty[w.ID] && w.echoing(since) {
 			return true
 		}
 	}
 	return false
 }
 
-// flush builds and writes what changed since the last frame.
-func (st *attachStream) flush() error {
+// flush builds and writes what changed since the last frame. Called
+// with st.fmu held.
+func (st *attachStream) flush() error { return st.frame(false) }
+
+// frame is flush. With echo (a pane's reader sending an echo,
+// attach_echo.go) it takes nothing and says errNotEcho unless only
+// screens changed, and it never waits on the client (writeNow).
+func (st *attachStream) frame(echo bool) error {
 	st.mu.Lock()
+	if echo && (st.endReason != "" || st.layoutDirty || len(st.bells) > 0 || len(st.keys) > 0) {
+		st.mu.Unlock()
+		return errNotEcho
+	}
 	layoutDirty, dirty, end := st.layoutDirty, st.dirty, st.endReason
 	st.layoutDirty = false
 	st.dirty = st.spare
@@ -399,7 +436,7 @@ func (st *attachStream) flush() error {
 	for _, w := range st.visible {
 		if !st.started || dirty[w.ID] || st.sent[w.ID] == nil {
 			if msg, ok := st.screen(w); ok {
-				st.enc.Encode(msg)
+				st.out.Write(proto.AppendAttachScreen(st.out.AvailableBuffer(), &msg)) // encoding/json's bytes, without reflection
 			}
 		}
 	}
@@ -410,10 +447,13 @@ func (st *attachStream) flush() error {
 		st.enc.Encode(k)
 	}
 	st.started = true
-	if st.out.Len() == 0 {
+	switch {
+	case echo:
+		return st.writeNow(st.out.Bytes())
+	case st.out.Len() == 0 && !st.owed:
 		return nil
 	}
-	return st.write(st.out.Bytes())
+	return st.write(st.out.Bytes()) // and what an echo left, before it
 }
 
 // finish writes the last line.
@@ -432,6 +472,14 @@ func (st *attachStream) write(b []byte) error {
 	defer cn.wmu.Unlock()
 	cn.c.SetWriteDeadline(time.Now().Add(st.s.attach.writeTimeout()))
 	defer cn.c.SetWriteDeadline(time.Time{})
+	st.owed = false
+	if len(st.rest) > 0 { // an echo's frame the socket did not take (attach_echo.go)
+		rest := st.rest
+		st.rest = st.rest[:0]
+		if _, err := cn.w.Write(rest); err != nil {
+			return err
+		}
+	}
 	if _, err := cn.w.Write(b); err != nil {
 		return err
 	}
@@ -607,14 +655,15 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 // this client has, every row when it has none of this size. ok is false
 // when nothing at all changed.
 func (st *attachStream) screen(w *Window) (proto.AttachScreen, bool) {
-	f := &st.frame
-	w.pane.Screen().FrameANSI(f)
 	ps := st.sent[w.ID]
-	full := ps == nil || ps.cols != f.Cols || ps.rows != f.Rows
-	if ps == nil {
+	fresh := ps == nil
+	if fresh {
 		ps = &paneSent{}
 		st.sent[w.ID] = ps
 	}
+	f := &ps.frame
+	w.pane.Screen().FrameANSI(f)
+	full := fresh || ps.cols != f.Cols || ps.rows != f.Rows
 	if full {
 		ps.cols, ps.rows = f.Cols, f.Rows
 		if cap(ps.lines) >= f.Rows {
@@ -710,6 +759,9 @@ func (s *Server) prepareAttach(cn *conn, p *attachParams) (map[string]any, *prot
 		s.attach.layoutChanged()  // and the others' layouts say so
 		cn.attaching = st
 		res["stream"] = true
+		// The client's call connection may type without an answer per
+		// key (proto.Request.Quiet).
+		res["quiet_requests"] = true
 	}
 	return res, nil
 }

@@ -463,7 +463,7 @@ func BenchmarkAttachScreen(b *testing.B) {
 			b.Fatal("no change")
 		}
 		st.out.Reset()
-		st.enc.Encode(msg)
+		st.out.Write(proto.AppendAttachScreen(st.out.AvailableBuffer(), &msg))
 	}
 	b.SetBytes(int64(st.out.Len()))
 }

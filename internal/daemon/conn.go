@@ -8,9 +8,11 @@ import (
 	"net"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tuios/tuios/internal/proto"
+	"github.com/tuios/tuios/internal/rawio"
 	"github.com/tuios/tuios/internal/sock"
 )
 
@@ -48,11 +50,22 @@ type conn struct {
 	acc       access
 	verbName  string
 
+	// inflight counts the requests handed to the worker and not yet
+	// done; quick is set while the reading goroutine runs a request
+	// itself (conn_quick.go).
+	inflight atomic.Int32
+	quick    bool
+
 	ctx    context.Context
 	cancel context.CancelFunc
 	// closed is ctx.Done(): the client hung up or the daemon is stopping.
 	closed <-chan struct{}
 
+	// cmu guards c against stop while streamSocket replaces it; c is
+	// replaced only before the worker has a request in hand.
+	cmu sync.Mutex
+	// moved: c is a rawio.Conn (conn_stream.go).
+	moved     bool
 	wmu       sync.Mutex
 	w         *bufio.Writer
 	sub       *subscriber
@@ -83,13 +96,19 @@ type request struct {
 
 func newConn(s *Server, c net.Conn) *conn {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &conn{s: s, c: c, ctx: ctx, cancel: cancel, closed: ctx.Done(), w: bufio.NewWriterSize(c, 8<<10)}
+	// Raw calls (internal/rawio): an attached client's key and its echo
+	// are a read and a write here, and the ordinary calls wake the
+	// runtime's monitor thread for each.
+	return &conn{s: s, c: c, ctx: ctx, cancel: cancel, closed: ctx.Done(), w: bufio.NewWriterSize(rawio.NewWriter(c), 8<<10)}
 }
 
 // stop ends the connection: its requests' waits end and its socket closes.
 func (cn *conn) stop() {
 	cn.cancel()
-	cn.c.Close()
+	cn.cmu.Lock()
+	c := cn.c
+	cn.cmu.Unlock()
+	c.Close()
 }
 
 func (s *Server) serveConn(cn *conn) {
@@ -156,7 +175,8 @@ func (s *Server) serveConn(cn *conn) {
 
 // read reads request lines until the client stops writing or hangs up.
 func (cn *conn) read(reqs chan<- request, done <-chan struct{}) {
-	r := bufio.NewReaderSize(cn.c, 8<<10)
+	src := &connSource{r: rawio.NewReader(cn.c)}
+	r := bufio.NewReaderSize(src, 8<<10)
 	for {
 		line, err := proto.ReadLineWithin(r, proto.MaxLine, cn.s.budget)
 		var rq request
@@ -180,6 +200,13 @@ func (cn *conn) read(reqs chan<- request, done <-chan struct{}) {
 			}
 			return
 		}
+		if rq.err == nil && cn.quickType(rq) { // conn_quick.go
+			continue
+		}
+		if rq.err == nil {
+			cn.streamSocket(rq.line, src) // conn_stream.go
+		}
+		cn.inflight.Add(1)
 		select {
 		case reqs <- rq:
 		case <-done:
@@ -194,60 +221,85 @@ func (cn *conn) work(reqs <-chan request) {
 	defer cn.endAttach()
 	defer cn.drainHost() // host_conn.go: far answers still owed are delivered first
 	for rq := range reqs {
-		if cn.attached != nil {
-			cn.refuseOnStream(rq)
-			continue
-		}
-		if cn.host != nil {
-			cn.host.forward(cn, rq)
-			cn.s.budget.Release(len(rq.line))
-			continue
-		}
-		resp, kill := cn.handle(rq)
-		cn.s.budget.Release(len(rq.line))
-		if kill {
-			// The answer means every pane's processes are gone, so a
-			// script that goes on after kill-server finds nothing left.
-			cn.s.freezeState()
-			cn.s.closeAllWindows()
-		}
-		cn.send(resp)
-		if cn.sub != nil && !cn.streaming {
-			cn.streaming = true
-			cn.streamDone = make(chan struct{})
-			go func(sub *subscriber, done chan struct{}) {
-				defer close(done)
-				cn.stream(sub)
-			}(cn.sub, cn.streamDone)
-		}
-		if cn.attaching != nil {
-			cn.attached, cn.attaching = cn.attaching, nil
-			go cn.attached.run()
-		}
-		if kill {
-			go cn.s.Close()
+		stop := cn.serve(rq)
+		cn.inflight.Add(-1)
+		if stop {
 			return
 		}
 	}
 }
 
-func (cn *conn) handle(rq request) (proto.Response, bool) {
+// serve answers one request on the worker; stop after kill-server.
+func (cn *conn) serve(rq request) (stop bool) {
+	if cn.attached != nil {
+		cn.refuseOnStream(rq)
+		return false
+	}
+	if cn.host != nil {
+		cn.host.forward(cn, rq)
+		cn.s.budget.Release(len(rq.line))
+		return false
+	}
+	resp, kill, quiet := cn.handle(rq)
+	cn.s.budget.Release(len(rq.line))
+	if kill {
+		// The answer means every pane's processes are gone, so a
+		// script that goes on after kill-server finds nothing left.
+		cn.s.freezeState()
+		cn.s.closeAllWindows()
+	}
+	if !quiet || resp.Error != nil {
+		cn.send(resp)
+	}
+	if cn.sub != nil && !cn.streaming {
+		cn.streaming = true
+		cn.streamDone = make(chan struct{})
+		go func(sub *subscriber, done chan struct{}) {
+			defer close(done)
+			cn.stream(sub)
+		}(cn.sub, cn.streamDone)
+	}
+	if cn.attaching != nil {
+		cn.attached, cn.attaching = cn.attaching, nil
+		go cn.attached.run()
+	}
+	if kill {
+		go cn.s.Close()
+		return true
+	}
+	return false
+}
+
+// handle runs one request line. quiet: the request asked for no answer
+// unless it fails (proto.Request.Quiet).
+func (cn *conn) handle(rq request) (resp proto.Response, kill, quiet bool) {
 	if rq.err != nil {
-		return proto.Response{Error: rq.err}, false
+		return proto.Response{Error: rq.err}, false, false
 	}
 	req, perr := proto.ParseRequest(rq.line)
 	if perr != nil {
-		return proto.Response{ID: req.ID, Error: perr}, false
+		return proto.Response{ID: req.ID, Error: perr}, false, false
+	}
+	return cn.handleRequest(req)
+}
+
+// handleRequest runs one parsed request.
+func (cn *conn) handleRequest(req proto.Request) (resp proto.Response, kill, quiet bool) {
+	if req.Quiet {
+		if v := cn.s.verbs[req.Verb]; v != nil && v.acc&holdsConn != 0 {
+			return proto.Response{ID: req.ID, Error: proto.Errorf(proto.CodeInvalidRequest, "%s cannot be quiet: it streams, waits or changes its connection, and its answer says how", req.Verb).
+				WithHint(proto.Hint{Detail: "send it without quiet"})}, false, false
+		}
 	}
 	if req.PaneToken != "" {
 		cn.s.showToken(cn, req.PaneToken) // boundary.go
 	}
 	res, herr := cn.s.dispatch(cn, req)
 	if herr != nil {
-		return proto.Response{ID: req.ID, Error: herr}, false
+		return proto.Response{ID: req.ID, Error: herr}, false, req.Quiet
 	}
 	k, ok := res.(killResult)
-	return proto.Response{ID: req.ID, Result: res}, ok && k.Type == "server_killed"
+	return proto.Response{ID: req.ID, Result: res}, ok && k.Type == "server_killed", req.Quiet
 }
 
 // dispatch runs one verb. A handler that panics is a bug: the caller gets

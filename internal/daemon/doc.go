@@ -75,7 +75,17 @@
 // Frames are pulled: producers only mark what changed and wake the
 // stream, which waits one 16 ms tick, then reads the current state and
 // writes. A slow client gets fewer frames, never a queue; a client that
-// has not read for 10 s is dropped; an idle stream holds no timer. The
+// has not read for 10 s is dropped; an idle stream holds no timer. A
+// key's echo (a little output within 50 ms of typing) is not held for a
+// tick: the pane's reader sends it itself when the stream is idle, as
+// far as the socket takes it at once (attach_echo.go), and the client's
+// keys, quiet send-text, run on the goroutine that read them
+// (conn_quick.go), so a key and its echo wake no other thread. A
+// stream's socket is moved out of the runtime's poller into a rawio.Conn
+// before its attach runs (conn_stream.go), so the client reading a frame
+// does not wake the daemon for room to write that nobody waits for (the
+// poller watches both ways, edge-triggered); other connections keep
+// theirs, which costs two descriptors fewer each. The
 // connection takes no more requests: each one is answered with an
 // invalid_request error line (no "type"), and the client makes its calls
 // on a second connection, where its nonce is good. cols and rows of

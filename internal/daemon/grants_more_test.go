@@ -365,12 +365,12 @@ func TestWritePathChecksThePromptAgain(t *testing.T) {
 	w.pane.Report(agentstate.Report{State: agentstate.NeedsInput, Source: agentstate.SourceReport, Harness: "claude-code"}, "")
 	w.atPrompt.Store(false) // the call's check has not heard of the prompt yet
 	by := caller{pane: tw, inside: true, grants: grant.Read | grant.Write}
-	err := srv.typeAs(context.Background(), "send-text", types, by, w, []byte("x"), time.Second)
+	err := srv.typeAs(context.Background(), "send-text", types, by, w, []byte("x"), time.Second, true)
 	if err == nil || err.Code != proto.CodeForbidden || !strings.Contains(err.Message, "respond") {
 		t.Fatalf("typing into a prompt that came up after the check: %v", err)
 	}
 	person.must("set-pane-grants", map[string]any{"window": writer.id, "grants": "read,write,respond"})
-	if err := srv.typeAs(context.Background(), "send-text", types, by, w, []byte("y"), time.Second); err != nil {
+	if err := srv.typeAs(context.Background(), "send-text", types, by, w, []byte("y"), time.Second, true); err != nil {
 		t.Fatalf("with respond: %v", err)
 	}
 	if _, err := person.call("wait-for", map[string]any{"window": target, "condition": "window-output", "pattern": "key=79", "timeout": 10000}); err != nil {

@@ -75,10 +75,18 @@ func (h *hostConn) forward(cn *conn, rq request) {
 		return
 	}
 	var head struct {
-		ID   json.RawMessage `json:"id"`
-		Verb string          `json:"verb"`
+		ID    json.RawMessage `json:"id"`
+		Verb  string          `json:"verb"`
+		Quiet bool            `json:"quiet"`
 	}
 	json.Unmarshal(rq.line, &head) // a line that is not JSON: the far daemon says so
+	if head.Quiet {
+		// The far answers are matched to requests in order: a request
+		// that may go unanswered would spoil that.
+		cn.send(proto.Response{ID: head.ID, Error: proto.Errorf(proto.CodeInvalidRequest, "quiet requests are not forwarded to another host").
+			WithHint(proto.Hint{Detail: "send it without quiet: every request to a host gets its answer"})})
+		return
+	}
 	h.mu.Lock()
 	if h.ended || h.released {
 		h.mu.Unlock()

@@ -275,7 +275,7 @@ func (s *Server) typeResume(ctx context.Context, w *Window, cn *conn) ([]string,
 		if perr := s.typeInto(cn, w, line, 0); perr != nil {
 			return argv, perr
 		}
-	} else if perr := s.typeAs(ctx, "resume", types, caller{own: true}, w, line, 0); perr != nil { // resume_agents = auto: the daemon's own act
+	} else if perr := s.typeAs(ctx, "resume", types, caller{own: true}, w, line, 0, true); perr != nil { // resume_agents = auto: the daemon's own act
 		return argv, perr
 	}
 	s.att.do(func() []inbox.Event {

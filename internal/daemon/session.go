@@ -119,6 +119,9 @@ type Window struct {
 
 	exitSeen atomic.Bool  // the exit is being handled
 	typedAt  atomic.Int64 // unix ns of the last typing into the pane
+	// sinceTyped counts what the pane printed since: an echo is small,
+	// and output past attachEchoMax is a flood, paced (attach_echo.go).
+	sinceTyped atomic.Int64
 	// atPrompt follows the arbiter: the pane is on needs_input. The
 	// target check reads it under s.mu; the write path asks the arbiter.
 	atPrompt atomic.Bool
@@ -372,7 +375,8 @@ func (w *Window) read() {
 			if w.nameDue() { // window_name.go: its program changed
 				w.srv.windowRenamed(w)
 			} else {
-				w.srv.attach.output(w, titled)
+				w.sinceTyped.Add(int64(n))
+				w.srv.attach.printed(w, titled, n) // attach_echo.go: an echo is sent from here
 			}
 			if w.srv.hub.wants("output") {
 				w.srv.hub.publish(event{Type: "output", Session: w.session.Name, Window: w.ID, Bytes: n})

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/internal/proto"
+	"github.com/tuios/tuios/pty"
 )
 
 // The one write path. Every byte a caller types into a pane goes through
@@ -34,7 +35,7 @@ func (s *Server) typeInto(cn *conn, w *Window, b []byte, timeout time.Duration) 
 	if err != nil {
 		return err
 	}
-	if err := s.typeAs(cn.ctx, cn.verbName, cn.acc, by, w, b, timeout); err != nil {
+	if err := s.typeAs(cn.ctx, cn.verbName, cn.acc, by, w, b, timeout, !cn.quick); err != nil {
 		return err
 	}
 	s.active(cn.peer, w.session) // attach_size.go: the client typed into is the latest
@@ -74,21 +75,40 @@ func (s *Server) mayTypeNow(verb string, a access, by caller, w *Window) *proto.
 	return s.typingRuleLocked(verb, a, by, w, atPrompt)
 }
 
+// errWouldWait is typeAs's answer, with noWait, when the pane's input has
+// no room for the bytes now: nothing was typed, and the caller types
+// them again from where waiting is fine (conn.go's quickType).
+var errWouldWait = &proto.Error{Code: proto.CodeTimeout, Message: "the pane's input is full"}
+
 // typeAs is the write path: the check, then b queued on the pane's input.
 // verb and a are what the typing is for (a verb's name and declaration).
-func (s *Server) typeAs(ctx context.Context, verb string, a access, by caller, w *Window, b []byte, timeout time.Duration) *proto.Error {
+// Unless mayWait it never waits for room: errWouldWait, and nothing typed.
+func (s *Server) typeAs(ctx context.Context, verb string, a access, by caller, w *Window, b []byte, timeout time.Duration, mayWait bool) *proto.Error {
 	if verb == "" {
 		verb = "typing"
 	}
 	if err := s.mayTypeNow(verb, a, by, w); err != nil {
 		return err
 	}
+	w.sinceTyped.Store(0)
+	w.typedAt.Store(time.Now().UnixNano()) // its echo is drawn at once (attach_echo.go)
+	// What fits is queued (or written) at once, with no deadline to
+	// arm: a key is a few bytes and the queue is almost always empty.
+	var full *pty.Error
+	_, err := w.in.Write(b)
+	switch {
+	case err == nil:
+		return nil
+	case !errors.As(err, &full) || full.Code() != pty.CodeInputFull:
+		// Closed or failed: Send below says so as it always did.
+	case !mayWait:
+		return errWouldWait
+	}
 	if timeout <= 0 {
 		timeout = typeTimeout
 	}
 	tctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	w.typedAt.Store(time.Now().UnixNano()) // its echo is drawn at once (attach_stream.go)
 	n, err := w.in.Send(tctx, b)
 	switch {
 	case err == nil:

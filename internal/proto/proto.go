@@ -38,6 +38,13 @@ type Request struct {
 	// runs in a pane: it places the caller in that pane where the kernel
 	// cannot, and never makes a caller the person.
 	PaneToken string `json:"pane_token,omitempty"`
+	// Quiet asks for no answer when the call succeeds: only a failure is
+	// answered, with this request's id, in its place in the order. A
+	// client that streams calls it does not wait on (the attach client's
+	// typing) saves a line and a wakeup per key. A daemon that predates
+	// the field refuses it, so a client sends it only to a daemon whose
+	// attach answer says quiet_requests.
+	Quiet bool `json:"quiet,omitempty"`
 }
 
 // Response is one answer: exactly one of Result and Error is set.

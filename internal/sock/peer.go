@@ -3,6 +3,9 @@ package sock
 import (
 	"fmt"
 	"net"
+	"syscall"
+
+	"github.com/tuios/tuios/internal/rawio"
 )
 
 // Cred is what the kernel says about the process at the other end of a
@@ -32,11 +35,16 @@ func (e *PeerError) Hint() string {
 
 // rawFD runs fn with c's descriptor without changing its mode.
 func rawFD(c net.Conn, fn func(fd int)) error {
-	uc, ok := c.(*net.UnixConn)
-	if !ok {
+	var sc syscall.Conn
+	switch c := c.(type) {
+	case *net.UnixConn:
+		sc = c
+	case *rawio.Conn: // a Unix socket out of the runtime's poller
+		sc = c
+	default:
 		return fmt.Errorf("not a unix socket")
 	}
-	raw, err := uc.SyscallConn()
+	raw, err := sc.SyscallConn()
 	if err != nil {
 		return err
 	}

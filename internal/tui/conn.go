@@ -54,16 +54,37 @@ type conns struct {
 }
 
 // callLine is one call connection and the requests sent on it that wait
-// for their answers, in order.
+// for their answers, in order. On a line to a daemon that takes quiet
+// requests (this machine's, when its attach answer said so), a call whose
+// answer nobody reads (no tag) is sent quiet: the daemon answers it only
+// if it fails, so a key costs no answer line and no wakeup here.
 type callLine struct {
 	c       *client.Client
+	quiet   bool
 	pending chan request
 	closed  chan struct{}
 	once    sync.Once
 }
 
-func newCallLine(c *client.Client) *callLine {
-	return &callLine{c: c, pending: make(chan request, 1024), closed: make(chan struct{})}
+func newCallLine(c *client.Client, quiet bool) *callLine {
+	return &callLine{c: c, quiet: quiet, pending: make(chan request, 1024), closed: make(chan struct{})}
+}
+
+// trySend writes r on the line as TrySend does, quiet when it can be; a
+// request that waits for its answer is queued for the reader first, and
+// sent is false when that queue is full.
+func (l *callLine) trySend(r request) (rest []byte, sent bool, err error) {
+	if l.quiet && r.tag == "" {
+		rest, err = l.c.TrySendQuiet(r.verb, r.params)
+		return rest, true, err
+	}
+	select {
+	case l.pending <- r:
+	default:
+		return nil, false, nil
+	}
+	rest, err = l.c.TrySend(r.verb, r.params)
+	return rest, true, err
 }
 
 // end hangs the line up; its reader stops.
@@ -75,19 +96,22 @@ func (l *callLine) end() {
 }
 
 func dial(opt Options) (*client.Client, error) {
-	return client.Dial(client.Options{Socket: opt.Socket, Autostart: !opt.noAutostart})
+	return client.Dial(client.Options{Socket: opt.Socket, Autostart: !opt.noAutostart, Typing: true})
 }
 
 // attachStream dials a stream connection (through host's link when host
-// is not "") and attaches it to session.
-func attachStream(opt Options, host, session string, cols, rows int) (*client.Client, string, string, error) {
+// is not "") and attaches it to session. quiet: the daemon takes quiet
+// requests, and it is this machine's (a host's answers are matched in
+// order by the link, which forwards no quiet request).
+func attachStream(opt Options, host, session string, cols, rows int) (st *client.Client, nonce, name string, quiet bool, err error) {
 	c, err := dialTo(opt, host)
 	if err != nil {
-		return nil, "", "", err
+		return nil, "", "", false, err
 	}
 	var res struct {
 		Nonce   string `json:"human_nonce"`
 		Session string `json:"session"`
+		Quiet   bool   `json:"quiet_requests"`
 	}
 	if host != "" {
 		c.SetDeadline(time.Now().Add(farSetup)) // remote_conn.go
@@ -102,13 +126,13 @@ func attachStream(opt Options, host, session string, cols, rows int) (*client.Cl
 	err = c.Call("attach", params, &res)
 	if err != nil {
 		c.Close()
-		return nil, "", "", err
+		return nil, "", "", false, err
 	}
 	c.SetDeadline(time.Time{})
 	if res.Session == "" {
 		res.Session = session
 	}
-	return c, res.Nonce, res.Session, nil
+	return c, res.Nonce, res.Session, res.Quiet && host == "", nil
 }
 
 // start runs the goroutines; send delivers messages to the program.
@@ -169,7 +193,7 @@ func (c *conns) Switch(session string, cols, rows int) {
 		c.smu.Lock()
 		host := c.host
 		c.smu.Unlock()
-		st, nonce, name, err := attachStream(c.opt, host, session, cols, rows)
+		st, nonce, name, _, err := attachStream(c.opt, host, session, cols, rows)
 		if err != nil {
 			c.send(replyMsg{verb: "attach", err: err})
 			return
@@ -203,12 +227,10 @@ func (c *conns) direct(r *request) bool {
 	if line == nil || c.send == nil {
 		return false
 	}
-	select {
-	case line.pending <- *r:
-	default:
+	rest, sent, err := line.trySend(*r)
+	if !sent {
 		return false
 	}
-	rest, err := line.c.TrySend(r.verb, r.params)
 	if err != nil {
 		go c.callsGone(line, err)
 		return true
@@ -260,6 +282,12 @@ func (c *conns) sendBatch(batch []request) {
 			c.refuse(r)
 			continue
 		}
+		if line.quiet && r.tag == "" {
+			if err := line.c.SendQuiet(r.verb, r.params); err != nil {
+				c.callsGone(line, err)
+			}
+			continue
+		}
 		select {
 		case line.pending <- r:
 		case <-line.closed:
@@ -296,23 +324,27 @@ func coalesce(batch []request) []request {
 }
 
 // reader reads the answers of one call line, in the order its requests
-// were sent, until the line ends.
+// were sent, until the line ends (hanging up ends Receive). A quiet
+// request's failure answers none of them: it is said on its own.
 func (c *conns) reader(line *callLine) {
 	for {
-		var r request
-		select {
-		case <-c.done:
-			return
-		case <-line.closed:
-			return
-		case r = <-line.pending:
-		}
 		var raw json.RawMessage
 		err := line.c.Receive(&raw)
+		var qe *client.QuietError
+		if errors.As(err, &qe) {
+			c.send(replyMsg{verb: qe.Verb, err: qe.Err})
+			continue
+		}
 		var pe *proto.Error
 		if err != nil && !errors.As(err, &pe) {
 			c.callsGone(line, err)
 			return
+		}
+		var r request
+		select {
+		case r = <-line.pending:
+		default:
+			continue // an answer nothing waits for (every request is queued before it is sent)
 		}
 		if r.tag != "" || err != nil {
 			c.send(replyMsg{tag: r.tag, verb: r.verb, raw: raw, err: err})
@@ -357,8 +389,8 @@ func (c *conns) readStream(st *client.Client, gen int) {
 		return c.gen == gen
 	}
 	for {
-		var raw json.RawMessage
-		if err := st.Next(&raw); err != nil {
+		raw, err := st.NextLine()
+		if err != nil {
 			if current() {
 				c.gone(err)
 			}
@@ -368,7 +400,8 @@ func (c *conns) readStream(st *client.Client, gen int) {
 			Type string `json:"type"`
 		}
 		// The daemon writes the type first: most lines are screens, read
-		// once rather than twice.
+		// once rather than twice, and without reflection when they have
+		// the daemon's shape (proto.ParseAttachScreen).
 		if bytes.HasPrefix(raw, []byte(`{"type":"screen"`)) {
 			head.Type = "screen"
 		} else if json.Unmarshal(raw, &head) != nil {
@@ -383,7 +416,7 @@ func (c *conns) readStream(st *client.Client, gen int) {
 			}
 		case "screen":
 			var s proto.AttachScreen
-			if json.Unmarshal(raw, &s) == nil {
+			if proto.ParseAttachScreen(raw, &s) == nil || json.Unmarshal(raw, &s) == nil {
 				msg = s
 			}
 		case "bell":

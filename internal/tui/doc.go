@@ -20,6 +20,18 @@
 // an attached client whose panes are idle must not wake at all. A change
 // arms one short timer; the burst of changes behind it makes one frame.
 //
+// A key's echo is the path that is timed against tmux (DESIGN.md), so it
+// is kept short: the process runs on one P (run.go), the terminal is
+// reopened non-blocking as a rawio.File and read and written with raw
+// calls (terminal_linux.go), its connections are rawio.Conns
+// (client.Options.Typing): neither the outer terminal reading a frame nor the
+// daemon reading a key wakes the client for room to write, as the
+// runtime's poller would (it watches both ways); a key goes out as
+// a quiet send-text before anything is drawn (conn.go: the daemon answers
+// only a failure, which the dock shows), a screen line is read without
+// reflection (proto.ParseAttachScreen), and a frame that only changed
+// pane rows is patched rather than composed again (patch.go).
+//
 // A frame is cells, not text (frame.go, cells.go): a pane's rows are
 // turned into cells once, when they arrive, with every SGR attribute and
 // colour the pane's program set (bold, dim, italic, the five underline

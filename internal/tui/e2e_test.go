@@ -193,7 +193,24 @@ func TestAttachDaemonGone(t *testing.T) {
 // to its clients.
 func (w *world) killDaemon() {
 	w.t.Helper()
-	if proc, err := os.FindProcess(w.daemonPID()); err == nil {
+	pid := w.daemonPID()
+	if proc, err := os.FindProcess(pid); err == nil {
 		proc.Kill()
+	}
+	// SIGKILL lands at once but the process ends a moment later: until
+	// it has, its listening socket takes a connection and then resets
+	// it, so the caller's next verb would fail instead of starting a
+	// daemon again.
+	stat := "/proc/" + strconv.Itoa(pid) + "/stat"
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		b, err := os.ReadFile(stat)
+		if err != nil || strings.Contains(string(b), ") Z ") {
+			return
+		}
+		if time.Now().After(deadline) {
+			w.t.Fatalf("the daemon (pid %d) still runs 10 s after SIGKILL", pid)
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }

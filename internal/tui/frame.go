@@ -11,12 +11,38 @@ type frame struct {
 	w, h  int
 	cells []cell    // row by row
 	cl    *clusters // what the cells' clusters are
+
+	// holes are where the compose that drew the frame put pane rows, by
+	// frame row, so that a change of those rows alone is patched in
+	// (patch.go); recording is true while a compose draws.
+	holes     [][]hole
+	recording bool
+	// dirty says which rows the last patch changed; nil after a full
+	// compose, when any row may have.
+	dirty []bool
+}
+
+// hole is one pane row as the frame's compose put it: the put's own
+// arguments, and whether anything drawn after it covered any of it.
+type hole struct {
+	id      string // the window
+	r       int    // the pane row
+	x, w    int
+	covered bool
 }
 
 // reset makes f w×h and blank.
 func (f *frame) reset(w, h int) {
 	w, h = max(w, 0), max(h, 0)
 	f.w, f.h = w, h
+	f.dirty = nil
+	if cap(f.holes) < h {
+		f.holes = make([][]hole, h)
+	}
+	f.holes = f.holes[:h]
+	for y := range f.holes {
+		f.holes[y] = f.holes[y][:0]
+	}
 	if cap(f.cells) < w*h {
 		f.cells = make([]cell, w*h)
 	}
@@ -72,13 +98,42 @@ func (f *frame) put(x, y int, src []cell, w int, pad cellStyle) {
 	for i := n; i < w; i++ {
 		dst[i] = fill
 	}
+	lo, hi := x, x+w // the cells this put changed
 	// A wide character just left of x lost its right half.
 	if x > 0 && r[x-1].width == 2 {
 		r[x-1] = cell{r: ' ', st: r[x-1].st, width: 1}
+		lo--
 	}
 	// And one whose left half this overwrote left an orphan.
 	if end := x + w; end < f.w && r[end].width == 0 {
 		r[end] = cell{r: ' ', st: r[end].st, width: 1}
+		hi++
+	}
+	if f.recording {
+		f.cover(y, lo, hi)
+	}
+}
+
+// cover notes that cells [lo, hi) of row y were drawn over: a pane row
+// put there before is no longer what shows.
+func (f *frame) cover(y, lo, hi int) {
+	if y >= len(f.holes) {
+		return
+	}
+	for i := range f.holes[y] {
+		h := &f.holes[y][i]
+		if h.x < hi && lo < h.x+h.w {
+			h.covered = true
+		}
+	}
+}
+
+// putPane is put for row r of window id's pane, recorded as a hole when
+// a compose draws (patch.go).
+func (f *frame) putPane(id string, r, x, y int, src []cell, w int) {
+	f.put(x, y, src, w, cellStyle{})
+	if f.recording && y >= 0 && y < len(f.holes) {
+		f.holes[y] = append(f.holes[y], hole{id: id, r: r, x: x, w: w})
 	}
 }
 

@@ -53,6 +53,7 @@ func (m *Model) onKey(k tea.Key) tea.Cmd {
 	}
 	m.oldestAt = 0
 	m.typeFocused(func(modes proto.AttachModes) string { return encodeKey(k, modes) })
+	m.draw.patchable = true // patch.go: typing changes nothing drawn; its echo does
 	return nil
 }
 

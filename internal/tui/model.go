@@ -196,7 +196,12 @@ func (m *Model) call(verb string, params map[string]any, tag string) {
 // person sees next, so a held plan whose last line it shows counts as
 // read from now (notePlanShown).
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	m.draw.patchable = false
+	sel := m.keyUI.sel
 	_, cmd := m.update(msg)
+	if !m.draw.patchable || m.keyUI.sel != sel {
+		m.draw.valid = false // patch.go: the next frame is a full compose
+	}
 	if shown := m.notePlanShown(); shown != nil {
 		cmd = tea.Batch(cmd, shown)
 	}
@@ -372,6 +377,7 @@ func (m *Model) onLayout(l proto.AttachLayout) tea.Cmd {
 }
 
 func (m *Model) onScreen(s proto.AttachScreen) {
+	m.draw.patchable = m.screenPatchable(s) // patch.go
 	p := m.panes[s.Window]
 	if p == nil {
 		p = &pane{}

@@ -54,11 +54,16 @@ const gapCells = 4
 // paint appends what turns the terminal from what it shows into f. A
 // frame of another size is painted whole on a cleared screen.
 func (p *painter) paint(b []byte, f *frame) []byte {
+	dirty := f.dirty // after a patch, only these rows may differ (patch.go)
 	if f.w != p.shown.w || f.h != p.shown.h {
 		b = p.clear(b, f.w, f.h)
+		dirty = nil
 	}
 	w := f.w
 	for y := 0; y < f.h; y++ {
+		if dirty != nil && !dirty[y] {
+			continue
+		}
 		row, old := f.row(y), p.shown.row(y)
 		if sameCells(row, old) {
 			continue

@@ -72,7 +72,7 @@ func (m *Model) drawPopups(areaX, cols, rows int) {
 				m.scroll.height = max(w.Height-2, 1)
 				f.text(&m.draw.texts, x+1, y, inner, m.scrollRow(m.scroll, r-1, inner))
 			case p != nil && r-1 < len(p.rows):
-				f.put(x+1, y, p.rows[r-1], inner, cellStyle{})
+				f.putPane(w.ID, r-1, x+1, y, p.rows[r-1], inner)
 				m.selectCells(w.ID, r-1, x+1, y, inner) // selection.go
 			}
 		}

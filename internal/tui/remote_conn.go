@@ -237,12 +237,12 @@ func openSession(opt Options, host, session string, cols, rows int) (line *callL
 	if err != nil {
 		return nil, nil, "", "", err
 	}
-	st, nonce, name, err = attachStream(opt, host, session, cols, rows)
+	st, nonce, name, quiet, err := attachStream(opt, host, session, cols, rows)
 	if err != nil {
 		calls.Close()
 		return nil, nil, "", "", err
 	}
-	return newCallLine(calls), st, nonce, name, nil
+	return newCallLine(calls, quiet), st, nonce, name, nil
 }
 
 // ended reports whether the client ended while line and st were being

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/term"
@@ -20,7 +21,13 @@ var ErrNested = errors.New("sessions should be nested with care; this terminal i
 // session ends or the daemon goes away. Detaching and a closed session
 // print a one-line note on Stdout and return nil; a daemon that went
 // away returns ErrDaemonGone, after the terminal is restored.
+//
+// While it runs, the process has one P (runtime.GOMAXPROCS(1)): the client
+// is one event loop and the goroutines that feed it, and with a second P
+// every hand-over between them (a key read, a stream line) also wakes an
+// idle thread to look for work, a context switch per key for nothing.
 func Run(ctx context.Context, opt Options) error {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	if opt.Stdin == nil {
 		opt.Stdin = os.Stdin
 	}
@@ -61,7 +68,7 @@ func Run(ctx context.Context, opt Options) error {
 			session = made.Session
 		}
 	}
-	st, nonce, name, err := attachStream(opt, host, session, cols, rows)
+	st, nonce, name, quiet, err := attachStream(opt, host, session, cols, rows)
 	if err != nil {
 		calls.Close()
 		var pe *proto.Error
@@ -70,7 +77,7 @@ func Run(ctx context.Context, opt Options) error {
 		}
 		return err
 	}
-	c := &conns{opt: opt, calls: newCallLine(calls), stream: st, host: host, session: name, cols: cols, rows: rows}
+	c := &conns{opt: opt, calls: newCallLine(calls, quiet), stream: st, host: host, session: name, cols: cols, rows: rows}
 	c.opt.noAutostart = true
 	m.calls, m.nonce, m.session = c, nonce, name
 	m.sentCols, m.sentRows = cols, rows

@@ -77,22 +77,27 @@ func (d *driver) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return d, tea.Batch(cmd, d.frame())
 }
 
-func (d *driver) draw() { d.scr.draw(d.m.compose(), d.m.cursor(), d.m.mouseMode()) }
+func (d *driver) draw() { d.scr.draw(d.m.nextFrame(), d.m.cursor(), d.m.mouseMode()) }
 
 // frame draws now when the pacer allows, else arms the one-shot timer of
 // the next frame, unless it is armed.
 func (d *driver) frame() tea.Cmd {
-	if d.pending {
+	// What follows a key closely is its echo: drawn at once, whatever
+	// the pacer says (a person typing cannot flood), even while a paced
+	// frame is armed (it draws what is left when it comes).
+	echo := time.Since(d.typed) < echoWindow
+	if d.pending && !echo {
 		return nil
 	}
 	if d.pacer == nil {
 		d.pacer = pace.New(frameDelay, frameBurst)
 	}
-	// What follows a key closely is its echo: drawn at once, whatever
-	// the pacer says (a person typing cannot flood).
 	wait := d.pacer.Wait(time.Now())
-	if wait <= 0 || time.Since(d.typed) < echoWindow {
+	if wait <= 0 || echo {
 		d.draw()
+		return nil
+	}
+	if d.pending {
 		return nil
 	}
 	d.pending = true
@@ -108,6 +113,8 @@ type terminal struct {
 	scr    *screen
 	cancel context.CancelFunc
 	reader interface{ Cancel() bool }
+	out    ttyFile  // the terminal reopened for the frames (reopenTTY), or nil
+	size   *os.File // where the terminal's size is read, or nil
 	done   chan struct{}
 	sigs   chan os.Signal
 	once   sync.Once
@@ -117,6 +124,12 @@ type terminal struct {
 // path must call close: it is idempotent.
 func openTerminal(opt Options, width, height int) (*terminal, error) {
 	t := &terminal{scr: newScreen(opt.Stdout, os.Environ(), width, height), done: make(chan struct{})}
+	if f, ok := opt.Stdout.(*os.File); ok {
+		t.size = f
+		if o := reopenTTY(f, os.O_WRONLY); o != nil {
+			t.out, t.scr.out = o, o
+		}
+	}
 	if f, ok := opt.Stdin.(*os.File); ok && term.IsTerminal(f.Fd()) {
 		st, err := term.MakeRaw(f.Fd())
 		if err != nil {
@@ -136,16 +149,24 @@ func (t *terminal) run(in io.Reader, send func(tea.Msg)) error {
 	signal.Notify(t.sigs, syscall.SIGWINCH, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	go t.signals(send)
 
-	cr, err := uv.NewCancelReader(in)
-	if err != nil {
-		close(t.done)
-		return fmt.Errorf("reading the terminal: %w", err)
+	var src io.Reader
+	if f, ok := in.(*os.File); ok && t.in == f {
+		if p := reopenTTY(f, os.O_RDONLY); p != nil {
+			t.reader, src = closeReader{p}, p
+		}
 	}
-	t.reader = cr
+	if src == nil {
+		cr, err := uv.NewCancelReader(in)
+		if err != nil {
+			close(t.done)
+			return fmt.Errorf("reading the terminal: %w", err)
+		}
+		t.reader, src = cr, cr
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	t.cancel = cancel
 	events := make(chan uv.Event)
-	rd := uv.NewTerminalReader(cr, os.Getenv("TERM"))
+	rd := uv.NewTerminalReader(src, os.Getenv("TERM"))
 	go func() {
 		defer close(events)
 		rd.StreamEvents(ctx, events)
@@ -159,13 +180,25 @@ func (t *terminal) run(in io.Reader, send func(tea.Msg)) error {
 	return nil
 }
 
+// ttyFile is the terminal opened afresh (reopenTTY): its own reads and
+// writes, and Close ends a pending one.
+type ttyFile interface {
+	io.ReadWriteCloser
+	Fd() uintptr
+}
+
+// closeReader cancels a pending read on a pollable file by closing it.
+type closeReader struct{ f io.Closer }
+
+func (c closeReader) Cancel() bool { return c.f.Close() == nil }
+
 func (t *terminal) signals(send func(tea.Msg)) {
 	for sig := range t.sigs {
 		if sig != syscall.SIGWINCH {
 			send(signalMsg{})
 			continue
 		}
-		if f, ok := t.scr.out.(*os.File); ok {
+		if f := t.size; f != nil {
 			if w, h, err := term.GetSize(f.Fd()); err == nil && w > 0 && h > 0 {
 				send(tea.WindowSizeMsg{Width: w, Height: h})
 			}
@@ -191,6 +224,9 @@ func (t *terminal) close() {
 			}
 		}
 		t.scr.leave()
+		if t.out != nil {
+			t.out.Close()
+		}
 		if t.state != nil {
 			term.Restore(t.in.Fd(), t.state)
 		}

@@ -88,11 +88,13 @@ func (m *Model) Render() string {
 }
 
 // drawState is what the client keeps between frames to draw the next
-// one: the frame it composes into, and the chrome's text as cells.
+// one: the frame it composes into, the chrome's text as cells, and what
+// changed since the frame was composed (patch.go).
 type drawState struct {
 	fr    frame
 	texts textCache
 	cl    clusters
+	patchState
 }
 
 // compose draws the whole outer terminal into the model's frame: the
@@ -103,6 +105,9 @@ func (m *Model) compose() *frame {
 	f.reset(m.width, m.height)
 	f.cl, m.draw.texts.cl = &m.draw.cl, &m.draw.cl
 	m.draw.texts.turn()
+	m.draw.fresh() // patch.go: what changes from here on can be patched in
+	f.recording = true
+	defer func() { f.recording = false }()
 	if m.width <= 0 || m.height <= 0 {
 		return f
 	}
@@ -191,7 +196,7 @@ func (m *Model) drawTiles(areaX, cols, rows int) {
 				f.text(&m.draw.texts, x, y, w, m.scrollRow(m.scroll, r-1, w))
 			default:
 				if p := m.panes[t.ID]; p != nil && r-1 < len(p.rows) {
-					f.put(x, y, p.rows[r-1], w, cellStyle{})
+					f.putPane(t.ID, r-1, x, y, p.rows[r-1], w)
 					m.selectCells(t.ID, r-1, x, y, w) // selection.go: a mouse selection over this row
 				}
 			}
