@@ -266,6 +266,14 @@
 // hook, which the walk cannot follow; TestLockOrder walks it again on
 // every run and fails on a nesting this list does not allow.
 //
+//  0. attachStream.fmu, a stream's frame: held by the stream's own
+//     goroutine while it builds and writes a frame to its client (the
+//     frame's readers take what they need under it); a pane's reader
+//     only tries it to send a key's echo at once and never waits on it,
+//     so no pane or verb waits behind a slow client's socket. Beside it,
+//     conn.cmu: a connection's socket while an attach moves it out of
+//     the runtime's poller, against a stop meanwhile. Nothing is held
+//     when either is taken, and the two never nest.
 //  1. cfgFollow.order: one apply of config.toml at a time (the follower,
 //     apply-config). Under it the whole apply: cfgFollow.mu, the links'
 //     and the push follower's locks, the Inbox (attention.mu and what it

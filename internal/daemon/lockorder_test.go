@@ -23,6 +23,8 @@ var lockRanks = map[string]struct {
 	rank int
 	doc  string
 }{
+	"attachStream.fmu": {0, "attachStream.fmu"},
+	"conn.cmu":         {0, "conn.cmu"},
 	"cfgFollow.order":  {1, "cfgFollow.order"},
 	"Server.editMu":    {2, "s.editMu"},
 	"Session.tileMu":   {3, "Session.tileMu"},

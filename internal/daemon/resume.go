@@ -12,7 +12,7 @@ import (
 	"github.com/tuios/tuios/internal/proto"
 )
 
-// Resume after restart (spec/coordination.md §13). A restart ends every
+// Resume after restart (docs/agents.md, Resume conversations after a restart). A restart ends every
 // program; the restore brings each window back with a new shell. For a
 // window whose saved state had a live agent, and whose harness manifest
 // says how to resume a conversation ([resume] argv with {session_id}),
