@@ -152,7 +152,7 @@ func TestGrantsSurviveARestart(t *testing.T) {
 	shellSays(t, r2, given, `echo "g=$TUIOS_PANE_GRANTS"`, "g=write,respond")
 }
 
-// Changes that wait (docs/security.md): a file edit that narrows applies at
+// Changes that wait (docs/security.md, What a pane may do): a file edit that narrows applies at
 // once; one that widens waits, with an Inbox item and pane-grants saying
 // so, until tuios config apply from outside every pane (refused inside
 // one); a narrowing then a widening back does not widen. A daemon that
