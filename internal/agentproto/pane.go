@@ -138,7 +138,10 @@ type pane struct {
 	conn  *jsonrpc.Conn
 	cmd   *exec.Cmd
 	stdin io.Closer
-	errs  *tailBuffer
+	// stdout is the read end of the agent's output, closed when the
+	// pane's loop ends (the reader stops then, whatever the agent does).
+	stdout *os.File
+	errs   *tailBuffer
 
 	events chan conv.Event
 	keys   chan []byte
@@ -178,16 +181,26 @@ func (p *pane) start() error {
 	if err != nil {
 		return err
 	}
-	stdout, err := cmd.StdoutPipe()
+	// A pipe of our own, not StdoutPipe: Wait closes StdoutPipe's read end
+	// as soon as the agent exits, so the reader, racing Wait, would fail
+	// on "file already closed" instead of reading to the end, and the
+	// pane would say the connection broke rather than why the agent died.
+	stdout, w, err := os.Pipe()
 	if err != nil {
+		stdin.Close()
 		return err
 	}
+	cmd.Stdout = w
 	p.errs = newTailBuffer(32, 512)
 	cmd.Stderr = p.errs
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	w.Close() // the agent holds the write end now
+	if err != nil {
+		stdin.Close()
+		stdout.Close()
 		return err
 	}
-	p.cmd, p.stdin = cmd, stdin
+	p.cmd, p.stdin, p.stdout = cmd, stdin, stdout
 	onNoise := func(line []byte, err error) {
 		n := p.noiseN.Add(1)
 		if n <= 3 {
@@ -236,6 +249,9 @@ func (p *pane) run() error {
 	if err := p.start(); err != nil {
 		p.fail("could not start " + strings.Join(p.opt.Argv, " ") + ": " + err.Error())
 		p.m.dead = true
+	}
+	if p.stdout != nil {
+		defer p.stdout.Close()
 	}
 	exited := make(chan error, 1)
 	p.exited = make(chan struct{})
