@@ -3,16 +3,16 @@
 // doing now, its session and transcript, and what its subagents do.
 //
 // Each harness calls its hooks its own way: Claude Code, Codex, Gemini
-// CLI, Qwen Code, Copilot, Cursor Agent, Kimi Code, Crush, Droid, Grok and
-// Qoder write one JSON object to the hook's standard input (Cursor names
+// CLI, Qwen Code, Copilot, Cursor Agent, Kimi Code, Crush, Droid, Grok,
+// Hermes and Qoder write one JSON object to the hook's standard input (Cursor names
 // the conversation conversation_id, Grok sessionId, Crush the event
 // "event"); for opencode, Kilo, Amp, Pi and oh-my-pi, whose
 // extensions are code, the plugin tuios installs writes one in the same
 // shape; a harness may also pass the object as the last argument. Decode
 // reads one invocation and returns a Translation; the per-harness maps
 // from event to state live in one table (see Events), each row citing where
-// the event's meaning was read. Cursor Agent, Kimi Code, Crush and Grok did
-// not run where tuios is built: their rows follow their documentation (Kimi
+// the event's meaning was read. Cursor Agent, Kimi Code, Crush, Grok and
+// Hermes did not run where tuios is built: their rows follow their documentation (Kimi
 // Code's shipped code), and testdata/recorded holds the documentation's
 // example payloads with where and when each was read.
 //

@@ -56,6 +56,9 @@ func plugin(event, rest string) string {
 //   - grok: Grok 1.0.41's bundled hooks guide (10-hooks.md): camelCase
 //     hookEventName (grok's snake_case value), hook_event_name (Claude's
 //     PascalCase value), sessionId, cwd, workspaceRoot, permissionMode.
+//   - hermes: hermes-agent.nousresearch.com/docs/user-guide/features/hooks
+//     (Shell Hooks, JSON wire protocol; read 2026-12-06): hook_event_name,
+//     tool_name, tool_input, session_id, cwd, profile, extra.
 func cursor(event, rest string) string {
 	return `{"conversation_id":"` + sid + `","generation_id":"gen-456","hook_event_name":"` + event + `","workspace_roots":["` + cwd + `"],"model":"gpt-5","cursor_version":"2.0.77"` + rest + `}`
 }
@@ -68,18 +71,22 @@ func crush(event, rest string) string {
 	return `{"event":"` + event + `","session_id":"` + sid + `","cwd":"` + cwd + `"` + rest + `}`
 }
 
+func hermes(event, rest string) string {
+	return `{"hook_event_name":"` + event + `","tool_name":null,"tool_input":null,"session_id":"` + sid + `","cwd":"` + cwd + `","profile":"default","extra":{"platform":"cli"}` + rest + `}`
+}
+
 func grok(event, rest string) string {
 	return `{"hookEventName":"session_start","hook_event_name":"` + event + `","sessionId":"` + sid + `","cwd":"` + cwd + `","workspaceRoot":"` + cwd + `","permissionMode":"default","timestamp":"2026-04-14T12:00:00Z"` + rest + `}`
 }
 
 var payloadOf = map[string]func(string, string) string{"claude-code": claude, "codex": codex, "gemini-cli": gemini, "qwen": qwen,
 	"copilot": claude, "opencode": plugin, "kilo": plugin, "amp": plugin, "pi": plugin, "oh-my-pi": plugin,
-	"droid": claude, "qoder": claude, "cursor-agent": cursor, "kimi": kimiCode, "crush": crush, "grok": grok}
+	"droid": claude, "qoder": claude, "cursor-agent": cursor, "kimi": kimiCode, "crush": crush, "grok": grok, "hermes": hermes}
 
 // hasTranscript: the harness's payloads name the transcript.
 func hasTranscript(h string) bool {
 	switch h {
-	case "opencode", "kilo", "amp", "pi", "oh-my-pi", "cursor-agent", "kimi", "crush", "grok":
+	case "opencode", "kilo", "amp", "pi", "oh-my-pi", "cursor-agent", "kimi", "crush", "grok", "hermes":
 		return false
 	}
 	return true
@@ -314,6 +321,13 @@ func cases() []decodeCase {
 			decodeCase{"Stop", h, "Stop", ``, nil, hook.Translation{}},
 		)
 	}
+	// Hermes: the conversation id from its session start and from every
+	// turn; its tool calls say nothing.
+	cs = append(cs,
+		decodeCase{"on_session_start", "hermes", "on_session_start", ``, &row{"on_session_start", ""}, hook.Translation{SessionOnly: true}},
+		decodeCase{"pre_llm_call", "hermes", "pre_llm_call", ``, &row{"pre_llm_call", ""}, hook.Translation{SessionOnly: true}},
+		decodeCase{"pre_tool_call", "hermes", "pre_tool_call", ``, nil, hook.Translation{}},
+	)
 	// Crush: the conversation id from the PreToolUse it fires before
 	// every tool call.
 	cs = append(cs,
@@ -584,5 +598,9 @@ func TestSessionOnlyWithoutID(t *testing.T) {
 		if err != nil || tr.SessionOnly || tr.Report || tr.Activity != nil || tr.Why == "" {
 			t.Errorf("%s: %+v %v", h, tr, err)
 		}
+	}
+	tr, err := hook.Decode(hook.Input{Harness: "hermes", Stdin: []byte(`{"hook_event_name":"on_session_start","session_id":""}`)})
+	if err != nil || tr.SessionOnly || tr.Report {
+		t.Errorf("hermes: %+v %v", tr, err)
 	}
 }

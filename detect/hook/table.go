@@ -167,6 +167,16 @@ func table() []Event {
 		Source: "charmbracelet/crush docs/hooks/README.md (read 2026-12-06): PreToolUse{event, session_id, cwd, tool_name, tool_input}",
 		do:     func(t *Translation, _ *payload) { t.SessionOnly = t.SessionID != "" }})
 	t = append(t, sessionOnly("grok", "Grok 1.0.41's bundled hooks guide (10-hooks.md): SessionStart{hook_event_name, sessionId, cwd}")...)
+	// Hermes Agent's shell hooks get Claude Code's wire format under its
+	// own snake_case event names; tuios wires the two that carry the
+	// conversation at its start and at every turn (a resumed one fires
+	// no session start), for the conversation id only.
+	const hermesDoc = "Hermes Agent's hooks documentation (hermes-agent.nousresearch.com/docs/user-guide/features/hooks, Shell Hooks, read 2026-12-06): "
+	for _, e := range []string{"on_session_start", "pre_llm_call"} {
+		t = append(t, Event{Harness: "hermes", Name: e, Says: "the conversation id (no state)",
+			Source: hermesDoc + e + "{hook_event_name, session_id, cwd, extra}",
+			do:     func(t *Translation, _ *payload) { t.SessionOnly = t.SessionID != "" }})
+	}
 	return t
 }
 
@@ -420,6 +430,7 @@ func harnesses() []harness {
 		{id: "kimi", read: stdinJSON},
 		{id: "crush", read: stdinJSON},
 		{id: "grok", read: stdinJSON, conversation: func(p *payload) string { return firstNonEmpty(p.SessionIDCamel, p.SessionID) }},
+		{id: "hermes", read: stdinJSON},
 	}
 }
 

@@ -21,22 +21,22 @@ func TestIntegrationsBuiltFromDocsReportThroughTheirHooks(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	home := filepath.Join(e.dir, "home")
-	for _, d := range []string{".cursor", ".kimi-code", ".grok", ".config/crush"} {
+	for _, d := range []string{".cursor", ".kimi-code", ".grok", ".config/crush", ".hermes"} {
 		must(t, os.MkdirAll(filepath.Join(home, d), 0o755))
 	}
-	for _, id := range []string{"cursor-agent", "kimi", "crush", "grok"} {
+	for _, id := range []string{"cursor-agent", "kimi", "crush", "grok", "hermes"} {
 		if out := e.ok("integration", "install", id); !strings.Contains(out, "installed") {
 			t.Fatalf("install %s:\n%s", id, out)
 		}
 	}
 	status := e.ok("integration", "status")
-	for _, id := range []string{"cursor-agent", "kimi", "crush", "grok"} {
+	for _, id := range []string{"cursor-agent", "kimi", "crush", "grok", "hermes"} {
 		row := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(id) + `\s+installed\s+(state|session id)\s.*\n\s+not run where this tuios was built \(.*\): follows .* and claims no more; its hooks run `)
 		if !row.MatchString(status) {
 			t.Fatalf("integration status does not say %s was not run here:\n%s", id, status)
 		}
 	}
-	for _, id := range []string{"antigravity", "devin", "hermes"} {
+	for _, id := range []string{"antigravity", "devin"} {
 		if !regexp.MustCompile(`(?m)^` + id + `\s+no integration\s.*\n\s+\S`).MatchString(status) {
 			t.Fatalf("integration status gives no reason for %s:\n%s", id, status)
 		}
@@ -67,6 +67,13 @@ func TestIntegrationsBuiltFromDocsReportThroughTheirHooks(t *testing.T) {
 		t.Fatalf("commands: cursor %q crush %q kimi\n%s", cursorCmd, crushCmd, kimiToml)
 	}
 	kimiCmd := string(m[1])
+	hermesYAML, err := os.ReadFile(filepath.Join(home, ".hermes", "config.yaml"))
+	must(t, err)
+	hm := regexp.MustCompile(`command: "([^"]+)"`).FindSubmatch(hermesYAML)
+	if hm == nil || !strings.Contains(string(hermesYAML), "on_session_start:") {
+		t.Fatalf("hermes config.yaml:\n%s", hermesYAML)
+	}
+	hermesCmd := string(hm[1])
 
 	e.ok("new", "--detach", "work")
 	e.ok("wait-for", "window-output", "-s", "work", "-w", "0", "--pattern", `(?m)^\$`, "--timeout", "10000")
@@ -109,8 +116,14 @@ func TestIntegrationsBuiltFromDocsReportThroughTheirHooks(t *testing.T) {
 	if st := get(); st.SessionID != "313909e" || st.State != "errored" {
 		t.Fatalf("Crush PreToolUse: %+v", st)
 	}
+	// Hermes: only the conversation id, from its session start and from
+	// every turn (a resumed conversation fires no session start).
+	run(hermesCmd, "hermes-pre-llm-call.json")
+	if st := get(); st.SessionID != "sess_abc123" || st.State != "errored" {
+		t.Fatalf("Hermes pre_llm_call: %+v", st)
+	}
 	// Each uninstall takes out what its install wrote.
-	for _, id := range []string{"cursor-agent", "kimi", "crush", "grok"} {
+	for _, id := range []string{"cursor-agent", "kimi", "crush", "grok", "hermes"} {
 		e.ok("integration", "uninstall", id)
 	}
 	if st := e.ok("integration", "status"); !regexp.MustCompile(`(?m)^cursor-agent\s+not installed`).MatchString(st) {

@@ -20,8 +20,9 @@
 // Layouts: Claude Code's JSON (event → matcher groups → handlers), the
 // flat JSON of Cursor's hooks.json and Crush's crush.json (event →
 // handlers), [[hooks]] tables in Kimi Code's config.toml (appended and
-// removed line by line, the result parsed before it is written), and
-// files tuios owns whole. An integration built only from a harness's
+// removed line by line, the result parsed before it is written), the
+// hooks: block of Hermes's config.yaml (edited as a YAML document, so
+// comments and other keys stay), and files tuios owns whole. An integration built only from a harness's
 // documentation, the harness never having run where tuios was built, says
 // so in Status.Untested and on its status line.
 //

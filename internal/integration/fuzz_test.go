@@ -2,8 +2,11 @@ package integration
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // FuzzParseJSON: parseJSON never panics; it reads every object
@@ -326,4 +329,102 @@ func FuzzStatusLine(f *testing.F) {
 			t.Fatalf("uninstall of %q gave %q: %v", out, back, err)
 		}
 	})
+}
+
+// FuzzYAMLHooks: a config.yaml (Hermes's) is read without panicking; on
+// any file install takes, the result parses, holds exactly one current
+// entry per event and every top-level key the file had, a second install
+// changes nothing, and uninstall takes tuios's entries out again, leaving
+// a document the same as the file the person wrote.
+func FuzzYAMLHooks(f *testing.F) {
+	f.Add(hermesConfig)
+	for _, s := range []string{
+		"", "\n", "# only a comment\n", "a: 1\n", "hooks:\n", "hooks: ~\n", "hooks: []\n", "hooks:\n  pre_llm_call: []\n",
+		"hooks:\n  on_session_start:\n    - command: \"/opt/tuios agent-hook hermes --integration 0\"\n      timeout: 10\n",
+		"a: &x {b: 1}\nc: *x\n", "--- \na: 1\n--- \nb: 2\n", "- 1\n- 2\n", "hooks: {outbound: [{url: x}]}\n", "a: |\n  text\n",
+	} {
+		f.Add(s)
+	}
+	h, _ := Lookup("hermes")
+	cmd := h.HookCommand("/opt/my tuios/tuios")
+	f.Fuzz(func(t *testing.T, src string) {
+		if len(src) > 8<<10 {
+			return
+		}
+		_, _, _, serr := h.yaml.state(src, h.ID, h.Version) // must not panic
+		out, err := h.yaml.install(src, h.ID, cmd)
+		if err != nil {
+			return // not YAML, or a hooks: tuios cannot add to: refused, nothing written
+		}
+		if serr != nil {
+			t.Fatalf("state refused %q (%v) but install took it", src, serr)
+		}
+		installed, current, got, err := h.yaml.state(out, h.ID, h.Version)
+		if err != nil || !installed || !current || got != cmd {
+			t.Fatalf("after install of %q: installed=%v current=%v command=%q err=%v\n%s", src, installed, current, got, err, out)
+		}
+		doc, _ := yamlDoc(out)
+		if n := len(h.yaml.entries(doc, h.ID)); n != len(h.yaml.events) {
+			t.Fatalf("install of %q left %d entries, want %d:\n%s", src, n, len(h.yaml.events), out)
+		}
+		if before, _ := yamlDoc(src); before != nil && before.Content[0].Kind == yaml.MappingNode {
+			for i := 0; i < len(before.Content[0].Content); i += 2 {
+				if k := before.Content[0].Content[i]; k.Kind == yaml.ScalarNode {
+					if v, _ := mapGet(doc.Content[0], k.Value); v == nil {
+						t.Fatalf("install of %q lost the key %q:\n%s", src, k.Value, out)
+					}
+				}
+			}
+		}
+		if again, err := h.yaml.install(out, h.ID, cmd); err != nil || again != out {
+			t.Fatalf("a second install of %q changed it (%v):\n%s\n%s", src, err, out, again)
+		}
+		back, err := h.yaml.uninstall(out, h.ID)
+		if err != nil {
+			t.Fatalf("uninstall of %q: %v", src, err)
+		}
+		if bd, err := yamlDoc(back); err != nil || len(h.yaml.entries(bd, h.ID)) != 0 {
+			t.Fatalf("uninstall of %q left entries (%v):\n%s", src, err, back)
+		}
+		if before, _ := yamlDoc(src); before != nil && len(h.yaml.entries(before, h.ID)) == 0 && !isNull(before.Content[0]) &&
+			!h.yaml.same(src, back) && !reflect.DeepEqual(yamlMeaning(t, src), yamlMeaning(t, back)) {
+			t.Fatalf("install then uninstall changed\n%q\ninto\n%q", src, back)
+		}
+	})
+}
+
+// yamlMeaning is what a config.yaml says, with the empty hooks: and the
+// empty event lists an uninstall does not keep (they say nothing).
+func yamlMeaning(t *testing.T, text string) any {
+	var v map[string]any
+	if err := yaml.Unmarshal([]byte(text), &v); err != nil {
+		t.Fatalf("%q: %v", text, err)
+	}
+	empty := func(e any) bool { l, ok := e.([]any); return e == nil || ok && len(l) == 0 }
+	switch hooks := v["hooks"].(type) {
+	case map[string]any:
+		for k, e := range hooks {
+			if empty(e) {
+				delete(hooks, k)
+			}
+		}
+		if len(hooks) == 0 {
+			delete(v, "hooks")
+		}
+	case map[any]any:
+		for k, e := range hooks {
+			if empty(e) {
+				delete(hooks, k)
+			}
+		}
+		if len(hooks) == 0 {
+			delete(v, "hooks")
+		}
+	case nil:
+		delete(v, "hooks")
+	}
+	if len(v) == 0 {
+		return nil
+	}
+	return v
 }

@@ -31,6 +31,7 @@ type Harness struct {
 	file    string // the settings file in it
 	hooks   *jsonHooks
 	toml    *tomlHooks
+	yaml    *yamlHooks
 	owned   *ownedFile
 	// untested: the harness could not run where this version was built;
 	// the integration follows its published hook documentation (named
@@ -130,8 +131,32 @@ func (h Harness) wiredEvents() []string {
 	switch {
 	case h.hooks != nil:
 		return h.hooks.events
+	case h.doc() != nil:
+		return h.doc().wired()
+	}
+	return nil
+}
+
+// docHooks edits tuios's hook entries inside a harness's own config
+// document, whose other contents are the person's.
+type docHooks interface {
+	install(src, harness, command string) (string, error)
+	uninstall(src, harness string) (string, error)
+	state(src, harness string, version int) (installed, current bool, command string, err error)
+	wired() []string
+	// same says whether two texts are one document as this editor
+	// writes it (what an uninstall may give back in place of the other).
+	same(a, b string) bool
+}
+
+// doc is the harness's config-document editor, nil when its hooks live
+// elsewhere (a settings JSON, a plugin file).
+func (h Harness) doc() docHooks {
+	switch {
 	case h.toml != nil:
-		return h.toml.events
+		return h.toml
+	case h.yaml != nil:
+		return h.yaml
 	}
 	return nil
 }

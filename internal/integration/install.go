@@ -53,7 +53,7 @@ func Install(h Harness, opt Options) (Result, error) {
 	path := h.File(opt.Env)
 	var err error
 	switch {
-	case h.hooks != nil || h.toml != nil:
+	case h.hooks != nil || h.doc() != nil:
 		// A file of tuios's own in a directory of the harness's (Grok's
 		// hooks/tuios.json) may be the first in that directory.
 		if _, serr := os.Lstat(path); os.IsNotExist(serr) {
@@ -63,8 +63,8 @@ func Install(h Harness, opt Options) (Result, error) {
 		}
 	}
 	switch {
-	case h.toml != nil:
-		res.Changed, res.Program, err = installTOML(h, path, opt)
+	case h.doc() != nil:
+		res.Changed, res.Program, err = installDoc(h, h.doc(), path, opt)
 	case h.hooks != nil:
 		// The original is the file before tuios's first install: a file
 		// holding tuios's entries already is not it (and there is no
@@ -144,8 +144,8 @@ func Uninstall(h Harness, env Env) (Result, error) {
 	}
 	var err error
 	switch {
-	case h.toml != nil:
-		res.Changed, err = uninstallTOML(h, path)
+	case h.doc() != nil:
+		res.Changed, err = uninstallDoc(h, h.doc(), path)
 	case h.hooks != nil:
 		if _, serr := os.Stat(path); errors.Is(serr, fs.ErrNotExist) {
 			return res, nil

@@ -670,8 +670,8 @@ func TestLookup(t *testing.T) {
 			t.Errorf("harness %s listed twice", h.ID)
 		}
 		seen[h.ID] = true
-		if (h.Reports == ReportsNothing) != (h.hooks == nil && h.owned == nil && h.toml == nil) {
-			t.Errorf("%s: Reports %q but hooks %v owned %v toml %v", h.ID, h.Reports, h.hooks != nil, h.owned != nil, h.toml != nil)
+		if (h.Reports == ReportsNothing) != (h.hooks == nil && h.owned == nil && h.doc() == nil) {
+			t.Errorf("%s: Reports %q but hooks %v owned %v config document %v", h.ID, h.Reports, h.hooks != nil, h.owned != nil, h.doc() != nil)
 		}
 		if h.Reports != ReportsNothing && (h.Version < 1 || h.File(Env{Home: "/h"}) == "") {
 			t.Errorf("%s: version %d file %q", h.ID, h.Version, h.File(Env{Home: "/h"}))

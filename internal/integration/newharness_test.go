@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/BurntSushi/toml"
+	"go.yaml.in/yaml/v3"
 )
 
 // Cursor Agent's ~/.cursor/hooks.json: flat entries, "version": 1 kept
@@ -198,7 +199,7 @@ func TestKimiConfigTOML(t *testing.T) {
 // The harnesses tuios has no integration for say why, and install
 // refuses them.
 func TestHarnessesWithoutAnIntegrationSayWhy(t *testing.T) {
-	for id, why := range map[string]string{"antigravity": "no one place", "devin": ".devin/hooks.v1.json", "hermes": "config.yaml"} {
+	for id, why := range map[string]string{"antigravity": "no one place", "devin": ".devin/hooks.v1.json"} {
 		h := harness(t, id)
 		st := StatusOf(h, newHome(t).env)
 		if st.State != StateNoIntegration || !strings.Contains(st.Detail, why) {
@@ -223,4 +224,109 @@ func stripLineComments(s string) string {
 func decodeTOML(text string, v any) error {
 	_, err := toml.Decode(text, v)
 	return err
+}
+
+// hermesConfig is a config.yaml as a person keeps it: comments, other
+// settings, a shell hook of their own and outbound webhooks under hooks:.
+const hermesConfig = `# ~/.hermes/config.yaml
+model:
+  default: anthropic/claude-sonnet-4.6 # the one I pay for
+  provider: openrouter
+
+# my own hooks
+hooks:
+  pre_tool_call:
+    - matcher: "terminal"
+      command: "~/.hermes/agent-hooks/block-rm-rf.sh"
+      timeout: 5
+  outbound:
+    - url: https://ci.example.com/hermes
+hooks_auto_accept: false
+`
+
+// Hermes's config.yaml: tuios's entries go into the hooks: block, every
+// comment, setting and hook of the person's stays, a second install
+// changes nothing, an older install reads out of date, a file that is
+// not YAML (or whose hooks: is not a mapping) is refused, and uninstall
+// gives the file back.
+func TestHermesConfigYAML(t *testing.T) {
+	h := harness(t, "hermes")
+	f := newHome(t)
+	path := f.settings(h, hermesConfig, 0o600)
+	if path != filepath.Join(f.dir, ".hermes", "config.yaml") {
+		t.Fatalf("file %s", path)
+	}
+	res := mustInstall(t, h, Options{Env: f.env, Program: prog})
+	if !res.Changed || res.Backup == "" || readText(t, res.Backup) != hermesConfig || res.Program != prog {
+		t.Fatalf("install: %+v", res)
+	}
+	text := readText(t, path)
+	for _, keep := range []string{"# ~/.hermes/config.yaml", "# the one I pay for", "# my own hooks", "hooks_auto_accept: false", "https://ci.example.com/hermes"} {
+		if !strings.Contains(text, keep) {
+			t.Fatalf("install lost %q:\n%s", keep, text)
+		}
+	}
+	var cfg struct {
+		Model struct{ Default, Provider string }
+		Hooks map[string][]struct {
+			Matcher, Command, URL string
+			Timeout               int
+		}
+	}
+	if err := yaml.Unmarshal([]byte(text), &cfg); err != nil || cfg.Model.Default != "anthropic/claude-sonnet-4.6" || len(cfg.Hooks) != 4 ||
+		cfg.Hooks["pre_tool_call"][0].Command != "~/.hermes/agent-hooks/block-rm-rf.sh" || cfg.Hooks["outbound"][0].URL == "" {
+		t.Fatalf("as YAML: %v %+v\n%s", err, cfg, text)
+	}
+	for _, e := range []string{"on_session_start", "pre_llm_call"} {
+		if got := cfg.Hooks[e]; len(got) != 1 || got[0].Command != h.HookCommand(prog) || got[0].Timeout != 10 || got[0].Matcher != "" {
+			t.Fatalf("%s: %+v\n%s", e, got, text)
+		}
+	}
+	if again := mustInstall(t, h, Options{Env: f.env, Program: prog}); again.Changed {
+		t.Fatal("a second install changed the file")
+	}
+	st := StatusOf(h, f.env)
+	if st.State != StateInstalled || st.Reports != ReportsSession || st.Program != prog ||
+		!strings.Contains(st.Untested, "hermes-agent.nousresearch.com") || !strings.Contains(st.Detail, "not run where this tuios was built") {
+		t.Fatalf("status: %+v", st)
+	}
+	// An older tuios's entries read out of date; install updates them.
+	writeFile(t, path, strings.ReplaceAll(text, "--integration 1", "--integration 0"), 0o600)
+	if st := StatusOf(h, f.env); st.State != StateOutOfDate {
+		t.Fatalf("older: %+v", st)
+	}
+	mustInstall(t, h, Options{Env: f.env})
+	if got := readText(t, path); got != text {
+		t.Fatalf("update:\n%s\nwant\n%s", got, text)
+	}
+	mustUninstall(t, h, f.env)
+	if got := readText(t, path); got != hermesConfig {
+		t.Fatalf("uninstall:\n%s\nwant\n%s", got, hermesConfig)
+	}
+	// Not YAML, or a hooks: that is not a mapping: refused, nothing written.
+	for _, bad := range []string{"model: [unclosed\n", "hooks: run-everything\n", "hooks:\n  on_session_start: ./mine.sh\n"} {
+		writeFile(t, path, bad, 0o600)
+		if _, err := Install(h, Options{Env: f.env, Program: prog}); err == nil || !strings.Contains(err.Error(), path) {
+			t.Fatalf("%q: %v", bad, err)
+		}
+		if readText(t, path) != bad {
+			t.Fatalf("%q was written", bad)
+		}
+	}
+	if st := StatusOf(h, f.env); st.State != StateNotInstalled {
+		t.Fatalf("status of a file whose event is not a list: %+v", st)
+	}
+	// A config.yaml tuios creates goes with the uninstall.
+	g := newHome(t)
+	path = g.settings(h, "", 0)
+	mustInstall(t, h, Options{Env: g.env, Program: prog})
+	mustUninstall(t, h, g.env)
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Fatalf("%s is still there", path)
+	}
+	// HERMES_HOME moves it.
+	f.vars["HERMES_HOME"] = filepath.Join(f.dir, "hh")
+	if got := h.File(f.env); got != filepath.Join(f.dir, "hh", "config.yaml") {
+		t.Fatalf("with HERMES_HOME: %s", got)
+	}
 }

@@ -153,8 +153,20 @@ func Harnesses() []Harness {
 			hooks:    &jsonHooks{timeout: 5, events: []string{"SessionStart"}},
 			untested: notRunHere("installed from npm, never run against a model", "the hooks guide Grok 1.0.41 ships (npm @xai-official/grok, 10-hooks.md, read 2026-12-06)"),
 		},
-		{ID: "hermes", Name: "Hermes", Binary: "hermes", Reason: "Hermes Agent's shell hooks live in the hooks: block of ~/.hermes/config.yaml " +
-			"(hermes-agent.nousresearch.com docs, read 2026-12-06), a YAML file tuios does not edit yet, and each hook needs your consent at its first run; its screen is read"},
+		{
+			// $HERMES_HOME/config.yaml (default ~/.hermes), its hooks:
+			// block: {event: [{command, timeout (s)}]}, snake_case events,
+			// Claude Code's wire format on stdin (hook_event_name,
+			// session_id, cwd). The command runs without a shell
+			// (shlex.split), so it carries no fallback. on_session_start
+			// fires on a new conversation's first turn; pre_llm_call on
+			// every turn, so a resumed conversation is learnt too.
+			ID: "hermes", Name: "Hermes", Binary: "hermes", Reports: ReportsSession, Version: 1,
+			dirEnv: "HERMES_HOME", dir: ".hermes", file: "config.yaml",
+			yaml:     &yamlHooks{timeout: 10, events: []string{"on_session_start", "pre_llm_call"}},
+			untested: notRunHere("not on npm", "Hermes Agent's hooks documentation (hermes-agent.nousresearch.com/docs/user-guide/features/hooks, \"Shell Hooks\", read 2026-12-06)"),
+			notes:    "Hermes asks once per hook before it first runs it: answer yes (or run hermes --accept-hooks once, or set hooks_auto_accept: true, which gateway runs need)",
+		},
 		{
 			// ~/.factory/settings.json: Droid reads Claude Code's hook
 			// layout (Factory CLI 0.225.2); only SessionStart is wired.

@@ -65,10 +65,10 @@ func StatusOf(h Harness, env Env) Status {
 		st.Detail = h.Name + " has not run on this machine; run it once first"
 	}
 	switch {
-	case h.hooks != nil || h.toml != nil:
+	case h.hooks != nil || h.doc() != nil:
 		state := func(text, harness string, version int) (bool, bool, string, error) {
-			if h.toml != nil {
-				return h.toml.state(text, harness, version)
+			if d := h.doc(); d != nil {
+				return d.state(text, harness, version)
 			}
 			return h.hooks.state(text, harness, version)
 		}

@@ -163,6 +163,11 @@ func tomlString(s string) string {
 	return b.String()
 }
 
+func (t *tomlHooks) wired() []string { return t.events }
+
+// same: the TOML edit is by lines, so only equal text is the same file.
+func (t *tomlHooks) same(a, b string) bool { return a == b }
+
 // state reads how the harness's tables stand against what install would
 // write.
 func (t *tomlHooks) state(src, harness string, version int) (installed, current bool, command string, err error) {
@@ -180,16 +185,17 @@ func (t *tomlHooks) state(src, harness string, version int) (installed, current 
 	return true, current, command, nil
 }
 
-// installTOML is Install for a harness whose hooks live in its TOML config.
-func installTOML(h Harness, path string, opt Options) (changed bool, program string, err error) {
+// installDoc is Install for a harness whose hooks live in its own config
+// document (Kimi Code's TOML, Hermes's YAML).
+func installDoc(h Harness, d docHooks, path string, opt Options) (changed bool, program string, err error) {
 	original := func(old string) bool {
-		ours, _, _, err := h.toml.state(old, h.ID, h.Version)
+		ours, _, _, err := d.state(old, h.ID, h.Version)
 		return err == nil && !ours
 	}
 	changed, err = editFileKeeping(path, original, func(old string, _ bool) (string, error) {
 		prog := opt.Program
 		if prog == "" {
-			if _, _, cmd, err := h.toml.state(old, h.ID, h.Version); err == nil {
+			if _, _, cmd, err := d.state(old, h.ID, h.Version); err == nil {
 				prog = programOf(cmd)
 			}
 		}
@@ -197,7 +203,7 @@ func installTOML(h Harness, path string, opt Options) (changed bool, program str
 			prog = opt.Default
 		}
 		program = prog
-		out, err := h.toml.install(old, h.ID, h.HookCommand(prog))
+		out, err := d.install(old, h.ID, h.HookCommand(prog))
 		if err != nil {
 			return "", &Error{code: CodeCannotRead, Path: path, Detail: err.Error()}
 		}
@@ -206,10 +212,10 @@ func installTOML(h Harness, path string, opt Options) (changed bool, program str
 	return changed, program, err
 }
 
-// uninstallTOML is Uninstall for a harness whose hooks live in its TOML
-// config: the file itself goes only when tuios created it (no backup)
-// and nothing else is left in it.
-func uninstallTOML(h Harness, path string) (bool, error) {
+// uninstallDoc is Uninstall for a harness whose hooks live in its own
+// config document: the file itself goes only when tuios created it (no
+// backup) and nothing else is left in it.
+func uninstallDoc(h Harness, d docHooks, path string) (bool, error) {
 	real, err := resolve(path)
 	if err != nil {
 		return false, err
@@ -222,9 +228,15 @@ func uninstallTOML(h Harness, path string) (bool, error) {
 		if !exists {
 			return old, nil
 		}
-		out, err := h.toml.uninstall(old, h.ID)
+		out, err := d.uninstall(old, h.ID)
 		if err != nil {
 			return "", &Error{code: CodeCannotRead, Path: path, Detail: err.Error()}
+		}
+		// An editor that rewrites the document (YAML) may have moved a
+		// blank line; when the person changed nothing else since, their
+		// original comes back byte for byte.
+		if bak, ok, _ := readFile(real + BackupSuffix); ok && out != old && out != bak && d.same(out, bak) {
+			out = bak
 		}
 		return out, nil
 	})
