@@ -8,7 +8,10 @@
 // the conversation conversation_id, Grok sessionId, Crush the event
 // "event"); for opencode, Kilo, Amp, Pi and oh-my-pi, whose
 // extensions are code, the plugin tuios installs writes one in the same
-// shape; a harness may also pass the object as the last argument. Decode
+// shape; a harness may also pass the object as the last argument. Devin
+// CLI runs Claude Code's hooks: a claude-code invocation whose environment
+// says Devin ran it (Input.Getenv) is read as Devin's, for its
+// conversation id only. Decode
 // reads one invocation and returns a Translation; the per-harness maps
 // from event to state live in one table (see Events), each row citing where
 // the event's meaning was read. Cursor Agent, Kimi Code, Crush, Grok and

@@ -18,6 +18,10 @@ type Input struct {
 	Harness string   // the harness id, e.g. "claude-code"
 	Args    []string // the arguments after the harness; the last is the payload when Stdin is empty
 	Stdin   []byte   // what the harness wrote to the hook's standard input
+	// Getenv reads the hook's environment (nil: none). A harness that
+	// runs another's hooks may say so only there: Devin CLI runs Claude
+	// Code's hooks and sets DEVIN_PROJECT_DIR for every hook it runs.
+	Getenv func(string) string
 	// Hold is set by agent-hook --hold: the opencode/Kilo plugin asks to
 	// hold a permission request it has already reported. Their ordinary
 	// reports never hold (the plugin does not read their output).
@@ -96,6 +100,9 @@ func Decode(in Input) (Translation, error) {
 	if !ok {
 		return Translation{Harness: in.Harness}, &Error{code: CodeUnknownHarness, Harness: in.Harness}
 	}
+	if h.id == "claude-code" && ranByDevin(in) {
+		h, _ = harnessByID("devin")
+	}
 	t := Translation{Harness: h.id, Reply: h.reply}
 	if len(in.Stdin) > MaxPayload {
 		return t, &Error{code: CodeTooLarge, Harness: h.id}
@@ -121,6 +128,20 @@ func Decode(in Input) (Translation, error) {
 	row.apply(&t, p)
 	t.Log = logOf(h.id, p)
 	return t, nil
+}
+
+// ranByDevin says whether Devin CLI, not Claude Code, ran a Claude Code
+// hook: Devin runs the person's Claude Code hooks ("If you already have
+// hooks configured for Claude Code, they will work with Devin CLI
+// automatically", docs.devin.ai/cli/extensibility/hooks, read
+// 2026-12-06) and sets DEVIN_PROJECT_DIR for each; Claude Code sets
+// CLAUDE_PROJECT_DIR for its own, so a Claude Code that Devin started
+// still reports as itself.
+func ranByDevin(in Input) bool {
+	if in.Getenv == nil {
+		return false
+	}
+	return in.Getenv("DEVIN_PROJECT_DIR") != "" && in.Getenv("CLAUDE_PROJECT_DIR") == ""
 }
 
 // payload is the union of the fields harnesses put in their hook input.

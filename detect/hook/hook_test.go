@@ -81,7 +81,7 @@ func grok(event, rest string) string {
 
 var payloadOf = map[string]func(string, string) string{"claude-code": claude, "codex": codex, "gemini-cli": gemini, "qwen": qwen,
 	"copilot": claude, "opencode": plugin, "kilo": plugin, "amp": plugin, "pi": plugin, "oh-my-pi": plugin,
-	"droid": claude, "qoder": claude, "cursor-agent": cursor, "kimi": kimiCode, "crush": crush, "grok": grok, "hermes": hermes}
+	"droid": claude, "qoder": claude, "cursor-agent": cursor, "kimi": kimiCode, "crush": crush, "grok": grok, "hermes": hermes, "devin": claude}
 
 // hasTranscript: the harness's payloads name the transcript.
 func hasTranscript(h string) bool {
@@ -321,6 +321,14 @@ func cases() []decodeCase {
 			decodeCase{"Stop", h, "Stop", ``, nil, hook.Translation{}},
 		)
 	}
+	// Devin (Claude Code's hooks run under Devin CLI): the conversation id
+	// only, at the start and at each prompt.
+	cs = append(cs,
+		decodeCase{"SessionStart", "devin", "SessionStart", `,"source":"startup"`, &row{"SessionStart", ""}, hook.Translation{SessionOnly: true}},
+		decodeCase{"UserPromptSubmit", "devin", "UserPromptSubmit", `,"prompt":"fix the tests"`, &row{"UserPromptSubmit", ""}, hook.Translation{SessionOnly: true}},
+		decodeCase{"Stop", "devin", "Stop", ``, nil, hook.Translation{}},
+		decodeCase{"PreToolUse", "devin", "PreToolUse", `,"tool_name":"exec","tool_input":{"command":"rm -rf /","shell_id":"main"}`, nil, hook.Translation{}},
+	)
 	// Hermes: the conversation id from its session start and from every
 	// turn; its tool calls say nothing.
 	cs = append(cs,
@@ -602,5 +610,37 @@ func TestSessionOnlyWithoutID(t *testing.T) {
 	tr, err := hook.Decode(hook.Input{Harness: "hermes", Stdin: []byte(`{"hook_event_name":"on_session_start","session_id":""}`)})
 	if err != nil || tr.SessionOnly || tr.Report {
 		t.Errorf("hermes: %+v %v", tr, err)
+	}
+}
+
+// Devin CLI runs the person's Claude Code hooks, so tuios's Claude Code
+// hook runs in a Devin pane too: told apart by DEVIN_PROJECT_DIR (which
+// Devin sets for its hooks, and Claude Code does not), it reports the
+// conversation id for devin and no state; a Claude Code that Devin
+// started (CLAUDE_PROJECT_DIR set) still reports as itself.
+func TestClaudeCodeHookUnderDevin(t *testing.T) {
+	env := func(vars map[string]string) func(string) string { return func(k string) string { return vars[k] } }
+	start := []byte(claude("SessionStart", `,"source":"startup"`))
+	prompt := []byte(claude("UserPromptSubmit", `,"prompt":"fix the tests"`))
+	devin := env(map[string]string{"DEVIN_PROJECT_DIR": cwd})
+	for _, stdin := range [][]byte{start, prompt} {
+		tr, err := hook.Decode(hook.Input{Harness: "claude-code", Stdin: stdin, Getenv: devin})
+		if err != nil || tr.Harness != "devin" || tr.Report || !tr.SessionOnly || tr.SessionID != sid || tr.Activity != nil {
+			t.Fatalf("under Devin: %+v %v", tr, err)
+		}
+	}
+	stop, err := hook.Decode(hook.Input{Harness: "claude-code", Stdin: []byte(claude("Stop", "")), Getenv: devin})
+	if err != nil || stop.Harness != "devin" || stop.Report || stop.SessionOnly {
+		t.Fatalf("Stop under Devin claims a state: %+v %v", stop, err)
+	}
+	for name, g := range map[string]func(string) string{
+		"no environment":                 nil,
+		"Claude Code":                    env(map[string]string{"CLAUDE_PROJECT_DIR": cwd}),
+		"Claude Code that Devin started": env(map[string]string{"CLAUDE_PROJECT_DIR": cwd, "DEVIN_PROJECT_DIR": cwd}),
+	} {
+		tr, err := hook.Decode(hook.Input{Harness: "claude-code", Stdin: start, Getenv: g})
+		if err != nil || tr.Harness != "claude-code" || !tr.Report || tr.State != agentstate.Idle {
+			t.Fatalf("%s: %+v %v", name, tr, err)
+		}
 	}
 }

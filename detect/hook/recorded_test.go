@@ -30,6 +30,7 @@ func TestRecordedPayloads(t *testing.T) {
 		"cursor-agent-stop-error.json":           {report: true, state: agentstate.Errored, message: "the turn failed", session: "conv-123"},
 		"crush-pre-tool-use.json":                {session: "313909e", sessionOnly: true},
 		"crush-pre-compact.json":                 {session: "313909e"},
+		"devin-pre-tool-use.json":                {},
 		"grok-session-start.json":                {session: "abc-123", sessionOnly: true},
 		"grok-pre-tool-use.json":                 {session: "abc-123"},
 		"hermes-on-session-start.json":           {session: "sess_abc123", sessionOnly: true},

@@ -167,6 +167,16 @@ func table() []Event {
 		Source: "charmbracelet/crush docs/hooks/README.md (read 2026-12-06): PreToolUse{event, session_id, cwd, tool_name, tool_input}",
 		do:     func(t *Translation, _ *payload) { t.SessionOnly = t.SessionID != "" }})
 	t = append(t, sessionOnly("grok", "Grok 1.0.41's bundled hooks guide (10-hooks.md): SessionStart{hook_event_name, sessionId, cwd}")...)
+	// Devin CLI runs Claude Code's hooks (ranByDevin tells it apart); its
+	// events mean what Claude Code's do, but nothing here has seen Devin
+	// run, so they give the conversation id only: at the session's start,
+	// and at every prompt (a resumed session may fire no start).
+	const devinDoc = "docs.devin.ai/cli/extensibility/hooks (read 2026-12-06): Claude Code's hooks run under Devin CLI, with DEVIN_PROJECT_DIR set: "
+	for _, e := range []string{"SessionStart", "UserPromptSubmit"} {
+		t = append(t, Event{Harness: "devin", Name: e, Says: "the conversation id (no state)",
+			Source: devinDoc + e + "{hook_event_name, session_id} as Claude Code's",
+			do:     func(t *Translation, _ *payload) { t.SessionOnly = t.SessionID != "" }})
+	}
 	// Hermes Agent's shell hooks get Claude Code's wire format under its
 	// own snake_case event names; tuios wires the two that carry the
 	// conversation at its start and at every turn (a resumed one fires
@@ -431,6 +441,7 @@ func harnesses() []harness {
 		{id: "crush", read: stdinJSON},
 		{id: "grok", read: stdinJSON, conversation: func(p *payload) string { return firstNonEmpty(p.SessionIDCamel, p.SessionID) }},
 		{id: "hermes", read: stdinJSON},
+		{id: "devin", read: stdinJSON},
 	}
 }
 

@@ -88,7 +88,7 @@ func runAgentHook(ctx *Context) error {
 		return runStatusLine(ctx, deadline, say)
 	}
 	hold, _ := ctx.Flags.GetBool("hold")
-	in := hook.Input{Harness: ctx.Args[0], Args: ctx.Args[1:], Hold: hold}
+	in := hook.Input{Harness: ctx.Args[0], Args: ctx.Args[1:], Hold: hold, Getenv: os.Getenv}
 	if len(in.Args) == 0 {
 		in.Stdin = readWithin(ctx.Stdin, deadline)
 	}

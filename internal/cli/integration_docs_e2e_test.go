@@ -21,10 +21,10 @@ func TestIntegrationsBuiltFromDocsReportThroughTheirHooks(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	home := filepath.Join(e.dir, "home")
-	for _, d := range []string{".cursor", ".kimi-code", ".grok", ".config/crush", ".hermes"} {
+	for _, d := range []string{".cursor", ".kimi-code", ".grok", ".config/crush", ".hermes", ".claude"} {
 		must(t, os.MkdirAll(filepath.Join(home, d), 0o755))
 	}
-	for _, id := range []string{"cursor-agent", "kimi", "crush", "grok", "hermes"} {
+	for _, id := range []string{"cursor-agent", "kimi", "crush", "grok", "hermes", "claude-code"} {
 		if out := e.ok("integration", "install", id); !strings.Contains(out, "installed") {
 			t.Fatalf("install %s:\n%s", id, out)
 		}
@@ -74,6 +74,13 @@ func TestIntegrationsBuiltFromDocsReportThroughTheirHooks(t *testing.T) {
 		t.Fatalf("hermes config.yaml:\n%s", hermesYAML)
 	}
 	hermesCmd := string(hm[1])
+	var claudeFile struct {
+		Hooks map[string][]struct{ Hooks []struct{ Command string } } `json:"hooks"`
+	}
+	b, err = os.ReadFile(filepath.Join(home, ".claude", "settings.json"))
+	must(t, err)
+	must(t, json.Unmarshal(b, &claudeFile))
+	claudeCmd := claudeFile.Hooks["SessionStart"][0].Hooks[0].Command
 
 	e.ok("new", "--detach", "work")
 	e.ok("wait-for", "window-output", "-s", "work", "-w", "0", "--pattern", `(?m)^\$`, "--timeout", "10000")
@@ -122,8 +129,19 @@ func TestIntegrationsBuiltFromDocsReportThroughTheirHooks(t *testing.T) {
 	if st := get(); st.SessionID != "sess_abc123" || st.State != "errored" {
 		t.Fatalf("Hermes pre_llm_call: %+v", st)
 	}
+	// Devin runs Claude Code's hooks and sets DEVIN_PROJECT_DIR for them:
+	// tuios's Claude Code hook then reports Devin's conversation id, and
+	// no Claude Code state.
+	devinStart := filepath.Join(e.dir, "devin-session-start.json")
+	must(t, os.WriteFile(devinStart, []byte(`{"hook_event_name":"SessionStart","session_id":"devin-sess-1","source":"startup"}`), 0o600))
+	cmd, marker := fresh(t)
+	e.ok("send-text", "-s", "work", "-w", "0", "env -u TUIOS_PANE_ID -u TUIOS_SESSION -u CLAUDE_PROJECT_DIR DEVIN_PROJECT_DIR=/tmp sh -c '"+claudeCmd+"' < "+devinStart+"; "+cmd+"\n")
+	e.ok("wait-for", "window-output", "-s", "work", "-w", "0", "--pattern", marker, "--timeout", "10000")
+	if st := get(); st.SessionID != "devin-sess-1" || st.State != "errored" || st.Harness == "claude-code" {
+		t.Fatalf("Claude Code's hook run by Devin: %+v", st)
+	}
 	// Each uninstall takes out what its install wrote.
-	for _, id := range []string{"cursor-agent", "kimi", "crush", "grok", "hermes"} {
+	for _, id := range []string{"cursor-agent", "kimi", "crush", "grok", "hermes", "claude-code"} {
 		e.ok("integration", "uninstall", id)
 	}
 	if st := e.ok("integration", "status"); !regexp.MustCompile(`(?m)^cursor-agent\s+not installed`).MatchString(st) {

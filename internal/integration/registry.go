@@ -141,8 +141,10 @@ func Harnesses() []Harness {
 			untested: notRunHere("its npm package fetches the binary from GitHub", "Crush's hooks documentation (github.com/charmbracelet/crush docs/hooks/README.md, read 2026-12-06)"),
 			notes:    "Crush learns the conversation id at its first tool call; its state still comes from its herdr reports and the screen",
 		},
-		{ID: "devin", Name: "Devin", Binary: "devin", Reason: "Devin's CLI documents Claude Code-style hooks only in a project's .devin/hooks.v1.json " +
-			"(cli.devin.ai/docs/extensibility/hooks, read 2026-12-06), and tuios does not write into your repositories; its screen is read"},
+		{ID: "devin", Name: "Devin", Binary: "devin", Reason: "Devin CLI runs your Claude Code hooks (docs.devin.ai/cli/extensibility/hooks, read 2026-12-06), " +
+			"so with tuios integration install claude-code a Devin pane reports its conversation id through them (agent-hook tells Devin apart by the " +
+			"DEVIN_PROJECT_DIR it sets; not run where this tuios was built); Devin's own hooks file is a project's .devin/hooks.v1.json, " +
+			"and tuios does not write into your repositories; its screen is read"},
 		{
 			// ~/.grok/hooks/tuios.json, a file of tuios's own in Grok's
 			// global hooks directory (always trusted), Claude Code's
