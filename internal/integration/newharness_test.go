@@ -199,7 +199,7 @@ func TestKimiConfigTOML(t *testing.T) {
 // The harnesses tuios has no integration for say why, and install
 // refuses them.
 func TestHarnessesWithoutAnIntegrationSayWhy(t *testing.T) {
-	for id, why := range map[string]string{"antigravity": "no one place", "devin": ".devin/hooks.v1.json"} {
+	for id, why := range map[string]string{"antigravity": "names both the file's layout and a conversation id", "devin": "DEVIN_PROJECT_DIR"} {
 		h := harness(t, id)
 		st := StatusOf(h, newHome(t).env)
 		if st.State != StateNoIntegration || !strings.Contains(st.Detail, why) {

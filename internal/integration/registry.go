@@ -126,9 +126,11 @@ func Harnesses() []Harness {
 				"PostToolUseFailure", "PermissionRequest", "PermissionResult", "Stop", "StopFailure", "Interrupt", "SessionEnd"}},
 			untested: notRunHere("installed from npm, never run against a model", "Kimi Code 2.1.0's own code (npm @moonshot-ai/kimi-code, dist/main.mjs, read 2026-12-06)"),
 		},
-		{ID: "antigravity", Name: "Antigravity", Binary: "agy", Reason: "Antigravity's hook file is documented in different places by different versions " +
-			"(~/.gemini/config/hooks.json, ~/.gemini/antigravity-cli/hooks.json, or only from installed plugins), and it fires no session start hook, " +
-			"so there is no one place tuios could wire its conversation id; its screen is read"},
+		{ID: "antigravity", Name: "Antigravity", Binary: "agy", Reason: "Antigravity CLI's hooks page (as mirrored at gemini.meetcoding.cn/antigravity/hooks.html, " +
+			"read 2026-12-06) puts hooks.json in ~/.gemini/config/ or a workspace's .agents/ as a map of named hooks and names no field of their input, " +
+			"while those who ran agy 1.0.x report another layout ({\"hooks\": {event: [...]}}) in which only PreToolUse and PostToolUse fire, with a camelCase " +
+			"conversationId (websentry-ai/setup pull 104, June 2026; Cisco DefenseClaw's Antigravity connector docs): no published document names both " +
+			"the file's layout and a conversation id, so tuios wires nothing; its screen is read"},
 		{
 			// $XDG_CONFIG_HOME/crush/crush.json (JSONC): flat entries
 			// {command, timeout (s)}. PreToolUse is the one event every
