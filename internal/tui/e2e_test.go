@@ -1,6 +1,7 @@
 package tui_test
 
 import (
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -198,18 +199,23 @@ func (w *world) killDaemon() {
 		proc.Kill()
 	}
 	// SIGKILL lands at once but the process ends a moment later: until
-	// it has, its listening socket takes a connection and then resets
-	// it, so the caller's next verb would fail instead of starting a
-	// daemon again.
-	stat := "/proc/" + strconv.Itoa(pid) + "/stat"
+	// its last thread has gone, its listening socket still takes a
+	// connection and then resets it, so the caller's next verb would fail
+	// instead of starting a daemon again. A zombie leader is not enough
+	// (its other threads may still hold the descriptors): wait until the
+	// socket refuses, or another daemon (one a link started) serves it.
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		b, err := os.ReadFile(stat)
-		if err != nil || strings.Contains(string(b), ") Z ") {
+		c, err := net.Dial("unix", w.socketPath())
+		if err != nil {
+			return
+		}
+		c.Close()
+		if now := w.findDaemonPID(); now != 0 && now != pid {
 			return
 		}
 		if time.Now().After(deadline) {
-			w.t.Fatalf("the daemon (pid %d) still runs 10 s after SIGKILL", pid)
+			w.t.Fatalf("the daemon (pid %d) still serves 10 s after SIGKILL", pid)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}

@@ -162,7 +162,20 @@ func (w *world) clientPID(target string) int {
 // world's socket.
 func (w *world) daemonPID() int {
 	w.t.Helper()
-	sock := filepath.Join(w.dir, "run", "tuios", "tuios.sock")
+	if pid := w.findDaemonPID(); pid != 0 {
+		return pid
+	}
+	w.t.Fatalf("no daemon serves %s", w.socketPath())
+	return 0
+}
+
+// socketPath is the world's daemon socket.
+func (w *world) socketPath() string { return filepath.Join(w.dir, "run", "tuios", "tuios.sock") }
+
+// findDaemonPID is the pid of the daemon serving the world's socket, 0
+// when none runs.
+func (w *world) findDaemonPID() int {
+	sock := w.socketPath()
 	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
 	for _, p := range procs {
 		b, err := os.ReadFile(p)
@@ -175,7 +188,6 @@ func (w *world) daemonPID() int {
 			return pid
 		}
 	}
-	w.t.Fatalf("no daemon serves %s", sock)
 	return 0
 }
 
