@@ -7,6 +7,7 @@ import (
 	"os"
 	"strconv"
 	"syscall"
+	"time"
 
 	"github.com/creack/pty"
 	"github.com/tuios/tuios/internal/rawio"
@@ -66,19 +67,25 @@ func exited(pid int) bool {
 	}
 }
 
-// killSession sends SIGKILL to every process whose session id is sid. It
-// runs until a scan finds none left (a member forking while it runs is
-// caught by the next scan), at most a few rounds.
+// killSession sends SIGKILL to every process whose session id is sid and
+// returns once none of them runs: each is gone or a zombie (dead, waiting
+// to be reaped). A SIGKILL is delivered at once but a process ends a
+// moment later, so a caller told "closed" could otherwise still find it
+// running. A member forking while this runs is caught by the next scan.
+// It gives up after killSessionWait: a process stuck in the kernel
+// (uninterruptible sleep) cannot be waited out.
 func killSession(sid int) {
 	self := os.Getpid()
-	for round := 0; round < 5; round++ {
+	deadline := time.Now().Add(killSessionWait)
+	pause := 100 * time.Microsecond
+	for {
 		dir, err := os.Open("/proc")
 		if err != nil {
 			return
 		}
 		names, _ := dir.Readdirnames(-1)
 		dir.Close()
-		found := false
+		alive := false
 		for _, name := range names {
 			pid, err := strconv.Atoi(name)
 			if err != nil || pid == self || pid <= 1 {
@@ -88,17 +95,23 @@ func killSession(sid int) {
 			if err != nil {
 				continue
 			}
-			if s, err := parseStatSession(b); err == nil && s == sid {
-				if unix.Kill(pid, unix.SIGKILL) == nil {
-					found = true
-				}
+			if s, err := parseStatSession(b); err != nil || s != sid || statZombie(b) {
+				continue
+			}
+			if unix.Kill(pid, unix.SIGKILL) == nil {
+				alive = true
 			}
 		}
-		if !found {
+		if !alive || time.Now().After(deadline) {
 			return
 		}
+		time.Sleep(pause)
+		pause = min(2*pause, 10*time.Millisecond)
 	}
 }
+
+// killSessionWait bounds how long killSession waits for the killed to end.
+const killSessionWait = 2 * time.Second
 
 func foregroundPgrpOf(pid int) (int, error) {
 	path := "/proc/" + strconv.Itoa(pid) + "/stat"

@@ -314,9 +314,26 @@ func FuzzParseStatTpgid(f *testing.F) {
 	f.Add([]byte("1234 (bash) S 1 1234 1234 34816 5678 4194304"))
 	f.Add([]byte("1 ((() S 0 1 1 0 42"))
 	f.Add([]byte(")"))
+	f.Add([]byte("77 (a) b) Z 1 77 77 0 -1"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		parseStatTpgid(b)
+		parseStatSession(b)
+		statZombie(b)
 	})
+}
+
+func TestStatZombie(t *testing.T) {
+	for in, want := range map[string]bool{
+		"77 (sleep) Z 1 77 77 0 -1": true,
+		"77 (a) Z) S 1 77 77 0 -1":  false, // the state follows the last ')'
+		"77 (sleep) S 1 77 77 0 -1": false,
+		"77 (sleep)":                false,
+		"no paren":                  false,
+	} {
+		if got := statZombie([]byte(in)); got != want {
+			t.Errorf("statZombie(%q) = %v, want %v", in, got, want)
+		}
+	}
 }
 
 func TestEnvValue(t *testing.T) {

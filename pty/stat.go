@@ -12,6 +12,17 @@ func parseStatTpgid(b []byte) (int, error) { return statField(b, 8) }
 // parseStatSession returns field 6 (session) of a /proc/<pid>/stat line.
 func parseStatSession(b []byte) (int, error) { return statField(b, 6) }
 
+// statZombie reports whether a /proc/<pid>/stat line's state (field 3,
+// after the last ')') is Z: the process has ended and waits to be reaped.
+func statZombie(b []byte) bool {
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return false
+	}
+	rest := bytes.TrimLeft(b[i+1:], " ")
+	return len(rest) > 0 && rest[0] == 'Z'
+}
+
 // statField returns numeric field n (n >= 3) of a /proc/<pid>/stat line.
 // The comm field (2) may hold spaces and parentheses, so parsing starts
 // after the last ')': the fields after it are state(3), ppid(4), pgrp(5),

@@ -82,9 +82,25 @@ func (e *env) ok(args ...string) string {
 	e.t.Helper()
 	r := e.run(args...)
 	if r.code != 0 {
-		e.t.Fatalf("tuios %s: exit %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), r.code, r.out, r.err)
+		e.t.Fatalf("tuios %s: exit %d\nstdout: %s\nstderr: %s%s", strings.Join(args, " "), r.code, r.out, r.err, e.waitedPane(args))
 	}
 	return r.out
+}
+
+// waitedPane is, for a wait-for that failed, what the pane it watched
+// shows: a timeout's cause is on that screen.
+func (e *env) waitedPane(args []string) string {
+	if len(args) == 0 || args[0] != "wait-for" {
+		return ""
+	}
+	capture := []string{"capture-pane", "--scrollback", "--lines", "30"}
+	for i := 1; i+1 < len(args); i++ {
+		if args[i] == "-s" || args[i] == "-w" {
+			capture = append(capture, args[i], args[i+1])
+		}
+	}
+	c := e.run(capture...)
+	return "\nthe pane:\n" + c.out + c.err
 }
 
 func (e *env) json(v any, args ...string) {
