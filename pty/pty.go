@@ -367,10 +367,11 @@ func (p *Process) Close() error {
 		if fg > 0 && fg != p.pid && fg != unix.Getpgrp() {
 			_ = unix.Kill(-fg, unix.SIGKILL)
 		}
-		// A session id stays in use while any member lives, so it cannot
-		// name another session even after the child was reaped.
-		killSession(p.pid)
 		p.mu.Unlock()
+		// A session id stays in use while any member lives, so it cannot
+		// name another session even after the child was reaped. Outside
+		// p.mu: it waits for the killed to end.
+		killSession(p.pid)
 		err := p.master.Close()
 		if _, werr := p.Wait(); werr != nil && err == nil {
 			err = werr
