@@ -106,9 +106,18 @@ func BenchmarkAttached(b *testing.B) {
 	// with the CPU each side's two processes spent on them (a figure the
 	// machine's other load does not move as much as the wall clock).
 	keys := 50
+	if s := os.Getenv("TUIOS_BENCH_KEYS"); s != "" {
+		if n, err := strconv.Atoi(s); err == nil && n > 0 {
+			keys = n
+		}
+	}
 	keyLat := map[*benchTerm][]time.Duration{}
 	tuPids := []int{tu.cmd.Process.Pid, bw.tuiosDaemonPid()}
 	tmPids := []int{tm.cmd.Process.Pid, bw.tmuxServerPid()}
+	if f := os.Getenv("TUIOS_BENCH_PIDFILE"); f != "" {
+		// For a profiler: the four processes, before the keys start.
+		os.WriteFile(f, []byte(fmt.Sprintf("%d %d %d %d\n", tuPids[0], tuPids[1], tmPids[0], tmPids[1])), 0o600)
+	}
 	tuCPU0, tmCPU0 := benchCPUNs(tuPids), benchCPUNs(tmPids)
 	for i := 0; i < keys; i++ {
 		for _, o := range clients {
