@@ -101,10 +101,15 @@ type Model struct {
 
 	layout     proto.AttachLayout
 	haveLayout bool
-	panes      map[string]*pane
-	lastState  map[string]string // window id -> state, for alerts
-	seenFirst  bool
-	alertRun   alertRun // pending alerts and the last cue (alert_rules.go)
+	// early holds what the person typed before the first layout came:
+	// with no window known yet there is nowhere to type it, and a key
+	// pressed the moment the client starts must not be lost. Played in
+	// order once the layout is here; at most maxEarly.
+	early     []tea.Msg
+	panes     map[string]*pane
+	lastState map[string]string // window id -> state, for alerts
+	seenFirst bool
+	alertRun  alertRun // pending alerts and the last cue (alert_rules.go)
 
 	dock string
 
@@ -281,6 +286,10 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.InterruptMsg:
 		return m, m.detach()
 	case tea.KeyPressMsg:
+		if !m.haveLayout {
+			m.holdEarly(msg)
+			return m, nil
+		}
 		if cmd, ok := m.helpKey(tea.Key(msg)); ok { // help.go: every key while the help is open
 			return m, cmd
 		}
@@ -298,6 +307,10 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, m.onKey(tea.Key(msg))
 	case tea.PasteMsg:
+		if !m.haveLayout {
+			m.holdEarly(msg)
+			return m, nil
+		}
 		return m, m.onPaste(msg.Content)
 	case tea.MouseClickMsg:
 		if m.noticeMouse(tea.Mouse(msg), mouseClick) { // notice.go: a click on the notice
@@ -350,6 +363,7 @@ func (m *Model) onLayout(l proto.AttachLayout) tea.Cmd {
 	if l.Session != "" {
 		m.session = l.Session
 	}
+	first := !m.haveLayout
 	m.layout, m.haveLayout = l, true
 	// Forget panes that left the screen: their rows come back whole when
 	// they return.
@@ -373,7 +387,26 @@ func (m *Model) onLayout(l proto.AttachLayout) tea.Cmd {
 	cmd = tea.Batch(cmd, m.pollMail()) // mail_notify.go: mail to the person may have come or been read
 	cmd = tea.Batch(cmd, m.presentAsk(l))
 	m.noticeLayout(l) // notice.go: a harness whose integration needs an update
+	if first {
+		early := m.early
+		m.early = nil
+		for _, msg := range early {
+			_, c := m.Update(msg)
+			cmd = tea.Batch(cmd, c)
+		}
+	}
 	return cmd
+}
+
+// maxEarly bounds the input held before the first layout.
+const maxEarly = 256
+
+// holdEarly keeps input that came before the first layout; past maxEarly
+// it is dropped (a client that never gets a layout ends anyway).
+func (m *Model) holdEarly(msg tea.Msg) {
+	if len(m.early) < maxEarly {
+		m.early = append(m.early, msg)
+	}
 }
 
 func (m *Model) onScreen(s proto.AttachScreen) {
