@@ -21,22 +21,7 @@ const herdrCrashAge = herdr.CrashAge
 var herdrDirs = []string{"left", "right", "up", "down"}
 
 // herdrPaneInfo is a pane as herdr's answers describe it.
-type herdrPaneInfo struct {
-	PaneID       string            `json:"pane_id"`
-	TabID        string            `json:"tab_id"`
-	WorkspaceID  string            `json:"workspace_id"`
-	Label        string            `json:"label"`
-	Title        string            `json:"title,omitempty"`
-	Focused      bool              `json:"focused"`
-	Cwd          string            `json:"cwd,omitempty"`
-	AgentStatus  string            `json:"agent_status"`
-	Agent        string            `json:"agent,omitempty"`
-	Message      string            `json:"message,omitempty"`
-	AgentSession map[string]string `json:"agent_session,omitempty"`
-	Tokens       map[string]string `json:"tokens,omitempty"`
-	Revision     uint64            `json:"revision"`
-	Exited       bool              `json:"exited"`
-}
+type herdrPaneInfo = herdr.PaneInfo
 
 // sessionNamed is the session named name, or nil.
 func (s *Server) sessionNamed(name string) *Session {

@@ -167,7 +167,8 @@ func herdrAgentName(harness string) string {
 	return harness
 }
 
-type herdrPaneInfo struct {
+// PaneInfo is a pane as herdr's answers describe it.
+type PaneInfo struct {
 	PaneID       string            `json:"pane_id"`
 	TabID        string            `json:"tab_id"`
 	WorkspaceID  string            `json:"workspace_id"`
@@ -208,7 +209,7 @@ type herdrWorkspaceInfo struct {
 type herdrView struct {
 	workspaces []herdrWorkspaceInfo
 	tabs       []herdrTabInfo
-	panes      []herdrPaneInfo
+	panes      []PaneInfo
 }
 
 // herdrView is herdr's model of the sessions gc's caller reaches.
@@ -231,7 +232,7 @@ func (h *Sock) herdrView(gc core.Call) herdrView {
 		for _, w := range ss.Windows {
 			used[w.Workspace] = true
 			snap := arb.Get(w.ID)
-			in := herdrPaneInfo{PaneID: herdrPaneID(ss.ID, w.ID), TabID: herdrTabID(ss.ID, w.Workspace), WorkspaceID: herdrWorkspaceID(ss.ID),
+			in := PaneInfo{PaneID: herdrPaneID(ss.ID, w.ID), TabID: herdrTabID(ss.ID, w.Workspace), WorkspaceID: herdrWorkspaceID(ss.ID),
 				Label: w.DisplayName, Title: w.Title, Cwd: w.Dir, Focused: ss.Focused == w.ID}
 			in.AgentStatus = herdrStatus(snap.State)
 			in.Agent = herdrAgentName(snap.Harness)
@@ -365,7 +366,7 @@ func (h *Sock) method(call *herdrCall, m string, p herdrParams) (any, *Err) {
 		if herr != nil {
 			return nil, herr
 		}
-		out := []herdrPaneInfo{}
+		out := []PaneInfo{}
 		for _, pi := range h.herdrView(call.gc).panes {
 			if (ws == "" || pi.WorkspaceID == ws) && (tab == "" || pi.TabID == tab) && (m == "pane.list" || pi.Agent != "" || pi.AgentStatus != "unknown") {
 				out = append(out, pi)
