@@ -19,9 +19,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -383,7 +385,33 @@ func parseConversation(buf []byte) (entries []TranscriptEntry, consumed int) {
 	for i := range entries {
 		finish(&entries[i])
 	}
+	inTimeOrder(entries)
 	return entries, end + 1
+}
+
+// inTimeOrder puts entries in the order their records were made. Claude
+// Code may write a prompt's record after the first records of its answer
+// (seen with 2.1.197 on a loaded machine), so the file's order is not
+// always the conversation's. A stable sort on the records' own times
+// keeps the order of records made in the same instant, and of one
+// record's entries; an entry with no readable time takes the one before.
+func inTimeOrder(entries []TranscriptEntry) {
+	type timed struct {
+		at time.Time
+		e  TranscriptEntry
+	}
+	list := make([]timed, len(entries))
+	var last time.Time
+	for i, e := range entries {
+		if t, err := time.Parse(time.RFC3339Nano, e.Time); err == nil {
+			last = t
+		}
+		list[i] = timed{last, e}
+	}
+	slices.SortStableFunc(list, func(a, b timed) int { return a.at.Compare(b.at) })
+	for i := range list {
+		entries[i] = list[i].e
+	}
 }
 
 func userEntries(out []TranscriptEntry, r *ccRecord, tools map[string]string) []TranscriptEntry {
