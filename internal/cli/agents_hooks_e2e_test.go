@@ -241,7 +241,43 @@ func (p *agentPane) watch() *stateEvents {
 		cmd.Wait()
 		<-done
 	})
+	se.subscribed(p.t, p.e)
 	return se
+}
+
+// subscribed returns once the stream is known to be subscribed: tuios
+// events prints nothing until an event comes, so a probe window reports
+// a state until its event is read back. Without it a state the test
+// causes at once (a prompt's first working) can go out before the
+// subscription and never be seen.
+func (se *stateEvents) subscribed(t *testing.T, e *env) {
+	t.Helper()
+	var w struct {
+		WindowID string `json:"window_id"`
+	}
+	if err := json.Unmarshal([]byte(e.ok("new-window", "-s", "work", "events-probe", "--no-focus", "--json", "--", "sleep", "600")), &w); err != nil || w.WindowID == "" {
+		t.Fatalf("probe window: %v", err)
+	}
+	defer e.ok("close-window", "-s", "work", "-w", w.WindowID)
+	deadline := time.Now().Add(20 * time.Second)
+	for state := "working"; ; {
+		e.ok("set-agent-state", state, "-s", "work", "-w", w.WindowID, "-m", "events probe")
+		for end := time.Now().Add(200 * time.Millisecond); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+			for _, ev := range se.all() {
+				if ev.Window == w.WindowID {
+					return
+				}
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("tuios events never subscribed")
+		}
+		if state == "working" {
+			state = "idle"
+		} else {
+			state = "working"
+		}
+	}
 }
 
 func (se *stateEvents) all() []stateEvent {
