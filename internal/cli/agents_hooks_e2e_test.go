@@ -202,6 +202,7 @@ type stateEvent struct {
 	State   string `json:"state"`
 	Source  string `json:"source"`
 	Message string `json:"message"`
+	Time    string `json:"time"`
 }
 
 // stateEvents records the daemon's agent-state events (tuios events),
@@ -213,14 +214,21 @@ type stateEvents struct {
 
 func (p *agentPane) watch() *stateEvents {
 	p.t.Helper()
-	cmd := exec.Command(p.e.bin, "events", "--types", "agent-state")
-	cmd.Env = p.e.vars
+	return p.e.watchAgentEvents(p.t)
+}
+
+// watchAgentEvents starts tuios events --types agent-state and returns
+// once it is subscribed (a session named work must exist).
+func (e *env) watchAgentEvents(t testing.TB) *stateEvents {
+	t.Helper()
+	cmd := exec.Command(e.bin, "events", "--types", "agent-state")
+	cmd.Env = e.vars
 	out, err := cmd.StdoutPipe()
 	if err != nil {
-		p.t.Fatal(err)
+		t.Fatal(err)
 	}
 	if err := cmd.Start(); err != nil {
-		p.t.Fatal(err)
+		t.Fatal(err)
 	}
 	se := &stateEvents{}
 	done := make(chan struct{})
@@ -236,12 +244,12 @@ func (p *agentPane) watch() *stateEvents {
 			}
 		}
 	}()
-	p.t.Cleanup(func() {
+	t.Cleanup(func() {
 		cmd.Process.Kill()
 		cmd.Wait()
 		<-done
 	})
-	se.subscribed(p.t, p.e)
+	se.subscribed(t, e)
 	return se
 }
 
@@ -250,7 +258,7 @@ func (p *agentPane) watch() *stateEvents {
 // a state until its event is read back. Without it a state the test
 // causes at once (a prompt's first working) can go out before the
 // subscription and never be seen.
-func (se *stateEvents) subscribed(t *testing.T, e *env) {
+func (se *stateEvents) subscribed(t testing.TB, e *env) {
 	t.Helper()
 	var w struct {
 		WindowID string `json:"window_id"`

@@ -25,7 +25,6 @@ func BenchmarkDaemonFirstState(b *testing.B) {
 	e.ok("new", "--detach", "work")
 	e.ok("wait-for", "window-output", "-s", "work", "--pattern", `(?m)^\$`, "--timeout", "10000")
 	events := e.watchAgentEvents(b)
-	time.Sleep(200 * time.Millisecond)
 	for _, agent := range []struct{ name, line string }{
 		{"paints-at-once", "tuios pretend-agent -prompt=false -steps 1000 -step 1s"},
 		{"silent-600ms", silent},

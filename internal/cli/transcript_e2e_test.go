@@ -1,7 +1,6 @@
 package cli_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -153,59 +152,6 @@ func (e *env) seedClaude() (home, work string) {
 	home, work = filepath.Join(e.dir, "home"), e.workDir()
 	seedClaudeHome(e.t, home, work)
 	return home, work
-}
-
-// agentEvents records the daemon's agent-state events (tuios events).
-type agentEvents struct {
-	cmd  *exec.Cmd
-	mu   sync.Mutex
-	list []agentEvent
-	done chan struct{}
-}
-
-type agentEvent struct {
-	Window string `json:"window"`
-	State  string `json:"state"`
-	Source string `json:"source"`
-	Time   string `json:"time"`
-}
-
-func (e *env) watchAgentEvents(t testing.TB) *agentEvents {
-	t.Helper()
-	cmd := exec.Command(e.bin, "events", "--types", "agent-state")
-	cmd.Env = e.vars
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	ae := &agentEvents{cmd: cmd, done: make(chan struct{})}
-	go func() {
-		defer close(ae.done)
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			var ev agentEvent
-			if json.Unmarshal(sc.Bytes(), &ev) == nil {
-				ae.mu.Lock()
-				ae.list = append(ae.list, ev)
-				ae.mu.Unlock()
-			}
-		}
-	}()
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-		<-ae.done
-	})
-	return ae
-}
-
-func (ae *agentEvents) all() []agentEvent {
-	ae.mu.Lock()
-	defer ae.mu.Unlock()
-	return append([]agentEvent(nil), ae.list...)
 }
 
 // endTurnAt is the timestamp Claude Code gave the record that ended its
@@ -522,7 +468,7 @@ func sessionNamed(home, work string) string {
 // the command's records), then one more turn: the pane must follow the
 // session to the new transcript, read nothing from the /clear records, and
 // end the turn done from the new file.
-func clearThenTurn(t *testing.T, e *env, events *agentEvents, home, work, first string) {
+func clearThenTurn(t *testing.T, e *env, events *stateEvents, home, work, first string) {
 	t.Helper()
 	e.ok("send-text", "-s", "work", "/clear")
 	time.Sleep(300 * time.Millisecond)
