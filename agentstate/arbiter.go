@@ -150,6 +150,13 @@ type pane struct {
 	// agentNow is the detector's last reading: an agent is in the
 	// foreground.
 	agentNow bool
+	// agentGroup is the process group of the agent the detector saw
+	// last; leftGroup is that group once the agent's own report said it
+	// left (a hook's none, naming its harness). An agent still exiting
+	// after its goodbye is not promoted back to working; a new group, the
+	// shell or any other report lifts it.
+	agentGroup int
+	leftGroup  int
 
 	hold hold
 	gate idleGate
@@ -503,6 +510,10 @@ func (a *Arbiter) write(p *pane, r Report, msg string, kind Kind, harness string
 		if r.HarnessPID > 1 {
 			p.harnessPID = r.HarnessPID
 		}
+	}
+	p.leftGroup = 0
+	if r.State == None && r.Source == SourceReport && r.Harness != "" && p.agentNow {
+		p.leftGroup = p.agentGroup
 	}
 	if r.State == None {
 		p.subagents.forget()

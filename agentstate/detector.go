@@ -22,6 +22,10 @@ type Sighting struct {
 	Harness    string     // its manifest id ("" for a name-list match)
 	Identity   Identity   // how it was recognised
 	Foreground Foreground // what else is there
+	// Group is the agent's process group (the terminal's foreground
+	// group), 0 when unknown. It tells an agent that said it left and is
+	// still exiting from a new one started in the pane.
+	Group int
 }
 
 // Detected applies one detector tick. The detector only ever makes a pane
@@ -37,6 +41,10 @@ type Sighting struct {
 //   - A pane at its shell whose non-report claim came while an agent was
 //     seen there clears too. A person's note on a plain shell pane never
 //     does.
+//   - An agent whose own report said it left (a hook's none naming its
+//     harness) does not promote the pane again while it exits: the
+//     sighting of its process group is ignored until another group, the
+//     shell or a report comes.
 //   - An agent of another harness than the pane's, on a pane whose claim
 //     came only from rules or the detector (no report, program status or
 //     transcript), names the pane's harness: the harness had been guessed
@@ -49,8 +57,15 @@ func (a *Arbiter) Detected(paneID string, s Sighting) Result {
 	c := &p.claim
 	p.agentNow = s.Agent
 	owned := c.held && c.auto
+	if p.leftGroup != 0 && (!s.Agent || s.Group != p.leftGroup) {
+		p.leftGroup = 0
+	}
 
 	if s.Agent {
+		p.agentGroup = s.Group
+		if p.leftGroup != 0 && p.state == None {
+			return Result{State: p.state, Applied: true}
+		}
 		p.sawAgent = true
 		if s.Harness != "" && p.harness != "" && s.Harness != p.harness && readByRules(c) {
 			// The pane's harness was named before its process could be
@@ -135,6 +150,9 @@ func (a *Arbiter) Reconcile(paneID string, s Sighting) Result {
 	}
 	now := a.clock.Now()
 	p.agentNow = s.Agent
+	if s.Agent {
+		p.agentGroup = s.Group
+	}
 	switch {
 	case s.Agent:
 		if (p.state == Idle || p.state == Unknown) && c.source.Rank() <= SourceDetect.Rank() {

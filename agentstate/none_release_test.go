@@ -61,3 +61,40 @@ func TestTheDetectorAfterAReportOfNone(t *testing.T) {
 		t.Fatal("a pane at its shell holds a claim")
 	}
 }
+
+// An agent whose own hook said it left (a none naming its harness, as
+// Gemini CLI's SessionEnd sends on Ctrl+C) and whose process is read once
+// more while it exits is not promoted back to working: the pane stays
+// none. A new agent (another process group) in the same pane is, and so
+// is the same group again after the shell came back.
+func TestAnAgentThatSaidItLeftIsNotPromotedWhileItExits(t *testing.T) {
+	r := newRig(t, as.Options{StallAfter: -1})
+	gemini := as.Sighting{Agent: true, Harness: "gemini-cli", Identity: as.IdentityManifest, Foreground: as.ForegroundProgram, Group: 4100}
+	r.a.Detected("w", gemini)
+	r.apply("w", as.Report{State: as.Idle, Source: as.SourceReport, Harness: "gemini-cli", SessionID: "s1"})
+	r.apply("w", as.Report{State: as.None, Source: as.SourceReport, Harness: "gemini-cli", SessionID: "s1"})
+
+	r.a.Detected("w", gemini)
+	if g := r.want("w", as.None, ""); g.Claimed {
+		t.Fatal("an exiting agent's pane holds a claim")
+	}
+	// Another agent started in the pane: its own group, promoted.
+	next := gemini
+	next.Group = 4200
+	r.a.Detected("w", next)
+	r.want("w", as.Working, "detect")
+
+	// The same group after the shell: the goodbye is forgotten.
+	r.apply("x", as.Report{State: as.Idle, Source: as.SourceReport, Harness: "gemini-cli"})
+	r.a.Detected("x", gemini)
+	r.apply("x", as.Report{State: as.None, Source: as.SourceReport, Harness: "gemini-cli"})
+	r.a.Detected("x", as.Sighting{Foreground: as.ForegroundShell})
+	r.a.Detected("x", gemini)
+	r.want("x", as.Working, "detect")
+
+	// A report after the goodbye (a /clear's SessionStart) is heard.
+	r.a.Detected("y", gemini)
+	r.apply("y", as.Report{State: as.None, Source: as.SourceReport, Harness: "gemini-cli"})
+	r.apply("y", as.Report{State: as.Idle, Source: as.SourceReport, Harness: "gemini-cli"})
+	r.want("y", as.Idle, "report")
+}

@@ -360,7 +360,7 @@ func (p *Pane) tick(n uint64) {
 
 // sighting turns a detector match into the arbiter's reading.
 func sighting(m Match) agentstate.Sighting {
-	s := agentstate.Sighting{Agent: m.Agent, Harness: m.HarnessID, Identity: m.Identity}
+	s := agentstate.Sighting{Agent: m.Agent, Harness: m.HarnessID, Identity: m.Identity, Group: m.Process.PGID}
 	switch {
 	case !m.Running:
 		s.Foreground = agentstate.ForegroundNone
