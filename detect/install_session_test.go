@@ -169,7 +169,9 @@ func TestASessionFileJoinsItsTranscriptAmongOthersThatVerify(t *testing.T) {
 	s.start()
 	s.session(first, s.work)
 	s.tick()
-	s.want(agentstate.Done, "transcript")
+	if got := s.want(agentstate.Done, "transcript"); got.SessionID != first {
+		t.Fatalf("the pane names session %q, want the session file's %q", got.SessionID, first)
+	}
 	if s.w.Dirs() != 2 {
 		t.Fatalf("%d directories watched, want 2 (the transcript's and the session file's)", s.w.Dirs())
 	}
@@ -179,7 +181,9 @@ func TestASessionFileJoinsItsTranscriptAmongOthersThatVerify(t *testing.T) {
 	base := s.clock.Pending()
 	s.session(second, s.work)
 	s.settle(base)
-	s.want(agentstate.Working, "transcript")
+	if got := s.want(agentstate.Working, "transcript"); got.SessionID != second {
+		t.Fatalf("after /clear the pane names session %q, want %q", got.SessionID, second)
+	}
 	// It is that file the pane follows now: its end reads done.
 	base = s.clock.Pending()
 	s.transcript(second, s.rec(second, "assistant", "end_turn"))

@@ -132,6 +132,7 @@ type found struct {
 	path     string // the transcript to join; "" for none
 	session  bool   // path is named by the agent's session file
 	pending  bool   // the session file names a transcript not written yet
+	id       string // the session the agent's session file names ("" when none)
 	early    bool   // no session file yet, and the agent is young: search again soon
 	dir      string // the directory to watch for the file ("" when none)
 	sessPath string // the agent's valid session file, to watch ("" when none)
@@ -489,6 +490,12 @@ func (p *Pane) applySearch(s *search, r *ioResult) {
 	dirKept := false
 	bySession := f.session || f.pending
 	if live && p.join == j && p.gen == s.gen && (tr.pid == s.proc.PID || !bySession) {
+		if bySession && f.id != "" {
+			// The agent's own session file says which session runs:
+			// the pane's, as a hook would have said (agent_session_id
+			// and resume-agent read it on a pane with no hooks).
+			p.t.arb.SetSession(p.id, p.harness, f.id)
+		}
 		switch {
 		case f.path != "" && j.r != nil && j.r.Path() == f.path:
 			j.session = j.session || f.session
@@ -543,7 +550,7 @@ func runSearch(det *Detector, s *search) found {
 		// A valid session file is watched from then on, so a new session
 		// (/clear, /resume) is followed on its change.
 		if sessPath, sess, ok := agentSession(det.sys, s.spec.SessionFile, s.home, s.proc); ok {
-			f.sessPath = sessPath
+			f.sessPath, f.id = sessPath, sess.ID
 			path, expected, err := sess.Locate(s.spec.Dir, s.home, s.spec.Glob)
 			var te *transcript.Error
 			switch {

@@ -7,7 +7,7 @@ func resumeCommands() []Command {
 	return []Command{{
 		Name: "resume-agent", Summary: "type the command that resumes the pane's agent conversation, such as claude --resume ID",
 		Usage: "[-s NAME] -w WINDOW [--dry-run] [--json]",
-		Help: "Types the harness's resume command with the conversation id its hook reported ([resume] in the harness manifest) at the pane's shell " +
+		Help: "Types the harness's resume command ([resume] in the harness manifest) with the conversation id its hook reported (or, for Claude Code with no hooks, its session file names) at the pane's shell " +
 			"prompt, then Enter, and closes the pane's Resume item in the Inbox. It types nothing while a program runs in the pane (not_ready), and " +
 			"refuses an id that is not 1-256 bytes of letters, digits and _ . / : - or that starts with - (not_resumable). --dry-run prints the command only. " +
 			"After a daemon restart, [daemon] resume_agents = ask (default) offers this in the Inbox, auto types it, off does neither.",

@@ -486,11 +486,25 @@ func clearThenTurn(t *testing.T, e *env, events *stateEvents, home, work, first 
 	}
 	dir := filepath.Join(home, ".claude", "projects", strings.ReplaceAll(work, "/", "-"))
 	file := filepath.Join(dir, second+".jsonl")
-	// The new transcript, with /clear's records, is joined (a watch
-	// debounce and a read) well within this.
-	time.Sleep(1500 * time.Millisecond)
-	if _, err := os.Stat(file); err != nil {
-		t.Fatalf("no transcript for the session /clear began: %v", err)
+	// The pane names the session /clear began, as the session file does
+	// (no hook said it), and its transcript, with /clear's records, is
+	// written.
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		var st struct {
+			SessionID string `json:"agent_session_id"`
+		}
+		e.json(&st, "get-agent-state", "-s", "work", "-w", "0")
+		_, err := os.Stat(file)
+		if st.SessionID == second && err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after /clear (session %s) the pane names %q; its transcript: %v", second, st.SessionID, err)
+		}
+	}
+	// So the conversation can be resumed, hooks or none.
+	if got := strings.TrimSpace(e.ok("resume-agent", "-s", "work", "-w", "0", "--dry-run")); !strings.HasSuffix(got, "--resume "+second) {
+		t.Fatalf("resume-agent --dry-run: %q, want claude --resume %s", got, second)
 	}
 	prompted := time.Now()
 	e.ok("send-text", "-s", "work", "Say hello again")
