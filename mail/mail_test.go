@@ -462,6 +462,36 @@ func TestWaitWakesOnSendAndOnThread(t *testing.T) {
 	}
 }
 
+// A finished ask leaves a record nobody waits on (seed 002): a wait on
+// the whole session, or on the record's own thread, passes over it and
+// wakes on the next message said.
+func TestWaitSkipsAskRecords(t *testing.T) {
+	r, _, _ := newTestRing(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	got := make(chan Message, 1)
+	go func() { m, _ := r.Wait(ctx, WaitOptions{}); got <- m }()
+	for { // registered
+		r.mu.Lock()
+		n := len(r.waiters)
+		r.mu.Unlock()
+		if n == 1 {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	rec := r.RecordAsk(AskRecord{From: lead, To: worker, ToLabel: "worker", Question: "q?", Reply: "a", SettledBy: "idle"})
+	said := mustSend(t, r, SendRequest{From: worker, Text: "a notice after the ask"})
+	if m := <-got; m.ID != said.ID {
+		t.Fatalf("the session wait woke on %+v, want #%d (the ask record was #%d)", m, said.ID, rec.ID)
+	}
+	short, cancel2 := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel2()
+	if m, err := r.Wait(short, WaitOptions{Inbox: worker, Thread: rec.ID}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("a wait on the ask's own thread matched %+v %v", m, err)
+	}
+}
+
 func TestWaitEnds(t *testing.T) {
 	r, _, _ := newTestRing(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)

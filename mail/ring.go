@@ -654,6 +654,9 @@ type waiter struct {
 }
 
 func (w *waiter) matches(m *Message) bool {
+	if m.Kind == KindAsk {
+		return false // the record of an ask is for the person to see; nothing waits on it
+	}
 	if w.thread != 0 && m.ThreadID != w.thread {
 		return false
 	}

@@ -24,6 +24,7 @@ const mailPollStale = 10 * time.Second
 type mailState struct {
 	unread  int       // unread messages to human, this machine's
 	newest  uint64    // the newest message id the dock said (or found at attach)
+	said    string    // the dock line the newest mail news wrote
 	primed  bool      // the first answer only sets newest: mail already there is not news
 	queued  bool      // a list is asked for and not yet sent
 	polling bool      // a list is out
@@ -124,7 +125,7 @@ func (m *Model) mailPolled(r replyMsg) tea.Cmd {
 	}
 	text := mailNews(news, fresh)
 	if !m.opt.DockOff {
-		m.dock = text
+		m.dock, ms.said = text, text
 	}
 	return tea.Batch(again, m.ring(text)) // alerts.go: the bell and OSC 9, as the options allow
 }

@@ -112,9 +112,14 @@ func noticeFor(id string, env integration.Env) (notice, bool) {
 	return n, true
 }
 
-// noticeText is the notice on the dock, "" when none.
+// noticeText is the notice on the dock, "" when none. Mail news for the
+// person stands in front of it until that mail is read or the dock says
+// something else: a setup hint must not hide who just wrote.
 func (m *Model) noticeText() string {
 	if len(m.agentsUI.queue) == 0 || !m.localAgents() {
+		return ""
+	}
+	if m.mail.unread > 0 && m.dock != "" && m.dock == m.mail.said {
 		return ""
 	}
 	return m.agentsUI.queue[0].text

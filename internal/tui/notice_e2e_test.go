@@ -136,6 +136,34 @@ func TestAttachIntegrationNoticeDismissedForGood(t *testing.T) {
 	w.detach("c")
 }
 
+// Mail to the person reaches the dock at once even while an integration
+// notice is up (seed 002: "the dock says who wrote"); once the person has
+// read it, the notice is back.
+func TestAttachMailNewsShowsOverIntegrationNotice(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	_, claude := staleClaude(t, w)
+	w.ok("new", "--detach", "s")
+	w.ok("new-window", "-s", "s", "agent", "--", claude)
+
+	w.start("c", w.bin+" attach -t s")
+	w.waitFor("c", staleNotice)
+	w.ok("send-agent-message", "-s", "s", "-w", "human", "--from", "tester", "--subject", "live q", "pick A or B")
+	w.waitFor("c", `Agents · 1 mail`)
+	w.waitFor("c", `mail from tester: live q \(prefix M reads it\)`)
+	if s := w.screen("c"); regexp.MustCompile(staleNotice).MatchString(s) {
+		t.Fatalf("the notice is on the dock beside the mail news:\n%s", s)
+	}
+
+	w.keys("c", "C-b", "M")
+	w.waitFor("c", `Mail \(1\)`)
+	w.keys("c", "Enter")
+	w.waitFor("c", `Mail from tester: live q`)
+	w.waitGone("c", `Agents · 1 mail`)
+	w.waitFor("c", staleNotice) // read: the notice is back
+	w.detach("c")
+}
+
 // The palette (prefix :) narrows its actions as the person types, and
 // enter runs the one selected: "Mail: open inbox" opens the Inbox on its
 // Mail heading, and "Agents: settings" opens the Agents tab.
