@@ -182,9 +182,11 @@ func (a *Arbiter) notify(p *pane, old State) {
 				s.dropped = 0
 			default:
 				// Full: drop the oldest so the newest is always there.
+				// The dropped change may itself have counted
+				// earlier drops: they stay counted.
 				select {
-				case <-s.ch:
-					s.dropped++
+				case lost := <-s.ch:
+					s.dropped += lost.Dropped + 1
 				default:
 				}
 				continue

@@ -103,6 +103,33 @@ func TestNoLostWakeUpsUnderConcurrentReports(t *testing.T) {
 	wg.Wait()
 }
 
+// A subscriber that fell far behind learns how many changes it missed:
+// the Dropped counts of what it reads add up to every change it did not
+// get, however many times its buffer overflowed.
+func TestSubscribeDroppedCountsEveryMissedChange(t *testing.T) {
+	r := newRig(t, as.Options{StallAfter: -1})
+	sub := r.a.Subscribe(as.SubscribeOptions{Buffer: 2})
+	defer sub.Close()
+	const made = 10
+	for i := 0; i < made; i++ {
+		r.apply("a", as.Report{State: as.Working, Source: as.SourceReport, Message: fmt.Sprint("step ", i)})
+	}
+	sub.Close()
+	var got, dropped uint64
+	var last as.Change
+	for c := range sub.C {
+		got++
+		dropped += c.Dropped
+		last = c
+	}
+	if last.Message != fmt.Sprint("step ", made-1) {
+		t.Errorf("last change %q, want the newest", last.Message)
+	}
+	if got+dropped != made {
+		t.Errorf("read %d changes and Dropped says %d were missed; %d were made", got, dropped, made)
+	}
+}
+
 func TestSubscribeDeliversChangesAndNeverLosesTheNewest(t *testing.T) {
 	r := newRig(t, as.Options{StallAfter: -1})
 	all := r.a.Subscribe(as.SubscribeOptions{Buffer: 2})
