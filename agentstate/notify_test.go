@@ -57,8 +57,17 @@ func TestWaitEndsWhenThePaneIsRemovedOrTheContextEnds(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 	r.a.Remove("w")
-	if err := <-errs; !errors.Is(err, as.ErrPaneRemoved) {
+	err := <-errs
+	if !errors.Is(err, as.ErrPaneRemoved) {
 		t.Fatalf("err %v", err)
+	}
+	// A program branches on the code, as on every error of the package.
+	var coded interface {
+		Code() as.Code
+		Hint() string
+	}
+	if !errors.As(err, &coded) || coded.Code() != "window_not_found" || coded.Hint() == "" {
+		t.Errorf("ErrPaneRemoved carries no window_not_found code and hint: %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
