@@ -38,11 +38,16 @@ type MetaResult struct {
 
 // MetaError refuses an update; nothing of it is written.
 type MetaError struct {
-	Key    string
+	Key    string // the key refused; "" when the whole update is
 	Reason string
+
+	update bool // the refusal is about the update, not one key
 }
 
 func (e *MetaError) Error() string {
+	if e.update {
+		return "agentstate: meta update: " + e.Reason
+	}
 	return "agentstate: meta key " + `"` + e.Key + `": ` + e.Reason
 }
 
@@ -97,10 +102,10 @@ func cleanMetaValue(v string) (string, bool) {
 // pane that would hold more than 32.
 func (a *Arbiter) SetMeta(paneID string, u MetaUpdate) (MetaResult, error) {
 	if len(u.Set)+len(u.Clear) > maxMetaPerCall {
-		return MetaResult{}, &MetaError{Key: "", Reason: "more than 16 keys in one update"}
+		return MetaResult{}, &MetaError{Reason: "more than 16 keys in one update", update: true}
 	}
 	if u.TTL < 0 || u.TTL > MaxMetaTTL {
-		return MetaResult{}, &MetaError{Key: "", Reason: "the TTL is more than a day"}
+		return MetaResult{}, &MetaError{Reason: "the TTL is more than a day", update: true}
 	}
 	for k := range u.Set {
 		if !validMetaKey(k) {
@@ -138,7 +143,7 @@ func (a *Arbiter) SetMeta(paneID string, u MetaUpdate) (MetaResult, error) {
 		next[k] = mv
 	}
 	if len(next) > maxMetaPerPane {
-		return MetaResult{}, &MetaError{Key: "", Reason: "the pane would hold more than 32 keys"}
+		return MetaResult{}, &MetaError{Reason: "the pane would hold more than 32 keys", update: true}
 	}
 	res.Changed = !sameMeta(p.meta, next)
 	p.meta = next

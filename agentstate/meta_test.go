@@ -64,6 +64,9 @@ func TestMetaRefusesBadKeysWhole(t *testing.T) {
 	}
 	if _, err := r.a.SetMeta("w", as.MetaUpdate{Set: map[string]string{"z1": "v"}}); err == nil {
 		t.Fatal("a 33rd key was taken")
+	} else if err.Error() != "agentstate: meta update: the pane would hold more than 32 keys" {
+		// The refusal is the update's: it names no key (it named "").
+		t.Errorf("33rd key refused as %q", err)
 	}
 	if _, err := r.a.SetMeta("w", as.MetaUpdate{ClearAll: true, Set: map[string]string{"z1": "v"}}); err != nil || len(r.a.Get("w").Meta) != 1 {
 		t.Fatalf("clear: %v %q", err, r.a.Get("w").Meta)

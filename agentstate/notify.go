@@ -2,13 +2,31 @@ package agentstate
 
 import (
 	"context"
-	"errors"
 	"time"
 )
 
 // ErrPaneRemoved is returned by Wait when the pane is removed while it is
-// being waited on. Its control-protocol code is "window_not_found".
-var ErrPaneRemoved = errors.New("agentstate: pane removed while waiting (window_not_found)")
+// being waited on. Like the package's other errors it has a Code method
+// and a Hint; its code is the control protocol's, "window_not_found".
+// Compare with errors.Is.
+var ErrPaneRemoved error = paneRemovedError{}
+
+// CodeWindowNotFound is the code of ErrPaneRemoved.
+const CodeWindowNotFound Code = "window_not_found"
+
+type paneRemovedError struct{}
+
+func (paneRemovedError) Error() string {
+	return "agentstate: pane removed while waiting (window_not_found)"
+}
+
+// Code returns CodeWindowNotFound.
+func (paneRemovedError) Code() Code { return CodeWindowNotFound }
+
+// Hint says what to do next.
+func (paneRemovedError) Hint() string {
+	return "the pane is gone: list the panes again and wait on one that exists"
+}
 
 // Change says that a pane changed. It is small on purpose: a subscriber
 // that wants every field calls Get.
@@ -182,9 +200,11 @@ func (a *Arbiter) notify(p *pane, old State) {
 				s.dropped = 0
 			default:
 				// Full: drop the oldest so the newest is always there.
+				// The dropped change may itself have counted
+				// earlier drops: they stay counted.
 				select {
-				case <-s.ch:
-					s.dropped++
+				case lost := <-s.ch:
+					s.dropped += lost.Dropped + 1
 				default:
 				}
 				continue

@@ -57,8 +57,17 @@ func TestWaitEndsWhenThePaneIsRemovedOrTheContextEnds(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 	r.a.Remove("w")
-	if err := <-errs; !errors.Is(err, as.ErrPaneRemoved) {
+	err := <-errs
+	if !errors.Is(err, as.ErrPaneRemoved) {
 		t.Fatalf("err %v", err)
+	}
+	// A program branches on the code, as on every error of the package.
+	var coded interface {
+		Code() as.Code
+		Hint() string
+	}
+	if !errors.As(err, &coded) || coded.Code() != "window_not_found" || coded.Hint() == "" {
+		t.Errorf("ErrPaneRemoved carries no window_not_found code and hint: %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -101,6 +110,33 @@ func TestNoLostWakeUpsUnderConcurrentReports(t *testing.T) {
 	}
 	rep.Wait()
 	wg.Wait()
+}
+
+// A subscriber that fell far behind learns how many changes it missed:
+// the Dropped counts of what it reads add up to every change it did not
+// get, however many times its buffer overflowed.
+func TestSubscribeDroppedCountsEveryMissedChange(t *testing.T) {
+	r := newRig(t, as.Options{StallAfter: -1})
+	sub := r.a.Subscribe(as.SubscribeOptions{Buffer: 2})
+	defer sub.Close()
+	const made = 10
+	for i := 0; i < made; i++ {
+		r.apply("a", as.Report{State: as.Working, Source: as.SourceReport, Message: fmt.Sprint("step ", i)})
+	}
+	sub.Close()
+	var got, dropped uint64
+	var last as.Change
+	for c := range sub.C {
+		got++
+		dropped += c.Dropped
+		last = c
+	}
+	if last.Message != fmt.Sprint("step ", made-1) {
+		t.Errorf("last change %q, want the newest", last.Message)
+	}
+	if got+dropped != made {
+		t.Errorf("read %d changes and Dropped says %d were missed; %d were made", got, dropped, made)
+	}
 }
 
 func TestSubscribeDeliversChangesAndNeverLosesTheNewest(t *testing.T) {

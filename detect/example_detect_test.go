@@ -2,8 +2,10 @@ package detect_test
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/tuios/tuios/detect"
+	"github.com/tuios/tuios/pty"
 )
 
 // ExampleDetector_ExplainProcess explains two processes as a pane's
@@ -35,7 +37,10 @@ func ExampleDetector_ExplainProcess() {
 	//   The argument "/home/u/dev/opencode/main.go" contains the word "opencode". A word inside an argument is not evidence.
 }
 
-// ExampleDetector_Detect reads a pane's foreground by its shell's pid.
+// ExampleDetector_Detect reads a pane's foreground by the pid of the
+// process on its PTY: here a program started with TUIOS_AGENT naming its
+// harness (what a wrapper script does when the agent hides behind it), and
+// a shell pid that does not exist, which reads as not running.
 func ExampleDetector_Detect() {
 	// A daemon uses LoadOptions{} (bundled plus the user directory); the
 	// example skips the user directory so its output does not depend on it.
@@ -43,11 +48,21 @@ func ExampleDetector_Detect() {
 	for _, e := range errs {
 		fmt.Println(e.Error()) // a bad manifest is reported, the rest load
 	}
-	d := detect.NewDetector(detect.DetectorOptions{Registry: reg, ExtraNames: detect.ParseNameList("myagent")})
+	d := detect.NewDetector(detect.DetectorOptions{Registry: reg})
 	defer d.Close()
 
-	m, err := d.Detect(1 << 30) // no such shell
+	proc, err := pty.Start(pty.Options{Argv: []string{"sleep", "30"}, Env: []string{"PATH=" + os.Getenv("PATH"), "TUIOS_AGENT=claude-code"}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer proc.Close()
+	m, err := d.Detect(proc.Pid())
+	fmt.Println(m.Running, m.Agent, m.HarnessID, m.Rule, m.Process.Comm, err)
+
+	m, err = d.Detect(1 << 30) // no such shell
 	fmt.Println(m.Running, m.Agent, err)
 	// Output:
+	// true true claude-code TUIOS_AGENT=claude-code sleep <nil>
 	// false false <nil>
 }

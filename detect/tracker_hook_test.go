@@ -92,3 +92,22 @@ func TestPaneHookAppliesTheWholeTranslation(t *testing.T) {
 		t.Fatalf("a detached pane applied %+v", res)
 	}
 }
+
+// Exited clears what an agent the detector saw claimed, and leaves a
+// claim nothing tied to an agent: with detection off, a hook's report
+// stays until a report of none ends it (the Exited doc says which).
+func TestExitedClearsOnlyWhatAnAgentClaimed(t *testing.T) {
+	clock := fakeclock.New(time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
+	tr := detect.NewTracker(detect.TrackerOptions{Clock: clock, DetectInterval: -1})
+	defer tr.Close()
+	p := tr.Attach("w", detect.PaneOptions{})
+	p.Hook(decode(t, "claude-code", `{"session_id":"s-1","hook_event_name":"UserPromptSubmit"}`))
+	p.Exited()
+	if s := tr.Arbiter().Get("w"); s.State != agentstate.Working || s.SourceName() != "report" {
+		t.Fatalf("a report no detector tied to an agent changed on exit: %+v", s)
+	}
+	p.Hook(decode(t, "claude-code", `{"session_id":"s-1","hook_event_name":"SessionEnd"}`))
+	if s := tr.Arbiter().Get("w"); s.State != agentstate.None || s.Claimed {
+		t.Fatalf("the agent's own none did not end it: %+v", s)
+	}
+}

@@ -445,8 +445,13 @@ func (p *Pane) Resize(cols, rows int) {
 	p.mu.Unlock()
 }
 
-// Exited tells the tracker the pane's process exited: the pane clears and
-// program status records of live work end.
+// Exited tells the tracker the pane's process exited. A claim tied to an
+// agent the detector saw clears: the detector's own, and a hook's report
+// it adopted on seeing that agent in the foreground (see
+// agentstate.Arbiter.Detected). Program status records of live work end;
+// a done or failed record stays until the person types (Typed). A claim
+// the detector never tied to an agent (detection off, or a caller's note
+// on a plain pane) stays: a report of none, or Detach, ends it.
 func (p *Pane) Exited() {
 	p.mu.Lock()
 	if p.stopped {

@@ -106,7 +106,7 @@
 //
 // # What it does not do
 //
-// The package reads no files and runs nothing: the caller decodes the TOML
+// The risk rules read no files and run nothing: the caller decodes the TOML
 // config into a RiskConfig and passes the worktree and home directory in
 // each Request. It does not hold approvals, count presses or check a
 // risk_ack; that is the inbox's and the daemon's part.

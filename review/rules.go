@@ -6,20 +6,49 @@ import (
 )
 
 // Names of the shipped rules, in hit order, and of the cut-short pseudo-rule.
+// Each comment says what the rule matches; a command's program is the base
+// name of its first word once wrappers are stripped (see the package doc).
 const (
+	// rm with r or R in its short flags (or --recursive) and f (or
+	// --force): rm -rf, rm -r -f, rm -R --force.
 	RuleRecursiveDelete = "recursive delete"
-	RuleForcePush       = "force push"
-	RuleHardReset       = "hard reset"
-	RuleClean           = "clean"
-	RuleDiscardChanges  = "discard changes"
-	RulePipeToShell     = "pipe to shell"
-	RuleSudo            = "sudo"
-	RuleDisk            = "disk"
+	// git push (after git's own options) with f in its short flags,
+	// --force, --force-with-lease or an operand starting with +.
+	RuleForcePush = "force push"
+	// git reset with --hard anywhere after it.
+	RuleHardReset = "hard reset"
+	// git clean with f in its short flags or --force.
+	RuleClean = "clean"
+	// git checkout or git restore with an operand ., :/ or *.
+	RuleDiscardChanges = "discard changes"
+	// curl or wget earlier in a pipeline that feeds sh, bash, zsh, dash,
+	// ksh, fish, python, python3, node or anything under sudo or doas;
+	// or a download inside a substitution whose text a command runs
+	// (bash <(curl …), sh -c "$(curl …)", eval "$(curl …)").
+	RulePipeToShell = "pipe to shell"
+	// any command run through sudo or doas.
+	RuleSudo = "sudo"
+	// mkfs, mkfs.*, newfs, wipefs; dd with an of= argument; a write
+	// redirect to a disk device (/dev/sdX, /dev/nvmeN…, /dev/diskN, …).
+	RuleDisk = "disk"
+	// a recursive chmod to 777, 0777, a+rwx or ugo+rwx; a recursive
+	// chown or chgrp of /, ~ or the home directory.
 	RuleWidePermissions = "wide permissions"
-	RuleDatabase        = "database"
-	RuleInfrastructure  = "infrastructure"
-	RuleOutside         = "outside the worktree"
-	RuleCutShort        = "cut short"
+	// DROP TABLE, DROP DATABASE, DROP SCHEMA, TRUNCATE TABLE or TRUNCATE
+	// <name>, in any case, anywhere in the command's raw text (quotes and
+	// here-documents included).
+	RuleDatabase = "database"
+	// terraform or tofu apply/destroy, kubectl … delete, docker or podman
+	// system prune, npm, pnpm, yarn or cargo publish.
+	RuleInfrastructure = "infrastructure"
+	// a write outside Request.Worktree: a redirect target, the
+	// destination of cp, mv, ln, install or rsync, an operand of rm,
+	// rmdir, tee, touch, mkdir, truncate, shred or unlink, a file sed -i
+	// edits, or a file tool's path.
+	RuleOutside = "outside the worktree"
+	// not a rule: the line was too long or too deeply nested to read
+	// whole, so a risky part may not have been seen.
+	RuleCutShort = "cut short"
 )
 
 // shippedRule is one shipped rule: its name, why it is risky, and the test

@@ -2,7 +2,6 @@ package vt
 
 import (
 	"encoding/base64"
-	"math"
 	"strings"
 )
 
@@ -264,8 +263,11 @@ func (s *Screen) gridLineBytes(cs []cell, ansi bool) []byte {
 		}
 		return trimRight(b, 0)
 	}
+	// Trailing blanks in the default rendition are trimmed, written or
+	// not, as in the plain form (and tmux capture-pane -e); a blank with
+	// a colour is drawn and stays.
 	end := len(cs)
-	for end > 0 && cs[end-1].r == 0 && cs[end-1].kind == kindNarrow && cs[end-1].st == 0 {
+	for end > 0 && (cs[end-1].r == 0 || cs[end-1].r == ' ') && cs[end-1].kind == kindNarrow && s.styles[cs[end-1].st] == (Style{}) {
 		end--
 	}
 	return s.gridCellsStyled(cs[:end], true)
@@ -308,7 +310,14 @@ func (s *Screen) sbLineBytes(l *sbLine, ansi bool) []byte {
 	if !ansi || len(l.runs) == 0 {
 		return trimRight(append([]byte(nil), l.text...), 0)
 	}
-	return sbCellsStyled(l, math.MaxInt, true)
+	// As on the screen: trailing blanks in the default rendition go.
+	keep := 0
+	l.forEachCell(func(col int, text string, _ int, st Style) {
+		if text != " " || st != (Style{}) {
+			keep = col + 1
+		}
+	})
+	return sbCellsStyled(l, keep, true)
 }
 
 // sbCellsStyled is gridCellsStyled for a history line's cells before

@@ -400,3 +400,19 @@ func TestConcurrentReaders(t *testing.T) {
 		}
 	}
 }
+
+// capture-pane -e trims a line's trailing blanks as the plain form does
+// (tmux 3.3a prints "red plain", not "red plain   "), on the screen and
+// in the history alike; a blank with a background colour is drawn, so it
+// stays.
+func TestCaptureANSITrimsDefaultTrailingBlanks(t *testing.T) {
+	s := New(Options{Cols: 20, Rows: 2})
+	s.Write([]byte("\x1b[31mred\x1b[0m plain   \r\nplain2   \r\n\x1b[42mgreen  \x1b[0m  \r\nplain3   "))
+	want := "\x1b[0;31mred\x1b[0m plain\nplain2\n\x1b[0;42mgreen  \x1b[0m\nplain3"
+	if got := s.Capture(CaptureOptions{ANSI: true, Scrollback: true}); got != want {
+		t.Errorf("capture -e:\n got %q\nwant %q", got, want)
+	}
+	if got := s.Capture(CaptureOptions{Scrollback: true}); got != "red plain\nplain2\ngreen\nplain3" {
+		t.Errorf("capture: %q", got)
+	}
+}

@@ -106,6 +106,10 @@ func TestAWriteFiresTheCallbackThroughInotify(t *testing.T) {
 	if _, err := w.Watch(p, func() {}); err != ErrClosed {
 		t.Fatalf("watch after close: %v", err)
 	}
+	// It carries a stable code, as every error of the package does.
+	if e, ok := ErrClosed.(interface{ Code() Code }); !ok || e.Code() != CodeClosed {
+		t.Errorf("ErrClosed has no code closed: %v", ErrClosed)
+	}
 	var nilW *Watcher
 	if _, err := nilW.Watch(p, func() {}); err == nil {
 		t.Fatal("a nil watcher must refuse, not panic")

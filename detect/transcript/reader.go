@@ -272,6 +272,7 @@ const (
 	CodeNoLocation  Code = "no_location"  // Search has no home or pane directory to look in
 	CodeTooLarge    Code = "too_large"    // a session file larger than SessionMax
 	CodeMalformed   Code = "malformed"    // a session file that does not decode or names no session
+	CodeClosed      Code = "closed"       // the Watcher was closed (ErrClosed)
 )
 
 // Error is a read or search failure. It never quotes file content.
@@ -299,6 +300,8 @@ func (e *Error) Error() string {
 		return "transcript: the session file is too large"
 	case CodeMalformed:
 		return "transcript: the session file does not name a session"
+	case CodeClosed:
+		return "transcript: watcher closed"
 	}
 	return "transcript: the file cannot be read"
 }
@@ -312,6 +315,8 @@ func (e *Error) Hint() string {
 		return "a transcript is a regular file; send its path, not a pipe or device"
 	case CodeAmbiguous:
 		return "send the transcript_path from the agent's hook so no guess is needed"
+	case CodeClosed:
+		return "make a new Watcher, or read the transcript on the pane's output"
 	}
 	return "send the transcript_path from the agent's hook"
 }

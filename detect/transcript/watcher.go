@@ -1,7 +1,6 @@
 package transcript
 
 import (
-	"errors"
 	"path/filepath"
 	"sync"
 	"time"
@@ -13,8 +12,9 @@ import (
 // so a burst of appends becomes one read.
 const Debounce = 150 * time.Millisecond
 
-// ErrClosed is returned by Watch after Close.
-var ErrClosed = errors.New("transcript: watcher closed")
+// ErrClosed is returned by Watch after Close (and by a nil Watcher): an
+// *Error with CodeClosed. Compare with errors.Is.
+var ErrClosed error = &Error{code: CodeClosed}
 
 // WatcherOptions configure a Watcher.
 type WatcherOptions struct {

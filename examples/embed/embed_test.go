@@ -165,5 +165,9 @@ func TestEmbedGoRunPretendAgentPrintsTheStates(t *testing.T) {
 		t.Errorf("states %q, want working needs_input working idle:\n%s", got, s)
 	}
 	o.run("send-keys", "-t", "t", "q", "Enter")
-	waitFor(t, "the states", fileText(states), `exited: exit status 0`, 30*time.Second)
+	s = waitFor(t, "the states", fileText(states), `exited: exit status 0`, 30*time.Second)
+	// The agent left: the pane is unclaimed, and no source is named.
+	if !strings.Contains(s, `[ none] ""`) || strings.Contains(s, "from none") {
+		t.Errorf("the agent's exit should print [ none] with no source:\n%s", s)
+	}
 }

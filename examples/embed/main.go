@@ -56,7 +56,11 @@ func main() {
 	go func() {
 		for c := range changes.C {
 			if c.From != c.To {
-				fmt.Fprintf(os.Stderr, "\r\n[%s %s from %s] %q\r\n", c.To.Glyph(false), c.To, c.Source, c.Message)
+				from := "" // an unclaimed pane (the agent left) has no source
+				if c.Claimed {
+					from = " from " + c.SourceName()
+				}
+				fmt.Fprintf(os.Stderr, "\r\n[%s %s%s] %q\r\n", c.To.Glyph(false), c.To, from, c.Message)
 			}
 		}
 	}()
