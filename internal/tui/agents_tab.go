@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/tuios/tuios/internal/integration"
@@ -182,7 +183,14 @@ func (m *Model) runIntegration(h integration.Harness, act string) {
 		res, err = integration.Install(h, integration.Options{Env: env, Default: integration.DefaultProgram()})
 	}
 	if err != nil {
-		m.say("%s: %s", h.Name, clean(err.Error()))
+		// The hint is what to do next: run the harness once first, or
+		// try again after the harness saved the file during the edit.
+		msg := err.Error()
+		var ie *integration.Error
+		if errors.As(err, &ie) && ie.Hint() != "" {
+			msg += "; " + ie.Hint()
+		}
+		m.say("%s: %s", h.Name, clean(msg))
 		return
 	}
 	m.dropNotice(h.ID)

@@ -336,3 +336,25 @@ func TestAgentsTabUninstallTakesTheMCPServerToo(t *testing.T) {
 		t.Errorf("after Uninstall of the MCP server alone: mcp %v, %+v; dock %q", integration.MCPInstalled(h, env), integration.StatusOf(h, env), m.dock)
 	}
 }
+
+// An action that fails says in the dock what to do next, as the CLI's
+// hint does (here: a harness that has not run here is to be run once
+// first; a settings file the harness saved twice during the edit gets
+// "try again" the same way).
+func TestAgentsTabErrorSaysWhatToDo(t *testing.T) {
+	t.Parallel()
+	m, _, _ := newTest(t, Options{})
+	m.width = 400
+	env := scratchHome(t) // Codex never ran: no ~/.codex
+	m.agentsUI.env = &env
+	m.openAgentsTab()
+	tab := m.agentsUI.tab
+	for tab.rows[tab.at].Harness != "codex" {
+		tab.at++
+	}
+	m.Update(key("enter"))
+	m.Update(key("enter")) // Install
+	if !strings.Contains(m.dock, "has no config directory") || !strings.Contains(m.dock, "run the harness once first, then install again") {
+		t.Errorf("dock: %q", m.dock)
+	}
+}
