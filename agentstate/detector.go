@@ -32,7 +32,8 @@ type Sighting struct {
 // appear (working, when it had no state) or leave (none):
 //
 //   - An agent on a pane with no state promotes it to working with the
-//     detector's lifecycle ("auto") claim. On a pane that already has a
+//     detector's lifecycle ("auto") claim (also when that claim is there
+//     already: a program status that ended left the pane at none). On a pane that already has a
 //     state nothing changes, except that a report made by a live agent
 //     is adopted: the detector will clear it when the agent leaves.
 //   - On an auto-owned pane, the shell back, nothing readable or an exited
@@ -79,9 +80,12 @@ func (a *Arbiter) Detected(paneID string, s Sighting) Result {
 			}
 		}
 		switch {
-		case owned:
+		case owned && p.state != None:
 			c.misses = 0
 		case p.state == None:
+			// Also an owned pane left at none: a program status that
+			// ended yields to the detector's lifecycle claim, and the
+			// agent still there is working again.
 			*c = claim{held: true, source: SourceDetect, identity: s.Identity, auto: true}
 			p.message = ""
 			p.kind = KindNone

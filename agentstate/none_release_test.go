@@ -98,3 +98,26 @@ func TestAnAgentThatSaidItLeftIsNotPromotedWhileItExits(t *testing.T) {
 	r.apply("y", as.Report{State: as.Idle, Source: as.SourceReport, Harness: "gemini-cli"})
 	r.want("y", as.Idle, "report")
 }
+
+// A program status that ends (its records cleared, or a full reset) on a
+// pane whose agent the detector saw gives the pane back to the detector:
+// the next tick that still sees the agent marks it working again, with
+// its harness, instead of leaving it none while the agent runs.
+func TestTheDetectorAfterProgramStatusEnds(t *testing.T) {
+	r := newRig(t, as.Options{StallAfter: -1})
+	r.a.Detected("w", codexRuns)
+	r.want("w", as.Working, "detect")
+	r.apply("w", as.Report{State: as.Working, Source: as.SourceProgram, Harness: "codex"})
+	r.want("w", as.Working, "program")
+	r.apply("w", as.Report{State: as.None, Source: as.SourceProgram})
+	r.a.Yield("w", as.SourceProgram)
+	r.want("w", as.None, "detect") // the detector's lifecycle claim stays
+
+	r.a.Detected("w", codexRuns)
+	if g := r.want("w", as.Working, "detect"); g.Harness != "codex" || !g.Auto {
+		t.Fatalf("after the program status ended: harness %q, auto %v", g.Harness, g.Auto)
+	}
+	// The agent leaves: the pane clears as any detected one does.
+	r.a.Detected("w", as.Sighting{Foreground: as.ForegroundShell})
+	r.want("w", as.None, "")
+}

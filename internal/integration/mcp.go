@@ -195,6 +195,16 @@ func UninstallMCP(h Harness, env Env) (Result, error) {
 	return res, nil
 }
 
+// MCPFile is the file that holds the harness's MCP servers, or "" for a
+// harness tuios registers no MCP server with.
+func MCPFile(h Harness, env Env) string {
+	t, ok := mcpTargetOf(h, env)
+	if !ok {
+		return ""
+	}
+	return t.file
+}
+
 // MCPInstalled says whether the harness's config holds tuios's entry.
 func MCPInstalled(h Harness, env Env) bool {
 	t, ok := mcpTargetOf(h, env)

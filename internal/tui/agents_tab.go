@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/tuios/tuios/internal/integration"
@@ -10,9 +11,10 @@ import (
 // "Agents: settings" in the palette): the report of tuios doctor agents,
 // one row per harness with whether it is on PATH and its integration's
 // state, and the line under the row. Enter (or a click) on a row lists its actions
-// (Install, Update, Uninstall, each naming the file it changes); enter on
+// (Install, Update, Uninstall, each naming the files it changes); enter on
 // an action does it, with the same code as tuios integration install and
-// uninstall, and the result or the error shows in the dock. Esc goes
+// uninstall (Uninstall also takes out the MCP server that integration
+// install --mcp registered), and the result or the error shows in the dock. Esc goes
 // back, and closes the tab from the list.
 //
 // The tab is there only for a session on this machine with agent
@@ -33,6 +35,7 @@ const rowHeads = -2
 // agentsTab is the open tab.
 type agentsTab struct {
 	rows    []integration.Status
+	mcp     []string // per row, the file holding tuios's MCP server, "" for none
 	double  []string // harnesses reporting twice (doctor agents)
 	at      int      // the selected row
 	actions []string // the selected row's actions, when they are shown
@@ -58,25 +61,54 @@ func (m *Model) openAgentsTab() {
 func (m *Model) readAgentsTab() {
 	t := m.agentsUI.tab
 	env := m.intEnv()
-	t.rows = t.rows[:0]
+	t.rows, t.mcp = t.rows[:0], t.mcp[:0]
 	for _, h := range integration.Harnesses() {
 		t.rows = append(t.rows, integration.StatusOf(h, env))
+		mcp := ""
+		if integration.MCPInstalled(h, env) {
+			mcp = integration.MCPFile(h, env)
+		}
+		t.mcp = append(t.mcp, mcp)
 	}
 	t.double = integration.DoubleReporting(env)
 	t.at = min(t.at, max(len(t.rows)-1, 0))
 }
 
-// rowActions are the actions a row's state allows.
-func rowActions(st integration.Status) []string {
+// rowActions are the actions a row's state allows; mcp says tuios's MCP
+// server is registered, which Uninstall takes out.
+func rowActions(st integration.Status, mcp bool) []string {
 	switch st.State {
 	case integration.StateNotInstalled:
+		if mcp {
+			return []string{actInstall, actUninstall}
+		}
 		return []string{actInstall}
 	case integration.StateOutOfDate:
 		return []string{actUpdate, actUninstall}
 	case integration.StateInstalled:
 		return []string{actUninstall}
 	}
+	if mcp {
+		return []string{actUninstall}
+	}
 	return nil
+}
+
+// hooksThere says the row's hooks (and status line) are tuios's to remove.
+func hooksThere(st integration.Status) bool {
+	return st.State == integration.StateInstalled || st.State == integration.StateOutOfDate
+}
+
+// actionFiles are the files an action on row i changes.
+func (t *agentsTab) actionFiles(act string, i int) []string {
+	st, mcp := t.rows[i], t.mcp[i]
+	if act != actUninstall || mcp == "" {
+		return []string{st.File}
+	}
+	if !hooksThere(st) {
+		return []string{mcp}
+	}
+	return []string{st.File, mcp}
 }
 
 // actionLine says what an action does (the file it changes is the line
@@ -128,7 +160,7 @@ func (m *Model) agentsTabKey(name string) {
 	case "enter", "right", "l":
 		if t.at < len(t.rows) {
 			st := t.rows[t.at]
-			if acts := rowActions(st); acts != nil {
+			if acts := rowActions(st, t.mcp[t.at] != ""); acts != nil {
 				t.actions, t.act = acts, 0
 			} else if st.Detail != "" {
 				m.say("%s: %s", st.Name, st.Detail)
@@ -145,13 +177,20 @@ func (m *Model) runIntegration(h integration.Harness, act string) {
 	var res integration.Result
 	var err error
 	if act == actUninstall {
-		res, err = integration.Uninstall(h, env)
+		res, err = uninstallAll(h, env)
 	} else {
 		// An empty Program keeps the program an existing install runs.
 		res, err = integration.Install(h, integration.Options{Env: env, Default: integration.DefaultProgram()})
 	}
 	if err != nil {
-		m.say("%s: %s", h.Name, clean(err.Error()))
+		// The hint is what to do next: run the harness once first, or
+		// try again after the harness saved the file during the edit.
+		msg := err.Error()
+		var ie *integration.Error
+		if errors.As(err, &ie) && ie.Hint() != "" {
+			msg += "; " + ie.Hint()
+		}
+		m.say("%s: %s", h.Name, clean(msg))
 		return
 	}
 	m.dropNotice(h.ID)
@@ -171,6 +210,30 @@ func (m *Model) runIntegration(h integration.Harness, act string) {
 	if res.Note != "" && act != actUninstall {
 		m.dock += "; " + res.Note
 	}
+}
+
+// uninstallAll removes what tuios wrote for h, each part only if it is
+// there: the hooks and the status line (tuios integration uninstall), and
+// the MCP server (tuios integration uninstall --mcp).
+func uninstallAll(h integration.Harness, env integration.Env) (integration.Result, error) {
+	mcp := integration.MCPInstalled(h, env)
+	var res integration.Result
+	if hooksThere(integration.StatusOf(h, env)) || !mcp {
+		r, err := integration.Uninstall(h, env)
+		if err != nil {
+			return r, err
+		}
+		res = r
+	}
+	if mcp {
+		r, err := integration.UninstallMCP(h, env)
+		res.Files = append(res.Files, r.Files...)
+		res.Changed = res.Changed || r.Changed
+		if err != nil {
+			return res, err
+		}
+	}
+	return res, nil
 }
 
 // agentsTabLines draw the tab over the area.
@@ -193,8 +256,11 @@ func (m *Model) agentsTabLines(cols, rows int) []string {
 			if i == t.act {
 				l = sgrSelect + l + sgrReset
 			}
-			// The file on a line of its own, so a long path is not cut.
-			out = append(out, l, line("   "+padRight("", 10)+" changes "+st.File))
+			// Each file on a line of its own, so a long path is not cut.
+			out = append(out, l)
+			for _, f := range t.actionFiles(act, t.at) {
+				out = append(out, line("   "+padRight("", 10)+" changes "+f))
+			}
 		}
 		out = padRows(out, cols, rows-1)
 		return append(out, line(" enter do it · up/down move · esc back"))

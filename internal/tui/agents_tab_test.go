@@ -275,3 +275,86 @@ func TestAgentsTabClickRow(t *testing.T) {
 		t.Fatalf("after the click: at %s, actions %v", tab.rows[tab.at].Name, tab.actions)
 	}
 }
+
+// Uninstall removes everything tuios wrote for the harness, each only if
+// it is there: the hooks, the status line and the MCP server (its own
+// file, named with the action). A harness with the MCP server alone
+// offers Uninstall too.
+func TestAgentsTabUninstallTakesTheMCPServerToo(t *testing.T) {
+	t.Parallel()
+	m, _, _ := newTest(t, Options{})
+	m.width = 200
+	env := scratchHome(t, ".claude")
+	m.agentsUI.env = &env
+	h, _ := integration.Lookup("claude-code")
+	mcp, err := integration.InstallMCP(h, integration.MCPOptions{Env: env, Program: "/opt/tuios"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mcpFile := mcp.Files[0]
+	hooks, err := integration.Install(h, integration.Options{Env: env, Program: "/opt/tuios", StatusLine: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hooksFile := hooks.Files[0]
+
+	m.openAgentsTab()
+	tab := m.agentsUI.tab
+	for tab.rows[tab.at].Harness != "claude-code" {
+		tab.at++
+	}
+	m.Update(key("enter"))
+	if s := screenText(m); !strings.Contains(s, "Uninstall  removes what tuios wrote") || !strings.Contains(s, "changes "+hooksFile) || !strings.Contains(s, "changes "+mcpFile) {
+		t.Fatalf("the installed row's actions:\n%s", s)
+	}
+	m.Update(key("enter"))
+	if integration.MCPInstalled(h, env) {
+		t.Errorf("Uninstall left the MCP server in %s", mcpFile)
+	}
+	if b, _ := os.ReadFile(hooksFile); strings.Contains(string(b), "agent-hook") {
+		t.Errorf("Uninstall left tuios's hooks or status line:\n%s", b)
+	}
+	if !strings.Contains(m.dock, "removed what tuios wrote in "+hooksFile+", "+mcpFile) {
+		t.Errorf("dock: %q", m.dock)
+	}
+
+	// The MCP server alone: Install the hooks, or Uninstall the server.
+	if _, err := integration.InstallMCP(h, integration.MCPOptions{Env: env, Program: "/opt/tuios"}); err != nil {
+		t.Fatal(err)
+	}
+	m.readAgentsTab()
+	m.Update(key("enter"))
+	if len(tab.actions) != 2 || tab.actions[0] != actInstall || tab.actions[1] != actUninstall {
+		t.Fatalf("actions with the MCP server alone: %v", tab.actions)
+	}
+	if s := screenText(m); !strings.Contains(s, "changes "+mcpFile) {
+		t.Fatalf("Uninstall does not name the MCP server's file:\n%s", s)
+	}
+	m.Update(key("down"))
+	m.Update(key("enter"))
+	if integration.MCPInstalled(h, env) || integration.StatusOf(h, env).State != integration.StateNotInstalled {
+		t.Errorf("after Uninstall of the MCP server alone: mcp %v, %+v; dock %q", integration.MCPInstalled(h, env), integration.StatusOf(h, env), m.dock)
+	}
+}
+
+// An action that fails says in the dock what to do next, as the CLI's
+// hint does (here: a harness that has not run here is to be run once
+// first; a settings file the harness saved twice during the edit gets
+// "try again" the same way).
+func TestAgentsTabErrorSaysWhatToDo(t *testing.T) {
+	t.Parallel()
+	m, _, _ := newTest(t, Options{})
+	m.width = 400
+	env := scratchHome(t) // Codex never ran: no ~/.codex
+	m.agentsUI.env = &env
+	m.openAgentsTab()
+	tab := m.agentsUI.tab
+	for tab.rows[tab.at].Harness != "codex" {
+		tab.at++
+	}
+	m.Update(key("enter"))
+	m.Update(key("enter")) // Install
+	if !strings.Contains(m.dock, "has no config directory") || !strings.Contains(m.dock, "run the harness once first, then install again") {
+		t.Errorf("dock: %q", m.dock)
+	}
+}
