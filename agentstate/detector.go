@@ -33,9 +33,10 @@ type Sighting struct {
 //
 //   - An agent on a pane with no state promotes it to working with the
 //     detector's lifecycle ("auto") claim (also when that claim is there
-//     already: a program status that ended left the pane at none). On a pane that already has a
-//     state nothing changes, except that a report made by a live agent
-//     is adopted: the detector will clear it when the agent leaves.
+//     already: a program status that ended left the pane at none). On a
+//     pane that already has a state nothing changes, except that a
+//     report made by a live agent is adopted: the detector will clear it
+//     when the agent leaves.
 //   - On an auto-owned pane, the shell back, nothing readable or an exited
 //     process clears it at once; another program in the foreground counts
 //     a miss, and MissLimit misses in a row clear it.
