@@ -628,7 +628,7 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 		if snap.State == agentstate.None {
 			continue
 		}
-		l := snap.State.Loudness() + 1 // 0 stays "no agent state"
+		l := needLoudness(snap) // 0 stays "no agent state"
 		if l > sessLoud[r.si] {
 			sessLoud[r.si] = l
 			lay.Sessions[r.si].State = snap.State.String()

@@ -185,6 +185,12 @@ func needOrder(r agentRow) int {
 	return 6
 }
 
+// needLoudness turns needOrder around for picking the loudest state among
+// panes (a session's or workspace's row): higher is louder, in the rail's
+// order, so an errored pane outshouts one waiting for input and a turn
+// not yet seen outshouts an idle pane. 0 is never returned.
+func needLoudness(snap agentstate.Snapshot) int { return 7 - needOrder(agentRow{snap: snap}) }
+
 func (s *Server) agentVerbs(add addFunc) {
 	p, h := handler(func(cn *conn, p *setAgentStateParams) (any, *proto.Error) {
 		state, err := agentstate.ParseState(p.State)

@@ -182,13 +182,17 @@ func (s *Server) sessionVerbs(add addFunc) {
 func (s *Server) sessionRowLocked(ss *Session) sessionRow {
 	row := sessionRow{Name: ss.Name, ID: ss.ID, Display: ss.shownNameLocked(), Accent: ss.accent, Windows: len(ss.windows), Workspace: ss.workspace, Created: ss.created.UTC().Format("2006-01-02T15:04:05Z"),
 		Attached: s.attach.shows(ss)}
-	loud := -1
+	loud := 0
 	for _, w := range ss.windows {
 		st := s.tracker.Arbiter().Brief(w.ID)
 		if st.State.String() != "none" || st.Harness != "" {
 			row.Agents++
 		}
-		if l := st.State.Loudness(); l > loud && st.State.String() != "none" {
+		if st.State.String() == "none" {
+			continue
+		}
+		// The rail's order, finished turns not yet seen included.
+		if l := needLoudness(s.tracker.Arbiter().Get(w.ID)); l > loud {
 			loud, row.Loudest = l, st.State.String()
 		}
 	}
