@@ -55,6 +55,11 @@ type binding struct {
 	// fixed rows are not rebound: their keys carry a meaning of their
 	// own (digits, the Inbox's answers on the row under the cursor).
 	fixed bool
+	// agent rows are about agents (the Inbox, its mail, the Agents
+	// tab, the rail's agent rows): the hint, the help and the palette
+	// leave them out until the daemon has seen an agent, and the
+	// palette finds them by "agent". Their keys work all along.
+	agent bool
 }
 
 // Actions of the window mode that are not rebindable by name.
@@ -79,11 +84,16 @@ func keyTable() []binding {
 	w := func(act string, key, does, palette, hint string) binding {
 		return binding{mode: ModeWindow, action: act, keys: []string{key}, does: does, palette: palette, hint: hint}
 	}
+	wa := func(act string, key, does, palette, hint string) binding {
+		b := w(act, key, does, palette, hint)
+		b.agent = true
+		return b
+	}
 	in := func(act string, keys []string, does string) binding {
-		return binding{mode: ModeInbox, action: act, keys: keys, does: does}
+		return binding{mode: ModeInbox, action: act, keys: keys, does: does, agent: true}
 	}
 	inFixed := func(keys []string, does string) binding {
-		return binding{mode: ModeInbox, action: "inbox.fixed." + keys[0], keys: keys, does: does, fixed: true}
+		return binding{mode: ModeInbox, action: "inbox.fixed." + keys[0], keys: keys, does: does, fixed: true, agent: true}
 	}
 	cp := func(act string, keys []string, does string) binding {
 		return binding{mode: ModeCopy, action: "copy." + act, keys: keys, does: does}
@@ -95,7 +105,7 @@ func keyTable() []binding {
 		return binding{mode: ModeRail, action: "rail." + act, keys: keys, does: does}
 	}
 	rlFixed := func(key, does string) binding {
-		return binding{mode: ModeRail, action: "rail.fixed." + key, keys: []string{key}, does: does, fixed: true}
+		return binding{mode: ModeRail, action: "rail.fixed." + key, keys: []string{key}, does: does, fixed: true, agent: true}
 	}
 	digits := []string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}
 	return []binding{
@@ -114,16 +124,16 @@ func keyTable() []binding {
 		w(ActRename, ",", "rename the focused window", "Window: rename", ""),
 		w(ActScrollback, "[", "copy mode: scroll back, select and copy", "Window: copy mode (scrollback)", "copy"),
 		w(ActPaste, "]", "paste what you copied last into the window", "Window: paste", "paste"),
-		w(ActInbox, "i", "the Inbox: everything waiting for you", "Inbox: open", "inbox"),
-		w(ActOldest, "o", "the oldest item that needs you (o again: the next)", "Inbox: oldest needing you", ""),
-		w(ActNewest, "O", "the newest finished turn not seen (O again: older)", "Mail: newest finished turn", ""),
-		w(ActMail, "M", "the Inbox on its mail", "Mail: open inbox", ""),
+		wa(ActInbox, "i", "the Inbox: everything waiting for you", "Inbox: open", "inbox"),
+		wa(ActOldest, "o", "the oldest item that needs you (o again: the next)", "Inbox: oldest needing you", ""),
+		wa(ActNewest, "O", "the newest finished turn not seen (O again: older)", "Mail: newest finished turn", ""),
+		wa(ActMail, "M", "the Inbox on its mail", "Mail: open inbox", ""),
 		w(ActReview, "v", "review the focused pane's changes", "Review: focused pane", ""),
 		w(ActPalette, ":", "the command palette: every action by name", "", "palette"),
 		w(ActDetach, "d", "detach (the windows keep running)", "Session: detach", "detach"),
 		w(ActToggleRail, "b", "show or hide the rail", "Sessions: show or hide the rail", "rail"),
 		w(ActRail, "s", "put a cursor in the rail", "Sessions: rail cursor", ""),
-		w(ActAgents, "A", "the settings page's Agents tab", "Agents: settings", ""),
+		wa(ActAgents, "A", "the settings page's Agents tab", "Agents: settings", ""),
 		w(ActHelp, "?", "this list of keys", "Help: every key", "help"),
 		{mode: ModeWindow, action: ActClosePopup, keys: []string{"esc"}, does: "close the focused popup", fixed: true},
 		{mode: ModeWindow, action: ActTypePrefix, does: "type the prefix key into the window", fixed: true},

@@ -1,0 +1,57 @@
+package tui_test
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestAttachAgentKeysHiddenUntilAnAgentIsSeen: a person who has never run
+// an agent sees no Inbox in the hint after the prefix, none in the help
+// and no agent entries in the palette; prefix i opens the Inbox all the
+// same. Once the daemon has seen an agent, the hint names the Inbox and
+// typing "agent" in the palette lists the Inbox's and the mail's entries.
+func TestAttachAgentKeysHiddenUntilAnAgentIsSeen(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	w.ok("new", "--detach", "s")
+	w.start("c", w.bin+" attach -t s")
+	w.waitFor("c", `(?m)│ 0:\S`)
+
+	w.keys("c", "C-b")
+	if s := w.waitFor("c", `ctrl\+b:\s+c new.*\? help`); strings.Contains(s, "inbox") {
+		t.Errorf("the hint names the Inbox before any agent:\n%s", s)
+	}
+	w.keys("c", "?")
+	s := w.waitFor("c", `Window mode: after the prefix`)
+	if strings.Contains(s, "the Inbox: everything waiting for you") {
+		t.Errorf("the help lists the Inbox before any agent:\n%s", s)
+	}
+	w.keys("c", "q")
+	w.waitGone("c", `Window mode: after the prefix`)
+
+	w.keys("c", "C-b", ":")
+	w.waitFor("c", `Command palette`)
+	w.keys("c", "-l", "agent")
+	w.waitFor("c", `> agent_\s*\n.*no action matches`)
+	w.keys("c", "Escape")
+	w.waitGone("c", `Command palette`)
+
+	w.keys("c", "C-b", "i")
+	w.waitFor("c", `Inbox  0 waiting`)
+	w.keys("c", "q")
+	w.waitGone("c", `Inbox  0 waiting`)
+
+	w.ok("set-agent-state", "needs_input", "-s", "s", "-w", "0", "--harness", "claude-code", "-m", "approve Bash: make")
+	w.waitFor("c", `▲ 0:`)
+	w.keys("c", "C-b")
+	w.waitFor("c", `ctrl\+b:\s+c new.*i inbox.*\? help`)
+	w.keys("c", ":")
+	w.waitFor("c", `Command palette`)
+	w.keys("c", "-l", "agent")
+	s = w.waitFor("c", `Inbox: open`)
+	for _, want := range []string{"Inbox: oldest needing you", "Mail: newest finished turn", "Mail: open inbox", "Agents: settings"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the palette's agent entries lack %q:\n%s", want, s)
+		}
+	}
+}
