@@ -14,15 +14,16 @@ import (
 // are all made from it, so what they say is what the keys do. A row the
 // config file may rebind is named there by its action: [keybindings]
 // for the window mode (after the prefix), [keybindings.MODE] for the
-// others (inbox, copy, review, rail).
+// others (inbox, inbox_peek, copy, review, rail).
 
 // Key modes: which keys mean what depends on what is open.
 const (
-	ModeWindow = "window" // the key after the prefix
-	ModeCopy   = "copy"   // copy mode over a pane's history (prefix [)
-	ModeInbox  = "inbox"  // the Inbox (prefix i)
-	ModeReview = "review" // the review overlay (prefix v)
-	ModeRail   = "rail"   // the rail's cursor (prefix s)
+	ModeWindow = "window"     // the key after the prefix
+	ModeCopy   = "copy"       // copy mode over a pane's history (prefix [)
+	ModeInbox  = "inbox"      // the Inbox (prefix i)
+	ModePeek   = "inbox_peek" // a prompt opened from the Inbox (space)
+	ModeReview = "review"     // the review overlay (prefix v)
+	ModeRail   = "rail"       // the rail's cursor (prefix s)
 )
 
 // keyModes are the modes in the order the help screen lists them, with
@@ -31,6 +32,7 @@ var keyModes = []struct{ mode, title string }{
 	{ModeWindow, "Window mode: after the prefix"},
 	{ModeCopy, "Copy mode: prefix [ over the focused pane's history"},
 	{ModeInbox, "Inbox: prefix i"},
+	{ModePeek, "Inbox, a prompt opened with space"},
 	{ModeReview, "Review: prefix v"},
 	{ModeRail, "Rail: prefix s puts a cursor in the rail"},
 }
@@ -61,6 +63,9 @@ type binding struct {
 	// palette finds them by "agent". Their keys work all along.
 	agent bool
 }
+
+// pkDigit is a prompt's digits (inbox_prompt.go): each chooses its option.
+const pkDigit = "inbox_peek.fixed.digit"
 
 // Actions of the window mode that are not rebindable by name.
 const (
@@ -94,6 +99,9 @@ func keyTable() []binding {
 	}
 	inFixed := func(keys []string, does string) binding {
 		return binding{mode: ModeInbox, action: "inbox.fixed." + keys[0], keys: keys, does: does, fixed: true, agent: true}
+	}
+	pk := func(act string, keys []string, does string) binding {
+		return binding{mode: ModePeek, action: act, keys: keys, does: does, agent: true}
 	}
 	cp := func(act string, keys []string, does string) binding {
 		return binding{mode: ModeCopy, action: "copy." + act, keys: keys, does: does}
@@ -174,14 +182,25 @@ func keyTable() []binding {
 		in(InKind, []string{"f"}, "one heading at a time"),
 		in(InSelect, []string{"/"}, "narrow the list with a selector"),
 		in(InReview, []string{"v"}, "review the row's pane"),
-		inFixed([]string{"1", "2", "3"}, "answer (held: 1 allow once, 2 always, 3 deny)"),
-		inFixed([]string{"n"}, "deny a held approval with a reason"),
-		inFixed([]string{"r"}, "reply to a finished agent (queued) or to mail"),
-		inFixed([]string{"p"}, "pass held link mail on"),
-		inFixed([]string{"y"}, "resume the conversation of a Resume row"),
-		inFixed([]string{"m"}, "the whole mailbox"),
-		inFixed([]string{"J", "K"}, "scroll the detail under the list"),
-		inFixed([]string{"pgdown", "pgup"}, "ten rows down or up"),
+		in(InReason, []string{"n"}, "deny a held approval (keep planning) with a reason"),
+		in(InReply, []string{"r"}, "reply to a finished agent (queued) or to mail"),
+		in(InRelease, []string{"p"}, "pass held link mail on"),
+		in(InResume, []string{"y"}, "resume the conversation of a Resume row"),
+		in(InMailbox, []string{"m"}, "the whole mailbox"),
+		in(InDetailDown, []string{"J", "ctrl+d"}, "scroll the detail under the list down"),
+		in(InDetailUp, []string{"K", "ctrl+u"}, "scroll the detail under the list up"),
+		in(InPageDown, []string{"pgdown"}, "ten rows down"),
+		in(InPageUp, []string{"pgup"}, "ten rows up"),
+		inFixed([]string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}, "answer (held: 1 allow once, 2 always, 3 deny; a question: its answer)"),
+
+		{mode: ModePeek, action: pkDigit, keys: digits, does: "choose that option", fixed: true, agent: true},
+		pk(PkApprove, []string{"a"}, "approve"),
+		pk(PkAlways, []string{"A"}, "approve and do not ask again, when the menu offers it"),
+		pk(PkDeny, []string{"d"}, "deny"),
+		pk(PkType, []string{"tab"}, "type an answer"),
+		pk(PkReread, []string{"r"}, "read the prompt again"),
+		pk(PkGo, []string{"enter"}, "go to the pane instead"),
+		pk(PkBack, []string{"esc", "q", "space"}, "back to the list"),
 
 		rv("close", []string{"esc", "q"}, "close the review"),
 		rv("switch", []string{"enter", "tab", "shift+tab"}, "between the files and the diff"),

@@ -1,8 +1,11 @@
 package tui_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestAttachAgentKeysHiddenUntilAnAgentIsSeen: a person who has never run
@@ -54,4 +57,40 @@ func TestAttachAgentKeysHiddenUntilAnAgentIsSeen(t *testing.T) {
 			t.Errorf("the palette's agent entries lack %q:\n%s", want, s)
 		}
 	}
+}
+
+// TestAttachInboxKeysRebound: the prompt view's keys and the list's are
+// rebound from the config file like any other: with deny on x, d does
+// nothing to the pretend agent's prompt and x denies it; with the
+// mailbox on B, B opens it.
+func TestAttachInboxKeysRebound(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	conf := filepath.Join(w.dir, "home", ".config", "tuios")
+	os.MkdirAll(conf, 0o700)
+	if err := os.WriteFile(filepath.Join(conf, "config.toml"), []byte("[keybindings.inbox]\nmailbox = \"B\"\n[keybindings.inbox_peek]\ndeny = \"x\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w.ok("new", "--detach", "s")
+	w.ok("new-window", "-s", "s", "agent", "--no-focus", "--", w.bin, "pretend-agent", "-steps", "2", "-step", "100ms")
+	w.ok("wait-for", "agent-state", "-s", "s", "-w", "agent", "--until", "needs_input", "--timeout", "20000")
+	w.start("c", w.bin+" attach -t s")
+	w.waitFor("c", `▲ 1:agent\s+needs input`)
+
+	w.keys("c", "C-b", "i")
+	w.waitFor("c", `│ > ▲\s+\d+s\s+s/agent`)
+	w.keys("c", "Space")
+	w.waitFor("c", `(?s)rm -rf build/.*1\. Yes.*x deny`)
+	w.steady("c", 600*time.Millisecond)
+	w.keys("c", "d")
+	w.never("c", `Sent|[Dd]enied`, time.Second)
+	if s := w.ok("capture-pane", "-s", "s", "-w", "agent"); !strings.Contains(s, "Do you want to proceed?") {
+		t.Fatalf("d answered the prompt with deny rebound to x:\n%s", s)
+	}
+	w.keys("c", "x")
+	w.ok("wait-for", "agent-state", "-s", "s", "-w", "agent", "--until", "working,idle,done", "--timeout", "20000")
+
+	w.waitGone("c", `x deny`) // the answered prompt's view closes by itself
+	w.keys("c", "B")
+	w.waitFor("c", `Mailbox \(`)
 }
