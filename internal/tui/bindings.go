@@ -14,7 +14,7 @@ import (
 // are all made from it, so what they say is what the keys do. A row the
 // config file may rebind is named there by its action: [keybindings]
 // for the window mode (after the prefix), [keybindings.MODE] for the
-// others (inbox, inbox_peek, copy, review, rail).
+// others (inbox, inbox_peek, mail, copy, review, rail).
 
 // Key modes: which keys mean what depends on what is open.
 const (
@@ -22,6 +22,7 @@ const (
 	ModeCopy   = "copy"       // copy mode over a pane's history (prefix [)
 	ModeInbox  = "inbox"      // the Inbox (prefix i)
 	ModePeek   = "inbox_peek" // a prompt opened from the Inbox (space)
+	ModeMail   = "mail"       // the mailbox (m in the Inbox) and a thread of mail
 	ModeReview = "review"     // the review overlay (prefix v)
 	ModeRail   = "rail"       // the rail's cursor (prefix s)
 )
@@ -33,6 +34,7 @@ var keyModes = []struct{ mode, title string }{
 	{ModeCopy, "Copy mode: prefix [ over the focused pane's history"},
 	{ModeInbox, "Inbox: prefix i"},
 	{ModePeek, "Inbox, a prompt opened with space"},
+	{ModeMail, "Mail: the mailbox (m in the Inbox) and a thread"},
 	{ModeReview, "Review: prefix v"},
 	{ModeRail, "Rail: prefix s puts a cursor in the rail"},
 }
@@ -66,6 +68,10 @@ type binding struct {
 
 // pkDigit is a prompt's digits (inbox_prompt.go): each chooses its option.
 const pkDigit = "inbox_peek.fixed.digit"
+
+// mlSpace is space in the mail views: it reads a thread of the mailbox
+// and leaves a thread, as it always has.
+const mlSpace = "mail.fixed.space"
 
 // Actions of the window mode that are not rebindable by name.
 const (
@@ -102,6 +108,9 @@ func keyTable() []binding {
 	}
 	pk := func(act string, keys []string, does string) binding {
 		return binding{mode: ModePeek, action: act, keys: keys, does: does, agent: true}
+	}
+	ml := func(act string, keys []string, does string) binding {
+		return binding{mode: ModeMail, action: act, keys: keys, does: does, agent: true}
 	}
 	cp := func(act string, keys []string, does string) binding {
 		return binding{mode: ModeCopy, action: "copy." + act, keys: keys, does: does}
@@ -201,6 +210,17 @@ func keyTable() []binding {
 		pk(PkReread, []string{"r"}, "read the prompt again"),
 		pk(PkGo, []string{"enter"}, "go to the pane instead"),
 		pk(PkBack, []string{"esc", "q", "space"}, "back to the list"),
+
+		ml(MlDown, []string{"j", "down", "J", "ctrl+d"}, "down (a thread: scroll)"),
+		ml(MlUp, []string{"k", "up", "K", "ctrl+u"}, "up (a thread: scroll)"),
+		ml(MlTop, []string{"g"}, "the top"),
+		ml(MlBottom, []string{"G"}, "the bottom"),
+		ml(MlPageDown, []string{"pgdown"}, "ten rows down"),
+		ml(MlPageUp, []string{"pgup"}, "ten rows up"),
+		ml(MlOpen, []string{"enter"}, "read the thread (in a thread: go to the sender's pane)"),
+		ml(MlReply, []string{"r"}, "reply as you"),
+		ml(MlBack, []string{"esc", "q", "m"}, "back"),
+		{mode: ModeMail, action: mlSpace, keys: []string{"space"}, does: "read the thread (in a thread: back)", fixed: true, agent: true},
 
 		rv("close", []string{"esc", "q"}, "close the review"),
 		rv("switch", []string{"enter", "tab", "shift+tab"}, "between the files and the diff"),

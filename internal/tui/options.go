@@ -101,7 +101,7 @@ func (o *Options) Configure(f *config.File) error {
 	}
 	fromFile := map[string]string{}
 	prefix := o.Prefix
-	for _, mode := range []string{"", ModeInbox, ModePeek, ModeCopy, ModeReview, ModeRail} {
+	for _, mode := range []string{"", ModeInbox, ModePeek, ModeMail, ModeCopy, ModeReview, ModeRail} {
 		for action, key := range f.Bindings(mode) {
 			if mode == "" && action == "prefix" {
 				if prefix == "" {
@@ -116,8 +116,8 @@ func (o *Options) Configure(f *config.File) error {
 		}
 	}
 	for _, mode := range f.BindingTables() {
-		if mode != "" && mode != ModeInbox && mode != ModePeek && mode != ModeCopy && mode != ModeReview && mode != ModeRail {
-			return &config.Error{Path: f.Path, Err: fmt.Errorf("[keybindings.%s]: no such key table (inbox, inbox_peek, copy, review, rail)", mode)}
+		if mode != "" && mode != ModeInbox && mode != ModePeek && mode != ModeMail && mode != ModeCopy && mode != ModeReview && mode != ModeRail {
+			return &config.Error{Path: f.Path, Err: fmt.Errorf("[keybindings.%s]: no such key table (inbox, inbox_peek, mail, copy, review, rail)", mode)}
 		}
 	}
 	merged := map[string]string{}
@@ -227,4 +227,18 @@ const (
 	PkReread  = "inbox_peek.reread"  // r: read the prompt again
 	PkGo      = "inbox_peek.go"      // enter: go to the pane instead
 	PkBack    = "inbox_peek.back"    // esc, q, space: back to the list
+)
+
+// Actions of the mailbox and of a thread of mail (mail_box.go,
+// mail_thread.go), under "mail." in Options.Bindings.
+const (
+	MlDown     = "mail.down"
+	MlUp       = "mail.up"
+	MlTop      = "mail.top"
+	MlBottom   = "mail.bottom"
+	MlPageDown = "mail.page-down"
+	MlPageUp   = "mail.page-up"
+	MlOpen     = "mail.open"  // enter: read the thread; in a thread, go to the sender's pane
+	MlReply    = "mail.reply" // r
+	MlBack     = "mail.back"  // esc, q, m
 )
