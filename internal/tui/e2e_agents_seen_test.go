@@ -59,6 +59,17 @@ func TestAttachAgentKeysHiddenUntilAnAgentIsSeen(t *testing.T) {
 	}
 }
 
+// seeAgent makes the daemon see an agent in window 0 of session s while
+// the client c shows it, then clears the state: the agent UI is shown
+// from then on (it stays hidden until an agent has been seen).
+func (w *world) seeAgent(c, s string) {
+	w.t.Helper()
+	w.ok("set-agent-state", "working", "-s", s, "-w", "0", "--harness", "claude-code")
+	w.waitFor(c, `0:\S+\s+working`)
+	w.ok("set-agent-state", "none", "-s", s, "-w", "0")
+	w.waitGone(c, `0:\S+\s+working`)
+}
+
 // TestAttachInboxKeysRebound: the prompt view's keys and the list's are
 // rebound from the config file like any other: with deny on x, d does
 // nothing to the pretend agent's prompt and x denies it; with the
