@@ -113,6 +113,12 @@ func HeldRequest(in Input) (Held, bool) {
 		h.Kind, h.Plan, h.Target = "plan", ti.Plan, ""
 		h.Summary = planSummary(ti.Plan)
 		h.Options = []string{"once", "deny"}
+		if acceptEditsOnly(p.Suggestions) {
+			// Claude Code's own "Yes, and auto-accept edits": 2 in the
+			// Inbox, offered only when Claude offers exactly that.
+			h.AlwaysScope, h.always = []string{"accept edits for this session"}, p.Suggestions
+			h.Options = []string{"once", "always", "deny"}
+		}
 		return h, true
 	default:
 		return Held{}, false
@@ -226,6 +232,7 @@ func planSummary(plan string) string {
 // permissionUpdate is one of Claude Code's suggested permission updates.
 type permissionUpdate struct {
 	Type        string   `json:"type"`
+	Mode        string   `json:"mode"`
 	Behavior    string   `json:"behavior"`
 	Destination string   `json:"destination"`
 	Directories []string `json:"directories"`
@@ -233,6 +240,18 @@ type permissionUpdate struct {
 		ToolName    string  `json:"toolName"`
 		RuleContent *string `json:"ruleContent"`
 	} `json:"rules"`
+}
+
+// acceptEditsOnly reports whether a plan's suggestions are exactly
+// "accept edits for this session" (never bypassPermissions or another
+// mode, never with rules beside it).
+func acceptEditsOnly(raw json.RawMessage) bool {
+	var ups []permissionUpdate
+	if len(raw) == 0 || json.Unmarshal(raw, &ups) != nil || len(ups) != 1 {
+		return false
+	}
+	u := ups[0]
+	return u.Type == "setMode" && u.Mode == "acceptEdits" && u.Destination == "session" && len(u.Rules) == 0 && len(u.Directories) == 0
 }
 
 // destinations name where Claude Code writes a rule, as a person reads it.

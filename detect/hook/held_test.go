@@ -17,14 +17,15 @@ const (
 	permBashNoSandbox = `{"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"make","dangerouslyDisableSandbox":true}}`
 	permRead          = `{"hook_event_name":"PermissionRequest","cwd":"/src/api","tool_name":"Read","tool_input":{"file_path":"/src/api/go.mod"},` +
 		`"permission_suggestions":[{"type":"addDirectories","directories":["/src"],"destination":"session"},{"type":"setMode","mode":"acceptEdits","destination":"session"}]}`
-	permGrepPath = `{"hook_event_name":"PermissionRequest","tool_name":"Grep","tool_input":{"pattern":"TODO","path":"/etc"}}`
-	permGrep     = `{"hook_event_name":"PermissionRequest","tool_name":"Grep","tool_input":{"pattern":"TODO"}}`
-	permWrite    = `{"hook_event_name":"PermissionRequest","tool_name":"Write","tool_input":{"file_path":"/src/api/x.go","content":"package x"}}`
-	permMCP      = `{"hook_event_name":"PermissionRequest","tool_name":"mcp__github__create_issue","tool_input":{"title":"x"}}`
-	permFetch    = `{"hook_event_name":"PermissionRequest","tool_name":"WebFetch","tool_input":{"url":"https://go.dev/doc","prompt":"summarise"}}`
-	permPlan     = `{"hook_event_name":"PermissionRequest","tool_name":"ExitPlanMode","tool_input":{"plan":"# Refactor the retry loop\n\n1. read\n2. fix\n"}}`
-	permPlanAP   = `{"hook_event_name":"PermissionRequest","tool_name":"ExitPlanMode","tool_input":{"plan":"# P\n","allowedPrompts":[{"tool":"Bash","prompt":"run tests"}]}}`
-	preToolUse   = `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"make"}}`
+	permGrepPath  = `{"hook_event_name":"PermissionRequest","tool_name":"Grep","tool_input":{"pattern":"TODO","path":"/etc"}}`
+	permGrep      = `{"hook_event_name":"PermissionRequest","tool_name":"Grep","tool_input":{"pattern":"TODO"}}`
+	permWrite     = `{"hook_event_name":"PermissionRequest","tool_name":"Write","tool_input":{"file_path":"/src/api/x.go","content":"package x"}}`
+	permMCP       = `{"hook_event_name":"PermissionRequest","tool_name":"mcp__github__create_issue","tool_input":{"title":"x"}}`
+	permFetch     = `{"hook_event_name":"PermissionRequest","tool_name":"WebFetch","tool_input":{"url":"https://go.dev/doc","prompt":"summarise"}}`
+	permPlan      = `{"hook_event_name":"PermissionRequest","tool_name":"ExitPlanMode","tool_input":{"plan":"# Refactor the retry loop\n\n1. read\n2. fix\n"}}`
+	permPlanEdits = `{"hook_event_name":"PermissionRequest","tool_name":"ExitPlanMode","tool_input":{"plan":"# P\n"},"permission_suggestions":[{"type":"setMode","mode":"acceptEdits","destination":"session"}]}`
+	permPlanAP    = `{"hook_event_name":"PermissionRequest","tool_name":"ExitPlanMode","tool_input":{"plan":"# P\n","allowedPrompts":[{"tool":"Bash","prompt":"run tests"}]}}`
+	preToolUse    = `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"make"}}`
 )
 
 func held(t *testing.T, harness, payload string) (hook.Held, bool) {
@@ -52,6 +53,25 @@ func TestHeldRequestWhatIsHeld(t *testing.T) {
 	}
 	if h, ok := held(t, "claude-code", permPlan); !ok || h.Kind != "plan" || h.Summary != "Refactor the retry loop (4 lines)" || !strings.HasPrefix(h.Plan, "# Refactor") {
 		t.Fatalf("plan: %v %+v", ok, h)
+	}
+	// A plan: 2 (approve and accept edits) only when Claude Code offers
+	// exactly setMode acceptEdits for the session; that is what 2 sends.
+	if h, _ := held(t, "claude-code", permPlan); strings.Join(h.Options, ",") != "once,deny" {
+		t.Errorf("plan with no suggestion: %+v", h.Options)
+	}
+	h, ok = held(t, "claude-code", permPlanEdits)
+	if !ok || h.Kind != "plan" || strings.Join(h.Options, ",") != "once,always,deny" {
+		t.Fatalf("plan offering accept edits: %v %+v", ok, h)
+	}
+	if r := h.Reply("always", ""); !strings.Contains(r, `"behavior":"allow"`) || !strings.Contains(r, `"updatedPermissions":[{"type":"setMode","mode":"acceptEdits","destination":"session"}]`) {
+		t.Errorf("plan always: %s", r)
+	}
+	for _, sug := range []string{`[{"type":"setMode","mode":"bypassPermissions","destination":"session"}]`,
+		`[{"type":"setMode","mode":"acceptEdits","destination":"session"},{"type":"addDirectories","directories":["/"],"destination":"session"}]`} {
+		p := strings.Replace(permPlanEdits, `"permission_suggestions":[{"type":"setMode","mode":"acceptEdits","destination":"session"}]`, `"permission_suggestions":`+sug, 1)
+		if h, _ := held(t, "claude-code", p); strings.Join(h.Options, ",") != "once,deny" {
+			t.Errorf("plan offering %s: %+v", sug, h.Options)
+		}
 	}
 	for name, p := range map[string]string{"no sandbox": permBashNoSandbox, "grep with path": permGrepPath, "write": permWrite,
 		"mcp": permMCP, "plan with allowedPrompts": permPlanAP, "another event": preToolUse, "not JSON": "{", "empty": ""} {

@@ -31,7 +31,7 @@ func attachCommands() []Command {
 			"--ssh instead runs ssh -t to the host's addr and the tuios there (for a host whose tuios is too old to serve this client): " +
 			"that client is nested in this terminal, so press the prefix key twice to send a key to it. " +
 			"Inside, prefix ? lists every key and prefix : every action by name; after the prefix the dock names the next keys. " +
-			"The keys below are the ones the config file gives ([keybindings] for the window mode, [keybindings.inbox], .copy, .review and .rail for the others); " +
+			"The keys below are the ones the config file gives ([keybindings] for the window mode, [keybindings.inbox], .inbox_peek, .mail, .copy, .review and .rail for the others); " +
 			"[ui] rail = \"off\" starts with the rail hidden (prefix b shows it).",
 		More:    attachKeys,
 		Example: "tuios attach\ntuios attach -t work --ascii-only\ntuios attach --host build api\ntuios attach -t build:api\ntuios attach --host build api --ssh",

@@ -14,15 +14,17 @@ import (
 // are all made from it, so what they say is what the keys do. A row the
 // config file may rebind is named there by its action: [keybindings]
 // for the window mode (after the prefix), [keybindings.MODE] for the
-// others (inbox, copy, review, rail).
+// others (inbox, inbox_peek, mail, copy, review, rail).
 
 // Key modes: which keys mean what depends on what is open.
 const (
-	ModeWindow = "window" // the key after the prefix
-	ModeCopy   = "copy"   // copy mode over a pane's history (prefix [)
-	ModeInbox  = "inbox"  // the Inbox (prefix i)
-	ModeReview = "review" // the review overlay (prefix v)
-	ModeRail   = "rail"   // the rail's cursor (prefix s)
+	ModeWindow = "window"     // the key after the prefix
+	ModeCopy   = "copy"       // copy mode over a pane's history (prefix [)
+	ModeInbox  = "inbox"      // the Inbox (prefix i)
+	ModePeek   = "inbox_peek" // a prompt opened from the Inbox (space)
+	ModeMail   = "mail"       // the mailbox (m in the Inbox) and a thread of mail
+	ModeReview = "review"     // the review overlay (prefix v)
+	ModeRail   = "rail"       // the rail's cursor (prefix s)
 )
 
 // keyModes are the modes in the order the help screen lists them, with
@@ -31,6 +33,8 @@ var keyModes = []struct{ mode, title string }{
 	{ModeWindow, "Window mode: after the prefix"},
 	{ModeCopy, "Copy mode: prefix [ over the focused pane's history"},
 	{ModeInbox, "Inbox: prefix i"},
+	{ModePeek, "Inbox, a prompt opened with space"},
+	{ModeMail, "Mail: the mailbox (m in the Inbox) and a thread"},
 	{ModeReview, "Review: prefix v"},
 	{ModeRail, "Rail: prefix s puts a cursor in the rail"},
 }
@@ -55,7 +59,19 @@ type binding struct {
 	// fixed rows are not rebound: their keys carry a meaning of their
 	// own (digits, the Inbox's answers on the row under the cursor).
 	fixed bool
+	// agent rows are about agents (the Inbox, its mail, the Agents
+	// tab, the rail's agent rows): the hint, the help and the palette
+	// leave them out until the daemon has seen an agent, and the
+	// palette finds them by "agent". Their keys work all along.
+	agent bool
 }
+
+// pkDigit is a prompt's digits (inbox_prompt.go): each chooses its option.
+const pkDigit = "inbox_peek.fixed.digit"
+
+// mlSpace is space in the mail views: it reads a thread of the mailbox
+// and leaves a thread, as it always has.
+const mlSpace = "mail.fixed.space"
 
 // Actions of the window mode that are not rebindable by name.
 const (
@@ -79,11 +95,22 @@ func keyTable() []binding {
 	w := func(act string, key, does, palette, hint string) binding {
 		return binding{mode: ModeWindow, action: act, keys: []string{key}, does: does, palette: palette, hint: hint}
 	}
+	wa := func(act string, key, does, palette, hint string) binding {
+		b := w(act, key, does, palette, hint)
+		b.agent = true
+		return b
+	}
 	in := func(act string, keys []string, does string) binding {
-		return binding{mode: ModeInbox, action: act, keys: keys, does: does}
+		return binding{mode: ModeInbox, action: act, keys: keys, does: does, agent: true}
 	}
 	inFixed := func(keys []string, does string) binding {
-		return binding{mode: ModeInbox, action: "inbox.fixed." + keys[0], keys: keys, does: does, fixed: true}
+		return binding{mode: ModeInbox, action: "inbox.fixed." + keys[0], keys: keys, does: does, fixed: true, agent: true}
+	}
+	pk := func(act string, keys []string, does string) binding {
+		return binding{mode: ModePeek, action: act, keys: keys, does: does, agent: true}
+	}
+	ml := func(act string, keys []string, does string) binding {
+		return binding{mode: ModeMail, action: act, keys: keys, does: does, agent: true}
 	}
 	cp := func(act string, keys []string, does string) binding {
 		return binding{mode: ModeCopy, action: "copy." + act, keys: keys, does: does}
@@ -95,7 +122,7 @@ func keyTable() []binding {
 		return binding{mode: ModeRail, action: "rail." + act, keys: keys, does: does}
 	}
 	rlFixed := func(key, does string) binding {
-		return binding{mode: ModeRail, action: "rail.fixed." + key, keys: []string{key}, does: does, fixed: true}
+		return binding{mode: ModeRail, action: "rail.fixed." + key, keys: []string{key}, does: does, fixed: true, agent: true}
 	}
 	digits := []string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}
 	return []binding{
@@ -114,16 +141,16 @@ func keyTable() []binding {
 		w(ActRename, ",", "rename the focused window", "Window: rename", ""),
 		w(ActScrollback, "[", "copy mode: scroll back, select and copy", "Window: copy mode (scrollback)", "copy"),
 		w(ActPaste, "]", "paste what you copied last into the window", "Window: paste", "paste"),
-		w(ActInbox, "i", "the Inbox: everything waiting for you", "Inbox: open", "inbox"),
-		w(ActOldest, "o", "the oldest item that needs you (o again: the next)", "Inbox: oldest needing you", ""),
-		w(ActNewest, "O", "the newest finished turn not seen (O again: older)", "Mail: newest finished turn", ""),
-		w(ActMail, "M", "the Inbox on its mail", "Mail: open inbox", ""),
+		wa(ActInbox, "i", "the Inbox: everything waiting for you", "Inbox: open", "inbox"),
+		wa(ActOldest, "o", "the oldest item that needs you (o again: the next)", "Inbox: oldest needing you", ""),
+		wa(ActNewest, "O", "the newest finished turn not seen (O again: older)", "Mail: newest finished turn", ""),
+		wa(ActMail, "M", "the Inbox on its mail", "Mail: open inbox", ""),
 		w(ActReview, "v", "review the focused pane's changes", "Review: focused pane", ""),
 		w(ActPalette, ":", "the command palette: every action by name", "", "palette"),
 		w(ActDetach, "d", "detach (the windows keep running)", "Session: detach", "detach"),
 		w(ActToggleRail, "b", "show or hide the rail", "Sessions: show or hide the rail", "rail"),
 		w(ActRail, "s", "put a cursor in the rail", "Sessions: rail cursor", ""),
-		w(ActAgents, "A", "the settings page's Agents tab", "Agents: settings", ""),
+		wa(ActAgents, "A", "the settings page's Agents tab", "Agents: settings", ""),
 		w(ActHelp, "?", "this list of keys", "Help: every key", "help"),
 		{mode: ModeWindow, action: ActClosePopup, keys: []string{"esc"}, does: "close the focused popup", fixed: true},
 		{mode: ModeWindow, action: ActTypePrefix, does: "type the prefix key into the window", fixed: true},
@@ -164,14 +191,36 @@ func keyTable() []binding {
 		in(InKind, []string{"f"}, "one heading at a time"),
 		in(InSelect, []string{"/"}, "narrow the list with a selector"),
 		in(InReview, []string{"v"}, "review the row's pane"),
-		inFixed([]string{"1", "2", "3"}, "answer (held: 1 allow once, 2 always, 3 deny)"),
-		inFixed([]string{"n"}, "deny a held approval with a reason"),
-		inFixed([]string{"r"}, "reply to a finished agent (queued) or to mail"),
-		inFixed([]string{"p"}, "pass held link mail on"),
-		inFixed([]string{"y"}, "resume the conversation of a Resume row"),
-		inFixed([]string{"m"}, "the whole mailbox"),
-		inFixed([]string{"J", "K"}, "scroll the detail under the list"),
-		inFixed([]string{"pgdown", "pgup"}, "ten rows down or up"),
+		in(InReason, []string{"n"}, "deny a held approval (keep planning) with a reason"),
+		in(InReply, []string{"r"}, "reply to a finished agent (queued) or to mail"),
+		in(InRelease, []string{"p"}, "pass held link mail on"),
+		in(InResume, []string{"y"}, "resume the conversation of a Resume row"),
+		in(InMailbox, []string{"m"}, "the whole mailbox"),
+		in(InDetailDown, []string{"J", "ctrl+d"}, "scroll the detail under the list down"),
+		in(InDetailUp, []string{"K", "ctrl+u"}, "scroll the detail under the list up"),
+		in(InPageDown, []string{"pgdown"}, "ten rows down"),
+		in(InPageUp, []string{"pgup"}, "ten rows up"),
+		inFixed([]string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}, "answer (held: 1 allow once, 2 always, 3 deny; a question: its answer)"),
+
+		{mode: ModePeek, action: pkDigit, keys: digits, does: "choose that option", fixed: true, agent: true},
+		pk(PkApprove, []string{"a"}, "approve"),
+		pk(PkAlways, []string{"A"}, "approve and do not ask again, when the menu offers it"),
+		pk(PkDeny, []string{"d"}, "deny"),
+		pk(PkType, []string{"tab"}, "type an answer"),
+		pk(PkReread, []string{"r"}, "read the prompt again"),
+		pk(PkGo, []string{"enter"}, "go to the pane instead"),
+		pk(PkBack, []string{"esc", "q", "space"}, "back to the list"),
+
+		ml(MlDown, []string{"j", "down", "J", "ctrl+d"}, "down (a thread: scroll)"),
+		ml(MlUp, []string{"k", "up", "K", "ctrl+u"}, "up (a thread: scroll)"),
+		ml(MlTop, []string{"g"}, "the top"),
+		ml(MlBottom, []string{"G"}, "the bottom"),
+		ml(MlPageDown, []string{"pgdown"}, "ten rows down"),
+		ml(MlPageUp, []string{"pgup"}, "ten rows up"),
+		ml(MlOpen, []string{"enter"}, "read the thread (in a thread: go to the sender's pane)"),
+		ml(MlReply, []string{"r"}, "reply as you"),
+		ml(MlBack, []string{"esc", "q", "m"}, "back"),
+		{mode: ModeMail, action: mlSpace, keys: []string{"space"}, does: "read the thread (in a thread: back)", fixed: true, agent: true},
 
 		rv("close", []string{"esc", "q"}, "close the review"),
 		rv("switch", []string{"enter", "tab", "shift+tab"}, "between the files and the diff"),

@@ -141,6 +141,63 @@ func TestPaletteListsEveryTableAction(t *testing.T) {
 	}
 }
 
+// Until the daemon has seen an agent, the hint after the prefix, the
+// help and the palette leave the Inbox, the mail and the Agents tab out;
+// their keys work all the same. Once seen, the palette finds them all by
+// "agent".
+func TestAgentKeysHiddenUntilAnAgentIsSeen(t *testing.T) {
+	t.Parallel()
+	m, fc, _ := newTest(t, Options{})
+	m.layout.Agents, m.layout.AgentsSeen = nil, false
+	m.width = 200 // room for every hinted key
+	m.Update(key("ctrl+b"))
+	if dock := plain(m)[19]; strings.Contains(dock, "inbox") || !strings.Contains(dock, "c new") || !strings.Contains(dock, "? help") {
+		t.Errorf("hint after the prefix, no agent seen: %q", dock)
+	}
+	m.Update(key("i"))
+	if m.inbox == nil {
+		t.Error("prefix i did not open the Inbox before an agent was seen")
+	}
+	fc.last(t, "list-attention")
+	m.inbox = nil
+	help := strings.Join(stripAll(m.helpLines(120)), "\n")
+	for _, hidden := range []string{"Inbox: prefix i", "the Inbox: everything waiting for you", "the newest finished turn", "Agents tab", "an agent row: mark"} {
+		if strings.Contains(help, hidden) {
+			t.Errorf("help shows %q before an agent was seen:\n%s", hidden, help)
+		}
+	}
+	if !strings.Contains(help, "Review: prefix v") || !strings.Contains(help, "copy mode: scroll back") {
+		t.Errorf("help lost what is not about agents:\n%s", help)
+	}
+	names := func() []string {
+		p := &palette{entries: m.paletteEntries(), text: []rune("agent")}
+		var out []string
+		for _, e := range p.matches() {
+			out = append(out, e.name)
+		}
+		return out
+	}
+	if got := names(); len(got) != 0 {
+		t.Errorf("palette \"agent\" before an agent was seen: %q", got)
+	}
+
+	m.layout.AgentsSeen = true
+	m.Update(key("ctrl+b"))
+	if dock := plain(m)[19]; !strings.Contains(dock, "i inbox") {
+		t.Errorf("hint after the prefix, an agent seen: %q", dock)
+	}
+	m.Update(key("esc"))
+	if help := strings.Join(stripAll(m.helpLines(120)), "\n"); !strings.Contains(help, "Inbox: prefix i") || !strings.Contains(help, "the Inbox: everything waiting for you") {
+		t.Errorf("help, an agent seen:\n%s", help)
+	}
+	got := names()
+	for _, want := range []string{"Inbox: open", "Inbox: oldest needing you", "Mail: newest finished turn", "Mail: open inbox", "Agents: settings"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("palette \"agent\" lacks %q: %q", want, got)
+		}
+	}
+}
+
 func TestCheckBindings(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -67,8 +68,14 @@ func (m *Model) helpKey(k tea.Key) (tea.Cmd, bool) {
 // helpLines are the help's lines for a screen cols wide: a heading per
 // mode, then one line per binding: its keys, what it does, and the name
 // the config file rebinds it by.
+// Until an agent has been seen, the rows about agents are left out
+// (their keys work all the same).
 func (m *Model) helpLines(cols int) []string {
-	return helpText(m.keys, cols, m.opt.ASCIIOnly, true)
+	km := m.keys
+	if !m.agentsShown() {
+		km.rows = slices.DeleteFunc(slices.Clone(km.rows), func(b binding) bool { return b.agent })
+	}
+	return helpText(km, cols, m.opt.ASCIIOnly, true)
 }
 
 // helpText lays the key table out, mode by mode: styled adds bold
@@ -93,8 +100,11 @@ func helpText(km keymap, cols int, ascii, styled bool) []string {
 		}
 	}
 	var out []string
-	for i, md := range keyModes {
-		if i > 0 {
+	for _, md := range keyModes {
+		if !slices.ContainsFunc(km.rows, func(b binding) bool { return b.mode == md.mode }) {
+			continue // a mode with no rows shown (the Inbox before any agent): no heading either
+		}
+		if len(out) > 0 {
 			out = append(out, "")
 		}
 		title := md.title

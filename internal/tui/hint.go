@@ -15,12 +15,13 @@ import (
 // open a window. All of them read the keys bound now (bindings.go).
 
 // prefixDock is the dock after the prefix: lead (the session and its
-// workspaces), then the window mode's hinted keys.
+// workspaces), then the window mode's hinted keys (the Inbox's once an
+// agent has been seen).
 func (m *Model) prefixDock(lead string) string {
 	var items []string
 	help, last := "", ""
 	for _, b := range m.keys.rows {
-		if b.mode != ModeWindow || b.hint == "" || len(b.keys) == 0 {
+		if b.mode != ModeWindow || b.hint == "" || len(b.keys) == 0 || b.agent && !m.agentsShown() {
 			continue
 		}
 		if b.action == ActHelp {

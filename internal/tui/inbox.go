@@ -385,45 +385,53 @@ func (m *Model) inboxKey(k tea.Key, name string) tea.Cmd {
 			m.reviewItem(it) // review.go: over the Inbox; esc comes back to it
 		}
 		return nil
-	}
-	switch name {
-	case "down", "ctrl+n":
-		m.inboxMove(1)
-	case "up", "ctrl+p":
-		m.inboxMove(-1)
-	case "pgdown":
+	case InPageDown:
 		m.inboxMove(10)
-	case "pgup":
+		return nil
+	case InPageUp:
 		m.inboxMove(-10)
-	case "J", "ctrl+d", "K", "ctrl+u":
+		return nil
+	case InDetailDown, InDetailUp:
 		d := 1
-		if name == "K" || name == "ctrl+u" {
+		if m.keys.inbox[name] == InDetailUp {
 			d = -1
 		}
 		_, cols, rows, _ := m.geometry()
 		in.top = max(in.top, 0) + d
 		in.top = m.inboxFrame(cols, rows).top
-	case "n":
+		return nil
+	case InReason:
 		if have && held(it) {
 			m.openDenyReason(it)
 		}
-	case "r":
+		return nil
+	case InReply:
 		if have && (it.Kind == "finished" || it.Kind == "errored") {
 			m.openReply(it)
 		}
 		if have && readsThread(it) {
 			m.openThread(it, true) // mail_thread.go: the reply line opens once it is read
 		}
-	case "p":
+		return nil
+	case InRelease:
 		if have && heldMail(it) { // inbox_mail.go
 			return m.releaseHeld(it)
 		}
-	case "y":
+		return nil
+	case InResume:
 		if have && it.Kind == "resume" {
 			m.resumeRow(it) // inbox_resume.go: types the resume command, closes the row
 		}
-	case "m":
+		return nil
+	case InMailbox:
 		m.openBox() // mail_box.go: the whole mailbox
+		return nil
+	}
+	switch name {
+	case "down", "ctrl+n":
+		m.inboxMove(1)
+	case "up", "ctrl+p":
+		m.inboxMove(-1)
 	case "esc":
 		m.dropPending()
 		m.inbox = nil
@@ -439,30 +447,39 @@ func (m *Model) inboxKey(k tea.Key, name string) tea.Cmd {
 func (m *Model) peekKey(name string) tea.Cmd {
 	in := m.inbox
 	pk := in.peek
-	switch name {
-	case "enter":
+	var answer string // a, A, d or the digit of an option
+	switch m.keys.in(ModePeek, name) {
+	case pkDigit:
+		answer = name
+	case PkGo:
 		m.inbox = nil
 		m.goTo(pk.Session, pk.Window)
 		return nil
-	case "r":
+	case PkReread:
 		m.call("peek-prompt", map[string]any{"session": pk.Session, "window": pk.Window}, "inbox:peek")
 		return nil
-	case "esc", "q", "space":
+	case PkBack:
 		in.peek, in.pending = nil, nil
 		in.note = ""
 		m.touch()
 		return nil
-	case "tab":
+	case PkType:
 		m.openTypedAnswer() // inbox_prompt.go
 		return nil
+	case PkApprove:
+		answer = "a"
+	case PkAlways:
+		answer = "A"
+	case PkDeny:
+		answer = "d"
 	}
-	allow, offered := peekAllows(pk, name)
+	allow, offered := peekAllows(pk, answer)
 	if !offered {
 		in.pending = nil
 		return nil
 	}
 	var action, value string
-	switch name {
+	switch answer {
 	case "a":
 		action = "approve"
 	case "A":
@@ -470,7 +487,7 @@ func (m *Model) peekKey(name string) tea.Cmd {
 	case "d":
 		action = "deny"
 	default:
-		action, value = "choose", name
+		action, value = "choose", answer
 	}
 	if ok, left := m.ready(); !ok {
 		in.note = "read it first: answers work in a moment"

@@ -146,7 +146,7 @@ func (m *Model) digitKey(it item, name string) tea.Cmd {
 				if left > 0 {
 					return after(left)
 				}
-				in.note = "read the plan to its last line first (J scrolls)"
+				in.note = "read the plan to its last line first (" + m.keys.first(InDetailDown) + " scrolls)"
 				return nil
 			}
 			extra = map[string]any{"plan_sha": in.plan.sha}

@@ -62,7 +62,7 @@ func hostTarget(it item) string {
 func (m *Model) hostItemKey(it item, name string) bool {
 	act := m.keys.inbox[name]
 	digit := len(name) == 1 && name[0] >= '1' && name[0] <= '9'
-	if !digit && act != InGo && act != InPeek && name != "n" && name != "r" {
+	if !digit && act != InGo && act != InPeek && act != InReason && act != InReply {
 		return false
 	}
 	if act == InGo && !it.Stale && it.Session != "" && m.goToHost(it) { // remote.go: attach it here

@@ -139,7 +139,7 @@ func (m *Model) peekKeys() string {
 		k = append(k, "tab type an answer")
 	}
 	k = append(k, "enter go to pane", "r read again", "esc back")
-	return strings.Join(k, "  ")
+	return strings.Join(m.boundHints(ModePeek, k), "  ") // hint.go: the keys bound now
 }
 
 // waited is how long the agent has waited on the peeked prompt: what the

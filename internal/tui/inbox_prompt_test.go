@@ -234,3 +234,63 @@ func TestInboxPlanRowLengthOnce(t *testing.T) {
 		t.Fatalf("plan rows:\n%s", s)
 	}
 }
+
+// Every key of the Inbox but the digits is rebindable: the list's reply,
+// reason, mailbox and scroll keys under [keybindings.inbox], the prompt
+// view's under [keybindings.inbox_peek]. A rebound key acts, its old key
+// does nothing, and the footers name the new keys.
+func TestInboxAndPromptKeysRebind(t *testing.T) {
+	t.Parallel()
+	opt := Options{}
+	if err := opt.Configure(load(t, "[keybindings.inbox]\nmailbox = \"B\"\nreply = \"R\"\ndetail-down = \"ctrl+j\"\n[keybindings.inbox_peek]\ndeny = \"x\"\nback = \"h\"\napprove = \"y\"\n")); err != nil {
+		t.Fatal(err)
+	}
+	m, fc, clk := newTest(t, opt)
+	openWith(t, m, map[string]any{"id": "4", "kind": "finished", "session": "work", "window": "w1", "name": "shell",
+		"summary": "done", "since": clk.t.Add(-time.Minute).UnixNano(), "seq": 1})
+	if f := footer(m); !strings.HasPrefix(f, "R reply  enter go") {
+		t.Errorf("footer %q", f)
+	}
+	m.Update(key("m"))
+	if m.inbox.box != nil {
+		t.Fatal("m still opens the mailbox once mailbox is B")
+	}
+	m.Update(key("B"))
+	if m.inbox.box == nil {
+		t.Fatal("B does not open the mailbox")
+	}
+	m.Update(key("esc"))
+	m.Update(key("R"))
+	if m.inbox.input == nil {
+		t.Fatal("R does not open the reply line")
+	}
+	m.Update(key("esc"))
+	m.inbox = nil
+
+	peekAt(t, m, clk, claudePeek([]string{"approve", "deny", "choose"}, nil))
+	if f := footer(m); f != "1-2 choose  y approve  x deny  enter go to pane  r read again  h back" {
+		t.Errorf("prompt footer %q", f)
+	}
+	m.Update(key("d"))
+	m.Update(key("a"))
+	if n := countCalls(fc, "respond"); n != 0 {
+		t.Fatalf("d or a answered after they were rebound: %v", fc.last(t, "respond").params)
+	}
+	m.Update(key("x"))
+	if c := fc.last(t, "respond"); c.params["action"] != "deny" {
+		t.Errorf("x sent %v", c.params)
+	}
+	m.Update(key("h"))
+	if m.inbox.peek != nil {
+		t.Error("h did not go back to the list")
+	}
+	help := strings.Join(stripAll(m.helpLines(120)), "\n")
+	for _, want := range []string{"Inbox, a prompt opened with space", "[keybindings.inbox_peek] deny", "[keybindings.inbox] mailbox", "[keybindings.inbox] reason"} {
+		if !strings.Contains(help, want) {
+			t.Errorf("help lacks %q", want)
+		}
+	}
+	if err := (&Options{}).Configure(load(t, "[keybindings.inbox_peek]\nfly = \"f\"\n")); err == nil || !strings.Contains(err.Error(), `[keybindings.inbox_peek] has no action "fly"`) {
+		t.Errorf("an unknown prompt action: %v", err)
+	}
+}

@@ -217,6 +217,7 @@ func TestAttachLearnableFromInside(t *testing.T) {
 	if strings.Contains(s, "Sessions") {
 		t.Errorf("rail = off drew the rail:\n%s", s)
 	}
+	w.seeAgent("c", "s") // the help lists the agents' keys once an agent has been seen
 
 	w.keys("c", "C-b")
 	w.waitFor("c", `(?m)^\[s\] 1\*  ctrl\+b:  c new  % " split  n next  Z zoom  x close .*\? help\s*$`)

@@ -94,16 +94,21 @@ func (m *Model) boxReply(r replyMsg) {
 func (m *Model) boxKey(name string) {
 	in := m.inbox
 	b := in.box
-	switch name {
-	case "j", "down":
+	act := m.keys.in(ModeMail, name)
+	switch act {
+	case MlDown:
 		b.sel = min(b.sel+1, max(len(b.threads)-1, 0))
-	case "k", "up":
+	case MlUp:
 		b.sel = max(b.sel-1, 0)
-	case "g":
+	case MlPageDown:
+		b.sel = min(b.sel+10, max(len(b.threads)-1, 0))
+	case MlPageUp:
+		b.sel = max(b.sel-10, 0)
+	case MlTop:
 		b.sel = 0
-	case "G":
+	case MlBottom:
 		b.sel = max(len(b.threads)-1, 0)
-	case "enter", "space", "r":
+	case MlOpen, mlSpace, MlReply:
 		if b.sel < len(b.threads) {
 			t := b.threads[b.sel]
 			if t.newest.Held {
@@ -111,9 +116,9 @@ func (m *Model) boxKey(name string) {
 				return
 			}
 			m.openThread(item{Kind: "mail", Session: t.session, Window: t.newest.From, Name: senderName(t.newest),
-				Summary: firstOf(t.newest.Subject, t.newest.Text), MessageID: t.newest.ThreadID}, name == "r")
+				Summary: firstOf(t.newest.Subject, t.newest.Text), MessageID: t.newest.ThreadID}, act == MlReply)
 		}
-	case "esc", "q", "m":
+	case MlBack:
 		in.box = nil
 		m.refreshInbox()
 	}
@@ -162,7 +167,7 @@ func (m *Model) boxRows(cols, rows int, out []string) []string {
 	}
 	out = out[:max(rows-2, 1)]
 	out = append(out, line(" "+b.note))
-	out = append(out, sgrReverse+line(" enter read  r reply  j/k move  esc back")+sgrReset)
+	out = append(out, sgrReverse+line(" "+strings.Join(m.boundHints(ModeMail, []string{"enter read", "r reply", m.keys.first(MlDown) + "/" + m.keys.first(MlUp) + " move", "esc back"}), "  "))+sgrReset)
 	for i, l := range out {
 		if l == "" {
 			out[i] = strings.Repeat(" ", cols)

@@ -216,29 +216,29 @@ func (m *Model) mailSentReply(r replyMsg) {
 func (m *Model) threadKey(name string) {
 	in := m.inbox
 	t := in.thread
-	switch name {
-	case "r":
+	switch m.keys.in(ModeMail, name) {
+	case MlReply:
 		m.openMailReply()
-	case "j", "down", "J", "ctrl+d":
+	case MlDown:
 		t.top = m.threadTop() + 1
-	case "k", "up", "K", "ctrl+u":
+	case MlUp:
 		t.top = max(m.threadTop()-1, 0)
-	case "pgdown":
+	case MlPageDown:
 		t.top = m.threadTop() + 10
-	case "pgup":
+	case MlPageUp:
 		t.top = max(m.threadTop()-10, 0)
-	case "g":
+	case MlTop:
 		t.top = 0
-	case "G":
+	case MlBottom:
 		t.top = -1
-	case "enter":
+	case MlOpen:
 		win := ""
 		if to, ok := t.replyTarget(); ok && to.From != "human" {
 			win = to.From
 		}
 		m.inbox = nil
 		m.goTo(t.it.Session, win)
-	case "esc", "q", "space":
+	case MlBack, mlSpace:
 		in.thread, in.note = nil, ""
 		m.refreshInbox()
 		if in.box != nil {
@@ -352,7 +352,7 @@ func (m *Model) threadRows(cols, rows int, out []string) []string {
 	}
 	out = out[:max(rows-2, 1)]
 	out = append(out, line(" "+in.note))
-	keys := "r reply  j/k scroll  enter go to sender  esc back"
+	keys := strings.Join(m.boundHints(ModeMail, []string{"r reply", m.keys.first(MlDown) + "/" + m.keys.first(MlUp) + " scroll", "enter go to sender", "esc back"}), "  ")
 	if in.input != nil {
 		keys = "enter send  esc cancel"
 	}

@@ -343,3 +343,45 @@ func TestMailboxListsReadThreads(t *testing.T) {
 		t.Fatalf("esc did not leave the mailbox")
 	}
 }
+
+// The mailbox's and a thread's keys rebind under [keybindings.mail]:
+// with down on n, open on o and back on x, n moves, o reads, x leaves the
+// thread and then the mailbox; j and enter do nothing; the footer names
+// the new keys.
+func TestMailKeysRebind(t *testing.T) {
+	t.Parallel()
+	opt := Options{}
+	if err := opt.Configure(load(t, "[keybindings.mail]\ndown = \"n\"\nopen = \"o\"\nback = \"x\"\n")); err != nil {
+		t.Fatal(err)
+	}
+	m, fc, _ := newTest(t, opt)
+	m.Update(key("ctrl+b"))
+	m.Update(key("M"))
+	m.Update(key("m"))
+	m.Update(reply("inbox:box", map[string]any{"session": "work", "messages": []map[string]any{
+		{"id": 7, "kind": "message", "from": "w7", "from_label": "build", "to": "human", "subject": "new one", "thread_id": 7, "sent_at": 20},
+		{"id": 2, "kind": "message", "from": "w9", "from_label": "codex", "to": "human", "subject": "old one", "thread_id": 2, "sent_at": 10, "read_at": 11},
+	}}))
+	if got := strings.Join(plain(m), "\n"); !strings.Contains(got, "o read  r reply  n/k move  x back") {
+		t.Errorf("mailbox footer:\n%s", got)
+	}
+	m.Update(key("j"))
+	m.Update(key("enter"))
+	if m.inbox.box.sel != 0 || m.inbox.thread != nil {
+		t.Fatalf("j or enter still act: sel %d, thread %v", m.inbox.box.sel, m.inbox.thread != nil)
+	}
+	m.Update(key("n"))
+	n := len(fc.calls)
+	m.Update(key("o"))
+	if m.inbox.thread == nil || fc.calls[n].params["thread"] != uint64(2) {
+		t.Fatalf("o did not read the second thread: %+v", fc.calls[n:])
+	}
+	m.Update(key("x"))
+	if m.inbox.thread != nil || m.inbox.box == nil {
+		t.Fatal("x did not leave the thread for the mailbox")
+	}
+	m.Update(key("x"))
+	if m.inbox.box != nil {
+		t.Fatal("x did not leave the mailbox")
+	}
+}

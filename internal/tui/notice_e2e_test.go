@@ -173,6 +173,7 @@ func TestAttachPaletteRunsActions(t *testing.T) {
 	w.ok("new", "--detach", "s")
 	w.start("c", w.bin+" attach -t s")
 	w.waitFor("c", `\[s\]`)
+	w.seeAgent("c", "s") // the palette lists the agents' actions once an agent has been seen
 
 	w.keys("c", "C-b", ":")
 	w.waitFor("c", `Command palette`)

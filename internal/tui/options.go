@@ -101,7 +101,7 @@ func (o *Options) Configure(f *config.File) error {
 	}
 	fromFile := map[string]string{}
 	prefix := o.Prefix
-	for _, mode := range []string{"", ModeInbox, ModeCopy, ModeReview, ModeRail} {
+	for _, mode := range []string{"", ModeInbox, ModePeek, ModeMail, ModeCopy, ModeReview, ModeRail} {
 		for action, key := range f.Bindings(mode) {
 			if mode == "" && action == "prefix" {
 				if prefix == "" {
@@ -116,8 +116,8 @@ func (o *Options) Configure(f *config.File) error {
 		}
 	}
 	for _, mode := range f.BindingTables() {
-		if mode != "" && mode != ModeInbox && mode != ModeCopy && mode != ModeReview && mode != ModeRail {
-			return &config.Error{Path: f.Path, Err: fmt.Errorf("[keybindings.%s]: no such key table (inbox, copy, review, rail)", mode)}
+		if mode != "" && mode != ModeInbox && mode != ModePeek && mode != ModeMail && mode != ModeCopy && mode != ModeReview && mode != ModeRail {
+			return &config.Error{Path: f.Path, Err: fmt.Errorf("[keybindings.%s]: no such key table (inbox, inbox_peek, mail, copy, review, rail)", mode)}
 		}
 	}
 	merged := map[string]string{}
@@ -205,4 +205,40 @@ const (
 	InKind    = "inbox.kind"    // f: one kind at a time
 	InSelect  = "inbox.select"  // /: narrow the list with a selector
 	InReview  = "inbox.review"  // v: the review of the row's pane (review.go)
+
+	InReason     = "inbox.reason"      // n: deny a held approval, or keep planning, with a reason
+	InReply      = "inbox.reply"       // r: reply to a finished agent (queued) or to mail
+	InRelease    = "inbox.release"     // p: pass held link mail on (inbox_mail.go)
+	InResume     = "inbox.resume"      // y: resume the conversation of a Resume row
+	InMailbox    = "inbox.mailbox"     // m: the whole mailbox (mail_box.go)
+	InDetailDown = "inbox.detail-down" // J: scroll the detail under the list
+	InDetailUp   = "inbox.detail-up"   // K
+	InPageDown   = "inbox.page-down"   // pgdown: ten rows down
+	InPageUp     = "inbox.page-up"     // pgup: ten rows up
+)
+
+// Actions of a prompt opened from the Inbox (inbox_prompt.go), under
+// "inbox_peek." in Options.Bindings; its digits choose an option.
+const (
+	PkApprove = "inbox_peek.approve" // a
+	PkAlways  = "inbox_peek.always"  // A: approve and do not ask again
+	PkDeny    = "inbox_peek.deny"    // d
+	PkType    = "inbox_peek.type"    // tab: type an answer
+	PkReread  = "inbox_peek.reread"  // r: read the prompt again
+	PkGo      = "inbox_peek.go"      // enter: go to the pane instead
+	PkBack    = "inbox_peek.back"    // esc, q, space: back to the list
+)
+
+// Actions of the mailbox and of a thread of mail (mail_box.go,
+// mail_thread.go), under "mail." in Options.Bindings.
+const (
+	MlDown     = "mail.down"
+	MlUp       = "mail.up"
+	MlTop      = "mail.top"
+	MlBottom   = "mail.bottom"
+	MlPageDown = "mail.page-down"
+	MlPageUp   = "mail.page-up"
+	MlOpen     = "mail.open"  // enter: read the thread; in a thread, go to the sender's pane
+	MlReply    = "mail.reply" // r
+	MlBack     = "mail.back"  // esc, q, m
 )

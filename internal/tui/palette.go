@@ -26,13 +26,17 @@ type paletteEntry struct {
 	name string
 	key  string // the binding that runs it too, "" when none
 	run  func(m *Model) tea.Cmd
+	// agent entries are found by "agent" as well as by their name
+	// (the Inbox's, the mail's: "type agent" lists them all).
+	agent bool
 }
 
 // paletteEntries are the actions the palette offers now: every action
 // of the key table that has a palette name (bindings.go), with the key
 // bound to it now, in the table's order (a workspace row gives one entry
 // per digit); then, for a local session with agents on, an install or
-// update for each harness that needs one.
+// update for each harness that needs one. The agents' entries wait until
+// the daemon has seen an agent.
 func (m *Model) paletteEntries() []paletteEntry {
 	var out []paletteEntry
 	for _, b := range m.keys.rows {
@@ -47,19 +51,19 @@ func (m *Model) paletteEntries() []paletteEntry {
 			}
 			continue
 		}
-		if b.action == ActAgents && !m.localAgents() {
+		if b.action == ActAgents && !m.localAgents() || b.agent && !m.agentsShown() {
 			continue
 		}
 		act, key := b.action, ""
 		if len(b.keys) > 0 {
 			key = b.keys[0]
 		}
-		out = append(out, paletteEntry{name: b.palette, key: key, run: func(m *Model) tea.Cmd { return m.runAction(act, key) }})
+		out = append(out, paletteEntry{name: b.palette, key: key, agent: b.agent, run: func(m *Model) tea.Cmd { return m.runAction(act, key) }})
 	}
 	// The agents' views first, then the window's, the session's and the
 	// help (the order the palette has always had).
 	slices.SortStableFunc(out, func(a, b paletteEntry) int { return paletteRank(a.name) - paletteRank(b.name) })
-	if !m.localAgents() {
+	if !m.localAgents() || !m.agentsShown() {
 		return out
 	}
 	env := m.intEnv()
@@ -74,7 +78,7 @@ func (m *Model) paletteEntries() []paletteEntry {
 		default:
 			continue
 		}
-		out = append(out, paletteEntry{name: "Agents: " + strings.ToLower(do) + " " + h.Name + " integration",
+		out = append(out, paletteEntry{name: "Agents: " + strings.ToLower(do) + " " + h.Name + " integration", agent: true,
 			run: func(m *Model) tea.Cmd { m.runIntegration(h, do); return nil }})
 	}
 	return out
@@ -107,7 +111,11 @@ func paletteMatch(name, filter string) bool {
 func (p *palette) matches() []paletteEntry {
 	var out []paletteEntry
 	for _, e := range p.entries {
-		if paletteMatch(e.name, string(p.text)) {
+		name := e.name
+		if e.agent {
+			name += " agent"
+		}
+		if paletteMatch(name, string(p.text)) {
 			out = append(out, e)
 		}
 	}

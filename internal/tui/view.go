@@ -751,7 +751,7 @@ func (m *Model) inboxKeys() string {
 		if offers(it, "deny") {
 			k = append(k, "3 keep planning", "n with reason")
 		}
-		k = append(k, "J/K scroll", "enter answer in pane", "d dismiss")
+		k = append(k, m.keys.first(InDetailDown)+"/"+m.keys.first(InDetailUp)+" scroll", "enter answer in pane", "d dismiss")
 	case held(it):
 		if offers(it, "once") {
 			k = append(k, "1 allow once")
