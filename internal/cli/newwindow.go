@@ -79,6 +79,11 @@ func runNewWindow(ctx *Context) error {
 	if flagBool(ctx, "help") { // --help between the name and the program
 		return writeNewWindowHelp(ctx)
 	}
+	// 0 is what an omitted --workspace sends (the current one), so the
+	// daemon cannot tell it from a typed 0: refuse it here.
+	if n := flagInt(ctx, "workspace"); ctx.Flags.Changed("workspace") && (n < 1 || n > 9) {
+		return usageError("tuios new-window -s work tests --workspace 2", "--workspace is %d, out of range (1 to 9)", n)
+	}
 	var res map[string]any
 	if err := callCtx(ctx, "new-window", params("session", str(ctx, "session"), "name", name, "workspace", flagInt(ctx, "workspace"),
 		"cwd", str(ctx, "cwd"), "no_focus", flagBool(ctx, "no-focus"), "argv", argv, "grants", str(ctx, "grants")), &res); err != nil {
