@@ -131,6 +131,9 @@ func TestErrorsNameOnlyRealFlags(t *testing.T) {
 		{[]string{"respond", "-s", "work", "-w", "runner", "text", ""}, "text takes the answer"},
 		{[]string{"move-window", "-s", "work", "-w", "runner", "--workspace", "12"}, "out of range"},
 		{[]string{"new-window", "-s", "work", "runner"}, `the name "runner" is taken by window`},
+		// Workspaces are 1-based: a typed 0 is refused, not read as "the current one".
+		{[]string{"new-window", "-s", "work", "ws0", "--workspace", "0"}, "--workspace is 0, out of range (1 to 9)"},
+		{[]string{"new-window", "-s", "work", "--workspace", "0", "ws0"}, "--workspace is 0, out of range (1 to 9)"},
 		{[]string{"set-window", "-s", "work", "-w", "0", "--name", "runner"}, `the name "runner" is taken by window`},
 	} {
 		r := e.run(c.args...)
@@ -145,6 +148,9 @@ func TestErrorsNameOnlyRealFlags(t *testing.T) {
 		if miss := unknownFlags(e, verb, r.err); len(miss) > 0 {
 			t.Errorf("tuios %q names %v, which %s --help lacks:\n%s", c.args, miss, verb[0], r.err)
 		}
+	}
+	if out := e.ok("list-windows", "-s", "work"); strings.Contains(out, "ws0") {
+		t.Errorf("a refused new-window opened a window:\n%s", out)
 	}
 }
 

@@ -160,7 +160,7 @@ func mailCommands() []Command {
 		},
 		{
 			Name: "stash put", Summary: "copy a file into the session stash and print its stored path", Usage: "[-s NAME] FILE [--json]",
-			Help:    "FILE must be an absolute path to a regular file the daemon's user can read. The stored path is printed on the first line (pass it straight to --attach) and a note on the second.",
+			Help:    "FILE must be an absolute path to a regular file the daemon's user can read. The stored path is all it prints on standard output, so path=$(tuios stash put FILE) holds it (pass it straight to --attach); a note on what was stored goes to standard error.",
 			Example: "tuios stash put /tmp/flame.png\ntuios stash put -s work \"$PWD/report.json\" --json",
 			Flags: func(fs *FlagSet) {
 				fs.StringP("session", "s", "", "the session, or HOST:SESSION on a linked host")
@@ -200,8 +200,10 @@ func mailCommands() []Command {
 				if res.Deduped {
 					what = "already stored (same bytes), nothing copied"
 				}
+				// The path alone on stdout: the skill's recipe is
+				// path=$(tuios stash put -s build:api /tmp/flame.png).
 				fmt.Fprintln(ctx.Stdout, escapeControls(res.Path))
-				fmt.Fprintf(ctx.Stdout, "%s: %s, %s; the stash holds %d file(s), %s; %d deleted by this put, %d so far.\n",
+				fmt.Fprintf(ctx.Stderr, "%s: %s, %s; the stash holds %d file(s), %s; %d deleted by this put, %d so far.\n",
 					what, sizeText(res.Bytes), res.MediaType, res.SessionEntries, sizeText(res.SessionBytes), res.Evicted, res.Evictions)
 				return nil
 			},

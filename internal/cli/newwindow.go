@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 
 	"github.com/spf13/pflag"
 )
@@ -43,7 +44,7 @@ func newWindowFlags(fs *FlagSet) {
 	fs.SetInterspersed(false)
 	fs.StringP("session", "s", "", "the session")
 	fs.Int("workspace", 0, "the workspace (1 to 9; default: the current one)")
-	fs.String("cwd", "", "the working directory")
+	fs.String("cwd", "", "the working directory (a relative one is from where you run tuios)")
 	fs.Bool("no-focus", false, "do not take the focus")
 	fs.String("grants", "", "what the pane may do: read, write, fan, respond, files, admin (comma-separated), or none")
 	jsonFlag(fs)
@@ -79,9 +80,18 @@ func runNewWindow(ctx *Context) error {
 	if flagBool(ctx, "help") { // --help between the name and the program
 		return writeNewWindowHelp(ctx)
 	}
+	// 0 is what an omitted --workspace sends (the current one), so the
+	// daemon cannot tell it from a typed 0: refuse it here.
+	if n := flagInt(ctx, "workspace"); ctx.Flags.Changed("workspace") && (n < 1 || n > 9) {
+		return usageError("tuios new-window -s work tests --workspace 2", "--workspace is %d, out of range (1 to 9)", n)
+	}
+	p := params("session", str(ctx, "session"), "name", name, "workspace", flagInt(ctx, "workspace"),
+		"no_focus", flagBool(ctx, "no-focus"), "argv", argv, "grants", str(ctx, "grants"))
+	if dir := hereDir(str(ctx, "cwd"), remoteOf(p) != ""); dir != "" {
+		p["cwd"] = dir
+	}
 	var res map[string]any
-	if err := callCtx(ctx, "new-window", params("session", str(ctx, "session"), "name", name, "workspace", flagInt(ctx, "workspace"),
-		"cwd", str(ctx, "cwd"), "no_focus", flagBool(ctx, "no-focus"), "argv", argv, "grants", str(ctx, "grants")), &res); err != nil {
+	if err := callCtx(ctx, "new-window", p, &res); err != nil {
 		return err
 	}
 	if flagBool(ctx, "json") {
@@ -90,6 +100,20 @@ func runNewWindow(ctx *Context) error {
 	id, _ := res["window_id"].(string)
 	fmt.Fprintf(ctx.Stdout, "%s  %s\n", short(id), escapeControls(fmt.Sprint(res["name"])))
 	return nil
+}
+
+// hereDir is a --cwd as the caller meant it: a relative one is made
+// absolute against the directory the command runs in, since the daemon
+// that starts the shell runs elsewhere. A far host's folders are its own,
+// so a path for one is passed as written.
+func hereDir(cwd string, remote bool) string {
+	if cwd == "" || remote || filepath.IsAbs(cwd) {
+		return cwd
+	}
+	if abs, err := filepath.Abs(cwd); err == nil {
+		return abs
+	}
+	return cwd
 }
 
 func writeNewWindowHelp(ctx *Context) error {

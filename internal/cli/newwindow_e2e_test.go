@@ -1,6 +1,9 @@
 package cli_test
 
 import (
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -125,5 +128,41 @@ func TestCapturePaneIsThePanesHeight(t *testing.T) {
 	}
 	if tail := e.ok("capture-pane", "-s", "work", "--lines", "2"); tail != "q2\n$\n" {
 		t.Fatalf("--lines 2 counts from the last line with content: %q", tail)
+	}
+}
+
+// A relative --cwd is the caller's, as a shell reads it: the daemon that
+// starts the pane runs in another directory. new and new-window both.
+func TestRelativeCwdIsTheCallers(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.ok("new", "--detach", "work") // the daemon starts here, in the test's directory
+	here := filepath.Join(e.dir, "src")
+	if err := os.MkdirAll(filepath.Join(here, "api"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	runIn := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command(e.bin, args...)
+		cmd.Env, cmd.Dir = e.vars, here
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("tuios %s in %s: %v\n%s", strings.Join(args, " "), here, err, out)
+		}
+	}
+	runIn("new-window", "-s", "work", "dot", "--cwd", ".", "--no-focus")
+	runIn("new-window", "-s", "work", "api", "--cwd", "api", "--no-focus")
+	runIn("new", "--detach", "rel", "--cwd", "api")
+	for _, c := range []struct{ session, window, want string }{
+		{"work", "dot", here},
+		{"work", "api", filepath.Join(here, "api")},
+		{"rel", "0", filepath.Join(here, "api")},
+	} {
+		var w struct {
+			Cwd string `json:"cwd"`
+		}
+		e.json(&w, "get-window", "-s", c.session, "-w", c.window)
+		if w.Cwd != c.want {
+			t.Errorf("%s:%s started in %q, want %q", c.session, c.window, w.Cwd, c.want)
+		}
 	}
 }

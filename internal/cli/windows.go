@@ -32,7 +32,7 @@ func windowCommands() []Command {
 			Example: "tuios new --detach scratch\ntuios new work --cwd ~/src/api --json\ntuios new --detach wide -x 160 -y 45\ntuios new --host build\ntuios new --host build ci --detach",
 			Flags: func(fs *FlagSet) {
 				fs.BoolP("detach", "d", false, "do not attach")
-				fs.String("cwd", "", "the first window's working directory")
+				fs.String("cwd", "", "the first window's working directory (a relative one is from where you run tuios)")
 				fs.StringP("window-name", "n", "", "the first window's name")
 				fs.IntP("cols", "x", 0, "the width of a detached session's windows, in `COLS` (default 80)")
 				fs.IntP("rows", "y", 0, "the height of a detached session's windows, in `ROWS` (default 24)")
@@ -44,9 +44,13 @@ func windowCommands() []Command {
 				if len(ctx.Args) > 0 {
 					name = ctx.Args[0]
 				}
-				p := params("name", name, "cwd", str(ctx, "cwd"), "window_name", str(ctx, "window-name"),
+				p := params("name", name, "window_name", str(ctx, "window-name"),
 					"cols", flagInt(ctx, "cols"), "rows", flagInt(ctx, "rows"))
-				if h := str(ctx, "host"); h != "" && h != hosts.Local {
+				h := str(ctx, "host")
+				if dir := hereDir(str(ctx, "cwd"), h != "" && h != hosts.Local); dir != "" {
+					p["cwd"] = dir
+				}
+				if h != "" && h != hosts.Local {
 					if !hosts.ValidName(h) {
 						return usageError("tuios hosts lists the hosts", "--host %q is not a host name", escapeControls(h))
 					}
