@@ -18,9 +18,10 @@ type windowRow struct {
 
 // getWindow reads one window by an address, or fails the test.
 // idPrefix is the first n characters of a window id, or the whole id
-// when they are all digits: an all-digit address is an index only.
+// when they are fewer than eight and all digits: such an address is an
+// index only (eight digits, the ID column, are an id prefix).
 func idPrefix(id string, n int) string {
-	if strings.Trim(id[:n], "0123456789") == "" {
+	if n < 8 && strings.Trim(id[:n], "0123456789") == "" {
 		return id
 	}
 	return id[:n]

@@ -97,13 +97,17 @@ func (s *Server) findWindow(cn *conn, ss *Session, addr string) (*Window, *proto
 		}
 	}
 	if isDigits(addr) {
-		// A script that holds an index past the end (indexes shift when
-		// a window closes) must fail, not hit the window whose id happens
-		// to start with those digits.
 		if i, err := strconv.Atoi(addr); err == nil && i < len(ss.windows) {
 			return ss.windows[i], nil
 		}
-		return nil, s.noIndex(ss, addr)
+		// A script that holds an index past the end (indexes shift when
+		// a window closes) must fail, not hit the window whose id happens
+		// to start with those digits. Eight digits or more are no index a
+		// session reaches: they are the id column list-windows prints (1
+		// id in 40 starts with eight digits), read as an id prefix.
+		if len(addr) < idPrefixDigits {
+			return nil, s.noIndex(ss, addr)
+		}
 	}
 	match := func(pred func(w *Window) bool) []*Window {
 		var out []*Window
@@ -133,6 +137,10 @@ func (s *Server) findWindow(cn *conn, ss *Session, addr string) (*Window, *proto
 		WithHint(proto.Hint{Available: windowChoices(ss, ss.windows), Command: "tuios list-windows -s " + ss.Name})
 }
 
+// idPrefixDigits is the shortest all-digit address read as an id prefix
+// when it is no index: the width of list-windows' ID column.
+const idPrefixDigits = 8
+
 // ambiguous is the error for an address several windows answer to.
 func ambiguous(ss *Session, addr string, cands []*Window) *proto.Error {
 	return proto.Errorf(proto.CodeAmbiguousWindow, "%q matches %d windows in session %q", addr, len(cands), ss.Name).
@@ -151,7 +159,7 @@ func (s *Server) noIndex(ss *Session, addr string) *proto.Error {
 	h := proto.Hint{Available: windowChoices(ss, ss.windows), Command: "tuios list-windows -s " + ss.Name}
 	for _, w := range ss.windows {
 		if strings.HasPrefix(w.ID, addr) {
-			h.Detail = "an all-digit address is an index only; for window " + w.ID[:8] + " give its full id " + w.ID
+			h.Detail = "an address of fewer than 8 digits is an index only; for window " + w.ID[:8] + " give 8 characters or more of its id, or its full id " + w.ID
 			break
 		}
 	}

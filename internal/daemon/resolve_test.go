@@ -54,7 +54,11 @@ func TestWindowAddressResolution(t *testing.T) {
 		// although window 1's id starts with 5.
 		{addr: "5", code: proto.CodeWindowNotFound, msg: "(its indexes are 0 to 4)"},
 		{addr: "56902", code: proto.CodeWindowNotFound, msg: "no window at index 56902"},
-		{addr: "12345678", code: proto.CodeWindowNotFound, msg: "index 12345678"},
+		// Eight digits, the ID column list-windows prints, are no index
+		// a session reaches: an id prefix.
+		{addr: "12345678", want: ids[2]},
+		{addr: "1234567", code: proto.CodeWindowNotFound, msg: "index 1234567"},
+		{addr: "87654321", code: proto.CodeWindowNotFound, msg: `no window "87654321"`},
 		// ... and a prefix that reaches the dash is not all digits.
 		{addr: "12345678-", want: ids[2]},
 		{addr: "56902d", want: ids[1]},
@@ -103,8 +107,8 @@ func TestWindowAddressResolution(t *testing.T) {
 		t.Errorf("ambiguous hint: %+v", err.Hint)
 	}
 	// An index past the end whose digits start an id says how to reach it.
-	_, err = s.window(nil, ss, "12345678")
-	if err.Hint == nil || !strings.Contains(err.Hint.Detail, "give its full id "+ids[2]) {
+	_, err = s.window(nil, ss, "1234567")
+	if err.Hint == nil || !strings.Contains(err.Hint.Detail, "or its full id "+ids[2]) {
 		t.Errorf("index hint: %+v", err.Hint)
 	}
 	// No address is the focused window (for a caller outside every pane).
