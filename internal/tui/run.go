@@ -110,6 +110,7 @@ func Run(ctx context.Context, opt Options) error {
 	}
 	c.start(p.Send)
 	_, runErr := p.Run()
+	m.saveAwayOnExit() // recap.go: a detach is away from the pane shown
 	c.close()
 	t.close()
 	out := m.Outcome()
