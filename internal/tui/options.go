@@ -74,6 +74,11 @@ type Options struct {
 	// changes the rail only when the file's setting changed.
 	railSetting string
 
+	// keepAway is set by Run: the away recap's times are kept in the
+	// client's state dir, so a detach counts (recap.go). A Model made
+	// by a test keeps them in memory.
+	keepAway bool
+
 	// noAutostart is set once attached: a later dial (a switch, a
 	// redial after a link drop) must not start a daemon that was
 	// stopped on purpose.

@@ -91,7 +91,10 @@ func (m *Model) recapAway() time.Duration {
 func (m *Model) recapLayout(l proto.AttachLayout) {
 	r := &m.recap
 	if !r.loaded {
-		r.loaded, r.left = true, loadAway(m.intEnv())
+		r.loaded, r.left = true, map[string]int64{}
+		if m.opt.keepAway {
+			r.left = loadAway(m.intEnv())
+		}
 	}
 	if l.Focused == r.shown || m.opt.AgentsOff {
 		return
@@ -103,7 +106,9 @@ func (m *Model) recapLayout(l proto.AttachLayout) {
 	r.shown = l.Focused
 	left, ok := r.left[l.Focused]
 	delete(r.left, l.Focused)
-	saveAway(m.intEnv(), r.left)
+	if m.opt.keepAway {
+		saveAway(m.intEnv(), r.left)
+	}
 	if !ok || m.recapMode() != RecapToast || time.Duration(now-left) < m.recapAway() {
 		return
 	}
@@ -207,7 +212,7 @@ func (m *Model) recapReply(r replyMsg) {
 // saveAwayOnExit stamps the window shown as left now: a detach is away.
 func (m *Model) saveAwayOnExit() {
 	r := &m.recap
-	if !r.loaded || r.shown == "" {
+	if !r.loaded || r.shown == "" || !m.opt.keepAway {
 		return
 	}
 	r.left[r.shown] = m.clock.Now().UnixNano()

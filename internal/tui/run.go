@@ -40,6 +40,7 @@ func Run(ctx context.Context, opt Options) error {
 			width, height = w, h
 		}
 	}
+	opt.keepAway = true
 	m := NewModel(opt, nil, width, height)
 	cols, rows := m.AreaSize()
 
