@@ -64,4 +64,3 @@ func TestAwayRecapAskedOnComingBack(t *testing.T) {
 		}
 	}
 }
-
