@@ -108,7 +108,7 @@ func agentLogCommands() []Command {
 				}
 				fmt.Fprintln(ctx.Stdout, line)
 				if r.LastSaid != "" {
-					fmt.Fprintf(ctx.Stdout, "Last said: %s\n", fence(r.LastSaid))
+					fmt.Fprintf(ctx.Stdout, "Last said: %s\n", escapeControls(r.LastSaid))
 				}
 				fmt.Fprintf(ctx.Stdout, "Now: %s\n", r.State)
 				return nil

@@ -58,7 +58,7 @@ func TestAgentLogAndResumeFromAShell(t *testing.T) {
 		t.Fatalf("--json: %+v", l)
 	}
 	recap := e.ok("agent-log", "-s", "work", "-w", "worker", "--since", "30m", "--recap")
-	if !strings.Contains(recap, "1 turn.") || !strings.Contains(recap, "Tests: go test ./... passed") || !strings.Contains(recap, `Last said: "All green."`) {
+	if !strings.Contains(recap, "1 turn.") || !strings.Contains(recap, "Tests: go test ./... passed") || !strings.Contains(recap, "Last said: All green.\n") {
 		t.Fatalf("--recap:\n%s", recap)
 	}
 	if r := e.run("agent-log", "-s", "work", "-w", "worker", "--limit", "257"); r.code == 0 || !strings.Contains(r.err, "invalid_params") {

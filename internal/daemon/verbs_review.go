@@ -228,7 +228,7 @@ func (r *reviewer) follow(ctx context.Context, t *reviewTarget, d *review.Diff) 
 		var text string
 		var ok bool
 		if side == review.SideOld {
-			s, _, err := review.FileAtBase(ctx, review.DiffOptions{Dir: t.repo.Worktree}, n.Path)
+			s, _, err := review.FileAtBase(ctx, review.DiffOptions{Dir: t.repo.Worktree, RecordedBase: r.s.recordedBase(t)}, n.Path)
 			text, ok = s, err == nil
 		} else {
 			text, ok = readNoteFile(filepath.Join(t.repo.Worktree, filepath.FromSlash(n.Path)))
@@ -476,7 +476,7 @@ func (r *reviewer) newNote(ctx context.Context, t *reviewTarget, p *reviewNotePa
 		return review.Note{}, reviewErr(e)
 	}
 	if p.Hunk != "" {
-		d, err := review.ComputeDiff(ctx, review.DiffOptions{Dir: t.repo.Worktree, Paths: []string{rel}, Context: review.DefaultContext})
+		d, err := review.ComputeDiff(ctx, review.DiffOptions{Dir: t.repo.Worktree, RecordedBase: r.s.recordedBase(t), Paths: []string{rel}, Context: review.DefaultContext})
 		if err != nil {
 			return review.Note{}, reviewErr(err)
 		}
@@ -499,7 +499,7 @@ func (r *reviewer) newNote(ctx context.Context, t *reviewTarget, p *reviewNotePa
 	}
 	var text string
 	if side == review.SideOld {
-		s, _, err := review.FileAtBase(ctx, review.DiffOptions{Dir: t.repo.Worktree}, rel)
+		s, _, err := review.FileAtBase(ctx, review.DiffOptions{Dir: t.repo.Worktree, RecordedBase: r.s.recordedBase(t)}, rel)
 		if err != nil {
 			return review.Note{}, reviewErr(err)
 		}

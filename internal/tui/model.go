@@ -124,6 +124,8 @@ type Model struct {
 
 	railKeys railAgentState // the keys on a rail agent row: reply line, dropped message (rail_agent.go)
 
+	recap recapState // the window shown and when each was left, for the away recap (recap.go)
+
 	mail   mailState // the person's unread mail, for the rail and the dock (mail_notify.go)
 	newest newestRun // prefix O and O again (mail_newest.go)
 
@@ -207,6 +209,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if !m.draw.patchable || m.keyUI.sel != sel {
 		m.draw.valid = false // patch.go: the next frame is a full compose
 	}
+	m.recapInbox() // recap.go: a finished row's recap, once the person was away
 	if shown := m.notePlanShown(); shown != nil {
 		cmd = tea.Batch(cmd, shown)
 	}
@@ -387,6 +390,7 @@ func (m *Model) onLayout(l proto.AttachLayout) tea.Cmd {
 	cmd = tea.Batch(cmd, m.pollMail()) // mail_notify.go: mail to the person may have come or been read
 	cmd = tea.Batch(cmd, m.presentAsk(l))
 	m.noticeLayout(l) // notice.go: a harness whose integration needs an update
+	m.recapLayout(l)  // recap.go: back to a pane after being away
 	if first {
 		early := m.early
 		m.early = nil
@@ -487,6 +491,9 @@ func (m *Model) onReply(r replyMsg) tea.Cmd {
 		return m.reviewReply(r) // review.go
 	case len(r.tag) >= 5 && r.tag[:5] == "rail:":
 		return m.railReply(r) // rail_agent.go
+	case len(r.tag) >= 6 && r.tag[:6] == "recap:":
+		m.recapReply(r) // recap.go
+		return nil
 	case r.tag == "scrollback":
 		m.scrollReply(r)
 		return nil

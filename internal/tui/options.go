@@ -47,6 +47,11 @@ type Options struct {
 	// Alert is the rest of [notifications.agent]: states, settle time,
 	// quiet hours, command and sound mode (alert_rules.go).
 	Alert AlertRules
+	// RecapMode and RecapAway are [agents.recap] mode (toast, inbox or
+	// off; empty is toast) and away (zero is DefaultRecapAway): where the
+	// away recap shows and how long away counts (recap.go).
+	RecapMode string
+	RecapAway time.Duration
 	// ConfigPath is the config file Configure read ("" when none): the
 	// client reads its alerts there again when set-config changes it.
 	ConfigPath string
@@ -68,6 +73,11 @@ type Options struct {
 	// railSetting is [ui] rail as Configure read it, so a reload
 	// changes the rail only when the file's setting changed.
 	railSetting string
+
+	// keepAway is set by Run: the away recap's times are kept in the
+	// client's state dir, so a detach counts (recap.go). A Model made
+	// by a test keeps them in memory.
+	keepAway bool
 
 	// noAutostart is set once attached: a later dial (a switch, a
 	// redial after a link drop) must not start a daemon that was
@@ -140,6 +150,7 @@ func (o *Options) Configure(f *config.File) error {
 		o.ConfigPath = f.Path
 	}
 	o.configureAlerts(f)
+	o.configureRecap(f) // recap.go
 	o.AgentsOff = o.AgentsOff || !f.AgentsEnabled()
 	o.RailRight = o.RailRight || f.RailRight()
 	o.RailOff = o.RailOff || !f.RailShown()

@@ -403,6 +403,7 @@ func (m *Model) reviewDiffRows(w, body int) []string {
 	a := m.opt.ASCIIOnly
 	rows := m.reviewRows()
 	f, _ := rv.selectedFile()
+	syn := syntaxOf(f.Path)
 	nw := 1
 	for _, h := range f.Hunks {
 		nw = max(nw, len(strconv.Itoa(h.OldStart+h.OldLines)), len(strconv.Itoa(h.NewStart+h.NewLines)))
@@ -423,9 +424,9 @@ func (m *Model) reviewDiffRows(w, body int) []string {
 		case rowLine:
 			if r.pair {
 				half := max((w-3)/2, 1)
-				s = mark + " " + fit(sideText(r.old, r.old.Old, nw), half) + bar(a) + fit(sideText(r.line, r.line.New, nw), w-3-half)
+				s = mark + " " + fit(sideText(r.old, r.old.Old, nw, syn), half) + bar(a) + fit(sideText(r.line, r.line.New, nw, syn), w-3-half)
 			} else {
-				s = fit(mark+" "+unifiedText(r.line, nw), w)
+				s = fit(mark+" "+unifiedText(r.line, nw, syn), w)
 			}
 		case rowNote:
 			s = fit(mark+" "+sgrNote+noteMark(a)+" "+r.text, w)
@@ -448,8 +449,8 @@ func bar(ascii bool) string {
 }
 
 // unifiedText is a code line: its old and new numbers, +/- and the text,
-// coloured by what happened to it.
-func unifiedText(l review.Line, nw int) string {
+// coloured by what happened to it and by its file type (syn).
+func unifiedText(l review.Line, nw int, syn *syntax) string {
 	num := func(n int) string {
 		if n <= 0 {
 			return strings.Repeat(" ", nw)
@@ -463,11 +464,11 @@ func unifiedText(l review.Line, nw int) string {
 	case review.OpDelete:
 		op, color = "-", sgrDel
 	}
-	return color + num(l.Old) + " " + num(l.New) + " " + op + " " + codeText(l.Text)
+	return color + num(l.Old) + " " + num(l.New) + " " + op + " " + syn.paint(codeText(l.Text), color)
 }
 
 // sideText is one side of a side-by-side pair: the number and the text.
-func sideText(l review.Line, n, nw int) string {
+func sideText(l review.Line, n, nw int, syn *syntax) string {
 	if l.Op == "" {
 		return ""
 	}
@@ -478,7 +479,7 @@ func sideText(l review.Line, n, nw int) string {
 	case review.OpDelete:
 		op, color = "-", sgrDel
 	}
-	return color + fmt.Sprintf("%*d", nw, n) + " " + op + " " + codeText(l.Text)
+	return color + fmt.Sprintf("%*d", nw, n) + " " + op + " " + syn.paint(codeText(l.Text), color)
 }
 
 // noteText is a note's row: who wrote it and what it says, and whether it

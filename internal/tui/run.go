@@ -40,6 +40,7 @@ func Run(ctx context.Context, opt Options) error {
 			width, height = w, h
 		}
 	}
+	opt.keepAway = true
 	m := NewModel(opt, nil, width, height)
 	cols, rows := m.AreaSize()
 
@@ -110,6 +111,7 @@ func Run(ctx context.Context, opt Options) error {
 	}
 	c.start(p.Send)
 	_, runErr := p.Run()
+	m.saveAwayOnExit() // recap.go: a detach is away from the pane shown
 	c.close()
 	t.close()
 	out := m.Outcome()

@@ -645,6 +645,10 @@ func (m *Model) detailLines(it item, cols int) []string {
 				out = append(out, "   "+fitPlain(w, cols-3, a))
 			}
 		}
+	case it.Kind == "finished":
+		for _, l := range m.recapDetail(it) { // recap.go: what it did while you were away
+			out = append(out, line(l))
+		}
 	}
 	return out
 }
