@@ -244,9 +244,15 @@ func (cn *conn) serve(rq request) (stop bool) {
 	cn.s.budget.Release(len(rq.line))
 	if kill {
 		// The answer means every pane's processes are gone, so a
-		// script that goes on after kill-server finds nothing left.
+		// script that goes on after kill-server finds nothing left;
+		// the socket is closed first, so what it calls next starts the
+		// next daemon instead of reaching this one on its way out; and
+		// the escapees are written down before, so that next daemon
+		// keeps them inside.
+		cn.s.stopAccepting()
 		cn.s.freezeState()
 		cn.s.closeAllWindows()
+		cn.s.escaped.save(cn.s)
 	}
 	if !quiet || resp.Error != nil {
 		cn.send(resp)

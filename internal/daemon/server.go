@@ -538,6 +538,18 @@ func (s *Server) closeAllWindows() {
 	wg.Wait()
 }
 
+// stopAccepting closes the socket and marks the daemon closed (no window
+// starts from here on): kill-server's first step.
+func (s *Server) stopAccepting() {
+	s.mu.Lock()
+	s.closed = true
+	ln := s.ln
+	s.mu.Unlock()
+	if ln != nil {
+		ln.Close()
+	}
+}
+
 func (s *Server) shutdown() {
 	defer close(s.stopped)
 	s.mu.Lock()
