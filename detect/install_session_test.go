@@ -150,6 +150,25 @@ func (s *sessionRig) settle(base int) {
 	s.clock.Advance(transcript.Debounce)
 }
 
+// reach advances the watcher's debounce until the pane reads st from
+// src. A write into a file the pane has just joined is seen by the
+// join's first read or by its watch, whichever comes after the write;
+// waiting for the watch's event alone would miss the first.
+func (s *sessionRig) reach(st agentstate.State, src string) agentstate.Snapshot {
+	s.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if got := s.state(); got.State == st && got.SourceName() == src {
+			return got
+		}
+		if time.Now().After(deadline) {
+			return s.want(st, src)
+		}
+		s.clock.Advance(transcript.Debounce)
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 func (s *sessionRig) notJoined(why string) {
 	s.t.Helper()
 	if got := s.state(); got.SourceName() == "transcript" {
@@ -178,26 +197,20 @@ func TestASessionFileJoinsItsTranscriptAmongOthersThatVerify(t *testing.T) {
 
 	// /clear: a new session, whose transcript opens with a prompt.
 	s.transcript(second, s.rec(second, "user", ""))
-	base := s.clock.Pending()
 	s.session(second, s.work)
-	s.settle(base)
-	if got := s.want(agentstate.Working, "transcript"); got.SessionID != second {
+	if got := s.reach(agentstate.Working, "transcript"); got.SessionID != second {
 		t.Fatalf("after /clear the pane names session %q, want %q", got.SessionID, second)
 	}
 	// It is that file the pane follows now: its end reads done.
-	base = s.clock.Pending()
 	s.transcript(second, s.rec(second, "assistant", "end_turn"))
-	s.settle(base)
-	s.want(agentstate.Done, "transcript")
+	s.reach(agentstate.Done, "transcript")
 
 	// /resume of the first session, which goes on with a prompt.
-	base = s.clock.Pending()
+	base := s.clock.Pending()
 	s.session(first, s.work)
 	s.settle(base)
-	base = s.clock.Pending()
 	s.transcript(first, s.rec(first, "user", ""))
-	s.settle(base)
-	s.want(agentstate.Working, "transcript")
+	s.reach(agentstate.Working, "transcript")
 
 	s.tr.Detach("w")
 	if s.w.Dirs() != 0 {
@@ -218,14 +231,10 @@ func TestASessionsTranscriptIsWaitedFor(t *testing.T) {
 	s.tick()
 	s.notJoined("an older session's transcript")
 
-	base := s.clock.Pending()
 	s.transcript(id, s.rec(id, "user", ""))
-	s.settle(base)
-	s.want(agentstate.Working, "transcript")
-	base = s.clock.Pending()
+	s.reach(agentstate.Working, "transcript")
 	s.transcript(id, s.rec(id, "assistant", "end_turn"))
-	s.settle(base)
-	s.want(agentstate.Done, "transcript")
+	s.reach(agentstate.Done, "transcript")
 }
 
 // A searched join, made before the agent's session file could be read,
@@ -244,10 +253,8 @@ func TestASessionFileReplacesASearchedJoin(t *testing.T) {
 	s.session(id, s.work)
 	s.clock.Advance(10 * time.Second) // the joined pane reads an unwatched session file every joinRetry
 	s.notJoined("the session file names another transcript")
-	base := s.clock.Pending()
 	s.transcript(id, s.rec(id, "user", ""))
-	s.settle(base)
-	s.want(agentstate.Working, "transcript")
+	s.reach(agentstate.Working, "transcript")
 }
 
 // A hook's transcript_path wins over the session file: the session join
@@ -376,10 +383,8 @@ func TestASessionFileJoinsByItsIDWhateverTheFolderIsCalled(t *testing.T) {
 	s.session(next, "/a/folder/named.otherwise")
 	s.settle(base)
 	write(next, s.rec(next, "user", ""))
-	base = s.clock.Pending()
 	s.session(next, "/a/folder/named.otherwise") // busy
-	s.settle(base)
-	s.want(agentstate.Working, "transcript")
+	s.reach(agentstate.Working, "transcript")
 }
 
 // The pane sees the agent within milliseconds of its start, before Claude
@@ -398,8 +403,6 @@ func TestAHuntWaitsForTheSessionFileBeforeItSearches(t *testing.T) {
 	s.session(id, s.work) // Claude Code has started
 	s.settle(base)
 	s.notJoined("the session's transcript is not written yet")
-	base = s.clock.Pending()
 	s.transcript(id, s.rec(id, "user", ""))
-	s.settle(base)
-	s.want(agentstate.Working, "transcript")
+	s.reach(agentstate.Working, "transcript")
 }
