@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // strictEnv is an env whose config file says [agents.permissions] mode =
@@ -178,5 +179,36 @@ func TestMCPGrantsMatrix(t *testing.T) {
 	res := ro.tool("tuios_capture_pane", map[string]any{"window": "quiet"})
 	if res["isError"] == true {
 		t.Fatalf("read-only capture: %v", res)
+	}
+}
+
+// A machine with no config file when the daemon starts: the person writes
+// one that narrows [agents.permissions], and it applies at once, as an
+// edit of an existing file does.
+func TestConfigWrittenAfterTheDaemonStartedNarrowsAtOnce(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.ok("new", "--detach", "work")
+	cfg := filepath.Join(e.dir, "home", ".config", "tuios", "config.toml")
+	if _, err := os.Stat(filepath.Dir(cfg)); err == nil {
+		t.Fatalf("%s exists before the test writes it", filepath.Dir(cfg))
+	}
+	if out := e.ok("pane-grants", "--json"); !strings.Contains(out, `"mode": "open"`) {
+		t.Fatalf("before: %s", out)
+	}
+	os.MkdirAll(filepath.Dir(cfg), 0o700)
+	if err := os.WriteFile(cfg, []byte("[agents.permissions]\nmode = \"strict\"\ngrants = [\"read\"]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		out := e.ok("pane-grants", "--json")
+		if strings.Contains(out, `"mode": "strict"`) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the new file's strict mode did not apply:\n%s", out)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
