@@ -212,3 +212,35 @@ func TestConfigWrittenAfterTheDaemonStartedNarrowsAtOnce(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// send-keys with no -w from a pane presses the keys in the focused pane,
+// not the caller's own (the agents page), and its --help says so.
+func TestSendKeysWithNoWindowFromAPaneGoesToTheFocusedPane(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.ok("new", "--detach", "work")
+	e.ok("new-window", "-s", "work", "target")
+	done := filepath.Join(e.dir, "sent.done")
+	e.ok("new-window", "-s", "work", "--no-focus", "caller", "--", "/bin/sh", "-c",
+		e.bin+" send-keys mark_from_caller > "+done+".tmp 2>&1; echo \"exit $?\" >> "+done+".tmp; mv "+done+".tmp "+done+"; exec sleep 600")
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if _, err := os.Stat(done); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the pane's send-keys did not finish")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if b, _ := os.ReadFile(done); !strings.Contains(string(b), "exit 0") {
+		t.Fatalf("send-keys from the pane: %s", b)
+	}
+	e.ok("wait-for", "window-output", "-s", "work", "-w", "target", "--pattern", "mark_from_caller", "--timeout", "10000")
+	if out := e.ok("capture-pane", "-s", "work", "-w", "caller"); strings.Contains(out, "mark_from_caller") {
+		t.Fatalf("the keys went to the caller's own pane:\n%s", out)
+	}
+	if help := e.ok("send-keys", "--help"); !strings.Contains(help, "default: the focused one, from inside a pane too") {
+		t.Fatalf("send-keys --help does not say where keys with no -w go:\n%s", help)
+	}
+}

@@ -69,6 +69,8 @@ func paneCommands() []Command {
 			Example: "tuios send-keys -s work -w build ctrl+c\ntuios send-keys -w build Escape\ntuios send-keys -s work -w build 'ctrl+b,n'   # next window, in the attached client",
 			Flags: func(fs *FlagSet) {
 				targetFlags(fs)
+				// Not your own pane: keys with no -w go where the person is.
+				fs.Lookup("window").Usage = "the window: id, index, unique id prefix or name, or HOST:SESSION:WINDOW (default: the focused one, from inside a pane too, never read as key bindings; name yourself with -w \"$TUIOS_PANE_ID\")"
 				fs.BoolP("literal", "l", false, "with --raw: send the characters unparsed (what send-text does)")
 				fs.Bool("raw", false, "with --literal: send the characters unparsed")
 			},
