@@ -81,16 +81,20 @@ func (s *Server) paneVerbs(add addFunc) {
 		if err != nil {
 			return nil, err
 		}
+		keys := p.Keys
 		if cn.callKnown && cn.call.inside { // a pane never types through the person's client
-			if err := s.refusePrefix(w, p.Keys); err != nil {
+			if err := s.refusePrefix(w, keys); err != nil {
 				return nil, err
 			}
-		} else if handed, err := s.handChord(w, p.Keys); err != nil { // leader_keys.go
-			return nil, err
-		} else if handed {
-			return map[string]any{"type": "keys_sent", "window_id": w.ID, "bytes": 0, "to_client": true}, nil
+		} else {
+			keys = s.spellPrefix(keys) // leader_keys.go: the word PREFIX
+			if handed, err := s.handChord(w, keys); err != nil {
+				return nil, err
+			} else if handed {
+				return map[string]any{"type": "keys_sent", "window_id": w.ID, "bytes": 0, "to_client": true}, nil
+			}
 		}
-		b := KeyBytes(p.Keys)
+		b := KeyBytes(keys)
 		if err := s.typeInto(cn, w, b, time.Duration(p.Timeout)*time.Millisecond); err != nil {
 			return nil, err
 		}
