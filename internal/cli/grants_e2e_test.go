@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // strictEnv is an env whose config file says [agents.permissions] mode =
@@ -178,5 +179,68 @@ func TestMCPGrantsMatrix(t *testing.T) {
 	res := ro.tool("tuios_capture_pane", map[string]any{"window": "quiet"})
 	if res["isError"] == true {
 		t.Fatalf("read-only capture: %v", res)
+	}
+}
+
+// A machine with no config file when the daemon starts: the person writes
+// one that narrows [agents.permissions], and it applies at once, as an
+// edit of an existing file does.
+func TestConfigWrittenAfterTheDaemonStartedNarrowsAtOnce(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.ok("new", "--detach", "work")
+	cfg := filepath.Join(e.dir, "home", ".config", "tuios", "config.toml")
+	if _, err := os.Stat(filepath.Dir(cfg)); err == nil {
+		t.Fatalf("%s exists before the test writes it", filepath.Dir(cfg))
+	}
+	if out := e.ok("pane-grants", "--json"); !strings.Contains(out, `"mode": "open"`) {
+		t.Fatalf("before: %s", out)
+	}
+	os.MkdirAll(filepath.Dir(cfg), 0o700)
+	if err := os.WriteFile(cfg, []byte("[agents.permissions]\nmode = \"strict\"\ngrants = [\"read\"]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		out := e.ok("pane-grants", "--json")
+		if strings.Contains(out, `"mode": "strict"`) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the new file's strict mode did not apply:\n%s", out)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// send-keys with no -w from a pane presses the keys in the focused pane,
+// not the caller's own (the agents page), and its --help says so.
+func TestSendKeysWithNoWindowFromAPaneGoesToTheFocusedPane(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.ok("new", "--detach", "work")
+	e.ok("new-window", "-s", "work", "target")
+	done := filepath.Join(e.dir, "sent.done")
+	e.ok("new-window", "-s", "work", "--no-focus", "caller", "--", "/bin/sh", "-c",
+		e.bin+" send-keys mark_from_caller > "+done+".tmp 2>&1; echo \"exit $?\" >> "+done+".tmp; mv "+done+".tmp "+done+"; exec sleep 600")
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if _, err := os.Stat(done); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the pane's send-keys did not finish")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if b, _ := os.ReadFile(done); !strings.Contains(string(b), "exit 0") {
+		t.Fatalf("send-keys from the pane: %s", b)
+	}
+	e.ok("wait-for", "window-output", "-s", "work", "-w", "target", "--pattern", "mark_from_caller", "--timeout", "10000")
+	if out := e.ok("capture-pane", "-s", "work", "-w", "caller"); strings.Contains(out, "mark_from_caller") {
+		t.Fatalf("the keys went to the caller's own pane:\n%s", out)
+	}
+	if help := e.ok("send-keys", "--help"); !strings.Contains(help, "default: the focused one, from inside a pane too") {
+		t.Fatalf("send-keys --help does not say where keys with no -w go:\n%s", help)
 	}
 }

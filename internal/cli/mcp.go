@@ -18,18 +18,18 @@ func mcpCommands() []Command {
 			"for a harness to start as a tool server; `tuios integration install HARNESS --mcp` registers it. Protocol " +
 			"versions 2024-11-05 to 2025-11-25 (initialize first) and the stateless 2026-07-28 (server/discover; each request names its version and capabilities in _meta). " +
 			"By default the tools list and read panes, wait for states and events, report the agent's own state and meta, and " +
-			"send and read mail; they type into no pane. --write adds tuios_send_text, tuios_send_keys, tuios_ask_agent and " +
-			"tuios_respond (the daemon's own rules still apply: a pane without the right to answer prompts gets not_human). " +
+			"send and read mail; they type into no pane. --write adds tuios_send_text, tuios_send_keys, tuios_ask_agent, " +
+			"tuios_respond and tuios_fan (the daemon's own rules still apply: a pane without the right to answer prompts gets not_human). " +
 			"Each call reaches only the session of the pane the server runs in; --scope all reaches every session, for a " +
 			"harness that runs outside TUIOS. Pane text and mail in results are fenced as untrusted data; results also come as structuredContent, described by each tool's outputSchema (2025-06-18 and later). " +
 			"tuios_wait_for, tuios_ask_agent and tuios_events send notifications/progress every 5 s to a call that carries a progressToken, so a client that resets its timeout on progress waits them out. " +
-			"Lines over 1 MiB are refused. The fan tool is not in this version.",
+			"Lines over 1 MiB are refused.",
 		Example: "tuios mcp\ntuios mcp --write\n" +
 			`printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}' ` +
 			`'{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"tuios_list_agents","arguments":{}}}' | tuios mcp` + "\n" +
 			`echo '{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}' | tuios mcp`,
 		Flags: func(fs *FlagSet) {
-			fs.Bool("write", false, "add the tools that type into panes (send_text, send_keys, ask_agent, respond)")
+			fs.Bool("write", false, "add the tools that type into panes (send_text, send_keys, ask_agent, respond, fan)")
 			fs.String("scope", "own", "own: only the session of the pane the server runs in; all: every session")
 			fs.Int("integration", 0, "the integration version that registered this server (set by integration install)")
 		},

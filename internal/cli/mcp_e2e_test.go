@@ -516,10 +516,16 @@ func TestMCPHelpAndBadScope(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	out := e.ok("mcp", "--help")
-	for _, want := range []string{"--write", "--scope", `"method":"initialize"`, "tuios mcp"} {
+	// --write's tools are the docs' list: send_text, send_keys,
+	// ask_agent, respond and fan.
+	for _, want := range []string{"--write", "--scope", `"method":"initialize"`, "tuios mcp",
+		"tuios_send_text", "tuios_send_keys", "tuios_ask_agent", "tuios_respond", "tuios_fan", "respond, fan)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("tuios mcp --help lacks %q:\n%s", want, out)
 		}
+	}
+	if strings.Contains(out, "not in this version") {
+		t.Errorf("tuios mcp --help says a tool is missing, but --write offers tuios_fan:\n%s", out)
 	}
 	if r := e.run("mcp", "--scope", "everything"); r.code == 0 || !strings.Contains(r.err, "--scope") {
 		t.Errorf("--scope everything: exit %d %s", r.code, r.err)

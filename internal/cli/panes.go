@@ -63,12 +63,14 @@ func paneCommands() []Command {
 		{
 			Name: "send-keys", Summary: "press keys in a pane (not for text)", Usage: "[-s NAME] [-w WINDOW] KEYS…",
 			Help: "Splits its arguments on spaces and commas and maps each token to a key: Enter, Escape, Tab, Up, Down, F1…, ctrl+c, alt+x (C-c and M-x work too). Any other token is typed as written, without the spaces: use send-text for text. " +
-				"A tuios leader chord (the attached client's prefix and one key, such as ctrl+b,n) goes to the client attached to the session, which runs its binding as if the person pressed it in that pane; " +
+				"A tuios leader chord (the attached client's prefix and one key, such as ctrl+b,n; the word PREFIX names the prefix key, so PREFIX n is the same chord) goes to the client attached to the session, which runs its binding as if the person pressed it in that pane; " +
 				"bindings that would take the person's next keys (the Inbox, scrollback, rename, close) are not run from a program. Send the chord alone: keys after it in the same call are refused. " +
 				"With no client attached the chord is the bytes it spells, typed into the pane.",
 			Example: "tuios send-keys -s work -w build ctrl+c\ntuios send-keys -w build Escape\ntuios send-keys -s work -w build 'ctrl+b,n'   # next window, in the attached client",
 			Flags: func(fs *FlagSet) {
 				targetFlags(fs)
+				// Not your own pane: keys with no -w go where the person is.
+				fs.Lookup("window").Usage = "the window: id, index, unique id prefix or name, or HOST:SESSION:WINDOW (default: the focused one, from inside a pane too, never read as key bindings; name yourself with -w \"$TUIOS_PANE_ID\")"
 				fs.BoolP("literal", "l", false, "with --raw: send the characters unparsed (what send-text does)")
 				fs.Bool("raw", false, "with --literal: send the characters unparsed")
 			},

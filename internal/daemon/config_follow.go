@@ -1,7 +1,11 @@
 package daemon
 
 import (
+	"errors"
+	"io/fs"
 	"maps"
+	"os"
+	"path/filepath"
 	"slices"
 	"sync"
 
@@ -41,6 +45,7 @@ type cfgFollow struct {
 	pending []string
 	widened string
 	cancel  func()
+	stopped bool
 	// problems are the hosts whose Inbox row says why no link is held.
 	problems map[string]string
 }
@@ -61,31 +66,89 @@ func policyPart(f *config.File) *config.File {
 }
 
 // start watches the file (its directory, so a rename over it is seen). No
-// watcher, or no directory yet, means no following: apply-config still
-// works.
+// watcher means no following: apply-config still works.
 func (c *cfgFollow) start() {
 	c.mu.Lock()
 	applied := c.applied
 	c.mu.Unlock()
 	c.noteProblems(applied, applied)
+	c.watch()
+}
+
+// watch watches the file, or, while its directory does not exist yet (a
+// machine that has no config file), the nearest folder above it that
+// does: a file written later must narrow at once too.
+func (c *cfgFollow) watch() {
 	path := c.path()
-	if path == "" || c.s.opt.Tracker.Watcher == nil {
+	w := c.s.opt.Tracker.Watcher
+	if path == "" || w == nil {
 		return
 	}
-	cancel, err := c.s.opt.Tracker.Watcher.Watch(path, c.changed)
+	cancel, err := w.Watch(path, c.changed)
+	for errors.Is(err, fs.ErrNotExist) {
+		below, above := path, filepath.Dir(path)
+		for !existsDir(above) && filepath.Dir(above) != above {
+			below, above = above, filepath.Dir(above)
+		}
+		cancel, err = w.WatchDir(above, c.made)
+		if err != nil || !existsPath(below) {
+			break
+		}
+		// Made before the watch began: go closer.
+		cancel()
+		cancel, err = w.Watch(path, c.changed)
+	}
 	if err != nil {
 		c.s.warnf("config %s: not followed (%v); tuios config apply reads it", path, err)
 		return
 	}
 	c.mu.Lock()
-	c.cancel = cancel
+	stopped := c.stopped
+	if !stopped {
+		c.cancel = cancel
+	}
 	c.mu.Unlock()
+	if stopped {
+		cancel()
+	}
+}
+
+// made is a change in the folder watched while the config's own folder
+// did not exist: watch again, closer to the file, and read the file if it
+// was written before that watch began.
+func (c *cfgFollow) made() {
+	c.mu.Lock()
+	cancel := c.cancel
+	c.cancel = nil
+	stopped := c.stopped
+	c.mu.Unlock()
+	if stopped {
+		return
+	}
+	if cancel != nil {
+		cancel()
+	}
+	c.watch()
+	if existsPath(c.path()) {
+		c.changed()
+	}
+}
+
+func existsDir(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.IsDir()
+}
+
+func existsPath(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 func (c *cfgFollow) stop() {
 	c.mu.Lock()
 	cancel := c.cancel
 	c.cancel = nil
+	c.stopped = true
 	c.mu.Unlock()
 	if cancel != nil {
 		cancel()

@@ -114,3 +114,27 @@ func TestHostsWithoutALinkHaveAnInboxRowSayingWhy(t *testing.T) {
 	r.must("apply-config", map[string]any{})
 	eventually(t, "gpu's row goes once applied", func() bool { return summaryOf("gpu") == "" })
 }
+
+// A machine with no config file yet: the daemon still follows the file
+// once it is written, folders and all, so a narrowing applies at once.
+func TestConfigWrittenAfterTheStartNarrowsAtOnce(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "xdg", "tuios", "config.toml")
+	_, sock := serverWith(t, func(o *Options) { o.Config = &config.File{Path: path} })
+	r := dialRPC(t, sock)
+	mode := func() string { return r.must("pane-grants", map[string]any{})["mode"].(string) }
+	if m := mode(); m != "open" {
+		t.Fatalf("mode at the start: %s, want open", m)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte("[agents.permissions]\nmode = \"strict\"\ngrants = [\"read\"]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "strict applied at once", func() bool { return mode() == "strict" })
+	res := r.must("pane-grants", map[string]any{})
+	if g := res["default_grants"].([]any); len(g) != 1 || g[0] != "read" {
+		t.Fatalf("default grants %v, want [read]", g)
+	}
+}

@@ -308,6 +308,14 @@ func grantsSendKeysPrefix(t *testing.T, g *grantWorld) {
 	if _, err := r.call("send-keys", map[string]any{"window": g.targets["own/quiet"], "keys": "ctrl+b"}); err != nil {
 		t.Fatalf("the prefix alone: %v", err)
 	}
+	// The word PREFIX (the agents page's name for the prefix key) is
+	// refused from a pane even alone: it means the binding.
+	for _, keys := range []string{"PREFIX", "PREFIX n", "prefix,n"} {
+		_, err := r.call("send-keys", map[string]any{"window": g.targets["own/quiet"], "keys": keys})
+		if err == nil || err.Code != proto.CodeForbidden || !strings.Contains(err.Message, "new-window") {
+			t.Fatalf("send-keys %q from a pane: %v", keys, err)
+		}
+	}
 	// The person's own send-keys is not a pane's: no refusal.
 	if _, err := g.person.call("send-keys", map[string]any{"window": g.targets["own/quiet"], "keys": "ctrl+b,n"}); err != nil {
 		t.Fatalf("the person's chord: %v", err)

@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -72,20 +73,50 @@ func (h *attachHub) chordClient(ss *Session, first string) *attachStream {
 // client as if the person pressed it. The prefix is the config's
 // [keybindings] prefix (ctrl+b by default) or that of a client showing
 // the pane's session. The prefix alone is a key like any other.
+//
+// The word PREFIX names the prefix key wherever it stands, and is refused
+// from a pane even alone: a script that sends it means the binding.
 func (s *Server) refusePrefix(w *Window, keys string) *proto.Error {
 	toks := chordTokens(keys)
-	if len(toks) < 2 {
+	named := slices.ContainsFunc(toks, isPrefixWord)
+	if len(toks) < 2 && !named {
 		return nil
 	}
-	prefix := s.opt.Config.Bindings("")["prefix"]
-	if prefix == "" {
-		prefix = "ctrl+b"
-	}
-	if keyToken(toks[0]) != keyToken(prefix) && s.attach.chordClient(w.session, toks[0]) == nil {
+	if !named && keyToken(toks[0]) != keyToken(s.prefixKey()) && s.attach.chordClient(w.session, toks[0]) == nil {
 		return nil
 	}
-	return proto.Errorf(proto.CodeForbidden, "send-keys with the prefix key (%s) is refused from a pane: it would run the person's key binding. Use the TUIOS command for the action, such as focus-window, new-window, split-window, close-window, select-workspace or run-command", toks[0]).
+	key := toks[0]
+	if named {
+		key = "PREFIX, " + s.prefixKey()
+	}
+	return proto.Errorf(proto.CodeForbidden, "send-keys with the prefix key (%s) is refused from a pane: it would run the person's key binding. Use the TUIOS command for the action, such as focus-window, new-window, split-window, close-window, select-workspace or run-command", key).
 		WithHint(proto.Hint{Command: "tuios run-command --list", Detail: "each binding has a command; to type the bytes into the pane, use send-text"})
+}
+
+// prefixKey is the [keybindings] prefix, ctrl+b by default.
+func (s *Server) prefixKey() string {
+	if prefix := s.opt.Config.Bindings("")["prefix"]; prefix != "" {
+		return prefix
+	}
+	return "ctrl+b"
+}
+
+// isPrefixWord says whether a send-keys token is the word PREFIX (any
+// case), which names the prefix key.
+func isPrefixWord(tok string) bool { return strings.EqualFold(tok, "prefix") }
+
+// spellPrefix writes each PREFIX token of keys as the prefix key itself.
+func (s *Server) spellPrefix(keys string) string {
+	toks := chordTokens(keys)
+	if !slices.ContainsFunc(toks, isPrefixWord) {
+		return keys
+	}
+	for i, tok := range toks {
+		if isPrefixWord(tok) {
+			toks[i] = s.prefixKey()
+		}
+	}
+	return strings.Join(toks, ",")
 }
 
 // handChord hands keys to an attached client when they are a leader chord

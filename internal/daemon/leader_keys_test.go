@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tuios/tuios/internal/config"
 	"github.com/tuios/tuios/internal/proto"
 )
 
@@ -97,4 +98,25 @@ func FuzzChordTokens(f *testing.F) {
 			t.Fatalf("%q: the chord's tokens type %q, KeyBytes %q", keys, b, KeyBytes(keys))
 		}
 	})
+}
+
+// PREFIX in send-keys is the [keybindings] prefix, so the person's
+// "PREFIX n" is the chord ctrl+b,n.
+func TestSendKeysSpellsPrefix(t *testing.T) {
+	t.Parallel()
+	s := &Server{opt: Options{Config: &config.File{}}}
+	for in, want := range map[string]string{
+		"PREFIX n":   "ctrl+b,n",
+		"prefix,c":   "ctrl+b,c",
+		"PREFIX":     "ctrl+b",
+		"echo hello": "echo hello",
+		"ctrl+b,n":   "ctrl+b,n",
+	} {
+		if got := s.spellPrefix(in); got != want {
+			t.Errorf("spellPrefix(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := string(KeyBytes(s.spellPrefix("PREFIX n"))); got != "\x02n" {
+		t.Errorf("PREFIX n types %q, want ctrl+b then n", got)
+	}
 }

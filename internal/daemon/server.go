@@ -219,10 +219,13 @@ func New(opt Options) (*Server, error) {
 		}
 	}
 	if opt.Config == nil {
-		f, err := config.Load(config.Path(os.Getenv))
+		path := config.Path(os.Getenv)
+		f, err := config.Load(path)
 		if err != nil {
 			opt.Logger.Warn(fmt.Sprintf("%v: the daemon starts with every default", err))
 		}
+		// No file yet is still the file to follow (config_follow.go).
+		f.Path = path
 		for _, k := range f.Unknown() {
 			opt.Logger.Warn(fmt.Sprintf("config %s: unknown key %s (ignored)", f.Path, k))
 		}

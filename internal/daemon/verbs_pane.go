@@ -17,14 +17,14 @@ type captureParams struct {
 
 type sendTextParams struct {
 	Session string `json:"session" desc:"the session"`
-	Window  string `json:"window" desc:"the window (default: the caller's pane, else the focused one)"`
+	Window  string `json:"window" desc:"the window (default: the focused one, from a pane too: a pane names its own with its id)"`
 	Text    string `json:"text" req:"true" desc:"bytes to write to the pane, verbatim; a trailing newline is the Enter that runs it"`
 	Timeout int    `json:"timeout" desc:"ms to wait for a program that is not reading its input before giving up on the rest" min:"1" max:"86400000" default:"30000"`
 }
 
 type sendKeysParams struct {
 	Session string `json:"session" desc:"the session"`
-	Window  string `json:"window" desc:"the window (default: the caller's pane, else the focused one)"`
+	Window  string `json:"window" desc:"the window (default: the focused one, from a pane too: a pane names its own with its id)"`
 	Keys    string `json:"keys" req:"true" desc:"keys split on spaces and commas: Enter, Escape, Up, ctrl+c, alt+x…; other tokens are typed as written" maxlen:"65536"`
 	Timeout int    `json:"timeout" desc:"ms to wait for a program that is not reading its input before giving up on the rest" min:"1" max:"86400000" default:"30000"`
 }
@@ -71,20 +71,30 @@ func (s *Server) paneVerbs(add addFunc) {
 	p, h = handler(func(cn *conn, p *sendKeysParams) (any, *proto.Error) {
 		s.mu.Lock()
 		_, w, err := s.target(cn, p.Session, p.Window)
+		if err == nil && p.Window == "" && w == s.callerWindow(cn) {
+			// From a pane, keys with no window go to the focused pane, as
+			// the person's would (the agents page), pinned here: the
+			// caller names its own pane with -w.
+			w, err = s.focusedLocked(cn, w.session)
+		}
 		s.mu.Unlock()
 		if err != nil {
 			return nil, err
 		}
+		keys := p.Keys
 		if cn.callKnown && cn.call.inside { // a pane never types through the person's client
-			if err := s.refusePrefix(w, p.Keys); err != nil {
+			if err := s.refusePrefix(w, keys); err != nil {
 				return nil, err
 			}
-		} else if handed, err := s.handChord(w, p.Keys); err != nil { // leader_keys.go
-			return nil, err
-		} else if handed {
-			return map[string]any{"type": "keys_sent", "window_id": w.ID, "bytes": 0, "to_client": true}, nil
+		} else {
+			keys = s.spellPrefix(keys) // leader_keys.go: the word PREFIX
+			if handed, err := s.handChord(w, keys); err != nil {
+				return nil, err
+			} else if handed {
+				return map[string]any{"type": "keys_sent", "window_id": w.ID, "bytes": 0, "to_client": true}, nil
+			}
 		}
-		b := KeyBytes(p.Keys)
+		b := KeyBytes(keys)
 		if err := s.typeInto(cn, w, b, time.Duration(p.Timeout)*time.Millisecond); err != nil {
 			return nil, err
 		}
@@ -94,4 +104,18 @@ func (s *Server) paneVerbs(add addFunc) {
 	add("send-keys", types, "Press keys in a pane (named keys and ctrl/alt combinations; not for text)", "keys_sent", `{"verb":"send-keys","params":{"window":"build","keys":"ctrl+c"}}`, p, h)
 
 	s.screenshotVerbs(add) // screenshot.go
+}
+
+// focusedLocked is ss's focused window, past the target check (gate.go).
+// Called with s.mu held.
+func (s *Server) focusedLocked(cn *conn, ss *Session) (*Window, *proto.Error) {
+	w := ss.focused
+	if w == nil {
+		return nil, proto.Errorf(proto.CodeNoWindows, "session %q has no focused window", ss.Name).
+			WithHint(proto.Hint{Command: "tuios focus-window -s " + ss.Name + " -w WINDOW"})
+	}
+	if err := s.gateTargetLocked(cn, ss, w); err != nil {
+		return nil, err
+	}
+	return w, nil
 }

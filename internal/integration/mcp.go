@@ -143,7 +143,7 @@ func InstallMCP(h Harness, opt MCPOptions) (Result, error) {
 		res.Backup = t.file + BackupSuffix
 	}
 	if opt.Write {
-		res.Note = "the harness's agent can now type into panes through tuios (tuios_send_text, tuios_send_keys, tuios_ask_agent, tuios_respond)"
+		res.Note = "the harness's agent can now type into panes through tuios (tuios_send_text, tuios_send_keys, tuios_ask_agent, tuios_respond, tuios_fan)"
 	}
 	return res, err
 }

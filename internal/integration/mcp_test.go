@@ -63,8 +63,16 @@ func TestMCPClaudeCodeInstallKeepsEveryOtherByte(t *testing.T) {
 	if res, err := InstallMCP(cc, MCPOptions{Env: f.env, Default: "/other"}); err != nil || res.Changed {
 		t.Errorf("a second install: %+v %v", res, err)
 	}
-	if res, err := InstallMCP(cc, MCPOptions{Env: f.env, Default: "/other", Write: true}); err != nil || !res.Changed || res.Program != "/opt/tuios" {
+	res, err = InstallMCP(cc, MCPOptions{Env: f.env, Default: "/other", Write: true})
+	if err != nil || !res.Changed || res.Program != "/opt/tuios" {
 		t.Errorf("install --mcp-write: %+v %v", res, err)
+	}
+	// The note names every tool --write adds (the agents page: send_text,
+	// send_keys, ask_agent, respond and fan).
+	for _, tool := range []string{"tuios_send_text", "tuios_send_keys", "tuios_ask_agent", "tuios_respond", "tuios_fan"} {
+		if !strings.Contains(res.Note, tool) {
+			t.Errorf("install --mcp-write's note lacks %s: %s", tool, res.Note)
+		}
 	}
 	if got := readText(t, path); !strings.Contains(got, `"--write"`) || !MCPInstalled(cc, f.env) {
 		t.Errorf("after --mcp-write:\n%s", got)
