@@ -17,7 +17,7 @@ type captureParams struct {
 
 type sendTextParams struct {
 	Session string `json:"session" desc:"the session"`
-	Window  string `json:"window" desc:"the window (default: the focused one, from a pane too: a pane names its own with its id)"`
+	Window  string `json:"window" desc:"the window (default: the caller's pane, else the focused one)"`
 	Text    string `json:"text" req:"true" desc:"bytes to write to the pane, verbatim; a trailing newline is the Enter that runs it"`
 	Timeout int    `json:"timeout" desc:"ms to wait for a program that is not reading its input before giving up on the rest" min:"1" max:"86400000" default:"30000"`
 }
