@@ -733,7 +733,12 @@ func (s *Server) watchStartNotice(w *Window, fire <-chan struct{}, t agentstate.
 				return
 			}
 			select {
-			case <-sub.C:
+			case c := <-sub.C:
+				// A prompt reached counts even when the pane has moved on
+				// by the time this reads it (the person gave it work).
+				if c.To == agentstate.Idle || c.To == agentstate.Done {
+					return
+				}
 				continue
 			case <-w.exitCh:
 				return
