@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/tuios/tuios/internal/proto"
 )
 
 // agentLogCommands read what an agent did: the daemon's agent log of a
@@ -60,20 +62,7 @@ func agentLogCommands() []Command {
 					Text   string   `json:"text"`
 					Exit   *int     `json:"exit"`
 				} `json:"entries"`
-				Recap *struct {
-					Since      int64    `json:"since"`
-					Turns      int      `json:"turns"`
-					Files      []string `json:"files"`
-					FilesTotal int      `json:"files_total"`
-					Commands   int      `json:"commands"`
-					Tests      *struct {
-						Cmdline string `json:"cmdline"`
-						At      int64  `json:"at"`
-						OK      *bool  `json:"ok"`
-					} `json:"tests"`
-					LastSaid string `json:"last_said"`
-					State    string `json:"state"`
-				} `json:"recap"`
+				Recap *proto.Recap `json:"recap"`
 			}
 			remarshal(raw, &res)
 			if r := res.Recap; r != nil {
@@ -98,13 +87,7 @@ func agentLogCommands() []Command {
 				fmt.Fprintln(ctx.Stdout, line)
 				line = plural(r.Commands, "command") + "."
 				if t := r.Tests; t != nil {
-					verdict := "running"
-					if t.OK != nil && *t.OK {
-						verdict = "passed"
-					} else if t.OK != nil {
-						verdict = "failed"
-					}
-					line += fmt.Sprintf(" Tests: %s %s %s ago", escapeControls(t.Cmdline), verdict, ago(now.Sub(time.Unix(0, t.At))))
+					line += fmt.Sprintf(" Tests: %s %s %s ago", escapeControls(t.Cmdline), t.Verdict(), ago(now.Sub(time.Unix(0, t.At))))
 				}
 				fmt.Fprintln(ctx.Stdout, line)
 				if r.LastSaid != "" {

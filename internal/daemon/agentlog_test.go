@@ -11,23 +11,11 @@ import (
 )
 
 type activityList struct {
-	Name      string     `json:"name"`
-	LastSeq   uint64     `json:"last_seq"`
-	Untrusted bool       `json:"untrusted"`
-	Entries   []logEntry `json:"entries"`
-	Recap     *struct {
-		Turns      int      `json:"turns"`
-		Files      []string `json:"files"`
-		FilesTotal int      `json:"files_total"`
-		Commands   int      `json:"commands"`
-		Tests      *struct {
-			Cmdline string `json:"cmdline"`
-			OK      *bool  `json:"ok"`
-		} `json:"tests"`
-		LastSaid string `json:"last_said"`
-		State    string `json:"state"`
-		Line     string `json:"line"`
-	} `json:"recap"`
+	Name      string       `json:"name"`
+	LastSeq   uint64       `json:"last_seq"`
+	Untrusted bool         `json:"untrusted"`
+	Entries   []logEntry   `json:"entries"`
+	Recap     *proto.Recap `json:"recap"`
 }
 
 func readLog(t *testing.T, r *rpc, p map[string]any) activityList {

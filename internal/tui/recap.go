@@ -153,19 +153,7 @@ func (m *Model) recapDetail(it item) []string {
 }
 
 type recapReply struct {
-	Recap *struct {
-		Turns      int      `json:"turns"`
-		Files      []string `json:"files"`
-		FilesTotal int      `json:"files_total"`
-		Commands   int      `json:"commands"`
-		Tests      *struct {
-			Cmdline string `json:"cmdline"`
-			OK      *bool  `json:"ok"`
-		} `json:"tests"`
-		LastSaid string `json:"last_said"`
-		State    string `json:"state"`
-		Line     string `json:"line"`
-	} `json:"recap"`
+	Recap *proto.Recap `json:"recap"`
 }
 
 func (m *Model) recapReply(r replyMsg) {
@@ -195,13 +183,7 @@ func (m *Model) recapReply(r replyMsg) {
 		have.lines = append(have.lines, "   files: "+strings.Join(files, ", "))
 	}
 	if t := c.Tests; t != nil {
-		verdict := "running"
-		if t.OK != nil && *t.OK {
-			verdict = "passed"
-		} else if t.OK != nil {
-			verdict = "failed"
-		}
-		have.lines = append(have.lines, "   tests: "+clean(t.Cmdline)+" "+verdict)
+		have.lines = append(have.lines, "   tests: "+clean(t.Cmdline)+" "+t.Verdict())
 	}
 	if c.LastSaid != "" {
 		have.lines = append(have.lines, "   last said: "+clean(c.LastSaid))

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/inbox"
+	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/vt"
 )
 
@@ -239,27 +240,8 @@ func (l *Log) Read(pane string, since int64, sinceSeq uint64, limit int) (uint64
 	return pl.seq, out
 }
 
-// recapTests is the newest test run a recap saw.
-type recapTests struct {
-	Cmdline string `json:"cmdline"`
-	At      int64  `json:"at"`
-	OK      *bool  `json:"ok"` // null: still running, or nobody said
-	label   string // the pattern it matched, for the one-liner
-}
-
-// Recap sums up a pane's entries since a time.
-type Recap struct {
-	Since      int64       `json:"since"`
-	Turns      int         `json:"turns"`
-	Files      []string    `json:"files"`
-	FilesTotal int         `json:"files_total"`
-	Commands   int         `json:"commands"`
-	Tests      *recapTests `json:"tests"`
-	LastSaid   string      `json:"last_said"`
-	State      string      `json:"state"`
-	// Line is the away one-liner the dock shows.
-	Line string `json:"line"`
-}
+// Recap sums up a pane's entries since a time (the wire type).
+type Recap = proto.Recap
 
 // defaultTestPatterns are the commands a recap counts as test runs when
 // [agents.recap] test_patterns is not set.
@@ -269,6 +251,7 @@ var defaultTestPatterns = [...]string{"go test", "npm test", "npm run test", "pn
 // patterns are the commands that count as test runs (nil: the defaults).
 func MakeRecap(entries []Entry, since, now time.Time, name, state string, patterns []string) Recap {
 	r := Recap{Since: since.UnixNano(), Files: []string{}, State: state}
+	label := "" // the pattern the newest test run matched, for the one-liner
 	seen := map[string]bool{}
 	pending := map[string]int{} // shell tool calls started and not yet ended, by target
 	var testsAt = -1
@@ -296,7 +279,7 @@ func MakeRecap(entries []Entry, since, now time.Time, name, state string, patter
 				if e.Exit == nil {
 					okp = nil
 				}
-				r.Tests, testsAt = &recapTests{Cmdline: e.Target, At: e.At, OK: okp, label: p}, i
+				r.Tests, testsAt, label = &proto.RecapTests{Cmdline: e.Target, At: e.At, OK: okp}, i, p
 			}
 		case "tool", "tool_done", "tool_failed":
 			if !toolIn(shellTools[:], e.Tool) {
@@ -306,7 +289,7 @@ func MakeRecap(entries []Entry, since, now time.Time, name, state string, patter
 				r.Commands++
 				pending[e.Target]++
 				if p := testPattern(e.Target, patterns); p != "" {
-					r.Tests, testsAt = &recapTests{Cmdline: e.Target, At: e.At, label: p}, i
+					r.Tests, testsAt, label = &proto.RecapTests{Cmdline: e.Target, At: e.At}, i, p
 				}
 				continue
 			}
@@ -317,14 +300,14 @@ func MakeRecap(entries []Entry, since, now time.Time, name, state string, patter
 			}
 			if p := testPattern(e.Target, patterns); p != "" {
 				if r.Tests == nil || testsAt < 0 || r.Tests.Cmdline != e.Target || r.Tests.OK != nil {
-					r.Tests = &recapTests{Cmdline: e.Target, At: e.At, label: p}
+					r.Tests, label = &proto.RecapTests{Cmdline: e.Target, At: e.At}, p
 				}
 				ok := e.Kind == "tool_done" && (e.OK == nil || *e.OK)
 				r.Tests.OK, testsAt = &ok, i
 			}
 		}
 	}
-	r.Line = recapLine(r, name, now.Sub(since))
+	r.Line = recapLine(r, label, name, now.Sub(since))
 	return r
 }
 
@@ -346,17 +329,10 @@ func testPattern(cmdline string, patterns []string) string {
 
 // recapLine is the one-liner: "api while you were away (42m): 3 turns, 6
 // files, 11 commands, go test passed, at prompt".
-func recapLine(r Recap, name string, away time.Duration) string {
+func recapLine(r Recap, label, name string, away time.Duration) string {
 	parts := []string{plural(r.Turns, "turn"), plural(r.FilesTotal, "file"), plural(r.Commands, "command")}
 	if t := r.Tests; t != nil {
-		switch {
-		case t.OK == nil:
-			parts = append(parts, t.label+" running")
-		case *t.OK:
-			parts = append(parts, t.label+" passed")
-		default:
-			parts = append(parts, t.label+" failed")
-		}
+		parts = append(parts, label+" "+t.Verdict())
 	}
 	parts = append(parts, stateWords(r.State))
 	return fmt.Sprintf("%s while you were away (%s): %s", name, shortDuration(away), strings.Join(parts, ", "))
