@@ -220,3 +220,30 @@ func (w *world) killDaemon() {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+// gitRepo makes a repository named name under the world's folder with
+// base (file name → content) committed on main, and returns its path
+// (skipping the test when git is missing).
+func (w *world) gitRepo(name string, base map[string]string) string {
+	w.t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		w.t.Skip("git is not installed")
+	}
+	repo := filepath.Join(w.dir, name)
+	os.MkdirAll(repo, 0o700)
+	git := func(args ...string) {
+		w.t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", repo, "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"}, args...)...)
+		cmd.Env = w.vars
+		if out, err := cmd.CombinedOutput(); err != nil {
+			w.t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q", "-b", "main")
+	for f, body := range base {
+		os.WriteFile(filepath.Join(repo, f), []byte(body), 0o600)
+	}
+	git("add", ".")
+	git("commit", "-q", "-m", "base")
+	return repo
+}

@@ -3,7 +3,6 @@ package tui_test
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,24 +15,8 @@ import (
 // review; esc closes the overlay.
 func TestAttachReviewOverlayNotesAndSends(t *testing.T) {
 	t.Parallel()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
 	w := newWorld(t)
-	repo := filepath.Join(w.dir, "repo")
-	os.MkdirAll(repo, 0o700)
-	git := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-C", repo, "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"}, args...)...)
-		cmd.Env = w.vars
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	git("init", "-q", "-b", "main")
-	os.WriteFile(filepath.Join(repo, "a.txt"), []byte("hi\n"), 0o600)
-	git("add", ".")
-	git("commit", "-q", "-m", "base")
+	repo := w.gitRepo("repo", map[string]string{"a.txt": "hi\n"})
 	// The agent's change: a line added, a file made.
 	os.WriteFile(filepath.Join(repo, "a.txt"), []byte("hi\nchange\n"), 0o600)
 	os.WriteFile(filepath.Join(repo, "b.txt"), []byte("new\n"), 0o600)

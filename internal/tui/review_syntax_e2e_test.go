@@ -2,7 +2,6 @@ package tui_test
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -36,24 +35,8 @@ func textCell(sc *vt.Screen, cols, rows int, text string) (int, int) {
 // the rest of the line stays the added green; a .txt file stays plain.
 func TestAttachReviewColoursCodeByFileType(t *testing.T) {
 	t.Parallel()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
 	w := newWorld(t)
-	repo := filepath.Join(w.dir, "repo")
-	os.MkdirAll(repo, 0o700)
-	git := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-C", repo, "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"}, args...)...)
-		cmd.Env = w.vars
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	git("init", "-q", "-b", "main")
-	os.WriteFile(filepath.Join(repo, "main.go"), []byte("package main\n"), 0o600)
-	git("add", ".")
-	git("commit", "-q", "-m", "base")
+	repo := w.gitRepo("repo", map[string]string{"main.go": "package main\n"})
 	os.WriteFile(filepath.Join(repo, "main.go"), []byte("package main\n\nfunc retry() string { return \"again\" } // try once more\n"), 0o600)
 	os.WriteFile(filepath.Join(repo, "notes.txt"), []byte("func plain() { return \"text\" }\n"), 0o600)
 
