@@ -40,8 +40,9 @@
 // An OSC string ends at BEL or ESC \ only, not at a 0x9c byte (C1 ST),
 // which is also the middle byte of UTF-8 characters such as "✳" (e2 9c b3)
 // in agents' titles; CAN and SUB cancel it. An OSC string is capped at 4 KiB
-// (the OSC 7501 limit); a longer OSC 7, 7501 or 9;4 is dropped rather than
-// read cut. DCS, APC, PM and SOS strings are parsed and their payloads
+// after "7501;" (the OSC 7501 payload limit: 4,101 bytes with its number,
+// so a title keeps its first 4,099); a longer OSC 7, 7501 or 9;4 is dropped
+// rather than read cut. DCS, APC, PM and SOS strings are parsed and their payloads
 // dropped unread. Colour queries (OSC 10/11) are not answered; programs that
 // ask follow with DA1, which is.
 //

@@ -41,8 +41,8 @@ const DefaultScrollback = 10000
 
 // oscDataMax bounds one OSC string (OSC 7501 reports are at most 4096
 // bytes by spec). A longer string is cut; a cut OSC 7, 7501 or 9;4 is
-// dropped rather than misread, titles and notifications keep their start. The buffer grows on demand, so an
-// idle pane does not hold it.
+// dropped rather than misread, titles and notifications keep their
+// start. The buffer grows on demand, so an idle pane does not hold it.
 const oscDataMax = 4096 + len("7501;")
 
 // styleTableMax bounds the style table (indices are uint16).
