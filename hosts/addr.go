@@ -7,9 +7,10 @@ const Local = "local"
 
 // ValidName reports whether s can name a host: one or more letters,
 // digits, '.', '-' or '_' (ASCII only, so a look-alike letter never names
-// a different machine than the one the person read).
+// a different machine than the one the person read), not starting with
+// '-' (a command line would read it as a flag).
 func ValidName(s string) bool {
-	if s == "" || len(s) > 255 {
+	if s == "" || len(s) > 255 || s[0] == '-' {
 		return false
 	}
 	for i := 0; i < len(s); i++ {

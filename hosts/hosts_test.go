@@ -171,3 +171,13 @@ func ExampleParseWindow() {
 	// https://x.dev:443/a    host="" session="" window="https://x.dev:443/a" remote=false
 	// reviewer               host="" session="" window="reviewer" remote=false
 }
+
+// A host name is a label a person types after --host and before a colon:
+// one that starts with '-' would read as a flag, so it names no host.
+func TestValidNameRefusesALeadingDash(t *testing.T) {
+	for name, want := range map[string]bool{"far": true, "gpu-box": true, "a.b_c": true, "-x": false, "-": false, "": false, "fär": false} {
+		if got := ValidName(name); got != want {
+			t.Errorf("ValidName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
