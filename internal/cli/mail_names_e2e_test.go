@@ -47,6 +47,9 @@ func TestMailSendersAreToldApart(t *testing.T) {
 	for _, idx := range []string{"0", "1"} {
 		id := e.windowID(idx)
 		ids = append(ids, id)
+		// At the shell's prompt first: a line typed before it is echoed
+		// by the terminal, and its output then follows the prompt.
+		e.ok("wait-for", "window-output", "-s", "work", "-w", id, "--pattern", `(?m)^\$`, "--timeout", "10000")
 		e.ok("send-text", "-s", "work", "-w", id, `printf '\033]2;root@vm: ~\007'; echo titled`+"\n")
 		e.ok("wait-for", "window-output", "-s", "work", "-w", id, "--pattern", `^titled$`, "--timeout", "5000")
 		if rc, out := e.inPane(id, e.bin+" send-agent-message -w human --subject 'from "+idx+"' 'done'"); rc != 0 {
