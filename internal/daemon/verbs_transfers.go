@@ -76,6 +76,9 @@ func (s *Server) transferVerbs(add addFunc) {
 			if err := checkTransferIDs(p.IDs); err != nil {
 				return nil, err
 			}
+			if err := readOnlyCopy(cn); err != nil {
+				return nil, err
+			}
 			out, missing := s.xfers.control(p.IDs, mine, action)
 			if missing != "" {
 				return nil, transferNotFound(missing)
@@ -123,6 +126,9 @@ func (s *Server) transferVerbs(add addFunc) {
 		if err := checkTransferIDs(p.IDs); err != nil {
 			return nil, err
 		}
+		if err := readOnlyCopy(cn); err != nil {
+			return nil, err
+		}
 		n, missing := s.xfers.clear(p.IDs, mine)
 		if missing != "" {
 			return nil, transferNotFound(missing)
@@ -131,6 +137,16 @@ func (s *Server) transferVerbs(add addFunc) {
 	})
 	add("clear-transfers", copies, "Drop finished copies from the list (running and paused ones stay). None named: every finished one the caller sees", "transfers_cleared",
 		`{"verb":"clear-transfers"}`, p, h)
+}
+
+// readOnlyCopy refuses a change to files or copies on a connection its
+// caller made read-only (restrict-connection; tuios mcp --read-only).
+func readOnlyCopy(cn *conn) *proto.Error {
+	if r := cn.call.restrict; cn.callKnown && r != nil && r.readOnly {
+		return proto.Errorf(proto.CodeForbidden, "%s is refused on this connection: it is read-only", cn.verbName).
+			WithHint(proto.Hint{Command: "restrict-connection", Detail: "the connection was restricted by its own caller (tuios mcp does this); a restriction only narrows"})
+	}
+	return nil
 }
 
 func checkTransferIDs(ids []string) *proto.Error {
@@ -167,6 +183,9 @@ func (s *Server) startCopy(cn *conn, p *copyParams) (any, *proto.Error) {
 	mine, perr := s.transferViewer(cn)
 	if perr != nil {
 		return nil, perr
+	}
+	if err := readOnlyCopy(cn); err != nil {
+		return nil, err
 	}
 	for _, end := range []struct{ param, v string }{{"src", p.Src}, {"dst", p.Dst}} {
 		if host, _ := hosts.SplitCopyEnd(end.v); host != "" {
