@@ -292,3 +292,39 @@ func TestCopyRefusesBadInput(t *testing.T) {
 	e.ok("cp", "local:"+filepath.Join(root, "d", "f"), filepath.Join(root, "g2"))
 	wantFile(t, filepath.Join(root, "g2"), "x")
 }
+
+// In a session tuios made in a worktree, the pane's folder is the
+// worktree, wherever the pane was started: a pane started elsewhere
+// copies inside the worktree, and not in the folder it started in.
+func TestCopyFolderIsTheWorktree(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	repo := fanRepo(t, e)
+	var res struct {
+		Session  string `json:"session"`
+		Worktree string `json:"worktree"`
+	}
+	if err := json.Unmarshal([]byte(e.ok("worktree", "new", "feat/cp", "--repo", repo, "-d", "--name", "work", "--json")), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Session != "work" || res.Worktree == "" {
+		t.Fatalf("worktree new: %+v", res)
+	}
+	wt, err := filepath.EvalSymlinks(res.Worktree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(e.workDir(), "other")
+	writeFile(t, filepath.Join(other, "o.txt"), "other\n")
+	e.ok("new-window", "-s", "work", "elsewhere", "--no-focus", "--cwd", other, "--grants", "read,files")
+
+	if rc, out := e.inPane("elsewhere", "tuios cp "+filepath.Join(wt, "a.txt")+" "+filepath.Join(wt, "b.txt")); rc != 0 {
+		t.Fatalf("a copy inside the worktree: rc %d\n%s", rc, out)
+	}
+	wantFile(t, filepath.Join(wt, "b.txt"), "hi\n")
+	rc, out := e.inPane("elsewhere", "tuios cp o.txt o2.txt")
+	if rc != 4 || !strings.Contains(out, wt) {
+		t.Fatalf("a copy in the folder the pane started in, outside its worktree: rc %d, want 4 naming %s\n%s", rc, wt, out)
+	}
+	wantNoFile(t, filepath.Join(other, "o2.txt"))
+}
