@@ -40,7 +40,7 @@ const cpHelp = "Copies SRC to DST through the daemon, as a transfer that tuios t
 	"When DST is an existing folder the copy goes inside it under SRC's name; else DST is the new name, in a folder that exists. " +
 	"A file is written beside DST under a temporary name and renamed over it once whole, so a failed or cancelled copy leaves no half file. " +
 	"A folder needs -r: its symlinks are copied as links, never followed, and devices, fifos and sockets are left out. " +
-	"By default tuios cp waits and prints one line; -d returns at once with the transfer's id (the copy goes on in the daemon). " +
+	"By default tuios cp waits and prints one line; -d returns at once with the transfer's id. Either way the daemon does the copy: interrupting the wait leaves it going (tuios transfers cancel ID stops it). " +
 	"From a pane without admin, the files grant is needed (else forbidden, exit 1), and both ends must be inside the pane's folder: " +
 	"the worktree tuios made for its session, else the folder it was started in (symlinks and .. resolved; for a DST that does not exist yet, its folder). " +
 	"A copy outside is refused outside_folder with exit code 4, and nothing is copied."
