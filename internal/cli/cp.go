@@ -176,7 +176,7 @@ func runCp(ctx *Context) error {
 	t := started.Transfer
 	if flagBool(ctx, "detach") {
 		if flagBool(ctx, "json") {
-			return printJSON(ctx.Stdout, started)
+			return printJSON(ctx.Stdout, map[string]any{"type": "transfer", "transfer": t})
 		}
 		fmt.Fprintf(ctx.Stdout, "%s started: %s -> %s\n", t.ID, escapeControls(t.Src), escapeControls(t.Dst))
 		return nil

@@ -60,7 +60,8 @@ type transferInfo struct {
 	Files     int    `json:"files"`
 	// BWLimit is the cap in bytes a second (0: none).
 	BWLimit int64 `json:"bwlimit,omitempty"`
-	// StartedBy is the pane id of the pane that started it, or "person".
+	// StartedBy is the pane id of the pane that started it, "person", or
+	// "unplaced" for a process inside TUIOS in no pane it can name.
 	StartedBy string `json:"started_by"`
 	Started   int64  `json:"started"`
 	Ended     int64  `json:"ended,omitempty"`

@@ -225,11 +225,12 @@ func (s *Server) startCopy(cn *conn, p *copyParams) (any, *proto.Error) {
 	}
 	plan := copyPlan{src: realSrc, dst: realDst, recursive: p.Recursive, bwlimit: p.BWLimit, startedBy: "person"}
 	if c := cn.call; c.inside && !c.own {
-		s.mu.Lock()
+		// Inside TUIOS is never the person: a process in no pane TUIOS
+		// can name (an admin one under mode open) is "unplaced".
+		plan.startedBy = "unplaced"
 		if c.pane != nil {
 			plan.startedBy = c.pane.ID
 		}
-		s.mu.Unlock()
 	}
 	if mine != "" {
 		folder, perr := s.copyFolder(cn.call.pane)
