@@ -109,6 +109,9 @@ func TestCopyFilesGrantFolderRules(t *testing.T) {
 		{"tuios cp link/secret d.txt", filepath.Join(proj, "d.txt")},
 		{"tuios cp a.txt link/e", filepath.Join(outside, "e")},
 		{"tuios cp -r link linkcopy", filepath.Join(proj, "linkcopy")},
+		// Nothing about a path outside is told, not even that it is missing.
+		{"tuios cp ../outside/nope z.txt", filepath.Join(proj, "z.txt")},
+		{"tuios cp a.txt ../outside/no/such/w", filepath.Join(outside, "no")},
 	} {
 		rc, out := e.inPane("copier", c.line)
 		if rc != 4 || !strings.Contains(out, "outside_folder") || !strings.Contains(out, proj) {

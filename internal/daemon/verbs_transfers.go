@@ -202,9 +202,31 @@ func (s *Server) startCopy(cn *conn, p *copyParams) (any, *proto.Error) {
 				WithHint(proto.Hint{Param: end.param, Detail: "tuios cp makes a relative path absolute from where you run it"})
 		}
 	}
+	// A pane held to its folder learns nothing about a path outside it
+	// (not even whether it exists): the folder is checked first.
+	folder := ""
+	if mine != "" {
+		if folder, perr = s.copyFolder(cn.call.pane); perr != nil {
+			return nil, perr
+		}
+	}
+	outside := func(param, path string) *proto.Error {
+		if folder == "" || inside(path, folder) {
+			return nil
+		}
+		return proto.Errorf(codeOutsideFolder, "%s %s is outside this pane's folder %s: a pane with files and without admin copies only inside its folder (its worktree, else the folder it started in)",
+			param, clipText(path, 256), folder).
+			WithHint(proto.Hint{Param: param, Command: "tuios pane-grants", Detail: "copy inside " + folder + ", or ask the person (admin copies anywhere)"})
+	}
 	realSrc, err := filepath.EvalSymlinks(filepath.Clean(src))
 	if err != nil {
+		if e := outside("src", filepath.Clean(src)); e != nil {
+			return nil, e
+		}
 		return nil, proto.Errorf(proto.CodeInvalidParams, "cannot read %s: %v", clipText(src, 256), unwrapPathErr(err)).WithHint(proto.Hint{Param: "src", Detail: "name a file or folder that exists"})
+	}
+	if e := outside("src", realSrc); e != nil {
+		return nil, e
 	}
 	fi, err := os.Stat(realSrc)
 	if err != nil {
@@ -218,7 +240,13 @@ func (s *Server) startCopy(cn *conn, p *copyParams) (any, *proto.Error) {
 	}
 	realDst, perr := resolveDst(dst, realSrc)
 	if perr != nil {
+		if e := outside("dst", filepath.Clean(dst)); e != nil {
+			return nil, e
+		}
 		return nil, perr
+	}
+	if e := outside("dst", realDst); e != nil {
+		return nil, e
 	}
 	if realDst == realSrc || fi.IsDir() && inside(realDst, realSrc) {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "%s cannot be copied onto or into itself (%s)", clipText(src, 256), clipText(realDst, 256)).WithHint(proto.Hint{Param: "dst"})
@@ -232,20 +260,7 @@ func (s *Server) startCopy(cn *conn, p *copyParams) (any, *proto.Error) {
 			plan.startedBy = c.pane.ID
 		}
 	}
-	if mine != "" {
-		folder, perr := s.copyFolder(cn.call.pane)
-		if perr != nil {
-			return nil, perr
-		}
-		for _, end := range []struct{ param, real string }{{"src", realSrc}, {"dst", realDst}} {
-			if !inside(end.real, folder) {
-				return nil, proto.Errorf(codeOutsideFolder, "%s %s is outside this pane's folder %s: a pane with files and without admin copies only inside its folder (its worktree, else the folder it started in)",
-					end.param, clipText(end.real, 256), folder).
-					WithHint(proto.Hint{Param: end.param, Command: "tuios pane-grants", Detail: "copy inside " + folder + ", or ask the person (admin copies anywhere)"})
-			}
-		}
-		plan.within = folder
-	}
+	plan.within = folder
 	info, err := s.xfers.start(plan, s.done)
 	if errors.Is(err, errTransfersFull) {
 		return nil, proto.Errorf(codeTransfersFull, "%d copies are kept and none has finished", maxTransfersKept).
