@@ -51,6 +51,8 @@ func argSpecs() map[string]argSpec {
 		"notify test": none, "completion": one,
 		"worktree new": one, "worktree ls": none, "worktree rm": one, "worktree diff": one, "worktree pull": one,
 		"fan": {max: 2}, "fan compare": one, "fan verify": many, "fan diff": {max: 2}, "fan keep": one,
+		"cp": {max: 2}, "transfers": none, "transfers pause": many, "transfers resume": many, "transfers cancel": many,
+		"transfers wait": many, "transfers clear": many,
 	}
 }
 
@@ -145,6 +147,7 @@ func paramWords() map[string]map[string]paramWord {
 		"run-command":           {"command": paramWord{"the command", "tuios run-command --list names them"}},
 		"stash put":             {"path": paramWord{"the file", "name the file to stash"}},
 		"stash get":             {"name": paramWord{"the stored path", "tuios stash list shows them"}},
+		"cp":                    {"src": paramWord{"SRC", "name the file or folder to copy, then where"}, "dst": paramWord{"DST", "name where to copy it, after SRC"}},
 		"ask-human":             {"question": paramWord{"the question", "give the question, then -o for each answer"}, "options": paramWord{"the answers", "give each answer with -o"}},
 	}
 }

@@ -75,6 +75,7 @@ func commands() []Command {
 		mcpCommands,        // mcp.go
 		completionCommands, // completion.go
 		notifyCommands,     // notify.go: notify test
+		cpCommands,         // cp.go: cp, transfers and its sub-verbs
 	} {
 		all = append(all, verbs()...)
 	}

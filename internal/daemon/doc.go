@@ -316,7 +316,8 @@
 //     holder.mu, hostFollow.mu, snoozeAlarm.mu, subscriber.mu,
 //     attachStream.mu, hostConn.mu, conn.wmu, outbox.mu, cfgFollow.mu,
 //     links.mu, pushFollow.mu, responder.mu, restorer.mu, resumer.mu,
-//     reaper.mu, worktrees.mu (no git runs under any lock), paneIndex.mu,
+//     reaper.mu, worktrees.mu (no git runs under any lock), transfers.mu
+//     (the copies of tuios cp; no file I/O under it), paneIndex.mu,
 //     connCount.mu, escapeeList.mu, Window.mu, Window.nameMu, and the
 //     arbiter's own lock (agentstate).
 //

@@ -213,6 +213,8 @@ func actionText(a access) string {
 		return "leaving mail or files in its own session"
 	case a.grants().Has(grant.Fan) && !a.grants().Has(grant.Admin):
 		return "starting an agent"
+	case a.grants().Has(grant.Files) && !a.grants().Has(grant.Admin):
+		return "copying files"
 	case a.link()&capOpen != 0:
 		return "opening or closing sessions and windows"
 	case a.grants() == grant.Admin && a.link()&capLocal != 0:

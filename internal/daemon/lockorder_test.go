@@ -56,6 +56,7 @@ var lockRanks = map[string]struct {
 	"resumer.mu":      {leafRank, "resumer.mu"},
 	"reaper.mu":       {leafRank, "reaper.mu"},
 	"worktrees.mu":    {leafRank, "worktrees.mu"},
+	"transfers.mu":    {leafRank, "transfers.mu"},
 	"paneIndex.mu":    {leafRank, "paneIndex.mu"},
 	"connCount.mu":    {leafRank, "connCount.mu"},
 	"escapeeList.mu":  {leafRank, "escapeeList.mu"},

@@ -159,6 +159,7 @@ type Server struct {
 	follow       *hostFollow // the Inbox's mirror of linked hosts (host_follow.go); set in New, never changed
 	asks         *asks       // ask-human questions (verbs_ask.go); set in New, never changed
 	wts          *worktrees  // the worktrees and fans tuios made (worktrees.go); set in New, never changed
+	xfers        *transfers  // the copies of tuios cp (transfers.go); set in New, never changed
 	// editMu makes one edit of the config file at a time (set-config):
 	// each reads the file, edits it and renames the result over it.
 	editMu sync.Mutex
@@ -278,6 +279,7 @@ func New(opt Options) (*Server, error) {
 	s.queue = newReplyQueue(s)
 	s.review = newReviewer(s)
 	s.wts = newWorktrees(s)
+	s.xfers = newTransfers()
 	s.resp = s.newResponder()
 	s.asks = &asks{s: s, open: map[string]*askRec{}, ended: map[string]*askRec{}}
 	s.asks.follow()

@@ -143,6 +143,10 @@ var codeDescriptions = [...][2]string{
 	{"worktree_dirty", "the checkout has changes that would be lost: commit, stash (--stash) or force (--force)"},
 	{"no_transcript", "the pane's agent has no conversation tuios can read (agent-transcript reads Claude Code transcripts)"},
 	{"transcript_refused", "the pane's transcript is not a regular *.jsonl file under ~/.claude/projects, so it is not read"},
+	{"outside_folder", "tuios cp from a pane without admin: an end is outside the pane's folder (its worktree, else the folder it started in); nothing was copied (the CLI exits 4)"},
+	{"not_supported", "the daemon does not do this in this version (tuios cp with an end on a linked host)"},
+	{"transfer_not_found", "no transfer has that id among the ones the caller sees (a pane without admin sees only the copies it started)"},
+	{"transfers_full", "the daemon keeps 256 copies and none of them has finished"},
 	{CodeInternal, "a bug in the daemon"},
 }
 
