@@ -174,9 +174,7 @@ func (p *pane) emit(e conv.Event) {
 func (p *pane) start() error {
 	cmd := exec.Command(p.opt.Argv[0], p.opt.Argv[1:]...)
 	cmd.Dir = p.opt.Cwd
-	// Its own session: the agent never reads or writes the pane's
-	// terminal, and Ctrl+C in the pane is the pane's to handle.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd.SysProcAttr = agentProcAttr()
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return err

@@ -270,6 +270,15 @@ func TestProtocolPaneBadAgents(t *testing.T) {
 			e.ok("new-window", "-s", "work", "sh")
 			e.ok("send-text", "-s", "work", "-w", "sh", "echo alive-$((6*7))\n")
 			e.ok("wait-for", "window-output", "-s", "work", "-w", "sh", "--pattern", "alive-42", "--timeout", "5000")
+			// Closing the pane ends its agent, which runs in a session of
+			// its own: the garbage agent never reads its input, so only
+			// the kernel's parent-death signal stops it.
+			e.ok("close-window", "-s", "work", "-w", "fake")
+			for deadline := time.Now().Add(10 * time.Second); len(fakeAgentsOf(e)) > 0; time.Sleep(20 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatalf("the agent outlived its pane: pids %v", fakeAgentsOf(e))
+				}
+			}
 			if c.mode == "perms" {
 				// The cancelled turn's requests left nothing held.
 				person := attachHeldPerson(t, e.socket())
@@ -285,6 +294,30 @@ func TestProtocolPaneBadAgents(t *testing.T) {
 }
 
 func regexpQuote(s string) string { return regexp.QuoteMeta(s) }
+
+// fakeAgentsOf lists the live fake agents started by e's daemon: the
+// processes whose environment names its socket and FAKE_ACP_AGENT.
+func fakeAgentsOf(e *env) []int {
+	var pids []int
+	ents, _ := os.ReadDir("/proc")
+	for _, ent := range ents {
+		pid, err := strconv.Atoi(ent.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + ent.Name() + "/environ")
+		if err != nil {
+			continue
+		}
+		env := "\x00" + string(b)
+		if strings.Contains(env, "\x00FAKE_ACP_AGENT=") && strings.Contains(env, "\x00TUIOS_SOCKET="+e.socket()+"\x00") {
+			if st, err := os.ReadFile("/proc/" + ent.Name() + "/stat"); err == nil && !strings.Contains(string(st), ") Z ") {
+				pids = append(pids, pid)
+			}
+		}
+	}
+	return pids
+}
 
 // A protocol pane takes what tuios types the way any agent pane does: the
 // first prompt of start-agent --prompt, a queued prompt (delivered once
