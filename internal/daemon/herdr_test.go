@@ -305,7 +305,9 @@ func TestHerdrReporterThatDiesClearsToNone(t *testing.T) {
 	os.WriteFile(req, []byte(reportLine("@PANE@", "crush", "working", 2, "")+"\n"), 0o600)
 	exe, _ := os.Executable()
 	hw.r.must("send-text", map[string]any{"window": a, "text": fmt.Sprintf("TUIOS_HERDR_HELPER=%s TUIOS_HERDR_HELPER_OUT=%s/wrapout sh -c '%s -test.run=^TestHerdrHelperReporter$ >/dev/null 2>&1; echo wrapper_waits; read x'; printf 'mk_%%s_done\\n' %d\n", req, hw.dir, exe, n)})
-	hw.r.must("wait-for", map[string]any{"window": a, "condition": "window-output", "pattern": "(?m)^wrapper_waits", "timeout": 10000})
+	// A bound, not a wait: the reporter is this test binary started
+	// again (with -race, under a loaded CI machine, seconds).
+	hw.r.must("wait-for", map[string]any{"window": a, "condition": "window-output", "pattern": "(?m)^wrapper_waits", "timeout": 30000})
 	if st := str(hw.state(a)["state"]); st != "working" {
 		t.Fatalf("the wrapped reporter's report: %s", st)
 	}
