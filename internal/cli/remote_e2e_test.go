@@ -372,6 +372,12 @@ func TestColonRuleAndHostErrors(t *testing.T) {
 	if r := e.run("list-windows", "-s", "a:b"); r.code != 1 || !strings.Contains(r.err, "unknown_host") {
 		t.Fatalf("X2 a:b: exit %d\n%s", r.code, r.err)
 	}
+	// new local:c makes this machine's c, which -s local:c and -s c reach.
+	if out := strings.TrimSpace(e.ok("new", "--detach", "local:c")); out != "c" {
+		t.Fatalf("new local:c made %q", out)
+	}
+	e.ok("list-windows", "-s", "local:c")
+	e.ok("list-windows", "-s", "c")
 	// X3: a window titled like a URL stays a window here.
 	var gw struct {
 		DisplayName string `json:"display_name"`

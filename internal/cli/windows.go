@@ -27,7 +27,7 @@ func windowCommands() []Command {
 	return []Command{
 		{
 			Name: "new", Summary: "create a session (it runs detached)", Usage: "[--detach] [NAME] [--cwd DIR] [-x COLS -y ROWS] [--host NAME]",
-			Help: "Creates a session with one window running your shell. The session runs in the daemon whether or not anyone is attached. On a terminal it then attaches to the new session, unless --detach (or --json) is given; elsewhere (a script, a pipe) it prints the name and returns. --host NAME creates it on that linked host and attaches it through the link, drawn here as HOST:SESSION (see tuios attach --help). " +
+			Help: "Creates a session with one window running your shell. The session runs in the daemon whether or not anyone is attached. On a terminal it then attaches to the new session, unless --detach (or --json) is given; elsewhere (a script, a pipe) it prints the name and returns. --host NAME creates it on that linked host and attaches it through the link, drawn here as HOST:SESSION (see tuios attach --help); a NAME written local:NAME is this machine's NAME. " +
 				"-x and -y size a detached session's windows, as tmux new-session -x -y does (default 80x24, at most 1000x1000); a client that attaches sizes the session to its terminal.",
 			Example: "tuios new --detach scratch\ntuios new work --cwd ~/src/api --json\ntuios new --detach wide -x 160 -y 45\ntuios new --host build\ntuios new --host build ci --detach",
 			Flags: func(fs *FlagSet) {
@@ -44,6 +44,10 @@ func windowCommands() []Command {
 				if len(ctx.Args) > 0 {
 					name = ctx.Args[0]
 				}
+				// local:NAME is this machine's NAME, as -s local:NAME
+				// addresses it (a session named "local:NAME" could only be
+				// reached as local:local:NAME).
+				name = strings.TrimPrefix(name, hosts.Local+":")
 				p := params("name", name, "window_name", str(ctx, "window-name"),
 					"cols", flagInt(ctx, "cols"), "rows", flagInt(ctx, "rows"))
 				h := str(ctx, "host")
