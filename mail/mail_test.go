@@ -438,15 +438,7 @@ func TestWaitWakesOnSendAndOnThread(t *testing.T) {
 	thread, any := make(chan out, 1), make(chan out, 1)
 	go func() { m, err := r.Wait(ctx, WaitOptions{Inbox: lead, Thread: root.ID}); thread <- out{m, err} }()
 	go func() { m, err := r.Wait(ctx, WaitOptions{}); any <- out{m, err} }()
-	for { // both registered
-		r.mu.Lock()
-		n := len(r.waiters)
-		r.mu.Unlock()
-		if n == 2 {
-			break
-		}
-		time.Sleep(time.Millisecond)
-	}
+	waitWaiters(r, 2)
 	other := mustSend(t, r, SendRequest{From: worker, To: lead, Text: "not the answer"})
 	if o := <-any; o.err != nil || o.m.ID != other.ID {
 		t.Fatalf("session wait: %+v", o)
@@ -471,15 +463,7 @@ func TestWaitSkipsAskRecords(t *testing.T) {
 	defer cancel()
 	got := make(chan Message, 1)
 	go func() { m, _ := r.Wait(ctx, WaitOptions{}); got <- m }()
-	for { // registered
-		r.mu.Lock()
-		n := len(r.waiters)
-		r.mu.Unlock()
-		if n == 1 {
-			break
-		}
-		time.Sleep(time.Millisecond)
-	}
+	waitWaiters(r, 1)
 	rec := r.RecordAsk(AskRecord{From: lead, To: worker, ToLabel: "worker", Question: "q?", Reply: "a", SettledBy: "idle"})
 	said := mustSend(t, r, SendRequest{From: worker, Text: "a notice after the ask"})
 	if m := <-got; m.ID != said.ID {
@@ -506,29 +490,13 @@ func TestWaitEnds(t *testing.T) {
 	r.mu.Unlock()
 	errc := make(chan error, 1)
 	go func() { _, err := r.Wait(context.Background(), WaitOptions{Inbox: worker}); errc <- err }()
-	for {
-		r.mu.Lock()
-		n := len(r.waiters)
-		r.mu.Unlock()
-		if n == 1 {
-			break
-		}
-		time.Sleep(time.Millisecond)
-	}
+	waitWaiters(r, 1)
 	r.CloseInbox(worker)
 	if err := <-errc; code(err) != CodeWindowNotFound {
 		t.Fatalf("closed inbox: %v", err)
 	}
 	go func() { _, err := r.Wait(context.Background(), WaitOptions{}); errc <- err }()
-	for {
-		r.mu.Lock()
-		n := len(r.waiters)
-		r.mu.Unlock()
-		if n == 1 {
-			break
-		}
-		time.Sleep(time.Millisecond)
-	}
+	waitWaiters(r, 1)
 	r.Close()
 	if err := <-errc; code(err) != CodeSessionNotFound {
 		t.Fatalf("closed ring: %v", err)
@@ -580,5 +548,19 @@ func TestLimitNewestLast(t *testing.T) {
 	}
 	if r.Unread(worker) != 10 {
 		t.Fatal("only what a read returns is marked")
+	}
+}
+
+// waitWaiters returns once n waits are registered on r (the goroutines
+// that call Wait have reached it).
+func waitWaiters(r *Ring, n int) {
+	for {
+		r.mu.Lock()
+		k := len(r.waiters)
+		r.mu.Unlock()
+		if k == n {
+			return
+		}
+		time.Sleep(time.Millisecond)
 	}
 }

@@ -9,30 +9,11 @@ import (
 	"time"
 
 	"github.com/tuios/tuios/hosts"
+	"github.com/tuios/tuios/internal/proto"
 )
 
 // tuios cp and tuios transfers: copies the daemon runs (its
 // verbs_transfers.go), the files grant's feature (tuios --skill grants).
-
-type transferView struct {
-	ID        string `json:"id"`
-	Src       string `json:"src"`
-	Dst       string `json:"dst"`
-	Recursive bool   `json:"recursive"`
-	State     string `json:"state"`
-	Error     string `json:"error"`
-	Bytes     int64  `json:"bytes"`
-	Total     int64  `json:"total"`
-	Files     int    `json:"files"`
-	BWLimit   int64  `json:"bwlimit"`
-	StartedBy string `json:"started_by"`
-	Started   int64  `json:"started"`
-	Ended     int64  `json:"ended"`
-}
-
-type transferListView struct {
-	Transfers []transferView `json:"transfers"`
-}
 
 const cpHelp = "Copies SRC to DST through the daemon, as a transfer that tuios transfers lists, pauses, resumes and cancels. " +
 	"Each end is a path on this machine (a relative one is from where you run tuios; local:PATH is this machine too). " +
@@ -135,7 +116,7 @@ func transferActionCommand(action, summary, example string) Command {
 			if len(ctx.Args) == 0 {
 				return usageError(example, "name the copies to %s (ids from tuios transfers)", action)
 			}
-			var list transferListView
+			var list proto.TransferList
 			if err := call(action+"-transfers", params("ids", ctx.Args), &list); err != nil {
 				return err
 			}
@@ -164,7 +145,7 @@ func runCp(ctx *Context) error {
 		p["bwlimit"] = rate
 	}
 	var started struct {
-		Transfer transferView `json:"transfer"`
+		Transfer proto.Transfer `json:"transfer"`
 	}
 	if err := call("copy", p, &started); err != nil {
 		var e *Error
@@ -221,8 +202,8 @@ func copyEnd(end string) string {
 	return abs
 }
 
-func waitTransfers(ids []string, timeout int) (transferListView, error) {
-	var list transferListView
+func waitTransfers(ids []string, timeout int) (proto.TransferList, error) {
+	var list proto.TransferList
 	if timeout < 1 || timeout > 86400000 {
 		return list, usageError("--timeout 600000", "--timeout is 1 to 86400000 milliseconds, not %d", timeout)
 	}
@@ -231,7 +212,7 @@ func waitTransfers(ids []string, timeout int) (transferListView, error) {
 }
 
 // transferEndError is a copy that ended without being done.
-func transferEndError(t transferView) *Error {
+func transferEndError(t proto.Transfer) *Error {
 	if t.State == "cancelled" {
 		return &Error{Code: "copy_cancelled", Message: fmt.Sprintf("copy %s was cancelled after %s", t.ID, sizeText(t.Bytes)), Hint: "start it again with tuios cp"}
 	}
@@ -239,7 +220,7 @@ func transferEndError(t transferView) *Error {
 }
 
 // transferLine is one copy in a line.
-func transferLine(t transferView) string {
+func transferLine(t proto.Transfer) string {
 	what := sizeText(t.Bytes)
 	if t.Total > 0 && t.Bytes != t.Total {
 		what += " of " + sizeText(t.Total)
@@ -266,7 +247,7 @@ func runTransfers(ctx *Context) error {
 	if flagBool(ctx, "json") {
 		return printJSON(ctx.Stdout, raw)
 	}
-	var list transferListView
+	var list proto.TransferList
 	remarshal(raw, &list)
 	if len(list.Transfers) == 0 {
 		fmt.Fprintln(ctx.Stdout, "No copies.")

@@ -223,17 +223,7 @@ func TestSendKeysWithNoWindowFromAPaneGoesToTheFocusedPane(t *testing.T) {
 	done := filepath.Join(e.dir, "sent.done")
 	e.ok("new-window", "-s", "work", "--no-focus", "caller", "--", "/bin/sh", "-c",
 		e.bin+" send-keys mark_from_caller > "+done+".tmp 2>&1; echo \"exit $?\" >> "+done+".tmp; mv "+done+".tmp "+done+"; exec sleep 600")
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		if _, err := os.Stat(done); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the pane's send-keys did not finish")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	if b, _ := os.ReadFile(done); !strings.Contains(string(b), "exit 0") {
+	if b := waitFile(t, done); !strings.Contains(b, "exit 0") {
 		t.Fatalf("send-keys from the pane: %s", b)
 	}
 	e.ok("wait-for", "window-output", "-s", "work", "-w", "target", "--pattern", "mark_from_caller", "--timeout", "10000")

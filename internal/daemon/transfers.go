@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/tuios/tuios/internal/proto"
 )
 
 // The transfers (tuios cp, tuios transfers): copies the daemon runs for
@@ -48,24 +50,8 @@ func xferFinished(state string) bool {
 }
 
 // transferInfo is one transfer as list-transfers gives it.
-type transferInfo struct {
-	ID        string `json:"id"`
-	Src       string `json:"src"`
-	Dst       string `json:"dst"`
-	Recursive bool   `json:"recursive"`
-	State     string `json:"state"`
-	Error     string `json:"error,omitempty"`
-	Bytes     int64  `json:"bytes"`
-	Total     int64  `json:"total"`
-	Files     int    `json:"files"`
-	// BWLimit is the cap in bytes a second (0: none).
-	BWLimit int64 `json:"bwlimit,omitempty"`
-	// StartedBy is the pane id of the pane that started it, "person", or
-	// "unplaced" for a process inside TUIOS in no pane it can name.
-	StartedBy string `json:"started_by"`
-	Started   int64  `json:"started"`
-	Ended     int64  `json:"ended,omitempty"`
-}
+// transferInfo is a copy as the wire shows it.
+type transferInfo = proto.Transfer
 
 type transfer struct {
 	info transferInfo // all but Bytes, under transfers.mu

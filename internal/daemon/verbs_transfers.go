@@ -62,28 +62,22 @@ func (s *Server) transferVerbs(add addFunc) {
 		if err != nil {
 			return nil, err
 		}
-		return map[string]any{"type": "transfer_list", "transfers": s.xfers.visible(mine), "max_kept": maxTransfersKept}, nil
+		return proto.TransferList{Type: "transfer_list", Transfers: s.xfers.visible(mine), MaxKept: maxTransfersKept}, nil
 	})
 	add("list-transfers", copies, "List the copies, oldest first: the person and an admin pane see every one, another pane only those it started", "transfer_list",
 		`{"verb":"list-transfers"}`, p, h)
 
 	for _, action := range []string{"pause", "resume", "cancel"} {
 		p, h = handler(func(cn *conn, p *transferIDsParams) (any, *proto.Error) {
-			mine, err := s.transferViewer(cn)
+			mine, err := s.transferCall(cn, p.IDs, true)
 			if err != nil {
-				return nil, err
-			}
-			if err := checkTransferIDs(p.IDs); err != nil {
-				return nil, err
-			}
-			if err := readOnlyCopy(cn); err != nil {
 				return nil, err
 			}
 			out, missing := s.xfers.control(p.IDs, mine, action)
 			if missing != "" {
 				return nil, transferNotFound(missing)
 			}
-			return map[string]any{"type": "transfer_list", "transfers": out}, nil
+			return proto.TransferList{Type: "transfer_list", Transfers: out}, nil
 		})
 		what := map[string]string{"pause": "Pause copies (they hold their place)", "resume": "Resume paused copies",
 			"cancel": "Cancel copies: the file being copied is removed, files a folder copy finished stay"}[action]
@@ -92,11 +86,8 @@ func (s *Server) transferVerbs(add addFunc) {
 	}
 
 	p, h = handler(func(cn *conn, p *transferWaitParams) (any, *proto.Error) {
-		mine, err := s.transferViewer(cn)
+		mine, err := s.transferCall(cn, p.IDs, false)
 		if err != nil {
-			return nil, err
-		}
-		if err := checkTransferIDs(p.IDs); err != nil {
 			return nil, err
 		}
 		timeout := time.Duration(p.Timeout) * time.Millisecond
@@ -113,20 +104,14 @@ func (s *Server) transferVerbs(add addFunc) {
 			return nil, proto.Errorf(proto.CodeTimeout, "timed out after %dms waiting for the copies to end", timeout.Milliseconds()).
 				WithHint(proto.Hint{Command: "tuios transfers", Detail: "they go on; wait again, or cancel them"})
 		}
-		return map[string]any{"type": "transfer_list", "transfers": out}, nil
+		return proto.TransferList{Type: "transfer_list", Transfers: out}, nil
 	})
 	add("wait-transfers", copies|holdsConn, "Wait until the copies are done, failed or cancelled, and return them. None named: every one the caller sees", "transfer_list",
 		`{"verb":"wait-transfers","params":{"ids":["t3"],"timeout":600000}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *transferIDsParams) (any, *proto.Error) {
-		mine, err := s.transferViewer(cn)
+		mine, err := s.transferCall(cn, p.IDs, true)
 		if err != nil {
-			return nil, err
-		}
-		if err := checkTransferIDs(p.IDs); err != nil {
-			return nil, err
-		}
-		if err := readOnlyCopy(cn); err != nil {
 			return nil, err
 		}
 		n, missing := s.xfers.clear(p.IDs, mine)
@@ -141,6 +126,25 @@ func (s *Server) transferVerbs(add addFunc) {
 
 // readOnlyCopy refuses a change to files or copies on a connection its
 // caller made read-only (restrict-connection; tuios mcp --read-only).
+// transferCall admits a call on the copies named by ids: whose copies
+// the caller sees ("" every one), the ids bounded, and for a call that
+// changes them (changes) a connection that is not read-only.
+func (s *Server) transferCall(cn *conn, ids []string, changes bool) (string, *proto.Error) {
+	mine, err := s.transferViewer(cn)
+	if err != nil {
+		return "", err
+	}
+	if err := checkTransferIDs(ids); err != nil {
+		return "", err
+	}
+	if changes {
+		if err := readOnlyCopy(cn); err != nil {
+			return "", err
+		}
+	}
+	return mine, nil
+}
+
 func readOnlyCopy(cn *conn) *proto.Error {
 	if r := cn.call.restrict; cn.callKnown && r != nil && r.readOnly {
 		return proto.Errorf(proto.CodeForbidden, "%s is refused on this connection: it is read-only", cn.verbName).

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // hook runs tuios agent-hook claude-code for a window with payload on
@@ -31,7 +30,8 @@ func (w *world) turn(session, window, file, said string) {
 }
 
 // Seed 003, "What the agent has been doing": an agent pane finishes a turn
-// while the person is away from it ([agents.recap] away, 1 s here); its
+// while the person is away from it ([agents.recap] away, 1 ms here: the
+// hooks of a turn take longer, so no wait is needed); its
 // finished row in the Inbox shows the recap under the list, coming back
 // to the pane puts the one-liner on the dock, and a detach counts as
 // away: reattached later, the dock says what it did meanwhile.
@@ -40,7 +40,7 @@ func TestAttachAwayRecap(t *testing.T) {
 	w := newWorld(t)
 	conf := filepath.Join(w.dir, "home", ".config", "tuios")
 	os.MkdirAll(conf, 0o700)
-	os.WriteFile(filepath.Join(conf, "config.toml"), []byte("[agents.recap]\naway = \"1s\"\n"), 0o600)
+	os.WriteFile(filepath.Join(conf, "config.toml"), []byte("[agents.recap]\naway = \"1ms\"\n"), 0o600)
 	w.ok("new", "--detach", "s1")
 	w.ok("new-window", "-s", "s1", "other", "--no-focus", "--", "sleep", "600")
 	w.ok("new-window", "-s", "s1", "ag", "--", "sleep", "600")
@@ -53,7 +53,6 @@ func TestAttachAwayRecap(t *testing.T) {
 	w.ok("focus-window", "-s", "s1", "-w", "other")
 	w.waitFocused("s1", "other")
 	w.turn("s1", "ag", "api/retry.go", "Added retry with backoff.")
-	time.Sleep(1100 * time.Millisecond) // [agents.recap] away is 1 s
 	w.keys("c", "C-b", "i")
 	w.waitFor("c", `s1/ag`)
 	w.waitFor("c", `ag while you were away \(\d+s\): 1 turn, 1 file, 0 commands, at prompt`)
@@ -71,7 +70,6 @@ func TestAttachAwayRecap(t *testing.T) {
 	w.waitFor("c", `detached`)
 	w.turn("s1", "ag", "api/backoff.go", "Made the jitter configurable.")
 	w.turn("s1", "ag", "api/backoff_test.go", "Tested it.")
-	time.Sleep(1100 * time.Millisecond)
 	w.start("c2", w.bin+" attach -t s1")
 	w.waitFor("c2", `(?m)\[s1\].*ag while you were away \(\d+s\): 2 turns, 2 files, 0 commands, at prompt`)
 }
