@@ -243,17 +243,34 @@
 // The daemon is a core and features. The core is this package: the
 // session table and its lock, connections and dispatch, the verb table
 // and its access rules, the one target check, the one write path and the
-// event hub; New composes it with its features. A feature lives in a
-// package of its own under internal/daemon and sees the core only through
-// internal/daemon/core: an immutable View of the table (read without any
-// lock of the core's), the target check, verb calls for what it changes,
-// the write path, the hub. No feature imports this package or another
-// feature (TestDaemonImportRules). A feature adds its verbs to the verb
-// table (core.Host.AddVerb) with the same declaration the core's carry,
-// and hears a window close from the hub. The herdr socket
-// (internal/daemon/herdr) and the agent log with agent-transcript and
-// the transcript event (internal/daemon/agentlog) are features; the
-// attention set, links and resume are still here.
+// event hub. A feature lives in a package of its own under
+// internal/daemon and sees the core only through internal/daemon/core:
+// an immutable View of the table (read without any lock of the core's),
+// the target check, verb calls for what it changes, the write path, the
+// hub. No feature imports this package or another feature
+// (TestDaemonImportRules).
+//
+// Every feature is a core.Feature, and New is the composition root: it
+// keeps them in one ordered list (server.go), inits each in that order
+// and shuts them down in reverse as the daemon stops (host_feature.go),
+// after its socket closed and before its panes close. In Init, and only
+// there (a later call panics), a feature registers with the core
+// (core.Registrar): its verbs, with the same declaration the core's
+// carry; the variables of a new pane's environment and the rules on a
+// caller's; what it does once the daemon holds its socket (OnListen,
+// before the first pane starts) and once the sessions came back and the
+// Inbox loaded (OnRestored); and what it must have done before a window's
+// close returns (OnWindowClosed). A window close reaches features only
+// through the hub: closeWindow publishes window-closed, the hub sends it
+// to the subscribers and then runs those hooks in the closing goroutine,
+// so an Inbox item of the closed pane is gone when close-window answers.
+//
+// The features, in their order: the herdr socket (internal/daemon/herdr),
+// the agent log, then agent-transcript and the transcript event
+// (internal/daemon/agentlog), resume after restart
+// (internal/daemon/resume). The attention set and links are still here;
+// the Inbox and the responder hear a window close through the same hooks,
+// registered first.
 //
 // # Locks
 //
@@ -307,7 +324,8 @@
 //  9. replyQueue.mu (q.mu): under it only the attach hub's and a
 //     stream's locks (the rail is redrawn as the queue changes).
 //  10. hub.mu, the event hub's: under it a subscriber's lock and, through
-//     observe, the attach hub's and a stream's.
+//     observe, the attach hub's and a stream's (never the features'
+//     window-closed hooks: publish runs them once it let hub.mu go).
 //  11. attachHub.mu, then attachStream.mu.
 //  12. farChan.mu (a host pool's channel, held while a line is handed to
 //     its user): under it that host connection's hostConn.mu and the
@@ -315,14 +333,16 @@
 //  13. Leaves, under which nothing else is taken: attention.tmu, asks.mu,
 //     holder.mu, hostFollow.mu, snoozeAlarm.mu, subscriber.mu,
 //     attachStream.mu, hostConn.mu, conn.wmu, outbox.mu, cfgFollow.mu,
-//     links.mu, pushFollow.mu, responder.mu, restorer.mu, resumer.mu,
-//     reaper.mu, worktrees.mu (no git runs under any lock), transfers.mu
-//     (the copies of tuios cp; no file I/O under it), paneIndex.mu,
+//     links.mu, pushFollow.mu, responder.mu, restorer.mu, reaper.mu,
+//     worktrees.mu (no git runs under any lock), transfers.mu (the
+//     copies of tuios cp; no file I/O under it), paneIndex.mu,
 //     connCount.mu, escapeeList.mu, Window.mu, Window.nameMu, and the
 //     arbiter's own lock (agentstate).
 //
 // A feature's own locks (herdr.Sock.mu, agentlog.Log.mu and
 // agentlog.Transcripts.mu) are leaves too: a feature calls the core
 // holding none of them, and the core's hooks into a feature (a new pane's
-// environment, a caller's) run with no core lock held.
+// environment, a caller's, a window closed, the socket taken, the
+// sessions back) run with no core lock held: the hub runs its
+// window-closed hooks after it let hub.mu go.
 package daemon

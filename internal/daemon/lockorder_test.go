@@ -53,7 +53,6 @@ var lockRanks = map[string]struct {
 	"pushFollow.mu":   {leafRank, "pushFollow.mu"},
 	"responder.mu":    {leafRank, "responder.mu"},
 	"restorer.mu":     {leafRank, "restorer.mu"},
-	"resumer.mu":      {leafRank, "resumer.mu"},
 	"reaper.mu":       {leafRank, "reaper.mu"},
 	"worktrees.mu":    {leafRank, "worktrees.mu"},
 	"transfers.mu":    {leafRank, "transfers.mu"},

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/tuios/tuios/agentstate"
+	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/grant"
 )
 
@@ -220,14 +221,15 @@ func (s *Server) layoutToSave() savedLayout {
 }
 
 // restore brings back the sessions of the file, once, before the daemon
-// takes its first request. A file that cannot be trusted is set aside.
-func (r *restorer) restore() {
+// takes its first request, and returns the windows that came back. A
+// file that cannot be trusted is set aside.
+func (r *restorer) restore() []core.Restored {
 	if r.path == "" {
-		return
+		return nil
 	}
 	b, why := readStateFile(r.path, r.s.uid, maxRestoreBytes)
 	if b == nil && why == "" {
-		return
+		return nil
 	}
 	var l savedLayout
 	if why == "" {
@@ -239,18 +241,20 @@ func (r *restorer) restore() {
 	}
 	if why != "" {
 		setAside(r.s, "restore", r.path, why, "started with no sessions")
-		return
+		return nil
 	}
 	n := 0
+	var back []core.Restored
 	for _, sv := range l.Sessions {
 		if !validName(sv.Name) {
 			continue
 		}
-		n += r.s.restoreSession(sv, maxRestoreWindows-n)
+		n += r.s.restoreSession(sv, maxRestoreWindows-n, &back)
 	}
 	if n > 0 {
 		r.s.opt.Logf("restore: brought back %d windows in %d sessions from %s", n, len(l.Sessions), r.path)
 	}
+	return back
 }
 
 // validName refuses what a file edited by hand could hold that no verb
@@ -259,8 +263,9 @@ func validName(name string) bool {
 	return name != "" && len(name) <= 256 && !strings.ContainsAny(name, "\x00\n:")
 }
 
-// restoreSession starts one saved session's windows; it returns how many.
-func (s *Server) restoreSession(sv savedSession, room int) int {
+// restoreSession starts one saved session's windows, adds each to out,
+// and returns how many.
+func (s *Server) restoreSession(sv savedSession, room int, out *[]core.Restored) int {
 	s.mu.Lock()
 	ss, err := s.newSessionLocked(sv.Name)
 	if err != nil {
@@ -322,8 +327,11 @@ func (s *Server) restoreSession(sv savedSession, room int) int {
 		}
 		n++
 		back[sw.ID] = w
-		s.resume.restored(w, sw.AgentSessionID, sw.AgentHarness, sw.AgentLive) // resume.go
+		*out = append(*out, core.Restored{Window: w.ID, AgentSessionID: sw.AgentSessionID, Harness: sw.AgentHarness, Live: sw.AgentLive})
 		s.mu.Lock()
+		// The conversation it held stays on it, for resume-agent, until
+		// its agent reports another (internal/daemon/resume).
+		w.resumeID, w.resumeHarness = sw.AgentSessionID, sw.AgentHarness
 		w.minimized = sw.Minimized
 		if sw.ID == sv.Focused {
 			ss.focused = w

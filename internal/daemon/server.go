@@ -26,6 +26,7 @@ import (
 	"github.com/tuios/tuios/internal/daemon/agentlog"
 	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/daemon/herdr"
+	"github.com/tuios/tuios/internal/daemon/resume"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/internal/sock"
 	"github.com/tuios/tuios/mail"
@@ -134,7 +135,6 @@ type Server struct {
 	attach   *attachHub    // attach streams (attach_stream.go); set in New, never changed
 	holds    *holder       // held approvals (verbs_approval.go); set in New, never changed
 	alog     *agentlog.Log // the agent log (internal/daemon/agentlog); set in New, never changed
-	resume   *resumer      // resume after restart (resume.go); set in New, never changed
 	ln       net.Listener
 	closed   bool
 	done     chan struct{} // closed when Close starts
@@ -146,20 +146,27 @@ type Server struct {
 	queue  *replyQueue // the reply queue (queue.go); set in New, never changed
 	review *reviewer   // review notes (verbs_review.go); set in New, never changed
 	herdr  *herdr.Sock // the herdr socket (internal/daemon/herdr); set in New, never changed
-	// paneStartHooks and environRules are what features asked of every
-	// new pane's environment and of a caller's (host.go); set in New,
-	// read-only after.
+
+	// features are the daemon's features in the order New inits them;
+	// shutdown stops them in reverse (host_feature.go).
+	features []core.Feature
+	// What the features registered in their Init (core.Registrar),
+	// read-only once sealed: the variables they add to a new pane's
+	// environment and the rules on a caller's (host.go), their verbs,
+	// and what they do once the socket is ours and once the sessions
+	// came back (comeBack).
 	paneStartHooks []func(core.PaneStart, map[string]string)
 	environRules   []environRule
-	// featureVerbs are the verbs features added (host.go); set in New,
-	// read-only after.
-	featureVerbs []core.Verb
-	links        *links      // links to other hosts (links.go); set in New, never changed
-	outbox       *outbox     // mail waiting for other hosts (outbox.go); set in New, never changed
-	follow       *hostFollow // the Inbox's mirror of linked hosts (host_follow.go); set in New, never changed
-	asks         *asks       // ask-human questions (verbs_ask.go); set in New, never changed
-	wts          *worktrees  // the worktrees and fans tuios made (worktrees.go); set in New, never changed
-	xfers        *transfers  // the copies of tuios cp (transfers.go); set in New, never changed
+	featureVerbs   []core.Verb
+	listenHooks    []func()
+	restoredHooks  []func([]core.Restored)
+	sealed         atomic.Bool
+	links          *links      // links to other hosts (links.go); set in New, never changed
+	outbox         *outbox     // mail waiting for other hosts (outbox.go); set in New, never changed
+	follow         *hostFollow // the Inbox's mirror of linked hosts (host_follow.go); set in New, never changed
+	asks           *asks       // ask-human questions (verbs_ask.go); set in New, never changed
+	wts            *worktrees  // the worktrees and fans tuios made (worktrees.go); set in New, never changed
+	xfers          *transfers  // the copies of tuios cp (transfers.go); set in New, never changed
 	// editMu makes one edit of the config file at a time (set-config):
 	// each reads the file, edits it and renames the result over it.
 	editMu sync.Mutex
@@ -242,7 +249,6 @@ func New(opt Options) (*Server, error) {
 		}
 	}
 	s.opt = opt
-	s.herdr = herdr.New(host{s})
 	s.tracker = detect.NewTracker(opt.Tracker)
 	s.clock = opt.Tracker.Clock
 	if s.clock == nil {
@@ -266,11 +272,8 @@ func New(opt Options) (*Server, error) {
 	s.follow = newHostFollow(s)   // host_follow.go: after the Inbox it stamps
 	s.rest = newRestorer(s, opt.StateDir)
 	s.push = newPushFollow(s, opt.Config)
-	s.alog = agentlog.New(host{s})
-	s.resume = newResumer(s)
 	// Every subsystem a verb uses is built here, before the verb table:
 	// registering a verb builds nothing.
-	s.tscript = agentlog.NewTranscripts(host{s})
 	s.attach = newAttachHub(s)
 	s.hub.observe = s.attach.observe
 	s.holds = newHolder(s)
@@ -283,6 +286,22 @@ func New(opt Options) (*Server, error) {
 	s.resp = s.newResponder()
 	s.asks = &asks{s: s, open: map[string]*askRec{}, ended: map[string]*askRec{}}
 	s.asks.follow()
+	// The features, in the order they are inited and the reverse of the
+	// one they stop in. The Inbox and the responder are still the core's
+	// but hear a window close from the hub as a feature does, first.
+	s.herdr = herdr.New()
+	s.alog = agentlog.NewLog(s.clock)
+	s.tscript = agentlog.NewTranscripts()
+	s.features = []core.Feature{s.herdr, s.alog, s.tscript, resume.New()}
+	h := host{s}
+	h.OnWindowClosed(func(ev event) { s.att.paneClosed(ev.Window) })
+	h.OnWindowClosed(func(ev event) { s.resp.forget(ev.Window) })
+	if err := initFeatures(h, s.features); err != nil {
+		close(s.done) // what New started so far stops
+		s.tracker.Close()
+		return nil, err
+	}
+	s.sealed.Store(true)
 	s.verbs = s.verbTable()
 	s.started = time.Now()
 	// Subscribed here, not in the goroutine: a change made before the
@@ -381,11 +400,6 @@ func (s *Server) Listen() error {
 	}
 	os.Chmod(s.opt.Socket, 0o600)
 	s.ln = ln
-	// Agents that report to herdr need its socket before the first pane
-	// starts; a daemon without it still serves everything else.
-	if err := s.herdr.Listen(); err != nil {
-		s.warnf("herdr socket %s: %v (agents that report to herdr are not heard)", s.herdr.Path(), err)
-	}
 	s.cameBack.Do(s.comeBack)
 	return nil
 }
@@ -393,9 +407,12 @@ func (s *Server) Listen() error {
 // comeBack brings back what the last daemon on this socket left: its
 // sessions first, then the Inbox items of panes that came back. Only
 // once the socket is ours, so a daemon that finds another running starts
-// no shells.
+// no shells and no feature's socket.
 func (s *Server) comeBack() {
-	s.rest.restore()
+	for _, fn := range s.listenHooks { // the features' own sockets (herdr's): before the first pane starts
+		fn()
+	}
+	back := s.rest.restore()
 	s.wts.load() // worktrees.go: the fan groups of the sessions that came back
 	s.rest.followLayout()
 	s.att.load(func(session, window string) bool { // only panes that came back
@@ -404,7 +421,9 @@ func (s *Server) comeBack() {
 		w := s.windows[window]
 		return w != nil && w.session.Name == session
 	})
-	s.resume.offer()           // resume.go: after the load, so a loaded item does not shadow it
+	for _, fn := range s.restoredHooks { // resume's offers: after the load, so a loaded item does not shadow one
+		fn(back)
+	}
 	s.push.start()             // push.go: after the load, so only items opened from now on send
 	s.cfg.compareWithLastRun() // config_wait.go: wider grants than the last run are reported
 	s.cfg.start()              // config_follow.go: removals and narrowing apply at once
@@ -575,7 +594,7 @@ func (s *Server) shutdown() {
 	if ln != nil {
 		ln.Close()
 	}
-	s.herdr.Close()
+	shutdownFeatures(host{s}.Log(), s.features) // host_feature.go: in reverse order
 	s.cfg.stop()
 	s.push.stop()      // push.go: sends in flight end
 	s.links.close()    // links.go: every link and its streams, at once

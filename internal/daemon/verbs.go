@@ -95,7 +95,6 @@ func (s *Server) verbTable() map[string]*verb {
 	s.approvalVerbs(add)
 	s.askVerbs(add)
 	s.layoutVerbs(add)
-	s.resumeVerbs(add) // verbs_resume.go
 	s.linkVerbs(add)   // verbs_link.go: what another machine's link may call here
 	s.hostVerbs(add)   // verbs_hosts.go: this machine's links to other hosts
 	s.outboxVerbs(add) // outbox_verbs.go: list-outbox

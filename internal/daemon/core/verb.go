@@ -18,6 +18,11 @@ const (
 	// PersonLocal is the person's alone (a live human nonce, checked by
 	// the handler through Host.Person), and never over a link.
 	PersonLocal
+	// TypesCommand types a command line at a pane's shell prompt: a
+	// pane needs write in its session, the typing rules hold at the
+	// target check and on the write path, and a link needs the open
+	// capability (the line starts a program).
+	TypesCommand
 )
 
 // CodeNotHuman is the error code of a call that acts as the person and
