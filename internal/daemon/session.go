@@ -80,7 +80,8 @@ type Window struct {
 	cwd       string
 	created   time.Time
 	// resumeID and resumeHarness are the agent conversation the pane held
-	// before a restart (resume.go), kept until its agent reports another.
+	// before a restart (internal/daemon/resume), kept until its agent
+	// reports another.
 	resumeID      string
 	resumeHarness string
 	// popup is set for a window that floats over the tiles (popup.go).

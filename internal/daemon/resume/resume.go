@@ -28,9 +28,10 @@ const (
 
 // Feature is resume after restart, as the daemon composes it.
 type Feature struct {
-	h    core.Host
-	quit chan struct{} // closed by Shutdown: auto typing stops
-	wg   sync.WaitGroup
+	h        core.Host
+	quit     chan struct{} // closed by Shutdown: auto typing stops
+	quitOnce sync.Once
+	wg       sync.WaitGroup
 }
 
 var _ core.Feature = (*Feature)(nil)
@@ -52,7 +53,7 @@ func (f *Feature) Init(h core.Host) error {
 
 // Shutdown stops auto typing and waits for it to end.
 func (f *Feature) Shutdown(ctx context.Context) error {
-	close(f.quit)
+	f.quitOnce.Do(func() { close(f.quit) })
 	done := make(chan struct{})
 	go func() { f.wg.Wait(); close(done) }()
 	select {
