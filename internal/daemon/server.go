@@ -146,27 +146,28 @@ type Server struct {
 	queue  *replyQueue // the reply queue (queue.go); set in New, never changed
 	review *reviewer   // review notes (verbs_review.go); set in New, never changed
 	herdr  *herdr.Sock // the herdr socket (internal/daemon/herdr); set in New, never changed
-
 	// features are the daemon's features in the order New inits them;
 	// shutdown stops them in reverse (host_feature.go).
 	features []core.Feature
 	// What the features registered in their Init (core.Registrar),
 	// read-only once sealed: the variables they add to a new pane's
-	// environment and the rules on a caller's (host.go), their verbs,
-	// and what they do once the socket is ours and once the sessions
-	// came back (comeBack).
+	// environment and the rules on a caller's (host.go), and what they
+	// do once the socket is ours and once the sessions came back
+	// (comeBack).
 	paneStartHooks []func(core.PaneStart, map[string]string)
 	environRules   []environRule
-	featureVerbs   []core.Verb
 	listenHooks    []func()
 	restoredHooks  []func([]core.Restored)
 	sealed         atomic.Bool
-	links          *links      // links to other hosts (links.go); set in New, never changed
-	outbox         *outbox     // mail waiting for other hosts (outbox.go); set in New, never changed
-	follow         *hostFollow // the Inbox's mirror of linked hosts (host_follow.go); set in New, never changed
-	asks           *asks       // ask-human questions (verbs_ask.go); set in New, never changed
-	wts            *worktrees  // the worktrees and fans tuios made (worktrees.go); set in New, never changed
-	xfers          *transfers  // the copies of tuios cp (transfers.go); set in New, never changed
+	// featureVerbs are the verbs features added (host.go); set in New,
+	// read-only after.
+	featureVerbs []core.Verb
+	links        *links      // links to other hosts (links.go); set in New, never changed
+	outbox       *outbox     // mail waiting for other hosts (outbox.go); set in New, never changed
+	follow       *hostFollow // the Inbox's mirror of linked hosts (host_follow.go); set in New, never changed
+	asks         *asks       // ask-human questions (verbs_ask.go); set in New, never changed
+	wts          *worktrees  // the worktrees and fans tuios made (worktrees.go); set in New, never changed
+	xfers        *transfers  // the copies of tuios cp (transfers.go); set in New, never changed
 	// editMu makes one edit of the config file at a time (set-config):
 	// each reads the file, edits it and renames the result over it.
 	editMu sync.Mutex
