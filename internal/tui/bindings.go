@@ -265,8 +265,8 @@ func keyTable() []binding {
 
 		st("next-tab", []string{"tab", "right"}, "the next tab"),
 		st("prev-tab", []string{"shift+tab", "left"}, "the previous tab"),
-		st("down", []string{"j", "down"}, "down"),
-		st("up", []string{"k", "up"}, "up"),
+		st("down", []string{"down", "j"}, "down"),
+		st("up", []string{"up", "k"}, "up"),
 		st("top", []string{"g", "home"}, "the first row"),
 		st("bottom", []string{"G", "end"}, "the last row"),
 		st("do", []string{"enter", "space"}, "the row: Agents its actions; Alerts flips a switch, takes the next choice or opens a value to type; Hosts + adds"),

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"strings"
+	"unicode"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -85,7 +86,16 @@ func (m *Model) formKey(k tea.Key, name string) {
 func (m *Model) formType(text string) {
 	f := m.agentsUI.page.form
 	fl := &f.fields[f.at]
-	add := []rune(clean(text))
+	// clean folds and trims whitespace; a space typed (or at either end
+	// of a paste) is kept as one.
+	one := clean(text)
+	if strings.TrimLeftFunc(text, unicode.IsSpace) != text && len(fl.text) > 0 && fl.text[len(fl.text)-1] != ' ' {
+		one = " " + one
+	}
+	if strings.TrimSpace(one) != "" && strings.TrimRightFunc(text, unicode.IsSpace) != text {
+		one += " "
+	}
+	add := []rune(one)
 	fl.text = append(fl.text, add[:min(len(add), max(maxFieldRunes-len(fl.text), 0))]...)
 }
 

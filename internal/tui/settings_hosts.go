@@ -179,9 +179,16 @@ func (m *Model) addHost(f *settingsForm) string {
 		return "give the address ssh would use, such as me@buildbox or me@buildbox:2222"
 	}
 	if err := (hosts.Host{Name: name, Addr: addr}).Check(); err != nil {
+		// The cursor goes to the field at fault, the reason under it.
 		var he *hosts.Error
-		if errors.As(err, &he) && he.Hint() != "" {
-			return err.Error() + ": " + he.Hint()
+		if errors.As(err, &he) {
+			f.at = 1
+			if he.Reason == hosts.ReasonBadName {
+				f.at = 0
+			}
+			if he.Hint() != "" {
+				return err.Error() + ": " + he.Hint()
+			}
 		}
 		return err.Error()
 	}
