@@ -269,7 +269,7 @@ func keyTable() []binding {
 		st("up", []string{"up", "k"}, "up"),
 		st("top", []string{"g", "home"}, "the first row"),
 		st("bottom", []string{"G", "end"}, "the last row"),
-		st("do", []string{"enter", "space"}, "the row: Agents its actions; Alerts flips a switch, takes the next choice or opens a value to type; Hosts + adds"),
+		st("do", []string{"enter", "space"}, "act on the row: Agents its actions, Alerts a change, Hosts + adds"),
 		st("add-host", []string{"a"}, "Hosts: add a host (it applies at once)"),
 		st("reload", []string{"r"}, "read the tab again"),
 		st("close", []string{"esc", "q"}, "back from a row's actions, else close the page"),
