@@ -178,9 +178,8 @@ func (m *Model) dropNotice(harness string) {
 // right end for good, elsewhere for this run.
 func (m *Model) noticeMouse(ms tea.Mouse, kind mouseKind) bool {
 	if m.agentsUI.palette != nil || m.agentsUI.page != nil {
-		if areaX, cols, _, _ := m.geometry(); m.agentsUI.palette == nil && m.agentsUI.tab != nil && m.agentsUI.page.form == nil &&
-			kind == mouseClick && ms.X >= areaX && ms.X < areaX+cols {
-			m.agentsTabClick(ms.Y) // agents_tab.go: a click on a row
+		if areaX, cols, _, _ := m.geometry(); m.agentsUI.palette == nil && kind == mouseClick && ms.X >= areaX && ms.X < areaX+cols {
+			m.settingsClick(ms.X-areaX, ms.Y) // settings.go: a click on a tab or a row
 		}
 		return true // the panes under the palette and the page get no clicks
 	}

@@ -163,10 +163,10 @@ func (m *Model) settingsLines(cols, rows int) []string {
 			keys = m.keyWords("settings.do", "actions", "settings.up", "settings.down", "move", "settings.next-tab", "next tab", "settings.close", "close")
 		}
 	case p.tab == tabAlerts:
-		body = m.alertsLines(cols, rows-2)
+		body, _ = m.alertsLines(cols, rows-2)
 		keys = m.keyWords("settings.do", "change", "settings.up", "settings.down", "move", "settings.next-tab", "next tab", "settings.close", "close")
 	case p.tab == tabHosts:
-		body = m.hostsLines(cols, rows-2)
+		body, _ = m.hostsLines(cols, rows-2)
 		keys = m.keyWords("settings.add-host", "add a host", "settings.reload", "read again", "settings.next-tab", "next tab", "settings.close", "close")
 	}
 	if p.form != nil {
@@ -187,22 +187,73 @@ func (m *Model) settingsLines(cols, rows int) []string {
 // settingsBar is the page's first line: where the person is, then the
 // tabs, the shown one in brackets (the cue without colour) and bold.
 func (m *Model) settingsBar(cols int) string {
+	bar, _ := m.settingsBarTabs()
+	return fit(bar, cols)
+}
+
+// settingsBarTabs is the bar and where each tab's name is on it: the
+// columns from spans[i][0] up to spans[i][1] are tab i's.
+func (m *Model) settingsBarTabs() (bar string, spans [][2]int) {
 	p := m.agentsUI.page
 	sep := " › "
 	if m.opt.ASCIIOnly {
 		sep = " > "
 	}
 	var b strings.Builder
-	b.WriteString(sgrReverse + " Settings" + sep + p.tab + "    ")
+	head := " Settings" + sep + p.tab + "    "
+	b.WriteString(sgrReverse + head)
+	x := len([]rune(head))
 	for _, t := range m.settingsTabs() {
 		if t == p.tab {
 			b.WriteString(sgrBold + "[" + t + "]" + "\x1b[22m ")
 		} else {
 			b.WriteString(" " + t + "  ")
 		}
+		spans = append(spans, [2]int{x, x + len(t) + 2})
+		x += len(t) + 3
 	}
 	b.WriteString("  " + m.keyWords("settings.next-tab", "", "settings.prev-tab", "switch"))
-	return fit(b.String(), cols)
+	return b.String(), spans
+}
+
+// settingsClick is a click at (x, y) of the area while the page is open:
+// on a tab's name it shows that tab; on a row it selects it and acts as
+// enter does (the Agents tab: agents_tab.go).
+func (m *Model) settingsClick(x, y int) {
+	p := m.agentsUI.page
+	if p == nil || p.form != nil {
+		return
+	}
+	if y == 0 {
+		_, spans := m.settingsBarTabs()
+		for i, s := range spans {
+			if x >= s[0] && x < s[1] {
+				m.showSettingsTab(m.settingsTabs()[i])
+			}
+		}
+		return
+	}
+	_, cols, rows, _ := m.geometry()
+	var rowOf []int
+	switch p.tab {
+	case tabAgents:
+		m.agentsTabClick(y)
+		return
+	case tabAlerts:
+		_, rowOf = m.alertsLines(cols, rows-2)
+	case tabHosts:
+		_, rowOf = m.hostsLines(cols, rows-2)
+	}
+	if y-1 >= len(rowOf) || rowOf[y-1] < 0 {
+		return
+	}
+	if p.tab == tabAlerts {
+		p.alerts.at = rowOf[y-1]
+		m.alertsKey("settings.do")
+	} else {
+		p.hosts.at = rowOf[y-1]
+		m.hostsKey("settings.do")
+	}
 }
 
 // keyWords makes a key line from the key table as bound now: pairs of

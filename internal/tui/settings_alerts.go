@@ -237,8 +237,9 @@ func shortKey(key string) string { return strings.TrimPrefix(key, alertsPrefix) 
 
 // alertsLines draw the tab's body in rows lines: the table's path, one
 // line per key (the selected one in the selection's colours, reverse
-// video without them), and what [notify] sends.
-func (m *Model) alertsLines(cols, rows int) []string {
+// video without them), and what [notify] sends. rowOf[i] is the key line
+// i shows, -1 for none: a click finds its key there.
+func (m *Model) alertsLines(cols, rows int) (lines []string, rowOf []int) {
 	t := &m.agentsUI.page.alerts
 	a := m.opt.ASCIIOnly
 	line := func(s string) string { return fitPlain(s, cols, a) }
@@ -256,7 +257,9 @@ func (m *Model) alertsLines(cols, rows int) []string {
 	}
 	kw, vw = min(kw, 28), min(max(vw, 7), 24)
 	var list []string
+	var listRow []int
 	for i, o := range t.rows {
+		listRow = append(listRow, i)
 		v := valueText(o.Value)
 		if o.Type == "string" && v == "" {
 			v = `""`
@@ -286,15 +289,18 @@ func (m *Model) alertsLines(cols, rows int) []string {
 	room := rows - len(out)
 	if len(list) > room {
 		first := max(t.at-room+1, 0)
-		list = list[first:min(first+room, len(list))]
+		list, listRow = list[first:min(first+room, len(list))], listRow[first:min(first+room, len(list))]
 	}
-	out = append(out, list...)
+	for range out {
+		rowOf = append(rowOf, -1)
+	}
+	out, rowOf = append(out, list...), append(rowOf, listRow...)
 	for _, p := range push {
 		if len(out) < rows {
-			out = append(out, p)
+			out, rowOf = append(out, p), append(rowOf, -1)
 		}
 	}
-	return out
+	return out, rowOf
 }
 
 // pushLines say what [notify] sends, from the client's config file: off,

@@ -279,7 +279,9 @@ func (m *Model) applyReply(name string, r replyMsg) {
 
 // hostsLines draw the tab's body in rows lines: the hosts with their
 // state, the line under a host that is not up, and "+ Add a host".
-func (m *Model) hostsLines(cols, rows int) []string {
+// rowOf[i] is the row line i shows (len(rows) for + Add a host), -1 for
+// none: a click finds its row there.
+func (m *Model) hostsLines(cols, rows int) (lines []string, rowOf []int) {
 	t := &m.agentsUI.page.hosts
 	a := m.opt.ASCIIOnly
 	line := func(s string) string { return fitPlain(s, cols, a) }
@@ -298,6 +300,7 @@ func (m *Model) hostsLines(cols, rows int) []string {
 	nw, aw = min(nw, 24), min(aw, 36)
 	out = append(out, line(""), sgrBold+line("   "+padRight("HOST", nw)+"  "+padRight("ADDR", aw)+"  STATUS")+sgrReset)
 	var list []string
+	var listRow []int
 	sel := 0
 	for i, l := range t.rows {
 		if i == t.at {
@@ -307,24 +310,28 @@ func (m *Model) hostsLines(cols, rows int) []string {
 		if i == t.at {
 			row = sgrSelect + row + sgrReset
 		}
-		list = append(list, row)
+		list, listRow = append(list, row), append(listRow, i)
 		if l.why != "" {
-			list = append(list, sgrMuted+line("   "+padRight("", nw)+"  "+clean(l.why))+sgrReset)
+			list, listRow = append(list, sgrMuted+line("   "+padRight("", nw)+"  "+clean(l.why))+sgrReset), append(listRow, -1)
 		}
 	}
 	if len(t.rows) == 0 && t.note == "" {
-		list = append(list, line("   no hosts yet"))
+		list, listRow = append(list, line("   no hosts yet")), append(listRow, -1)
 	}
 	add := line(" + Add a host")
 	if t.at == len(t.rows) {
-		sel = len(list)
+		sel = len(list) + 1
 		add = sgrSelect + add + sgrReset
 	}
-	list = append(list, line(""), add)
+	list, listRow = append(list, line(""), add), append(listRow, -1, len(t.rows))
 	room := rows - len(out)
 	if len(list) > room && room > 0 {
 		first := max(sel-room+1, 0)
-		list = list[first:min(first+room, len(list))]
+		end := min(first+room, len(list))
+		list, listRow = list[first:end], listRow[first:end]
 	}
-	return append(out, list...)
+	for range out {
+		rowOf = append(rowOf, -1)
+	}
+	return append(out, list...), append(rowOf, listRow...)
 }

@@ -158,6 +158,16 @@ func TestSettingsAlertsSetThroughTheDaemon(t *testing.T) {
 	if c := fc.last(t, "set-config"); c.params["key"] != "notifications.agent.sound" || c.params["value"] != true {
 		t.Errorf("enter on sound: %+v", c)
 	}
+	// A click on a row acts as enter on it.
+	for y, row := range plain(m) {
+		if strings.Contains(row, "sound_mode") {
+			m.noticeMouse(mouseAt(40, y), mouseClick)
+		}
+	}
+	if c := fc.last(t, "set-config"); c.params["key"] != "notifications.agent.sound_mode" || c.params["value"] != "audio" || m.agentsUI.page.alerts.at != 1 {
+		t.Errorf("a click on sound_mode: %+v", c)
+	}
+	m.agentsUI.page.alerts.at = 0
 	m.Update(key("j"))
 	m.Update(key("enter"))
 	if c := fc.last(t, "set-config"); c.params["value"] != "audio" {
@@ -212,6 +222,16 @@ func TestSettingsTabs(t *testing.T) {
 	m.Update(tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift})
 	if tab() != tabAlerts {
 		t.Fatalf("shift+tab: %s", tab())
+	}
+	m.Update(tea.KeyPressMsg{Code: tea.KeyRight})
+	if tab() != tabHosts {
+		t.Fatalf("right: %s", tab())
+	}
+	// A click on a tab's name in the bar shows it.
+	bar := plain(m)[0]
+	m.noticeMouse(mouseAt(ansi.StringWidth(bar[:strings.Index(bar, " Alerts ")])+2, 0), mouseClick) // on the A
+	if tab() != tabAlerts {
+		t.Fatalf("a click on Alerts in %q: %s", bar, tab())
 	}
 	m.Update(tea.KeyPressMsg{Code: tea.KeyRight})
 	m.Update(key("esc"))
