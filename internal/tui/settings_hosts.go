@@ -248,6 +248,7 @@ func (m *Model) applyReply(name string, r replyMsg) {
 	switch {
 	case r.err == nil:
 		var res struct {
+			Path    string   `json:"path"`
 			Added   []string `json:"added"`
 			Refused []struct {
 				Host   string `json:"host"`
@@ -255,6 +256,11 @@ func (m *Model) applyReply(name string, r replyMsg) {
 			} `json:"refused"`
 		}
 		json.Unmarshal(r.raw, &res)
+		if res.Path != "" && m.opt.ConfigPath != "" && res.Path != m.opt.ConfigPath {
+			// The daemon runs with another HOME or XDG_CONFIG_HOME.
+			m.say("host %s is saved in %s, but the daemon reads %s: it does not see the host; run tuios hosts add there", name, m.opt.ConfigPath, clean(res.Path))
+			break
+		}
 		what := "applied"
 		if slices.Contains(res.Added, name) {
 			what = "applied: dialling " + name

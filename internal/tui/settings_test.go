@@ -54,9 +54,13 @@ func TestSettingsAddHostAppliesWhenNothingElseWaits(t *testing.T) {
 	}
 	m.Update(reply(c.tag, map[string]any{"pending": []string{"host build added or changed"}}))
 	a := fc.last(t, "apply-config")
-	m.Update(reply(a.tag, map[string]any{"added": []string{"build"}}))
+	m.Update(reply(a.tag, map[string]any{"added": []string{"build"}, "path": path}))
 	if !strings.Contains(m.dock, "host build added and applied: dialling build") {
 		t.Errorf("dock after apply: %q", m.dock)
+	}
+	m.Update(reply(a.tag, map[string]any{"added": []string{}, "path": "/elsewhere/config.toml"}))
+	if !strings.Contains(m.dock, "but the daemon reads /elsewhere/config.toml") {
+		t.Errorf("dock when the daemon reads another file: %q", m.dock)
 	}
 
 	// The daemon refuses a caller inside a pane: the host waits.
