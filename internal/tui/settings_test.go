@@ -292,6 +292,23 @@ func TestSettingsOnAnotherHost(t *testing.T) {
 	}
 }
 
+// A program is not the person: a chord handed over by the daemon does not
+// open the settings page, and none acts while the page is open.
+func TestSettingsNotFromAProgram(t *testing.T) {
+	t.Parallel()
+	m, fc, _ := settingsModel(t, Options{})
+	m.Update(proto.AttachKeys{Keys: []string{"C-b", ","}})
+	if m.agentsUI.page != nil || !strings.Contains(m.dock, "only you can open it") {
+		t.Fatalf("a chord for ,: page %v, dock %q", m.agentsUI.page, m.dock)
+	}
+	m.openSettings(tabHosts)
+	n := len(fc.calls)
+	m.Update(proto.AttachKeys{Keys: []string{"C-b", "c"}})
+	if len(fc.calls) != n || !strings.Contains(m.dock, "while you had something open: not run") {
+		t.Errorf("a chord while the page is open: calls %+v, dock %q", fc.calls[n:], m.dock)
+	}
+}
+
 // FuzzSettingsReplies: whatever the daemon answers to the page's calls
 // (another machine's text may be in a host's reason), the page takes it
 // and draws it without panicking, every row its width.
