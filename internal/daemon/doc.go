@@ -283,7 +283,9 @@
 //     set-config waits on it.
 //  3. Session.tileMu: one retile of a session at a time; s.mu and the
 //     attach locks under it.
-//  4. outbox.nmu: one Changed call at a time; outbox.mu under it.
+//  4. links.Outbox.nmu (internal/daemon/links): one call of the outbox's
+//     Changed hook at a time, held across it, so the host's Inbox row
+//     (5, 7) is told the latest state last; the outbox's own mu under it.
 //  5. hostInboxRows.mu (held across its Inbox call).
 //  6. reviewer.mu (s.mu under it for short table reads; no git runs
 //     under it).
@@ -314,15 +316,16 @@
 //     connection's write lock conn.wmu.
 //  13. Leaves, under which nothing else is taken: attention.tmu, asks.mu,
 //     holder.mu, hostFollow.mu, snoozeAlarm.mu, subscriber.mu,
-//     attachStream.mu, hostConn.mu, conn.wmu, outbox.mu, cfgFollow.mu,
+//     attachStream.mu, hostConn.mu, conn.wmu, cfgFollow.mu,
 //     links.mu, pushFollow.mu, responder.mu, restorer.mu, resumer.mu,
 //     reaper.mu, worktrees.mu (no git runs under any lock), transfers.mu
 //     (the copies of tuios cp; no file I/O under it), paneIndex.mu,
 //     connCount.mu, escapeeList.mu, Window.mu, Window.nameMu, and the
 //     arbiter's own lock (agentstate).
 //
-// A feature's own locks (herdr.Sock.mu, agentlog.Log.mu and
-// agentlog.Transcripts.mu) are leaves too: a feature calls the core
-// holding none of them, and the core's hooks into a feature (a new pane's
-// environment, a caller's) run with no core lock held.
+// A feature's own locks (herdr.Sock.mu, agentlog.Log.mu,
+// agentlog.Transcripts.mu, links.Outbox.mu) are leaves too: a feature
+// calls the core holding none of them, and the core's hooks into a
+// feature (a new pane's environment, a caller's) run with no core lock
+// held. The one exception is links.Outbox.nmu, ranked above (4).
 package daemon

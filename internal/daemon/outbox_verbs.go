@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tuios/tuios/hosts"
+	lk "github.com/tuios/tuios/internal/daemon/links"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/mail"
 )
@@ -16,12 +17,12 @@ import (
 // host-changed events), the state dir and the Inbox.
 
 // newServerOutbox wires an outbox to s. Called from New, after the Inbox.
-func newServerOutbox(s *Server) *outbox {
+func newServerOutbox(s *Server) *lk.Outbox {
 	path := ""
 	if s.opt.StateDir != "" {
-		path = filepath.Join(s.opt.StateDir, filepath.FromSlash(outboxFile))
+		path = filepath.Join(s.opt.StateDir, filepath.FromSlash(lk.OutboxFile))
 	}
-	return newOutbox(outboxOptions{
+	return lk.NewOutbox(lk.OutboxOptions{
 		Clock: s.clock, Path: path, UID: s.uid, Done: s.done, Logf: s.opt.Logf,
 		Deliver: func(ctx context.Context, host string, params map[string]any) (map[string]any, *proto.Error) {
 			var res map[string]any
@@ -39,17 +40,17 @@ func newServerOutbox(s *Server) *outbox {
 // once. Called once the socket is ours (comeBack).
 func (s *Server) startOutbox() {
 	o := s.outbox
-	for _, host := range o.load() {
-		o.notify(host)
+	for _, host := range o.Load() {
+		o.Notify(host)
 	}
 	sub := &subscriber{q: make(chan event, 64), types: map[string]bool{"host-changed": true, "gap": true}}
 	s.hub.addWith(sub, nil)
 	go func() {
 		for range sub.q { // closed with the hub
-			o.linkChanged()
+			o.LinkChanged()
 		}
 	}()
-	o.linkChanged()
+	o.LinkChanged()
 }
 
 // outboxWaiting is how many messages wait for host: list-hosts' queued.
@@ -57,13 +58,13 @@ func (s *Server) outboxWaiting(host string) int {
 	if s.outbox == nil {
 		return 0
 	}
-	return s.outbox.waiting(host)
+	return s.outbox.Waiting(host)
 }
 
 // discardOutbox drops what waits for host: its Inbox row was dismissed.
 func (s *Server) discardOutbox(host string) {
 	if s.outbox != nil {
-		s.outbox.discard(host)
+		s.outbox.Discard(host)
 	}
 }
 
@@ -93,15 +94,15 @@ func (m *mailer) sendToHost(cn *conn, p *sendMessageParams) (any, *proto.Error) 
 			WithHint(proto.Hint{Param: "attachments", Detail: "send fewer, or several messages"})
 	}
 	for _, a := range p.Attachments {
-		if !strings.HasPrefix(a, "/") || len(a) > outboxMaxField {
+		if !strings.HasPrefix(a, "/") || len(a) > lk.OutboxMaxField {
 			return nil, proto.Errorf(proto.CodeInvalidParams, "attachment %q is not an absolute path", a).
 				WithHint(proto.Hint{Param: "attachments", Detail: "attach the path stash put -s " + host + ":SESSION FILE printed"})
 		}
 	}
-	if len(p.Session) > outboxMaxField || len(p.To) > outboxMaxField {
+	if len(p.Session) > lk.OutboxMaxField || len(p.To) > lk.OutboxMaxField {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "the session or inbox name is too long").WithHint(proto.Hint{Param: "session"})
 	}
-	if !hosts.ValidName(host) || s.outbox.opt.Status(host) == "" {
+	if !hosts.ValidName(host) || s.outbox.LinkStatus(host) == "" {
 		return nil, m.unknownHost(cn, host)
 	}
 	// The sender as that machine will see it: a label, never resolved
@@ -121,13 +122,13 @@ func (m *mailer) sendToHost(cn *conn, p *sendMessageParams) (any, *proto.Error) 
 		}
 	}
 	s.mu.Unlock()
-	msg := outboxMsg{Host: host, Session: p.Session, To: p.To, From: from, Subject: p.Subject, Text: p.Text,
+	msg := lk.OutboxMsg{Host: host, Session: p.Session, To: p.To, From: from, Subject: p.Subject, Text: p.Text,
 		ReplyTo: p.ReplyTo, Attachments: p.Attachments, QueuedAt: s.clock.Now().UnixNano()}
 	ctx := context.Background()
 	if cn != nil && cn.ctx != nil {
 		ctx = cn.ctx
 	}
-	res, err := s.outbox.send(ctx, msg, p.Queue)
+	res, err := s.outbox.Send(ctx, msg, p.Queue)
 	if err != nil {
 		return nil, err
 	}
@@ -162,19 +163,19 @@ type listOutboxParams struct {
 
 func (s *Server) outboxVerbs(add addFunc) {
 	p, h := handler(func(cn *conn, p *listOutboxParams) (any, *proto.Error) {
-		list := s.outbox.list(p.Host)
+		list := s.outbox.List(p.Host)
 		total := 0
 		for i := range list {
 			total += list[i].Waiting
 			if cn != nil && cn.link != nil { // another machine sees counts, not this machine's mail to a third
-				list[i].Messages, list[i].Refused = []outboxMsg{}, ""
+				list[i].Messages, list[i].Refused = []lk.OutboxMsg{}, ""
 			}
 			if list[i].Status = s.hostStatus(list[i].Host); list[i].Status == "" {
 				list[i].Status = "not_configured" // removed from the table: its mail waits
 			}
 		}
 		return map[string]any{"type": "outbox_list", "hosts": list, "waiting": total,
-			"per_host_cap": outboxPerHost, "total_cap": outboxTotal}, nil
+			"per_host_cap": lk.OutboxPerHost, "total_cap": lk.OutboxTotal}, nil
 	})
 	add("list-outbox", readsAll, "List the mail waiting for other machines' links, host by host in sending order, with each host's latest refusal (over a link: the counts only)", "outbox_list",
 		`{"verb":"list-outbox","params":{"host":"build"}}`, p, h)

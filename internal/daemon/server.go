@@ -26,6 +26,7 @@ import (
 	"github.com/tuios/tuios/internal/daemon/agentlog"
 	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/daemon/herdr"
+	lk "github.com/tuios/tuios/internal/daemon/links"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/internal/sock"
 	"github.com/tuios/tuios/mail"
@@ -155,7 +156,7 @@ type Server struct {
 	// read-only after.
 	featureVerbs []core.Verb
 	links        *links      // links to other hosts (links.go); set in New, never changed
-	outbox       *outbox     // mail waiting for other hosts (outbox.go); set in New, never changed
+	outbox       *lk.Outbox  // mail waiting for other hosts (links/outbox.go); set in New, never changed
 	follow       *hostFollow // the Inbox's mirror of linked hosts (host_follow.go); set in New, never changed
 	asks         *asks       // ask-human questions (verbs_ask.go); set in New, never changed
 	wts          *worktrees  // the worktrees and fans tuios made (worktrees.go); set in New, never changed
