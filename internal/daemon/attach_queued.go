@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	lk "github.com/tuios/tuios/internal/daemon/links"
+	"github.com/tuios/tuios/internal/daemon/links"
 	"github.com/tuios/tuios/internal/proto"
 )
 
@@ -13,7 +13,7 @@ import (
 // ago"), and a header of its own for a host mail waits for that the
 // Inbox does not follow. The outbox's lock is a leaf, so this is safe
 // under s.mu.
-func withQueued(hs []proto.AttachHost, o *lk.Outbox) []proto.AttachHost {
+func withQueued(hs []proto.AttachHost, o *links.Outbox) []proto.AttachHost {
 	if o == nil {
 		return hs
 	}

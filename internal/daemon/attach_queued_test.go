@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"testing"
 
-	lk "github.com/tuios/tuios/internal/daemon/links"
+	"github.com/tuios/tuios/internal/daemon/links"
 
 	"github.com/tuios/tuios/internal/proto"
 )
@@ -18,9 +18,9 @@ func TestWithQueuedCountsTheOutbox(t *testing.T) {
 	if got := withQueued(nil, nil); got != nil {
 		t.Fatalf("no outbox: %v", got)
 	}
-	o := lk.NewOutbox(lk.OutboxOptions{Status: func(string) string { return "unreachable" }})
+	o := links.NewOutbox(links.OutboxOptions{Status: func(string) string { return "unreachable" }})
 	for _, host := range []string{"build", "build", "gpu"} { // the link is down: kept
-		if _, err := o.Send(context.Background(), lk.OutboxMsg{Host: host, Session: "api", Text: "hi"}, true); err != nil {
+		if _, err := o.Send(context.Background(), links.OutboxMsg{Host: host, Session: "api", Text: "hi"}, true); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -109,7 +109,7 @@
 // that ran a program comes back as a shell. Mail, the stash and agent
 // state do not come back; the Inbox keeps finished and errored items of
 // the panes that did. Mail waiting for another machine does come back:
-// the outbox (outbox.go, outbox/outbox.json) is written before a send
+// the outbox (links/outbox.go, outbox/outbox.json) is written before a send
 // answers agent_message_queued. kill-session forgets a session; a file that is not
 // this user's, not private or not readable is set aside and the daemon
 // starts empty. [daemon] restore = false turns it off.
@@ -311,21 +311,25 @@
 //  10. hub.mu, the event hub's: under it a subscriber's lock and, through
 //     observe, the attach hub's and a stream's.
 //  11. attachHub.mu, then attachStream.mu.
-//  12. farChan.mu (a host pool's channel, held while a line is handed to
-//     its user): under it that host connection's hostConn.mu and the
-//     connection's write lock conn.wmu.
+//  12. Taken in internal/daemon/links and so not in this package's walk
+//     (links/doc.go has the feature's own order): a host pool channel's
+//     lock, held while a far line is handed to its user; under it, through
+//     links.Client.WriteLine and Flush, the connection's write lock
+//     conn.wmu.
 //  13. Leaves, under which nothing else is taken: attention.tmu, asks.mu,
 //     holder.mu, hostFollow.mu, snoozeAlarm.mu, subscriber.mu,
-//     attachStream.mu, hostConn.mu, conn.wmu, cfgFollow.mu,
-//     links.mu, pushFollow.mu, responder.mu, restorer.mu, resumer.mu,
-//     reaper.mu, worktrees.mu (no git runs under any lock), transfers.mu
-//     (the copies of tuios cp; no file I/O under it), paneIndex.mu,
-//     connCount.mu, escapeeList.mu, Window.mu, Window.nameMu, and the
-//     arbiter's own lock (agentstate).
+//     attachStream.mu, conn.wmu, cfgFollow.mu, pushFollow.mu,
+//     responder.mu, restorer.mu, resumer.mu, reaper.mu, worktrees.mu (no
+//     git runs under any lock), transfers.mu (the copies of tuios cp; no
+//     file I/O under it), paneIndex.mu, connCount.mu, escapeeList.mu,
+//     Window.mu, Window.nameMu, and the arbiter's own lock (agentstate).
 //
 // A feature's own locks (herdr.Sock.mu, agentlog.Log.mu,
-// agentlog.Transcripts.mu, links.Outbox.mu) are leaves too: a feature
+// agentlog.Transcripts.mu, and the links': links.Links.mu, a host
+// connection's, the outbox's) are leaves as the core sees them: a feature
 // calls the core holding none of them, and the core's hooks into a
 // feature (a new pane's environment, a caller's) run with no core lock
-// held. The one exception is links.Outbox.nmu, ranked above (4).
+// held. Two exceptions, both in internal/daemon/links: links.Outbox.nmu
+// (4) is held across the outbox's Changed hook, and a pool channel's lock
+// (12) across a client's WriteLine.
 package daemon

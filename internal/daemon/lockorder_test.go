@@ -35,7 +35,6 @@ var lockRanks = map[string]struct {
 	"replyQueue.mu":    {9, "replyQueue.mu"},
 	"hub.mu":           {10, "hub.mu"},
 	"attachHub.mu":     {11, "attachHub.mu"},
-	"farChan.mu":       {12, "farChan.mu"},
 
 	"attention.tmu":   {leafRank, "attention.tmu"},
 	"asks.mu":         {leafRank, "asks.mu"},
@@ -44,10 +43,8 @@ var lockRanks = map[string]struct {
 	"snoozeAlarm.mu":  {leafRank, "snoozeAlarm.mu"},
 	"subscriber.mu":   {leafRank, "subscriber.mu"},
 	"attachStream.mu": {leafRank, "attachStream.mu"},
-	"hostConn.mu":     {leafRank, "hostConn.mu"},
 	"conn.wmu":        {leafRank, "conn.wmu"},
 	"cfgFollow.mu":    {leafRank, "cfgFollow.mu"},
-	"links.mu":        {leafRank, "links.mu"},
 	"pushFollow.mu":   {leafRank, "pushFollow.mu"},
 	"responder.mu":    {leafRank, "responder.mu"},
 	"restorer.mu":     {leafRank, "restorer.mu"},

@@ -2,56 +2,18 @@ package daemon
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/tuios/tuios/hosts"
-	lk "github.com/tuios/tuios/internal/daemon/links"
+	"github.com/tuios/tuios/internal/daemon/links"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/mail"
 )
 
-// The outbox in the daemon: send-agent-message's host branch, list-outbox,
-// and the wiring of outbox.go to the links (hostCall, hostStatus,
-// host-changed events), the state dir and the Inbox.
-
-// newServerOutbox wires an outbox to s. Called from New, after the Inbox.
-func newServerOutbox(s *Server) *lk.Outbox {
-	path := ""
-	if s.opt.StateDir != "" {
-		path = filepath.Join(s.opt.StateDir, filepath.FromSlash(lk.OutboxFile))
-	}
-	return lk.NewOutbox(lk.OutboxOptions{
-		Clock: s.clock, Path: path, UID: s.uid, Done: s.done, Logf: s.opt.Logf,
-		Deliver: func(ctx context.Context, host string, params map[string]any) (map[string]any, *proto.Error) {
-			var res map[string]any
-			err := s.hostCall(ctx, host, "send-agent-message", params, &res)
-			return res, err
-		},
-		Status:   s.hostStatus,
-		Changed:  s.setOutboxRow, // host_rows.go: one row per host with the config's part
-		SetAside: func(path, why string) { setAside(s, "outbox", path, why, "started with an empty outbox") },
-	})
-}
-
-// startOutbox loads the outbox file, puts its hosts' rows back in the
-// Inbox and follows the links: a host whose link comes up is tried at
-// once. Called once the socket is ours (comeBack).
-func (s *Server) startOutbox() {
-	o := s.outbox
-	for _, host := range o.Load() {
-		o.Notify(host)
-	}
-	sub := &subscriber{q: make(chan event, 64), types: map[string]bool{"host-changed": true, "gap": true}}
-	s.hub.addWith(sub, nil)
-	go func() {
-		for range sub.q { // closed with the hub
-			o.LinkChanged()
-		}
-	}()
-	o.LinkChanged()
-}
+// The outbox in the daemon: send-agent-message's host branch and
+// list-outbox (the outbox itself and its wiring to the links are
+// links/outbox.go and links/outbox_link.go).
 
 // outboxWaiting is how many messages wait for host: list-hosts' queued.
 func (s *Server) outboxWaiting(host string) int {
@@ -94,12 +56,12 @@ func (m *mailer) sendToHost(cn *conn, p *sendMessageParams) (any, *proto.Error) 
 			WithHint(proto.Hint{Param: "attachments", Detail: "send fewer, or several messages"})
 	}
 	for _, a := range p.Attachments {
-		if !strings.HasPrefix(a, "/") || len(a) > lk.OutboxMaxField {
+		if !strings.HasPrefix(a, "/") || len(a) > links.OutboxMaxField {
 			return nil, proto.Errorf(proto.CodeInvalidParams, "attachment %q is not an absolute path", a).
 				WithHint(proto.Hint{Param: "attachments", Detail: "attach the path stash put -s " + host + ":SESSION FILE printed"})
 		}
 	}
-	if len(p.Session) > lk.OutboxMaxField || len(p.To) > lk.OutboxMaxField {
+	if len(p.Session) > links.OutboxMaxField || len(p.To) > links.OutboxMaxField {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "the session or inbox name is too long").WithHint(proto.Hint{Param: "session"})
 	}
 	if !hosts.ValidName(host) || s.outbox.LinkStatus(host) == "" {
@@ -122,7 +84,7 @@ func (m *mailer) sendToHost(cn *conn, p *sendMessageParams) (any, *proto.Error) 
 		}
 	}
 	s.mu.Unlock()
-	msg := lk.OutboxMsg{Host: host, Session: p.Session, To: p.To, From: from, Subject: p.Subject, Text: p.Text,
+	msg := links.OutboxMsg{Host: host, Session: p.Session, To: p.To, From: from, Subject: p.Subject, Text: p.Text,
 		ReplyTo: p.ReplyTo, Attachments: p.Attachments, QueuedAt: s.clock.Now().UnixNano()}
 	ctx := context.Background()
 	if cn != nil && cn.ctx != nil {
@@ -148,9 +110,9 @@ func (m *mailer) unknownHost(cn *conn, host string) *proto.Error {
 	if cn != nil && cn.ctx != nil {
 		ctx = cn.ctx
 	}
-	// hostCall says unknown_host with the configured names for a host
-	// hostStatus does not know, without dialling anything.
-	if err := m.s.hostCall(ctx, host, "hello", nil, nil); err != nil && err.Code == codeUnknownHost {
+	// Call says unknown_host with the configured names for a host
+	// Status does not know, without dialling anything.
+	if err := m.s.links.Call(ctx, host, "hello", nil, nil); err != nil && err.Code == codeUnknownHost {
 		return err
 	}
 	return proto.Errorf(codeUnknownHost, "no host is named %q", host).
@@ -168,14 +130,14 @@ func (s *Server) outboxVerbs(add addFunc) {
 		for i := range list {
 			total += list[i].Waiting
 			if cn != nil && cn.link != nil { // another machine sees counts, not this machine's mail to a third
-				list[i].Messages, list[i].Refused = []lk.OutboxMsg{}, ""
+				list[i].Messages, list[i].Refused = []links.OutboxMsg{}, ""
 			}
-			if list[i].Status = s.hostStatus(list[i].Host); list[i].Status == "" {
+			if list[i].Status = s.links.Status(list[i].Host); list[i].Status == "" {
 				list[i].Status = "not_configured" // removed from the table: its mail waits
 			}
 		}
 		return map[string]any{"type": "outbox_list", "hosts": list, "waiting": total,
-			"per_host_cap": lk.OutboxPerHost, "total_cap": lk.OutboxTotal}, nil
+			"per_host_cap": links.OutboxPerHost, "total_cap": links.OutboxTotal}, nil
 	})
 	add("list-outbox", readsAll, "List the mail waiting for other machines' links, host by host in sending order, with each host's latest refusal (over a link: the counts only)", "outbox_list",
 		`{"verb":"list-outbox","params":{"host":"build"}}`, p, h)

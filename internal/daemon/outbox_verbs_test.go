@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	lk "github.com/tuios/tuios/internal/daemon/links"
+	"github.com/tuios/tuios/internal/daemon/links"
 
 	"github.com/tuios/tuios/detect"
 	"github.com/tuios/tuios/internal/config"
@@ -90,7 +90,7 @@ func TestSendAgentMessageToAHostThatIsDownIsQueued(t *testing.T) {
 	cfg := &config.File{Hosts: map[string]config.Host{"build": {Addr: "127.0.0.1", SSHOptions: []string{"-p", closedPort(t)}}}}
 	state := filepath.Join(t.TempDir(), "state")
 	srv, sock := outboxServer(t, state, cfg, nil)
-	if srv.hostStatus("build") == "" {
+	if srv.links.Status("build") == "" {
 		t.Skip("links are not built yet: hostStatus knows no configured host")
 	}
 	r := dialRPC(t, sock)
@@ -140,7 +140,7 @@ func TestSendAgentMessageToAHostThatIsDownIsQueued(t *testing.T) {
 	if _, err := l.call("send-agent-message", map[string]any{"host": "build", "session": "api", "text": "hop", "queue": true}); err == nil || err.Code != proto.CodeForbidden {
 		t.Fatalf("host over a link: %+v", err)
 	}
-	if fi, err := os.Stat(filepath.Join(state, filepath.FromSlash(lk.OutboxFile))); err != nil || fi.Mode().Perm() != 0o600 {
+	if fi, err := os.Stat(filepath.Join(state, filepath.FromSlash(links.OutboxFile))); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("outbox file: %v %v", fi, err)
 	}
 	// Dismissing the row (the person) discards what waits.

@@ -59,7 +59,7 @@ func (f *fakeFar) options(clk *fakeclock.Clock, path string, t *testing.T) Outbo
 			f.mu.Lock()
 			defer f.mu.Unlock()
 			f.tries++
-			if f.status != "up" { // as hostCall answers for a link that is not up
+			if f.status != "up" { // as Call answers for a link that is not up
 				return nil, proto.Errorf(CodeHostUnreachable, "host %s is %s: connection refused", host, f.status).
 					WithHint(proto.Hint{Command: "tuios hosts", Detail: "tuios hosts says why the link is down"})
 			}
