@@ -165,7 +165,7 @@ type Server struct {
 	// each reads the file, edits it and renames the result over it.
 	editMu sync.Mutex
 
-	linkPol atomic.Pointer[linkPolicy]  // what other machines may do here (link_policy.go); nil is the default
+	linkPol links.Policy                // what other machines may do here (links/policy.go); zero is the default
 	perm    atomic.Pointer[permissions] // [agents.permissions] in force (caller.go, config_wait.go); never nil after New
 	cfg     *cfgFollow                  // follows config.toml for removals and narrowing (config_follow.go); set in New
 	rows    hostInboxRows               // each host's Inbox row, from the outbox and the config (host_rows.go)
