@@ -179,6 +179,8 @@ func featureAccess(c core.Class) access {
 		return reads
 	case core.PersonLocal:
 		return personOnly&^access(capRespond) | access(capLocal)
+	case core.ReadsAll:
+		return readsAll
 	}
 	return 0
 }

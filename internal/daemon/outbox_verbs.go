@@ -11,9 +11,9 @@ import (
 	"github.com/tuios/tuios/mail"
 )
 
-// The outbox in the daemon: send-agent-message's host branch and
-// list-outbox (the outbox itself and its wiring to the links are
-// links/outbox.go and links/outbox_link.go).
+// The outbox in the daemon: send-agent-message's host branch (the outbox
+// itself, its wiring to the links and list-outbox are the links
+// feature's: links/outbox.go, links/outbox_link.go, links/verbs.go).
 
 // outboxWaiting is how many messages wait for host: list-hosts' queued.
 func (s *Server) outboxWaiting(host string) int {
@@ -117,28 +117,4 @@ func (m *mailer) unknownHost(cn *conn, host string) *proto.Error {
 	}
 	return proto.Errorf(codeUnknownHost, "no host is named %q", host).
 		WithHint(proto.Hint{Param: "host", Command: "tuios hosts", Detail: "add it with tuios hosts add NAME ADDR"})
-}
-
-type listOutboxParams struct {
-	Host string `json:"host" desc:"only this host" maxlen:"255"`
-}
-
-func (s *Server) outboxVerbs(add addFunc) {
-	p, h := handler(func(cn *conn, p *listOutboxParams) (any, *proto.Error) {
-		list := s.outbox.List(p.Host)
-		total := 0
-		for i := range list {
-			total += list[i].Waiting
-			if cn != nil && cn.link != nil { // another machine sees counts, not this machine's mail to a third
-				list[i].Messages, list[i].Refused = []links.OutboxMsg{}, ""
-			}
-			if list[i].Status = s.links.Status(list[i].Host); list[i].Status == "" {
-				list[i].Status = "not_configured" // removed from the table: its mail waits
-			}
-		}
-		return map[string]any{"type": "outbox_list", "hosts": list, "waiting": total,
-			"per_host_cap": links.OutboxPerHost, "total_cap": links.OutboxTotal}, nil
-	})
-	add("list-outbox", readsAll, "List the mail waiting for other machines' links, host by host in sending order, with each host's latest refusal (over a link: the counts only)", "outbox_list",
-		`{"verb":"list-outbox","params":{"host":"build"}}`, p, h)
 }

@@ -8,14 +8,6 @@ import (
 	"github.com/tuios/tuios/internal/proto"
 )
 
-type listHostsParams struct{}
-
-type hostListResult struct {
-	Type   string          `json:"type"`
-	Hosts  []links.HostRow `json:"hosts"`
-	Events bool            `json:"events_push"`
-}
-
 type openHostParams struct {
 	Host string `json:"host" desc:"the host, as named in [hosts.NAME] (matched exactly)" required:"true" maxlen:"256"`
 }
@@ -37,15 +29,10 @@ type configAppliedResult struct {
 	Notify  []string `json:"notify"` // what changed in [notify] (push.go)
 }
 
-// hostVerbs are the verbs about this machine's links to other hosts.
+// hostVerbs are the core's verbs about this machine's links to other
+// hosts (list-hosts and list-outbox are the links feature's: links/verbs.go).
 func (s *Server) hostVerbs(add addFunc) {
-	p, h := handler(func(cn *conn, _ *listHostsParams) (any, *proto.Error) {
-		return hostListResult{Type: "host_list", Hosts: s.links.Rows(), Events: true}, nil
-	})
-	add("list-hosts", readsAll, "List the hosts this daemon links to ([hosts.NAME] in the config file) and each link's state: up, connecting, reconnecting, no_daemon, no_tuios, unreachable or incompatible, with the reason, a hint and since when; a change is a host-changed event",
-		"host_list", `{"verb":"list-hosts"}`, p, h)
-
-	p, h = handler(func(cn *conn, p *openHostParams) (any, *proto.Error) {
+	p, h := handler(func(cn *conn, p *openHostParams) (any, *proto.Error) {
 		if cn.sub != nil || cn.attached != nil || cn.attaching != nil || cn.host != nil {
 			return nil, proto.Errorf(proto.CodeInvalidRequest, "this connection already streams (subscribe, attach or a host connection); open-host-connection needs a fresh one")
 		}

@@ -18,6 +18,9 @@ const (
 	// PersonLocal is the person's alone (a live human nonce, checked by
 	// the handler through Host.Person), and never over a link.
 	PersonLocal
+	// ReadsAll is a listing across sessions and machines (the hosts, the
+	// outbox): the person, or a pane holding admin; a link with list.
+	ReadsAll
 )
 
 // CodeNotHuman is the error code of a call that acts as the person and

@@ -123,8 +123,8 @@ type hostLink struct {
 	warming chan struct{} // closed when the warming ends
 }
 
-// New makes the links to the hosts of the daemon's config file; none is
-// dialled before Start.
+// New makes the links to the hosts of the daemon's config file (none is
+// dialled before Start) and adds the links' verbs to the verb table.
 func New(h core.Host, opt Options) *Links {
 	if opt.Getenv == nil {
 		opt.Getenv = os.Getenv
@@ -135,6 +135,7 @@ func New(h core.Host, opt Options) *Links {
 	ls := &Links{core: h, opt: opt, hosts: map[string]*hostLink{}, refused: map[string]refusedHost{}, conns: map[*Conn]string{}, poolOff: poolOffEnv(opt.Getenv)}
 	ls.outbox = newLinksOutbox(ls)
 	ls.Apply(h.Options().Config)
+	ls.addVerbs() // verbs.go: list-hosts, list-outbox
 	return ls
 }
 
