@@ -53,3 +53,11 @@ func (f *fakeFar) deliver(ctx context.Context, host string, params map[string]an
 	f.delivered = append(f.delivered, fmt.Sprint(params["text"]))
 	return map[string]any{"type": "agent_message_sent", "message_id": len(f.delivered)}, nil
 }
+
+// outboxWaiting is how many messages wait for host.
+func (s *Server) outboxWaiting(host string) int {
+	if s.outbox == nil {
+		return 0
+	}
+	return s.outbox.Waiting(host)
+}
