@@ -251,9 +251,17 @@
 // feature (TestDaemonImportRules). A feature adds its verbs to the verb
 // table (core.Host.AddVerb) with the same declaration the core's carry,
 // and hears a window close from the hub. The herdr socket
-// (internal/daemon/herdr) and the agent log with agent-transcript and
-// the transcript event (internal/daemon/agentlog) are features; the
-// attention set, links and resume are still here.
+// (internal/daemon/herdr), the agent log with agent-transcript and the
+// transcript event (internal/daemon/agentlog), and the links to other
+// machines with their channel pool, the outbox, mail to other machines,
+// the link policy, list-hosts and list-outbox (internal/daemon/links) are
+// features; the attention set (with the follow of linked hosts' Inboxes,
+// host_follow.go, and each host's Inbox row, host_rows.go) and resume
+// are still here. The core's side of a link stays here: the link-peer
+// state of a connection that comes in and its dispatch (link_policy.go,
+// verbs_link.go), the mail rules for what a link sends (link_mail.go),
+// open-host-connection's handover of a connection (host_links.go) and
+// apply-config, which applies the config file to every feature.
 //
 // # Locks
 //
