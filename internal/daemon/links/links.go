@@ -102,7 +102,7 @@ type refusedHost struct {
 }
 
 // hostLink is one host's link and its state. Fields below mu are guarded
-// by links.mu.
+// by Links.mu.
 type hostLink struct {
 	ls     *Links
 	name   string
@@ -349,7 +349,7 @@ func redialBackoff(n int) time.Duration {
 }
 
 // set records a state; a change of status is a host-changed event.
-// Called without links.mu.
+// Called without Links.mu.
 func (h *hostLink) set(edit func()) {
 	ls := h.ls
 	ls.mu.Lock()
@@ -457,7 +457,7 @@ type HostRow struct {
 	// Refused: the table is never dialled (Reason says which setting).
 	Refused bool `json:"refused,omitempty"`
 	// Queued is the host's mail waiting in the outbox (outbox.go); Events
-	// and EventsNote say how its Inbox is followed (host_follow.go).
+	// and EventsNote say how its Inbox is followed (Options.Events).
 	Queued     int    `json:"queued"`
 	Events     string `json:"events"`
 	EventsNote string `json:"events_note,omitempty"`
@@ -469,7 +469,7 @@ type HostRow struct {
 }
 
 // Rows lists every configured host, sorted by name.
-// The outbox's and the follow's parts are asked for after links.mu is
+// The outbox's and the follow's parts are asked for after Links.mu is
 // let go, so neither lock is ever held while taking the other.
 func (ls *Links) Rows() []HostRow {
 	out := ls.rowsLocked()

@@ -89,7 +89,7 @@ type OutboxOptions struct {
 	// UID owns the file: one owned by anyone else is set aside.
 	UID     int
 	Deliver OutboxDelivery
-	// Status is a host's link state (hostStatus): only "up" is tried.
+	// Status is a host's link state (Links.Status): only "up" is tried.
 	Status func(host string) string
 	// Changed is told what waits for host and the latest refusal after
 	// every change (the Inbox's "Waiting to send" row). Calls are

@@ -44,7 +44,7 @@ const (
 
 // farChan is one channel to a host's daemon used by open-host-connection,
 // with the goroutine that reads it (pump). While a client uses it, user
-// is that client's hostConn; while pooled, user is nil and any line the
+// is that client's Conn; while pooled, user is nil and any line the
 // far side sends closes it (nothing was asked).
 type farChan struct {
 	h    *hostLink
@@ -60,7 +60,7 @@ type farChan struct {
 	seen, tail int64
 
 	done  chan struct{}    // closed when the pump ends (the channel is gone)
-	timer agentstate.Timer // the idle timeout while pooled; guarded by links.mu
+	timer agentstate.Timer // the idle timeout while pooled; guarded by Links.mu
 }
 
 // countReader counts the bytes read from the channel.
@@ -296,7 +296,7 @@ func (h *hostLink) putPool(fc *farChan) {
 	default:
 	}
 	if surplus {
-		// Armed outside links.mu: a fake clock may call back at once.
+		// Armed outside Links.mu: a fake clock may call back at once.
 		t := ls.core.Clock().AfterFunc(PoolIdle, func() { h.expire(fc) })
 		ls.mu.Lock()
 		if i := h.pooledAt(fc); i >= 0 && fc.timer == nil {
@@ -395,7 +395,7 @@ func (h *hostLink) warmWait() <-chan struct{} {
 }
 
 // dropPool empties h's pool (the link dropped, or the host was removed)
-// and stops its timers; called under links.mu, the caller closes what it
+// and stops its timers; called under Links.mu, the caller closes what it
 // returns after (closeChans).
 func (h *hostLink) dropPool() []*farChan {
 	out := h.pool
