@@ -178,6 +178,8 @@ func featureAccess(c core.Class) access {
 		return personOnly&^access(capRespond) | access(capLocal)
 	case core.TypesCommand:
 		return types.withLink(capOpen) &^ access(capWrite)
+	case core.ReadsAll:
+		return readsAll
 	}
 	return 0
 }

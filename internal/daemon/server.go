@@ -26,6 +26,7 @@ import (
 	"github.com/tuios/tuios/internal/daemon/agentlog"
 	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/daemon/herdr"
+	"github.com/tuios/tuios/internal/daemon/links"
 	"github.com/tuios/tuios/internal/daemon/resume"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/internal/sock"
@@ -162,17 +163,17 @@ type Server struct {
 	// featureVerbs are the verbs features added (host.go); set in New,
 	// read-only after.
 	featureVerbs []core.Verb
-	links        *links      // links to other hosts (links.go); set in New, never changed
-	outbox       *outbox     // mail waiting for other hosts (outbox.go); set in New, never changed
-	follow       *hostFollow // the Inbox's mirror of linked hosts (host_follow.go); set in New, never changed
-	asks         *asks       // ask-human questions (verbs_ask.go); set in New, never changed
-	wts          *worktrees  // the worktrees and fans tuios made (worktrees.go); set in New, never changed
-	xfers        *transfers  // the copies of tuios cp (transfers.go); set in New, never changed
+	links        *links.Links  // links to other hosts (links/links.go); set in New, never changed
+	outbox       *links.Outbox // mail waiting for other hosts (links/outbox.go); set in New, never changed
+	follow       *hostFollow   // the Inbox's mirror of linked hosts (host_follow.go); set in New, never changed
+	asks         *asks         // ask-human questions (verbs_ask.go); set in New, never changed
+	wts          *worktrees    // the worktrees and fans tuios made (worktrees.go); set in New, never changed
+	xfers        *transfers    // the copies of tuios cp (transfers.go); set in New, never changed
 	// editMu makes one edit of the config file at a time (set-config):
 	// each reads the file, edits it and renames the result over it.
 	editMu sync.Mutex
 
-	linkPol atomic.Pointer[linkPolicy]  // what other machines may do here (link_policy.go); nil is the default
+	linkPol links.Policy                // what other machines may do here (links/policy.go); zero is the default
 	perm    atomic.Pointer[permissions] // [agents.permissions] in force (caller.go, config_wait.go); never nil after New
 	cfg     *cfgFollow                  // follows config.toml for removals and narrowing (config_follow.go); set in New
 	rows    hostInboxRows               // each host's Inbox row, from the outbox and the config (host_rows.go)
@@ -257,7 +258,6 @@ func New(opt Options) (*Server, error) {
 	}
 	s.host, _ = os.Hostname()
 	s.hub = newHub()
-	s.links = newLinks(s)
 	s.cfg = newCfgFollow(s, opt.Config)
 	switch opt.StateDir {
 	case "":
@@ -269,8 +269,9 @@ func New(opt Options) (*Server, error) {
 	s.escaped = newEscapees(opt.Socket, opt.StateDir)
 	s.escaped.load(s)
 	s.att = newAttention(s, opt.StateDir)
-	s.outbox = newServerOutbox(s) // outbox_verbs.go: after the Inbox it feeds
-	s.follow = newHostFollow(s)   // host_follow.go: after the Inbox it stamps
+	s.links = newServerLinks(s) // host_links.go: after the state dir (its outbox) and the Inbox (its rows)
+	s.outbox = s.links.Outbox()
+	s.follow = newHostFollow(s) // host_follow.go: after the Inbox it stamps
 	s.rest = newRestorer(s, opt.StateDir)
 	s.push = newPushFollow(s, opt.Config)
 	// Every subsystem a verb uses is built here, before the verb table:
@@ -428,8 +429,7 @@ func (s *Server) comeBack() {
 	s.push.start()             // push.go: after the load, so only items opened from now on send
 	s.cfg.compareWithLastRun() // config_wait.go: wider grants than the last run are reported
 	s.cfg.start()              // config_follow.go: removals and narrowing apply at once
-	s.links.start()            // links.go: dial every configured host, in the background
-	s.startOutbox()            // outbox_verbs.go: the mail that waited, and host-changed
+	s.links.Start()            // links/links.go: dial every configured host, in the background; the mail that waited
 	s.follow.start()           // host_follow.go: every linked host's Inbox
 }
 
@@ -598,7 +598,7 @@ func (s *Server) shutdown() {
 	shutdownFeatures(host{s}.Log(), s.features) // host_feature.go: in reverse order
 	s.cfg.stop()
 	s.push.stop()      // push.go: sends in flight end
-	s.links.close()    // links.go: every link and its streams, at once
+	s.links.Close()    // links/links.go: every link and its streams, at once
 	s.attach.stopAll() // their last line says why, before their sockets close
 	for _, cn := range conns {
 		cn.stop()

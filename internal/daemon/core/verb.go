@@ -23,6 +23,9 @@ const (
 	// target check and on the write path, and a link needs the open
 	// capability (the line starts a program).
 	TypesCommand
+	// ReadsAll is a listing across sessions and machines (the hosts, the
+	// outbox): the person, or a pane holding admin; a link with list.
+	ReadsAll
 )
 
 // CodeNotHuman is the error code of a call that acts as the person and
