@@ -259,9 +259,11 @@ func (c *cfgFollow) changed() {
 	}
 	waits = append(waits, waitingPermissions(narrowed, f)...)
 	waits = append(waits, waitingPolicy(narrowed, f)...)
+	// push.go: [notify] narrows at once; where notifications go waits, as
+	// every widening does, and is named with the rest.
+	waits = append(waits, c.s.push.fileChanged(f)...)
 	c.notePending(waits)
 	c.noteProblems(keep, f)
-	c.s.push.fileChanged(f) // push.go: [notify] narrows at once, the rest waits
 }
 
 // pendingHosts are the dialable hosts of f that applied lacks or has in
