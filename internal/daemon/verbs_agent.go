@@ -112,7 +112,7 @@ type agentRow struct {
 // under s.mu so the row is built without it.
 type agentSeat struct {
 	w     *Window
-	wr    windowRow
+	wr    proto.Window
 	ring  *mail.Ring
 	group string // the session's fan group (worktrees.go)
 }

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/tuios/tuios/internal/proto"
 )
 
 var updateWireShapes = flag.Bool("update-wire-shapes", false, "rewrite testdata/wire_shapes.golden from this run")
@@ -160,3 +162,6 @@ func lineDiff(want, got string) string {
 	}
 	return b.String()
 }
+
+// windowRow is the name the package's tests know a window's row by.
+type windowRow = proto.Window
