@@ -435,7 +435,6 @@ func validHarnessName(s string) bool {
 	return s != "" && len(s) <= 64
 }
 
-
 func (s *Server) manifestErrors() []proto.ManifestError {
 	out := make([]proto.ManifestError, 0, len(s.loadErrs))
 	for _, e := range s.loadErrs {
