@@ -56,7 +56,7 @@ func protoError(err error) error {
 		if pe.Code == proto.CodeInvalidParams {
 			// Which flag or argument it is, only the verb knows: Main
 			// says it (speakFlags, args.go).
-			e.Param = h.Param
+			e.Param, e.Problem, e.Ranged = h.Param, h.Problem, h.Range != ""
 		}
 		if h.Command != "" {
 			parts = append(parts, "try: "+h.Command)

@@ -70,6 +70,14 @@ type Hint struct {
 	DidYouMean string   `json:"did_you_mean,omitempty"`
 	Available  []string `json:"available,omitempty"`
 	Detail     string   `json:"detail,omitempty"`
+	// Problem is what is wrong with Param, in words that follow its
+	// name ("is required", "is 0, out of range (1 to 9)"): a client
+	// that calls the param something else (a flag, an argument) says
+	// its own name and this, without reading Message.
+	Problem string `json:"problem,omitempty"`
+	// Range is the range of a number param that was out of it, in the
+	// protocol's units ("1 to 9").
+	Range string `json:"range,omitempty"`
 }
 
 func (e *Error) Error() string { return e.Message }
@@ -77,6 +85,13 @@ func (e *Error) Error() string { return e.Message }
 // Errorf builds an error with a code.
 func Errorf(code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// ParamError is an invalid_params error about one param: its message
+// is `the param "NAME" PROBLEM`, and its hint carries Param and Problem
+// for a client that words it its own way. Add to e.Hint for more.
+func ParamError(name, problem string) *Error {
+	return Errorf(CodeInvalidParams, "the param %q %s", name, problem).WithHint(Hint{Param: name, Problem: problem})
 }
 
 // WithHint attaches a hint and returns e.
