@@ -193,3 +193,29 @@ func lineDiff(want, got string) string {
 
 // windowRow is the name the package's tests know a window's row by.
 type windowRow = proto.Window
+
+// explain-agent-screen's matched and rule are the rules' verdict on the
+// screen: a pane showing Claude Code's permission prompt reads matched,
+// with the rule the fixture names (they once stayed false and -1 whatever
+// the rules said).
+func TestExplainScreenSaysWhichRuleMatched(t *testing.T) {
+	t.Parallel()
+	_, sock := server(t)
+	r := dialRPC(t, sock)
+	fixture, err := filepath.Abs(filepath.Join("..", "..", "detect", "fixtures", "screens", "claude-code-edit-captured.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.must("new-session", map[string]any{"name": "x", "cols": 120, "rows": 40,
+		"argv": []string{"sh", "-c", `sed '1,/^---$/d' "$0"; exec cat`, fixture}})
+	var res proto.AgentScreen
+	eventually(t, "the prompt on the pane's screen", func() bool {
+		b, _ := json.Marshal(r.must("explain-agent-screen", map[string]any{"session": "x", "harness": "claude-code"}))
+		res = proto.AgentScreen{}
+		json.Unmarshal(b, &res)
+		return res.Matched
+	})
+	if res.Rule != 0 || res.ScreenExplanation == nil || res.RuleState != "needs_input" {
+		t.Fatalf("matched rule %d (%+v), want rule 0 deciding needs_input", res.Rule, res.ScreenExplanation)
+	}
+}

@@ -65,8 +65,8 @@ type wtRecord struct {
 	PromptReadyBy string `json:"prompt_ready_by,omitempty"`
 	// LaunchedBy is the session id of the pane that made it ("" for the
 	// person).
-	LaunchedBy string   `json:"launched_by,omitempty"`
-	Created    int64    `json:"created"`
+	LaunchedBy string               `json:"launched_by,omitempty"`
+	Created    int64                `json:"created"`
 	Check      *proto.WorktreeCheck `json:"check,omitempty"`
 	// PulledFrom is HOST:SESSION for a worktree pull.
 	PulledFrom string `json:"pulled_from,omitempty"`

@@ -126,17 +126,17 @@ type Pane struct {
 // the detector's reading of its foreground (whose fields it shares, the
 // pane's winning where both have one). Text is the reading in words.
 type AgentDetect struct {
-	Type           string            `json:"type"` // agent_detect
-	WindowID       string            `json:"window_id"`
-	State          string            `json:"state"`
-	Source         string            `json:"source"`
-	HarnessID      string            `json:"harness_id"`
-	AutoDetected   bool              `json:"auto_detected"`
-	EvidenceAgeMS  *int64            `json:"evidence_age_ms"`
-	NeedsYou       bool              `json:"needs_you"`
-	Activity       string            `json:"activity"`
-	Text           string            `json:"text"`
-	ManifestErrors []ManifestError   `json:"manifest_errors"`
+	Type           string          `json:"type"` // agent_detect
+	WindowID       string          `json:"window_id"`
+	State          string          `json:"state"`
+	Source         string          `json:"source"`
+	HarnessID      string          `json:"harness_id"`
+	AutoDetected   bool            `json:"auto_detected"`
+	EvidenceAgeMS  *int64          `json:"evidence_age_ms"`
+	NeedsYou       bool            `json:"needs_you"`
+	Activity       string          `json:"activity"`
+	Text           string          `json:"text"`
+	ManifestErrors []ManifestError `json:"manifest_errors"`
 	detect.Explanation
 }
 

@@ -5,8 +5,25 @@
 //
 // It owns the envelope, line framing with its 16 MB cap, strict params
 // decoding (an unknown param is refused, never ignored), the stable error
-// codes, and verb schemas for list-verbs. It does not know any verb's
-// meaning: the daemon registers the verbs.
+// codes (a param error says which param and what is wrong with it in its
+// hint: ParamError), verb schemas for list-verbs, and the verbs' results
+// as types, which the daemon returns and the CLI, the attach client and
+// the MCP server decode, so a field of the wire is named once:
+//
+//	meta.go      hello, subscribe, unsubscribe, kill-server
+//	session.go   sessions and workspaces
+//	window.go    windows, focus, move, run-command, split, layout
+//	pane.go      capture-pane, send-text, send-keys
+//	wait.go      wait-for
+//	agent.go     agent state, list-agents, the report verbs, explain-*
+//	option.go    list-options, get-option, set-option, list-themes
+//	grants.go    pane-grants, set-pane-grants, restrict-connection
+//	worktree.go  worktrees, fans, start-agent
+//	transfer.go, recap.go, peek.go, review.go, attach*.go: the copies,
+//	the recap, peek-prompt, review-diff and the attach stream
+//
+// It does not know any verb's meaning: the daemon registers the verbs
+// and fills the results.
 package proto
 
 import (
