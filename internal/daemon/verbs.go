@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"encoding/json"
+	"fmt"
 	"sort"
 	"strings"
 
@@ -38,8 +39,25 @@ func handler[P any](fn func(cn *conn, p *P) (any, *proto.Error)) (any, func(*con
 		if err := proto.Validate(p); err != nil {
 			return nil, err
 		}
-		return fn(cn, p)
+		res, err := fn(cn, p)
+		return res, paramProblem(err)
 	}
+}
+
+// paramProblem gives a param error written as text the hint a client
+// words it by (proto.ParamError's problem): a handler that wrote `the
+// param "queue" keeps mail…` itself, with hint.param, answers problem
+// "keeps mail…" too. The two that do (send-agent-message's queue,
+// ask-human's question) move to proto.ParamError with their files'
+// owners; then this goes.
+func paramProblem(err *proto.Error) *proto.Error {
+	if err == nil || err.Code != proto.CodeInvalidParams || err.Hint == nil || err.Hint.Param == "" || err.Hint.Problem != "" {
+		return err
+	}
+	if rest, ok := strings.CutPrefix(err.Message, fmt.Sprintf("the param %q ", err.Hint.Param)); ok && rest != "" {
+		err.Hint.Problem = rest
+	}
+	return err
 }
 
 func (s *Server) verbNames() []string {
