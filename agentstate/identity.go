@@ -1,6 +1,9 @@
 package agentstate
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // Identity is the evidence tier that named a pane's harness.
 type Identity uint8
@@ -26,6 +29,18 @@ func (i Identity) String() string {
 // MarshalText writes the wire name.
 func (i Identity) MarshalText() ([]byte, error) { return []byte(i.String()), nil }
 
+// UnmarshalText reads a wire name back, so a client decodes what
+// MarshalText wrote; an unknown name is an error.
+func (i *Identity) UnmarshalText(b []byte) error {
+	for n, name := range identityNames {
+		if string(b) == name {
+			*i = Identity(n)
+			return nil
+		}
+	}
+	return fmt.Errorf("agentstate: unknown identity %q", clipName(string(b)))
+}
+
 // Confidence says how the harness was recognised. There is no weak tier: a
 // weak signal can never add up to a strong verdict.
 type Confidence uint8
@@ -49,6 +64,25 @@ func (c Confidence) String() string {
 
 // MarshalText writes the wire name.
 func (c Confidence) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
+
+// UnmarshalText reads a wire name back; an unknown name is an error.
+func (c *Confidence) UnmarshalText(b []byte) error {
+	for _, x := range []Confidence{ConfidenceNone, ConfidenceStrong, ConfidenceCertain} {
+		if string(b) == x.String() {
+			*c = x
+			return nil
+		}
+	}
+	return fmt.Errorf("agentstate: unknown confidence %q", clipName(string(b)))
+}
+
+// clipName keeps a name quoted in an error short.
+func clipName(s string) string {
+	if len(s) > 32 {
+		return s[:32] + "…"
+	}
+	return s
+}
 
 // Confidence is the tier's confidence.
 func (i Identity) Confidence() Confidence {

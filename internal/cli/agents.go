@@ -2,32 +2,18 @@ package cli
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/tuios/tuios/internal/proto"
 )
 
-type agentInfo struct {
-	WindowID      string            `json:"window_id"`
-	Index         int               `json:"index"`
-	Name          string            `json:"name"`
-	State         string            `json:"state"`
-	Glyph         string            `json:"glyph"`
-	Message       string            `json:"message"`
-	Source        string            `json:"source"`
-	HarnessID     string            `json:"harness_id"`
-	Focused       bool              `json:"focused"`
-	Unread        int               `json:"unread"`
-	NeedsYou      bool              `json:"needs_you"`
-	EvidenceAgeMS *int64            `json:"evidence_age_ms"`
-	Session       string            `json:"session"`
-	Meta          map[string]string `json:"meta"`
-}
-
-// note is the NOTE column: the message, else what the agent does now,
-// then how many subagents run.
-func (a agentInfo) note() string {
+// agentNote is the NOTE column: the message, else what the agent does
+// now, then how many subagents run.
+func agentNote(a proto.AgentRow) string {
 	n := a.Message
 	if n == "" {
 		n = a.Meta["now"]
@@ -65,23 +51,14 @@ func agentCommands() []Command {
 				if len(ctx.Args) != 1 {
 					return usageError("tuios set-agent-state working -m 'running tests'", "name one state: none, working, needs_input, idle, done, errored or unknown")
 				}
-				var res struct {
-					State   string `json:"state"`
-					Applied bool   `json:"applied"`
-					Reason  string `json:"reason"`
-				}
-				var raw map[string]any
-				err := callCtx(ctx, "set-agent-state", params("session", str(ctx, "session"), "window", str(ctx, "window"), "state", ctx.Args[0],
+				var res proto.AgentStateSet
+				printed, err := callResult(ctx, "set-agent-state", params("session", str(ctx, "session"), "window", str(ctx, "window"), "state", ctx.Args[0],
 					"message", str(ctx, "message"), "source", str(ctx, "source"), "harness", str(ctx, "harness"), "kind", str(ctx, "kind"),
 					"if_state", str(ctx, "if-state"), "agent_session_id", str(ctx, "agent-session-id"),
-					"transcript_path", str(ctx, "transcript-path"), "harness_pid", flagInt(ctx, "harness-pid"), "now", str(ctx, "now")), &raw)
-				if err != nil {
+					"transcript_path", str(ctx, "transcript-path"), "harness_pid", flagInt(ctx, "harness-pid"), "now", str(ctx, "now")), &res)
+				if printed || err != nil {
 					return err
 				}
-				if flagBool(ctx, "json") {
-					return printJSON(ctx.Stdout, raw)
-				}
-				remarshal(raw, &res)
 				if !res.Applied {
 					fmt.Fprintf(ctx.Stderr, "Not applied: %s It still reports %s.\n", reasonText(res.Reason), res.State)
 				}
@@ -94,15 +71,18 @@ func agentCommands() []Command {
 			Example: "tuios get-agent-state -w build\ntuios get-agent-state -w build --json | jq .needs_you",
 			Flags:   func(fs *FlagSet) { targetFlags(fs); jsonFlag(fs) },
 			Run: func(ctx *Context) error {
-				var raw map[string]any
+				var raw json.RawMessage
 				if err := callCtx(ctx, "get-agent-state", params("session", str(ctx, "session"), "window", windowArg(ctx)), &raw); err != nil {
 					return err
 				}
 				if flagBool(ctx, "json") {
-					raw["success"] = true
-					return printJSON(ctx.Stdout, raw)
+					return printAnswerEdited(ctx.Stdout, raw, func(doc map[string]any) { doc["success"] = true })
 				}
-				fmt.Fprintln(ctx.Stdout, escapeControls(fmt.Sprint(raw["state"])))
+				var st proto.AgentRow
+				if err := decodeAnswer("get-agent-state", raw, &st); err != nil {
+					return err
+				}
+				fmt.Fprintln(ctx.Stdout, escapeControls(st.State))
 				return nil
 			},
 		},
@@ -126,22 +106,25 @@ func agentCommands() []Command {
 				if flagBool(ctx, "all-hosts") {
 					return runAllHosts(ctx, "list-agents", "agents", params("all", flagBool(ctx, "all"), "all_sessions", true, "select", str(ctx, "select")))
 				}
-				var raw map[string]any
+				var raw json.RawMessage
 				if err := callCtx(ctx, "list-agents", params("session", str(ctx, "session"), "all", flagBool(ctx, "all"), "all_sessions", flagBool(ctx, "all-sessions"), "select", str(ctx, "select")), &raw); err != nil {
 					return err
 				}
+				var res proto.AgentList
+				if err := decodeAnswer("list-agents", raw, &res); err != nil {
+					return err
+				}
 				token := ""
-				if !flagBool(ctx, "all") && str(ctx, "host") == "" && remoteOf(params("session", str(ctx, "session"))) == "" { // --select sends only here
-					token = addConfirmToken(raw) // select_send.go: the --confirm token for these panes
+				if !flagBool(ctx, "all") && str(ctx, "host") == "" && remoteOf(params("session", str(ctx, "session"))) == "" && res.Select != "" { // --select sends only here
+					token = confirmToken(res.Select, agentIDs(res.Agents)) // select_send.go: the --confirm token for these panes
 				}
 				if flagBool(ctx, "json") {
-					return printJSON(ctx.Stdout, raw)
+					return printAnswerEdited(ctx.Stdout, raw, func(doc map[string]any) {
+						if token != "" {
+							doc["confirm"] = token
+						}
+					})
 				}
-				var res struct {
-					Agents      []agentInfo `json:"agents"`
-					HumanUnread int         `json:"human_unread"`
-				}
-				remarshal(raw, &res)
 				WriteAgents(ctx.Stdout, res.Agents, flagBool(ctx, "all-sessions") || str(ctx, "select") != "" && str(ctx, "session") == "")
 				if token != "" {
 					writeConfirmLine(ctx.Stdout, token, len(res.Agents))
@@ -155,17 +138,8 @@ func agentCommands() []Command {
 			Example: "tuios explain-agent-detect -w build",
 			Flags:   func(fs *FlagSet) { targetFlags(fs); jsonFlag(fs) },
 			Run: func(ctx *Context) error {
-				var raw map[string]any
 				p := params("session", str(ctx, "session"), "window", windowArg(ctx))
-				if err := callCtx(ctx, "explain-agent-detect", p, &raw); err != nil {
-					return err
-				}
-				if flagBool(ctx, "json") {
-					delete(raw, "text")
-					return printJSON(ctx.Stdout, raw)
-				}
-				writeMaybeFenced(ctx, p, fmt.Sprint(raw["text"]))
-				return nil
+				return explain(ctx, "explain-agent-detect", p, func(r *proto.AgentDetect) string { return r.Text })
 			},
 		},
 		{
@@ -178,17 +152,8 @@ func agentCommands() []Command {
 				jsonFlag(fs)
 			},
 			Run: func(ctx *Context) error {
-				var raw map[string]any
 				p := params("session", str(ctx, "session"), "window", windowArg(ctx), "harness", str(ctx, "harness"), "lines", flagInt(ctx, "lines"))
-				if err := callCtx(ctx, "explain-agent-screen", p, &raw); err != nil {
-					return err
-				}
-				if flagBool(ctx, "json") {
-					delete(raw, "text")
-					return printJSON(ctx.Stdout, raw)
-				}
-				writeMaybeFenced(ctx, p, fmt.Sprint(raw["text"]))
-				return nil
+				return explain(ctx, "explain-agent-screen", p, func(r *proto.AgentScreen) string { return r.Text })
 			},
 		},
 		{
@@ -209,6 +174,24 @@ func agentCommands() []Command {
 	}
 }
 
+// explain prints an explain verb's text (fenced when a linked host
+// wrote it), or with --json its result without the text.
+func explain[R any](ctx *Context, verb string, p map[string]any, text func(*R) string) error {
+	var raw json.RawMessage
+	if err := callCtx(ctx, verb, p, &raw); err != nil {
+		return err
+	}
+	if flagBool(ctx, "json") {
+		return printAnswerEdited(ctx.Stdout, raw, func(doc map[string]any) { delete(doc, "text") })
+	}
+	var res R
+	if err := decodeAnswer(verb, raw, &res); err != nil {
+		return err
+	}
+	writeMaybeFenced(ctx, p, text(&res))
+	return nil
+}
+
 func reasonText(reason string) string {
 	switch reason {
 	case "outranked":
@@ -224,7 +207,7 @@ func reasonText(reason string) string {
 }
 
 // WriteAgents prints the list-agents table.
-func WriteAgents(w interface{ Write([]byte) (int, error) }, agents []agentInfo, withSession bool) {
+func WriteAgents(w interface{ Write([]byte) (int, error) }, agents []proto.AgentRow, withSession bool) {
 	head := []string{"ID", "NAME", "STATE", "HARNESS", "SOURCE", "MAIL", "NOTE"}
 	if withSession {
 		head = append([]string{"SESSION"}, head...)
@@ -237,7 +220,7 @@ func WriteAgents(w interface{ Write([]byte) (int, error) }, agents []agentInfo, 
 			id, focused = "*"+id, true
 		}
 		state := strings.TrimSpace(a.Glyph + " " + a.State)
-		r := []string{id, a.Name, state, a.HarnessID, a.Source, strconv.Itoa(a.Unread), clip(a.note(), 60)}
+		r := []string{id, a.Name, state, a.HarnessID, a.Source, strconv.Itoa(a.Unread), clip(agentNote(a), 60)}
 		if withSession {
 			r = append([]string{a.Session}, r...)
 		}

@@ -3,11 +3,13 @@ package cli
 import (
 	"fmt"
 	"io"
+
+	"github.com/tuios/tuios/internal/proto"
 )
 
 // isAgent: the row is a pane with an agent in it, not a plain pane that
 // list-agents --all lists too.
-func (a agentInfo) isAgent() bool {
+func isAgent(a proto.AgentRow) bool {
 	return a.State != "" && a.State != "none" || a.HarnessID != ""
 }
 
@@ -15,10 +17,10 @@ func (a agentInfo) isAgent() bool {
 // every row is an agent, else "3 pane(s), 1 agent" (--all lists plain
 // panes too, and calling them agent panes would contradict the view
 // without --all).
-func paneCount(rows []agentInfo) string {
+func paneCount(rows []proto.AgentRow) string {
 	n := 0
 	for _, a := range rows {
-		if a.isAgent() {
+		if isAgent(a) {
 			n++
 		}
 	}

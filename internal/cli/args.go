@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -152,25 +151,19 @@ func paramWords() map[string]map[string]paramWord {
 	}
 }
 
-var paramPhrase = regexp.MustCompile(`the param "([a-z0-9_]+)"`)
-
 // speakFlags puts a daemon error about a param into the verb's own words:
 // the flag the person typed, or the argument it stands for. The daemon
 // names its protocol params (for_ms, text, value); a hint that said "the
 // flag is --text" to a verb that takes the text as an argument sent people
 // looking for a flag that does not exist. A flag is named only when the
-// verb has it.
+// verb has it. The error's hint says which param and what is wrong with
+// it (proto.ParamError): the daemon's message text is never parsed.
 func speakFlags(cmd *Command, fs *pflag.FlagSet, err error) error {
 	var e *Error
 	if !errors.As(err, &e) || e.Code != proto.CodeInvalidParams || e.Untrusted {
 		return err
 	}
 	param := e.Param
-	if param == "" {
-		if m := paramPhrase.FindStringSubmatch(e.Message); m != nil {
-			param = m[1]
-		}
-	}
 	if param == "" {
 		return err
 	}
@@ -182,12 +175,13 @@ func speakFlags(cmd *Command, fs *pflag.FlagSet, err error) error {
 	} else {
 		name = "the " + strings.ReplaceAll(param, "_", " ")
 	}
-	e.Message = strings.Replace(e.Message, fmt.Sprintf("the param %q", param), name, 1)
+	if e.Problem != "" {
+		e.Message = name + " " + e.Problem
+	}
 	// A hint of the daemon's own stays (the accepted values, a did you
 	// mean); a range is in the daemon's units (for_ms), so the verb's
 	// words replace it.
-	ranged := strings.Contains(e.Message, "out of range") && strings.HasPrefix(e.Hint, "accepted: ")
-	if hint != "" && (e.Hint == "" || ranged && !strings.HasPrefix(hint, "the flag is")) {
+	if hint != "" && (e.Hint == "" || e.Ranged && !strings.HasPrefix(hint, "the flag is")) {
 		e.Hint = hint
 	}
 	if e.Hint == "" {

@@ -2,12 +2,15 @@ package cli
 
 import (
 	"errors"
+	"fmt"
 	"io"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/spf13/pflag"
+	"github.com/tuios/tuios/internal/proto"
 )
 
 // flagsOf is a verb's flag set, as Main builds it.
@@ -89,9 +92,8 @@ func TestSpeakFlagsNeverNamesAMissingFlag(t *testing.T) {
 		}
 		fs := flagsOf(&c)
 		for _, p := range params {
-			for _, msg := range []string{`the param %q is required`, `the param %q is 0, out of range (1 to 9)`, `the param %q is 9000 bytes, over the cap of 4096`} {
-				in := &Error{Code: "invalid_params", Message: strings.Replace(msg, "%q", `"`+p+`"`, 1), Param: p}
-				err := speakFlags(&c, fs, in)
+			for _, pe := range daemonParamErrors(p) {
+				err := speakFlags(&c, fs, protoError(pe))
 				var e *Error
 				if !errors.As(err, &e) {
 					t.Fatalf("%s %s: %v", c.Name, p, err)
@@ -109,26 +111,47 @@ func TestSpeakFlagsNeverNamesAMissingFlag(t *testing.T) {
 		}
 	}
 	// The cases the audit found, word for word.
-	for _, c := range []struct{ verb, param, msg, wantMsg, wantHint string }{
-		{"send-text", "text", `the param "text" is required`, "the text is required", "give the text to send, or - to read it from standard input"},
-		{"send-keys", "keys", `the param "keys" is required`, "a key to press is required", "name the keys to press"},
-		{"select-workspace", "workspace", `the param "workspace" is 10, out of range (1 to 9)`, "the workspace is 10, out of range (1 to 9)", "give a workspace from 1 to 9"},
-		{"mark-attention", "for_ms", `the param "for_ms" is 360000000000, out of range (1 to 31536000000)`, "--for is 360000000000", "--for is at most a year (8760h)"},
-		{"dismiss-attention", "id", `the param "id" is required`, "the item id is required", "tuios list-attention"},
-		{"respond", "value", `the param "value" is required`, "the answer is required", "option number from 1"},
-		{"move-window", "workspace", `the param "workspace" is required`, "--workspace is required", "the flag is --workspace"},
+	for _, c := range []struct {
+		verb     string
+		in       *proto.Error
+		wantMsg  string
+		wantHint string
+	}{
+		{"send-text", proto.ParamError("text", "is required"), "the text is required", "give the text to send, or - to read it from standard input"},
+		{"send-keys", proto.ParamError("keys", "is required"), "a key to press is required", "name the keys to press"},
+		{"select-workspace", rangeError("workspace", 10, 1, 9), "the workspace is 10, out of range (1 to 9)", "give a workspace from 1 to 9"},
+		{"mark-attention", rangeError("for_ms", 360000000000, 1, 31536000000), "--for is 360000000000", "--for is at most a year (8760h)"},
+		{"dismiss-attention", proto.ParamError("id", "is required"), "the item id is required", "tuios list-attention"},
+		{"respond", proto.ParamError("value", "is required"), "the answer is required", "option number from 1"},
+		{"move-window", proto.ParamError("workspace", "is required"), "--workspace is required", "the flag is --workspace"},
 	} {
 		cmd, _ := lookup(commands(), strings.Fields(c.verb))
-		hint := ""
-		if strings.Contains(c.msg, "out of range") {
-			hint = "accepted: 1 to 9"
-		}
-		err := speakFlags(cmd, flagsOf(cmd), &Error{Code: "invalid_params", Message: c.msg, Hint: hint, Param: c.param})
+		err := speakFlags(cmd, flagsOf(cmd), protoError(c.in))
 		e := err.(*Error)
 		if !strings.Contains(e.Message, c.wantMsg) || !strings.Contains(e.Hint, c.wantHint) {
 			t.Errorf("%s: %q / %q; want %q / %q", c.verb, e.Message, e.Hint, c.wantMsg, c.wantHint)
 		}
 	}
+}
+
+// daemonParamErrors are the shapes of invalid_params the daemon sends
+// about param p, made by the daemon's own checks (proto.Validate).
+func daemonParamErrors(p string) []*proto.Error {
+	return []*proto.Error{proto.ParamError(p, "is required"), rangeError(p, 0, 1, 9),
+		proto.ParamError(p, "is 9000 bytes, over the cap of 4096")}
+}
+
+// rangeError is proto.Validate's answer for an int param p of value n
+// outside lo..hi.
+func rangeError(p string, n, lo, hi int64) *proto.Error {
+	f := reflect.StructOf([]reflect.StructField{{Name: "P", Type: reflect.TypeOf(int64(0)),
+		Tag: reflect.StructTag(fmt.Sprintf(`json:%q min:"%d" max:"%d"`, p, lo, hi))}})
+	v := reflect.New(f)
+	v.Elem().Field(0).SetInt(n)
+	if n == 0 { // 0 is absent to Validate: the message is the same shape
+		v.Elem().Field(0).SetInt(hi + 1)
+	}
+	return proto.Validate(v.Interface())
 }
 
 func TestCheckArgs(t *testing.T) {

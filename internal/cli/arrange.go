@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/tuios/tuios/internal/proto"
 )
 
 // The arrangement verbs. Each prints one line saying what changed (or
@@ -33,12 +35,9 @@ func arrangeCommands() []Command {
 				if rel != "" && dir != "" {
 					return usageError("give one of them", "--relative and --direction cannot be combined")
 				}
-				var res map[string]any
-				if err := callCtx(ctx, "focus-window", params("session", str(ctx, "session"), "window", windowArg(ctx), "relative", rel, "direction", dir), &res); err != nil {
+				var res proto.WindowFocused
+				if printed, err := callResult(ctx, "focus-window", params("session", str(ctx, "session"), "window", windowArg(ctx), "relative", rel, "direction", dir), &res); printed || err != nil {
 					return err
-				}
-				if flagBool(ctx, "json") {
-					return printJSON(ctx.Stdout, res)
 				}
 				fmt.Fprintln(ctx.Stdout, focusReport(res))
 				return nil
@@ -74,12 +73,9 @@ func arrangeCommands() []Command {
 				if len(args) > 0 {
 					return usageError(ex, "unexpected argument %q", escapeControls(args[0]))
 				}
-				var res map[string]any
-				if err := callCtx(ctx, "move-window", params("session", str(ctx, "session"), "window", win, "workspace", ws, "follow", flagBool(ctx, "follow")), &res); err != nil {
+				var res proto.WindowMoved
+				if printed, err := callResult(ctx, "move-window", params("session", str(ctx, "session"), "window", win, "workspace", ws, "follow", flagBool(ctx, "follow")), &res); printed || err != nil {
 					return err
-				}
-				if flagBool(ctx, "json") {
-					return printJSON(ctx.Stdout, res)
 				}
 				fmt.Fprintln(ctx.Stdout, moveReport(res))
 				return nil
@@ -101,17 +97,14 @@ func arrangeCommands() []Command {
 				if n < 1 || n > 9 {
 					return usageError("tuios select-workspace -s work 2", "workspace %d is out of range (1 to 9)", n)
 				}
-				var res map[string]any
-				if err := callCtx(ctx, "select-workspace", params("session", str(ctx, "session"), "workspace", n), &res); err != nil {
+				var res proto.WorkspaceSelected
+				if printed, err := callResult(ctx, "select-workspace", params("session", str(ctx, "session"), "workspace", n), &res); printed || err != nil {
 					return err
 				}
-				if flagBool(ctx, "json") {
-					return printJSON(ctx.Stdout, res)
-				}
-				if res["changed"] == false {
-					fmt.Fprintf(ctx.Stdout, "already on workspace %v\n", resInt(res["workspace"]))
+				if !res.Changed {
+					fmt.Fprintf(ctx.Stdout, "already on workspace %d\n", res.Workspace)
 				} else {
-					fmt.Fprintf(ctx.Stdout, "workspace %v → %v\n", resInt(res["previous_workspace"]), resInt(res["workspace"]))
+					fmt.Fprintf(ctx.Stdout, "workspace %d → %d\n", res.PreviousWorkspace, res.Workspace)
 				}
 				return nil
 			},
@@ -147,12 +140,9 @@ func arrangeCommands() []Command {
 				} else if flagBool(ctx, "restore") {
 					p["minimize"] = false
 				}
-				var res map[string]any
-				if err := callCtx(ctx, "set-window", p, &res); err != nil {
+				var res proto.WindowSet
+				if printed, err := callResult(ctx, "set-window", p, &res); printed || err != nil {
 					return err
-				}
-				if flagBool(ctx, "json") {
-					return printJSON(ctx.Stdout, res)
 				}
 				fmt.Fprintln(ctx.Stdout, setWindowReport(res, p))
 				return nil
@@ -167,14 +157,11 @@ func arrangeCommands() []Command {
 				if err := atMostArgs(ctx, 1, "tuios close-window -s work build"); err != nil {
 					return err
 				}
-				var res map[string]any
-				if err := callCtx(ctx, "close-window", params("session", str(ctx, "session"), "window", windowArg(ctx)), &res); err != nil {
+				var res proto.WindowClosed
+				if printed, err := callResult(ctx, "close-window", params("session", str(ctx, "session"), "window", windowArg(ctx)), &res); printed || err != nil {
 					return err
 				}
-				if flagBool(ctx, "json") {
-					return printJSON(ctx.Stdout, res)
-				}
-				fmt.Fprintf(ctx.Stdout, "closed %s\n", resName(res))
+				fmt.Fprintf(ctx.Stdout, "closed %s\n", escapeControls(res.Name))
 				return nil
 			},
 		},
@@ -201,14 +188,11 @@ func arrangeCommands() []Command {
 				if win == "" && len(ctx.Args) > 1 {
 					win = ctx.Args[1]
 				}
-				var res map[string]any
-				if err := callCtx(ctx, "run-command", params("session", str(ctx, "session"), "window", win, "command", ctx.Args[0]), &res); err != nil {
+				var res proto.CommandResult
+				if printed, err := callResult(ctx, "run-command", params("session", str(ctx, "session"), "window", win, "command", ctx.Args[0]), &res); printed || err != nil {
 					return err
 				}
-				if flagBool(ctx, "json") {
-					return printJSON(ctx.Stdout, res)
-				}
-				fmt.Fprintf(ctx.Stdout, "ran %s\n", escapeControls(fmt.Sprint(res["command"])))
+				fmt.Fprintf(ctx.Stdout, "ran %s\n", escapeControls(res.Command))
 				return nil
 			},
 		},
@@ -250,7 +234,6 @@ func arrangeCommands() []Command {
 				if len(args) > 0 {
 					return usageError(ex, "unexpected argument %q: the direction is vertical, horizontal, right, left, down or up, and a program goes after --", escapeControls(args[0]))
 				}
-				var res map[string]any
 				p := params("session", str(ctx, "session"), "window", str(ctx, "window"), "direction", dir,
 					"name", str(ctx, "name"), "cwd", str(ctx, "cwd"), "no_focus", flagBool(ctx, "no-focus"), "argv", argv)
 				if ctx.Flags.Changed("percent") {
@@ -260,14 +243,11 @@ func arrangeCommands() []Command {
 					}
 					p["percent"] = n
 				}
-				if err := callCtx(ctx, "split-window", p, &res); err != nil {
+				var res proto.WindowCreated
+				if printed, err := callResult(ctx, "split-window", p, &res); printed || err != nil {
 					return err
 				}
-				if flagBool(ctx, "json") {
-					return printJSON(ctx.Stdout, res)
-				}
-				id, _ := res["window_id"].(string)
-				fmt.Fprintf(ctx.Stdout, "%s  %s\n", short(id), resName(res))
+				fmt.Fprintf(ctx.Stdout, "%s  %s\n", short(res.WindowID), escapeControls(res.Name))
 				return nil
 			},
 		},
@@ -304,12 +284,9 @@ func arrangeCommands() []Command {
 				if _, ok := p["tiling"]; !ok && !flagBool(ctx, "equalize") {
 					return usageError(ex, "nothing to set: give --tiling true|false or --equalize")
 				}
-				var res map[string]any
-				if err := callCtx(ctx, "set-layout", p, &res); err != nil {
+				var res proto.LayoutSet
+				if printed, err := callResult(ctx, "set-layout", p, &res); printed || err != nil {
 					return err
-				}
-				if flagBool(ctx, "json") {
-					return printJSON(ctx.Stdout, res)
 				}
 				fmt.Fprintln(ctx.Stdout, layoutReport(res))
 				return nil
@@ -332,21 +309,10 @@ func atMostArgs(ctx *Context, n int, example string) error {
 }
 
 func listRunCommands(ctx *Context) error {
-	var raw map[string]any
-	if err := callCtx(ctx, "run-command", params("list", true), &raw); err != nil {
+	var res proto.CommandList
+	if printed, err := callResult(ctx, "run-command", params("list", true), &res); printed || err != nil {
 		return err
 	}
-	if flagBool(ctx, "json") {
-		return printJSON(ctx.Stdout, raw)
-	}
-	var res struct {
-		Commands []struct {
-			Name        string `json:"name"`
-			KeymapName  string `json:"keymap_name"`
-			Description string `json:"description"`
-		} `json:"commands"`
-	}
-	remarshal(raw, &res)
 	var rows [][]string
 	for _, c := range res.Commands {
 		rows = append(rows, []string{c.Name, c.KeymapName, c.Description})
@@ -356,79 +322,69 @@ func listRunCommands(ctx *Context) error {
 	return nil
 }
 
-// resName is a result's window name, escaped: a title is the pane's word.
-func resName(res map[string]any) string {
-	n, _ := res["name"].(string)
-	return escapeControls(n)
-}
-
-// resInt prints a JSON number as an integer.
-func resInt(v any) string {
-	if f, ok := v.(float64); ok {
-		return strconv.Itoa(int(f))
-	}
-	return escapeControls(fmt.Sprint(v))
-}
-
-func focusReport(res map[string]any) string {
-	if reason, _ := res["reason"].(string); reason != "" {
-		from, _ := res["from_name"].(string)
-		from = escapeControls(from)
-		why := fmt.Sprintf("no window %s of %s", escapeControls(fmt.Sprint(res["direction"])), from)
-		if reason == "zoomed" {
+// focusReport says what focus-window did. Names are escaped: a window's
+// automatic name is what its program calls itself.
+func focusReport(res proto.WindowFocused) string {
+	name := escapeControls(res.Name)
+	if res.Reason != "" {
+		from := ""
+		if res.FromName != nil {
+			from = escapeControls(*res.FromName)
+		}
+		why := fmt.Sprintf("no window %s of %s", escapeControls(res.Direction), from)
+		if res.Reason == "zoomed" {
 			why = fmt.Sprintf("the session is zoomed, so nothing is beside %s", from)
 		}
 		return why + "; the focus stays"
 	}
-	if res["changed"] == false {
-		return fmt.Sprintf("%s is already focused (workspace %s)", resName(res), resInt(res["workspace"]))
+	if !res.Changed {
+		return fmt.Sprintf("%s is already focused (workspace %d)", name, res.Workspace)
 	}
-	ws := "workspace " + resInt(res["workspace"])
-	if pw := resInt(res["previous_workspace"]); pw != resInt(res["workspace"]) {
-		ws = "workspace " + pw + " → " + resInt(res["workspace"])
+	ws := fmt.Sprintf("workspace %d", res.Workspace)
+	if res.PreviousWorkspace != res.Workspace {
+		ws = fmt.Sprintf("workspace %d → %d", res.PreviousWorkspace, res.Workspace)
 	}
-	out := fmt.Sprintf("focused %s (%s)", resName(res), ws)
-	if res["restored"] == true {
+	out := fmt.Sprintf("focused %s (%s)", name, ws)
+	if res.Restored != nil && *res.Restored {
 		out += ", restored from minimized"
 	}
 	return out
 }
 
-func moveReport(res map[string]any) string {
+func moveReport(res proto.WindowMoved) string {
+	name := escapeControls(res.Name)
 	var out string
-	if res["changed"] == false {
-		out = fmt.Sprintf("%s is already on workspace %s", resName(res), resInt(res["workspace"]))
+	if !res.Changed {
+		out = fmt.Sprintf("%s is already on workspace %d", name, res.Workspace)
 	} else {
-		out = fmt.Sprintf("moved %s to workspace %s (from %s)", resName(res), resInt(res["workspace"]), resInt(res["previous_workspace"]))
+		out = fmt.Sprintf("moved %s to workspace %d (from %d)", name, res.Workspace, res.PreviousWorkspace)
 	}
-	if res["followed"] == true {
-		if prev, now := resInt(res["previous_current_workspace"]), resInt(res["current_workspace"]); prev != now {
-			out += fmt.Sprintf("; showing workspace %s → %s, %s focused", prev, now, resName(res))
+	if res.Followed {
+		if prev, now := res.PreviousCurrentWorkspace, res.CurrentWorkspace; prev != now {
+			out += fmt.Sprintf("; showing workspace %d → %d, %s focused", prev, now, name)
 		} else {
-			out += fmt.Sprintf("; %s focused", resName(res))
+			out += fmt.Sprintf("; %s focused", name)
 		}
 	}
 	return out
 }
 
-func setWindowReport(res map[string]any, asked map[string]any) string {
+func setWindowReport(res proto.WindowSet, asked map[string]any) string {
 	var parts []string
 	changed := map[string]bool{}
-	if cs, ok := res["changed"].([]any); ok {
-		for _, c := range cs {
-			changed[fmt.Sprint(c)] = true
-		}
+	for _, c := range res.Changed {
+		changed[c] = true
 	}
-	prev := escapeControls(fmt.Sprint(res["previous_name"]))
-	now := escapeControls(fmt.Sprint(res["display_name"]))
+	prev := escapeControls(res.PreviousName)
+	now := escapeControls(res.DisplayName)
 	if _, ok := asked["name"]; ok {
 		switch {
 		case !changed["name"]:
 			parts = append(parts, fmt.Sprintf("the name was already %q", prev))
-		case res["name"] == "":
+		case res.Name == "":
 			parts = append(parts, fmt.Sprintf("cleared the name %q (it shows as %q)", prev, now))
 		case prev == "":
-			parts = append(parts, fmt.Sprintf("named %s %q", short(fmt.Sprint(res["window_id"])), now))
+			parts = append(parts, fmt.Sprintf("named %s %q", short(res.WindowID), now))
 		default:
 			parts = append(parts, fmt.Sprintf("renamed %q to %q", prev, now))
 		}
@@ -448,20 +404,15 @@ func setWindowReport(res map[string]any, asked map[string]any) string {
 	return strings.Join(parts, "; ")
 }
 
-func layoutReport(res map[string]any) string {
+func layoutReport(res proto.LayoutSet) string {
 	var parts []string
-	prev, now := fmt.Sprint(res["previous_tiling"]), fmt.Sprint(res["tiling"])
-	if prev != now {
-		parts = append(parts, "tiling "+prev+" → "+now)
+	if res.PreviousTiling != res.Tiling {
+		parts = append(parts, "tiling "+res.PreviousTiling+" → "+res.Tiling)
 	} else {
-		parts = append(parts, "tiling already "+now)
+		parts = append(parts, "tiling already "+res.Tiling)
 	}
-	if res["equalized"] == true {
-		n := 0
-		if m, ok := res["moved_windows"].([]any); ok {
-			n = len(m)
-		}
-		parts = append(parts, fmt.Sprintf("equalized: %d window(s) moved", n))
+	if res.Equalized {
+		parts = append(parts, fmt.Sprintf("equalized: %d window(s) moved", len(res.MovedWindows)))
 	}
-	return escapeControls(fmt.Sprintf("session %v: %s", res["session"], strings.Join(parts, "; ")))
+	return escapeControls(fmt.Sprintf("session %s: %s", res.Session, strings.Join(parts, "; ")))
 }

@@ -56,7 +56,7 @@ func protoError(err error) error {
 		if pe.Code == proto.CodeInvalidParams {
 			// Which flag or argument it is, only the verb knows: Main
 			// says it (speakFlags, args.go).
-			e.Param = h.Param
+			e.Param, e.Problem, e.Ranged = h.Param, h.Problem, h.Range != ""
 		}
 		if h.Command != "" {
 			parts = append(parts, "try: "+h.Command)
@@ -135,6 +135,50 @@ func printJSON(w io.Writer, v any) error {
 // person's acts; a script leaves it out.
 func nonceFlag(fs *FlagSet) {
 	fs.String("human-nonce", "", "the nonce an attached client holds (scripts: leave empty)")
+}
+
+// callResult runs verb and decodes its result into res, a result type
+// of internal/proto. With --json it prints the result as it came instead
+// (every field: a newer daemon's, and the host and untrusted a linked
+// host's answer carries) and says printed.
+func callResult(ctx *Context, verb string, p map[string]any, res any) (printed bool, err error) {
+	var raw json.RawMessage
+	if err := callCtx(ctx, verb, p, &raw); err != nil {
+		return false, err
+	}
+	if flagBool(ctx, "json") {
+		return true, printAnswer(ctx.Stdout, raw)
+	}
+	return false, decodeAnswer(verb, raw, res)
+}
+
+// decodeAnswer decodes verb's result into res.
+func decodeAnswer(verb string, raw json.RawMessage, res any) error {
+	if err := json.Unmarshal(raw, res); err != nil {
+		return &Error{Code: "internal", Message: fmt.Sprintf("%s answered a result this tuios cannot read: %v", verb, err),
+			Hint: "the daemon may run another tuios version: tuios version says both"}
+	}
+	return nil
+}
+
+// printAnswer prints a result as printJSON prints a decoded one (keys
+// sorted), its numbers exactly as they came.
+func printAnswer(w io.Writer, raw json.RawMessage) error { return printAnswerEdited(w, raw, nil) }
+
+// printAnswerEdited is printAnswer with the document changed by edit
+// first (a field the CLI adds or drops); edit is not called for a result
+// that is not an object.
+func printAnswerEdited(w io.Writer, raw json.RawMessage, edit func(doc map[string]any)) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return err
+	}
+	if doc, ok := v.(map[string]any); ok && edit != nil {
+		edit(doc)
+	}
+	return printJSON(w, v)
 }
 
 // printRawJSON prints a JSON document as printJSON would lay it out,

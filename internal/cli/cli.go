@@ -135,8 +135,12 @@ type Error struct {
 	Host      string `json:"host,omitempty"`
 	Untrusted bool   `json:"untrusted,omitempty"`
 	// Param is the daemon param an invalid_params error is about, put in
-	// the verb's own words by speakFlags (args.go).
-	Param string `json:"-"`
+	// the verb's own words by speakFlags (args.go) with Problem, what is
+	// wrong with it ("is required"); Ranged says the daemon's hint is a
+	// range in its own units.
+	Param   string `json:"-"`
+	Problem string `json:"-"`
+	Ranged  bool   `json:"-"`
 	// Exit is the exit code; 0 means ExitFailure.
 	Exit int `json:"-"`
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/tuios/tuios/internal/client"
 	"github.com/tuios/tuios/internal/integration"
+	"github.com/tuios/tuios/internal/proto"
 )
 
 // Shell completion. The scripts `tuios completion SHELL` prints are thin:
@@ -283,21 +284,15 @@ func (liveNames) call(verb string, params map[string]any, result any) bool {
 }
 
 func (l liveNames) sessions() []candidate {
-	var r struct {
-		Sessions []struct {
-			Name        string `json:"name"`
-			DisplayName string `json:"display_name"`
-			Windows     int    `json:"windows"`
-		} `json:"sessions"`
-	}
+	var r proto.SessionList
 	if !l.call("list-sessions", nil, &r) {
 		return nil
 	}
 	var out []candidate
 	for _, s := range r.Sessions {
 		desc := fmt.Sprintf("%d windows", s.Windows)
-		if s.DisplayName != "" && s.DisplayName != s.Name {
-			desc = s.DisplayName + ", " + desc
+		if s.Display != "" && s.Display != s.Name {
+			desc = s.Display + ", " + desc
 		}
 		out = append(out, candidate{s.Name, desc})
 	}
@@ -305,15 +300,7 @@ func (l liveNames) sessions() []candidate {
 }
 
 func (l liveNames) windows(session string) []candidate {
-	var r struct {
-		Windows []struct {
-			ID      string `json:"window_id"`
-			Index   int    `json:"index"`
-			Name    string `json:"name"`
-			Display string `json:"display_name"`
-			State   string `json:"agent_state"`
-		} `json:"windows"`
-	}
+	var r proto.WindowList
 	params := map[string]any{}
 	if session != "" {
 		params["session"] = session
@@ -323,14 +310,14 @@ func (l liveNames) windows(session string) []candidate {
 	}
 	var out []candidate
 	for _, w := range r.Windows {
-		desc := w.Display
-		if w.State != "" && w.State != "none" {
-			desc += " (" + w.State + ")"
+		desc := w.DisplayName
+		if w.AgentState != "" && w.AgentState != "none" {
+			desc += " (" + w.AgentState + ")"
 		}
 		if w.Name != "" {
 			out = append(out, candidate{w.Name, desc})
 		}
-		out = append(out, candidate{w.ID[:min(8, len(w.ID))], desc})
+		out = append(out, candidate{w.WindowID[:min(8, len(w.WindowID))], desc})
 	}
 	return out
 }

@@ -79,9 +79,9 @@ func daemonCommands() []Command {
 				self := version.Get()
 				var d *daemonVersion
 				if c, err := client.Dial(client.Options{}); err == nil {
-					var h daemonVersion
+					var h proto.Hello
 					if c.Call("hello", params("client", "tuios version"), &h) == nil {
-						d = &h
+						d = &daemonVersion{Version: h.DaemonVersion, Revision: h.Revision, Protocol: h.Protocol, MinProtocol: h.MinProtocol, PID: h.PID}
 					}
 					c.Close()
 				}
@@ -179,14 +179,12 @@ func daemonCommands() []Command {
 				}
 				defer c.Close()
 				types, _ := ctx.Flags.GetStringSlice("types")
-				var sub struct {
-					Resync bool `json:"resync"`
-				}
+				var sub proto.Subscribed
 				if err := c.Call("subscribe", params("session", str(ctx, "session"), "types", types,
 					"after_seq", flagInt(ctx, "after-seq"), "boot_id", str(ctx, "boot-id")), &sub); err != nil {
 					return protoError(err)
 				}
-				if sub.Resync {
+				if sub.Resync != nil && *sub.Resync {
 					if err := printJSONLine(ctx.Stdout, map[string]any{"type": "resync"}); err != nil {
 						return nil
 					}
@@ -225,7 +223,8 @@ func daemonCommands() []Command {
 	}
 }
 
-// daemonVersion is what hello says about the daemon.
+// daemonVersion is what tuios version --json says about the daemon: the
+// part of hello's answer it prints.
 type daemonVersion struct {
 	Version     string `json:"daemon_version"`
 	Revision    string `json:"revision"`

@@ -11,6 +11,7 @@ import (
 	"github.com/tuios/tuios/detect"
 	"github.com/tuios/tuios/internal/client"
 	"github.com/tuios/tuios/internal/daemon"
+	"github.com/tuios/tuios/internal/proto"
 )
 
 func demoCommands() []Command {
@@ -63,9 +64,7 @@ func runDemo(ctx *Context) error {
 
 	fmt.Fprintf(out, "tuios demo: a private daemon on %s\n", socket)
 	fmt.Fprintf(out, "Starting a pretend coding agent (it says it is claude-code) in session \"demo\".\n\n")
-	var created struct {
-		WindowID string `json:"window_id"`
-	}
+	var created proto.SessionCreated
 	argv := []string{self, "pretend-agent", "-steps", "10", "-step", "250ms", "-task", "tidy the build directory"}
 	if err := ctl.Call("new-session", params("name", "demo", "window_name", "agent", "argv", argv, "cols", 100, "rows", 30), &created); err != nil {
 		return protoError(err)
@@ -94,11 +93,7 @@ func runDemo(ctx *Context) error {
 	// screen then has to see the prompt over a claim the hook made.
 	hook := func(state, msg string) error {
 		fmt.Fprintf(out, "          (the agent's hook reports: %s)\n", state)
-		var res struct {
-			State   string `json:"state"`
-			Source  string `json:"source"`
-			Message string `json:"message"`
-		}
+		var res proto.AgentStateSet
 		if err := ctl.Call("set-agent-state", params("window", created.WindowID, "state", state, "message", msg, "harness", "claude-code"), &res); err != nil {
 			return protoError(err)
 		}
@@ -152,14 +147,10 @@ func runDemo(ctx *Context) error {
 				}()
 			case st == agentstate.Done && answered:
 				fmt.Fprintln(out)
-				var raw map[string]any
-				if err := ctl.Call("list-agents", params("session", "demo"), &raw); err != nil {
+				var res proto.AgentList
+				if err := ctl.Call("list-agents", params("session", "demo"), &res); err != nil {
 					return protoError(err)
 				}
-				var res struct {
-					Agents []agentInfo `json:"agents"`
-				}
-				remarshal(raw, &res)
 				WriteAgents(out, res.Agents, false)
 				fmt.Fprintf(out, "\nDone in %.1fs. The daemon, its pane and %s are gone.\n", time.Since(start).Seconds(), dir)
 				return nil

@@ -1,10 +1,13 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/tuios/tuios/internal/proto"
 )
 
 // tuios fan: one prompt to several agents, each in its own git worktree
@@ -111,24 +114,6 @@ func fanCommands() []Command {
 	}
 }
 
-type fanStartedView struct {
-	Group    string `json:"group"`
-	RepoName string `json:"repo_name"`
-	Base     string `json:"base"`
-	BaseSHA  string `json:"base_sha"`
-	Count    int    `json:"count"`
-	Waited   bool   `json:"waited"`
-	Attempts []struct {
-		Session       string `json:"session"`
-		Branch        string `json:"branch"`
-		Agent         string `json:"agent"`
-		Worktree      string `json:"worktree"`
-		PromptStatus  string `json:"prompt_status"`
-		PromptNote    string `json:"prompt_note"`
-		PromptReadyBy string `json:"prompt_ready_by"`
-	} `json:"attempts"`
-}
-
 func runFan(ctx *Context) error {
 	if len(ctx.Args) < 1 || len(ctx.Args) > 2 {
 		return usageError("tuios fan 3 'Add a retry with backoff.' --agent claude,codex", "give the count and the prompt")
@@ -158,7 +143,7 @@ func runFan(ctx *Context) error {
 	p := params("count", count, "prompt", prompt, "prompts", more, "agent", str(ctx, "agent"), "base", str(ctx, "base"), "name", str(ctx, "name"),
 		"grants", str(ctx, "grants"), "wait", flagBool(ctx, "wait"), "clone", flagBool(ctx, "clone"), "clone_from", from)
 	p["ready_timeout"] = flagInt(ctx, "ready-timeout")
-	var raw map[string]any
+	var raw json.RawMessage
 	if host == "" {
 		p["repo"], p["path"] = repoFlag(ctx), os.Getenv("PATH")
 		if env := envFlag(ctx); len(env) > 0 {
@@ -176,12 +161,14 @@ func runFan(ctx *Context) error {
 		return err
 	}
 	if flagBool(ctx, "json") {
-		if err := printJSON(ctx.Stdout, raw); err != nil {
+		if err := printAnswer(ctx.Stdout, raw); err != nil {
 			return err
 		}
 	}
-	var res fanStartedView
-	remarshal(raw, &res)
+	var res proto.FanStarted
+	if err := decodeAnswer("fan", raw, &res); err != nil {
+		return err
+	}
 	if !flagBool(ctx, "json") {
 		fmt.Fprintf(ctx.Stdout, "Fan %s in %s: %d attempts from %s (%s).\n", escapeControls(res.Group), escapeControls(res.RepoName), len(res.Attempts),
 			escapeControls(res.Base), short8(res.BaseSHA))
@@ -220,7 +207,7 @@ func runFan(ctx *Context) error {
 	return nil
 }
 
-func firstSession(res fanStartedView) string {
+func firstSession(res proto.FanStarted) string {
 	if len(res.Attempts) > 0 {
 		return res.Attempts[0].Session
 	}
@@ -242,28 +229,23 @@ func fanTarget(ctx *Context, max int) (map[string]any, error) {
 	return p, nil
 }
 
-type fanCompareView struct {
-	Group    string        `json:"group"`
-	RepoName string        `json:"repo_name"`
-	Base     string        `json:"base"`
-	Attempts []attemptView `json:"attempts"`
-}
-
 func runFanCompare(ctx *Context) error {
 	p, err := fanTarget(ctx, 1)
 	if err != nil {
 		return err
 	}
 	p["no_changes"] = flagBool(ctx, "no-changes")
-	var raw map[string]any
+	var raw json.RawMessage
 	if err := callLocal("compare-fan", p, &raw); err != nil {
 		return err
 	}
 	if flagBool(ctx, "json") {
-		return printJSON(ctx.Stdout, raw)
+		return printAnswer(ctx.Stdout, raw)
 	}
-	var res fanCompareView
-	remarshal(raw, &res)
+	var res proto.FanCompare
+	if err := decodeAnswer("compare-fan", raw, &res); err != nil {
+		return err
+	}
 	fmt.Fprintf(ctx.Stdout, "Compare %s in %s, %s vs %s\n", escapeControls(res.Group), escapeControls(res.RepoName), plural(len(res.Attempts), "attempt"), escapeControls(res.Base))
 	rows := make([][]string, 0, len(res.Attempts))
 	for _, a := range res.Attempts {
@@ -272,7 +254,7 @@ func runFanCompare(ctx *Context) error {
 			state = "gone"
 		}
 		files, lines := "-", "-"
-		if a.Changes {
+		if a.ChangesRead {
 			files, lines = strconv.Itoa(a.Files), fmt.Sprintf("+%d -%d", a.Added, a.Removed)
 		} else if a.ChangesError != "" {
 			files = "(" + a.ChangesError + ")"
@@ -314,26 +296,16 @@ func runFanVerify(ctx *Context) error {
 		command = shellJoin(words)
 	}
 	p["command"], p["timeout"], p["no_wait"] = command, flagInt(ctx, "timeout"), flagBool(ctx, "no-wait")
-	var raw map[string]any
+	var raw json.RawMessage
 	if err := callLocal("verify-fan", p, &raw); err != nil {
 		return err
 	}
-	var res struct {
-		Group    string `json:"group"`
-		Failed   int    `json:"failed"`
-		Waited   bool   `json:"waited"`
-		Attempts []struct {
-			Session  string `json:"session"`
-			Status   string `json:"status"`
-			Exit     int    `json:"exit"`
-			WindowID string `json:"window_id"`
-			Kept     bool   `json:"window_kept"`
-			Note     string `json:"note"`
-		} `json:"attempts"`
+	var res proto.FanVerify
+	if err := decodeAnswer("verify-fan", raw, &res); err != nil {
+		return err
 	}
-	remarshal(raw, &res)
 	if flagBool(ctx, "json") {
-		if err := printJSON(ctx.Stdout, raw); err != nil {
+		if err := printAnswer(ctx.Stdout, raw); err != nil {
 			return err
 		}
 	} else {
@@ -413,34 +385,18 @@ func runFanKeep(ctx *Context) error {
 	if !flagBool(ctx, "merge") && (mode != "" || str(ctx, "into") != "") {
 		return usageError("tuios fan keep SESSION --merge --squash", "--squash, --ff-only and --into go with --merge")
 	}
-	var raw map[string]any
+	var raw json.RawMessage
 	if err := callLocal("keep-fan", params("session", ctx.Args[0], "stash", flagBool(ctx, "stash"), "force", flagBool(ctx, "force"),
 		"merge", flagBool(ctx, "merge"), "mode", mode, "into", str(ctx, "into")), &raw); err != nil {
 		return err
 	}
 	if flagBool(ctx, "json") {
-		return printJSON(ctx.Stdout, raw)
+		return printAnswer(ctx.Stdout, raw)
 	}
-	var res struct {
-		Kept   string `json:"kept"`
-		Branch string `json:"branch"`
-		Merged *struct {
-			Into      string `json:"into"`
-			Mode      string `json:"mode"`
-			Committed string `json:"committed"`
-			Before    string `json:"before"`
-			After     string `json:"after"`
-		} `json:"merged"`
-		Removed []struct {
-			Session string `json:"session"`
-			Branch  string `json:"branch"`
-			Stashed bool   `json:"stashed"`
-			Forced  bool   `json:"forced"`
-			Gone    bool   `json:"gone"`
-			Error   string `json:"error"`
-		} `json:"removed"`
+	var res proto.FanKept
+	if err := decodeAnswer("keep-fan", raw, &res); err != nil {
+		return err
 	}
-	remarshal(raw, &res)
 	if m := res.Merged; m != nil {
 		if m.Committed != "" {
 			fmt.Fprintf(ctx.Stdout, "Committed what the agent left uncommitted on %s (%s).\n", escapeControls(res.Branch), short8(m.Committed))

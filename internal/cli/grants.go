@@ -3,37 +3,13 @@ package cli
 import (
 	"fmt"
 	"strings"
+
+	"github.com/tuios/tuios/internal/proto"
 )
 
 // pane-grants and set-pane-grants: what a pane may do through tuios (the
 // daemon's verbs_grants.go; README, "What a pane may do", and tuios
 // --skill grants).
-
-type paneGrantsView struct {
-	Pane          string   `json:"pane"`
-	Window        string   `json:"window"`
-	Session       string   `json:"session"`
-	Grants        []string `json:"grants"`
-	Explicit      bool     `json:"explicit"`
-	Mode          string   `json:"mode"`
-	DefaultGrants []string `json:"default_grants"`
-	Env           string   `json:"env"`
-	Restricted    *struct {
-		Scope    string `json:"scope"`
-		ReadOnly bool   `json:"read_only"`
-	} `json:"restricted"`
-	Pending []string `json:"pending"`
-	Widened string   `json:"widened_at_start"`
-}
-
-type paneGrantsSetView struct {
-	Session          string   `json:"session"`
-	Window           string   `json:"window"`
-	Grants           []string `json:"grants"`
-	Explicit         bool     `json:"explicit"`
-	Previous         []string `json:"previous"`
-	PreviousExplicit bool     `json:"previous_explicit"`
-}
 
 func grantsCommands() []Command {
 	return []Command{
@@ -76,15 +52,10 @@ func runPaneGrants(ctx *Context) error {
 	if len(ctx.Args) > 0 {
 		return usageError("tuios pane-grants [-w WINDOW]", "pane-grants takes no arguments")
 	}
-	var raw map[string]any
-	if err := callCtx(ctx, "pane-grants", params("session", str(ctx, "session"), "window", str(ctx, "window")), &raw); err != nil {
+	var v proto.PaneGrants
+	if printed, err := callResult(ctx, "pane-grants", params("session", str(ctx, "session"), "window", str(ctx, "window")), &v); printed || err != nil {
 		return err
 	}
-	if flagBool(ctx, "json") {
-		return printJSON(ctx.Stdout, raw)
-	}
-	var v paneGrantsView
-	remarshal(raw, &v)
 	out := ctx.Stdout
 	def := grantList(v.DefaultGrants)
 	switch {
@@ -135,15 +106,10 @@ func runSetPaneGrants(ctx *Context) error {
 	if (g == "") == !reset {
 		return usageError("tuios set-pane-grants -w "+w+" --grants read,write   (or --reset)", "give --grants LIST or --reset, one of them")
 	}
-	var raw map[string]any
-	if err := callCtx(ctx, "set-pane-grants", params("session", str(ctx, "session"), "window", w, "grants", g, "reset", reset), &raw); err != nil {
+	var v proto.PaneGrantsSet
+	if printed, err := callResult(ctx, "set-pane-grants", params("session", str(ctx, "session"), "window", w, "grants", g, "reset", reset), &v); printed || err != nil {
 		return err
 	}
-	if flagBool(ctx, "json") {
-		return printJSON(ctx.Stdout, raw)
-	}
-	var v paneGrantsSetView
-	remarshal(raw, &v)
 	how := "given to it"
 	if !v.Explicit {
 		how = "the default"

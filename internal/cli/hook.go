@@ -16,6 +16,7 @@ import (
 	"github.com/tuios/tuios/detect/hook"
 	"github.com/tuios/tuios/internal/client"
 	"github.com/tuios/tuios/internal/procstat"
+	"github.com/tuios/tuios/internal/proto"
 )
 
 // agent-hook is what a harness runs on each hook event. It is on the path
@@ -55,14 +56,11 @@ func hookCommands() []Command {
 			jsonFlag(fs)
 		},
 		Run: func(ctx *Context) error {
-			var rp map[string]any
-			if err := call("resolve-pane", params("pid", flagInt(ctx, "pid")), &rp); err != nil {
+			var rp proto.Pane
+			if printed, err := callResult(ctx, "resolve-pane", params("pid", flagInt(ctx, "pid")), &rp); printed || err != nil {
 				return err
 			}
-			if asJSON, _ := ctx.Flags.GetBool("json"); asJSON {
-				return writeJSON(ctx.Stdout, rp)
-			}
-			fmt.Fprintf(ctx.Stdout, "%v:%v %v (found by %v)\n", rp["session"], rp["index"], rp["window_id"], rp["found_by"])
+			fmt.Fprintf(ctx.Stdout, "%s:%d %s (found by %s)\n", escapeControls(rp.Session), rp.Index, rp.WindowID, rp.FoundBy)
 			return nil
 		},
 	}}
@@ -159,10 +157,7 @@ func runStatusLine(ctx *Context, deadline time.Time, say func(string, ...any)) e
 		session, window = os.Getenv("TUIOS_SESSION"), os.Getenv("TUIOS_PANE_ID")
 	}
 	if window == "" {
-		var rp struct {
-			Session  string `json:"session"`
-			WindowID string `json:"window_id"`
-		}
+		var rp proto.Pane
 		if err := c.Call("resolve-pane", nil, &rp); err != nil {
 			say("not sent: no pane: %v", err)
 			return nil
@@ -233,11 +228,7 @@ func sendHook(ctx *Context, t hook.Translation, deadline time.Time, say func(str
 		// agent outside every pane must report nothing. A hook a shared
 		// helper runs is placed by the agent's session, the environment's
 		// pane only a hint.
-		var rp struct {
-			Session  string `json:"session"`
-			WindowID string `json:"window_id"`
-			FoundBy  string `json:"found_by"`
-		}
+		var rp proto.Pane
 		var q map[string]any
 		if detached {
 			q = map[string]any{"agent_session_id": t.SessionID, "harness": t.Harness, "hint": os.Getenv("TUIOS_PANE_ID")}
@@ -292,13 +283,7 @@ func sendHook(ctx *Context, t hook.Translation, deadline time.Time, say func(str
 // know (if_state) is not sent at all: without the guard an idle_prompt
 // would turn a finished turn into idle.
 func sendListed(c *client.Client, verb string, p map[string]any, say func(string, ...any)) error {
-	var list struct {
-		Verbs []struct {
-			Params []struct {
-				Name string `json:"name"`
-			} `json:"params"`
-		} `json:"verbs"`
-	}
+	var list proto.VerbList
 	if err := c.Call("list-verbs", map[string]any{"verb": verb}, &list); err != nil {
 		return fmt.Errorf("%s: %w", verb, err)
 	}
@@ -324,12 +309,11 @@ func sendListed(c *client.Client, verb string, p map[string]any, say func(string
 	}
 	b, _ := json.Marshal(out)
 	say("sent %s %s", verb, b)
-	var res map[string]any
+	var res json.RawMessage // only logged
 	if err := c.Call(verb, out, &res); err != nil {
 		return fmt.Errorf("%s: %w", verb, err)
 	}
-	r, _ := json.Marshal(res)
-	say("answer %s", r)
+	say("answer %s", res)
 	return nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/tuios/tuios/detect"
 	"github.com/tuios/tuios/internal/client"
 	"github.com/tuios/tuios/internal/integration"
+	"github.com/tuios/tuios/internal/proto"
 )
 
 func integrationCommands() []Command {
@@ -321,24 +322,17 @@ func runDoctorAgents(ctx *Context) error {
 	if c, err := client.Dial(client.Options{}); err != nil {
 		daemonNote = "no daemon is running: panes not checked"
 	} else {
-		var list struct {
-			Agents []struct {
-				Session  string `json:"session"`
-				WindowID string `json:"window_id"`
-				Name     string `json:"name"`
-				Harness  string `json:"harness_id"`
-			} `json:"agents"`
-		}
+		var list proto.AgentList
 		if err := c.Call("list-agents", map[string]any{"all_sessions": true}, &list); err != nil {
 			daemonNote = "the daemon did not list agents: " + err.Error()
 		}
 		c.Close()
 		for _, a := range list.Agents {
-			st, ok := byID[a.Harness]
+			st, ok := byID[a.HarnessID]
 			if !ok || st.State == integration.StateInstalled || st.State == integration.StateNoIntegration {
 				continue
 			}
-			panes = append(panes, doctorPane{Session: a.Session, WindowID: a.WindowID, Name: a.Name, Harness: a.Harness, State: st.State})
+			panes = append(panes, doctorPane{Session: a.Session, WindowID: a.WindowID, Name: a.Name, Harness: a.HarnessID, State: st.State})
 		}
 	}
 	out["panes_missing_integration"] = panes

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/spf13/pflag"
+	"github.com/tuios/tuios/internal/proto"
 )
 
 // new-window's words: [flags] [NAME [flags] [--] [ARGV…]].
@@ -90,15 +91,11 @@ func runNewWindow(ctx *Context) error {
 	if dir := hereDir(str(ctx, "cwd"), remoteOf(p) != ""); dir != "" {
 		p["cwd"] = dir
 	}
-	var res map[string]any
-	if err := callCtx(ctx, "new-window", p, &res); err != nil {
+	var res proto.WindowCreated
+	if printed, err := callResult(ctx, "new-window", p, &res); printed || err != nil {
 		return err
 	}
-	if flagBool(ctx, "json") {
-		return printJSON(ctx.Stdout, res)
-	}
-	id, _ := res["window_id"].(string)
-	fmt.Fprintf(ctx.Stdout, "%s  %s\n", short(id), escapeControls(fmt.Sprint(res["name"])))
+	fmt.Fprintf(ctx.Stdout, "%s  %s\n", short(res.WindowID), escapeControls(res.Name))
 	return nil
 }
 

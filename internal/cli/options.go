@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/tuios/tuios/internal/proto"
 )
 
 // optionsCommands are set-config, get-config, list-options and
@@ -29,22 +31,10 @@ func optionsCommands() []Command {
 				return usageError("tuios set-config KEY VALUE, such as tuios set-config notifications.agent.sound true; tuios list-options lists the keys",
 					"set-config needs a key and a value")
 			}
-			var res struct {
-				Key      string `json:"key"`
-				Value    any    `json:"value"`
-				Previous any    `json:"previous"`
-				Changed  bool   `json:"changed"`
-				Path     string `json:"path"`
-				Applies  string `json:"applies"`
-			}
-			var raw map[string]any
-			if err := call("set-config", map[string]any{"key": ctx.Args[0], "value": ctx.Args[1]}, &raw); err != nil {
+			var res proto.OptionSet
+			if printed, err := callResult(ctx, "set-config", map[string]any{"key": ctx.Args[0], "value": ctx.Args[1]}, &res); printed || err != nil {
 				return err
 			}
-			if flagBool(ctx, "json") {
-				return printJSON(ctx.Stdout, raw)
-			}
-			remarshal(raw, &res)
 			if !res.Changed {
 				fmt.Fprintf(ctx.Stdout, "%s is already %s in %s; nothing was written.\n", res.Key, valueWord(res.Value), escapeControls(res.Path))
 				return nil
@@ -66,15 +56,11 @@ func optionsCommands() []Command {
 				return usageError("tuios get-config KEY, such as tuios get-config notifications.agent.sound; tuios list-options lists the keys",
 					"get-config needs a key")
 			}
-			var raw map[string]any
-			if err := call("get-option", map[string]any{"key": ctx.Args[0]}, &raw); err != nil {
+			var res proto.OptionResult
+			if printed, err := callResult(ctx, "get-option", map[string]any{"key": ctx.Args[0]}, &res); printed || err != nil {
 				return err
 			}
-			if flagBool(ctx, "json") {
-				return printJSON(ctx.Stdout, raw)
-			}
-			opt, _ := raw["option"].(map[string]any)
-			fmt.Fprintln(ctx.Stdout, valueWord(opt["value"]))
+			fmt.Fprintln(ctx.Stdout, valueWord(res.Option.Value))
 			return nil
 		},
 	}, {
@@ -90,28 +76,10 @@ func optionsCommands() []Command {
 			if len(ctx.Args) > 0 {
 				prefix = ctx.Args[0]
 			}
-			var raw map[string]any
-			if err := call("list-options", params("prefix", prefix), &raw); err != nil {
+			var res proto.OptionList
+			if printed, err := callResult(ctx, "list-options", params("prefix", prefix), &res); printed || err != nil {
 				return err
 			}
-			if flagBool(ctx, "json") {
-				return printJSON(ctx.Stdout, raw)
-			}
-			var res struct {
-				Path    string `json:"path"`
-				Options []struct {
-					Key      string   `json:"key"`
-					Type     string   `json:"type"`
-					Value    any      `json:"value"`
-					Default  any      `json:"default"`
-					Set      bool     `json:"set"`
-					Accepted []string `json:"accepted"`
-					ReadBy   string   `json:"read_by"`
-					Running  any      `json:"running"`
-					Pending  bool     `json:"pending"`
-				} `json:"options"`
-			}
-			remarshal(raw, &res)
 			if len(res.Options) == 0 {
 				fmt.Fprintf(ctx.Stdout, "No option starts with %q.\n", escapeControls(prefix))
 				return nil
@@ -150,22 +118,10 @@ func optionsCommands() []Command {
 		Example: "tuios list-themes\ntuios list-themes --json",
 		Flags:   jsonFlag,
 		Run: func(ctx *Context) error {
-			var raw map[string]any
-			if err := call("list-themes", nil, &raw); err != nil {
+			var res proto.ThemeList
+			if printed, err := callResult(ctx, "list-themes", nil, &res); printed || err != nil {
 				return err
 			}
-			if flagBool(ctx, "json") {
-				return printJSON(ctx.Stdout, raw)
-			}
-			var res struct {
-				Themes []struct {
-					Name        string `json:"name"`
-					Current     bool   `json:"current"`
-					Description string `json:"description"`
-				} `json:"themes"`
-				Note string `json:"note"`
-			}
-			remarshal(raw, &res)
 			for _, t := range res.Themes {
 				mark := " "
 				if t.Current {

@@ -3,6 +3,8 @@ package cli
 import (
 	"fmt"
 	"strings"
+
+	"github.com/tuios/tuios/internal/proto"
 )
 
 func paneCommands() []Command {
@@ -19,10 +21,7 @@ func paneCommands() []Command {
 				fs.Bool("ansi", false, "keep colours and styles")
 			},
 			Run: func(ctx *Context) error {
-				var res struct {
-					Content string `json:"content"`
-					Source  string `json:"source"`
-				}
+				var res proto.PaneContent
 				p := params("session", str(ctx, "session"), "window", windowArg(ctx),
 					"scrollback", flagBool(ctx, "scrollback"), "lines", flagInt(ctx, "lines"), "ansi", flagBool(ctx, "ansi"))
 				if err := callCtx(ctx, "capture-pane", p, &res); err != nil {
@@ -106,13 +105,10 @@ func paneCommands() []Command {
 				if ctx.Args[0] == "session-exists" && sess == "" {
 					return usageError("tuios wait-for session-exists -s work", "session-exists needs -s NAME")
 				}
-				var res map[string]any
-				if err := callCtx(ctx, "wait-for", params("session", sess, "window", str(ctx, "window"), "condition", ctx.Args[0],
-					"pattern", str(ctx, "pattern"), "idle", flagInt(ctx, "idle"), "until", str(ctx, "until"), "select", str(ctx, "select"), "thread", flagInt(ctx, "thread"), "timeout", flagInt(ctx, "timeout")), &res); err != nil {
+				var res proto.WaitResult
+				if printed, err := callResult(ctx, "wait-for", params("session", sess, "window", str(ctx, "window"), "condition", ctx.Args[0],
+					"pattern", str(ctx, "pattern"), "idle", flagInt(ctx, "idle"), "until", str(ctx, "until"), "select", str(ctx, "select"), "thread", flagInt(ctx, "thread"), "timeout", flagInt(ctx, "timeout")), &res); printed || err != nil {
 					return err
-				}
-				if flagBool(ctx, "json") {
-					return printJSON(ctx.Stdout, res)
 				}
 				return printWaitResult(ctx.Stdout, res) // wait_result.go
 			},

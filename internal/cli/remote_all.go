@@ -14,6 +14,7 @@ import (
 	"github.com/tuios/tuios/hosts"
 	"github.com/tuios/tuios/internal/client"
 	"github.com/tuios/tuios/internal/config"
+	"github.com/tuios/tuios/internal/proto"
 )
 
 // --all-hosts: one listing verb on this machine and on every
@@ -171,13 +172,13 @@ func writeAllHostsSessions(w io.Writer, rows []hostListing) {
 // writeAllHostsAgents prints list-agents --all-hosts.
 func writeAllHostsAgents(w io.Writer, rows []hostListing) {
 	var cells [][]string
-	var listed []agentInfo // every row, for the footer's count (agents_footer.go)
+	var listed []proto.AgentRow // every row, for the footer's count (agents_footer.go)
 	for _, h := range rows {
 		if h.Error != nil {
 			cells = append(cells, []string{h.Host, "(" + h.Status + ")", "", "", "", "", "", "", ""})
 			continue
 		}
-		var as []agentInfo
+		var as []proto.AgentRow
 		json.Unmarshal(h.Agents, &as)
 		if len(as) == 0 {
 			cells = append(cells, []string{h.Host, "(no agent panes)", "", "", "", "", "", "", ""})
@@ -185,7 +186,7 @@ func writeAllHostsAgents(w io.Writer, rows []hostListing) {
 		for _, a := range as {
 			listed = append(listed, a)
 			state := strings.TrimSpace(a.Glyph + " " + a.State)
-			cells = append(cells, []string{h.Host, a.Session, short(a.WindowID), a.Name, state, a.HarnessID, a.Source, strconv.Itoa(a.Unread), clip(a.note(), 50)})
+			cells = append(cells, []string{h.Host, a.Session, short(a.WindowID), a.Name, state, a.HarnessID, a.Source, strconv.Itoa(a.Unread), clip(agentNote(a), 50)})
 		}
 	}
 	writeTable(w, []string{"HOST", "SESSION", "ID", "NAME", "STATE", "HARNESS", "SOURCE", "MAIL", "NOTE"}, cells)

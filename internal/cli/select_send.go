@@ -33,6 +33,7 @@ import (
 	"sync"
 
 	"github.com/charmbracelet/x/term"
+	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/mail"
 )
 
@@ -87,13 +88,16 @@ type selectTarget struct {
 // their token.
 type selectSet struct {
 	Select string
-	Agents []agentInfo
+	Agents []proto.AgentRow
 	Token  string
 }
 
-func (s *selectSet) ids() []string {
-	ids := make([]string, len(s.Agents))
-	for i, a := range s.Agents {
+func (s *selectSet) ids() []string { return agentIDs(s.Agents) }
+
+// agentIDs are the rows' window ids, in their order.
+func agentIDs(rows []proto.AgentRow) []string {
+	ids := make([]string, len(rows))
+	for i, a := range rows {
 		ids[i] = a.WindowID
 	}
 	return ids
@@ -105,27 +109,6 @@ func (s *selectSet) targets() []selectTarget {
 		out[i] = selectTarget{WindowID: a.WindowID, Session: a.Session, Name: a.Name, State: a.State, Harness: a.HarnessID}
 	}
 	return out
-}
-
-// addConfirmToken puts the confirm token into a list-agents --select
-// result (raw, as the daemon sent it) and returns it; "" when the result
-// has no selector. list-agents calls it.
-func addConfirmToken(raw map[string]any) string {
-	sel, _ := raw["select"].(string)
-	if sel == "" {
-		return ""
-	}
-	var res struct {
-		Agents []agentInfo `json:"agents"`
-	}
-	remarshal(raw, &res)
-	ids := make([]string, len(res.Agents))
-	for i, a := range res.Agents {
-		ids[i] = a.WindowID
-	}
-	tok := confirmToken(sel, ids)
-	raw["confirm"] = tok
-	return tok
 }
 
 // writeConfirmLine is list-agents --select's last line: the token and how
@@ -147,15 +130,10 @@ func resolveSelect(ctx *Context) (*selectSet, error) {
 	if h := str(ctx, "host"); h != "" && h != "local" || remoteOf(params("session", session)) != "" {
 		return nil, usageError("tuios send-agent-message --select 'harness:codex' 'text'", "--select sends to this machine's panes only; name one pane with -s HOST:SESSION -w WINDOW")
 	}
-	var raw map[string]any
-	if err := callCtx(ctx, "list-agents", params("session", session, "select", str(ctx, "select")), &raw); err != nil {
+	var res proto.AgentList
+	if err := callCtx(ctx, "list-agents", params("session", session, "select", str(ctx, "select")), &res); err != nil {
 		return nil, err
 	}
-	var res struct {
-		Agents []agentInfo `json:"agents"`
-		Select string      `json:"select"`
-	}
-	remarshal(raw, &res)
 	set := &selectSet{Select: res.Select, Agents: res.Agents}
 	set.Token = confirmToken(set.Select, set.ids())
 	return set, nil

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -83,14 +84,9 @@ func metaCall(ctx *Context, verb string, p map[string]any) error {
 	if s := str(ctx, "session"); s != "" {
 		p["session"] = s
 	}
-	var res map[string]any
-	if err := callCtx(ctx, verb, p, &res); err != nil {
-		return err
-	}
-	if flagBool(ctx, "json") {
-		return printJSON(ctx.Stdout, res)
-	}
-	return nil
+	var res json.RawMessage // the four setters' results are only printed
+	_, err := callResult(ctx, verb, p, &res)
+	return err
 }
 
 // parseOrder reads a workspace order given as 2,1,3 or 2 1 3 (or both).
@@ -117,11 +113,11 @@ func parseOrder(args []string) ([]int, error) {
 
 // workspaceNames formats session-info's workspace_names as 2=review 3=logs,
 // in workspace order.
-func workspaceNames(named map[string]any) string {
+func workspaceNames(named map[string]string) string {
 	var parts []string
 	for n := 1; n <= 9; n++ {
 		if v, ok := named[strconv.Itoa(n)]; ok {
-			parts = append(parts, fmt.Sprintf("%d=%v", n, v))
+			parts = append(parts, fmt.Sprintf("%d=%s", n, v))
 		}
 	}
 	return strings.Join(parts, " ")

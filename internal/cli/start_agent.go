@@ -1,34 +1,20 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/tuios/tuios/hosts"
+	"github.com/tuios/tuios/internal/proto"
 )
 
 // start-agent: an agent in a new window, the command returning once the
 // agent is at its prompt (the daemon's start-agent verb, start_agent.go
 // there). The CLI sends its own PATH and folder, so the agent is found and
 // runs as it would had the person typed its name here.
-
-// agentStartedView is the part of agent_started the CLI prints.
-type agentStartedView struct {
-	Session        string `json:"session"`
-	CreatedSession bool   `json:"created_session"`
-	WindowID       string `json:"window_id"`
-	Name           string `json:"name"`
-	Command        string `json:"command"`
-	Ready          bool   `json:"ready"`
-	ReadyBy        string `json:"ready_by"`
-	State          string `json:"state"`
-	Outcome        string `json:"outcome"`
-	Reason         string `json:"reason"`
-	PromptStatus   string `json:"prompt_status"`
-	PromptNote     string `json:"prompt_note"`
-}
 
 func startAgentCommands() []Command {
 	return []Command{{
@@ -117,15 +103,17 @@ func runStartAgent(ctx *Context) error {
 		"protocol", str(ctx, "protocol"), "grants", str(ctx, "grants"), "repo", repoArg(ctx, remote), "clone", flagBool(ctx, "clone"))
 	// Always sent: a far host's wait is bounded by it (remote.go).
 	p["ready_timeout"] = flagInt(ctx, "ready-timeout")
-	var raw map[string]any
+	var raw json.RawMessage
 	if err := callCtx(ctx, "start-agent", p, &raw); err != nil {
 		return err
 	}
-	var res agentStartedView
-	remarshal(raw, &res)
+	var res proto.AgentStarted
+	if err := decodeAnswer("start-agent", raw, &res); err != nil {
+		return err
+	}
 	who := escapeControls(res.Name) + " (" + short8(res.WindowID) + ")"
 	if flagBool(ctx, "json") {
-		if err := printJSON(ctx.Stdout, raw); err != nil {
+		if err := printAnswer(ctx.Stdout, raw); err != nil {
 			return err
 		}
 	} else {

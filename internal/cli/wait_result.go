@@ -5,47 +5,39 @@ import (
 	"io"
 	"strings"
 
+	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/mail"
 )
-
-// waitResult is wait-for's result, the fields the text view reads.
-type waitResult struct {
-	Condition string `json:"condition"`
-	Session   string `json:"session"`
-	Window    string `json:"window"`
-	State     string `json:"state"`
-	Line      string `json:"line"`
-	ExitCode  *int   `json:"exit_code"`
-	Closed    bool   `json:"closed"`
-	MessageID uint64 `json:"message_id"`
-	ThreadID  uint64 `json:"thread_id"`
-	From      string `json:"from"`
-	FromLabel string `json:"from_label"`
-}
 
 // printWaitResult is wait-for's text view: one line saying what matched
 // (a script that needs the ids reads --json). A message is named by its
 // id, sender and thread, never its body; a matched pane line is pane
 // text, so it is printed fenced.
-func printWaitResult(out io.Writer, raw map[string]any) error {
-	var r waitResult
-	remarshal(raw, &r)
+func printWaitResult(out io.Writer, r proto.WaitResult) error {
 	win := "window " + shortWindow(r.Window)
 	switch r.Condition {
 	case "agent-message":
 		// Named as everywhere (mail.Sender): a window's name with its
 		// short id, so two windows named alike differ.
-		who := escapeControls(mail.Sender(&mail.Message{From: r.From, FromLabel: r.FromLabel}))
-		if r.From == "" && r.FromLabel == "" {
+		var m proto.WaitMessage
+		if r.WaitMessage != nil {
+			m = *r.WaitMessage
+		}
+		who := escapeControls(mail.Sender(&mail.Message{From: m.From, FromLabel: m.FromLabel}))
+		if m.From == "" && m.FromLabel == "" {
 			who = "a shell" // sent from outside every pane, with no --from label
 		}
-		_, err := fmt.Fprintf(out, "#%d from %s (thread %d)\n", r.MessageID, who, r.ThreadID)
+		_, err := fmt.Fprintf(out, "#%d from %s (thread %d)\n", m.MessageID, who, m.ThreadID)
 		return err
 	case "agent-state":
 		_, err := fmt.Fprintf(out, "%s is %s\n", win, r.State)
 		return err
 	case "window-output":
-		_, err := fmt.Fprint(out, mail.Fence(win, r.Line, false))
+		line := ""
+		if r.Line != nil {
+			line = *r.Line
+		}
+		_, err := fmt.Fprint(out, mail.Fence(win, line, false))
 		return err
 	case "window-idle":
 		_, err := fmt.Fprintf(out, "%s went quiet\n", win)

@@ -7,21 +7,8 @@ import (
 	"strings"
 
 	"github.com/tuios/tuios/hosts"
+	"github.com/tuios/tuios/internal/proto"
 )
-
-type windowInfo struct {
-	WindowID     string `json:"window_id"`
-	Index        int    `json:"index"`
-	DisplayName  string `json:"display_name"`
-	Workspace    int    `json:"workspace"`
-	Focused      bool   `json:"focused"`
-	Minimized    bool   `json:"minimized"`
-	Width        int    `json:"width"`
-	Height       int    `json:"height"`
-	AgentState   string `json:"agent_state"`
-	AgentHarness string `json:"agent_harness"`
-	Exited       bool   `json:"exited"`
-}
 
 func windowCommands() []Command {
 	return []Command{
@@ -60,21 +47,18 @@ func windowCommands() []Command {
 					}
 					p["session"] = h + ":" // routes new-session there (remote.go)
 				}
-				var res map[string]any
-				if err := callCtx(ctx, "new-session", p, &res); err != nil {
+				var res proto.SessionCreated
+				if printed, err := callResult(ctx, "new-session", p, &res); printed || err != nil {
 					return err
 				}
-				if flagBool(ctx, "json") {
-					return printJSON(ctx.Stdout, res)
-				}
 				if !flagBool(ctx, "detach") && isTerminal(ctx.Stdin, ctx.Stdout) {
-					name, _ := res["session"].(string)
+					name := res.Session
 					if h := str(ctx, "host"); h != "" && h != hosts.Local {
 						return attachOn(ctx, h, name, false, 0)
 					}
 					return attach(ctx, name, false)
 				}
-				fmt.Fprintf(ctx.Stdout, "%s\n", res["session"])
+				fmt.Fprintf(ctx.Stdout, "%s\n", escapeControls(res.Session))
 				return nil
 			},
 		},
@@ -106,14 +90,9 @@ func windowCommands() []Command {
 				var res struct {
 					Sessions []sessionRow `json:"sessions"`
 				}
-				var raw map[string]any
-				if err := callCtx(ctx, "list-sessions", target, &raw); err != nil {
+				if printed, err := callResult(ctx, "list-sessions", target, &res); printed || err != nil {
 					return err
 				}
-				if flagBool(ctx, "json") {
-					return printJSON(ctx.Stdout, raw)
-				}
-				remarshal(raw, &res)
 				if len(res.Sessions) == 0 {
 					fmt.Fprintln(ctx.Stdout, "No sessions. Create one with: tuios new --detach NAME")
 					return nil
@@ -147,27 +126,24 @@ func windowCommands() []Command {
 			Name: "session-info", Summary: "describe a session", Usage: "[-s NAME] [--json]", Example: "tuios session-info -s work --json | jq -r .current_workspace",
 			Flags: func(fs *FlagSet) { sessionFlag(fs); jsonFlag(fs) },
 			Run: func(ctx *Context) error {
-				var res map[string]any
-				if err := callCtx(ctx, "session-info", params("session", str(ctx, "session")), &res); err != nil {
+				var res proto.SessionInfo
+				if printed, err := callResult(ctx, "session-info", params("session", str(ctx, "session")), &res); printed || err != nil {
 					return err
 				}
-				if flagBool(ctx, "json") {
-					return printJSON(ctx.Stdout, res)
-				}
 				// Escaped: a session on another host is that machine's word.
-				v := func(k string) string { return escapeControls(fmt.Sprint(res[k])) }
-				display := v("session") // a daemon that predates display names
-				if d, _ := res["display_name"].(string); d != "" {
-					display = escapeControls(d)
+				name := escapeControls(res.Session)
+				display := name // a daemon that predates display names
+				if res.DisplayName != "" {
+					display = escapeControls(res.DisplayName)
 				}
-				fmt.Fprintf(ctx.Stdout, "session        %v\ndisplay name   %v\n", v("session"), display)
-				if a, _ := res["accent"].(string); a != "" {
-					fmt.Fprintf(ctx.Stdout, "accent         %s\n", escapeControls(a))
+				fmt.Fprintf(ctx.Stdout, "session        %s\ndisplay name   %s\n", name, display)
+				if res.Accent != "" {
+					fmt.Fprintf(ctx.Stdout, "accent         %s\n", escapeControls(res.Accent))
 				}
-				fmt.Fprintf(ctx.Stdout, "windows        %v\nworkspace      %v of %v\ntiling         %v\nsize           %vx%v\nattached       %v\n",
-					v("windows"), v("current_workspace"), v("workspaces"), v("tiling"), v("width"), v("height"), v("attached"))
-				if named, ok := res["workspace_names"].(map[string]any); ok && len(named) > 0 {
-					fmt.Fprintf(ctx.Stdout, "named          %s\n", escapeControls(workspaceNames(named))) // session_meta.go
+				fmt.Fprintf(ctx.Stdout, "windows        %d\nworkspace      %d of %d\ntiling         %s\nsize           %dx%d\nattached       %v\n",
+					res.Windows, res.CurrentWorkspace, res.Workspaces, escapeControls(res.Tiling), res.Width, res.Height, res.Attached)
+				if len(res.WorkspaceNames) > 0 {
+					fmt.Fprintf(ctx.Stdout, "named          %s\n", escapeControls(workspaceNames(res.WorkspaceNames))) // session_meta.go
 				}
 				return nil
 			},
@@ -180,17 +156,10 @@ func windowCommands() []Command {
 			Name: "list-windows", Summary: "list a session's windows", Usage: "[-s [HOST:]NAME] [--json]", Example: "tuios list-windows -s work\ntuios list-windows -s build:api\ntuios list-windows -s work --json | jq -r '.windows[] | \"\\(.window_id) \\(.display_name)\"'",
 			Flags: func(fs *FlagSet) { sessionFlag(fs); jsonFlag(fs) },
 			Run: func(ctx *Context) error {
-				var raw map[string]any
-				if err := callCtx(ctx, "list-windows", params("session", str(ctx, "session")), &raw); err != nil {
+				var res proto.WindowList
+				if printed, err := callResult(ctx, "list-windows", params("session", str(ctx, "session")), &res); printed || err != nil {
 					return err
 				}
-				if flagBool(ctx, "json") {
-					return printJSON(ctx.Stdout, raw)
-				}
-				var res struct {
-					Windows []windowInfo `json:"windows"`
-				}
-				remarshal(raw, &res)
 				writeWindows(ctx.Stdout, res.Windows)
 				return nil
 			},
@@ -199,16 +168,11 @@ func windowCommands() []Command {
 			Name: "get-window", Summary: "describe one window", Usage: "[-s NAME] [-w WINDOW | WINDOW] [--json]", Example: "tuios get-window -s work build --json | jq -r .agent_state",
 			Flags: func(fs *FlagSet) { targetFlags(fs); jsonFlag(fs) },
 			Run: func(ctx *Context) error {
-				var raw map[string]any
-				if err := callCtx(ctx, "get-window", params("session", str(ctx, "session"), "window", windowArg(ctx)), &raw); err != nil {
+				var w proto.WindowResult
+				if printed, err := callResult(ctx, "get-window", params("session", str(ctx, "session"), "window", windowArg(ctx)), &w); printed || err != nil {
 					return err
 				}
-				if flagBool(ctx, "json") {
-					return printJSON(ctx.Stdout, raw)
-				}
-				var w windowInfo
-				remarshal(raw, &w)
-				writeWindows(ctx.Stdout, []windowInfo{w})
+				writeWindows(ctx.Stdout, []proto.Window{w.Window})
 				return nil
 			},
 		},
@@ -216,22 +180,10 @@ func windowCommands() []Command {
 			Name: "list-workspaces", Summary: "list a session's workspaces", Usage: "[-s NAME] [--json]", Example: "tuios list-workspaces -s work",
 			Flags: func(fs *FlagSet) { sessionFlag(fs); jsonFlag(fs) },
 			Run: func(ctx *Context) error {
-				var raw map[string]any
-				if err := callCtx(ctx, "list-workspaces", params("session", str(ctx, "session")), &raw); err != nil {
+				var res proto.WorkspaceList
+				if printed, err := callResult(ctx, "list-workspaces", params("session", str(ctx, "session")), &res); printed || err != nil {
 					return err
 				}
-				if flagBool(ctx, "json") {
-					return printJSON(ctx.Stdout, raw)
-				}
-				var res struct {
-					Workspaces []struct {
-						Workspace int    `json:"workspace"`
-						Name      string `json:"name"`
-						Windows   int    `json:"windows"`
-						Current   bool   `json:"current"`
-					} `json:"workspaces"`
-				}
-				remarshal(raw, &res)
 				var rows [][]string
 				for _, w := range res.Workspaces {
 					mark := ""
@@ -254,7 +206,7 @@ func windowCommands() []Command {
 	}
 }
 
-func writeWindows(w io.Writer, wins []windowInfo) {
+func writeWindows(w io.Writer, wins []proto.Window) {
 	var rows [][]string
 	focused := false
 	for _, x := range wins {
@@ -313,15 +265,7 @@ func sessionFlag(fs *FlagSet) {
 
 // sessionRow is one session of list-sessions, as tuios ls and
 // ls --all-hosts show it.
-type sessionRow struct {
-	Name      string `json:"name"`
-	Windows   int    `json:"windows"`
-	Workspace int    `json:"current_workspace"`
-	Agents    int    `json:"agents"`
-	Loudest   string `json:"loudest_state"`
-	Created   string `json:"created"`
-	Attached  bool   `json:"attached"`
-}
+type sessionRow struct{ proto.SessionRow }
 
 // sessionColumns head sessionRow.cells.
 func sessionColumns() []string {

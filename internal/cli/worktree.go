@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -9,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/tuios/tuios/hosts"
+	"github.com/tuios/tuios/internal/proto"
 )
 
 // tuios worktree: a session per git worktree (the daemon's new-worktree,
@@ -154,19 +156,6 @@ func hostRoute(ctx *Context) (host, cloneURL string, err error) {
 	return host, cloneURL, nil
 }
 
-type worktreeCreatedView struct {
-	Session       string `json:"session"`
-	Branch        string `json:"branch"`
-	Worktree      string `json:"worktree"`
-	CreatedBranch bool   `json:"created_branch"`
-	Base          string `json:"base"`
-	Agent         string `json:"agent"`
-	WindowID      string `json:"window_id"`
-	PromptStatus  string `json:"prompt_status"`
-	PromptNote    string `json:"prompt_note"`
-	PulledFrom    string `json:"pulled_from"`
-}
-
 func runWorktreeNew(ctx *Context) error {
 	if len(ctx.Args) != 1 || strings.TrimSpace(ctx.Args[0]) == "" {
 		return usageError("tuios worktree new feat/retry", "name the branch")
@@ -191,7 +180,7 @@ func runWorktreeNew(ctx *Context) error {
 	} else {
 		return usageError("tuios worktree new feat/x --host build --repo /home/u/src/api", "with --host, name the repository there with --repo")
 	}
-	var raw map[string]any
+	var raw json.RawMessage
 	if host != "" {
 		err = callHost(host, "new-worktree", p, &raw)
 	} else {
@@ -201,10 +190,12 @@ func runWorktreeNew(ctx *Context) error {
 		return err
 	}
 	if flagBool(ctx, "json") {
-		return printJSON(ctx.Stdout, raw)
+		return printAnswer(ctx.Stdout, raw)
 	}
-	var res worktreeCreatedView
-	remarshal(raw, &res)
+	var res proto.WorktreeCreated
+	if err := decodeAnswer("new-worktree", raw, &res); err != nil {
+		return err
+	}
 	printCreated(ctx, res)
 	if !flagBool(ctx, "detach") && isTerminal(ctx.Stdin, ctx.Stdout) {
 		if host != "" {
@@ -215,7 +206,7 @@ func runWorktreeNew(ctx *Context) error {
 	return promptOutcome(res.PromptStatus, res.PromptNote, res.Session)
 }
 
-func printCreated(ctx *Context, res worktreeCreatedView) {
+func printCreated(ctx *Context, res proto.WorktreeCreated) {
 	what := "Checked out branch"
 	if res.CreatedBranch {
 		what = "Created branch"
@@ -247,52 +238,22 @@ func promptOutcome(status, note, session string) error {
 	return nil
 }
 
-// attemptView is what list-worktrees and compare-fan both say of one
-// worktree: its agent and state, its changes against its base, its first
-// prompt and its last check.
-type attemptView struct {
-	Session      string `json:"session"`
-	Agent        string `json:"agent"`
-	State        string `json:"state"`
-	Gone         bool   `json:"gone"`
-	Files        int    `json:"files"`
-	Added        int    `json:"added"`
-	Removed      int    `json:"removed"`
-	Changes      bool   `json:"changes_read"`
-	ChangesError string `json:"changes_error"`
-	PromptStatus string `json:"prompt_status"`
-	Check        *struct {
-		Command string `json:"command"`
-		Status  string `json:"status"`
-		Exit    int    `json:"exit"`
-	} `json:"check"`
-}
-
-type worktreeRowView struct {
-	attemptView
-	SessionOpen bool   `json:"session_open"`
-	Branch      string `json:"branch"`
-	Group       string `json:"group"`
-	Worktree    string `json:"worktree"`
-	RepoName    string `json:"repo_name"`
-}
-
 func runWorktreeLs(ctx *Context) error {
 	p := params("group", str(ctx, "group"), "no_changes", flagBool(ctx, "no-changes"))
 	if str(ctx, "repo") != "" {
 		p["repo"] = repoFlag(ctx)
 	}
-	var raw map[string]any
+	var raw json.RawMessage
 	if err := callLocal("list-worktrees", p, &raw); err != nil {
 		return err
 	}
 	if flagBool(ctx, "json") {
-		return printJSON(ctx.Stdout, raw)
+		return printAnswer(ctx.Stdout, raw)
 	}
-	var res struct {
-		Worktrees []worktreeRowView `json:"worktrees"`
+	var res proto.WorktreeList
+	if err := decodeAnswer("list-worktrees", raw, &res); err != nil {
+		return err
 	}
-	remarshal(raw, &res)
 	if len(res.Worktrees) == 0 {
 		fmt.Fprintln(ctx.Stdout, "No worktrees: tuios worktree new BRANCH makes one, tuios fan several.")
 		return nil
@@ -311,7 +272,7 @@ func runWorktreeLs(ctx *Context) error {
 		if group == "" {
 			group = "-"
 		}
-		rows = append(rows, []string{w.Session, w.Branch, group, w.Agent, state, changesText(w.Files, w.Added, w.Removed, w.Changes, w.Gone, w.ChangesError), prompt})
+		rows = append(rows, []string{w.Session, w.Branch, group, w.Agent, state, changesText(w.Files, w.Added, w.Removed, w.ChangesRead, w.Gone, w.ChangesError), prompt})
 	}
 	writeTable(ctx.Stdout, []string{"SESSION", "BRANCH", "FAN", "AGENT", "STATE", "CHANGES", "PROMPT"}, rows)
 	return nil
@@ -337,25 +298,18 @@ func runWorktreeRm(ctx *Context) error {
 	if flagBool(ctx, "stash") && flagBool(ctx, "force") {
 		return usageError("--stash keeps the changes, --force throws them away", "give --stash or --force, not both")
 	}
-	var raw map[string]any
+	var raw json.RawMessage
 	if err := callLocal("remove-worktree", params("session", ctx.Args[0], "stash", flagBool(ctx, "stash"), "force", flagBool(ctx, "force"),
 		"keep_session", flagBool(ctx, "keep-session")), &raw); err != nil {
 		return err
 	}
 	if flagBool(ctx, "json") {
-		return printJSON(ctx.Stdout, raw)
+		return printAnswer(ctx.Stdout, raw)
 	}
-	var res struct {
-		Session       string `json:"session"`
-		Worktree      string `json:"worktree"`
-		Branch        string `json:"branch"`
-		Stashed       bool   `json:"stashed"`
-		Stash         string `json:"stash"`
-		Forced        bool   `json:"forced"`
-		Gone          bool   `json:"gone"`
-		SessionClosed bool   `json:"session_closed"`
+	var res proto.WorktreeRemoved
+	if err := decodeAnswer("remove-worktree", raw, &res); err != nil {
+		return err
 	}
-	remarshal(raw, &res)
 	if res.Gone {
 		fmt.Fprintf(ctx.Stdout, "The worktree %s was already gone: forgotten (git worktree prune drops git's record of it).\n", escapeControls(res.Worktree))
 	} else {
@@ -381,16 +335,18 @@ func runWorktreePull(ctx *Context) error {
 	if !a.Remote() || a.Session == "" {
 		return usageError("tuios worktree pull build:api-fan-demo-2", "%q is not HOST:SESSION on a linked host", escapeControls(ctx.Args[0]))
 	}
-	var raw map[string]any
+	var raw json.RawMessage
 	if err := callLocal("pull-worktree", params("host", a.Host, "session", a.Session, "branch", str(ctx, "branch"), "name", str(ctx, "name"),
 		"repo", repoFlag(ctx)), &raw); err != nil {
 		return err
 	}
 	if flagBool(ctx, "json") {
-		return printJSON(ctx.Stdout, raw)
+		return printAnswer(ctx.Stdout, raw)
 	}
-	var res worktreeCreatedView
-	remarshal(raw, &res)
+	var res proto.WorktreeCreated
+	if err := decodeAnswer("pull-worktree", raw, &res); err != nil {
+		return err
+	}
 	printCreated(ctx, res)
 	if !flagBool(ctx, "detach") && isTerminal(ctx.Stdin, ctx.Stdout) {
 		return attach(ctx, res.Session, false)

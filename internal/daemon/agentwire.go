@@ -1,35 +1,15 @@
 package daemon
 
-import "github.com/tuios/tuios/agentstate"
+import (
+	"github.com/tuios/tuios/agentstate"
+	"github.com/tuios/tuios/internal/proto"
+)
 
-// agentWire is a snapshot with the wire names and values of
-// get-agent-state (states and sources as names, times in unix nanoseconds
-// and milliseconds, evidence_age_ms null for a pane never set). agentRow
-// embeds it and adds the window's own fields.
-type agentWire struct {
-	WindowID       string                `json:"window_id"`
-	State          string                `json:"state"`
-	Message        string                `json:"message"`
-	AgentStateAt   int64                 `json:"agent_state_at"`
-	Source         string                `json:"source"`
-	HarnessID      string                `json:"harness_id"`
-	Identity       string                `json:"identity"`
-	Confidence     string                `json:"confidence"`
-	EvidenceAgeMS  *int64                `json:"evidence_age_ms"`
-	NeedsYou       bool                  `json:"needs_you"`
-	Activity       string                `json:"activity"`
-	Ready          bool                  `json:"ready"`
-	BlockedBy      string                `json:"blocked_by"`
-	AgentSessionID string                `json:"agent_session_id"`
-	CompletionSeq  uint64                `json:"completion_seq"`
-	FinishedUnread bool                  `json:"finished_unread"`
-	Subagents      int                   `json:"subagents"`
-	SubagentList   []agentstate.Subagent `json:"subagent_list"`
-}
-
-// wireOf returns a snapshot's wire form.
-func wireOf(s agentstate.Snapshot) agentWire {
-	j := agentWire{
+// wireOf returns a snapshot's wire form: states and sources as names,
+// times in unix nanoseconds and milliseconds, evidence_age_ms null for a
+// pane never set.
+func wireOf(s agentstate.Snapshot) proto.AgentState {
+	j := proto.AgentState{
 		WindowID:       s.Pane,
 		State:          s.State.String(),
 		Message:        s.Message,

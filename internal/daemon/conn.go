@@ -305,7 +305,7 @@ func (cn *conn) handleRequest(req proto.Request) (resp proto.Response, kill, qui
 	if herr != nil {
 		return proto.Response{ID: req.ID, Error: herr}, false, req.Quiet
 	}
-	k, ok := res.(killResult)
+	k, ok := res.(proto.ServerKilled)
 	return proto.Response{ID: req.ID, Result: res}, ok && k.Type == "server_killed", req.Quiet
 }
 

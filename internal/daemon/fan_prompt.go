@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tuios/tuios/agentstate"
+	"github.com/tuios/tuios/internal/proto"
 )
 
 // The first prompt of a fan's attempt (or a worktree new --prompt): typed
@@ -187,7 +188,7 @@ func (s *Server) runDelivery(d promptDelivery, expired, noticeDue <-chan struct{
 		}
 	}()
 	tc := &conn{s: s, ctx: ctx, closed: ctx.Done(), call: d.by, callKnown: true, verbName: d.verb, acc: types}
-	var res agentStarted
+	var res proto.AgentStarted
 	s.typeFirstPrompt(tc, d.w, d.text, &res) // start_agent.go
 	status := res.PromptStatus
 	if status == "" {

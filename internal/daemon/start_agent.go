@@ -101,33 +101,6 @@ type startAgentParams struct {
 	CloneFrom string `json:"clone_from" desc:"with clone: the URL of the remote to clone from (the CLI sends its repository's origin)" maxlen:"4096"`
 }
 
-// agentStarted is start-agent's result.
-type agentStarted struct {
-	Type           string `json:"type"`
-	Session        string `json:"session"`
-	SessionID      string `json:"session_id"`
-	CreatedSession bool   `json:"created_session"`
-	WindowID       string `json:"window_id"`
-	PtyID          string `json:"pty_id"`
-	Workspace      int    `json:"workspace"`
-	Name           string `json:"name"`
-	Agent          string `json:"agent"` // the harness id when one is known, else the program's name
-	Command        string `json:"command"`
-	Cwd            string `json:"cwd"`
-	Ready          bool   `json:"ready"`
-	ReadyBy        string `json:"ready_by"` // idle or done when ready
-	State          string `json:"state"`
-	BlockedBy      string `json:"blocked_by,omitempty"`
-	Outcome        string `json:"outcome"`
-	Reason         string `json:"reason"`
-	PromptStatus   string `json:"prompt_status"` // sent, stalled or not_sent; "" without a prompt
-	PromptNote     string `json:"prompt_note,omitempty"`
-	// Protocol is acp or codex with --protocol, else "". Cloned: --clone
-	// made the repository.
-	Protocol string `json:"protocol"`
-	Cloned   bool   `json:"cloned"`
-}
-
 func (s *Server) startAgentVerbs(add addFunc) {
 	p, h := handler(func(cn *conn, p *startAgentParams) (any, *proto.Error) { return s.startAgent(cn, p) })
 	add("start-agent", starts, "Open a window running an agent (creating the session when missing) and answer once it is at its prompt; with prompt, type it then", "agent_started",
@@ -568,7 +541,7 @@ func (s *Server) startAgent(cn *conn, p *startAgentParams) (any, *proto.Error) {
 	}
 	s.watchStartNotice(w, noticeDue, noticeTimer)
 
-	res := agentStarted{Type: "agent_started", Session: ss.Name, SessionID: ss.ID, CreatedSession: created, WindowID: w.ID, PtyID: w.ID,
+	res := proto.AgentStarted{Type: "agent_started", Session: ss.Name, SessionID: ss.ID, CreatedSession: created, WindowID: w.ID, PtyID: w.ID,
 		Agent: harness, Command: posixCommand(agentArgv), Cwd: cwd, Protocol: p.Protocol, Cloned: cloned}
 	if res.Agent == "" {
 		res.Agent = filepath.Base(program)
@@ -596,7 +569,7 @@ func (s *Server) startAgent(cn *conn, p *startAgentParams) (any, *proto.Error) {
 // ends the wait, and fills the result's ready, state and outcome. It
 // holds no lock while it waits. A caller that hangs up gets an error (its
 // connection is gone; the agent keeps starting).
-func (s *Server) waitAgentReady(cn *conn, ss *Session, w *Window, timeout time.Duration, expired <-chan struct{}, res *agentStarted) *proto.Error {
+func (s *Server) waitAgentReady(cn *conn, ss *Session, w *Window, timeout time.Duration, expired <-chan struct{}, res *proto.AgentStarted) *proto.Error {
 	arb := s.tracker.Arbiter()
 	sub := arb.Subscribe(agentstate.SubscribeOptions{Pane: w.ID, Buffer: 16})
 	defer sub.Close()
@@ -671,7 +644,7 @@ func (s *Server) waitAgentReady(cn *conn, ss *Session, w *Window, timeout time.D
 // typeFirstPrompt types the first prompt the way ask-agent does and says
 // whether the agent took it: it went working or needs_input, finished a
 // turn, or (with no harness rules to say so) drew something.
-func (s *Server) typeFirstPrompt(cn *conn, w *Window, text string, res *agentStarted) {
+func (s *Server) typeFirstPrompt(cn *conn, w *Window, text string, res *proto.AgentStarted) {
 	arb := s.tracker.Arbiter()
 	baseSeq := arb.Get(w.ID).CompletionSeq
 	sub := arb.Subscribe(agentstate.SubscribeOptions{Pane: w.ID, Buffer: 16})

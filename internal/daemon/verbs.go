@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"encoding/json"
+	"fmt"
 	"sort"
 	"strings"
 
@@ -38,8 +39,25 @@ func handler[P any](fn func(cn *conn, p *P) (any, *proto.Error)) (any, func(*con
 		if err := proto.Validate(p); err != nil {
 			return nil, err
 		}
-		return fn(cn, p)
+		res, err := fn(cn, p)
+		return res, paramProblem(err)
 	}
+}
+
+// paramProblem gives a param error written as text the hint a client
+// words it by (proto.ParamError's problem): a handler that wrote `the
+// param "queue" keeps mail…` itself, with hint.param, answers problem
+// "keeps mail…" too. The two that do (send-agent-message's queue,
+// ask-human's question) move to proto.ParamError with their files'
+// owners; then this goes.
+func paramProblem(err *proto.Error) *proto.Error {
+	if err == nil || err.Code != proto.CodeInvalidParams || err.Hint == nil || err.Hint.Param == "" || err.Hint.Problem != "" {
+		return err
+	}
+	if rest, ok := strings.CutPrefix(err.Message, fmt.Sprintf("the param %q ", err.Hint.Param)); ok && rest != "" {
+		err.Hint.Problem = rest
+	}
+	return err
 }
 
 func (s *Server) verbNames() []string {
@@ -129,10 +147,6 @@ type listVerbsParams struct {
 
 type noParams struct{}
 
-type killResult struct {
-	Type string `json:"type"`
-}
-
 type subscribeParams struct {
 	Session string   `json:"session" desc:"only this session's events (default: all)" maxlen:"4096"`
 	Window  string   `json:"window" desc:"only this window's events (its full id)" maxlen:"4096"`
@@ -153,9 +167,9 @@ func (s *Server) metaVerbs(add addFunc) {
 		n := len(s.sessions)
 		s.mu.Unlock()
 		v := version.Get()
-		return map[string]any{"type": "hello", "protocol": v.Protocol, "min_protocol": v.MinProtocol,
-			"daemon_version": v.Module, "revision": v.Revision, "go_version": v.Go, "pid": pidSelf(), "sessions": n,
-			"link_policy": true, "pane_grants": true}, nil
+		return proto.Hello{Type: "hello", Protocol: v.Protocol, MinProtocol: v.MinProtocol,
+			DaemonVersion: v.Module, Revision: v.Revision, GoVersion: v.Go, PID: pidSelf(), Sessions: n,
+			LinkPolicy: true, PaneGrants: true}, nil
 	})
 	add("hello", anyone, "Say hello: the daemon's version, protocol and pid", "hello", `{"verb":"hello","params":{"client":"me","protocol":1}}`, p, h)
 
@@ -186,7 +200,7 @@ func (s *Server) metaVerbs(add addFunc) {
 	add("list-verbs", anyone, "Describe every verb: params, types, accepted values", "verb_list", `{"verb":"list-verbs","params":{"verb":"set-agent-state"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *noParams) (any, *proto.Error) {
-		return killResult{Type: "server_killed"}, nil
+		return proto.ServerKilled{Type: "server_killed"}, nil
 	})
 	add("kill-server", administers, "Stop the daemon and every pane", "server_killed", `{"verb":"kill-server"}`, p, h)
 
@@ -215,9 +229,9 @@ func (s *Server) metaVerbs(add addFunc) {
 		if sub.types[evTranscript] {
 			s.tscript.Sync() // internal/daemon/agentlog: watch the joined transcripts
 		}
-		res := map[string]any{"type": "subscribed", "seq": seq, "attention_seq": attSeq, "boot_id": s.att.q.BootID()}
+		res := proto.Subscribed{Type: "subscribed", Seq: seq, AttentionSeq: attSeq, BootID: s.att.q.BootID()}
 		if replay {
-			res["replayed"], res["resync"] = n, resync
+			res.Replayed, res.Resync = &n, &resync
 		}
 		return res, nil
 	})

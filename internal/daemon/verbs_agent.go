@@ -1,7 +1,6 @@
 package daemon
 
 import (
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strconv"
@@ -88,31 +87,18 @@ type explainScreenParams struct {
 }
 
 // agentRow is one pane's agent state: get-agent-state's result and a
-// list-agents row.
+// list-agents row, with the snapshot it was read from (for sorting and
+// selecting).
 type agentRow struct {
-	Type string `json:"type,omitempty"`
-	agentWire
-	Session    string            `json:"session"`
-	Index      int               `json:"index"`
-	Name       string            `json:"name"`
-	Glyph      string            `json:"glyph"`
-	Foreground string            `json:"foreground"`
-	Cwd        string            `json:"cwd"`
-	Workspace  int               `json:"workspace"`
-	Focused    bool              `json:"focused"`
-	Unread     int               `json:"unread"`
-	Group      string            `json:"group"`
-	Protocol   string            `json:"protocol"`
-	Meta       map[string]string `json:"meta"`
-	Queued     int               `json:"queued"`
-	snap       agentstate.Snapshot
+	proto.AgentRow
+	snap agentstate.Snapshot
 }
 
 // agentSeat is what an agent row needs from the server's tables, copied
 // under s.mu so the row is built without it.
 type agentSeat struct {
 	w     *Window
-	wr    windowRow
+	wr    proto.Window
 	ring  *mail.Ring
 	group string // the session's fan group (worktrees.go)
 }
@@ -127,11 +113,11 @@ func (s *Server) seatLocked(w *Window) agentSeat {
 func (s *Server) agentRow(st agentSeat) agentRow {
 	w, wr := st.w, st.wr
 	snap := s.tracker.Arbiter().Get(w.ID)
-	r := agentRow{
-		agentWire: wireOf(snap), Session: wr.Session, Index: wr.Index, Name: wr.DisplayName, Glyph: snap.Glyph(),
-		Cwd: wr.Cwd, Workspace: wr.Workspace, Focused: wr.Focused, Meta: metaOf(snap), snap: snap, Group: st.group,
+	r := agentRow{snap: snap, AgentRow: proto.AgentRow{
+		AgentState: wireOf(snap), Session: wr.Session, Index: wr.Index, Name: wr.DisplayName, Glyph: snap.Glyph(),
+		Cwd: wr.Cwd, Workspace: wr.Workspace, Focused: wr.Focused, Meta: metaOf(snap), Group: st.group,
 		Protocol: w.protocol, // set once when the window starts
-	}
+	}}
 	if st.ring != nil {
 		r.Unread = st.ring.Unread(w.ID)
 	}
@@ -246,14 +232,14 @@ func (s *Server) agentVerbs(add addFunc) {
 			IfState: ifState, SessionID: p.AgentSessionID, HarnessPID: p.HarnessPID, Now: p.Now,
 		}, p.TranscriptPath)
 		snap := s.tracker.Arbiter().Get(w.ID)
-		out := map[string]any{"type": "agent_state_set", "window_id": w.ID, "state": res.State.String(),
-			"message": snap.Message, "source": snap.SourceName(), "applied": res.Applied}
+		out := proto.AgentStateSet{Type: "agent_state_set", WindowID: w.ID, State: res.State.String(),
+			Message: snap.Message, Source: snap.SourceName(), Applied: res.Applied}
 		if res.Reason != agentstate.ReasonNone {
-			out["reason"] = string(res.Reason)
+			out.Reason = string(res.Reason)
 		}
 		if a := p.Activity; a != nil {
-			logged, _ := s.logActivity(w, a.params(p.Harness, p.AgentSessionID))
-			out["activity_recorded"] = logged["recorded"]
+			logged, _ := s.logActivity(w, a.params(p.Harness, p.AgentSessionID)) // check took only the events the log keeps
+			out.ActivityRecorded = &logged.Recorded
 		}
 		return out, nil
 	})
@@ -271,7 +257,7 @@ func (s *Server) agentVerbs(add addFunc) {
 		if err != nil {
 			return nil, err
 		}
-		r := s.agentRow(st)
+		r := s.agentRow(st).AgentRow
 		r.Type = "agent_state"
 		return r, nil
 	})
@@ -319,7 +305,7 @@ func (s *Server) agentVerbs(add addFunc) {
 			first = sessions[0].Name
 		}
 		s.mu.Unlock()
-		rows := []agentRow{}
+		var rows []agentRow
 		for _, st := range seats {
 			r := s.agentRow(st)
 			if !p.All && r.State == "none" && r.HarnessID == "" {
@@ -338,14 +324,17 @@ func (s *Server) agentVerbs(add addFunc) {
 		for _, r := range rings {
 			humanUnread += r.Unread(mail.Human)
 		}
-		res := map[string]any{"type": "agent_list", "agents": rows, "total": len(rows), "human_inbox": "human", "human_unread": humanUnread}
+		res := proto.AgentList{Type: "agent_list", Agents: make([]proto.AgentRow, 0, len(rows)), Total: len(rows), HumanInbox: "human", HumanUnread: humanUnread}
+		for _, r := range rows {
+			res.Agents = append(res.Agents, r.AgentRow)
+		}
 		if sel != nil {
-			res["select"] = sel.String()
+			res.Select = sel.String()
 		}
 		if p.AllSessions || sel != nil && p.Session == "" {
-			res["all_sessions"] = true
+			res.AllSessions = true
 		} else {
-			res["session"] = first
+			res.Session = &first
 		}
 		return res, nil
 	})
@@ -373,11 +362,11 @@ func (s *Server) agentVerbs(add addFunc) {
 		if s.opt.Tracker.DetectInterval < 0 { // set once at start (trackerFromConfig)
 			ex.DetectionOff()
 		}
-		return mergeJSON(map[string]any{
-			"type": "agent_detect", "window_id": w.ID, "state": r.State, "source": r.Source, "harness_id": r.HarnessID,
-			"auto_detected": r.snap.Auto, "evidence_age_ms": r.EvidenceAgeMS, "needs_you": r.NeedsYou, "activity": r.Activity,
-			"text": ex.String() + s.loadErrorText(), "manifest_errors": s.manifestErrors(),
-		}, ex), nil
+		return proto.AgentDetect{
+			Type: "agent_detect", WindowID: w.ID, State: r.State, Source: r.Source, HarnessID: r.HarnessID,
+			AutoDetected: r.snap.Auto, EvidenceAgeMS: r.EvidenceAgeMS, NeedsYou: r.NeedsYou, Activity: r.Activity,
+			Text: ex.String() + s.loadErrorText(), ManifestErrors: s.manifestErrors(), Explanation: ex,
+		}, nil
 	})
 	add("explain-agent-detect", reads|agentFeature, "Say what the detector reads in a pane's foreground and why it is or is not an agent", "agent_detect",
 		`{"verb":"explain-agent-detect","params":{"window":"build"}}`, p, h)
@@ -403,15 +392,15 @@ func (s *Server) agentVerbs(add addFunc) {
 		}
 		screen := w.pane.Screen()
 		title := screen.Title()
-		res := map[string]any{"type": "agent_screen", "window_id": w.ID, "harness_id": harness, "matched": false, "rule": -1}
+		res := proto.AgentScreen{Type: "agent_screen", WindowID: w.ID, HarnessID: harness, Rule: -1, Title: title}
 		m, ok := reg.Lookup(harness)
 		if !ok {
 			n := p.Lines
 			if n == 0 {
 				n = detect.DefaultScreenLines
 			}
-			res["tail"], res["title"], res["lines"] = screen.Tail(n), title, n
-			res["text"] = "This pane is not attributed to a harness, so no screen rules run. Name one with --harness.\n"
+			res.Tail, res.Lines = screen.Tail(n), n
+			res.Text = "This pane is not attributed to a harness, so no screen rules run. Name one with --harness.\n"
 			return res, nil
 		}
 		n := p.Lines
@@ -421,9 +410,10 @@ func (s *Server) agentVerbs(add addFunc) {
 		ex := detect.ExplainScreen(m, screen.Tail(n), title)
 		ex.Lines = n // what the rules read here: --lines wins over the manifest's
 		snap := s.tracker.Arbiter().Get(w.ID)
-		out := mergeJSON(res, ex)
-		out["state"], out["source"], out["text"] = snap.State.String(), snap.SourceName(), ex.String()
-		return out, nil
+		state, source := snap.State.String(), snap.SourceName()
+		res.Matched, res.Rule, res.Tail, res.Lines = ex.Matched, ex.Rule, ex.Tail, ex.Lines
+		res.State, res.Source, res.Text, res.ScreenExplanation = &state, &source, ex.String(), &ex
+		return res, nil
 	})
 	add("explain-agent-screen", reads|agentFeature, "Show a pane's screen tail exactly as the rules read it, and what each rule made of it", "agent_screen",
 		`{"verb":"explain-agent-screen","params":{"window":"build","harness":"codex","lines":20}}`, p, h)
@@ -445,35 +435,11 @@ func validHarnessName(s string) bool {
 	return s != "" && len(s) <= 64
 }
 
-// mergeJSON lays the fields of v over base (base's keys win).
-func mergeJSON(base map[string]any, v any) map[string]any {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return base
-	}
-	var m map[string]any
-	json.Unmarshal(b, &m)
-	for k, x := range base {
-		m[k] = x
-	}
-	return m
-}
-
-// manifestError is a harness manifest that did not load, as
-// explain-agent-detect reports it.
-type manifestError struct {
-	Source string `json:"source"`
-	Line   int    `json:"line,omitempty"`
-	Code   string `json:"code"`
-	Reason string `json:"reason"`
-	Hint   string `json:"hint"`
-}
-
-func (s *Server) manifestErrors() []manifestError {
-	out := make([]manifestError, 0, len(s.loadErrs))
+func (s *Server) manifestErrors() []proto.ManifestError {
+	out := make([]proto.ManifestError, 0, len(s.loadErrs))
 	for _, e := range s.loadErrs {
 		code, hint, _ := proto.CodeOf(e)
-		out = append(out, manifestError{Source: e.Source, Line: e.Line, Code: code, Reason: e.Reason, Hint: hint})
+		out = append(out, proto.ManifestError{Source: e.Source, Line: e.Line, Code: code, Reason: e.Reason, Hint: hint})
 	}
 	return out
 }

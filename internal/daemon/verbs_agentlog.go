@@ -3,6 +3,7 @@ package daemon
 import (
 	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/internal/daemon/agentlog"
+	"github.com/tuios/tuios/internal/proto"
 )
 
 // The core's side of the agent log (internal/daemon/agentlog): a hook's
@@ -14,30 +15,30 @@ var logOnly = map[string]bool{"prompt": true, "tool": true, "tool_done": true, "
 
 // logActivity records a log-only activity event; done is false for the
 // subagent events, which the arbiter reads first (logSubagent).
-func (s *Server) logActivity(w *Window, p *reportActivityParams) (map[string]any, bool) {
+func (s *Server) logActivity(w *Window, p *reportActivityParams) (proto.AgentActivityReported, bool) {
 	if !logOnly[p.Event] {
-		return nil, false
+		return proto.AgentActivityReported{}, false
 	}
 	snap := s.tracker.Arbiter().Get(w.ID)
-	out := map[string]any{"type": "agent_activity_reported", "window_id": w.ID, "state": snap.State.String(),
-		"recorded": false, "subagents": snap.Subagents}
+	out := proto.AgentActivityReported{Type: "agent_activity_reported", WindowID: w.ID, State: snap.State.String(),
+		Subagents: snap.Subagents}
 	// Only the pane's own agent writes its ring: a report naming another
 	// harness or conversation than the pane holds is refused, as the
 	// arbiter refuses its state reports.
 	switch {
 	case p.Harness != "" && snap.Harness != "" && p.Harness != snap.Harness:
-		out["reason"] = string(agentstate.ReasonForeignHarness)
+		out.Reason = string(agentstate.ReasonForeignHarness)
 		return out, true
 	case p.AgentSessionID != "" && snap.SessionID != "" && p.AgentSessionID != snap.SessionID:
-		out["reason"] = string(agentstate.ReasonForeignSession)
+		out.Reason = string(agentstate.ReasonForeignSession)
 		return out, true
 	}
 	text := p.Text
 	if text == "" {
 		text = p.Result
 	}
-	out["seq"] = s.alog.Activity(w.ID, agentlog.Activity{Kind: p.Event, Tool: p.Tool, Text: text, Files: p.Files, Failed: p.Failed})
-	out["recorded"] = true
+	out.Seq = s.alog.Activity(w.ID, agentlog.Activity{Kind: p.Event, Tool: p.Tool, Text: text, Files: p.Files, Failed: p.Failed})
+	out.Recorded = true
 	return out, true
 }
 

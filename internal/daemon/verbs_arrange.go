@@ -198,23 +198,18 @@ func (s *Server) arrangeVerbs(add addFunc) {
 		s.mu.Lock()
 		focused := focusedID(ss)
 		s.mu.Unlock()
-		return map[string]any{"type": "window_closed", "session": ss.Name, "window_id": w.ID, "name": name, "workspace": ws,
-			"focused_window_id": focused}, nil
+		return proto.WindowClosed{Type: "window_closed", Session: ss.Name, WindowID: w.ID, Name: name, Workspace: ws,
+			FocusedWindowID: focused}, nil
 	})
 	add("close-window", opens, "Close a window and end its process", "window_closed", `{"verb":"close-window","params":{"window":"build"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *runCommandParams) (any, *proto.Error) {
 		if p.List {
-			type cmd struct {
-				Name        string `json:"name"`
-				KeymapName  string `json:"keymap_name"`
-				Description string `json:"description"`
-			}
-			out := []cmd{}
+			out := []proto.Command{}
 			for _, n := range runCommandNames() {
-				out = append(out, cmd{n, keymapName(n), runCommands[n]})
+				out = append(out, proto.Command{Name: n, KeymapName: keymapName(n), Description: runCommands[n]})
 			}
-			return map[string]any{"type": "command_list", "commands": out}, nil
+			return proto.CommandList{Type: "command_list", Commands: out}, nil
 		}
 		return s.runCommand(cn, p)
 	})
@@ -258,8 +253,8 @@ func (s *Server) focusWindow(cn *conn, p *focusWindowParams) (any, *proto.Error)
 		s.mu.Unlock()
 		return nil, err
 	}
-	res := map[string]any{"type": "window_focused", "session": ss.Name, "previous_window_id": focusedID(ss),
-		"previous_workspace": ss.workspace}
+	res := proto.WindowFocused{Type: "window_focused", Session: ss.Name, PreviousWindowID: focusedID(ss),
+		PreviousWorkspace: ss.workspace}
 	switch {
 	case p.Direction != "":
 		n := s.neighborOfLocked(w, p.Direction)
@@ -270,26 +265,28 @@ func (s *Server) focusWindow(cn *conn, p *focusWindowParams) (any, *proto.Error)
 			}
 			// Nothing moves: the answer is the focus as it stays, and
 			// the window the step started from.
-			res["window_id"], res["name"], res["workspace"] = focusedID(ss), "", ss.workspace
+			res.WindowID, res.Workspace = focusedID(ss), ss.workspace
 			if ss.focused != nil {
-				res["name"] = ss.focused.DisplayName()
+				res.Name = ss.focused.DisplayName()
 			}
-			res["from_window_id"], res["from_name"] = w.ID, w.DisplayName()
-			res["changed"], res["reason"], res["direction"] = false, reason, p.Direction
+			from := w.DisplayName()
+			res.FromWindowID, res.FromName = w.ID, &from
+			res.Reason, res.Direction = reason, p.Direction
 			s.mu.Unlock()
 			return res, nil
 		}
 		w = n
-		res["direction"] = p.Direction
+		res.Direction = p.Direction
 	case p.Relative != "":
 		w = cycleFromLocked(ss, w, p.Relative == "prev")
-		res["relative"] = p.Relative
+		res.Relative = p.Relative
 	}
 	changed := ss.focused != w || ss.workspace != w.workspace || w.minimized
-	res["restored"] = w.minimized
+	restored := w.minimized
+	res.Restored = &restored
 	ss.focused, ss.workspace, w.minimized = w, w.workspace, false
 	ss.active = nowTime()
-	res["window_id"], res["name"], res["workspace"], res["changed"] = w.ID, w.DisplayName(), w.workspace, changed
+	res.WindowID, res.Name, res.Workspace, res.Changed = w.ID, w.DisplayName(), w.workspace, changed
 	s.mu.Unlock()
 	s.retile(ss)
 	s.hub.publish(event{Type: "window-focused", Session: ss.Name, Window: w.ID})
@@ -311,9 +308,9 @@ func (s *Server) moveWindow(cn *conn, p *moveWindowParams) (any, *proto.Error) {
 	} else {
 		refocusLocked(ss)
 	}
-	res := map[string]any{"type": "window_moved", "session": ss.Name, "window_id": w.ID, "name": w.DisplayName(),
-		"workspace": p.Workspace, "previous_workspace": prevWS, "changed": prevWS != p.Workspace, "followed": p.Follow,
-		"current_workspace": ss.workspace, "previous_current_workspace": prevShown, "focused_window_id": focusedID(ss)}
+	res := proto.WindowMoved{Type: "window_moved", Session: ss.Name, WindowID: w.ID, Name: w.DisplayName(),
+		Workspace: p.Workspace, PreviousWorkspace: prevWS, Changed: prevWS != p.Workspace, Followed: p.Follow,
+		CurrentWorkspace: ss.workspace, PreviousCurrentWorkspace: prevShown, FocusedWindowID: focusedID(ss)}
 	s.mu.Unlock()
 	s.retile(ss)
 	s.hub.publish(event{Type: "window-moved", Session: ss.Name, Window: w.ID})
@@ -321,15 +318,6 @@ func (s *Server) moveWindow(cn *conn, p *moveWindowParams) (any, *proto.Error) {
 		s.hub.publish(event{Type: "workspace-switched", Session: ss.Name})
 	}
 	return res, nil
-}
-
-// setWindowResult is the window after the change, with what it was.
-type setWindowResult struct {
-	Type string `json:"type"`
-	windowRow
-	PreviousName      string   `json:"previous_name"`
-	PreviousMinimized bool     `json:"previous_minimized"`
-	Changed           []string `json:"changed"` // "name", "minimized": what is different now
 }
 
 func (s *Server) setWindow(cn *conn, p *setWindowParams) (any, *proto.Error) {
@@ -349,7 +337,7 @@ func (s *Server) setWindow(cn *conn, p *setWindowParams) (any, *proto.Error) {
 		s.mu.Unlock()
 		return nil, err
 	}
-	res := setWindowResult{Type: "window", PreviousName: w.name, PreviousMinimized: w.minimized, Changed: []string{}}
+	res := proto.WindowSet{Type: "window", PreviousName: w.name, PreviousMinimized: w.minimized, Changed: []string{}}
 	if p.Name != nil {
 		w.name = strings.TrimSpace(*p.Name)
 		if w.name != res.PreviousName {
@@ -362,7 +350,7 @@ func (s *Server) setWindow(cn *conn, p *setWindowParams) (any, *proto.Error) {
 			res.Changed = append(res.Changed, "minimized")
 		}
 	}
-	res.windowRow = s.windowRowLocked(w)
+	res.Window = s.windowRowLocked(w)
 	s.mu.Unlock()
 	if p.Name != nil {
 		s.hub.publish(event{Type: "window-retitled", Session: ss.Name, Window: w.ID})
@@ -396,7 +384,7 @@ func (s *Server) runCommand(cn *conn, p *runCommandParams) (any, *proto.Error) {
 				Detail: "each command is also known by its keymap name (toggle_zoom for ToggleZoom)"})
 	}
 	done := func(ss *Session) (any, *proto.Error) {
-		return map[string]any{"type": "command_result", "command": tape, "keymap_name": keymapName(tape), "session": ss.Name, "ran": true}, nil
+		return proto.CommandResult{Type: "command_result", Command: tape, KeymapName: keymapName(tape), Session: ss.Name, Ran: true}, nil
 	}
 	switch tape {
 	case "NewWindow":
@@ -610,9 +598,9 @@ func (s *Server) splitWindow(cn *conn, p *splitWindowParams) (any, *proto.Error)
 	if dir == stacked {
 		direction = "horizontal"
 	}
-	return map[string]any{"type": "window_created", "window_id": nw.ID, "name": nw.DisplayName(), "session": ss.Name,
-		"workspace": nw.workspace, "index": indexOf(ss.windows, nw), "split_from": w.ID, "direction": direction, "side": side,
-		"pid": nw.proc.Pid(), "focused": ss.focused == nw, "width": nw.cols, "height": nw.rows, "unplaced": !nw.placed}, nil
+	return proto.WindowCreated{Type: "window_created", WindowID: nw.ID, Name: nw.DisplayName(), Session: ss.Name,
+		Workspace: nw.workspace, Index: indexOf(ss.windows, nw), SplitFrom: w.ID, Direction: direction, Side: side,
+		PID: nw.proc.Pid(), Focused: ss.focused == nw, Width: nw.cols, Height: nw.rows, Unplaced: !nw.placed}, nil
 }
 
 func indexOf(ws []*Window, w *Window) int {
@@ -676,8 +664,8 @@ func (s *Server) setLayout(cn *conn, p *setLayoutParams) (any, *proto.Error) {
 			moved = append(moved, w.ID)
 		}
 	}
-	res := map[string]any{"type": "layout_set", "session": ss.Name, "tiling": tilingMode(ss), "previous_tiling": prev,
-		"equalized": p.Equalize, "moved_windows": moved, "changed": prev != tilingMode(ss) || len(moved) > 0}
+	res := proto.LayoutSet{Type: "layout_set", Session: ss.Name, Tiling: tilingMode(ss), PreviousTiling: prev,
+		Equalized: p.Equalize, MovedWindows: moved, Changed: prev != tilingMode(ss) || len(moved) > 0}
 	s.mu.Unlock()
 	s.rest.changed() // restore.go: the splits are kept; places are not an event, retile told the attached clients
 	return res, nil

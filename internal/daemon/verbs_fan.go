@@ -51,19 +51,6 @@ type fanParams struct {
 	CloneFrom    string   `json:"clone_from" desc:"with clone: the URL of the remote to clone from (the CLI sends its repository's origin)" maxlen:"4096"`
 }
 
-type fanStarted struct {
-	Type     string       `json:"type"`
-	Group    string       `json:"group"`
-	Repo     string       `json:"repo"`
-	RepoName string       `json:"repo_name"`
-	Base     string       `json:"base"`
-	BaseSHA  string       `json:"base_sha"`
-	Count    int          `json:"count"`
-	Cloned   bool         `json:"cloned"`
-	Waited   bool         `json:"waited"`
-	Attempts []attemptRow `json:"attempts"`
-}
-
 func (s *Server) fanVerbs(add addFunc) {
 	p, h := handler(s.fan)
 	add("fan", starts.withLink(capWrite)|typesInto|agentFeature, "Start one prompt in several agents, each in a git worktree and session of its own (branches fan/STEM, fan/STEM-2, …); the prompt is typed once each agent is ready", "fan_started",
@@ -156,7 +143,7 @@ func (s *Server) fan(cn *conn, p *fanParams) (any, *proto.Error) {
 	if err := s.makeWorktrees(cn, pl); err != nil {
 		return nil, err
 	}
-	res := fanStarted{Type: "fan_started", Group: stem, Repo: repo.Root, RepoName: repo.Name, Base: base, BaseSHA: baseSHA, Count: p.Count, Cloned: cloned}
+	res := proto.FanStarted{Type: "fan_started", Group: stem, Repo: repo.Root, RepoName: repo.Name, Base: base, BaseSHA: baseSHA, Count: p.Count, Cloned: cloned}
 	if p.Wait {
 		if err := s.waitSettled(cn, pl); err != nil {
 			return nil, err

@@ -51,26 +51,6 @@ type keepFanParams struct {
 	Into    string `json:"into" desc:"the branch to merge into (default: the fan's base branch)" maxlen:"256"`
 }
 
-// fanRow is one attempt in compare-fan.
-type fanRow struct {
-	Attempt      int      `json:"attempt"`
-	Session      string   `json:"session"`
-	SessionOpen  bool     `json:"session_open"`
-	Branch       string   `json:"branch"`
-	Worktree     string   `json:"worktree"`
-	Agent        string   `json:"agent"`
-	WindowID     string   `json:"window_id"`
-	State        string   `json:"state"`
-	Gone         bool     `json:"gone"`
-	Files        int      `json:"files"`
-	Added        int      `json:"added"`
-	Removed      int      `json:"removed"`
-	Changes      bool     `json:"changes_read"`
-	ChangesError string   `json:"changes_error,omitempty"`
-	PromptStatus string   `json:"prompt_status"`
-	Check        *wtCheck `json:"check"`
-}
-
 // fanOf finds a fan's records from a session of it or its group. A pane
 // caller must reach the session named, or be in the group or have
 // started it.
@@ -163,11 +143,11 @@ func (s *Server) fanInReach(cn *conn, rec wtRecord) *proto.Error {
 
 // rowsOf reads each attempt as it is now: its agent's state, whether its
 // folder is still there, and (changes) what it changed against the base.
-func (s *Server) rowsOf(ctx context.Context, recs []wtRecord, changes bool) []fanRow {
-	rows := make([]fanRow, len(recs))
+func (s *Server) rowsOf(ctx context.Context, recs []wtRecord, changes bool) []proto.FanRow {
+	rows := make([]proto.FanRow, len(recs))
 	arb := s.tracker.Arbiter()
 	for i, r := range recs {
-		row := fanRow{Attempt: r.Attempt, Session: r.Session, Branch: r.Branch, Worktree: r.Worktree, Agent: r.Agent, WindowID: r.Window,
+		row := proto.FanRow{Attempt: r.Attempt, Session: r.Session, Branch: r.Branch, Worktree: r.Worktree, Agent: r.Agent, WindowID: r.Window,
 			PromptStatus: r.PromptStatus, Check: r.Check}
 		if row.Agent == "" {
 			row.Agent = "shell"
@@ -209,7 +189,7 @@ func (s *Server) rowsOf(ctx context.Context, recs []wtRecord, changes bool) []fa
 				rows[i].ChangesError = reviewErr(err).Message
 				return
 			}
-			rows[i].Files, rows[i].Added, rows[i].Removed, rows[i].Changes = d.Totals.Files, d.Totals.Added, d.Totals.Removed, true
+			rows[i].Files, rows[i].Added, rows[i].Removed, rows[i].ChangesRead = d.Totals.Files, d.Totals.Added, d.Totals.Removed, true
 		}()
 	}
 	wg.Wait()
@@ -222,19 +202,8 @@ func (s *Server) compareFan(cn *conn, p *compareFanParams) (any, *proto.Error) {
 		return nil, err
 	}
 	rows := s.rowsOf(cn.ctx, recs, !p.NoChanges)
-	return map[string]any{"type": "fan_compare", "group": rec.Group, "repo": rec.Repo, "repo_name": rec.RepoName, "base": rec.Base,
-		"base_sha": rec.BaseSHA, "attempts": rows, "untrusted": true}, nil
-}
-
-// verifyRow is one attempt's check.
-type verifyRow struct {
-	Session  string `json:"session"`
-	Branch   string `json:"branch"`
-	Status   string `json:"status"` // running, passed, failed, timeout, skipped
-	Exit     int    `json:"exit"`
-	WindowID string `json:"window_id,omitempty"`
-	Kept     bool   `json:"window_kept"`
-	Note     string `json:"note,omitempty"`
+	return proto.FanCompare{Type: "fan_compare", Group: rec.Group, Repo: rec.Repo, RepoName: rec.RepoName, Base: rec.Base,
+		BaseSHA: rec.BaseSHA, Attempts: rows, Untrusted: true}, nil
 }
 
 // verifyScript runs the check, then says how it ended on the window's
@@ -256,14 +225,14 @@ func (s *Server) verifyFan(cn *conn, p *verifyFanParams) (any, *proto.Error) {
 	}
 	now := s.clock.Now().UnixNano()
 	type started struct {
-		row *verifyRow
+		row *proto.VerifyRow
 		rec wtRecord
 		w   *Window
 	}
 	var runs []started
-	rows := make([]verifyRow, len(recs))
+	rows := make([]proto.VerifyRow, len(recs))
 	for i, r := range recs {
-		rows[i] = verifyRow{Session: r.Session, Branch: r.Branch}
+		rows[i] = proto.VerifyRow{Session: r.Session, Branch: r.Branch}
 		row := &rows[i]
 		s.mu.Lock()
 		ss := s.sessions[r.Session]
@@ -297,7 +266,7 @@ func (s *Server) verifyFan(cn *conn, p *verifyFanParams) (any, *proto.Error) {
 		}
 		row.Status, row.WindowID = "running", w.ID
 		s.wts.update(r.SessionID, func(x *wtRecord) {
-			x.Check = &wtCheck{Command: clipText(p.Command, 200), Status: "running", Window: w.ID, At: now}
+			x.Check = &proto.WorktreeCheck{Command: clipText(p.Command, 200), Status: "running", Window: w.ID, At: now}
 		})
 		runs = append(runs, started{row: row, rec: r, w: w})
 	}
@@ -346,7 +315,7 @@ func (s *Server) verifyFan(cn *conn, p *verifyFanParams) (any, *proto.Error) {
 	}
 	done := make(chan struct{})
 	go func() { wg.Wait(); t.Stop(); close(done) }()
-	res := map[string]any{"type": "fan_verify", "group": rec.Group, "repo": rec.Repo, "command": p.Command, "waited": !p.NoWait}
+	res := proto.FanVerify{Type: "fan_verify", Group: rec.Group, Repo: rec.Repo, Command: p.Command, Waited: !p.NoWait}
 	if !p.NoWait {
 		select {
 		case <-done:
@@ -356,11 +325,10 @@ func (s *Server) verifyFan(cn *conn, p *verifyFanParams) (any, *proto.Error) {
 	} else {
 		// The rows are answered as they stand; the checks end on their own.
 		rowsMu.Lock()
-		cp := make([]verifyRow, len(rows))
+		cp := make([]proto.VerifyRow, len(rows))
 		copy(cp, rows)
 		rowsMu.Unlock()
-		res["attempts"] = cp
-		res["failed"] = 0
+		res.Attempts = cp
 		return res, nil
 	}
 	failed := 0
@@ -369,20 +337,9 @@ func (s *Server) verifyFan(cn *conn, p *verifyFanParams) (any, *proto.Error) {
 			failed++
 		}
 	}
-	res["attempts"], res["failed"] = rows, failed
+	res.Attempts, res.Failed = rows, failed
 	return res, nil
 }
-
-// keptRemoval is one attempt fan keep removed.
-type keptRemoval struct {
-	Session string `json:"session"`
-	Branch  string `json:"branch"`
-	Removed
-	Error string `json:"error,omitempty"`
-}
-
-// Removed is worktree.Removed on the wire.
-type Removed = worktree.Removed
 
 func (s *Server) keepFan(cn *conn, p *keepFanParams) (any, *proto.Error) {
 	if p.Stash && p.Force {
@@ -428,7 +385,7 @@ func (s *Server) keepFan(cn *conn, p *keepFanParams) (any, *proto.Error) {
 		return nil, proto.Errorf(codeWorktreeDirty, "the attempts to remove have uncommitted changes: %s; nothing was kept or removed", strings.Join(dirty, "; ")).
 			WithHint(proto.Hint{Param: "stash", Detail: "--stash keeps them in git stash (tuios: BRANCH), --force throws them away"})
 	}
-	res := map[string]any{"type": "fan_kept", "kept": rec.Session, "branch": rec.Branch, "group": rec.Group, "worktree": rec.Worktree}
+	res := proto.FanKept{Type: "fan_kept", Kept: rec.Session, Branch: rec.Branch, Group: rec.Group, Worktree: rec.Worktree}
 	if p.Merge {
 		into := p.Into
 		if into == "" {
@@ -446,11 +403,11 @@ func (s *Server) keepFan(cn *conn, p *keepFanParams) (any, *proto.Error) {
 		if e != nil {
 			return nil, wtError(e)
 		}
-		res["merged"] = k
+		res.Merged = &k
 	}
-	removed := []keptRemoval{}
+	removed := []proto.FanRemoval{}
 	for _, o := range others {
-		kr := keptRemoval{Session: o.Session, Branch: o.Branch}
+		kr := proto.FanRemoval{Session: o.Session, Branch: o.Branch}
 		rm, e := repo.Remove(ctx, o.Worktree, worktree.RemoveOptions{Stash: p.Stash, Force: p.Force, StashMessage: "tuios: " + o.Branch})
 		kr.Removed = rm
 		if e != nil {
@@ -462,7 +419,7 @@ func (s *Server) keepFan(cn *conn, p *keepFanParams) (any, *proto.Error) {
 		s.wts.forget(o.SessionID)
 		removed = append(removed, kr)
 	}
-	res["removed"] = removed
+	res.Removed = removed
 	return res, nil
 }
 

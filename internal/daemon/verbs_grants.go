@@ -79,53 +79,6 @@ func (s *Server) wide(cn *conn, what string) *proto.Error {
 	return nil
 }
 
-// paneGrantsView is pane-grants' answer.
-type paneGrantsView struct {
-	Type          string   `json:"type"`
-	Pane          string   `json:"pane"` // the caller's own pane ("" outside every pane)
-	Window        string   `json:"window,omitempty"`
-	Session       string   `json:"session,omitempty"`
-	Via           string   `json:"via,omitempty"` // pid: the kernel placed the caller
-	Grants        []string `json:"grants"`
-	Explicit      bool     `json:"explicit"`
-	Mode          string   `json:"mode"`
-	DefaultGrants []string `json:"default_grants"`
-	// Env is what TUIOS_PANE_GRANTS said when the pane started.
-	Env string `json:"env,omitempty"`
-	// Restricted is this connection's restriction, if any.
-	Restricted *restrictedView `json:"restricted,omitempty"`
-	// Pending is a change to [agents.permissions] (or hosts) that waits
-	// for tuios config apply; Widened says the daemon started with wider
-	// grants than it ran with last time.
-	Pending []string `json:"pending,omitempty"`
-	Widened string   `json:"widened_at_start,omitempty"`
-}
-
-type restrictedView struct {
-	Scope    string `json:"scope"`
-	ReadOnly bool   `json:"read_only"`
-}
-
-type paneGrantsSet struct {
-	Type             string   `json:"type"`
-	Session          string   `json:"session"`
-	Window           string   `json:"window"`
-	Grants           []string `json:"grants"`
-	Explicit         bool     `json:"explicit"`
-	Previous         []string `json:"previous"`
-	PreviousExplicit bool     `json:"previous_explicit"`
-}
-
-type connRestricted struct {
-	Type     string   `json:"type"`
-	Scope    string   `json:"scope"`
-	ReadOnly bool     `json:"read_only"`
-	Window   string   `json:"window"`
-	Session  string   `json:"session"`
-	Via      string   `json:"via"`
-	Sessions []string `json:"sessions"`
-}
-
 func (s *Server) grantVerbs(add addFunc) {
 	p, h := handler(s.paneGrants)
 	add("pane-grants", anyone.withLink(capNone), "Say what a pane may do through TUIOS: from inside a pane, its own grants (given or the default), the mode and default of [agents.permissions], and any change that waits for tuios config apply; outside every pane, the defaults, or a pane named with window",
@@ -144,10 +97,10 @@ func (s *Server) paneGrants(cn *conn, p *paneGrantsParams) (any, *proto.Error) {
 	c := s.callerOf(cn)
 	cn.call, cn.callKnown = c, true
 	perm := s.perm.Load()
-	v := paneGrantsView{Type: "pane_grants", Mode: perm.mode, DefaultGrants: perm.def.List(), Grants: []string{}}
+	v := proto.PaneGrants{Type: "pane_grants", Mode: perm.mode, DefaultGrants: perm.def.List(), Grants: []string{}}
 	v.Pending, v.Widened = s.cfg.waiting()
 	if r := c.restrict; r != nil {
-		v.Restricted = &restrictedView{Scope: "own", ReadOnly: r.readOnly}
+		v.Restricted = &proto.Restriction{Scope: "own", ReadOnly: r.readOnly}
 		if r.all {
 			v.Restricted.Scope = "all"
 		}
@@ -217,7 +170,7 @@ func (s *Server) setPaneGrants(cn *conn, p *setPaneGrantsParams) (any, *proto.Er
 	s.mu.Unlock()
 	s.rest.changed() // restore.go: the grants are saved with the window
 	s.about(w.ID, ss.Name).infof("grants: window %s of %s now holds %s (was %s)%s", w.ID[:8], ss.Name, next, prev, byText(c))
-	return paneGrantsSet{Type: "pane_grants_set", Session: ss.Name, Window: w.ID, Grants: next.List(), Explicit: !p.Reset,
+	return proto.PaneGrantsSet{Type: "pane_grants_set", Session: ss.Name, Window: w.ID, Grants: next.List(), Explicit: !p.Reset,
 		Previous: prev.List(), PreviousExplicit: prevExplicit}, nil
 }
 
@@ -284,7 +237,7 @@ func (s *Server) restrictConnection(cn *conn, p *restrictParams) (any, *proto.Er
 	}
 	cn.restrict = r
 	c.restrict = r
-	res := connRestricted{Type: "connection_restricted", Scope: "own", ReadOnly: r.readOnly, Via: "pid", Sessions: []string{}}
+	res := proto.ConnectionRestricted{Type: "connection_restricted", Scope: "own", ReadOnly: r.readOnly, Via: "pid", Sessions: []string{}}
 	if r.all {
 		res.Scope = "all"
 	}

@@ -69,10 +69,10 @@ func (s *Server) hookVerbs(add addFunc) {
 			s.logSubagent(w, p) // verbs_agentlog.go
 		}
 		snap := s.tracker.Arbiter().Get(w.ID)
-		out := map[string]any{"type": "agent_activity_reported", "window_id": w.ID, "state": snap.State.String(),
-			"recorded": res.Recorded, "subagents": snap.Subagents}
+		out := proto.AgentActivityReported{Type: "agent_activity_reported", WindowID: w.ID, State: snap.State.String(),
+			Recorded: res.Recorded, Subagents: snap.Subagents}
 		if res.Reason != agentstate.ReasonNone {
-			out["reason"] = string(res.Reason)
+			out.Reason = string(res.Reason)
 		}
 		return out, nil
 	})
@@ -98,8 +98,8 @@ func (s *Server) hookVerbs(add addFunc) {
 			return nil, proto.Errorf(proto.CodeWindowNotFound, "the process runs in no pane of this daemon").
 				WithHint(proto.Hint{Detail: "run it inside a tuios pane, or name the pane with --window"})
 		}
-		return map[string]any{"type": "pane", "session": w.session.Name, "window_id": w.ID,
-			"index": s.windowRowLocked(w).Index, "name": w.DisplayName(), "found_by": how}, nil
+		return proto.Pane{Type: "pane", Session: w.session.Name, WindowID: w.ID,
+			Index: s.windowRowLocked(w).Index, Name: w.DisplayName(), FoundBy: how}, nil
 	})
 	add("resolve-pane", anyone.withLink(capList), "Find the pane a process runs in: by its ancestry, else by its terminal session, else (for hooks an agent's shared helper runs) by the agent's session", "pane",
 		`{"verb":"resolve-pane","params":{}}`, p, h)
@@ -129,9 +129,9 @@ func (s *Server) sessionVerb(add addFunc) {
 			return nil, perr
 		}
 		res := w.pane.SetSession(p.Harness, p.AgentSessionID)
-		out := map[string]any{"type": "agent_session_set", "window_id": w.ID, "agent_session_id": p.AgentSessionID, "applied": res.Applied}
+		out := proto.AgentSessionSet{Type: "agent_session_set", WindowID: w.ID, AgentSessionID: p.AgentSessionID, Applied: res.Applied}
 		if res.Reason != agentstate.ReasonNone {
-			out["reason"] = string(res.Reason)
+			out.Reason = string(res.Reason)
 		}
 		return out, nil
 	})
@@ -165,8 +165,8 @@ func (s *Server) metaVerb(add addFunc) {
 				WithHint(proto.Hint{Param: "tokens", Detail: me.Hint()})
 		}
 		snap := s.tracker.Arbiter().Get(w.ID)
-		return map[string]any{"type": "agent_meta_set", "window_id": w.ID, "meta": metaOf(snap), "truncated": res.Truncated,
-			"changed": res.Changed}, nil
+		return proto.AgentMetaSet{Type: "agent_meta_set", WindowID: w.ID, Meta: metaOf(snap), Truncated: res.Truncated,
+			Changed: res.Changed}, nil
 	})
 	add("set-agent-meta", reports|agentFeature, "State short facts about the agent in a pane (model, context, cost); shown beside its state, never changing it", "agent_meta_set",
 		`{"verb":"set-agent-meta","params":{"tokens":{"model":"opus","context":"42%"},"ttl_ms":600000}}`, p, h)

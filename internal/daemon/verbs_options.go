@@ -49,50 +49,6 @@ type setOptionParams struct {
 
 type listThemesParams struct{}
 
-// optionRow is one key as list-options and get-option show it.
-type optionRow struct {
-	Key         string   `json:"key"`
-	Type        string   `json:"type"`
-	Value       any      `json:"value"`
-	Default     any      `json:"default"`
-	Set         bool     `json:"set"` // the file sets it
-	Accepted    []string `json:"accepted,omitempty"`
-	Min         *float64 `json:"min,omitempty"`
-	Max         *float64 `json:"max,omitempty"`
-	Description string   `json:"description"`
-	ReadBy      string   `json:"read_by"`
-	Applies     string   `json:"applies"`
-	PersonOnly  bool     `json:"person_only,omitempty"`
-	// Running is what the running daemon uses, for a key it reads at
-	// its start; Pending says the file differs from it.
-	Running any  `json:"running,omitempty"`
-	Pending bool `json:"pending,omitempty"`
-}
-
-type optionListResult struct {
-	Type    string      `json:"type"`
-	Path    string      `json:"path"`
-	Options []optionRow `json:"options"`
-}
-
-type optionSetResult struct {
-	Type     string `json:"type"`
-	Key      string `json:"key"`
-	Value    any    `json:"value"`
-	Previous any    `json:"previous"`
-	Changed  bool   `json:"changed"`
-	Path     string `json:"path"`
-	ReadBy   string `json:"read_by"`
-	Applies  string `json:"applies"`
-}
-
-type themeRow struct {
-	Name        string `json:"name"`
-	Builtin     bool   `json:"builtin"`
-	Current     bool   `json:"current"`
-	Description string `json:"description"`
-}
-
 // appliesText says when a change to a key takes effect.
 func appliesText(key, readBy string) string {
 	switch {
@@ -155,13 +111,13 @@ func readConfig(path string) ([]byte, *proto.Error) {
 	return data, nil
 }
 
-func (s *Server) optionRow(data []byte, path string, o config.Option) (optionRow, *proto.Error) {
+func (s *Server) optionRow(data []byte, path string, o config.Option) (proto.Option, *proto.Error) {
 	v, set, err := config.OptionValue(data, o)
 	if err != nil {
-		return optionRow{}, proto.Errorf(proto.CodeInvalidParams, "config %s does not parse: %v", path, err).
+		return proto.Option{}, proto.Errorf(proto.CodeInvalidParams, "config %s does not parse: %v", path, err).
 			WithHint(proto.Hint{Detail: "fix the file by hand (tuios attach names the line)"})
 	}
-	r := optionRow{Key: o.Key, Type: o.Type, Value: v, Default: o.Default, Set: set, Accepted: o.Accepted, Min: o.Min, Max: o.Max,
+	r := proto.Option{Key: o.Key, Type: o.Type, Value: v, Default: o.Default, Set: set, Accepted: o.Accepted, Min: o.Min, Max: o.Max,
 		Description: o.Description, ReadBy: o.ReadBy, Applies: appliesText(o.Key, o.ReadBy), PersonOnly: o.PersonOnly}
 	if run, ok := s.running(o.Key); ok {
 		r.Running = run
@@ -228,7 +184,7 @@ func (s *Server) optionVerbs(add addFunc) {
 		if perr != nil {
 			return nil, perr
 		}
-		res := optionListResult{Type: "option_list", Path: path, Options: []optionRow{}}
+		res := proto.OptionList{Type: "option_list", Path: path, Options: []proto.Option{}}
 		for _, o := range config.Options() {
 			if o.Unlisted || !strings.HasPrefix(o.Key, p.Prefix) {
 				continue
@@ -258,11 +214,7 @@ func (s *Server) optionVerbs(add addFunc) {
 		if perr != nil {
 			return nil, perr
 		}
-		return struct {
-			Type   string    `json:"type"`
-			Path   string    `json:"path"`
-			Option optionRow `json:"option"`
-		}{"option", path, r}, nil
+		return proto.OptionResult{Type: "option", Path: path, Option: r}, nil
 	})
 	add("get-option", reads, "Read one config key: its value in the config file (its default when the file leaves it unset), its type and default, and when a change takes effect (option: a row as list-options gives it)",
 		"option", `{"verb":"get-option","params":{"key":"notifications.agent.sound"}}`, p, h)
@@ -299,7 +251,7 @@ func (s *Server) optionVerbs(add addFunc) {
 			s.opt.Logf("config %s: %s set to %v with set-option; it applies %s", path, o.Key, v, appliesText(o.Key, o.ReadBy))
 			s.hub.publish(event{Type: "config-changed", Message: o.Key})
 		}
-		return optionSetResult{Type: "option_set", Key: o.Key, Value: v, Previous: res.Previous, Changed: res.Changed,
+		return proto.OptionSet{Type: "option_set", Key: o.Key, Value: v, Previous: res.Previous, Changed: res.Changed,
 			Path: path, ReadBy: o.ReadBy, Applies: appliesText(o.Key, o.ReadBy)}, nil
 	})
 	const setDesc = "Set one config key in the config file: its one line is changed (or added under its table) and every other line, comments too, is kept. " +
@@ -311,9 +263,9 @@ func (s *Server) optionVerbs(add addFunc) {
 		`{"verb":"set-config","params":{"key":"notifications.agent.sound_mode","value":"bell"}}`, p, h)
 
 	tp, th := handler(func(cn *conn, _ *listThemesParams) (any, *proto.Error) {
-		return map[string]any{"type": "theme_list", "themes": []themeRow{{Name: "default", Builtin: true, Current: true,
+		return proto.ThemeList{Type: "theme_list", Themes: []proto.Theme{{Name: "default", Builtin: true, Current: true,
 			Description: "your terminal's own colours: the attach client draws with the palette your terminal's theme defines"}},
-			"note": "the attach client has one built-in theme and no theme setting: change the colours in your terminal"}, nil
+			Note: "the attach client has one built-in theme and no theme setting: change the colours in your terminal"}, nil
 	})
 	add("list-themes", reads, "List the attach client's themes. It has one, built in: it draws with your terminal's own colours, so the terminal's theme is the one to change",
 		"theme_list", `{"verb":"list-themes"}`, tp, th)

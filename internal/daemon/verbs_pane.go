@@ -47,7 +47,7 @@ func (s *Server) paneVerbs(add addFunc) {
 		if p.Scrollback {
 			source = "recent"
 		}
-		return map[string]any{"type": "pane_content", "window_id": w.ID, "source": source, "styled": p.ANSI, "content": content}, nil
+		return proto.PaneContent{Type: "pane_content", WindowID: w.ID, Source: source, Styled: p.ANSI, Content: content}, nil
 	})
 	add("capture-pane", reads, "Read a pane's text: the visible screen, or with scrollback its last N lines", "pane_content",
 		`{"verb":"capture-pane","params":{"window":"build","scrollback":true,"lines":40}}`, p, h)
@@ -64,7 +64,7 @@ func (s *Server) paneVerbs(add addFunc) {
 		}
 		w.pane.Typed()
 		s.push.typed(cn) // push.go: the person at an attached client holds pushes
-		return map[string]any{"type": "text_sent", "window_id": w.ID, "bytes": len(p.Text)}, nil
+		return proto.TextSent{Type: "text_sent", WindowID: w.ID, Bytes: len(p.Text)}, nil
 	})
 	add("send-text", types, "Write text to a pane's PTY exactly as given", "text_sent", `{"verb":"send-text","params":{"window":"build","text":"go test ./...\n"}}`, p, h)
 
@@ -91,7 +91,7 @@ func (s *Server) paneVerbs(add addFunc) {
 			if handed, err := s.handChord(w, keys); err != nil {
 				return nil, err
 			} else if handed {
-				return map[string]any{"type": "keys_sent", "window_id": w.ID, "bytes": 0, "to_client": true}, nil
+				return proto.KeysSent{Type: "keys_sent", WindowID: w.ID, ToClient: true}, nil
 			}
 		}
 		b := KeyBytes(keys)
@@ -99,7 +99,7 @@ func (s *Server) paneVerbs(add addFunc) {
 			return nil, err
 		}
 		w.pane.Typed()
-		return map[string]any{"type": "keys_sent", "window_id": w.ID, "bytes": len(b)}, nil
+		return proto.KeysSent{Type: "keys_sent", WindowID: w.ID, Bytes: len(b)}, nil
 	})
 	add("send-keys", types, "Press keys in a pane (named keys and ctrl/alt combinations; not for text)", "keys_sent", `{"verb":"send-keys","params":{"window":"build","keys":"ctrl+c"}}`, p, h)
 

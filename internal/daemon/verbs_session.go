@@ -10,19 +10,6 @@ import (
 
 func pidSelf() int { return os.Getpid() }
 
-type sessionRow struct {
-	Name      string `json:"name"`
-	ID        string `json:"session_id"`
-	Display   string `json:"display_name"` // the name when none was set
-	Accent    string `json:"accent,omitempty"`
-	Windows   int    `json:"windows"`
-	Workspace int    `json:"current_workspace"`
-	Created   string `json:"created"`
-	Attached  bool   `json:"attached"`
-	Agents    int    `json:"agents"`
-	Loudest   string `json:"loudest_state"`
-}
-
 type newSessionParams struct {
 	Name       string   `json:"name" desc:"the session's name (default: the next free number)" maxlen:"256"`
 	Window     *bool    `json:"window" desc:"open a first window" default:"true"`
@@ -50,14 +37,14 @@ func (s *Server) sessionVerbs(add addFunc) {
 	p, h := handler(func(cn *conn, p *noParams) (any, *proto.Error) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		rows := []sessionRow{}
+		rows := []proto.SessionRow{}
 		for _, ss := range s.sessionsSorted() {
 			if cn.callKnown && !cn.call.reachesLocked(ss) { // a pane without admin lists its own
 				continue
 			}
 			rows = append(rows, s.sessionRowLocked(ss))
 		}
-		return map[string]any{"type": "session_list", "sessions": rows, "total": len(rows)}, nil
+		return proto.SessionList{Type: "session_list", Sessions: rows, Total: len(rows)}, nil
 	})
 	add("list-sessions", reads, "List the sessions", "session_list", `{"verb":"list-sessions"}`, p, h)
 
@@ -74,7 +61,7 @@ func (s *Server) sessionVerbs(add addFunc) {
 		if err != nil {
 			return nil, err
 		}
-		res := map[string]any{"type": "session_created", "session": ss.Name, "session_id": ss.ID, "windows": 0}
+		res := proto.SessionCreated{Type: "session_created", Session: ss.Name, SessionID: ss.ID}
 		if p.Window == nil || *p.Window {
 			g, granted, _ := s.newGrants(cn, "") // verbs_grants.go: never more than a pane holds
 			w, err := s.startWindow(ss, windowSpec{name: p.WindowName, argv: p.Argv, cwd: p.Cwd, grants: g, granted: granted})
@@ -82,13 +69,11 @@ func (s *Server) sessionVerbs(add addFunc) {
 				s.killSession(ss)
 				return nil, err
 			}
-			res["windows"] = 1
-			res["window_id"] = w.ID
+			res.Windows, res.WindowID, res.PtyID = 1, w.ID, w.ID
 			s.mu.Lock()
-			res["window_name"] = w.DisplayName()
-			res["width"], res["height"] = w.cols, w.rows // a concurrent retile writes them
+			res.WindowName = w.DisplayName()
+			res.Width, res.Height = w.cols, w.rows // a concurrent retile writes them
 			s.mu.Unlock()
-			res["pty_id"] = w.ID
 		}
 		return res, nil
 	})
@@ -103,7 +88,7 @@ func (s *Server) sessionVerbs(add addFunc) {
 			return nil, err
 		}
 		s.killSession(ss)
-		return map[string]any{"type": "session_killed", "session": ss.Name}, nil
+		return proto.SessionKilled{Type: "session_killed", Session: ss.Name}, nil
 	})
 	add("kill-session", opens, "Kill a session and every window in it", "session_killed", `{"verb":"kill-session","params":{"session":"scratch"}}`, p, h)
 
@@ -118,9 +103,9 @@ func (s *Server) sessionVerbs(add addFunc) {
 		for k, v := range ss.wsNames {
 			named[itoa(k)] = v
 		}
-		return map[string]any{"type": "session_info", "session": ss.Name, "session_id": ss.ID, "display_name": ss.shownNameLocked(), "accent": ss.accent, "windows": len(ss.windows),
-			"current_workspace": ss.workspace, "workspaces": Workspaces, "tiling": tilingMode(ss), "zoomed": ss.zoomed,
-			"width": ss.cols, "height": ss.rows, "attached": s.attach.shows(ss), "workspace_names": named}, nil
+		return proto.SessionInfo{Type: "session_info", Session: ss.Name, SessionID: ss.ID, DisplayName: ss.shownNameLocked(), Accent: ss.accent, Windows: len(ss.windows),
+			CurrentWorkspace: ss.workspace, Workspaces: Workspaces, Tiling: tilingMode(ss), Zoomed: ss.zoomed,
+			Width: ss.cols, Height: ss.rows, Attached: s.attach.shows(ss), WorkspaceNames: named}, nil
 	})
 	add("session-info", reads, "Describe a session: windows, current workspace, size", "session_info", `{"verb":"session-info","params":{"session":"work"}}`, p, h)
 
@@ -131,13 +116,7 @@ func (s *Server) sessionVerbs(add addFunc) {
 		if err != nil {
 			return nil, err
 		}
-		type ws struct {
-			Workspace int    `json:"workspace"`
-			Name      string `json:"name,omitempty"`
-			Windows   int    `json:"windows"`
-			Current   bool   `json:"current"`
-		}
-		out := []ws{}
+		out := []proto.Workspace{}
 		for i := 1; i <= Workspaces; i++ {
 			n := 0
 			for _, w := range ss.windows {
@@ -145,9 +124,9 @@ func (s *Server) sessionVerbs(add addFunc) {
 					n++
 				}
 			}
-			out = append(out, ws{Workspace: i, Name: ss.wsNames[i], Windows: n, Current: i == ss.workspace})
+			out = append(out, proto.Workspace{Workspace: i, Name: ss.wsNames[i], Windows: n, Current: i == ss.workspace})
 		}
-		return map[string]any{"type": "workspace_list", "session": ss.Name, "current_workspace": ss.workspace, "workspaces": out}, nil
+		return proto.WorkspaceList{Type: "workspace_list", Session: ss.Name, CurrentWorkspace: ss.workspace, Workspaces: out}, nil
 	})
 	add("list-workspaces", reads, "List a session's workspaces and how many windows each holds", "workspace_list", `{"verb":"list-workspaces"}`, p, h)
 
@@ -168,8 +147,8 @@ func (s *Server) sessionVerbs(add addFunc) {
 			}
 		}
 		ss.active = nowTime()
-		res := map[string]any{"type": "workspace_selected", "session": ss.Name, "workspace": p.Workspace,
-			"previous_workspace": prev, "changed": prev != p.Workspace, "focused_window_id": focusedID(ss)}
+		res := proto.WorkspaceSelected{Type: "workspace_selected", Session: ss.Name, Workspace: p.Workspace,
+			PreviousWorkspace: prev, Changed: prev != p.Workspace, FocusedWindowID: focusedID(ss)}
 		s.mu.Unlock()
 		s.retile(ss)
 		s.hub.publish(event{Type: "workspace-switched", Session: ss.Name})
@@ -179,8 +158,8 @@ func (s *Server) sessionVerbs(add addFunc) {
 }
 
 // sessionRowLocked summarises a session. Called with s.mu held.
-func (s *Server) sessionRowLocked(ss *Session) sessionRow {
-	row := sessionRow{Name: ss.Name, ID: ss.ID, Display: ss.shownNameLocked(), Accent: ss.accent, Windows: len(ss.windows), Workspace: ss.workspace, Created: ss.created.UTC().Format("2006-01-02T15:04:05Z"),
+func (s *Server) sessionRowLocked(ss *Session) proto.SessionRow {
+	row := proto.SessionRow{Name: ss.Name, ID: ss.ID, Display: ss.shownNameLocked(), Accent: ss.accent, Windows: len(ss.windows), Workspace: ss.workspace, Created: ss.created.UTC().Format("2006-01-02T15:04:05Z"),
 		Attached: s.attach.shows(ss)}
 	loud := 0
 	for _, w := range ss.windows {

@@ -126,20 +126,20 @@ func (s *Server) sessionMetaVerbs(add addFunc) {
 		if err != nil {
 			return nil, err
 		}
-		return s.setSessionLabel(cn, p.Session, func(ss *Session) map[string]any {
+		return s.setSessionLabel(cn, p.Session, func(ss *Session) (any, bool) {
 			changed := ss.displayName != name
 			ss.displayName = name
-			return map[string]any{"type": "session_name_set", "session": ss.Name, "display_name": ss.shownNameLocked(), "changed": changed}
+			return proto.SessionNameSet{Type: "session_name_set", Session: ss.Name, DisplayName: ss.shownNameLocked(), Changed: changed}, changed
 		})
 	})
 	add("set-session-name", arranges, "Set a session's display name, a label for people; the session keeps its name, which is still how it is addressed", "session_name_set",
 		`{"verb":"set-session-name","params":{"session":"work","name":"Payments API"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *setSessionAccentParams) (any, *proto.Error) {
-		return s.setSessionLabel(cn, p.Session, func(ss *Session) map[string]any {
+		return s.setSessionLabel(cn, p.Session, func(ss *Session) (any, bool) {
 			changed := ss.accent != *p.Accent
 			ss.accent = *p.Accent
-			return map[string]any{"type": "session_accent_set", "session": ss.Name, "accent": ss.accent, "changed": changed}
+			return proto.SessionAccentSet{Type: "session_accent_set", Session: ss.Name, Accent: ss.accent, Changed: changed}, changed
 		})
 	})
 	add("set-session-accent", arranges, "Set a session's accent colour (red, green, yellow, blue, magenta, cyan, white; \"\" clears it), a label for people", "session_accent_set",
@@ -165,7 +165,7 @@ func (s *Server) sessionMetaVerbs(add addFunc) {
 		} else {
 			ss.wsNames[p.Workspace] = name
 		}
-		res := map[string]any{"type": "workspace_name_set", "session": ss.Name, "workspace": p.Workspace, "name": name, "changed": changed}
+		res := proto.WorkspaceNameSet{Type: "workspace_name_set", Session: ss.Name, Workspace: p.Workspace, Name: name, Changed: changed}
 		s.mu.Unlock()
 		if changed {
 			s.hub.publish(event{Type: evWorkspaceRenamed, Session: ss.Name})
@@ -186,8 +186,8 @@ func (s *Server) sessionMetaVerbs(add addFunc) {
 			return nil, err
 		}
 		moved, renamed, switched := ss.reorderWorkspacesLocked(p.Order)
-		res := map[string]any{"type": "workspace_order_set", "session": ss.Name, "order": p.Order,
-			"current_workspace": ss.workspace, "windows_moved": len(moved)}
+		res := proto.WorkspaceOrderSet{Type: "workspace_order_set", Session: ss.Name, Order: p.Order,
+			CurrentWorkspace: ss.workspace, WindowsMoved: len(moved)}
 		name := ss.Name
 		s.mu.Unlock()
 		if len(moved) > 0 {
@@ -211,7 +211,7 @@ func (s *Server) sessionMetaVerbs(add addFunc) {
 
 	p, h = handler(func(cn *conn, p *noParams) (any, *proto.Error) {
 		ended := cn.endSubscription()
-		return map[string]any{"type": "unsubscribed", "ended": ended}, nil
+		return proto.Unsubscribed{Type: "unsubscribed", Ended: ended}, nil
 	})
 	add("unsubscribe", anyone|holdsConn, "End this connection's subscribe stream: every event queued before it is written first, then this answer; the connection can subscribe again", "unsubscribed",
 		`{"verb":"unsubscribe"}`, p, h)
@@ -270,19 +270,19 @@ func (cn *conn) endSubscription() bool {
 	return true
 }
 
-// setSessionLabel runs set on the session under s.mu; a result whose
-// changed is true is published as session-renamed (display name and
+// setSessionLabel runs set on the session under s.mu; a change (set's
+// second result) is published as session-renamed (display name and
 // accent are both the session's labels).
-func (s *Server) setSessionLabel(cn *conn, session string, set func(ss *Session) map[string]any) (any, *proto.Error) {
+func (s *Server) setSessionLabel(cn *conn, session string, set func(ss *Session) (res any, changed bool)) (any, *proto.Error) {
 	s.mu.Lock()
 	ss, err := s.session(cn, session)
 	if err != nil {
 		s.mu.Unlock()
 		return nil, err
 	}
-	res := set(ss)
+	res, changed := set(ss)
 	s.mu.Unlock()
-	if res["changed"] == true {
+	if changed {
 		s.hub.publish(event{Type: evSessionRenamed, Session: ss.Name})
 	}
 	return res, nil

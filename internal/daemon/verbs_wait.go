@@ -45,7 +45,7 @@ func (s *Server) waitFor(cn *conn, p *waitParams) (any, *proto.Error) {
 	// stopping.
 	ctx, cancel := context.WithTimeout(cn.ctx, timeout)
 	defer cancel()
-	result := map[string]any{"type": "wait_result", "condition": p.Condition, "matched": true}
+	result := &proto.WaitResult{Type: "wait_result", Condition: p.Condition, Matched: true}
 	// where names the watched pane in the hint (wait_hint.go); a pane
 	// resolved below fills in what the caller left out.
 	where := waitWhere{session: p.Session, window: p.Window}
@@ -72,7 +72,7 @@ func (s *Server) waitFor(cn *conn, p *waitParams) (any, *proto.Error) {
 			ok := s.sessions[p.Session] != nil
 			s.mu.Unlock()
 			if ok {
-				result["session"] = p.Session
+				result.Session = p.Session
 				return result, nil
 			}
 			select {
@@ -84,7 +84,8 @@ func (s *Server) waitFor(cn *conn, p *waitParams) (any, *proto.Error) {
 	case "agent-state":
 		return s.waitAgent(ctx, cn, p, result, timedOut)
 	case "agent-message":
-		return s.waitMail(ctx, cn, p, result, timedOut)
+		// verbs_mail.go fills in the message it got.
+		return s.waitMail(ctx, cn, p, map[string]any{"type": result.Type, "condition": result.Condition, "matched": true}, timedOut)
 	case "window-output", "window-idle", "window-exit":
 	default:
 		return nil, proto.Errorf(proto.CodeInvalidParams, "unknown condition %q", p.Condition).
@@ -103,19 +104,21 @@ func (s *Server) waitFor(cn *conn, p *waitParams) (any, *proto.Error) {
 	}
 	s.mu.Unlock()
 	if late { // a program window that exited, and closed, before the wait
-		result["window"], result["exit_code"], result["closed"] = gone.id, gone.status.Code, true
+		code := gone.status.Code
+		result.Window, result.ExitCode, result.Closed = gone.id, &code, true
 		return result, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	result["window"] = w.ID
+	result.Window = w.ID
 	switch p.Condition {
 	case "window-exit":
 		select {
 		case <-w.exitCh:
 			w.mu.Lock()
-			result["exit_code"] = w.exitStatus.Code
+			code := w.exitStatus.Code
+			result.ExitCode = &code
 			w.mu.Unlock()
 			return result, nil
 		case <-ctx.Done():
@@ -150,11 +153,11 @@ func (s *Server) waitFor(cn *conn, p *waitParams) (any, *proto.Error) {
 	if rerr != nil {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "bad pattern: %v", rerr).WithHint(proto.Hint{Param: "pattern"})
 	}
-	result["pattern"] = p.Pattern
+	result.Pattern = p.Pattern
 	matched := func() bool {
 		line, ok := matchedLine(w.pane.Screen().Capture(vt.CaptureOptions{Scrollback: true}), re) // wait_line.go
 		if ok {
-			result["line"] = line
+			result.Line = &line
 		}
 		return ok
 	}
@@ -191,7 +194,7 @@ func (s *Server) waitFor(cn *conn, p *waitParams) (any, *proto.Error) {
 	}
 }
 
-func (s *Server) waitAgent(ctx context.Context, cn *conn, p *waitParams, result map[string]any, timedOut func(string) *proto.Error) (any, *proto.Error) {
+func (s *Server) waitAgent(ctx context.Context, cn *conn, p *waitParams, result *proto.WaitResult, timedOut func(string) *proto.Error) (any, *proto.Error) {
 	if p.Select != "" {
 		return s.waitSelect(ctx, cn, p, result, timedOut)
 	}
@@ -204,7 +207,7 @@ func (s *Server) waitAgent(ctx context.Context, cn *conn, p *waitParams, result 
 		}
 		return nil, proto.Errorf(proto.CodeInvalidParams, "until: unknown state").WithHint(h)
 	}
-	result["state"] = set.String()
+	result.State = set.String()
 	arb := s.tracker.Arbiter()
 	if p.Window != "" {
 		s.mu.Lock()
@@ -220,7 +223,7 @@ func (s *Server) waitAgent(ctx context.Context, cn *conn, p *waitParams, result 
 		case werr != nil:
 			return nil, timedOut("agent state " + set.String())
 		}
-		result["window"], result["state"] = w.ID, snap.State.String()
+		result.Window, result.State = w.ID, snap.State.String()
 		return result, nil
 	}
 	// Any window in the session: subscribe first, then check, so a change
@@ -245,7 +248,7 @@ func (s *Server) waitAgent(ctx context.Context, cn *conn, p *waitParams, result 
 	}
 	for {
 		if id, st, ok := check(); ok {
-			result["window"], result["state"] = id, st.String()
+			result.Window, result.State = id, st.String()
 			return result, nil
 		}
 		select {
@@ -259,7 +262,7 @@ func (s *Server) waitAgent(ctx context.Context, cn *conn, p *waitParams, result 
 // waitSelect is wait-for agent-state with a selector: the first pane the
 // selector matches whose state is in until, in every session or the one
 // named.
-func (s *Server) waitSelect(ctx context.Context, cn *conn, p *waitParams, result map[string]any, timedOut func(string) *proto.Error) (any, *proto.Error) {
+func (s *Server) waitSelect(ctx context.Context, cn *conn, p *waitParams, result *proto.WaitResult, timedOut func(string) *proto.Error) (any, *proto.Error) {
 	if p.Window != "" {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "select and window do not go together").WithHint(proto.Hint{Param: "select"})
 	}
@@ -273,7 +276,7 @@ func (s *Server) waitSelect(ctx context.Context, cn *conn, p *waitParams, result
 		if set, err = agentstate.ParseStateSet(p.Until); err != nil {
 			return nil, proto.Errorf(proto.CodeInvalidParams, "until: unknown state").WithHint(proto.Hint{Param: "until", Accepted: stateNames()})
 		}
-		result["state"] = set.String()
+		result.State = set.String()
 	}
 	var only *Session
 	if p.Session == "" {
@@ -289,7 +292,7 @@ func (s *Server) waitSelect(ctx context.Context, cn *conn, p *waitParams, result
 		}
 		only = ss
 	}
-	result["select"] = sel.String()
+	result.Select = sel.String()
 	arb := s.tracker.Arbiter()
 	sub := arb.Subscribe(agentstate.SubscribeOptions{Buffer: 256})
 	defer sub.Close()
@@ -322,7 +325,7 @@ func (s *Server) waitSelect(ctx context.Context, cn *conn, p *waitParams, result
 	}
 	for {
 		if id, st, ok := check(); ok {
-			result["window"], result["state"] = id, st.String()
+			result.Window, result.State = id, st.String()
 			return result, nil
 		}
 		select {

@@ -4,47 +4,8 @@ import (
 	"github.com/tuios/tuios/internal/proto"
 )
 
-type windowRow struct {
-	WindowID string `json:"window_id"`
-	Index    int    `json:"index"`
-	// Name is the window's name: the one given to it, else its
-	// automatic name (AutomaticName true): what runs in its foreground.
-	// Never the title, which programs rewrite as they work.
-	Name          string `json:"name"`
-	AutomaticName bool   `json:"automatic_name"`
-	Title         string `json:"title"`
-	DisplayName   string `json:"display_name"` // = name, for scripts written before name carried the automatic one
-	Session       string `json:"session"`
-	Workspace     int    `json:"workspace"`
-	Focused       bool   `json:"focused"`
-	Minimized     bool   `json:"minimized"`
-	X             int    `json:"x"`
-	Y             int    `json:"y"`
-	Width         int    `json:"width"`
-	Height        int    `json:"height"`
-	Unplaced      bool   `json:"unplaced"` // x, y, width, height are a placeholder: no client has tiled it yet
-	PtyID         string `json:"pty_id"`
-	PID           int    `json:"pid"`
-	Cwd           string `json:"cwd,omitempty"`
-	AgentState    string `json:"agent_state"`
-	AgentHarness  string `json:"agent_harness,omitempty"`
-	Subagents     int    `json:"agent_subagents"`
-	Exited        bool   `json:"exited"`
-	Queued        int    `json:"agent_queued"` // entries in the reply queue (queue.go)
-	// The agent conversation the pane holds, or held before a restart
-	// (internal/daemon/resume): what resume-agent types.
-	AgentSessionID      string `json:"agent_session_id,omitempty"`
-	AgentSessionHarness string `json:"agent_session_harness,omitempty"`
-	// Popup is true for a window opened with tuios popup (popup.go): x,
-	// y, width and height are its frame, centred over the tiles.
-	Popup bool `json:"popup"`
-	// Grants are the pane's own grants, when it was given some (--grants,
-	// set-pane-grants); absent when it holds the default.
-	Grants []string `json:"grants,omitempty"`
-}
-
 // windowRowLocked describes a window. Called with s.mu held.
-func (s *Server) windowRowLocked(w *Window) windowRow {
+func (s *Server) windowRowLocked(w *Window) proto.Window {
 	idx := 0
 	for i, x := range w.session.windows {
 		if x == w {
@@ -56,7 +17,7 @@ func (s *Server) windowRowLocked(w *Window) windowRow {
 	exited := w.exited
 	w.mu.Unlock()
 	at := w.placementLocked()
-	row := windowRow{
+	row := proto.Window{
 		WindowID: w.ID, Index: idx, Name: w.DisplayName(), AutomaticName: w.name == "", Title: w.Title(), DisplayName: w.DisplayName(),
 		Session: w.session.Name, Workspace: w.workspace, Focused: w.session.focused == w, Minimized: w.minimized,
 		X: at.x, Y: at.y, Width: at.w, Height: at.h, Unplaced: !w.placed, PtyID: w.ID, PID: w.proc.Pid(), Cwd: w.cwdNow(),
@@ -144,9 +105,10 @@ func (s *Server) windowVerbs(add addFunc) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		idx := s.windowRowLocked(w).Index
-		return map[string]any{"type": "window_created", "window_id": w.ID, "name": w.DisplayName(), "automatic_name": w.name == "", "session": ss.Name,
-			"workspace": w.workspace, "index": idx, "pid": w.proc.Pid(), "pty_id": w.ID, "focused": ss.focused == w,
-			"width": w.cols, "height": w.rows, "unplaced": !w.placed}, nil
+		auto := w.name == ""
+		return proto.WindowCreated{Type: "window_created", WindowID: w.ID, Name: w.DisplayName(), AutomaticName: &auto, Session: ss.Name,
+			Workspace: w.workspace, Index: idx, PID: w.proc.Pid(), PtyID: w.ID, Focused: ss.focused == w,
+			Width: w.cols, Height: w.rows, Unplaced: !w.placed}, nil
 	})
 	add("new-window", opens, "Open a window running the shell (or argv) in a session", "window_created",
 		`{"verb":"new-window","params":{"session":"work","name":"build","cwd":"/src"}}`, p, h)
@@ -158,20 +120,19 @@ func (s *Server) windowVerbs(add addFunc) {
 		if err != nil {
 			return nil, err
 		}
-		rows := []windowRow{}
-		onWorkspace := []string{}
-		res := map[string]any{"type": "window_list", "session": ss.Name, "current_workspace": ss.workspace, "focused_index": -1, "focused_window_id": ""}
+		res := proto.WindowList{Type: "window_list", Session: ss.Name, CurrentWorkspace: ss.workspace, FocusedIndex: -1,
+			Windows: []proto.Window{}, WorkspaceWindows: []string{}}
 		for _, w := range ss.windows {
 			r := s.windowRowLocked(w)
 			if r.Focused {
-				res["focused_index"], res["focused_window_id"] = r.Index, r.WindowID
+				res.FocusedIndex, res.FocusedWindowID = r.Index, r.WindowID
 			}
 			if r.Workspace == ss.workspace {
-				onWorkspace = append(onWorkspace, r.WindowID)
+				res.WorkspaceWindows = append(res.WorkspaceWindows, r.WindowID)
 			}
-			rows = append(rows, r)
+			res.Windows = append(res.Windows, r)
 		}
-		res["windows"], res["total"], res["workspace_windows"] = rows, len(rows), onWorkspace
+		res.Total = len(res.Windows)
 		return res, nil
 	})
 	add("list-windows", reads, "List a session's windows with index, id, name, workspace, size and agent state", "window_list", `{"verb":"list-windows","params":{"session":"work"}}`, p, h)
@@ -183,11 +144,7 @@ func (s *Server) windowVerbs(add addFunc) {
 		if err != nil {
 			return nil, err
 		}
-		r := s.windowRowLocked(w)
-		return struct {
-			Type string `json:"type"`
-			windowRow
-		}{"window", r}, nil
+		return proto.WindowResult{Type: "window", Window: s.windowRowLocked(w)}, nil
 	})
 	add("get-window", reads, "Describe one window", "window", `{"verb":"get-window","params":{"window":"build"}}`, p, h)
 	// focus-window, move-window, set-window, close-window and run-command

@@ -75,18 +75,6 @@ func (s *Server) worktreeVerbs(add addFunc) {
 		`{"verb":"pull-worktree","params":{"host":"build","session":"api-fan-demo-2","repo":"/home/u/src/api"}}`, p, h)
 }
 
-type worktreeCreated struct {
-	Type          string `json:"type"`
-	Repo          string `json:"repo"`
-	RepoName      string `json:"repo_name"`
-	Base          string `json:"base"`
-	BaseSHA       string `json:"base_sha"`
-	CreatedBranch bool   `json:"created_branch"`
-	Cloned        bool   `json:"cloned"`
-	PulledFrom    string `json:"pulled_from,omitempty"`
-	attemptRow
-}
-
 func (s *Server) newWorktree(cn *conn, p *newWorktreeParams) (any, *proto.Error) {
 	if p.Prompt != "" && p.Agent == "" {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "a prompt needs an agent to type it into").WithHint(proto.Hint{Param: "agent"})
@@ -172,22 +160,7 @@ func (s *Server) newWorktree(cn *conn, p *newWorktreeParams) (any, *proto.Error)
 		}
 	}
 	row := s.attemptRows(pl)[0]
-	return worktreeCreated{Type: "worktree_created", Repo: repo.Root, RepoName: repo.Name, Base: base, BaseSHA: baseSHA, CreatedBranch: !exists, Cloned: cloned, attemptRow: row}, nil
-}
-
-// worktreeRow is one worktree in list-worktrees.
-type worktreeRow struct {
-	fanRow
-	SessionID     string `json:"session_id"`
-	Repo          string `json:"repo"`
-	RepoName      string `json:"repo_name"`
-	Base          string `json:"base"`
-	BaseSHA       string `json:"base_sha"`
-	Group         string `json:"group"`
-	PromptNote    string `json:"prompt_note,omitempty"`
-	PromptReadyBy string `json:"prompt_ready_by,omitempty"`
-	Created       int64  `json:"created"`
-	PulledFrom    string `json:"pulled_from,omitempty"`
+	return proto.WorktreeCreated{Type: "worktree_created", Repo: repo.Root, RepoName: repo.Name, Base: base, BaseSHA: baseSHA, CreatedBranch: !exists, Cloned: cloned, Attempt: row}, nil
 }
 
 func (s *Server) listWorktrees(cn *conn, p *listWorktreesParams) (any, *proto.Error) {
@@ -213,12 +186,12 @@ func (s *Server) listWorktrees(cn *conn, p *listWorktreesParams) (any, *proto.Er
 		}
 	}
 	rows := s.rowsOf(cn.ctx, kept, !p.NoChanges)
-	out := make([]worktreeRow, len(rows))
+	out := make([]proto.WorktreeRow, len(rows))
 	for i, r := range kept {
-		out[i] = worktreeRow{fanRow: rows[i], SessionID: r.SessionID, Repo: r.Repo, RepoName: r.RepoName, Base: r.Base, BaseSHA: r.BaseSHA,
+		out[i] = proto.WorktreeRow{FanRow: rows[i], SessionID: r.SessionID, Repo: r.Repo, RepoName: r.RepoName, Base: r.Base, BaseSHA: r.BaseSHA,
 			Group: r.Group, PromptNote: r.PromptNote, PromptReadyBy: r.PromptReadyBy, Created: r.Created, PulledFrom: r.PulledFrom}
 	}
-	return map[string]any{"type": "worktree_list", "worktrees": out}, nil
+	return proto.WorktreeList{Type: "worktree_list", Worktrees: out}, nil
 }
 
 // recordOf is the record of a session the caller reaches.
@@ -250,7 +223,7 @@ func (s *Server) removeWorktree(cn *conn, p *removeWorktreeParams) (any, *proto.
 	}
 	ctx, cancel := context.WithTimeout(cn.ctx, wtGitWait)
 	defer cancel()
-	res := map[string]any{"type": "worktree_removed", "session": rec.Session, "worktree": rec.Worktree, "branch": rec.Branch}
+	res := proto.WorktreeRemoved{Type: "worktree_removed", Session: rec.Session, Worktree: rec.Worktree, Branch: rec.Branch}
 	var rm worktree.Removed
 	if _, serr := os.Stat(rec.Worktree); serr != nil {
 		rm.Gone = true // removed behind tuios's back: only the record and the session go
@@ -283,7 +256,7 @@ func (s *Server) removeWorktree(cn *conn, p *removeWorktreeParams) (any, *proto.
 		}
 		s.mu.Unlock()
 	}
-	res["stashed"], res["stash"], res["forced"], res["gone"], res["session_closed"] = rm.Stashed, rm.Stash, rm.Forced, rm.Gone, closed
+	res.Stashed, res.Stash, res.Forced, res.Gone, res.SessionClosed = rm.Stashed, rm.Stash, rm.Forced, rm.Gone, closed
 	return res, nil
 }
 
@@ -305,8 +278,8 @@ func (s *Server) bundleWorktree(cn *conn, p *bundleWorktreeParams) (any, *proto.
 	if e != nil {
 		return nil, wtError(e)
 	}
-	return map[string]any{"type": "worktree_bundle", "session": rec.Session, "repo_name": rec.RepoName, "branch": b.Branch, "base_sha": b.Base,
-		"head_sha": b.Head, "bundle": b.Bundle, "patch": b.Patch}, nil
+	return proto.WorktreeBundle{Type: "worktree_bundle", Session: rec.Session, RepoName: rec.RepoName, Branch: b.Branch, BaseSHA: b.Base,
+		HeadSHA: b.Head, Bundle: b.Bundle, Patch: b.Patch}, nil
 }
 
 func (s *Server) pullWorktree(cn *conn, p *pullWorktreeParams) (any, *proto.Error) {
@@ -315,13 +288,7 @@ func (s *Server) pullWorktree(cn *conn, p *pullWorktreeParams) (any, *proto.Erro
 	}
 	ctx, cancel := context.WithTimeout(cn.ctx, wtGitWait)
 	defer cancel()
-	var far struct {
-		Branch string `json:"branch"`
-		Base   string `json:"base_sha"`
-		Head   string `json:"head_sha"`
-		Bundle []byte `json:"bundle"`
-		Patch  []byte `json:"patch"`
-	}
+	var far proto.WorktreeBundle
 	if err := s.links.Call(ctx, p.Host, "bundle-worktree", map[string]any{"session": p.Session}, &far); err != nil {
 		return nil, err
 	}
@@ -338,13 +305,13 @@ func (s *Server) pullWorktree(cn *conn, p *pullWorktreeParams) (any, *proto.Erro
 		session = worktree.SessionName(repo.Name, branch)
 	}
 	from := p.Host + ":" + p.Session
-	pl := &wtPlan{verb: "pull-worktree", repo: repo, base: far.Base, baseSHA: far.Base, launchedBy: s.callerSessionID(cn), by: cn.call,
-		pulledFrom: from, pull: &worktree.Bundle{Branch: far.Branch, Base: far.Base, Head: far.Head, Bundle: far.Bundle, Patch: far.Patch},
+	pl := &wtPlan{verb: "pull-worktree", repo: repo, base: far.BaseSHA, baseSHA: far.BaseSHA, launchedBy: s.callerSessionID(cn), by: cn.call,
+		pulledFrom: from, pull: &worktree.Bundle{Branch: far.Branch, Base: far.BaseSHA, Head: far.HeadSHA, Bundle: far.Bundle, Patch: far.Patch},
 		attempts: []*wtAttempt{{branch: branch, session: session, dir: worktree.Dir(s.dataDir(), repo.Name, branch), newBranch: true}}}
 	if err := s.makeWorktrees(cn, pl); err != nil {
 		return nil, err
 	}
 	row := s.attemptRows(pl)[0]
-	return worktreeCreated{Type: "worktree_created", Repo: repo.Root, RepoName: repo.Name, Base: far.Base, BaseSHA: far.Base, CreatedBranch: true,
-		PulledFrom: from, attemptRow: row}, nil
+	return proto.WorktreeCreated{Type: "worktree_created", Repo: repo.Root, RepoName: repo.Name, Base: far.BaseSHA, BaseSHA: far.BaseSHA, CreatedBranch: true,
+		PulledFrom: from, Attempt: row}, nil
 }

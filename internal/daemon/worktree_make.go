@@ -265,23 +265,8 @@ func (s *Server) makeWorktrees(cn *conn, pl *wtPlan) *proto.Error {
 	return nil
 }
 
-// attemptRow is one attempt as fan and worktree new answer it.
-type attemptRow struct {
-	Attempt       int    `json:"attempt,omitempty"`
-	Session       string `json:"session"`
-	SessionID     string `json:"session_id"`
-	Branch        string `json:"branch"`
-	Worktree      string `json:"worktree"`
-	WindowID      string `json:"window_id"`
-	Agent         string `json:"agent"`
-	Command       string `json:"command"`
-	PromptStatus  string `json:"prompt_status"`
-	PromptNote    string `json:"prompt_note,omitempty"`
-	PromptReadyBy string `json:"prompt_ready_by,omitempty"`
-}
-
 // attemptRows reads the attempts' records as they are now.
-func (s *Server) attemptRows(pl *wtPlan) []attemptRow {
+func (s *Server) attemptRows(pl *wtPlan) []proto.Attempt {
 	ids := map[string]bool{}
 	for _, a := range pl.attempts {
 		ids[a.ss.ID] = true
@@ -291,14 +276,14 @@ func (s *Server) attemptRows(pl *wtPlan) []attemptRow {
 	for _, r := range recs {
 		byID[r.SessionID] = r
 	}
-	out := make([]attemptRow, 0, len(pl.attempts))
+	out := make([]proto.Attempt, 0, len(pl.attempts))
 	for _, a := range pl.attempts {
 		r := byID[a.ss.ID]
 		agent := r.Agent
 		if agent == "" {
 			agent = "shell"
 		}
-		out = append(out, attemptRow{Attempt: r.Attempt, Session: r.Session, SessionID: r.SessionID, Branch: r.Branch, Worktree: r.Worktree,
+		out = append(out, proto.Attempt{Attempt: r.Attempt, Session: r.Session, SessionID: r.SessionID, Branch: r.Branch, Worktree: r.Worktree,
 			WindowID: r.Window, Agent: agent, Command: r.Command, PromptStatus: r.PromptStatus, PromptNote: r.PromptNote, PromptReadyBy: r.PromptReadyBy})
 	}
 	return out

@@ -65,21 +65,11 @@ type wtRecord struct {
 	PromptReadyBy string `json:"prompt_ready_by,omitempty"`
 	// LaunchedBy is the session id of the pane that made it ("" for the
 	// person).
-	LaunchedBy string   `json:"launched_by,omitempty"`
-	Created    int64    `json:"created"`
-	Check      *wtCheck `json:"check,omitempty"`
+	LaunchedBy string               `json:"launched_by,omitempty"`
+	Created    int64                `json:"created"`
+	Check      *proto.WorktreeCheck `json:"check,omitempty"`
 	// PulledFrom is HOST:SESSION for a worktree pull.
 	PulledFrom string `json:"pulled_from,omitempty"`
-}
-
-// wtCheck is an attempt's last fan verify.
-type wtCheck struct {
-	Command string `json:"command"`
-	// Status: running, passed, failed or timeout.
-	Status string `json:"status"`
-	Exit   int    `json:"exit"`
-	Window string `json:"window,omitempty"`
-	At     int64  `json:"at"`
 }
 
 // fanTag is a session's place in the worktrees: immutable once set.

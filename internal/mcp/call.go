@@ -15,11 +15,8 @@ import (
 	"github.com/tuios/tuios/mail"
 )
 
-// pane is the pane the server runs in.
-type pane struct {
-	Session  string `json:"session"`
-	WindowID string `json:"window_id"`
-}
+// pane is the pane the server runs in: resolve-pane's answer.
+type pane = proto.Pane
 
 // toolError is a failed call, reported in the tool's result (isError) so
 // the model sees it, with a stable code.

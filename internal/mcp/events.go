@@ -66,15 +66,11 @@ func (s *Server) events(ctx context.Context, c *client.Client, args map[string]a
 		}
 		sub["types"] = types
 	}
-	var ack struct {
-		Resync       bool   `json:"resync"`
-		AttentionSeq int64  `json:"attention_seq"`
-		BootID       string `json:"boot_id"`
-	}
+	var ack proto.Subscribed
 	if err := c.Call("subscribe", sub, &ack); err != nil {
 		return nil, err
 	}
-	lastSeq := ack.AttentionSeq
+	lastSeq := int64(ack.AttentionSeq)
 	if after > lastSeq {
 		lastSeq = after
 	}
@@ -101,7 +97,7 @@ func (s *Server) events(ctx context.Context, c *client.Client, args map[string]a
 		evs = append(evs, ev)
 	}
 	res := map[string]any{"type": "events", "events": evs, "last_seq": lastSeq, "boot_id": ack.BootID}
-	if ack.Resync {
+	if ack.Resync != nil && *ack.Resync {
 		res["resync"] = true
 	}
 	return res, nil

@@ -88,11 +88,11 @@ func Validate(params any) *Error {
 		}
 		fv := v.Field(i)
 		if f.Tag.Get("req") == "true" && fv.IsZero() {
-			return Errorf(CodeInvalidParams, "the param %q is required", name).WithHint(Hint{Param: name})
+			return ParamError(name, "is required")
 		}
 		if other, values, ok := whenTag(f); ok && fv.IsZero() {
 			if got := stringField(v, other); got != "" && contains(values, got) {
-				return Errorf(CodeInvalidParams, "the param %q is required when %s is %q", name, other, got).WithHint(Hint{Param: name})
+				return ParamError(name, fmt.Sprintf("is required when %s is %q", other, got))
 			}
 		}
 		if fv.Kind() == reflect.Pointer {
@@ -133,12 +133,12 @@ func checkValue(f reflect.StructField, name string, fv reflect.Value) *Error {
 	case reflect.String:
 		s := fv.String()
 		if max, ok := tagInt(f, "maxlen"); ok && int64(len(s)) > max {
-			return Errorf(CodeInvalidParams, "the param %q is %d bytes, over the cap of %d", name, len(s), max).WithHint(Hint{Param: name})
+			return ParamError(name, fmt.Sprintf("is %d bytes, over the cap of %d", len(s), max))
 		}
 		return checkAccepted(f, name, s)
 	case reflect.Slice:
 		if max, ok := tagInt(f, "maxlen"); ok && int64(fv.Len()) > max {
-			return Errorf(CodeInvalidParams, "the param %q has %d entries, over the cap of %d", name, fv.Len(), max).WithHint(Hint{Param: name})
+			return ParamError(name, fmt.Sprintf("has %d entries, over the cap of %d", fv.Len(), max))
 		}
 		if fv.Type().Elem().Kind() == reflect.String {
 			for i := 0; i < fv.Len(); i++ {
@@ -161,8 +161,9 @@ func rangeError(name, got string, lo, hi int64, hasLo, hasHi bool) *Error {
 	default:
 		want = fmt.Sprintf("at most %d", hi)
 	}
-	return Errorf(CodeInvalidParams, "the param %q is %s, out of range (%s)", name, got, want).
-		WithHint(Hint{Param: name, Detail: "accepted: " + want})
+	e := ParamError(name, fmt.Sprintf("is %s, out of range (%s)", got, want))
+	e.Hint.Detail, e.Hint.Range = "accepted: "+want, want
+	return e
 }
 
 func checkAccepted(f reflect.StructField, name, s string) *Error {

@@ -149,3 +149,30 @@ func TestCodeOfFindsEveryPackagesCode(t *testing.T) {
 		}
 	}
 }
+
+// Every param error Validate makes says which param and what is wrong
+// with it in its hint, the same words as its message: a client words it
+// its own way (the CLI names the flag) without reading the message.
+func TestValidateParamErrorsCarryTheProblem(t *testing.T) {
+	for _, c := range []struct {
+		p                      testParams
+		param, problem, ranged string
+	}{
+		{testParams{}, "condition", "is required", ""},
+		{testParams{Condition: "window-output"}, "pattern", `is required when condition is "window-output"`, ""},
+		{testParams{Condition: "window-idle", Queue: 70000}, "queue", "is 70000, out of range (1 to 65536)", "1 to 65536"},
+		{testParams{Condition: "window-idle", Name: "much too long"}, "name", "is 13 bytes, over the cap of 8", ""},
+		{testParams{Condition: "window-idle", States: []string{"idle", "idle", "idle"}}, "states", "has 3 entries, over the cap of 2", ""},
+	} {
+		e := Validate(&c.p)
+		if e == nil || e.Hint == nil {
+			t.Fatalf("%+v: %v", c.p, e)
+		}
+		if e.Hint.Param != c.param || e.Hint.Problem != c.problem || e.Hint.Range != c.ranged {
+			t.Errorf("%+v: hint %+v, want param %q problem %q range %q", c.p, *e.Hint, c.param, c.problem, c.ranged)
+		}
+		if want := fmt.Sprintf("the param %q %s", c.param, c.problem); e.Message != want {
+			t.Errorf("message %q, want %q", e.Message, want)
+		}
+	}
+}

@@ -5,8 +5,25 @@
 //
 // It owns the envelope, line framing with its 16 MB cap, strict params
 // decoding (an unknown param is refused, never ignored), the stable error
-// codes, and verb schemas for list-verbs. It does not know any verb's
-// meaning: the daemon registers the verbs.
+// codes (a param error says which param and what is wrong with it in its
+// hint: ParamError), verb schemas for list-verbs, and the verbs' results
+// as types, which the daemon returns and the CLI, the attach client and
+// the MCP server decode, so a field of the wire is named once:
+//
+//	meta.go      hello, subscribe, unsubscribe, kill-server
+//	session.go   sessions and workspaces
+//	window.go    windows, focus, move, run-command, split, layout
+//	pane.go      capture-pane, send-text, send-keys
+//	wait.go      wait-for
+//	agent.go     agent state, list-agents, the report verbs, explain-*
+//	option.go    list-options, get-option, set-option, list-themes
+//	grants.go    pane-grants, set-pane-grants, restrict-connection
+//	worktree.go  worktrees, fans, start-agent
+//	transfer.go, recap.go, peek.go, review.go, attach*.go: the copies,
+//	the recap, peek-prompt, review-diff and the attach stream
+//
+// It does not know any verb's meaning: the daemon registers the verbs
+// and fills the results.
 package proto
 
 import (
@@ -70,6 +87,14 @@ type Hint struct {
 	DidYouMean string   `json:"did_you_mean,omitempty"`
 	Available  []string `json:"available,omitempty"`
 	Detail     string   `json:"detail,omitempty"`
+	// Problem is what is wrong with Param, in words that follow its
+	// name ("is required", "is 0, out of range (1 to 9)"): a client
+	// that calls the param something else (a flag, an argument) says
+	// its own name and this, without reading Message.
+	Problem string `json:"problem,omitempty"`
+	// Range is the range of a number param that was out of it, in the
+	// protocol's units ("1 to 9").
+	Range string `json:"range,omitempty"`
 }
 
 func (e *Error) Error() string { return e.Message }
@@ -77,6 +102,13 @@ func (e *Error) Error() string { return e.Message }
 // Errorf builds an error with a code.
 func Errorf(code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// ParamError is an invalid_params error about one param: its message
+// is `the param "NAME" PROBLEM`, and its hint carries Param and Problem
+// for a client that words it its own way. Add to e.Hint for more.
+func ParamError(name, problem string) *Error {
+	return Errorf(CodeInvalidParams, "the param %q %s", name, problem).WithHint(Hint{Param: name, Problem: problem})
 }
 
 // WithHint attaches a hint and returns e.

@@ -3,6 +3,8 @@ package tui
 import (
 	"fmt"
 	"strings"
+
+	"github.com/tuios/tuios/internal/proto"
 )
 
 // Under each linked host the rail lists that host's sessions and a "+"
@@ -77,9 +79,7 @@ func (c *conns) NewOnHost(host string, cols, rows int) {
 			c.send(replyMsg{verb: "new-session", err: err})
 			return
 		}
-		var made struct {
-			Session string `json:"session"`
-		}
+		var made proto.SessionCreated
 		err = cl.Call("new-session", map[string]any{"cols": cols, "rows": rows}, &made)
 		cl.Close()
 		if err != nil {

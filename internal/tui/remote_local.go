@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tuios/tuios/internal/client"
+	"github.com/tuios/tuios/internal/proto"
 )
 
 // While the client is on a host, the rail lists this machine's sessions
@@ -17,10 +18,7 @@ import (
 const localPoll = 3 * time.Second
 
 // localSession is a row of this machine's list-sessions.
-type localSession struct {
-	Name    string `json:"name"`
-	Windows int    `json:"windows"`
-}
+type localSession = proto.SessionRow
 
 // localSessionsMsg is this machine's sessions, listed while on a host.
 type localSessionsMsg struct{ sessions []localSession }
@@ -63,9 +61,7 @@ func (c *conns) watchLocal() {
 				lc, _ = dial(c.opt)
 			}
 			if lc != nil {
-				var res struct {
-					Sessions []localSession `json:"sessions"`
-				}
+				var res proto.SessionList
 				if err := lc.Call("list-sessions", nil, &res); err != nil {
 					lc.Close()
 					lc = nil

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/tuios/tuios/internal/proto"
 )
 
 // The compare view (seed 003, "Comparing the attempts of a fan"): w in a
@@ -34,7 +35,7 @@ type compareView struct {
 	session string // the session it was opened for
 	loaded  bool
 	err     string
-	c       fanCompare
+	c       proto.FanCompare
 	cur     int
 	marked  []string // sessions, oldest first
 	input   *inboxInput
@@ -43,33 +44,6 @@ type compareView struct {
 	confirm []string
 	keep    string
 	gen     int // the tick a refresh is armed for
-}
-
-// fanCompare is compare-fan's result.
-type fanCompare struct {
-	Group    string       `json:"group"`
-	RepoName string       `json:"repo_name"`
-	Base     string       `json:"base"`
-	Attempts []fanAttempt `json:"attempts"`
-}
-
-type fanAttempt struct {
-	Session      string `json:"session"`
-	Agent        string `json:"agent"`
-	State        string `json:"state"`
-	WindowID     string `json:"window_id"`
-	Gone         bool   `json:"gone"`
-	SessionOpen  bool   `json:"session_open"`
-	Files        int    `json:"files"`
-	Added        int    `json:"added"`
-	Removed      int    `json:"removed"`
-	Changes      bool   `json:"changes_read"`
-	PromptStatus string `json:"prompt_status"`
-	Check        *struct {
-		Command string `json:"command"`
-		Status  string `json:"status"`
-		Exit    int    `json:"exit"`
-	} `json:"check"`
 }
 
 const (
@@ -180,20 +154,20 @@ func (m *Model) compareKey(k tea.Key, name string) tea.Cmd {
 	return nil
 }
 
-func (cv *compareView) at() (fanAttempt, bool) {
+func (cv *compareView) at() (proto.FanRow, bool) {
 	if cv.cur < 0 || cv.cur >= len(cv.c.Attempts) {
-		return fanAttempt{}, false
+		return proto.FanRow{}, false
 	}
 	return cv.c.Attempts[cv.cur], true
 }
 
-func (cv *compareView) find(session string) fanAttempt {
+func (cv *compareView) find(session string) proto.FanRow {
 	for _, a := range cv.c.Attempts {
 		if a.Session == session {
 			return a
 		}
 	}
-	return fanAttempt{Session: session}
+	return proto.FanRow{Session: session}
 }
 
 // mark toggles a mark; a third drops the oldest.
@@ -242,7 +216,7 @@ func (m *Model) compareReply(tag string, r replyMsg) tea.Cmd {
 			cv.err = msg
 			return nil
 		}
-		var c fanCompare
+		var c proto.FanCompare
 		if err := json.Unmarshal(r.raw, &c); err != nil {
 			cv.err = "the daemon's comparison could not be read: " + err.Error()
 			return nil
@@ -275,13 +249,7 @@ func (m *Model) compareReply(tag string, r replyMsg) tea.Cmd {
 			m.say("keep: %s", clean(r.err.Error()))
 			return nil
 		}
-		var res struct {
-			Kept    string `json:"kept"`
-			Removed []struct {
-				Session string `json:"session"`
-				Error   string `json:"error"`
-			} `json:"removed"`
-		}
+		var res proto.FanKept
 		_ = json.Unmarshal(r.raw, &res)
 		var gone []string
 		for _, x := range res.Removed {

@@ -77,7 +77,7 @@ func (m *Model) compareTable() []string {
 			state = "gone"
 		}
 		files, lines := "-", "-"
-		if x.Changes {
+		if x.ChangesRead {
 			files, lines = strconv.Itoa(x.Files), fmt.Sprintf("+%d -%d", x.Added, x.Removed)
 		}
 		check := ""

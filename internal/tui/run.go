@@ -51,17 +51,13 @@ func Run(ctx context.Context, opt Options) error {
 	}
 	session := opt.Session
 	if session == "" {
-		var ls struct {
-			Total int `json:"total"`
-		}
+		var ls proto.SessionList
 		if err := calls.Call("list-sessions", nil, &ls); err != nil {
 			calls.Close()
 			return err
 		}
 		if ls.Total == 0 {
-			var made struct {
-				Session string `json:"session"`
-			}
+			var made proto.SessionCreated
 			if err := calls.Call("new-session", map[string]any{"cols": cols, "rows": rows}, &made); err != nil {
 				calls.Close()
 				return err

@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/tuios/tuios/internal/proto"
 )
 
 // Copy mode (prefix [, the action "scrollback"): the focused pane's
@@ -52,9 +53,7 @@ func (m *Model) scrollReply(r replyMsg) {
 		m.say("scrollback: %s", r.err.Error())
 		return
 	}
-	var res struct {
-		Content string `json:"content"`
-	}
+	var res proto.PaneContent
 	json.Unmarshal(r.raw, &res)
 	s.loading = false
 	s.lines = strings.Split(strings.TrimRight(res.Content, "\n"), "\n")
