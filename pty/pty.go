@@ -187,6 +187,29 @@ func (p *Process) Write(b []byte) (int, error) {
 // without a hop to its writer goroutine.
 func (p *Process) TryWrite(b []byte) (int, error) { return tryWrite(p.master, b) }
 
+// DupInput returns a new descriptor (close-on-exec) of the terminal's
+// master, for another process that writes the program's input itself
+// (the person's attach client, internal/daemon's attach_input.go). It
+// shares the master's open file description, which is non-blocking on
+// Linux and must stay so: the holder writes with non-blocking calls and
+// never changes its flags. Closing the Process does not close it; the
+// holder must.
+func (p *Process) DupInput() (int, error) {
+	if p.closed.Load() {
+		return -1, &Error{code: CodeClosed, Op: "dup_input", Path: p.name}
+	}
+	fd := -1
+	err := control(p.master, func(m int) error {
+		var e error
+		fd, e = unix.FcntlInt(uintptr(m), unix.F_DUPFD_CLOEXEC, 0)
+		return e
+	})
+	if err != nil {
+		return -1, &Error{code: CodeClosed, Op: "dup_input", Path: p.name, Err: err}
+	}
+	return fd, nil
+}
+
 // SetWriteDeadline sets the deadline for pending and future Write calls
 // (zero: none), as SetReadDeadline does for Read.
 func (p *Process) SetWriteDeadline(t time.Time) error {

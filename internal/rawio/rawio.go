@@ -32,6 +32,9 @@ type Reader struct{ rc syscall.RawConn }
 // NewReader is a Reader of c, or c itself when c has no usable RawConn
 // or its descriptor blocks.
 func NewReader(c io.Reader) io.Reader {
+	if cc, ok := c.(*Conn); ok {
+		return cc // its Read is raw already, and takes passed descriptors
+	}
 	if rc := rawConn(c); rc != nil {
 		return &Reader{rc: rc}
 	}

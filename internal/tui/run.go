@@ -45,7 +45,9 @@ func Run(ctx context.Context, opt Options) error {
 	cols, rows := m.AreaSize()
 
 	host := remoteHost(opt.Host)
-	calls, err := dialTo(opt, host)
+	copt := opt
+	copt.callLine = host == "" // key_direct.go: this daemon may pass a pane's input
+	calls, err := dialTo(copt, host)
 	if err != nil {
 		return err
 	}
