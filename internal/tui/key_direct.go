@@ -182,11 +182,20 @@ func (c *conns) inputAnswer(line *callLine, r request, raw []byte, err error) {
 	current := c.calls == line && c.session == sess
 	c.smu.Unlock()
 	good := k.asking == win && !k.spoiled && current && len(fds) == 2
+	spoiled := k.asking == win && k.spoiled && current && len(fds) == 2
 	k.asking = ""
 	if !good {
 		closeAll()
 		if err != nil || len(fds) != 2 {
 			k.after = time.Now().Add(askBackoff)
+		}
+		if spoiled && k.held == nil && !k.off {
+			// Keys went over the socket behind the ask: ask again,
+			// behind them.
+			k.asking, k.spoiled = win, false
+			if c.callLocked(request{verb: "attach-input", params: map[string]any{"session": sess, "window": win}, tag: inputTag}) {
+				c.poke()
+			}
 		}
 		return
 	}
