@@ -82,6 +82,9 @@ func Run(ctx context.Context, opt Options) error {
 	}
 	c := &conns{opt: opt, calls: newCallLine(calls, quiet), stream: st, host: host, session: name, cols: cols, rows: rows}
 	c.opt.noAutostart = true
+	// key_direct.go: keys go over the socket only, to measure or rule
+	// out the passed input (docs/performance.md).
+	c.keys.off = os.Getenv("TUIOS_KEYS_OVER_SOCKET") != ""
 	m.calls, m.nonce, m.session = c, nonce, name
 	m.sentCols, m.sentRows = cols, rows
 
