@@ -64,9 +64,9 @@ type heldInput struct {
 // conns.mu.
 type keyInput struct {
 	held    *heldInput
-	asking  string // the window asked for, "" when no ask is out
-	spoiled bool   // a key for it went over the socket after the ask
-	after   time.Time
+	asking  string            // the window asked for, "" when no ask is out
+	spoiled bool              // a key for it went over the socket after the ask
+	after   time.Time         // no ask before it (an ask was refused)
 	owed    map[string]string // window → session of keys written and not yet noted
 	timer   *time.Timer
 	off     bool // never ask (tests, and a daemon that cannot pass one)
