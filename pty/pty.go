@@ -56,7 +56,7 @@ func (s ExitStatus) String() string {
 // Process is a command running on a PTY. All methods are safe for
 // concurrent use.
 type Process struct {
-	master *os.File
+	master masterFile
 	out    io.Reader // master, read with raw calls where it can be (newReader)
 	cmd    *exec.Cmd
 	pid    int
@@ -410,9 +410,19 @@ func (p *Process) Close() error {
 	return p.closeErr
 }
 
+// masterFile is the master side: an *os.File, or on Linux a rawio.File,
+// which the runtime's poller watches for room to write only while a
+// write waits (openPTY).
+type masterFile interface {
+	io.ReadWriteCloser
+	SetReadDeadline(time.Time) error
+	SetWriteDeadline(time.Time) error
+	SyscallConn() (syscall.RawConn, error)
+}
+
 // control runs f with the descriptor of f without switching it to blocking
 // mode (os.File.Fd would).
-func control(f *os.File, fn func(fd int) error) error {
+func control(f masterFile, fn func(fd int) error) error {
 	sc, err := f.SyscallConn()
 	if err != nil {
 		return err
@@ -424,7 +434,7 @@ func control(f *os.File, fn func(fd int) error) error {
 	return ferr
 }
 
-func setWinsize(f *os.File, cols, rows int) error {
+func setWinsize(f masterFile, cols, rows int) error {
 	ws := &unix.Winsize{Col: uint16(cols), Row: uint16(rows)}
 	return control(f, func(fd int) error { return unix.IoctlSetWinsize(fd, unix.TIOCSWINSZ, ws) })
 }
