@@ -56,7 +56,7 @@ func (s ExitStatus) String() string {
 // Process is a command running on a PTY. All methods are safe for
 // concurrent use.
 type Process struct {
-	master *os.File
+	master masterFile
 	out    io.Reader // master, read with raw calls where it can be (newReader)
 	cmd    *exec.Cmd
 	pid    int
@@ -186,6 +186,29 @@ func (p *Process) Write(b []byte) (int, error) {
 // types through it when nothing is queued, so a key reaches the program
 // without a hop to its writer goroutine.
 func (p *Process) TryWrite(b []byte) (int, error) { return tryWrite(p.master, b) }
+
+// DupInput returns a new descriptor (close-on-exec) of the terminal's
+// master, for another process that writes the program's input itself
+// (the person's attach client, internal/daemon's attach_input.go). It
+// shares the master's open file description, which is non-blocking on
+// Linux and must stay so: the holder writes with non-blocking calls and
+// never changes its flags. Closing the Process does not close it; the
+// holder must.
+func (p *Process) DupInput() (int, error) {
+	if p.closed.Load() {
+		return -1, &Error{code: CodeClosed, Op: "dup_input", Path: p.name}
+	}
+	fd := -1
+	err := control(p.master, func(m int) error {
+		var e error
+		fd, e = unix.FcntlInt(uintptr(m), unix.F_DUPFD_CLOEXEC, 0)
+		return e
+	})
+	if err != nil {
+		return -1, &Error{code: CodeClosed, Op: "dup_input", Path: p.name, Err: err}
+	}
+	return fd, nil
+}
 
 // SetWriteDeadline sets the deadline for pending and future Write calls
 // (zero: none), as SetReadDeadline does for Read.
@@ -387,9 +410,19 @@ func (p *Process) Close() error {
 	return p.closeErr
 }
 
+// masterFile is the master side: an *os.File, or on Linux a rawio.File,
+// which the runtime's poller watches for room to write only while a
+// write waits (openPTY).
+type masterFile interface {
+	io.ReadWriteCloser
+	SetReadDeadline(time.Time) error
+	SetWriteDeadline(time.Time) error
+	SyscallConn() (syscall.RawConn, error)
+}
+
 // control runs f with the descriptor of f without switching it to blocking
 // mode (os.File.Fd would).
-func control(f *os.File, fn func(fd int) error) error {
+func control(f masterFile, fn func(fd int) error) error {
 	sc, err := f.SyscallConn()
 	if err != nil {
 		return err
@@ -401,7 +434,7 @@ func control(f *os.File, fn func(fd int) error) error {
 	return ferr
 }
 
-func setWinsize(f *os.File, cols, rows int) error {
+func setWinsize(f masterFile, cols, rows int) error {
 	ws := &unix.Winsize{Col: uint16(cols), Row: uint16(rows)}
 	return control(f, func(fd int) error { return unix.IoctlSetWinsize(fd, unix.TIOCSWINSZ, ws) })
 }

@@ -15,15 +15,19 @@ import (
 )
 
 // openPTY opens a PTY pair with creack/pty and re-opens the master in
-// non-blocking mode so the runtime poller serves it and Close interrupts a
-// blocked Read (creack/pty leaves it blocking).
-func openPTY() (master, slave *os.File, err error) {
+// non-blocking mode, as a rawio.File: the runtime's poller serves it and
+// Close interrupts a blocked Read (creack/pty leaves it blocking), but it
+// is watched for room to write only while a write waits. Every write to
+// a terminal's master wakes whoever polls it for room (the kernel's tty
+// layer does, at the end of each write), so an *os.File here would wake
+// the daemon for each key the person's client writes to the pane itself
+// (internal/daemon's attach_input.go).
+func openPTY() (master masterFile, slave *os.File, err error) {
 	m, s, err := pty.Open()
 	if err != nil {
 		return nil, nil, err
 	}
 	fd, err := unix.FcntlInt(m.Fd(), unix.F_DUPFD_CLOEXEC, 0)
-	name := m.Name()
 	m.Close()
 	if err != nil {
 		s.Close()
@@ -34,7 +38,12 @@ func openPTY() (master, slave *os.File, err error) {
 		s.Close()
 		return nil, nil, err
 	}
-	return os.NewFile(uintptr(fd), name), s, nil
+	f, err := rawio.NewFile(fd)
+	if err != nil {
+		s.Close()
+		return nil, nil, err
+	}
+	return f, s, nil
 }
 
 // waitExited blocks until pid has exited, leaving it unreaped (a zombie),
@@ -136,7 +145,7 @@ func foregroundPgrpOf(pid int) (int, error) {
 // tryWrite writes what the terminal's input buffer takes at once, without
 // waiting: the master is non-blocking, and one write is tried whatever it
 // does. n is what was written (0 when it would have had to wait).
-func tryWrite(f *os.File, b []byte) (int, error) {
+func tryWrite(f masterFile, b []byte) (int, error) {
 	raw, err := f.SyscallConn()
 	if err != nil {
 		return 0, nil
@@ -161,5 +170,5 @@ func tryWrite(f *os.File, b []byte) (int, error) {
 // newReader reads the master with raw calls (internal/rawio): the
 // runtime's poller waits, and a read that finds output skips the
 // scheduler's system-call bookkeeping, which wakes its monitor thread on
-// every burst.
-func newReader(master *os.File) io.Reader { return rawio.NewReader(master) }
+// every burst. The rawio.File openPTY made reads that way itself.
+func newReader(master masterFile) io.Reader { return rawio.NewReader(master) }

@@ -13,11 +13,11 @@ import (
 // (kqueue support for PTYs varies): a Read blocked in another goroutine
 // returns once the process tree has closed the slave side, which Close
 // ensures by killing it.
-func openPTY() (master, slave *os.File, err error) { return pty.Open() }
+func openPTY() (master masterFile, slave *os.File, err error) { return pty.Open() }
 
 // tryWrite is not available here (the master blocks): nothing is written,
 // and the caller queues it all.
-func tryWrite(*os.File, []byte) (int, error) { return 0, nil }
+func tryWrite(masterFile, []byte) (int, error) { return 0, nil }
 
 // waitExited is not available here: the child is reaped directly.
 func waitExited(int) bool { return false }
@@ -35,4 +35,4 @@ func foregroundPgrpOf(int) (int, error) {
 }
 
 // newReader is the master itself: it is a blocking file here.
-func newReader(master *os.File) io.Reader { return master }
+func newReader(master masterFile) io.Reader { return master }

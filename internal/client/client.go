@@ -40,6 +40,10 @@ type Options struct {
 	// rawio.Conn, so the daemon reading each key does not wake this
 	// process for room to write. It costs two descriptors more.
 	Typing bool
+	// TakesFDs (with Typing, Linux) makes the connection keep the
+	// descriptors the daemon passes with an answer (attach-input), for
+	// TakeFDs; without it the kernel closes them unread.
+	TakesFDs bool
 }
 
 // Client is one connection. Calls on it are answered in order; it is not
@@ -105,6 +109,9 @@ func Dial(opt Options) (*Client, error) {
 	wrap := func(c net.Conn) *Client {
 		if opt.Typing {
 			c = rawio.NewConn(c)
+			if rc, ok := c.(*rawio.Conn); ok && opt.TakesFDs {
+				rc.AcceptFDs()
+			}
 		}
 		return wrapConn(c, opt.PaneToken)
 	}
@@ -411,6 +418,15 @@ func (c *Client) SetDeadline(t time.Time) error { return c.c.SetDeadline(t) }
 // come (stdio-proxy). Use it before any Call: bytes already buffered for
 // Receive would otherwise be missed.
 func (c *Client) Conn() net.Conn { return c.c }
+
+// TakeFDs hands over up to n descriptors the daemon passed on this
+// connection (Options.TakesFDs), oldest first; the caller closes them.
+func (c *Client) TakeFDs(n int) []int {
+	if rc, ok := c.c.(*rawio.Conn); ok {
+		return rc.TakeFDs(n)
+	}
+	return nil
+}
 
 // Close hangs up.
 func (c *Client) Close() error { return c.c.Close() }

@@ -45,6 +45,7 @@ func (h *attachHub) printed(w *Window, titled bool, n int) {
 	if h == nil || h.n.Load() == 0 {
 		return
 	}
+	h.typedDirect(w, n) // attach_input.go: a key the client wrote itself
 	if titled || n > attachEchoBytes || !w.echoing(time.Now().Add(-attachEcho).UnixNano()) {
 		h.output(w, titled)
 		return

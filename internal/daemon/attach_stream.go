@@ -69,10 +69,14 @@ type attachHub struct {
 	mu      sync.Mutex // taken after s.mu and the event hub's lock, never before
 	streams map[*attachStream]struct{}
 	sizer   map[*Session]*attachStream // whose client sets each session's size (attach_size.go)
+	// inputs are the pane inputs passed to clients (attach_input.go);
+	// ninputs counts them, so a hook with none is one atomic load.
+	inputs  map[*Window][]*inputGrant
+	ninputs atomic.Int32
 }
 
 func newAttachHub(s *Server) *attachHub {
-	return &attachHub{s: s, streams: map[*attachStream]struct{}{}, sizer: map[*Session]*attachStream{}}
+	return &attachHub{s: s, streams: map[*attachStream]struct{}{}, sizer: map[*Session]*attachStream{}, inputs: map[*Window][]*inputGrant{}}
 }
 
 // writeTimeout is the write deadline of one line to a client.
@@ -177,6 +181,10 @@ func (h *attachHub) observe(ev event) {
 	}
 	if ev.Type == "config-changed" {
 		h.configSeq.Add(1)
+	}
+	switch ev.Type {
+	case "window-focused", "workspace-switched", "window-closed", "window-moved", "window-minimized", "session-closed":
+		h.revokeSession(ev.Session) // attach_input.go: the focus may have moved
 	}
 	h.layoutChanged()
 }

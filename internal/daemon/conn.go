@@ -83,6 +83,10 @@ type conn struct {
 	// stdio-proxy that said link-peer): every verb then passes the link
 	// policy first (link_policy.go). nil for local callers.
 	link *linkPeer
+	// passFDs are the descriptors attach-input passes with its answer,
+	// for the grant passed (attach_input.go).
+	passFDs []int
+	passed  *inputGrant
 	// host is set once open-host-connection succeeded: every later
 	// request line goes to that host's daemon and its answers come back
 	// as they are (links/conn.go).
@@ -255,7 +259,9 @@ func (cn *conn) serve(rq request) (stop bool) {
 		cn.s.closeAllWindows()
 		cn.s.escaped.save(cn.s)
 	}
-	if !quiet || resp.Error != nil {
+	if cn.passFDs != nil {
+		cn.passInputFDs(resp, quiet) // attach_input.go
+	} else if !quiet || resp.Error != nil {
 		cn.send(resp)
 	}
 	if cn.sub != nil && !cn.streaming {

@@ -80,7 +80,21 @@
 // tick: the pane's reader sends it itself when the stream is idle, as
 // far as the socket takes it at once (attach_echo.go), and the client's
 // keys, quiet send-text, run on the goroutine that read them
-// (conn_quick.go), so a key and its echo wake no other thread. A
+// (conn_quick.go), so a key and its echo wake no other thread. On Linux
+// the person's own client takes the focused pane's input instead
+// (attach-input, attach_input.go): the answer passes a duplicate of the
+// pane's PTY master and a shared page over SCM_RIGHTS, the client
+// writes its keys to the pane itself (the daemon does not wake for
+// them), stamps each in the page so its echo still goes out at once,
+// and notes them within 20 ms with a quiet attach-typed (the latest
+// client, status records, pushes held). Only a caller placed outside
+// every pane, holding an attached client's nonce and streaming that
+// session, gets it, for the focused window of a local pane that is not
+// a protocol pane, while nothing is queued for its input; the daemon
+// marks the page to take it back when the focus or workspace moves,
+// input is queued, or the pane closes (before its processes go). The
+// client writes non-blocking, sends what the terminal did not take over
+// the socket and lets the input go, so keys keep their order. A
 // stream's socket is moved out of the runtime's poller into a rawio.Conn
 // before its attach runs (conn_stream.go), so the client reading a frame
 // does not wake the daemon for room to write that nobody waits for (the

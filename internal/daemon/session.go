@@ -118,6 +118,10 @@ type Window struct {
 	nameArmed  bool
 	nameClosed bool
 
+	// inputsClosed: the pane is closing, and its input is passed to no
+	// client any more (attach_input.go; the attach hub's lock guards it).
+	inputsClosed bool
+
 	exitSeen atomic.Bool  // the exit is being handled
 	typedAt  atomic.Int64 // unix ns of the last typing into the pane
 	// sinceTyped counts what the pane printed since: an echo is small,
@@ -521,6 +525,7 @@ func (s *Server) closeWindow(w *Window) {
 // close stops the window's input and ends every process of its terminal
 // session; it is idempotent.
 func (w *Window) close() {
+	w.srv.attach.revokeWindow(w, true) // attach_input.go: before its processes go
 	w.stopNaming()
 	w.in.Close()
 	w.proc.Close()

@@ -103,7 +103,8 @@ func (s *Server) paneVerbs(add addFunc) {
 	})
 	add("send-keys", types, "Press keys in a pane (named keys and ctrl/alt combinations; not for text)", "keys_sent", `{"verb":"send-keys","params":{"window":"build","keys":"ctrl+c"}}`, p, h)
 
-	s.screenshotVerbs(add) // screenshot.go
+	s.screenshotVerbs(add)  // screenshot.go
+	s.attachInputVerbs(add) // attach_input.go: the person's keys straight to the pane
 }
 
 // focusedLocked is ss's focused window, past the target check (gate.go).

@@ -98,6 +98,7 @@ func (s *Server) typeAs(ctx context.Context, verb string, a access, by caller, w
 	_, err := w.in.Write(b)
 	switch {
 	case err == nil:
+		s.attach.inputQueued(w) // attach_input.go: queued bytes take a passed input back
 		return nil
 	case !errors.As(err, &full) || full.Code() != pty.CodeInputFull:
 		// Closed or failed: Send below says so as it always did.
@@ -110,6 +111,7 @@ func (s *Server) typeAs(ctx context.Context, verb string, a access, by caller, w
 	tctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	n, err := w.in.Send(tctx, b)
+	s.attach.inputQueued(w)
 	switch {
 	case err == nil:
 		return nil

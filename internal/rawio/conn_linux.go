@@ -2,8 +2,11 @@ package rawio
 
 import (
 	"errors"
+	"io"
 	"net"
 	"os"
+	"sync"
+	"sync/atomic"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -15,7 +18,14 @@ import (
 type Conn struct {
 	*File
 	local, remote net.Addr
+
+	// Descriptors passed by the peer (AcceptFDs, fds_linux.go).
+	fdsOn atomic.Bool
+	fmu   sync.Mutex
+	fds   []int
 }
+
+var errEOF = io.EOF
 
 // NewConn moves c's socket out of the runtime's poller into a Conn: the
 // socket is duplicated and c closed (the socket stays open through the
@@ -48,6 +58,9 @@ func NewConn(c net.Conn) net.Conn {
 
 // Read is File's, with a closed connection's error as net's.
 func (c *Conn) Read(p []byte) (int, error) {
+	if c.fdsOn.Load() {
+		return c.readMsg(p)
+	}
 	n, err := c.File.Read(p)
 	return n, netErr(err)
 }
@@ -56,6 +69,13 @@ func (c *Conn) Read(p []byte) (int, error) {
 func (c *Conn) Write(p []byte) (int, error) {
 	n, err := c.File.Write(p)
 	return n, netErr(err)
+}
+
+// Close closes the connection and every received descriptor not taken.
+func (c *Conn) Close() error {
+	err := c.File.Close()
+	c.dropFDs()
+	return netErr(err)
 }
 
 func (c *Conn) LocalAddr() net.Addr  { return c.local }

@@ -50,6 +50,17 @@ func Open(path string, flag int) (*File, error) {
 	return f, nil
 }
 
+// NewFile makes a File of fd, a non-blocking descriptor (a PTY master)
+// it owns from then on: closed by Close, or at once on failure. Nothing
+// else may hand fd to the runtime's poller (os.NewFile would).
+func NewFile(fd int) (*File, error) {
+	if !nonBlocking(uintptr(fd)) {
+		syscall.Close(fd)
+		return nil, syscall.EINVAL
+	}
+	return newFile(fd)
+}
+
 // newFile makes a File of fd, which it owns from then on (closed on
 // failure too); fd must be non-blocking.
 func newFile(fd int) (*File, error) {

@@ -15,9 +15,13 @@
 // it did not ask for. File gives the descriptor epoll instances of its
 // own, the one for room armed only while a write waits.
 //
-// It owns the calls, the readers and writers around them and File's
-// watches; it opens only what Open is given and configures nothing
-// else. Off Linux it uses the ordinary calls, and NewConn returns its
+// On Linux it also passes descriptors over a Unix socket (SendFDs,
+// Conn.AcceptFDs) and maps the small shared Page that goes with a pane's
+// input passed to the person's attach client.
+//
+// It owns the calls, the readers and writers around them, File's
+// watches and Page's mapping; it opens only what Open is given and
+// configures nothing else. Off Linux it uses the ordinary calls, and NewConn returns its
 // connection as it is.
 package rawio
 
@@ -32,6 +36,9 @@ type Reader struct{ rc syscall.RawConn }
 // NewReader is a Reader of c, or c itself when c has no usable RawConn
 // or its descriptor blocks.
 func NewReader(c io.Reader) io.Reader {
+	if cc, ok := c.(*Conn); ok {
+		return cc // its Read is raw already, and takes passed descriptors
+	}
 	if rc := rawConn(c); rc != nil {
 		return &Reader{rc: rc}
 	}

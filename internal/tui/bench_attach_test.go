@@ -70,8 +70,11 @@ func BenchmarkAttached(b *testing.B) {
 
 	tm := bw.startTmux()
 	tu := bw.startTuios()
+	// The same client with keys over the socket only (no passed pane
+	// input), in a session of its own: the key figure's A/B in one run.
+	so := bw.startTuiosAs("tuios-socket", benchSessionName+"2", "TUIOS_KEYS_OVER_SOCKET=1")
 	clients := []*benchTerm{tu, tm}
-	for _, o := range clients {
+	for _, o := range append(clients, so) {
 		o.clearScreen()
 	}
 
@@ -127,6 +130,14 @@ func BenchmarkAttached(b *testing.B) {
 	// Each keyEcho is a key and its erase: two echoes.
 	tuKeyCPU := float64(benchCPUNs(tuPids)-tuCPU0) / float64(2*keys) / 1e3
 	tmKeyCPU := float64(benchCPUNs(tmPids)-tmCPU0) / float64(2*keys) / 1e3
+	// The socket-only client, interleaved with the two others again;
+	// kept apart, so the figures above are those of the first round.
+	keyLat2 := map[*benchTerm][]time.Duration{}
+	for i := 0; i < keys; i++ {
+		for _, o := range []*benchTerm{so, tu, tm} {
+			keyLat2[o] = append(keyLat2[o], o.keyEcho(byte('a'+i%26)))
+		}
+	}
 
 	// Figure 4: idle. Let both settle (tmux's status line, tuios's last
 	// frames), then sample the four processes over the same 3 s window.
@@ -161,6 +172,7 @@ func BenchmarkAttached(b *testing.B) {
 	tuCol, tmCol := benchMedianDur(colTime[tu]), benchMedianDur(colTime[tm])
 	tuColB, tmColB := benchMedianInt(colBytes[tu]), benchMedianInt(colBytes[tm])
 	tuKey, tmKey := benchMedianDur(keyLat[tu]), benchMedianDur(keyLat[tm])
+	soKey, tuKey2, tmKey2 := benchMedianDur(keyLat2[so]), benchMedianDur(keyLat2[tu]), benchMedianDur(keyLat2[tm])
 	b.ReportMetric(benchMs(tuCat), "tuios-cat-ms")
 	b.ReportMetric(benchMs(tmCat), "tmux-cat-ms")
 	b.ReportMetric(float64(tuCB), "tuios-cat-bytes")
@@ -171,6 +183,7 @@ func BenchmarkAttached(b *testing.B) {
 	b.ReportMetric(float64(tmColB), "tmux-colour-cat-bytes")
 	b.ReportMetric(benchMs(tuKey), "tuios-key-ms")
 	b.ReportMetric(benchMs(tmKey), "tmux-key-ms")
+	b.ReportMetric(benchMs(soKey), "tuios-socket-key-ms")
 	b.ReportMetric(tuKeyCPU, "tuios-key-cpu-µs")
 	b.ReportMetric(tmKeyCPU, "tmux-key-cpu-µs")
 	for _, p := range procs {
@@ -182,6 +195,8 @@ func BenchmarkAttached(b *testing.B) {
 
 	b.Logf("cat runs tuios %v tmux %v; key echo p90 tuios %v tmux %v",
 		benchRoundAll(catTime[tu]), benchRoundAll(catTime[tm]), benchPct(keyLat[tu], 90), benchPct(keyLat[tm], 90))
+	b.Logf("SUMMARY keys, second round: passed input %.2f ms, over the socket only %.2f ms, tmux %.2f ms (tuios/tmux %.2f and %.2f)",
+		benchMs(tuKey2), benchMs(soKey), benchMs(tmKey2), benchRatio(benchMs(tuKey2), benchMs(tmKey2)), benchRatio(benchMs(soKey), benchMs(tmKey2)))
 	b.Logf("SUMMARY attached 120x40: cat %.0f ms vs tmux %.0f ms (tuios/tmux %.2f); cat bytes %d vs %d (%.2f); "+
 		"colour cat %.0f ms vs %.0f ms (%.2f); colour cat bytes %d vs %d (%.2f); "+
 		"key echo %.2f ms vs %.2f ms (%.2f), cpu per echo %.0f µs vs %.0f µs (%.2f); idle %v client cpu %.0f ms / %d ctxsw vs tmux %.0f ms / %d, "+
@@ -280,10 +295,19 @@ func (bw *benchWorld) startTmux() *benchTerm {
 
 func (bw *benchWorld) startTuios() *benchTerm {
 	bw.b.Helper()
-	if out, err := bw.tuiosCmd("new", "--detach", benchSessionName, "--cwd", bw.work); err != nil {
+	return bw.startTuiosAs("tuios", benchSessionName)
+}
+
+// startTuiosAs attaches a client named name to a new session, with env
+// added to the client's environment.
+func (bw *benchWorld) startTuiosAs(name, session string, env ...string) *benchTerm {
+	bw.b.Helper()
+	if out, err := bw.tuiosCmd("new", "--detach", session, "--cwd", bw.work); err != nil {
 		bw.b.Fatalf("tuios new: %v\n%s", err, out)
 	}
-	return bw.attach("tuios", exec.Command(bw.bin, "attach", "-t", benchSessionName))
+	cmd := exec.Command(bw.bin, "attach", "-t", session)
+	cmd.Env = append(append([]string(nil), bw.vars...), env...)
+	return bw.attach(name, cmd)
 }
 
 // tmuxServerPid asks the server itself: it is the only process serving
@@ -354,7 +378,9 @@ func (r benchReplies) Write(p []byte) (int, error) {
 func (bw *benchWorld) attach(name string, cmd *exec.Cmd) *benchTerm {
 	b := bw.b
 	b.Helper()
-	cmd.Env = bw.vars
+	if cmd.Env == nil {
+		cmd.Env = bw.vars
+	}
 	cmd.Dir = bw.work
 	ptm, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: 120, Rows: 40})
 	if err != nil {

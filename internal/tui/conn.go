@@ -35,9 +35,12 @@ type conns struct {
 	mu    sync.Mutex
 	queue []request
 	busy  bool // the writer is sending a batch
-	wake  chan struct{}
-	done  chan struct{}
-	once  sync.Once
+	// keys: the pane input the daemon passed, for keys straight to the
+	// pane (key_direct.go).
+	keys keyInput
+	wake chan struct{}
+	done chan struct{}
+	once sync.Once
 
 	smu     sync.Mutex
 	stream  *client.Client
@@ -96,7 +99,7 @@ func (l *callLine) end() {
 }
 
 func dial(opt Options) (*client.Client, error) {
-	return client.Dial(client.Options{Socket: opt.Socket, Autostart: !opt.noAutostart, Typing: true})
+	return client.Dial(client.Options{Socket: opt.Socket, Autostart: !opt.noAutostart, Typing: true, TakesFDs: opt.callLine})
 }
 
 // attachStream dials a stream connection (through host's link when host
@@ -154,6 +157,13 @@ func (c *conns) start(send func(tea.Msg)) {
 // close hangs up both connections.
 func (c *conns) close() {
 	c.once.Do(func() {
+		c.mu.Lock()
+		c.letGo() // key_direct.go
+		c.keys.off = true
+		if c.keys.timer != nil {
+			c.keys.timer.Stop()
+		}
+		c.mu.Unlock()
 		close(c.done)
 		c.smu.Lock()
 		c.gen++
@@ -171,15 +181,39 @@ func (c *conns) close() {
 // it is written at once from the caller's goroutine, as far as the socket
 // takes it without waiting: a typed key then leaves before the frame
 // after it is drawn, rather than when the writer next gets a CPU.
+//
+// A person's key for the pane whose input the client holds is written
+// to the pane itself (key_direct.go); one sent over the socket may ask
+// for that input, behind it.
 func (c *conns) Call(verb string, params map[string]any, tag string) {
 	r := request{verb: verb, params: params, tag: tag}
 	c.mu.Lock()
-	if len(c.queue) == 0 && !c.busy && c.direct(&r) {
+	if c.writeKey(&r) {
 		c.mu.Unlock()
 		return
 	}
-	c.queue = append(c.queue, r)
+	queued := c.callLocked(r)
+	if ask, ok := c.askInput(r); ok {
+		queued = c.callLocked(ask) || queued
+	}
 	c.mu.Unlock()
+	if queued {
+		c.poke()
+	}
+}
+
+// callLocked sends r at once when nothing waits before it, else queues
+// it: queued says the writer must be poked. Called with c.mu held.
+func (c *conns) callLocked(r request) (queued bool) {
+	if len(c.queue) == 0 && !c.busy && c.direct(&r) {
+		return false
+	}
+	c.queue = append(c.queue, r)
+	return true
+}
+
+// poke wakes the writer.
+func (c *conns) poke() {
 	select {
 	case c.wake <- struct{}{}:
 	default:
@@ -346,6 +380,10 @@ func (c *conns) reader(line *callLine) {
 		default:
 			continue // an answer nothing waits for (every request is queued before it is sent)
 		}
+		if r.tag == inputTag {
+			c.inputAnswer(line, r, raw, err) // key_direct.go
+			continue
+		}
 		if r.tag != "" || err != nil {
 			c.send(replyMsg{tag: r.tag, verb: r.verb, raw: raw, err: err})
 		}
@@ -413,6 +451,9 @@ func (c *conns) readStream(st *client.Client, gen int) {
 			var l proto.AttachLayout
 			if json.Unmarshal(raw, &l) == nil {
 				msg = l
+				if current() {
+					c.focusSeen(l.Session, l.Focused) // key_direct.go
+				}
 			}
 		case "screen":
 			var s proto.AttachScreen

@@ -30,7 +30,10 @@
 // daemon reading a key wakes the client for room to write, as the
 // runtime's poller would (it watches both ways); a key goes out as
 // a quiet send-text before anything is drawn (conn.go: the daemon answers
-// only a failure, which the dock shows), a screen line is read without
+// only a failure, which the dock shows) and, on Linux, once the daemon
+// passed the focused pane's input (key_direct.go), is written to the
+// pane's terminal itself, so the daemon does not wake for it; a screen
+// line is read without
 // reflection (proto.ParseAttachScreen), and a frame that only changed
 // pane rows is patched rather than composed again (patch.go).
 //

@@ -84,6 +84,9 @@ type Options struct {
 	// redial after a link drop) must not start a daemon that was
 	// stopped on purpose.
 	noAutostart bool
+	// callLine marks the dial of the call connection: it keeps the
+	// descriptors attach-input passes (key_direct.go).
+	callLine bool
 }
 
 // configureAlerts takes [notifications.agent]: at attach, and again when

@@ -45,7 +45,9 @@ func Run(ctx context.Context, opt Options) error {
 	cols, rows := m.AreaSize()
 
 	host := remoteHost(opt.Host)
-	calls, err := dialTo(opt, host)
+	copt := opt
+	copt.callLine = host == "" // key_direct.go: this daemon may pass a pane's input
+	calls, err := dialTo(copt, host)
 	if err != nil {
 		return err
 	}
@@ -76,6 +78,9 @@ func Run(ctx context.Context, opt Options) error {
 	}
 	c := &conns{opt: opt, calls: newCallLine(calls, quiet), stream: st, host: host, session: name, cols: cols, rows: rows}
 	c.opt.noAutostart = true
+	// key_direct.go: keys go over the socket only, to measure or rule
+	// out the passed input (docs/performance.md).
+	c.keys.off = os.Getenv("TUIOS_KEYS_OVER_SOCKET") != ""
 	m.calls, m.nonce, m.session = c, nonce, name
 	m.sentCols, m.sentRows = cols, rows
 
