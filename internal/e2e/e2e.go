@@ -10,11 +10,13 @@
 package e2e
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"sync"
 	"testing"
 )
@@ -27,14 +29,50 @@ var (
 	binErr  error
 )
 
+// agentSlots bounds the real agents a test process runs at once.
+var agentSlots = make(chan struct{}, runtime.GOMAXPROCS(0))
+
 // Main runs the package's tests and removes what the harness built; call
-// it from TestMain and exit with its code.
+// it from TestMain and exit with its code. Unless -parallel was given,
+// it lets WaitBound tests run at once (see WaitBound).
 func Main(m *testing.M) int {
+	WaitBound()
 	code := m.Run()
 	if binDir != "" {
 		os.RemoveAll(binDir)
 	}
 	return code
+}
+
+// WaitBound raises how many parallel tests run at once, when the command
+// line did not say (-parallel): 4 per CPU instead of go test's 1. An
+// end-to-end test spends its time waiting on other processes (a daemon,
+// a shell, an agent starting, sshd, a timer in another process), not on
+// its own CPU, so one a CPU leaves a 2-core machine idle while two tests
+// wait. Call it from TestMain before m.Run (Main does).
+func WaitBound() {
+	if !flag.Parsed() {
+		flag.Parse()
+	}
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
+	}
+}
+
+// RealAgent holds one of the test process's real-agent slots, one per
+// CPU, until t ends, waiting for one to be free. A real agent CLI is the
+// heaviest thing an end-to-end test runs (seconds of CPU to start, some
+// of them busy while idle): with more tests than CPUs at once (WaitBound),
+// many starting together would push each past its test's wait. Only the
+// agents queue; lighter tests go on beside them. Call it once per test
+// that starts real agents (one slot covers several agents of one test),
+// never from a test whose subtests call it.
+func RealAgent(t testing.TB) {
+	t.Helper()
+	agentSlots <- struct{}{}
+	t.Cleanup(func() { <-agentSlots })
 }
 
 // Binary returns the path of cmd/tuios built from this module, building
