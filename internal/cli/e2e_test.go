@@ -33,6 +33,14 @@ func tuiosBin(t testing.TB) string {
 	return e2e.Binary(t)
 }
 
+// realAgent holds one of the process's real-agent slots until t ends
+// (e2e.RealAgent): every test that starts a real agent CLI takes one
+// first, so that only as many agents as CPUs start at once.
+func realAgent(t testing.TB) {
+	t.Helper()
+	e2e.RealAgent(t)
+}
+
 // env is one isolated tuios world: its own runtime dir (so its own daemon),
 // home and shell.
 type env struct {

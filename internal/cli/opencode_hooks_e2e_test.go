@@ -30,6 +30,7 @@ import (
 // registry into ~/.config/opencode before it loads plugins, so its first
 // start takes 10 to 25 s.
 func TestRealOpencodeReportsThroughItsPlugin(t *testing.T) {
+	t.Parallel()
 	oc := findNPMAgent(t, "opencode-ai", "opencode")
 	if !isELF(oc.shim) {
 		t.Skip("this opencode install has no native binary at bin/opencode.exe (its postinstall did not run)")
@@ -42,6 +43,7 @@ func TestRealOpencodeReportsThroughItsPlugin(t *testing.T) {
 // reads kilo.json there (Kilo 7.8.1, which calls itself 7.7.9); its
 // variables are opencode's with KILO_ for OPENCODE_.
 func TestRealKiloReportsThroughItsPlugin(t *testing.T) {
+	t.Parallel()
 	k := findNPMAgent(t, "@kilocode/cli", "kilo")
 	opencodeLikeTurn(t, k, opencodeLike{harness: "kilo", dir: ".config/kilo", config: "kilo.json",
 		schema: "https://kilo.ai/config.json", env: "KILO_"})
@@ -56,6 +58,7 @@ type opencodeLike struct {
 }
 
 func opencodeLikeTurn(t *testing.T, a npmAgent, h opencodeLike) {
+	realAgent(t)
 	t.Logf("%s %s", h.harness, a.version)
 	marker := "tuios-" + h.harness + "-e2e"
 	api := startStandin(t, standin.Options{Turns: []standin.Reply{
