@@ -91,7 +91,10 @@ func opencodeLikeTurn(t *testing.T, a npmAgent, h opencodeLike) {
 
 	e.vars = append(e.vars, h.env+"DISABLE_AUTOUPDATE=1", h.env+"DISABLE_MODELS_FETCH=1", h.env+"DISABLE_LSP_DOWNLOAD=1")
 	began := time.Now()
-	p.start(a.shim, `Ask anything`, 50*time.Second)
+	// Its first start installs the plugin's dependency from the npm
+	// registry (10 to 25 s on a quiet machine, a few times that on a busy
+	// one) before it draws anything.
+	p.start(a.shim, `Ask anything`, 120*time.Second)
 	t.Logf("the prompt after %v", time.Since(began).Round(time.Millisecond))
 	if st := p.get(); st.Source == "report" {
 		t.Fatalf("a report before any event: %+v", st)
