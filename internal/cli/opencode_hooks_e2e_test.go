@@ -102,14 +102,14 @@ func opencodeLikeTurn(t *testing.T, a npmAgent, h opencodeLike) {
 	events := p.watch()
 	p.prompt("Write made.txt")
 
-	st := p.wait("needs_input", 30*time.Second)
+	st := p.wait("needs_input", 60*time.Second)
 	if st.Source != "report" || st.Harness != h.harness || st.BlockedBy != "approval" ||
 		!strings.Contains(st.Message, "approve bash: echo "+marker) || !strings.HasPrefix(st.SessionID, "ses_") {
 		t.Fatalf("on the permission request: %+v", st)
 	}
 	p.waitScreen(`Allow once`, 10*time.Second)
 	p.approve("Enter", `Allow once`) // "Allow once" is selected
-	st = p.wait("done", 30*time.Second)
+	st = p.wait("done", 60*time.Second)
 	if st.Source != "report" || st.CompletionSeq != 1 {
 		t.Fatalf("after the turn: %+v\nevents: %+v", st, events.all())
 	}
