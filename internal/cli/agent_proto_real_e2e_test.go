@@ -180,7 +180,7 @@ func logTraceLatency(t *testing.T, path string) {
 func TestRealGeminiCLIOverACP(t *testing.T) {
 	t.Parallel()
 	in := findGemini(t)
-	realAgent(t)
+	realAgent(t, heavyAgent)
 	t.Logf("Gemini CLI %s", in.version)
 	runRealProto(t, realProto{protocol: "acp", command: in.shim + " --acp", gemini: true,
 		tool: func(cmd string) standin.ToolUse {
@@ -220,7 +220,7 @@ func writeHome(t *testing.T, e *env, rel, body string) {
 func TestRealQwenCodeOverACP(t *testing.T) {
 	t.Parallel()
 	q := findNPMAgent(t, "@qwen-code/qwen-code", "qwen")
-	realAgent(t)
+	realAgent(t, heavyAgent)
 	t.Logf("Qwen Code %s", q.version)
 	runRealProto(t, realProto{protocol: "acp", command: q.shim + " --acp",
 		tool: func(cmd string) standin.ToolUse {
@@ -238,7 +238,7 @@ func TestRealQwenCodeOverACP(t *testing.T) {
 func TestRealOpencodeOverACP(t *testing.T) {
 	t.Parallel()
 	a := findNPMAgent(t, "opencode-ai", "opencode")
-	realAgent(t)
+	realAgent(t, heavyAgent)
 	t.Logf("opencode %s", a.version)
 	runRealProto(t, realProto{protocol: "acp", command: a.shim + " acp",
 		tool: func(cmd string) standin.ToolUse {
@@ -266,7 +266,7 @@ func TestRealOpencodeOverACP(t *testing.T) {
 func TestRealCodexOverAppServer(t *testing.T) {
 	t.Parallel()
 	cx := findNPMAgent(t, "@openai/codex", "codex")
-	realAgent(t)
+	realAgent(t, lightAgent)
 	if bins, _ := filepath.Glob(filepath.Join(cx.prefix, "node_modules", "@openai", "codex-*", "vendor", "*", "bin", "codex")); len(bins) == 0 {
 		t.Skipf("the Codex install under %s has no native binary", cx.prefix)
 	}
@@ -288,7 +288,7 @@ func TestRealCodexOverAppServer(t *testing.T) {
 func TestRealClaudeCodeOverACP(t *testing.T) {
 	t.Parallel()
 	a := findNPMAgent(t, "@zed-industries/claude-code-acp", "claude-code-acp")
-	realAgent(t)
+	realAgent(t, heavyAgent)
 	t.Logf("claude-code-acp %s", a.version)
 	runRealProto(t, realProto{protocol: "acp", command: a.shim,
 		tool: func(cmd string) standin.ToolUse {

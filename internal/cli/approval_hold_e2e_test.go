@@ -93,7 +93,7 @@ func (p *heldPerson) heldItem(window string) map[string]any {
 func TestRealClaudeCodeHoldsApprovalsForTheInbox(t *testing.T) {
 	t.Parallel()
 	in := findNativeClaude(t)
-	realAgent(t)
+	realAgent(t, lightAgent)
 	const allowMark, denyMark = "tuios-held-allow", "tuios-held-deny"
 	api := startStandin(t, standin.Options{Turns: []standin.Reply{
 		{Tools: []standin.ToolUse{{Name: "Bash", Input: map[string]any{"command": "echo " + allowMark + " > allowed.txt", "description": "Write allowed.txt"}}}},

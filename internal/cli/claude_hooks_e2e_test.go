@@ -19,7 +19,7 @@ import (
 func TestRealClaudeCodeReportsThroughItsHooks(t *testing.T) {
 	t.Parallel()
 	in := findNativeClaude(t)
-	realAgent(t)
+	realAgent(t, lightAgent)
 	const marker = "tuios-hook-e2e"
 	api := startStandin(t, standin.Options{Turns: []standin.Reply{
 		{Tools: []standin.ToolUse{{Name: "Bash", Input: map[string]any{"command": "echo " + marker + " > made.txt", "description": "Write made.txt"}}},

@@ -24,7 +24,7 @@ import (
 func TestRealClaudeCodeRiskyPromptInAShortTile(t *testing.T) {
 	t.Parallel()
 	in := findNativeClaude(t)
-	realAgent(t)
+	realAgent(t, lightAgent)
 	why := "Clean the build directory" + strings.Repeat(", so the next build starts from nothing left over by the last one", 5)
 	api := startStandin(t, standin.Options{Turns: []standin.Reply{
 		// A description of four rows pushes the command off the tile.

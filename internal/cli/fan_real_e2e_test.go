@@ -32,7 +32,7 @@ func TestRealAgentsFanOfThreeKeepOne(t *testing.T) {
 	claude := findNativeClaude(t)
 	gem := findGemini(t)
 	cx := findNPMAgent(t, "@openai/codex", "codex")
-	realAgent(t)
+	realAgent(t, heavyAgent)
 	if bins, _ := filepath.Glob(filepath.Join(cx.prefix, "node_modules", "@openai", "codex-*", "vendor", "*", "bin", "codex")); len(bins) == 0 {
 		t.Skipf("the Codex install under %s has no native binary", cx.prefix)
 	}

@@ -79,7 +79,7 @@ func seedGeminiHome(t *testing.T, home, work string) {
 func TestRealGeminiCLIReportsThroughItsHooks(t *testing.T) {
 	t.Parallel()
 	in := findGemini(t)
-	realAgent(t)
+	realAgent(t, heavyAgent)
 	const marker = "tuios-hook-e2e"
 	const answer = "Done: made.txt is written."
 	api := startGeminiStandin(t, standin.Options{Turns: []standin.Reply{

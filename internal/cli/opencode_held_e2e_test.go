@@ -37,7 +37,7 @@ func TestRealKiloHoldsApprovalsForTheInbox(t *testing.T) {
 }
 
 func opencodeLikeHeld(t *testing.T, a npmAgent, h opencodeLike) {
-	realAgent(t)
+	realAgent(t, heavyAgent)
 	t.Logf("%s %s", h.harness, a.version)
 	allowMark, denyMark, askMark := "tuios-"+h.harness+"-held-allow", "tuios-"+h.harness+"-held-deny", "tuios-"+h.harness+"-held-ask"
 	bash := func(mark, file string) standin.Reply {

@@ -58,7 +58,7 @@ type opencodeLike struct {
 }
 
 func opencodeLikeTurn(t *testing.T, a npmAgent, h opencodeLike) {
-	realAgent(t)
+	realAgent(t, heavyAgent)
 	t.Logf("%s %s", h.harness, a.version)
 	marker := "tuios-" + h.harness + "-e2e"
 	api := startStandin(t, standin.Options{Turns: []standin.Reply{

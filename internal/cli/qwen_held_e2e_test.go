@@ -19,7 +19,7 @@ import (
 func TestRealQwenCodeHoldsApprovalsForTheInbox(t *testing.T) {
 	t.Parallel()
 	q := findNPMAgent(t, "@qwen-code/qwen-code", "qwen")
-	realAgent(t)
+	realAgent(t, heavyAgent)
 	t.Logf("Qwen Code %s", q.version)
 	const allowMark, denyMark, askMark = "tuios-qwen-held-allow", "tuios-qwen-held-deny", "tuios-qwen-held-ask"
 	shell := func(mark, file string) standin.Reply {

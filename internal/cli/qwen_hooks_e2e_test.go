@@ -24,7 +24,7 @@ import (
 func TestRealQwenCodeReportsThroughItsHooks(t *testing.T) {
 	t.Parallel()
 	q := findNPMAgent(t, "@qwen-code/qwen-code", "qwen")
-	realAgent(t)
+	realAgent(t, heavyAgent)
 	t.Logf("Qwen Code %s", q.version)
 	const marker = "tuios-qwen-e2e"
 	api := startStandin(t, standin.Options{Turns: []standin.Reply{

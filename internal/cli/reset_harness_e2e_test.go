@@ -16,7 +16,7 @@ import (
 func TestAFullResetKeepsTheHarness(t *testing.T) {
 	t.Parallel()
 	inst := findClaude(t)
-	realAgent(t)
+	realAgent(t, lightAgent)
 	api := startStandin(t, standin.Options{})
 	e := newEnv(t)
 	_, work := e.seedClaude()

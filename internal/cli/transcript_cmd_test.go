@@ -107,7 +107,7 @@ func jsonInt(n int64) string {
 func TestAgentTranscriptOfARealClaudeCode(t *testing.T) {
 	t.Parallel()
 	in := findNativeClaude(t)
-	realAgent(t)
+	realAgent(t, lightAgent)
 	e := shellRespondEnv(t)
 	home := filepath.Join(e.dir, "home")
 	work := e.workDir()

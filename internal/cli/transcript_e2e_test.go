@@ -301,7 +301,7 @@ func writeEarlierSession(t *testing.T, home, work, version string) string {
 // the turn runs in: its real path, and the path the shell changes to (a
 // symlink may lead there); nil is the env's plain work directory.
 func claudeTurn(t *testing.T, command func(t *testing.T, home, scratch string) string, earlierVersion string, place func(t *testing.T, e *env) (real, cd string)) {
-	realAgent(t)
+	realAgent(t, lightAgent)
 	const answer = "Hello from the stand-in."
 	api := startStandin(t, standin.Options{Turns: []standin.Reply{{Text: answer, Delay: 1500 * time.Millisecond, Gap: 20 * time.Millisecond}}})
 

@@ -150,7 +150,7 @@ func TestAnAutomaticNameFollowsTheProgram(t *testing.T) {
 func TestANodeAgentIsNamedByItsCommand(t *testing.T) {
 	t.Parallel()
 	a := findNPMAgent(t, "@openai/codex", "codex")
-	realAgent(t)
+	realAgent(t, lightAgent)
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	id := e.getWindow("0").WindowID

@@ -29,8 +29,13 @@ var (
 	binErr  error
 )
 
-// agentSlots bounds the real agents a test process runs at once.
-var agentSlots = make(chan struct{}, runtime.GOMAXPROCS(0))
+// The real agents a test process runs at once (RealAgent): the budget
+// they use, and a wake-up for those waiting when some is given back.
+var (
+	agentsMu   sync.Mutex
+	agentsFree = sync.NewCond(&agentsMu)
+	agentsUsed int
+)
 
 // Main runs the package's tests and removes what the harness built; call
 // it from TestMain and exit with its code. Unless -parallel was given,
@@ -61,18 +66,41 @@ func WaitBound() {
 	}
 }
 
-// RealAgent holds one of the test process's real-agent slots, one per
-// CPU, until t ends, waiting for one to be free. A real agent CLI is the
-// heaviest thing an end-to-end test runs (seconds of CPU to start, some
-// of them busy while idle): with more tests than CPUs at once (WaitBound),
-// many starting together would push each past its test's wait. Only the
-// agents queue; lighter tests go on beside them. Call it once per test
-// that starts real agents (one slot covers several agents of one test),
-// never from a test whose subtests call it.
-func RealAgent(t testing.TB) {
+// AgentCost is how much of the machine a real agent CLI takes while it
+// runs: Light for a native binary (Claude Code's, Codex's), Heavy for one
+// that runs on node or bun (Gemini CLI, Qwen Code, opencode, Kilo,
+// claude-code-acp), seconds of CPU to start and some of it busy while
+// idle.
+type AgentCost int
+
+const (
+	Light AgentCost = 1
+	Heavy AgentCost = 2
+)
+
+// RealAgent holds cost of the test process's real-agent budget, two Light
+// agents per CPU (one Heavy), until t ends, waiting for enough of it to be
+// free. With more tests than CPUs at once (WaitBound), many agents
+// starting together would push each past its test's wait; only the agents
+// queue, lighter tests go on beside them. Call it once per test that
+// starts real agents (with the cost of the heaviest; one budget covers
+// several agents of one test), never from a test whose subtests call it.
+func RealAgent(t testing.TB, cost AgentCost) {
 	t.Helper()
-	agentSlots <- struct{}{}
-	t.Cleanup(func() { <-agentSlots })
+	budget := 2 * runtime.GOMAXPROCS(0)
+	n := min(int(cost), budget)
+	agentsMu.Lock()
+	for agentsUsed+n > budget {
+		agentsFree.Wait()
+	}
+	agentsUsed += n
+	agentsMu.Unlock()
+	t.Cleanup(func() {
+		agentsMu.Lock()
+		agentsUsed -= n
+		agentsMu.Unlock()
+		agentsFree.Broadcast()
+	})
 }
 
 // Binary returns the path of cmd/tuios built from this module, building
