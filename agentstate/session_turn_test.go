@@ -34,3 +34,24 @@ func TestANewSessionsIdleFinishesNoTurn(t *testing.T) {
 		t.Fatalf("a long turn of the same session that ended idle: %+v", got)
 	}
 }
+
+// An agent that takes longer than MinTurn to draw its prompt (opencode
+// installs its plugin's dependency first; any agent on a busy machine)
+// has done no turn when its screen at last reads idle: only the detector
+// said it worked, because it saw it appear. A turn that something else
+// saw working, ended idle by the screen, counts.
+func TestASlowStartFinishesNoTurn(t *testing.T) {
+	r := newRig(t, as.Options{StallAfter: -1})
+	r.apply("w", as.Report{State: as.Working, Source: as.SourceDetect, Harness: "opencode"})
+	r.advance(40 * time.Second)
+	r.apply("w", as.Report{State: as.Idle, Source: as.SourceScreen, Harness: "opencode"})
+	if got := r.want("w", as.Idle, "screen"); got.CompletionSeq != 0 || got.FinishedUnread {
+		t.Fatalf("a slow start counted a turn: %+v", got)
+	}
+	r.apply("w", as.Report{State: as.Working, Source: as.SourceScreen, Harness: "opencode"})
+	r.advance(6 * time.Second)
+	r.apply("w", as.Report{State: as.Idle, Source: as.SourceScreen, Harness: "opencode"})
+	if got := r.want("w", as.Idle, "screen"); got.CompletionSeq != 1 {
+		t.Fatalf("a turn the screen saw, ended idle: %+v", got)
+	}
+}

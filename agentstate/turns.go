@@ -13,11 +13,13 @@ import "time"
 //
 // One exception: a turn that only the detector said was work (it saw the
 // agent appear, and no other source said working since) is not finished
-// by the agent's own word of idle (a hook's report, or its OSC 7501
-// program status). The agent is telling that it is at its prompt, where
-// it has been since it started (a hook's SessionStart), and counting that
-// as a finished turn would mark a fresh agent as done with something the
-// moment it took longer than MinTurn to start.
+// by idle, whoever says it: the agent's own word (a hook's SessionStart,
+// its OSC 7501 program status) or a reading of its screen at the prompt.
+// The agent is at its prompt, where it has been since it started, and
+// counting that as a finished turn would mark a fresh agent as done with
+// something the moment it took longer than MinTurn to start (opencode
+// installing its plugin's dependency first, any agent on a busy machine).
+// Going unknown (a stall) still finishes it.
 //
 // Nor does a session the pane did not have finish a turn by saying idle
 // (write drops the turn): its SessionStart may come late, after other
@@ -44,7 +46,7 @@ func (a *Arbiter) turn(p *pane, old, next State, now, end time.Time) {
 		p.seq++
 		p.inTurn = false
 	case Idle, Unknown:
-		if p.inTurn && old == Working && end.Sub(p.turnStart) >= MinTurn && (p.turnWorked || next != Idle || !speaksForItself(p.claim.source)) {
+		if p.inTurn && old == Working && end.Sub(p.turnStart) >= MinTurn && (p.turnWorked || next != Idle) {
 			p.seq++
 		}
 		p.inTurn = false
@@ -65,7 +67,3 @@ func (a *Arbiter) MarkSeen(paneID string) {
 		a.notify(p, p.state)
 	}
 }
-
-// speaksForItself says a source is the agent (or program) telling its own
-// state, not a reading of it.
-func speaksForItself(s Source) bool { return s == SourceReport || s == SourceProgram }

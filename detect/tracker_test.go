@@ -161,6 +161,7 @@ func (r *rig) want(s agentstate.State, src string) agentstate.Snapshot {
 }
 
 func TestTrackerReadsThePromptWithinTheSettleDelay(t *testing.T) {
+	t.Parallel() // its own shell, PTY and fake clock
 	r := newTrackerRig(t, detect.TrackerOptions{StallAfter: -1})
 	r.typeLine("claude -as '' -steps 30 -step 100ms")
 	r.waitScreen("Reading the tree")
@@ -205,6 +206,7 @@ func TestTrackerReadsThePromptWithinTheSettleDelay(t *testing.T) {
 }
 
 func TestTrackerLoanOverAHookThatWentQuiet(t *testing.T) {
+	t.Parallel() // its own shell, PTY and fake clock
 	r := newTrackerRig(t, detect.TrackerOptions{StallAfter: -1})
 	r.typeLine("claude -as '' -steps 30 -step 100ms")
 	r.waitScreen("Reading the tree")
@@ -275,6 +277,7 @@ func TestTrackerStallLooksThenGoesUnknown(t *testing.T) {
 }
 
 func TestTrackerAttributesBehindTimeoutAndClearsWhenTheAgentExits(t *testing.T) {
+	t.Parallel() // its own shell, PTY and fake clock
 	r := newTrackerRig(t, detect.TrackerOptions{StallAfter: -1})
 	r.typeLine("timeout 60 claude -as '' -prompt=false -steps 20 -step 100ms -exit; echo back-at-$((1+1))")
 	r.waitScreen("Reading the tree")

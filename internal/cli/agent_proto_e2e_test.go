@@ -110,10 +110,22 @@ func TestProtocolPaneFakeACPAgent(t *testing.T) {
 	if !strings.Contains(st.Message, "echo: hello there") {
 		t.Fatalf("done message: %+v", st)
 	}
-	screen := p.screen()
-	for _, want := range []string{"› hello there", "echo: hello there", "[x] read it", "[>] answer it"} {
-		if !strings.Contains(screen, want) {
-			t.Fatalf("the transcript lacks %q:\n%s", want, screen)
+	// The state comes from the agent's message, the text from the pane
+	// drawing it: the two race, so the screen is read until it has all
+	// (bounded).
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		screen, lacks := p.screen(), ""
+		for _, want := range []string{"› hello there", "echo: hello there", "[x] read it", "[>] answer it"} {
+			if !strings.Contains(screen, want) {
+				lacks = want
+				break
+			}
+		}
+		if lacks == "" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the transcript lacks %q:\n%s", lacks, screen)
 		}
 	}
 	// The agent's OSC 0 did not become the pane's title, and its erase

@@ -178,7 +178,9 @@ func logTraceLatency(t *testing.T, path string) {
 }
 
 func TestRealGeminiCLIOverACP(t *testing.T) {
+	t.Parallel()
 	in := findGemini(t)
+	realAgent(t, heavyAgent)
 	t.Logf("Gemini CLI %s", in.version)
 	runRealProto(t, realProto{protocol: "acp", command: in.shim + " --acp", gemini: true,
 		tool: func(cmd string) standin.ToolUse {
@@ -216,7 +218,9 @@ func writeHome(t *testing.T, e *env, rel, body string) {
 // Qwen Code 0.15.10 over ACP (qwen --acp), its OpenAI-compatible provider
 // the Chat Completions stand-in; settings as TestRealQwenCodeHoldsApprovalsForTheInbox found.
 func TestRealQwenCodeOverACP(t *testing.T) {
+	t.Parallel()
 	q := findNPMAgent(t, "@qwen-code/qwen-code", "qwen")
+	realAgent(t, heavyAgent)
 	t.Logf("Qwen Code %s", q.version)
 	runRealProto(t, realProto{protocol: "acp", command: q.shim + " --acp",
 		tool: func(cmd string) standin.ToolUse {
@@ -232,7 +236,9 @@ func TestRealQwenCodeOverACP(t *testing.T) {
 // opencode 1.18.33 over ACP (opencode acp), its provider the Chat
 // Completions stand-in and bash set to ask, as the hooks test has it.
 func TestRealOpencodeOverACP(t *testing.T) {
+	t.Parallel()
 	a := findNPMAgent(t, "opencode-ai", "opencode")
+	realAgent(t, heavyAgent)
 	t.Logf("opencode %s", a.version)
 	runRealProto(t, realProto{protocol: "acp", command: a.shim + " acp",
 		tool: func(cmd string) standin.ToolUse {
@@ -258,7 +264,9 @@ func TestRealOpencodeOverACP(t *testing.T) {
 // sandbox, so a command the model asks to run outside it waits for
 // approval (what TestRealCodexReportsThroughItsHooks found).
 func TestRealCodexOverAppServer(t *testing.T) {
+	t.Parallel()
 	cx := findNPMAgent(t, "@openai/codex", "codex")
+	realAgent(t, lightAgent)
 	if bins, _ := filepath.Glob(filepath.Join(cx.prefix, "node_modules", "@openai", "codex-*", "vendor", "*", "bin", "codex")); len(bins) == 0 {
 		t.Skipf("the Codex install under %s has no native binary", cx.prefix)
 	}
@@ -278,7 +286,9 @@ func TestRealCodexOverAppServer(t *testing.T) {
 // which runs Claude Code through its agent SDK), the Messages stand-in its
 // API.
 func TestRealClaudeCodeOverACP(t *testing.T) {
+	t.Parallel()
 	a := findNPMAgent(t, "@zed-industries/claude-code-acp", "claude-code-acp")
+	realAgent(t, heavyAgent)
 	t.Logf("claude-code-acp %s", a.version)
 	runRealProto(t, realProto{protocol: "acp", command: a.shim,
 		tool: func(cmd string) standin.ToolUse {

@@ -166,9 +166,26 @@ func (p *agentPane) approve(key, dialog string) {
 // text as part of a paste), Enter.
 func (p *agentPane) prompt(text string) {
 	p.t.Helper()
-	p.e.ok("send-text", "-s", "work", text)
+	p.e.typeLine("", text)
+}
+
+// typeLine types text into a pane of the work session (window "" is the
+// focused one) and presses Enter once the agent has drawn the text. An
+// Enter that reaches an agent with its text, or within its paste window
+// after it, is taken as part of a paste (a newline in the prompt): the
+// text on the screen says the agent has read it, and 300 ms from then is
+// past that window. Counted from sending instead, a loaded machine could
+// spend the 300 ms before the agent read a byte.
+func (e *env) typeLine(window, text string) {
+	e.t.Helper()
+	at := []string{"-s", "work"}
+	if window != "" {
+		at = append(at, "-w", window)
+	}
+	e.ok(append(append([]string{"send-text"}, at...), text)...)
+	e.ok(append(append([]string{"wait-for", "window-output"}, at...), "--pattern", regexp.QuoteMeta(text), "--timeout", "20000")...)
 	time.Sleep(300 * time.Millisecond)
-	p.e.ok("send-keys", "-s", "work", "Enter")
+	e.ok(append(append([]string{"send-keys"}, at...), "Enter")...)
 }
 
 // quit presses ctrl+c until the pane reads none: agents quit on a second

@@ -91,7 +91,9 @@ func (p *heldPerson) heldItem(window string) map[string]any {
 // meanwhile), really receives the person's reply-approval, and the tool
 // really runs on allow and does not on deny.
 func TestRealClaudeCodeHoldsApprovalsForTheInbox(t *testing.T) {
+	t.Parallel()
 	in := findNativeClaude(t)
+	realAgent(t, lightAgent)
 	const allowMark, denyMark = "tuios-held-allow", "tuios-held-deny"
 	api := startStandin(t, standin.Options{Turns: []standin.Reply{
 		{Tools: []standin.ToolUse{{Name: "Bash", Input: map[string]any{"command": "echo " + allowMark + " > allowed.txt", "description": "Write allowed.txt"}}}},
@@ -136,9 +138,7 @@ func TestRealClaudeCodeHoldsApprovalsForTheInbox(t *testing.T) {
 		t.Fatal("no window id")
 	}
 	prompt := func(text string) {
-		e.ok("send-text", "-s", "work", text)
-		time.Sleep(300 * time.Millisecond) // Claude Code takes a fast Enter after text as part of a paste
-		e.ok("send-keys", "-s", "work", "Enter")
+		e.typeLine("", text)
 	}
 
 	// Allow once.

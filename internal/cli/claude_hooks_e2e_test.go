@@ -17,7 +17,9 @@ import (
 // permission request, done at the end. Then uninstall gives the settings
 // file back as it was.
 func TestRealClaudeCodeReportsThroughItsHooks(t *testing.T) {
+	t.Parallel()
 	in := findNativeClaude(t)
+	realAgent(t, lightAgent)
 	const marker = "tuios-hook-e2e"
 	api := startStandin(t, standin.Options{Turns: []standin.Reply{
 		{Tools: []standin.ToolUse{{Name: "Bash", Input: map[string]any{"command": "echo " + marker + " > made.txt", "description": "Write made.txt"}}},
@@ -72,9 +74,7 @@ func TestRealClaudeCodeReportsThroughItsHooks(t *testing.T) {
 		t.Fatalf("at the prompt: %+v", st)
 	}
 	events := e.watchAgentEvents(t)
-	e.ok("send-text", "-s", "work", "Write made.txt")
-	time.Sleep(300 * time.Millisecond) // Claude Code takes a fast Enter after text as part of a paste
-	e.ok("send-keys", "-s", "work", "Enter")
+	e.typeLine("", "Write made.txt")
 
 	st = wait("needs_input")
 	if st.Source != "report" || st.BlockedBy != "approval" || !strings.Contains(st.Message, "approve Bash: echo "+marker) {

@@ -22,7 +22,9 @@ import (
 // working over its permission dialog (issue 27 item 2), so the screen
 // alone is covered by the pretend agent's tests.
 func TestRealClaudeCodeRiskyPromptInAShortTile(t *testing.T) {
+	t.Parallel()
 	in := findNativeClaude(t)
+	realAgent(t, lightAgent)
 	why := "Clean the build directory" + strings.Repeat(", so the next build starts from nothing left over by the last one", 5)
 	api := startStandin(t, standin.Options{Turns: []standin.Reply{
 		// A description of four rows pushes the command off the tile.
@@ -45,9 +47,7 @@ func TestRealClaudeCodeRiskyPromptInAShortTile(t *testing.T) {
 	if r := e.run("wait-for", "window-output", "-s", "work", "-w", "claude", "--pattern", `for shortcuts`, "--timeout", "60000"); r.code != 0 {
 		t.Fatalf("Claude Code's prompt never came:\n%s", e.ok("capture-pane", "-s", "work", "-w", "claude"))
 	}
-	e.ok("send-text", "-s", "work", "-w", "claude", "Clean the build directory")
-	time.Sleep(300 * time.Millisecond) // Claude Code takes a fast Enter after text as part of a paste
-	e.ok("send-keys", "-s", "work", "-w", "claude", "Enter")
+	e.typeLine("claude", "Clean the build directory")
 	if r := e.run("wait-for", "agent-state", "-s", "work", "-w", "claude", "--until", "needs_input", "--timeout", "60000"); r.code != 0 {
 		t.Fatalf("no permission prompt:\n%s\n%s\n%s", e.ok("capture-pane", "-s", "work", "-w", "claude", "--scrollback"),
 			e.ok("explain-agent-screen", "-s", "work", "-w", "claude"), e.ok("get-agent-state", "-s", "work", "-w", "claude", "--json"))

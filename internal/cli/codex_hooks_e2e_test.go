@@ -44,7 +44,9 @@ import (
 //     same hashes can be read without the TUI from `codex app-server`'s
 //     hooks/list, field currentHash, and written there by hand.)
 func TestRealCodexReportsThroughItsHooks(t *testing.T) {
+	t.Parallel()
 	cx := findNPMAgent(t, "@openai/codex", "codex")
+	realAgent(t, lightAgent)
 	if bins, _ := filepath.Glob(filepath.Join(cx.prefix, "node_modules", "@openai", "codex-*", "vendor", "*", "bin", "codex")); len(bins) == 0 {
 		t.Skipf("the Codex install under %s has no native binary (no @openai/codex-<platform> package)", cx.prefix)
 	}

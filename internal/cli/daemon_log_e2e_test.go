@@ -15,6 +15,7 @@ import (
 // line has a time and a level, a config problem is a warning, and a line
 // about one pane says which pane and session.
 func TestDaemonLogHasTimeLevelAndPane(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	conf := filepath.Join(e.dir, "home", ".config", "tuios", "config.toml")
 	must(t, os.MkdirAll(filepath.Dir(conf), 0o700))
@@ -63,6 +64,7 @@ func TestDaemonLogHasTimeLevelAndPane(t *testing.T) {
 // to FILE.1 and begins a new one, and its stderr follows (a crash's trace
 // would land in the current file); --log-level debug logs each request.
 func TestDaemonLogRotatesAndStderrFollows(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	must(t, os.MkdirAll(filepath.Dir(e.socket()), 0o700))
 	path := filepath.Join(e.dir, "run", "own.log")

@@ -33,6 +33,22 @@ func tuiosBin(t testing.TB) string {
 	return e2e.Binary(t)
 }
 
+// realAgent holds cost of the process's real-agent budget until t ends
+// (e2e.RealAgent): every test that starts a real agent CLI takes it
+// first, so that only a few agents start at once.
+func realAgent(t testing.TB, cost e2e.AgentCost) {
+	t.Helper()
+	e2e.RealAgent(t, cost)
+}
+
+// The costs of real agents: a native binary (Claude Code, Codex) is
+// light, one on node or bun (Gemini CLI, Qwen Code, opencode, Kilo,
+// claude-code-acp) heavy.
+const (
+	lightAgent = e2e.Light
+	heavyAgent = e2e.Heavy
+)
+
 // env is one isolated tuios world: its own runtime dir (so its own daemon),
 // home and shell.
 type env struct {

@@ -48,6 +48,7 @@ while IFS= read -r _; do :; done` // read is a builtin: the agent stays in the f
 // The whole round: fan, ls, compare, verify, diff, keep --merge; the
 // repository's history shows exactly the kept work.
 func TestFanCommandsEndToEnd(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	repo := fanRepo(t, e)
 	withAgents(t, e, map[string]string{"claude": writerAgent})
@@ -142,6 +143,7 @@ func TestFanCommandsEndToEnd(t *testing.T) {
 }
 
 func TestFanCommandRefusals(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	repo := fanRepo(t, e)
 	withAgents(t, e, map[string]string{"claude": writerAgent})

@@ -28,9 +28,11 @@ import (
 // hooks (it asks to review new hooks before it runs), is ready once its
 // screen rests (prompt_ready_by quiet).
 func TestRealAgentsFanOfThreeKeepOne(t *testing.T) {
+	t.Parallel()
 	claude := findNativeClaude(t)
 	gem := findGemini(t)
 	cx := findNPMAgent(t, "@openai/codex", "codex")
+	realAgent(t, heavyAgent)
 	if bins, _ := filepath.Glob(filepath.Join(cx.prefix, "node_modules", "@openai", "codex-*", "vendor", "*", "bin", "codex")); len(bins) == 0 {
 		t.Skipf("the Codex install under %s has no native binary", cx.prefix)
 	}

@@ -77,7 +77,9 @@ func seedGeminiHome(t *testing.T, home, work string) {
 // the screen nor in what the model is sent. Then uninstall gives the
 // settings file back byte for byte.
 func TestRealGeminiCLIReportsThroughItsHooks(t *testing.T) {
+	t.Parallel()
 	in := findGemini(t)
+	realAgent(t, heavyAgent)
 	const marker = "tuios-hook-e2e"
 	const answer = "Done: made.txt is written."
 	api := startGeminiStandin(t, standin.Options{Turns: []standin.Reply{
@@ -139,9 +141,7 @@ func TestRealGeminiCLIReportsThroughItsHooks(t *testing.T) {
 		t.Fatalf("at the prompt: %+v", st)
 	}
 	events := e.watchAgentEvents(t)
-	e.ok("send-text", "-s", "work", "Write made.txt")
-	time.Sleep(300 * time.Millisecond) // an Enter right after the text would be part of a paste
-	e.ok("send-keys", "-s", "work", "Enter")
+	e.typeLine("", "Write made.txt")
 
 	// The ToolPermission notification.
 	st = wait("needs_input")

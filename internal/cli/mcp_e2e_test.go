@@ -582,6 +582,7 @@ func TestMCPSendAgentMessageToAHostNotAnswering(t *testing.T) {
 // wait's bound as total, and none after its answer; a cancelled wait gets
 // none after the cancel. tuios_ask_agent reports progress too.
 func TestMCPProgressForLongCalls(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	// Long enough a turn for the detector's first look to find the agent.

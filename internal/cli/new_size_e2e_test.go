@@ -8,6 +8,7 @@ import (
 // tuios new -x -y sizes a detached session's windows, as tmux new-session
 // does, and a size out of bounds is refused naming the flag.
 func TestNewSizesADetachedSession(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "wide", "-x", "132", "-y", "37")
 	var w struct {

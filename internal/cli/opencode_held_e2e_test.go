@@ -19,6 +19,7 @@ import (
 // prompt meanwhile (it is the fallback), so the test never touches the
 // pane between the prompt and the reply.
 func TestRealOpencodeHoldsApprovalsForTheInbox(t *testing.T) {
+	t.Parallel()
 	oc := findNPMAgent(t, "opencode-ai", "opencode")
 	if !isELF(oc.shim) {
 		t.Skip("this opencode install has no native binary at bin/opencode.exe (its postinstall did not run)")
@@ -29,12 +30,14 @@ func TestRealOpencodeHoldsApprovalsForTheInbox(t *testing.T) {
 
 // Kilo loads the same plugin; its permission reply is opencode's.
 func TestRealKiloHoldsApprovalsForTheInbox(t *testing.T) {
+	t.Parallel()
 	k := findNPMAgent(t, "@kilocode/cli", "kilo")
 	opencodeLikeHeld(t, k, opencodeLike{harness: "kilo", dir: ".config/kilo", config: "kilo.json",
 		schema: "https://kilo.ai/config.json", env: "KILO_"})
 }
 
 func opencodeLikeHeld(t *testing.T, a npmAgent, h opencodeLike) {
+	realAgent(t, heavyAgent)
 	t.Logf("%s %s", h.harness, a.version)
 	allowMark, denyMark, askMark := "tuios-"+h.harness+"-held-allow", "tuios-"+h.harness+"-held-deny", "tuios-"+h.harness+"-held-ask"
 	bash := func(mark, file string) standin.Reply {
@@ -75,7 +78,10 @@ func opencodeLikeHeld(t *testing.T, a npmAgent, h opencodeLike) {
 	}
 
 	e.vars = append(e.vars, h.env+"DISABLE_AUTOUPDATE=1", h.env+"DISABLE_MODELS_FETCH=1", h.env+"DISABLE_LSP_DOWNLOAD=1")
-	p.start(a.shim, `Ask anything`, 50*time.Second)
+	// Its first start installs the plugin's dependency from the npm
+	// registry (10 to 25 s on a quiet machine, a few times that on a busy
+	// one) before it draws anything.
+	p.start(a.shim, `Ask anything`, 120*time.Second)
 	person := attachHeldPerson(t, e.socket())
 	var st struct {
 		WindowID string `json:"window_id"`

@@ -30,6 +30,7 @@ import (
 // registry into ~/.config/opencode before it loads plugins, so its first
 // start takes 10 to 25 s.
 func TestRealOpencodeReportsThroughItsPlugin(t *testing.T) {
+	t.Parallel()
 	oc := findNPMAgent(t, "opencode-ai", "opencode")
 	if !isELF(oc.shim) {
 		t.Skip("this opencode install has no native binary at bin/opencode.exe (its postinstall did not run)")
@@ -42,6 +43,7 @@ func TestRealOpencodeReportsThroughItsPlugin(t *testing.T) {
 // reads kilo.json there (Kilo 7.8.1, which calls itself 7.7.9); its
 // variables are opencode's with KILO_ for OPENCODE_.
 func TestRealKiloReportsThroughItsPlugin(t *testing.T) {
+	t.Parallel()
 	k := findNPMAgent(t, "@kilocode/cli", "kilo")
 	opencodeLikeTurn(t, k, opencodeLike{harness: "kilo", dir: ".config/kilo", config: "kilo.json",
 		schema: "https://kilo.ai/config.json", env: "KILO_"})
@@ -56,6 +58,7 @@ type opencodeLike struct {
 }
 
 func opencodeLikeTurn(t *testing.T, a npmAgent, h opencodeLike) {
+	realAgent(t, heavyAgent)
 	t.Logf("%s %s", h.harness, a.version)
 	marker := "tuios-" + h.harness + "-e2e"
 	api := startStandin(t, standin.Options{Turns: []standin.Reply{
@@ -88,7 +91,10 @@ func opencodeLikeTurn(t *testing.T, a npmAgent, h opencodeLike) {
 
 	e.vars = append(e.vars, h.env+"DISABLE_AUTOUPDATE=1", h.env+"DISABLE_MODELS_FETCH=1", h.env+"DISABLE_LSP_DOWNLOAD=1")
 	began := time.Now()
-	p.start(a.shim, `Ask anything`, 50*time.Second)
+	// Its first start installs the plugin's dependency from the npm
+	// registry (10 to 25 s on a quiet machine, a few times that on a busy
+	// one) before it draws anything.
+	p.start(a.shim, `Ask anything`, 120*time.Second)
 	t.Logf("the prompt after %v", time.Since(began).Round(time.Millisecond))
 	if st := p.get(); st.Source == "report" {
 		t.Fatalf("a report before any event: %+v", st)
@@ -96,14 +102,14 @@ func opencodeLikeTurn(t *testing.T, a npmAgent, h opencodeLike) {
 	events := p.watch()
 	p.prompt("Write made.txt")
 
-	st := p.wait("needs_input", 30*time.Second)
+	st := p.wait("needs_input", 60*time.Second)
 	if st.Source != "report" || st.Harness != h.harness || st.BlockedBy != "approval" ||
 		!strings.Contains(st.Message, "approve bash: echo "+marker) || !strings.HasPrefix(st.SessionID, "ses_") {
 		t.Fatalf("on the permission request: %+v", st)
 	}
 	p.waitScreen(`Allow once`, 10*time.Second)
 	p.approve("Enter", `Allow once`) // "Allow once" is selected
-	st = p.wait("done", 30*time.Second)
+	st = p.wait("done", 60*time.Second)
 	if st.Source != "report" || st.CompletionSeq != 1 {
 		t.Fatalf("after the turn: %+v\nevents: %+v", st, events.all())
 	}

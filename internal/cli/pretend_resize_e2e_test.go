@@ -12,6 +12,7 @@ import (
 // wrapped option label hanging under its text, so the prompt reads whole
 // (and no box is left broken by the terminal's reflow).
 func TestThePretendAgentRedrawsItsPromptOnAResize(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	e.ok("new-window", "-s", "work", "agent", "--no-focus", "--", e.bin, "pretend-agent", "-steps", "2", "-step", "100ms")

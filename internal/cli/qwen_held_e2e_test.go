@@ -17,7 +17,9 @@ import (
 // deny; handed back, Qwen Code's own dialog answers it. The settings are those TestRealQwenCodeReportsThroughItsHooks
 // found Qwen Code 0.15.10 needs.
 func TestRealQwenCodeHoldsApprovalsForTheInbox(t *testing.T) {
+	t.Parallel()
 	q := findNPMAgent(t, "@qwen-code/qwen-code", "qwen")
+	realAgent(t, heavyAgent)
 	t.Logf("Qwen Code %s", q.version)
 	const allowMark, denyMark, askMark = "tuios-qwen-held-allow", "tuios-qwen-held-deny", "tuios-qwen-held-ask"
 	shell := func(mark, file string) standin.Reply {

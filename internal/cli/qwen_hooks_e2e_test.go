@@ -22,7 +22,9 @@ import (
 // general.enableAutoUpdate must be false: else, with the npm registry in
 // reach, it updates itself with npm install --global.
 func TestRealQwenCodeReportsThroughItsHooks(t *testing.T) {
+	t.Parallel()
 	q := findNPMAgent(t, "@qwen-code/qwen-code", "qwen")
+	realAgent(t, heavyAgent)
 	t.Logf("Qwen Code %s", q.version)
 	const marker = "tuios-qwen-e2e"
 	api := startStandin(t, standin.Options{Turns: []standin.Reply{

@@ -14,7 +14,9 @@ import (
 // harness_id never reads empty after the reset (issue: it stayed empty
 // for 5 s and more).
 func TestAFullResetKeepsTheHarness(t *testing.T) {
+	t.Parallel()
 	inst := findClaude(t)
+	realAgent(t, lightAgent)
 	api := startStandin(t, standin.Options{})
 	e := newEnv(t)
 	_, work := e.seedClaude()

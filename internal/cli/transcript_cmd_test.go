@@ -105,7 +105,9 @@ func jsonInt(n int64) string {
 // prompt, the tool call, its result, the diff of the new file and the
 // answer.
 func TestAgentTranscriptOfARealClaudeCode(t *testing.T) {
+	t.Parallel()
 	in := findNativeClaude(t)
+	realAgent(t, lightAgent)
 	e := shellRespondEnv(t)
 	home := filepath.Join(e.dir, "home")
 	work := e.workDir()

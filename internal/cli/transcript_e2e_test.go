@@ -185,6 +185,7 @@ func endTurnAt(t *testing.T, transcript string) time.Time {
 }
 
 func TestRealClaudeCodeTurnEndsDoneFromItsTranscript(t *testing.T) {
+	t.Parallel()
 	in := findClaude(t)
 	t.Logf("Claude Code %s from %s (postinstall ran: %v)", in.version, in.prefix, !in.stub)
 	shapes := []struct {
@@ -233,6 +234,7 @@ func TestRealClaudeCodeTurnEndsDoneFromItsTranscript(t *testing.T) {
 	}
 	for _, shape := range shapes {
 		t.Run(shape.name, func(t *testing.T) {
+			t.Parallel() // each turn has its own world and stand-in
 			claudeTurn(t, shape.cmd, "", nil)
 		})
 	}
@@ -242,11 +244,13 @@ func TestRealClaudeCodeTurnEndsDoneFromItsTranscript(t *testing.T) {
 	// written. The pane joins by Claude Code's session file for its pid
 	// (~/.claude/sessions/<pid>.json) instead.
 	t.Run("npm shim, after an earlier session", func(t *testing.T) {
+		t.Parallel()
 		claudeTurn(t, shapes[0].cmd, in.version, nil)
 	})
 	// Under npm's node launcher the agent detected is node, and its child
 	// (the binary) writes the session file for its own pid.
 	t.Run("npm wrapper under node, after an earlier session", func(t *testing.T) {
+		t.Parallel()
 		claudeTurn(t, shapes[2].cmd, in.version, nil)
 	})
 }
@@ -297,6 +301,7 @@ func writeEarlierSession(t *testing.T, home, work, version string) string {
 // the turn runs in: its real path, and the path the shell changes to (a
 // symlink may lead there); nil is the env's plain work directory.
 func claudeTurn(t *testing.T, command func(t *testing.T, home, scratch string) string, earlierVersion string, place func(t *testing.T, e *env) (real, cd string)) {
+	realAgent(t, lightAgent)
 	const answer = "Hello from the stand-in."
 	api := startStandin(t, standin.Options{Turns: []standin.Reply{{Text: answer, Delay: 1500 * time.Millisecond, Gap: 20 * time.Millisecond}}})
 
@@ -352,9 +357,7 @@ func claudeTurn(t *testing.T, command func(t *testing.T, home, scratch string) s
 	prompted := time.Now()
 	written := endTurnWritten(t, home, earlier)
 
-	e.ok("send-text", "-s", "work", "Say hello")
-	time.Sleep(300 * time.Millisecond)
-	e.ok("send-keys", "-s", "work", "Enter")
+	e.typeLine("", "Say hello")
 	if r := e.run("wait-for", "agent-state", "-s", "work", "-w", "0", "--until", "done", "--timeout", "60000"); r.code != 0 {
 		e.json(&st, "get-agent-state", "-s", "work", "-w", "0")
 		t.Fatalf("the pane never read done (now %+v):\n%s\nevents: %+v", st, e.ok("capture-pane", "-s", "work"), events.all())
@@ -470,10 +473,8 @@ func sessionNamed(home, work string) string {
 // end the turn done from the new file.
 func clearThenTurn(t *testing.T, e *env, events *stateEvents, home, work, first string) {
 	t.Helper()
-	e.ok("send-text", "-s", "work", "/clear")
-	time.Sleep(300 * time.Millisecond)
 	cleared := time.Now()
-	e.ok("send-keys", "-s", "work", "Enter")
+	e.typeLine("", "/clear")
 	second := ""
 	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		if id := sessionNamed(home, work); id != "" && id != first {
@@ -507,9 +508,7 @@ func clearThenTurn(t *testing.T, e *env, events *stateEvents, home, work, first 
 		t.Fatalf("resume-agent --dry-run: %q, want claude --resume %s", got, second)
 	}
 	prompted := time.Now()
-	e.ok("send-text", "-s", "work", "Say hello again")
-	time.Sleep(300 * time.Millisecond)
-	e.ok("send-keys", "-s", "work", "Enter")
+	e.typeLine("", "Say hello again")
 
 	var doneAt time.Time
 	for deadline := time.Now().Add(60 * time.Second); doneAt.IsZero() && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {

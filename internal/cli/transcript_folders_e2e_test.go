@@ -19,6 +19,7 @@ func singleQuoted(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\
 // transcript by the session Claude Code's session file names for its
 // process, wherever that transcript is.
 func TestRealClaudeCodeTurnInAnyFolder(t *testing.T) {
+	t.Parallel()
 	in := findClaude(t)
 	npm := func(t *testing.T, home, scratch string) string {
 		if in.stub {
@@ -65,6 +66,7 @@ func TestRealClaudeCodeTurnInAnyFolder(t *testing.T) {
 	}
 	for _, p := range places {
 		t.Run(p.name, func(t *testing.T) {
+			t.Parallel() // each turn has its own world and stand-in
 			claudeTurn(t, npm, "", p.place)
 		})
 	}

@@ -148,7 +148,9 @@ func TestAnAutomaticNameFollowsTheProgram(t *testing.T) {
 // the interpreter tmux would show: codex runs as `node .../bin/codex`
 // with the native codex behind it; the pane reads codex.
 func TestANodeAgentIsNamedByItsCommand(t *testing.T) {
+	t.Parallel()
 	a := findNPMAgent(t, "@openai/codex", "codex")
+	realAgent(t, lightAgent)
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	id := e.getWindow("0").WindowID

@@ -12,7 +12,9 @@ import (
 // while the dialog is up, and TUIOS answers it only when a crush process
 // runs in the pane. A small shell script stands in for Crush. Named crush,
 // its process's comm is crush; named otherwise, it is a program showing
-// the same words.
+// the same words. It ends waiting in the shell's own read, so the pane's
+// foreground stays the stand-in: a detection tick that saw a sleep there
+// instead took Crush for gone and cleared its report.
 
 const crushScript = `#!/bin/sh
 d='%[1]s'
@@ -30,7 +32,7 @@ printf '%%s' "$k" > "$d/key"
 printf '\033[2J\033[H'
 if [ -f "$d/reporter" ]; then run req2; fi
 : > "$d/step2"
-exec sleep 60
+while read -r _; do :; done
 `
 
 // crushStandIn writes the stand-in program named name into its own

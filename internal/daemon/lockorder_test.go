@@ -1,13 +1,17 @@
 package daemon
 
 import (
+	"bytes"
+	"fmt"
 	"go/ast"
 	"go/build"
 	"go/importer"
 	"go/parser"
 	"go/token"
 	gotypes "go/types"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -181,7 +185,7 @@ func lockGraphOf(t *testing.T, dir string) lockGraph {
 	}
 	info := &gotypes.Info{Types: map[ast.Expr]gotypes.TypeAndValue{}, Uses: map[*ast.Ident]gotypes.Object{},
 		Defs: map[*ast.Ident]gotypes.Object{}, Selections: map[*ast.SelectorExpr]*gotypes.Selection{}}
-	conf := gotypes.Config{Importer: importer.ForCompiler(fset, "source", nil)}
+	conf := gotypes.Config{Importer: exportImporter(t, fset, dir)}
 	pkg, err := conf.Check("daemon", fset, files, info)
 	if err != nil {
 		t.Skipf("the package does not type-check from source here: %v", err)
@@ -506,4 +510,36 @@ func (w *lockWalker) record(lw *lockWalk, call *ast.CallExpr, held []string) *go
 		lw.under = append(lw.under, lockedCall{held: append([]string(nil), held...), fn: fn, where: w.pos(call)})
 	}
 	return fn
+}
+
+// exportImporter imports dir's dependencies from the export data the go
+// command compiled for them (go list -export, out of the build cache), not
+// from source: type-checking every dependency from source, the standard
+// library's included, took most of this test's time.
+func exportImporter(t *testing.T, fset *token.FileSet, dir string) gotypes.Importer {
+	t.Helper()
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go tool on PATH to compile the dependencies")
+	}
+	cmd := exec.Command("go", "list", "-export", "-deps", "-f", "{{.ImportPath}}\t{{.Export}}", ".")
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list -export: %v\n%s", err, stderr.String())
+	}
+	export := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if path, file, ok := strings.Cut(line, "\t"); ok && file != "" {
+			export[path] = file
+		}
+	}
+	return importer.ForCompiler(fset, "gc", func(path string) (io.ReadCloser, error) {
+		file, ok := export[path]
+		if !ok {
+			return nil, fmt.Errorf("go list gave no export data for %s", path)
+		}
+		return os.Open(file)
+	})
 }

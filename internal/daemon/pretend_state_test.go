@@ -5,15 +5,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tuios/tuios/internal/e2e"
 	"github.com/tuios/tuios/internal/pretend"
 )
 
 // TestMain lets this test binary be the pretend agent in a pane: run
 // with TUIOS_TEST_PRETEND=1, it is `tuios pretend-agent` with its args.
+// The tests themselves mostly wait (on panes, sshd, far daemons, links'
+// timers): more of them run at once than CPUs (e2e.WaitBound).
 func TestMain(m *testing.M) {
 	if os.Getenv("TUIOS_TEST_PRETEND") == "1" {
 		os.Exit(pretend.Main(os.Args[1:]))
 	}
+	e2e.WaitBound()
 	os.Exit(m.Run())
 }
 

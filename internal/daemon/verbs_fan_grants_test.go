@@ -12,6 +12,7 @@ import (
 // pane reaches the other attempts of its fan; only the person or an admin
 // pane keeps.
 func TestFanGroupReachUnderGrants(t *testing.T) {
+	t.Parallel()
 	w := newFanWorld(t, func(o *Options) { o.Config = strictFile("read") })
 	person := w.r
 	for _, ss := range []string{"lead", "other"} {
@@ -82,6 +83,7 @@ func TestFanGroupReachUnderGrants(t *testing.T) {
 // the sessions come back with their ids, and an attempt's pane still
 // reaches the other attempts.
 func TestFanGroupComesBackAfterARestart(t *testing.T) {
+	t.Parallel()
 	var opt Options
 	w := newFanWorld(t, func(o *Options) { o.Config = strictFile("read"); opt = *o })
 	w.r.must("fan", map[string]any{"count": 2, "prompt": "true", "agent": "sh", "repo": w.repo, "name": "back", "wait": true})

@@ -111,6 +111,7 @@ func attempts(res map[string]any) []map[string]any {
 }
 
 func TestFanMakesWorktreesSessionsAndTypesThePromptOnce(t *testing.T) {
+	t.Parallel()
 	w := newFanWorld(t, nil)
 	agent := standIn(t, "my-agent", lineAgent)
 	res := w.r.must("fan", map[string]any{"count": 3, "prompt": "Add a retry with backoff", "agent": agent + " --flag 'two words'",
@@ -178,6 +179,7 @@ func TestFanMakesWorktreesSessionsAndTypesThePromptOnce(t *testing.T) {
 }
 
 func TestFanRefusalsLeaveNothing(t *testing.T) {
+	t.Parallel()
 	w := newFanWorld(t, nil)
 	agent := standIn(t, "my-agent", lineAgent)
 	before := w.left()
@@ -253,6 +255,7 @@ func TestFanRefusalsLeaveNothing(t *testing.T) {
 // Inbox question, and not_sent after the ready timeout; one that exits at
 // once is not_sent with its status. Both on the daemon's clock.
 func TestFanHeldAndNotSent(t *testing.T) {
+	t.Parallel()
 	clk := fakeclock.New(time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC))
 	w := newFanWorld(t, func(o *Options) { o.Tracker.Clock = clk })
 	busy := standIn(t, "busy-agent", `while :; do printf 'starting…\r\n'; sleep 0.2; done`)
@@ -308,6 +311,7 @@ func TestFanHeldAndNotSent(t *testing.T) {
 // says) is held, naming it; once it is at its prompt and has rested, the
 // prompt goes in.
 func TestFanPromptHeldOnAScreenOfItsOwn(t *testing.T) {
+	t.Parallel()
 	clk := fakeclock.New(time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC))
 	w := newFanWorld(t, func(o *Options) { o.Tracker.Clock = clk })
 	agent := standIn(t, "my-agent", lineAgent)
@@ -358,6 +362,7 @@ func fanOfThree(t *testing.T, w *fanWorld, name string) []string {
 }
 
 func TestFanVerifyKeepsTheWindowsOfFailedChecks(t *testing.T) {
+	t.Parallel()
 	w := newFanWorld(t, nil)
 	dirs := fanOfThree(t, w, "demo")
 	w.write(dirs[0], "pass", "")
@@ -408,6 +413,7 @@ func TestFanVerifyKeepsTheWindowsOfFailedChecks(t *testing.T) {
 }
 
 func TestFanKeepMergesOneAndRemovesTheOthers(t *testing.T) {
+	t.Parallel()
 	w := newFanWorld(t, nil)
 	dirs := fanOfThree(t, w, "demo")
 	w.write(dirs[1], "prompt.txt", "the kept one\n")
@@ -471,6 +477,7 @@ func TestFanKeepMergesOneAndRemovesTheOthers(t *testing.T) {
 // Conflicts: nothing is merged, nothing removed, the repository is as it
 // was, and the error names the file and what to do.
 func TestFanKeepWithConflictsChangesNothing(t *testing.T) {
+	t.Parallel()
 	w := newFanWorld(t, nil)
 	dirs := fanOfThree(t, w, "demo")
 	w.write(dirs[0], "a.txt", "the attempt's a\n")
@@ -496,6 +503,7 @@ func TestFanKeepWithConflictsChangesNothing(t *testing.T) {
 }
 
 func TestReviewAgainstAnotherAttempt(t *testing.T) {
+	t.Parallel()
 	w := newFanWorld(t, nil)
 	dirs := fanOfThree(t, w, "demo")
 	w.write(dirs[1], "only-two.txt", "2\n")
@@ -526,6 +534,7 @@ func TestReviewAgainstAnotherAttempt(t *testing.T) {
 }
 
 func TestWorktreeNewListRemove(t *testing.T) {
+	t.Parallel()
 	w := newFanWorld(t, nil)
 	res := w.r.must("new-worktree", map[string]any{"branch": "feat/retry", "repo": w.repo})
 	dir := filepath.Join(w.data, "tuios", "worktrees", "api", "feat-retry")

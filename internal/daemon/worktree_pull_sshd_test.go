@@ -16,6 +16,7 @@ import (
 // the same repository; nothing changes on the far side, and a branch that
 // exists here is refused.
 func TestWorktreePullOverALink(t *testing.T) {
+	t.Parallel()
 	w := newLinkWorld(t, testsshd.Options{})
 	w.startNear(w.hostTable("far"), nil)
 	r := dialRPC(t, w.sock)

@@ -10,11 +10,13 @@
 package e2e
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"sync"
 	"testing"
 )
@@ -27,14 +29,78 @@ var (
 	binErr  error
 )
 
+// The real agents a test process runs at once (RealAgent): the budget
+// they use, and a wake-up for those waiting when some is given back.
+var (
+	agentsMu   sync.Mutex
+	agentsFree = sync.NewCond(&agentsMu)
+	agentsUsed int
+)
+
 // Main runs the package's tests and removes what the harness built; call
-// it from TestMain and exit with its code.
+// it from TestMain and exit with its code. Unless -parallel was given,
+// it lets WaitBound tests run at once (see WaitBound).
 func Main(m *testing.M) int {
+	WaitBound()
 	code := m.Run()
 	if binDir != "" {
 		os.RemoveAll(binDir)
 	}
 	return code
+}
+
+// WaitBound raises how many parallel tests run at once, when the command
+// line did not say (-parallel): 4 per CPU instead of go test's 1. An
+// end-to-end test spends its time waiting on other processes (a daemon,
+// a shell, an agent starting, sshd, a timer in another process), not on
+// its own CPU, so one a CPU leaves a 2-core machine idle while two tests
+// wait. Call it from TestMain before m.Run (Main does).
+func WaitBound() {
+	if !flag.Parsed() {
+		flag.Parse()
+	}
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
+	}
+}
+
+// AgentCost is how much of the machine a real agent CLI takes while it
+// runs: Light for a native binary (Claude Code's, Codex's), Heavy for one
+// that runs on node or bun (Gemini CLI, Qwen Code, opencode, Kilo,
+// claude-code-acp), seconds of CPU to start and some of it busy while
+// idle.
+type AgentCost int
+
+const (
+	Light AgentCost = 1
+	Heavy AgentCost = 2
+)
+
+// RealAgent holds cost of the test process's real-agent budget, two Light
+// agents per CPU (one Heavy), until t ends, waiting for enough of it to be
+// free. With more tests than CPUs at once (WaitBound), many agents
+// starting together would push each past its test's wait; only the agents
+// queue, lighter tests go on beside them. Call it once per test that
+// starts real agents (with the cost of the heaviest; one budget covers
+// several agents of one test), never from a test whose subtests call it.
+func RealAgent(t testing.TB, cost AgentCost) {
+	t.Helper()
+	budget := 2 * runtime.GOMAXPROCS(0)
+	n := min(int(cost), budget)
+	agentsMu.Lock()
+	for agentsUsed+n > budget {
+		agentsFree.Wait()
+	}
+	agentsUsed += n
+	agentsMu.Unlock()
+	t.Cleanup(func() {
+		agentsMu.Lock()
+		agentsUsed -= n
+		agentsMu.Unlock()
+		agentsFree.Broadcast()
+	})
 }
 
 // Binary returns the path of cmd/tuios built from this module, building

@@ -57,6 +57,7 @@ func (w *world) railOff() {
 // every pane's terminal is the cells it is drawn in; closing the right
 // one gives its cells back to the left one.
 func TestAttachSplitKeysStackAndSideBySide(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.railOff()
 	w.ok("new", "--detach", "s")
@@ -135,6 +136,7 @@ func TestAttachSplitKeysStackAndSideBySide(t *testing.T) {
 // A tile too small to split says so on the dock and opens nothing; a
 // terminal too short for a stack lays it out side by side.
 func TestAttachSplitTooSmallAndTooShort(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.railOff()
 	w.ok("new", "--detach", "s")

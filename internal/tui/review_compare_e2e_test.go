@@ -15,6 +15,7 @@ import (
 // marks both and diffs them, runs another check with V, and keeps the
 // second with K after y to the question naming the one removed.
 func TestAttachFanCompareView(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
