@@ -251,9 +251,11 @@
 // feature (TestDaemonImportRules). A feature adds its verbs to the verb
 // table (core.Host.AddVerb) with the same declaration the core's carry,
 // and hears a window close from the hub. The herdr socket
-// (internal/daemon/herdr) and the agent log with agent-transcript and
-// the transcript event (internal/daemon/agentlog) are features; the
-// attention set, links and resume are still here.
+// (internal/daemon/herdr), the agent log with agent-transcript and the
+// transcript event (internal/daemon/agentlog) and the review notes
+// (internal/daemon/attention, which is to hold the whole attention set)
+// are features; the rest of the attention set (the Inbox, the reply
+// queue, held approvals, asks, respond), links and resume are still here.
 //
 // # Locks
 //
@@ -285,8 +287,6 @@
 //     attach locks under it.
 //  4. outbox.nmu: one Changed call at a time; outbox.mu under it.
 //  5. hostInboxRows.mu (held across its Inbox call).
-//  6. reviewer.mu (s.mu under it for short table reads; no git runs
-//     under it).
 //  7. attention.mu, the Inbox: held across each queue call and the
 //     publish of its events; under it s.mu, a mail ring's lock, the
 //     holder's (held approvals), the asks' and the host follower's locks
@@ -321,8 +321,9 @@
 //     connCount.mu, escapeeList.mu, Window.mu, Window.nameMu, and the
 //     arbiter's own lock (agentstate).
 //
-// A feature's own locks (herdr.Sock.mu, agentlog.Log.mu and
-// agentlog.Transcripts.mu) are leaves too: a feature calls the core
+// A feature's own locks (herdr.Sock.mu, agentlog.Log.mu,
+// agentlog.Transcripts.mu and attention.Review.mu, which the notes file's
+// read and write run under) are leaves too: a feature calls the core
 // holding none of them, and the core's hooks into a feature (a new pane's
 // environment, a caller's) run with no core lock held.
 package daemon

@@ -177,6 +177,8 @@ func featureAccess(c core.Class) access {
 	switch c {
 	case core.Reads:
 		return reads
+	case core.Writes:
+		return writes
 	case core.PersonLocal:
 		return personOnly&^access(capRespond) | access(capLocal)
 	}

@@ -30,7 +30,6 @@ var lockRanks = map[string]struct {
 	"Session.tileMu":   {3, "Session.tileMu"},
 	"outbox.nmu":       {4, "outbox.nmu"},
 	"hostInboxRows.mu": {5, "hostInboxRows.mu"},
-	"reviewer.mu":      {6, "reviewer.mu"},
 	"attention.mu":     {7, "attention.mu"},
 	"Server.mu":        {8, "s.mu"},
 	"replyQueue.mu":    {9, "replyQueue.mu"},

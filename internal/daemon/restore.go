@@ -1,20 +1,18 @@
 package daemon
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/tuios/tuios/agentstate"
+	"github.com/tuios/tuios/internal/atomicfile"
 	"github.com/tuios/tuios/internal/grant"
 )
 
@@ -395,33 +393,7 @@ func isID(id string) bool {
 // returns nil and "" when there is none, and why it cannot be trusted
 // when it is not this user's, not private, not regular or too big.
 func readStateFile(path string, uid int, max int64) ([]byte, string) {
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, ""
-	}
-	if err != nil {
-		return nil, err.Error()
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	switch {
-	case err != nil:
-		return nil, err.Error()
-	case !fi.Mode().IsRegular():
-		return nil, "it is not a regular file"
-	case fi.Mode().Perm()&0o077 != 0:
-		return nil, fmt.Sprintf("its mode is %04o, not 0600", fi.Mode().Perm())
-	case fi.Size() > max:
-		return nil, fmt.Sprintf("it is %d bytes, over %d", fi.Size(), max)
-	}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != uid {
-		return nil, fmt.Sprintf("it belongs to uid %d, not %d", st.Uid, uid)
-	}
-	var buf bytes.Buffer
-	if _, err := buf.ReadFrom(f); err != nil {
-		return nil, err.Error()
-	}
-	return buf.Bytes(), ""
+	return atomicfile.ReadPrivate(path, uid, max)
 }
 
 // setAside moves a state file that was refused out of the way, so it is

@@ -24,6 +24,7 @@ import (
 	"github.com/tuios/tuios/detect/transcript"
 	"github.com/tuios/tuios/internal/config"
 	"github.com/tuios/tuios/internal/daemon/agentlog"
+	attn "github.com/tuios/tuios/internal/daemon/attention"
 	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/daemon/herdr"
 	"github.com/tuios/tuios/internal/proto"
@@ -143,9 +144,9 @@ type Server struct {
 	conns    map[*conn]struct{}
 	wg       sync.WaitGroup
 
-	queue  *replyQueue // the reply queue (queue.go); set in New, never changed
-	review *reviewer   // review notes (verbs_review.go); set in New, never changed
-	herdr  *herdr.Sock // the herdr socket (internal/daemon/herdr); set in New, never changed
+	queue  *replyQueue  // the reply queue (queue.go); set in New, never changed
+	review *attn.Review // review notes (internal/daemon/attention); set in New, never changed
+	herdr  *herdr.Sock  // the herdr socket (internal/daemon/herdr); set in New, never changed
 	// paneStartHooks and environRules are what features asked of every
 	// new pane's environment and of a caller's (host.go); set in New,
 	// read-only after.
@@ -277,7 +278,7 @@ func New(opt Options) (*Server, error) {
 	go func() { <-s.done; s.holds.shutdown() }()
 	s.mail = &mailer{s: s}
 	s.queue = newReplyQueue(s)
-	s.review = newReviewer(s)
+	s.review = attn.NewReview(host{s}, reviewQueue{s.queue})
 	s.wts = newWorktrees(s)
 	s.xfers = newTransfers()
 	s.resp = s.newResponder()

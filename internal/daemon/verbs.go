@@ -90,7 +90,6 @@ func (s *Server) verbTable() map[string]*verb {
 	s.mailVerbs(add)
 	s.respondVerbs(add)
 	s.queueVerbs(add)
-	s.reviewVerbs(add)
 	s.attentionVerbs(add)
 	s.approvalVerbs(add)
 	s.askVerbs(add)

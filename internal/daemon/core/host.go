@@ -117,6 +117,20 @@ type Host interface {
 	// when they name one of this daemon's panes. A rule may only ever
 	// put a caller inside, never take it out.
 	OnPaneEnviron(prefix string, rule func(vars map[string]string) bool)
+
+	// What the attention set reads of the core (host_attention.go).
+
+	// PaneDir is where window id's shell is: the directory it last
+	// reported (OSC 7), else its process's working directory, else the
+	// one it started in; "" when there is no such window.
+	PaneDir(id string) string
+	// Worktree is the worktree tuios made for the session named session
+	// (new-worktree, fan); false when it made none.
+	Worktree(session string) (Worktree, bool)
+	// FanReach says why c may not reach the fan attempt in session (a
+	// pane without admin reaches only its own fan's and the ones it
+	// started); nil when it may or session is no attempt.
+	FanReach(c Call, session string) *proto.Error
 }
 
 // Options are the daemon's settings a feature reads.

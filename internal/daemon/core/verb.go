@@ -18,6 +18,10 @@ const (
 	// PersonLocal is the person's alone (a live human nonce, checked by
 	// the handler through Host.Person), and never over a link.
 	PersonLocal
+	// Writes changes what a pane is given or typed (review notes, a
+	// message queued for it): the person, or a pane holding write in its
+	// session.
+	Writes
 )
 
 // CodeNotHuman is the error code of a call that acts as the person and
