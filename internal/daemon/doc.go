@@ -252,10 +252,10 @@
 // table (core.Host.AddVerb) with the same declaration the core's carry,
 // and hears a window close from the hub. The herdr socket
 // (internal/daemon/herdr), the agent log with agent-transcript and the
-// transcript event (internal/daemon/agentlog) and the review notes
-// (internal/daemon/attention, which is to hold the whole attention set)
-// are features; the rest of the attention set (the Inbox, the reply
-// queue, held approvals, asks, respond), links and resume are still here.
+// transcript event (internal/daemon/agentlog) and the reply queue with
+// review notes (internal/daemon/attention, which is to hold the whole
+// attention set) are features; the rest of the attention set (the Inbox,
+// held approvals, asks, respond), links and resume are still here.
 //
 // # Locks
 //
@@ -304,8 +304,10 @@
 //     atomics besides (the permissions in force, the link policy, each
 //     window's atPrompt); the write path asks the arbiter first, then
 //     takes s.mu for the typist's grants.
-//  9. replyQueue.mu (q.mu): under it only the attach hub's and a
-//     stream's locks (the rail is redrawn as the queue changes).
+//  9. attention.Queue.mu, the reply queue's (internal/daemon/attention):
+//     under it only the attach hub's and a stream's locks, through
+//     core.Host.RailChanged (the rail is redrawn as the queue changes);
+//     the core reads a pane's count (Queue.Len) under s.mu.
 //  10. hub.mu, the event hub's: under it a subscriber's lock and, through
 //     observe, the attach hub's and a stream's.
 //  11. attachHub.mu, then attachStream.mu.

@@ -179,6 +179,8 @@ func featureAccess(c core.Class) access {
 		return reads
 	case core.Writes:
 		return writes
+	case core.QueuesInput:
+		return types | queuesInput
 	case core.PersonLocal:
 		return personOnly&^access(capRespond) | access(capLocal)
 	}

@@ -1,9 +1,11 @@
 package daemon
 
 import (
+	"context"
 	"fmt"
 	"os"
 
+	"github.com/tuios/tuios/inbox"
 	attn "github.com/tuios/tuios/internal/daemon/attention"
 	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/proto"
@@ -53,33 +55,110 @@ func (h host) FanReach(c core.Call, session string) *proto.Error {
 	return h.s.fanInReach(cn, rec)
 }
 
-// reviewQueue is the reply queue as review notes send through it
-// (attention.Queue), until the queue is the attention set's too.
-type reviewQueue struct{ q *replyQueue }
+// queueRest is how long a pane is at rest before the reply queue types
+// into it (fan's prompts wait as long).
+const queueRest = attn.QueueRest
 
-func (r reviewQueue) Origin(c core.Call, nonce string) (string, *proto.Error) {
-	cn, _ := c.(*conn)
-	if cn == nil {
-		return "", proto.Errorf(proto.CodeForbidden, "a call that was never checked queues nothing (a bug)")
-	}
-	return r.q.origin(cn, nonce)
+// replyQueue is the reply queue (internal/daemon/attention) as the core
+// reads it: a pane's queued count, for its rows and the rail.
+type replyQueue struct{ *attn.Queue }
+
+// count is how many entries wait for window. It takes only the queue's
+// lock, so it may be called under s.mu.
+func (q replyQueue) count(window string) int { return q.Len(window) }
+
+// queueInbox is the Inbox as the reply queue tells it of a stalled entry.
+type queueInbox struct{ s *Server }
+
+func (x queueInbox) Notice(p inbox.Pane, summary string) {
+	a := x.s.att
+	a.do(func() []inbox.Event { return a.q.Notice(p, summary) })
 }
 
-func (r reviewQueue) Len(window string) int { return r.q.count(window) }
+func (x queueInbox) CloseNotice(window, summary string) {
+	a := x.s.att
+	a.do(func() []inbox.Event {
+		k := inbox.BlockingKey(window)
+		if it, ok := a.q.Find(k); !ok || it.Kind != inbox.KindQuestion || it.Summary != summary {
+			return nil
+		}
+		evs, _ := a.q.Close(k, inbox.ReasonResolved)
+		return evs
+	})
+}
 
-func (r reviewQueue) Add(c core.Call, session, window, text, nonce string) (attn.Queued, *proto.Error) {
+func (h host) Session(c core.Call, session string) (core.SessionView, *proto.Error) {
+	s := h.s
 	cn, _ := c.(*conn)
 	if cn == nil {
-		return attn.Queued{}, proto.Errorf(proto.CodeForbidden, "a call that was never checked queues nothing (a bug)")
+		return core.SessionView{}, proto.Errorf(proto.CodeForbidden, "a session named by a call that was never checked (a bug)")
 	}
-	res, err := r.q.add(cn, &queuePromptParams{Session: session, Window: window, Text: text, HumanNonce: nonce})
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ss, err := s.session(cn, session)
 	if err != nil {
-		return attn.Queued{}, err
+		return core.SessionView{}, err
 	}
-	m, _ := res.(map[string]any)
-	id, _ := m["id"].(string)
-	pos, _ := m["position"].(int)
-	n, _ := m["queued"].(int)
-	del, _ := m["delivering"].(bool)
-	return attn.Queued{ID: id, Position: pos, Queued: n, Delivering: del}, nil
+	return ss.viewLocked(), nil
 }
+
+func (h host) Resolve(c core.Call, session, addr string) (core.WindowView, bool) {
+	s := h.s
+	cn, _ := c.(*conn)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ss := s.sessions[session]
+	if ss == nil || addr == "" {
+		return core.WindowView{}, false
+	}
+	w, err := s.findWindow(cn, ss, addr)
+	if err != nil {
+		return core.WindowView{}, false
+	}
+	return windowViewLocked(ss, w), true
+}
+
+func (h host) IsPerson(c core.Call, nonce string) bool {
+	cn, _ := c.(*conn)
+	return cn != nil && h.s.isPerson(cn, nonce)
+}
+
+func (h host) CallerPane(c core.Call) string {
+	s := h.s
+	cn, _ := c.(*conn)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if w := s.callerWindow(cn); w != nil {
+		return w.ID
+	}
+	return ""
+}
+
+// Hold is a connection with no socket that carries c's caller: only the
+// write path reads it.
+func (h host) Hold(ctx context.Context, c core.Call, verb string) core.Call {
+	cn, _ := c.(*conn)
+	held := &conn{s: h.s, ctx: ctx, closed: ctx.Done(), verbName: verb}
+	if cn != nil {
+		held.call, held.callKnown = cn.call, true
+	}
+	return held
+}
+
+func (h host) TypeHeld(c core.Call, pane, text string) (core.Typed, *proto.Error) {
+	s := h.s
+	cn, _ := c.(*conn)
+	if cn == nil {
+		return core.Typed{}, proto.Errorf(proto.CodeForbidden, "typing into a pane from a call that was never checked (a bug): nothing was typed")
+	}
+	s.mu.Lock()
+	w := s.windows[pane]
+	s.mu.Unlock()
+	if w == nil {
+		return core.Typed{}, proto.Errorf(proto.CodeWindowNotFound, "no window %s", clipText(pane, 64))
+	}
+	harness, gen, submitAt, err := s.typePrompt(cn, w, w.pane.Screen(), text)
+	return core.Typed{Harness: harness, Output: gen, SubmitAt: submitAt}, err
+}
+
+func (h host) RailChanged() { h.s.attach.layoutChanged() }

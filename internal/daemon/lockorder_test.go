@@ -32,7 +32,6 @@ var lockRanks = map[string]struct {
 	"hostInboxRows.mu": {5, "hostInboxRows.mu"},
 	"attention.mu":     {7, "attention.mu"},
 	"Server.mu":        {8, "s.mu"},
-	"replyQueue.mu":    {9, "replyQueue.mu"},
 	"hub.mu":           {10, "hub.mu"},
 	"attachHub.mu":     {11, "attachHub.mu"},
 	"farChan.mu":       {12, "farChan.mu"},

@@ -144,7 +144,7 @@ type Server struct {
 	conns    map[*conn]struct{}
 	wg       sync.WaitGroup
 
-	queue  *replyQueue  // the reply queue (queue.go); set in New, never changed
+	queue  replyQueue   // the reply queue (internal/daemon/attention); set in New, never changed
 	review *attn.Review // review notes (internal/daemon/attention); set in New, never changed
 	herdr  *herdr.Sock  // the herdr socket (internal/daemon/herdr); set in New, never changed
 	// paneStartHooks and environRules are what features asked of every
@@ -277,8 +277,8 @@ func New(opt Options) (*Server, error) {
 	s.holds = newHolder(s)
 	go func() { <-s.done; s.holds.shutdown() }()
 	s.mail = &mailer{s: s}
-	s.queue = newReplyQueue(s)
-	s.review = attn.NewReview(host{s}, reviewQueue{s.queue})
+	s.queue = replyQueue{attn.NewQueue(host{s}, attn.QueueOptions{Max: s.opt.Config.QueueMax(), Inbox: queueInbox{s}})}
+	s.review = attn.NewReview(host{s}, s.queue.Queue)
 	s.wts = newWorktrees(s)
 	s.xfers = newTransfers()
 	s.resp = s.newResponder()

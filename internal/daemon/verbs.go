@@ -89,7 +89,6 @@ func (s *Server) verbTable() map[string]*verb {
 	s.waitVerbs(add)
 	s.mailVerbs(add)
 	s.respondVerbs(add)
-	s.queueVerbs(add)
 	s.attentionVerbs(add)
 	s.approvalVerbs(add)
 	s.askVerbs(add)

@@ -46,7 +46,7 @@ const (
 // under it.
 type Review struct {
 	h    core.Host
-	q    Queue
+	q    *Queue
 	path string // "" keeps nothing
 
 	mu     sync.Mutex
@@ -54,9 +54,9 @@ type Review struct {
 	book   review.Notebook
 }
 
-// NewReview makes the review notes of the daemon h, sent through q, and
-// adds their verbs to h's.
-func NewReview(h core.Host, q Queue) *Review {
+// NewReview makes the review notes of the daemon h, sent through the
+// reply queue q, and adds their verbs to h's.
+func NewReview(h core.Host, q *Queue) *Review {
 	r := &Review{h: h, q: q}
 	if dir := h.Options().StateDir; dir != "" {
 		r.path = filepath.Join(dir, "review", "notes.json")

@@ -189,7 +189,7 @@ func (r *Review) saveLocked() {
 // rule, so a note and the message it goes out in agree on who it is.
 func (r *Review) author(c core.Call, nonce string) (string, *proto.Error) {
 	if r.q != nil {
-		return r.q.Origin(c, nonce)
+		return r.q.origin(c, nonce)
 	}
 	return byShell, nil
 }

@@ -33,11 +33,6 @@ type withheldNote struct {
 	Reason string `json:"withheld_reason"`
 }
 
-// atRest says whether an agent in state st waits for its next prompt.
-func atRest(st agentstate.State) bool {
-	return st == agentstate.Idle || st == agentstate.Done
-}
-
 func (r *Review) send(c core.Call, p *sendReviewParams) (any, *proto.Error) {
 	t, err := r.target(c, p.Session, p.Window)
 	if err != nil {
@@ -131,10 +126,11 @@ func (r *Review) send(c core.Call, p *sendReviewParams) (any, *proto.Error) {
 	if r.q == nil {
 		return nil, proto.Errorf(proto.CodeInternal, "the reply queue is not running")
 	}
-	qe, qerr := r.q.Add(c, t.session, t.window, msg, p.HumanNonce)
+	qres, qerr := r.q.add(c, &queuePromptParams{Session: t.session, Window: t.window, Text: msg, HumanNonce: p.HumanNonce})
 	if qerr != nil {
 		return nil, qerr
 	}
+	qm, _ := qres.(map[string]any)
 	ids := make([]string, 0, len(sendable))
 	sentAt := r.h.Clock().Now().UnixNano()
 	r.mu.Lock()
@@ -147,7 +143,7 @@ func (r *Review) send(c core.Call, p *sendReviewParams) (any, *proto.Error) {
 	r.saveLocked()
 	r.mu.Unlock()
 	res := map[string]any{"type": "review_sent", "session": t.session, "window": t.window, "notes": len(ids), "ids": ids,
-		"queued_id": qe.ID, "position": qe.Position, "queued": qe.Queued, "delivering": qe.Delivering}
+		"queued_id": qm["id"], "position": qm["position"], "queued": qm["queued"], "delivering": qm["delivering"]}
 	if len(withheld) > 0 {
 		res["withheld"] = withheld
 	}

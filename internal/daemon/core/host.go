@@ -131,6 +131,33 @@ type Host interface {
 	// pane without admin reaches only its own fan's and the ones it
 	// started); nil when it may or session is no attempt.
 	FanReach(c Call, session string) *proto.Error
+	// Session resolves a verb's session param as every core verb does
+	// (a name; "": the caller's own session, else the most recently
+	// active one), through the target check, and copies it.
+	Session(c Call, session string) (SessionView, *proto.Error)
+	// Resolve finds the window addr names in session (an id, an index, a
+	// prefix or a name) without the target check: a name, not a target;
+	// false when none does.
+	Resolve(c Call, session, addr string) (WindowView, bool)
+	// IsPerson says whether c acts as the person: nonce is a live human
+	// nonce of an attached client whose process is outside every pane,
+	// or c is a link that stands in for the person.
+	IsPerson(c Call, nonce string) bool
+	// CallerPane is the window c's caller runs in; "" when it runs in
+	// none (or its window is gone).
+	CallerPane(c Call) string
+	// Hold keeps c's caller, as it was admitted, for typing done after
+	// c's connection is gone (the reply queue types as whoever queued):
+	// the write path checks its grants as they are then. ctx ends the
+	// held call's waits; verb names the typing.
+	Hold(ctx context.Context, c Call, verb string) Call
+	// TypeHeld types text into pane as one prompt, as TypePrompt does,
+	// as the call c (Hold), and says what went out.
+	TypeHeld(c Call, pane, text string) (Typed, *proto.Error)
+	// RailChanged tells the attached clients that what the rail shows
+	// of a pane changed (its queued count): they redraw the layout. It
+	// takes only the attach streams' locks.
+	RailChanged()
 }
 
 // Options are the daemon's settings a feature reads.

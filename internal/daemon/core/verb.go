@@ -22,6 +22,10 @@ const (
 	// message queued for it): the person, or a pane holding write in its
 	// session.
 	Writes
+	// QueuesInput types into a pane later, when its agent is at rest
+	// (queue-prompt): a write that types, checked again as it types, so
+	// an admin pane may queue for a pane that waits on a prompt now.
+	QueuesInput
 )
 
 // CodeNotHuman is the error code of a call that acts as the person and
