@@ -181,6 +181,10 @@ func featureAccess(c core.Class) access {
 		return writes
 	case core.QueuesInput:
 		return types | queuesInput
+	case core.ReportsLocal:
+		return reports.withLink(capLocal)
+	case core.Person:
+		return personOnly
 	case core.PersonLocal:
 		return personOnly&^access(capRespond) | access(capLocal)
 	}

@@ -4,11 +4,14 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime"
 
 	"github.com/tuios/tuios/inbox"
 	attn "github.com/tuios/tuios/internal/daemon/attention"
 	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/proto"
+	"github.com/tuios/tuios/internal/sock"
+	"github.com/tuios/tuios/mail"
 )
 
 // What the attention set (internal/daemon/attention) reads of the core,
@@ -67,24 +70,27 @@ type replyQueue struct{ *attn.Queue }
 // lock, so it may be called under s.mu.
 func (q replyQueue) count(window string) int { return q.Len(window) }
 
-// queueInbox is the Inbox as the reply queue tells it of a stalled entry.
-type queueInbox struct{ s *Server }
+// attnInbox is the Inbox (attention.go) as the attention feature uses
+// it (attn.Inbox).
+type attnInbox struct{ s *Server }
 
-func (x queueInbox) Notice(p inbox.Pane, summary string) {
+func (x attnInbox) Do(fn func(q *inbox.Queue) ([]inbox.Event, error)) error {
 	a := x.s.att
-	a.do(func() []inbox.Event { return a.q.Notice(p, summary) })
+	return a.doErr(func() ([]inbox.Event, error) { return fn(a.q) })
 }
 
-func (x queueInbox) CloseNotice(window, summary string) {
+func (x attnInbox) Find(key inbox.Key) (inbox.Item, bool) { return x.s.att.q.Find(key) }
+
+func (x attnInbox) Replayed(match func(core.Event) bool) (core.Event, bool) {
 	a := x.s.att
-	a.do(func() []inbox.Event {
-		k := inbox.BlockingKey(window)
-		if it, ok := a.q.Find(k); !ok || it.Kind != inbox.KindQuestion || it.Summary != summary {
-			return nil
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for i := len(a.replay) - 1; i >= 0; i-- {
+		if match(a.replay[i]) {
+			return a.replay[i], true
 		}
-		evs, _ := a.q.Close(k, inbox.ReasonResolved)
-		return evs
-	})
+	}
+	return core.Event{}, false
 }
 
 func (h host) Session(c core.Call, session string) (core.SessionView, *proto.Error) {
@@ -162,3 +168,25 @@ func (h host) TypeHeld(c core.Call, pane, text string) (core.Typed, *proto.Error
 }
 
 func (h host) RailChanged() { h.s.attach.layoutChanged() }
+
+func (h host) MailTo(session, window string) *mail.Ring {
+	s := h.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ss := s.sessions[session]
+	if ss == nil || s.windows[window] == nil {
+		return nil
+	}
+	return s.mail.ringLocked(ss)
+}
+
+func (h host) HungUp(c core.Call) bool {
+	cn, _ := c.(*conn)
+	if cn == nil {
+		return true
+	}
+	// The daemon may not have read the hang-up yet: look at the socket
+	// too (Linux tells a gone peer from a half-closed one; elsewhere only
+	// the context says).
+	return cn.ctx.Err() != nil || runtime.GOOS == "linux" && cn.c != nil && sock.HungUp(cn.c)
+}

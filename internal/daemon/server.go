@@ -158,7 +158,7 @@ type Server struct {
 	links        *links      // links to other hosts (links.go); set in New, never changed
 	outbox       *outbox     // mail waiting for other hosts (outbox.go); set in New, never changed
 	follow       *hostFollow // the Inbox's mirror of linked hosts (host_follow.go); set in New, never changed
-	asks         *asks       // ask-human questions (verbs_ask.go); set in New, never changed
+	asks         *attn.Asks  // ask-human questions (internal/daemon/attention); set in New, never changed
 	wts          *worktrees  // the worktrees and fans tuios made (worktrees.go); set in New, never changed
 	xfers        *transfers  // the copies of tuios cp (transfers.go); set in New, never changed
 	// editMu makes one edit of the config file at a time (set-config):
@@ -277,13 +277,12 @@ func New(opt Options) (*Server, error) {
 	s.holds = newHolder(s)
 	go func() { <-s.done; s.holds.shutdown() }()
 	s.mail = &mailer{s: s}
-	s.queue = replyQueue{attn.NewQueue(host{s}, attn.QueueOptions{Max: s.opt.Config.QueueMax(), Inbox: queueInbox{s}})}
+	s.queue = replyQueue{attn.NewQueue(host{s}, attn.QueueOptions{Max: s.opt.Config.QueueMax(), Inbox: attnInbox{s}})}
 	s.review = attn.NewReview(host{s}, s.queue.Queue)
 	s.wts = newWorktrees(s)
 	s.xfers = newTransfers()
 	s.resp = s.newResponder()
-	s.asks = &asks{s: s, open: map[string]*askRec{}, ended: map[string]*askRec{}}
-	s.asks.follow()
+	s.asks = attn.NewAsks(host{s}, attn.AskOptions{Inbox: attnInbox{s}, RefuseRequest: s.follow.refuseHostRequest})
 	s.verbs = s.verbTable()
 	s.started = time.Now()
 	// Subscribed here, not in the goroutine: a change made before the

@@ -91,7 +91,6 @@ func (s *Server) verbTable() map[string]*verb {
 	s.respondVerbs(add)
 	s.attentionVerbs(add)
 	s.approvalVerbs(add)
-	s.askVerbs(add)
 	s.layoutVerbs(add)
 	s.resumeVerbs(add) // verbs_resume.go
 	s.linkVerbs(add)   // verbs_link.go: what another machine's link may call here

@@ -52,16 +52,6 @@ const (
 	byShell = "shell"
 )
 
-// Inbox is where the queue asks the person to look at a pane that did
-// not take an entry: the daemon's Inbox, until it is this package's too.
-type Inbox interface {
-	// Notice opens a question on pane p's blocking key.
-	Notice(p inbox.Pane, summary string)
-	// CloseNotice closes the question on window's blocking key when it
-	// is still the one summary opened.
-	CloseNotice(window, summary string)
-}
-
 // QueueOptions configure the reply queue.
 type QueueOptions struct {
 	// Max is how many entries one pane holds ([agents.queue] max).
@@ -476,7 +466,7 @@ func (q *Queue) stalled(id string, e *queuedPrompt) {
 	q.mu.Unlock()
 	q.h.Log().About(id, "").Warnf("queue: %s typed into %s was not taken within %v: stalled", e.id, shortID(id), QueueGate)
 	if q.inbox != nil {
-		q.inbox.Notice(ip, summary)
+		q.inbox.Do(func(iq *inbox.Queue) ([]inbox.Event, error) { return iq.Notice(ip, summary), nil })
 	}
 }
 
@@ -486,7 +476,14 @@ func (q *Queue) closeNotice(window, summary string) {
 	if summary == "" || q.inbox == nil {
 		return
 	}
-	q.inbox.CloseNotice(window, summary)
+	q.inbox.Do(func(iq *inbox.Queue) ([]inbox.Event, error) {
+		k := inbox.BlockingKey(window)
+		if it, ok := iq.Find(k); !ok || it.Kind != inbox.KindQuestion || it.Summary != summary {
+			return nil, nil
+		}
+		evs, _ := iq.Close(k, inbox.ReasonResolved)
+		return evs, nil
+	})
 }
 
 // dropPaneLocked forgets a pane and every entry on it. Called with q.mu

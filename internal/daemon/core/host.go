@@ -9,6 +9,7 @@ import (
 	"github.com/tuios/tuios/detect/transcript"
 	"github.com/tuios/tuios/internal/config"
 	"github.com/tuios/tuios/internal/proto"
+	"github.com/tuios/tuios/mail"
 )
 
 // Workspaces is how many numbered workspaces a session has.
@@ -158,6 +159,12 @@ type Host interface {
 	// of a pane changed (its queued count): they redraw the layout. It
 	// takes only the attach streams' locks.
 	RailChanged()
+	// MailTo is the mail ring of session, when window is still one of
+	// its panes; nil otherwise.
+	MailTo(session, window string) *mail.Ring
+	// HungUp says whether c's caller hung up (its context ended, or its
+	// socket says the peer is gone).
+	HungUp(c Call) bool
 }
 
 // Options are the daemon's settings a feature reads.

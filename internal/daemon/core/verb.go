@@ -26,6 +26,13 @@ const (
 	// (queue-prompt): a write that types, checked again as it types, so
 	// an admin pane may queue for a pane that waits on a prompt now.
 	QueuesInput
+	// ReportsLocal is a pane's report about itself (or a caller's
+	// outside every pane), never over a link (ask-human).
+	ReportsLocal
+	// Person is the person's alone, checked by dispatch and again by the
+	// handler (a live human nonce: Host.IsPerson); over a link only with
+	// the respond capability (answer-ask).
+	Person
 )
 
 // CodeNotHuman is the error code of a call that acts as the person and
