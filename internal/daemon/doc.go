@@ -253,10 +253,10 @@
 // and hears a window close from the hub. The herdr socket
 // (internal/daemon/herdr), the agent log with agent-transcript and the
 // transcript event (internal/daemon/agentlog) and, of the attention set,
-// the reply queue, review notes and ask-human (internal/daemon/attention,
-// which is to hold the whole set) are features; the rest of the
-// attention set (the Inbox, held approvals, respond), links and resume
-// are still here.
+// the reply queue, review notes, ask-human and the held approvals
+// (internal/daemon/attention, which is to hold the whole set) are
+// features; the rest of the attention set (the Inbox, respond), links
+// and resume are still here.
 //
 // # Locks
 //
@@ -290,8 +290,8 @@
 //  5. hostInboxRows.mu (held across its Inbox call).
 //  7. attention.mu, the Inbox: held across each queue call and the
 //     publish of its events; under it s.mu, a mail ring's lock, the
-//     holder's (held approvals), the asks' (attention.Asks.mu) and the
-//     host follower's locks and the hub's lock may be taken.
+//     held approvals' (attention.Holds.mu), the asks' (attention.Asks.mu)
+//     and the host follower's locks and the hub's lock may be taken.
 //  8. s.mu: the session and window tables, every window's placement and
 //     grants; the core's lock, taken only in package daemon (features
 //     read core.Host.View, a copy). Never held across I/O, while taking a
@@ -316,7 +316,7 @@
 //     its user): under it that host connection's hostConn.mu and the
 //     connection's write lock conn.wmu.
 //  13. Leaves, under which nothing else is taken: attention.tmu,
-//     holder.mu, hostFollow.mu, snoozeAlarm.mu, subscriber.mu,
+//     hostFollow.mu, snoozeAlarm.mu, subscriber.mu,
 //     attachStream.mu, hostConn.mu, conn.wmu, outbox.mu, cfgFollow.mu,
 //     links.mu, pushFollow.mu, responder.mu, restorer.mu, resumer.mu,
 //     reaper.mu, worktrees.mu (no git runs under any lock), transfers.mu
@@ -326,8 +326,9 @@
 //
 // A feature's own locks (herdr.Sock.mu, agentlog.Log.mu,
 // agentlog.Transcripts.mu, attention.Review.mu, which the notes file's
-// read and write run under, and attention.Asks.mu, which attention.mu
-// may hold as answer-ask ends its question) are leaves too: a feature calls the core
+// read and write run under, and attention.Asks.mu and attention.Holds.mu,
+// which attention.mu may hold as an answer ends its question or hold)
+// are leaves too: a feature calls the core
 // holding none of them, and the core's hooks into a feature (a new pane's
 // environment, a caller's) run with no core lock held.
 package daemon

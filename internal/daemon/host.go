@@ -185,6 +185,8 @@ func featureAccess(c core.Class) access {
 		return reports.withLink(capLocal)
 	case core.Person:
 		return personOnly
+	case core.Reports:
+		return reports
 	case core.PersonLocal:
 		return personOnly&^access(capRespond) | access(capLocal)
 	}

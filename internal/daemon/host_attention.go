@@ -81,6 +81,8 @@ func (x attnInbox) Do(fn func(q *inbox.Queue) ([]inbox.Event, error)) error {
 
 func (x attnInbox) Find(key inbox.Key) (inbox.Item, bool) { return x.s.att.q.Find(key) }
 
+func (x attnInbox) Update(pane string) { x.s.att.update(pane) }
+
 func (x attnInbox) Replayed(match func(core.Event) bool) (core.Event, bool) {
 	a := x.s.att
 	a.mu.Lock()
@@ -189,4 +191,29 @@ func (h host) HungUp(c core.Call) bool {
 	// too (Linux tells a gone peer from a half-closed one; elsewhere only
 	// the context says).
 	return cn.ctx.Err() != nil || runtime.GOOS == "linux" && cn.c != nil && sock.HungUp(cn.c)
+}
+
+func (h host) StartedIn(id string) (string, string, bool) {
+	s := h.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w := s.windows[id]
+	if w == nil {
+		return "", "", false
+	}
+	return w.cwd, w.protocol, true
+}
+
+func (h host) CallerPlaced(c core.Call) string {
+	if cn, _ := c.(*conn); cn != nil {
+		return cn.placedID
+	}
+	return ""
+}
+
+func (h host) InFront(id string) bool { return h.s.inFront(id) }
+
+func (h host) InReach(c core.Call, session string) *proto.Error {
+	cn, _ := c.(*conn)
+	return h.s.sessionInReach(cn, session)
 }

@@ -37,7 +37,6 @@ var lockRanks = map[string]struct {
 	"farChan.mu":       {12, "farChan.mu"},
 
 	"attention.tmu":   {leafRank, "attention.tmu"},
-	"holder.mu":       {leafRank, "holder.mu"},
 	"hostFollow.mu":   {leafRank, "hostFollow.mu"},
 	"snoozeAlarm.mu":  {leafRank, "snoozeAlarm.mu"},
 	"subscriber.mu":   {leafRank, "subscriber.mu"},

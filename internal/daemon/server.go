@@ -133,7 +133,7 @@ type Server struct {
 	cameBack sync.Once     // restore and the Inbox's load, once the socket is ours
 	resp     *responder    // attach and respond (verbs_respond.go); set in New, never changed
 	attach   *attachHub    // attach streams (attach_stream.go); set in New, never changed
-	holds    *holder       // held approvals (verbs_approval.go); set in New, never changed
+	holds    *attn.Holds   // held approvals (internal/daemon/attention); set in New, never changed
 	alog     *agentlog.Log // the agent log (internal/daemon/agentlog); set in New, never changed
 	resume   *resumer      // resume after restart (resume.go); set in New, never changed
 	ln       net.Listener
@@ -274,14 +274,14 @@ func New(opt Options) (*Server, error) {
 	s.tscript = agentlog.NewTranscripts(host{s})
 	s.attach = newAttachHub(s)
 	s.hub.observe = s.attach.observe
-	s.holds = newHolder(s)
-	go func() { <-s.done; s.holds.shutdown() }()
 	s.mail = &mailer{s: s}
 	s.queue = replyQueue{attn.NewQueue(host{s}, attn.QueueOptions{Max: s.opt.Config.QueueMax(), Inbox: attnInbox{s}})}
 	s.review = attn.NewReview(host{s}, s.queue.Queue)
 	s.wts = newWorktrees(s)
 	s.xfers = newTransfers()
 	s.resp = s.newResponder()
+	s.holds = attn.NewHolds(host{s}, attn.HoldsOptions{Inbox: attnInbox{s}, Risk: s.resp.risk, Home: s.opt.Tracker.Home,
+		RefuseRequest: s.follow.refuseHostRequest})
 	s.asks = attn.NewAsks(host{s}, attn.AskOptions{Inbox: attnInbox{s}, RefuseRequest: s.follow.refuseHostRequest})
 	s.verbs = s.verbTable()
 	s.started = time.Now()

@@ -90,7 +90,6 @@ func (s *Server) verbTable() map[string]*verb {
 	s.mailVerbs(add)
 	s.respondVerbs(add)
 	s.attentionVerbs(add)
-	s.approvalVerbs(add)
 	s.layoutVerbs(add)
 	s.resumeVerbs(add) // verbs_resume.go
 	s.linkVerbs(add)   // verbs_link.go: what another machine's link may call here

@@ -23,6 +23,8 @@ type Inbox interface {
 	// Replayed is the newest attention event kept for replay that match
 	// says; false when none is.
 	Replayed(match func(core.Event) bool) (core.Event, bool)
+	// Update feeds the pane's agent state to the Inbox now.
+	Update(pane string)
 }
 
 // inboxErr turns a queue refusal into a protocol error with the same code;

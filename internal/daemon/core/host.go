@@ -165,6 +165,20 @@ type Host interface {
 	// HungUp says whether c's caller hung up (its context ended, or its
 	// socket says the peer is gone).
 	HungUp(c Call) bool
+	// StartedIn is the directory window id's pane started in and the
+	// agent protocol it was opened with (start-agent --protocol; "" for
+	// none); false when there is no such window.
+	StartedIn(id string) (dir, protocol string, ok bool)
+	// CallerPlaced is the pane the kernel placed c's caller in, even if
+	// that window has closed since; "" for none.
+	CallerPlaced(c Call) string
+	// InFront says whether window id is in front of the person: the
+	// focused window of a session an attached client shows, on the
+	// workspace on screen.
+	InFront(id string) bool
+	// InReach says why c may not reach the session named session, which
+	// may have closed since (its own session always is); nil when it may.
+	InReach(c Call, session string) *proto.Error
 }
 
 // Options are the daemon's settings a feature reads.

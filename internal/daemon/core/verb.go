@@ -33,6 +33,9 @@ const (
 	// handler (a live human nonce: Host.IsPerson); over a link only with
 	// the respond capability (answer-ask).
 	Person
+	// Reports is a pane's report about itself, or a caller's outside
+	// every pane (request-approval).
+	Reports
 )
 
 // CodeNotHuman is the error code of a call that acts as the person and

@@ -6,13 +6,14 @@ import (
 	attn "github.com/tuios/tuios/internal/daemon/attention"
 )
 
-// What the reply queue's tests read of the queue, now that it is the
-// attention feature's (internal/daemon/attention).
+// What the tests of the reply queue and the held approvals read of them,
+// now that they are the attention feature's (internal/daemon/attention).
 
 const (
-	queueGate     = attn.QueueGate
-	queueQuiet    = attn.QueueQuiet
-	maxQueuedText = attn.MaxQueuedText
+	queueGate          = attn.QueueGate
+	queueQuiet         = attn.QueueQuiet
+	maxQueuedText      = attn.MaxQueuedText
+	defaultDenyMessage = attn.DefaultDenyMessage
 )
 
 // queuedRow is one entry as list-queued shows it.
