@@ -113,6 +113,36 @@ func TestLockOrder(t *testing.T) {
 	}
 }
 
+// TestFeatureLocks walks the attention feature the same way: its locks
+// (the reply queue's, the review notes', the asks', the held approvals')
+// are leaves within it, none taken while another of them is held, and
+// doc.go's order names each as attention.Type.field. What they may be
+// held across (the core's calls, the Inbox's lock above them) the walk
+// cannot see: doc.go and the package's doc state it.
+func TestFeatureLocks(t *testing.T) {
+	t.Parallel()
+	doc, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	locks := string(doc)
+	if i := strings.Index(locks, "# Locks"); i >= 0 {
+		locks = locks[i:]
+	}
+	g := lockGraphOf(t, "attention")
+	if len(g.mutexes) == 0 {
+		t.Fatal("the walk found no mutex in internal/daemon/attention")
+	}
+	for _, m := range g.mutexes {
+		if !strings.Contains(locks, "attention."+m) {
+			t.Errorf("doc.go's lock order does not name attention.%s", m)
+		}
+	}
+	for _, e := range g.edges {
+		t.Errorf("attention.%s is taken while attention.%s is held (%s): the feature's locks are leaves", e.taken, e.held, e.where)
+	}
+}
+
 // lockEdge is one lock taken while another is held.
 type lockEdge struct {
 	held, taken string

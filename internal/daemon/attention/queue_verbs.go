@@ -146,6 +146,7 @@ func (q *Queue) add(c core.Call, p *queuePromptParams) (any, *proto.Error) {
 	// both are checked here when queued and again right before typing
 	// (queue.go, deliver). Neither exists yet.
 	snap := arb.Get(w.ID)
+	who := q.h.Hold(q.ctx, c, "queue-prompt") // the caller as admitted, to type as at delivery
 	q.mu.Lock()
 	pq := q.panes[w.ID]
 	if pq == nil {
@@ -164,7 +165,7 @@ func (q *Queue) add(c core.Call, p *queuePromptParams) (any, *proto.Error) {
 	}
 	q.next++
 	e := &queuedPrompt{id: "q" + strconv.FormatUint(q.next, 10), at: q.h.Clock().Now(), by: by, from: from, text: p.Text, state: queueWaiting,
-		who: q.h.Hold(q.ctx, c, "queue-prompt")}
+		who: who}
 	pq.entries = append(pq.entries, e)
 	q.railLocked() // queue_rail.go: the rail's "1 queued"
 	position, queued := len(pq.entries), len(pq.entries)
