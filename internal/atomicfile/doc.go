@@ -14,7 +14,4 @@
 //
 // It does not follow a symlink at the target: the link itself is
 // replaced by the new file.
-//
-// ReadPrivate reads such a file back only when it is still the program's
-// own: this user's, private, regular and within a bound.
 package atomicfile

@@ -168,8 +168,8 @@ func (a access) info() *proto.VerbAccess {
 	in := &proto.VerbAccess{Caller: a.whoName(), Grants: a.grants().List(), TypesIntoPanes: a.types(), ReadOnly: a.changesNothing(),
 		AgentFeature: a.agent()}
 	in.Link, in.Local = []string{}, !a.overLink()
-	if a.overLink() && a.link().names() != nil {
-		in.Link = a.link().names()
+	if a.overLink() && a.link().Names() != nil {
+		in.Link = a.link().Names()
 	}
 	return in
 }

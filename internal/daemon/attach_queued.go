@@ -4,25 +4,20 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tuios/tuios/internal/daemon/links"
 	"github.com/tuios/tuios/internal/proto"
 )
 
 // withQueued adds the outbox to the rail's hosts: each host's count of
 // messages waiting for its link (docs/inbox.md: "2 queued" beside "seen 3m
 // ago"), and a header of its own for a host mail waits for that the
-// Inbox does not follow. o.mu is a leaf lock, so this is safe under s.mu.
-func withQueued(hs []proto.AttachHost, o *outbox) []proto.AttachHost {
+// Inbox does not follow. The outbox's lock is a leaf, so this is safe
+// under s.mu.
+func withQueued(hs []proto.AttachHost, o *links.Outbox) []proto.AttachHost {
 	if o == nil {
 		return hs
 	}
-	o.mu.Lock()
-	waiting := make(map[string]int, len(o.hosts))
-	for name, h := range o.hosts {
-		if len(h.msgs) > 0 {
-			waiting[name] = len(h.msgs)
-		}
-	}
-	o.mu.Unlock()
+	waiting := o.Queued()
 	if len(waiting) == 0 {
 		return hs
 	}

@@ -1,8 +1,11 @@
 package daemon
 
 import (
+	"context"
 	"reflect"
 	"testing"
+
+	"github.com/tuios/tuios/internal/daemon/links"
 
 	"github.com/tuios/tuios/internal/proto"
 )
@@ -15,10 +18,12 @@ func TestWithQueuedCountsTheOutbox(t *testing.T) {
 	if got := withQueued(nil, nil); got != nil {
 		t.Fatalf("no outbox: %v", got)
 	}
-	o := newOutbox(outboxOptions{})
-	o.hostLocked("build").msgs = make([]outboxMsg, 2)
-	o.hostLocked("gpu").msgs = make([]outboxMsg, 1)
-	o.hostLocked("idle").refused = "window_not_found"
+	o := links.NewOutbox(links.OutboxOptions{Status: func(string) string { return "unreachable" }})
+	for _, host := range []string{"build", "build", "gpu"} { // the link is down: kept
+		if _, err := o.Send(context.Background(), links.OutboxMsg{Host: host, Session: "api", Text: "hi"}, true); err != nil {
+			t.Fatal(err)
+		}
+	}
 	in := []proto.AttachHost{{Host: "build", Stale: true, SeenAt: 5}, {Host: "ci", Items: 1}}
 	want := []proto.AttachHost{{Host: "build", Stale: true, SeenAt: 5, Queued: 2}, {Host: "ci", Items: 1}, {Host: "gpu", Queued: 1}}
 	if got := withQueued(in, o); !reflect.DeepEqual(got, want) {

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/tuios/tuios/internal/config"
+	"github.com/tuios/tuios/internal/daemon/links"
 )
 
 // cfgFollow follows the config file while the daemon runs, so an edit needs
@@ -183,14 +184,14 @@ func (c *cfgFollow) noteProblems(applied, file *config.File) {
 	now := map[string]string{}
 	if applied != nil {
 		for _, n := range applied.HostNames() {
-			if err := hostOfConfig(n, applied.Hosts[n]).Check(); err != nil {
+			if err := links.HostOf(n, applied.Hosts[n]).Check(); err != nil {
 				now[n] = err.Error()
 			}
 		}
 	}
 	if file != nil {
 		for _, n := range pendingHosts(applied, file) {
-			if err := hostOfConfig(n, file.Hosts[n]).Check(); err != nil {
+			if err := links.HostOf(n, file.Hosts[n]).Check(); err != nil {
 				now[n] = err.Error()
 			} else {
 				now[n] = "added to the config file and not applied yet: run tuios config apply from a terminal outside TUIOS"
@@ -240,7 +241,7 @@ func (c *cfgFollow) changed() {
 		}
 	}
 	if removed > 0 {
-		c.s.links.apply(keep)
+		c.s.links.Apply(keep)
 	}
 	c.mu.Lock()
 	inForce := c.inForce
@@ -258,9 +259,11 @@ func (c *cfgFollow) changed() {
 	}
 	waits = append(waits, waitingPermissions(narrowed, f)...)
 	waits = append(waits, waitingPolicy(narrowed, f)...)
+	// push.go: [notify] narrows at once; where notifications go waits, as
+	// every widening does, and is named with the rest.
+	waits = append(waits, c.s.push.fileChanged(f)...)
 	c.notePending(waits)
 	c.noteProblems(keep, f)
-	c.s.push.fileChanged(f) // push.go: [notify] narrows at once, the rest waits
 }
 
 // pendingHosts are the dialable hosts of f that applied lacks or has in

@@ -77,7 +77,7 @@ func waitingPolicy(inForce, f *config.File) []string {
 			if n != "" {
 				who = "[hosts." + n + "]"
 			}
-			out = append(out, who+" allow gains "+strings.Join(more.names(), ", "))
+			out = append(out, who+" allow gains "+strings.Join(more.Names(), ", "))
 		}
 	}
 	return out

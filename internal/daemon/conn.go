@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tuios/tuios/internal/daemon/links"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/internal/rawio"
 	"github.com/tuios/tuios/internal/sock"
@@ -84,8 +85,8 @@ type conn struct {
 	link *linkPeer
 	// host is set once open-host-connection succeeded: every later
 	// request line goes to that host's daemon and its answers come back
-	// as they are (host_conn.go).
-	host *hostConn
+	// as they are (links/conn.go).
+	host *links.Conn
 }
 
 // request is one line read, or why it was refused before parsing.
@@ -219,7 +220,7 @@ func (cn *conn) read(reqs chan<- request, done <-chan struct{}) {
 // work answers requests in order.
 func (cn *conn) work(reqs <-chan request) {
 	defer cn.endAttach()
-	defer cn.drainHost() // host_conn.go: far answers still owed are delivered first
+	defer cn.drainHost() // host_links.go: far answers still owed are delivered first
 	for rq := range reqs {
 		stop := cn.serve(rq)
 		cn.inflight.Add(-1)
@@ -236,7 +237,7 @@ func (cn *conn) serve(rq request) (stop bool) {
 		return false
 	}
 	if cn.host != nil {
-		cn.host.forward(cn, rq)
+		cn.host.Forward(rq.line, rq.err)
 		cn.s.budget.Release(len(rq.line))
 		return false
 	}

@@ -109,7 +109,7 @@
 // that ran a program comes back as a shell. Mail, the stash and agent
 // state do not come back; the Inbox keeps finished and errored items of
 // the panes that did. Mail waiting for another machine does come back:
-// the outbox (outbox.go, outbox/outbox.json) is written before a send
+// the outbox (links/outbox.go, outbox/outbox.json) is written before a send
 // answers agent_message_queued. kill-session forgets a session; a file that is not
 // this user's, not private or not readable is set aside and the daemon
 // starts empty. [daemon] restore = false turns it off.
@@ -243,20 +243,45 @@
 // The daemon is a core and features. The core is this package: the
 // session table and its lock, connections and dispatch, the verb table
 // and its access rules, the one target check, the one write path and the
-// event hub; New composes it with its features. A feature lives in a
-// package of its own under internal/daemon and sees the core only through
-// internal/daemon/core: an immutable View of the table (read without any
-// lock of the core's), the target check, verb calls for what it changes,
-// the write path, the hub. No feature imports this package or another
-// feature (TestDaemonImportRules). A feature adds its verbs to the verb
-// table (core.Host.AddVerb) with the same declaration the core's carry,
-// and hears a window close from the hub. The herdr socket
-// (internal/daemon/herdr), the agent log with agent-transcript and the
-// transcript event (internal/daemon/agentlog) and, of the attention set,
-// the reply queue, review notes, ask-human and the held approvals
-// (internal/daemon/attention, which is to hold the whole set) are
-// features; the rest of the attention set (the Inbox, respond), links
-// and resume are still here.
+// event hub. A feature lives in a package of its own under
+// internal/daemon and sees the core only through internal/daemon/core:
+// an immutable View of the table (read without any lock of the core's),
+// the target check, verb calls for what it changes, the write path, the
+// hub. No feature imports this package or another feature
+// (TestDaemonImportRules).
+//
+// Every feature is a core.Feature, and New is the composition root: it
+// keeps them in one ordered list (server.go), inits each in that order
+// and shuts them down in reverse as the daemon stops (host_feature.go),
+// after its socket closed and before its panes close. In Init, and only
+// there (a later call panics), a feature registers with the core
+// (core.Registrar): its verbs, with the same declaration the core's
+// carry; the variables of a new pane's environment and the rules on a
+// caller's; what it does once the daemon holds its socket (OnListen,
+// before the first pane starts) and once the sessions came back and the
+// Inbox loaded (OnRestored); and what it must have done before a window's
+// close returns (OnWindowClosed). A window close reaches features only
+// through the hub: closeWindow publishes window-closed, the hub sends it
+// to the subscribers and then runs those hooks in the closing goroutine,
+// so an Inbox item of the closed pane is gone when close-window answers.
+//
+// The features, in their order: the herdr socket (internal/daemon/herdr),
+// the agent log, then agent-transcript and the transcript event
+// (internal/daemon/agentlog), resume after restart
+// (internal/daemon/resume), and the links to other machines with their
+// channel pool, the outbox, mail to other machines, the link policy,
+// list-hosts and list-outbox (internal/daemon/links). Of the attention
+// set, the reply queue, review notes, ask-human and the held approvals
+// are in internal/daemon/attention (which is to hold the whole set); the
+// Inbox and respond (with the follow of linked hosts' Inboxes,
+// host_follow.go, and each host's Inbox row, host_rows.go) are still
+// here; the Inbox and the responder hear a window close through the same
+// hooks, registered first.
+// The core's side of a link stays here: the link-peer state of a
+// connection that comes in and its dispatch (link_policy.go,
+// verbs_link.go), the mail rules for what a link sends (link_mail.go),
+// open-host-connection's handover of a connection (host_links.go) and
+// apply-config, which applies the config file to every feature.
 //
 // # Locks
 //
@@ -286,7 +311,9 @@
 //     set-config waits on it.
 //  3. Session.tileMu: one retile of a session at a time; s.mu and the
 //     attach locks under it.
-//  4. outbox.nmu: one Changed call at a time; outbox.mu under it.
+//  4. links.Outbox.nmu (internal/daemon/links): one call of the outbox's
+//     Changed hook at a time, held across it, so the host's Inbox row
+//     (5, 7) is told the latest state last; the outbox's own mu under it.
 //  5. hostInboxRows.mu (held across its Inbox call).
 //  7. attention.mu, the Inbox: held across each queue call and the
 //     publish of its events; under it s.mu, a mail ring's lock, the
@@ -310,25 +337,33 @@
 //     core.Host.RailChanged (the rail is redrawn as the queue changes);
 //     the core reads a pane's count (Queue.Len) under s.mu.
 //  10. hub.mu, the event hub's: under it a subscriber's lock and, through
-//     observe, the attach hub's and a stream's.
+//     observe, the attach hub's and a stream's (never the features'
+//     window-closed hooks: publish runs them once it let hub.mu go).
 //  11. attachHub.mu, then attachStream.mu.
-//  12. farChan.mu (a host pool's channel, held while a line is handed to
-//     its user): under it that host connection's hostConn.mu and the
-//     connection's write lock conn.wmu.
+//  12. Taken in internal/daemon/links and so not in this package's walk
+//     (links/doc.go has the feature's own order): a host pool channel's
+//     lock, held while a far line is handed to its user; under it, through
+//     links.Client.WriteLine and Flush, the connection's write lock
+//     conn.wmu.
 //  13. Leaves, under which nothing else is taken: attention.tmu,
 //     hostFollow.mu, snoozeAlarm.mu, subscriber.mu,
-//     attachStream.mu, hostConn.mu, conn.wmu, outbox.mu, cfgFollow.mu,
-//     links.mu, pushFollow.mu, responder.mu, restorer.mu, resumer.mu,
-//     reaper.mu, worktrees.mu (no git runs under any lock), transfers.mu
-//     (the copies of tuios cp; no file I/O under it), paneIndex.mu,
-//     connCount.mu, escapeeList.mu, Window.mu, Window.nameMu, and the
-//     arbiter's own lock (agentstate).
+//     attachStream.mu, conn.wmu, cfgFollow.mu, pushFollow.mu,
+//     responder.mu, restorer.mu, reaper.mu, worktrees.mu (no git runs
+//     under any lock), transfers.mu (the copies of tuios cp; no file I/O
+//     under it), paneIndex.mu, connCount.mu, escapeeList.mu, Window.mu,
+//     Window.nameMu, and the arbiter's own lock (agentstate).
 //
 // A feature's own locks (herdr.Sock.mu, agentlog.Log.mu,
-// agentlog.Transcripts.mu, attention.Review.mu, which the notes file's
+// agentlog.Transcripts.mu; attention.Review.mu, which the notes file's
 // read and write run under, and attention.Asks.mu and attention.Holds.mu,
-// which attention.mu may hold as an answer ends its question or hold)
-// are leaves too: a feature calls the core
-// holding none of them, and the core's hooks into a feature (a new pane's
-// environment, a caller's) run with no core lock held.
+// which attention.mu may hold as an answer ends its question or hold;
+// and the links': links.Links.mu, a host connection's, the outbox's) are
+// leaves as the core sees them: a feature
+// calls the core holding none of them, and the core's hooks into a
+// feature (a new pane's environment, a caller's, a window closed, the
+// socket taken, the sessions back) run with no core lock held: the hub
+// runs its window-closed hooks after it let hub.mu go. Two exceptions,
+// both in internal/daemon/links: links.Outbox.nmu (4) is held across the
+// outbox's Changed hook, and a pool channel's lock (12) across a client's
+// WriteLine.
 package daemon

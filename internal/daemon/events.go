@@ -24,6 +24,10 @@ type hub struct {
 	// observe sees every published event (set once in New): attach
 	// streams redraw their layout from it. It must not block or publish.
 	observe func(event)
+	// hooks are the features' synchronous hooks by event type
+	// (core.Registrar.OnWindowClosed), added only while the daemon is
+	// made: publish runs them after the fan-out, outside h.mu.
+	hooks map[string][]func(event)
 }
 
 type subscriber struct {
@@ -100,13 +104,36 @@ func (h *hub) wants(typ string) bool {
 	return typ != "output" || h.outputs > 0
 }
 
-// publish sends ev to every subscriber that wants it and returns it as
-// sent (with its seq and time).
-func (h *hub) publish(ev event) event {
+// hook adds fn to the hooks of events of type typ.
+func (h *hub) hook(typ string, fn func(event)) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if h.hooks == nil {
+		h.hooks = map[string][]func(event){}
+	}
+	h.hooks[typ] = append(h.hooks[typ], fn)
+}
+
+// publish sends ev to every subscriber that wants it, then runs the
+// hooks of its type in the publisher's goroutine (with no lock of the
+// hub's held: a hook may publish), and returns it as sent (with its seq
+// and time). The hooks run even once the hub is closed: a window that
+// closes as the daemon stops still reaches them.
+func (h *hub) publish(ev event) event {
+	ev, hooks := h.send(ev)
+	for _, fn := range hooks {
+		fn(ev)
+	}
+	return ev
+}
+
+// send is publish's fan-out, under h.mu; it returns ev's hooks.
+func (h *hub) send(ev event) (event, []func(event)) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	hooks := h.hooks[ev.Type]
 	if h.closed {
-		return ev
+		return ev, hooks
 	}
 	h.seq++
 	ev.Seq = h.seq
@@ -126,7 +153,7 @@ func (h *hub) publish(ev event) event {
 			sub.mu.Unlock()
 		}
 	}
-	return ev
+	return ev, hooks
 }
 
 func (h *hub) close() {

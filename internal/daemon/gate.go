@@ -149,7 +149,7 @@ func (s *Server) typingRuleLocked(verb string, a access, c caller, w *Window, at
 	case c.own || c.person():
 		return nil
 	case c.link:
-		if atPrompt && capsOf(s.policyFor(c.linkName).Allow)&capRespond == 0 {
+		if atPrompt && !s.linkPol.Allows(c.linkName, capRespond) {
 			return proto.Errorf(proto.CodeForbidden, "%s into window %s is refused: it waits on a prompt, and host %s may not answer prompts here", verb, w.ID[:8], c.linkName).
 				WithHint(proto.Hint{Param: "allow", Detail: "on this machine add \"respond\" to allow under [hosts." + c.linkName + "] in config.toml, then run tuios config apply"})
 		}

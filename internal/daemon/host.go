@@ -70,7 +70,8 @@ func (ss *Session) viewLocked() core.SessionView {
 func windowViewLocked(ss *Session, w *Window) core.WindowView {
 	at := w.placementLocked()
 	return core.WindowView{ID: w.ID, Session: ss.Name, SessionID: ss.ID, Name: w.name, DisplayName: w.DisplayName(),
-		Title: w.Title(), Dir: w.dirNow(), Workspace: w.workspace, Minimized: w.minimized, X: at.x, Y: at.y, Width: at.w, Height: at.h, Pane: paneHandle{w}}
+		Title: w.Title(), Dir: w.dirNow(), Workspace: w.workspace, Minimized: w.minimized, X: at.x, Y: at.y, Width: at.w, Height: at.h,
+		Program: w.program, ResumeID: w.resumeID, ResumeHarness: w.resumeHarness, Pane: paneHandle{w}}
 }
 
 func (h host) Find(id string) (core.WindowView, bool) {
@@ -166,10 +167,6 @@ func (h host) Window(c core.Call, session, window string) (core.WindowView, *pro
 	return windowViewLocked(ss, w), nil
 }
 
-// AddVerb keeps a feature's verb for the verb table (verbTable), which
-// New builds after the features.
-func (h host) AddVerb(v core.Verb) { h.s.featureVerbs = append(h.s.featureVerbs, v) }
-
 // featureAccess is the declaration of a feature's verb class; a class the
 // core does not know declares nothing, so the verb is refused to every
 // caller (closed, never open).
@@ -189,6 +186,10 @@ func featureAccess(c core.Class) access {
 		return reports
 	case core.PersonLocal:
 		return personOnly&^access(capRespond) | access(capLocal)
+	case core.TypesCommand:
+		return types.withLink(capOpen) &^ access(capWrite)
+	case core.ReadsAll:
+		return readsAll
 	}
 	return 0
 }
@@ -323,14 +324,6 @@ func (s *Server) paneStartVars(vars map[string]string, sessID, windowID string, 
 	for _, fn := range s.paneStartHooks {
 		fn(ps, vars)
 	}
-}
-
-func (h host) OnPaneStart(fn func(core.PaneStart, map[string]string)) {
-	h.s.paneStartHooks = append(h.s.paneStartHooks, fn)
-}
-
-func (h host) OnPaneEnviron(prefix string, rule func(map[string]string) bool) {
-	h.s.environRules = append(h.s.environRules, environRule{prefix, rule})
 }
 
 // environRule is a feature's rule on a caller's environment

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tuios/tuios/inbox"
+	"github.com/tuios/tuios/internal/daemon/links"
 	"github.com/tuios/tuios/internal/proto"
 )
 
@@ -57,7 +58,7 @@ type hostFollow struct {
 
 	mu    sync.Mutex
 	hosts map[string]*followed
-	// open is s.openHost: a new stream to a host's daemon (tests put an
+	// open is the links' Open: a new stream to a host's daemon (tests put an
 	// older daemon's refusals in front of the real one); pollEvery is
 	// followPoll and pollRail followPollRail (tests change them). Read
 	// with opener.
@@ -94,24 +95,24 @@ type farAgent struct {
 }
 
 func newHostFollow(s *Server) *hostFollow {
-	return &hostFollow{s: s, m: inbox.NewMirror(s.att.q, s.clock), open: s.openHost, pollEvery: followPoll, pollRail: followPollRail, sessionsEvery: followSessionsBackstop, hosts: map[string]*followed{}}
+	return &hostFollow{s: s, m: inbox.NewMirror(s.att.q, s.clock), open: s.links.Open, pollEvery: followPoll, pollRail: followPollRail, sessionsEvery: followSessionsBackstop, hosts: map[string]*followed{}}
 }
 
 // start follows every configured host and then every host-changed event.
 func (f *hostFollow) start() {
 	sub := &subscriber{q: make(chan event, 64), types: map[string]bool{"host-changed": true, "gap": true}}
 	f.s.hub.addWith(sub, nil)
-	for _, name := range f.s.links.names() {
+	for _, name := range f.s.links.Names() {
 		f.ensure(name)
 	}
 	go func() {
 		for ev := range sub.q {
 			switch {
 			case ev.Type == "gap":
-				for _, name := range f.s.links.names() {
+				for _, name := range f.s.links.Names() {
 					f.ensure(name)
 				}
-			case ev.Status == linkRemoved || f.s.hostStatus(ev.Host) == "":
+			case ev.Status == links.StatusRemoved || f.s.links.Status(ev.Host) == "":
 				f.remove(ev.Host)
 			default:
 				f.ensure(ev.Host)
@@ -141,7 +142,7 @@ func (f *hostFollow) ensure(host string) {
 	case h.kick <- struct{}{}:
 	default:
 	}
-	if f.s.hostStatus(host) != linkUp {
+	if f.s.links.Status(host) != links.StatusUp {
 		f.endStream(h) // the link is gone: do not wait for the read to fail
 	}
 }
@@ -213,7 +214,7 @@ func (f *hostFollow) run(h *followed) {
 			return
 		default:
 		}
-		if f.s.hostStatus(h.name) == linkUp {
+		if f.s.links.Status(h.name) == links.StatusUp {
 			poll := f.follow(h)
 			if h.ctx.Err() != nil {
 				return
@@ -226,7 +227,7 @@ func (f *hostFollow) run(h *followed) {
 			// A stream that broke with the link still up (a resync, a
 			// garbage line) is followed again after a pause; a link
 			// that dropped waits for its host-changed.
-			if f.s.hostStatus(h.name) == linkUp && !f.pause(h, followRetry) {
+			if f.s.links.Status(h.name) == links.StatusUp && !f.pause(h, followRetry) {
 				return
 			}
 			continue
@@ -448,7 +449,7 @@ func (f *hostFollow) seedCache(h *followed, rows []farAgentRow) {
 // pollRail to look, so a client that attaches is served within one.
 func (f *hostFollow) poll(h *followed) {
 	var listed time.Time
-	for f.s.hostStatus(h.name) == linkUp {
+	for f.s.links.Status(h.name) == links.StatusUp {
 		_, every, rail := f.opener()
 		if f.s.attach.n.Load() > 0 || listed.IsZero() || f.s.clock.Now().Sub(listed) >= every {
 			listed = f.s.clock.Now()

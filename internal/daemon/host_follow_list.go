@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"strings"
 	"time"
 
 	"github.com/tuios/tuios/inbox"
@@ -14,13 +15,13 @@ import (
 // attentionHost checks list-attention's host: "", local, or a configured
 // host; anything else is unknown_host naming the configured ones.
 func (s *Server) attentionHost(host string) *proto.Error {
-	if host == "" || host == "local" || s.hostStatus(host) != "" || s.follow.m.Known(host) {
+	if host == "" || host == "local" || s.links.Status(host) != "" || s.follow.m.Known(host) {
 		return nil
 	}
-	names := s.links.names()
+	names := s.links.Names()
 	msg := "no host is configured; add one with tuios hosts add NAME ADDR"
 	if len(names) > 0 {
-		msg = "the configured hosts are " + linkNames(names)
+		msg = "the configured hosts are " + strings.Join(names, ", ")
 	}
 	return proto.Errorf(codeUnknownHost, "no host named %q: %s", clipText(host, 64), msg).
 		WithHint(proto.Hint{Param: "host", Accepted: append([]string{"local"}, names...), Command: "tuios hosts"})

@@ -27,7 +27,7 @@ func benchWorld(b *testing.B) *linkWorld {
 // opened per call.
 func latencies(b *testing.B, w *linkWorld, call func() error) {
 	lat := make([]time.Duration, 0, b.N)
-	opens := w.near.links.opens.Load()
+	opens := w.near.links.Opens()
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -41,7 +41,7 @@ func latencies(b *testing.B, w *linkWorld, call func() error) {
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
 	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
-	b.ReportMetric(float64(w.near.links.opens.Load()-opens)/float64(b.N), "opens/op")
+	b.ReportMetric(float64(w.near.links.Opens()-opens)/float64(b.N), "opens/op")
 }
 
 // A whole CLI-style call: connect to the local socket, (for a host)
@@ -73,8 +73,8 @@ func BenchmarkHostCLICall(b *testing.B) {
 	b.Run("local", func(b *testing.B) { latencies(b, w, local) })
 	b.Run("pooled", func(b *testing.B) { latencies(b, w, far) })
 	b.Run("unpooled", func(b *testing.B) {
-		w.near.links.setPooling(false)
-		defer w.near.links.setPooling(true)
+		w.near.links.SetPooling(false)
+		defer w.near.links.SetPooling(true)
 		latencies(b, w, far)
 	})
 }
@@ -105,8 +105,8 @@ func BenchmarkHostCLIBinary(b *testing.B) {
 	b.Run("local", func(b *testing.B) { run(b, "-s", "api", "-w", "0") })
 	b.Run("pooled", func(b *testing.B) { run(b, "-w", "far:api:0") })
 	b.Run("unpooled", func(b *testing.B) {
-		w.near.links.setPooling(false)
-		defer w.near.links.setPooling(true)
+		w.near.links.SetPooling(false)
+		defer w.near.links.SetPooling(true)
 		run(b, "-w", "far:api:0")
 	})
 }

@@ -1,52 +1,30 @@
 package daemon
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
-	"fmt"
-	"io"
-	"net"
 	"slices"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/tuios/tuios/agentstate/fakeclock"
-	"github.com/tuios/tuios/internal/proto"
+	"github.com/tuios/tuios/internal/daemon/links"
 	"github.com/tuios/tuios/internal/testsshd"
 )
 
 // poolOf is host's pooled channels now.
-func poolOf(s *Server, host string) []*farChan {
-	s.links.mu.Lock()
-	defer s.links.mu.Unlock()
-	if h := s.links.hosts[host]; h != nil {
-		return slices.Clone(h.pool)
-	}
-	return nil
-}
+func poolOf(s *Server, host string) []*links.Chan { return s.links.Pooled(host) }
 
 // openConns counts the client connections handed to hosts right now.
-func openConns(s *Server) int {
-	s.links.mu.Lock()
-	defer s.links.mu.Unlock()
-	return len(s.links.conns)
-}
+func openConns(s *Server) int { return len(s.links.Handed()) }
 
 // handedChan is the channel of the one host connection open now.
-func handedChan(t testing.TB, s *Server) *farChan {
+func handedChan(t testing.TB, s *Server) *links.Chan {
 	t.Helper()
-	s.links.mu.Lock()
-	defer s.links.mu.Unlock()
-	if len(s.links.conns) != 1 {
-		t.Fatalf("%d host connections open, want 1", len(s.links.conns))
+	handed := s.links.Handed()
+	if len(handed) != 1 {
+		t.Fatalf("%d host connections open, want 1", len(handed))
 	}
-	for hc := range s.links.conns {
-		return hc.fc
-	}
-	return nil
+	return handed[0]
 }
 
 // pooledWorld is a near daemon linked to the far one, a far session
@@ -88,7 +66,7 @@ func TestHostPoolSequentialCallsReuseOneChannel(t *testing.T) {
 	// The first call took the warm channel and warmed the next; both
 	// are pooled now.
 	eventually(t, "two channels pooled", func() bool { return len(poolOf(w.near, "far")) == 2 })
-	opens := w.near.links.opens.Load()
+	opens := w.near.links.Opens()
 	procs := farProxies(w.bin)
 	slices.Sort(procs)
 	for i := 0; i < 20; i++ {
@@ -96,7 +74,7 @@ func TestHostPoolSequentialCallsReuseOneChannel(t *testing.T) {
 			t.Fatalf("call %d: %v", i, st)
 		}
 	}
-	if n := w.near.links.opens.Load(); n != opens {
+	if n := w.near.links.Opens(); n != opens {
 		t.Fatalf("20 calls opened %d channels, want none", n-opens)
 	}
 	after := farProxies(w.bin)
@@ -132,7 +110,7 @@ func TestHostPoolNeverReusesStreamsOrUnanswered(t *testing.T) {
 		r.c.Close()
 		eventually(t, what+": released", func() bool { return openConns(w.near) == 0 })
 		select {
-		case <-fc.done:
+		case <-fc.Done():
 		case <-time.After(guard):
 			t.Fatalf("%s: the channel was not closed", what)
 		}
@@ -183,7 +161,7 @@ func TestHostPoolEmptiesOnLinkDrop(t *testing.T) {
 	}
 	for _, fc := range pooled {
 		select {
-		case <-fc.done:
+		case <-fc.Done():
 		case <-time.After(guard):
 			t.Fatal("a pooled channel outlived its link")
 		}
@@ -199,7 +177,7 @@ func TestHostPoolEmptiesOnLinkDrop(t *testing.T) {
 	}
 }
 
-// A channel past the first idles at most poolIdle on the daemon's clock;
+// A channel past the first idles at most links.PoolIdle on the daemon's clock;
 // the first stays warm with no timer.
 func TestHostPoolIdleTimeoutOnTheDaemonClock(t *testing.T) {
 	t.Parallel()
@@ -208,7 +186,7 @@ func TestHostPoolIdleTimeoutOnTheDaemonClock(t *testing.T) {
 	cliCall(t, w)
 	eventually(t, "two channels pooled", func() bool { return len(poolOf(w.near, "far")) == 2 })
 	pooled := poolOf(w.near, "far")
-	clk.Advance(poolIdle - time.Second)
+	clk.Advance(links.PoolIdle - time.Second)
 	if n := len(poolOf(w.near, "far")); n != 2 {
 		t.Fatalf("%d pooled before the idle timeout", n)
 	}
@@ -217,18 +195,18 @@ func TestHostPoolIdleTimeoutOnTheDaemonClock(t *testing.T) {
 	if len(p) != 1 {
 		t.Fatalf("%d pooled after the idle timeout, want the warm one", len(p))
 	}
-	var gone *farChan
+	var gone *links.Chan
 	for _, fc := range pooled {
 		if fc != p[0] {
 			gone = fc
 		}
 	}
 	select {
-	case <-gone.done:
+	case <-gone.Done():
 	case <-time.After(guard):
 		t.Fatal("the expired channel was not closed")
 	}
-	clk.Advance(10 * poolIdle)
+	clk.Advance(10 * links.PoolIdle)
 	if n := len(poolOf(w.near, "far")); n != 1 {
 		t.Fatalf("the warm channel expired too (%d pooled)", n)
 	}
@@ -253,11 +231,11 @@ func TestHostPoolOff(t *testing.T) {
 		}
 	})
 	waitStatus(t, dialRPC(t, w.sock), "far", "up")
-	before := w.near.links.opens.Load()
+	before := w.near.links.Opens()
 	for i := 0; i < 3; i++ {
 		cliCall(t, w)
 	}
-	if n := w.near.links.opens.Load() - before; n != 3 {
+	if n := w.near.links.Opens() - before; n != 3 {
 		t.Fatalf("3 calls without the pool opened %d channels", n)
 	}
 	if n := len(poolOf(w.near, "far")); n != 0 {
@@ -274,7 +252,7 @@ func TestHostPoolMakesRoomUnderMaxSessions(t *testing.T) {
 	// channel and one more: the warm one.
 	w := pooledWorldWith(t, testsshd.Options{MaxSessions: 3}, nil)
 	var hello map[string]any
-	if err := w.near.hostCall(context.Background(), "far", "hello", nil, &hello); err != nil || hello["type"] != "hello" {
+	if err := w.near.links.Call(context.Background(), "far", "hello", nil, &hello); err != nil || hello["type"] != "hello" {
 		t.Fatalf("hostCall with the only session pooled: %v %v", hello, err)
 	}
 	if n := len(poolOf(w.near, "far")); n != 0 {
@@ -286,192 +264,17 @@ func TestHostPoolMakesRoomUnderMaxSessions(t *testing.T) {
 	eventually(t, "the channel pooled again", func() bool { return len(poolOf(w.near, "far")) == 1 })
 }
 
-// farPipe is a far daemon's channel held open: what the test writes on w
-// is what the far side sent; requests written to it are dropped.
-type farPipe struct {
-	r *io.PipeReader
-	w *io.PipeWriter
-}
-
-func (f *farPipe) Read(p []byte) (int, error)  { return f.r.Read(p) }
-func (f *farPipe) Write(p []byte) (int, error) { return len(p), nil }
-func (f *farPipe) Close() error                { f.r.Close(); return nil }
-
-// A channel goes back to the pool only when the far side sent exactly
-// the answers to what was asked, in order, and nothing more: an event
-// line, a line under way, an answer missing, one nobody asked for, one
-// out of order, a far internal error or a verb that keeps state closes it.
-func TestHostConnReleasedToThePoolOnlyWhenClean(t *testing.T) {
+// A channel that carried a verb goes back to the pool only when the verb
+// table says the verb answers once and keeps nothing on the connection:
+// the links' own tests (internal/daemon/links) take these as given.
+func TestPoolableVerbs(t *testing.T) {
 	t.Parallel()
-	ans := func(id int) string { return fmt.Sprintf(`{"id":%d,"result":{"type":"agent_state"}}`+"\n", id) }
-	cases := []struct {
-		name  string
-		verbs []string
-		far   string
-		lines int // complete lines the client gets before the release
-		clean bool
-	}{
-		{"answers in order", []string{"get-agent-state", "list-sessions"}, ans(1) + ans(2), 2, true},
-		{"a far error answered", []string{"get-agent-state"}, `{"id":1,"error":{"code":"session_not_found","message":"x"}}` + "\n", 1, true},
-		{"nothing asked", nil, "", 0, true},
-		{"an answer missing", []string{"get-agent-state", "list-sessions"}, ans(1), 1, false},
-		{"an event line", []string{"get-agent-state"}, ans(1) + `{"type":"agent-state","seq":1}` + "\n", 2, false},
-		{"a line under way", []string{"get-agent-state"}, ans(1) + `{"id":`, 1, false},
-		{"an answer nobody asked for", []string{"get-agent-state"}, ans(1) + ans(2), 2, false},
-		{"out of order", []string{"get-agent-state", "list-sessions"}, ans(2) + ans(1), 2, false},
-		{"a far internal error", []string{"get-agent-state"}, `{"id":1,"error":{"code":"internal","message":"x"}}` + "\n", 1, false},
-		{"subscribe", []string{"subscribe"}, ans(1), 1, false},
-		{"wait-for", []string{"wait-for"}, ans(1), 1, false},
-		{"link-peer again", []string{"link-peer"}, ans(1), 1, false},
-		{"a nested host connection", []string{"open-host-connection"}, ans(1), 1, false},
-		{"a verb this daemon does not know", []string{"frobnicate"}, ans(1), 1, false},
+	s := &Server{}
+	s.verbs = s.verbTable()
+	for verb, want := range map[string]bool{"get-agent-state": true, "list-sessions": true, "hello": true,
+		"subscribe": false, "wait-for": false, "link-peer": false, "open-host-connection": false, "frobnicate": false} {
+		if got := s.poolVerb(verb); got != want {
+			t.Errorf("Poolable(%s) = %v, want %v", verb, got, want)
+		}
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			s := &Server{opt: Options{Logf: func(string, ...any) {}}, clock: fakeclock.New(time.Unix(0, 0))}
-			s.verbs = s.verbTable() // poolVerb reads the declarations
-			s.links = &links{s: s, hosts: map[string]*hostLink{}, refused: map[string]refusedHost{}, conns: map[*hostConn]string{}}
-			h := &hostLink{ls: s.links, name: "far", status: linkUp}
-			s.links.hosts["far"] = h
-			near, client := net.Pipe()
-			defer client.Close()
-			got := make(chan struct{}, 16)
-			go func() {
-				r := bufio.NewReader(client)
-				for {
-					if _, err := proto.ReadLine(r, proto.MaxLine); err != nil {
-						return
-					}
-					got <- struct{}{}
-				}
-			}()
-			cn := newConn(s, near)
-			pr, pw := io.Pipe()
-			defer pw.Close()
-			fc := newFarChan(h, nil, &farPipe{r: pr, w: pw})
-			hc := &hostConn{host: "far", fc: fc, cn: cn, popped: make(chan struct{}, 1), over: make(chan struct{})}
-			fc.attach(hc)
-			s.links.track(hc)
-			for i, v := range tc.verbs {
-				hc.forward(cn, request{line: []byte(fmt.Sprintf(`{"id":%d,"verb":%q}`, i+1, v))})
-			}
-			go fc.pump()
-			if _, err := pw.Write([]byte(tc.far)); err != nil {
-				t.Fatal(err)
-			}
-			for i := 0; i < tc.lines; i++ {
-				select {
-				case <-got:
-				case <-time.After(guard):
-					t.Fatalf("line %d never reached the client", i+1)
-				}
-			}
-			hc.release()
-			pooled := len(poolOf(s, "far")) == 1
-			if pooled != tc.clean {
-				t.Fatalf("pooled %v, want %v (dirty: %q)", pooled, tc.clean, hc.dirty)
-			}
-			if !tc.clean {
-				select {
-				case <-fc.done:
-				case <-time.After(guard):
-					t.Fatal("a channel not pooled was not closed")
-				}
-			}
-			// An idle pooled channel the far side writes on is closed.
-			if pooled {
-				pw.Write([]byte(ans(9)))
-				select {
-				case <-fc.done:
-				case <-time.After(guard):
-					t.Fatal("a pooled channel the far side wrote on stayed open")
-				}
-				if n := len(poolOf(s, "far")); n != 0 {
-					t.Fatalf("%d pooled after the far side wrote on the idle one", n)
-				}
-			}
-		})
-	}
-}
-
-// Whatever the far side sends, a channel goes back to the pool only when
-// what it sent was exactly one answer per request, in order, each line
-// whole, and no far internal error.
-func FuzzHostConnRelease(f *testing.F) {
-	f.Add([]byte(`{"id":1,"result":{}}`+"\n"), 1)
-	f.Add([]byte(`{"id":1,"result":{}}`+"\n"+`{"id":2,"error":{"code":"timeout"}}`+"\n"), 2)
-	f.Add([]byte(`{"id":1,"result":{}}`+"\n"+`{"type":"x"}`+"\n"), 1)
-	f.Add([]byte(`{"id":1,"result":{}}`+"\n"+`{"id"`), 1)
-	f.Add([]byte(`{"ID":1,"Result":{}}`+"\n"), 1)
-	f.Fuzz(func(t *testing.T, far []byte, nreq int) {
-		nreq = max(0, min(nreq, 4))
-		s := &Server{opt: Options{Logf: func(string, ...any) {}}, clock: fakeclock.New(time.Unix(0, 0))}
-		s.links = &links{s: s, hosts: map[string]*hostLink{}, refused: map[string]refusedHost{}, conns: map[*hostConn]string{}}
-		h := &hostLink{ls: s.links, name: "far", status: linkUp}
-		s.links.hosts["far"] = h
-		near, client := net.Pipe()
-		defer client.Close()
-		go io.Copy(io.Discard, client)
-		cn := newConn(s, near)
-		pr, pw := io.Pipe()
-		defer pw.Close()
-		fc := newFarChan(h, nil, &farPipe{r: pr, w: pw})
-		hc := &hostConn{host: "far", fc: fc, cn: cn, popped: make(chan struct{}, 1), over: make(chan struct{})}
-		fc.attach(hc)
-		s.links.track(hc)
-		for i := 1; i <= nreq; i++ {
-			hc.forward(cn, request{line: []byte(fmt.Sprintf(`{"id":%d,"verb":"get-agent-state"}`, i))})
-		}
-		go fc.pump()
-		go pw.Write(far)
-		deadline := time.Now().Add(guard)
-		for fc.cr.n.Load() < int64(len(far)) {
-			select {
-			case <-fc.done:
-			default:
-				if time.Now().After(deadline) {
-					t.Fatal("the pump never read the far bytes")
-				}
-				time.Sleep(time.Millisecond)
-				continue
-			}
-			break
-		}
-		hc.release()
-		if len(poolOf(s, "far")) == 1 && !exactAnswers(far, nreq) {
-			t.Fatalf("pooled after the far side sent %q for %d requests", far, nreq)
-		}
-	})
-}
-
-// exactAnswers: far is n whole answer lines for ids 1..n (blank lines
-// aside), none a far internal error.
-func exactAnswers(far []byte, n int) bool {
-	if len(far) > 0 && far[len(far)-1] != '\n' {
-		return false
-	}
-	got := 0
-	for _, l := range strings.Split(string(far), "\n") {
-		if strings.TrimSuffix(l, "\r") == "" {
-			continue
-		}
-		var m map[string]json.RawMessage
-		if !strings.HasPrefix(l, "{") || json.Unmarshal([]byte(l), &m) != nil {
-			return false
-		}
-		_, res := m["result"]
-		e, isErr := m["error"]
-		if !res && !isErr {
-			return false
-		}
-		var code struct {
-			Code string `json:"code"`
-		}
-		json.Unmarshal(e, &code)
-		if code.Code == "internal" || got >= n || !sameID(m["id"], json.RawMessage(strconv.Itoa(got+1))) {
-			return false
-		}
-		got++
-	}
-	return got == n
 }

@@ -14,8 +14,9 @@ import (
 // graph has them (doc.go, # Features): internal/daemon is the core and the
 // composition root; internal/daemon/core is what a feature may see of it,
 // interfaces and plain values; a feature package (internal/daemon/herdr,
-// …) imports the core's interfaces and never the core's structs, nor
-// another feature. Nothing imports upward, and go list finds no cycle.
+// internal/daemon/agentlog, internal/daemon/resume, …) imports the core's
+// interfaces and never the core's structs, nor another feature. Nothing
+// imports upward, and go list finds no cycle.
 func TestDaemonImportRules(t *testing.T) {
 	t.Parallel()
 	const root = "github.com/tuios/tuios/internal/daemon"

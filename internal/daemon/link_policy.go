@@ -1,38 +1,18 @@
 package daemon
 
 import (
-	"maps"
-	"strings"
-
 	"github.com/tuios/tuios/internal/config"
+	"github.com/tuios/tuios/internal/daemon/links"
 	"github.com/tuios/tuios/internal/proto"
 )
 
-// The link policy (docs/hosts.md, What another machine may do here): what
-// another machine, calling over its link (a stdio-proxy connection that
-// said link-peer), may do here.
-//
-//   - Capabilities: list, mail, open, write, respond. With no table the
-//     default is list, mail, open and write; respond is opt-in.
-//   - Resolution per call: the built-in default, then [hosts."*"], then
-//     [hosts.NAME] of the link's peer name; an allow that is set replaces
-//     the list, and allow = [] allows nothing. A narrowing installed by
-//     apply-config holds from the very next call on every open link.
-//   - Every verb's declaration in the verb table (access.go) names the
-//     capabilities a link needs for it, or capLocal: never over a link.
-//     A verb that declares nothing is refused to everyone.
-//   - A link caller is never a pane and never the person: it is not
-//     placed by /proc ancestry, outsidePanes is false for it, it gets no
-//     human nonce, and ask-human is refused. The respond-class verbs
-//     (respond, reply-approval, answer-ask, dismiss-attention,
-//     mark-attention, release-agent-message) pass with the respond
-//     capability, which then stands in for the person's nonce.
-//   - The peer name is a boundary only when pinned by the far machine's
-//     authorized_keys: command="tuios stdio-proxy --as NAME",restrict.
-//     Without that, the dialler names itself, and so can claim any name.
-//     Respond granted to a name also lets any process of this user outside
-//     every pane claim it (by running tuios stdio-proxy --as NAME itself):
-//     grant it only where that is acceptable.
+// The link policy's core side (the policy itself, its capabilities and
+// its refusals are links/policy.go): a link caller is never a pane and
+// never the person: it is not placed by /proc ancestry, outsidePanes is
+// false for it, it gets no human nonce, and ask-human is refused. The
+// respond-class verbs (respond, reply-approval, answer-ask,
+// dismiss-attention, mark-attention, release-agent-message) pass with the
+// respond capability, which then stands in for the person's nonce.
 
 // linkPeer is what a connection from another machine's link said about
 // itself (link-peer). It is read and written only by the connection's
@@ -49,120 +29,42 @@ type linkPeer struct {
 	asPerson bool
 }
 
-// linkCap is a set of link capabilities.
-type linkCap uint8
+// The capabilities, as the verb table declares them (access.go's link
+// part): the links feature's (links/policy.go).
+type linkCap = links.Cap
 
 const (
-	capList linkCap = 1 << iota
-	capMail
-	capOpen
-	capWrite
-	capRespond
-	// capLocal marks a verb never served over a link.
-	capLocal
-
-	capNone linkCap = 0
-	capAll          = capList | capMail | capOpen | capWrite | capRespond
+	capList    = links.CapList
+	capMail    = links.CapMail
+	capOpen    = links.CapOpen
+	capWrite   = links.CapWrite
+	capRespond = links.CapRespond
+	capLocal   = links.CapLocal
+	capNone    = links.CapNone
+	capAll     = links.CapAll
 )
 
-// capNames are the capabilities in the docs' order, for hints.
-func (c linkCap) names() []string {
-	var out []string
-	for i, n := range config.LinkCapabilities() {
-		if c&(1<<i) != 0 {
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
-func capsOf(names []string) linkCap {
-	var c linkCap
-	for i, n := range config.LinkCapabilities() {
-		for _, x := range names {
-			if x == n {
-				c |= 1 << i
-			}
-		}
-	}
-	return c
-}
-
-// linkPolicy is the installed policy: a copy of the config's hosts
-// tables. Nil (nothing installed) is the built-in default.
-type linkPolicy struct {
-	f *config.File
-}
+func capsOf(names []string) linkCap { return links.CapsOf(names) }
 
 // policyFor resolves the policy for a peer name now.
-func (s *Server) policyFor(name string) config.LinkPolicy {
-	var f *config.File
-	if p := s.linkPol.Load(); p != nil {
-		f = p.f
-	}
-	return f.LinkPolicy(name)
-}
+func (s *Server) policyFor(name string) config.LinkPolicy { return s.linkPol.For(name) }
 
-// linkAllowed applies the link policy to one verb called over a link.
+// linkAllowed applies the link policy to one verb called over a link,
+// and says whether its respond capability stands in for the person on
+// it.
 func (s *Server) linkAllowed(cn *conn, verb string, a access) *proto.Error {
 	lp := cn.link
 	lp.asPerson = false
-	need := a.link()
-	who := "this link"
-	if lp.name != "" {
-		who = "host " + lp.name
+	if err := s.linkPol.Check(lp.name, verb, a.link(), a.overLink()); err != nil {
+		return err
 	}
-	if !a.overLink() {
-		detail := "run it on this machine"
-		if verb == "ask-human" {
-			detail = "the person here answers only questions from this machine's panes: send mail to human instead (send-agent-message -w human)"
-		}
-		return proto.Errorf(proto.CodeForbidden, "%s is refused over links", verb).WithHint(proto.Hint{Detail: detail})
-	}
-	pol := s.policyFor(lp.name)
-	missing := need &^ capsOf(pol.Allow)
-	if missing != 0 {
-		caps := missing.names()
-		table := `[hosts."*"]`
-		if lp.name != "" {
-			table = "[hosts." + lp.name + "]"
-		}
-		quoted := make([]string, len(caps))
-		for i, c := range caps {
-			quoted[i] = `"` + c + `"`
-		}
-		return proto.Errorf(proto.CodeForbidden, "%s may not call %s here: it needs the %s capability (allowed: %s, from %s)",
-			who, verb, strings.Join(caps, " and "), allowedText(pol.Allow), pol.From).
-			WithHint(proto.Hint{Param: "allow", Accepted: config.LinkCapabilities(),
-				Detail: "on this machine add " + strings.Join(quoted, ", ") + " to allow under " + table + " in ~/.config/tuios/config.toml, then run tuios config apply"})
-	}
-	lp.asPerson = need == capRespond
+	lp.asPerson = a.link() == capRespond
 	return nil
 }
 
-func allowedText(allow []string) string {
-	if len(allow) == 0 {
-		return "nothing"
-	}
-	return strings.Join(allow, ", ")
-}
-
-// applyLinkPolicy installs the link policy of f ([hosts."*"], [hosts.NAME]
-// allow and hold_mail); the daemon's start and apply-config call it. The
-// next call on every link is judged by it.
-func (s *Server) applyLinkPolicy(f *config.File) {
-	if f == nil {
-		s.linkPol.Store(&linkPolicy{})
-		return
-	}
-	cp := &config.File{Hosts: maps.Clone(f.Hosts)}
-	for name := range cp.Hosts {
-		if u := cp.LinkPolicy(name).Unknown; len(u) > 0 {
-			s.warnf("config [hosts.%s] allow: unknown capabilities %q ignored (known: %s)", name, u, strings.Join(config.LinkCapabilities(), ", "))
-		}
-	}
-	s.linkPol.Store(&linkPolicy{f: cp})
-}
+// applyLinkPolicy installs the link policy of f; the daemon's start and
+// apply-config call it. The next call on every link is judged by it.
+func (s *Server) applyLinkPolicy(f *config.File) { s.linkPol.Apply(f, s.warnf) }
 
 // linkStandsIn reports whether cn is a link whose respond capability
 // stands in for the person on the verb running now.

@@ -293,33 +293,6 @@ func TestLinkPolicyResolution(t *testing.T) {
 	}
 }
 
-func FuzzPeerName(f *testing.F) {
-	for _, s := range []string{"", "build", "Build.example.com", "a b", "local", ".x", "é", "x_y-z", strings.Repeat("a", 70)} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, raw string) {
-		name, ok := peerName(raw)
-		if !ok {
-			if name != "" {
-				t.Fatalf("refused %q but named %q", raw, name)
-			}
-			return
-		}
-		if name == "" {
-			if raw != "" {
-				t.Fatalf("%q accepted as no name", raw)
-			}
-			return
-		}
-		if len(name) > maxPeerName || strings.ContainsAny(name, ". \t\n") || name != strings.ToLower(name) || name == "local" {
-			t.Fatalf("%q -> %q", raw, name)
-		}
-		if again, ok := peerName(name); !ok || again != name {
-			t.Fatalf("not stable: %q -> %q -> %q", raw, name, again)
-		}
-	})
-}
-
 // TestLinkPeerHelper is not a test: run inside a pane (TUIOS_LINK_HELPER
 // set) it is a program in that pane saying link-peer, and prints what the
 // daemon answered.

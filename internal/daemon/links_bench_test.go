@@ -55,7 +55,7 @@ func BenchmarkHostGetAgentState(b *testing.B) {
 	b.Run("link", func(b *testing.B) { run(b, func() error { return link.Call("get-agent-state", params, nil) }) })
 	b.Run("hostCall", func(b *testing.B) {
 		run(b, func() error {
-			if err := w.near.hostCall(context.Background(), "far", "get-agent-state", params, nil); err != nil {
+			if err := w.near.links.Call(context.Background(), "far", "get-agent-state", params, nil); err != nil {
 				return err
 			}
 			return nil

@@ -73,7 +73,7 @@ func TestLinksOpenHostConnectionReachesTheFarDaemon(t *testing.T) {
 				Name string `json:"name"`
 			} `json:"sessions"`
 		}
-		if err := w.near.hostCall(context.Background(), "far", "list-sessions", nil, &got); err != nil || len(got.Sessions) != 1 || got.Sessions[0].Name != "api" {
+		if err := w.near.links.Call(context.Background(), "far", "list-sessions", nil, &got); err != nil || len(got.Sessions) != 1 || got.Sessions[0].Name != "api" {
 			t.Fatalf("hostCall %d: %+v %v", i, got, err)
 		}
 	}
@@ -83,7 +83,7 @@ func TestLinksOpenHostConnectionReachesTheFarDaemon(t *testing.T) {
 		go func() {
 			for i := 0; i < 5; i++ {
 				var st map[string]any
-				err := w.near.hostCall(context.Background(), "far", "get-agent-state", map[string]any{"session": "api"}, &st)
+				err := w.near.links.Call(context.Background(), "far", "get-agent-state", map[string]any{"session": "api"}, &st)
 				if err == nil && st["state"] == nil {
 					err = proto.Errorf("test", "no state in %v", st)
 				}
@@ -96,13 +96,13 @@ func TestLinksOpenHostConnectionReachesTheFarDaemon(t *testing.T) {
 			t.Fatalf("concurrent hostCall: %v", err)
 		}
 	}
-	if err := w.near.hostCall(context.Background(), "far", "capture-pane", map[string]any{"session": "nope"}, nil); err == nil || err.Code != proto.CodeSessionNotFound {
+	if err := w.near.links.Call(context.Background(), "far", "capture-pane", map[string]any{"session": "nope"}, nil); err == nil || err.Code != proto.CodeSessionNotFound {
 		t.Fatalf("hostCall far error: %v", err)
 	}
-	if st := w.near.hostStatus("far"); st != "up" {
+	if st := w.near.links.Status("far"); st != "up" {
 		t.Fatalf("hostStatus %q", st)
 	}
-	if st := w.near.hostStatus("nope"); st != "" {
+	if st := w.near.links.Status("nope"); st != "" {
 		t.Fatalf("hostStatus of an unknown host %q", st)
 	}
 
@@ -115,7 +115,7 @@ func TestLinksOpenHostConnectionReachesTheFarDaemon(t *testing.T) {
 			t.Fatalf("%s: %+v %+v", name, err, err.Hint)
 		}
 	}
-	if err := w.near.hostCall(context.Background(), "nope", "hello", nil, nil); err == nil || err.Code != "unknown_host" {
+	if err := w.near.links.Call(context.Background(), "nope", "hello", nil, nil); err == nil || err.Code != "unknown_host" {
 		t.Fatalf("hostCall unknown: %v", err)
 	}
 	// A connection that already streams cannot be handed over.
@@ -192,7 +192,7 @@ func TestLinksRedialAfterTheFarDaemonAndSSHDGoAway(t *testing.T) {
 	if row["reason_code"] != "connect" || !strings.Contains(str(row["reason"]), "connecting to 127.0.0.1") {
 		t.Fatalf("unreachable row: %v", row)
 	}
-	if err := w.near.hostCall(context.Background(), "far", "hello", nil, nil); err == nil || err.Code != "host_unreachable" {
+	if err := w.near.links.Call(context.Background(), "far", "hello", nil, nil); err == nil || err.Code != "host_unreachable" {
 		t.Fatalf("hostCall while unreachable: %v", err)
 	}
 	w.sshd.Restart()
@@ -295,10 +295,10 @@ done
 	r.must("list-sessions", nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 	defer cancel()
-	if err := w.near.hostCall(ctx, "mute", "list-sessions", nil, nil); err == nil || err.Code != "host_unreachable" || !strings.Contains(err.Message, "in time") {
+	if err := w.near.links.Call(ctx, "mute", "list-sessions", nil, nil); err == nil || err.Code != "host_unreachable" || !strings.Contains(err.Message, "in time") {
 		t.Fatalf("hostCall to a mute far: %v", err)
 	}
-	if err := w.near.hostCall(context.Background(), "chatty", "list-sessions", nil, nil); err == nil || err.Code != "host_unreachable" {
+	if err := w.near.links.Call(context.Background(), "chatty", "list-sessions", nil, nil); err == nil || err.Code != "host_unreachable" {
 		t.Fatalf("hostCall to a chatty far: %v", err)
 	}
 	done := make(chan struct{})
@@ -384,21 +384,7 @@ func farProxies(bin string) []int {
 }
 
 // hostPending counts the requests host connections of s wait on.
-func hostPending(s *Server) int {
-	s.links.mu.Lock()
-	var hcs []*hostConn
-	for hc := range s.links.conns {
-		hcs = append(hcs, hc)
-	}
-	s.links.mu.Unlock()
-	n := 0
-	for _, h := range hcs {
-		h.mu.Lock()
-		n += len(h.pending)
-		h.mu.Unlock()
-	}
-	return n
-}
+func hostPending(s *Server) int { return s.links.Pending() }
 
 // The far sshd caps channels per connection (MaxSessions): a connection
 // past it is refused with that reason, the link stays up, and a channel

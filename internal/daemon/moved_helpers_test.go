@@ -5,12 +5,16 @@ import (
 
 	"github.com/tuios/tuios/internal/daemon/agentlog"
 	"github.com/tuios/tuios/internal/daemon/herdr"
+	"github.com/tuios/tuios/internal/daemon/resume"
 )
 
 // What the tests here used of the features while they were part of this
-// package: internal/daemon/herdr and internal/daemon/agentlog now.
+// package: internal/daemon/herdr, internal/daemon/agentlog and
+// internal/daemon/resume now.
 
 var herdrHex = herdr.Hex
+
+const codeNotResumable = resume.CodeNotResumable
 
 type herdrErr = herdr.Err
 

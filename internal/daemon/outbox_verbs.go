@@ -2,107 +2,42 @@ package daemon
 
 import (
 	"context"
-	"path/filepath"
-	"strings"
-	"unicode/utf8"
 
-	"github.com/tuios/tuios/hosts"
+	"github.com/tuios/tuios/internal/daemon/links"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/mail"
 )
 
-// The outbox in the daemon: send-agent-message's host branch, list-outbox,
-// and the wiring of outbox.go to the links (hostCall, hostStatus,
-// host-changed events), the state dir and the Inbox.
-
-// newServerOutbox wires an outbox to s. Called from New, after the Inbox.
-func newServerOutbox(s *Server) *outbox {
-	path := ""
-	if s.opt.StateDir != "" {
-		path = filepath.Join(s.opt.StateDir, filepath.FromSlash(outboxFile))
-	}
-	return newOutbox(outboxOptions{
-		Clock: s.clock, Path: path, UID: s.uid, Done: s.done, Logf: s.opt.Logf,
-		Deliver: func(ctx context.Context, host string, params map[string]any) (map[string]any, *proto.Error) {
-			var res map[string]any
-			err := s.hostCall(ctx, host, "send-agent-message", params, &res)
-			return res, err
-		},
-		Status:   s.hostStatus,
-		Changed:  s.setOutboxRow, // host_rows.go: one row per host with the config's part
-		SetAside: func(path, why string) { setAside(s, "outbox", path, why, "started with an empty outbox") },
-	})
-}
-
-// startOutbox loads the outbox file, puts its hosts' rows back in the
-// Inbox and follows the links: a host whose link comes up is tried at
-// once. Called once the socket is ours (comeBack).
-func (s *Server) startOutbox() {
-	o := s.outbox
-	for _, host := range o.load() {
-		o.notify(host)
-	}
-	sub := &subscriber{q: make(chan event, 64), types: map[string]bool{"host-changed": true, "gap": true}}
-	s.hub.addWith(sub, nil)
-	go func() {
-		for range sub.q { // closed with the hub
-			o.linkChanged()
-		}
-	}()
-	o.linkChanged()
-}
-
-// outboxWaiting is how many messages wait for host: list-hosts' queued.
-func (s *Server) outboxWaiting(host string) int {
-	if s.outbox == nil {
-		return 0
-	}
-	return s.outbox.waiting(host)
-}
+// The outbox in the daemon: send-agent-message's host branch (the outbox
+// itself, its wiring to the links and list-outbox are the links
+// feature's: links/outbox.go, links/outbox_link.go, links/verbs.go).
 
 // discardOutbox drops what waits for host: its Inbox row was dismissed.
 func (s *Server) discardOutbox(host string) {
 	if s.outbox != nil {
-		s.outbox.discard(host)
+		s.outbox.Discard(host)
 	}
 }
 
 // sendToHost is send-agent-message with a host that is not this machine:
-// the checks that need nothing of the far side, then a try over the link,
-// and the outbox only when the sender asked for it (queue).
+// mail that came over a link is not passed on; the links check the
+// message (links/mail.go), the sender is named as that machine will see
+// it, and the links try it over the link, keeping it only when the
+// sender asked for it (queue).
 func (m *mailer) sendToHost(cn *conn, p *sendMessageParams) (any, *proto.Error) {
 	s := m.s
-	host := p.Host
 	if cn != nil && cn.link != nil {
 		return nil, proto.Errorf(proto.CodeForbidden, "mail that came over a link is not passed on to another machine").
 			WithHint(proto.Hint{Param: "host", Detail: "send it from the machine the mail is for"})
 	}
-	// Text, subject and attachment count first, as a local send checks
-	// them: nothing the far side would refuse for its shape waits here.
-	switch {
-	case strings.TrimSpace(p.Text) == "":
-		return nil, proto.Errorf(proto.CodeInvalidParams, "the message text is blank").WithHint(proto.Hint{Param: "text", Detail: "say something: the text is the message"})
-	case len(p.Text) > mail.MaxBodyBytes:
-		return nil, proto.Errorf(proto.CodeInvalidParams, "the text is %d bytes, over the %d-byte cap", len(p.Text), mail.MaxBodyBytes).
-			WithHint(proto.Hint{Param: "text", Detail: "stash a file there and attach it (tuios stash put -s HOST:SESSION FILE)"})
-	case utf8.RuneCountInString(p.Subject) > mail.MaxSubjectChars:
-		return nil, proto.Errorf(proto.CodeInvalidParams, "the subject is %d characters, over the %d-character cap", utf8.RuneCountInString(p.Subject), mail.MaxSubjectChars).
-			WithHint(proto.Hint{Param: "subject", Detail: "shorten the subject; the body carries the detail"})
-	case len(p.Attachments) > mail.MaxAttachments:
-		return nil, proto.Errorf(proto.CodeInvalidParams, "%d attachments, over the cap of %d", len(p.Attachments), mail.MaxAttachments).
-			WithHint(proto.Hint{Param: "attachments", Detail: "send fewer, or several messages"})
+	ctx := context.Background()
+	if cn != nil && cn.ctx != nil {
+		ctx = cn.ctx
 	}
-	for _, a := range p.Attachments {
-		if !strings.HasPrefix(a, "/") || len(a) > outboxMaxField {
-			return nil, proto.Errorf(proto.CodeInvalidParams, "attachment %q is not an absolute path", a).
-				WithHint(proto.Hint{Param: "attachments", Detail: "attach the path stash put -s " + host + ":SESSION FILE printed"})
-		}
-	}
-	if len(p.Session) > outboxMaxField || len(p.To) > outboxMaxField {
-		return nil, proto.Errorf(proto.CodeInvalidParams, "the session or inbox name is too long").WithHint(proto.Hint{Param: "session"})
-	}
-	if !hosts.ValidName(host) || s.outbox.opt.Status(host) == "" {
-		return nil, m.unknownHost(cn, host)
+	msg := links.OutboxMsg{Host: p.Host, Session: p.Session, To: p.To, Subject: p.Subject, Text: p.Text,
+		ReplyTo: p.ReplyTo, Attachments: p.Attachments}
+	if err := s.links.CheckMail(ctx, msg); err != nil {
+		return nil, err
 	}
 	// The sender as that machine will see it: a label, never resolved
 	// there. A pane is itself (its name unless it gave a label); human
@@ -121,61 +56,6 @@ func (m *mailer) sendToHost(cn *conn, p *sendMessageParams) (any, *proto.Error) 
 		}
 	}
 	s.mu.Unlock()
-	msg := outboxMsg{Host: host, Session: p.Session, To: p.To, From: from, Subject: p.Subject, Text: p.Text,
-		ReplyTo: p.ReplyTo, Attachments: p.Attachments, QueuedAt: s.clock.Now().UnixNano()}
-	ctx := context.Background()
-	if cn != nil && cn.ctx != nil {
-		ctx = cn.ctx
-	}
-	res, err := s.outbox.send(ctx, msg, p.Queue)
-	if err != nil {
-		return nil, err
-	}
-	if res == nil {
-		res = map[string]any{}
-	}
-	if res["type"] != "agent_message_queued" { // the far daemon's answer: its word about its own ring
-		res["host"], res["untrusted"] = host, true
-	}
-	return res, nil
-}
-
-// unknownHost is the refusal for a host that is not configured, naming
-// the configured ones as the links know them.
-func (m *mailer) unknownHost(cn *conn, host string) *proto.Error {
-	ctx := context.Background()
-	if cn != nil && cn.ctx != nil {
-		ctx = cn.ctx
-	}
-	// hostCall says unknown_host with the configured names for a host
-	// hostStatus does not know, without dialling anything.
-	if err := m.s.hostCall(ctx, host, "hello", nil, nil); err != nil && err.Code == codeUnknownHost {
-		return err
-	}
-	return proto.Errorf(codeUnknownHost, "no host is named %q", host).
-		WithHint(proto.Hint{Param: "host", Command: "tuios hosts", Detail: "add it with tuios hosts add NAME ADDR"})
-}
-
-type listOutboxParams struct {
-	Host string `json:"host" desc:"only this host" maxlen:"255"`
-}
-
-func (s *Server) outboxVerbs(add addFunc) {
-	p, h := handler(func(cn *conn, p *listOutboxParams) (any, *proto.Error) {
-		list := s.outbox.list(p.Host)
-		total := 0
-		for i := range list {
-			total += list[i].Waiting
-			if cn != nil && cn.link != nil { // another machine sees counts, not this machine's mail to a third
-				list[i].Messages, list[i].Refused = []outboxMsg{}, ""
-			}
-			if list[i].Status = s.hostStatus(list[i].Host); list[i].Status == "" {
-				list[i].Status = "not_configured" // removed from the table: its mail waits
-			}
-		}
-		return map[string]any{"type": "outbox_list", "hosts": list, "waiting": total,
-			"per_host_cap": outboxPerHost, "total_cap": outboxTotal}, nil
-	})
-	add("list-outbox", readsAll, "List the mail waiting for other machines' links, host by host in sending order, with each host's latest refusal (over a link: the counts only)", "outbox_list",
-		`{"verb":"list-outbox","params":{"host":"build"}}`, p, h)
+	msg.From, msg.QueuedAt = from, s.clock.Now().UnixNano()
+	return s.links.Mail(ctx, msg, p.Queue)
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tuios/tuios/internal/daemon/links"
+
 	"github.com/tuios/tuios/detect"
 	"github.com/tuios/tuios/internal/config"
 	"github.com/tuios/tuios/internal/proto"
@@ -35,8 +37,7 @@ func outboxServer(t *testing.T, stateDir string, cfg *config.File, far *fakeFar)
 		t.Fatal(err)
 	}
 	if far != nil { // before Listen: nothing reads the options yet
-		opt := far.options(nil, "", t)
-		srv.outbox.opt.Status, srv.outbox.opt.Deliver = opt.Status, opt.Deliver
+		srv.outbox.Reroute(far.linkStatus, far.deliver)
 	}
 	if err := srv.Listen(); err != nil {
 		t.Fatal(err)
@@ -89,7 +90,7 @@ func TestSendAgentMessageToAHostThatIsDownIsQueued(t *testing.T) {
 	cfg := &config.File{Hosts: map[string]config.Host{"build": {Addr: "127.0.0.1", SSHOptions: []string{"-p", closedPort(t)}}}}
 	state := filepath.Join(t.TempDir(), "state")
 	srv, sock := outboxServer(t, state, cfg, nil)
-	if srv.hostStatus("build") == "" {
+	if srv.links.Status("build") == "" {
 		t.Skip("links are not built yet: hostStatus knows no configured host")
 	}
 	r := dialRPC(t, sock)
@@ -139,7 +140,7 @@ func TestSendAgentMessageToAHostThatIsDownIsQueued(t *testing.T) {
 	if _, err := l.call("send-agent-message", map[string]any{"host": "build", "session": "api", "text": "hop", "queue": true}); err == nil || err.Code != proto.CodeForbidden {
 		t.Fatalf("host over a link: %+v", err)
 	}
-	if fi, err := os.Stat(filepath.Join(state, filepath.FromSlash(outboxFile))); err != nil || fi.Mode().Perm() != 0o600 {
+	if fi, err := os.Stat(filepath.Join(state, filepath.FromSlash(links.OutboxFile))); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("outbox file: %v %v", fi, err)
 	}
 	// Dismissing the row (the person) discards what waits.
@@ -185,7 +186,7 @@ func TestOutboxRowsInTheInboxAcrossARefusalAndARestart(t *testing.T) {
 		return nil
 	})
 	far2.setStatus("up")
-	srv2.outbox.linkChanged() // what a host-changed event does
+	srv2.outbox.LinkChanged() // what a host-changed event does
 	eventually(t, "two delivered", func() bool { got, _ := far2.got(); return len(got) == 2 })
 	if got, _ := far2.got(); strings.Join(got, ",") != "two,three" {
 		t.Fatalf("delivered: %v", got)
@@ -209,7 +210,7 @@ func TestOutboxRowsInTheInboxAcrossARefusalAndARestart(t *testing.T) {
 	if rows := outboxRows(t, r2); len(rows) != 0 {
 		t.Fatalf("the row outlived its dismiss: %+v", rows)
 	}
-	if l := srv2.outbox.list(""); len(l) != 0 {
+	if l := srv2.outbox.List(""); len(l) != 0 {
 		t.Fatalf("the refusal outlived its dismiss: %+v", l)
 	}
 }

@@ -43,7 +43,6 @@ type pushFollow struct {
 
 	mu      sync.Mutex
 	applied config.PushSettings // what the start or apply-config applied
-	told    string              // the changes that wait, as last logged
 }
 
 func newPushFollow(s *Server, f *config.File) *pushFollow {
@@ -122,7 +121,6 @@ func (p *pushFollow) apply(f *config.File) []string {
 	old := p.n.Settings() // in use: the file may have narrowed what was applied
 	p.mu.Lock()
 	p.applied = ps
-	p.told = ""
 	p.mu.Unlock()
 	p.n.SetSettings(ps)
 	lines := pushChanges(old, ps)
@@ -133,27 +131,24 @@ func (p *pushFollow) apply(f *config.File) []string {
 }
 
 // fileChanged is an edit of the file while the daemon runs: what narrows
-// applies at once, the rest waits for apply-config.
-func (p *pushFollow) fileChanged(f *config.File) {
+// applies at once, the rest waits for apply-config and is returned, for
+// the list of what waits (config_follow.go: pane-grants, the Inbox, the
+// log).
+func (p *pushFollow) fileChanged(f *config.File) (waiting []string) {
 	file := f.PushSettings()
 	if file.Broken {
 		p.s.warnf("config changed: %s; [notify] stays as applied", strings.Join(file.Problems, "; "))
-		return
+		return nil
 	}
 	p.mu.Lock()
 	now, waiting := config.PushPending(p.applied, file)
-	told := strings.Join(waiting, ", ")
-	tell := told != p.told
-	p.told = told
 	p.mu.Unlock()
 	before := p.n.Settings()
 	p.n.SetSettings(now)
 	for _, l := range pushChanges(before, now) {
 		p.s.opt.Logf("config changed: %s (applied at once)", l)
 	}
-	if tell && told != "" {
-		p.s.opt.Logf("config changed: %s wait for tuios config apply, run from a terminal outside TUIOS (a program in a pane may not change where notifications go)", told)
-	}
+	return waiting
 }
 
 // pushChanges says what differs between two settings, naming providers by

@@ -148,8 +148,10 @@ func TestPushHeldOnlyByAnAttachedClientsTyping(t *testing.T) {
 }
 
 // An edit of the file while the daemon runs: turning pushes off applies
-// at once; a new address waits for apply-config, and the log says so;
-// apply-config (from outside every pane) applies it.
+// at once; a new address waits for apply-config, named with every other
+// change that waits (the log, pane-grants, so the settings page's Add a
+// host applies nothing a pane wrote); apply-config (from outside every
+// pane) applies it.
 func TestPushFileEditsNarrowAtOnce(t *testing.T) {
 	t.Parallel()
 	hook, other := newHookSink(t), newHookSink(t)
@@ -167,8 +169,11 @@ func TestPushFileEditsNarrowAtOnce(t *testing.T) {
 	}
 	write(conf(other.URL, ""))
 	eventually(t, "the log says the address waits", func() bool {
-		return d.logged("[notify.webhook] (a new address or secret source) wait for tuios config apply")
+		return d.logged("waits for tuios config apply (from a terminal outside TUIOS): [notify.webhook] (a new address or secret source)")
 	})
+	if pending := fmt.Sprint(d.r.must("pane-grants", map[string]any{})["pending"]); !strings.Contains(pending, "[notify.webhook]") {
+		t.Fatalf("pane-grants does not name the waiting address: %s", pending)
+	}
 	d.ask(t, d.r, "one")
 	eventually(t, "the applied address gets the push", func() bool { return len(hook.titles()) == 1 })
 
@@ -183,6 +188,9 @@ func TestPushFileEditsNarrowAtOnce(t *testing.T) {
 	notify := fmt.Sprint(res["notify"])
 	if !strings.Contains(notify, "notify: turned on") || !strings.Contains(notify, "notify: webhook ("+strings.TrimPrefix(other.URL, "http://")+") changed") {
 		t.Fatalf("apply-config: %v", res)
+	}
+	if pending := d.r.must("pane-grants", map[string]any{})["pending"]; pending != nil {
+		t.Fatalf("still waiting after apply-config: %v", pending)
 	}
 	d.ask(t, d.r, "two")
 	eventually(t, "the new address gets the next push", func() bool { return len(other.titles()) == 1 })

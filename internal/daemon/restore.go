@@ -13,6 +13,7 @@ import (
 
 	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/internal/atomicfile"
+	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/grant"
 )
 
@@ -218,14 +219,15 @@ func (s *Server) layoutToSave() savedLayout {
 }
 
 // restore brings back the sessions of the file, once, before the daemon
-// takes its first request. A file that cannot be trusted is set aside.
-func (r *restorer) restore() {
+// takes its first request, and returns the windows that came back. A
+// file that cannot be trusted is set aside.
+func (r *restorer) restore() []core.Restored {
 	if r.path == "" {
-		return
+		return nil
 	}
 	b, why := readStateFile(r.path, r.s.uid, maxRestoreBytes)
 	if b == nil && why == "" {
-		return
+		return nil
 	}
 	var l savedLayout
 	if why == "" {
@@ -237,18 +239,20 @@ func (r *restorer) restore() {
 	}
 	if why != "" {
 		setAside(r.s, "restore", r.path, why, "started with no sessions")
-		return
+		return nil
 	}
 	n := 0
+	var back []core.Restored
 	for _, sv := range l.Sessions {
 		if !validName(sv.Name) {
 			continue
 		}
-		n += r.s.restoreSession(sv, maxRestoreWindows-n)
+		n += r.s.restoreSession(sv, maxRestoreWindows-n, &back)
 	}
 	if n > 0 {
 		r.s.opt.Logf("restore: brought back %d windows in %d sessions from %s", n, len(l.Sessions), r.path)
 	}
+	return back
 }
 
 // validName refuses what a file edited by hand could hold that no verb
@@ -257,8 +261,9 @@ func validName(name string) bool {
 	return name != "" && len(name) <= 256 && !strings.ContainsAny(name, "\x00\n:")
 }
 
-// restoreSession starts one saved session's windows; it returns how many.
-func (s *Server) restoreSession(sv savedSession, room int) int {
+// restoreSession starts one saved session's windows, adds each to out,
+// and returns how many.
+func (s *Server) restoreSession(sv savedSession, room int, out *[]core.Restored) int {
 	s.mu.Lock()
 	ss, err := s.newSessionLocked(sv.Name)
 	if err != nil {
@@ -320,8 +325,11 @@ func (s *Server) restoreSession(sv savedSession, room int) int {
 		}
 		n++
 		back[sw.ID] = w
-		s.resume.restored(w, sw.AgentSessionID, sw.AgentHarness, sw.AgentLive) // resume.go
+		*out = append(*out, core.Restored{Window: w.ID, AgentSessionID: sw.AgentSessionID, Harness: sw.AgentHarness, Live: sw.AgentLive})
 		s.mu.Lock()
+		// The conversation it held stays on it, for resume-agent, until
+		// its agent reports another (internal/daemon/resume).
+		w.resumeID, w.resumeHarness = sw.AgentSessionID, sw.AgentHarness
 		w.minimized = sw.Minimized
 		if sw.ID == sv.Focused {
 			ss.focused = w
@@ -399,8 +407,8 @@ func readStateFile(path string, uid int, max int64) ([]byte, string) {
 // setAside moves a state file that was refused out of the way, so it is
 // kept for a person to look at and never overwritten silently.
 func setAside(s *Server, what, path, why, then string) {
-	aside := path + ".corrupt-" + s.clock.Now().UTC().Format("20060102T150405Z")
-	if err := os.Rename(path, aside); err != nil {
+	aside, err := atomicfile.SetAside(path, s.clock.Now())
+	if err != nil {
 		s.errorf("%s: refused %s (%s) and could not move it aside: %v; %s", what, path, why, err, then)
 		return
 	}

@@ -27,6 +27,8 @@ import (
 	attn "github.com/tuios/tuios/internal/daemon/attention"
 	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/daemon/herdr"
+	"github.com/tuios/tuios/internal/daemon/links"
+	"github.com/tuios/tuios/internal/daemon/resume"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/internal/sock"
 	"github.com/tuios/tuios/mail"
@@ -135,7 +137,6 @@ type Server struct {
 	attach   *attachHub    // attach streams (attach_stream.go); set in New, never changed
 	holds    *attn.Holds   // held approvals (internal/daemon/attention); set in New, never changed
 	alog     *agentlog.Log // the agent log (internal/daemon/agentlog); set in New, never changed
-	resume   *resumer      // resume after restart (resume.go); set in New, never changed
 	ln       net.Listener
 	closed   bool
 	done     chan struct{} // closed when Close starts
@@ -147,25 +148,33 @@ type Server struct {
 	queue  replyQueue   // the reply queue (internal/daemon/attention); set in New, never changed
 	review *attn.Review // review notes (internal/daemon/attention); set in New, never changed
 	herdr  *herdr.Sock  // the herdr socket (internal/daemon/herdr); set in New, never changed
-	// paneStartHooks and environRules are what features asked of every
-	// new pane's environment and of a caller's (host.go); set in New,
-	// read-only after.
+	// features are the daemon's features in the order New inits them;
+	// shutdown stops them in reverse (host_feature.go).
+	features []core.Feature
+	// What the features registered in their Init (core.Registrar),
+	// read-only once sealed: the variables they add to a new pane's
+	// environment and the rules on a caller's (host.go), and what they
+	// do once the socket is ours and once the sessions came back
+	// (comeBack).
 	paneStartHooks []func(core.PaneStart, map[string]string)
 	environRules   []environRule
+	listenHooks    []func()
+	restoredHooks  []func([]core.Restored)
+	sealed         atomic.Bool
 	// featureVerbs are the verbs features added (host.go); set in New,
 	// read-only after.
 	featureVerbs []core.Verb
-	links        *links      // links to other hosts (links.go); set in New, never changed
-	outbox       *outbox     // mail waiting for other hosts (outbox.go); set in New, never changed
-	follow       *hostFollow // the Inbox's mirror of linked hosts (host_follow.go); set in New, never changed
-	asks         *attn.Asks  // ask-human questions (internal/daemon/attention); set in New, never changed
-	wts          *worktrees  // the worktrees and fans tuios made (worktrees.go); set in New, never changed
-	xfers        *transfers  // the copies of tuios cp (transfers.go); set in New, never changed
+	links        *links.Links  // links to other hosts (links/links.go); set in New, never changed
+	outbox       *links.Outbox // mail waiting for other hosts (links/outbox.go); set in New, never changed
+	follow       *hostFollow   // the Inbox's mirror of linked hosts (host_follow.go); set in New, never changed
+	asks         *attn.Asks    // ask-human questions (internal/daemon/attention); set in New, never changed
+	wts          *worktrees    // the worktrees and fans tuios made (worktrees.go); set in New, never changed
+	xfers        *transfers    // the copies of tuios cp (transfers.go); set in New, never changed
 	// editMu makes one edit of the config file at a time (set-config):
 	// each reads the file, edits it and renames the result over it.
 	editMu sync.Mutex
 
-	linkPol atomic.Pointer[linkPolicy]  // what other machines may do here (link_policy.go); nil is the default
+	linkPol links.Policy                // what other machines may do here (links/policy.go); zero is the default
 	perm    atomic.Pointer[permissions] // [agents.permissions] in force (caller.go, config_wait.go); never nil after New
 	cfg     *cfgFollow                  // follows config.toml for removals and narrowing (config_follow.go); set in New
 	rows    hostInboxRows               // each host's Inbox row, from the outbox and the config (host_rows.go)
@@ -243,7 +252,6 @@ func New(opt Options) (*Server, error) {
 		}
 	}
 	s.opt = opt
-	s.herdr = herdr.New(host{s})
 	s.tracker = detect.NewTracker(opt.Tracker)
 	s.clock = opt.Tracker.Clock
 	if s.clock == nil {
@@ -251,7 +259,6 @@ func New(opt Options) (*Server, error) {
 	}
 	s.host, _ = os.Hostname()
 	s.hub = newHub()
-	s.links = newLinks(s)
 	s.cfg = newCfgFollow(s, opt.Config)
 	switch opt.StateDir {
 	case "":
@@ -263,15 +270,13 @@ func New(opt Options) (*Server, error) {
 	s.escaped = newEscapees(opt.Socket, opt.StateDir)
 	s.escaped.load(s)
 	s.att = newAttention(s, opt.StateDir)
-	s.outbox = newServerOutbox(s) // outbox_verbs.go: after the Inbox it feeds
-	s.follow = newHostFollow(s)   // host_follow.go: after the Inbox it stamps
+	s.links = newServerLinks(s) // host_links.go: after the state dir (its outbox) and the Inbox (its rows)
+	s.outbox = s.links.Outbox()
+	s.follow = newHostFollow(s) // host_follow.go: after the Inbox it stamps
 	s.rest = newRestorer(s, opt.StateDir)
 	s.push = newPushFollow(s, opt.Config)
-	s.alog = agentlog.New(host{s})
-	s.resume = newResumer(s)
 	// Every subsystem a verb uses is built here, before the verb table:
 	// registering a verb builds nothing.
-	s.tscript = agentlog.NewTranscripts(host{s})
 	s.attach = newAttachHub(s)
 	s.hub.observe = s.attach.observe
 	s.mail = &mailer{s: s}
@@ -283,6 +288,22 @@ func New(opt Options) (*Server, error) {
 	s.holds = attn.NewHolds(host{s}, attn.HoldsOptions{Inbox: attnInbox{s}, Risk: s.resp.risk, Home: s.opt.Tracker.Home,
 		RefuseRequest: s.follow.refuseHostRequest})
 	s.asks = attn.NewAsks(host{s}, attn.AskOptions{Inbox: attnInbox{s}, RefuseRequest: s.follow.refuseHostRequest})
+	// The features, in the order they are inited and the reverse of the
+	// one they stop in. The Inbox and the responder are still the core's
+	// but hear a window close from the hub as a feature does, first.
+	s.herdr = herdr.New()
+	s.alog = agentlog.NewLog(s.clock)
+	s.tscript = agentlog.NewTranscripts()
+	s.features = []core.Feature{s.herdr, s.alog, s.tscript, resume.New()}
+	h := host{s}
+	h.OnWindowClosed(func(ev event) { s.att.paneClosed(ev.Window) })
+	h.OnWindowClosed(func(ev event) { s.resp.forget(ev.Window) })
+	if err := initFeatures(h, s.features); err != nil {
+		close(s.done) // what New started so far stops
+		s.tracker.Close()
+		return nil, err
+	}
+	s.sealed.Store(true)
 	s.verbs = s.verbTable()
 	s.started = time.Now()
 	// Subscribed here, not in the goroutine: a change made before the
@@ -381,11 +402,6 @@ func (s *Server) Listen() error {
 	}
 	os.Chmod(s.opt.Socket, 0o600)
 	s.ln = ln
-	// Agents that report to herdr need its socket before the first pane
-	// starts; a daemon without it still serves everything else.
-	if err := s.herdr.Listen(); err != nil {
-		s.warnf("herdr socket %s: %v (agents that report to herdr are not heard)", s.herdr.Path(), err)
-	}
 	s.cameBack.Do(s.comeBack)
 	return nil
 }
@@ -393,9 +409,12 @@ func (s *Server) Listen() error {
 // comeBack brings back what the last daemon on this socket left: its
 // sessions first, then the Inbox items of panes that came back. Only
 // once the socket is ours, so a daemon that finds another running starts
-// no shells.
+// no shells and no feature's socket.
 func (s *Server) comeBack() {
-	s.rest.restore()
+	for _, fn := range s.listenHooks { // the features' own sockets (herdr's): before the first pane starts
+		fn()
+	}
+	back := s.rest.restore()
 	s.wts.load() // worktrees.go: the fan groups of the sessions that came back
 	s.rest.followLayout()
 	s.att.load(func(session, window string) bool { // only panes that came back
@@ -404,12 +423,13 @@ func (s *Server) comeBack() {
 		w := s.windows[window]
 		return w != nil && w.session.Name == session
 	})
-	s.resume.offer()           // resume.go: after the load, so a loaded item does not shadow it
+	for _, fn := range s.restoredHooks { // resume's offers: after the load, so a loaded item does not shadow one
+		fn(back)
+	}
 	s.push.start()             // push.go: after the load, so only items opened from now on send
 	s.cfg.compareWithLastRun() // config_wait.go: wider grants than the last run are reported
 	s.cfg.start()              // config_follow.go: removals and narrowing apply at once
-	s.links.start()            // links.go: dial every configured host, in the background
-	s.startOutbox()            // outbox_verbs.go: the mail that waited, and host-changed
+	s.links.Start()            // links/links.go: dial every configured host, in the background; the mail that waited
 	s.follow.start()           // host_follow.go: every linked host's Inbox
 }
 
@@ -575,10 +595,10 @@ func (s *Server) shutdown() {
 	if ln != nil {
 		ln.Close()
 	}
-	s.herdr.Close()
+	shutdownFeatures(host{s}.Log(), s.features) // host_feature.go: in reverse order
 	s.cfg.stop()
 	s.push.stop()      // push.go: sends in flight end
-	s.links.close()    // links.go: every link and its streams, at once
+	s.links.Close()    // links/links.go: every link and its streams, at once
 	s.attach.stopAll() // their last line says why, before their sockets close
 	for _, cn := range conns {
 		cn.stop()

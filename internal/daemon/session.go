@@ -80,7 +80,8 @@ type Window struct {
 	cwd       string
 	created   time.Time
 	// resumeID and resumeHarness are the agent conversation the pane held
-	// before a restart (resume.go), kept until its agent reports another.
+	// before a restart (internal/daemon/resume), kept until its agent
+	// reports another.
 	resumeID      string
 	resumeHarness string
 	// popup is set for a window that floats over the tiles (popup.go).
@@ -511,11 +512,10 @@ func (s *Server) closeWindow(w *Window) {
 	w.close()
 	s.tracker.Detach(w.ID)
 	s.retile(ss)
+	// Features hear it from the hub only: its subscribers, and the hooks
+	// (core.Registrar.OnWindowClosed) that must be done before the close
+	// returns, which publish runs.
 	s.hub.publish(event{Type: "window-closed", Session: ss.Name, Window: w.ID})
-	s.att.paneClosed(w.ID)
-	if s.resp != nil {
-		s.resp.forget(w.ID)
-	}
 }
 
 // close stops the window's input and ends every process of its terminal

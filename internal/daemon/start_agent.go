@@ -152,7 +152,7 @@ func startRefusals(cn *conn, p *startAgentParams) *proto.Error {
 			return proto.Errorf(proto.CodeForbidden, "variables are not set over a link: the agent runs with that machine's own environment").
 				WithHint(proto.Hint{Param: "env", Detail: "leave out --env when the session is on another host"})
 		}
-		if p.Prompt != "" && capsOf(cn.s.policyFor(cn.link.name).Allow)&capWrite == 0 {
+		if p.Prompt != "" && !cn.s.linkPol.Allows(cn.link.name, capWrite) {
 			return proto.Errorf(proto.CodeForbidden, "typing the first prompt needs the write capability, which this link does not have").
 				WithHint(proto.Hint{Param: "prompt", Detail: "leave out --prompt, or allow \"write\" for this host in that machine's config.toml"})
 		}

@@ -91,10 +91,8 @@ func (s *Server) verbTable() map[string]*verb {
 	s.respondVerbs(add)
 	s.attentionVerbs(add)
 	s.layoutVerbs(add)
-	s.resumeVerbs(add) // verbs_resume.go
 	s.linkVerbs(add)   // verbs_link.go: what another machine's link may call here
 	s.hostVerbs(add)   // verbs_hosts.go: this machine's links to other hosts
-	s.outboxVerbs(add) // outbox_verbs.go: list-outbox
 	s.optionVerbs(add) // verbs_options.go: list-options, get-option, set-option (set-config), list-themes
 	s.startAgentVerbs(add)
 	s.grantVerbs(add)    // verbs_grants.go: pane-grants, set-pane-grants, restrict-connection

@@ -2,23 +2,11 @@ package daemon
 
 import (
 	"context"
-	"time"
 
 	"github.com/tuios/tuios/internal/config"
+	"github.com/tuios/tuios/internal/daemon/links"
 	"github.com/tuios/tuios/internal/proto"
 )
-
-// hostOpenTimeout bounds opening a channel for open-host-connection: a
-// link that is up but wedged answers host_unreachable, not never.
-const hostOpenTimeout = 15 * time.Second
-
-type listHostsParams struct{}
-
-type hostListResult struct {
-	Type   string    `json:"type"`
-	Hosts  []hostRow `json:"hosts"`
-	Events bool      `json:"events_push"`
-}
 
 type openHostParams struct {
 	Host string `json:"host" desc:"the host, as named in [hosts.NAME] (matched exactly)" required:"true" maxlen:"256"`
@@ -35,31 +23,27 @@ type applyConfigParams struct{}
 type configAppliedResult struct {
 	Type string `json:"type"`
 	Path string `json:"path"`
-	linksApplied
+	links.Changes
 	// Applied lists the changes that waited and now apply.
 	Applied []string `json:"applied"`
 	Notify  []string `json:"notify"` // what changed in [notify] (push.go)
 }
 
-// hostVerbs are the verbs about this machine's links to other hosts.
+// hostVerbs are the core's verbs about this machine's links to other
+// hosts (list-hosts and list-outbox are the links feature's: links/verbs.go).
 func (s *Server) hostVerbs(add addFunc) {
-	p, h := handler(func(cn *conn, _ *listHostsParams) (any, *proto.Error) {
-		return hostListResult{Type: "host_list", Hosts: s.links.rows(), Events: true}, nil
-	})
-	add("list-hosts", readsAll, "List the hosts this daemon links to ([hosts.NAME] in the config file) and each link's state: up, connecting, reconnecting, no_daemon, no_tuios, unreachable or incompatible, with the reason, a hint and since when; a change is a host-changed event",
-		"host_list", `{"verb":"list-hosts"}`, p, h)
-
-	p, h = handler(func(cn *conn, p *openHostParams) (any, *proto.Error) {
+	p, h := handler(func(cn *conn, p *openHostParams) (any, *proto.Error) {
 		if cn.sub != nil || cn.attached != nil || cn.attaching != nil || cn.host != nil {
 			return nil, proto.Errorf(proto.CodeInvalidRequest, "this connection already streams (subscribe, attach or a host connection); open-host-connection needs a fresh one")
 		}
-		ctx, cancel := context.WithTimeout(cn.ctx, hostOpenTimeout)
-		perr := s.openHostConn(ctx, cn, p.Host) // host_conn.go: a pooled channel when there is one
+		ctx, cancel := context.WithTimeout(cn.ctx, links.OpenTimeout)
+		hc, perr := s.links.OpenConn(ctx, hostClient{cn}, p.Host) // links/conn.go: a pooled channel when there is one
 		cancel()
 		if perr != nil {
 			return nil, perr
 		}
-		return hostConnResult{Type: "host_connection", Host: p.Host, Status: linkUp}, nil
+		cn.host = hc
+		return hostConnResult{Type: "host_connection", Host: p.Host, Status: links.StatusUp}, nil
 	})
 	add("open-host-connection", whoGranted|needAdmin|access(capAll)|holdsConn, "Hand this connection to a host's daemon: every later request line is answered by that daemon, with its own verb table, as it is (its text is data from another machine). When the link drops, requests still waiting are answered host_unreachable and the connection closes",
 		"host_connection", `{"verb":"open-host-connection","params":{"host":"build"}}`, p, h)
@@ -81,12 +65,12 @@ func (s *Server) hostVerbs(add addFunc) {
 				WithHint(proto.Hint{Detail: "fix the file and apply again"})
 		}
 		pending, _ := s.cfg.waiting()
-		got := s.links.apply(f)
+		got := s.links.Apply(f)
 		s.applyLinkPolicy(f)
 		s.applyPermissions(f, "tuios config apply")
 		s.cfg.setApplied(f)
 		notify := s.push.apply(f) // push.go
-		return configAppliedResult{Type: "config_applied", Path: path, linksApplied: got, Applied: orEmpty(pending), Notify: notify}, nil
+		return configAppliedResult{Type: "config_applied", Path: path, Changes: got, Applied: orEmpty(pending), Notify: notify}, nil
 	})
 	add("apply-config", outsideOnly, "Read the config file again and apply what waited: its [hosts] tables (new hosts are dialled, changed ones redialled, removed ones closed at once, the link policy replaced), [agents.permissions] and [notify] (push notifications: notify lists what changed). Refused from inside a pane",
 		"config_applied", `{"verb":"apply-config"}`, p, h)

@@ -1,15 +1,10 @@
 package daemon
 
 import (
-	"strings"
-
-	"github.com/tuios/tuios/hosts"
+	"github.com/tuios/tuios/internal/daemon/links"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/mail"
 )
-
-// maxPeerName bounds a peer's name (it travels into mail as origin_host).
-const maxPeerName = mail.MaxOriginHost
 
 type linkPeerParams struct {
 	Peer   string `json:"peer" desc:"the calling machine's name (lowercased, cut at the first dot); empty: not said yet" maxlen:"256"`
@@ -20,19 +15,6 @@ type releaseMessageParams struct {
 	Session    string `json:"session" desc:"the session holding the mail (default: whichever holds the id)" maxlen:"4096"`
 	ID         int    `json:"id" req:"true" desc:"the held message's id" min:"1" max:"9007199254740991"`
 	HumanNonce string `json:"human_nonce" desc:"the attached client's nonce: releasing is the person's act" maxlen:"256"`
-}
-
-// peerName normalises a claimed name: lowercased, up to the first dot.
-// ok is false for a name no host could have.
-func peerName(raw string) (string, bool) {
-	name, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(raw)), ".")
-	if name == "" {
-		return "", raw == ""
-	}
-	if len(name) > maxPeerName || !hosts.ValidName(name) || name == "local" {
-		return "", false
-	}
-	return name, true
 }
 
 // linkVerbs are the verbs another machine's link uses here.
@@ -47,7 +29,7 @@ func (s *Server) linkVerbs(add addFunc) {
 }
 
 func (s *Server) linkPeer(cn *conn, p *linkPeerParams) (any, *proto.Error) {
-	name, ok := peerName(p.Peer)
+	name, ok := links.PeerName(p.Peer)
 	if !ok {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "%q cannot name a machine", clipText(p.Peer, 64)).
 			WithHint(proto.Hint{Param: "peer", Detail: "letters, digits, - and _ (up to the first dot), at most 64 bytes; not local"})

@@ -32,7 +32,7 @@ type windowRow struct {
 	Exited        bool   `json:"exited"`
 	Queued        int    `json:"agent_queued"` // entries in the reply queue (queue.go)
 	// The agent conversation the pane holds, or held before a restart
-	// (resume.go): what resume-agent types.
+	// (internal/daemon/resume): what resume-agent types.
 	AgentSessionID      string `json:"agent_session_id,omitempty"`
 	AgentSessionHarness string `json:"agent_session_harness,omitempty"`
 	// Popup is true for a window opened with tuios popup (popup.go): x,

@@ -322,7 +322,7 @@ func (s *Server) pullWorktree(cn *conn, p *pullWorktreeParams) (any, *proto.Erro
 		Bundle []byte `json:"bundle"`
 		Patch  []byte `json:"patch"`
 	}
-	if err := s.hostCall(ctx, p.Host, "bundle-worktree", map[string]any{"session": p.Session}, &far); err != nil {
+	if err := s.links.Call(ctx, p.Host, "bundle-worktree", map[string]any{"session": p.Session}, &far); err != nil {
 		return nil, err
 	}
 	repo, err := s.openRepo(ctx, cn, p.Repo)

@@ -42,7 +42,7 @@ type agentsTab struct {
 	act     int      // the selected action
 }
 
-// openAgentsTab is prefix A.
+// openAgentsTab is prefix A: the settings page on its Agents tab.
 func (m *Model) openAgentsTab() {
 	if !m.localAgents() {
 		if m.link.host != "" {
@@ -52,9 +52,7 @@ func (m *Model) openAgentsTab() {
 		}
 		return
 	}
-	t := &agentsTab{}
-	m.agentsUI.tab = t
-	m.readAgentsTab()
+	m.openSettings(tabAgents) // settings.go: the page on this tab
 }
 
 // readAgentsTab (re)reads every harness's state.

@@ -25,6 +25,10 @@ const (
 	ModeMail   = "mail"       // the mailbox (m in the Inbox) and a thread of mail
 	ModeReview = "review"     // the review overlay (prefix v)
 	ModeRail   = "rail"       // the rail's cursor (prefix s)
+	// ModeSettings is the settings page (prefix ,: settings*.go), and
+	// ModeSettingsForm a form on it (Add a host, a value to type).
+	ModeSettings     = "settings"
+	ModeSettingsForm = "settings_form"
 )
 
 // keyModes are the modes in the order the help screen lists them, with
@@ -36,6 +40,8 @@ var keyModes = []struct{ mode, title string }{
 	{ModePeek, "Inbox, a prompt opened with space"},
 	{ModeMail, "Mail: the mailbox (m in the Inbox) and a thread"},
 	{ModeReview, "Review: prefix v"},
+	{ModeSettings, "Settings page: prefix , (tabs: Agents, Alerts, Hosts)"},
+	{ModeSettingsForm, "Settings, a form: Add a host, or a value to type"},
 	{ModeRail, "Rail: prefix s puts a cursor in the rail"},
 }
 
@@ -121,6 +127,12 @@ func keyTable() []binding {
 	rl := func(act string, keys []string, does string) binding {
 		return binding{mode: ModeRail, action: "rail." + act, keys: keys, does: does}
 	}
+	st := func(act string, keys []string, does string) binding {
+		return binding{mode: ModeSettings, action: "settings." + act, keys: keys, does: does}
+	}
+	sf := func(act string, keys []string, does string) binding {
+		return binding{mode: ModeSettingsForm, action: "settings_form." + act, keys: keys, does: does}
+	}
 	rlFixed := func(key, does string) binding {
 		return binding{mode: ModeRail, action: "rail.fixed." + key, keys: []string{key}, does: does, fixed: true, agent: true}
 	}
@@ -138,7 +150,7 @@ func keyTable() []binding {
 		{mode: ModeWindow, action: ActWorkspace, keys: digits, does: "go to workspace 1 to 9", palette: "Workspace: %s", fixed: true},
 		w(ActZoom, "z", "zoom the focused window (again to unzoom)", "Window: zoom", "zoom"),
 		w(ActClose, "x", "close the focused window (asks y/n)", "Window: close", "close"),
-		w(ActRename, ",", "rename the focused window", "Window: rename", ""),
+		w(ActRename, "r", "rename the focused window", "Window: rename", ""),
 		w(ActScrollback, "[", "copy mode: scroll back, select and copy", "Window: copy mode (scrollback)", "copy"),
 		w(ActPaste, "]", "paste what you copied last into the window", "Window: paste", "paste"),
 		wa(ActInbox, "i", "the Inbox: everything waiting for you", "Inbox: open", "inbox"),
@@ -150,6 +162,9 @@ func keyTable() []binding {
 		w(ActDetach, "d", "detach (the windows keep running)", "Session: detach", "detach"),
 		w(ActToggleRail, "b", "show or hide the rail", "Sessions: show or hide the rail", "rail"),
 		w(ActRail, "s", "put a cursor in the rail", "Sessions: rail cursor", ""),
+		w(ActSettings, ",", "the settings page: its Agents, Alerts and Hosts tabs", "Settings: open", ""),
+		{mode: ModeWindow, action: ActSettingsAlerts, does: "the settings page on its Alerts tab", palette: "Settings: alerts"},
+		{mode: ModeWindow, action: ActAddHost, does: "the settings page's Hosts tab, adding a host", palette: "Settings: add a host"},
 		wa(ActAgents, "A", "the settings page's Agents tab", "Agents: settings", ""),
 		w(ActHelp, "?", "this list of keys", "Help: every key", "help"),
 		{mode: ModeWindow, action: ActClosePopup, keys: []string{"esc"}, does: "close the focused popup", fixed: true},
@@ -247,17 +262,39 @@ func keyTable() []binding {
 		rlFixed("r", "an agent row: a reply line (queued until it rests)"),
 		rlFixed("x", "an agent row: drop its newest queued message"),
 		rlFixed("v", "an agent row: review its changes"),
+
+		st("next-tab", []string{"tab", "right"}, "the next tab"),
+		st("prev-tab", []string{"shift+tab", "left"}, "the previous tab"),
+		st("down", []string{"down", "j"}, "down"),
+		st("up", []string{"up", "k"}, "up"),
+		st("top", []string{"g", "home"}, "the first row"),
+		st("bottom", []string{"G", "end"}, "the last row"),
+		st("do", []string{"enter", "space"}, "act on the row: Agents its actions, Alerts a change, Hosts + adds"),
+		st("add-host", []string{"a"}, "Hosts: add a host (it applies at once)"),
+		st("reload", []string{"r"}, "read the tab again"),
+		st("close", []string{"esc", "q"}, "back from a row's actions, else close the page"),
+
+		sf("next", []string{"tab", "down"}, "the next field"),
+		sf("prev", []string{"shift+tab", "up"}, "the previous field"),
+		sf("save", []string{"enter"}, "save: add the host, or set the value"),
+		sf("cancel", []string{"esc"}, "leave the form; nothing is written"),
+		{mode: ModeSettingsForm, action: "settings_form.fixed.backspace", keys: []string{"backspace"}, does: "delete the last character", fixed: true},
+		{mode: ModeSettingsForm, action: "settings_form.fixed.clear", keys: []string{"ctrl+u"}, does: "clear the field", fixed: true},
 	}
 }
 
 // DefaultBindings are the keys each rebindable action has unless
-// rebound: the first of its keys. An action of several default keys
-// (copy.up: k and up) keeps them all unless rebound.
+// rebound: the first of its keys, "" for an action with none (the
+// palette runs it, and the config file may give it one). An action of
+// several default keys (copy.up: k and up) keeps them all unless rebound.
 func DefaultBindings() map[string]string {
 	out := map[string]string{}
 	for _, b := range keyTable() {
 		if !b.fixed {
-			out[b.action] = b.keys[0]
+			out[b.action] = ""
+			if len(b.keys) > 0 {
+				out[b.action] = b.keys[0]
+			}
 		}
 	}
 	return out

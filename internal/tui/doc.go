@@ -4,8 +4,10 @@
 // daemon's tiles, title bars, the session rail and the dock line, the
 // key bindings, copy mode, copy and paste (OSC 52 and its paste buffer),
 // mouse selection, the help screen, the Inbox overlay with its peek and
-// answers, and the alerts (bell, OSC 9) raised when a pane out of sight
-// starts to need the person. Options.Configure maps the client's part of
+// answers, the settings page (prefix ,: the Agents, Alerts and Hosts
+// tabs, settings*.go; its changes go through the daemon's verbs or the
+// same edits the CLI makes), and the alerts (bell, OSC 9) raised when a
+// pane out of sight starts to need the person. Options.Configure maps the client's part of
 // the config file (read by package config) onto its options.
 //
 // Every key is a row of one table (bindings.go): the keymap the handlers

@@ -51,6 +51,7 @@ func TestAttachAgentKeysHiddenUntilAnAgentIsSeen(t *testing.T) {
 	w.keys("c", ":")
 	w.waitFor("c", `Command palette`)
 	w.keys("c", "-l", "agent")
+	w.waitFor("c", `> agent_`) // the filter, not the whole list, before reading the entries
 	s = w.waitFor("c", `Inbox: open`)
 	for _, want := range []string{"Inbox: oldest needing you", "Mail: newest finished turn", "Mail: open inbox", "Agents: settings"} {
 		if !strings.Contains(s, want) {

@@ -145,6 +145,13 @@ func (m *Model) runAction(act, key string) tea.Cmd {
 		m.openPalette()
 	case ActAgents:
 		m.openAgentsTab()
+	case ActSettings:
+		m.openSettings("") // settings.go
+	case ActSettingsAlerts:
+		m.openSettings(tabAlerts)
+	case ActAddHost:
+		m.openSettings(tabHosts)
+		m.openHostForm()
 	case ActMail:
 		m.openMail()
 	case ActNewest:

@@ -24,7 +24,7 @@ import (
 // popup, detach, or type the prefix (prefix twice). The bindings that
 // open something which then takes the person's next keys (the Inbox,
 // the oldest item, the rail cursor, copy mode, rename, close's y/n, the
-// help) are not run from a program, nor is the paste (it would hand the
+// help, the palette, the settings page) are not run from a program, nor is the paste (it would hand the
 // person's copied text to whatever asked for it); the dock says so, and the verb
 // for it is the way (tuios close-window, set-window --name…). Nor does a
 // chord cut into something the person has open.
@@ -104,7 +104,8 @@ func (m *Model) onChord(c proto.AttachKeys) tea.Cmd {
 	}
 	name := keyName(key)
 	said := clean(c.Keys[0] + " " + c.Keys[1])
-	if m.prefix || m.inbox != nil || m.review != nil || m.scroll != nil || m.rename != nil || m.confirmClose != "" || m.railOn || m.keyUI.help != nil {
+	if m.prefix || m.inbox != nil || m.review != nil || m.scroll != nil || m.rename != nil || m.confirmClose != "" || m.railOn || m.keyUI.help != nil ||
+		m.agentsUI.page != nil || m.agentsUI.palette != nil {
 		m.say("a program sent %s while you had something open: not run", said)
 		return nil
 	}

@@ -494,6 +494,9 @@ func (m *Model) onReply(r replyMsg) tea.Cmd {
 	case len(r.tag) >= 6 && r.tag[:6] == "recap:":
 		m.recapReply(r) // recap.go
 		return nil
+	case len(r.tag) >= 9 && r.tag[:9] == "settings:":
+		m.settingsReply(r) // settings.go
+		return nil
 	case r.tag == "scrollback":
 		m.scrollReply(r)
 		return nil

@@ -38,7 +38,9 @@ type agentsUI struct {
 	checked map[string]bool  // harnesses read this run of the client
 	queue   []notice         // notices to show; the first is on the dock
 	palette *palette
-	tab     *agentsTab
+	tab     *agentsTab    // the settings page's Agents tab, while it shows
+	page    *settingsPage // the settings page (settings.go)
+	pageTab string        // the tab the page showed last
 }
 
 // notice is one harness's notice.
@@ -175,11 +177,11 @@ func (m *Model) dropNotice(harness string) {
 // noticeMouse takes a click on the dock while a notice shows: on its
 // right end for good, elsewhere for this run.
 func (m *Model) noticeMouse(ms tea.Mouse, kind mouseKind) bool {
-	if m.agentsUI.palette != nil || m.agentsUI.tab != nil {
+	if m.agentsUI.palette != nil || m.agentsUI.page != nil {
 		if areaX, cols, _, _ := m.geometry(); m.agentsUI.palette == nil && kind == mouseClick && ms.X >= areaX && ms.X < areaX+cols {
-			m.agentsTabClick(ms.Y) // agents_tab.go: a click on a row
+			m.settingsClick(ms.X-areaX, ms.Y) // settings.go: a click on a tab or a row
 		}
-		return true // the panes under the palette and the tab get no clicks
+		return true // the panes under the palette and the page get no clicks
 	}
 	if kind != mouseClick || ms.Y != m.height-1 || m.noticeText() == "" || m.review != nil {
 		return false

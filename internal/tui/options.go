@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/tuios/tuios/internal/config"
@@ -98,7 +99,7 @@ func (o *Options) configureAlerts(f *config.File) {
 
 // Configure sets what the config file decides: the prefix and the
 // bindings the options leave unset ([keybindings] for the window mode,
-// [keybindings.MODE] for the inbox, copy, review and rail modes), the
+// [keybindings.MODE] for the inbox, copy, review, rail and settings modes), the
 // alerts from [notifications.agent], agents off from [agents] enabled,
 // and the rail and ASCII drawing from [ui] when the options do not
 // already ask for them (a flag wins). A binding the client cannot take
@@ -111,7 +112,8 @@ func (o *Options) Configure(f *config.File) error {
 	}
 	fromFile := map[string]string{}
 	prefix := o.Prefix
-	for _, mode := range []string{"", ModeInbox, ModePeek, ModeMail, ModeCopy, ModeReview, ModeRail} {
+	tables := []string{"", ModeInbox, ModePeek, ModeMail, ModeCopy, ModeReview, ModeRail, ModeSettings, ModeSettingsForm}
+	for _, mode := range tables {
 		for action, key := range f.Bindings(mode) {
 			if mode == "" && action == "prefix" {
 				if prefix == "" {
@@ -126,8 +128,8 @@ func (o *Options) Configure(f *config.File) error {
 		}
 	}
 	for _, mode := range f.BindingTables() {
-		if mode != "" && mode != ModeInbox && mode != ModePeek && mode != ModeMail && mode != ModeCopy && mode != ModeReview && mode != ModeRail {
-			return &config.Error{Path: f.Path, Err: fmt.Errorf("[keybindings.%s]: no such key table (inbox, inbox_peek, mail, copy, review, rail)", mode)}
+		if !slices.Contains(tables, mode) {
+			return &config.Error{Path: f.Path, Err: fmt.Errorf("[keybindings.%s]: no such key table (inbox, inbox_peek, mail, copy, review, rail, settings, settings_form)", mode)}
 		}
 	}
 	merged := map[string]string{}
@@ -198,6 +200,14 @@ const (
 const (
 	ActPalette = "palette" // the command palette
 	ActAgents  = "agents"  // the settings page's Agents tab
+)
+
+// Prefix actions of the settings page (settings.go). The last two have
+// no key unless the config file gives them one: the palette runs them.
+const (
+	ActSettings       = "settings"        // the settings page, on the tab shown last
+	ActSettingsAlerts = "settings-alerts" // the page on its Alerts tab
+	ActAddHost        = "add-host"        // the page's Hosts tab with Add a host open
 )
 
 // Inbox actions, under "inbox." in Options.Bindings.

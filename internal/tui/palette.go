@@ -85,7 +85,7 @@ func (m *Model) paletteEntries() []paletteEntry {
 }
 
 // paletteGroups are the palette's headings in the order it lists them.
-var paletteGroups = []string{"Mail", "Inbox", "Review", "Window", "Workspace", "Sessions", "Session", "Help", "Agents"}
+var paletteGroups = []string{"Mail", "Inbox", "Review", "Window", "Workspace", "Sessions", "Session", "Settings", "Help", "Agents"}
 
 func paletteRank(name string) int {
 	group, _, _ := strings.Cut(name, ":")
@@ -197,12 +197,12 @@ func (m *Model) paletteLines(cols, rows int) []string {
 	return append(out, strings.Repeat(rule, max(cols, 0)))
 }
 
-// agentsUIArea draws the Agents tab over the whole area and the palette
-// over its top rows.
+// agentsUIArea draws the settings page over the whole area and the
+// palette over its top rows.
 func (m *Model) agentsUIArea(area []string, cols, rows int) []string {
 	ui := &m.agentsUI
-	if ui.tab != nil {
-		area = padRows(m.agentsTabLines(cols, rows), cols, rows)
+	if ui.page != nil {
+		area = padRows(m.settingsLines(cols, rows), cols, rows) // settings.go
 	}
 	if ui.palette != nil {
 		out := append([]string(nil), area...)
@@ -216,9 +216,9 @@ func (m *Model) agentsUIArea(area []string, cols, rows int) []string {
 	return area
 }
 
-// agentsUIKey takes prefix : and prefix A, every key while the palette
-// or the Agents tab is open, and esc on a notice (notice.go). ok is false
-// for any other key, which goes on as usual.
+// agentsUIKey takes prefix :, prefix , and prefix A, every key while the
+// palette or the settings page is open, and esc on a notice (notice.go).
+// ok is false for any other key, which goes on as usual.
 func (m *Model) agentsUIKey(k tea.Key) (tea.Cmd, bool) {
 	if m.clock.Now().Before(m.dropUntil) {
 		return nil, false
@@ -228,7 +228,7 @@ func (m *Model) agentsUIKey(k tea.Key) (tea.Cmd, bool) {
 	switch {
 	case ui.palette != nil:
 		return m.paletteKey(k, name), true
-	case ui.tab != nil:
+	case ui.page != nil:
 		if m.prefix {
 			m.prefix = false
 			switch m.keys.action[name] {
@@ -236,6 +236,8 @@ func (m *Model) agentsUIKey(k tea.Key) (tea.Cmd, bool) {
 				return m.detach(), true
 			case ActPalette:
 				m.openPalette()
+			case ActAgents:
+				m.openAgentsTab()
 			}
 			return nil, true
 		}
@@ -243,17 +245,20 @@ func (m *Model) agentsUIKey(k tea.Key) (tea.Cmd, bool) {
 			m.prefix = true
 			return nil, true
 		}
-		m.agentsTabKey(name)
+		m.settingsKey(k, name) // settings.go
 		return nil, true
 	case m.prefix && m.review == nil:
 		act := m.keys.action[name]
-		if act != ActPalette && act != ActAgents {
+		if act != ActPalette && act != ActAgents && act != ActSettings {
 			return nil, false
 		}
 		m.prefix, m.oldestArmed, m.oldestAt, m.railOn = false, false, 0, false
-		if act == ActPalette {
+		switch act {
+		case ActPalette:
 			m.openPalette()
-		} else {
+		case ActSettings:
+			m.openSettings("")
+		default:
 			m.openAgentsTab()
 		}
 		return nil, true
@@ -261,13 +266,17 @@ func (m *Model) agentsUIKey(k tea.Key) (tea.Cmd, bool) {
 	return nil, m.noticeEsc(name)
 }
 
-// agentsUIPaste takes a paste while the palette or the Agents tab is
-// open: into the palette's filter (one line of it), never the pane under it.
+// agentsUIPaste takes a paste while the palette or the settings page is
+// open: into the palette's filter or the page's form (one line of it),
+// never the pane under it.
 func (m *Model) agentsUIPaste(text string) bool {
 	ui := &m.agentsUI
-	if ui.palette != nil {
+	switch {
+	case ui.palette != nil:
 		ui.palette.text = append(ui.palette.text, []rune(clean(text))...)
 		ui.palette.at = 0
+	case ui.page != nil:
+		m.settingsPaste(text) // settings.go
 	}
-	return ui.palette != nil || ui.tab != nil
+	return ui.palette != nil || ui.page != nil
 }

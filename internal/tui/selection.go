@@ -97,7 +97,7 @@ func (m *Model) mouseSelect(ms tea.Mouse, kind mouseKind) (tea.Cmd, bool) {
 	if kind == mouseClick {
 		m.keyUI.sel = nil
 	}
-	if kind != mouseClick || ms.Button != tea.MouseLeft || m.keyUI.help != nil || m.agentsUI.palette != nil || m.agentsUI.tab != nil {
+	if kind != mouseClick || ms.Button != tea.MouseLeft || m.keyUI.help != nil || m.agentsUI.palette != nil || m.agentsUI.page != nil {
 		return nil, false
 	}
 	w, x, y, ok := m.paneAt(ms.X-areaX, ms.Y)

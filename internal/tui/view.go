@@ -54,7 +54,7 @@ func (m *Model) cursor() *tea.Cursor {
 	if m.inbox != nil || m.scroll != nil || m.confirmClose != "" {
 		return nil
 	}
-	if m.agentsUI.palette != nil || m.agentsUI.tab != nil || m.keyUI.help != nil {
+	if m.agentsUI.palette != nil || m.agentsUI.page != nil || m.keyUI.help != nil {
 		return nil // palette.go draws its own cursor; help.go has none
 	}
 	w, ok := m.focused()

@@ -12,9 +12,16 @@
 // A turn is counted once: a harness whose hooks say turn_end owns its
 // turns; for one that does not, working → done is the turn's end.
 //
+// It holds two of the daemon's features (core.Feature): Log, the agent
+// log and its verbs, and Transcripts, agent-transcript and the watches
+// behind the transcript event. Each registers its verbs in Init; Log
+// also subscribes to window closes there, and Shutdown ends that
+// subscription; Transcripts' Shutdown drops its watches.
+//
 // The core tells the log what happened (Activity, State, Mark, the
 // subagent calls) and the log reads the core only through core.Host: its
 // verb's window through the one target check, as a copy. What it does not
 // own: the reports themselves and who may make them (the core's verbs and
-// the arbiter), agent state, transcripts.
+// the arbiter), agent state, reading a transcript for the pane's state
+// (detect/transcript).
 package agentlog

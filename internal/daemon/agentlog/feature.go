@@ -1,17 +1,24 @@
 package agentlog
 
 import (
+	"context"
 	"time"
 
 	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/proto"
 )
 
-// New makes the agent log of the daemon h: it adds agent-activity and
-// agent-log to h's verbs and forgets a pane's ring when the hub says its
-// window closed.
-func New(h core.Host) *Log {
-	l := NewLog(h.Clock())
+var (
+	_ core.Feature = (*Log)(nil)
+	_ core.Feature = (*Transcripts)(nil)
+)
+
+// Name is "agent-log".
+func (l *Log) Name() string { return "agent-log" }
+
+// Init adds agent-activity and agent-log to h's verbs and forgets a
+// pane's ring when the hub says its window closed.
+func (l *Log) Init(h core.Host) error {
 	params, run := core.Handle(func(c core.Call, p *activityParams) (any, *proto.Error) { return l.answer(h, c, p) })
 	h.AddVerb(core.Verb{Name: "agent-activity", Class: core.Reads, Returns: "agent_activity", Params: params, Run: run,
 		Desc:    "Read what the agent in a pane did: its newest activity entries (prompts, tools, turns, shell commands, states), and a recap",
@@ -20,12 +27,28 @@ func New(h core.Host) *Log {
 		Desc:    "agent-activity under the CLI's name",
 		Example: `{"verb":"agent-log","params":{"window":"api","limit":20}}`})
 	sub := h.Subscribe(core.Filter{Types: map[string]bool{"window-closed": true}}, 256)
-	go l.forget(h, sub)
-	return l
+	l.sub = sub
+	l.done = make(chan struct{})
+	go func() { defer close(l.done); l.forget(h, sub) }()
+	return nil
 }
 
-// forget drops the ring of each window that closes, until the hub closes
-// the subscription (the daemon stops). Having missed closes (a full
+// Shutdown ends the subscription and waits for its goroutine.
+func (l *Log) Shutdown(ctx context.Context) error {
+	if l.sub == nil {
+		return nil
+	}
+	l.sub.Close()
+	select {
+	case <-l.done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// forget drops the ring of each window that closes, until the
+// subscription ends (Shutdown, or the hub closing as the daemon stops). Having missed closes (a full
 // queue), it keeps only the rings of windows that are still there.
 func (l *Log) forget(h core.Host, sub core.Subscription) {
 	var lost uint64

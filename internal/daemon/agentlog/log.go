@@ -8,6 +8,7 @@ import (
 
 	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/inbox"
+	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/vt"
 )
@@ -82,9 +83,14 @@ type Log struct {
 	clock agentstate.Clock
 	mu    sync.Mutex
 	panes map[string]*paneLog
+	// sub and done are the feature's subscription to window closes and
+	// the end of its goroutine (feature.go); set in Init.
+	sub  core.Subscription
+	done chan struct{}
 }
 
-// NewLog makes an empty log on clock (New makes the feature around it).
+// NewLog makes an empty log on clock; Init adds it to a daemon as a
+// feature.
 func NewLog(clock agentstate.Clock) *Log {
 	return &Log{clock: clock, panes: map[string]*paneLog{}}
 }

@@ -14,6 +14,7 @@ package agentlog
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -94,15 +95,35 @@ type TranscriptResult struct {
 	Reset bool `json:"reset,omitempty"`
 }
 
-// NewTranscripts serves agent-transcript for the daemon h and keeps the
-// transcript event's watches (Sync).
-func NewTranscripts(h core.Host) *Transcripts {
-	tw := &Transcripts{h: h, watches: map[string]transcriptWatched{}}
+// NewTranscripts makes the transcript feature; Init adds it to a daemon.
+func NewTranscripts() *Transcripts {
+	return &Transcripts{watches: map[string]transcriptWatched{}}
+}
+
+// Name is "transcripts".
+func (tw *Transcripts) Name() string { return "transcripts" }
+
+// Init serves agent-transcript for the daemon h and keeps the transcript
+// event's watches from then on (Sync).
+func (tw *Transcripts) Init(h core.Host) error {
+	tw.h = h
 	params, run := core.Handle(func(c core.Call, p *agentTranscriptParams) (any, *proto.Error) { return tw.read(c, p) })
 	h.AddVerb(core.Verb{Name: "agent-transcript", Class: core.PersonLocal, Returns: "agent_transcript", Params: params, Run: run,
 		Desc:    "Read the conversation of the agent in a pane (Claude Code transcripts only): prompts, answers, thinking, tool calls and results, diffs of edits, plans and todo lists, as data cleaned of escape sequences and likely secrets, at most 1000 entries. Only the person: a live human nonce (an attached client, or attach with presence); a pane is refused (not_human). The transcript's path never leaves the daemon",
 		Example: `{"verb":"agent-transcript","params":{"session":"work","window":"api","human_nonce":"…","limit":200}}`})
-	return tw
+	return nil
+}
+
+// Shutdown drops every watch; a Sync after it watches nothing.
+func (tw *Transcripts) Shutdown(context.Context) error {
+	tw.mu.Lock()
+	ws := tw.watches
+	tw.watches, tw.closed = map[string]transcriptWatched{}, true
+	tw.mu.Unlock()
+	for _, x := range ws {
+		x.cancel()
+	}
+	return nil
 }
 
 // read is agent-transcript.
@@ -624,9 +645,10 @@ func cleanTranscriptText(s string, max int) (string, bool) {
 // last such subscriber leaves, the watches go at the next sync; until
 // then an event reaches no one.
 type Transcripts struct {
-	h       core.Host
+	h       core.Host // set in Init
 	mu      sync.Mutex
 	watches map[string]transcriptWatched // window id → its watch
+	closed  bool                         // Shutdown ran: no new watch
 }
 
 type transcriptWatched struct {
@@ -637,7 +659,7 @@ type transcriptWatched struct {
 // Sync makes the watches match the panes' joins, or drops them all when
 // no subscriber wants the event.
 func (tw *Transcripts) Sync() {
-	if tw == nil {
+	if tw == nil || tw.h == nil {
 		return
 	}
 	h := tw.h
@@ -656,6 +678,10 @@ func (tw *Transcripts) Sync() {
 	var cancels []func()
 	var add []core.WindowView
 	tw.mu.Lock()
+	if tw.closed {
+		tw.mu.Unlock()
+		return
+	}
 	for id, x := range tw.watches {
 		if want[id] != x.path {
 			cancels = append(cancels, x.cancel)

@@ -161,8 +161,8 @@ func (r *Review) loadLocked(live map[string]string) {
 // setAside moves a state file that was refused out of the way, so it is
 // kept for a person to look at and never overwritten silently.
 func setAside(h core.Host, what, path, why, then string) {
-	aside := path + ".corrupt-" + h.Clock().Now().UTC().Format("20060102T150405Z")
-	if err := os.Rename(path, aside); err != nil {
+	aside, err := atomicfile.SetAside(path, h.Clock().Now())
+	if err != nil {
 		h.Log().Errorf("%s: refused %s (%s) and could not move it aside: %v; %s", what, path, why, err, then)
 		return
 	}

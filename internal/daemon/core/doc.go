@@ -20,8 +20,18 @@
 //   - Publish and Subscribe are the event hub: a window that closes
 //     reaches features as a window-closed event, never as a direct call.
 //
-// A feature is built by the daemon's composition root, given the Host,
-// and stopped by it; its order there is its order at start and at stop.
+// A feature is a Feature: Name, Init and Shutdown, the shape of
+// Tailscale's ipnext extensions and of caddy's modules, kept small. The
+// daemon's composition root builds every feature, keeps them in one
+// ordered list, inits them in that order as the daemon is made and
+// shuts them down in reverse as it stops. Init is where a feature
+// registers (Registrar, embedded in Host): its verbs, its pane
+// environment hooks, and its hooks at the daemon's lifecycle points,
+// OnListen (the socket is the daemon's), OnRestored (the sessions and
+// the Inbox came back) and OnWindowClosed (a hook of the hub's that runs
+// before a window's close returns, for what a caller must find done when
+// close-window answers; a feature that can catch up later subscribes).
+// Registering after Init panics: those tables are read without a lock.
 //
 // What this package does not own: the table's types and its lock (the
 // core's), the wire format (internal/proto), agent state (agentstate,

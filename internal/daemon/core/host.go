@@ -24,6 +24,26 @@ const MaxLabel = 256
 // reads the table copies what it needs under the core's lock and lets
 // go before it returns.
 type Host interface {
+	// What a feature adds to the core during its Init (feature.go).
+	Registrar
+
+	// Own is a call that stands for the daemon itself acting as verb (a
+	// feature's own act, such as resume_agents = auto typing a resume):
+	// it passes the target check and the write path as the daemon, never
+	// as a caller, and its context ends when the daemon stops.
+	Own(verb string) Call
+	// Type types line into pane as the admitted call c through the one
+	// write path (the typing rules checked again right before the
+	// write), in order after what is queued; c's context ends its wait
+	// for room.
+	Type(c Call, pane, line string) *proto.Error
+	// OpenResumeItem opens window's resume Inbox item, whose summary is
+	// command (what resume-agent would type); nothing when the window is
+	// gone.
+	OpenResumeItem(window, harness, command string)
+	// CloseResumeItem closes window's resume item as resolved.
+	CloseResumeItem(window string)
+
 	// Options are the daemon's settings, fixed at start.
 	Options() Options
 	// Clock is the daemon's clock (a test's fake clock moves it).
@@ -65,9 +85,6 @@ type Host interface {
 	// window "": the caller's own pane, else the focused one), through
 	// the target check, and copies it.
 	Window(c Call, session, window string) (WindowView, *proto.Error)
-	// AddVerb adds a feature's verb to the verb table; only while the
-	// daemon is being made (in the feature's New).
-	AddVerb(v Verb)
 	// Person says why c is not the person acting (not_human), as verb;
 	// nil when it is: a live human nonce, or a shell outside every pane
 	// where respond_from_shell allows it.
@@ -109,15 +126,6 @@ type Host interface {
 	Touch(session string)
 	// CloseWindow closes window id and ends its process.
 	CloseWindow(id string)
-
-	// OnPaneStart adds to the environment of every pane started from
-	// now on (a feature's variables).
-	OnPaneStart(func(PaneStart, map[string]string))
-	// OnPaneEnviron adds a rule that reads a caller's environment: the
-	// variables whose names start with prefix, when it has any; true
-	// when they name one of this daemon's panes. A rule may only ever
-	// put a caller inside, never take it out.
-	OnPaneEnviron(prefix string, rule func(vars map[string]string) bool)
 
 	// What the attention set reads of the core (host_attention.go).
 

@@ -18,6 +18,14 @@ const (
 	// PersonLocal is the person's alone (a live human nonce, checked by
 	// the handler through Host.Person), and never over a link.
 	PersonLocal
+	// TypesCommand types a command line at a pane's shell prompt: a
+	// pane needs write in its session, the typing rules hold at the
+	// target check and on the write path, and a link needs the open
+	// capability (the line starts a program).
+	TypesCommand
+	// ReadsAll is a listing across sessions and machines (the hosts, the
+	// outbox): the person, or a pane holding admin; a link with list.
+	ReadsAll
 	// Writes changes what a pane is given or typed (review notes, a
 	// message queued for it): the person, or a pane holding write in its
 	// session.

@@ -55,6 +55,13 @@ type WindowView struct {
 	// X, Y, Width and Height are its tile once placed, else its pane's
 	// size at the origin.
 	X, Y, Width, Height int
+	// Program is true for a window opened with a program rather than the
+	// shell: it has no shell prompt to type a command at.
+	Program bool
+	// ResumeID and ResumeHarness are the agent conversation the pane
+	// held before a restart, kept until its agent reports another (""
+	// for none).
+	ResumeID, ResumeHarness string
 	// Pane is a live handle on its pane: what it reads is not part of
 	// the copy.
 	Pane Pane

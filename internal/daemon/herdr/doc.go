@@ -14,6 +14,11 @@
 // core's one write path. Reports go straight to the pane's tracker, at the
 // report rank, as set-agent-state's do.
 //
+// Sock is one of the daemon's features (core.Feature): its Init adds the
+// pane environment hooks and serves the socket once the daemon holds its
+// own (OnListen, before the first pane starts); its Shutdown closes the
+// socket and every connection.
+//
 // What it owns: the socket and its caps (connections in all, per pane or
 // process, event streams, connections not yet placed), the seq
 // high-water table, the metadata rate buckets, each reporting pane's

@@ -97,18 +97,42 @@ type herdrSeqKey struct {
 	meta         bool
 }
 
-// New makes the herdr socket of the daemon h, beside its control socket;
-// Listen serves it. Panes started from now on get herdr's variables
-// while it is served.
-func New(h core.Host) *Sock {
-	x := &Sock{
-		core: h, path: h.Options().Socket + ".herdr", limits: DefaultLimits(),
-		conns: map[string]int{}, streams: map[string]int{}, open: map[net.Conn]struct{}{},
+// New makes the herdr socket feature; Init adds it to a daemon, beside
+// whose control socket it listens once the daemon holds that one.
+func New() *Sock {
+	return &Sock{
+		limits: DefaultLimits(),
+		conns:  map[string]int{}, streams: map[string]int{}, open: map[net.Conn]struct{}{},
 		seq: map[herdrSeqKey]uint64{}, rate: map[string]*herdrBucket{}, watch: map[string]*herdrWatch{},
 	}
-	h.OnPaneStart(x.paneVars)              // env.go
-	h.OnPaneEnviron("HERDR_", x.namesPane) // env.go
-	return x
+}
+
+var _ core.Feature = (*Sock)(nil)
+
+// Name is "herdr".
+func (h *Sock) Name() string { return "herdr" }
+
+// Init adds the socket to the daemon c: panes started while it is served
+// get herdr's variables, a caller's herdr variables may place it, and
+// the socket is served once the daemon holds its own (before the first
+// pane starts, so a restored pane gets the variables too).
+func (h *Sock) Init(c core.Host) error {
+	h.core, h.path = c, c.Options().Socket+".herdr"
+	c.OnPaneStart(h.paneVars)              // env.go
+	c.OnPaneEnviron("HERDR_", h.namesPane) // env.go
+	c.OnListen(func() {
+		// A daemon without it still serves everything else.
+		if err := h.Listen(); err != nil {
+			c.Log().Warnf("herdr socket %s: %v (agents that report to herdr are not heard)", h.path, err)
+		}
+	})
+	return nil
+}
+
+// Shutdown is Close.
+func (h *Sock) Shutdown(context.Context) error {
+	h.Close()
+	return nil
 }
 
 // mode is [agents] herdr_protocol; off whatever it says when [agents]

@@ -1,4 +1,4 @@
-package daemon
+package links
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/hosts"
 	"github.com/tuios/tuios/internal/config"
+	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/internal/safetext"
 	"github.com/tuios/tuios/internal/version"
@@ -21,16 +22,16 @@ import (
 // The link states, as list-hosts, tuios hosts and host-changed events name
 // them (docs/hosts.md): scripts match these words, so a rename breaks them.
 const (
-	linkUp           = "up"           // the far daemon answers
-	linkConnecting   = "connecting"   // the first attempt is under way
-	linkReconnecting = "reconnecting" // it dropped; the first redial is under way
-	linkNoDaemon     = "no_daemon"    // the machine answers, no daemon there
-	linkNoTuios      = "no_tuios"     // no tuios where the link looked
-	linkUnreachable  = "unreachable"  // the last attempt failed (reason says why)
-	linkIncompatible = "incompatible" // another control protocol
-	// linkRemoved is only ever in a host-changed event: the host left
+	StatusUp           = "up"           // the far daemon answers
+	StatusConnecting   = "connecting"   // the first attempt is under way
+	StatusReconnecting = "reconnecting" // it dropped; the first redial is under way
+	StatusNoDaemon     = "no_daemon"    // the machine answers, no daemon there
+	StatusNoTuios      = "no_tuios"     // no tuios where the link looked
+	StatusUnreachable  = "unreachable"  // the last attempt failed (reason says why)
+	StatusIncompatible = "incompatible" // another control protocol
+	// StatusRemoved is only ever in a host-changed event: the host left
 	// the config file and its link is closed.
-	linkRemoved = "removed"
+	StatusRemoved = "removed"
 )
 
 // The redial schedule: a link that drops is redialled at once; each
@@ -40,17 +41,20 @@ const (
 	redialFirst = time.Second
 	redialMax   = 30 * time.Second
 	// idleStreams is how many channels a host keeps open between
-	// hostCall calls, so a call does not start a far process each time.
+	// Call calls, so a call does not start a far process each time.
 	idleStreams = 4
 )
 
-// links holds one ssh link per configured host, which every call to that
+// Links holds one ssh link per configured host, which every call to that
 // host goes over. Each host has a goroutine that dials, waits for the link
 // to end and redials; the state it records is what list-hosts shows.
-// Nothing here takes the server lock, and no ssh I/O happens under
-// links.mu.
-type links struct {
-	s *Server
+// Nothing here takes a lock of the core, and no ssh I/O happens under
+// Links.mu.
+type Links struct {
+	core core.Host
+	opt  Options
+	// outbox keeps mail for a host whose link is down (outbox.go).
+	outbox *Outbox
 
 	mu      sync.Mutex
 	hosts   map[string]*hostLink
@@ -59,13 +63,32 @@ type links struct {
 	closed  bool
 	wg      sync.WaitGroup
 	// conns are the open host connections (open-host-connection), by host.
-	conns map[*hostConn]string
+	conns map[*Conn]string
 	// poolOff: open-host-connection opens a channel of its own every
-	// time (TUIOS_HOST_POOL=off; host_pool.go).
+	// time (TUIOS_HOST_POOL=off; pool.go).
 	poolOff bool
 	// opens counts the channels opened on every link (the cost the pool
 	// saves: one far stdio-proxy each).
 	opens atomic.Int64
+}
+
+// Options are what the links need of the daemon beyond core.Host: hooks
+// into what stays in the core.
+type Options struct {
+	// Getenv reads the daemon's environment (HOME and SSH_AUTH_SOCK for
+	// the dial, TUIOS_HOST_POOL); nil is os.Getenv.
+	Getenv func(string) string
+	// Poolable says whether a channel that carried verb (and got its
+	// answer) may serve another client: the verb table's declaration
+	// says the verb answers once and keeps nothing on the connection.
+	Poolable func(verb string) bool
+	// Events says how host's Inbox is followed (live, polling or "")
+	// and why, for list-hosts; nil: "".
+	Events func(host string) (mode, note string)
+	// OutboxChanged is told what waits for a host and its latest
+	// refusal after every change of the outbox (the Inbox's "Waiting to
+	// send" row). Calls are serialised.
+	OutboxChanged func(host string, waiting int, refused string)
 }
 
 // refusedHost is a [hosts.NAME] table dropped for a setting a link will
@@ -79,9 +102,9 @@ type refusedHost struct {
 }
 
 // hostLink is one host's link and its state. Fields below mu are guarded
-// by links.mu.
+// by Links.mu.
 type hostLink struct {
-	ls     *links
+	ls     *Links
 	name   string
 	cfg    hosts.Host
 	ctx    context.Context // ends the host's goroutine and its dial
@@ -95,55 +118,59 @@ type hostLink struct {
 	link                       *hosts.Link
 	idle                       []*farStream
 	// pool is the idle channels kept for open-host-connection, and
-	// warming is set while one is opened ahead of use (host_pool.go).
+	// warming is set while one is opened ahead of use (pool.go).
 	pool    []*farChan
 	warming chan struct{} // closed when the warming ends
 }
 
-func newLinks(s *Server) *links {
-	ls := &links{s: s, hosts: map[string]*hostLink{}, refused: map[string]refusedHost{}, conns: map[*hostConn]string{}, poolOff: poolOffEnv(s.getenv)}
-	ls.apply(s.opt.Config)
+// New makes the links to the hosts of the daemon's config file (none is
+// dialled before Start) and adds the links' verbs to the verb table.
+func New(h core.Host, opt Options) *Links {
+	if opt.Getenv == nil {
+		opt.Getenv = os.Getenv
+	}
+	if opt.Poolable == nil {
+		opt.Poolable = func(string) bool { return false }
+	}
+	ls := &Links{core: h, opt: opt, hosts: map[string]*hostLink{}, refused: map[string]refusedHost{}, conns: map[*Conn]string{}, poolOff: poolOffEnv(opt.Getenv)}
+	ls.outbox = newLinksOutbox(ls)
+	ls.Apply(h.Options().Config)
+	ls.addVerbs() // verbs.go: list-hosts, list-outbox
 	return ls
 }
 
-func (s *Server) getenv(k string) string {
-	if s.opt.Getenv != nil {
-		return s.opt.Getenv(k)
-	}
-	return os.Getenv(k)
-}
-
-// hostOf is a config table as the hosts package reads it.
-func hostOfConfig(name string, h config.Host) hosts.Host {
+// HostOf is a config table as the hosts package reads it.
+func HostOf(name string, h config.Host) hosts.Host {
 	return hosts.Host{Name: name, Addr: h.Addr, Command: h.Command, SSHOptions: h.SSHOptions,
 		ConnectTimeout: time.Duration(h.ConnectTimeout) * time.Second}
 }
 
-// linksApplied is what apply changed.
-type linksApplied struct {
-	Added   []string           `json:"added"`
-	Changed []string           `json:"changed"`
-	Removed []string           `json:"removed"`
-	Refused []refusedHostEntry `json:"refused"`
+// Changes is what Apply changed: apply-config's result, by host name.
+type Changes struct {
+	Added   []string  `json:"added"`
+	Changed []string  `json:"changed"`
+	Removed []string  `json:"removed"`
+	Refused []Refusal `json:"refused"`
 }
 
-type refusedHostEntry struct {
+// Refusal is a host table Apply will not dial, and why.
+type Refusal struct {
 	Host   string `json:"host"`
 	Reason string `json:"reason"`
 	Hint   string `json:"hint,omitempty"`
 }
 
-// apply makes the links match f's [hosts.NAME] tables: a new host is
+// Apply makes the links match f's [hosts.NAME] tables: a new host is
 // dialled, a changed one redialled, a removed one closed at once. An
 // unchanged host keeps its link.
-func (ls *links) apply(f *config.File) linksApplied {
-	out := linksApplied{Added: []string{}, Changed: []string{}, Removed: []string{}, Refused: []refusedHostEntry{}}
+func (ls *Links) Apply(f *config.File) Changes {
+	out := Changes{Added: []string{}, Changed: []string{}, Removed: []string{}, Refused: []Refusal{}}
 	want := map[string]hosts.Host{}
 	refused := map[string]refusedHost{}
-	now := ls.s.clock.Now()
+	now := ls.core.Clock().Now()
 	if f != nil {
 		for _, n := range f.HostNames() {
-			h := hostOfConfig(n, f.Hosts[n])
+			h := HostOf(n, f.Hosts[n])
 			if err := h.Check(); err != nil {
 				r := refusedHost{addr: h.Addr, reason: err.Error(), code: "refused", since: now}
 				var he *hosts.Error
@@ -151,8 +178,8 @@ func (ls *links) apply(f *config.File) linksApplied {
 					r.hint, r.code = he.Hint(), string(he.Reason)
 				}
 				refused[n] = r
-				out.Refused = append(out.Refused, refusedHostEntry{Host: n, Reason: r.reason, Hint: r.hint})
-				ls.s.opt.Logf("host %s is not dialled: %s", n, r.reason)
+				out.Refused = append(out.Refused, Refusal{Host: n, Reason: r.reason, Hint: r.hint})
+				ls.core.Log().Infof("host %s is not dialled: %s", n, r.reason)
 				continue
 			}
 			want[n] = h
@@ -184,7 +211,7 @@ func (ls *links) apply(f *config.File) linksApplied {
 		} else {
 			out.Added = append(out.Added, n)
 		}
-		h := &hostLink{ls: ls, name: n, cfg: w, status: linkConnecting, since: now, wake: make(chan struct{}, 1)}
+		h := &hostLink{ls: ls, name: n, cfg: w, status: StatusConnecting, since: now, wake: make(chan struct{}, 1)}
 		h.ctx, h.cancel = context.WithCancel(context.Background())
 		ls.hosts[n] = h
 		born = append(born, h)
@@ -199,10 +226,10 @@ func (ls *links) apply(f *config.File) linksApplied {
 		h.stop()
 	}
 	for _, n := range out.Removed {
-		ls.s.hub.publish(event{Type: "host-changed", Host: n, Status: linkRemoved})
+		ls.core.Publish(core.Event{Type: "host-changed", Host: n, Status: StatusRemoved})
 	}
 	for _, h := range born {
-		ls.s.hub.publish(event{Type: "host-changed", Host: h.name, Status: linkConnecting})
+		ls.core.Publish(core.Event{Type: "host-changed", Host: h.name, Status: StatusConnecting})
 		if started {
 			go h.run()
 		}
@@ -218,8 +245,10 @@ func sameHost(a, b hosts.Host) bool {
 	return a.Name == b.Name && a.Addr == b.Addr && a.Command == b.Command && a.ConnectTimeout == b.ConnectTimeout && slices.Equal(a.SSHOptions, b.SSHOptions)
 }
 
-// start dials every host, in the background (once the socket is ours).
-func (ls *links) start() {
+// Start dials every host, in the background, and starts the outbox:
+// the mail that waited is tried as each link comes up. Once the socket
+// is the daemon's.
+func (ls *Links) Start() {
 	ls.mu.Lock()
 	if ls.started || ls.closed {
 		ls.mu.Unlock()
@@ -235,10 +264,11 @@ func (ls *links) start() {
 	for _, h := range hs {
 		go h.run()
 	}
+	ls.startOutbox()
 }
 
-// close ends every link and waits for the hosts' goroutines.
-func (ls *links) close() {
+// Close ends every link and waits for the hosts' goroutines.
+func (ls *Links) Close() {
 	ls.mu.Lock()
 	ls.closed = true
 	hs := make([]*hostLink, 0, len(ls.hosts))
@@ -270,8 +300,8 @@ func (h *hostLink) stop() {
 	}
 }
 
-func (ls *links) dialer() *hosts.Dialer {
-	return &hosts.Dialer{Home: ls.s.getenv("HOME"), Getenv: ls.s.getenv, Client: "tuios-daemon", Version: version.Get().Module, Protocol: proto.Version}
+func (ls *Links) dialer() *hosts.Dialer {
+	return &hosts.Dialer{Home: ls.opt.Getenv("HOME"), Getenv: ls.opt.Getenv, Client: "tuios-daemon", Version: version.Get().Module, Protocol: proto.Version}
 }
 
 // run dials, holds the link until it ends, and redials, until stopped.
@@ -319,7 +349,7 @@ func redialBackoff(n int) time.Duration {
 }
 
 // set records a state; a change of status is a host-changed event.
-// Called without links.mu.
+// Called without Links.mu.
 func (h *hostLink) set(edit func()) {
 	ls := h.ls
 	ls.mu.Lock()
@@ -331,13 +361,13 @@ func (h *hostLink) set(edit func()) {
 	edit()
 	changed := h.status != was
 	if changed {
-		h.since = ls.s.clock.Now()
+		h.since = ls.core.Clock().Now()
 	}
 	st, reason := h.status, h.reason
 	ls.mu.Unlock()
 	if changed {
-		ls.s.opt.Logf("host %s: %s %s", h.name, st, reason)
-		ls.s.hub.publish(event{Type: "host-changed", Host: h.name, Status: st})
+		ls.core.Log().Infof("host %s: %s %s", h.name, st, reason)
+		ls.core.Publish(core.Event{Type: "host-changed", Host: h.name, Status: st})
 	}
 }
 
@@ -348,7 +378,7 @@ func (h *hostLink) up(link *hosts.Link) bool {
 	h.set(func() {
 		ok = true
 		h.link = link
-		h.status, h.reason, h.code, h.hint = linkUp, "", "", ""
+		h.status, h.reason, h.code, h.hint = StatusUp, "", "", ""
 		h.attempts, h.retryAt = 0, time.Time{}
 	})
 	if ok {
@@ -371,7 +401,7 @@ func (h *hostLink) dropped(link *hosts.Link) {
 		}
 		idle, h.idle = h.idle, nil
 		pooled = h.dropPool()
-		h.status, h.reason, h.code, h.hint = linkReconnecting, why, string(hosts.ReasonDropped), "it is redialled now; tuios hosts test "+h.name+" dials it by hand"
+		h.status, h.reason, h.code, h.hint = StatusReconnecting, why, string(hosts.ReasonDropped), "it is redialled now; tuios hosts test "+h.name+" dials it by hand"
 	})
 	for _, fs := range idle {
 		fs.rw.Close()
@@ -393,24 +423,24 @@ func (h *hostLink) failed(err error) agentstate.Timer {
 	h.set(func() {
 		h.attempts++
 		d := redialBackoff(h.attempts)
-		h.retryAt = h.ls.s.clock.Now().Add(d)
-		t = h.ls.s.clock.AfterFunc(d, wake)
+		h.retryAt = h.ls.core.Clock().Now().Add(d)
+		t = h.ls.core.Clock().AfterFunc(d, wake)
 		// The reason may quote what the far side printed: escaped and
 		// clipped here, fenced by whoever shows it.
-		h.status, h.reason, h.code, h.hint = linkUnreachable, clipText(safetext.Escape(err.Error(), false), 2048), "", ""
+		h.status, h.reason, h.code, h.hint = StatusUnreachable, core.Clip(safetext.Escape(err.Error(), false), 2048), "", ""
 		var he *hosts.Error
 		if errors.As(err, &he) {
 			h.status, h.code, h.hint = he.Reason.Status(), string(he.Reason), he.Hint()
 		}
 	})
 	if t == nil { // removed meanwhile: the goroutine ends on its context
-		t = h.ls.s.clock.AfterFunc(redialMax, wake)
+		t = h.ls.core.Clock().AfterFunc(redialMax, wake)
 	}
 	return t
 }
 
-// hostRow is one row of list-hosts.
-type hostRow struct {
+// HostRow is one row of list-hosts.
+type HostRow struct {
 	Name   string `json:"name"`
 	Addr   string `json:"addr"`
 	Status string `json:"status"`
@@ -427,7 +457,7 @@ type hostRow struct {
 	// Refused: the table is never dialled (Reason says which setting).
 	Refused bool `json:"refused,omitempty"`
 	// Queued is the host's mail waiting in the outbox (outbox.go); Events
-	// and EventsNote say how its Inbox is followed (host_follow.go).
+	// and EventsNote say how its Inbox is followed (Options.Events).
 	Queued     int    `json:"queued"`
 	Events     string `json:"events"`
 	EventsNote string `json:"events_note,omitempty"`
@@ -438,30 +468,30 @@ type hostRow struct {
 	Far *hosts.Hello `json:"far,omitempty"`
 }
 
-// rows lists every configured host, sorted by name.
-// The outbox's and the follow's parts are asked for after links.mu is
+// Rows lists every configured host, sorted by name.
+// The outbox's and the follow's parts are asked for after Links.mu is
 // let go, so neither lock is ever held while taking the other.
-func (ls *links) rows() []hostRow {
+func (ls *Links) Rows() []HostRow {
 	out := ls.rowsLocked()
 	for i := range out {
-		out[i].Queued = ls.s.outboxWaiting(out[i].Name)
-		if !out[i].Refused {
-			out[i].Events, out[i].EventsNote = ls.s.follow.eventsOf(out[i].Name) // host_follow.go: live, polling or ""
+		out[i].Queued = ls.outbox.Waiting(out[i].Name)
+		if !out[i].Refused && ls.opt.Events != nil {
+			out[i].Events, out[i].EventsNote = ls.opt.Events(out[i].Name) // the host follow's: live, polling or ""
 		}
 	}
 	return out
 }
 
-func (ls *links) rowsLocked() []hostRow {
+func (ls *Links) rowsLocked() []HostRow {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
-	out := make([]hostRow, 0, len(ls.hosts)+len(ls.refused))
+	out := make([]HostRow, 0, len(ls.hosts)+len(ls.refused))
 	open := map[string]int{}
 	for _, host := range ls.conns {
 		open[host]++
 	}
 	for _, h := range ls.hosts {
-		r := hostRow{Name: h.name, Addr: h.cfg.Addr, Status: h.status, Reason: h.reason, ReasonCode: h.code, Hint: h.hint,
+		r := HostRow{Name: h.name, Addr: h.cfg.Addr, Status: h.status, Reason: h.reason, ReasonCode: h.code, Hint: h.hint,
 			Since: h.since.UTC().Format(time.RFC3339Nano), Attempts: h.attempts, Connections: open[h.name]}
 		if !h.retryAt.IsZero() {
 			r.RetryAt = h.retryAt.UTC().Format(time.RFC3339Nano)
@@ -473,7 +503,7 @@ func (ls *links) rowsLocked() []hostRow {
 		out = append(out, r)
 	}
 	for n, rf := range ls.refused {
-		out = append(out, hostRow{Name: n, Addr: rf.addr, Status: linkUnreachable, Reason: rf.reason, ReasonCode: rf.code, Hint: rf.hint,
+		out = append(out, HostRow{Name: n, Addr: rf.addr, Status: StatusUnreachable, Reason: rf.reason, ReasonCode: rf.code, Hint: rf.hint,
 			Since: rf.since.UTC().Format(time.RFC3339Nano), Refused: true})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
@@ -481,20 +511,20 @@ func (ls *links) rowsLocked() []hostRow {
 }
 
 // track and untrack keep the set of open host connections.
-func (ls *links) track(hc *hostConn) {
+func (ls *Links) track(hc *Conn) {
 	ls.mu.Lock()
 	ls.conns[hc] = hc.host
 	ls.mu.Unlock()
 }
 
-func (ls *links) untrack(hc *hostConn) {
+func (ls *Links) untrack(hc *Conn) {
 	ls.mu.Lock()
 	delete(ls.conns, hc)
 	ls.mu.Unlock()
 }
 
-// names lists the configured hosts (dialled or refused), sorted.
-func (ls *links) names() []string {
+// Names lists the configured hosts (dialled or refused), sorted.
+func (ls *Links) Names() []string {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
 	out := make([]string, 0, len(ls.hosts)+len(ls.refused))
@@ -508,19 +538,18 @@ func (ls *links) names() []string {
 	return out
 }
 
-// hostStatus is host's link state (up, connecting, reconnecting,
+// Status is host's link state (up, connecting, reconnecting,
 // no_daemon, no_tuios, unreachable, incompatible), "" for a host that is
 // not configured. A table refused for its settings is unreachable. Every
 // change is also a host-changed event on the hub.
-func (s *Server) hostStatus(host string) string {
-	ls := s.links
+func (ls *Links) Status(host string) string {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
 	if h := ls.hosts[host]; h != nil {
 		return h.status
 	}
 	if _, ok := ls.refused[host]; ok {
-		return linkUnreachable
+		return StatusUnreachable
 	}
 	return ""
 }
@@ -529,7 +558,7 @@ func (s *Server) hostStatus(host string) string {
 // unknown_host naming the configured hosts (never a guess: reaching the
 // wrong machine is worse than none), host_unreachable with the reason, or
 // incompatible.
-func (ls *links) upLink(host string) (*hostLink, *hosts.Link, *proto.Error) {
+func (ls *Links) upLink(host string) (*hostLink, *hosts.Link, *proto.Error) {
 	ls.mu.Lock()
 	h := ls.hosts[host]
 	rf, refused := ls.refused[host]
@@ -541,32 +570,29 @@ func (ls *links) upLink(host string) (*hostLink, *hosts.Link, *proto.Error) {
 	ls.mu.Unlock()
 	switch {
 	case h == nil && refused:
-		return nil, nil, proto.Errorf(codeHostUnreachable, "host %s is never dialled: %s", host, rf.reason).
+		return nil, nil, proto.Errorf(CodeHostUnreachable, "host %s is never dialled: %s", host, rf.reason).
 			WithHint(proto.Hint{Command: "tuios hosts", Detail: rf.hint})
 	case h == nil:
-		names := ls.names()
+		names := ls.Names()
 		msg := "no host is configured; add one with tuios hosts add NAME ADDR"
 		if len(names) > 0 {
 			msg = "the configured hosts are " + linkNames(names)
 		}
-		return nil, nil, proto.Errorf(codeUnknownHost, "no host named %q: %s", clipText(host, 64), msg).
+		return nil, nil, proto.Errorf(CodeUnknownHost, "no host named %q: %s", core.Clip(host, 64), msg).
 			WithHint(proto.Hint{Param: "host", Accepted: names, Command: "tuios hosts"})
-	case status == linkIncompatible:
-		return nil, nil, proto.Errorf(codeIncompatible, "host %s speaks another control protocol: %s", host, reason).
+	case status == StatusIncompatible:
+		return nil, nil, proto.Errorf(CodeIncompatible, "host %s speaks another control protocol: %s", host, reason).
 			WithHint(proto.Hint{Command: "tuios hosts", Detail: linkFirst(hint, "install the same tuios on both machines")})
-	case status != linkUp || link == nil:
+	case status != StatusUp || link == nil:
 		msg := "host %s is " + status
 		if reason != "" {
 			msg += ": " + reason
 		}
-		return nil, nil, proto.Errorf(codeHostUnreachable, msg, host).
+		return nil, nil, proto.Errorf(CodeHostUnreachable, msg, host).
 			WithHint(proto.Hint{Command: "tuios hosts", Detail: linkFirst(hint, "tuios hosts says why the link is down")})
 	}
 	return h, link, nil
 }
-
-// codeIncompatible refuses a host whose daemon speaks another protocol.
-const codeIncompatible = "incompatible"
 
 func linkNames(names []string) string {
 	out := ""

@@ -9,7 +9,7 @@ import (
 
 // A state file is read only when it is this user's, private, regular and
 // within its bound; a missing one is no file, not a refusal.
-func TestReadPrivate(t *testing.T) {
+func TestReadPrivateRefusals(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	uid := os.Getuid()

@@ -1,4 +1,4 @@
-package daemon
+package links
 
 import (
 	"context"
@@ -61,12 +61,12 @@ import (
 //     host: it is its own try, and its answer says whether it arrived.
 
 const (
-	// outboxFile is the outbox under the state dir.
-	outboxFile = "outbox/outbox.json"
-	// outboxPerHost and outboxTotal cap what waits: past them a send is
+	// OutboxFile is the outbox under the state dir.
+	OutboxFile = "outbox/outbox.json"
+	// OutboxPerHost and OutboxTotal cap what waits: past them a send is
 	// rate_limited.
-	outboxPerHost = 64
-	outboxTotal   = 256
+	OutboxPerHost = 64
+	OutboxTotal   = 256
 	// outboxAnswerWait bounds one try: a far side that has not answered
 	// by then keeps the message in the outbox.
 	outboxAnswerWait = 10 * time.Second
@@ -76,20 +76,20 @@ const (
 	outboxMaxRetry   = 30 * time.Second
 )
 
-// outboxDelivery runs send-agent-message on host's daemon with params and
+// OutboxDelivery runs send-agent-message on host's daemon with params and
 // returns what it answered. An error the far daemon answered keeps its
 // code; a link failure is host_unreachable or timeout.
-type outboxDelivery func(ctx context.Context, host string, params map[string]any) (map[string]any, *proto.Error)
+type OutboxDelivery func(ctx context.Context, host string, params map[string]any) (map[string]any, *proto.Error)
 
-// outboxOptions wire an outbox to its daemon (or to a test).
-type outboxOptions struct {
+// OutboxOptions wire an outbox to its daemon (or to a test).
+type OutboxOptions struct {
 	Clock agentstate.Clock
 	// Path is the outbox file; "" keeps nothing on disk.
 	Path string
 	// UID owns the file: one owned by anyone else is set aside.
 	UID     int
-	Deliver outboxDelivery
-	// Status is a host's link state (hostStatus): only "up" is tried.
+	Deliver OutboxDelivery
+	// Status is a host's link state (Links.Status): only "up" is tried.
 	Status func(host string) string
 	// Changed is told what waits for host and the latest refusal after
 	// every change (the Inbox's "Waiting to send" row). Calls are
@@ -104,7 +104,7 @@ type outboxOptions struct {
 
 // outboxHost is what waits for one host.
 type outboxHost struct {
-	msgs    []outboxMsg // in delivery order
+	msgs    []OutboxMsg // in delivery order
 	refused string      // the latest refusal, shown until dismissed
 	busy    bool        // a try is in flight (the pump's or a send's)
 	first   int         // sends whose first try is in flight (not in msgs)
@@ -114,8 +114,8 @@ type outboxHost struct {
 	status  string    // the link state last seen
 }
 
-type outbox struct {
-	opt outboxOptions
+type Outbox struct {
+	opt OutboxOptions
 
 	nmu sync.Mutex // serialises Changed calls (taken before mu)
 	mu  sync.Mutex
@@ -124,7 +124,7 @@ type outbox struct {
 	hosts map[string]*outboxHost
 }
 
-func newOutbox(opt outboxOptions) *outbox {
+func NewOutbox(opt OutboxOptions) *Outbox {
 	if opt.Logf == nil {
 		opt.Logf = func(string, ...any) {}
 	}
@@ -134,11 +134,11 @@ func newOutbox(opt outboxOptions) *outbox {
 	if opt.SetAside == nil {
 		opt.SetAside = func(string, string) {}
 	}
-	return &outbox{opt: opt, next: 1, hosts: map[string]*outboxHost{}}
+	return &Outbox{opt: opt, next: 1, hosts: map[string]*outboxHost{}}
 }
 
 // hostLocked is host's record, made on first use. Called with mu held.
-func (o *outbox) hostLocked(host string) *outboxHost {
+func (o *Outbox) hostLocked(host string) *outboxHost {
 	h := o.hosts[host]
 	if h == nil {
 		h = &outboxHost{}
@@ -149,7 +149,7 @@ func (o *outbox) hostLocked(host string) *outboxHost {
 
 // countsLocked are the messages held for host and in all, a first try in
 // flight included. Called with mu held.
-func (o *outbox) countsLocked(host string) (forHost, total int) {
+func (o *Outbox) countsLocked(host string) (forHost, total int) {
 	for name, h := range o.hosts {
 		n := len(h.msgs) + h.first
 		total += n
@@ -161,13 +161,13 @@ func (o *outbox) countsLocked(host string) (forHost, total int) {
 }
 
 // roomLocked refuses a message past the caps. Called with mu held.
-func (o *outbox) roomLocked(host string) *proto.Error {
+func (o *Outbox) roomLocked(host string) *proto.Error {
 	forHost, total := o.countsLocked(host)
 	switch {
-	case forHost >= outboxPerHost:
+	case forHost >= OutboxPerHost:
 		return proto.Errorf(proto.CodeRateLimited, "%d messages already wait for %s, the cap", forHost, host).
 			WithHint(proto.Hint{Command: "tuios hosts", Detail: "wait until the link to " + host + " is back and the mail has gone"})
-	case total >= outboxTotal:
+	case total >= OutboxTotal:
 		return proto.Errorf(proto.CodeRateLimited, "%d messages already wait for other machines, the cap", total).
 			WithHint(proto.Hint{Command: "tuios outbox", Detail: "wait until the links are back and the mail has gone"})
 	}
@@ -175,7 +175,7 @@ func (o *outbox) roomLocked(host string) *proto.Error {
 }
 
 // queued is send-agent-message's answer for a message kept here.
-func queued(m outboxMsg, waiting int, status, why string) map[string]any {
+func queued(m OutboxMsg, waiting int, status, why string) map[string]any {
 	return map[string]any{"type": "agent_message_queued", "queued": true, "queue_id": m.ID, "waiting": waiting,
 		"host": m.Host, "session": m.Session, "to": m.To, "from": m.From, "subject": m.Subject, "queued_at": m.QueuedAt,
 		"status": status, "why": why}
@@ -189,7 +189,7 @@ func queued(m outboxMsg, waiting int, status, why string) map[string]any {
 // answer is then the far daemon's or agent_message_queued. Either way a
 // far session whose link caps are full answers rate_limited at once: the
 // link is up, so waiting here would only hide that nobody there reads.
-func (o *outbox) send(ctx context.Context, m outboxMsg, keep bool) (map[string]any, *proto.Error) {
+func (o *Outbox) Send(ctx context.Context, m OutboxMsg, keep bool) (map[string]any, *proto.Error) {
 	if !keep {
 		tctx, cancel := context.WithTimeout(ctx, outboxAnswerWait)
 		res, err := o.opt.Deliver(tctx, m.Host, m.params())
@@ -216,7 +216,7 @@ func (o *outbox) send(ctx context.Context, m outboxMsg, keep bool) (map[string]a
 		kick := err == nil && status == "up" && !h.busy && h.timer == nil
 		o.mu.Unlock()
 		if err == nil {
-			o.notify(m.Host)
+			o.Notify(m.Host)
 		}
 		if kick {
 			go o.pump(m.Host)
@@ -246,7 +246,7 @@ func (o *outbox) send(ctx context.Context, m outboxMsg, keep bool) (map[string]a
 		}
 		o.mu.Unlock()
 		if kerr == nil {
-			o.notify(m.Host)
+			o.Notify(m.Host)
 		}
 		return out, kerr
 	}
@@ -268,7 +268,7 @@ func farWord(host string, err *proto.Error) *proto.Error {
 		return nil
 	}
 	switch err.Code {
-	case codeHostUnreachable, codeUnknownHost, codeIncompatible, "":
+	case CodeHostUnreachable, CodeUnknownHost, CodeIncompatible, "":
 		return err
 	}
 	out := *err
@@ -285,7 +285,7 @@ func farWord(host string, err *proto.Error) *proto.Error {
 
 // keepLocked stores m (at the head when front) and writes the file; a
 // message the disk would not take is not kept. Called with mu held.
-func (o *outbox) keepLocked(h *outboxHost, m outboxMsg, front bool, status, why string) (map[string]any, *proto.Error) {
+func (o *Outbox) keepLocked(h *outboxHost, m OutboxMsg, front bool, status, why string) (map[string]any, *proto.Error) {
 	if !front { // a first try that failed had its place reserved
 		if err := o.roomLocked(m.Host); err != nil {
 			return nil, err
@@ -299,7 +299,7 @@ func (o *outbox) keepLocked(h *outboxHost, m outboxMsg, front bool, status, why 
 		h.msgs = append(h.msgs, m)
 	}
 	if err := o.saveLocked(); err != nil {
-		h.msgs = slices.DeleteFunc(h.msgs, func(x outboxMsg) bool { return x.ID == m.ID })
+		h.msgs = slices.DeleteFunc(h.msgs, func(x OutboxMsg) bool { return x.ID == m.ID })
 		return nil, proto.Errorf(proto.CodeInternal, "the message could not be kept on disk: %v; it was not sent", err).
 			WithHint(proto.Hint{Detail: "free space under the state dir, then send again"})
 	}
@@ -308,7 +308,7 @@ func (o *outbox) keepLocked(h *outboxHost, m outboxMsg, front bool, status, why 
 
 // backoffLocked is the next wait after a failed try: 1 s, doubling, at
 // most 30 s. Called with mu held.
-func (o *outbox) backoffLocked(h *outboxHost) time.Duration {
+func (o *Outbox) backoffLocked(h *outboxHost) time.Duration {
 	if h.retry == 0 {
 		h.retry = outboxFirstRetry
 	} else {
@@ -319,7 +319,7 @@ func (o *outbox) backoffLocked(h *outboxHost) time.Duration {
 
 // armLocked sets host's one retry timer to fire after d. Called with mu
 // held.
-func (o *outbox) armLocked(host string, h *outboxHost, d time.Duration) {
+func (o *Outbox) armLocked(host string, h *outboxHost, d time.Duration) {
 	o.stopLocked(h)
 	h.due = o.opt.Clock.Now().Add(d)
 	var t agentstate.Timer
@@ -336,7 +336,7 @@ func (o *outbox) armLocked(host string, h *outboxHost, d time.Duration) {
 	h.timer = t
 }
 
-func (o *outbox) stopLocked(h *outboxHost) {
+func (o *Outbox) stopLocked(h *outboxHost) {
 	if h.timer != nil {
 		h.timer.Stop()
 		h.timer, h.due = nil, time.Time{}
@@ -345,7 +345,7 @@ func (o *outbox) stopLocked(h *outboxHost) {
 
 // pump delivers host's mail in order while the link is up, one try at a
 // time; a try that fails arms the retry timer and ends the pump.
-func (o *outbox) pump(host string) {
+func (o *Outbox) pump(host string) {
 	for {
 		select {
 		case <-o.opt.Done:
@@ -396,7 +396,7 @@ func (o *outbox) pump(host string) {
 			o.opt.Logf("outbox: saving %s: %v", o.opt.Path, serr)
 		}
 		o.mu.Unlock()
-		o.notify(host)
+		o.Notify(host)
 	}
 }
 
@@ -404,7 +404,7 @@ func (o *outbox) pump(host string) {
 // refusal of the message (see the decisions above).
 func retryLater(err *proto.Error) bool {
 	switch err.Code {
-	case codeHostUnreachable, codeUnknownHost, proto.CodeTimeout, proto.CodeRateLimited, proto.CodeInternal, proto.CodeProtocolMismatch, codeIncompatible, "":
+	case CodeHostUnreachable, CodeUnknownHost, proto.CodeTimeout, proto.CodeRateLimited, proto.CodeInternal, proto.CodeProtocolMismatch, CodeIncompatible, "":
 		return true
 	}
 	return false
@@ -413,7 +413,7 @@ func retryLater(err *proto.Error) bool {
 // refusal is the line the Inbox row shows for a refused message: the far
 // daemon's code and message (data from another machine: the Inbox cleans
 // it) and where the message was going.
-func refusal(m outboxMsg, err *proto.Error) string {
+func refusal(m OutboxMsg, err *proto.Error) string {
 	to := m.Session
 	if m.To != "" {
 		to += ":" + m.To
@@ -426,7 +426,7 @@ func refusal(m outboxMsg, err *proto.Error) string {
 }
 
 // notify tells Changed what waits for host now.
-func (o *outbox) notify(host string) {
+func (o *Outbox) Notify(host string) {
 	o.nmu.Lock()
 	defer o.nmu.Unlock()
 	o.mu.Lock()
@@ -444,7 +444,7 @@ func (o *outbox) notify(host string) {
 // linkChanged runs on every host-changed event (and a gap, when some may
 // have been lost): a host whose link came up is tried at once, its
 // backoff back to 1 s.
-func (o *outbox) linkChanged() {
+func (o *Outbox) LinkChanged() {
 	o.mu.Lock()
 	names := make([]string, 0, len(o.hosts))
 	for name := range o.hosts {
@@ -473,7 +473,7 @@ func (o *outbox) linkChanged() {
 
 // discard drops everything that waits for host and its refusal (the
 // person dismissed its Inbox row). A try in flight still ends as it ends.
-func (o *outbox) discard(host string) int {
+func (o *Outbox) Discard(host string) int {
 	o.mu.Lock()
 	h := o.hosts[host]
 	if h == nil {
@@ -487,12 +487,12 @@ func (o *outbox) discard(host string) int {
 		o.opt.Logf("outbox: saving %s: %v", o.opt.Path, err)
 	}
 	o.mu.Unlock()
-	o.notify(host)
+	o.Notify(host)
 	return n
 }
 
 // waiting is how many messages wait for host (list-hosts' queued).
-func (o *outbox) waiting(host string) int {
+func (o *Outbox) Waiting(host string) int {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if h := o.hosts[host]; h != nil {
@@ -501,26 +501,26 @@ func (o *outbox) waiting(host string) int {
 	return 0
 }
 
-// outboxHostView is one host of list-outbox.
-type outboxHostView struct {
+// OutboxHost is one host of list-outbox.
+type OutboxHost struct {
 	Host      string      `json:"host"`
 	Status    string      `json:"status"`
 	Waiting   int         `json:"waiting"`
 	Refused   string      `json:"refused,omitempty"`
 	NextRetry int64       `json:"next_retry,omitempty"` // unix ms
-	Messages  []outboxMsg `json:"messages"`
+	Messages  []OutboxMsg `json:"messages"`
 }
 
 // list is what waits, host by host (sorted), oldest first within each.
-func (o *outbox) list(only string) []outboxHostView {
+func (o *Outbox) List(only string) []OutboxHost {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	out := []outboxHostView{}
+	out := []OutboxHost{}
 	for name, h := range o.hosts {
 		if only != "" && name != only || len(h.msgs) == 0 && h.refused == "" {
 			continue
 		}
-		v := outboxHostView{Host: name, Status: h.status, Waiting: len(h.msgs), Refused: h.refused, Messages: slices.Clone(h.msgs)}
+		v := OutboxHost{Host: name, Status: h.status, Waiting: len(h.msgs), Refused: h.refused, Messages: slices.Clone(h.msgs)}
 		if !h.due.IsZero() {
 			v.NextRetry = h.due.UnixMilli()
 		}
@@ -531,7 +531,7 @@ func (o *outbox) list(only string) []outboxHostView {
 }
 
 // armed is when host's retry timer fires, and whether one is set (tests).
-func (o *outbox) armed(host string) (time.Time, bool) {
+func (o *Outbox) Armed(host string) (time.Time, bool) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if h := o.hosts[host]; h != nil && h.timer != nil {
@@ -539,3 +539,28 @@ func (o *outbox) armed(host string) (time.Time, bool) {
 	}
 	return time.Time{}, false
 }
+
+// Queued is how many messages wait for each host that has any: the
+// rail's "2 queued" beside a host's header.
+func (o *Outbox) Queued() map[string]int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	out := make(map[string]int, len(o.hosts))
+	for name, h := range o.hosts {
+		if len(h.msgs) > 0 {
+			out[name] = len(h.msgs)
+		}
+	}
+	return out
+}
+
+// Reroute replaces how a host's state is read and its mail delivered
+// (a test's far machine stands in for the link). Only before the daemon
+// serves: nothing guards the options after.
+func (o *Outbox) Reroute(status func(host string) string, deliver OutboxDelivery) {
+	o.opt.Status, o.opt.Deliver = status, deliver
+}
+
+// LinkStatus is host's link state as the outbox reads it ("" for a host
+// that is not configured).
+func (o *Outbox) LinkStatus(host string) string { return o.opt.Status(host) }

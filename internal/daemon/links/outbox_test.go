@@ -1,8 +1,9 @@
-package daemon
+package links
 
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tuios/tuios/agentstate/fakeclock"
+	"github.com/tuios/tuios/internal/atomicfile"
 	"github.com/tuios/tuios/internal/proto"
 )
 
@@ -49,16 +51,16 @@ func (f *fakeFar) lastRow() string {
 	return f.rows[len(f.rows)-1]
 }
 
-func (f *fakeFar) options(clk *fakeclock.Clock, path string, t *testing.T) outboxOptions {
-	return outboxOptions{
+func (f *fakeFar) options(clk *fakeclock.Clock, path string, t *testing.T) OutboxOptions {
+	return OutboxOptions{
 		Clock: clk, Path: path, UID: os.Getuid(), Logf: t.Logf,
 		Status: func(string) string { f.mu.Lock(); defer f.mu.Unlock(); return f.status },
 		Deliver: func(ctx context.Context, host string, params map[string]any) (map[string]any, *proto.Error) {
 			f.mu.Lock()
 			defer f.mu.Unlock()
 			f.tries++
-			if f.status != "up" { // as hostCall answers for a link that is not up
-				return nil, proto.Errorf(codeHostUnreachable, "host %s is %s: connection refused", host, f.status).
+			if f.status != "up" { // as Call answers for a link that is not up
+				return nil, proto.Errorf(CodeHostUnreachable, "host %s is %s: connection refused", host, f.status).
 					WithHint(proto.Hint{Command: "tuios hosts", Detail: "tuios hosts says why the link is down"})
 			}
 			if f.answer != nil {
@@ -75,26 +77,27 @@ func (f *fakeFar) options(clk *fakeclock.Clock, path string, t *testing.T) outbo
 			f.mu.Unlock()
 		},
 		SetAside: func(p, why string) {
-			setAside(&Server{clock: clk, opt: Options{Logf: t.Logf}}, "outbox", p, why, "started with an empty outbox")
+			aside, err := atomicfile.SetAside(p, clk.Now())
+			t.Logf("outbox: refused %s (%s); moved it to %s (%v)", p, why, aside, err)
 		},
 	}
 }
 
-func newTestOutbox(t *testing.T) (*outbox, *fakeFar, *fakeclock.Clock, string) {
+func newTestOutbox(t *testing.T) (*Outbox, *fakeFar, *fakeclock.Clock, string) {
 	t.Helper()
 	clk := fakeclock.New(time.Date(2026, 12, 2, 4, 0, 0, 0, time.UTC))
-	path := filepath.Join(t.TempDir(), "state", filepath.FromSlash(outboxFile))
+	path := filepath.Join(t.TempDir(), "state", filepath.FromSlash(OutboxFile))
 	far := &fakeFar{status: "unreachable"}
-	return newOutbox(far.options(clk, path, t)), far, clk, path
+	return NewOutbox(far.options(clk, path, t)), far, clk, path
 }
 
-func msgTo(host, text string) outboxMsg {
-	return outboxMsg{Host: host, Session: "api", To: "worker", From: "lead", Text: text}
+func msgTo(host, text string) OutboxMsg {
+	return OutboxMsg{Host: host, Session: "api", To: "worker", From: "lead", Text: text}
 }
 
-func mustQueue(t *testing.T, o *outbox, m outboxMsg) map[string]any {
+func mustQueue(t *testing.T, o *Outbox, m OutboxMsg) map[string]any {
 	t.Helper()
-	res, err := o.send(context.Background(), m, true)
+	res, err := o.Send(context.Background(), m, true)
 	if err != nil {
 		t.Fatalf("send %q: %v", m.Text, err)
 	}
@@ -103,6 +106,10 @@ func mustQueue(t *testing.T, o *outbox, m outboxMsg) map[string]any {
 	}
 	return res
 }
+
+// guard bounds a wait that should end at once: a failure guard, not a
+// timing.
+const guard = 45 * time.Second
 
 // waitFor waits for cond with a deadline: a failure guard, not timing.
 func waitFor(t *testing.T, what string, cond func() bool) {
@@ -159,7 +166,7 @@ func TestOutboxKeepsMailWhileDownAndDeliversInOrderWhenTheLinkIsBack(t *testing.
 	}
 	// Mail to another host does not wait behind build's.
 	far.setStatus("up")
-	res, err := o.send(context.Background(), msgTo("gpu", "direct"), true)
+	res, err := o.Send(context.Background(), msgTo("gpu", "direct"), true)
 	if err != nil || res["type"] != "agent_message_sent" {
 		t.Fatalf("gpu send: %v %v", res, err)
 	}
@@ -169,7 +176,7 @@ func TestOutboxKeepsMailWhileDownAndDeliversInOrderWhenTheLinkIsBack(t *testing.
 	if res["why"] != "earlier_mail_waits" || res["waiting"] != 4 {
 		t.Fatalf("behind earlier mail: %v", res)
 	}
-	o.linkChanged() // host-changed: build is up
+	o.LinkChanged() // host-changed: build is up
 	waitFor(t, "every message delivered", func() bool { got, _ := far.got(); return len(got) == 5 })
 	if got, _ := far.got(); strings.Join(got, ",") != "direct,one,two,three,four" {
 		t.Fatalf("delivery order: %v", got)
@@ -178,8 +185,8 @@ func TestOutboxKeepsMailWhileDownAndDeliversInOrderWhenTheLinkIsBack(t *testing.
 	if got := fileMessages(t, path); len(got) != 0 {
 		t.Fatalf("delivered mail still on disk: %v", got)
 	}
-	if clk.Pending() != 0 || o.waiting("build") != 0 {
-		t.Fatalf("after delivery: %d timers, %d waiting", clk.Pending(), o.waiting("build"))
+	if clk.Pending() != 0 || o.Waiting("build") != 0 {
+		t.Fatalf("after delivery: %d timers, %d waiting", clk.Pending(), o.Waiting("build"))
 	}
 }
 
@@ -196,7 +203,7 @@ func TestOutboxRetriesAfterOneSecondDoublingToThirty(t *testing.T) {
 	}
 	want := []time.Duration{1, 2, 4, 8, 16, 30, 30}
 	for i, d := range want {
-		due, ok := o.armed("build")
+		due, ok := o.Armed("build")
 		if !ok || due.Sub(clk.Now()) != d*time.Second {
 			t.Fatalf("retry %d: armed %v for %v from now, want %v", i, ok, due.Sub(clk.Now()), d*time.Second)
 		}
@@ -210,7 +217,7 @@ func TestOutboxRetriesAfterOneSecondDoublingToThirty(t *testing.T) {
 		clk.Advance(time.Millisecond)
 		waitFor(t, "the retry and its next timer", func() bool {
 			_, tries := far.got()
-			_, armed := o.armed("build")
+			_, armed := o.Armed("build")
 			return tries == i+2 && armed
 		})
 	}
@@ -219,49 +226,49 @@ func TestOutboxRetriesAfterOneSecondDoublingToThirty(t *testing.T) {
 	clk.Advance(30 * time.Second)
 	waitFor(t, "the delivery", func() bool { got, _ := far.got(); return len(got) == 1 })
 	waitFor(t, "no timer, and the pump done", func() bool {
-		_, armed := o.armed("build")
+		_, armed := o.Armed("build")
 		o.mu.Lock()
 		_, held := o.hosts["build"] // notify lets go of an empty host once the pump is done
 		o.mu.Unlock()
 		return !armed && clk.Pending() == 0 && !held
 	})
 	// The backoff starts again at 1 s after a success.
-	far.setAnswer(func(map[string]any) *proto.Error { return proto.Errorf(codeHostUnreachable, "the link dropped") })
+	far.setAnswer(func(map[string]any) *proto.Error { return proto.Errorf(CodeHostUnreachable, "the link dropped") })
 	mustQueue(t, o, msgTo("build", "again"))
-	if due, ok := o.armed("build"); !ok || due.Sub(clk.Now()) != time.Second {
+	if due, ok := o.Armed("build"); !ok || due.Sub(clk.Now()) != time.Second {
 		t.Fatalf("after a success the backoff did not restart at 1 s: %v %v", ok, due.Sub(clk.Now()))
 	}
 	// The link coming back up tries at once, whatever the timer says.
 	far.setStatus("reconnecting")
-	o.linkChanged()
+	o.LinkChanged()
 	far.setAnswer(nil)
 	far.setStatus("up")
-	o.linkChanged()
+	o.LinkChanged()
 	waitFor(t, "the retry at once", func() bool { got, _ := far.got(); return len(got) == 2 })
-	waitFor(t, "the file written", func() bool { return o.waiting("build") == 0 })
+	waitFor(t, "the file written", func() bool { return o.Waiting("build") == 0 })
 }
 
 func TestOutboxCapsAre64PerHostAnd256InAll(t *testing.T) {
 	t.Parallel()
 	o, _, _, _ := newTestOutbox(t)
-	for i := range outboxPerHost {
+	for i := range OutboxPerHost {
 		mustQueue(t, o, msgTo("build", fmt.Sprint("m", i)))
 	}
-	_, err := o.send(context.Background(), msgTo("build", "the 65th"), true)
+	_, err := o.Send(context.Background(), msgTo("build", "the 65th"), true)
 	if err == nil || err.Code != proto.CodeRateLimited || !strings.Contains(err.Message, "64") {
 		t.Fatalf("65th message for build: %v", err)
 	}
 	for _, host := range []string{"gpu", "web", "db"} {
-		for i := range outboxPerHost {
+		for i := range OutboxPerHost {
 			mustQueue(t, o, msgTo(host, fmt.Sprint("m", i)))
 		}
 	}
-	_, err = o.send(context.Background(), msgTo("fifth", "one too many"), true)
+	_, err = o.Send(context.Background(), msgTo("fifth", "one too many"), true)
 	if err == nil || err.Code != proto.CodeRateLimited || !strings.Contains(err.Message, "256") {
 		t.Fatalf("257th message: %v", err)
 	}
-	if o.waiting("build") != 64 || o.waiting("fifth") != 0 {
-		t.Fatalf("a refused message was kept: build %d, fifth %d", o.waiting("build"), o.waiting("fifth"))
+	if o.Waiting("build") != 64 || o.Waiting("fifth") != 0 {
+		t.Fatalf("a refused message was kept: build %d, fifth %d", o.Waiting("build"), o.Waiting("fifth"))
 	}
 }
 
@@ -269,13 +276,13 @@ func TestOutboxSurvivesARestartFromDisk(t *testing.T) {
 	t.Parallel()
 	o, far, clk, path := newTestOutbox(t)
 	mustQueue(t, o, msgTo("build", "first"))
-	mustQueue(t, o, outboxMsg{Host: "build", Session: "api", From: "human", Subject: "s", Text: "second", ReplyTo: 7, Attachments: []string{"/stash/x.png"}})
+	mustQueue(t, o, OutboxMsg{Host: "build", Session: "api", From: "human", Subject: "s", Text: "second", ReplyTo: 7, Attachments: []string{"/stash/x.png"}})
 	// A new daemon on the same state dir.
-	o2 := newOutbox(far.options(clk, path, t))
-	if hosts := o2.load(); len(hosts) != 1 || hosts[0] != "build" {
+	o2 := NewOutbox(far.options(clk, path, t))
+	if hosts := o2.Load(); len(hosts) != 1 || hosts[0] != "build" {
 		t.Fatalf("loaded hosts: %v", hosts)
 	}
-	list := o2.list("")
+	list := o2.List("")
 	if len(list) != 1 || list[0].Waiting != 2 || list[0].Messages[0].Text != "first" || list[0].Messages[1].ReplyTo != 7 ||
 		list[0].Messages[1].From != "human" || list[0].Messages[1].Attachments[0] != "/stash/x.png" {
 		t.Fatalf("after the restart: %+v", list)
@@ -285,13 +292,13 @@ func TestOutboxSurvivesARestartFromDisk(t *testing.T) {
 		t.Fatalf("queue ids restarted: %v", res)
 	}
 	far.setStatus("up")
-	o2.linkChanged()
+	o2.LinkChanged()
 	waitFor(t, "delivery after the restart", func() bool { got, _ := far.got(); return len(got) == 3 })
 	got, _ := far.got()
 	if strings.Join(got, ",") != "first,second,third" {
 		t.Fatalf("order after a restart: %v", got)
 	}
-	waitFor(t, "the file written", func() bool { return o2.waiting("build") == 0 })
+	waitFor(t, "the file written", func() bool { return o2.Waiting("build") == 0 })
 }
 
 func TestOutboxSetsACorruptFileAsideAndNeverOverwritesIt(t *testing.T) {
@@ -312,7 +319,7 @@ func TestOutboxSetsACorruptFileAsideAndNeverOverwritesIt(t *testing.T) {
 				t.Fatal(err)
 			}
 			os.Chmod(path, tc.mode)
-			if hosts := o.load(); len(hosts) != 0 {
+			if hosts := o.Load(); len(hosts) != 0 {
 				t.Fatalf("loaded from a refused file: %v", hosts)
 			}
 			aside, _ := filepath.Glob(path + ".corrupt-*")
@@ -333,7 +340,7 @@ func TestOutboxSetsACorruptFileAsideAndNeverOverwritesIt(t *testing.T) {
 func TestOutboxRefusalIsDroppedShownAndDismissDiscardsTheRest(t *testing.T) {
 	t.Parallel()
 	o, far, _, path := newTestOutbox(t)
-	mustQueue(t, o, outboxMsg{Host: "build", Session: "gone", Text: "to a closed session"})
+	mustQueue(t, o, OutboxMsg{Host: "build", Session: "gone", Text: "to a closed session"})
 	mustQueue(t, o, msgTo("build", "second"))
 	mustQueue(t, o, msgTo("build", "third"))
 	far.setAnswer(func(p map[string]any) *proto.Error {
@@ -347,29 +354,29 @@ func TestOutboxRefusalIsDroppedShownAndDismissDiscardsTheRest(t *testing.T) {
 		return nil
 	})
 	far.setStatus("up")
-	o.linkChanged()
+	o.LinkChanged()
 	waitFor(t, "the refusal on the row", func() bool {
 		return strings.HasPrefix(far.lastRow(), `build waiting=2 refused="session_not_found (to gone): no session`)
 	})
-	waitFor(t, "the rate-limited one scheduled again", func() bool { _, armed := o.armed("build"); return armed })
+	waitFor(t, "the rate-limited one scheduled again", func() bool { _, armed := o.Armed("build"); return armed })
 	if got, _ := far.got(); len(got) != 0 {
 		t.Fatalf("delivered past a rate_limited message: %v", got)
 	}
 	if got := fileMessages(t, path); strings.Join(got, ",") != "second,third" {
 		t.Fatalf("on disk after the refusal: %v", got)
 	}
-	if l := o.list("build"); len(l) != 1 || !strings.Contains(l[0].Refused, "session_not_found") || l[0].NextRetry == 0 {
+	if l := o.List("build"); len(l) != 1 || !strings.Contains(l[0].Refused, "session_not_found") || l[0].NextRetry == 0 {
 		t.Fatalf("list: %+v", l)
 	}
 	// Dismissing the row discards what still waits, and the refusal.
-	if n := o.discard("build"); n != 2 {
+	if n := o.Discard("build"); n != 2 {
 		t.Fatalf("discarded %d, want 2", n)
 	}
 	if row := far.lastRow(); row != `build waiting=0 refused=""` {
 		t.Fatalf("row after the dismiss: %s", row)
 	}
-	if _, armed := o.armed("build"); armed || len(o.list("")) != 0 || len(fileMessages(t, path)) != 0 {
-		t.Fatalf("something outlived the discard: armed=%v list=%v", armed, o.list(""))
+	if _, armed := o.Armed("build"); armed || len(o.List("")) != 0 || len(fileMessages(t, path)) != 0 {
+		t.Fatalf("something outlived the discard: armed=%v list=%v", armed, o.List(""))
 	}
 }
 
@@ -383,7 +390,7 @@ func TestOutboxFirstTryFailingGoesAheadOfLaterMail(t *testing.T) {
 		if params["text"] == "first" {
 			close(inTry)
 			<-release
-			return nil, proto.Errorf(codeHostUnreachable, "the link dropped")
+			return nil, proto.Errorf(CodeHostUnreachable, "the link dropped")
 		}
 		far.mu.Lock()
 		far.delivered = append(far.delivered, fmt.Sprint(params["text"]))
@@ -391,7 +398,7 @@ func TestOutboxFirstTryFailingGoesAheadOfLaterMail(t *testing.T) {
 		return map[string]any{"type": "agent_message_sent"}, nil
 	}
 	done := make(chan map[string]any)
-	go func() { res, _ := o.send(context.Background(), msgTo("build", "first"), true); done <- res }()
+	go func() { res, _ := o.Send(context.Background(), msgTo("build", "first"), true); done <- res }()
 	<-inTry
 	res := mustQueue(t, o, msgTo("build", "second")) // sent while the first try is out
 	if res["why"] != "earlier_mail_waits" {
@@ -401,7 +408,7 @@ func TestOutboxFirstTryFailingGoesAheadOfLaterMail(t *testing.T) {
 	if res := <-done; res["type"] != "agent_message_queued" || res["waiting"] != 2 {
 		t.Fatalf("first after its failed try: %v", res)
 	}
-	l := o.list("build")
+	l := o.List("build")
 	if len(l) != 1 || l[0].Messages[0].Text != "first" || l[0].Messages[1].Text != "second" {
 		t.Fatalf("order after a failed first try: %+v", l)
 	}
@@ -419,7 +426,7 @@ func FuzzOutboxDecode(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if len(st.Messages) > outboxTotal {
+		if len(st.Messages) > OutboxTotal {
 			t.Fatalf("%d messages decoded", len(st.Messages))
 		}
 		enc := encodeState(t, st)
@@ -435,7 +442,7 @@ func FuzzOutboxDecode(f *testing.F) {
 
 // encodeState is what an outbox holding st writes.
 func encodeState(t *testing.T, st outboxState) []byte {
-	o := newOutbox(outboxOptions{})
+	o := NewOutbox(OutboxOptions{})
 	o.fillLocked(st)
 	b, err := o.encodeLocked()
 	if err != nil {
@@ -455,17 +462,17 @@ func TestOutboxLinkBackAfterARefusalStillDelivers(t *testing.T) {
 		}
 		return nil
 	})
-	mustQueue(t, o, outboxMsg{Host: "build", Session: "gone", Text: "refused later"})
+	mustQueue(t, o, OutboxMsg{Host: "build", Session: "gone", Text: "refused later"})
 	far.setStatus("up")
-	o.linkChanged()
+	o.LinkChanged()
 	waitFor(t, "the refusal", func() bool { return strings.Contains(far.lastRow(), "session_not_found") })
 	far.setStatus("reconnecting")
-	o.linkChanged()
+	o.LinkChanged()
 	mustQueue(t, o, msgTo("build", "while down"))
 	far.setStatus("up")
-	o.linkChanged()
+	o.LinkChanged()
 	waitFor(t, "delivered when back", func() bool { got, _ := far.got(); return len(got) == 1 && got[0] == "while down" })
-	waitFor(t, "the file written", func() bool { return o.waiting("build") == 0 })
+	waitFor(t, "the file written", func() bool { return o.Waiting("build") == 0 })
 }
 
 // Without queue (what a sender gets unless it asks for the outbox) a host
@@ -475,34 +482,47 @@ func TestOutboxLinkBackAfterARefusalStillDelivers(t *testing.T) {
 func TestOutboxKeepsNothingUnlessAskedAndRateLimitedIsNeverKept(t *testing.T) {
 	t.Parallel()
 	o, far, clk, path := newTestOutbox(t)
-	_, err := o.send(context.Background(), msgTo("build", "while down"), false)
-	if err == nil || err.Code != codeHostUnreachable || !strings.Contains(err.Message, "connection refused") || err.Hint.Command != "tuios hosts" {
+	_, err := o.Send(context.Background(), msgTo("build", "while down"), false)
+	if err == nil || err.Code != CodeHostUnreachable || !strings.Contains(err.Message, "connection refused") || err.Hint.Command != "tuios hosts" {
 		t.Fatalf("down, no queue: %v", err)
 	}
-	if o.waiting("build") != 0 || len(o.list("")) != 0 || clk.Pending() != 0 || far.lastRow() != "" {
-		t.Fatalf("kept without queue: waiting %d, list %v, timers %d, row %q", o.waiting("build"), o.list(""), clk.Pending(), far.lastRow())
+	if o.Waiting("build") != 0 || len(o.List("")) != 0 || clk.Pending() != 0 || far.lastRow() != "" {
+		t.Fatalf("kept without queue: waiting %d, list %v, timers %d, row %q", o.Waiting("build"), o.List(""), clk.Pending(), far.lastRow())
 	}
 	if _, err := os.Stat(path); err == nil {
 		t.Fatalf("the outbox file was written for a send without queue")
 	}
 	far.setStatus("up")
-	if res, err := o.send(context.Background(), msgTo("build", "up now"), false); err != nil || res["type"] != "agent_message_sent" {
+	if res, err := o.Send(context.Background(), msgTo("build", "up now"), false); err != nil || res["type"] != "agent_message_sent" {
 		t.Fatalf("up, no queue: %v %v", res, err)
 	}
 	full := proto.Errorf(proto.CodeRateLimited, "this session holds 32 unread messages from other machines").
 		WithHint(proto.Hint{Detail: "wait until someone here reads"})
 	far.setAnswer(func(map[string]any) *proto.Error { return full })
 	for _, keep := range []bool{false, true} {
-		_, err := o.send(context.Background(), msgTo("build", "the 33rd"), keep)
+		_, err := o.Send(context.Background(), msgTo("build", "the 33rd"), keep)
 		if err == nil || err.Code != proto.CodeRateLimited || err.Message != "host build: this session holds 32 unread messages from other machines" ||
 			err.Hint.Detail != "host build says: wait until someone here reads" {
 			t.Fatalf("rate_limited there (queue %v): %+v", keep, err)
 		}
-		if o.waiting("build") != 0 || clk.Pending() != 0 {
-			t.Fatalf("a rate_limited send was kept (queue %v): waiting %d, timers %d", keep, o.waiting("build"), clk.Pending())
+		if o.Waiting("build") != 0 || clk.Pending() != 0 {
+			t.Fatalf("a rate_limited send was kept (queue %v): waiting %d, timers %d", keep, o.Waiting("build"), clk.Pending())
 		}
 	}
 	if full.Message != "this session holds 32 unread messages from other machines" {
 		t.Fatalf("the far error was changed in place: %q", full.Message)
+	}
+}
+
+// Queued counts the mail waiting per host: a host with only a refusal
+// left has nothing queued.
+func TestOutboxQueuedCountsWaitingMailOnly(t *testing.T) {
+	t.Parallel()
+	o := NewOutbox(OutboxOptions{})
+	o.hostLocked("build").msgs = make([]OutboxMsg, 2)
+	o.hostLocked("gpu").msgs = make([]OutboxMsg, 1)
+	o.hostLocked("idle").refused = "window_not_found"
+	if got, want := o.Queued(), map[string]int{"build": 2, "gpu": 1}; !maps.Equal(got, want) {
+		t.Fatalf("Queued() = %v, want %v", got, want)
 	}
 }

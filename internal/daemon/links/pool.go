@@ -1,4 +1,4 @@
-package daemon
+package links
 
 import (
 	"bufio"
@@ -26,32 +26,25 @@ import (
 // Why a clean channel can be shared: the far daemon's state for the
 // connection is what link-peer set when the channel was opened (the
 // link's one peer name, never placed in a pane: the same for every
-// channel of the link) and what poolVerb refuses (a
+// channel of the link) and what Options.Poolable refuses (a
 // subscription, an attach stream, a nested host connection, a
 // restriction, a second link-peer). hello and the rest keep nothing per
 // connection. The far stdio-proxy is a byte relay holding nothing.
 const (
+	// OpenTimeout bounds opening a channel for open-host-connection: a
+	// link that is up but wedged answers host_unreachable, not never.
+	OpenTimeout = 15 * time.Second
 	// poolMax bounds the idle channels kept per host for
 	// open-host-connection (each is a far sshd session: MaxSessions).
 	poolMax = 2
-	// poolIdle is how long a channel past the first one idles before it
+	// PoolIdle is how long a channel past the first one idles before it
 	// is closed; the first one stays, warm, while the link is up.
-	poolIdle = time.Minute
+	PoolIdle = time.Minute
 )
-
-// poolVerb reports whether a channel that carried verb (and got its
-// answer) may serve another client: the verb answers once and leaves
-// nothing on the far connection (its declaration says neither holdsConn
-// nor capLocal). A verb this daemon does not know is not (a newer far
-// daemon's verb may keep state).
-func (s *Server) poolVerb(verb string) bool {
-	v := s.verbs[verb]
-	return v != nil && v.acc.poolable()
-}
 
 // farChan is one channel to a host's daemon used by open-host-connection,
 // with the goroutine that reads it (pump). While a client uses it, user
-// is that client's hostConn; while pooled, user is nil and any line the
+// is that client's Conn; while pooled, user is nil and any line the
 // far side sends closes it (nothing was asked).
 type farChan struct {
 	h    *hostLink
@@ -60,14 +53,14 @@ type farChan struct {
 	cr   countReader
 
 	mu   sync.Mutex // held while a line is handed to the user
-	user *hostConn
+	user *Conn
 	dead bool
 	// seen is cr's count at the last line boundary; tail is what the
 	// reader held then. Bytes past seen, or a tail, are a line under way.
 	seen, tail int64
 
 	done  chan struct{}    // closed when the pump ends (the channel is gone)
-	timer agentstate.Timer // the idle timeout while pooled; guarded by links.mu
+	timer agentstate.Timer // the idle timeout while pooled; guarded by Links.mu
 }
 
 // countReader counts the bytes read from the channel.
@@ -156,7 +149,7 @@ func lineBuffered(r *bufio.Reader) bool {
 // detach ends u's use of the channel; true when the channel is clean:
 // it is alive and no byte came after the last line handed on. The
 // caller has stopped writing to it. Waits for a line being handed to u.
-func (fc *farChan) detach(u *hostConn) bool {
+func (fc *farChan) detach(u *Conn) bool {
 	fc.mu.Lock()
 	defer fc.mu.Unlock()
 	if fc.user == u {
@@ -166,7 +159,7 @@ func (fc *farChan) detach(u *hostConn) bool {
 }
 
 // attach makes u the channel's user; false when it died meanwhile.
-func (fc *farChan) attach(u *hostConn) bool {
+func (fc *farChan) attach(u *Conn) bool {
 	fc.mu.Lock()
 	defer fc.mu.Unlock()
 	if fc.dead || fc.user != nil {
@@ -177,10 +170,10 @@ func (fc *farChan) attach(u *hostConn) bool {
 }
 
 // takeChan is a channel to host's daemon for open-host-connection: an
-// idle pooled one, else one hostCall keeps, else a new one. A pooled
+// idle pooled one, else one Call keeps, else a new one. A pooled
 // one taken starts the warming of the next.
-func (s *Server) takeChan(ctx context.Context, host string) (*farChan, *proto.Error) {
-	h, link, perr := s.links.upLink(host)
+func (ls *Links) takeChan(ctx context.Context, host string) (*farChan, *proto.Error) {
+	h, link, perr := ls.upLink(host)
 	if perr != nil {
 		return nil, perr
 	}
@@ -189,8 +182,8 @@ func (s *Server) takeChan(ctx context.Context, host string) (*farChan, *proto.Er
 			h.warm()
 			return fc, nil
 		}
-		if fs := h.takeIdle(link); fs != nil && s.links.pooling() {
-			if fs.r.Buffered() == 0 { // hostCall read exactly its answers
+		if fs := h.takeIdle(link); fs != nil && ls.pooling() {
+			if fs.r.Buffered() == 0 { // Call read exactly its answers
 				return startFarChan(h, link, fs.rw), nil
 			}
 			fs.rw.Close()
@@ -206,7 +199,7 @@ func (s *Server) takeChan(ctx context.Context, host string) (*farChan, *proto.Er
 		select {
 		case <-wait:
 		case <-ctx.Done():
-			return nil, proto.Errorf(codeHostUnreachable, "host %s: opening a channel took too long", host).
+			return nil, proto.Errorf(CodeHostUnreachable, "host %s: opening a channel took too long", host).
 				WithHint(proto.Hint{Command: "tuios hosts", Detail: "the link may be wedged; tuios hosts says its state"})
 		}
 	}
@@ -225,7 +218,7 @@ func (h *hostLink) open(ctx context.Context, link *hosts.Link) (io.ReadWriteClos
 	return link.Open(ctx)
 }
 
-// openRoom opens a channel for hostCall or a stream (openHost); when the
+// openRoom opens a channel for Call or a stream (Open); when the
 // far sshd has no room for it (MaxSessions), a channel idling in the
 // pool is closed to make some and the open tried once more.
 func (h *hostLink) openRoom(ctx context.Context, link *hosts.Link) (io.ReadWriteCloser, error) {
@@ -282,7 +275,7 @@ func (h *hostLink) takePooled(link *hosts.Link) *farChan {
 
 // putPool keeps fc for the next open-host-connection when there is room
 // and its link is still the host's; else closes it. A channel past the
-// first idles at most poolIdle.
+// first idles at most PoolIdle.
 func (h *hostLink) putPool(fc *farChan) {
 	ls := h.ls
 	ls.mu.Lock()
@@ -303,8 +296,8 @@ func (h *hostLink) putPool(fc *farChan) {
 	default:
 	}
 	if surplus {
-		// Armed outside links.mu: a fake clock may call back at once.
-		t := ls.s.clock.AfterFunc(poolIdle, func() { h.expire(fc) })
+		// Armed outside Links.mu: a fake clock may call back at once.
+		t := ls.core.Clock().AfterFunc(PoolIdle, func() { h.expire(fc) })
 		ls.mu.Lock()
 		if i := h.pooledAt(fc); i >= 0 && fc.timer == nil {
 			fc.timer, t = t, nil
@@ -366,7 +359,7 @@ func (h *hostLink) warm() {
 	ls := h.ls
 	ls.mu.Lock()
 	link := h.link
-	if ls.poolOff || ls.closed || h.warming != nil || len(h.pool) > 0 || link == nil || ls.hosts[h.name] != h || h.status != linkUp {
+	if ls.poolOff || ls.closed || h.warming != nil || len(h.pool) > 0 || link == nil || ls.hosts[h.name] != h || h.status != StatusUp {
 		ls.mu.Unlock()
 		return
 	}
@@ -380,11 +373,11 @@ func (h *hostLink) warm() {
 			ls.mu.Unlock()
 			close(warmed)
 		}()
-		ctx, cancel := context.WithTimeout(h.ctx, hostOpenTimeout)
+		ctx, cancel := context.WithTimeout(h.ctx, OpenTimeout)
 		rw, err := h.open(ctx, link)
 		cancel()
 		if err != nil {
-			ls.s.warnf("host %s: no channel warmed: %v", h.name, err)
+			ls.core.Log().Warnf("host %s: no channel warmed: %v", h.name, err)
 			return
 		}
 		h.putPool(startFarChan(h, link, rw))
@@ -402,7 +395,7 @@ func (h *hostLink) warmWait() <-chan struct{} {
 }
 
 // dropPool empties h's pool (the link dropped, or the host was removed)
-// and stops its timers; called under links.mu, the caller closes what it
+// and stops its timers; called under Links.mu, the caller closes what it
 // returns after (closeChans).
 func (h *hostLink) dropPool() []*farChan {
 	out := h.pool
@@ -424,14 +417,14 @@ func closeChans(fcs []*farChan) {
 }
 
 // pooling reports whether the pool is on.
-func (ls *links) pooling() bool {
+func (ls *Links) pooling() bool {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
 	return !ls.poolOff
 }
 
-// setPooling turns the pool on or off; off closes what it holds.
-func (ls *links) setPooling(on bool) {
+// SetPooling turns the pool on or off; off closes what it holds.
+func (ls *Links) SetPooling(on bool) {
 	var drop []*farChan
 	ls.mu.Lock()
 	ls.poolOff = !on

@@ -1,4 +1,4 @@
-package daemon
+package links
 
 import (
 	"bufio"
@@ -10,19 +10,21 @@ import (
 	"sync"
 
 	"github.com/tuios/tuios/hosts"
+	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/proto"
 )
 
-// hostConn is a client connection handed to another host's daemon by
+// Conn is a client connection handed to another host's daemon by
 // open-host-connection: every later request line goes over a channel of
-// the host's link (a pooled one when there is one, host_pool.go), and
+// the host's link (a pooled one when there is one, pool.go), and
 // what the far daemon writes back (answers, and the event lines of
 // subscribe, wait and attach) comes back as it is. When the client is
 // done the channel goes back to the pool only if it is provably clean.
-type hostConn struct {
+type Conn struct {
+	ls   *Links
 	host string
 	fc   *farChan
-	cn   *conn
+	cl   Client
 
 	mu       sync.Mutex
 	pending  []json.RawMessage // ids of the requests sent, in order, not yet answered
@@ -32,46 +34,62 @@ type hostConn struct {
 	// clean so far): a verb that streams or keeps state, an event line,
 	// an answer nobody asked for, a far failure.
 	dirty    string
-	popped   chan struct{} // a signal per answer, for drainHost; capacity 1
+	popped   chan struct{} // a signal per answer, for Drain; capacity 1
 	over     chan struct{} // closed once the channel is released or has ended
 	overOnce sync.Once
 }
 
-// openHostConn hands cn to host's daemon.
-func (s *Server) openHostConn(ctx context.Context, cn *conn, host string) *proto.Error {
+// Client is the daemon's connection a Conn answers on.
+type Client interface {
+	// Context ends when the client hangs up.
+	Context() context.Context
+	// Send writes one answer line.
+	Send(proto.Response)
+	// WriteLine writes line, a far daemon's as it is, and a newline,
+	// under the connection's write lock; then flushes when flush.
+	WriteLine(line []byte, flush bool)
+	// Flush writes out what is buffered, under the write lock.
+	Flush()
+	// Stop closes the connection.
+	Stop()
+	// Closed is closed once the connection is.
+	Closed() <-chan struct{}
+}
+
+// OpenConn hands the client c to host's daemon.
+func (ls *Links) OpenConn(ctx context.Context, c Client, host string) (*Conn, *proto.Error) {
 	for try := 0; ; try++ {
-		fc, perr := s.takeChan(ctx, host)
+		fc, perr := ls.takeChan(ctx, host)
 		if perr != nil {
-			return perr
+			return nil, perr
 		}
-		hc := &hostConn{host: host, fc: fc, cn: cn, popped: make(chan struct{}, 1), over: make(chan struct{})}
+		hc := &Conn{ls: ls, host: host, fc: fc, cl: c, popped: make(chan struct{}, 1), over: make(chan struct{})}
 		if !fc.attach(hc) { // a pooled channel that died as it was taken
 			fc.rw.Close()
 			if try == 0 {
 				continue
 			}
-			return proto.Errorf(codeHostUnreachable, "host %s: the channel ended as it opened", host).
+			return nil, proto.Errorf(CodeHostUnreachable, "host %s: the channel ended as it opened", host).
 				WithHint(proto.Hint{Command: "tuios hosts", Detail: "tuios hosts says whether the link is up"})
 		}
-		s.links.track(hc)
-		cn.host = hc
-		context.AfterFunc(cn.ctx, hc.release) // the client left
-		return nil
+		ls.track(hc)
+		context.AfterFunc(c.Context(), hc.release) // the client left
+		return hc, nil
 	}
 }
 
 // spoil marks the channel unfit for another client; under h.mu.
-func (h *hostConn) spoil(why string) {
+func (h *Conn) spoil(why string) {
 	if h.dirty == "" {
 		h.dirty = why
 	}
 }
 
-// forward sends one request line to the host's daemon. A line refused
-// before parsing (too long, over the budget) is answered here.
-func (h *hostConn) forward(cn *conn, rq request) {
-	if rq.err != nil {
-		cn.send(proto.Response{Error: rq.err})
+// Forward sends one request line to the host's daemon. A line refused
+// before parsing (too long, over the budget: refused) is answered here.
+func (h *Conn) Forward(line []byte, refused *proto.Error) {
+	if refused != nil {
+		h.cl.Send(proto.Response{Error: refused})
 		return
 	}
 	var head struct {
@@ -79,43 +97,43 @@ func (h *hostConn) forward(cn *conn, rq request) {
 		Verb  string          `json:"verb"`
 		Quiet bool            `json:"quiet"`
 	}
-	json.Unmarshal(rq.line, &head) // a line that is not JSON: the far daemon says so
+	json.Unmarshal(line, &head) // a line that is not JSON: the far daemon says so
 	if head.Quiet {
 		// The far answers are matched to requests in order: a request
 		// that may go unanswered would spoil that.
-		cn.send(proto.Response{ID: head.ID, Error: proto.Errorf(proto.CodeInvalidRequest, "quiet requests are not forwarded to another host").
+		h.cl.Send(proto.Response{ID: head.ID, Error: proto.Errorf(proto.CodeInvalidRequest, "quiet requests are not forwarded to another host").
 			WithHint(proto.Hint{Detail: "send it without quiet: every request to a host gets its answer"})})
 		return
 	}
 	h.mu.Lock()
 	if h.ended || h.released {
 		h.mu.Unlock()
-		cn.send(proto.Response{ID: head.ID, Error: h.droppedError()})
+		h.cl.Send(proto.Response{ID: head.ID, Error: h.droppedError()})
 		return
 	}
-	if !cn.s.poolVerb(head.Verb) {
-		h.spoil("it carried " + clipText(head.Verb, 64))
+	if !h.ls.opt.Poolable(head.Verb) {
+		h.spoil("it carried " + core.Clip(head.Verb, 64))
 	}
 	h.pending = append(h.pending, head.ID)
 	h.mu.Unlock()
-	line := make([]byte, 0, len(rq.line)+1)
-	line = append(append(line, rq.line...), '\n')
-	if _, err := h.fc.rw.Write(line); err != nil {
+	out := make([]byte, 0, len(line)+1)
+	out = append(append(out, line...), '\n')
+	if _, err := h.fc.rw.Write(out); err != nil {
 		// The channel is gone; the pump sees it too and answers what is
 		// pending, this request included.
 		h.fc.rw.Close()
 	}
 }
 
-func (h *hostConn) droppedError() *proto.Error {
-	return proto.Errorf(codeHostUnreachable, "host %s: the link dropped; a request sent before may or may not have run there", h.host).
+func (h *Conn) droppedError() *proto.Error {
+	return proto.Errorf(CodeHostUnreachable, "host %s: the link dropped; a request sent before may or may not have run there", h.host).
 		WithHint(proto.Hint{Command: "tuios hosts", Detail: "tuios hosts says whether the link is back; open-host-connection again then"})
 }
 
 // deliver copies one far line to the client, under the client's write
 // lock; flush when no more is already read. Called by the channel's pump
 // under farChan.mu. False for a line that is not the protocol.
-func (h *hostConn) deliver(line []byte, flush bool) bool {
+func (h *Conn) deliver(line []byte, flush bool) bool {
 	m, ok := readFarLine(line)
 	if !ok {
 		return false
@@ -141,14 +159,7 @@ func (h *hostConn) deliver(line []byte, flush bool) bool {
 		h.spoil("an event line: a stream")
 	}
 	h.mu.Unlock()
-	cn := h.cn
-	cn.wmu.Lock()
-	cn.w.Write(line)
-	cn.w.WriteByte('\n')
-	if flush {
-		cn.w.Flush()
-	}
-	cn.wmu.Unlock()
+	h.cl.WriteLine(line, flush)
 	return true
 }
 
@@ -166,7 +177,7 @@ func sameID(a, b json.RawMessage) bool {
 // farEnded runs when the channel ends under the client: the requests
 // still pending are answered host_unreachable and the client connection
 // closes (its stream of far answers cannot go on).
-func (h *hostConn) farEnded(why string) {
+func (h *Conn) farEnded(why string) {
 	h.mu.Lock()
 	h.ended = true
 	pending := h.pending
@@ -174,29 +185,26 @@ func (h *hostConn) farEnded(why string) {
 	released := h.released
 	h.mu.Unlock()
 	h.finish()
-	cn := h.cn
-	if released || cn.ctx.Err() != nil {
+	if released || h.cl.Context().Err() != nil {
 		return // the client left first
 	}
-	cn.wmu.Lock()
-	cn.w.Flush()
-	cn.wmu.Unlock()
+	h.cl.Flush()
 	for _, id := range pending {
 		e := h.droppedError()
 		if why != "" {
 			e.Message = "host " + h.host + ": " + why + "; a request sent before may or may not have run there"
 		}
-		cn.send(proto.Response{ID: id, Error: e})
+		h.cl.Send(proto.Response{ID: id, Error: e})
 	}
-	cn.s.warnf("host connection to %s ended (%d request(s) unanswered) %s", h.host, len(pending), why)
-	cn.stop()
+	h.ls.core.Log().Warnf("host connection to %s ended (%d request(s) unanswered) %s", h.host, len(pending), why)
+	h.cl.Stop()
 }
 
 // release ends the client's use of the channel: back to the pool when
 // clean (every request answered, nothing streamed or kept, the far side
 // never failed, no byte under way), closed otherwise. Runs once the
-// client stopped writing (drainHost) or left (its context).
-func (h *hostConn) release() {
+// client stopped writing (Drain) or left (its context).
+func (h *Conn) release() {
 	h.mu.Lock()
 	if h.released || h.ended {
 		h.mu.Unlock()
@@ -222,22 +230,18 @@ func (h *hostConn) release() {
 	h.fc.h.putPool(h.fc)
 }
 
-// finish drops h from the open host connections and wakes drainHost.
-func (h *hostConn) finish() {
+// finish drops h from the open host connections and wakes Drain.
+func (h *Conn) finish() {
 	h.overOnce.Do(func() {
 		close(h.over)
-		h.cn.s.links.untrack(h)
+		h.ls.untrack(h)
 	})
 }
 
-// drainHost runs when the client stops writing: the far answers still
-// owed are delivered before the connection ends (a client that writes
-// its requests and closes its writing half still reads them).
-func (cn *conn) drainHost() {
-	h := cn.host
-	if h == nil {
-		return
-	}
+// Drain runs when the client stops writing: the far answers still owed
+// are delivered before the connection ends (a client that writes its
+// requests and closes its writing half still reads them).
+func (h *Conn) Drain() {
 	for {
 		h.mu.Lock()
 		n := len(h.pending)
@@ -249,23 +253,21 @@ func (cn *conn) drainHost() {
 		case <-h.popped:
 		case <-h.over:
 			return
-		case <-cn.closed:
+		case <-h.cl.Closed():
 			return
 		}
 	}
 	h.release()
-	cn.wmu.Lock()
-	cn.w.Flush()
-	cn.wmu.Unlock()
+	h.cl.Flush()
 }
 
-// openHost opens a new stream to host's daemon: a fresh channel on the
+// Open opens a new stream to host's daemon: a fresh channel on the
 // host's one ssh link running the far stdio-proxy, link-peer already said.
 // The caller writes request lines and reads answer (and event) lines, and
 // closes it when done. Errors: unknown_host, host_unreachable,
 // incompatible.
-func (s *Server) openHost(ctx context.Context, host string) (io.ReadWriteCloser, *proto.Error) {
-	h, link, perr := s.links.upLink(host)
+func (ls *Links) Open(ctx context.Context, host string) (io.ReadWriteCloser, *proto.Error) {
+	h, link, perr := ls.upLink(host)
 	if perr != nil {
 		return nil, perr
 	}
@@ -278,7 +280,7 @@ func (s *Server) openHost(ctx context.Context, host string) (io.ReadWriteCloser,
 
 // linkError turns a hosts error into the protocol's.
 func linkError(host string, err error) *proto.Error {
-	e := proto.Errorf(codeHostUnreachable, "host %s: %v", host, err)
+	e := proto.Errorf(CodeHostUnreachable, "host %s: %v", host, err)
 	hint := proto.Hint{Command: "tuios hosts", Detail: "tuios hosts says why the link is down"}
 	var he *hosts.Error
 	if errors.As(err, &he) {
@@ -287,13 +289,13 @@ func linkError(host string, err error) *proto.Error {
 			hint.Detail = he.Hint()
 		}
 		if he.Reason == hosts.ReasonIncompatible {
-			e.Code = codeIncompatible
+			e.Code = CodeIncompatible
 		}
 	}
 	return e.WithHint(hint)
 }
 
-// farStream is one channel to a host's daemon kept for hostCall.
+// farStream is one channel to a host's daemon kept for Call.
 type farStream struct {
 	link *hosts.Link
 	rw   io.ReadWriteCloser
@@ -301,19 +303,19 @@ type farStream struct {
 	next int
 }
 
-// hostCall runs one verb on host's daemon over a stream of its own and
+// Call runs one verb on host's daemon over a stream of its own and
 // decodes the result into result (nil drops it). It is for verbs that
-// answer once (waits included); a stream of events wants openHost. An error the far daemon
+// answer once (waits included); a stream of events wants Open. An error the far daemon
 // answered keeps its code; its text came from another machine and is data.
 // The stream is kept for the next call when the answer came whole; ctx
 // ending closes it (host_unreachable: no answer in time).
-func (s *Server) hostCall(ctx context.Context, host, verb string, params, result any) *proto.Error {
-	h, link, perr := s.links.upLink(host)
+func (ls *Links) Call(ctx context.Context, host, verb string, params, result any) *proto.Error {
+	h, link, perr := ls.upLink(host)
 	if perr != nil {
 		return perr
 	}
 	late := func() *proto.Error {
-		return proto.Errorf(codeHostUnreachable, "host %s did not answer %s in time", host, clipText(verb, 64)).
+		return proto.Errorf(CodeHostUnreachable, "host %s did not answer %s in time", host, core.Clip(verb, 64)).
 			WithHint(proto.Hint{Command: "tuios hosts", Detail: "the far daemon may be busy or the link wedged; tuios hosts says its state"})
 	}
 	fs := h.takeIdle(link)
@@ -333,11 +335,11 @@ func (s *Server) hostCall(ctx context.Context, host, verb string, params, result
 		fs.rw.Close()
 		return late()
 	}
-	if perr != nil && perr.Code == codeHostUnreachable {
+	if perr != nil && perr.Code == CodeHostUnreachable {
 		fs.rw.Close()
 		return perr
 	}
-	if !s.poolVerb(verb) {
+	if !ls.opt.Poolable(verb) {
 		fs.rw.Close() // a stream goes on, or the connection keeps state: not a channel to share
 	} else {
 		h.putIdle(fs)
@@ -347,7 +349,7 @@ func (s *Server) hostCall(ctx context.Context, host, verb string, params, result
 	}
 	if result != nil {
 		if err := json.Unmarshal(raw, result); err != nil {
-			return proto.Errorf(codeHostUnreachable, "host %s answered %s with a result that does not decode: %v", host, clipText(verb, 64), err)
+			return proto.Errorf(CodeHostUnreachable, "host %s answered %s with a result that does not decode: %v", host, core.Clip(verb, 64), err)
 		}
 	}
 	return nil
@@ -365,12 +367,12 @@ func (fs *farStream) call(verb string, params any) (json.RawMessage, *proto.Erro
 		return nil, proto.Errorf(proto.CodeInvalidParams, "params of %s do not encode: %v", verb, err)
 	}
 	if _, err := fs.rw.Write(append(b, '\n')); err != nil {
-		return nil, proto.Errorf(codeHostUnreachable, "the link dropped: %v", err).WithHint(proto.Hint{Command: "tuios hosts"})
+		return nil, proto.Errorf(CodeHostUnreachable, "the link dropped: %v", err).WithHint(proto.Hint{Command: "tuios hosts"})
 	}
 	for {
 		line, err := proto.ReadLine(fs.r, proto.MaxLine)
 		if err != nil {
-			return nil, proto.Errorf(codeHostUnreachable, "the link dropped before %s was answered: %v", clipText(verb, 64), err).WithHint(proto.Hint{Command: "tuios hosts"})
+			return nil, proto.Errorf(CodeHostUnreachable, "the link dropped before %s was answered: %v", core.Clip(verb, 64), err).WithHint(proto.Hint{Command: "tuios hosts"})
 		}
 		var resp struct {
 			ID     json.RawMessage `json:"id"`
@@ -378,13 +380,13 @@ func (fs *farStream) call(verb string, params any) (json.RawMessage, *proto.Erro
 			Error  *proto.Error    `json:"error"`
 		}
 		if json.Unmarshal(line, &resp) != nil {
-			return nil, proto.Errorf(codeHostUnreachable, "the far side sent a line that is not the protocol").WithHint(proto.Hint{Command: "tuios hosts"})
+			return nil, proto.Errorf(CodeHostUnreachable, "the far side sent a line that is not the protocol").WithHint(proto.Hint{Command: "tuios hosts"})
 		}
 		if resp.Result == nil && resp.Error == nil {
 			continue // an event line
 		}
 		if string(resp.ID) != id {
-			return nil, proto.Errorf(codeHostUnreachable, "the far side answered request %s, not %s", clipText(string(resp.ID), 32), id).WithHint(proto.Hint{Command: "tuios hosts"})
+			return nil, proto.Errorf(CodeHostUnreachable, "the far side answered request %s, not %s", core.Clip(string(resp.ID), 32), id).WithHint(proto.Hint{Command: "tuios hosts"})
 		}
 		if resp.Error != nil {
 			return nil, resp.Error

@@ -1,4 +1,4 @@
-package daemon
+package links
 
 import (
 	"bytes"
@@ -10,12 +10,13 @@ import (
 	"unicode/utf8"
 
 	"github.com/tuios/tuios/hosts"
+	"github.com/tuios/tuios/internal/atomicfile"
 	"github.com/tuios/tuios/mail"
 )
 
 // The outbox file: version, the next queue id, every waiting message in
 // delivery order per host, and each host's latest refusal. Written whole
-// and atomically (0600, writeFileAtomic) after every change, before a
+// and atomically (0600, atomicfile.WriteFile) after every change, before a
 // send answers "queued": what the caller was told is on disk.
 
 const (
@@ -23,15 +24,15 @@ const (
 	// outboxMaxFileBytes bounds the file read at start: 256 messages of
 	// 8 KiB with their fields fit many times over.
 	outboxMaxFileBytes = 16 << 20
-	// outboxMaxField bounds session, to, from and each attachment path.
-	outboxMaxField = 4096
+	// OutboxMaxField bounds session, to, from and each attachment path.
+	OutboxMaxField = 4096
 	// outboxMaxRefusal bounds a kept refusal line.
 	outboxMaxRefusal = 512
 )
 
-// outboxMsg is one message waiting for a host: what send-agent-message
+// OutboxMsg is one message waiting for a host: what send-agent-message
 // will say there.
-type outboxMsg struct {
+type OutboxMsg struct {
 	ID          uint64   `json:"queue_id"`
 	Host        string   `json:"host"`
 	Session     string   `json:"session"`
@@ -45,7 +46,7 @@ type outboxMsg struct {
 }
 
 // params are the far verb's params: the message without its host.
-func (m outboxMsg) params() map[string]any {
+func (m OutboxMsg) params() map[string]any {
 	p := map[string]any{"text": m.Text}
 	for k, v := range map[string]string{"session": m.Session, "to": m.To, "from": m.From, "subject": m.Subject} {
 		if v != "" {
@@ -65,16 +66,16 @@ func (m outboxMsg) params() map[string]any {
 type outboxState struct {
 	Version  int               `json:"version"`
 	NextID   uint64            `json:"next_id"`
-	Messages []outboxMsg       `json:"messages"`
+	Messages []OutboxMsg       `json:"messages"`
 	Refused  map[string]string `json:"refused,omitempty"`
 }
 
 // checkMessage refuses a message the outbox would not have kept.
-func checkMessage(m outboxMsg) error {
+func checkMessage(m OutboxMsg) error {
 	switch {
 	case !hosts.ValidName(m.Host) || m.Host == "local":
 		return fmt.Errorf("host %q is not a host name", m.Host)
-	case len(m.Session) > outboxMaxField || len(m.To) > outboxMaxField || len(m.From) > outboxMaxField:
+	case len(m.Session) > OutboxMaxField || len(m.To) > OutboxMaxField || len(m.From) > OutboxMaxField:
 		return errors.New("a session, to or from that is too long")
 	case strings.TrimSpace(m.Text) == "" || len(m.Text) > mail.MaxBodyBytes:
 		return errors.New("a text that is blank or over 8 KiB")
@@ -86,7 +87,7 @@ func checkMessage(m outboxMsg) error {
 		return errors.New("a negative reply_to")
 	}
 	for _, a := range m.Attachments {
-		if a == "" || len(a) > outboxMaxField {
+		if a == "" || len(a) > OutboxMaxField {
 			return errors.New("an attachment path that is empty or too long")
 		}
 	}
@@ -112,8 +113,8 @@ func decodeOutbox(b []byte) (outboxState, error) {
 	if st.NextID == 0 {
 		return outboxState{}, errors.New("next_id is 0")
 	}
-	if len(st.Messages) > outboxTotal {
-		return outboxState{}, fmt.Errorf("%d messages, over the cap of %d", len(st.Messages), outboxTotal)
+	if len(st.Messages) > OutboxTotal {
+		return outboxState{}, fmt.Errorf("%d messages, over the cap of %d", len(st.Messages), OutboxTotal)
 	}
 	seen := map[uint64]bool{}
 	per := map[string]int{}
@@ -125,8 +126,8 @@ func decodeOutbox(b []byte) (outboxState, error) {
 		if err := checkMessage(m); err != nil {
 			return outboxState{}, fmt.Errorf("message %d: %v", i, err)
 		}
-		if per[m.Host]++; per[m.Host] > outboxPerHost {
-			return outboxState{}, fmt.Errorf("more than %d messages for %s", outboxPerHost, m.Host)
+		if per[m.Host]++; per[m.Host] > OutboxPerHost {
+			return outboxState{}, fmt.Errorf("more than %d messages for %s", OutboxPerHost, m.Host)
 		}
 	}
 	for host, why := range st.Refused {
@@ -139,8 +140,8 @@ func decodeOutbox(b []byte) (outboxState, error) {
 
 // encodeOutbox is the file's bytes for the outbox's state. Called with mu
 // held.
-func (o *outbox) encodeLocked() ([]byte, error) {
-	st := outboxState{Version: outboxVersion, NextID: o.next, Messages: []outboxMsg{}}
+func (o *Outbox) encodeLocked() ([]byte, error) {
+	st := outboxState{Version: outboxVersion, NextID: o.next, Messages: []OutboxMsg{}}
 	names := make([]string, 0, len(o.hosts))
 	for name := range o.hosts {
 		names = append(names, name)
@@ -161,7 +162,7 @@ func (o *outbox) encodeLocked() ([]byte, error) {
 
 // saveLocked writes the file. Called with mu held, so writes land in the
 // order of the changes.
-func (o *outbox) saveLocked() error {
+func (o *Outbox) saveLocked() error {
 	if o.opt.Path == "" {
 		return nil
 	}
@@ -169,17 +170,17 @@ func (o *outbox) saveLocked() error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(o.opt.Path, b)
+	return atomicfile.WriteFile(o.opt.Path, b, atomicfile.Options{Perm: 0o600, MkdirPerm: 0o700})
 }
 
 // load reads the file at start. A file that is corrupt, not ours or not
 // private is set aside and the outbox starts empty. It returns the hosts
 // that have mail or a refusal.
-func (o *outbox) load() []string {
+func (o *Outbox) Load() []string {
 	if o.opt.Path == "" {
 		return nil
 	}
-	b, why := readStateFile(o.opt.Path, o.opt.UID, outboxMaxFileBytes)
+	b, why := atomicfile.ReadPrivate(o.opt.Path, o.opt.UID, outboxMaxFileBytes)
 	if b == nil && why == "" {
 		return nil
 	}
@@ -207,7 +208,7 @@ func (o *outbox) load() []string {
 
 // fillLocked puts what a read file holds in the outbox: the id counter,
 // each host's waiting messages in order, and its latest refusal.
-func (o *outbox) fillLocked(st outboxState) {
+func (o *Outbox) fillLocked(st outboxState) {
 	o.next = st.NextID
 	for _, m := range st.Messages {
 		h := o.hostLocked(m.Host)

@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"os"
 	"syscall"
+	"time"
 )
 
-// ReadPrivate reads a file a program keeps for itself (a state file it
-// wrote with WriteFile, mode 0600). It returns nil and "" when there is
-// none, and why the file cannot be trusted when it is not uid's, not
-// private (any group or other bit), not regular or over max bytes.
+// ReadPrivate reads a state file a program keeps for one user: nil and ""
+// when there is none, and why it cannot be trusted when it is not uid's,
+// not private (any group or other bit), not a regular file, or bigger
+// than max bytes. A file refused here is for SetAside, never for reading
+// anyway.
 func ReadPrivate(path string, uid int, max int64) ([]byte, string) {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
@@ -40,4 +42,12 @@ func ReadPrivate(path string, uid int, max int64) ([]byte, string) {
 		return nil, err.Error()
 	}
 	return buf.Bytes(), ""
+}
+
+// SetAside moves a file that was refused out of the way, to
+// PATH.corrupt-STAMP (now in UTC), so it is kept for a person to look at
+// and never overwritten. It returns the new name.
+func SetAside(path string, now time.Time) (string, error) {
+	aside := path + ".corrupt-" + now.UTC().Format("20060102T150405Z")
+	return aside, os.Rename(path, aside)
 }
