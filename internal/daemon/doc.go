@@ -270,13 +270,13 @@
 // (internal/daemon/agentlog), resume after restart
 // (internal/daemon/resume), and the links to other machines with their
 // channel pool, the outbox, mail to other machines, the link policy,
-// list-hosts and list-outbox (internal/daemon/links). Of the attention
-// set, the reply queue, review notes, ask-human and the held approvals
-// are in internal/daemon/attention (which is to hold the whole set); the
-// Inbox and respond (with the follow of linked hosts' Inboxes,
-// host_follow.go, and each host's Inbox row, host_rows.go) are still
-// here; the Inbox and the responder hear a window close through the same
-// hooks, registered first.
+// list-hosts and list-outbox (internal/daemon/links), and of the
+// attention set (internal/daemon/attention, which is to hold the whole
+// set) the reply queue, the review notes that send through it,
+// ask-human and the held approvals. The Inbox and respond (with the
+// follow of linked hosts' Inboxes, host_follow.go, and each host's Inbox
+// row, host_rows.go) are still here; the Inbox and the responder hear a
+// window close through the same hooks, registered first.
 // The core's side of a link stays here: the link-peer state of a
 // connection that comes in and its dispatch (link_policy.go,
 // verbs_link.go), the mail rules for what a link sends (link_mail.go),

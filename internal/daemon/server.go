@@ -280,21 +280,22 @@ func New(opt Options) (*Server, error) {
 	s.attach = newAttachHub(s)
 	s.hub.observe = s.attach.observe
 	s.mail = &mailer{s: s}
-	s.queue = replyQueue{attn.NewQueue(host{s}, attn.QueueOptions{Max: s.opt.Config.QueueMax(), Inbox: attnInbox{s}})}
-	s.review = attn.NewReview(host{s}, s.queue.Queue)
+	s.queue = replyQueue{attn.NewQueue(attn.QueueOptions{Max: s.opt.Config.QueueMax(), Inbox: attnInbox{s}})}
+	s.review = attn.NewReview(s.queue.Queue)
 	s.wts = newWorktrees(s)
 	s.xfers = newTransfers()
 	s.resp = s.newResponder()
-	s.holds = attn.NewHolds(host{s}, attn.HoldsOptions{Inbox: attnInbox{s}, Risk: s.resp.risk, Home: s.opt.Tracker.Home,
+	s.holds = attn.NewHolds(attn.HoldsOptions{Inbox: attnInbox{s}, Risk: s.resp.risk, Home: s.opt.Tracker.Home,
 		RefuseRequest: s.follow.refuseHostRequest})
-	s.asks = attn.NewAsks(host{s}, attn.AskOptions{Inbox: attnInbox{s}, RefuseRequest: s.follow.refuseHostRequest})
+	s.asks = attn.NewAsks(attn.AskOptions{Inbox: attnInbox{s}, RefuseRequest: s.follow.refuseHostRequest})
 	// The features, in the order they are inited and the reverse of the
 	// one they stop in. The Inbox and the responder are still the core's
 	// but hear a window close from the hub as a feature does, first.
 	s.herdr = herdr.New()
 	s.alog = agentlog.NewLog(s.clock)
 	s.tscript = agentlog.NewTranscripts()
-	s.features = []core.Feature{s.herdr, s.alog, s.tscript, resume.New()}
+	s.features = []core.Feature{s.herdr, s.alog, s.tscript, resume.New(),
+		s.queue.Queue, s.review, s.asks, s.holds} // the attention set (internal/daemon/attention)
 	h := host{s}
 	h.OnWindowClosed(func(ev event) { s.att.paneClosed(ev.Window) })
 	h.OnWindowClosed(func(ev event) { s.resp.forget(ev.Window) })

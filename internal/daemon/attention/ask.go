@@ -1,6 +1,7 @@
 package attention
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -123,10 +124,14 @@ type askRec struct {
 	mailed    bool // the answer went to the pane as mail
 }
 
-// Asks is the daemon's ask-human state.
+// Asks is the daemon's ask-human state (a core.Feature).
 type Asks struct {
-	h     core.Host
-	inbox Inbox
+	h      core.Host
+	inbox  Inbox
+	refuse func(id string) *proto.Error
+	// sub is the follower's subscription, followed closed when it ended.
+	sub      core.Subscription
+	followed chan struct{}
 
 	mu         sync.Mutex
 	open       map[string]*askRec
@@ -149,17 +154,25 @@ type AskOptions struct {
 	RefuseRequest func(id string) *proto.Error
 }
 
-// NewAsks makes the ask-human state of the daemon h, adds ask-human and
-// answer-ask to h's verbs and starts the follower of the ask items.
-func NewAsks(h core.Host, opt AskOptions) *Asks {
-	as := &Asks{h: h, inbox: opt.Inbox, open: map[string]*askRec{}, ended: map[string]*askRec{}}
+// NewAsks makes the ask-human state; Init adds it to a daemon.
+func NewAsks(opt AskOptions) *Asks {
+	return &Asks{inbox: opt.Inbox, refuse: opt.RefuseRequest, open: map[string]*askRec{}, ended: map[string]*askRec{}}
+}
+
+// Name is "ask-human".
+func (as *Asks) Name() string { return "ask-human" }
+
+// Init adds ask-human and answer-ask to h's verbs and starts the
+// follower of the ask items.
+func (as *Asks) Init(h core.Host) error {
+	as.h = h
 	p, run := core.Handle(as.ask)
 	h.AddVerb(core.Verb{Name: "ask-human", Class: core.ReportsLocal, Returns: "human_answer", Params: p, Run: run,
 		Desc:    "Ask the person a question with fixed answers: it waits in the Inbox under Questions; the result says the answer, or pending (a later answer is mailed to the asking pane), or how the question ended",
 		Example: `{"verb":"ask-human","params":{"question":"Deploy the branch to staging?","options":["yes","no","later"],"timeout":120000}}`})
 	p, run = core.Handle(func(c core.Call, p *answerAskParams) (any, *proto.Error) {
-		if opt.RefuseRequest != nil {
-			if err := opt.RefuseRequest(p.RequestID); err != nil { // a host's ask is answered there
+		if as.refuse != nil {
+			if err := as.refuse(p.RequestID); err != nil { // a host's ask is answered there
 				return nil, err
 			}
 		}
@@ -169,14 +182,31 @@ func NewAsks(h core.Host, opt AskOptions) *Asks {
 		Desc:    "Answer an ask-human question as the person (an attached client's nonce; never from inside a pane): the first answer wins, a later one is not applied and gets the standing answer",
 		Example: `{"verb":"answer-ask","params":{"request_id":"ask-3f9a0c2e","answer":"yes","human_nonce":"…","question":"Deploy the branch to staging?"}}`})
 	as.follow()
-	return as
+	return nil
+}
+
+// Shutdown ends the follower's subscription and waits for it.
+func (as *Asks) Shutdown(ctx context.Context) error {
+	if as.sub == nil {
+		return nil
+	}
+	as.sub.Close()
+	select {
+	case <-as.followed:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // follow starts the one goroutine that hears every ask item close. It
-// ends when the hub closes (the daemon stopped).
+// ends when its subscription does (Shutdown, or the hub closing as the
+// daemon stops).
 func (as *Asks) follow() {
 	sub := as.h.Subscribe(core.Filter{Types: map[string]bool{"attention": true}}, askFollowBuffer)
+	as.sub, as.followed = sub, make(chan struct{})
 	go func() {
+		defer close(as.followed)
 		var lost uint64
 		for ev := range sub.C() {
 			if ev.Item != nil && ev.Op == string(inbox.OpClose) && ev.Item.Kind == inbox.KindAsk {

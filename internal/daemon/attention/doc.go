@@ -14,6 +14,10 @@
 //     waits, and the hold peek-prompt and respond read and answer
 //     (Holds).
 //
+// Each is a core.Feature: the daemon makes it with what it needs of the
+// others (the queue for the review notes, the Inbox for the rest), and
+// its Init adds its verbs and starts its goroutines; Shutdown stops them.
+//
 // The Inbox itself (its store, list-attention, dismiss and mark, snooze)
 // and respond's reading of a pane's screen are still the core's
 // (internal/daemon); they are to move here in turn.

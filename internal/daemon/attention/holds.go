@@ -1,6 +1,7 @@
 package attention
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
@@ -115,13 +116,15 @@ type approvalResult struct {
 }
 
 // holder is the daemon's table of holds.
-// Holds are the held approvals: request-approval, reply-approval and
-// get-approval, and the hold peek-prompt and respond read and answer.
+// Holds are the held approvals (a core.Feature): request-approval,
+// reply-approval and get-approval, and the hold peek-prompt and respond
+// read and answer.
 type Holds struct {
-	h     core.Host
-	inbox Inbox
-	risk  *review.Checker
-	home  string
+	h      core.Host
+	inbox  Inbox
+	risk   *review.Checker
+	home   string
+	refuse func(id string) *proto.Error
 
 	mu         sync.Mutex
 	byID       map[string]*heldCall
@@ -145,18 +148,26 @@ type HoldsOptions struct {
 	RefuseRequest func(id string) *proto.Error
 }
 
-// NewHolds makes the held approvals of the daemon h and adds their verbs
-// to h's. Every hold ends (shutdown) when h is done.
-func NewHolds(h core.Host, opt HoldsOptions) *Holds {
-	hd := &Holds{h: h, inbox: opt.Inbox, risk: opt.Risk, home: opt.Home,
+// NewHolds makes the held approvals; Init adds them to a daemon.
+func NewHolds(opt HoldsOptions) *Holds {
+	return &Holds{inbox: opt.Inbox, risk: opt.Risk, home: opt.Home, refuse: opt.RefuseRequest,
 		byID: map[string]*heldCall{}, byPane: map[string]*heldCall{}, ended: map[string]*heldCall{}}
+}
+
+// Name is "held-approvals".
+func (hd *Holds) Name() string { return "held-approvals" }
+
+// Init adds request-approval, reply-approval and get-approval to h's
+// verbs. Every hold ends (shutdown) as soon as the daemon starts to stop.
+func (hd *Holds) Init(h core.Host) error {
+	hd.h = h
 	p, run := core.Handle(hd.requestApproval)
 	h.AddVerb(core.Verb{Name: "request-approval", Class: core.Reports, Returns: "approval_result", Params: p, Run: run,
 		Desc:    "Hold a pane's permission prompt for the Inbox (a harness's hook): blocks until the person answers, hold_seconds pass or the hold ends; an empty decision means ask in the pane",
 		Example: `{"verb":"request-approval","params":{"window":"4f1c…","harness":"claude-code","summary":"approve Bash: make test","options":["once","deny"],"tool":"Bash","target":"make test"}}`})
 	p, run = core.Handle(func(c core.Call, p *replyApprovalParams) (any, *proto.Error) {
-		if opt.RefuseRequest != nil {
-			if err := opt.RefuseRequest(p.RequestID); err != nil { // a host's hold is answered there
+		if hd.refuse != nil {
+			if err := hd.refuse(p.RequestID); err != nil { // a host's hold is answered there
 				return nil, err
 			}
 		}
@@ -170,7 +181,14 @@ func NewHolds(h core.Host, opt HoldsOptions) *Holds {
 		Desc:    "Read a held approval or plan whole: its line, tool, target, options, always scope, plan text, plan_sha and risk (untrusted)",
 		Example: `{"verb":"get-approval","params":{"request_id":"9c1d2e3f4a5b6c7d"}}`})
 	go func() { <-h.Done(); hd.shutdown() }()
-	return hd
+	return nil
+}
+
+// Shutdown ends every hold that is left: the harnesses ask in their
+// panes.
+func (hd *Holds) Shutdown(context.Context) error {
+	hd.shutdown()
+	return nil
 }
 
 // finish ends h with res once; it reports whether this call ended it.

@@ -60,8 +60,9 @@ type QueueOptions struct {
 	Inbox Inbox
 }
 
-// Queue is the daemon's reply queue: it serves queue-prompt, list-queued
-// and cancel-queued, and send-review sends through it.
+// Queue is the daemon's reply queue (a core.Feature): it serves
+// queue-prompt, list-queued and cancel-queued, and send-review sends
+// through it.
 //
 // Locking: mu guards the pane records. Under it the queue calls only
 // Host.RailChanged (the attach streams' locks) and reads the arbiter
@@ -73,9 +74,13 @@ type Queue struct {
 	h     core.Host
 	max   int // entries per pane
 	inbox Inbox
-	// ctx ends when the daemon stops: an entry is typed under it, so a
-	// delivery never outlives the daemon.
+	// ctx ends when the daemon stops (or Shutdown): an entry is typed
+	// under it, so a delivery never outlives the daemon.
 	ctx context.Context
+	// quit ends the queue's goroutine (Shutdown), stopped says it ended.
+	quit     chan struct{}
+	quitOnce sync.Once
+	stopped  chan struct{}
 
 	mu    sync.Mutex
 	next  uint64 // the last id number issued: ids are q1, q2, …, daemon-wide
@@ -133,18 +138,48 @@ type queuedPrompt struct {
 	notice string
 }
 
-// NewQueue makes the reply queue of the daemon h and adds its verbs to
-// h's. It stops when h is done.
-func NewQueue(h core.Host, opt QueueOptions) *Queue {
+// NewQueue makes the reply queue; Init adds it to a daemon.
+func NewQueue(opt QueueOptions) *Queue {
+	return &Queue{max: opt.Max, inbox: opt.Inbox, panes: map[string]*paneQueue{}, quit: make(chan struct{}), stopped: make(chan struct{})}
+}
+
+// Name is "reply-queue".
+func (q *Queue) Name() string { return "reply-queue" }
+
+// Init adds queue-prompt, list-queued and cancel-queued to h's verbs and
+// starts the queue's one goroutine, subscribed here, before any entry
+// can exist, so no change is missed.
+func (q *Queue) Init(h core.Host) error {
+	q.h = h
 	ctx, cancel := context.WithCancel(context.Background())
-	go func() { <-h.Done(); cancel() }()
-	q := &Queue{h: h, max: opt.Max, inbox: opt.Inbox, ctx: ctx, panes: map[string]*paneQueue{}}
-	// Subscribed here, before any entry can exist, so no change is missed.
+	q.ctx = ctx
+	go func() {
+		select {
+		case <-h.Done():
+		case <-q.quit:
+		}
+		cancel()
+	}()
 	arbSub := h.Tracker().Arbiter().Subscribe(agentstate.SubscribeOptions{Buffer: 1024})
 	hubSub := h.Subscribe(core.Filter{Types: map[string]bool{"window-closed": true}}, 1024)
-	go q.follow(arbSub, hubSub)
+	go func() { defer close(q.stopped); q.follow(arbSub, hubSub) }()
 	q.addVerbs()
-	return q
+	return nil
+}
+
+// Shutdown stops the queue's goroutine, which disarms every timer, and
+// ends what is being typed.
+func (q *Queue) Shutdown(ctx context.Context) error {
+	if q.h == nil {
+		return nil
+	}
+	q.quitOnce.Do(func() { close(q.quit) })
+	select {
+	case <-q.stopped:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // follow is the queue's one goroutine: state changes move deliveries on,
@@ -156,6 +191,9 @@ func (q *Queue) follow(arbSub *agentstate.Subscription, hubSub core.Subscription
 	for {
 		select {
 		case <-q.h.Done():
+			q.stopAll()
+			return
+		case <-q.quit:
 			q.stopAll()
 			return
 		case ch := <-arbSub.C:

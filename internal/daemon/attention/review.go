@@ -38,7 +38,7 @@ const (
 )
 
 // Review keeps the review notes and serves review-diff, review-note and
-// send-review.
+// send-review (a core.Feature).
 //
 // Locking: mu guards the notebook and is held across the notes file's
 // read and write, never while calling the core: what a call needs of the
@@ -54,10 +54,17 @@ type Review struct {
 	book   review.Notebook
 }
 
-// NewReview makes the review notes of the daemon h, sent through the
-// reply queue q, and adds their verbs to h's.
-func NewReview(h core.Host, q *Queue) *Review {
-	r := &Review{h: h, q: q}
+// NewReview makes the review notes, sent through the reply queue q;
+// Init adds them to a daemon.
+func NewReview(q *Queue) *Review { return &Review{q: q} }
+
+// Name is "review".
+func (r *Review) Name() string { return "review" }
+
+// Init adds review-diff, review-note and send-review to h's verbs. The
+// notes file is read on the first review call, not here.
+func (r *Review) Init(h core.Host) error {
+	r.h = h
 	if dir := h.Options().StateDir; dir != "" {
 		r.path = filepath.Join(dir, "review", "notes.json")
 	}
@@ -73,8 +80,11 @@ func NewReview(h core.Host, q *Queue) *Review {
 	h.AddVerb(core.Verb{Name: "send-review", Class: core.Writes, Returns: "review_sent", Params: p, Run: run,
 		Desc:    "Send a pane's unsent review notes to its agent as one message, through the reply queue",
 		Example: `{"verb":"send-review","params":{"window":"api"}}`})
-	return r
+	return nil
 }
+
+// Shutdown has nothing to stop: every change is saved as it is made.
+func (r *Review) Shutdown(context.Context) error { return nil }
 
 type reviewDiffParams struct {
 	Session     string   `json:"session" desc:"the session"`
