@@ -1,13 +1,13 @@
 package daemon
 
-import "github.com/tuios/tuios/internal/proto"
+import (
+	"github.com/tuios/tuios/internal/daemon/core"
+	"github.com/tuios/tuios/internal/proto"
+)
 
 // codeAgentsDisabled answers an agent verb when [agents] enabled = false.
-const codeAgentsDisabled = "agents_disabled"
+const codeAgentsDisabled = core.CodeAgentsDisabled
 
 // agentsDisabled is the refusal of an agent verb, or of wait-for's agent
 // conditions, while agents are off.
-func agentsDisabled(what string) *proto.Error {
-	return proto.Errorf(codeAgentsDisabled, "%s: agent features are off ([agents] enabled = false)", what).
-		WithHint(proto.Hint{Detail: "set enabled = true under [agents] in ~/.config/tuios/config.toml and restart the daemon"})
-}
+func agentsDisabled(what string) *proto.Error { return core.AgentsDisabled(what) }

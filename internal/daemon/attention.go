@@ -90,7 +90,7 @@ func (a *attention) publishLocked(evs []inbox.Event) {
 		ev := a.s.hub.publish(event{Type: "attention", Session: it.Session, Window: it.Window,
 			Op: string(e.Op), Item: &it, BootID: boot, HoldEnded: e.HoldEnded})
 		a.replay = append(a.replay, ev)
-		a.s.holds.saw(e) // a held item that closed ends its hook's wait
+		a.s.holds.Saw(e) // a held item that closed ends its hook's wait
 	}
 	if len(a.replay) >= 2*attentionReplay { // trimmed in halves: amortised
 		a.replay = append(a.replay[:0:0], a.replay[len(a.replay)-attentionReplay:]...)

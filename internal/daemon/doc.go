@@ -284,10 +284,13 @@
 // (internal/daemon/agentlog), resume after restart
 // (internal/daemon/resume), and the links to other machines with their
 // channel pool, the outbox, mail to other machines, the link policy,
-// list-hosts and list-outbox (internal/daemon/links). The attention set
-// (with the follow of linked hosts' Inboxes, host_follow.go, and each
-// host's Inbox row, host_rows.go) is still here; the Inbox and the
-// responder hear a window close through the same hooks, registered first.
+// list-hosts and list-outbox (internal/daemon/links), and of the
+// attention set (internal/daemon/attention, which is to hold the whole
+// set) the reply queue, the review notes that send through it,
+// ask-human and the held approvals. The Inbox and respond (with the
+// follow of linked hosts' Inboxes, host_follow.go, and each host's Inbox
+// row, host_rows.go) are still here; the Inbox and the responder hear a
+// window close through the same hooks, registered first.
 // The core's side of a link stays here: the link-peer state of a
 // connection that comes in and its dispatch (link_policy.go,
 // verbs_link.go), the mail rules for what a link sends (link_mail.go),
@@ -326,12 +329,10 @@
 //     Changed hook at a time, held across it, so the host's Inbox row
 //     (5, 7) is told the latest state last; the outbox's own mu under it.
 //  5. hostInboxRows.mu (held across its Inbox call).
-//  6. reviewer.mu (s.mu under it for short table reads; no git runs
-//     under it).
 //  7. attention.mu, the Inbox: held across each queue call and the
 //     publish of its events; under it s.mu, a mail ring's lock, the
-//     holder's (held approvals), the asks' and the host follower's locks
-//     and the hub's lock may be taken.
+//     held approvals' (attention.Holds.mu), the asks' (attention.Asks.mu)
+//     and the host follower's locks and the hub's lock may be taken.
 //  8. s.mu: the session and window tables, every window's placement and
 //     grants; the core's lock, taken only in package daemon (features
 //     read core.Host.View, a copy). Never held across I/O, while taking a
@@ -345,8 +346,10 @@
 //     atomics besides (the permissions in force, the link policy, each
 //     window's atPrompt); the write path asks the arbiter first, then
 //     takes s.mu for the typist's grants.
-//  9. replyQueue.mu (q.mu): under it only the attach hub's and a
-//     stream's locks (the rail is redrawn as the queue changes).
+//  9. attention.Queue.mu, the reply queue's (internal/daemon/attention):
+//     under it only the attach hub's and a stream's locks, through
+//     core.Host.RailChanged (the rail is redrawn as the queue changes);
+//     the core reads a pane's count (Queue.Len) under s.mu.
 //  10. hub.mu, the event hub's: under it a subscriber's lock and, through
 //     observe, the attach hub's and a stream's (never the features'
 //     window-closed hooks: publish runs them once it let hub.mu go).
@@ -356,8 +359,8 @@
 //     lock, held while a far line is handed to its user; under it, through
 //     links.Client.WriteLine and Flush, the connection's write lock
 //     conn.wmu.
-//  13. Leaves, under which nothing else is taken: attention.tmu, asks.mu,
-//     holder.mu, hostFollow.mu, snoozeAlarm.mu, subscriber.mu,
+//  13. Leaves, under which nothing else is taken: attention.tmu,
+//     hostFollow.mu, snoozeAlarm.mu, subscriber.mu,
 //     attachStream.mu, conn.wmu, cfgFollow.mu, pushFollow.mu,
 //     responder.mu, restorer.mu, reaper.mu, worktrees.mu (no git runs
 //     under any lock), transfers.mu (the copies of tuios cp; no file I/O
@@ -365,8 +368,11 @@
 //     Window.nameMu, and the arbiter's own lock (agentstate).
 //
 // A feature's own locks (herdr.Sock.mu, agentlog.Log.mu,
-// agentlog.Transcripts.mu, and the links': links.Links.mu, a host
-// connection's, the outbox's) are leaves as the core sees them: a feature
+// agentlog.Transcripts.mu; attention.Review.mu, which the notes file's
+// read and write run under, and attention.Asks.mu and attention.Holds.mu,
+// which attention.mu may hold as an answer ends its question or hold;
+// and the links': links.Links.mu, a host connection's, the outbox's) are
+// leaves as the core sees them: a feature
 // calls the core holding none of them, and the core's hooks into a
 // feature (a new pane's environment, a caller's, a window closed, the
 // socket taken, the sessions back) run with no core lock held: the hub

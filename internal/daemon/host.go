@@ -174,6 +174,16 @@ func featureAccess(c core.Class) access {
 	switch c {
 	case core.Reads:
 		return reads
+	case core.Writes:
+		return writes
+	case core.QueuesInput:
+		return types | queuesInput
+	case core.ReportsLocal:
+		return reports.withLink(capLocal)
+	case core.Person:
+		return personOnly
+	case core.Reports:
+		return reports
 	case core.PersonLocal:
 		return personOnly&^access(capRespond) | access(capLocal)
 	case core.TypesCommand:

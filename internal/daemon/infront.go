@@ -33,7 +33,7 @@ func (s *Server) seenByPerson(id string) {
 	if id == "" || s.agentsOff {
 		return
 	}
-	s.holds.viewed(id) // a held prompt in front of the person is answered in the pane
+	s.holds.Viewed(id) // a held prompt in front of the person is answered in the pane
 	arb := s.tracker.Arbiter()
 	_, open := s.att.q.Find(inbox.PaneKey(inbox.KindFinished, id))
 	if !open && !arb.Get(id).FinishedUnread {

@@ -100,10 +100,8 @@ func TestQueueQuietRestWhereWorkingNeverComes(t *testing.T) {
 	// The queue is empty: nothing watches the pane's output any more.
 	g.waitState("q2", "")
 	eventually(t, "the watcher stops", func() bool {
-		g.srv.queue.mu.Lock()
-		defer g.srv.queue.mu.Unlock()
-		p := g.srv.queue.panes[g.w]
-		return p == nil || p.quietDone == nil && p.timer == nil
+		output, timer := g.srv.queue.Watching(g.w)
+		return !output && !timer
 	})
 }
 
@@ -119,10 +117,7 @@ func TestQueueNoQuietRestWhereWorkingComes(t *testing.T) {
 	g.typed("q1")
 	g.state("working") // taken
 	g.waitState("q1", "")
-	g.srv.queue.mu.Lock()
-	watched := g.srv.queue.panes[g.w].quietDone != nil
-	g.srv.queue.mu.Unlock()
-	if watched {
+	if watched, _ := g.srv.queue.Watching(g.w); watched {
 		t.Fatal("a Claude Code pane's output is watched")
 	}
 }

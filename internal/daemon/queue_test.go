@@ -321,7 +321,7 @@ func TestQueueDroppedWithThePane(t *testing.T) {
 	g.state("working")
 	g.queue("three", nil)
 	g.r.must("close-window", map[string]any{"window": g.w})
-	eventually(t, "the pane closed: entries dropped", func() bool { return g.srv.queue.count(g.w) == 0 && len(g.srv.queue.panes) == 0 })
+	eventually(t, "the pane closed: entries dropped", func() bool { return g.srv.queue.count(g.w) == 0 && g.srv.queue.Panes() == 0 })
 
 	w2 := str(g.r.must("new-window", map[string]any{"session": "q", "name": "worker", "argv": []string{"sh", "-c", echoLines}})["window_id"])
 	g.w = w2
@@ -376,20 +376,6 @@ func TestQueueOriginsAndDropRights(t *testing.T) {
 	g.r.must("cancel-queued", map[string]any{"id": "q1", "human_nonce": nonce})
 	if n := len(g.entries()); n != 0 {
 		t.Fatalf("%d left", n)
-	}
-}
-
-func TestQueuePreview(t *testing.T) {
-	t.Parallel()
-	for in, want := range map[string]string{
-		"add tests":                     "add tests",
-		"\n  first line\nsecond":        "first line",
-		"bell\x07 and \x1b[31mred":      "bell and [31mred",
-		strings.Repeat("é", 100) + "\n": strings.Repeat("é", 79) + "…",
-	} {
-		if got := preview(in); got != want {
-			t.Errorf("preview(%q) = %q, want %q", in, got, want)
-		}
 	}
 }
 

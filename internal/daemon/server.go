@@ -24,6 +24,7 @@ import (
 	"github.com/tuios/tuios/detect/transcript"
 	"github.com/tuios/tuios/internal/config"
 	"github.com/tuios/tuios/internal/daemon/agentlog"
+	attn "github.com/tuios/tuios/internal/daemon/attention"
 	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/daemon/herdr"
 	"github.com/tuios/tuios/internal/daemon/links"
@@ -134,7 +135,7 @@ type Server struct {
 	cameBack sync.Once     // restore and the Inbox's load, once the socket is ours
 	resp     *responder    // attach and respond (verbs_respond.go); set in New, never changed
 	attach   *attachHub    // attach streams (attach_stream.go); set in New, never changed
-	holds    *holder       // held approvals (verbs_approval.go); set in New, never changed
+	holds    *attn.Holds   // held approvals (internal/daemon/attention); set in New, never changed
 	alog     *agentlog.Log // the agent log (internal/daemon/agentlog); set in New, never changed
 	ln       net.Listener
 	closed   bool
@@ -144,9 +145,9 @@ type Server struct {
 	conns    map[*conn]struct{}
 	wg       sync.WaitGroup
 
-	queue  *replyQueue // the reply queue (queue.go); set in New, never changed
-	review *reviewer   // review notes (verbs_review.go); set in New, never changed
-	herdr  *herdr.Sock // the herdr socket (internal/daemon/herdr); set in New, never changed
+	queue  replyQueue   // the reply queue (internal/daemon/attention); set in New, never changed
+	review *attn.Review // review notes (internal/daemon/attention); set in New, never changed
+	herdr  *herdr.Sock  // the herdr socket (internal/daemon/herdr); set in New, never changed
 	// features are the daemon's features in the order New inits them;
 	// shutdown stops them in reverse (host_feature.go).
 	features []core.Feature
@@ -166,7 +167,7 @@ type Server struct {
 	links        *links.Links  // links to other hosts (links/links.go); set in New, never changed
 	outbox       *links.Outbox // mail waiting for other hosts (links/outbox.go); set in New, never changed
 	follow       *hostFollow   // the Inbox's mirror of linked hosts (host_follow.go); set in New, never changed
-	asks         *asks         // ask-human questions (verbs_ask.go); set in New, never changed
+	asks         *attn.Asks    // ask-human questions (internal/daemon/attention); set in New, never changed
 	wts          *worktrees    // the worktrees and fans tuios made (worktrees.go); set in New, never changed
 	xfers        *transfers    // the copies of tuios cp (transfers.go); set in New, never changed
 	// editMu makes one edit of the config file at a time (set-config):
@@ -278,23 +279,23 @@ func New(opt Options) (*Server, error) {
 	// registering a verb builds nothing.
 	s.attach = newAttachHub(s)
 	s.hub.observe = s.attach.observe
-	s.holds = newHolder(s)
-	go func() { <-s.done; s.holds.shutdown() }()
 	s.mail = &mailer{s: s}
-	s.queue = newReplyQueue(s)
-	s.review = newReviewer(s)
+	s.queue = replyQueue{attn.NewQueue(attn.QueueOptions{Max: s.opt.Config.QueueMax(), Inbox: attnInbox{s}})}
+	s.review = attn.NewReview(s.queue.Queue)
 	s.wts = newWorktrees(s)
 	s.xfers = newTransfers()
 	s.resp = s.newResponder()
-	s.asks = &asks{s: s, open: map[string]*askRec{}, ended: map[string]*askRec{}}
-	s.asks.follow()
+	s.holds = attn.NewHolds(attn.HoldsOptions{Inbox: attnInbox{s}, Risk: s.resp.risk, Home: s.opt.Tracker.Home,
+		RefuseRequest: s.follow.refuseHostRequest})
+	s.asks = attn.NewAsks(attn.AskOptions{Inbox: attnInbox{s}, RefuseRequest: s.follow.refuseHostRequest})
 	// The features, in the order they are inited and the reverse of the
 	// one they stop in. The Inbox and the responder are still the core's
 	// but hear a window close from the hub as a feature does, first.
 	s.herdr = herdr.New()
 	s.alog = agentlog.NewLog(s.clock)
 	s.tscript = agentlog.NewTranscripts()
-	s.features = []core.Feature{s.herdr, s.alog, s.tscript, resume.New()}
+	s.features = []core.Feature{s.herdr, s.alog, s.tscript, resume.New(),
+		s.queue.Queue, s.review, s.asks, s.holds} // the attention set (internal/daemon/attention)
 	h := host{s}
 	h.OnWindowClosed(func(ev event) { s.att.paneClosed(ev.Window) })
 	h.OnWindowClosed(func(ev event) { s.resp.forget(ev.Window) })

@@ -107,11 +107,7 @@ func (s *Server) verbTable() map[string]*verb {
 	s.waitVerbs(add)
 	s.mailVerbs(add)
 	s.respondVerbs(add)
-	s.queueVerbs(add)
-	s.reviewVerbs(add)
 	s.attentionVerbs(add)
-	s.approvalVerbs(add)
-	s.askVerbs(add)
 	s.layoutVerbs(add)
 	s.linkVerbs(add)   // verbs_link.go: what another machine's link may call here
 	s.hostVerbs(add)   // verbs_hosts.go: this machine's links to other hosts

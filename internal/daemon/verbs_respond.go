@@ -15,6 +15,7 @@ import (
 
 	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/detect"
+	attn "github.com/tuios/tuios/internal/daemon/attention"
 	"github.com/tuios/tuios/internal/grant"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/review"
@@ -516,7 +517,10 @@ func (s *Server) respondVerbs(add addFunc) {
 		if pk.Blocked && pk.Found {
 			s.att.update(w.ID) // the Inbox item says the risk this peek read (prompt_risk.go)
 		}
-		return s.withHold(pk), nil // held_respond.go: a prompt the Inbox holds
+		if held, ok := s.holds.Peek(pk.PromptPeek); ok { // a prompt the Inbox holds (internal/daemon/attention)
+			return held, nil
+		}
+		return pk, nil
 	})
 	add("peek-prompt", reads|agentFeature, "Read what a blocked pane asks: the prompt's dialog read whole from the screen and the pane's history, else the lines its screen rule read (untrusted), the options, the actions offered, the risk rules what it asks hits (cut short, with not_whole saying why, when its dialog cannot be read whole) and a prompt_id", "prompt_peek",
 		`{"verb":"peek-prompt","params":{"window":"review"}}`, p, h)
@@ -567,7 +571,8 @@ func (r *responder) respond(cn *conn, p *respondParams) (any, *proto.Error) {
 	if err != nil {
 		return nil, err
 	}
-	if res, herr, held := s.respondHeld(p, by, ss.Name, w, name); held { // held_respond.go: the Inbox holds its prompt
+	held := attn.HeldAnswer{PromptID: p.PromptID, Action: p.Action, Value: p.Value, RiskAck: p.RiskAck}
+	if res, herr, held := s.holds.Respond(held, by, ss.Name, w.ID, name); held { // the Inbox holds its prompt (internal/daemon/attention)
 		return res, herr
 	}
 

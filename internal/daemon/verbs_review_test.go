@@ -170,8 +170,8 @@ func TestSendReview(t *testing.T) {
 	if byOf(t, mine, str(mine["id"])) != "human" {
 		t.Fatalf("the person's note: %v", mine)
 	}
-	withReviewer(srv, func(rv *reviewer) {
-		rv.book.Add(review.Note{Session: "rv", Window: worker, Worktree: repo, Path: "api/retry.go", Side: "new", Line: 1, Quote: "line 1", Text: "from lead", By: lead})
+	withReviewer(srv, func(book *review.Notebook) {
+		book.Add(review.Note{Session: "rv", Window: worker, Worktree: repo, Path: "api/retry.go", Side: "new", Line: 1, Quote: "line 1", Text: "from lead", By: lead})
 	})
 	// V5: --now while working.
 	if _, err := person.call("send-review", map[string]any{"session": "rv", "window": "worker", "now": true, "human_nonce": person.nonce}); err == nil || err.Code != "not_ready" {
@@ -199,13 +199,8 @@ func TestSendReview(t *testing.T) {
 }
 
 // withReviewer runs fn on the daemon's notebook, as a verb would.
-func withReviewer(srv *Server, fn func(*reviewer)) {
-	rv := srv.review
-	rv.mu.Lock()
-	rv.loadLocked()
-	fn(rv)
-	rv.saveLocked()
-	rv.mu.Unlock()
+func withReviewer(srv *Server, fn func(*review.Notebook)) {
+	srv.review.Edit(fn)
 }
 
 func byOf(t *testing.T, res map[string]any, id string) string {

@@ -9,6 +9,7 @@ import (
 	"github.com/tuios/tuios/detect/transcript"
 	"github.com/tuios/tuios/internal/config"
 	"github.com/tuios/tuios/internal/proto"
+	"github.com/tuios/tuios/mail"
 )
 
 // Workspaces is how many numbered workspaces a session has.
@@ -125,6 +126,67 @@ type Host interface {
 	Touch(session string)
 	// CloseWindow closes window id and ends its process.
 	CloseWindow(id string)
+
+	// What the attention set reads of the core (host_attention.go).
+
+	// PaneDir is where window id's shell is: the directory it last
+	// reported (OSC 7), else its process's working directory, else the
+	// one it started in; "" when there is no such window.
+	PaneDir(id string) string
+	// Worktree is the worktree tuios made for the session named session
+	// (new-worktree, fan); false when it made none.
+	Worktree(session string) (Worktree, bool)
+	// FanReach says why c may not reach the fan attempt in session (a
+	// pane without admin reaches only its own fan's and the ones it
+	// started); nil when it may or session is no attempt.
+	FanReach(c Call, session string) *proto.Error
+	// Session resolves a verb's session param as every core verb does
+	// (a name; "": the caller's own session, else the most recently
+	// active one), through the target check, and copies it.
+	Session(c Call, session string) (SessionView, *proto.Error)
+	// Resolve finds the window addr names in session (an id, an index, a
+	// prefix or a name) without the target check: a name, not a target;
+	// false when none does.
+	Resolve(c Call, session, addr string) (WindowView, bool)
+	// IsPerson says whether c acts as the person: nonce is a live human
+	// nonce of an attached client whose process is outside every pane,
+	// or c is a link that stands in for the person.
+	IsPerson(c Call, nonce string) bool
+	// CallerPane is the window c's caller runs in; "" when it runs in
+	// none (or its window is gone).
+	CallerPane(c Call) string
+	// Hold keeps c's caller, as it was admitted, for typing done after
+	// c's connection is gone (the reply queue types as whoever queued):
+	// the write path checks its grants as they are then. ctx ends the
+	// held call's waits; verb names the typing.
+	Hold(ctx context.Context, c Call, verb string) Call
+	// TypeHeld types text into pane as one prompt, as TypePrompt does,
+	// as the call c (Hold), and says what went out.
+	TypeHeld(c Call, pane, text string) (Typed, *proto.Error)
+	// RailChanged tells the attached clients that what the rail shows
+	// of a pane changed (its queued count): they redraw the layout. It
+	// takes only the attach streams' locks.
+	RailChanged()
+	// MailTo is the mail ring of session, when window is still one of
+	// its panes; nil otherwise.
+	MailTo(session, window string) *mail.Ring
+	// HungUp says whether c's caller hung up (its context ended, or its
+	// socket says the peer is gone).
+	HungUp(c Call) bool
+	// StartedIn is the directory window id's pane started in and the
+	// agent protocol it was opened with (start-agent --protocol; "" for
+	// none); false when there is no such window.
+	StartedIn(id string) (dir, protocol string, ok bool)
+	// CallerPlaced is the pane the kernel placed c's caller in, even if
+	// that window has closed since; "" for none.
+	CallerPlaced(c Call) string
+	// InFront says whether window id is in front of the person: the
+	// focused window of a session an attached client shows, on the
+	// workspace on screen.
+	InFront(id string) bool
+	// InReach says why c may not reach the session named session, which
+	// may have closed since (its own session always is); nil when it may.
+	InReach(c Call, session string) *proto.Error
 }
 
 // Options are the daemon's settings a feature reads.

@@ -26,6 +26,24 @@ const (
 	// ReadsAll is a listing across sessions and machines (the hosts, the
 	// outbox): the person, or a pane holding admin; a link with list.
 	ReadsAll
+	// Writes changes what a pane is given or typed (review notes, a
+	// message queued for it): the person, or a pane holding write in its
+	// session.
+	Writes
+	// QueuesInput types into a pane later, when its agent is at rest
+	// (queue-prompt): a write that types, checked again as it types, so
+	// an admin pane may queue for a pane that waits on a prompt now.
+	QueuesInput
+	// ReportsLocal is a pane's report about itself (or a caller's
+	// outside every pane), never over a link (ask-human).
+	ReportsLocal
+	// Person is the person's alone, checked by dispatch and again by the
+	// handler (a live human nonce: Host.IsPerson); over a link only with
+	// the respond capability (answer-ask).
+	Person
+	// Reports is a pane's report about itself, or a caller's outside
+	// every pane (request-approval).
+	Reports
 )
 
 // CodeNotHuman is the error code of a call that acts as the person and

@@ -1,4 +1,4 @@
-package daemon
+package attention
 
 import (
 	"slices"
@@ -9,6 +9,7 @@ import (
 	"github.com/tuios/tuios/detect"
 	"github.com/tuios/tuios/detect/hook"
 	"github.com/tuios/tuios/internal/agentproto"
+	"github.com/tuios/tuios/internal/daemon/core"
 )
 
 // When a queued pane counts as at rest (docs/agents.md, Queue a reply),
@@ -25,9 +26,9 @@ import (
 //     looked at on a timer: one output watcher while an entry waits, and
 //     the pane's one timer armed at the last output plus 5 s.
 
-// queueQuiet is the silence after new output that counts as a rest on a
+// QueueQuiet is the silence after new output that counts as a rest on a
 // pane whose harness cannot show working.
-const queueQuiet = 5 * time.Second
+const QueueQuiet = 5 * time.Second
 
 // restSigns is what a harness can show, read from its manifest and its
 // hook map.
@@ -53,7 +54,7 @@ func hookStatesOf(harness string) []agentstate.State {
 // (a person's manifest may replace a bundled one); a harness with no
 // manifest, or none named, has no screen tier, so a stalled turn turns
 // idle, and no rule that says working.
-func (q *replyQueue) signs(harness string) restSigns {
+func (q *Queue) signs(harness string) restSigns {
 	var sg restSigns
 	if agentproto.IsHarness(harness) {
 		// A protocol pane reports every state as the protocol says it.
@@ -65,7 +66,7 @@ func (q *replyQueue) signs(harness string) restSigns {
 		sg.working = slices.Contains(st, agentstate.Working)
 	}
 	var m *detect.Manifest
-	if reg := q.s.tracker.Detector().Registry(); reg != nil && harness != "" {
+	if reg := q.h.Tracker().Detector().Registry(); reg != nil && harness != "" {
 		m, _ = reg.Lookup(harness)
 	}
 	if m == nil || !m.Screen.Enabled && !m.Title.Enabled {
@@ -98,7 +99,7 @@ func (q *replyQueue) signs(harness string) restSigns {
 // (docs/agents.md: a failed turn leaves it back at its prompt, so a "try
 // again" from the Inbox goes in). A pane that errors and keeps working
 // reads working, not errored, so this never types into a turn.
-func (q *replyQueue) resting(harness string, st agentstate.State) bool {
+func (q *Queue) resting(harness string, st agentstate.State) bool {
 	if atRest(st) || st == agentstate.Errored {
 		return true
 	}
@@ -111,7 +112,7 @@ func (q *replyQueue) resting(harness string, st agentstate.State) bool {
 // first one). It starts the pane's output watcher when it is not running.
 // Called with q.mu held: it takes no other lock (the window is the one
 // the pane record keeps).
-func (q *replyQueue) quietDueLocked(p *paneQueue, harness string) (time.Time, bool) {
+func (q *Queue) quietDueLocked(p *paneQueue, harness string) (time.Time, bool) {
 	if q.signs(harness).working {
 		q.stopQuietLocked(p)
 		return time.Time{}, false
@@ -123,17 +124,17 @@ func (q *replyQueue) quietDueLocked(p *paneQueue, harness string) (time.Time, bo
 		// was empty): when it came is not known, so the silence counts
 		// from now.
 		if closed(p.enterGen) && !p.heardAfterEnter {
-			p.heardAfterEnter, p.outputAt = true, q.s.clock.Now()
+			p.heardAfterEnter, p.outputAt = true, q.h.Clock().Now()
 		}
 	}
 	if p.outputAt.IsZero() || !p.lastEnter.IsZero() && !p.heardAfterEnter {
 		return time.Time{}, false
 	}
-	return p.outputAt.Add(queueQuiet), true
+	return p.outputAt.Add(QueueQuiet), true
 }
 
 // stopQuietLocked ends the pane's output watcher. Called with q.mu held.
-func (q *replyQueue) stopQuietLocked(p *paneQueue) {
+func (q *Queue) stopQuietLocked(p *paneQueue) {
 	if p.quietDone != nil {
 		close(p.quietDone)
 		p.quietDone = nil
@@ -143,14 +144,14 @@ func (q *replyQueue) stopQuietLocked(p *paneQueue) {
 // noteEnterLocked records the Enter's output generation, so output after
 // it (and only that) counts as new. Output may already have come before
 // this runs. Called with q.mu held.
-func (q *replyQueue) noteEnterLocked(p *paneQueue, gen chan struct{}) {
+func (q *Queue) noteEnterLocked(p *paneQueue, gen <-chan struct{}) {
 	p.enterGen, p.heardAfterEnter = gen, false
 	if closed(gen) {
-		p.heardAfterEnter, p.outputAt = true, q.s.clock.Now()
+		p.heardAfterEnter, p.outputAt = true, q.h.Clock().Now()
 	}
 }
 
-func closed(ch chan struct{}) bool {
+func closed(ch <-chan struct{}) bool {
 	if ch == nil {
 		return false
 	}
@@ -167,28 +168,26 @@ func closed(ch chan struct{}) bool {
 // chunk: when a timer is already armed it fires, and the step it runs
 // reads the latest output and re-arms (one timer, re-armed only when it
 // fires); when none is, a step arms it.
-func (q *replyQueue) watchQuiet(id string, w *Window, done chan struct{}) {
+func (q *Queue) watchQuiet(id string, pane core.Pane, done chan struct{}) {
 	for {
-		w.mu.Lock()
-		gen := w.outputGen
-		w.mu.Unlock()
+		gen := pane.Output()
 		select {
 		case <-gen:
 		case <-done:
 			return
-		case <-w.exitCh:
+		case <-pane.Exited():
 			return
-		case <-q.s.done:
+		case <-q.h.Done():
 			return
 		}
-		snap := q.s.tracker.Arbiter().Get(id)
+		snap := q.arbiter().Get(id)
 		q.mu.Lock()
 		p := q.panes[id]
 		if p == nil || p.quietDone != done {
 			q.mu.Unlock()
 			return
 		}
-		p.outputAt = q.s.clock.Now()
+		p.outputAt = q.h.Clock().Now()
 		if closed(p.enterGen) {
 			p.heardAfterEnter = true
 		}
@@ -197,4 +196,10 @@ func (q *replyQueue) watchQuiet(id string, w *Window, done chan struct{}) {
 		}
 		q.mu.Unlock()
 	}
+}
+
+// Signs says what harness can show: idle (or done), and working (tests).
+func (q *Queue) Signs(harness string) (idle, working bool) {
+	sg := q.signs(harness)
+	return sg.idle, sg.working
 }

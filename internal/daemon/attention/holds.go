@@ -1,6 +1,7 @@
-package daemon
+package attention
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/inbox"
+	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/review"
 )
@@ -27,8 +29,8 @@ import (
 //
 // Locking: hd.mu guards the tables of holds and each hold's ended flag;
 // it is never held across I/O, a queue call or a wait. It may be taken
-// under a.mu (saw runs inside the attention publish), so nothing here
-// takes a.mu or s.mu while holding it. A hook's wait holds no lock at all.
+// under the Inbox's lock (Saw runs inside the attention publish), so
+// nothing here calls the Inbox or the core while holding it. A hook's wait holds no lock at all.
 // Each hold has at most one timer (hold_seconds), stopped when it ends.
 
 // Reasons a hold ends with (approval_result.reason), besides the Inbox's
@@ -57,9 +59,9 @@ const (
 	// endedKept bounds the ended holds remembered, so a late second
 	// reply learns the standing decision instead of "not held".
 	endedKept = 256
-	// defaultDenyMessage is what the model reads when the person denies
+	// DefaultDenyMessage is what the model reads when the person denies
 	// without a reason.
-	defaultDenyMessage = "The user denied this from the tuios Inbox."
+	DefaultDenyMessage = "The user denied this from the tuios Inbox."
 )
 
 // approvalAliases are the other names [agents.approvals] enabled and the
@@ -114,8 +116,15 @@ type approvalResult struct {
 }
 
 // holder is the daemon's table of holds.
-type holder struct {
-	s *Server
+// Holds are the held approvals (a core.Feature): request-approval,
+// reply-approval and get-approval, and the hold peek-prompt and respond
+// read and answer.
+type Holds struct {
+	h      core.Host
+	inbox  Inbox
+	risk   *review.Checker
+	home   string
+	refuse func(id string) *proto.Error
 
 	mu         sync.Mutex
 	byID       map[string]*heldCall
@@ -124,13 +133,67 @@ type holder struct {
 	endedOrder []string
 }
 
-func newHolder(s *Server) *holder {
-	return &holder{s: s, byID: map[string]*heldCall{}, byPane: map[string]*heldCall{}, ended: map[string]*heldCall{}}
+// HoldsOptions configure the held approvals.
+type HoldsOptions struct {
+	// Inbox shows the holds.
+	Inbox Inbox
+	// Risk checks a held request against the risk rules ([agents.
+	// approvals.risk]); nil checks nothing.
+	Risk *review.Checker
+	// Home is the person's home directory, for the risk rules.
+	Home string
+	// RefuseRequest says why reply-approval may not answer request id
+	// here (another machine's hold is answered on that machine); nil
+	// when it may.
+	RefuseRequest func(id string) *proto.Error
+}
+
+// NewHolds makes the held approvals; Init adds them to a daemon.
+func NewHolds(opt HoldsOptions) *Holds {
+	return &Holds{inbox: opt.Inbox, risk: opt.Risk, home: opt.Home, refuse: opt.RefuseRequest,
+		byID: map[string]*heldCall{}, byPane: map[string]*heldCall{}, ended: map[string]*heldCall{}}
+}
+
+// Name is "held-approvals".
+func (hd *Holds) Name() string { return "held-approvals" }
+
+// Init adds request-approval, reply-approval and get-approval to h's
+// verbs. Every hold ends (shutdown) as soon as the daemon starts to stop.
+func (hd *Holds) Init(h core.Host) error {
+	hd.h = h
+	p, run := core.Handle(hd.requestApproval)
+	h.AddVerb(core.Verb{Name: "request-approval", Class: core.Reports, Returns: "approval_result", Params: p, Run: run,
+		Desc:    "Hold a pane's permission prompt for the Inbox (a harness's hook): blocks until the person answers, hold_seconds pass or the hold ends; an empty decision means ask in the pane",
+		Example: `{"verb":"request-approval","params":{"window":"4f1c…","harness":"claude-code","summary":"approve Bash: make test","options":["once","deny"],"tool":"Bash","target":"make test"}}`})
+	p, run = core.Handle(func(c core.Call, p *replyApprovalParams) (any, *proto.Error) {
+		if hd.refuse != nil {
+			if err := hd.refuse(p.RequestID); err != nil { // a host's hold is answered there
+				return nil, err
+			}
+		}
+		return hd.replyApproval(c, p)
+	})
+	h.AddVerb(core.Verb{Name: "reply-approval", Class: core.Person, Returns: "approval_replied", Params: p, Run: run,
+		Desc:    "Answer a held approval or plan as the person (needs a live human nonce): the first reply wins; ask hands it back to the pane",
+		Example: `{"verb":"reply-approval","params":{"request_id":"9c1d2e3f4a5b6c7d","decision":"once","summary":"approve Bash: make test","human_nonce":"…"}}`})
+	p, run = core.Handle(hd.getApproval)
+	h.AddVerb(core.Verb{Name: "get-approval", Class: core.Reads, Returns: "approval", Params: p, Run: run,
+		Desc:    "Read a held approval or plan whole: its line, tool, target, options, always scope, plan text, plan_sha and risk (untrusted)",
+		Example: `{"verb":"get-approval","params":{"request_id":"9c1d2e3f4a5b6c7d"}}`})
+	go func() { <-h.Done(); hd.shutdown() }()
+	return nil
+}
+
+// Shutdown ends every hold that is left: the harnesses ask in their
+// panes.
+func (hd *Holds) Shutdown(context.Context) error {
+	hd.shutdown()
+	return nil
 }
 
 // finish ends h with res once; it reports whether this call ended it.
 // It takes only hd.mu, so it may run under a.mu.
-func (hd *holder) finish(h *heldCall, res approvalResult) bool {
+func (hd *Holds) finish(h *heldCall, res approvalResult) bool {
 	hd.mu.Lock()
 	if h.ended {
 		hd.mu.Unlock()
@@ -139,7 +202,7 @@ func (hd *holder) finish(h *heldCall, res approvalResult) bool {
 	h.ended = true
 	res.Type, res.RequestID = "approval_result", h.id
 	if !h.started.IsZero() {
-		res.HeldMS = max(0, hd.s.clock.Now().Sub(h.started).Milliseconds())
+		res.HeldMS = max(0, hd.h.Clock().Now().Sub(h.started).Milliseconds())
 	}
 	h.res = res
 	delete(hd.byID, h.id)
@@ -166,16 +229,21 @@ func (hd *holder) finish(h *heldCall, res approvalResult) bool {
 // cannot see (timeout, viewed, handed back, caller gone): the item stays
 // as an unheld approval showing the pane's own line. Never call it under
 // a.mu.
-func (hd *holder) endUnanswered(h *heldCall, reason string) {
+func (hd *Holds) endUnanswered(h *heldCall, reason string) {
 	if hd.finish(h, approvalResult{Reason: reason}) {
-		hd.s.att.do(func() []inbox.Event { return hd.s.att.q.EndHold(h.pane, h.id) })
+		hd.endHold(h.pane, h.id)
 	}
 }
 
-// saw follows the Inbox: a held item that closed, or a hold the queue
+// endHold turns the pane's held item back into the pane's own prompt.
+func (hd *Holds) endHold(pane, id string) {
+	hd.inbox.Do(func(q *inbox.Queue) ([]inbox.Event, error) { return q.EndHold(pane, id), nil })
+}
+
+// Saw follows the Inbox: a held item that closed, or a hold the queue
 // ended (the block turned into a question), ends the hook's wait. Called
-// under a.mu for every published event.
-func (hd *holder) saw(e inbox.Event) {
+// under the Inbox's lock for every published event.
+func (hd *Holds) Saw(e inbox.Event) {
 	if hd == nil {
 		return
 	}
@@ -202,9 +270,10 @@ func (hd *holder) saw(e inbox.Event) {
 	}
 }
 
-// viewed ends the pane's hold: an attached client shows it focused, so
-// the person answers in the pane. Called without s.mu and a.mu.
-func (hd *holder) viewed(pane string) {
+// Viewed ends the pane's hold: an attached client shows it focused, so
+// the person answers in the pane. Called without the core's lock and the
+// Inbox's.
+func (hd *Holds) Viewed(pane string) {
 	if hd == nil {
 		return
 	}
@@ -218,7 +287,7 @@ func (hd *holder) viewed(pane string) {
 
 // shutdown ends every hold: the daemon stops, the harnesses ask in their
 // panes.
-func (hd *holder) shutdown() {
+func (hd *Holds) shutdown() {
 	hd.mu.Lock()
 	all := make([]*heldCall, 0, len(hd.byID))
 	for _, h := range hd.byID {
@@ -230,9 +299,28 @@ func (hd *holder) shutdown() {
 	}
 }
 
+// Timers counts the holds' armed timers, live and ended (tests: an
+// ended hold leaves none).
+func (hd *Holds) Timers() int {
+	hd.mu.Lock()
+	defer hd.mu.Unlock()
+	n := 0
+	for _, h := range hd.byID {
+		if h.timer != nil {
+			n++
+		}
+	}
+	for _, h := range hd.ended {
+		if h.timer != nil {
+			n++
+		}
+	}
+	return n
+}
+
 // lookup finds a hold by request id (live, else recently ended) or by its
 // pane (live only).
-func (hd *holder) lookup(id, pane string) (h *heldCall, live bool) {
+func (hd *Holds) lookup(id, pane string) (h *heldCall, live bool) {
 	hd.mu.Lock()
 	defer hd.mu.Unlock()
 	if id != "" {
@@ -324,27 +412,7 @@ type getApprovalParams struct {
 
 // ---- verbs ----
 
-func (s *Server) approvalVerbs(add addFunc) {
-	p, h := handler(func(cn *conn, p *requestApprovalParams) (any, *proto.Error) { return s.requestApproval(cn, p) })
-	add("request-approval", reports, "Hold a pane's permission prompt for the Inbox (a harness's hook): blocks until the person answers, hold_seconds pass or the hold ends; an empty decision means ask in the pane", "approval_result",
-		`{"verb":"request-approval","params":{"window":"4f1c…","harness":"claude-code","summary":"approve Bash: make test","options":["once","deny"],"tool":"Bash","target":"make test"}}`, p, h)
-
-	p, h = handler(func(cn *conn, p *replyApprovalParams) (any, *proto.Error) {
-		if err := s.follow.refuseHostRequest(p.RequestID); err != nil { // host_follow_list.go: a host's hold is answered there
-			return nil, err
-		}
-		return s.replyApproval(cn, p)
-	})
-	add("reply-approval", personOnly, "Answer a held approval or plan as the person (needs a live human nonce): the first reply wins; ask hands it back to the pane", "approval_replied",
-		`{"verb":"reply-approval","params":{"request_id":"9c1d2e3f4a5b6c7d","decision":"once","summary":"approve Bash: make test","human_nonce":"…"}}`, p, h)
-
-	p, h = handler(func(cn *conn, p *getApprovalParams) (any, *proto.Error) { return s.getApproval(cn, p) })
-	add("get-approval", reads, "Read a held approval or plan whole: its line, tool, target, options, always scope, plan text, plan_sha and risk (untrusted)", "approval",
-		`{"verb":"get-approval","params":{"request_id":"9c1d2e3f4a5b6c7d"}}`, p, h)
-}
-
-func (s *Server) requestApproval(cn *conn, p *requestApprovalParams) (any, *proto.Error) {
-	hd := s.holds
+func (hd *Holds) requestApproval(c core.Call, p *requestApprovalParams) (any, *proto.Error) {
 	now := func(reason string) (any, *proto.Error) {
 		return approvalResult{Type: "approval_result", Reason: reason}, nil
 	}
@@ -362,29 +430,27 @@ func (s *Server) requestApproval(cn *conn, p *requestApprovalParams) (any, *prot
 		}
 	}
 	harness := approvalHarness(p.Harness)
-	cfg := s.opt.Config
+	opts := hd.h.Options()
+	cfg := opts.Config
 	enabled := false
 	for _, e := range cfg.Agents.Approvals.Enabled {
 		enabled = enabled || approvalHarness(e) == harness
 	}
-	if s.agentsOff {
+	if opts.AgentsOff {
 		return now(holdDisabled)
 	}
-	s.mu.Lock()
-	ss, w, perr := s.target(cn, p.Session, p.Window)
-	var root, protocol string
-	if perr == nil {
-		root = w.dirNow()
-		if root == "" {
-			root = w.cwd
-		}
-		protocol = w.protocol
-	}
-	s.mu.Unlock()
+	w, perr := hd.h.Window(c, p.Session, p.Window)
 	if perr != nil {
 		return nil, perr
 	}
-	if cn.placedID != "" && cn.placedID != w.ID {
+	root, protocol := w.Dir, ""
+	if dir, prot, ok := hd.h.StartedIn(w.ID); ok {
+		if root == "" {
+			root = dir
+		}
+		protocol = prot
+	}
+	if placed := hd.h.CallerPlaced(c); placed != "" && placed != w.ID {
 		return nil, proto.Errorf(proto.CodeForbidden, "a pane may hold only its own prompt").
 			WithHint(proto.Hint{Param: "window", Detail: "run the hook in the pane whose agent asks"})
 	}
@@ -405,7 +471,7 @@ func (s *Server) requestApproval(cn *conn, p *requestApprovalParams) (any, *prot
 	if !shownWhole(p.Summary) {
 		return now(holdNotShown)
 	}
-	h := &heldCall{id: newRequestID(), pane: w.ID, session: ss.Name, harness: harness, kind: kind, summary: p.Summary,
+	h := &heldCall{id: newRequestID(), pane: w.ID, session: w.Session, harness: harness, kind: kind, summary: p.Summary,
 		tool: p.Tool, target: p.Target, plan: p.Plan, options: slices.Clone(p.Options), denyMessage: p.DenyMessage,
 		done: make(chan struct{})}
 	if len(h.options) == 0 {
@@ -423,13 +489,13 @@ func (s *Server) requestApproval(cn *conn, p *requestApprovalParams) (any, *prot
 	if kind == inbox.KindPlan {
 		sum := sha256.Sum256([]byte(p.Plan))
 		h.planSHA = hex.EncodeToString(sum[:])
-	} else if s.resp != nil && s.resp.risk != nil {
+	} else if hd.risk != nil {
 		req := review.Request{Tool: p.Tool, Command: p.Target}
 		if p.Target == "" {
 			req, _ = review.RequestFromLine(p.Summary)
 		}
-		req.Worktree, req.Home = root, s.opt.Tracker.Home
-		h.risk = s.resp.risk.Check(req)
+		req.Worktree, req.Home = root, hd.home
+		h.risk = hd.risk.Check(req)
 		for i := range h.risk {
 			h.risk[i].Text = inbox.CleanSummary(h.risk[i].Text)
 		}
@@ -444,24 +510,25 @@ func (s *Server) requestApproval(cn *conn, p *requestApprovalParams) (any, *prot
 		hd.finish(older, approvalResult{Reason: holdSuperseded})
 	}
 	// The person looks at the pane: they answer it there.
-	if s.inFront(w.ID) {
+	if hd.h.InFront(w.ID) {
 		if older != nil {
-			s.att.do(func() []inbox.Event { return s.att.q.EndHold(w.ID, older.id) })
+			hd.endHold(w.ID, older.id)
 		}
 		return now(holdViewed)
 	}
 	// The hook reported needs_input just before; the Inbox hears of it
 	// through the arbiter's stream, so feed the pane now.
-	s.att.update(w.ID)
+	hd.inbox.Update(w.ID)
 
-	h.started = s.clock.Now()
-	hold := s.opt.Config.HoldFor()
+	clock := hd.h.Clock()
+	h.started = clock.Now()
+	hold := cfg.HoldFor()
 	h.expires = h.started.Add(hold)
 	hd.mu.Lock()
 	hd.byID[h.id], hd.byPane[w.ID] = h, h
 	hd.mu.Unlock()
-	err := s.att.doErr(func() ([]inbox.Event, error) {
-		return s.att.q.Hold(inbox.Hold{Pane: w.ID, RequestID: h.id, Kind: kind, Summary: h.summary, Options: h.options,
+	err := hd.inbox.Do(func(q *inbox.Queue) ([]inbox.Event, error) {
+		return q.Hold(inbox.Hold{Pane: w.ID, RequestID: h.id, Kind: kind, Summary: h.summary, Options: h.options,
 			AlwaysScope: h.scope, Expires: h.expires, Risk: h.risk, DenyMessage: h.denyMessage,
 			PlanLines: planLines(h.plan), PlanSHA: h.planSHA})
 	})
@@ -478,7 +545,7 @@ func (s *Server) requestApproval(cn *conn, p *requestApprovalParams) (any, *prot
 		}
 		hd.finish(h, approvalResult{Reason: reason})
 		if older != nil {
-			s.att.do(func() []inbox.Event { return s.att.q.EndHold(w.ID, older.id) })
+			hd.endHold(w.ID, older.id)
 		}
 		if reason == "" {
 			return nil, inboxErr(err)
@@ -491,21 +558,21 @@ func (s *Server) requestApproval(cn *conn, p *requestApprovalParams) (any, *prot
 	hd.mu.Lock()
 	if !h.ended {
 		// The clock may run f on this goroutine: f only starts one.
-		h.timer = s.clock.AfterFunc(hold, func() { go hd.endUnanswered(h, holdTimeout) })
+		h.timer = clock.AfterFunc(hold, func() { go hd.endUnanswered(h, holdTimeout) })
 	}
 	hd.mu.Unlock()
-	s.about(w.ID, "").infof("request-approval: holding %s on %s (%s) for %s", h.id, w.ID[:8], harness, hold)
+	hd.h.Log().About(w.ID, "").Infof("request-approval: holding %s on %s (%s) for %s", h.id, w.ID[:8], harness, hold)
 
 	select {
 	case <-h.done:
-	case <-cn.closed:
+	case <-c.Context().Done():
 		select {
-		case <-s.done:
+		case <-hd.h.Done():
 			hd.finish(h, approvalResult{Reason: holdShutdown})
 		default:
 			hd.endUnanswered(h, holdCallerGone)
 		}
-	case <-s.done:
+	case <-hd.h.Done():
 		hd.finish(h, approvalResult{Reason: holdShutdown})
 	}
 	<-h.done
@@ -532,11 +599,11 @@ type replied struct {
 	PlanSHA    string `json:"plan_sha,omitempty"`
 }
 
-func (s *Server) replyApproval(cn *conn, p *replyApprovalParams) (any, *proto.Error) {
-	if s.agentsOff {
-		return nil, agentsDisabled("reply-approval")
+func (hd *Holds) replyApproval(c core.Call, p *replyApprovalParams) (any, *proto.Error) {
+	if hd.h.Options().AgentsOff {
+		return nil, core.AgentsDisabled("reply-approval")
 	}
-	if !s.isPerson(cn, p.HumanNonce) {
+	if !hd.h.IsPerson(c, p.HumanNonce) {
 		return nil, proto.Errorf(codeRespondNotHuman, "reply-approval acts as the person: it needs a live human nonce from an attached client, outside every pane").
 			WithHint(proto.Hint{Param: "human_nonce", Detail: "answer from the Inbox of an attached client"})
 	}
@@ -548,15 +615,12 @@ func (s *Server) replyApproval(cn *conn, p *replyApprovalParams) (any, *proto.Er
 		if p.Window == "" {
 			return nil, proto.Errorf(proto.CodeInvalidParams, "name the hold: request_id, or session and window").WithHint(proto.Hint{Param: "request_id"})
 		}
-		s.mu.Lock()
-		_, w, perr := s.target(cn, p.Session, p.Window)
-		s.mu.Unlock()
+		w, perr := hd.h.Window(c, p.Session, p.Window)
 		if perr != nil {
 			return nil, perr
 		}
 		pane = w.ID
 	}
-	hd := s.holds
 	h, live := hd.lookup(p.RequestID, pane)
 	if h == nil {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "no prompt is held there").
@@ -589,7 +653,7 @@ func (s *Server) replyApproval(cn *conn, p *replyApprovalParams) (any, *proto.Er
 		if !hd.finish(h, approvalResult{Reason: holdHandedBack}) {
 			return standing()
 		}
-		s.att.do(func() []inbox.Event { return s.att.q.EndHold(h.pane, h.id) })
+		hd.endHold(h.pane, h.id)
 		out.Decision, out.Applied, out.Reason = "ask", true, holdHandedBack
 		return out, nil
 	}
@@ -597,24 +661,24 @@ func (s *Server) replyApproval(cn *conn, p *replyApprovalParams) (any, *proto.Er
 	if p.Decision == inbox.DecisionDeny {
 		msg = p.Message
 		if msg == "" {
-			msg = defaultDenyMessage
+			msg = DefaultDenyMessage
 		}
 	}
 	const by = "human"
-	if !s.answerHold(h, p.Decision, msg, by) { // held_respond.go
+	if !hd.answerHold(h, p.Decision, msg, by) { // held_respond.go
 		return standing() // another reply, or an end, came first
 	}
-	s.about(h.pane, "").infof("reply-approval: %s %s on %s", p.Decision, h.id, h.pane[:min(8, len(h.pane))])
+	hd.h.Log().About(h.pane, "").Infof("reply-approval: %s %s on %s", p.Decision, h.id, h.pane[:min(8, len(h.pane))])
 	out.Decision, out.Applied, out.Reason, out.AnsweredBy = p.Decision, true, holdAnswered, by
 	return out, nil
 }
 
-func (s *Server) getApproval(cn *conn, p *getApprovalParams) (any, *proto.Error) {
-	if s.agentsOff {
-		return nil, agentsDisabled("get-approval")
+func (hd *Holds) getApproval(c core.Call, p *getApprovalParams) (any, *proto.Error) {
+	if hd.h.Options().AgentsOff {
+		return nil, core.AgentsDisabled("get-approval")
 	}
-	h, live := s.holds.lookup(p.RequestID, "")
-	if h != nil && s.sessionInReach(cn, h.session) != nil { // verbs_grants.go: as missing to a caller out of reach
+	h, live := hd.lookup(p.RequestID, "")
+	if h != nil && hd.h.InReach(c, h.session) != nil { // as missing to a caller out of reach
 		h = nil
 	}
 	if h == nil || (p.Session != "" && p.Session != h.session) {

@@ -1,4 +1,4 @@
-package daemon
+package attention
 
 import (
 	"slices"
@@ -8,7 +8,15 @@ import (
 
 	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/inbox"
+	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/proto"
+)
+
+// Error codes of respond's answer to a hold, as respond's own.
+const (
+	codePromptChanged      = "prompt_changed"
+	codeRiskUnacknowledged = "risk_unacknowledged"
+	codeRespondNotHuman    = core.CodeNotHuman
 )
 
 // A held approval shows nothing in its pane (the harness waits on its
@@ -22,23 +30,20 @@ import (
 // Inbox item closes answered and the pane works again at once (the
 // harness's next hook says the same a moment later). It reports false
 // when another answer, or an end, came first.
-func (s *Server) answerHold(h *heldCall, decision, msg, by string) bool {
-	if !s.holds.finish(h, approvalResult{Decision: decision, Reason: holdAnswered, AnsweredBy: by, Message: msg}) {
+func (hd *Holds) answerHold(h *heldCall, decision, msg, by string) bool {
+	if !hd.finish(h, approvalResult{Decision: decision, Reason: holdAnswered, AnsweredBy: by, Message: msg}) {
 		return false
 	}
-	s.att.do(func() []inbox.Event {
-		it, ok := s.att.q.Find(inbox.BlockingKey(h.pane))
+	hd.inbox.Do(func(q *inbox.Queue) ([]inbox.Event, error) {
+		it, ok := q.Find(inbox.BlockingKey(h.pane))
 		if !ok || it.HeldID != h.id {
-			return nil
+			return nil, nil
 		}
-		evs, _ := s.att.q.Answer(it.ID, decision, by)
-		return evs
+		evs, _ := q.Answer(it.ID, decision, by)
+		return evs, nil
 	})
-	s.mu.Lock()
-	w := s.windows[h.pane]
-	s.mu.Unlock()
-	if w != nil {
-		w.pane.Report(agentstate.Report{State: agentstate.Working, Source: agentstate.SourceReport, Harness: h.harness,
+	if w := hd.h.Pane(h.pane); w != nil {
+		w.Tracked().Report(agentstate.Report{State: agentstate.Working, Source: agentstate.SourceReport, Harness: h.harness,
 			IfState: agentstate.SetOf(agentstate.NeedsInput)}, "")
 	}
 	return true
@@ -92,15 +97,15 @@ type heldPeekResult struct {
 	Held *heldView `json:"held,omitempty"`
 }
 
-// withHold is peek-prompt's result: the screen's reading, or, while the
-// Inbox holds the pane's prompt, the hold (the screen shows nothing to
-// read then).
-func (s *Server) withHold(pk promptPeek) any {
-	h, live := s.holds.lookup("", pk.Window)
+// Peek is peek-prompt's result while the Inbox holds the pane's prompt
+// (the screen shows nothing to read then): pk, the screen's reading,
+// filled from the hold, and the hold. false when nothing is held there.
+func (hd *Holds) Peek(pk proto.PromptPeek) (any, bool) {
+	h, live := hd.lookup("", pk.Window)
 	if !live {
-		return pk
+		return nil, false
 	}
-	out := heldPeekResult{PromptPeek: pk.PromptPeek}
+	out := heldPeekResult{PromptPeek: pk}
 	p := &out.PromptPeek
 	p.Blocked, p.Found, p.Answerable = true, true, true
 	p.Source, p.Rule, p.Kind = "hold", -1, string(h.kind)
@@ -116,22 +121,31 @@ func (s *Server) withHold(pk promptPeek) any {
 	}
 	p.Reason = "held in the Inbox: answer it there (the prefix key then i), or with tuios respond"
 	out.Held = &heldView{RequestID: h.id, Kind: string(h.kind), Summary: h.summary, Options: slices.Clone(h.options),
-		AlwaysScope: slices.Clone(h.scope), PlanLines: planLines(h.plan), ExpiresMS: max(0, h.expires.Sub(s.clock.Now()).Milliseconds())}
-	return out
+		AlwaysScope: slices.Clone(h.scope), PlanLines: planLines(h.plan), ExpiresMS: max(0, h.expires.Sub(hd.h.Clock().Now()).Milliseconds())}
+	return out, true
 }
 
-// respondHeld answers the pane's held prompt for respond, when the Inbox
+// HeldAnswer is respond's answer to a held prompt.
+type HeldAnswer struct {
+	PromptID string   // the prompt peek-prompt read ("" any)
+	Action   string   // approve, approve_always, deny, choose
+	Value    string   // choose: the option's digit
+	RiskAck  []string // a risky allow's rules
+}
+
+// Respond answers the pane's held prompt for respond, when the Inbox
 // holds one; held is false when it does not (respond then reads the
 // screen). by is who respond let in: the person's client, a shell with
-// respond_from_shell, or a linked machine with the respond capability.
-func (s *Server) respondHeld(p *respondParams, by, session string, w *Window, name string) (res any, err *proto.Error, held bool) {
-	h, live := s.holds.lookup("", w.ID)
+// respond_from_shell, or a linked machine with the respond capability;
+// window is the pane (a full id) in session, name its name.
+func (hd *Holds) Respond(p HeldAnswer, by, session, window, name string) (res any, err *proto.Error, held bool) {
+	h, live := hd.lookup("", window)
 	if !live {
 		return nil, nil, false
 	}
 	changed := func(why string) *proto.Error {
 		return proto.Errorf(codePromptChanged, "the held prompt of %s is not the one to answer (%s); nothing was answered", name, why).
-			WithHint(proto.Hint{Command: "tuios peek-prompt -s " + session + " -w " + w.ID[:8], Detail: "read it again"})
+			WithHint(proto.Hint{Command: "tuios peek-prompt -s " + session + " -w " + window[:8], Detail: "read it again"})
 	}
 	if p.PromptID != "" && p.PromptID != h.id {
 		return nil, changed("the Inbox holds request " + h.id + " now"), true
@@ -175,14 +189,14 @@ func (s *Server) respondHeld(p *respondParams, by, session string, w *Window, na
 	}
 	msg := ""
 	if decision == inbox.DecisionDeny {
-		msg = defaultDenyMessage
+		msg = DefaultDenyMessage
 	}
 	answeredBy := "human"
 	if strings.HasPrefix(by, "link:") || strings.HasPrefix(by, "pane:") { // not the person: says who
 		answeredBy = by
 	}
 	start := time.Now()
-	if !s.answerHold(h, decision, msg, answeredBy) {
+	if !hd.answerHold(h, decision, msg, answeredBy) {
 		<-h.done
 		why := "its hold ended: " + h.res.Reason
 		if h.res.Decision != "" {
@@ -190,9 +204,31 @@ func (s *Server) respondHeld(p *respondParams, by, session string, w *Window, na
 		}
 		return nil, changed(why), true
 	}
-	s.about(w.ID, "").infof("respond: %s the hold %s on %s by %s", decision, h.id, w.ID[:8], by)
-	snap := s.tracker.Arbiter().Get(w.ID)
-	return map[string]any{"type": "prompt_response", "session": session, "window": w.ID, "name": name, "action": p.Action,
+	hd.h.Log().About(window, "").Infof("respond: %s the hold %s on %s by %s", decision, h.id, window[:8], by)
+	snap := hd.h.Tracker().Arbiter().Get(window)
+	return map[string]any{"type": "prompt_response", "session": session, "window": window, "name": name, "action": p.Action,
 		"sent": []string{}, "prompt_id": h.id, "settled_by": "state", "state": snap.State.String(), "message": snap.Message,
 		"by": by, "held_id": h.id, "decision": decision, "pressed_ms": 0, "settled_ms": time.Since(start).Milliseconds()}, nil, true
+}
+
+// sameSet says whether the risk rules a caller acknowledged (a, spaces
+// trimmed) are exactly b, in any order.
+func sameSet(a, b []string) bool {
+	x := map[string]bool{}
+	for _, s := range a {
+		x[strings.TrimSpace(s)] = true
+	}
+	y := map[string]bool{}
+	for _, s := range b {
+		y[s] = true
+	}
+	if len(x) != len(y) {
+		return false
+	}
+	for k := range y {
+		if !x[k] {
+			return false
+		}
+	}
+	return true
 }

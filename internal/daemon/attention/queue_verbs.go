@@ -1,16 +1,23 @@
-package daemon
+package attention
 
 import (
 	"strconv"
 	"strings"
 
 	"github.com/tuios/tuios/agentstate"
+	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/mail"
 )
 
-// codeQueueFull refuses an entry past [agents.queue] max on one pane.
-const codeQueueFull = "queue_full"
+const (
+	// codeQueueFull refuses an entry past [agents.queue] max on one pane.
+	codeQueueFull = "queue_full"
+	// codeNoKeyboard refuses typing for human: the person has no pane.
+	codeNoKeyboard = "no_keyboard"
+	// codeNotHuman refuses a call that acts as the person and is not.
+	codeNotHuman = core.CodeNotHuman
+)
 
 type queuePromptParams struct {
 	Session    string `json:"session" desc:"the session"`
@@ -34,8 +41,8 @@ type cancelQueuedParams struct {
 	HumanNonce string `json:"human_nonce" desc:"the nonce attach gave this client: drop as the person" maxlen:"256"`
 }
 
-// queuedRow is one entry as list-queued shows it.
-type queuedRow struct {
+// QueuedRow is one entry as list-queued shows it.
+type QueuedRow struct {
 	ID      string `json:"id"`
 	Session string `json:"session"`
 	Window  string `json:"window"`
@@ -48,46 +55,41 @@ type queuedRow struct {
 	State   string `json:"state"`
 }
 
-func (s *Server) queueVerbs(add addFunc) {
-	q := s.queue
-
-	p, h := handler(func(cn *conn, p *queuePromptParams) (any, *proto.Error) { return q.add(cn, p) })
-	add("queue-prompt", types|queuesInput, "Queue a message for an agent: typed (paste then Enter) once the agent has been at rest for 1 s, one message per rest, never over a prompt", "prompt_queued",
-		`{"verb":"queue-prompt","params":{"window":"build","text":"make the backoff jitter configurable"}}`, p, h)
-
-	p, h = handler(func(cn *conn, p *listQueuedParams) (any, *proto.Error) { return q.list(cn, p) })
-	add("list-queued", reads, "List the queued messages of a session's panes (or one pane), the next first per pane; previews are pane-bound text", "queued_prompts",
-		`{"verb":"list-queued","params":{"session":"work"}}`, p, h)
-
-	p, h = handler(func(cn *conn, p *cancelQueuedParams) (any, *proto.Error) { return q.cancel(cn, p) })
-	add("cancel-queued", writes, "Drop a queued message (id) or every one on a pane the caller may drop (all); one being typed cannot be dropped", "queue_cancelled",
-		`{"verb":"cancel-queued","params":{"id":"q3"}}`, p, h)
+func (q *Queue) addVerbs() {
+	h := q.h
+	p, run := core.Handle(q.add)
+	h.AddVerb(core.Verb{Name: "queue-prompt", Class: core.QueuesInput, Returns: "prompt_queued", Params: p, Run: run,
+		Desc:    "Queue a message for an agent: typed (paste then Enter) once the agent has been at rest for 1 s, one message per rest, never over a prompt",
+		Example: `{"verb":"queue-prompt","params":{"window":"build","text":"make the backoff jitter configurable"}}`})
+	p, run = core.Handle(q.list)
+	h.AddVerb(core.Verb{Name: "list-queued", Class: core.Reads, Returns: "queued_prompts", Params: p, Run: run,
+		Desc:    "List the queued messages of a session's panes (or one pane), the next first per pane; previews are pane-bound text",
+		Example: `{"verb":"list-queued","params":{"session":"work"}}`})
+	p, run = core.Handle(q.cancel)
+	h.AddVerb(core.Verb{Name: "cancel-queued", Class: core.Writes, Returns: "queue_cancelled", Params: p, Run: run,
+		Desc:    "Drop a queued message (id) or every one on a pane the caller may drop (all); one being typed cannot be dropped",
+		Example: `{"verb":"cancel-queued","params":{"id":"q3"}}`})
 }
 
 // origin decides who the caller is for the queue: human (a live nonce
 // from outside every pane), the caller's own window id (inside a pane), or
 // shell (outside every pane). A nonce that is not live is refused, never
 // quietly downgraded: the caller meant to act as the person.
-func (q *replyQueue) origin(cn *conn, nonce string) (string, *proto.Error) {
-	s := q.s
+func (q *Queue) origin(c core.Call, nonce string) (string, *proto.Error) {
 	if nonce != "" {
-		if s.isPerson(cn, nonce) {
+		if q.h.IsPerson(c, nonce) {
 			return byHuman, nil
 		}
 		return "", proto.Errorf(codeNotHuman, "the human nonce is not live on this connection: only the person at an attached client acts as human").
 			WithHint(proto.Hint{Param: "human_nonce", Detail: "leave it out to act as yourself, or use the attached client"})
 	}
-	s.mu.Lock()
-	w := s.callerWindow(cn)
-	s.mu.Unlock()
-	if w != nil {
-		return w.ID, nil
+	if id := q.h.CallerPane(c); id != "" {
+		return id, nil
 	}
 	return byShell, nil
 }
 
-func (q *replyQueue) add(cn *conn, p *queuePromptParams) (any, *proto.Error) {
-	s := q.s
+func (q *Queue) add(c core.Call, p *queuePromptParams) (any, *proto.Error) {
 	if p.Window == mail.Human {
 		return nil, proto.Errorf(codeNoKeyboard, "human has no keyboard to type into").
 			WithHint(proto.Hint{Command: "tuios send-agent-message -w human TEXT", Detail: "leave the person a message instead"})
@@ -95,11 +97,11 @@ func (q *replyQueue) add(cn *conn, p *queuePromptParams) (any, *proto.Error) {
 	if strings.TrimSpace(p.Text) == "" {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "the message is blank").WithHint(proto.Hint{Param: "text"})
 	}
-	if len(p.Text) > maxQueuedText {
-		return nil, proto.Errorf(proto.CodeInvalidParams, "the message is %d bytes; an entry holds at most %d", len(p.Text), maxQueuedText).
+	if len(p.Text) > MaxQueuedText {
+		return nil, proto.Errorf(proto.CodeInvalidParams, "the message is %d bytes; an entry holds at most %d", len(p.Text), MaxQueuedText).
 			WithHint(proto.Hint{Param: "text", Detail: "send a long text as mail or a stashed file and queue a short note naming it"})
 	}
-	by, err := q.origin(cn, p.HumanNonce)
+	by, err := q.origin(c, p.HumanNonce)
 	if err != nil {
 		return nil, err
 	}
@@ -116,13 +118,11 @@ func (q *replyQueue) add(cn *conn, p *queuePromptParams) (any, *proto.Error) {
 		// A pane is its own window whatever it says; naming another is
 		// refused rather than ignored.
 		if p.From != "" && p.From != by {
-			s.mu.Lock()
-			other := s.windows[p.From]
-			if own := s.windows[by]; other == nil && own != nil {
-				other, _ = s.findWindow(cn, own.session, p.From) // a name, not a target
+			other, found := q.h.Find(p.From)
+			if own, ok := q.h.Find(by); !found && ok {
+				other, found = q.h.Resolve(c, own.Session, p.From) // a name, not a target
 			}
-			s.mu.Unlock()
-			if other != nil && other.ID != by {
+			if found && other.ID != by {
 				return nil, proto.Errorf(proto.CodeForbidden, "a pane queues as itself: from may not name another window").
 					WithHint(proto.Hint{Param: "from", Detail: "leave from out"})
 			}
@@ -131,11 +131,12 @@ func (q *replyQueue) add(cn *conn, p *queuePromptParams) (any, *proto.Error) {
 	default:
 		from = p.From
 	}
-	ss, w, name, err := s.targetNamed(cn, p.Session, p.Window)
+	w, err := q.h.Window(c, p.Session, p.Window)
 	if err != nil {
 		return nil, err
 	}
-	arb := s.tracker.Arbiter()
+	name := w.DisplayName
+	arb := q.arbiter()
 	if b := arb.Brief(w.ID); b.State == agentstate.None && b.Harness == "" {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "%s runs no agent tuios knows: nothing would say when it is at rest", name).
 			WithHint(proto.Hint{Param: "window", Command: "tuios list-agents", Detail: "queue for a pane listed there; for a plain shell use send-text"})
@@ -145,10 +146,11 @@ func (q *replyQueue) add(cn *conn, p *queuePromptParams) (any, *proto.Error) {
 	// both are checked here when queued and again right before typing
 	// (queue.go, deliver). Neither exists yet.
 	snap := arb.Get(w.ID)
+	who := q.h.Hold(q.ctx, c, "queue-prompt") // the caller as admitted, to type as at delivery
 	q.mu.Lock()
 	pq := q.panes[w.ID]
 	if pq == nil {
-		pq = &paneQueue{window: w.ID, session: ss.Name, win: w}
+		pq = &paneQueue{window: w.ID, session: w.Session, win: w.Pane}
 		if q.resting(snap.Harness, snap.State) {
 			pq.restAt = snap.StateAt
 		}
@@ -162,42 +164,38 @@ func (q *replyQueue) add(cn *conn, p *queuePromptParams) (any, *proto.Error) {
 			WithHint(proto.Hint{Command: "tuios queue ls -w " + w.ID[:8], Detail: "wait for one to be typed, or drop one with tuios queue rm ID; [agents.queue] max sets the cap (at most 64)"})
 	}
 	q.next++
-	e := &queuedPrompt{id: "q" + strconv.FormatUint(q.next, 10), at: s.clock.Now(), by: by, from: from, text: p.Text, state: queueWaiting, who: cn.call}
+	e := &queuedPrompt{id: "q" + strconv.FormatUint(q.next, 10), at: q.h.Clock().Now(), by: by, from: from, text: p.Text, state: queueWaiting,
+		who: who}
 	pq.entries = append(pq.entries, e)
 	q.railLocked() // queue_rail.go: the rail's "1 queued"
 	position, queued := len(pq.entries), len(pq.entries)
 	q.stepLocked(pq, snap)
 	delivering := pq.entries[0].state == queueDelivering
 	q.mu.Unlock()
-	return map[string]any{"type": "prompt_queued", "id": e.id, "session": ss.Name, "window": w.ID, "name": name,
+	return map[string]any{"type": "prompt_queued", "id": e.id, "session": w.Session, "window": w.ID, "name": name,
 		"position": position, "queued": queued, "delivering": delivering}, nil
 }
 
-func (q *replyQueue) list(cn *conn, p *listQueuedParams) (any, *proto.Error) {
-	s := q.s
-	s.mu.Lock()
-	ss, err := s.session(cn, p.Session)
+func (q *Queue) list(c core.Call, p *listQueuedParams) (any, *proto.Error) {
+	ss, err := q.h.Session(c, p.Session)
 	if err != nil {
-		s.mu.Unlock()
 		return nil, err
 	}
 	type seat struct{ id, name string }
 	var seats []seat
 	if p.Window != "" {
-		w, werr := s.window(cn, ss, p.Window)
+		w, werr := q.h.Window(c, ss.Name, p.Window)
 		if werr != nil {
-			s.mu.Unlock()
 			return nil, werr
 		}
-		seats = append(seats, seat{w.ID, w.DisplayName()})
+		seats = append(seats, seat{w.ID, w.DisplayName})
 	} else {
-		for _, w := range ss.windows {
-			seats = append(seats, seat{w.ID, w.DisplayName()})
+		for _, w := range ss.Windows {
+			seats = append(seats, seat{w.ID, w.DisplayName})
 		}
 	}
-	s.mu.Unlock()
-	whole := s.isPerson(cn, p.HumanNonce) // x then u on the rail queues the same message again
-	rows := []queuedRow{}
+	whole := q.h.IsPerson(c, p.HumanNonce) // x then u on the rail queues the same message again
+	rows := []QueuedRow{}
 	q.mu.Lock()
 	for _, st := range seats {
 		pq := q.panes[st.id]
@@ -205,7 +203,7 @@ func (q *replyQueue) list(cn *conn, p *listQueuedParams) (any, *proto.Error) {
 			continue
 		}
 		for _, e := range pq.entries {
-			row := queuedRow{ID: e.id, Session: ss.Name, Window: st.id, Name: st.name, At: e.at.UnixNano(),
+			row := QueuedRow{ID: e.id, Session: ss.Name, Window: st.id, Name: st.name, At: e.at.UnixNano(),
 				By: e.by, From: e.from, Preview: preview(e.text), State: e.state}
 			if whole {
 				row.Text = e.text
@@ -230,8 +228,7 @@ func mayDrop(who string, e *queuedPrompt) bool {
 	return e.by == who
 }
 
-func (q *replyQueue) cancel(cn *conn, p *cancelQueuedParams) (any, *proto.Error) {
-	s := q.s
+func (q *Queue) cancel(c core.Call, p *cancelQueuedParams) (any, *proto.Error) {
 	switch {
 	case p.ID != "" && p.All:
 		return nil, proto.Errorf(proto.CodeInvalidParams, "give an id or all, not both").WithHint(proto.Hint{Param: "id"})
@@ -241,15 +238,13 @@ func (q *replyQueue) cancel(cn *conn, p *cancelQueuedParams) (any, *proto.Error)
 	case p.All && p.Window == "":
 		return nil, proto.Errorf(proto.CodeInvalidParams, "all needs the pane (window)").WithHint(proto.Hint{Param: "window"})
 	}
-	who, err := q.origin(cn, p.HumanNonce)
+	who, err := q.origin(c, p.HumanNonce)
 	if err != nil {
 		return nil, err
 	}
 	var window string
 	if p.Window != "" || p.Session != "" && p.ID == "" {
-		s.mu.Lock()
-		_, w, terr := s.target(cn, p.Session, p.Window)
-		s.mu.Unlock()
+		w, terr := q.h.Window(c, p.Session, p.Window)
 		if terr != nil {
 			return nil, terr
 		}
@@ -320,7 +315,7 @@ func (q *replyQueue) cancel(cn *conn, p *cancelQueuedParams) (any, *proto.Error)
 		q.railLocked()
 		queued = len(kept)
 		window = pq.window
-		q.stepLocked(pq, s.tracker.Arbiter().Get(pq.window))
+		q.stepLocked(pq, q.arbiter().Get(pq.window))
 	}
 	q.mu.Unlock()
 	for _, n := range notices { // the question a stall opened ends with it

@@ -1,10 +1,10 @@
-package daemon
+package attention
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
-	"runtime"
 	"slices"
 	"strconv"
 	"sync"
@@ -12,8 +12,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/tuios/tuios/inbox"
+	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/proto"
-	"github.com/tuios/tuios/internal/sock"
 	"github.com/tuios/tuios/mail"
 )
 
@@ -124,9 +124,14 @@ type askRec struct {
 	mailed    bool // the answer went to the pane as mail
 }
 
-// asks is the daemon's ask-human state.
-type asks struct {
-	s *Server
+// Asks is the daemon's ask-human state (a core.Feature).
+type Asks struct {
+	h      core.Host
+	inbox  Inbox
+	refuse func(id string) *proto.Error
+	// sub is the follower's subscription, followed closed when it ended.
+	sub      core.Subscription
+	followed chan struct{}
 
 	mu         sync.Mutex
 	open       map[string]*askRec
@@ -139,40 +144,78 @@ type lateAnswer struct {
 	session, pane, name, question, answer string
 }
 
-func (s *Server) askVerbs(add addFunc) {
-	as := s.asks
+// AskOptions configure ask-human and answer-ask.
+type AskOptions struct {
+	// Inbox holds the ask items.
+	Inbox Inbox
+	// RefuseRequest says why answer-ask may not answer request id here
+	// (another machine's ask is answered on that machine); nil when it
+	// may.
+	RefuseRequest func(id string) *proto.Error
+}
 
-	p, h := handler(func(cn *conn, p *askHumanParams) (any, *proto.Error) { return as.ask(cn, p) })
-	add("ask-human", reports.withLink(capLocal), "Ask the person a question with fixed answers: it waits in the Inbox under Questions; the result says the answer, or pending (a later answer is mailed to the asking pane), or how the question ended", "human_answer",
-		`{"verb":"ask-human","params":{"question":"Deploy the branch to staging?","options":["yes","no","later"],"timeout":120000}}`, p, h)
+// NewAsks makes the ask-human state; Init adds it to a daemon.
+func NewAsks(opt AskOptions) *Asks {
+	return &Asks{inbox: opt.Inbox, refuse: opt.RefuseRequest, open: map[string]*askRec{}, ended: map[string]*askRec{}}
+}
 
-	p, h = handler(func(cn *conn, p *answerAskParams) (any, *proto.Error) {
-		if err := s.follow.refuseHostRequest(p.RequestID); err != nil { // host_follow_list.go: a host's ask is answered there
-			return nil, err
+// Name is "ask-human".
+func (as *Asks) Name() string { return "ask-human" }
+
+// Init adds ask-human and answer-ask to h's verbs and starts the
+// follower of the ask items.
+func (as *Asks) Init(h core.Host) error {
+	as.h = h
+	p, run := core.Handle(as.ask)
+	h.AddVerb(core.Verb{Name: "ask-human", Class: core.ReportsLocal, Returns: "human_answer", Params: p, Run: run,
+		Desc:    "Ask the person a question with fixed answers: it waits in the Inbox under Questions; the result says the answer, or pending (a later answer is mailed to the asking pane), or how the question ended",
+		Example: `{"verb":"ask-human","params":{"question":"Deploy the branch to staging?","options":["yes","no","later"],"timeout":120000}}`})
+	p, run = core.Handle(func(c core.Call, p *answerAskParams) (any, *proto.Error) {
+		if as.refuse != nil {
+			if err := as.refuse(p.RequestID); err != nil { // a host's ask is answered there
+				return nil, err
+			}
 		}
-		return as.answerAsk(cn, p)
+		return as.answerAsk(c, p)
 	})
-	add("answer-ask", personOnly, "Answer an ask-human question as the person (an attached client's nonce; never from inside a pane): the first answer wins, a later one is not applied and gets the standing answer", "ask_answered",
-		`{"verb":"answer-ask","params":{"request_id":"ask-3f9a0c2e","answer":"yes","human_nonce":"…","question":"Deploy the branch to staging?"}}`, p, h)
+	h.AddVerb(core.Verb{Name: "answer-ask", Class: core.Person, Returns: "ask_answered", Params: p, Run: run,
+		Desc:    "Answer an ask-human question as the person (an attached client's nonce; never from inside a pane): the first answer wins, a later one is not applied and gets the standing answer",
+		Example: `{"verb":"answer-ask","params":{"request_id":"ask-3f9a0c2e","answer":"yes","human_nonce":"…","question":"Deploy the branch to staging?"}}`})
+	as.follow()
+	return nil
+}
+
+// Shutdown ends the follower's subscription and waits for it.
+func (as *Asks) Shutdown(ctx context.Context) error {
+	if as.sub == nil {
+		return nil
+	}
+	as.sub.Close()
+	select {
+	case <-as.followed:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // follow starts the one goroutine that hears every ask item close. It
-// ends when the hub closes (the daemon stopped).
-func (as *asks) follow() {
-	sub := &subscriber{types: map[string]bool{"attention": true}, q: make(chan event, askFollowBuffer)}
-	as.s.hub.addWith(sub, nil)
+// ends when its subscription does (Shutdown, or the hub closing as the
+// daemon stops).
+func (as *Asks) follow() {
+	sub := as.h.Subscribe(core.Filter{Types: map[string]bool{"attention": true}}, askFollowBuffer)
+	as.sub, as.followed = sub, make(chan struct{})
 	go func() {
-		for ev := range sub.q {
+		defer close(as.followed)
+		var lost uint64
+		for ev := range sub.C() {
 			if ev.Item != nil && ev.Op == string(inbox.OpClose) && ev.Item.Kind == inbox.KindAsk {
 				if late := as.closed(*ev.Item); late != nil {
 					as.mailAnswer(*late)
 				}
 			}
-			sub.mu.Lock()
-			dropped := sub.dropped
-			sub.dropped = 0
-			sub.mu.Unlock()
-			if dropped > 0 {
+			if n := sub.Lost(); n != lost {
+				lost = n
 				as.reconcile()
 			}
 		}
@@ -181,7 +224,7 @@ func (as *asks) follow() {
 
 // reconcile finds the open questions whose item left the Inbox while the
 // follower was behind: their close is read from the Inbox's replay log.
-func (as *asks) reconcile() {
+func (as *Asks) reconcile() {
 	as.mu.Lock()
 	var ids []string
 	for id, r := range as.open {
@@ -191,19 +234,15 @@ func (as *asks) reconcile() {
 	}
 	as.mu.Unlock()
 	for _, id := range ids {
-		if _, ok := as.s.att.q.Find(inbox.AskKey(id)); ok {
+		if _, ok := as.inbox.Find(inbox.AskKey(id)); ok {
 			continue
 		}
 		it := inbox.Item{Kind: inbox.KindAsk, RequestID: id, Closed: inbox.ReasonEvicted} // no trace left: it overflowed
-		a := as.s.att
-		a.mu.Lock()
-		for i := len(a.replay) - 1; i >= 0; i-- {
-			if ev := a.replay[i]; ev.Item != nil && ev.Op == string(inbox.OpClose) && ev.Item.Kind == inbox.KindAsk && ev.Item.RequestID == id {
-				it = *ev.Item
-				break
-			}
+		if ev, ok := as.inbox.Replayed(func(ev core.Event) bool {
+			return ev.Item != nil && ev.Op == string(inbox.OpClose) && ev.Item.Kind == inbox.KindAsk && ev.Item.RequestID == id
+		}); ok {
+			it = *ev.Item
 		}
-		a.mu.Unlock()
 		if late := as.closed(it); late != nil {
 			as.mailAnswer(*late)
 		}
@@ -213,7 +252,7 @@ func (as *asks) reconcile() {
 // closed ends the question an ask item was, from its close. It returns
 // the answer to mail when nobody waits to take it. A close for a question
 // already ended (answer-ask ended it first) changes nothing.
-func (as *asks) closed(it inbox.Item) *lateAnswer {
+func (as *Asks) closed(it inbox.Item) *lateAnswer {
 	as.mu.Lock()
 	defer as.mu.Unlock()
 	r := as.open[it.RequestID]
@@ -230,7 +269,7 @@ func (as *asks) closed(it inbox.Item) *lateAnswer {
 		status = string(inbox.ReasonDismissed)
 	}
 	select {
-	case <-as.s.done: // the panes close because the daemon stops
+	case <-as.h.Done(): // the panes close because the daemon stops
 		if it.Closed != inbox.ReasonAnswered {
 			status = askShutdown
 		}
@@ -252,7 +291,7 @@ func (as *asks) closed(it inbox.Item) *lateAnswer {
 
 // keepEndedLocked remembers how a question ended, dropping the oldest past the
 // bound. Called with as.mu held.
-func (as *asks) keepEndedLocked(r *askRec) {
+func (as *Asks) keepEndedLocked(r *askRec) {
 	if _, ok := as.ended[r.id]; !ok {
 		as.endedOrder = append(as.endedOrder, r.id)
 	}
@@ -266,15 +305,8 @@ func (as *asks) keepEndedLocked(r *askRec) {
 // mailAnswer leaves a late answer in the asking pane's inbox, from human,
 // verified: the agent that got pending finds it with wait-for
 // agent-message. A pane or session gone since has no inbox to mail.
-func (as *asks) mailAnswer(l lateAnswer) {
-	s := as.s
-	s.mu.Lock()
-	ss := s.sessions[l.session]
-	var ring *mail.Ring
-	if ss != nil && s.windows[l.pane] != nil {
-		ring = s.mail.ringLocked(ss)
-	}
-	s.mu.Unlock()
+func (as *Asks) mailAnswer(l lateAnswer) {
+	ring := as.h.MailTo(l.session, l.pane)
 	if ring == nil {
 		return
 	}
@@ -287,10 +319,10 @@ func (as *asks) mailAnswer(l lateAnswer) {
 	msg, err := ring.Send(mail.SendRequest{From: mail.Human, FromLabel: mail.Human, To: l.pane, ToLabel: l.name,
 		Subject: subject, Text: l.answer, VerifiedHuman: true, RateKey: "human:answers"})
 	if err != nil {
-		s.about(l.pane, "").warnf("ask-human: mailing the answer to %s: %v", l.pane, err)
+		as.h.Log().About(l.pane, "").Warnf("ask-human: mailing the answer to %s: %v", l.pane, err)
 		return
 	}
-	s.hub.publish(event{Type: "agent-message", Session: l.session, Window: msg.To})
+	as.h.Publish(core.Event{Type: "agent-message", Session: l.session, Window: msg.To})
 }
 
 // validRequestID: what a person can type back and a log can print.
@@ -309,8 +341,7 @@ func newAskID() string {
 	return "ask-" + hex.EncodeToString(b[:])
 }
 
-func (as *asks) ask(cn *conn, p *askHumanParams) (any, *proto.Error) {
-	s := as.s
+func (as *Asks) ask(c core.Call, p *askHumanParams) (any, *proto.Error) {
 	start := time.Now()
 	timeout := askDefaultTimeout
 	if p.Timeout > 0 {
@@ -318,17 +349,15 @@ func (as *asks) ask(cn *conn, p *askHumanParams) (any, *proto.Error) {
 	}
 	wait := p.Wait == nil || *p.Wait
 	if p.RequestID != "" && !validRequestID(p.RequestID) {
-		return nil, proto.Errorf(proto.CodeInvalidParams, "the request id %q has characters other than letters, digits, '-', '_', '.' and ':'", clipText(p.RequestID, 64)).
+		return nil, proto.Errorf(proto.CodeInvalidParams, "the request id %q has characters other than letters, digits, '-', '_', '.' and ':'", core.Clip(p.RequestID, 64)).
 			WithHint(proto.Hint{Param: "request_id", Detail: "leave it out and the daemon makes one"})
 	}
 
-	s.mu.Lock()
-	caller := s.callerWindow(cn)
-	callerPane := ""
-	if caller != nil {
-		callerPane = caller.ID
+	callerPane := as.h.CallerPane(c)
+	var caller *core.WindowView
+	if w, ok := as.h.Find(callerPane); callerPane != "" && ok {
+		caller = &w
 	}
-	s.mu.Unlock()
 
 	// Coming back for a question asked before.
 	if p.RequestID != "" {
@@ -347,7 +376,7 @@ func (as *asks) ask(cn *conn, p *askHumanParams) (any, *proto.Error) {
 				return nil, proto.Errorf(proto.CodeInvalidParams, "the request id %s names another question (%q)", p.RequestID, r.question).
 					WithHint(proto.Hint{Param: "request_id", Detail: "leave out the question to come back for it, or leave out the request id to ask a new one"})
 			}
-			return as.wait(cn, r, wait, timeout, start)
+			return as.wait(c, r, wait, timeout, start)
 		}
 		if p.Question == "" {
 			return nil, proto.Errorf(proto.CodeInvalidParams, "no question has the request id %s (questions do not survive a daemon restart, and only the %d newest ended ones are remembered)", p.RequestID, askEndedKeep).
@@ -364,16 +393,15 @@ func (as *asks) ask(cn *conn, p *askHumanParams) (any, *proto.Error) {
 
 	// Who asks: a caller inside a pane is that pane and nothing else; a
 	// caller outside panes names any pane, or none.
-	s.mu.Lock()
-	var ss *Session
-	var w *Window
+	var sessName, sessID string
+	var w *core.WindowView
 	var perr *proto.Error
 	if caller != nil {
-		ss, w = caller.session, caller
-		if p.Session != "" && p.Session != ss.Name {
+		sessName, sessID, w = caller.Session, caller.SessionID, caller
+		if p.Session != "" && p.Session != sessName {
 			perr = proto.Errorf(proto.CodeForbidden, "a pane asks as itself, in its own session, not in %q", p.Session)
 		} else if p.Window != "" {
-			if other, err := s.window(cn, ss, p.Window); err != nil || other != caller {
+			if other, err := as.h.Window(c, sessName, p.Window); err != nil || other.ID != caller.ID {
 				perr = proto.Errorf(proto.CodeForbidden, "a pane asks as itself; it may not ask as %q", p.Window)
 			}
 		}
@@ -381,19 +409,23 @@ func (as *asks) ask(cn *conn, p *askHumanParams) (any, *proto.Error) {
 			perr.WithHint(proto.Hint{Param: "window", Detail: "leave out -s and -w: the question is your pane's"})
 		}
 	} else {
-		ss, perr = s.session(cn, p.Session)
+		var ss core.SessionView
+		ss, perr = as.h.Session(c, p.Session)
+		sessName, sessID = ss.Name, ss.ID
 		if perr == nil && p.Window != "" {
-			w, perr = s.window(cn, ss, p.Window)
+			var wv core.WindowView
+			if wv, perr = as.h.Window(c, sessName, p.Window); perr == nil {
+				w = &wv
+			}
 		}
 	}
 	var pane inbox.Pane
 	if perr == nil {
-		pane.Session = ss.Name
+		pane.Session = sessName
 		if w != nil {
-			pane.ID, pane.Workspace, pane.Name = w.ID, strconv.Itoa(w.workspace), w.DisplayName()
+			pane.ID, pane.Workspace, pane.Name = w.ID, strconv.Itoa(w.Workspace), w.DisplayName
 		}
 	}
-	s.mu.Unlock()
 	if perr != nil {
 		return nil, perr
 	}
@@ -417,14 +449,14 @@ func (as *asks) ask(cn *conn, p *askHumanParams) (any, *proto.Error) {
 			old = as.ended[id]
 		}
 		as.mu.Unlock()
-		return as.wait(cn, old, wait, timeout, start)
+		return as.wait(c, old, wait, timeout, start)
 	}
 	r.id = id
 	as.open[id] = r
 	as.mu.Unlock()
 
-	err := s.att.doErr(func() ([]inbox.Event, error) {
-		return s.att.q.Ask(inbox.Ask{Pane: pane, RequestID: id, Question: p.Question, Options: p.Options})
+	err := as.inbox.Do(func(q *inbox.Queue) ([]inbox.Event, error) {
+		return q.Ask(inbox.Ask{Pane: pane, RequestID: id, Question: p.Question, Options: p.Options})
 	})
 	if err != nil {
 		as.mu.Lock()
@@ -437,26 +469,23 @@ func (as *asks) ask(cn *conn, p *askHumanParams) (any, *proto.Error) {
 	as.mu.Unlock()
 	// The pane or session may have closed between the lookup and the
 	// Ask: their close found no item then, so close it now.
-	s.mu.Lock()
 	reason := inbox.Reason("")
-	switch {
-	case s.sessions[pane.Session] != ss:
+	if now, ok := as.h.FindSession(pane.Session); !ok || now.ID != sessID {
 		reason = inbox.ReasonSessionClosed
-	case pane.ID != "" && s.windows[pane.ID] == nil:
+	} else if _, ok := as.h.Find(pane.ID); pane.ID != "" && !ok {
 		reason = inbox.ReasonWindowClosed
 	}
-	s.mu.Unlock()
 	if reason != "" {
-		s.att.doErr(func() ([]inbox.Event, error) { return s.att.q.Close(inbox.AskKey(id), reason) })
+		as.inbox.Do(func(q *inbox.Queue) ([]inbox.Event, error) { return q.Close(inbox.AskKey(id), reason) })
 	}
-	return as.wait(cn, r, wait, timeout, start)
+	return as.wait(c, r, wait, timeout, start)
 }
 
 // wait waits for the question to end, up to timeout: the result is its
 // answer or how it ended, pending when the time ran out or the caller did
 // not want to wait. A caller that hangs up leaves the question open (a
 // later answer is mailed).
-func (as *asks) wait(cn *conn, r *askRec, wait bool, timeout time.Duration, start time.Time) (any, *proto.Error) {
+func (as *Asks) wait(c core.Call, r *askRec, wait bool, timeout time.Duration, start time.Time) (any, *proto.Error) {
 	as.mu.Lock()
 	if r.status != "" || !wait {
 		res := as.resultLocked(r, start)
@@ -467,12 +496,12 @@ func (as *asks) wait(cn *conn, r *askRec, wait bool, timeout time.Duration, star
 	as.mu.Unlock()
 
 	expired := make(chan struct{})
-	t := as.s.clock.AfterFunc(timeout, func() { close(expired) })
+	t := as.h.Clock().AfterFunc(timeout, func() { close(expired) })
 	select {
 	case <-r.done:
 	case <-expired:
-	case <-cn.closed:
-	case <-as.s.done:
+	case <-c.Context().Done():
+	case <-as.h.Done():
 	}
 	t.Stop()
 
@@ -483,9 +512,9 @@ func (as *asks) wait(cn *conn, r *askRec, wait bool, timeout time.Duration, star
 	// The daemon may not have read the hang-up yet when the answer
 	// wakes this wait: look at the socket too (Linux tells a gone peer
 	// from a half-closed one; elsewhere only the context says).
-	hungUp := cn.ctx.Err() != nil || runtime.GOOS == "linux" && sock.HungUp(cn.c)
+	hungUp := as.h.HungUp(c)
 	select {
-	case <-as.s.done:
+	case <-as.h.Done():
 		res = as.resultLocked(r, start)
 		if r.status == "" {
 			res.Status = askShutdown
@@ -514,7 +543,7 @@ func (as *asks) wait(cn *conn, r *askRec, wait bool, timeout time.Duration, star
 }
 
 // resultLocked is a question's human_answer now. Called with as.mu held.
-func (as *asks) resultLocked(r *askRec, start time.Time) humanAnswer {
+func (as *Asks) resultLocked(r *askRec, start time.Time) humanAnswer {
 	res := humanAnswer{Type: "human_answer", RequestID: r.id, Status: r.status, Session: r.session, Window: r.pane, Name: r.name,
 		Question: r.question, Options: r.options, WaitedMS: time.Since(start).Milliseconds()}
 	if res.Status == "" {
@@ -530,9 +559,8 @@ func (as *asks) resultLocked(r *askRec, start time.Time) humanAnswer {
 
 // answerAsk is the person's answer. Who may: an attached client's live
 // nonce, from outside every pane (isPerson); no shell switch applies.
-func (as *asks) answerAsk(cn *conn, p *answerAskParams) (any, *proto.Error) {
-	s := as.s
-	if !s.isPerson(cn, p.HumanNonce) {
+func (as *Asks) answerAsk(c core.Call, p *answerAskParams) (any, *proto.Error) {
+	if !as.h.IsPerson(c, p.HumanNonce) {
 		return nil, proto.Errorf(codeNotHuman, "answer-ask is the person's: it needs the live human nonce of an attached client").
 			WithHint(proto.Hint{Param: "human_nonce", Detail: "answer in the Inbox of an attached client (prefix key then i, then the answer's digit)"})
 	}
@@ -551,12 +579,12 @@ func (as *asks) answerAsk(cn *conn, p *answerAskParams) (any, *proto.Error) {
 	if standing() {
 		return res, nil
 	}
-	it, ok := s.att.q.Find(inbox.AskKey(p.RequestID))
+	it, ok := as.inbox.Find(inbox.AskKey(p.RequestID))
 	if !ok && standing() {
 		return res, nil // another answer closed it between the two looks: it stands
 	}
 	if !ok {
-		return nil, proto.Errorf(proto.CodeInvalidParams, "no question has the request id %q", clipText(p.RequestID, 64)).
+		return nil, proto.Errorf(proto.CodeInvalidParams, "no question has the request id %q", core.Clip(p.RequestID, 64)).
 			WithHint(proto.Hint{Param: "request_id", Command: "tuios list-attention --kind ask"})
 	}
 	if p.Question != "" && p.Question != it.Summary {
@@ -564,8 +592,8 @@ func (as *asks) answerAsk(cn *conn, p *answerAskParams) (any, *proto.Error) {
 		return res, nil
 	}
 	var late *lateAnswer
-	err := s.att.doErr(func() ([]inbox.Event, error) {
-		evs, err := s.att.q.Answer(it.ID, p.Answer, askAnsweredBy)
+	err := as.inbox.Do(func(q *inbox.Queue) ([]inbox.Event, error) {
+		evs, err := q.Answer(it.ID, p.Answer, askAnsweredBy)
 		// End the question here, under the Inbox's lock, so an answer
 		// racing this one finds the standing answer rather than an item
 		// that vanished; the follower's copy of the close changes nothing.

@@ -1,4 +1,4 @@
-package daemon
+package attention
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/inbox"
+	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/proto"
 )
 
@@ -23,22 +24,16 @@ import (
 // was typed, or (a harness that cannot show working, queue_rest.go) for 5 s
 // of silence after new output. Entries live in memory only: a restart, the pane closing, the
 // agent leaving the pane (state none) or the session ending drops them.
-//
-// Locking: q.mu guards the pane records and is a leaf: it is never held
-// while taking s.mu, a window's lock or the Inbox's lock, and nothing is
-// typed under it. The arbiter is read (its lock is a leaf too) with or
-// without q.mu. Timers call back through a new goroutine, so a clock that
-// fires on the arming goroutine cannot deadlock on q.mu.
 
 const (
-	// queueRest is how long a pane must have been at rest before the next
-	// entry is typed.
-	queueRest = time.Second
-	// queueGate is how long a pane has, after the Enter, to show it took
+	// QueueRest is how long a pane must have been at rest before the
+	// next entry is typed.
+	QueueRest = time.Second
+	// QueueGate is how long a pane has, after the Enter, to show it took
 	// the message (working, needs_input, a finished turn).
-	queueGate = 5 * time.Second
-	// maxQueuedText is the largest entry, in bytes.
-	maxQueuedText = 16 << 10
+	QueueGate = 5 * time.Second
+	// MaxQueuedText is the largest entry, in bytes.
+	MaxQueuedText = 16 << 10
 	// queuePreview is how many characters of an entry's first line
 	// list-queued shows.
 	queuePreview = 80
@@ -57,13 +52,35 @@ const (
 	byShell = "shell"
 )
 
-// replyQueue is the daemon's reply queue.
-type replyQueue struct {
-	s   *Server
-	max int // entries per pane
-	// typer is the connection the queue types as: no socket, its context
-	// ends when the daemon stops, so a delivery never outlives it.
-	typer *conn
+// QueueOptions configure the reply queue.
+type QueueOptions struct {
+	// Max is how many entries one pane holds ([agents.queue] max).
+	Max int
+	// Inbox hears of a stalled entry.
+	Inbox Inbox
+}
+
+// Queue is the daemon's reply queue (a core.Feature): it serves
+// queue-prompt, list-queued and cancel-queued, and send-review sends
+// through it.
+//
+// Locking: mu guards the pane records. Under it the queue calls only
+// Host.RailChanged (the attach streams' locks) and reads the arbiter
+// (its lock is a leaf); it never holds mu while calling any other method
+// of the core, and nothing is typed under it. The core reads Len under
+// its own lock. Timers call back through a new goroutine, so a clock that
+// fires on the arming goroutine cannot deadlock on mu.
+type Queue struct {
+	h     core.Host
+	max   int // entries per pane
+	inbox Inbox
+	// ctx ends when the daemon stops (or Shutdown): an entry is typed
+	// under it, so a delivery never outlives the daemon.
+	ctx context.Context
+	// quit ends the queue's goroutine (Shutdown), stopped says it ended.
+	quit     chan struct{}
+	quitOnce sync.Once
+	stopped  chan struct{}
 
 	mu    sync.Mutex
 	next  uint64 // the last id number issued: ids are q1, q2, …, daemon-wide
@@ -74,7 +91,7 @@ type replyQueue struct {
 type paneQueue struct {
 	window  string
 	session string
-	win     *Window         // for its output, without taking s.mu under q.mu
+	win     core.Pane       // for its output, without calling the core under q.mu
 	entries []*queuedPrompt // the next first
 	// restAt is when the pane last came to rest (idle or done), zero
 	// while it is not at rest.
@@ -100,7 +117,7 @@ type paneQueue struct {
 	// that Enter.
 	quietDone       chan struct{}
 	outputAt        time.Time
-	enterGen        chan struct{}
+	enterGen        <-chan struct{}
 	heardAfterEnter bool
 }
 
@@ -112,35 +129,71 @@ type queuedPrompt struct {
 	from  string // a label the caller gave (outside panes)
 	text  string
 	state string
-	// who queued it, as admit placed the caller: the queue types as it,
-	// so the write path checks its grants as they are at delivery.
-	who caller
+	// who queued it, held past its connection (Host.Hold): the queue
+	// types as it, so the write path checks its grants as they are at
+	// delivery.
+	who core.Call
 	// notice is the summary of the Inbox question a stall opened, so a
 	// cancel closes that question and no other.
 	notice string
 }
 
-func newReplyQueue(s *Server) *replyQueue {
+// NewQueue makes the reply queue; Init adds it to a daemon.
+func NewQueue(opt QueueOptions) *Queue {
+	return &Queue{max: opt.Max, inbox: opt.Inbox, panes: map[string]*paneQueue{}, quit: make(chan struct{}), stopped: make(chan struct{})}
+}
+
+// Name is "reply-queue".
+func (q *Queue) Name() string { return "reply-queue" }
+
+// Init adds queue-prompt, list-queued and cancel-queued to h's verbs and
+// starts the queue's one goroutine, subscribed here, before any entry
+// can exist, so no change is missed.
+func (q *Queue) Init(h core.Host) error {
+	q.h = h
 	ctx, cancel := context.WithCancel(context.Background())
-	go func() { <-s.done; cancel() }()
-	q := &replyQueue{s: s, max: s.opt.Config.QueueMax(), panes: map[string]*paneQueue{},
-		typer: &conn{s: s, ctx: ctx, cancel: cancel, closed: ctx.Done(), placed: true}}
-	// Subscribed here, before any entry can exist, so no change is missed.
-	arbSub := s.tracker.Arbiter().Subscribe(agentstate.SubscribeOptions{Buffer: 1024})
-	hubSub := &subscriber{types: map[string]bool{"window-closed": true}, q: make(chan event, 1024)}
-	s.hub.addWith(hubSub, nil)
-	go q.follow(arbSub, hubSub)
-	return q
+	q.ctx = ctx
+	go func() {
+		select {
+		case <-h.Done():
+		case <-q.quit:
+		}
+		cancel()
+	}()
+	arbSub := h.Tracker().Arbiter().Subscribe(agentstate.SubscribeOptions{Buffer: 1024})
+	hubSub := h.Subscribe(core.Filter{Types: map[string]bool{"window-closed": true}}, 1024)
+	go func() { defer close(q.stopped); q.follow(arbSub, hubSub) }()
+	q.addVerbs()
+	return nil
+}
+
+// Shutdown stops the queue's goroutine, which disarms every timer, and
+// ends what is being typed.
+func (q *Queue) Shutdown(ctx context.Context) error {
+	if q.h == nil {
+		return nil
+	}
+	q.quitOnce.Do(func() { close(q.quit) })
+	select {
+	case <-q.stopped:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // follow is the queue's one goroutine: state changes move deliveries on,
 // window closes drop entries.
-func (q *replyQueue) follow(arbSub *agentstate.Subscription, hubSub *subscriber) {
+func (q *Queue) follow(arbSub *agentstate.Subscription, hubSub core.Subscription) {
 	defer arbSub.Close()
-	defer q.s.hub.remove(hubSub)
+	defer hubSub.Close()
+	var lost uint64
 	for {
 		select {
-		case <-q.s.done:
+		case <-q.h.Done():
+			q.stopAll()
+			return
+		case <-q.quit:
 			q.stopAll()
 			return
 		case ch := <-arbSub.C:
@@ -148,16 +201,13 @@ func (q *replyQueue) follow(arbSub *agentstate.Subscription, hubSub *subscriber)
 				q.resync()
 			}
 			q.changed(ch)
-		case ev, ok := <-hubSub.q:
+		case ev, ok := <-hubSub.C():
 			if !ok {
 				return
 			}
 			q.windowClosed(ev.Window)
-			hubSub.mu.Lock()
-			missed := hubSub.dropped
-			hubSub.dropped = 0
-			hubSub.mu.Unlock()
-			if missed > 0 {
+			if n := hubSub.Lost(); n != lost {
+				lost = n
 				q.sweep()
 			}
 		}
@@ -168,8 +218,10 @@ func atRest(st agentstate.State) bool {
 	return st == agentstate.Idle || st == agentstate.Done
 }
 
+func (q *Queue) arbiter() *agentstate.Arbiter { return q.h.Tracker().Arbiter() }
+
 // changed takes one arbiter change of a pane the queue knows.
-func (q *replyQueue) changed(ch agentstate.Change) {
+func (q *Queue) changed(ch agentstate.Change) {
 	var snap agentstate.Snapshot
 	q.mu.Lock()
 	p := q.panes[ch.Pane]
@@ -177,7 +229,7 @@ func (q *replyQueue) changed(ch agentstate.Change) {
 	if p == nil {
 		return
 	}
-	snap = q.s.tracker.Arbiter().Get(ch.Pane)
+	snap = q.arbiter().Get(ch.Pane)
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if p = q.panes[ch.Pane]; p == nil {
@@ -218,7 +270,7 @@ func taken(snap agentstate.Snapshot, p *paneQueue) bool {
 }
 
 // resync reads every known pane's state again after changes were missed.
-func (q *replyQueue) resync() {
+func (q *Queue) resync() {
 	q.mu.Lock()
 	ids := make([]string, 0, len(q.panes))
 	for id := range q.panes {
@@ -226,7 +278,7 @@ func (q *replyQueue) resync() {
 	}
 	q.mu.Unlock()
 	for _, id := range ids {
-		snap := q.s.tracker.Arbiter().Get(id)
+		snap := q.arbiter().Get(id)
 		q.mu.Lock()
 		if p := q.panes[id]; p != nil {
 			switch {
@@ -241,8 +293,8 @@ func (q *replyQueue) resync() {
 }
 
 // kick looks at a pane again: its timer fired.
-func (q *replyQueue) kick(id string, at time.Time) {
-	snap := q.s.tracker.Arbiter().Get(id)
+func (q *Queue) kick(id string, at time.Time) {
+	snap := q.arbiter().Get(id)
 	q.mu.Lock()
 	p := q.panes[id]
 	if p == nil || !p.timerAt.Equal(at) {
@@ -253,7 +305,7 @@ func (q *replyQueue) kick(id string, at time.Time) {
 	if len(p.entries) > 0 && p.entries[0].state == queueDelivering && !p.typing {
 		if taken(snap, p) {
 			q.deliveredLocked(p)
-		} else if q.s.clock.Now().Sub(p.lastEnter) >= queueGate {
+		} else if q.h.Clock().Now().Sub(p.lastEnter) >= QueueGate {
 			// Not taken: stalled, never typed again, and it blocks
 			// those behind it until the pane shows working or it is
 			// cancelled.
@@ -272,7 +324,7 @@ func (q *replyQueue) kick(id string, at time.Time) {
 // stepLocked moves the pane's queue on: it types the next entry when the
 // pane is ready, or arms the one timer the wait needs, or none. Called
 // with q.mu held.
-func (q *replyQueue) stepLocked(p *paneQueue, snap agentstate.Snapshot) {
+func (q *Queue) stepLocked(p *paneQueue, snap agentstate.Snapshot) {
 	if len(p.entries) == 0 {
 		q.disarmLocked(p)
 		q.stopQuietLocked(p)
@@ -288,7 +340,7 @@ func (q *replyQueue) stepLocked(p *paneQueue, snap agentstate.Snapshot) {
 		return
 	case queueDelivering:
 		if !p.typing { // the gate's timer is armed from the Enter
-			q.armLocked(p, p.lastEnter.Add(queueGate))
+			q.armLocked(p, p.lastEnter.Add(QueueGate))
 		}
 		return
 	}
@@ -303,7 +355,7 @@ func (q *replyQueue) stepLocked(p *paneQueue, snap agentstate.Snapshot) {
 	}
 	due, ok := time.Time{}, false
 	if !p.restAt.IsZero() && (p.lastEnter.IsZero() || p.restAt.After(p.lastEnter)) {
-		due, ok = p.restAt.Add(queueRest), true
+		due, ok = p.restAt.Add(QueueRest), true
 	}
 	if quiet && (!ok || quietDue.Before(due)) {
 		due, ok = quietDue, true
@@ -312,7 +364,7 @@ func (q *replyQueue) stepLocked(p *paneQueue, snap agentstate.Snapshot) {
 		q.disarmLocked(p)
 		return
 	}
-	if q.s.clock.Now().Before(due) {
+	if q.h.Clock().Now().Before(due) {
 		q.armLocked(p, due)
 		return
 	}
@@ -322,17 +374,18 @@ func (q *replyQueue) stepLocked(p *paneQueue, snap agentstate.Snapshot) {
 }
 
 // armLocked keeps one timer for the pane, due at at.
-func (q *replyQueue) armLocked(p *paneQueue, at time.Time) {
+func (q *Queue) armLocked(p *paneQueue, at time.Time) {
 	if p.timer != nil && p.timerAt.Equal(at) {
 		return
 	}
 	q.disarmLocked(p)
 	id := p.window
 	p.timerAt = at
-	p.timer = q.s.clock.AfterFunc(max(at.Sub(q.s.clock.Now()), 0), func() { go q.kick(id, at) })
+	clock := q.h.Clock()
+	p.timer = clock.AfterFunc(max(at.Sub(clock.Now()), 0), func() { go q.kick(id, at) })
 }
 
-func (q *replyQueue) disarmLocked(p *paneQueue) {
+func (q *Queue) disarmLocked(p *paneQueue) {
 	if p.timer != nil {
 		p.timer.Stop()
 	}
@@ -341,34 +394,30 @@ func (q *replyQueue) disarmLocked(p *paneQueue) {
 
 // deliver types one entry: a last look at the pane, the paste and the
 // Enter, then the prompt gate starts.
-func (q *replyQueue) deliver(id string, e *queuedPrompt) {
-	s := q.s
-	s.mu.Lock()
-	w := s.windows[id]
-	s.mu.Unlock()
+func (q *Queue) deliver(id string, e *queuedPrompt) {
+	w, found := q.h.Find(id)
 	back := func() { // not typed: the entry waits for the next rest
 		q.mu.Lock()
 		defer q.mu.Unlock()
 		if p := q.panes[id]; p != nil && len(p.entries) > 0 && p.entries[0] == e {
 			p.typing, e.state = false, queueWaiting
-			q.stepLocked(p, s.tracker.Arbiter().Get(id))
+			q.stepLocked(p, q.arbiter().Get(id))
 		}
 	}
-	if w == nil {
+	if !found {
 		back()
 		return
 	}
 	// Right before typing: never over a prompt, never into a turn.
-	snap := s.tracker.Arbiter().Get(id)
+	snap := q.arbiter().Get(id)
 	if !q.resting(snap.Harness, snap.State) {
 		back()
 		return
 	}
 	// The entry is typed as whoever queued it: the write path checks a
-	// pane's grants and the prompt rule as they are now (write_path.go).
-	tc := &conn{s: s, ctx: q.typer.ctx, closed: q.typer.closed, call: e.who, callKnown: true, verbName: "queue-prompt"}
-	screen := w.pane.Screen()
-	harness, gen, submitAt, err := s.typePrompt(tc, w, screen, e.text)
+	// pane's grants and the prompt rule as they are now.
+	typed, err := q.h.TypeHeld(e.who, id, e.text)
+	harness, gen, submitAt := typed.Harness, typed.Output, typed.SubmitAt
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	p := q.panes[id]
@@ -376,28 +425,29 @@ func (q *replyQueue) deliver(id string, e *queuedPrompt) {
 		return // dropped while typed (the pane closed, the daemon stops)
 	}
 	p.typing = false
+	log := q.h.Log().About(id, "")
 	if err != nil {
 		if submitAt.IsZero() { // nothing went out: wait for the next rest
 			if err.Code == proto.CodeForbidden { // who queued it may not type there now: it never will
-				s.about(id, "").warnf("queue: %s to %s dropped: %s", e.id, shortID(id), err.Message)
+				log.Warnf("queue: %s to %s dropped: %s", e.id, shortID(id), err.Message)
 				q.deliveredLocked(p)
-				q.stepLocked(p, s.tracker.Arbiter().Get(id))
+				q.stepLocked(p, q.arbiter().Get(id))
 				return
 			}
 			e.state = queueWaiting
-			s.about(id, "").warnf("queue: %s to %s not typed: %s", e.id, shortID(id), err.Message)
-			q.stepLocked(p, s.tracker.Arbiter().Get(id))
+			log.Warnf("queue: %s to %s not typed: %s", e.id, shortID(id), err.Message)
+			q.stepLocked(p, q.arbiter().Get(id))
 			return
 		}
-		submitAt = s.clock.Now() // the paste went out: gate it, never retype
+		submitAt = q.h.Clock().Now() // the paste went out: gate it, never retype
 	}
 	p.lastEnter, p.gateSeq, p.gateState = submitAt, snap.CompletionSeq, snap.State
 	q.noteEnterLocked(p, gen)
 	if harness == "" || !q.signs(harness).working { // nothing says working: output is the sign it took it
 		p.gateDone = make(chan struct{})
-		go q.watchOutput(id, e, w, gen, p.gateDone)
+		go q.watchOutput(id, e, w.Pane, gen, p.gateDone)
 	}
-	now := s.tracker.Arbiter().Get(id)
+	now := q.arbiter().Get(id)
 	if taken(now, p) {
 		q.deliveredLocked(p)
 	}
@@ -406,33 +456,33 @@ func (q *replyQueue) deliver(id string, e *queuedPrompt) {
 
 // watchOutput ends the gate of a pane with no harness on its first output
 // after the Enter.
-func (q *replyQueue) watchOutput(id string, e *queuedPrompt, w *Window, gen chan struct{}, done chan struct{}) {
+func (q *Queue) watchOutput(id string, e *queuedPrompt, pane core.Pane, gen <-chan struct{}, done chan struct{}) {
 	select {
 	case <-gen:
 	case <-done:
 		return
-	case <-w.exitCh:
+	case <-pane.Exited():
 		return
-	case <-q.s.done:
+	case <-q.h.Done():
 		return
 	}
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if p := q.panes[id]; p != nil && len(p.entries) > 0 && p.entries[0] == e && e.state == queueDelivering {
 		q.deliveredLocked(p)
-		q.stepLocked(p, q.s.tracker.Arbiter().Get(id))
+		q.stepLocked(p, q.arbiter().Get(id))
 	}
 }
 
 // deliveredLocked ends the gate: the pane took the entry, which leaves the
 // queue. Called with q.mu held.
-func (q *replyQueue) deliveredLocked(p *paneQueue) {
+func (q *Queue) deliveredLocked(p *paneQueue) {
 	p.entries = p.entries[1:]
 	q.endGateLocked(p)
 	q.railLocked()
 }
 
-func (q *replyQueue) endGateLocked(p *paneQueue) {
+func (q *Queue) endGateLocked(p *paneQueue) {
 	if p.gateDone != nil {
 		close(p.gateDone)
 		p.gateDone = nil
@@ -442,48 +492,43 @@ func (q *replyQueue) endGateLocked(p *paneQueue) {
 
 // stalled asks the person to look at a pane that did not take an entry:
 // an Inbox question on the pane's blocking key.
-func (q *replyQueue) stalled(id string, e *queuedPrompt) {
-	s := q.s
-	s.mu.Lock()
-	w := s.windows[id]
-	var ip inbox.Pane
-	if w != nil {
-		ip = inbox.Pane{ID: w.ID, Session: w.session.Name, Workspace: strconv.Itoa(w.workspace), Name: w.DisplayName()}
-	}
-	s.mu.Unlock()
-	if w == nil {
+func (q *Queue) stalled(id string, e *queuedPrompt) {
+	w, ok := q.h.Find(id)
+	if !ok {
 		return
 	}
+	ip := inbox.Pane{ID: w.ID, Session: w.Session, Workspace: strconv.Itoa(w.Workspace), Name: w.DisplayName}
 	summary := inbox.NoticeStalled(ip.Name)
 	q.mu.Lock()
 	e.notice = inbox.CleanSummary(summary)
 	q.mu.Unlock()
-	s.about(id, "").warnf("queue: %s typed into %s was not taken within %v: stalled", e.id, shortID(id), queueGate)
-	s.att.do(func() []inbox.Event { return s.att.q.Notice(ip, summary) })
+	q.h.Log().About(id, "").Warnf("queue: %s typed into %s was not taken within %v: stalled", e.id, shortID(id), QueueGate)
+	if q.inbox != nil {
+		q.inbox.Do(func(iq *inbox.Queue) ([]inbox.Event, error) { return iq.Notice(ip, summary), nil })
+	}
 }
 
 // closeNotice closes the Inbox question a stalled entry opened, when that
 // question is still the one on the pane's blocking key.
-func (q *replyQueue) closeNotice(window, summary string) {
-	if summary == "" {
+func (q *Queue) closeNotice(window, summary string) {
+	if summary == "" || q.inbox == nil {
 		return
 	}
-	a := q.s.att
-	a.do(func() []inbox.Event {
+	q.inbox.Do(func(iq *inbox.Queue) ([]inbox.Event, error) {
 		k := inbox.BlockingKey(window)
-		if it, ok := a.q.Find(k); !ok || it.Kind != inbox.KindQuestion || it.Summary != summary {
-			return nil
+		if it, ok := iq.Find(k); !ok || it.Kind != inbox.KindQuestion || it.Summary != summary {
+			return nil, nil
 		}
-		evs, _ := a.q.Close(k, inbox.ReasonResolved)
-		return evs
+		evs, _ := iq.Close(k, inbox.ReasonResolved)
+		return evs, nil
 	})
 }
 
 // dropPaneLocked forgets a pane and every entry on it. Called with q.mu
 // held.
-func (q *replyQueue) dropPaneLocked(p *paneQueue, why string) {
+func (q *Queue) dropPaneLocked(p *paneQueue, why string) {
 	if n := len(p.entries); n > 0 {
-		q.s.about(p.window, "").warnf("queue: %d entr(ies) for %s dropped: %s", n, shortID(p.window), why)
+		q.h.Log().About(p.window, "").Warnf("queue: %d entr(ies) for %s dropped: %s", n, shortID(p.window), why)
 	}
 	q.endGateLocked(p)
 	q.stopQuietLocked(p)
@@ -494,7 +539,7 @@ func (q *replyQueue) dropPaneLocked(p *paneQueue, why string) {
 
 // windowClosed drops the pane's entries and the entries it queued
 // elsewhere (an entry being typed finishes its gate first).
-func (q *replyQueue) windowClosed(id string) {
+func (q *Queue) windowClosed(id string) {
 	if id == "" {
 		return
 	}
@@ -518,28 +563,26 @@ func (q *replyQueue) windowClosed(id string) {
 
 // sweep drops what belongs to windows that are gone, after window-closed
 // events were missed.
-func (q *replyQueue) sweep() {
+func (q *Queue) sweep() {
 	q.mu.Lock()
 	var ids []string
 	for id := range q.panes {
 		ids = append(ids, id)
 	}
 	q.mu.Unlock()
-	q.s.mu.Lock()
 	var gone []string
 	for _, id := range ids {
-		if q.s.windows[id] == nil {
+		if _, ok := q.h.Find(id); !ok {
 			gone = append(gone, id)
 		}
 	}
-	q.s.mu.Unlock()
 	for _, id := range gone {
 		q.windowClosed(id)
 	}
 }
 
 // stopAll disarms every timer as the daemon stops.
-func (q *replyQueue) stopAll() {
+func (q *Queue) stopAll() {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	for _, p := range q.panes {
@@ -548,9 +591,10 @@ func (q *replyQueue) stopAll() {
 	}
 }
 
-// count is how many entries wait for a pane (get-agent-state, list-agents,
-// window rows). It takes only q.mu, so it may be called under s.mu.
-func (q *replyQueue) count(window string) int {
+// Len is how many entries wait for a pane (get-agent-state, list-agents,
+// window rows, the rail). It takes only the queue's lock, so the core may
+// call it under its own.
+func (q *Queue) Len(window string) int {
 	if q == nil {
 		return 0
 	}
@@ -562,14 +606,33 @@ func (q *replyQueue) count(window string) int {
 	return 0
 }
 
-// armedFor says when the pane's timer is due (tests).
-func (q *replyQueue) armedFor(window string) (time.Time, bool) {
+// Panes is how many panes the queue keeps a record of (tests: a pane
+// that closed leaves none).
+func (q *Queue) Panes() int {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return len(q.panes)
+}
+
+// ArmedFor says when the pane's timer is due (tests).
+func (q *Queue) ArmedFor(window string) (time.Time, bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if p := q.panes[window]; p != nil && p.timer != nil {
 		return p.timerAt, true
 	}
 	return time.Time{}, false
+}
+
+// Watching says whether the queue watches the pane's output for a quiet
+// rest, and whether the pane holds a timer (tests).
+func (q *Queue) Watching(window string) (output, timer bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if p := q.panes[window]; p != nil {
+		return p.quietDone != nil, p.timer != nil
+	}
+	return false, false
 }
 
 // preview is an entry's first line, control characters removed, cut to
@@ -595,4 +658,14 @@ func shortID(id string) string {
 		return id[:8]
 	}
 	return id
+}
+
+// railLocked tells the attached clients that a pane's count of queued
+// replies changed: the rail's agent row and the Inbox row say "1 queued"
+// until the entry is typed (seed 003), and the layout carries the count
+// (proto.AttachAgent.Queued, filled from Len). It only marks the
+// streams (Host.RailChanged takes the attach streams' locks, never
+// q.mu), so it is safe under q.mu. Called with q.mu held.
+func (q *Queue) railLocked() {
+	q.h.RailChanged()
 }

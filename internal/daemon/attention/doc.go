@@ -1,0 +1,52 @@
+// Package attention is the daemon's attention set: what asks for the
+// person and what the person sends back (docs/inbox.md, docs/agents.md).
+// It holds
+//
+//   - the reply queue (queue-prompt, list-queued, cancel-queued): messages
+//     typed into an agent one per rest, never over a prompt, as whoever
+//     queued them (Queue; queue_rest.go says when a pane is at rest);
+//   - review notes (review-diff, review-note, send-review), sent through
+//     the reply queue (Review);
+//   - ask-human and answer-ask: a question with fixed answers that waits
+//     in the Inbox (Asks);
+//   - held approvals (request-approval, reply-approval, get-approval): a
+//     harness's permission prompt held for the Inbox while its hook
+//     waits, and the hold peek-prompt and respond read and answer
+//     (Holds).
+//
+// Each is a core.Feature: the daemon makes it with what it needs of the
+// others (the queue for the review notes, the Inbox for the rest), and
+// its Init adds its verbs and starts its goroutines; Shutdown stops them.
+//
+// The Inbox itself (its store, list-attention, dismiss and mark, snooze)
+// and respond's reading of a pane's screen are still the core's
+// (internal/daemon); they are to move here in turn.
+//
+// The feature sees the core only through core.Host: a verb's pane through
+// the one target check, copied (Window, Session); who a caller is
+// (IsPerson, CallerPane, CallerPlaced); typing through the one write path
+// as a caller held past its connection (Hold, TypeHeld); the rail
+// (RailChanged); where a pane's shell is and the worktrees tuios made
+// (PaneDir, StartedIn, Worktree, FanReach). The Inbox is reached through
+// the Inbox interface this package declares and the daemon gives it (Do,
+// Find, Replayed, Update). The core calls back only a pane's queued count
+// (Queue.Len), the Inbox's published events (Holds.Saw), the pane in front
+// of the person (Holds.Viewed) and respond's hold (Holds.Peek,
+// Holds.Respond).
+//
+// What it does not own: the session table and its lock, the Inbox's
+// queue (package inbox), the diff and the notes' anchoring (package
+// review), the person check itself, agent state (agentstate, detect).
+//
+// # Locks
+//
+// Each part has one lock, and none is held while calling the core or
+// the Inbox (reading the clock, the log and the arbiter aside, which take
+// no lock of the core's), with two exceptions the core's doc states in
+// its order:
+// Queue.mu is held across Host.RailChanged (the attach streams' locks
+// only), and Asks.mu and Holds.mu are taken under the Inbox's lock, by
+// Inbox.Do's callback and by Holds.Saw. Review.mu is held across the
+// notes file's read and write; no git runs under any of them. The core
+// reads Queue.Len under its own lock.
+package attention

@@ -1,0 +1,13 @@
+package attention
+
+import "github.com/tuios/tuios/internal/daemon/core"
+
+// Each part of the attention set is a feature of its own, inited in the
+// order the daemon lists them: the reply queue before the review notes
+// that send through it.
+var (
+	_ core.Feature = (*Queue)(nil)
+	_ core.Feature = (*Review)(nil)
+	_ core.Feature = (*Asks)(nil)
+	_ core.Feature = (*Holds)(nil)
+)

@@ -1,0 +1,219 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"runtime"
+
+	"github.com/tuios/tuios/inbox"
+	attn "github.com/tuios/tuios/internal/daemon/attention"
+	"github.com/tuios/tuios/internal/daemon/core"
+	"github.com/tuios/tuios/internal/proto"
+	"github.com/tuios/tuios/internal/sock"
+	"github.com/tuios/tuios/mail"
+)
+
+// What the attention set (internal/daemon/attention) reads of the core,
+// beyond the Host every feature sees.
+
+// PaneDir is where the pane's shell is: its OSC 7 directory, else its
+// process's cwd, else the directory it started in.
+func (h host) PaneDir(id string) string {
+	s := h.s
+	s.mu.Lock()
+	w := s.windows[id]
+	s.mu.Unlock()
+	if w == nil {
+		return ""
+	}
+	if d := w.dirNow(); d != "" {
+		return d
+	}
+	if w.proc != nil {
+		if d, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", w.proc.Pid())); err == nil {
+			return d
+		}
+	}
+	return w.cwd
+}
+
+func (h host) Worktree(session string) (core.Worktree, bool) {
+	rec, ok := h.s.wts.bySession(session)
+	if !ok {
+		return core.Worktree{}, false
+	}
+	return core.Worktree{Session: rec.Session, SessionID: rec.SessionID, Repo: rec.Repo, Worktree: rec.Worktree, Base: rec.Base, Group: rec.Group}, true
+}
+
+func (h host) FanReach(c core.Call, session string) *proto.Error {
+	cn, _ := c.(*conn)
+	if cn == nil {
+		return proto.Errorf(proto.CodeForbidden, "a fan reached by a call that was never checked (a bug)")
+	}
+	rec, ok := h.s.wts.bySession(session)
+	if !ok {
+		return nil
+	}
+	return h.s.fanInReach(cn, rec)
+}
+
+// queueRest is how long a pane is at rest before the reply queue types
+// into it (fan's prompts wait as long).
+const queueRest = attn.QueueRest
+
+// replyQueue is the reply queue (internal/daemon/attention) as the core
+// reads it: a pane's queued count, for its rows and the rail.
+type replyQueue struct{ *attn.Queue }
+
+// count is how many entries wait for window. It takes only the queue's
+// lock, so it may be called under s.mu.
+func (q replyQueue) count(window string) int { return q.Len(window) }
+
+// attnInbox is the Inbox (attention.go) as the attention feature uses
+// it (attn.Inbox).
+type attnInbox struct{ s *Server }
+
+func (x attnInbox) Do(fn func(q *inbox.Queue) ([]inbox.Event, error)) error {
+	a := x.s.att
+	return a.doErr(func() ([]inbox.Event, error) { return fn(a.q) })
+}
+
+func (x attnInbox) Find(key inbox.Key) (inbox.Item, bool) { return x.s.att.q.Find(key) }
+
+func (x attnInbox) Update(pane string) { x.s.att.update(pane) }
+
+func (x attnInbox) Replayed(match func(core.Event) bool) (core.Event, bool) {
+	a := x.s.att
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for i := len(a.replay) - 1; i >= 0; i-- {
+		if match(a.replay[i]) {
+			return a.replay[i], true
+		}
+	}
+	return core.Event{}, false
+}
+
+func (h host) Session(c core.Call, session string) (core.SessionView, *proto.Error) {
+	s := h.s
+	cn, _ := c.(*conn)
+	if cn == nil {
+		return core.SessionView{}, proto.Errorf(proto.CodeForbidden, "a session named by a call that was never checked (a bug)")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ss, err := s.session(cn, session)
+	if err != nil {
+		return core.SessionView{}, err
+	}
+	return ss.viewLocked(), nil
+}
+
+func (h host) Resolve(c core.Call, session, addr string) (core.WindowView, bool) {
+	s := h.s
+	cn, _ := c.(*conn)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ss := s.sessions[session]
+	if ss == nil || addr == "" {
+		return core.WindowView{}, false
+	}
+	w, err := s.findWindow(cn, ss, addr)
+	if err != nil {
+		return core.WindowView{}, false
+	}
+	return windowViewLocked(ss, w), true
+}
+
+func (h host) IsPerson(c core.Call, nonce string) bool {
+	cn, _ := c.(*conn)
+	return cn != nil && h.s.isPerson(cn, nonce)
+}
+
+func (h host) CallerPane(c core.Call) string {
+	s := h.s
+	cn, _ := c.(*conn)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if w := s.callerWindow(cn); w != nil {
+		return w.ID
+	}
+	return ""
+}
+
+// Hold is a connection with no socket that carries c's caller: only the
+// write path reads it.
+func (h host) Hold(ctx context.Context, c core.Call, verb string) core.Call {
+	cn, _ := c.(*conn)
+	held := &conn{s: h.s, ctx: ctx, closed: ctx.Done(), verbName: verb}
+	if cn != nil {
+		held.call, held.callKnown = cn.call, true
+	}
+	return held
+}
+
+func (h host) TypeHeld(c core.Call, pane, text string) (core.Typed, *proto.Error) {
+	s := h.s
+	cn, _ := c.(*conn)
+	if cn == nil {
+		return core.Typed{}, proto.Errorf(proto.CodeForbidden, "typing into a pane from a call that was never checked (a bug): nothing was typed")
+	}
+	s.mu.Lock()
+	w := s.windows[pane]
+	s.mu.Unlock()
+	if w == nil {
+		return core.Typed{}, proto.Errorf(proto.CodeWindowNotFound, "no window %s", clipText(pane, 64))
+	}
+	harness, gen, submitAt, err := s.typePrompt(cn, w, w.pane.Screen(), text)
+	return core.Typed{Harness: harness, Output: gen, SubmitAt: submitAt}, err
+}
+
+func (h host) RailChanged() { h.s.attach.layoutChanged() }
+
+func (h host) MailTo(session, window string) *mail.Ring {
+	s := h.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ss := s.sessions[session]
+	if ss == nil || s.windows[window] == nil {
+		return nil
+	}
+	return s.mail.ringLocked(ss)
+}
+
+func (h host) HungUp(c core.Call) bool {
+	cn, _ := c.(*conn)
+	if cn == nil {
+		return true
+	}
+	// The daemon may not have read the hang-up yet: look at the socket
+	// too (Linux tells a gone peer from a half-closed one; elsewhere only
+	// the context says).
+	return cn.ctx.Err() != nil || runtime.GOOS == "linux" && cn.c != nil && sock.HungUp(cn.c)
+}
+
+func (h host) StartedIn(id string) (string, string, bool) {
+	s := h.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w := s.windows[id]
+	if w == nil {
+		return "", "", false
+	}
+	return w.cwd, w.protocol, true
+}
+
+func (h host) CallerPlaced(c core.Call) string {
+	if cn, _ := c.(*conn); cn != nil {
+		return cn.placedID
+	}
+	return ""
+}
+
+func (h host) InFront(id string) bool { return h.s.inFront(id) }
+
+func (h host) InReach(c core.Call, session string) *proto.Error {
+	cn, _ := c.(*conn)
+	return h.s.sessionInReach(cn, session)
+}
