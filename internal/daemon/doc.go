@@ -282,12 +282,13 @@
 // The features, in their order: the herdr socket (internal/daemon/herdr),
 // the agent log, then agent-transcript and the transcript event
 // (internal/daemon/agentlog), resume after restart
-// (internal/daemon/resume), and the links to other machines with their
-// channel pool, the outbox, mail to other machines, the link policy,
-// list-hosts and list-outbox (internal/daemon/links), and of the
-// attention set (internal/daemon/attention, which is to hold the whole
-// set) the reply queue, the review notes that send through it,
-// ask-human and the held approvals. The Inbox and respond (with the
+// (internal/daemon/resume); of the attention set
+// (internal/daemon/attention, which is to hold the whole set) the reply
+// queue, the review notes that send through it, ask-human and the held
+// approvals; last the links to other machines with their channel pool,
+// the outbox, mail to other machines, the link policy, list-hosts and
+// list-outbox (internal/daemon/links), dialled once the sessions are
+// back and shut down first. The Inbox and respond (with the
 // follow of linked hosts' Inboxes, host_follow.go, and each host's Inbox
 // row, host_rows.go) are still here; the Inbox and the responder hear a
 // window close through the same hooks, registered first.

@@ -295,7 +295,8 @@ func New(opt Options) (*Server, error) {
 	s.alog = agentlog.NewLog(s.clock)
 	s.tscript = agentlog.NewTranscripts()
 	s.features = []core.Feature{s.herdr, s.alog, s.tscript, resume.New(),
-		s.queue.Queue, s.review, s.asks, s.holds} // the attention set (internal/daemon/attention)
+		s.queue.Queue, s.review, s.asks, s.holds, // the attention set (internal/daemon/attention)
+		s.links} // links to other machines (internal/daemon/links): dialled once the sessions are back
 	h := host{s}
 	h.OnWindowClosed(func(ev event) { s.att.paneClosed(ev.Window) })
 	h.OnWindowClosed(func(ev event) { s.resp.forget(ev.Window) })
@@ -430,7 +431,6 @@ func (s *Server) comeBack() {
 	s.push.start()             // push.go: after the load, so only items opened from now on send
 	s.cfg.compareWithLastRun() // config_wait.go: wider grants than the last run are reported
 	s.cfg.start()              // config_follow.go: removals and narrowing apply at once
-	s.links.Start()            // links/links.go: dial every configured host, in the background; the mail that waited
 	s.follow.start()           // host_follow.go: every linked host's Inbox
 }
 
@@ -599,7 +599,6 @@ func (s *Server) shutdown() {
 	shutdownFeatures(host{s}.Log(), s.features) // host_feature.go: in reverse order
 	s.cfg.stop()
 	s.push.stop()      // push.go: sends in flight end
-	s.links.Close()    // links/links.go: every link and its streams, at once
 	s.attach.stopAll() // their last line says why, before their sockets close
 	for _, cn := range conns {
 		cn.stop()

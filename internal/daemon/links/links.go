@@ -124,7 +124,8 @@ type hostLink struct {
 }
 
 // New makes the links to the hosts of the daemon's config file (none is
-// dialled before Start) and adds the links' verbs to the verb table.
+// dialled before Start; as a feature, Init adds the links' verbs and
+// starts them once the daemon's sessions are back).
 func New(h core.Host, opt Options) *Links {
 	if opt.Getenv == nil {
 		opt.Getenv = os.Getenv
@@ -135,7 +136,6 @@ func New(h core.Host, opt Options) *Links {
 	ls := &Links{core: h, opt: opt, hosts: map[string]*hostLink{}, refused: map[string]refusedHost{}, conns: map[*Conn]string{}, poolOff: poolOffEnv(opt.Getenv)}
 	ls.outbox = newLinksOutbox(ls)
 	ls.Apply(h.Options().Config)
-	ls.addVerbs() // verbs.go: list-hosts, list-outbox
 	return ls
 }
 

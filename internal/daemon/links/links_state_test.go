@@ -26,10 +26,11 @@ type stateCore struct {
 	verbs  []string
 }
 
-func (c *stateCore) Options() core.Options   { return core.Options{Config: c.cfg} }
-func (c *stateCore) Done() <-chan struct{}   { return c.done }
-func (c *stateCore) Clock() agentstate.Clock { return c.clk }
-func (c *stateCore) AddVerb(v core.Verb)     { c.verbs = append(c.verbs, v.Name) }
+func (c *stateCore) Options() core.Options            { return core.Options{Config: c.cfg} }
+func (c *stateCore) Done() <-chan struct{}            { return c.done }
+func (c *stateCore) Clock() agentstate.Clock          { return c.clk }
+func (c *stateCore) AddVerb(v core.Verb)              { c.verbs = append(c.verbs, v.Name) }
+func (c *stateCore) OnRestored(func([]core.Restored)) {}
 func (c *stateCore) Publish(ev core.Event) core.Event {
 	c.mu.Lock()
 	c.events = append(c.events, ev.Host+" "+ev.Status)
@@ -54,6 +55,9 @@ func TestLinksStateBeforeTheFirstDial(t *testing.T) {
 		cfg: &config.File{Hosts: map[string]config.Host{"build": {Addr: "me@build"}, "bad": {Addr: "-oProxyCommand=evil"}}}}
 	ls := New(c, Options{Getenv: func(string) string { return "" }})
 	defer ls.Close()
+	if err := ls.Init(c); err != nil {
+		t.Fatal(err)
+	}
 	if !slices.Equal(c.verbs, []string{"list-hosts", "list-outbox"}) {
 		t.Fatalf("verbs added: %v", c.verbs)
 	}

@@ -23,16 +23,16 @@ type listOutboxParams struct {
 	Host string `json:"host" desc:"only this host" maxlen:"255"`
 }
 
-func (ls *Links) addVerbs() {
+func (ls *Links) addVerbs(h core.Registrar) {
 	p, run := core.Handle(func(core.Call, *listHostsParams) (any, *proto.Error) {
 		return hostListResult{Type: "host_list", Hosts: ls.Rows(), Events: true}, nil
 	})
-	ls.core.AddVerb(core.Verb{Name: "list-hosts", Class: core.ReadsAll,
+	h.AddVerb(core.Verb{Name: "list-hosts", Class: core.ReadsAll,
 		Desc:    "List the hosts this daemon links to ([hosts.NAME] in the config file) and each link's state: up, connecting, reconnecting, no_daemon, no_tuios, unreachable or incompatible, with the reason, a hint and since when; a change is a host-changed event",
 		Returns: "host_list", Example: `{"verb":"list-hosts"}`, Params: p, Run: run})
 
 	p, run = core.Handle(ls.listOutbox)
-	ls.core.AddVerb(core.Verb{Name: "list-outbox", Class: core.ReadsAll,
+	h.AddVerb(core.Verb{Name: "list-outbox", Class: core.ReadsAll,
 		Desc:    "List the mail waiting for other machines' links, host by host in sending order, with each host's latest refusal (over a link: the counts only)",
 		Returns: "outbox_list", Example: `{"verb":"list-outbox","params":{"host":"build"}}`, Params: p, Run: run})
 }
