@@ -218,22 +218,32 @@ func (h host) Do(ctx context.Context, p core.Peer, verb string, params any) (map
 	return m, nil
 }
 
+// typingInto is the connection of the admitted call c and the window
+// pane it types into: a call that was never checked types nothing.
+func (h host) typingInto(c core.Call, pane string) (*conn, *Window, *proto.Error) {
+	cn, _ := c.(*conn)
+	if cn == nil {
+		return nil, nil, proto.Errorf(proto.CodeForbidden, "typing into a pane from a call that was never checked (a bug): nothing was typed")
+	}
+	h.s.mu.Lock()
+	w := h.s.windows[pane]
+	h.s.mu.Unlock()
+	if w == nil {
+		return nil, nil, proto.Errorf(proto.CodeWindowNotFound, "no window %s", clipText(pane, 64))
+	}
+	return cn, w, nil
+}
+
 // TypePrompt types as the admitted call c, its waits ended by ctx.
 func (h host) TypePrompt(ctx context.Context, c core.Call, pane, text string) *proto.Error {
 	s := h.s
-	gc, _ := c.(*conn)
-	if gc == nil {
-		return proto.Errorf(proto.CodeForbidden, "typing into a pane from a call that was never checked (a bug): nothing was typed")
-	}
-	s.mu.Lock()
-	w := s.windows[pane]
-	s.mu.Unlock()
-	if w == nil {
-		return proto.Errorf(proto.CodeWindowNotFound, "no window %s", clipText(pane, 64))
+	gc, w, perr := h.typingInto(c, pane)
+	if perr != nil {
+		return perr
 	}
 	cn := &conn{s: s, c: gc.c, peer: gc.peer, placed: true, placedID: gc.placedID, inside: gc.inside, ctx: ctx, closed: ctx.Done(),
 		call: gc.call, callKnown: gc.callKnown, acc: gc.acc, verbName: gc.verbName}
-	_, _, _, perr := s.typePrompt(cn, w, w.pane.Screen(), text)
+	_, _, _, perr = s.typePrompt(cn, w, w.pane.Screen(), text)
 	return perr
 }
 

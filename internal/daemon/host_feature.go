@@ -101,15 +101,9 @@ func (h host) Own(verb string) core.Call {
 // on the write path, a caller's as its verb would (typeInto).
 func (h host) Type(c core.Call, pane, line string) *proto.Error {
 	s := h.s
-	cn, _ := c.(*conn)
-	if cn == nil {
-		return proto.Errorf(proto.CodeForbidden, "typing into a pane from a call that was never checked (a bug): nothing was typed")
-	}
-	s.mu.Lock()
-	w := s.windows[pane]
-	s.mu.Unlock()
-	if w == nil {
-		return proto.Errorf(proto.CodeWindowNotFound, "no window %s", clipText(pane, 64))
+	cn, w, perr := h.typingInto(c, pane) // host.go
+	if perr != nil {
+		return perr
 	}
 	if cn.own {
 		return s.typeAs(cn.ctx, cn.verbName, cn.acc, caller{own: true}, w, []byte(line), 0, true)

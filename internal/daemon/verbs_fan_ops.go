@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tuios/tuios/agentstate"
+	attn "github.com/tuios/tuios/internal/daemon/attention"
 	"github.com/tuios/tuios/internal/grant"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/internal/worktree"
@@ -186,7 +187,7 @@ func (s *Server) rowsOf(ctx context.Context, recs []wtRecord, changes bool) []pr
 			defer func() { <-sem }()
 			d, err := review.ComputeDiff(ctx, review.DiffOptions{Dir: rows[i].Worktree, Base: recs[i].BaseSHA, Stat: true, Env: s.opt.Env})
 			if err != nil {
-				rows[i].ChangesError = reviewErr(err).Message
+				rows[i].ChangesError = attn.ReviewError(err).Message
 				return
 			}
 			rows[i].Files, rows[i].Added, rows[i].Removed, rows[i].ChangesRead = d.Totals.Files, d.Totals.Added, d.Totals.Removed, true

@@ -457,25 +457,9 @@ func keyBytes(keys []string, in detect.InputSpec, sc *vt.Screen) []byte {
 	return b
 }
 
-func sameSet(a, b []string) bool {
-	x := map[string]bool{}
-	for _, s := range a {
-		x[strings.TrimSpace(s)] = true
-	}
-	y := map[string]bool{}
-	for _, s := range b {
-		y[s] = true
-	}
-	if len(x) != len(y) {
-		return false
-	}
-	for k := range y {
-		if !x[k] {
-			return false
-		}
-	}
-	return true
-}
+// sameSet is the acknowledgement check respond shares with the held
+// approvals (attention.Acknowledged).
+func sameSet(a, b []string) bool { return attn.Acknowledged(a, b) }
 
 func (s *Server) respondVerbs(add addFunc) {
 	r := s.resp

@@ -183,7 +183,7 @@ func (hd *Holds) Respond(p HeldAnswer, by, session, window, name string) (res an
 		return nil, proto.Errorf(proto.CodeInvalidParams, "a held plan is approved in the Inbox, where it is shown whole; respond can only keep it planning (deny)").
 			WithHint(proto.Hint{Param: "action", Available: []string{"deny", "choose"}, Detail: "open the Inbox with the prefix key then i"}), true
 	}
-	if names := h.riskNames(); allows && len(names) > 0 && !sameSet(p.RiskAck, names) {
+	if names := h.riskNames(); allows && len(names) > 0 && !Acknowledged(p.RiskAck, names) {
 		return nil, proto.Errorf(codeRiskUnacknowledged, "the held prompt of %s is risky (%s): allowing it needs --risk-ack naming those rules; nothing was answered", name, strings.Join(names, ", ")).
 			WithHint(proto.Hint{Param: "risk_ack", Accepted: names}), true
 	}
@@ -211,9 +211,10 @@ func (hd *Holds) Respond(p HeldAnswer, by, session, window, name string) (res an
 		"by": by, "held_id": h.id, "decision": decision, "pressed_ms": 0, "settled_ms": time.Since(start).Milliseconds()}, nil, true
 }
 
-// sameSet says whether the risk rules a caller acknowledged (a, spaces
-// trimmed) are exactly b, in any order.
-func sameSet(a, b []string) bool {
+// Acknowledged says whether the risk rules a caller acknowledged (a,
+// spaces trimmed; --risk-ack) are exactly the rules b that matched, in
+// any order: respond's check and the held approvals' alike.
+func Acknowledged(a, b []string) bool {
 	x := map[string]bool{}
 	for _, s := range a {
 		x[strings.TrimSpace(s)] = true

@@ -645,7 +645,7 @@ func (hd *Holds) replyApproval(c core.Call, p *replyApprovalParams) (any, *proto
 		out.Reason, out.PlanSHA = replyChanged, h.planSHA
 		return out, nil
 	}
-	if names := h.riskNames(); allows && len(names) > 0 && !sameSet(p.RiskAck, names) {
+	if names := h.riskNames(); allows && len(names) > 0 && !Acknowledged(p.RiskAck, names) {
 		return nil, proto.Errorf(codeRiskUnacknowledged, "the held request is risky (%s): allowing it needs risk_ack naming those rules", strings.Join(names, ", ")).
 			WithHint(proto.Hint{Param: "risk_ack", Accepted: names})
 	}

@@ -119,8 +119,9 @@ type sendReviewParams struct {
 	HumanNonce string   `json:"human_nonce" desc:"the nonce attach gave this client: sent as the person" maxlen:"256"`
 }
 
-// reviewErr turns a package review error into a protocol error.
-func reviewErr(err error) *proto.Error {
+// ReviewError turns a package review error into a protocol error (the
+// review verbs here, fan compare's changes in the core).
+func ReviewError(err error) *proto.Error {
 	var de *review.DiffError
 	if errors.As(err, &de) {
 		e := proto.Errorf(de.Code, "%s", de.Message)
@@ -154,7 +155,7 @@ func (r *Review) target(c core.Call, session, window string) (*reviewTarget, *pr
 	defer cancel()
 	repo, rerr := review.FindRepo(ctx, "", t.dir, nil)
 	if rerr != nil {
-		return nil, reviewErr(rerr)
+		return nil, ReviewError(rerr)
 	}
 	t.repo = repo
 	return &t, nil
@@ -187,7 +188,7 @@ func (r *Review) diff(c core.Call, p *reviewDiffParams) (any, *proto.Error) {
 	}
 	d, derr := review.ComputeDiff(c.Context(), o)
 	if derr != nil {
-		return nil, reviewErr(derr)
+		return nil, ReviewError(derr)
 	}
 	notes := r.follow(c.Context(), t, d)
 	return map[string]any{"type": "review_diff", "session": t.session, "window": t.window, "name": t.name,

@@ -244,7 +244,7 @@ func (r *Review) note(c core.Call, p *reviewNoteParams) (any, *proto.Error) {
 		}
 		r.mu.Unlock()
 		if aerr != nil {
-			return nil, reviewErr(aerr)
+			return nil, ReviewError(aerr)
 		}
 		res["id"] = added.ID
 	case "edit", "remove":
@@ -264,7 +264,7 @@ func (r *Review) note(c core.Call, p *reviewNoteParams) (any, *proto.Error) {
 				WithHint(proto.Hint{Detail: "the person may change any note; a pane only its own; a shell all but the person's"})
 		case action == "edit":
 			if _, e := r.book.Edit(p.ID, p.Text, who, now); e != nil {
-				perr = reviewErr(e)
+				perr = ReviewError(e)
 			}
 		default:
 			r.book.Remove(func(n review.Note) bool { return n.ID == p.ID })
@@ -312,7 +312,7 @@ func (r *Review) newNote(ctx context.Context, t *reviewTarget, p *reviewNotePara
 		if rerr == nil {
 			rerr = &review.DiffError{Code: proto.CodeInvalidParams, Message: "name a file, not the repository", Param: "path"}
 		}
-		return review.Note{}, reviewErr(rerr)
+		return review.Note{}, ReviewError(rerr)
 	}
 	side := p.Side
 	if side == "" {
@@ -321,12 +321,12 @@ func (r *Review) newNote(ctx context.Context, t *reviewTarget, p *reviewNotePara
 	n := review.Note{Session: t.session, Window: t.window, Worktree: t.repo.Worktree, Path: rel, Side: side, Text: p.Text}
 	if strings.TrimSpace(p.Text) == "" || len(p.Text) > review.MaxNoteBytes {
 		_, e := (&review.Notebook{}).Add(n) // the same refusal the notebook gives
-		return review.Note{}, reviewErr(e)
+		return review.Note{}, ReviewError(e)
 	}
 	if p.Hunk != "" {
 		d, err := review.ComputeDiff(ctx, review.DiffOptions{Dir: t.repo.Worktree, RecordedBase: r.recordedBase(t), Paths: []string{rel}, Context: review.DefaultContext})
 		if err != nil {
-			return review.Note{}, reviewErr(err)
+			return review.Note{}, ReviewError(err)
 		}
 		for _, f := range d.Files {
 			for _, h := range f.Hunks {
@@ -349,7 +349,7 @@ func (r *Review) newNote(ctx context.Context, t *reviewTarget, p *reviewNotePara
 	if side == review.SideOld {
 		s, _, err := review.FileAtBase(ctx, review.DiffOptions{Dir: t.repo.Worktree, RecordedBase: r.recordedBase(t)}, rel)
 		if err != nil {
-			return review.Note{}, reviewErr(err)
+			return review.Note{}, ReviewError(err)
 		}
 		text = s
 	} else {

@@ -102,11 +102,11 @@ func (r *Review) send(c core.Call, p *sendReviewParams) (any, *proto.Error) {
 	}
 	base, _, berr := review.ResolveBase(c.Context(), review.DiffOptions{Dir: t.repo.Worktree, RecordedBase: r.recordedBase(t)})
 	if berr != nil {
-		return nil, reviewErr(berr)
+		return nil, ReviewError(berr)
 	}
 	msg, merr := review.ComposeMessage(review.Message{Base: base, Sender: r.senderLabel(who), Notes: sendable})
 	if merr != nil {
-		return nil, reviewErr(merr)
+		return nil, ReviewError(merr)
 	}
 	if p.Now {
 		snap := arb.Get(t.window)
