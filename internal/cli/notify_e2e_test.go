@@ -316,9 +316,9 @@ exec sleep 600
 		!strings.Contains(string(apply), "forbidden") || !strings.Contains(string(apply), "exit 1") {
 		t.Fatalf("from a pane:\nset-config: %s\nconfig apply: %s", set, apply)
 	}
-	// The daemon saw the edit and holds it.
+	// The daemon saw the edit and holds it, named with whatever else waits.
 	deadline = time.Now().Add(10 * time.Second)
-	for !strings.Contains(w.daemonLog(), "[notify.ntfy] (a new address, secret source or priority) wait for tuios config apply") {
+	for !strings.Contains(w.daemonLog(), "waits for tuios config apply (from a terminal outside TUIOS): [notify.ntfy] (a new address, secret source or priority)") {
 		if time.Now().After(deadline) {
 			t.Fatalf("the daemon did not say the edit waits:\n%s", w.daemonLog())
 		}

@@ -597,11 +597,20 @@ func (m *mailer) ask(cn *conn, p *askAgentParams) (any, *proto.Error) {
 		"lines": len(reply), "truncated": truncated}, nil
 }
 
+// pasteDraw and pasteDrawAgent bound how long typePrompt waits for a
+// pane to draw a paste before the submit key: a program that may never
+// draw it, and an agent's harness, which does.
+const (
+	pasteDraw      = 300 * time.Millisecond
+	pasteDrawAgent = 2 * time.Second
+)
+
 // typePrompt types text into w as one prompt, the way ask-agent and the
 // reply queue (queue.go) both do: one paste (bracketed when the pane has
 // DECSET 2004 on and the harness's manifest allows it, else one line, since
 // a newline would submit early), trailing newlines dropped, paste
-// delimiters stripped, up to 300 ms for the pane to draw the paste (less
+// delimiters stripped, up to pasteDraw (pasteDrawAgent for an agent's
+// bracketed paste) for the pane to draw the paste (less
 // once it drew and went quiet, at least the manifest's submit_delay_ms),
 // then the harness's submit key. It returns
 // the harness it typed for, the output generation read just before the
@@ -630,10 +639,17 @@ func (s *Server) typePrompt(cn *conn, w *Window, screen *vt.Screen, text string)
 	if err := s.typeInto(cn, w, []byte(paste), 0); err != nil {
 		return harness, gen, time.Time{}, err
 	}
-	// Up to 300 ms for the pane to draw the paste; less once it drew and
-	// went quiet, but never under the harness's submit_delay_ms.
+	// Up to pasteDraw for the pane to draw the paste (an agent's own
+	// harness draws a bracketed paste, but a busy machine can take more
+	// than 300 ms to: an Enter before the draw is taken into the paste by
+	// some, and the prompt stays unsent); less once it drew and went
+	// quiet, but never under the harness's submit_delay_ms.
 	pastedAt := time.Now()
-	drawDeadline := time.NewTimer(300 * time.Millisecond)
+	drawWait := pasteDraw
+	if harness != "" && strings.HasPrefix(paste, "\x1b[200~") {
+		drawWait = pasteDrawAgent
+	}
+	drawDeadline := time.NewTimer(drawWait)
 	func() {
 		defer drawDeadline.Stop()
 		select {
