@@ -128,7 +128,14 @@ func TestPushWithNobodyAttached(t *testing.T) {
 	var list struct {
 		Items []struct{ Summary string } `json:"items"`
 	}
-	w.json(&list, "list-attention")
+	// The Inbox follows the state stream as wait-for does: its item may
+	// land a moment after wait-for returned.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		w.json(&list, "list-attention")
+		if len(list.Items) > 0 || time.Now().After(deadline) {
+			break
+		}
+	}
 	if len(list.Items) != 1 {
 		t.Fatalf("the Inbox: %+v", list)
 	}

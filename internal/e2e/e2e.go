@@ -50,11 +50,14 @@ func Main(m *testing.M) int {
 }
 
 // WaitBound raises how many parallel tests run at once, when the command
-// line did not say (-parallel): 4 per CPU instead of go test's 1. An
+// line did not say (-parallel): 2 per CPU instead of go test's 1. An
 // end-to-end test spends its time waiting on other processes (a daemon,
 // a shell, an agent starting, sshd, a timer in another process), not on
 // its own CPU, so one a CPU leaves a 2-core machine idle while two tests
-// wait. Call it from TestMain before m.Run (Main does).
+// wait. Not more: with 4 per CPU under -race, timing-bound end-to-end
+// tests (a real agent's start-up, a state read within its settle) went
+// past their waits on a 2-core machine. Call it from TestMain before
+// m.Run (Main does).
 func WaitBound() {
 	if !flag.Parsed() {
 		flag.Parse()
@@ -62,7 +65,7 @@ func WaitBound() {
 	given := false
 	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
 	if !given {
-		flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
+		flag.Set("test.parallel", strconv.Itoa(2*runtime.GOMAXPROCS(0)))
 	}
 }
 
@@ -78,16 +81,19 @@ const (
 	Heavy AgentCost = 2
 )
 
-// RealAgent holds cost of the test process's real-agent budget, two Light
-// agents per CPU (one Heavy), until t ends, waiting for enough of it to be
-// free. With more tests than CPUs at once (WaitBound), many agents
+// RealAgent holds cost of the test process's real-agent budget, one Light
+// agent per CPU (a Heavy one takes two CPUs' share), until t ends,
+// waiting for enough of it to be free. With more tests than CPUs at once (WaitBound), many agents
 // starting together would push each past its test's wait; only the agents
 // queue, lighter tests go on beside them. Call it once per test that
 // starts real agents (with the cost of the heaviest; one budget covers
 // several agents of one test), never from a test whose subtests call it.
 func RealAgent(t testing.TB, cost AgentCost) {
 	t.Helper()
-	budget := 2 * runtime.GOMAXPROCS(0)
+	// One Light agent per CPU: two node agents starting at once on a
+	// 2-core machine (opencode and Kilo, each installing its plugin's
+	// dependency) took 45 s to draw a prompt and failed their turns.
+	budget := runtime.GOMAXPROCS(0)
 	n := min(int(cost), budget)
 	agentsMu.Lock()
 	for agentsUsed+n > budget {
