@@ -306,8 +306,14 @@ func TestHerdrReporterThatDiesClearsToNone(t *testing.T) {
 	exe, _ := os.Executable()
 	hw.r.must("send-text", map[string]any{"window": a, "text": fmt.Sprintf("TUIOS_HERDR_HELPER=%s TUIOS_HERDR_HELPER_OUT=%s/wrapout sh -c '%s -test.run=^TestHerdrHelperReporter$ >/dev/null 2>&1; echo wrapper_waits; read x'; printf 'mk_%%s_done\\n' %d\n", req, hw.dir, exe, n)})
 	// A bound, not a wait: the reporter is this test binary started
-	// again (with -race, under a loaded CI machine, seconds).
-	hw.r.must("wait-for", map[string]any{"window": a, "condition": "window-output", "pattern": "(?m)^wrapper_waits", "timeout": 30000})
+	// again (with -race, under a loaded CI machine, seconds; once past
+	// 30 s in a whole-suite run, so the pane and the reporter's own
+	// record are shown when it runs out).
+	if _, err := hw.r.call("wait-for", map[string]any{"window": a, "condition": "window-output", "pattern": "(?m)^wrapper_waits", "timeout": 60000}); err != nil {
+		out, _ := os.ReadFile(filepath.Join(hw.dir, "wrapout"))
+		screen, _ := hw.r.call("capture-pane", map[string]any{"window": a})
+		t.Fatalf("the wrapped reporter did not finish: %v\nits record: %q\nthe pane: %v", err, out, screen["text"])
+	}
 	if st := str(hw.state(a)["state"]); st != "working" {
 		t.Fatalf("the wrapped reporter's report: %s", st)
 	}
