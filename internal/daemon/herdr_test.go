@@ -312,7 +312,7 @@ func TestHerdrReporterThatDiesClearsToNone(t *testing.T) {
 	if _, err := hw.r.call("wait-for", map[string]any{"window": a, "condition": "window-output", "pattern": "(?m)^wrapper_waits", "timeout": 60000}); err != nil {
 		out, _ := os.ReadFile(filepath.Join(hw.dir, "wrapout"))
 		screen, _ := hw.r.call("capture-pane", map[string]any{"window": a})
-		t.Fatalf("the wrapped reporter did not finish: %v\nits record: %q\nthe pane: %v", err, out, screen["text"])
+		t.Fatalf("the wrapped reporter did not finish: %v\nits record: %q\nthe pane: %v", err, out, screen["content"])
 	}
 	if st := str(hw.state(a)["state"]); st != "working" {
 		t.Fatalf("the wrapped reporter's report: %s", st)
