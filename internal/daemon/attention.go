@@ -97,17 +97,59 @@ func (a *attention) publishLocked(evs []inbox.Event) {
 	}
 }
 
+// publishMirroredLocked publishes a linked host's mirrored events and
+// keeps them for replay. Called with a.mu held. Unlike a local event,
+// nothing here ends a hold, nor needs a save: a mirrored item is its
+// host's.
+func (a *attention) publishMirroredLocked(evs []inbox.Event) {
+	boot := a.q.BootID()
+	for _, e := range evs {
+		it := e.Item
+		// The session is the host's: a subscriber filtered to a local
+		// session of the same name must not get it.
+		ev := a.s.hub.publish(event{Type: "attention", Session: it.Host + ":" + it.Session, Op: string(e.Op), Item: &it, BootID: boot})
+		a.replay = append(a.replay, ev)
+	}
+	if len(a.replay) >= 2*attentionReplay {
+		a.replay = append(a.replay[:0:0], a.replay[len(a.replay)-attentionReplay:]...)
+	}
+}
+
 // do runs every queue call that may change the queue: the events are
 // published under a.mu, then the wake timer and the save are armed.
 func (a *attention) do(fn func() []inbox.Event) {
+	a.doMixed(func() (local, mirrored []inbox.Event) { return fn(), nil })
+}
+
+// doMixed is do for a call that changes both the local queue and the
+// mirror of the linked hosts' items (an undo): both kinds of events go
+// out under a.mu, in seq order.
+func (a *attention) doMixed(fn func() (local, mirrored []inbox.Event)) {
 	a.mu.Lock()
-	a.publishLocked(fn())
+	local, mirrored := fn()
+	a.publishMirroredLocked(mirrored)
+	a.publishLocked(local)
 	dirty := a.dirty && !a.frozen
 	a.mu.Unlock()
 	a.rearm()
 	if dirty {
 		a.saveSoon()
 	}
+}
+
+// doMirrored runs a call of the mirror (newMirror) under a.mu and
+// publishes its events as mirrored ones; it returns them.
+func (a *attention) doMirrored(fn func() []inbox.Event) []inbox.Event {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	evs := fn()
+	a.publishMirroredLocked(evs)
+	return evs
+}
+
+// doQueue is doErr for a caller that needs the queue itself.
+func (a *attention) doQueue(fn func(q *inbox.Queue) ([]inbox.Event, error)) error {
+	return a.doErr(func() ([]inbox.Event, error) { return fn(a.q) })
 }
 
 // doErr is do for a call that can be refused.
@@ -186,6 +228,94 @@ func (a *attention) rearm() {
 
 // armed reports whether the wake timer is set, and for when (tests).
 func (a *attention) armed() (time.Time, bool) { return a.alarm.armed() }
+
+// ---- what the rest of the daemon reads of the Inbox ----
+
+// newMirror is the mirror of the linked hosts' items, numbered in the
+// local queue's seq; its calls go through doMirrored.
+func (a *attention) newMirror() *inbox.Mirror { return inbox.NewMirror(a.q, a.s.clock) }
+
+// list lists the local items (the queue takes its own lock).
+func (a *attention) list(opt inbox.ListOptions) inbox.List { return a.q.List(opt) }
+
+// find is the open item with key.
+func (a *attention) find(key inbox.Key) (inbox.Item, bool) { return a.q.Find(key) }
+
+// get is the item id, open or snoozed.
+func (a *attention) get(id string) (inbox.Item, bool) { return a.q.Get(id) }
+
+// seq is the queue's seq: the newest attention event's.
+func (a *attention) seq() uint64 { return a.q.Seq() }
+
+// bootID is the queue's boot id: another one says it restarted.
+func (a *attention) bootID() string { return a.q.BootID() }
+
+// listWith is list-attention's read: the local items (local false: none,
+// only the seq and boot id, and every kind counted 0) and what more adds
+// (the mirrored ones), read under a.mu so the seq covers exactly what is
+// listed.
+func (a *attention) listWith(local bool, opt inbox.ListOptions, more func(l *inbox.List)) inbox.List {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	var l inbox.List
+	if local {
+		l = a.q.List(opt)
+	} else {
+		l = inbox.List{Counts: map[inbox.Kind]int{}, Seq: a.q.Seq(), BootID: a.q.BootID()}
+		for _, k := range inbox.Kinds() {
+			l.Counts[k] = 0
+		}
+	}
+	more(&l)
+	return l
+}
+
+// replayed is the newest attention event kept for replay that match
+// says; false when none is.
+func (a *attention) replayed(match func(event) bool) (event, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for i := len(a.replay) - 1; i >= 0; i-- {
+		if match(a.replay[i]) {
+			return a.replay[i], true
+		}
+	}
+	return event{}, false
+}
+
+// notice opens a question item for a pane (notices.go).
+func (a *attention) notice(p inbox.Pane, summary string) {
+	a.do(func() []inbox.Event { return a.q.Notice(p, summary) })
+}
+
+// resume opens the pane's resume item: command is what resume-agent
+// would type.
+func (a *attention) resume(p inbox.Pane, command string) {
+	a.do(func() []inbox.Event { return a.q.Resume(p, command) })
+}
+
+// closeItem closes the open item with key for reason.
+func (a *attention) closeItem(key inbox.Key, reason inbox.Reason) {
+	a.do(func() []inbox.Event {
+		evs, _ := a.q.Close(key, reason)
+		return evs
+	})
+}
+
+// config opens or updates the config item of thing.
+func (a *attention) config(thing, summary string) {
+	a.do(func() []inbox.Event { return a.q.Config(thing, summary) })
+}
+
+// outbox feeds a host's outbox row (host_rows.go).
+func (a *attention) outbox(in inbox.OutboxInput) {
+	a.do(func() []inbox.Event { return a.q.Outbox(in) })
+}
+
+// seen marks the pane's finished turn seen.
+func (a *attention) seen(pane string) {
+	a.do(func() []inbox.Event { return a.q.Seen(pane) })
+}
 
 // ---- persistence ----
 

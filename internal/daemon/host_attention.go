@@ -75,24 +75,15 @@ func (q replyQueue) count(window string) int { return q.Len(window) }
 type attnInbox struct{ s *Server }
 
 func (x attnInbox) Do(fn func(q *inbox.Queue) ([]inbox.Event, error)) error {
-	a := x.s.att
-	return a.doErr(func() ([]inbox.Event, error) { return fn(a.q) })
+	return x.s.att.doQueue(fn)
 }
 
-func (x attnInbox) Find(key inbox.Key) (inbox.Item, bool) { return x.s.att.q.Find(key) }
+func (x attnInbox) Find(key inbox.Key) (inbox.Item, bool) { return x.s.att.find(key) }
 
 func (x attnInbox) Update(pane string) { x.s.att.update(pane) }
 
 func (x attnInbox) Replayed(match func(core.Event) bool) (core.Event, bool) {
-	a := x.s.att
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	for i := len(a.replay) - 1; i >= 0; i-- {
-		if match(a.replay[i]) {
-			return a.replay[i], true
-		}
-	}
-	return core.Event{}, false
+	return x.s.att.replayed(match)
 }
 
 func (h host) Session(c core.Call, session string) (core.SessionView, *proto.Error) {

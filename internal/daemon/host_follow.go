@@ -95,7 +95,7 @@ type farAgent struct {
 }
 
 func newHostFollow(s *Server) *hostFollow {
-	return &hostFollow{s: s, m: inbox.NewMirror(s.att.q, s.clock), open: s.links.Open, pollEvery: followPoll, pollRail: followPollRail, sessionsEvery: followSessionsBackstop, hosts: map[string]*followed{}}
+	return &hostFollow{s: s, m: s.att.newMirror(), open: s.links.Open, pollEvery: followPoll, pollRail: followPollRail, sessionsEvery: followSessionsBackstop, hosts: map[string]*followed{}}
 }
 
 // start follows every configured host and then every host-changed event.
@@ -561,31 +561,8 @@ func (st *followStream) call(verb string, params, result any) *proto.Error {
 // under the attention lock so they take their place in seq order, then
 // re-arms the snooze timer.
 func (f *hostFollow) do(fn func() []inbox.Event) {
-	a := f.s.att
-	a.mu.Lock()
-	evs := fn()
-	f.publishLocked(evs)
-	a.mu.Unlock()
-	if len(evs) > 0 {
+	if evs := f.s.att.doMirrored(fn); len(evs) > 0 {
 		f.rearm()
-	}
-}
-
-// publishLocked publishes mirrored events and keeps them for replay.
-// Called with the attention lock held. Unlike a local event, nothing here
-// ends a hold: a mirrored hold is its host's.
-func (f *hostFollow) publishLocked(evs []inbox.Event) {
-	a := f.s.att
-	boot := a.q.BootID()
-	for _, e := range evs {
-		it := e.Item
-		// The session is the host's: a subscriber filtered to a local
-		// session of the same name must not get it.
-		ev := f.s.hub.publish(event{Type: "attention", Session: it.Host + ":" + it.Session, Op: string(e.Op), Item: &it, BootID: boot})
-		a.replay = append(a.replay, ev)
-	}
-	if len(a.replay) >= 2*attentionReplay {
-		a.replay = append(a.replay[:0:0], a.replay[len(a.replay)-attentionReplay:]...)
 	}
 }
 

@@ -155,7 +155,7 @@ func (s *Server) approvalRisk(w *Window, snap agentstate.Snapshot) []review.Hit 
 // the rail.
 func (a *attention) riskyPanes() map[string][]string {
 	risky := map[string][]string{}
-	for _, it := range a.q.List(inbox.ListOptions{Kinds: []inbox.Kind{inbox.KindApproval}}).Items {
+	for _, it := range a.list(inbox.ListOptions{Kinds: []inbox.Kind{inbox.KindApproval}}).Items {
 		if it.Window != "" && it.Host == "" && len(it.Risk) > 0 {
 			risky[it.Window] = ruleNames(it.Risk)
 		}

@@ -733,6 +733,6 @@ func (s *Server) watchStartNotice(w *Window, fire <-chan struct{}, t agentstate.
 		if ip.ID == "" {
 			return
 		}
-		s.att.do(func() []inbox.Event { return s.att.q.Notice(ip, noticeUnrecognised) })
+		s.att.notice(ip, noticeUnrecognised)
 	}()
 }

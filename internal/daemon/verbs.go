@@ -225,7 +225,7 @@ func (s *Server) metaVerbs(add addFunc) {
 		if sub.types[evTranscript] {
 			s.tscript.Sync() // internal/daemon/agentlog: watch the joined transcripts
 		}
-		res := proto.Subscribed{Type: "subscribed", Seq: seq, AttentionSeq: attSeq, BootID: s.att.q.BootID()}
+		res := proto.Subscribed{Type: "subscribed", Seq: seq, AttentionSeq: attSeq, BootID: s.att.bootID()}
 		if replay {
 			res.Replayed, res.Resync = &n, &resync
 		}
