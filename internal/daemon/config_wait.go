@@ -97,7 +97,7 @@ func (c *cfgFollow) notePending(pending []string) {
 		summary = "waits for tuios config apply (from a terminal outside TUIOS): " + strings.Join(pending, "; ")
 		c.s.opt.Logf("config changed: %s", summary)
 	}
-	c.s.att.config("permissions", summary)
+	c.s.att.Config("permissions", summary)
 }
 
 // waiting is what waits for tuios config apply, and what the daemon
@@ -150,7 +150,7 @@ func (c *cfgFollow) compareWithLastRun() {
 				c.mu.Lock()
 				c.widened = line
 				c.mu.Unlock()
-				c.s.att.config("widened", line)
+				c.s.att.Config("widened", line)
 			}
 		}
 	}

@@ -6,7 +6,6 @@ import (
 	"os"
 	"runtime"
 
-	"github.com/tuios/tuios/inbox"
 	attn "github.com/tuios/tuios/internal/daemon/attention"
 	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/proto"
@@ -69,22 +68,6 @@ type replyQueue struct{ *attn.Queue }
 // count is how many entries wait for window. It takes only the queue's
 // lock, so it may be called under s.mu.
 func (q replyQueue) count(window string) int { return q.Len(window) }
-
-// attnInbox is the Inbox (attention.go) as the attention feature uses
-// it (attn.Inbox).
-type attnInbox struct{ s *Server }
-
-func (x attnInbox) Do(fn func(q *inbox.Queue) ([]inbox.Event, error)) error {
-	return x.s.att.doQueue(fn)
-}
-
-func (x attnInbox) Find(key inbox.Key) (inbox.Item, bool) { return x.s.att.find(key) }
-
-func (x attnInbox) Update(pane string) { x.s.att.update(pane) }
-
-func (x attnInbox) Replayed(match func(core.Event) bool) (core.Event, bool) {
-	return x.s.att.replayed(match)
-}
 
 func (h host) Session(c core.Call, session string) (core.SessionView, *proto.Error) {
 	s := h.s

@@ -128,11 +128,11 @@ func (h host) OpenResumeItem(window, harness, command string) {
 	}
 	p := inbox.Pane{ID: w.ID, Session: w.session.Name, Workspace: strconv.Itoa(w.workspace), Name: w.DisplayName(), Harness: harness}
 	s.mu.Unlock()
-	s.att.resume(p, command)
+	s.att.Resume(p, command)
 }
 
 func (h host) CloseResumeItem(window string) {
-	h.s.att.closeItem(inbox.PaneKey(inbox.KindResume, window), inbox.ReasonResolved)
+	h.s.att.Close(inbox.PaneKey(inbox.KindResume, window), inbox.ReasonResolved)
 }
 
 // doneContext is a context that ends when done closes (the daemon

@@ -33,7 +33,7 @@ func (s *Server) attentionHost(host string) *proto.Error {
 // are listed but not counted, neither in counts nor in total.
 func (f *hostFollow) list(host string, opt inbox.ListOptions) attentionList {
 	var hostsView []hostView
-	l := f.s.att.listWith(host == "" || host == "local", opt, func(l *inbox.List) {
+	l := f.s.att.ListWith(host == "" || host == "local", opt, func(l *inbox.List) {
 		// A session filter without a host names a local session.
 		if host == "local" || host == "" && opt.Session != "" {
 			return
@@ -133,7 +133,7 @@ func (f *hostFollow) mark(p *markAttentionParams) (any, *proto.Error) {
 func (f *hostFollow) undo() ([]inbox.Event, error) {
 	var evs []inbox.Event
 	var err error
-	f.s.att.doMixed(func() (local, mirrored []inbox.Event) {
+	f.s.att.DoMixed(func() (local, mirrored []inbox.Event) {
 		evs, err = f.m.Undo()
 		for _, e := range evs {
 			if e.Item.Host != "" {
@@ -162,7 +162,7 @@ func (f *hostFollow) refuseHostRequest(id string) *proto.Error {
 	if len(items) == 0 {
 		return nil
 	}
-	local := f.s.att.list(inbox.ListOptions{IncludeSnoozed: true, Filter: func(it inbox.Item) bool {
+	local := f.s.att.List(inbox.ListOptions{IncludeSnoozed: true, Filter: func(it inbox.Item) bool {
 		return it.RequestID == id || it.HeldID == id
 	}})
 	if len(local.Items) > 0 {

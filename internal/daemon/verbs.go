@@ -220,12 +220,13 @@ func (s *Server) metaVerbs(add addFunc) {
 			}
 		}
 		replay := p.AfterSeq > 0 || p.BootID != ""
-		seq, attSeq, n, resync := s.att.subscribeFrom(sub, replay, uint64(p.AfterSeq), p.BootID)
+		seq, attSeq, n, resync := s.att.Replay(replay, uint64(p.AfterSeq), p.BootID, sub.wants,
+			func(pre []event) (uint64, int) { return s.hub.addWith(sub, pre) })
 		cn.sub = sub // serveConn starts the stream once this answer is sent
 		if sub.types[evTranscript] {
 			s.tscript.Sync() // internal/daemon/agentlog: watch the joined transcripts
 		}
-		res := proto.Subscribed{Type: "subscribed", Seq: seq, AttentionSeq: attSeq, BootID: s.att.bootID()}
+		res := proto.Subscribed{Type: "subscribed", Seq: seq, AttentionSeq: attSeq, BootID: s.att.BootID()}
 		if replay {
 			res.Replayed, res.Resync = &n, &resync
 		}

@@ -52,7 +52,7 @@ func (s *Server) attentionVerbs(add addFunc) {
 			return s.follow.dismiss(p.ID)
 		}
 		var d inbox.Dismissed
-		err := s.att.doQueue(func(q *inbox.Queue) ([]inbox.Event, error) {
+		err := s.att.Do(func(q *inbox.Queue) ([]inbox.Event, error) {
 			var evs []inbox.Event
 			var err error
 			d, evs, err = q.Dismiss(p.ID)
@@ -224,7 +224,7 @@ func (s *Server) markAttention(cn *conn, p *markAttentionParams) (any, *proto.Er
 				return nil, proto.Errorf(proto.CodeInvalidParams, "with a window, name the item's kind").
 					WithHint(proto.Hint{Param: "kind", Accepted: []string{"approval", "plan", "question", "errored", "resume", "finished"}})
 			}
-			it, ok := a.find(inbox.PaneKey(inbox.Kind(p.Kind), paneID))
+			it, ok := a.Find(inbox.PaneKey(inbox.Kind(p.Kind), paneID))
 			if !ok {
 				return nil, proto.Errorf(proto.CodeInvalidParams, "the pane has no %s item", p.Kind).WithHint(proto.Hint{Param: "kind", Detail: "why: unknown_id; tuios list-attention lists the items"})
 			}
@@ -256,18 +256,18 @@ func (s *Server) markAttention(cn *conn, p *markAttentionParams) (any, *proto.Er
 		default:
 			sz.UntilChange = true
 		}
-		err = a.doQueue(func(q *inbox.Queue) ([]inbox.Event, error) { return q.Snooze(id, sz) })
+		err = a.Do(func(q *inbox.Queue) ([]inbox.Event, error) { return q.Snooze(id, sz) })
 	case "wake":
-		err = a.doQueue(func(q *inbox.Queue) ([]inbox.Event, error) { return q.Wake(id) })
+		err = a.Do(func(q *inbox.Queue) ([]inbox.Event, error) { return q.Wake(id) })
 	case "restore":
-		err = a.doQueue(func(q *inbox.Queue) ([]inbox.Event, error) { return q.Restore(id) })
+		err = a.Do(func(q *inbox.Queue) ([]inbox.Event, error) { return q.Restore(id) })
 	case "unread":
 		// The pane in front of the person cannot be marked: they are
 		// looking at it.
 		front := s.inFront(paneID)
-		err = a.doQueue(func(q *inbox.Queue) ([]inbox.Event, error) { return q.MarkUnread(paneID, front) })
+		err = a.Do(func(q *inbox.Queue) ([]inbox.Event, error) { return q.MarkUnread(paneID, front) })
 		if err == nil {
-			if it, ok := a.find(inbox.PaneKey(inbox.KindFinished, paneID)); ok {
+			if it, ok := a.Find(inbox.PaneKey(inbox.KindFinished, paneID)); ok {
 				id = it.ID
 			}
 		}
@@ -276,7 +276,7 @@ func (s *Server) markAttention(cn *conn, p *markAttentionParams) (any, *proto.Er
 		return nil, inboxErr(err)
 	}
 	res["id"] = id
-	if it, ok := a.get(id); ok {
+	if it, ok := a.Get(id); ok {
 		res["snoozed_until"] = it.SnoozedUntil
 	}
 	return res, nil
