@@ -185,12 +185,3 @@ func parseSelect(text string) (*inbox.Selector, *proto.Error) {
 	}
 	return sel, nil
 }
-
-// itemFields is what a selector reads of an Inbox item: its state comes
-// from its kind; cwd and group are not known in the Inbox (list-attention
-// fills cwd from the pane).
-func itemFields(it inbox.Item) inbox.SelectorFields {
-	st := it.Kind.State()
-	return inbox.SelectorFields{Host: it.Host, Session: it.Session, Name: it.Name, Harness: it.Harness,
-		State: st, NoState: st == agentstate.None}
-}

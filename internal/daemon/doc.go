@@ -279,10 +279,11 @@
 // to the subscribers and then runs those hooks in the closing goroutine,
 // so an Inbox item of the closed pane is gone when close-window answers.
 //
-// The features, in their order: the Inbox's store
-// (internal/daemon/attention's Store: the queue, its events and their
-// replay, the queue file, snooze; first, so the rest of the attention set
-// may use it and it hears a window close first), the herdr socket
+// The features, in their order: the Inbox (internal/daemon/attention's
+// Store: the queue, its events and their replay, the queue file, snooze,
+// and its verbs list-attention, dismiss-attention and mark-attention;
+// first, so the rest of the attention set may use it and it hears a
+// window close first), the herdr socket
 // (internal/daemon/herdr),
 // the agent log, then agent-transcript and the transcript event
 // (internal/daemon/agentlog), resume after restart
@@ -292,14 +293,13 @@
 // approvals; last the links to other machines with their channel pool,
 // the outbox, mail to other machines, the link policy, list-hosts and
 // list-outbox (internal/daemon/links), dialled once the sessions are
-// back and shut down first. The Inbox's verbs (list-attention,
-// dismiss-attention, mark-attention: verbs_attention.go) and respond
-// (with the follow of linked hosts' Inboxes, host_follow.go, and each
-// host's Inbox row, host_rows.go) are still here: they reach the store
-// only through its methods (attention.go's inboxStore), subscribe's
-// replay included (the store picks the events, the hub queues them); the
-// responder hears a window close through the same hooks, registered
-// before the features'.
+// back and shut down first. Respond and the follow of linked hosts'
+// Inboxes (host_follow.go, which the Inbox's verbs reach as attn.Hosts:
+// verbs_attention.go) and each host's Inbox row (host_rows.go) are still
+// here: they reach the store only through its methods (attention.go's
+// inboxStore), subscribe's replay included (the store picks the events,
+// the hub queues them); the responder hears a window close through the
+// same hooks, registered before the features'.
 // The core's side of a link stays here: the link-peer state of a
 // connection that comes in and its dispatch (link_policy.go,
 // verbs_link.go), the mail rules for what a link sends (link_mail.go),

@@ -191,3 +191,23 @@ func (h host) InReach(c core.Call, session string) *proto.Error {
 	cn, _ := c.(*conn)
 	return h.s.sessionInReach(cn, session)
 }
+
+func (h host) Wide(c core.Call, what string) *proto.Error {
+	cn, _ := c.(*conn)
+	return h.s.wide(cn, what)
+}
+
+func (h host) NoSession(name string) *proto.Error {
+	s := h.s
+	s.mu.Lock()
+	ok := s.sessions[name] != nil
+	names := s.sessionNames()
+	s.mu.Unlock()
+	if ok {
+		return nil
+	}
+	return proto.Errorf(proto.CodeSessionNotFound, "no session %q", name).
+		WithHint(proto.Hint{Param: "session", DidYouMean: nearestWord(name, names), Available: names})
+}
+
+func (h host) PaneCwds() map[string]string { return h.s.paneDirs() }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tuios/tuios/inbox"
+	attn "github.com/tuios/tuios/internal/daemon/attention"
 	"github.com/tuios/tuios/internal/proto"
 )
 
@@ -84,7 +85,7 @@ func (f *hostFollow) dismiss(id string) (any, *proto.Error) {
 
 // mark snoozes, wakes or restores a mirrored item here only. Marking a
 // host's finished turn unread is that host's to do.
-func (f *hostFollow) mark(p *markAttentionParams) (any, *proto.Error) {
+func (f *hostFollow) mark(p *attn.MarkParams) (any, *proto.Error) {
 	host, _, _ := inbox.SplitHostID(p.ID)
 	var err error
 	switch p.Action {

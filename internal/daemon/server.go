@@ -288,6 +288,7 @@ func New(opt Options) (*Server, error) {
 	s.resp = s.newResponder()
 	s.holds = attn.NewHolds(attn.HoldsOptions{Inbox: inboxFeature, Risk: s.resp.risk, Home: s.opt.Tracker.Home,
 		RefuseRequest: s.follow.refuseHostRequest})
+	inboxFeature.Serve(attn.VerbOptions{Hosts: followInbox{s}, AfterDismiss: s.afterDismiss}) // verbs_attention.go
 	s.asks = attn.NewAsks(attn.AskOptions{Inbox: inboxFeature, RefuseRequest: s.follow.refuseHostRequest})
 	// The features, in the order they are inited and the reverse of the
 	// one they stop in. The responder is still the core's but hears a

@@ -7,7 +7,10 @@
 //     hub and kept for a subscriber that comes back with after_seq, the
 //     queue file under the state dir, the timer of the earliest timed
 //     snooze (Store, SnoozeAlarm; the host follower's mirror of linked
-//     hosts' items is numbered in its seq and published under its lock);
+//     hosts' items is numbered in its seq and published under its lock),
+//     and its verbs list-attention, dismiss-attention and mark-attention
+//     (inbox_verbs.go; a mirrored item goes to the daemon's follow of
+//     the hosts, Hosts);
 //   - the reply queue (queue-prompt, list-queued, cancel-queued): messages
 //     typed into an agent one per rest, never over a prompt, as whoever
 //     queued them (Queue; queue_rest.go says when a pane is at rest);
@@ -30,17 +33,19 @@
 // approvals' Saw); the daemon loads it once the sessions came back and
 // makes its final save as it stops.
 //
-// The Inbox's verbs (list-attention, dismiss-attention, mark-attention),
-// the follow of linked hosts' Inboxes and respond's reading of a pane's
-// screen are still the core's (internal/daemon), reaching the Store only
-// through its methods; they are to move here in turn.
+// The follow of linked hosts' Inboxes (given to the verbs as Hosts, with
+// what a dismiss asks of the daemon: Serve) and respond's reading of a
+// pane's screen are still the core's (internal/daemon), reaching the
+// Store only through its methods; they are to move here in turn.
 //
 // The feature sees the core only through core.Host: a verb's pane through
 // the one target check, copied (Window, Session); who a caller is
 // (IsPerson, CallerPane, CallerPlaced); typing through the one write path
 // as a caller held past its connection (Hold, TypeHeld); the rail
 // (RailChanged); where a pane's shell is and the worktrees tuios made
-// (PaneDir, StartedIn, Worktree, FanReach). The Inbox is reached through
+// (PaneDir, StartedIn, Worktree, FanReach); what list-attention checks
+// (Wide, NoSession, InReach, SubscribeReach) and a selector's cwd
+// (PaneCwds). The Inbox is reached through
 // the Inbox interface this package declares (Do, Find, Replayed, Update),
 // which the Store is. The core calls back the Store, a pane's queued count
 // (Queue.Len), the Inbox's published events (Holds.Saw), the pane in front

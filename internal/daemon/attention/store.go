@@ -2,6 +2,7 @@ package attention
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"sync"
 	"time"
@@ -80,6 +81,8 @@ type Store struct {
 	saveTimer agentstate.Timer
 
 	path string // the queue file; "" when there is no state dir
+
+	verbs VerbOptions // what the Inbox's verbs need (Serve)
 }
 
 var _ Inbox = (*Store)(nil)
@@ -96,9 +99,14 @@ func NewStore(opt StoreOptions) *Store {
 // Name is the feature's name.
 func (a *Store) Name() string { return "inbox" }
 
-// Init has the Store hear a window close: the pane's items close before
-// close-window answers.
+// Init adds the Inbox's verbs (list-attention, dismiss-attention,
+// mark-attention) and has the Store hear a window close: the pane's
+// items close before close-window answers.
 func (a *Store) Init(h core.Host) error {
+	if a.verbs.Hosts == nil || a.verbs.AfterDismiss == nil {
+		return errors.New("the Inbox's verbs were not given the hosts' follow (Serve)")
+	}
+	a.addVerbs(h)
 	h.OnWindowClosed(func(ev core.Event) { a.PaneClosed(ev.Window) })
 	return nil
 }
