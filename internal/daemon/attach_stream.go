@@ -589,11 +589,11 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 
 	asking := map[string]bool{}
 	askID := map[string]string{}
-	for _, it := range s.att.q.List(inbox.ListOptions{Kinds: []inbox.Kind{inbox.KindAsk}}).Items {
+	for _, it := range s.att.List(inbox.ListOptions{Kinds: []inbox.Kind{inbox.KindAsk}}).Items {
 		asking[it.Window] = it.Window != ""
 		askID[it.Window] = it.RequestID
 	}
-	risky := s.att.riskyPanes() // prompt_risk.go: the rail's word is risky
+	risky := s.riskyPanes() // prompt_risk.go: the rail's word is risky
 	for i := range lay.Windows {
 		lay.Windows[i].Asking = asking[lay.Windows[i].ID]
 		if lay.Windows[i].Asking {
@@ -652,7 +652,7 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 	}
 	lay.AgentsSeen = st.s.attach.seen.Load()
 	lay.AgentsOff = st.s.agentsOff
-	lay.AttentionSeq = st.s.att.q.Seq()
+	lay.AttentionSeq = st.s.att.Seq()
 	lay.ConfigSeq = st.s.attach.configSeq.Load()
 	lay.Hosts = withQueued(st.s.follow.attachHosts(), st.s.outbox) // host_follow.go, attach_queued.go: the rail's header per linked host
 	lay.SizedBy = st.s.attach.sizedBy(st)                          // attach_size.go

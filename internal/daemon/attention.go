@@ -5,56 +5,68 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/inbox"
 	"github.com/tuios/tuios/internal/atomicfile"
+	attn "github.com/tuios/tuios/internal/daemon/attention"
 	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/mail"
 )
 
-// The Inbox in the daemon: one inbox.Queue fed with every agent-state
-// change, the person's mail, and window and session closes; its events
-// are published as attention events.
-//
-// Locking: a.mu is held across each queue call and the publish of the
-// events it returned, so events reach subscribers in seq order and a
-// subscribe that replays (after_seq) misses nothing and sees nothing
-// twice. a.mu is taken without s.mu held; under it the daemon may take
-// s.mu (briefly, to check a window is still there), a mail ring's lock and
-// the hub's lock, none of which waits on I/O. Timers are armed after a.mu
-// is released (a clock may call f on the arming goroutine).
+// The Inbox is the attention set's store (attn.Store, a core.Feature,
+// first in the list); the daemon holds it as inboxStore, what the core's
+// files call: they feed it (a pane's state, mail, closes, notices), read
+// it (the rail, push, list-attention) and hand subscribe's replay to it.
 
 const (
-	// attentionReplay is how many attention events at least are kept for
-	// a subscriber that comes back with after_seq (at most twice that).
-	attentionReplay = 4096
 	// attentionSaveDelay debounces the queue file's writes.
-	attentionSaveDelay = 500 * time.Millisecond
-	// attentionFile is the queue file under the state dir.
-	attentionFile = "attention/items.json"
+	attentionSaveDelay = attn.SaveDelay
 	// codeNotHuman refuses an Inbox action from a program inside a pane.
 	codeNotHuman = core.CodeNotHuman
 )
 
-type attention struct {
-	s *Server
-	q *inbox.Queue
+// inboxStore is the Inbox as the core uses it (attn.Store). Its lock is
+// held across each change and the publish of its events; the core calls
+// it with none of its own locks held.
+type inboxStore interface {
+	// Change, Do, DoMixed and DoMirrored change the queue (or the
+	// mirror of the linked hosts' items) and publish the events.
+	Change(fn func() []inbox.Event)
+	Do(fn func(q *inbox.Queue) ([]inbox.Event, error)) error
+	DoMixed(fn func() (local, mirrored []inbox.Event))
+	DoMirrored(fn func() []inbox.Event) []inbox.Event
+	NewMirror() *inbox.Mirror
 
-	mu     sync.Mutex
-	replay []event // the newest attention events, oldest first
-	dirty  bool    // changed since the last save
-	frozen bool    // the final save was made: no more writes
+	Update(pane string)
+	UpdateAll()
+	MailThread(session string, ring *mail.Ring, thread uint64)
+	SessionClosed(name string)
+	Notice(p inbox.Pane, summary string)
+	Resume(p inbox.Pane, command string)
+	Close(key inbox.Key, reason inbox.Reason)
+	Config(thing, summary string)
+	Outbox(in inbox.OutboxInput)
+	Seen(pane string)
 
-	alarm snoozeAlarm // the earliest timed snooze
+	List(opt inbox.ListOptions) inbox.List
+	ListWith(local bool, opt inbox.ListOptions, more func(l *inbox.List)) inbox.List
+	Find(key inbox.Key) (inbox.Item, bool)
+	Get(id string) (inbox.Item, bool)
+	Seq() uint64
+	BootID() string
+	Replayed(match func(event) bool) (event, bool)
+	Replay(replay bool, afterSeq uint64, bootID string, wants func(event) bool,
+		add func(pre []event) (uint64, int)) (hubSeq, seq uint64, n int, resync bool)
 
-	tmu       sync.Mutex // guards saveTimer
-	saveTimer agentstate.Timer
-
-	path string // the queue file; "" when there is no state dir
+	Load(keep func(session, window string) bool)
+	Save(final bool)
+	// Armed and Marshal are for tests: the snooze timer, the file's
+	// content.
+	Armed() (time.Time, bool)
+	Marshal() ([]byte, error)
 }
 
 // stateDir is $XDG_STATE_HOME/tuios, else ~/.local/state/tuios; "" when
@@ -69,229 +81,44 @@ func stateDir(getenv func(string) string) string {
 	return ""
 }
 
-func newAttention(s *Server, dir string) *attention {
-	a := &attention{s: s, q: inbox.New(inbox.Options{Clock: s.clock})}
-	if dir != "" {
-		a.path = filepath.Join(dir, filepath.FromSlash(attentionFile))
-	}
-	return a
-}
-
-// publishLocked records and publishes a queue call's events. Called with a.mu
-// held.
-func (a *attention) publishLocked(evs []inbox.Event) {
-	if len(evs) == 0 {
-		return
-	}
-	a.dirty = true
-	boot := a.q.BootID()
-	for _, e := range evs {
-		it := e.Item
-		ev := a.s.hub.publish(event{Type: "attention", Session: it.Session, Window: it.Window,
-			Op: string(e.Op), Item: &it, BootID: boot, HoldEnded: e.HoldEnded})
-		a.replay = append(a.replay, ev)
-		a.s.holds.Saw(e) // a held item that closed ends its hook's wait
-	}
-	if len(a.replay) >= 2*attentionReplay { // trimmed in halves: amortised
-		a.replay = append(a.replay[:0:0], a.replay[len(a.replay)-attentionReplay:]...)
-	}
-}
-
-// do runs every queue call that may change the queue: the events are
-// published under a.mu, then the wake timer and the save are armed.
-func (a *attention) do(fn func() []inbox.Event) {
-	a.mu.Lock()
-	a.publishLocked(fn())
-	dirty := a.dirty && !a.frozen
-	a.mu.Unlock()
-	a.rearm()
-	if dirty {
-		a.saveSoon()
-	}
-}
-
-// doErr is do for a call that can be refused.
-func (a *attention) doErr(fn func() ([]inbox.Event, error)) error {
-	var err error
-	a.do(func() []inbox.Event {
-		var evs []inbox.Event
-		evs, err = fn()
-		return evs
+// newAttention makes the Inbox's store with what it reads of the core:
+// a pane as the Inbox is fed it (its name, its state, the risk of its
+// approval read whole: prompt_risk.go) and the hub.
+func newAttention(s *Server, dir string) *attn.Store {
+	return attn.NewStore(attn.StoreOptions{Clock: s.clock, StateDir: dir, UID: s.uid, Log: host{s}.Log(),
+		Publish: s.hub.publish,
+		Saw:     func(e inbox.Event) { s.holds.Saw(e) }, // a held item that closed ends its hook's wait
+		Pane: func(id string) (inbox.Pane, agentstate.Snapshot, bool) {
+			s.mu.Lock()
+			w := s.windows[id]
+			var p inbox.Pane
+			if w != nil {
+				p = inbox.Pane{ID: w.ID, Session: w.session.Name, Workspace: strconv.Itoa(w.workspace), Name: w.DisplayName()}
+			}
+			s.mu.Unlock()
+			if w == nil {
+				return p, agentstate.Snapshot{}, false
+			}
+			snap := s.tracker.Arbiter().Get(id)
+			p.Risk = s.approvalRisk(w, snap)
+			return p, snap, true
+		},
+		Panes: func() []string {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			ids := make([]string, 0, len(s.windows))
+			for id := range s.windows {
+				ids = append(ids, id)
+			}
+			return ids
+		},
 	})
-	return err
-}
-
-// update feeds a pane's snapshot. A window that is gone is not fed: its
-// items closed with it.
-func (a *attention) update(paneID string) {
-	a.do(func() []inbox.Event {
-		s := a.s
-		s.mu.Lock()
-		w := s.windows[paneID]
-		var p inbox.Pane
-		if w != nil {
-			p = inbox.Pane{ID: w.ID, Session: w.session.Name, Workspace: strconv.Itoa(w.workspace), Name: w.DisplayName()}
-		}
-		s.mu.Unlock()
-		if w == nil {
-			return nil
-		}
-		snap := s.tracker.Arbiter().Get(paneID)
-		p.Risk = s.approvalRisk(w, snap) // prompt_risk.go: the dialog read whole, not just the line
-		return a.q.Update(p, snap)
-	})
-}
-
-// updateAll feeds every pane's snapshot: after the arbiter's stream
-// dropped changes, any pane may be behind.
-func (a *attention) updateAll() {
-	a.s.mu.Lock()
-	ids := make([]string, 0, len(a.s.windows))
-	for id := range a.s.windows {
-		ids = append(ids, id)
-	}
-	a.s.mu.Unlock()
-	for _, id := range ids {
-		a.update(id)
-	}
-}
-
-// mailThread feeds what the person's mail in one thread says now.
-func (a *attention) mailThread(session string, ring *mail.Ring, thread uint64) {
-	if ring == nil || thread == 0 {
-		return
-	}
-	a.do(func() []inbox.Event {
-		res := ring.Read(mail.ReadOptions{Thread: thread, Limit: -1, Peek: true})
-		return a.q.Mail(inbox.MailFrom(session, res.Messages))
-	})
-}
-
-func (a *attention) paneClosed(id string) {
-	a.do(func() []inbox.Event { return a.q.PaneClosed(id) })
-}
-
-func (a *attention) sessionClosed(name string) {
-	a.do(func() []inbox.Event { return a.q.SessionClosed(name) })
-}
-
-// rearm keeps one timer for the earliest timed snooze, none when nothing
-// timed sleeps; when it fires, the snoozes whose time came wake (do
-// rearms after).
-func (a *attention) rearm() {
-	a.alarm.rearm(a.s.clock, a.q.NextWake, func() {
-		a.do(func() []inbox.Event { return a.q.Tick(a.s.clock.Now()) })
-	})
-}
-
-// armed reports whether the wake timer is set, and for when (tests).
-func (a *attention) armed() (time.Time, bool) { return a.alarm.armed() }
-
-// ---- persistence ----
-
-// saveSoon arms the debounced save.
-func (a *attention) saveSoon() {
-	if a.path == "" {
-		return
-	}
-	a.tmu.Lock()
-	defer a.tmu.Unlock()
-	if a.saveTimer != nil {
-		return
-	}
-	a.saveTimer = a.s.clock.AfterFunc(attentionSaveDelay, func() { go a.saveNow(false) })
-}
-
-// saveNow writes the queue file if it changed. final freezes it: nothing
-// is written after the save shutdown makes before it closes the panes.
-func (a *attention) saveNow(final bool) {
-	a.tmu.Lock()
-	if a.saveTimer != nil {
-		a.saveTimer.Stop()
-		a.saveTimer = nil
-	}
-	a.tmu.Unlock()
-	a.mu.Lock()
-	if a.frozen || a.path == "" || !a.dirty && !final {
-		a.frozen = a.frozen || final
-		a.mu.Unlock()
-		return
-	}
-	a.frozen = final
-	a.dirty = false
-	b, err := a.q.Marshal()
-	a.mu.Unlock()
-	if err == nil {
-		err = writeFileAtomic(a.path, b)
-	}
-	if err != nil {
-		a.s.errorf("attention: saving %s: %v", a.path, err)
-	}
 }
 
 // writeFileAtomic replaces path with b, mode 0600, in a directory made
 // 0700 when missing: a crash leaves the old file or the new one.
 func writeFileAtomic(path string, b []byte) error {
 	return atomicfile.WriteFile(path, b, atomicfile.Options{Perm: 0o600, MkdirPerm: 0o700})
-}
-
-// load reads the queue file at start. keep says which panes came back. A
-// file that is corrupt, not ours or not private is logged, moved aside and
-// the daemon starts with an empty queue.
-func (a *attention) load(keep func(session, window string) bool) {
-	if a.path == "" {
-		return
-	}
-	b, why := readStateFile(a.path, a.s.uid, inbox.MaxSaveBytes)
-	if b == nil && why == "" {
-		return
-	}
-	if why == "" {
-		a.mu.Lock()
-		err := a.q.Unmarshal(b, keep)
-		a.mu.Unlock()
-		if err == nil {
-			a.rearm() // a snooze kept from before the restart
-			return
-		}
-		why = err.Error()
-	}
-	setAside(a.s, "attention", a.path, why, "started with an empty Inbox")
-}
-
-// ---- subscribe ----
-
-// subscribeFrom adds a subscriber, first queueing the attention events
-// after afterSeq when asked. resync says the follower must list again:
-// the queue restarted (another boot id) or the events it missed are no
-// longer kept.
-func (a *attention) subscribeFrom(sub *subscriber, replay bool, afterSeq uint64, bootID string) (hubSeq, seq uint64, n int, resync bool) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	seq = a.q.Seq()
-	var pre []event
-	if replay {
-		switch {
-		case bootID != "" && bootID != a.q.BootID():
-			resync = true
-		case afterSeq > a.q.Seq():
-			resync = true
-		case afterSeq < a.q.Seq():
-			if len(a.replay) == 0 || a.replay[0].Item.Seq > afterSeq+1 {
-				resync = true
-			}
-			for _, ev := range a.replay {
-				if ev.Item.Seq > afterSeq && sub.wants(ev) {
-					pre = append(pre, ev)
-				}
-			}
-		}
-	}
-	hubSeq, n = a.s.hub.addWith(sub, pre)
-	if n < len(pre) {
-		resync = true
-	}
-	return hubSeq, seq, n, resync
 }
 
 // ---- who may act ----
@@ -357,13 +184,4 @@ func parseSelect(text string) (*inbox.Selector, *proto.Error) {
 		return nil, inboxErr(err)
 	}
 	return sel, nil
-}
-
-// itemFields is what a selector reads of an Inbox item: its state comes
-// from its kind; cwd and group are not known in the Inbox (list-attention
-// fills cwd from the pane).
-func itemFields(it inbox.Item) inbox.SelectorFields {
-	st := it.Kind.State()
-	return inbox.SelectorFields{Host: it.Host, Session: it.Session, Name: it.Name, Harness: it.Harness,
-		State: st, NoState: st == agentstate.None}
 }

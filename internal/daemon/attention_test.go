@@ -196,7 +196,7 @@ func TestAttentionSnoozeWakesOnTheDaemonsClock(t *testing.T) {
 	report(t, r, w, "errored", "", "boom")
 	l := waitList(t, r, nil, "errored item", func(l attList) bool { return l.Total == 1 })
 	it := l.Items[0]
-	if _, armed := srv.att.armed(); armed {
+	if _, armed := srv.att.Armed(); armed {
 		t.Fatal("a timer is armed with nothing asleep")
 	}
 	res := r.must("mark-attention", map[string]any{"action": "snooze", "id": it.ID, "for_ms": 900000})
@@ -210,7 +210,7 @@ func TestAttentionSnoozeWakesOnTheDaemonsClock(t *testing.T) {
 	if l := listAtt(t, r, map[string]any{"include_snoozed": true}); len(l.Items) != 1 || l.Items[0].SnoozedUntil != want.UnixNano() || l.Total != 0 {
 		t.Fatalf("--snoozed: %+v", l)
 	}
-	if at, armed := srv.att.armed(); !armed || !at.Equal(want) {
+	if at, armed := srv.att.Armed(); !armed || !at.Equal(want) {
 		t.Fatalf("one timer for the snooze: %v %v", at, armed)
 	}
 	clk.Advance(15*time.Minute - time.Second)
@@ -222,7 +222,7 @@ func TestAttentionSnoozeWakesOnTheDaemonsClock(t *testing.T) {
 	if l.Items[0].ID != it.ID || l.Items[0].Since != it.Since {
 		t.Fatalf("woke as another item: %+v vs %+v", l.Items[0], it)
 	}
-	eventually(t, "the timer disarmed", func() bool { _, armed := srv.att.armed(); return !armed })
+	eventually(t, "the timer disarmed", func() bool { _, armed := srv.att.Armed(); return !armed })
 }
 
 func TestAttentionSubscribeAfterSeqReplaysWhatWasMissed(t *testing.T) {
@@ -368,9 +368,9 @@ func BenchmarkListAttention1000(b *testing.B) {
 	srv, sock := server(b)
 	for i := 0; i < 1000; i++ {
 		p := inbox.Pane{ID: fmt.Sprintf("pane-%04d", i), Session: "bench", Name: fmt.Sprintf("agent-%d", i)}
-		srv.att.do(func() []inbox.Event {
-			return srv.att.q.Update(p, agentstate.Snapshot{Pane: p.ID, State: agentstate.NeedsInput, Kind: agentstate.KindApproval,
-				Message: "approve Bash: go test ./...", Harness: "claude-code", Claimed: true})
+		_ = srv.att.Do(func(q *inbox.Queue) ([]inbox.Event, error) {
+			return q.Update(p, agentstate.Snapshot{Pane: p.ID, State: agentstate.NeedsInput, Kind: agentstate.KindApproval,
+				Message: "approve Bash: go test ./...", Harness: "claude-code", Claimed: true}), nil
 		})
 	}
 	r := dialRPC(b, sock)

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tuios/tuios/inbox"
 	"github.com/tuios/tuios/internal/config"
 	"github.com/tuios/tuios/internal/grant"
 )
@@ -98,7 +97,7 @@ func (c *cfgFollow) notePending(pending []string) {
 		summary = "waits for tuios config apply (from a terminal outside TUIOS): " + strings.Join(pending, "; ")
 		c.s.opt.Logf("config changed: %s", summary)
 	}
-	c.s.att.do(func() []inbox.Event { return c.s.att.q.Config("permissions", summary) })
+	c.s.att.Config("permissions", summary)
 }
 
 // waiting is what waits for tuios config apply, and what the daemon
@@ -151,7 +150,7 @@ func (c *cfgFollow) compareWithLastRun() {
 				c.mu.Lock()
 				c.widened = line
 				c.mu.Unlock()
-				c.s.att.do(func() []inbox.Event { return c.s.att.q.Config("widened", line) })
+				c.s.att.Config("widened", line)
 			}
 		}
 	}

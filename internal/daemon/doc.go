@@ -279,7 +279,12 @@
 // to the subscribers and then runs those hooks in the closing goroutine,
 // so an Inbox item of the closed pane is gone when close-window answers.
 //
-// The features, in their order: the herdr socket (internal/daemon/herdr),
+// The features, in their order: the Inbox (internal/daemon/attention's
+// Store: the queue, its events and their replay, the queue file, snooze,
+// and its verbs list-attention, dismiss-attention and mark-attention;
+// first, so the rest of the attention set may use it and it hears a
+// window close first), the herdr socket
+// (internal/daemon/herdr),
 // the agent log, then agent-transcript and the transcript event
 // (internal/daemon/agentlog), resume after restart
 // (internal/daemon/resume); of the attention set
@@ -288,10 +293,13 @@
 // approvals; last the links to other machines with their channel pool,
 // the outbox, mail to other machines, the link policy, list-hosts and
 // list-outbox (internal/daemon/links), dialled once the sessions are
-// back and shut down first. The Inbox and respond (with the
-// follow of linked hosts' Inboxes, host_follow.go, and each host's Inbox
-// row, host_rows.go) are still here; the Inbox and the responder hear a
-// window close through the same hooks, registered first.
+// back and shut down first. Respond and the follow of linked hosts'
+// Inboxes (host_follow.go, which the Inbox's verbs reach as attn.Hosts:
+// verbs_attention.go) and each host's Inbox row (host_rows.go) are still
+// here: they reach the store only through its methods (attention.go's
+// inboxStore), subscribe's replay included (the store picks the events,
+// the hub queues them); the responder hears a window close through the
+// same hooks, registered before the features'.
 // The core's side of a link stays here: the link-peer state of a
 // connection that comes in and its dispatch (link_policy.go,
 // verbs_link.go), the mail rules for what a link sends (link_mail.go),
@@ -305,7 +313,7 @@
 // every Lock site: a type-checked walk of the package that finds each
 // lock taken while another is held, directly, through the calls made
 // (transitively) and through the closures a locked function runs
-// (attention.do, the attach hub's each), plus the event hub's observe
+// (the attach hub's each), plus the event hub's observe
 // hook, which the walk cannot follow; TestLockOrder walks it again on
 // every run and fails on a nesting this list does not allow.
 //
@@ -319,7 +327,7 @@
 //     when either is taken, and the two never nest.
 //  1. cfgFollow.order: one apply of config.toml at a time (the follower,
 //     apply-config). Under it the whole apply: cfgFollow.mu, the links'
-//     and the push follower's locks, the Inbox (attention.mu and what it
+//     and the push follower's locks, the Inbox (attention.Store.mu and what it
 //     takes) and the hub.
 //  2. s.editMu: one edit of config.toml at a time (set-config). It is
 //     held across that file's read and rename, and only another
@@ -330,10 +338,14 @@
 //     Changed hook at a time, held across it, so the host's Inbox row
 //     (5, 7) is told the latest state last; the outbox's own mu under it.
 //  5. hostInboxRows.mu (held across its Inbox call).
-//  7. attention.mu, the Inbox: held across each queue call and the
-//     publish of its events; under it s.mu, a mail ring's lock, the
+//  7. attention.Store.mu, the Inbox (internal/daemon/attention): held
+//     across each queue call and the publish of its events; under it
+//     s.mu (the store's Pane and Panes hooks), a mail ring's lock, the
 //     held approvals' (attention.Holds.mu), the asks' (attention.Asks.mu)
-//     and the host follower's locks and the hub's lock may be taken.
+//     and the host follower's locks and the hub's lock (its Publish hook)
+//     may be taken. The walk does not see these (the store is reached
+//     through an interface and calls the core through func values): this
+//     list states them.
 //  8. s.mu: the session and window tables, every window's placement and
 //     grants; the core's lock, taken only in package daemon (features
 //     read core.Host.View, a copy). Never held across I/O, while taking a
@@ -360,8 +372,9 @@
 //     lock, held while a far line is handed to its user; under it, through
 //     links.Client.WriteLine and Flush, the connection's write lock
 //     conn.wmu.
-//  13. Leaves, under which nothing else is taken: attention.tmu,
-//     hostFollow.mu, snoozeAlarm.mu, subscriber.mu,
+//  13. Leaves, under which nothing else is taken: attention.Store.tmu,
+//     hostFollow.mu, attention.SnoozeAlarm.mu (the Inbox's and the host
+//     follower's snooze timers), subscriber.mu,
 //     attachStream.mu, conn.wmu, cfgFollow.mu, pushFollow.mu,
 //     responder.mu, restorer.mu, reaper.mu, worktrees.mu (no git runs
 //     under any lock), transfers.mu (the copies of tuios cp; no file I/O
@@ -371,14 +384,17 @@
 // A feature's own locks (herdr.Sock.mu, agentlog.Log.mu,
 // agentlog.Transcripts.mu; attention.Review.mu, which the notes file's
 // read and write run under, and attention.Asks.mu and attention.Holds.mu,
-// which attention.mu may hold as an answer ends its question or hold;
+// which attention.Store.mu may hold as an answer ends its question or hold;
 // and the links': links.Links.mu, a host connection's, the outbox's) are
 // leaves as the core sees them: a feature
 // calls the core holding none of them, and the core's hooks into a
 // feature (a new pane's environment, a caller's, a window closed, the
 // socket taken, the sessions back) run with no core lock held: the hub
-// runs its window-closed hooks after it let hub.mu go. Two exceptions,
-// both in internal/daemon/links: links.Outbox.nmu (4) is held across the
+// runs its window-closed hooks after it let hub.mu go. Three exceptions:
+// attention.Store.mu (7) is held across the store's hooks into the core
+// (Pane and Panes take s.mu, Publish the hub's lock) and across the
+// callbacks the core hands it (the host follower's mirror); and, in
+// internal/daemon/links, links.Outbox.nmu (4) is held across the
 // outbox's Changed hook, and a pool channel's lock (12) across a client's
 // WriteLine.
 package daemon

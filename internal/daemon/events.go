@@ -177,10 +177,10 @@ func (s *Server) forwardAgentEvents(sub *agentstate.Subscription) {
 			// The Inbox reads every change: a new kind or line on
 			// needs_input updates its item without a transition.
 			if c.Dropped > 0 { // changes of other panes may be among those missed
-				s.att.updateAll()
+				s.att.UpdateAll()
 				s.notePrompts()
 			} else {
-				s.att.update(c.Pane)
+				s.att.Update(c.Pane)
 			}
 			if c.From == c.To {
 				continue

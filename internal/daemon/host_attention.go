@@ -6,7 +6,6 @@ import (
 	"os"
 	"runtime"
 
-	"github.com/tuios/tuios/inbox"
 	attn "github.com/tuios/tuios/internal/daemon/attention"
 	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/proto"
@@ -69,31 +68,6 @@ type replyQueue struct{ *attn.Queue }
 // count is how many entries wait for window. It takes only the queue's
 // lock, so it may be called under s.mu.
 func (q replyQueue) count(window string) int { return q.Len(window) }
-
-// attnInbox is the Inbox (attention.go) as the attention feature uses
-// it (attn.Inbox).
-type attnInbox struct{ s *Server }
-
-func (x attnInbox) Do(fn func(q *inbox.Queue) ([]inbox.Event, error)) error {
-	a := x.s.att
-	return a.doErr(func() ([]inbox.Event, error) { return fn(a.q) })
-}
-
-func (x attnInbox) Find(key inbox.Key) (inbox.Item, bool) { return x.s.att.q.Find(key) }
-
-func (x attnInbox) Update(pane string) { x.s.att.update(pane) }
-
-func (x attnInbox) Replayed(match func(core.Event) bool) (core.Event, bool) {
-	a := x.s.att
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	for i := len(a.replay) - 1; i >= 0; i-- {
-		if match(a.replay[i]) {
-			return a.replay[i], true
-		}
-	}
-	return core.Event{}, false
-}
 
 func (h host) Session(c core.Call, session string) (core.SessionView, *proto.Error) {
 	s := h.s
@@ -217,3 +191,23 @@ func (h host) InReach(c core.Call, session string) *proto.Error {
 	cn, _ := c.(*conn)
 	return h.s.sessionInReach(cn, session)
 }
+
+func (h host) Wide(c core.Call, what string) *proto.Error {
+	cn, _ := c.(*conn)
+	return h.s.wide(cn, what)
+}
+
+func (h host) NoSession(name string) *proto.Error {
+	s := h.s
+	s.mu.Lock()
+	ok := s.sessions[name] != nil
+	names := s.sessionNames()
+	s.mu.Unlock()
+	if ok {
+		return nil
+	}
+	return proto.Errorf(proto.CodeSessionNotFound, "no session %q", name).
+		WithHint(proto.Hint{Param: "session", DidYouMean: nearestWord(name, names), Available: names})
+}
+
+func (h host) PaneCwds() map[string]string { return h.s.paneDirs() }

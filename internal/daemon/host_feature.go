@@ -122,15 +122,11 @@ func (h host) OpenResumeItem(window, harness, command string) {
 	}
 	p := inbox.Pane{ID: w.ID, Session: w.session.Name, Workspace: strconv.Itoa(w.workspace), Name: w.DisplayName(), Harness: harness}
 	s.mu.Unlock()
-	s.att.do(func() []inbox.Event { return s.att.q.Resume(p, command) })
+	s.att.Resume(p, command)
 }
 
 func (h host) CloseResumeItem(window string) {
-	a := h.s.att
-	a.do(func() []inbox.Event {
-		evs, _ := a.q.Close(inbox.PaneKey(inbox.KindResume, window), inbox.ReasonResolved)
-		return evs
-	})
+	h.s.att.Close(inbox.PaneKey(inbox.KindResume, window), inbox.ReasonResolved)
 }
 
 // doneContext is a context that ends when done closes (the daemon

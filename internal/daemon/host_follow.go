@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tuios/tuios/inbox"
+	attn "github.com/tuios/tuios/internal/daemon/attention"
 	"github.com/tuios/tuios/internal/daemon/links"
 	"github.com/tuios/tuios/internal/proto"
 )
@@ -68,7 +69,7 @@ type hostFollow struct {
 	// sessionsEvery is followSessionsBackstop (tests shorten it); under mu.
 	sessionsEvery time.Duration
 
-	alarm snoozeAlarm // the earliest timed snooze of a mirrored item
+	alarm attn.SnoozeAlarm // the earliest timed snooze of a mirrored item
 }
 
 // followed is one host being followed. Fields below mu are guarded by
@@ -95,7 +96,7 @@ type farAgent struct {
 }
 
 func newHostFollow(s *Server) *hostFollow {
-	return &hostFollow{s: s, m: inbox.NewMirror(s.att.q, s.clock), open: s.links.Open, pollEvery: followPoll, pollRail: followPollRail, sessionsEvery: followSessionsBackstop, hosts: map[string]*followed{}}
+	return &hostFollow{s: s, m: s.att.NewMirror(), open: s.links.Open, pollEvery: followPoll, pollRail: followPollRail, sessionsEvery: followSessionsBackstop, hosts: map[string]*followed{}}
 }
 
 // start follows every configured host and then every host-changed event.
@@ -561,31 +562,8 @@ func (st *followStream) call(verb string, params, result any) *proto.Error {
 // under the attention lock so they take their place in seq order, then
 // re-arms the snooze timer.
 func (f *hostFollow) do(fn func() []inbox.Event) {
-	a := f.s.att
-	a.mu.Lock()
-	evs := fn()
-	f.publishLocked(evs)
-	a.mu.Unlock()
-	if len(evs) > 0 {
+	if evs := f.s.att.DoMirrored(fn); len(evs) > 0 {
 		f.rearm()
-	}
-}
-
-// publishLocked publishes mirrored events and keeps them for replay.
-// Called with the attention lock held. Unlike a local event, nothing here
-// ends a hold: a mirrored hold is its host's.
-func (f *hostFollow) publishLocked(evs []inbox.Event) {
-	a := f.s.att
-	boot := a.q.BootID()
-	for _, e := range evs {
-		it := e.Item
-		// The session is the host's: a subscriber filtered to a local
-		// session of the same name must not get it.
-		ev := f.s.hub.publish(event{Type: "attention", Session: it.Host + ":" + it.Session, Op: string(e.Op), Item: &it, BootID: boot})
-		a.replay = append(a.replay, ev)
-	}
-	if len(a.replay) >= 2*attentionReplay {
-		a.replay = append(a.replay[:0:0], a.replay[len(a.replay)-attentionReplay:]...)
 	}
 }
 
@@ -602,7 +580,7 @@ func (f *hostFollow) doErr(fn func() ([]inbox.Event, error)) error {
 
 // rearm keeps one timer for the earliest timed snooze of a mirrored item.
 func (f *hostFollow) rearm() {
-	f.alarm.rearm(f.s.clock, f.m.NextWake, func() {
+	f.alarm.Rearm(f.s.clock, f.m.NextWake, func() {
 		f.do(func() []inbox.Event { return f.m.Tick(f.s.clock.Now()) })
 		f.rearm()
 	})

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tuios/tuios/inbox"
+	attn "github.com/tuios/tuios/internal/daemon/attention"
 	"github.com/tuios/tuios/internal/proto"
 )
 
@@ -32,21 +33,12 @@ func (s *Server) attentionHost(host string) *proto.Error {
 // attention lock, so its seq covers exactly what it lists. Stale items
 // are listed but not counted, neither in counts nor in total.
 func (f *hostFollow) list(host string, opt inbox.ListOptions) attentionList {
-	a := f.s.att
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	var l inbox.List
-	if host == "" || host == "local" {
-		l = a.q.List(opt)
-	} else {
-		l = inbox.List{Counts: map[inbox.Kind]int{}, Seq: a.q.Seq(), BootID: a.q.BootID()}
-		for _, k := range inbox.Kinds() {
-			l.Counts[k] = 0
-		}
-	}
 	var hostsView []hostView
-	// A session filter without a host names a local session.
-	if host != "local" && !(host == "" && opt.Session != "") {
+	l := f.s.att.ListWith(host == "" || host == "local", opt, func(l *inbox.List) {
+		// A session filter without a host names a local session.
+		if host == "local" || host == "" && opt.Session != "" {
+			return
+		}
 		items, counts := f.m.List(host, opt)
 		for k, n := range counts {
 			l.Counts[k] += n
@@ -62,7 +54,7 @@ func (f *hostFollow) list(host string, opt inbox.ListOptions) attentionList {
 				hostsView = append(hostsView, v)
 			}
 		}
-	}
+	})
 	counts := make(map[string]int, len(l.Counts))
 	for k, n := range l.Counts {
 		counts[string(k)] = n
@@ -93,7 +85,7 @@ func (f *hostFollow) dismiss(id string) (any, *proto.Error) {
 
 // mark snoozes, wakes or restores a mirrored item here only. Marking a
 // host's finished turn unread is that host's to do.
-func (f *hostFollow) mark(p *markAttentionParams) (any, *proto.Error) {
+func (f *hostFollow) mark(p *attn.MarkParams) (any, *proto.Error) {
 	host, _, _ := inbox.SplitHostID(p.ID)
 	var err error
 	switch p.Action {
@@ -142,9 +134,8 @@ func (f *hostFollow) mark(p *markAttentionParams) (any, *proto.Error) {
 func (f *hostFollow) undo() ([]inbox.Event, error) {
 	var evs []inbox.Event
 	var err error
-	f.s.att.do(func() []inbox.Event {
+	f.s.att.DoMixed(func() (local, mirrored []inbox.Event) {
 		evs, err = f.m.Undo()
-		var local, mirrored []inbox.Event
 		for _, e := range evs {
 			if e.Item.Host != "" {
 				mirrored = append(mirrored, e)
@@ -152,8 +143,7 @@ func (f *hostFollow) undo() ([]inbox.Event, error) {
 				local = append(local, e)
 			}
 		}
-		f.publishLocked(mirrored)
-		return local
+		return local, mirrored
 	})
 	f.rearm()
 	return evs, err
@@ -173,7 +163,7 @@ func (f *hostFollow) refuseHostRequest(id string) *proto.Error {
 	if len(items) == 0 {
 		return nil
 	}
-	local := f.s.att.q.List(inbox.ListOptions{IncludeSnoozed: true, Filter: func(it inbox.Item) bool {
+	local := f.s.att.List(inbox.ListOptions{IncludeSnoozed: true, Filter: func(it inbox.Item) bool {
 		return it.RequestID == id || it.HeldID == id
 	}})
 	if len(local.Items) > 0 {

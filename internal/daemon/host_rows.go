@@ -42,5 +42,5 @@ func (r *hostInboxRows) update(s *Server, host string, set func(*inbox.OutboxInp
 	} else {
 		r.m[host] = in
 	}
-	s.att.do(func() []inbox.Event { return s.att.q.Outbox(in) })
+	s.att.Outbox(in)
 }

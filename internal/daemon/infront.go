@@ -35,12 +35,12 @@ func (s *Server) seenByPerson(id string) {
 	}
 	s.holds.Viewed(id) // a held prompt in front of the person is answered in the pane
 	arb := s.tracker.Arbiter()
-	_, open := s.att.q.Find(inbox.PaneKey(inbox.KindFinished, id))
+	_, open := s.att.Find(inbox.PaneKey(inbox.KindFinished, id))
 	if !open && !arb.Get(id).FinishedUnread {
 		return
 	}
 	arb.MarkSeen(id)
-	s.att.do(func() []inbox.Event { return s.att.q.Seen(id) })
+	s.att.Seen(id)
 }
 
 // shows reports whether an attached client shows session ss. Safe under

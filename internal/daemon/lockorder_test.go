@@ -33,14 +33,11 @@ var lockRanks = map[string]struct {
 	"Server.editMu":    {2, "s.editMu"},
 	"Session.tileMu":   {3, "Session.tileMu"},
 	"hostInboxRows.mu": {5, "hostInboxRows.mu"},
-	"attention.mu":     {7, "attention.mu"},
 	"Server.mu":        {8, "s.mu"},
 	"hub.mu":           {10, "hub.mu"},
 	"attachHub.mu":     {11, "attachHub.mu"},
 
-	"attention.tmu":   {leafRank, "attention.tmu"},
 	"hostFollow.mu":   {leafRank, "hostFollow.mu"},
-	"snoozeAlarm.mu":  {leafRank, "snoozeAlarm.mu"},
 	"subscriber.mu":   {leafRank, "subscriber.mu"},
 	"attachStream.mu": {leafRank, "attachStream.mu"},
 	"conn.wmu":        {leafRank, "conn.wmu"},
@@ -63,7 +60,7 @@ const leafRank = 13
 // TestLockOrder walks every function of the package, type-checked, and
 // finds each lock taken while another is held: directly, through the
 // functions called (transitively), and through a closure handed to a
-// function that runs it holding a lock (attention.do). Every such nesting
+// function that runs it holding a lock (the attach hub's each). Every such nesting
 // must follow doc.go's order, every mutex of the package must be in it,
 // and doc.go must name each. What the walk cannot see (a call through a
 // func value or an interface, a goroutine's locks) is doc.go's to state.

@@ -153,9 +153,9 @@ func (s *Server) approvalRisk(w *Window, snap agentstate.Snapshot) []review.Hit 
 
 // riskyPanes are the rule names of each local pane's risky approval, for
 // the rail.
-func (a *attention) riskyPanes() map[string][]string {
+func (s *Server) riskyPanes() map[string][]string {
 	risky := map[string][]string{}
-	for _, it := range a.q.List(inbox.ListOptions{Kinds: []inbox.Kind{inbox.KindApproval}}).Items {
+	for _, it := range s.att.List(inbox.ListOptions{Kinds: []inbox.Kind{inbox.KindApproval}}).Items {
 		if it.Window != "" && it.Host == "" && len(it.Risk) > 0 {
 			risky[it.Window] = ruleNames(it.Risk)
 		}

@@ -57,7 +57,7 @@ func newPushFollow(s *Server, f *config.File) *pushFollow {
 		Logf:     s.opt.Logf,
 		Send:     push.SendOptions{Getenv: s.getenv, Where: "the daemon's environment"},
 		Lookup: func(id string) (inbox.Item, bool) {
-			return s.att.q.Get(id)
+			return s.att.Get(id)
 		},
 	})
 	return p
@@ -79,7 +79,7 @@ func (p *pushFollow) follow(sub *subscriber) {
 		sub.dropped = 0
 		sub.mu.Unlock()
 		if missed > 0 {
-			p.n.Resync(p.s.att.q.List(inbox.ListOptions{}).Items)
+			p.n.Resync(p.s.att.List(inbox.ListOptions{}).Items)
 		}
 		if ev.Item != nil {
 			p.n.Observe(inbox.Event{Op: inbox.Op(ev.Op), Item: *ev.Item})

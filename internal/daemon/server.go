@@ -130,7 +130,7 @@ type Server struct {
 	order    []*Session         // creation order
 	hub      *hub
 	mail     *mailer       // agent mail: the daemon-wide id counter (verbs_mail.go)
-	att      *attention    // the Inbox (attention.go); set in New, never changed
+	att      inboxStore    // the Inbox (attention.go, attn.Store); set in New, never changed
 	rest     *restorer     // the sessions file (restore.go); set in New, never changed
 	cameBack sync.Once     // restore and the Inbox's load, once the socket is ours
 	resp     *responder    // attach and respond (verbs_respond.go); set in New, never changed
@@ -269,7 +269,8 @@ func New(opt Options) (*Server, error) {
 	s.opt.StateDir = opt.StateDir
 	s.escaped = newEscapees(opt.Socket, opt.StateDir)
 	s.escaped.load(s)
-	s.att = newAttention(s, opt.StateDir)
+	inboxFeature := newAttention(s, opt.StateDir)
+	s.att = inboxFeature
 	s.links = newServerLinks(s) // host_links.go: after the state dir (its outbox) and the Inbox (its rows)
 	s.outbox = s.links.Outbox()
 	s.follow = newHostFollow(s) // host_follow.go: after the Inbox it stamps
@@ -280,25 +281,26 @@ func New(opt Options) (*Server, error) {
 	s.attach = newAttachHub(s)
 	s.hub.observe = s.attach.observe
 	s.mail = &mailer{s: s}
-	s.queue = replyQueue{attn.NewQueue(attn.QueueOptions{Max: s.opt.Config.QueueMax(), Inbox: attnInbox{s}})}
+	s.queue = replyQueue{attn.NewQueue(attn.QueueOptions{Max: s.opt.Config.QueueMax(), Inbox: inboxFeature})}
 	s.review = attn.NewReview(s.queue.Queue)
 	s.wts = newWorktrees(s)
 	s.xfers = newTransfers()
 	s.resp = s.newResponder()
-	s.holds = attn.NewHolds(attn.HoldsOptions{Inbox: attnInbox{s}, Risk: s.resp.risk, Home: s.opt.Tracker.Home,
+	s.holds = attn.NewHolds(attn.HoldsOptions{Inbox: inboxFeature, Risk: s.resp.risk, Home: s.opt.Tracker.Home,
 		RefuseRequest: s.follow.refuseHostRequest})
-	s.asks = attn.NewAsks(attn.AskOptions{Inbox: attnInbox{s}, RefuseRequest: s.follow.refuseHostRequest})
+	inboxFeature.Serve(attn.VerbOptions{Hosts: followInbox{s}, AfterDismiss: s.afterDismiss}) // verbs_attention.go
+	s.asks = attn.NewAsks(attn.AskOptions{Inbox: inboxFeature, RefuseRequest: s.follow.refuseHostRequest})
 	// The features, in the order they are inited and the reverse of the
-	// one they stop in. The Inbox and the responder are still the core's
-	// but hear a window close from the hub as a feature does, first.
+	// one they stop in. The responder is still the core's but hears a
+	// window close from the hub as a feature does, before the features.
 	s.herdr = herdr.New()
 	s.alog = agentlog.NewLog(s.clock)
 	s.tscript = agentlog.NewTranscripts()
-	s.features = []core.Feature{s.herdr, s.alog, s.tscript, resume.New(),
+	s.features = []core.Feature{inboxFeature, // the Inbox: first, so the attention set may use it and it hears a window close first
+		s.herdr, s.alog, s.tscript, resume.New(),
 		s.queue.Queue, s.review, s.asks, s.holds, // the attention set (internal/daemon/attention)
 		s.links} // links to other machines (internal/daemon/links): dialled once the sessions are back
 	h := host{s}
-	h.OnWindowClosed(func(ev event) { s.att.paneClosed(ev.Window) })
 	h.OnWindowClosed(func(ev event) { s.resp.forget(ev.Window) })
 	if err := initFeatures(h, s.features); err != nil {
 		close(s.done) // what New started so far stops
@@ -419,7 +421,7 @@ func (s *Server) comeBack() {
 	back := s.rest.restore()
 	s.wts.load() // worktrees.go: the fan groups of the sessions that came back
 	s.rest.followLayout()
-	s.att.load(func(session, window string) bool { // only panes that came back
+	s.att.Load(func(session, window string) bool { // only panes that came back
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		w := s.windows[window]
@@ -438,7 +440,7 @@ func (s *Server) comeBack() {
 // the panes close: a daemon stopping is not a person closing windows.
 func (s *Server) freezeState() {
 	s.rest.save(true)
-	s.att.saveNow(true)
+	s.att.Save(true)
 }
 
 // AlreadyRunning is Listen's error when another daemon answers.

@@ -573,5 +573,5 @@ func (s *Server) killSession(ss *Session) {
 		ring.Close()
 	}
 	s.hub.publish(event{Type: "session-closed", Session: ss.Name})
-	s.att.sessionClosed(ss.Name)
+	s.att.SessionClosed(ss.Name)
 }

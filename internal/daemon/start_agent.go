@@ -14,6 +14,7 @@ import (
 	"github.com/tuios/tuios/detect"
 	"github.com/tuios/tuios/inbox"
 	"github.com/tuios/tuios/internal/agentproto"
+	attn "github.com/tuios/tuios/internal/daemon/attention"
 	"github.com/tuios/tuios/internal/grant"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/internal/shquote"
@@ -68,6 +69,8 @@ const (
 	startAgentMaxEnv      = 64
 	startAgentMaxEnvValue = 32 << 10
 	startAgentMaxEnvTotal = 256 << 10
+	// noticeUnrecognised is that question's text (attn.NoticeUnrecognised).
+	noticeUnrecognised = attn.NoticeUnrecognised
 )
 
 // Outcomes of the wait.
@@ -733,6 +736,6 @@ func (s *Server) watchStartNotice(w *Window, fire <-chan struct{}, t agentstate.
 		if ip.ID == "" {
 			return
 		}
-		s.att.do(func() []inbox.Event { return s.att.q.Notice(ip, noticeUnrecognised) })
+		s.att.Notice(ip, noticeUnrecognised)
 	}()
 }

@@ -107,7 +107,6 @@ func (s *Server) verbTable() map[string]*verb {
 	s.waitVerbs(add)
 	s.mailVerbs(add)
 	s.respondVerbs(add)
-	s.attentionVerbs(add)
 	s.layoutVerbs(add)
 	s.linkVerbs(add)   // verbs_link.go: what another machine's link may call here
 	s.hostVerbs(add)   // verbs_hosts.go: this machine's links to other hosts
@@ -120,7 +119,11 @@ func (s *Server) verbTable() map[string]*verb {
 	// The features' verbs (core.Host.AddVerb), declared as the core's.
 	for _, v := range s.featureVerbs {
 		run := v.Run
-		add(v.Name, featureAccess(v.Class), v.Desc, v.Returns, v.Example, v.Params, func(cn *conn, raw json.RawMessage) (any, *proto.Error) {
+		acc := featureAccess(v.Class)
+		if v.Agent {
+			acc |= agentFeature
+		}
+		add(v.Name, acc, v.Desc, v.Returns, v.Example, v.Params, func(cn *conn, raw json.RawMessage) (any, *proto.Error) {
 			return run(cn, raw)
 		})
 	}
@@ -220,12 +223,13 @@ func (s *Server) metaVerbs(add addFunc) {
 			}
 		}
 		replay := p.AfterSeq > 0 || p.BootID != ""
-		seq, attSeq, n, resync := s.att.subscribeFrom(sub, replay, uint64(p.AfterSeq), p.BootID)
+		seq, attSeq, n, resync := s.att.Replay(replay, uint64(p.AfterSeq), p.BootID, sub.wants,
+			func(pre []event) (uint64, int) { return s.hub.addWith(sub, pre) })
 		cn.sub = sub // serveConn starts the stream once this answer is sent
 		if sub.types[evTranscript] {
 			s.tscript.Sync() // internal/daemon/agentlog: watch the joined transcripts
 		}
-		res := proto.Subscribed{Type: "subscribed", Seq: seq, AttentionSeq: attSeq, BootID: s.att.q.BootID()}
+		res := proto.Subscribed{Type: "subscribed", Seq: seq, AttentionSeq: attSeq, BootID: s.att.BootID()}
 		if replay {
 			res.Replayed, res.Resync = &n, &resync
 		}

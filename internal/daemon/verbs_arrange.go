@@ -354,7 +354,7 @@ func (s *Server) setWindow(cn *conn, p *setWindowParams) (any, *proto.Error) {
 	s.mu.Unlock()
 	if p.Name != nil {
 		s.hub.publish(event{Type: "window-retitled", Session: ss.Name, Window: w.ID})
-		s.att.update(w.ID) // its Inbox rows show the new name
+		s.att.Update(w.ID) // its Inbox rows show the new name
 	}
 	if p.Minimize != nil {
 		s.retile(ss)

@@ -88,7 +88,7 @@ func (w *askWorld) item(rid string) askItem {
 
 // gone reports whether no ask item has request id rid.
 func (w *askWorld) gone(rid string) bool {
-	_, ok := w.srv.att.q.Find(inbox.AskKey(rid))
+	_, ok := w.srv.att.Find(inbox.AskKey(rid))
 	return !ok
 }
 
@@ -427,7 +427,7 @@ func TestAskHumanEndsWithItsPaneAndIsNotKept(t *testing.T) {
 	ch, _ := w.askAsync(shipIt(map[string]any{"window": "worker", "request_id": "closing"}))
 	w.item("closing")
 	w.c.must("ask-human", shipIt(map[string]any{"request_id": "kept-not", "wait": false}))
-	b, err := w.srv.att.q.Marshal()
+	b, err := w.srv.att.Marshal()
 	if err != nil || strings.Contains(string(b), "kept-not") {
 		t.Fatalf("the Inbox file keeps a question: %v\n%s", err, b)
 	}

@@ -334,7 +334,7 @@ func (m *mailer) send(cn *conn, p *sendMessageParams) (any, *proto.Error) {
 	}
 	s.hub.publish(event{Type: "agent-message", Session: ss.Name, Window: to})
 	if msg.To == mail.Human {
-		s.att.mailThread(ss.Name, ring, msg.ThreadID)
+		s.att.MailThread(ss.Name, ring, msg.ThreadID)
 	}
 	return map[string]any{"type": "agent_message_sent", "session": ss.Name, "message_id": msg.ID, "kind": msg.Kind, "to": msg.To,
 		"to_name": msg.ToLabel, "id": msg.ID, "to_label": msg.ToLabel, "from": msg.From, "from_label": msg.FromLabel, "sent_at": msg.SentAt, "reply_to": msg.ReplyTo,
@@ -385,7 +385,7 @@ func (m *mailer) read(cn *conn, p *readMessagesParams) (any, *proto.Error) {
 		for _, msg := range res.Messages {
 			if msg.WasUnread && !seen[msg.ThreadID] {
 				seen[msg.ThreadID] = true
-				m.s.att.mailThread(ss.Name, ring, msg.ThreadID)
+				m.s.att.MailThread(ss.Name, ring, msg.ThreadID)
 			}
 		}
 	}

@@ -499,7 +499,7 @@ func (s *Server) respondVerbs(add addFunc) {
 		}
 		pk := r.peek(w, ss.Name, name)
 		if pk.Blocked && pk.Found {
-			s.att.update(w.ID) // the Inbox item says the risk this peek read (prompt_risk.go)
+			s.att.Update(w.ID) // the Inbox item says the risk this peek read (prompt_risk.go)
 		}
 		if held, ok := s.holds.Peek(pk.PromptPeek); ok { // a prompt the Inbox holds (internal/daemon/attention)
 			return held, nil

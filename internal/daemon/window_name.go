@@ -139,7 +139,7 @@ func (s *Server) windowRenamed(w *Window) {
 	s.attach.output(w, true)
 	s.hub.publish(event{Type: "window-retitled", Session: w.session.Name, Window: w.ID})
 	if s.att != nil {
-		s.att.update(w.ID)
+		s.att.Update(w.ID)
 	}
 }
 

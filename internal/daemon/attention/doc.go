@@ -2,6 +2,15 @@
 // person and what the person sends back (docs/inbox.md, docs/agents.md).
 // It holds
 //
+//   - the Inbox's store: one inbox.Queue fed with every agent-state change,
+//     mail to the person and closes, its events published on the core's
+//     hub and kept for a subscriber that comes back with after_seq, the
+//     queue file under the state dir, the timer of the earliest timed
+//     snooze (Store, SnoozeAlarm; the host follower's mirror of linked
+//     hosts' items is numbered in its seq and published under its lock),
+//     and its verbs list-attention, dismiss-attention and mark-attention
+//     (inbox_verbs.go; a mirrored item goes to the daemon's follow of
+//     the hosts, Hosts);
 //   - the reply queue (queue-prompt, list-queued, cancel-queued): messages
 //     typed into an agent one per rest, never over a prompt, as whoever
 //     queued them (Queue; queue_rest.go says when a pane is at rest);
@@ -17,36 +26,47 @@
 // Each is a core.Feature: the daemon makes it with what it needs of the
 // others (the queue for the review notes, the Inbox for the rest), and
 // its Init adds its verbs and starts its goroutines; Shutdown stops them.
+// The Store is first in the daemon's list; its Init has it hear a window
+// close (the pane's items close before close-window answers). What it
+// reads of the core it is given as hooks when made (StoreOptions: a pane
+// as the Inbox is fed it, every pane's id, the hub's publish, the held
+// approvals' Saw); the daemon loads it once the sessions came back and
+// makes its final save as it stops.
 //
-// The Inbox itself (its store, list-attention, dismiss and mark, snooze)
-// and respond's reading of a pane's screen are still the core's
-// (internal/daemon); they are to move here in turn.
+// The follow of linked hosts' Inboxes (given to the verbs as Hosts, with
+// what a dismiss asks of the daemon: Serve) and respond's reading of a
+// pane's screen are still the core's (internal/daemon), reaching the
+// Store only through its methods; they are to move here in turn.
 //
 // The feature sees the core only through core.Host: a verb's pane through
 // the one target check, copied (Window, Session); who a caller is
 // (IsPerson, CallerPane, CallerPlaced); typing through the one write path
 // as a caller held past its connection (Hold, TypeHeld); the rail
 // (RailChanged); where a pane's shell is and the worktrees tuios made
-// (PaneDir, StartedIn, Worktree, FanReach). The Inbox is reached through
-// the Inbox interface this package declares and the daemon gives it (Do,
-// Find, Replayed, Update). The core calls back only a pane's queued count
+// (PaneDir, StartedIn, Worktree, FanReach); what list-attention checks
+// (Wide, NoSession, InReach, SubscribeReach) and a selector's cwd
+// (PaneCwds). The Inbox is reached through
+// the Inbox interface this package declares (Do, Find, Replayed, Update),
+// which the Store is. The core calls back the Store, a pane's queued count
 // (Queue.Len), the Inbox's published events (Holds.Saw), the pane in front
 // of the person (Holds.Viewed) and respond's hold (Holds.Peek,
 // Holds.Respond).
 //
 // What it does not own: the session table and its lock, the Inbox's
-// queue (package inbox), the diff and the notes' anchoring (package
+// rules (package inbox: what an item is, when it opens and closes), the diff and the notes' anchoring (package
 // review), the person check itself, agent state (agentstate, detect).
 //
 // # Locks
 //
 // Each part has one lock, and none is held while calling the core or
 // the Inbox (reading the clock, the log and the arbiter aside, which take
-// no lock of the core's), with two exceptions the core's doc states in
+// no lock of the core's), with three exceptions the core's doc states in
 // its order:
-// Queue.mu is held across Host.RailChanged (the attach streams' locks
-// only), and Asks.mu and Holds.mu are taken under the Inbox's lock, by
-// Inbox.Do's callback and by Holds.Saw. Review.mu is held across the
+// Store.mu (the Inbox's lock) is held across its hooks into the core
+// (Pane, Panes, Publish) and the callbacks it runs; Queue.mu is held
+// across Host.RailChanged (the attach streams' locks only); and Asks.mu
+// and Holds.mu are taken under Store.mu, by Inbox.Do's callback and by
+// Holds.Saw. Store.tmu (its save timer) and SnoozeAlarm.mu are leaves. Review.mu is held across the
 // notes file's read and write; no git runs under any of them. The core
 // reads Queue.Len under its own lock.
 package attention

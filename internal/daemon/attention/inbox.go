@@ -10,8 +10,8 @@ import (
 )
 
 // Inbox is the Inbox as the rest of the attention set uses it: the
-// daemon's (one inbox.Queue, its lock, its events and their replay log),
-// until the Inbox is this package's too.
+// Store (store.go), behind this interface so that each part can be made
+// and tested with the Inbox it is given.
 type Inbox interface {
 	// Do runs fn on the queue under the Inbox's lock and publishes the
 	// events it returns as attention events, as every change of the

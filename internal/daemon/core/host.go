@@ -187,6 +187,16 @@ type Host interface {
 	// InReach says why c may not reach the session named session, which
 	// may have closed since (its own session always is); nil when it may.
 	InReach(c Call, session string) *proto.Error
+	// Wide says why c may not read beyond its own session (what names
+	// the param that asks to: a pane needs admin, a connection restricted
+	// to its session cannot); nil when it may.
+	Wide(c Call, what string) *proto.Error
+	// NoSession says there is no session named name (session_not_found,
+	// with the nearest name and every name); nil when there is.
+	NoSession(name string) *proto.Error
+	// PaneCwds are where each window's foreground process is (else its
+	// shell's directory), by window id: what a selector's cwd matches.
+	PaneCwds() map[string]string
 }
 
 // Options are the daemon's settings a feature reads.

@@ -60,6 +60,9 @@ type Verb struct {
 	// Params is a pointer to a zero params struct: its tags are the
 	// verb's schema (proto.DecodeParams, proto.Validate).
 	Params any
+	// Agent marks an agent feature: answered agents_disabled, before
+	// Run, while [agents] enabled = false (the Inbox's verbs).
+	Agent bool
 	// Run answers one admitted call.
 	Run func(c Call, raw json.RawMessage) (any, *proto.Error)
 }

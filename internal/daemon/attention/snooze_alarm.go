@@ -1,4 +1,4 @@
-package daemon
+package attention
 
 import (
 	"sync"
@@ -7,19 +7,19 @@ import (
 	"github.com/tuios/tuios/agentstate"
 )
 
-// snoozeAlarm keeps one timer for the earliest timed snooze of an inbox
+// SnoozeAlarm keeps one timer for the earliest timed snooze of an inbox
 // (the local queue, or the mirror of the hosts' items), none when nothing
 // timed sleeps. The zero value is ready.
-type snoozeAlarm struct {
+type SnoozeAlarm struct {
 	mu    sync.Mutex
 	at    time.Time
 	timer agentstate.Timer
 }
 
-// rearm sets the timer for next() (read under the alarm's lock, so two
+// Rearm sets the timer for next() (read under the alarm's lock, so two
 // rearms cannot cross). When it fires, fire runs on a goroutine of its
 // own with the alarm already disarmed; fire wakes what is due and rearms.
-func (w *snoozeAlarm) rearm(clock agentstate.Clock, next func() time.Time, fire func()) {
+func (w *SnoozeAlarm) Rearm(clock agentstate.Clock, next func() time.Time, fire func()) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	at := next()
@@ -47,8 +47,8 @@ func (w *snoozeAlarm) rearm(clock agentstate.Clock, next func() time.Time, fire 
 	})
 }
 
-// armed reports whether the timer is set, and for when (tests).
-func (w *snoozeAlarm) armed() (time.Time, bool) {
+// Armed reports whether the timer is set, and for when (tests).
+func (w *SnoozeAlarm) Armed() (time.Time, bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.at, w.timer != nil
