@@ -1,8 +1,6 @@
 package daemon
 
 import (
-	"errors"
-	"os"
 	"path/filepath"
 	"strconv"
 	"time"
@@ -147,41 +145,9 @@ func (s *Server) person(cn *conn, verb, nonce string) *proto.Error {
 		WithHint(proto.Hint{Detail: detail})
 }
 
-// inboxErr turns a queue refusal into a protocol error with the same code;
-// its Why goes in the hint.
-func inboxErr(err error) *proto.Error {
-	var ie *inbox.Error
-	if errors.As(err, &ie) {
-		h := proto.Hint{Param: ie.Param, Detail: "why: " + string(ie.Why)}
-		if x := ie.Hint(); x != "" {
-			h.Detail += "; " + x
-		}
-		return proto.Errorf(string(ie.Code()), "%s", ie.Message).WithHint(h)
-	}
-	var se *inbox.SelectorError
-	if errors.As(err, &se) {
-		h := proto.Hint{Param: se.Param, Accepted: se.Accepted(), DidYouMean: se.DidYouMean}
-		if se.Term != "" {
-			h.Detail = "the term " + strconv.Quote(se.Term) + ": "
-		}
-		h.Detail += "why: " + se.Why
-		if x := se.Hint(); x != "" {
-			h.Detail += "; " + x
-		}
-		return proto.Errorf(string(se.Code()), "%s", se.Message).WithHint(h)
-	}
-	return proto.Errorf(proto.CodeInternal, "%v", err)
-}
+// inboxErr and parseSelect are the Inbox feature's (attention.InboxError,
+// attention.ParseSelect), for the core's verbs that read the Inbox's
+// selectors (get-agent-state, wait-for) and the hosts' follow.
+func inboxErr(err error) *proto.Error { return attn.InboxError(err) }
 
-// parseSelect reads a select param; "" is no selector (nil).
-func parseSelect(text string) (*inbox.Selector, *proto.Error) {
-	if text == "" {
-		return nil, nil
-	}
-	home, _ := os.UserHomeDir()
-	sel, err := inbox.ParseSelector(text, inbox.SelectorOptions{Home: home})
-	if err != nil {
-		return nil, inboxErr(err)
-	}
-	return sel, nil
-}
+func parseSelect(text string) (*inbox.Selector, *proto.Error) { return attn.ParseSelect(text) }

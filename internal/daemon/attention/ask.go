@@ -388,7 +388,7 @@ func (as *Asks) ask(c core.Call, p *askHumanParams) (any, *proto.Error) {
 			WithHint(proto.Hint{Param: "question", Command: "tuios ask-human 'Deploy the branch to staging?' -o yes -o no"})
 	}
 	if err := inbox.ValidateAsk(p.Question, p.Options); err != nil {
-		return nil, inboxErr(err)
+		return nil, InboxError(err)
 	}
 
 	// Who asks: a caller inside a pane is that pane and nothing else; a
@@ -462,7 +462,7 @@ func (as *Asks) ask(c core.Call, p *askHumanParams) (any, *proto.Error) {
 		as.mu.Lock()
 		delete(as.open, id)
 		as.mu.Unlock()
-		return nil, inboxErr(err)
+		return nil, InboxError(err)
 	}
 	as.mu.Lock()
 	r.opened = true
@@ -616,7 +616,7 @@ func (as *Asks) answerAsk(c core.Call, p *answerAskParams) (any, *proto.Error) {
 				return res, nil
 			}
 		}
-		return nil, inboxErr(err)
+		return nil, InboxError(err)
 	}
 	res.Applied, res.Answer = true, p.Answer
 	return res, nil

@@ -548,7 +548,7 @@ func (hd *Holds) requestApproval(c core.Call, p *requestApprovalParams) (any, *p
 			hd.endHold(w.ID, older.id)
 		}
 		if reason == "" {
-			return nil, inboxErr(err)
+			return nil, InboxError(err)
 		}
 		// The id was minted: the hook's explain line and get-approval
 		// name the request that was not held.

@@ -27,9 +27,9 @@ type Inbox interface {
 	Update(pane string)
 }
 
-// inboxErr turns a queue refusal into a protocol error with the same code;
+// InboxError turns a queue refusal into a protocol error with the same code;
 // its Why goes in the hint.
-func inboxErr(err error) *proto.Error {
+func InboxError(err error) *proto.Error {
 	var ie *inbox.Error
 	if errors.As(err, &ie) {
 		h := proto.Hint{Param: ie.Param, Detail: "why: " + string(ie.Why)}

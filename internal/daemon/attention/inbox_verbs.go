@@ -117,7 +117,7 @@ func (a *Store) listVerb(h core.Host, c core.Call, p *ListParams) (any, *proto.E
 	for _, k := range p.Kinds {
 		kind, err := inbox.ParseKind(k)
 		if err != nil {
-			pe := inboxErr(err)
+			pe := InboxError(err)
 			if pe.Hint != nil {
 				pe.Hint.Param = "kinds"
 				pe.Hint.Accepted = kindNames()
@@ -126,7 +126,7 @@ func (a *Store) listVerb(h core.Host, c core.Call, p *ListParams) (any, *proto.E
 		}
 		opt.Kinds = append(opt.Kinds, kind)
 	}
-	sel, perr := parseSelect(p.Select)
+	sel, perr := ParseSelect(p.Select)
 	if perr != nil {
 		return nil, perr
 	}
@@ -161,7 +161,7 @@ func (a *Store) dismissVerb(h core.Host, c core.Call, p *DismissParams) (any, *p
 		return evs, err
 	})
 	if err != nil {
-		return nil, inboxErr(err)
+		return nil, InboxError(err)
 	}
 	a.verbs.AfterDismiss(d)
 	res := map[string]any{"type": "attention_dismissed", "id": d.ID, "kind": d.Kind, "session": d.Session, "dismissed": true}
@@ -185,7 +185,7 @@ func (a *Store) markVerb(h core.Host, c core.Call, p *MarkParams) (any, *proto.E
 	if p.Action == "undo" {
 		evs, err := a.verbs.Hosts.Undo() // the newest act, local or mirrored
 		if err != nil {
-			return nil, inboxErr(err)
+			return nil, InboxError(err)
 		}
 		if len(evs) > 0 {
 			res["id"] = evs[len(evs)-1].Item.ID
@@ -258,7 +258,7 @@ func (a *Store) markVerb(h core.Host, c core.Call, p *MarkParams) (any, *proto.E
 		}
 	}
 	if err != nil {
-		return nil, inboxErr(err)
+		return nil, InboxError(err)
 	}
 	res["id"] = id
 	if it, ok := a.Get(id); ok {
@@ -275,15 +275,15 @@ func kindNames() []string {
 	return out
 }
 
-// parseSelect reads a select param; "" is no selector (nil).
-func parseSelect(text string) (*inbox.Selector, *proto.Error) {
+// ParseSelect reads a select param; "" is no selector (nil).
+func ParseSelect(text string) (*inbox.Selector, *proto.Error) {
 	if text == "" {
 		return nil, nil
 	}
 	home, _ := os.UserHomeDir()
 	sel, err := inbox.ParseSelector(text, inbox.SelectorOptions{Home: home})
 	if err != nil {
-		return nil, inboxErr(err)
+		return nil, InboxError(err)
 	}
 	return sel, nil
 }
