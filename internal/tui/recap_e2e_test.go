@@ -52,6 +52,10 @@ func TestAttachAwayRecap(t *testing.T) {
 	// Away from ag (the client shows other) while it finishes a turn.
 	w.ok("focus-window", "-s", "s1", "-w", "other")
 	w.waitFocused("s1", "other")
+	// The client stamps when it stopped showing ag as it draws the
+	// layout that shows other: the turn comes after that, not merely
+	// after the daemon moved the focus.
+	w.waitFor("c", `\d+:other`)
 	w.turn("s1", "ag", "api/retry.go", "Added retry with backoff.")
 	w.keys("c", "C-b", "i")
 	w.waitFor("c", `s1/ag`)
