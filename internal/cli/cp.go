@@ -92,14 +92,14 @@ func cpCommands() []Command {
 			Example: "tuios transfers clear\ntuios transfers clear t3",
 			Flags:   func(fs *FlagSet) { jsonFlag(fs) },
 			Run: func(ctx *Context) error {
-				var raw map[string]any
-				if err := call("clear-transfers", params("ids", ctx.Args), &raw); err != nil {
+				var res proto.TransfersCleared
+				if err := call("clear-transfers", params("ids", ctx.Args), &res); err != nil {
 					return err
 				}
 				if flagBool(ctx, "json") {
-					return printJSON(ctx.Stdout, raw)
+					return printJSON(ctx.Stdout, res)
 				}
-				fmt.Fprintf(ctx.Stdout, "%v finished copies cleared.\n", raw["cleared"])
+				fmt.Fprintf(ctx.Stdout, "%d finished copies cleared.\n", res.Cleared)
 				return nil
 			},
 		},
@@ -144,9 +144,7 @@ func runCp(ctx *Context) error {
 	if rate > 0 {
 		p["bwlimit"] = rate
 	}
-	var started struct {
-		Transfer proto.Transfer `json:"transfer"`
-	}
+	var started proto.TransferStarted
 	if err := call("copy", p, &started); err != nil {
 		var e *Error
 		if errors.As(err, &e) && e.Code == "outside_folder" {
@@ -157,7 +155,7 @@ func runCp(ctx *Context) error {
 	t := started.Transfer
 	if flagBool(ctx, "detach") {
 		if flagBool(ctx, "json") {
-			return printJSON(ctx.Stdout, map[string]any{"type": "transfer", "transfer": t})
+			return printJSON(ctx.Stdout, proto.TransferStarted{Type: "transfer", Transfer: t})
 		}
 		fmt.Fprintf(ctx.Stdout, "%s started: %s -> %s\n", t.ID, escapeControls(t.Src), escapeControls(t.Dst))
 		return nil
@@ -170,7 +168,7 @@ func runCp(ctx *Context) error {
 		t = list.Transfers[0]
 	}
 	if flagBool(ctx, "json") {
-		if err := printJSON(ctx.Stdout, map[string]any{"type": "transfer", "transfer": t}); err != nil {
+		if err := printJSON(ctx.Stdout, proto.TransferStarted{Type: "transfer", Transfer: t}); err != nil {
 			return err
 		}
 	} else if t.State == "done" {

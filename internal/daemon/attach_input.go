@@ -84,7 +84,7 @@ func (s *Server) attachInputVerbs(add addFunc) {
 		s.active(cn.peer, w.session) // attach_size.go: the client typed into is the latest
 		w.pane.Typed()
 		s.push.typed(cn) // push.go: the person at an attached client holds pushes
-		return map[string]any{"type": "typed_noted", "window_id": w.ID}, nil
+		return proto.TypedNoted{Type: "typed_noted", WindowID: w.ID}, nil
 	})
 	add("attach-typed", outsideOnly, "Note that the person's attached client typed into a window through its passed input (attach-input): what send-text does besides writing (the latest client, status records, pushes held); sent quiet", "typed_noted",
 		`{"verb":"attach-typed","params":{"session":"work","window":"3f2a9c1e","quiet":true}}`, p, h)
@@ -142,7 +142,7 @@ func (s *Server) passInput(cn *conn, p *attachInputParams) (any, *proto.Error) {
 	}
 	cn.passFDs = []int{fd, page.TakeFD()}
 	cn.passed = g
-	return map[string]any{"type": "input_passed", "window_id": w.ID, "fds": 2}, nil
+	return proto.InputPassed{Type: "input_passed", WindowID: w.ID, FDs: len(cn.passFDs)}, nil
 }
 
 // showing reports whether the client process peer streams session ss.

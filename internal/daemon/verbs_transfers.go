@@ -118,7 +118,7 @@ func (s *Server) transferVerbs(add addFunc) {
 		if missing != "" {
 			return nil, transferNotFound(missing)
 		}
-		return map[string]any{"type": "transfers_cleared", "cleared": n}, nil
+		return proto.TransfersCleared{Type: "transfers_cleared", Cleared: n}, nil
 	})
 	add("clear-transfers", copies, "Drop finished copies from the list (running and paused ones stay). None named: every finished one the caller sees", "transfers_cleared",
 		`{"verb":"clear-transfers"}`, p, h)
@@ -270,7 +270,7 @@ func (s *Server) startCopy(cn *conn, p *copyParams) (any, *proto.Error) {
 		return nil, proto.Errorf(codeTransfersFull, "%d copies are kept and none has finished", maxTransfersKept).
 			WithHint(proto.Hint{Command: "tuios transfers", Detail: "wait for one to end, or cancel one"})
 	}
-	return map[string]any{"type": "transfer", "transfer": info}, nil
+	return proto.TransferStarted{Type: "transfer", Transfer: info}, nil
 }
 
 // resolveDst is where the copy lands, its symlinks resolved: inside an

@@ -211,3 +211,18 @@ type AttachEnd struct {
 	Type   string `json:"type"` // "detached"
 	Reason string `json:"reason"`
 }
+
+// InputPassed is attach-input's result: the focused window whose input
+// went with the answer, and how many descriptors the answer carries
+// (SCM_RIGHTS: the pane's PTY master, then the shared page).
+type InputPassed struct {
+	Type     string `json:"type"` // input_passed
+	WindowID string `json:"window_id"`
+	FDs      int    `json:"fds"`
+}
+
+// TypedNoted is attach-typed's result.
+type TypedNoted struct {
+	Type     string `json:"type"` // typed_noted
+	WindowID string `json:"window_id"`
+}

@@ -28,3 +28,17 @@ type TransferList struct {
 	Transfers []Transfer `json:"transfers"`
 	MaxKept   int        `json:"max_kept,omitempty"` // list-transfers only
 }
+
+// TransferStarted is copy's result: the copy it started (and tuios cp
+// --json's output, with the copy as it ended).
+type TransferStarted struct {
+	Type     string   `json:"type"` // transfer
+	Transfer Transfer `json:"transfer"`
+}
+
+// TransfersCleared is clear-transfers' result: how many finished copies
+// were dropped.
+type TransfersCleared struct {
+	Type    string `json:"type"` // transfers_cleared
+	Cleared int    `json:"cleared"`
+}

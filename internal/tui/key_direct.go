@@ -5,6 +5,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/internal/rawio"
 	"golang.org/x/sys/unix"
 )
@@ -162,9 +163,7 @@ func (c *conns) askInput(r request) (ask request, ok bool) {
 // is held when the ask is still good, else its descriptors are closed.
 func (c *conns) inputAnswer(line *callLine, r request, raw []byte, err error) {
 	var fds []int
-	var res struct {
-		FDs int `json:"fds"`
-	}
+	var res proto.InputPassed
 	if err == nil && json.Unmarshal(raw, &res) == nil && res.FDs > 0 && res.FDs <= 4 {
 		fds = line.c.TakeFDs(res.FDs)
 	}

@@ -147,12 +147,18 @@ func (kw *keyWorld) held() string {
 
 func (kw *keyWorld) waitHeld(window string) {
 	kw.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for kw.held() != window {
+	kw.until(func() bool { return kw.held() == window }, func() string {
+		return fmt.Sprintf("the client never held %q's input (holds %q)", window, kw.held())
+	})
+}
+
+// until polls cond until it holds, failing with what() after 20 s.
+func (kw *keyWorld) until(cond func() bool, what func() string) {
+	kw.t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); !cond(); time.Sleep(5 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			kw.t.Fatalf("the client never held %q's input (holds %q)", window, kw.held())
+			kw.t.Fatal(what())
 		}
-		time.Sleep(5 * time.Millisecond)
 	}
 }
 
@@ -212,13 +218,8 @@ func TestKeysStraightToThePane(t *testing.T) {
 	kw.call("new-window", map[string]any{"session": kw.session, "name": "b"})
 	b := kw.focused()
 	kw.waitScreen(b, `\$`)
-	deadline := time.Now().Add(20 * time.Second)
-	for kw.held() == a { // the layout with b focused lets a's input go
-		if time.Now().After(deadline) {
-			t.Fatal("the input of a pane that lost the focus was kept")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	kw.until(func() bool { return kw.held() != a }, // the layout with b focused lets a's input go
+		func() string { return "the input of a pane that lost the focus was kept" })
 	kw.typeText(b, "echo four")
 	kw.waitHeld(b)
 	kw.typeText(b, "-five\n")
@@ -308,11 +309,6 @@ func TestKeysAfterTheHeldPaneCloses(t *testing.T) {
 	if s := kw.screen(a); strings.Contains(s, "LOST") {
 		t.Fatalf("keys for a closed pane reached another pane:\n%s", s)
 	}
-	deadline := time.Now().Add(20 * time.Second)
-	for ptyFDs(t) != 0 && kw.held() != a {
-		if time.Now().After(deadline) {
-			t.Fatal("the closed pane's terminal stayed open in the client")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	kw.until(func() bool { return ptyFDs(t) == 0 || kw.held() == a },
+		func() string { return "the closed pane's terminal stayed open in the client" })
 }
