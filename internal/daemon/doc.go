@@ -245,12 +245,15 @@
 // # Worktrees and fans
 //
 // fan, new-worktree and pull-worktree make git worktrees (package
-// internal/worktree does the git) and a session in each; worktrees.go
-// keeps which session is whose (worktrees/worktrees.json under the state
-// dir) and tags each session with its fan group, which the target check
-// reads. Every name is held before anything is made, and a call that
-// fails takes back all it made. A fan's prompts are typed once each agent
-// is ready, through the one write path as the fan's caller (fan_prompt.go).
+// internal/worktree does the git) and a session in each. The feature
+// internal/daemon/fan keeps which session is whose
+// (worktrees/worktrees.json under the state dir) and each session's fan
+// tag (its group, its repository, the session that started it), by
+// session id; the core holds it as core.Fans and the target check reads
+// the tags through it (host_fan.go's fanReach, which takes no lock of
+// the feature's). Every name is held before anything is made, and a call
+// that fails takes back all it made. A fan's prompts are typed once each
+// agent is ready, through the one write path as the fan's caller.
 //
 // # Features
 //
@@ -287,7 +290,9 @@
 // (internal/daemon/herdr),
 // the agent log, then agent-transcript and the transcript event
 // (internal/daemon/agentlog), resume after restart
-// (internal/daemon/resume); of the attention set
+// (internal/daemon/resume), the worktrees and fans tuios made with their
+// verbs (internal/daemon/fan: its records load once the socket is the
+// daemon's, before the sessions come back); of the attention set
 // (internal/daemon/attention, which is to hold the whole set) the reply
 // queue, the review notes that send through it, ask-human and the held
 // approvals; last the links to other machines with their channel pool,
@@ -376,8 +381,8 @@
 //     hostFollow.mu, attention.SnoozeAlarm.mu (the Inbox's and the host
 //     follower's snooze timers), subscriber.mu,
 //     attachStream.mu, conn.wmu, cfgFollow.mu, pushFollow.mu,
-//     responder.mu, restorer.mu, reaper.mu, worktrees.mu (no git runs
-//     under any lock), transfers.mu (the copies of tuios cp; no file I/O
+//     responder.mu, restorer.mu, reaper.mu,
+//     transfers.mu (the copies of tuios cp; no file I/O
 //     under it), paneIndex.mu, connCount.mu, escapeeList.mu, Window.mu,
 //     Window.nameMu, and the arbiter's own lock (agentstate).
 //
@@ -385,8 +390,10 @@
 // agentlog.Transcripts.mu; attention.Review.mu, which the notes file's
 // read and write run under, and attention.Asks.mu and attention.Holds.mu,
 // which attention.Store.mu may hold as an answer ends its question or hold;
-// and the links': links.Links.mu, a host connection's, the outbox's) are
-// leaves as the core sees them: a feature
+// and the links': links.Links.mu, a host connection's, the outbox's;
+// fan.Worktrees.mu, the worktree records', under which no git runs and
+// which the target check never takes: it reads the fan tags, an
+// immutable map swapped whole) are leaves as the core sees them: a feature
 // calls the core holding none of them, and the core's hooks into a
 // feature (a new pane's environment, a caller's, a window closed, the
 // socket taken, the sessions back) run with no core lock held: the hub

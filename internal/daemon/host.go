@@ -23,7 +23,8 @@ var _ core.Host = host{}
 func (h host) Options() core.Options {
 	s := h.s
 	return core.Options{Socket: s.opt.Socket, Executable: s.opt.Executable, StateDir: s.opt.StateDir, UID: s.uid,
-		Config: s.opt.Config, AgentsOff: s.agentsOff, Watcher: s.opt.Tracker.Watcher}
+		Config: s.opt.Config, AgentsOff: s.agentsOff, Watcher: s.opt.Tracker.Watcher,
+		Env: s.opt.Env, Getenv: s.getenv} // Env, Getenv: the worktrees feature's
 }
 
 func (h host) Clock() agentstate.Clock  { return h.s.clock }
@@ -40,7 +41,7 @@ func (h host) View(c core.Call) *core.View {
 	defer s.mu.Unlock()
 	v := &core.View{Sessions: make([]core.SessionView, 0, len(s.order))}
 	for _, ss := range s.sessionsSorted() {
-		if cn != nil && cn.callKnown && !cn.call.reachesLocked(ss) {
+		if cn != nil && cn.callKnown && !cn.call.reachesLocked(s.fans, ss) {
 			continue
 		}
 		v.Sessions = append(v.Sessions, ss.viewLocked())
@@ -190,6 +191,18 @@ func featureAccess(c core.Class) access {
 		return types.withLink(capOpen) &^ access(capWrite)
 	case core.ReadsAll:
 		return readsAll
+
+	// The worktrees feature's (internal/daemon/fan).
+	case core.Starts:
+		return starts
+	case core.StartsAgents:
+		return starts.withLink(capWrite) | typesInto
+	case core.Opens:
+		return opens
+	case core.ReadsOut:
+		return reads.withLink(capWrite)
+	case core.AdminLocal:
+		return whoGranted | needAdmin | access(capLocal)
 	}
 	return 0
 }

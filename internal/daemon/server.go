@@ -26,6 +26,7 @@ import (
 	"github.com/tuios/tuios/internal/daemon/agentlog"
 	attn "github.com/tuios/tuios/internal/daemon/attention"
 	"github.com/tuios/tuios/internal/daemon/core"
+	"github.com/tuios/tuios/internal/daemon/fan"
 	"github.com/tuios/tuios/internal/daemon/herdr"
 	"github.com/tuios/tuios/internal/daemon/links"
 	"github.com/tuios/tuios/internal/daemon/resume"
@@ -168,7 +169,7 @@ type Server struct {
 	outbox       *links.Outbox // mail waiting for other hosts (links/outbox.go); set in New, never changed
 	follow       *hostFollow   // the Inbox's mirror of linked hosts (host_follow.go); set in New, never changed
 	asks         *attn.Asks    // ask-human questions (internal/daemon/attention); set in New, never changed
-	wts          *worktrees    // the worktrees and fans tuios made (worktrees.go); set in New, never changed
+	fans         core.Fans     // the worktrees and fans tuios made (internal/daemon/fan), asked for fan tags; set in New, never changed
 	xfers        *transfers    // the copies of tuios cp (transfers.go); set in New, never changed
 	// editMu makes one edit of the config file at a time (set-config):
 	// each reads the file, edits it and renames the result over it.
@@ -283,7 +284,8 @@ func New(opt Options) (*Server, error) {
 	s.mail = &mailer{s: s}
 	s.queue = replyQueue{attn.NewQueue(attn.QueueOptions{Max: s.opt.Config.QueueMax(), Inbox: inboxFeature})}
 	s.review = attn.NewReview(s.queue.Queue)
-	s.wts = newWorktrees(s)
+	wts := fan.New() // the worktrees and fans tuios made (internal/daemon/fan): a feature the core asks for fan tags
+	s.fans = wts
 	s.xfers = newTransfers()
 	s.resp = s.newResponder()
 	s.holds = attn.NewHolds(attn.HoldsOptions{Inbox: inboxFeature, Risk: s.resp.risk, Home: s.opt.Tracker.Home,
@@ -298,6 +300,7 @@ func New(opt Options) (*Server, error) {
 	s.tscript = agentlog.NewTranscripts()
 	s.features = []core.Feature{inboxFeature, // the Inbox: first, so the attention set may use it and it hears a window close first
 		s.herdr, s.alog, s.tscript, resume.New(),
+		wts,                                      // the worktrees and fans (internal/daemon/fan): its records load once the socket is ours
 		s.queue.Queue, s.review, s.asks, s.holds, // the attention set (internal/daemon/attention)
 		s.links} // links to other machines (internal/daemon/links): dialled once the sessions are back
 	h := host{s}
@@ -419,7 +422,6 @@ func (s *Server) comeBack() {
 		fn()
 	}
 	back := s.rest.restore()
-	s.wts.load() // worktrees.go: the fan groups of the sessions that came back
 	s.rest.followLayout()
 	s.att.Load(func(session, window string) bool { // only panes that came back
 		s.mu.Lock()

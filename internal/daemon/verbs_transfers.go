@@ -316,7 +316,7 @@ func (s *Server) copyFolder(w *Window) (string, *proto.Error) {
 	session, cwd := w.session.Name, w.cwd
 	s.mu.Unlock()
 	folder := ""
-	if rec, ok := s.wts.bySession(session); ok && rec.Worktree != "" {
+	if rec, ok := (host{s}).Worktree(session); ok && rec.Worktree != "" {
 		folder = rec.Worktree
 	} else if cwd != "" {
 		folder = cwd

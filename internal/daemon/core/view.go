@@ -121,4 +121,11 @@ type Pane interface {
 	Revision() (bytes uint64, exited bool)
 	// Dir is the directory its shell last reported (OSC 7).
 	Dir() string
+
+	// For the worktrees feature's prompts and checks (internal/daemon/fan).
+
+	// LastOutput is when the pane last printed (zero for never).
+	LastOutput() time.Time
+	// ExitCode is its own process's exit status, once Exited is closed.
+	ExitCode() int
 }
