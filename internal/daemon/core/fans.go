@@ -45,10 +45,12 @@ type FanCaller struct {
 	// PaneSessionID is the session id of the pane the call was admitted
 	// from ("" for none).
 	PaneSessionID string
-	// Session and SessionID are the session of the pane the caller runs
-	// in now, when it is inside ("" for none): a worktree's default
-	// session and its launched-by.
-	Session, SessionID string
+	// Session is the session of the pane the caller runs in now ("" for
+	// none): the fan verbs' default session.
+	Session string
+	// SessionID is that session's id when the caller is inside ("" for
+	// none): what a worktree it makes records as launched by.
+	SessionID string
 }
 
 // WindowSpec is a window a feature starts (Host.StartWindow).

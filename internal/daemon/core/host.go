@@ -135,7 +135,8 @@ type Host interface {
 	// one it started in; "" when there is no such window.
 	PaneDir(id string) string
 	// Worktree is the worktree tuios made for the session named session
-	// (new-worktree, fan); false when it made none.
+	// (new-worktree, fan); false when it made none. The worktrees feature
+	// answers it and FanReach (core.Fans).
 	Worktree(session string) (Worktree, bool)
 	// FanReach says why c may not reach the fan attempt in session (a
 	// pane without admin reaches only its own fan's and the ones it
@@ -204,9 +205,9 @@ type Host interface {
 
 	// FanCaller is what that feature reads of c's caller.
 	FanCaller(c Call) FanCaller
-	// CallerDir is where the pane c's caller runs in is: its foreground
-	// process's folder, else its shell's (as PaneCwds has it); "" outside
-	// every pane.
+	// CallerDir is the folder of the pane c's caller runs in: its
+	// foreground process's, else its shell's (as PaneCwds has it); ""
+	// outside every pane.
 	CallerDir(c Call) string
 	// UnknownSession says there is no session named name as a verb that
 	// looks one up by name words it (session_not_found, "no session named
