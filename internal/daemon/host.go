@@ -190,6 +190,9 @@ func featureAccess(c core.Class) access {
 		return types.withLink(capOpen) &^ access(capWrite)
 	case core.ReadsAll:
 		return readsAll
+	// The copies' class (host_transfers.go).
+	case core.Copies:
+		return copies
 	}
 	return 0
 }

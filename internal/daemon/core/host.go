@@ -197,6 +197,12 @@ type Host interface {
 	// PaneCwds are where each window's foreground process is (else its
 	// shell's directory), by window id: what a selector's cwd matches.
 	PaneCwds() map[string]string
+
+	// What the copies (internal/daemon/transfers) read of the core.
+
+	// Caller is who c's caller is, as the grants read it (placed once per
+	// connection by the kernel's word, its grants read again per call).
+	Caller(c Call) Caller
 }
 
 // Options are the daemon's settings a feature reads.
