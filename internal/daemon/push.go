@@ -7,6 +7,7 @@ import (
 
 	"github.com/tuios/tuios/inbox"
 	"github.com/tuios/tuios/internal/config"
+	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/push"
 )
 
@@ -66,19 +67,14 @@ func newPushFollow(s *Server, f *config.File) *pushFollow {
 // start follows the Inbox. Called once the Inbox was loaded: the items
 // that came back from before the restart were sent (or not) then.
 func (p *pushFollow) start() {
-	sub := &subscriber{types: map[string]bool{"attention": true}, q: make(chan event, pushSubQueue)}
-	p.s.hub.addWith(sub, nil)
+	sub := p.s.hub.Subscribe(core.Filter{Types: map[string]bool{"attention": true}}, pushSubQueue)
 	go p.follow(sub)
 }
 
 // follow feeds the Notifier until the hub closes (the daemon stops).
 func (p *pushFollow) follow(sub *subscriber) {
-	for ev := range sub.q {
-		sub.mu.Lock()
-		missed := sub.dropped
-		sub.dropped = 0
-		sub.mu.Unlock()
-		if missed > 0 {
+	for ev := range sub.C() {
+		if sub.TakeLost() > 0 {
 			p.n.Resync(p.s.att.List(inbox.ListOptions{}).Items)
 		}
 		if ev.Item != nil {

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/fuzzy"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/internal/version"
@@ -215,18 +216,19 @@ func (s *Server) metaVerbs(add addFunc) {
 		if err != nil {
 			return nil, err
 		}
-		sub := &subscriber{session: session, window: window, q: make(chan event, q)}
+		f := core.Filter{Session: session, Window: window}
 		if len(p.Types) > 0 {
-			sub.types = map[string]bool{}
+			f.Types = map[string]bool{}
 			for _, t := range p.Types {
-				sub.types[t] = true
+				f.Types[t] = true
 			}
 		}
+		sub := s.hub.NewSubscriber(f, q)
 		replay := p.AfterSeq > 0 || p.BootID != ""
-		seq, attSeq, n, resync := s.att.Replay(replay, uint64(p.AfterSeq), p.BootID, sub.wants,
-			func(pre []event) (uint64, int) { return s.hub.addWith(sub, pre) })
+		seq, attSeq, n, resync := s.att.Replay(replay, uint64(p.AfterSeq), p.BootID, sub.Wants,
+			func(pre []event) (uint64, int) { return s.hub.Add(sub, pre) })
 		cn.sub = sub // serveConn starts the stream once this answer is sent
-		if sub.types[evTranscript] {
+		if f.Types[evTranscript] {
 			s.tscript.Sync() // internal/daemon/agentlog: watch the joined transcripts
 		}
 		res := proto.Subscribed{Type: "subscribed", Seq: seq, AttentionSeq: attSeq, BootID: s.att.BootID()}
@@ -241,12 +243,8 @@ func (s *Server) metaVerbs(add addFunc) {
 // stream writes a subscriber's events to its connection; drops are
 // announced with a gap event before the next delivered one.
 func (cn *conn) stream(sub *subscriber) {
-	for ev := range sub.q {
-		sub.mu.Lock()
-		dropped := sub.dropped
-		sub.dropped = 0
-		sub.mu.Unlock()
-		if dropped > 0 {
+	for ev := range sub.C() {
+		if dropped := sub.TakeLost(); dropped > 0 {
 			if cn.sendRaw(event{Type: "gap", Dropped: dropped}) != nil {
 				return
 			}
