@@ -2,11 +2,11 @@ package daemon
 
 import (
 	"encoding/json"
-	"fmt"
 	"sort"
 	"strings"
 
 	"github.com/tuios/tuios/internal/daemon/core"
+	drpc "github.com/tuios/tuios/internal/daemon/rpc"
 	"github.com/tuios/tuios/internal/fuzzy"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/internal/version"
@@ -30,35 +30,9 @@ type verb struct {
 }
 
 // handler adapts a typed handler: params decoded strictly, then checked
-// against their tags.
+// against their tags (rpc.Handle, with the connection as the caller).
 func handler[P any](fn func(cn *conn, p *P) (any, *proto.Error)) (any, func(*conn, json.RawMessage) (any, *proto.Error)) {
-	return new(P), func(cn *conn, raw json.RawMessage) (any, *proto.Error) {
-		p := new(P)
-		if err := proto.DecodeParams(raw, p); err != nil {
-			return nil, err
-		}
-		if err := proto.Validate(p); err != nil {
-			return nil, err
-		}
-		res, err := fn(cn, p)
-		return res, paramProblem(err)
-	}
-}
-
-// paramProblem gives a param error written as text the hint a client
-// words it by (proto.ParamError's problem): a handler that wrote `the
-// param "queue" keeps mail…` itself, with hint.param, answers problem
-// "keeps mail…" too. The two that do (send-agent-message's queue,
-// ask-human's question) move to proto.ParamError with their files'
-// owners; then this goes.
-func paramProblem(err *proto.Error) *proto.Error {
-	if err == nil || err.Code != proto.CodeInvalidParams || err.Hint == nil || err.Hint.Param == "" || err.Hint.Problem != "" {
-		return err
-	}
-	if rest, ok := strings.CutPrefix(err.Message, fmt.Sprintf("the param %q ", err.Hint.Param)); ok && rest != "" {
-		err.Hint.Problem = rest
-	}
-	return err
+	return drpc.Handle(fn)
 }
 
 func (s *Server) verbNames() []string {

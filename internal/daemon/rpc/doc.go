@@ -5,7 +5,10 @@
 // It is to own, as issue 29 splits package daemon, the connections, the
 // dispatch of a request to its verb, the verb registry with each verb's
 // access rules, and the placement of a caller; those are still in package
-// daemon (conn.go, verbs.go, access.go, caller.go).
+// daemon (conn.go, verbs.go, access.go, caller.go). Of the registry it
+// holds so far how a verb's typed params are decoded and checked
+// (Handle), generic in what a handler gets about its caller, so the
+// registry never needs the connection's insides.
 //
 // # The hub
 //
