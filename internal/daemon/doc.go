@@ -256,8 +256,9 @@
 //
 // The daemon is a core and features. The core is this package: the
 // session table and its lock, connections and dispatch, the verb table
-// and its access rules, the one target check, the one write path and the
-// event hub. A feature lives in a package of its own under
+// and its access rules, the one target check, the one write path; and
+// the event hub, in internal/daemon/rpc (Hub, Subscriber), the first
+// part of the core in a package of its own. A feature lives in a package of its own under
 // internal/daemon and sees the core only through internal/daemon/core:
 // an immutable View of the table (read without any lock of the core's),
 // the target check, verb calls for what it changes, the write path, the
@@ -320,7 +321,10 @@
 // (transitively) and through the closures a locked function runs
 // (the attach hub's each), plus the event hub's observe
 // hook, which the walk cannot follow; TestLockOrder walks it again on
-// every run and fails on a nesting this list does not allow.
+// every run and fails on a nesting this list does not allow. The walk
+// reads internal/daemon/rpc first (TestRPCLockOrder checks that
+// package's own order), so a call into the event hub takes rpc.Hub.mu
+// and rpc.Subscriber.mu here as a call of this package takes its locks.
 //
 //  0. attachStream.fmu, a stream's frame: held by the stream's own
 //     goroutine while it builds and writes a frame to its client (the
@@ -368,9 +372,11 @@
 //     under it only the attach hub's and a stream's locks, through
 //     core.Host.RailChanged (the rail is redrawn as the queue changes);
 //     the core reads a pane's count (Queue.Len) under s.mu.
-//  10. hub.mu, the event hub's: under it a subscriber's lock and, through
-//     observe, the attach hub's and a stream's (never the features'
-//     window-closed hooks: publish runs them once it let hub.mu go).
+//  10. rpc.Hub.mu, the event hub's (internal/daemon/rpc): under it a
+//     subscriber's lock and, through its observer (Hub.Observe: the
+//     attach hub's observe), the attach hub's and a stream's (never the
+//     features' window-closed hooks: Publish runs them once it let
+//     rpc.Hub.mu go).
 //  11. attachHub.mu, then attachStream.mu.
 //  12. Taken in internal/daemon/links and so not in this package's walk
 //     (links/doc.go has the feature's own order): a host pool channel's
@@ -379,7 +385,7 @@
 //     conn.wmu.
 //  13. Leaves, under which nothing else is taken: attention.Store.tmu,
 //     hostFollow.mu, attention.SnoozeAlarm.mu (the Inbox's and the host
-//     follower's snooze timers), subscriber.mu,
+//     follower's snooze timers), rpc.Subscriber.mu,
 //     attachStream.mu, conn.wmu, cfgFollow.mu,
 //     responder.mu, restorer.mu, reaper.mu, worktrees.mu (no git runs
 //     under any lock), paneIndex.mu, connCount.mu, escapeeList.mu, Window.mu,
@@ -397,7 +403,7 @@
 // calls the core holding none of them, and the core's hooks into a
 // feature (a new pane's environment, a caller's, a window closed, the
 // socket taken, the sessions back) run with no core lock held: the hub
-// runs its window-closed hooks after it let hub.mu go. Three exceptions:
+// runs its window-closed hooks after it let rpc.Hub.mu go. Three exceptions:
 // attention.Store.mu (7) is held across the store's hooks into the core
 // (Pane and Panes take s.mu, Publish the hub's lock) and across the
 // callbacks the core hands it (the host follower's mirror); and, in

@@ -250,26 +250,10 @@ func (h host) TypePrompt(ctx context.Context, c core.Call, pane, text string) *p
 	return perr
 }
 
-func (h host) Publish(ev core.Event) core.Event { return h.s.hub.publish(ev) }
+func (h host) Publish(ev core.Event) core.Event { return h.s.hub.Publish(ev) }
 
 func (h host) Subscribe(f core.Filter, queue int) core.Subscription {
-	sub := &subscriber{session: f.Session, window: f.Window, types: f.Types, q: make(chan event, max(queue, 1))}
-	h.s.hub.addWith(sub, nil)
-	return hubSub{h.s.hub, sub}
-}
-
-// hubSub is one subscriber of the event hub as a feature holds it.
-type hubSub struct {
-	h   *hub
-	sub *subscriber
-}
-
-func (x hubSub) C() <-chan core.Event { return x.sub.q }
-func (x hubSub) Close()               { x.h.remove(x.sub) }
-func (x hubSub) Lost() uint64 {
-	x.sub.mu.Lock()
-	defer x.sub.mu.Unlock()
-	return x.sub.dropped
+	return h.s.hub.Subscribe(f, queue)
 }
 
 func (h host) Shows(session string) bool {
@@ -328,7 +312,7 @@ func (h host) Person(c core.Call, verb, nonce string) *proto.Error {
 	return h.s.person(cn, verb, nonce)
 }
 
-func (h host) Listening(typ string) bool { return h.s.hub.wantsType(typ) }
+func (h host) Listening(typ string) bool { return h.s.hub.Listening(typ) }
 
 // paneStartVars adds the features' variables (OnPaneStart) to a new
 // pane's environment.
@@ -401,7 +385,7 @@ func (s *Server) swapWindows(a, b string) (bool, string) {
 	name := ss.Name
 	s.mu.Unlock()
 	s.retile(ss)
-	s.hub.publish(event{Type: "window-moved", Session: name, Window: a})
-	s.hub.publish(event{Type: "window-moved", Session: name, Window: b})
+	s.hub.Publish(event{Type: "window-moved", Session: name, Window: a})
+	s.hub.Publish(event{Type: "window-moved", Session: name, Window: b})
 	return true, ""
 }

@@ -285,7 +285,7 @@ func New(opt Options) (*Server, error) {
 	// Every subsystem a verb uses is built here, before the verb table:
 	// registering a verb builds nothing.
 	s.attach = newAttachHub(s)
-	s.hub.observe = s.attach.observe
+	s.hub.Observe(s.attach.observe)
 	s.mail = &mailer{s: s}
 	s.queue = replyQueue{attn.NewQueue(attn.QueueOptions{Max: s.opt.Config.QueueMax(), Inbox: inboxFeature})}
 	s.review = attn.NewReview(s.queue.Queue)
@@ -630,7 +630,7 @@ func (s *Server) shutdown() {
 	if s.opt.Tracker.Watcher != nil {
 		s.opt.Tracker.Watcher.Close()
 	}
-	s.hub.close()
+	s.hub.Close()
 	s.wg.Wait()
 }
 

@@ -187,7 +187,7 @@ func (s *Server) newSessionLocked(name string) (*Session, *proto.Error) {
 	ss := &Session{Name: name, ID: newID(), created: now, active: now, workspace: 1, wsNames: map[int]string{}, cols: 80, rows: 24}
 	s.sessions[name] = ss
 	s.order = append(s.order, ss)
-	s.hub.publish(event{Type: "session-created", Session: name})
+	s.hub.Publish(event{Type: "session-created", Session: name})
 	return ss, nil
 }
 
@@ -320,7 +320,7 @@ func (s *Server) startWindow(ss *Session, spec windowSpec) (*Window, *proto.Erro
 	ss.active = time.Now()
 	s.mu.Unlock()
 	s.retile(ss)
-	s.hub.publish(event{Type: "window-created", Session: ss.Name, Window: id})
+	s.hub.Publish(event{Type: "window-created", Session: ss.Name, Window: id})
 	go w.read()
 	if proc.Exited() { // it may have exited before the exit watcher could see it
 		w.noteExit()
@@ -383,8 +383,8 @@ func (w *Window) read() {
 				w.sinceTyped.Add(int64(n))
 				w.srv.attach.printed(w, titled, n) // attach_echo.go: an echo is sent from here
 			}
-			if w.srv.hub.wants("output") {
-				w.srv.hub.publish(event{Type: "output", Session: w.session.Name, Window: w.ID, Bytes: n})
+			if w.srv.hub.Wants("output") {
+				w.srv.hub.Publish(event{Type: "output", Session: w.session.Name, Window: w.ID, Bytes: n})
 			}
 		}
 		if err != nil {
@@ -440,7 +440,7 @@ settle:
 	w.exitStatus = status
 	close(w.exitCh)
 	w.mu.Unlock()
-	w.srv.hub.publish(event{Type: "window-exit", Session: w.session.Name, Window: w.ID, ExitCode: status.Code})
+	w.srv.hub.Publish(event{Type: "window-exit", Session: w.session.Name, Window: w.ID, ExitCode: status.Code})
 	// A window opened to run a program closes when it exits; a shell
 	// window stays in the list, its final screen readable, until
 	// something closes it.
@@ -519,7 +519,7 @@ func (s *Server) closeWindow(w *Window) {
 	// Features hear it from the hub only: its subscribers, and the hooks
 	// (core.Registrar.OnWindowClosed) that must be done before the close
 	// returns, which publish runs.
-	s.hub.publish(event{Type: "window-closed", Session: ss.Name, Window: w.ID})
+	s.hub.Publish(event{Type: "window-closed", Session: ss.Name, Window: w.ID})
 }
 
 // close stops the window's input and ends every process of its terminal
@@ -572,6 +572,6 @@ func (s *Server) killSession(ss *Session) {
 	if ring != nil { // mail and the stash go with the session
 		ring.Close()
 	}
-	s.hub.publish(event{Type: "session-closed", Session: ss.Name})
+	s.hub.Publish(event{Type: "session-closed", Session: ss.Name})
 	s.att.SessionClosed(ss.Name)
 }

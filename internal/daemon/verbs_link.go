@@ -119,7 +119,7 @@ func (s *Server) releaseMessage(cn *conn, p *releaseMessageParams) (any, *proto.
 	if rerr != nil {
 		return nil, mailErr(rerr)
 	}
-	s.hub.publish(event{Type: "agent-message", Session: ss.Name, Window: to})
+	s.hub.Publish(event{Type: "agent-message", Session: ss.Name, Window: to})
 	s.att.MailThread(ss.Name, ring, h.ThreadID) // the held row reads passed on
 	return map[string]any{"type": "agent_message_released", "session": ss.Name, "held_id": h.ID, "message_id": msg.ID,
 		"to": msg.To, "to_name": msg.ToLabel, "thread_id": msg.ThreadID, "kind": msg.Kind, "origin": msg.Origin, "origin_host": msg.OriginHost}, nil

@@ -332,7 +332,7 @@ func (m *mailer) send(cn *conn, p *sendMessageParams) (any, *proto.Error) {
 	if serr != nil {
 		return nil, mailErr(serr)
 	}
-	s.hub.publish(event{Type: "agent-message", Session: ss.Name, Window: to})
+	s.hub.Publish(event{Type: "agent-message", Session: ss.Name, Window: to})
 	if msg.To == mail.Human {
 		s.att.MailThread(ss.Name, ring, msg.ThreadID)
 	}
