@@ -118,12 +118,13 @@ func checkLockOrder(t *testing.T, dir string, ranks map[string]struct {
 	}
 }
 
-// TestFeatureLocks walks the attention feature the same way: its locks
-// (the reply queue's, the review notes', the asks', the held approvals')
-// are leaves within it, none taken while another of them is held, and
-// doc.go's order names each as attention.Type.field. What they may be
-// held across (the core's calls, the Inbox's lock above them) the walk
-// cannot see: doc.go and the package's doc state it.
+// TestFeatureLocks walks the attention and mail features the same way:
+// their locks (the reply queue's, the review notes', the asks', the held
+// approvals'; the mail feature's table of rings) are leaves within each
+// package, none taken while another of them is held, and doc.go's order
+// names each as pkg.Type.field. What they may be held across (the core's
+// calls, the Inbox's lock above them) the walk cannot see: doc.go and
+// the packages' docs state it.
 func TestFeatureLocks(t *testing.T) {
 	t.Parallel()
 	doc, err := os.ReadFile("doc.go")
@@ -134,17 +135,19 @@ func TestFeatureLocks(t *testing.T) {
 	if i := strings.Index(locks, "# Locks"); i >= 0 {
 		locks = locks[i:]
 	}
-	g := lockGraphOf(t, "attention")
-	if len(g.mutexes) == 0 {
-		t.Fatal("the walk found no mutex in internal/daemon/attention")
-	}
-	for _, m := range g.mutexes {
-		if !strings.Contains(locks, "attention."+m) {
-			t.Errorf("doc.go's lock order does not name attention.%s", m)
+	for _, pkg := range []string{"attention", "mailbox"} {
+		g := lockGraphOf(t, pkg)
+		if len(g.mutexes) == 0 {
+			t.Fatalf("the walk found no mutex in internal/daemon/%s", pkg)
 		}
-	}
-	for _, e := range g.edges {
-		t.Errorf("attention.%s is taken while attention.%s is held (%s): the feature's locks are leaves", e.taken, e.held, e.where)
+		for _, m := range g.mutexes {
+			if !strings.Contains(locks, pkg+"."+m) {
+				t.Errorf("doc.go's lock order does not name %s.%s", pkg, m)
+			}
+		}
+		for _, e := range g.edges {
+			t.Errorf("%s.%s is taken while %s.%s is held (%s): the feature's locks are leaves", pkg, e.taken, pkg, e.held, e.where)
+		}
 	}
 }
 
