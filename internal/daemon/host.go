@@ -199,6 +199,9 @@ func featureAccess(c core.Class) access {
 		return leavesMail
 	case core.AsksPane:
 		return types.withLink(capMail)
+	// The copies' class (host_transfers.go).
+	case core.Copies:
+		return copies
 	}
 	return 0
 }

@@ -47,9 +47,11 @@ func handler[P any](fn func(cn *conn, p *P) (any, *proto.Error)) (any, func(*con
 // paramProblem gives a param error written as text the hint a client
 // words it by (proto.ParamError's problem): a handler that wrote `the
 // param "queue" keeps mail…` itself, with hint.param, answers problem
-// "keeps mail…" too. The two that do (send-agent-message's queue,
-// ask-human's question) move to proto.ParamError with their files'
-// owners; then this goes.
+// "keeps mail…" too. Only the core's verbs pass here: send-agent-message's
+// queue moved to proto.ParamError with its verb (internal/daemon/mailbox);
+// ask-human's question (internal/daemon/attention) still writes the text
+// and, as a feature's verb, does not pass here (no hint.problem). Once it
+// moves to proto.ParamError, this goes.
 func paramProblem(err *proto.Error) *proto.Error {
 	if err == nil || err.Code != proto.CodeInvalidParams || err.Hint == nil || err.Hint.Param == "" || err.Hint.Problem != "" {
 		return err
@@ -114,13 +116,15 @@ func (s *Server) verbTable() map[string]*verb {
 	s.grantVerbs(add)    // verbs_grants.go: pane-grants, set-pane-grants, restrict-connection
 	s.worktreeVerbs(add) // verbs_worktree.go: new-worktree, list-worktrees, remove-worktree, bundle-worktree, pull-worktree
 	s.fanVerbs(add)      // verbs_fan.go, verbs_fan_ops.go: fan, compare-fan, verify-fan, keep-fan
-	s.transferVerbs(add) // verbs_transfers.go: copy, list-transfers, pause/resume/cancel/wait/clear-transfers
 	// The features' verbs (core.Host.AddVerb), declared as the core's.
 	for _, v := range s.featureVerbs {
 		run := v.Run
 		acc := featureAccess(v.Class)
 		if v.Agent {
 			acc |= agentFeature
+		}
+		if v.Holds {
+			acc |= holdsConn
 		}
 		add(v.Name, acc, v.Desc, v.Returns, v.Example, v.Params, func(cn *conn, raw json.RawMessage) (any, *proto.Error) {
 			return run(cn, raw)

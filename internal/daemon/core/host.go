@@ -216,6 +216,12 @@ type Host interface {
 	// machine (p.Host): over its link, or kept in the outbox with
 	// p.Queue. Mail that came over a link is not passed on.
 	MailHost(c Call, p *proto.SendMessageParams) (any, *proto.Error)
+
+	// What the copies (internal/daemon/transfers) read of the core.
+
+	// Caller is who c's caller is, as the grants read it (placed once per
+	// connection by the kernel's word, its grants read again per call).
+	Caller(c Call) Caller
 }
 
 // Options are the daemon's settings a feature reads.

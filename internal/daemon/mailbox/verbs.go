@@ -124,9 +124,10 @@ func (m *Mail) send(c core.Call, p *proto.SendMessageParams) (any, *proto.Error)
 	if p.Host != "" && p.Host != "local" { // the core's outbox: over the link, or kept in the outbox
 		return m.h.MailHost(c, p)
 	}
-	if p.Queue {
-		return nil, proto.Errorf(proto.CodeInvalidParams, "the param %q keeps mail for another machine; a session here gets it at once", "queue").
-			WithHint(proto.Hint{Param: "queue", Detail: "drop it, or name the host (-s HOST:SESSION)"})
+	if p.Queue { // a param error a client words its own way (--queue …: hint.param, hint.problem)
+		e := proto.ParamError("queue", "keeps mail for another machine; a session here gets it at once")
+		e.Hint.Detail = "drop it, or name the host (-s HOST:SESSION)"
+		return nil, e
 	}
 	// A nonce makes the message the person's own (verified human); a
 	// nonce that is not the attached client's live one is refused rather
