@@ -284,7 +284,15 @@
 // Store: the queue, its events and their replay, the queue file, snooze,
 // and its verbs list-attention, dismiss-attention and mark-attention;
 // first, so the rest of the attention set may use it and it hears a
-// window close first), the herdr socket
+// window close first), agent mail (internal/daemon/mailbox: each
+// session's ring and stash, the daemon-wide message id counter, the
+// mail verbs send-agent-message, read-agent-messages, stash-put,
+// stash-list, stash-get, ask-agent and release-agent-message, the rules
+// for mail a link sends, and wait-for's agent-message condition, which
+// wait-for hands it; a ring is made on a session's first use and goes
+// with the session-closed hook, a window's inbox with the window-closed
+// one; the core reads a ring through it, Existing or Ring, and answers
+// core.Host.MailTo with it), the herdr socket
 // (internal/daemon/herdr),
 // the agent log, then agent-transcript and the transcript event
 // (internal/daemon/agentlog), resume after restart
@@ -308,8 +316,9 @@
 // same hooks, registered before the features'.
 // The core's side of a link stays here: the link-peer state of a
 // connection that comes in and its dispatch (link_policy.go,
-// verbs_link.go), the mail rules for what a link sends (link_mail.go),
-// open-host-connection's handover of a connection (host_links.go) and
+// verbs_link.go), what the mail feature reads of a link (its peer name
+// and hold_mail: host_mail.go), send-agent-message's host branch to the
+// outbox (outbox_verbs.go), open-host-connection's handover of a connection (host_links.go) and
 // apply-config, which applies the config file to every feature.
 //
 // # Locks
@@ -383,7 +392,8 @@
 //     lock, held while a far line is handed to its user; under it, through
 //     links.Client.WriteLine and Flush, the connection's write lock
 //     conn.wmu.
-//  13. Leaves, under which nothing else is taken: attention.Store.tmu,
+//  13. Leaves, under which nothing else is taken: mailbox.Mail.mu (the
+//     mail feature's rings, by session), attention.Store.tmu,
 //     hostFollow.mu, attention.SnoozeAlarm.mu (the Inbox's and the host
 //     follower's snooze timers), rpc.Subscriber.mu,
 //     attachStream.mu, conn.wmu, cfgFollow.mu,
@@ -392,7 +402,10 @@
 //     Window.nameMu, and the arbiter's own lock (agentstate).
 //
 // A feature's own locks (herdr.Sock.mu, agentlog.Log.mu,
-// agentlog.Transcripts.mu; attention.Review.mu, which the notes file's
+// agentlog.Transcripts.mu; mailbox.Mail.mu, the mail feature's table of
+// rings, which the core may take under s.mu (Existing: a listing's
+// unread counts, a dismiss's thread) and under which nothing is taken,
+// not even a ring's lock; attention.Review.mu, which the notes file's
 // read and write run under, and attention.Asks.mu and attention.Holds.mu,
 // which attention.Store.mu may hold as an answer ends its question or hold;
 // and the links': links.Links.mu, a host connection's, the outbox's;

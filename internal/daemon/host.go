@@ -190,6 +190,15 @@ func featureAccess(c core.Class) access {
 		return types.withLink(capOpen) &^ access(capWrite)
 	case core.ReadsAll:
 		return readsAll
+	// The mail feature's classes (internal/daemon/mailbox).
+	case core.ReadsMail:
+		return readsMail
+	case core.MarksMailRead:
+		return readsMail | marksRead
+	case core.LeavesMail:
+		return leavesMail
+	case core.AsksPane:
+		return types.withLink(capMail)
 	// The copies' class (host_transfers.go).
 	case core.Copies:
 		return copies
@@ -302,7 +311,7 @@ func (h host) CloseWindow(id string) {
 // Context, Verb and Remote make an admitted connection a core.Call.
 func (cn *conn) Context() context.Context { return cn.ctx }
 func (cn *conn) Verb() string             { return cn.verbName }
-func (cn *conn) Remote() bool             { return cn.link != nil }
+func (cn *conn) Remote() bool             { return cn != nil && cn.link != nil }
 
 func (h host) Person(c core.Call, verb, nonce string) *proto.Error {
 	cn, _ := c.(*conn)

@@ -11,7 +11,6 @@ import (
 	"github.com/tuios/tuios/detect"
 	"github.com/tuios/tuios/internal/grant"
 	"github.com/tuios/tuios/internal/proto"
-	"github.com/tuios/tuios/mail"
 	"github.com/tuios/tuios/pty"
 )
 
@@ -40,10 +39,9 @@ type Session struct {
 	wsNames   map[int]string
 	cols      int // the area the windows are tiled into (layout.go)
 	rows      int
-	zoomed    bool       // the focused window fills the area
-	tiled     bool       // a client has shown it: its windows are tiled (layout.go)
-	floating  bool       // set-layout --tiling false: windows keep their places (layout.go)
-	mail      *mail.Ring // made on first use (verbs_mail.go); nil until then
+	zoomed    bool // the focused window fills the area
+	tiled     bool // a client has shown it: its windows are tiled (layout.go)
+	floating  bool // set-layout --tiling false: windows keep their places (layout.go)
 	// displayName and accent are labels for people, set with
 	// set-session-name and set-session-accent (verbs_session_meta.go) or
 	// herdr's workspace.rename; "" shows the name and no colour. The
@@ -505,20 +503,17 @@ func (s *Server) closeWindow(w *Window) {
 			ss.focused = back
 		}
 	}
-	ring := ss.mail
 	s.mu.Unlock()
 	if !found {
 		return
-	}
-	if ring != nil { // its inbox dies with it: mail to it reads undeliverable
-		ring.CloseInbox(w.ID)
 	}
 	w.close()
 	s.tracker.Detach(w.ID)
 	s.retile(ss)
 	// Features hear it from the hub only: its subscribers, and the hooks
 	// (core.Registrar.OnWindowClosed) that must be done before the close
-	// returns, which publish runs.
+	// returns, which publish runs (the mail feature's: the window's inbox
+	// dies with it, and mail to it reads undeliverable).
 	s.hub.Publish(event{Type: "window-closed", Session: ss.Name, Window: w.ID})
 }
 
@@ -566,12 +561,8 @@ func (s *Server) killSession(ss *Session) {
 		go func() { defer wg.Done(); s.closeWindow(w) }()
 	}
 	wg.Wait()
-	s.mu.Lock()
-	ring := ss.mail
-	s.mu.Unlock()
-	if ring != nil { // mail and the stash go with the session
-		ring.Close()
-	}
+	// The hooks of session-closed (core.Registrar.OnSessionClosed) run
+	// before publish returns: the session's mail and stash go with it.
 	s.hub.Publish(event{Type: "session-closed", Session: ss.Name})
 	s.att.SessionClosed(ss.Name)
 }
