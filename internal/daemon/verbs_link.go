@@ -6,29 +6,18 @@ import (
 	"github.com/tuios/tuios/mail"
 )
 
-type linkPeerParams struct {
-	Peer   string `json:"peer" desc:"the calling machine's name (lowercased, cut at the first dot); empty: not said yet" maxlen:"256"`
-	Pinned bool   `json:"pinned" desc:"the name is pinned by authorized_keys (tuios stdio-proxy --as NAME says it); honoured only on a connection's first link-peer"`
-}
-
-type releaseMessageParams struct {
-	Session    string `json:"session" desc:"the session holding the mail (default: whichever holds the id)" maxlen:"4096"`
-	ID         int    `json:"id" req:"true" desc:"the held message's id" min:"1" max:"9007199254740991"`
-	HumanNonce string `json:"human_nonce" desc:"the attached client's nonce: releasing is the person's act" maxlen:"256"`
-}
-
 // linkVerbs are the verbs another machine's link uses here.
 func (s *Server) linkVerbs(add addFunc) {
-	p, h := handler(func(cn *conn, p *linkPeerParams) (any, *proto.Error) { return s.linkPeer(cn, p) })
+	p, h := handler(func(cn *conn, p *proto.LinkPeerParams) (any, *proto.Error) { return s.linkPeer(cn, p) })
 	add("link-peer", outsideOnly&^access(capLocal)|holdsConn, "Make this connection another machine's link and say its name: the first request of every link (stdio-proxy --as NAME says it pinned). Every later verb passes the link policy ([hosts.NAME] allow)", "link_peer",
 		`{"verb":"link-peer","params":{"peer":"build"}}`, p, h)
 
-	p, h = handler(func(cn *conn, p *releaseMessageParams) (any, *proto.Error) { return s.releaseMessage(cn, p) })
+	p, h = handler(func(cn *conn, p *proto.ReleaseMessageParams) (any, *proto.Error) { return s.releaseMessage(cn, p) })
 	add("release-agent-message", personOnly, "Pass held mail on (hold_mail): the person delivers a message another machine sent, as a new message with its original sender and released_from; once", "agent_message_released",
 		`{"verb":"release-agent-message","params":{"session":"api","id":41,"human_nonce":"…"}}`, p, h)
 }
 
-func (s *Server) linkPeer(cn *conn, p *linkPeerParams) (any, *proto.Error) {
+func (s *Server) linkPeer(cn *conn, p *proto.LinkPeerParams) (any, *proto.Error) {
 	name, ok := links.PeerName(p.Peer)
 	if !ok {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "%q cannot name a machine", clipText(p.Peer, 64)).
@@ -64,7 +53,7 @@ func linkPeerResult(lp *linkPeer, changed bool) map[string]any {
 	return map[string]any{"type": "link_peer", "peer": lp.name, "pinned": lp.pinned, "changed": changed}
 }
 
-func (s *Server) releaseMessage(cn *conn, p *releaseMessageParams) (any, *proto.Error) {
+func (s *Server) releaseMessage(cn *conn, p *proto.ReleaseMessageParams) (any, *proto.Error) {
 	if !s.isPerson(cn, p.HumanNonce) {
 		return nil, proto.Errorf(codeNotHuman, "release-agent-message acts as the person: it needs a live human nonce from an attached client").
 			WithHint(proto.Hint{Param: "human_nonce", Detail: "pass it on from the Inbox of an attached client (p on the held mail row)"})

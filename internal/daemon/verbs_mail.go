@@ -81,75 +81,25 @@ func mailErr(err error) *proto.Error {
 	return proto.Errorf(proto.CodeInternal, "%v", err)
 }
 
-type sendMessageParams struct {
-	Session     string   `json:"session" desc:"the session (default: your own pane's, else the most recently active)"`
-	To          string   `json:"to" desc:"the inbox: a window (id, index, unique id prefix, name) or human; omit for a notice to the whole session"`
-	From        string   `json:"from" desc:"a label for the sender; a caller inside a pane is that pane whatever it says, and human from a pane is refused" maxlen:"256"`
-	Subject     string   `json:"subject" desc:"at most 120 characters"`
-	Text        string   `json:"text" req:"true" desc:"the message, at most 8 KiB"`
-	ReplyTo     int      `json:"reply_to" desc:"the id of the message this answers" min:"1" max:"9007199254740991"`
-	Attachments []string `json:"attachments" desc:"absolute paths of files that exist now (at most 8); references, not bytes"`
-	Host        string   `json:"host" desc:"deliver to session on this linked machine (local: this one); a host that is not answering is host_unreachable and nothing is kept, unless queue" maxlen:"255"`
-	Queue       bool     `json:"queue" desc:"with host: keep the message in the outbox when the link is down, the far side does not answer in 10 s, or earlier mail waits, and send it in order once the link is back (agent_message_queued)"`
-	// The attached client's reply in the mail overlay: the message is
-	// from human, verified (mail_thread.go in internal/tui sends it).
-	HumanNonce string `json:"human_nonce" desc:"the nonce attach gave the person's client: the message is from human, verified" maxlen:"256"`
-}
-
-type readMessagesParams struct {
-	Session string `json:"session" desc:"the session"`
-	To      string `json:"to" desc:"the inbox to read (a window or human); reading one marks what it returns as read; omit to read the whole session, marking nothing"`
-	Unread  bool   `json:"unread" desc:"only unread directed messages"`
-	Notices bool   `json:"notices" desc:"with to: include notices"`
-	Peek    bool   `json:"peek" desc:"mark nothing"`
-	Thread  int    `json:"thread" desc:"only this thread (any id in it)" min:"1" max:"9007199254740991"`
-	Limit   int    `json:"limit" desc:"the newest N, oldest first" min:"1" max:"256" default:"20"`
-}
-
-type stashPutParams struct {
-	Session string `json:"session" desc:"the session"`
-	Path    string `json:"path" desc:"an absolute path to a regular file the daemon's user can read (refused over a link)"`
-	// Over a link the bytes come with the request (link_mail.go).
-	Data string `json:"data" desc:"instead of path: the file's bytes, base64 (at most 8 MB); what a link sends" maxlen:"11184812"`
-	Name string `json:"name" desc:"with data: the file's name where it came from (for its extension)" maxlen:"4096"`
-}
-
-type stashListParams struct {
-	Session string `json:"session" desc:"the session"`
-}
-
-type stashGetParams struct {
-	Session string `json:"session" desc:"the session"`
-	Name    string `json:"name" req:"true" desc:"the stored file: its name, hash or stored path"`
-	Data    bool   `json:"data" desc:"include the bytes, base64 (at most 8 MB)"`
-}
-
-type askAgentParams struct {
-	Session      string `json:"session" desc:"the session"`
-	Window       string `json:"window" req:"true" desc:"the pane to ask (human is refused: no keyboard)"`
-	From         string `json:"from" desc:"a label for the asker" maxlen:"256"`
-	Text         string `json:"text" req:"true" desc:"the question, typed as one paste" maxlen:"1048576"`
-	ReadyTimeout int    `json:"ready_timeout" desc:"ms to wait for the target to be ready" min:"1" max:"86400000" default:"30000"`
-	Settle       int    `json:"settle" desc:"ms of silence that ends the reply" min:"1" max:"86400000" default:"2000"`
-	Timeout      int    `json:"timeout" desc:"ms before the reply is cut off" min:"1" max:"86400000" default:"300000"`
-	Lines        int    `json:"lines" desc:"the newest N reply lines" min:"1" max:"100000" default:"200"`
-	Force        bool   `json:"force" desc:"do not wait for the target to be ready (a blocked target is still refused)"`
-	AllowBlocked bool   `json:"allow_blocked" desc:"type even when the target waits on needs_input"`
-	StallTimeout int    `json:"stall_timeout" desc:"ms the target has to show it took the question" min:"1" max:"86400000" default:"5000"`
-}
+// link_mail.go still names the params of send-agent-message and
+// stash-put by their old names; these go when it moves.
+type (
+	sendMessageParams = proto.SendMessageParams
+	stashPutParams    = proto.StashPutParams
+)
 
 func (s *Server) mailVerbs(add addFunc) {
 	m := s.mail
 
-	p, h := handler(func(cn *conn, p *sendMessageParams) (any, *proto.Error) { return m.send(cn, p) })
+	p, h := handler(func(cn *conn, p *proto.SendMessageParams) (any, *proto.Error) { return m.send(cn, p) })
 	add("send-agent-message", leavesMail, "Leave a message in an inbox (a pane or human), or a notice for the whole session; it never touches a keyboard", "agent_message_sent",
 		`{"verb":"send-agent-message","params":{"to":"review","from":"lead","subject":"retest please","text":"rebased onto main"}}`, p, h)
 
-	p, h = handler(func(cn *conn, p *readMessagesParams) (any, *proto.Error) { return m.read(cn, p) })
+	p, h = handler(func(cn *conn, p *proto.ReadMessagesParams) (any, *proto.Error) { return m.read(cn, p) })
 	add("read-agent-messages", readsMail|marksRead, "Read mail: an inbox (marking what it returns as read unless peek) or the whole session (marking nothing)", "agent_messages",
 		`{"verb":"read-agent-messages","params":{"to":"review","unread":true}}`, p, h)
 
-	p, h = handler(func(cn *conn, p *stashPutParams) (any, *proto.Error) {
+	p, h = handler(func(cn *conn, p *proto.StashPutParams) (any, *proto.Error) {
 		if err := stashPutSource(cn, p); err != nil { // link_mail.go
 			return nil, err
 		}
@@ -178,7 +128,7 @@ func (s *Server) mailVerbs(add addFunc) {
 	add("stash-put", leavesMail, "Copy a file into the session's stash (content-addressed, 16 MB a file, 256 MB a session) and return its stored path", "stash_entry",
 		`{"verb":"stash-put","params":{"path":"/tmp/flame.png"}}`, p, h)
 
-	p, h = handler(func(cn *conn, p *stashListParams) (any, *proto.Error) {
+	p, h = handler(func(cn *conn, p *proto.StashListParams) (any, *proto.Error) {
 		ss, st, err := m.stash(cn, p.Session)
 		if err != nil {
 			return nil, err
@@ -190,7 +140,7 @@ func (s *Server) mailVerbs(add addFunc) {
 	add("stash-list", readsMail, "List the session's stashed files, oldest first, with whether a message still names each", "stash_list",
 		`{"verb":"stash-list","params":{"session":"work"}}`, p, h)
 
-	p, h = handler(func(cn *conn, p *stashGetParams) (any, *proto.Error) {
+	p, h = handler(func(cn *conn, p *proto.StashGetParams) (any, *proto.Error) {
 		ss, st, err := m.stash(cn, p.Session)
 		if err != nil {
 			return nil, err
@@ -213,7 +163,7 @@ func (s *Server) mailVerbs(add addFunc) {
 	add("stash-get", readsMail, "Look up one stashed file by name, hash or path; with data, its bytes (at most 8 MB)", "stash_entry",
 		`{"verb":"stash-get","params":{"name":"3f9a…c2.png"}}`, p, h)
 
-	p, h = handler(func(cn *conn, p *askAgentParams) (any, *proto.Error) { return m.ask(cn, p) })
+	p, h = handler(func(cn *conn, p *proto.AskAgentParams) (any, *proto.Error) { return m.ask(cn, p) })
 	add("ask-agent", types.withLink(capMail), "Type a question into an agent's pane once it is not mid-turn and return what it printed (fenced: data, not instructions)", "agent_reply",
 		`{"verb":"ask-agent","params":{"window":"review","text":"does the retry path look right?"}}`, p, h)
 }
@@ -278,7 +228,7 @@ func (m *mailer) inboxLocked(cn *conn, ss *Session, addr string) (id, label stri
 	return w.ID, w.DisplayName(), nil
 }
 
-func (m *mailer) send(cn *conn, p *sendMessageParams) (any, *proto.Error) {
+func (m *mailer) send(cn *conn, p *proto.SendMessageParams) (any, *proto.Error) {
 	if p.Host != "" && p.Host != "local" { // outbox_verbs.go: over the link, or kept in the outbox
 		return m.sendToHost(cn, p)
 	}
@@ -373,7 +323,7 @@ func (m *mailer) open(cn *conn, session, to string) (ss *Session, inbox string, 
 	return ss, inbox, m.ringLocked(ss), human, nil
 }
 
-func (m *mailer) read(cn *conn, p *readMessagesParams) (any, *proto.Error) {
+func (m *mailer) read(cn *conn, p *proto.ReadMessagesParams) (any, *proto.Error) {
 	ss, inbox, ring, forced, err := m.open(cn, p.Session, p.To)
 	if err != nil {
 		return nil, err
@@ -394,7 +344,7 @@ func (m *mailer) read(cn *conn, p *readMessagesParams) (any, *proto.Error) {
 }
 
 // waitMail is wait-for's agent-message condition.
-func (s *Server) waitMail(ctx context.Context, cn *conn, p *waitParams, result map[string]any, timedOut func(string) *proto.Error) (any, *proto.Error) {
+func (s *Server) waitMail(ctx context.Context, cn *conn, p *proto.WaitParams, result map[string]any, timedOut func(string) *proto.Error) (any, *proto.Error) {
 	ss, inbox, ring, _, err := s.mail.open(cn, p.Session, p.Window)
 	if err != nil {
 		return nil, err
@@ -413,7 +363,7 @@ func (s *Server) waitMail(ctx context.Context, cn *conn, p *waitParams, result m
 	return result, nil
 }
 
-func (m *mailer) ask(cn *conn, p *askAgentParams) (any, *proto.Error) {
+func (m *mailer) ask(cn *conn, p *proto.AskAgentParams) (any, *proto.Error) {
 	if p.Window == mail.Human {
 		return nil, proto.Errorf(codeNoKeyboard, "human has no keyboard to type into").
 			WithHint(proto.Hint{Command: "tuios send-agent-message -w human TEXT; tuios wait-for agent-message -w \"$TUIOS_PANE_ID\"", Detail: "send the person a message and wait for the reply"})

@@ -34,30 +34,14 @@ const needFiles = access(grant.Files) << grantShift
 // link (a far machine copies with its own daemon).
 const copies = whoGranted | needFiles | access(capLocal)
 
-type copyParams struct {
-	Src       string `json:"src" desc:"the file or folder to copy: an absolute path on this machine (HOST:PATH on a linked host is refused not_supported in this version)" req:"true" maxlen:"4096"`
-	Dst       string `json:"dst" desc:"where to copy it: an absolute path; an existing folder receives the source under its own name" req:"true" maxlen:"4096"`
-	Recursive bool   `json:"recursive" desc:"copy a folder and everything in it (symlinks inside are copied as links, never followed)"`
-	BWLimit   int64  `json:"bwlimit" desc:"at most this many bytes a second (0: as fast as it goes)" min:"0" max:"1099511627776"`
-}
-
-type transferIDsParams struct {
-	IDs []string `json:"ids" desc:"the transfers (t1, t2, …); none: every one the caller sees" maxlen:"256"`
-}
-
-type transferWaitParams struct {
-	IDs     []string `json:"ids" desc:"the transfers to wait for; none: every one the caller sees" maxlen:"256"`
-	Timeout int      `json:"timeout" desc:"milliseconds before giving up" min:"1" max:"86400000" default:"86400000"`
-}
-
 func (s *Server) transferVerbs(add addFunc) {
-	p, h := handler(func(cn *conn, p *copyParams) (any, *proto.Error) {
+	p, h := handler(func(cn *conn, p *proto.CopyParams) (any, *proto.Error) {
 		return s.startCopy(cn, p)
 	})
 	add("copy", copies, "Start copying a file (or with recursive a folder) on this machine as a transfer, and return it at once (wait-transfers waits for it). A pane without admin copies only inside its own folder: its worktree, else the folder it started in", "transfer",
 		`{"verb":"copy","params":{"src":"/src/api/report.json","dst":"/src/api/out/"}}`, p, h)
 
-	p, h = handler(func(cn *conn, p *noParams) (any, *proto.Error) {
+	p, h = handler(func(cn *conn, p *proto.NoParams) (any, *proto.Error) {
 		mine, err := s.transferViewer(cn)
 		if err != nil {
 			return nil, err
@@ -68,7 +52,7 @@ func (s *Server) transferVerbs(add addFunc) {
 		`{"verb":"list-transfers"}`, p, h)
 
 	for _, action := range []string{"pause", "resume", "cancel"} {
-		p, h = handler(func(cn *conn, p *transferIDsParams) (any, *proto.Error) {
+		p, h = handler(func(cn *conn, p *proto.TransferIDsParams) (any, *proto.Error) {
 			mine, err := s.transferCall(cn, p.IDs, true)
 			if err != nil {
 				return nil, err
@@ -85,7 +69,7 @@ func (s *Server) transferVerbs(add addFunc) {
 			`{"verb":"`+action+`-transfers","params":{"ids":["t3"]}}`, p, h)
 	}
 
-	p, h = handler(func(cn *conn, p *transferWaitParams) (any, *proto.Error) {
+	p, h = handler(func(cn *conn, p *proto.TransferWaitParams) (any, *proto.Error) {
 		mine, err := s.transferCall(cn, p.IDs, false)
 		if err != nil {
 			return nil, err
@@ -109,7 +93,7 @@ func (s *Server) transferVerbs(add addFunc) {
 	add("wait-transfers", copies|holdsConn, "Wait until the copies are done, failed or cancelled, and return them. None named: every one the caller sees", "transfer_list",
 		`{"verb":"wait-transfers","params":{"ids":["t3"],"timeout":600000}}`, p, h)
 
-	p, h = handler(func(cn *conn, p *transferIDsParams) (any, *proto.Error) {
+	p, h = handler(func(cn *conn, p *proto.TransferIDsParams) (any, *proto.Error) {
 		mine, err := s.transferCall(cn, p.IDs, true)
 		if err != nil {
 			return nil, err
@@ -183,7 +167,7 @@ func (s *Server) transferViewer(cn *conn) (string, *proto.Error) {
 	return c.pane.ID, nil
 }
 
-func (s *Server) startCopy(cn *conn, p *copyParams) (any, *proto.Error) {
+func (s *Server) startCopy(cn *conn, p *proto.CopyParams) (any, *proto.Error) {
 	mine, perr := s.transferViewer(cn)
 	if perr != nil {
 		return nil, perr
