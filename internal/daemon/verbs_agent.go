@@ -193,7 +193,7 @@ func (s *Server) agentVerbs(add addFunc) {
 			out.Reason = string(res.Reason)
 		}
 		if a := p.Activity; a != nil {
-			logged, _ := s.logActivity(w, activityParams(a, p.Harness, p.AgentSessionID)) // check took only the events the log keeps
+			logged, _ := s.logActivity(w, activityParams(a, p.Harness, p.AgentSessionID)) // checkActivity took only the events the log keeps
 			out.ActivityRecorded = &logged.Recorded
 		}
 		return out, nil
