@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"context"
-	"time"
 
 	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/grant"
@@ -240,12 +239,6 @@ func (h host) FirstPrompt(c core.Call, pane, text string) (string, string) {
 
 func (h host) CallHost(ctx context.Context, host, verb string, params, out any) *proto.Error {
 	return h.s.links.Call(ctx, host, verb, params, out)
-}
-
-func (p paneHandle) LastOutput() time.Time {
-	p.w.mu.Lock()
-	defer p.w.mu.Unlock()
-	return p.w.lastOutput
 }
 
 func (p paneHandle) ExitCode() int {

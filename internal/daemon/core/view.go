@@ -122,10 +122,16 @@ type Pane interface {
 	// Dir is the directory its shell last reported (OSC 7).
 	Dir() string
 
-	// For the worktrees feature's prompts and checks (internal/daemon/fan).
+	// What ask-agent reads of a pane (internal/daemon/mailbox).
 
-	// LastOutput is when the pane last printed (zero for never).
+	// LastOutput is when the pane last printed (zero before it did).
 	LastOutput() time.Time
-	// ExitCode is its own process's exit status, once Exited is closed.
+	// Settle waits until the pane printed nothing for quiet (from now
+	// at the earliest), at most max, or until its process exits: a
+	// protocol pane (start-agent --protocol) draws a turn's last frame
+	// just before it reports the turn's end over another channel.
+	Settle(quiet, max time.Duration)
+	// ExitCode is its own process's exit status, once Exited is closed
+	// (internal/daemon/fan's checks and prompts).
 	ExitCode() int
 }
