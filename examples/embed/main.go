@@ -53,7 +53,9 @@ func main() {
 	// and a change made before the subscription is not sent to it.
 	changes := tracker.Arbiter().Subscribe(agentstate.SubscribeOptions{})
 	pane := tracker.Attach("pane", opt)
+	printed := make(chan struct{})
 	go func() {
+		defer close(printed)
 		for c := range changes.C {
 			if c.From != c.To {
 				from := "" // an unclaimed pane (the agent left) has no source
@@ -70,6 +72,11 @@ func main() {
 	go io.Copy(proc, os.Stdin)
 	io.Copy(io.MultiWriter(os.Stdout, pane), proc)
 	pane.Exited()
+	// What the exit changed (the agent left: none) is printed before the
+	// exit status: the changes queued so far are read, then the printer
+	// ends.
+	changes.Close()
+	<-printed
 	status, _ := proc.Wait()
 	fmt.Fprintln(os.Stderr, "exited:", status)
 }
