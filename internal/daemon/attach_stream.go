@@ -720,7 +720,7 @@ func modesOf(m vt.Modes) proto.AttachModes {
 // prepareAttach checks and applies the attach params beyond the nonce:
 // the session, its size and the stream, which starts once the reply is
 // sent. A plain attach (none of them) is what it always was.
-func (s *Server) prepareAttach(cn *conn, p *attachParams) (map[string]any, *proto.Error) {
+func (s *Server) prepareAttach(cn *conn, p *proto.AttachParams) (map[string]any, *proto.Error) {
 	for _, d := range []struct {
 		name string
 		v    *int

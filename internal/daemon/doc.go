@@ -289,17 +289,23 @@
 // (internal/daemon/agentlog), resume after restart
 // (internal/daemon/resume); of the attention set
 // (internal/daemon/attention, which is to hold the whole set) the reply
-// queue, the review notes that send through it, ask-human and the held
-// approvals; last the links to other machines with their channel pool,
+// queue, the review notes that send through it, ask-human, the held
+// approvals, then peek-prompt and respond (attention's Prompts: the
+// reading of a pane's prompt and its risk, which the Inbox's risk column
+// and the rail read too, and the answer pressed through the one write
+// path); last the links to other machines with their channel pool,
 // the outbox, mail to other machines, the link policy, list-hosts and
 // list-outbox (internal/daemon/links), dialled once the sessions are
-// back and shut down first. Respond and the follow of linked hosts'
+// back and shut down first. The follow of linked hosts'
 // Inboxes (host_follow.go, which the Inbox's verbs reach as attn.Hosts:
 // verbs_attention.go) and each host's Inbox row (host_rows.go) are still
 // here: they reach the store only through its methods (attention.go's
 // inboxStore), subscribe's replay included (the store picks the events,
-// the hub queues them); the responder hears a window close through the
-// same hooks, registered before the features'.
+// the hub queues them). The human nonces stay here too (human_nonce.go):
+// attach (verbs_attach.go) hands them out and the person check reads
+// them, so they decide who the person is; a feature asks through
+// core.Host (IsPerson, Person, and Answerer for respond: host_prompts.go)
+// and never sees them.
 // The core's side of a link stays here: the link-peer state of a
 // connection that comes in and its dispatch (link_policy.go,
 // verbs_link.go), the mail rules for what a link sends (link_mail.go),
@@ -340,7 +346,9 @@
 //  5. hostInboxRows.mu (held across its Inbox call).
 //  7. attention.Store.mu, the Inbox (internal/daemon/attention): held
 //     across each queue call and the publish of its events; under it
-//     s.mu (the store's Pane and Panes hooks), a mail ring's lock, the
+//     s.mu (the store's Pane and Panes hooks; Pane reads the risk of a
+//     pane's approval through attention.Prompts.ApprovalRisk, which takes
+//     s.mu through core.Host and no lock of attention's), a mail ring's lock, the
 //     held approvals' (attention.Holds.mu), the asks' (attention.Asks.mu)
 //     and the host follower's locks and the hub's lock (its Publish hook)
 //     may be taken. The walk does not see these (the store is reached
@@ -376,7 +384,7 @@
 //     hostFollow.mu, attention.SnoozeAlarm.mu (the Inbox's and the host
 //     follower's snooze timers), subscriber.mu,
 //     attachStream.mu, conn.wmu, cfgFollow.mu, pushFollow.mu,
-//     responder.mu, restorer.mu, reaper.mu, worktrees.mu (no git runs
+//     humanNonces.mu, restorer.mu, reaper.mu, worktrees.mu (no git runs
 //     under any lock), transfers.mu (the copies of tuios cp; no file I/O
 //     under it), paneIndex.mu, connCount.mu, escapeeList.mu, Window.mu,
 //     Window.nameMu, and the arbiter's own lock (agentstate).
@@ -385,6 +393,8 @@
 // agentlog.Transcripts.mu; attention.Review.mu, which the notes file's
 // read and write run under, and attention.Asks.mu and attention.Holds.mu,
 // which attention.Store.mu may hold as an answer ends its question or hold;
+// attention.Prompts.mu, respond's tables (when a pane entered needs_input,
+// the answer locks, the prompts answered), held across no call;
 // and the links': links.Links.mu, a host connection's, the outbox's) are
 // leaves as the core sees them: a feature
 // calls the core holding none of them, and the core's hooks into a

@@ -23,7 +23,9 @@ var _ core.Host = host{}
 func (h host) Options() core.Options {
 	s := h.s
 	return core.Options{Socket: s.opt.Socket, Executable: s.opt.Executable, StateDir: s.opt.StateDir, UID: s.uid,
-		Config: s.opt.Config, AgentsOff: s.agentsOff, Watcher: s.opt.Tracker.Watcher}
+		Config: s.opt.Config, AgentsOff: s.agentsOff, Watcher: s.opt.Tracker.Watcher,
+		// respond's (attention's prompts): who may answer from a shell.
+		RespondFromShell: s.fromShell, ConfigPath: s.configPath()}
 }
 
 func (h host) Clock() agentstate.Clock  { return h.s.clock }
@@ -190,6 +192,9 @@ func featureAccess(c core.Class) access {
 		return types.withLink(capOpen) &^ access(capWrite)
 	case core.ReadsAll:
 		return readsAll
+	// respond's (attention's prompts).
+	case core.Answers:
+		return personOnly | needRespond | typesInto
 	}
 	return 0
 }

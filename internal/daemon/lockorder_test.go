@@ -43,7 +43,7 @@ var lockRanks = map[string]struct {
 	"conn.wmu":        {leafRank, "conn.wmu"},
 	"cfgFollow.mu":    {leafRank, "cfgFollow.mu"},
 	"pushFollow.mu":   {leafRank, "pushFollow.mu"},
-	"responder.mu":    {leafRank, "responder.mu"},
+	"humanNonces.mu":  {leafRank, "humanNonces.mu"},
 	"restorer.mu":     {leafRank, "restorer.mu"},
 	"reaper.mu":       {leafRank, "reaper.mu"},
 	"worktrees.mu":    {leafRank, "worktrees.mu"},

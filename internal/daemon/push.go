@@ -92,26 +92,9 @@ func (p *pushFollow) stop() { p.n.Close() }
 // typed notes that cn typed: the person, when cn comes from the process
 // of an attached client.
 func (p *pushFollow) typed(cn *conn) {
-	if cn.link == nil && p.s.resp.heldByClient(cn) {
+	if cn.link == nil && p.s.nonces.heldByClient(cn) {
 		p.n.PersonTyped()
 	}
-}
-
-// heldByClient reports whether cn is, or comes from the process of, an
-// attached client's connection holding a live human nonce.
-func (r *responder) heldByClient(cn *conn) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for _, h := range r.nonces {
-		if h.cn == cn || cn.peer > 1 && h.pid == cn.peer {
-			select {
-			case <-h.cn.closed:
-			default:
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // apply is apply-config: [notify] as the file says, in full. It returns
