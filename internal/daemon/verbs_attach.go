@@ -21,19 +21,12 @@ func (s *Server) attachVerbs(add addFunc) {
 			return nil, proto.Errorf(proto.CodeInvalidParams, "presence shows no session: it takes no stream, session, cols, rows or prefix").
 				WithHint(proto.Hint{Param: "presence"})
 		}
-		extra, err := s.prepareAttach(cn, p)
-		if err != nil {
+		res := proto.Attached{Type: "attached", Client: p.Client, Presence: p.Presence}
+		if err := s.prepareAttach(cn, p, &res); err != nil {
 			return nil, err
 		}
-		res := map[string]any{"type": "attached", "client": p.Client}
-		if p.Presence {
-			res["presence"] = true
-		}
 		if cn.link == nil {
-			res["human_nonce"] = s.nonces.issue(cn)
-		}
-		for k, v := range extra {
-			res[k] = v
+			res.HumanNonce = s.nonces.issue(cn)
 		}
 		return res, nil
 	})

@@ -22,3 +22,23 @@ type PromptResponse struct {
 	PressedMS int64  `json:"pressed_ms"`
 	SettledMS int64  `json:"settled_ms"`
 }
+
+// Attached is attach's answer: the human nonce the person's client holds
+// while its connection stays open (none over a link), and with a session,
+// a size or a stream, the session it shows and its area.
+type Attached struct {
+	Type       string `json:"type"` // "attached"
+	Client     string `json:"client"`
+	Presence   bool   `json:"presence,omitempty"`
+	HumanNonce string `json:"human_nonce,omitempty"`
+	// Session, Cols and Rows are set when the client named a session, a
+	// size or asked for the stream.
+	Session string `json:"session,omitempty"`
+	Cols    *int   `json:"cols,omitempty"`
+	Rows    *int   `json:"rows,omitempty"`
+	// Stream says the connection now carries the session (attach.go);
+	// QuietRequests that the client's call connection may type without
+	// an answer per key (Request.Quiet).
+	Stream        bool `json:"stream,omitempty"`
+	QuietRequests bool `json:"quiet_requests,omitempty"`
+}
