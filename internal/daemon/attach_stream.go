@@ -593,7 +593,7 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 		asking[it.Window] = it.Window != ""
 		askID[it.Window] = it.RequestID
 	}
-	risky := s.riskyPanes() // prompt_risk.go: the rail's word is risky
+	risky := s.riskyPanes() // attention.go (attention.Store.Risky): the rail's word is risky
 	for i := range lay.Windows {
 		lay.Windows[i].Asking = asking[lay.Windows[i].ID]
 		if lay.Windows[i].Asking {

@@ -50,18 +50,6 @@ type windowParams struct {
 	Window  string `json:"window" desc:"the window: id, index, unique id prefix or name (default: the caller's pane, else the focused one)"`
 }
 
-// targetNamed is target for a caller without s.mu: it also returns the
-// window's display name, read under the lock.
-func (s *Server) targetNamed(cn *conn, session, window string) (*Session, *Window, string, *proto.Error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ss, w, err := s.target(cn, session, window)
-	if err != nil {
-		return nil, nil, "", err
-	}
-	return ss, w, w.DisplayName(), nil
-}
-
 // target resolves session and window params. Called with s.mu held.
 func (s *Server) target(cn *conn, session, window string) (*Session, *Window, *proto.Error) {
 	if session == "" && window != "" {
