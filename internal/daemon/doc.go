@@ -214,7 +214,7 @@
 // turn respond_from_shell on. [hosts] and [agents.permissions] are
 // followed while the daemon runs (config_follow.go): what narrows applies
 // at once, what widens waits for tuios config apply from outside every
-// pane (config_wait.go). [notify] (push notifications, push.go) is
+// pane (config_wait.go). [notify] (push notifications, internal/daemon/notify) is
 // applied at start and by apply-config; an edit of the file applies at
 // once only what narrows.
 //
@@ -293,10 +293,15 @@
 // approvals, then peek-prompt and respond (attention's Prompts: the
 // reading of a pane's prompt and its risk, which the Inbox's risk column
 // and the rail read too, and the answer pressed through the one write
-// path); last the links to other machines with their channel pool,
+// path); the links to other machines with their channel pool,
 // the outbox, mail to other machines, the link policy, list-hosts and
 // list-outbox (internal/daemon/links), dialled once the sessions are
-// back and shut down first. The follow of linked hosts'
+// back; push notifications (internal/daemon/notify: they follow the
+// Inbox's events from once the restored items are in, hear the person's
+// keys through OnPersonTyped, and the config appliers reach [notify]
+// through notifyConfig, person_typed.go); last the copies of tuios cp
+// and their verbs (internal/daemon/transfers), shut down first, which
+// stops every copy. The follow of linked hosts'
 // Inboxes (host_follow.go, which the Inbox's verbs reach as attn.Hosts:
 // verbs_attention.go) and each host's Inbox row (host_rows.go) are still
 // here: they reach the store only through its methods (attention.go's
@@ -333,7 +338,7 @@
 //     when either is taken, and the two never nest.
 //  1. cfgFollow.order: one apply of config.toml at a time (the follower,
 //     apply-config). Under it the whole apply: cfgFollow.mu, the links'
-//     and the push follower's locks, the Inbox (attention.Store.mu and what it
+//     and the push notifications' locks (notify.Feature.mu), the Inbox (attention.Store.mu and what it
 //     takes) and the hub.
 //  2. s.editMu: one edit of config.toml at a time (set-config). It is
 //     held across that file's read and rename, and only another
@@ -383,10 +388,9 @@
 //  13. Leaves, under which nothing else is taken: attention.Store.tmu,
 //     hostFollow.mu, attention.SnoozeAlarm.mu (the Inbox's and the host
 //     follower's snooze timers), subscriber.mu,
-//     attachStream.mu, conn.wmu, cfgFollow.mu, pushFollow.mu,
+//     attachStream.mu, conn.wmu, cfgFollow.mu,
 //     humanNonces.mu, restorer.mu, reaper.mu, worktrees.mu (no git runs
-//     under any lock), transfers.mu (the copies of tuios cp; no file I/O
-//     under it), paneIndex.mu, connCount.mu, escapeeList.mu, Window.mu,
+//     under any lock), paneIndex.mu, connCount.mu, escapeeList.mu, Window.mu,
 //     Window.nameMu, and the arbiter's own lock (agentstate).
 //
 // A feature's own locks (herdr.Sock.mu, agentlog.Log.mu,
@@ -395,7 +399,10 @@
 // which attention.Store.mu may hold as an answer ends its question or hold;
 // attention.Prompts.mu, respond's tables (when a pane entered needs_input,
 // the answer locks, the prompts answered), held across no call;
-// and the links': links.Links.mu, a host connection's, the outbox's) are
+// and the links': links.Links.mu, a host connection's, the outbox's;
+// notify.Feature.mu, what [notify] applied, and internal/push's Notifier
+// locks under the push notifications; transfers.copies.mu, the copies of
+// tuios cp, with no file I/O under it) are
 // leaves as the core sees them: a feature
 // calls the core holding none of them, and the core's hooks into a
 // feature (a new pane's environment, a caller's, a window closed, the

@@ -73,7 +73,7 @@ func TestDaemonFeatures(t *testing.T) {
 	for _, f := range srv.features {
 		names = append(names, f.Name())
 	}
-	if want := []string{"inbox", "herdr", "agent-log", "transcripts", "resume", "reply-queue", "review", "ask-human", "held-approvals", "respond", "links"}; !slices.Equal(names, want) {
+	if want := []string{"inbox", "herdr", "agent-log", "transcripts", "resume", "reply-queue", "review", "ask-human", "held-approvals", "respond", "links", "notify", "transfers"}; !slices.Equal(names, want) {
 		t.Fatalf("features %q, want %q", names, want)
 	}
 	for what, register := range map[string]func(core.Host){
@@ -83,6 +83,7 @@ func TestDaemonFeatures(t *testing.T) {
 		"OnWindowClosed": func(h core.Host) { h.OnWindowClosed(func(core.Event) {}) },
 		"OnListen":       func(h core.Host) { h.OnListen(func() {}) },
 		"OnRestored":     func(h core.Host) { h.OnRestored(func([]core.Restored) {}) },
+		"OnPersonTyped":  func(h core.Host) { h.OnPersonTyped(func(string) {}) },
 	} {
 		func() {
 			defer func() {

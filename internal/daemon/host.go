@@ -192,6 +192,9 @@ func featureAccess(c core.Class) access {
 		return types.withLink(capOpen) &^ access(capWrite)
 	case core.ReadsAll:
 		return readsAll
+	// The copies' class (host_transfers.go).
+	case core.Copies:
+		return copies
 	// respond's (attention's prompts).
 	case core.Answers:
 		return personOnly | needRespond | typesInto

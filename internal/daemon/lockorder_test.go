@@ -42,12 +42,10 @@ var lockRanks = map[string]struct {
 	"attachStream.mu": {leafRank, "attachStream.mu"},
 	"conn.wmu":        {leafRank, "conn.wmu"},
 	"cfgFollow.mu":    {leafRank, "cfgFollow.mu"},
-	"pushFollow.mu":   {leafRank, "pushFollow.mu"},
 	"humanNonces.mu":  {leafRank, "humanNonces.mu"},
 	"restorer.mu":     {leafRank, "restorer.mu"},
 	"reaper.mu":       {leafRank, "reaper.mu"},
 	"worktrees.mu":    {leafRank, "worktrees.mu"},
-	"transfers.mu":    {leafRank, "transfers.mu"},
 	"paneIndex.mu":    {leafRank, "paneIndex.mu"},
 	"connCount.mu":    {leafRank, "connCount.mu"},
 	"escapeeList.mu":  {leafRank, "escapeeList.mu"},
@@ -118,12 +116,13 @@ func checkLockOrder(t *testing.T, dir string, ranks map[string]struct {
 	}
 }
 
-// TestFeatureLocks walks the attention feature the same way: its locks
-// (the reply queue's, the review notes', the asks', the held approvals')
-// are leaves within it, none taken while another of them is held, and
-// doc.go's order names each as attention.Type.field. What they may be
+// TestFeatureLocks walks the features whose locks are leaves the same
+// way: the attention set's (the reply queue's, the review notes', the
+// asks', the held approvals'), the push notifications' and the copies'
+// are leaves within their package, none taken while another of them is
+// held, and doc.go's order names each as pkg.Type.field. What they may be
 // held across (the core's calls, the Inbox's lock above them) the walk
-// cannot see: doc.go and the package's doc state it.
+// cannot see: doc.go and the packages' docs state it.
 func TestFeatureLocks(t *testing.T) {
 	t.Parallel()
 	doc, err := os.ReadFile("doc.go")
@@ -134,17 +133,19 @@ func TestFeatureLocks(t *testing.T) {
 	if i := strings.Index(locks, "# Locks"); i >= 0 {
 		locks = locks[i:]
 	}
-	g := lockGraphOf(t, "attention")
-	if len(g.mutexes) == 0 {
-		t.Fatal("the walk found no mutex in internal/daemon/attention")
-	}
-	for _, m := range g.mutexes {
-		if !strings.Contains(locks, "attention."+m) {
-			t.Errorf("doc.go's lock order does not name attention.%s", m)
+	for _, pkg := range []string{"attention", "notify", "transfers"} {
+		g := lockGraphOf(t, pkg)
+		if len(g.mutexes) == 0 {
+			t.Errorf("the walk found no mutex in internal/daemon/%s", pkg)
 		}
-	}
-	for _, e := range g.edges {
-		t.Errorf("attention.%s is taken while attention.%s is held (%s): the feature's locks are leaves", e.taken, e.held, e.where)
+		for _, m := range g.mutexes {
+			if !strings.Contains(locks, pkg+"."+m) {
+				t.Errorf("doc.go's lock order does not name %s.%s", pkg, m)
+			}
+		}
+		for _, e := range g.edges {
+			t.Errorf("%s.%s is taken while %s.%s is held (%s): the feature's locks are leaves", pkg, e.taken, pkg, e.held, e.where)
+		}
 	}
 }
 

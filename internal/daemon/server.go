@@ -28,7 +28,9 @@ import (
 	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/daemon/herdr"
 	"github.com/tuios/tuios/internal/daemon/links"
+	"github.com/tuios/tuios/internal/daemon/notify"
 	"github.com/tuios/tuios/internal/daemon/resume"
+	"github.com/tuios/tuios/internal/daemon/transfers"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/internal/sock"
 	"github.com/tuios/tuios/mail"
@@ -168,7 +170,6 @@ type Server struct {
 	follow       *hostFollow   // the Inbox's mirror of linked hosts (host_follow.go); set in New, never changed
 	asks         *attn.Asks    // ask-human questions (internal/daemon/attention); set in New, never changed
 	wts          *worktrees    // the worktrees and fans tuios made (worktrees.go); set in New, never changed
-	xfers        *transfers    // the copies of tuios cp (transfers.go); set in New, never changed
 	// editMu makes one edit of the config file at a time (set-config):
 	// each reads the file, edits it and renames the result over it.
 	editMu sync.Mutex
@@ -177,7 +178,13 @@ type Server struct {
 	perm    atomic.Pointer[permissions] // [agents.permissions] in force (caller.go, config_wait.go); never nil after New
 	cfg     *cfgFollow                  // follows config.toml for removals and narrowing (config_follow.go); set in New
 	rows    hostInboxRows               // each host's Inbox row, from the outbox and the config (host_rows.go)
-	push    *pushFollow                 // push notifications of the Inbox (push.go); set in New, never changed
+
+	// Push notifications and the copies (internal/daemon/notify,
+	// internal/daemon/transfers): the person's keys reach the features
+	// through typedHooks (person_typed.go); the config appliers reach
+	// [notify] through push. Set in New, never changed.
+	typedHooks []func(window string)
+	push       notifyConfig
 
 	// The person's nonces (human_nonce.go), which attach hands out and
 	// the person check reads, and respond_from_shell as read at start;
@@ -282,7 +289,6 @@ func New(opt Options) (*Server, error) {
 	s.outbox = s.links.Outbox()
 	s.follow = newHostFollow(s) // host_follow.go: after the Inbox it stamps
 	s.rest = newRestorer(s, opt.StateDir)
-	s.push = newPushFollow(s, opt.Config)
 	// Every subsystem a verb uses is built here, before the verb table:
 	// registering a verb builds nothing.
 	s.attach = newAttachHub(s)
@@ -291,7 +297,6 @@ func New(opt Options) (*Server, error) {
 	s.queue = replyQueue{attn.NewQueue(attn.QueueOptions{Max: s.opt.Config.QueueMax(), Inbox: inboxFeature})}
 	s.review = attn.NewReview(s.queue.Queue)
 	s.wts = newWorktrees(s)
-	s.xfers = newTransfers()
 	// The person's nonces; the risk rules the holds and respond judge with.
 	s.nonces = newHumanNonces(s.done) // human_nonce.go
 	s.fromShell = respondFromShell(s.opt.Config, os.Getenv)
@@ -312,7 +317,14 @@ func New(opt Options) (*Server, error) {
 		s.queue.Queue, s.review, s.asks, s.holds, // the attention set (internal/daemon/attention)
 		// respond and peek-prompt, of the attention set: after the holds they read first
 		s.prompts,
-		s.links} // links to other machines (internal/daemon/links): dialled once the sessions are back
+		s.links, // links to other machines (internal/daemon/links): dialled once the sessions are back
+	}
+	// Push notifications (after resume and the links: they follow the
+	// Inbox from once the restored items are in) and the copies of tuios
+	// cp (internal/daemon/notify, internal/daemon/transfers).
+	pushes := notify.New(notify.Options{Inbox: inboxFeature, Getenv: s.getenv})
+	s.push = pushes
+	s.features = append(s.features, pushes, transfers.New())
 	h := host{s}
 	if err := initFeatures(h, s.features); err != nil {
 		close(s.done) // what New started so far stops
@@ -442,7 +454,6 @@ func (s *Server) comeBack() {
 	for _, fn := range s.restoredHooks { // resume's offers: after the load, so a loaded item does not shadow one
 		fn(back)
 	}
-	s.push.start()             // push.go: after the load, so only items opened from now on send
 	s.cfg.compareWithLastRun() // config_wait.go: wider grants than the last run are reported
 	s.cfg.start()              // config_follow.go: removals and narrowing apply at once
 	s.follow.start()           // host_follow.go: every linked host's Inbox
@@ -612,7 +623,6 @@ func (s *Server) shutdown() {
 	}
 	shutdownFeatures(host{s}.Log(), s.features) // host_feature.go: in reverse order
 	s.cfg.stop()
-	s.push.stop()      // push.go: sends in flight end
 	s.attach.stopAll() // their last line says why, before their sockets close
 	for _, cn := range conns {
 		cn.stop()

@@ -115,13 +115,15 @@ func (s *Server) verbTable() map[string]*verb {
 	s.grantVerbs(add)    // verbs_grants.go: pane-grants, set-pane-grants, restrict-connection
 	s.worktreeVerbs(add) // verbs_worktree.go: new-worktree, list-worktrees, remove-worktree, bundle-worktree, pull-worktree
 	s.fanVerbs(add)      // verbs_fan.go, verbs_fan_ops.go: fan, compare-fan, verify-fan, keep-fan
-	s.transferVerbs(add) // verbs_transfers.go: copy, list-transfers, pause/resume/cancel/wait/clear-transfers
 	// The features' verbs (core.Host.AddVerb), declared as the core's.
 	for _, v := range s.featureVerbs {
 		run := v.Run
 		acc := featureAccess(v.Class)
 		if v.Agent {
 			acc |= agentFeature
+		}
+		if v.Holds {
+			acc |= holdsConn
 		}
 		add(v.Name, acc, v.Desc, v.Returns, v.Example, v.Params, func(cn *conn, raw json.RawMessage) (any, *proto.Error) {
 			return run(cn, raw)

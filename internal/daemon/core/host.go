@@ -199,6 +199,12 @@ type Host interface {
 	// shell's directory), by window id: what a selector's cwd matches.
 	PaneCwds() map[string]string
 
+	// What the copies (internal/daemon/transfers) read of the core.
+
+	// Caller is who c's caller is, as the grants read it (placed once per
+	// connection by the kernel's word, its grants read again per call).
+	Caller(c Call) Caller
+
 	// What respond (the attention set's prompts) asks of the core
 	// (host_prompts.go): who answers, and the keys through the one
 	// write path.

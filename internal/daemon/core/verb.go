@@ -45,6 +45,14 @@ const (
 	// every pane (request-approval).
 	Reports
 
+	// The copies' class (internal/daemon/transfers).
+
+	// Copies copies files on this machine, or lists and acts on copies
+	// (tuios cp, tuios transfers): the person, or a pane holding files
+	// (a session out of its reach needs admin too); never over a link,
+	// where a far machine copies with its own daemon.
+	Copies
+
 	// Answers (respond's class, attention's prompts) answers a pane's
 	// prompt as the person: the person (who the handler checks through
 	// Host.Answerer), or a pane holding respond; it types into the pane,
@@ -70,6 +78,10 @@ type Verb struct {
 	// Agent marks an agent feature: answered agents_disabled, before
 	// Run, while [agents] enabled = false (the Inbox's verbs).
 	Agent bool
+	// Holds marks a verb that waits, streams or changes its connection
+	// (wait-transfers): it cannot be sent quiet, and a host link's
+	// channel that carried it is not pooled.
+	Holds bool
 	// Run answers one admitted call.
 	Run func(c Call, raw json.RawMessage) (any, *proto.Error)
 }
