@@ -12,6 +12,7 @@ import (
 
 	"github.com/tuios/tuios/inbox"
 	attn "github.com/tuios/tuios/internal/daemon/attention"
+	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/daemon/links"
 	"github.com/tuios/tuios/internal/proto"
 )
@@ -101,13 +102,12 @@ func newHostFollow(s *Server) *hostFollow {
 
 // start follows every configured host and then every host-changed event.
 func (f *hostFollow) start() {
-	sub := &subscriber{q: make(chan event, 64), types: map[string]bool{"host-changed": true, "gap": true}}
-	f.s.hub.addWith(sub, nil)
+	sub := f.s.hub.Subscribe(core.Filter{Types: map[string]bool{"host-changed": true, "gap": true}}, 64)
 	for _, name := range f.s.links.Names() {
 		f.ensure(name)
 	}
 	go func() {
-		for ev := range sub.q {
+		for ev := range sub.C() {
 			switch {
 			case ev.Type == "gap":
 				for _, name := range f.s.links.Names() {

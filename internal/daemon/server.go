@@ -10,7 +10,6 @@ import (
 	"net"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -28,12 +27,12 @@ import (
 	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/daemon/herdr"
 	"github.com/tuios/tuios/internal/daemon/links"
+	"github.com/tuios/tuios/internal/daemon/mailbox"
 	"github.com/tuios/tuios/internal/daemon/notify"
 	"github.com/tuios/tuios/internal/daemon/resume"
 	"github.com/tuios/tuios/internal/daemon/transfers"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/internal/sock"
-	"github.com/tuios/tuios/mail"
 )
 
 // Limits that keep one client from exhausting the daemon.
@@ -131,7 +130,7 @@ type Server struct {
 	windows  map[string]*Window // by id, across sessions
 	order    []*Session         // creation order
 	hub      *hub
-	mail     *mailer       // agent mail: the daemon-wide id counter (verbs_mail.go)
+	mail     *mailbox.Mail // agent mail: each session's ring and stash (internal/daemon/mailbox); set in New, never changed
 	att      inboxStore    // the Inbox (attention.go, attn.Store); set in New, never changed
 	rest     *restorer     // the sessions file (restore.go); set in New, never changed
 	cameBack sync.Once     // restore and the Inbox's load, once the socket is ours
@@ -292,8 +291,8 @@ func New(opt Options) (*Server, error) {
 	// Every subsystem a verb uses is built here, before the verb table:
 	// registering a verb builds nothing.
 	s.attach = newAttachHub(s)
-	s.hub.observe = s.attach.observe
-	s.mail = &mailer{s: s}
+	s.hub.Observe(s.attach.observe)
+	s.mail = mailbox.New() // agent mail (internal/daemon/mailbox)
 	s.queue = replyQueue{attn.NewQueue(attn.QueueOptions{Max: s.opt.Config.QueueMax(), Inbox: inboxFeature})}
 	s.review = attn.NewReview(s.queue.Queue)
 	s.wts = newWorktrees(s)
@@ -313,6 +312,7 @@ func New(opt Options) (*Server, error) {
 	s.alog = agentlog.NewLog(s.clock)
 	s.tscript = agentlog.NewTranscripts()
 	s.features = []core.Feature{inboxFeature, // the Inbox: first, so the attention set may use it and it hears a window close first
+		s.mail, // agent mail (internal/daemon/mailbox): its rings close last but the Inbox's
 		s.herdr, s.alog, s.tscript, resume.New(),
 		s.queue.Queue, s.review, s.asks, s.holds, // the attention set (internal/daemon/attention)
 		// respond and peek-prompt, of the attention set: after the holds they read first
@@ -611,12 +611,6 @@ func (s *Server) shutdown() {
 	for cn := range s.conns {
 		conns = append(conns, cn)
 	}
-	var rings []*mail.Ring
-	for _, ss := range s.sessions {
-		if ss.mail != nil {
-			rings = append(rings, ss.mail)
-		}
-	}
 	s.mu.Unlock()
 	if ln != nil {
 		ln.Close()
@@ -629,11 +623,7 @@ func (s *Server) shutdown() {
 	}
 	s.freezeState() // the final saves, before closing the panes closes their items
 	s.closeAllWindows()
-	s.escaped.save(s)         // what outlived its pane stays inside for the next daemon
-	for _, r := range rings { // mail dies with the daemon, and so does the stash
-		r.Close()
-	}
-	os.Remove(filepath.Join(filepath.Dir(s.opt.Socket), "stash")) // only if the rings left it empty
+	s.escaped.save(s) // what outlived its pane stays inside for the next daemon
 	// The socket file went with ln.Close (a unix listener unlinks its
 	// path). Removing the path again here, after the panes closed, could
 	// remove the socket of the next daemon, started as soon as this one
@@ -642,7 +632,7 @@ func (s *Server) shutdown() {
 	if s.opt.Tracker.Watcher != nil {
 		s.opt.Tracker.Watcher.Close()
 	}
-	s.hub.close()
+	s.hub.Close()
 	s.wg.Wait()
 }
 

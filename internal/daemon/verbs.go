@@ -2,10 +2,11 @@ package daemon
 
 import (
 	"encoding/json"
-	"fmt"
 	"sort"
 	"strings"
 
+	"github.com/tuios/tuios/internal/daemon/core"
+	drpc "github.com/tuios/tuios/internal/daemon/rpc"
 	"github.com/tuios/tuios/internal/fuzzy"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/internal/version"
@@ -29,35 +30,9 @@ type verb struct {
 }
 
 // handler adapts a typed handler: params decoded strictly, then checked
-// against their tags.
+// against their tags (rpc.Handle, with the connection as the caller).
 func handler[P any](fn func(cn *conn, p *P) (any, *proto.Error)) (any, func(*conn, json.RawMessage) (any, *proto.Error)) {
-	return new(P), func(cn *conn, raw json.RawMessage) (any, *proto.Error) {
-		p := new(P)
-		if err := proto.DecodeParams(raw, p); err != nil {
-			return nil, err
-		}
-		if err := proto.Validate(p); err != nil {
-			return nil, err
-		}
-		res, err := fn(cn, p)
-		return res, paramProblem(err)
-	}
-}
-
-// paramProblem gives a param error written as text the hint a client
-// words it by (proto.ParamError's problem): a handler that wrote `the
-// param "queue" keeps mail…` itself, with hint.param, answers problem
-// "keeps mail…" too. The two that do (send-agent-message's queue,
-// ask-human's question) move to proto.ParamError with their files'
-// owners; then this goes.
-func paramProblem(err *proto.Error) *proto.Error {
-	if err == nil || err.Code != proto.CodeInvalidParams || err.Hint == nil || err.Hint.Param == "" || err.Hint.Problem != "" {
-		return err
-	}
-	if rest, ok := strings.CutPrefix(err.Message, fmt.Sprintf("the param %q ", err.Hint.Param)); ok && rest != "" {
-		err.Hint.Problem = rest
-	}
-	return err
+	return drpc.Handle(fn)
 }
 
 func (s *Server) verbNames() []string {
@@ -105,7 +80,6 @@ func (s *Server) verbTable() map[string]*verb {
 	s.agentVerbs(add)
 	s.hookVerbs(add)
 	s.waitVerbs(add)
-	s.mailVerbs(add)
 	s.attachVerbs(add) // verbs_attach.go: attach (peek-prompt and respond are the attention set's)
 	s.layoutVerbs(add)
 	s.linkVerbs(add)   // verbs_link.go: what another machine's link may call here
@@ -136,31 +110,8 @@ type addFunc func(name string, acc access, desc, returns, example string, params
 
 // ---- hello, list-verbs, kill-server, subscribe ----
 
-type helloParams struct {
-	Client   string `json:"client" desc:"the client's name" maxlen:"256"`
-	Version  string `json:"version" desc:"the client's version" maxlen:"256"`
-	Protocol int    `json:"protocol" desc:"the protocol the client speaks (any other than this daemon speaks is protocol_mismatch)"`
-}
-
-type listVerbsParams struct {
-	Verb string `json:"verb" desc:"describe only this verb" maxlen:"256"`
-}
-
-type noParams struct{}
-
-type subscribeParams struct {
-	Session string   `json:"session" desc:"only this session's events (default: all)" maxlen:"4096"`
-	Window  string   `json:"window" desc:"only this window's events (its full id)" maxlen:"4096"`
-	Types   []string `json:"types" desc:"only these event types (output and transcript are sent only when named)" maxlen:"64"`
-	Queue   int      `json:"queue" desc:"events queued before the oldest are dropped" min:"1" max:"65536" default:"256"`
-	// The Inbox's follow: list-attention, then subscribe with its seq and
-	// boot_id, and no attention event is missed.
-	AfterSeq int    `json:"after_seq" desc:"first replay the attention events after this Inbox seq (list-attention's seq)" min:"0" max:"9007199254740991"`
-	BootID   string `json:"boot_id" desc:"the Inbox boot_id after_seq belongs to; another one answers resync:true (list again)" maxlen:"64"`
-}
-
 func (s *Server) metaVerbs(add addFunc) {
-	p, h := handler(func(cn *conn, p *helloParams) (any, *proto.Error) {
+	p, h := handler(func(cn *conn, p *proto.HelloParams) (any, *proto.Error) {
 		if p.Protocol != 0 && (p.Protocol < proto.MinVersion || p.Protocol > proto.Version) {
 			return nil, proto.Errorf(proto.CodeProtocolMismatch, "this daemon speaks protocol %d to %d, not %d", proto.MinVersion, proto.Version, p.Protocol)
 		}
@@ -174,7 +125,7 @@ func (s *Server) metaVerbs(add addFunc) {
 	})
 	add("hello", anyone, "Say hello: the daemon's version, protocol and pid", "hello", `{"verb":"hello","params":{"client":"me","protocol":1}}`, p, h)
 
-	p, h = handler(func(cn *conn, p *listVerbsParams) (any, *proto.Error) {
+	p, h = handler(func(cn *conn, p *proto.ListVerbsParams) (any, *proto.Error) {
 		list := proto.VerbList{Type: "verb_list", Version: proto.Version, MinVersion: proto.MinVersion, DaemonVersion: version.Get().Module, Envelope: proto.Envelope}
 		names := s.verbNames()
 		if p.Verb != "" {
@@ -200,12 +151,12 @@ func (s *Server) metaVerbs(add addFunc) {
 	})
 	add("list-verbs", anyone, "Describe every verb: params, types, accepted values", "verb_list", `{"verb":"list-verbs","params":{"verb":"set-agent-state"}}`, p, h)
 
-	p, h = handler(func(cn *conn, p *noParams) (any, *proto.Error) {
+	p, h = handler(func(cn *conn, p *proto.NoParams) (any, *proto.Error) {
 		return proto.ServerKilled{Type: "server_killed"}, nil
 	})
 	add("kill-server", administers, "Stop the daemon and every pane", "server_killed", `{"verb":"kill-server"}`, p, h)
 
-	p, h = handler(func(cn *conn, p *subscribeParams) (any, *proto.Error) {
+	p, h = handler(func(cn *conn, p *proto.SubscribeParams) (any, *proto.Error) {
 		if cn.sub != nil {
 			return nil, proto.Errorf(proto.CodeInvalidRequest, "this connection already subscribed").WithHint(proto.Hint{Detail: "open another connection"})
 		}
@@ -217,18 +168,19 @@ func (s *Server) metaVerbs(add addFunc) {
 		if err != nil {
 			return nil, err
 		}
-		sub := &subscriber{session: session, window: window, q: make(chan event, q)}
+		f := core.Filter{Session: session, Window: window}
 		if len(p.Types) > 0 {
-			sub.types = map[string]bool{}
+			f.Types = map[string]bool{}
 			for _, t := range p.Types {
-				sub.types[t] = true
+				f.Types[t] = true
 			}
 		}
+		sub := s.hub.NewSubscriber(f, q)
 		replay := p.AfterSeq > 0 || p.BootID != ""
-		seq, attSeq, n, resync := s.att.Replay(replay, uint64(p.AfterSeq), p.BootID, sub.wants,
-			func(pre []event) (uint64, int) { return s.hub.addWith(sub, pre) })
+		seq, attSeq, n, resync := s.att.Replay(replay, uint64(p.AfterSeq), p.BootID, sub.Wants,
+			func(pre []event) (uint64, int) { return s.hub.Add(sub, pre) })
 		cn.sub = sub // serveConn starts the stream once this answer is sent
-		if sub.types[evTranscript] {
+		if f.Types[evTranscript] {
 			s.tscript.Sync() // internal/daemon/agentlog: watch the joined transcripts
 		}
 		res := proto.Subscribed{Type: "subscribed", Seq: seq, AttentionSeq: attSeq, BootID: s.att.BootID()}
@@ -243,12 +195,8 @@ func (s *Server) metaVerbs(add addFunc) {
 // stream writes a subscriber's events to its connection; drops are
 // announced with a gap event before the next delivered one.
 func (cn *conn) stream(sub *subscriber) {
-	for ev := range sub.q {
-		sub.mu.Lock()
-		dropped := sub.dropped
-		sub.dropped = 0
-		sub.mu.Unlock()
-		if dropped > 0 {
+	for ev := range sub.C() {
+		if dropped := sub.TakeLost(); dropped > 0 {
 			if cn.sendRaw(event{Type: "gap", Dropped: dropped}) != nil {
 				return
 			}

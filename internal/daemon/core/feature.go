@@ -47,6 +47,10 @@ type Registrar interface {
 	// dropped) is done when the verb that closed the window answers. A
 	// feature that can catch up later subscribes instead.
 	OnWindowClosed(fn func(Event))
+	// OnSessionClosed adds a hook of the event hub as OnWindowClosed
+	// does, for session-closed: fn runs after the session left the table
+	// and its windows closed, before kill-session answers.
+	OnSessionClosed(fn func(Event))
 	// OnListen adds what to do once the daemon holds its socket and
 	// before its sessions come back (a feature's own socket, which a
 	// restored pane's environment names). It runs once; a daemon that

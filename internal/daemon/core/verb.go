@@ -45,6 +45,27 @@ const (
 	// every pane (request-approval).
 	Reports
 
+	// The agent mail verbs' classes (internal/daemon/mailbox). Mail is a
+	// capability of its own on a link (mail), apart from list and write.
+
+	// ReadsMail reads a session's mail or stash without marking anything
+	// (stash-list, stash-get): the person, or a pane holding read in its
+	// session; a link with mail.
+	ReadsMail
+	// MarksMailRead reads mail and marks what it returned as read
+	// (read-agent-messages), so it is not read-only: as ReadsMail
+	// otherwise.
+	MarksMailRead
+	// LeavesMail leaves a message or a stashed file in a session
+	// (send-agent-message, stash-put): the person, or a pane holding
+	// write in its session; a link with mail.
+	LeavesMail
+	// AsksPane types a question into a pane and reads what it prints
+	// back (ask-agent): a pane needs write in its session, the typing
+	// rules hold at the target check and on the write path, and a link
+	// needs both write and mail.
+	AsksPane
+
 	// The copies' class (internal/daemon/transfers).
 
 	// Copies copies files on this machine, or lists and acts on copies
