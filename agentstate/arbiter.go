@@ -174,8 +174,12 @@ type pane struct {
 	// it otherwise, and the agent's own word that it is at rest then
 	// ends no turn (see turn).
 	turnWorked bool
-	seq        uint64 // completion_seq
-	seenSeq    uint64
+	// turnAtStart: the turn began with the agent appearing (none to
+	// working), not from rest: its start-up, which nothing but a source
+	// other than the detector makes a turn (see turn).
+	turnAtStart bool
+	seq         uint64 // completion_seq
+	seenSeq     uint64
 
 	subagents subagentSet
 	now       string // what the agent said it is doing; see Report.Now

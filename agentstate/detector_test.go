@@ -207,3 +207,43 @@ func TestASlowStartIsNoFinishedTurn(t *testing.T) {
 		t.Fatalf("a turn the hook said it worked on was not counted: %+v", got)
 	}
 }
+
+// An agent that stays silent past the stall window while it starts
+// (opencode installing its plugin's dependency, any agent on a busy
+// machine) goes unknown without having finished anything: only a turn
+// that began from rest, the agent printing again once the person typed,
+// is finished by a stall.
+func TestAStalledStartIsNoFinishedTurn(t *testing.T) {
+	r := newRig(t, as.Options{StallAfter: 30 * time.Second, Look: func(string, as.LookReason) as.LookResult {
+		return as.LookResult{Screen: true}
+	}})
+	r.a.Detected("w", claude)
+	r.advance(10 * time.Second) // it draws while it starts, then goes quiet
+	r.paint("w")
+	r.advance(31 * time.Second)
+	if got := r.want("w", as.Unknown, "stall"); got.CompletionSeq != 0 || got.FinishedUnread {
+		t.Fatalf("a silent start counted a turn: %+v", got)
+	}
+	// The person types; the agent prints and is working again, then
+	// goes quiet: that turn is finished by the stall.
+	r.paint("w")
+	r.a.Reconcile("w", claude)
+	r.want("w", as.Working, "detect")
+	r.advance(10 * time.Second)
+	r.paint("w")
+	r.advance(31 * time.Second)
+	if got := r.want("w", as.Unknown, "stall"); got.CompletionSeq != 1 {
+		t.Fatalf("a turn from rest that a stall ended was not counted: %+v", got)
+	}
+	// A start the agent itself said it works through is a turn.
+	r2 := newRig(t, as.Options{StallAfter: 30 * time.Second, Look: func(string, as.LookReason) as.LookResult {
+		return as.LookResult{Screen: true}
+	}})
+	r2.a.Detected("w", claude)
+	r2.apply("w", as.Report{State: as.Working, Source: as.SourceReport, Harness: "claude-code"})
+	r2.advance(6 * time.Second)
+	r2.apply("w", as.Report{State: as.Idle, Source: as.SourceReport, Harness: "claude-code"})
+	if got := r2.want("w", as.Idle, "report"); got.CompletionSeq != 1 {
+		t.Fatalf("a turn the agent reported was not counted: %+v", got)
+	}
+}

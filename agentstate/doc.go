@@ -25,7 +25,8 @@
 //     needs_input from its message, and counts finished turns (a turn
 //     that worked MinTurn before going to rest, or ended in an explicit
 //     done; the agent's own idle after a turn only the detector's
-//     appearance began is no finished turn: a slow start is not work).
+//     appearance began is no finished turn, nor is the stall of one: a
+//     slow start is not work).
 //
 // The visible blocker. A screen rule that sees a prompt (needs_input,
 // from the engine's own look) may take a claim ranked above it, and which

@@ -19,7 +19,15 @@ import "time"
 // counting that as a finished turn would mark a fresh agent as done with
 // something the moment it took longer than MinTurn to start (opencode
 // installing its plugin's dependency first, any agent on a busy machine).
-// Going unknown (a stall) still finishes it.
+// Going unknown (a stall) still finishes it, unless the turn began with
+// the agent appearing: a fresh agent silent for the stall window while
+// it starts (installing a dependency, a slow machine) was never given
+// anything to finish, and only the agent's own word that it works (a
+// report, its program status, its transcript, its screen) makes that
+// start a turn. A detector-only turn that began from rest (the agent
+// printing again at its prompt after a stall: the person typed) is still
+// finished by a stall, the one way a harness without hooks or screen
+// rules shows a finished turn.
 //
 // Nor does a session the pane did not have finish a turn by saying idle
 // (write drops the turn): its SessionStart may come late, after other
@@ -39,6 +47,7 @@ func (a *Arbiter) turn(p *pane, old, next State, now, end time.Time) {
 			p.inTurn = true
 			p.turnStart = now
 			p.turnWorked = p.claim.source != SourceDetect
+			p.turnAtStart = old == None
 		}
 	case NeedsInput:
 		// mid-turn: keep the turn running
@@ -46,7 +55,7 @@ func (a *Arbiter) turn(p *pane, old, next State, now, end time.Time) {
 		p.seq++
 		p.inTurn = false
 	case Idle, Unknown:
-		if p.inTurn && old == Working && end.Sub(p.turnStart) >= MinTurn && (p.turnWorked || next != Idle) {
+		if p.inTurn && old == Working && end.Sub(p.turnStart) >= MinTurn && (p.turnWorked || (next != Idle && !p.turnAtStart)) {
 			p.seq++
 		}
 		p.inTurn = false

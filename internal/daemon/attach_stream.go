@@ -570,7 +570,7 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 	var refs []paneRef
 	for si, x := range s.sessionsSorted() {
 		lay.Sessions = append(lay.Sessions, proto.AttachSession{Name: x.Name, DisplayName: x.displayName, Accent: x.accent, Windows: len(x.windows), Current: x == ss,
-			Group: groupOf(x)})
+			Group: s.groupOfLocked(x)})
 		for _, w := range x.windows {
 			at, ok := tileAt[w]
 			if !ok {

@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"github.com/tuios/tuios/internal/config"
+	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/grant"
 )
 
@@ -37,11 +38,11 @@ func (c caller) person() bool { return !c.inside && !c.link && !c.own }
 // reachesLocked reports whether the caller may act on session ss at all: the
 // person, a link and an admin pane reach every session; a pane without
 // admin its own, its fan group and the sessions a fan from it started
-// (fanReach, worktrees.go); a process inside that names no pane none under
+// (fanReach, host_fan.go: fans answers for the worktrees feature); a process inside that names no pane none under
 // strict. A restricted connection narrows that the same way. Called with
 // s.mu held.
-func (c caller) reachesLocked(ss *Session) bool {
-	if r := c.restrict; r != nil && !r.all && (r.session == nil || r.session != ss && !fanReach(r.session, ss)) {
+func (c caller) reachesLocked(fans core.Fans, ss *Session) bool {
+	if r := c.restrict; r != nil && !r.all && (r.session == nil || r.session != ss && !fanReach(fans, r.session, ss)) {
 		return false
 	}
 	switch {
@@ -50,7 +51,7 @@ func (c caller) reachesLocked(ss *Session) bool {
 	case c.grants.Has(grant.Admin):
 		return true
 	case c.pane != nil:
-		return c.pane.session == ss || fanReach(c.pane.session, ss)
+		return c.pane.session == ss || fanReach(fans, c.pane.session, ss)
 	}
 	return false
 }

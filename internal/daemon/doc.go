@@ -245,12 +245,15 @@
 // # Worktrees and fans
 //
 // fan, new-worktree and pull-worktree make git worktrees (package
-// internal/worktree does the git) and a session in each; worktrees.go
-// keeps which session is whose (worktrees/worktrees.json under the state
-// dir) and tags each session with its fan group, which the target check
-// reads. Every name is held before anything is made, and a call that
-// fails takes back all it made. A fan's prompts are typed once each agent
-// is ready, through the one write path as the fan's caller (fan_prompt.go).
+// internal/worktree does the git) and a session in each. The feature
+// internal/daemon/fan keeps which session is whose
+// (worktrees/worktrees.json under the state dir) and each session's fan
+// tag (its group, its repository, the session that started it), by
+// session id; the core holds it as core.Fans and the target check reads
+// the tags through it (host_fan.go's fanReach, which takes no lock of
+// the feature's). Every name is held before anything is made, and a call
+// that fails takes back all it made. A fan's prompts are typed once each
+// agent is ready, through the one write path as the fan's caller.
 //
 // # Features
 //
@@ -296,7 +299,9 @@
 // (internal/daemon/herdr),
 // the agent log, then agent-transcript and the transcript event
 // (internal/daemon/agentlog), resume after restart
-// (internal/daemon/resume); of the attention set
+// (internal/daemon/resume), the worktrees and fans tuios made with their
+// verbs (internal/daemon/fan: its records load once the socket is the
+// daemon's, before the sessions come back); of the attention set
 // (internal/daemon/attention, which is to hold the whole set) the reply
 // queue, the review notes that send through it, ask-human, the held
 // approvals, then peek-prompt and respond (attention's Prompts: the
@@ -405,8 +410,8 @@
 //     hostFollow.mu, attention.SnoozeAlarm.mu (the Inbox's and the host
 //     follower's snooze timers), rpc.Subscriber.mu,
 //     attachStream.mu, conn.wmu, cfgFollow.mu,
-//     humanNonces.mu, restorer.mu, reaper.mu, worktrees.mu (no git runs
-//     under any lock), paneIndex.mu, connCount.mu, escapeeList.mu, Window.mu,
+//     humanNonces.mu, restorer.mu, reaper.mu, paneIndex.mu, connCount.mu,
+//     escapeeList.mu, Window.mu,
 //     Window.nameMu, and the arbiter's own lock (agentstate).
 //
 // A feature's own locks (herdr.Sock.mu, agentlog.Log.mu,
@@ -421,7 +426,9 @@
 // and the links': links.Links.mu, a host connection's, the outbox's;
 // notify.Feature.mu, what [notify] applied, and internal/push's Notifier
 // locks under the push notifications; transfers.copies.mu, the copies of
-// tuios cp, with no file I/O under it) are
+// tuios cp, with no file I/O under it; fan.Worktrees.mu, the worktree
+// records', under which no git runs and which the target check never
+// takes: it reads the fan tags, an immutable map swapped whole) are
 // leaves as the core sees them: a feature
 // calls the core holding none of them, and the core's hooks into a
 // feature (a new pane's environment, a caller's, a window closed, the

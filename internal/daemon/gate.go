@@ -114,10 +114,10 @@ func (s *Server) gateTargetLocked(cn *conn, ss *Session, w *Window) *proto.Error
 		return nil
 	}
 	verb := cn.verbName
-	if !c.reachesLocked(ss) {
+	if !c.reachesLocked(s.fans, ss) {
 		return s.outOfReach(verb, c, ss)
 	}
-	if err := fanGroupRuleLocked(verb, a, c, ss); err != nil { // worktrees.go: writing beyond its own session needs fan
+	if err := fanGroupRuleLocked(verb, a, c, ss); err != nil { // host_fan.go: writing beyond its own session needs fan
 		return err
 	}
 	if w == nil || c.link && !a.types() {

@@ -24,6 +24,7 @@ func (h host) Options() core.Options {
 	s := h.s
 	return core.Options{Socket: s.opt.Socket, Executable: s.opt.Executable, StateDir: s.opt.StateDir, UID: s.uid,
 		Config: s.opt.Config, AgentsOff: s.agentsOff, Watcher: s.opt.Tracker.Watcher,
+		Env: s.opt.Env, Getenv: s.getenv, // Env, Getenv: the worktrees feature's
 		// respond's (attention's prompts): who may answer from a shell.
 		RespondFromShell: s.fromShell, ConfigPath: s.configPath()}
 }
@@ -42,7 +43,7 @@ func (h host) View(c core.Call) *core.View {
 	defer s.mu.Unlock()
 	v := &core.View{Sessions: make([]core.SessionView, 0, len(s.order))}
 	for _, ss := range s.sessionsSorted() {
-		if cn != nil && cn.callKnown && !cn.call.reachesLocked(ss) {
+		if cn != nil && cn.callKnown && !cn.call.reachesLocked(s.fans, ss) {
 			continue
 		}
 		v.Sessions = append(v.Sessions, ss.viewLocked())
@@ -192,6 +193,18 @@ func featureAccess(c core.Class) access {
 		return types.withLink(capOpen) &^ access(capWrite)
 	case core.ReadsAll:
 		return readsAll
+
+	// The worktrees feature's (internal/daemon/fan).
+	case core.Starts:
+		return starts
+	case core.StartsAgents:
+		return starts.withLink(capWrite) | typesInto
+	case core.Opens:
+		return opens
+	case core.ReadsOut:
+		return reads.withLink(capWrite)
+	case core.AdminLocal:
+		return whoGranted | needAdmin | access(capLocal)
 	// The mail feature's classes (internal/daemon/mailbox).
 	case core.ReadsMail:
 		return readsMail

@@ -36,26 +36,6 @@ func (h host) PaneDir(id string) string {
 	return w.cwd
 }
 
-func (h host) Worktree(session string) (core.Worktree, bool) {
-	rec, ok := h.s.wts.bySession(session)
-	if !ok {
-		return core.Worktree{}, false
-	}
-	return core.Worktree{Session: rec.Session, SessionID: rec.SessionID, Repo: rec.Repo, Worktree: rec.Worktree, Base: rec.Base, Group: rec.Group}, true
-}
-
-func (h host) FanReach(c core.Call, session string) *proto.Error {
-	cn, _ := c.(*conn)
-	if cn == nil {
-		return proto.Errorf(proto.CodeForbidden, "a fan reached by a call that was never checked (a bug)")
-	}
-	rec, ok := h.s.wts.bySession(session)
-	if !ok {
-		return nil
-	}
-	return h.s.fanInReach(cn, rec)
-}
-
 // queueRest is how long a pane is at rest before the reply queue types
 // into it (fan's prompts wait as long).
 const queueRest = attn.QueueRest

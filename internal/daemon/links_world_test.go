@@ -50,7 +50,7 @@ func (w *linkWorld) startFar() {
 	w.t.Helper()
 	w.far, _ = serverWith(w.t, func(o *Options) {
 		o.Socket = filepath.Join(w.farRun, "tuios", "tuios.sock")
-		data := filepath.Join(w.farRun, "data") // its worktrees (worktree_make.go)
+		data := filepath.Join(w.farRun, "data") // its worktrees (internal/daemon/fan/make.go)
 		o.Getenv = func(k string) string {
 			if k == "XDG_DATA_HOME" {
 				return data

@@ -25,6 +25,7 @@ import (
 	"github.com/tuios/tuios/internal/daemon/agentlog"
 	attn "github.com/tuios/tuios/internal/daemon/attention"
 	"github.com/tuios/tuios/internal/daemon/core"
+	"github.com/tuios/tuios/internal/daemon/fan"
 	"github.com/tuios/tuios/internal/daemon/herdr"
 	"github.com/tuios/tuios/internal/daemon/links"
 	"github.com/tuios/tuios/internal/daemon/mailbox"
@@ -168,7 +169,7 @@ type Server struct {
 	outbox       *links.Outbox // mail waiting for other hosts (links/outbox.go); set in New, never changed
 	follow       *hostFollow   // the Inbox's mirror of linked hosts (host_follow.go); set in New, never changed
 	asks         *attn.Asks    // ask-human questions (internal/daemon/attention); set in New, never changed
-	wts          *worktrees    // the worktrees and fans tuios made (worktrees.go); set in New, never changed
+	fans         core.Fans     // the worktrees and fans tuios made (internal/daemon/fan), asked for fan tags; set in New, never changed
 	// editMu makes one edit of the config file at a time (set-config):
 	// each reads the file, edits it and renames the result over it.
 	editMu sync.Mutex
@@ -295,7 +296,8 @@ func New(opt Options) (*Server, error) {
 	s.mail = mailbox.New() // agent mail (internal/daemon/mailbox)
 	s.queue = replyQueue{attn.NewQueue(attn.QueueOptions{Max: s.opt.Config.QueueMax(), Inbox: inboxFeature})}
 	s.review = attn.NewReview(s.queue.Queue)
-	s.wts = newWorktrees(s)
+	wts := fan.New() // the worktrees and fans tuios made (internal/daemon/fan): a feature the core asks for fan tags
+	s.fans = wts
 	// The person's nonces; the risk rules the holds and respond judge with.
 	s.nonces = newHumanNonces(s.done) // human_nonce.go
 	s.fromShell = respondFromShell(s.opt.Config, os.Getenv)
@@ -314,6 +316,7 @@ func New(opt Options) (*Server, error) {
 	s.features = []core.Feature{inboxFeature, // the Inbox: first, so the attention set may use it and it hears a window close first
 		s.mail, // agent mail (internal/daemon/mailbox): its rings close last but the Inbox's
 		s.herdr, s.alog, s.tscript, resume.New(),
+		wts,                                      // the worktrees and fans (internal/daemon/fan): its records load once the socket is ours
 		s.queue.Queue, s.review, s.asks, s.holds, // the attention set (internal/daemon/attention)
 		// respond and peek-prompt, of the attention set: after the holds they read first
 		s.prompts,
@@ -443,7 +446,6 @@ func (s *Server) comeBack() {
 		fn()
 	}
 	back := s.rest.restore()
-	s.wts.load() // worktrees.go: the fan groups of the sessions that came back
 	s.rest.followLayout()
 	s.att.Load(func(session, window string) bool { // only panes that came back
 		s.mu.Lock()

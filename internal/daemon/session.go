@@ -50,9 +50,6 @@ type Session struct {
 	displayName string
 	accent      string
 	exits       exitLog // recent exits of program windows, for wait-for (exited.go)
-	// fan is its worktree's tag (worktrees.go): its fan group, and who
-	// started it; nil outside the worktrees tuios made.
-	fan atomic.Pointer[fanTag]
 
 	tileMu sync.Mutex // one retile at a time; taken before s.mu, never under it
 

@@ -15,6 +15,7 @@ import (
 	"github.com/tuios/tuios/inbox"
 	"github.com/tuios/tuios/internal/agentproto"
 	attn "github.com/tuios/tuios/internal/daemon/attention"
+	"github.com/tuios/tuios/internal/daemon/fan"
 	"github.com/tuios/tuios/internal/grant"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/internal/shquote"
@@ -441,13 +442,13 @@ func (s *Server) startAgent(cn *conn, p *proto.StartAgentParams) (any, *proto.Er
 	cwd := p.Cwd
 	cloned := false
 	if p.Repo != "" {
-		ctx, cancel := context.WithTimeout(cn.ctx, wtGitWait)
+		ctx, cancel := context.WithTimeout(cn.ctx, fan.GitWait)
 		var rerr *proto.Error
-		if cloned, rerr = s.cloneFirst(ctx, p.Repo, p.Clone, p.CloneFrom); rerr != nil { // worktree_make.go
+		if cloned, rerr = fan.CloneFirst(ctx, s.opt.Env, p.Repo, p.Clone, p.CloneFrom); rerr != nil { // internal/daemon/fan
 			cancel()
 			return nil, rerr
 		}
-		repo, rerr := s.openRepo(ctx, cn, p.Repo)
+		repo, rerr := fan.OpenRepo(ctx, host{s}, cn, p.Repo)
 		cancel()
 		if rerr != nil {
 			return nil, rerr

@@ -86,9 +86,7 @@ func (s *Server) verbTable() map[string]*verb {
 	s.hostVerbs(add)   // verbs_hosts.go: this machine's links to other hosts
 	s.optionVerbs(add) // verbs_options.go: list-options, get-option, set-option (set-config), list-themes
 	s.startAgentVerbs(add)
-	s.grantVerbs(add)    // verbs_grants.go: pane-grants, set-pane-grants, restrict-connection
-	s.worktreeVerbs(add) // verbs_worktree.go: new-worktree, list-worktrees, remove-worktree, bundle-worktree, pull-worktree
-	s.fanVerbs(add)      // verbs_fan.go, verbs_fan_ops.go: fan, compare-fan, verify-fan, keep-fan
+	s.grantVerbs(add) // verbs_grants.go: pane-grants, set-pane-grants, restrict-connection
 	// The features' verbs (core.Host.AddVerb), declared as the core's.
 	for _, v := range s.featureVerbs {
 		run := v.Run

@@ -55,12 +55,12 @@ type agentSeat struct {
 	w     *Window
 	wr    proto.Window
 	ring  *mail.Ring
-	group string // the session's fan group (worktrees.go)
+	group string // the session's fan group (host_fan.go)
 }
 
 // seatLocked copies a window's place. Called with s.mu held.
 func (s *Server) seatLocked(w *Window) agentSeat {
-	return agentSeat{w: w, wr: s.windowRowLocked(w), ring: s.mail.Existing(w.session.Name, w.session.ID), group: groupOf(w.session)}
+	return agentSeat{w: w, wr: s.windowRowLocked(w), ring: s.mail.Existing(w.session.Name, w.session.ID), group: s.groupOfLocked(w.session)}
 }
 
 // agentRow builds a pane's row from its seat. Called without s.mu: it

@@ -233,7 +233,7 @@ func (s *Server) restrictConnection(cn *conn, p *proto.RestrictParams) (any, *pr
 		res.Session = r.session.Name
 	}
 	for _, ss := range s.sessionsSorted() {
-		if c.reachesLocked(ss) {
+		if c.reachesLocked(s.fans, ss) {
 			res.Sessions = append(res.Sessions, ss.Name)
 		}
 	}

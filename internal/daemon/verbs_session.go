@@ -16,7 +16,7 @@ func (s *Server) sessionVerbs(add addFunc) {
 		defer s.mu.Unlock()
 		rows := []proto.SessionRow{}
 		for _, ss := range s.sessionsSorted() {
-			if cn.callKnown && !cn.call.reachesLocked(ss) { // a pane without admin lists its own
+			if cn.callKnown && !cn.call.reachesLocked(s.fans, ss) { // a pane without admin lists its own
 				continue
 			}
 			rows = append(rows, s.sessionRowLocked(ss))

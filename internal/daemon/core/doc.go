@@ -20,6 +20,11 @@
 //   - Publish and Subscribe are the event hub: a window that closes
 //     reaches features as a window-closed event, never as a direct call.
 //
+// The core asks one feature questions of its own: the worktrees feature
+// answers the target check's fan questions (Fans: a session's fan tag,
+// read with the core's lock held, so it takes none) and is handed to the
+// core by the composition root.
+//
 // A feature is a Feature: Name, Init and Shutdown, the shape of
 // Tailscale's ipnext extensions and of caddy's modules, kept small. The
 // daemon's composition root builds every feature, keeps them in one

@@ -9,6 +9,7 @@ import (
 	"github.com/tuios/tuios/detect"
 	"github.com/tuios/tuios/detect/transcript"
 	"github.com/tuios/tuios/internal/config"
+	"github.com/tuios/tuios/internal/grant"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/mail"
 )
@@ -135,7 +136,8 @@ type Host interface {
 	// one it started in; "" when there is no such window.
 	PaneDir(id string) string
 	// Worktree is the worktree tuios made for the session named session
-	// (new-worktree, fan); false when it made none.
+	// (new-worktree, fan); false when it made none. The worktrees feature
+	// answers it and FanReach (core.Fans).
 	Worktree(session string) (Worktree, bool)
 	// FanReach says why c may not reach the fan attempt in session (a
 	// pane without admin reaches only its own fan's and the ones it
@@ -200,6 +202,53 @@ type Host interface {
 	// shell's directory), by window id: what a selector's cwd matches.
 	PaneCwds() map[string]string
 
+	// What the worktrees and fan feature (internal/daemon/fan) asks of
+	// the core (host_fan.go).
+
+	// FanCaller is what that feature reads of c's caller.
+	FanCaller(c Call) FanCaller
+	// CallerDir is the folder of the pane c's caller runs in: its
+	// foreground process's, else its shell's (as PaneCwds has it); ""
+	// outside every pane.
+	CallerDir(c Call) string
+	// UnknownSession says there is no session named name as a verb that
+	// looks one up by name words it (session_not_found, "no session named
+	// …", with every name); nil when there is one.
+	UnknownSession(name string) *proto.Error
+	// OutOfReach is the refusal of c for a session it does not reach, as
+	// the target check words it (not naming the session).
+	OutOfReach(c Call) *proto.Error
+	// CheckAgentEnv checks an agent's NAME=VALUE variables as start-agent
+	// does (bounds, nothing tuios sets for a pane).
+	CheckAgentEnv(env []string) *proto.Error
+	// ResolveAgent finds an agent's program the way a shell in the
+	// caller's terminal would and builds the argv its pane runs.
+	ResolveAgent(a AgentSpec) (AgentLaunch, *proto.Error)
+	// NewGrants are the grants a pane c opens gets when it asks for
+	// asked ("" for the default), never more than c holds; granted says
+	// they are the pane's own rather than the default.
+	NewGrants(c Call, asked string) (g grant.Set, granted bool, err *proto.Error)
+	// NewSession opens an empty session named name (session_exists when
+	// one has it); its first window comes with StartWindow.
+	NewSession(name string) (SessionView, *proto.Error)
+	// StartWindow starts a window in the session whose id is sessionID.
+	StartWindow(sessionID string, spec WindowSpec) (WindowView, *proto.Error)
+	// KillSession closes the session named name with its windows if its
+	// id is still id; false when it is not.
+	KillSession(name, id string) bool
+	// WatchStartNotice watches pane, just started, as start-agent does:
+	// if it has not reached its prompt 30 s from now and is not on a
+	// prompt of its own, the Inbox asks the person to look at it. The
+	// channel closes when the question is due; never when the watch ended
+	// first (the pane reached its prompt or closed) or there is no pane.
+	WatchStartNotice(pane string) <-chan struct{}
+	// FirstPrompt types text into pane as an agent's first prompt, as the
+	// call c (Hold), as start-agent does, and says whether the agent took
+	// it: sent, stalled or not_sent, with a note.
+	FirstPrompt(c Call, pane, text string) (status, note string)
+	// CallHost calls verb on the linked host host and decodes its result
+	// into out (nil: none).
+	CallHost(ctx context.Context, host, verb string, params, out any) *proto.Error
 	// What the agent mail feature reads of the core
 	// (internal/daemon/mailbox; host_mail.go).
 
@@ -263,6 +312,12 @@ type Options struct {
 	AgentsOff bool
 	// Watcher is the process's transcript watcher (nil: none).
 	Watcher *transcript.Watcher
+
+	// For the worktrees feature: Env is the environment the daemon runs
+	// git and panes with; Getenv reads the daemon's own (where the
+	// worktrees go).
+	Env    []string
+	Getenv func(string) string
 
 	// RespondFromShell is respond_from_shell (or its environment
 	// variable) as the daemon started with it: a shell outside every

@@ -45,6 +45,25 @@ const (
 	// every pane (request-approval).
 	Reports
 
+	// The worktrees feature's classes (internal/daemon/fan).
+
+	// Starts opens a window that runs a program in a session (verify-fan):
+	// the person, or a pane holding fan; a link needs open.
+	Starts
+	// StartsAgents makes sessions whose agents it types a first prompt
+	// into (new-worktree, fan): as Starts, and it types into a pane; a
+	// link needs open and write.
+	StartsAgents
+	// Opens closes or removes what a session holds (remove-worktree):
+	// the person, or a pane holding admin; a link needs open.
+	Opens
+	// ReadsOut is a read that carries a session's work off the machine
+	// (bundle-worktree): as Reads, and a link needs write besides list.
+	ReadsOut
+	// AdminLocal removes or merges the person's work (keep-fan) or makes
+	// a worktree from another machine's (pull-worktree): the person, or a
+	// pane holding admin; never over a link.
+	AdminLocal
 	// The agent mail verbs' classes (internal/daemon/mailbox). Mail is a
 	// capability of its own on a link (mail), apart from list and write.
 

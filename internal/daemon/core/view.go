@@ -131,4 +131,7 @@ type Pane interface {
 	// protocol pane (start-agent --protocol) draws a turn's last frame
 	// just before it reports the turn's end over another channel.
 	Settle(quiet, max time.Duration)
+	// ExitCode is its own process's exit status, once Exited is closed
+	// (internal/daemon/fan's checks and prompts).
+	ExitCode() int
 }

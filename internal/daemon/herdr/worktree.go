@@ -17,7 +17,7 @@ import (
 )
 
 // herdr's worktree methods, kept apart from tuios's own worktree verbs
-// (the core's verbs_worktree.go) as herdr defines them: these run git in
+// (internal/daemon/fan) as herdr defines them: these run git in
 // the repository of a pane (pane_id, else the caller's own pane) and map
 // a checkout onto windows: a worktree is "open" when a window's working
 // directory is inside it.

@@ -1,4 +1,4 @@
-package daemon
+package fan
 
 import (
 	"context"
@@ -7,42 +7,44 @@ import (
 	"time"
 
 	"github.com/tuios/tuios/agentstate"
-	"github.com/tuios/tuios/internal/proto"
+	"github.com/tuios/tuios/internal/daemon/core"
 )
 
 // The first prompt of a fan's attempt (or a worktree new --prompt): typed
 // once the agent is ready, the way start-agent and the queue type, through
 // the one write path as the caller of the verb that made it.
 //
-// Ready is the agent reading idle or done for fanRest, as the queue waits
-// for a rest (an agent's hook can say idle as it starts, before its input
-// takes keys). An agent whose state says
-// nothing (none, or unknown: a shell, a script, or a known agent with
-// neither hooks nor a screen rule for its prompt) is ready once it drew
-// something and its screen rested: fanQuiet for a program tuios knows no
-// harness for, fanQuietKnown for a known agent, whose own signals get the
-// first chance (prompt_ready_by quiet). Until then the status is pending. held: the agent is on a prompt of its own
-// (a trust dialog: the Inbox has it), or it has not reached its prompt 30
-// s after it started (the Inbox gets a question, as for start-agent); the
-// prompt is still typed if it gets there within the ready timeout.
-// not_sent: it exited first, the timeout passed, or the write path
-// refused (the pane that ran the fan has closed, or may no longer type
-// there). sent or stalled: typed, and taken or not within 5 s.
+// Ready is the agent reading idle or done for PromptRest, as the queue
+// waits for a rest (an agent's hook can say idle as it starts, before its
+// input takes keys). An agent whose state says nothing (none, or unknown:
+// a shell, a script, or a known agent with neither hooks nor a screen rule
+// for its prompt) is ready once it drew something and its screen rested:
+// fanQuiet for a program tuios knows no harness for, fanQuietKnown for a
+// known agent, whose own signals get the first chance (prompt_ready_by
+// quiet). Until then the status is pending. held: the agent is on a prompt
+// of its own (a trust dialog: the Inbox has it), or it has not reached its
+// prompt 30 s after it started (the Inbox gets a question, as for
+// start-agent: core.Host.WatchStartNotice); the prompt is still typed if
+// it gets there within the ready timeout. not_sent: it exited first, the
+// timeout passed, or the write path refused (the pane that ran the fan
+// has closed, or may no longer type there). sent or stalled: typed, and
+// taken or not within 5 s.
 
 // Prompt statuses.
 const (
 	promptPending = "pending"
 	promptHeld    = "held"
-	promptSent    = "sent"
 	promptNotSent = "not_sent"
-	promptStalled = "stalled"
 )
 
+// PromptRest is how long an agent must have read idle or done before its
+// first prompt is typed: the reply queue's rest (attention.QueueRest; the
+// daemon's tests hold the two equal).
+const PromptRest = time.Second
+
 // How long a screen that says nothing must rest before the prompt is
-// typed: a program tuios knows nothing of, and a known agent. fanRest is
-// how long an agent must have read idle or done.
+// typed: a program tuios knows nothing of, and a known agent.
 const (
-	fanRest       = queueRest
 	fanQuiet      = time.Second
 	fanQuietKnown = 3 * time.Second
 )
@@ -54,37 +56,52 @@ const fanReadyDefault = 10 * time.Minute
 type promptDelivery struct {
 	verb      string
 	sessionID string
-	ss        *Session
-	w         *Window
+	w         core.WindowView
 	text      string
-	by        caller
-	harness   string // the agent's harness as launched ("" none known)
+	by        core.Call // the verb's call, whose caller types it
+	harness   string    // the agent's harness as launched ("" none known)
 	timeout   time.Duration
 	settled   chan struct{}
 }
 
 // deliverPrompt starts the delivery on the daemon's clock; it returns at
 // once.
-func (s *Server) deliverPrompt(d promptDelivery) {
+func (t *Worktrees) deliverPrompt(d promptDelivery) {
 	if d.timeout <= 0 {
 		d.timeout = fanReadyDefault
 	}
-	expired, noticeDue := make(chan struct{}), make(chan struct{})
-	readyTimer := s.clock.AfterFunc(d.timeout, func() { close(expired) })
-	noticeTimer := s.clock.AfterFunc(startAgentNoticeAfter, func() { close(noticeDue) })
-	s.watchStartNotice(d.w, noticeDue, noticeTimer) // start_agent.go: the Inbox question at 30 s
+	h := t.h
+	// Typed as whoever made the fan, held as it was admitted: the write
+	// path checks that caller's grants and the prompt rule as they are
+	// when it types (core.Host.Hold).
+	ctx, cancel := context.WithCancel(context.Background())
+	by := h.Hold(ctx, d.by, d.verb)
+	expired := make(chan struct{})
+	readyTimer := h.Clock().AfterFunc(d.timeout, func() { close(expired) })
+	noticeDue := h.WatchStartNotice(d.w.ID) // the Inbox question at 30 s
+	t.running.Add(1)
 	go func() {
+		defer t.running.Done()
 		defer readyTimer.Stop()
-		s.runDelivery(d, expired, noticeDue)
+		defer cancel()
+		go func() {
+			select {
+			case <-h.Done():
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+		t.runDelivery(d, by, expired, noticeDue)
 	}()
 }
 
-func (s *Server) runDelivery(d promptDelivery, expired, noticeDue <-chan struct{}) {
+func (t *Worktrees) runDelivery(d promptDelivery, by core.Call, expired, noticeDue <-chan struct{}) {
+	h := t.h
 	var once sync.Once
 	settle := func() { once.Do(func() { close(d.settled) }) }
 	defer settle()
 	set := func(status, note, readyBy string) {
-		s.wts.update(d.sessionID, func(r *wtRecord) {
+		t.update(d.sessionID, func(r *record) {
 			r.PromptStatus, r.PromptNote = status, note
 			if readyBy != "" {
 				r.PromptReadyBy = readyBy
@@ -94,13 +111,14 @@ func (s *Server) runDelivery(d promptDelivery, expired, noticeDue <-chan struct{
 			settle()
 		}
 	}
-	arb := s.tracker.Arbiter()
+	pane := d.w.Pane
+	arb := h.Tracker().Arbiter()
 	sub := arb.Subscribe(agentstate.SubscribeOptions{Pane: d.w.ID, Buffer: 16})
 	defer sub.Close()
 	held := false
 	noticed := false
 	readyBy := ""
-	var restTimer agentstate.Timer // fanRest after the agent came to rest
+	var restTimer agentstate.Timer // PromptRest after the agent came to rest
 	defer func() {
 		if restTimer != nil {
 			restTimer.Stop()
@@ -116,7 +134,7 @@ func (s *Server) runDelivery(d promptDelivery, expired, noticeDue <-chan struct{
 		var quiet, rested <-chan time.Time
 		switch {
 		case snap.State == agentstate.Idle || snap.State == agentstate.Done:
-			left := snap.StateAt.Add(fanRest).Sub(s.clock.Now())
+			left := snap.StateAt.Add(PromptRest).Sub(h.Clock().Now())
 			if left <= 0 {
 				readyBy = snap.State.String()
 				continue
@@ -125,7 +143,7 @@ func (s *Server) runDelivery(d promptDelivery, expired, noticeDue <-chan struct{
 				restTimer.Stop()
 			}
 			ch := make(chan time.Time, 1)
-			restTimer = s.clock.AfterFunc(left, func() { ch <- time.Time{} })
+			restTimer = h.Clock().AfterFunc(left, func() { ch <- time.Time{} })
 			rested = ch
 		case snap.State == agentstate.NeedsInput:
 			if !held {
@@ -137,10 +155,7 @@ func (s *Server) runDelivery(d promptDelivery, expired, noticeDue <-chan struct{
 				set(promptHeld, "the agent waits for "+what+" (the Inbox has it); the prompt is typed once it is at its prompt", "")
 			}
 		case silent:
-			d.w.mu.Lock()
-			last := d.w.lastOutput
-			d.w.mu.Unlock()
-			if !last.IsZero() {
+			if last := pane.LastOutput(); !last.IsZero() {
 				if left := rest - time.Since(last); left <= 0 {
 					readyBy = "quiet"
 					continue
@@ -153,9 +168,7 @@ func (s *Server) runDelivery(d promptDelivery, expired, noticeDue <-chan struct{
 			held = true
 			set(promptHeld, "the agent was not at its prompt 30 s after it started; the Inbox asks you to look at it, and the prompt is typed once it is ready", "")
 		}
-		d.w.mu.Lock()
-		gen := d.w.outputGen
-		d.w.mu.Unlock()
+		gen := pane.Output()
 		select {
 		case <-sub.C:
 		case <-gen:
@@ -166,33 +179,16 @@ func (s *Server) runDelivery(d promptDelivery, expired, noticeDue <-chan struct{
 		case <-expired:
 			set(promptNotSent, "the agent was not ready within "+d.timeout.String()+" (it reads "+arb.Get(d.w.ID).State.String()+"); nothing was typed", "")
 			return
-		case <-d.w.exitCh:
-			d.w.mu.Lock()
-			code := d.w.exitStatus.Code
-			d.w.mu.Unlock()
-			set(promptNotSent, "the agent exited with status "+strconv.Itoa(code)+" before it was ready; nothing was typed", "")
+		case <-pane.Exited():
+			set(promptNotSent, "the agent exited with status "+strconv.Itoa(pane.ExitCode())+" before it was ready; nothing was typed", "")
 			return
-		case <-s.done:
+		case <-h.Done():
 			return
 		}
 	}
-	// Typed as whoever made the fan: the write path checks that caller's
-	// grants and the prompt rule as they are now (write_path.go).
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go func() {
-		select {
-		case <-s.done:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
-	tc := &conn{s: s, ctx: ctx, closed: ctx.Done(), call: d.by, callKnown: true, verbName: d.verb, acc: types}
-	var res proto.AgentStarted
-	s.typeFirstPrompt(tc, d.w, d.text, &res) // start_agent.go
-	status := res.PromptStatus
+	status, note := h.FirstPrompt(by, d.w.ID, d.text)
 	if status == "" {
 		status = promptNotSent
 	}
-	set(status, res.PromptNote, readyBy)
+	set(status, note, readyBy)
 }

@@ -1,4 +1,4 @@
-package daemon
+package fan
 
 import (
 	"context"
@@ -9,20 +9,29 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/grant"
 	"github.com/tuios/tuios/internal/proto"
+	"github.com/tuios/tuios/internal/shquote"
 	"github.com/tuios/tuios/internal/worktree"
 )
 
 // Making worktrees and their sessions: what fan, worktree new and worktree
-// pull share. Every name is checked and held (worktrees.reserve) before
+// pull share. Every name is checked and held (Worktrees.reserve) before
 // anything is made; then the worktrees are added, then the sessions and
 // their windows. Anything that fails takes back everything the call made:
 // a refused call leaves no folder, no branch, no session, no record.
 
-// wtGitWait bounds the git calls of one verb together (a fan of 16 adds 16
-// checkouts).
-const wtGitWait = 5 * time.Minute
+// GitWait bounds the git calls of one verb together (a fan of 16 adds 16
+// checkouts; start-agent's clone and open take as long).
+const GitWait = 5 * time.Minute
+
+// Error codes of the worktree verbs.
+const (
+	codeGitFailed     = "git_failed"
+	codeWorktreeDirty = "worktree_dirty"
+	codeNotWorktree   = "not_worktree"
+)
 
 // wtPlan is what one call makes.
 type wtPlan struct {
@@ -30,15 +39,15 @@ type wtPlan struct {
 	repo          *worktree.Repo
 	base, baseSHA string
 	group         string
-	launchedBy    string // the caller pane's session id
-	by            caller
+	launchedBy    string    // the caller pane's session id
+	by            core.Call // the verb's call: the prompts are typed as its caller
 	grants        grant.Set
 	granted       bool
 	readyTimeout  time.Duration
 	attempts      []*wtAttempt
 	pulledFrom    string
 	// pull makes the worktree from another machine's work instead of
-	// git worktree add (verbs_worktree.go).
+	// git worktree add (worktree_verbs.go).
 	pull *worktree.Bundle
 }
 
@@ -49,14 +58,14 @@ type wtAttempt struct {
 	session   string
 	dir       string
 	newBranch bool
-	agent     string       // as given ("" runs a shell)
-	launch    *agentLaunch // nil: a shell
+	agent     string            // as given ("" runs a shell)
+	launch    *core.AgentLaunch // nil: a shell
 	prompt    string
 
 	// Filled as it is made.
-	ss      *Session
-	w       *Window
-	settled chan struct{} // closed once the prompt is no longer pending
+	sessionID string // "" until its session is open
+	window    core.WindowView
+	settled   chan struct{} // closed once the prompt is no longer pending
 }
 
 // wtError turns a package worktree error into a protocol error.
@@ -73,46 +82,61 @@ func wtError(err error) *proto.Error {
 }
 
 // dataDir is where the worktrees go.
-func (s *Server) dataDir() string { return worktree.DataDir(s.getenv) }
+func (t *Worktrees) dataDir() string {
+	getenv := t.h.Options().Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	return worktree.DataDir(getenv)
+}
 
-// gitFor is how the daemon runs git: with its own environment.
-func (s *Server) gitFor() worktree.Git { return worktree.Git{Env: s.opt.Env} }
-
-// openRepo opens the repository a call names, or the caller pane's.
-func (s *Server) openRepo(ctx context.Context, cn *conn, dir string) (*worktree.Repo, *proto.Error) {
+// OpenRepo opens the repository dir names (the folder of a git
+// repository, absolute), or the pane c's caller runs in when dir is "".
+func OpenRepo(ctx context.Context, h core.Host, c core.Call, dir string) (*worktree.Repo, *proto.Error) {
 	if dir == "" {
-		s.mu.Lock()
-		if w := s.callerWindow(cn); w != nil {
-			dir = w.cwdNow()
-		}
-		s.mu.Unlock()
+		dir = h.CallerDir(c)
 	}
 	if dir == "" {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "name the repository: repo is the folder of a git repository").WithHint(proto.Hint{Param: "repo"})
 	}
 	if !filepath.IsAbs(dir) {
-		return nil, proto.Errorf(proto.CodeInvalidParams, "repo %q is not an absolute path", clipText(dir, 200)).WithHint(proto.Hint{Param: "repo", Detail: "give the folder from /"})
+		return nil, proto.Errorf(proto.CodeInvalidParams, "repo %q is not an absolute path", core.Clip(dir, 200)).WithHint(proto.Hint{Param: "repo", Detail: "give the folder from /"})
 	}
-	r, err := worktree.Open(ctx, s.gitFor(), dir)
+	r, err := worktree.Open(ctx, worktree.Git{Env: h.Options().Env}, dir)
 	if err != nil {
 		return nil, wtError(err)
 	}
 	return r, nil
 }
 
-// callerSessionID is the session id of the caller's pane ("" outside).
-func (s *Server) callerSessionID(cn *conn) string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if w := s.callerWindow(cn); w != nil && cn.callKnown && cn.call.inside {
-		return w.session.ID
+// CloneFirst clones the repository folder dir from from when asked
+// (clone, for work on another host: the CLI sends the URL of the remote
+// its own repository came from), and says whether it did. A folder that
+// exists is used as it is.
+func CloneFirst(ctx context.Context, env []string, dir string, clone bool, from string) (bool, *proto.Error) {
+	if !clone {
+		return false, nil
 	}
-	return ""
+	switch {
+	case from == "":
+		return false, proto.Errorf(proto.CodeInvalidParams, "clone needs clone_from: the URL of the remote to clone from").
+			WithHint(proto.Hint{Param: "clone_from", Detail: "the CLI sends the origin of the repository you run it in"})
+	case dir == "" || !filepath.IsAbs(dir):
+		return false, proto.Errorf(proto.CodeInvalidParams, "clone needs the folder to clone into: repo, absolute").WithHint(proto.Hint{Param: "repo"})
+	}
+	if _, err := os.Stat(dir); err == nil {
+		return false, nil
+	}
+	if err := worktree.Clone(ctx, worktree.Git{Env: env}, from, dir); err != nil {
+		return false, wtError(err)
+	}
+	return true, nil
 }
 
 // makeWorktrees makes every attempt of a plan, or nothing.
-func (s *Server) makeWorktrees(cn *conn, pl *wtPlan) *proto.Error {
-	ctx, cancel := context.WithTimeout(cn.ctx, wtGitWait)
+func (t *Worktrees) makeWorktrees(c core.Call, pl *wtPlan) *proto.Error {
+	h := t.h
+	ctx, cancel := context.WithTimeout(c.Context(), GitWait)
 	defer cancel()
 	r := pl.repo
 
@@ -122,23 +146,20 @@ func (s *Server) makeWorktrees(cn *conn, pl *wtPlan) *proto.Error {
 	for _, a := range pl.attempts {
 		names = append(names, "branch:"+r.Root+"\x00"+a.branch, "session:"+a.session, "dir:"+a.dir)
 	}
-	if held, ok := s.wts.reserve(names, pl.verb); !ok {
+	if held, ok := t.reserve(names, pl.verb); !ok {
 		what, _, _ := strings.Cut(held, ":")
 		return proto.Errorf(proto.CodeInvalidParams, "another call is making or holds the same %s right now", what).
 			WithHint(proto.Hint{Param: "name", Detail: "wait for it, or pick another name (--name)"})
 	}
-	defer s.wts.release(names)
+	defer t.release(names)
 
 	// Every refusal before anything is made.
-	s.mu.Lock()
 	for _, a := range pl.attempts {
-		if s.sessions[a.session] != nil {
-			s.mu.Unlock()
+		if _, ok := h.FindSession(a.session); ok {
 			return proto.Errorf(proto.CodeSessionExists, "a session named %q already exists", a.session).
 				WithHint(proto.Hint{Param: "name", Detail: "pick another name (--name), or close that session first"})
 		}
 	}
-	s.mu.Unlock()
 	branches, berr := r.Branches(ctx)
 	if berr != nil {
 		return wtError(berr)
@@ -167,8 +188,9 @@ func (s *Server) makeWorktrees(cn *conn, pl *wtPlan) *proto.Error {
 	undo := func() {
 		bg := context.WithoutCancel(ctx)
 		for _, a := range pl.attempts[:made] {
-			if a.ss != nil {
-				s.killSession(a.ss)
+			if a.sessionID != "" {
+				h.KillSession(a.session, a.sessionID)
+				t.setTag(a.sessionID, nil)
 			}
 			branch := ""
 			if a.newBranch {
@@ -206,49 +228,42 @@ func (s *Server) makeWorktrees(cn *conn, pl *wtPlan) *proto.Error {
 	}
 
 	// The sessions, tagged before their first window starts.
-	now := s.clock.Now().UnixNano()
-	tag := &fanTag{group: pl.group, repo: r.Root, launchedBy: pl.launchedBy}
+	now := h.Clock().Now().UnixNano()
 	for _, a := range pl.attempts {
-		s.mu.Lock()
-		ss, err := s.newSessionLocked(a.session)
-		if err == nil {
-			t := *tag
-			t.worktree = a.dir
-			ss.fan.Store(&t)
-		}
-		s.mu.Unlock()
+		sv, err := h.NewSession(a.session)
 		if err != nil {
 			undo()
 			return err
 		}
-		a.ss = ss
-		spec := windowSpec{cwd: a.dir, grants: pl.grants, granted: pl.granted}
+		a.sessionID = sv.ID
+		t.setTag(sv.ID, &core.FanTag{Group: pl.group, Repo: r.Root, LaunchedBy: pl.launchedBy, Worktree: a.dir})
+		spec := core.WindowSpec{Dir: a.dir, Grants: pl.grants, Granted: pl.granted}
 		if a.launch != nil {
-			spec.argv, spec.name = a.launch.argv, filepath.Base(a.launch.program)
+			spec.Argv, spec.Name = a.launch.Argv, filepath.Base(a.launch.Program)
 		}
-		w, werr := s.startWindow(ss, spec)
+		w, werr := h.StartWindow(sv.ID, spec)
 		if werr != nil {
 			undo()
 			return werr
 		}
-		a.w = w
+		a.window = w
 	}
 
 	// The records, then the prompts.
-	recs := make([]*wtRecord, 0, len(pl.attempts))
+	recs := make([]*record, 0, len(pl.attempts))
 	for _, a := range pl.attempts {
-		rec := &wtRecord{Session: a.session, SessionID: a.ss.ID, Repo: r.Root, RepoName: r.Name, Worktree: a.dir, Branch: a.branch,
-			Base: pl.base, BaseSHA: pl.baseSHA, Group: pl.group, Attempt: a.n, Agent: a.agent, Window: a.w.ID,
+		rec := &record{Session: a.session, SessionID: a.sessionID, Repo: r.Root, RepoName: r.Name, Worktree: a.dir, Branch: a.branch,
+			Base: pl.base, BaseSHA: pl.baseSHA, Group: pl.group, Attempt: a.n, Agent: a.agent, Window: a.window.ID,
 			LaunchedBy: pl.launchedBy, Created: now, PulledFrom: pl.pulledFrom}
 		if a.launch != nil {
-			rec.Command = posixCommand(a.launch.agentArgv)
+			rec.Command = posixCommand(a.launch.AgentArgv)
 		}
 		if a.prompt != "" {
 			rec.PromptStatus = promptPending
 		}
 		recs = append(recs, rec)
 	}
-	s.wts.add(recs...)
+	t.add(recs...)
 	for _, a := range pl.attempts {
 		a.settled = make(chan struct{})
 		if a.prompt == "" {
@@ -257,28 +272,28 @@ func (s *Server) makeWorktrees(cn *conn, pl *wtPlan) *proto.Error {
 		}
 		harness := ""
 		if a.launch != nil {
-			harness = a.launch.harness
+			harness = a.launch.Harness
 		}
-		s.deliverPrompt(promptDelivery{verb: pl.verb, sessionID: a.ss.ID, ss: a.ss, w: a.w, text: a.prompt, by: pl.by,
+		t.deliverPrompt(promptDelivery{verb: pl.verb, sessionID: a.sessionID, w: a.window, text: a.prompt, by: pl.by,
 			harness: harness, timeout: pl.readyTimeout, settled: a.settled})
 	}
 	return nil
 }
 
 // attemptRows reads the attempts' records as they are now.
-func (s *Server) attemptRows(pl *wtPlan) []proto.Attempt {
+func (t *Worktrees) attemptRows(pl *wtPlan) []proto.Attempt {
 	ids := map[string]bool{}
 	for _, a := range pl.attempts {
-		ids[a.ss.ID] = true
+		ids[a.sessionID] = true
 	}
-	recs := s.wts.all(func(r *wtRecord) bool { return ids[r.SessionID] })
-	byID := map[string]wtRecord{}
+	recs := t.all(func(r *record) bool { return ids[r.SessionID] })
+	byID := map[string]record{}
 	for _, r := range recs {
 		byID[r.SessionID] = r
 	}
 	out := make([]proto.Attempt, 0, len(pl.attempts))
 	for _, a := range pl.attempts {
-		r := byID[a.ss.ID]
+		r := byID[a.sessionID]
 		agent := r.Agent
 		if agent == "" {
 			agent = "shell"
@@ -292,13 +307,13 @@ func (s *Server) attemptRows(pl *wtPlan) []proto.Attempt {
 // waitSettled waits until no attempt's prompt is pending (held counts as
 // settled: it waits for the person), the caller hangs up, or the daemon
 // stops.
-func (s *Server) waitSettled(cn *conn, pl *wtPlan) *proto.Error {
+func (t *Worktrees) waitSettled(c core.Call, pl *wtPlan) *proto.Error {
 	for _, a := range pl.attempts {
 		select {
 		case <-a.settled:
-		case <-cn.closed:
+		case <-c.Context().Done():
 			return proto.Errorf(proto.CodeTimeout, "the caller hung up; the agents go on starting")
-		case <-s.done:
+		case <-t.h.Done():
 			return nil
 		}
 	}
@@ -342,30 +357,11 @@ func baseOf(ctx context.Context, r *worktree.Repo, named string, refuseDirty boo
 	return name, sha, nil
 }
 
-const (
-	codeWorktreeDirty = "worktree_dirty"
-	codeNotWorktree   = "not_worktree"
-)
-
-// cloneFirst clones the repository folder from from when asked (--clone,
-// for work on another host: the CLI sends the URL of the remote its own
-// repository came from). A folder that exists is used as it is.
-func (s *Server) cloneFirst(ctx context.Context, dir string, clone bool, from string) (bool, *proto.Error) {
-	if !clone {
-		return false, nil
+// posixCommand is argv as a POSIX shell would read it back.
+func posixCommand(argv []string) string {
+	words := make([]string, len(argv))
+	for i, a := range argv {
+		words[i] = shquote.Word("posix", a)
 	}
-	switch {
-	case from == "":
-		return false, proto.Errorf(proto.CodeInvalidParams, "clone needs clone_from: the URL of the remote to clone from").
-			WithHint(proto.Hint{Param: "clone_from", Detail: "the CLI sends the origin of the repository you run it in"})
-	case dir == "" || !filepath.IsAbs(dir):
-		return false, proto.Errorf(proto.CodeInvalidParams, "clone needs the folder to clone into: repo, absolute").WithHint(proto.Hint{Param: "repo"})
-	}
-	if _, err := os.Stat(dir); err == nil {
-		return false, nil
-	}
-	if err := worktree.Clone(ctx, s.gitFor(), from, dir); err != nil {
-		return false, wtError(err)
-	}
-	return true, nil
+	return strings.Join(words, " ")
 }

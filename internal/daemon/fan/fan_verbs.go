@@ -1,10 +1,11 @@
-package daemon
+package fan
 
 import (
 	"context"
 	"strings"
 	"time"
 
+	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/internal/worktree"
 )
@@ -20,7 +21,7 @@ import (
 // The stem is fan/ and the first words of the prompt (--name picks it).
 // Agents are cycled over the attempts; each agent string is split like a
 // POSIX shell and exec'd directly in the worktree, found in the caller's
-// PATH. Every prompt is typed once its agent is ready (fan_prompt.go).
+// PATH. Every prompt is typed once its agent is ready (prompt.go).
 // The answer comes once every agent started (prompt_status pending), or
 // with wait once no prompt is pending any more.
 //
@@ -34,47 +35,44 @@ const (
 	fanMaxPrompt = 64 << 10
 )
 
-func (s *Server) fanVerbs(add addFunc) {
-	p, h := handler(s.fan)
-	add("fan", starts.withLink(capWrite)|typesInto|agentFeature, "Start one prompt in several agents, each in a git worktree and session of its own (branches fan/STEM, fan/STEM-2, …); the prompt is typed once each agent is ready", "fan_started",
-		`{"verb":"fan","params":{"count":3,"prompt":"Add a retry with backoff to the HTTP client.","agent":"claude,codex","repo":"/home/u/src/api","path":"/usr/local/bin:/usr/bin:/bin"}}`, p, h)
-	p, h = handler(s.compareFan)
-	add("compare-fan", reads, "Compare the attempts of a fan: each one's agent, state, changed files and lines against the fan's base, and its last check", "fan_compare",
-		`{"verb":"compare-fan","params":{"session":"api-fan-demo"}}`, p, h)
-	p, h = handler(s.verifyFan)
-	add("verify-fan", starts, "Run one command in every attempt of a fan (a window named verify in each, grants none): a pass closes its window, a failure keeps it", "fan_verify",
-		`{"verb":"verify-fan","params":{"session":"api-fan-demo","command":"go test ./..."}}`, p, h)
-	p, h = handler(s.keepFan)
-	add("keep-fan", keeps, "Keep one attempt of a fan and remove the others (their worktrees and sessions; branches stay); with merge, bring the kept work into the base branch first", "fan_kept",
-		`{"verb":"keep-fan","params":{"session":"api-fan-demo-2","merge":true}}`, p, h)
+func (t *Worktrees) fanVerbs(r core.Registrar) {
+	p, run := core.Handle(t.fan)
+	r.AddVerb(core.Verb{Name: "fan", Class: core.StartsAgents, Agent: true, Desc: "Start one prompt in several agents, each in a git worktree and session of its own (branches fan/STEM, fan/STEM-2, …); the prompt is typed once each agent is ready", Returns: "fan_started",
+		Example: `{"verb":"fan","params":{"count":3,"prompt":"Add a retry with backoff to the HTTP client.","agent":"claude,codex","repo":"/home/u/src/api","path":"/usr/local/bin:/usr/bin:/bin"}}`, Params: p, Run: run})
+	p, run = core.Handle(t.compareFan)
+	r.AddVerb(core.Verb{Name: "compare-fan", Class: core.Reads, Desc: "Compare the attempts of a fan: each one's agent, state, changed files and lines against the fan's base, and its last check", Returns: "fan_compare",
+		Example: `{"verb":"compare-fan","params":{"session":"api-fan-demo"}}`, Params: p, Run: run})
+	p, run = core.Handle(t.verifyFan)
+	r.AddVerb(core.Verb{Name: "verify-fan", Class: core.Starts, Desc: "Run one command in every attempt of a fan (a window named verify in each, grants none): a pass closes its window, a failure keeps it", Returns: "fan_verify",
+		Example: `{"verb":"verify-fan","params":{"session":"api-fan-demo","command":"go test ./..."}}`, Params: p, Run: run})
+	p, run = core.Handle(t.keepFan)
+	r.AddVerb(core.Verb{Name: "keep-fan", Class: core.AdminLocal, Desc: "Keep one attempt of a fan and remove the others (their worktrees and sessions; branches stay); with merge, bring the kept work into the base branch first", Returns: "fan_kept",
+		Example: `{"verb":"keep-fan","params":{"session":"api-fan-demo-2","merge":true}}`, Params: p, Run: run})
 }
 
-// keeps: fan keep removes other attempts' work and merges into the
-// person's branch: the person, or an admin pane; never over a link.
-const keeps = whoGranted | needAdmin | access(capLocal)
-
-func (s *Server) fan(cn *conn, p *proto.FanParams) (any, *proto.Error) {
-	if s.agentsOff {
-		return nil, agentsDisabled("fan")
+func (t *Worktrees) fan(c core.Call, p *proto.FanParams) (any, *proto.Error) {
+	h := t.h
+	if h.Options().AgentsOff {
+		return nil, core.AgentsDisabled("fan")
 	}
 	if p.Count < 1 || p.Count > fanMaxCount {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "count %d is out of range: a fan has 1 to %d attempts", p.Count, fanMaxCount).WithHint(proto.Hint{Param: "count"})
 	}
-	if cn.link != nil && (len(p.Env) > 0 || p.Path != "") {
+	if c.Remote() && (len(p.Env) > 0 || p.Path != "") {
 		return nil, proto.Errorf(proto.CodeForbidden, "variables are not set over a link: the agents run with that machine's own environment").
 			WithHint(proto.Hint{Param: "env", Detail: "leave out --env when fanning on another host"})
 	}
-	if err := checkAgentEnv(p.Env); err != nil {
+	if err := h.CheckAgentEnv(p.Env); err != nil {
 		return nil, err
 	}
 	prompts := []string{}
-	for _, t := range append([]string{p.Prompt}, p.Prompts...) {
-		if len(t) > fanMaxPrompt {
-			return nil, proto.Errorf(proto.CodeInvalidParams, "a prompt is %d bytes: at most %d", len(t), fanMaxPrompt).
+	for _, text := range append([]string{p.Prompt}, p.Prompts...) {
+		if len(text) > fanMaxPrompt {
+			return nil, proto.Errorf(proto.CodeInvalidParams, "a prompt is %d bytes: at most %d", len(text), fanMaxPrompt).
 				WithHint(proto.Hint{Param: "prompts", Detail: "put the long part in a file in the repository and ask the agents to read it"})
 		}
-		if strings.TrimSpace(t) != "" {
-			prompts = append(prompts, t)
+		if strings.TrimSpace(text) != "" {
+			prompts = append(prompts, text)
 		}
 	}
 	if len(prompts) == 0 {
@@ -84,26 +82,26 @@ func (s *Server) fan(cn *conn, p *proto.FanParams) (any, *proto.Error) {
 	if aerr != nil {
 		return nil, wtError(aerr)
 	}
-	launches := make([]*agentLaunch, len(agents))
+	launches := make([]*core.AgentLaunch, len(agents))
 	for i, words := range agents {
-		la, err := s.resolveAgent(agentLaunchSpec{agent: words[0], args: words[1:], path: p.Path, env: p.Env, anyProgram: true})
+		la, err := h.ResolveAgent(core.AgentSpec{Agent: words[0], Args: words[1:], Path: p.Path, Env: p.Env, AnyProgram: true})
 		if err != nil {
 			return nil, err
 		}
 		launches[i] = &la
 	}
-	g, granted, err := s.newGrants(cn, p.Grants) // verbs_grants.go
+	g, granted, err := h.NewGrants(c, p.Grants)
 	if err != nil {
 		return nil, err
 	}
 
-	ctx, cancel := context.WithTimeout(cn.ctx, wtGitWait)
+	ctx, cancel := context.WithTimeout(c.Context(), GitWait)
 	defer cancel()
-	cloned, err := s.cloneFirst(ctx, p.Repo, p.Clone, p.CloneFrom)
+	cloned, err := CloneFirst(ctx, h.Options().Env, p.Repo, p.Clone, p.CloneFrom)
 	if err != nil {
 		return nil, err
 	}
-	repo, err := s.openRepo(ctx, cn, p.Repo)
+	repo, err := OpenRepo(ctx, h, c, p.Repo)
 	if err != nil {
 		return nil, err
 	}
@@ -116,26 +114,23 @@ func (s *Server) fan(cn *conn, p *proto.FanParams) (any, *proto.Error) {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "the stem %q is not a branch name git takes", stem).
 			WithHint(proto.Hint{Param: "name", Detail: "give --name with letters, digits, '-' and '_'"})
 	}
-	pl := &wtPlan{verb: "fan", repo: repo, base: base, baseSHA: baseSHA, group: stem, launchedBy: s.callerSessionID(cn), by: cn.call,
+	pl := &wtPlan{verb: "fan", repo: repo, base: base, baseSHA: baseSHA, group: stem, launchedBy: h.FanCaller(c).SessionID, by: c,
 		grants: g, granted: granted, readyTimeout: time.Duration(p.ReadyTimeout) * time.Millisecond}
 	for i, b := range worktree.Branches(stem, p.Count) {
 		pl.attempts = append(pl.attempts, &wtAttempt{n: i + 1, branch: b, session: worktree.SessionName(repo.Name, b),
-			dir: worktree.Dir(s.dataDir(), repo.Name, b), newBranch: true, agent: agentString(agents[i%len(agents)]),
+			dir: worktree.Dir(t.dataDir(), repo.Name, b), newBranch: true, agent: posixCommand(agents[i%len(agents)]),
 			launch: launches[i%len(launches)], prompt: prompts[i%len(prompts)]})
 	}
-	if err := s.makeWorktrees(cn, pl); err != nil {
+	if err := t.makeWorktrees(c, pl); err != nil {
 		return nil, err
 	}
 	res := proto.FanStarted{Type: "fan_started", Group: stem, Repo: repo.Root, RepoName: repo.Name, Base: base, BaseSHA: baseSHA, Count: p.Count, Cloned: cloned}
 	if p.Wait {
-		if err := s.waitSettled(cn, pl); err != nil {
+		if err := t.waitSettled(c, pl); err != nil {
 			return nil, err
 		}
 		res.Waited = true
 	}
-	res.Attempts = s.attemptRows(pl)
+	res.Attempts = t.attemptRows(pl)
 	return res, nil
 }
-
-// agentString is an agent's words as a POSIX shell would read them back.
-func agentString(words []string) string { return posixCommand(words) }

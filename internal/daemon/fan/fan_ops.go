@@ -1,15 +1,15 @@
-package daemon
+package fan
 
 import (
 	"context"
+	"errors"
 	"os"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/tuios/tuios/agentstate"
-	attn "github.com/tuios/tuios/internal/daemon/attention"
-	"github.com/tuios/tuios/internal/grant"
+	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/internal/worktree"
 	"github.com/tuios/tuios/review"
@@ -19,31 +19,28 @@ import (
 // attempts once the agents are done. Each names the fan by one of its
 // sessions (default: the caller's own), or by its group.
 
-// Bounds of fan verify.
-const (
-	verifyMaxCommand = 4096
-	verifyDefault    = 10 * time.Minute
-)
+// verifyDefault is how long fan verify waits for the checks by default.
+const verifyDefault = 10 * time.Minute
 
 // fanOf finds a fan's records from a session of it or its group. A pane
 // caller must reach the session named, or be in the group or have
 // started it.
-func (s *Server) fanOf(cn *conn, t proto.FanTargetParams) (wtRecord, []wtRecord, *proto.Error) {
-	var rec wtRecord
+func (t *Worktrees) fanOf(c core.Call, target proto.FanTargetParams) (record, []record, *proto.Error) {
+	var rec record
 	switch {
-	case t.Group != "":
-		group := normGroup(t.Group)
+	case target.Group != "":
+		group := normGroup(target.Group)
 		repoRoot := ""
-		if t.Repo != "" {
-			ctx, cancel := context.WithTimeout(cn.ctx, 10*time.Second)
-			r, err := s.openRepo(ctx, cn, t.Repo)
+		if target.Repo != "" {
+			ctx, cancel := context.WithTimeout(c.Context(), 10*time.Second)
+			r, err := OpenRepo(ctx, t.h, c, target.Repo)
 			cancel()
 			if err != nil {
 				return rec, nil, err
 			}
 			repoRoot = r.Root
 		}
-		recs := s.wts.all(func(r *wtRecord) bool { return r.Group == group && (repoRoot == "" || r.Repo == repoRoot) })
+		recs := t.all(func(r *record) bool { return r.Group == group && (repoRoot == "" || r.Repo == repoRoot) })
 		if len(recs) == 0 {
 			return rec, nil, proto.Errorf(codeNotWorktree, "no fan has the group %q", group).
 				WithHint(proto.Hint{Param: "group", Command: "tuios worktree ls", Detail: "worktree ls lists the worktrees and their groups"})
@@ -58,23 +55,16 @@ func (s *Server) fanOf(cn *conn, t proto.FanTargetParams) (wtRecord, []wtRecord,
 		}
 		rec = recs[0]
 	default:
-		name := t.Session
+		name := target.Session
 		if name == "" {
-			s.mu.Lock()
-			if w := s.callerWindow(cn); w != nil {
-				name = w.session.Name
-			}
-			s.mu.Unlock()
+			name = t.h.FanCaller(c).Session
 		}
 		if name == "" {
 			return rec, nil, proto.Errorf(proto.CodeInvalidParams, "name a session of the fan").WithHint(proto.Hint{Param: "session", Command: "tuios worktree ls"})
 		}
 		var ok bool
-		if rec, ok = s.wts.bySession(name); !ok {
-			s.mu.Lock()
-			_, err := s.findSession(cn, name)
-			s.mu.Unlock()
-			if err != nil {
+		if rec, ok = t.bySession(name); !ok {
+			if err := t.h.UnknownSession(name); err != nil {
 				return rec, nil, err
 			}
 			return rec, nil, proto.Errorf(codeNotWorktree, "session %q is in no worktree tuios made", name).
@@ -85,52 +75,36 @@ func (s *Server) fanOf(cn *conn, t proto.FanTargetParams) (wtRecord, []wtRecord,
 				WithHint(proto.Hint{Param: "session", Detail: "compare, verify and keep work on the attempts of a fan (tuios fan)"})
 		}
 	}
-	if err := s.fanInReach(cn, rec); err != nil {
+	if err := t.inReach(c, rec); err != nil {
 		return rec, nil, err
 	}
-	return rec, s.wts.group(rec.Repo, rec.Group), nil
+	return rec, t.group(rec.Repo, rec.Group), nil
 }
 
-// fanInReach: the person, a link and an admin pane reach every fan; a
-// pane the fan it is in, or one a fan from its session started.
-func (s *Server) fanInReach(cn *conn, rec wtRecord) *proto.Error {
-	if !cn.callKnown || !cn.call.inside || cn.call.grants.Has(grant.Admin) && cn.call.restrict == nil {
-		return nil
+// changesError is why an attempt's changes could not be read.
+func changesError(err error) string {
+	var de *review.DiffError
+	if errors.As(err, &de) {
+		return de.Message
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	c := cn.call
-	if c.pane != nil {
-		own := c.pane.session
-		if rec.LaunchedBy == own.ID {
-			return nil
-		}
-		if t := own.fan.Load(); t != nil && t.group == rec.Group && t.repo == rec.Repo {
-			return nil
-		}
-	}
-	if ss := s.sessions[rec.Session]; ss != nil && ss.ID == rec.SessionID {
-		return s.gateTargetLocked(cn, ss, nil)
-	}
-	return s.outOfReach(cn.verbName, c, nil)
+	return err.Error()
 }
 
 // rowsOf reads each attempt as it is now: its agent's state, whether its
 // folder is still there, and (changes) what it changed against the base.
-func (s *Server) rowsOf(ctx context.Context, recs []wtRecord, changes bool) []proto.FanRow {
+func (t *Worktrees) rowsOf(ctx context.Context, recs []record, changes bool) []proto.FanRow {
+	h := t.h
 	rows := make([]proto.FanRow, len(recs))
-	arb := s.tracker.Arbiter()
+	arb := h.Tracker().Arbiter()
 	for i, r := range recs {
 		row := proto.FanRow{Attempt: r.Attempt, Session: r.Session, Branch: r.Branch, Worktree: r.Worktree, Agent: r.Agent, WindowID: r.Window,
 			PromptStatus: r.PromptStatus, Check: r.Check}
 		if row.Agent == "" {
 			row.Agent = "shell"
 		}
-		s.mu.Lock()
-		ss := s.sessions[r.Session]
-		row.SessionOpen = ss != nil && ss.ID == r.SessionID
-		_, alive := s.windows[r.Window]
-		s.mu.Unlock()
+		sv, open := h.FindSession(r.Session)
+		row.SessionOpen = open && sv.ID == r.SessionID
+		_, alive := h.Find(r.Window)
 		switch {
 		case !row.SessionOpen:
 			row.State = "closed"
@@ -147,6 +121,7 @@ func (s *Server) rowsOf(ctx context.Context, recs []wtRecord, changes bool) []pr
 	if !changes {
 		return rows
 	}
+	env := h.Options().Env
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 4)
 	for i := range rows {
@@ -158,9 +133,9 @@ func (s *Server) rowsOf(ctx context.Context, recs []wtRecord, changes bool) []pr
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			d, err := review.ComputeDiff(ctx, review.DiffOptions{Dir: rows[i].Worktree, Base: recs[i].BaseSHA, Stat: true, Env: s.opt.Env})
+			d, err := review.ComputeDiff(ctx, review.DiffOptions{Dir: rows[i].Worktree, Base: recs[i].BaseSHA, Stat: true, Env: env})
 			if err != nil {
-				rows[i].ChangesError = attn.ReviewError(err).Message
+				rows[i].ChangesError = changesError(err)
 				return
 			}
 			rows[i].Files, rows[i].Added, rows[i].Removed, rows[i].ChangesRead = d.Totals.Files, d.Totals.Added, d.Totals.Removed, true
@@ -170,12 +145,12 @@ func (s *Server) rowsOf(ctx context.Context, recs []wtRecord, changes bool) []pr
 	return rows
 }
 
-func (s *Server) compareFan(cn *conn, p *proto.CompareFanParams) (any, *proto.Error) {
-	rec, recs, err := s.fanOf(cn, p.FanTargetParams)
+func (t *Worktrees) compareFan(c core.Call, p *proto.CompareFanParams) (any, *proto.Error) {
+	rec, recs, err := t.fanOf(c, p.FanTargetParams)
 	if err != nil {
 		return nil, err
 	}
-	rows := s.rowsOf(cn.ctx, recs, !p.NoChanges)
+	rows := t.rowsOf(c.Context(), recs, !p.NoChanges)
 	return proto.FanCompare{Type: "fan_compare", Group: rec.Group, Repo: rec.Repo, RepoName: rec.RepoName, Base: rec.Base,
 		BaseSHA: rec.BaseSHA, Attempts: rows, Untrusted: true}, nil
 }
@@ -184,12 +159,13 @@ func (s *Server) compareFan(cn *conn, p *proto.CompareFanParams) (any, *proto.Er
 // last line.
 const verifyScript = `sh -c "$1"; s=$?; if [ "$s" -eq 0 ]; then printf '\n[verify passed]\n'; else printf '\n[verify failed: exit %d]\n' "$s"; fi; exit "$s"`
 
-func (s *Server) verifyFan(cn *conn, p *proto.VerifyFanParams) (any, *proto.Error) {
+func (t *Worktrees) verifyFan(c core.Call, p *proto.VerifyFanParams) (any, *proto.Error) {
+	h := t.h
 	if strings.TrimSpace(p.Command) == "" || strings.ContainsRune(p.Command, 0) {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "the check is empty: give the command after --").
 			WithHint(proto.Hint{Param: "command", Command: "tuios fan verify SESSION -- go test ./..."})
 	}
-	rec, recs, err := s.fanOf(cn, p.FanTargetParams)
+	rec, recs, err := t.fanOf(c, p.FanTargetParams)
 	if err != nil {
 		return nil, err
 	}
@@ -197,57 +173,51 @@ func (s *Server) verifyFan(cn *conn, p *proto.VerifyFanParams) (any, *proto.Erro
 	if p.Timeout > 0 {
 		timeout = time.Duration(p.Timeout) * time.Millisecond
 	}
-	now := s.clock.Now().UnixNano()
+	now := h.Clock().Now().UnixNano()
 	type started struct {
 		row *proto.VerifyRow
-		rec wtRecord
-		w   *Window
+		rec record
+		w   core.WindowView
 	}
 	var runs []started
 	rows := make([]proto.VerifyRow, len(recs))
 	for i, r := range recs {
 		rows[i] = proto.VerifyRow{Session: r.Session, Branch: r.Branch}
 		row := &rows[i]
-		s.mu.Lock()
-		ss := s.sessions[r.Session]
-		if ss != nil && ss.ID != r.SessionID {
-			ss = nil
-		}
-		var old *Window
+		sv, open := h.FindSession(r.Session)
+		open = open && sv.ID == r.SessionID
+		var old core.WindowView
+		oldOK := false
 		if r.Check != nil {
-			old = s.windows[r.Check.Window]
+			old, oldOK = h.Find(r.Check.Window)
 		}
-		s.mu.Unlock()
 		if _, serr := os.Stat(r.Worktree); serr != nil {
 			row.Status, row.Note = "skipped", "the worktree is gone"
 			continue
 		}
-		if ss == nil {
+		if !open {
 			row.Status, row.Note = "skipped", "the attempt's session is closed"
 			continue
 		}
-		if old != nil && old.session == ss {
-			s.closeWindow(old) // the last check's window, kept when it failed
+		if oldOK && old.SessionID == r.SessionID {
+			h.CloseWindow(old.ID) // the last check's window, kept when it failed
 		}
-		s.mu.Lock()
-		name := freeNameLocked(ss, "verify")
-		s.mu.Unlock()
-		w, werr := s.startWindow(ss, windowSpec{name: name, argv: []string{"/bin/sh", "-c", verifyScript, "verify", p.Command}, cwd: r.Worktree,
-			noFocus: true, granted: true, stays: true})
+		w, werr := h.StartWindow(r.SessionID, core.WindowSpec{Name: "verify", FreeName: true, Argv: []string{"/bin/sh", "-c", verifyScript, "verify", p.Command},
+			Dir: r.Worktree, NoFocus: true, Granted: true, Stays: true})
 		if werr != nil {
 			row.Status, row.Note = "skipped", werr.Message
 			continue
 		}
 		row.Status, row.WindowID = "running", w.ID
-		s.wts.update(r.SessionID, func(x *wtRecord) {
-			x.Check = &proto.WorktreeCheck{Command: clipText(p.Command, 200), Status: "running", Window: w.ID, At: now}
+		t.update(r.SessionID, func(x *record) {
+			x.Check = &proto.WorktreeCheck{Command: core.Clip(p.Command, 200), Status: "running", Window: w.ID, At: now}
 		})
 		runs = append(runs, started{row: row, rec: r, w: w})
 	}
 	var rowsMu sync.Mutex // the rows, written as checks end, read for the answer
 	finish := func(st started, status string, code int, note string) {
 		if status == "passed" {
-			s.closeWindow(st.w)
+			h.CloseWindow(st.w.ID)
 		}
 		rowsMu.Lock()
 		st.row.Status, st.row.Exit, st.row.Kept = status, code, status != "passed"
@@ -255,7 +225,7 @@ func (s *Server) verifyFan(cn *conn, p *proto.VerifyFanParams) (any, *proto.Erro
 			st.row.Note = note
 		}
 		rowsMu.Unlock()
-		s.wts.update(st.rec.SessionID, func(x *wtRecord) {
+		t.update(st.rec.SessionID, func(x *record) {
 			if x.Check != nil && x.Check.Window == st.w.ID {
 				x.Check.Status, x.Check.Exit = status, code
 				if status == "passed" {
@@ -265,35 +235,34 @@ func (s *Server) verifyFan(cn *conn, p *proto.VerifyFanParams) (any, *proto.Erro
 		})
 	}
 	expired := make(chan struct{})
-	t := s.clock.AfterFunc(timeout, func() { close(expired) })
+	timer := h.Clock().AfterFunc(timeout, func() { close(expired) })
 	var wg sync.WaitGroup
 	for _, st := range runs {
 		wg.Add(1)
+		t.running.Add(1)
 		go func() {
+			defer t.running.Done()
 			defer wg.Done()
 			select {
-			case <-st.w.exitCh:
-				st.w.mu.Lock()
-				code := st.w.exitStatus.Code
-				st.w.mu.Unlock()
-				if code == 0 {
+			case <-st.w.Pane.Exited():
+				if code := st.w.Pane.ExitCode(); code == 0 {
 					finish(st, "passed", 0, "")
 				} else {
 					finish(st, "failed", code, "")
 				}
 			case <-expired:
 				finish(st, "timeout", -1, "still running after "+timeout.String()+": its window stays open")
-			case <-s.done:
+			case <-h.Done():
 			}
 		}()
 	}
 	done := make(chan struct{})
-	go func() { wg.Wait(); t.Stop(); close(done) }()
+	go func() { wg.Wait(); timer.Stop(); close(done) }()
 	res := proto.FanVerify{Type: "fan_verify", Group: rec.Group, Repo: rec.Repo, Command: p.Command, Waited: !p.NoWait}
 	if !p.NoWait {
 		select {
 		case <-done:
-		case <-cn.closed:
+		case <-c.Context().Done():
 			return nil, proto.Errorf(proto.CodeTimeout, "the caller hung up; the checks go on (tuios fan compare shows how they end)")
 		}
 	} else {
@@ -315,20 +284,20 @@ func (s *Server) verifyFan(cn *conn, p *proto.VerifyFanParams) (any, *proto.Erro
 	return res, nil
 }
 
-func (s *Server) keepFan(cn *conn, p *proto.KeepFanParams) (any, *proto.Error) {
+func (t *Worktrees) keepFan(c core.Call, p *proto.KeepFanParams) (any, *proto.Error) {
 	if p.Stash && p.Force {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "give --stash or --force, not both").WithHint(proto.Hint{Param: "stash"})
 	}
 	if !p.Merge && (p.Mode != "" || p.Into != "") {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "--squash, --ff-only and --into go with --merge").WithHint(proto.Hint{Param: "merge"})
 	}
-	rec, recs, err := s.fanOf(cn, proto.FanTargetParams{Session: p.Session})
+	rec, recs, err := t.fanOf(c, proto.FanTargetParams{Session: p.Session})
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(cn.ctx, wtGitWait)
+	ctx, cancel := context.WithTimeout(c.Context(), GitWait)
 	defer cancel()
-	repo, err := s.openRepo(ctx, cn, rec.Repo)
+	repo, err := OpenRepo(ctx, t.h, c, rec.Repo)
 	if err != nil {
 		return nil, err
 	}
@@ -337,7 +306,7 @@ func (s *Server) keepFan(cn *conn, p *proto.KeepFanParams) (any, *proto.Error) {
 			WithHint(proto.Hint{Detail: "keep another attempt (tuios fan compare), or bring the branch " + rec.Branch + " back by hand"})
 	}
 	// Every refusal first: the others' changes.
-	var others []wtRecord
+	var others []record
 	var dirty []string
 	for _, o := range recs {
 		if o.SessionID == rec.SessionID {
@@ -389,21 +358,10 @@ func (s *Server) keepFan(cn *conn, p *proto.KeepFanParams) (any, *proto.Error) {
 			removed = append(removed, kr)
 			continue
 		}
-		s.closeRecordSession(o)
-		s.wts.forget(o.SessionID)
+		t.h.KillSession(o.Session, o.SessionID) // still the one the record made
+		t.forget(o.SessionID)
 		removed = append(removed, kr)
 	}
 	res.Removed = removed
 	return res, nil
-}
-
-// closeRecordSession closes a record's session if it is still the one the
-// record made.
-func (s *Server) closeRecordSession(r wtRecord) {
-	s.mu.Lock()
-	ss := s.sessions[r.Session]
-	s.mu.Unlock()
-	if ss != nil && ss.ID == r.SessionID {
-		s.killSession(ss)
-	}
 }

@@ -1,0 +1,248 @@
+package daemon
+
+import (
+	"context"
+
+	"github.com/tuios/tuios/internal/daemon/core"
+	"github.com/tuios/tuios/internal/grant"
+	"github.com/tuios/tuios/internal/proto"
+)
+
+// What the worktrees and fan feature (internal/daemon/fan) asks of the
+// core, and what the core asks of it (core.Fans: s.fans).
+
+// fanReach says whether a pane's session own reaches session ss through
+// the worktrees: ss is in own's fan group, or a fan from own started it.
+// Reads only the feature's tags, which take no lock: safe under s.mu.
+func fanReach(fans core.Fans, own, ss *Session) bool {
+	if own == nil || ss == nil || own == ss {
+		return own == ss && own != nil
+	}
+	if fans == nil {
+		return false
+	}
+	t := fans.Tag(ss.ID)
+	if t == nil {
+		return false
+	}
+	if t.LaunchedBy != "" && t.LaunchedBy == own.ID {
+		return true
+	}
+	o := fans.Tag(own.ID)
+	return o != nil && o.Group != "" && o.Group == t.Group && o.Repo == t.Repo
+}
+
+// groupOfLocked is a session's fan group ("" for none).
+func (s *Server) groupOfLocked(ss *Session) string {
+	if ss == nil || s.fans == nil {
+		return ""
+	}
+	if t := s.fans.Tag(ss.ID); t != nil {
+		return t.Group
+	}
+	return ""
+}
+
+// fanGroupRuleLocked: a pane without admin reads its fan group and the
+// sessions a fan from it started (fanReach); writing there (typing,
+// notes, the queue, starting agents) needs the fan grant as well. Called
+// with s.mu held, after reaches.
+func fanGroupRuleLocked(verb string, a access, c caller, ss *Session) *proto.Error {
+	if !c.inside || c.link || c.own || c.pane == nil || ss == nil || c.pane.session == ss || c.grants.Has(grant.Admin) {
+		return nil
+	}
+	if !a.types() && a.grants()&^grant.Read == 0 {
+		return nil // a read
+	}
+	if c.grants.Has(grant.Fan) {
+		return nil
+	}
+	return proto.Errorf(proto.CodeForbidden, "%s is refused for this pane: session %q is in its fan group, and writing there needs the fan grant (write covers only its own session)",
+		verb, ss.Name).WithHint(grantHint(grant.Fan, c))
+}
+
+func (h host) Worktree(session string) (core.Worktree, bool) {
+	if h.s.fans == nil {
+		return core.Worktree{}, false
+	}
+	return h.s.fans.Worktree(session)
+}
+
+func (h host) FanReach(c core.Call, session string) *proto.Error {
+	if cn, _ := c.(*conn); cn == nil {
+		return proto.Errorf(proto.CodeForbidden, "a fan reached by a call that was never checked (a bug)")
+	}
+	if h.s.fans == nil {
+		return nil
+	}
+	return h.s.fans.Reach(c, session)
+}
+
+func (h host) FanCaller(c core.Call) core.FanCaller {
+	s := h.s
+	cn, _ := c.(*conn)
+	if cn == nil {
+		return core.FanCaller{}
+	}
+	var fc core.FanCaller
+	fc.All = !cn.callKnown || !cn.call.inside || cn.call.grants.Has(grant.Admin) && cn.call.restrict == nil
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if cn.callKnown && cn.call.pane != nil {
+		fc.PaneSessionID = cn.call.pane.session.ID
+	}
+	if w := s.callerWindow(cn); w != nil {
+		fc.Session = w.session.Name
+		if cn.callKnown && cn.call.inside {
+			fc.SessionID = w.session.ID
+		}
+	}
+	return fc
+}
+
+func (h host) CallerDir(c core.Call) string {
+	s := h.s
+	cn, _ := c.(*conn)
+	s.mu.Lock()
+	w := s.callerWindow(cn)
+	s.mu.Unlock()
+	if w == nil {
+		return ""
+	}
+	return w.cwdNow()
+}
+
+func (h host) UnknownSession(name string) *proto.Error {
+	s := h.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if name == "" {
+		return proto.Errorf(proto.CodeSessionNotFound, "no session named %q", name)
+	}
+	_, err := s.findSession(nil, name)
+	return err
+}
+
+func (h host) OutOfReach(c core.Call) *proto.Error {
+	s := h.s
+	cn, _ := c.(*conn)
+	if cn == nil {
+		return proto.Errorf(proto.CodeForbidden, "a session reached by a call that was never checked (a bug)")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.outOfReach(cn.verbName, cn.call, nil)
+}
+
+func (h host) CheckAgentEnv(env []string) *proto.Error { return checkAgentEnv(env) }
+
+func (h host) ResolveAgent(a core.AgentSpec) (core.AgentLaunch, *proto.Error) {
+	l, err := h.s.resolveAgent(agentLaunchSpec{agent: a.Agent, args: a.Args, path: a.Path, env: a.Env, anyProgram: a.AnyProgram})
+	if err != nil {
+		return core.AgentLaunch{}, err
+	}
+	return core.AgentLaunch{Harness: l.harness, Program: l.program, Argv: l.argv, AgentArgv: l.agentArgv}, nil
+}
+
+func (h host) NewGrants(c core.Call, asked string) (grant.Set, bool, *proto.Error) {
+	cn, _ := c.(*conn)
+	return h.s.newGrants(cn, asked)
+}
+
+func (h host) NewSession(name string) (core.SessionView, *proto.Error) {
+	s := h.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ss, err := s.newSessionLocked(name)
+	if err != nil {
+		return core.SessionView{}, err
+	}
+	return ss.viewLocked(), nil
+}
+
+// sessionByIDLocked is the live session whose id is id, or nil.
+func (s *Server) sessionByIDLocked(id string) *Session {
+	for _, ss := range s.sessions {
+		if ss.ID == id {
+			return ss
+		}
+	}
+	return nil
+}
+
+func (h host) StartWindow(sessionID string, spec core.WindowSpec) (core.WindowView, *proto.Error) {
+	s := h.s
+	s.mu.Lock()
+	ss := s.sessionByIDLocked(sessionID)
+	name := spec.Name
+	if ss != nil && spec.FreeName {
+		name = freeNameLocked(ss, spec.Name)
+	}
+	s.mu.Unlock()
+	if ss == nil {
+		return core.WindowView{}, proto.Errorf(proto.CodeSessionNotFound, "the session closed before its window started")
+	}
+	w, err := s.startWindow(ss, windowSpec{name: name, argv: spec.Argv, cwd: spec.Dir, noFocus: spec.NoFocus,
+		grants: spec.Grants, granted: spec.Granted, stays: spec.Stays})
+	if err != nil {
+		return core.WindowView{}, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return windowViewLocked(w.session, w), nil
+}
+
+func (h host) KillSession(name, id string) bool {
+	s := h.s
+	s.mu.Lock()
+	ss := s.sessions[name]
+	s.mu.Unlock()
+	if ss == nil || ss.ID != id {
+		return false
+	}
+	s.killSession(ss)
+	return true
+}
+
+func (h host) WatchStartNotice(pane string) <-chan struct{} {
+	s := h.s
+	s.mu.Lock()
+	w := s.windows[pane]
+	s.mu.Unlock()
+	if w == nil {
+		return nil
+	}
+	due := make(chan struct{})
+	t := s.clock.AfterFunc(startAgentNoticeAfter, func() { close(due) })
+	s.watchStartNotice(w, due, t) // start_agent.go: stops t when the watch ends
+	return due
+}
+
+func (h host) FirstPrompt(c core.Call, pane, text string) (string, string) {
+	s := h.s
+	cn, _ := c.(*conn)
+	if cn == nil {
+		return "not_sent", "typing into a pane from a call that was never checked (a bug): nothing was typed"
+	}
+	s.mu.Lock()
+	w := s.windows[pane]
+	s.mu.Unlock()
+	if w == nil {
+		return "not_sent", "the window closed before the prompt was typed"
+	}
+	// Typed as a write that types, whatever verb made the pane.
+	tc := &conn{s: s, ctx: cn.ctx, closed: cn.closed, call: cn.call, callKnown: cn.callKnown, verbName: cn.verbName, acc: types}
+	var res proto.AgentStarted
+	s.typeFirstPrompt(tc, w, text, &res) // start_agent.go
+	return res.PromptStatus, res.PromptNote
+}
+
+func (h host) CallHost(ctx context.Context, host, verb string, params, out any) *proto.Error {
+	return h.s.links.Call(ctx, host, verb, params, out)
+}
+
+func (p paneHandle) ExitCode() int {
+	p.w.mu.Lock()
+	defer p.w.mu.Unlock()
+	return p.w.exitStatus.Code
+}

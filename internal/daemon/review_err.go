@@ -1,4 +1,0 @@
-package daemon
-
-// codeGitFailed is a git call that failed for a reason of its own.
-const codeGitFailed = "git_failed"
