@@ -136,12 +136,7 @@ func respondCommands() []Command {
 				if heldResponse(ctx.Stdout, raw) { // held_text.go
 					return nil
 				}
-				var res struct {
-					Name      string   `json:"name"`
-					Sent      []string `json:"sent"`
-					SettledBy string   `json:"settled_by"`
-					State     string   `json:"state"`
-				}
+				var res proto.PromptResponse
 				remarshal(raw, &res)
 				how := map[string]string{"state": "it is " + res.State + " now", "prompt": "the prompt left the screen",
 					"gone": "the window is gone", "timeout": "it still shows the prompt (" + res.State + ")"}[res.SettledBy]

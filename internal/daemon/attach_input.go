@@ -91,7 +91,7 @@ func (s *Server) passInput(cn *conn, p *proto.AttachInputParams) (any, *proto.Er
 		return nil, proto.Errorf(proto.CodeForbidden, "only the person's attached client takes a pane's input").
 			WithHint(proto.Hint{Detail: "type with send-text"})
 	}
-	if s.resp == nil || !s.resp.heldByClient(cn) {
+	if s.nonces == nil || !s.nonces.heldByClient(cn) { // human_nonce.go
 		return nil, proto.Errorf(proto.CodeForbidden, "this process holds no attached client's nonce: attach first").
 			WithHint(proto.Hint{Command: "tuios attach"})
 	}

@@ -593,7 +593,7 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 		asking[it.Window] = it.Window != ""
 		askID[it.Window] = it.RequestID
 	}
-	risky := s.riskyPanes() // prompt_risk.go: the rail's word is risky
+	risky := s.riskyPanes() // attention.go (attention.Store.Risky): the rail's word is risky
 	for i := range lay.Windows {
 		lay.Windows[i].Asking = asking[lay.Windows[i].ID]
 		if lay.Windows[i].Asking {
@@ -719,21 +719,22 @@ func modesOf(m vt.Modes) proto.AttachModes {
 
 // prepareAttach checks and applies the attach params beyond the nonce:
 // the session, its size and the stream, which starts once the reply is
-// sent. A plain attach (none of them) is what it always was.
-func (s *Server) prepareAttach(cn *conn, p *attachParams) (map[string]any, *proto.Error) {
+// sent, and says so in res. A plain attach (none of them) is what it
+// always was.
+func (s *Server) prepareAttach(cn *conn, p *proto.AttachParams, res *proto.Attached) *proto.Error {
 	for _, d := range []struct {
 		name string
 		v    *int
 	}{{"cols", p.Cols}, {"rows", p.Rows}} {
 		if d.v != nil && (*d.v < 1 || *d.v > 1000) {
-			return nil, proto.Errorf(proto.CodeInvalidParams, "%s must be 1 to 1000, not %d", d.name, *d.v).WithHint(proto.Hint{Param: d.name})
+			return proto.Errorf(proto.CodeInvalidParams, "%s must be 1 to 1000, not %d", d.name, *d.v).WithHint(proto.Hint{Param: d.name})
 		}
 	}
 	if !p.Stream && p.Session == "" && p.Cols == nil && p.Rows == nil {
-		return nil, nil
+		return nil
 	}
 	if p.Stream && (cn.sub != nil || cn.attaching != nil || cn.attached != nil) {
-		return nil, proto.Errorf(proto.CodeInvalidRequest, "this connection already streams").WithHint(proto.Hint{Detail: "attach with stream on a connection of its own"})
+		return proto.Errorf(proto.CodeInvalidRequest, "this connection already streams").WithHint(proto.Hint{Detail: "attach with stream on a connection of its own"})
 	}
 	s.mu.Lock()
 	ss, err := s.session(cn, p.Session)
@@ -753,10 +754,10 @@ func (s *Server) prepareAttach(cn *conn, p *attachParams) (map[string]any, *prot
 	}
 	s.mu.Unlock()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	s.retile(ss) // the first client to show a session tiles it
-	res := map[string]any{"session": ss.Name, "cols": cols, "rows": rows}
+	res.Session, res.Cols, res.Rows = ss.Name, &cols, &rows
 	if p.Stream {
 		st := newAttachStream(s, cn, ss)
 		st.size = streamSize{cols, rows, time.Now()}
@@ -766,12 +767,12 @@ func (s *Server) prepareAttach(cn *conn, p *attachParams) (map[string]any, *prot
 		s.attach.setSizer(ss, st) // attach_size.go: the newest client sizes the session
 		s.attach.layoutChanged()  // and the others' layouts say so
 		cn.attaching = st
-		res["stream"] = true
+		res.Stream = true
 		// The client's call connection may type without an answer per
 		// key (proto.Request.Quiet).
-		res["quiet_requests"] = true
+		res.QuietRequests = true
 	}
-	return res, nil
+	return nil
 }
 
 // refuseOnStream answers a request sent on a streaming attach connection:

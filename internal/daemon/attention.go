@@ -12,6 +12,7 @@ import (
 	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/mail"
+	"github.com/tuios/tuios/review"
 )
 
 // The Inbox is the attention set's store (attn.Store, a core.Feature,
@@ -50,6 +51,8 @@ type inboxStore interface {
 	Seen(pane string)
 
 	List(opt inbox.ListOptions) inbox.List
+	// Risky are the rule names of each local pane's risky approval.
+	Risky() map[string][]string
 	ListWith(local bool, opt inbox.ListOptions, more func(l *inbox.List)) inbox.List
 	Find(key inbox.Key) (inbox.Item, bool)
 	Get(id string) (inbox.Item, bool)
@@ -81,7 +84,7 @@ func stateDir(getenv func(string) string) string {
 
 // newAttention makes the Inbox's store with what it reads of the core:
 // a pane as the Inbox is fed it (its name, its state, the risk of its
-// approval read whole: prompt_risk.go) and the hub.
+// approval read whole: attention's Prompts.ApprovalRisk) and the hub.
 func newAttention(s *Server, dir string) *attn.Store {
 	return attn.NewStore(attn.StoreOptions{Clock: s.clock, StateDir: dir, UID: s.uid, Log: host{s}.Log(),
 		Publish: s.hub.Publish,
@@ -98,7 +101,7 @@ func newAttention(s *Server, dir string) *attn.Store {
 				return p, agentstate.Snapshot{}, false
 			}
 			snap := s.tracker.Arbiter().Get(id)
-			p.Risk = s.approvalRisk(w, snap)
+			p.Risk = s.prompts.ApprovalRisk(paneHandle{w}, snap) // the risk column: attention's prompt_risk.go
 			return p, snap, true
 		},
 		Panes: func() []string {
@@ -113,6 +116,22 @@ func newAttention(s *Server, dir string) *attn.Store {
 	})
 }
 
+// riskChecker is the risk rules of [agents.approvals.risk], which the
+// held approvals and respond judge with; rules that do not compile are
+// logged and the shipped ones used.
+func (s *Server) riskChecker() *review.Checker {
+	chk, err := review.NewChecker(s.opt.Config.RiskConfig())
+	if err != nil {
+		s.warnf("config %s: %v: the shipped risk rules are used", s.opt.Config.Path, err)
+		chk, _ = review.NewChecker(review.RiskConfig{})
+	}
+	return chk
+}
+
+// riskyPanes are the rule names of each local pane's risky approval, for
+// the rail (attention's Store.Risky).
+func (s *Server) riskyPanes() map[string][]string { return s.att.Risky() }
+
 // writeFileAtomic replaces path with b, mode 0600, in a directory made
 // 0700 when missing: a crash leaves the old file or the new one.
 func writeFileAtomic(path string, b []byte) error {
@@ -125,7 +144,7 @@ func writeFileAtomic(path string, b []byte) error {
 // a live nonce an attached client holds, presented by that client's
 // process from outside every pane.
 func (s *Server) isPerson(cn *conn, nonce string) bool {
-	return linkStandsIn(cn) || nonce != "" && s.resp.validNonce(cn, nonce) && s.outsidePanes(cn)
+	return linkStandsIn(cn) || nonce != "" && s.nonces.valid(cn, nonce) && s.outsidePanes(cn)
 }
 
 // person refuses, with not_human, a call that acts as the person
@@ -134,11 +153,11 @@ func (s *Server) isPerson(cn *conn, nonce string) bool {
 // respond_from_shell, a shell outside every pane. A program inside a pane
 // is never the person, with or without a copied nonce.
 func (s *Server) person(cn *conn, verb, nonce string) *proto.Error {
-	if s.isPerson(cn, nonce) || s.resp.fromShell && s.outsidePanes(cn) {
+	if s.isPerson(cn, nonce) || s.fromShell && s.outsidePanes(cn) {
 		return nil
 	}
 	detail := "use the Inbox in an attached client (tuios attach)"
-	if !s.resp.fromShell {
+	if !s.fromShell {
 		detail += ", or set respond_from_shell = true under [daemon] in " + s.configPath() + " and restart the daemon to act from a shell outside every pane"
 	}
 	return proto.Errorf(codeNotHuman, "%s acts as the person: it needs a live human nonce from an attached client", verb).

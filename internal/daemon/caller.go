@@ -9,7 +9,7 @@ import (
 // caller is who made a call, as the daemon places it: the one answer the
 // grant checks, the target check and the write path read. It is placed
 // from the kernel's word on the caller's pid (place and outsidePanes,
-// resolve.go and verbs_respond.go), never from anything the caller says.
+// resolve.go and boundary.go), never from anything the caller says.
 type caller struct {
 	// pane is the pane the caller runs in; nil when it runs in none.
 	pane *Window

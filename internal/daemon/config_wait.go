@@ -141,7 +141,7 @@ func (c *cfgFollow) compareWithLastRun() {
 			if !was.Covers(now.def) {
 				lines = append(lines, fmt.Sprintf("the daemon started with wider pane grants than at its last run: %s (%s) then, %s now", last.Mode, was, permText(now)))
 			}
-			if c.s.resp.fromShell && !last.RespondFromShell {
+			if c.s.fromShell && !last.RespondFromShell {
 				lines = append(lines, "the daemon started with respond_from_shell on, off at its last run: a shell outside every pane answers prompts as the person")
 			}
 			if len(lines) > 0 {
@@ -164,7 +164,7 @@ func (s *Server) keepLastGrants() {
 		return
 	}
 	p := s.perm.Load()
-	b, _ := json.Marshal(lastGrants{Mode: p.mode, Grants: p.def.List(), RespondFromShell: s.resp != nil && s.resp.fromShell})
+	b, _ := json.Marshal(lastGrants{Mode: p.mode, Grants: p.def.List(), RespondFromShell: s.fromShell})
 	if err := writeFileAtomic(path, b); err != nil {
 		s.errorf("grants: keeping %s: %v", path, err)
 	}

@@ -303,8 +303,11 @@
 // verbs (internal/daemon/fan: its records load once the socket is the
 // daemon's, before the sessions come back); of the attention set
 // (internal/daemon/attention, which is to hold the whole set) the reply
-// queue, the review notes that send through it, ask-human and the held
-// approvals; the links to other machines with their channel pool,
+// queue, the review notes that send through it, ask-human, the held
+// approvals, then peek-prompt and respond (attention's Prompts: the
+// reading of a pane's prompt and its risk, which the Inbox's risk column
+// and the rail read too, and the answer pressed through the one write
+// path); the links to other machines with their channel pool,
 // the outbox, mail to other machines, the link policy, list-hosts and
 // list-outbox (internal/daemon/links), dialled once the sessions are
 // back; push notifications (internal/daemon/notify: they follow the
@@ -312,13 +315,16 @@
 // keys through OnPersonTyped, and the config appliers reach [notify]
 // through notifyConfig, person_typed.go); last the copies of tuios cp
 // and their verbs (internal/daemon/transfers), shut down first, which
-// stops every copy. Respond and the follow of linked hosts'
+// stops every copy. The follow of linked hosts'
 // Inboxes (host_follow.go, which the Inbox's verbs reach as attn.Hosts:
 // verbs_attention.go) and each host's Inbox row (host_rows.go) are still
 // here: they reach the store only through its methods (attention.go's
 // inboxStore), subscribe's replay included (the store picks the events,
-// the hub queues them); the responder hears a window close through the
-// same hooks, registered before the features'.
+// the hub queues them). The human nonces stay here too (human_nonce.go):
+// attach (verbs_attach.go) hands them out and the person check reads
+// them, so they decide who the person is; a feature asks through
+// core.Host (IsPerson, Person, and Answerer for respond: host_prompts.go)
+// and never sees them.
 // The core's side of a link stays here: the link-peer state of a
 // connection that comes in and its dispatch (link_policy.go,
 // verbs_link.go), what the mail feature reads of a link (its peer name
@@ -363,7 +369,9 @@
 //  5. hostInboxRows.mu (held across its Inbox call).
 //  7. attention.Store.mu, the Inbox (internal/daemon/attention): held
 //     across each queue call and the publish of its events; under it
-//     s.mu (the store's Pane and Panes hooks), a mail ring's lock, the
+//     s.mu (the store's Pane and Panes hooks; Pane reads the risk of a
+//     pane's approval through attention.Prompts.ApprovalRisk, which takes
+//     s.mu through core.Host and no lock of attention's), a mail ring's lock, the
 //     held approvals' (attention.Holds.mu), the asks' (attention.Asks.mu)
 //     and the host follower's locks and the hub's lock (its Publish hook)
 //     may be taken. The walk does not see these (the store is reached
@@ -402,7 +410,7 @@
 //     hostFollow.mu, attention.SnoozeAlarm.mu (the Inbox's and the host
 //     follower's snooze timers), rpc.Subscriber.mu,
 //     attachStream.mu, conn.wmu, cfgFollow.mu,
-//     responder.mu, restorer.mu, reaper.mu, paneIndex.mu, connCount.mu,
+//     humanNonces.mu, restorer.mu, reaper.mu, paneIndex.mu, connCount.mu,
 //     escapeeList.mu, Window.mu,
 //     Window.nameMu, and the arbiter's own lock (agentstate).
 //
@@ -413,6 +421,8 @@
 // not even a ring's lock; attention.Review.mu, which the notes file's
 // read and write run under, and attention.Asks.mu and attention.Holds.mu,
 // which attention.Store.mu may hold as an answer ends its question or hold;
+// attention.Prompts.mu, respond's tables (when a pane entered needs_input,
+// the answer locks, the prompts answered), held across no call;
 // and the links': links.Links.mu, a host connection's, the outbox's;
 // notify.Feature.mu, what [notify] applied, and internal/push's Notifier
 // locks under the push notifications; transfers.copies.mu, the copies of

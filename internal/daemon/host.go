@@ -24,7 +24,9 @@ func (h host) Options() core.Options {
 	s := h.s
 	return core.Options{Socket: s.opt.Socket, Executable: s.opt.Executable, StateDir: s.opt.StateDir, UID: s.uid,
 		Config: s.opt.Config, AgentsOff: s.agentsOff, Watcher: s.opt.Tracker.Watcher,
-		Env: s.opt.Env, Getenv: s.getenv} // Env, Getenv: the worktrees feature's
+		Env: s.opt.Env, Getenv: s.getenv, // Env, Getenv: the worktrees feature's
+		// respond's (attention's prompts): who may answer from a shell.
+		RespondFromShell: s.fromShell, ConfigPath: s.configPath()}
 }
 
 func (h host) Clock() agentstate.Clock  { return h.s.clock }
@@ -215,6 +217,9 @@ func featureAccess(c core.Class) access {
 	// The copies' class (host_transfers.go).
 	case core.Copies:
 		return copies
+	// respond's (attention's prompts).
+	case core.Answers:
+		return personOnly | needRespond | typesInto
 	}
 	return 0
 }

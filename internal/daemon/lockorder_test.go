@@ -42,7 +42,7 @@ var lockRanks = map[string]struct {
 	"attachStream.mu":   {leafRank, "attachStream.mu"},
 	"conn.wmu":          {leafRank, "conn.wmu"},
 	"cfgFollow.mu":      {leafRank, "cfgFollow.mu"},
-	"responder.mu":      {leafRank, "responder.mu"},
+	"humanNonces.mu":    {leafRank, "humanNonces.mu"},
 	"restorer.mu":       {leafRank, "restorer.mu"},
 	"reaper.mu":         {leafRank, "reaper.mu"},
 	"paneIndex.mu":      {leafRank, "paneIndex.mu"},

@@ -20,29 +20,12 @@ func (h host) OnPersonTyped(fn func(window string)) {
 // client holding a live human nonce, never a link. Called after the
 // write, with no lock held.
 func (s *Server) personTyped(cn *conn, window string) {
-	if len(s.typedHooks) == 0 || cn.link != nil || !s.resp.heldByClient(cn) {
+	if len(s.typedHooks) == 0 || cn.link != nil || !s.nonces.heldByClient(cn) { // human_nonce.go
 		return
 	}
 	for _, fn := range s.typedHooks {
 		fn(window)
 	}
-}
-
-// heldByClient reports whether cn is, or comes from the process of, an
-// attached client's connection holding a live human nonce.
-func (r *responder) heldByClient(cn *conn) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for _, h := range r.nonces {
-		if h.cn == cn || cn.peer > 1 && h.pid == cn.peer {
-			select {
-			case <-h.cn.closed:
-			default:
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // notifyConfig is the push notifications feature (internal/daemon/notify)

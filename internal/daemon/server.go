@@ -135,7 +135,6 @@ type Server struct {
 	att      inboxStore    // the Inbox (attention.go, attn.Store); set in New, never changed
 	rest     *restorer     // the sessions file (restore.go); set in New, never changed
 	cameBack sync.Once     // restore and the Inbox's load, once the socket is ours
-	resp     *responder    // attach and respond (verbs_respond.go); set in New, never changed
 	attach   *attachHub    // attach streams (attach_stream.go); set in New, never changed
 	holds    *attn.Holds   // held approvals (internal/daemon/attention); set in New, never changed
 	alog     *agentlog.Log // the agent log (internal/daemon/agentlog); set in New, never changed
@@ -186,6 +185,14 @@ type Server struct {
 	// [notify] through push. Set in New, never changed.
 	typedHooks []func(window string)
 	push       notifyConfig
+
+	// The person's nonces (human_nonce.go), which attach hands out and
+	// the person check reads, and respond_from_shell as read at start;
+	// respond and peek-prompt (internal/daemon/attention's Prompts). Set
+	// in New, never changed.
+	nonces    *humanNonces
+	fromShell bool
+	prompts   *attn.Prompts
 }
 
 // New prepares a server; Serve starts it.
@@ -291,14 +298,18 @@ func New(opt Options) (*Server, error) {
 	s.review = attn.NewReview(s.queue.Queue)
 	wts := fan.New() // the worktrees and fans tuios made (internal/daemon/fan): a feature the core asks for fan tags
 	s.fans = wts
-	s.resp = s.newResponder()
-	s.holds = attn.NewHolds(attn.HoldsOptions{Inbox: inboxFeature, Risk: s.resp.risk, Home: s.opt.Tracker.Home,
+	// The person's nonces; the risk rules the holds and respond judge with.
+	s.nonces = newHumanNonces(s.done) // human_nonce.go
+	s.fromShell = respondFromShell(s.opt.Config, os.Getenv)
+	risk := s.riskChecker() // attention.go
+	s.holds = attn.NewHolds(attn.HoldsOptions{Inbox: inboxFeature, Risk: risk, Home: s.opt.Tracker.Home,
 		RefuseRequest: s.follow.refuseHostRequest})
+	// respond and peek-prompt (internal/daemon/attention's Prompts).
+	s.prompts = attn.NewPrompts(attn.PromptsOptions{Inbox: inboxFeature, Holds: s.holds, Risk: risk, Home: s.opt.Tracker.Home})
 	inboxFeature.Serve(attn.VerbOptions{Hosts: followInbox{s}, AfterDismiss: s.afterDismiss}) // verbs_attention.go
 	s.asks = attn.NewAsks(attn.AskOptions{Inbox: inboxFeature, RefuseRequest: s.follow.refuseHostRequest})
 	// The features, in the order they are inited and the reverse of the
-	// one they stop in. The responder is still the core's but hears a
-	// window close from the hub as a feature does, before the features.
+	// one they stop in.
 	s.herdr = herdr.New()
 	s.alog = agentlog.NewLog(s.clock)
 	s.tscript = agentlog.NewTranscripts()
@@ -307,6 +318,8 @@ func New(opt Options) (*Server, error) {
 		s.herdr, s.alog, s.tscript, resume.New(),
 		wts,                                      // the worktrees and fans (internal/daemon/fan): its records load once the socket is ours
 		s.queue.Queue, s.review, s.asks, s.holds, // the attention set (internal/daemon/attention)
+		// respond and peek-prompt, of the attention set: after the holds they read first
+		s.prompts,
 		s.links, // links to other machines (internal/daemon/links): dialled once the sessions are back
 	}
 	// Push notifications (after resume and the links: they follow the
@@ -316,7 +329,6 @@ func New(opt Options) (*Server, error) {
 	s.push = pushes
 	s.features = append(s.features, pushes, transfers.New())
 	h := host{s}
-	h.OnWindowClosed(func(ev event) { s.resp.forget(ev.Window) })
 	if err := initFeatures(h, s.features); err != nil {
 		close(s.done) // what New started so far stops
 		s.tracker.Close()

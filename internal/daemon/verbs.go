@@ -80,7 +80,7 @@ func (s *Server) verbTable() map[string]*verb {
 	s.agentVerbs(add)
 	s.hookVerbs(add)
 	s.waitVerbs(add)
-	s.respondVerbs(add)
+	s.attachVerbs(add) // verbs_attach.go: attach (peek-prompt and respond are the attention set's)
 	s.layoutVerbs(add)
 	s.linkVerbs(add)   // verbs_link.go: what another machine's link may call here
 	s.hostVerbs(add)   // verbs_hosts.go: this machine's links to other hosts

@@ -1,18 +1,12 @@
 package daemon
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/tuios/tuios/agentstate"
-	"github.com/tuios/tuios/detect"
-	"github.com/tuios/tuios/internal/client"
 	"github.com/tuios/tuios/internal/proto"
-	"github.com/tuios/tuios/review"
 )
 
 // TestNonceHelper is not a test: run as a child process (TUIOS_NONCE_HELPER
@@ -189,83 +183,32 @@ func TestTwoAnswersToOnePromptTheFirstWins(t *testing.T) {
 	}
 }
 
-// Actions on offer follow the rule's answers and the options on screen.
-func TestOfferedActionsAndRisk(t *testing.T) {
-	t.Parallel()
-	cc := detect.Prompt{
-		Options: []detect.PromptOption{{N: 1, Label: "Yes"}, {N: 2, Label: "No"}},
-		Answers: &detect.Answers{Approve: &detect.Answer{Option: "yes"}, ApproveAlways: &detect.Answer{Option: "yes, "},
-			Deny: &detect.Answer{Keys: []string{"esc"}}, Choose: "digit"},
-		Lines: []string{"│   rm -rf build/   │", "│ ❯ 1. Yes │", "│   2. No │"},
-	}
-	if got := strings.Join(offered(cc), ","); got != "approve,deny,choose" {
-		t.Fatalf("offered: %s", got)
-	}
-	if k, ok := answerKeys(cc, cc.Answers.Approve); !ok || strings.Join(k, " ") != "1" {
-		t.Fatalf("approve keys: %v", k)
-	}
-	r := (&Server{}).newResponderForTest()
-	if got := riskNames(r, "approval: Do you want to proceed?", cc, "", ""); strings.Join(got, ",") != "recursive delete" {
-		t.Fatalf("risk: %v", got)
-	}
-	if !sameSet([]string{" recursive delete", "sudo"}, []string{"sudo", "recursive delete"}) || sameSet([]string{"sudo"}, []string{"sudo", "recursive delete"}) {
-		t.Fatal("sameSet")
-	}
-}
-
-func (s *Server) newResponderForTest() *responder {
-	chk, _ := review.NewChecker(review.RiskConfig{})
-	return &responder{s: s, risk: chk}
-}
-
-// A closed window leaves nothing in the responder: a long-lived daemon
-// opens and closes windows without end.
+// A closed window leaves nothing in respond's tables: a long-lived daemon
+// opens and closes windows without end. A window whose prompt was
+// peeked (when it entered needs_input) and answered (its answer lock and
+// the prompt marked answered) holds three entries until it closes, and
+// none once close-window answered.
 func TestAClosedWindowLeavesNothingInTheResponder(t *testing.T) {
 	t.Parallel()
 	srv, sock := serverWith(t, nil)
-	c, err := client.Dial(client.Options{Socket: sock})
-	if err != nil {
-		t.Fatal(err)
+	a := personRPC(t, sock)
+	a.must("new-session", map[string]any{"name": "r", "argv": []string{"env", "TUIOS_AGENT=claude-code", "/bin/sh", "-c", claudePrompt}})
+	a.must("wait-for", map[string]any{"session": "r", "window": "0", "condition": "agent-state", "until": "needs_input", "timeout": 15000})
+	pk := a.must("peek-prompt", map[string]any{"session": "r", "window": "0"})
+	id := str(pk["window"])
+	a.must("respond", map[string]any{"session": "r", "window": "0", "action": "deny", "prompt_id": pk["prompt_id"], "timeout": 200})
+	if n := srv.prompts.Kept(); n != 3 {
+		t.Fatalf("a peeked and answered window keeps %d entries, want 3 (its lock, when it entered needs_input, its answer)", n)
 	}
-	defer c.Close()
-	var created struct {
-		WindowID string `json:"window_id"`
-	}
-	if err := c.Call("new-session", map[string]any{"name": "r"}, nil); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Call("new-window", map[string]any{"session": "r", "name": "w"}, &created); err != nil {
-		t.Fatal(err)
-	}
-	r := srv.resp
-	unlock, ok := r.lock(context.Background(), created.WindowID)
-	if !ok {
-		t.Fatal("no lock")
-	}
-	unlock()
-	r.enteredAt(created.WindowID, agentstate.Snapshot{})
-	if err := c.Call("close-window", map[string]any{"session": "r", "window": created.WindowID}, nil); err != nil {
-		t.Fatal(err)
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if len(r.locks)+len(r.entered)+len(r.answered) != 0 {
-		t.Fatalf("left behind: %d locks, %d entered, %d answered", len(r.locks), len(r.entered), len(r.answered))
+	a.must("close-window", map[string]any{"session": "r", "window": id})
+	if n := srv.prompts.Kept(); n != 0 {
+		t.Fatalf("left behind: %d entries", n)
 	}
 }
 
-// A prompt stays answered while its answer settles and for answeredGrace
-// after: a slow program still shows it, and a second answer must not be
-// pressed. Past that, a retry goes through.
-func TestAnsweredMarkHoldsThroughTheGrace(t *testing.T) {
-	t.Parallel()
-	now := time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)
-	flying := answeredMark{prompt: "p1", inFlight: true}
-	if !flying.holds("p1", now.Add(time.Hour)) || flying.holds("p2", now) {
-		t.Fatal("an answer in flight marks its prompt, and only it")
-	}
-	done := answeredMark{prompt: "p1", until: now.Add(answeredGrace)}
-	if !done.holds("p1", now.Add(answeredGrace-time.Millisecond)) || done.holds("p1", now.Add(answeredGrace)) {
-		t.Fatal("a returned answer marks its prompt for the grace, then not")
-	}
-}
+// The codes respond answers (internal/daemon/attention) that these
+// tests read.
+const (
+	codePromptChanged      = "prompt_changed"
+	codeRiskUnacknowledged = "risk_unacknowledged"
+)

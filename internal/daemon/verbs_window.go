@@ -35,18 +35,6 @@ func (s *Server) windowRowLocked(w *Window) proto.Window {
 	return row
 }
 
-// targetNamed is target for a caller without s.mu: it also returns the
-// window's display name, read under the lock.
-func (s *Server) targetNamed(cn *conn, session, window string) (*Session, *Window, string, *proto.Error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ss, w, err := s.target(cn, session, window)
-	if err != nil {
-		return nil, nil, "", err
-	}
-	return ss, w, w.DisplayName(), nil
-}
-
 // target resolves session and window params. Called with s.mu held.
 func (s *Server) target(cn *conn, session, window string) (*Session, *Window, *proto.Error) {
 	if session == "" && window != "" {

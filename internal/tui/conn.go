@@ -111,11 +111,7 @@ func attachStream(opt Options, host, session string, cols, rows int) (st *client
 	if err != nil {
 		return nil, "", "", false, err
 	}
-	var res struct {
-		Nonce   string `json:"human_nonce"`
-		Session string `json:"session"`
-		Quiet   bool   `json:"quiet_requests"`
-	}
+	var res proto.Attached
 	if host != "" {
 		c.SetDeadline(time.Now().Add(farSetup)) // remote_conn.go
 	}
@@ -135,7 +131,7 @@ func attachStream(opt Options, host, session string, cols, rows int) (st *client
 	if res.Session == "" {
 		res.Session = session
 	}
-	return c, res.Nonce, res.Session, res.Quiet && host == "", nil
+	return c, res.HumanNonce, res.Session, res.QuietRequests && host == "", nil
 }
 
 // start runs the goroutines; send delivers messages to the program.

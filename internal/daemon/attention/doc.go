@@ -21,7 +21,15 @@
 //   - held approvals (request-approval, reply-approval, get-approval): a
 //     harness's permission prompt held for the Inbox while its hook
 //     waits, and the hold peek-prompt and respond read and answer
-//     (Holds).
+//     (Holds, held_respond.go);
+//   - peek-prompt and respond: the prompt a pane waits on, read from its
+//     screen and history with its harness's rules (prompt_peek.go), the
+//     risk of what it asks (prompt_risk.go: the Inbox's risk column,
+//     through ApprovalRisk, and the rail's word, through Store.Risky,
+//     read it too), and the person's answer pressed as exactly the keys
+//     the harness's manifest names (respond.go, respond_choose.go; a
+//     Crush dialog only with a crush process in the pane,
+//     crush_respond.go) (Prompts).
 //
 // Each is a core.Feature: the daemon makes it with what it needs of the
 // others (the queue for the review notes, the Inbox for the rest), and
@@ -34,14 +42,17 @@
 // makes its final save as it stops.
 //
 // The follow of linked hosts' Inboxes (given to the verbs as Hosts, with
-// what a dismiss asks of the daemon: Serve) and respond's reading of a
-// pane's screen are still the core's (internal/daemon), reaching the
-// Store only through its methods; they are to move here in turn.
+// what a dismiss asks of the daemon: Serve) is still the core's
+// (internal/daemon), reaching the Store only through its methods. So are
+// the human nonces attach hands the person's client: who answers a
+// prompt is the core's word (Host.Answerer), never the nonce table.
 //
 // The feature sees the core only through core.Host: a verb's pane through
 // the one target check, copied (Window, Session); who a caller is
-// (IsPerson, CallerPane, CallerPlaced); typing through the one write path
-// as a caller held past its connection (Hold, TypeHeld); the rail
+// (IsPerson, CallerPane, CallerPlaced, Answerer); typing through the one
+// write path as a caller held past its connection (Hold, TypeHeld) or as
+// respond's caller (TypeKeys, FocusIn); a pane's screen and process
+// (core.Pane); the rail
 // (RailChanged); where a pane's shell is and the worktrees tuios made
 // (PaneDir, StartedIn, Worktree, FanReach); what list-attention checks
 // (Wide, NoSession, InReach, SubscribeReach) and a selector's cwd
@@ -49,12 +60,14 @@
 // the Inbox interface this package declares (Do, Find, Replayed, Update),
 // which the Store is. The core calls back the Store, a pane's queued count
 // (Queue.Len), the Inbox's published events (Holds.Saw), the pane in front
-// of the person (Holds.Viewed) and respond's hold (Holds.Peek,
-// Holds.Respond).
+// of the person (Holds.Viewed) and the risk of a pane's approval as the
+// Inbox is fed it (Prompts.ApprovalRisk).
 //
 // What it does not own: the session table and its lock, the Inbox's
 // rules (package inbox: what an item is, when it opens and closes), the diff and the notes' anchoring (package
-// review), the person check itself, agent state (agentstate, detect).
+// review), the person check itself and the human nonces it reads, agent
+// state (agentstate, detect), the harnesses' screen rules (detect's
+// manifests).
 //
 // # Locks
 //
@@ -66,7 +79,10 @@
 // (Pane, Panes, Publish) and the callbacks it runs; Queue.mu is held
 // across Host.RailChanged (the attach streams' locks only); and Asks.mu
 // and Holds.mu are taken under Store.mu, by Inbox.Do's callback and by
-// Holds.Saw. Store.tmu (its save timer) and SnoozeAlarm.mu are leaves. Review.mu is held across the
-// notes file's read and write; no git runs under any of them. The core
-// reads Queue.Len under its own lock.
+// Holds.Saw. Store.tmu (its save timer), SnoozeAlarm.mu and Prompts.mu
+// (respond's tables, held across no call) are leaves; a window's answer
+// lock (a one-slot channel, not a mutex) is held while its keys are
+// pressed, and only another respond to that window waits on it.
+// Review.mu is held across the notes file's read and write; no git runs
+// under any of them. The core reads Queue.Len under its own lock.
 package attention

@@ -97,10 +97,10 @@ type heldPeekResult struct {
 	Held *heldView `json:"held,omitempty"`
 }
 
-// Peek is peek-prompt's result while the Inbox holds the pane's prompt
+// peekHeld is peek-prompt's result while the Inbox holds the pane's prompt
 // (the screen shows nothing to read then): pk, the screen's reading,
 // filled from the hold, and the hold. false when nothing is held there.
-func (hd *Holds) Peek(pk proto.PromptPeek) (any, bool) {
+func (hd *Holds) peekHeld(pk proto.PromptPeek) (any, bool) {
 	h, live := hd.lookup("", pk.Window)
 	if !live {
 		return nil, false
@@ -125,20 +125,20 @@ func (hd *Holds) Peek(pk proto.PromptPeek) (any, bool) {
 	return out, true
 }
 
-// HeldAnswer is respond's answer to a held prompt.
-type HeldAnswer struct {
+// heldAnswer is respond's answer to a held prompt.
+type heldAnswer struct {
 	PromptID string   // the prompt peek-prompt read ("" any)
 	Action   string   // approve, approve_always, deny, choose
 	Value    string   // choose: the option's digit
 	RiskAck  []string // a risky allow's rules
 }
 
-// Respond answers the pane's held prompt for respond, when the Inbox
+// respondHeld answers the pane's held prompt for respond, when the Inbox
 // holds one; held is false when it does not (respond then reads the
 // screen). by is who respond let in: the person's client, a shell with
 // respond_from_shell, or a linked machine with the respond capability;
 // window is the pane (a full id) in session, name its name.
-func (hd *Holds) Respond(p HeldAnswer, by, session, window, name string) (res any, err *proto.Error, held bool) {
+func (hd *Holds) respondHeld(p heldAnswer, by, session, window, name string) (res any, err *proto.Error, held bool) {
 	h, live := hd.lookup("", window)
 	if !live {
 		return nil, nil, false

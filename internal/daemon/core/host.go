@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"net"
+	"time"
 
 	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/detect"
@@ -271,6 +272,27 @@ type Host interface {
 	// Caller is who c's caller is, as the grants read it (placed once per
 	// connection by the kernel's word, its grants read again per call).
 	Caller(c Call) Caller
+
+	// What respond (the attention set's prompts) asks of the core
+	// (host_prompts.go): who answers, and the keys through the one
+	// write path.
+
+	// Answerer says who c answers a pane's prompt as: "link:NAME" for
+	// another machine's link that stands in for the person, "client"
+	// for the person's attached client (nonce is a live human nonce it
+	// holds, and it is outside every pane), "shell" for a shell outside
+	// every pane when respond_from_shell is on, "pane:ID" for a pane
+	// holding the respond grant; "" for none of them. The nonces
+	// themselves stay the core's.
+	Answerer(c Call, nonce string) string
+	// TypeKeys types b into pane as the admitted call c through the one
+	// write path, as Type does, waiting at most wait (0: the write
+	// path's default) for the pane to take it.
+	TypeKeys(c Call, pane string, b []byte, wait time.Duration) *proto.Error
+	// FocusIn reports focus to pane's program as c, before a submit key
+	// (a harness that asked for focus reports wants it): a key like any
+	// other, through the same check; it never waits.
+	FocusIn(c Call, pane string)
 }
 
 // Options are the daemon's settings a feature reads.
@@ -296,6 +318,13 @@ type Options struct {
 	// worktrees go).
 	Env    []string
 	Getenv func(string) string
+
+	// RespondFromShell is respond_from_shell (or its environment
+	// variable) as the daemon started with it: a shell outside every
+	// pane may answer as the person without a nonce.
+	RespondFromShell bool
+	// ConfigPath is the config file a hint names.
+	ConfigPath string
 }
 
 // Placement is where the kernel puts a caller.

@@ -92,6 +92,13 @@ const (
 	// (a session out of its reach needs admin too); never over a link,
 	// where a far machine copies with its own daemon.
 	Copies
+
+	// Answers (respond's class, attention's prompts) answers a pane's
+	// prompt as the person: the person (who the handler checks through
+	// Host.Answerer), or a pane holding respond; it types into the pane,
+	// so the typing rules hold at the target check and on the write
+	// path; over a link only with the respond capability.
+	Answers
 )
 
 // CodeNotHuman is the error code of a call that acts as the person and

@@ -5,7 +5,8 @@ import "github.com/tuios/tuios/agentstate"
 // Crush's permission dialog. Crush ≤ v0.97.1 may report working after
 // blocked while its dialog is still up: the report is held back while the
 // screen still shows the dialog. (Answering the dialog, which needs a
-// Crush process in the pane, is respond's: crush_respond.go in the core.)
+// Crush process in the pane, is respond's: internal/daemon/attention's
+// crush_respond.go.)
 
 const crushHarness = "crush"
 

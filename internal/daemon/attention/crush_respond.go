@@ -1,4 +1,4 @@
-package daemon
+package attention
 
 import (
 	"os"
@@ -6,11 +6,12 @@ import (
 	"strings"
 
 	"github.com/tuios/tuios/detect"
+	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/proto"
 )
 
 // Crush's "Permission Required" dialog, read from the screen by the crush
-// manifest's dialog rule (package herdr keeps the pane needs_input while
+// manifest's dialog rule (internal/daemon/herdr keeps the pane needs_input while
 // it is up: Crush ≤ v0.97.1 may report working after blocked). TUIOS
 // answers the dialog only when a Crush process is in the pane.
 
@@ -19,7 +20,7 @@ const crushHarness = "crush"
 // crushRespondCheck refuses to answer a prompt read by Crush's rules
 // when no Crush process runs in the pane: the screen alone may be
 // another program showing the same words.
-func crushRespondCheck(w *Window, harness, name string) *proto.Error {
+func crushRespondCheck(w core.Pane, harness, name string) *proto.Error {
 	if harness != crushHarness || crushInPane(w) {
 		return nil
 	}
@@ -30,9 +31,9 @@ func crushRespondCheck(w *Window, harness, name string) *proto.Error {
 // crushInPane says whether a process named crush runs in the pane: in
 // the pane's foreground process group or among the descendants of the
 // pane's first process (that process included).
-func crushInPane(w *Window) bool {
-	root := w.proc.Pid()
-	fg, _ := w.proc.ForegroundPgrp()
+func crushInPane(w core.Pane) bool {
+	root := w.Pid()
+	fg, _ := w.ForegroundPgrp()
 	if _, err := os.Stat("/proc/self/stat"); err != nil {
 		// No /proc (darwin): the foreground leader is what can be seen.
 		f, err := detect.ReadForeground(root)

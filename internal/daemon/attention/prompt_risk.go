@@ -1,4 +1,4 @@
-package daemon
+package attention
 
 import (
 	"sort"
@@ -8,6 +8,7 @@ import (
 	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/detect"
 	"github.com/tuios/tuios/inbox"
+	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/review"
 )
 
@@ -26,18 +27,18 @@ import (
 // the pane's screen and history.
 const whyNotWhole = "the prompt's command is not on the pane's screen whole, so a risky part may be hidden: open the pane or make it taller, then read it again"
 
-// readPrompt reads the prompt on w's screen with its harness's rules, and
-// its dialog whole. ok is false when no harness is known or no rule reads
-// a prompt. Called without s.mu.
-func (r *responder) readPrompt(w *Window, harness string) (man *detect.Manifest, p detect.Prompt, d detect.WholeDialog, ok bool) {
-	reg := r.s.tracker.Detector().Registry()
+// readPrompt reads the prompt on the pane's screen with its harness's
+// rules, and its dialog whole. ok is false when no harness is known or no
+// rule reads a prompt.
+func (r *Prompts) readPrompt(pane core.Pane, harness string) (man *detect.Manifest, p detect.Prompt, d detect.WholeDialog, ok bool) {
+	reg := r.h.Tracker().Detector().Registry()
 	if reg == nil || harness == "" {
 		return nil, p, d, false
 	}
 	if man, ok = reg.Lookup(harness); !ok {
 		return nil, p, d, false
 	}
-	sc := w.pane.Screen()
+	sc := pane.Tracked().Screen()
 	if p, ok = detect.ReadPrompt(man, sc.Tail(man.Screen.ReadLines())); !ok {
 		return man, p, d, false
 	}
@@ -45,11 +46,22 @@ func (r *responder) readPrompt(w *Window, harness string) (man *detect.Manifest,
 	return man, p, d, true
 }
 
+// paneRoot is the directory a prompt's paths are judged from, as the held
+// approvals judge theirs (holds.go): the pane's directory as it last
+// reported it, else the directory it started in.
+func (r *Prompts) paneRoot(pane core.Pane) string {
+	if d := pane.Dir(); d != "" {
+		return d
+	}
+	dir, _, _ := r.h.StartedIn(pane.ID())
+	return dir
+}
+
 // promptHits runs the risk rules over what a prompt asks: the reported
 // line, and the dialog's body, each row and each run of rows together (an
 // agent wraps a long command over rows of its own). notWhole says the
 // hits carry "cut short" because the dialog could not be read whole.
-func (r *responder) promptHits(line string, p detect.Prompt, d detect.WholeDialog, root, home string) (hits []review.Hit, notWhole bool) {
+func (r *Prompts) promptHits(line string, p detect.Prompt, d detect.WholeDialog, root, home string) (hits []review.Hit, notWhole bool) {
 	if r.risk == nil {
 		return nil, false
 	}
@@ -99,7 +111,7 @@ func (r *responder) promptHits(line string, p detect.Prompt, d detect.WholeDialo
 }
 
 // inRuleOrder lists the hits in the rules' hit order, "cut short" last.
-func (r *responder) inRuleOrder(set map[string]review.Hit) []review.Hit {
+func (r *Prompts) inRuleOrder(set map[string]review.Hit) []review.Hit {
 	if len(set) == 0 {
 		return nil
 	}
@@ -133,29 +145,29 @@ func ruleNames(hits []review.Hit) []string {
 	return out
 }
 
-// approvalRisk is the risk of the approval w waits on, for its Inbox item:
-// nil unless the pane is on needs_input blocked by an approval. Called
-// without s.mu.
-func (s *Server) approvalRisk(w *Window, snap agentstate.Snapshot) []review.Hit {
-	r := s.resp
-	if r == nil || snap.State != agentstate.NeedsInput || snap.BlockedBy() != agentstate.KindApproval {
+// ApprovalRisk is the risk of the approval pane waits on, for its Inbox
+// item (the risk column): nil unless the pane is on needs_input blocked
+// by an approval. It takes no lock of this package's, so the Inbox may
+// call it holding its own.
+func (r *Prompts) ApprovalRisk(pane core.Pane, snap agentstate.Snapshot) []review.Hit {
+	if r == nil || r.h == nil || snap.State != agentstate.NeedsInput || snap.BlockedBy() != agentstate.KindApproval {
 		return nil
 	}
-	_, p, d, ok := r.readPrompt(w, snap.Harness)
+	_, p, d, ok := r.readPrompt(pane, snap.Harness)
 	if !ok {
 		// Nothing on the screen reads as a prompt (a hook said it first):
 		// the line alone.
 		p, d = detect.Prompt{}, detect.WholeDialog{Whole: true}
 	}
-	hits, _ := r.promptHits(snap.Message, p, d, r.paneRoot(w), s.opt.Tracker.Home)
+	hits, _ := r.promptHits(snap.Message, p, d, r.paneRoot(pane), r.home)
 	return hits
 }
 
-// riskyPanes are the rule names of each local pane's risky approval, for
-// the rail.
-func (s *Server) riskyPanes() map[string][]string {
+// Risky are the rule names of each local pane's risky approval, as the
+// Inbox's items carry them: the rail's word is risky.
+func (a *Store) Risky() map[string][]string {
 	risky := map[string][]string{}
-	for _, it := range s.att.List(inbox.ListOptions{Kinds: []inbox.Kind{inbox.KindApproval}}).Items {
+	for _, it := range a.List(inbox.ListOptions{Kinds: []inbox.Kind{inbox.KindApproval}}).Items {
 		if it.Window != "" && it.Host == "" && len(it.Risk) > 0 {
 			risky[it.Window] = ruleNames(it.Risk)
 		}

@@ -1,4 +1,4 @@
-package daemon
+package attention
 
 import (
 	"slices"
@@ -7,13 +7,21 @@ import (
 
 	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/detect"
+	"github.com/tuios/tuios/review"
 )
+
+// newPromptsForTest is Prompts with the shipped risk rules and no daemon:
+// what reads a prompt without a pane.
+func newPromptsForTest() *Prompts {
+	chk, _ := review.NewChecker(review.RiskConfig{})
+	return NewPrompts(PromptsOptions{Risk: chk})
+}
 
 // A prompt's paths are judged from the pane's directory: a delete that
 // climbs out of it is "outside the worktree", the same call inside is not.
 func TestPromptRiskReadsPathsFromThePane(t *testing.T) {
 	t.Parallel()
-	r := (&Server{}).newResponderForTest()
+	r := newPromptsForTest()
 	p := func(cmd string) detect.Prompt {
 		return detect.Prompt{Options: []detect.PromptOption{{N: 1, Label: "Yes"}, {N: 2, Label: "No"}},
 			Lines: []string{"│   " + cmd + "   │", "│ ❯ 1. Yes │", "│   2. No │"}}
@@ -31,7 +39,7 @@ func TestPromptRiskReadsPathsFromThePane(t *testing.T) {
 
 // riskNames is the rule names promptHits gives a prompt read from its
 // own lines.
-func riskNames(r *responder, line string, p detect.Prompt, root, home string) []string {
+func riskNames(r *Prompts, line string, p detect.Prompt, root, home string) []string {
 	hits, _ := r.promptHits(line, p, detect.ReadDialog(p, p.Lines, true), root, home)
 	return ruleNames(hits)
 }
@@ -41,7 +49,7 @@ func riskNames(r *responder, line string, p detect.Prompt, root, home string) []
 // the call whole, and a question never is.
 func TestPromptHitsOfADialogReadWholeOrNot(t *testing.T) {
 	t.Parallel()
-	r := (&Server{}).newResponderForTest()
+	r := newPromptsForTest()
 	opts := []detect.PromptOption{{N: 1, Label: "Yes"}, {N: 2, Label: "No"}}
 	cut := detect.Prompt{Kind: agentstate.KindApproval, Options: opts, Lines: []string{" Do you want to proceed?", " ❯ 1. Yes", "   2. No"}}
 	partial := detect.ReadDialog(cut, cut.Lines, false) // an alternate screen: its top may be gone
