@@ -1,11 +1,9 @@
 package daemon
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/tuios/tuios/internal/proto"
-	"github.com/tuios/tuios/pty"
 )
 
 // A one-program window closes when its program exits; a wait-for
@@ -44,33 +42,5 @@ func TestWaitForExitAfterAProgramWindowClosed(t *testing.T) {
 	r.must("new-window", map[string]any{"session": "w", "name": "one", "no_focus": true, "argv": []string{"sleep", "60"}})
 	if _, err := r.call("wait-for", map[string]any{"session": "w", "window": "one", "condition": "window-exit", "timeout": 300}); err == nil || err.Code != proto.CodeTimeout {
 		t.Fatalf("a live window named one must be the one waited on: %+v", err)
-	}
-}
-
-// The record is bounded: past exitLogMax the oldest exit is forgotten, and
-// a name reused reads its most recent exit.
-func TestExitLogIsBounded(t *testing.T) {
-	t.Parallel()
-	var l exitLog
-	for i := range exitLogMax + 10 {
-		l.note(exitRecord{id: fmt.Sprintf("id-%03d-x", i), name: "job", status: pty.ExitStatus{Code: i}})
-	}
-	if len(l) != exitLogMax {
-		t.Fatalf("%d records kept, want %d", len(l), exitLogMax)
-	}
-	if _, ok := l.find("id-000-x"); ok {
-		t.Fatal("the oldest exit is still remembered")
-	}
-	if r, ok := l.find("job"); !ok || r.status.Code != exitLogMax+9 {
-		t.Fatalf("a reused name reads %+v, want the most recent exit", r)
-	}
-	if r, ok := l.find("id-070-x"); !ok || r.status.Code != 70 {
-		t.Fatalf("by id: %+v %v", r, ok)
-	}
-	if _, ok := l.find("id-07"); ok {
-		t.Fatal("an ambiguous prefix matched")
-	}
-	if _, ok := l.find(""); ok {
-		t.Fatal("an empty address matched")
 	}
 }

@@ -167,10 +167,10 @@ func checkLockOrder(t *testing.T, dir string, ranks map[string]struct {
 // TestFeatureLocks walks the features whose locks are leaves the same
 // way: the attention set's (the reply queue's, the review notes', the
 // asks', the held approvals'), the mail feature's table of rings, the
-// push notifications' and the copies' are leaves within their package,
-// none taken while another of them is held, and doc.go's order names
-// each as pkg.Type.field. What they may be
-// held across (the core's calls, the Inbox's lock above them) the walk
+// push notifications', the copies' and wait-for's exit log are leaves
+// within their package, none taken while another of them is held, and
+// doc.go's order names each as pkg.Type.field. What they may be held
+// across (the core's calls, the Inbox's lock above them) the walk
 // cannot see: doc.go and the packages' docs state it.
 func TestFeatureLocks(t *testing.T) {
 	t.Parallel()
@@ -182,7 +182,7 @@ func TestFeatureLocks(t *testing.T) {
 	if i := strings.Index(locks, "# Locks"); i >= 0 {
 		locks = locks[i:]
 	}
-	for _, pkg := range []string{"attention", "mailbox", "notify", "transfers"} {
+	for _, pkg := range []string{"attention", "mailbox", "notify", "transfers", "waitfor"} {
 		g := lockGraphOf(t, pkg)
 		if len(g.mutexes) == 0 {
 			t.Errorf("the walk found no mutex in internal/daemon/%s", pkg)

@@ -31,6 +31,7 @@ import (
 	"github.com/tuios/tuios/internal/daemon/notify"
 	"github.com/tuios/tuios/internal/daemon/resume"
 	"github.com/tuios/tuios/internal/daemon/transfers"
+	"github.com/tuios/tuios/internal/daemon/waitfor"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/internal/sock"
 )
@@ -185,6 +186,11 @@ type Server struct {
 	// [notify] through push. Set in New, never changed.
 	typedHooks []func(window string)
 	push       notifyConfig
+
+	// wait-for (internal/daemon/waitfor): what its exit log does as a
+	// program window's program exits (core.Registrar.OnProgramExit,
+	// host_waitfor.go); read-only once sealed.
+	programExitHooks []func(core.ProgramExit)
 }
 
 // New prepares a server; Serve starts it.
@@ -312,6 +318,9 @@ func New(opt Options) (*Server, error) {
 	pushes := notify.New(notify.Options{Inbox: inboxFeature, Getenv: s.getenv})
 	s.push = pushes
 	s.features = append(s.features, pushes, transfers.New())
+	// wait-for (internal/daemon/waitfor): its agent-message condition is
+	// the mail feature's wait, handed over here.
+	s.features = append(s.features, waitfor.New(waitfor.Options{Mail: s.waitMail}))
 	h := host{s}
 	h.OnWindowClosed(func(ev event) { s.resp.forget(ev.Window) })
 	if err := initFeatures(h, s.features); err != nil {
