@@ -44,3 +44,30 @@ func TestWaitForExitAfterAProgramWindowClosed(t *testing.T) {
 		t.Fatalf("a live window named one must be the one waited on: %+v", err)
 	}
 }
+
+// A session's exits go with it: after kill-session, a session made again
+// under the same name does not answer a wait from the old one's exits.
+func TestWaitForExitForgetsAKilledSession(t *testing.T) {
+	t.Parallel()
+	_, sock := server(t)
+	r := dialRPC(t, sock)
+	r.must("new-session", map[string]any{"name": "k"})
+	id := str(r.must("new-window", map[string]any{"session": "k", "name": "job", "no_focus": true, "argv": []string{"sh", "-c", "exit 3"}})["window_id"])
+	eventually(t, "the program window closes when it exits", func() bool {
+		_, err := r.call("get-window", map[string]any{"session": "k", "window": id})
+		return err != nil && err.Code == proto.CodeWindowNotFound
+	})
+	if res := r.must("wait-for", map[string]any{"session": "k", "window": "job", "condition": "window-exit", "timeout": 2000}); res["exit_code"] != 3.0 {
+		t.Fatalf("before the kill: %v", res)
+	}
+	r.must("kill-session", map[string]any{"session": "k"})
+	r.must("new-session", map[string]any{"name": "k"})
+	for _, addr := range []string{"job", id} {
+		if _, err := r.call("wait-for", map[string]any{"session": "k", "window": addr, "condition": "window-exit", "timeout": 2000}); err == nil || err.Code != proto.CodeWindowNotFound {
+			t.Fatalf("-w %s in the new session k: %+v", addr, err)
+		}
+	}
+	if _, err := r.call("wait-for", map[string]any{"window": id, "condition": "window-exit", "timeout": 2000}); err == nil || err.Code != proto.CodeWindowNotFound {
+		t.Fatalf("the old id alone: %+v", err)
+	}
+}

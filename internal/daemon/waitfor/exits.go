@@ -145,21 +145,21 @@ func (f *Feature) recentExit(c core.Call, session, addr string) (exitRecord, boo
 	}
 	if session == "" { // a full id names its session, as for a live window
 		type hit struct {
-			session string
-			r       exitRecord
+			session, sessionID string
+			r                  exitRecord
 		}
 		var hits []hit
 		f.mu.Lock()
-		for _, l := range f.exits {
+		for id, l := range f.exits {
 			for _, r := range l.exits {
 				if r.id == addr {
-					hits = append(hits, hit{l.session, r})
+					hits = append(hits, hit{l.session, id, r})
 				}
 			}
 		}
 		f.mu.Unlock()
 		for _, h := range hits { // checked with no lock of the feature's held
-			if f.h.Target(c, h.session, "") == nil {
+			if live, ok := f.h.FindSession(h.session); ok && live.ID == h.sessionID && f.h.Target(c, h.session, "") == nil {
 				return h.r, true
 			}
 		}
