@@ -8,6 +8,5 @@ import (
 // codeAgentsDisabled answers an agent verb when [agents] enabled = false.
 const codeAgentsDisabled = core.CodeAgentsDisabled
 
-// agentsDisabled is the refusal of an agent verb, or of wait-for's agent
-// conditions, while agents are off.
+// agentsDisabled is the refusal of an agent verb while agents are off.
 func agentsDisabled(what string) *proto.Error { return core.AgentsDisabled(what) }

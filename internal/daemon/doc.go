@@ -292,7 +292,8 @@
 // mail verbs send-agent-message, read-agent-messages, stash-put,
 // stash-list, stash-get, ask-agent and release-agent-message, the rules
 // for mail a link sends, and wait-for's agent-message condition, which
-// wait-for hands it; a ring is made on a session's first use and goes
+// wait-for (internal/daemon/waitfor) is handed; a ring is made on a
+// session's first use and goes
 // with the session-closed hook, a window's inbox with the window-closed
 // one; the core reads a ring through it, Existing or Ring, and answers
 // core.Host.MailTo with it), the herdr socket
@@ -313,10 +314,14 @@
 // back; push notifications (internal/daemon/notify: they follow the
 // Inbox's events from once the restored items are in, hear the person's
 // keys through OnPersonTyped, and the config appliers reach [notify]
-// through notifyConfig, person_typed.go); last the copies of tuios cp
-// and their verbs (internal/daemon/transfers), shut down first, which
-// stops every copy. The follow of linked hosts'
-// Inboxes (host_follow.go, which the Inbox's verbs reach as attn.Hosts:
+// through notifyConfig, person_typed.go); the copies of tuios cp
+// and their verbs (internal/daemon/transfers), which stop every copy as
+// they shut down; and wait-for (internal/daemon/waitfor: every condition,
+// its timeouts and hints, and the recent exits of program windows, which
+// the core hands it through OnProgramExit before such a window leaves the
+// table; its agent-message condition is the mail feature's wait, which
+// New hands it), last, shut down first, with nothing to stop. The follow
+// of linked hosts' Inboxes (host_follow.go, which the Inbox's verbs reach as attn.Hosts:
 // verbs_attention.go) and each host's Inbox row (host_rows.go) are still
 // here: they reach the store only through its methods (attention.go's
 // inboxStore), subscribe's replay included (the store picks the events,
@@ -428,7 +433,9 @@
 // locks under the push notifications; transfers.copies.mu, the copies of
 // tuios cp, with no file I/O under it; fan.Worktrees.mu, the worktree
 // records', under which no git runs and which the target check never
-// takes: it reads the fan tags, an immutable map swapped whole) are
+// takes: it reads the fan tags, an immutable map swapped whole;
+// waitfor.Feature.mu, wait-for's exit log of program windows, never held
+// across a call into the core) are
 // leaves as the core sees them: a feature
 // calls the core holding none of them, and the core's hooks into a
 // feature (a new pane's environment, a caller's, a window closed, the

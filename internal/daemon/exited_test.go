@@ -1,11 +1,9 @@
 package daemon
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/tuios/tuios/internal/proto"
-	"github.com/tuios/tuios/pty"
 )
 
 // A one-program window closes when its program exits; a wait-for
@@ -47,30 +45,29 @@ func TestWaitForExitAfterAProgramWindowClosed(t *testing.T) {
 	}
 }
 
-// The record is bounded: past exitLogMax the oldest exit is forgotten, and
-// a name reused reads its most recent exit.
-func TestExitLogIsBounded(t *testing.T) {
+// A session's exits go with it: after kill-session, a session made again
+// under the same name does not answer a wait from the old one's exits.
+func TestWaitForExitForgetsAKilledSession(t *testing.T) {
 	t.Parallel()
-	var l exitLog
-	for i := range exitLogMax + 10 {
-		l.note(exitRecord{id: fmt.Sprintf("id-%03d-x", i), name: "job", status: pty.ExitStatus{Code: i}})
+	_, sock := server(t)
+	r := dialRPC(t, sock)
+	r.must("new-session", map[string]any{"name": "k"})
+	id := str(r.must("new-window", map[string]any{"session": "k", "name": "job", "no_focus": true, "argv": []string{"sh", "-c", "exit 3"}})["window_id"])
+	eventually(t, "the program window closes when it exits", func() bool {
+		_, err := r.call("get-window", map[string]any{"session": "k", "window": id})
+		return err != nil && err.Code == proto.CodeWindowNotFound
+	})
+	if res := r.must("wait-for", map[string]any{"session": "k", "window": "job", "condition": "window-exit", "timeout": 2000}); res["exit_code"] != 3.0 {
+		t.Fatalf("before the kill: %v", res)
 	}
-	if len(l) != exitLogMax {
-		t.Fatalf("%d records kept, want %d", len(l), exitLogMax)
+	r.must("kill-session", map[string]any{"session": "k"})
+	r.must("new-session", map[string]any{"name": "k"})
+	for _, addr := range []string{"job", id} {
+		if _, err := r.call("wait-for", map[string]any{"session": "k", "window": addr, "condition": "window-exit", "timeout": 2000}); err == nil || err.Code != proto.CodeWindowNotFound {
+			t.Fatalf("-w %s in the new session k: %+v", addr, err)
+		}
 	}
-	if _, ok := l.find("id-000-x"); ok {
-		t.Fatal("the oldest exit is still remembered")
-	}
-	if r, ok := l.find("job"); !ok || r.status.Code != exitLogMax+9 {
-		t.Fatalf("a reused name reads %+v, want the most recent exit", r)
-	}
-	if r, ok := l.find("id-070-x"); !ok || r.status.Code != 70 {
-		t.Fatalf("by id: %+v %v", r, ok)
-	}
-	if _, ok := l.find("id-07"); ok {
-		t.Fatal("an ambiguous prefix matched")
-	}
-	if _, ok := l.find(""); ok {
-		t.Fatal("an empty address matched")
+	if _, err := r.call("wait-for", map[string]any{"window": id, "condition": "window-exit", "timeout": 2000}); err == nil || err.Code != proto.CodeWindowNotFound {
+		t.Fatalf("the old id alone: %+v", err)
 	}
 }

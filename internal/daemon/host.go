@@ -74,7 +74,8 @@ func windowViewLocked(ss *Session, w *Window) core.WindowView {
 	at := w.placementLocked()
 	return core.WindowView{ID: w.ID, Session: ss.Name, SessionID: ss.ID, Name: w.name, DisplayName: w.DisplayName(),
 		Title: w.Title(), Dir: w.dirNow(), Workspace: w.workspace, Minimized: w.minimized, X: at.x, Y: at.y, Width: at.w, Height: at.h,
-		Program: w.program, ResumeID: w.resumeID, ResumeHarness: w.resumeHarness, Pane: paneHandle{w}}
+		Program: w.program, ResumeID: w.resumeID, ResumeHarness: w.resumeHarness, Pane: paneHandle{w},
+		AutoName: w.autoName()} // wait-for's (internal/daemon/waitfor)
 }
 
 func (h host) Find(id string) (core.WindowView, bool) {

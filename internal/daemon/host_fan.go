@@ -240,9 +240,3 @@ func (h host) FirstPrompt(c core.Call, pane, text string) (string, string) {
 func (h host) CallHost(ctx context.Context, host, verb string, params, out any) *proto.Error {
 	return h.s.links.Call(ctx, host, verb, params, out)
 }
-
-func (p paneHandle) ExitCode() int {
-	p.w.mu.Lock()
-	defer p.w.mu.Unlock()
-	return p.w.exitStatus.Code
-}

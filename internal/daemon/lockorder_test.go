@@ -166,7 +166,8 @@ func checkLockOrder(t *testing.T, dir string, ranks map[string]struct {
 // TestFeatureLocks walks the features whose locks are leaves the same
 // way: the attention set's (the reply queue's, the review notes', the
 // asks', the held approvals'), the mail feature's table of rings, the
-// push notifications', the copies' and the worktree records' are leaves
+// push notifications', the copies', the worktree records' and wait-for's exit log are
+// leaves
 // within their package, none taken while another of them is held, and
 // doc.go's order names each as pkg.Type.field. What they may be held
 // across (the core's calls, the Inbox's lock above them) the walk
@@ -181,7 +182,7 @@ func TestFeatureLocks(t *testing.T) {
 	if i := strings.Index(locks, "# Locks"); i >= 0 {
 		locks = locks[i:]
 	}
-	for _, pkg := range []string{"attention", "mailbox", "notify", "transfers", "fan"} {
+	for _, pkg := range []string{"attention", "mailbox", "notify", "transfers", "fan", "waitfor"} {
 		g := lockGraphOf(t, pkg)
 		if len(g.mutexes) == 0 {
 			t.Errorf("the walk found no mutex in internal/daemon/%s", pkg)

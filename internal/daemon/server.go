@@ -32,6 +32,7 @@ import (
 	"github.com/tuios/tuios/internal/daemon/notify"
 	"github.com/tuios/tuios/internal/daemon/resume"
 	"github.com/tuios/tuios/internal/daemon/transfers"
+	"github.com/tuios/tuios/internal/daemon/waitfor"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/internal/sock"
 )
@@ -193,6 +194,11 @@ type Server struct {
 	nonces    *humanNonces
 	fromShell bool
 	prompts   *attn.Prompts
+
+	// wait-for (internal/daemon/waitfor): what its exit log does as a
+	// program window's program exits (core.Registrar.OnProgramExit,
+	// host_waitfor.go); read-only once sealed.
+	programExitHooks []func(core.ProgramExit)
 }
 
 // New prepares a server; Serve starts it.
@@ -328,6 +334,9 @@ func New(opt Options) (*Server, error) {
 	pushes := notify.New(notify.Options{Inbox: inboxFeature, Getenv: s.getenv})
 	s.push = pushes
 	s.features = append(s.features, pushes, transfers.New())
+	// wait-for (internal/daemon/waitfor): its agent-message condition is
+	// the mail feature's wait, handed over here.
+	s.features = append(s.features, waitfor.New(waitfor.Options{Mail: s.waitMail}))
 	h := host{s}
 	if err := initFeatures(h, s.features); err != nil {
 		close(s.done) // what New started so far stops

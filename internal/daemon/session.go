@@ -49,7 +49,6 @@ type Session struct {
 	// every shell's TUIOS_SESSION, so a rename relabels.
 	displayName string
 	accent      string
-	exits       exitLog // recent exits of program windows, for wait-for (exited.go)
 
 	tileMu sync.Mutex // one retile at a time; taken before s.mu, never under it
 
@@ -440,7 +439,7 @@ settle:
 	// window stays in the list, its final screen readable, until
 	// something closes it.
 	if w.program {
-		w.srv.noteProgramExit(w, status) // a wait that starts late still gets it (exited.go)
+		w.srv.programExited(w, status) // a wait that starts late still gets it (host_waitfor.go)
 		w.srv.closeWindow(w)
 	}
 }

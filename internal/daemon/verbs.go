@@ -79,7 +79,6 @@ func (s *Server) verbTable() map[string]*verb {
 	s.paneVerbs(add)
 	s.agentVerbs(add)
 	s.hookVerbs(add)
-	s.waitVerbs(add)
 	s.attachVerbs(add) // verbs_attach.go: attach (peek-prompt and respond are the attention set's)
 	s.layoutVerbs(add)
 	s.linkVerbs(add)   // verbs_link.go: what another machine's link may call here

@@ -71,6 +71,27 @@ type Registrar interface {
 	// typed into, in the typing call's goroutine after the write, with no
 	// core lock held; it must not block.
 	OnPersonTyped(fn func(window string))
+
+	// The exits wait-for reads (internal/daemon/waitfor).
+
+	// OnProgramExit adds what to do when the program of a window opened
+	// to run one program exited: fn gets the exit before the window
+	// closes and leaves the table, so a caller that finds the window gone
+	// finds its exit already noted. It runs in the pane's exit goroutine
+	// with no core lock held; it must not block.
+	OnProgramExit(fn func(ProgramExit))
+}
+
+// ProgramExit is the exit of a window opened to run one program, which
+// closes as its program exits (Registrar.OnProgramExit).
+type ProgramExit struct {
+	Session   string // its session's name
+	SessionID string
+	Window    string // its id
+	// Name is the name a person gave it ("" for none); Auto its automatic
+	// name (what ran in its foreground) when it exited.
+	Name, Auto string
+	Code       int // its exit code
 }
 
 // Restored is a window the restore brought back, with the agent

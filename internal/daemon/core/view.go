@@ -65,6 +65,12 @@ type WindowView struct {
 	// Pane is a live handle on its pane: what it reads is not part of
 	// the copy.
 	Pane Pane
+
+	// What wait-for reads of a window (internal/daemon/waitfor).
+
+	// AutoName is its automatic name (what runs in its foreground), given
+	// a name or not; "" before it was first read.
+	AutoName string
 }
 
 // Label is the session's display name, else its name.
@@ -131,7 +137,14 @@ type Pane interface {
 	// protocol pane (start-agent --protocol) draws a turn's last frame
 	// just before it reports the turn's end over another channel.
 	Settle(quiet, max time.Duration)
-	// ExitCode is its own process's exit status, once Exited is closed
-	// (internal/daemon/fan's checks and prompts).
-	ExitCode() int
+
+	// What wait-for reads of a pane (internal/daemon/waitfor).
+
+	// Quiet is when the pane last printed (else when it was made) and
+	// the channel its next output closes, read together, so no output
+	// falls between the two.
+	Quiet() (since time.Time, next <-chan struct{})
+	// ExitCode is its own process's exit code once Exited is closed;
+	// exited is false before.
+	ExitCode() (code int, exited bool)
 }

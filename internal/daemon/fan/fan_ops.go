@@ -245,7 +245,7 @@ func (t *Worktrees) verifyFan(c core.Call, p *proto.VerifyFanParams) (any, *prot
 			defer wg.Done()
 			select {
 			case <-st.w.Pane.Exited():
-				if code := st.w.Pane.ExitCode(); code == 0 {
+				if code, _ := st.w.Pane.ExitCode(); code == 0 {
 					finish(st, "passed", 0, "")
 				} else {
 					finish(st, "failed", code, "")

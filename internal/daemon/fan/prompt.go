@@ -180,7 +180,8 @@ func (t *Worktrees) runDelivery(d promptDelivery, by core.Call, expired, noticeD
 			set(promptNotSent, "the agent was not ready within "+d.timeout.String()+" (it reads "+arb.Get(d.w.ID).State.String()+"); nothing was typed", "")
 			return
 		case <-pane.Exited():
-			set(promptNotSent, "the agent exited with status "+strconv.Itoa(pane.ExitCode())+" before it was ready; nothing was typed", "")
+			code, _ := pane.ExitCode()
+			set(promptNotSent, "the agent exited with status "+strconv.Itoa(code)+" before it was ready; nothing was typed", "")
 			return
 		case <-h.Done():
 			return

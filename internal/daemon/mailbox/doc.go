@@ -25,8 +25,8 @@
 //   - the rules for mail another machine's link sends here (link.go):
 //     its origin from the connection, its attachments only from the
 //     session's stash, a reply to it stored as a notice, held mail;
-//   - wait-for's agent-message condition (Wait), which the core's
-//     wait-for hands it.
+//   - wait-for's agent-message condition (Wait), which the daemon
+//     hands internal/daemon/waitfor.
 //
 // It reaches the core only through core.Host: a verb's session and
 // window through the one target check, copied (Session, Window); who a

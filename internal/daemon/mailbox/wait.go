@@ -16,9 +16,10 @@ type WaitFor struct {
 	Thread  uint64 // only this thread; 0 for any
 }
 
-// Wait is wait-for's agent-message condition, for the core's wait-for: it
-// waits until ctx ends for a message that matches w and fills result in
-// with it; timedOut makes the refusal when nothing came.
+// Wait is wait-for's agent-message condition, which the daemon's New
+// hands wait-for (internal/daemon/waitfor): it waits until ctx ends for a
+// message that matches w and fills result in with it; timedOut makes the
+// refusal when nothing came.
 func (m *Mail) Wait(ctx context.Context, c core.Call, w WaitFor, result map[string]any, timedOut func(string) *proto.Error) (any, *proto.Error) {
 	o, err := m.open(c, w.Session, w.Inbox)
 	if err != nil {

@@ -1,8 +1,9 @@
-package daemon
+package waitfor
 
 import (
 	"strings"
 
+	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/internal/shquote"
 )
@@ -15,14 +16,10 @@ type waitWhere struct {
 	session, window string
 }
 
-// fillLocked names what the wait resolved where the caller gave nothing. Call
-// with s.mu held (it reads the window's session).
-func (wh *waitWhere) fillLocked(w *Window) {
-	if w == nil {
-		return
-	}
-	if wh.session == "" && w.session != nil {
-		wh.session = w.session.Name
+// fill names what the wait resolved where the caller gave nothing.
+func (wh *waitWhere) fill(w core.WindowView) {
+	if wh.session == "" {
+		wh.session = w.Session
 	}
 	if wh.window == "" {
 		wh.window = w.ID[:min(8, len(w.ID))]

@@ -1,4 +1,4 @@
-package daemon
+package waitfor
 
 import "testing"
 

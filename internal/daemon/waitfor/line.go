@@ -1,4 +1,4 @@
-package daemon
+package waitfor
 
 import (
 	"regexp"
@@ -30,4 +30,12 @@ func matchedLine(text string, re *regexp.Regexp) (string, bool) {
 		line = cutBytes(line, maxWaitLine)
 	}
 	return line, true
+}
+
+// cutBytes cuts s to at most n bytes, never inside a UTF-8 sequence.
+func cutBytes(s string, n int) string {
+	for n > 0 && n < len(s) && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n]
 }

@@ -1,0 +1,57 @@
+package daemon
+
+import (
+	"context"
+	"time"
+
+	"github.com/tuios/tuios/internal/daemon/core"
+	"github.com/tuios/tuios/internal/daemon/mailbox"
+	"github.com/tuios/tuios/internal/daemon/waitfor"
+	"github.com/tuios/tuios/internal/proto"
+	"github.com/tuios/tuios/pty"
+)
+
+// What wait-for (internal/daemon/waitfor) reads of the core: a program
+// window's exit, before the window leaves the table; when a pane last
+// printed and its exit code; and, handed over here, the mail feature's
+// wait for a message.
+
+// OnProgramExit adds a hook programExited runs.
+func (h host) OnProgramExit(fn func(core.ProgramExit)) {
+	h.registering()
+	h.s.programExitHooks = append(h.s.programExitHooks, fn)
+}
+
+// programExited tells the features that w's program exited with status,
+// before the window is closed: a wait-for window-exit that starts after
+// the close still finds the exit. The hooks run with no core lock held.
+func (s *Server) programExited(w *Window, status pty.ExitStatus) {
+	s.mu.Lock()
+	ex := core.ProgramExit{Session: w.session.Name, SessionID: w.session.ID, Window: w.ID, Name: w.name, Auto: w.autoName(), Code: status.Code}
+	s.mu.Unlock()
+	for _, fn := range s.programExitHooks {
+		fn(ex)
+	}
+}
+
+// waitMail is wait-for's agent-message condition: the mail feature's
+// wait (internal/daemon/mailbox), which fills in the message it got.
+func (s *Server) waitMail(ctx context.Context, c core.Call, w waitfor.MailWait, result map[string]any, timedOut func(string) *proto.Error) (any, *proto.Error) {
+	return s.mail.Wait(ctx, c, mailbox.WaitFor{Session: w.Session, Inbox: w.Inbox, Thread: w.Thread}, result, timedOut)
+}
+
+func (p paneHandle) Quiet() (time.Time, <-chan struct{}) {
+	p.w.mu.Lock()
+	defer p.w.mu.Unlock()
+	last := p.w.lastOutput
+	if last.IsZero() {
+		last = p.w.created
+	}
+	return last, p.w.outputGen
+}
+
+func (p paneHandle) ExitCode() (int, bool) {
+	p.w.mu.Lock()
+	defer p.w.mu.Unlock()
+	return p.w.exitStatus.Code, p.w.exited
+}
