@@ -292,17 +292,19 @@
 // queue, the review notes that send through it, ask-human and the held
 // approvals; last the links to other machines with their channel pool,
 // the outbox, mail to other machines, the link policy, list-hosts and
-// list-outbox (internal/daemon/links), dialled once the sessions are
-// back and shut down first. Respond and the follow of linked hosts'
-// Inboxes (host_follow.go, which the Inbox's verbs reach as attn.Hosts:
-// verbs_attention.go) and each host's Inbox row (host_rows.go) are still
-// here: they reach the store only through its methods (attention.go's
+// list-outbox, each host's Inbox row and the follow of the linked hosts'
+// Inboxes (internal/daemon/links, which reaches the Inbox only through
+// the links.Inbox it declares, handed the store; the Inbox's verbs reach
+// the follow as attn.Hosts: verbs_attention.go), dialled and followed
+// once the sessions are back and shut down first. Respond is still here:
+// it reaches the store only through its methods (attention.go's
 // inboxStore), subscribe's replay included (the store picks the events,
 // the hub queues them); the responder hears a window close through the
 // same hooks, registered before the features'.
 // The core's side of a link stays here: the link-peer state of a
 // connection that comes in and its dispatch (link_policy.go,
-// verbs_link.go), the mail rules for what a link sends (link_mail.go),
+// verbs_link.go), what the mail verbs hand the links' mail rules of
+// such a call (link_policy.go; the rules are links/mail_in.go),
 // open-host-connection's handover of a connection (host_links.go) and
 // apply-config, which applies the config file to every feature.
 //
@@ -337,12 +339,15 @@
 //  4. links.Outbox.nmu (internal/daemon/links): one call of the outbox's
 //     Changed hook at a time, held across it, so the host's Inbox row
 //     (5, 7) is told the latest state last; the outbox's own mu under it.
-//  5. hostInboxRows.mu (held across its Inbox call).
+//  5. links.inboxRows.mu (internal/daemon/links): one host row's update
+//     at a time, held across its Inbox call (the config follower's
+//     SetHostProblem takes it under 1).
 //  7. attention.Store.mu, the Inbox (internal/daemon/attention): held
 //     across each queue call and the publish of its events; under it
 //     s.mu (the store's Pane and Panes hooks), a mail ring's lock, the
 //     held approvals' (attention.Holds.mu), the asks' (attention.Asks.mu)
-//     and the host follower's locks and the hub's lock (its Publish hook)
+//     and the host follower's locks (links.Follow.mu, the mirror's) and
+//     the hub's lock (its Publish hook)
 //     may be taken. The walk does not see these (the store is reached
 //     through an interface and calls the core through func values): this
 //     list states them.
@@ -373,8 +378,8 @@
 //     links.Client.WriteLine and Flush, the connection's write lock
 //     conn.wmu.
 //  13. Leaves, under which nothing else is taken: attention.Store.tmu,
-//     hostFollow.mu, attention.SnoozeAlarm.mu (the Inbox's and the host
-//     follower's snooze timers), subscriber.mu,
+//     links.Follow.mu, alarm.Alarm.mu (internal/alarm: the Inbox's and
+//     the host follower's snooze timers), subscriber.mu,
 //     attachStream.mu, conn.wmu, cfgFollow.mu, pushFollow.mu,
 //     responder.mu, restorer.mu, reaper.mu, worktrees.mu (no git runs
 //     under any lock), transfers.mu (the copies of tuios cp; no file I/O
@@ -385,7 +390,8 @@
 // agentlog.Transcripts.mu; attention.Review.mu, which the notes file's
 // read and write run under, and attention.Asks.mu and attention.Holds.mu,
 // which attention.Store.mu may hold as an answer ends its question or hold;
-// and the links': links.Links.mu, a host connection's, the outbox's) are
+// and the links': links.Links.mu, a host connection's, the outbox's,
+// links.Follow.mu) are
 // leaves as the core sees them: a feature
 // calls the core holding none of them, and the core's hooks into a
 // feature (a new pane's environment, a caller's, a window closed, the
@@ -393,8 +399,8 @@
 // runs its window-closed hooks after it let hub.mu go. Three exceptions:
 // attention.Store.mu (7) is held across the store's hooks into the core
 // (Pane and Panes take s.mu, Publish the hub's lock) and across the
-// callbacks the core hands it (the host follower's mirror); and, in
-// internal/daemon/links, links.Outbox.nmu (4) is held across the
-// outbox's Changed hook, and a pool channel's lock (12) across a client's
-// WriteLine.
+// callbacks the links' follow hands it (the mirror of the hosts' items);
+// and, in internal/daemon/links, links.Outbox.nmu (4) is held across the
+// outbox's Changed hook, links.inboxRows.mu (5) across its Inbox call,
+// and a pool channel's lock (12) across a client's WriteLine.
 package daemon

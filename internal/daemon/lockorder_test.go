@@ -32,12 +32,10 @@ var lockRanks = map[string]struct {
 	"cfgFollow.order":  {1, "cfgFollow.order"},
 	"Server.editMu":    {2, "s.editMu"},
 	"Session.tileMu":   {3, "Session.tileMu"},
-	"hostInboxRows.mu": {5, "hostInboxRows.mu"},
 	"Server.mu":        {8, "s.mu"},
 	"hub.mu":           {10, "hub.mu"},
 	"attachHub.mu":     {11, "attachHub.mu"},
 
-	"hostFollow.mu":   {leafRank, "hostFollow.mu"},
 	"subscriber.mu":   {leafRank, "subscriber.mu"},
 	"attachStream.mu": {leafRank, "attachStream.mu"},
 	"conn.wmu":        {leafRank, "conn.wmu"},
