@@ -9,7 +9,7 @@
 //     snooze (Store, SnoozeAlarm; the host follower's mirror of linked
 //     hosts' items is numbered in its seq and published under its lock),
 //     and its verbs list-attention, dismiss-attention and mark-attention
-//     (inbox_verbs.go; a mirrored item goes to the daemon's follow of
+//     (inbox_verbs.go; a mirrored item goes to the links' follow of
 //     the hosts, Hosts);
 //   - the reply queue (queue-prompt, list-queued, cancel-queued): messages
 //     typed into an agent one per rest, never over a prompt, as whoever
@@ -33,10 +33,12 @@
 // approvals' Saw); the daemon loads it once the sessions came back and
 // makes its final save as it stops.
 //
-// The follow of linked hosts' Inboxes (given to the verbs as Hosts, with
-// what a dismiss asks of the daemon: Serve) and respond's reading of a
-// pane's screen are still the core's (internal/daemon), reaching the
-// Store only through its methods; they are to move here in turn.
+// The follow of linked hosts' Inboxes is the links' (internal/daemon/links,
+// given to the verbs as Hosts, with what a dismiss asks of the daemon:
+// Serve); it reaches the Store only through the interface the links
+// declare (links.Inbox). Respond's reading of a pane's screen is still
+// the core's (internal/daemon), reaching the Store only through its
+// methods; it is to move here in turn.
 //
 // The feature sees the core only through core.Host: a verb's pane through
 // the one target check, copied (Window, Session); who a caller is
