@@ -35,8 +35,10 @@
 //     outbox's part (mail waiting, the last refusal) and the config's
 //     (why no link is held: SetHostProblem, from the daemon's config
 //     follower), put in the Inbox together.
-//   - The follow of the linked hosts' Inboxes (follow.go,
-//     follow_list.go, follow_sessions.go): while a host's link is up its
+//   - The follow of the linked hosts' Inboxes (follow.go; the far
+//     daemon's lines, follow_far.go; the Inbox verbs' side,
+//     follow_list.go; the rail's and list-hosts', follow_views.go and
+//     follow_sessions.go): while a host's link is up its
 //     own Inbox is listed and followed live (or polled, for a host too
 //     old to subscribe from a seq) into a mirror beside the local queue,
 //     stale while the link is down; the hosts' agents and sessions are

@@ -3,10 +3,7 @@ package links
 import (
 	"bufio"
 	"context"
-	"encoding/json"
-	"errors"
 	"io"
-	"strconv"
 	"sync"
 	"time"
 
@@ -19,7 +16,7 @@ import (
 // Following linked hosts (docs/inbox.md, The Inbox): per configured host,
 // while its link is up, the links list the host's own Inbox
 // (list-attention with host "local" there, so what that host mirrors is
-// never mirrored onward), then subscribes to its attention, agent-state,
+// never mirrored onward), then subscribe to its attention, agent-state,
 // agent-message, session-* and window-created/closed events from the
 // listing's seq, and keeps the items in an inbox.Mirror beside the local
 // queue: id "HOST:ID", host set, at most 256 per host. When the link drops
@@ -342,16 +339,6 @@ func (f *Follow) follow(h *followed) (poll bool) {
 	}
 }
 
-// farEvent is what a followed event line may carry.
-type farEvent struct {
-	Type    string      `json:"type"`
-	Session string      `json:"session"`
-	Window  string      `json:"window"`
-	State   string      `json:"state"`
-	Op      string      `json:"op"`
-	Item    *inbox.Item `json:"item"`
-}
-
 // apply takes one event line of a host; false ends the stream (a gap or
 // a line that is not an event: list again).
 func (f *Follow) apply(h *followed, line []byte) bool {
@@ -394,21 +381,6 @@ func (f *Follow) apply(h *followed, line []byte) bool {
 		f.layoutChanged()
 	}
 	return true
-}
-
-// parseFarEvent reads one line a far daemon sent on a subscribed stream.
-// It is another machine's text: a line that is not a JSON object with a
-// type is refused, and nothing in it is trusted beyond its shape (the
-// mirror cleans every item).
-func parseFarEvent(line []byte) (farEvent, bool) {
-	var ev farEvent
-	if len(line) > inbox.MaxHostLine || json.Unmarshal(line, &ev) != nil || ev.Type == "" {
-		return farEvent{}, false
-	}
-	if len(ev.Window) > 256 || len(ev.Session) > 4096 || len(ev.State) > 32 {
-		return farEvent{}, false
-	}
-	return ev, true
 }
 
 func (f *Follow) cacheAgent(h *followed, window string, a farAgent) {
@@ -484,78 +456,6 @@ func (f *Follow) listFar(h *followed, l *farListing) *proto.Error {
 	return err
 }
 
-// farListing is the part of a far list-attention the mirror reads.
-type farListing struct {
-	Items  []inbox.Item `json:"items"`
-	Seq    uint64       `json:"seq"`
-	BootID string       `json:"boot_id"`
-}
-
-type farAgents struct {
-	Agents []farAgentRow `json:"agents"`
-}
-
-type farAgentRow struct {
-	WindowID string `json:"window_id"`
-	Session  string `json:"session"`
-	Name     string `json:"name"`
-	State    string `json:"state"`
-}
-
-// followStream is request/answer over one raw stream to a far daemon.
-type followStream struct {
-	w      io.WriteCloser
-	r      *bufio.Reader
-	nextID int
-}
-
-// call sends one request and reads its answer. Lines before it that are
-// not its answer are skipped (none are expected before subscribe).
-func (st *followStream) call(verb string, params, result any) *proto.Error {
-	st.nextID++
-	id := strconv.Itoa(st.nextID)
-	p, err := json.Marshal(params)
-	if err != nil {
-		return proto.Errorf(proto.CodeInternal, "%v", err)
-	}
-	line, _ := json.Marshal(proto.Request{ID: json.RawMessage(id), Verb: verb, Params: p})
-	// A daemon that never answers must not hold the follower: the
-	// stream closes under the read, which then fails. (I/O time: the
-	// wall clock.)
-	t := time.AfterFunc(followCallWait, func() { st.w.Close() })
-	defer t.Stop()
-	if _, err := st.w.Write(append(line, '\n')); err != nil {
-		return proto.Errorf(CodeHostUnreachable, "the stream to the host closed: %v", err)
-	}
-	for {
-		b, err := proto.ReadLine(st.r, inbox.MaxHostLine)
-		if errors.Is(err, proto.ErrLineTooLong) {
-			return proto.Errorf(proto.CodeInvalidRequest, "the host answered %s with a line over %d bytes", verb, inbox.MaxHostLine)
-		}
-		if err != nil {
-			return proto.Errorf(CodeHostUnreachable, "the stream to the host closed: %v", err)
-		}
-		var resp struct {
-			ID     json.RawMessage `json:"id"`
-			Result json.RawMessage `json:"result"`
-			Error  *proto.Error    `json:"error"`
-		}
-		if json.Unmarshal(b, &resp) != nil {
-			return proto.Errorf(proto.CodeInvalidRequest, "the host answered %s with a line that is not JSON", verb)
-		}
-		if string(resp.ID) != id {
-			continue
-		}
-		if resp.Error != nil {
-			return resp.Error
-		}
-		if result != nil && json.Unmarshal(resp.Result, result) != nil {
-			return proto.Errorf(proto.CodeInvalidRequest, "the host's answer to %s is not what it should be", verb)
-		}
-		return nil
-	}
-}
-
 // ---- publishing, and the snooze timer of mirrored items ----
 
 // do runs a mirror call and publishes its events as attention events,
@@ -584,70 +484,4 @@ func (f *Follow) rearm() {
 		f.do(func() []inbox.Event { return f.m.Tick(f.core.Clock().Now()) })
 		f.rearm()
 	})
-}
-
-// ---- what list-attention and list-hosts show of it ----
-
-// HostView is one followed host as list-attention's hosts[] shows it:
-// for the rail's header per host (stale, seen_at, mail) and its cache.
-type HostView struct {
-	inbox.HostState
-	Events   string `json:"events,omitempty"` // live, polling, or "" while not following
-	Note     string `json:"events_note,omitempty"`
-	Sessions int    `json:"sessions"`
-	Agents   int    `json:"agents"`
-	NeedsYou int    `json:"needs_you"` // cached agents on needs_input or errored
-}
-
-// views lists the followed hosts, by name.
-func (f *Follow) views() []HostView {
-	states := f.m.Hosts()
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	out := make([]HostView, 0, len(states))
-	for _, st := range states {
-		v := HostView{HostState: st}
-		if h := f.hosts[st.Host]; h != nil {
-			v.Events, v.Note = h.mode, h.note
-			v.Sessions, v.Agents = len(h.sessions), len(h.agents)
-			for _, a := range h.agents {
-				if a.State == "needs_input" || a.State == "errored" {
-					v.NeedsYou++
-				}
-			}
-		}
-		out = append(out, v)
-	}
-	return out
-}
-
-// eventsOf is list-hosts' events and events_note for host: live while
-// subscribed, polling for a host too old to subscribe, "" otherwise.
-func (f *Follow) eventsOf(host string) (string, string) {
-	if f == nil {
-		return "", ""
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if h := f.hosts[host]; h != nil {
-		return h.mode, h.note
-	}
-	return "", ""
-}
-
-// AttachHosts is the layout's hosts: the rail's header per followed host.
-func (f *Follow) AttachHosts() []proto.AttachHost {
-	if f == nil {
-		return nil
-	}
-	var out []proto.AttachHost
-	for _, st := range f.m.Hosts() {
-		h := proto.AttachHost{Host: st.Host, Stale: st.Stale, Items: st.Items, Mail: st.Mail, Rev: st.Rev,
-			Sessions: f.railSessions(st.Host)} // follow_sessions.go
-		if st.SeenAt > 0 {
-			h.SeenAt = time.Unix(0, st.SeenAt).UnixMilli()
-		}
-		out = append(out, h)
-	}
-	return out
 }
