@@ -303,8 +303,7 @@
 // same hooks, registered before the features'.
 // The core's side of a link stays here: the link-peer state of a
 // connection that comes in and its dispatch (link_policy.go,
-// verbs_link.go), what the mail verbs hand the links' mail rules of
-// such a call (link_policy.go; the rules are links/mail_in.go),
+// verbs_link.go), the mail rules for what a link sends (link_mail.go),
 // open-host-connection's handover of a connection (host_links.go) and
 // apply-config, which applies the config file to every feature.
 //

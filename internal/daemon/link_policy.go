@@ -4,7 +4,6 @@ import (
 	"github.com/tuios/tuios/internal/config"
 	"github.com/tuios/tuios/internal/daemon/links"
 	"github.com/tuios/tuios/internal/proto"
-	"github.com/tuios/tuios/mail"
 )
 
 // The link policy's core side (the policy itself, its capabilities and
@@ -80,56 +79,4 @@ func linkName(cn *conn) string {
 		return "unnamed"
 	}
 	return cn.link.name
-}
-
-// ---- mail over links: the connection's side of links/mail_in.go ----
-
-// linkMail is what a link adds to one message (links.Received).
-type linkMail struct {
-	origin, host          string
-	held                  bool
-	heldFor, heldForLabel string
-}
-
-// fromLink applies the link's mail rules (links.Receive) to a message
-// about to be stored, when cn is a link: attachments in the stash, the
-// origin from the connection, and holding. to and toLabel are rewritten
-// to human when the mail is held.
-func (m *mailer) fromLink(cn *conn, ring *mail.Ring, p *sendMessageParams, to, toLabel *string) (linkMail, *proto.Error) {
-	if cn == nil || cn.link == nil {
-		return linkMail{}, nil
-	}
-	in := &links.Incoming{Peer: linkName(cn), HoldMail: m.s.policyFor(cn.link.name).HoldMail, Stash: ring.Stash(),
-		Attachments: p.Attachments, To: *to, ToLabel: *toLabel}
-	r, err := links.Receive(in)
-	if err != nil {
-		return linkMail{}, err
-	}
-	*to, *toLabel = in.To, in.ToLabel
-	return linkMail{origin: r.Origin, host: r.Host, held: r.Held, heldFor: r.HeldFor, heldForLabel: r.HeldForLabel}, nil
-}
-
-// replyToLinkLocked reports whether a local sender's message answers a
-// message from another machine and addresses its sender
-// (links.AnswersLink): it is then stored as a notice, which the far side
-// reads in the thread. Called with s.mu held.
-func (m *mailer) replyToLinkLocked(cn *conn, ss *Session, p *sendMessageParams) bool {
-	if p.ReplyTo == 0 || cn != nil && cn.link != nil {
-		return false
-	}
-	parent, ok := m.ringLocked(ss).Get(uint64(p.ReplyTo))
-	return ok && links.AnswersLink(parent, p.To)
-}
-
-// stashSource is stash-put's source as the links' rules read it.
-func stashSource(cn *conn, p *stashPutParams) links.StashPut {
-	return links.StashPut{Path: p.Path, Data: p.Data, Name: p.Name, OverLink: cn != nil && cn.link != nil}
-}
-
-// stashPutSource checks stash-put's source (links.StashPut.Check).
-func stashPutSource(cn *conn, p *stashPutParams) *proto.Error { return stashSource(cn, p).Check() }
-
-// putStash stores a path, or data sent as base64 (links.StashPut.Put).
-func putStash(st *mail.Stash, p *stashPutParams) (mail.PutResult, error) {
-	return stashSource(nil, p).Put(st)
 }

@@ -150,7 +150,7 @@ func (s *Server) mailVerbs(add addFunc) {
 		`{"verb":"read-agent-messages","params":{"to":"review","unread":true}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *stashPutParams) (any, *proto.Error) {
-		if err := stashPutSource(cn, p); err != nil { // links/mail_in.go, through link_policy.go
+		if err := stashPutSource(cn, p); err != nil { // link_mail.go
 			return nil, err
 		}
 		ss, st, err := m.stash(cn, p.Session)
@@ -229,7 +229,7 @@ func stashEntryMap(session string, e mail.StashEntry) map[string]any {
 func (m *mailer) senderLocked(cn *conn, from string) (id, label string, claimedHuman bool, err *proto.Error) {
 	if cn != nil && cn.link != nil {
 		// Another machine's sender is a label here, never resolved
-		// against this machine's windows (links/mail_in.go).
+		// against this machine's windows (link_mail.go).
 		return "", from, from == mail.Human, nil
 	}
 	if w := m.s.callerWindow(cn); w != nil {
@@ -311,7 +311,7 @@ func (m *mailer) send(cn *conn, p *sendMessageParams) (any, *proto.Error) {
 		from, fromLabel, claimed, rate = mail.Human, mail.Human, false, "human"
 	}
 	var to, toLabel string
-	if p.To != "" && !m.replyToLinkLocked(cn, ss, p) { // link_policy.go, links/mail_in.go: a reply to another machine is a notice
+	if p.To != "" && !m.replyToLinkLocked(cn, ss, p) { // link_mail.go: a reply to another machine is a notice
 		if to, toLabel, err = m.inboxLocked(cn, ss, p.To); err != nil {
 			s.mu.Unlock()
 			return nil, err
@@ -319,7 +319,7 @@ func (m *mailer) send(cn *conn, p *sendMessageParams) (any, *proto.Error) {
 	}
 	ring := m.ringLocked(ss)
 	s.mu.Unlock()
-	lk, err := m.fromLink(cn, ring, p, &to, &toLabel) // link_policy.go, links/mail_in.go: origin, caps, attachments, held mail
+	lk, err := m.fromLink(cn, ring, p, &to, &toLabel) // link_mail.go: origin, caps, attachments, held mail
 	if err != nil {
 		return nil, err
 	}

@@ -19,10 +19,6 @@
 //   - The channel pool (pool.go): a channel a client left provably clean
 //     goes back to a small per-host pool, and one is warmed ahead of use,
 //     so a host-qualified CLI call does not start a far process.
-//   - Mail from another machine (mail_in.go): the rules for a message
-//     or a stash-put a link sends (origin from the connection, held
-//     mail, attachments only from the stash, bytes instead of a path), a
-//     local reply to it stored as a notice.
 //   - Mail to another machine (mail.go) and the outbox (outbox.go,
 //     outbox_file.go, outbox_link.go): one try by default; kept, on disk,
 //     only for a sender that asks for it (--queue), and sent in order as
