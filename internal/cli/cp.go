@@ -12,8 +12,8 @@ import (
 	"github.com/tuios/tuios/internal/proto"
 )
 
-// tuios cp and tuios transfers: copies the daemon runs (its
-// verbs_transfers.go), the files grant's feature (tuios --skill grants).
+// tuios cp and tuios transfers: copies the daemon runs (its feature
+// internal/daemon/transfers), the files grant's (tuios --skill grants).
 
 const cpHelp = "Copies SRC to DST through the daemon, as a transfer that tuios transfers lists, pauses, resumes and cancels. " +
 	"Each end is a path on this machine (a relative one is from where you run tuios; local:PATH is this machine too). " +

@@ -80,7 +80,11 @@ func opencodeLikeHeld(t *testing.T, a npmAgent, h opencodeLike) {
 	e.vars = append(e.vars, h.env+"DISABLE_AUTOUPDATE=1", h.env+"DISABLE_MODELS_FETCH=1", h.env+"DISABLE_LSP_DOWNLOAD=1")
 	// Its first start installs the plugin's dependency from the npm
 	// registry (10 to 25 s on a quiet machine, a few times that on a busy
-	// one) before it draws anything.
+	// one) before it draws anything; the process's first opencode test
+	// does, the later ones start with it in place (agentDeps).
+	if h.harness == "opencode" {
+		opencodeDeps(a.version).seed(t, filepath.Join(p.home, filepath.FromSlash(h.dir)))
+	}
 	p.start(a.shim, `Ask anything`, 120*time.Second)
 	person := attachHeldPerson(t, e.socket())
 	var st struct {

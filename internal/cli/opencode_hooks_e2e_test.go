@@ -93,7 +93,11 @@ func opencodeLikeTurn(t *testing.T, a npmAgent, h opencodeLike) {
 	began := time.Now()
 	// Its first start installs the plugin's dependency from the npm
 	// registry (10 to 25 s on a quiet machine, a few times that on a busy
-	// one) before it draws anything.
+	// one) before it draws anything; the process's first opencode test
+	// does, the later ones start with it in place (agentDeps).
+	if h.harness == "opencode" {
+		opencodeDeps(a.version).seed(t, filepath.Join(p.home, filepath.FromSlash(h.dir)))
+	}
 	p.start(a.shim, `Ask anything`, 120*time.Second)
 	t.Logf("the prompt after %v", time.Since(began).Round(time.Millisecond))
 	if st := p.get(); st.Source == "report" {

@@ -39,7 +39,7 @@ import (
 //     pane's reader reads it (typedDirect) so the echo goes out at once
 //     (attach_echo.go); a quiet attach-typed note, sent shortly after,
 //     makes the client the latest (attach_size.go), ends finished status
-//     records (detect) and holds pushes (push.go), as send-text does.
+//     records (detect) and holds pushes (person_typed.go), as send-text does.
 //
 // Off Linux attach-input is refused and the client types over the socket.
 
@@ -83,7 +83,7 @@ func (s *Server) attachInputVerbs(add addFunc) {
 		}
 		s.active(cn.peer, w.session) // attach_size.go: the client typed into is the latest
 		w.pane.Typed()
-		s.push.typed(cn) // push.go: the person at an attached client holds pushes
+		s.personTyped(cn, w.ID) // person_typed.go: the person at an attached client holds pushes
 		return proto.TypedNoted{Type: "typed_noted", WindowID: w.ID}, nil
 	})
 	add("attach-typed", outsideOnly, "Note that the person's attached client typed into a window through its passed input (attach-input): what send-text does besides writing (the latest client, status records, pushes held); sent quiet", "typed_noted",

@@ -84,7 +84,7 @@ func stateDir(getenv func(string) string) string {
 // approval read whole: prompt_risk.go) and the hub.
 func newAttention(s *Server, dir string) *attn.Store {
 	return attn.NewStore(attn.StoreOptions{Clock: s.clock, StateDir: dir, UID: s.uid, Log: host{s}.Log(),
-		Publish: s.hub.publish,
+		Publish: s.hub.Publish,
 		Saw:     func(e inbox.Event) { s.holds.Saw(e) }, // a held item that closed ends its hook's wait
 		Pane: func(id string) (inbox.Pane, agentstate.Snapshot, bool) {
 			s.mu.Lock()

@@ -259,9 +259,9 @@ func (c *cfgFollow) changed() {
 	}
 	waits = append(waits, waitingPermissions(narrowed, f)...)
 	waits = append(waits, waitingPolicy(narrowed, f)...)
-	// push.go: [notify] narrows at once; where notifications go waits, as
+	// internal/daemon/notify: [notify] narrows at once; where notifications go waits, as
 	// every widening does, and is named with the rest.
-	waits = append(waits, c.s.push.fileChanged(f)...)
+	waits = append(waits, c.s.push.FileChanged(f)...)
 	c.notePending(waits)
 	c.noteProblems(keep, f)
 }

@@ -121,7 +121,7 @@ func (s *Server) serveConn(cn *conn) {
 	defer func() {
 		cn.stop()
 		if cn.sub != nil {
-			s.hub.remove(cn.sub)
+			s.hub.Remove(cn.sub)
 		}
 		s.mu.Lock()
 		delete(s.conns, cn)

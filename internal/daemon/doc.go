@@ -214,7 +214,7 @@
 // turn respond_from_shell on. [hosts] and [agents.permissions] are
 // followed while the daemon runs (config_follow.go): what narrows applies
 // at once, what widens waits for tuios config apply from outside every
-// pane (config_wait.go). [notify] (push notifications, push.go) is
+// pane (config_wait.go). [notify] (push notifications, internal/daemon/notify) is
 // applied at start and by apply-config; an edit of the file applies at
 // once only what narrows.
 //
@@ -256,8 +256,9 @@
 //
 // The daemon is a core and features. The core is this package: the
 // session table and its lock, connections and dispatch, the verb table
-// and its access rules, the one target check, the one write path and the
-// event hub. A feature lives in a package of its own under
+// and its access rules, the one target check, the one write path; and
+// the event hub, in internal/daemon/rpc (Hub, Subscriber), the first
+// part of the core in a package of its own. A feature lives in a package of its own under
 // internal/daemon and sees the core only through internal/daemon/core:
 // an immutable View of the table (read without any lock of the core's),
 // the target check, verb calls for what it changes, the write path, the
@@ -283,28 +284,42 @@
 // Store: the queue, its events and their replay, the queue file, snooze,
 // and its verbs list-attention, dismiss-attention and mark-attention;
 // first, so the rest of the attention set may use it and it hears a
-// window close first), the herdr socket
+// window close first), agent mail (internal/daemon/mailbox: each
+// session's ring and stash, the daemon-wide message id counter, the
+// mail verbs send-agent-message, read-agent-messages, stash-put,
+// stash-list, stash-get, ask-agent and release-agent-message, the rules
+// for mail a link sends, and wait-for's agent-message condition, which
+// wait-for hands it; a ring is made on a session's first use and goes
+// with the session-closed hook, a window's inbox with the window-closed
+// one; the core reads a ring through it, Existing or Ring, and answers
+// core.Host.MailTo with it), the herdr socket
 // (internal/daemon/herdr),
 // the agent log, then agent-transcript and the transcript event
 // (internal/daemon/agentlog), resume after restart
 // (internal/daemon/resume); of the attention set
 // (internal/daemon/attention, which is to hold the whole set) the reply
 // queue, the review notes that send through it, ask-human and the held
-// approvals; last the links to other machines with their channel pool,
+// approvals; the links to other machines with their channel pool,
 // the outbox, mail to other machines, the link policy, list-hosts and
 // list-outbox, each host's Inbox row and the follow of the linked hosts'
 // Inboxes (internal/daemon/links, which reaches the Inbox only through
 // the links.Inbox it declares, handed the store; the Inbox's verbs reach
 // the follow as attn.Hosts: verbs_attention.go), dialled and followed
-// once the sessions are back and shut down first. Respond is still here:
+// once the sessions are back; push notifications (internal/daemon/notify: they follow the
+// Inbox's events from once the restored items are in, hear the person's
+// keys through OnPersonTyped, and the config appliers reach [notify]
+// through notifyConfig, person_typed.go); last the copies of tuios cp
+// and their verbs (internal/daemon/transfers), shut down first, which
+// stops every copy. Respond is still here:
 // it reaches the store only through its methods (attention.go's
 // inboxStore), subscribe's replay included (the store picks the events,
 // the hub queues them); the responder hears a window close through the
 // same hooks, registered before the features'.
 // The core's side of a link stays here: the link-peer state of a
 // connection that comes in and its dispatch (link_policy.go,
-// verbs_link.go), the mail rules for what a link sends (link_mail.go),
-// open-host-connection's handover of a connection (host_links.go) and
+// verbs_link.go), what the mail feature reads of a link (its peer name
+// and hold_mail: host_mail.go), send-agent-message's host branch to the
+// outbox (outbox_verbs.go), open-host-connection's handover of a connection (host_links.go) and
 // apply-config, which applies the config file to every feature.
 //
 // # Locks
@@ -316,7 +331,10 @@
 // (transitively) and through the closures a locked function runs
 // (the attach hub's each), plus the event hub's observe
 // hook, which the walk cannot follow; TestLockOrder walks it again on
-// every run and fails on a nesting this list does not allow.
+// every run and fails on a nesting this list does not allow. The walk
+// reads internal/daemon/rpc first (TestRPCLockOrder checks that
+// package's own order), so a call into the event hub takes rpc.Hub.mu
+// and rpc.Subscriber.mu here as a call of this package takes its locks.
 //
 //  0. attachStream.fmu, a stream's frame: held by the stream's own
 //     goroutine while it builds and writes a frame to its client (the
@@ -328,7 +346,7 @@
 //     when either is taken, and the two never nest.
 //  1. cfgFollow.order: one apply of config.toml at a time (the follower,
 //     apply-config). Under it the whole apply: cfgFollow.mu, the links'
-//     and the push follower's locks, the Inbox (attention.Store.mu and what it
+//     and the push notifications' locks (notify.Feature.mu), the Inbox (attention.Store.mu and what it
 //     takes) and the hub.
 //  2. s.editMu: one edit of config.toml at a time (set-config). It is
 //     held across that file's read and rename, and only another
@@ -367,35 +385,43 @@
 //     under it only the attach hub's and a stream's locks, through
 //     core.Host.RailChanged (the rail is redrawn as the queue changes);
 //     the core reads a pane's count (Queue.Len) under s.mu.
-//  10. hub.mu, the event hub's: under it a subscriber's lock and, through
-//     observe, the attach hub's and a stream's (never the features'
-//     window-closed hooks: publish runs them once it let hub.mu go).
+//  10. rpc.Hub.mu, the event hub's (internal/daemon/rpc): under it a
+//     subscriber's lock and, through its observer (Hub.Observe: the
+//     attach hub's observe), the attach hub's and a stream's (never the
+//     features' window-closed hooks: Publish runs them once it let
+//     rpc.Hub.mu go).
 //  11. attachHub.mu, then attachStream.mu.
 //  12. Taken in internal/daemon/links and so not in this package's walk
 //     (links/doc.go has the feature's own order): a host pool channel's
 //     lock, held while a far line is handed to its user; under it, through
 //     links.Client.WriteLine and Flush, the connection's write lock
 //     conn.wmu.
-//  13. Leaves, under which nothing else is taken: attention.Store.tmu,
+//  13. Leaves, under which nothing else is taken: mailbox.Mail.mu (the
+//     mail feature's rings, by session), attention.Store.tmu,
 //     links.Follow.mu, alarm.Alarm.mu (internal/alarm: the Inbox's and
-//     the host follower's snooze timers), subscriber.mu,
-//     attachStream.mu, conn.wmu, cfgFollow.mu, pushFollow.mu,
+//     the host follower's snooze timers), rpc.Subscriber.mu,
+//     attachStream.mu, conn.wmu, cfgFollow.mu,
 //     responder.mu, restorer.mu, reaper.mu, worktrees.mu (no git runs
-//     under any lock), transfers.mu (the copies of tuios cp; no file I/O
-//     under it), paneIndex.mu, connCount.mu, escapeeList.mu, Window.mu,
+//     under any lock), paneIndex.mu, connCount.mu, escapeeList.mu, Window.mu,
 //     Window.nameMu, and the arbiter's own lock (agentstate).
 //
 // A feature's own locks (herdr.Sock.mu, agentlog.Log.mu,
-// agentlog.Transcripts.mu; attention.Review.mu, which the notes file's
+// agentlog.Transcripts.mu; mailbox.Mail.mu, the mail feature's table of
+// rings, which the core may take under s.mu (Existing: a listing's
+// unread counts, a dismiss's thread) and under which nothing is taken,
+// not even a ring's lock; attention.Review.mu, which the notes file's
 // read and write run under, and attention.Asks.mu and attention.Holds.mu,
 // which attention.Store.mu may hold as an answer ends its question or hold;
 // and the links': links.Links.mu, a host connection's, the outbox's,
-// links.Follow.mu) are
+// links.Follow.mu; notify.Feature.mu, what [notify] applied, and
+// internal/push's Notifier locks under the push notifications;
+// transfers.copies.mu, the copies of tuios cp, with no file I/O under
+// it) are
 // leaves as the core sees them: a feature
 // calls the core holding none of them, and the core's hooks into a
 // feature (a new pane's environment, a caller's, a window closed, the
 // socket taken, the sessions back) run with no core lock held: the hub
-// runs its window-closed hooks after it let hub.mu go. Three exceptions:
+// runs its window-closed hooks after it let rpc.Hub.mu go. Three exceptions:
 // attention.Store.mu (7) is held across the store's hooks into the core
 // (Pane and Panes take s.mu, Publish the hub's lock) and across the
 // callbacks the links' follow hands it (the mirror of the hosts' items);

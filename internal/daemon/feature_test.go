@@ -73,7 +73,7 @@ func TestDaemonFeatures(t *testing.T) {
 	for _, f := range srv.features {
 		names = append(names, f.Name())
 	}
-	if want := []string{"inbox", "herdr", "agent-log", "transcripts", "resume", "reply-queue", "review", "ask-human", "held-approvals", "links"}; !slices.Equal(names, want) {
+	if want := []string{"inbox", "mail", "herdr", "agent-log", "transcripts", "resume", "reply-queue", "review", "ask-human", "held-approvals", "links", "notify", "transfers"}; !slices.Equal(names, want) {
 		t.Fatalf("features %q, want %q", names, want)
 	}
 	for what, register := range map[string]func(core.Host){
@@ -83,6 +83,7 @@ func TestDaemonFeatures(t *testing.T) {
 		"OnWindowClosed": func(h core.Host) { h.OnWindowClosed(func(core.Event) {}) },
 		"OnListen":       func(h core.Host) { h.OnListen(func() {}) },
 		"OnRestored":     func(h core.Host) { h.OnRestored(func([]core.Restored) {}) },
+		"OnPersonTyped":  func(h core.Host) { h.OnPersonTyped(func(string) {}) },
 	} {
 		func() {
 			defer func() {
@@ -106,39 +107,6 @@ func TestDaemonFeatures(t *testing.T) {
 	}
 	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("the herdr socket file after Close: %v", err)
-	}
-}
-
-// The hub's window-closed hooks run after the event went out to the
-// subscribers, in the order they were added, before publish returns;
-// and still once the hub is closed (a window closing as the daemon
-// stops). Other types run no hook.
-func TestHubHooksRunAfterTheFanOut(t *testing.T) {
-	t.Parallel()
-	h := newHub()
-	sub := &subscriber{q: make(chan event, 4)}
-	h.addWith(sub, nil)
-	var ran []string
-	h.hook("window-closed", func(ev event) {
-		if ev.Window == "w1" && len(sub.q) != 1 {
-			t.Errorf("hook 1 ran before the subscriber had the event (%d queued)", len(sub.q))
-		}
-		ran = append(ran, "1:"+ev.Window)
-	})
-	h.hook("window-closed", func(ev event) { ran = append(ran, "2:"+ev.Window) })
-	h.publish(event{Type: "window-created", Window: "w0"})
-	<-sub.q
-	if len(ran) != 0 {
-		t.Fatalf("hooks ran for window-created: %q", ran)
-	}
-	sent := h.publish(event{Type: "window-closed", Window: "w1"})
-	if got := <-sub.q; got.Seq != sent.Seq || got.Window != "w1" {
-		t.Fatalf("subscriber got %+v, publish sent %+v", got, sent)
-	}
-	h.close()
-	h.publish(event{Type: "window-closed", Window: "w2"})
-	if want := []string{"1:w1", "2:w1", "1:w2", "2:w2"}; !slices.Equal(ran, want) {
-		t.Fatalf("hooks ran %q, want %q", ran, want)
 	}
 }
 

@@ -190,6 +190,18 @@ func featureAccess(c core.Class) access {
 		return types.withLink(capOpen) &^ access(capWrite)
 	case core.ReadsAll:
 		return readsAll
+	// The mail feature's classes (internal/daemon/mailbox).
+	case core.ReadsMail:
+		return readsMail
+	case core.MarksMailRead:
+		return readsMail | marksRead
+	case core.LeavesMail:
+		return leavesMail
+	case core.AsksPane:
+		return types.withLink(capMail)
+	// The copies' class (host_transfers.go).
+	case core.Copies:
+		return copies
 	}
 	return 0
 }
@@ -247,26 +259,10 @@ func (h host) TypePrompt(ctx context.Context, c core.Call, pane, text string) *p
 	return perr
 }
 
-func (h host) Publish(ev core.Event) core.Event { return h.s.hub.publish(ev) }
+func (h host) Publish(ev core.Event) core.Event { return h.s.hub.Publish(ev) }
 
 func (h host) Subscribe(f core.Filter, queue int) core.Subscription {
-	sub := &subscriber{session: f.Session, window: f.Window, types: f.Types, q: make(chan event, max(queue, 1))}
-	h.s.hub.addWith(sub, nil)
-	return hubSub{h.s.hub, sub}
-}
-
-// hubSub is one subscriber of the event hub as a feature holds it.
-type hubSub struct {
-	h   *hub
-	sub *subscriber
-}
-
-func (x hubSub) C() <-chan core.Event { return x.sub.q }
-func (x hubSub) Close()               { x.h.remove(x.sub) }
-func (x hubSub) Lost() uint64 {
-	x.sub.mu.Lock()
-	defer x.sub.mu.Unlock()
-	return x.sub.dropped
+	return h.s.hub.Subscribe(f, queue)
 }
 
 func (h host) Shows(session string) bool {
@@ -315,7 +311,7 @@ func (h host) CloseWindow(id string) {
 // Context, Verb and Remote make an admitted connection a core.Call.
 func (cn *conn) Context() context.Context { return cn.ctx }
 func (cn *conn) Verb() string             { return cn.verbName }
-func (cn *conn) Remote() bool             { return cn.link != nil }
+func (cn *conn) Remote() bool             { return cn != nil && cn.link != nil }
 
 func (h host) Person(c core.Call, verb, nonce string) *proto.Error {
 	cn, _ := c.(*conn)
@@ -325,7 +321,7 @@ func (h host) Person(c core.Call, verb, nonce string) *proto.Error {
 	return h.s.person(cn, verb, nonce)
 }
 
-func (h host) Listening(typ string) bool { return h.s.hub.wantsType(typ) }
+func (h host) Listening(typ string) bool { return h.s.hub.Listening(typ) }
 
 // paneStartVars adds the features' variables (OnPaneStart) to a new
 // pane's environment.
@@ -398,7 +394,7 @@ func (s *Server) swapWindows(a, b string) (bool, string) {
 	name := ss.Name
 	s.mu.Unlock()
 	s.retile(ss)
-	s.hub.publish(event{Type: "window-moved", Session: name, Window: a})
-	s.hub.publish(event{Type: "window-moved", Session: name, Window: b})
+	s.hub.Publish(event{Type: "window-moved", Session: name, Window: a})
+	s.hub.Publish(event{Type: "window-moved", Session: name, Window: b})
 	return true, ""
 }

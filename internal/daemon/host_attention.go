@@ -10,7 +10,6 @@ import (
 	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/internal/sock"
-	"github.com/tuios/tuios/mail"
 )
 
 // What the attention set (internal/daemon/attention) reads of the core,
@@ -144,17 +143,6 @@ func (h host) TypeHeld(c core.Call, pane, text string) (core.Typed, *proto.Error
 }
 
 func (h host) RailChanged() { h.s.attach.layoutChanged() }
-
-func (h host) MailTo(session, window string) *mail.Ring {
-	s := h.s
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ss := s.sessions[session]
-	if ss == nil || s.windows[window] == nil {
-		return nil
-	}
-	return s.mail.ringLocked(ss)
-}
 
 func (h host) HungUp(c core.Call) bool {
 	cn, _ := c.(*conn)

@@ -75,7 +75,7 @@ func (h host) OnPaneEnviron(prefix string, rule func(map[string]string) bool) {
 // event out (events.go).
 func (h host) OnWindowClosed(fn func(core.Event)) {
 	h.registering()
-	h.s.hub.hook("window-closed", fn)
+	h.s.hub.Hook("window-closed", fn)
 }
 
 func (h host) OnListen(fn func()) {

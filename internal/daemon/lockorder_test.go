@@ -33,24 +33,22 @@ var lockRanks = map[string]struct {
 	"Server.editMu":    {2, "s.editMu"},
 	"Session.tileMu":   {3, "Session.tileMu"},
 	"Server.mu":        {8, "s.mu"},
-	"hub.mu":           {10, "hub.mu"},
+	"rpc.Hub.mu":       {10, "rpc.Hub.mu"},
 	"attachHub.mu":     {11, "attachHub.mu"},
 
-	"subscriber.mu":   {leafRank, "subscriber.mu"},
-	"attachStream.mu": {leafRank, "attachStream.mu"},
-	"conn.wmu":        {leafRank, "conn.wmu"},
-	"cfgFollow.mu":    {leafRank, "cfgFollow.mu"},
-	"pushFollow.mu":   {leafRank, "pushFollow.mu"},
-	"responder.mu":    {leafRank, "responder.mu"},
-	"restorer.mu":     {leafRank, "restorer.mu"},
-	"reaper.mu":       {leafRank, "reaper.mu"},
-	"worktrees.mu":    {leafRank, "worktrees.mu"},
-	"transfers.mu":    {leafRank, "transfers.mu"},
-	"paneIndex.mu":    {leafRank, "paneIndex.mu"},
-	"connCount.mu":    {leafRank, "connCount.mu"},
-	"escapeeList.mu":  {leafRank, "escapeeList.mu"},
-	"Window.mu":       {leafRank, "Window.mu"},
-	"Window.nameMu":   {leafRank, "Window.nameMu"},
+	"rpc.Subscriber.mu": {leafRank, "rpc.Subscriber.mu"},
+	"attachStream.mu":   {leafRank, "attachStream.mu"},
+	"conn.wmu":          {leafRank, "conn.wmu"},
+	"cfgFollow.mu":      {leafRank, "cfgFollow.mu"},
+	"responder.mu":      {leafRank, "responder.mu"},
+	"restorer.mu":       {leafRank, "restorer.mu"},
+	"reaper.mu":         {leafRank, "reaper.mu"},
+	"worktrees.mu":      {leafRank, "worktrees.mu"},
+	"paneIndex.mu":      {leafRank, "paneIndex.mu"},
+	"connCount.mu":      {leafRank, "connCount.mu"},
+	"escapeeList.mu":    {leafRank, "escapeeList.mu"},
+	"Window.mu":         {leafRank, "Window.mu"},
+	"Window.nameMu":     {leafRank, "Window.nameMu"},
 }
 
 const leafRank = 13
@@ -62,9 +60,56 @@ const leafRank = 13
 // must follow doc.go's order, every mutex of the package must be in it,
 // and doc.go must name each. What the walk cannot see (a call through a
 // func value or an interface, a goroutine's locks) is doc.go's to state.
+//
+// The event hub is internal/daemon/rpc's: the walk reads that package
+// first (rpcLocks), so a call into the hub takes rpc.Hub.mu here as a
+// call of this package takes its locks.
 func TestLockOrder(t *testing.T) {
 	t.Parallel()
-	checkLockOrder(t, ".", lockRanks, 10)
+	hub := rpcLocks(t)
+	g := checkLockOrder(t, ".", lockRanks, 10, hub)
+	into := false
+	for _, e := range g.edges {
+		into = into || e.taken == "rpc.Hub.mu"
+	}
+	if !into {
+		t.Fatal("the walk found no lock held across a call into the event hub: it no longer follows calls into internal/daemon/rpc")
+	}
+}
+
+// rpcLockRanks is internal/daemon/rpc's own order (its doc.go, # Locks).
+var rpcLockRanks = map[string]struct {
+	rank int
+	doc  string
+}{
+	"Hub.mu":        {1, "Hub.mu"},
+	"Subscriber.mu": {leafRank, "Subscriber.mu"},
+}
+
+// TestRPCLockOrder walks internal/daemon/rpc as TestLockOrder walks the
+// core: the hub's lock, then a subscriber's.
+func TestRPCLockOrder(t *testing.T) {
+	t.Parallel()
+	checkLockOrder(t, "rpc", rpcLockRanks, 1)
+}
+
+// rpcLocks is what each function of internal/daemon/rpc takes, for the
+// core's walk.
+func rpcLocks(t *testing.T) lockImport {
+	t.Helper()
+	g := lockGraphOf(t, "rpc")
+	if len(g.takes["Hub.Publish"]) == 0 {
+		t.Fatal("the walk of internal/daemon/rpc finds no lock taken by Hub.Publish")
+	}
+	return lockImport{path: "github.com/tuios/tuios/internal/daemon/rpc", prefix: "rpc.", g: g}
+}
+
+// lockImport is another package's walk, read by a walk of a package that
+// calls it: a call of one of its functions takes what that function
+// takes, its mutexes named prefix+Type.field.
+type lockImport struct {
+	path, prefix string
+	g            lockGraph
 }
 
 // checkLockOrder walks the package in dir and checks its nestings against
@@ -73,8 +118,8 @@ func TestLockOrder(t *testing.T) {
 func checkLockOrder(t *testing.T, dir string, ranks map[string]struct {
 	rank int
 	doc  string
-}, minEdges int) {
-	g := lockGraphOf(t, dir)
+}, minEdges int, imports ...lockImport) lockGraph {
+	g := lockGraphOf(t, dir, imports...)
 	doc, err := os.ReadFile(filepath.Join(dir, "doc.go"))
 	if err != nil {
 		t.Fatal(err)
@@ -114,14 +159,17 @@ func checkLockOrder(t *testing.T, dir string, ranks map[string]struct {
 	if len(g.edges) < minEdges {
 		t.Fatalf("the walk found %d nestings: it no longer reads the package", len(g.edges))
 	}
+	return g
 }
 
-// TestFeatureLocks walks the attention feature the same way: its locks
-// (the reply queue's, the review notes', the asks', the held approvals')
-// are leaves within it, none taken while another of them is held, and
-// doc.go's order names each as attention.Type.field. What they may be
+// TestFeatureLocks walks the features whose locks are leaves the same
+// way: the attention set's (the reply queue's, the review notes', the
+// asks', the held approvals'), the mail feature's table of rings, the
+// push notifications' and the copies' are leaves within their package,
+// none taken while another of them is held, and doc.go's order names
+// each as pkg.Type.field. What they may be
 // held across (the core's calls, the Inbox's lock above them) the walk
-// cannot see: doc.go and the package's doc state it.
+// cannot see: doc.go and the packages' docs state it.
 func TestFeatureLocks(t *testing.T) {
 	t.Parallel()
 	doc, err := os.ReadFile("doc.go")
@@ -132,17 +180,19 @@ func TestFeatureLocks(t *testing.T) {
 	if i := strings.Index(locks, "# Locks"); i >= 0 {
 		locks = locks[i:]
 	}
-	g := lockGraphOf(t, "attention")
-	if len(g.mutexes) == 0 {
-		t.Fatal("the walk found no mutex in internal/daemon/attention")
-	}
-	for _, m := range g.mutexes {
-		if !strings.Contains(locks, "attention."+m) {
-			t.Errorf("doc.go's lock order does not name attention.%s", m)
+	for _, pkg := range []string{"attention", "mailbox", "notify", "transfers"} {
+		g := lockGraphOf(t, pkg)
+		if len(g.mutexes) == 0 {
+			t.Errorf("the walk found no mutex in internal/daemon/%s", pkg)
 		}
-	}
-	for _, e := range g.edges {
-		t.Errorf("attention.%s is taken while attention.%s is held (%s): the feature's locks are leaves", e.taken, e.held, e.where)
+		for _, m := range g.mutexes {
+			if !strings.Contains(locks, pkg+"."+m) {
+				t.Errorf("doc.go's lock order does not name %s.%s", pkg, m)
+			}
+		}
+		for _, e := range g.edges {
+			t.Errorf("%s.%s is taken while %s.%s is held (%s): the feature's locks are leaves", pkg, e.taken, pkg, e.held, e.where)
+		}
 	}
 }
 
@@ -153,8 +203,11 @@ type lockEdge struct {
 }
 
 type lockGraph struct {
-	mutexes []string // every mutex field: Type.field
+	mutexes []string // every mutex field: Type.field (an import's with its prefix)
 	edges   []lockEdge
+	// takes is what each function takes, through its calls, by
+	// funcKey: another package's walk reads it (lockImport).
+	takes map[string][]string
 }
 
 // lockWalk is one function's (or a closure's) locks.
@@ -180,9 +233,13 @@ type lockWalker struct {
 	fn        *gotypes.Func
 	params    map[gotypes.Object]int
 	all       []*lockWalk
+	// imports are the walks of other packages whose calls are followed;
+	// extern is each such function called, with what it takes.
+	imports []lockImport
+	extern  map[*gotypes.Func][]string
 }
 
-func lockGraphOf(t *testing.T, dir string) lockGraph {
+func lockGraphOf(t *testing.T, dir string, imports ...lockImport) lockGraph {
 	t.Helper()
 	fset := token.NewFileSet()
 	ents, err := os.ReadDir(dir)
@@ -225,7 +282,12 @@ func lockGraphOf(t *testing.T, dir string) lockGraph {
 			}
 		}
 	}
-	w := &lockWalker{fset: fset, info: info, paramHeld: map[*gotypes.Func]map[int][]string{}}
+	for _, im := range imports {
+		for _, m := range im.g.mutexes {
+			g.mutexes = append(g.mutexes, im.prefix+m)
+		}
+	}
+	w := &lockWalker{fset: fset, info: info, paramHeld: map[*gotypes.Func]map[int][]string{}, imports: imports, extern: map[*gotypes.Func][]string{}}
 	var fns map[*gotypes.Func]*lockWalk
 	// Twice: the first pass learns which functions run their func
 	// parameters holding a lock, the second uses it.
@@ -261,6 +323,12 @@ func lockGraphOf(t *testing.T, dir string) lockGraph {
 			takes[f][l] = true
 		}
 	}
+	for f, ls := range w.extern {
+		takes[f] = map[string]bool{}
+		for _, l := range ls {
+			takes[f][l] = true
+		}
+	}
 	for changed := true; changed; {
 		changed = false
 		for f, lw := range fns {
@@ -271,6 +339,12 @@ func lockGraphOf(t *testing.T, dir string) lockGraph {
 					}
 				}
 			}
+		}
+	}
+	g.takes = map[string][]string{}
+	for f := range fns {
+		for l := range takes[f] {
+			g.takes[funcKey(f)] = append(g.takes[funcKey(f)], l)
 		}
 	}
 	seen := map[[2]string]bool{}
@@ -523,14 +597,55 @@ func (w *lockWalker) record(lw *lockWalk, call *ast.CallExpr, held []string) *go
 		obj = w.info.Uses[f.Sel]
 	}
 	fn, ok := obj.(*gotypes.Func)
-	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "daemon" {
+	if !ok || fn.Pkg() == nil {
 		return nil
+	}
+	if fn.Pkg().Path() != "daemon" {
+		if !w.importedCall(fn) {
+			return nil
+		}
 	}
 	lw.calls[fn] = true
 	if len(held) > 0 {
 		lw.under = append(lw.under, lockedCall{held: append([]string(nil), held...), fn: fn, where: w.pos(call)})
 	}
 	return fn
+}
+
+// importedCall says whether fn is a function of an imported walk, and
+// notes what it takes.
+func (w *lockWalker) importedCall(fn *gotypes.Func) bool {
+	for _, im := range w.imports {
+		if fn.Pkg().Path() != im.path {
+			continue
+		}
+		if _, ok := w.extern[fn]; !ok {
+			var ls []string
+			for _, l := range im.g.takes[funcKey(fn)] {
+				ls = append(ls, im.prefix+l)
+			}
+			w.extern[fn] = ls
+		}
+		return true
+	}
+	return false
+}
+
+// funcKey names a function as Recv.Method, or Func: the same in the
+// package's own walk and in a walk of a package that imports it.
+func funcKey(fn *gotypes.Func) string {
+	recv := fn.Type().(*gotypes.Signature).Recv()
+	if recv == nil {
+		return fn.Name()
+	}
+	t := recv.Type()
+	if p, ok := t.(*gotypes.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := t.(*gotypes.Named); ok {
+		return n.Obj().Name() + "." + fn.Name()
+	}
+	return fn.Name()
 }
 
 // exportImporter imports dir's dependencies from the export data the go

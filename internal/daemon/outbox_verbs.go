@@ -24,8 +24,7 @@ func (s *Server) discardOutbox(host string) {
 // message (links/mail.go), the sender is named as that machine will see
 // it, and the links try it over the link, keeping it only when the
 // sender asked for it (queue).
-func (m *mailer) sendToHost(cn *conn, p *sendMessageParams) (any, *proto.Error) {
-	s := m.s
+func (s *Server) sendToHost(cn *conn, p *proto.SendMessageParams) (any, *proto.Error) {
 	if cn != nil && cn.link != nil {
 		return nil, proto.Errorf(proto.CodeForbidden, "mail that came over a link is not passed on to another machine").
 			WithHint(proto.Hint{Param: "host", Detail: "send it from the machine the mail is for"})

@@ -15,6 +15,8 @@ import (
 
 	"github.com/tuios/tuios/detect"
 	"github.com/tuios/tuios/internal/config"
+	"github.com/tuios/tuios/internal/daemon/notify"
+	"github.com/tuios/tuios/internal/push"
 )
 
 // hookSink is a webhook receiver over plain http on 127.0.0.1: the
@@ -97,6 +99,9 @@ func newPushDaemon(t *testing.T, conf string) *pushDaemon {
 	return d
 }
 
+// notifier is the daemon's push Notifier (internal/daemon/notify).
+func (d *pushDaemon) notifier() *push.Notifier { return d.srv.push.(*notify.Feature).Notifier() }
+
 func (d *pushDaemon) logged(s string) bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -138,8 +143,8 @@ func TestPushHeldOnlyByAnAttachedClientsTyping(t *testing.T) {
 	person.must("send-text", map[string]any{"session": "api", "window": "one", "text": "y"})
 	typed := time.Now()
 	d.ask(t, d.r, "two")
-	eventually(t, "the item waits", func() bool { return d.srv.push.n.Waiting() == 1 })
-	if at := d.srv.push.n.NextSend(); at.Before(typed.Add(59 * time.Minute)) {
+	eventually(t, "the item waits", func() bool { return d.notifier().Waiting() == 1 })
+	if at := d.notifier().NextSend(); at.Before(typed.Add(59 * time.Minute)) {
 		t.Fatalf("the push is due at %v, %v after the person's key: not held for quiet_active_seconds", at, at.Sub(typed))
 	}
 	if n := len(hook.titles()); n != 1 {
@@ -178,8 +183,8 @@ func TestPushFileEditsNarrowAtOnce(t *testing.T) {
 	eventually(t, "the applied address gets the push", func() bool { return len(hook.titles()) == 1 })
 
 	write(conf(other.URL, "enabled = false"))
-	eventually(t, "turned off at once", func() bool { return !d.srv.push.n.Settings().Enabled })
-	if d.srv.push.n.Settings().Webhook.URL != hook.URL+"/h" {
+	eventually(t, "turned off at once", func() bool { return !d.notifier().Settings().Enabled })
+	if d.notifier().Settings().Webhook.URL != hook.URL+"/h" {
 		t.Fatal("the new address applied with the edit that turned pushes off")
 	}
 

@@ -422,14 +422,13 @@ func (r *restorer) followLayout() {
 	if r.path == "" {
 		return
 	}
-	sub := &subscriber{q: make(chan event, 64), types: map[string]bool{
+	sub := r.s.hub.Subscribe(core.Filter{Types: map[string]bool{
 		"session-created": true, "session-closed": true, "window-created": true, "window-closed": true,
 		"window-moved": true, "window-retitled": true, "window-focused": true, "window-minimized": true,
 		"window-restored": true, "workspace-switched": true, evSessionRenamed: true, evWorkspaceRenamed: true, "gap": true,
-	}}
-	r.s.hub.addWith(sub, nil)
+	}}, 64)
 	go func() {
-		for range sub.q {
+		for range sub.C() {
 			r.changed()
 		}
 	}()

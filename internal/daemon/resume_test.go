@@ -166,7 +166,7 @@ func TestResumeRefusesBadIDs(t *testing.T) {
 	srv.mu.Lock()
 	srv.windows[w].resumeHarness = "claude-code"
 	srv.mu.Unlock()
-	if _, err := r.call("resume-agent", map[string]any{"window": w}); err == nil || err.Code != codeNotReady {
+	if _, err := r.call("resume-agent", map[string]any{"window": w}); err == nil || err.Code != "not_ready" {
 		t.Fatalf("busy pane: %v", err)
 	}
 	if c := strings.TrimSpace(str(r.must("capture-pane", map[string]any{"window": w})["content"])); c != "" {

@@ -10,7 +10,6 @@ import (
 	"net"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -28,10 +27,12 @@ import (
 	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/daemon/herdr"
 	"github.com/tuios/tuios/internal/daemon/links"
+	"github.com/tuios/tuios/internal/daemon/mailbox"
+	"github.com/tuios/tuios/internal/daemon/notify"
 	"github.com/tuios/tuios/internal/daemon/resume"
+	"github.com/tuios/tuios/internal/daemon/transfers"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/internal/sock"
-	"github.com/tuios/tuios/mail"
 )
 
 // Limits that keep one client from exhausting the daemon.
@@ -129,7 +130,7 @@ type Server struct {
 	windows  map[string]*Window // by id, across sessions
 	order    []*Session         // creation order
 	hub      *hub
-	mail     *mailer       // agent mail: the daemon-wide id counter (verbs_mail.go)
+	mail     *mailbox.Mail // agent mail: each session's ring and stash (internal/daemon/mailbox); set in New, never changed
 	att      inboxStore    // the Inbox (attention.go, attn.Store); set in New, never changed
 	rest     *restorer     // the sessions file (restore.go); set in New, never changed
 	cameBack sync.Once     // restore and the Inbox's load, once the socket is ours
@@ -169,7 +170,6 @@ type Server struct {
 	follow       *links.Follow // the Inbox's mirror of linked hosts (links/follow.go); set in New, never changed
 	asks         *attn.Asks    // ask-human questions (internal/daemon/attention); set in New, never changed
 	wts          *worktrees    // the worktrees and fans tuios made (worktrees.go); set in New, never changed
-	xfers        *transfers    // the copies of tuios cp (transfers.go); set in New, never changed
 	// editMu makes one edit of the config file at a time (set-config):
 	// each reads the file, edits it and renames the result over it.
 	editMu sync.Mutex
@@ -177,7 +177,13 @@ type Server struct {
 	linkPol links.Policy                // what other machines may do here (links/policy.go); zero is the default
 	perm    atomic.Pointer[permissions] // [agents.permissions] in force (caller.go, config_wait.go); never nil after New
 	cfg     *cfgFollow                  // follows config.toml for removals and narrowing (config_follow.go); set in New
-	push    *pushFollow                 // push notifications of the Inbox (push.go); set in New, never changed
+
+	// Push notifications and the copies (internal/daemon/notify,
+	// internal/daemon/transfers): the person's keys reach the features
+	// through typedHooks (person_typed.go); the config appliers reach
+	// [notify] through push. Set in New, never changed.
+	typedHooks []func(window string)
+	push       notifyConfig
 }
 
 // New prepares a server; Serve starts it.
@@ -274,16 +280,14 @@ func New(opt Options) (*Server, error) {
 	s.outbox = s.links.Outbox()
 	s.follow = s.links.Follow() // links/follow.go: the links made it with the Inbox it stamps
 	s.rest = newRestorer(s, opt.StateDir)
-	s.push = newPushFollow(s, opt.Config)
 	// Every subsystem a verb uses is built here, before the verb table:
 	// registering a verb builds nothing.
 	s.attach = newAttachHub(s)
-	s.hub.observe = s.attach.observe
-	s.mail = &mailer{s: s}
+	s.hub.Observe(s.attach.observe)
+	s.mail = mailbox.New() // agent mail (internal/daemon/mailbox)
 	s.queue = replyQueue{attn.NewQueue(attn.QueueOptions{Max: s.opt.Config.QueueMax(), Inbox: inboxFeature})}
 	s.review = attn.NewReview(s.queue.Queue)
 	s.wts = newWorktrees(s)
-	s.xfers = newTransfers()
 	s.resp = s.newResponder()
 	s.holds = attn.NewHolds(attn.HoldsOptions{Inbox: inboxFeature, Risk: s.resp.risk, Home: s.opt.Tracker.Home,
 		RefuseRequest: s.follow.RefuseRequest})
@@ -296,9 +300,17 @@ func New(opt Options) (*Server, error) {
 	s.alog = agentlog.NewLog(s.clock)
 	s.tscript = agentlog.NewTranscripts()
 	s.features = []core.Feature{inboxFeature, // the Inbox: first, so the attention set may use it and it hears a window close first
+		s.mail, // agent mail (internal/daemon/mailbox): its rings close last but the Inbox's
 		s.herdr, s.alog, s.tscript, resume.New(),
 		s.queue.Queue, s.review, s.asks, s.holds, // the attention set (internal/daemon/attention)
-		s.links} // links to other machines (internal/daemon/links): dialled once the sessions are back
+		s.links, // links to other machines (internal/daemon/links): dialled once the sessions are back
+	}
+	// Push notifications (after resume and the links: they follow the
+	// Inbox from once the restored items are in) and the copies of tuios
+	// cp (internal/daemon/notify, internal/daemon/transfers).
+	pushes := notify.New(notify.Options{Inbox: inboxFeature, Getenv: s.getenv})
+	s.push = pushes
+	s.features = append(s.features, pushes, transfers.New())
 	h := host{s}
 	h.OnWindowClosed(func(ev event) { s.resp.forget(ev.Window) })
 	if err := initFeatures(h, s.features); err != nil {
@@ -429,7 +441,6 @@ func (s *Server) comeBack() {
 	for _, fn := range s.restoredHooks { // resume's offers: after the load, so a loaded item does not shadow one
 		fn(back)
 	}
-	s.push.start()             // push.go: after the load, so only items opened from now on send
 	s.cfg.compareWithLastRun() // config_wait.go: wider grants than the last run are reported
 	s.cfg.start()              // config_follow.go: removals and narrowing apply at once
 }
@@ -586,30 +597,19 @@ func (s *Server) shutdown() {
 	for cn := range s.conns {
 		conns = append(conns, cn)
 	}
-	var rings []*mail.Ring
-	for _, ss := range s.sessions {
-		if ss.mail != nil {
-			rings = append(rings, ss.mail)
-		}
-	}
 	s.mu.Unlock()
 	if ln != nil {
 		ln.Close()
 	}
 	shutdownFeatures(host{s}.Log(), s.features) // host_feature.go: in reverse order
 	s.cfg.stop()
-	s.push.stop()      // push.go: sends in flight end
 	s.attach.stopAll() // their last line says why, before their sockets close
 	for _, cn := range conns {
 		cn.stop()
 	}
 	s.freezeState() // the final saves, before closing the panes closes their items
 	s.closeAllWindows()
-	s.escaped.save(s)         // what outlived its pane stays inside for the next daemon
-	for _, r := range rings { // mail dies with the daemon, and so does the stash
-		r.Close()
-	}
-	os.Remove(filepath.Join(filepath.Dir(s.opt.Socket), "stash")) // only if the rings left it empty
+	s.escaped.save(s) // what outlived its pane stays inside for the next daemon
 	// The socket file went with ln.Close (a unix listener unlinks its
 	// path). Removing the path again here, after the panes closed, could
 	// remove the socket of the next daemon, started as soon as this one
@@ -618,7 +618,7 @@ func (s *Server) shutdown() {
 	if s.opt.Tracker.Watcher != nil {
 		s.opt.Tracker.Watcher.Close()
 	}
-	s.hub.close()
+	s.hub.Close()
 	s.wg.Wait()
 }
 

@@ -11,7 +11,6 @@ import (
 	"github.com/tuios/tuios/detect"
 	"github.com/tuios/tuios/internal/grant"
 	"github.com/tuios/tuios/internal/proto"
-	"github.com/tuios/tuios/mail"
 	"github.com/tuios/tuios/pty"
 )
 
@@ -40,10 +39,9 @@ type Session struct {
 	wsNames   map[int]string
 	cols      int // the area the windows are tiled into (layout.go)
 	rows      int
-	zoomed    bool       // the focused window fills the area
-	tiled     bool       // a client has shown it: its windows are tiled (layout.go)
-	floating  bool       // set-layout --tiling false: windows keep their places (layout.go)
-	mail      *mail.Ring // made on first use (verbs_mail.go); nil until then
+	zoomed    bool // the focused window fills the area
+	tiled     bool // a client has shown it: its windows are tiled (layout.go)
+	floating  bool // set-layout --tiling false: windows keep their places (layout.go)
 	// displayName and accent are labels for people, set with
 	// set-session-name and set-session-accent (verbs_session_meta.go) or
 	// herdr's workspace.rename; "" shows the name and no colour. The
@@ -187,7 +185,7 @@ func (s *Server) newSessionLocked(name string) (*Session, *proto.Error) {
 	ss := &Session{Name: name, ID: newID(), created: now, active: now, workspace: 1, wsNames: map[int]string{}, cols: 80, rows: 24}
 	s.sessions[name] = ss
 	s.order = append(s.order, ss)
-	s.hub.publish(event{Type: "session-created", Session: name})
+	s.hub.Publish(event{Type: "session-created", Session: name})
 	return ss, nil
 }
 
@@ -320,7 +318,7 @@ func (s *Server) startWindow(ss *Session, spec windowSpec) (*Window, *proto.Erro
 	ss.active = time.Now()
 	s.mu.Unlock()
 	s.retile(ss)
-	s.hub.publish(event{Type: "window-created", Session: ss.Name, Window: id})
+	s.hub.Publish(event{Type: "window-created", Session: ss.Name, Window: id})
 	go w.read()
 	if proc.Exited() { // it may have exited before the exit watcher could see it
 		w.noteExit()
@@ -383,8 +381,8 @@ func (w *Window) read() {
 				w.sinceTyped.Add(int64(n))
 				w.srv.attach.printed(w, titled, n) // attach_echo.go: an echo is sent from here
 			}
-			if w.srv.hub.wants("output") {
-				w.srv.hub.publish(event{Type: "output", Session: w.session.Name, Window: w.ID, Bytes: n})
+			if w.srv.hub.Wants("output") {
+				w.srv.hub.Publish(event{Type: "output", Session: w.session.Name, Window: w.ID, Bytes: n})
 			}
 		}
 		if err != nil {
@@ -440,7 +438,7 @@ settle:
 	w.exitStatus = status
 	close(w.exitCh)
 	w.mu.Unlock()
-	w.srv.hub.publish(event{Type: "window-exit", Session: w.session.Name, Window: w.ID, ExitCode: status.Code})
+	w.srv.hub.Publish(event{Type: "window-exit", Session: w.session.Name, Window: w.ID, ExitCode: status.Code})
 	// A window opened to run a program closes when it exits; a shell
 	// window stays in the list, its final screen readable, until
 	// something closes it.
@@ -505,21 +503,18 @@ func (s *Server) closeWindow(w *Window) {
 			ss.focused = back
 		}
 	}
-	ring := ss.mail
 	s.mu.Unlock()
 	if !found {
 		return
-	}
-	if ring != nil { // its inbox dies with it: mail to it reads undeliverable
-		ring.CloseInbox(w.ID)
 	}
 	w.close()
 	s.tracker.Detach(w.ID)
 	s.retile(ss)
 	// Features hear it from the hub only: its subscribers, and the hooks
 	// (core.Registrar.OnWindowClosed) that must be done before the close
-	// returns, which publish runs.
-	s.hub.publish(event{Type: "window-closed", Session: ss.Name, Window: w.ID})
+	// returns, which publish runs (the mail feature's: the window's inbox
+	// dies with it, and mail to it reads undeliverable).
+	s.hub.Publish(event{Type: "window-closed", Session: ss.Name, Window: w.ID})
 }
 
 // close stops the window's input and ends every process of its terminal
@@ -566,12 +561,8 @@ func (s *Server) killSession(ss *Session) {
 		go func() { defer wg.Done(); s.closeWindow(w) }()
 	}
 	wg.Wait()
-	s.mu.Lock()
-	ring := ss.mail
-	s.mu.Unlock()
-	if ring != nil { // mail and the stash go with the session
-		ring.Close()
-	}
-	s.hub.publish(event{Type: "session-closed", Session: ss.Name})
+	// The hooks of session-closed (core.Registrar.OnSessionClosed) run
+	// before publish returns: the session's mail and stash go with it.
+	s.hub.Publish(event{Type: "session-closed", Session: ss.Name})
 	s.att.SessionClosed(ss.Name)
 }

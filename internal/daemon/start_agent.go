@@ -42,7 +42,7 @@ import (
 // protocol: request-approval holds for it without config (once and deny
 // only), the reply queue knows it shows every state (queue_rest.go), its
 // errored ends the ready wait as blocked (it is exact there), and
-// ask-agent waits for its last frame (verbs_mail.go).
+// ask-agent waits for its last frame (internal/daemon/mailbox/ask.go, through core.Pane.Settle).
 //
 // Ready means the pane's agent state reads idle or done (what ask-agent
 // waits for before it types). needs_input ends the wait as blocked (a

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/tuios/tuios/internal/daemon/transfers"
 	"github.com/tuios/tuios/internal/proto"
 )
 
@@ -31,6 +32,9 @@ func TestTransferVerbsDeclareTheFilesGrant(t *testing.T) {
 		if !slices.Equal(in.Grants, []string{"files"}) || !in.Local || in.Caller != "granted" {
 			t.Fatalf("%s: access %+v", name, in)
 		}
+		if waits := v.acc&holdsConn != 0; waits != (name == "wait-transfers") {
+			t.Fatalf("%s: holds its connection %v (only wait-transfers waits, so only it may not be sent quiet)", name, waits)
+		}
 	}
 }
 
@@ -47,12 +51,12 @@ func TestTransfersAreBounded(t *testing.T) {
 	if err := os.WriteFile(src, make([]byte, 4096), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for i := range maxTransfersKept {
+	for i := range transfers.MaxKept {
 		// One byte a second: the first chunk goes, then each copy waits.
 		r.must("copy", map[string]any{"src": src, "dst": filepath.Join(dir, fmt.Sprint("d", i)), "bwlimit": 1})
 	}
 	_, err := r.call("copy", map[string]any{"src": src, "dst": filepath.Join(dir, "over")})
-	wantXferCode(t, "copy past the cap", err, codeTransfersFull)
+	wantXferCode(t, "copy past the cap", err, transfers.CodeTransfersFull)
 
 	ro := dialRPC(t, sock)
 	ro.must("restrict-connection", map[string]any{"scope": "all", "read_only": true})
@@ -78,16 +82,16 @@ func TestTransfersAreBounded(t *testing.T) {
 	_, err = r.call("wait-transfers", map[string]any{"timeout": 86400001})
 	wantXferCode(t, "a wait over a day", err, proto.CodeInvalidParams)
 	_, err = r.call("cancel-transfers", map[string]any{"ids": []string{"t999"}})
-	wantXferCode(t, "an id that never was", err, codeTransferNotFound)
+	wantXferCode(t, "an id that never was", err, transfers.CodeTransferNotFound)
 
 	r.must("cancel-transfers", map[string]any{})
 	res := r.must("wait-transfers", map[string]any{"timeout": 20000})
 	list, _ := res["transfers"].([]any)
-	if len(list) != maxTransfersKept {
+	if len(list) != transfers.MaxKept {
 		t.Fatalf("waited for %d copies", len(list))
 	}
 	for _, x := range list {
-		if st := x.(map[string]any)["state"]; st != xferCancelled {
+		if st := x.(map[string]any)["state"]; st != transfers.StateCancelled {
 			t.Fatalf("after cancel: %v", x)
 		}
 	}
@@ -98,7 +102,7 @@ func TestTransfersAreBounded(t *testing.T) {
 	r.must("copy", map[string]any{"src": src, "dst": filepath.Join(dir, "after")})
 	res = r.must("list-transfers", map[string]any{})
 	list, _ = res["transfers"].([]any)
-	if len(list) != maxTransfersKept || list[0].(map[string]any)["id"] != "t2" {
+	if len(list) != transfers.MaxKept || list[0].(map[string]any)["id"] != "t2" {
 		t.Fatalf("the new copy did not take the oldest finished one's place: %d kept, first %v", len(list), list[0])
 	}
 }

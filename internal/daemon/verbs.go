@@ -2,10 +2,11 @@ package daemon
 
 import (
 	"encoding/json"
-	"fmt"
 	"sort"
 	"strings"
 
+	"github.com/tuios/tuios/internal/daemon/core"
+	drpc "github.com/tuios/tuios/internal/daemon/rpc"
 	"github.com/tuios/tuios/internal/fuzzy"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/internal/version"
@@ -29,35 +30,9 @@ type verb struct {
 }
 
 // handler adapts a typed handler: params decoded strictly, then checked
-// against their tags.
+// against their tags (rpc.Handle, with the connection as the caller).
 func handler[P any](fn func(cn *conn, p *P) (any, *proto.Error)) (any, func(*conn, json.RawMessage) (any, *proto.Error)) {
-	return new(P), func(cn *conn, raw json.RawMessage) (any, *proto.Error) {
-		p := new(P)
-		if err := proto.DecodeParams(raw, p); err != nil {
-			return nil, err
-		}
-		if err := proto.Validate(p); err != nil {
-			return nil, err
-		}
-		res, err := fn(cn, p)
-		return res, paramProblem(err)
-	}
-}
-
-// paramProblem gives a param error written as text the hint a client
-// words it by (proto.ParamError's problem): a handler that wrote `the
-// param "queue" keeps mail…` itself, with hint.param, answers problem
-// "keeps mail…" too. The two that do (send-agent-message's queue,
-// ask-human's question) move to proto.ParamError with their files'
-// owners; then this goes.
-func paramProblem(err *proto.Error) *proto.Error {
-	if err == nil || err.Code != proto.CodeInvalidParams || err.Hint == nil || err.Hint.Param == "" || err.Hint.Problem != "" {
-		return err
-	}
-	if rest, ok := strings.CutPrefix(err.Message, fmt.Sprintf("the param %q ", err.Hint.Param)); ok && rest != "" {
-		err.Hint.Problem = rest
-	}
-	return err
+	return drpc.Handle(fn)
 }
 
 func (s *Server) verbNames() []string {
@@ -105,7 +80,6 @@ func (s *Server) verbTable() map[string]*verb {
 	s.agentVerbs(add)
 	s.hookVerbs(add)
 	s.waitVerbs(add)
-	s.mailVerbs(add)
 	s.respondVerbs(add)
 	s.layoutVerbs(add)
 	s.linkVerbs(add)   // verbs_link.go: what another machine's link may call here
@@ -115,13 +89,15 @@ func (s *Server) verbTable() map[string]*verb {
 	s.grantVerbs(add)    // verbs_grants.go: pane-grants, set-pane-grants, restrict-connection
 	s.worktreeVerbs(add) // verbs_worktree.go: new-worktree, list-worktrees, remove-worktree, bundle-worktree, pull-worktree
 	s.fanVerbs(add)      // verbs_fan.go, verbs_fan_ops.go: fan, compare-fan, verify-fan, keep-fan
-	s.transferVerbs(add) // verbs_transfers.go: copy, list-transfers, pause/resume/cancel/wait/clear-transfers
 	// The features' verbs (core.Host.AddVerb), declared as the core's.
 	for _, v := range s.featureVerbs {
 		run := v.Run
 		acc := featureAccess(v.Class)
 		if v.Agent {
 			acc |= agentFeature
+		}
+		if v.Holds {
+			acc |= holdsConn
 		}
 		add(v.Name, acc, v.Desc, v.Returns, v.Example, v.Params, func(cn *conn, raw json.RawMessage) (any, *proto.Error) {
 			return run(cn, raw)
@@ -215,18 +191,19 @@ func (s *Server) metaVerbs(add addFunc) {
 		if err != nil {
 			return nil, err
 		}
-		sub := &subscriber{session: session, window: window, q: make(chan event, q)}
+		f := core.Filter{Session: session, Window: window}
 		if len(p.Types) > 0 {
-			sub.types = map[string]bool{}
+			f.Types = map[string]bool{}
 			for _, t := range p.Types {
-				sub.types[t] = true
+				f.Types[t] = true
 			}
 		}
+		sub := s.hub.NewSubscriber(f, q)
 		replay := p.AfterSeq > 0 || p.BootID != ""
-		seq, attSeq, n, resync := s.att.Replay(replay, uint64(p.AfterSeq), p.BootID, sub.wants,
-			func(pre []event) (uint64, int) { return s.hub.addWith(sub, pre) })
+		seq, attSeq, n, resync := s.att.Replay(replay, uint64(p.AfterSeq), p.BootID, sub.Wants,
+			func(pre []event) (uint64, int) { return s.hub.Add(sub, pre) })
 		cn.sub = sub // serveConn starts the stream once this answer is sent
-		if sub.types[evTranscript] {
+		if f.Types[evTranscript] {
 			s.tscript.Sync() // internal/daemon/agentlog: watch the joined transcripts
 		}
 		res := proto.Subscribed{Type: "subscribed", Seq: seq, AttentionSeq: attSeq, BootID: s.att.BootID()}
@@ -241,12 +218,8 @@ func (s *Server) metaVerbs(add addFunc) {
 // stream writes a subscriber's events to its connection; drops are
 // announced with a gap event before the next delivered one.
 func (cn *conn) stream(sub *subscriber) {
-	for ev := range sub.q {
-		sub.mu.Lock()
-		dropped := sub.dropped
-		sub.dropped = 0
-		sub.mu.Unlock()
-		if dropped > 0 {
+	for ev := range sub.C() {
+		if dropped := sub.TakeLost(); dropped > 0 {
 			if cn.sendRaw(event{Type: "gap", Dropped: dropped}) != nil {
 				return
 			}

@@ -105,7 +105,7 @@ type agentSeat struct {
 
 // seatLocked copies a window's place. Called with s.mu held.
 func (s *Server) seatLocked(w *Window) agentSeat {
-	return agentSeat{w: w, wr: s.windowRowLocked(w), ring: w.session.mail, group: groupOf(w.session)}
+	return agentSeat{w: w, wr: s.windowRowLocked(w), ring: s.mail.Existing(w.session.Name, w.session.ID), group: groupOf(w.session)}
 }
 
 // agentRow builds a pane's row from its seat. Called without s.mu: it
@@ -296,8 +296,8 @@ func (s *Server) agentVerbs(add addFunc) {
 			for _, w := range ss.windows {
 				seats = append(seats, s.seatLocked(w))
 			}
-			if ss.mail != nil {
-				rings = append(rings, ss.mail)
+			if r := s.mail.Existing(ss.Name, ss.ID); r != nil { // the mail feature's lock is a leaf
+				rings = append(rings, r)
 			}
 		}
 		first := ""

@@ -289,7 +289,7 @@ func (s *Server) focusWindow(cn *conn, p *focusWindowParams) (any, *proto.Error)
 	res.WindowID, res.Name, res.Workspace, res.Changed = w.ID, w.DisplayName(), w.workspace, changed
 	s.mu.Unlock()
 	s.retile(ss)
-	s.hub.publish(event{Type: "window-focused", Session: ss.Name, Window: w.ID})
+	s.hub.Publish(event{Type: "window-focused", Session: ss.Name, Window: w.ID})
 	return res, nil
 }
 
@@ -313,9 +313,9 @@ func (s *Server) moveWindow(cn *conn, p *moveWindowParams) (any, *proto.Error) {
 		CurrentWorkspace: ss.workspace, PreviousCurrentWorkspace: prevShown, FocusedWindowID: focusedID(ss)}
 	s.mu.Unlock()
 	s.retile(ss)
-	s.hub.publish(event{Type: "window-moved", Session: ss.Name, Window: w.ID})
+	s.hub.Publish(event{Type: "window-moved", Session: ss.Name, Window: w.ID})
 	if p.Follow && prevShown != p.Workspace {
-		s.hub.publish(event{Type: "workspace-switched", Session: ss.Name})
+		s.hub.Publish(event{Type: "workspace-switched", Session: ss.Name})
 	}
 	return res, nil
 }
@@ -353,7 +353,7 @@ func (s *Server) setWindow(cn *conn, p *setWindowParams) (any, *proto.Error) {
 	res.Window = s.windowRowLocked(w)
 	s.mu.Unlock()
 	if p.Name != nil {
-		s.hub.publish(event{Type: "window-retitled", Session: ss.Name, Window: w.ID})
+		s.hub.Publish(event{Type: "window-retitled", Session: ss.Name, Window: w.ID})
 		s.att.Update(w.ID) // its Inbox rows show the new name
 	}
 	if p.Minimize != nil {
@@ -362,7 +362,7 @@ func (s *Server) setWindow(cn *conn, p *setWindowParams) (any, *proto.Error) {
 		if *p.Minimize {
 			typ = "window-minimized"
 		}
-		s.hub.publish(event{Type: typ, Session: ss.Name, Window: w.ID})
+		s.hub.Publish(event{Type: typ, Session: ss.Name, Window: w.ID})
 	}
 	return res, nil
 }
@@ -414,7 +414,7 @@ func (s *Server) runCommand(cn *conn, p *runCommandParams) (any, *proto.Error) {
 			return nil, err
 		}
 		s.retile(ss)
-		s.hub.publish(event{Type: "workspace-switched", Session: ss.Name})
+		s.hub.Publish(event{Type: "workspace-switched", Session: ss.Name})
 		return done(ss)
 	}
 	s.mu.Lock()
@@ -590,7 +590,7 @@ func (s *Server) splitWindow(cn *conn, p *splitWindowParams) (any, *proto.Error)
 	}
 	s.mu.Unlock()
 	if moved { // the list order, not the tiles: startWindow placed it
-		s.hub.publish(event{Type: "window-moved", Session: ss.Name, Window: nw.ID})
+		s.hub.Publish(event{Type: "window-moved", Session: ss.Name, Window: nw.ID})
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -32,7 +32,7 @@ func (s *Server) afterDismiss(d inbox.Dismissed) {
 		s.mu.Lock()
 		var ring *mail.Ring
 		if ss := s.sessions[d.ReadSession]; ss != nil {
-			ring = ss.mail
+			ring = s.mail.Existing(ss.Name, ss.ID)
 		}
 		s.mu.Unlock()
 		if ring != nil {

@@ -26,7 +26,7 @@ type configAppliedResult struct {
 	links.Changes
 	// Applied lists the changes that waited and now apply.
 	Applied []string `json:"applied"`
-	Notify  []string `json:"notify"` // what changed in [notify] (push.go)
+	Notify  []string `json:"notify"` // what changed in [notify] (internal/daemon/notify)
 }
 
 // hostVerbs are the core's verbs about this machine's links to other
@@ -69,7 +69,7 @@ func (s *Server) hostVerbs(add addFunc) {
 		s.applyLinkPolicy(f)
 		s.applyPermissions(f, "tuios config apply")
 		s.cfg.setApplied(f)
-		notify := s.push.apply(f) // push.go
+		notify := s.push.Apply(f) // internal/daemon/notify
 		return configAppliedResult{Type: "config_applied", Path: path, Changes: got, Applied: orEmpty(pending), Notify: notify}, nil
 	})
 	add("apply-config", outsideOnly, "Read the config file again and apply what waited: its [hosts] tables (new hosts are dialled, changed ones redialled, removed ones closed at once, the link policy replaced), [agents.permissions] and [notify] (push notifications: notify lists what changed). Refused from inside a pane",

@@ -3,7 +3,6 @@ package daemon
 import (
 	"github.com/tuios/tuios/internal/daemon/links"
 	"github.com/tuios/tuios/internal/proto"
-	"github.com/tuios/tuios/mail"
 )
 
 type linkPeerParams struct {
@@ -11,21 +10,11 @@ type linkPeerParams struct {
 	Pinned bool   `json:"pinned" desc:"the name is pinned by authorized_keys (tuios stdio-proxy --as NAME says it); honoured only on a connection's first link-peer"`
 }
 
-type releaseMessageParams struct {
-	Session    string `json:"session" desc:"the session holding the mail (default: whichever holds the id)" maxlen:"4096"`
-	ID         int    `json:"id" req:"true" desc:"the held message's id" min:"1" max:"9007199254740991"`
-	HumanNonce string `json:"human_nonce" desc:"the attached client's nonce: releasing is the person's act" maxlen:"256"`
-}
-
 // linkVerbs are the verbs another machine's link uses here.
 func (s *Server) linkVerbs(add addFunc) {
 	p, h := handler(func(cn *conn, p *linkPeerParams) (any, *proto.Error) { return s.linkPeer(cn, p) })
 	add("link-peer", outsideOnly&^access(capLocal)|holdsConn, "Make this connection another machine's link and say its name: the first request of every link (stdio-proxy --as NAME says it pinned). Every later verb passes the link policy ([hosts.NAME] allow)", "link_peer",
 		`{"verb":"link-peer","params":{"peer":"build"}}`, p, h)
-
-	p, h = handler(func(cn *conn, p *releaseMessageParams) (any, *proto.Error) { return s.releaseMessage(cn, p) })
-	add("release-agent-message", personOnly, "Pass held mail on (hold_mail): the person delivers a message another machine sent, as a new message with its original sender and released_from; once", "agent_message_released",
-		`{"verb":"release-agent-message","params":{"session":"api","id":41,"human_nonce":"…"}}`, p, h)
 }
 
 func (s *Server) linkPeer(cn *conn, p *linkPeerParams) (any, *proto.Error) {
@@ -62,65 +51,4 @@ func (s *Server) linkPeer(cn *conn, p *linkPeerParams) (any, *proto.Error) {
 
 func linkPeerResult(lp *linkPeer, changed bool) map[string]any {
 	return map[string]any{"type": "link_peer", "peer": lp.name, "pinned": lp.pinned, "changed": changed}
-}
-
-func (s *Server) releaseMessage(cn *conn, p *releaseMessageParams) (any, *proto.Error) {
-	if !s.isPerson(cn, p.HumanNonce) {
-		return nil, proto.Errorf(codeNotHuman, "release-agent-message acts as the person: it needs a live human nonce from an attached client").
-			WithHint(proto.Hint{Param: "human_nonce", Detail: "pass it on from the Inbox of an attached client (p on the held mail row)"})
-	}
-	id := uint64(p.ID)
-	s.mu.Lock()
-	var ss *Session
-	var ring *mail.Ring
-	var held mail.Message
-	if p.Session != "" {
-		var err *proto.Error
-		if ss, err = s.session(cn, p.Session); err != nil {
-			s.mu.Unlock()
-			return nil, err
-		}
-		ring = s.mail.ringLocked(ss)
-		held, _ = ring.Get(id)
-	} else {
-		// Ids are daemon-wide: the ring that holds it.
-		for _, x := range s.order {
-			if x.mail == nil {
-				continue
-			}
-			if m, ok := x.mail.Get(id); ok {
-				ss, ring, held = x, x.mail, m
-				break
-			}
-		}
-	}
-	if ring == nil || held.ID == 0 || !held.Held || held.ReleasedAs != 0 {
-		s.mu.Unlock()
-		// The ring's own refusal says which of these it is.
-		if ring == nil {
-			return nil, proto.Errorf(proto.CodeInvalidParams, "no session holds message %d", id).
-				WithHint(proto.Hint{Param: "id", Command: "tuios read-agent-messages -w human"})
-		}
-		_, _, err := ring.Release(id, "", "")
-		return nil, mailErr(err)
-	}
-	to, toLabel := held.HeldFor, ""
-	if to != "" {
-		w := s.windows[to]
-		if w == nil || w.session != ss {
-			s.mu.Unlock()
-			return nil, proto.Errorf(proto.CodeWindowNotFound, "the window the mail was meant for (%s) has closed", clipText(held.HeldForLabel, 64)).
-				WithHint(proto.Hint{Param: "id", Command: "tuios list-windows -s " + ss.Name, Detail: "the held message stays with you; forward its text by hand if a new pane should have it"})
-		}
-		toLabel = w.DisplayName()
-	}
-	s.mu.Unlock()
-	h, msg, rerr := ring.Release(id, to, toLabel)
-	if rerr != nil {
-		return nil, mailErr(rerr)
-	}
-	s.hub.publish(event{Type: "agent-message", Session: ss.Name, Window: to})
-	s.att.MailThread(ss.Name, ring, h.ThreadID) // the held row reads passed on
-	return map[string]any{"type": "agent_message_released", "session": ss.Name, "held_id": h.ID, "message_id": msg.ID,
-		"to": msg.To, "to_name": msg.ToLabel, "thread_id": msg.ThreadID, "kind": msg.Kind, "origin": msg.Origin, "origin_host": msg.OriginHost}, nil
 }

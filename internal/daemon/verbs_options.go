@@ -249,7 +249,7 @@ func (s *Server) optionVerbs(add addFunc) {
 		}
 		if res.Changed {
 			s.opt.Logf("config %s: %s set to %v with set-option; it applies %s", path, o.Key, v, appliesText(o.Key, o.ReadBy))
-			s.hub.publish(event{Type: "config-changed", Message: o.Key})
+			s.hub.Publish(event{Type: "config-changed", Message: o.Key})
 		}
 		return proto.OptionSet{Type: "option_set", Key: o.Key, Value: v, Previous: res.Previous, Changed: res.Changed,
 			Path: path, ReadBy: o.ReadBy, Applies: appliesText(o.Key, o.ReadBy)}, nil

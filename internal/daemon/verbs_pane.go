@@ -63,7 +63,7 @@ func (s *Server) paneVerbs(add addFunc) {
 			return nil, err
 		}
 		w.pane.Typed()
-		s.push.typed(cn) // push.go: the person at an attached client holds pushes
+		s.personTyped(cn, w.ID) // person_typed.go: the person at an attached client holds pushes
 		return proto.TextSent{Type: "text_sent", WindowID: w.ID, Bytes: len(p.Text)}, nil
 	})
 	add("send-text", types, "Write text to a pane's PTY exactly as given", "text_sent", `{"verb":"send-text","params":{"window":"build","text":"go test ./...\n"}}`, p, h)

@@ -151,7 +151,7 @@ func (s *Server) sessionVerbs(add addFunc) {
 			PreviousWorkspace: prev, Changed: prev != p.Workspace, FocusedWindowID: focusedID(ss)}
 		s.mu.Unlock()
 		s.retile(ss)
-		s.hub.publish(event{Type: "workspace-switched", Session: ss.Name})
+		s.hub.Publish(event{Type: "workspace-switched", Session: ss.Name})
 		return res, nil
 	})
 	add("select-workspace", arranges, "Switch a session to a workspace", "workspace_selected", `{"verb":"select-workspace","params":{"workspace":2}}`, p, h)

@@ -168,7 +168,7 @@ func (s *Server) sessionMetaVerbs(add addFunc) {
 		res := proto.WorkspaceNameSet{Type: "workspace_name_set", Session: ss.Name, Workspace: p.Workspace, Name: name, Changed: changed}
 		s.mu.Unlock()
 		if changed {
-			s.hub.publish(event{Type: evWorkspaceRenamed, Session: ss.Name})
+			s.hub.Publish(event{Type: evWorkspaceRenamed, Session: ss.Name})
 		}
 		return res, nil
 	})
@@ -196,13 +196,13 @@ func (s *Server) sessionMetaVerbs(add addFunc) {
 		// One mutation's events in the documented order: per-window
 		// changes, then the workspace switch.
 		for _, id := range moved {
-			s.hub.publish(event{Type: "window-moved", Session: name, Window: id})
+			s.hub.Publish(event{Type: "window-moved", Session: name, Window: id})
 		}
 		if renamed {
-			s.hub.publish(event{Type: evWorkspaceRenamed, Session: name})
+			s.hub.Publish(event{Type: evWorkspaceRenamed, Session: name})
 		}
 		if switched {
-			s.hub.publish(event{Type: "workspace-switched", Session: name})
+			s.hub.Publish(event{Type: "workspace-switched", Session: name})
 		}
 		return res, nil
 	})
@@ -259,7 +259,7 @@ func (cn *conn) endSubscription() bool {
 	if cn.sub == nil {
 		return false
 	}
-	cn.s.hub.remove(cn.sub) // closes the queue: the stream drains it and stops
+	cn.s.hub.Remove(cn.sub) // closes the queue: the stream drains it and stops
 	if cn.streamDone != nil {
 		select {
 		case <-cn.streamDone:
@@ -283,7 +283,7 @@ func (s *Server) setSessionLabel(cn *conn, session string, set func(ss *Session)
 	res, changed := set(ss)
 	s.mu.Unlock()
 	if changed {
-		s.hub.publish(event{Type: evSessionRenamed, Session: ss.Name})
+		s.hub.Publish(event{Type: evSessionRenamed, Session: ss.Name})
 	}
 	return res, nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/inbox"
+	"github.com/tuios/tuios/internal/daemon/mailbox"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/vt"
 )
@@ -84,8 +85,9 @@ func (s *Server) waitFor(cn *conn, p *waitParams) (any, *proto.Error) {
 	case "agent-state":
 		return s.waitAgent(ctx, cn, p, result, timedOut)
 	case "agent-message":
-		// verbs_mail.go fills in the message it got.
-		return s.waitMail(ctx, cn, p, map[string]any{"type": result.Type, "condition": result.Condition, "matched": true}, timedOut)
+		// The mail feature (internal/daemon/mailbox) fills in the message it got.
+		return s.mail.Wait(ctx, cn, mailbox.WaitFor{Session: p.Session, Inbox: p.Window, Thread: uint64(p.Thread)},
+			map[string]any{"type": result.Type, "condition": result.Condition, "matched": true}, timedOut)
 	case "window-output", "window-idle", "window-exit":
 	default:
 		return nil, proto.Errorf(proto.CodeInvalidParams, "unknown condition %q", p.Condition).

@@ -137,7 +137,7 @@ func (w *Window) readName() bool {
 // and the event stream (window-retitled, as for a rename).
 func (s *Server) windowRenamed(w *Window) {
 	s.attach.output(w, true)
-	s.hub.publish(event{Type: "window-retitled", Session: w.session.Name, Window: w.ID})
+	s.hub.Publish(event{Type: "window-retitled", Session: w.session.Name, Window: w.ID})
 	if s.att != nil {
 		s.att.Update(w.ID)
 	}

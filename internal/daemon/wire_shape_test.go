@@ -219,19 +219,3 @@ func TestExplainScreenSaysWhichRuleMatched(t *testing.T) {
 		t.Fatalf("matched rule %d (%+v), want rule 0 deciding needs_input", res.Rule, res.ScreenExplanation)
 	}
 }
-
-// A param error a handler wrote as text still carries its problem in the
-// hint, so the CLI words it without reading the message.
-func TestParamProblemFromAHandlersText(t *testing.T) {
-	e := paramProblem(proto.Errorf(proto.CodeInvalidParams, "the param %q keeps mail for another machine", "queue").WithHint(proto.Hint{Param: "queue"}))
-	if e.Hint.Problem != "keeps mail for another machine" {
-		t.Fatalf("problem %q", e.Hint.Problem)
-	}
-	other := proto.Errorf(proto.CodeInvalidParams, "unknown action %q", "x").WithHint(proto.Hint{Param: "action"})
-	if paramProblem(other).Hint.Problem != "" {
-		t.Fatal("a message that does not start with the param got a problem")
-	}
-	if paramProblem(nil) != nil {
-		t.Fatal("no error became one")
-	}
-}

@@ -29,6 +29,14 @@ var (
 	binErr  error
 )
 
+// A test process's scratch directory (ProcessDir), made on first use;
+// Main removes it.
+var (
+	procOnce sync.Once
+	procDir  string
+	procErr  error
+)
+
 // The real agents a test process runs at once (RealAgent): the budget
 // they use, and a wake-up for those waiting when some is given back.
 var (
@@ -46,7 +54,23 @@ func Main(m *testing.M) int {
 	if binDir != "" {
 		os.RemoveAll(binDir)
 	}
+	if procDir != "" {
+		os.RemoveAll(procDir)
+	}
 	return code
+}
+
+// ProcessDir is a directory that lives as long as the test process (Main
+// removes it), for what one test hands on to later ones of the same
+// process: a cache of something slow to make that every test would
+// otherwise make again.
+func ProcessDir(t testing.TB) string {
+	t.Helper()
+	procOnce.Do(func() { procDir, procErr = os.MkdirTemp("", "tuios-proc-") })
+	if procErr != nil {
+		t.Fatal(procErr)
+	}
+	return procDir
 }
 
 // WaitBound raises how many parallel tests run at once, when the command

@@ -30,7 +30,8 @@
 // OnListen (the socket is the daemon's), OnRestored (the sessions and
 // the Inbox came back) and OnWindowClosed (a hook of the hub's that runs
 // before a window's close returns, for what a caller must find done when
-// close-window answers; a feature that can catch up later subscribes).
+// close-window answers; a feature that can catch up later subscribes),
+// and OnPersonTyped (the person typed at an attached client).
 // Registering after Init panics: those tables are read without a lock.
 //
 // What this package does not own: the table's types and its lock (the

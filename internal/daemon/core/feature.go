@@ -47,6 +47,10 @@ type Registrar interface {
 	// dropped) is done when the verb that closed the window answers. A
 	// feature that can catch up later subscribes instead.
 	OnWindowClosed(fn func(Event))
+	// OnSessionClosed adds a hook of the event hub as OnWindowClosed
+	// does, for session-closed: fn runs after the session left the table
+	// and its windows closed, before kill-session answers.
+	OnSessionClosed(fn func(Event))
 	// OnListen adds what to do once the daemon holds its socket and
 	// before its sessions come back (a feature's own socket, which a
 	// restored pane's environment names). It runs once; a daemon that
@@ -57,6 +61,16 @@ type Registrar interface {
 	// restore brought back (none when nothing was saved). It runs once,
 	// after the OnListen hooks.
 	OnRestored(fn func([]Restored))
+
+	// The person's keys (push notifications, internal/daemon/notify).
+
+	// OnPersonTyped adds what to do when the person typed into a pane:
+	// send-text or attach-typed from the process of an attached client
+	// that holds a live human nonce (never a link, never a pane, nor a
+	// script outside every pane that holds no nonce). fn gets the window
+	// typed into, in the typing call's goroutine after the write, with no
+	// core lock held; it must not block.
+	OnPersonTyped(fn func(window string))
 }
 
 // Restored is a window the restore brought back, with the agent

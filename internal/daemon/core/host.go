@@ -161,7 +161,8 @@ type Host interface {
 	// held call's waits; verb names the typing.
 	Hold(ctx context.Context, c Call, verb string) Call
 	// TypeHeld types text into pane as one prompt, as TypePrompt does,
-	// as the call c (Hold), and says what went out.
+	// as the call c (Hold, or a call as admitted: ask-agent), and says what
+	// went out.
 	TypeHeld(c Call, pane, text string) (Typed, *proto.Error)
 	// RailChanged tells the attached clients that what the rail shows
 	// changed (a pane's queued count, a linked host's header): they
@@ -197,6 +198,30 @@ type Host interface {
 	// PaneCwds are where each window's foreground process is (else its
 	// shell's directory), by window id: what a selector's cwd matches.
 	PaneCwds() map[string]string
+
+	// What the agent mail feature reads of the core
+	// (internal/daemon/mailbox; host_mail.go).
+
+	// MailThread tells the Inbox what the person's mail in one thread of
+	// session's ring says now (a mail item opens, reads as read, or
+	// closes).
+	MailThread(session string, ring *mail.Ring, thread uint64)
+	// LinkMail is what the link a remote call c came over says about
+	// its mail: the peer's name as the connection gave it ("unnamed"
+	// when it gave none; never one a request carries) and whether the
+	// link policy holds that machine's mail for the person (hold_mail).
+	// Empty and false for a call that is not remote.
+	LinkMail(c Call) (peer string, hold bool)
+	// MailHost sends send-agent-message's p to a session on another
+	// machine (p.Host): over its link, or kept in the outbox with
+	// p.Queue. Mail that came over a link is not passed on.
+	MailHost(c Call, p *proto.SendMessageParams) (any, *proto.Error)
+
+	// What the copies (internal/daemon/transfers) read of the core.
+
+	// Caller is who c's caller is, as the grants read it (placed once per
+	// connection by the kernel's word, its grants read again per call).
+	Caller(c Call) Caller
 }
 
 // Options are the daemon's settings a feature reads.

@@ -44,6 +44,35 @@ const (
 	// Reports is a pane's report about itself, or a caller's outside
 	// every pane (request-approval).
 	Reports
+
+	// The agent mail verbs' classes (internal/daemon/mailbox). Mail is a
+	// capability of its own on a link (mail), apart from list and write.
+
+	// ReadsMail reads a session's mail or stash without marking anything
+	// (stash-list, stash-get): the person, or a pane holding read in its
+	// session; a link with mail.
+	ReadsMail
+	// MarksMailRead reads mail and marks what it returned as read
+	// (read-agent-messages), so it is not read-only: as ReadsMail
+	// otherwise.
+	MarksMailRead
+	// LeavesMail leaves a message or a stashed file in a session
+	// (send-agent-message, stash-put): the person, or a pane holding
+	// write in its session; a link with mail.
+	LeavesMail
+	// AsksPane types a question into a pane and reads what it prints
+	// back (ask-agent): a pane needs write in its session, the typing
+	// rules hold at the target check and on the write path, and a link
+	// needs both write and mail.
+	AsksPane
+
+	// The copies' class (internal/daemon/transfers).
+
+	// Copies copies files on this machine, or lists and acts on copies
+	// (tuios cp, tuios transfers): the person, or a pane holding files
+	// (a session out of its reach needs admin too); never over a link,
+	// where a far machine copies with its own daemon.
+	Copies
 )
 
 // CodeNotHuman is the error code of a call that acts as the person and
@@ -63,6 +92,10 @@ type Verb struct {
 	// Agent marks an agent feature: answered agents_disabled, before
 	// Run, while [agents] enabled = false (the Inbox's verbs).
 	Agent bool
+	// Holds marks a verb that waits, streams or changes its connection
+	// (wait-transfers): it cannot be sent quiet, and a host link's
+	// channel that carried it is not pooled.
+	Holds bool
 	// Run answers one admitted call.
 	Run func(c Call, raw json.RawMessage) (any, *proto.Error)
 }

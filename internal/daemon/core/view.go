@@ -121,4 +121,14 @@ type Pane interface {
 	Revision() (bytes uint64, exited bool)
 	// Dir is the directory its shell last reported (OSC 7).
 	Dir() string
+
+	// What ask-agent reads of a pane (internal/daemon/mailbox).
+
+	// LastOutput is when the pane last printed (zero before it did).
+	LastOutput() time.Time
+	// Settle waits until the pane printed nothing for quiet (from now
+	// at the earliest), at most max, or until its process exits: a
+	// protocol pane (start-agent --protocol) draws a turn's last frame
+	// just before it reports the turn's end over another channel.
+	Settle(quiet, max time.Duration)
 }

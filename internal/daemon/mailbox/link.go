@@ -1,8 +1,9 @@
-package daemon
+package mailbox
 
 import (
 	"encoding/base64"
 
+	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/mail"
 )
@@ -29,7 +30,7 @@ import (
 //   - Held mail: hold_mail for the sending machine stores its mail to
 //     anyone but human with the person instead (held, held_for,
 //     held_for_label); the sender is told held:true. The person passes it
-//     on with release-agent-message (verbs_link.go).
+//     on with release-agent-message (release.go).
 //   - A link reading the person's inbox gets a peek: another machine never
 //     marks the person's mail read.
 
@@ -43,19 +44,20 @@ type linkMail struct {
 // fromLink applies the link's rules to a message about to be stored:
 // attachments in the stash, the origin from the connection, and holding.
 // to and toLabel are rewritten to human when the mail is held.
-func (m *mailer) fromLink(cn *conn, ring *mail.Ring, p *sendMessageParams, to, toLabel *string) (linkMail, *proto.Error) {
-	if cn == nil || cn.link == nil {
+func (m *Mail) fromLink(c core.Call, ring *mail.Ring, p *proto.SendMessageParams, to, toLabel *string) (linkMail, *proto.Error) {
+	if !remote(c) {
 		return linkMail{}, nil
 	}
 	st := ring.Stash()
 	for _, a := range p.Attachments {
 		if !st.Holds(a) {
-			return linkMail{}, proto.Errorf(proto.CodeInvalidParams, "a message from another machine can attach only a file in this session's stash, not %q", clipText(a, 256)).
+			return linkMail{}, proto.Errorf(proto.CodeInvalidParams, "a message from another machine can attach only a file in this session's stash, not %q", core.Clip(a, 256)).
 				WithHint(proto.Hint{Param: "attachments", Command: "tuios stash put -s HOST:SESSION FILE", Detail: "stash the file on this host first and attach the path it prints"})
 		}
 	}
-	lk := linkMail{origin: mail.OriginLink, host: linkName(cn)}
-	if m.s.policyFor(cn.link.name).HoldMail && *to != mail.Human {
+	peer, hold := m.h.LinkMail(c)
+	lk := linkMail{origin: mail.OriginLink, host: peer}
+	if hold && *to != mail.Human {
 		lk.held, lk.heldFor, lk.heldForLabel = true, *to, *toLabel
 		if *to == "" {
 			lk.heldForLabel = "the session (a notice)"
@@ -65,27 +67,27 @@ func (m *mailer) fromLink(cn *conn, ring *mail.Ring, p *sendMessageParams, to, t
 	return lk, nil
 }
 
-// replyToLinkLocked reports whether a local sender's message answers a message
+// replyToLink reports whether a local sender's message answers a message
 // from another machine and addresses its sender (no to, or to naming the
 // far sender's label): it is then stored as a notice, which the far side
-// reads in the thread. Called with s.mu held.
-func (m *mailer) replyToLinkLocked(cn *conn, ss *Session, p *sendMessageParams) bool {
-	if p.ReplyTo == 0 || cn != nil && cn.link != nil {
+// reads in the thread.
+func replyToLink(c core.Call, ring *mail.Ring, p *proto.SendMessageParams) bool {
+	if p.ReplyTo == 0 || remote(c) {
 		return false
 	}
-	parent, ok := m.ringLocked(ss).Get(uint64(p.ReplyTo))
+	parent, ok := ring.Get(uint64(p.ReplyTo))
 	return ok && parent.Origin == mail.OriginLink && (p.To == "" || p.To == parent.FromLabel)
 }
 
 // stashPutSource checks stash-put's source: a path or data, not both; a
 // link sends data, since a path would name a file of this machine.
-func stashPutSource(cn *conn, p *stashPutParams) *proto.Error {
+func stashPutSource(c core.Call, p *proto.StashPutParams) *proto.Error {
 	switch {
 	case p.Path == "" && p.Data == "":
 		return proto.Errorf(proto.CodeInvalidParams, "name the file: path (or data, its bytes)").WithHint(proto.Hint{Param: "path"})
 	case p.Path != "" && p.Data != "":
 		return proto.Errorf(proto.CodeInvalidParams, "give path or data, not both").WithHint(proto.Hint{Param: "data"})
-	case p.Path != "" && cn != nil && cn.link != nil:
+	case p.Path != "" && remote(c):
 		return proto.Errorf(proto.CodeForbidden, "over a link stash-put takes the file's bytes (data), not a path on this machine").
 			WithHint(proto.Hint{Param: "data", Command: "tuios stash put -s HOST:SESSION FILE", Detail: "the CLI reads the file on your machine and sends its bytes"})
 	}
@@ -93,7 +95,7 @@ func stashPutSource(cn *conn, p *stashPutParams) *proto.Error {
 }
 
 // putStash stores a path, or data sent as base64.
-func putStash(st *mail.Stash, p *stashPutParams) (mail.PutResult, error) {
+func putStash(st *mail.Stash, p *proto.StashPutParams) (mail.PutResult, error) {
 	if p.Path != "" {
 		return st.Put(p.Path)
 	}

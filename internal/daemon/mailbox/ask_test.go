@@ -1,4 +1,4 @@
-package daemon
+package mailbox
 
 import (
 	"reflect"
@@ -29,7 +29,7 @@ func TestReplyLines(t *testing.T) {
 func TestStashDirName(t *testing.T) {
 	t.Parallel()
 	for name, want := range map[string]string{"work": "work", "a.b-c_d": "a.b-c_d", "..": "ID", "a/b": "ID", "": "ID", "x y": "ID"} {
-		if got := stashDirName(&Session{Name: name, ID: "ID"}); got != want {
+		if got := stashDirName(name, "ID"); got != want {
 			t.Errorf("%q: %q", name, got)
 		}
 	}

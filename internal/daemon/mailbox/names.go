@@ -1,4 +1,4 @@
-package daemon
+package mailbox
 
 import "github.com/tuios/tuios/mail"
 

@@ -1,0 +1,60 @@
+package daemon
+
+import (
+	"time"
+
+	"github.com/tuios/tuios/internal/daemon/core"
+	"github.com/tuios/tuios/internal/proto"
+	"github.com/tuios/tuios/mail"
+)
+
+// What the agent mail feature (internal/daemon/mailbox) reads of the
+// core, and the core's hooks it uses: kept together so the feature's
+// seam is in one place.
+
+// OnSessionClosed adds a hook the hub runs after it sent a
+// session-closed event out (events.go).
+func (h host) OnSessionClosed(fn func(core.Event)) {
+	h.registering()
+	h.s.hub.Hook("session-closed", fn)
+}
+
+// MailTo is the session's ring from the mail feature, while window is
+// one of its panes.
+func (h host) MailTo(session, window string) *mail.Ring {
+	s := h.s
+	s.mu.Lock()
+	ss, w := s.sessions[session], s.windows[window]
+	if ss == nil || w == nil {
+		s.mu.Unlock()
+		return nil
+	}
+	name, id := ss.Name, ss.ID
+	s.mu.Unlock()
+	return s.mail.Ring(name, id)
+}
+
+func (h host) MailThread(session string, ring *mail.Ring, thread uint64) {
+	h.s.att.MailThread(session, ring, thread)
+}
+
+func (h host) LinkMail(c core.Call) (string, bool) {
+	cn, _ := c.(*conn)
+	if cn == nil || cn.link == nil {
+		return "", false
+	}
+	return linkName(cn), h.s.policyFor(cn.link.name).HoldMail
+}
+
+func (h host) MailHost(c core.Call, p *proto.SendMessageParams) (any, *proto.Error) {
+	cn, _ := c.(*conn)
+	return h.s.sendToHost(cn, p) // outbox_verbs.go
+}
+
+func (p paneHandle) LastOutput() time.Time {
+	p.w.mu.Lock()
+	defer p.w.mu.Unlock()
+	return p.w.lastOutput
+}
+
+func (p paneHandle) Settle(quiet, max time.Duration) { p.w.settleOutput(quiet, max) } // start_agent.go
