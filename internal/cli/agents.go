@@ -52,10 +52,7 @@ func agentCommands() []Command {
 					return usageError("tuios set-agent-state working -m 'running tests'", "name one state: none, working, needs_input, idle, done, errored or unknown")
 				}
 				var res proto.AgentStateSet
-				printed, err := callResult(ctx, "set-agent-state", params("session", str(ctx, "session"), "window", str(ctx, "window"), "state", ctx.Args[0],
-					"message", str(ctx, "message"), "source", str(ctx, "source"), "harness", str(ctx, "harness"), "kind", str(ctx, "kind"),
-					"if_state", str(ctx, "if-state"), "agent_session_id", str(ctx, "agent-session-id"),
-					"transcript_path", str(ctx, "transcript-path"), "harness_pid", flagInt(ctx, "harness-pid"), "now", str(ctx, "now")), &res)
+				printed, err := callResult(ctx, "set-agent-state", proto.SetAgentStateParams{Session: str(ctx, "session"), Window: str(ctx, "window"), State: ctx.Args[0], Message: str(ctx, "message"), Source: str(ctx, "source"), Harness: str(ctx, "harness"), Kind: str(ctx, "kind"), IfState: str(ctx, "if-state"), AgentSessionID: str(ctx, "agent-session-id"), TranscriptPath: str(ctx, "transcript-path"), HarnessPID: flagInt(ctx, "harness-pid"), Now: str(ctx, "now")}, &res)
 				if printed || err != nil {
 					return err
 				}
@@ -72,7 +69,7 @@ func agentCommands() []Command {
 			Flags:   func(fs *FlagSet) { targetFlags(fs); jsonFlag(fs) },
 			Run: func(ctx *Context) error {
 				var raw json.RawMessage
-				if err := callCtx(ctx, "get-agent-state", params("session", str(ctx, "session"), "window", windowArg(ctx)), &raw); err != nil {
+				if err := callCtx(ctx, "get-agent-state", proto.AgentParams{Session: str(ctx, "session"), Window: windowArg(ctx)}, &raw); err != nil {
 					return err
 				}
 				if flagBool(ctx, "json") {
@@ -104,10 +101,10 @@ func agentCommands() []Command {
 			},
 			Run: func(ctx *Context) error {
 				if flagBool(ctx, "all-hosts") {
-					return runAllHosts(ctx, "list-agents", "agents", params("all", flagBool(ctx, "all"), "all_sessions", true, "select", str(ctx, "select")))
+					return runAllHosts(ctx, "list-agents", "agents", proto.ListAgentsParams{All: flagBool(ctx, "all"), AllSessions: true, Select: str(ctx, "select")})
 				}
 				var raw json.RawMessage
-				if err := callCtx(ctx, "list-agents", params("session", str(ctx, "session"), "all", flagBool(ctx, "all"), "all_sessions", flagBool(ctx, "all-sessions"), "select", str(ctx, "select")), &raw); err != nil {
+				if err := callCtx(ctx, "list-agents", proto.ListAgentsParams{Session: str(ctx, "session"), All: flagBool(ctx, "all"), AllSessions: flagBool(ctx, "all-sessions"), Select: str(ctx, "select")}, &raw); err != nil {
 					return err
 				}
 				var res proto.AgentList
@@ -115,7 +112,7 @@ func agentCommands() []Command {
 					return err
 				}
 				token := ""
-				if !flagBool(ctx, "all") && str(ctx, "host") == "" && remoteOf(params("session", str(ctx, "session"))) == "" && res.Select != "" { // --select sends only here
+				if !flagBool(ctx, "all") && str(ctx, "host") == "" && remoteOf(proto.SessionParams{Session: str(ctx, "session")}) == "" && res.Select != "" { // --select sends only here
 					token = confirmToken(res.Select, agentIDs(res.Agents)) // select_send.go: the --confirm token for these panes
 				}
 				if flagBool(ctx, "json") {
@@ -138,7 +135,7 @@ func agentCommands() []Command {
 			Example: "tuios explain-agent-detect -w build",
 			Flags:   func(fs *FlagSet) { targetFlags(fs); jsonFlag(fs) },
 			Run: func(ctx *Context) error {
-				p := params("session", str(ctx, "session"), "window", windowArg(ctx))
+				p := proto.AgentParams{Session: str(ctx, "session"), Window: windowArg(ctx)}
 				return explain(ctx, "explain-agent-detect", p, func(r *proto.AgentDetect) string { return r.Text })
 			},
 		},
@@ -152,7 +149,7 @@ func agentCommands() []Command {
 				jsonFlag(fs)
 			},
 			Run: func(ctx *Context) error {
-				p := params("session", str(ctx, "session"), "window", windowArg(ctx), "harness", str(ctx, "harness"), "lines", flagInt(ctx, "lines"))
+				p := proto.ExplainScreenParams{Session: str(ctx, "session"), Window: windowArg(ctx), Harness: str(ctx, "harness"), Lines: flagInt(ctx, "lines")}
 				return explain(ctx, "explain-agent-screen", p, func(r *proto.AgentScreen) string { return r.Text })
 			},
 		},
@@ -176,7 +173,7 @@ func agentCommands() []Command {
 
 // explain prints an explain verb's text (fenced when a linked host
 // wrote it), or with --json its result without the text.
-func explain[R any](ctx *Context, verb string, p map[string]any, text func(*R) string) error {
+func explain[R any](ctx *Context, verb string, p any, text func(*R) string) error {
 	var raw json.RawMessage
 	if err := callCtx(ctx, verb, p, &raw); err != nil {
 		return err

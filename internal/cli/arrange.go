@@ -36,7 +36,7 @@ func arrangeCommands() []Command {
 					return usageError("give one of them", "--relative and --direction cannot be combined")
 				}
 				var res proto.WindowFocused
-				if printed, err := callResult(ctx, "focus-window", params("session", str(ctx, "session"), "window", windowArg(ctx), "relative", rel, "direction", dir), &res); printed || err != nil {
+				if printed, err := callResult(ctx, "focus-window", proto.FocusWindowParams{Session: str(ctx, "session"), Window: windowArg(ctx), Relative: rel, Direction: dir}, &res); printed || err != nil {
 					return err
 				}
 				fmt.Fprintln(ctx.Stdout, focusReport(res))
@@ -74,7 +74,7 @@ func arrangeCommands() []Command {
 					return usageError(ex, "unexpected argument %q", escapeControls(args[0]))
 				}
 				var res proto.WindowMoved
-				if printed, err := callResult(ctx, "move-window", params("session", str(ctx, "session"), "window", win, "workspace", ws, "follow", flagBool(ctx, "follow")), &res); printed || err != nil {
+				if printed, err := callResult(ctx, "move-window", proto.MoveWindowParams{Session: str(ctx, "session"), Window: win, Workspace: ws, Follow: flagBool(ctx, "follow")}, &res); printed || err != nil {
 					return err
 				}
 				fmt.Fprintln(ctx.Stdout, moveReport(res))
@@ -98,7 +98,7 @@ func arrangeCommands() []Command {
 					return usageError("tuios select-workspace -s work 2", "workspace %d is out of range (1 to 9)", n)
 				}
 				var res proto.WorkspaceSelected
-				if printed, err := callResult(ctx, "select-workspace", params("session", str(ctx, "session"), "workspace", n), &res); printed || err != nil {
+				if printed, err := callResult(ctx, "select-workspace", proto.SelectWorkspaceParams{Session: str(ctx, "session"), Workspace: n}, &res); printed || err != nil {
 					return err
 				}
 				if !res.Changed {
@@ -131,14 +131,14 @@ func arrangeCommands() []Command {
 				if !ctx.Flags.Changed("name") && !flagBool(ctx, "minimize") && !flagBool(ctx, "restore") {
 					return usageError(ex, "nothing to set: give --name, --minimize or --restore")
 				}
-				p := params("session", str(ctx, "session"), "window", windowArg(ctx))
+				p := proto.SetWindowParams{Session: str(ctx, "session"), Window: windowArg(ctx)}
 				if ctx.Flags.Changed("name") {
-					p["name"] = str(ctx, "name")
+					name := str(ctx, "name")
+					p.Name = &name // an empty name is a clear
 				}
-				if flagBool(ctx, "minimize") {
-					p["minimize"] = true
-				} else if flagBool(ctx, "restore") {
-					p["minimize"] = false
+				if flagBool(ctx, "minimize") || flagBool(ctx, "restore") {
+					minimize := flagBool(ctx, "minimize")
+					p.Minimize = &minimize
 				}
 				var res proto.WindowSet
 				if printed, err := callResult(ctx, "set-window", p, &res); printed || err != nil {
@@ -158,7 +158,7 @@ func arrangeCommands() []Command {
 					return err
 				}
 				var res proto.WindowClosed
-				if printed, err := callResult(ctx, "close-window", params("session", str(ctx, "session"), "window", windowArg(ctx)), &res); printed || err != nil {
+				if printed, err := callResult(ctx, "close-window", proto.WindowParams{Session: str(ctx, "session"), Window: windowArg(ctx)}, &res); printed || err != nil {
 					return err
 				}
 				fmt.Fprintf(ctx.Stdout, "closed %s\n", escapeControls(res.Name))
@@ -189,7 +189,7 @@ func arrangeCommands() []Command {
 					win = ctx.Args[1]
 				}
 				var res proto.CommandResult
-				if printed, err := callResult(ctx, "run-command", params("session", str(ctx, "session"), "window", win, "command", ctx.Args[0]), &res); printed || err != nil {
+				if printed, err := callResult(ctx, "run-command", proto.RunCommandParams{Session: str(ctx, "session"), Window: win, Command: ctx.Args[0]}, &res); printed || err != nil {
 					return err
 				}
 				fmt.Fprintf(ctx.Stdout, "ran %s\n", escapeControls(res.Command))
@@ -234,14 +234,13 @@ func arrangeCommands() []Command {
 				if len(args) > 0 {
 					return usageError(ex, "unexpected argument %q: the direction is vertical, horizontal, right, left, down or up, and a program goes after --", escapeControls(args[0]))
 				}
-				p := params("session", str(ctx, "session"), "window", str(ctx, "window"), "direction", dir,
-					"name", str(ctx, "name"), "cwd", str(ctx, "cwd"), "no_focus", flagBool(ctx, "no-focus"), "argv", argv)
+				p := proto.SplitWindowParams{Session: str(ctx, "session"), Window: str(ctx, "window"), Direction: dir, Name: str(ctx, "name"), Cwd: str(ctx, "cwd"), NoFocus: flagBool(ctx, "no-focus"), Argv: argv}
 				if ctx.Flags.Changed("percent") {
 					n, _ := ctx.Flags.GetInt("percent")
 					if n < 10 || n > 90 {
 						return usageError(ex, "--percent takes 10 to 90, not %d", n)
 					}
-					p["percent"] = n
+					p.Percent = n
 				}
 				var res proto.WindowCreated
 				if printed, err := callResult(ctx, "split-window", p, &res); printed || err != nil {
@@ -270,18 +269,16 @@ func arrangeCommands() []Command {
 				if len(ctx.Args) > 0 {
 					return usageError(ex, "unexpected argument %q", escapeControls(ctx.Args[0]))
 				}
-				p := params("session", str(ctx, "session"))
+				p := proto.SetLayoutParams{Session: str(ctx, "session")}
 				if ctx.Flags.Changed("tiling") {
 					on, err := strconv.ParseBool(str(ctx, "tiling"))
 					if err != nil {
 						return usageError(ex, "--tiling takes true or false, not %q", escapeControls(str(ctx, "tiling")))
 					}
-					p["tiling"] = on
+					p.Tiling = &on
 				}
-				if flagBool(ctx, "equalize") {
-					p["equalize"] = true
-				}
-				if _, ok := p["tiling"]; !ok && !flagBool(ctx, "equalize") {
+				p.Equalize = flagBool(ctx, "equalize")
+				if p.Tiling == nil && !p.Equalize {
 					return usageError(ex, "nothing to set: give --tiling true|false or --equalize")
 				}
 				var res proto.LayoutSet
@@ -310,7 +307,7 @@ func atMostArgs(ctx *Context, n int, example string) error {
 
 func listRunCommands(ctx *Context) error {
 	var res proto.CommandList
-	if printed, err := callResult(ctx, "run-command", params("list", true), &res); printed || err != nil {
+	if printed, err := callResult(ctx, "run-command", proto.RunCommandParams{List: true}, &res); printed || err != nil {
 		return err
 	}
 	var rows [][]string
@@ -369,7 +366,7 @@ func moveReport(res proto.WindowMoved) string {
 	return out
 }
 
-func setWindowReport(res proto.WindowSet, asked map[string]any) string {
+func setWindowReport(res proto.WindowSet, asked proto.SetWindowParams) string {
 	var parts []string
 	changed := map[string]bool{}
 	for _, c := range res.Changed {
@@ -377,7 +374,7 @@ func setWindowReport(res proto.WindowSet, asked map[string]any) string {
 	}
 	prev := escapeControls(res.PreviousName)
 	now := escapeControls(res.DisplayName)
-	if _, ok := asked["name"]; ok {
+	if asked.Name != nil {
 		switch {
 		case !changed["name"]:
 			parts = append(parts, fmt.Sprintf("the name was already %q", prev))
@@ -389,7 +386,8 @@ func setWindowReport(res proto.WindowSet, asked map[string]any) string {
 			parts = append(parts, fmt.Sprintf("renamed %q to %q", prev, now))
 		}
 	}
-	if m, ok := asked["minimize"].(bool); ok {
+	if asked.Minimize != nil {
+		m := *asked.Minimize
 		switch {
 		case !changed["minimized"] && m:
 			parts = append(parts, now+" was already minimized")

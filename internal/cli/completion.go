@@ -273,7 +273,7 @@ func filter(cands []candidate, cur string) []candidate {
 // config file.
 type liveNames struct{}
 
-func (liveNames) call(verb string, params map[string]any, result any) bool {
+func (liveNames) call(verb string, params any, result any) bool {
 	c, err := client.Dial(client.Options{})
 	if err != nil {
 		return false
@@ -301,11 +301,7 @@ func (l liveNames) sessions() []candidate {
 
 func (l liveNames) windows(session string) []candidate {
 	var r proto.WindowList
-	params := map[string]any{}
-	if session != "" {
-		params["session"] = session
-	}
-	if !l.call("list-windows", params, &r) {
+	if !l.call("list-windows", proto.SessionParams{Session: session}, &r) {
 		return nil
 	}
 	var out []candidate

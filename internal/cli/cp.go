@@ -93,7 +93,7 @@ func cpCommands() []Command {
 			Flags:   func(fs *FlagSet) { jsonFlag(fs) },
 			Run: func(ctx *Context) error {
 				var res proto.TransfersCleared
-				if err := call("clear-transfers", params("ids", ctx.Args), &res); err != nil {
+				if err := call("clear-transfers", proto.TransferIDsParams{IDs: ctx.Args}, &res); err != nil {
 					return err
 				}
 				if flagBool(ctx, "json") {
@@ -117,7 +117,7 @@ func transferActionCommand(action, summary, example string) Command {
 				return usageError(example, "name the copies to %s (ids from tuios transfers)", action)
 			}
 			var list proto.TransferList
-			if err := call(action+"-transfers", params("ids", ctx.Args), &list); err != nil {
+			if err := call(action+"-transfers", proto.TransferIDsParams{IDs: ctx.Args}, &list); err != nil {
 				return err
 			}
 			if flagBool(ctx, "json") {
@@ -140,10 +140,8 @@ func runCp(ctx *Context) error {
 		return err
 	}
 	src, dst := copyEnd(ctx.Args[0]), copyEnd(ctx.Args[1])
-	p := params("src", src, "dst", dst, "recursive", flagBool(ctx, "recursive"))
-	if rate > 0 {
-		p["bwlimit"] = rate
-	}
+	p := proto.CopyParams{Src: src, Dst: dst, Recursive: flagBool(ctx, "recursive")}
+	p.BWLimit = rate
 	var started proto.TransferStarted
 	if err := call("copy", p, &started); err != nil {
 		var e *Error
@@ -205,7 +203,7 @@ func waitTransfers(ids []string, timeout int) (proto.TransferList, error) {
 	if timeout < 1 || timeout > 86400000 {
 		return list, usageError("--timeout 600000", "--timeout is 1 to 86400000 milliseconds, not %d", timeout)
 	}
-	err := call("wait-transfers", params("ids", ids, "timeout", timeout), &list)
+	err := call("wait-transfers", proto.TransferWaitParams{IDs: ids, Timeout: timeout}, &list)
 	return list, err
 }
 

@@ -80,7 +80,7 @@ func daemonCommands() []Command {
 				var d *daemonVersion
 				if c, err := client.Dial(client.Options{}); err == nil {
 					var h proto.Hello
-					if c.Call("hello", params("client", "tuios version"), &h) == nil {
+					if c.Call("hello", proto.HelloParams{Client: "tuios version"}, &h) == nil {
 						d = &daemonVersion{Version: h.DaemonVersion, Revision: h.Revision, Protocol: h.Protocol, MinProtocol: h.MinProtocol, PID: h.PID}
 					}
 					c.Close()
@@ -136,7 +136,7 @@ func daemonCommands() []Command {
 					verb = ctx.Args[0]
 				}
 				var res proto.VerbList
-				if err := call("list-verbs", params("verb", verb), &res); err != nil {
+				if err := call("list-verbs", proto.ListVerbsParams{Verb: verb}, &res); err != nil {
 					return err
 				}
 				if flagBool(ctx, "json") {
@@ -180,8 +180,7 @@ func daemonCommands() []Command {
 				defer c.Close()
 				types, _ := ctx.Flags.GetStringSlice("types")
 				var sub proto.Subscribed
-				if err := c.Call("subscribe", params("session", str(ctx, "session"), "types", types,
-					"after_seq", flagInt(ctx, "after-seq"), "boot_id", str(ctx, "boot-id")), &sub); err != nil {
+				if err := c.Call("subscribe", proto.SubscribeParams{Session: str(ctx, "session"), Types: types, AfterSeq: flagInt(ctx, "after-seq"), BootID: str(ctx, "boot-id")}, &sub); err != nil {
 					return protoError(err)
 				}
 				if sub.Resync != nil && *sub.Resync {

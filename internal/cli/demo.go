@@ -53,7 +53,7 @@ func runDemo(ctx *Context) error {
 		return dialError(err)
 	}
 	defer events.Close()
-	if err := events.Call("subscribe", params("types", []string{"agent-state"}), nil); err != nil {
+	if err := events.Call("subscribe", proto.SubscribeParams{Types: []string{"agent-state"}}, nil); err != nil {
 		return protoError(err)
 	}
 	ctl, err := client.Dial(client.Options{Socket: socket})
@@ -66,7 +66,7 @@ func runDemo(ctx *Context) error {
 	fmt.Fprintf(out, "Starting a pretend coding agent (it says it is claude-code) in session \"demo\".\n\n")
 	var created proto.SessionCreated
 	argv := []string{self, "pretend-agent", "-steps", "10", "-step", "250ms", "-task", "tidy the build directory"}
-	if err := ctl.Call("new-session", params("name", "demo", "window_name", "agent", "argv", argv, "cols", 100, "rows", 30), &created); err != nil {
+	if err := ctl.Call("new-session", proto.NewSessionParams{Name: "demo", WindowName: "agent", Argv: argv, Cols: 100, Rows: 30}, &created); err != nil {
 		return protoError(err)
 	}
 	start := time.Now()
@@ -94,7 +94,7 @@ func runDemo(ctx *Context) error {
 	hook := func(state, msg string) error {
 		fmt.Fprintf(out, "          (the agent's hook reports: %s)\n", state)
 		var res proto.AgentStateSet
-		if err := ctl.Call("set-agent-state", params("window", created.WindowID, "state", state, "message", msg, "harness", "claude-code"), &res); err != nil {
+		if err := ctl.Call("set-agent-state", proto.SetAgentStateParams{Window: created.WindowID, State: state, Message: msg, Harness: "claude-code"}, &res); err != nil {
 			return protoError(err)
 		}
 		if res.State == state && state == "working" {
@@ -132,7 +132,7 @@ func runDemo(ctx *Context) error {
 			case st == agentstate.NeedsInput && !answered:
 				answered = true
 				fmt.Fprintf(out, "          (the person answers the prompt: the demo types 1)\n")
-				if err := ctl.Call("send-text", params("window", created.WindowID, "text", "1"), nil); err != nil {
+				if err := ctl.Call("send-text", proto.SendTextParams{Window: created.WindowID, Text: "1"}, nil); err != nil {
 					return protoError(err)
 				}
 				// The agent's Stop hook fires when its turn ends.
@@ -143,12 +143,12 @@ func runDemo(ctx *Context) error {
 						return
 					}
 					defer w.Close()
-					finished <- w.Call("wait-for", params("window", created.WindowID, "condition", "window-output", "pattern", "Done: tidy", "timeout", 15000), nil)
+					finished <- w.Call("wait-for", proto.WaitParams{Window: created.WindowID, Condition: "window-output", Pattern: "Done: tidy", Timeout: 15000}, nil)
 				}()
 			case st == agentstate.Done && answered:
 				fmt.Fprintln(out)
 				var res proto.AgentList
-				if err := ctl.Call("list-agents", params("session", "demo"), &res); err != nil {
+				if err := ctl.Call("list-agents", proto.ListAgentsParams{Session: "demo"}, &res); err != nil {
 					return protoError(err)
 				}
 				WriteAgents(out, res.Agents, false)

@@ -140,21 +140,17 @@ func runFan(ctx *Context) error {
 	if err != nil {
 		return err
 	}
-	p := params("count", count, "prompt", prompt, "prompts", more, "agent", str(ctx, "agent"), "base", str(ctx, "base"), "name", str(ctx, "name"),
-		"grants", str(ctx, "grants"), "wait", flagBool(ctx, "wait"), "clone", flagBool(ctx, "clone"), "clone_from", from)
-	p["ready_timeout"] = flagInt(ctx, "ready-timeout")
+	p := proto.FanParams{Count: count, Prompt: prompt, Prompts: more, Agent: str(ctx, "agent"), Base: str(ctx, "base"), Name: str(ctx, "name"), Grants: str(ctx, "grants"), Wait: flagBool(ctx, "wait"), Clone: flagBool(ctx, "clone"), CloneFrom: from}
+	p.ReadyTimeout = flagInt(ctx, "ready-timeout")
 	var raw json.RawMessage
 	if host == "" {
-		p["repo"], p["path"] = repoFlag(ctx), os.Getenv("PATH")
-		if env := envFlag(ctx); len(env) > 0 {
-			p["env"] = env
-		}
+		p.Repo, p.Path, p.Env = repoFlag(ctx), os.Getenv("PATH"), envFlag(ctx)
 		err = callLocal("fan", p, &raw)
 	} else {
 		if str(ctx, "repo") == "" {
 			return usageError("tuios fan 2 'PROMPT' --agent claude --host build --repo /home/u/src/api", "with --host, name the repository there with --repo")
 		}
-		p["repo"] = str(ctx, "repo")
+		p.Repo = str(ctx, "repo")
 		err = callHost(host, "fan", p, &raw)
 	}
 	if err != nil {
@@ -215,26 +211,26 @@ func firstSession(res proto.FanStarted) string {
 }
 
 // fanTarget is a fan verb's session or --group params.
-func fanTarget(ctx *Context, max int) (map[string]any, error) {
+func fanTarget(ctx *Context, max int) (proto.FanTargetParams, error) {
 	if len(ctx.Args) > max {
-		return nil, usageError("name one session of the fan, or --group", "too many arguments: %q", escapeControls(strings.Join(ctx.Args, " ")))
+		return proto.FanTargetParams{}, usageError("name one session of the fan, or --group", "too many arguments: %q", escapeControls(strings.Join(ctx.Args, " ")))
 	}
-	p := params("group", str(ctx, "group"))
+	p := proto.FanTargetParams{Group: str(ctx, "group")}
 	if len(ctx.Args) == 1 {
-		p["session"] = ctx.Args[0]
+		p.Session = ctx.Args[0]
 	}
 	if str(ctx, "repo") != "" {
-		p["repo"] = repoFlag(ctx)
+		p.Repo = repoFlag(ctx)
 	}
 	return p, nil
 }
 
 func runFanCompare(ctx *Context) error {
-	p, err := fanTarget(ctx, 1)
+	target, err := fanTarget(ctx, 1)
 	if err != nil {
 		return err
 	}
-	p["no_changes"] = flagBool(ctx, "no-changes")
+	p := proto.CompareFanParams{FanTargetParams: target, NoChanges: flagBool(ctx, "no-changes")}
 	var raw json.RawMessage
 	if err := callLocal("compare-fan", p, &raw); err != nil {
 		return err
@@ -287,7 +283,7 @@ func runFanVerify(ctx *Context) error {
 	}
 	words := ctx.Args[at:]
 	ctx.Args = ctx.Args[:at]
-	p, err := fanTarget(ctx, 1)
+	target, err := fanTarget(ctx, 1)
 	if err != nil {
 		return err
 	}
@@ -295,7 +291,7 @@ func runFanVerify(ctx *Context) error {
 	if len(words) > 1 {
 		command = shellJoin(words)
 	}
-	p["command"], p["timeout"], p["no_wait"] = command, flagInt(ctx, "timeout"), flagBool(ctx, "no-wait")
+	p := proto.VerifyFanParams{FanTargetParams: target, Command: command, Timeout: flagInt(ctx, "timeout"), NoWait: flagBool(ctx, "no-wait")}
 	var raw json.RawMessage
 	if err := callLocal("verify-fan", p, &raw); err != nil {
 		return err
@@ -386,8 +382,7 @@ func runFanKeep(ctx *Context) error {
 		return usageError("tuios fan keep SESSION --merge --squash", "--squash, --ff-only and --into go with --merge")
 	}
 	var raw json.RawMessage
-	if err := callLocal("keep-fan", params("session", ctx.Args[0], "stash", flagBool(ctx, "stash"), "force", flagBool(ctx, "force"),
-		"merge", flagBool(ctx, "merge"), "mode", mode, "into", str(ctx, "into")), &raw); err != nil {
+	if err := callLocal("keep-fan", proto.KeepFanParams{Session: ctx.Args[0], Stash: flagBool(ctx, "stash"), Force: flagBool(ctx, "force"), Merge: flagBool(ctx, "merge"), Mode: mode, Into: str(ctx, "into")}, &raw); err != nil {
 		return err
 	}
 	if flagBool(ctx, "json") {

@@ -53,7 +53,7 @@ func runPaneGrants(ctx *Context) error {
 		return usageError("tuios pane-grants [-w WINDOW]", "pane-grants takes no arguments")
 	}
 	var v proto.PaneGrants
-	if printed, err := callResult(ctx, "pane-grants", params("session", str(ctx, "session"), "window", str(ctx, "window")), &v); printed || err != nil {
+	if printed, err := callResult(ctx, "pane-grants", proto.PaneGrantsParams{Session: str(ctx, "session"), Window: str(ctx, "window")}, &v); printed || err != nil {
 		return err
 	}
 	out := ctx.Stdout
@@ -107,7 +107,7 @@ func runSetPaneGrants(ctx *Context) error {
 		return usageError("tuios set-pane-grants -w "+w+" --grants read,write   (or --reset)", "give --grants LIST or --reset, one of them")
 	}
 	var v proto.PaneGrantsSet
-	if printed, err := callResult(ctx, "set-pane-grants", params("session", str(ctx, "session"), "window", w, "grants", g, "reset", reset), &v); printed || err != nil {
+	if printed, err := callResult(ctx, "set-pane-grants", proto.SetPaneGrantsParams{Session: str(ctx, "session"), Window: w, Grants: g, Reset: reset}, &v); printed || err != nil {
 		return err
 	}
 	how := "given to it"

@@ -57,7 +57,7 @@ func hookCommands() []Command {
 		},
 		Run: func(ctx *Context) error {
 			var rp proto.Pane
-			if printed, err := callResult(ctx, "resolve-pane", params("pid", flagInt(ctx, "pid")), &rp); printed || err != nil {
+			if printed, err := callResult(ctx, "resolve-pane", proto.ResolvePaneParams{PID: flagInt(ctx, "pid")}, &rp); printed || err != nil {
 				return err
 			}
 			fmt.Fprintf(ctx.Stdout, "%s:%d %s (found by %s)\n", escapeControls(rp.Session), rp.Index, rp.WindowID, rp.FoundBy)
@@ -164,11 +164,11 @@ func runStatusLine(ctx *Context, deadline time.Time, say func(string, ...any)) e
 		}
 		session, window = rp.Session, rp.WindowID
 	}
-	tokens := map[string]any{}
+	tokens := map[string]*string{}
 	for k, v := range sl.Meta {
-		tokens[k] = v
+		tokens[k] = &v
 	}
-	p := map[string]any{"session": session, "window": window, "tokens": tokens, "ttl_ms": 600000}
+	p := proto.SetAgentMetaParams{Session: session, Window: window, Tokens: tokens, TTLMS: 600000}
 	if err := sendListed(c, "set-agent-meta", p, say); err != nil {
 		say("not sent: %v", err)
 	}
@@ -229,9 +229,9 @@ func sendHook(ctx *Context, t hook.Translation, deadline time.Time, say func(str
 		// helper runs is placed by the agent's session, the environment's
 		// pane only a hint.
 		var rp proto.Pane
-		var q map[string]any
+		var q *proto.ResolvePaneParams
 		if detached {
-			q = map[string]any{"agent_session_id": t.SessionID, "harness": t.Harness, "hint": os.Getenv("TUIOS_PANE_ID")}
+			q = &proto.ResolvePaneParams{AgentSessionID: t.SessionID, Harness: t.Harness, Hint: os.Getenv("TUIOS_PANE_ID")}
 		}
 		if err := c.Call("resolve-pane", q, &rp); err != nil {
 			return "", "", fmt.Errorf("no pane: %w", err)
@@ -241,36 +241,36 @@ func sendHook(ctx *Context, t hook.Translation, deadline time.Time, say func(str
 	say("pane %s (from %s)", window, how)
 
 	if t.Report {
-		p := map[string]any{"session": session, "window": window, "state": t.State.String(), "harness": t.Harness,
-			"message": t.Message, "agent_session_id": t.SessionID, "transcript_path": t.TranscriptPath,
-			"if_state": t.IfState.String(), "now": t.Now, "harness_pid": harnessPID()}
+		p := proto.SetAgentStateParams{Session: session, Window: window, State: t.State.String(), Harness: t.Harness,
+			Message: t.Message, AgentSessionID: t.SessionID, TranscriptPath: t.TranscriptPath,
+			IfState: t.IfState.String(), Now: t.Now, HarnessPID: harnessPID()}
 		if t.Kind != agentstate.KindNone {
-			p["kind"] = t.Kind.String()
+			p.Kind = t.Kind.String()
 		}
 		if l := t.Log; l != nil {
 			// The agent-log entry rides on the report: one call for both.
-			p["activity"] = map[string]any{"event": l.Event, "tool": l.Tool, "text": l.Text}
+			p.Activity = &proto.StateActivity{Event: l.Event, Tool: l.Tool, Text: l.Text}
 		}
 		if err := sendListed(c, "set-agent-state", p, say); err != nil {
 			return "", "", err
 		}
 	} else if l := t.Log; l != nil {
-		p := map[string]any{"session": session, "window": window, "event": l.Event, "tool": l.Tool, "text": l.Text,
-			"harness": t.Harness, "agent_session_id": t.SessionID}
+		p := proto.ReportActivityParams{Session: session, Window: window, Event: l.Event, Tool: l.Tool, Text: l.Text,
+			Harness: t.Harness, AgentSessionID: t.SessionID}
 		if err := sendListed(c, "report-agent-activity", p, say); err != nil {
 			return "", "", err
 		}
 	}
 	if t.SessionOnly {
-		p := map[string]any{"session": session, "window": window, "agent_session_id": t.SessionID, "harness": t.Harness}
+		p := proto.SetAgentSessionParams{Session: session, Window: window, AgentSessionID: t.SessionID, Harness: t.Harness}
 		if err := sendListed(c, "set-agent-session", p, say); err != nil {
 			return "", "", err
 		}
 	}
 	if a := t.Activity; a != nil {
-		p := map[string]any{"session": session, "window": window, "event": activityEvent(a.Kind), "id": a.ID,
-			"subagent_type": a.Type, "description": a.Description, "tool": a.Tool, "result": a.Result,
-			"failed": a.Failed, "harness": a.Harness, "agent_session_id": a.SessionID}
+		p := proto.ReportActivityParams{Session: session, Window: window, Event: activityEvent(a.Kind), ID: a.ID,
+			SubagentType: a.Type, Description: a.Description, Tool: a.Tool, Result: a.Result,
+			Failed: a.Failed, Harness: a.Harness, AgentSessionID: a.SessionID}
 		if err := sendListed(c, "report-agent-activity", p, say); err != nil {
 			return "", "", err
 		}
@@ -278,13 +278,14 @@ func sendHook(ctx *Context, t hook.Translation, deadline time.Time, say func(str
 	return session, window, nil
 }
 
-// sendListed sends a verb with only the params the daemon lists for it,
-// and none that are empty. A report that needs a guard the daemon does not
-// know (if_state) is not sent at all: without the guard an idle_prompt
-// would turn a finished turn into idle.
-func sendListed(c *client.Client, verb string, p map[string]any, say func(string, ...any)) error {
+// sendListed sends a verb's params (a params type of internal/proto) with
+// only the params the daemon lists for it, and none that are empty. A
+// report that needs a guard the daemon does not know (if_state) is not
+// sent at all: without the guard an idle_prompt would turn a finished turn
+// into idle.
+func sendListed(c *client.Client, verb string, p any, say func(string, ...any)) error {
 	var list proto.VerbList
-	if err := c.Call("list-verbs", map[string]any{"verb": verb}, &list); err != nil {
+	if err := c.Call("list-verbs", proto.ListVerbsParams{Verb: verb}, &list); err != nil {
 		return fmt.Errorf("%s: %w", verb, err)
 	}
 	known := map[string]bool{}
@@ -294,10 +295,7 @@ func sendListed(c *client.Client, verb string, p map[string]any, say func(string
 		}
 	}
 	out := map[string]any{}
-	for k, v := range p {
-		if isZero(v) {
-			continue
-		}
+	for k, v := range paramMap(p) {
 		if !known[k] {
 			if k == "if_state" {
 				return fmt.Errorf("%s: the daemon does not know if_state, so the report is not sent", verb)
@@ -315,18 +313,6 @@ func sendListed(c *client.Client, verb string, p map[string]any, say func(string
 	}
 	say("answer %s", res)
 	return nil
-}
-
-func isZero(v any) bool {
-	switch v := v.(type) {
-	case string:
-		return v == ""
-	case int:
-		return v == 0
-	case bool:
-		return !v
-	}
-	return v == nil
 }
 
 func activityEvent(k agentstate.ActivityKind) string {

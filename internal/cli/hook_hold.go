@@ -6,6 +6,7 @@ import (
 
 	"github.com/tuios/tuios/detect/hook"
 	"github.com/tuios/tuios/internal/client"
+	"github.com/tuios/tuios/internal/proto"
 )
 
 // holdLimit bounds a whole hold from the hook's side: the daemon holds at
@@ -39,7 +40,7 @@ func holdForInbox(ctx *Context, harness, session, window string, h hook.Held, sa
 			} `json:"params"`
 		} `json:"verbs"`
 	}
-	if err := c.Call("list-verbs", map[string]any{"verb": "request-approval"}, &list); err != nil || len(list.Verbs) == 0 {
+	if err := c.Call("list-verbs", proto.ListVerbsParams{Verb: "request-approval"}, &list); err != nil || len(list.Verbs) == 0 {
 		say("not held: this daemon does not hold approvals (%v)", err)
 		return
 	}

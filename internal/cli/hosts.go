@@ -114,7 +114,7 @@ func runStdioProxy(ctx *Context) error {
 	as := str(ctx, "as")
 	// The daemon answers this before anything the other machine sends
 	// reaches it, so its answer is the only line read here.
-	err = c.Call("link-peer", map[string]any{"peer": as, "pinned": as != ""}, nil)
+	err = c.Call("link-peer", proto.LinkPeerParams{Peer: as, Pinned: as != ""}, nil)
 	var pe *proto.Error
 	switch {
 	case err == nil:

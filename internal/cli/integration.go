@@ -323,7 +323,7 @@ func runDoctorAgents(ctx *Context) error {
 		daemonNote = "no daemon is running: panes not checked"
 	} else {
 		var list proto.AgentList
-		if err := c.Call("list-agents", map[string]any{"all_sessions": true}, &list); err != nil {
+		if err := c.Call("list-agents", proto.ListAgentsParams{AllSessions: true}, &list); err != nil {
 			daemonNote = "the daemon did not list agents: " + err.Error()
 		}
 		c.Close()

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/mail"
 )
 
@@ -66,8 +67,7 @@ func mailCommands() []Command {
 				}
 				atts, _ := ctx.Flags.GetStringArray("attach")
 				var raw map[string]any
-				if err := callCtx(ctx, "send-agent-message", params("session", str(ctx, "session"), "to", str(ctx, "window"), "from", str(ctx, "from"),
-					"subject", str(ctx, "subject"), "reply_to", flagInt(ctx, "reply-to"), "attachments", atts, "text", text, "queue", flagBool(ctx, "queue")), &raw); err != nil {
+				if err := callCtx(ctx, "send-agent-message", proto.SendMessageParams{Session: str(ctx, "session"), To: str(ctx, "window"), From: str(ctx, "from"), Subject: str(ctx, "subject"), ReplyTo: flagInt(ctx, "reply-to"), Attachments: atts, Text: text, Queue: flagBool(ctx, "queue")}, &raw); err != nil {
 					return err
 				}
 				if flagBool(ctx, "json") {
@@ -125,8 +125,7 @@ func mailCommands() []Command {
 			},
 			Run: func(ctx *Context) error {
 				var raw map[string]any
-				if err := callCtx(ctx, "read-agent-messages", params("session", str(ctx, "session"), "to", str(ctx, "window"), "unread", flagBool(ctx, "unread"),
-					"notices", flagBool(ctx, "notices"), "peek", flagBool(ctx, "peek"), "thread", flagInt(ctx, "thread"), "limit", flagInt(ctx, "limit")), &raw); err != nil {
+				if err := callCtx(ctx, "read-agent-messages", proto.ReadMessagesParams{Session: str(ctx, "session"), To: str(ctx, "window"), Unread: flagBool(ctx, "unread"), Notices: flagBool(ctx, "notices"), Peek: flagBool(ctx, "peek"), Thread: flagInt(ctx, "thread"), Limit: flagInt(ctx, "limit")}, &raw); err != nil {
 					return err
 				}
 				if flagBool(ctx, "json") {
@@ -171,10 +170,10 @@ func mailCommands() []Command {
 				if len(ctx.Args) != 1 {
 					return usageError("tuios stash put /tmp/flame.png", "name one file to stash")
 				}
-				p := params("session", str(ctx, "session"), "path", ctx.Args[0])
+				p := proto.StashPutParams{Session: str(ctx, "session"), Path: ctx.Args[0]}
 				if remoteOf(p) != "" {
 					// The far daemon cannot read a file here: send its bytes.
-					if err := stashBytes(p, ctx.Args[0]); err != nil {
+					if err := stashBytes(&p, ctx.Args[0]); err != nil {
 						return err
 					}
 				}
@@ -219,7 +218,7 @@ func mailCommands() []Command {
 			},
 			Run: func(ctx *Context) error {
 				var raw map[string]any
-				if err := callCtx(ctx, "stash-list", params("session", str(ctx, "session")), &raw); err != nil {
+				if err := callCtx(ctx, "stash-list", proto.StashListParams{Session: str(ctx, "session")}, &raw); err != nil {
 					return err
 				}
 				if flagBool(ctx, "json") {
@@ -262,7 +261,7 @@ func mailCommands() []Command {
 					return usageError("tuios stash get NAME [FILE]", "name one stored file, and optionally where to copy it")
 				}
 				var raw map[string]any
-				if err := callCtx(ctx, "stash-get", params("session", str(ctx, "session"), "name", ctx.Args[0], "data", len(ctx.Args) == 2), &raw); err != nil {
+				if err := callCtx(ctx, "stash-get", proto.StashGetParams{Session: str(ctx, "session"), Name: ctx.Args[0], Data: len(ctx.Args) == 2}, &raw); err != nil {
 					return err
 				}
 				if len(ctx.Args) == 2 {
@@ -328,10 +327,7 @@ func mailCommands() []Command {
 					return err
 				}
 				var raw map[string]any
-				if err := callCtx(ctx, "ask-agent", params("session", str(ctx, "session"), "window", str(ctx, "window"), "from", str(ctx, "from"), "text", text,
-					"timeout", flagInt(ctx, "timeout"), "ready_timeout", flagInt(ctx, "ready-timeout"), "settle", flagInt(ctx, "settle"),
-					"stall_timeout", flagInt(ctx, "stall-timeout"), "lines", flagInt(ctx, "lines"), "force", flagBool(ctx, "force"),
-					"allow_blocked", flagBool(ctx, "allow-blocked")), &raw); err != nil {
+				if err := callCtx(ctx, "ask-agent", proto.AskAgentParams{Session: str(ctx, "session"), Window: str(ctx, "window"), From: str(ctx, "from"), Text: text, Timeout: flagInt(ctx, "timeout"), ReadyTimeout: flagInt(ctx, "ready-timeout"), Settle: flagInt(ctx, "settle"), StallTimeout: flagInt(ctx, "stall-timeout"), Lines: flagInt(ctx, "lines"), Force: flagBool(ctx, "force"), AllowBlocked: flagBool(ctx, "allow-blocked")}, &raw); err != nil {
 					return err
 				}
 				if flagBool(ctx, "json") {
@@ -387,7 +383,7 @@ func sizeText(n int64) string {
 
 // stashBytes puts a local file's bytes (at most 8 MB, what a link takes)
 // into p instead of its path, for a stash on another machine.
-func stashBytes(p map[string]any, path string) error {
+func stashBytes(p *proto.StashPutParams, path string) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return &Error{Code: "invalid_params", Message: err.Error(), Hint: "name a file you can read"}
@@ -400,8 +396,8 @@ func stashBytes(p map[string]any, path string) error {
 	if len(b) > 8<<20 {
 		return &Error{Code: "invalid_params", Message: fmt.Sprintf("%s is over 8 MB, more than a link carries", escapeControls(path)), Hint: "split it, or copy it with scp"}
 	}
-	delete(p, "path")
-	p["data"] = base64.StdEncoding.EncodeToString(b)
-	p["name"] = filepath.Base(path)
+	p.Path = ""
+	p.Data = base64.StdEncoding.EncodeToString(b)
+	p.Name = filepath.Base(path)
 	return nil
 }

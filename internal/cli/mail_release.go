@@ -3,6 +3,8 @@ package cli
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/tuios/tuios/internal/proto"
 )
 
 // mailReleaseCommands is release-agent-message: the person passes on mail
@@ -35,7 +37,7 @@ func runReleaseMessage(ctx *Context) error {
 		return usageError("the id is the number read-agent-messages -w human shows", "%q is not a message id", ctx.Args[0])
 	}
 	var raw map[string]any
-	if err := call("release-agent-message", params("session", str(ctx, "session"), "id", id, "human_nonce", str(ctx, "human-nonce")), &raw); err != nil {
+	if err := call("release-agent-message", proto.ReleaseMessageParams{Session: str(ctx, "session"), ID: id, HumanNonce: str(ctx, "human-nonce")}, &raw); err != nil {
 		return err
 	}
 	if flagBool(ctx, "json") {

@@ -86,10 +86,9 @@ func runNewWindow(ctx *Context) error {
 	if n := flagInt(ctx, "workspace"); ctx.Flags.Changed("workspace") && (n < 1 || n > 9) {
 		return usageError("tuios new-window -s work tests --workspace 2", "--workspace is %d, out of range (1 to 9)", n)
 	}
-	p := params("session", str(ctx, "session"), "name", name, "workspace", flagInt(ctx, "workspace"),
-		"no_focus", flagBool(ctx, "no-focus"), "argv", argv, "grants", str(ctx, "grants"))
+	p := proto.NewWindowParams{Session: str(ctx, "session"), Name: name, Workspace: flagInt(ctx, "workspace"), NoFocus: flagBool(ctx, "no-focus"), Argv: argv, Grants: str(ctx, "grants")}
 	if dir := hereDir(str(ctx, "cwd"), remoteOf(p) != ""); dir != "" {
-		p["cwd"] = dir
+		p.Cwd = dir
 	}
 	var res proto.WindowCreated
 	if printed, err := callResult(ctx, "new-window", p, &res); printed || err != nil {

@@ -32,7 +32,7 @@ func optionsCommands() []Command {
 					"set-config needs a key and a value")
 			}
 			var res proto.OptionSet
-			if printed, err := callResult(ctx, "set-config", map[string]any{"key": ctx.Args[0], "value": ctx.Args[1]}, &res); printed || err != nil {
+			if printed, err := callResult(ctx, "set-config", proto.SetOptionParams{Key: ctx.Args[0], Value: jsonString(ctx.Args[1])}, &res); printed || err != nil {
 				return err
 			}
 			if !res.Changed {
@@ -57,7 +57,7 @@ func optionsCommands() []Command {
 					"get-config needs a key")
 			}
 			var res proto.OptionResult
-			if printed, err := callResult(ctx, "get-option", map[string]any{"key": ctx.Args[0]}, &res); printed || err != nil {
+			if printed, err := callResult(ctx, "get-option", proto.GetOptionParams{Key: ctx.Args[0]}, &res); printed || err != nil {
 				return err
 			}
 			fmt.Fprintln(ctx.Stdout, valueWord(res.Option.Value))
@@ -77,7 +77,7 @@ func optionsCommands() []Command {
 				prefix = ctx.Args[0]
 			}
 			var res proto.OptionList
-			if printed, err := callResult(ctx, "list-options", params("prefix", prefix), &res); printed || err != nil {
+			if printed, err := callResult(ctx, "list-options", proto.ListOptionsParams{Prefix: prefix}, &res); printed || err != nil {
 				return err
 			}
 			if len(res.Options) == 0 {
@@ -153,4 +153,11 @@ func valueWord(v any) string {
 	}
 	b, _ := json.Marshal(v)
 	return escapeControls(string(b))
+}
+
+// jsonString is s as a JSON string: set-config's value as the person typed
+// it (the daemon reads it as the key's type).
+func jsonString(s string) json.RawMessage {
+	b, _ := json.Marshal(s)
+	return b
 }

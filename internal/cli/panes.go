@@ -22,8 +22,7 @@ func paneCommands() []Command {
 			},
 			Run: func(ctx *Context) error {
 				var res proto.PaneContent
-				p := params("session", str(ctx, "session"), "window", windowArg(ctx),
-					"scrollback", flagBool(ctx, "scrollback"), "lines", flagInt(ctx, "lines"), "ansi", flagBool(ctx, "ansi"))
+				p := proto.CaptureParams{Session: str(ctx, "session"), Window: windowArg(ctx), Scrollback: flagBool(ctx, "scrollback"), Lines: flagInt(ctx, "lines"), ANSI: flagBool(ctx, "ansi")}
 				if err := callCtx(ctx, "capture-pane", p, &res); err != nil {
 					return err
 				}
@@ -56,7 +55,7 @@ func paneCommands() []Command {
 				if err != nil {
 					return err
 				}
-				return callCtx(ctx, "send-text", params("session", str(ctx, "session"), "window", str(ctx, "window"), "text", text), nil)
+				return callCtx(ctx, "send-text", proto.SendTextParams{Session: str(ctx, "session"), Window: str(ctx, "window"), Text: text}, nil)
 			},
 		},
 		{
@@ -78,9 +77,9 @@ func paneCommands() []Command {
 					return usageError("tuios send-keys -w build ctrl+c", "name the keys to press")
 				}
 				if flagBool(ctx, "literal") || flagBool(ctx, "raw") {
-					return callCtx(ctx, "send-text", params("session", str(ctx, "session"), "window", str(ctx, "window"), "text", strings.Join(ctx.Args, " ")), nil)
+					return callCtx(ctx, "send-text", proto.SendTextParams{Session: str(ctx, "session"), Window: str(ctx, "window"), Text: strings.Join(ctx.Args, " ")}, nil)
 				}
-				return callCtx(ctx, "send-keys", params("session", str(ctx, "session"), "window", str(ctx, "window"), "keys", strings.Join(ctx.Args, " ")), nil)
+				return callCtx(ctx, "send-keys", proto.SendKeysParams{Session: str(ctx, "session"), Window: str(ctx, "window"), Keys: strings.Join(ctx.Args, " ")}, nil)
 			},
 		},
 		{
@@ -106,8 +105,7 @@ func paneCommands() []Command {
 					return usageError("tuios wait-for session-exists -s work", "session-exists needs -s NAME")
 				}
 				var res proto.WaitResult
-				if printed, err := callResult(ctx, "wait-for", params("session", sess, "window", str(ctx, "window"), "condition", ctx.Args[0],
-					"pattern", str(ctx, "pattern"), "idle", flagInt(ctx, "idle"), "until", str(ctx, "until"), "select", str(ctx, "select"), "thread", flagInt(ctx, "thread"), "timeout", flagInt(ctx, "timeout")), &res); printed || err != nil {
+				if printed, err := callResult(ctx, "wait-for", proto.WaitParams{Session: sess, Window: str(ctx, "window"), Condition: ctx.Args[0], Pattern: str(ctx, "pattern"), Idle: flagInt(ctx, "idle"), Until: str(ctx, "until"), Select: str(ctx, "select"), Thread: flagInt(ctx, "thread"), Timeout: flagInt(ctx, "timeout")}, &res); printed || err != nil {
 					return err
 				}
 				return printWaitResult(ctx.Stdout, res) // wait_result.go

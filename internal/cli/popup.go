@@ -2,6 +2,8 @@ package cli
 
 import (
 	"fmt"
+
+	"github.com/tuios/tuios/internal/proto"
 )
 
 // popupCommands is `tuios popup`: one command in a floating pane centred
@@ -47,7 +49,7 @@ func runPopup(ctx *Context) error {
 		return usageError("tuios popup -s work -- fzf", "name the command to run in the popup")
 	}
 	var res map[string]any
-	p := params("session", str(ctx, "session"), "width", str(ctx, "width"), "height", str(ctx, "height"), "cwd", str(ctx, "cwd"), "argv", argv)
+	p := proto.PopupParams{Session: str(ctx, "session"), Width: str(ctx, "width"), Height: str(ctx, "height"), Cwd: str(ctx, "cwd"), Argv: argv}
 	if err := callCtx(ctx, "popup", p, &res); err != nil {
 		return err
 	}

@@ -145,8 +145,8 @@ func setOrDrop(m map[string]any, k, v string) {
 // verb that crossed says on stderr which host answered (stdout stays the
 // far answer alone, for scripts). A result that crossed carries "host" and
 // "untrusted": true; so does an error the far daemon answered.
-func callCtx(ctx *Context, verb string, p map[string]any, result any) error {
-	host, rp, err := routeTarget(p)
+func callCtx(ctx *Context, verb string, p any, result any) error {
+	host, rp, err := routeTarget(paramMap(p))
 	if err != nil {
 		return err
 	}
@@ -183,13 +183,13 @@ func callCtx(ctx *Context, verb string, p map[string]any, result any) error {
 
 // callLocal runs one verb on this machine's daemon (starting one if none
 // answers).
-func callLocal(verb string, p map[string]any, result any) error {
+func callLocal(verb string, p any, result any) error {
 	c, err := client.Dial(client.Options{Autostart: true})
 	if err != nil {
 		return dialError(err)
 	}
 	defer c.Close()
-	return protoError(c.Call(verb, p, result))
+	return protoError(c.Call(verb, paramMap(p), result))
 }
 
 // dialHost opens a connection to host's daemon through this machine's
@@ -203,7 +203,7 @@ func dialHost(host string, deadline time.Time) (*client.Client, error) {
 	var hc struct {
 		Status string `json:"status"`
 	}
-	if err := c.Call("open-host-connection", map[string]any{"host": host}, &hc); err != nil {
+	if err := c.Call("open-host-connection", proto.OpenHostParams{Host: host}, &hc); err != nil {
 		c.Close()
 		return nil, openHostError(host, err)
 	}
@@ -235,7 +235,8 @@ func openHostError(host string, err error) error {
 }
 
 // callHost runs verb on host's daemon and decodes its answer into result.
-func callHost(host, verb string, p map[string]any, result any) error {
+func callHost(host, verb string, params any, result any) error {
+	p := paramMap(params)
 	c, err := dialHost(host, time.Now().Add(farBase))
 	if err != nil {
 		return err
@@ -322,8 +323,8 @@ func decodeRemote(host string, raw json.RawMessage, result any) error {
 
 // remoteOf says which host a verb's target names ("" for this machine),
 // for output that changes with it (capture-pane's fence).
-func remoteOf(p map[string]any) string {
-	host, _, err := routeTarget(p)
+func remoteOf(p any) string {
+	host, _, err := routeTarget(paramMap(p))
 	if err != nil || host == hosts.Local {
 		return ""
 	}
@@ -332,8 +333,8 @@ func remoteOf(p map[string]any) string {
 
 // targetName is a far target written back as HOST:SESSION:WINDOW (parts
 // the caller left out are empty), to name it in a fence.
-func targetName(p map[string]any) string {
-	host, rp, err := routeTarget(p)
+func targetName(p any) string {
+	host, rp, err := routeTarget(paramMap(p))
 	if err != nil {
 		return ""
 	}
@@ -344,7 +345,7 @@ func targetName(p map[string]any) string {
 
 // writeMaybeFenced prints a verb's text: as it is when this machine
 // wrote it, fenced when a far host did (it quotes that machine's panes).
-func writeMaybeFenced(ctx *Context, p map[string]any, text string) {
+func writeMaybeFenced(ctx *Context, p any, text string) {
 	if remoteOf(p) != "" {
 		fmt.Fprint(ctx.Stdout, fenceRemote(targetName(p), text, false))
 		return

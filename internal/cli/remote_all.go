@@ -43,7 +43,7 @@ func allHostsFlags(fs *FlagSet) {
 // listAllHosts runs verb (list-sessions or list-agents) here and on every
 // host the daemon links to; key is the listing's field (sessions, agents).
 // Only this machine's failure fails it.
-func listAllHosts(ctx *Context, verb string, p map[string]any, key string) ([]hostListing, error) {
+func listAllHosts(ctx *Context, verb string, p any, key string) ([]hostListing, error) {
 	wait := time.Duration(flagInt(ctx, "host-timeout")) * time.Millisecond
 	if wait <= 0 {
 		return nil, usageError("give milliseconds, such as --host-timeout 5000", "--host-timeout must be positive")
@@ -81,7 +81,7 @@ func (h *hostListing) set(key string, v json.RawMessage) {
 }
 
 // listOneHost asks one host, within deadline.
-func listOneHost(name, linkStatus, verb string, p map[string]any, key string, deadline time.Time) hostListing {
+func listOneHost(name, linkStatus, verb string, p any, key string, deadline time.Time) hostListing {
 	row := hostListing{Host: name, Untrusted: true}
 	c, err := dialHost(name, deadline)
 	if err == nil {
@@ -209,7 +209,7 @@ func writeHostNotes(w io.Writer, rows []hostListing) {
 }
 
 // runAllHosts is the body of ls/list-agents --all-hosts.
-func runAllHosts(ctx *Context, verb, key string, p map[string]any) error {
+func runAllHosts(ctx *Context, verb, key string, p any) error {
 	if str(ctx, "session") != "" {
 		return usageError("list one host's session with -s HOST:SESSION, or every host with --all-hosts alone", "--session cannot be combined with --all-hosts")
 	}

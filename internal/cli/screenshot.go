@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tuios/tuios/internal/atomicfile"
+	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/internal/shot"
 )
 
@@ -76,7 +77,7 @@ func runScreenshot(ctx *Context) error {
 		History     int    `json:"history"`
 		Content     string `json:"content"`
 	}
-	p := params("session", str(ctx, "session"), "window", windowArg(ctx), "scrollback", flagBool(ctx, "scrollback"))
+	p := proto.ScreenshotParams{Session: str(ctx, "session"), Window: windowArg(ctx), Scrollback: flagBool(ctx, "scrollback")}
 	if err := callCtx(ctx, "screenshot", p, &pane); err != nil {
 		return err
 	}

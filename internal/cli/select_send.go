@@ -127,11 +127,11 @@ func resolveSelect(ctx *Context) (*selectSet, error) {
 		return nil, usageError("tuios send-agent-message --select 'harness:codex' 'text'", "--select and -w do not go together: the selector names the panes")
 	}
 	session := str(ctx, "session")
-	if h := str(ctx, "host"); h != "" && h != "local" || remoteOf(params("session", session)) != "" {
+	if h := str(ctx, "host"); h != "" && h != "local" || remoteOf(proto.SessionParams{Session: session}) != "" {
 		return nil, usageError("tuios send-agent-message --select 'harness:codex' 'text'", "--select sends to this machine's panes only; name one pane with -s HOST:SESSION -w WINDOW")
 	}
 	var res proto.AgentList
-	if err := callCtx(ctx, "list-agents", params("session", session, "select", str(ctx, "select")), &res); err != nil {
+	if err := callCtx(ctx, "list-agents", proto.ListAgentsParams{Session: session, Select: str(ctx, "select")}, &res); err != nil {
 		return nil, err
 	}
 	set := &selectSet{Select: res.Select, Agents: res.Agents}
@@ -229,8 +229,7 @@ func runSelectSend(ctx *Context) error {
 			ID     uint64 `json:"message_id"`
 			Thread uint64 `json:"thread_id"`
 		}
-		if err := call("send-agent-message", params("session", t.Session, "to", t.WindowID, "from", str(ctx, "from"), "subject", str(ctx, "subject"),
-			"reply_to", flagInt(ctx, "reply-to"), "attachments", atts, "text", text), &res); err != nil {
+		if err := call("send-agent-message", proto.SendMessageParams{Session: t.Session, To: t.WindowID, From: str(ctx, "from"), Subject: str(ctx, "subject"), ReplyTo: flagInt(ctx, "reply-to"), Attachments: atts, Text: text}, &res); err != nil {
 			r.Error, failed = asCLIError(err), failed+1
 		} else {
 			r.MessageID, r.ThreadID = res.ID, res.Thread
@@ -276,10 +275,7 @@ func runSelectAsk(ctx *Context) error {
 				State     string `json:"state"`
 				Reply     string `json:"reply"`
 			}
-			if err := call("ask-agent", params("session", t.Session, "window", t.WindowID, "from", str(ctx, "from"), "text", text,
-				"timeout", flagInt(ctx, "timeout"), "ready_timeout", flagInt(ctx, "ready-timeout"), "settle", flagInt(ctx, "settle"),
-				"stall_timeout", flagInt(ctx, "stall-timeout"), "lines", flagInt(ctx, "lines"), "force", flagBool(ctx, "force"),
-				"allow_blocked", flagBool(ctx, "allow-blocked")), &res); err != nil {
+			if err := call("ask-agent", proto.AskAgentParams{Session: t.Session, Window: t.WindowID, From: str(ctx, "from"), Text: text, Timeout: flagInt(ctx, "timeout"), ReadyTimeout: flagInt(ctx, "ready-timeout"), Settle: flagInt(ctx, "settle"), StallTimeout: flagInt(ctx, "stall-timeout"), Lines: flagInt(ctx, "lines"), Force: flagBool(ctx, "force"), AllowBlocked: flagBool(ctx, "allow-blocked")}, &res); err != nil {
 				r.Error = asCLIError(err)
 			} else {
 				r.Reply, r.SettledBy, r.StateNow = res.Reply, res.SettledBy, res.State

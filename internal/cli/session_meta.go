@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/tuios/tuios/internal/proto"
 )
 
 // sessionMetaCommands are the labels a person gives a session and its
@@ -23,7 +25,7 @@ func sessionMetaCommands() []Command {
 				if len(ctx.Args) != 1 {
 					return usageError("tuios set-session-name -s work 'Payments API' (or '' to clear it)", "give the display name as one argument (quote it when it has spaces)")
 				}
-				return metaCall(ctx, "set-session-name", map[string]any{"name": ctx.Args[0]})
+				return metaCall(ctx, "set-session-name", proto.SetSessionNameParams{Session: str(ctx, "session"), Name: &ctx.Args[0]})
 			},
 		},
 		{
@@ -40,7 +42,7 @@ func sessionMetaCommands() []Command {
 				if accent == "none" {
 					accent = ""
 				}
-				return metaCall(ctx, "set-session-accent", map[string]any{"accent": accent})
+				return metaCall(ctx, "set-session-accent", proto.SetSessionAccentParams{Session: str(ctx, "session"), Accent: &accent})
 			},
 		},
 		{
@@ -57,7 +59,7 @@ func sessionMetaCommands() []Command {
 				if err != nil || n < 1 || n > 9 {
 					return usageError("tuios set-workspace-name -s work 2 review", "the workspace is a number from 1 to 9, not %q", escapeControls(ctx.Args[0]))
 				}
-				return metaCall(ctx, "set-workspace-name", map[string]any{"workspace": n, "name": ctx.Args[1]})
+				return metaCall(ctx, "set-workspace-name", proto.SetWorkspaceNameParams{Session: str(ctx, "session"), Workspace: n, Name: &ctx.Args[1]})
 			},
 		},
 		{
@@ -71,19 +73,16 @@ func sessionMetaCommands() []Command {
 				if err != nil {
 					return err
 				}
-				return metaCall(ctx, "set-workspace-order", map[string]any{"order": order})
+				return metaCall(ctx, "set-workspace-order", proto.SetWorkspaceOrderParams{Session: str(ctx, "session"), Order: order})
 			},
 		},
 	}
 }
 
 // metaCall runs a setter on the session -s names and prints its result
-// with --json; otherwise it is quiet, as the other setters are.
-func metaCall(ctx *Context, verb string, p map[string]any) error {
-	// params() would drop an empty name, and an empty name is a clear.
-	if s := str(ctx, "session"); s != "" {
-		p["session"] = s
-	}
+// with --json; otherwise it is quiet, as the other setters are. A name or
+// accent is a pointer in their params: an empty one is sent, and clears.
+func metaCall(ctx *Context, verb string, p any) error {
 	var res json.RawMessage // the four setters' results are only printed
 	_, err := callResult(ctx, verb, p, &res)
 	return err

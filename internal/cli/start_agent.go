@@ -98,11 +98,9 @@ func runStartAgent(ctx *Context) error {
 	if err != nil {
 		return err
 	}
-	p := params("clone_from", from, "agent", agentWord, "args", args, "name", str(ctx, "name"), "prompt", str(ctx, "prompt"), "session", session,
-		"cwd", cwd, "focus", flagBool(ctx, "focus"), "workspace", flagInt(ctx, "workspace"), "env", env, "path", path,
-		"protocol", str(ctx, "protocol"), "grants", str(ctx, "grants"), "repo", repoArg(ctx, remote), "clone", flagBool(ctx, "clone"))
+	p := proto.StartAgentParams{CloneFrom: from, Agent: agentWord, Args: args, Name: str(ctx, "name"), Prompt: str(ctx, "prompt"), Session: session, Cwd: cwd, Focus: flagBool(ctx, "focus"), Workspace: flagInt(ctx, "workspace"), Env: env, Path: path, Protocol: str(ctx, "protocol"), Grants: str(ctx, "grants"), Repo: repoArg(ctx, remote), Clone: flagBool(ctx, "clone")}
 	// Always sent: a far host's wait is bounded by it (remote.go).
-	p["ready_timeout"] = flagInt(ctx, "ready-timeout")
+	p.ReadyTimeout = flagInt(ctx, "ready-timeout")
 	var raw json.RawMessage
 	if err := callCtx(ctx, "start-agent", p, &raw); err != nil {
 		return err

@@ -35,20 +35,20 @@ func windowCommands() []Command {
 				// addresses it (a session named "local:NAME" could only be
 				// reached as local:local:NAME).
 				name = strings.TrimPrefix(name, hosts.Local+":")
-				p := params("name", name, "window_name", str(ctx, "window-name"),
-					"cols", flagInt(ctx, "cols"), "rows", flagInt(ctx, "rows"))
+				p := proto.NewSessionParams{Name: name, WindowName: str(ctx, "window-name"), Cols: flagInt(ctx, "cols"), Rows: flagInt(ctx, "rows")}
 				h := str(ctx, "host")
 				if dir := hereDir(str(ctx, "cwd"), h != "" && h != hosts.Local); dir != "" {
-					p["cwd"] = dir
+					p.Cwd = dir
 				}
+				wire := paramMap(p)
 				if h != "" && h != hosts.Local {
 					if !hosts.ValidName(h) {
 						return usageError("tuios hosts lists the hosts", "--host %q is not a host name", escapeControls(h))
 					}
-					p["session"] = h + ":" // routes new-session there (remote.go)
+					wire["session"] = h + ":" // routes new-session there (remote.go), which takes no session
 				}
 				var res proto.SessionCreated
-				if printed, err := callResult(ctx, "new-session", p, &res); printed || err != nil {
+				if printed, err := callResult(ctx, "new-session", wire, &res); printed || err != nil {
 					return err
 				}
 				if !flagBool(ctx, "detach") && isTerminal(ctx.Stdin, ctx.Stdout) {
@@ -119,7 +119,7 @@ func windowCommands() []Command {
 				if name == "" {
 					return usageError("tuios kill-session NAME", "name the session to kill")
 				}
-				return callCtx(ctx, "kill-session", params("session", name), nil)
+				return callCtx(ctx, "kill-session", proto.KillSessionParams{Session: name}, nil)
 			},
 		},
 		{
@@ -127,7 +127,7 @@ func windowCommands() []Command {
 			Flags: func(fs *FlagSet) { sessionFlag(fs); jsonFlag(fs) },
 			Run: func(ctx *Context) error {
 				var res proto.SessionInfo
-				if printed, err := callResult(ctx, "session-info", params("session", str(ctx, "session")), &res); printed || err != nil {
+				if printed, err := callResult(ctx, "session-info", proto.SessionParams{Session: str(ctx, "session")}, &res); printed || err != nil {
 					return err
 				}
 				// Escaped: a session on another host is that machine's word.
@@ -157,7 +157,7 @@ func windowCommands() []Command {
 			Flags: func(fs *FlagSet) { sessionFlag(fs); jsonFlag(fs) },
 			Run: func(ctx *Context) error {
 				var res proto.WindowList
-				if printed, err := callResult(ctx, "list-windows", params("session", str(ctx, "session")), &res); printed || err != nil {
+				if printed, err := callResult(ctx, "list-windows", proto.SessionParams{Session: str(ctx, "session")}, &res); printed || err != nil {
 					return err
 				}
 				writeWindows(ctx.Stdout, res.Windows)
@@ -169,7 +169,7 @@ func windowCommands() []Command {
 			Flags: func(fs *FlagSet) { targetFlags(fs); jsonFlag(fs) },
 			Run: func(ctx *Context) error {
 				var w proto.WindowResult
-				if printed, err := callResult(ctx, "get-window", params("session", str(ctx, "session"), "window", windowArg(ctx)), &w); printed || err != nil {
+				if printed, err := callResult(ctx, "get-window", proto.WindowParams{Session: str(ctx, "session"), Window: windowArg(ctx)}, &w); printed || err != nil {
 					return err
 				}
 				writeWindows(ctx.Stdout, []proto.Window{w.Window})
@@ -181,7 +181,7 @@ func windowCommands() []Command {
 			Flags: func(fs *FlagSet) { sessionFlag(fs); jsonFlag(fs) },
 			Run: func(ctx *Context) error {
 				var res proto.WorkspaceList
-				if printed, err := callResult(ctx, "list-workspaces", params("session", str(ctx, "session")), &res); printed || err != nil {
+				if printed, err := callResult(ctx, "list-workspaces", proto.SessionParams{Session: str(ctx, "session")}, &res); printed || err != nil {
 					return err
 				}
 				var rows [][]string

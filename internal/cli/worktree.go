@@ -164,19 +164,16 @@ func runWorktreeNew(ctx *Context) error {
 	if err != nil {
 		return err
 	}
-	p := params("branch", ctx.Args[0], "base", str(ctx, "base"), "name", str(ctx, "name"), "agent", str(ctx, "agent"), "prompt", str(ctx, "prompt"),
-		"grants", str(ctx, "grants"), "wait", flagBool(ctx, "wait"), "clone", flagBool(ctx, "clone"), "clone_from", from)
-	p["ready_timeout"] = flagInt(ctx, "ready-timeout")
+	p := proto.NewWorktreeParams{Branch: ctx.Args[0], Base: str(ctx, "base"), Name: str(ctx, "name"), Agent: str(ctx, "agent"), Prompt: str(ctx, "prompt"), Grants: str(ctx, "grants"), Wait: flagBool(ctx, "wait"), Clone: flagBool(ctx, "clone"), CloneFrom: from}
+	p.ReadyTimeout = flagInt(ctx, "ready-timeout")
 	if host == "" {
-		p["repo"] = repoFlag(ctx)
+		p.Repo = repoFlag(ctx)
 		if str(ctx, "agent") != "" {
-			p["path"] = os.Getenv("PATH")
+			p.Path = os.Getenv("PATH")
 		}
-		if env := envFlag(ctx); len(env) > 0 {
-			p["env"] = env
-		}
+		p.Env = envFlag(ctx)
 	} else if r := str(ctx, "repo"); r != "" {
-		p["repo"] = r
+		p.Repo = r
 	} else {
 		return usageError("tuios worktree new feat/x --host build --repo /home/u/src/api", "with --host, name the repository there with --repo")
 	}
@@ -239,9 +236,9 @@ func promptOutcome(status, note, session string) error {
 }
 
 func runWorktreeLs(ctx *Context) error {
-	p := params("group", str(ctx, "group"), "no_changes", flagBool(ctx, "no-changes"))
+	p := proto.ListWorktreesParams{Group: str(ctx, "group"), NoChanges: flagBool(ctx, "no-changes")}
 	if str(ctx, "repo") != "" {
-		p["repo"] = repoFlag(ctx)
+		p.Repo = repoFlag(ctx)
 	}
 	var raw json.RawMessage
 	if err := callLocal("list-worktrees", p, &raw); err != nil {
@@ -299,8 +296,7 @@ func runWorktreeRm(ctx *Context) error {
 		return usageError("--stash keeps the changes, --force throws them away", "give --stash or --force, not both")
 	}
 	var raw json.RawMessage
-	if err := callLocal("remove-worktree", params("session", ctx.Args[0], "stash", flagBool(ctx, "stash"), "force", flagBool(ctx, "force"),
-		"keep_session", flagBool(ctx, "keep-session")), &raw); err != nil {
+	if err := callLocal("remove-worktree", proto.RemoveWorktreeParams{Session: ctx.Args[0], Stash: flagBool(ctx, "stash"), Force: flagBool(ctx, "force"), KeepSession: flagBool(ctx, "keep-session")}, &raw); err != nil {
 		return err
 	}
 	if flagBool(ctx, "json") {
@@ -336,8 +332,7 @@ func runWorktreePull(ctx *Context) error {
 		return usageError("tuios worktree pull build:api-fan-demo-2", "%q is not HOST:SESSION on a linked host", escapeControls(ctx.Args[0]))
 	}
 	var raw json.RawMessage
-	if err := callLocal("pull-worktree", params("host", a.Host, "session", a.Session, "branch", str(ctx, "branch"), "name", str(ctx, "name"),
-		"repo", repoFlag(ctx)), &raw); err != nil {
+	if err := callLocal("pull-worktree", proto.PullWorktreeParams{Host: a.Host, Session: a.Session, Branch: str(ctx, "branch"), Name: str(ctx, "name"), Repo: repoFlag(ctx)}, &raw); err != nil {
 		return err
 	}
 	if flagBool(ctx, "json") {

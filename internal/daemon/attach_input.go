@@ -57,24 +57,14 @@ type inputGrant struct {
 	seen int64 // the last pageTyped read (under the hub's lock)
 }
 
-type attachInputParams struct {
-	Session string `json:"session" desc:"the attached session"`
-	Window  string `json:"window" req:"true" desc:"the session's focused window, whose input the client takes"`
-}
-
-type attachTypedParams struct {
-	Session string `json:"session" desc:"the attached session"`
-	Window  string `json:"window" req:"true" desc:"the window the client typed into through its passed input"`
-}
-
 func (s *Server) attachInputVerbs(add addFunc) {
-	p, h := handler(func(cn *conn, p *attachInputParams) (any, *proto.Error) {
+	p, h := handler(func(cn *conn, p *proto.AttachInputParams) (any, *proto.Error) {
 		return s.passInput(cn, p)
 	})
 	add("attach-input", outsideOnly, "Take the focused pane's input for the person's attached client (Linux): the answer passes a duplicate of the pane's PTY master and a shared page (SCM_RIGHTS), so keys go straight to the pane; the daemon takes it back when the focus moves, the pane closes or input is queued for it", "input_passed",
 		`{"verb":"attach-input","params":{"session":"work","window":"3f2a9c1e"}}`, p, h)
 
-	p, h = handler(func(cn *conn, p *attachTypedParams) (any, *proto.Error) {
+	p, h = handler(func(cn *conn, p *proto.AttachTypedParams) (any, *proto.Error) {
 		s.mu.Lock()
 		_, w, err := s.target(cn, p.Session, p.Window)
 		s.mu.Unlock()
@@ -92,7 +82,7 @@ func (s *Server) attachInputVerbs(add addFunc) {
 
 // passInput is attach-input: the checks, then the grant, whose
 // descriptors go with the answer (cn.passFDs, conn.go's serve).
-func (s *Server) passInput(cn *conn, p *attachInputParams) (any, *proto.Error) {
+func (s *Server) passInput(cn *conn, p *proto.AttachInputParams) (any, *proto.Error) {
 	if !rawio.FDPassing {
 		return nil, proto.Errorf(proto.CodeCommandFailed, "passing a pane's input is Linux only here: type over the socket (send-text)")
 	}

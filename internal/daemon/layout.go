@@ -290,14 +290,8 @@ func (w *Window) placementLocked() rect {
 	return rect{0, 0, w.cols, w.rows}
 }
 
-type resizeParams struct {
-	Session string `json:"session" desc:"the session (default: most recently active)" maxlen:"4096"`
-	Cols    int    `json:"cols" req:"true" desc:"the area's width in cells" min:"1" max:"1000"`
-	Rows    int    `json:"rows" req:"true" desc:"the area's height in cells, title bars included" min:"1" max:"1000"`
-}
-
 func (s *Server) layoutVerbs(add addFunc) {
-	p, h := handler(func(cn *conn, p *resizeParams) (any, *proto.Error) {
+	p, h := handler(func(cn *conn, p *proto.ResizeParams) (any, *proto.Error) {
 		s.mu.Lock()
 		ss, err := s.session(cn, p.Session)
 		if err == nil {

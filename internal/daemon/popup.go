@@ -183,21 +183,13 @@ func notPopup(w *Window, what string) *proto.Error {
 		WithHint(proto.Hint{Command: "tuios close-window -w " + w.ID[:8], Detail: "a popup lives as long as its command; close it, or let the command exit"})
 }
 
-type popupParams struct {
-	Session string   `json:"session" desc:"the session (default: the caller's, else most recently active)" maxlen:"4096"`
-	Width   string   `json:"width" desc:"the popup's width, frame included: cells (60) or a share of the session's area (60%)" default:"80%" maxlen:"16"`
-	Height  string   `json:"height" desc:"the popup's height, frame included: cells (20) or a share of the session's area (20%)" default:"60%" maxlen:"16"`
-	Cwd     string   `json:"cwd" desc:"the command's working directory (default: the daemon's)" maxlen:"4096"`
-	Argv    []string `json:"argv" req:"true" desc:"the command and its arguments, run without a shell" maxlen:"4096"`
-}
-
 func (s *Server) popupVerbs(add addFunc) {
 	p, h := handler(s.openPopup)
 	add("popup", opens, "Run one command in a floating pane centred over the session's tiles; it closes when the command exits. Needs a client attached",
 		"popup_opened", `{"verb":"popup","params":{"session":"work","width":"60","height":"20","argv":["fzf"]}}`, p, h)
 }
 
-func (s *Server) openPopup(cn *conn, p *popupParams) (any, *proto.Error) {
+func (s *Server) openPopup(cn *conn, p *proto.PopupParams) (any, *proto.Error) {
 	if len(p.Argv) == 0 || p.Argv[0] == "" {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "name the command to run in the popup").
 			WithHint(proto.Hint{Param: "argv", Detail: "put it after --: tuios popup -s work -- fzf"})

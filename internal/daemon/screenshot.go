@@ -7,24 +7,13 @@ import (
 	"github.com/tuios/tuios/vt"
 )
 
-// screenshotParams reads a pane for `tuios screenshot`. The daemon sends
-// the styled cells (as capture-pane --ansi text) with the grid's exact
-// size; the CLI draws the picture (internal/shot), so the daemon never
-// holds an image.
-type screenshotParams struct {
-	Session    string `json:"session" desc:"the session"`
-	Window     string `json:"window" desc:"the window (default: the caller's pane, else the focused one)"`
-	Scrollback bool   `json:"scrollback" desc:"put the pane's history above the screen"`
-	History    int    `json:"history" desc:"with scrollback: at most this many history lines, the most recent" min:"1" max:"10000" default:"500"`
-}
-
 // screenshotHistory is how much history --scrollback takes by default:
 // enough to show what scrolled by, small enough for a PNG to stay a few
 // megabytes.
 const screenshotHistory = 500
 
 func (s *Server) screenshotVerbs(add addFunc) {
-	p, h := handler(func(cn *conn, p *screenshotParams) (any, *proto.Error) {
+	p, h := handler(func(cn *conn, p *proto.ScreenshotParams) (any, *proto.Error) {
 		s.mu.Lock()
 		ss, w, err := s.target(cn, p.Session, p.Window)
 		var session, name, display string

@@ -83,36 +83,15 @@ const (
 	startShutdown      = "shutdown"
 )
 
-type startAgentParams struct {
-	Agent        string   `json:"agent" req:"true" desc:"a known harness (claude, codex, gemini, opencode…: the program its manifest runs) or a path to a program" maxlen:"4096"`
-	Args         []string `json:"args" desc:"arguments passed to the agent as they are (no shell reads them)" maxlen:"256"`
-	Name         string   `json:"name" desc:"the window's name (default: the program's name, made unique in the session)" maxlen:"256"`
-	Prompt       string   `json:"prompt" desc:"a first prompt, typed once the agent is ready, the way ask-agent types" maxlen:"65536"`
-	Session      string   `json:"session" desc:"the session, created when missing (default: the caller's pane's, else the most recently active, else a new one)" maxlen:"4096"`
-	Cwd          string   `json:"cwd" desc:"the agent's working directory, absolute (default: the caller's pane's, else the daemon's)" maxlen:"4096"`
-	Focus        bool     `json:"focus" desc:"focus the new window (default: the focus stays where it is)"`
-	Workspace    int      `json:"workspace" desc:"the workspace to open it on (default: the session's current one)" min:"1" max:"9"`
-	ReadyTimeout int      `json:"ready_timeout" desc:"ms to wait for the agent to reach its prompt" min:"1" max:"3600000" default:"120000"`
-	Env          []string `json:"env" desc:"NAME=VALUE variables for the agent (at most 64; TUIOS_*, TMUX and TMUX_PANE are refused; never over a link)" maxlen:"64"`
-	Path         string   `json:"path" desc:"the caller's PATH: the agent is looked up in it and runs with it (the CLI sends its own; default: the daemon's)" maxlen:"65536"`
-	Protocol     string   `json:"protocol" desc:"acp or codex: run the agent headless over the Agent Client Protocol or Codex's app-server, in a tuios agent-proto pane that draws the conversation and reports the state itself; agent is then the whole command, e.g. 'gemini --acp'" maxlen:"64"`
-	// Not in this version: named so they are refused with what to do
-	// instead, rather than as unknown params.
-	Grants    string `json:"grants" desc:"what the agent's pane may do through TUIOS: read, write, fan, respond, files, admin, comma-separated, or none (default: [agents.permissions]; from a pane without admin, its own; never more than the caller holds)" maxlen:"256"`
-	Repo      string `json:"repo" desc:"run the agent at the top of the git repository holding this folder, absolute (not with cwd)" maxlen:"4096"`
-	Clone     bool   `json:"clone" desc:"with repo: clone the repository into it first when that folder does not exist (an agent on another host)"`
-	CloneFrom string `json:"clone_from" desc:"with clone: the URL of the remote to clone from (the CLI sends its repository's origin)" maxlen:"4096"`
-}
-
 func (s *Server) startAgentVerbs(add addFunc) {
-	p, h := handler(func(cn *conn, p *startAgentParams) (any, *proto.Error) { return s.startAgent(cn, p) })
+	p, h := handler(func(cn *conn, p *proto.StartAgentParams) (any, *proto.Error) { return s.startAgent(cn, p) })
 	add("start-agent", starts, "Open a window running an agent (creating the session when missing) and answer once it is at its prompt; with prompt, type it then", "agent_started",
 		`{"verb":"start-agent","params":{"agent":"claude","name":"reviewer","session":"work","prompt":"Review the last commit.","path":"/usr/local/bin:/usr/bin:/bin"}}`, p, h)
 }
 
 // startRefusals refuses what this version does not do, naming what to do
 // instead.
-func startRefusals(cn *conn, p *startAgentParams) *proto.Error {
+func startRefusals(cn *conn, p *proto.StartAgentParams) *proto.Error {
 	switch {
 	case p.Protocol != "" && p.Protocol != agentproto.ProtocolACP && p.Protocol != agentproto.ProtocolCodex:
 		return proto.Errorf(proto.CodeInvalidParams, "--protocol %s is not a protocol tuios speaks", clipText(p.Protocol, 32)).
@@ -442,7 +421,7 @@ func freeNameLocked(ss *Session, base string) string {
 	}
 }
 
-func (s *Server) startAgent(cn *conn, p *startAgentParams) (any, *proto.Error) {
+func (s *Server) startAgent(cn *conn, p *proto.StartAgentParams) (any, *proto.Error) {
 	if s.agentsOff {
 		// With tracking off nothing would ever say the agent is ready.
 		return nil, agentsDisabled("start-agent")

@@ -110,31 +110,8 @@ type addFunc func(name string, acc access, desc, returns, example string, params
 
 // ---- hello, list-verbs, kill-server, subscribe ----
 
-type helloParams struct {
-	Client   string `json:"client" desc:"the client's name" maxlen:"256"`
-	Version  string `json:"version" desc:"the client's version" maxlen:"256"`
-	Protocol int    `json:"protocol" desc:"the protocol the client speaks (any other than this daemon speaks is protocol_mismatch)"`
-}
-
-type listVerbsParams struct {
-	Verb string `json:"verb" desc:"describe only this verb" maxlen:"256"`
-}
-
-type noParams struct{}
-
-type subscribeParams struct {
-	Session string   `json:"session" desc:"only this session's events (default: all)" maxlen:"4096"`
-	Window  string   `json:"window" desc:"only this window's events (its full id)" maxlen:"4096"`
-	Types   []string `json:"types" desc:"only these event types (output and transcript are sent only when named)" maxlen:"64"`
-	Queue   int      `json:"queue" desc:"events queued before the oldest are dropped" min:"1" max:"65536" default:"256"`
-	// The Inbox's follow: list-attention, then subscribe with its seq and
-	// boot_id, and no attention event is missed.
-	AfterSeq int    `json:"after_seq" desc:"first replay the attention events after this Inbox seq (list-attention's seq)" min:"0" max:"9007199254740991"`
-	BootID   string `json:"boot_id" desc:"the Inbox boot_id after_seq belongs to; another one answers resync:true (list again)" maxlen:"64"`
-}
-
 func (s *Server) metaVerbs(add addFunc) {
-	p, h := handler(func(cn *conn, p *helloParams) (any, *proto.Error) {
+	p, h := handler(func(cn *conn, p *proto.HelloParams) (any, *proto.Error) {
 		if p.Protocol != 0 && (p.Protocol < proto.MinVersion || p.Protocol > proto.Version) {
 			return nil, proto.Errorf(proto.CodeProtocolMismatch, "this daemon speaks protocol %d to %d, not %d", proto.MinVersion, proto.Version, p.Protocol)
 		}
@@ -148,7 +125,7 @@ func (s *Server) metaVerbs(add addFunc) {
 	})
 	add("hello", anyone, "Say hello: the daemon's version, protocol and pid", "hello", `{"verb":"hello","params":{"client":"me","protocol":1}}`, p, h)
 
-	p, h = handler(func(cn *conn, p *listVerbsParams) (any, *proto.Error) {
+	p, h = handler(func(cn *conn, p *proto.ListVerbsParams) (any, *proto.Error) {
 		list := proto.VerbList{Type: "verb_list", Version: proto.Version, MinVersion: proto.MinVersion, DaemonVersion: version.Get().Module, Envelope: proto.Envelope}
 		names := s.verbNames()
 		if p.Verb != "" {
@@ -174,12 +151,12 @@ func (s *Server) metaVerbs(add addFunc) {
 	})
 	add("list-verbs", anyone, "Describe every verb: params, types, accepted values", "verb_list", `{"verb":"list-verbs","params":{"verb":"set-agent-state"}}`, p, h)
 
-	p, h = handler(func(cn *conn, p *noParams) (any, *proto.Error) {
+	p, h = handler(func(cn *conn, p *proto.NoParams) (any, *proto.Error) {
 		return proto.ServerKilled{Type: "server_killed"}, nil
 	})
 	add("kill-server", administers, "Stop the daemon and every pane", "server_killed", `{"verb":"kill-server"}`, p, h)
 
-	p, h = handler(func(cn *conn, p *subscribeParams) (any, *proto.Error) {
+	p, h = handler(func(cn *conn, p *proto.SubscribeParams) (any, *proto.Error) {
 		if cn.sub != nil {
 			return nil, proto.Errorf(proto.CodeInvalidRequest, "this connection already subscribed").WithHint(proto.Hint{Detail: "open another connection"})
 		}

@@ -13,48 +13,22 @@ import (
 	"github.com/tuios/tuios/mail"
 )
 
-type setAgentStateParams struct {
-	Session        string `json:"session" desc:"the session"`
-	Window         string `json:"window" desc:"the window (default: the caller's own pane, else the focused one)"`
-	State          string `json:"state" req:"true" desc:"the state" accepted:"none,working,needs_input,idle,done,errored,unknown" check:"handler"`
-	Message        string `json:"message" desc:"plain words: what it is doing or asking (kept to 512 bytes)" maxlen:"65536"`
-	Source         string `json:"source" desc:"who reports" accepted:"report,osc,screen,stall" check:"handler" default:"report"`
-	Harness        string `json:"harness" desc:"the harness id the report names, e.g. claude-code" maxlen:"64"`
-	Kind           string `json:"kind" desc:"what a needs_input waits for (default: guessed from the message)" accepted:"approval,question"`
-	AgentSessionID string `json:"agent_session_id" desc:"the agent session the report speaks for" maxlen:"256"`
-	TranscriptPath string `json:"transcript_path" desc:"the harness's transcript file (a regular file); joins the pane to it" maxlen:"4096"`
-	IfState        string `json:"if_state" desc:"apply only when the pane is in one of these states (comma-separated)" maxlen:"256"`
-	HarnessPID     int    `json:"harness_pid" desc:"the agent's pid" min:"1" max:"4194304"`
-	Now            string `json:"now" desc:"what the agent is doing now, one line (the tool and its target); a report without it clears it" maxlen:"4096"`
-	// Activity is the agent-log entry a hook event carries with its
-	// report, so a hook pays one call for both (agentlog.go).
-	Activity *stateActivity `json:"activity" desc:"the agent-log entry of the hook event that made this report: {event: prompt|tool|tool_done|tool_failed|turn_end, tool: \"Name: target\", text, files}"`
+// activityParams is the entry as report-agent-activity takes it: its
+// tags bound what a hook may send either way.
+func activityParams(a *proto.StateActivity, harness, session string) *proto.ReportActivityParams {
+	return &proto.ReportActivityParams{Event: a.Event, Tool: a.Tool, Text: a.Text, Files: a.Files, Harness: harness, AgentSessionID: session}
 }
 
-// stateActivity is set-agent-state's activity param.
-type stateActivity struct {
-	Event string   `json:"event"`
-	Tool  string   `json:"tool"`
-	Text  string   `json:"text"`
-	Files []string `json:"files"`
-}
-
-// params is the entry as report-agent-activity takes it: its tags bound
-// what a hook may send either way.
-func (a *stateActivity) params(harness, session string) *reportActivityParams {
-	return &reportActivityParams{Event: a.Event, Tool: a.Tool, Text: a.Text, Files: a.Files, Harness: harness, AgentSessionID: session}
-}
-
-// check refuses an entry the agent log does not keep, or one over
-// report-agent-activity's bounds.
-func (a *stateActivity) check() *proto.Error {
+// checkActivity refuses an entry the agent log does not keep, or one
+// over report-agent-activity's bounds.
+func checkActivity(a *proto.StateActivity) *proto.Error {
 	switch a.Event {
 	case "prompt", "tool", "tool_done", "tool_failed", "turn_end":
 	default:
 		return proto.Errorf(proto.CodeInvalidParams, "activity.event %q is not prompt, tool, tool_done, tool_failed or turn_end", clipText(a.Event, 64)).
 			WithHint(proto.Hint{Param: "activity", Accepted: []string{"prompt", "tool", "tool_done", "tool_failed", "turn_end"}})
 	}
-	if err := proto.Validate(a.params("", "")); err != nil {
+	if err := proto.Validate(activityParams(a, "", "")); err != nil {
 		err.Message = "activity: " + err.Message
 		err.Hint = &proto.Hint{Param: "activity"}
 		return err
@@ -65,25 +39,6 @@ func (a *stateActivity) check() *proto.Error {
 		}
 	}
 	return nil
-}
-
-type agentParams struct {
-	Session string `json:"session" desc:"the session"`
-	Window  string `json:"window" desc:"the window (default: the caller's own pane, else the focused one)"`
-}
-
-type listAgentsParams struct {
-	Session     string `json:"session" desc:"the session (default: most recently active)"`
-	All         bool   `json:"all" desc:"every window, including ones not seen as agents"`
-	AllSessions bool   `json:"all_sessions" desc:"every session"`
-	Select      string `json:"select" desc:"only panes a selector matches: key:value terms that must all match (harness, state, needs, session, group, host, name, cwd); searches every session" maxlen:"1024"`
-}
-
-type explainScreenParams struct {
-	Session string `json:"session" desc:"the session"`
-	Window  string `json:"window" desc:"the window (default: the caller's own pane, else the focused one)"`
-	Harness string `json:"harness" desc:"run this harness's rules instead of the pane's" maxlen:"64"`
-	Lines   int    `json:"lines" desc:"read this many non-empty rows instead of the manifest's" min:"1" max:"200"`
 }
 
 // agentRow is one pane's agent state: get-agent-state's result and a
@@ -178,7 +133,7 @@ func needOrder(r agentRow) int {
 func needLoudness(snap agentstate.Snapshot) int { return 7 - needOrder(agentRow{snap: snap}) }
 
 func (s *Server) agentVerbs(add addFunc) {
-	p, h := handler(func(cn *conn, p *setAgentStateParams) (any, *proto.Error) {
+	p, h := handler(func(cn *conn, p *proto.SetAgentStateParams) (any, *proto.Error) {
 		state, err := agentstate.ParseState(p.State)
 		if err != nil {
 			se := err.(*agentstate.StateError)
@@ -210,7 +165,7 @@ func (s *Server) agentVerbs(add addFunc) {
 			}
 		}
 		if p.Activity != nil {
-			if err := p.Activity.check(); err != nil {
+			if err := checkActivity(p.Activity); err != nil {
 				return nil, err
 			}
 		}
@@ -238,7 +193,7 @@ func (s *Server) agentVerbs(add addFunc) {
 			out.Reason = string(res.Reason)
 		}
 		if a := p.Activity; a != nil {
-			logged, _ := s.logActivity(w, a.params(p.Harness, p.AgentSessionID)) // check took only the events the log keeps
+			logged, _ := s.logActivity(w, activityParams(a, p.Harness, p.AgentSessionID)) // checkActivity took only the events the log keeps
 			out.ActivityRecorded = &logged.Recorded
 		}
 		return out, nil
@@ -246,7 +201,7 @@ func (s *Server) agentVerbs(add addFunc) {
 	add("set-agent-state", reports|agentFeature, "Report a pane's agent state; a report that loses to a higher-ranked source is not applied (not an error)", "agent_state_set",
 		`{"verb":"set-agent-state","params":{"window":"build","state":"needs_input","message":"approve the push?"}}`, p, h)
 
-	p, h = handler(func(cn *conn, p *agentParams) (any, *proto.Error) {
+	p, h = handler(func(cn *conn, p *proto.AgentParams) (any, *proto.Error) {
 		s.mu.Lock()
 		_, w, err := s.target(cn, p.Session, p.Window)
 		var st agentSeat
@@ -264,7 +219,7 @@ func (s *Server) agentVerbs(add addFunc) {
 	add("get-agent-state", reads|agentFeature, "Read a pane's agent state with its source, harness, identity, confidence and evidence age", "agent_state",
 		`{"verb":"get-agent-state","params":{"window":"build"}}`, p, h)
 
-	p, h = handler(func(cn *conn, p *listAgentsParams) (any, *proto.Error) {
+	p, h = handler(func(cn *conn, p *proto.ListAgentsParams) (any, *proto.Error) {
 		sel, perr := parseSelect(p.Select)
 		if perr != nil {
 			return nil, perr
@@ -340,7 +295,7 @@ func (s *Server) agentVerbs(add addFunc) {
 	})
 	add("list-agents", reads|agentFeature, "List agent panes, sorted by what each needs from you", "agent_list", `{"verb":"list-agents","params":{"all":true}}`, p, h)
 
-	p, h = handler(func(cn *conn, p *agentParams) (any, *proto.Error) {
+	p, h = handler(func(cn *conn, p *proto.AgentParams) (any, *proto.Error) {
 		s.mu.Lock()
 		_, w, err := s.target(cn, p.Session, p.Window)
 		var st agentSeat
@@ -371,7 +326,7 @@ func (s *Server) agentVerbs(add addFunc) {
 	add("explain-agent-detect", reads|agentFeature, "Say what the detector reads in a pane's foreground and why it is or is not an agent", "agent_detect",
 		`{"verb":"explain-agent-detect","params":{"window":"build"}}`, p, h)
 
-	p, h = handler(func(cn *conn, p *explainScreenParams) (any, *proto.Error) {
+	p, h = handler(func(cn *conn, p *proto.ExplainScreenParams) (any, *proto.Error) {
 		s.mu.Lock()
 		_, w, err := s.target(cn, p.Session, p.Window)
 		s.mu.Unlock()

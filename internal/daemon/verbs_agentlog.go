@@ -15,7 +15,7 @@ var logOnly = map[string]bool{"prompt": true, "tool": true, "tool_done": true, "
 
 // logActivity records a log-only activity event; done is false for the
 // subagent events, which the arbiter reads first (logSubagent).
-func (s *Server) logActivity(w *Window, p *reportActivityParams) (proto.AgentActivityReported, bool) {
+func (s *Server) logActivity(w *Window, p *proto.ReportActivityParams) (proto.AgentActivityReported, bool) {
 	if !logOnly[p.Event] {
 		return proto.AgentActivityReported{}, false
 	}
@@ -43,7 +43,7 @@ func (s *Server) logActivity(w *Window, p *reportActivityParams) (proto.AgentAct
 }
 
 // logSubagent records the Claude-only events the arbiter accepted.
-func (s *Server) logSubagent(w *Window, p *reportActivityParams) {
+func (s *Server) logSubagent(w *Window, p *proto.ReportActivityParams) {
 	switch p.Event {
 	case "session_start":
 		s.alog.Activity(w.ID, agentlog.Activity{Kind: p.Event})

@@ -15,52 +15,6 @@ import (
 // answers what it changed, with the state before beside the state after,
 // so a script never has to list windows again to learn what happened.
 
-type focusWindowParams struct {
-	Session   string `json:"session" desc:"the session"`
-	Window    string `json:"window" desc:"the window to focus; with relative or direction, the one to start from (default: the caller's pane, else the focused one; with relative or direction, the focused one)"`
-	Relative  string `json:"relative" desc:"focus the next or previous window on the starting window's workspace (minimized ones are skipped)" accepted:"next,prev"`
-	Direction string `json:"direction" desc:"focus the window beside the starting one on screen; needs a client attached (needs_client)" accepted:"left,right,up,down"`
-}
-
-type moveWindowParams struct {
-	Session   string `json:"session" desc:"the session"`
-	Window    string `json:"window" desc:"the window (default: the caller's pane, else the focused one)"`
-	Workspace int    `json:"workspace" req:"true" desc:"the workspace to move it to" min:"1" max:"9"`
-	Follow    bool   `json:"follow" desc:"switch the session to that workspace and focus the window"`
-}
-
-type setWindowParams struct {
-	Session  string  `json:"session" desc:"the session"`
-	Window   string  `json:"window" desc:"the window (default: the caller's pane, else the focused one)"`
-	Name     *string `json:"name" desc:"a new name (empty clears it)" maxlen:"256"`
-	Minimize *bool   `json:"minimize" desc:"minimize (true) or restore (false)"`
-}
-
-type runCommandParams struct {
-	Session string   `json:"session" desc:"the session"`
-	Window  string   `json:"window" desc:"the window the command acts on (default: the caller's pane, else the focused one)"`
-	Command string   `json:"command" desc:"the command to run: its tape name (ToggleZoom) or its keymap name (toggle_zoom)" accepted:"CloseWindow,NewWindow,FocusNext,FocusPrev,ToggleMinimize,ToggleZoom,NextWorkspace,PrevWorkspace" check:"handler"`
-	Args    []string `json:"args" desc:"the command's arguments" maxlen:"64"`
-	List    bool     `json:"list" desc:"list the commands instead of running one"`
-}
-
-type splitWindowParams struct {
-	Session   string   `json:"session" desc:"the session"`
-	Window    string   `json:"window" desc:"the window to split (default: the caller's pane, else the focused one)"`
-	Direction string   `json:"direction" desc:"vertical: a vertical line between them, the new window on the right (tmux's split-window -h, prefix %); horizontal: stacked, the new window below (tmux's -v, prefix \"); right, left, down or up name the new window's side" accepted:"vertical,horizontal,right,left,down,up" default:"vertical"`
-	Percent   int      `json:"percent" desc:"the new window's share of the target's tile, in percent" min:"10" max:"90" default:"50"`
-	Name      string   `json:"name" desc:"the new window's name" maxlen:"256"`
-	Cwd       string   `json:"cwd" desc:"its working directory (default: the target's)" maxlen:"4096"`
-	NoFocus   bool     `json:"no_focus" desc:"do not focus the new window"`
-	Argv      []string `json:"argv" desc:"the command to run (default: the shell)" maxlen:"4096"`
-}
-
-type setLayoutParams struct {
-	Session  string `json:"session" desc:"the session"`
-	Tiling   *bool  `json:"tiling" desc:"true tiles the windows (the workspace's splits); false floats them: each keeps the place it has"`
-	Equalize bool   `json:"equalize" desc:"even out the splits of the workspace on screen: every tile of a split the same size (floating: places the windows once, they stay floating)"`
-}
-
 // runCommands are the commands run-command knows, by tape name; each is
 // also known by its keymap name (keymapName).
 var runCommands = map[string]string{
@@ -182,7 +136,7 @@ func (s *Server) arrangeVerbs(add addFunc) {
 	p, h = handler(s.setWindow)
 	add("set-window", arranges, "Rename, minimize or restore a window", "window", `{"verb":"set-window","params":{"window":"0","name":"build"}}`, p, h)
 
-	p, h = handler(func(cn *conn, p *windowParams) (any, *proto.Error) {
+	p, h = handler(func(cn *conn, p *proto.WindowParams) (any, *proto.Error) {
 		s.mu.Lock()
 		ss, w, err := s.target(cn, p.Session, p.Window)
 		var name string
@@ -203,7 +157,7 @@ func (s *Server) arrangeVerbs(add addFunc) {
 	})
 	add("close-window", opens, "Close a window and end its process", "window_closed", `{"verb":"close-window","params":{"window":"build"}}`, p, h)
 
-	p, h = handler(func(cn *conn, p *runCommandParams) (any, *proto.Error) {
+	p, h = handler(func(cn *conn, p *proto.RunCommandParams) (any, *proto.Error) {
 		if p.List {
 			out := []proto.Command{}
 			for _, n := range runCommandNames() {
@@ -225,7 +179,7 @@ func (s *Server) arrangeVerbs(add addFunc) {
 		"layout_set", `{"verb":"set-layout","params":{"session":"work","tiling":true,"equalize":true}}`, p, h)
 }
 
-func (s *Server) focusWindow(cn *conn, p *focusWindowParams) (any, *proto.Error) {
+func (s *Server) focusWindow(cn *conn, p *proto.FocusWindowParams) (any, *proto.Error) {
 	if p.Relative != "" && p.Direction != "" {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "--relative and --direction cannot be combined").
 			WithHint(proto.Hint{Detail: "give one of them"})
@@ -293,7 +247,7 @@ func (s *Server) focusWindow(cn *conn, p *focusWindowParams) (any, *proto.Error)
 	return res, nil
 }
 
-func (s *Server) moveWindow(cn *conn, p *moveWindowParams) (any, *proto.Error) {
+func (s *Server) moveWindow(cn *conn, p *proto.MoveWindowParams) (any, *proto.Error) {
 	s.mu.Lock()
 	ss, w, err := s.target(cn, p.Session, p.Window)
 	if err != nil {
@@ -320,7 +274,7 @@ func (s *Server) moveWindow(cn *conn, p *moveWindowParams) (any, *proto.Error) {
 	return res, nil
 }
 
-func (s *Server) setWindow(cn *conn, p *setWindowParams) (any, *proto.Error) {
+func (s *Server) setWindow(cn *conn, p *proto.SetWindowParams) (any, *proto.Error) {
 	if p.Name == nil && p.Minimize == nil {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "nothing to set: give --name, --minimize or --restore").
 			WithHint(proto.Hint{Detail: "in the protocol: name, or minimize true/false"})
@@ -367,7 +321,7 @@ func (s *Server) setWindow(cn *conn, p *setWindowParams) (any, *proto.Error) {
 	return res, nil
 }
 
-func (s *Server) runCommand(cn *conn, p *runCommandParams) (any, *proto.Error) {
+func (s *Server) runCommand(cn *conn, p *proto.RunCommandParams) (any, *proto.Error) {
 	if strings.TrimSpace(p.Command) == "" {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "name a command; tuios run-command --list shows them").
 			WithHint(proto.Hint{Param: "command", Accepted: runCommandNames()})
@@ -539,7 +493,7 @@ func splitForLocked(ss *Session, at *splitAt, nw *Window) {
 
 // splitWindow opens a window in part of the target's tile (splitForLocked) and
 // lists it right after the target.
-func (s *Server) splitWindow(cn *conn, p *splitWindowParams) (any, *proto.Error) {
+func (s *Server) splitWindow(cn *conn, p *proto.SplitWindowParams) (any, *proto.Error) {
 	dir, before, side := splitSide(p.Direction)
 	pct := p.Percent
 	if pct == 0 {
@@ -619,7 +573,7 @@ func tilingMode(ss *Session) string {
 	return "tiled"
 }
 
-func (s *Server) setLayout(cn *conn, p *setLayoutParams) (any, *proto.Error) {
+func (s *Server) setLayout(cn *conn, p *proto.SetLayoutParams) (any, *proto.Error) {
 	if p.Tiling == nil && !p.Equalize {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "nothing to set: give --tiling true|false or --equalize").
 			WithHint(proto.Hint{Detail: "in the protocol: tiling, or equalize true"})

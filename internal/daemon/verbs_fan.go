@@ -34,23 +34,6 @@ const (
 	fanMaxPrompt = 64 << 10
 )
 
-type fanParams struct {
-	Count        int      `json:"count" req:"true" desc:"how many attempts" min:"1" max:"16"`
-	Prompt       string   `json:"prompt" desc:"the prompt typed into every attempt's agent once it is ready" maxlen:"65536"`
-	Prompts      []string `json:"prompts" desc:"more prompts: attempt N gets the Nth of prompt and these, cycled" maxlen:"16"`
-	Agent        string   `json:"agent" req:"true" desc:"the agents, comma-separated, cycled over the attempts; each split like a POSIX shell (claude,'codex --model o3') and exec'd directly" maxlen:"4096"`
-	Env          []string `json:"env" desc:"NAME=VALUE variables for every agent (at most 64; TUIOS_*, TMUX, TMUX_PANE and PATH are refused; never over a link)" maxlen:"64"`
-	Base         string   `json:"base" desc:"the commit the attempts start from (default: the checkout's HEAD, which must have no changes)" maxlen:"256"`
-	Name         string   `json:"name" desc:"the stem: the branches are fan/NAME, fan/NAME-2, … (default: the prompt's first words)" maxlen:"64"`
-	Repo         string   `json:"repo" desc:"a folder of the repository, absolute (default: the caller's pane's folder)" maxlen:"4096"`
-	Grants       string   `json:"grants" desc:"what every attempt's pane may do through TUIOS (read, write, fan, respond, files, admin, or none; never more than the caller holds)" maxlen:"256"`
-	Wait         bool     `json:"wait" desc:"answer once no prompt is pending (each is sent, stalled, not_sent or held), not once the agents started"`
-	ReadyTimeout int      `json:"ready_timeout" desc:"ms each agent has to reach its prompt before its prompt is not_sent" min:"1" max:"3600000" default:"600000"`
-	Path         string   `json:"path" desc:"the caller's PATH: the agents are looked up in it and run with it (the CLI sends its own)" maxlen:"65536"`
-	Clone        bool     `json:"clone" desc:"clone the repository into repo first when that folder does not exist (for a fan on another host)"`
-	CloneFrom    string   `json:"clone_from" desc:"with clone: the URL of the remote to clone from (the CLI sends its repository's origin)" maxlen:"4096"`
-}
-
 func (s *Server) fanVerbs(add addFunc) {
 	p, h := handler(s.fan)
 	add("fan", starts.withLink(capWrite)|typesInto|agentFeature, "Start one prompt in several agents, each in a git worktree and session of its own (branches fan/STEM, fan/STEM-2, …); the prompt is typed once each agent is ready", "fan_started",
@@ -70,7 +53,7 @@ func (s *Server) fanVerbs(add addFunc) {
 // person's branch: the person, or an admin pane; never over a link.
 const keeps = whoGranted | needAdmin | access(capLocal)
 
-func (s *Server) fan(cn *conn, p *fanParams) (any, *proto.Error) {
+func (s *Server) fan(cn *conn, p *proto.FanParams) (any, *proto.Error) {
 	if s.agentsOff {
 		return nil, agentsDisabled("fan")
 	}

@@ -25,37 +25,10 @@ const (
 	verifyDefault    = 10 * time.Minute
 )
 
-type fanTargetParams struct {
-	Session string `json:"session" desc:"a session of the fan (default: the caller's own)" maxlen:"4096"`
-	Group   string `json:"group" desc:"the fan's group instead, such as fan/add-retry (with repo when two repositories have one)" maxlen:"256"`
-	Repo    string `json:"repo" desc:"the repository's folder, to tell groups of two repositories apart" maxlen:"4096"`
-}
-
-type compareFanParams struct {
-	fanTargetParams
-	NoChanges bool `json:"no_changes" desc:"leave out each attempt's changed files and lines (no git runs)"`
-}
-
-type verifyFanParams struct {
-	fanTargetParams
-	Command string `json:"command" req:"true" desc:"the check, run by sh -c in every attempt's worktree (at most 4096 bytes)" maxlen:"4096"`
-	Timeout int    `json:"timeout" desc:"ms to wait for the checks" min:"1" max:"3600000" default:"600000"`
-	NoWait  bool   `json:"no_wait" desc:"answer once the checks started; compare-fan shows how they end"`
-}
-
-type keepFanParams struct {
-	Session string `json:"session" req:"true" desc:"the attempt to keep" maxlen:"4096"`
-	Stash   bool   `json:"stash" desc:"keep the other attempts' uncommitted changes in git stash (message tuios: BRANCH) before removing them"`
-	Force   bool   `json:"force" desc:"remove the other attempts even with uncommitted changes (they are lost)"`
-	Merge   bool   `json:"merge" desc:"bring the kept attempt's work (its uncommitted work committed first) into the base branch, or into"`
-	Mode    string `json:"mode" desc:"how to merge" accepted:"merge,squash,ff-only" default:"merge"`
-	Into    string `json:"into" desc:"the branch to merge into (default: the fan's base branch)" maxlen:"256"`
-}
-
 // fanOf finds a fan's records from a session of it or its group. A pane
 // caller must reach the session named, or be in the group or have
 // started it.
-func (s *Server) fanOf(cn *conn, t fanTargetParams) (wtRecord, []wtRecord, *proto.Error) {
+func (s *Server) fanOf(cn *conn, t proto.FanTargetParams) (wtRecord, []wtRecord, *proto.Error) {
 	var rec wtRecord
 	switch {
 	case t.Group != "":
@@ -197,8 +170,8 @@ func (s *Server) rowsOf(ctx context.Context, recs []wtRecord, changes bool) []pr
 	return rows
 }
 
-func (s *Server) compareFan(cn *conn, p *compareFanParams) (any, *proto.Error) {
-	rec, recs, err := s.fanOf(cn, p.fanTargetParams)
+func (s *Server) compareFan(cn *conn, p *proto.CompareFanParams) (any, *proto.Error) {
+	rec, recs, err := s.fanOf(cn, p.FanTargetParams)
 	if err != nil {
 		return nil, err
 	}
@@ -211,12 +184,12 @@ func (s *Server) compareFan(cn *conn, p *compareFanParams) (any, *proto.Error) {
 // last line.
 const verifyScript = `sh -c "$1"; s=$?; if [ "$s" -eq 0 ]; then printf '\n[verify passed]\n'; else printf '\n[verify failed: exit %d]\n' "$s"; fi; exit "$s"`
 
-func (s *Server) verifyFan(cn *conn, p *verifyFanParams) (any, *proto.Error) {
+func (s *Server) verifyFan(cn *conn, p *proto.VerifyFanParams) (any, *proto.Error) {
 	if strings.TrimSpace(p.Command) == "" || strings.ContainsRune(p.Command, 0) {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "the check is empty: give the command after --").
 			WithHint(proto.Hint{Param: "command", Command: "tuios fan verify SESSION -- go test ./..."})
 	}
-	rec, recs, err := s.fanOf(cn, p.fanTargetParams)
+	rec, recs, err := s.fanOf(cn, p.FanTargetParams)
 	if err != nil {
 		return nil, err
 	}
@@ -342,14 +315,14 @@ func (s *Server) verifyFan(cn *conn, p *verifyFanParams) (any, *proto.Error) {
 	return res, nil
 }
 
-func (s *Server) keepFan(cn *conn, p *keepFanParams) (any, *proto.Error) {
+func (s *Server) keepFan(cn *conn, p *proto.KeepFanParams) (any, *proto.Error) {
 	if p.Stash && p.Force {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "give --stash or --force, not both").WithHint(proto.Hint{Param: "stash"})
 	}
 	if !p.Merge && (p.Mode != "" || p.Into != "") {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "--squash, --ff-only and --into go with --merge").WithHint(proto.Hint{Param: "merge"})
 	}
-	rec, recs, err := s.fanOf(cn, fanTargetParams{Session: p.Session})
+	rec, recs, err := s.fanOf(cn, proto.FanTargetParams{Session: p.Session})
 	if err != nil {
 		return nil, err
 	}

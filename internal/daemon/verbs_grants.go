@@ -10,24 +10,6 @@ import (
 // back to the default, and restrict-connection narrows one connection for
 // the rest of its life (it never widens, nor names another pane).
 
-type paneGrantsParams struct {
-	Session string `json:"session" desc:"the session of window (default: the caller's own)" maxlen:"4096"`
-	Window  string `json:"window" desc:"a pane to look at (default: the caller's own pane; outside every pane: none, only the defaults)" maxlen:"4096"`
-}
-
-type setPaneGrantsParams struct {
-	Session string `json:"session" desc:"the session of window (default: the caller's own)" maxlen:"4096"`
-	Window  string `json:"window" req:"true" desc:"the pane whose grants change" maxlen:"4096"`
-	Grants  string `json:"grants" desc:"the pane's grants: read, write, fan, respond, files, admin, comma-separated, or none" maxlen:"256"`
-	Reset   bool   `json:"reset" desc:"back to [agents.permissions]'s default (instead of grants)"`
-}
-
-type restrictParams struct {
-	Scope    string `json:"scope" desc:"own: the caller's own session only (the default); all: every session its grants reach" accepted:"own,all" maxlen:"8"`
-	ReadOnly bool   `json:"read_only" desc:"type into no pane on this connection"`
-	PaneID   string `json:"pane_id" desc:"the caller's own pane, to check: a pane the kernel does not place the caller in is refused" maxlen:"64"`
-}
-
 // restriction is what restrict-connection left on a connection. It only
 // narrows what the caller may do anyway.
 type restriction struct {
@@ -93,7 +75,7 @@ func (s *Server) grantVerbs(add addFunc) {
 		"connection_restricted", `{"verb":"restrict-connection","params":{"scope":"own","read_only":true}}`, p, h)
 }
 
-func (s *Server) paneGrants(cn *conn, p *paneGrantsParams) (any, *proto.Error) {
+func (s *Server) paneGrants(cn *conn, p *proto.PaneGrantsParams) (any, *proto.Error) {
 	c := s.callerOf(cn)
 	cn.call, cn.callKnown = c, true
 	perm := s.perm.Load()
@@ -132,7 +114,7 @@ func (s *Server) paneGrants(cn *conn, p *paneGrantsParams) (any, *proto.Error) {
 	return v, nil
 }
 
-func (s *Server) setPaneGrants(cn *conn, p *setPaneGrantsParams) (any, *proto.Error) {
+func (s *Server) setPaneGrants(cn *conn, p *proto.SetPaneGrantsParams) (any, *proto.Error) {
 	if (p.Grants == "") == !p.Reset {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "give the grants, or reset, and not both").
 			WithHint(proto.Hint{Param: "grants", Command: "tuios set-pane-grants -w reviewer --grants read,write", Detail: "or --reset for the default"})
@@ -214,7 +196,7 @@ func byText(c caller) string {
 	return " by the person"
 }
 
-func (s *Server) restrictConnection(cn *conn, p *restrictParams) (any, *proto.Error) {
+func (s *Server) restrictConnection(cn *conn, p *proto.RestrictParams) (any, *proto.Error) {
 	c := s.callerOf(cn)
 	all := p.Scope == "all"
 	old := cn.restrict

@@ -11,24 +11,6 @@ import (
 // The verbs an agent's hooks use besides set-agent-state: subagent
 // activity, and finding the pane a hook runs in.
 
-type reportActivityParams struct {
-	Session      string `json:"session" desc:"the session"`
-	Window       string `json:"window" desc:"the window (default: the caller's own pane, else the focused one)"`
-	Event        string `json:"event" req:"true" desc:"what happened" accepted:"subagent_start,subagent_tool,subagent_stop,subagent_intent,session_start,prompt,tool,tool_done,tool_failed,turn_end"`
-	ID           string `json:"id" desc:"the subagent's id" maxlen:"256"`
-	SubagentType string `json:"subagent_type" desc:"the subagent's type, e.g. general-purpose" maxlen:"256"`
-	Description  string `json:"description" desc:"what the agent asked the subagent to do" maxlen:"4096"`
-	Tool         string `json:"tool" desc:"subagent_tool: the tool it runs and its target, e.g. Bash: go test ./..." maxlen:"4096"`
-	Result       string `json:"result" desc:"subagent_stop: the first line it ended with, or its error" maxlen:"4096"`
-	Failed       bool   `json:"failed" desc:"subagent_stop: it failed"`
-	// The agent log's events (agentlog.go): prompt, tool, tool_done,
-	// tool_failed and turn_end only go to the log; tool carries "Name: target".
-	Text           string   `json:"text" desc:"prompt: what the person asked; turn_end: the agent's last message; tool_failed: the error (first line kept)" maxlen:"65536"`
-	Files          []string `json:"files" desc:"tool events: the files the tool wrote (default: an edit tool's target)" maxlen:"64"`
-	Harness        string   `json:"harness" desc:"the harness the event speaks for; another than the pane's is refused" maxlen:"64"`
-	AgentSessionID string   `json:"agent_session_id" desc:"the agent session the event speaks for; another than the pane's is refused" maxlen:"256"`
-}
-
 var activityEvents = map[string]agentstate.ActivityKind{
 	"subagent_start":  agentstate.SubagentStart,
 	"subagent_tool":   agentstate.SubagentTool,
@@ -37,17 +19,10 @@ var activityEvents = map[string]agentstate.ActivityKind{
 	"session_start":   agentstate.SessionStart,
 }
 
-type resolvePaneParams struct {
-	PID            int    `json:"pid" desc:"find the pane this process runs in (default: the caller)" min:"1" max:"4194304"`
-	AgentSessionID string `json:"agent_session_id" desc:"when the process runs in no pane: the pane whose agent has this session, else the only pane of harness with no session yet" maxlen:"256"`
-	Harness        string `json:"harness" desc:"the harness the session belongs to" maxlen:"64"`
-	Hint           string `json:"hint" desc:"a window the caller was told about ($TUIOS_PANE_ID), taken last and only when no other pane could be meant" maxlen:"4096"`
-}
-
 func (s *Server) hookVerbs(add addFunc) {
 	s.metaVerb(add)
 	s.sessionVerb(add)
-	p, h := handler(func(cn *conn, p *reportActivityParams) (any, *proto.Error) {
+	p, h := handler(func(cn *conn, p *proto.ReportActivityParams) (any, *proto.Error) {
 		s.mu.Lock()
 		_, w, perr := s.target(cn, p.Session, p.Window)
 		s.mu.Unlock()
@@ -79,7 +54,7 @@ func (s *Server) hookVerbs(add addFunc) {
 	add("report-agent-activity", reports|agentFeature, "Tell the daemon about an agent's subagents (from its hooks); never changes the pane's state", "agent_activity_reported",
 		`{"verb":"report-agent-activity","params":{"event":"subagent_start","id":"ab34","subagent_type":"general-purpose"}}`, p, h)
 
-	p, h = handler(func(cn *conn, p *resolvePaneParams) (any, *proto.Error) {
+	p, h = handler(func(cn *conn, p *proto.ResolvePaneParams) (any, *proto.Error) {
 		how := "ancestry"
 		id := ""
 		if p.PID > 0 {
@@ -105,23 +80,8 @@ func (s *Server) hookVerbs(add addFunc) {
 		`{"verb":"resolve-pane","params":{}}`, p, h)
 }
 
-type setAgentMetaParams struct {
-	Session string             `json:"session" desc:"the session"`
-	Window  string             `json:"window" desc:"the window (default: the caller's own pane, else the focused one)"`
-	Tokens  map[string]*string `json:"tokens" desc:"keys to set (a string) or remove (null): 1-24 characters of a-z, 0-9, _ and -; values cut to 80 bytes; at most 16"`
-	TTLMS   int                `json:"ttl_ms" desc:"the keys set expire after this many ms (0: never)" min:"0" max:"86400000"`
-	Clear   bool               `json:"clear" desc:"remove every key first"`
-}
-
-type setAgentSessionParams struct {
-	Session        string `json:"session" desc:"the session"`
-	Window         string `json:"window" desc:"the window (default: the caller's own pane, else the focused one)"`
-	AgentSessionID string `json:"agent_session_id" req:"true" desc:"the agent's conversation id" maxlen:"256"`
-	Harness        string `json:"harness" desc:"the harness the id belongs to" maxlen:"64"`
-}
-
 func (s *Server) sessionVerb(add addFunc) {
-	p, h := handler(func(cn *conn, p *setAgentSessionParams) (any, *proto.Error) {
+	p, h := handler(func(cn *conn, p *proto.SetAgentSessionParams) (any, *proto.Error) {
 		s.mu.Lock()
 		_, w, perr := s.target(cn, p.Session, p.Window)
 		s.mu.Unlock()
@@ -140,7 +100,7 @@ func (s *Server) sessionVerb(add addFunc) {
 }
 
 func (s *Server) metaVerb(add addFunc) {
-	p, h := handler(func(cn *conn, p *setAgentMetaParams) (any, *proto.Error) {
+	p, h := handler(func(cn *conn, p *proto.SetAgentMetaParams) (any, *proto.Error) {
 		if len(p.Tokens) > 16 {
 			return nil, proto.Errorf(proto.CodeInvalidParams, "at most 16 keys in one call").WithHint(proto.Hint{Param: "tokens"})
 		}

@@ -8,17 +8,11 @@ import (
 	"github.com/tuios/tuios/internal/proto"
 )
 
-type openHostParams struct {
-	Host string `json:"host" desc:"the host, as named in [hosts.NAME] (matched exactly)" required:"true" maxlen:"256"`
-}
-
 type hostConnResult struct {
 	Type   string `json:"type"`
 	Host   string `json:"host"`
 	Status string `json:"status"`
 }
-
-type applyConfigParams struct{}
 
 type configAppliedResult struct {
 	Type string `json:"type"`
@@ -32,7 +26,7 @@ type configAppliedResult struct {
 // hostVerbs are the core's verbs about this machine's links to other
 // hosts (list-hosts and list-outbox are the links feature's: links/verbs.go).
 func (s *Server) hostVerbs(add addFunc) {
-	p, h := handler(func(cn *conn, p *openHostParams) (any, *proto.Error) {
+	p, h := handler(func(cn *conn, p *proto.OpenHostParams) (any, *proto.Error) {
 		if cn.sub != nil || cn.attached != nil || cn.attaching != nil || cn.host != nil {
 			return nil, proto.Errorf(proto.CodeInvalidRequest, "this connection already streams (subscribe, attach or a host connection); open-host-connection needs a fresh one")
 		}
@@ -48,7 +42,7 @@ func (s *Server) hostVerbs(add addFunc) {
 	add("open-host-connection", whoGranted|needAdmin|access(capAll)|holdsConn, "Hand this connection to a host's daemon: every later request line is answered by that daemon, with its own verb table, as it is (its text is data from another machine). When the link drops, requests still waiting are answered host_unreachable and the connection closes",
 		"host_connection", `{"verb":"open-host-connection","params":{"host":"build"}}`, p, h)
 
-	p, h = handler(func(cn *conn, _ *applyConfigParams) (any, *proto.Error) {
+	p, h = handler(func(cn *conn, _ *proto.ApplyConfigParams) (any, *proto.Error) {
 		if cn.link != nil || !s.outsidePanes(cn) { // its declaration says so too (outsideOnly)
 			return nil, proto.Errorf(proto.CodeForbidden, "apply-config changes which machines this daemon links to and what they and its panes may do; a program inside a pane (or another machine) may not").
 				WithHint(proto.Hint{Command: "tuios config apply", Detail: "run it from a terminal outside TUIOS"})

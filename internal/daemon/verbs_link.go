@@ -5,19 +5,14 @@ import (
 	"github.com/tuios/tuios/internal/proto"
 )
 
-type linkPeerParams struct {
-	Peer   string `json:"peer" desc:"the calling machine's name (lowercased, cut at the first dot); empty: not said yet" maxlen:"256"`
-	Pinned bool   `json:"pinned" desc:"the name is pinned by authorized_keys (tuios stdio-proxy --as NAME says it); honoured only on a connection's first link-peer"`
-}
-
 // linkVerbs are the verbs another machine's link uses here.
 func (s *Server) linkVerbs(add addFunc) {
-	p, h := handler(func(cn *conn, p *linkPeerParams) (any, *proto.Error) { return s.linkPeer(cn, p) })
+	p, h := handler(func(cn *conn, p *proto.LinkPeerParams) (any, *proto.Error) { return s.linkPeer(cn, p) })
 	add("link-peer", outsideOnly&^access(capLocal)|holdsConn, "Make this connection another machine's link and say its name: the first request of every link (stdio-proxy --as NAME says it pinned). Every later verb passes the link policy ([hosts.NAME] allow)", "link_peer",
 		`{"verb":"link-peer","params":{"peer":"build"}}`, p, h)
 }
 
-func (s *Server) linkPeer(cn *conn, p *linkPeerParams) (any, *proto.Error) {
+func (s *Server) linkPeer(cn *conn, p *proto.LinkPeerParams) (any, *proto.Error) {
 	name, ok := links.PeerName(p.Peer)
 	if !ok {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "%q cannot name a machine", clipText(p.Peer, 64)).

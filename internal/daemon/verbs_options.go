@@ -34,21 +34,6 @@ import (
 //   - None of the settable keys widens what a pane or another machine
 //     may do here, so none waits for tuios config apply.
 
-type listOptionsParams struct {
-	Prefix string `json:"prefix" desc:"only the keys that start with this, such as notifications.agent" maxlen:"256"`
-}
-
-type getOptionParams struct {
-	Key string `json:"key" desc:"the dotted key, such as notifications.agent.sound" req:"true" maxlen:"256"`
-}
-
-type setOptionParams struct {
-	Key   string          `json:"key" desc:"the dotted key, such as notifications.agent.sound" req:"true" maxlen:"256"`
-	Value json.RawMessage `json:"value" desc:"a JSON bool, number or string; a string is read as the key's type (\"true\", \"5\", \"bell\")" req:"true" maxlen:"4096"`
-}
-
-type listThemesParams struct{}
-
 // appliesText says when a change to a key takes effect.
 func appliesText(key, readBy string) string {
 	switch {
@@ -178,7 +163,7 @@ func valueText(raw json.RawMessage) (string, *proto.Error) {
 // list-themes.
 func (s *Server) optionVerbs(add addFunc) {
 
-	p, h := handler(func(cn *conn, p *listOptionsParams) (any, *proto.Error) {
+	p, h := handler(func(cn *conn, p *proto.ListOptionsParams) (any, *proto.Error) {
 		path := s.configPath()
 		data, perr := readConfig(path)
 		if perr != nil {
@@ -200,7 +185,7 @@ func (s *Server) optionVerbs(add addFunc) {
 	add("list-options", reads, "List the config keys set-option may set: each one's value in the config file, default, type, accepted values and when a change takes effect. [agents], [hosts], [notify], [keybindings] and the other tables that decide what may act here are not options (edit the file)",
 		"option_list", `{"verb":"list-options","params":{"prefix":"notifications.agent"}}`, p, h)
 
-	p, h = handler(func(cn *conn, p *getOptionParams) (any, *proto.Error) {
+	p, h = handler(func(cn *conn, p *proto.GetOptionParams) (any, *proto.Error) {
 		o, err := config.LookupOption(p.Key)
 		if err != nil {
 			return nil, optionError(err)
@@ -219,7 +204,7 @@ func (s *Server) optionVerbs(add addFunc) {
 	add("get-option", reads, "Read one config key: its value in the config file (its default when the file leaves it unset), its type and default, and when a change takes effect (option: a row as list-options gives it)",
 		"option", `{"verb":"get-option","params":{"key":"notifications.agent.sound"}}`, p, h)
 
-	p, h = handler(func(cn *conn, p *setOptionParams) (any, *proto.Error) {
+	p, h = handler(func(cn *conn, p *proto.SetOptionParams) (any, *proto.Error) {
 		if cn.link != nil {
 			return nil, proto.Errorf(proto.CodeForbidden, "set-option is refused over links").WithHint(proto.Hint{Detail: "run it on this machine"})
 		}
@@ -262,7 +247,7 @@ func (s *Server) optionVerbs(add addFunc) {
 	add("set-config", administers, "The same as set-option, under the CLI's name (tuios set-config KEY VALUE)", "option_set",
 		`{"verb":"set-config","params":{"key":"notifications.agent.sound_mode","value":"bell"}}`, p, h)
 
-	tp, th := handler(func(cn *conn, _ *listThemesParams) (any, *proto.Error) {
+	tp, th := handler(func(cn *conn, _ *proto.ListThemesParams) (any, *proto.Error) {
 		return proto.ThemeList{Type: "theme_list", Themes: []proto.Theme{{Name: "default", Builtin: true, Current: true,
 			Description: "your terminal's own colours: the attach client draws with the palette your terminal's theme defines"}},
 			Note: "the attach client has one built-in theme and no theme setting: change the colours in your terminal"}, nil

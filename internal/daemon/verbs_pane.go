@@ -7,30 +7,8 @@ import (
 	"github.com/tuios/tuios/vt"
 )
 
-type captureParams struct {
-	Session    string `json:"session" desc:"the session"`
-	Window     string `json:"window" desc:"the window (default: the caller's pane, else the focused one)"`
-	Scrollback bool   `json:"scrollback" desc:"include history that scrolled off"`
-	Lines      int    `json:"lines" desc:"only the last N lines, counted from the last line with content" min:"1" max:"100000"`
-	ANSI       bool   `json:"ansi" desc:"keep colours and styles as SGR sequences"`
-}
-
-type sendTextParams struct {
-	Session string `json:"session" desc:"the session"`
-	Window  string `json:"window" desc:"the window (default: the caller's pane, else the focused one)"`
-	Text    string `json:"text" req:"true" desc:"bytes to write to the pane, verbatim; a trailing newline is the Enter that runs it"`
-	Timeout int    `json:"timeout" desc:"ms to wait for a program that is not reading its input before giving up on the rest" min:"1" max:"86400000" default:"30000"`
-}
-
-type sendKeysParams struct {
-	Session string `json:"session" desc:"the session"`
-	Window  string `json:"window" desc:"the window (default: the focused one, from a pane too: a pane names its own with its id)"`
-	Keys    string `json:"keys" req:"true" desc:"keys split on spaces and commas: Enter, Escape, Up, ctrl+c, alt+x…; other tokens are typed as written" maxlen:"65536"`
-	Timeout int    `json:"timeout" desc:"ms to wait for a program that is not reading its input before giving up on the rest" min:"1" max:"86400000" default:"30000"`
-}
-
 func (s *Server) paneVerbs(add addFunc) {
-	p, h := handler(func(cn *conn, p *captureParams) (any, *proto.Error) {
+	p, h := handler(func(cn *conn, p *proto.CaptureParams) (any, *proto.Error) {
 		s.mu.Lock()
 		_, w, err := s.target(cn, p.Session, p.Window)
 		s.mu.Unlock()
@@ -52,7 +30,7 @@ func (s *Server) paneVerbs(add addFunc) {
 	add("capture-pane", reads, "Read a pane's text: the visible screen, or with scrollback its last N lines", "pane_content",
 		`{"verb":"capture-pane","params":{"window":"build","scrollback":true,"lines":40}}`, p, h)
 
-	p, h = handler(func(cn *conn, p *sendTextParams) (any, *proto.Error) {
+	p, h = handler(func(cn *conn, p *proto.SendTextParams) (any, *proto.Error) {
 		s.mu.Lock()
 		_, w, err := s.target(cn, p.Session, p.Window)
 		s.mu.Unlock()
@@ -68,7 +46,7 @@ func (s *Server) paneVerbs(add addFunc) {
 	})
 	add("send-text", types, "Write text to a pane's PTY exactly as given", "text_sent", `{"verb":"send-text","params":{"window":"build","text":"go test ./...\n"}}`, p, h)
 
-	p, h = handler(func(cn *conn, p *sendKeysParams) (any, *proto.Error) {
+	p, h = handler(func(cn *conn, p *proto.SendKeysParams) (any, *proto.Error) {
 		s.mu.Lock()
 		_, w, err := s.target(cn, p.Session, p.Window)
 		if err == nil && p.Window == "" && w == s.callerWindow(cn) {

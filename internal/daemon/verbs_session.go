@@ -10,31 +10,8 @@ import (
 
 func pidSelf() int { return os.Getpid() }
 
-type newSessionParams struct {
-	Name       string   `json:"name" desc:"the session's name (default: the next free number)" maxlen:"256"`
-	Window     *bool    `json:"window" desc:"open a first window" default:"true"`
-	WindowName string   `json:"window_name" desc:"the first window's name" maxlen:"256"`
-	Cwd        string   `json:"cwd" desc:"the first window's working directory" maxlen:"4096"`
-	Argv       []string `json:"argv" desc:"the first window's command (default: the shell)" maxlen:"4096"`
-	Cols       int      `json:"cols" desc:"window width" min:"1" max:"1000" default:"80"`
-	Rows       int      `json:"rows" desc:"window height" min:"1" max:"1000" default:"24"`
-}
-
-type sessionParams struct {
-	Session string `json:"session" desc:"the session (default: most recently active)"`
-}
-
-type killSessionParams struct {
-	Session string `json:"session" req:"true" desc:"the session to kill"`
-}
-
-type selectWorkspaceParams struct {
-	Session   string `json:"session" desc:"the session (default: most recently active)"`
-	Workspace int    `json:"workspace" req:"true" desc:"the workspace" min:"1" max:"9"`
-}
-
 func (s *Server) sessionVerbs(add addFunc) {
-	p, h := handler(func(cn *conn, p *noParams) (any, *proto.Error) {
+	p, h := handler(func(cn *conn, p *proto.NoParams) (any, *proto.Error) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		rows := []proto.SessionRow{}
@@ -48,7 +25,7 @@ func (s *Server) sessionVerbs(add addFunc) {
 	})
 	add("list-sessions", reads, "List the sessions", "session_list", `{"verb":"list-sessions"}`, p, h)
 
-	p, h = handler(func(cn *conn, p *newSessionParams) (any, *proto.Error) {
+	p, h = handler(func(cn *conn, p *proto.NewSessionParams) (any, *proto.Error) {
 		s.mu.Lock()
 		ss, err := s.newSessionLocked(p.Name)
 		if err == nil && p.Cols > 0 {
@@ -80,7 +57,7 @@ func (s *Server) sessionVerbs(add addFunc) {
 	add("new-session", opens, "Create a session (with a first window unless window is false); it runs detached", "session_created",
 		`{"verb":"new-session","params":{"name":"scratch","window_name":"build","cwd":"/src"}}`, p, h)
 
-	p, h = handler(func(cn *conn, p *killSessionParams) (any, *proto.Error) {
+	p, h = handler(func(cn *conn, p *proto.KillSessionParams) (any, *proto.Error) {
 		s.mu.Lock()
 		ss, err := s.session(cn, p.Session)
 		s.mu.Unlock()
@@ -92,7 +69,7 @@ func (s *Server) sessionVerbs(add addFunc) {
 	})
 	add("kill-session", opens, "Kill a session and every window in it", "session_killed", `{"verb":"kill-session","params":{"session":"scratch"}}`, p, h)
 
-	p, h = handler(func(cn *conn, p *sessionParams) (any, *proto.Error) {
+	p, h = handler(func(cn *conn, p *proto.SessionParams) (any, *proto.Error) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		ss, err := s.session(cn, p.Session)
@@ -109,7 +86,7 @@ func (s *Server) sessionVerbs(add addFunc) {
 	})
 	add("session-info", reads, "Describe a session: windows, current workspace, size", "session_info", `{"verb":"session-info","params":{"session":"work"}}`, p, h)
 
-	p, h = handler(func(cn *conn, p *sessionParams) (any, *proto.Error) {
+	p, h = handler(func(cn *conn, p *proto.SessionParams) (any, *proto.Error) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		ss, err := s.session(cn, p.Session)
@@ -130,7 +107,7 @@ func (s *Server) sessionVerbs(add addFunc) {
 	})
 	add("list-workspaces", reads, "List a session's workspaces and how many windows each holds", "workspace_list", `{"verb":"list-workspaces"}`, p, h)
 
-	p, h = handler(func(cn *conn, p *selectWorkspaceParams) (any, *proto.Error) {
+	p, h = handler(func(cn *conn, p *proto.SelectWorkspaceParams) (any, *proto.Error) {
 		s.mu.Lock()
 		ss, err := s.session(cn, p.Session)
 		if err != nil {

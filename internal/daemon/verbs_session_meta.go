@@ -62,27 +62,6 @@ func (ss *Session) shownNameLocked() string {
 	return ss.Name
 }
 
-type setSessionNameParams struct {
-	Session string  `json:"session" desc:"the session (default: the caller's, else the most recently active)" maxlen:"4096"`
-	Name    *string `json:"name" req:"true" desc:"the display name, a label for people (up to 256 bytes, no control characters); \"\" clears it and the session's name shows" maxlen:"256"`
-}
-
-type setSessionAccentParams struct {
-	Session string  `json:"session" desc:"the session (default: the caller's, else the most recently active)" maxlen:"4096"`
-	Accent  *string `json:"accent" req:"true" desc:"the accent colour; \"\" clears it" accepted:"red,green,yellow,blue,magenta,cyan,white"`
-}
-
-type setWorkspaceNameParams struct {
-	Session   string  `json:"session" desc:"the session (default: the caller's, else the most recently active)" maxlen:"4096"`
-	Workspace int     `json:"workspace" req:"true" desc:"the workspace" min:"1" max:"9"`
-	Name      *string `json:"name" req:"true" desc:"the workspace's name (up to 256 bytes, no control characters); \"\" clears it" maxlen:"256"`
-}
-
-type setWorkspaceOrderParams struct {
-	Session string `json:"session" desc:"the session (default: the caller's, else the most recently active)" maxlen:"4096"`
-	Order   []int  `json:"order" req:"true" desc:"the workspaces in their new order: the workspace listed first becomes 1, the second 2, …; a permutation of 1 to N (N up to 9), workspaces after N stay where they are" maxlen:"9"`
-}
-
 // labelParam cleans and checks a label a caller sent: surrounding white
 // space goes (a name from $(…) ends in a newline), the rest must pass
 // checkLabel.
@@ -121,7 +100,7 @@ func checkOrder(order []int) *proto.Error {
 }
 
 func (s *Server) sessionMetaVerbs(add addFunc) {
-	p, h := handler(func(cn *conn, p *setSessionNameParams) (any, *proto.Error) {
+	p, h := handler(func(cn *conn, p *proto.SetSessionNameParams) (any, *proto.Error) {
 		name, err := labelParam("display name", *p.Name)
 		if err != nil {
 			return nil, err
@@ -135,7 +114,7 @@ func (s *Server) sessionMetaVerbs(add addFunc) {
 	add("set-session-name", arranges, "Set a session's display name, a label for people; the session keeps its name, which is still how it is addressed", "session_name_set",
 		`{"verb":"set-session-name","params":{"session":"work","name":"Payments API"}}`, p, h)
 
-	p, h = handler(func(cn *conn, p *setSessionAccentParams) (any, *proto.Error) {
+	p, h = handler(func(cn *conn, p *proto.SetSessionAccentParams) (any, *proto.Error) {
 		return s.setSessionLabel(cn, p.Session, func(ss *Session) (any, bool) {
 			changed := ss.accent != *p.Accent
 			ss.accent = *p.Accent
@@ -145,7 +124,7 @@ func (s *Server) sessionMetaVerbs(add addFunc) {
 	add("set-session-accent", arranges, "Set a session's accent colour (red, green, yellow, blue, magenta, cyan, white; \"\" clears it), a label for people", "session_accent_set",
 		`{"verb":"set-session-accent","params":{"session":"work","accent":"cyan"}}`, p, h)
 
-	p, h = handler(func(cn *conn, p *setWorkspaceNameParams) (any, *proto.Error) {
+	p, h = handler(func(cn *conn, p *proto.SetWorkspaceNameParams) (any, *proto.Error) {
 		name, err := labelParam("workspace name", *p.Name)
 		if err != nil {
 			return nil, err
@@ -175,7 +154,7 @@ func (s *Server) sessionMetaVerbs(add addFunc) {
 	add("set-workspace-name", arranges, "Name a workspace of a session (the name shows in list-workspaces, session-info and the tab bar; \"\" clears it)", "workspace_name_set",
 		`{"verb":"set-workspace-name","params":{"session":"work","workspace":2,"name":"review"}}`, p, h)
 
-	p, h = handler(func(cn *conn, p *setWorkspaceOrderParams) (any, *proto.Error) {
+	p, h = handler(func(cn *conn, p *proto.SetWorkspaceOrderParams) (any, *proto.Error) {
 		if err := checkOrder(p.Order); err != nil {
 			return nil, err
 		}
@@ -209,7 +188,7 @@ func (s *Server) sessionMetaVerbs(add addFunc) {
 	add("set-workspace-order", arranges, "Reorder a session's workspaces: order lists them in their new order (2,1,3 swaps the first two); windows and names move with their workspace and the screen keeps showing the same one, under its new number", "workspace_order_set",
 		`{"verb":"set-workspace-order","params":{"session":"work","order":[2,1,3]}}`, p, h)
 
-	p, h = handler(func(cn *conn, p *noParams) (any, *proto.Error) {
+	p, h = handler(func(cn *conn, p *proto.NoParams) (any, *proto.Error) {
 		ended := cn.endSubscription()
 		return proto.Unsubscribed{Type: "unsubscribed", Ended: ended}, nil
 	})

@@ -19,25 +19,13 @@ const recheckEvery = 50 * time.Millisecond
 // Every wait's timeout is capped at one day (86,400,000 ms) by its
 // params' max tag.
 
-type waitParams struct {
-	Session   string `json:"session" desc:"the session" when:"condition=session-exists"`
-	Window    string `json:"window" desc:"the window (agent-state without it: any window in the session)"`
-	Condition string `json:"condition" req:"true" desc:"what to wait for" accepted:"window-output,window-idle,window-exit,session-exists,agent-state,agent-message"`
-	Pattern   string `json:"pattern" desc:"window-output: a Go regular expression matched against the pane's text, scrollback included; ^ and $ anchor to a line (an implicit (?m); (?-m) turns it off)" when:"condition=window-output" maxlen:"4096"`
-	Idle      int    `json:"idle" desc:"window-idle: milliseconds of silence" min:"1" max:"86400000" default:"500"`
-	Until     string `json:"until" desc:"agent-state: comma-separated states to wait for" when:"condition=agent-state" maxlen:"256"`
-	Select    string `json:"select" desc:"agent-state: the first pane a selector matches, in every session unless session is given (instead of window)" maxlen:"1024"`
-	Thread    int    `json:"thread" desc:"agent-message: only a message in this thread (any id in it)" min:"1" max:"9007199254740991"`
-	Timeout   int    `json:"timeout" desc:"milliseconds before giving up" min:"1" max:"86400000" default:"30000"`
-}
-
 func (s *Server) waitVerbs(add addFunc) {
-	p, h := handler(func(cn *conn, p *waitParams) (any, *proto.Error) { return s.waitFor(cn, p) })
+	p, h := handler(func(cn *conn, p *proto.WaitParams) (any, *proto.Error) { return s.waitFor(cn, p) })
 	add("wait-for", reads|holdsConn, "Block until a pane prints a pattern, goes idle or exits, a session exists, or an agent reaches a state", "wait_result",
 		`{"verb":"wait-for","params":{"condition":"agent-state","until":"needs_input","timeout":600000}}`, p, h)
 }
 
-func (s *Server) waitFor(cn *conn, p *waitParams) (any, *proto.Error) {
+func (s *Server) waitFor(cn *conn, p *proto.WaitParams) (any, *proto.Error) {
 	timeout := time.Duration(p.Timeout) * time.Millisecond
 	if p.Timeout <= 0 {
 		timeout = 30 * time.Second
@@ -196,7 +184,7 @@ func (s *Server) waitFor(cn *conn, p *waitParams) (any, *proto.Error) {
 	}
 }
 
-func (s *Server) waitAgent(ctx context.Context, cn *conn, p *waitParams, result *proto.WaitResult, timedOut func(string) *proto.Error) (any, *proto.Error) {
+func (s *Server) waitAgent(ctx context.Context, cn *conn, p *proto.WaitParams, result *proto.WaitResult, timedOut func(string) *proto.Error) (any, *proto.Error) {
 	if p.Select != "" {
 		return s.waitSelect(ctx, cn, p, result, timedOut)
 	}
@@ -264,7 +252,7 @@ func (s *Server) waitAgent(ctx context.Context, cn *conn, p *waitParams, result 
 // waitSelect is wait-for agent-state with a selector: the first pane the
 // selector matches whose state is in until, in every session or the one
 // named.
-func (s *Server) waitSelect(ctx context.Context, cn *conn, p *waitParams, result *proto.WaitResult, timedOut func(string) *proto.Error) (any, *proto.Error) {
+func (s *Server) waitSelect(ctx context.Context, cn *conn, p *proto.WaitParams, result *proto.WaitResult, timedOut func(string) *proto.Error) (any, *proto.Error) {
 	if p.Window != "" {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "select and window do not go together").WithHint(proto.Hint{Param: "select"})
 	}

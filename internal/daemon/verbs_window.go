@@ -35,21 +35,6 @@ func (s *Server) windowRowLocked(w *Window) proto.Window {
 	return row
 }
 
-type newWindowParams struct {
-	Session   string   `json:"session" desc:"the session (default: most recently active)" maxlen:"4096"`
-	Name      string   `json:"name" desc:"the window's name" maxlen:"256"`
-	Workspace int      `json:"workspace" desc:"the workspace to open it on (default: the current one)" min:"1" max:"9"`
-	Cwd       string   `json:"cwd" desc:"the working directory" maxlen:"4096"`
-	NoFocus   bool     `json:"no_focus" desc:"do not focus the new window"`
-	Argv      []string `json:"argv" desc:"the command to run (default: the shell)" maxlen:"4096"`
-	Grants    string   `json:"grants" desc:"what the pane may do through TUIOS: read, write, fan, respond, files, admin, comma-separated, or none (default: [agents.permissions]; from a pane, never more than it holds)" maxlen:"256"`
-}
-
-type windowParams struct {
-	Session string `json:"session" desc:"the session (default: the caller's, else most recently active)"`
-	Window  string `json:"window" desc:"the window: id, index, unique id prefix or name (default: the caller's pane, else the focused one)"`
-}
-
 // targetNamed is target for a caller without s.mu: it also returns the
 // window's display name, read under the lock.
 func (s *Server) targetNamed(cn *conn, session, window string) (*Session, *Window, string, *proto.Error) {
@@ -84,7 +69,7 @@ func (s *Server) target(cn *conn, session, window string) (*Session, *Window, *p
 }
 
 func (s *Server) windowVerbs(add addFunc) {
-	p, h := handler(func(cn *conn, p *newWindowParams) (any, *proto.Error) {
+	p, h := handler(func(cn *conn, p *proto.NewWindowParams) (any, *proto.Error) {
 		s.mu.Lock()
 		ss, err := s.session(cn, p.Session)
 		if err == nil {
@@ -113,7 +98,7 @@ func (s *Server) windowVerbs(add addFunc) {
 	add("new-window", opens, "Open a window running the shell (or argv) in a session", "window_created",
 		`{"verb":"new-window","params":{"session":"work","name":"build","cwd":"/src"}}`, p, h)
 
-	p, h = handler(func(cn *conn, p *sessionParams) (any, *proto.Error) {
+	p, h = handler(func(cn *conn, p *proto.SessionParams) (any, *proto.Error) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		ss, err := s.session(cn, p.Session)
@@ -137,7 +122,7 @@ func (s *Server) windowVerbs(add addFunc) {
 	})
 	add("list-windows", reads, "List a session's windows with index, id, name, workspace, size and agent state", "window_list", `{"verb":"list-windows","params":{"session":"work"}}`, p, h)
 
-	p, h = handler(func(cn *conn, p *windowParams) (any, *proto.Error) {
+	p, h = handler(func(cn *conn, p *proto.WindowParams) (any, *proto.Error) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		_, w, err := s.target(cn, p.Session, p.Window)

@@ -16,47 +16,6 @@ import (
 // (list-worktrees), taking one away (remove-worktree), and carrying one's
 // work from another machine (bundle-worktree there, pull-worktree here).
 
-type newWorktreeParams struct {
-	Branch       string   `json:"branch" req:"true" desc:"the branch: checked out when it exists, else made from base" maxlen:"200"`
-	Base         string   `json:"base" desc:"the commit a new branch starts from (default: the checkout's HEAD)" maxlen:"256"`
-	Name         string   `json:"name" desc:"the session's name (default: REPO-BRANCH, / turned into -)" maxlen:"256"`
-	Agent        string   `json:"agent" desc:"an agent to run in the session instead of a shell, split like a POSIX shell ('claude --model sonnet')" maxlen:"4096"`
-	Prompt       string   `json:"prompt" desc:"with agent: a first prompt, typed once the agent is ready" maxlen:"65536"`
-	Repo         string   `json:"repo" desc:"a folder of the repository, absolute (default: the caller's pane's folder)" maxlen:"4096"`
-	Grants       string   `json:"grants" desc:"what the session's pane may do through TUIOS (never more than the caller holds)" maxlen:"256"`
-	Env          []string `json:"env" desc:"NAME=VALUE variables for the agent (at most 64; TUIOS_*, TMUX, TMUX_PANE and PATH are refused; never over a link)" maxlen:"64"`
-	Path         string   `json:"path" desc:"the caller's PATH: the agent is looked up in it and runs with it" maxlen:"65536"`
-	ReadyTimeout int      `json:"ready_timeout" desc:"ms the agent has to reach its prompt before the prompt is not_sent" min:"1" max:"3600000" default:"600000"`
-	Wait         bool     `json:"wait" desc:"with prompt: answer once the prompt is no longer pending"`
-	Clone        bool     `json:"clone" desc:"clone the repository into repo first when that folder does not exist (on another host)"`
-	CloneFrom    string   `json:"clone_from" desc:"with clone: the URL of the remote to clone from (the CLI sends its repository's origin)" maxlen:"4096"`
-}
-
-type listWorktreesParams struct {
-	Repo      string `json:"repo" desc:"only this repository's worktrees (a folder of it)" maxlen:"4096"`
-	Group     string `json:"group" desc:"only this fan's, such as fan/add-retry" maxlen:"256"`
-	NoChanges bool   `json:"no_changes" desc:"leave out each worktree's changed files and lines (no git runs)"`
-}
-
-type removeWorktreeParams struct {
-	Session     string `json:"session" req:"true" desc:"the worktree's session" maxlen:"4096"`
-	Stash       bool   `json:"stash" desc:"keep uncommitted changes in git stash (message tuios: BRANCH) first"`
-	Force       bool   `json:"force" desc:"remove it with its uncommitted changes (they are lost)"`
-	KeepSession bool   `json:"keep_session" desc:"leave the session open"`
-}
-
-type bundleWorktreeParams struct {
-	Session string `json:"session" req:"true" desc:"the worktree's session" maxlen:"4096"`
-}
-
-type pullWorktreeParams struct {
-	Host    string `json:"host" req:"true" desc:"the linked host the worktree is on" maxlen:"255"`
-	Session string `json:"session" req:"true" desc:"the worktree's session there" maxlen:"4096"`
-	Branch  string `json:"branch" desc:"the branch here (default: the branch there; it must not exist here)" maxlen:"200"`
-	Name    string `json:"name" desc:"the session here (default: REPO-BRANCH)" maxlen:"256"`
-	Repo    string `json:"repo" desc:"a folder of the repository here, absolute (default: the caller's pane's folder)" maxlen:"4096"`
-}
-
 func (s *Server) worktreeVerbs(add addFunc) {
 	p, h := handler(s.newWorktree)
 	add("new-worktree", starts.withLink(capWrite)|typesInto, "Make a git worktree on a branch (made from base when missing) and a session in it, running a shell or an agent", "worktree_created",
@@ -75,7 +34,7 @@ func (s *Server) worktreeVerbs(add addFunc) {
 		`{"verb":"pull-worktree","params":{"host":"build","session":"api-fan-demo-2","repo":"/home/u/src/api"}}`, p, h)
 }
 
-func (s *Server) newWorktree(cn *conn, p *newWorktreeParams) (any, *proto.Error) {
+func (s *Server) newWorktree(cn *conn, p *proto.NewWorktreeParams) (any, *proto.Error) {
 	if p.Prompt != "" && p.Agent == "" {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "a prompt needs an agent to type it into").WithHint(proto.Hint{Param: "agent"})
 	}
@@ -163,7 +122,7 @@ func (s *Server) newWorktree(cn *conn, p *newWorktreeParams) (any, *proto.Error)
 	return proto.WorktreeCreated{Type: "worktree_created", Repo: repo.Root, RepoName: repo.Name, Base: base, BaseSHA: baseSHA, CreatedBranch: !exists, Cloned: cloned, Attempt: row}, nil
 }
 
-func (s *Server) listWorktrees(cn *conn, p *listWorktreesParams) (any, *proto.Error) {
+func (s *Server) listWorktrees(cn *conn, p *proto.ListWorktreesParams) (any, *proto.Error) {
 	repoRoot := ""
 	if p.Repo != "" {
 		ctx, cancel := context.WithTimeout(cn.ctx, 10*time.Second)
@@ -213,7 +172,7 @@ func (s *Server) recordOf(cn *conn, session string) (wtRecord, *proto.Error) {
 	return rec, nil
 }
 
-func (s *Server) removeWorktree(cn *conn, p *removeWorktreeParams) (any, *proto.Error) {
+func (s *Server) removeWorktree(cn *conn, p *proto.RemoveWorktreeParams) (any, *proto.Error) {
 	if p.Stash && p.Force {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "give --stash or --force, not both").WithHint(proto.Hint{Param: "stash"})
 	}
@@ -260,7 +219,7 @@ func (s *Server) removeWorktree(cn *conn, p *removeWorktreeParams) (any, *proto.
 	return res, nil
 }
 
-func (s *Server) bundleWorktree(cn *conn, p *bundleWorktreeParams) (any, *proto.Error) {
+func (s *Server) bundleWorktree(cn *conn, p *proto.BundleWorktreeParams) (any, *proto.Error) {
 	rec, err := s.recordOf(cn, p.Session)
 	if err != nil {
 		return nil, err
@@ -282,7 +241,7 @@ func (s *Server) bundleWorktree(cn *conn, p *bundleWorktreeParams) (any, *proto.
 		HeadSHA: b.Head, Bundle: b.Bundle, Patch: b.Patch}, nil
 }
 
-func (s *Server) pullWorktree(cn *conn, p *pullWorktreeParams) (any, *proto.Error) {
+func (s *Server) pullWorktree(cn *conn, p *proto.PullWorktreeParams) (any, *proto.Error) {
 	if !hosts.ValidName(p.Host) || p.Host == hosts.Local {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "%q is not a linked host's name", clipText(p.Host, 64)).WithHint(proto.Hint{Param: "host", Command: "tuios hosts"})
 	}

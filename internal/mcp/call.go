@@ -158,7 +158,7 @@ func (s *Server) restrict(c *client.Client) error {
 	if s.opt.ScopeAll {
 		scope = "all"
 	}
-	err := c.Call("restrict-connection", map[string]any{"scope": scope, "read_only": !s.opt.Write}, nil)
+	err := c.Call("restrict-connection", proto.RestrictParams{Scope: scope, ReadOnly: !s.opt.Write}, nil)
 	var pe *proto.Error
 	if errors.As(err, &pe) && pe.Code == proto.CodeUnknownVerb {
 		return &toolError{Code: proto.CodeForbidden, Message: "the daemon cannot restrict this server's connection (it has no restrict-connection), so the call was not run",
@@ -225,11 +225,7 @@ func (s *Server) ownPane(c *client.Client) (*pane, error) {
 		return self, nil
 	}
 	var p pane
-	q := map[string]any{}
-	if h := s.opt.Getenv("TUIOS_PANE_ID"); h != "" {
-		q["hint"] = h
-	}
-	err := c.Call("resolve-pane", q, &p)
+	err := c.Call("resolve-pane", proto.ResolvePaneParams{Hint: s.opt.Getenv("TUIOS_PANE_ID")}, &p)
 	var pe *proto.Error
 	switch {
 	case err == nil && p.WindowID != "":

@@ -41,16 +41,9 @@ func (s *Server) events(ctx context.Context, c *client.Client, args map[string]a
 	if err != nil {
 		return nil, err
 	}
-	sub := map[string]any{}
-	if v, ok := args["session"].(string); ok && v != "" {
-		sub["session"] = v
-	}
-	if v, ok := args["boot_id"].(string); ok && v != "" {
-		sub["boot_id"] = v
-	}
-	if after > 0 {
-		sub["after_seq"] = after
-	}
+	sub := proto.SubscribeParams{AfterSeq: int(after)}
+	sub.Session, _ = args["session"].(string)
+	sub.BootID, _ = args["boot_id"].(string)
 	var types []string
 	if raw, ok := args["types"]; ok {
 		list, ok := raw.([]any)
@@ -64,7 +57,7 @@ func (s *Server) events(ctx context.Context, c *client.Client, args map[string]a
 			}
 			types = append(types, s)
 		}
-		sub["types"] = types
+		sub.Types = types
 	}
 	var ack proto.Subscribed
 	if err := c.Call("subscribe", sub, &ack); err != nil {

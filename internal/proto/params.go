@@ -26,6 +26,14 @@ import (
 // An int param whose value is 0 is treated as absent: bounds apply to every
 // other value, so a negative or huge number is refused before a handler
 // sees it.
+//
+// The verbs' params types are here (params_<area>.go: NewSessionParams,
+// WaitParams, ...), so the daemon decodes and the CLI, the client and MCP
+// build one type. Every json tag has omitempty: a client sends only what it
+// set, the daemon reads an absent param as its default, and a daemon of
+// another version is never sent an empty param it may not know. A name or
+// flag whose empty value means something (set-window's name: "" clears it)
+// is a pointer.
 
 // Schema describes a params struct (a pointer to one, or nil) for
 // list-verbs.

@@ -80,7 +80,7 @@ func (c *conns) NewOnHost(host string, cols, rows int) {
 			return
 		}
 		var made proto.SessionCreated
-		err = cl.Call("new-session", map[string]any{"cols": cols, "rows": rows}, &made)
+		err = cl.Call("new-session", proto.NewSessionParams{Cols: cols, Rows: rows}, &made)
 		cl.Close()
 		if err != nil {
 			c.send(replyMsg{verb: "new-session", err: fmt.Errorf("host %s: %w", host, err)})

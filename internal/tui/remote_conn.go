@@ -85,7 +85,7 @@ func dialTo(opt Options, host string) (*client.Client, error) {
 		Status string `json:"status"`
 	}
 	c.SetDeadline(time.Now().Add(farSetup))
-	if err := c.Call("open-host-connection", map[string]any{"host": host}, &res); err != nil {
+	if err := c.Call("open-host-connection", proto.OpenHostParams{Host: host}, &res); err != nil {
 		c.Close()
 		return nil, &OpenHostError{Host: host, Err: err}
 	}

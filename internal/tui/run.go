@@ -60,7 +60,7 @@ func Run(ctx context.Context, opt Options) error {
 		}
 		if ls.Total == 0 {
 			var made proto.SessionCreated
-			if err := calls.Call("new-session", map[string]any{"cols": cols, "rows": rows}, &made); err != nil {
+			if err := calls.Call("new-session", proto.NewSessionParams{Cols: cols, Rows: rows}, &made); err != nil {
 				calls.Close()
 				return err
 			}
