@@ -654,7 +654,7 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 	lay.AgentsOff = st.s.agentsOff
 	lay.AttentionSeq = st.s.att.Seq()
 	lay.ConfigSeq = st.s.attach.configSeq.Load()
-	lay.Hosts = withQueued(st.s.follow.attachHosts(), st.s.outbox) // host_follow.go, attach_queued.go: the rail's header per linked host
+	lay.Hosts = withQueued(st.s.follow.AttachHosts(), st.s.outbox) // links/follow.go, attach_queued.go: the rail's header per linked host
 	lay.SizedBy = st.s.attach.sizedBy(st)                          // attach_size.go
 	return lay, wins, true
 }

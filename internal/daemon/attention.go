@@ -164,9 +164,7 @@ func (s *Server) person(cn *conn, verb, nonce string) *proto.Error {
 		WithHint(proto.Hint{Detail: detail})
 }
 
-// inboxErr and parseSelect are the Inbox feature's (attention.InboxError,
-// attention.ParseSelect), for the core's verbs that read the Inbox's
-// selectors (get-agent-state) and the hosts' follow.
-func inboxErr(err error) *proto.Error { return attn.InboxError(err) }
+// parseSelect is the Inbox feature's (attention.ParseSelect), for the
+// core's verbs that read the Inbox's selectors (get-agent-state).
 
 func parseSelect(text string) (*inbox.Selector, *proto.Error) { return attn.ParseSelect(text) }

@@ -204,12 +204,12 @@ func (c *cfgFollow) noteProblems(applied, file *config.File) {
 	c.mu.Unlock()
 	for n := range was {
 		if _, ok := now[n]; !ok {
-			c.s.setHostProblem(n, "")
+			c.s.links.SetHostProblem(n, "")
 		}
 	}
 	for n, why := range now {
 		if was[n] != why {
-			c.s.setHostProblem(n, why)
+			c.s.links.SetHostProblem(n, why)
 		}
 	}
 }

@@ -310,8 +310,11 @@
 // and the rail read too, and the answer pressed through the one write
 // path); the links to other machines with their channel pool,
 // the outbox, mail to other machines, the link policy, list-hosts and
-// list-outbox (internal/daemon/links), dialled once the sessions are
-// back; push notifications (internal/daemon/notify: they follow the
+// list-outbox, each host's Inbox row and the follow of the linked hosts'
+// Inboxes (internal/daemon/links, which reaches the Inbox only through
+// the links.Inbox it declares, handed the store; the Inbox's verbs reach
+// the follow as attn.Hosts: verbs_attention.go), dialled and followed
+// once the sessions are back; push notifications (internal/daemon/notify: they follow the
 // Inbox's events from once the restored items are in, hear the person's
 // keys through OnPersonTyped, and the config appliers reach [notify]
 // through notifyConfig, person_typed.go); the copies of tuios cp
@@ -320,10 +323,8 @@
 // its timeouts and hints, and the recent exits of program windows, which
 // the core hands it through OnProgramExit before such a window leaves the
 // table; its agent-message condition is the mail feature's wait, which
-// New hands it), last, shut down first, with nothing to stop. The follow
-// of linked hosts' Inboxes (host_follow.go, which the Inbox's verbs reach as attn.Hosts:
-// verbs_attention.go) and each host's Inbox row (host_rows.go) are still
-// here: they reach the store only through its methods (attention.go's
+// New hands it), last, shut down first, with nothing to stop. The core
+// reaches the store only through its methods (attention.go's
 // inboxStore), subscribe's replay included (the store picks the events,
 // the hub queues them). The human nonces stay here too (human_nonce.go):
 // attach (verbs_attach.go) hands them out and the person check reads
@@ -371,14 +372,17 @@
 //  4. links.Outbox.nmu (internal/daemon/links): one call of the outbox's
 //     Changed hook at a time, held across it, so the host's Inbox row
 //     (5, 7) is told the latest state last; the outbox's own mu under it.
-//  5. hostInboxRows.mu (held across its Inbox call).
+//  5. links.inboxRows.mu (internal/daemon/links): one host row's update
+//     at a time, held across its Inbox call (the config follower's
+//     SetHostProblem takes it under 1).
 //  7. attention.Store.mu, the Inbox (internal/daemon/attention): held
 //     across each queue call and the publish of its events; under it
 //     s.mu (the store's Pane and Panes hooks; Pane reads the risk of a
 //     pane's approval through attention.Prompts.ApprovalRisk, which takes
 //     s.mu through core.Host and no lock of attention's), a mail ring's lock, the
 //     held approvals' (attention.Holds.mu), the asks' (attention.Asks.mu)
-//     and the host follower's locks and the hub's lock (its Publish hook)
+//     and the host follower's locks (links.Follow.mu, the mirror's) and
+//     the hub's lock (its Publish hook)
 //     may be taken. The walk does not see these (the store is reached
 //     through an interface and calls the core through func values): this
 //     list states them.
@@ -412,8 +416,8 @@
 //     conn.wmu.
 //  13. Leaves, under which nothing else is taken: mailbox.Mail.mu (the
 //     mail feature's rings, by session), attention.Store.tmu,
-//     hostFollow.mu, attention.SnoozeAlarm.mu (the Inbox's and the host
-//     follower's snooze timers), rpc.Subscriber.mu,
+//     links.Follow.mu, alarm.Alarm.mu (internal/alarm: the Inbox's and
+//     the host follower's snooze timers), rpc.Subscriber.mu,
 //     attachStream.mu, conn.wmu, cfgFollow.mu,
 //     humanNonces.mu, restorer.mu, reaper.mu, paneIndex.mu, connCount.mu,
 //     escapeeList.mu, Window.mu,
@@ -443,8 +447,8 @@
 // runs its window-closed hooks after it let rpc.Hub.mu go. Three exceptions:
 // attention.Store.mu (7) is held across the store's hooks into the core
 // (Pane and Panes take s.mu, Publish the hub's lock) and across the
-// callbacks the core hands it (the host follower's mirror); and, in
-// internal/daemon/links, links.Outbox.nmu (4) is held across the
-// outbox's Changed hook, and a pool channel's lock (12) across a client's
-// WriteLine.
+// callbacks the links' follow hands it (the mirror of the hosts' items);
+// and, in internal/daemon/links, links.Outbox.nmu (4) is held across the
+// outbox's Changed hook, links.inboxRows.mu (5) across its Inbox call,
+// and a pool channel's lock (12) across a client's WriteLine.
 package daemon

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tuios/tuios/internal/daemon/links"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/internal/testsshd"
 )
@@ -180,20 +181,19 @@ func TestFollowPollsAHostTooOldToSubscribe(t *testing.T) {
 	win := catPane(t, fr, "api")
 	w.startNear("", nil)
 	var subs atomic.Int32
-	f := w.near.follow
-	f.mu.Lock()
-	real := f.open
-	f.open = func(ctx context.Context, host string) (io.ReadWriteCloser, *proto.Error) {
-		rw, err := real(ctx, host)
-		if err != nil {
-			return nil, err
+	w.near.follow.Tune(func(k *links.Knobs) {
+		real := k.Open
+		k.Open = func(ctx context.Context, host string) (io.ReadWriteCloser, *proto.Error) {
+			rw, err := real(ctx, host)
+			if err != nil {
+				return nil, err
+			}
+			return newOlderFar(rw, &subs), nil
 		}
-		return newOlderFar(rw, &subs), nil
-	}
-	// Only a client's rail makes the host listed often: without one a
-	// listing an hour apart would miss every change below.
-	f.pollEvery, f.pollRail = time.Hour, 100*time.Millisecond
-	f.mu.Unlock()
+		// Only a client's rail makes the host listed often: without one a
+		// listing an hour apart would miss every change below.
+		k.PollEvery, k.PollRail = time.Hour, 100*time.Millisecond
+	})
 
 	r := dialRPC(t, w.sock)
 	w.writeConfig(w.hostTable("far"))
@@ -237,7 +237,7 @@ func TestFollowPollsAHostTooOldToSubscribe(t *testing.T) {
 // railSessions are the session names s's layout carries for host, as
 // the rail lists them.
 func railSessions(s *Server, host string) string {
-	for _, h := range s.follow.attachHosts() {
+	for _, h := range s.follow.AttachHosts() {
 		if h.Host == host {
 			return strings.Join(h.Sessions, " ")
 		}
@@ -255,9 +255,7 @@ func TestFollowListsFarSessionsAgainAsABackstop(t *testing.T) {
 	catPane(t, fr, "api")
 	w.startNear("", nil)
 	f := w.near.follow
-	f.mu.Lock()
-	f.sessionsEvery = 100 * time.Millisecond
-	f.mu.Unlock()
+	f.Tune(func(k *links.Knobs) { k.SessionsEvery = 100 * time.Millisecond })
 	r := dialRPC(t, w.sock)
 	w.writeConfig(w.hostTable("far"))
 	r.must("apply-config", map[string]any{})
@@ -265,10 +263,10 @@ func TestFollowListsFarSessionsAgainAsABackstop(t *testing.T) {
 	eventually(t, "following far live", func() bool { return hostRows(t, r)["far"]["events"] == "live" })
 	eventually(t, "far's session in the rail", func() bool { return railSessions(w.near, "far") == "api" })
 
-	f.mu.Lock() // as if session-created of api and session-closed of ghost were lost
-	h := f.hosts["far"]
-	delete(h.sessions, "api")
-	h.sessions["ghost"] = struct{}{}
-	f.mu.Unlock()
+	// As if session-created of api and session-closed of ghost were lost.
+	f.CachedSessions("far", func(sessions map[string]struct{}) {
+		delete(sessions, "api")
+		sessions["ghost"] = struct{}{}
+	})
 	eventually(t, "the rail listed again", func() bool { return railSessions(w.near, "far") == "api" })
 }

@@ -13,19 +13,13 @@ import (
 // open-host-connection.
 
 // newServerLinks makes the links to s's configured hosts. The verb table
-// (Poolable) and the host follow (Events) are read when a call needs
-// them, after New.
+// (Poolable) is read when a call needs it, after New; the Inbox takes
+// each host's row and the mirror of its items (links/inbox.go).
 func newServerLinks(s *Server) *links.Links {
 	return links.New(host{s}, links.Options{
 		Getenv:   s.getenv,
 		Poolable: s.poolVerb,
-		Events: func(host string) (string, string) {
-			if s.follow == nil {
-				return "", ""
-			}
-			return s.follow.eventsOf(host) // host_follow.go: live, polling or ""
-		},
-		OutboxChanged: s.setOutboxRow, // host_rows.go: one row per host with the config's part
+		Inbox:    s.att,
 	})
 }
 

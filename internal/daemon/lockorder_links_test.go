@@ -8,11 +8,13 @@ var linksLockRanks = map[string]struct {
 	rank int
 	doc  string
 }{
-	"Outbox.nmu": {1, "Outbox.nmu"},
-	"farChan.mu": {2, "pool channel's lock"},
-	"Links.mu":   {leafRank, "Links.mu"},
-	"Conn.mu":    {leafRank, "Conn's lock"},
-	"Outbox.mu":  {leafRank, "Outbox.mu"},
+	"Outbox.nmu":   {1, "Outbox.nmu"},
+	"inboxRows.mu": {2, "inboxRows.mu"},
+	"farChan.mu":   {3, "pool channel's lock"},
+	"Links.mu":     {leafRank, "Links.mu"},
+	"Conn.mu":      {leafRank, "Conn's lock"},
+	"Outbox.mu":    {leafRank, "Outbox.mu"},
+	"Follow.mu":    {leafRank, "Follow.mu"},
 }
 
 // TestLinksLockOrder walks the links feature as TestLockOrder walks the

@@ -32,12 +32,10 @@ var lockRanks = map[string]struct {
 	"cfgFollow.order":  {1, "cfgFollow.order"},
 	"Server.editMu":    {2, "s.editMu"},
 	"Session.tileMu":   {3, "Session.tileMu"},
-	"hostInboxRows.mu": {5, "hostInboxRows.mu"},
 	"Server.mu":        {8, "s.mu"},
 	"rpc.Hub.mu":       {10, "rpc.Hub.mu"},
 	"attachHub.mu":     {11, "attachHub.mu"},
 
-	"hostFollow.mu":     {leafRank, "hostFollow.mu"},
 	"rpc.Subscriber.mu": {leafRank, "rpc.Subscriber.mu"},
 	"attachStream.mu":   {leafRank, "attachStream.mu"},
 	"conn.wmu":          {leafRank, "conn.wmu"},

@@ -168,7 +168,7 @@ type Server struct {
 	featureVerbs []core.Verb
 	links        *links.Links  // links to other hosts (links/links.go); set in New, never changed
 	outbox       *links.Outbox // mail waiting for other hosts (links/outbox.go); set in New, never changed
-	follow       *hostFollow   // the Inbox's mirror of linked hosts (host_follow.go); set in New, never changed
+	follow       *links.Follow // the Inbox's mirror of linked hosts (links/follow.go); set in New, never changed
 	asks         *attn.Asks    // ask-human questions (internal/daemon/attention); set in New, never changed
 	fans         core.Fans     // the worktrees and fans tuios made (internal/daemon/fan), asked for fan tags; set in New, never changed
 	// editMu makes one edit of the config file at a time (set-config):
@@ -178,7 +178,6 @@ type Server struct {
 	linkPol links.Policy                // what other machines may do here (links/policy.go); zero is the default
 	perm    atomic.Pointer[permissions] // [agents.permissions] in force (caller.go, config_wait.go); never nil after New
 	cfg     *cfgFollow                  // follows config.toml for removals and narrowing (config_follow.go); set in New
-	rows    hostInboxRows               // each host's Inbox row, from the outbox and the config (host_rows.go)
 
 	// Push notifications and the copies (internal/daemon/notify,
 	// internal/daemon/transfers): the person's keys reach the features
@@ -293,7 +292,7 @@ func New(opt Options) (*Server, error) {
 	s.att = inboxFeature
 	s.links = newServerLinks(s) // host_links.go: after the state dir (its outbox) and the Inbox (its rows)
 	s.outbox = s.links.Outbox()
-	s.follow = newHostFollow(s) // host_follow.go: after the Inbox it stamps
+	s.follow = s.links.Follow() // links/follow.go: the links made it with the Inbox it stamps
 	s.rest = newRestorer(s, opt.StateDir)
 	// Every subsystem a verb uses is built here, before the verb table:
 	// registering a verb builds nothing.
@@ -309,11 +308,11 @@ func New(opt Options) (*Server, error) {
 	s.fromShell = respondFromShell(s.opt.Config, os.Getenv)
 	risk := s.riskChecker() // attention.go
 	s.holds = attn.NewHolds(attn.HoldsOptions{Inbox: inboxFeature, Risk: risk, Home: s.opt.Tracker.Home,
-		RefuseRequest: s.follow.refuseHostRequest})
+		RefuseRequest: s.follow.RefuseRequest})
 	// respond and peek-prompt (internal/daemon/attention's Prompts).
 	s.prompts = attn.NewPrompts(attn.PromptsOptions{Inbox: inboxFeature, Holds: s.holds, Risk: risk, Home: s.opt.Tracker.Home})
-	inboxFeature.Serve(attn.VerbOptions{Hosts: followInbox{s}, AfterDismiss: s.afterDismiss}) // verbs_attention.go
-	s.asks = attn.NewAsks(attn.AskOptions{Inbox: inboxFeature, RefuseRequest: s.follow.refuseHostRequest})
+	inboxFeature.Serve(attn.VerbOptions{Hosts: followInbox{s.follow}, AfterDismiss: s.afterDismiss}) // verbs_attention.go
+	s.asks = attn.NewAsks(attn.AskOptions{Inbox: inboxFeature, RefuseRequest: s.follow.RefuseRequest})
 	// The features, in the order they are inited and the reverse of the
 	// one they stop in.
 	s.herdr = herdr.New()
@@ -467,7 +466,6 @@ func (s *Server) comeBack() {
 	}
 	s.cfg.compareWithLastRun() // config_wait.go: wider grants than the last run are reported
 	s.cfg.start()              // config_follow.go: removals and narrowing apply at once
-	s.follow.start()           // host_follow.go: every linked host's Inbox
 }
 
 // freezeState writes the sessions and Inbox files one last time, before

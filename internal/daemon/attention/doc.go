@@ -9,7 +9,7 @@
 //     snooze (Store, SnoozeAlarm; the host follower's mirror of linked
 //     hosts' items is numbered in its seq and published under its lock),
 //     and its verbs list-attention, dismiss-attention and mark-attention
-//     (inbox_verbs.go; a mirrored item goes to the daemon's follow of
+//     (inbox_verbs.go; a mirrored item goes to the links' follow of
 //     the hosts, Hosts);
 //   - the reply queue (queue-prompt, list-queued, cancel-queued): messages
 //     typed into an agent one per rest, never over a prompt, as whoever
@@ -41,11 +41,12 @@
 // approvals' Saw); the daemon loads it once the sessions came back and
 // makes its final save as it stops.
 //
-// The follow of linked hosts' Inboxes (given to the verbs as Hosts, with
-// what a dismiss asks of the daemon: Serve) is still the core's
-// (internal/daemon), reaching the Store only through its methods. So are
-// the human nonces attach hands the person's client: who answers a
-// prompt is the core's word (Host.Answerer), never the nonce table.
+// The follow of linked hosts' Inboxes is the links' (internal/daemon/links,
+// given to the verbs as Hosts, with what a dismiss asks of the daemon:
+// Serve); it reaches the Store only through the interface the links
+// declare (links.Inbox). The human nonces attach hands the person's
+// client are the core's (internal/daemon): who answers a prompt is the
+// core's word (Host.Answerer), never the nonce table.
 //
 // The feature sees the core only through core.Host: a verb's pane through
 // the one target check, copied (Window, Session); who a caller is

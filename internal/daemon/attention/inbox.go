@@ -1,9 +1,6 @@
 package attention
 
 import (
-	"errors"
-	"strconv"
-
 	"github.com/tuios/tuios/inbox"
 	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/proto"
@@ -27,28 +24,6 @@ type Inbox interface {
 	Update(pane string)
 }
 
-// InboxError turns a queue refusal into a protocol error with the same code;
-// its Why goes in the hint.
-func InboxError(err error) *proto.Error {
-	var ie *inbox.Error
-	if errors.As(err, &ie) {
-		h := proto.Hint{Param: ie.Param, Detail: "why: " + string(ie.Why)}
-		if x := ie.Hint(); x != "" {
-			h.Detail += "; " + x
-		}
-		return proto.Errorf(string(ie.Code()), "%s", ie.Message).WithHint(h)
-	}
-	var se *inbox.SelectorError
-	if errors.As(err, &se) {
-		h := proto.Hint{Param: se.Param, Accepted: se.Accepted(), DidYouMean: se.DidYouMean}
-		if se.Term != "" {
-			h.Detail = "the term " + strconv.Quote(se.Term) + ": "
-		}
-		h.Detail += "why: " + se.Why
-		if x := se.Hint(); x != "" {
-			h.Detail += "; " + x
-		}
-		return proto.Errorf(string(se.Code()), "%s", se.Message).WithHint(h)
-	}
-	return proto.Errorf(proto.CodeInternal, "%v", err)
-}
+// InboxError turns a queue refusal into a protocol error with the same
+// code (core.InboxError, which the links' follow of hosts' items uses too).
+func InboxError(err error) *proto.Error { return core.InboxError(err) }

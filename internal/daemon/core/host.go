@@ -168,8 +168,8 @@ type Host interface {
 	// went out.
 	TypeHeld(c Call, pane, text string) (Typed, *proto.Error)
 	// RailChanged tells the attached clients that what the rail shows
-	// of a pane changed (its queued count): they redraw the layout. It
-	// takes only the attach streams' locks.
+	// changed (a pane's queued count, a linked host's header): they
+	// redraw the layout. It takes only the attach streams' locks.
 	RailChanged()
 	// MailTo is the mail ring of session, when window is still one of
 	// its panes; nil otherwise.

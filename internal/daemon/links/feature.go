@@ -15,12 +15,23 @@ func (ls *Links) Name() string { return "links" }
 
 // Init adds list-hosts and list-outbox to h's verbs and dials every
 // configured host once the daemon's sessions came back (so the mail that
-// waited finds the panes it names).
+// waited finds the panes it names); then the follow of the hosts'
+// Inboxes starts (follow.go), after the Inbox's saved items were loaded.
 func (ls *Links) Init(h core.Host) error {
 	ls.addVerbs(h) // verbs.go
-	h.OnRestored(func([]core.Restored) { ls.Start() })
+	h.OnRestored(func([]core.Restored) {
+		ls.Start()
+		if ls.follow != nil {
+			ls.follow.start()
+		}
+	})
 	return nil
 }
+
+// Follow is the follow of the linked hosts' Inboxes (follow.go): the
+// Inbox's verbs and the attached clients' rail read it. nil when the
+// links were made without an Inbox.
+func (ls *Links) Follow() *Follow { return ls.follow }
 
 // Shutdown closes every link and its streams (Close), bounded by ctx.
 func (ls *Links) Shutdown(ctx context.Context) error {

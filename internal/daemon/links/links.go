@@ -55,6 +55,10 @@ type Links struct {
 	opt  Options
 	// outbox keeps mail for a host whose link is down (outbox.go).
 	outbox *Outbox
+	// rows are each host's Inbox row (inbox_rows.go); follow mirrors
+	// the hosts' Inboxes (follow.go; nil without Options.Inbox).
+	rows   inboxRows
+	follow *Follow
 
 	mu      sync.Mutex
 	hosts   map[string]*hostLink
@@ -82,13 +86,12 @@ type Options struct {
 	// answer) may serve another client: the verb table's declaration
 	// says the verb answers once and keeps nothing on the connection.
 	Poolable func(verb string) bool
-	// Events says how host's Inbox is followed (live, polling or "")
-	// and why, for list-hosts; nil: "".
-	Events func(host string) (mode, note string)
-	// OutboxChanged is told what waits for a host and its latest
-	// refusal after every change of the outbox (the Inbox's "Waiting to
-	// send" row). Calls are serialised.
-	OutboxChanged func(host string, waiting int, refused string)
+	// Inbox is this machine's Inbox: each host's "Waiting to send" row
+	// goes there after every change of the outbox or of the host's
+	// problem (inbox_rows.go), and the follow of the hosts' own Inboxes
+	// mirrors their items beside the local ones (follow.go). nil: no
+	// rows and no follow.
+	Inbox Inbox
 }
 
 // refusedHost is a [hosts.NAME] table dropped for a setting a link will
@@ -134,7 +137,11 @@ func New(h core.Host, opt Options) *Links {
 		opt.Poolable = func(string) bool { return false }
 	}
 	ls := &Links{core: h, opt: opt, hosts: map[string]*hostLink{}, refused: map[string]refusedHost{}, conns: map[*Conn]string{}, poolOff: poolOffEnv(opt.Getenv)}
+	ls.rows.in = opt.Inbox
 	ls.outbox = newLinksOutbox(ls)
+	if opt.Inbox != nil {
+		ls.follow = newFollow(ls, opt.Inbox)
+	}
 	ls.Apply(h.Options().Config)
 	return ls
 }
@@ -457,7 +464,7 @@ type HostRow struct {
 	// Refused: the table is never dialled (Reason says which setting).
 	Refused bool `json:"refused,omitempty"`
 	// Queued is the host's mail waiting in the outbox (outbox.go); Events
-	// and EventsNote say how its Inbox is followed (Options.Events).
+	// and EventsNote say how its Inbox is followed (follow.go).
 	Queued     int    `json:"queued"`
 	Events     string `json:"events"`
 	EventsNote string `json:"events_note,omitempty"`
@@ -475,8 +482,8 @@ func (ls *Links) Rows() []HostRow {
 	out := ls.rowsLocked()
 	for i := range out {
 		out[i].Queued = ls.outbox.Waiting(out[i].Name)
-		if !out[i].Refused && ls.opt.Events != nil {
-			out[i].Events, out[i].EventsNote = ls.opt.Events(out[i].Name) // the host follow's: live, polling or ""
+		if !out[i].Refused {
+			out[i].Events, out[i].EventsNote = ls.follow.eventsOf(out[i].Name) // follow.go: live, polling or ""
 		}
 	}
 	return out

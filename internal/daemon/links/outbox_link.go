@@ -10,7 +10,7 @@ import (
 )
 
 // newLinksOutbox wires an outbox to the links (Call, Status), the state
-// dir and the daemon's Inbox row (Options.OutboxChanged).
+// dir and the host's Inbox row (inbox_rows.go).
 func newLinksOutbox(ls *Links) *Outbox {
 	opt := ls.core.Options()
 	path := ""
@@ -26,7 +26,7 @@ func newLinksOutbox(ls *Links) *Outbox {
 			return res, err
 		},
 		Status:  ls.Status,
-		Changed: ls.opt.OutboxChanged,
+		Changed: ls.outboxChanged,
 		SetAside: func(path, why string) {
 			aside, err := atomicfile.SetAside(path, ls.core.Clock().Now())
 			if err != nil {

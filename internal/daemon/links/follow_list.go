@@ -1,40 +1,42 @@
-package daemon
+package links
 
 import (
 	"strings"
 	"time"
 
 	"github.com/tuios/tuios/inbox"
-	attn "github.com/tuios/tuios/internal/daemon/attention"
+	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/proto"
 )
 
 // The Inbox verbs' host side: list-attention's host param and the
 // mirrored items in its default listing, and dismiss and mark of a
-// mirrored item (here only: its host keeps it).
+// mirrored item (here only: its host keeps it). The Inbox's verbs
+// (internal/daemon/attention) reach these through the daemon, as their
+// Hosts.
 
-// attentionHost checks list-attention's host: "", local, or a configured
-// host; anything else is unknown_host naming the configured ones.
-func (s *Server) attentionHost(host string) *proto.Error {
-	if host == "" || host == "local" || s.links.Status(host) != "" || s.follow.m.Known(host) {
+// Check checks list-attention's host: "", local, or a configured host;
+// anything else is unknown_host naming the configured ones.
+func (f *Follow) Check(host string) *proto.Error {
+	if host == "" || host == "local" || f.ls.Status(host) != "" || f.m.Known(host) {
 		return nil
 	}
-	names := s.links.Names()
+	names := f.ls.Names()
 	msg := "no host is configured; add one with tuios hosts add NAME ADDR"
 	if len(names) > 0 {
 		msg = "the configured hosts are " + strings.Join(names, ", ")
 	}
-	return proto.Errorf(codeUnknownHost, "no host named %q: %s", clipText(host, 64), msg).
+	return proto.Errorf(CodeUnknownHost, "no host named %q: %s", core.Clip(host, 64), msg).
 		WithHint(proto.Hint{Param: "host", Accepted: append([]string{"local"}, names...), Command: "tuios hosts"})
 }
 
-// list is list-attention's answer for host ("" both, "local" this
+// List is list-attention's answer for host ("" both, "local" this
 // machine's, else that host's mirrored items). It is read under the
 // attention lock, so its seq covers exactly what it lists. Stale items
 // are listed but not counted, neither in counts nor in total.
-func (f *hostFollow) list(host string, opt inbox.ListOptions) attentionList {
-	var hostsView []hostView
-	l := f.s.att.ListWith(host == "" || host == "local", opt, func(l *inbox.List) {
+func (f *Follow) List(host string, opt inbox.ListOptions) any {
+	var hostsView []HostView
+	l := f.inbox.ListWith(host == "" || host == "local", opt, func(l *inbox.List) {
 		// A session filter without a host names a local session.
 		if host == "local" || host == "" && opt.Session != "" {
 			return
@@ -66,9 +68,9 @@ func (f *hostFollow) list(host string, opt inbox.ListOptions) attentionList {
 	return attentionList{Type: "attention_list", Items: items, Counts: counts, Total: l.Total, Seq: l.Seq, BootID: l.BootID, Hosts: hostsView}
 }
 
-// dismiss takes a mirrored item off this machine's Inbox; its host keeps
+// Dismiss takes a mirrored item off this machine's Inbox; its host keeps
 // it (nothing is marked seen or read there).
-func (f *hostFollow) dismiss(id string) (any, *proto.Error) {
+func (f *Follow) Dismiss(id string) (any, *proto.Error) {
 	var d inbox.Dismissed
 	err := f.doErr(func() ([]inbox.Event, error) {
 		var evs []inbox.Event
@@ -77,15 +79,24 @@ func (f *hostFollow) dismiss(id string) (any, *proto.Error) {
 		return evs, err
 	})
 	if err != nil {
-		return nil, inboxErr(err)
+		return nil, core.InboxError(err)
 	}
 	return map[string]any{"type": "attention_dismissed", "id": d.ID, "kind": d.Kind, "session": d.Session, "host": d.Host,
 		"dismissed": true, "local_only": true}, nil
 }
 
-// mark snoozes, wakes or restores a mirrored item here only. Marking a
+// Mark is mark-attention of a mirrored item (the verb's params, as far as
+// a mirrored item reads them).
+type Mark struct {
+	ID, Action  string
+	Until       int64 // unix ms
+	ForMS       int64
+	UntilChange bool
+}
+
+// Mark snoozes, wakes or restores a mirrored item here only. Marking a
 // host's finished turn unread is that host's to do.
-func (f *hostFollow) mark(p *attn.MarkParams) (any, *proto.Error) {
+func (f *Follow) Mark(p Mark) (any, *proto.Error) {
 	host, _, _ := inbox.SplitHostID(p.ID)
 	var err error
 	switch p.Action {
@@ -119,7 +130,7 @@ func (f *hostFollow) mark(p *attn.MarkParams) (any, *proto.Error) {
 				Detail: "mark it on its host: tuios mark-attention there, or open it with tuios attach --host " + host})
 	}
 	if err != nil {
-		return nil, inboxErr(err)
+		return nil, core.InboxError(err)
 	}
 	res := map[string]any{"type": "attention_marked", "action": p.Action, "id": p.ID, "host": host, "local_only": true}
 	if it, ok := f.m.Get(p.ID); ok {
@@ -128,13 +139,13 @@ func (f *hostFollow) mark(p *attn.MarkParams) (any, *proto.Error) {
 	return res, nil
 }
 
-// undo undoes the person's newest dismiss or snooze, local or mirrored:
+// Undo undoes the person's newest dismiss or snooze, local or mirrored:
 // the local events go out as the queue's (a hold that came back and so
 // on), the mirrored ones as the mirror's.
-func (f *hostFollow) undo() ([]inbox.Event, error) {
+func (f *Follow) Undo() ([]inbox.Event, error) {
 	var evs []inbox.Event
 	var err error
-	f.s.att.DoMixed(func() (local, mirrored []inbox.Event) {
+	f.inbox.DoMixed(func() (local, mirrored []inbox.Event) {
 		evs, err = f.m.Undo()
 		for _, e := range evs {
 			if e.Item.Host != "" {
@@ -149,11 +160,11 @@ func (f *hostFollow) undo() ([]inbox.Event, error) {
 	return evs, err
 }
 
-// refuseHostRequest refuses reply-approval and answer-ask for a request
+// RefuseRequest refuses reply-approval and answer-ask for a request
 // id that is not this machine's but a mirrored item's (held approval,
 // plan or ask): the local Inbox cannot answer another host's prompt. A
 // request id this machine has too is left to the verb.
-func (f *hostFollow) refuseHostRequest(id string) *proto.Error {
+func (f *Follow) RefuseRequest(id string) *proto.Error {
 	if id == "" {
 		return nil
 	}
@@ -163,7 +174,7 @@ func (f *hostFollow) refuseHostRequest(id string) *proto.Error {
 	if len(items) == 0 {
 		return nil
 	}
-	local := f.s.att.List(inbox.ListOptions{IncludeSnoozed: true, Filter: func(it inbox.Item) bool {
+	local := f.inbox.List(inbox.ListOptions{IncludeSnoozed: true, Filter: func(it inbox.Item) bool {
 		return it.RequestID == id || it.HeldID == id
 	}})
 	if len(local.Items) > 0 {
@@ -180,4 +191,17 @@ func hostAnswerRefusal(it inbox.Item) *proto.Error {
 	return proto.Errorf(proto.CodeInvalidParams, "%s is %s's item: this Inbox cannot answer it", it.ID, it.Host).
 		WithHint(proto.Hint{Param: "id", Command: "tuios respond -w " + target,
 			Detail: "peek it first with tuios peek-prompt -w " + target})
+}
+
+// attentionList is list-attention's result.
+type attentionList struct {
+	Type   string         `json:"type"`
+	Items  []inbox.Item   `json:"items"`
+	Counts map[string]int `json:"counts"`
+	Total  int            `json:"total"`
+	Seq    uint64         `json:"seq"`
+	BootID string         `json:"boot_id"`
+	// Hosts are the followed hosts (follow.go): stale, seen_at and
+	// counts for the rail's header per host; absent with host local.
+	Hosts []HostView `json:"hosts,omitempty"`
 }

@@ -1,4 +1,4 @@
-package daemon
+package links
 
 import (
 	"bufio"
@@ -36,7 +36,7 @@ type farSessions struct {
 // a session with no agent in it is listed too and one that closed while
 // an event was lost goes. A host too old to list keeps what its events
 // said. It reports whether the cache changed.
-func (f *hostFollow) seedSessions(h *followed, st *followStream) bool {
+func (f *Follow) seedSessions(h *followed, st *followStream) bool {
 	var l farSessions
 	if err := st.call("list-sessions", map[string]any{}, &l); err != nil {
 		return false
@@ -62,13 +62,13 @@ func (f *hostFollow) seedSessions(h *followed, st *followStream) bool {
 // sessionsBackstop lists the host's sessions again every
 // followSessionsBackstop on a stream of its own, until ctx ends (the
 // live follow it belongs to ended).
-func (f *hostFollow) sessionsBackstop(ctx context.Context, h *followed) {
+func (f *Follow) sessionsBackstop(ctx context.Context, h *followed) {
 	for {
 		f.mu.Lock()
 		every := f.sessionsEvery
 		f.mu.Unlock()
 		fire := make(chan struct{})
-		t := f.s.clock.AfterFunc(every, func() { close(fire) })
+		t := f.core.Clock().AfterFunc(every, func() { close(fire) })
 		select {
 		case <-fire:
 		case <-ctx.Done():
@@ -90,7 +90,7 @@ func (f *hostFollow) sessionsBackstop(ctx context.Context, h *followed) {
 
 // railSessions are host's cached session names, sorted, at most
 // railHostSessions of them.
-func (f *hostFollow) railSessions(host string) []string {
+func (f *Follow) railSessions(host string) []string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	h := f.hosts[host]

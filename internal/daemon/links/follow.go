@@ -1,26 +1,22 @@
-package daemon
+package links
 
 import (
 	"bufio"
 	"context"
-	"encoding/json"
-	"errors"
 	"io"
-	"strconv"
 	"sync"
 	"time"
 
 	"github.com/tuios/tuios/inbox"
-	attn "github.com/tuios/tuios/internal/daemon/attention"
+	"github.com/tuios/tuios/internal/alarm"
 	"github.com/tuios/tuios/internal/daemon/core"
-	"github.com/tuios/tuios/internal/daemon/links"
 	"github.com/tuios/tuios/internal/proto"
 )
 
 // Following linked hosts (docs/inbox.md, The Inbox): per configured host,
-// while its link is up, the daemon lists the host's own Inbox
+// while its link is up, the links list the host's own Inbox
 // (list-attention with host "local" there, so what that host mirrors is
-// never mirrored onward), then subscribes to its attention, agent-state,
+// never mirrored onward), then subscribe to its attention, agent-state,
 // agent-message, session-* and window-created/closed events from the
 // listing's seq, and keeps the items in an inbox.Mirror beside the local
 // queue: id "HOST:ID", host set, at most 256 per host. When the link drops
@@ -53,10 +49,14 @@ const (
 // followTypes are the far events followed.
 var followTypes = []string{"attention", "agent-state", "agent-message", "session-created", "session-closed", "window-created", "window-closed"}
 
-// hostFollow follows every linked host. Set in New, never changed.
-type hostFollow struct {
-	s *Server
-	m *inbox.Mirror
+// Follow follows every linked host's Inbox into this machine's: the
+// links make it in New when they are given the Inbox (Options.Inbox) and
+// start it once the daemon's sessions came back.
+type Follow struct {
+	ls    *Links
+	core  core.Host
+	inbox Inbox
+	m     *inbox.Mirror
 
 	mu    sync.Mutex
 	hosts map[string]*followed
@@ -70,11 +70,11 @@ type hostFollow struct {
 	// sessionsEvery is followSessionsBackstop (tests shorten it); under mu.
 	sessionsEvery time.Duration
 
-	alarm attn.SnoozeAlarm // the earliest timed snooze of a mirrored item
+	alarm alarm.Alarm // the earliest timed snooze of a mirrored item
 }
 
 // followed is one host being followed. Fields below mu are guarded by
-// hostFollow.mu.
+// Follow.mu.
 type followed struct {
 	name   string
 	ctx    context.Context
@@ -96,24 +96,25 @@ type farAgent struct {
 	State   string
 }
 
-func newHostFollow(s *Server) *hostFollow {
-	return &hostFollow{s: s, m: s.att.NewMirror(), open: s.links.Open, pollEvery: followPoll, pollRail: followPollRail, sessionsEvery: followSessionsBackstop, hosts: map[string]*followed{}}
+func newFollow(ls *Links, in Inbox) *Follow {
+	return &Follow{ls: ls, core: ls.core, inbox: in, m: in.NewMirror(), open: ls.Open, pollEvery: followPoll, pollRail: followPollRail, sessionsEvery: followSessionsBackstop, hosts: map[string]*followed{}}
 }
 
-// start follows every configured host and then every host-changed event.
-func (f *hostFollow) start() {
-	sub := f.s.hub.Subscribe(core.Filter{Types: map[string]bool{"host-changed": true, "gap": true}}, 64)
-	for _, name := range f.s.links.Names() {
+// start follows every configured host and then every host-changed event,
+// until the hub closes (the daemon stops).
+func (f *Follow) start() {
+	sub := f.core.Subscribe(core.Filter{Types: map[string]bool{"host-changed": true, "gap": true}}, 64)
+	for _, name := range f.ls.Names() {
 		f.ensure(name)
 	}
 	go func() {
 		for ev := range sub.C() {
 			switch {
 			case ev.Type == "gap":
-				for _, name := range f.s.links.Names() {
+				for _, name := range f.ls.Names() {
 					f.ensure(name)
 				}
-			case ev.Status == links.StatusRemoved || f.s.links.Status(ev.Host) == "":
+			case ev.Status == StatusRemoved || f.ls.Status(ev.Host) == "":
 				f.remove(ev.Host)
 			default:
 				f.ensure(ev.Host)
@@ -125,7 +126,7 @@ func (f *hostFollow) start() {
 
 // ensure starts following host if it is not followed yet, and tells a
 // follower that the link changed.
-func (f *hostFollow) ensure(host string) {
+func (f *Follow) ensure(host string) {
 	if host == "" {
 		return
 	}
@@ -143,13 +144,13 @@ func (f *hostFollow) ensure(host string) {
 	case h.kick <- struct{}{}:
 	default:
 	}
-	if f.s.links.Status(host) != links.StatusUp {
+	if f.ls.Status(host) != StatusUp {
 		f.endStream(h) // the link is gone: do not wait for the read to fail
 	}
 }
 
 // remove stops following host and closes its items (host_removed).
-func (f *hostFollow) remove(host string) {
+func (f *Follow) remove(host string) {
 	f.mu.Lock()
 	h := f.hosts[host]
 	delete(f.hosts, host)
@@ -167,7 +168,7 @@ func (f *hostFollow) remove(host string) {
 	f.layoutChanged()
 }
 
-func (f *hostFollow) stopAll() {
+func (f *Follow) stopAll() {
 	f.mu.Lock()
 	hs := f.hosts
 	f.hosts = map[string]*followed{}
@@ -178,7 +179,7 @@ func (f *hostFollow) stopAll() {
 	}
 }
 
-func (f *hostFollow) endStream(h *followed) {
+func (f *Follow) endStream(h *followed) {
 	f.mu.Lock()
 	c := h.stream
 	h.stream = nil
@@ -190,13 +191,13 @@ func (f *hostFollow) endStream(h *followed) {
 
 // opener is how streams are opened and how often a host is polled:
 // every, and rail while a client is attached.
-func (f *hostFollow) opener() (open func(context.Context, string) (io.ReadWriteCloser, *proto.Error), every, rail time.Duration) {
+func (f *Follow) opener() (open func(context.Context, string) (io.ReadWriteCloser, *proto.Error), every, rail time.Duration) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.open, f.pollEvery, f.pollRail
 }
 
-func (f *hostFollow) setMode(h *followed, mode, note string) {
+func (f *Follow) setMode(h *followed, mode, note string) {
 	f.mu.Lock()
 	h.mode, h.note = mode, note
 	f.mu.Unlock()
@@ -204,18 +205,18 @@ func (f *hostFollow) setMode(h *followed, mode, note string) {
 
 // run is one host's follower: while the link is up it follows; when it
 // is not, the host's items are stale and it waits for a host-changed.
-func (f *hostFollow) run(h *followed) {
+func (f *Follow) run(h *followed) {
 	defer close(h.done)
 	for {
 		if h.ctx.Err() != nil {
 			return
 		}
 		select {
-		case <-f.s.done:
+		case <-f.core.Done():
 			return
 		default:
 		}
-		if f.s.links.Status(h.name) == links.StatusUp {
+		if f.ls.Status(h.name) == StatusUp {
 			poll := f.follow(h)
 			if h.ctx.Err() != nil {
 				return
@@ -228,7 +229,7 @@ func (f *hostFollow) run(h *followed) {
 			// A stream that broke with the link still up (a resync, a
 			// garbage line) is followed again after a pause; a link
 			// that dropped waits for its host-changed.
-			if f.s.links.Status(h.name) == links.StatusUp && !f.pause(h, followRetry) {
+			if f.ls.Status(h.name) == StatusUp && !f.pause(h, followRetry) {
 				return
 			}
 			continue
@@ -238,29 +239,29 @@ func (f *hostFollow) run(h *followed) {
 		case <-h.kick:
 		case <-h.ctx.Done():
 			return
-		case <-f.s.done:
+		case <-f.core.Done():
 			return
 		}
 	}
 }
 
 // pause waits d (on the daemon's clock), or until the follower ends.
-func (f *hostFollow) pause(h *followed, d time.Duration) bool {
+func (f *Follow) pause(h *followed, d time.Duration) bool {
 	fire := make(chan struct{})
-	t := f.s.clock.AfterFunc(d, func() { close(fire) })
+	t := f.core.Clock().AfterFunc(d, func() { close(fire) })
 	defer t.Stop()
 	select {
 	case <-fire:
 		return true
 	case <-h.ctx.Done():
 		return false
-	case <-f.s.done:
+	case <-f.core.Done():
 		return false
 	}
 }
 
 // down marks the host's items stale.
-func (f *hostFollow) down(h *followed) {
+func (f *Follow) down(h *followed) {
 	f.mu.Lock()
 	h.mode = "" // the note stays: why the last attempt failed
 	f.mu.Unlock()
@@ -270,16 +271,12 @@ func (f *hostFollow) down(h *followed) {
 
 // layoutChanged redraws the attached clients' rails: a host's header
 // changes (stale, fresh) even when it has no items to publish.
-func (f *hostFollow) layoutChanged() {
-	if f.s.attach != nil {
-		f.s.attach.layoutChanged()
-	}
-}
+func (f *Follow) layoutChanged() { f.core.RailChanged() }
 
 // follow lists the host's Inbox and agents, subscribes from the
 // listing's seq and applies the events until the stream ends. It reports
 // true when the host cannot subscribe from a seq and must be polled.
-func (f *hostFollow) follow(h *followed) (poll bool) {
+func (f *Follow) follow(h *followed) (poll bool) {
 	open, every, rail := f.opener()
 	rw, perr := open(h.ctx, h.name)
 	if perr != nil {
@@ -306,7 +303,7 @@ func (f *hostFollow) follow(h *followed) (poll bool) {
 	if err := st.call("list-agents", map[string]any{}, &agents); err == nil {
 		f.seedCache(h, agents.Agents)
 	}
-	f.seedSessions(h, st) // host_follow_sessions.go: for the rail
+	f.seedSessions(h, st) // follow_sessions.go: for the rail
 	f.do(func() []inbox.Event { return f.m.Sync(h.name, l.BootID, l.Items) })
 	f.layoutChanged()
 
@@ -327,7 +324,7 @@ func (f *hostFollow) follow(h *followed) (poll bool) {
 	f.setMode(h, "live", "")
 	backstop, stop := context.WithCancel(h.ctx)
 	defer stop()
-	go f.sessionsBackstop(backstop, h) // host_follow_sessions.go
+	go f.sessionsBackstop(backstop, h) // follow_sessions.go
 	for {
 		line, rerr := proto.ReadLine(st.r, inbox.MaxHostLine)
 		if rerr != nil {
@@ -342,19 +339,9 @@ func (f *hostFollow) follow(h *followed) (poll bool) {
 	}
 }
 
-// farEvent is what a followed event line may carry.
-type farEvent struct {
-	Type    string      `json:"type"`
-	Session string      `json:"session"`
-	Window  string      `json:"window"`
-	State   string      `json:"state"`
-	Op      string      `json:"op"`
-	Item    *inbox.Item `json:"item"`
-}
-
 // apply takes one event line of a host; false ends the stream (a gap or
 // a line that is not an event: list again).
-func (f *hostFollow) apply(h *followed, line []byte) bool {
+func (f *Follow) apply(h *followed, line []byte) bool {
 	ev, ok := parseFarEvent(line)
 	if !ok {
 		return false
@@ -396,22 +383,7 @@ func (f *hostFollow) apply(h *followed, line []byte) bool {
 	return true
 }
 
-// parseFarEvent reads one line a far daemon sent on a subscribed stream.
-// It is another machine's text: a line that is not a JSON object with a
-// type is refused, and nothing in it is trusted beyond its shape (the
-// mirror cleans every item).
-func parseFarEvent(line []byte) (farEvent, bool) {
-	var ev farEvent
-	if len(line) > inbox.MaxHostLine || json.Unmarshal(line, &ev) != nil || ev.Type == "" {
-		return farEvent{}, false
-	}
-	if len(ev.Window) > 256 || len(ev.Session) > 4096 || len(ev.State) > 32 {
-		return farEvent{}, false
-	}
-	return ev, true
-}
-
-func (f *hostFollow) cacheAgent(h *followed, window string, a farAgent) {
+func (f *Follow) cacheAgent(h *followed, window string, a farAgent) {
 	if window == "" || len(window) > 256 {
 		return
 	}
@@ -434,7 +406,7 @@ func (f *hostFollow) cacheAgent(h *followed, window string, a farAgent) {
 }
 
 // seedCache replaces a host's cached agents with a fresh list-agents.
-func (f *hostFollow) seedCache(h *followed, rows []farAgentRow) {
+func (f *Follow) seedCache(h *followed, rows []farAgentRow) {
 	f.mu.Lock()
 	h.agents = map[string]farAgent{}
 	h.sessions = map[string]struct{}{}
@@ -448,12 +420,12 @@ func (f *hostFollow) seedCache(h *followed, rows []farAgentRow) {
 // time on a stream of its own: every pollRail while a client is attached
 // (its rail shows the host), else every pollEvery. It wakes each
 // pollRail to look, so a client that attaches is served within one.
-func (f *hostFollow) poll(h *followed) {
+func (f *Follow) poll(h *followed) {
 	var listed time.Time
-	for f.s.links.Status(h.name) == links.StatusUp {
+	for f.ls.Status(h.name) == StatusUp {
 		_, every, rail := f.opener()
-		if f.s.attach.n.Load() > 0 || listed.IsZero() || f.s.clock.Now().Sub(listed) >= every {
-			listed = f.s.clock.Now()
+		if f.core.Attached() > 0 || listed.IsZero() || f.core.Clock().Now().Sub(listed) >= every {
+			listed = f.core.Clock().Now()
 			var l farListing
 			if err := f.listFar(h, &l); err == nil {
 				f.m.Heard(h.name)
@@ -469,7 +441,7 @@ func (f *hostFollow) poll(h *followed) {
 
 // listFar reads the host's own Inbox on a new stream: list-attention with
 // host local, or without it for a daemon older still.
-func (f *hostFollow) listFar(h *followed, l *farListing) *proto.Error {
+func (f *Follow) listFar(h *followed, l *farListing) *proto.Error {
 	open, _, _ := f.opener()
 	rw, err := open(h.ctx, h.name)
 	if err != nil {
@@ -484,91 +456,19 @@ func (f *hostFollow) listFar(h *followed, l *farListing) *proto.Error {
 	return err
 }
 
-// farListing is the part of a far list-attention the mirror reads.
-type farListing struct {
-	Items  []inbox.Item `json:"items"`
-	Seq    uint64       `json:"seq"`
-	BootID string       `json:"boot_id"`
-}
-
-type farAgents struct {
-	Agents []farAgentRow `json:"agents"`
-}
-
-type farAgentRow struct {
-	WindowID string `json:"window_id"`
-	Session  string `json:"session"`
-	Name     string `json:"name"`
-	State    string `json:"state"`
-}
-
-// followStream is request/answer over one raw stream to a far daemon.
-type followStream struct {
-	w      io.WriteCloser
-	r      *bufio.Reader
-	nextID int
-}
-
-// call sends one request and reads its answer. Lines before it that are
-// not its answer are skipped (none are expected before subscribe).
-func (st *followStream) call(verb string, params, result any) *proto.Error {
-	st.nextID++
-	id := strconv.Itoa(st.nextID)
-	p, err := json.Marshal(params)
-	if err != nil {
-		return proto.Errorf(proto.CodeInternal, "%v", err)
-	}
-	line, _ := json.Marshal(proto.Request{ID: json.RawMessage(id), Verb: verb, Params: p})
-	// A daemon that never answers must not hold the follower: the
-	// stream closes under the read, which then fails. (I/O time: the
-	// wall clock.)
-	t := time.AfterFunc(followCallWait, func() { st.w.Close() })
-	defer t.Stop()
-	if _, err := st.w.Write(append(line, '\n')); err != nil {
-		return proto.Errorf(codeHostUnreachable, "the stream to the host closed: %v", err)
-	}
-	for {
-		b, err := proto.ReadLine(st.r, inbox.MaxHostLine)
-		if errors.Is(err, proto.ErrLineTooLong) {
-			return proto.Errorf(proto.CodeInvalidRequest, "the host answered %s with a line over %d bytes", verb, inbox.MaxHostLine)
-		}
-		if err != nil {
-			return proto.Errorf(codeHostUnreachable, "the stream to the host closed: %v", err)
-		}
-		var resp struct {
-			ID     json.RawMessage `json:"id"`
-			Result json.RawMessage `json:"result"`
-			Error  *proto.Error    `json:"error"`
-		}
-		if json.Unmarshal(b, &resp) != nil {
-			return proto.Errorf(proto.CodeInvalidRequest, "the host answered %s with a line that is not JSON", verb)
-		}
-		if string(resp.ID) != id {
-			continue
-		}
-		if resp.Error != nil {
-			return resp.Error
-		}
-		if result != nil && json.Unmarshal(resp.Result, result) != nil {
-			return proto.Errorf(proto.CodeInvalidRequest, "the host's answer to %s is not what it should be", verb)
-		}
-		return nil
-	}
-}
-
 // ---- publishing, and the snooze timer of mirrored items ----
 
 // do runs a mirror call and publishes its events as attention events,
 // under the attention lock so they take their place in seq order, then
 // re-arms the snooze timer.
-func (f *hostFollow) do(fn func() []inbox.Event) {
-	if evs := f.s.att.DoMirrored(fn); len(evs) > 0 {
+func (f *Follow) do(fn func() []inbox.Event) {
+	if evs := f.inbox.DoMirrored(fn); len(evs) > 0 {
 		f.rearm()
 	}
 }
 
 // doErr is do for a call that can be refused.
-func (f *hostFollow) doErr(fn func() ([]inbox.Event, error)) error {
+func (f *Follow) doErr(fn func() ([]inbox.Event, error)) error {
 	var err error
 	f.do(func() []inbox.Event {
 		var evs []inbox.Event
@@ -579,75 +479,9 @@ func (f *hostFollow) doErr(fn func() ([]inbox.Event, error)) error {
 }
 
 // rearm keeps one timer for the earliest timed snooze of a mirrored item.
-func (f *hostFollow) rearm() {
-	f.alarm.Rearm(f.s.clock, f.m.NextWake, func() {
-		f.do(func() []inbox.Event { return f.m.Tick(f.s.clock.Now()) })
+func (f *Follow) rearm() {
+	f.alarm.Rearm(f.core.Clock(), f.m.NextWake, func() {
+		f.do(func() []inbox.Event { return f.m.Tick(f.core.Clock().Now()) })
 		f.rearm()
 	})
-}
-
-// ---- what list-attention and list-hosts show of it ----
-
-// hostView is one followed host as list-attention's hosts[] shows it:
-// for the rail's header per host (stale, seen_at, mail) and its cache.
-type hostView struct {
-	inbox.HostState
-	Events   string `json:"events,omitempty"` // live, polling, or "" while not following
-	Note     string `json:"events_note,omitempty"`
-	Sessions int    `json:"sessions"`
-	Agents   int    `json:"agents"`
-	NeedsYou int    `json:"needs_you"` // cached agents on needs_input or errored
-}
-
-// views lists the followed hosts, by name.
-func (f *hostFollow) views() []hostView {
-	states := f.m.Hosts()
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	out := make([]hostView, 0, len(states))
-	for _, st := range states {
-		v := hostView{HostState: st}
-		if h := f.hosts[st.Host]; h != nil {
-			v.Events, v.Note = h.mode, h.note
-			v.Sessions, v.Agents = len(h.sessions), len(h.agents)
-			for _, a := range h.agents {
-				if a.State == "needs_input" || a.State == "errored" {
-					v.NeedsYou++
-				}
-			}
-		}
-		out = append(out, v)
-	}
-	return out
-}
-
-// eventsOf is list-hosts' events and events_note for host: live while
-// subscribed, polling for a host too old to subscribe, "" otherwise.
-func (f *hostFollow) eventsOf(host string) (string, string) {
-	if f == nil {
-		return "", ""
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if h := f.hosts[host]; h != nil {
-		return h.mode, h.note
-	}
-	return "", ""
-}
-
-// attachHosts is the layout's hosts: the rail's header per followed host.
-func (f *hostFollow) attachHosts() []proto.AttachHost {
-	if f == nil {
-		return nil
-	}
-	var out []proto.AttachHost
-	for _, st := range f.m.Hosts() {
-		h := proto.AttachHost{Host: st.Host, Stale: st.Stale, Items: st.Items, Mail: st.Mail, Rev: st.Rev,
-			Sessions: f.railSessions(st.Host)} // host_follow_sessions.go
-		if st.SeenAt > 0 {
-			h.SeenAt = time.Unix(0, st.SeenAt).UnixMilli()
-		}
-		out = append(out, h)
-	}
-	return out
 }
