@@ -37,9 +37,19 @@ func pooledWorldWith(t *testing.T, opt testsshd.Options, set func(*Options)) *li
 	w := newLinkWorld(t, opt)
 	dialRPC(t, w.far.Socket()).must("new-session", map[string]any{"name": "api", "argv": []string{"/bin/cat"}})
 	w.startNear(w.hostTable("far"), set)
-	waitStatus(t, dialRPC(t, w.sock), "far", "up")
+	waitFollowed(t, w)
 	eventually(t, "a channel warmed", func() bool { return len(poolOf(w.near, "far")) == 1 })
 	return w
+}
+
+// waitFollowed waits for the link to far to be up and the near daemon's
+// follow of far's Inbox to be live: the follow opens its own channel as
+// the link comes up, and a test that counts channels counts from after.
+func waitFollowed(t *testing.T, w *linkWorld) {
+	t.Helper()
+	r := dialRPC(t, w.sock)
+	waitStatus(t, r, "far", "up")
+	eventually(t, "far's Inbox followed live", func() bool { return hostRows(t, r)["far"]["events"] == "live" })
 }
 
 // cliCall is what `tuios get-agent-state -w far:api` does: connect to
@@ -230,7 +240,7 @@ func TestHostPoolOff(t *testing.T) {
 			return env(k)
 		}
 	})
-	waitStatus(t, dialRPC(t, w.sock), "far", "up")
+	waitFollowed(t, w)
 	before := w.near.links.Opens()
 	for i := 0; i < 3; i++ {
 		cliCall(t, w)
