@@ -305,9 +305,17 @@
 // back; push notifications (internal/daemon/notify: they follow the
 // Inbox's events from once the restored items are in, hear the person's
 // keys through OnPersonTyped, and the config appliers reach [notify]
-// through notifyConfig, person_typed.go); last the copies of tuios cp
-// and their verbs (internal/daemon/transfers), shut down first, which
-// stops every copy. Respond and the follow of linked hosts'
+// through notifyConfig, person_typed.go); the copies of tuios cp and
+// their verbs (internal/daemon/transfers), whose shutdown stops every
+// copy; last the agent verbs (internal/daemon/agents: set-agent-state,
+// set-agent-session, set-agent-meta, report-agent-activity,
+// get-agent-state, list-agents, explain-agent-detect,
+// explain-agent-screen, resolve-pane), which keep nothing and hook
+// nothing: they read a window as an agent row does through
+// core.Host.Seat and Seats, and a hook's activity reaches the agent log
+// through LogActivity and LogSubagent (verbs_agentlog.go); the rail and
+// list-agents share one order of what a pane needs (core.NeedOrder).
+// Respond and the follow of linked hosts'
 // Inboxes (host_follow.go, which the Inbox's verbs reach as attn.Hosts:
 // verbs_attention.go) and each host's Inbox row (host_rows.go) are still
 // here: they reach the store only through its methods (attention.go's
@@ -411,7 +419,8 @@
 // and the links': links.Links.mu, a host connection's, the outbox's;
 // notify.Feature.mu, what [notify] applied, and internal/push's Notifier
 // locks under the push notifications; transfers.copies.mu, the copies of
-// tuios cp, with no file I/O under it) are
+// tuios cp, with no file I/O under it; the agent verbs,
+// internal/daemon/agents, have none) are
 // leaves as the core sees them: a feature
 // calls the core holding none of them, and the core's hooks into a
 // feature (a new pane's environment, a caller's, a window closed, the

@@ -23,7 +23,8 @@ var _ core.Host = host{}
 func (h host) Options() core.Options {
 	s := h.s
 	return core.Options{Socket: s.opt.Socket, Executable: s.opt.Executable, StateDir: s.opt.StateDir, UID: s.uid,
-		Config: s.opt.Config, AgentsOff: s.agentsOff, Watcher: s.opt.Tracker.Watcher}
+		Config: s.opt.Config, AgentsOff: s.agentsOff, Watcher: s.opt.Tracker.Watcher,
+		DetectOff: s.opt.Tracker.DetectInterval < 0, ManifestErrors: s.loadErrs} // the agent verbs' (internal/daemon/agents)
 }
 
 func (h host) Clock() agentstate.Clock  { return h.s.clock }
@@ -202,6 +203,9 @@ func featureAccess(c core.Class) access {
 	// The copies' class (host_transfers.go).
 	case core.Copies:
 		return copies
+	// The agent verbs' class (internal/daemon/agents).
+	case core.Lookup:
+		return anyone.withLink(capList)
 	}
 	return 0
 }

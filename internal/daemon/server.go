@@ -23,6 +23,7 @@ import (
 	"github.com/tuios/tuios/detect/transcript"
 	"github.com/tuios/tuios/internal/config"
 	"github.com/tuios/tuios/internal/daemon/agentlog"
+	"github.com/tuios/tuios/internal/daemon/agents"
 	attn "github.com/tuios/tuios/internal/daemon/attention"
 	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/daemon/herdr"
@@ -312,6 +313,9 @@ func New(opt Options) (*Server, error) {
 	pushes := notify.New(notify.Options{Inbox: inboxFeature, Getenv: s.getenv})
 	s.push = pushes
 	s.features = append(s.features, pushes, transfers.New())
+	// The agent verbs (internal/daemon/agents): they keep nothing and
+	// hook nothing, so their place in the list does not matter.
+	s.features = append(s.features, agents.New())
 	h := host{s}
 	h.OnWindowClosed(func(ev event) { s.resp.forget(ev.Window) })
 	if err := initFeatures(h, s.features); err != nil {

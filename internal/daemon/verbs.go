@@ -77,8 +77,6 @@ func (s *Server) verbTable() map[string]*verb {
 	s.arrangeVerbs(add) // verbs_arrange.go: focus, move, set, close, run-command, split-window, set-layout
 	s.popupVerbs(add)   // popup.go
 	s.paneVerbs(add)
-	s.agentVerbs(add)
-	s.hookVerbs(add)
 	s.waitVerbs(add)
 	s.respondVerbs(add)
 	s.layoutVerbs(add)

@@ -73,6 +73,13 @@ const (
 	// (a session out of its reach needs admin too); never over a link,
 	// where a far machine copies with its own daemon.
 	Copies
+
+	// The agent verbs' class (internal/daemon/agents).
+
+	// Lookup is a lookup every caller may make and that changes nothing
+	// (resolve-pane): nothing is checked but the link policy, where a
+	// link needs list; the handler decides what it answers.
+	Lookup
 )
 
 // CodeNotHuman is the error code of a call that acts as the person and
