@@ -319,11 +319,19 @@
 // keys through OnPersonTyped, and the config appliers reach [notify]
 // through notifyConfig, person_typed.go); the copies of tuios cp
 // and their verbs (internal/daemon/transfers), which stop every copy as
-// they shut down; and wait-for (internal/daemon/waitfor: every condition,
+// they shut down; wait-for (internal/daemon/waitfor: every condition,
 // its timeouts and hints, and the recent exits of program windows, which
 // the core hands it through OnProgramExit before such a window leaves the
 // table; its agent-message condition is the mail feature's wait, which
-// New hands it), last, shut down first, with nothing to stop. The core
+// New hands it); last the agent verbs (internal/daemon/agents:
+// set-agent-state, set-agent-session, set-agent-meta,
+// report-agent-activity, get-agent-state, list-agents,
+// explain-agent-detect, explain-agent-screen, resolve-pane), which keep
+// nothing and hook nothing: they read a window as an agent row does
+// through core.Host.Seat and Seats, and a hook's activity reaches the
+// agent log through LogActivity and LogSubagent (verbs_agentlog.go); the
+// rail and list-agents share one order of what a pane needs
+// (core.NeedOrder). The core
 // reaches the store only through its methods (attention.go's
 // inboxStore), subscribe's replay included (the store picks the events,
 // the hub queues them). The human nonces stay here too (human_nonce.go):
@@ -439,7 +447,8 @@
 // records', under which no git runs and which the target check never
 // takes: it reads the fan tags, an immutable map swapped whole;
 // waitfor.Feature.mu, wait-for's exit log of program windows, never held
-// across a call into the core) are
+// across a call into the core; the agent verbs, internal/daemon/agents,
+// have none) are
 // leaves as the core sees them: a feature
 // calls the core holding none of them, and the core's hooks into a
 // feature (a new pane's environment, a caller's, a window closed, the

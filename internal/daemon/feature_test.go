@@ -73,7 +73,7 @@ func TestDaemonFeatures(t *testing.T) {
 	for _, f := range srv.features {
 		names = append(names, f.Name())
 	}
-	if want := []string{"inbox", "mail", "herdr", "agent-log", "transcripts", "resume", "worktrees", "reply-queue", "review", "ask-human", "held-approvals", "respond", "links", "notify", "transfers", "wait-for"}; !slices.Equal(names, want) {
+	if want := []string{"inbox", "mail", "herdr", "agent-log", "transcripts", "resume", "worktrees", "reply-queue", "review", "ask-human", "held-approvals", "respond", "links", "notify", "transfers", "wait-for", "agents"}; !slices.Equal(names, want) {
 		t.Fatalf("features %q, want %q", names, want)
 	}
 	for what, register := range map[string]func(core.Host){

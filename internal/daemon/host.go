@@ -26,7 +26,9 @@ func (h host) Options() core.Options {
 		Config: s.opt.Config, AgentsOff: s.agentsOff, Watcher: s.opt.Tracker.Watcher,
 		Env: s.opt.Env, Getenv: s.getenv, // Env, Getenv: the worktrees feature's
 		// respond's (attention's prompts): who may answer from a shell.
-		RespondFromShell: s.fromShell, ConfigPath: s.configPath()}
+		RespondFromShell: s.fromShell, ConfigPath: s.configPath(),
+		DetectOff: s.opt.Tracker.DetectInterval < 0, ManifestErrors: s.loadErrs, // the agent verbs' (internal/daemon/agents)
+	}
 }
 
 func (h host) Clock() agentstate.Clock  { return h.s.clock }
@@ -221,6 +223,9 @@ func featureAccess(c core.Class) access {
 	// respond's (attention's prompts).
 	case core.Answers:
 		return personOnly | needRespond | typesInto
+	// The agent verbs' class (internal/daemon/agents).
+	case core.Lookup:
+		return anyone.withLink(capList)
 	}
 	return 0
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tuios/tuios/agentstate/fakeclock"
+	"github.com/tuios/tuios/internal/daemon/agents"
 	"github.com/tuios/tuios/internal/daemon/links"
 	"github.com/tuios/tuios/internal/testsshd"
 )
@@ -280,6 +281,9 @@ func TestHostPoolMakesRoomUnderMaxSessions(t *testing.T) {
 func TestPoolableVerbs(t *testing.T) {
 	t.Parallel()
 	s := &Server{}
+	if err := agents.New().Init(host{s}); err != nil { // a feature's verb: get-agent-state
+		t.Fatal(err)
+	}
 	s.verbs = s.verbTable()
 	for verb, want := range map[string]bool{"get-agent-state": true, "list-sessions": true, "hello": true,
 		"subscribe": false, "wait-for": false, "link-peer": false, "open-host-connection": false, "frobnicate": false} {

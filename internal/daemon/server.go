@@ -23,6 +23,7 @@ import (
 	"github.com/tuios/tuios/detect/transcript"
 	"github.com/tuios/tuios/internal/config"
 	"github.com/tuios/tuios/internal/daemon/agentlog"
+	"github.com/tuios/tuios/internal/daemon/agents"
 	attn "github.com/tuios/tuios/internal/daemon/attention"
 	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/daemon/fan"
@@ -336,6 +337,9 @@ func New(opt Options) (*Server, error) {
 	// wait-for (internal/daemon/waitfor): its agent-message condition is
 	// the mail feature's wait, handed over here.
 	s.features = append(s.features, waitfor.New(waitfor.Options{Mail: s.waitMail}))
+	// The agent verbs (internal/daemon/agents): they keep nothing and
+	// hook nothing, so their place in the list does not matter.
+	s.features = append(s.features, agents.New())
 	h := host{s}
 	if err := initFeatures(h, s.features); err != nil {
 		close(s.done) // what New started so far stops

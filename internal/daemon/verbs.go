@@ -77,8 +77,6 @@ func (s *Server) verbTable() map[string]*verb {
 	s.arrangeVerbs(add) // verbs_arrange.go: focus, move, set, close, run-command, split-window, set-layout
 	s.popupVerbs(add)   // popup.go
 	s.paneVerbs(add)
-	s.agentVerbs(add)
-	s.hookVerbs(add)
 	s.attachVerbs(add) // verbs_attach.go: attach (peek-prompt and respond are the attention set's)
 	s.layoutVerbs(add)
 	s.linkVerbs(add)   // verbs_link.go: what another machine's link may call here

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/proto"
 )
 
@@ -148,7 +149,7 @@ func (s *Server) sessionRowLocked(ss *Session) proto.SessionRow {
 			continue
 		}
 		// The rail's order, finished turns not yet seen included.
-		if l := needLoudness(s.tracker.Arbiter().Get(w.ID)); l > loud {
+		if l := core.Loudness(s.tracker.Arbiter().Get(w.ID)); l > loud {
 			loud, row.Loudest = l, st.State.String()
 		}
 	}

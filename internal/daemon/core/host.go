@@ -293,6 +293,32 @@ type Host interface {
 	// (a harness that asked for focus reports wants it): a key like any
 	// other, through the same check; it never waits.
 	FocusIn(c Call, pane string)
+
+	// What the agent verbs (internal/daemon/agents) read of the core
+	// (host_agents.go).
+
+	// Seat resolves the window a verb's session and window params name,
+	// as Window does (through the target check), and copies it as an
+	// agent row reads it.
+	Seat(c Call, session, window string) (Seat, *proto.Error)
+	// Seats copies, at one moment, every window of the session session
+	// names (resolved as Session does) or, with all, of every session in
+	// View's order (no target check: the caller passed Wide first), as
+	// agent rows read them.
+	Seats(c Call, session string, all bool) ([]SessionSeats, *proto.Error)
+	// PaneOf is the window a process runs in and how it was found
+	// (ancestry, session, token): for pid > 0 that process as the kernel
+	// places it, else c's own caller as its connection was placed; ""
+	// when it runs in none.
+	PaneOf(c Call, pid int) (pane, how string)
+	// LogActivity records a hook's log-only activity event (prompt,
+	// tool, tool_done, tool_failed, turn_end) in window's agent log, as
+	// report-agent-activity answers it; done is false for any other
+	// event, which the arbiter reads first.
+	LogActivity(window string, p *proto.ReportActivityParams) (out proto.AgentActivityReported, done bool)
+	// LogSubagent records in window's agent log a subagent or
+	// session_start event the arbiter accepted.
+	LogSubagent(window string, p *proto.ReportActivityParams)
 }
 
 // Options are the daemon's settings a feature reads.
@@ -325,6 +351,16 @@ type Options struct {
 	RespondFromShell bool
 	// ConfigPath is the config file a hint names.
 	ConfigPath string
+
+	// What the agent verbs read (internal/daemon/agents).
+
+	// DetectOff says the detector does not poll panes' foregrounds
+	// ([daemon] agent_autodetect = false, agent_detect_seconds < 0, or
+	// agents off): only reports attribute a pane.
+	DetectOff bool
+	// ManifestErrors are the harness manifests that did not load at
+	// start. Read only.
+	ManifestErrors []detect.LoadError
 }
 
 // Placement is where the kernel puts a caller.

@@ -99,6 +99,13 @@ const (
 	// so the typing rules hold at the target check and on the write
 	// path; over a link only with the respond capability.
 	Answers
+
+	// The agent verbs' class (internal/daemon/agents).
+
+	// Lookup is a lookup every caller may make and that changes nothing
+	// (resolve-pane): nothing is checked but the link policy, where a
+	// link needs list; the handler decides what it answers.
+	Lookup
 )
 
 // CodeNotHuman is the error code of a call that acts as the person and

@@ -1,4 +1,4 @@
-package daemon
+package agents
 
 import (
 	"github.com/tuios/tuios/agentstate"

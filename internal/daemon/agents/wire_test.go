@@ -1,4 +1,4 @@
-package daemon
+package agents
 
 import (
 	"encoding/json"
