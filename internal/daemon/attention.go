@@ -163,8 +163,3 @@ func (s *Server) person(cn *conn, verb, nonce string) *proto.Error {
 	return proto.Errorf(codeNotHuman, "%s acts as the person: it needs a live human nonce from an attached client", verb).
 		WithHint(proto.Hint{Detail: detail})
 }
-
-// parseSelect is the Inbox feature's (attention.ParseSelect), for the
-// core's verbs that read the Inbox's selectors (get-agent-state).
-
-func parseSelect(text string) (*inbox.Selector, *proto.Error) { return attn.ParseSelect(text) }
