@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/daemon/links"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/internal/rawio"
@@ -321,7 +322,7 @@ func (s *Server) dispatch(cn *conn, req proto.Request) (res any, perr *proto.Err
 	v := s.verbs[req.Verb]
 	if v == nil {
 		return nil, proto.Errorf(proto.CodeUnknownVerb, "unknown verb %q", clipText(req.Verb, 64)).
-			WithHint(proto.Hint{DidYouMean: nearestWord(req.Verb, s.verbNames()), Command: `{"verb":"list-verbs"}`})
+			WithHint(proto.Hint{DidYouMean: core.NearestWord(req.Verb, s.verbNames()), Command: `{"verb":"list-verbs"}`})
 	}
 	defer s.debugVerb(req.Verb, s.clock.Now(), &perr) // log.go: --log-level debug
 	defer func() {

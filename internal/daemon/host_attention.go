@@ -175,7 +175,7 @@ func (h host) NoSession(name string) *proto.Error {
 		return nil
 	}
 	return proto.Errorf(proto.CodeSessionNotFound, "no session %q", name).
-		WithHint(proto.Hint{Param: "session", DidYouMean: nearestWord(name, names), Available: names})
+		WithHint(proto.Hint{Param: "session", DidYouMean: core.NearestWord(name, names), Available: names})
 }
 
 func (h host) PaneCwds() map[string]string { return h.s.paneDirs() }

@@ -3,11 +3,9 @@ package daemon
 import (
 	"encoding/json"
 	"sort"
-	"strings"
 
 	"github.com/tuios/tuios/internal/daemon/core"
 	drpc "github.com/tuios/tuios/internal/daemon/rpc"
-	"github.com/tuios/tuios/internal/fuzzy"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/internal/version"
 )
@@ -42,25 +40,6 @@ func (s *Server) verbNames() []string {
 	}
 	sort.Strings(names)
 	return names
-}
-
-// nearestWord is the closest name by edit distance (or a name the word is
-// a prefix or part of).
-func nearestWord(w string, names []string) string {
-	best, bestD := "", 1<<30
-	for _, n := range names {
-		d := fuzzy.Distance(w, n)
-		if strings.HasPrefix(n, w) || strings.Contains(n, w) {
-			d = min(d, 2)
-		}
-		if d < bestD {
-			best, bestD = n, d
-		}
-	}
-	if bestD > max(3, len(w)/2) {
-		return ""
-	}
-	return best
 }
 
 // verbTable is every verb the daemon serves. Registering a verb only
@@ -125,7 +104,7 @@ func (s *Server) metaVerbs(add addFunc) {
 		names := s.verbNames()
 		if p.Verb != "" {
 			if s.verbs[p.Verb] == nil {
-				return nil, proto.Errorf(proto.CodeInvalidParams, "unknown verb %q", p.Verb).WithHint(proto.Hint{DidYouMean: nearestWord(p.Verb, names)})
+				return nil, proto.Errorf(proto.CodeInvalidParams, "unknown verb %q", p.Verb).WithHint(proto.Hint{DidYouMean: core.NearestWord(p.Verb, names)})
 			}
 			names = []string{p.Verb}
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/proto"
 )
 
@@ -334,7 +335,7 @@ func (s *Server) runCommand(cn *conn, p *proto.RunCommandParams) (any, *proto.Er
 			both = append(both, n, keymapName(n))
 		}
 		return nil, proto.Errorf(proto.CodeInvalidParams, "unknown command %q", clipText(p.Command, 64)).
-			WithHint(proto.Hint{Param: "command", Accepted: names, DidYouMean: nearestWord(p.Command, both),
+			WithHint(proto.Hint{Param: "command", Accepted: names, DidYouMean: core.NearestWord(p.Command, both),
 				Detail: "each command is also known by its keymap name (toggle_zoom for ToggleZoom)"})
 	}
 	done := func(ss *Session) (any, *proto.Error) {

@@ -7,7 +7,6 @@ import (
 	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/detect"
 	"github.com/tuios/tuios/internal/daemon/core"
-	"github.com/tuios/tuios/internal/fuzzy"
 	"github.com/tuios/tuios/internal/proto"
 )
 
@@ -69,7 +68,7 @@ func (f *Feature) explainScreen(c core.Call, p *proto.ExplainScreenParams) (any,
 			ids = append(ids, m.ID)
 		}
 		return nil, proto.Errorf(proto.CodeInvalidParams, "no harness %q", harness).
-			WithHint(proto.Hint{Param: "harness", DidYouMean: nearestWord(harness, ids), Available: ids})
+			WithHint(proto.Hint{Param: "harness", DidYouMean: core.NearestWord(harness, ids), Available: ids})
 	}
 	screen := w.Pane.Tracked().Screen()
 	title := screen.Title()
@@ -116,24 +115,4 @@ func loadErrorText(errs []detect.LoadError) string {
 		fmt.Fprintf(&b, "\nnot loaded: %v\n  hint: %s", e, e.Hint())
 	}
 	return b.String()
-}
-
-// nearestWord is the closest name by edit distance (or a name the word
-// is a prefix or part of), as the core suggests names; "" when none is
-// near.
-func nearestWord(w string, names []string) string {
-	best, bestD := "", 1<<30
-	for _, n := range names {
-		d := fuzzy.Distance(w, n)
-		if strings.HasPrefix(n, w) || strings.Contains(n, w) {
-			d = min(d, 2)
-		}
-		if d < bestD {
-			best, bestD = n, d
-		}
-	}
-	if bestD > max(3, len(w)/2) {
-		return ""
-	}
-	return best
 }

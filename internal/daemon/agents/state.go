@@ -1,8 +1,6 @@
 package agents
 
 import (
-	"errors"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -113,7 +111,7 @@ func (f *Feature) getAgentState(c core.Call, p *proto.AgentParams) (any, *proto.
 // session (all_sessions, or a selector with no session), sorted by what
 // each needs from the person.
 func (f *Feature) listAgents(c core.Call, p *proto.ListAgentsParams) (any, *proto.Error) {
-	sel, perr := parseSelect(p.Select)
+	sel, perr := core.ParseSelect(p.Select)
 	if perr != nil {
 		return nil, perr
 	}
@@ -221,38 +219,6 @@ func metaOf(snap agentstate.Snapshot) map[string]string {
 func rowFields(r agentRow) inbox.SelectorFields {
 	return inbox.SelectorFields{Session: r.Session, Name: r.Name, Group: r.Group, Harness: r.HarnessID,
 		Program: r.Foreground, Cwd: r.Cwd, State: r.snap.State}
-}
-
-// parseSelect reads list-agents' select as the Inbox's verbs read theirs
-// (~ is the home directory); nil for none.
-func parseSelect(text string) (*inbox.Selector, *proto.Error) {
-	if text == "" {
-		return nil, nil
-	}
-	home, _ := os.UserHomeDir()
-	sel, err := inbox.ParseSelector(text, inbox.SelectorOptions{Home: home})
-	if err != nil {
-		return nil, selectorError(err)
-	}
-	return sel, nil
-}
-
-// selectorError is a selector refused, with the same code and hint the
-// Inbox's verbs give.
-func selectorError(err error) *proto.Error {
-	var se *inbox.SelectorError
-	if !errors.As(err, &se) {
-		return proto.Errorf(proto.CodeInternal, "%v", err)
-	}
-	h := proto.Hint{Param: se.Param, Accepted: se.Accepted(), DidYouMean: se.DidYouMean}
-	if se.Term != "" {
-		h.Detail = "the term " + strconv.Quote(se.Term) + ": "
-	}
-	h.Detail += "why: " + se.Why
-	if x := se.Hint(); x != "" {
-		h.Detail += "; " + x
-	}
-	return proto.Errorf(string(se.Code()), "%s", se.Message).WithHint(h)
 }
 
 // validHarnessName accepts an id a user manifest could carry.

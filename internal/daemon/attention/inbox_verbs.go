@@ -1,7 +1,6 @@
 package attention
 
 import (
-	"os"
 	"time"
 
 	"github.com/tuios/tuios/agentstate"
@@ -126,7 +125,7 @@ func (a *Store) listVerb(h core.Host, c core.Call, p *ListParams) (any, *proto.E
 		}
 		opt.Kinds = append(opt.Kinds, kind)
 	}
-	sel, perr := ParseSelect(p.Select)
+	sel, perr := core.ParseSelect(p.Select)
 	if perr != nil {
 		return nil, perr
 	}
@@ -273,19 +272,6 @@ func kindNames() []string {
 		out = append(out, string(k))
 	}
 	return out
-}
-
-// ParseSelect reads a select param; "" is no selector (nil).
-func ParseSelect(text string) (*inbox.Selector, *proto.Error) {
-	if text == "" {
-		return nil, nil
-	}
-	home, _ := os.UserHomeDir()
-	sel, err := inbox.ParseSelector(text, inbox.SelectorOptions{Home: home})
-	if err != nil {
-		return nil, InboxError(err)
-	}
-	return sel, nil
 }
 
 // itemFields is what a selector reads of an Inbox item: its state comes

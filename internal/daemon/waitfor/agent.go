@@ -3,7 +3,6 @@ package waitfor
 import (
 	"context"
 	"errors"
-	"os"
 	"sort"
 
 	"github.com/tuios/tuios/agentstate"
@@ -84,7 +83,7 @@ func (f *Feature) waitSelect(ctx context.Context, c core.Call, p *proto.WaitPara
 	if p.Window != "" {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "select and window do not go together").WithHint(proto.Hint{Param: "select"})
 	}
-	sel, perr := parseSelect(p.Select)
+	sel, perr := core.ParseSelect(p.Select)
 	if perr != nil {
 		return nil, perr
 	}
@@ -158,20 +157,6 @@ func (f *Feature) waitSelect(ctx context.Context, c core.Call, p *proto.WaitPara
 		case <-sub.C:
 		}
 	}
-}
-
-// parseSelect reads a selector (inbox.ParseSelector, ~ read as the
-// daemon's home); nil for "".
-func parseSelect(text string) (*inbox.Selector, *proto.Error) {
-	if text == "" {
-		return nil, nil
-	}
-	home, _ := os.UserHomeDir()
-	sel, err := inbox.ParseSelector(text, inbox.SelectorOptions{Home: home})
-	if err != nil {
-		return nil, selectorError(err)
-	}
-	return sel, nil
 }
 
 func stateNames() []string {
