@@ -1,9 +1,7 @@
 package daemon
 
 import (
-	"os"
-	"strconv"
-	"strings"
+	"github.com/tuios/tuios/internal/procstat"
 )
 
 // cwdNow is the pane's current directory as get-window, get-agent-state
@@ -19,27 +17,14 @@ func (w *Window) cwdNow() string {
 	}
 	pid := w.proc.Pid()
 	if pg, err := w.proc.ForegroundPgrp(); err == nil && pg > 0 && pg != pid {
-		if d := procCwd(pg); d != "" {
+		if d := procstat.Cwd(pg); d != "" {
 			return d
 		}
 	}
 	if d := w.dirNow(); d != "" {
 		return d
 	}
-	return procCwd(pid)
-}
-
-// procCwd is a process's working directory from /proc; "" when it cannot
-// be read (gone, not ours, no /proc). A removed directory reads as "".
-func procCwd(pid int) string {
-	if pid <= 0 {
-		return ""
-	}
-	d, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/cwd")
-	if err != nil || !strings.HasPrefix(d, "/") || strings.HasSuffix(d, " (deleted)") {
-		return ""
-	}
-	return d
+	return procstat.Cwd(pid)
 }
 
 // paneDirs reads every local pane's current directory, for a selector's

@@ -91,3 +91,17 @@ func Session(pid int) int {
 	}
 	return st.Session
 }
+
+// Cwd is a process's working directory from /proc/<pid>/cwd; "" when it
+// cannot be read (gone, not ours, no /proc) or was removed: a directory
+// that no longer exists names nowhere a caller could go.
+func Cwd(pid int) string {
+	if pid <= 0 {
+		return ""
+	}
+	d, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/cwd")
+	if err != nil || !strings.HasPrefix(d, "/") || strings.HasSuffix(d, " (deleted)") {
+		return ""
+	}
+	return d
+}

@@ -84,3 +84,36 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestCwd(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("no /proc")
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := Cwd(os.Getpid()); got != wd {
+		t.Errorf("Cwd(self) = %q, want %q", got, wd)
+	}
+	// A removed directory names nowhere: a child started in one.
+	dir := t.TempDir()
+	cmd := exec.Command("sleep", "30")
+	cmd.Dir = dir
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	if got := Cwd(cmd.Process.Pid); got != dir {
+		t.Errorf("Cwd(child) = %q, want %q", got, dir)
+	}
+	if err := os.Remove(dir); err != nil {
+		t.Fatal(err)
+	}
+	if got := Cwd(cmd.Process.Pid); got != "" {
+		t.Errorf("Cwd of a process in a removed directory = %q, want none", got)
+	}
+	if got := Cwd(0); got != "" {
+		t.Errorf("Cwd(0) = %q", got)
+	}
+}

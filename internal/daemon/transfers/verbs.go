@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tuios/tuios/internal/procstat"
 
 	"github.com/tuios/tuios/hosts"
 	"github.com/tuios/tuios/internal/daemon/core"
@@ -306,7 +307,7 @@ func (f *Feature) folderOf(pane string) (string, *proto.Error) {
 		} else if started != "" {
 			folder = started
 		} else if p := f.h.Pane(pane); p != nil {
-			folder = procCwd(p.Pid())
+			folder = procstat.Cwd(p.Pid())
 		}
 	}
 	if folder == "" {
@@ -317,19 +318,6 @@ func (f *Feature) folderOf(pane string) (string, *proto.Error) {
 		folder = real
 	}
 	return folder, nil
-}
-
-// procCwd is a process's working directory from /proc; "" when it cannot
-// be read (gone, not ours, no /proc, a removed directory).
-func procCwd(pid int) string {
-	if pid <= 0 {
-		return ""
-	}
-	d, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/cwd")
-	if err != nil || !strings.HasPrefix(d, "/") || strings.HasSuffix(d, " (deleted)") {
-		return ""
-	}
-	return d
 }
 
 func unwrapPathErr(err error) error {
