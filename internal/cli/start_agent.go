@@ -12,9 +12,10 @@ import (
 )
 
 // start-agent: an agent in a new window, the command returning once the
-// agent is at its prompt (the daemon's start-agent verb, start_agent.go
-// there). The CLI sends its own PATH and folder, so the agent is found and
-// runs as it would had the person typed its name here.
+// agent is at its prompt (the daemon's start-agent verb,
+// internal/daemon/agents/start.go). The CLI sends its own PATH and
+// folder, so the agent is found and runs as it would had the person typed
+// its name here.
 
 func startAgentCommands() []Command {
 	return []Command{{

@@ -326,10 +326,15 @@
 // New hands it); last the agent verbs (internal/daemon/agents:
 // set-agent-state, set-agent-session, set-agent-meta,
 // report-agent-activity, get-agent-state, list-agents,
-// explain-agent-detect, explain-agent-screen, resolve-pane), which keep
-// nothing and hook nothing: they read a window as an agent row does
-// through core.Host.Seat and Seats, and a hook's activity reaches the
-// agent log through LogActivity and LogSubagent (verbs_agentlog.go); the
+// explain-agent-detect, explain-agent-screen, resolve-pane, and
+// start-agent), which keep nothing and hook nothing: they read a window
+// as an agent row does through core.Host.Seat and Seats, and a hook's
+// activity reaches the agent log through LogActivity and LogSubagent
+// (verbs_agentlog.go); start-agent opens its pane through what the fans
+// use (ResolveAgent, NewGrants, StartWindow with its StartNotice,
+// FirstPrompt) and AgentRepo, AgentSession and LinkWrites (host_start.go),
+// while resolving an agent's program, the 30 s Inbox question and the
+// typing of a first prompt stay the core's (agent_launch.go); the
 // rail and list-agents share one order of what a pane needs
 // (core.NeedOrder). The core
 // reaches the store only through its methods (attention.go's

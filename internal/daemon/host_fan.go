@@ -3,6 +3,8 @@ package daemon
 import (
 	"context"
 
+	"github.com/tuios/tuios/agentstate"
+
 	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/grant"
 	"github.com/tuios/tuios/internal/proto"
@@ -137,7 +139,8 @@ func (h host) OutOfReach(c core.Call) *proto.Error {
 func (h host) CheckAgentEnv(env []string) *proto.Error { return checkAgentEnv(env) }
 
 func (h host) ResolveAgent(a core.AgentSpec) (core.AgentLaunch, *proto.Error) {
-	l, err := h.s.resolveAgent(agentLaunchSpec{agent: a.Agent, args: a.Args, path: a.Path, env: a.Env, anyProgram: a.AnyProgram})
+	l, err := h.s.resolveAgent(agentLaunchSpec{agent: a.Agent, args: a.Args, cwd: a.Cwd, path: a.Path, env: a.Env, anyProgram: a.AnyProgram,
+		protocol: a.Protocol, readyMS: a.ReadyMS})
 	if err != nil {
 		return core.AgentLaunch{}, err
 	}
@@ -182,10 +185,22 @@ func (h host) StartWindow(sessionID string, spec core.WindowSpec) (core.WindowVi
 	if ss == nil {
 		return core.WindowView{}, proto.Errorf(proto.CodeSessionNotFound, "the session closed before its window started")
 	}
+	var due chan struct{}
+	var notice agentstate.Timer
+	if spec.StartNotice {
+		due = make(chan struct{})
+		notice = s.clock.AfterFunc(startAgentNoticeAfter, func() { close(due) })
+	}
 	w, err := s.startWindow(ss, windowSpec{name: name, argv: spec.Argv, cwd: spec.Dir, noFocus: spec.NoFocus,
-		grants: spec.Grants, granted: spec.Granted, stays: spec.Stays})
+		grants: spec.Grants, granted: spec.Granted, stays: spec.Stays, workspace: spec.Workspace, protocol: spec.Protocol})
 	if err != nil {
+		if notice != nil {
+			notice.Stop()
+		}
 		return core.WindowView{}, err
+	}
+	if notice != nil {
+		s.watchStartNotice(w, due, notice) // agent_launch.go: stops the timer when the watch ends
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -214,27 +229,27 @@ func (h host) WatchStartNotice(pane string) <-chan struct{} {
 	}
 	due := make(chan struct{})
 	t := s.clock.AfterFunc(startAgentNoticeAfter, func() { close(due) })
-	s.watchStartNotice(w, due, t) // start_agent.go: stops t when the watch ends
+	s.watchStartNotice(w, due, t) // agent_launch.go: stops t when the watch ends
 	return due
 }
 
-func (h host) FirstPrompt(c core.Call, pane, text string) (string, string) {
+func (h host) FirstPrompt(c core.Call, pane, text string) (string, string, string) {
 	s := h.s
 	cn, _ := c.(*conn)
 	if cn == nil {
-		return "not_sent", "typing into a pane from a call that was never checked (a bug): nothing was typed"
+		return "not_sent", "typing into a pane from a call that was never checked (a bug): nothing was typed", ""
 	}
 	s.mu.Lock()
 	w := s.windows[pane]
 	s.mu.Unlock()
 	if w == nil {
-		return "not_sent", "the window closed before the prompt was typed"
+		return "not_sent", "the window closed before the prompt was typed", ""
 	}
 	// Typed as a write that types, whatever verb made the pane.
 	tc := &conn{s: s, ctx: cn.ctx, closed: cn.closed, call: cn.call, callKnown: cn.callKnown, verbName: cn.verbName, acc: types}
 	var res proto.AgentStarted
-	s.typeFirstPrompt(tc, w, text, &res) // start_agent.go
-	return res.PromptStatus, res.PromptNote
+	s.typeFirstPrompt(tc, w, text, &res) // agent_launch.go
+	return res.PromptStatus, res.PromptNote, res.State
 }
 
 func (h host) CallHost(ctx context.Context, host, verb string, params, out any) *proto.Error {

@@ -57,4 +57,4 @@ func (p paneHandle) LastOutput() time.Time {
 	return p.w.lastOutput
 }
 
-func (p paneHandle) Settle(quiet, max time.Duration) { p.w.settleOutput(quiet, max) } // start_agent.go
+func (p paneHandle) Settle(quiet, max time.Duration) { p.w.settleOutput(quiet, max) } // agent_launch.go

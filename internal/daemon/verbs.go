@@ -61,7 +61,7 @@ func (s *Server) verbTable() map[string]*verb {
 	s.linkVerbs(add)   // verbs_link.go: what another machine's link may call here
 	s.hostVerbs(add)   // verbs_hosts.go: this machine's links to other hosts
 	s.optionVerbs(add) // verbs_options.go: list-options, get-option, set-option (set-config), list-themes
-	s.startAgentVerbs(add)
+	// start-agent is the agent verbs' (internal/daemon/agents, start.go).
 	s.grantVerbs(add) // verbs_grants.go: pane-grants, set-pane-grants, restrict-connection
 	// The features' verbs (core.Host.AddVerb), declared as the core's.
 	for _, v := range s.featureVerbs {

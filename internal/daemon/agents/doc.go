@@ -10,6 +10,14 @@
 // decided what they did; resolve-pane finds the pane a process (a hook)
 // runs in: by its ancestry, else by its terminal session, else by the
 // agent's session when a helper an agent shares between panes runs it.
+// start-agent (start.go) opens a window running an agent, creating its
+// session when missing, waits until the agent is at its prompt (or
+// blocked, timed out, closed) and types a first prompt; the core
+// resolves the agent's program and argv (Host.ResolveAgent, --protocol
+// panes under tuios agent-proto included), opens the session and window
+// (Host.AgentSession, Host.StartWindow, whose StartNotice arms the 30 s
+// Inbox question) and types the prompt (Host.FirstPrompt), as it does
+// for the fans.
 // Each verb's declaration (who may call it, agents_disabled while
 // [agents] enabled = false) is the one the core's verb table had.
 //
@@ -27,5 +35,6 @@
 // Arbiter, detect's Tracker and manifests), the agent log and
 // transcripts (internal/daemon/agentlog), the placing of a caller
 // (the core's boundary), the rail and list-windows (the core), mail
-// (internal/daemon/mailbox), start-agent (the core's start_agent.go).
+// (internal/daemon/mailbox), how an agent's program is found and its
+// first prompt typed (the core's agent_launch.go).
 package agents

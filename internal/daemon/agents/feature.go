@@ -25,6 +25,7 @@ func (f *Feature) Init(h core.Host) error {
 	f.addStateVerbs(h)   // state.go
 	f.addExplainVerbs(h) // explain.go
 	f.addHookVerbs(h)    // hooks.go
+	f.addStartVerbs(h)   // start.go
 	return nil
 }
 

@@ -70,6 +70,18 @@ type WindowSpec struct {
 	// Stays keeps a program's window open after it exits, with its final
 	// screen.
 	Stays bool
+
+	// What start-agent adds (internal/daemon/agents).
+
+	// Workspace is the workspace it opens on (0: the one on screen).
+	Workspace int
+	// Protocol is acp or codex for a pane that runs tuios agent-proto
+	// ("" for none): the window remembers it (Host.StartedIn).
+	Protocol string
+	// StartNotice watches the pane as Host.WatchStartNotice does, its
+	// 30 s counted from before the window starts, so a window anyone
+	// can see already has its question armed.
+	StartNotice bool
 }
 
 // AgentSpec is an agent to run, as start-agent resolves it
@@ -81,6 +93,18 @@ type AgentSpec struct {
 	Env   []string // NAME=VALUE, checked by Host.CheckAgentEnv
 	// AnyProgram runs a program tuios knows no harness for too.
 	AnyProgram bool
+
+	// What start-agent adds (internal/daemon/agents).
+
+	// Cwd is where it runs ("" the daemon's folder): a relative program
+	// path is found from there.
+	Cwd string
+	// Protocol is acp or codex: Agent is then the whole command of an
+	// agent that speaks it (split as a POSIX shell would), run under
+	// tuios agent-proto, whose handshake waits at most ReadyMS
+	// milliseconds (0: start-agent's default).
+	Protocol string
+	ReadyMS  int
 }
 
 // AgentLaunch is how an agent runs.

@@ -244,8 +244,9 @@ type Host interface {
 	WatchStartNotice(pane string) <-chan struct{}
 	// FirstPrompt types text into pane as an agent's first prompt, as the
 	// call c (Hold), as start-agent does, and says whether the agent took
-	// it: sent, stalled or not_sent, with a note.
-	FirstPrompt(c Call, pane, text string) (status, note string)
+	// it: sent, stalled or not_sent, with a note, and the agent state that
+	// said so ("" when none did).
+	FirstPrompt(c Call, pane, text string) (status, note, state string)
 	// CallHost calls verb on the linked host host and decodes its result
 	// into out (nil: none).
 	CallHost(ctx context.Context, host, verb string, params, out any) *proto.Error
@@ -293,6 +294,28 @@ type Host interface {
 	// (a harness that asked for focus reports wants it): a key like any
 	// other, through the same check; it never waits.
 	FocusIn(c Call, pane string)
+
+	// What start-agent (internal/daemon/agents) asks of the core besides
+	// the fans' ResolveAgent, NewGrants, StartWindow, KillSession and
+	// FirstPrompt (host_start.go).
+
+	// AgentRepo is the folder start-agent --repo runs an agent in: the
+	// repository's top, cloned there first with clone (from is the
+	// source, "" the caller's own repository), as the fans open one;
+	// cloned says a clone was made.
+	AgentRepo(c Call, repo string, clone bool, from string) (dir string, cloned bool, err *proto.Error)
+	// AgentSession is the session start-agent opens a window in and the
+	// window's name, read at one moment: the session named (through the
+	// target check; "" the caller's own, else the most recently active),
+	// or a new one when none has that name or there is no session at all
+	// (created; a pane without admin is refused it, forbidden); the name
+	// as given when no window of it has it (else name_taken), or with
+	// name "" the first free of base, base-2, ….
+	AgentSession(c Call, session, name, base string) (ss SessionView, window string, created bool, err *proto.Error)
+	// LinkWrites says whether the link a remote call c came over has the
+	// write capability in this machine's link policy; false for a call
+	// that is not remote.
+	LinkWrites(c Call) bool
 
 	// What the agent verbs (internal/daemon/agents) read of the core
 	// (host_agents.go).

@@ -187,7 +187,7 @@ func (t *Worktrees) runDelivery(d promptDelivery, by core.Call, expired, noticeD
 			return
 		}
 	}
-	status, note := h.FirstPrompt(by, d.w.ID, d.text)
+	status, note, _ := h.FirstPrompt(by, d.w.ID, d.text)
 	if status == "" {
 		status = promptNotSent
 	}

@@ -1,7 +1,6 @@
 package daemon
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,25 +14,16 @@ import (
 	"github.com/tuios/tuios/inbox"
 	"github.com/tuios/tuios/internal/agentproto"
 	attn "github.com/tuios/tuios/internal/daemon/attention"
-	"github.com/tuios/tuios/internal/daemon/fan"
-	"github.com/tuios/tuios/internal/grant"
 	"github.com/tuios/tuios/internal/proto"
-	"github.com/tuios/tuios/internal/shquote"
 )
 
-// start-agent (docs/agents.md, Start an agent): open a window running an
-// agent, creating the session when it is missing, and answer once the agent
-// is at its prompt.
-//
-// How it runs: the agent's argv is exec'd directly, not typed at a shell,
-// so nothing depends on a shell's start-up and quoting. The program is
-// looked up in the caller's PATH (the CLI sends its own) and runs with
-// that PATH, as it would in the terminal the person typed the command in.
-// When that PATH is the panes' own and no --env is given, the agent is the
-// pane's program itself; otherwise the pane's process is env(1), which sets
-// the variables and execs the agent in place (same pid, so detection sees
-// the agent). The result's command is the agent's argv as a POSIX shell
-// would read it.
+// What start-agent (internal/daemon/agents, start.go) and the fans
+// (internal/daemon/fan) ask of the core to start an agent (host_start.go,
+// host_fan.go): the agent's program resolved the way a shell in the
+// caller's terminal would (resolveAgent), --env checked (checkAgentEnv),
+// the 30 s Inbox question for a pane that has not reached its prompt
+// (watchStartNotice) and the first prompt typed and watched
+// (typeFirstPrompt).
 //
 // With --protocol acp|codex the agent is its whole command (split as a
 // POSIX shell would, nothing expanded) and the pane's process is
@@ -41,24 +31,13 @@ import (
 // pipes, draws the conversation and reports the state itself; its
 // handshake is bounded by the ready timeout. The window remembers its
 // protocol: request-approval holds for it without config (once and deny
-// only), the reply queue knows it shows every state (queue_rest.go), its
-// errored ends the ready wait as blocked (it is exact there), and
-// ask-agent waits for its last frame (internal/daemon/mailbox/ask.go, through core.Pane.Settle).
-//
-// Ready means the pane's agent state reads idle or done (what ask-agent
-// waits for before it types). needs_input ends the wait as blocked (a
-// trust dialog, a login), with the pane kept for the person; the window
-// closing, its session closing, the daemon stopping and ready_timeout (on
-// the daemon's clock) end it too. No lock is held across the wait, and a
-// caller that hangs up ends it; the agent keeps starting.
-//
-// A pane started here that has not reached its prompt 30 s after it
-// started, and is not on needs_input, gets an Inbox question
-// (noticeUnrecognised): it waits at a screen tuios does not know,
-// and only a person looking at it can tell what it wants. That watch runs
-// on the daemon's clock whether or not the caller still waits.
+// only), the reply queue knows it shows every state (queue_rest.go), and
+// ask-agent waits for its last frame (internal/daemon/mailbox/ask.go,
+// through core.Pane.Settle).
 
 const (
+	// startAgentDefaultReady is start-agent's ready timeout when none is
+	// given, and so agent-proto's handshake bound.
 	startAgentDefaultReady = 120 * time.Second
 	// startAgentNoticeAfter is when a pane not at its prompt becomes a
 	// question for the person.
@@ -73,52 +52,6 @@ const (
 	// noticeUnrecognised is that question's text (attn.NoticeUnrecognised).
 	noticeUnrecognised = attn.NoticeUnrecognised
 )
-
-// Outcomes of the wait.
-const (
-	startReady         = "ready"
-	startBlocked       = "blocked"
-	startTimeout       = "timeout"
-	startWindowClosed  = "window_closed"
-	startSessionClosed = "session_closed"
-	startShutdown      = "shutdown"
-)
-
-func (s *Server) startAgentVerbs(add addFunc) {
-	p, h := handler(func(cn *conn, p *proto.StartAgentParams) (any, *proto.Error) { return s.startAgent(cn, p) })
-	add("start-agent", starts, "Open a window running an agent (creating the session when missing) and answer once it is at its prompt; with prompt, type it then", "agent_started",
-		`{"verb":"start-agent","params":{"agent":"claude","name":"reviewer","session":"work","prompt":"Review the last commit.","path":"/usr/local/bin:/usr/bin:/bin"}}`, p, h)
-}
-
-// startRefusals refuses what this version does not do, naming what to do
-// instead.
-func startRefusals(cn *conn, p *proto.StartAgentParams) *proto.Error {
-	switch {
-	case p.Protocol != "" && p.Protocol != agentproto.ProtocolACP && p.Protocol != agentproto.ProtocolCodex:
-		return proto.Errorf(proto.CodeInvalidParams, "--protocol %s is not a protocol tuios speaks", clipText(p.Protocol, 32)).
-			WithHint(proto.Hint{Param: "protocol", Accepted: []string{"acp", "codex"}, Command: "tuios start-agent --protocol acp 'gemini --acp' --name helper"})
-	case p.Repo != "" && p.Cwd != "":
-		return proto.Errorf(proto.CodeInvalidParams, "give --repo or --cwd, not both: --repo runs the agent at the repository's top").
-			WithHint(proto.Hint{Param: "repo"})
-	case p.Clone && p.Repo == "":
-		return proto.Errorf(proto.CodeInvalidParams, "--clone goes with --repo: the folder to clone into").WithHint(proto.Hint{Param: "repo"})
-	}
-	if cn != nil && cn.link != nil {
-		if len(p.Env) > 0 || p.Path != "" {
-			return proto.Errorf(proto.CodeForbidden, "variables are not set over a link: the agent runs with that machine's own environment").
-				WithHint(proto.Hint{Param: "env", Detail: "leave out --env when the session is on another host"})
-		}
-		if p.Prompt != "" && !cn.s.linkPol.Allows(cn.link.name, capWrite) {
-			return proto.Errorf(proto.CodeForbidden, "typing the first prompt needs the write capability, which this link does not have").
-				WithHint(proto.Hint{Param: "prompt", Detail: "leave out --prompt, or allow \"write\" for this host in that machine's config.toml"})
-		}
-	}
-	return nil
-}
-
-// isProtocol: the window runs tuios agent-proto (start-agent
-// --protocol). Set once when it starts.
-func (w *Window) isProtocol() bool { return w.protocol != "" }
 
 // settleOutput waits until the pane has printed nothing for quiet (from
 // now at the earliest), at most max. A protocol pane draws a turn's last frame just before it
@@ -399,15 +332,6 @@ func envValue(env []string, name string) string {
 	return ""
 }
 
-// posixCommand is argv as a POSIX shell would read it back.
-func posixCommand(argv []string) string {
-	words := make([]string, len(argv))
-	for i, a := range argv {
-		words[i] = shquote.Word("posix", a)
-	}
-	return strings.Join(words, " ")
-}
-
 // freeNameLocked is base, or base-2, base-3… when a window of the session has
 // it. Called with s.mu held.
 func freeNameLocked(ss *Session, base string) string {
@@ -418,208 +342,6 @@ func freeNameLocked(ss *Session, base string) string {
 		}
 		if nameTakenLocked(ss, n, nil) == nil {
 			return n
-		}
-	}
-}
-
-func (s *Server) startAgent(cn *conn, p *proto.StartAgentParams) (any, *proto.Error) {
-	if s.agentsOff {
-		// With tracking off nothing would ever say the agent is ready.
-		return nil, agentsDisabled("start-agent")
-	}
-	if err := startRefusals(cn, p); err != nil {
-		return nil, err
-	}
-	if err := checkAgentEnv(p.Env); err != nil {
-		return nil, err
-	}
-	if p.Cwd != "" && !filepath.IsAbs(p.Cwd) {
-		return nil, proto.Errorf(proto.CodeInvalidParams, "--cwd %q is not an absolute path", clipText(p.Cwd, 64)).
-			WithHint(proto.Hint{Param: "cwd", Detail: "give the folder from /"})
-	}
-	// Where it runs: the repository's top, the folder named, else the
-	// caller's folder when it is a pane.
-	cwd := p.Cwd
-	cloned := false
-	if p.Repo != "" {
-		ctx, cancel := context.WithTimeout(cn.ctx, fan.GitWait)
-		var rerr *proto.Error
-		if cloned, rerr = fan.CloneFirst(ctx, s.opt.Env, p.Repo, p.Clone, p.CloneFrom); rerr != nil { // internal/daemon/fan
-			cancel()
-			return nil, rerr
-		}
-		repo, rerr := fan.OpenRepo(ctx, host{s}, cn, p.Repo)
-		cancel()
-		if rerr != nil {
-			return nil, rerr
-		}
-		cwd = repo.Dir
-	}
-	if cwd == "" {
-		s.mu.Lock()
-		if w := s.callerWindow(cn); w != nil {
-			cwd = w.cwdNow()
-		}
-		s.mu.Unlock()
-	}
-	if cwd != "" {
-		if fi, serr := os.Stat(cwd); serr != nil || !fi.IsDir() {
-			return nil, proto.Errorf(proto.CodeInvalidParams, "--cwd %q is not a folder here", clipText(cwd, 256)).WithHint(proto.Hint{Param: "cwd"})
-		}
-	}
-	la, err := s.resolveAgent(agentLaunchSpec{agent: p.Agent, args: p.Args, cwd: cwd, path: p.Path, env: p.Env, protocol: p.Protocol, readyMS: p.ReadyTimeout})
-	if err != nil {
-		return nil, err
-	}
-	harness, program, argv, agentArgv := la.harness, la.program, la.argv, la.agentArgv
-
-	g, granted, err := s.newGrants(cn, p.Grants) // verbs_grants.go
-	if err != nil {
-		return nil, err
-	}
-	// The session: found, or created when missing.
-	s.mu.Lock()
-	var ss *Session
-	created := false
-	if p.Session != "" && s.sessions[p.Session] == nil || p.Session == "" && len(s.sessions) == 0 {
-		if cn.callKnown && cn.call.inside && !cn.call.grants.Has(grant.Admin) {
-			s.mu.Unlock()
-			return nil, proto.Errorf(proto.CodeForbidden, "start-agent is refused for this pane: starting an agent in a new session needs the admin grant (a pane without admin starts agents in its own session)").
-				WithHint(grantHint(grant.Admin, cn.call))
-		}
-		ss, err = s.newSessionLocked(p.Session)
-		created = err == nil
-	} else {
-		ss, err = s.session(cn, p.Session)
-	}
-	name := strings.TrimSpace(p.Name)
-	if err == nil {
-		if name == "" {
-			name = freeNameLocked(ss, filepath.Base(program))
-		} else {
-			err = nameTakenLocked(ss, name, nil)
-		}
-	}
-	s.mu.Unlock()
-	if err != nil {
-		return nil, err
-	}
-	timeout := startAgentDefaultReady
-	if p.ReadyTimeout > 0 {
-		timeout = time.Duration(p.ReadyTimeout) * time.Millisecond
-	}
-	// Both clocks start before the window does, so a window anyone can
-	// see already has its timers armed.
-	expired, noticeDue := make(chan struct{}), make(chan struct{})
-	readyTimer := s.clock.AfterFunc(timeout, func() { close(expired) })
-	defer readyTimer.Stop()
-	noticeTimer := s.clock.AfterFunc(startAgentNoticeAfter, func() { close(noticeDue) })
-	w, err := s.startWindow(ss, windowSpec{name: name, argv: argv, cwd: cwd, workspace: p.Workspace, noFocus: !p.Focus, grants: g, granted: granted, protocol: p.Protocol})
-	if err != nil {
-		noticeTimer.Stop()
-		if created {
-			s.killSession(ss)
-		}
-		return nil, err
-	}
-	s.watchStartNotice(w, noticeDue, noticeTimer)
-
-	res := proto.AgentStarted{Type: "agent_started", Session: ss.Name, SessionID: ss.ID, CreatedSession: created, WindowID: w.ID, PtyID: w.ID,
-		Agent: harness, Command: posixCommand(agentArgv), Cwd: cwd, Protocol: p.Protocol, Cloned: cloned}
-	if res.Agent == "" {
-		res.Agent = filepath.Base(program)
-	}
-	if res.Cwd == "" {
-		res.Cwd, _ = os.Getwd() // a pane with no folder given starts in the daemon's
-	}
-	if perr := s.waitAgentReady(cn, ss, w, timeout, expired, &res); perr != nil {
-		return nil, perr
-	}
-	if p.Prompt != "" {
-		if res.Ready {
-			s.typeFirstPrompt(cn, w, p.Prompt, &res)
-		} else {
-			res.PromptStatus, res.PromptNote = "not_sent", "the agent was not at its prompt, so nothing was typed"
-		}
-	}
-	s.mu.Lock()
-	res.Name, res.Workspace = w.DisplayName(), w.workspace
-	s.mu.Unlock()
-	return res, nil
-}
-
-// waitAgentReady waits for the agent to reach its prompt, or for what
-// ends the wait, and fills the result's ready, state and outcome. It
-// holds no lock while it waits. A caller that hangs up gets an error (its
-// connection is gone; the agent keeps starting).
-func (s *Server) waitAgentReady(cn *conn, ss *Session, w *Window, timeout time.Duration, expired <-chan struct{}, res *proto.AgentStarted) *proto.Error {
-	arb := s.tracker.Arbiter()
-	sub := arb.Subscribe(agentstate.SubscribeOptions{Pane: w.ID, Buffer: 16})
-	defer sub.Close()
-	for {
-		snap := arb.Get(w.ID)
-		res.State = snap.State.String()
-		switch snap.State {
-		case agentstate.Idle, agentstate.Done:
-			res.Ready, res.ReadyBy, res.Outcome = true, snap.State.String(), startReady
-			res.Reason = "it reads " + snap.State.String()
-			return nil
-		case agentstate.Errored:
-			if !w.isProtocol() {
-				break
-			}
-			// A protocol pane's errored is exact (the agent failed its
-			// handshake, exited, broke the protocol): the person acts.
-			res.Outcome, res.BlockedBy = startBlocked, "error"
-			res.Reason = "it stopped on an error"
-			if snap.Message != "" {
-				res.Reason += ": " + inbox.CleanSummary(snap.Message)
-			}
-			res.Reason += "; the window stays open to show it"
-			return nil
-		case agentstate.NeedsInput:
-			res.Outcome, res.BlockedBy = startBlocked, snap.BlockedBy().String()
-			if res.BlockedBy == "" || res.BlockedBy == "none" {
-				res.BlockedBy = "input"
-			}
-			res.Reason = "it waits for " + res.BlockedBy
-			if snap.Message != "" {
-				res.Reason += ": " + inbox.CleanSummary(snap.Message)
-			}
-			res.Reason += "; the window stays open for you to answer it"
-			return nil
-		}
-		select {
-		case <-sub.C:
-		case <-expired:
-			res.Outcome = startTimeout
-			res.Reason = "it did not reach its prompt within " + timeout.String() + " (it reads " + res.State + "); the window stays open"
-			return nil
-		case <-w.exitCh:
-			select {
-			case <-s.done:
-				res.Outcome, res.Reason = startShutdown, "the daemon stopped"
-				return nil
-			default:
-			}
-			s.mu.Lock()
-			gone := s.sessions[ss.Name] != ss
-			s.mu.Unlock()
-			w.mu.Lock()
-			code := w.exitStatus.Code
-			w.mu.Unlock()
-			if gone {
-				res.Outcome, res.Reason = startSessionClosed, "the session closed"
-			} else {
-				res.Outcome, res.Reason = startWindowClosed, "the agent exited with status "+strconv.Itoa(code)+" before it reached its prompt"
-			}
-			res.State = agentstate.None.String()
-			return nil
-		case <-s.done:
-			res.Outcome, res.Reason = startShutdown, "the daemon stopped"
-			return nil
-		case <-cn.closed:
-			return proto.Errorf(proto.CodeTimeout, "the caller hung up; the agent goes on starting in %s", w.ID[:8])
 		}
 	}
 }
