@@ -173,63 +173,6 @@ func (h host) Window(c core.Call, session, window string) (core.WindowView, *pro
 	return windowViewLocked(ss, w), nil
 }
 
-// featureAccess is the declaration of a feature's verb class; a class the
-// core does not know declares nothing, so the verb is refused to every
-// caller (closed, never open).
-func featureAccess(c core.Class) access {
-	switch c {
-	case core.Reads:
-		return reads
-	case core.Writes:
-		return writes
-	case core.QueuesInput:
-		return types | queuesInput
-	case core.ReportsLocal:
-		return reports.withLink(capLocal)
-	case core.Person:
-		return personOnly
-	case core.Reports:
-		return reports
-	case core.PersonLocal:
-		return personOnly&^access(capRespond) | access(capLocal)
-	case core.TypesCommand:
-		return types.withLink(capOpen) &^ access(capWrite)
-	case core.ReadsAll:
-		return readsAll
-
-	// The worktrees feature's (internal/daemon/fan).
-	case core.Starts:
-		return starts
-	case core.StartsAgents:
-		return starts.withLink(capWrite) | typesInto
-	case core.Opens:
-		return opens
-	case core.ReadsOut:
-		return reads.withLink(capWrite)
-	case core.AdminLocal:
-		return whoGranted | needAdmin | access(capLocal)
-	// The mail feature's classes (internal/daemon/mailbox).
-	case core.ReadsMail:
-		return readsMail
-	case core.MarksMailRead:
-		return readsMail | marksRead
-	case core.LeavesMail:
-		return leavesMail
-	case core.AsksPane:
-		return types.withLink(capMail)
-	// The copies' class (host_transfers.go).
-	case core.Copies:
-		return copies
-	// respond's (attention's prompts).
-	case core.Answers:
-		return personOnly | needRespond | typesInto
-	// The agent verbs' class (internal/daemon/agents).
-	case core.Lookup:
-		return anyone.withLink(capList)
-	}
-	return 0
-}
-
 func (h host) SubscribeReach(c core.Call) (string, *proto.Error) {
 	cn, _ := c.(*conn)
 	own, _, err := h.s.subscribeReach(cn, "", "")

@@ -30,7 +30,7 @@ func newServerLinks(s *Server) *links.Links {
 // daemon's verb may keep state).
 func (s *Server) poolVerb(verb string) bool {
 	v := s.verbs[verb]
-	return v != nil && v.acc.poolable()
+	return v != nil && v.acc.Poolable()
 }
 
 func (s *Server) getenv(k string) string {

@@ -55,10 +55,10 @@ func (s *Server) policyFor(name string) config.LinkPolicy { return s.linkPol.For
 func (s *Server) linkAllowed(cn *conn, verb string, a access) *proto.Error {
 	lp := cn.link
 	lp.asPerson = false
-	if err := s.linkPol.Check(lp.name, verb, a.link(), a.overLink()); err != nil {
+	if err := s.linkPol.Check(lp.name, verb, a.Link(), a.OverLink()); err != nil {
 		return err
 	}
-	lp.asPerson = a.link() == capRespond
+	lp.asPerson = a.Link() == capRespond
 	return nil
 }
 

@@ -54,10 +54,10 @@ func TestEveryVerbIsDeclared(t *testing.T) {
 	srv, _ := server(t)
 	for _, name := range srv.verbNames() {
 		a := srv.verbs[name].acc
-		if !a.declared() {
+		if !a.Declared() {
 			t.Errorf("verb %s declares no caller: give it a class in the verb table (access.go)", name)
 		}
-		if a.who() == whoGranted && a.grants() == 0 {
+		if a.Who() == whoGranted && a.Grants() == 0 {
 			t.Errorf("verb %s is for granted callers and needs no grant: declare it for anyone instead", name)
 		}
 	}

@@ -28,7 +28,7 @@ func TestTransferVerbsDeclareTheFilesGrant(t *testing.T) {
 		if v == nil {
 			t.Fatalf("no verb %s", name)
 		}
-		in := v.acc.info()
+		in := v.acc.Info()
 		if !slices.Equal(in.Grants, []string{"files"}) || !in.Local || in.Caller != "granted" {
 			t.Fatalf("%s: access %+v", name, in)
 		}

@@ -66,7 +66,7 @@ func (s *Server) verbTable() map[string]*verb {
 	// The features' verbs (core.Host.AddVerb), declared as the core's.
 	for _, v := range s.featureVerbs {
 		run := v.Run
-		acc := featureAccess(v.Class)
+		acc := drpc.ClassAccess(v.Class)
 		if v.Agent {
 			acc |= agentFeature
 		}
@@ -110,7 +110,7 @@ func (s *Server) metaVerbs(add addFunc) {
 		}
 		for _, n := range names {
 			v := s.verbs[n]
-			info := proto.VerbInfo{Verb: n, Description: v.desc, Params: proto.Schema(v.params), Returns: v.returns, Access: v.acc.info()}
+			info := proto.VerbInfo{Verb: n, Description: v.desc, Params: proto.Schema(v.params), Returns: v.returns, Access: v.acc.Info()}
 			if v.example != "" {
 				info.Examples = []string{v.example}
 			}
