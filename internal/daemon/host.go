@@ -123,12 +123,12 @@ func (h host) Locate(pid int) core.Placement {
 // connection of the control socket).
 func (h host) Admit(ctx context.Context, p core.Peer, verb string) (core.Call, *proto.Error) {
 	s := h.s
-	v := s.verbs[verb]
+	v := s.verbs.Lookup(verb)
 	if v == nil {
 		return nil, proto.Errorf(proto.CodeForbidden, "%s is not served", verb)
 	}
 	cn := &conn{s: s, c: p.Conn, peer: p.PID, placed: true, placedID: p.Pane, ctx: ctx, closed: ctx.Done(), verbName: verb}
-	if err := s.admit(cn, verb, v.acc); err != nil {
+	if err := s.admit(cn, verb, v.Access); err != nil {
 		return nil, err
 	}
 	if !cn.callKnown { // a verb for anyone: its targets still pass the check
