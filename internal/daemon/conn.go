@@ -11,7 +11,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/daemon/links"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/internal/rawio"
@@ -300,7 +299,7 @@ func (cn *conn) handle(rq request) (resp proto.Response, kill, quiet bool) {
 // handleRequest runs one parsed request.
 func (cn *conn) handleRequest(req proto.Request) (resp proto.Response, kill, quiet bool) {
 	if req.Quiet {
-		if v := cn.s.verbs[req.Verb]; v != nil && v.acc&holdsConn != 0 {
+		if v := cn.s.verbs.Lookup(req.Verb); v != nil && v.Access&holdsConn != 0 {
 			return proto.Response{ID: req.ID, Error: proto.Errorf(proto.CodeInvalidRequest, "%s cannot be quiet: it streams, waits or changes its connection, and its answer says how", req.Verb).
 				WithHint(proto.Hint{Detail: "send it without quiet"})}, false, false
 		}
@@ -319,10 +318,10 @@ func (cn *conn) handleRequest(req proto.Request) (resp proto.Response, kill, qui
 // dispatch runs one verb. A handler that panics is a bug: the caller gets
 // internal, the log gets the stack, and the daemon and its panes live on.
 func (s *Server) dispatch(cn *conn, req proto.Request) (res any, perr *proto.Error) {
-	v := s.verbs[req.Verb]
+	v := s.verbs.Lookup(req.Verb)
 	if v == nil {
 		return nil, proto.Errorf(proto.CodeUnknownVerb, "unknown verb %q", clipText(req.Verb, 64)).
-			WithHint(proto.Hint{DidYouMean: core.NearestWord(req.Verb, s.verbNames()), Command: `{"verb":"list-verbs"}`})
+			WithHint(proto.Hint{DidYouMean: s.verbs.Nearest(req.Verb), Command: `{"verb":"list-verbs"}`})
 	}
 	defer s.debugVerb(req.Verb, s.clock.Now(), &perr) // log.go: --log-level debug
 	defer func() {
@@ -332,10 +331,10 @@ func (s *Server) dispatch(cn *conn, req proto.Request) (res any, perr *proto.Err
 		}
 	}()
 	cn.verbName = req.Verb
-	if err := s.admit(cn, req.Verb, v.acc); err != nil { // gate.go
+	if err := s.admit(cn, req.Verb, v.Access); err != nil { // gate.go
 		return nil, err
 	}
-	return v.run(cn, req.Params)
+	return v.Run(cn, req.Params)
 }
 
 func (cn *conn) send(resp proto.Response) error {

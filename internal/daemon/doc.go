@@ -221,7 +221,8 @@
 // # Who may call what
 //
 // Every verb declares in the verb table who may call it and what it does
-// to a pane (access.go): anyone, a pane holding grants (read, write, fan,
+// to a pane (rpc.Access, internal/daemon/rpc; access.go names its
+// classes for the table): anyone, a pane holding grants (read, write, fan,
 // admin), a pane about its own pane (self reports), the person only, or
 // only a caller outside every pane; the link capabilities another
 // machine needs; whether it types into a pane. That one declaration is
@@ -258,11 +259,12 @@
 // # Features
 //
 // The daemon is a core and features. The core is this package: the
-// session table and its lock, connections and dispatch, the verb table
-// and its access rules, the one target check, the one write path; and
-// the event hub, in internal/daemon/rpc (Hub, Subscriber), the first
-// part of the core in a package of its own. A feature lives in a package of its own under
-// internal/daemon and sees the core only through internal/daemon/core:
+// session table and its lock, connections and dispatch, the verb table's
+// entries, the one target check, the one write path; and, in
+// internal/daemon/rpc, the part of the core in a package of its own: the
+// event hub (Hub, Subscriber), the verb registry (Registry, Verb) and
+// each verb's access declaration (Access, ClassAccess). A feature lives
+// in a package of its own under internal/daemon and sees the core only through internal/daemon/core:
 // an immutable View of the table (read without any lock of the core's),
 // the target check, verb calls for what it changes, the write path, the
 // hub. No feature imports this package or another feature

@@ -95,7 +95,7 @@ func TestDaemonFeatures(t *testing.T) {
 			register(host{srv})
 		}()
 	}
-	if srv.verbs["late"] != nil {
+	if srv.verbs.Lookup("late") != nil {
 		t.Fatal("a verb added after Init is served")
 	}
 	path := srv.herdr.Path()

@@ -33,10 +33,10 @@ const (
 // leaves the caller and the declaration on cn for the target check.
 func (s *Server) admit(cn *conn, name string, a access) *proto.Error {
 	cn.acc, cn.callKnown = a, false
-	if !a.declared() {
+	if !a.Declared() {
 		return proto.Errorf(proto.CodeForbidden, "%s declares no caller, so no one may call it (a bug)", name)
 	}
-	if s.agentsOff && a.agent() {
+	if s.agentsOff && a.Agent() {
 		return agentsDisabled(name)
 	}
 	if cn.link != nil {
@@ -49,7 +49,7 @@ func (s *Server) admit(cn *conn, name string, a access) *proto.Error {
 			return err
 		}
 	}
-	if a.who() == whoAnyone {
+	if a.Who() == whoAnyone {
 		return nil // a handler that needs the caller places it itself
 	}
 	c := s.callerOf(cn)
@@ -62,8 +62,8 @@ func (s *Server) mayCall(c caller, name string, a access) *proto.Error {
 	if c.link || c.own {
 		return nil // a link answers to the link policy, checked in admit
 	}
-	need := a.grants()
-	switch a.who() {
+	need := a.Grants()
+	switch a.Who() {
 	case whoAnyone:
 		return nil
 	case whoOutside:
@@ -120,14 +120,14 @@ func (s *Server) gateTargetLocked(cn *conn, ss *Session, w *Window) *proto.Error
 	if err := fanGroupRuleLocked(verb, a, c, ss); err != nil { // host_fan.go: writing beyond its own session needs fan
 		return err
 	}
-	if w == nil || c.link && !a.types() {
+	if w == nil || c.link && !a.Types() {
 		return nil
 	}
-	if a.who() == whoSelf && c.inside && c.pane != nil && w != c.pane {
+	if a.Who() == whoSelf && c.inside && c.pane != nil && w != c.pane {
 		return proto.Errorf(proto.CodeForbidden, "%s from a pane reports only about that pane, not window %s", verb, w.ID[:8]).
 			WithHint(proto.Hint{Command: `tuios set-agent-state STATE -w "$TUIOS_PANE_ID"`, Detail: "name your own pane, or leave -w out"})
 	}
-	if a.types() {
+	if a.Types() {
 		atPrompt := w.atPrompt.Load()
 		if a&queuesInput != 0 && c.grants.Has(grant.Admin) {
 			atPrompt = false // the queue types only at rest; an admin pane may queue for a pane on a prompt
@@ -158,7 +158,7 @@ func (s *Server) typingRuleLocked(verb string, a access, c caller, w *Window, at
 	if c.pane == w {
 		return nil
 	}
-	if held := s.grantsOfLocked(w); a.who() != whoPerson && !c.grants.Has(grant.Admin) && !c.grants.Covers(held) {
+	if held := s.grantsOfLocked(w); a.Who() != whoPerson && !c.grants.Has(grant.Admin) && !c.grants.Covers(held) {
 		return proto.Errorf(proto.CodeForbidden, "%s is refused for this pane: window %s holds %s, more than this pane's %s, and a pane without admin types only into panes that hold nothing it does not",
 			verb, w.ID[:8], held, c.grants).WithHint(grantHint(c.grants.Missing(held.Expand()), c))
 	}
@@ -207,23 +207,23 @@ func needText(need grant.Set) string {
 // actionText says in words what a declaration does, for refusals.
 func actionText(a access) string {
 	switch {
-	case a.types():
+	case a.Types():
 		return "typing into a pane of its own session"
-	case a.link()&capMail != 0 && a.grants().Has(grant.Write):
+	case a.Link()&capMail != 0 && a.Grants().Has(grant.Write):
 		return "leaving mail or files in its own session"
-	case a.grants().Has(grant.Fan) && !a.grants().Has(grant.Admin):
+	case a.Grants().Has(grant.Fan) && !a.Grants().Has(grant.Admin):
 		return "starting an agent"
-	case a.grants().Has(grant.Files) && !a.grants().Has(grant.Admin):
+	case a.Grants().Has(grant.Files) && !a.Grants().Has(grant.Admin):
 		return "copying files"
-	case a.link()&capOpen != 0:
+	case a.Link()&capOpen != 0:
 		return "opening or closing sessions and windows"
-	case a.grants() == grant.Admin && a.link()&capLocal != 0:
+	case a.Grants() == grant.Admin && a.Link()&capLocal != 0:
 		return "changing the daemon and its settings"
-	case a.grants() == grant.Admin:
+	case a.Grants() == grant.Admin:
 		return "arranging windows, workspaces and layouts"
-	case a.grants().Has(grant.Write):
+	case a.Grants().Has(grant.Write):
 		return "writing into the pane's own session"
-	case a.grants().Has(grant.Read):
+	case a.Grants().Has(grant.Read):
 		return "reading"
 	}
 	return "this"

@@ -123,12 +123,12 @@ func (h host) Locate(pid int) core.Placement {
 // connection of the control socket).
 func (h host) Admit(ctx context.Context, p core.Peer, verb string) (core.Call, *proto.Error) {
 	s := h.s
-	v := s.verbs[verb]
+	v := s.verbs.Lookup(verb)
 	if v == nil {
 		return nil, proto.Errorf(proto.CodeForbidden, "%s is not served", verb)
 	}
 	cn := &conn{s: s, c: p.Conn, peer: p.PID, placed: true, placedID: p.Pane, ctx: ctx, closed: ctx.Done(), verbName: verb}
-	if err := s.admit(cn, verb, v.acc); err != nil {
+	if err := s.admit(cn, verb, v.Access); err != nil {
 		return nil, err
 	}
 	if !cn.callKnown { // a verb for anyone: its targets still pass the check
@@ -171,63 +171,6 @@ func (h host) Window(c core.Call, session, window string) (core.WindowView, *pro
 		return core.WindowView{}, err
 	}
 	return windowViewLocked(ss, w), nil
-}
-
-// featureAccess is the declaration of a feature's verb class; a class the
-// core does not know declares nothing, so the verb is refused to every
-// caller (closed, never open).
-func featureAccess(c core.Class) access {
-	switch c {
-	case core.Reads:
-		return reads
-	case core.Writes:
-		return writes
-	case core.QueuesInput:
-		return types | queuesInput
-	case core.ReportsLocal:
-		return reports.withLink(capLocal)
-	case core.Person:
-		return personOnly
-	case core.Reports:
-		return reports
-	case core.PersonLocal:
-		return personOnly&^access(capRespond) | access(capLocal)
-	case core.TypesCommand:
-		return types.withLink(capOpen) &^ access(capWrite)
-	case core.ReadsAll:
-		return readsAll
-
-	// The worktrees feature's (internal/daemon/fan).
-	case core.Starts:
-		return starts
-	case core.StartsAgents:
-		return starts.withLink(capWrite) | typesInto
-	case core.Opens:
-		return opens
-	case core.ReadsOut:
-		return reads.withLink(capWrite)
-	case core.AdminLocal:
-		return whoGranted | needAdmin | access(capLocal)
-	// The mail feature's classes (internal/daemon/mailbox).
-	case core.ReadsMail:
-		return readsMail
-	case core.MarksMailRead:
-		return readsMail | marksRead
-	case core.LeavesMail:
-		return leavesMail
-	case core.AsksPane:
-		return types.withLink(capMail)
-	// The copies' class (host_transfers.go).
-	case core.Copies:
-		return copies
-	// respond's (attention's prompts).
-	case core.Answers:
-		return personOnly | needRespond | typesInto
-	// The agent verbs' class (internal/daemon/agents).
-	case core.Lookup:
-		return anyone.withLink(capList)
-	}
-	return 0
 }
 
 func (h host) SubscribeReach(c core.Call) (string, *proto.Error) {

@@ -53,7 +53,7 @@ func fanGroupRuleLocked(verb string, a access, c caller, ss *Session) *proto.Err
 	if !c.inside || c.link || c.own || c.pane == nil || ss == nil || c.pane.session == ss || c.grants.Has(grant.Admin) {
 		return nil
 	}
-	if !a.types() && a.grants()&^grant.Read == 0 {
+	if !a.Types() && a.Grants()&^grant.Read == 0 {
 		return nil // a read
 	}
 	if c.grants.Has(grant.Fan) {

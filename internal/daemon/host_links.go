@@ -29,8 +29,8 @@ func newServerLinks(s *Server) *links.Links {
 // nor capLocal). A verb this daemon does not know is not (a newer far
 // daemon's verb may keep state).
 func (s *Server) poolVerb(verb string) bool {
-	v := s.verbs[verb]
-	return v != nil && v.acc.poolable()
+	v := s.verbs.Lookup(verb)
+	return v != nil && v.Access.Poolable()
 }
 
 func (s *Server) getenv(k string) string {

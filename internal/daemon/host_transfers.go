@@ -2,17 +2,9 @@ package daemon
 
 import (
 	"github.com/tuios/tuios/internal/daemon/core"
-	"github.com/tuios/tuios/internal/grant"
 )
 
 // What the copies (internal/daemon/transfers) read of the core.
-
-// needFiles is the files grant in a declaration.
-const needFiles = access(grant.Files) << grantShift
-
-// copies is core.Copies: a copy on this machine and the list of copies;
-// never over a link (a far machine copies with its own daemon).
-const copies = whoGranted | needFiles | access(capLocal)
 
 // Caller is who c's caller is: the call's caller as admitted, else placed
 // now. A call that was never checked is inside in no pane, holding

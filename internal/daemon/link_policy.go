@@ -2,7 +2,7 @@ package daemon
 
 import (
 	"github.com/tuios/tuios/internal/config"
-	"github.com/tuios/tuios/internal/daemon/links"
+	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/proto"
 )
 
@@ -30,21 +30,21 @@ type linkPeer struct {
 }
 
 // The capabilities, as the verb table declares them (access.go's link
-// part): the links feature's (links/policy.go).
-type linkCap = links.Cap
+// part) and the links feature's policy grants them (core.LinkCap).
+type linkCap = core.LinkCap
 
 const (
-	capList    = links.CapList
-	capMail    = links.CapMail
-	capOpen    = links.CapOpen
-	capWrite   = links.CapWrite
-	capRespond = links.CapRespond
-	capLocal   = links.CapLocal
-	capNone    = links.CapNone
-	capAll     = links.CapAll
+	capList    = core.CapList
+	capMail    = core.CapMail
+	capOpen    = core.CapOpen
+	capWrite   = core.CapWrite
+	capRespond = core.CapRespond
+	capLocal   = core.CapLocal
+	capNone    = core.CapNone
+	capAll     = core.CapAll
 )
 
-func capsOf(names []string) linkCap { return links.CapsOf(names) }
+func capsOf(names []string) linkCap { return core.CapsOf(names) }
 
 // policyFor resolves the policy for a peer name now.
 func (s *Server) policyFor(name string) config.LinkPolicy { return s.linkPol.For(name) }
@@ -55,10 +55,10 @@ func (s *Server) policyFor(name string) config.LinkPolicy { return s.linkPol.For
 func (s *Server) linkAllowed(cn *conn, verb string, a access) *proto.Error {
 	lp := cn.link
 	lp.asPerson = false
-	if err := s.linkPol.Check(lp.name, verb, a.link(), a.overLink()); err != nil {
+	if err := s.linkPol.Check(lp.name, verb, a.Link(), a.OverLink()); err != nil {
 		return err
 	}
-	lp.asPerson = a.link() == capRespond
+	lp.asPerson = a.Link() == capRespond
 	return nil
 }
 

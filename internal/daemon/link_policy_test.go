@@ -52,12 +52,12 @@ func wantForbidden(t *testing.T, what string, err *proto.Error, words ...string)
 func TestEveryVerbIsDeclared(t *testing.T) {
 	t.Parallel()
 	srv, _ := server(t)
-	for _, name := range srv.verbNames() {
-		a := srv.verbs[name].acc
-		if !a.declared() {
+	for _, name := range srv.verbs.Names() {
+		a := srv.verbs.Lookup(name).Access
+		if !a.Declared() {
 			t.Errorf("verb %s declares no caller: give it a class in the verb table (access.go)", name)
 		}
-		if a.who() == whoGranted && a.grants() == 0 {
+		if a.Who() == whoGranted && a.Grants() == 0 {
 			t.Errorf("verb %s is for granted callers and needs no grant: declare it for anyone instead", name)
 		}
 	}
@@ -69,12 +69,12 @@ func TestEveryVerbIsDeclared(t *testing.T) {
 	srv.applyLinkPolicy(policyFile(map[string]config.Host{"*": {Allow: allow(config.LinkCapabilities()...)}}))
 	cn := &conn{link: &linkPeer{name: "build"}}
 	wantForbidden(t, "undeclared", srv.linkAllowed(cn, "no-such-verb", 0), "refused over links")
-	wantForbidden(t, "local", srv.linkAllowed(cn, "kill-server", srv.verbs["kill-server"].acc), "refused over links")
-	if err := srv.linkAllowed(cn, "respond", srv.verbs["respond"].acc); err != nil || !cn.link.asPerson {
+	wantForbidden(t, "local", srv.linkAllowed(cn, "kill-server", srv.verbs.Lookup("kill-server").Access), "refused over links")
+	if err := srv.linkAllowed(cn, "respond", srv.verbs.Lookup("respond").Access); err != nil || !cn.link.asPerson {
 		t.Fatalf("respond with every capability: %v %v", err, cn.link.asPerson)
 	}
 	// asPerson lasts one call.
-	if err := srv.linkAllowed(cn, "list-sessions", srv.verbs["list-sessions"].acc); err != nil || cn.link.asPerson {
+	if err := srv.linkAllowed(cn, "list-sessions", srv.verbs.Lookup("list-sessions").Access); err != nil || cn.link.asPerson {
 		t.Fatalf("after respond: %v %v", err, cn.link.asPerson)
 	}
 }

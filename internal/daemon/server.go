@@ -96,7 +96,7 @@ type Server struct {
 	tscript *agentlog.Transcripts // agent-transcript and the transcript event (internal/daemon/agentlog)
 	clock   agentstate.Clock
 	host    string
-	verbs   map[string]*verb
+	verbs   *registry
 	started time.Time
 	uid     int
 	budget  *proto.Budget

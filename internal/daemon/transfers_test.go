@@ -24,15 +24,15 @@ func TestTransferVerbsDeclareTheFilesGrant(t *testing.T) {
 	t.Parallel()
 	srv, _ := server(t)
 	for _, name := range []string{"copy", "list-transfers", "pause-transfers", "resume-transfers", "cancel-transfers", "wait-transfers", "clear-transfers"} {
-		v := srv.verbs[name]
+		v := srv.verbs.Lookup(name)
 		if v == nil {
 			t.Fatalf("no verb %s", name)
 		}
-		in := v.acc.info()
+		in := v.Access.Info()
 		if !slices.Equal(in.Grants, []string{"files"}) || !in.Local || in.Caller != "granted" {
 			t.Fatalf("%s: access %+v", name, in)
 		}
-		if waits := v.acc&holdsConn != 0; waits != (name == "wait-transfers") {
+		if waits := v.Access&holdsConn != 0; waits != (name == "wait-transfers") {
 			t.Fatalf("%s: holds its connection %v (only wait-transfers waits, so only it may not be sent quiet)", name, waits)
 		}
 	}

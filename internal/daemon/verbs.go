@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"encoding/json"
-	"sort"
 
 	"github.com/tuios/tuios/internal/daemon/core"
 	drpc "github.com/tuios/tuios/internal/daemon/rpc"
@@ -10,22 +9,9 @@ import (
 	"github.com/tuios/tuios/internal/version"
 )
 
-// verb is one protocol verb. Its params are a struct whose field tags are
-// the one source that strict decoding, the checks every request passes
-// (proto.Validate: required params, bounds, accepted values) and
-// list-verbs (proto.Schema) read.
-type verb struct {
-	name    string
-	desc    string
-	returns string
-	example string
-	params  any // a pointer to a zero params struct, for the schema
-	run     func(cn *conn, raw json.RawMessage) (any, *proto.Error)
-	// acc is who may call the verb and what it does to a pane
-	// (access.go): the one declaration dispatch, the link policy, the
-	// connection pool and list-verbs read.
-	acc access
-}
+// registry is the daemon's verb table: rpc's, with the connection as what
+// a handler gets about its caller.
+type registry = drpc.Registry[*conn]
 
 // handler adapts a typed handler: params decoded strictly, then checked
 // against their tags (rpc.Handle, with the connection as the caller).
@@ -33,21 +19,13 @@ func handler[P any](fn func(cn *conn, p *P) (any, *proto.Error)) (any, func(*con
 	return drpc.Handle(fn)
 }
 
-func (s *Server) verbNames() []string {
-	names := make([]string, 0, len(s.verbs))
-	for n := range s.verbs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
-
-// verbTable is every verb the daemon serves. Registering a verb only
-// adds it to the table: every subsystem a handler uses is built in New.
-func (s *Server) verbTable() map[string]*verb {
-	m := map[string]*verb{}
+// verbTable is every verb the daemon serves (rpc.Registry). Registering
+// a verb only adds it to the table: every subsystem a handler uses is
+// built in New.
+func (s *Server) verbTable() *registry {
+	m := drpc.NewRegistry[*conn]()
 	add := func(name string, acc access, desc, returns, example string, params any, run func(*conn, json.RawMessage) (any, *proto.Error)) {
-		m[name] = &verb{name: name, acc: acc, desc: desc, returns: returns, example: example, params: params, run: run}
+		m.Add(drpc.Verb[*conn]{Name: name, Access: acc, Desc: desc, Returns: returns, Example: example, Params: params, Run: run})
 	}
 	s.metaVerbs(add)
 	s.sessionVerbs(add)
@@ -66,7 +44,7 @@ func (s *Server) verbTable() map[string]*verb {
 	// The features' verbs (core.Host.AddVerb), declared as the core's.
 	for _, v := range s.featureVerbs {
 		run := v.Run
-		acc := featureAccess(v.Class)
+		acc := drpc.ClassAccess(v.Class)
 		if v.Agent {
 			acc |= agentFeature
 		}
@@ -100,26 +78,9 @@ func (s *Server) metaVerbs(add addFunc) {
 	add("hello", anyone, "Say hello: the daemon's version, protocol and pid", "hello", `{"verb":"hello","params":{"client":"me","protocol":1}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *proto.ListVerbsParams) (any, *proto.Error) {
-		list := proto.VerbList{Type: "verb_list", Version: proto.Version, MinVersion: proto.MinVersion, DaemonVersion: version.Get().Module, Envelope: proto.Envelope}
-		names := s.verbNames()
-		if p.Verb != "" {
-			if s.verbs[p.Verb] == nil {
-				return nil, proto.Errorf(proto.CodeInvalidParams, "unknown verb %q", p.Verb).WithHint(proto.Hint{DidYouMean: core.NearestWord(p.Verb, names)})
-			}
-			names = []string{p.Verb}
-		}
-		for _, n := range names {
-			v := s.verbs[n]
-			info := proto.VerbInfo{Verb: n, Description: v.desc, Params: proto.Schema(v.params), Returns: v.returns, Access: v.acc.info()}
-			if v.example != "" {
-				info.Examples = []string{v.example}
-			}
-			list.Verbs = append(list.Verbs, info)
-		}
-		if p.Verb == "" { // one verb's description is asked in hot paths (agent-hook); the codes are the same for all
-			for _, c := range proto.ErrorCodes() {
-				list.ErrorCodes = append(list.ErrorCodes, proto.ErrorCode{Code: c[0], Description: c[1]})
-			}
+		list, err := s.verbs.List(p.Verb)
+		if err != nil {
+			return nil, err
 		}
 		return list, nil
 	})

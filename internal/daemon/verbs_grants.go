@@ -27,15 +27,15 @@ func (r *restriction) allows(verb string, a access) *proto.Error {
 			WithHint(proto.Hint{Command: "restrict-connection", Detail: "the connection was restricted by its own caller (tuios mcp does this); a restriction only narrows"})
 	}
 	switch {
-	case a.who() == whoAnyone:
+	case a.Who() == whoAnyone:
 		return nil
-	case a.who() == whoOutside:
+	case a.Who() == whoOutside:
 		return deny("it was restricted, and this is only for a terminal outside TUIOS")
-	case a.grants().Has(grant.Admin):
+	case a.Grants().Has(grant.Admin):
 		return deny("a restricted connection reads, reports, mails, types and starts agents in its reach, nothing more")
-	case a.types() && r.readOnly:
+	case a.Types() && r.readOnly:
 		return deny("it is read-only: it types into no pane")
-	case a.grants().Has(grant.Fan) && r.pane == nil:
+	case a.Grants().Has(grant.Fan) && r.pane == nil:
 		return deny("starting an agent needs a pane, and this connection runs in none")
 	}
 	return nil
@@ -63,15 +63,15 @@ func (s *Server) wide(cn *conn, what string) *proto.Error {
 
 func (s *Server) grantVerbs(add addFunc) {
 	p, h := handler(s.paneGrants)
-	add("pane-grants", anyone.withLink(capNone), "Say what a pane may do through TUIOS: from inside a pane, its own grants (given or the default), the mode and default of [agents.permissions], and any change that waits for tuios config apply; outside every pane, the defaults, or a pane named with window",
+	add("pane-grants", anyone.WithLink(capNone), "Say what a pane may do through TUIOS: from inside a pane, its own grants (given or the default), the mode and default of [agents.permissions], and any change that waits for tuios config apply; outside every pane, the defaults, or a pane named with window",
 		"pane_grants", `{"verb":"pane-grants"}`, p, h)
 
 	p, h = handler(s.setPaneGrants)
-	add("set-pane-grants", anyone.withLink(capLocal)|holdsConn, "Give a pane its own grants, or with reset take it back to the default. The person may give any grants; a pane with admin may give another pane what it holds itself, never respond; a pane without admin may only narrow its own. Saved with the window across restarts",
+	add("set-pane-grants", anyone.WithLink(capLocal)|holdsConn, "Give a pane its own grants, or with reset take it back to the default. The person may give any grants; a pane with admin may give another pane what it holds itself, never respond; a pane without admin may only narrow its own. Saved with the window across restarts",
 		"pane_grants_set", `{"verb":"set-pane-grants","params":{"window":"reviewer","grants":"read,write"}}`, p, h)
 
 	p, h = handler(s.restrictConnection)
-	add("restrict-connection", anyone.withLink(capNone)|holdsConn, "Narrow this connection, for a program that wants to hold itself to less (an MCP server, a hook): scope own reaches only the caller's own session, read_only types into no pane. It only narrows: a later call may narrow further, never widen",
+	add("restrict-connection", anyone.WithLink(capNone)|holdsConn, "Narrow this connection, for a program that wants to hold itself to less (an MCP server, a hook): scope own reaches only the caller's own session, read_only types into no pane. It only narrows: a later call may narrow further, never widen",
 		"connection_restricted", `{"verb":"restrict-connection","params":{"scope":"own","read_only":true}}`, p, h)
 }
 

@@ -66,10 +66,10 @@ func (s *Server) mayTypeNow(verb string, a access, by caller, w *Window) *proto.
 	if !alive {
 		return proto.Errorf(proto.CodeForbidden, "%s: the pane that asked for this typing has closed, so nothing was typed", verb)
 	}
-	if !a.types() { // a writer declares what it types as (types, respond)
+	if !a.Types() { // a writer declares what it types as (types, respond)
 		a = types
 	}
-	if miss := by.grants.Missing(a.grants()); by.inside && miss != 0 {
+	if miss := by.grants.Missing(a.Grants()); by.inside && miss != 0 {
 		return grantRefusal(verb, a, miss, by)
 	}
 	return s.typingRuleLocked(verb, a, by, w, atPrompt)

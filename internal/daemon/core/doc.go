@@ -39,6 +39,10 @@
 // and OnPersonTyped (the person typed at an attached client).
 // Registering after Init panics: those tables are read without a lock.
 //
+// It holds the link capabilities (LinkCap) as plain bits: every verb's
+// declaration names the ones a link needs, and the links feature's policy
+// grants them per peer, so both read them here.
+//
 // What this package does not own: the table's types and its lock (the
 // core's), the wire format (internal/proto), agent state (agentstate,
 // detect).

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/tuios/tuios/internal/config"
+	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/proto"
 )
 
@@ -20,7 +21,7 @@ import (
 //     the list, and allow = [] allows nothing. A narrowing installed by
 //     apply-config holds from the very next call on every open link.
 //   - Every verb's declaration in the daemon's verb table names the
-//     capabilities a link needs for it, or CapLocal: never over a link.
+//     capabilities a link needs for it, or core.CapLocal: never over a link.
 //     A verb that declares nothing is refused to everyone.
 //   - The peer name is a boundary only when pinned by the far machine's
 //     authorized_keys: command="tuios stdio-proxy --as NAME",restrict.
@@ -31,47 +32,6 @@ import (
 //
 // What a link caller is (never a pane, never the person; respond standing
 // in for the person's nonce) is the daemon's dispatch's to enforce.
-
-// Cap is a set of link capabilities.
-type Cap uint8
-
-const (
-	CapList Cap = 1 << iota
-	CapMail
-	CapOpen
-	CapWrite
-	CapRespond
-	// CapLocal marks a verb never served over a link.
-	CapLocal
-
-	CapNone Cap = 0
-	CapAll      = CapList | CapMail | CapOpen | CapWrite | CapRespond
-)
-
-// Names are the capabilities in the docs' order, for hints.
-func (c Cap) Names() []string {
-	var out []string
-	for i, n := range config.LinkCapabilities() {
-		if c&(1<<i) != 0 {
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
-// CapsOf is the set the names say (an allow list); unknown names add
-// nothing.
-func CapsOf(names []string) Cap {
-	var c Cap
-	for i, n := range config.LinkCapabilities() {
-		for _, x := range names {
-			if x == n {
-				c |= 1 << i
-			}
-		}
-	}
-	return c
-}
 
 // Policy is the installed policy: a copy of the config's hosts tables,
 // replaced whole by Apply and read without a lock by every call over a
@@ -103,14 +63,14 @@ func (p *Policy) For(name string) config.LinkPolicy {
 }
 
 // Allows says whether the link named name holds every capability of c.
-func (p *Policy) Allows(name string, c Cap) bool {
-	return CapsOf(p.For(name).Allow)&c == c
+func (p *Policy) Allows(name string, c core.LinkCap) bool {
+	return core.CapsOf(p.For(name).Allow)&c == c
 }
 
 // Check applies the policy to one verb called over the link named peer
 // ("" for one that said no name): need is what the verb's declaration
 // asks of a link, overLink whether it is served over one at all.
-func (p *Policy) Check(peer, verb string, need Cap, overLink bool) *proto.Error {
+func (p *Policy) Check(peer, verb string, need core.LinkCap, overLink bool) *proto.Error {
 	who := "this link"
 	if peer != "" {
 		who = "host " + peer
@@ -123,7 +83,7 @@ func (p *Policy) Check(peer, verb string, need Cap, overLink bool) *proto.Error 
 		return proto.Errorf(proto.CodeForbidden, "%s is refused over links", verb).WithHint(proto.Hint{Detail: detail})
 	}
 	pol := p.For(peer)
-	missing := need &^ CapsOf(pol.Allow)
+	missing := need &^ core.CapsOf(pol.Allow)
 	if missing == 0 {
 		return nil
 	}

@@ -1,14 +1,37 @@
-// Package rpc is the daemon's side of its connections: for now the event
-// hub, which the core publishes to and the subscribe verb, the features
-// (core.Host.Publish, Subscribe) and the daemon's own followers read.
+// Package rpc is the daemon's side of its connections: the event hub,
+// which the core publishes to and the subscribe verb, the features
+// (core.Host.Publish, Subscribe) and the daemon's own followers read; and
+// the verb registry, with each verb's access declaration.
 //
 // It is to own, as issue 29 splits package daemon, the connections, the
-// dispatch of a request to its verb, the verb registry with each verb's
-// access rules, and the placement of a caller; those are still in package
-// daemon (conn.go, verbs.go, access.go, caller.go). Of the registry it
-// holds so far how a verb's typed params are decoded and checked
-// (Handle), generic in what a handler gets about its caller, so the
-// registry never needs the connection's insides.
+// dispatch of a request to its verb and the placement of a caller too;
+// those are still in package daemon (conn.go, gate.go, caller.go), which
+// fills the registry (verbs.go and the verbs_*.go files) and enforces the
+// declarations (gate.go's admit, the one write path).
+//
+// # The registry
+//
+// Registry holds every Verb a daemon serves: its name, description,
+// returns, example, params and run, and its Access. It is generic in
+// what a handler gets about its caller (C: package daemon's connection),
+// so it never needs the connection's insides; Handle makes a verb's
+// params and run from a handler of typed params, decoded strictly and
+// checked against their tags. Lookup and Names serve dispatch, Nearest
+// the did-you-mean of an unknown verb, and List is list-verbs' answer
+// (through it, tuios mcp and the tests read the declarations). The
+// registry is filled while the daemon is made and read without a lock
+// after.
+//
+// Access is a verb's one declaration, packed in one word: who may call
+// it (WhoAnyone … WhoOutside), the grants a pane needs in its own session
+// (grant.Set), the link capabilities another machine's link needs
+// (core.LinkCap; core.CapLocal: never over a link), and what it does
+// beyond that (TypesInto, AgentFeature, HoldsConn, MarksRead,
+// QueuesInput). The classes (Reads, Writes, Types, Administers, …) are
+// constants; ClassAccess maps a feature's core.Class onto them, and a
+// class it does not know declares nothing: refused to every caller. An
+// Access only says; package daemon's gate and write path enforce it, and
+// the links feature's policy grants the link capabilities.
 //
 // # The hub
 //
@@ -23,9 +46,10 @@
 // output events cost a publish per pane read: Hub.Wants says whether
 // anyone asked for them.
 //
-// What it does not own: the events' shape and types (core.Event, the
-// event types named where they are published), what the subscribe verb
-// replays (the Inbox's store picks it, the hub only queues it ahead), and
+// What it does not own: who a caller is and what it holds (package
+// daemon's placement and grants), the verbs' handlers, the events' shape
+// and types (core.Event, the event types named where they are
+// published), what the subscribe verb replays (the Inbox's store picks it, the hub only queues it ahead), and
 // writing a subscriber's events to its connection (package daemon).
 //
 // # Locks
