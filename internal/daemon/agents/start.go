@@ -169,7 +169,7 @@ func (f *Feature) startAgent(c core.Call, p *proto.StartAgentParams) (any, *prot
 	if res.Cwd == "" {
 		res.Cwd, _ = os.Getwd() // a pane with no folder given starts in the daemon's
 	}
-	if perr := f.waitAgentReady(c, ss, w.ID, p.Protocol != "", timeout, expired, &res); perr != nil {
+	if perr := f.waitAgentReady(c, ss, w, p.Protocol != "", timeout, expired, &res); perr != nil {
 		return nil, perr
 	}
 	if p.Prompt != "" {
@@ -194,20 +194,16 @@ func (f *Feature) startAgent(c core.Call, p *proto.StartAgentParams) (any, *prot
 // for what ends the wait, and fills the result's ready, state and
 // outcome. It holds no lock while it waits. A caller that hangs up gets
 // an error (its connection is gone; the agent keeps starting).
-func (f *Feature) waitAgentReady(c core.Call, ss core.SessionView, window string, protocol bool, timeout time.Duration, expired <-chan struct{}, res *proto.AgentStarted) *proto.Error {
+func (f *Feature) waitAgentReady(c core.Call, ss core.SessionView, w core.WindowView, protocol bool, timeout time.Duration, expired <-chan struct{}, res *proto.AgentStarted) *proto.Error {
 	h := f.h
 	arb := h.Tracker().Arbiter()
+	window := w.ID
 	sub := arb.Subscribe(agentstate.SubscribeOptions{Pane: window, Buffer: 16})
 	defer sub.Close()
-	pane := h.Pane(window)
-	var exited <-chan struct{}
-	if pane != nil {
-		exited = pane.Exited()
-	} else {
-		closed := make(chan struct{}) // gone already: it closed before the wait
-		close(closed)
-		exited = closed
-	}
+	// The handle StartWindow gave: it still reads the exit status of an
+	// agent whose window closed before the wait began.
+	pane := w.Pane
+	exited := pane.Exited()
 	for {
 		snap := arb.Get(window)
 		res.State = snap.State.String()
@@ -256,10 +252,7 @@ func (f *Feature) waitAgentReady(c core.Call, ss core.SessionView, window string
 			}
 			now, ok := h.FindSession(ss.Name)
 			gone := !ok || now.ID != ss.ID
-			code := 0
-			if pane != nil {
-				code, _ = pane.ExitCode()
-			}
+			code, _ := pane.ExitCode()
 			if gone {
 				res.Outcome, res.Reason = startSessionClosed, "the session closed"
 			} else {
