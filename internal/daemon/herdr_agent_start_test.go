@@ -43,7 +43,9 @@ func TestHerdrAgentStartTypesOnlyAtAShellPrompt(t *testing.T) {
 	// echo whatever was typed while sleep holds the foreground).
 	// Typed before the prompt came back, the output follows the prompt.
 	shellSays(t, hw.r, a, "echo sleep_starts; sleep 30", `(?m)^(\$ )?sleep_starts`)
-	eventually(t, "sleep holds the foreground", func() bool { return !atPrompt(hw.srv, a) })
+	// The shell forks before it execs sleep: the foreground is the shell's
+	// name for a moment after it is no longer the shell.
+	eventually(t, "sleep holds the foreground", func() bool { return foregroundIs(hw.srv, a, "sleep") })
 	got := rawHerdr(t, hw.herdr, agentStartLine(a, "crush", "x"))
 	if errCodeOf(got) != "agent_pane_busy" || !strings.Contains(got, "sleep") {
 		t.Fatalf("agent.start over sleep: %s", got)
@@ -154,4 +156,21 @@ func atPrompt(s *Server, window string) bool {
 	}
 	fg, err := w.proc.ForegroundPgrp()
 	return err == nil && fg == w.proc.Pid()
+}
+
+// foregroundIs says whether the process group leading window's terminal
+// is led by a process named name (/proc/<pgrp>/comm).
+func foregroundIs(s *Server, window, name string) bool {
+	s.mu.Lock()
+	w := s.windows[window]
+	s.mu.Unlock()
+	if w == nil {
+		return false
+	}
+	fg, err := w.proc.ForegroundPgrp()
+	if err != nil || fg == w.proc.Pid() {
+		return false
+	}
+	comm, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", fg))
+	return err == nil && strings.TrimSpace(string(comm)) == name
 }
