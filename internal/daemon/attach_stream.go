@@ -550,7 +550,7 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 	tileAt := map[*Window]int{}
 	for i, w := range on {
 		r := rects[i]
-		if r.w == 0 {
+		if r.W == 0 {
 			if zoom < 0 {
 				lay.Hidden++ // layout.go: too small an area for it
 			}
@@ -561,7 +561,7 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 		w.mu.Unlock()
 		tileAt[w] = len(lay.Windows)
 		lay.Windows = append(lay.Windows, proto.AttachWindow{ID: w.ID, Index: index[w], Name: w.DisplayName(), Title: w.Title(),
-			X: r.x, Y: r.y, Width: r.w, Height: r.h, Exited: exited})
+			X: r.X, Y: r.Y, Width: r.W, Height: r.H, Exited: exited})
 		wins = append(wins, w)
 	}
 	wins = appendPopups(ss, &lay, wins, index, tileAt) // popup.go: over the tiles, and focused

@@ -23,7 +23,7 @@
 // apart (the client draws the line there), stacked ones touch (the lower
 // title bar is the line).
 //
-// Each workspace has a tree of splits (layout_tree.go), as tmux and zellij
+// Each workspace has a tree of splits (internal/daemon/mux/layout), as tmux and zellij
 // do: a split lays its children side by side or stacked, each with a
 // share of its length, so a new area scales every tile in proportion.
 // How the tree grows (the decision, also in the skill and docs/cli.md):
@@ -268,7 +268,13 @@
 // an immutable View of the table (read without any lock of the core's),
 // the target check, verb calls for what it changes, the write path, the
 // hub. No feature imports this package or another feature
-// (TestDaemonImportRules).
+// (TestDaemonImportRules). The core's leaves live under
+// internal/daemon/mux: plain data structures with no lock of their own
+// that the core keeps under s.mu, importing nothing of the daemon
+// (mux/layout, the tiling tree of one workspace: its splits, their
+// placement in an area and their form in the sessions file; which
+// windows exist, focus, zoom and minimized windows stay this package's,
+// layout.go).
 //
 // Every feature is a core.Feature, and New is the composition root: it
 // keeps them in one ordered list (server.go), inits each in that order

@@ -75,7 +75,7 @@ func (ss *Session) viewLocked() core.SessionView {
 func windowViewLocked(ss *Session, w *Window) core.WindowView {
 	at := w.placementLocked()
 	return core.WindowView{ID: w.ID, Session: ss.Name, SessionID: ss.ID, Name: w.name, DisplayName: w.DisplayName(),
-		Title: w.Title(), Dir: w.dirNow(), Workspace: w.workspace, Minimized: w.minimized, X: at.x, Y: at.y, Width: at.w, Height: at.h,
+		Title: w.Title(), Dir: w.dirNow(), Workspace: w.workspace, Minimized: w.minimized, X: at.X, Y: at.Y, Width: at.W, Height: at.H,
 		Program: w.program, ResumeID: w.resumeID, ResumeHarness: w.resumeHarness, Pane: paneHandle{w},
 		AutoName: w.autoName()} // wait-for's (internal/daemon/waitfor)
 }
@@ -357,7 +357,7 @@ func (s *Server) swapWindows(a, b string) (bool, string) {
 	}
 	ss.windows[i], ss.windows[j] = ss.windows[j], ss.windows[i]
 	syncLayoutsLocked(ss) // layout.go
-	ss.layoutLocked(w.workspace).swap(w.ID, other.ID)
+	ss.layoutLocked(w.workspace).Swap(w.ID, other.ID)
 	name := ss.Name
 	s.mu.Unlock()
 	s.retile(ss)

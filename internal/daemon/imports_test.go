@@ -19,7 +19,11 @@ import (
 // imports upward, and go list finds no cycle. internal/daemon/rpc (the
 // hub, the verb registry, the access declarations) is the core's own, in
 // a package of its own: it is held to a feature's rule (core only), so
-// it never reaches a feature, and no feature reaches it.
+// it never reaches a feature, and no feature reaches it. The packages
+// under internal/daemon/mux (the tiling tree, mux/layout) are the core's
+// leaves: plain data structures the core keeps under its lock, they
+// import nothing of the daemon but each other, not even the core's
+// interfaces.
 func TestDaemonImportRules(t *testing.T) {
 	t.Parallel()
 	const root = "github.com/tuios/tuios/internal/daemon"
@@ -52,6 +56,10 @@ func TestDaemonImportRules(t *testing.T) {
 				continue
 			}
 			switch {
+			case strings.HasPrefix(p.ImportPath, root+"/mux/"):
+				if !strings.HasPrefix(imp, root+"/mux/") {
+					t.Errorf("%s imports %s: the core's leaves under mux import nothing of the daemon", p.ImportPath, imp)
+				}
 			case p.ImportPath == iface:
 				t.Errorf("%s imports %s: the core's interfaces import nothing of the daemon", iface, imp)
 			case imp == root:

@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"github.com/tuios/tuios/internal/daemon/mux/layout"
 	"github.com/tuios/tuios/internal/proto"
 )
 
@@ -13,7 +14,7 @@ import (
 // pane and a pane's PTY is exactly the cells it is drawn in. Stacked
 // tiles need no row between them: the lower one's title bar is the line.
 //
-// Each workspace of a session has a layout tree (layout_tree.go): tmux's
+// Each workspace of a session has a layout tree (package mux/layout): tmux's
 // and zellij's splits. split-window splits its target's tile in the
 // direction asked; every other way a window arrives on a workspace
 // (new-window, move-window, a restart that lost its place) places it
@@ -30,25 +31,16 @@ import (
 // new-session gave it, so agents started by scripts in a session nobody
 // looks at are not squeezed into columns for a screen nobody draws.
 
-// Tile minimums: smaller than this a shell is useless. A split whose
-// tiles cannot each have it lays them out the other way, or shows those
-// that fit (layoutTree.place); split-window refuses to make a tile
-// smaller (no_space).
-const (
-	minTileCols = 4
-	minTileRows = 2
-	// gutter is the column between side-by-side tiles.
-	gutter = 1
-)
-
-type rect struct{ x, y, w, h int }
+// rect is a place in a session's area (layout.Rect): a tile, a popup's
+// box, what list-windows reports.
+type rect = layout.Rect
 
 // layoutLocked is the tree of workspace ws (1 to Workspaces). Called with s.mu
 // held.
-func (ss *Session) layoutLocked(ws int) *layoutTree {
+func (ss *Session) layoutLocked(ws int) *layout.Tree {
 	ws = min(max(ws, 1), Workspaces)
 	if ss.layouts[ws-1] == nil {
-		ss.layouts[ws-1] = newLayoutTree()
+		ss.layouts[ws-1] = layout.New()
 	}
 	return ss.layouts[ws-1]
 }
@@ -65,19 +57,19 @@ func syncLayoutsLocked(ss *Session) {
 		}
 	}
 	for i, t := range ss.layouts {
-		if t == nil || t.len() == 0 {
+		if t == nil || t.Len() == 0 {
 			continue
 		}
-		for _, id := range t.ids() {
+		for _, id := range t.IDs() {
 			if where[id] != i+1 {
-				t.remove(id)
+				t.Remove(id)
 			}
 		}
 	}
 	for _, w := range ss.windows {
 		if ws, ok := where[w.ID]; ok {
-			if t := ss.layoutLocked(ws); !t.has(w.ID) {
-				t.insertAuto(w.ID)
+			if t := ss.layoutLocked(ws); !t.Has(w.ID) {
+				t.Add(w.ID)
 			}
 		}
 	}
@@ -86,7 +78,7 @@ func syncLayoutsLocked(ss *Session) {
 // moveLayoutsLocked renumbers the trees with their workspaces: to[old] = new
 // (set-workspace-order, herdr's tab.move). Called with s.mu held.
 func (ss *Session) moveLayoutsLocked(to []int) {
-	var moved [Workspaces]*layoutTree
+	var moved [Workspaces]*layout.Tree
 	for old := 1; old <= Workspaces; old++ {
 		n := old
 		if old < len(to) && to[old] >= 1 && to[old] <= Workspaces {
@@ -120,12 +112,12 @@ func onScreen(ss *Session) ([]*Window, int) {
 // placeTreeLocked lays workspace ws's tree out in the session's area with the
 // windows in shown on screen; focus is the window kept first when not
 // all fit. Called with s.mu held.
-func placeTreeLocked(ss *Session, ws int, shown []*Window, focus string) placeResult {
+func placeTreeLocked(ss *Session, ws int, shown []*Window, focus string) layout.Placement {
 	on := make(map[string]bool, len(shown))
 	for _, w := range shown {
 		on[w.ID] = true
 	}
-	return ss.layoutLocked(ws).place(ss.cols, ss.rows, func(id string) bool { return on[id] }, focus)
+	return ss.layoutLocked(ws).Place(ss.cols, ss.rows, func(id string) bool { return on[id] }, focus)
 }
 
 // layoutRects are the places of onScreen's windows: their tiles (a zero
@@ -136,7 +128,7 @@ func placeTreeLocked(ss *Session, ws int, shown []*Window, focus string) placeRe
 // s.mu held.
 func layoutRects(ss *Session, wins []*Window, zoom int) []rect {
 	out := make([]rect, len(wins))
-	full := rect{0, 0, max(ss.cols, 1), max(ss.rows, 1)}
+	full := rect{W: max(ss.cols, 1), H: max(ss.rows, 1)}
 	if !ss.floating {
 		placed := placeTreeLocked(ss, ss.workspace, wins, focusedID(ss)) // kept up to date while zoomed: a split measures it
 		if zoom >= 0 && zoom < len(wins) {
@@ -144,7 +136,7 @@ func layoutRects(ss *Session, wins []*Window, zoom int) []rect {
 			return out
 		}
 		for i, w := range wins {
-			out[i] = placed.rects[w.ID]
+			out[i] = placed.Rects[w.ID]
 		}
 		return out
 	}
@@ -156,7 +148,7 @@ func layoutRects(ss *Session, wins []*Window, zoom int) []rect {
 		default:
 			r := w.placementLocked()
 			if !w.placed {
-				r.h++ // the pane's rows and its title row
+				r.H++ // the pane's rows and its title row
 			}
 			out[i] = clampRect(r, ss.cols, ss.rows)
 		}
@@ -167,10 +159,10 @@ func layoutRects(ss *Session, wins []*Window, zoom int) []rect {
 // clampRect cuts r to a cols x rows area, moving it in before shrinking it.
 func clampRect(r rect, cols, rows int) rect {
 	cols, rows = max(cols, 1), max(rows, 1)
-	r.w = min(max(r.w, minTileCols), cols)
-	r.h = min(max(r.h, minTileRows), rows)
-	r.x = max(min(r.x, cols-r.w), 0)
-	r.y = max(min(r.y, rows-r.h), 0)
+	r.W = min(max(r.W, layout.MinCols), cols)
+	r.H = min(max(r.H, layout.MinRows), rows)
+	r.X = max(min(r.X, cols-r.W), 0)
+	r.Y = max(min(r.Y, rows-r.H), 0)
 	return r
 }
 
@@ -194,39 +186,41 @@ func (s *Server) neighborOfLocked(w *Window, dir string) *Window {
 			a = rects[i]
 		}
 	}
-	if a.w == 0 {
+	if a.W == 0 {
 		return nil
 	}
 	overlap := func(lo1, hi1, lo2, hi2 int) int { return min(hi1, hi2) - max(lo1, lo2) }
-	beside := func(leftEnd, rightStart int) bool { return rightStart-leftEnd >= 0 && rightStart-leftEnd <= gutter }
+	beside := func(leftEnd, rightStart int) bool {
+		return rightStart-leftEnd >= 0 && rightStart-leftEnd <= layout.Gutter
+	}
 	var best *Window
 	var bestAt rect
 	bestOv := 0
 	for i, x := range wins {
 		b := rects[i]
-		if x == w || b.w == 0 {
+		if x == w || b.W == 0 {
 			continue
 		}
 		ov := 0
 		switch dir {
 		case "left":
-			if beside(b.x+b.w, a.x) {
-				ov = overlap(a.y, a.y+a.h, b.y, b.y+b.h)
+			if beside(b.X+b.W, a.X) {
+				ov = overlap(a.Y, a.Y+a.H, b.Y, b.Y+b.H)
 			}
 		case "right":
-			if beside(a.x+a.w, b.x) {
-				ov = overlap(a.y, a.y+a.h, b.y, b.y+b.h)
+			if beside(a.X+a.W, b.X) {
+				ov = overlap(a.Y, a.Y+a.H, b.Y, b.Y+b.H)
 			}
 		case "up":
-			if b.y+b.h == a.y {
-				ov = overlap(a.x, a.x+a.w, b.x, b.x+b.w)
+			if b.Y+b.H == a.Y {
+				ov = overlap(a.X, a.X+a.W, b.X, b.X+b.W)
 			}
 		case "down":
-			if a.y+a.h == b.y {
-				ov = overlap(a.x, a.x+a.w, b.x, b.x+b.w)
+			if a.Y+a.H == b.Y {
+				ov = overlap(a.X, a.X+a.W, b.X, b.X+b.W)
 			}
 		}
-		if ov > bestOv || ov > 0 && ov == bestOv && (b.y < bestAt.y || b.y == bestAt.y && b.x < bestAt.x) {
+		if ov > bestOv || ov > 0 && ov == bestOv && (b.Y < bestAt.Y || b.Y == bestAt.Y && b.X < bestAt.X) {
 			best, bestOv, bestAt = x, ov, b
 		}
 	}
@@ -256,13 +250,13 @@ func (s *Server) retile(ss *Session) {
 	var jobs []resizeJob
 	for i, w := range wins {
 		r := rects[i]
-		if r.w == 0 {
+		if r.W == 0 {
 			continue // behind the zoomed window
 		}
 		if !ss.floating || i != zoom { // a floating window zoomed keeps its place for after
 			w.tile, w.placed = r, true
 		}
-		if pc, pr := r.w, max(r.h-1, 1); pc != w.cols || pr != w.rows {
+		if pc, pr := r.W, max(r.H-1, 1); pc != w.cols || pr != w.rows {
 			w.cols, w.rows = pc, pr
 			jobs = append(jobs, resizeJob{w, pc, pr})
 		}
@@ -287,7 +281,7 @@ func (w *Window) placementLocked() rect {
 	if w.placed {
 		return w.tile
 	}
-	return rect{0, 0, w.cols, w.rows}
+	return rect{W: w.cols, H: w.rows}
 }
 
 func (s *Server) layoutVerbs(add addFunc) {

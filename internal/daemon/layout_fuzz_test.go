@@ -2,7 +2,11 @@ package daemon
 
 import (
 	"fmt"
+	"math"
+	"sort"
 	"testing"
+
+	"github.com/tuios/tuios/internal/daemon/mux/layout"
 )
 
 // layoutWorld is a session's windows without processes: what the layout
@@ -27,7 +31,7 @@ func (lw *layoutWorld) add(ws int) *Window {
 
 // split is split-window: refused without room, else the window joins
 // and the tree splits, as startWindow does.
-func (lw *layoutWorld) split(target *Window, dir splitDir, before bool, pct int) bool {
+func (lw *layoutWorld) split(target *Window, dir layout.Dir, before bool, pct int) bool {
 	ss := lw.ss
 	syncLayoutsLocked(ss)
 	at := &splitAt{target: target, dir: dir, before: before, pct: pct}
@@ -68,20 +72,20 @@ func (lw *layoutWorld) check(t *testing.T, step string) {
 	what := fmt.Sprintf("%s (%dx%d, %d windows on screen, zoom %d)", step, ss.cols, ss.rows, len(wins), zoom)
 	if zoom >= 0 {
 		for i, r := range rects {
-			if i == zoom && r != (rect{0, 0, ss.cols, ss.rows}) || i != zoom && r.w != 0 {
+			if i == zoom && r != (rect{W: ss.cols, H: ss.rows}) || i != zoom && r.W != 0 {
 				t.Fatalf("%s: zoomed, tile %d is %v", what, i, r)
 			}
 		}
 	} else {
 		checkTiles(t, what, ss.cols, ss.rows, rects)
 		for i, w := range wins {
-			if w == ss.focused && rects[i].w == 0 {
+			if w == ss.focused && rects[i].W == 0 {
 				t.Fatalf("%s: the focused window is not on screen: %v", what, rects)
 			}
 		}
 		if len(wins) > 0 && ss.cols >= 1000 && ss.rows >= 1000 {
 			for i, r := range rects {
-				if r.w == 0 {
+				if r.W == 0 {
 					t.Fatalf("%s: window %d has no tile in the largest area", what, i)
 				}
 			}
@@ -91,8 +95,8 @@ func (lw *layoutWorld) check(t *testing.T, step string) {
 		if tr == nil {
 			continue
 		}
-		checkTree(t, tr)
-		for _, id := range tr.ids() {
+		checkSaved(t, what, tr)
+		for _, id := range tr.IDs() {
 			found := false
 			for _, w := range ss.windows {
 				found = found || w.ID == id && w.workspace == i+1
@@ -103,7 +107,7 @@ func (lw *layoutWorld) check(t *testing.T, step string) {
 		}
 	}
 	for _, w := range ss.windows {
-		if !ss.layoutLocked(w.workspace).has(w.ID) {
+		if !ss.layoutLocked(w.workspace).Has(w.ID) {
 			t.Fatalf("%s: %s is in no tree", what, w.ID)
 		}
 	}
@@ -129,9 +133,9 @@ func (lw *layoutWorld) run(t *testing.T, ops []byte) {
 			}
 		case 1, 2: // split-window, either way
 			if w := pick(arg); w != nil && len(ss.windows) < 40 {
-				dir := sideBySide
+				dir := layout.SideBySide
 				if op == 2 {
-					dir = stacked
+					dir = layout.Stacked
 				}
 				lw.split(w, dir, arg&64 != 0, 10+int(arg)%81)
 			}
@@ -161,11 +165,11 @@ func (lw *layoutWorld) run(t *testing.T, ops []byte) {
 			switch arg % 3 {
 			case 0:
 				syncLayoutsLocked(ss)
-				ss.layoutLocked(ss.workspace).equalize()
+				ss.layoutLocked(ss.workspace).Equalize()
 			case 1:
 				if a, b := pick(arg), pick(arg/3); a != nil && b != nil && a.workspace == b.workspace {
 					syncLayoutsLocked(ss)
-					ss.layoutLocked(a.workspace).swap(a.ID, b.ID)
+					ss.layoutLocked(a.workspace).Swap(a.ID, b.ID)
 				}
 			case 2:
 				ss.reorderWorkspacesLocked([]int{2, 1})
@@ -204,45 +208,45 @@ func TestLayoutOpsKeepTheTilesWhole(t *testing.T) {
 }
 
 // The splits split-window makes are the ones asked: one window and
-// prefix " gives two stacked, prefix % on the lower one two side by side
+// prefix " gives two layout.Stacked, prefix % on the lower one two side by side
 // under the first, and closing the lower right one gives its cells back.
 func TestSplitWindowShapesTheWorkspace(t *testing.T) {
 	lw := newLayoutWorld()
 	ss := lw.ss
 	ss.cols, ss.rows = 120, 40
 	a := lw.add(1)
-	if !lw.split(a, stacked, false, 50) {
+	if !lw.split(a, layout.Stacked, false, 50) {
 		t.Fatal(`" refused`)
 	}
 	b := ss.focused
-	if !lw.split(b, sideBySide, false, 50) {
+	if !lw.split(b, layout.SideBySide, false, 50) {
 		t.Fatal("% refused")
 	}
 	c := ss.focused
 	wins, zoom := onScreen(ss)
 	got := layoutRects(ss, wins, zoom)
-	want := []rect{{0, 0, 120, 20}, {0, 20, 60, 20}, {61, 20, 59, 20}}
+	want := []rect{{W: 120, H: 20}, {X: 0, Y: 20, W: 60, H: 20}, {X: 61, Y: 20, W: 59, H: 20}}
 	if fmt.Sprint(got) != fmt.Sprint(want) || wins[1] != b || wins[2] != c {
 		t.Fatalf("a over (b | c): %v, want %v", got, want)
 	}
 	// Zoomed: a split unzooms, so what it made is seen.
 	ss.zoomed = true
-	if !lw.split(c, stacked, false, 50) || ss.zoomed {
+	if !lw.split(c, layout.Stacked, false, 50) || ss.zoomed {
 		t.Fatalf("split while zoomed: zoomed=%v", ss.zoomed)
 	}
 	lw.close(ss.focused)
 	lw.close(c)
 	wins, zoom = onScreen(ss)
-	if got := layoutRects(ss, wins, zoom); fmt.Sprint(got) != fmt.Sprint([]rect{{0, 0, 120, 20}, {0, 20, 120, 20}}) {
+	if got := layoutRects(ss, wins, zoom); fmt.Sprint(got) != fmt.Sprint([]rect{{W: 120, H: 20}, {X: 0, Y: 20, W: 120, H: 20}}) {
 		t.Fatalf("c closed: b takes its cells: %v", got)
 	}
 	// A tile too small to split is refused, and nothing changes.
 	ss.cols, ss.rows = 8, 3
 	onScreen(ss)
-	if lw.split(a, sideBySide, false, 50) || lw.split(a, stacked, false, 50) || len(ss.windows) != 2 {
+	if lw.split(a, layout.SideBySide, false, 50) || lw.split(a, layout.Stacked, false, 50) || len(ss.windows) != 2 {
 		t.Fatalf("a split of a tiny tile went through: %d windows", len(ss.windows))
 	}
-	err := roomToSplitLocked(ss, &splitAt{target: a, dir: sideBySide, pct: 50})
+	err := roomToSplitLocked(ss, &splitAt{target: a, dir: layout.SideBySide, pct: 50})
 	if err == nil || err.Code != "no_space" || err.Hint == nil {
 		t.Fatalf("no room: %+v", err)
 	}
@@ -257,9 +261,9 @@ func BenchmarkLayoutRects(b *testing.B) {
 	ss.cols, ss.rows = 200, 60
 	w := lw.add(1)
 	for i := 0; i < 15; i++ {
-		dir := sideBySide
+		dir := layout.SideBySide
 		if i%2 == 1 {
-			dir = stacked
+			dir = layout.Stacked
 		}
 		if !lw.split(w, dir, false, 50) {
 			lw.add(1)
@@ -271,5 +275,87 @@ func BenchmarkLayoutRects(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		wins, zoom := onScreen(ss)
 		layoutRects(ss, wins, zoom)
+	}
+}
+
+// checkTiles: inside the area, none overlapping, and every cell a
+// tile's or a border column with a tile on each side, which is what the
+// client draws a border on. Row by row: the tiles crossing a row, left
+// to right, start at its first column, end at its last, and touch or
+// leave one column between them.
+func checkTiles(t *testing.T, what string, cols, rows int, rs []rect) {
+	t.Helper()
+	cols, rows = max(cols, 1), max(rows, 1)
+	big := cols >= layout.MinCols && rows >= layout.MinRows
+	any := false
+	for i, r := range rs {
+		if r.W == 0 && r.H == 0 {
+			continue
+		}
+		any = true
+		if r.X < 0 || r.Y < 0 || r.W < 1 || r.H < 1 || r.X+r.W > cols || r.Y+r.H > rows {
+			t.Fatalf("%s: tile %d %v is outside the area", what, i, r)
+		}
+		if big && (r.W < layout.MinCols || r.H < layout.MinRows) {
+			t.Fatalf("%s: tile %d %v is below the minimum in an area that holds it", what, i, r)
+		}
+	}
+	if !any {
+		return
+	}
+	var cross []rect
+	for y := 0; y < rows; y++ {
+		cross = cross[:0]
+		for _, r := range rs {
+			if r.W > 0 && y >= r.Y && y < r.Y+r.H {
+				cross = append(cross, r)
+			}
+		}
+		sort.Slice(cross, func(a, b int) bool { return cross[a].X < cross[b].X })
+		if len(cross) == 0 || cross[0].X != 0 || cross[len(cross)-1].X+cross[len(cross)-1].W != cols {
+			t.Fatalf("%s: row %d is not covered end to end: %v", what, y, rs)
+		}
+		for i := 1; i < len(cross); i++ {
+			if gap := cross[i].X - (cross[i-1].X + cross[i-1].W); gap != 0 && gap != layout.Gutter {
+				t.Fatalf("%s: row %d: %v then %v (overlapping, or more than a border apart): %v", what, y, cross[i-1], cross[i], rs)
+			}
+		}
+	}
+}
+
+// checkSaved: a workspace's tree is in shape, as its saved form shows
+// it (the tree's own links are the layout package's tests'): shares
+// positive, no deeper than layout.MaxDepth, every split of two children
+// or more and none inside a split of its direction, each window once.
+func checkSaved(t *testing.T, what string, tr *layout.Tree) {
+	t.Helper()
+	seen := map[string]bool{}
+	var walk func(n *layout.Saved, dir string, depth int)
+	walk = func(n *layout.Saved, dir string, depth int) {
+		if !(n.Share > 0) || math.IsInf(n.Share, 0) {
+			t.Fatalf("%s: share %v in %+v", what, n.Share, tr.Save())
+		}
+		if depth > layout.MaxDepth {
+			t.Fatalf("%s: deeper than %d", what, layout.MaxDepth)
+		}
+		if n.Split == "" {
+			if n.Window == "" || seen[n.Window] || len(n.Kids) > 0 {
+				t.Fatalf("%s: leaf %q twice, unnamed or with children: %+v", what, n.Window, tr.Save())
+			}
+			seen[n.Window] = true
+			return
+		}
+		if len(n.Kids) < 2 || n.Split == dir {
+			t.Fatalf("%s: a %s split of %d inside a %q one: %+v", what, n.Split, len(n.Kids), dir, tr.Save())
+		}
+		for i := range n.Kids {
+			walk(&n.Kids[i], n.Split, depth+1)
+		}
+	}
+	if s := tr.Save(); s != nil {
+		walk(s, "", 0)
+	}
+	if len(seen) != tr.Len() {
+		t.Fatalf("%s: %d leaves in the tree, %d counted", what, len(seen), tr.Len())
 	}
 }

@@ -90,13 +90,13 @@ func popupRect(p *popup, cols, rows int) rect {
 	cols, rows = max(cols, 1), max(rows, 1)
 	w := min(max(p.width.cells(cols), minPopupCols), cols)
 	h := min(max(p.height.cells(rows), minPopupRows), rows)
-	return rect{(cols - w) / 2, (rows - h) / 2, w, h}
+	return rect{X: (cols - w) / 2, Y: (rows - h) / 2, W: w, H: h}
 }
 
 // popupPane is the pane inside a popup's rectangle: the frame takes a
 // cell on each side.
 func popupPane(r rect) (cols, rows int) {
-	return max(r.w-2, 1), max(r.h-2, 1)
+	return max(r.W-2, 1), max(r.H-2, 1)
 }
 
 // placePopupsLocked gives every popup of the session its rectangle in the
@@ -150,7 +150,7 @@ func appendPopups(ss *Session, lay *proto.AttachLayout, wins []*Window, index, t
 		}
 		tileAt[w] = len(lay.Windows)
 		lay.Windows = append(lay.Windows, proto.AttachWindow{ID: w.ID, Index: i, Name: name, Title: w.Title(),
-			X: r.x, Y: r.y, Width: r.w, Height: r.h, Exited: exited, Popup: true})
+			X: r.X, Y: r.Y, Width: r.W, Height: r.H, Exited: exited, Popup: true})
 		wins = append(wins, w)
 	}
 	if top := topPopupLocked(ss); top != nil && top.placed {
@@ -227,7 +227,7 @@ func (s *Server) openPopup(cn *conn, p *proto.PopupParams) (any, *proto.Error) {
 	defer s.mu.Unlock()
 	at := w.placementLocked()
 	return map[string]any{"type": "popup_opened", "window_id": w.ID, "session": ss.Name, "workspace": w.workspace,
-		"width": at.w, "height": at.h, "x": at.x, "y": at.y, "pid": w.proc.Pid(), "focused": ss.focused == w,
+		"width": at.W, "height": at.H, "x": at.X, "y": at.Y, "pid": w.proc.Pid(), "focused": ss.focused == w,
 		"previous_window_id": idOf(pp.back)}, nil
 }
 

@@ -220,12 +220,12 @@ func TestPopupSizes(t *testing.T) {
 		cols, rows int
 		want       rect
 	}{
-		{"", "", 100, 30, rect{10, 6, 80, 18}},
-		{"60", "20", 100, 30, rect{20, 5, 60, 20}},
-		{"50%", "50%", 81, 25, rect{20, 6, 41, 13}}, // rounded to the nearest cell
-		{"1", "1", 100, 30, rect{44, 12, minPopupCols, minPopupRows}},
-		{"1000", "100%", 100, 30, rect{0, 0, 100, 30}},
-		{"", "", 8, 3, rect{0, 0, 8, 3}}, // the area cuts even the minimum
+		{"", "", 100, 30, rect{X: 10, Y: 6, W: 80, H: 18}},
+		{"60", "20", 100, 30, rect{X: 20, Y: 5, W: 60, H: 20}},
+		{"50%", "50%", 81, 25, rect{X: 20, Y: 6, W: 41, H: 13}}, // rounded to the nearest cell
+		{"1", "1", 100, 30, rect{X: 44, Y: 12, W: minPopupCols, H: minPopupRows}},
+		{"1000", "100%", 100, 30, rect{W: 100, H: 30}},
+		{"", "", 8, 3, rect{W: 8, H: 3}}, // the area cuts even the minimum
 	} {
 		wd, err := parsePopupDim(c.w, "--width", popupDim{defaultPopupWidthPct, true})
 		hd, err2 := parsePopupDim(c.h, "--height", popupDim{defaultPopupHeightPct, true})
@@ -259,7 +259,7 @@ func FuzzParsePopupDim(f *testing.F) {
 		}
 		for _, area := range []int{1, 7, 80, 1000} {
 			r := popupRect(&popup{width: d, height: d}, area, area)
-			if r.w < 1 || r.h < 1 || r.x < 0 || r.y < 0 || r.x+r.w > area || r.y+r.h > area {
+			if r.W < 1 || r.H < 1 || r.X < 0 || r.Y < 0 || r.X+r.W > area || r.Y+r.H > area {
 				t.Fatalf("%q in %d: %+v leaves the area", s, area, r)
 			}
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/internal/atomicfile"
 	"github.com/tuios/tuios/internal/daemon/core"
+	"github.com/tuios/tuios/internal/daemon/mux/layout"
 	"github.com/tuios/tuios/internal/grant"
 )
 
@@ -64,13 +65,13 @@ type savedSession struct {
 	Zoomed    bool           `json:"zoomed,omitempty"`
 	Floating  bool           `json:"floating,omitempty"` // set-layout --tiling false
 	Windows   []savedWindow  `json:"windows"`
-	// Layouts are the workspaces' splits (layout_tree.go), by window id.
+	// Layouts are the workspaces' splits (layout.Saved), by window id.
 	Layouts []savedWorkspaceLayout `json:"layouts,omitempty"`
 }
 
 type savedWorkspaceLayout struct {
-	Workspace int        `json:"workspace"`
-	Root      *savedNode `json:"root"`
+	Workspace int           `json:"workspace"`
+	Root      *layout.Saved `json:"root"`
 }
 
 type savedWindow struct {
@@ -183,8 +184,8 @@ func (s *Server) layoutToSave() savedLayout {
 		}
 		syncLayoutsLocked(ss) // layout.go
 		for i, t := range ss.layouts {
-			if t != nil && t.len() > 0 {
-				sv.Layouts = append(sv.Layouts, savedWorkspaceLayout{Workspace: i + 1, Root: t.save()})
+			if t != nil && t.Len() > 0 {
+				sv.Layouts = append(sv.Layouts, savedWorkspaceLayout{Workspace: i + 1, Root: t.Save()})
 			}
 		}
 		out.Sessions = append(out.Sessions, sv)
@@ -348,7 +349,7 @@ func (s *Server) restoreSession(sv savedSession, room int, out *[]core.Restored)
 
 // restoreLayoutsLocked puts back the workspaces' splits, each leaf naming a
 // window that came back on that workspace; what the file claims beyond
-// that is dropped (loadLayoutTree), and windows a tree does not name are
+// that is dropped (layout.Load), and windows a tree does not name are
 // placed automatically. Called with s.mu held.
 func restoreLayoutsLocked(ss *Session, saved []savedWorkspaceLayout, back map[string]*Window) {
 	for _, sl := range saved {
@@ -356,7 +357,7 @@ func restoreLayoutsLocked(ss *Session, saved []savedWorkspaceLayout, back map[st
 		if ws < 1 || ws > Workspaces {
 			continue
 		}
-		t := loadLayoutTree(sl.Root, func(id string) (string, bool) {
+		t := layout.Load(sl.Root, func(id string) (string, bool) {
 			w := back[id]
 			if w == nil || w.workspace != ws || w.popup != nil || indexOf(ss.windows, w) < 0 {
 				return "", false

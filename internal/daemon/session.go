@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tuios/tuios/detect"
+	"github.com/tuios/tuios/internal/daemon/mux/layout"
 	"github.com/tuios/tuios/internal/grant"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/pty"
@@ -53,7 +54,7 @@ type Session struct {
 	tileMu sync.Mutex // one retile at a time; taken before s.mu, never under it
 
 	// layouts are each workspace's splits (layout.go); nil until used.
-	layouts [Workspaces]*layoutTree
+	layouts [Workspaces]*layout.Tree
 }
 
 // Window is one pane: a process on a PTY, its screen, its tracked state.

@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"github.com/tuios/tuios/internal/daemon/core"
+	"github.com/tuios/tuios/internal/daemon/mux/layout"
 	"github.com/tuios/tuios/internal/proto"
 )
 
@@ -415,7 +416,7 @@ func (s *Server) runCommand(cn *conn, p *proto.RunCommandParams) (any, *proto.Er
 // taking pct percent.
 type splitAt struct {
 	target *Window
-	dir    splitDir
+	dir    layout.Dir
 	before bool
 	pct    int
 }
@@ -424,16 +425,16 @@ type splitAt struct {
 // between side-by-side tiles (vim's :vsplit, tmux's -h), horizontal a
 // horizontal one between stacked tiles (tmux's -v); the four sides say
 // where the new window goes.
-func splitSide(direction string) (dir splitDir, before bool, side string) {
+func splitSide(direction string) (dir layout.Dir, before bool, side string) {
 	switch direction {
 	case "horizontal", "down":
-		return stacked, false, "down"
+		return layout.Stacked, false, "down"
 	case "up":
-		return stacked, true, "up"
+		return layout.Stacked, true, "up"
 	case "left":
-		return sideBySide, true, "left"
+		return layout.SideBySide, true, "left"
 	}
-	return sideBySide, false, "right"
+	return layout.SideBySide, false, "right"
 }
 
 // roomToSplitLocked refuses a split that would leave either tile under the
@@ -445,17 +446,17 @@ func roomToSplitLocked(ss *Session, at *splitAt) *proto.Error {
 	t := ss.layoutLocked(w.workspace)
 	r := targetTileLocked(ss, w)
 	name := w.DisplayName()
-	if !t.canSplit(w.ID, at.dir) {
-		return proto.Errorf("no_space", "window %s is nested %d splits deep, the most a workspace holds", clipText(name, 64), maxLayoutDepth).
+	if !t.CanSplit(w.ID, at.dir) {
+		return proto.Errorf("no_space", "window %s is nested %d splits deep, the most a workspace holds", clipText(name, 64), layout.MaxDepth).
 			WithHint(proto.Hint{Command: "tuios set-layout -s " + ss.Name + " --equalize", Detail: "split a window higher up, or close some"})
 	}
-	keep, give := splitCells(at.dir.along(r), at.dir.border(), at.pct)
-	least, unit, how, other := minTileCols, "columns", "side by side", "horizontal"
-	if at.dir == stacked {
-		least, unit, how, other = minTileRows, "rows (a title row and a pane row)", "stacked", "vertical"
+	keep, give := layout.SplitSizes(r, at.dir, at.pct)
+	least, unit, how, other := layout.MinCols, "columns", "side by side", "horizontal"
+	if at.dir == layout.Stacked {
+		least, unit, how, other = layout.MinRows, "rows (a title row and a pane row)", "stacked", "vertical"
 	}
-	if r.w == 0 || keep < least || give < least {
-		return proto.Errorf("no_space", "window %s's tile (%dx%d) is too small to split %s", clipText(name, 64), r.w, r.h, how).
+	if r.W == 0 || keep < least || give < least {
+		return proto.Errorf("no_space", "window %s's tile (%dx%d) is too small to split %s", clipText(name, 64), r.W, r.H, how).
 			WithHint(proto.Hint{Detail: fmt.Sprintf("each part needs %d %s: split it %s, split a bigger window, close or minimize one, or make the terminal larger", least, unit, other)})
 	}
 	return nil
@@ -470,7 +471,7 @@ func targetTileLocked(ss *Session, w *Window) rect {
 			shown = append(shown, x)
 		}
 	}
-	return placeTreeLocked(ss, w.workspace, shown, w.ID).rects[w.ID]
+	return placeTreeLocked(ss, w.workspace, shown, w.ID).Rects[w.ID]
 }
 
 // splitForLocked splits the target's tile for the new window nw, which has just
@@ -484,7 +485,7 @@ func splitForLocked(ss *Session, at *splitAt, nw *Window) {
 	if indexOf(ss.windows, w) < 0 || w.workspace != nw.workspace || roomToSplitLocked(ss, at) != nil {
 		return // syncLayoutsLocked places it
 	}
-	if ss.layoutLocked(w.workspace).split(w.ID, nw.ID, at.dir, at.before, at.pct) {
+	if ss.layoutLocked(w.workspace).Split(w.ID, nw.ID, at.dir, at.before, at.pct) {
 		w.minimized = false
 		if w.workspace == ss.workspace {
 			ss.zoomed = false
@@ -550,7 +551,7 @@ func (s *Server) splitWindow(cn *conn, p *proto.SplitWindowParams) (any, *proto.
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	direction := "vertical"
-	if dir == stacked {
+	if dir == layout.Stacked {
 		direction = "horizontal"
 	}
 	return proto.WindowCreated{Type: "window_created", WindowID: nw.ID, Name: nw.DisplayName(), Session: ss.Name,
@@ -598,13 +599,13 @@ func (s *Server) setLayout(cn *conn, p *proto.SetLayoutParams) (any, *proto.Erro
 	}
 	if p.Equalize {
 		on, _ := onScreen(ss)
-		ss.layoutLocked(ss.workspace).equalize()
+		ss.layoutLocked(ss.workspace).Equalize()
 		if ss.floating {
 			// Floating keeps places, so even tiles are given once here
 			// and then kept like any other place.
 			placed := placeTreeLocked(ss, ss.workspace, on, focusedID(ss))
 			for _, w := range on {
-				if r := placed.rects[w.ID]; r.w > 0 {
+				if r := placed.Rects[w.ID]; r.W > 0 {
 					w.tile, w.placed = r, true
 				}
 			}

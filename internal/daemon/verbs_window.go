@@ -20,7 +20,7 @@ func (s *Server) windowRowLocked(w *Window) proto.Window {
 	row := proto.Window{
 		WindowID: w.ID, Index: idx, Name: w.DisplayName(), AutomaticName: w.name == "", Title: w.Title(), DisplayName: w.DisplayName(),
 		Session: w.session.Name, Workspace: w.workspace, Focused: w.session.focused == w, Minimized: w.minimized,
-		X: at.x, Y: at.y, Width: at.w, Height: at.h, Unplaced: !w.placed, PtyID: w.ID, PID: w.proc.Pid(), Cwd: w.cwdNow(),
+		X: at.X, Y: at.Y, Width: at.W, Height: at.H, Unplaced: !w.placed, PtyID: w.ID, PID: w.proc.Pid(), Cwd: w.cwdNow(),
 		AgentState: b.State.String(), AgentHarness: b.Harness, Subagents: b.Subagents, Exited: exited,
 		Queued: s.queue.count(w.ID),
 	}

@@ -1,22 +1,23 @@
-package daemon
+package layout
 
-// A layout tree in the sessions file (restore.go), and read back.
-
-// savedNode is a layout tree in the sessions file (restore.go).
-type savedNode struct {
-	Window string      `json:"window,omitempty"` // a leaf: the window's id
-	Split  string      `json:"split,omitempty"`  // a split: side-by-side or stacked
-	Share  float64     `json:"share"`
-	Kids   []savedNode `json:"kids,omitempty"`
+// Saved is a tree in the sessions file: a leaf names its window, a split
+// its direction (Dir.String) and holds its children; Share is a node's
+// length in its parent relative to its siblings'.
+type Saved struct {
+	Window string  `json:"window,omitempty"` // a leaf: the window's id
+	Split  string  `json:"split,omitempty"`  // a split: side-by-side or stacked
+	Share  float64 `json:"share"`
+	Kids   []Saved `json:"kids,omitempty"`
 }
 
-func (t *layoutTree) save() *savedNode {
+// Save is t in the sessions file's form; nil for an empty tree.
+func (t *Tree) Save() *Saved {
 	if t.root == nil {
 		return nil
 	}
-	var enc func(n *layoutNode) savedNode
-	enc = func(n *layoutNode) savedNode {
-		s := savedNode{Window: n.id, Share: n.share}
+	var enc func(n *node) Saved
+	enc = func(n *node) Saved {
+		s := Saved{Window: n.id, Share: n.share}
 		if !n.leaf() {
 			s.Split = n.dir.String()
 			for _, k := range n.kids {
@@ -29,25 +30,25 @@ func (t *layoutTree) save() *savedNode {
 	return &s
 }
 
-// loadLayoutTree rebuilds a saved tree. The file is outside input: a
+// Load rebuilds a saved tree. The file is outside input: a
 // leaf whose window rename does not know (or knows twice) is dropped, a
 // split of another word is dropped with what is under it, shares that
 // are not positive numbers become even, and a tree nested deeper than
-// maxLayoutDepth or with more than maxNodes nodes is refused (nil). What
+// MaxDepth or with more than maxNodes nodes is refused (nil). What
 // is left is put back in the tree's shape (no split of one child, none
 // inside a split of its direction); windows it lost are placed
 // automatically by the caller.
-func loadLayoutTree(s *savedNode, rename func(id string) (string, bool), maxNodes int) *layoutTree {
+func Load(s *Saved, rename func(id string) (string, bool), maxNodes int) *Tree {
 	if s == nil {
 		return nil
 	}
-	t := newLayoutTree()
+	t := New()
 	nodes := 0
 	ok := true
-	var build func(s *savedNode, depth int) *layoutNode
-	build = func(s *savedNode, depth int) *layoutNode {
+	var build func(s *Saved, depth int) *node
+	build = func(s *Saved, depth int) *node {
 		nodes++
-		if nodes > maxNodes || depth > maxLayoutDepth {
+		if nodes > maxNodes || depth > MaxDepth {
 			ok = false
 			return nil
 		}
@@ -60,20 +61,20 @@ func loadLayoutTree(s *savedNode, rename func(id string) (string, bool), maxNode
 			if !known || id == "" || t.leaves[id] != nil || len(s.Kids) > 0 {
 				return nil
 			}
-			n := &layoutNode{id: id, share: share}
+			n := &node{id: id, share: share}
 			t.leaves[id] = n
 			return n
 		}
-		var dir splitDir
+		var dir Dir
 		switch s.Split {
-		case sideBySide.String():
-			dir = sideBySide
-		case stacked.String():
-			dir = stacked
+		case SideBySide.String():
+			dir = SideBySide
+		case Stacked.String():
+			dir = Stacked
 		default:
 			return nil
 		}
-		n := &layoutNode{dir: dir, share: share}
+		n := &node{dir: dir, share: share}
 		for i := range s.Kids {
 			k := build(&s.Kids[i], depth+1)
 			if k == nil {

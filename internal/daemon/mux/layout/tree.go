@@ -1,93 +1,76 @@
-package daemon
+package layout
 
-// A layoutTree is one workspace's tiling, as tmux's and zellij's: a tree
-// whose leaves are windows and whose inner nodes are splits. A split
-// lays its children out side by side (left to right, a border column
-// apart) or stacked (top to bottom, the lower one's title bar being the
-// line between them), each child taking its share of the split's length.
-// A split never holds a child split of its own direction (that child's
-// children are the split's own), and never fewer than two children.
-//
-// Shares are relative, so a new area scales every tile in proportion.
-// When the tree changes (a split, a window leaving), the shares of the
-// split that changes are first set to the cells its children had in the
-// last placement, so the change is exact in cells: a split halves the
-// tile it splits and no other tile moves; a window that leaves gives its
-// cells (and its border) to the sibling before it, else the one after,
-// as tmux does.
-//
-// The tree knows windows only by id, so it is tested on its own
-// (layout_test.go, layout_fuzz_test.go); layout_place.go lays it out in
-// an area, layout_saved.go keeps it in the sessions file, and layout.go
-// keeps each session's trees in step with its windows.
-
-// splitDir is how a split lays out its children.
-type splitDir uint8
+// Dir is how a split lays out its children.
+type Dir uint8
 
 const (
-	sideBySide splitDir = iota + 1 // left to right: tmux's split-window -h, prefix %
-	stacked                        // top to bottom: tmux's split-window -v, prefix "
+	// SideBySide is left to right, a vertical border between: tmux's
+	// split-window -h, prefix %.
+	SideBySide Dir = iota + 1
+	// Stacked is top to bottom: tmux's split-window -v, prefix ".
+	Stacked
 )
 
-func (d splitDir) other() splitDir {
-	if d == sideBySide {
-		return stacked
+func (d Dir) other() Dir {
+	if d == SideBySide {
+		return Stacked
 	}
-	return sideBySide
+	return SideBySide
 }
 
 // border is the cells between two children of a split of direction d:
 // the border column side by side, none stacked.
-func (d splitDir) border() int {
-	if d == sideBySide {
-		return gutter
+func (d Dir) border() int {
+	if d == SideBySide {
+		return Gutter
 	}
 	return 0
 }
 
-func (d splitDir) String() string {
-	if d == sideBySide {
+// String is the direction's name in the sessions file.
+func (d Dir) String() string {
+	if d == SideBySide {
 		return "side-by-side"
 	}
 	return "stacked"
 }
 
-// along is r's length in direction d; minAlong a node's minimum there.
-func (d splitDir) along(r rect) int {
-	if d == sideBySide {
-		return r.w
+// along is r's length in direction d.
+func (d Dir) along(r Rect) int {
+	if d == SideBySide {
+		return r.W
 	}
-	return r.h
+	return r.H
 }
 
 const (
-	// maxLayoutDepth bounds how many splits nest from a workspace's
+	// MaxDepth bounds how many splits nest from a workspace's
 	// whole area down to one tile. Halving a tile that deep is below the
 	// minimum at any area a client may send; the bound is for trees a
-	// sessions file claims and for splits made bigger by --equalize.
-	maxLayoutDepth = 24
+	// sessions file claims and for splits made bigger by Equalize.
+	MaxDepth = 24
 	// maxShare bounds a share read from the sessions file.
 	maxShare = 1e9
 )
 
-type layoutNode struct {
-	id     string        // a leaf's window id; "" for a split
-	dir    splitDir      // a split's direction
-	kids   []*layoutNode // a split's children in order
-	parent *layoutNode
+type node struct {
+	id     string  // a leaf's window id; "" for a split
+	dir    Dir     // a split's direction
+	kids   []*node // a split's children in order
+	parent *node
 	share  float64 // its length in its parent relative to its siblings'
 
-	// Set by the last place.
-	at         rect // its cells; zero when it was not placed
+	// Set by the last Place.
+	at         Rect // its cells; zero when it was not placed
 	exact      bool // a split laid out its own way with every shown child: at of its children are its shares in cells
 	vis        bool // a shown window is under it
 	focus      bool // the focused window is under it
 	minW, minH int
 }
 
-func (n *layoutNode) leaf() bool { return n.id != "" }
+func (n *node) leaf() bool { return n.id != "" }
 
-func (n *layoutNode) index() int {
+func (n *node) index() int {
 	if n.parent == nil {
 		return -1
 	}
@@ -100,7 +83,7 @@ func (n *layoutNode) index() int {
 }
 
 // splits is how many splits are above n.
-func (n *layoutNode) splits() int {
+func (n *node) splits() int {
 	d := 0
 	for p := n.parent; p != nil; p = p.parent {
 		d++
@@ -108,22 +91,27 @@ func (n *layoutNode) splits() int {
 	return d
 }
 
-type layoutTree struct {
-	root   *layoutNode
-	leaves map[string]*layoutNode
+// A Tree is one workspace's tiling. Its zero value is not usable: make
+// one with New or Load.
+type Tree struct {
+	root   *node
+	leaves map[string]*node
 }
 
-func newLayoutTree() *layoutTree { return &layoutTree{leaves: map[string]*layoutNode{}} }
+// New is an empty tree.
+func New() *Tree { return &Tree{leaves: map[string]*node{}} }
 
-func (t *layoutTree) has(id string) bool { return t.leaves[id] != nil }
+// Has says whether window id has a leaf.
+func (t *Tree) Has(id string) bool { return t.leaves[id] != nil }
 
-func (t *layoutTree) len() int { return len(t.leaves) }
+// Len is how many windows the tree holds.
+func (t *Tree) Len() int { return len(t.leaves) }
 
-// ids are the windows in tree order: left to right, top to bottom.
-func (t *layoutTree) ids() []string {
+// IDs are the windows in tree order: left to right, top to bottom.
+func (t *Tree) IDs() []string {
 	out := make([]string, 0, len(t.leaves))
-	var walk func(n *layoutNode)
-	walk = func(n *layoutNode) {
+	var walk func(n *node)
+	walk = func(n *node) {
 		if n.leaf() {
 			out = append(out, n.id)
 			return
@@ -139,7 +127,7 @@ func (t *layoutTree) ids() []string {
 }
 
 // replace puts n where old was (in old's parent, or as the root).
-func (t *layoutTree) replace(old, n *layoutNode) {
+func (t *Tree) replace(old, n *node) {
 	p := old.parent
 	n.parent = p
 	if p == nil {
@@ -147,6 +135,15 @@ func (t *layoutTree) replace(old, n *layoutNode) {
 		return
 	}
 	p.kids[old.index()] = n
+}
+
+// SplitSizes is what splitting tile r in direction dir gives: the
+// target keeps keep cells of its length and the new window takes give,
+// pct percent of what is left once the border is out. keep is 0 when
+// the tile cannot hold two. The core refuses a split that leaves either
+// below MinCols (side by side) or MinRows (stacked).
+func SplitSizes(r Rect, dir Dir, pct int) (keep, give int) {
+	return splitCells(dir.along(r), dir.border(), pct)
 }
 
 // splitCells divides a tile's length along a split: the border comes
@@ -162,9 +159,9 @@ func splitCells(length, border, pct int) (keep, give int) {
 	return avail - give, give
 }
 
-// canSplit says whether splitting target in direction dir keeps the
-// tree within maxLayoutDepth.
-func (t *layoutTree) canSplit(target string, dir splitDir) bool {
+// CanSplit says whether splitting target in direction dir keeps the
+// tree within MaxDepth.
+func (t *Tree) CanSplit(target string, dir Dir) bool {
 	l := t.leaves[target]
 	if l == nil {
 		return false
@@ -172,21 +169,21 @@ func (t *layoutTree) canSplit(target string, dir splitDir) bool {
 	if l.parent != nil && l.parent.dir == dir {
 		return true // a sibling in the same split: no deeper
 	}
-	return l.splits()+1 <= maxLayoutDepth
+	return l.splits()+1 <= MaxDepth
 }
 
-// split opens id beside target: after it (right or below) or, before,
+// Split opens id beside target: after it (right or below) or, before,
 // ahead of it (left or above). The new window takes pct percent of the
 // target's tile (its cells in the last placement, else its share). It
 // reports false, changing nothing, when target is not in the tree, id
-// already is, or the split would go deeper than maxLayoutDepth.
-func (t *layoutTree) split(target, id string, dir splitDir, before bool, pct int) bool {
+// already is, or the split would go deeper than MaxDepth.
+func (t *Tree) Split(target, id string, dir Dir, before bool, pct int) bool {
 	l := t.leaves[target]
-	if l == nil || id == "" || t.leaves[id] != nil || !t.canSplit(target, dir) {
+	if l == nil || id == "" || t.leaves[id] != nil || !t.CanSplit(target, dir) {
 		return false
 	}
 	pct = min(max(pct, 1), 99)
-	n := &layoutNode{id: id}
+	n := &node{id: id}
 	keepC, giveC := splitCells(dir.along(l.at), dir.border(), pct)
 	keepF, giveF := float64(100-pct)/100, float64(pct)/100
 	if p := l.parent; p != nil && p.dir == dir {
@@ -204,7 +201,7 @@ func (t *layoutTree) split(target, id string, dir splitDir, before bool, pct int
 		copy(p.kids[at+1:], p.kids[at:])
 		p.kids[at] = n
 	} else {
-		s := &layoutNode{dir: dir, share: l.share, at: l.at}
+		s := &node{dir: dir, share: l.share, at: l.at}
 		t.replace(l, s)
 		if keepC > 0 {
 			l.share, n.share = float64(keepC), float64(giveC)
@@ -212,32 +209,32 @@ func (t *layoutTree) split(target, id string, dir splitDir, before bool, pct int
 			l.share, n.share = keepF, giveF
 		}
 		l.parent, n.parent = s, s
-		s.kids = []*layoutNode{l, n}
+		s.kids = []*node{l, n}
 		if before {
-			s.kids = []*layoutNode{n, l}
+			s.kids = []*node{n, l}
 		}
 	}
 	t.leaves[id] = n
 	return true
 }
 
-// insertAuto places a window that arrives without a split asked for
+// Add places a window that arrives without a split asked for
 // (new-window, a window moved here, one a saved tree did not name): the
 // first fills the area, the second goes beside it, and each one after
 // goes under the last tile (the bottom-right one), whose column is then
 // made even. Windows opened only this way are therefore a master on the
 // left and an even stack on the right, tuios's automatic tiling.
-func (t *layoutTree) insertAuto(id string) {
+func (t *Tree) Add(id string) {
 	if id == "" || t.leaves[id] != nil {
 		return
 	}
 	if t.root == nil {
-		n := &layoutNode{id: id, share: 1}
+		n := &node{id: id, share: 1}
 		t.root, t.leaves[id] = n, n
 		return
 	}
 	if t.root.leaf() {
-		t.split(t.root.id, id, sideBySide, false, 50)
+		t.Split(t.root.id, id, SideBySide, false, 50)
 		return
 	}
 	last := t.root
@@ -245,9 +242,9 @@ func (t *layoutTree) insertAuto(id string) {
 		last = last.kids[len(last.kids)-1]
 	}
 	p := last.parent
-	if p.dir == stacked || !t.split(last.id, id, stacked, false, 50) {
+	if p.dir == Stacked || !t.Split(last.id, id, Stacked, false, 50) {
 		// Into the last tile's own split, evened out.
-		n := &layoutNode{id: id, parent: p}
+		n := &node{id: id, parent: p}
 		p.kids = append(p.kids, n)
 		for _, k := range p.kids {
 			k.share = 1
@@ -256,10 +253,10 @@ func (t *layoutTree) insertAuto(id string) {
 	}
 }
 
-// remove takes a window out: its cells go to the sibling shown before
+// Remove takes a window out: its cells go to the sibling shown before
 // it, else the one after it, and a split left with one child gives that
 // child its place.
-func (t *layoutTree) remove(id string) {
+func (t *Tree) Remove(id string) {
 	l := t.leaves[id]
 	if l == nil {
 		return
@@ -274,12 +271,12 @@ func (t *layoutTree) remove(id string) {
 	i := l.index()
 	to := -1
 	for j := i - 1; j >= 0 && to < 0; j-- { // the nearest shown one before, else after
-		if p.kids[j].at.w > 0 {
+		if p.kids[j].at.W > 0 {
 			to = j
 		}
 	}
 	for j := i + 1; j < len(p.kids) && to < 0; j++ {
-		if p.kids[j].at.w > 0 {
+		if p.kids[j].at.W > 0 {
 			to = j
 		}
 	}
@@ -290,7 +287,7 @@ func (t *layoutTree) remove(id string) {
 		}
 	}
 	give := l.share
-	if cells && l.at.w > 0 {
+	if cells && l.at.W > 0 {
 		give += float64(p.dir.border()) // its border is freed with it
 	}
 	p.kids[to].share += give
@@ -302,7 +299,7 @@ func (t *layoutTree) remove(id string) {
 
 // collapse replaces a split of one child by that child; a child split of
 // the grandparent's direction gives the grandparent its children.
-func (t *layoutTree) collapse(p *layoutNode) {
+func (t *Tree) collapse(p *node) {
 	k := p.kids[0]
 	gp := p.parent
 	cells := gp != nil && t.rebase(gp)
@@ -326,7 +323,7 @@ func (t *layoutTree) collapse(p *layoutNode) {
 		want, sum = 1, 1
 	}
 	at := k.index()
-	kids := make([]*layoutNode, 0, len(gp.kids)+len(k.kids)-1)
+	kids := make([]*node, 0, len(gp.kids)+len(k.kids)-1)
 	kids = append(kids, gp.kids[:at]...)
 	for _, c := range k.kids {
 		c.share = c.share * want / sum
@@ -341,13 +338,13 @@ func (t *layoutTree) collapse(p *layoutNode) {
 // rebase sets a split's shares to its children's cells in the last
 // placement, when it was laid out its own way; children not shown keep
 // their proportion. It reports whether the shares are now cells.
-func (t *layoutTree) rebase(p *layoutNode) bool {
+func (t *Tree) rebase(p *node) bool {
 	if !p.exact {
 		return false
 	}
 	var shares, cells float64
 	for _, k := range p.kids {
-		if k.at.w > 0 {
+		if k.at.W > 0 {
 			shares += k.share
 			cells += float64(p.dir.along(k.at))
 		}
@@ -357,7 +354,7 @@ func (t *layoutTree) rebase(p *layoutNode) bool {
 	}
 	f := cells / shares
 	for _, k := range p.kids {
-		if k.at.w > 0 {
+		if k.at.W > 0 {
 			k.share = float64(p.dir.along(k.at))
 		} else {
 			k.share = max(k.share*f, 1e-9)
@@ -366,8 +363,8 @@ func (t *layoutTree) rebase(p *layoutNode) bool {
 	return true
 }
 
-// swap trades the places of two windows.
-func (t *layoutTree) swap(a, b string) bool {
+// Swap trades the places of two windows.
+func (t *Tree) Swap(a, b string) bool {
 	la, lb := t.leaves[a], t.leaves[b]
 	if la == nil || lb == nil {
 		return false
@@ -377,10 +374,10 @@ func (t *layoutTree) swap(a, b string) bool {
 	return true
 }
 
-// equalize gives every child of every split an even share.
-func (t *layoutTree) equalize() {
-	var walk func(n *layoutNode)
-	walk = func(n *layoutNode) {
+// Equalize gives every child of every split an even share.
+func (t *Tree) Equalize() {
+	var walk func(n *node)
+	walk = func(n *node) {
 		for _, k := range n.kids {
 			k.share = 1
 			walk(k)

@@ -1,20 +1,20 @@
-package daemon
+package layout
 
 import (
 	"math"
 	"sort"
 )
 
-// Placing a layout tree in an area: layoutTree.place and its helpers.
+// Laying a tree out in an area: Tree.Place and its helpers.
 
-// placeResult is where place put each shown window, and how many shown
+// A Placement is where Place put each shown window, and how many shown
 // windows did not fit.
-type placeResult struct {
-	rects  map[string]rect
-	hidden int
+type Placement struct {
+	Rects  map[string]Rect
+	Hidden int
 }
 
-// place lays the tree out in a cols x rows area. shown says which
+// Place lays the tree out in a cols x rows area. shown says which
 // windows are on screen (the others, minimized, give their space to
 // their siblings and keep their leaf for when they come back). Every
 // shown window gets a tile inside the area, the tiles do not overlap,
@@ -23,32 +23,32 @@ type placeResult struct {
 // columns, a title row and a pane row) lays them out the other way when
 // they fit that way (a row too narrow becomes a column), else shows
 // those that fit, the focused window's first: the others are counted in
-// hidden and come back when the area grows. One tile alone takes the
+// Hidden and come back when the area grows. One tile alone takes the
 // area whatever its size.
 //
 // In order, a split's children are laid out: its own way, each with
 // room for all its tiles; the other way, so; its own way, each with room
 // for one tile (a child then gives way inside its part); its own way,
 // as many children as have room for one tile, the focused one's first.
-func (t *layoutTree) place(cols, rows int, shown func(id string) bool, focus string) placeResult {
-	res := placeResult{rects: make(map[string]rect, len(t.leaves))}
+func (t *Tree) Place(cols, rows int, shown func(id string) bool, focus string) Placement {
+	res := Placement{Rects: make(map[string]Rect, len(t.leaves))}
 	if t.root == nil {
 		return res
 	}
 	measure(t.root, shown, focus)
 	if t.root.vis {
-		res.lay(t.root, rect{0, 0, max(cols, 1), max(rows, 1)})
+		res.lay(t.root, Rect{0, 0, max(cols, 1), max(rows, 1)})
 	}
 	return res
 }
 
 // measure clears the last placement under n and notes which nodes hold
 // shown and focused windows, and the least each needs.
-func measure(n *layoutNode, shown func(string) bool, focus string) {
-	n.at, n.exact = rect{}, false
+func measure(n *node, shown func(string) bool, focus string) {
+	n.at, n.exact = Rect{}, false
 	if n.leaf() {
 		n.vis, n.focus = shown(n.id), n.id == focus
-		n.minW, n.minH = minTileCols, minTileRows
+		n.minW, n.minH = MinCols, MinRows
 		return
 	}
 	n.vis, n.focus, n.minW, n.minH = false, false, 0, 0
@@ -59,7 +59,7 @@ func measure(n *layoutNode, shown func(string) bool, focus string) {
 			continue
 		}
 		n.vis, n.focus = true, n.focus || k.focus
-		if n.dir == sideBySide {
+		if n.dir == SideBySide {
 			n.minW += k.minW
 			n.minH = max(n.minH, k.minH)
 		} else {
@@ -69,19 +69,19 @@ func measure(n *layoutNode, shown func(string) bool, focus string) {
 		count++
 	}
 	if count > 1 {
-		if n.dir == sideBySide {
-			n.minW += gutter * (count - 1)
+		if n.dir == SideBySide {
+			n.minW += Gutter * (count - 1)
 		}
 	}
 }
 
-func (res *placeResult) lay(n *layoutNode, r rect) {
+func (res *Placement) lay(n *node, r Rect) {
 	n.at = r
 	if n.leaf() {
-		res.rects[n.id] = r
+		res.Rects[n.id] = r
 		return
 	}
-	var kids []*layoutNode
+	var kids []*node
 	for _, k := range n.kids {
 		if k.vis {
 			kids = append(kids, k)
@@ -113,13 +113,13 @@ func (res *placeResult) lay(n *layoutNode, r rect) {
 			first = i
 		}
 	}
-	keep := []*layoutNode{kids[first]}
+	keep := []*node{kids[first]}
 	for d := 1; d < len(kids); d++ {
 		for _, i := range []int{first + d, first - d} {
 			if i < 0 || i >= len(kids) {
 				continue
 			}
-			try := append(append([]*layoutNode(nil), keep...), kids[i])
+			try := append(append([]*node(nil), keep...), kids[i])
 			if fits(try, n.dir, r, true) {
 				keep = try
 			}
@@ -128,7 +128,7 @@ func (res *placeResult) lay(n *layoutNode, r rect) {
 	sort.Slice(keep, func(a, b int) bool { return keep[a].index() < keep[b].index() })
 	for _, k := range kids {
 		if !containsNode(keep, k) {
-			res.hidden += countShown(k)
+			res.Hidden += countShown(k)
 		}
 	}
 	if len(keep) == 1 {
@@ -138,7 +138,7 @@ func (res *placeResult) lay(n *layoutNode, r rect) {
 	res.row(keep, n.dir, r, false, true)
 }
 
-func containsNode(ns []*layoutNode, n *layoutNode) bool {
+func containsNode(ns []*node, n *node) bool {
 	for _, x := range ns {
 		if x == n {
 			return true
@@ -148,7 +148,7 @@ func containsNode(ns []*layoutNode, n *layoutNode) bool {
 }
 
 // countShown is how many shown windows are under n.
-func countShown(n *layoutNode) int {
+func countShown(n *node) int {
 	if n.leaf() {
 		if n.vis {
 			return 1
@@ -165,18 +165,18 @@ func countShown(n *layoutNode) int {
 // fits says whether kids, laid out in direction d, each get their
 // minimum in r: the least each needs to show all its tiles, or with
 // soft the least one tile needs.
-func fits(kids []*layoutNode, d splitDir, r rect, soft bool) bool {
+func fits(kids []*node, d Dir, r Rect, soft bool) bool {
 	need := d.border() * (len(kids) - 1)
 	for _, k := range kids {
 		w, h := k.least(soft)
-		if d == sideBySide {
+		if d == SideBySide {
 			need += w
-			if h > r.h {
+			if h > r.H {
 				return false
 			}
 		} else {
 			need += h
-			if w > r.w {
+			if w > r.W {
 				return false
 			}
 		}
@@ -185,9 +185,9 @@ func fits(kids []*layoutNode, d splitDir, r rect, soft bool) bool {
 }
 
 // least is n's minimum: all its tiles', or one tile's with soft.
-func (n *layoutNode) least(soft bool) (w, h int) {
+func (n *node) least(soft bool) (w, h int) {
 	if soft {
-		return minTileCols, minTileRows
+		return MinCols, MinRows
 	}
 	return n.minW, n.minH
 }
@@ -195,7 +195,7 @@ func (n *layoutNode) least(soft bool) (w, h int) {
 // row lays kids out one after another in direction d across r, with
 // their shares (even ones when even) and their minimums (soft: one
 // tile's).
-func (res *placeResult) row(kids []*layoutNode, d splitDir, r rect, even, soft bool) {
+func (res *Placement) row(kids []*node, d Dir, r Rect, even, soft bool) {
 	shares := make([]float64, len(kids))
 	mins := make([]int, len(kids))
 	for i, k := range kids {
@@ -205,16 +205,16 @@ func (res *placeResult) row(kids []*layoutNode, d splitDir, r rect, even, soft b
 		}
 		w, h := k.least(soft)
 		mins[i] = h
-		if d == sideBySide {
+		if d == SideBySide {
 			mins[i] = w
 		}
 	}
 	sizes := distribute(d.along(r)-d.border()*(len(kids)-1), shares, mins)
 	pos := 0
 	for i, k := range kids {
-		sub := rect{r.x, r.y + pos, r.w, sizes[i]}
-		if d == sideBySide {
-			sub = rect{r.x + pos, r.y, sizes[i], r.h}
+		sub := Rect{r.X, r.Y + pos, r.W, sizes[i]}
+		if d == SideBySide {
+			sub = Rect{r.X + pos, r.Y, sizes[i], r.H}
 		}
 		res.lay(k, sub)
 		pos += sizes[i] + d.border()
