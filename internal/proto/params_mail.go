@@ -31,7 +31,7 @@ type ReadMessagesParams struct {
 type StashPutParams struct {
 	Session string `json:"session,omitempty" desc:"the session"`
 	Path    string `json:"path,omitempty" desc:"an absolute path to a regular file the daemon's user can read (refused over a link)"`
-	// Over a link the bytes come with the request (link_mail.go).
+	// Over a link the bytes come with the request (internal/daemon/mailbox/link.go).
 	Data string `json:"data,omitempty" desc:"instead of path: the file's bytes, base64 (at most 8 MB); what a link sends" maxlen:"11184812"`
 	Name string `json:"name,omitempty" desc:"with data: the file's name where it came from (for its extension)" maxlen:"4096"`
 }
