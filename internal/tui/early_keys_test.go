@@ -37,3 +37,44 @@ func TestKeysBeforeTheFirstLayoutAreTypedOnceItComes(t *testing.T) {
 		t.Fatalf("typed %q after the first layout, want %q", typed, "ls -la")
 	}
 }
+
+// Keys pressed the moment a switch to another session (or host) shows,
+// before that stream's first layout, wait for it too: typed at the old
+// layout's focused window they would go to a window the new session does
+// not have, and be lost.
+func TestKeysDuringASwitchAreTypedIntoTheNewSession(t *testing.T) {
+	t.Parallel()
+	fc := &fakeCalls{}
+	m := NewModel(Options{Clock: &fakeClock{t: time.Unix(1_800_000_000, 0)}}, fc, 104, 20)
+	m.Update(proto.AttachLayout{Type: "layout", Session: "home", Workspace: 1, Focused: "h1", Cols: 80, Rows: 19,
+		Windows: []proto.AttachWindow{{ID: "h1", Index: 0, Name: "shell", Width: 80, Height: 19}}})
+	m.Update(attachedMsg{nonce: "N2", session: "api"}) // the rail switched to far:api
+	m.Update(key("p"))
+	m.Update(key("w"))
+	m.Update(key("d"))
+	for _, c := range fc.calls {
+		if c.verb == "send-text" {
+			t.Fatalf("typed before the new session's layout: %+v", c)
+		}
+	}
+	m.Update(proto.AttachLayout{Type: "layout", Session: "api", Workspace: 1, Focused: "a1", Cols: 80, Rows: 19,
+		Windows: []proto.AttachWindow{{ID: "a1", Index: 0, Name: "shell", Width: 80, Height: 19}}})
+	var typed string
+	for _, c := range fc.calls {
+		if c.verb != "send-text" {
+			continue
+		}
+		if c.params["window"] != "a1" || c.params["session"] != "api" {
+			t.Fatalf("typed into %v of %v, want a1 of api", c.params["window"], c.params["session"])
+		}
+		typed += c.params["text"].(string)
+	}
+	if typed != "pwd" {
+		t.Fatalf("typed %q into the new session, want %q", typed, "pwd")
+	}
+	// From then on keys go at once.
+	m.Update(key("x"))
+	if c := fc.calls[len(fc.calls)-1]; c.verb != "send-text" || c.params["text"] != "x" {
+		t.Fatalf("a key after the layout: %+v", c)
+	}
+}

@@ -105,7 +105,13 @@ type Model struct {
 	// with no window known yet there is nowhere to type it, and a key
 	// pressed the moment the client starts must not be lost. Played in
 	// order once the layout is here; at most maxEarly.
-	early     []tea.Msg
+	early []tea.Msg
+	// switching: the layout in hand is the stream's before a switch of
+	// session or host (attachedMsg), whose windows the new one does not
+	// have: input waits in early until the new stream's first layout, as
+	// it does before the very first, so keys typed the moment a switch
+	// shows are typed into the new focused pane, never at the old one's id.
+	switching bool
 	panes     map[string]*pane
 	lastState map[string]string // window id -> state, for alerts
 	seenFirst bool
@@ -245,6 +251,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case attachedMsg:
 		m.nonce = msg.nonce
+		m.switching = m.haveLayout // a new stream: its own layout comes next
 		if msg.session != "" {
 			m.session = msg.session
 		}
@@ -289,7 +296,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.InterruptMsg:
 		return m, m.detach()
 	case tea.KeyPressMsg:
-		if !m.haveLayout {
+		if !m.haveLayout || m.switching {
 			m.holdEarly(msg)
 			return m, nil
 		}
@@ -310,7 +317,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, m.onKey(tea.Key(msg))
 	case tea.PasteMsg:
-		if !m.haveLayout {
+		if !m.haveLayout || m.switching {
 			m.holdEarly(msg)
 			return m, nil
 		}
@@ -366,8 +373,8 @@ func (m *Model) onLayout(l proto.AttachLayout) tea.Cmd {
 	if l.Session != "" {
 		m.session = l.Session
 	}
-	first := !m.haveLayout
-	m.layout, m.haveLayout = l, true
+	first := !m.haveLayout || m.switching
+	m.layout, m.haveLayout, m.switching = l, true, false
 	// Forget panes that left the screen: their rows come back whole when
 	// they return.
 	visible := map[string]bool{}
