@@ -16,11 +16,7 @@ import (
 func (h host) AgentRepo(c core.Call, repo string, clone bool, from string) (string, bool, *proto.Error) {
 	ctx, cancel := context.WithTimeout(c.Context(), fan.GitWait)
 	defer cancel()
-	cloned, err := fan.CloneFirst(ctx, h.s.opt.Env, repo, clone, from) // internal/daemon/fan
-	if err != nil {
-		return "", false, err
-	}
-	r, err := fan.OpenRepo(ctx, h, c, repo)
+	r, cloned, err := fan.CloneAndOpen(ctx, h, c, repo, clone, from) // internal/daemon/fan
 	if err != nil {
 		return "", false, err
 	}

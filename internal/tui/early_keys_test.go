@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"testing"
 	"time"
 
@@ -76,5 +77,52 @@ func TestKeysDuringASwitchAreTypedIntoTheNewSession(t *testing.T) {
 	m.Update(key("x"))
 	if c := fc.calls[len(fc.calls)-1]; c.verb != "send-text" || c.params["text"] != "x" {
 		t.Fatalf("a key after the layout: %+v", c)
+	}
+}
+
+// Keys typed after a switch is asked for, before the other session has
+// even answered, are not typed into the pane being left: they wait for
+// the new session's layout. A switch that fails types them where the
+// person still is.
+func TestKeysAfterASwitchIsAskedWaitForItsAnswer(t *testing.T) {
+	t.Parallel()
+	fc := &fakeCalls{}
+	m := NewModel(Options{Clock: &fakeClock{t: time.Unix(1_800_000_000, 0)}}, fc, 104, 20)
+	home := proto.AttachLayout{Type: "layout", Session: "home", Workspace: 1, Focused: "h1", Cols: 80, Rows: 19,
+		Windows: []proto.AttachWindow{{ID: "h1", Index: 0, Name: "shell", Width: 80, Height: 19}}}
+	m.Update(home)
+	typed := func() (into map[string]string) {
+		into = map[string]string{}
+		for _, c := range fc.calls {
+			if c.verb == "send-text" {
+				into[c.params["session"].(string)+"/"+c.params["window"].(string)] += c.params["text"].(string)
+			}
+		}
+		return into
+	}
+
+	m.switchSession("api") // enter on a rail row
+	if fc.switched != "api" {
+		t.Fatalf("switched to %q", fc.switched)
+	}
+	m.Update(key("l"))
+	m.Update(key("s"))
+	if got := typed(); len(got) != 0 {
+		t.Fatalf("typed into the session being left: %v", got)
+	}
+	m.Update(attachedMsg{nonce: "N2", session: "api"})
+	m.Update(proto.AttachLayout{Type: "layout", Session: "api", Workspace: 1, Focused: "a1", Cols: 80, Rows: 19,
+		Windows: []proto.AttachWindow{{ID: "a1", Index: 0, Name: "shell", Width: 80, Height: 19}}})
+	if got := typed(); len(got) != 1 || got["api/a1"] != "ls" {
+		t.Fatalf("typed %v, want ls into api/a1", got)
+	}
+
+	// A switch that fails: the keys go where the person still is.
+	fc.calls = nil
+	m.switchSession("gone")
+	m.Update(key("p"))
+	m.Update(replyMsg{verb: "attach", err: errors.New("session_not_found: no session gone")})
+	if got := typed(); len(got) != 1 || got["api/a1"] != "p" {
+		t.Fatalf("after a failed switch typed %v, want p into api/a1", got)
 	}
 }

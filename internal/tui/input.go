@@ -358,6 +358,7 @@ func (m *Model) railClick(y int) {
 func (m *Model) switchSession(name string) {
 	if m.calls != nil {
 		cols, rows := m.AreaSize()
+		m.beginSwitch()
 		m.calls.Switch(name, cols, rows)
 	}
 }

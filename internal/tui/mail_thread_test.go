@@ -221,6 +221,7 @@ func TestNewestFinishedTurn(t *testing.T) {
 	if fc.switched != "api" || !strings.Contains(m.dock, "codex finished: new") {
 		t.Fatalf("newest: switched %q dock %q", fc.switched, m.dock)
 	}
+	answered(m, "api")
 	m.Update(key("O"))
 	if c := fc.calls[len(fc.calls)-1]; c.tag != "newest" {
 		t.Fatalf("O again did not ask: %+v", c)
@@ -229,6 +230,7 @@ func TestNewestFinishedTurn(t *testing.T) {
 	if c := fc.last(t, "focus-window"); c.params["window"] != "w2" || !strings.Contains(m.dock, "claude finished: old") {
 		t.Fatalf("older: %+v dock %q", c.params, m.dock)
 	}
+	answered(m, "work")
 	m.Update(key("O"))
 	m.Update(reply("newest", items))
 	if m.dock != "no older finished turn you have not seen" {

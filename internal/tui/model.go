@@ -106,11 +106,12 @@ type Model struct {
 	// pressed the moment the client starts must not be lost. Played in
 	// order once the layout is here; at most maxEarly.
 	early []tea.Msg
-	// switching: the layout in hand is the stream's before a switch of
-	// session or host (attachedMsg), whose windows the new one does not
-	// have: input waits in early until the new stream's first layout, as
-	// it does before the very first, so keys typed the moment a switch
-	// shows are typed into the new focused pane, never at the old one's id.
+	// switching: a switch of session or host was asked for (beginSwitch)
+	// or a new stream attached (attachedMsg), and the layout in hand is
+	// the old stream's: input waits in early until the new stream's first
+	// layout, as it does before the very first, so keys typed the moment
+	// after are typed into the new focused pane, never into the pane left
+	// nor at the old one's id in the new session.
 	switching bool
 	panes     map[string]*pane
 	lastState map[string]string // window id -> state, for alerts
@@ -399,14 +400,29 @@ func (m *Model) onLayout(l proto.AttachLayout) tea.Cmd {
 	m.noticeLayout(l) // notice.go: a harness whose integration needs an update
 	m.recapLayout(l)  // recap.go: back to a pane after being away
 	if first {
-		early := m.early
-		m.early = nil
-		for _, msg := range early {
-			_, c := m.Update(msg)
-			cmd = tea.Batch(cmd, c)
-		}
+		cmd = tea.Batch(cmd, m.playEarly())
 	}
 	return cmd
+}
+
+// playEarly types what was held in early, in order, into the layout in
+// hand.
+func (m *Model) playEarly() tea.Cmd {
+	early := m.early
+	m.early = nil
+	var cmd tea.Cmd
+	for _, msg := range early {
+		_, c := m.Update(msg)
+		cmd = tea.Batch(cmd, c)
+	}
+	return cmd
+}
+
+// beginSwitch is asking for another session or host: from now on input
+// waits for that stream's first layout (switching), so a key typed the
+// moment after is typed there, not into the pane being left.
+func (m *Model) beginSwitch() {
+	m.switching = m.haveLayout
 }
 
 // maxEarly bounds the input held before the first layout.
@@ -517,6 +533,12 @@ func (m *Model) onReply(r replyMsg) tea.Cmd {
 	}
 	if r.err != nil {
 		m.dock = r.verb + ": " + clean(r.err.Error())
+		if m.switching && (r.verb == "attach" || r.verb == "new-session") {
+			// The switch failed: the layout in hand stays, and what was
+			// typed meanwhile goes where the person still is.
+			m.switching = false
+			return m.playEarly()
+		}
 	}
 	return nil
 }

@@ -432,3 +432,14 @@ func TestCoalesce(t *testing.T) {
 		t.Errorf("coalesce %+v", out)
 	}
 }
+
+// answered is what the client gets once a switch it asked for is
+// answered: the new stream's attached line, then its first layout (here
+// the layout in hand, as session's). Input typed after the switch was
+// asked waits for it.
+func answered(m *Model, session string) {
+	m.Update(attachedMsg{session: session})
+	l := m.layout
+	l.Session = session
+	m.Update(l)
+}

@@ -53,6 +53,7 @@ func (m *Model) hostRailClick(i int) bool {
 			return false
 		}
 		m.say("host %s: creating a session…", r.host)
+		m.beginSwitch()
 		hc.NewOnHost(r.host, cols, area)
 		return true
 	}
@@ -61,6 +62,7 @@ func (m *Model) hostRailClick(i int) bool {
 		return false
 	}
 	m.say("host %s: attaching %s…", r.host, r.session)
+	m.beginSwitch()
 	sw.SwitchHost(r.host, r.session, "", cols, area)
 	return true
 }

@@ -136,6 +136,7 @@ func TestRailCursorEnterAttachesOnHost(t *testing.T) {
 	if m.railOn || rc.host != "far" || rc.session != "api" {
 		t.Fatalf("enter on far's api: focus %v, switched to %+v", m.railOn, rc.switchCalls)
 	}
+	answered(m, "api")
 	// To + (gpu has none; the agent rows come after it).
 	m.Update(key("ctrl+b"))
 	m.Update(key("s"))

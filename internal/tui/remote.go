@@ -91,6 +91,7 @@ func (m *Model) goToHost(it item) bool {
 	m.dropPending()
 	m.inbox = nil
 	cols, rows := m.AreaSize()
+	m.beginSwitch()
 	sw.SwitchHost(it.Host, it.Session, it.Window, cols, rows)
 	return true
 }

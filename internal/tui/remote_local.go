@@ -98,6 +98,7 @@ func (m *Model) localRailClick(i int) bool {
 	}
 	if sw, ok := m.calls.(hostSwitcher); ok {
 		cols, rows := m.AreaSize()
+		m.beginSwitch()
 		sw.SwitchHost("", m.link.local[j].Name, "", cols, rows)
 	}
 	return true

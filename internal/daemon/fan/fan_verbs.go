@@ -97,11 +97,7 @@ func (t *Worktrees) fan(c core.Call, p *proto.FanParams) (any, *proto.Error) {
 
 	ctx, cancel := context.WithTimeout(c.Context(), GitWait)
 	defer cancel()
-	cloned, err := CloneFirst(ctx, h.Options().Env, p.Repo, p.Clone, p.CloneFrom)
-	if err != nil {
-		return nil, err
-	}
-	repo, err := OpenRepo(ctx, h, c, p.Repo)
+	repo, cloned, err := CloneAndOpen(ctx, h, c, p.Repo, p.Clone, p.CloneFrom)
 	if err != nil {
 		return nil, err
 	}

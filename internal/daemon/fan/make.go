@@ -109,11 +109,25 @@ func OpenRepo(ctx context.Context, h core.Host, c core.Call, dir string) (*workt
 	return r, nil
 }
 
-// CloneFirst clones the repository folder dir from from when asked
-// (clone, for work on another host: the CLI sends the URL of the remote
-// its own repository came from), and says whether it did. A folder that
-// exists is used as it is.
-func CloneFirst(ctx context.Context, env []string, dir string, clone bool, from string) (bool, *proto.Error) {
+// CloneAndOpen opens the repository of a verb's repo param as OpenRepo
+// does, cloned first from from when asked (clone, for work on another
+// host: the CLI sends the URL of the remote its own repository came
+// from), and says whether it cloned. ctx bounds the git runs.
+func CloneAndOpen(ctx context.Context, h core.Host, c core.Call, dir string, clone bool, from string) (*worktree.Repo, bool, *proto.Error) {
+	cloned, err := cloneFirst(ctx, h.Options().Env, dir, clone, from)
+	if err != nil {
+		return nil, false, err
+	}
+	r, err := OpenRepo(ctx, h, c, dir)
+	if err != nil {
+		return nil, false, err
+	}
+	return r, cloned, nil
+}
+
+// cloneFirst clones the repository folder dir from from when asked, and
+// says whether it did. A folder that exists is used as it is.
+func cloneFirst(ctx context.Context, env []string, dir string, clone bool, from string) (bool, *proto.Error) {
 	if !clone {
 		return false, nil
 	}
