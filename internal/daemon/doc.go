@@ -408,8 +408,13 @@
 //     through an interface and calls the core through func values): this
 //     list states them.
 //  8. s.mu: the session and window tables, every window's placement and
-//     grants; the core's lock, taken only in package daemon (features
-//     read core.Host.View, a copy). Never held across I/O, while taking a
+//     grants; the core's lock, taken only in the table's files (the
+//     tableFiles that TestTableLockStaysInTheTable holds: session.go,
+//     table.go, host_table.go, layout.go, popup.go, resolve.go,
+//     restore.go, window_grants.go and the window verbs). Connections,
+//     dispatch, attach streams and the features' adapter ask through
+//     table.go's methods; features read core.Host.View, a copy. Never
+//     held across I/O, while taking a
 //     pane's lock (the detect.Pane, its screen) or waiting on the
 //     arbiter: handlers copy what they need and let go. A function that
 //     needs it held is named …Locked (the resolvers session, window,
@@ -441,6 +446,7 @@
 //     the host follower's snooze timers), rpc.Subscriber.mu,
 //     attachStream.mu, conn.wmu, cfgFollow.mu,
 //     humanNonces.mu, restorer.mu, reaper.mu, paneIndex.mu, connCount.mu,
+//     Server.connMu (the connections being served; no longer s.mu's),
 //     escapeeList.mu, Window.mu,
 //     Window.nameMu, and the arbiter's own lock (agentstate).
 //

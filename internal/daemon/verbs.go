@@ -67,9 +67,7 @@ func (s *Server) metaVerbs(add addFunc) {
 		if p.Protocol != 0 && (p.Protocol < proto.MinVersion || p.Protocol > proto.Version) {
 			return nil, proto.Errorf(proto.CodeProtocolMismatch, "this daemon speaks protocol %d to %d, not %d", proto.MinVersion, proto.Version, p.Protocol)
 		}
-		s.mu.Lock()
-		n := len(s.sessions)
-		s.mu.Unlock()
+		n := s.sessionCount() // table.go
 		v := version.Get()
 		return proto.Hello{Type: "hello", Protocol: v.Protocol, MinProtocol: v.MinProtocol,
 			DaemonVersion: v.Module, Revision: v.Revision, GoVersion: v.Go, PID: pidSelf(), Sessions: n,
