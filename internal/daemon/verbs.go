@@ -97,7 +97,7 @@ func (s *Server) metaVerbs(add addFunc) {
 		if q <= 0 {
 			q = 256
 		}
-		session, window, err := s.subscribeReach(cn, p.Session, p.Window) // verbs_grants.go
+		session, window, err := s.subscribeReach(cn, p.Session, p.Window) // window_grants.go
 		if err != nil {
 			return nil, err
 		}
