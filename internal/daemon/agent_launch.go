@@ -11,7 +11,6 @@ import (
 
 	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/detect"
-	"github.com/tuios/tuios/inbox"
 	"github.com/tuios/tuios/internal/agentproto"
 	attn "github.com/tuios/tuios/internal/daemon/attention"
 	"github.com/tuios/tuios/internal/proto"
@@ -429,13 +428,8 @@ func (s *Server) watchStartNotice(w *Window, fire <-chan struct{}, t agentstate.
 		if arb.Get(w.ID).State == agentstate.NeedsInput {
 			return // it has its own item
 		}
-		s.mu.Lock()
-		var ip inbox.Pane
-		if s.windows[w.ID] == w {
-			ip = inbox.Pane{ID: w.ID, Session: w.session.Name, Workspace: strconv.Itoa(w.workspace), Name: w.DisplayName()}
-		}
-		s.mu.Unlock()
-		if ip.ID == "" {
+		ip, live := s.inboxPane(w.ID) // table.go
+		if live != w {
 			return
 		}
 		s.att.Notice(ip, noticeUnrecognised)

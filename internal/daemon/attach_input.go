@@ -65,9 +65,7 @@ func (s *Server) attachInputVerbs(add addFunc) {
 		`{"verb":"attach-input","params":{"session":"work","window":"3f2a9c1e"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *proto.AttachTypedParams) (any, *proto.Error) {
-		s.mu.Lock()
-		_, w, err := s.target(cn, p.Session, p.Window)
-		s.mu.Unlock()
+		w, err := s.targetWindow(cn, p.Session, p.Window) // table.go
 		if err != nil {
 			return nil, err
 		}
@@ -95,10 +93,7 @@ func (s *Server) passInput(cn *conn, p *proto.AttachInputParams) (any, *proto.Er
 		return nil, proto.Errorf(proto.CodeForbidden, "this process holds no attached client's nonce: attach first").
 			WithHint(proto.Hint{Command: "tuios attach"})
 	}
-	s.mu.Lock()
-	ss, w, err := s.target(cn, p.Session, p.Window)
-	focused := err == nil && ss.focused == w && w.workspace == ss.workspace
-	s.mu.Unlock()
+	w, focused, err := s.targetFocused(cn, p.Session, p.Window) // table.go
 	switch {
 	case err != nil:
 		return nil, err
@@ -108,9 +103,9 @@ func (s *Server) passInput(cn *conn, p *proto.AttachInputParams) (any, *proto.Er
 	case !focused:
 		return nil, proto.Errorf(proto.CodeInvalidRequest, "window %s is not its session's focused window: only that one's input is taken", w.ID[:8]).
 			WithHint(proto.Hint{Param: "window"})
-	case !s.attach.showing(cn.peer, ss):
-		return nil, proto.Errorf(proto.CodeForbidden, "this process streams no attached client of session %q", ss.Name).
-			WithHint(proto.Hint{Command: "tuios attach -s " + ss.Name})
+	case !s.attach.showing(cn.peer, w.session):
+		return nil, proto.Errorf(proto.CodeForbidden, "this process streams no attached client of session %q", w.session.Name).
+			WithHint(proto.Hint{Command: "tuios attach -s " + w.session.Name})
 	case w.in.Queued() > 0:
 		return nil, proto.Errorf(proto.CodeTimeout, "window %s has input queued: its input is not taken until the program read it", w.ID[:8]).
 			WithHint(proto.Hint{Detail: "type with send-text meanwhile"})

@@ -132,13 +132,7 @@ func (s *Server) left(st *attachStream) {
 // resizeTo gives ss the size sz and tiles it again when that changes
 // it; every client's layout says who sizes it now either way.
 func (s *Server) resizeTo(ss *Session, sz streamSize) {
-	s.mu.Lock()
-	changed := s.sessions[ss.Name] == ss && (ss.cols != sz.cols || ss.rows != sz.rows)
-	if changed {
-		ss.cols, ss.rows = sz.cols, sz.rows
-	}
-	s.mu.Unlock()
-	if changed {
+	if s.setSessionSize(ss, sz.cols, sz.rows) { // layout.go
 		s.retile(ss)
 		return
 	}

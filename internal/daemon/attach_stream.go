@@ -531,59 +531,10 @@ type paneRef struct {
 // states without it. alive is false once the session is gone.
 func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, alive bool) {
 	s, ss := st.s, st.ss
-	s.mu.Lock()
-	if s.sessions[ss.Name] != ss {
-		s.mu.Unlock()
+	lay, wins, refs, alive := s.layoutSnapshot(ss) // layout.go
+	if !alive {
 		return lay, nil, false
 	}
-	on, zoom := onScreen(ss)
-	rects := layoutRects(ss, on, zoom) // layout.go: tiles, or kept places when floating
-	lay = proto.AttachLayout{Type: "layout", Session: ss.Name, Workspace: ss.workspace, Zoomed: zoom >= 0, Cols: ss.cols, Rows: ss.rows,
-		Windows: []proto.AttachWindow{}, Agents: []proto.AttachAgent{}}
-	if f := ss.focused; f != nil && f.workspace == ss.workspace {
-		lay.Focused = f.ID
-	}
-	index := map[*Window]int{}
-	for i, w := range ss.windows {
-		index[w] = i
-	}
-	tileAt := map[*Window]int{}
-	for i, w := range on {
-		r := rects[i]
-		if r.W == 0 {
-			if zoom < 0 {
-				lay.Hidden++ // layout.go: too small an area for it
-			}
-			continue
-		}
-		w.mu.Lock()
-		exited := w.exited
-		w.mu.Unlock()
-		tileAt[w] = len(lay.Windows)
-		lay.Windows = append(lay.Windows, proto.AttachWindow{ID: w.ID, Index: index[w], Name: w.DisplayName(), Title: w.Title(),
-			X: r.X, Y: r.Y, Width: r.W, Height: r.H, Exited: exited})
-		wins = append(wins, w)
-	}
-	wins = appendPopups(ss, &lay, wins, index, tileAt) // popup.go: over the tiles, and focused
-	for n := 1; n <= Workspaces; n++ {
-		lay.Workspaces = append(lay.Workspaces, proto.AttachWorkspace{N: n, Name: ss.wsNames[n]})
-	}
-	var refs []paneRef
-	for si, x := range s.sessionsSorted() {
-		lay.Sessions = append(lay.Sessions, proto.AttachSession{Name: x.Name, DisplayName: x.displayName, Accent: x.accent, Windows: len(x.windows), Current: x == ss,
-			Group: s.groupOfLocked(x)})
-		for _, w := range x.windows {
-			at, ok := tileAt[w]
-			if !ok {
-				at = -1
-			}
-			refs = append(refs, paneRef{id: w.ID, session: x.Name, name: w.DisplayName(), workspace: w.workspace, si: si, mine: x == ss, tileAt: at})
-			if x == ss {
-				lay.Workspaces[w.workspace-1].Windows++
-			}
-		}
-	}
-	s.mu.Unlock()
 	// What this client shows in front of the person is seen before it is
 	// drawn, so its glyph reads ○ in this very layout.
 	s.seenByPerson(lay.Focused)
@@ -737,23 +688,7 @@ func (s *Server) prepareAttach(cn *conn, p *proto.AttachParams, res *proto.Attac
 	if p.Stream && (cn.sub != nil || cn.attaching != nil || cn.attached != nil) {
 		return proto.Errorf(proto.CodeInvalidRequest, "this connection already streams").WithHint(proto.Hint{Detail: "attach with stream on a connection of its own"})
 	}
-	s.mu.Lock()
-	ss, err := s.session(cn, p.Session)
-	var cols, rows int
-	if err == nil {
-		if p.Cols != nil {
-			ss.cols = *p.Cols
-		}
-		if p.Rows != nil {
-			ss.rows = *p.Rows
-		}
-		ss.tiled = true
-		cols, rows = ss.cols, ss.rows
-		if p.Stream {
-			ss.active = nowTime()
-		}
-	}
-	s.mu.Unlock()
+	ss, cols, rows, err := s.showSession(cn, p.Session, p.Cols, p.Rows, p.Stream) // layout.go
 	if err != nil {
 		return err
 	}

@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"path/filepath"
-	"strconv"
 	"time"
 
 	"github.com/tuios/tuios/agentstate"
@@ -90,13 +89,7 @@ func newAttention(s *Server, dir string) *attn.Store {
 		Publish: s.hub.Publish,
 		Saw:     func(e inbox.Event) { s.holds.Saw(e) }, // a held item that closed ends its hook's wait
 		Pane: func(id string) (inbox.Pane, agentstate.Snapshot, bool) {
-			s.mu.Lock()
-			w := s.windows[id]
-			var p inbox.Pane
-			if w != nil {
-				p = inbox.Pane{ID: w.ID, Session: w.session.Name, Workspace: strconv.Itoa(w.workspace), Name: w.DisplayName()}
-			}
-			s.mu.Unlock()
+			p, w := s.inboxPane(id) // table.go
 			if w == nil {
 				return p, agentstate.Snapshot{}, false
 			}
@@ -104,15 +97,7 @@ func newAttention(s *Server, dir string) *attn.Store {
 			p.Risk = s.prompts.ApprovalRisk(paneHandle{w}, snap) // the risk column: attention's prompt_risk.go
 			return p, snap, true
 		},
-		Panes: func() []string {
-			s.mu.Lock()
-			defer s.mu.Unlock()
-			ids := make([]string, 0, len(s.windows))
-			for id := range s.windows {
-				ids = append(ids, id)
-			}
-			return ids
-		},
+		Panes: s.windowIDs, // table.go
 	})
 }
 

@@ -379,10 +379,7 @@ func (s *Server) paneEnviron(environ string) bool {
 		k, v, _ := strings.Cut(kv, "=")
 		switch k {
 		case "TUIOS_PANE_ID", "TUIOS_WINDOW_ID":
-			s.mu.Lock()
-			live := s.windows[v] != nil
-			s.mu.Unlock()
-			if live {
+			if s.windowByID(v) != nil { // table.go
 				return true
 			}
 		case PaneTokenEnv:

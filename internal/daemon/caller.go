@@ -125,25 +125,11 @@ func (s *Server) callerOf(cn *conn) caller {
 		return c
 	}
 	c.inside = true
-	s.mu.Lock()
-	if w := s.windows[cn.placedID]; w != nil && cn.placedID != "" {
-		c.pane, c.grants = w, s.grantsOfLocked(w)
-	} else {
+	if cn.placedID != "" {
+		c.pane, c.grants = s.grantsOfPane(cn.placedID) // table.go
+	}
+	if c.pane == nil {
 		c.grants = s.perm.Load().unplaced()
 	}
-	s.mu.Unlock()
 	return c
-}
-
-// refreshLocked reads a pane caller's grants again, right before a write: a
-// pane that closed types nothing. Called with s.mu held.
-func (s *Server) refreshLocked(c caller) (caller, bool) {
-	if c.pane == nil {
-		return c, true
-	}
-	if s.windows[c.pane.ID] != c.pane {
-		return c, false
-	}
-	c.grants = s.grantsOfLocked(c.pane)
-	return c, true
 }

@@ -123,9 +123,9 @@ func (s *Server) serveConn(cn *conn) {
 		if cn.sub != nil {
 			s.hub.Remove(cn.sub)
 		}
-		s.mu.Lock()
+		s.connMu.Lock()
 		delete(s.conns, cn)
-		s.mu.Unlock()
+		s.connMu.Unlock()
 	}()
 	// The socket is private to this user; the kernel's word on the peer
 	// is checked anyway, before anything is read.

@@ -20,8 +20,8 @@ func TestStreamSocketMovedOutOfThePoller(t *testing.T) {
 	st, _ := attachStreamT(t, sock, map[string]any{"session": "m", "cols": 80, "rows": 24})
 
 	kinds := func() (moved, plain int) {
-		s.mu.Lock()
-		defer s.mu.Unlock()
+		s.connMu.Lock()
+		defer s.connMu.Unlock()
 		for cn := range s.conns {
 			cn.cmu.Lock()
 			switch cn.c.(type) {

@@ -268,7 +268,23 @@
 // an immutable View of the table (read without any lock of the core's),
 // the target check, verb calls for what it changes, the write path, the
 // hub. No feature imports this package or another feature
-// (TestDaemonImportRules). The core's leaves live under
+// (TestDaemonImportRules).
+//
+// Within the core, the table (the sessions and windows, their placement,
+// layout, popups, resolve, restore, the window verbs, the grants a
+// window holds and core.Host's reads of them) is the only code that
+// takes s.mu or touches the maps it guards: its files are tableFiles
+// (session.go, table.go, host_table.go, layout.go, popup.go, resolve.go,
+// restore.go, window_grants.go and the verbs_session, verbs_session_meta,
+// verbs_window, verbs_pane and verbs_arrange files), and
+// TestTableLockStaysInTheTable fails on a use of s.mu, s.sessions,
+// s.windows, s.order or s.closed anywhere else. Connections and dispatch,
+// admission, the attach streams, the grants' verbs and the features'
+// adapter ask through table.go's methods, each of which copies what it
+// needs under the lock and lets go; the connections being served have a
+// lock of their own (Server.connMu). These files are what moves to
+// internal/daemon/mux, with the caller and verb seams they still read
+// from the rest of the package. The core's leaves live under
 // internal/daemon/mux: plain data structures with no lock of their own
 // that the core keeps under s.mu, importing nothing of the daemon
 // (mux/layout, the tiling tree of one workspace: its splits, their
@@ -408,8 +424,13 @@
 //     through an interface and calls the core through func values): this
 //     list states them.
 //  8. s.mu: the session and window tables, every window's placement and
-//     grants; the core's lock, taken only in package daemon (features
-//     read core.Host.View, a copy). Never held across I/O, while taking a
+//     grants; the core's lock, taken only in the table's files (the
+//     tableFiles that TestTableLockStaysInTheTable holds: session.go,
+//     table.go, host_table.go, layout.go, popup.go, resolve.go,
+//     restore.go, window_grants.go and the window verbs). Connections,
+//     dispatch, attach streams and the features' adapter ask through
+//     table.go's methods; features read core.Host.View, a copy. Never
+//     held across I/O, while taking a
 //     pane's lock (the detect.Pane, its screen) or waiting on the
 //     arbiter: handlers copy what they need and let go. A function that
 //     needs it held is named …Locked (the resolvers session, window,
@@ -441,6 +462,7 @@
 //     the host follower's snooze timers), rpc.Subscriber.mu,
 //     attachStream.mu, conn.wmu, cfgFollow.mu,
 //     humanNonces.mu, restorer.mu, reaper.mu, paneIndex.mu, connCount.mu,
+//     Server.connMu (the connections being served; no longer s.mu's),
 //     escapeeList.mu, Window.mu,
 //     Window.nameMu, and the arbiter's own lock (agentstate).
 //

@@ -54,14 +54,11 @@ func (s *Server) forwardAgentEvents(sub *agentstate.Subscription) {
 			}
 			s.alog.State(c.Pane, c.To, c.Message) // internal/daemon/agentlog
 			s.tscript.Sync()                      // internal/daemon/agentlog: a join comes with states
-			s.mu.Lock()
-			w := s.windows[c.Pane]
 			session := ""
-			if w != nil {
+			if w := s.windowByID(c.Pane); w != nil { // table.go
 				session = w.session.Name
 				w.atPrompt.Store(c.To == agentstate.NeedsInput) // the target check's view (gate.go)
 			}
-			s.mu.Unlock()
 			src := ""
 			if c.Claimed {
 				src = c.Source.String()
@@ -74,13 +71,7 @@ func (s *Server) forwardAgentEvents(sub *agentstate.Subscription) {
 // notePrompts reads every pane's state again into atPrompt, after the
 // arbiter's subscription dropped changes.
 func (s *Server) notePrompts() {
-	s.mu.Lock()
-	wins := make([]*Window, 0, len(s.windows))
-	for _, w := range s.windows {
-		wins = append(wins, w)
-	}
-	s.mu.Unlock()
-	for _, w := range wins {
+	for _, w := range s.windowList() { // table.go
 		w.atPrompt.Store(s.tracker.Arbiter().Get(w.ID).State == agentstate.NeedsInput)
 	}
 }

@@ -148,9 +148,7 @@ func TestHerdrAgentStartOtherShells(t *testing.T) {
 
 // atPrompt says whether the window's shell holds its terminal's foreground.
 func atPrompt(s *Server, window string) bool {
-	s.mu.Lock()
-	w := s.windows[window]
-	s.mu.Unlock()
+	w := s.windowByID(window)
 	if w == nil {
 		return false
 	}
@@ -161,9 +159,7 @@ func atPrompt(s *Server, window string) bool {
 // foregroundIs says whether the process group leading window's terminal
 // is led by a process named name (/proc/<pgrp>/comm).
 func foregroundIs(s *Server, window, name string) bool {
-	s.mu.Lock()
-	w := s.windows[window]
-	s.mu.Unlock()
+	w := s.windowByID(window)
 	if w == nil {
 		return false
 	}

@@ -37,82 +37,6 @@ func (h host) Done() <-chan struct{}    { return h.s.done }
 func (h host) Budget() *proto.Budget    { return h.s.budget }
 func (h host) Log() core.Log            { return core.Log{L: h.s.log()} }
 
-// View copies the sessions c's caller reaches, under s.mu.
-func (h host) View(c core.Call) *core.View {
-	s := h.s
-	cn, _ := c.(*conn)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	v := &core.View{Sessions: make([]core.SessionView, 0, len(s.order))}
-	for _, ss := range s.sessionsSorted() {
-		if cn != nil && cn.callKnown && !cn.call.reachesLocked(s.fans, ss) {
-			continue
-		}
-		v.Sessions = append(v.Sessions, ss.viewLocked())
-	}
-	return v
-}
-
-// viewLocked copies the session. Called with s.mu held.
-func (ss *Session) viewLocked() core.SessionView {
-	sv := core.SessionView{Name: ss.Name, ID: ss.ID, DisplayName: ss.displayName, Accent: ss.accent, Active: ss.active,
-		Workspace: ss.workspace, Zoomed: ss.zoomed, Floating: ss.floating, Windows: make([]core.WindowView, 0, len(ss.windows))}
-	for n, name := range ss.wsNames {
-		if n >= 1 && n <= Workspaces {
-			sv.WorkspaceNames[n] = name
-		}
-	}
-	if ss.focused != nil {
-		sv.Focused = ss.focused.ID
-	}
-	for _, w := range ss.windows {
-		sv.Windows = append(sv.Windows, windowViewLocked(ss, w))
-	}
-	return sv
-}
-
-// windowViewLocked copies window w of ss. Called with s.mu held.
-func windowViewLocked(ss *Session, w *Window) core.WindowView {
-	at := w.placementLocked()
-	return core.WindowView{ID: w.ID, Session: ss.Name, SessionID: ss.ID, Name: w.name, DisplayName: w.DisplayName(),
-		Title: w.Title(), Dir: w.dirNow(), Workspace: w.workspace, Minimized: w.minimized, X: at.X, Y: at.Y, Width: at.W, Height: at.H,
-		Program: w.program, ResumeID: w.resumeID, ResumeHarness: w.resumeHarness, Pane: paneHandle{w},
-		AutoName: w.autoName()} // wait-for's (internal/daemon/waitfor)
-}
-
-func (h host) Find(id string) (core.WindowView, bool) {
-	s := h.s
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	w := s.windows[id]
-	if w == nil {
-		return core.WindowView{}, false
-	}
-	return windowViewLocked(w.session, w), true
-}
-
-func (h host) FindSession(name string) (core.SessionView, bool) {
-	s := h.s
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ss := s.sessions[name]
-	if ss == nil {
-		return core.SessionView{}, false
-	}
-	return ss.viewLocked(), true
-}
-
-func (h host) Pane(id string) core.Pane {
-	s := h.s
-	s.mu.Lock()
-	w := s.windows[id]
-	s.mu.Unlock()
-	if w == nil {
-		return nil
-	}
-	return paneHandle{w}
-}
-
 func (h host) Locate(pid int) core.Placement {
 	pl := h.s.locate(pid)
 	return core.Placement{Pane: pl.pane, Inside: pl.inside}
@@ -135,42 +59,6 @@ func (h host) Admit(ctx context.Context, p core.Peer, verb string) (core.Call, *
 		cn.call, cn.callKnown = s.callerOf(cn), true
 	}
 	return cn, nil
-}
-
-func (h host) Target(c core.Call, session, window string) *proto.Error {
-	s := h.s
-	cn, _ := c.(*conn)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var w *Window
-	if window != "" {
-		if w = s.windows[window]; w == nil {
-			return proto.Errorf(proto.CodeWindowNotFound, "no window %s", clipText(window, 64))
-		}
-		if session == "" {
-			return s.gateTargetLocked(cn, w.session, w)
-		}
-	}
-	ss := s.sessions[session]
-	if ss == nil {
-		return proto.Errorf(proto.CodeSessionNotFound, "no session named %q", clipText(session, 64))
-	}
-	return s.gateTargetLocked(cn, ss, w)
-}
-
-func (h host) Window(c core.Call, session, window string) (core.WindowView, *proto.Error) {
-	s := h.s
-	cn, _ := c.(*conn)
-	if cn == nil {
-		return core.WindowView{}, proto.Errorf(proto.CodeForbidden, "a window named by a call that was never checked (a bug)")
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ss, w, err := s.target(cn, session, window)
-	if err != nil {
-		return core.WindowView{}, err
-	}
-	return windowViewLocked(ss, w), nil
 }
 
 func (h host) SubscribeReach(c core.Call) (string, *proto.Error) {
@@ -197,22 +85,6 @@ func (h host) Do(ctx context.Context, p core.Peer, verb string, params any) (map
 	return m, nil
 }
 
-// typingInto is the connection of the admitted call c and the window
-// pane it types into: a call that was never checked types nothing.
-func (h host) typingInto(c core.Call, pane string) (*conn, *Window, *proto.Error) {
-	cn, _ := c.(*conn)
-	if cn == nil {
-		return nil, nil, proto.Errorf(proto.CodeForbidden, "typing into a pane from a call that was never checked (a bug): nothing was typed")
-	}
-	h.s.mu.Lock()
-	w := h.s.windows[pane]
-	h.s.mu.Unlock()
-	if w == nil {
-		return nil, nil, proto.Errorf(proto.CodeWindowNotFound, "no window %s", clipText(pane, 64))
-	}
-	return cn, w, nil
-}
-
 // TypePrompt types as the admitted call c, its waits ended by ctx.
 func (h host) TypePrompt(ctx context.Context, c core.Call, pane, text string) *proto.Error {
 	s := h.s
@@ -232,48 +104,9 @@ func (h host) Subscribe(f core.Filter, queue int) core.Subscription {
 	return h.s.hub.Subscribe(f, queue)
 }
 
-func (h host) Shows(session string) bool {
-	s := h.s
-	s.mu.Lock()
-	ss := s.sessions[session]
-	s.mu.Unlock()
-	return ss != nil && s.attach.shows(ss)
-}
-
 func (h host) Attached() int { return int(h.s.attach.n.Load()) }
 
-func (h host) Neighbor(window, dir string) string {
-	s := h.s
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if w := s.windows[window]; w != nil {
-		if n := s.neighborOfLocked(w, dir); n != nil {
-			return n.ID
-		}
-	}
-	return ""
-}
-
 func (h host) SwapWindows(a, b string) (bool, string) { return h.s.swapWindows(a, b) }
-
-func (h host) Touch(session string) {
-	s := h.s
-	s.mu.Lock()
-	if ss := s.sessions[session]; ss != nil {
-		ss.active = nowTime()
-	}
-	s.mu.Unlock()
-}
-
-func (h host) CloseWindow(id string) {
-	s := h.s
-	s.mu.Lock()
-	w := s.windows[id]
-	s.mu.Unlock()
-	if w != nil {
-		s.closeWindow(w)
-	}
-}
 
 // Context, Verb and Remote make an admitted connection a core.Call.
 func (cn *conn) Context() context.Context { return cn.ctx }
@@ -328,40 +161,39 @@ func (p paneHandle) Revision() (uint64, bool) {
 	return p.w.outBytes, p.w.exited
 }
 
-// swapWindows trades two windows of one workspace (herdr's pane.swap):
-// their places in the window list and their tiles.
-func (s *Server) swapWindows(a, b string) (bool, string) {
-	s.mu.Lock()
-	w, other := s.windows[a], s.windows[b]
-	switch {
-	case w == nil || other == nil:
-		s.mu.Unlock()
-		return false, "not_found"
-	case other.session != w.session || other.workspace != w.workspace:
-		s.mu.Unlock()
-		return false, "cross_tab"
+func (h host) Pane(id string) core.Pane {
+	s := h.s
+	w := s.windowByID(id) // table.go
+	if w == nil {
+		return nil
 	}
-	ss := w.session
-	i, j := -1, -1
-	for k, x := range ss.windows {
-		switch x {
-		case w:
-			i = k
-		case other:
-			j = k
-		}
+	return paneHandle{w}
+}
+
+// typingInto is the connection of the admitted call c and the window
+// pane it types into: a call that was never checked types nothing.
+func (h host) typingInto(c core.Call, pane string) (*conn, *Window, *proto.Error) {
+	cn, _ := c.(*conn)
+	if cn == nil {
+		return nil, nil, proto.Errorf(proto.CodeForbidden, "typing into a pane from a call that was never checked (a bug): nothing was typed")
 	}
-	if i < 0 || j < 0 { // one closed meanwhile
-		s.mu.Unlock()
-		return false, "not_found"
+	w := h.s.windowByID(pane) // table.go
+	if w == nil {
+		return nil, nil, proto.Errorf(proto.CodeWindowNotFound, "no window %s", clipText(pane, 64))
 	}
-	ss.windows[i], ss.windows[j] = ss.windows[j], ss.windows[i]
-	syncLayoutsLocked(ss) // layout.go
-	ss.layoutLocked(w.workspace).Swap(w.ID, other.ID)
-	name := ss.Name
-	s.mu.Unlock()
-	s.retile(ss)
-	s.hub.Publish(event{Type: "window-moved", Session: name, Window: a})
-	s.hub.Publish(event{Type: "window-moved", Session: name, Window: b})
-	return true, ""
+	return cn, w, nil
+}
+
+func (h host) Shows(session string) bool {
+	s := h.s
+	ss := s.sessionNamed(session) // table.go
+	return ss != nil && s.attach.shows(ss)
+}
+
+func (h host) CloseWindow(id string) {
+	s := h.s
+	w := s.windowByID(id) // table.go
+	if w != nil {
+		s.closeWindow(w)
+	}
 }

@@ -15,27 +15,6 @@ import (
 // What the attention set (internal/daemon/attention) reads of the core,
 // beyond the Host every feature sees.
 
-// PaneDir is where the pane's shell is: its OSC 7 directory, else its
-// process's cwd, else the directory it started in.
-func (h host) PaneDir(id string) string {
-	s := h.s
-	s.mu.Lock()
-	w := s.windows[id]
-	s.mu.Unlock()
-	if w == nil {
-		return ""
-	}
-	if d := w.dirNow(); d != "" {
-		return d
-	}
-	if w.proc != nil {
-		if d, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", w.proc.Pid())); err == nil {
-			return d
-		}
-	}
-	return w.cwd
-}
-
 // queueRest is how long a pane is at rest before the reply queue types
 // into it (fan's prompts wait as long).
 const queueRest = attn.QueueRest
@@ -48,51 +27,9 @@ type replyQueue struct{ *attn.Queue }
 // lock, so it may be called under s.mu.
 func (q replyQueue) count(window string) int { return q.Len(window) }
 
-func (h host) Session(c core.Call, session string) (core.SessionView, *proto.Error) {
-	s := h.s
-	cn, _ := c.(*conn)
-	if cn == nil {
-		return core.SessionView{}, proto.Errorf(proto.CodeForbidden, "a session named by a call that was never checked (a bug)")
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ss, err := s.session(cn, session)
-	if err != nil {
-		return core.SessionView{}, err
-	}
-	return ss.viewLocked(), nil
-}
-
-func (h host) Resolve(c core.Call, session, addr string) (core.WindowView, bool) {
-	s := h.s
-	cn, _ := c.(*conn)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ss := s.sessions[session]
-	if ss == nil || addr == "" {
-		return core.WindowView{}, false
-	}
-	w, err := s.findWindow(cn, ss, addr)
-	if err != nil {
-		return core.WindowView{}, false
-	}
-	return windowViewLocked(ss, w), true
-}
-
 func (h host) IsPerson(c core.Call, nonce string) bool {
 	cn, _ := c.(*conn)
 	return cn != nil && h.s.isPerson(cn, nonce)
-}
-
-func (h host) CallerPane(c core.Call) string {
-	s := h.s
-	cn, _ := c.(*conn)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if w := s.callerWindow(cn); w != nil {
-		return w.ID
-	}
-	return ""
 }
 
 // Hold is a connection with no socket that carries c's caller: only the
@@ -106,22 +43,6 @@ func (h host) Hold(ctx context.Context, c core.Call, verb string) core.Call {
 	return held
 }
 
-func (h host) TypeHeld(c core.Call, pane, text string) (core.Typed, *proto.Error) {
-	s := h.s
-	cn, _ := c.(*conn)
-	if cn == nil {
-		return core.Typed{}, proto.Errorf(proto.CodeForbidden, "typing into a pane from a call that was never checked (a bug): nothing was typed")
-	}
-	s.mu.Lock()
-	w := s.windows[pane]
-	s.mu.Unlock()
-	if w == nil {
-		return core.Typed{}, proto.Errorf(proto.CodeWindowNotFound, "no window %s", clipText(pane, 64))
-	}
-	harness, gen, submitAt, err := s.typePrompt(cn, w, w.pane.Screen(), text)
-	return core.Typed{Harness: harness, Output: gen, SubmitAt: submitAt}, err
-}
-
 func (h host) RailChanged() { h.s.attach.layoutChanged() }
 
 func (h host) HungUp(c core.Call) bool {
@@ -133,17 +54,6 @@ func (h host) HungUp(c core.Call) bool {
 	// too (Linux tells a gone peer from a half-closed one; elsewhere only
 	// the context says).
 	return cn.ctx.Err() != nil || runtime.GOOS == "linux" && cn.c != nil && sock.HungUp(cn.c)
-}
-
-func (h host) StartedIn(id string) (string, string, bool) {
-	s := h.s
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	w := s.windows[id]
-	if w == nil {
-		return "", "", false
-	}
-	return w.cwd, w.protocol, true
 }
 
 func (h host) CallerPlaced(c core.Call) string {
@@ -165,17 +75,37 @@ func (h host) Wide(c core.Call, what string) *proto.Error {
 	return h.s.wide(cn, what)
 }
 
-func (h host) NoSession(name string) *proto.Error {
+func (h host) PaneCwds() map[string]string { return h.s.paneDirs() }
+
+// PaneDir is where the pane's shell is: its OSC 7 directory, else its
+// process's cwd, else the directory it started in.
+func (h host) PaneDir(id string) string {
 	s := h.s
-	s.mu.Lock()
-	ok := s.sessions[name] != nil
-	names := s.sessionNames()
-	s.mu.Unlock()
-	if ok {
-		return nil
+	w := s.windowByID(id) // table.go
+	if w == nil {
+		return ""
 	}
-	return proto.Errorf(proto.CodeSessionNotFound, "no session %q", name).
-		WithHint(proto.Hint{Param: "session", DidYouMean: core.NearestWord(name, names), Available: names})
+	if d := w.dirNow(); d != "" {
+		return d
+	}
+	if w.proc != nil {
+		if d, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", w.proc.Pid())); err == nil {
+			return d
+		}
+	}
+	return w.cwd
 }
 
-func (h host) PaneCwds() map[string]string { return h.s.paneDirs() }
+func (h host) TypeHeld(c core.Call, pane, text string) (core.Typed, *proto.Error) {
+	s := h.s
+	cn, _ := c.(*conn)
+	if cn == nil {
+		return core.Typed{}, proto.Errorf(proto.CodeForbidden, "typing into a pane from a call that was never checked (a bug): nothing was typed")
+	}
+	w := s.windowByID(pane) // table.go
+	if w == nil {
+		return core.Typed{}, proto.Errorf(proto.CodeWindowNotFound, "no window %s", clipText(pane, 64))
+	}
+	harness, gen, submitAt, err := s.typePrompt(cn, w, w.pane.Screen(), text)
+	return core.Typed{Harness: harness, Output: gen, SubmitAt: submitAt}, err
+}

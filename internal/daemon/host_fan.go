@@ -3,8 +3,6 @@ package daemon
 import (
 	"context"
 
-	"github.com/tuios/tuios/agentstate"
-
 	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/grant"
 	"github.com/tuios/tuios/internal/proto"
@@ -80,62 +78,6 @@ func (h host) FanReach(c core.Call, session string) *proto.Error {
 	return h.s.fans.Reach(c, session)
 }
 
-func (h host) FanCaller(c core.Call) core.FanCaller {
-	s := h.s
-	cn, _ := c.(*conn)
-	if cn == nil {
-		return core.FanCaller{}
-	}
-	var fc core.FanCaller
-	fc.All = !cn.callKnown || !cn.call.inside || cn.call.grants.Has(grant.Admin) && cn.call.restrict == nil
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if cn.callKnown && cn.call.pane != nil {
-		fc.PaneSessionID = cn.call.pane.session.ID
-	}
-	if w := s.callerWindow(cn); w != nil {
-		fc.Session = w.session.Name
-		if cn.callKnown && cn.call.inside {
-			fc.SessionID = w.session.ID
-		}
-	}
-	return fc
-}
-
-func (h host) CallerDir(c core.Call) string {
-	s := h.s
-	cn, _ := c.(*conn)
-	s.mu.Lock()
-	w := s.callerWindow(cn)
-	s.mu.Unlock()
-	if w == nil {
-		return ""
-	}
-	return w.cwdNow()
-}
-
-func (h host) UnknownSession(name string) *proto.Error {
-	s := h.s
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if name == "" {
-		return proto.Errorf(proto.CodeSessionNotFound, "no session named %q", name)
-	}
-	_, err := s.findSession(nil, name)
-	return err
-}
-
-func (h host) OutOfReach(c core.Call) *proto.Error {
-	s := h.s
-	cn, _ := c.(*conn)
-	if cn == nil {
-		return proto.Errorf(proto.CodeForbidden, "a session reached by a call that was never checked (a bug)")
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.outOfReach(cn.verbName, cn.call, nil)
-}
-
 func (h host) CheckAgentEnv(env []string) *proto.Error { return checkAgentEnv(env) }
 
 func (h host) ResolveAgent(a core.AgentSpec) (core.AgentLaunch, *proto.Error) {
@@ -152,66 +94,13 @@ func (h host) NewGrants(c core.Call, asked string) (grant.Set, bool, *proto.Erro
 	return h.s.newGrants(cn, asked)
 }
 
-func (h host) NewSession(name string) (core.SessionView, *proto.Error) {
-	s := h.s
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ss, err := s.newSessionLocked(name)
-	if err != nil {
-		return core.SessionView{}, err
-	}
-	return ss.viewLocked(), nil
-}
-
-// sessionByIDLocked is the live session whose id is id, or nil.
-func (s *Server) sessionByIDLocked(id string) *Session {
-	for _, ss := range s.sessions {
-		if ss.ID == id {
-			return ss
-		}
-	}
-	return nil
-}
-
-func (h host) StartWindow(sessionID string, spec core.WindowSpec) (core.WindowView, *proto.Error) {
-	s := h.s
-	s.mu.Lock()
-	ss := s.sessionByIDLocked(sessionID)
-	name := spec.Name
-	if ss != nil && spec.FreeName {
-		name = freeNameLocked(ss, spec.Name)
-	}
-	s.mu.Unlock()
-	if ss == nil {
-		return core.WindowView{}, proto.Errorf(proto.CodeSessionNotFound, "the session closed before its window started")
-	}
-	var due chan struct{}
-	var notice agentstate.Timer
-	if spec.StartNotice {
-		due = make(chan struct{})
-		notice = s.clock.AfterFunc(startAgentNoticeAfter, func() { close(due) })
-	}
-	w, err := s.startWindow(ss, windowSpec{name: name, argv: spec.Argv, cwd: spec.Dir, noFocus: spec.NoFocus,
-		grants: spec.Grants, granted: spec.Granted, stays: spec.Stays, workspace: spec.Workspace, protocol: spec.Protocol})
-	if err != nil {
-		if notice != nil {
-			notice.Stop()
-		}
-		return core.WindowView{}, err
-	}
-	if notice != nil {
-		s.watchStartNotice(w, due, notice) // agent_launch.go: stops the timer when the watch ends
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return windowViewLocked(w.session, w), nil
+func (h host) CallHost(ctx context.Context, host, verb string, params, out any) *proto.Error {
+	return h.s.links.Call(ctx, host, verb, params, out)
 }
 
 func (h host) KillSession(name, id string) bool {
 	s := h.s
-	s.mu.Lock()
-	ss := s.sessions[name]
-	s.mu.Unlock()
+	ss := s.sessionNamed(name) // table.go
 	if ss == nil || ss.ID != id {
 		return false
 	}
@@ -221,9 +110,7 @@ func (h host) KillSession(name, id string) bool {
 
 func (h host) WatchStartNotice(pane string) <-chan struct{} {
 	s := h.s
-	s.mu.Lock()
-	w := s.windows[pane]
-	s.mu.Unlock()
+	w := s.windowByID(pane) // table.go
 	if w == nil {
 		return nil
 	}
@@ -239,9 +126,7 @@ func (h host) FirstPrompt(c core.Call, pane, text string) (string, string, strin
 	if cn == nil {
 		return "not_sent", "typing into a pane from a call that was never checked (a bug): nothing was typed", ""
 	}
-	s.mu.Lock()
-	w := s.windows[pane]
-	s.mu.Unlock()
+	w := s.windowByID(pane) // table.go
 	if w == nil {
 		return "not_sent", "the window closed before the prompt was typed", ""
 	}
@@ -250,8 +135,4 @@ func (h host) FirstPrompt(c core.Call, pane, text string) (string, string, strin
 	var res proto.AgentStarted
 	s.typeFirstPrompt(tc, w, text, &res) // agent_launch.go
 	return res.PromptStatus, res.PromptNote, res.State
-}
-
-func (h host) CallHost(ctx context.Context, host, verb string, params, out any) *proto.Error {
-	return h.s.links.Call(ctx, host, verb, params, out)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/tuios/tuios/inbox"
@@ -114,14 +113,11 @@ func (h host) Type(c core.Call, pane, line string) *proto.Error {
 // OpenResumeItem opens the window's resume item in the Inbox.
 func (h host) OpenResumeItem(window, harness, command string) {
 	s := h.s
-	s.mu.Lock()
-	w := s.windows[window]
+	p, w := s.inboxPane(window) // table.go
 	if w == nil {
-		s.mu.Unlock()
 		return
 	}
-	p := inbox.Pane{ID: w.ID, Session: w.session.Name, Workspace: strconv.Itoa(w.workspace), Name: w.DisplayName(), Harness: harness}
-	s.mu.Unlock()
+	p.Harness = harness
 	s.att.Resume(p, command)
 }
 

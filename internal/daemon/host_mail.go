@@ -23,15 +23,11 @@ func (h host) OnSessionClosed(fn func(core.Event)) {
 // one of its panes.
 func (h host) MailTo(session, window string) *mail.Ring {
 	s := h.s
-	s.mu.Lock()
-	ss, w := s.sessions[session], s.windows[window]
-	if ss == nil || w == nil {
-		s.mu.Unlock()
+	ss := s.sessionNamed(session) // table.go; a session's name and id never change
+	if ss == nil || s.windowByID(window) == nil {
 		return nil
 	}
-	name, id := ss.Name, ss.ID
-	s.mu.Unlock()
-	return s.mail.Ring(name, id)
+	return s.mail.Ring(ss.Name, ss.ID)
 }
 
 func (h host) MailThread(session string, ring *mail.Ring, thread uint64) {

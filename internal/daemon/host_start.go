@@ -5,7 +5,6 @@ import (
 
 	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/daemon/fan"
-	"github.com/tuios/tuios/internal/grant"
 	"github.com/tuios/tuios/internal/proto"
 )
 
@@ -21,40 +20,6 @@ func (h host) AgentRepo(c core.Call, repo string, clone bool, from string) (stri
 		return "", false, err
 	}
 	return r.Dir, cloned, nil
-}
-
-func (h host) AgentSession(c core.Call, session, name, base string) (core.SessionView, string, bool, *proto.Error) {
-	s := h.s
-	cn, _ := c.(*conn)
-	if cn == nil {
-		return core.SessionView{}, "", false, proto.Errorf(proto.CodeForbidden, "a session reached by a call that was never checked (a bug)")
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var ss *Session
-	var err *proto.Error
-	created := false
-	if session != "" && s.sessions[session] == nil || session == "" && len(s.sessions) == 0 {
-		if cn.callKnown && cn.call.inside && !cn.call.grants.Has(grant.Admin) {
-			return core.SessionView{}, "", false, proto.Errorf(proto.CodeForbidden, "start-agent is refused for this pane: starting an agent in a new session needs the admin grant (a pane without admin starts agents in its own session)").
-				WithHint(grantHint(grant.Admin, cn.call))
-		}
-		ss, err = s.newSessionLocked(session)
-		created = err == nil
-	} else {
-		ss, err = s.session(cn, session)
-	}
-	if err == nil {
-		if name == "" {
-			name = freeNameLocked(ss, base)
-		} else {
-			err = nameTakenLocked(ss, name, nil)
-		}
-	}
-	if err != nil {
-		return core.SessionView{}, "", false, err
-	}
-	return ss.viewLocked(), name, created, nil
 }
 
 func (h host) LinkWrites(c core.Call) bool {

@@ -26,9 +26,7 @@ func (h host) OnProgramExit(fn func(core.ProgramExit)) {
 // before the window is closed: a wait-for window-exit that starts after
 // the close still finds the exit. The hooks run with no core lock held.
 func (s *Server) programExited(w *Window, status pty.ExitStatus) {
-	s.mu.Lock()
-	ex := core.ProgramExit{Session: w.session.Name, SessionID: w.session.ID, Window: w.ID, Name: w.name, Auto: w.autoName(), Code: status.Code}
-	s.mu.Unlock()
+	ex := s.programExit(w, status.Code) // table.go
 	for _, fn := range s.programExitHooks {
 		fn(ex)
 	}

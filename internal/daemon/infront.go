@@ -15,14 +15,7 @@ func (s *Server) inFront(id string) bool {
 	if len(sessions) == 0 {
 		return false
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, ss := range sessions {
-		if f := ss.focused; f != nil && f.ID == id && f.workspace == ss.workspace && s.sessions[ss.Name] == ss {
-			return true
-		}
-	}
-	return false
+	return s.focusedOnScreen(sessions, id) // table.go
 }
 
 // seenByPerson marks what an attached client shows in front of the

@@ -302,3 +302,98 @@ func (s *Server) layoutVerbs(add addFunc) {
 	add("resize", arranges, "Set a session's area (what an attached client shows) and tile its windows into it: each tile is a title row and the pane, side-by-side tiles a border column apart", "resized",
 		`{"verb":"resize","params":{"session":"work","cols":200,"rows":50}}`, p, h)
 }
+
+// layoutSnapshot copies what an attached client's layout of ss needs of
+// the table (attach_stream.go's buildLayout reads the agent states after,
+// without the lock): the tiles on screen and their windows, the popups,
+// the workspaces and the rail's sessions and panes. alive is false once
+// the session is gone.
+func (s *Server) layoutSnapshot(ss *Session) (lay proto.AttachLayout, wins []*Window, refs []paneRef, alive bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sessions[ss.Name] != ss {
+		return lay, nil, nil, false
+	}
+	on, zoom := onScreen(ss)
+	rects := layoutRects(ss, on, zoom) // layout.go: tiles, or kept places when floating
+	lay = proto.AttachLayout{Type: "layout", Session: ss.Name, Workspace: ss.workspace, Zoomed: zoom >= 0, Cols: ss.cols, Rows: ss.rows,
+		Windows: []proto.AttachWindow{}, Agents: []proto.AttachAgent{}}
+	if f := ss.focused; f != nil && f.workspace == ss.workspace {
+		lay.Focused = f.ID
+	}
+	index := map[*Window]int{}
+	for i, w := range ss.windows {
+		index[w] = i
+	}
+	tileAt := map[*Window]int{}
+	for i, w := range on {
+		r := rects[i]
+		if r.W == 0 {
+			if zoom < 0 {
+				lay.Hidden++ // layout.go: too small an area for it
+			}
+			continue
+		}
+		w.mu.Lock()
+		exited := w.exited
+		w.mu.Unlock()
+		tileAt[w] = len(lay.Windows)
+		lay.Windows = append(lay.Windows, proto.AttachWindow{ID: w.ID, Index: index[w], Name: w.DisplayName(), Title: w.Title(),
+			X: r.X, Y: r.Y, Width: r.W, Height: r.H, Exited: exited})
+		wins = append(wins, w)
+	}
+	wins = appendPopups(ss, &lay, wins, index, tileAt) // popup.go: over the tiles, and focused
+	for n := 1; n <= Workspaces; n++ {
+		lay.Workspaces = append(lay.Workspaces, proto.AttachWorkspace{N: n, Name: ss.wsNames[n]})
+	}
+	for si, x := range s.sessionsSorted() {
+		lay.Sessions = append(lay.Sessions, proto.AttachSession{Name: x.Name, DisplayName: x.displayName, Accent: x.accent, Windows: len(x.windows), Current: x == ss,
+			Group: s.groupOfLocked(x)})
+		for _, w := range x.windows {
+			at, ok := tileAt[w]
+			if !ok {
+				at = -1
+			}
+			refs = append(refs, paneRef{id: w.ID, session: x.Name, name: w.DisplayName(), workspace: w.workspace, si: si, mine: x == ss, tileAt: at})
+			if x == ss {
+				lay.Workspaces[w.workspace-1].Windows++
+			}
+		}
+	}
+	return lay, wins, refs, true
+}
+
+// setSessionSize gives live session ss the area cols x rows; false when
+// that changes nothing (the caller retiles it when it does).
+func (s *Server) setSessionSize(ss *Session, cols, rows int) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	changed := s.sessions[ss.Name] == ss && (ss.cols != cols || ss.rows != rows)
+	if changed {
+		ss.cols, ss.rows = cols, rows
+	}
+	return changed
+}
+
+// showSession is attach's hold on the session the caller names: the
+// client's size, if it gave one, becomes its area, it is tiled from here
+// on, and a stream makes it the most recently used.
+func (s *Server) showSession(cn *conn, name string, cols, rows *int, stream bool) (*Session, int, int, *proto.Error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ss, err := s.session(cn, name)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	if cols != nil {
+		ss.cols = *cols
+	}
+	if rows != nil {
+		ss.rows = *rows
+	}
+	ss.tiled = true
+	if stream {
+		ss.active = nowTime()
+	}
+	return ss, ss.cols, ss.rows, nil
+}

@@ -45,6 +45,7 @@ var lockRanks = map[string]struct {
 	"reaper.mu":         {leafRank, "reaper.mu"},
 	"paneIndex.mu":      {leafRank, "paneIndex.mu"},
 	"connCount.mu":      {leafRank, "connCount.mu"},
+	"Server.connMu":     {leafRank, "Server.connMu"},
 	"escapeeList.mu":    {leafRank, "escapeeList.mu"},
 	"Window.mu":         {leafRank, "Window.mu"},
 	"Window.nameMu":     {leafRank, "Window.nameMu"},
@@ -244,33 +245,7 @@ type lockWalker struct {
 
 func lockGraphOf(t *testing.T, dir string, imports ...lockImport) lockGraph {
 	t.Helper()
-	fset := token.NewFileSet()
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var files []*ast.File
-	for _, e := range ents {
-		n := e.Name()
-		if !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
-			continue
-		}
-		if ok, _ := build.Default.MatchFile(dir, n); !ok {
-			continue
-		}
-		f, err := parser.ParseFile(fset, filepath.Join(dir, n), nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, f)
-	}
-	info := &gotypes.Info{Types: map[ast.Expr]gotypes.TypeAndValue{}, Uses: map[*ast.Ident]gotypes.Object{},
-		Defs: map[*ast.Ident]gotypes.Object{}, Selections: map[*ast.SelectorExpr]*gotypes.Selection{}}
-	conf := gotypes.Config{Importer: exportImporter(t, fset, dir)}
-	pkg, err := conf.Check("daemon", fset, files, info)
-	if err != nil {
-		t.Skipf("the package does not type-check from source here: %v", err)
-	}
+	fset, files, info, pkg := typeCheckDir(t, dir)
 	var g lockGraph
 	for _, n := range pkg.Scope().Names() {
 		tn, ok := pkg.Scope().Lookup(n).(*gotypes.TypeName)
@@ -681,4 +656,39 @@ func exportImporter(t *testing.T, fset *token.FileSet, dir string) gotypes.Impor
 		}
 		return os.Open(file)
 	})
+}
+
+// typeCheckDir parses the package in dir (its files for this platform,
+// tests left out) and type-checks it against its dependencies' export
+// data; it skips t where the package does not type-check from source.
+func typeCheckDir(t *testing.T, dir string) (*token.FileSet, []*ast.File, *gotypes.Info, *gotypes.Package) {
+	t.Helper()
+	fset := token.NewFileSet()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []*ast.File
+	for _, e := range ents {
+		n := e.Name()
+		if !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
+			continue
+		}
+		if ok, _ := build.Default.MatchFile(dir, n); !ok {
+			continue
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(dir, n), nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	info := &gotypes.Info{Types: map[ast.Expr]gotypes.TypeAndValue{}, Uses: map[*ast.Ident]gotypes.Object{},
+		Defs: map[*ast.Ident]gotypes.Object{}, Selections: map[*ast.SelectorExpr]*gotypes.Selection{}}
+	conf := gotypes.Config{Importer: exportImporter(t, fset, dir)}
+	pkg, err := conf.Check("daemon", fset, files, info)
+	if err != nil {
+		t.Skipf("the package does not type-check from source here: %v", err)
+	}
+	return fset, files, info, pkg
 }

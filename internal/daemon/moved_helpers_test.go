@@ -27,13 +27,6 @@ var herdrDirs = []string{"left", "right", "up", "down"}
 // herdrPaneInfo is a pane as herdr's answers describe it.
 type herdrPaneInfo = herdr.PaneInfo
 
-// sessionNamed is the session named name, or nil.
-func (s *Server) sessionNamed(name string) *Session {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.sessions[name]
-}
-
 // realPath resolves symlinks where it can, so a checkout and a cwd
 // compare.
 func realPath(p string) string {

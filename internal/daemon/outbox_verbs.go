@@ -43,18 +43,15 @@ func (s *Server) sendToHost(cn *conn, p *proto.SendMessageParams) (any, *proto.E
 	// is a claim only a caller outside every pane may make, and it
 	// arrives there as claimed_human.
 	from := p.From
-	s.mu.Lock()
-	if w := s.callerWindow(cn); w != nil {
+	if id, label, ok := s.callerLabel(cn); ok { // table.go
 		if from == mail.Human {
-			s.mu.Unlock()
 			return nil, proto.Errorf(proto.CodeForbidden, "a pane cannot write as human").
 				WithHint(proto.Hint{Param: "from", Detail: "only the person at an attached client is human; sign with your own name"})
 		}
-		if from == "" || from == w.ID {
-			from = w.DisplayName()
+		if from == "" || from == id {
+			from = label
 		}
 	}
-	s.mu.Unlock()
 	msg.From, msg.QueuedAt = from, s.clock.Now().UnixNano()
 	return s.links.Mail(ctx, msg, p.Queue)
 }

@@ -31,12 +31,7 @@ func (w *Window) cwdNow() string {
 // cwd: term over Inbox items, which do not carry one. The /proc reads run
 // without s.mu.
 func (s *Server) paneDirs() map[string]string {
-	s.mu.Lock()
-	ws := make([]*Window, 0, len(s.windows))
-	for _, w := range s.windows {
-		ws = append(ws, w)
-	}
-	s.mu.Unlock()
+	ws := s.windowList() // table.go
 	out := make(map[string]string, len(ws))
 	for _, w := range ws {
 		out[w.ID] = w.cwdNow()

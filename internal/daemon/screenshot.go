@@ -14,13 +14,7 @@ const screenshotHistory = 500
 
 func (s *Server) screenshotVerbs(add addFunc) {
 	p, h := handler(func(cn *conn, p *proto.ScreenshotParams) (any, *proto.Error) {
-		s.mu.Lock()
-		ss, w, err := s.target(cn, p.Session, p.Window)
-		var session, name, display string
-		if err == nil {
-			session, name, display = ss.Name, w.name, w.DisplayName()
-		}
-		s.mu.Unlock()
+		v, w, err := s.targetView(cn, p.Session, p.Window) // table.go
 		if err != nil {
 			return nil, err
 		}
@@ -29,8 +23,8 @@ func (s *Server) screenshotVerbs(add addFunc) {
 			limit = screenshotHistory
 		}
 		cols, rows, hist, content := styledGrid(w.pane.Screen(), p.Scrollback, limit)
-		return map[string]any{"type": "pane_screenshot", "window_id": w.ID, "session": session, "name": name,
-			"display_name": display, "cols": cols, "rows": rows, "history": hist, "content": content}, nil
+		return map[string]any{"type": "pane_screenshot", "window_id": w.ID, "session": v.Session, "name": v.Name,
+			"display_name": v.DisplayName, "cols": cols, "rows": rows, "history": hist, "content": content}, nil
 	})
 	add("screenshot", reads, "Read a pane's styled cells for a picture: its size in cells and its rows (history first with scrollback) as text with SGR sequences, one line a row", "pane_screenshot",
 		`{"verb":"screenshot","params":{"window":"build","scrollback":true}}`, p, h)

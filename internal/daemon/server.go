@@ -10,7 +10,6 @@ import (
 	"net"
 	"os"
 	"os/signal"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -141,12 +140,18 @@ type Server struct {
 	holds    *attn.Holds   // held approvals (internal/daemon/attention); set in New, never changed
 	alog     *agentlog.Log // the agent log (internal/daemon/agentlog); set in New, never changed
 	ln       net.Listener
-	closed   bool
+	closed   bool          // no window starts any more (guarded by s.mu)
 	done     chan struct{} // closed when Close starts
 	stopped  chan struct{} // closed when Close has finished
 	stopOnce sync.Once
-	conns    map[*conn]struct{}
-	wg       sync.WaitGroup
+	// connMu guards conns, the connections being served, and
+	// connsClosed, set once shutdown has taken its list of them: a
+	// connection accepted after that is refused, so none outlives the
+	// daemon. Nothing is taken under it.
+	connMu      sync.Mutex
+	conns       map[*conn]struct{}
+	connsClosed bool
+	wg          sync.WaitGroup
 
 	queue  replyQueue   // the reply queue (internal/daemon/attention); set in New, never changed
 	review *attn.Review // review notes (internal/daemon/attention); set in New, never changed
@@ -459,13 +464,8 @@ func (s *Server) comeBack() {
 	}
 	back := s.rest.restore()
 	s.rest.followLayout()
-	s.att.Load(func(session, window string) bool { // only panes that came back
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		w := s.windows[window]
-		return w != nil && w.session.Name == session
-	})
-	for _, fn := range s.restoredHooks { // resume's offers: after the load, so a loaded item does not shadow one
+	s.att.Load(func(session, window string) bool { return s.windowIn(window, session) }) // only panes that came back (table.go)
+	for _, fn := range s.restoredHooks {                                                 // resume's offers: after the load, so a loaded item does not shadow one
 		fn(back)
 	}
 	s.cfg.compareWithLastRun() // config_wait.go: wider grants than the last run are reported
@@ -532,15 +532,15 @@ func (s *Server) Serve(ctx context.Context) error {
 			continue
 		}
 		delay = 0
-		s.mu.Lock()
+		s.connMu.Lock()
 		switch {
-		case s.closed:
-			s.mu.Unlock()
+		case s.connsClosed:
+			s.connMu.Unlock()
 			<-s.admitting
 			c.Close()
 			continue
 		case len(s.conns) >= s.limits.maxConns:
-			s.mu.Unlock()
+			s.connMu.Unlock()
 			<-s.admitting
 			refuse(c, proto.Errorf(proto.CodeRateLimited, "the daemon holds %d connections, its cap", s.limits.maxConns))
 			continue
@@ -548,7 +548,7 @@ func (s *Server) Serve(ctx context.Context) error {
 		cn := newConn(s, c)
 		s.conns[cn] = struct{}{}
 		s.wg.Add(1)
-		s.mu.Unlock()
+		s.connMu.Unlock()
 		go s.serveConn(cn)
 	}
 }
@@ -561,9 +561,9 @@ func refuse(c net.Conn, e *proto.Error) {
 }
 
 func (s *Server) isClosed() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.closed
+	s.connMu.Lock()
+	defer s.connMu.Unlock()
+	return s.connsClosed
 }
 
 // Done is closed when the server starts to stop.
@@ -588,14 +588,8 @@ func (s *Server) Close() error {
 // when all are gone: a stopped daemon must not leave programs running,
 // reparented to init.
 func (s *Server) closeAllWindows() {
-	s.mu.Lock()
-	wins := make([]*Window, 0, len(s.windows))
-	for _, w := range s.windows {
-		wins = append(wins, w)
-	}
-	s.mu.Unlock()
 	var wg sync.WaitGroup
-	for _, w := range wins {
+	for _, w := range s.windowList() { // table.go
 		wg.Add(1)
 		go func() { defer wg.Done(); w.close() }()
 	}
@@ -605,27 +599,27 @@ func (s *Server) closeAllWindows() {
 // stopAccepting closes the socket and marks the daemon closed (no window
 // starts from here on): kill-server's first step.
 func (s *Server) stopAccepting() {
-	s.mu.Lock()
-	s.closed = true
-	ln := s.ln
-	s.mu.Unlock()
-	if ln != nil {
+	s.closeTable() // table.go
+	s.connMu.Lock()
+	s.connsClosed = true
+	s.connMu.Unlock()
+	if ln := s.ln; ln != nil { // set once by Listen, before Serve
 		ln.Close()
 	}
 }
 
 func (s *Server) shutdown() {
 	defer close(s.stopped)
-	s.mu.Lock()
-	s.closed = true
+	s.closeTable() // table.go
+	s.connMu.Lock()
+	s.connsClosed = true
 	close(s.done)
-	ln := s.ln
 	conns := make([]*conn, 0, len(s.conns))
 	for cn := range s.conns {
 		conns = append(conns, cn)
 	}
-	s.mu.Unlock()
-	if ln != nil {
+	s.connMu.Unlock()
+	if ln := s.ln; ln != nil { // set once by Listen, before Serve
 		ln.Close()
 	}
 	shutdownFeatures(host{s}.Log(), s.features) // host_feature.go: in reverse order
@@ -656,11 +650,4 @@ func newID() string {
 	b[8] = b[8]&0x3f | 0x80
 	h := hex.EncodeToString(b[:])
 	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
-}
-
-// sessionsSorted lists sessions in creation order. Called with s.mu held.
-func (s *Server) sessionsSorted() []*Session {
-	out := append([]*Session(nil), s.order...)
-	sort.SliceStable(out, func(i, j int) bool { return out[i].created.Before(out[j].created) })
-	return out
 }

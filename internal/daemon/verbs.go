@@ -67,9 +67,7 @@ func (s *Server) metaVerbs(add addFunc) {
 		if p.Protocol != 0 && (p.Protocol < proto.MinVersion || p.Protocol > proto.Version) {
 			return nil, proto.Errorf(proto.CodeProtocolMismatch, "this daemon speaks protocol %d to %d, not %d", proto.MinVersion, proto.Version, p.Protocol)
 		}
-		s.mu.Lock()
-		n := len(s.sessions)
-		s.mu.Unlock()
+		n := s.sessionCount() // table.go
 		v := version.Get()
 		return proto.Hello{Type: "hello", Protocol: v.Protocol, MinProtocol: v.MinProtocol,
 			DaemonVersion: v.Module, Revision: v.Revision, GoVersion: v.Go, PID: pidSelf(), Sessions: n,
@@ -99,7 +97,7 @@ func (s *Server) metaVerbs(add addFunc) {
 		if q <= 0 {
 			q = 256
 		}
-		session, window, err := s.subscribeReach(cn, p.Session, p.Window) // verbs_grants.go
+		session, window, err := s.subscribeReach(cn, p.Session, p.Window) // window_grants.go
 		if err != nil {
 			return nil, err
 		}

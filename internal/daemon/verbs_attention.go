@@ -29,12 +29,10 @@ func (s *Server) afterDismiss(d inbox.Dismissed) {
 		s.tracker.Arbiter().MarkSeen(d.MarkSeen)
 	}
 	if d.ReadSession != "" && d.ReadThread != 0 {
-		s.mu.Lock()
 		var ring *mail.Ring
-		if ss := s.sessions[d.ReadSession]; ss != nil {
+		if ss := s.sessionNamed(d.ReadSession); ss != nil { // table.go; a session's name and id never change
 			ring = s.mail.Existing(ss.Name, ss.ID)
 		}
-		s.mu.Unlock()
 		if ring != nil {
 			ring.Read(mail.ReadOptions{Inbox: mail.Human, Thread: d.ReadThread, Limit: -1})
 		}

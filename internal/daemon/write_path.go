@@ -5,7 +5,6 @@ import (
 	"errors"
 	"time"
 
-	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/pty"
 )
@@ -53,26 +52,6 @@ func (s *Server) typistOf(cn *conn) (caller, *proto.Error) {
 		return cn.call, nil
 	}
 	return caller{}, proto.Errorf(proto.CodeForbidden, "typing into a pane from a call that was never checked (a bug): nothing was typed")
-}
-
-// mayTypeNow is the write path's check: the typist's grants as they are
-// now (what the verb needs: write to type, respond to answer), and the
-// target's state as the arbiter has it now.
-func (s *Server) mayTypeNow(verb string, a access, by caller, w *Window) *proto.Error {
-	atPrompt := s.tracker.Arbiter().Get(w.ID).State == agentstate.NeedsInput
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	by, alive := s.refreshLocked(by)
-	if !alive {
-		return proto.Errorf(proto.CodeForbidden, "%s: the pane that asked for this typing has closed, so nothing was typed", verb)
-	}
-	if !a.Types() { // a writer declares what it types as (types, respond)
-		a = types
-	}
-	if miss := by.grants.Missing(a.Grants()); by.inside && miss != 0 {
-		return grantRefusal(verb, a, miss, by)
-	}
-	return s.typingRuleLocked(verb, a, by, w, atPrompt)
 }
 
 // errWouldWait is typeAs's answer, with noWait, when the pane's input has

@@ -1,0 +1,244 @@
+package daemon
+
+import (
+	"sort"
+	"strconv"
+
+	"github.com/tuios/tuios/agentstate"
+	"github.com/tuios/tuios/inbox"
+	"github.com/tuios/tuios/internal/daemon/core"
+	"github.com/tuios/tuios/internal/grant"
+	"github.com/tuios/tuios/internal/proto"
+)
+
+// The table's reads for code outside it. The session and window tables
+// and every window's placement are guarded by s.mu, and only the table's
+// own files take it (tableFiles in table_wall_test.go: the files that
+// become internal/daemon/mux). Everything else — connections, dispatch,
+// admission, attach streams, grants, the features' adapter — asks through
+// these methods, each of which copies what it needs under the lock and
+// lets go before it returns, so no caller holds the table while it reads
+// a pane or writes a socket.
+
+// windowByID is the live window whose id is id, or nil. The pointer is
+// the window's handle for its pane (its screen, input and tracked state,
+// each guarded by its own lock); its placement fields are the table's,
+// read through the methods below.
+func (s *Server) windowByID(id string) *Window {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.windows[id]
+}
+
+// sessionNamed is the live session named name, or nil.
+func (s *Server) sessionNamed(name string) *Session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sessions[name]
+}
+
+// windowList is every live window, in no order.
+func (s *Server) windowList() []*Window {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ws := make([]*Window, 0, len(s.windows))
+	for _, w := range s.windows {
+		ws = append(ws, w)
+	}
+	return ws
+}
+
+// windowIDs is every live window's id, in no order.
+func (s *Server) windowIDs() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ids := make([]string, 0, len(s.windows))
+	for id := range s.windows {
+		ids = append(ids, id)
+	}
+	return ids
+}
+
+// sessionCount is how many sessions the table holds.
+func (s *Server) sessionCount() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.sessions)
+}
+
+// inboxPane is window id as the Inbox names it, and the window; a nil
+// window when it is gone.
+func (s *Server) inboxPane(id string) (inbox.Pane, *Window) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w := s.windows[id]
+	if w == nil {
+		return inbox.Pane{}, nil
+	}
+	return inboxPaneLocked(w), w
+}
+
+// inboxPaneLocked is w as the Inbox names it. Called with s.mu held.
+func inboxPaneLocked(w *Window) inbox.Pane {
+	return inbox.Pane{ID: w.ID, Session: w.session.Name, Workspace: strconv.Itoa(w.workspace), Name: w.DisplayName()}
+}
+
+// sessionOfWindow is the name of the session window id is in; false when
+// the window is gone.
+func (s *Server) sessionOfWindow(id string) (string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if w := s.windows[id]; w != nil {
+		return w.session.Name, true
+	}
+	return "", false
+}
+
+// windowIn reports whether window id is live and in session.
+func (s *Server) windowIn(id, session string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w := s.windows[id]
+	return w != nil && w.session.Name == session
+}
+
+// targetWindow is the window the caller names (session and window as a
+// verb's params give them), past the target check; its session is
+// w.session.
+func (s *Server) targetWindow(cn *conn, session, window string) (*Window, *proto.Error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, w, err := s.target(cn, session, window)
+	return w, err
+}
+
+// programExit is w's program exit as the features hear of it.
+func (s *Server) programExit(w *Window, code int) core.ProgramExit {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return core.ProgramExit{Session: w.session.Name, SessionID: w.session.ID, Window: w.ID, Name: w.name, Auto: w.autoName(), Code: code}
+}
+
+// focusedOnScreen reports whether window id is the focused window, on
+// the workspace on screen, of one of sessions (those attached clients
+// show) that is still live.
+func (s *Server) focusedOnScreen(sessions []*Session, id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, ss := range sessions {
+		if f := ss.focused; f != nil && f.ID == id && f.workspace == ss.workspace && s.sessions[ss.Name] == ss {
+			return true
+		}
+	}
+	return false
+}
+
+// targetView is the window the caller names, past the target check: a
+// copy of it, and its handle.
+func (s *Server) targetView(cn *conn, session, window string) (core.WindowView, *Window, *proto.Error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ss, w, err := s.target(cn, session, window)
+	if err != nil {
+		return core.WindowView{}, nil, err
+	}
+	return windowViewLocked(ss, w), w, nil
+}
+
+// grantsOfPane is window id and what a program in it may do (caller.go's
+// grantsOfLocked); a nil window when it is gone.
+func (s *Server) grantsOfPane(id string) (*Window, grant.Set) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w := s.windows[id]
+	if w == nil {
+		return nil, 0
+	}
+	return w, s.grantsOfLocked(w)
+}
+
+// closeTable marks the daemon closed: no window starts from here on
+// (startWindow checks it under the lock as it adds the window, so the
+// last close of every window sees them all).
+func (s *Server) closeTable() {
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+}
+
+// targetFocused is the window the caller names, past the target check,
+// and whether it is its session's focused window on the workspace on
+// screen.
+func (s *Server) targetFocused(cn *conn, session, window string) (*Window, bool, *proto.Error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ss, w, err := s.target(cn, session, window)
+	if err != nil {
+		return nil, false, err
+	}
+	return w, ss.focused == w && w.workspace == ss.workspace, nil
+}
+
+// mayTypeNow is the write path's check: the typist's grants as they are
+// now (what the verb needs: write to type, respond to answer), and the
+// target's state as the arbiter has it now.
+func (s *Server) mayTypeNow(verb string, a access, by caller, w *Window) *proto.Error {
+	atPrompt := s.tracker.Arbiter().Get(w.ID).State == agentstate.NeedsInput
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	by, alive := s.refreshLocked(by)
+	if !alive {
+		return proto.Errorf(proto.CodeForbidden, "%s: the pane that asked for this typing has closed, so nothing was typed", verb)
+	}
+	if !a.Types() { // a writer declares what it types as (types, respond)
+		a = types
+	}
+	if miss := by.grants.Missing(a.Grants()); by.inside && miss != 0 {
+		return grantRefusal(verb, a, miss, by)
+	}
+	return s.typingRuleLocked(verb, a, by, w, atPrompt)
+}
+
+// callerLabel is the window the caller runs in: its id and the name it
+// shows; false when the caller runs in none (or it closed).
+func (s *Server) callerLabel(cn *conn) (id, label string, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if w := s.callerWindow(cn); w != nil {
+		return w.ID, w.DisplayName(), true
+	}
+	return "", "", false
+}
+
+// reachedBy is the name of every session c reaches, oldest first.
+func (s *Server) reachedBy(c caller) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var names []string
+	for _, ss := range s.sessionsSorted() {
+		if c.reachesLocked(s.fans, ss) {
+			names = append(names, ss.Name)
+		}
+	}
+	return names
+}
+
+// refreshLocked reads a pane caller's grants again, right before a write: a
+// pane that closed types nothing. Called with s.mu held.
+func (s *Server) refreshLocked(c caller) (caller, bool) {
+	if c.pane == nil {
+		return c, true
+	}
+	if s.windows[c.pane.ID] != c.pane {
+		return c, false
+	}
+	c.grants = s.grantsOfLocked(c.pane)
+	return c, true
+}
+
+// sessionsSorted lists sessions in creation order. Called with s.mu held.
+func (s *Server) sessionsSorted() []*Session {
+	out := append([]*Session(nil), s.order...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].created.Before(out[j].created) })
+	return out
+}

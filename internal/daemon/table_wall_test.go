@@ -1,0 +1,86 @@
+package daemon
+
+import (
+	"go/ast"
+	gotypes "go/types"
+	"path/filepath"
+	"sort"
+	"testing"
+)
+
+// tableFiles are the files of the table: the sessions and windows, their
+// placement and layout, popups, resolve, restore, the window verbs, the
+// grants a window holds, and core.Host's reads of them (host_table.go).
+// They are the only files that take s.mu or touch the tables it guards,
+// and what becomes internal/daemon/mux; everything else (connections,
+// dispatch, admission, attach streams, the features' adapter, config)
+// asks through table.go's methods.
+var tableFiles = map[string]bool{
+	"host_table.go":         true,
+	"layout.go":             true,
+	"popup.go":              true,
+	"resolve.go":            true,
+	"restore.go":            true,
+	"session.go":            true,
+	"table.go":              true,
+	"verbs_arrange.go":      true,
+	"verbs_pane.go":         true,
+	"verbs_session.go":      true,
+	"verbs_session_meta.go": true,
+	"verbs_window.go":       true,
+	"window_grants.go":      true,
+}
+
+// tableFields are the Server fields only the table's files may use: the
+// lock and what it guards.
+var tableFields = map[string]bool{"mu": true, "sessions": true, "windows": true, "order": true, "closed": true}
+
+// TestTableLockStaysInTheTable holds the wall around the table: outside
+// tableFiles, no code of the package takes s.mu or reads the session and
+// window maps, so nothing there can hold the table across a socket write
+// or a pane read, and moving the table into its own package moves those
+// files and nothing else.
+func TestTableLockStaysInTheTable(t *testing.T) {
+	t.Parallel()
+	fset, files, info, pkg := typeCheckDir(t, ".")
+	server, _ := pkg.Scope().Lookup("Server").(*gotypes.TypeName)
+	if server == nil {
+		t.Fatal("no Server type")
+	}
+	seen := map[string]bool{}
+	var outside []string
+	for _, f := range files {
+		name := filepath.Base(fset.Position(f.Pos()).Filename)
+		ast.Inspect(f, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			s := info.Selections[sel]
+			if s == nil || s.Kind() != gotypes.FieldVal || !tableFields[sel.Sel.Name] {
+				return true
+			}
+			recv := s.Recv()
+			if p, ok := recv.(*gotypes.Pointer); ok {
+				recv = p.Elem()
+			}
+			if nt, ok := recv.(*gotypes.Named); !ok || nt.Obj() != server {
+				return true
+			}
+			seen[sel.Sel.Name] = true
+			if !tableFiles[name] {
+				outside = append(outside, fset.Position(sel.Pos()).String()+": s."+sel.Sel.Name)
+			}
+			return true
+		})
+	}
+	sort.Strings(outside)
+	for _, o := range outside {
+		t.Errorf("%s outside the table's files: ask through table.go", o)
+	}
+	for f := range tableFields {
+		if !seen[f] {
+			t.Errorf("the walk saw no use of s.%s: it no longer finds the table's fields", f)
+		}
+	}
+}
