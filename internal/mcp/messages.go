@@ -48,6 +48,8 @@ func (s *stateless) completion() *stateless { return s }
 // completable is a result complete can finish.
 type completable interface{ completion() *stateless }
 
+// resultMeta is a stateless result's _meta: the server's name and
+// version under io.modelcontextprotocol/serverInfo.
 type resultMeta struct {
 	ServerInfo implementation `json:"io.modelcontextprotocol/serverInfo"`
 }

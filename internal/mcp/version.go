@@ -23,11 +23,10 @@ const modernVersion = "2026-07-28"
 // is served under.
 const fallbackVersion = "2025-11-25"
 
-// The _meta keys of the stateless revision.
+// The _meta keys of the stateless revision (serverInfo is resultMeta's).
 const (
-	metaVersion    = "io.modelcontextprotocol/protocolVersion"
-	metaCaps       = "io.modelcontextprotocol/clientCapabilities"
-	metaServerInfo = "io.modelcontextprotocol/serverInfo"
+	metaVersion = "io.modelcontextprotocol/protocolVersion"
+	metaCaps    = "io.modelcontextprotocol/clientCapabilities"
 )
 
 // codeUnsupportedVersion is UnsupportedProtocolVersionError (2026-07-28).
