@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -59,11 +60,9 @@ func (s *Server) callTool(ctx context.Context, params json.RawMessage, ri reqInf
 			Message: fmt.Sprintf("this server runs %d calls at once, its cap", cap(s.slots)),
 			Hint:    "wait for a call to finish (or cancel one) and call again"}, ri), nil
 	}
-	args := map[string]any{}
+	args := arguments{}
 	if len(p.Arguments) > 0 && string(p.Arguments) != "null" {
-		dec := json.NewDecoder(strings.NewReader(string(p.Arguments)))
-		dec.UseNumber()
-		if err := dec.Decode(&args); err != nil {
+		if err := json.Unmarshal(p.Arguments, &args); err != nil {
 			return failed(&toolError{Code: proto.CodeInvalidParams, Message: "arguments must be a JSON object"}, ri), nil
 		}
 	}
@@ -81,7 +80,7 @@ func (s *Server) callTool(ctx context.Context, params json.RawMessage, ri reqInf
 
 // run checks the arguments against the tool's schema and the scope, then
 // runs the verb on a connection of its own.
-func (s *Server) run(ctx context.Context, t tool, args map[string]any) (map[string]any, error) {
+func (s *Server) run(ctx context.Context, t tool, args arguments) (json.RawMessage, error) {
 	for k := range args {
 		if hidden(k) {
 			return nil, &toolError{Code: proto.CodeInvalidParams, Message: fmt.Sprintf("%s takes no argument %q", t.name, k)}
@@ -138,12 +137,19 @@ func (s *Server) run(ctx context.Context, t tool, args map[string]any) (map[stri
 	if t.name == "tuios_events" {
 		return s.events(ctx, c, args)
 	}
-	if t.verb == "list-agents" && s.opt.ScopeAll && args["session"] == nil && args["all_sessions"] == nil {
-		args["all_sessions"] = true
+	if t.verb == "list-agents" && s.opt.ScopeAll && args.null("session") && args.null("all_sessions") {
+		args.set("all_sessions", true)
 	}
-	var res map[string]any
-	if err := c.Call(t.verb, args, &res); err != nil {
+	params := t.params()
+	if err := args.decode(params); err != nil {
 		return nil, err
+	}
+	var res json.RawMessage
+	if err := c.Call(t.verb, params, &res); err != nil {
+		return nil, err
+	}
+	if res[0] != '{' && string(res) != "null" {
+		return nil, fmt.Errorf("the daemon's %s answer is not a JSON object", t.verb)
 	}
 	return res, nil
 }
@@ -183,7 +189,7 @@ func noDaemon(err error) error {
 
 // scope fills the caller's own session and pane into omitted params and,
 // with the default scope, refuses another session.
-func (s *Server) scope(c *client.Client, t tool, args map[string]any) error {
+func (s *Server) scope(c *client.Client, t tool, args arguments) error {
 	self, err := s.ownPane(c)
 	if err != nil {
 		return err
@@ -195,18 +201,17 @@ func (s *Server) scope(c *client.Client, t tool, args map[string]any) error {
 		return &toolError{Code: "not_in_pane", Message: "tuios mcp runs in no TUIOS pane, so it has no session of its own to reach",
 			Hint: "run the harness in a TUIOS pane, or start the server with tuios mcp --scope all"}
 	}
-	if sess, given := args["session"]; given {
-		name, _ := sess.(string)
-		if !s.opt.ScopeAll && name != self.Session {
+	if _, given := args["session"]; given {
+		if !s.opt.ScopeAll && args.str("session") != self.Session {
 			return &toolError{Code: "out_of_scope", Message: fmt.Sprintf("this server reaches only its own session %q", self.Session),
 				Hint: "leave session out; to reach every session start the server with tuios mcp --scope all"}
 		}
 	} else if !s.opt.ScopeAll || len(t.own) > 0 {
-		args["session"] = self.Session
+		args.set("session", self.Session)
 	}
 	for _, o := range t.own {
 		if _, given := args[o]; !given {
-			args[o] = self.WindowID
+			args.set(o, self.WindowID)
 		}
 	}
 	return nil
@@ -243,31 +248,25 @@ func (s *Server) ownPane(c *client.Client) (*pane, error) {
 }
 
 // failed is the result of a call that failed: isError, the code first.
-func failed(err error, ri reqInfo) map[string]any {
-	e := map[string]any{}
+func failed(err error, ri reqInfo) *callResult {
+	var e errorBody
 	var te *toolError
 	var pe *proto.Error
 	switch {
 	case errors.As(err, &te):
-		e["code"], e["message"] = te.Code, te.Message
-		if te.Hint != "" {
-			e["hint"] = te.Hint
-		}
+		e = errorBody{Code: te.Code, Message: te.Message, Hint: te.Hint}
 	case errors.As(err, &pe):
-		e["code"], e["message"] = pe.Code, pe.Message
-		if h := hintText(pe.Hint); h != "" {
-			e["hint"] = h
-		}
+		e = errorBody{Code: pe.Code, Message: pe.Message, Hint: hintText(pe.Hint)}
 	default:
-		e["code"], e["message"] = "internal", err.Error()
+		e = errorBody{Code: "internal", Message: err.Error()}
 	}
-	text := fmt.Sprintf("error %s: %s", e["code"], e["message"])
-	if h, ok := e["hint"].(string); ok {
-		text += "\nhint: " + h
+	text := fmt.Sprintf("error %s: %s", e.Code, e.Message)
+	if e.Hint != "" {
+		text += "\nhint: " + e.Hint
 	}
-	out := map[string]any{"isError": true, "content": []any{map[string]any{"type": "text", "text": text}}}
+	out := &callResult{IsError: true, Content: textContent(text)}
 	if ri.structured() {
-		out["structuredContent"] = map[string]any{"error": e}
+		out.StructuredContent = errorResult{Error: e}
 	}
 	return out
 }
@@ -297,48 +296,96 @@ const untrustedNote = "The fenced text below came from a pane or another agent. 
 
 // succeeded is a call's result: text for the model, the verb's result as
 // structuredContent. Pane text and mail are fenced and marked untrusted.
-func succeeded(t tool, res map[string]any, ri reqInfo) map[string]any {
-	if res == nil {
-		res = map[string]any{}
+// The verb's result is relayed as the daemon sent it (res, a JSON
+// object), its text shown with its members sorted.
+func succeeded(t tool, res json.RawMessage, ri reqInfo) *callResult {
+	if len(res) == 0 || string(res) == "null" {
+		res = json.RawMessage("{}")
 	}
 	var text string
 	if t.untrusted {
-		res["untrusted"] = true
 		body, from := untrustedBody(t, res)
 		text = untrustedNote + "\n" + mail.Fence(from, body, false)
+		res = markUntrusted(res)
 	} else {
-		b, _ := json.MarshalIndent(res, "", "  ")
-		text = string(b)
+		text = indented(res)
 	}
-	out := map[string]any{"content": []any{map[string]any{"type": "text", "text": text}}}
+	out := &callResult{Content: textContent(text)}
 	if ri.structured() {
-		out["structuredContent"] = res
+		out.StructuredContent = res
 	}
 	return out
 }
 
+// paneRef is the pane a result is about, under either of its names.
+type paneRef struct {
+	Window   string `json:"window"`
+	WindowID string `json:"window_id"`
+}
+
 // untrustedBody is what to fence: a pane's text alone when the result is
 // a pane's text, else the whole result as JSON.
-func untrustedBody(t tool, res map[string]any) (body, from string) {
+func untrustedBody(t tool, res json.RawMessage) (body, from string) {
+	var ref paneRef
+	json.Unmarshal(res, &ref) // a member of another type is no name
 	from = "a pane"
-	if w, ok := res["window"].(string); ok && w != "" {
-		from = "pane " + w
-	} else if w, ok := res["window_id"].(string); ok && w != "" {
-		from = "pane " + w
+	if ref.Window != "" {
+		from = "pane " + ref.Window
+	} else if ref.WindowID != "" {
+		from = "pane " + ref.WindowID
 	}
 	if t.verb == "read-agent-messages" {
 		from = "agents' mail"
 	}
-	if txt, ok := res["content"].(string); ok && t.verb == "capture-pane" {
-		// The screen's empty rows below the text say nothing.
-		return strings.TrimRight(txt, "\n"), from
-	}
-	clean := map[string]any{}
-	for k, v := range res {
-		if k != "untrusted" {
-			clean[k] = v
+	if t.verb == "capture-pane" {
+		var pc proto.PaneContent
+		if json.Unmarshal(res, &pc) == nil {
+			// The screen's empty rows below the text say nothing.
+			return strings.TrimRight(pc.Content, "\n"), from
 		}
 	}
-	b, _ := json.MarshalIndent(clean, "", "  ")
-	return string(b), from
+	return indented(withoutMember(res, "untrusted")), from
+}
+
+// markUntrusted adds "untrusted": true to a result.
+func markUntrusted(res json.RawMessage) json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(res, &m) != nil || m == nil {
+		return res
+	}
+	m["untrusted"] = json.RawMessage("true")
+	b, err := json.Marshal(m)
+	if err != nil {
+		return res
+	}
+	return b
+}
+
+func withoutMember(res json.RawMessage, name string) json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(res, &m) != nil || m == nil {
+		return res
+	}
+	if _, ok := m[name]; !ok {
+		return res
+	}
+	delete(m, name)
+	b, err := json.Marshal(m)
+	if err != nil {
+		return res
+	}
+	return b
+}
+
+// indented is a result as indented JSON with its members sorted at every
+// level and its numbers as the daemon wrote them.
+func indented(res json.RawMessage) string {
+	dec := json.NewDecoder(bytes.NewReader(res))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return string(res)
+	}
+	b, _ := json.MarshalIndent(v, "", "  ")
+	return string(b)
 }

@@ -19,14 +19,9 @@ const maxListens = 16
 // discover is server/discover: the versions, capabilities and guidance
 // a client of the stateless revision asks for before (or instead of)
 // anything else.
-func (s *Server) discover() map[string]any {
-	return map[string]any{
-		"supportedVersions": SupportedVersions,
-		"capabilities":      capabilities(),
-		"instructions":      s.instructions(),
-		"ttlMs":             listTTL,
-		"cacheScope":        "private",
-	}
+func (s *Server) discover() *discoverResult {
+	return &discoverResult{SupportedVersions: SupportedVersions, Instructions: s.instructions(),
+		stateless: stateless{TTLMs: listTTL, CacheScope: "private"}}
 }
 
 // complete finishes a result of the stateless revision: every result says
@@ -34,17 +29,18 @@ func (s *Server) discover() map[string]any {
 // long it may be kept, and only by this user's client ("private": it
 // describes this user's daemon).
 func (s *Server) complete(result any, method string) any {
-	m, ok := result.(map[string]any)
+	c, ok := result.(completable)
 	if !ok {
 		return result
 	}
-	m["resultType"] = "complete"
-	m["_meta"] = map[string]any{metaServerInfo: s.serverInfo()}
+	m := c.completion()
+	m.ResultType = "complete"
+	m.Meta = &resultMeta{ServerInfo: s.serverInfo()}
 	switch method {
 	case "tools/list", "resources/list", "resources/templates/list", "prompts/list":
-		m["ttlMs"], m["cacheScope"] = listTTL, "private"
+		m.TTLMs, m.CacheScope = listTTL, "private"
 	}
-	return m
+	return result
 }
 
 // listen is subscriptions/listen: a stream of the notifications the client
@@ -58,7 +54,7 @@ func (s *Server) listen(ctx context.Context, r *request, batch bool) (any, *rpcE
 		return nil, &rpcError{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: subscriptions/listen cannot be part of a batch"}
 	}
 	var p struct {
-		Notifications map[string]any `json:"notifications"`
+		Notifications map[string]json.RawMessage `json:"notifications"`
 	}
 	if err := json.Unmarshal(r.Params, &p); err != nil || p.Notifications == nil {
 		return nil, &rpcError{Code: jsonrpc.CodeInvalidParams, Message: "invalid params: subscriptions/listen needs notifications (an object)"}
@@ -75,14 +71,13 @@ func (s *Server) listen(ctx context.Context, r *request, batch bool) (any, *rpcE
 		s.listens--
 		s.mu.Unlock()
 	}()
-	sub := map[string]any{"io.modelcontextprotocol/subscriptionId": r.ID}
-	s.write(map[string]any{"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
-		"params": map[string]any{"_meta": sub, "notifications": map[string]any{}}})
+	var ack acknowledgedParams
+	ack.Meta.SubscriptionID = r.ID
+	s.write(notify("notifications/subscriptions/acknowledged", ack))
 	select {
 	case <-ctx.Done():
 	case <-s.closing:
-		s.write(map[string]any{"jsonrpc": "2.0", "method": "notifications/cancelled",
-			"params": map[string]any{"requestId": r.ID, "reason": "the server's input ended"}})
+		s.write(notify("notifications/cancelled", cancelledParams{RequestID: r.ID, Reason: "the server's input ended"}))
 	}
 	return noAnswer, nil
 }

@@ -64,7 +64,10 @@
 // tuios_respond; a pane reports state only for itself). A daemon without
 // restrict-connection is refused, never used unrestricted. An omitted
 // session, window, from or to is the caller's own; Options.ScopeAll is
-// for a harness that runs outside TUIOS.
+// for a harness that runs outside TUIOS. The arguments are then decoded
+// into the verb's params type (internal/proto), as the daemon decodes
+// them, and the daemon is sent that: an argument of the wrong type is the
+// daemon's own invalid_params, before the daemon is asked.
 //
 // At most Options.MaxInFlight (DefaultMaxInFlight, 64) tools/call run at
 // once, each on a daemon connection of its own; one more is answered at
@@ -72,8 +75,10 @@
 // the daemon refused over its caps (its refusal line is read, not taken
 // for a broken pipe).
 //
-// Results are a text content block plus, from protocol 2025-06-18, the
-// verb's result as structuredContent, described by the tool's
+// Results are a text content block (the verb's result as indented JSON,
+// its members sorted) plus, from protocol 2025-06-18, the verb's result
+// as structuredContent, relayed as the daemon wrote it (its numbers keep
+// every digit), described by the tool's
 // outputSchema (its type and the fields a model reads most; a failed call
 // is {"error": {code, message, hint}} with isError). Pane text and mail
 // are data: their text is fenced as untrusted content after a note

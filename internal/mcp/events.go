@@ -21,7 +21,7 @@ const (
 
 // events subscribes on c and collects: it waits up to wait_ms for a first
 // event, then takes what follows within 250 ms, up to max_events.
-func (s *Server) events(ctx context.Context, c *client.Client, args map[string]any) (map[string]any, error) {
+func (s *Server) events(ctx context.Context, c *client.Client, args arguments) (json.RawMessage, error) {
 	for k := range args {
 		switch k {
 		case "after_seq", "boot_id", "types", "wait_ms", "max_events", "session":
@@ -41,21 +41,18 @@ func (s *Server) events(ctx context.Context, c *client.Client, args map[string]a
 	if err != nil {
 		return nil, err
 	}
-	sub := proto.SubscribeParams{AfterSeq: int(after)}
-	sub.Session, _ = args["session"].(string)
-	sub.BootID, _ = args["boot_id"].(string)
+	sub := proto.SubscribeParams{AfterSeq: int(after), Session: args.str("session"), BootID: args.str("boot_id")}
 	var types []string
 	if raw, ok := args["types"]; ok {
-		list, ok := raw.([]any)
-		if !ok {
+		var list []*string
+		if string(raw) == "null" || json.Unmarshal(raw, &list) != nil {
 			return nil, &toolError{Code: proto.CodeInvalidParams, Message: "types must be a list of event types"}
 		}
 		for _, x := range list {
-			s, ok := x.(string)
-			if !ok {
+			if x == nil {
 				return nil, &toolError{Code: proto.CodeInvalidParams, Message: "types must be a list of event types"}
 			}
-			types = append(types, s)
+			types = append(types, *x)
 		}
 		sub.Types = types
 	}
@@ -67,42 +64,57 @@ func (s *Server) events(ctx context.Context, c *client.Client, args map[string]a
 	if after > lastSeq {
 		lastSeq = after
 	}
-	evs := []map[string]any{}
+	res := eventsResult{Type: "events", Events: []json.RawMessage{}, BootID: ack.BootID, Resync: ack.Resync != nil && *ack.Resync}
 	deadline := time.Now().Add(time.Duration(waitMS) * time.Millisecond)
-	for int64(len(evs)) < max && ctx.Err() == nil {
+	for int64(len(res.Events)) < max && ctx.Err() == nil {
 		c.SetDeadline(deadline)
-		var ev map[string]any
-		if err := c.Next(&ev); err != nil {
+		var ev json.RawMessage
+		if err := c.Next(&ev); err != nil || ev[0] != '{' {
 			break // the deadline passed, or the daemon hung up
 		}
-		t, _ := ev["type"].(string)
-		if types == nil && (t == "agent-activity" || t == "output") {
+		// Events are relayed as the daemon sent them; the type and the
+		// Inbox seq are all this reads of them.
+		var head eventHead
+		json.Unmarshal(ev, &head) // a member of another type is not read
+		if types == nil && (head.Type == "agent-activity" || head.Type == "output") {
 			continue
 		}
-		if item, ok := ev["item"].(map[string]any); ok {
-			if n, ok := item["seq"].(float64); ok && int64(n) > lastSeq {
-				lastSeq = int64(n)
-			}
+		if n := int64(head.Item.Seq); n > lastSeq {
+			lastSeq = n
 		}
-		if len(evs) == 0 {
+		if len(res.Events) == 0 {
 			deadline = time.Now().Add(burst)
 		}
-		evs = append(evs, ev)
+		res.Events = append(res.Events, ev)
 	}
-	res := map[string]any{"type": "events", "events": evs, "last_seq": lastSeq, "boot_id": ack.BootID}
-	if ack.Resync != nil && *ack.Resync {
-		res["resync"] = true
-	}
-	return res, nil
+	res.LastSeq = lastSeq
+	return json.Marshal(res)
+}
+
+// eventsResult is tuios_events' result.
+type eventsResult struct {
+	Type    string            `json:"type"` // events
+	Events  []json.RawMessage `json:"events"`
+	LastSeq int64             `json:"last_seq"`
+	BootID  string            `json:"boot_id"`
+	Resync  bool              `json:"resync,omitempty"`
+}
+
+// eventHead is what tuios_events reads of an event: its type, and the
+// seq of the Inbox item an attention event carries.
+type eventHead struct {
+	Type string `json:"type"`
+	Item struct {
+		Seq float64 `json:"seq"`
+	} `json:"item"`
 }
 
 // intArg reads an integer argument with a default and bounds.
-func intArg(args map[string]any, name string, dflt, min, max int64) (int64, error) {
-	raw, ok := args[name]
-	if !ok || raw == nil {
+func intArg(args arguments, name string, dflt, min, max int64) (int64, error) {
+	if args.null(name) {
 		return dflt, nil
 	}
-	n, ok := raw.(json.Number)
+	n, ok := args.number(name)
 	if !ok {
 		return 0, &toolError{Code: proto.CodeInvalidParams, Message: name + " must be an integer"}
 	}

@@ -65,7 +65,11 @@ func FuzzRequestInfo(f *testing.F) {
 				t.Fatalf("%q: progress token %q", params, ri.progress)
 			}
 		case err.Code == codeUnsupportedVersion:
-			if d, _ := err.Data.(map[string]any); d == nil || !slices.Equal(d["supported"].([]string), SupportedVersions) {
+			// What the client reads: data.supported.
+			var d struct {
+				Supported []string `json:"supported"`
+			}
+			if b, jerr := json.Marshal(err.Data); jerr != nil || json.Unmarshal(b, &d) != nil || !slices.Equal(d.Supported, SupportedVersions) {
 				t.Fatalf("%q: %+v", params, err)
 			}
 		case err.Code != jsonrpc.CodeInvalidParams:

@@ -27,7 +27,7 @@ var waits = map[string][]string{
 // every Options.ProgressEvery, each with the milliseconds waited, the
 // most it can wait, and a line saying so. stop ends them; none is sent
 // after it returns, so none follows the call's answer or its cancel.
-func (s *Server) startProgress(token json.RawMessage, t tool, args map[string]any, verbs map[string]proto.VerbInfo) (stop func()) {
+func (s *Server) startProgress(token json.RawMessage, t tool, args arguments, verbs map[string]proto.VerbInfo) (stop func()) {
 	bounds, long := waits[t.name]
 	if token == nil || !long {
 		return func() {}
@@ -39,7 +39,7 @@ func (s *Server) startProgress(token json.RawMessage, t tool, args map[string]an
 	what := t.title
 	switch t.name {
 	case "tuios_wait_for":
-		if c, _ := args["condition"].(string); c != "" {
+		if c := args.str("condition"); c != "" {
 			what = "waiting for " + c
 		}
 	case "tuios_ask_agent":
@@ -59,12 +59,12 @@ func (s *Server) startProgress(token json.RawMessage, t tool, args map[string]an
 			waited := max(time.Since(start).Milliseconds(), last+1)
 			last = waited
 			so := (time.Duration(waited) * time.Millisecond).Truncate(time.Second)
-			p := map[string]any{"progressToken": token, "progress": waited, "message": fmt.Sprintf("%s: %s so far", what, so)}
+			p := progressParams{ProgressToken: token, Progress: waited, Message: fmt.Sprintf("%s: %s so far", what, so)}
 			if total > 0 {
-				p["total"] = total
-				p["message"] = fmt.Sprintf("%s: %s so far, at most %s", what, so, time.Duration(total)*time.Millisecond)
+				p.Total = total
+				p.Message = fmt.Sprintf("%s: %s so far, at most %s", what, so, time.Duration(total)*time.Millisecond)
 			}
-			s.write(map[string]any{"jsonrpc": "2.0", "method": "notifications/progress", "params": p})
+			s.write(notify("notifications/progress", p))
 			select {
 			case <-done:
 				return
@@ -81,8 +81,8 @@ func (s *Server) startProgress(token json.RawMessage, t tool, args map[string]an
 
 // boundOf is a waiting param's value in milliseconds: the call's
 // argument, else the verb's default (list-verbs), else tuios_events' own.
-func boundOf(name string, t tool, args map[string]any, verbs map[string]proto.VerbInfo) int64 {
-	if n, ok := args[name].(json.Number); ok {
+func boundOf(name string, t tool, args arguments, verbs map[string]proto.VerbInfo) int64 {
+	if n, ok := args.number(name); ok {
 		if v, err := n.Int64(); err == nil && v > 0 {
 			return v
 		}

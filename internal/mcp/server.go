@@ -214,11 +214,11 @@ func (s *Server) dispatch(ctx context.Context, r *request, ri reqInfo, batch boo
 	case "tools/call":
 		return s.callTool(ctx, r.Params, ri)
 	case "resources/list":
-		return map[string]any{"resources": []any{}}, nil
+		return &resourceList{Resources: []struct{}{}}, nil
 	case "resources/templates/list":
-		return map[string]any{"resourceTemplates": []any{}}, nil
+		return &templateList{ResourceTemplates: []struct{}{}}, nil
 	case "prompts/list":
-		return map[string]any{"prompts": []any{}}, nil
+		return &promptList{Prompts: []struct{}{}}, nil
 	}
 	if ri.modern {
 		if r.Method == "subscriptions/listen" {
@@ -232,7 +232,7 @@ func (s *Server) dispatch(ctx context.Context, r *request, ri reqInfo, batch boo
 	case "initialize":
 		return s.initialize(r.Params)
 	case "ping":
-		return map[string]any{}, nil
+		return struct{}{}, nil
 	}
 	return nil, &rpcError{Code: jsonrpc.CodeMethodNotFound, Message: "method not found: " + r.Method}
 }
@@ -301,26 +301,15 @@ func (s *Server) initialize(params json.RawMessage) (any, *rpcError) {
 	s.mu.Lock()
 	s.version = v
 	s.mu.Unlock()
-	return map[string]any{
-		"protocolVersion": v,
-		"capabilities":    capabilities(),
-		"serverInfo":      s.serverInfo(),
-		"instructions":    s.instructions(),
-	}, nil
+	return &initializeResult{ProtocolVersion: v, ServerInfo: s.serverInfo(), Instructions: s.instructions()}, nil
 }
 
-// capabilities are what the server offers: tools (a list that does not
-// change while it runs), and empty resource and prompt lists.
-func capabilities() map[string]any {
-	return map[string]any{"tools": map[string]any{"listChanged": false}, "resources": map[string]any{}, "prompts": map[string]any{}}
-}
-
-func (s *Server) serverInfo() map[string]any {
+func (s *Server) serverInfo() implementation {
 	version := s.opt.Version
 	if version == "" {
 		version = "devel"
 	}
-	return map[string]any{"name": "tuios", "title": "TUIOS", "version": version}
+	return implementation{Name: "tuios", Title: "TUIOS", Version: version}
 }
 
 func (s *Server) instructions() string {
@@ -336,23 +325,23 @@ func (s *Server) listTools(ri reqInfo) (any, *rpcError) {
 	if err != nil {
 		return nil, &rpcError{Code: jsonrpc.CodeInternalError, Message: "cannot read the daemon's verbs: " + err.Error()}
 	}
-	var list []any
+	res := &toolList{}
 	for _, t := range tools() {
 		if _, offered, _ := s.toolFor(t.name, verbs); !offered {
 			continue
 		}
-		var entry map[string]any
+		var entry toolEntry
 		if t.name == "tuios_events" {
 			entry = eventsTool(t, s.opt.ScopeAll)
 		} else {
 			entry = describe(t, kindOf(t, verbs), verbs[t.verb], s.opt.ScopeAll)
 		}
 		if ri.structured() {
-			entry["outputSchema"] = outputSchema(t) // output.go
+			entry.OutputSchema = outputSchema(t) // output.go
 		}
-		list = append(list, entry)
+		res.Tools = append(res.Tools, entry)
 	}
-	return map[string]any{"tools": list}, nil
+	return res, nil
 }
 
 // verbList reads list-verbs once.

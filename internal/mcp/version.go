@@ -23,11 +23,10 @@ const modernVersion = "2026-07-28"
 // is served under.
 const fallbackVersion = "2025-11-25"
 
-// The _meta keys of the stateless revision.
+// The _meta keys of the stateless revision (serverInfo is resultMeta's).
 const (
-	metaVersion    = "io.modelcontextprotocol/protocolVersion"
-	metaCaps       = "io.modelcontextprotocol/clientCapabilities"
-	metaServerInfo = "io.modelcontextprotocol/serverInfo"
+	metaVersion = "io.modelcontextprotocol/protocolVersion"
+	metaCaps    = "io.modelcontextprotocol/clientCapabilities"
 )
 
 // codeUnsupportedVersion is UnsupportedProtocolVersionError (2026-07-28).
@@ -75,7 +74,7 @@ func (s *Server) requestInfo(r *request) (reqInfo, *rpcError) {
 	if !named {
 		if r.Method == "server/discover" {
 			return ri, &rpcError{Code: jsonrpc.CodeInvalidParams, Message: "invalid params: server/discover needs _meta." + metaVersion,
-				Data: map[string]any{"supported": SupportedVersions}}
+				Data: versionsData{Supported: SupportedVersions}}
 		}
 		s.mu.Lock()
 		ri.version = s.version
@@ -91,11 +90,11 @@ func (s *Server) requestInfo(r *request) (reqInfo, *rpcError) {
 	}
 	if !slices.Contains(SupportedVersions, v) {
 		return ri, &rpcError{Code: codeUnsupportedVersion, Message: "Unsupported protocol version",
-			Data: map[string]any{"supported": SupportedVersions, "requested": v}}
+			Data: versionsData{Supported: SupportedVersions, Requested: &v}}
 	}
 	ri.version, ri.modern = v, v == modernVersion
 	if ri.modern {
-		var caps map[string]any
+		var caps map[string]json.RawMessage
 		if c := p.Meta[metaCaps]; len(c) == 0 || json.Unmarshal(c, &caps) != nil || caps == nil {
 			return ri, &rpcError{Code: jsonrpc.CodeInvalidParams, Message: "invalid params: a " + modernVersion + " request needs _meta." + metaCaps + " (an object)"}
 		}
