@@ -64,7 +64,7 @@ func (m *Model) readAlerts() {
 	if len(t.rows) == 0 {
 		t.note = "reading the alerts…"
 	}
-	m.call("list-options", map[string]any{"prefix": alertsPrefix}, "settings:alerts")
+	m.call("list-options", proto.ListOptionsParams{Prefix: alertsPrefix}, "settings:alerts")
 	t.push = m.pushLines()
 }
 
@@ -154,7 +154,12 @@ const formWaits = "\x00waits"
 
 // setAlert sets one key through the daemon's set-config verb.
 func (m *Model) setAlert(key string, value any) {
-	m.call("set-config", map[string]any{"key": key, "value": value}, "settings:set")
+	v, err := json.Marshal(value) // a bool or a string
+	if err != nil {
+		m.say("settings: %s: %v", key, err)
+		return
+	}
+	m.call("set-config", proto.SetOptionParams{Key: key, Value: v}, "settings:set")
 }
 
 // setReply takes set-config's answer: the dock says what changed, or the
