@@ -110,10 +110,10 @@ type inbox struct {
 
 // riskPress is a first press on a risky allow.
 type riskPress struct {
-	key    string
-	rules  []string
-	until  time.Time
-	msg    string // what the dock says while it waits
+	key   string
+	rules []string
+	until time.Time
+	msg   string // what the dock says while it waits
 }
 
 // groupOrder is the Inbox's headings in list order (the docs' words, the
