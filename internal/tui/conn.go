@@ -17,7 +17,7 @@ import (
 // before anything else.
 type request struct {
 	verb   string
-	params map[string]any
+	params any // a params type of internal/proto; send-text's is proto.SendTextParams
 	tag    string
 	rest   []byte
 }
@@ -115,12 +115,12 @@ func attachStream(opt Options, host, session string, cols, rows int) (st *client
 	if host != "" {
 		c.SetDeadline(time.Now().Add(farSetup)) // remote_conn.go
 	}
-	params := map[string]any{"client": "tuios-client", "session": session, "stream": true, "cols": cols, "rows": rows}
+	params := proto.AttachParams{Client: "tuios-client", Session: session, Stream: true, Cols: &cols, Rows: &rows}
 	if host == "" {
 		// This daemon hands this client the leader chords send-keys gets
 		// (leader_keys.go). Not to another host's: a daemon that predates
-		// the param would refuse the attach.
-		params["prefix"] = opt.leader()
+		// the param would refuse the attach (an empty one is not sent).
+		params.Prefix = opt.leader()
 	}
 	err = c.Call("attach", params, &res)
 	if err != nil {
@@ -181,7 +181,7 @@ func (c *conns) close() {
 // A person's key for the pane whose input the client holds is written
 // to the pane itself (key_direct.go); one sent over the socket may ask
 // for that input, behind it.
-func (c *conns) Call(verb string, params map[string]any, tag string) {
+func (c *conns) Call(verb string, params any, tag string) {
 	r := request{verb: verb, params: params, tag: tag}
 	c.mu.Lock()
 	if c.writeKey(&r) {
@@ -337,20 +337,24 @@ func (c *conns) sendBatch(batch []request) {
 func coalesce(batch []request) []request {
 	out := batch[:0:0]
 	for _, r := range batch {
-		if n := len(out); n > 0 && r.verb == "send-text" && r.tag == "" && out[n-1].verb == "send-text" && out[n-1].tag == "" && r.rest == nil && out[n-1].rest == nil &&
-			out[n-1].params["window"] == r.params["window"] && out[n-1].params["session"] == r.params["session"] {
-			prev := out[n-1]
-			p := map[string]any{}
-			for k, v := range prev.params {
-				p[k] = v
+		if n := len(out); n > 0 && r.tag == "" && out[n-1].tag == "" && r.rest == nil && out[n-1].rest == nil {
+			prev, ok1 := typedText(out[n-1])
+			next, ok2 := typedText(r)
+			if ok1 && ok2 && prev.Window == next.Window && prev.Session == next.Session {
+				prev.Text += next.Text
+				out[n-1] = request{verb: "send-text", params: prev}
+				continue
 			}
-			p["text"] = prev.params["text"].(string) + r.params["text"].(string)
-			out[n-1] = request{verb: prev.verb, params: p}
-			continue
 		}
 		out = append(out, r)
 	}
 	return out
+}
+
+// typedText is r's params when r is a send-text.
+func typedText(r request) (proto.SendTextParams, bool) {
+	p, ok := r.params.(proto.SendTextParams)
+	return p, ok && r.verb == "send-text"
 }
 
 // reader reads the answers of one call line, in the order its requests

@@ -89,8 +89,8 @@ func TestQuietTypingReportsOnlyFailures(t *testing.T) {
 	c.start(func(m tea.Msg) { msgs <- m })
 	defer c.close()
 
-	c.Call("send-text", map[string]any{"text": "a"}, "")
-	c.Call("send-text", map[string]any{"text": "bad"}, "")
+	c.Call("send-text", proto.SendTextParams{Text: "a"}, "")
+	c.Call("send-text", proto.SendTextParams{Text: "bad"}, "")
 	c.Call("list-sessions", nil, "mine")
 	for i := 0; i < 3; i++ {
 		select {

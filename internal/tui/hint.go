@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/tuios/tuios/internal/config"
+	"github.com/tuios/tuios/internal/proto"
 )
 
 // Hints: what the client says about its own keys where the person looks.
@@ -88,9 +89,9 @@ func (m *Model) split(act string) {
 	if act == ActSplitDown {
 		dir = "horizontal"
 	}
-	params := map[string]any{"session": m.session, "direction": dir}
+	params := proto.SplitWindowParams{Session: m.session, Direction: dir}
 	if w, ok := m.focused(); ok {
-		params["window"] = w.ID
+		params.Window = w.ID
 	}
 	m.call("split-window", params, "")
 }

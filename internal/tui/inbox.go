@@ -110,11 +110,10 @@ type inbox struct {
 
 // riskPress is a first press on a risky allow.
 type riskPress struct {
-	key    string
-	params map[string]any
-	rules  []string
-	until  time.Time
-	msg    string // what the dock says while it waits
+	key   string
+	rules []string
+	until time.Time
+	msg   string // what the dock says while it waits
 }
 
 // groupOrder is the Inbox's headings in list order (the docs' words, the
@@ -335,7 +334,7 @@ func (m *Model) inboxKey(k tea.Key, name string) tea.Cmd {
 			// answers it in place. The calls go out in order, so
 			// the hand-back lands before the focus would end the
 			// hold as viewed.
-			m.reply(it, "ask", "", nil)
+			m.reply(it, "ask", "", proto.ReplyApprovalParams{})
 		}
 		if have {
 			m.dropPending()
@@ -353,13 +352,13 @@ func (m *Model) inboxKey(k tea.Key, name string) tea.Cmd {
 			return nil
 		}
 		if have && it.Window != "" && !held(it) {
-			m.call("peek-prompt", map[string]any{"session": it.Session, "window": it.Window}, "inbox:peek")
+			m.call("peek-prompt", proto.PeekPromptParams{Session: it.Session, Window: it.Window}, "inbox:peek")
 		}
 		return nil
 	case InDismiss:
 		if have {
 			in.acted = "Dismissed " + rowName(it)
-			m.call("dismiss-attention", map[string]any{"id": it.ID, "human_nonce": m.nonce}, "inbox:act")
+			m.call("dismiss-attention", proto.DismissAttentionParams{ID: it.ID, HumanNonce: m.nonce}, "inbox:act")
 		}
 		return nil
 	case InSnooze:
@@ -369,7 +368,7 @@ func (m *Model) inboxKey(k tea.Key, name string) tea.Cmd {
 		return nil
 	case InUndo:
 		in.acted = "Undone"
-		m.call("mark-attention", map[string]any{"action": "undo", "human_nonce": m.nonce}, "inbox:act")
+		m.call("mark-attention", proto.MarkAttentionParams{Action: "undo", HumanNonce: m.nonce}, "inbox:act")
 		return nil
 	case InSnoozed:
 		m.toggleSnoozed()
@@ -456,7 +455,7 @@ func (m *Model) peekKey(name string) tea.Cmd {
 		m.goTo(pk.Session, pk.Window)
 		return nil
 	case PkReread:
-		m.call("peek-prompt", map[string]any{"session": pk.Session, "window": pk.Window}, "inbox:peek")
+		m.call("peek-prompt", proto.PeekPromptParams{Session: pk.Session, Window: pk.Window}, "inbox:peek")
 		return nil
 	case PkBack:
 		in.peek, in.pending = nil, nil
@@ -493,14 +492,11 @@ func (m *Model) peekKey(name string) tea.Cmd {
 		in.note = "read it first: answers work in a moment"
 		return after(left)
 	}
-	params := map[string]any{"session": pk.Session, "window": pk.Window, "action": action,
-		"prompt_id": pk.PromptID, "human_nonce": m.nonce}
-	if value != "" {
-		params["value"] = value
-	}
+	params := proto.RespondParams{Session: pk.Session, Window: pk.Window, Action: action, Value: value,
+		PromptID: pk.PromptID, HumanNonce: m.nonce}
 	if p := in.pending; p != nil {
 		if allow && p.key == name && !m.clock.Now().After(p.until) {
-			params["risk_ack"] = p.rules
+			params.RiskAck = p.rules
 			in.pending = nil
 			m.call("respond", params, "inbox:respond:"+name)
 			return nil
@@ -508,7 +504,7 @@ func (m *Model) peekKey(name string) tea.Cmd {
 		in.pending = nil
 	}
 	if allow && len(pk.Risk) > 0 {
-		m.armRisk(name, params, pk.Risk)
+		m.armRisk(name, pk.Risk)
 		return after(riskWindow)
 	}
 	in.note = ""
@@ -517,9 +513,9 @@ func (m *Model) peekKey(name string) tea.Cmd {
 }
 
 // armRisk waits for the second press of a risky allow.
-func (m *Model) armRisk(key string, params map[string]any, rules []string) {
+func (m *Model) armRisk(key string, rules []string) {
 	until := m.clock.Now().Add(riskWindow)
-	m.inbox.pending = &riskPress{key: key, params: params, rules: rules, until: until}
+	m.inbox.pending = &riskPress{key: key, rules: rules, until: until}
 	m.inbox.note = fmt.Sprintf("risky: %s. Press %s again by %s to allow", listWords(cleanAll(rules), 4), key, until.Format("15:04:05"))
 }
 
@@ -551,7 +547,7 @@ func (m *Model) inboxTimer() tea.Cmd {
 func (m *Model) goTo(session, window string) {
 	if session != "" && session != m.session {
 		m.switchSession(session)
-		m.call("focus-window", map[string]any{"session": session, "window": window}, "")
+		m.call("focus-window", proto.FocusWindowParams{Session: session, Window: window}, "")
 		return
 	}
 	if window != "" {
@@ -653,9 +649,7 @@ func (m *Model) respondReply(r replyMsg, key string) tea.Cmd {
 		if pe.Hint != nil {
 			rules = pe.Hint.Accepted
 		}
-		params := map[string]any{"session": in.peek.Session, "window": in.peek.Window, "prompt_id": in.peek.PromptID, "human_nonce": m.nonce}
-		m.armRisk(key, params, rules)
-		in.pending.params = nil
+		m.armRisk(key, rules)
 		return after(riskWindow)
 	}
 	if r.err != nil {

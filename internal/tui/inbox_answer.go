@@ -126,8 +126,8 @@ func (m *Model) digitKey(it item, name string) tea.Cmd {
 		in.sent = it
 		// The question goes along as the person read it: if the item
 		// now says something else, the daemon applies nothing.
-		m.call("answer-ask", map[string]any{"request_id": it.RequestID, "answer": it.Options[n-1],
-			"human_nonce": m.nonce, "question": it.Summary}, "inbox:ask")
+		m.call("answer-ask", proto.AnswerAskParams{RequestID: it.RequestID, Answer: it.Options[n-1],
+			HumanNonce: m.nonce, Question: it.Summary}, "inbox:ask")
 		return nil
 	case held(it):
 		decision := holdDecision(name)
@@ -139,7 +139,7 @@ func (m *Model) digitKey(it item, name string) tea.Cmd {
 			in.note = "read it first: answers work in a moment"
 			return after(left)
 		}
-		var extra map[string]any
+		var extra proto.ReplyApprovalParams // a plan's sha, a risky allow's rules
 		if it.Kind == "plan" && allow {
 			ok, left := m.planRead(it)
 			if !ok {
@@ -149,17 +149,14 @@ func (m *Model) digitKey(it item, name string) tea.Cmd {
 				in.note = "read the plan to its last line first (" + m.keys.first(InDetailDown) + " scrolls)"
 				return nil
 			}
-			extra = map[string]any{"plan_sha": in.plan.sha}
+			extra.PlanSHA = in.plan.sha
 		}
 		if rules := riskRules(it); allow && len(rules) > 0 {
 			if p := in.pending; p == nil || p.key != name || m.clock.Now().After(p.until) {
 				m.armHeldRisk(it, name, rules)
 				return after(riskWindow)
 			}
-			if extra == nil {
-				extra = map[string]any{}
-			}
-			extra["risk_ack"] = in.pending.rules
+			extra.RiskAck = in.pending.rules
 			m.dropPending()
 		}
 		m.reply(it, decision, "", extra)
@@ -202,16 +199,13 @@ func (m *Model) dropPending() {
 	in.pending = nil
 }
 
-// reply sends reply-approval for a held row: summary is the line the
-// person decided from, so a hold now on another line is left alone.
-func (m *Model) reply(it item, decision, message string, extra map[string]any) {
-	params := map[string]any{"request_id": it.HeldID, "decision": decision, "human_nonce": m.nonce, "summary": it.Summary}
-	if message != "" {
-		params["message"] = message
-	}
-	for k, v := range extra {
-		params[k] = v
-	}
+// reply sends reply-approval for a held row, with what extra carries (a
+// plan's sha, a risky allow's rules): summary is the line the person
+// decided from, so a hold now on another line is left alone.
+func (m *Model) reply(it item, decision, message string, extra proto.ReplyApprovalParams) {
+	params := extra
+	params.RequestID, params.Decision, params.Message = it.HeldID, decision, message
+	params.HumanNonce, params.Summary = m.nonce, it.Summary
 	m.inbox.sent, m.inbox.sentD = it, decision
 	m.call("reply-approval", params, "inbox:reply")
 }
@@ -316,7 +310,7 @@ func (m *Model) fetchPlan() {
 	}
 	in.plan = &planText{held: it.HeldID}
 	in.top = 0
-	m.call("get-approval", map[string]any{"request_id": it.HeldID}, "inbox:plan")
+	m.call("get-approval", proto.GetApprovalParams{RequestID: it.HeldID}, "inbox:plan")
 }
 
 func (m *Model) planReply(r replyMsg) {
@@ -458,14 +452,14 @@ func (m *Model) inputKey(k tea.Key, name string) tea.Cmd {
 				return nil
 			}
 			in.sent = x.it
-			m.call("queue-prompt", map[string]any{"session": x.it.Session, "window": x.it.Window,
-				"text": text, "human_nonce": m.nonce}, "inbox:queue")
+			m.call("queue-prompt", proto.QueuePromptParams{Session: x.it.Session, Window: x.it.Window,
+				Text: text, HumanNonce: m.nonce}, "inbox:queue")
 			return nil
 		}
 		if text == "" {
 			text = denyDefault
 		}
-		m.reply(x.it, "deny", text, nil)
+		m.reply(x.it, "deny", text, proto.ReplyApprovalParams{})
 	case "esc", "ctrl+c":
 		in.input = nil
 	default:

@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/tuios/tuios/internal/proto"
 )
 
 // Mail over links in the Inbox (docs/inbox.md, The Inbox): held link mail
@@ -66,7 +67,7 @@ func (m *Model) releaseHeld(it item) tea.Cmd {
 	}
 	in.note = "passing it on…"
 	in.sent = it
-	m.call("release-agent-message", map[string]any{"session": it.Session, "id": it.MessageID, "human_nonce": m.nonce}, "inbox:release")
+	m.call("release-agent-message", proto.ReleaseMessageParams{Session: it.Session, ID: int(it.MessageID), HumanNonce: m.nonce}, "inbox:release")
 	return nil
 }
 

@@ -36,7 +36,7 @@ func TestHeldMailRowPassesOnWithP(t *testing.T) {
 	clk.t = clk.t.Add(time.Second)
 	m.Update(key("p"))
 	c := fc.last(t, "release-agent-message")
-	if c.params["session"] != "api" || c.params["id"] != uint64(12) || c.params["human_nonce"] != "N1" {
+	if c.params["session"] != "api" || c.params["id"] != 12 || c.params["human_nonce"] != "N1" {
 		t.Fatalf("release params %v", c.params)
 	}
 	n = len(fc.calls)

@@ -276,6 +276,6 @@ func (m *Model) sendTypedAnswer(text string) {
 		in.note = "read it first: answers work in a moment"
 		return
 	}
-	m.call("respond", map[string]any{"session": pk.Session, "window": pk.Window, "action": "text", "value": text,
-		"prompt_id": pk.PromptID, "human_nonce": m.nonce}, "inbox:respond:tab")
+	m.call("respond", proto.RespondParams{Session: pk.Session, Window: pk.Window, Action: "text", Value: text,
+		PromptID: pk.PromptID, HumanNonce: m.nonce}, "inbox:respond:tab")
 }

@@ -1,6 +1,10 @@
 package tui
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/tuios/tuios/internal/proto"
+)
 
 // This file is y on a Resume row (seed 003, "Resuming after a restart":
 // with daemon.resume_agents = ask, "y types the resume command, such as
@@ -19,7 +23,7 @@ func (m *Model) resumeRow(it item) {
 		return
 	}
 	m.inbox.note = ""
-	m.call("resume-agent", map[string]any{"session": it.Session, "window": it.Window}, "inbox:resume")
+	m.call("resume-agent", proto.ResumeAgentParams{Session: it.Session, Window: it.Window}, "inbox:resume")
 }
 
 // resumeReply is resume-agent's answer: the dock says what was typed and

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/tuios/tuios/internal/proto"
 )
 
 // The Inbox's views of its list and snoozing (the docs' "Snoozing, undo
@@ -82,17 +83,10 @@ func (in *inbox) narrowed() bool {
 }
 
 // listParams are list-attention's params for the view the person chose.
-func (in *inbox) listParams() map[string]any {
-	p := map[string]any{}
-	if in.snoozed {
-		p["include_snoozed"] = true
-	}
-	sel := in.selector
+func (in *inbox) listParams() proto.ListAttentionParams {
+	p := proto.ListAttentionParams{IncludeSnoozed: in.snoozed, Select: in.selector}
 	if x := in.input; x != nil && x.sel {
-		sel = string(x.text)
-	}
-	if sel != "" {
-		p["select"] = sel
+		p.Select = string(x.text)
 	}
 	return p
 }
@@ -116,7 +110,7 @@ func (m *Model) snoozeKey(it item) {
 	in := m.inbox
 	switch {
 	case it.SnoozedUntil != 0:
-		m.markAttention(it, map[string]any{"action": "wake"}, "Woke "+rowName(it))
+		m.markAttention(it, proto.MarkAttentionParams{Action: "wake"}, "Woke "+rowName(it))
 	case snoozable(it):
 		in.snoozing = &it
 		in.note = "Snooze " + rowName(it) + " for how long?"
@@ -131,16 +125,16 @@ func (m *Model) snoozeChoice(name string) {
 	in := m.inbox
 	it := *in.snoozing
 	now := m.clock.Now()
-	p := map[string]any{"action": "snooze"}
+	p := proto.MarkAttentionParams{Action: "snooze"}
 	switch name {
 	case "1":
-		p["for_ms"] = (15 * time.Minute).Milliseconds()
+		p.ForMS = (15 * time.Minute).Milliseconds()
 	case "2":
-		p["for_ms"] = time.Hour.Milliseconds()
+		p.ForMS = time.Hour.Milliseconds()
 	case "3":
-		p["until"] = nineTomorrow(now).UnixMilli()
+		p.Until = nineTomorrow(now).UnixMilli()
 	case "4":
-		p["until_change"] = true
+		p.UntilChange = true
 	case "esc", "q", "ctrl+c":
 		in.snoozing, in.note = nil, ""
 		return
@@ -168,9 +162,8 @@ func nineTomorrow(now time.Time) time.Time {
 
 // markAttention sends a mark-attention for a row as the person; done is
 // what the dock says once the daemon took it.
-func (m *Model) markAttention(it item, p map[string]any, done string) {
-	p["id"] = it.ID
-	p["human_nonce"] = m.nonce
+func (m *Model) markAttention(it item, p proto.MarkAttentionParams, done string) {
+	p.ID, p.HumanNonce = it.ID, m.nonce
 	m.inbox.acted = done
 	m.call("mark-attention", p, "inbox:act")
 }

@@ -33,7 +33,7 @@ func (m *Model) onKey(k tea.Key) tea.Cmd {
 		return m.prefixAction(name)
 	case m.confirmClose != "":
 		if name == "y" || name == "Y" {
-			m.call("close-window", map[string]any{"session": m.session, "window": m.confirmClose}, "")
+			m.call("close-window", proto.WindowParams{Session: m.session, Window: m.confirmClose}, "")
 		}
 		m.confirmClose = ""
 		return nil
@@ -97,24 +97,24 @@ func (m *Model) runAction(act, key string) tea.Cmd {
 		m.closePopup() // popup.go: esc in window mode closes a popup
 	case ActWorkspace:
 		if n, err := strconv.Atoi(key); err == nil && n >= 1 && n <= 9 {
-			m.call("select-workspace", map[string]any{"session": m.session, "workspace": n}, "")
+			m.call("select-workspace", proto.SelectWorkspaceParams{Session: m.session, Workspace: n}, "")
 		}
 	case ActDetach:
 		return m.detach()
 	case ActNewWindow:
-		m.call("new-window", map[string]any{"session": m.session}, "")
+		m.call("new-window", proto.NewWindowParams{Session: m.session}, "")
 	case ActSplitRight, ActSplitDown:
 		m.split(act) // hint.go
 	case ActNext:
-		m.call("run-command", map[string]any{"session": m.session, "command": "FocusNext"}, "")
+		m.call("run-command", proto.RunCommandParams{Session: m.session, Command: "FocusNext"}, "")
 	case ActPrev:
-		m.call("run-command", map[string]any{"session": m.session, "command": "FocusPrev"}, "")
+		m.call("run-command", proto.RunCommandParams{Session: m.session, Command: "FocusPrev"}, "")
 	case ActLeft, ActRight, ActUp, ActDown:
 		if n, ok := m.neighbour(act); ok {
 			m.focusWindow(n.ID)
 		}
 	case ActZoom:
-		m.call("run-command", map[string]any{"session": m.session, "command": "ToggleZoom"}, "")
+		m.call("run-command", proto.RunCommandParams{Session: m.session, Command: "ToggleZoom"}, "")
 	case ActClose:
 		if haveFocus {
 			m.confirmClose = w.ID
@@ -138,7 +138,7 @@ func (m *Model) runAction(act, key string) tea.Cmd {
 	case ActRail:
 		m.openRail() // rail_cursor.go
 	case ActOldest:
-		m.call("list-attention", map[string]any{"kinds": needsYouKinds()}, "oldest")
+		m.call("list-attention", proto.ListAttentionParams{Kinds: needsYouKinds()}, "oldest")
 	// The ones below have handlers of their own for their keys (they
 	// reset state of their own first); here they run from the palette.
 	case ActPalette:
@@ -166,7 +166,7 @@ func (m *Model) runAction(act, key string) tea.Cmd {
 // layout confirms it.
 func (m *Model) focusWindow(id string) {
 	m.layout.Focused = id
-	m.call("focus-window", map[string]any{"session": m.session, "window": id}, "")
+	m.call("focus-window", proto.FocusWindowParams{Session: m.session, Window: id}, "")
 }
 
 // neighbour is the tile next to the focused one in a direction: of the
@@ -236,7 +236,8 @@ func (m *Model) renameKey(k tea.Key, name string) {
 	r := m.rename
 	switch name {
 	case "enter":
-		m.call("set-window", map[string]any{"session": m.session, "window": r.window, "name": string(r.text)}, "")
+		name := string(r.text) // "" clears the name: sent, not left out
+		m.call("set-window", proto.SetWindowParams{Session: m.session, Window: r.window, Name: &name}, "")
 		m.rename = nil
 	case "esc", "ctrl+c":
 		m.rename = nil

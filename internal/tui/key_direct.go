@@ -80,12 +80,11 @@ type keyInput struct {
 func (c *conns) writeKey(r *request) bool {
 	k := &c.keys
 	h := k.held
-	if h == nil || r.verb != "send-text" || r.tag != "" {
+	st, ok := typedText(*r)
+	if h == nil || !ok || r.tag != "" {
 		return false
 	}
-	win, _ := r.params["window"].(string)
-	sess, _ := r.params["session"].(string)
-	text, _ := r.params["text"].(string)
+	win, sess, text := st.Window, st.Session, st.Text
 	switch {
 	case win != h.window || sess != h.session:
 		c.letGo() // the focus moved here before the daemon's mark
@@ -112,12 +111,8 @@ func (c *conns) writeKey(r *request) bool {
 	// daemon's queue keeps the order.
 	c.letGo()
 	if n > 0 {
-		p := make(map[string]any, len(r.params))
-		for key, v := range r.params {
-			p[key] = v
-		}
-		p["text"] = text[n:]
-		r.params = p
+		st.Text = text[n:]
+		r.params = st
 	}
 	return false
 }
@@ -138,11 +133,11 @@ func (c *conns) letGo() {
 // held.
 func (c *conns) askInput(r request) (ask request, ok bool) {
 	k := &c.keys
-	if r.verb != "send-text" || r.tag != "" || k.off || !rawio.FDPassing {
+	st, ok := typedText(r)
+	if !ok || r.tag != "" || k.off || !rawio.FDPassing {
 		return ask, false
 	}
-	win, _ := r.params["window"].(string)
-	sess, _ := r.params["session"].(string)
+	win, sess := st.Window, st.Session
 	if k.asking != "" {
 		if win == k.asking {
 			k.spoiled = true // a key behind the ask: its answer is stale
@@ -156,7 +151,7 @@ func (c *conns) askInput(r request) (ask request, ok bool) {
 		return ask, false
 	}
 	k.asking, k.spoiled = win, false
-	return request{verb: "attach-input", params: map[string]any{"session": sess, "window": win}, tag: inputTag}, true
+	return request{verb: "attach-input", params: proto.AttachInputParams{Session: sess, Window: win}, tag: inputTag}, true
 }
 
 // inputAnswer takes attach-input's answer off the call line: the input
@@ -175,8 +170,8 @@ func (c *conns) inputAnswer(line *callLine, r request, raw []byte, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	k := &c.keys
-	win, _ := r.params["window"].(string)
-	sess, _ := r.params["session"].(string)
+	ask, _ := r.params.(proto.AttachInputParams)
+	win, sess := ask.Window, ask.Session
 	c.smu.Lock()
 	current := c.calls == line && c.session == sess
 	c.smu.Unlock()
@@ -192,7 +187,7 @@ func (c *conns) inputAnswer(line *callLine, r request, raw []byte, err error) {
 			// Keys went over the socket behind the ask: ask again,
 			// behind them.
 			k.asking, k.spoiled = win, false
-			if c.callLocked(request{verb: "attach-input", params: map[string]any{"session": sess, "window": win}, tag: inputTag}) {
+			if c.callLocked(request{verb: "attach-input", params: proto.AttachInputParams{Session: sess, Window: win}, tag: inputTag}) {
 				c.poke()
 			}
 		}
@@ -241,7 +236,7 @@ func (c *conns) sendNotes() {
 	k.owed = nil
 	queued := false
 	for win, sess := range owed {
-		queued = c.callLocked(request{verb: "attach-typed", params: map[string]any{"session": sess, "window": win}}) || queued
+		queued = c.callLocked(request{verb: "attach-typed", params: proto.AttachTypedParams{Session: sess, Window: win}}) || queued
 	}
 	c.mu.Unlock()
 	if queued {

@@ -16,6 +16,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/tuios/tuios/internal/client"
 	"github.com/tuios/tuios/internal/e2e"
+	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/internal/sock"
 )
 
@@ -110,7 +111,7 @@ func (kw *keyWorld) call(verb string, params map[string]any) map[string]any {
 // typeText types s into window as the model does, one key per call.
 func (kw *keyWorld) typeText(window, s string) {
 	for _, r := range s {
-		kw.c.Call("send-text", map[string]any{"session": kw.session, "window": window, "text": string(r)}, "")
+		kw.c.Call("send-text", proto.SendTextParams{Session: kw.session, Window: window, Text: string(r)}, "")
 	}
 }
 
@@ -259,7 +260,7 @@ func TestKeysToAFullPaneKeepTheirOrder(t *testing.T) {
 	for i := 0; want.Len() < total; i++ {
 		chunk := fmt.Sprintf("<%06d>", i) + strings.Repeat(string(rune('a'+i%26)), 4088)
 		want.WriteString(chunk)
-		kw.c.Call("send-text", map[string]any{"session": kw.session, "window": a, "text": chunk}, "")
+		kw.c.Call("send-text", proto.SendTextParams{Session: kw.session, Window: a, Text: chunk}, "")
 	}
 	if kw.held() == a {
 		t.Fatal("2 MiB went straight into a pane whose program reads nothing")
@@ -304,7 +305,7 @@ func TestKeysAfterTheHeldPaneCloses(t *testing.T) {
 		t.Fatal("a key was written to the input of a closed pane")
 	}
 	kw.waitScreen(a, `\$`)
-	kw.c.Call("send-text", map[string]any{"session": kw.session, "window": a, "text": "echo MARK\n"}, "")
+	kw.c.Call("send-text", proto.SendTextParams{Session: kw.session, Window: a, Text: "echo MARK\n"}, "")
 	kw.waitScreen(a, `(?m)^MARK$`)
 	if s := kw.screen(a); strings.Contains(s, "LOST") {
 		t.Fatalf("keys for a closed pane reached another pane:\n%s", s)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/tuios/tuios/internal/proto"
 )
 
 // The whole mailbox: m in the Inbox lists every thread written to the
@@ -39,7 +41,7 @@ func (m *Model) openBox() {
 	in.box = &mailbox{sel: sel}
 	for _, s := range m.layout.Sessions {
 		in.box.waiting++
-		m.call("read-agent-messages", map[string]any{"session": s.Name, "to": "human", "peek": true, "limit": 256}, "inbox:box")
+		m.call("read-agent-messages", proto.ReadMessagesParams{Session: s.Name, To: "human", Peek: true, Limit: 256}, "inbox:box")
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/tuios/tuios/internal/proto"
 )
 
 // Prefix O goes to the newest finished turn the person has not seen
@@ -54,7 +55,7 @@ func (m *Model) mailKey(k tea.Key) (cmd tea.Cmd, ok bool) {
 
 // askNewest lists the open Done items; newestReply goes to one.
 func (m *Model) askNewest() {
-	m.call("list-attention", map[string]any{"kinds": []string{"finished"}, "host": "local"}, "newest")
+	m.call("list-attention", proto.ListAttentionParams{Kinds: []string{"finished"}, Host: "local"}, "newest")
 }
 
 // newestReply goes to the newest finished turn this run has not been to.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/tuios/tuios/internal/proto"
 )
 
 // The person's mail (the human inbox) on the rail and in the dock: the
@@ -81,7 +82,7 @@ func (m *Model) onMailPoll(mailPollMsg) tea.Cmd {
 		return nil
 	}
 	ms.polling, ms.again, ms.sentAt, ms.seq = true, false, m.clock.Now(), m.layout.AttentionSeq
-	m.call("list-attention", map[string]any{"kinds": []string{"mail"}, "host": "local", "include_snoozed": true}, "mail:poll")
+	m.call("list-attention", proto.ListAttentionParams{Kinds: []string{"mail"}, Host: "local", IncludeSnoozed: true}, "mail:poll")
 	return nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/internal/safetext"
 	"github.com/tuios/tuios/mail"
 )
@@ -86,10 +87,10 @@ func (m *Model) openThread(it item, reply bool) {
 // the person's own replies show between. The calls go out in order.
 func (m *Model) readThread() {
 	t := m.inbox.thread
-	m.call("read-agent-messages", map[string]any{"session": t.it.Session, "to": "human",
-		"thread": t.it.MessageID, "limit": 256}, "inbox:threadmark")
-	m.call("read-agent-messages", map[string]any{"session": t.it.Session,
-		"thread": t.it.MessageID, "limit": 256}, "inbox:thread")
+	m.call("read-agent-messages", proto.ReadMessagesParams{Session: t.it.Session, To: "human",
+		Thread: int(t.it.MessageID), Limit: 256}, "inbox:threadmark")
+	m.call("read-agent-messages", proto.ReadMessagesParams{Session: t.it.Session,
+		Thread: int(t.it.MessageID), Limit: 256}, "inbox:thread")
 }
 
 // threadMarked is the marking read's answer: only a refusal is news.
@@ -165,12 +166,10 @@ func (m *Model) sendMailReply(text string) {
 		in.note = "not attached yet: the reply was not sent"
 		return
 	}
-	p := map[string]any{"session": t.it.Session, "reply_to": to.ID, "text": text, "human_nonce": m.nonce}
+	p := proto.SendMessageParams{Session: t.it.Session, ReplyTo: int(to.ID), Text: text, HumanNonce: m.nonce,
+		Subject: replySubject(to.Subject)}
 	if to.From != "" && to.From != "human" {
-		p["to"] = to.From // the sender's pane; a label alone has no inbox: the reply is a notice in the thread
-	}
-	if s := replySubject(to.Subject); s != "" {
-		p["subject"] = s
+		p.To = to.From // the sender's pane; a label alone has no inbox: the reply is a notice in the thread
 	}
 	in.note = "sending…"
 	m.call("send-agent-message", p, "inbox:mailsent")

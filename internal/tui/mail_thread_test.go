@@ -110,7 +110,7 @@ func TestMailThreadReadAndReply(t *testing.T) {
 	}
 	n := len(fc.calls)
 	m.Update(key("enter"))
-	if len(fc.calls) != n+2 || fc.calls[n].params["to"] != "human" || fc.calls[n].params["thread"] != uint64(5) ||
+	if len(fc.calls) != n+2 || fc.calls[n].params["to"] != "human" || fc.calls[n].params["thread"] != 5 ||
 		fc.calls[n+1].params["to"] != nil || fc.calls[n+1].tag != "inbox:thread" {
 		t.Fatalf("reads %+v", fc.calls[n:])
 	}
@@ -145,7 +145,7 @@ func TestMailThreadReadAndReply(t *testing.T) {
 	}
 	m.Update(key("enter"))
 	c := fc.last(t, "send-agent-message")
-	if c.params["to"] != "w7" || c.params["reply_to"] != uint64(5) || c.params["human_nonce"] != "N1" ||
+	if c.params["to"] != "w7" || c.params["reply_to"] != 5 || c.params["human_nonce"] != "N1" ||
 		c.params["text"] != "yes" || c.params["subject"] != "Re: live q" || c.params["session"] != "work" {
 		t.Fatalf("reply %+v", c.params)
 	}
@@ -324,7 +324,7 @@ func TestMailboxListsReadThreads(t *testing.T) {
 	m.Update(key("j"))
 	n = len(fc.calls)
 	m.Update(key("enter"))
-	if m.inbox.thread == nil || fc.calls[n].params["session"] != "api" || fc.calls[n].params["thread"] != uint64(2) {
+	if m.inbox.thread == nil || fc.calls[n].params["session"] != "api" || fc.calls[n].params["thread"] != 2 {
 		t.Fatalf("enter: %+v", fc.calls[n:])
 	}
 	m.Update(key("esc")) // back to the mailbox, read again
@@ -375,7 +375,7 @@ func TestMailKeysRebind(t *testing.T) {
 	m.Update(key("n"))
 	n := len(fc.calls)
 	m.Update(key("o"))
-	if m.inbox.thread == nil || fc.calls[n].params["thread"] != uint64(2) {
+	if m.inbox.thread == nil || fc.calls[n].params["thread"] != 2 {
 		t.Fatalf("o did not read the second thread: %+v", fc.calls[n:])
 	}
 	m.Update(key("x"))

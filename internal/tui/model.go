@@ -17,7 +17,7 @@ import (
 // Switch re-attaches the stream to another session; an attachedMsg and
 // the new session's layout follow.
 type Caller interface {
-	Call(verb string, params map[string]any, tag string)
+	Call(verb string, params any, tag string)
 	Switch(session string, cols, rows int)
 }
 
@@ -200,7 +200,9 @@ func (m *Model) agentsShown() bool {
 	return !m.opt.AgentsOff && !m.layout.AgentsOff && m.layout.AgentsSeen
 }
 
-func (m *Model) call(verb string, params map[string]any, tag string) {
+// call sends verb with params, a params type of internal/proto (nil for
+// none).
+func (m *Model) call(verb string, params any, tag string) {
 	if m.calls != nil {
 		m.calls.Call(verb, params, tag)
 	}
@@ -367,7 +369,7 @@ func (m *Model) sendResize() {
 	if m.nonce == "" && m.calls == nil {
 		return
 	}
-	m.call("resize", map[string]any{"session": m.session, "cols": cols, "rows": rows}, "")
+	m.call("resize", proto.ResizeParams{Session: m.session, Cols: cols, Rows: rows}, "")
 }
 
 func (m *Model) onLayout(l proto.AttachLayout) tea.Cmd {
@@ -470,7 +472,7 @@ func (m *Model) sendText(window, text string) {
 	if text == "" || window == "" {
 		return
 	}
-	m.call("send-text", map[string]any{"session": m.session, "window": window, "text": text}, "")
+	m.call("send-text", proto.SendTextParams{Session: m.session, Window: window, Text: text}, "")
 	m.typedWin, m.typedAt = window, m.clock.Now()
 }
 

@@ -18,8 +18,9 @@ func (c *fakeClock) Now() time.Time { return c.t }
 
 type call struct {
 	verb   string
-	params map[string]any
+	params map[string]any // sent's params by wire name, as paramsOf reads them
 	tag    string
+	sent   any // the params as the model passed them
 }
 
 type fakeCalls struct {
@@ -27,8 +28,8 @@ type fakeCalls struct {
 	switched string
 }
 
-func (f *fakeCalls) Call(verb string, params map[string]any, tag string) {
-	f.calls = append(f.calls, call{verb, params, tag})
+func (f *fakeCalls) Call(verb string, params any, tag string) {
+	f.calls = append(f.calls, call{verb, paramsOf(params), tag, params})
 }
 func (f *fakeCalls) Switch(s string, cols, rows int) { f.switched = s }
 
@@ -422,13 +423,13 @@ func TestScrollback(t *testing.T) {
 func TestCoalesce(t *testing.T) {
 	t.Parallel()
 	in := []request{
-		{verb: "send-text", params: map[string]any{"session": "s", "window": "a", "text": "e"}},
-		{verb: "send-text", params: map[string]any{"session": "s", "window": "a", "text": "c"}},
-		{verb: "focus-window", params: map[string]any{"window": "b"}},
-		{verb: "send-text", params: map[string]any{"session": "s", "window": "b", "text": "x"}},
+		{verb: "send-text", params: proto.SendTextParams{Session: "s", Window: "a", Text: "e"}},
+		{verb: "send-text", params: proto.SendTextParams{Session: "s", Window: "a", Text: "c"}},
+		{verb: "focus-window", params: proto.FocusWindowParams{Window: "b"}},
+		{verb: "send-text", params: proto.SendTextParams{Session: "s", Window: "b", Text: "x"}},
 	}
 	out := coalesce(in)
-	if len(out) != 3 || out[0].params["text"] != "ec" || out[2].params["text"] != "x" {
+	if len(out) != 3 || out[0].params.(proto.SendTextParams).Text != "ec" || out[2].params.(proto.SendTextParams).Text != "x" {
 		t.Errorf("coalesce %+v", out)
 	}
 }

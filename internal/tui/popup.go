@@ -44,7 +44,7 @@ func (m *Model) closePopup() bool {
 	if !ok {
 		return false
 	}
-	m.call("close-window", map[string]any{"session": m.session, "window": w.ID}, "")
+	m.call("close-window", proto.WindowParams{Session: m.session, Window: w.ID}, "")
 	return true
 }
 

@@ -91,14 +91,14 @@ func (m *Model) railAgentKey(a proto.AttachAgent, name string) {
 		if d := m.requeueable(a); d != nil {
 			m.railKeys.dropped = nil
 			m.railKeys.queueFor = d.name
-			m.call("queue-prompt", map[string]any{"session": d.session, "window": d.window, "text": d.text,
-				"human_nonce": m.nonce}, "rail:queue")
+			m.call("queue-prompt", proto.QueuePromptParams{Session: d.session, Window: d.window, Text: d.text,
+				HumanNonce: m.nonce}, "rail:queue")
 			m.say("%s: queueing it again…", name0)
 			return
 		}
 		m.railKeys.unread = name0
-		m.call("mark-attention", map[string]any{"action": "unread", "session": a.Session, "window": a.Window,
-			"human_nonce": m.nonce}, "rail:unread")
+		m.call("mark-attention", proto.MarkAttentionParams{Action: "unread", Session: a.Session, Window: a.Window,
+			HumanNonce: m.nonce}, "rail:unread")
 	case "z":
 		m.railOn = false
 		m.dock = ""
@@ -112,7 +112,7 @@ func (m *Model) railAgentKey(a proto.AttachAgent, name string) {
 			return
 		}
 		m.railKeys.dropFor = &a
-		m.call("list-queued", map[string]any{"session": a.Session, "window": a.Window, "human_nonce": m.nonce}, "rail:list")
+		m.call("list-queued", proto.ListQueuedParams{Session: a.Session, Window: a.Window, HumanNonce: m.nonce}, "rail:list")
 	case "v":
 		m.openReview(a.Session, a.Window, name0, "") // review.go; esc comes back to the rail
 	}
@@ -162,8 +162,8 @@ func (m *Model) railReplyKey(k tea.Key) (tea.Cmd, bool) {
 		}
 		a := m.railKeys.replyTo
 		m.railKeys.queueFor = agentName(a)
-		m.call("queue-prompt", map[string]any{"session": a.Session, "window": a.Window, "text": text,
-			"human_nonce": m.nonce}, "rail:queue")
+		m.call("queue-prompt", proto.QueuePromptParams{Session: a.Session, Window: a.Window, Text: text,
+			HumanNonce: m.nonce}, "rail:queue")
 	case "esc", "ctrl+c":
 		m.railKeys.reply = nil
 		m.dock = m.railHint()
@@ -287,8 +287,8 @@ func (m *Model) dropNewest(r replyMsg) tea.Cmd {
 		text = e.Preview // a one-line message up to 80 characters is whole in it
 	}
 	m.railKeys.dropping = &railDropped{session: a.Session, window: a.Window, name: name, id: clean(e.ID), text: text}
-	m.call("cancel-queued", map[string]any{"session": a.Session, "window": a.Window, "id": e.ID,
-		"human_nonce": m.nonce}, "rail:drop")
+	m.call("cancel-queued", proto.CancelQueuedParams{Session: a.Session, Window: a.Window, ID: e.ID,
+		HumanNonce: m.nonce}, "rail:drop")
 	return nil
 }
 

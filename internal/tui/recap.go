@@ -112,7 +112,7 @@ func (m *Model) recapLayout(l proto.AttachLayout) {
 	if !ok || m.recapMode() != RecapToast || time.Duration(now-left) < m.recapAway() {
 		return
 	}
-	m.call("agent-activity", map[string]any{"session": m.session, "window": l.Focused, "since": left, "recap": true, "limit": 1}, "recap:dock")
+	m.call("agent-activity", proto.AgentActivityParams{Session: m.session, Window: l.Focused, Since: left, Recap: true, Limit: 1}, "recap:dock")
 }
 
 // recapInbox asks for the recap of the selected finished row's pane, once
@@ -137,7 +137,7 @@ func (m *Model) recapInbox() {
 		m.recap.inbox = map[string]recapLines{}
 	}
 	m.recap.inbox[it.Window] = recapLines{since: left}
-	m.call("agent-activity", map[string]any{"session": it.Session, "window": it.Window, "since": left, "recap": true, "limit": 1}, "recap:inbox:"+it.Window)
+	m.call("agent-activity", proto.AgentActivityParams{Session: it.Session, Window: it.Window, Since: left, Recap: true, Limit: 1}, "recap:inbox:"+it.Window)
 }
 
 // recapDetail is the recap under a finished row, if there is one.

@@ -320,7 +320,7 @@ func (c *conns) SwitchHost(host, session, window string, cols, rows int) {
 			c.watchLocal() // remote_local.go
 		}
 		if window != "" {
-			c.Call("focus-window", map[string]any{"session": name, "window": window}, "")
+			c.Call("focus-window", proto.FocusWindowParams{Session: name, Window: window}, "")
 		}
 		c.readStream(st, gen)
 	}()

@@ -48,7 +48,7 @@ type reviewView struct {
 
 	input *inboxInput // the note being written, on the dock
 	// what the note being written is on: path and line or hunk
-	noteOn map[string]any
+	noteOn proto.ReviewNoteParams
 
 	// A fan's pane (review_compare.go): compare is the comparison of
 	// its fan's attempts while w shows it; lastCompare the one this
@@ -105,11 +105,7 @@ func (m *Model) openReview(session, window, name, host string) {
 // fetchReview asks for the diff again: on open, after a send.
 func (m *Model) fetchReview() {
 	rv := m.review
-	p := map[string]any{"session": rv.session, "window": rv.window}
-	if rv.against != "" {
-		p["against"] = rv.against
-	}
-	m.call("review-diff", p, tagReviewDiff+rv.window)
+	m.call("review-diff", proto.ReviewDiffParams{Session: rv.session, Window: rv.window, Against: rv.against}, tagReviewDiff+rv.window)
 }
 
 // reviewKey takes prefix v, and every key while the review is open: the
@@ -198,7 +194,7 @@ func (m *Model) reviewViewKey(name string) {
 	case "review.note-hunk":
 		m.reviewNoteHunk()
 	case "review.send":
-		m.call("send-review", map[string]any{"session": rv.session, "window": rv.window, "human_nonce": m.nonce}, tagReviewSend+rv.window)
+		m.call("send-review", proto.SendReviewParams{Session: rv.session, Window: rv.window, HumanNonce: m.nonce}, tagReviewSend+rv.window)
 		m.say("review: sending the notes…")
 	case "review.fan":
 		if back := rv.lastCompare; back != nil {
@@ -309,7 +305,7 @@ func (m *Model) reviewNoteLine() {
 	if side == review.SideOld {
 		where += " (old)"
 	}
-	rv.noteOn = map[string]any{"path": f.Path, "line": n, "side": side}
+	rv.noteOn = proto.ReviewNoteParams{Path: f.Path, Line: n, Side: string(side)}
 	rv.input = &inboxInput{label: "note on " + where + ": ", limit: review.MaxNoteBytes}
 }
 
@@ -323,7 +319,7 @@ func (m *Model) reviewNoteHunk() {
 		return
 	}
 	h := f.Hunks[r.hunk]
-	rv.noteOn = map[string]any{"path": f.Path, "hunk": h.Header}
+	rv.noteOn = proto.ReviewNoteParams{Path: f.Path, Hunk: h.Header}
 	rv.input = &inboxInput{label: "note on " + clean(f.Path) + " " + clean(hunkHead(h.Header)) + ": ", limit: review.MaxNoteBytes}
 }
 
@@ -348,10 +344,8 @@ func (m *Model) reviewInputKey(k tea.Key, name string) {
 			m.say("review: an empty note is not added")
 			return
 		}
-		p := map[string]any{"action": "add", "session": rv.session, "window": rv.window, "text": text, "human_nonce": m.nonce}
-		for k, v := range rv.noteOn {
-			p[k] = v
-		}
+		p := rv.noteOn // where: a line or a hunk
+		p.Action, p.Session, p.Window, p.Text, p.HumanNonce = "add", rv.session, rv.window, text, m.nonce
 		m.call("review-note", p, tagReviewNote+rv.window)
 	case "esc", "ctrl+c":
 		rv.input = nil

@@ -64,7 +64,7 @@ func (m *Model) openCompare() {
 
 func (m *Model) fetchCompare() {
 	cv := m.review.compare
-	m.call("compare-fan", map[string]any{"session": cv.session}, tagCompare+m.review.window)
+	m.call("compare-fan", proto.CompareFanParams{FanTargetParams: proto.FanTargetParams{Session: cv.session}}, tagCompare+m.review.window)
 }
 
 // compareKey is a key while the view is open.
@@ -80,7 +80,7 @@ func (m *Model) compareKey(k tea.Key, name string) tea.Cmd {
 				m.say("verify: no check given, nothing runs")
 				return nil
 			}
-			m.call("verify-fan", map[string]any{"session": cv.session, "command": cmd, "no_wait": true}, tagVerify+rv.window)
+			m.call("verify-fan", proto.VerifyFanParams{FanTargetParams: proto.FanTargetParams{Session: cv.session}, Command: cmd, NoWait: true}, tagVerify+rv.window)
 			m.say("verify: starting %s in every attempt…", cmd)
 		case "esc", "ctrl+c":
 			cv.input = nil
@@ -94,7 +94,7 @@ func (m *Model) compareKey(k tea.Key, name string) tea.Cmd {
 		case "y":
 			cv.confirm = cv.confirm[1:]
 			if len(cv.confirm) == 0 {
-				m.call("keep-fan", map[string]any{"session": cv.keep, "stash": true}, tagKeep+rv.window)
+				m.call("keep-fan", proto.KeepFanParams{Session: cv.keep, Stash: true}, tagKeep+rv.window)
 				m.say("keep: keeping %s and removing the others…", cv.keep)
 			}
 		default:

@@ -40,7 +40,7 @@ type scrollback struct {
 
 func (m *Model) openScrollback(window string) {
 	m.scroll = &scrollback{window: window, anchor: -1, loading: true}
-	m.call("capture-pane", map[string]any{"session": m.session, "window": window, "scrollback": true, "ansi": true}, "scrollback")
+	m.call("capture-pane", proto.CaptureParams{Session: m.session, Window: window, Scrollback: true, ANSI: true}, "scrollback")
 }
 
 func (m *Model) scrollReply(r replyMsg) {

@@ -32,14 +32,7 @@ import (
 const alertsPrefix = "notifications.agent."
 
 // alertOption is one key as list-options gives it.
-type alertOption struct {
-	Key         string   `json:"key"`
-	Type        string   `json:"type"`
-	Value       any      `json:"value"`
-	Set         bool     `json:"set"`
-	Accepted    []string `json:"accepted"`
-	Description string   `json:"description"`
-}
+type alertOption = proto.Option
 
 // alertsTab is the tab's state.
 type alertsTab struct {
@@ -64,7 +57,7 @@ func (m *Model) readAlerts() {
 	if len(t.rows) == 0 {
 		t.note = "reading the alerts…"
 	}
-	m.call("list-options", map[string]any{"prefix": alertsPrefix}, "settings:alerts")
+	m.call("list-options", proto.ListOptionsParams{Prefix: alertsPrefix}, "settings:alerts")
 	t.push = m.pushLines()
 }
 
@@ -79,10 +72,7 @@ func (m *Model) alertsReply(r replyMsg) {
 		t.rows, t.note = nil, "list-options: "+errText(r.err)
 		return
 	}
-	var res struct {
-		Path    string        `json:"path"`
-		Options []alertOption `json:"options"`
-	}
+	var res proto.OptionList
 	if err := json.Unmarshal(r.raw, &res); err != nil {
 		t.note = "list-options: " + err.Error()
 		return
@@ -154,7 +144,12 @@ const formWaits = "\x00waits"
 
 // setAlert sets one key through the daemon's set-config verb.
 func (m *Model) setAlert(key string, value any) {
-	m.call("set-config", map[string]any{"key": key, "value": value}, "settings:set")
+	v, err := json.Marshal(value) // a bool or a string
+	if err != nil {
+		m.say("settings: %s: %v", key, err)
+		return
+	}
+	m.call("set-config", proto.SetOptionParams{Key: key, Value: v}, "settings:set")
 }
 
 // setReply takes set-config's answer: the dock says what changed, or the
@@ -174,14 +169,7 @@ func (m *Model) setReply(r replyMsg) {
 		}
 		return
 	}
-	var res struct {
-		Key      string `json:"key"`
-		Value    any    `json:"value"`
-		Previous any    `json:"previous"`
-		Changed  bool   `json:"changed"`
-		Path     string `json:"path"`
-		Applies  string `json:"applies"`
-	}
+	var res proto.OptionSet
 	json.Unmarshal(r.raw, &res)
 	if res.Changed {
 		m.say("%s = %s (was %s), in %s; it applies %s", res.Key, valueText(res.Value), valueText(res.Previous), res.Path, res.Applies)

@@ -220,9 +220,7 @@ func (m *Model) addHost(f *settingsForm) string {
 // pendingReply takes pane-grants' answer after a host was added: when
 // nothing but that host waits, the daemon is asked to apply it.
 func (m *Model) pendingReply(name string, r replyMsg) {
-	var res struct {
-		Pending []string `json:"pending"`
-	}
+	var res proto.PaneGrants
 	if r.err == nil {
 		json.Unmarshal(r.raw, &res)
 	}
