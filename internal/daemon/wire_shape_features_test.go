@@ -49,28 +49,28 @@ func TestFeatureWireBytes(t *testing.T) {
 		g.subst("$WORKER", worker)
 		l := linkRPC(t, sock, "build", false)
 
-		sent := g.pin("send-agent-message", local, "send-agent-message", map[string]any{"session": "api", "to": "worker", "from": "lead", "subject": "retest", "text": "first"})
-		g.pin("send-agent-message/reply", local, "send-agent-message", map[string]any{"session": "api", "to": "worker", "text": "second", "reply_to": sent["message_id"]})
-		g.pin("send-agent-message/notice", local, "send-agent-message", map[string]any{"session": "api", "text": "to everyone"})
-		held := g.pin("send-agent-message/held", l, "send-agent-message", map[string]any{"session": "api", "to": "worker", "from": "lead", "subject": "held", "text": "rebased"})
-		g.pin("wait-for/agent-message", local, "wait-for", map[string]any{"session": "api", "window": "worker", "condition": "agent-message", "timeout": 30000})
-		g.pin("read-agent-messages/peek", local, "read-agent-messages", map[string]any{"session": "api", "to": "worker", "peek": true, "notices": true})
-		g.pin("read-agent-messages/session", local, "read-agent-messages", map[string]any{"session": "api", "limit": 2})
-		g.pin("release-agent-message", p, "release-agent-message", map[string]any{"session": "api", "id": held["message_id"], "human_nonce": p.nonce})
+		sent := g.pin("send-agent-message", &proto.MessageSent{}, local, "send-agent-message", map[string]any{"session": "api", "to": "worker", "from": "lead", "subject": "retest", "text": "first"})
+		g.pin("send-agent-message/reply", &proto.MessageSent{}, local, "send-agent-message", map[string]any{"session": "api", "to": "worker", "text": "second", "reply_to": sent["message_id"]})
+		g.pin("send-agent-message/notice", &proto.MessageSent{}, local, "send-agent-message", map[string]any{"session": "api", "text": "to everyone"})
+		held := g.pin("send-agent-message/held", &proto.MessageSent{}, l, "send-agent-message", map[string]any{"session": "api", "to": "worker", "from": "lead", "subject": "held", "text": "rebased"})
+		g.pin("wait-for/agent-message", &proto.MessageWaitResult{}, local, "wait-for", map[string]any{"session": "api", "window": "worker", "condition": "agent-message", "timeout": 30000})
+		g.pin("read-agent-messages/peek", &proto.MessagesRead{}, local, "read-agent-messages", map[string]any{"session": "api", "to": "worker", "peek": true, "notices": true})
+		g.pin("read-agent-messages/session", &proto.MessagesRead{}, local, "read-agent-messages", map[string]any{"session": "api", "limit": 2})
+		g.pin("release-agent-message", &proto.MessageReleased{}, p, "release-agent-message", map[string]any{"session": "api", "id": held["message_id"], "human_nonce": p.nonce})
 
 		file := filepath.Join(t.TempDir(), "notes.txt")
 		g.subst("$FILEDIR", filepath.Dir(file))
 		if err := os.WriteFile(file, []byte("the notes\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		put := g.pin("stash-put", local, "stash-put", map[string]any{"session": "api", "path": file})
-		g.pin("stash-put/again", local, "stash-put", map[string]any{"session": "api", "path": file})
-		g.pin("stash-list", local, "stash-list", map[string]any{"session": "api"})
-		g.pin("stash-get", local, "stash-get", map[string]any{"session": "api", "name": put["name"]})
-		g.pin("stash-get/data", local, "stash-get", map[string]any{"session": "api", "name": put["name"], "data": true})
+		put := g.pin("stash-put", &proto.StashStored{}, local, "stash-put", map[string]any{"session": "api", "path": file})
+		g.pin("stash-put/again", &proto.StashStored{}, local, "stash-put", map[string]any{"session": "api", "path": file})
+		g.pin("stash-list", &proto.StashList{}, local, "stash-list", map[string]any{"session": "api"})
+		g.pin("stash-get", &proto.StashFile{}, local, "stash-get", map[string]any{"session": "api", "name": put["name"]})
+		g.pin("stash-get/data", &proto.StashFile{}, local, "stash-get", map[string]any{"session": "api", "name": put["name"], "data": true})
 
-		g.pin("ask-agent", local, "ask-agent", map[string]any{"session": "api", "window": "worker", "text": "ping", "force": true, "settle": 1000, "timeout": 30000})
-		g.pin("list-outbox", local, "list-outbox", map[string]any{})
+		g.pin("ask-agent", &proto.AgentReply{}, local, "ask-agent", map[string]any{"session": "api", "window": "worker", "text": "ping", "force": true, "settle": 1000, "timeout": 30000})
+		g.pin("list-outbox", &proto.OutboxList{}, local, "list-outbox", map[string]any{})
 	}
 
 	// The Inbox: dismiss and mark an errored pane's item; the reply queue.
@@ -81,14 +81,14 @@ func TestFeatureWireBytes(t *testing.T) {
 		g.subst("$INB", w)
 		report(t, r, w, "errored", "", "tests failed")
 		l := waitList(t, r, nil, "errored item", func(l attList) bool { return l.Total == 1 })
-		g.pin("dismiss-attention", r, "dismiss-attention", map[string]any{"id": l.Items[0].ID})
-		g.pin("mark-attention/undo", r, "mark-attention", map[string]any{"action": "undo"})
-		g.pin("mark-attention/snooze", r, "mark-attention", map[string]any{"action": "snooze", "session": "inb", "window": w, "kind": "errored", "until_change": true})
-		g.pin("mark-attention/undo/nothing-newer", r, "mark-attention", map[string]any{"action": "undo"})
+		g.pin("dismiss-attention", &proto.AttentionDismissed{}, r, "dismiss-attention", map[string]any{"id": l.Items[0].ID})
+		g.pin("mark-attention/undo", &proto.AttentionMarked{}, r, "mark-attention", map[string]any{"action": "undo"})
+		g.pin("mark-attention/snooze", &proto.AttentionMarked{}, r, "mark-attention", map[string]any{"action": "snooze", "session": "inb", "window": w, "kind": "errored", "until_change": true})
+		g.pin("mark-attention/undo/nothing-newer", &proto.AttentionMarked{}, r, "mark-attention", map[string]any{"action": "undo"})
 
 		r.must("set-agent-state", map[string]any{"session": "inb", "window": w, "state": "working", "harness": "claude-code"})
-		g.pin("queue-prompt", r, "queue-prompt", map[string]any{"session": "inb", "window": w, "text": "next: the docs"})
-		g.pin("queue-prompt/second", r, "queue-prompt", map[string]any{"session": "inb", "window": w, "text": "then the tests"})
+		g.pin("queue-prompt", &proto.PromptQueued{}, r, "queue-prompt", map[string]any{"session": "inb", "window": w, "text": "next: the docs"})
+		g.pin("queue-prompt/second", &proto.PromptQueued{}, r, "queue-prompt", map[string]any{"session": "inb", "window": w, "text": "then the tests"})
 	}
 
 	// respond to a held approval.
@@ -99,7 +99,7 @@ func TestFeatureWireBytes(t *testing.T) {
 		h.request(map[string]any{"summary": "approve Bash: make test", "tool": "Bash", "target": "make test"})
 		it := h.held()
 		g.subst("$REQ", str(it["held_id"]))
-		g.pin("respond/held", h.r, "respond", map[string]any{"window": h.window, "action": "approve", "human_nonce": h.nonce})
+		g.pin("respond/held", &proto.HeldPromptResponse{}, h.r, "respond", map[string]any{"window": h.window, "action": "approve", "human_nonce": h.nonce})
 	}
 
 	// Review: a diff, notes added, edited, listed, removed and cleared,
@@ -119,20 +119,20 @@ func TestFeatureWireBytes(t *testing.T) {
 		r.must("wait-for", map[string]any{"window": worker, "condition": "window-output", "pattern": "ready", "timeout": 10000})
 		r.must("set-agent-state", map[string]any{"session": "rv", "window": worker, "state": "working", "harness": "claude-code"})
 
-		g.pin("review-diff", r, "review-diff", map[string]any{"session": "rv", "window": "worker"})
-		g.pin("review-note/list/empty", r, "review-note", map[string]any{"session": "rv", "window": "worker"})
-		added := g.pin("review-note/add", person, "review-note", map[string]any{"action": "add", "session": "rv", "window": "worker", "path": "api/retry.go", "line": 42, "text": "log the attempt number", "human_nonce": person.nonce})
-		g.pin("review-note/edit", person, "review-note", map[string]any{"action": "edit", "session": "rv", "window": "worker", "id": added["id"], "text": "log the attempt", "human_nonce": person.nonce})
-		extra := g.pin("review-note/add/second", r, "review-note", map[string]any{"action": "add", "session": "rv", "window": "worker", "path": "api/retry.go", "line": 1, "text": "a header"})
-		g.pin("review-note/remove", r, "review-note", map[string]any{"action": "remove", "session": "rv", "window": "worker", "id": extra["id"]})
+		g.pin("review-diff", &proto.ReviewDiff{}, r, "review-diff", map[string]any{"session": "rv", "window": "worker"})
+		g.pin("review-note/list/empty", &proto.ReviewNotes{}, r, "review-note", map[string]any{"session": "rv", "window": "worker"})
+		added := g.pin("review-note/add", &proto.ReviewNotes{}, person, "review-note", map[string]any{"action": "add", "session": "rv", "window": "worker", "path": "api/retry.go", "line": 42, "text": "log the attempt number", "human_nonce": person.nonce})
+		g.pin("review-note/edit", &proto.ReviewNotes{}, person, "review-note", map[string]any{"action": "edit", "session": "rv", "window": "worker", "id": added["id"], "text": "log the attempt", "human_nonce": person.nonce})
+		extra := g.pin("review-note/add/second", &proto.ReviewNotes{}, r, "review-note", map[string]any{"action": "add", "session": "rv", "window": "worker", "path": "api/retry.go", "line": 1, "text": "a header"})
+		g.pin("review-note/remove", &proto.ReviewNotes{}, r, "review-note", map[string]any{"action": "remove", "session": "rv", "window": "worker", "id": extra["id"]})
 		withReviewer(srv, func(book *review.Notebook) {
 			book.Add(review.Note{Session: "rv", Window: worker, Worktree: repo, Path: "api/retry.go", Side: "new", Line: 1, Quote: "line 1", Text: "from lead", By: lead})
 		})
-		g.pin("review-note/list", r, "review-note", map[string]any{"session": "rv", "window": "worker"})
-		g.pin("review-diff/notes", r, "review-diff", map[string]any{"session": "rv", "window": "worker"})
+		g.pin("review-note/list", &proto.ReviewNotes{}, r, "review-note", map[string]any{"session": "rv", "window": "worker"})
+		g.pin("review-diff/notes", &proto.ReviewDiff{}, r, "review-diff", map[string]any{"session": "rv", "window": "worker"})
 		r.must("close-window", map[string]any{"window": lead})
-		g.pin("send-review", person, "send-review", map[string]any{"session": "rv", "window": "worker", "human_nonce": person.nonce})
-		g.pin("review-note/clear", r, "review-note", map[string]any{"action": "clear", "session": "rv", "window": "worker"})
+		g.pin("send-review", &proto.ReviewSent{}, person, "send-review", map[string]any{"session": "rv", "window": "worker", "human_nonce": person.nonce})
+		g.pin("review-note/clear", &proto.ReviewNotes{}, r, "review-note", map[string]any{"action": "clear", "session": "rv", "window": "worker"})
 	}
 
 	got := strings.Join(g.lines, "\n") + "\n"
@@ -172,8 +172,10 @@ func (g *wireGolden) subst(name, value string) {
 }
 
 // pin calls verb on r, after starting it, runs each of then (a wait that
-// something else answers), and records the result's raw bytes.
-func (g *wireGolden) pin(label string, r *rpc, verb string, params map[string]any, then ...func()) map[string]any {
+// something else answers), and records the result's raw bytes. typed
+// points to the result's type in internal/proto: the bytes decode into
+// it with no field left over and encode back to the same bytes.
+func (g *wireGolden) pin(label string, typed any, r *rpc, verb string, params map[string]any, then ...func()) map[string]any {
 	g.t.Helper()
 	if r.nonce != "" && r.takesNonce[verb] {
 		if _, ok := params["human_nonce"]; !ok {
@@ -199,6 +201,13 @@ func (g *wireGolden) pin(label string, r *rpc, verb string, params map[string]an
 	}
 	if err := json.Unmarshal(line, &resp); err != nil || resp.Error != nil || len(resp.Result) == 0 {
 		g.t.Fatalf("%s: %s", label, line)
+	}
+	dec := json.NewDecoder(bytes.NewReader(resp.Result))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(typed); err != nil {
+		g.t.Errorf("%s: as %T: %v", label, typed, err)
+	} else if again, _ := json.Marshal(typed); !bytes.Equal(again, resp.Result) {
+		g.t.Errorf("%s: %T encodes differently:\n sent %s\n  got %s", label, typed, resp.Result, again)
 	}
 	stable, err := g.stable(resp.Result)
 	if err != nil {
