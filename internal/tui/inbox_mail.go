@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/tuios/tuios/internal/proto"
 )
 
 // Mail over links in the Inbox (docs/inbox.md, The Inbox): held link mail
@@ -80,11 +81,7 @@ func (m *Model) releaseReply(r replyMsg) {
 		m.refreshInbox()
 		return
 	}
-	var res struct {
-		ToName    string `json:"to_name"`
-		To        string `json:"to"`
-		MessageID uint64 `json:"message_id"`
-	}
+	var res proto.MessageReleased
 	json.Unmarshal(r.raw, &res)
 	to := clean(firstOf(res.ToName, res.To))
 	if to == "" {
