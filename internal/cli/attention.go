@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tuios/tuios/internal/proto"
 )
 
 // attentionItem is the part of an Inbox item the text form prints.
@@ -105,7 +107,9 @@ func attentionCommands() []Command {
 				if flagBool(ctx, "json") {
 					return printJSON(ctx.Stdout, raw)
 				}
-				fmt.Fprintf(ctx.Stdout, "Dismissed #%v (%v). Undo within 10 s: tuios mark-attention undo\n", raw["id"], raw["kind"])
+				var res proto.AttentionDismissed
+				remarshal(raw, &res)
+				fmt.Fprintf(ctx.Stdout, "Dismissed #%s (%s). Undo within 10 s: tuios mark-attention undo\n", res.ID, res.Kind)
 				return nil
 			},
 		},
@@ -168,17 +172,17 @@ func runMarkAttention(ctx *Context) error {
 	if flagBool(ctx, "json") {
 		return printJSON(ctx.Stdout, raw)
 	}
-	var res struct {
-		ID           string `json:"id"`
-		Action       string `json:"action"`
-		SnoozedUntil int64  `json:"snoozed_until"`
-	}
+	var res proto.AttentionMarked
 	remarshal(raw, &res)
+	var until int64
+	if res.SnoozedUntil != nil {
+		until = *res.SnoozedUntil
+	}
 	switch {
-	case res.Action == "snooze" && res.SnoozedUntil < 0:
+	case res.Action == "snooze" && until < 0:
 		fmt.Fprintf(ctx.Stdout, "Snoozed #%s until it changes.\n", res.ID)
 	case res.Action == "snooze":
-		fmt.Fprintf(ctx.Stdout, "Snoozed #%s until %s.\n", res.ID, time.Unix(0, res.SnoozedUntil).Format("2006-01-02 15:04:05"))
+		fmt.Fprintf(ctx.Stdout, "Snoozed #%s until %s.\n", res.ID, time.Unix(0, until).Format("2006-01-02 15:04:05"))
 	case res.Action == "undo":
 		fmt.Fprintf(ctx.Stdout, "Undone: #%s is back.\n", res.ID)
 	default:

@@ -79,15 +79,7 @@ func mailCommands() []Command {
 						escapeControls(host), queuedWhy(raw["why"]), raw["waiting"])
 					return nil
 				}
-				var res struct {
-					Session        string `json:"session"`
-					ID             uint64 `json:"message_id"`
-					Kind           string `json:"kind"`
-					To             string `json:"to"`
-					ToName         string `json:"to_name"`
-					Thread         uint64 `json:"thread_id"`
-					ReplyToMissing bool   `json:"reply_to_missing"`
-				}
+				var res proto.MessageSent
 				remarshal(raw, &res)
 				to := "session " + res.Session + " (a notice)"
 				if res.To == mail.Human {
@@ -98,7 +90,7 @@ func mailCommands() []Command {
 				if host != "" {
 					to += " on host " + host
 				}
-				fmt.Fprintf(ctx.Stdout, "Sent #%d to %s, thread %d.\n", res.ID, escapeControls(to), res.Thread)
+				fmt.Fprintf(ctx.Stdout, "Sent #%d to %s, thread %d.\n", res.MessageID, escapeControls(to), res.ThreadID)
 				if res.ReplyToMissing {
 					fmt.Fprintf(ctx.Stderr, "The message you answered is no longer held; the reply starts its thread from that id.\n")
 				}
@@ -131,17 +123,16 @@ func mailCommands() []Command {
 				if flagBool(ctx, "json") {
 					return printJSON(ctx.Stdout, raw)
 				}
-				var res struct {
-					Inbox      string         `json:"inbox"`
-					Messages   []mail.Message `json:"messages"`
-					Unread     int            `json:"unread"`
-					PeekForced bool           `json:"peek_forced"`
-				}
+				var res proto.MessagesRead
 				remarshal(raw, &res)
 				if res.PeekForced {
 					fmt.Fprintln(ctx.Stderr, "Read as a peek: a pane cannot mark the person's mail read.")
 				}
-				if err := mail.Render(ctx.Stdout, res.Messages, mail.RenderOptions{Now: time.Now(), ShowTo: res.Inbox == ""}); err != nil {
+				msgs := make([]mail.Message, len(res.Messages))
+				for i, m := range res.Messages {
+					msgs[i] = m.Message
+				}
+				if err := mail.Render(ctx.Stdout, msgs, mail.RenderOptions{Now: time.Now(), ShowTo: res.Inbox == ""}); err != nil {
 					return err
 				}
 				if len(res.Messages) > 0 {
@@ -184,16 +175,7 @@ func mailCommands() []Command {
 				if flagBool(ctx, "json") {
 					return printJSON(ctx.Stdout, raw)
 				}
-				var res struct {
-					Path           string `json:"path"`
-					Bytes          int64  `json:"bytes"`
-					MediaType      string `json:"media_type"`
-					Deduped        bool   `json:"deduped"`
-					Evicted        int    `json:"evicted"`
-					Evictions      uint64 `json:"evictions"`
-					SessionBytes   int64  `json:"session_bytes"`
-					SessionEntries int    `json:"session_entries"`
-				}
+				var res proto.StashStored
 				remarshal(raw, &res)
 				what := "stored"
 				if res.Deduped {
@@ -224,12 +206,7 @@ func mailCommands() []Command {
 				if flagBool(ctx, "json") {
 					return printJSON(ctx.Stdout, raw)
 				}
-				var res struct {
-					Entries   []mail.StashEntry `json:"entries"`
-					Bytes     int64             `json:"bytes"`
-					Evictions uint64            `json:"evictions"`
-					MaxBytes  int64             `json:"max_bytes"`
-				}
+				var res proto.StashList
 				remarshal(raw, &res)
 				if len(res.Entries) > 0 {
 					var rows [][]string
@@ -264,8 +241,14 @@ func mailCommands() []Command {
 				if err := callCtx(ctx, "stash-get", proto.StashGetParams{Session: str(ctx, "session"), Name: ctx.Args[0], Data: len(ctx.Args) == 2}, &raw); err != nil {
 					return err
 				}
+				var res proto.StashFile
+				remarshal(raw, &res)
+				copied := ""
 				if len(ctx.Args) == 2 {
-					data, _ := raw["data"].(string)
+					var data string
+					if res.Data != nil {
+						data = *res.Data
+					}
 					b, err := base64.StdEncoding.DecodeString(data)
 					if err != nil {
 						return &Error{Code: "internal", Message: "the daemon sent bad data: " + err.Error()}
@@ -273,17 +256,18 @@ func mailCommands() []Command {
 					if err := os.WriteFile(ctx.Args[1], b, 0o600); err != nil {
 						return &Error{Code: "command_failed", Message: err.Error(), Hint: "check that the directory exists and is writable"}
 					}
+					copied, _ = filepath.Abs(ctx.Args[1])
 					delete(raw, "data")
-					raw["copied_to"], _ = filepath.Abs(ctx.Args[1])
+					raw["copied_to"] = copied
 				}
 				if flagBool(ctx, "json") {
 					return printJSON(ctx.Stdout, raw)
 				}
-				if to, ok := raw["copied_to"].(string); ok {
-					fmt.Fprintln(ctx.Stdout, escapeControls(to))
+				if copied != "" {
+					fmt.Fprintln(ctx.Stdout, escapeControls(copied))
 					return nil
 				}
-				fmt.Fprintln(ctx.Stdout, escapeControls(fmt.Sprint(raw["path"])))
+				fmt.Fprintln(ctx.Stdout, escapeControls(res.Path))
 				return nil
 			},
 		},
@@ -333,13 +317,7 @@ func mailCommands() []Command {
 				if flagBool(ctx, "json") {
 					return printJSON(ctx.Stdout, raw)
 				}
-				var res struct {
-					Window    string `json:"window"`
-					Name      string `json:"name"`
-					SettledBy string `json:"settled_by"`
-					State     string `json:"state"`
-					Reply     string `json:"reply"`
-				}
+				var res proto.AgentReply
 				remarshal(raw, &res)
 				who := res.Name + " (" + short8(res.Window) + ")"
 				fmt.Fprint(ctx.Stdout, mail.Fence(who, res.Reply, false))

@@ -43,13 +43,7 @@ func runReleaseMessage(ctx *Context) error {
 	if flagBool(ctx, "json") {
 		return printJSON(ctx.Stdout, raw)
 	}
-	var res struct {
-		Session   string `json:"session"`
-		HeldID    int    `json:"held_id"`
-		MessageID int    `json:"message_id"`
-		ToName    string `json:"to_name"`
-		ThreadID  int    `json:"thread_id"`
-	}
+	var res proto.MessageReleased
 	remarshal(raw, &res)
 	to := res.ToName
 	if to == "" {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/tuios/tuios/internal/proto"
 )
 
 // outboxCommands are the outbox's verbs: what mail waits for other
@@ -34,7 +36,7 @@ func outboxCommands() []Command {
 			if flagBool(ctx, "json") {
 				return printJSON(ctx.Stdout, raw)
 			}
-			var res outboxListing
+			var res proto.OutboxList
 			remarshal(raw, &res)
 			printOutbox(ctx, res, time.Now())
 			return nil
@@ -42,26 +44,7 @@ func outboxCommands() []Command {
 	}}
 }
 
-type outboxListing struct {
-	Hosts []struct {
-		Host      string `json:"host"`
-		Status    string `json:"status"`
-		Waiting   int    `json:"waiting"`
-		Refused   string `json:"refused"`
-		NextRetry int64  `json:"next_retry"`
-		Messages  []struct {
-			ID       uint64 `json:"queue_id"`
-			Session  string `json:"session"`
-			To       string `json:"to"`
-			Subject  string `json:"subject"`
-			Text     string `json:"text"`
-			QueuedAt int64  `json:"queued_at"`
-		} `json:"messages"`
-	} `json:"hosts"`
-	Waiting int `json:"waiting"`
-}
-
-func printOutbox(ctx *Context, res outboxListing, now time.Time) {
+func printOutbox(ctx *Context, res proto.OutboxList, now time.Time) {
 	if len(res.Hosts) == 0 {
 		fmt.Fprintln(ctx.Stdout, "Nothing waits to be sent.")
 		return

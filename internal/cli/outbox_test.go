@@ -5,10 +5,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tuios/tuios/internal/proto"
 )
 
 func TestPrintOutboxFencesWhatCameFromElsewhere(t *testing.T) {
-	var res outboxListing
+	var res proto.OutboxList
 	remarshal(map[string]any{"hosts": []any{map[string]any{"host": "build", "status": "up", "waiting": 1, "next_retry": time.Now().Add(4 * time.Second).UnixMilli(),
 		"refused": "forbidden (to api): \x1b]52;c;aGk=\x07no mail", "messages": []any{map[string]any{"queue_id": 3, "session": "api", "text": "line one\nline two\x1b[2J"}}}}}, &res)
 	var b bytes.Buffer
@@ -19,7 +21,7 @@ func TestPrintOutboxFencesWhatCameFromElsewhere(t *testing.T) {
 		t.Fatalf("printed:\n%q", out)
 	}
 	b.Reset()
-	printOutbox(&Context{Stdout: &b}, outboxListing{}, time.Now())
+	printOutbox(&Context{Stdout: &b}, proto.OutboxList{}, time.Now())
 	if b.String() != "Nothing waits to be sent.\n" {
 		t.Fatalf("empty: %q", b.String())
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/tuios/tuios/internal/proto"
 )
 
 // queueCommands are the reply queue's verbs: queue a message for a busy
@@ -46,12 +48,7 @@ func queueCommands() []Command {
 				if flagBool(ctx, "json") {
 					return printJSON(ctx.Stdout, raw)
 				}
-				var res struct {
-					ID         string `json:"id"`
-					Name       string `json:"name"`
-					Position   int    `json:"position"`
-					Delivering bool   `json:"delivering"`
-				}
+				var res proto.PromptQueued
 				remarshal(raw, &res)
 				switch {
 				case res.Position == 1 && !res.Delivering:

@@ -90,15 +90,7 @@ func reviewCommands() []Command {
 				if flagBool(ctx, "json") {
 					return printJSON(ctx.Stdout, raw)
 				}
-				var res struct {
-					Notes    int    `json:"notes"`
-					QueuedID string `json:"queued_id"`
-					Position int    `json:"position"`
-					Withheld []struct {
-						ID     string `json:"id"`
-						Reason string `json:"withheld_reason"`
-					} `json:"withheld"`
-				}
+				var res proto.ReviewSent
 				remarshal(raw, &res)
 				fmt.Fprintf(ctx.Stdout, "Queued %d note(s) as %s (position %d): typed once the agent is at rest.\n", res.Notes, res.QueuedID, res.Position)
 				for _, w := range res.Withheld {
@@ -334,12 +326,7 @@ func noteCall(ctx *Context, p map[string]any) error {
 	if flagBool(ctx, "json") {
 		return printJSON(ctx.Stdout, raw)
 	}
-	var res struct {
-		ID      string        `json:"id"`
-		Removed *int          `json:"removed"`
-		Kept    *int          `json:"kept"`
-		Notes   []review.Note `json:"notes"`
-	}
+	var res proto.ReviewNotes
 	remarshal(raw, &res)
 	switch p["action"] {
 	case "add":

@@ -225,14 +225,11 @@ func runSelectSend(ctx *Context) error {
 	failed := 0
 	for i, t := range set.targets() {
 		r := selectSendResult{selectTarget: t}
-		var res struct {
-			ID     uint64 `json:"message_id"`
-			Thread uint64 `json:"thread_id"`
-		}
+		var res proto.MessageSent
 		if err := call("send-agent-message", proto.SendMessageParams{Session: t.Session, To: t.WindowID, From: str(ctx, "from"), Subject: str(ctx, "subject"), ReplyTo: flagInt(ctx, "reply-to"), Attachments: atts, Text: text}, &res); err != nil {
 			r.Error, failed = asCLIError(err), failed+1
 		} else {
-			r.MessageID, r.ThreadID = res.ID, res.Thread
+			r.MessageID, r.ThreadID = res.MessageID, res.ThreadID
 		}
 		results[i] = r
 	}
@@ -270,11 +267,7 @@ func runSelectAsk(ctx *Context) error {
 			slots <- struct{}{}
 			defer func() { <-slots }()
 			r := selectSendResult{selectTarget: t}
-			var res struct {
-				SettledBy string `json:"settled_by"`
-				State     string `json:"state"`
-				Reply     string `json:"reply"`
-			}
+			var res proto.AgentReply
 			if err := call("ask-agent", proto.AskAgentParams{Session: t.Session, Window: t.WindowID, From: str(ctx, "from"), Text: text, Timeout: flagInt(ctx, "timeout"), ReadyTimeout: flagInt(ctx, "ready-timeout"), Settle: flagInt(ctx, "settle"), StallTimeout: flagInt(ctx, "stall-timeout"), Lines: flagInt(ctx, "lines"), Force: flagBool(ctx, "force"), AllowBlocked: flagBool(ctx, "allow-blocked")}, &res); err != nil {
 				r.Error = asCLIError(err)
 			} else {

@@ -33,9 +33,9 @@ func (s *Server) programExited(w *Window, status pty.ExitStatus) {
 }
 
 // waitMail is wait-for's agent-message condition: the mail feature's
-// wait (internal/daemon/mailbox), which fills in the message it got.
-func (s *Server) waitMail(ctx context.Context, c core.Call, w waitfor.MailWait, result map[string]any, timedOut func(string) *proto.Error) (any, *proto.Error) {
-	return s.mail.Wait(ctx, c, mailbox.WaitFor{Session: w.Session, Inbox: w.Inbox, Thread: w.Thread}, result, timedOut)
+// wait (internal/daemon/mailbox), which answers with the message it got.
+func (s *Server) waitMail(ctx context.Context, c core.Call, w waitfor.MailWait, timedOut func(string) *proto.Error) (any, *proto.Error) {
+	return s.mail.Wait(ctx, c, mailbox.WaitFor{Session: w.Session, Inbox: w.Inbox, Thread: w.Thread}, timedOut)
 }
 
 func (p paneHandle) Quiet() (time.Time, <-chan struct{}) {

@@ -509,9 +509,7 @@ func (m *Model) queueReply(r replyMsg) {
 		m.say("reply to %s: %s", name, r.err.Error())
 		return
 	}
-	var res struct {
-		Position int `json:"position"`
-	}
+	var res proto.PromptQueued
 	json.Unmarshal(r.raw, &res)
 	m.say("Queued for %s: typed when it is ready (%d in line)", name, max(res.Position, 1))
 }

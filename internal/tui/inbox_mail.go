@@ -81,11 +81,7 @@ func (m *Model) releaseReply(r replyMsg) {
 		m.refreshInbox()
 		return
 	}
-	var res struct {
-		ToName    string `json:"to_name"`
-		To        string `json:"to"`
-		MessageID uint64 `json:"message_id"`
-	}
+	var res proto.MessageReleased
 	json.Unmarshal(r.raw, &res)
 	to := clean(firstOf(res.ToName, res.To))
 	if to == "" {

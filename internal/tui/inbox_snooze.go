@@ -180,11 +180,9 @@ func (m *Model) actReply(r replyMsg) tea.Cmd {
 		in.note = clean(r.err.Error())
 		return nil
 	}
-	var res struct {
-		Action string `json:"action"`
-		ID     string `json:"id"`
-		Kind   string `json:"kind"`
-	}
+	// mark-attention's answer, or dismiss-attention's (which names no
+	// action): only the action is read.
+	var res proto.AttentionMarked
 	json.Unmarshal(r.raw, &res)
 	in.note = ""
 	switch res.Action {

@@ -56,13 +56,7 @@ func (m *Model) boxReply(r replyMsg) {
 		b.note = "not all mail was read: " + clean(r.err.Error())
 		return
 	}
-	var res struct {
-		Session  string `json:"session"`
-		Messages []struct {
-			threadMsg
-			ReadAt int64 `json:"read_at"`
-		} `json:"messages"`
-	}
+	var res proto.MessagesRead
 	json.Unmarshal(r.raw, &res)
 	byThread := map[uint64]int{}
 	for i, t := range b.threads {
@@ -78,11 +72,11 @@ func (m *Model) boxReply(r replyMsg) {
 		if !ok {
 			i = len(b.threads)
 			byThread[msg.ThreadID] = i
-			b.threads = append(b.threads, boxThread{session: res.Session, newest: msg.threadMsg})
+			b.threads = append(b.threads, boxThread{session: res.Session, newest: threadMsgOf(msg)})
 		}
 		t := &b.threads[i]
 		if msg.ID >= t.newest.ID {
-			t.newest = msg.threadMsg
+			t.newest = threadMsgOf(msg)
 		}
 		if msg.ReadAt == 0 && msg.Kind == "message" {
 			t.unread++

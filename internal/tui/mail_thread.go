@@ -40,7 +40,8 @@ type mailThread struct {
 	replyOn bool // r was pressed before the thread came: the reply line opens then
 }
 
-// threadMsg is one message of read-agent-messages, the fields drawn.
+// threadMsg is one message of read-agent-messages (proto.MailMessage),
+// the fields drawn.
 type threadMsg struct {
 	ID            uint64 `json:"id"`
 	Kind          string `json:"kind"`
@@ -57,6 +58,13 @@ type threadMsg struct {
 	Origin        string `json:"origin"`
 	OriginHost    string `json:"origin_host"`
 	Held          bool   `json:"held"` // held link mail: passed on with p, not read here
+}
+
+// threadMsgOf is the part of a message read that the thread draws.
+func threadMsgOf(m proto.MailMessage) threadMsg {
+	return threadMsg{ID: m.ID, Kind: string(m.Kind), From: m.From, FromLabel: m.FromLabel, To: m.To, ToLabel: m.ToLabel,
+		Subject: m.Subject, Text: m.Text, ThreadID: m.ThreadID, SentAt: m.SentAt, VerifiedHuman: m.VerifiedHuman,
+		ClaimedHuman: m.ClaimedHuman, Origin: m.Origin, OriginHost: m.OriginHost, Held: m.Held}
 }
 
 // readsThread reports whether enter, space or r on a row reads its mail
@@ -112,11 +120,13 @@ func (m *Model) threadReply(r replyMsg) {
 		t.loaded = true
 		return
 	}
-	var res struct {
-		Messages []threadMsg `json:"messages"`
-	}
+	var res proto.MessagesRead
 	json.Unmarshal(r.raw, &res)
-	t.msgs, t.loaded, t.top = res.Messages, true, -1
+	t.msgs = make([]threadMsg, len(res.Messages))
+	for i, msg := range res.Messages {
+		t.msgs[i] = threadMsgOf(msg)
+	}
+	t.loaded, t.top = true, -1
 	m.refreshInbox() // the thread was marked read: its row goes from the list under it
 	if t.replyOn {
 		t.replyOn = false
@@ -198,10 +208,7 @@ func (m *Model) mailSentReply(r replyMsg) {
 		in.note = "not sent: " + clean(r.err.Error())
 		return
 	}
-	var res struct {
-		MessageID uint64 `json:"message_id"`
-		ToName    string `json:"to_name"`
-	}
+	var res proto.MessageSent
 	json.Unmarshal(r.raw, &res)
 	in.note = ""
 	m.say("Replied to %s (message #%d)", firstOf(clean(res.ToName), "the thread"), res.MessageID)

@@ -227,9 +227,7 @@ func (m *Model) railReply(r replyMsg) tea.Cmd {
 			m.say("reply to %s: %s", m.railKeys.queueFor, r.err.Error())
 			return nil
 		}
-		var res struct {
-			Position int `json:"position"`
-		}
+		var res proto.PromptQueued
 		json.Unmarshal(r.raw, &res)
 		m.say("Queued for %s: typed when it is ready (%d in line)", m.railKeys.queueFor, max(res.Position, 1))
 	case "rail:list":

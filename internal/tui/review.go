@@ -412,21 +412,14 @@ func (m *Model) reviewReply(r replyMsg) tea.Cmd {
 			rv.cur, rv.top = firstSelectable(rows), 0
 		}
 	case tagReviewNote:
-		var res struct {
-			ID    string        `json:"id"`
-			Notes []review.Note `json:"notes"`
-		}
+		var res proto.ReviewNotes
 		if err := json.Unmarshal(r.raw, &res); err == nil {
 			rv.d.Notes, rv.laid = res.Notes, nil
 			review.SortNotes(rv.d.Notes)
 			m.say("review: note %s added; S sends the unsent notes to the agent", clean(res.ID))
 		}
 	case tagReviewSend:
-		var res struct {
-			Notes    int  `json:"notes"`
-			Position int  `json:"position"`
-			Queued   bool `json:"queued"`
-		}
+		var res proto.ReviewSent
 		_ = json.Unmarshal(r.raw, &res)
 		what := "1 note"
 		if res.Notes != 1 {

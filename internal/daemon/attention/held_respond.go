@@ -206,9 +206,9 @@ func (hd *Holds) respondHeld(p heldAnswer, by, session, window, name string) (re
 	}
 	hd.h.Log().About(window, "").Infof("respond: %s the hold %s on %s by %s", decision, h.id, window[:8], by)
 	snap := hd.h.Tracker().Arbiter().Get(window)
-	return map[string]any{"type": "prompt_response", "session": session, "window": window, "name": name, "action": p.Action,
-		"sent": []string{}, "prompt_id": h.id, "settled_by": "state", "state": snap.State.String(), "message": snap.Message,
-		"by": by, "held_id": h.id, "decision": decision, "pressed_ms": 0, "settled_ms": time.Since(start).Milliseconds()}, nil, true
+	return &proto.HeldPromptResponse{Type: "prompt_response", Session: session, Window: window, Name: name, Action: p.Action,
+		Sent: []string{}, PromptID: h.id, SettledBy: "state", State: snap.State.String(), Message: snap.Message,
+		By: by, HeldID: h.id, Decision: decision, SettledMS: time.Since(start).Milliseconds()}, nil, true
 }
 
 // Acknowledged says whether the risk rules a caller acknowledged (a,

@@ -163,12 +163,9 @@ func (a *Store) dismissVerb(h core.Host, c core.Call, p *DismissParams) (any, *p
 		return nil, InboxError(err)
 	}
 	a.verbs.AfterDismiss(d)
-	res := map[string]any{"type": "attention_dismissed", "id": d.ID, "kind": d.Kind, "session": d.Session, "dismissed": true}
-	if d.Host != "" {
-		res["host"] = d.Host
-	}
+	res := &proto.AttentionDismissed{Type: "attention_dismissed", ID: d.ID, Kind: string(d.Kind), Session: d.Session, Dismissed: true, Host: d.Host}
 	if d.ForHost != "" {
-		res["for_host"], res["discarded"] = d.ForHost, d.Discarded
+		res.ForHost, res.Discarded = d.ForHost, &d.Discarded
 	}
 	return res, nil
 }
@@ -177,7 +174,7 @@ func (a *Store) markVerb(h core.Host, c core.Call, p *MarkParams) (any, *proto.E
 	if err := h.Person(c, "mark-attention", p.HumanNonce); err != nil {
 		return nil, err
 	}
-	res := map[string]any{"type": "attention_marked", "action": p.Action}
+	res := &proto.AttentionMarked{Type: "attention_marked", Action: p.Action}
 	if _, _, ok := inbox.SplitHostID(p.ID); ok && p.Action != "undo" { // a mirrored item: marked here only
 		return a.verbs.Hosts.Mark(p)
 	}
@@ -187,7 +184,7 @@ func (a *Store) markVerb(h core.Host, c core.Call, p *MarkParams) (any, *proto.E
 			return nil, InboxError(err)
 		}
 		if len(evs) > 0 {
-			res["id"] = evs[len(evs)-1].Item.ID
+			res.ID = evs[len(evs)-1].Item.ID
 		}
 		return res, nil
 	}
@@ -259,9 +256,9 @@ func (a *Store) markVerb(h core.Host, c core.Call, p *MarkParams) (any, *proto.E
 	if err != nil {
 		return nil, InboxError(err)
 	}
-	res["id"] = id
+	res.ID = id
 	if it, ok := a.Get(id); ok {
-		res["snoozed_until"] = it.SnoozedUntil
+		res.SnoozedUntil = &it.SnoozedUntil
 	}
 	return res, nil
 }

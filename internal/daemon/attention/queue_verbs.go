@@ -172,8 +172,8 @@ func (q *Queue) add(c core.Call, p *queuePromptParams) (any, *proto.Error) {
 	q.stepLocked(pq, snap)
 	delivering := pq.entries[0].state == queueDelivering
 	q.mu.Unlock()
-	return map[string]any{"type": "prompt_queued", "id": e.id, "session": w.Session, "window": w.ID, "name": name,
-		"position": position, "queued": queued, "delivering": delivering}, nil
+	return &proto.PromptQueued{Type: "prompt_queued", ID: e.id, Session: w.Session, Window: w.ID, Name: name,
+		Position: position, Queued: queued, Delivering: delivering}, nil
 }
 
 func (q *Queue) list(c core.Call, p *listQueuedParams) (any, *proto.Error) {

@@ -191,8 +191,8 @@ func (r *Review) diff(c core.Call, p *reviewDiffParams) (any, *proto.Error) {
 		return nil, ReviewError(derr)
 	}
 	notes := r.follow(c.Context(), t, d)
-	return map[string]any{"type": "review_diff", "session": t.session, "window": t.window, "name": t.name,
-		"repo_root": d.RepoRoot, "worktree": d.Worktree, "base": d.Base, "base_sha": d.BaseSHA, "uncommitted": d.Uncommitted,
-		"tree_sha": d.TreeSHA, "against": against, "against_tree": d.AgainstTree, "files": d.Files, "totals": d.Totals, "truncated": d.Truncated,
-		"notes": notes, "untrusted": true, "group": r.fanGroupOf(t)}, nil
+	return &proto.ReviewDiff{Type: "review_diff", Session: t.session, Window: t.window, Name: t.name,
+		RepoRoot: d.RepoRoot, Worktree: d.Worktree, Base: d.Base, BaseSHA: d.BaseSHA, Uncommitted: d.Uncommitted,
+		TreeSHA: d.TreeSHA, Against: against, AgainstTree: d.AgainstTree, Files: d.Files, Totals: d.Totals, Truncated: d.Truncated,
+		Notes: notes, Untrusted: true, Group: r.fanGroupOf(t)}, nil
 }

@@ -215,10 +215,10 @@ func (r *Review) note(c core.Call, p *reviewNoteParams) (any, *proto.Error) {
 	if err != nil {
 		return nil, err
 	}
-	res := map[string]any{"type": "review_notes", "session": t.session, "window": t.window, "worktree": t.repo.Worktree}
+	res := &proto.ReviewNotes{Type: "review_notes", Session: t.session, Window: t.window, Worktree: t.repo.Worktree}
 	switch action {
 	case "list":
-		res["notes"] = r.follow(c.Context(), t, nil)
+		res.Notes = r.follow(c.Context(), t, nil)
 		return res, nil
 	}
 	who, err := r.author(c, p.HumanNonce)
@@ -246,7 +246,7 @@ func (r *Review) note(c core.Call, p *reviewNoteParams) (any, *proto.Error) {
 		if aerr != nil {
 			return nil, ReviewError(aerr)
 		}
-		res["id"] = added.ID
+		res.ID = added.ID
 	case "edit", "remove":
 		if p.ID == "" {
 			return nil, proto.Errorf(proto.CodeInvalidParams, "%s needs the note's id", action).WithHint(proto.Hint{Param: "id", Command: "tuios review notes"})
@@ -268,7 +268,8 @@ func (r *Review) note(c core.Call, p *reviewNoteParams) (any, *proto.Error) {
 			}
 		default:
 			r.book.Remove(func(n review.Note) bool { return n.ID == p.ID })
-			res["removed"] = 1
+			one := 1
+			res.Removed = &one
 		}
 		if perr == nil {
 			r.saveLocked()
@@ -277,7 +278,7 @@ func (r *Review) note(c core.Call, p *reviewNoteParams) (any, *proto.Error) {
 		if perr != nil {
 			return nil, perr
 		}
-		res["id"] = p.ID
+		res.ID = p.ID
 	case "clear":
 		live := r.live()
 		r.mu.Lock()
@@ -295,9 +296,9 @@ func (r *Review) note(c core.Call, p *reviewNoteParams) (any, *proto.Error) {
 		})
 		r.saveLocked()
 		r.mu.Unlock()
-		res["removed"], res["kept"] = removed, kept
+		res.Removed, res.Kept = &removed, &kept
 	}
-	res["notes"] = r.notesOf(t.window)
+	res.Notes = r.notesOf(t.window)
 	return res, nil
 }
 

@@ -27,12 +27,6 @@ func (r *Review) windowName(id string) string {
 	return id[:min(8, len(id))]
 }
 
-type withheldNote struct {
-	ID     string `json:"id"`
-	By     string `json:"by"`
-	Reason string `json:"withheld_reason"`
-}
-
 func (r *Review) send(c core.Call, p *sendReviewParams) (any, *proto.Error) {
 	t, err := r.target(c, p.Session, p.Window)
 	if err != nil {
@@ -73,7 +67,7 @@ func (r *Review) send(c core.Call, p *sendReviewParams) (any, *proto.Error) {
 	// Each note is checked against its author's authority now, not when
 	// it was written.
 	var sendable []review.SendNote
-	withheld := []withheldNote{}
+	withheld := []proto.WithheldNote{}
 	for _, n := range picked {
 		reason := ""
 		switch n.By {
@@ -87,7 +81,7 @@ func (r *Review) send(c core.Call, p *sendReviewParams) (any, *proto.Error) {
 			// are checked, once grants and links exist.
 		}
 		if reason != "" {
-			withheld = append(withheld, withheldNote{ID: n.ID, By: n.By, Reason: reason})
+			withheld = append(withheld, proto.WithheldNote{ID: n.ID, By: n.By, Reason: reason})
 			continue
 		}
 		sn := review.SendNote{Note: n}
@@ -130,7 +124,10 @@ func (r *Review) send(c core.Call, p *sendReviewParams) (any, *proto.Error) {
 	if qerr != nil {
 		return nil, qerr
 	}
-	qm, _ := qres.(map[string]any)
+	queued, ok := qres.(*proto.PromptQueued)
+	if !ok {
+		return nil, proto.Errorf(proto.CodeInternal, "the reply queue answered %T", qres)
+	}
 	ids := make([]string, 0, len(sendable))
 	sentAt := r.h.Clock().Now().UnixNano()
 	r.mu.Lock()
@@ -142,10 +139,6 @@ func (r *Review) send(c core.Call, p *sendReviewParams) (any, *proto.Error) {
 	}
 	r.saveLocked()
 	r.mu.Unlock()
-	res := map[string]any{"type": "review_sent", "session": t.session, "window": t.window, "notes": len(ids), "ids": ids,
-		"queued_id": qm["id"], "position": qm["position"], "queued": qm["queued"], "delivering": qm["delivering"]}
-	if len(withheld) > 0 {
-		res["withheld"] = withheld
-	}
-	return res, nil
+	return &proto.ReviewSent{Type: "review_sent", Session: t.session, Window: t.window, Notes: len(ids), IDs: ids,
+		QueuedID: queued.ID, Position: queued.Position, Queued: queued.Queued, Delivering: queued.Delivering, Withheld: withheld}, nil
 }

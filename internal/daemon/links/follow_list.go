@@ -81,8 +81,8 @@ func (f *Follow) Dismiss(id string) (any, *proto.Error) {
 	if err != nil {
 		return nil, core.InboxError(err)
 	}
-	return map[string]any{"type": "attention_dismissed", "id": d.ID, "kind": d.Kind, "session": d.Session, "host": d.Host,
-		"dismissed": true, "local_only": true}, nil
+	return &proto.AttentionDismissed{Type: "attention_dismissed", ID: d.ID, Kind: string(d.Kind), Session: d.Session, Host: d.Host,
+		Dismissed: true, LocalOnly: true}, nil
 }
 
 // Mark is mark-attention of a mirrored item (the verb's params, as far as
@@ -132,9 +132,9 @@ func (f *Follow) Mark(p Mark) (any, *proto.Error) {
 	if err != nil {
 		return nil, core.InboxError(err)
 	}
-	res := map[string]any{"type": "attention_marked", "action": p.Action, "id": p.ID, "host": host, "local_only": true}
+	res := &proto.AttentionMarked{Type: "attention_marked", Action: p.Action, ID: p.ID, Host: host, LocalOnly: true}
 	if it, ok := f.m.Get(p.ID); ok {
-		res["snoozed_until"] = it.SnoozedUntil
+		res.SnoozedUntil = &it.SnoozedUntil
 	}
 	return res, nil
 }

@@ -192,7 +192,7 @@ func queued(m OutboxMsg, waiting int, status, why string) map[string]any {
 func (o *Outbox) Send(ctx context.Context, m OutboxMsg, keep bool) (map[string]any, *proto.Error) {
 	if !keep {
 		tctx, cancel := context.WithTimeout(ctx, outboxAnswerWait)
-		res, err := o.opt.Deliver(tctx, m.Host, m.params())
+		res, err := o.opt.Deliver(tctx, m.Host, farParams(m))
 		cancel()
 		return res, farWord(m.Host, err)
 	}
@@ -232,7 +232,7 @@ func (o *Outbox) Send(ctx context.Context, m OutboxMsg, keep bool) (map[string]a
 	o.mu.Unlock()
 
 	tctx, cancel := context.WithTimeout(ctx, outboxAnswerWait)
-	res, err := o.opt.Deliver(tctx, m.Host, m.params())
+	res, err := o.opt.Deliver(tctx, m.Host, farParams(m))
 	cancel()
 
 	o.mu.Lock()
@@ -372,7 +372,7 @@ func (o *Outbox) pump(host string) {
 		o.mu.Unlock()
 
 		ctx, cancel := context.WithTimeout(context.Background(), outboxAnswerWait)
-		_, err := o.opt.Deliver(ctx, host, m.params())
+		_, err := o.opt.Deliver(ctx, host, farParams(m))
 		cancel()
 
 		o.mu.Lock()
@@ -502,14 +502,7 @@ func (o *Outbox) Waiting(host string) int {
 }
 
 // OutboxHost is one host of list-outbox.
-type OutboxHost struct {
-	Host      string      `json:"host"`
-	Status    string      `json:"status"`
-	Waiting   int         `json:"waiting"`
-	Refused   string      `json:"refused,omitempty"`
-	NextRetry int64       `json:"next_retry,omitempty"` // unix ms
-	Messages  []OutboxMsg `json:"messages"`
-}
+type OutboxHost = proto.OutboxHost
 
 // list is what waits, host by host (sorted), oldest first within each.
 func (o *Outbox) List(only string) []OutboxHost {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tuios/tuios/hosts"
 	"github.com/tuios/tuios/internal/atomicfile"
+	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/mail"
 )
 
@@ -31,22 +32,12 @@ const (
 )
 
 // OutboxMsg is one message waiting for a host: what send-agent-message
-// will say there.
-type OutboxMsg struct {
-	ID          uint64   `json:"queue_id"`
-	Host        string   `json:"host"`
-	Session     string   `json:"session"`
-	To          string   `json:"to,omitempty"`
-	From        string   `json:"from,omitempty"`
-	Subject     string   `json:"subject,omitempty"`
-	Text        string   `json:"text"`
-	ReplyTo     int      `json:"reply_to,omitempty"`
-	Attachments []string `json:"attachments,omitempty"`
-	QueuedAt    int64    `json:"queued_at"` // unix ns
-}
+// will say there. list-outbox shows it and the outbox file stores it in
+// the same form.
+type OutboxMsg = proto.OutboxMessage
 
-// params are the far verb's params: the message without its host.
-func (m OutboxMsg) params() map[string]any {
+// farParams are the far verb's params: the message without its host.
+func farParams(m OutboxMsg) map[string]any {
 	p := map[string]any{"text": m.Text}
 	for k, v := range map[string]string{"session": m.Session, "to": m.To, "from": m.From, "subject": m.Subject} {
 		if v != "" {

@@ -49,6 +49,6 @@ func (ls *Links) listOutbox(c core.Call, p *listOutboxParams) (any, *proto.Error
 			list[i].Status = "not_configured" // removed from the table: its mail waits
 		}
 	}
-	return map[string]any{"type": "outbox_list", "hosts": list, "waiting": total,
-		"per_host_cap": OutboxPerHost, "total_cap": OutboxTotal}, nil
+	return &proto.OutboxList{Type: "outbox_list", Hosts: list, Waiting: total,
+		PerHostCap: OutboxPerHost, TotalCap: OutboxTotal}, nil
 }

@@ -190,9 +190,9 @@ func (m *Mail) ask(c core.Call, p *proto.AskAgentParams) (any, *proto.Error) {
 	}
 	reply, truncated := replyLines(base, contentLines(screen), maxLines)
 	record(strings.Join(reply, "\n"), settledBy)
-	return map[string]any{"type": "agent_reply", "session": w.Session, "window": w.ID, "name": name, "waited_for": waited.Milliseconds(),
-		"settled_by": settledBy, "state": arb.Brief(w.ID).State.String(), "untrusted": true, "reply": strings.Join(reply, "\n"),
-		"lines": len(reply), "truncated": truncated}, nil
+	return &proto.AgentReply{Type: "agent_reply", Session: w.Session, Window: w.ID, Name: name, WaitedFor: waited.Milliseconds(),
+		SettledBy: settledBy, State: arb.Brief(w.ID).State.String(), Untrusted: true, Reply: strings.Join(reply, "\n"),
+		Lines: len(reply), Truncated: truncated}, nil
 }
 
 // contentLines is the pane's text, scrollback included, without trailing

@@ -63,6 +63,6 @@ func (m *Mail) release(c core.Call, p *proto.ReleaseMessageParams) (any, *proto.
 	}
 	m.h.Publish(core.Event{Type: "agent-message", Session: sv.Name, Window: to})
 	m.h.MailThread(sv.Name, ring, h.ThreadID) // the held row reads passed on
-	return map[string]any{"type": "agent_message_released", "session": sv.Name, "held_id": h.ID, "message_id": msg.ID,
-		"to": msg.To, "to_name": msg.ToLabel, "thread_id": msg.ThreadID, "kind": msg.Kind, "origin": msg.Origin, "origin_host": msg.OriginHost}, nil
+	return &proto.MessageReleased{Type: "agent_message_released", Session: sv.Name, HeldID: h.ID, MessageID: msg.ID,
+		To: msg.To, ToName: msg.ToLabel, ThreadID: msg.ThreadID, Kind: string(msg.Kind), Origin: msg.Origin, OriginHost: msg.OriginHost}, nil
 }

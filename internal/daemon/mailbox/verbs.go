@@ -173,11 +173,11 @@ func (m *Mail) send(c core.Call, p *proto.SendMessageParams) (any, *proto.Error)
 	if msg.To == mail.Human {
 		m.h.MailThread(sv.Name, ring, msg.ThreadID)
 	}
-	return map[string]any{"type": "agent_message_sent", "session": sv.Name, "message_id": msg.ID, "kind": msg.Kind, "to": msg.To,
-		"to_name": msg.ToLabel, "id": msg.ID, "to_label": msg.ToLabel, "from": msg.From, "from_label": msg.FromLabel, "sent_at": msg.SentAt, "reply_to": msg.ReplyTo,
-		"thread_id": msg.ThreadID, "reply_to_missing": msg.ReplyToMissing, "origin": msg.Origin, "origin_host": msg.OriginHost,
-		"verified_human": msg.VerifiedHuman, "claimed_human": msg.ClaimedHuman, "held": msg.Held, "held_for": msg.HeldFor,
-		"held_for_label": msg.HeldForLabel, "attachments": msg.Attachments}, nil
+	return &proto.MessageSent{Type: "agent_message_sent", Session: sv.Name, MessageID: msg.ID, Kind: string(msg.Kind), To: msg.To,
+		ToName: msg.ToLabel, ID: msg.ID, ToLabel: msg.ToLabel, From: msg.From, FromLabel: msg.FromLabel, SentAt: msg.SentAt, ReplyTo: msg.ReplyTo,
+		ThreadID: msg.ThreadID, ReplyToMissing: msg.ReplyToMissing, Origin: msg.Origin, OriginHost: msg.OriginHost,
+		VerifiedHuman: msg.VerifiedHuman, ClaimedHuman: msg.ClaimedHuman, Held: msg.Held, HeldFor: msg.HeldFor,
+		HeldForLabel: msg.HeldForLabel, Attachments: msg.Attachments}, nil
 }
 
 // opened is a session's ring and the inbox a read or a wait names in it.
@@ -224,8 +224,8 @@ func (m *Mail) read(c core.Call, p *proto.ReadMessagesParams) (any, *proto.Error
 			}
 		}
 	}
-	return map[string]any{"type": "agent_messages", "session": o.session, "inbox": o.inbox, "thread": res.Thread, "untrusted": true,
-		"messages": readMessages(res.Messages), "unread": res.Unread, "total": res.Total, "evicted": res.Evicted, "peek_forced": forced}, nil
+	return &proto.MessagesRead{Type: "agent_messages", Session: o.session, Inbox: o.inbox, Thread: res.Thread, Untrusted: true,
+		Messages: readMessages(res.Messages), Unread: res.Unread, Total: res.Total, Evicted: res.Evicted, PeekForced: forced}, nil
 }
 
 // stash resolves a session and returns its stash.
@@ -249,19 +249,15 @@ func (m *Mail) stashPut(c core.Call, p *proto.StashPutParams) (any, *proto.Error
 	if perr != nil {
 		return nil, mailErr(perr)
 	}
-	out := stashEntryMap(sv.Name, res.Entry)
-	var evicted []string
-	for _, e := range res.Evicted {
-		evicted = append(evicted, e.Path)
+	e := res.Entry
+	evicted := []string{}
+	for _, x := range res.Evicted {
+		evicted = append(evicted, x.Path)
 	}
-	if evicted == nil {
-		evicted = []string{}
-	}
-	for k, v := range map[string]any{"deduped": res.Deduped, "evicted": len(res.Evicted), "evicted_paths": evicted, "evictions": res.Evictions,
-		"session_bytes": res.SessionBytes, "session_entries": res.SessionEntries, "max_file_bytes": res.MaxFileBytes, "max_bytes": res.MaxBytes} {
-		out[k] = v
-	}
-	return out, nil
+	return &proto.StashStored{Type: "stash_entry", Session: sv.Name, Path: e.Path, Name: e.Name, Hash: e.Hash, Bytes: e.Bytes,
+		MediaType: e.MediaType, Kind: e.Kind, Source: e.Source, StoredAt: e.StoredAt,
+		Deduped: res.Deduped, Evicted: len(res.Evicted), EvictedPaths: evicted, Evictions: res.Evictions,
+		SessionBytes: res.SessionBytes, SessionEntries: res.SessionEntries, MaxFileBytes: res.MaxFileBytes, MaxBytes: res.MaxBytes}, nil
 }
 
 func (m *Mail) stashList(c core.Call, p *proto.StashListParams) (any, *proto.Error) {
@@ -270,8 +266,8 @@ func (m *Mail) stashList(c core.Call, p *proto.StashListParams) (any, *proto.Err
 		return nil, err
 	}
 	l := st.List()
-	return map[string]any{"type": "stash_list", "session": sv.Name, "dir": l.Dir, "entries": l.Entries, "bytes": l.Bytes,
-		"evictions": l.Evictions, "max_bytes": l.MaxBytes, "max_file_bytes": int64(mail.MaxStashFileBytes)}, nil
+	return &proto.StashList{Type: "stash_list", Session: sv.Name, Dir: l.Dir, Entries: l.Entries, Bytes: l.Bytes,
+		Evictions: l.Evictions, MaxBytes: l.MaxBytes, MaxFileBytes: int64(mail.MaxStashFileBytes)}, nil
 }
 
 func (m *Mail) stashGet(c core.Call, p *proto.StashGetParams) (any, *proto.Error) {
@@ -284,18 +280,20 @@ func (m *Mail) stashGet(c core.Call, p *proto.StashGetParams) (any, *proto.Error
 		if gerr != nil {
 			return nil, mailErr(gerr)
 		}
-		return stashEntryMap(sv.Name, e), nil
+		return stashFile(sv.Name, e), nil
 	}
 	b, e, gerr := st.Read(p.Name, mail.MaxLinkStashBytes)
 	if gerr != nil {
 		return nil, mailErr(gerr)
 	}
-	out := stashEntryMap(sv.Name, e)
-	out["data"] = base64.StdEncoding.EncodeToString(b)
+	out := stashFile(sv.Name, e)
+	data := base64.StdEncoding.EncodeToString(b)
+	out.Data = &data
 	return out, nil
 }
 
-func stashEntryMap(session string, e mail.StashEntry) map[string]any {
-	return map[string]any{"type": "stash_entry", "session": session, "path": e.Path, "name": e.Name, "hash": e.Hash, "bytes": e.Bytes,
-		"media_type": e.MediaType, "kind": e.Kind, "source": e.Source, "stored_at": e.StoredAt}
+// stashFile is stash-get's answer for one stored file.
+func stashFile(session string, e mail.StashEntry) *proto.StashFile {
+	return &proto.StashFile{Type: "stash_entry", Session: session, Path: e.Path, Name: e.Name, Hash: e.Hash, Bytes: e.Bytes,
+		MediaType: e.MediaType, Kind: e.Kind, Source: e.Source, StoredAt: e.StoredAt}
 }

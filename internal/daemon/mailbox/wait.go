@@ -18,9 +18,9 @@ type WaitFor struct {
 
 // Wait is wait-for's agent-message condition, which the daemon's New
 // hands wait-for (internal/daemon/waitfor): it waits until ctx ends for a
-// message that matches w and fills result in with it; timedOut makes the
-// refusal when nothing came.
-func (m *Mail) Wait(ctx context.Context, c core.Call, w WaitFor, result map[string]any, timedOut func(string) *proto.Error) (any, *proto.Error) {
+// message that matches w and answers with it (proto.MessageWaitResult);
+// timedOut makes the refusal when nothing came.
+func (m *Mail) Wait(ctx context.Context, c core.Call, w WaitFor, timedOut func(string) *proto.Error) (any, *proto.Error) {
 	o, err := m.open(c, w.Session, w.Inbox)
 	if err != nil {
 		return nil, err
@@ -34,7 +34,6 @@ func (m *Mail) Wait(ctx context.Context, c core.Call, w WaitFor, result map[stri
 		}
 		return nil, mailErr(werr)
 	}
-	result["session"], result["window"], result["message_id"], result["kind"] = o.session, o.inbox, msg.ID, msg.Kind
-	result["from"], result["from_label"], result["subject"], result["thread_id"] = msg.From, msg.FromLabel, msg.Subject, msg.ThreadID
-	return result, nil
+	return &proto.MessageWaitResult{Type: "wait_result", Condition: "agent-message", Matched: true, Session: o.session, Window: o.inbox,
+		MessageID: msg.ID, Kind: string(msg.Kind), From: msg.From, FromLabel: msg.FromLabel, Subject: msg.Subject, ThreadID: msg.ThreadID}, nil
 }

@@ -18,9 +18,9 @@ type MailWait struct {
 // Options is what the daemon hands the feature.
 type Options struct {
 	// Mail is the mail feature's wait for a message matching w, until ctx
-	// ends: it fills result in with the message, or makes its refusal
-	// with timedOut when none came.
-	Mail func(ctx context.Context, c core.Call, w MailWait, result map[string]any, timedOut func(string) *proto.Error) (any, *proto.Error)
+	// ends: it answers with the message (a proto.MessageWaitResult), or
+	// makes its refusal with timedOut when none came.
+	Mail func(ctx context.Context, c core.Call, w MailWait, timedOut func(string) *proto.Error) (any, *proto.Error)
 }
 
 // Feature is wait-for, as the daemon composes it.

@@ -67,9 +67,8 @@ func (f *Feature) waitFor(c core.Call, p *proto.WaitParams) (any, *proto.Error) 
 	case "agent-state":
 		return f.waitAgent(ctx, c, p, result, timedOut) // agent.go
 	case "agent-message":
-		// The mail feature (internal/daemon/mailbox) fills in the message it got.
-		return f.opt.Mail(ctx, c, MailWait{Session: p.Session, Inbox: p.Window, Thread: uint64(p.Thread)},
-			map[string]any{"type": result.Type, "condition": result.Condition, "matched": true}, timedOut)
+		// The mail feature (internal/daemon/mailbox) answers with the message it got.
+		return f.opt.Mail(ctx, c, MailWait{Session: p.Session, Inbox: p.Window, Thread: uint64(p.Thread)}, timedOut)
 	case "window-output", "window-idle", "window-exit":
 	default:
 		return nil, proto.Errorf(proto.CodeInvalidParams, "unknown condition %q", p.Condition).
