@@ -7,7 +7,6 @@ package daemon
 
 import (
 	"github.com/tuios/tuios/inbox"
-	attn "github.com/tuios/tuios/internal/daemon/attention"
 	"github.com/tuios/tuios/internal/daemon/links"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/mail"
@@ -44,6 +43,6 @@ func (s *Server) afterDismiss(d inbox.Dismissed) {
 // params, which are the attention set's.
 type followInbox struct{ *links.Follow }
 
-func (x followInbox) Mark(p *attn.MarkParams) (any, *proto.Error) {
+func (x followInbox) Mark(p *proto.MarkAttentionParams) (any, *proto.Error) {
 	return x.Follow.Mark(links.Mark{ID: p.ID, Action: p.Action, Until: p.Until, ForMS: p.ForMS, UntilChange: p.UntilChange})
 }

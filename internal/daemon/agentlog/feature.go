@@ -19,7 +19,7 @@ func (l *Log) Name() string { return "agent-log" }
 // Init adds agent-activity and agent-log to h's verbs and forgets a
 // pane's ring when the hub says its window closed.
 func (l *Log) Init(h core.Host) error {
-	params, run := core.Handle(func(c core.Call, p *activityParams) (any, *proto.Error) { return l.answer(h, c, p) })
+	params, run := core.Handle(func(c core.Call, p *proto.AgentActivityParams) (any, *proto.Error) { return l.answer(h, c, p) })
 	h.AddVerb(core.Verb{Name: "agent-activity", Class: core.Reads, Returns: "agent_activity", Params: params, Run: run,
 		Desc:    "Read what the agent in a pane did: its newest activity entries (prompts, tools, turns, shell commands, states), and a recap",
 		Example: `{"verb":"agent-activity","params":{"window":"api","since":1767225600000000000,"recap":true}}`})
@@ -78,15 +78,6 @@ func (l *Log) keepOnly(live map[string]bool) {
 	}
 }
 
-type activityParams struct {
-	Session  string `json:"session" desc:"the session"`
-	Window   string `json:"window" desc:"the window (default: the caller's own pane, else the focused one)"`
-	Since    int64  `json:"since" desc:"only entries at or after this time (unix ns)" min:"0"`
-	SinceSeq int    `json:"since_seq" desc:"only entries after this seq (a previous answer's last_seq)" min:"0" max:"9007199254740991"`
-	Limit    int    `json:"limit" desc:"the newest this many entries" min:"1" max:"256" default:"64"`
-	Recap    bool   `json:"recap" desc:"also sum up the entries since since: turns, files, commands, tests, what it last said, its state"`
-}
-
 type activityResult struct {
 	Type      string  `json:"type"`
 	Session   string  `json:"session"`
@@ -99,7 +90,7 @@ type activityResult struct {
 }
 
 // answer is agent-activity: the pane's newest entries and, asked, a recap.
-func (l *Log) answer(h core.Host, c core.Call, p *activityParams) (any, *proto.Error) {
+func (l *Log) answer(h core.Host, c core.Call, p *proto.AgentActivityParams) (any, *proto.Error) {
 	w, perr := h.Window(c, p.Session, p.Window)
 	if perr != nil {
 		return nil, perr

@@ -69,13 +69,6 @@ type askHumanParams struct {
 	RequestID string   `json:"request_id" desc:"the question's id: names a new question, or comes back for one asked before (waits on it again, or gives how it ended)" maxlen:"64"`
 }
 
-type answerAskParams struct {
-	RequestID  string `json:"request_id" req:"true" desc:"the question's request_id (list-attention shows it on the ask item)" maxlen:"64"`
-	Answer     string `json:"answer" req:"true" desc:"one of the question's options, exactly" maxlen:"256"`
-	HumanNonce string `json:"human_nonce" desc:"the nonce attach gave this client: proof the person answers" maxlen:"256"`
-	Question   string `json:"question" desc:"the question as the person saw it: when the item says something else, nothing is applied (reason changed)" maxlen:"4096"`
-}
-
 // humanAnswer is ask-human's result.
 type humanAnswer struct {
 	Type          string   `json:"type"`
@@ -170,7 +163,7 @@ func (as *Asks) Init(h core.Host) error {
 	h.AddVerb(core.Verb{Name: "ask-human", Class: core.ReportsLocal, Returns: "human_answer", Params: p, Run: run,
 		Desc:    "Ask the person a question with fixed answers: it waits in the Inbox under Questions; the result says the answer, or pending (a later answer is mailed to the asking pane), or how the question ended",
 		Example: `{"verb":"ask-human","params":{"question":"Deploy the branch to staging?","options":["yes","no","later"],"timeout":120000}}`})
-	p, run = core.Handle(func(c core.Call, p *answerAskParams) (any, *proto.Error) {
+	p, run = core.Handle(func(c core.Call, p *proto.AnswerAskParams) (any, *proto.Error) {
 		if as.refuse != nil {
 			if err := as.refuse(p.RequestID); err != nil { // a host's ask is answered there
 				return nil, err
@@ -559,7 +552,7 @@ func (as *Asks) resultLocked(r *askRec, start time.Time) humanAnswer {
 
 // answerAsk is the person's answer. Who may: an attached client's live
 // nonce, from outside every pane (isPerson); no shell switch applies.
-func (as *Asks) answerAsk(c core.Call, p *answerAskParams) (any, *proto.Error) {
+func (as *Asks) answerAsk(c core.Call, p *proto.AnswerAskParams) (any, *proto.Error) {
 	if !as.h.IsPerson(c, p.HumanNonce) {
 		return nil, proto.Errorf(codeNotHuman, "answer-ask is the person's: it needs the live human nonce of an attached client").
 			WithHint(proto.Hint{Param: "human_nonce", Detail: "answer in the Inbox of an attached client (prefix key then i, then the answer's digit)"})

@@ -165,7 +165,7 @@ func (hd *Holds) Init(h core.Host) error {
 	h.AddVerb(core.Verb{Name: "request-approval", Class: core.Reports, Returns: "approval_result", Params: p, Run: run,
 		Desc:    "Hold a pane's permission prompt for the Inbox (a harness's hook): blocks until the person answers, hold_seconds pass or the hold ends; an empty decision means ask in the pane",
 		Example: `{"verb":"request-approval","params":{"window":"4f1c…","harness":"claude-code","summary":"approve Bash: make test","options":["once","deny"],"tool":"Bash","target":"make test"}}`})
-	p, run = core.Handle(func(c core.Call, p *replyApprovalParams) (any, *proto.Error) {
+	p, run = core.Handle(func(c core.Call, p *proto.ReplyApprovalParams) (any, *proto.Error) {
 		if hd.refuse != nil {
 			if err := hd.refuse(p.RequestID); err != nil { // a host's hold is answered there
 				return nil, err
@@ -393,23 +393,6 @@ type requestApprovalParams struct {
 	DenyMessage bool     `json:"deny_message" desc:"a deny may carry a reason the model reads"`
 }
 
-type replyApprovalParams struct {
-	RequestID  string   `json:"request_id" desc:"the hold (or session and window)" maxlen:"64"`
-	Session    string   `json:"session" desc:"with window: the pane whose hold to answer"`
-	Window     string   `json:"window" desc:"the pane whose hold to answer"`
-	Decision   string   `json:"decision" req:"true" desc:"the answer; ask hands the prompt back to the pane" accepted:"once,always,deny,ask"`
-	Message    string   `json:"message" desc:"deny: the reason the model reads, one line" maxlen:"500"`
-	HumanNonce string   `json:"human_nonce" desc:"the nonce attach gave this client: proof the person acts (required)" maxlen:"256"`
-	Summary    string   `json:"summary" desc:"the line the decision was made from: another line held now answers applied:false, reason changed" maxlen:"4096"`
-	RiskAck    []string `json:"risk_ack" desc:"a risky request's rules, all of them (order-insensitive): an allow needs it" maxlen:"32"`
-	PlanSHA    string   `json:"plan_sha" desc:"a plan: the sha256 (hex) of the text approved; an allow needs it" maxlen:"64"`
-}
-
-type getApprovalParams struct {
-	RequestID string `json:"request_id" req:"true" desc:"the hold" maxlen:"64"`
-	Session   string `json:"session" desc:"the session the hold is in (checked when given)" maxlen:"4096"`
-}
-
 // ---- verbs ----
 
 func (hd *Holds) requestApproval(c core.Call, p *requestApprovalParams) (any, *proto.Error) {
@@ -599,7 +582,7 @@ type replied struct {
 	PlanSHA    string `json:"plan_sha,omitempty"`
 }
 
-func (hd *Holds) replyApproval(c core.Call, p *replyApprovalParams) (any, *proto.Error) {
+func (hd *Holds) replyApproval(c core.Call, p *proto.ReplyApprovalParams) (any, *proto.Error) {
 	if hd.h.Options().AgentsOff {
 		return nil, core.AgentsDisabled("reply-approval")
 	}
@@ -673,7 +656,7 @@ func (hd *Holds) replyApproval(c core.Call, p *replyApprovalParams) (any, *proto
 	return out, nil
 }
 
-func (hd *Holds) getApproval(c core.Call, p *getApprovalParams) (any, *proto.Error) {
+func (hd *Holds) getApproval(c core.Call, p *proto.GetApprovalParams) (any, *proto.Error) {
 	if hd.h.Options().AgentsOff {
 		return nil, core.AgentsDisabled("get-approval")
 	}

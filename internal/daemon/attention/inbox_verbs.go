@@ -11,34 +11,6 @@ import (
 
 // The Inbox's verbs: list-attention, dismiss-attention, mark-attention.
 
-// ListParams are list-attention's params.
-type ListParams struct {
-	Session        string   `json:"session" desc:"only this session's items (default: every session)" maxlen:"4096"`
-	Kinds          []string `json:"kinds" desc:"only these kinds: approval, plan, ask, question, mail, errored, resume, finished, outbox" maxlen:"9"`
-	IncludeSnoozed bool     `json:"include_snoozed" desc:"the snoozed items too, after the open ones"`
-	Host           string   `json:"host" desc:"local: this machine's items only; a linked host's name: the items mirrored from it (default: both, each mirrored item with its host)" maxlen:"256"`
-	Select         string   `json:"select" desc:"a selector: key:value terms that must all match (harness, state, needs, session, group, host, name, cwd)" maxlen:"1024"`
-}
-
-// DismissParams are dismiss-attention's params.
-type DismissParams struct {
-	ID         string `json:"id" req:"true" desc:"the item's id" maxlen:"256"`
-	HumanNonce string `json:"human_nonce" desc:"the nonce attach gave the person's client" maxlen:"256"`
-}
-
-// MarkParams are mark-attention's params.
-type MarkParams struct {
-	Action      string `json:"action" req:"true" desc:"what to do" accepted:"snooze,wake,unread,restore,undo"`
-	ID          string `json:"id" desc:"the item's id (or session, window and kind)" maxlen:"256"`
-	Session     string `json:"session" desc:"with window and kind: the item's pane (unread: the pane)"`
-	Window      string `json:"window" desc:"with kind: the item's pane (unread: the pane)"`
-	Kind        string `json:"kind" desc:"with window: which of the pane's items" accepted:"approval,plan,question,errored,resume,finished"`
-	Until       int64  `json:"until" desc:"snooze: wake at this time (unix ms, within a year)" min:"1" max:"9007199254740991"`
-	ForMS       int64  `json:"for_ms" desc:"snooze: wake after this many milliseconds (at most a year)" min:"1" max:"31536000000"`
-	UntilChange bool   `json:"until_change" desc:"snooze: wake only when what the item says changes"`
-	HumanNonce  string `json:"human_nonce" desc:"the nonce attach gave the person's client" maxlen:"256"`
-}
-
 // Hosts is the follow of linked hosts' Inboxes as the Inbox's verbs use
 // it (the daemon's): their mirrored items, numbered in the Store's seq.
 type Hosts interface {
@@ -50,7 +22,7 @@ type Hosts interface {
 	List(host string, opt inbox.ListOptions) any
 	// Dismiss and Mark act on a mirrored item, here only.
 	Dismiss(id string) (any, *proto.Error)
-	Mark(p *MarkParams) (any, *proto.Error)
+	Mark(p *proto.MarkAttentionParams) (any, *proto.Error)
 	// Undo undoes the person's newest dismiss or snooze, local or
 	// mirrored.
 	Undo() ([]inbox.Event, error)
@@ -70,23 +42,23 @@ type VerbOptions struct {
 func (a *Store) Serve(opt VerbOptions) { a.verbs = opt }
 
 func (a *Store) addVerbs(h core.Host) {
-	params, run := core.Handle(func(c core.Call, p *ListParams) (any, *proto.Error) { return a.listVerb(h, c, p) })
+	params, run := core.Handle(func(c core.Call, p *proto.ListAttentionParams) (any, *proto.Error) { return a.listVerb(h, c, p) })
 	h.AddVerb(core.Verb{Name: "list-attention", Class: core.Reads, Agent: true, Returns: "attention_list", Params: params, Run: run,
 		Desc:    "List the Inbox: what the agents wait on, grouped and oldest first, with counts, seq and boot_id",
 		Example: `{"verb":"list-attention","params":{"kinds":["approval","question"],"select":"session:api-fan-* needs:you"}}`})
 
-	params, run = core.Handle(func(c core.Call, p *DismissParams) (any, *proto.Error) { return a.dismissVerb(h, c, p) })
+	params, run = core.Handle(func(c core.Call, p *proto.DismissAttentionParams) (any, *proto.Error) { return a.dismissVerb(h, c, p) })
 	h.AddVerb(core.Verb{Name: "dismiss-attention", Class: core.Person, Agent: true, Returns: "attention_dismissed", Params: params, Run: run,
 		Desc:    "Take an item off the Inbox (a finished turn is marked seen, a mail thread read); undo with mark-attention undo within 10 s",
 		Example: `{"verb":"dismiss-attention","params":{"id":"12"}}`})
 
-	params, run = core.Handle(func(c core.Call, p *MarkParams) (any, *proto.Error) { return a.markVerb(h, c, p) })
+	params, run = core.Handle(func(c core.Call, p *proto.MarkAttentionParams) (any, *proto.Error) { return a.markVerb(h, c, p) })
 	h.AddVerb(core.Verb{Name: "mark-attention", Class: core.Person, Agent: true, Returns: "attention_marked", Params: params, Run: run,
 		Desc:    "Snooze, wake, restore or undo an Inbox item, or mark a pane's finished turn unread",
 		Example: `{"verb":"mark-attention","params":{"action":"snooze","id":"12","for_ms":900000}}`})
 }
 
-func (a *Store) listVerb(h core.Host, c core.Call, p *ListParams) (any, *proto.Error) {
+func (a *Store) listVerb(h core.Host, c core.Call, p *proto.ListAttentionParams) (any, *proto.Error) {
 	if err := a.verbs.Hosts.Check(p.Host); err != nil {
 		return nil, err
 	}
@@ -145,7 +117,7 @@ func (a *Store) listVerb(h core.Host, c core.Call, p *ListParams) (any, *proto.E
 	return a.verbs.Hosts.List(p.Host, opt), nil // local and mirrored items
 }
 
-func (a *Store) dismissVerb(h core.Host, c core.Call, p *DismissParams) (any, *proto.Error) {
+func (a *Store) dismissVerb(h core.Host, c core.Call, p *proto.DismissAttentionParams) (any, *proto.Error) {
 	if err := h.Person(c, "dismiss-attention", p.HumanNonce); err != nil {
 		return nil, err
 	}
@@ -170,7 +142,7 @@ func (a *Store) dismissVerb(h core.Host, c core.Call, p *DismissParams) (any, *p
 	return res, nil
 }
 
-func (a *Store) markVerb(h core.Host, c core.Call, p *MarkParams) (any, *proto.Error) {
+func (a *Store) markVerb(h core.Host, c core.Call, p *proto.MarkAttentionParams) (any, *proto.Error) {
 	if err := h.Person(c, "mark-attention", p.HumanNonce); err != nil {
 		return nil, err
 	}

@@ -19,28 +19,6 @@ const (
 	codeNotHuman = core.CodeNotHuman
 )
 
-type queuePromptParams struct {
-	Session    string `json:"session" desc:"the session"`
-	Window     string `json:"window" desc:"the pane to type into once its agent is at rest (default: your own pane, else the focused one); it must run an agent tuios knows; human is refused (no keyboard)"`
-	Text       string `json:"text" req:"true" desc:"the message, typed as one paste then Enter (at most 16 KiB)"`
-	HumanNonce string `json:"human_nonce" desc:"the nonce attach gave this client: the entry is the person's (by human)" maxlen:"256"`
-	From       string `json:"from" desc:"a label for the sender (outside panes); a pane is its own window and may not name another" maxlen:"256"`
-}
-
-type listQueuedParams struct {
-	Session    string `json:"session" desc:"the session"`
-	Window     string `json:"window" desc:"only this pane (default: every pane of the session)"`
-	HumanNonce string `json:"human_nonce" desc:"the nonce attach gave this client: the person gets each message whole (text), to queue a dropped one again" maxlen:"256"`
-}
-
-type cancelQueuedParams struct {
-	Session    string `json:"session" desc:"the session"`
-	Window     string `json:"window" desc:"the pane whose entries to drop (needed with all)"`
-	ID         string `json:"id" desc:"the entry to drop (q1, q2, …)" maxlen:"32"`
-	All        bool   `json:"all" desc:"drop every entry on the pane the caller may drop"`
-	HumanNonce string `json:"human_nonce" desc:"the nonce attach gave this client: drop as the person" maxlen:"256"`
-}
-
 // QueuedRow is one entry as list-queued shows it.
 type QueuedRow struct {
 	ID      string `json:"id"`
@@ -89,7 +67,7 @@ func (q *Queue) origin(c core.Call, nonce string) (string, *proto.Error) {
 	return byShell, nil
 }
 
-func (q *Queue) add(c core.Call, p *queuePromptParams) (any, *proto.Error) {
+func (q *Queue) add(c core.Call, p *proto.QueuePromptParams) (any, *proto.Error) {
 	if p.Window == mail.Human {
 		return nil, proto.Errorf(codeNoKeyboard, "human has no keyboard to type into").
 			WithHint(proto.Hint{Command: "tuios send-agent-message -w human TEXT", Detail: "leave the person a message instead"})
@@ -176,7 +154,7 @@ func (q *Queue) add(c core.Call, p *queuePromptParams) (any, *proto.Error) {
 		Position: position, Queued: queued, Delivering: delivering}, nil
 }
 
-func (q *Queue) list(c core.Call, p *listQueuedParams) (any, *proto.Error) {
+func (q *Queue) list(c core.Call, p *proto.ListQueuedParams) (any, *proto.Error) {
 	ss, err := q.h.Session(c, p.Session)
 	if err != nil {
 		return nil, err
@@ -228,7 +206,7 @@ func mayDrop(who string, e *queuedPrompt) bool {
 	return e.by == who
 }
 
-func (q *Queue) cancel(c core.Call, p *cancelQueuedParams) (any, *proto.Error) {
+func (q *Queue) cancel(c core.Call, p *proto.CancelQueuedParams) (any, *proto.Error) {
 	switch {
 	case p.ID != "" && p.All:
 		return nil, proto.Errorf(proto.CodeInvalidParams, "give an id or all, not both").WithHint(proto.Hint{Param: "id"})

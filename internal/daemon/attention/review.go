@@ -86,39 +86,6 @@ func (r *Review) Init(h core.Host) error {
 // Shutdown has nothing to stop: every change is saved as it is made.
 func (r *Review) Shutdown(context.Context) error { return nil }
 
-type reviewDiffParams struct {
-	Session     string   `json:"session" desc:"the session"`
-	Window      string   `json:"window" desc:"the pane whose repository to diff (default: your own pane, else the focused one)"`
-	Base        string   `json:"base" desc:"diff against this branch, tag or commit (through its merge base with HEAD)" maxlen:"256"`
-	Uncommitted bool     `json:"uncommitted" desc:"only what is not committed: diff against HEAD"`
-	Against     string   `json:"against" desc:"another attempt of the same fan (its session): the diff goes from that attempt's work to this one's" maxlen:"4096"`
-	Paths       []string `json:"paths" desc:"only these files or directories, relative to the repository's top" maxlen:"256"`
-	Context     *int     `json:"context" desc:"lines of context around each change" min:"0" max:"20" default:"3"`
-	Stat        bool     `json:"stat" desc:"counts only: files and lines, no hunks"`
-}
-
-type reviewNoteParams struct {
-	Action     string `json:"action" desc:"what to do" accepted:"add,edit,remove,list,clear" default:"list"`
-	Session    string `json:"session" desc:"the session"`
-	Window     string `json:"window" desc:"the pane whose changes the notes are on (default: your own pane, else the focused one)"`
-	Path       string `json:"path" desc:"add: the file, relative to the repository's top" maxlen:"4096"`
-	Line       int    `json:"line" desc:"add: the line, on the new side (or the base's numbering with side old)" min:"0" max:"100000000"`
-	Side       string `json:"side" desc:"add: the side the line is on" accepted:"new,old" default:"new"`
-	Quote      string `json:"quote" desc:"add: the line's text the note follows (default: read from the file)" maxlen:"4096"`
-	Hunk       string `json:"hunk" desc:"add: a hunk header (@@ -a,b +c,d @@ …) to note a whole hunk instead of a line" maxlen:"4096"`
-	Text       string `json:"text" desc:"add, edit: the note (at most 1000 bytes)" maxlen:"4096"`
-	ID         string `json:"id" desc:"edit, remove: the note (n1, n2, …)" maxlen:"32"`
-	HumanNonce string `json:"human_nonce" desc:"the nonce attach gave this client: the note is the person's" maxlen:"256"`
-}
-
-type sendReviewParams struct {
-	Session    string   `json:"session" desc:"the session"`
-	Window     string   `json:"window" desc:"the pane whose agent gets the notes (default: your own pane, else the focused one)"`
-	IDs        []string `json:"ids" desc:"only these notes (default: every unsent one)" maxlen:"200"`
-	Now        bool     `json:"now" desc:"only if the agent is at rest with nothing queued, else not_ready (or agent_blocked on a prompt)"`
-	HumanNonce string   `json:"human_nonce" desc:"the nonce attach gave this client: sent as the person" maxlen:"256"`
-}
-
 // ReviewError turns a package review error into a protocol error (the
 // review verbs here, fan compare's changes in the core).
 func ReviewError(err error) *proto.Error {
@@ -161,7 +128,7 @@ func (r *Review) target(c core.Call, session, window string) (*reviewTarget, *pr
 	return &t, nil
 }
 
-func (r *Review) diff(c core.Call, p *reviewDiffParams) (any, *proto.Error) {
+func (r *Review) diff(c core.Call, p *proto.ReviewDiffParams) (any, *proto.Error) {
 	if p.Uncommitted && p.Base != "" {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "uncommitted diffs against HEAD: give it or a base, not both").WithHint(proto.Hint{Param: "base"})
 	}

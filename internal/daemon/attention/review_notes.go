@@ -206,7 +206,7 @@ func mayChange(who string, n review.Note) bool {
 	return n.By == who
 }
 
-func (r *Review) note(c core.Call, p *reviewNoteParams) (any, *proto.Error) {
+func (r *Review) note(c core.Call, p *proto.ReviewNoteParams) (any, *proto.Error) {
 	action := p.Action
 	if action == "" {
 		action = "list"
@@ -304,7 +304,7 @@ func (r *Review) note(c core.Call, p *reviewNoteParams) (any, *proto.Error) {
 
 // newNote checks an add and reads what the note keeps: the line's text,
 // or the hunk's header.
-func (r *Review) newNote(ctx context.Context, t *reviewTarget, p *reviewNoteParams) (review.Note, *proto.Error) {
+func (r *Review) newNote(ctx context.Context, t *reviewTarget, p *proto.ReviewNoteParams) (review.Note, *proto.Error) {
 	if p.Path == "" {
 		return review.Note{}, proto.Errorf(proto.CodeInvalidParams, "name the file (path) the note is on").WithHint(proto.Hint{Param: "path"})
 	}

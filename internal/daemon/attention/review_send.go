@@ -27,7 +27,7 @@ func (r *Review) windowName(id string) string {
 	return id[:min(8, len(id))]
 }
 
-func (r *Review) send(c core.Call, p *sendReviewParams) (any, *proto.Error) {
+func (r *Review) send(c core.Call, p *proto.SendReviewParams) (any, *proto.Error) {
 	t, err := r.target(c, p.Session, p.Window)
 	if err != nil {
 		return nil, err
@@ -120,7 +120,7 @@ func (r *Review) send(c core.Call, p *sendReviewParams) (any, *proto.Error) {
 	if r.q == nil {
 		return nil, proto.Errorf(proto.CodeInternal, "the reply queue is not running")
 	}
-	qres, qerr := r.q.add(c, &queuePromptParams{Session: t.session, Window: t.window, Text: msg, HumanNonce: p.HumanNonce})
+	qres, qerr := r.q.add(c, &proto.QueuePromptParams{Session: t.session, Window: t.window, Text: msg, HumanNonce: p.HumanNonce})
 	if qerr != nil {
 		return nil, qerr
 	}

@@ -10,12 +10,6 @@ import (
 // resume-agent: type the command that resumes a pane's agent
 // conversation (docs/agents.md, Resume conversations after a restart).
 
-type agentParams struct {
-	Session string `json:"session" desc:"the session"`
-	Window  string `json:"window" desc:"the window (default: the caller's own pane, else the focused one)"`
-	DryRun  bool   `json:"dry_run" desc:"only say the command; type nothing"`
-}
-
 type agentResumed struct {
 	Type           string   `json:"type"`
 	WindowID       string   `json:"window_id"`
@@ -34,7 +28,7 @@ func (f *Feature) addVerb(h core.Host) {
 }
 
 // resumeAgent is resume-agent: the command, typed unless dry_run.
-func (f *Feature) resumeAgent(c core.Call, p *agentParams) (any, *proto.Error) {
+func (f *Feature) resumeAgent(c core.Call, p *proto.ResumeAgentParams) (any, *proto.Error) {
 	w, perr := f.h.Window(c, p.Session, p.Window)
 	if perr != nil {
 		return nil, perr
