@@ -220,6 +220,13 @@ func cases() []decodeCase {
 			decodeCase{"Notification of another type", h, "Notification", `,"message":"Logged in","notification_type":"auth_success"`, nil, hook.Translation{}},
 		)
 	}
+	cs = append(cs,
+		decodeCase{"Notification without a type", "claude-code", "Notification", `,"message":"Claude needs your permission to use Bash","title":"Claude Code"`,
+			&row{"Notification", "no notification_type"},
+			hook.Translation{Report: true, State: agentstate.NeedsInput, Kind: agentstate.KindApproval, Message: "Claude needs your permission to use Bash",
+				IfState: agentstate.SetOf(agentstate.None, agentstate.Working, agentstate.Idle, agentstate.Done, agentstate.Errored, agentstate.Unknown)}},
+		decodeCase{"Notification without a type in Qwen Code", "qwen", "Notification", `,"message":"x"`, nil, hook.Translation{}},
+	)
 	// Failures: Claude Code and Qwen Code.
 	for _, h := range []string{"claude-code", "qwen"} {
 		cs = append(cs,

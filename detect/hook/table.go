@@ -131,6 +131,14 @@ func notification(kind string) func(*payload) bool {
 func table() []Event {
 	var t []Event
 	t = append(t, claudeLike("claude-code", "Claude Code 2.1.197 hook input builders in bin/claude.exe (hook_event_name and fields) and its hooks documentation")...)
+	// A Notification with no notification_type is the shape Claude Code
+	// sent before it typed them, and what a hand-written hook or a caller
+	// of the old integrations/claude-code shim sends: the message is what
+	// the person is asked, so it reads as the permission notice does.
+	t = append(t, Event{Harness: "claude-code", Name: "Notification", When: "no notification_type",
+		Says:   "needs_input (approval) with its message, unless the pane already waits",
+		Source: "Claude Code before notification_type (Notification{message, title}); the old shim's mapping",
+		cond:   notification(""), do: permissionNotice})
 	// Codex copies Claude Code's hook layout and payloads (JSON schemas
 	// embedded in codex 0.171.0, e.g. stop.command.input); it adds
 	// Interrupt (the person stopped the turn) and has no Notification.

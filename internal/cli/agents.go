@@ -210,11 +210,10 @@ func WriteAgents(w interface{ Write([]byte) (int, error) }, agents []proto.Agent
 		head = append([]string{"SESSION"}, head...)
 	}
 	var rows [][]string
-	focused := false
 	for _, a := range agents {
 		id := short(a.WindowID)
 		if a.Focused {
-			id, focused = "*"+id, true
+			id = "*" + id
 		}
 		state := strings.TrimSpace(a.Glyph + " " + a.State)
 		r := []string{id, a.Name, state, a.HarnessID, a.Source, strconv.Itoa(a.Unread), clip(agentNote(a), 60)}
@@ -228,11 +227,9 @@ func WriteAgents(w interface{ Write([]byte) (int, error) }, agents []proto.Agent
 		return
 	}
 	writeTable(w, head, rows)
-	fmt.Fprintf(w, "\n%s.", paneCount(agents)) // agents_footer.go: --all lists plain panes too
-	if focused {
-		fmt.Fprint(w, " * marks the focused one.")
-	}
-	fmt.Fprintln(w, " Address one with -w and its ID or NAME.")
+	// The footer is one fixed line (the skill's), star or no star: the
+	// focused window is often a shell that is not listed.
+	fmt.Fprintf(w, "\n%s. * marks the focused one. Address one with -w and its ID or NAME.\n", paneCount(agents)) // agents_footer.go: --all lists plain panes too
 }
 
 func clip(s string, n int) string {

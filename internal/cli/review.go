@@ -124,7 +124,13 @@ func runReview(ctx *Context) error {
 		return usageError("tuios review [SESSION] -w WINDOW", "give at most one session")
 	}
 	if len(ctx.Args) == 1 {
-		session = ctx.Args[0]
+		// --host NAME was folded into -s as "NAME:": the word is the
+		// session on that host, not one here.
+		if h, rest, ok := strings.Cut(session, ":"); ok && rest == "" {
+			session = h + ":" + ctx.Args[0]
+		} else {
+			session = ctx.Args[0]
+		}
 	}
 	// HOST:SESSION names another machine: refused before dialling.
 	if h, _, ok := strings.Cut(session, ":"); ok && h != "local" {

@@ -52,3 +52,32 @@ func TestAReviewNoteReachesTheAgentThroughTheQueue(t *testing.T) {
 		t.Fatalf("the queue still holds the review:\n%s", out)
 	}
 }
+
+// review --host NAME SESSION names a session on that machine, which review
+// does not read yet: it is refused, and never answered with this machine's
+// session of the same name. --host local SESSION is this machine's.
+func TestReviewWithHostNamesTheFarSession(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	e := newEnv(t)
+	repo := filepath.Join(e.dir, "repo")
+	os.MkdirAll(repo, 0o700)
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"commit", "-q", "--allow-empty", "-m", "base"}} {
+		cmd := exec.Command("git", append([]string{"-C", repo, "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	os.WriteFile(filepath.Join(repo, "a.txt"), []byte("hi\n"), 0o600)
+	e.ok("new", "--detach", "api", "--cwd", repo)
+
+	if out := e.ok("review", "--host", "local", "api", "--stat"); !strings.Contains(out, "U a.txt") {
+		t.Fatalf("review --host local api:\n%s", out)
+	}
+	r := e.fails("not_repo", "review", "--host", "build", "api", "--stat")
+	if !strings.Contains(r.err, "another machine") || r.out != "" {
+		t.Fatalf("review --host build api reviewed something:\nstdout: %s\nstderr: %s", r.out, r.err)
+	}
+}

@@ -9,7 +9,7 @@ import (
 
 // The old Claude Code shim in integrations/claude-code runs tuios
 // agent-hook from a real pane: prompt submit working, a permission
-// notification needs_input with its message, stop done; outside tuios it
+// notification (typed or not) needs_input with its message, stop done; outside tuios it
 // exits 0 and reports nothing.
 func TestClaudeCodeShimReportsFromAPane(t *testing.T) {
 	t.Parallel()
@@ -39,6 +39,12 @@ func TestClaudeCodeShimReportsFromAPane(t *testing.T) {
 	hook(`{"hook_event_name":"Notification","session_id":"s1","notification_type":"permission_prompt","message":"Claude needs your permission to use \"Bash\""}`)
 	if st, msg := state(); st != "needs_input" || msg != `Claude needs your permission to use "Bash"` {
 		t.Fatalf("after Notification: %s %q", st, msg)
+	}
+	// The older Notification, with no notification_type, says the same.
+	hook(`{"hook_event_name":"UserPromptSubmit","session_id":"s1","prompt":"again"}`)
+	hook(`{"hook_event_name":"Notification","session_id":"s1","message":"Claude needs your permission to use Write"}`)
+	if st, msg := state(); st != "needs_input" || msg != "Claude needs your permission to use Write" {
+		t.Fatalf("after a Notification without a type: %s %q", st, msg)
 	}
 	hook(`{"hook_event_name":"Stop","session_id":"s1"}`)
 	if st, _ := state(); st != "done" {

@@ -48,8 +48,8 @@ func TestWaitForSaysWhatMatched(t *testing.T) {
 	}
 }
 
-// list-agents: the person's unread mail under the table, and --all counts
-// panes and agents apart.
+// list-agents: the person's unread mail under the table, --all counts
+// panes and agents apart, and the footer says how to address a row.
 func TestListAgentsFooterCountsPanesAndHumanMail(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -65,7 +65,9 @@ func TestListAgentsFooterCountsPanesAndHumanMail(t *testing.T) {
 	if out := e.ok("list-agents", "-s", "work", "--all"); !strings.Contains(out, "3 pane(s), 1 agent.") {
 		t.Fatalf("--all with one agent:\n%s", out)
 	}
-	if out := e.ok("list-agents", "-s", "work"); !strings.Contains(out, "1 agent pane(s).") {
+	// The footer is the skill's line even when the focused pane is not an
+	// agent (pa was opened --no-focus).
+	if out := e.ok("list-agents", "-s", "work"); !strings.Contains(out, "\n1 agent pane(s). * marks the focused one. Address one with -w and its ID or NAME.\n") {
 		t.Fatalf("without --all:\n%s", out)
 	}
 	for range 3 {
