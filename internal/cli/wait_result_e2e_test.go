@@ -93,3 +93,18 @@ func TestWaitForIdleWaitsOutOutputStillToCome(t *testing.T) {
 		t.Fatalf("window-idle answered before the pane printed what the typed line started:\n%s", out)
 	}
 }
+
+// window-output matches what the pane printed: a line wrapped at the
+// pane's width is matched whole, marker across the wrap included, and ^
+// and $ anchor to the printed line, not the row.
+func TestWaitForOutputMatchesAWrappedLineWhole(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.ok("new", "--detach", "work") // 80 columns
+	e.ok("new-window", "-s", "work", "sh", "--no-focus")
+	e.ok("send-text", "-s", "work", "-w", "sh", "printf '%075d' 0; printf 'WRAP_%s_MARK\\n' $((3+4))\n")
+	out := e.ok("wait-for", "window-output", "-s", "work", "-w", "sh", "--pattern", "^0+WRAP_7_MARK$", "--timeout", "10000")
+	if !strings.Contains(out, strings.Repeat("0", 75)+"WRAP_7_MARK") {
+		t.Fatalf("the matched line is not the printed line whole: %q", out)
+	}
+}

@@ -134,7 +134,9 @@ func (f *Feature) waitFor(c core.Call, p *proto.WaitParams) (any, *proto.Error) 
 	}
 	result.Pattern = p.Pattern
 	matched := func() bool {
-		line, ok := matchedLine(pane.Tracked().Screen().Capture(vt.CaptureOptions{Scrollback: true}), re) // line.go
+		// Join: a line the pane wrapped at its width is one line, so a
+		// marker printed across the wrap still matches.
+		line, ok := matchedLine(pane.Tracked().Screen().Capture(vt.CaptureOptions{Scrollback: true, Join: true}), re) // line.go
 		if ok {
 			result.Line = &line
 		}
