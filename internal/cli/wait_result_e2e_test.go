@@ -77,3 +77,36 @@ func TestListAgentsFooterCountsPanesAndHumanMail(t *testing.T) {
 		t.Fatalf("no human unread line:\n%s", out)
 	}
 }
+
+// window-idle counts the silence from when the wait began: a pane that
+// was quiet before it does not answer at once, so a command typed just
+// before the wait, whose output has not arrived yet, is waited for.
+func TestWaitForIdleWaitsOutOutputStillToCome(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.ok("new", "--detach", "work")
+	// Typing prints nothing (no echo); half a second after a line comes
+	// in, the program prints.
+	e.ok("new-window", "-s", "work", "late", "--no-focus", "sh", "-c", "stty -echo; read x; sleep 0.5; echo woke_$((40+2)); exec sleep 1000")
+	e.ok("wait-for", "window-idle", "-s", "work", "-w", "late", "--idle", "2000", "--timeout", "20000")
+	e.ok("send-text", "-s", "work", "-w", "late", "go\n")
+	e.ok("wait-for", "window-idle", "-s", "work", "-w", "late", "--idle", "2000", "--timeout", "20000")
+	if out := e.ok("capture-pane", "-s", "work", "-w", "late"); !strings.Contains(out, "woke_42") {
+		t.Fatalf("window-idle answered before the pane printed what the typed line started:\n%s", out)
+	}
+}
+
+// window-output matches what the pane printed: a line wrapped at the
+// pane's width is matched whole, marker across the wrap included, and ^
+// and $ anchor to the printed line, not the row.
+func TestWaitForOutputMatchesAWrappedLineWhole(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.ok("new", "--detach", "work") // 80 columns
+	e.ok("new-window", "-s", "work", "sh", "--no-focus")
+	e.ok("send-text", "-s", "work", "-w", "sh", "printf '%075d' 0; printf 'WRAP_%s_MARK\\n' $((3+4))\n")
+	out := e.ok("wait-for", "window-output", "-s", "work", "-w", "sh", "--pattern", "^0+WRAP_7_MARK$", "--timeout", "10000")
+	if !strings.Contains(out, strings.Repeat("0", 75)+"WRAP_7_MARK") {
+		t.Fatalf("the matched line is not the printed line whole: %q", out)
+	}
+}

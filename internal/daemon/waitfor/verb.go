@@ -105,8 +105,15 @@ func (f *Feature) waitFor(c core.Call, p *proto.WaitParams) (any, *proto.Error) 
 		if p.Idle <= 0 {
 			idle = 500 * time.Millisecond
 		}
+		// Silence counts from the wait's start at the earliest: a pane
+		// quiet before it would answer at once, before the echo of what
+		// the caller typed a moment ago arrives (send-text, then wait).
+		start := time.Now()
 		for {
 			last, gen := pane.Quiet()
+			if last.Before(start) {
+				last = start
+			}
 			left := idle - time.Since(last)
 			if left <= 0 {
 				return result, nil
@@ -126,7 +133,9 @@ func (f *Feature) waitFor(c core.Call, p *proto.WaitParams) (any, *proto.Error) 
 	}
 	result.Pattern = p.Pattern
 	matched := func() bool {
-		line, ok := matchedLine(pane.Tracked().Screen().Capture(vt.CaptureOptions{Scrollback: true}), re) // line.go
+		// Join: a line the pane wrapped at its width is one line, so a
+		// marker printed across the wrap still matches.
+		line, ok := matchedLine(pane.Tracked().Screen().Capture(vt.CaptureOptions{Scrollback: true, Join: true}), re) // line.go
 		if ok {
 			result.Line = &line
 		}
