@@ -1,12 +1,10 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"os"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -14,10 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tuios/tuios/detect"
-	"github.com/tuios/tuios/internal/client"
-	"github.com/tuios/tuios/internal/config"
-	"github.com/tuios/tuios/internal/daemon"
+	"github.com/tuios/tuios/internal/paramtest"
 	"github.com/tuios/tuios/internal/proto"
 )
 
@@ -144,7 +139,7 @@ func paramsType(e ast.Expr) string {
 // set goes through paramMap and JSON as the CLI sends it and comes out of
 // the daemon's decoding (strict, unknown params refused) and checks equal.
 func TestParamsCLISendsWhatTheDaemonDecodes(t *testing.T) {
-	listed := listVerbsInProcess(t)
+	listed := paramtest.ListVerbs(t)
 	sent := sentParams(t, listed)
 	if len(sent) < 40 {
 		t.Fatalf("found typed params for %d verbs in the CLI's sources, want 40 or more: %v", len(sent), sent)
@@ -166,12 +161,12 @@ func TestParamsCLISendsWhatTheDaemonDecodes(t *testing.T) {
 				t.Errorf("%s: proto.%s is missing from protoParams", verb, typ)
 				continue
 			}
-			if got := schemaAsListed(t, zero); !reflect.DeepEqual(got, want) {
+			if got := paramtest.SchemaAsListed(t, zero); !reflect.DeepEqual(got, want) {
 				t.Errorf("%s: the CLI sends proto.%s, but the daemon's params are another type:\n cli    %+v\n daemon %+v", verb, typ, got, want)
 				continue
 			}
 			full := reflect.New(reflect.TypeOf(zero)).Elem()
-			fill(full)
+			paramtest.Fill(full)
 			wire, err := json.Marshal(paramMap(full.Interface()))
 			if err != nil {
 				t.Fatal(err)
@@ -232,20 +227,6 @@ func TestParamMapLeavesOutWhatIsNotSet(t *testing.T) {
 	}
 }
 
-// schemaAsListed is proto.Schema as list-verbs' JSON carries it.
-func schemaAsListed(t *testing.T, params any) []proto.Param {
-	t.Helper()
-	b, err := json.Marshal(proto.Schema(params))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []proto.Param
-	if err := json.Unmarshal(b, &out); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
 func sameJSON(t *testing.T, a, b []byte) bool {
 	t.Helper()
 	var x, y any
@@ -256,98 +237,4 @@ func sameJSON(t *testing.T, a, b []byte) bool {
 		t.Fatal(err)
 	}
 	return reflect.DeepEqual(x, y)
-}
-
-// fill sets every field of a params struct to a value its tags accept.
-func fill(v reflect.Value) {
-	t := v.Type()
-	for i := 0; i < t.NumField(); i++ {
-		f, fv := t.Field(i), v.Field(i)
-		if !f.IsExported() {
-			continue
-		}
-		fillValue(f, fv)
-	}
-}
-
-func fillValue(f reflect.StructField, fv reflect.Value) {
-	first := func() string {
-		if acc := f.Tag.Get("accepted"); acc != "" {
-			s, _, _ := strings.Cut(acc, ",")
-			return s
-		}
-		return "x"
-	}
-	if fv.Type() == reflect.TypeOf(json.RawMessage(nil)) {
-		fv.Set(reflect.ValueOf(json.RawMessage(`"v"`)))
-		return
-	}
-	switch fv.Kind() {
-	case reflect.Struct:
-		fill(fv)
-	case reflect.Pointer:
-		p := reflect.New(fv.Type().Elem())
-		fillValue(f, p.Elem())
-		fv.Set(p)
-	case reflect.String:
-		fv.SetString(first())
-	case reflect.Bool:
-		fv.SetBool(true)
-	case reflect.Int, reflect.Int64:
-		n := int64(1)
-		if lo, err := strconv.ParseInt(f.Tag.Get("min"), 10, 64); err == nil && lo > 0 {
-			n = lo
-		}
-		fv.SetInt(n)
-	case reflect.Slice:
-		s := reflect.MakeSlice(fv.Type(), 1, 1)
-		switch s.Index(0).Kind() {
-		case reflect.String:
-			s.Index(0).SetString(first())
-		case reflect.Int:
-			s.Index(0).SetInt(1)
-		}
-		fv.Set(s)
-	case reflect.Map:
-		m := reflect.MakeMap(fv.Type())
-		val := reflect.New(fv.Type().Elem()).Elem()
-		fillValue(f, val)
-		m.SetMapIndex(reflect.ValueOf("k"), val)
-		fv.Set(m)
-	}
-}
-
-// listVerbsInProcess runs a daemon in this test on a private socket and
-// returns list-verbs' params, by verb.
-func listVerbsInProcess(t *testing.T) map[string][]proto.Param {
-	t.Helper()
-	dir := t.TempDir()
-	if err := os.Mkdir(filepath.Join(dir, "s"), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	sock := filepath.Join(dir, "s", "tuios.sock")
-	srv, err := daemon.New(daemon.Options{Socket: sock, Shell: "/bin/sh", Env: []string{"PATH=/usr/bin:/bin", "HOME=" + dir},
-		StateDir: filepath.Join(dir, "state"), Tracker: detect.TrackerOptions{StallAfter: -1, Home: dir}, Config: &config.File{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Listen(); err != nil {
-		t.Fatal(err)
-	}
-	go srv.Serve(context.Background())
-	t.Cleanup(func() { srv.Close() })
-	c, err := client.Dial(client.Options{Socket: sock})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	var list proto.VerbList
-	if err := c.Call("list-verbs", nil, &list); err != nil {
-		t.Fatal(err)
-	}
-	out := map[string][]proto.Param{}
-	for _, v := range list.Verbs {
-		out[v.Verb] = v.Params
-	}
-	return out
 }

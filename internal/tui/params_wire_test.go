@@ -2,7 +2,6 @@ package tui
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"go/ast"
@@ -14,17 +13,12 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"reflect"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/tuios/tuios/detect"
-	"github.com/tuios/tuios/internal/client"
-	"github.com/tuios/tuios/internal/config"
-	"github.com/tuios/tuios/internal/daemon"
+	"github.com/tuios/tuios/internal/paramtest"
 	"github.com/tuios/tuios/internal/proto"
 )
 
@@ -180,7 +174,7 @@ func TestParamsClientSendsWhatTheDaemonDecodes(t *testing.T) {
 		t.Skip("type-checks the package and runs a daemon")
 	}
 	calls := clientCalls(t)
-	listed := listVerbsInProcess(t)
+	listed := paramtest.ListVerbs(t)
 	verbs := map[string]bool{}
 	checked := map[string]bool{}
 	for _, c := range calls {
@@ -199,7 +193,7 @@ func TestParamsClientSendsWhatTheDaemonDecodes(t *testing.T) {
 			t.Errorf("%s: proto.%s is missing from clientParams", c.at, c.typ)
 			continue
 		}
-		if got := schemaAsListed(t, zero); !reflect.DeepEqual(got, want) {
+		if got := paramtest.SchemaAsListed(t, zero); !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: the client sends %s with proto.%s, but the daemon's params are another type:\n client %+v\n daemon %+v", c.at, c.verb, c.typ, got, want)
 			continue
 		}
@@ -207,7 +201,7 @@ func TestParamsClientSendsWhatTheDaemonDecodes(t *testing.T) {
 			t.Errorf("%s: an empty proto.%s sends %s", c.verb, c.typ, b)
 		}
 		full := reflect.New(reflect.TypeOf(zero)).Elem()
-		fill(full)
+		paramtest.Fill(full)
 		wire, err := json.Marshal(full.Interface())
 		if err != nil {
 			t.Fatal(err)
@@ -268,101 +262,4 @@ func TestParamsOfFakeCalls(t *testing.T) {
 			}
 		}
 	}
-}
-
-// schemaAsListed is proto.Schema as list-verbs' JSON carries it.
-func schemaAsListed(t *testing.T, params any) []proto.Param {
-	t.Helper()
-	b, err := json.Marshal(proto.Schema(params))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []proto.Param
-	if err := json.Unmarshal(b, &out); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-// fill sets every field of a params struct to a value its tags accept.
-func fill(v reflect.Value) {
-	t := v.Type()
-	for i := 0; i < t.NumField(); i++ {
-		if t.Field(i).IsExported() {
-			fillValue(t.Field(i), v.Field(i))
-		}
-	}
-}
-
-func fillValue(f reflect.StructField, fv reflect.Value) {
-	first := "x"
-	if acc := f.Tag.Get("accepted"); acc != "" {
-		first, _, _ = strings.Cut(acc, ",")
-	}
-	if fv.Type() == reflect.TypeOf(json.RawMessage(nil)) {
-		fv.Set(reflect.ValueOf(json.RawMessage(`"v"`)))
-		return
-	}
-	switch fv.Kind() {
-	case reflect.Struct:
-		fill(fv)
-	case reflect.Pointer:
-		p := reflect.New(fv.Type().Elem())
-		fillValue(f, p.Elem())
-		fv.Set(p)
-	case reflect.String:
-		fv.SetString(first)
-	case reflect.Bool:
-		fv.SetBool(true)
-	case reflect.Int, reflect.Int64:
-		n := int64(1)
-		if lo, err := strconv.ParseInt(f.Tag.Get("min"), 10, 64); err == nil && lo > 0 {
-			n = lo
-		}
-		fv.SetInt(n)
-	case reflect.Slice:
-		s := reflect.MakeSlice(fv.Type(), 1, 1)
-		switch s.Index(0).Kind() {
-		case reflect.String:
-			s.Index(0).SetString(first)
-		case reflect.Int:
-			s.Index(0).SetInt(1)
-		}
-		fv.Set(s)
-	}
-}
-
-// listVerbsInProcess runs a daemon in this test on a private socket and
-// returns list-verbs' params, by verb.
-func listVerbsInProcess(t *testing.T) map[string][]proto.Param {
-	t.Helper()
-	dir := t.TempDir()
-	if err := os.Mkdir(filepath.Join(dir, "s"), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	sock := filepath.Join(dir, "s", "tuios.sock")
-	srv, err := daemon.New(daemon.Options{Socket: sock, Shell: "/bin/sh", Env: []string{"PATH=/usr/bin:/bin", "HOME=" + dir},
-		StateDir: filepath.Join(dir, "state"), Tracker: detect.TrackerOptions{StallAfter: -1, Home: dir}, Config: &config.File{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Listen(); err != nil {
-		t.Fatal(err)
-	}
-	go srv.Serve(context.Background())
-	t.Cleanup(func() { srv.Close() })
-	c, err := client.Dial(client.Options{Socket: sock})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	var list proto.VerbList
-	if err := c.Call("list-verbs", nil, &list); err != nil {
-		t.Fatal(err)
-	}
-	out := map[string][]proto.Param{}
-	for _, v := range list.Verbs {
-		out[v.Verb] = v.Params
-	}
-	return out
 }
