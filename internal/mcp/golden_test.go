@@ -14,8 +14,6 @@ import (
 	"time"
 
 	"github.com/tuios/tuios/internal/client"
-	"github.com/tuios/tuios/internal/config"
-	"github.com/tuios/tuios/internal/daemon"
 	"github.com/tuios/tuios/internal/proto"
 )
 
@@ -31,17 +29,7 @@ var update = flag.Bool("update", false, "rewrite testdata/wire.golden from this 
 // -update to rewrite it, and read the diff.
 func TestWireAnswersMatchTheGolden(t *testing.T) {
 	t.Setenv("PS1", "golden> ") // the pane's prompt, whoever runs the test
-	dir := t.TempDir()
-	sock := filepath.Join(dir, "run", "tuios.sock")
-	srv, err := daemon.New(daemon.Options{Socket: sock, Shell: "/bin/sh", StateDir: "-", Config: &config.File{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Listen(); err != nil {
-		t.Fatal(err)
-	}
-	go srv.Serve(context.Background())
-	defer srv.Close()
+	sock := inProcessDaemon(t)
 	dial := func() (*client.Client, error) { return client.Dial(client.Options{Socket: sock}) }
 	c, err := dial()
 	if err != nil {

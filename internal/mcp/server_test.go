@@ -174,17 +174,7 @@ func TestCallsInFlightAreBounded(t *testing.T) {
 // others wait for that one fetch (a real daemon answers it; the dials are
 // counted).
 func TestABurstOfCallsFetchesTheVerbListOnce(t *testing.T) {
-	dir := t.TempDir()
-	sock := filepath.Join(dir, "run", "tuios.sock")
-	srv, err := daemon.New(daemon.Options{Socket: sock, Shell: "/bin/sh", StateDir: "-", Config: &config.File{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Listen(); err != nil {
-		t.Fatal(err)
-	}
-	go srv.Serve(context.Background())
-	defer srv.Close()
+	sock := inProcessDaemon(t)
 	var dials atomic.Int32
 	s := New(Options{Dial: func() (*client.Client, error) {
 		dials.Add(1)
@@ -204,4 +194,21 @@ func TestABurstOfCallsFetchesTheVerbListOnce(t *testing.T) {
 	if n := dials.Load(); n != 1 {
 		t.Fatalf("%d fetches of the verb list for 20 callers", n)
 	}
+}
+
+// inProcessDaemon runs a real daemon in the test process on a private
+// socket, stopped when the test ends, and returns the socket's path.
+func inProcessDaemon(t *testing.T) string {
+	t.Helper()
+	sock := filepath.Join(t.TempDir(), "run", "tuios.sock")
+	srv, err := daemon.New(daemon.Options{Socket: sock, Shell: "/bin/sh", StateDir: "-", Config: &config.File{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Listen(); err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(context.Background())
+	t.Cleanup(func() { srv.Close() })
+	return sock
 }

@@ -1,16 +1,12 @@
 package mcp
 
 import (
-	"context"
 	"encoding/json"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/tuios/tuios/internal/client"
-	"github.com/tuios/tuios/internal/config"
-	"github.com/tuios/tuios/internal/daemon"
 	"github.com/tuios/tuios/internal/proto"
 )
 
@@ -20,17 +16,7 @@ import (
 // argument the tool's schema offers, or send the daemon what it does
 // not read).
 func TestToolsSendTheirVerbsParams(t *testing.T) {
-	dir := t.TempDir()
-	sock := filepath.Join(dir, "run", "tuios.sock")
-	srv, err := daemon.New(daemon.Options{Socket: sock, Shell: "/bin/sh", StateDir: "-", Config: &config.File{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Listen(); err != nil {
-		t.Fatal(err)
-	}
-	go srv.Serve(context.Background())
-	defer srv.Close()
+	sock := inProcessDaemon(t)
 	s := New(Options{Dial: func() (*client.Client, error) { return client.Dial(client.Options{Socket: sock}) }})
 	verbs, err := s.verbList()
 	if err != nil {
