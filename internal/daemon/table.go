@@ -83,17 +83,6 @@ func inboxPaneLocked(w *Window) inbox.Pane {
 	return inbox.Pane{ID: w.ID, Session: w.session.Name, Workspace: strconv.Itoa(w.workspace), Name: w.DisplayName()}
 }
 
-// sessionOfWindow is the name of the session window id is in; false when
-// the window is gone.
-func (s *Server) sessionOfWindow(id string) (string, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if w := s.windows[id]; w != nil {
-		return w.session.Name, true
-	}
-	return "", false
-}
-
 // windowIn reports whether window id is live and in session.
 func (s *Server) windowIn(id, session string) bool {
 	s.mu.Lock()
