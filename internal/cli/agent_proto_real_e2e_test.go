@@ -76,6 +76,7 @@ func runRealProto(t *testing.T, rp realProto) {
 	if r.code != 0 {
 		t.Fatalf("start-agent: exit %d\n%s\n%s\n%s", r.code, r.out, r.err, e.run("capture-pane", "-s", "work", "-w", "agent").out)
 	}
+	agentStarted(t)
 	st := p.get()
 	p.window = st.WindowID
 	t.Logf("%s ready (idle) %s after start-agent", rp.command, time.Since(t0).Round(time.Millisecond))

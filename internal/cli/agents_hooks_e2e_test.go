@@ -82,7 +82,9 @@ func (p *agentPane) write(rel, body string) string {
 }
 
 // start opens the session and runs command in the work directory, then
-// waits up to timeout for the agent's screen to match ready.
+// waits up to timeout for the agent's screen to match ready, and gives
+// back the test's start turn (agentStarted): call it for the test's
+// last agent.
 func (p *agentPane) start(command, ready string, timeout time.Duration) {
 	p.t.Helper()
 	e := p.e
@@ -93,6 +95,7 @@ func (p *agentPane) start(command, ready string, timeout time.Duration) {
 		"--timeout", strconv.Itoa(int(timeout/time.Millisecond))); r.code != 0 {
 		p.t.Fatalf("the agent's prompt (%s) never came:\n%s", ready, e.ok("capture-pane", "-s", "work"))
 	}
+	agentStarted(p.t)
 }
 
 func (p *agentPane) get() hookState {

@@ -41,6 +41,13 @@ func realAgent(t testing.TB, cost e2e.AgentCost) {
 	e2e.RealAgent(t, cost)
 }
 
+// agentStarted gives back the test's start turn once its agent drew its
+// prompt (e2e.AgentStarted): the next node agent starts while this one
+// works.
+func agentStarted(t testing.TB) {
+	e2e.AgentStarted(t)
+}
+
 // The costs of real agents: a native binary (Claude Code, Codex) is
 // light, one on node or bun (Gemini CLI, Qwen Code, opencode, Kilo,
 // claude-code-acp) heavy.

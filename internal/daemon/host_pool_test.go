@@ -2,10 +2,14 @@ package daemon
 
 import (
 	"context"
+	"runtime"
 	"slices"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/agentstate/fakeclock"
 	"github.com/tuios/tuios/internal/daemon/agents"
 	"github.com/tuios/tuios/internal/daemon/links"
@@ -70,6 +74,7 @@ func cliCall(t testing.TB, w *linkWorld) map[string]any {
 // Sequential CLI-style calls reuse the same far stdio-proxy: after the
 // first, no channel is opened and no far process is started.
 func TestHostPoolSequentialCallsReuseOneChannel(t *testing.T) {
+	t.Parallel() // its far processes are told apart by its world's own binary name (farProxies)
 	w := pooledWorld(t, nil)
 	if st := cliCall(t, w); st["state"] == nil {
 		t.Fatalf("get-agent-state through the pool: %v", st)
@@ -192,10 +197,15 @@ func TestHostPoolEmptiesOnLinkDrop(t *testing.T) {
 // the first stays warm with no timer.
 func TestHostPoolIdleTimeoutOnTheDaemonClock(t *testing.T) {
 	t.Parallel()
-	clk := fakeclock.New(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+	clk := &poolClock{Clock: fakeclock.New(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))}
 	w := pooledWorld(t, func(o *Options) { o.Tracker.Clock = clk })
 	cliCall(t, w)
-	eventually(t, "two channels pooled", func() bool { return len(poolOf(w.near, "far")) == 2 })
+	// The surplus channel is in the pool a moment before its idle timer
+	// is armed (outside the links' lock): time moved in between would
+	// push its deadline past the test's second step.
+	eventually(t, "two channels pooled, the second on its idle timer", func() bool {
+		return len(poolOf(w.near, "far")) == 2 && clk.idleArmed.Load() == 1
+	})
 	pooled := poolOf(w.near, "far")
 	clk.Advance(links.PoolIdle - time.Second)
 	if n := len(poolOf(w.near, "far")); n != 2 {
@@ -223,6 +233,39 @@ func TestHostPoolIdleTimeoutOnTheDaemonClock(t *testing.T) {
 	}
 	if st := cliCall(t, w); st["state"] == nil {
 		t.Fatalf("a call after the idle timeout: %v", st)
+	}
+}
+
+// poolClock is a fake daemon clock that counts the idle timers the host
+// pool arms, so a test steps time only once the timer it steps is there.
+// The pool's are told from the clock's other users (the follow's backstop
+// is a minute too) by who asks: links' putPool.
+type poolClock struct {
+	*fakeclock.Clock
+	idleArmed atomic.Int32
+}
+
+func (c *poolClock) AfterFunc(d time.Duration, f func()) agentstate.Timer {
+	t := c.Clock.AfterFunc(d, f)
+	if d == links.PoolIdle && calledFrom("links.(*hostLink).putPool") {
+		c.idleArmed.Add(1)
+	}
+	return t
+}
+
+// calledFrom says whether a function whose name ends in fn is on the
+// caller's stack.
+func calledFrom(fn string) bool {
+	pcs := make([]uintptr, 32)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs)])
+	for {
+		f, more := frames.Next()
+		if strings.HasSuffix(f.Function, fn) {
+			return true
+		}
+		if !more {
+			return false
+		}
 	}
 }
 

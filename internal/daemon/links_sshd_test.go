@@ -314,6 +314,7 @@ done
 // that runs a command, and removes one: its link and its host
 // connections close at once.
 func TestLinksApplyConfigAddsAndRemovesHosts(t *testing.T) {
+	t.Parallel() // its far processes are told apart by its world's own binary name (farProxies)
 	w := newLinkWorld(t, testsshd.Options{})
 	w.startNear("", nil)
 	r := dialRPC(t, w.sock)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tuios/tuios/internal/config"
+	"github.com/tuios/tuios/internal/e2e"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/internal/testsshd"
 )
@@ -31,14 +32,21 @@ type linkWorld struct {
 	sock   string // the near daemon's socket
 }
 
-// newLinkWorld starts sshd and the far daemon, builds tuios, and writes
-// the near daemon's HOME; startNear then starts the near daemon with a
-// config file.
+// newLinkWorld starts sshd and the far daemon, and writes the near
+// daemon's HOME; startNear then starts the near daemon with a config
+// file. The far side runs the tuios the test process built once
+// (e2e.Binary), through a link of the world's own: linking it again for
+// every world cost seconds of CPU each.
 func newLinkWorld(t testing.TB, opt testsshd.Options) *linkWorld {
 	t.Helper()
 	testsshd.Skip(t)
 	w := &linkWorld{t: t, sshd: testsshd.Start(t, opt)}
-	w.bin = testsshd.BuildTuios(t, t.TempDir())
+	// Under a name of this world's own, so the far processes it starts
+	// are told from other worlds' (farProxies).
+	w.bin = filepath.Join(t.TempDir(), "tuios")
+	if err := os.Symlink(e2e.Binary(t), w.bin); err != nil {
+		t.Fatal(err)
+	}
 	w.farRun = t.TempDir()
 	w.startFar()
 	w.home = w.sshd.ClientHome(t.TempDir())

@@ -81,10 +81,15 @@ func TestOutboxOverARealLinkDeliversInOrderWhenTheFarDaemonIsBack(t *testing.T) 
 
 	// The far daemon goes away. A send that did not ask to wait is
 	// host_unreachable, saying why, and nothing is kept (seed 002).
+	// The link drops (reconnecting), and its redial, at once, finds no
+	// daemon there: the state it keeps until the far daemon is back. The
+	// send waits for that: sent in between, it would say reconnecting.
 	w.far.Close()
 	ev.waitFor("build", "reconnecting")
+	ev.waitFor("build", "no_daemon")
 	_, err := r.call("send-agent-message", map[string]any{"host": "build", "session": "api", "to": "worker", "from": "lead", "text": "not asked to wait"})
-	if err == nil || err.Code != codeHostUnreachable || !strings.Contains(err.Message, "host build is reconnecting") || err.Hint.Command != "tuios hosts" {
+	if err == nil || err.Code != codeHostUnreachable || !strings.Contains(err.Message, "host build is no_daemon") ||
+		!strings.Contains(err.Message, "found no daemon") || err.Hint.Command != "tuios hosts" {
 		t.Fatalf("down without queue: %+v", err)
 	}
 	if rows := outboxRows(t, r); len(rows) != 0 || w.near.outboxWaiting("build") != 0 {

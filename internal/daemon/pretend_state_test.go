@@ -17,8 +17,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv("TUIOS_TEST_PRETEND") == "1" {
 		os.Exit(pretend.Main(os.Args[1:]))
 	}
-	e2e.WaitBound()
-	os.Exit(m.Run())
+	os.Exit(e2e.Main(m)) // WaitBound, and removes the binary e2e.Binary built
 }
 
 // The pretend agent's whole turn (no permission prompt, 1.2 s) reads
