@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -141,8 +142,16 @@ func (s *Server) run(ctx context.Context, t tool, args map[string]any) (map[stri
 	if t.verb == "list-agents" && s.opt.ScopeAll && args["session"] == nil && args["all_sessions"] == nil {
 		args["all_sessions"] = true
 	}
+	var raw json.RawMessage
+	if err := c.Call(t.verb, args, &raw); err != nil {
+		return nil, err
+	}
+	// Numbers stay as the daemon wrote them: a nanosecond stamp
+	// (agent_state_at) is past what a float64 holds exactly.
 	var res map[string]any
-	if err := c.Call(t.verb, args, &res); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&res); err != nil {
 		return nil, err
 	}
 	return res, nil
