@@ -25,7 +25,10 @@ type Snapshot struct {
 	EvidenceAge time.Duration
 	HasEvidence bool
 
-	SessionID      string
+	SessionID string
+	// SessionHarness is the harness that reported SessionID, "" when the
+	// report named none.
+	SessionHarness string
 	CompletionSeq  uint64
 	FinishedUnread bool // at rest, and a turn finished since MarkSeen
 
@@ -58,6 +61,18 @@ type PriorView struct {
 
 // NeedsYou reports whether a person has to act.
 func (s Snapshot) NeedsYou() bool { return s.State.NeedsYou() }
+
+// ConversationHarness is the harness whose conversation SessionID names:
+// the pane's attribution, else the harness that reported the id. A
+// harness that reports only its conversation id (Droid, Qoder, Crush...)
+// leaves no attribution once its process is gone, or in a pane the
+// detector cannot read, and its id is still resumable.
+func (s Snapshot) ConversationHarness() string {
+	if s.Harness != "" {
+		return s.Harness
+	}
+	return s.SessionHarness
+}
 
 // BlockedBy is the kind a needs_input pane waits for, and KindNone in any
 // other state (the kind is checked, not trusted: the detector and the stall
@@ -108,6 +123,7 @@ func (a *Arbiter) snapshot(p *pane, now time.Time) Snapshot {
 		Harness:        p.harness,
 		Identity:       c.identity,
 		SessionID:      p.sessionID,
+		SessionHarness: p.sessionHarness,
 		CompletionSeq:  p.seq,
 		FinishedUnread: p.seq > p.seenSeq && p.state.AtRest(),
 		Auto:           c.held && c.auto,

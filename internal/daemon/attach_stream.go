@@ -580,7 +580,8 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 		}
 		seen := snap.Seen()
 		agents = append(agents, agent{proto.AttachAgent{Session: r.session, Window: r.id, Name: r.name, State: snap.State.String(),
-			Harness: snap.Harness, Message: msg, SinceMS: since, Seen: seen, Asking: asking[r.id], Queued: s.queue.count(r.id), Risk: risky[r.id]}, core.NeedOrder(snap)})
+			Harness: snap.Harness, Message: msg, SinceMS: since, Seen: seen, Asking: asking[r.id], Queued: s.queue.count(r.id), Risk: risky[r.id],
+			Now: safetext.Escape(snap.Now, false), Subagents: attachSubagents(snap.SubagentList)}, core.NeedOrder(snap)})
 		if r.tileAt >= 0 {
 			aw := &lay.Windows[r.tileAt]
 			aw.State, aw.Harness, aw.Message, aw.Seen = snap.State.String(), snap.Harness, msg, seen
@@ -609,6 +610,19 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 	lay.Hosts = withQueued(st.s.follow.AttachHosts(), st.s.outbox) // links/follow.go, attach_queued.go: the rail's header per linked host
 	lay.SizedBy = st.s.attach.sizedBy(st)                          // attach_size.go
 	return lay, wins, true
+}
+
+// attachSubagents is the rail's rows for a pane's subagents.
+func attachSubagents(list []agentstate.Subagent) []proto.AttachSubagent {
+	if len(list) == 0 {
+		return nil
+	}
+	out := make([]proto.AttachSubagent, len(list))
+	for i, x := range list {
+		out[i] = proto.AttachSubagent{Type: safetext.Escape(x.Type, false), Description: safetext.Escape(x.Description, false),
+			State: x.State, Now: safetext.Escape(x.Now, false), Result: safetext.Escape(x.Result, false)}
+	}
+	return out
 }
 
 // screen builds a pane's screen message: the rows that differ from what

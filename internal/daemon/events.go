@@ -50,6 +50,9 @@ func (s *Server) forwardAgentEvents(sub *agentstate.Subscription) {
 				s.att.Update(c.Pane)
 			}
 			if c.From == c.To {
+				// A new message, tool or subagent of the same state:
+				// the rail says what the agent is doing.
+				s.attach.layoutChanged()
 				continue
 			}
 			s.alog.State(c.Pane, c.To, c.Message) // internal/daemon/agentlog

@@ -208,7 +208,7 @@ func (s *Server) layoutToSave() savedLayout {
 		}
 		snap := s.tracker.Arbiter().Get(ref.w.ID)
 		ref.out.AgentSessionID = snap.SessionID
-		ref.out.AgentHarness = snap.Harness
+		ref.out.AgentHarness = snap.ConversationHarness()
 		ref.out.AgentLive = snap.State != agentstate.None || snap.Harness != ""
 		if snap.SessionID == "" { // the id from before a restart stays on the window, not live
 			s.mu.Lock()

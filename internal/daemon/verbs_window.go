@@ -30,7 +30,7 @@ func (s *Server) windowRowLocked(w *Window) proto.Window {
 		row.Grants = w.grants.List()
 	}
 	if snap := s.tracker.Arbiter().Get(w.ID); snap.SessionID != "" {
-		row.AgentSessionID, row.AgentSessionHarness = snap.SessionID, snap.Harness
+		row.AgentSessionID, row.AgentSessionHarness = snap.SessionID, snap.ConversationHarness()
 	}
 	return row
 }

@@ -144,6 +144,22 @@ type AttachAgent struct {
 	// Risk names the risk rules the approval the pane waits on matched
 	// (its Inbox item's): the rail's word for it is then "risky".
 	Risk []string `json:"risk,omitempty"`
+	// Now is what the agent says it is doing (its hooks' current tool),
+	// untrusted and cleaned: the rail shows it when there is no message.
+	Now string `json:"agent_now,omitempty"`
+	// Subagents are the agent's subagents, in start order (at most 16):
+	// the rail draws a row for each under the agent's.
+	Subagents []AttachSubagent `json:"subagents,omitempty"`
+}
+
+// AttachSubagent is one subagent row of the rail, as get-agent-state's
+// subagent_list has it; its text is untrusted and cleaned.
+type AttachSubagent struct {
+	Type        string `json:"type"`
+	Description string `json:"description,omitempty"`
+	State       string `json:"state"` // running, done, failed or stopped
+	Now         string `json:"now,omitempty"`
+	Result      string `json:"result,omitempty"`
 }
 
 // AttachScreen carries the rows of one visible pane that changed since

@@ -47,8 +47,9 @@ func (m *Model) railStops() []railStop {
 	base += len(hosts)
 	if m.agentsShown() && len(m.layout.Agents) > 0 || m.mailOnRail() {
 		base += 2 // the blank line and the Agents heading
-		for k := range m.layout.Agents {
-			stops = append(stops, railStop{line: base + k, agent: k})
+		for k, a := range m.layout.Agents {
+			stops = append(stops, railStop{line: base, agent: k})
+			base += 1 + len(a.Subagents) // rail_subagent.go: its subagents' rows are no stop
 		}
 	}
 	return stops

@@ -456,6 +456,9 @@ func (m *Model) rail() []string {
 			state := shownState(a.State, a.Asking)
 			text := clean(a.Name)
 			msg := clean(a.Message)
+			if msg == "" {
+				msg = clean(a.Now) // what its hooks say it is doing
+			}
 			if len(a.Risk) > 0 {
 				msg = riskyText(msg) // risky.go: the rail's word is risky
 			}
@@ -464,6 +467,7 @@ func (m *Model) rail() []string {
 			}
 			g := glyph(state, a.Seen, m.opt.ASCIIOnly)
 			lines = append(lines, " "+stateSGR(state)+g+sgrReset+" "+fitPlain(text, max(inner-2-ansi.StringWidth(g), 0), m.opt.ASCIIOnly))
+			lines = append(lines, m.subagentRailLines(a, inner)...) // rail_subagent.go
 		}
 	}
 	m.railCursorLine(lines, inner) // rail_cursor.go

@@ -199,7 +199,7 @@ func shellInFront(w core.WindowView) bool {
 // cannot be typed safely.
 func (f *Feature) command(w core.WindowView) ([]string, string, *proto.Error) {
 	snap := f.h.Tracker().Arbiter().Get(w.ID)
-	id, harness := snap.SessionID, snap.Harness
+	id, harness := snap.SessionID, snap.ConversationHarness()
 	if id == "" {
 		id, harness = w.ResumeID, w.ResumeHarness
 	}
