@@ -16,9 +16,13 @@ type report struct {
 
 // reporter sends the pane's state to the daemon over one connection it
 // keeps, the way an agent's hook reports (set-agent-state, source report,
-// the top rank), for the pane it runs in. Reports are coalesced: while
-// one is on the wire only the newest waiting one is kept, so a flood of
-// changes costs one call per daemon round trip, never a backlog. Every
+// the top rank), for the pane it runs in. Every change of state reaches
+// the daemon, in order: a working of a few milliseconds between an
+// answered approval and the turn's end is still a working to whoever
+// follows the pane's events. What is coalesced is the rest: a report of
+// the same state as the newest one waiting replaces it (a message that
+// moves on), and past maxPending waiting reports the newest replaces the
+// last, so a flood costs a bounded backlog, never an unbounded one. Every
 // report has a sequence number; waitApplied lets a hold wait until its
 // needs_input is what the daemon reads.
 type reporter struct {
@@ -27,8 +31,7 @@ type reporter struct {
 	trace                    *tracer
 
 	mu      sync.Mutex
-	want    *report
-	wantSeq uint64
+	pending []pendingReport // not sent yet, oldest first
 	seq     uint64
 	applied uint64
 	change  chan struct{} // closed and replaced when applied moves
@@ -46,6 +49,15 @@ func newReporter(session, window, harness string, dial func() (*client.Client, e
 // enabled: the pane runs in a tuios pane it can report for.
 func (r *reporter) enabled() bool { return r != nil && r.window != "" }
 
+// maxPending bounds the reports waiting to be sent.
+const maxPending = 16
+
+// pendingReport is a report waiting to be sent, with its sequence number.
+type pendingReport struct {
+	rep report
+	seq uint64
+}
+
 // set queues a report and returns its sequence number.
 func (r *reporter) set(rep report) uint64 {
 	if !r.enabled() {
@@ -53,8 +65,13 @@ func (r *reporter) set(rep report) uint64 {
 	}
 	r.mu.Lock()
 	r.seq++
-	r.want, r.wantSeq = &rep, r.seq
 	seq := r.seq
+	n := len(r.pending)
+	if n > 0 && (r.pending[n-1].rep.state == rep.state || n >= maxPending) {
+		r.pending[n-1] = pendingReport{rep, seq}
+	} else {
+		r.pending = append(r.pending, pendingReport{rep, seq})
+	}
 	r.mu.Unlock()
 	select {
 	case r.wake <- struct{}{}:
@@ -98,15 +115,17 @@ func (r *reporter) run() {
 		}
 		for {
 			r.mu.Lock()
-			rep, seq := r.want, r.wantSeq
-			r.want = nil
-			r.mu.Unlock()
-			if rep == nil {
+			if len(r.pending) == 0 {
+				r.mu.Unlock()
 				break
 			}
-			if *rep != r.last {
-				if r.send(*rep) {
-					r.last = *rep
+			next := r.pending[0]
+			r.pending = r.pending[1:]
+			r.mu.Unlock()
+			rep, seq := next.rep, next.seq
+			if rep != r.last {
+				if r.send(rep) {
+					r.last = rep
 				}
 			}
 			r.mu.Lock()
