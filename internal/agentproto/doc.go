@@ -33,8 +33,9 @@
 //     (kind approval, message "approve <tool>: <what>") while a permission
 //     request waits, done when the turn ended (message: the answer's first
 //     line), idle when it was cancelled, errored with the reason when the
-//     agent fails. Reports are coalesced, so a flood costs one call per
-//     round trip.
+//     agent fails. Every change of state is reported, in order; reports
+//     of the same state coalesce (a message that moves on) and at most 16
+//     wait, so a flood costs a bounded backlog.
 //   - Held approvals: a request the person can read whole on one line (a
 //     command, a read, a fetch or a search whose target needs no cleaning,
 //     offering allow-once and reject) is held for the Inbox with
