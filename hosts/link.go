@@ -182,9 +182,9 @@ func (st *stream) exitError(l *Link, cause error) error {
 			switch ee.ExitStatus() {
 			case exitNoTuios:
 				return &Error{code: CodeHostUnreachable, Reason: ReasonNoTuios, Host: h.Name, Msg: "tuios is not installed where the link looked (" + strings.Join(l.Where.LookedIn, ", ") + ")",
-					Err: errors.New(st.stderr.String()), hint: "install tuios there, or set its path: tuios hosts add " + h.Name + " " + h.Addr + " --command PATH"}
+					Err: errors.New(farSaid(st.stderr.String())), hint: "install tuios there, or set its path: tuios hosts add " + h.Name + " " + h.Addr + " --command PATH"}
 			case exitNoDaemon:
-				return &Error{code: CodeHostUnreachable, Reason: ReasonNoDaemon, Host: h.Name, Msg: "the far tuios found no daemon", Err: errors.New(st.stderr.String()),
+				return &Error{code: CodeHostUnreachable, Reason: ReasonNoDaemon, Host: h.Name, Msg: "the far tuios found no daemon", Err: errors.New(farSaid(st.stderr.String())),
 					hint: "start one there (tuios daemon, or any tuios verb)"}
 			}
 		}
@@ -364,4 +364,17 @@ func (l *Link) Close() error {
 	}
 	l.end(errors.New("closed here"))
 	return nil
+}
+
+// farSaid is what the far command's stderr says, as one line: its first
+// line that is not empty. The rest is the far tuios's own hint, which
+// the link's hint says again for this side (a reason is one line in
+// tuios hosts and list-hosts).
+func farSaid(stderr string) string {
+	for line := range strings.SplitSeq(stderr, "\n") {
+		if line = strings.TrimSpace(line); line != "" {
+			return line
+		}
+	}
+	return "it printed nothing"
 }
