@@ -125,7 +125,7 @@ func optionError(err error) *proto.Error {
 	}
 	switch oe.Kind {
 	case config.OptionExcluded:
-		return proto.Errorf(proto.CodeForbidden, "%s is not set with set-config: %s", oe.Key, oe.Why).
+		return proto.Errorf(proto.CodeForbidden, "%s is not an option (set-config and get-config leave it to the file): %s", oe.Key, oe.Why).
 			WithHint(proto.Hint{Detail: "edit ~/.config/tuios/config.toml by hand"})
 	case config.OptionBadValue:
 		return proto.Errorf(proto.CodeInvalidParams, "%s", oe.Why).
