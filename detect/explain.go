@@ -339,7 +339,7 @@ func (x Explanation) String() string {
 		}
 	}
 	if x.NameList != "" {
-		line("", "\nName list: matched on "+x.NameList)
+		b.WriteString("\nName list: matched on " + procEscape(x.NameList) + "\n")
 	}
 	for _, r := range x.NameListRefused {
 		line("", "Name list: "+r)

@@ -72,3 +72,19 @@ func TestExplainSaysDetectionIsOff(t *testing.T) {
 		t.Fatalf("detection off:\n%s", x.String())
 	}
 }
+
+// A match by the name list is a section of its own in the text, after a
+// blank line, like every other section: not a literal backslash-n (the
+// section's line went through the escaping that process text gets).
+func TestExplainStringNameListSection(t *testing.T) {
+	d := NewDetector(DetectorOptions{})
+	defer d.Close()
+	x := d.ExplainProcess(ProcInfo{PID: 9, Comm: "claude", Argv: []string{"claude"}, Exe: "/opt/x/claude"})
+	if x.NameList == "" {
+		t.Fatalf("no name-list match: %#v", x)
+	}
+	s := x.String()
+	if strings.Contains(s, `\n`) || !strings.Contains(s, "\n\nName list: matched on "+x.NameList+"\n") {
+		t.Fatalf("name-list section:\n%s", s)
+	}
+}
