@@ -313,7 +313,11 @@ func writeGroup(w io.Writer, head string, rows []attentionItem, now time.Time, f
 		if it.Stale && it.SeenAt > 0 {
 			summary += " [unreachable, seen " + ageText(now.Sub(time.Unix(0, it.SeenAt))) + " ago]"
 		}
-		fmt.Fprintf(w, "%6s  %-6s %s  %s\n", ageText(now.Sub(time.Unix(0, it.Since))), "#"+escapeControls(id), escapeControls(where), escapeControls(summary))
+		row := fmt.Sprintf("%6s  %-6s %s", ageText(now.Sub(time.Unix(0, it.Since))), "#"+escapeControls(id), escapeControls(where))
+		if summary = strings.TrimSpace(summary); summary != "" { // a turn that ended saying nothing has none
+			row += "  " + escapeControls(summary)
+		}
+		fmt.Fprintln(w, row)
 		for _, h := range it.Risk { // the detail names each rule, as the Inbox's does (held_text.go)
 			fmt.Fprintf(w, "%16s%s\n", "", escapeControls(riskLine(h)))
 		}

@@ -14,6 +14,8 @@ func TestWriteAttentionTextForm(t *testing.T) {
 		{ID: "1", Kind: "question", Session: "docs", Name: "claude", Summary: "which retry policy?", Since: ago(46 * time.Second)},
 		{ID: "7", Kind: "approval", Session: "api", Name: "held", Summary: "approve Bash: go test ./...", Since: ago(2 * time.Minute), HeldID: "r1"},
 		{ID: "9", Kind: "finished", Session: "api", Name: "x\x1b[2Jy", Summary: "done", Since: ago(3 * time.Hour), SnoozedUntil: -1},
+		{ID: "11", Kind: "finished", Session: "api", Name: "quiet", Since: ago(5 * time.Second)},                // Claude Code's Stop says nothing
+		{ID: "12", Kind: "finished", Session: "api", Name: "hush", Since: ago(4 * time.Hour), SnoozedUntil: -1}, // nor when snoozed
 	}
 	var b strings.Builder
 	WriteAttention(&b, items, now)
@@ -22,9 +24,12 @@ func TestWriteAttentionTextForm(t *testing.T) {
 		"    2m  #7     api/held  approve Bash: go test ./... (held: answer in the Inbox)\n" +
 		"\nQuestions\n" +
 		"   46s  #1     docs/claude  which retry policy?\n" +
+		"\nDone\n" +
+		"    5s  #11    api/quiet\n" +
 		"\nSnoozed\n" +
 		"    3h  #9     api/x\\x1b[2Jy  done [until it changes]\n" +
-		"\n3 waiting. Open the Inbox with the prefix key then i, or jump to the oldest with the prefix key then o.\n"
+		"    4h  #12    api/hush  [until it changes]\n" +
+		"\n4 waiting. Open the Inbox with the prefix key then i, or jump to the oldest with the prefix key then o.\n"
 	if got := b.String(); got != want {
 		t.Fatalf("got:\n%s\nwant:\n%s", got, want)
 	}

@@ -93,5 +93,9 @@ func (m *Model) newestReply(r replyMsg) {
 	m.newest.armed = true
 	m.inbox = nil
 	m.goTo(best.Session, best.Window) // inbox.go: switches session when it is another one's
-	m.say("%s finished: %s (O again: the next older)", clean(firstOf(best.Name, best.Window)), clean(best.Summary))
+	said := clean(best.Summary)
+	if said != "" { // a turn that ended saying nothing (a hook's Stop) gets no dangling colon
+		said = ": " + said
+	}
+	m.say("%s finished%s (O again: the next older)", clean(firstOf(best.Name, best.Window)), said)
 }

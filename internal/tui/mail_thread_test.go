@@ -245,6 +245,21 @@ func TestNewestFinishedTurn(t *testing.T) {
 	}
 }
 
+// A turn that ended saying nothing (Claude Code's Stop hook reports done
+// with no message) reads "NAME finished", with no colon left hanging.
+func TestNewestFinishedTurnSaidNothing(t *testing.T) {
+	t.Parallel()
+	m, _, _ := newTest(t, Options{})
+	m.Update(key("ctrl+b"))
+	m.Update(key("O"))
+	m.Update(reply("newest", map[string]any{"items": []map[string]any{
+		{"id": "1", "kind": "finished", "session": "api", "window": "w2", "name": "claude", "summary": "", "since": 10},
+	}}))
+	if m.dock != "claude finished (O again: the next older)" {
+		t.Fatalf("dock %q", m.dock)
+	}
+}
+
 // M and O are rebindable prefix actions.
 func TestMailKeysRebound(t *testing.T) {
 	t.Parallel()
