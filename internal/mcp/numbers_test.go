@@ -5,13 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/tuios/tuios/internal/client"
-	"github.com/tuios/tuios/internal/config"
-	"github.com/tuios/tuios/internal/daemon"
 )
 
 // A tool's result carries the verb's numbers as the daemon wrote them:
@@ -19,17 +16,7 @@ import (
 // exactly, and a client that compares it with the CLI's must see the
 // same number.
 func TestToolResultKeepsLargeNumbersExact(t *testing.T) {
-	dir := t.TempDir()
-	sock := filepath.Join(dir, "run", "tuios.sock")
-	srv, err := daemon.New(daemon.Options{Socket: sock, Shell: "/bin/sh", StateDir: "-", Config: &config.File{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Listen(); err != nil {
-		t.Fatal(err)
-	}
-	go srv.Serve(context.Background())
-	defer srv.Close()
+	sock := inProcessDaemon(t)
 	dial := func() (*client.Client, error) { return client.Dial(client.Options{Socket: sock}) }
 	c, err := dial()
 	if err != nil {
