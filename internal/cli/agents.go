@@ -215,8 +215,9 @@ func WriteAgents(w interface{ Write([]byte) (int, error) }, agents []proto.Agent
 		if a.Focused {
 			id = "*" + id
 		}
-		state := strings.TrimSpace(a.Glyph + " " + a.State)
-		r := []string{id, a.Name, state, a.HarnessID, a.Source, strconv.Itoa(a.Unread), clip(agentNote(a), 60)}
+		// The state word alone, as list-windows and ls print it: a
+		// script reads the cell as it reads the JSON's state.
+		r := []string{id, a.Name, a.State, a.HarnessID, a.Source, strconv.Itoa(a.Unread), clip(agentNote(a), 60)}
 		if withSession {
 			r = append([]string{a.Session}, r...)
 		}

@@ -378,10 +378,13 @@ func TestAgentVerbsAndThePretendAgent(t *testing.T) {
 		t.Fatalf("plain get-agent-state: %q", out)
 	}
 	table := e.ok("list-agents", "-s", "work")
-	for _, want := range []string{"ID", "NAME", "STATE", "HARNESS", "SOURCE", "MAIL", "NOTE", "▲ needs_input", "claude-code", "agent pane(s)."} {
+	for _, want := range []string{"ID", "NAME", "STATE", "HARNESS", "SOURCE", "MAIL", "NOTE", "│ needs_input │", "claude-code", "agent pane(s)."} {
 		if !strings.Contains(table, want) {
 			t.Fatalf("list-agents lacks %q:\n%s", want, table)
 		}
+	}
+	if strings.Contains(table, "▲") { // the STATE cell is the state word, as the skill's table shows it
+		t.Fatalf("list-agents draws a glyph in STATE:\n%s", table)
 	}
 	var all struct {
 		Agents []struct {

@@ -185,8 +185,7 @@ func writeAllHostsAgents(w io.Writer, rows []hostListing) {
 		}
 		for _, a := range as {
 			listed = append(listed, a)
-			state := strings.TrimSpace(a.Glyph + " " + a.State)
-			cells = append(cells, []string{h.Host, a.Session, short(a.WindowID), a.Name, state, a.HarnessID, a.Source, strconv.Itoa(a.Unread), clip(agentNote(a), 50)})
+			cells = append(cells, []string{h.Host, a.Session, short(a.WindowID), a.Name, a.State, a.HarnessID, a.Source, strconv.Itoa(a.Unread), clip(agentNote(a), 50)})
 		}
 	}
 	writeTable(w, []string{"HOST", "SESSION", "ID", "NAME", "STATE", "HARNESS", "SOURCE", "MAIL", "NOTE"}, cells)
