@@ -21,7 +21,7 @@ type Host struct {
 	// Addr is the ssh destination (required to dial).
 	Addr string `toml:"addr,omitempty"`
 	// ConnectTimeout is seconds per dial; 0 is 10.
-	ConnectTimeout int `toml:"connect_timeout,omitempty"`
+	ConnectTimeout int `toml:"connect_timeout,omitzero"`
 	// Command is the far tuios; "" looks on PATH and the usual paths.
 	Command string `toml:"command,omitempty"`
 	// SSHOptions are ssh options from the safe subset.

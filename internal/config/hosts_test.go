@@ -75,3 +75,21 @@ func TestSetHostCreatesTheFile(t *testing.T) {
 		t.Fatalf("%v %+v", err, f.Hosts)
 	}
 }
+
+// A key left at its default is not written: a host added with no
+// --connect-timeout has no connect_timeout = 0 line, one with it has it.
+func TestSetHostWritesOnlyWhatIsSet(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.toml")
+	if err := SetHost(path, "gpu", Host{Addr: "me@gpu"}); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); strings.Contains(string(b), "connect_timeout") {
+		t.Fatalf("a default written out:\n%s", b)
+	}
+	if err := SetHost(path, "gpu", Host{Addr: "me@gpu", ConnectTimeout: 3}); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); !strings.Contains(string(b), "connect_timeout = 3") {
+		t.Fatalf("a timeout given is not written:\n%s", b)
+	}
+}
