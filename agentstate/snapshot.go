@@ -45,6 +45,12 @@ type Snapshot struct {
 	Subagents int // running subagents
 	// SubagentList is the rail's view: at most 16, in start order.
 	SubagentList []Subagent
+	// SubagentsChangeAt is when SubagentList next changes by the clock
+	// alone, with no event: a finished subagent's row leaving it (a
+	// minute after it finished, five after it failed), or the list going
+	// quiet. A view that shows the list redraws then; zero when it will
+	// not change by itself.
+	SubagentsChangeAt time.Time
 
 	Version uint64 // increases with every change to this pane
 }
@@ -153,7 +159,7 @@ func (a *Arbiter) snapshot(p *pane, now time.Time) Snapshot {
 			s.EvidenceAge = age
 		}
 	}
-	s.Subagents, s.SubagentList = p.subagents.view(now)
+	s.Subagents, s.SubagentList, s.SubagentsChangeAt = p.subagents.view(now)
 	return s
 }
 

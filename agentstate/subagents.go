@@ -255,14 +255,16 @@ func (s *subagentSet) prune(now time.Time) {
 // gone reports whether a finished subagent has lingered long enough: a
 // minute, or five when it failed.
 func (x *subagent) gone(now time.Time) bool {
-	if x.ended.IsZero() {
-		return false
-	}
-	linger := subagentDoneLinger
+	return !x.ended.IsZero() && !now.Before(x.leaves())
+}
+
+// leaves is when an ended subagent's row leaves the list: a minute after
+// it finished, five after it failed.
+func (x *subagent) leaves() time.Time {
 	if x.State == "failed" {
-		linger = subagentFailLinger
+		return x.ended.Add(subagentFailLinger)
 	}
-	return now.Sub(x.ended) >= linger
+	return x.ended.Add(subagentDoneLinger)
 }
 
 // running counts the subagents still running; the clock is read only
@@ -280,13 +282,22 @@ func (s *subagentSet) running(c Clock) int {
 	return n
 }
 
-// view counts running subagents and lists at most 16, in start order.
-func (s *subagentSet) view(now time.Time) (int, []Subagent) {
+// view counts running subagents, lists at most 16 in start order, and
+// says when that list next changes with no event to say so: an ended
+// subagent's row leaving it, or the whole list going quiet (zero when it
+// will not change by itself).
+func (s *subagentSet) view(now time.Time) (int, []Subagent, time.Time) {
 	if len(s.list) == 0 {
-		return 0, nil
+		return 0, nil, time.Time{}
 	}
 	running := 0
 	var out []Subagent
+	var next time.Time
+	sooner := func(t time.Time) {
+		if next.IsZero() || t.Before(next) {
+			next = t
+		}
+	}
 	quiet := now.Sub(s.last) >= subagentQuiet
 	for _, x := range s.list {
 		if quiet {
@@ -297,12 +308,17 @@ func (s *subagentSet) view(now time.Time) (int, []Subagent) {
 		}
 		if x.ended.IsZero() {
 			running++
+		} else {
+			sooner(x.leaves())
 		}
 		if len(out) < maxSubagentsShown {
 			out = append(out, x.Subagent)
 		}
 	}
-	return running, out
+	if len(out) > 0 {
+		sooner(s.last.Add(subagentQuiet))
+	}
+	return running, out, next
 }
 
 // oneLine keeps the first line of s, masks likely secrets and cuts it to

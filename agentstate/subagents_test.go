@@ -164,3 +164,33 @@ func TestMaskSecrets(t *testing.T) {
 		}
 	}
 }
+
+// SubagentsChangeAt says when the list changes by the clock alone, so a
+// view can redraw then: a finished row's minute, a failed row's five,
+// and the hour of quiet after which the list is hidden.
+func TestSubagentsChangeAt(t *testing.T) {
+	r := newRig(t, as.Options{StallAfter: -1})
+	r.apply("w", as.Report{State: as.Working, Source: as.SourceReport})
+	if at := r.a.Get("w").SubagentsChangeAt; !at.IsZero() {
+		t.Fatalf("no subagents, yet a change at %v", at)
+	}
+	start := r.now()
+	r.a.Activity("w", as.Activity{Kind: as.SubagentStart, ID: "run"})
+	if at := r.a.Get("w").SubagentsChangeAt; !at.Equal(start.Add(time.Hour)) {
+		t.Fatalf("one running: changes at %v, want the hour of quiet %v", at, start.Add(time.Hour))
+	}
+	r.a.Activity("w", as.Activity{Kind: as.SubagentStart, ID: "ok"})
+	r.a.Activity("w", as.Activity{Kind: as.SubagentStart, ID: "bad"})
+	r.advance(10 * time.Second)
+	stopped := r.now()
+	r.a.Activity("w", as.Activity{Kind: as.SubagentStop, ID: "bad", Failed: true})
+	r.a.Activity("w", as.Activity{Kind: as.SubagentStop, ID: "ok", Result: "fine"})
+	if at := r.a.Get("w").SubagentsChangeAt; !at.Equal(stopped.Add(time.Minute)) {
+		t.Fatalf("a finished row: changes at %v, want %v", at, stopped.Add(time.Minute))
+	}
+	r.advance(time.Minute)
+	g := r.a.Get("w")
+	if len(g.SubagentList) != 2 || !g.SubagentsChangeAt.Equal(stopped.Add(5*time.Minute)) {
+		t.Fatalf("after the minute: %d rows, changes at %v, want the failed row's %v", len(g.SubagentList), g.SubagentsChangeAt, stopped.Add(5*time.Minute))
+	}
+}

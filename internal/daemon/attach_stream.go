@@ -74,6 +74,9 @@ type attachHub struct {
 	// ninputs counts them, so a hook with none is one atomic load.
 	inputs  map[*Window][]*inputGrant
 	ninputs atomic.Int32
+	// railWake redraws the rails when a finished subagent's row is due
+	// to leave them (attach_rail_wake.go).
+	railWake railWake
 }
 
 func newAttachHub(s *Server) *attachHub {
@@ -196,6 +199,7 @@ func (h *attachHub) stopAll() {
 	if h == nil {
 		return
 	}
+	h.stopRailWake()
 	h.mu.Lock()
 	all := make([]*attachStream, 0, len(h.streams))
 	for st := range h.streams {
@@ -561,6 +565,7 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 		need int
 	}
 	var agents []agent
+	var changeAt time.Time // the soonest a subagent row leaves a rail by the clock alone
 	for _, r := range refs {
 		b := arb.Brief(r.id)
 		if b.State == agentstate.None && b.Harness == "" {
@@ -582,6 +587,9 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 		agents = append(agents, agent{proto.AttachAgent{Session: r.session, Window: r.id, Name: r.name, State: snap.State.String(),
 			Harness: snap.Harness, Message: msg, SinceMS: since, Seen: seen, Asking: asking[r.id], Queued: s.queue.count(r.id), Risk: risky[r.id],
 			Now: safetext.Escape(snap.Now, false), Subagents: attachSubagents(snap.SubagentList)}, core.NeedOrder(snap)})
+		if at := snap.SubagentsChangeAt; !at.IsZero() && (changeAt.IsZero() || at.Before(changeAt)) {
+			changeAt = at
+		}
 		if r.tileAt >= 0 {
 			aw := &lay.Windows[r.tileAt]
 			aw.State, aw.Harness, aw.Message, aw.Seen = snap.State.String(), snap.Harness, msg, seen
@@ -599,6 +607,7 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 			lay.Workspaces[r.workspace-1].State = snap.State.String()
 		}
 	}
+	st.s.attach.wakeRailAt(changeAt) // attach_rail_wake.go
 	sort.SliceStable(agents, func(i, j int) bool { return agents[i].need < agents[j].need })
 	for _, a := range agents {
 		lay.Agents = append(lay.Agents, a.a)

@@ -463,6 +463,8 @@
 //     attachStream.mu, conn.wmu, cfgFollow.mu,
 //     humanNonces.mu, restorer.mu, reaper.mu, paneIndex.mu, connCount.mu,
 //     Server.connMu (the connections being served; no longer s.mu's),
+//     railWake.mu (the timer that redraws the rails when a finished
+//     subagent's row is due to leave them),
 //     escapeeList.mu, Window.mu,
 //     Window.nameMu, and the arbiter's own lock (agentstate).
 //

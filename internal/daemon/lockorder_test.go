@@ -46,6 +46,7 @@ var lockRanks = map[string]struct {
 	"paneIndex.mu":      {leafRank, "paneIndex.mu"},
 	"connCount.mu":      {leafRank, "connCount.mu"},
 	"Server.connMu":     {leafRank, "Server.connMu"},
+	"railWake.mu":       {leafRank, "railWake.mu"},
 	"escapeeList.mu":    {leafRank, "escapeeList.mu"},
 	"Window.mu":         {leafRank, "Window.mu"},
 	"Window.nameMu":     {leafRank, "Window.nameMu"},
