@@ -192,8 +192,11 @@ func TestAttachInputTakenBack(t *testing.T) {
 
 	// Input queued for the pane (a program that does not read) takes it
 	// back, and none is passed while anything waits.
-	r.must("send-text", map[string]any{"session": "b", "window": b, "text": "sleep 600\n"})
-	r.must("wait-for", map[string]any{"window": b, "condition": "window-output", "pattern": `sleep 600`, "timeout": 15000})
+	// Raw mode, so the terminal holds what it cannot pass on and the
+	// daemon's writes block: in canonical mode a full line buffer may
+	// drop keys instead, and the queue could empty before the check.
+	r.must("send-text", map[string]any{"session": "b", "window": b, "text": "stty raw -echo; echo RAW-$((6*7)); sleep 600\n"})
+	r.must("wait-for", map[string]any{"window": b, "condition": "window-output", "pattern": `RAW-42`, "timeout": 15000})
 	pq, err := askInput(t, sock, map[string]any{"session": "b", "window": b}, nil)
 	if err != nil {
 		t.Fatalf("attach-input: %s", err.Message)

@@ -143,13 +143,16 @@ func TestAttachPasteBracketedAndNot(t *testing.T) {
 
 	got := filepath.Join(w.dir, "got")
 	w.keys("c", `printf '\033[?2004h'; echo ready-b; head -n 1 > `+got+`.b; printf '\033[?2004l'`, "Enter")
-	w.waitFor("c", `(?m)│ready-b\s*$`)
+	// ready-X at a line's end is echo's output (the typed line has "; "
+	// after it), wherever the prompt put it: a line typed before the
+	// last command's prompt came back prints as "$ ready-X".
+	w.waitFor("c", `(?m)ready-b\s*$`)
 	w.keys("c", "C-b", "]")
 	w.keys("c", "Enter")
 	w.waitFile(got+".b", "\x1b[200~paste-me\x1b[201~\n")
 
 	w.keys("c", `echo ready-p; head -n 1 > `+got+`.p`, "Enter")
-	w.waitFor("c", `(?m)│ready-p\s*$`)
+	w.waitFor("c", `(?m)ready-p\s*$`)
 	w.keys("c", "C-b", "]")
 	w.keys("c", "Enter")
 	w.waitFile(got+".p", "paste-me\n")
