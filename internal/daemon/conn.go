@@ -116,6 +116,15 @@ func (cn *conn) stop() {
 	c.Close()
 }
 
+// dropConn stops counting cn against the overall cap. A refused
+// connection is dropped before its refusal is written, so a client that
+// read one finds the slot free at once.
+func (s *Server) dropConn(cn *conn) {
+	s.connMu.Lock()
+	delete(s.conns, cn)
+	s.connMu.Unlock()
+}
+
 func (s *Server) serveConn(cn *conn) {
 	defer s.wg.Done()
 	defer func() {
@@ -123,15 +132,14 @@ func (s *Server) serveConn(cn *conn) {
 		if cn.sub != nil {
 			s.hub.Remove(cn.sub)
 		}
-		s.connMu.Lock()
-		delete(s.conns, cn)
-		s.connMu.Unlock()
+		s.dropConn(cn)
 	}()
 	// The socket is private to this user; the kernel's word on the peer
 	// is checked anyway, before anything is read.
 	cred, err := sock.Peer(cn.c)
 	if err != nil || cred.UID != s.uid {
 		<-s.admitting
+		s.dropConn(cn)
 		refuse(cn.c, proto.Errorf(proto.CodeForbidden, "this daemon serves only the user that runs it"))
 		return
 	}
@@ -141,6 +149,7 @@ func (s *Server) serveConn(cn *conn) {
 	release, perr := s.admitConn(cn) // conn_caps.go
 	<-s.admitting
 	if perr != nil {
+		s.dropConn(cn)
 		refuse(cn.c, perr)
 		return
 	}
