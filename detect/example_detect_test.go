@@ -3,6 +3,7 @@ package detect_test
 import (
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/tuios/tuios/detect"
 	"github.com/tuios/tuios/pty"
@@ -57,7 +58,16 @@ func ExampleDetector_Detect() {
 		return
 	}
 	defer proc.Close()
-	m, err := d.Detect(proc.Pid())
+	// Right after Start the process may still be inside its exec: its
+	// name already the new program's, its environment not yet readable.
+	// Look again until it settles, as a tracker does on its next look.
+	var m detect.Match
+	for range 100 {
+		if m, err = d.Detect(proc.Pid()); err != nil || m.Agent {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	fmt.Println(m.Running, m.Agent, m.HarnessID, m.Rule, m.Process.Comm, err)
 
 	m, err = d.Detect(1 << 30) // no such shell
