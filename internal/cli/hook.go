@@ -295,7 +295,7 @@ func sendListed(c *client.Client, verb string, p any, say func(string, ...any)) 
 		}
 	}
 	out := map[string]any{}
-	for k, v := range paramMap(p) {
+	for k, v := range proto.ParamMap(p) {
 		if !known[k] {
 			if k == "if_state" {
 				return fmt.Errorf("%s: the daemon does not know if_state, so the report is not sent", verb)

@@ -115,7 +115,7 @@ func paramsType(e ast.Expr) string {
 		}
 	}
 	if c, ok := e.(*ast.CallExpr); ok && len(c.Args) == 1 {
-		if fn, ok := c.Fun.(*ast.Ident); ok && fn.Name == "paramMap" {
+		if funcName(c.Fun) == "ParamMap" {
 			return paramsType(c.Args[0])
 		}
 	}
@@ -136,7 +136,7 @@ func paramsType(e ast.Expr) string {
 // TestParamsCLISendsWhatTheDaemonDecodes: for every verb the CLI sends a
 // params type to, the type is the one the daemon declares for the verb
 // (list-verbs describes the same params), and a value with every field
-// set goes through paramMap and JSON as the CLI sends it and comes out of
+// set goes through proto.ParamMap and JSON as the CLI sends it and comes out of
 // the daemon's decoding (strict, unknown params refused) and checks equal.
 func TestParamsCLISendsWhatTheDaemonDecodes(t *testing.T) {
 	listed := paramtest.ListVerbs(t)
@@ -167,7 +167,7 @@ func TestParamsCLISendsWhatTheDaemonDecodes(t *testing.T) {
 			}
 			full := reflect.New(reflect.TypeOf(zero)).Elem()
 			paramtest.Fill(full)
-			wire, err := json.Marshal(paramMap(full.Interface()))
+			wire, err := json.Marshal(proto.ParamMap(full.Interface()))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -186,7 +186,7 @@ func TestParamsCLISendsWhatTheDaemonDecodes(t *testing.T) {
 			// MCP) sends the same object.
 			direct, _ := json.Marshal(full.Interface())
 			if !sameJSON(t, direct, wire) {
-				t.Errorf("%s: encoding/json sends %s, paramMap %s", verb, direct, wire)
+				t.Errorf("%s: encoding/json sends %s, proto.ParamMap %s", verb, direct, wire)
 			}
 		}
 	}
@@ -198,7 +198,7 @@ func TestParamsCLISendsWhatTheDaemonDecodes(t *testing.T) {
 // value is sent (an empty name clears it).
 func TestParamMapLeavesOutWhatIsNotSet(t *testing.T) {
 	for name, zero := range protoParams {
-		if m := paramMap(zero); len(m) != 0 {
+		if m := proto.ParamMap(zero); len(m) != 0 {
 			t.Errorf("%s: an empty struct sends %v", name, m)
 		}
 		if b, _ := json.Marshal(zero); string(b) != "{}" {
@@ -206,23 +206,23 @@ func TestParamMapLeavesOutWhatIsNotSet(t *testing.T) {
 		}
 	}
 	empty := ""
-	m := paramMap(proto.SetWindowParams{Session: "work", Name: &empty})
+	m := proto.ParamMap(proto.SetWindowParams{Session: "work", Name: &empty})
 	if v, ok := m["name"].(*string); !ok || *v != "" || len(m) != 2 || m["session"] != "work" {
 		t.Errorf("set-window with an empty name sends %v, want session and the empty name", m)
 	}
-	m = paramMap(proto.SplitWindowParams{Percent: 30, Argv: []string{}, NoFocus: false})
+	m = proto.ParamMap(proto.SplitWindowParams{Percent: 30, Argv: []string{}, NoFocus: false})
 	if !reflect.DeepEqual(m, map[string]any{"percent": 30}) {
 		t.Errorf("split-window sends %v, want only percent (an empty argv and false are left out)", m)
 	}
-	m = paramMap(proto.VerifyFanParams{FanTargetParams: proto.FanTargetParams{Group: "fan/x"}, Command: "true"})
+	m = proto.ParamMap(proto.VerifyFanParams{FanTargetParams: proto.FanTargetParams{Group: "fan/x"}, Command: "true"})
 	if !reflect.DeepEqual(m, map[string]any{"group": "fan/x", "command": "true"}) {
 		t.Errorf("verify-fan sends %v, want the embedded group flattened next to command", m)
 	}
-	if m := paramMap(nil); m != nil {
+	if m := proto.ParamMap(nil); m != nil {
 		t.Errorf("nil params send %v", m)
 	}
 	in := map[string]any{"session": "x:"}
-	if m := paramMap(in); !reflect.DeepEqual(m, in) {
+	if m := proto.ParamMap(in); !reflect.DeepEqual(m, in) {
 		t.Errorf("a map is changed: %v", m)
 	}
 }

@@ -146,7 +146,7 @@ func setOrDrop(m map[string]any, k, v string) {
 // far answer alone, for scripts). A result that crossed carries "host" and
 // "untrusted": true; so does an error the far daemon answered.
 func callCtx(ctx *Context, verb string, p any, result any) error {
-	host, rp, err := routeTarget(paramMap(p))
+	host, rp, err := routeTarget(proto.ParamMap(p))
 	if err != nil {
 		return err
 	}
@@ -189,7 +189,7 @@ func callLocal(verb string, p any, result any) error {
 		return dialError(err)
 	}
 	defer c.Close()
-	return protoError(c.Call(verb, paramMap(p), result))
+	return protoError(c.Call(verb, proto.ParamMap(p), result))
 }
 
 // dialHost opens a connection to host's daemon through this machine's
@@ -236,7 +236,7 @@ func openHostError(host string, err error) error {
 
 // callHost runs verb on host's daemon and decodes its answer into result.
 func callHost(host, verb string, params any, result any) error {
-	p := paramMap(params)
+	p := proto.ParamMap(params)
 	c, err := dialHost(host, time.Now().Add(farBase))
 	if err != nil {
 		return err
@@ -324,7 +324,7 @@ func decodeRemote(host string, raw json.RawMessage, result any) error {
 // remoteOf says which host a verb's target names ("" for this machine),
 // for output that changes with it (capture-pane's fence).
 func remoteOf(p any) string {
-	host, _, err := routeTarget(paramMap(p))
+	host, _, err := routeTarget(proto.ParamMap(p))
 	if err != nil || host == hosts.Local {
 		return ""
 	}
@@ -334,7 +334,7 @@ func remoteOf(p any) string {
 // targetName is a far target written back as HOST:SESSION:WINDOW (parts
 // the caller left out are empty), to name it in a fence.
 func targetName(p any) string {
-	host, rp, err := routeTarget(paramMap(p))
+	host, rp, err := routeTarget(proto.ParamMap(p))
 	if err != nil {
 		return ""
 	}

@@ -67,16 +67,7 @@ func runScreenshot(ctx *Context) error {
 			return usageError("name a file inside it: --out "+filepath.Join(out, "shot."+string(format)), "--out %s is a directory", out)
 		}
 	}
-	var pane struct {
-		WindowID    string `json:"window_id"`
-		Session     string `json:"session"`
-		Name        string `json:"name"`
-		DisplayName string `json:"display_name"`
-		Cols        int    `json:"cols"`
-		Rows        int    `json:"rows"`
-		History     int    `json:"history"`
-		Content     string `json:"content"`
-	}
+	var pane proto.PaneScreenshot
 	p := proto.ScreenshotParams{Session: str(ctx, "session"), Window: windowArg(ctx), Scrollback: flagBool(ctx, "scrollback")}
 	if err := callCtx(ctx, "screenshot", p, &pane); err != nil {
 		return err

@@ -40,7 +40,7 @@ func windowCommands() []Command {
 				if dir := hereDir(str(ctx, "cwd"), h != "" && h != hosts.Local); dir != "" {
 					p.Cwd = dir
 				}
-				wire := paramMap(p)
+				wire := proto.ParamMap(p)
 				if h != "" && h != hosts.Local {
 					if !hosts.ValidName(h) {
 						return usageError("tuios hosts lists the hosts", "--host %q is not a host name", escapeControls(h))

@@ -3,7 +3,6 @@ package daemon
 import (
 	"fmt"
 	"math"
-	"sort"
 	"testing"
 
 	"github.com/tuios/tuios/internal/daemon/mux/layout"
@@ -278,48 +277,12 @@ func BenchmarkLayoutRects(b *testing.B) {
 	}
 }
 
-// checkTiles: inside the area, none overlapping, and every cell a
-// tile's or a border column with a tile on each side, which is what the
-// client draws a border on. Row by row: the tiles crossing a row, left
-// to right, start at its first column, end at its last, and touch or
-// leave one column between them.
+// checkTiles fails t when rs breaks the tiling the layout gives
+// (layout.CheckTiling).
 func checkTiles(t *testing.T, what string, cols, rows int, rs []rect) {
 	t.Helper()
-	cols, rows = max(cols, 1), max(rows, 1)
-	big := cols >= layout.MinCols && rows >= layout.MinRows
-	any := false
-	for i, r := range rs {
-		if r.W == 0 && r.H == 0 {
-			continue
-		}
-		any = true
-		if r.X < 0 || r.Y < 0 || r.W < 1 || r.H < 1 || r.X+r.W > cols || r.Y+r.H > rows {
-			t.Fatalf("%s: tile %d %v is outside the area", what, i, r)
-		}
-		if big && (r.W < layout.MinCols || r.H < layout.MinRows) {
-			t.Fatalf("%s: tile %d %v is below the minimum in an area that holds it", what, i, r)
-		}
-	}
-	if !any {
-		return
-	}
-	var cross []rect
-	for y := 0; y < rows; y++ {
-		cross = cross[:0]
-		for _, r := range rs {
-			if r.W > 0 && y >= r.Y && y < r.Y+r.H {
-				cross = append(cross, r)
-			}
-		}
-		sort.Slice(cross, func(a, b int) bool { return cross[a].X < cross[b].X })
-		if len(cross) == 0 || cross[0].X != 0 || cross[len(cross)-1].X+cross[len(cross)-1].W != cols {
-			t.Fatalf("%s: row %d is not covered end to end: %v", what, y, rs)
-		}
-		for i := 1; i < len(cross); i++ {
-			if gap := cross[i].X - (cross[i-1].X + cross[i-1].W); gap != 0 && gap != layout.Gutter {
-				t.Fatalf("%s: row %d: %v then %v (overlapping, or more than a border apart): %v", what, y, cross[i-1], cross[i], rs)
-			}
-		}
+	if err := layout.CheckTiling(cols, rows, rs); err != nil {
+		t.Fatalf("%s: %v", what, err)
 	}
 }
 

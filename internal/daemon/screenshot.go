@@ -23,8 +23,8 @@ func (s *Server) screenshotVerbs(add addFunc) {
 			limit = screenshotHistory
 		}
 		cols, rows, hist, content := styledGrid(w.pane.Screen(), p.Scrollback, limit)
-		return map[string]any{"type": "pane_screenshot", "window_id": w.ID, "session": v.Session, "name": v.Name,
-			"display_name": v.DisplayName, "cols": cols, "rows": rows, "history": hist, "content": content}, nil
+		return proto.PaneScreenshot{Type: "pane_screenshot", WindowID: w.ID, Session: v.Session, Name: v.Name,
+			DisplayName: v.DisplayName, Cols: cols, Rows: rows, History: hist, Content: content}, nil
 	})
 	add("screenshot", reads, "Read a pane's styled cells for a picture: its size in cells and its rows (history first with scrollback) as text with SGR sequences, one line a row", "pane_screenshot",
 		`{"verb":"screenshot","params":{"window":"build","scrollback":true}}`, p, h)

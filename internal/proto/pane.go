@@ -28,3 +28,18 @@ type KeysSent struct {
 	Bytes    int    `json:"bytes"`
 	ToClient bool   `json:"to_client,omitempty"`
 }
+
+// PaneScreenshot is screenshot's answer: a pane's styled cells, its rows
+// (history first, with scrollback) as text with SGR sequences, one line a
+// row. The fields are in the order the answer has always carried them.
+type PaneScreenshot struct {
+	Cols        int    `json:"cols"`
+	Content     string `json:"content"`
+	DisplayName string `json:"display_name"`
+	History     int    `json:"history"`
+	Name        string `json:"name"`
+	Rows        int    `json:"rows"`
+	Session     string `json:"session"`
+	Type        string `json:"type"`
+	WindowID    string `json:"window_id"`
+}

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"sort"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -294,48 +294,11 @@ func TestSavedTreesComeBackAndBadOnesAreRefused(t *testing.T) {
 	}
 }
 
-// checkTiles: inside the area, none overlapping, and every cell a
-// tile's or a border column with a tile on each side, which is what the
-// client draws a border on. Row by row: the tiles crossing a row, left
-// to right, start at its first column, end at its last, and touch or
-// leave one column between them.
+// checkTiles fails t when rs breaks the tiling Place gives (CheckTiling).
 func checkTiles(t *testing.T, what string, cols, rows int, rs []Rect) {
 	t.Helper()
-	cols, rows = max(cols, 1), max(rows, 1)
-	big := cols >= MinCols && rows >= MinRows
-	any := false
-	for i, r := range rs {
-		if r.W == 0 && r.H == 0 {
-			continue
-		}
-		any = true
-		if r.X < 0 || r.Y < 0 || r.W < 1 || r.H < 1 || r.X+r.W > cols || r.Y+r.H > rows {
-			t.Fatalf("%s: tile %d %v is outside the area", what, i, r)
-		}
-		if big && (r.W < MinCols || r.H < MinRows) {
-			t.Fatalf("%s: tile %d %v is below the minimum in an area that holds it", what, i, r)
-		}
-	}
-	if !any {
-		return
-	}
-	var cross []Rect
-	for y := 0; y < rows; y++ {
-		cross = cross[:0]
-		for _, r := range rs {
-			if r.W > 0 && y >= r.Y && y < r.Y+r.H {
-				cross = append(cross, r)
-			}
-		}
-		sort.Slice(cross, func(a, b int) bool { return cross[a].X < cross[b].X })
-		if len(cross) == 0 || cross[0].X != 0 || cross[len(cross)-1].X+cross[len(cross)-1].W != cols {
-			t.Fatalf("%s: row %d is not covered end to end: %v", what, y, rs)
-		}
-		for i := 1; i < len(cross); i++ {
-			if gap := cross[i].X - (cross[i-1].X + cross[i-1].W); gap != 0 && gap != Gutter {
-				t.Fatalf("%s: row %d: %v then %v (overlapping, or more than a border apart): %v", what, y, cross[i-1], cross[i], rs)
-			}
-		}
+	if err := CheckTiling(cols, rows, rs); err != nil {
+		t.Fatalf("%s: %v", what, err)
 	}
 }
 
@@ -397,4 +360,25 @@ func dumpTree(n *node) string {
 		s += dumpTree(k)
 	}
 	return s + "]"
+}
+
+// CheckTiling finds what breaks a tiling, so the placement tests that
+// lean on it can fail.
+func TestCheckTilingFindsBrokenTilings(t *testing.T) {
+	for _, c := range []struct {
+		rs   []Rect
+		want string
+	}{
+		{[]Rect{{X: 0, Y: 0, W: 40, H: 20}, {X: 41, Y: 0, W: 39, H: 20}}, ""},
+		{[]Rect{{X: 0, Y: 0, W: 40, H: 20}, {X: 42, Y: 0, W: 38, H: 20}}, "more than a border apart"},
+		{[]Rect{{X: 0, Y: 0, W: 50, H: 20}, {X: 41, Y: 0, W: 39, H: 20}}, "overlapping"},
+		{[]Rect{{X: 0, Y: 0, W: 81, H: 20}}, "outside the area"},
+		{[]Rect{{X: 0, Y: 0, W: 80, H: 10}}, "not covered end to end"},
+		{[]Rect{{X: 0, Y: 0, W: 2, H: 20}, {X: 3, Y: 0, W: 77, H: 20}}, "below the minimum"},
+	} {
+		err := CheckTiling(80, 20, c.rs)
+		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
+			t.Errorf("%v: %v, want %q", c.rs, err, c.want)
+		}
+	}
 }
