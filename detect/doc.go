@@ -183,7 +183,9 @@
 //     and the like) are collected while Pane.Write feeds the screen and
 //     written to PaneOptions.Reply after the lock is released, in order,
 //     unchanged. A PTY that stops draining blocks only that Write.
-//   - Pane.Foreground reads an atomic copy of the last detection.
+//   - Pane.Foreground reads an atomic copy of the last detection;
+//     Pane.ReadForeground reads /proc on the caller's goroutine, with no
+//     lock held, for a caller about to act on whether an agent still runs.
 //   - Detection runs unlocked, one read per pane at a time. The next tick
 //     is armed before a pass runs, and a pane whose /proc read has not
 //     returned is skipped until it does (the read out is then applied as

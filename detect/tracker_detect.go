@@ -136,6 +136,29 @@ func (p *Pane) detectAtAttach() {
 	p.detect(seq, detectOutput, nil)
 }
 
+// ReadForeground reads the pane's foreground now, applies the reading as
+// a read after output would (an agent that appeared shows, one that left
+// for the shell or another program clears), and returns it. Readings
+// otherwise follow output at most every ReconcileInterval while an agent
+// is in front, so a pane whose agent just quit can still show it for that
+// long; a caller about to act on the state (a save as it stops, say)
+// reads first. It blocks for one /proc read and holds no lock across it.
+// On a detached pane, or one with no shell process, it reads nothing and
+// returns the last reading.
+func (p *Pane) ReadForeground() Match {
+	p.mu.Lock()
+	if p.stopped || p.shellPID <= 0 {
+		p.mu.Unlock()
+		return p.Foreground()
+	}
+	// A read already out is older than this one: numbered, it is dropped
+	// if it returns after this one applied.
+	seq := p.startDetect(p.t.clock.Now())
+	p.mu.Unlock()
+	p.detect(seq, detectOutput, nil)
+	return p.Foreground()
+}
+
 // detect reads the foreground (unlocked), then applies the reading under
 // p.mu and runs then (if any) before the queued work goes. Called without
 // p.mu, with the read marked out by startDetect.

@@ -292,6 +292,26 @@ func TestTrackerAttributesBehindTimeoutAndClearsWhenTheAgentExits(t *testing.T) 
 	r.want(agentstate.None, "")
 }
 
+// The reads that follow output come at most every ReconcileInterval while
+// an agent is in front, so a pane whose agent just quit still shows it
+// until the next one; ReadForeground reads now and clears it.
+func TestReadForegroundClearsAnAgentThatJustLeft(t *testing.T) {
+	t.Parallel() // its own shell, PTY and fake clock
+	r := newTrackerRig(t, detect.TrackerOptions{StallAfter: -1})
+	r.typeLine("claude -as '' -prompt=false -steps 3 -step 50ms -exit; echo back-at-$((1+1))")
+	r.waitScreen("Reading the tree")
+	r.clock.Advance(detect.DefaultDetectInterval)
+	r.want(agentstate.Working, "detect")
+	r.waitScreen("back-at-2") // the fake clock stands still: no read follows
+	if got := r.state(); got.Harness != "claude-code" || !r.pane.Foreground().Agent {
+		t.Fatalf("before reading: %s %q, foreground %+v", got.State, got.Harness, r.pane.Foreground())
+	}
+	if m := r.pane.ReadForeground(); m.Agent || !m.AtShell {
+		t.Fatalf("read: %+v, want the shell in front", m)
+	}
+	r.want(agentstate.None, "")
+}
+
 func TestASilentPaneCostsNothing(t *testing.T) {
 	before := runtime.NumGoroutine()
 	r := newTrackerRig(t, detect.TrackerOptions{StallAfter: -1})

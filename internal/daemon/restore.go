@@ -98,6 +98,13 @@ type restorer struct {
 	mu     sync.Mutex
 	timer  agentstate.Timer
 	frozen bool
+
+	// writing is held by one save from reading the sessions to renaming
+	// the file: a debounced save that read them before the daemon began
+	// to stop would otherwise write its older copy over the final one.
+	// Only saves wait on it.
+	writing sync.Mutex
+	written bool // the final save wrote; under writing
 }
 
 func newRestorer(s *Server, dir string) *restorer {
@@ -139,7 +146,13 @@ func (r *restorer) save(final bool) {
 	}
 	r.frozen = final
 	r.mu.Unlock()
-	b, err := json.MarshalIndent(r.s.layoutToSave(), "", " ")
+	r.writing.Lock()
+	defer r.writing.Unlock()
+	if r.written {
+		return
+	}
+	r.written = final
+	b, err := json.MarshalIndent(r.s.layoutToSave(final), "", " ")
 	if err == nil {
 		err = writeFileAtomic(r.path, b)
 	}
@@ -149,8 +162,9 @@ func (r *restorer) save(final bool) {
 }
 
 // layoutToSave copies the sessions under s.mu, then reads each pane's
-// directory and agent without it.
-func (s *Server) layoutToSave() savedLayout {
+// directory and agent without it; final (the save as the daemon stops)
+// reads each pane's foreground first.
+func (s *Server) layoutToSave(final bool) savedLayout {
 	type winRef struct {
 		w   *Window
 		out *savedWindow
@@ -205,6 +219,12 @@ func (s *Server) layoutToSave() savedLayout {
 			ref.out.Cwd = d
 		} else if d, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", ref.w.proc.Pid())); err == nil {
 			ref.out.Cwd = d
+		}
+		if final && ref.w.pane != nil {
+			// The reads after output come a while apart while an agent
+			// is in front: an agent quit just before the daemon stopped
+			// must not be saved as running (and offered for resuming).
+			ref.w.pane.ReadForeground()
 		}
 		snap := s.tracker.Arbiter().Get(ref.w.ID)
 		ref.out.AgentSessionID = snap.SessionID

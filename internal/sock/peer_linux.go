@@ -33,7 +33,11 @@ func HungUp(c net.Conn) bool {
 	hup := false
 	rawFD(c, func(fd int) {
 		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN | unix.POLLRDHUP}}
-		if n, err := unix.Poll(fds, 0); err == nil && n > 0 {
+		n, err := unix.Poll(fds, 0)
+		for err == unix.EINTR { // the runtime's preemption signal: a gone peer must not read as present
+			n, err = unix.Poll(fds, 0)
+		}
+		if err == nil && n > 0 {
 			hup = fds[0].Revents&(unix.POLLHUP|unix.POLLERR) != 0
 		}
 	})
