@@ -403,7 +403,11 @@
 //     takes) and the hub.
 //  2. s.editMu: one edit of config.toml at a time (set-config). It is
 //     held across that file's read and rename, and only another
-//     set-config waits on it.
+//     set-config waits on it. Beside it, restorer.writing: one save of
+//     the sessions file at a time, held from reading the table (s.mu
+//     under it; at the final save, each pane's foreground read) to the
+//     file's rename, so an older copy never lands over a newer one; only
+//     another save waits on it. The two never nest.
 //  3. Session.tileMu: one retile of a session at a time; s.mu and the
 //     attach locks under it.
 //  4. links.Outbox.nmu (internal/daemon/links): one call of the outbox's

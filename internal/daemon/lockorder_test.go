@@ -31,6 +31,7 @@ var lockRanks = map[string]struct {
 	"conn.cmu":         {0, "conn.cmu"},
 	"cfgFollow.order":  {1, "cfgFollow.order"},
 	"Server.editMu":    {2, "s.editMu"},
+	"restorer.writing": {2, "restorer.writing"},
 	"Session.tileMu":   {3, "Session.tileMu"},
 	"Server.mu":        {8, "s.mu"},
 	"rpc.Hub.mu":       {10, "rpc.Hub.mu"},
