@@ -60,9 +60,7 @@ func (w *Window) settleOutput(quiet, max time.Duration) {
 	start := time.Now()
 	end := start.Add(max)
 	for time.Now().Before(end) {
-		w.mu.Lock()
-		last, g := w.lastOutput, w.outputGen
-		w.mu.Unlock()
+		last, g := w.term.LastOutput()
 		if last.Before(start) {
 			// The frame may still be on its way through the pty: the
 			// silence counts from now.
@@ -76,7 +74,7 @@ func (w *Window) settleOutput(quiet, max time.Duration) {
 		case <-g:
 		case <-time.After(wait):
 			return
-		case <-w.exitCh:
+		case <-w.term.Exited():
 			return
 		}
 	}
@@ -373,15 +371,13 @@ func (s *Server) typeFirstPrompt(cn *conn, w *Window, text string, res *proto.Ag
 				res.PromptStatus = "sent"
 				return
 			}
-			w.mu.Lock()
-			gen = w.outputGen
-			w.mu.Unlock()
+			_, gen = w.term.LastOutput()
 		case <-sub.C:
 		case <-stall.C:
 			res.PromptStatus = "stalled"
 			res.PromptNote = "the prompt was typed but the agent showed no sign of taking it within " + startAgentStall.String() + ": look at the pane before typing it again"
 			return
-		case <-w.exitCh:
+		case <-w.term.Exited():
 			res.PromptStatus, res.PromptNote = "stalled", "the window closed after the prompt was typed"
 			return
 		case <-cn.closed:
@@ -417,7 +413,7 @@ func (s *Server) watchStartNotice(w *Window, fire <-chan struct{}, t agentstate.
 					return
 				}
 				continue
-			case <-w.exitCh:
+			case <-w.term.Exited():
 				return
 			case <-s.done:
 				return

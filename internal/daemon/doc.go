@@ -285,12 +285,15 @@
 // lock of their own (Server.connMu). These files are what moves to
 // internal/daemon/mux, with the caller and verb seams they still read
 // from the rest of the package. The core's leaves live under
-// internal/daemon/mux: plain data structures with no lock of their own
-// that the core keeps under s.mu, importing nothing of the daemon
-// (mux/layout, the tiling tree of one workspace: its splits, their
+// internal/daemon/mux, importing nothing of the daemon and taking no lock
+// of it: mux/layout, the tiling tree of one workspace (its splits, their
 // placement in an area and their form in the sessions file; which
 // windows exist, focus, zoom and minimized windows stay this package's,
-// layout.go).
+// layout.go), a plain data structure the core keeps under s.mu; and
+// mux/term, one pane's terminal (its process on the PTY, its input
+// queue, the tracked screen its output feeds, its exit), whose reader
+// hands each chunk and the exit to the window's hooks (Window.printed,
+// Window.exited) and whose own lock is a leaf.
 //
 // Every feature is a core.Feature, and New is the composition root: it
 // keeps them in one ordered list (server.go), inits each in that order
@@ -469,8 +472,8 @@
 //     Server.connMu (the connections being served; no longer s.mu's),
 //     railWake.mu (the timer that redraws the rails when a finished
 //     subagent's row is due to leave them),
-//     escapeeList.mu, Window.mu,
-//     Window.nameMu, and the arbiter's own lock (agentstate).
+//     escapeeList.mu, term.Term.mu (mux/term: a pane's output and exit
+//     records), Window.nameMu, and the arbiter's own lock (agentstate).
 //
 // A feature's own locks (herdr.Sock.mu, agentlog.Log.mu,
 // agentlog.Transcripts.mu; mailbox.Mail.mu, the mail feature's table of

@@ -146,20 +146,15 @@ func (p paneHandle) ID() string                   { return p.w.ID }
 func (p paneHandle) Tracked() *detect.Pane        { return p.w.pane }
 func (p paneHandle) Pid() int                     { return p.w.proc.Pid() }
 func (p paneHandle) ForegroundPgrp() (int, error) { return p.w.proc.ForegroundPgrp() }
-func (p paneHandle) Exited() <-chan struct{}      { return p.w.exitCh }
+func (p paneHandle) Exited() <-chan struct{}      { return p.w.term.Exited() }
 func (p paneHandle) Dir() string                  { return p.w.dirNow() }
 
 func (p paneHandle) Output() <-chan struct{} {
-	p.w.mu.Lock()
-	defer p.w.mu.Unlock()
-	return p.w.outputGen
+	_, gen := p.w.term.LastOutput()
+	return gen
 }
 
-func (p paneHandle) Revision() (uint64, bool) {
-	p.w.mu.Lock()
-	defer p.w.mu.Unlock()
-	return p.w.outBytes, p.w.exited
-}
+func (p paneHandle) Revision() (uint64, bool) { return p.w.term.Printed() }
 
 func (h host) Pane(id string) core.Pane {
 	s := h.s

@@ -48,9 +48,8 @@ func (h host) MailHost(c core.Call, p *proto.SendMessageParams) (any, *proto.Err
 }
 
 func (p paneHandle) LastOutput() time.Time {
-	p.w.mu.Lock()
-	defer p.w.mu.Unlock()
-	return p.w.lastOutput
+	last, _ := p.w.term.LastOutput()
+	return last
 }
 
 func (p paneHandle) Settle(quiet, max time.Duration) { p.w.settleOutput(quiet, max) } // agent_launch.go

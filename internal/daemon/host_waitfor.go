@@ -38,18 +38,9 @@ func (s *Server) waitMail(ctx context.Context, c core.Call, w waitfor.MailWait, 
 	return s.mail.Wait(ctx, c, mailbox.WaitFor{Session: w.Session, Inbox: w.Inbox, Thread: w.Thread}, timedOut)
 }
 
-func (p paneHandle) Quiet() (time.Time, <-chan struct{}) {
-	p.w.mu.Lock()
-	defer p.w.mu.Unlock()
-	last := p.w.lastOutput
-	if last.IsZero() {
-		last = p.w.created
-	}
-	return last, p.w.outputGen
-}
+func (p paneHandle) Quiet() (time.Time, <-chan struct{}) { return p.w.term.Quiet() }
 
 func (p paneHandle) ExitCode() (int, bool) {
-	p.w.mu.Lock()
-	defer p.w.mu.Unlock()
-	return p.w.exitStatus.Code, p.w.exited
+	st, ok := p.w.term.ExitStatus()
+	return st.Code, ok
 }

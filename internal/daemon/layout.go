@@ -334,9 +334,7 @@ func (s *Server) layoutSnapshot(ss *Session) (lay proto.AttachLayout, wins []*Wi
 			}
 			continue
 		}
-		w.mu.Lock()
-		exited := w.exited
-		w.mu.Unlock()
+		_, exited := w.term.Printed()
 		tileAt[w] = len(lay.Windows)
 		lay.Windows = append(lay.Windows, proto.AttachWindow{ID: w.ID, Index: index[w], Name: w.DisplayName(), Title: w.Title(),
 			X: r.X, Y: r.Y, Width: r.W, Height: r.H, Exited: exited})

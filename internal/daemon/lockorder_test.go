@@ -49,7 +49,6 @@ var lockRanks = map[string]struct {
 	"Server.connMu":     {leafRank, "Server.connMu"},
 	"railWake.mu":       {leafRank, "railWake.mu"},
 	"escapeeList.mu":    {leafRank, "escapeeList.mu"},
-	"Window.mu":         {leafRank, "Window.mu"},
 	"Window.nameMu":     {leafRank, "Window.nameMu"},
 }
 

@@ -139,9 +139,7 @@ func appendPopups(ss *Session, lay *proto.AttachLayout, wins []*Window, index, t
 		if w.popup == nil || w.workspace != ss.workspace || !w.placed {
 			continue
 		}
-		w.mu.Lock()
-		exited := w.exited
-		w.mu.Unlock()
+		_, exited := w.term.Printed()
 		r := w.tile
 		name := w.DisplayName()
 		if w.name == "" {

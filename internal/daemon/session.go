@@ -10,6 +10,7 @@ import (
 
 	"github.com/tuios/tuios/detect"
 	"github.com/tuios/tuios/internal/daemon/mux/layout"
+	"github.com/tuios/tuios/internal/daemon/mux/term"
 	"github.com/tuios/tuios/internal/grant"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/pty"
@@ -59,7 +60,7 @@ type Session struct {
 
 // Window is one pane: a process on a PTY, its screen, its tracked state.
 // The placement fields (name, workspace, minimized) are guarded by the
-// server's lock; the output and exit fields by mu.
+// server's lock; its terminal (mux/term) keeps its output and exit.
 type Window struct {
 	ID        string
 	session   *Session
@@ -93,15 +94,20 @@ type Window struct {
 	// holds its permission requests for the Inbox without config.
 	protocol string
 
+	// term is the pane's terminal (mux/term): its process, input queue,
+	// tracked screen, output and exit. proc, in and pane are its, kept
+	// here for the many readers.
+	term *term.Term
 	proc *pty.Process
 	in   *pty.Input // every write to the pane's input, in order
+	pane *detect.Pane
 	// token is the pane's TUIOS_PANE_TOKEN (boundary.go).
 	token string
-	pane  *detect.Pane
 	srv   *Server
 
 	// title and dir are the screen's title and OSC 7 directory, copied
-	// after each chunk so listings read them without any pane lock.
+	// after each chunk (printed) so listings read them without any pane
+	// lock.
 	title atomic.Pointer[string]
 	dir   atomic.Pointer[string]
 	// auto is the automatic name: what runs in the foreground, read
@@ -117,23 +123,13 @@ type Window struct {
 	// client any more (attach_input.go; the attach hub's lock guards it).
 	inputsClosed bool
 
-	exitSeen atomic.Bool  // the exit is being handled
-	typedAt  atomic.Int64 // unix ns of the last typing into the pane
+	typedAt atomic.Int64 // unix ns of the last typing into the pane
 	// sinceTyped counts what the pane printed since: an echo is small,
 	// and output past attachEchoMax is a flood, paced (attach_echo.go).
 	sinceTyped atomic.Int64
 	// atPrompt follows the arbiter: the pane is on needs_input. The
 	// target check reads it under s.mu; the write path asks the arbiter.
 	atPrompt atomic.Bool
-	readDone chan struct{} // closed when the reader reached the end of the terminal
-
-	mu         sync.Mutex
-	lastOutput time.Time
-	outputGen  chan struct{} // closed and replaced on every chunk
-	exited     bool
-	exitStatus pty.ExitStatus
-	exitCh     chan struct{}
-	outBytes   uint64
 }
 
 // Title is the pane's title as last drawn.
@@ -264,38 +260,37 @@ func (s *Server) startWindow(ss *Session, spec windowSpec) (*Window, *proto.Erro
 	env := paneEnv(withoutHerdrIDs(s.opt.Env), vars)
 	listed := s.panes.startsWindow(id) // boundary.go: its processes may call before it is listed
 	defer listed()
-	started := orphans.starts() // reaper.go: its shell's exit status is pty's, never the reaper's
-	proc, err := pty.Start(pty.Options{Argv: argv, Dir: spec.cwd, Env: env, Cols: spec.cols, Rows: spec.rows})
+	w := &Window{
+		ID: id, session: ss, name: spec.name, cols: spec.cols, rows: spec.rows, argv: argv, program: len(spec.argv) > 0 && !spec.stays, cwd: spec.cwd, protocol: spec.protocol,
+		created: time.Now(), popup: spec.popup, srv: s,
+		grants: spec.grants, granted: spec.granted, startGrants: vars["TUIOS_PANE_GRANTS"],
+		token: token,
+	}
+	t, err := term.Start(term.Options{ID: id, Start: pty.Options{Argv: argv, Dir: spec.cwd, Env: env, Cols: spec.cols, Rows: spec.rows},
+		InputMax: inputCap, Tracker: s.tracker, Scrollback: 3000, OnEvent: w.screenEvent,
+		Starting: orphans.starts, // reaper.go: its shell's exit status is pty's, never the reaper's
+		Waited:   orphans.reaped,
+		OnOutput: w.printed, OnExit: w.exited})
 	if err != nil {
-		started(0)
 		e := proto.Errorf(proto.CodeCommandFailed, "cannot start the window: %v", err)
 		if h := startHint(err); h != "" { // starthint.go
 			e.Hint = &proto.Hint{Detail: h}
 		}
 		return nil, e
 	}
-	started(proc.Pid())
+	w.term, w.proc, w.in, w.pane = t, t.Proc(), t.Input(), t.Tracked()
 	// Placed from here on: a process of the pane that calls before the
 	// window is listed is already inside it.
-	s.panes.addShell(proc.Pid(), id)
+	s.panes.addShell(w.proc.Pid(), id)
 	s.panes.addToken(token, id)
-	w := &Window{
-		ID: id, session: ss, name: spec.name, cols: spec.cols, rows: spec.rows, argv: argv, program: len(spec.argv) > 0 && !spec.stays, cwd: spec.cwd, protocol: spec.protocol,
-		created: time.Now(), popup: spec.popup, proc: proc, srv: s, outputGen: make(chan struct{}), exitCh: make(chan struct{}), readDone: make(chan struct{}),
-		grants: spec.grants, granted: spec.granted, startGrants: vars["TUIOS_PANE_GRANTS"],
-		token: token,
-	}
 	if n := argvName(argv); n != "" {
 		w.auto.Store(&n) // until the foreground is first read
 	}
-	w.in = pty.NewInput(proc, pty.InputOptions{Max: inputCap})
-	w.pane = s.tracker.Attach(id, detect.PaneOptions{ShellPID: proc.Pid(), Cols: spec.cols, Rows: spec.rows, Reply: w.in, Scrollback: 3000, OnEvent: w.screenEvent})
 
 	s.mu.Lock()
 	if s.closed || s.sessions[ss.Name] != ss {
 		s.mu.Unlock()
 		w.close()
-		s.tracker.Detach(id)
 		return nil, proto.Errorf(proto.CodeSessionNotFound, "session %q closed while the window started", ss.Name)
 	}
 	ws := spec.workspace
@@ -316,10 +311,7 @@ func (s *Server) startWindow(ss *Session, spec windowSpec) (*Window, *proto.Erro
 	s.mu.Unlock()
 	s.retile(ss)
 	s.hub.Publish(event{Type: "window-created", Session: ss.Name, Window: id})
-	go w.read()
-	if proc.Exited() { // it may have exited before the exit watcher could see it
-		w.noteExit()
-	}
+	t.Run()
 	return w, nil
 }
 
@@ -346,95 +338,32 @@ func paneEnv(base []string, set map[string]string) []string {
 	return out
 }
 
-// read is the window's one goroutine: PTY output to the tracked pane. It
-// reads until every process holding the terminal has let go, which may
-// be long after the window's own process exited (see exit).
-func (w *Window) read() {
-	buf := make([]byte, 32<<10)
-	var title, dir string
-	for {
-		n, err := w.proc.Read(buf)
-		if n > 0 {
-			w.pane.Write(buf[:n])
-			sc := w.pane.Screen()
-			titled := false
-			if t := sc.Title(); t != title {
-				title, titled = t, true
-				w.title.Store(&t)
-			}
-			if d := sc.WorkingDir(); d != dir {
-				dir = d
-				w.dir.Store(&d)
-			}
-			w.mu.Lock()
-			w.lastOutput = time.Now()
-			w.outBytes += uint64(n)
-			close(w.outputGen)
-			w.outputGen = make(chan struct{})
-			w.mu.Unlock()
-			if w.nameDue() { // window_name.go: its program changed
-				w.srv.windowRenamed(w)
-			} else {
-				w.sinceTyped.Add(int64(n))
-				w.srv.attach.printed(w, titled, n) // attach_echo.go: an echo is sent from here
-			}
-			if w.srv.hub.Wants("output") {
-				w.srv.hub.Publish(event{Type: "output", Session: w.session.Name, Window: w.ID, Bytes: n})
-			}
-		}
-		if err != nil {
-			break
-		}
+// printed is the pane's output hook (term.Options.OnOutput), on its
+// reader's goroutine after each chunk of n bytes reached the screen.
+func (w *Window) printed(n int) {
+	sc := w.pane.Screen()
+	titled := false
+	if t := sc.Title(); t != w.Title() {
+		titled = true
+		w.title.Store(&t)
 	}
-	close(w.readDone)
-	w.noteExit()
-}
-
-// noteExit handles the window's own process exiting, once, whoever sees
-// it first: the exit watcher (SIGCHLD) or the reader reaching the end of
-// the terminal. A background child that ignores SIGHUP and keeps the
-// terminal open does not delay it.
-func (w *Window) noteExit() {
-	if w.exitSeen.CompareAndSwap(false, true) {
-		go w.exit()
+	if d := sc.WorkingDir(); d != w.dirNow() {
+		w.dir.Store(&d)
+	}
+	if w.nameDue() { // window_name.go: its program changed
+		w.srv.windowRenamed(w)
+	} else {
+		w.sinceTyped.Add(int64(n))
+		w.srv.attach.printed(w, titled, n) // attach_echo.go: an echo is sent from here
+	}
+	if w.srv.hub.Wants("output") {
+		w.srv.hub.Publish(event{Type: "output", Session: w.session.Name, Window: w.ID, Bytes: n})
 	}
 }
 
-// exitSettle bounds how long an exit waits for the last output: the
-// reader normally reaches the end of the terminal at once; a child that
-// still holds it is waited for only until the pane goes quiet.
-const (
-	exitQuiet  = 100 * time.Millisecond
-	exitSettle = time.Second
-)
-
-func (w *Window) exit() {
-	// What the process printed before it exited is read first, so a
-	// waiter on the exit then reads the final screen.
-	deadline := time.NewTimer(exitSettle)
-	defer deadline.Stop()
-settle:
-	for {
-		w.mu.Lock()
-		gen := w.outputGen
-		w.mu.Unlock()
-		select {
-		case <-w.readDone:
-			break settle
-		case <-gen:
-		case <-time.After(exitQuiet):
-			break settle
-		case <-deadline.C:
-			break settle
-		}
-	}
-	status := w.waitShell()
-	w.pane.Exited()
-	w.mu.Lock()
-	w.exited = true
-	w.exitStatus = status
-	close(w.exitCh)
-	w.mu.Unlock()
+// exited is the pane's exit hook (term.Options.OnExit): its final output
+// read and its status recorded.
+func (w *Window) exited(status pty.ExitStatus) {
 	w.srv.hub.Publish(event{Type: "window-exit", Session: w.session.Name, Window: w.ID, ExitCode: status.Code})
 	// A window opened to run a program closes when it exits; a shell
 	// window stays in the list, its final screen readable, until
@@ -465,9 +394,7 @@ func (s *Server) watchExits(ch chan os.Signal) {
 		}
 		s.mu.Unlock()
 		for _, w := range live {
-			if !w.exitSeen.Load() && w.proc.Exited() {
-				w.noteExit()
-			}
+			w.term.CheckExit()
 		}
 		orphans.reap()
 	}
@@ -504,8 +431,7 @@ func (s *Server) closeWindow(w *Window) {
 	if !found {
 		return
 	}
-	w.close()
-	s.tracker.Detach(w.ID)
+	w.close() // the pane leaves the tracker too
 	s.retile(ss)
 	// Features hear it from the hub only: its subscribers, and the hooks
 	// (core.Registrar.OnWindowClosed) that must be done before the close
@@ -515,25 +441,16 @@ func (s *Server) closeWindow(w *Window) {
 }
 
 // close stops the window's input and ends every process of its terminal
-// session; it is idempotent.
+// session, and the pane leaves the tracker; it is idempotent. (Placement
+// keeps the shell's pid until here: the pane's processes that outlive
+// their shell are still found by their session, which holds that
+// number.)
 func (w *Window) close() {
 	w.srv.attach.revokeWindow(w, true) // attach_input.go: before its processes go
 	w.stopNaming()
-	w.in.Close()
-	w.proc.Close()
-	w.waitShell()
+	w.term.Close()
 	w.srv.panes.dropShell(w.proc.Pid())
 	w.srv.panes.dropToken(w.token)
-}
-
-// waitShell waits for the window's own process and then tells the orphan
-// reaper: reaped, its pid may name another process. (Placement keeps the
-// pid until the window closes: the pane's processes that outlive its
-// shell are still found by their session, which holds that number.)
-func (w *Window) waitShell() pty.ExitStatus {
-	status, _ := w.proc.Wait()
-	orphans.reaped(w.proc.Pid())
-	return status
 }
 
 // killSession closes every window of a session and drops it.

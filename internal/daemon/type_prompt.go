@@ -28,7 +28,7 @@ const (
 // the harness it typed for, the output generation read just before the
 // submit (closed by the first chunk after it) and when the submit went
 // out, by the daemon's clock. cn's context ends the waits.
-func (s *Server) typePrompt(cn *conn, w *Window, screen *vt.Screen, text string) (harness string, gen chan struct{}, submitAt time.Time, err *proto.Error) {
+func (s *Server) typePrompt(cn *conn, w *Window, screen *vt.Screen, text string) (harness string, gen <-chan struct{}, submitAt time.Time, err *proto.Error) {
 	ctx := cn.ctx
 	harness = s.tracker.Arbiter().Brief(w.ID).Harness
 	input := detect.InputSpec{BracketedPaste: true, Submit: "cr"}
@@ -45,9 +45,7 @@ func (s *Server) typePrompt(cn *conn, w *Window, screen *vt.Screen, text string)
 	} else { // no paste mode: newlines would submit early, so one line
 		paste = strings.Join(strings.Fields(strings.ReplaceAll(text, "\r", "\n")), " ")
 	}
-	w.mu.Lock()
-	gen = w.outputGen
-	w.mu.Unlock()
+	_, gen = w.term.LastOutput()
 	if err := s.typeInto(cn, w, []byte(paste), 0); err != nil {
 		return harness, gen, time.Time{}, err
 	}
@@ -72,9 +70,7 @@ func (s *Server) typePrompt(cn *conn, w *Window, screen *vt.Screen, text string)
 			return
 		}
 		for {
-			w.mu.Lock()
-			gen = w.outputGen
-			w.mu.Unlock()
+			_, gen = w.term.LastOutput()
 			select {
 			case <-gen:
 			case <-time.After(50 * time.Millisecond):
@@ -95,9 +91,7 @@ func (s *Server) typePrompt(cn *conn, w *Window, screen *vt.Screen, text string)
 	if input.FocusBeforeSubmit && screen.Mode(vt.ModeFocusReporting) {
 		s.focusIn(cn, w)
 	}
-	w.mu.Lock()
-	gen = w.outputGen
-	w.mu.Unlock()
+	_, gen = w.term.LastOutput()
 	submitAt = s.clock.Now()
 	if err := s.typeInto(cn, w, []byte(input.SubmitKey()), 0); err != nil {
 		return harness, gen, submitAt, err

@@ -13,9 +13,7 @@ func (s *Server) windowRowLocked(w *Window) proto.Window {
 		}
 	}
 	b := s.tracker.Arbiter().Brief(w.ID)
-	w.mu.Lock()
-	exited := w.exited
-	w.mu.Unlock()
+	_, exited := w.term.Printed()
 	at := w.placementLocked()
 	row := proto.Window{
 		WindowID: w.ID, Index: idx, Name: w.DisplayName(), AutomaticName: w.name == "", Title: w.Title(), DisplayName: w.DisplayName(),

@@ -113,7 +113,7 @@ func (w *Window) stopNaming() {
 // gives; it reports a change. A foreground that cannot be read (the shell
 // exited) keeps the last name.
 func (w *Window) readName() bool {
-	if w.exitSeen.Load() {
+	if w.term.Exiting() {
 		return false
 	}
 	fg, err := detect.ReadForeground(w.proc.Pid())
