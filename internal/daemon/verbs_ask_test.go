@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"encoding/json"
+	"net"
 	"os"
 	"strings"
 	"testing"
@@ -212,9 +213,16 @@ func TestAskHumanPendingThenAnswerIsMailed(t *testing.T) {
 	line, _ := json.Marshal(map[string]any{"verb": "ask-human", "params": shipIt(map[string]any{"window": "lead", "request_id": "h2b"})})
 	r.c.Write(append(line, '\n'))
 	w.item("h2b")
+	// A client process's close ends the socket at once. In this process
+	// a pane being forked (any test's) can hold a copy of the descriptor
+	// until it execs, so a close alone may reach the daemon late, and the
+	// answer then goes to a call that looks alive; shutting both halves
+	// down ends the socket whoever else holds it.
+	uc := r.c.(*net.UnixConn)
+	uc.CloseRead()
+	uc.CloseWrite()
 	r.c.Close()
 	if _, err := w.answer("h2b", "no", nil); err != nil {
-		// The hang-up may not have reached the daemon yet; either way the answer applies.
 		t.Fatalf("answer-ask after a hang-up: %v", err)
 	}
 	eventually(t, "the answer mailed after a hang-up", func() bool {
