@@ -278,7 +278,10 @@
 // restore.go, window_grants.go and the verbs_session, verbs_session_meta,
 // verbs_window, verbs_pane and verbs_arrange files), and
 // TestTableLockStaysInTheTable fails on a use of s.mu, s.sessions,
-// s.windows, s.order or s.closed anywhere else. Connections and dispatch,
+// s.windows, s.order or s.closed anywhere else, and on a field of a
+// connection read inside them (the table sees the call running through
+// the connection's methods: admitted, setCaller, placedWindow, peerPID,
+// Verb and Context). Connections and dispatch,
 // admission, the attach streams, the grants' verbs and the features'
 // adapter ask through table.go's methods, each of which copies what it
 // needs under the lock and lets go; the connections being served have a

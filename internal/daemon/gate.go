@@ -53,9 +53,36 @@ func (s *Server) admit(cn *conn, name string, a access) *proto.Error {
 		return nil // a handler that needs the caller places it itself
 	}
 	c := s.callerOf(cn)
-	cn.call, cn.callKnown = c, true
+	cn.setCaller(c)
 	return s.mayCall(c, name, a)
 }
+
+// admitted is the caller admit (or the handler, setCaller) placed for the
+// call running on cn; known is false when none was, or cn is nil. The
+// table reads the call through it and the three below, not through the
+// connection's fields.
+func (cn *conn) admitted() (c caller, known bool) {
+	if cn == nil {
+		return caller{}, false
+	}
+	return cn.call, cn.callKnown
+}
+
+// setCaller records c as the running call's caller: a verb anyone may
+// call places its caller itself when it needs one.
+func (cn *conn) setCaller(c caller) { cn.call, cn.callKnown = c, true }
+
+// placedWindow is the id of the window the caller runs in, found once
+// ("" for none, or a nil cn).
+func (cn *conn) placedWindow() string {
+	if cn == nil {
+		return ""
+	}
+	return cn.placedID
+}
+
+// peerPID is the caller's pid from the kernel (0 when unknown).
+func (cn *conn) peerPID() int { return cn.peer }
 
 // mayCall is the verb-level rule: who may call it, and the grants.
 func (s *Server) mayCall(c caller, name string, a access) *proto.Error {

@@ -19,7 +19,7 @@ func (h host) View(c core.Call) *core.View {
 	defer s.mu.Unlock()
 	v := &core.View{Sessions: make([]core.SessionView, 0, len(s.order))}
 	for _, ss := range s.sessionsSorted() {
-		if cn != nil && cn.callKnown && !cn.call.reachesLocked(s.fans, ss) {
+		if c, known := cn.admitted(); known && !c.reachesLocked(s.fans, ss) {
 			continue
 		}
 		v.Sessions = append(v.Sessions, ss.viewLocked())
@@ -151,15 +151,16 @@ func (h host) FanCaller(c core.Call) core.FanCaller {
 		return core.FanCaller{}
 	}
 	var fc core.FanCaller
-	fc.All = !cn.callKnown || !cn.call.inside || cn.call.grants.Has(grant.Admin) && cn.call.restrict == nil
+	cc, known := cn.admitted()
+	fc.All = !known || !cc.inside || cc.grants.Has(grant.Admin) && cc.restrict == nil
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if cn.callKnown && cn.call.pane != nil {
-		fc.PaneSessionID = cn.call.pane.session.ID
+	if known && cc.pane != nil {
+		fc.PaneSessionID = cc.pane.session.ID
 	}
 	if w := s.callerWindow(cn); w != nil {
 		fc.Session = w.session.Name
-		if cn.callKnown && cn.call.inside {
+		if known && cc.inside {
 			fc.SessionID = w.session.ID
 		}
 	}
@@ -197,7 +198,8 @@ func (h host) OutOfReach(c core.Call) *proto.Error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.outOfReach(cn.verbName, cn.call, nil)
+	cc, _ := cn.admitted()
+	return s.outOfReach(cn.Verb(), cc, nil)
 }
 
 func (h host) NewSession(name string) (core.SessionView, *proto.Error) {
@@ -367,9 +369,9 @@ func (h host) AgentSession(c core.Call, session, name, base string) (core.Sessio
 	var err *proto.Error
 	created := false
 	if session != "" && s.sessions[session] == nil || session == "" && len(s.sessions) == 0 {
-		if cn.callKnown && cn.call.inside && !cn.call.grants.Has(grant.Admin) {
+		if c, known := cn.admitted(); known && c.inside && !c.grants.Has(grant.Admin) {
 			return core.SessionView{}, "", false, proto.Errorf(proto.CodeForbidden, "start-agent is refused for this pane: starting an agent in a new session needs the admin grant (a pane without admin starts agents in its own session)").
-				WithHint(grantHint(grant.Admin, cn.call))
+				WithHint(grantHint(grant.Admin, c))
 		}
 		ss, err = s.newSessionLocked(session)
 		created = err == nil

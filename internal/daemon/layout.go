@@ -295,7 +295,7 @@ func (s *Server) layoutVerbs(add addFunc) {
 		if err != nil {
 			return nil, err
 		}
-		s.attach.sized(cn.peer, ss, p.Cols, p.Rows)
+		s.attach.sized(cn.peerPID(), ss, p.Cols, p.Rows)
 		s.retile(ss)
 		return map[string]any{"type": "resized", "session": ss.Name, "cols": p.Cols, "rows": p.Rows}, nil
 	})

@@ -212,8 +212,9 @@ func isDigits(s string) bool {
 // callerWindow is the window the caller runs in (placed before the verb
 // ran), or nil. Called with s.mu held.
 func (s *Server) callerWindow(cn *conn) *Window {
-	if cn == nil || cn.placedID == "" {
+	id := cn.placedWindow()
+	if id == "" {
 		return nil
 	}
-	return s.windows[cn.placedID]
+	return s.windows[id]
 }

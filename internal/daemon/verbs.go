@@ -29,7 +29,7 @@ func (s *Server) verbTable() *registry {
 	}
 	s.metaVerbs(add)
 	s.sessionVerbs(add)
-	s.sessionMetaVerbs(add) // verbs_session_meta.go: display name, accent, workspace names and order, unsubscribe
+	s.sessionMetaVerbs(add) // verbs_session_meta.go: display name, accent, workspace names and order
 	s.windowVerbs(add)
 	s.arrangeVerbs(add) // verbs_arrange.go: focus, move, set, close, run-command, split-window, set-layout
 	s.popupVerbs(add)   // popup.go
@@ -60,7 +60,7 @@ func (s *Server) verbTable() *registry {
 
 type addFunc func(name string, acc access, desc, returns, example string, params any, run func(*conn, json.RawMessage) (any, *proto.Error))
 
-// ---- hello, list-verbs, kill-server, subscribe ----
+// ---- hello, list-verbs, kill-server, subscribe, unsubscribe ----
 
 func (s *Server) metaVerbs(add addFunc) {
 	p, h := handler(func(cn *conn, p *proto.HelloParams) (any, *proto.Error) {
@@ -123,6 +123,13 @@ func (s *Server) metaVerbs(add addFunc) {
 		return res, nil
 	})
 	add("subscribe", reads|holdsConn, "Stream events on this connection, one JSON line each; a slow reader gets a gap event; after_seq with boot_id first replays the Inbox's attention events a follower missed", "subscribed", `{"verb":"subscribe","params":{"types":["attention"],"after_seq":41,"boot_id":"3f2a9c0d5e7b1a24"}}`, p, h)
+
+	p, h = handler(func(cn *conn, p *proto.NoParams) (any, *proto.Error) {
+		ended := cn.endSubscription()
+		return proto.Unsubscribed{Type: "unsubscribed", Ended: ended}, nil
+	})
+	add("unsubscribe", anyone|holdsConn, "End this connection's subscribe stream: every event queued before it is written first, then this answer; the connection can subscribe again", "unsubscribed",
+		`{"verb":"unsubscribe"}`, p, h)
 }
 
 // stream writes a subscriber's events to its connection; drops are
@@ -138,4 +145,23 @@ func (cn *conn) stream(sub *subscriber) {
 			return
 		}
 	}
+}
+
+// endSubscription ends this connection's subscribe stream, if any, once
+// its queued events are written (so the unsubscribed answer follows the
+// last event), and lets the connection subscribe again. It runs on the
+// connection's worker, the only goroutine that sets cn.sub.
+func (cn *conn) endSubscription() bool {
+	if cn.sub == nil {
+		return false
+	}
+	cn.s.hub.Remove(cn.sub) // closes the queue: the stream drains it and stops
+	if cn.streamDone != nil {
+		select {
+		case <-cn.streamDone:
+		case <-cn.closed:
+		}
+	}
+	cn.sub, cn.streaming, cn.streamDone = nil, false, nil
+	return true
 }

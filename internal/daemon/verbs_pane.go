@@ -60,7 +60,7 @@ func (s *Server) paneVerbs(add addFunc) {
 			return nil, err
 		}
 		keys := p.Keys
-		if cn.callKnown && cn.call.inside { // a pane never types through the person's client
+		if c, known := cn.admitted(); known && c.inside { // a pane never types through the person's client
 			if err := s.refusePrefix(w, keys); err != nil {
 				return nil, err
 			}

@@ -17,7 +17,7 @@ func (s *Server) sessionVerbs(add addFunc) {
 		defer s.mu.Unlock()
 		rows := []proto.SessionRow{}
 		for _, ss := range s.sessionsSorted() {
-			if cn.callKnown && !cn.call.reachesLocked(s.fans, ss) { // a pane without admin lists its own
+			if c, known := cn.admitted(); known && !c.reachesLocked(s.fans, ss) { // a pane without admin lists its own
 				continue
 			}
 			rows = append(rows, s.sessionRowLocked(ss))

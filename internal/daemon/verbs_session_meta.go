@@ -187,13 +187,6 @@ func (s *Server) sessionMetaVerbs(add addFunc) {
 	})
 	add("set-workspace-order", arranges, "Reorder a session's workspaces: order lists them in their new order (2,1,3 swaps the first two); windows and names move with their workspace and the screen keeps showing the same one, under its new number", "workspace_order_set",
 		`{"verb":"set-workspace-order","params":{"session":"work","order":[2,1,3]}}`, p, h)
-
-	p, h = handler(func(cn *conn, p *proto.NoParams) (any, *proto.Error) {
-		ended := cn.endSubscription()
-		return proto.Unsubscribed{Type: "unsubscribed", Ended: ended}, nil
-	})
-	add("unsubscribe", anyone|holdsConn, "End this connection's subscribe stream: every event queued before it is written first, then this answer; the connection can subscribe again", "unsubscribed",
-		`{"verb":"unsubscribe"}`, p, h)
 }
 
 // reorderWorkspacesLocked applies a checked order: old workspace order[i]
@@ -228,25 +221,6 @@ func (ss *Session) reorderWorkspacesLocked(order []int) (moved []string, renamed
 		switched = true
 	}
 	return moved, renamed, switched
-}
-
-// endSubscription ends this connection's subscribe stream, if any, once
-// its queued events are written (so the unsubscribed answer follows the
-// last event), and lets the connection subscribe again. It runs on the
-// connection's worker, the only goroutine that sets cn.sub.
-func (cn *conn) endSubscription() bool {
-	if cn.sub == nil {
-		return false
-	}
-	cn.s.hub.Remove(cn.sub) // closes the queue: the stream drains it and stops
-	if cn.streamDone != nil {
-		select {
-		case <-cn.streamDone:
-		case <-cn.closed:
-		}
-	}
-	cn.sub, cn.streaming, cn.streamDone = nil, false, nil
-	return true
 }
 
 // setSessionLabel runs set on the session under s.mu; a change (set's

@@ -13,7 +13,7 @@ import (
 
 func (s *Server) paneGrants(cn *conn, p *proto.PaneGrantsParams) (any, *proto.Error) {
 	c := s.callerOf(cn)
-	cn.call, cn.callKnown = c, true
+	cn.setCaller(c)
 	perm := s.perm.Load()
 	v := proto.PaneGrants{Type: "pane_grants", Mode: perm.mode, DefaultGrants: perm.def.List(), Grants: []string{}}
 	v.Pending, v.Widened = s.cfg.waiting()
@@ -65,7 +65,7 @@ func (s *Server) setPaneGrants(cn *conn, p *proto.SetPaneGrantsParams) (any, *pr
 		want = g
 	}
 	c := s.callerOf(cn)
-	cn.call, cn.callKnown = c, true
+	cn.setCaller(c)
 	s.mu.Lock()
 	ss, w, err := s.target(cn, p.Session, p.Window)
 	if err != nil {
@@ -96,7 +96,8 @@ func (s *Server) setPaneGrants(cn *conn, p *proto.SetPaneGrantsParams) (any, *pr
 // caller does not reach: for a pane without admin, any but its own.
 // Called without s.mu.
 func (s *Server) sessionInReach(cn *conn, name string) *proto.Error {
-	if cn == nil || !cn.callKnown || !cn.call.inside && cn.call.restrict == nil {
+	c, known := cn.admitted()
+	if !known || !c.inside && c.restrict == nil {
 		return nil
 	}
 	s.mu.Lock()
@@ -104,7 +105,7 @@ func (s *Server) sessionInReach(cn *conn, name string) *proto.Error {
 	if ss := s.sessions[name]; ss != nil {
 		return s.gateTargetLocked(cn, ss, nil)
 	}
-	if c := cn.call; c.pane != nil && c.pane.session.Name == name {
+	if c.pane != nil && c.pane.session.Name == name {
 		return nil
 	}
 	return s.wide(cn, "another session")
@@ -128,10 +129,10 @@ func (s *Server) subscribeReach(cn *conn, session, window string) (string, strin
 			}
 		}
 	}
-	if session != "" || !cn.callKnown {
+	c, known := cn.admitted()
+	if session != "" || !known {
 		return session, window, nil
 	}
-	c := cn.call
 	all := !c.inside || c.grants.Has(grant.Admin)
 	if r := c.restrict; r != nil && !r.all {
 		all = false
@@ -144,7 +145,7 @@ func (s *Server) subscribeReach(cn *conn, session, window string) (string, strin
 		return r.session.Name, window, nil
 	}
 	if own == nil {
-		return "", "", s.outOfReach(cn.verbName, c, nil)
+		return "", "", s.outOfReach(cn.Verb(), c, nil)
 	}
 	return own.session.Name, window, nil
 }
