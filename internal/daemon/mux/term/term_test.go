@@ -13,12 +13,18 @@ import (
 
 const guard = 10 * time.Second
 
+// tracker is a tracker with no detection tick and no stall, closed when
+// the test ends.
+func tracker(t *testing.T) *detect.Tracker {
+	tr := detect.NewTracker(detect.TrackerOptions{DetectInterval: -1, StallAfter: -1})
+	t.Cleanup(tr.Close)
+	return tr
+}
+
 func start(t *testing.T, opt term.Options, argv ...string) *term.Term {
 	t.Helper()
 	if opt.Tracker == nil {
-		tr := detect.NewTracker(detect.TrackerOptions{DetectInterval: -1, StallAfter: -1})
-		t.Cleanup(tr.Close)
-		opt.Tracker = tr
+		opt.Tracker = tracker(t)
 	}
 	if opt.ID == "" {
 		opt.ID = "p"
@@ -114,8 +120,7 @@ func TestInputAndOutputWake(t *testing.T) {
 // pid), leaves the tracker, and calls no OnExit.
 func TestCloseReapsAndDetaches(t *testing.T) {
 	t.Parallel()
-	tr := detect.NewTracker(detect.TrackerOptions{DetectInterval: -1, StallAfter: -1})
-	defer tr.Close()
+	tr := tracker(t)
 	var registered, waited atomic.Int64
 	var onExit atomic.Bool
 	tm, err := term.Start(term.Options{ID: "p", Tracker: tr,
@@ -147,8 +152,7 @@ func TestCloseReapsAndDetaches(t *testing.T) {
 // A start that fails registers pid 0 and attaches nothing.
 func TestStartFailureRegistersNothing(t *testing.T) {
 	t.Parallel()
-	tr := detect.NewTracker(detect.TrackerOptions{DetectInterval: -1, StallAfter: -1})
-	defer tr.Close()
+	tr := tracker(t)
 	got := int64(-1)
 	_, err := term.Start(term.Options{ID: "p", Tracker: tr, Start: pty.Options{Argv: []string{"/nonexistent/program"}},
 		Starting: func() func(int) { return func(pid int) { got = int64(pid) } }})
