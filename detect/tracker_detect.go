@@ -143,11 +143,12 @@ func (p *Pane) detectAtAttach() {
 // is in front, so a pane whose agent just quit can still show it for that
 // long; a caller about to act on the state (a save as it stops, say)
 // reads first. It blocks for one /proc read and holds no lock across it.
-// On a detached pane, or one with no shell process, it reads nothing and
-// returns the last reading.
+// On a detached pane, one with no shell process, or with detection off
+// (TrackerOptions.DetectInterval negative), it reads nothing and returns
+// the last reading.
 func (p *Pane) ReadForeground() Match {
 	p.mu.Lock()
-	if p.stopped || p.shellPID <= 0 {
+	if p.stopped || p.shellPID <= 0 || p.t.opt.DetectInterval < 0 {
 		p.mu.Unlock()
 		return p.Foreground()
 	}

@@ -298,7 +298,7 @@ func TestTrackerAttributesBehindTimeoutAndClearsWhenTheAgentExits(t *testing.T) 
 func TestReadForegroundClearsAnAgentThatJustLeft(t *testing.T) {
 	t.Parallel() // its own shell, PTY and fake clock
 	r := newTrackerRig(t, detect.TrackerOptions{StallAfter: -1})
-	r.typeLine("claude -as '' -prompt=false -steps 3 -step 50ms -exit; echo back-at-$((1+1))")
+	r.typeLine("claude -as '' -prompt=false -steps 10 -step 100ms -exit; echo back-at-$((1+1))")
 	r.waitScreen("Reading the tree")
 	r.clock.Advance(detect.DefaultDetectInterval)
 	r.want(agentstate.Working, "detect")
