@@ -60,7 +60,7 @@ func (w *Window) settleOutput(quiet, max time.Duration) {
 	start := time.Now()
 	end := start.Add(max)
 	for time.Now().Before(end) {
-		last, g := w.term.LastOutput()
+		last, g := w.Term().LastOutput()
 		if last.Before(start) {
 			// The frame may still be on its way through the pty: the
 			// silence counts from now.
@@ -74,7 +74,7 @@ func (w *Window) settleOutput(quiet, max time.Duration) {
 		case <-g:
 		case <-time.After(wait):
 			return
-		case <-w.term.Exited():
+		case <-w.Term().Exited():
 			return
 		}
 	}
@@ -351,7 +351,7 @@ func (s *Server) typeFirstPrompt(cn *conn, w *Window, text string, res *proto.Ag
 	baseSeq := arb.Get(w.ID).CompletionSeq
 	sub := arb.Subscribe(agentstate.SubscribeOptions{Pane: w.ID, Buffer: 16})
 	defer sub.Close()
-	harness, gen, _, perr := s.typePrompt(cn, w, w.pane.Screen(), text)
+	harness, gen, _, perr := s.typePrompt(cn, w, w.Tracked().Screen(), text)
 	if perr != nil {
 		res.PromptStatus, res.PromptNote = "not_sent", perr.Message
 		return
@@ -371,13 +371,13 @@ func (s *Server) typeFirstPrompt(cn *conn, w *Window, text string, res *proto.Ag
 				res.PromptStatus = "sent"
 				return
 			}
-			_, gen = w.term.LastOutput()
+			_, gen = w.Term().LastOutput()
 		case <-sub.C:
 		case <-stall.C:
 			res.PromptStatus = "stalled"
 			res.PromptNote = "the prompt was typed but the agent showed no sign of taking it within " + startAgentStall.String() + ": look at the pane before typing it again"
 			return
-		case <-w.term.Exited():
+		case <-w.Term().Exited():
 			res.PromptStatus, res.PromptNote = "stalled", "the window closed after the prompt was typed"
 			return
 		case <-cn.closed:
@@ -413,7 +413,7 @@ func (s *Server) watchStartNotice(w *Window, fire <-chan struct{}, t agentstate.
 					return
 				}
 				continue
-			case <-w.term.Exited():
+			case <-w.Term().Exited():
 				return
 			case <-s.done:
 				return

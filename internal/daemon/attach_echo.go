@@ -33,7 +33,8 @@ const (
 // echoing reports whether w was typed into since (unix ns) and has
 // printed no more than an echo since.
 func (w *Window) echoing(since int64) bool {
-	return w.typedAt.Load() > since && w.sinceTyped.Load() <= attachEchoMax
+	at, printed := w.LastTyped()
+	return at > since && printed <= attachEchoMax
 }
 
 // errNotEcho: the frame holds more than screens; the stream's goroutine
@@ -53,7 +54,7 @@ func (h *attachHub) printed(w *Window, titled bool, n int) {
 	var held [4]*attachStream
 	echo := held[:0]
 	h.each(func(st *attachStream) {
-		if st.ss != w.session {
+		if st.ss != w.Session() {
 			return
 		}
 		st.mu.Lock()

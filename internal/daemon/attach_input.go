@@ -69,8 +69,8 @@ func (s *Server) attachInputVerbs(add addFunc) {
 		if err != nil {
 			return nil, err
 		}
-		s.active(cn.peer, w.session) // attach_size.go: the client typed into is the latest
-		w.pane.Typed()
+		s.active(cn.peer, w.Session()) // attach_size.go: the client typed into is the latest
+		w.Tracked().Typed()
 		s.personTyped(cn, w.ID) // person_typed.go: the person at an attached client holds pushes
 		return proto.TypedNoted{Type: "typed_noted", WindowID: w.ID}, nil
 	})
@@ -97,20 +97,20 @@ func (s *Server) passInput(cn *conn, p *proto.AttachInputParams) (any, *proto.Er
 	switch {
 	case err != nil:
 		return nil, err
-	case w.protocol != "":
+	case w.Protocol() != "":
 		return nil, proto.Errorf(proto.CodeInvalidRequest, "window %s runs an agent over its protocol: its input is not taken", w.ID[:8]).
 			WithHint(proto.Hint{Detail: "type with send-text"})
 	case !focused:
 		return nil, proto.Errorf(proto.CodeInvalidRequest, "window %s is not its session's focused window: only that one's input is taken", w.ID[:8]).
 			WithHint(proto.Hint{Param: "window"})
-	case !s.attach.showing(cn.peer, w.session):
-		return nil, proto.Errorf(proto.CodeForbidden, "this process streams no attached client of session %q", w.session.Name).
-			WithHint(proto.Hint{Command: "tuios attach -s " + w.session.Name})
-	case w.in.Queued() > 0:
+	case !s.attach.showing(cn.peer, w.Session()):
+		return nil, proto.Errorf(proto.CodeForbidden, "this process streams no attached client of session %q", w.Session().Name).
+			WithHint(proto.Hint{Command: "tuios attach -s " + w.Session().Name})
+	case w.Input().Queued() > 0:
 		return nil, proto.Errorf(proto.CodeTimeout, "window %s has input queued: its input is not taken until the program read it", w.ID[:8]).
 			WithHint(proto.Hint{Detail: "type with send-text meanwhile"})
 	}
-	fd, derr := w.proc.DupInput()
+	fd, derr := w.Proc().DupInput()
 	if derr != nil {
 		return nil, proto.Errorf(proto.CodeWindowNotFound, "window %s is closing", w.ID[:8])
 	}
@@ -144,7 +144,7 @@ func (h *attachHub) showing(peer int, ss *Session) bool {
 func (h *attachHub) grant(g *inputGrant) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if g.w.inputsClosed {
+	if g.w.InputsClosed() {
 		return false
 	}
 	for w, gs := range h.inputs {
@@ -203,7 +203,7 @@ func (h *attachHub) revokeWindow(w *Window, closing bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if closing {
-		w.inputsClosed = true
+		w.CloseInputs()
 	}
 	for _, g := range append([]*inputGrant(nil), h.inputs[w]...) {
 		h.revokeLocked(w, g)
@@ -220,7 +220,7 @@ func (h *attachHub) revokeSession(name string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for w, gs := range h.inputs {
-		if w.session.Name != name {
+		if w.Session().Name != name {
 			continue
 		}
 		for _, g := range append([]*inputGrant(nil), gs...) {
@@ -252,17 +252,14 @@ func (h *attachHub) typedDirect(w *Window, n int) {
 			continue
 		}
 		g.seen = at
-		if at > w.typedAt.Load() {
-			w.typedAt.Store(at)
-			w.sinceTyped.Store(int64(n))
-		}
+		w.Typed(at, int64(n), false) // a later typing than the last recorded
 	}
 }
 
 // inputQueued is the write path's hook: bytes wait in w's input queue,
 // so keys written straight to the terminal would pass them.
 func (h *attachHub) inputQueued(w *Window) {
-	if h == nil || h.ninputs.Load() == 0 || w.in.Queued() == 0 {
+	if h == nil || h.ninputs.Load() == 0 || w.Input().Queued() == 0 {
 		return
 	}
 	h.revokeWindow(w, false)

@@ -124,7 +124,7 @@ func (h *attachHub) each(fn func(st *attachStream)) {
 // its name in every layout.
 func (h *attachHub) output(w *Window, titled bool) {
 	h.each(func(st *attachStream) {
-		if st.ss != w.session && !titled {
+		if st.ss != w.Session() && !titled {
 			return
 		}
 		st.mu.Lock()
@@ -144,7 +144,7 @@ func (h *attachHub) output(w *Window, titled bool) {
 // session, whether or not the pane is on screen: the client decides.
 func (h *attachHub) bell(w *Window, text string) {
 	h.each(func(st *attachStream) {
-		if st.ss != w.session {
+		if st.ss != w.Session() {
 			return
 		}
 		st.mu.Lock()
@@ -222,10 +222,10 @@ func (h *attachHub) stopAll() {
 
 // screenEvent is the pane's screen event hook (detect.PaneOptions.OnEvent):
 // called with the pane's lock held, so it only marks.
-func (w *Window) screenEvent(ev vt.Event) {
+func (s *Server) screenEvent(w *Window, ev vt.Event) {
 	switch ev.Kind {
 	case vt.EventBell:
-		w.srv.attach.bell(w, "")
+		s.attach.bell(w, "")
 	case vt.EventNotification:
 		text := ev.Notification.Body
 		if t := ev.Notification.Title; t != "" {
@@ -235,9 +235,9 @@ func (w *Window) screenEvent(ev vt.Event) {
 				text = t
 			}
 		}
-		w.srv.attach.bell(w, text)
+		s.attach.bell(w, text)
 	case vt.EventPromptMark:
-		w.srv.alog.Mark(w.ID, ev.Mark) // internal/daemon/agentlog: shell commands
+		s.alog.Mark(w.ID, ev.Mark) // internal/daemon/agentlog: shell commands
 	}
 }
 
@@ -645,7 +645,7 @@ func (st *attachStream) screen(w *Window) (proto.AttachScreen, bool) {
 		st.sent[w.ID] = ps
 	}
 	f := &ps.frame
-	w.pane.Screen().FrameANSI(f)
+	w.Tracked().Screen().FrameANSI(f)
 	full := fresh || ps.cols != f.Cols || ps.rows != f.Rows
 	if full {
 		ps.cols, ps.rows = f.Cols, f.Rows

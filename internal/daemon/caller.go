@@ -51,7 +51,7 @@ func (c caller) reachesLocked(fans core.Fans, ss *Session) bool {
 	case c.grants.Has(grant.Admin):
 		return true
 	case c.pane != nil:
-		return c.pane.session == ss || fanReach(fans, c.pane.session, ss)
+		return c.pane.Session() == ss || fanReach(fans, c.pane.Session(), ss)
 	}
 	return false
 }
@@ -80,15 +80,6 @@ func (p *permissions) unplaced() grant.Set {
 		return grant.Admin
 	}
 	return p.strict
-}
-
-// grantsOfLocked is what a pane may do now: the grants given to it, else the
-// default. Called with s.mu held.
-func (s *Server) grantsOfLocked(w *Window) grant.Set {
-	if w.granted {
-		return w.grants
-	}
-	return s.perm.Load().def
 }
 
 // placeCaller places cn once (its pane, and whether it is outside every

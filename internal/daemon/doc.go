@@ -281,7 +281,13 @@
 // s.windows, s.order or s.closed anywhere else, and on a field of a
 // connection read inside them (the table sees the call running through
 // the connection's methods: admitted, setCaller, placedWindow, peerPID,
-// Verb and Context). Connections and dispatch,
+// Verb and Context). The rest of the table's code takes no lock of it
+// (a window's automatic name, window_name.go; its directory,
+// pane_cwd.go); with tableFiles these are the only files that read a
+// field of a Window or a Session, which the rest reads through their
+// methods (Window.Session, Term, Proc, Input, Tracked, Protocol,
+// StartDir, AtPrompt, Typed, CloseInputs and the like), and the same
+// test fails on a field read anywhere else. Connections and dispatch,
 // admission, the attach streams, the grants' verbs and the features'
 // adapter ask through table.go's methods, each of which copies what it
 // needs under the lock and lets go; the connections being served have a

@@ -59,8 +59,8 @@ func (s *Server) forwardAgentEvents(sub *agentstate.Subscription) {
 			s.tscript.Sync()                      // internal/daemon/agentlog: a join comes with states
 			session := ""
 			if w := s.windowByID(c.Pane); w != nil { // table.go
-				session = w.session.Name
-				w.atPrompt.Store(c.To == agentstate.NeedsInput) // the target check's view (gate.go)
+				session = w.Session().Name
+				w.SetAtPrompt(c.To == agentstate.NeedsInput) // the target check's view (gate.go)
 			}
 			src := ""
 			if c.Claimed {
@@ -75,6 +75,6 @@ func (s *Server) forwardAgentEvents(sub *agentstate.Subscription) {
 // arbiter's subscription dropped changes.
 func (s *Server) notePrompts() {
 	for _, w := range s.windowList() { // table.go
-		w.atPrompt.Store(s.tracker.Arbiter().Get(w.ID).State == agentstate.NeedsInput)
+		w.SetAtPrompt(s.tracker.Arbiter().Get(w.ID).State == agentstate.NeedsInput)
 	}
 }

@@ -155,7 +155,7 @@ func (s *Server) gateTargetLocked(cn *conn, ss *Session, w *Window) *proto.Error
 			WithHint(proto.Hint{Command: `tuios set-agent-state STATE -w "$TUIOS_PANE_ID"`, Detail: "name your own pane, or leave -w out"})
 	}
 	if a.Types() {
-		atPrompt := w.atPrompt.Load()
+		atPrompt := w.AtPrompt()
 		if a&queuesInput != 0 && c.grants.Has(grant.Admin) {
 			atPrompt = false // the queue types only at rest; an admin pane may queue for a pane on a prompt
 		}
@@ -212,7 +212,7 @@ func (s *Server) outOfReach(verb string, c caller, ss *Session) *proto.Error {
 			WithHint(proto.Hint{Command: "tuios pane-grants", Detail: "call from a pane's own processes, or from a terminal outside TUIOS"})
 	}
 	return proto.Errorf(proto.CodeForbidden, "%s is refused for this pane: it reaches only its own session %q, and %s needs the admin grant",
-		verb, c.pane.session.Name, what).WithHint(grantHint(grant.Admin, c))
+		verb, c.pane.Session().Name, what).WithHint(grantHint(grant.Admin, c))
 }
 
 // grantRefusal is the error for a pane that lacks grants a verb needs: it

@@ -94,7 +94,7 @@ func (h host) TypePrompt(ctx context.Context, c core.Call, pane, text string) *p
 	}
 	cn := &conn{s: s, c: gc.c, peer: gc.peer, placed: true, placedID: gc.placedID, inside: gc.inside, ctx: ctx, closed: ctx.Done(),
 		call: gc.call, callKnown: gc.callKnown, acc: gc.acc, verbName: gc.verbName}
-	_, _, _, perr = s.typePrompt(cn, w, w.pane.Screen(), text)
+	_, _, _, perr = s.typePrompt(cn, w, w.Tracked().Screen(), text)
 	return perr
 }
 
@@ -143,18 +143,18 @@ type environRule struct {
 type paneHandle struct{ w *Window }
 
 func (p paneHandle) ID() string                   { return p.w.ID }
-func (p paneHandle) Tracked() *detect.Pane        { return p.w.pane }
-func (p paneHandle) Pid() int                     { return p.w.proc.Pid() }
-func (p paneHandle) ForegroundPgrp() (int, error) { return p.w.proc.ForegroundPgrp() }
-func (p paneHandle) Exited() <-chan struct{}      { return p.w.term.Exited() }
+func (p paneHandle) Tracked() *detect.Pane        { return p.w.Tracked() }
+func (p paneHandle) Pid() int                     { return p.w.Proc().Pid() }
+func (p paneHandle) ForegroundPgrp() (int, error) { return p.w.Proc().ForegroundPgrp() }
+func (p paneHandle) Exited() <-chan struct{}      { return p.w.Term().Exited() }
 func (p paneHandle) Dir() string                  { return p.w.dirNow() }
 
 func (p paneHandle) Output() <-chan struct{} {
-	_, gen := p.w.term.LastOutput()
+	_, gen := p.w.Term().LastOutput()
 	return gen
 }
 
-func (p paneHandle) Revision() (uint64, bool) { return p.w.term.Printed() }
+func (p paneHandle) Revision() (uint64, bool) { return p.w.Term().Printed() }
 
 func (h host) Pane(id string) core.Pane {
 	s := h.s

@@ -12,8 +12,8 @@ import (
 // held: the mail feature's table of rings is a leaf under it, and
 // Existing makes no ring.
 func (s *Server) seatLocked(w *Window) core.Seat {
-	return core.Seat{Row: s.windowRowLocked(w), Group: s.groupOfLocked(w.session), Protocol: w.protocol,
-		Ring: s.mail.Existing(w.session.Name, w.session.ID), Pane: paneHandle{w}}
+	return core.Seat{Row: s.windowRowLocked(w), Group: s.groupOfLocked(w.Session()), Protocol: w.Protocol(),
+		Ring: s.mail.Existing(w.Session().Name, w.Session().ID), Pane: paneHandle{w}}
 }
 
 func (h host) PaneOf(c core.Call, pid int) (string, string) {

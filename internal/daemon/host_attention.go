@@ -88,12 +88,12 @@ func (h host) PaneDir(id string) string {
 	if d := w.dirNow(); d != "" {
 		return d
 	}
-	if w.proc != nil {
-		if d, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", w.proc.Pid())); err == nil {
+	if w.Proc() != nil {
+		if d, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", w.Proc().Pid())); err == nil {
 			return d
 		}
 	}
-	return w.cwd
+	return w.StartDir()
 }
 
 func (h host) TypeHeld(c core.Call, pane, text string) (core.Typed, *proto.Error) {
@@ -106,6 +106,6 @@ func (h host) TypeHeld(c core.Call, pane, text string) (core.Typed, *proto.Error
 	if w == nil {
 		return core.Typed{}, proto.Errorf(proto.CodeWindowNotFound, "no window %s", clipText(pane, 64))
 	}
-	harness, gen, submitAt, err := s.typePrompt(cn, w, w.pane.Screen(), text)
+	harness, gen, submitAt, err := s.typePrompt(cn, w, w.Tracked().Screen(), text)
 	return core.Typed{Harness: harness, Output: gen, SubmitAt: submitAt}, err
 }

@@ -48,7 +48,7 @@ func (s *Server) groupOfLocked(ss *Session) string {
 // notes, the queue, starting agents) needs the fan grant as well. Called
 // with s.mu held, after reaches.
 func fanGroupRuleLocked(verb string, a access, c caller, ss *Session) *proto.Error {
-	if !c.inside || c.link || c.own || c.pane == nil || ss == nil || c.pane.session == ss || c.grants.Has(grant.Admin) {
+	if !c.inside || c.link || c.own || c.pane == nil || ss == nil || c.pane.Session() == ss || c.grants.Has(grant.Admin) {
 		return nil
 	}
 	if !a.Types() && a.Grants()&^grant.Read == 0 {

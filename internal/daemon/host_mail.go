@@ -48,7 +48,7 @@ func (h host) MailHost(c core.Call, p *proto.SendMessageParams) (any, *proto.Err
 }
 
 func (p paneHandle) LastOutput() time.Time {
-	last, _ := p.w.term.LastOutput()
+	last, _ := p.w.Term().LastOutput()
 	return last
 }
 

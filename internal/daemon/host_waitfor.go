@@ -38,9 +38,9 @@ func (s *Server) waitMail(ctx context.Context, c core.Call, w waitfor.MailWait, 
 	return s.mail.Wait(ctx, c, mailbox.WaitFor{Session: w.Session, Inbox: w.Inbox, Thread: w.Thread}, timedOut)
 }
 
-func (p paneHandle) Quiet() (time.Time, <-chan struct{}) { return p.w.term.Quiet() }
+func (p paneHandle) Quiet() (time.Time, <-chan struct{}) { return p.w.Term().Quiet() }
 
 func (p paneHandle) ExitCode() (int, bool) {
-	st, ok := p.w.term.ExitStatus()
+	st, ok := p.w.Term().ExitStatus()
 	return st.Code, ok
 }

@@ -82,7 +82,7 @@ func (s *Server) refusePrefix(w *Window, keys string) *proto.Error {
 	if len(toks) < 2 && !named {
 		return nil
 	}
-	if !named && keyToken(toks[0]) != keyToken(s.prefixKey()) && s.attach.chordClient(w.session, toks[0]) == nil {
+	if !named && keyToken(toks[0]) != keyToken(s.prefixKey()) && s.attach.chordClient(w.Session(), toks[0]) == nil {
 		return nil
 	}
 	key := toks[0]
@@ -127,7 +127,7 @@ func (s *Server) handChord(w *Window, keys string) (handed bool, err *proto.Erro
 	if len(toks) < 2 {
 		return false, nil
 	}
-	st := s.attach.chordClient(w.session, toks[0])
+	st := s.attach.chordClient(w.Session(), toks[0])
 	if st == nil {
 		return false, nil
 	}

@@ -22,7 +22,7 @@ func (s *Server) screenshotVerbs(add addFunc) {
 		if limit <= 0 {
 			limit = screenshotHistory
 		}
-		cols, rows, hist, content := styledGrid(w.pane.Screen(), p.Scrollback, limit)
+		cols, rows, hist, content := styledGrid(w.Tracked().Screen(), p.Scrollback, limit)
 		return proto.PaneScreenshot{Type: "pane_screenshot", WindowID: w.ID, Session: v.Session, Name: v.Name,
 			DisplayName: v.DisplayName, Cols: cols, Rows: rows, History: hist, Content: content}, nil
 	})

@@ -14,6 +14,7 @@ import (
 	"github.com/tuios/tuios/internal/grant"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/pty"
+	"github.com/tuios/tuios/vt"
 )
 
 // Workspaces is how many numbered workspaces a session has.
@@ -148,6 +149,49 @@ func (w *Window) dirNow() string {
 	return ""
 }
 
+// What the rest of the daemon reads of a window goes through these
+// methods, never its fields (TestTableLockStaysInTheTable): the fields
+// are the table's, and move with it.
+
+// Session is the session the window is in.
+func (w *Window) Session() *Session { return w.session }
+
+// Term is the pane's terminal; Proc, Input and Tracked are its process,
+// input queue and tracked screen.
+func (w *Window) Term() *term.Term      { return w.term }
+func (w *Window) Proc() *pty.Process    { return w.proc }
+func (w *Window) Input() *pty.Input     { return w.in }
+func (w *Window) Tracked() *detect.Pane { return w.pane }
+
+// Protocol is acp or codex for a pane start-agent --protocol opened, ""
+// for any other.
+func (w *Window) Protocol() string { return w.protocol }
+
+// StartDir is the directory the window was started in ("" for the
+// daemon's).
+func (w *Window) StartDir() string { return w.cwd }
+
+// AtPrompt reports whether the pane is on needs_input, as the events hook
+// last set it (SetAtPrompt): the target check reads it under s.mu.
+func (w *Window) AtPrompt() bool       { return w.atPrompt.Load() }
+func (w *Window) SetAtPrompt(yes bool) { w.atPrompt.Store(yes) }
+
+// Typed records that the pane was typed into at (unix ns), with printed
+// bytes printed since; an older typing than the last recorded is
+// ignored unless always. LastTyped reads them; Printed adds output.
+func (w *Window) Typed(at, printed int64, always bool) {
+	if always || at > w.typedAt.Load() {
+		w.sinceTyped.Store(printed)
+		w.typedAt.Store(at)
+	}
+}
+func (w *Window) LastTyped() (at, printed int64) { return w.typedAt.Load(), w.sinceTyped.Load() }
+
+// CloseInputs marks the pane as closing for the attach hub: no input is
+// passed to a client any more. Both are called with the hub's lock held.
+func (w *Window) CloseInputs()       { w.inputsClosed = true }
+func (w *Window) InputsClosed() bool { return w.inputsClosed }
+
 // DisplayName is the window's name: the one it was given, else its
 // automatic name (window_name.go), never its title. Called with s.mu held.
 func (w *Window) DisplayName() string {
@@ -267,7 +311,7 @@ func (s *Server) startWindow(ss *Session, spec windowSpec) (*Window, *proto.Erro
 		token: token,
 	}
 	t, err := term.Start(term.Options{ID: id, Start: pty.Options{Argv: argv, Dir: spec.cwd, Env: env, Cols: spec.cols, Rows: spec.rows},
-		InputMax: inputCap, Tracker: s.tracker, Scrollback: 3000, OnEvent: w.screenEvent,
+		InputMax: inputCap, Tracker: s.tracker, Scrollback: 3000, OnEvent: func(ev vt.Event) { s.screenEvent(w, ev) }, // attach_stream.go
 		Starting: orphans.starts, // reaper.go: its shell's exit status is pty's, never the reaper's
 		Waited:   orphans.reaped,
 		OnOutput: w.printed, OnExit: w.exited})

@@ -31,6 +31,16 @@ var tableFiles = map[string]bool{
 	"window_grants.go":      true,
 }
 
+// windowFiles hold the rest of the table's code, which takes no lock of
+// it: a window's automatic name and its current directory. With
+// tableFiles they are what becomes internal/daemon/mux, and the only
+// files that read a field of a Window or a Session: the rest of the
+// package reads them through their methods.
+var windowFiles = map[string]bool{
+	"window_name.go": true,
+	"pane_cwd.go":    true,
+}
+
 // tableFields are the Server fields only the table's files may use: the
 // lock and what it guards.
 var tableFields = map[string]bool{"mu": true, "sessions": true, "windows": true, "order": true, "closed": true}
@@ -39,8 +49,10 @@ var tableFields = map[string]bool{"mu": true, "sessions": true, "windows": true,
 // tableFiles, no code of the package takes s.mu or reads the session and
 // window maps, so nothing there can hold the table across a socket write
 // or a pane read, and moving the table into its own package moves those
-// files and nothing else. Inside them, no field of a connection is read:
-// the table sees a call through the connection's methods.
+// files (and windowFiles) and nothing else. Inside them, no field of a
+// connection is read: the table sees a call through the connection's
+// methods; outside them, no field of a Window or a Session is: the rest
+// of the package reads them through theirs.
 func TestTableLockStaysInTheTable(t *testing.T) {
 	t.Parallel()
 	fset, files, info, pkg := typeCheckDir(t, ".")
@@ -49,9 +61,12 @@ func TestTableLockStaysInTheTable(t *testing.T) {
 		t.Fatal("no Server type")
 	}
 	conn, _ := pkg.Scope().Lookup("conn").(*gotypes.TypeName)
-	if conn == nil {
-		t.Fatal("no conn type")
+	window, _ := pkg.Scope().Lookup("Window").(*gotypes.TypeName)
+	session, _ := pkg.Scope().Lookup("Session").(*gotypes.TypeName)
+	if conn == nil || window == nil || session == nil {
+		t.Fatal("no conn, Window or Session type")
 	}
+	windowReads := 0 // of a Window or a Session, read inside: the walk finds them
 	seen := map[string]bool{}
 	connFields := 0 // read outside the table: the walk finds them
 	var outside []string
@@ -71,6 +86,14 @@ func TestTableLockStaysInTheTable(t *testing.T) {
 				recv = p.Elem()
 			}
 			nt, ok := recv.(*gotypes.Named)
+			if ok && (nt.Obj() == window || nt.Obj() == session) && !sel.Sel.IsExported() {
+				if !tableFiles[name] && !windowFiles[name] {
+					t.Errorf("%s: %s.%s outside the table's files: read it through a method", fset.Position(sel.Pos()), nt.Obj().Name(), sel.Sel.Name)
+				} else {
+					windowReads++
+				}
+				return true
+			}
 			if ok && nt.Obj() == conn {
 				// The table reads a call through the connection's
 				// methods (admitted, setCaller, placedWindow, peerPID,
@@ -95,6 +118,9 @@ func TestTableLockStaysInTheTable(t *testing.T) {
 	sort.Strings(outside)
 	for _, o := range outside {
 		t.Errorf("%s outside the table's files: ask through table.go", o)
+	}
+	if windowReads == 0 {
+		t.Error("the walk saw no field of a Window or a Session read anywhere: it no longer finds them")
 	}
 	if connFields == 0 {
 		t.Error("the walk saw no field of a connection read anywhere: it no longer finds them")

@@ -45,7 +45,7 @@ func (s *Server) typePrompt(cn *conn, w *Window, screen *vt.Screen, text string)
 	} else { // no paste mode: newlines would submit early, so one line
 		paste = strings.Join(strings.Fields(strings.ReplaceAll(text, "\r", "\n")), " ")
 	}
-	_, gen = w.term.LastOutput()
+	_, gen = w.Term().LastOutput()
 	if err := s.typeInto(cn, w, []byte(paste), 0); err != nil {
 		return harness, gen, time.Time{}, err
 	}
@@ -70,7 +70,7 @@ func (s *Server) typePrompt(cn *conn, w *Window, screen *vt.Screen, text string)
 			return
 		}
 		for {
-			_, gen = w.term.LastOutput()
+			_, gen = w.Term().LastOutput()
 			select {
 			case <-gen:
 			case <-time.After(50 * time.Millisecond):
@@ -91,11 +91,11 @@ func (s *Server) typePrompt(cn *conn, w *Window, screen *vt.Screen, text string)
 	if input.FocusBeforeSubmit && screen.Mode(vt.ModeFocusReporting) {
 		s.focusIn(cn, w)
 	}
-	_, gen = w.term.LastOutput()
+	_, gen = w.Term().LastOutput()
 	submitAt = s.clock.Now()
 	if err := s.typeInto(cn, w, []byte(input.SubmitKey()), 0); err != nil {
 		return harness, gen, submitAt, err
 	}
-	w.pane.Typed()
+	w.Tracked().Typed()
 	return harness, gen, submitAt, nil
 }

@@ -100,7 +100,7 @@ func (s *Server) restrictConnection(cn *conn, p *proto.RestrictParams) (any, *pr
 	}
 	r := &restriction{all: all, readOnly: p.ReadOnly || old != nil && old.readOnly, pane: c.pane}
 	if c.pane != nil {
-		r.session = c.pane.session // a window's session never changes
+		r.session = c.pane.Session() // a window's session never changes
 	}
 	if old != nil && !old.all { // narrowing own to own keeps the first session
 		r.all, r.session = false, old.session

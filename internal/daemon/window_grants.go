@@ -178,3 +178,12 @@ func (s *Server) mayGiveLocked(c caller, w *Window, prev, next grant.Set, reset 
 	}
 	return nil
 }
+
+// grantsOfLocked is what a pane may do now: the grants given to it, else the
+// default. Called with s.mu held.
+func (s *Server) grantsOfLocked(w *Window) grant.Set {
+	if w.granted {
+		return w.grants
+	}
+	return s.perm.Load().def
+}

@@ -37,7 +37,7 @@ func (s *Server) typeInto(cn *conn, w *Window, b []byte, timeout time.Duration) 
 	if err := s.typeAs(cn.ctx, cn.verbName, cn.acc, by, w, b, timeout, !cn.quick); err != nil {
 		return err
 	}
-	s.active(cn.peer, w.session) // attach_size.go: the client typed into is the latest
+	s.active(cn.peer, w.Session()) // attach_size.go: the client typed into is the latest
 	return nil
 }
 
@@ -69,12 +69,11 @@ func (s *Server) typeAs(ctx context.Context, verb string, a access, by caller, w
 	if err := s.mayTypeNow(verb, a, by, w); err != nil {
 		return err
 	}
-	w.sinceTyped.Store(0)
-	w.typedAt.Store(time.Now().UnixNano()) // its echo is drawn at once (attach_echo.go)
+	w.Typed(time.Now().UnixNano(), 0, true) // its echo is drawn at once (attach_echo.go)
 	// What fits is queued (or written) at once, with no deadline to
 	// arm: a key is a few bytes and the queue is almost always empty.
 	var full *pty.Error
-	_, err := w.in.Write(b)
+	_, err := w.Input().Write(b)
 	switch {
 	case err == nil:
 		s.attach.inputQueued(w) // attach_input.go: queued bytes take a passed input back
@@ -89,7 +88,7 @@ func (s *Server) typeAs(ctx context.Context, verb string, a access, by caller, w
 	}
 	tctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	n, err := w.in.Send(tctx, b)
+	n, err := w.Input().Send(tctx, b)
 	s.attach.inputQueued(w)
 	switch {
 	case err == nil:
@@ -111,5 +110,5 @@ func (s *Server) focusIn(cn *conn, w *Window) {
 	if err != nil || s.mayTypeNow(cn.verbName, cn.acc, by, w) != nil {
 		return
 	}
-	w.in.Write([]byte("\x1b[I"))
+	w.Input().Write([]byte("\x1b[I"))
 }
