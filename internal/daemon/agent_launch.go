@@ -329,20 +329,6 @@ func envValue(env []string, name string) string {
 	return ""
 }
 
-// freeNameLocked is base, or base-2, base-3… when a window of the session has
-// it. Called with s.mu held.
-func freeNameLocked(ss *Session, base string) string {
-	for i := 1; ; i++ {
-		n := base
-		if i > 1 {
-			n = base + "-" + strconv.Itoa(i)
-		}
-		if nameTakenLocked(ss, n, nil) == nil {
-			return n
-		}
-	}
-}
-
 // typeFirstPrompt types the first prompt the way ask-agent does and says
 // whether the agent took it: it went working or needs_input, finished a
 // turn, or (with no harness rules to say so) drew something.

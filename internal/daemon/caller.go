@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"github.com/tuios/tuios/internal/config"
-	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/grant"
 )
 
@@ -34,27 +33,6 @@ type caller struct {
 // person is a caller outside every pane and not a link: the person's own
 // shell or client. Acts reserved to the person still want the nonce.
 func (c caller) person() bool { return !c.inside && !c.link && !c.own }
-
-// reachesLocked reports whether the caller may act on session ss at all: the
-// person, a link and an admin pane reach every session; a pane without
-// admin its own, its fan group and the sessions a fan from it started
-// (fanReach, host_fan.go: fans answers for the worktrees feature); a process inside that names no pane none under
-// strict. A restricted connection narrows that the same way. Called with
-// s.mu held.
-func (c caller) reachesLocked(fans core.Fans, ss *Session) bool {
-	if r := c.restrict; r != nil && !r.all && (r.session == nil || r.session != ss && !fanReach(fans, r.session, ss)) {
-		return false
-	}
-	switch {
-	case !c.inside:
-		return true
-	case c.grants.Has(grant.Admin):
-		return true
-	case c.pane != nil:
-		return c.pane.Session() == ss || fanReach(fans, c.pane.Session(), ss)
-	}
-	return false
-}
 
 // permissions is [agents.permissions] as the daemon applies it: what a
 // pane holds when nothing gave it grants.

@@ -274,14 +274,14 @@
 // layout, popups, resolve, restore, the window verbs, the grants a
 // window holds and core.Host's reads of them) is the only code that
 // takes s.mu or touches the maps it guards: its files are tableFiles
-// (session.go, table.go, host_table.go, layout.go, popup.go, resolve.go,
-// restore.go, window_grants.go and the verbs_session, verbs_session_meta,
+// (session.go, table.go, target.go, host_table.go, layout.go, popup.go,
+// resolve.go, restore.go, window_grants.go and the verbs_session, verbs_session_meta,
 // verbs_window, verbs_pane and verbs_arrange files), and
 // TestTableLockStaysInTheTable fails on a use of s.mu, s.sessions,
 // s.windows, s.order or s.closed anywhere else, and on a field of a
 // connection read inside them (the table sees the call running through
-// the connection's methods: admitted, setCaller, placedWindow, peerPID,
-// Verb and Context). The rest of the table's code takes no lock of it
+// the connection's methods: admitted, setCaller, declared, placedWindow,
+// peerPID, Verb and Context; the one target check is target.go's). The rest of the table's code takes no lock of it
 // (a window's automatic name, window_name.go; its directory,
 // pane_cwd.go); with tableFiles these are the only files that read a
 // field of a Window or a Session, which the rest reads through their
@@ -442,7 +442,7 @@
 //  8. s.mu: the session and window tables, every window's placement and
 //     grants; the core's lock, taken only in the table's files (the
 //     tableFiles that TestTableLockStaysInTheTable holds: session.go,
-//     table.go, host_table.go, layout.go, popup.go, resolve.go,
+//     table.go, target.go, host_table.go, layout.go, popup.go, resolve.go,
 //     restore.go, window_grants.go and the window verbs). Connections,
 //     dispatch, attach streams and the features' adapter ask through
 //     table.go's methods; features read core.Host.View, a copy. Never

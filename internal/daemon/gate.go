@@ -81,6 +81,9 @@ func (cn *conn) placedWindow() string {
 	return cn.placedID
 }
 
+// declared is what the running call's verb declares (admit left it).
+func (cn *conn) declared() access { return cn.acc }
+
 // peerPID is the caller's pid from the kernel (0 when unknown).
 func (cn *conn) peerPID() int { return cn.peer }
 
@@ -127,73 +130,6 @@ func (s *Server) mayCall(c caller, name string, a access) *proto.Error {
 		return nil
 	}
 	return proto.Errorf(proto.CodeForbidden, "%s may not be called", name)
-}
-
-// gateTargetLocked is the one target check: every verb that names a session or
-// a window passes it as the daemon resolves the name. w is nil when only
-// a session was named. Called with s.mu held.
-func (s *Server) gateTargetLocked(cn *conn, ss *Session, w *Window) *proto.Error {
-	if cn == nil || !cn.callKnown {
-		return nil // the daemon's own lookups, and verbs for anyone
-	}
-	c, a := cn.call, cn.acc
-	if c.own {
-		return nil
-	}
-	verb := cn.verbName
-	if !c.reachesLocked(s.fans, ss) {
-		return s.outOfReach(verb, c, ss)
-	}
-	if err := fanGroupRuleLocked(verb, a, c, ss); err != nil { // host_fan.go: writing beyond its own session needs fan
-		return err
-	}
-	if w == nil || c.link && !a.Types() {
-		return nil
-	}
-	if a.Who() == whoSelf && c.inside && c.pane != nil && w != c.pane {
-		return proto.Errorf(proto.CodeForbidden, "%s from a pane reports only about that pane, not window %s", verb, w.ID[:8]).
-			WithHint(proto.Hint{Command: `tuios set-agent-state STATE -w "$TUIOS_PANE_ID"`, Detail: "name your own pane, or leave -w out"})
-	}
-	if a.Types() {
-		atPrompt := w.AtPrompt()
-		if a&queuesInput != 0 && c.grants.Has(grant.Admin) {
-			atPrompt = false // the queue types only at rest; an admin pane may queue for a pane on a prompt
-		}
-		return s.typingRuleLocked(verb, a, c, w, atPrompt)
-	}
-	return nil
-}
-
-// typingRuleLocked: a pane types into another pane only when the target holds
-// nothing it does not (admin aside), and into a pane waiting on a prompt
-// only with respond (admin included). Answering a prompt with the
-// respond grant (a verb the person's, which the grant stands in for) is
-// not held to the first rule: it presses only the keys the prompt
-// offers. A link types into a pane on a prompt only when this machine's
-// link policy allows respond. Called with s.mu held.
-func (s *Server) typingRuleLocked(verb string, a access, c caller, w *Window, atPrompt bool) *proto.Error {
-	switch {
-	case c.own || c.person():
-		return nil
-	case c.link:
-		if atPrompt && !s.linkPol.Allows(c.linkName, capRespond) {
-			return proto.Errorf(proto.CodeForbidden, "%s into window %s is refused: it waits on a prompt, and host %s may not answer prompts here", verb, w.ID[:8], c.linkName).
-				WithHint(proto.Hint{Param: "allow", Detail: "on this machine add \"respond\" to allow under [hosts." + c.linkName + "] in config.toml, then run tuios config apply"})
-		}
-		return nil
-	}
-	if c.pane == w {
-		return nil
-	}
-	if held := s.grantsOfLocked(w); a.Who() != whoPerson && !c.grants.Has(grant.Admin) && !c.grants.Covers(held) {
-		return proto.Errorf(proto.CodeForbidden, "%s is refused for this pane: window %s holds %s, more than this pane's %s, and a pane without admin types only into panes that hold nothing it does not",
-			verb, w.ID[:8], held, c.grants).WithHint(grantHint(c.grants.Missing(held.Expand()), c))
-	}
-	if atPrompt && !c.grants.Has(grant.Respond) {
-		return proto.Errorf(proto.CodeForbidden, "%s is refused for this pane: window %s waits on a prompt, and typing into a pane on a prompt needs the respond grant (admin does not include it)", verb, w.ID[:8]).
-			WithHint(grantHint(grant.Respond, c))
-	}
-	return nil
 }
 
 // outOfReach refuses a session the caller does not reach (nil: every

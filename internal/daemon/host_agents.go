@@ -8,14 +8,6 @@ import (
 // What the agent verbs (internal/daemon/agents) read of the core: each
 // method copies what it needs under s.mu and lets go.
 
-// seatLocked copies window w as an agent row reads it. Called with s.mu
-// held: the mail feature's table of rings is a leaf under it, and
-// Existing makes no ring.
-func (s *Server) seatLocked(w *Window) core.Seat {
-	return core.Seat{Row: s.windowRowLocked(w), Group: s.groupOfLocked(w.Session()), Protocol: w.Protocol(),
-		Ring: s.mail.Existing(w.Session().Name, w.Session().ID), Pane: paneHandle{w}}
-}
-
 func (h host) PaneOf(c core.Call, pid int) (string, string) {
 	s := h.s
 	if pid > 0 {

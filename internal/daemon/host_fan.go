@@ -32,35 +32,6 @@ func fanReach(fans core.Fans, own, ss *Session) bool {
 	return o != nil && o.Group != "" && o.Group == t.Group && o.Repo == t.Repo
 }
 
-// groupOfLocked is a session's fan group ("" for none).
-func (s *Server) groupOfLocked(ss *Session) string {
-	if ss == nil || s.fans == nil {
-		return ""
-	}
-	if t := s.fans.Tag(ss.ID); t != nil {
-		return t.Group
-	}
-	return ""
-}
-
-// fanGroupRuleLocked: a pane without admin reads its fan group and the
-// sessions a fan from it started (fanReach); writing there (typing,
-// notes, the queue, starting agents) needs the fan grant as well. Called
-// with s.mu held, after reaches.
-func fanGroupRuleLocked(verb string, a access, c caller, ss *Session) *proto.Error {
-	if !c.inside || c.link || c.own || c.pane == nil || ss == nil || c.pane.Session() == ss || c.grants.Has(grant.Admin) {
-		return nil
-	}
-	if !a.Types() && a.Grants()&^grant.Read == 0 {
-		return nil // a read
-	}
-	if c.grants.Has(grant.Fan) {
-		return nil
-	}
-	return proto.Errorf(proto.CodeForbidden, "%s is refused for this pane: session %q is in its fan group, and writing there needs the fan grant (write covers only its own session)",
-		verb, ss.Name).WithHint(grantHint(grant.Fan, c))
-}
-
 func (h host) Worktree(session string) (core.Worktree, bool) {
 	if h.s.fans == nil {
 		return core.Worktree{}, false

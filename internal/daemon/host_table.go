@@ -427,3 +427,22 @@ func (ss *Session) viewLocked() core.SessionView {
 	}
 	return sv
 }
+
+// seatLocked copies window w as an agent row reads it. Called with s.mu
+// held: the mail feature's table of rings is a leaf under it, and
+// Existing makes no ring.
+func (s *Server) seatLocked(w *Window) core.Seat {
+	return core.Seat{Row: s.windowRowLocked(w), Group: s.groupOfLocked(w.Session()), Protocol: w.Protocol(),
+		Ring: s.mail.Existing(w.Session().Name, w.Session().ID), Pane: paneHandle{w}}
+}
+
+// groupOfLocked is a session's fan group ("" for none).
+func (s *Server) groupOfLocked(ss *Session) string {
+	if ss == nil || s.fans == nil {
+		return ""
+	}
+	if t := s.fans.Tag(ss.ID); t != nil {
+		return t.Group
+	}
+	return ""
+}

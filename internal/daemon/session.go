@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -523,4 +524,18 @@ func (s *Server) killSession(ss *Session) {
 	// before publish returns: the session's mail and stash go with it.
 	s.hub.Publish(event{Type: "session-closed", Session: ss.Name})
 	s.att.SessionClosed(ss.Name)
+}
+
+// freeNameLocked is base, or base-2, base-3… when a window of the session has
+// it. Called with s.mu held.
+func freeNameLocked(ss *Session, base string) string {
+	for i := 1; ; i++ {
+		n := base
+		if i > 1 {
+			n = base + "-" + strconv.Itoa(i)
+		}
+		if nameTakenLocked(ss, n, nil) == nil {
+			return n
+		}
+	}
 }
