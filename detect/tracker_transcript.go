@@ -593,11 +593,18 @@ func runSearch(det *Detector, s *search) found {
 		hs.versions = installVersions(det.sys, s.proc, s.packages)
 	}
 	// A transcript last written before the agent started is an earlier
-	// session's, however well it verifies.
+	// session's, however well it verifies. The start is known to a tick
+	// and never later than it was: a file written in the tick the agent
+	// started in may be an earlier session's too, and no agent writes
+	// its transcript within a tick of its start.
+	since := det.sys.started(s.proc.PID)
+	if !since.IsZero() {
+		since = since.Add(startTick)
+	}
 	path, err := transcript.Search(transcript.SearchOptions{
 		Dir: dir, Glob: s.spec.Glob, Verify: s.spec.Verify,
 		CWD: fg.Cwd, Versions: hs.versions, Cache: &hs.cache,
-		Since: det.sys.started(s.proc.PID),
+		Since: since,
 	})
 	if err == nil {
 		f.path = path
@@ -606,6 +613,10 @@ func runSearch(det *Detector, s *search) found {
 	f.dir = watchTarget(dir, s.home)
 	return f
 }
+
+// startTick is the grain of a process's start time (sysProc.started):
+// USER_HZ ticks, 100 a second on every Linux Go runs on.
+const startTick = 10 * time.Millisecond
 
 // huntUp bounds how far above a missing project directory a hunt watches:
 // ~/.claude/projects on a first run in a directory, ~/.claude or home

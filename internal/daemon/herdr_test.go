@@ -304,12 +304,15 @@ func TestHerdrReporterThatDiesClearsToNone(t *testing.T) {
 	req := filepath.Join(hw.dir, "wrap")
 	os.WriteFile(req, []byte(reportLine("@PANE@", "crush", "working", 2, "")+"\n"), 0o600)
 	exe, _ := os.Executable()
-	hw.r.must("send-text", map[string]any{"window": a, "text": fmt.Sprintf("TUIOS_HERDR_HELPER=%s TUIOS_HERDR_HELPER_OUT=%s/wrapout sh -c '%s -test.run=^TestHerdrHelperReporter$ >/dev/null 2>&1; echo wrapper_waits; read x'; printf 'mk_%%s_done\\n' %d\n", req, hw.dir, exe, n)})
+	hw.r.must("send-text", map[string]any{"window": a, "text": fmt.Sprintf("TUIOS_HERDR_HELPER=%s TUIOS_HERDR_HELPER_OUT=%s/wrapout sh -c '%s -test.run=^TestHerdrHelperReporter$ >/dev/null 2>&1; echo wrapper_$((1+1))_waits; read x'; printf 'mk_%%s_done\\n' %d\n", req, hw.dir, exe, n)})
 	// A bound, not a wait: the reporter is this test binary started
-	// again (with -race, under a loaded CI machine, seconds; once past
-	// 30 s in a whole-suite run, so the pane and the reporter's own
-	// record are shown when it runs out).
-	if _, err := hw.r.call("wait-for", map[string]any{"window": a, "condition": "window-output", "pattern": "(?m)^wrapper_waits", "timeout": 60000}); err != nil {
+	// again (with -race, under a loaded CI machine, seconds), and the
+	// bound is under the call's own guard, so the pane and the
+	// reporter's record are shown when it runs out. The line typed may
+	// land before the shell's prompt comes back, and its output then
+	// after that prompt: the pattern is the output's alone (the echo
+	// reads wrapper_$((1+1))_waits), not a line start.
+	if _, err := hw.r.call("wait-for", map[string]any{"window": a, "condition": "window-output", "pattern": "wrapper_2_waits", "timeout": 40000}); err != nil {
 		out, _ := os.ReadFile(filepath.Join(hw.dir, "wrapout"))
 		screen, _ := hw.r.call("capture-pane", map[string]any{"window": a})
 		t.Fatalf("the wrapped reporter did not finish: %v\nits record: %q\nthe pane: %v", err, out, screen["content"])
