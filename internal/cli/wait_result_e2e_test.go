@@ -104,7 +104,9 @@ func TestWaitForOutputMatchesAWrappedLineWhole(t *testing.T) {
 	e := newEnv(t)
 	e.ok("new", "--detach", "work") // 80 columns
 	e.ok("new-window", "-s", "work", "sh", "--no-focus")
-	e.ok("send-text", "-s", "work", "-w", "sh", "printf '%075d' 0; printf 'WRAP_%s_MARK\\n' $((3+4))\n")
+	// The line starts on a row of its own: typed before the shell's
+	// prompt came back, its output would otherwise follow that prompt.
+	e.ok("send-text", "-s", "work", "-w", "sh", "printf '\\n%075d' 0; printf 'WRAP_%s_MARK\\n' $((3+4))\n")
 	out := e.ok("wait-for", "window-output", "-s", "work", "-w", "sh", "--pattern", "^0+WRAP_7_MARK$", "--timeout", "10000")
 	if !strings.Contains(out, strings.Repeat("0", 75)+"WRAP_7_MARK") {
 		t.Fatalf("the matched line is not the printed line whole: %q", out)
