@@ -8,23 +8,38 @@ import (
 	"github.com/tuios/tuios/agentstate/fakeclock"
 )
 
+// subagentPane is where the subagent tests start: a daemon on a fake
+// clock, and a cat pane in session api whose agent reported working.
+func subagentPane(t *testing.T) (clk *fakeclock.Clock, sock string, r *rpc, w string) {
+	t.Helper()
+	clk = fakeclock.New(time.Date(2026, 5, 1, 14, 2, 0, 0, time.UTC))
+	_, sock = serverWith(t, func(o *Options) { o.Tracker.Clock = clk })
+	r = dialRPC(t, sock)
+	w = catPane(t, r, "api")
+	report(t, r, w, "working", "", "")
+	return clk, sock, r, w
+}
+
+// recordActivity reports p (report-agent-activity) for window w, failing
+// unless it is recorded.
+func recordActivity(t *testing.T, r *rpc, w string, p map[string]any) {
+	t.Helper()
+	p["window"] = w
+	if res := r.must("report-agent-activity", p); res["recorded"] != true {
+		t.Fatalf("%v not recorded: %v", p, res)
+	}
+}
+
 // A subagent's start and end in the agent log read like the agents page:
 // the description the agent's Task call gave, its type, its end state,
 // how long it ran and how many tools it called.
 func TestAgentLogSubagentEntriesReadLikeTheAgentsPage(t *testing.T) {
 	t.Parallel()
-	clk := fakeclock.New(time.Date(2026, 5, 1, 14, 2, 0, 0, time.UTC))
-	_, sock := serverWith(t, func(o *Options) { o.Tracker.Clock = clk })
-	r := dialRPC(t, sock)
-	w := catPane(t, r, "api")
-	report(t, r, w, "working", "", "")
+	clk, _, r, w := subagentPane(t)
 	activity(t, r, w, "prompt", "", "look into tmux")
 	ev := func(p map[string]any) {
 		t.Helper()
-		p["window"] = w
-		if res := r.must("report-agent-activity", p); res["recorded"] != true {
-			t.Fatalf("%v not recorded: %v", p, res)
-		}
+		recordActivity(t, r, w, p)
 	}
 	ev(map[string]any{"event": "subagent_intent", "subagent_type": "general-purpose", "description": "Research tmux"})
 	ev(map[string]any{"event": "subagent_start", "id": "ab34", "subagent_type": "general-purpose"})

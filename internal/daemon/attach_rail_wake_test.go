@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tuios/tuios/agentstate/fakeclock"
 	"github.com/tuios/tuios/internal/proto"
 )
 
@@ -15,11 +14,7 @@ import (
 // some other change before).
 func TestAFinishedSubagentLeavesTheRailOnTime(t *testing.T) {
 	t.Parallel()
-	clk := fakeclock.New(time.Date(2026, 5, 1, 14, 2, 0, 0, time.UTC))
-	_, sock := serverWith(t, func(o *Options) { o.Tracker.Clock = clk })
-	r := dialRPC(t, sock)
-	w := catPane(t, r, "api")
-	report(t, r, w, "working", "", "")
+	clk, sock, r, w := subagentPane(t)
 	st, _ := attachStreamT(t, sock, map[string]any{"session": "api", "cols": 100, "rows": 30})
 	defer st.c.Close()
 	subagents := func(l line) ([]proto.AttachSubagent, bool) {
@@ -41,10 +36,7 @@ func TestAFinishedSubagentLeavesTheRailOnTime(t *testing.T) {
 		{"event": "subagent_start", "id": "ab34", "subagent_type": "Explore", "description": "Find the rail"},
 		{"event": "subagent_stop", "id": "ab34", "result": "Found it"},
 	} {
-		p["window"] = w
-		if res := r.must("report-agent-activity", p); res["recorded"] != true {
-			t.Fatalf("%v not recorded: %v", p, res)
-		}
+		recordActivity(t, r, w, p)
 	}
 	// The layouts that follow the stop show the finished row.
 	st.until("the finished subagent's row", func(l line) bool {
