@@ -410,7 +410,7 @@ func (s *Server) watchStartNotice(w *Window, fire <-chan struct{}, t agentstate.
 		if arb.Get(w.ID).State == agentstate.NeedsInput {
 			return // it has its own item
 		}
-		ip, live := s.inboxPane(w.ID) // table.go
+		ip, live := s.InboxPane(w.ID) // table.go
 		if live != w {
 			return
 		}

@@ -41,14 +41,14 @@ func (w *Window) echoing(since int64) bool {
 // sends it.
 var errNotEcho = errors.New("not an echo")
 
-// printed is output for a pane's reader that read n bytes.
-func (h *attachHub) printed(w *Window, titled bool, n int) {
+// Printed is output for a pane's reader that read n bytes.
+func (h *attachHub) Printed(w *Window, titled bool, n int) {
 	if h == nil || h.n.Load() == 0 {
 		return
 	}
 	h.typedDirect(w, n) // attach_input.go: a key the client wrote itself
 	if titled || n > attachEchoBytes || !w.echoing(time.Now().Add(-attachEcho).UnixNano()) {
-		h.output(w, titled)
+		h.Output(w, titled)
 		return
 	}
 	var held [4]*attachStream

@@ -65,7 +65,7 @@ func (s *Server) attachInputVerbs(add addFunc) {
 		`{"verb":"attach-input","params":{"session":"work","window":"3f2a9c1e"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *proto.AttachTypedParams) (any, *proto.Error) {
-		w, err := s.targetWindow(cn, p.Session, p.Window) // table.go
+		w, err := s.TargetWindow(cn, p.Session, p.Window) // table.go
 		if err != nil {
 			return nil, err
 		}
@@ -85,7 +85,7 @@ func (s *Server) passInput(cn *conn, p *proto.AttachInputParams) (any, *proto.Er
 		return nil, proto.Errorf(proto.CodeCommandFailed, "passing a pane's input is Linux only here: type over the socket (send-text)")
 	}
 	c := cn.call
-	if !cn.callKnown || !c.person() || c.restrict != nil || cn.link != nil || cn.host != nil {
+	if !cn.callKnown || !c.Person() || c.Restrict != nil || cn.link != nil || cn.host != nil {
 		return nil, proto.Errorf(proto.CodeForbidden, "only the person's attached client takes a pane's input").
 			WithHint(proto.Hint{Detail: "type with send-text"})
 	}
@@ -93,7 +93,7 @@ func (s *Server) passInput(cn *conn, p *proto.AttachInputParams) (any, *proto.Er
 		return nil, proto.Errorf(proto.CodeForbidden, "this process holds no attached client's nonce: attach first").
 			WithHint(proto.Hint{Command: "tuios attach"})
 	}
-	w, focused, err := s.targetFocused(cn, p.Session, p.Window) // table.go
+	w, focused, err := s.TargetFocused(cn, p.Session, p.Window) // table.go
 	switch {
 	case err != nil:
 		return nil, err
@@ -191,9 +191,9 @@ func (h *attachHub) revoke(g *inputGrant) {
 	}
 }
 
-// revokeWindow takes back every input of w passed to a client; closing
+// RevokeWindow takes back every input of w passed to a client; closing
 // (the pane is about to close) refuses any later grant.
-func (h *attachHub) revokeWindow(w *Window, closing bool) {
+func (h *attachHub) RevokeWindow(w *Window, closing bool) {
 	if h == nil {
 		return
 	}
@@ -262,7 +262,7 @@ func (h *attachHub) inputQueued(w *Window) {
 	if h == nil || h.ninputs.Load() == 0 || w.Input().Queued() == 0 {
 		return
 	}
-	h.revokeWindow(w, false)
+	h.RevokeWindow(w, false)
 }
 
 // passInputFDs writes the answer of attach-input with its descriptors,

@@ -45,7 +45,7 @@ func (h *attachHub) wakeRailAt(at time.Time) {
 			rw.t = nil
 		}
 		rw.mu.Unlock()
-		h.layoutChanged()
+		h.LayoutChanged()
 	})
 }
 

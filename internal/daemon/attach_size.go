@@ -24,10 +24,10 @@ type streamSize struct {
 	at         time.Time
 }
 
-// sized notes the size a client process asked for on any of its
+// Sized notes the size a client process asked for on any of its
 // connections: its streams of that session take it, and the session is
-// now sized by it (by no stream when the caller shows nothing).
-func (h *attachHub) sized(peer int, ss *Session, cols, rows int) {
+// now Sized by it (by no stream when the caller shows nothing).
+func (h *attachHub) Sized(peer int, ss *Session, cols, rows int) {
 	now := time.Now()
 	var by *attachStream
 	if peer > 0 {
@@ -132,11 +132,11 @@ func (s *Server) left(st *attachStream) {
 // resizeTo gives ss the size sz and tiles it again when that changes
 // it; every client's layout says who sizes it now either way.
 func (s *Server) resizeTo(ss *Session, sz streamSize) {
-	if s.setSessionSize(ss, sz.cols, sz.rows) { // layout.go
-		s.retile(ss)
+	if s.SetSessionSize(ss, sz.cols, sz.rows) { // layout.go
+		s.Retile(ss)
 		return
 	}
-	s.attach.layoutChanged()
+	s.attach.LayoutChanged()
 }
 
 // clientLabel names an attached client for the others: its terminal and

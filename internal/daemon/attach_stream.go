@@ -120,9 +120,9 @@ func (h *attachHub) each(fn func(st *attachStream)) {
 	h.mu.Unlock()
 }
 
-// output marks a pane that printed (or was resized); a new title changes
+// Output marks a pane that printed (or was resized); a new title changes
 // its name in every layout.
-func (h *attachHub) output(w *Window, titled bool) {
+func (h *attachHub) Output(w *Window, titled bool) {
 	h.each(func(st *attachStream) {
 		if st.ss != w.Session() && !titled {
 			return
@@ -156,9 +156,9 @@ func (h *attachHub) bell(w *Window, text string) {
 	})
 }
 
-// layoutChanged marks every stream's layout: the rail shows every
+// LayoutChanged marks every stream's layout: the rail shows every
 // session, so a change anywhere may show everywhere.
-func (h *attachHub) layoutChanged() {
+func (h *attachHub) LayoutChanged() {
 	h.each(func(st *attachStream) {
 		st.mu.Lock()
 		st.layoutDirty = true
@@ -190,7 +190,7 @@ func (h *attachHub) observe(ev event) {
 	case "window-focused", "workspace-switched", "window-closed", "window-moved", "window-minimized", "session-closed":
 		h.revokeSession(ev.Session) // attach_input.go: the focus may have moved
 	}
-	h.layoutChanged()
+	h.LayoutChanged()
 }
 
 // stopAll gives every stream its last line before the daemon closes the
@@ -523,19 +523,19 @@ func (st *attachStream) setVisible(wins []*Window) {
 	}
 }
 
-// paneRef is what the layout needs of one window, copied under s.mu.
-type paneRef struct {
-	id, session, name string
-	workspace, si     int  // si: the session's index in the rail
-	mine              bool // in the stream's session
-	tileAt            int  // index in the layout's windows, -1 when off screen
+// PaneRef is what the layout needs of one window, copied under s.mu.
+type PaneRef struct {
+	ID, Session, Name string
+	Workspace, SI     int  // si: the session's index in the rail
+	Mine              bool // in the stream's session
+	TileAt            int  // index in the layout's windows, -1 when off screen
 }
 
 // buildLayout copies the session tables under s.mu, then reads the agent
 // states without it. alive is false once the session is gone.
 func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, alive bool) {
 	s, ss := st.s, st.ss
-	lay, wins, refs, alive := s.layoutSnapshot(ss) // layout.go
+	lay, wins, refs, alive := s.LayoutSnapshot(ss) // layout.go
 	if !alive {
 		return lay, nil, false
 	}
@@ -567,44 +567,44 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 	var agents []agent
 	var changeAt time.Time // the soonest a subagent row leaves a rail by the clock alone
 	for _, r := range refs {
-		b := arb.Brief(r.id)
+		b := arb.Brief(r.ID)
 		if b.State == agentstate.None && b.Harness == "" {
-			if r.tileAt >= 0 {
-				lay.Windows[r.tileAt].State = b.State.String()
+			if r.TileAt >= 0 {
+				lay.Windows[r.TileAt].State = b.State.String()
 			}
 			continue
 		}
 		if b.State != agentstate.None {
 			st.s.attach.seen.Store(true)
 		}
-		snap := arb.Get(r.id)
+		snap := arb.Get(r.ID)
 		msg := safetext.Escape(snap.Message, false)
 		var since int64
 		if !snap.StateAt.IsZero() {
 			since = snap.StateAt.UnixMilli()
 		}
 		seen := snap.Seen()
-		agents = append(agents, agent{proto.AttachAgent{Session: r.session, Window: r.id, Name: r.name, State: snap.State.String(),
-			Harness: snap.Harness, Message: msg, SinceMS: since, Seen: seen, Asking: asking[r.id], Queued: s.queue.count(r.id), Risk: risky[r.id],
+		agents = append(agents, agent{proto.AttachAgent{Session: r.Session, Window: r.ID, Name: r.Name, State: snap.State.String(),
+			Harness: snap.Harness, Message: msg, SinceMS: since, Seen: seen, Asking: asking[r.ID], Queued: s.queue.Count(r.ID), Risk: risky[r.ID],
 			Now: safetext.Escape(snap.Now, false), Subagents: attachSubagents(snap.SubagentList)}, core.NeedOrder(snap)})
 		if at := snap.SubagentsChangeAt; !at.IsZero() && (changeAt.IsZero() || at.Before(changeAt)) {
 			changeAt = at
 		}
-		if r.tileAt >= 0 {
-			aw := &lay.Windows[r.tileAt]
+		if r.TileAt >= 0 {
+			aw := &lay.Windows[r.TileAt]
 			aw.State, aw.Harness, aw.Message, aw.Seen = snap.State.String(), snap.Harness, msg, seen
 		}
 		if snap.State == agentstate.None {
 			continue
 		}
 		l := core.Loudness(snap) // 0 stays "no agent state"
-		if l > sessLoud[r.si] {
-			sessLoud[r.si] = l
-			lay.Sessions[r.si].State = snap.State.String()
+		if l > sessLoud[r.SI] {
+			sessLoud[r.SI] = l
+			lay.Sessions[r.SI].State = snap.State.String()
 		}
-		if r.mine && r.workspace >= 1 && r.workspace <= Workspaces && l > wsLoud[r.workspace-1] {
-			wsLoud[r.workspace-1] = l
-			lay.Workspaces[r.workspace-1].State = snap.State.String()
+		if r.Mine && r.Workspace >= 1 && r.Workspace <= Workspaces && l > wsLoud[r.Workspace-1] {
+			wsLoud[r.Workspace-1] = l
+			lay.Workspaces[r.Workspace-1].State = snap.State.String()
 		}
 	}
 	st.s.attach.wakeRailAt(changeAt) // attach_rail_wake.go
@@ -711,11 +711,11 @@ func (s *Server) prepareAttach(cn *conn, p *proto.AttachParams, res *proto.Attac
 	if p.Stream && (cn.sub != nil || cn.attaching != nil || cn.attached != nil) {
 		return proto.Errorf(proto.CodeInvalidRequest, "this connection already streams").WithHint(proto.Hint{Detail: "attach with stream on a connection of its own"})
 	}
-	ss, cols, rows, err := s.showSession(cn, p.Session, p.Cols, p.Rows, p.Stream) // layout.go
+	ss, cols, rows, err := s.ShowSession(cn, p.Session, p.Cols, p.Rows, p.Stream) // layout.go
 	if err != nil {
 		return err
 	}
-	s.retile(ss) // the first client to show a session tiles it
+	s.Retile(ss) // the first client to show a session tiles it
 	res.Session, res.Cols, res.Rows = ss.Name, &cols, &rows
 	if p.Stream {
 		st := newAttachStream(s, cn, ss)
@@ -724,7 +724,7 @@ func (s *Server) prepareAttach(cn *conn, p *proto.AttachParams, res *proto.Attac
 		st.who = clientLabel(cn.peer)
 		s.attach.add(st)
 		s.attach.setSizer(ss, st) // attach_size.go: the newest client sizes the session
-		s.attach.layoutChanged()  // and the others' layouts say so
+		s.attach.LayoutChanged()  // and the others' layouts say so
 		cn.attaching = st
 		res.Stream = true
 		// The client's call connection may type without an answer per

@@ -89,7 +89,7 @@ func newAttention(s *Server, dir string) *attn.Store {
 		Publish: s.hub.Publish,
 		Saw:     func(e inbox.Event) { s.holds.Saw(e) }, // a held item that closed ends its hook's wait
 		Pane: func(id string) (inbox.Pane, agentstate.Snapshot, bool) {
-			p, w := s.inboxPane(id) // table.go
+			p, w := s.InboxPane(id) // table.go
 			if w == nil {
 				return p, agentstate.Snapshot{}, false
 			}
@@ -97,7 +97,7 @@ func newAttention(s *Server, dir string) *attn.Store {
 			p.Risk = s.prompts.ApprovalRisk(paneHandle{w}, snap) // the risk column: attention's prompt_risk.go
 			return p, snap, true
 		},
-		Panes: s.windowIDs, // table.go
+		Panes: s.WindowIDs, // table.go
 	})
 }
 

@@ -92,9 +92,9 @@ func newPaneIndex() *paneIndex {
 	return &paneIndex{shells: map[int]string{}, tokens: map[string]string{}, placed: map[procKey]placement{}, starting: map[string]chan struct{}{}}
 }
 
-// startsWindow notes that window id is about to start; the returned func
+// StartsWindow notes that window id is about to start; the returned func
 // says it is listed, or failed.
-func (ix *paneIndex) startsWindow(id string) (done func()) {
+func (ix *paneIndex) StartsWindow(id string) (done func()) {
 	ch := make(chan struct{})
 	ix.mu.Lock()
 	ix.starting[id] = ch
@@ -166,15 +166,15 @@ func (ix *paneIndex) remember(k procKey, pl placement) {
 	ix.placed[k] = pl
 }
 
-func (ix *paneIndex) addShell(pid int, id string) {
+func (ix *paneIndex) AddShell(pid int, id string) {
 	ix.mu.Lock()
 	ix.shells[pid] = id
 	ix.mu.Unlock()
 }
 
-// dropShell forgets a shell once its exit status was taken: its pid may
+// DropShell forgets a shell once its exit status was taken: its pid may
 // name another process from then on.
-func (ix *paneIndex) dropShell(pid int) {
+func (ix *paneIndex) DropShell(pid int) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	id := ix.shells[pid]
@@ -193,13 +193,13 @@ func (ix *paneIndex) shell(pid int) (string, bool) {
 	return id, ok
 }
 
-func (ix *paneIndex) addToken(tok, id string) {
+func (ix *paneIndex) AddToken(tok, id string) {
 	ix.mu.Lock()
 	ix.tokens[tok] = id
 	ix.mu.Unlock()
 }
 
-func (ix *paneIndex) dropToken(tok string) {
+func (ix *paneIndex) DropToken(tok string) {
 	ix.mu.Lock()
 	delete(ix.tokens, tok)
 	ix.mu.Unlock()
@@ -379,7 +379,7 @@ func (s *Server) paneEnviron(environ string) bool {
 		k, v, _ := strings.Cut(kv, "=")
 		switch k {
 		case "TUIOS_PANE_ID", "TUIOS_WINDOW_ID":
-			if s.windowByID(v) != nil { // table.go
+			if s.WindowByID(v) != nil { // table.go
 				return true
 			}
 		case PaneTokenEnv:

@@ -5,59 +5,59 @@ import (
 	"github.com/tuios/tuios/internal/grant"
 )
 
-// caller is who made a call, as the daemon places it: the one answer the
+// Caller is who made a call, as the daemon places it: the one answer the
 // grant checks, the target check and the write path read. It is placed
-// from the kernel's word on the caller's pid (place and outsidePanes,
-// resolve.go and boundary.go), never from anything the caller says.
-type caller struct {
-	// pane is the pane the caller runs in; nil when it runs in none.
-	pane *Window
-	// inside: the caller is inside a pane of this daemon, or placed
+// from the kernel's word on the Caller's pid (place and outsidePanes,
+// resolve.go and boundary.go), never from anything the Caller says.
+type Caller struct {
+	// Pane is the Pane the caller runs in; nil when it runs in none.
+	Pane *Window
+	// Inside: the caller is Inside a pane of this daemon, or placed
 	// nowhere the daemon can vouch for (a process it started, one whose
 	// ancestry it lost): never the person.
-	inside bool
-	// link is another machine's link (link_policy.go): its policy, not
+	Inside bool
+	// Link is another machine's Link (link_policy.go): its policy, not
 	// pane grants, says what it may do. linkName is the peer's name.
-	link     bool
-	linkName string
-	// own is the daemon acting on its own behalf (resume_agents = auto,
+	Link     bool
+	LinkName string
+	// Own is the daemon acting on its Own behalf (resume_agents = auto,
 	// the queue between deliveries): no grant applies.
-	own bool
-	// grants is what the caller may do: a pane's grants, the strict
+	Own bool
+	// Grants is what the caller may do: a pane's Grants, the strict
 	// list for a process inside that names no pane, grant.All outside.
-	grants grant.Set
-	// restrict narrows the connection (restrict-connection).
-	restrict *restriction
+	Grants grant.Set
+	// Restrict narrows the connection (Restrict-connection).
+	Restrict *Restriction
 }
 
-// person is a caller outside every pane and not a link: the person's own
-// shell or client. Acts reserved to the person still want the nonce.
-func (c caller) person() bool { return !c.inside && !c.link && !c.own }
+// Person is a caller outside every pane and not a link: the Person's own
+// shell or client. Acts reserved to the Person still want the nonce.
+func (c Caller) Person() bool { return !c.Inside && !c.Link && !c.Own }
 
-// permissions is [agents.permissions] as the daemon applies it: what a
+// Permissions is [agents.Permissions] as the daemon applies it: what a
 // pane holds when nothing gave it grants.
-type permissions struct {
-	mode string // open or strict
-	// def is a pane's default: admin under open, the grants list under
+type Permissions struct {
+	Mode string // open or strict
+	// Def is a pane's default: admin under open, the grants list under
 	// strict.
-	def grant.Set
-	// strict is the grants list whatever the mode: what a process the
-	// daemon started outside a pane shell holds under strict.
-	strict grant.Set
+	Def grant.Set
+	// Strict is the grants list whatever the mode: what a process the
+	// daemon started outside a pane shell holds under Strict.
+	Strict grant.Set
 }
 
-func permissionsOf(f *config.File) *permissions {
+func permissionsOf(f *config.File) *Permissions {
 	mode, def, _ := f.PaneDefault()
-	return &permissions{mode: mode, def: def, strict: f.StrictGrants()}
+	return &Permissions{Mode: mode, Def: def, Strict: f.StrictGrants()}
 }
 
-// unplaced is what a caller inside that names no pane holds: the strict
+// Unplaced is what a caller inside that names no pane holds: the strict
 // list in no session, admin under open.
-func (p *permissions) unplaced() grant.Set {
-	if p.mode == "open" {
+func (p *Permissions) Unplaced() grant.Set {
+	if p.Mode == "open" {
 		return grant.Admin
 	}
-	return p.strict
+	return p.Strict
 }
 
 // placeCaller places cn once (its pane, and whether it is outside every
@@ -77,28 +77,28 @@ func (s *Server) placeCaller(cn *conn) {
 // callerOf is who cn is now: placed once per connection, its grants read
 // again on every call (set-pane-grants and a narrowed config apply to the
 // next call). Called without s.mu.
-func (s *Server) callerOf(cn *conn) caller {
+func (s *Server) callerOf(cn *conn) Caller {
 	if cn == nil {
-		return caller{own: true, grants: grant.All}
+		return Caller{Own: true, Grants: grant.All}
 	}
 	if cn.own {
-		return caller{own: true, grants: grant.All}
+		return Caller{Own: true, Grants: grant.All}
 	}
 	if cn.link != nil {
-		return caller{link: true, linkName: linkName(cn), grants: grant.All, restrict: cn.restrict}
+		return Caller{Link: true, LinkName: linkName(cn), Grants: grant.All, Restrict: cn.restrict}
 	}
 	s.placeCaller(cn)
-	c := caller{restrict: cn.restrict}
+	c := Caller{Restrict: cn.restrict}
 	if cn.where == placedOutside {
-		c.grants = grant.All
+		c.Grants = grant.All
 		return c
 	}
-	c.inside = true
+	c.Inside = true
 	if cn.placedID != "" {
-		c.pane, c.grants = s.grantsOfPane(cn.placedID) // table.go
+		c.Pane, c.Grants = s.GrantsOfPane(cn.placedID) // table.go
 	}
-	if c.pane == nil {
-		c.grants = s.perm.Load().unplaced()
+	if c.Pane == nil {
+		c.Grants = s.perm.Load().Unplaced()
 	}
 	return c
 }

@@ -42,8 +42,8 @@ type lastGrants struct {
 
 // permText is [agents.permissions] in words: "open (admin)", "strict
 // (read,write)".
-func permText(p *permissions) string {
-	return p.mode + " (" + p.def.String() + ")"
+func permText(p *Permissions) string {
+	return p.Mode + " (" + p.Def.String() + ")"
 }
 
 // waitingPermissions lists what f widens over inForce, in words; none
@@ -100,9 +100,9 @@ func (c *cfgFollow) notePending(pending []string) {
 	c.s.att.Config("permissions", summary)
 }
 
-// waiting is what waits for tuios config apply, and what the daemon
+// Waiting is what waits for tuios config apply, and what the daemon
 // found wider at its start, for pane-grants.
-func (c *cfgFollow) waiting() ([]string, string) {
+func (c *cfgFollow) Waiting() ([]string, string) {
 	if c == nil {
 		return nil, ""
 	}
@@ -128,7 +128,7 @@ func (c *cfgFollow) compareWithLastRun() {
 		return
 	}
 	now := c.s.perm.Load()
-	if b, why := readStateFile(path, c.s.uid, 64<<10); why == "" && b != nil {
+	if b, why := ReadStateFile(path, c.s.uid, 64<<10); why == "" && b != nil {
 		var last lastGrants
 		if json.Unmarshal(b, &last) == nil && last.Mode != "" {
 			was := grant.None
@@ -138,7 +138,7 @@ func (c *cfgFollow) compareWithLastRun() {
 				was, _ = grant.Lenient(last.Grants)
 			}
 			var lines []string
-			if !was.Covers(now.def) {
+			if !was.Covers(now.Def) {
 				lines = append(lines, fmt.Sprintf("the daemon started with wider pane grants than at its last run: %s (%s) then, %s now", last.Mode, was, permText(now)))
 			}
 			if c.s.fromShell && !last.RespondFromShell {
@@ -164,7 +164,7 @@ func (s *Server) keepLastGrants() {
 		return
 	}
 	p := s.perm.Load()
-	b, _ := json.Marshal(lastGrants{Mode: p.mode, Grants: p.def.List(), RespondFromShell: s.fromShell})
+	b, _ := json.Marshal(lastGrants{Mode: p.Mode, Grants: p.Def.List(), RespondFromShell: s.fromShell})
 	if err := writeFileAtomic(path, b); err != nil {
 		s.errorf("grants: keeping %s: %v", path, err)
 	}

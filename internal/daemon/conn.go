@@ -43,10 +43,10 @@ type conn struct {
 	// typist): it acts on the daemon's own behalf.
 	own bool
 	// restrict narrows what this connection may do (restrict-connection).
-	restrict *restriction
+	restrict *Restriction
 	// The call running now, as admit left it (gate.go): who made it
 	// (when known), what the verb declares, and its name.
-	call      caller
+	call      Caller
 	callKnown bool
 	acc       access
 	verbName  string

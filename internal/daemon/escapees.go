@@ -53,14 +53,14 @@ func (e *escapeeList) load(s *Server) {
 	if e.path == "" {
 		return
 	}
-	b, why := readStateFile(e.path, s.uid, maxEscapees*64)
+	b, why := ReadStateFile(e.path, s.uid, maxEscapees*64)
 	if why != "" {
-		setAside(s, "escapees", e.path, why, "processes that outlived the last daemon's panes are not known")
+		SetAside(s, "escapees", e.path, why, "processes that outlived the last daemon's panes are not known")
 		return
 	}
 	var recs []escapeeRecord
 	if len(b) > 0 && json.Unmarshal(b, &recs) != nil {
-		setAside(s, "escapees", e.path, "it is not a list of processes", "processes that outlived the last daemon's panes are not known")
+		SetAside(s, "escapees", e.path, "it is not a list of processes", "processes that outlived the last daemon's panes are not known")
 		return
 	}
 	e.mu.Lock()

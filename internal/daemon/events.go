@@ -52,13 +52,13 @@ func (s *Server) forwardAgentEvents(sub *agentstate.Subscription) {
 			if c.From == c.To {
 				// A new message, tool or subagent of the same state:
 				// the rail says what the agent is doing.
-				s.attach.layoutChanged()
+				s.attach.LayoutChanged()
 				continue
 			}
 			s.alog.State(c.Pane, c.To, c.Message) // internal/daemon/agentlog
 			s.tscript.Sync()                      // internal/daemon/agentlog: a join comes with states
 			session := ""
-			if w := s.windowByID(c.Pane); w != nil { // table.go
+			if w := s.WindowByID(c.Pane); w != nil { // table.go
 				session = w.Session().Name
 				w.SetAtPrompt(c.To == agentstate.NeedsInput) // the target check's view (gate.go)
 			}
@@ -74,7 +74,7 @@ func (s *Server) forwardAgentEvents(sub *agentstate.Subscription) {
 // notePrompts reads every pane's state again into atPrompt, after the
 // arbiter's subscription dropped changes.
 func (s *Server) notePrompts() {
-	for _, w := range s.windowList() { // table.go
+	for _, w := range s.WindowList() { // table.go
 		w.SetAtPrompt(s.tracker.Arbiter().Get(w.ID).State == agentstate.NeedsInput)
 	}
 }

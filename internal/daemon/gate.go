@@ -45,7 +45,7 @@ func (s *Server) admit(cn *conn, name string, a access) *proto.Error {
 		}
 	}
 	if r := cn.restrict; r != nil {
-		if err := r.allows(name, a); err != nil {
+		if err := r.Allows(name, a); err != nil {
 			return err
 		}
 	}
@@ -53,43 +53,43 @@ func (s *Server) admit(cn *conn, name string, a access) *proto.Error {
 		return nil // a handler that needs the caller places it itself
 	}
 	c := s.callerOf(cn)
-	cn.setCaller(c)
+	cn.SetCaller(c)
 	return s.mayCall(c, name, a)
 }
 
-// admitted is the caller admit (or the handler, setCaller) placed for the
+// Admitted is the caller admit (or the handler, setCaller) placed for the
 // call running on cn; known is false when none was, or cn is nil. The
 // table reads the call through it and the three below, not through the
 // connection's fields.
-func (cn *conn) admitted() (c caller, known bool) {
+func (cn *conn) Admitted() (c Caller, known bool) {
 	if cn == nil {
-		return caller{}, false
+		return Caller{}, false
 	}
 	return cn.call, cn.callKnown
 }
 
-// setCaller records c as the running call's caller: a verb anyone may
+// SetCaller records c as the running call's caller: a verb anyone may
 // call places its caller itself when it needs one.
-func (cn *conn) setCaller(c caller) { cn.call, cn.callKnown = c, true }
+func (cn *conn) SetCaller(c Caller) { cn.call, cn.callKnown = c, true }
 
-// placedWindow is the id of the window the caller runs in, found once
+// PlacedWindow is the id of the window the caller runs in, found once
 // ("" for none, or a nil cn).
-func (cn *conn) placedWindow() string {
+func (cn *conn) PlacedWindow() string {
 	if cn == nil {
 		return ""
 	}
 	return cn.placedID
 }
 
-// declared is what the running call's verb declares (admit left it).
-func (cn *conn) declared() access { return cn.acc }
+// Declared is what the running call's verb declares (admit left it).
+func (cn *conn) Declared() access { return cn.acc }
 
-// peerPID is the caller's pid from the kernel (0 when unknown).
-func (cn *conn) peerPID() int { return cn.peer }
+// PeerPID is the caller's pid from the kernel (0 when unknown).
+func (cn *conn) PeerPID() int { return cn.peer }
 
 // mayCall is the verb-level rule: who may call it, and the grants.
-func (s *Server) mayCall(c caller, name string, a access) *proto.Error {
-	if c.link || c.own {
+func (s *Server) mayCall(c Caller, name string, a access) *proto.Error {
+	if c.Link || c.Own {
 		return nil // a link answers to the link policy, checked in admit
 	}
 	need := a.Grants()
@@ -97,16 +97,16 @@ func (s *Server) mayCall(c caller, name string, a access) *proto.Error {
 	case whoAnyone:
 		return nil
 	case whoOutside:
-		if c.inside {
+		if c.Inside {
 			return proto.Errorf(proto.CodeForbidden, "%s is refused inside a pane: only a terminal outside TUIOS may run it", name).
 				WithHint(proto.Hint{Detail: "run it from a terminal outside every TUIOS pane"})
 		}
 		return nil
 	case whoPerson:
-		if !c.inside {
+		if !c.Inside {
 			return nil // the handler wants the person's nonce
 		}
-		if need != 0 && c.grants.Has(need) {
+		if need != 0 && c.Grants.Has(need) {
 			return nil
 		}
 		h := proto.Hint{Detail: "the person does this from an attached client (tuios attach)"}
@@ -115,16 +115,16 @@ func (s *Server) mayCall(c caller, name string, a access) *proto.Error {
 		}
 		return proto.Errorf(codeNotHuman, "%s acts as the person: a program inside a pane may not%s", name, needText(need)).WithHint(h)
 	case whoSelf:
-		if c.inside && c.pane == nil && !c.grants.Has(grant.Admin) {
+		if c.Inside && c.Pane == nil && !c.Grants.Has(grant.Admin) {
 			return proto.Errorf(proto.CodeForbidden, "%s reports about the caller's own pane, and this caller runs in no pane TUIOS can name", name).
 				WithHint(proto.Hint{Command: "tuios pane-grants", Detail: "call it from the pane's own processes (its hooks)"})
 		}
 		return nil
 	case whoGranted:
-		if !c.inside {
+		if !c.Inside {
 			return nil
 		}
-		if miss := c.grants.Missing(need); miss != 0 {
+		if miss := c.Grants.Missing(need); miss != 0 {
 			return grantRefusal(name, a, miss, c)
 		}
 		return nil
@@ -134,26 +134,26 @@ func (s *Server) mayCall(c caller, name string, a access) *proto.Error {
 
 // outOfReach refuses a session the caller does not reach (nil: every
 // session).
-func (s *Server) outOfReach(verb string, c caller, ss *Session) *proto.Error {
+func (s *Server) outOfReach(verb string, c Caller, ss *Session) *proto.Error {
 	what := "every session"
 	if ss != nil {
 		what = "session " + strconv.Quote(ss.Name)
 	}
-	if r := c.restrict; r != nil && !r.all {
+	if r := c.Restrict; r != nil && !r.All {
 		return proto.Errorf(proto.CodeForbidden, "%s is refused on this connection: it was restricted to its own session, and reaches not %s", verb, what).
 			WithHint(proto.Hint{Command: "restrict-connection", Detail: "a restriction only narrows: open another connection (tuios mcp --scope all) for every session"})
 	}
-	if c.pane == nil {
+	if c.Pane == nil {
 		return proto.Errorf(proto.CodeForbidden, "%s is refused: this caller runs inside TUIOS in no pane it can name, so it reaches no session", verb).
 			WithHint(proto.Hint{Command: "tuios pane-grants", Detail: "call from a pane's own processes, or from a terminal outside TUIOS"})
 	}
 	return proto.Errorf(proto.CodeForbidden, "%s is refused for this pane: it reaches only its own session %q, and %s needs the admin grant",
-		verb, c.pane.Session().Name, what).WithHint(grantHint(grant.Admin, c))
+		verb, c.Pane.Session().Name, what).WithHint(grantHint(grant.Admin, c))
 }
 
 // grantRefusal is the error for a pane that lacks grants a verb needs: it
 // names the grant and the command that gives it.
-func grantRefusal(verb string, a access, miss grant.Set, c caller) *proto.Error {
+func grantRefusal(verb string, a access, miss grant.Set, c Caller) *proto.Error {
 	return proto.Errorf(proto.CodeForbidden, "%s is refused for this pane: %s needs the %s grant", verb, actionText(a), strings.Join(miss.List(), " and ")).
 		WithHint(grantHint(miss, c))
 }
@@ -194,13 +194,13 @@ func actionText(a access) string {
 
 // grantHint says what the caller holds and how to get more: the person
 // gives grants, from a terminal outside TUIOS.
-func grantHint(need grant.Set, c caller) proto.Hint {
+func grantHint(need grant.Set, c Caller) proto.Hint {
 	pane := "PANE"
-	if c.pane != nil {
-		pane = c.pane.ID[:8]
+	if c.Pane != nil {
+		pane = c.Pane.ID[:8]
 	}
-	list := (c.grants | need).String()
+	list := (c.Grants | need).String()
 	return proto.Hint{Command: "tuios pane-grants",
-		Detail: "this pane holds " + c.grants.String() + "; the person gives more from a terminal outside TUIOS: tuios set-pane-grants -w " + pane + " --grants " + list +
+		Detail: "this pane holds " + c.Grants.String() + "; the person gives more from a terminal outside TUIOS: tuios set-pane-grants -w " + pane + " --grants " + list +
 			", or [agents.permissions] in config.toml"}
 }

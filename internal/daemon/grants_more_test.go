@@ -380,7 +380,7 @@ func TestWritePathChecksThePromptAgain(t *testing.T) {
 	srv.mu.Unlock()
 	w.pane.Report(agentstate.Report{State: agentstate.NeedsInput, Source: agentstate.SourceReport, Harness: "claude-code"}, "")
 	w.atPrompt.Store(false) // the call's check has not heard of the prompt yet
-	by := caller{pane: tw, inside: true, grants: grant.Read | grant.Write}
+	by := Caller{Pane: tw, Inside: true, Grants: grant.Read | grant.Write}
 	err := srv.typeAs(context.Background(), "send-text", types, by, w, []byte("x"), time.Second, true)
 	if err == nil || err.Code != proto.CodeForbidden || !strings.Contains(err.Message, "respond") {
 		t.Fatalf("typing into a prompt that came up after the check: %v", err)

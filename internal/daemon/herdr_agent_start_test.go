@@ -148,7 +148,7 @@ func TestHerdrAgentStartOtherShells(t *testing.T) {
 
 // atPrompt says whether the window's shell holds its terminal's foreground.
 func atPrompt(s *Server, window string) bool {
-	w := s.windowByID(window)
+	w := s.WindowByID(window)
 	if w == nil {
 		return false
 	}
@@ -159,7 +159,7 @@ func atPrompt(s *Server, window string) bool {
 // foregroundIs says whether the process group leading window's terminal
 // is led by a process named name (/proc/<pgrp>/comm).
 func foregroundIs(s *Server, window, name string) bool {
-	w := s.windowByID(window)
+	w := s.WindowByID(window)
 	if w == nil {
 		return false
 	}

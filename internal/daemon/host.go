@@ -63,7 +63,7 @@ func (h host) Admit(ctx context.Context, p core.Peer, verb string) (core.Call, *
 
 func (h host) SubscribeReach(c core.Call) (string, *proto.Error) {
 	cn, _ := c.(*conn)
-	own, _, err := h.s.subscribeReach(cn, "", "")
+	own, _, err := h.s.SubscribeScope(cn, "", "")
 	return own, err
 }
 
@@ -106,7 +106,7 @@ func (h host) Subscribe(f core.Filter, queue int) core.Subscription {
 
 func (h host) Attached() int { return int(h.s.attach.n.Load()) }
 
-func (h host) SwapWindows(a, b string) (bool, string) { return h.s.swapWindows(a, b) }
+func (h host) SwapWindows(a, b string) (bool, string) { return h.s.SwapWindows(a, b) }
 
 // Context, Verb and Remote make an admitted connection a core.Call.
 func (cn *conn) Context() context.Context { return cn.ctx }
@@ -147,7 +147,7 @@ func (p paneHandle) Tracked() *detect.Pane        { return p.w.Tracked() }
 func (p paneHandle) Pid() int                     { return p.w.Proc().Pid() }
 func (p paneHandle) ForegroundPgrp() (int, error) { return p.w.Proc().ForegroundPgrp() }
 func (p paneHandle) Exited() <-chan struct{}      { return p.w.Term().Exited() }
-func (p paneHandle) Dir() string                  { return p.w.dirNow() }
+func (p paneHandle) Dir() string                  { return p.w.DirNow() }
 
 func (p paneHandle) Output() <-chan struct{} {
 	_, gen := p.w.Term().LastOutput()
@@ -158,7 +158,7 @@ func (p paneHandle) Revision() (uint64, bool) { return p.w.Term().Printed() }
 
 func (h host) Pane(id string) core.Pane {
 	s := h.s
-	w := s.windowByID(id) // table.go
+	w := s.WindowByID(id) // table.go
 	if w == nil {
 		return nil
 	}
@@ -172,7 +172,7 @@ func (h host) typingInto(c core.Call, pane string) (*conn, *Window, *proto.Error
 	if cn == nil {
 		return nil, nil, proto.Errorf(proto.CodeForbidden, "typing into a pane from a call that was never checked (a bug): nothing was typed")
 	}
-	w := h.s.windowByID(pane) // table.go
+	w := h.s.WindowByID(pane) // table.go
 	if w == nil {
 		return nil, nil, proto.Errorf(proto.CodeWindowNotFound, "no window %s", clipText(pane, 64))
 	}
@@ -181,14 +181,14 @@ func (h host) typingInto(c core.Call, pane string) (*conn, *Window, *proto.Error
 
 func (h host) Shows(session string) bool {
 	s := h.s
-	ss := s.sessionNamed(session) // table.go
-	return ss != nil && s.attach.shows(ss)
+	ss := s.SessionNamed(session) // table.go
+	return ss != nil && s.attach.Shows(ss)
 }
 
 func (h host) CloseWindow(id string) {
 	s := h.s
-	w := s.windowByID(id) // table.go
+	w := s.WindowByID(id) // table.go
 	if w != nil {
-		s.closeWindow(w)
+		s.EndWindow(w)
 	}
 }

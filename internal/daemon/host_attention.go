@@ -23,9 +23,9 @@ const queueRest = attn.QueueRest
 // reads it: a pane's queued count, for its rows and the rail.
 type replyQueue struct{ *attn.Queue }
 
-// count is how many entries wait for window. It takes only the queue's
+// Count is how many entries wait for window. It takes only the queue's
 // lock, so it may be called under s.mu.
-func (q replyQueue) count(window string) int { return q.Len(window) }
+func (q replyQueue) Count(window string) int { return q.Len(window) }
 
 func (h host) IsPerson(c core.Call, nonce string) bool {
 	cn, _ := c.(*conn)
@@ -43,7 +43,7 @@ func (h host) Hold(ctx context.Context, c core.Call, verb string) core.Call {
 	return held
 }
 
-func (h host) RailChanged() { h.s.attach.layoutChanged() }
+func (h host) RailChanged() { h.s.attach.LayoutChanged() }
 
 func (h host) HungUp(c core.Call) bool {
 	cn, _ := c.(*conn)
@@ -67,7 +67,7 @@ func (h host) InFront(id string) bool { return h.s.inFront(id) }
 
 func (h host) InReach(c core.Call, session string) *proto.Error {
 	cn, _ := c.(*conn)
-	return h.s.sessionInReach(cn, session)
+	return h.s.SessionInReach(cn, session)
 }
 
 func (h host) Wide(c core.Call, what string) *proto.Error {
@@ -75,17 +75,17 @@ func (h host) Wide(c core.Call, what string) *proto.Error {
 	return h.s.wide(cn, what)
 }
 
-func (h host) PaneCwds() map[string]string { return h.s.paneDirs() }
+func (h host) PaneCwds() map[string]string { return h.s.PaneDirs() }
 
 // PaneDir is where the pane's shell is: its OSC 7 directory, else its
 // process's cwd, else the directory it started in.
 func (h host) PaneDir(id string) string {
 	s := h.s
-	w := s.windowByID(id) // table.go
+	w := s.WindowByID(id) // table.go
 	if w == nil {
 		return ""
 	}
-	if d := w.dirNow(); d != "" {
+	if d := w.DirNow(); d != "" {
 		return d
 	}
 	if w.Proc() != nil {
@@ -102,7 +102,7 @@ func (h host) TypeHeld(c core.Call, pane, text string) (core.Typed, *proto.Error
 	if cn == nil {
 		return core.Typed{}, proto.Errorf(proto.CodeForbidden, "typing into a pane from a call that was never checked (a bug): nothing was typed")
 	}
-	w := s.windowByID(pane) // table.go
+	w := s.WindowByID(pane) // table.go
 	if w == nil {
 		return core.Typed{}, proto.Errorf(proto.CodeWindowNotFound, "no window %s", clipText(pane, 64))
 	}

@@ -71,17 +71,17 @@ func (h host) CallHost(ctx context.Context, host, verb string, params, out any) 
 
 func (h host) KillSession(name, id string) bool {
 	s := h.s
-	ss := s.sessionNamed(name) // table.go
+	ss := s.SessionNamed(name) // table.go
 	if ss == nil || ss.ID != id {
 		return false
 	}
-	s.killSession(ss)
+	s.EndSession(ss)
 	return true
 }
 
 func (h host) WatchStartNotice(pane string) <-chan struct{} {
 	s := h.s
-	w := s.windowByID(pane) // table.go
+	w := s.WindowByID(pane) // table.go
 	if w == nil {
 		return nil
 	}
@@ -97,7 +97,7 @@ func (h host) FirstPrompt(c core.Call, pane, text string) (string, string, strin
 	if cn == nil {
 		return "not_sent", "typing into a pane from a call that was never checked (a bug): nothing was typed", ""
 	}
-	w := s.windowByID(pane) // table.go
+	w := s.WindowByID(pane) // table.go
 	if w == nil {
 		return "not_sent", "the window closed before the prompt was typed", ""
 	}

@@ -93,7 +93,7 @@ func (h host) OnRestored(fn func([]core.Restored)) {
 func (h host) Own(verb string) core.Call {
 	s := h.s
 	return &conn{s: s, own: true, placed: true, ctx: doneContext{s.done}, closed: s.done,
-		call: caller{own: true}, callKnown: true, acc: types, verbName: verb}
+		call: Caller{Own: true}, callKnown: true, acc: types, verbName: verb}
 }
 
 // Type types line as the admitted call c: the daemon's own act straight
@@ -105,7 +105,7 @@ func (h host) Type(c core.Call, pane, line string) *proto.Error {
 		return perr
 	}
 	if cn.own {
-		return s.typeAs(cn.ctx, cn.verbName, cn.acc, caller{own: true}, w, []byte(line), 0, true)
+		return s.typeAs(cn.ctx, cn.verbName, cn.acc, Caller{Own: true}, w, []byte(line), 0, true)
 	}
 	return s.typeInto(cn, w, []byte(line), 0)
 }
@@ -113,7 +113,7 @@ func (h host) Type(c core.Call, pane, line string) *proto.Error {
 // OpenResumeItem opens the window's resume item in the Inbox.
 func (h host) OpenResumeItem(window, harness, command string) {
 	s := h.s
-	p, w := s.inboxPane(window) // table.go
+	p, w := s.InboxPane(window) // table.go
 	if w == nil {
 		return
 	}

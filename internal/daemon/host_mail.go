@@ -23,8 +23,8 @@ func (h host) OnSessionClosed(fn func(core.Event)) {
 // one of its panes.
 func (h host) MailTo(session, window string) *mail.Ring {
 	s := h.s
-	ss := s.sessionNamed(session) // table.go; a session's name and id never change
-	if ss == nil || s.windowByID(window) == nil {
+	ss := s.SessionNamed(session) // table.go; a session's name and id never change
+	if ss == nil || s.WindowByID(window) == nil {
 		return nil
 	}
 	return s.mail.Ring(ss.Name, ss.ID)

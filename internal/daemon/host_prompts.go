@@ -24,8 +24,8 @@ func (h host) Answerer(c core.Call, nonce string) string {
 		return "client"
 	case s.fromShell && s.outsidePanes(cn):
 		return "shell"
-	case cn.callKnown && cn.call.pane != nil && cn.call.grants.Has(grant.Respond): // the respond grant (gate.go let it in)
-		return "pane:" + cn.call.pane.ID
+	case cn.callKnown && cn.call.Pane != nil && cn.call.Grants.Has(grant.Respond): // the respond grant (gate.go let it in)
+		return "pane:" + cn.call.Pane.ID
 	}
 	return ""
 }

@@ -19,7 +19,7 @@ func (h host) View(c core.Call) *core.View {
 	defer s.mu.Unlock()
 	v := &core.View{Sessions: make([]core.SessionView, 0, len(s.order))}
 	for _, ss := range s.sessionsSorted() {
-		if c, known := cn.admitted(); known && !c.reachesLocked(s.fans, ss) {
+		if c, known := cn.Admitted(); known && !c.reachesLocked(s.fans, ss) {
 			continue
 		}
 		v.Sessions = append(v.Sessions, ss.viewLocked())
@@ -106,9 +106,9 @@ func (h host) Touch(session string) {
 	s.mu.Unlock()
 }
 
-// swapWindows trades two windows of one workspace (herdr's pane.swap):
+// SwapWindows trades two windows of one workspace (herdr's pane.swap):
 // their places in the window list and their tiles.
-func (s *Server) swapWindows(a, b string) (bool, string) {
+func (s *Server) SwapWindows(a, b string) (bool, string) {
 	s.mu.Lock()
 	w, other := s.windows[a], s.windows[b]
 	switch {
@@ -138,7 +138,7 @@ func (s *Server) swapWindows(a, b string) (bool, string) {
 	ss.layoutLocked(w.workspace).Swap(w.ID, other.ID)
 	name := ss.Name
 	s.mu.Unlock()
-	s.retile(ss)
+	s.Retile(ss)
 	s.hub.Publish(event{Type: "window-moved", Session: name, Window: a})
 	s.hub.Publish(event{Type: "window-moved", Session: name, Window: b})
 	return true, ""
@@ -151,16 +151,16 @@ func (h host) FanCaller(c core.Call) core.FanCaller {
 		return core.FanCaller{}
 	}
 	var fc core.FanCaller
-	cc, known := cn.admitted()
-	fc.All = !known || !cc.inside || cc.grants.Has(grant.Admin) && cc.restrict == nil
+	cc, known := cn.Admitted()
+	fc.All = !known || !cc.Inside || cc.Grants.Has(grant.Admin) && cc.Restrict == nil
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if known && cc.pane != nil {
-		fc.PaneSessionID = cc.pane.session.ID
+	if known && cc.Pane != nil {
+		fc.PaneSessionID = cc.Pane.session.ID
 	}
 	if w := s.callerWindow(cn); w != nil {
 		fc.Session = w.session.Name
-		if known && cc.inside {
+		if known && cc.Inside {
 			fc.SessionID = w.session.ID
 		}
 	}
@@ -198,7 +198,7 @@ func (h host) OutOfReach(c core.Call) *proto.Error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	cc, _ := cn.admitted()
+	cc, _ := cn.Admitted()
 	return s.outOfReach(cn.Verb(), cc, nil)
 }
 
@@ -369,7 +369,7 @@ func (h host) AgentSession(c core.Call, session, name, base string) (core.Sessio
 	var err *proto.Error
 	created := false
 	if session != "" && s.sessions[session] == nil || session == "" && len(s.sessions) == 0 {
-		if c, known := cn.admitted(); known && c.inside && !c.grants.Has(grant.Admin) {
+		if c, known := cn.Admitted(); known && c.Inside && !c.Grants.Has(grant.Admin) {
 			return core.SessionView{}, "", false, proto.Errorf(proto.CodeForbidden, "start-agent is refused for this pane: starting an agent in a new session needs the admin grant (a pane without admin starts agents in its own session)").
 				WithHint(grantHint(grant.Admin, c))
 		}
@@ -405,7 +405,7 @@ func (s *Server) sessionByIDLocked(id string) *Session {
 func windowViewLocked(ss *Session, w *Window) core.WindowView {
 	at := w.placementLocked()
 	return core.WindowView{ID: w.ID, Session: ss.Name, SessionID: ss.ID, Name: w.name, DisplayName: w.DisplayName(),
-		Title: w.Title(), Dir: w.dirNow(), Workspace: w.workspace, Minimized: w.minimized, X: at.X, Y: at.Y, Width: at.W, Height: at.H,
+		Title: w.Title(), Dir: w.DirNow(), Workspace: w.workspace, Minimized: w.minimized, X: at.X, Y: at.Y, Width: at.W, Height: at.H,
 		Program: w.program, ResumeID: w.resumeID, ResumeHarness: w.resumeHarness, Pane: paneHandle{w},
 		AutoName: w.autoName()} // wait-for's (internal/daemon/waitfor)
 }

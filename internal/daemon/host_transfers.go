@@ -18,10 +18,10 @@ func (h host) Caller(c core.Call) core.Caller {
 	if !cn.callKnown {
 		who = h.s.callerOf(cn)
 	}
-	out := core.Caller{Inside: who.inside, Own: who.own, Link: who.link, Grants: who.grants,
-		ReadOnly: cn.callKnown && who.restrict != nil && who.restrict.readOnly}
-	if who.pane != nil {
-		out.Pane = who.pane.ID
+	out := core.Caller{Inside: who.Inside, Own: who.Own, Link: who.Link, Grants: who.Grants,
+		ReadOnly: cn.callKnown && who.Restrict != nil && who.Restrict.ReadOnly}
+	if who.Pane != nil {
+		out.Pane = who.Pane.ID
 	}
 	return out
 }

@@ -26,7 +26,7 @@ func (h host) OnProgramExit(fn func(core.ProgramExit)) {
 // before the window is closed: a wait-for window-exit that starts after
 // the close still finds the exit. The hooks run with no core lock held.
 func (s *Server) programExited(w *Window, status pty.ExitStatus) {
-	ex := s.programExit(w, status.Code) // table.go
+	ex := s.ProgramExit(w, status.Code) // table.go
 	for _, fn := range s.programExitHooks {
 		fn(ex)
 	}

@@ -15,7 +15,7 @@ func (s *Server) inFront(id string) bool {
 	if len(sessions) == 0 {
 		return false
 	}
-	return s.focusedOnScreen(sessions, id) // table.go
+	return s.FocusedOnScreen(sessions, id) // table.go
 }
 
 // seenByPerson marks what an attached client shows in front of the
@@ -36,9 +36,9 @@ func (s *Server) seenByPerson(id string) {
 	s.att.Seen(id)
 }
 
-// shows reports whether an attached client shows session ss. Safe under
+// Shows reports whether an attached client Shows session ss. Safe under
 // s.mu (the attach hub's lock is taken after it).
-func (h *attachHub) shows(ss *Session) bool {
+func (h *attachHub) Shows(ss *Session) bool {
 	found := false
 	h.each(func(st *attachStream) { found = found || st.ss == ss })
 	return found

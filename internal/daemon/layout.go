@@ -175,7 +175,7 @@ func clampRect(r rect, cols, rows int) rect {
 // no places.
 func (s *Server) neighborOfLocked(w *Window, dir string) *Window {
 	ss := w.session
-	if !ss.tiled || !s.attach.shows(ss) || ss.zoomed {
+	if !ss.tiled || !s.attach.Shows(ss) || ss.zoomed {
 		return nil
 	}
 	wins, zoom := onScreen(ss)
@@ -232,12 +232,12 @@ type resizeJob struct {
 	cols, rows int
 }
 
-// retile places the session's windows on screen and sizes their PTYs and
+// Retile places the session's windows on screen and sizes their PTYs and
 // screens to their tiles. Windows off screen keep their size. Retiles of
 // one session run one at a time (ss.tileMu) so the last placement is the
 // last resize, and the resizes run without s.mu: a screen resize waits
 // for the pane's writer.
-func (s *Server) retile(ss *Session) {
+func (s *Server) Retile(ss *Session) {
 	ss.tileMu.Lock()
 	defer ss.tileMu.Unlock()
 	s.mu.Lock()
@@ -269,9 +269,9 @@ func (s *Server) retile(ss *Session) {
 		j.w.pane.Screen().Resize(j.cols, j.rows)
 		j.w.proc.Resize(j.cols, j.rows)
 	}
-	s.attach.layoutChanged()
+	s.attach.LayoutChanged()
 	for _, j := range jobs {
-		s.attach.output(j.w, false)
+		s.attach.Output(j.w, false)
 	}
 }
 
@@ -284,7 +284,7 @@ func (w *Window) placementLocked() rect {
 	return rect{W: w.cols, H: w.rows}
 }
 
-func (s *Server) layoutVerbs(add addFunc) {
+func (s *Server) LayoutVerbs(add addFunc) {
 	p, h := handler(func(cn *conn, p *proto.ResizeParams) (any, *proto.Error) {
 		s.mu.Lock()
 		ss, err := s.session(cn, p.Session)
@@ -295,20 +295,20 @@ func (s *Server) layoutVerbs(add addFunc) {
 		if err != nil {
 			return nil, err
 		}
-		s.attach.sized(cn.peerPID(), ss, p.Cols, p.Rows)
-		s.retile(ss)
+		s.attach.Sized(cn.PeerPID(), ss, p.Cols, p.Rows)
+		s.Retile(ss)
 		return map[string]any{"type": "resized", "session": ss.Name, "cols": p.Cols, "rows": p.Rows}, nil
 	})
 	add("resize", arranges, "Set a session's area (what an attached client shows) and tile its windows into it: each tile is a title row and the pane, side-by-side tiles a border column apart", "resized",
 		`{"verb":"resize","params":{"session":"work","cols":200,"rows":50}}`, p, h)
 }
 
-// layoutSnapshot copies what an attached client's layout of ss needs of
+// LayoutSnapshot copies what an attached client's layout of ss needs of
 // the table (attach_stream.go's buildLayout reads the agent states after,
 // without the lock): the tiles on screen and their windows, the popups,
 // the workspaces and the rail's sessions and panes. alive is false once
 // the session is gone.
-func (s *Server) layoutSnapshot(ss *Session) (lay proto.AttachLayout, wins []*Window, refs []paneRef, alive bool) {
+func (s *Server) LayoutSnapshot(ss *Session) (lay proto.AttachLayout, wins []*Window, refs []PaneRef, alive bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.sessions[ss.Name] != ss {
@@ -352,7 +352,7 @@ func (s *Server) layoutSnapshot(ss *Session) (lay proto.AttachLayout, wins []*Wi
 			if !ok {
 				at = -1
 			}
-			refs = append(refs, paneRef{id: w.ID, session: x.Name, name: w.DisplayName(), workspace: w.workspace, si: si, mine: x == ss, tileAt: at})
+			refs = append(refs, PaneRef{ID: w.ID, Session: x.Name, Name: w.DisplayName(), Workspace: w.workspace, SI: si, Mine: x == ss, TileAt: at})
 			if x == ss {
 				lay.Workspaces[w.workspace-1].Windows++
 			}
@@ -361,9 +361,9 @@ func (s *Server) layoutSnapshot(ss *Session) (lay proto.AttachLayout, wins []*Wi
 	return lay, wins, refs, true
 }
 
-// setSessionSize gives live session ss the area cols x rows; false when
+// SetSessionSize gives live session ss the area cols x rows; false when
 // that changes nothing (the caller retiles it when it does).
-func (s *Server) setSessionSize(ss *Session, cols, rows int) bool {
+func (s *Server) SetSessionSize(ss *Session, cols, rows int) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	changed := s.sessions[ss.Name] == ss && (ss.cols != cols || ss.rows != rows)
@@ -373,10 +373,10 @@ func (s *Server) setSessionSize(ss *Session, cols, rows int) bool {
 	return changed
 }
 
-// showSession is attach's hold on the session the caller names: the
+// ShowSession is attach's hold on the session the caller names: the
 // client's size, if it gave one, becomes its area, it is tiled from here
 // on, and a stream makes it the most recently used.
-func (s *Server) showSession(cn *conn, name string, cols, rows *int, stream bool) (*Session, int, int, *proto.Error) {
+func (s *Server) ShowSession(cn *conn, name string, cols, rows *int, stream bool) (*Session, int, int, *proto.Error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ss, err := s.session(cn, name)

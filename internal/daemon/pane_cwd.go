@@ -13,7 +13,7 @@ import (
 // a TIOCGPGRP and a readlink or two, cheap enough under s.mu.
 func (w *Window) cwdNow() string {
 	if w.proc == nil {
-		return w.dirNow()
+		return w.DirNow()
 	}
 	pid := w.proc.Pid()
 	if pg, err := w.proc.ForegroundPgrp(); err == nil && pg > 0 && pg != pid {
@@ -21,17 +21,17 @@ func (w *Window) cwdNow() string {
 			return d
 		}
 	}
-	if d := w.dirNow(); d != "" {
+	if d := w.DirNow(); d != "" {
 		return d
 	}
 	return procstat.Cwd(pid)
 }
 
-// paneDirs reads every local pane's current directory, for a selector's
+// PaneDirs reads every local pane's current directory, for a selector's
 // cwd: term over Inbox items, which do not carry one. The /proc reads run
 // without s.mu.
-func (s *Server) paneDirs() map[string]string {
-	ws := s.windowList() // table.go
+func (s *Server) PaneDirs() map[string]string {
+	ws := s.WindowList() // table.go
 	out := make(map[string]string, len(ws))
 	for _, w := range ws {
 		out[w.ID] = w.cwdNow()

@@ -42,8 +42,8 @@ func TestAPaneProcessThatCallsWhileItsWindowStartsIsPlacedInIt(t *testing.T) {
 
 	// The shell's pid is registered, the window not listed yet.
 	pid := leader(t)
-	listed := srv.panes.startsWindow("w1")
-	srv.panes.addShell(pid, "w1")
+	listed := srv.panes.StartsWindow("w1")
+	srv.panes.AddShell(pid, "w1")
 	placed := make(chan *conn, 1)
 	go func() {
 		cn := &conn{s: srv, peer: pid}
@@ -59,11 +59,11 @@ func TestAPaneProcessThatCallsWhileItsWindowStartsIsPlacedInIt(t *testing.T) {
 	// The shell has forked but its pid is not registered yet: a session
 	// leader the daemon started that is no pane's shell.
 	pid = leader(t)
-	listed = srv.panes.startsWindow("w2")
+	listed = srv.panes.StartsWindow("w2")
 	where := make(chan placement, 1)
 	go func() { where <- srv.locate(pid) }()
 	notYet(t, where, "a shell not registered yet")
-	srv.panes.addShell(pid, "w2")
+	srv.panes.AddShell(pid, "w2")
 	listed()
 	if pl := <-where; pl.pane != "w2" || !pl.inside {
 		t.Fatalf("placed as %+v, want in w2", pl)

@@ -181,7 +181,7 @@ func notPopup(w *Window, what string) *proto.Error {
 		WithHint(proto.Hint{Command: "tuios close-window -w " + w.ID[:8], Detail: "a popup lives as long as its command; close it, or let the command exit"})
 }
 
-func (s *Server) popupVerbs(add addFunc) {
+func (s *Server) PopupVerbs(add addFunc) {
 	p, h := handler(s.openPopup)
 	add("popup", opens, "Run one command in a floating pane centred over the session's tiles; it closes when the command exits. Needs a client attached",
 		"popup_opened", `{"verb":"popup","params":{"session":"work","width":"60","height":"20","argv":["fzf"]}}`, p, h)
@@ -202,7 +202,7 @@ func (s *Server) openPopup(cn *conn, p *proto.PopupParams) (any, *proto.Error) {
 	}
 	s.mu.Lock()
 	ss, err := s.session(cn, p.Session)
-	if err == nil && !s.attach.shows(ss) {
+	if err == nil && !s.attach.Shows(ss) {
 		// A popup floats over what a client draws; with none, there is
 		// nothing to float over, and nobody to answer it.
 		err = proto.Errorf(proto.CodeNeedsClient, "popup needs a client attached to session %q, and none is", ss.Name).

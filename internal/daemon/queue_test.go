@@ -314,14 +314,14 @@ func TestQueueDroppedWithThePane(t *testing.T) {
 	g.queue("one", nil)
 	g.queue("two", nil)
 	g.r.must("set-agent-state", map[string]any{"window": g.w, "state": "none"})
-	eventually(t, "the agent left: entries dropped", func() bool { return g.srv.queue.count(g.w) == 0 })
+	eventually(t, "the agent left: entries dropped", func() bool { return g.srv.queue.Count(g.w) == 0 })
 	if _, err := g.r.call("queue-prompt", map[string]any{"session": "q", "window": "worker", "text": "x"}); err == nil || err.Code != "invalid_params" {
 		t.Fatalf("a pane with no agent: %+v", err)
 	}
 	g.state("working")
 	g.queue("three", nil)
 	g.r.must("close-window", map[string]any{"window": g.w})
-	eventually(t, "the pane closed: entries dropped", func() bool { return g.srv.queue.count(g.w) == 0 && g.srv.queue.Panes() == 0 })
+	eventually(t, "the pane closed: entries dropped", func() bool { return g.srv.queue.Count(g.w) == 0 && g.srv.queue.Panes() == 0 })
 
 	w2 := str(g.r.must("new-window", map[string]any{"session": "q", "name": "worker", "argv": []string{"sh", "-c", echoLines}})["window_id"])
 	g.w = w2
@@ -329,7 +329,7 @@ func TestQueueDroppedWithThePane(t *testing.T) {
 	g.state("working")
 	g.queue("four", nil)
 	g.r.must("kill-session", map[string]any{"session": "q"})
-	eventually(t, "the session ended: entries dropped", func() bool { return g.srv.queue.count(w2) == 0 })
+	eventually(t, "the session ended: entries dropped", func() bool { return g.srv.queue.Count(w2) == 0 })
 }
 
 // Who queued decides who may drop: the person any, a shell all but the

@@ -35,9 +35,9 @@ type reaper struct {
 	deferred bool         // a zombie was left while a start was in flight
 }
 
-// starts notes a pane start about to fork; the returned func registers
+// Starts notes a pane start about to fork; the returned func registers
 // its pid (0: the start failed) and ends it.
-func (r *reaper) starts() func(pid int) {
+func (r *reaper) Starts() func(pid int) {
 	r.mu.Lock()
 	r.starting++
 	r.mu.Unlock()
@@ -53,13 +53,13 @@ func (r *reaper) starts() func(pid int) {
 		}
 		r.mu.Unlock()
 		if again {
-			go r.reap()
+			go r.Reap()
 		}
 	}
 }
 
-// reaped drops a pane shell's pid once its Wait has returned.
-func (r *reaper) reaped(pid int) {
+// Reaped drops a pane shell's pid once its Wait has returned.
+func (r *reaper) Reaped(pid int) {
 	r.mu.Lock()
 	delete(r.waited, pid)
 	r.mu.Unlock()
@@ -80,10 +80,10 @@ func (r *reaper) mayReap(pid int) bool {
 	return true
 }
 
-// reap waits for every orphan that has exited. It is called on each
+// Reap waits for every orphan that has exited. It is called on each
 // SIGCHLD; a zombie's pid cannot be reused until it is reaped, so the
 // pid read is the process waited for.
-func (r *reaper) reap() {
+func (r *reaper) Reap() {
 	self, sid := os.Getpid(), sessionOfSelf()
 	for _, pid := range childPids() {
 		st, err := procstat.Read(pid)

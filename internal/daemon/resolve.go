@@ -212,7 +212,7 @@ func isDigits(s string) bool {
 // callerWindow is the window the caller runs in (placed before the verb
 // ran), or nil. Called with s.mu held.
 func (s *Server) callerWindow(cn *conn) *Window {
-	id := cn.placedWindow()
+	id := cn.PlacedWindow()
 	if id == "" {
 		return nil
 	}

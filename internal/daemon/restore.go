@@ -90,8 +90,8 @@ type savedWindow struct {
 	Grants string `json:"grants,omitempty"`
 }
 
-// restorer keeps the sessions file.
-type restorer struct {
+// Restorer keeps the sessions file.
+type Restorer struct {
 	s    *Server
 	path string // "" keeps nothing
 
@@ -107,8 +107,8 @@ type restorer struct {
 	written bool // the final save wrote; under writing
 }
 
-func newRestorer(s *Server, dir string) *restorer {
-	r := &restorer{s: s}
+func NewRestorer(s *Server, dir string) *Restorer {
+	r := &Restorer{s: s}
 	if dir != "" && s.opt.Config.RestoreSessions() {
 		sum := sha256.Sum256([]byte(s.opt.Socket))
 		r.path = filepath.Join(dir, "sessions", hex.EncodeToString(sum[:6])+".json")
@@ -117,7 +117,7 @@ func newRestorer(s *Server, dir string) *restorer {
 }
 
 // changed arms the debounced save.
-func (r *restorer) changed() {
+func (r *Restorer) changed() {
 	if r.path == "" {
 		return
 	}
@@ -126,12 +126,12 @@ func (r *restorer) changed() {
 	if r.timer != nil || r.frozen {
 		return
 	}
-	r.timer = r.s.clock.AfterFunc(restoreDelay, func() { go r.save(false) })
+	r.timer = r.s.clock.AfterFunc(restoreDelay, func() { go r.Save(false) })
 }
 
-// save writes the file now. final freezes it: the windows closing as the
+// Save writes the file now. final freezes it: the windows closing as the
 // daemon stops must not be written as a person closing them.
-func (r *restorer) save(final bool) {
+func (r *Restorer) Save(final bool) {
 	if r.path == "" {
 		return
 	}
@@ -215,7 +215,7 @@ func (s *Server) layoutToSave(final bool) savedLayout {
 		if ref.w == nil {
 			continue
 		}
-		if d := ref.w.dirNow(); d != "" {
+		if d := ref.w.DirNow(); d != "" {
 			ref.out.Cwd = d
 		} else if d, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", ref.w.proc.Pid())); err == nil {
 			ref.out.Cwd = d
@@ -239,14 +239,14 @@ func (s *Server) layoutToSave(final bool) savedLayout {
 	return out
 }
 
-// restore brings back the sessions of the file, once, before the daemon
+// Restore brings back the sessions of the file, once, before the daemon
 // takes its first request, and returns the windows that came back. A
 // file that cannot be trusted is set aside.
-func (r *restorer) restore() []core.Restored {
+func (r *Restorer) Restore() []core.Restored {
 	if r.path == "" {
 		return nil
 	}
-	b, why := readStateFile(r.path, r.s.uid, maxRestoreBytes)
+	b, why := ReadStateFile(r.path, r.s.uid, maxRestoreBytes)
 	if b == nil && why == "" {
 		return nil
 	}
@@ -259,7 +259,7 @@ func (r *restorer) restore() []core.Restored {
 		}
 	}
 	if why != "" {
-		setAside(r.s, "restore", r.path, why, "started with no sessions")
+		SetAside(r.s, "restore", r.path, why, "started with no sessions")
 		return nil
 	}
 	n := 0
@@ -363,7 +363,7 @@ func (s *Server) restoreSession(sv savedSession, room int, out *[]core.Restored)
 	}
 	restoreLayoutsLocked(ss, sv.Layouts, back)
 	s.mu.Unlock()
-	s.retile(ss)
+	s.Retile(ss)
 	return n
 }
 
@@ -418,16 +418,16 @@ func isID(id string) bool {
 	return true
 }
 
-// readStateFile reads a file the daemon wrote under its state dir. It
+// ReadStateFile reads a file the daemon wrote under its state dir. It
 // returns nil and "" when there is none, and why it cannot be trusted
 // when it is not this user's, not private, not regular or too big.
-func readStateFile(path string, uid int, max int64) ([]byte, string) {
+func ReadStateFile(path string, uid int, max int64) ([]byte, string) {
 	return atomicfile.ReadPrivate(path, uid, max)
 }
 
-// setAside moves a state file that was refused out of the way, so it is
+// SetAside moves a state file that was refused out of the way, so it is
 // kept for a person to look at and never overwritten silently.
-func setAside(s *Server, what, path, why, then string) {
+func SetAside(s *Server, what, path, why, then string) {
 	aside, err := atomicfile.SetAside(path, s.clock.Now())
 	if err != nil {
 		s.errorf("%s: refused %s (%s) and could not move it aside: %v; %s", what, path, why, err, then)
@@ -436,10 +436,10 @@ func setAside(s *Server, what, path, why, then string) {
 	s.warnf("%s: refused %s (%s); moved it to %s and %s", what, path, why, aside, then)
 }
 
-// followLayout saves the sessions file after every change of the layout:
+// FollowLayout saves the sessions file after every change of the layout:
 // an internal subscriber on the event hub, so every verb that changes a
 // session or a window is covered without each remembering to save.
-func (r *restorer) followLayout() {
+func (r *Restorer) FollowLayout() {
 	if r.path == "" {
 		return
 	}

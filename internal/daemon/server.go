@@ -134,7 +134,7 @@ type Server struct {
 	hub      *hub
 	mail     *mailbox.Mail // agent mail: each session's ring and stash (internal/daemon/mailbox); set in New, never changed
 	att      inboxStore    // the Inbox (attention.go, attn.Store); set in New, never changed
-	rest     *restorer     // the sessions file (restore.go); set in New, never changed
+	rest     *Restorer     // the sessions file (restore.go); set in New, never changed
 	cameBack sync.Once     // restore and the Inbox's load, once the socket is ours
 	attach   *attachHub    // attach streams (attach_stream.go); set in New, never changed
 	holds    *attn.Holds   // held approvals (internal/daemon/attention); set in New, never changed
@@ -182,7 +182,7 @@ type Server struct {
 	editMu sync.Mutex
 
 	linkPol links.Policy                // what other machines may do here (links/policy.go); zero is the default
-	perm    atomic.Pointer[permissions] // [agents.permissions] in force (caller.go, config_wait.go); never nil after New
+	perm    atomic.Pointer[Permissions] // [agents.permissions] in force (caller.go, config_wait.go); never nil after New
 	cfg     *cfgFollow                  // follows config.toml for removals and narrowing (config_follow.go); set in New
 
 	// Push notifications and the copies (internal/daemon/notify,
@@ -299,7 +299,7 @@ func New(opt Options) (*Server, error) {
 	s.links = newServerLinks(s) // host_links.go: after the state dir (its outbox) and the Inbox (its rows)
 	s.outbox = s.links.Outbox()
 	s.follow = s.links.Follow() // links/follow.go: the links made it with the Inbox it stamps
-	s.rest = newRestorer(s, opt.StateDir)
+	s.rest = NewRestorer(s, opt.StateDir)
 	// Every subsystem a verb uses is built here, before the verb table:
 	// registering a verb builds nothing.
 	s.attach = newAttachHub(s)
@@ -359,7 +359,7 @@ func New(opt Options) (*Server, error) {
 	go s.forwardAgentEvents(s.tracker.Arbiter().Subscribe(agentstate.SubscribeOptions{Buffer: 1024}))
 	exits := make(chan os.Signal, 1)
 	signal.Notify(exits, syscall.SIGCHLD) // before any pane starts, for the same reason
-	go s.watchExits(exits)
+	go s.WatchExits(exits)
 	return s, nil
 }
 
@@ -462,9 +462,9 @@ func (s *Server) comeBack() {
 	for _, fn := range s.listenHooks { // the features' own sockets (herdr's): before the first pane starts
 		fn()
 	}
-	back := s.rest.restore()
-	s.rest.followLayout()
-	s.att.Load(func(session, window string) bool { return s.windowIn(window, session) }) // only panes that came back (table.go)
+	back := s.rest.Restore()
+	s.rest.FollowLayout()
+	s.att.Load(func(session, window string) bool { return s.WindowIn(window, session) }) // only panes that came back (table.go)
 	for _, fn := range s.restoredHooks {                                                 // resume's offers: after the load, so a loaded item does not shadow one
 		fn(back)
 	}
@@ -475,7 +475,7 @@ func (s *Server) comeBack() {
 // freezeState writes the sessions and Inbox files one last time, before
 // the panes close: a daemon stopping is not a person closing windows.
 func (s *Server) freezeState() {
-	s.rest.save(true)
+	s.rest.Save(true)
 	s.att.Save(true)
 }
 
@@ -589,9 +589,9 @@ func (s *Server) Close() error {
 // reparented to init.
 func (s *Server) closeAllWindows() {
 	var wg sync.WaitGroup
-	for _, w := range s.windowList() { // table.go
+	for _, w := range s.WindowList() { // table.go
 		wg.Add(1)
-		go func() { defer wg.Done(); w.close() }()
+		go func() { defer wg.Done(); w.Close() }()
 	}
 	wg.Wait()
 }
@@ -599,7 +599,7 @@ func (s *Server) closeAllWindows() {
 // stopAccepting closes the socket and marks the daemon closed (no window
 // starts from here on): kill-server's first step.
 func (s *Server) stopAccepting() {
-	s.closeTable() // table.go
+	s.CloseTable() // table.go
 	s.connMu.Lock()
 	s.connsClosed = true
 	s.connMu.Unlock()
@@ -610,7 +610,7 @@ func (s *Server) stopAccepting() {
 
 func (s *Server) shutdown() {
 	defer close(s.stopped)
-	s.closeTable() // table.go
+	s.CloseTable() // table.go
 	s.connMu.Lock()
 	s.connsClosed = true
 	close(s.done)

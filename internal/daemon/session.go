@@ -142,8 +142,8 @@ func (w *Window) Title() string {
 	return ""
 }
 
-// dirNow is the pane's working directory as last reported (OSC 7).
-func (w *Window) dirNow() string {
+// DirNow is the pane's working directory as last reported (OSC 7).
+func (w *Window) DirNow() string {
 	if d := w.dir.Load(); d != nil {
 		return *d
 	}
@@ -296,14 +296,14 @@ func (s *Server) startWindow(ss *Session, spec windowSpec) (*Window, *proto.Erro
 	if spec.restored {
 		vars["TUIOS_RESTORED"] = "1"
 	}
-	held := s.perm.Load().def
+	held := s.perm.Load().Def
 	if spec.granted {
 		held = spec.grants
 	}
 	vars["TUIOS_PANE_GRANTS"] = held.String()
 	s.paneStartVars(vars, sessID, id, tab, argv, len(spec.argv) > 0) // host.go: what features add (herdr's variables)
 	env := paneEnv(withoutHerdrIDs(s.opt.Env), vars)
-	listed := s.panes.startsWindow(id) // boundary.go: its processes may call before it is listed
+	listed := s.panes.StartsWindow(id) // boundary.go: its processes may call before it is listed
 	defer listed()
 	w := &Window{
 		ID: id, session: ss, name: spec.name, cols: spec.cols, rows: spec.rows, argv: argv, program: len(spec.argv) > 0 && !spec.stays, cwd: spec.cwd, protocol: spec.protocol,
@@ -313,8 +313,8 @@ func (s *Server) startWindow(ss *Session, spec windowSpec) (*Window, *proto.Erro
 	}
 	t, err := term.Start(term.Options{ID: id, Start: pty.Options{Argv: argv, Dir: spec.cwd, Env: env, Cols: spec.cols, Rows: spec.rows},
 		InputMax: inputCap, Tracker: s.tracker, Scrollback: 3000, OnEvent: func(ev vt.Event) { s.screenEvent(w, ev) }, // attach_stream.go
-		Starting: orphans.starts, // reaper.go: its shell's exit status is pty's, never the reaper's
-		Waited:   orphans.reaped,
+		Starting: orphans.Starts, // reaper.go: its shell's exit status is pty's, never the reaper's
+		Waited:   orphans.Reaped,
 		OnOutput: w.printed, OnExit: w.exited})
 	if err != nil {
 		e := proto.Errorf(proto.CodeCommandFailed, "cannot start the window: %v", err)
@@ -326,8 +326,8 @@ func (s *Server) startWindow(ss *Session, spec windowSpec) (*Window, *proto.Erro
 	w.term, w.proc, w.in, w.pane = t, t.Proc(), t.Input(), t.Tracked()
 	// Placed from here on: a process of the pane that calls before the
 	// window is listed is already inside it.
-	s.panes.addShell(w.proc.Pid(), id)
-	s.panes.addToken(token, id)
+	s.panes.AddShell(w.proc.Pid(), id)
+	s.panes.AddToken(token, id)
 	if n := argvName(argv); n != "" {
 		w.auto.Store(&n) // until the foreground is first read
 	}
@@ -335,7 +335,7 @@ func (s *Server) startWindow(ss *Session, spec windowSpec) (*Window, *proto.Erro
 	s.mu.Lock()
 	if s.closed || s.sessions[ss.Name] != ss {
 		s.mu.Unlock()
-		w.close()
+		w.Close()
 		return nil, proto.Errorf(proto.CodeSessionNotFound, "session %q closed while the window started", ss.Name)
 	}
 	ws := spec.workspace
@@ -354,7 +354,7 @@ func (s *Server) startWindow(ss *Session, spec windowSpec) (*Window, *proto.Erro
 	}
 	ss.active = time.Now()
 	s.mu.Unlock()
-	s.retile(ss)
+	s.Retile(ss)
 	s.hub.Publish(event{Type: "window-created", Session: ss.Name, Window: id})
 	t.Run()
 	return w, nil
@@ -392,14 +392,14 @@ func (w *Window) printed(n int) {
 		titled = true
 		w.title.Store(&t)
 	}
-	if d := sc.WorkingDir(); d != w.dirNow() {
+	if d := sc.WorkingDir(); d != w.DirNow() {
 		w.dir.Store(&d)
 	}
 	if w.nameDue() { // window_name.go: its program changed
 		w.srv.windowRenamed(w)
 	} else {
 		w.sinceTyped.Add(int64(n))
-		w.srv.attach.printed(w, titled, n) // attach_echo.go: an echo is sent from here
+		w.srv.attach.Printed(w, titled, n) // attach_echo.go: an echo is sent from here
 	}
 	if w.srv.hub.Wants("output") {
 		w.srv.hub.Publish(event{Type: "output", Session: w.session.Name, Window: w.ID, Bytes: n})
@@ -415,16 +415,16 @@ func (w *Window) exited(status pty.ExitStatus) {
 	// something closes it.
 	if w.program {
 		w.srv.programExited(w, status) // a wait that starts late still gets it (host_waitfor.go)
-		w.srv.closeWindow(w)
+		w.srv.EndWindow(w)
 	}
 }
 
-// watchExits is the daemon's one exit watcher. A SIGCHLD means a pane's
+// WatchExits is the daemon's one exit watcher. A SIGCHLD means a pane's
 // process, a helper the daemon ran, or an orphan re-parented to the
 // daemon (it is their subreaper) may have exited: each live window's
 // process is asked without blocking, and exited orphans are reaped
 // (reaper.go).
-func (s *Server) watchExits(ch chan os.Signal) {
+func (s *Server) WatchExits(ch chan os.Signal) {
 	defer signal.Stop(ch)
 	for {
 		select {
@@ -441,12 +441,12 @@ func (s *Server) watchExits(ch chan os.Signal) {
 		for _, w := range live {
 			w.term.CheckExit()
 		}
-		orphans.reap()
+		orphans.Reap()
 	}
 }
 
-// closeWindow removes a window from its session and stops it.
-func (s *Server) closeWindow(w *Window) {
+// EndWindow removes a window from its session and stops it.
+func (s *Server) EndWindow(w *Window) {
 	s.mu.Lock()
 	ss := w.session
 	found := false
@@ -476,8 +476,8 @@ func (s *Server) closeWindow(w *Window) {
 	if !found {
 		return
 	}
-	w.close() // the pane leaves the tracker too
-	s.retile(ss)
+	w.Close() // the pane leaves the tracker too
+	s.Retile(ss)
 	// Features hear it from the hub only: its subscribers, and the hooks
 	// (core.Registrar.OnWindowClosed) that must be done before the close
 	// returns, which publish runs (the mail feature's: the window's inbox
@@ -485,21 +485,21 @@ func (s *Server) closeWindow(w *Window) {
 	s.hub.Publish(event{Type: "window-closed", Session: ss.Name, Window: w.ID})
 }
 
-// close stops the window's input and ends every process of its terminal
+// Close stops the window's input and ends every process of its terminal
 // session, and the pane leaves the tracker; it is idempotent. (Placement
 // keeps the shell's pid until here: the pane's processes that outlive
 // their shell are still found by their session, which holds that
 // number.)
-func (w *Window) close() {
-	w.srv.attach.revokeWindow(w, true) // attach_input.go: before its processes go
+func (w *Window) Close() {
+	w.srv.attach.RevokeWindow(w, true) // attach_input.go: before its processes go
 	w.stopNaming()
 	w.term.Close()
-	w.srv.panes.dropShell(w.proc.Pid())
-	w.srv.panes.dropToken(w.token)
+	w.srv.panes.DropShell(w.proc.Pid())
+	w.srv.panes.DropToken(w.token)
 }
 
-// killSession closes every window of a session and drops it.
-func (s *Server) killSession(ss *Session) {
+// EndSession closes every window of a session and drops it.
+func (s *Server) EndSession(ss *Session) {
 	s.mu.Lock()
 	if s.sessions[ss.Name] != ss {
 		s.mu.Unlock()
@@ -517,7 +517,7 @@ func (s *Server) killSession(ss *Session) {
 	var wg sync.WaitGroup
 	for _, w := range wins {
 		wg.Add(1)
-		go func() { defer wg.Done(); s.closeWindow(w) }()
+		go func() { defer wg.Done(); s.EndWindow(w) }()
 	}
 	wg.Wait()
 	// The hooks of session-closed (core.Registrar.OnSessionClosed) run

@@ -20,25 +20,25 @@ import (
 // lets go before it returns, so no caller holds the table while it reads
 // a pane or writes a socket.
 
-// windowByID is the live window whose id is id, or nil. The pointer is
+// WindowByID is the live window whose id is id, or nil. The pointer is
 // the window's handle for its pane (its screen, input and tracked state,
 // each guarded by its own lock); its placement fields are the table's,
 // read through the methods below.
-func (s *Server) windowByID(id string) *Window {
+func (s *Server) WindowByID(id string) *Window {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.windows[id]
 }
 
-// sessionNamed is the live session named name, or nil.
-func (s *Server) sessionNamed(name string) *Session {
+// SessionNamed is the live session named name, or nil.
+func (s *Server) SessionNamed(name string) *Session {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.sessions[name]
 }
 
-// windowList is every live window, in no order.
-func (s *Server) windowList() []*Window {
+// WindowList is every live window, in no order.
+func (s *Server) WindowList() []*Window {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ws := make([]*Window, 0, len(s.windows))
@@ -48,8 +48,8 @@ func (s *Server) windowList() []*Window {
 	return ws
 }
 
-// windowIDs is every live window's id, in no order.
-func (s *Server) windowIDs() []string {
+// WindowIDs is every live window's id, in no order.
+func (s *Server) WindowIDs() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ids := make([]string, 0, len(s.windows))
@@ -59,16 +59,16 @@ func (s *Server) windowIDs() []string {
 	return ids
 }
 
-// sessionCount is how many sessions the table holds.
-func (s *Server) sessionCount() int {
+// SessionCount is how many sessions the table holds.
+func (s *Server) SessionCount() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.sessions)
 }
 
-// inboxPane is window id as the Inbox names it, and the window; a nil
+// InboxPane is window id as the Inbox names it, and the window; a nil
 // window when it is gone.
-func (s *Server) inboxPane(id string) (inbox.Pane, *Window) {
+func (s *Server) InboxPane(id string) (inbox.Pane, *Window) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	w := s.windows[id]
@@ -83,35 +83,35 @@ func inboxPaneLocked(w *Window) inbox.Pane {
 	return inbox.Pane{ID: w.ID, Session: w.session.Name, Workspace: strconv.Itoa(w.workspace), Name: w.DisplayName()}
 }
 
-// windowIn reports whether window id is live and in session.
-func (s *Server) windowIn(id, session string) bool {
+// WindowIn reports whether window id is live and in session.
+func (s *Server) WindowIn(id, session string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	w := s.windows[id]
 	return w != nil && w.session.Name == session
 }
 
-// targetWindow is the window the caller names (session and window as a
+// TargetWindow is the window the caller names (session and window as a
 // verb's params give them), past the target check; its session is
 // w.session.
-func (s *Server) targetWindow(cn *conn, session, window string) (*Window, *proto.Error) {
+func (s *Server) TargetWindow(cn *conn, session, window string) (*Window, *proto.Error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	_, w, err := s.target(cn, session, window)
 	return w, err
 }
 
-// programExit is w's program exit as the features hear of it.
-func (s *Server) programExit(w *Window, code int) core.ProgramExit {
+// ProgramExit is w's program exit as the features hear of it.
+func (s *Server) ProgramExit(w *Window, code int) core.ProgramExit {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return core.ProgramExit{Session: w.session.Name, SessionID: w.session.ID, Window: w.ID, Name: w.name, Auto: w.autoName(), Code: code}
 }
 
-// focusedOnScreen reports whether window id is the focused window, on
+// FocusedOnScreen reports whether window id is the focused window, on
 // the workspace on screen, of one of sessions (those attached clients
 // show) that is still live.
-func (s *Server) focusedOnScreen(sessions []*Session, id string) bool {
+func (s *Server) FocusedOnScreen(sessions []*Session, id string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, ss := range sessions {
@@ -122,9 +122,9 @@ func (s *Server) focusedOnScreen(sessions []*Session, id string) bool {
 	return false
 }
 
-// targetView is the window the caller names, past the target check: a
+// TargetView is the window the caller names, past the target check: a
 // copy of it, and its handle.
-func (s *Server) targetView(cn *conn, session, window string) (core.WindowView, *Window, *proto.Error) {
+func (s *Server) TargetView(cn *conn, session, window string) (core.WindowView, *Window, *proto.Error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ss, w, err := s.target(cn, session, window)
@@ -134,9 +134,9 @@ func (s *Server) targetView(cn *conn, session, window string) (core.WindowView, 
 	return windowViewLocked(ss, w), w, nil
 }
 
-// grantsOfPane is window id and what a program in it may do (caller.go's
+// GrantsOfPane is window id and what a program in it may do (caller.go's
 // grantsOfLocked); a nil window when it is gone.
-func (s *Server) grantsOfPane(id string) (*Window, grant.Set) {
+func (s *Server) GrantsOfPane(id string) (*Window, grant.Set) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	w := s.windows[id]
@@ -146,19 +146,19 @@ func (s *Server) grantsOfPane(id string) (*Window, grant.Set) {
 	return w, s.grantsOfLocked(w)
 }
 
-// closeTable marks the daemon closed: no window starts from here on
+// CloseTable marks the daemon closed: no window starts from here on
 // (startWindow checks it under the lock as it adds the window, so the
 // last close of every window sees them all).
-func (s *Server) closeTable() {
+func (s *Server) CloseTable() {
 	s.mu.Lock()
 	s.closed = true
 	s.mu.Unlock()
 }
 
-// targetFocused is the window the caller names, past the target check,
+// TargetFocused is the window the caller names, past the target check,
 // and whether it is its session's focused window on the workspace on
 // screen.
-func (s *Server) targetFocused(cn *conn, session, window string) (*Window, bool, *proto.Error) {
+func (s *Server) TargetFocused(cn *conn, session, window string) (*Window, bool, *proto.Error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ss, w, err := s.target(cn, session, window)
@@ -168,10 +168,10 @@ func (s *Server) targetFocused(cn *conn, session, window string) (*Window, bool,
 	return w, ss.focused == w && w.workspace == ss.workspace, nil
 }
 
-// mayTypeNow is the write path's check: the typist's grants as they are
+// MayTypeNow is the write path's check: the typist's grants as they are
 // now (what the verb needs: write to type, respond to answer), and the
 // target's state as the arbiter has it now.
-func (s *Server) mayTypeNow(verb string, a access, by caller, w *Window) *proto.Error {
+func (s *Server) MayTypeNow(verb string, a access, by Caller, w *Window) *proto.Error {
 	atPrompt := s.tracker.Arbiter().Get(w.ID).State == agentstate.NeedsInput
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -182,15 +182,15 @@ func (s *Server) mayTypeNow(verb string, a access, by caller, w *Window) *proto.
 	if !a.Types() { // a writer declares what it types as (types, respond)
 		a = types
 	}
-	if miss := by.grants.Missing(a.Grants()); by.inside && miss != 0 {
+	if miss := by.Grants.Missing(a.Grants()); by.Inside && miss != 0 {
 		return grantRefusal(verb, a, miss, by)
 	}
 	return s.typingRuleLocked(verb, a, by, w, atPrompt)
 }
 
-// callerLabel is the window the caller runs in: its id and the name it
+// CallerLabel is the window the caller runs in: its id and the name it
 // shows; false when the caller runs in none (or it closed).
-func (s *Server) callerLabel(cn *conn) (id, label string, ok bool) {
+func (s *Server) CallerLabel(cn *conn) (id, label string, ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if w := s.callerWindow(cn); w != nil {
@@ -199,8 +199,8 @@ func (s *Server) callerLabel(cn *conn) (id, label string, ok bool) {
 	return "", "", false
 }
 
-// reachedBy is the name of every session c reaches, oldest first.
-func (s *Server) reachedBy(c caller) []string {
+// ReachedBy is the name of every session c reaches, oldest first.
+func (s *Server) ReachedBy(c Caller) []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var names []string
@@ -214,14 +214,14 @@ func (s *Server) reachedBy(c caller) []string {
 
 // refreshLocked reads a pane caller's grants again, right before a write: a
 // pane that closed types nothing. Called with s.mu held.
-func (s *Server) refreshLocked(c caller) (caller, bool) {
-	if c.pane == nil {
+func (s *Server) refreshLocked(c Caller) (Caller, bool) {
+	if c.Pane == nil {
 		return c, true
 	}
-	if s.windows[c.pane.ID] != c.pane {
+	if s.windows[c.Pane.ID] != c.Pane {
 		return c, false
 	}
-	c.grants = s.grantsOfLocked(c.pane)
+	c.Grants = s.grantsOfLocked(c.Pane)
 	return c, true
 }
 

@@ -17,30 +17,30 @@ import (
 // a window passes it as the daemon resolves the name. w is nil when only
 // a session was named. Called with s.mu held.
 func (s *Server) gateTargetLocked(cn *conn, ss *Session, w *Window) *proto.Error {
-	c, known := cn.admitted()
+	c, known := cn.Admitted()
 	if !known {
 		return nil // the daemon's own lookups, and verbs for anyone
 	}
-	if c.own {
+	if c.Own {
 		return nil
 	}
-	a, verb := cn.declared(), cn.Verb()
+	a, verb := cn.Declared(), cn.Verb()
 	if !c.reachesLocked(s.fans, ss) {
 		return s.outOfReach(verb, c, ss)
 	}
 	if err := fanGroupRuleLocked(verb, a, c, ss); err != nil { // host_fan.go: writing beyond its own session needs fan
 		return err
 	}
-	if w == nil || c.link && !a.Types() {
+	if w == nil || c.Link && !a.Types() {
 		return nil
 	}
-	if a.Who() == whoSelf && c.inside && c.pane != nil && w != c.pane {
+	if a.Who() == whoSelf && c.Inside && c.Pane != nil && w != c.Pane {
 		return proto.Errorf(proto.CodeForbidden, "%s from a pane reports only about that pane, not window %s", verb, w.ID[:8]).
 			WithHint(proto.Hint{Command: `tuios set-agent-state STATE -w "$TUIOS_PANE_ID"`, Detail: "name your own pane, or leave -w out"})
 	}
 	if a.Types() {
 		atPrompt := w.AtPrompt()
-		if a&queuesInput != 0 && c.grants.Has(grant.Admin) {
+		if a&queuesInput != 0 && c.Grants.Has(grant.Admin) {
 			atPrompt = false // the queue types only at rest; an admin pane may queue for a pane on a prompt
 		}
 		return s.typingRuleLocked(verb, a, c, w, atPrompt)
@@ -55,25 +55,25 @@ func (s *Server) gateTargetLocked(cn *conn, ss *Session, w *Window) *proto.Error
 // not held to the first rule: it presses only the keys the prompt
 // offers. A link types into a pane on a prompt only when this machine's
 // link policy allows respond. Called with s.mu held.
-func (s *Server) typingRuleLocked(verb string, a access, c caller, w *Window, atPrompt bool) *proto.Error {
+func (s *Server) typingRuleLocked(verb string, a access, c Caller, w *Window, atPrompt bool) *proto.Error {
 	switch {
-	case c.own || c.person():
+	case c.Own || c.Person():
 		return nil
-	case c.link:
-		if atPrompt && !s.linkPol.Allows(c.linkName, capRespond) {
-			return proto.Errorf(proto.CodeForbidden, "%s into window %s is refused: it waits on a prompt, and host %s may not answer prompts here", verb, w.ID[:8], c.linkName).
-				WithHint(proto.Hint{Param: "allow", Detail: "on this machine add \"respond\" to allow under [hosts." + c.linkName + "] in config.toml, then run tuios config apply"})
+	case c.Link:
+		if atPrompt && !s.linkPol.Allows(c.LinkName, capRespond) {
+			return proto.Errorf(proto.CodeForbidden, "%s into window %s is refused: it waits on a prompt, and host %s may not answer prompts here", verb, w.ID[:8], c.LinkName).
+				WithHint(proto.Hint{Param: "allow", Detail: "on this machine add \"respond\" to allow under [hosts." + c.LinkName + "] in config.toml, then run tuios config apply"})
 		}
 		return nil
 	}
-	if c.pane == w {
+	if c.Pane == w {
 		return nil
 	}
-	if held := s.grantsOfLocked(w); a.Who() != whoPerson && !c.grants.Has(grant.Admin) && !c.grants.Covers(held) {
+	if held := s.grantsOfLocked(w); a.Who() != whoPerson && !c.Grants.Has(grant.Admin) && !c.Grants.Covers(held) {
 		return proto.Errorf(proto.CodeForbidden, "%s is refused for this pane: window %s holds %s, more than this pane's %s, and a pane without admin types only into panes that hold nothing it does not",
-			verb, w.ID[:8], held, c.grants).WithHint(grantHint(c.grants.Missing(held.Expand()), c))
+			verb, w.ID[:8], held, c.Grants).WithHint(grantHint(c.Grants.Missing(held.Expand()), c))
 	}
-	if atPrompt && !c.grants.Has(grant.Respond) {
+	if atPrompt && !c.Grants.Has(grant.Respond) {
 		return proto.Errorf(proto.CodeForbidden, "%s is refused for this pane: window %s waits on a prompt, and typing into a pane on a prompt needs the respond grant (admin does not include it)", verb, w.ID[:8]).
 			WithHint(grantHint(grant.Respond, c))
 	}
@@ -84,14 +84,14 @@ func (s *Server) typingRuleLocked(verb string, a access, c caller, w *Window, at
 // sessions a fan from it started (fanReach); writing there (typing,
 // notes, the queue, starting agents) needs the fan grant as well. Called
 // with s.mu held, after reaches.
-func fanGroupRuleLocked(verb string, a access, c caller, ss *Session) *proto.Error {
-	if !c.inside || c.link || c.own || c.pane == nil || ss == nil || c.pane.Session() == ss || c.grants.Has(grant.Admin) {
+func fanGroupRuleLocked(verb string, a access, c Caller, ss *Session) *proto.Error {
+	if !c.Inside || c.Link || c.Own || c.Pane == nil || ss == nil || c.Pane.Session() == ss || c.Grants.Has(grant.Admin) {
 		return nil
 	}
 	if !a.Types() && a.Grants()&^grant.Read == 0 {
 		return nil // a read
 	}
-	if c.grants.Has(grant.Fan) {
+	if c.Grants.Has(grant.Fan) {
 		return nil
 	}
 	return proto.Errorf(proto.CodeForbidden, "%s is refused for this pane: session %q is in its fan group, and writing there needs the fan grant (write covers only its own session)",
@@ -104,17 +104,17 @@ func fanGroupRuleLocked(verb string, a access, c caller, ss *Session) *proto.Err
 // (fanReach, host_fan.go: fans answers for the worktrees feature); a process inside that names no pane none under
 // strict. A restricted connection narrows that the same way. Called with
 // s.mu held.
-func (c caller) reachesLocked(fans core.Fans, ss *Session) bool {
-	if r := c.restrict; r != nil && !r.all && (r.session == nil || r.session != ss && !fanReach(fans, r.session, ss)) {
+func (c Caller) reachesLocked(fans core.Fans, ss *Session) bool {
+	if r := c.Restrict; r != nil && !r.All && (r.Session == nil || r.Session != ss && !fanReach(fans, r.Session, ss)) {
 		return false
 	}
 	switch {
-	case !c.inside:
+	case !c.Inside:
 		return true
-	case c.grants.Has(grant.Admin):
+	case c.Grants.Has(grant.Admin):
 		return true
-	case c.pane != nil:
-		return c.pane.Session() == ss || fanReach(fans, c.pane.Session(), ss)
+	case c.Pane != nil:
+		return c.Pane.Session() == ss || fanReach(fans, c.Pane.Session(), ss)
 	}
 	return false
 }

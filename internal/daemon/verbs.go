@@ -28,14 +28,14 @@ func (s *Server) verbTable() *registry {
 		m.Add(drpc.Verb[*conn]{Name: name, Access: acc, Desc: desc, Returns: returns, Example: example, Params: params, Run: run})
 	}
 	s.metaVerbs(add)
-	s.sessionVerbs(add)
-	s.sessionMetaVerbs(add) // verbs_session_meta.go: display name, accent, workspace names and order
-	s.windowVerbs(add)
-	s.arrangeVerbs(add) // verbs_arrange.go: focus, move, set, close, run-command, split-window, set-layout
-	s.popupVerbs(add)   // popup.go
-	s.paneVerbs(add)
+	s.SessionVerbs(add)
+	s.SessionMetaVerbs(add) // verbs_session_meta.go: display name, accent, workspace names and order
+	s.WindowVerbs(add)
+	s.ArrangeVerbs(add) // verbs_arrange.go: focus, move, set, close, run-command, split-window, set-layout
+	s.PopupVerbs(add)   // popup.go
+	s.PaneVerbs(add)
 	s.attachVerbs(add) // verbs_attach.go: attach (peek-prompt and respond are the attention set's)
-	s.layoutVerbs(add)
+	s.LayoutVerbs(add)
 	s.linkVerbs(add)   // verbs_link.go: what another machine's link may call here
 	s.hostVerbs(add)   // verbs_hosts.go: this machine's links to other hosts
 	s.optionVerbs(add) // verbs_options.go: list-options, get-option, set-option (set-config), list-themes
@@ -67,10 +67,10 @@ func (s *Server) metaVerbs(add addFunc) {
 		if p.Protocol != 0 && (p.Protocol < proto.MinVersion || p.Protocol > proto.Version) {
 			return nil, proto.Errorf(proto.CodeProtocolMismatch, "this daemon speaks protocol %d to %d, not %d", proto.MinVersion, proto.Version, p.Protocol)
 		}
-		n := s.sessionCount() // table.go
+		n := s.SessionCount() // table.go
 		v := version.Get()
 		return proto.Hello{Type: "hello", Protocol: v.Protocol, MinProtocol: v.MinProtocol,
-			DaemonVersion: v.Module, Revision: v.Revision, GoVersion: v.Go, PID: pidSelf(), Sessions: n,
+			DaemonVersion: v.Module, Revision: v.Revision, GoVersion: v.Go, PID: PidSelf(), Sessions: n,
 			LinkPolicy: true, PaneGrants: true}, nil
 	})
 	add("hello", anyone, "Say hello: the daemon's version, protocol and pid", "hello", `{"verb":"hello","params":{"client":"me","protocol":1}}`, p, h)
@@ -97,7 +97,7 @@ func (s *Server) metaVerbs(add addFunc) {
 		if q <= 0 {
 			q = 256
 		}
-		session, window, err := s.subscribeReach(cn, p.Session, p.Window) // window_grants.go
+		session, window, err := s.SubscribeScope(cn, p.Session, p.Window) // window_grants.go
 		if err != nil {
 			return nil, err
 		}

@@ -73,7 +73,7 @@ func runCommandNames() []string {
 // shows the session: its geometry is the attached client's (seed: "What
 // needs a client attached"). Called with s.mu held.
 func (s *Server) needsClientLocked(ss *Session, what string) *proto.Error {
-	if s.attach.shows(ss) {
+	if s.attach.Shows(ss) {
 		return nil
 	}
 	return proto.Errorf(proto.CodeNeedsClient, "%s needs a client attached to session %q, and none is", what, ss.Name).
@@ -126,7 +126,7 @@ func focusedID(ss *Session) string {
 	return ss.focused.ID
 }
 
-func (s *Server) arrangeVerbs(add addFunc) {
+func (s *Server) ArrangeVerbs(add addFunc) {
 	p, h := handler(s.focusWindow)
 	add("focus-window", arranges, "Focus a window (switching to its workspace), the next or previous on its workspace (relative), or the one beside it on screen (direction, needs a client)",
 		"window_focused", `{"verb":"focus-window","params":{"window":"build"}}`, p, h)
@@ -150,7 +150,7 @@ func (s *Server) arrangeVerbs(add addFunc) {
 		if err != nil {
 			return nil, err
 		}
-		s.closeWindow(w)
+		s.EndWindow(w)
 		s.mu.Lock()
 		focused := focusedID(ss)
 		s.mu.Unlock()
@@ -244,7 +244,7 @@ func (s *Server) focusWindow(cn *conn, p *proto.FocusWindowParams) (any, *proto.
 	ss.active = nowTime()
 	res.WindowID, res.Name, res.Workspace, res.Changed = w.ID, w.DisplayName(), w.workspace, changed
 	s.mu.Unlock()
-	s.retile(ss)
+	s.Retile(ss)
 	s.hub.Publish(event{Type: "window-focused", Session: ss.Name, Window: w.ID})
 	return res, nil
 }
@@ -268,7 +268,7 @@ func (s *Server) moveWindow(cn *conn, p *proto.MoveWindowParams) (any, *proto.Er
 		Workspace: p.Workspace, PreviousWorkspace: prevWS, Changed: prevWS != p.Workspace, Followed: p.Follow,
 		CurrentWorkspace: ss.workspace, PreviousCurrentWorkspace: prevShown, FocusedWindowID: focusedID(ss)}
 	s.mu.Unlock()
-	s.retile(ss)
+	s.Retile(ss)
 	s.hub.Publish(event{Type: "window-moved", Session: ss.Name, Window: w.ID})
 	if p.Follow && prevShown != p.Workspace {
 		s.hub.Publish(event{Type: "workspace-switched", Session: ss.Name})
@@ -313,7 +313,7 @@ func (s *Server) setWindow(cn *conn, p *proto.SetWindowParams) (any, *proto.Erro
 		s.att.Update(w.ID) // its Inbox rows show the new name
 	}
 	if p.Minimize != nil {
-		s.retile(ss)
+		s.Retile(ss)
 		typ := "window-restored"
 		if *p.Minimize {
 			typ = "window-minimized"
@@ -369,7 +369,7 @@ func (s *Server) runCommand(cn *conn, p *proto.RunCommandParams) (any, *proto.Er
 		if err != nil {
 			return nil, err
 		}
-		s.retile(ss)
+		s.Retile(ss)
 		s.hub.Publish(event{Type: "workspace-switched", Session: ss.Name})
 		return done(ss)
 	}
@@ -382,7 +382,7 @@ func (s *Server) runCommand(cn *conn, p *proto.RunCommandParams) (any, *proto.Er
 	switch tape {
 	case "CloseWindow":
 		s.mu.Unlock()
-		s.closeWindow(w)
+		s.EndWindow(w)
 		return done(ss)
 	case "ToggleMinimize":
 		if err := notPopup(w, "minimized"); err != nil { // popup.go
@@ -407,7 +407,7 @@ func (s *Server) runCommand(cn *conn, p *proto.RunCommandParams) (any, *proto.Er
 		ss.focused, ss.workspace, n.minimized = n, n.workspace, false
 	}
 	s.mu.Unlock()
-	s.retile(ss)
+	s.Retile(ss)
 	return done(ss)
 }
 
@@ -527,7 +527,7 @@ func (s *Server) splitWindow(cn *conn, p *proto.SplitWindowParams) (any, *proto.
 	}
 	ws, cwd := w.workspace, p.Cwd
 	if cwd == "" {
-		cwd = w.dirNow() // a split starts where its pane is
+		cwd = w.DirNow() // a split starts where its pane is
 	}
 	s.mu.Unlock()
 	g, granted, _ := s.newGrants(cn, "") // verbs_grants.go: never more than a pane holds
@@ -612,7 +612,7 @@ func (s *Server) setLayout(cn *conn, p *proto.SetLayoutParams) (any, *proto.Erro
 		}
 	}
 	s.mu.Unlock()
-	s.retile(ss)
+	s.Retile(ss)
 	s.mu.Lock()
 	moved := []string{}
 	for _, w := range ss.windows {

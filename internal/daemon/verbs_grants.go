@@ -10,18 +10,18 @@ import (
 // back to the default, and restrict-connection narrows one connection for
 // the rest of its life (it never widens, nor names another pane).
 
-// restriction is what restrict-connection left on a connection. It only
+// Restriction is what restrict-connection left on a connection. It only
 // narrows what the caller may do anyway.
-type restriction struct {
-	all      bool // scope all: every session the caller reaches
-	readOnly bool
-	session  *Session // scope own: the caller's session; nil reaches none
-	pane     *Window  // the caller's pane, if any
+type Restriction struct {
+	All      bool // scope all: every session the caller reaches
+	ReadOnly bool
+	Session  *Session // scope own: the caller's session; nil reaches none
+	Pane     *Window  // the caller's pane, if any
 }
 
-// allows checks one verb against the restriction (the reach of the
+// Allows checks one verb against the restriction (the reach of the
 // session it names is the target check's, caller.reaches).
-func (r *restriction) allows(verb string, a access) *proto.Error {
+func (r *Restriction) Allows(verb string, a access) *proto.Error {
 	deny := func(why string) *proto.Error {
 		return proto.Errorf(proto.CodeForbidden, "%s is refused on this connection: %s", verb, why).
 			WithHint(proto.Hint{Command: "restrict-connection", Detail: "the connection was restricted by its own caller (tuios mcp does this); a restriction only narrows"})
@@ -33,9 +33,9 @@ func (r *restriction) allows(verb string, a access) *proto.Error {
 		return deny("it was restricted, and this is only for a terminal outside TUIOS")
 	case a.Grants().Has(grant.Admin):
 		return deny("a restricted connection reads, reports, mails, types and starts agents in its reach, nothing more")
-	case a.Types() && r.readOnly:
+	case a.Types() && r.ReadOnly:
 		return deny("it is read-only: it types into no pane")
-	case a.Grants().Has(grant.Fan) && r.pane == nil:
+	case a.Grants().Has(grant.Fan) && r.Pane == nil:
 		return deny("starting an agent needs a pane, and this connection runs in none")
 	}
 	return nil
@@ -50,11 +50,11 @@ func (s *Server) wide(cn *conn, what string) *proto.Error {
 		return nil
 	}
 	c := cn.call
-	if r := c.restrict; r != nil && !r.all {
+	if r := c.Restrict; r != nil && !r.All {
 		return proto.Errorf(proto.CodeForbidden, "%s with %s is refused on this connection: it was restricted to its own session", cn.verbName, what).
 			WithHint(proto.Hint{Detail: "leave " + what + " out; its own session is what it reaches"})
 	}
-	if c.inside && !c.grants.Has(grant.Admin) {
+	if c.Inside && !c.Grants.Has(grant.Admin) {
 		return proto.Errorf(proto.CodeForbidden, "%s with %s is refused for this pane: reading every session needs the admin grant", cn.verbName, what).
 			WithHint(grantHint(grant.Admin, c))
 	}
@@ -62,11 +62,11 @@ func (s *Server) wide(cn *conn, what string) *proto.Error {
 }
 
 func (s *Server) grantVerbs(add addFunc) {
-	p, h := handler(s.paneGrants)
+	p, h := handler(s.PaneGrants)
 	add("pane-grants", anyone.WithLink(capNone), "Say what a pane may do through TUIOS: from inside a pane, its own grants (given or the default), the mode and default of [agents.permissions], and any change that waits for tuios config apply; outside every pane, the defaults, or a pane named with window",
 		"pane_grants", `{"verb":"pane-grants"}`, p, h)
 
-	p, h = handler(s.setPaneGrants)
+	p, h = handler(s.SetPaneGrants)
 	add("set-pane-grants", anyone.WithLink(capLocal)|holdsConn, "Give a pane its own grants, or with reset take it back to the default. The person may give any grants; a pane with admin may give another pane what it holds itself, never respond; a pane without admin may only narrow its own. Saved with the window across restarts",
 		"pane_grants_set", `{"verb":"set-pane-grants","params":{"window":"reviewer","grants":"read,write"}}`, p, h)
 
@@ -76,11 +76,11 @@ func (s *Server) grantVerbs(add addFunc) {
 }
 
 // byText says who changed grants, for the log.
-func byText(c caller) string {
+func byText(c Caller) string {
 	switch {
-	case c.pane != nil:
-		return " by pane " + c.pane.ID[:8]
-	case c.inside:
+	case c.Pane != nil:
+		return " by pane " + c.Pane.ID[:8]
+	case c.Inside:
 		return " by a process inside TUIOS"
 	}
 	return " by the person"
@@ -90,45 +90,45 @@ func (s *Server) restrictConnection(cn *conn, p *proto.RestrictParams) (any, *pr
 	c := s.callerOf(cn)
 	all := p.Scope == "all"
 	old := cn.restrict
-	if old != nil && ((all && !old.all) || (old.readOnly && !p.ReadOnly)) {
+	if old != nil && ((all && !old.All) || (old.ReadOnly && !p.ReadOnly)) {
 		return nil, proto.Errorf(proto.CodeForbidden, "restrict-connection only narrows: this connection is already restricted to %s", old.text()).
 			WithHint(proto.Hint{Detail: "open another connection for more"})
 	}
-	if p.PaneID != "" && (c.pane == nil || c.pane.ID != p.PaneID) {
+	if p.PaneID != "" && (c.Pane == nil || c.Pane.ID != p.PaneID) {
 		return nil, proto.Errorf(proto.CodeForbidden, "pane_id %s is not the pane the kernel places this caller in", clipText(p.PaneID, 64)).
 			WithHint(proto.Hint{Param: "pane_id", Detail: "leave pane_id out: the daemon finds the caller's pane by its process"})
 	}
-	r := &restriction{all: all, readOnly: p.ReadOnly || old != nil && old.readOnly, pane: c.pane}
-	if c.pane != nil {
-		r.session = c.pane.Session() // a window's session never changes
+	r := &Restriction{All: all, ReadOnly: p.ReadOnly || old != nil && old.ReadOnly, Pane: c.Pane}
+	if c.Pane != nil {
+		r.Session = c.Pane.Session() // a window's session never changes
 	}
-	if old != nil && !old.all { // narrowing own to own keeps the first session
-		r.all, r.session = false, old.session
+	if old != nil && !old.All { // narrowing own to own keeps the first session
+		r.All, r.Session = false, old.Session
 	}
 	cn.restrict = r
-	c.restrict = r
-	res := proto.ConnectionRestricted{Type: "connection_restricted", Scope: "own", ReadOnly: r.readOnly, Via: "pid", Sessions: []string{}}
-	if r.all {
+	c.Restrict = r
+	res := proto.ConnectionRestricted{Type: "connection_restricted", Scope: "own", ReadOnly: r.ReadOnly, Via: "pid", Sessions: []string{}}
+	if r.All {
 		res.Scope = "all"
 	}
-	if c.pane != nil {
-		res.Window = c.pane.ID
+	if c.Pane != nil {
+		res.Window = c.Pane.ID
 	} else {
 		res.Via = ""
 	}
-	if r.session != nil {
-		res.Session = r.session.Name
+	if r.Session != nil {
+		res.Session = r.Session.Name
 	}
-	res.Sessions = append(res.Sessions, s.reachedBy(c)...) // table.go
+	res.Sessions = append(res.Sessions, s.ReachedBy(c)...) // table.go
 	return res, nil
 }
 
-func (r *restriction) text() string {
+func (r *Restriction) text() string {
 	t := "its own session"
-	if r.all {
+	if r.All {
 		t = "every session it reaches"
 	}
-	if r.readOnly {
+	if r.ReadOnly {
 		t += ", read-only"
 	}
 	return t
@@ -140,19 +140,19 @@ func (r *restriction) text() string {
 // and an admin pane the default less what it lacks (respond). Only the
 // person gives respond; another machine never does. cn has passed admit.
 func (s *Server) newGrants(cn *conn, asked string) (g grant.Set, granted bool, err *proto.Error) {
-	c := caller{}
+	c := Caller{}
 	if cn != nil && cn.callKnown {
 		c = cn.call
 	}
-	def := s.perm.Load().def
+	def := s.perm.Load().Def
 	if asked == "" {
 		switch {
-		case !c.inside:
+		case !c.Inside:
 			return 0, false, nil
-		case !c.grants.Has(grant.Admin):
-			return c.grants, true, nil
-		case !c.grants.Covers(def):
-			return def & c.grants.Expand(), true, nil
+		case !c.Grants.Has(grant.Admin):
+			return c.Grants, true, nil
+		case !c.Grants.Covers(def):
+			return def & c.Grants.Expand(), true, nil
 		}
 		return 0, false, nil
 	}
@@ -163,15 +163,15 @@ func (s *Server) newGrants(cn *conn, asked string) (g grant.Set, granted bool, e
 	}
 	verb := "--grants"
 	switch {
-	case c.link && want.Has(grant.Respond):
+	case c.Link && want.Has(grant.Respond):
 		return 0, false, proto.Errorf(proto.CodeForbidden, "%s respond is refused over a link: only the person here gives respond", verb).
 			WithHint(proto.Hint{Param: "grants", Detail: "leave respond out"})
-	case c.inside && want.Has(grant.Respond):
+	case c.Inside && want.Has(grant.Respond):
 		return 0, false, proto.Errorf(proto.CodeForbidden, "%s respond is refused for this pane: only the person gives the respond grant (admin does not include it)", verb).
 			WithHint(proto.Hint{Param: "grants", Command: "tuios set-pane-grants -w WINDOW --grants " + want.String(), Detail: "the person gives it from a terminal outside TUIOS"})
-	case c.inside && !c.grants.Covers(want):
-		return 0, false, proto.Errorf(proto.CodeForbidden, "%s %s is refused for this pane: a pane never gives more than it holds (%s)", verb, want, c.grants).
-			WithHint(grantHint(c.grants.Missing(want.Expand()), c))
+	case c.Inside && !c.Grants.Covers(want):
+		return 0, false, proto.Errorf(proto.CodeForbidden, "%s %s is refused for this pane: a pane never gives more than it holds (%s)", verb, want, c.Grants).
+			WithHint(grantHint(c.Grants.Missing(want.Expand()), c))
 	}
 	return want, true, nil
 }

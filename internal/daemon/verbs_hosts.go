@@ -58,7 +58,7 @@ func (s *Server) hostVerbs(add addFunc) {
 			return nil, proto.Errorf(proto.CodeInvalidParams, "%v: nothing was applied", err).
 				WithHint(proto.Hint{Detail: "fix the file and apply again"})
 		}
-		pending, _ := s.cfg.waiting()
+		pending, _ := s.cfg.Waiting()
 		got := s.links.Apply(f)
 		s.applyLinkPolicy(f)
 		s.applyPermissions(f, "tuios config apply")

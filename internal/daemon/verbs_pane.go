@@ -7,7 +7,7 @@ import (
 	"github.com/tuios/tuios/vt"
 )
 
-func (s *Server) paneVerbs(add addFunc) {
+func (s *Server) PaneVerbs(add addFunc) {
 	p, h := handler(func(cn *conn, p *proto.CaptureParams) (any, *proto.Error) {
 		s.mu.Lock()
 		_, w, err := s.target(cn, p.Session, p.Window)
@@ -60,7 +60,7 @@ func (s *Server) paneVerbs(add addFunc) {
 			return nil, err
 		}
 		keys := p.Keys
-		if c, known := cn.admitted(); known && c.inside { // a pane never types through the person's client
+		if c, known := cn.Admitted(); known && c.Inside { // a pane never types through the person's client
 			if err := s.refusePrefix(w, keys); err != nil {
 				return nil, err
 			}

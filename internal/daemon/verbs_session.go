@@ -9,15 +9,15 @@ import (
 	"github.com/tuios/tuios/internal/proto"
 )
 
-func pidSelf() int { return os.Getpid() }
+func PidSelf() int { return os.Getpid() }
 
-func (s *Server) sessionVerbs(add addFunc) {
+func (s *Server) SessionVerbs(add addFunc) {
 	p, h := handler(func(cn *conn, p *proto.NoParams) (any, *proto.Error) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		rows := []proto.SessionRow{}
 		for _, ss := range s.sessionsSorted() {
-			if c, known := cn.admitted(); known && !c.reachesLocked(s.fans, ss) { // a pane without admin lists its own
+			if c, known := cn.Admitted(); known && !c.reachesLocked(s.fans, ss) { // a pane without admin lists its own
 				continue
 			}
 			rows = append(rows, s.sessionRowLocked(ss))
@@ -44,7 +44,7 @@ func (s *Server) sessionVerbs(add addFunc) {
 			g, granted, _ := s.newGrants(cn, "") // verbs_grants.go: never more than a pane holds
 			w, err := s.startWindow(ss, windowSpec{name: p.WindowName, argv: p.Argv, cwd: p.Cwd, grants: g, granted: granted})
 			if err != nil {
-				s.killSession(ss)
+				s.EndSession(ss)
 				return nil, err
 			}
 			res.Windows, res.WindowID, res.PtyID = 1, w.ID, w.ID
@@ -65,7 +65,7 @@ func (s *Server) sessionVerbs(add addFunc) {
 		if err != nil {
 			return nil, err
 		}
-		s.killSession(ss)
+		s.EndSession(ss)
 		return proto.SessionKilled{Type: "session_killed", Session: ss.Name}, nil
 	})
 	add("kill-session", opens, "Kill a session and every window in it", "session_killed", `{"verb":"kill-session","params":{"session":"scratch"}}`, p, h)
@@ -83,7 +83,7 @@ func (s *Server) sessionVerbs(add addFunc) {
 		}
 		return proto.SessionInfo{Type: "session_info", Session: ss.Name, SessionID: ss.ID, DisplayName: ss.shownNameLocked(), Accent: ss.accent, Windows: len(ss.windows),
 			CurrentWorkspace: ss.workspace, Workspaces: Workspaces, Tiling: tilingMode(ss), Zoomed: ss.zoomed,
-			Width: ss.cols, Height: ss.rows, Attached: s.attach.shows(ss), WorkspaceNames: named}, nil
+			Width: ss.cols, Height: ss.rows, Attached: s.attach.Shows(ss), WorkspaceNames: named}, nil
 	})
 	add("session-info", reads, "Describe a session: windows, current workspace, size", "session_info", `{"verb":"session-info","params":{"session":"work"}}`, p, h)
 
@@ -128,7 +128,7 @@ func (s *Server) sessionVerbs(add addFunc) {
 		res := proto.WorkspaceSelected{Type: "workspace_selected", Session: ss.Name, Workspace: p.Workspace,
 			PreviousWorkspace: prev, Changed: prev != p.Workspace, FocusedWindowID: focusedID(ss)}
 		s.mu.Unlock()
-		s.retile(ss)
+		s.Retile(ss)
 		s.hub.Publish(event{Type: "workspace-switched", Session: ss.Name})
 		return res, nil
 	})
@@ -138,7 +138,7 @@ func (s *Server) sessionVerbs(add addFunc) {
 // sessionRowLocked summarises a session. Called with s.mu held.
 func (s *Server) sessionRowLocked(ss *Session) proto.SessionRow {
 	row := proto.SessionRow{Name: ss.Name, ID: ss.ID, Display: ss.shownNameLocked(), Accent: ss.accent, Windows: len(ss.windows), Workspace: ss.workspace, Created: ss.created.UTC().Format("2006-01-02T15:04:05Z"),
-		Attached: s.attach.shows(ss)}
+		Attached: s.attach.Shows(ss)}
 	loud := 0
 	for _, w := range ss.windows {
 		st := s.tracker.Arbiter().Brief(w.ID)

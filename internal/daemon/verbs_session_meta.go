@@ -99,7 +99,7 @@ func checkOrder(order []int) *proto.Error {
 	return nil
 }
 
-func (s *Server) sessionMetaVerbs(add addFunc) {
+func (s *Server) SessionMetaVerbs(add addFunc) {
 	p, h := handler(func(cn *conn, p *proto.SetSessionNameParams) (any, *proto.Error) {
 		name, err := labelParam("display name", *p.Name)
 		if err != nil {
@@ -170,7 +170,7 @@ func (s *Server) sessionMetaVerbs(add addFunc) {
 		name := ss.Name
 		s.mu.Unlock()
 		if len(moved) > 0 {
-			s.retile(ss)
+			s.Retile(ss)
 		}
 		// One mutation's events in the documented order: per-window
 		// changes, then the workspace switch.

@@ -20,7 +20,7 @@ func (s *Server) windowRowLocked(w *Window) proto.Window {
 		Session: w.session.Name, Workspace: w.workspace, Focused: w.session.focused == w, Minimized: w.minimized,
 		X: at.X, Y: at.Y, Width: at.W, Height: at.H, Unplaced: !w.placed, PtyID: w.ID, PID: w.proc.Pid(), Cwd: w.cwdNow(),
 		AgentState: b.State.String(), AgentHarness: b.Harness, Subagents: b.Subagents, Exited: exited,
-		Queued: s.queue.count(w.ID),
+		Queued: s.queue.Count(w.ID),
 	}
 	row.AgentSessionID, row.AgentSessionHarness = w.resumeID, w.resumeHarness
 	row.Popup = w.popup != nil
@@ -54,7 +54,7 @@ func (s *Server) target(cn *conn, session, window string) (*Session, *Window, *p
 	return ss, w, nil
 }
 
-func (s *Server) windowVerbs(add addFunc) {
+func (s *Server) WindowVerbs(add addFunc) {
 	p, h := handler(func(cn *conn, p *proto.NewWindowParams) (any, *proto.Error) {
 		s.mu.Lock()
 		ss, err := s.session(cn, p.Session)

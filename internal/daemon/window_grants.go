@@ -11,20 +11,20 @@ import (
 // s.mu. The verbs' declarations, restrict-connection and the grants a new
 // window is given are verbs_grants.go's.
 
-func (s *Server) paneGrants(cn *conn, p *proto.PaneGrantsParams) (any, *proto.Error) {
+func (s *Server) PaneGrants(cn *conn, p *proto.PaneGrantsParams) (any, *proto.Error) {
 	c := s.callerOf(cn)
-	cn.setCaller(c)
+	cn.SetCaller(c)
 	perm := s.perm.Load()
-	v := proto.PaneGrants{Type: "pane_grants", Mode: perm.mode, DefaultGrants: perm.def.List(), Grants: []string{}}
-	v.Pending, v.Widened = s.cfg.waiting()
-	if r := c.restrict; r != nil {
-		v.Restricted = &proto.Restriction{Scope: "own", ReadOnly: r.readOnly}
-		if r.all {
+	v := proto.PaneGrants{Type: "pane_grants", Mode: perm.Mode, DefaultGrants: perm.Def.List(), Grants: []string{}}
+	v.Pending, v.Widened = s.cfg.Waiting()
+	if r := c.Restrict; r != nil {
+		v.Restricted = &proto.Restriction{Scope: "own", ReadOnly: r.ReadOnly}
+		if r.All {
 			v.Restricted.Scope = "all"
 		}
 	}
-	if c.pane != nil {
-		v.Pane, v.Via = c.pane.ID, "pid"
+	if c.Pane != nil {
+		v.Pane, v.Via = c.Pane.ID, "pid"
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -36,10 +36,10 @@ func (s *Server) paneGrants(cn *conn, p *proto.PaneGrantsParams) (any, *proto.Er
 			return nil, err
 		}
 		w = tw
-	case c.pane != nil && s.windows[c.pane.ID] == c.pane:
-		w = c.pane
-	case c.inside:
-		v.Grants = c.grants.List() // a process inside that names no pane
+	case c.Pane != nil && s.windows[c.Pane.ID] == c.Pane:
+		w = c.Pane
+	case c.Inside:
+		v.Grants = c.Grants.List() // a process inside that names no pane
 		return v, nil
 	}
 	if w == nil {
@@ -50,7 +50,7 @@ func (s *Server) paneGrants(cn *conn, p *proto.PaneGrantsParams) (any, *proto.Er
 	return v, nil
 }
 
-func (s *Server) setPaneGrants(cn *conn, p *proto.SetPaneGrantsParams) (any, *proto.Error) {
+func (s *Server) SetPaneGrants(cn *conn, p *proto.SetPaneGrantsParams) (any, *proto.Error) {
 	if (p.Grants == "") == !p.Reset {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "give the grants, or reset, and not both").
 			WithHint(proto.Hint{Param: "grants", Command: "tuios set-pane-grants -w reviewer --grants read,write", Detail: "or --reset for the default"})
@@ -65,7 +65,7 @@ func (s *Server) setPaneGrants(cn *conn, p *proto.SetPaneGrantsParams) (any, *pr
 		want = g
 	}
 	c := s.callerOf(cn)
-	cn.setCaller(c)
+	cn.SetCaller(c)
 	s.mu.Lock()
 	ss, w, err := s.target(cn, p.Session, p.Window)
 	if err != nil {
@@ -75,7 +75,7 @@ func (s *Server) setPaneGrants(cn *conn, p *proto.SetPaneGrantsParams) (any, *pr
 	prev, prevExplicit := s.grantsOfLocked(w), w.granted
 	next := want
 	if p.Reset {
-		next = s.perm.Load().def
+		next = s.perm.Load().Def
 	}
 	if err := s.mayGiveLocked(c, w, prev, next, p.Reset); err != nil {
 		s.mu.Unlock()
@@ -92,12 +92,12 @@ func (s *Server) setPaneGrants(cn *conn, p *proto.SetPaneGrantsParams) (any, *pr
 		Previous: prev.List(), PreviousExplicit: prevExplicit}, nil
 }
 
-// sessionInReach refuses a session name (which may not exist yet) the
+// SessionInReach refuses a session name (which may not exist yet) the
 // caller does not reach: for a pane without admin, any but its own.
 // Called without s.mu.
-func (s *Server) sessionInReach(cn *conn, name string) *proto.Error {
-	c, known := cn.admitted()
-	if !known || !c.inside && c.restrict == nil {
+func (s *Server) SessionInReach(cn *conn, name string) *proto.Error {
+	c, known := cn.Admitted()
+	if !known || !c.Inside && c.Restrict == nil {
 		return nil
 	}
 	s.mu.Lock()
@@ -105,16 +105,16 @@ func (s *Server) sessionInReach(cn *conn, name string) *proto.Error {
 	if ss := s.sessions[name]; ss != nil {
 		return s.gateTargetLocked(cn, ss, nil)
 	}
-	if c.pane != nil && c.pane.session.Name == name {
+	if c.Pane != nil && c.Pane.session.Name == name {
 		return nil
 	}
 	return s.wide(cn, "another session")
 }
 
-// subscribeReach is what a subscription may hear: a session (and window)
+// SubscribeScope is what a subscription may hear: a session (and window)
 // the caller names passes the target check; none named is every session
 // for a caller that reaches them all, else its own session's events.
-func (s *Server) subscribeReach(cn *conn, session, window string) (string, string, *proto.Error) {
+func (s *Server) SubscribeScope(cn *conn, session, window string) (string, string, *proto.Error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if session != "" {
@@ -129,20 +129,20 @@ func (s *Server) subscribeReach(cn *conn, session, window string) (string, strin
 			}
 		}
 	}
-	c, known := cn.admitted()
+	c, known := cn.Admitted()
 	if session != "" || !known {
 		return session, window, nil
 	}
-	all := !c.inside || c.grants.Has(grant.Admin)
-	if r := c.restrict; r != nil && !r.all {
+	all := !c.Inside || c.Grants.Has(grant.Admin)
+	if r := c.Restrict; r != nil && !r.All {
 		all = false
 	}
 	if all {
 		return "", window, nil
 	}
-	own := c.pane
-	if r := c.restrict; r != nil && r.session != nil {
-		return r.session.Name, window, nil
+	own := c.Pane
+	if r := c.Restrict; r != nil && r.Session != nil {
+		return r.Session.Name, window, nil
 	}
 	if own == nil {
 		return "", "", s.outOfReach(cn.Verb(), c, nil)
@@ -153,8 +153,8 @@ func (s *Server) subscribeReach(cn *conn, session, window string) (string, strin
 // mayGiveLocked: the person gives anything; a pane never gives respond, never
 // more than it holds, and without admin changes only its own grants and
 // only to fewer. Called with s.mu held.
-func (s *Server) mayGiveLocked(c caller, w *Window, prev, next grant.Set, reset bool) *proto.Error {
-	if !c.inside {
+func (s *Server) mayGiveLocked(c Caller, w *Window, prev, next grant.Set, reset bool) *proto.Error {
+	if !c.Inside {
 		return nil
 	}
 	verb := "set-pane-grants"
@@ -166,15 +166,15 @@ func (s *Server) mayGiveLocked(c caller, w *Window, prev, next grant.Set, reset 
 	case next.Has(grant.Respond) && !prev.Has(grant.Respond):
 		return proto.Errorf(proto.CodeForbidden, "%s is refused for this pane: only the person gives the respond grant (admin does not include it)", verb).
 			WithHint(proto.Hint{Command: "tuios set-pane-grants -w " + w.ID[:8] + " --grants " + next.String(), Detail: "run it from a terminal outside TUIOS"})
-	case !c.grants.Has(grant.Admin) && w != c.pane:
+	case !c.Grants.Has(grant.Admin) && w != c.Pane:
 		return proto.Errorf(proto.CodeForbidden, "%s is refused for this pane: a pane without admin changes only its own grants", verb).
 			WithHint(grantHint(grant.Admin, c))
-	case !c.grants.Has(grant.Admin) && !prev.Covers(next):
+	case !c.Grants.Has(grant.Admin) && !prev.Covers(next):
 		return proto.Errorf(proto.CodeForbidden, "%s is refused for this pane: %s would widen it, and a pane without admin only narrows its own grants", verb, what).
 			WithHint(grantHint(next.Missing(0)|prev.Missing(next.Expand()), c))
-	case !c.grants.Covers(next &^ prev):
-		return proto.Errorf(proto.CodeForbidden, "%s is refused for this pane: %s gives more than this pane holds (%s)", verb, what, c.grants).
-			WithHint(grantHint(c.grants.Missing(next.Expand()), c))
+	case !c.Grants.Covers(next &^ prev):
+		return proto.Errorf(proto.CodeForbidden, "%s is refused for this pane: %s gives more than this pane holds (%s)", verb, what, c.Grants).
+			WithHint(grantHint(c.Grants.Missing(next.Expand()), c))
 	}
 	return nil
 }
@@ -185,5 +185,5 @@ func (s *Server) grantsOfLocked(w *Window) grant.Set {
 	if w.granted {
 		return w.grants
 	}
-	return s.perm.Load().def
+	return s.perm.Load().Def
 }

@@ -136,7 +136,7 @@ func (w *Window) readName() bool {
 // the attach layouts (its title bar, the rail), the Inbox rows naming it
 // and the event stream (window-retitled, as for a rename).
 func (s *Server) windowRenamed(w *Window) {
-	s.attach.output(w, true)
+	s.attach.Output(w, true)
 	s.hub.Publish(event{Type: "window-retitled", Session: w.session.Name, Window: w.ID})
 	if s.att != nil {
 		s.att.Update(w.ID)
