@@ -13,6 +13,7 @@ import (
 	"github.com/tuios/tuios/detect"
 	"github.com/tuios/tuios/internal/agentproto"
 	attn "github.com/tuios/tuios/internal/daemon/attention"
+	"github.com/tuios/tuios/internal/daemon/mux"
 	"github.com/tuios/tuios/internal/proto"
 )
 
@@ -38,9 +39,6 @@ const (
 	// startAgentDefaultReady is start-agent's ready timeout when none is
 	// given, and so agent-proto's handshake bound.
 	startAgentDefaultReady = 120 * time.Second
-	// startAgentNoticeAfter is when a pane not at its prompt becomes a
-	// question for the person.
-	startAgentNoticeAfter = 30 * time.Second
 	// startAgentStall bounds how long a typed first prompt may take to
 	// show that the agent took it.
 	startAgentStall = 5 * time.Second
@@ -51,34 +49,6 @@ const (
 	// noticeUnrecognised is that question's text (attn.NoticeUnrecognised).
 	noticeUnrecognised = attn.NoticeUnrecognised
 )
-
-// settleOutput waits until the pane has printed nothing for quiet (from
-// now at the earliest), at most max. A protocol pane draws a turn's last frame just before it
-// reports the turn's end, over another channel: ask-agent reads the
-// answer once that frame is on the screen.
-func (w *Window) settleOutput(quiet, max time.Duration) {
-	start := time.Now()
-	end := start.Add(max)
-	for time.Now().Before(end) {
-		last, g := w.Term().LastOutput()
-		if last.Before(start) {
-			// The frame may still be on its way through the pty: the
-			// silence counts from now.
-			last = start
-		}
-		wait := quiet - time.Since(last)
-		if wait <= 0 {
-			return
-		}
-		select {
-		case <-g:
-		case <-time.After(wait):
-			return
-		case <-w.Term().Exited():
-			return
-		}
-	}
-}
 
 // protoArgv is the pane's command for --protocol: tuios agent-proto,
 // whose handshake with the agent is bounded by the ready timeout (an
@@ -332,7 +302,7 @@ func envValue(env []string, name string) string {
 // typeFirstPrompt types the first prompt the way ask-agent does and says
 // whether the agent took it: it went working or needs_input, finished a
 // turn, or (with no harness rules to say so) drew something.
-func (s *Server) typeFirstPrompt(cn *conn, w *Window, text string, res *proto.AgentStarted) {
+func (s *Server) typeFirstPrompt(cn *conn, w *mux.Window, text string, res *proto.AgentStarted) {
 	arb := s.tracker.Arbiter()
 	baseSeq := arb.Get(w.ID).CompletionSeq
 	sub := arb.Subscribe(agentstate.SubscribeOptions{Pane: w.ID, Buffer: 16})
@@ -377,7 +347,7 @@ func (s *Server) typeFirstPrompt(cn *conn, w *Window, text string, res *proto.Ag
 // has not reached its prompt 30 s after it started and is not on
 // needs_input. It watches on the daemon's clock, whoever waits on the
 // start, and ends as soon as the pane reaches its prompt or closes.
-func (s *Server) watchStartNotice(w *Window, fire <-chan struct{}, t agentstate.Timer) {
+func (s *Server) watchStartNotice(w *mux.Window, fire <-chan struct{}, t agentstate.Timer) {
 	arb := s.tracker.Arbiter()
 	sub := arb.Subscribe(agentstate.SubscribeOptions{Pane: w.ID, Buffer: 16})
 	atPrompt := func() bool {
@@ -410,7 +380,7 @@ func (s *Server) watchStartNotice(w *Window, fire <-chan struct{}, t agentstate.
 		if arb.Get(w.ID).State == agentstate.NeedsInput {
 			return // it has its own item
 		}
-		ip, live := s.InboxPane(w.ID) // table.go
+		ip, live := s.tab.InboxPane(w.ID) // table.go
 		if live != w {
 			return
 		}

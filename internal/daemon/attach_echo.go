@@ -5,6 +5,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tuios/tuios/internal/daemon/mux"
 	"github.com/tuios/tuios/internal/rawio"
 )
 
@@ -32,7 +33,7 @@ const (
 
 // echoing reports whether w was typed into since (unix ns) and has
 // printed no more than an echo since.
-func (w *Window) echoing(since int64) bool {
+func echoing(w *mux.Window, since int64) bool {
 	at, printed := w.LastTyped()
 	return at > since && printed <= attachEchoMax
 }
@@ -42,12 +43,12 @@ func (w *Window) echoing(since int64) bool {
 var errNotEcho = errors.New("not an echo")
 
 // Printed is output for a pane's reader that read n bytes.
-func (h *attachHub) Printed(w *Window, titled bool, n int) {
+func (h *attachHub) Printed(w *mux.Window, titled bool, n int) {
 	if h == nil || h.n.Load() == 0 {
 		return
 	}
 	h.typedDirect(w, n) // attach_input.go: a key the client wrote itself
-	if titled || n > attachEchoBytes || !w.echoing(time.Now().Add(-attachEcho).UnixNano()) {
+	if titled || n > attachEchoBytes || !echoing(w, time.Now().Add(-attachEcho).UnixNano()) {
 		h.Output(w, titled)
 		return
 	}

@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -74,10 +75,10 @@ func TestScrollingEchoesToAClientThatReadsLateArriveWhole(t *testing.T) {
 	for i := 1; i <= keys; i++ {
 		// One line at a time, each read by the daemon before the next
 		// is typed: small reads, each a frame of the whole screen.
-		calls.send(quietText("-1", id, strings.Repeat("y", 190)+itoa(i)+"\r", ""))
-		r.must("wait-for", map[string]any{"window": id, "condition": "window-output", "pattern": "y{190}" + itoa(i) + `\s+y{190}` + itoa(i), "timeout": 10000})
+		calls.send(quietText("-1", id, strings.Repeat("y", 190)+strconv.Itoa(i)+"\r", ""))
+		r.must("wait-for", map[string]any{"window": id, "condition": "window-output", "pattern": "y{190}" + strconv.Itoa(i) + `\s+y{190}` + strconv.Itoa(i), "timeout": 10000})
 	}
-	last := itoa(keys)
+	last := strconv.Itoa(keys)
 	rows := map[int]string{}
 	st.until("the last line twice", func(l line) bool {
 		if l.typ == "" {

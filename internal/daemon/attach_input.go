@@ -5,6 +5,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tuios/tuios/internal/daemon/mux"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/internal/rawio"
 )
@@ -51,7 +52,7 @@ const (
 
 // inputGrant is one pane input passed to a client.
 type inputGrant struct {
-	w    *Window
+	w    *mux.Window
 	cn   *conn // the call connection it was passed on
 	page *rawio.Page
 	seen int64 // the last pageTyped read (under the hub's lock)
@@ -65,7 +66,7 @@ func (s *Server) attachInputVerbs(add addFunc) {
 		`{"verb":"attach-input","params":{"session":"work","window":"3f2a9c1e"}}`, p, h)
 
 	p, h = handler(func(cn *conn, p *proto.AttachTypedParams) (any, *proto.Error) {
-		w, err := s.TargetWindow(cn, p.Session, p.Window) // table.go
+		w, err := s.tab.TargetWindow(cn, p.Session, p.Window) // table.go
 		if err != nil {
 			return nil, err
 		}
@@ -93,7 +94,7 @@ func (s *Server) passInput(cn *conn, p *proto.AttachInputParams) (any, *proto.Er
 		return nil, proto.Errorf(proto.CodeForbidden, "this process holds no attached client's nonce: attach first").
 			WithHint(proto.Hint{Command: "tuios attach"})
 	}
-	w, focused, err := s.TargetFocused(cn, p.Session, p.Window) // table.go
+	w, focused, err := s.tab.TargetFocused(cn, p.Session, p.Window) // table.go
 	switch {
 	case err != nil:
 		return nil, err
@@ -131,7 +132,7 @@ func (s *Server) passInput(cn *conn, p *proto.AttachInputParams) (any, *proto.Er
 }
 
 // showing reports whether the client process peer streams session ss.
-func (h *attachHub) showing(peer int, ss *Session) bool {
+func (h *attachHub) showing(peer int, ss *mux.Session) bool {
 	found := false
 	h.each(func(st *attachStream) {
 		found = found || st.ss == ss && st.cn.peer == peer && peer > 0
@@ -161,7 +162,7 @@ func (h *attachHub) grant(g *inputGrant) bool {
 
 // revokeLocked takes g back: the client sees the mark before its next
 // write. Called with h.mu held.
-func (h *attachHub) revokeLocked(w *Window, g *inputGrant) {
+func (h *attachHub) revokeLocked(w *mux.Window, g *inputGrant) {
 	gs := h.inputs[w]
 	for i, o := range gs {
 		if o == g {
@@ -193,7 +194,7 @@ func (h *attachHub) revoke(g *inputGrant) {
 
 // RevokeWindow takes back every input of w passed to a client; closing
 // (the pane is about to close) refuses any later grant.
-func (h *attachHub) RevokeWindow(w *Window, closing bool) {
+func (h *attachHub) RevokeWindow(w *mux.Window, closing bool) {
 	if h == nil {
 		return
 	}
@@ -233,7 +234,7 @@ func (h *attachHub) revokeSession(name string) {
 // the last look makes w typed into then, as typeAs does, with the n
 // bytes just read as the first output since. Grants whose connection
 // has gone are dropped here.
-func (h *attachHub) typedDirect(w *Window, n int) {
+func (h *attachHub) typedDirect(w *mux.Window, n int) {
 	if h == nil || h.ninputs.Load() == 0 {
 		return
 	}
@@ -258,7 +259,7 @@ func (h *attachHub) typedDirect(w *Window, n int) {
 
 // inputQueued is the write path's hook: bytes wait in w's input queue,
 // so keys written straight to the terminal would pass them.
-func (h *attachHub) inputQueued(w *Window) {
+func (h *attachHub) inputQueued(w *mux.Window) {
 	if h == nil || h.ninputs.Load() == 0 || w.Input().Queued() == 0 {
 		return
 	}

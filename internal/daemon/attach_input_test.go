@@ -126,13 +126,13 @@ func TestAttachInputKeysReachThePaneInOrder(t *testing.T) {
 	if err != nil {
 		t.Fatalf("attach-input: %s: %s", err.Code, err.Message)
 	}
-	w := srv.windows[id]
-	before := w.typedAt.Load()
+	w := srv.tab.WindowByID(id)
+	before, _ := w.LastTyped()
 	p.writeKeys(t, "-two")
 	st.until("the echo of a key written to the pane", func(l line) bool {
 		return l.typ == "screen" && bytes.Contains(l.raw, []byte("echo one-two"))
 	})
-	if w.typedAt.Load() <= before {
+	if at, _ := w.LastTyped(); at <= before {
 		t.Fatal("a key written to the pane did not make it typed into (its echo would wait for the pacing)")
 	}
 	for _, k := range []string{"-th", "ree", "\n"} {

@@ -12,7 +12,7 @@ import (
 // messages waiting for its link (docs/inbox.md: "2 queued" beside "seen 3m
 // ago"), and a header of its own for a host mail waits for that the
 // Inbox does not follow. The outbox's lock is a leaf, so this is safe
-// under s.mu.
+// under the table's lock.
 func withQueued(hs []proto.AttachHost, o *links.Outbox) []proto.AttachHost {
 	if o == nil {
 		return hs

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tuios/tuios/internal/daemon/mux"
 )
 
 // A session shown by several clients takes the size of the one used
@@ -26,8 +28,8 @@ type streamSize struct {
 
 // Sized notes the size a client process asked for on any of its
 // connections: its streams of that session take it, and the session is
-// now Sized by it (by no stream when the caller shows nothing).
-func (h *attachHub) Sized(peer int, ss *Session, cols, rows int) {
+// now sized by it (by no stream when the caller shows nothing).
+func (h *attachHub) Sized(peer int, ss *mux.Session, cols, rows int) {
 	now := time.Now()
 	var by *attachStream
 	if peer > 0 {
@@ -44,7 +46,7 @@ func (h *attachHub) Sized(peer int, ss *Session, cols, rows int) {
 }
 
 // setSizer records the stream whose client sets ss's size (nil: none).
-func (h *attachHub) setSizer(ss *Session, by *attachStream) {
+func (h *attachHub) setSizer(ss *mux.Session, by *attachStream) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if by == nil {
@@ -69,7 +71,7 @@ func (h *attachHub) sizedBy(st *attachStream) string {
 // active notes that the person used the client process peer on session
 // ss (typed into one of its panes): that client is now the latest, and
 // the session takes its size when it differs.
-func (s *Server) active(peer int, ss *Session) {
+func (s *Server) active(peer int, ss *mux.Session) {
 	h := s.attach
 	if h == nil || h.n.Load() == 0 || peer <= 0 {
 		return
@@ -131,9 +133,9 @@ func (s *Server) left(st *attachStream) {
 
 // resizeTo gives ss the size sz and tiles it again when that changes
 // it; every client's layout says who sizes it now either way.
-func (s *Server) resizeTo(ss *Session, sz streamSize) {
-	if s.SetSessionSize(ss, sz.cols, sz.rows) { // layout.go
-		s.Retile(ss)
+func (s *Server) resizeTo(ss *mux.Session, sz streamSize) {
+	if s.tab.SetSessionSize(ss, sz.cols, sz.rows) { // layout.go
+		s.tab.Retile(ss)
 		return
 	}
 	s.attach.LayoutChanged()

@@ -12,6 +12,7 @@ import (
 	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/inbox"
 	"github.com/tuios/tuios/internal/daemon/core"
+	"github.com/tuios/tuios/internal/daemon/mux"
 	"github.com/tuios/tuios/internal/pace"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/internal/safetext"
@@ -67,12 +68,12 @@ type attachHub struct {
 	// reading on purpose on a loaded machine (nanoseconds).
 	writeWait atomic.Int64
 
-	mu      sync.Mutex // taken after s.mu and the event hub's lock, never before
+	mu      sync.Mutex // taken after the table's lock and the event hub's lock, never before
 	streams map[*attachStream]struct{}
-	sizer   map[*Session]*attachStream // whose client sets each session's size (attach_size.go)
+	sizer   map[*mux.Session]*attachStream // whose client sets each session's size (attach_size.go)
 	// inputs are the pane inputs passed to clients (attach_input.go);
 	// ninputs counts them, so a hook with none is one atomic load.
-	inputs  map[*Window][]*inputGrant
+	inputs  map[*mux.Window][]*inputGrant
 	ninputs atomic.Int32
 	// railWake redraws the rails when a finished subagent's row is due
 	// to leave them (attach_rail_wake.go).
@@ -80,7 +81,7 @@ type attachHub struct {
 }
 
 func newAttachHub(s *Server) *attachHub {
-	return &attachHub{s: s, streams: map[*attachStream]struct{}{}, sizer: map[*Session]*attachStream{}, inputs: map[*Window][]*inputGrant{}}
+	return &attachHub{s: s, streams: map[*attachStream]struct{}{}, sizer: map[*mux.Session]*attachStream{}, inputs: map[*mux.Window][]*inputGrant{}}
 }
 
 // writeTimeout is the write deadline of one line to a client.
@@ -122,7 +123,7 @@ func (h *attachHub) each(fn func(st *attachStream)) {
 
 // Output marks a pane that printed (or was resized); a new title changes
 // its name in every layout.
-func (h *attachHub) Output(w *Window, titled bool) {
+func (h *attachHub) Output(w *mux.Window, titled bool) {
 	h.each(func(st *attachStream) {
 		if st.ss != w.Session() && !titled {
 			return
@@ -142,7 +143,7 @@ func (h *attachHub) Output(w *Window, titled bool) {
 
 // bell passes a pane's BEL or notification to the streams of its
 // session, whether or not the pane is on screen: the client decides.
-func (h *attachHub) bell(w *Window, text string) {
+func (h *attachHub) bell(w *mux.Window, text string) {
 	h.each(func(st *attachStream) {
 		if st.ss != w.Session() {
 			return
@@ -169,7 +170,7 @@ func (h *attachHub) LayoutChanged() {
 
 // observe is the event hub's hook: windows, sessions, focus, workspaces
 // and agent states all reach the layout this way. Called with the hub's
-// lock held (and sometimes s.mu): it only marks.
+// lock held (and sometimes the table's lock): it only marks.
 func (h *attachHub) observe(ev event) {
 	if ev.Type == "output" {
 		return
@@ -222,7 +223,7 @@ func (h *attachHub) stopAll() {
 
 // screenEvent is the pane's screen event hook (detect.PaneOptions.OnEvent):
 // called with the pane's lock held, so it only marks.
-func (s *Server) screenEvent(w *Window, ev vt.Event) {
+func (s *Server) screenEvent(w *mux.Window, ev vt.Event) {
 	switch ev.Kind {
 	case vt.EventBell:
 		s.attach.bell(w, "")
@@ -245,7 +246,7 @@ func (s *Server) screenEvent(w *Window, ev vt.Event) {
 type attachStream struct {
 	s        *Server
 	cn       *conn
-	ss       *Session
+	ss       *mux.Session
 	wake     chan struct{} // capacity 1: producers never block
 	endCh    chan struct{} // closed by end
 	finished chan struct{} // closed when run returns
@@ -271,7 +272,7 @@ type attachStream struct {
 	rest     []byte // whole lines an echo left for run to write first
 	started  bool
 	spare    map[string]bool
-	visible  []*Window
+	visible  []*mux.Window
 	sent     map[string]*paneSent
 	lines    []proto.AttachLine
 	out      bytes.Buffer
@@ -294,7 +295,7 @@ type paneSent struct {
 	title      string
 }
 
-func newAttachStream(s *Server, cn *conn, ss *Session) *attachStream {
+func newAttachStream(s *Server, cn *conn, ss *mux.Session) *attachStream {
 	st := &attachStream{
 		s: s, cn: cn, ss: ss,
 		wake: make(chan struct{}, 1), endCh: make(chan struct{}), finished: make(chan struct{}),
@@ -399,7 +400,7 @@ func (st *attachStream) echoing() bool {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	for _, w := range st.visible {
-		if st.dirty[w.ID] && w.echoing(since) {
+		if st.dirty[w.ID] && echoing(w, since) {
 			return true
 		}
 	}
@@ -501,7 +502,7 @@ func (st *attachStream) write(b []byte) error {
 
 // setVisible records the windows on screen: one that left forgets what
 // was sent, so it is drawn in full when it comes back.
-func (st *attachStream) setVisible(wins []*Window) {
+func (st *attachStream) setVisible(wins []*mux.Window) {
 	st.visible = wins
 	st.mu.Lock()
 	clear(st.shown)
@@ -523,19 +524,11 @@ func (st *attachStream) setVisible(wins []*Window) {
 	}
 }
 
-// PaneRef is what the layout needs of one window, copied under s.mu.
-type PaneRef struct {
-	ID, Session, Name string
-	Workspace, SI     int  // si: the session's index in the rail
-	Mine              bool // in the stream's session
-	TileAt            int  // index in the layout's windows, -1 when off screen
-}
-
-// buildLayout copies the session tables under s.mu, then reads the agent
+// buildLayout copies the session tables under the table's lock, then reads the agent
 // states without it. alive is false once the session is gone.
-func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, alive bool) {
+func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*mux.Window, alive bool) {
 	s, ss := st.s, st.ss
-	lay, wins, refs, alive := s.LayoutSnapshot(ss) // layout.go
+	lay, wins, refs, alive := s.tab.LayoutSnapshot(ss) // layout.go
 	if !alive {
 		return lay, nil, false
 	}
@@ -559,7 +552,7 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 
 	arb := s.tracker.Arbiter()
 	sessLoud := make([]int, len(lay.Sessions))
-	wsLoud := make([]int, Workspaces)
+	wsLoud := make([]int, mux.Workspaces)
 	type agent struct {
 		a    proto.AttachAgent
 		need int
@@ -602,7 +595,7 @@ func (st *attachStream) buildLayout() (lay proto.AttachLayout, wins []*Window, a
 			sessLoud[r.SI] = l
 			lay.Sessions[r.SI].State = snap.State.String()
 		}
-		if r.Mine && r.Workspace >= 1 && r.Workspace <= Workspaces && l > wsLoud[r.Workspace-1] {
+		if r.Mine && r.Workspace >= 1 && r.Workspace <= mux.Workspaces && l > wsLoud[r.Workspace-1] {
 			wsLoud[r.Workspace-1] = l
 			lay.Workspaces[r.Workspace-1].State = snap.State.String()
 		}
@@ -637,7 +630,7 @@ func attachSubagents(list []agentstate.Subagent) []proto.AttachSubagent {
 // screen builds a pane's screen message: the rows that differ from what
 // this client has, every row when it has none of this size. ok is false
 // when nothing at all changed.
-func (st *attachStream) screen(w *Window) (proto.AttachScreen, bool) {
+func (st *attachStream) screen(w *mux.Window) (proto.AttachScreen, bool) {
 	ps := st.sent[w.ID]
 	fresh := ps == nil
 	if fresh {
@@ -711,11 +704,11 @@ func (s *Server) prepareAttach(cn *conn, p *proto.AttachParams, res *proto.Attac
 	if p.Stream && (cn.sub != nil || cn.attaching != nil || cn.attached != nil) {
 		return proto.Errorf(proto.CodeInvalidRequest, "this connection already streams").WithHint(proto.Hint{Detail: "attach with stream on a connection of its own"})
 	}
-	ss, cols, rows, err := s.ShowSession(cn, p.Session, p.Cols, p.Rows, p.Stream) // layout.go
+	ss, cols, rows, err := s.tab.ShowSession(cn, p.Session, p.Cols, p.Rows, p.Stream) // layout.go
 	if err != nil {
 		return err
 	}
-	s.Retile(ss) // the first client to show a session tiles it
+	s.tab.Retile(ss) // the first client to show a session tiles it
 	res.Session, res.Cols, res.Rows = ss.Name, &cols, &rows
 	if p.Stream {
 		st := newAttachStream(s, cn, ss)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tuios/tuios/detect"
+	"github.com/tuios/tuios/internal/daemon/mux"
 	"github.com/tuios/tuios/internal/proto"
 )
 
@@ -125,7 +126,7 @@ func sttySize(t *testing.T, r *rpc, window string, rows, cols int) {
 	t.Helper()
 	tag := "sz" + strconv.FormatInt(time.Now().UnixNano(), 36) // an old answer never matches
 	r.must("send-text", map[string]any{"window": window, "text": "echo " + tag + " $(stty size)\n"})
-	r.must("wait-for", map[string]any{"window": window, "condition": "window-output", "pattern": tag + " " + itoa(rows) + " " + itoa(cols), "timeout": 10000})
+	r.must("wait-for", map[string]any{"window": window, "condition": "window-output", "pattern": tag + " " + strconv.Itoa(rows) + " " + strconv.Itoa(cols), "timeout": 10000})
 }
 
 func windowsOf(t *testing.T, r *rpc, session string) []windowRow {
@@ -439,20 +440,20 @@ func TestAttachStreamIsSilentWhenIdle(t *testing.T) {
 func BenchmarkAttachScreen(b *testing.B) {
 	tr := detect.NewTracker(detect.TrackerOptions{StallAfter: -1, DetectInterval: -1})
 	defer tr.Close()
-	var wins [2]*Window
+	var wins [2]*mux.Window
 	for i := range wins {
-		p := tr.Attach("pane"+itoa(i), detect.PaneOptions{Cols: 200, Rows: 50})
+		p := tr.Attach("pane"+strconv.Itoa(i), detect.PaneOptions{Cols: 200, Rows: 50})
 		var sb strings.Builder
 		for y := 0; y < 50; y++ {
 			for x := 0; x < 20; x++ {
-				sb.WriteString("\x1b[3" + itoa((x+y+i)%8) + "mword" + itoa(i) + "ab ")
+				sb.WriteString("\x1b[3" + strconv.Itoa((x+y+i)%8) + "mword" + strconv.Itoa(i) + "ab ")
 			}
 			if y < 49 {
 				sb.WriteString("\r\n")
 			}
 		}
 		p.Write([]byte(sb.String()))
-		wins[i] = &Window{ID: "w", pane: p}
+		wins[i] = mux.ScreenOnly("w", p)
 	}
 	st := newAttachStream(nil, nil, nil)
 	b.ReportAllocs()

@@ -89,15 +89,15 @@ func newAttention(s *Server, dir string) *attn.Store {
 		Publish: s.hub.Publish,
 		Saw:     func(e inbox.Event) { s.holds.Saw(e) }, // a held item that closed ends its hook's wait
 		Pane: func(id string) (inbox.Pane, agentstate.Snapshot, bool) {
-			p, w := s.InboxPane(id) // table.go
+			p, w := s.tab.InboxPane(id) // table.go
 			if w == nil {
 				return p, agentstate.Snapshot{}, false
 			}
 			snap := s.tracker.Arbiter().Get(id)
-			p.Risk = s.prompts.ApprovalRisk(paneHandle{w}, snap) // the risk column: attention's prompt_risk.go
+			p.Risk = s.prompts.ApprovalRisk(w.Handle(), snap) // the risk column: attention's prompt_risk.go
 			return p, snap, true
 		},
-		Panes: s.WindowIDs, // table.go
+		Panes: s.tab.WindowIDs, // table.go
 	})
 }
 

@@ -1,15 +1,14 @@
 package daemon
 
 import (
-	"crypto/rand"
 	"crypto/subtle"
-	"encoding/hex"
 	"os"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/tuios/tuios/internal/daemon/mux"
 	"github.com/tuios/tuios/internal/procstat"
 )
 
@@ -32,14 +31,6 @@ import (
 // The environment is read as well (TUIOS_* and HERDR_* naming this
 // daemon's panes, TUIOS_PANE_TOKEN), but only ever to put a caller
 // inside: nothing a caller has or lacks makes it the person.
-
-// PaneTokenEnv is the pane variable holding the pane's token: a secret
-// per pane that proves TUIOS_PANE_ID to the daemon where the kernel cannot
-// name the caller's pane (a process in another pid namespace, one behind
-// a relay). The client sends it with every request. Showing it places a
-// caller the kernel did not place in that pane, and never makes a caller
-// the person: a caller that shows a token, right or wrong, is inside.
-const PaneTokenEnv = "TUIOS_PANE_TOKEN"
 
 // maxAncestry bounds the walk up a caller's ancestry: deeper than any
 // real tree, and a walk that reaches it counts as inside.
@@ -217,13 +208,6 @@ func (ix *paneIndex) token(tok string) string {
 	return ""
 }
 
-// newPaneToken is a fresh pane token.
-func newPaneToken() string {
-	var b [16]byte
-	rand.Read(b[:])
-	return hex.EncodeToString(b[:])
-}
-
 // locate places the process pid. The walk is redone when the tree changed
 // under it; a tree that keeps changing counts as inside.
 func (s *Server) locate(pid int) placement {
@@ -370,7 +354,7 @@ func (s *Server) outsidePanes(cn *conn) bool {
 // window, a pane token, or the daemon's socket beside TUIOS_ENV=1 (a
 // socket named alone is what a person exports to reach a daemon on
 // another path), or a feature's rule finds its own variables there (the
-// herdr socket's, herdr.Sock.namesPane). Called without s.mu: a rule
+// herdr socket's, herdr.Sock.namesPane). Called without the table's lock: a rule
 // reads the core's view.
 func (s *Server) paneEnviron(environ string) bool {
 	var ourSocket, paneEnv bool
@@ -379,10 +363,10 @@ func (s *Server) paneEnviron(environ string) bool {
 		k, v, _ := strings.Cut(kv, "=")
 		switch k {
 		case "TUIOS_PANE_ID", "TUIOS_WINDOW_ID":
-			if s.WindowByID(v) != nil { // table.go
+			if s.tab.WindowByID(v) != nil { // table.go
 				return true
 			}
-		case PaneTokenEnv:
+		case mux.PaneTokenEnv:
 			if v != "" {
 				return true // a token shown is a pane's, whoever's it is
 			}

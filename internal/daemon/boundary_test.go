@@ -190,7 +190,7 @@ func TestHerdrVariablesAndATokenInTheEnvironmentAreAPanes(t *testing.T) {
 	r := dialRPC(t, sock)
 	r.must("new-session", map[string]any{"name": "n"})
 	id := str(r.must("new-window", map[string]any{"session": "n", "no_focus": true})["window_id"])
-	paneID := "w" + herdrHex(srv.SessionNamed("n").ID) + ":p" + herdrHex(id)
+	paneID := "w" + herdrHex(srv.tab.SessionNamed("n").ID) + ":p" + herdrHex(id)
 	for _, c := range []struct {
 		env    []string
 		person bool

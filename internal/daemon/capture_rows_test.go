@@ -46,22 +46,3 @@ func TestCaptureVisibleIsThePanesHeight(t *testing.T) {
 	r.must("send-text", map[string]any{"window": id, "text": "clear; echo q$((1+0)); echo q$((1+1))\n"})
 	check(13)
 }
-
-func TestFullHeight(t *testing.T) {
-	t.Parallel()
-	for _, c := range []struct {
-		in   string
-		rows int
-		want string
-	}{
-		{"a\nb", 4, "a\nb\n\n"},
-		{"", 3, "\n\n"},
-		{"", 1, ""},
-		{"a\nb\nc", 3, "a\nb\nc"},
-		{"a\nb\nc\nd", 3, "a\nb\nc\nd"}, // shrunk meanwhile: never cut
-	} {
-		if got := fullHeight(c.in, c.rows); got != c.want {
-			t.Errorf("fullHeight(%q, %d) = %q, want %q", c.in, c.rows, got, c.want)
-		}
-	}
-}

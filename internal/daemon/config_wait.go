@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tuios/tuios/internal/config"
+	"github.com/tuios/tuios/internal/daemon/mux"
 	"github.com/tuios/tuios/internal/grant"
 )
 
@@ -42,7 +43,7 @@ type lastGrants struct {
 
 // permText is [agents.permissions] in words: "open (admin)", "strict
 // (read,write)".
-func permText(p *Permissions) string {
+func permText(p *mux.Permissions) string {
 	return p.Mode + " (" + p.Def.String() + ")"
 }
 
@@ -52,7 +53,7 @@ func waitingPermissions(inForce, f *config.File) []string {
 	if !config.WiderPermissions(inForce, f) {
 		return nil
 	}
-	from, to := permissionsOf(inForce), permissionsOf(f)
+	from, to := mux.PermissionsOf(inForce), mux.PermissionsOf(f)
 	return []string{"[agents.permissions] " + permText(from) + " to " + permText(to)}
 }
 
@@ -128,7 +129,7 @@ func (c *cfgFollow) compareWithLastRun() {
 		return
 	}
 	now := c.s.perm.Load()
-	if b, why := ReadStateFile(path, c.s.uid, 64<<10); why == "" && b != nil {
+	if b, why := mux.ReadStateFile(path, c.s.uid, 64<<10); why == "" && b != nil {
 		var last lastGrants
 		if json.Unmarshal(b, &last) == nil && last.Mode != "" {
 			was := grant.None
@@ -174,7 +175,7 @@ func (s *Server) keepLastGrants() {
 // tuios config apply, and (narrowed) when the file changes. A change is
 // logged.
 func (s *Server) applyPermissions(f *config.File, why string) {
-	next := permissionsOf(f)
+	next := mux.PermissionsOf(f)
 	if _, _, unknown := f.PaneDefault(); len(unknown) > 0 {
 		s.warnf("config [agents.permissions] grants: %q are not grants (ignored; grants: %s)", unknown, strings.Join(grant.Names(), ", "))
 	}

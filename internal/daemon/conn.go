@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tuios/tuios/internal/daemon/links"
+	"github.com/tuios/tuios/internal/daemon/mux"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/internal/rawio"
 	"github.com/tuios/tuios/internal/sock"
@@ -43,10 +44,10 @@ type conn struct {
 	// typist): it acts on the daemon's own behalf.
 	own bool
 	// restrict narrows what this connection may do (restrict-connection).
-	restrict *Restriction
+	restrict *mux.Restriction
 	// The call running now, as admit left it (gate.go): who made it
 	// (when known), what the verb declares, and its name.
-	call      Caller
+	call      mux.Caller
 	callKnown bool
 	acc       access
 	verbName  string

@@ -13,52 +13,8 @@
 //
 // # Layout
 //
-// Each session has an area (cols x rows: new-session's size until a client
-// sends resize or attaches with a size). Once a client has shown the
-// session (resize, or attach with stream or a size; before that each pane
-// keeps the whole area and list-windows reports it unplaced), the current
-// workspace's windows that are not minimized are tiled into it. A tile is
-// one title row and the pane, so the pane's PTY and screen are the tile's
-// width by its height less one; side-by-side tiles are a border column
-// apart (the client draws the line there), stacked ones touch (the lower
-// title bar is the line).
-//
-// Each workspace has a tree of splits (internal/daemon/mux/layout), as tmux and zellij
-// do: a split lays its children side by side or stacked, each with a
-// share of its length, so a new area scales every tile in proportion.
-// How the tree grows (the decision, also in the skill and docs/cli.md):
-// split-window splits its target's tile where asked (vertical: side by
-// side, tmux's -h and prefix %; horizontal: stacked, tmux's -v and
-// prefix "; the new window takes --percent of it, default half, and no
-// other tile moves); every other way a window arrives on a workspace
-// (new-window, move-window, a restart whose file did not place it) is the
-// automatic tiling: the first fills the area, the second goes beside it,
-// each later one under the last tile, whose column is made even, so
-// windows opened only with new-window are a master and an even stack. A
-// window that closes or moves away gives its cells to the tile before it
-// in its split (else the one after), as tmux; a minimized one keeps its
-// leaf, its siblings take its cells, and it comes back where it was.
-// syncLayoutsLocked brings the trees in step with the windows before every
-// placement, whatever verb moved them. Zoom (run-command ToggleZoom) gives
-// the focused window the whole area and leaves the tree as it is;
-// set-layout --equalize evens every split of the workspace on screen.
-//
-// A tile is never under 4x2 in an area that holds one: a split whose
-// children do not fit lays them out the other way, or with one tile's
-// room each, or shows those that fit with the focused one first; the
-// layout's hidden counts the rest, and the focused title bar says so.
-// split-window refuses to make a tile smaller (no_space), as it refuses
-// nesting deeper than 24 splits; a saved tree is held to the same bounds
-// when it is read back. list-windows' x, y, width and height are the
-// tile; windows off screen keep their last place and size. The daemon
-// re-tiles on resize, new and closed windows, moves, minimize and
-// restore, workspace switches, zoom, and focus changes. set-layout
-// --tiling false floats a session instead (layoutRects): each window
-// keeps its place, cut to the area, and one never placed takes the top
-// left; the trees are kept (and follow the windows) for when tiling is
-// back on, and split-window needs tiling on. The verbs that read places
-// (focus-window --direction, split-window, set-layout) answer
-// needs_client when no client shows the session (verbs_arrange.go).
+// The sessions, their workspaces and the tiling of their windows are the
+// table's: internal/daemon/mux's doc says how windows are placed.
 //
 // # The attach stream
 //
@@ -259,7 +215,7 @@
 // # Features
 //
 // The daemon is a core and features. The core is this package: the
-// session table and its lock, connections and dispatch, the verb table's
+// session table and its lock (internal/daemon/mux), connections and dispatch, the verb table's
 // entries, the one target check, the one write path; and, in
 // internal/daemon/rpc, the part of the core in a package of its own: the
 // event hub (Hub, Subscriber), the verb registry (Registry, Verb) and
@@ -270,39 +226,27 @@
 // hub. No feature imports this package or another feature
 // (TestDaemonImportRules).
 //
-// Within the core, the table (the sessions and windows, their placement,
-// layout, popups, resolve, restore, the window verbs, the grants a
-// window holds and core.Host's reads of them) is the only code that
-// takes s.mu or touches the maps it guards: its files are tableFiles
-// (session.go, table.go, target.go, host_table.go, layout.go, popup.go,
-// resolve.go, restore.go, window_grants.go and the verbs_session, verbs_session_meta,
-// verbs_window, verbs_pane and verbs_arrange files), and
-// TestTableLockStaysInTheTable fails on a use of s.mu, s.sessions,
-// s.windows, s.order or s.closed anywhere else, and on a field of a
-// connection read inside them (the table sees the call running through
-// the connection's methods: admitted, setCaller, declared, placedWindow,
-// peerPID, Verb and Context; the one target check is target.go's). The rest of the table's code takes no lock of it
-// (a window's automatic name, window_name.go; its directory,
-// pane_cwd.go); with tableFiles these are the only files that read a
-// field of a Window or a Session, which the rest reads through their
-// methods (Window.Session, Term, Proc, Input, Tracked, Protocol,
-// StartDir, AtPrompt, Typed, CloseInputs and the like), and the same
-// test fails on a field read anywhere else. Connections and dispatch,
-// admission, the attach streams, the grants' verbs and the features'
-// adapter ask through table.go's methods, each of which copies what it
-// needs under the lock and lets go; the connections being served have a
-// lock of their own (Server.connMu). These files are what moves to
-// internal/daemon/mux, with the caller and verb seams they still read
-// from the rest of the package. The core's leaves live under
-// internal/daemon/mux, importing nothing of the daemon and taking no lock
-// of it: mux/layout, the tiling tree of one workspace (its splits, their
-// placement in an area and their form in the sessions file; which
-// windows exist, focus, zoom and minimized windows stay this package's,
-// layout.go), a plain data structure the core keeps under s.mu; and
-// mux/term, one pane's terminal (its process on the PTY, its input
-// queue, the tracked screen its output feeds, its exit), whose reader
-// hands each chunk and the exit to the window's hooks (Window.printed,
-// Window.exited) and whose own lock is a leaf.
+// The core's table (the sessions and windows, their placement, layout,
+// popups, resolve, restore, exits, pane I/O, the window verbs, the grants
+// a window holds and core.Host's reads of them) is internal/daemon/mux,
+// and it alone takes the table's lock (mux.Table.mu, unexported: the
+// compiler holds the wall). The rest of this package (connections and
+// dispatch, admission, the attach streams, the grants' verbs and the
+// features' adapter) asks through mux.Table's methods, each of which
+// copies what it needs under the lock and lets go, and reads a window or
+// a session through their methods (Window.Session, Term, Proc, Input,
+// Tracked, Protocol, StartDir, AtPrompt, Typed, CloseInputs and the
+// like). The table sees a call only as a mux.Call (the connection's
+// Admitted, SetCaller, Declared, PlacedWindow, PeerPID, Verb and
+// Context), and what it asks of the daemon around it (who a caller is,
+// the write path, the Inbox, the attach streams, the pane index, the
+// reaper) through the interfaces of mux.Options: table_side.go is this
+// package's side of them. The table's verbs are added to the verb table
+// through mux.AddFunc (verbs.go). Under internal/daemon/mux are its
+// leaves, importing nothing of the daemon: mux/layout, the tiling tree of
+// one workspace, and mux/term, one pane's terminal (its process on the
+// PTY, its input queue, the tracked screen its output feeds, its exit),
+// whose own lock is a leaf.
 //
 // Every feature is a core.Feature, and New is the composition root: it
 // keeps them in one ordered list (server.go), inits each in that order
@@ -415,13 +359,13 @@
 //     takes) and the hub.
 //  2. s.editMu: one edit of config.toml at a time (set-config). It is
 //     held across that file's read and rename, and only another
-//     set-config waits on it. Beside it, restorer.writing: one save of
-//     the sessions file at a time, held from reading the table (s.mu
-//     under it; at the final save, each pane's foreground read) to the
-//     file's rename, so an older copy never lands over a newer one; only
-//     another save waits on it. The two never nest.
-//  3. Session.tileMu: one retile of a session at a time; s.mu and the
-//     attach locks under it.
+//     set-config waits on it. Beside it, mux.Restorer.writing: one save
+//     of the sessions file at a time, held from reading the table
+//     (mux.Table.mu under it; at the final save, each pane's foreground
+//     read) to the file's rename, so an older copy never lands over a
+//     newer one; only another save waits on it. The two never nest.
+//  3. mux.Session.tileMu: one retile of a session at a time;
+//     mux.Table.mu and the attach locks under it.
 //  4. links.Outbox.nmu (internal/daemon/links): one call of the outbox's
 //     Changed hook at a time, held across it, so the host's Inbox row
 //     (5, 7) is told the latest state last; the outbox's own mu under it.
@@ -430,37 +374,31 @@
 //     SetHostProblem takes it under 1).
 //  7. attention.Store.mu, the Inbox (internal/daemon/attention): held
 //     across each queue call and the publish of its events; under it
-//     s.mu (the store's Pane and Panes hooks; Pane reads the risk of a
-//     pane's approval through attention.Prompts.ApprovalRisk, which takes
-//     s.mu through core.Host and no lock of attention's), a mail ring's lock, the
+//     mux.Table.mu (the store's Pane and Panes hooks; Pane reads the risk
+//     of a pane's approval through attention.Prompts.ApprovalRisk, which
+//     takes mux.Table.mu through core.Host and no lock of attention's), a mail ring's lock, the
 //     held approvals' (attention.Holds.mu), the asks' (attention.Asks.mu)
 //     and the host follower's locks (links.Follow.mu, the mirror's) and
 //     the hub's lock (its Publish hook)
 //     may be taken. The walk does not see these (the store is reached
 //     through an interface and calls the core through func values): this
 //     list states them.
-//  8. s.mu: the session and window tables, every window's placement and
-//     grants; the core's lock, taken only in the table's files (the
-//     tableFiles that TestTableLockStaysInTheTable holds: session.go,
-//     table.go, target.go, host_table.go, layout.go, popup.go, resolve.go,
-//     restore.go, window_grants.go and the window verbs). Connections,
-//     dispatch, attach streams and the features' adapter ask through
-//     table.go's methods; features read core.Host.View, a copy. Never
-//     held across I/O, while taking a
-//     pane's lock (the detect.Pane, its screen) or waiting on the
-//     arbiter: handlers copy what they need and let go. A function that
-//     needs it held is named …Locked (the resolvers session, window,
-//     target and callerWindow, Window.DisplayName, sessionsSorted and
-//     the attach stream's layout readers say so in their comments). The
-//     arbiter's own lock is a leaf, read under it by listings
-//     (windowRowLocked). The target check runs under it and reads only
-//     atomics besides (the permissions in force, the link policy, each
-//     window's atPrompt); the write path asks the arbiter first, then
-//     takes s.mu for the typist's grants.
+//  8. mux.Table.mu: the session and window tables, every window's
+//     placement and grants; the core's lock, taken only in
+//     internal/daemon/mux (its doc.go has the table's own order, which
+//     TestMuxLockOrder walks; a call into the table takes it here, as a
+//     call into the hub takes rpc.Hub.mu). Never held across I/O, while
+//     taking a pane's lock (the detect.Pane, its screen) or waiting on
+//     the arbiter. Under it the table calls only what takes no lock of
+//     the core's (mux.Daemon's Permissions, LinkAllows and Fans: atomics
+//     and the fan tags), the attach hub's and a stream's locks
+//     (mux.Screens), the reply queue's count and the mail feature's
+//     table of rings; the walk cannot follow those interfaces, so this
+//     list states them.
 //  9. attention.Queue.mu, the reply queue's (internal/daemon/attention):
 //     under it only the attach hub's and a stream's locks, through
 //     core.Host.RailChanged (the rail is redrawn as the queue changes);
-//     the core reads a pane's count (Queue.Len) under s.mu.
+//     the core reads a pane's count (Queue.Len) under mux.Table.mu.
 //  10. rpc.Hub.mu, the event hub's (internal/daemon/rpc): under it a
 //     subscriber's lock and, through its observer (Hub.Observe: the
 //     attach hub's observe), the attach hub's and a stream's (never the
@@ -477,16 +415,16 @@
 //     links.Follow.mu, alarm.Alarm.mu (internal/alarm: the Inbox's and
 //     the host follower's snooze timers), rpc.Subscriber.mu,
 //     attachStream.mu, conn.wmu, cfgFollow.mu,
-//     humanNonces.mu, restorer.mu, reaper.mu, paneIndex.mu, connCount.mu,
-//     Server.connMu (the connections being served; no longer s.mu's),
+//     humanNonces.mu, mux.Restorer.mu, reaper.mu, paneIndex.mu, connCount.mu,
+//     Server.connMu (the connections being served),
 //     railWake.mu (the timer that redraws the rails when a finished
 //     subagent's row is due to leave them),
 //     escapeeList.mu, term.Term.mu (mux/term: a pane's output and exit
-//     records), Window.nameMu, and the arbiter's own lock (agentstate).
+//     records), mux.Window.nameMu, and the arbiter's own lock (agentstate).
 //
 // A feature's own locks (herdr.Sock.mu, agentlog.Log.mu,
 // agentlog.Transcripts.mu; mailbox.Mail.mu, the mail feature's table of
-// rings, which the core may take under s.mu (Existing: a listing's
+// rings, which the core may take under mux.Table.mu (Existing: a listing's
 // unread counts, a dismiss's thread) and under which nothing is taken,
 // not even a ring's lock; attention.Review.mu, which the notes file's
 // read and write run under, and attention.Asks.mu and attention.Holds.mu,
@@ -508,7 +446,7 @@
 // socket taken, the sessions back) run with no core lock held: the hub
 // runs its window-closed hooks after it let rpc.Hub.mu go. Three exceptions:
 // attention.Store.mu (7) is held across the store's hooks into the core
-// (Pane and Panes take s.mu, Publish the hub's lock) and across the
+// (Pane and Panes take mux.Table.mu, Publish the hub's lock) and across the
 // callbacks the links' follow hands it (the mirror of the hosts' items);
 // and, in internal/daemon/links, links.Outbox.nmu (4) is held across the
 // outbox's Changed hook, links.inboxRows.mu (5) across its Inbox call,

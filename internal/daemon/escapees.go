@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/tuios/tuios/internal/daemon/mux"
 	"github.com/tuios/tuios/internal/procstat"
 )
 
@@ -53,14 +54,14 @@ func (e *escapeeList) load(s *Server) {
 	if e.path == "" {
 		return
 	}
-	b, why := ReadStateFile(e.path, s.uid, maxEscapees*64)
+	b, why := mux.ReadStateFile(e.path, s.uid, maxEscapees*64)
 	if why != "" {
-		SetAside(s, "escapees", e.path, why, "processes that outlived the last daemon's panes are not known")
+		mux.SetAside(host{s}.Log(), s.clock, "escapees", e.path, why, "processes that outlived the last daemon's panes are not known")
 		return
 	}
 	var recs []escapeeRecord
 	if len(b) > 0 && json.Unmarshal(b, &recs) != nil {
-		SetAside(s, "escapees", e.path, "it is not a list of processes", "processes that outlived the last daemon's panes are not known")
+		mux.SetAside(host{s}.Log(), s.clock, "escapees", e.path, "it is not a list of processes", "processes that outlived the last daemon's panes are not known")
 		return
 	}
 	e.mu.Lock()

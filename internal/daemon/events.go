@@ -58,7 +58,7 @@ func (s *Server) forwardAgentEvents(sub *agentstate.Subscription) {
 			s.alog.State(c.Pane, c.To, c.Message) // internal/daemon/agentlog
 			s.tscript.Sync()                      // internal/daemon/agentlog: a join comes with states
 			session := ""
-			if w := s.WindowByID(c.Pane); w != nil { // table.go
+			if w := s.tab.WindowByID(c.Pane); w != nil { // table.go
 				session = w.Session().Name
 				w.SetAtPrompt(c.To == agentstate.NeedsInput) // the target check's view (gate.go)
 			}
@@ -74,7 +74,7 @@ func (s *Server) forwardAgentEvents(sub *agentstate.Subscription) {
 // notePrompts reads every pane's state again into atPrompt, after the
 // arbiter's subscription dropped changes.
 func (s *Server) notePrompts() {
-	for _, w := range s.WindowList() { // table.go
+	for _, w := range s.tab.WindowList() { // table.go
 		w.SetAtPrompt(s.tracker.Arbiter().Get(w.ID).State == agentstate.NeedsInput)
 	}
 }

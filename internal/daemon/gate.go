@@ -2,8 +2,8 @@ package daemon
 
 import (
 	"strconv"
-	"strings"
 
+	"github.com/tuios/tuios/internal/daemon/mux"
 	"github.com/tuios/tuios/internal/grant"
 	"github.com/tuios/tuios/internal/proto"
 )
@@ -61,16 +61,16 @@ func (s *Server) admit(cn *conn, name string, a access) *proto.Error {
 // call running on cn; known is false when none was, or cn is nil. The
 // table reads the call through it and the three below, not through the
 // connection's fields.
-func (cn *conn) Admitted() (c Caller, known bool) {
+func (cn *conn) Admitted() (c mux.Caller, known bool) {
 	if cn == nil {
-		return Caller{}, false
+		return mux.Caller{}, false
 	}
 	return cn.call, cn.callKnown
 }
 
 // SetCaller records c as the running call's caller: a verb anyone may
 // call places its caller itself when it needs one.
-func (cn *conn) SetCaller(c Caller) { cn.call, cn.callKnown = c, true }
+func (cn *conn) SetCaller(c mux.Caller) { cn.call, cn.callKnown = c, true }
 
 // PlacedWindow is the id of the window the caller runs in, found once
 // ("" for none, or a nil cn).
@@ -88,7 +88,7 @@ func (cn *conn) Declared() access { return cn.acc }
 func (cn *conn) PeerPID() int { return cn.peer }
 
 // mayCall is the verb-level rule: who may call it, and the grants.
-func (s *Server) mayCall(c Caller, name string, a access) *proto.Error {
+func (s *Server) mayCall(c mux.Caller, name string, a access) *proto.Error {
 	if c.Link || c.Own {
 		return nil // a link answers to the link policy, checked in admit
 	}
@@ -111,7 +111,7 @@ func (s *Server) mayCall(c Caller, name string, a access) *proto.Error {
 		}
 		h := proto.Hint{Detail: "the person does this from an attached client (tuios attach)"}
 		if need != 0 {
-			h = grantHint(need, c)
+			h = mux.GrantHint(need, c)
 		}
 		return proto.Errorf(codeNotHuman, "%s acts as the person: a program inside a pane may not%s", name, needText(need)).WithHint(h)
 	case whoSelf:
@@ -125,7 +125,7 @@ func (s *Server) mayCall(c Caller, name string, a access) *proto.Error {
 			return nil
 		}
 		if miss := c.Grants.Missing(need); miss != 0 {
-			return grantRefusal(name, a, miss, c)
+			return mux.GrantRefusal(name, a, miss, c)
 		}
 		return nil
 	}
@@ -134,7 +134,7 @@ func (s *Server) mayCall(c Caller, name string, a access) *proto.Error {
 
 // outOfReach refuses a session the caller does not reach (nil: every
 // session).
-func (s *Server) outOfReach(verb string, c Caller, ss *Session) *proto.Error {
+func (s *Server) outOfReach(verb string, c mux.Caller, ss *mux.Session) *proto.Error {
 	what := "every session"
 	if ss != nil {
 		what = "session " + strconv.Quote(ss.Name)
@@ -148,14 +148,7 @@ func (s *Server) outOfReach(verb string, c Caller, ss *Session) *proto.Error {
 			WithHint(proto.Hint{Command: "tuios pane-grants", Detail: "call from a pane's own processes, or from a terminal outside TUIOS"})
 	}
 	return proto.Errorf(proto.CodeForbidden, "%s is refused for this pane: it reaches only its own session %q, and %s needs the admin grant",
-		verb, c.Pane.Session().Name, what).WithHint(grantHint(grant.Admin, c))
-}
-
-// grantRefusal is the error for a pane that lacks grants a verb needs: it
-// names the grant and the command that gives it.
-func grantRefusal(verb string, a access, miss grant.Set, c Caller) *proto.Error {
-	return proto.Errorf(proto.CodeForbidden, "%s is refused for this pane: %s needs the %s grant", verb, actionText(a), strings.Join(miss.List(), " and ")).
-		WithHint(grantHint(miss, c))
+		verb, c.Pane.Session().Name, what).WithHint(mux.GrantHint(grant.Admin, c))
 }
 
 // needText is " without the respond grant" for a person's act a grant
@@ -165,42 +158,4 @@ func needText(need grant.Set) string {
 		return ""
 	}
 	return " without the " + need.String() + " grant"
-}
-
-// actionText says in words what a declaration does, for refusals.
-func actionText(a access) string {
-	switch {
-	case a.Types():
-		return "typing into a pane of its own session"
-	case a.Link()&capMail != 0 && a.Grants().Has(grant.Write):
-		return "leaving mail or files in its own session"
-	case a.Grants().Has(grant.Fan) && !a.Grants().Has(grant.Admin):
-		return "starting an agent"
-	case a.Grants().Has(grant.Files) && !a.Grants().Has(grant.Admin):
-		return "copying files"
-	case a.Link()&capOpen != 0:
-		return "opening or closing sessions and windows"
-	case a.Grants() == grant.Admin && a.Link()&capLocal != 0:
-		return "changing the daemon and its settings"
-	case a.Grants() == grant.Admin:
-		return "arranging windows, workspaces and layouts"
-	case a.Grants().Has(grant.Write):
-		return "writing into the pane's own session"
-	case a.Grants().Has(grant.Read):
-		return "reading"
-	}
-	return "this"
-}
-
-// grantHint says what the caller holds and how to get more: the person
-// gives grants, from a terminal outside TUIOS.
-func grantHint(need grant.Set, c Caller) proto.Hint {
-	pane := "PANE"
-	if c.Pane != nil {
-		pane = c.Pane.ID[:8]
-	}
-	list := (c.Grants | need).String()
-	return proto.Hint{Command: "tuios pane-grants",
-		Detail: "this pane holds " + c.Grants.String() + "; the person gives more from a terminal outside TUIOS: tuios set-pane-grants -w " + pane + " --grants " + list +
-			", or [agents.permissions] in config.toml"}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/internal/config"
+	"github.com/tuios/tuios/internal/daemon/mux"
 	"github.com/tuios/tuios/internal/grant"
 	"github.com/tuios/tuios/internal/proto"
 )
@@ -375,12 +376,10 @@ func TestWritePathChecksThePromptAgain(t *testing.T) {
 	target := str(person.must("get-window", map[string]any{"session": "w", "window": "0"})["window_id"])
 	person.must("set-pane-grants", map[string]any{"window": target, "grants": "none"})
 	writer := relayPane(t, person, sock, "w", "writer", "")
-	srv.mu.Lock()
-	w, tw := srv.windows[target], srv.windows[writer.id]
-	srv.mu.Unlock()
-	w.pane.Report(agentstate.Report{State: agentstate.NeedsInput, Source: agentstate.SourceReport, Harness: "claude-code"}, "")
-	w.atPrompt.Store(false) // the call's check has not heard of the prompt yet
-	by := Caller{Pane: tw, Inside: true, Grants: grant.Read | grant.Write}
+	w, tw := srv.tab.WindowByID(target), srv.tab.WindowByID(writer.id)
+	w.Tracked().Report(agentstate.Report{State: agentstate.NeedsInput, Source: agentstate.SourceReport, Harness: "claude-code"}, "")
+	w.SetAtPrompt(false) // the call's check has not heard of the prompt yet
+	by := mux.Caller{Pane: tw, Inside: true, Grants: grant.Read | grant.Write}
 	err := srv.typeAs(context.Background(), "send-text", types, by, w, []byte("x"), time.Second, true)
 	if err == nil || err.Code != proto.CodeForbidden || !strings.Contains(err.Message, "respond") {
 		t.Fatalf("typing into a prompt that came up after the check: %v", err)

@@ -148,23 +148,23 @@ func TestHerdrAgentStartOtherShells(t *testing.T) {
 
 // atPrompt says whether the window's shell holds its terminal's foreground.
 func atPrompt(s *Server, window string) bool {
-	w := s.WindowByID(window)
+	w := s.tab.WindowByID(window)
 	if w == nil {
 		return false
 	}
-	fg, err := w.proc.ForegroundPgrp()
-	return err == nil && fg == w.proc.Pid()
+	fg, err := w.Proc().ForegroundPgrp()
+	return err == nil && fg == w.Proc().Pid()
 }
 
 // foregroundIs says whether the process group leading window's terminal
 // is led by a process named name (/proc/<pgrp>/comm).
 func foregroundIs(s *Server, window, name string) bool {
-	w := s.WindowByID(window)
+	w := s.tab.WindowByID(window)
 	if w == nil {
 		return false
 	}
-	fg, err := w.proc.ForegroundPgrp()
-	if err != nil || fg == w.proc.Pid() {
+	fg, err := w.Proc().ForegroundPgrp()
+	if err != nil || fg == w.Proc().Pid() {
 		return false
 	}
 	comm, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", fg))

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tuios/tuios/internal/daemon/mux"
 	"github.com/tuios/tuios/internal/proto"
 )
 
@@ -105,7 +106,7 @@ func TestHerdrMutatingMethods(t *testing.T) {
 	if _, code := herdrDo(t, hw, "tab.rename", map[string]any{"tab_id": ws + ":t7", "label": "x"}); code != "tab_not_found" {
 		t.Fatalf("rename of a slot that is no tab: %s", code)
 	}
-	for i := 2; i <= Workspaces; i++ {
+	for i := 2; i <= mux.Workspaces; i++ {
 		if _, code := herdrDo(t, hw, "tab.create", map[string]any{"workspace_id": ws}); code != "" {
 			t.Fatalf("tab.create %d: %s", i, code)
 		}

@@ -203,7 +203,7 @@ func TestHerdrReportsFromRealPanes(t *testing.T) {
 		t.Fatalf("idle/unknown/sleeping: %q %v", ans, st)
 	}
 	// Another pane's id: forbidden, and that pane is untouched.
-	other := "w" + herdrHex(hw.srv.SessionNamed("work").ID) + ":p" + herdrHex(b)
+	other := "w" + herdrHex(hw.srv.tab.SessionNamed("work").ID) + ":p" + herdrHex(b)
 	ans = hw.report("work", a, reportLine(other, "crush", "working", 20, ""))
 	if errCodeOf(ans[0]) != "forbidden" || !strings.Contains(ans[0], "a pane may report only for itself") || bState() != "none" {
 		t.Fatalf("report for another pane: %q, b is %s", ans, bState())
@@ -477,7 +477,7 @@ func TestHerdrEnvironmentFollowsTheMode(t *testing.T) {
 			shellSays(t, hw.r, a, fmt.Sprintf(`env | grep ^HERDR_ | sort; printf 'mk_%%s_done\n' %d`, n), fmt.Sprintf("mk_%d_done", n))
 			txt := str(hw.r.must("capture-pane", map[string]any{"window": a})["content"])
 			_, served := os.Stat(hw.herdr)
-			ws := "w" + herdrHex(hw.srv.SessionNamed("work").ID)
+			ws := "w" + herdrHex(hw.srv.tab.SessionNamed("work").ID)
 			switch mode {
 			case "":
 				for _, want := range []string{"HERDR_ENV=1\n", "HERDR_PANE_ID=" + ws + ":p" + herdrHex(a) + "\n", "HERDR_SOCKET_PATH=" + hw.herdr + "\n",

@@ -7,6 +7,7 @@ import (
 	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/detect"
 	"github.com/tuios/tuios/internal/daemon/core"
+	"github.com/tuios/tuios/internal/daemon/mux"
 	"github.com/tuios/tuios/internal/proto"
 )
 
@@ -14,7 +15,7 @@ import (
 const maxLabel = core.MaxLabel
 
 // host is the core as its features see it (core.Host): every method
-// copies what it needs under s.mu and lets go, so no feature holds the
+// copies what it needs under the table's lock and lets go, so no feature holds the
 // core's lock or reads a field of its structs.
 type host struct{ s *Server }
 
@@ -63,7 +64,7 @@ func (h host) Admit(ctx context.Context, p core.Peer, verb string) (core.Call, *
 
 func (h host) SubscribeReach(c core.Call) (string, *proto.Error) {
 	cn, _ := c.(*conn)
-	own, _, err := h.s.SubscribeScope(cn, "", "")
+	own, _, err := h.s.tab.SubscribeScope(cn, "", "")
 	return own, err
 }
 
@@ -106,7 +107,7 @@ func (h host) Subscribe(f core.Filter, queue int) core.Subscription {
 
 func (h host) Attached() int { return int(h.s.attach.n.Load()) }
 
-func (h host) SwapWindows(a, b string) (bool, string) { return h.s.SwapWindows(a, b) }
+func (h host) SwapWindows(a, b string) (bool, string) { return h.s.tab.SwapWindows(a, b) }
 
 // Context, Verb and Remote make an admitted connection a core.Call.
 func (cn *conn) Context() context.Context { return cn.ctx }
@@ -139,40 +140,23 @@ type environRule struct {
 	rule   func(map[string]string) bool
 }
 
-// paneHandle is a live handle on a window's pane (core.Pane).
-type paneHandle struct{ w *Window }
-
-func (p paneHandle) ID() string                   { return p.w.ID }
-func (p paneHandle) Tracked() *detect.Pane        { return p.w.Tracked() }
-func (p paneHandle) Pid() int                     { return p.w.Proc().Pid() }
-func (p paneHandle) ForegroundPgrp() (int, error) { return p.w.Proc().ForegroundPgrp() }
-func (p paneHandle) Exited() <-chan struct{}      { return p.w.Term().Exited() }
-func (p paneHandle) Dir() string                  { return p.w.DirNow() }
-
-func (p paneHandle) Output() <-chan struct{} {
-	_, gen := p.w.Term().LastOutput()
-	return gen
-}
-
-func (p paneHandle) Revision() (uint64, bool) { return p.w.Term().Printed() }
-
 func (h host) Pane(id string) core.Pane {
 	s := h.s
-	w := s.WindowByID(id) // table.go
+	w := s.tab.WindowByID(id) // table.go
 	if w == nil {
 		return nil
 	}
-	return paneHandle{w}
+	return w.Handle()
 }
 
 // typingInto is the connection of the admitted call c and the window
 // pane it types into: a call that was never checked types nothing.
-func (h host) typingInto(c core.Call, pane string) (*conn, *Window, *proto.Error) {
+func (h host) typingInto(c core.Call, pane string) (*conn, *mux.Window, *proto.Error) {
 	cn, _ := c.(*conn)
 	if cn == nil {
 		return nil, nil, proto.Errorf(proto.CodeForbidden, "typing into a pane from a call that was never checked (a bug): nothing was typed")
 	}
-	w := h.s.WindowByID(pane) // table.go
+	w := h.s.tab.WindowByID(pane) // table.go
 	if w == nil {
 		return nil, nil, proto.Errorf(proto.CodeWindowNotFound, "no window %s", clipText(pane, 64))
 	}
@@ -181,14 +165,14 @@ func (h host) typingInto(c core.Call, pane string) (*conn, *Window, *proto.Error
 
 func (h host) Shows(session string) bool {
 	s := h.s
-	ss := s.SessionNamed(session) // table.go
+	ss := s.tab.SessionNamed(session) // table.go
 	return ss != nil && s.attach.Shows(ss)
 }
 
 func (h host) CloseWindow(id string) {
 	s := h.s
-	w := s.WindowByID(id) // table.go
+	w := s.tab.WindowByID(id) // table.go
 	if w != nil {
-		s.EndWindow(w)
+		s.tab.EndWindow(w)
 	}
 }

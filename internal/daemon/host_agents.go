@@ -6,7 +6,7 @@ import (
 )
 
 // What the agent verbs (internal/daemon/agents) read of the core: each
-// method copies what it needs under s.mu and lets go.
+// method copies what it needs under the table's lock and lets go.
 
 func (h host) PaneOf(c core.Call, pid int) (string, string) {
 	s := h.s

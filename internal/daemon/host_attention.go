@@ -24,7 +24,7 @@ const queueRest = attn.QueueRest
 type replyQueue struct{ *attn.Queue }
 
 // Count is how many entries wait for window. It takes only the queue's
-// lock, so it may be called under s.mu.
+// lock, so it may be called under the table's lock.
 func (q replyQueue) Count(window string) int { return q.Len(window) }
 
 func (h host) IsPerson(c core.Call, nonce string) bool {
@@ -67,7 +67,7 @@ func (h host) InFront(id string) bool { return h.s.inFront(id) }
 
 func (h host) InReach(c core.Call, session string) *proto.Error {
 	cn, _ := c.(*conn)
-	return h.s.SessionInReach(cn, session)
+	return h.s.tab.SessionInReach(cn, session)
 }
 
 func (h host) Wide(c core.Call, what string) *proto.Error {
@@ -75,13 +75,13 @@ func (h host) Wide(c core.Call, what string) *proto.Error {
 	return h.s.wide(cn, what)
 }
 
-func (h host) PaneCwds() map[string]string { return h.s.PaneDirs() }
+func (h host) PaneCwds() map[string]string { return h.s.tab.PaneDirs() }
 
 // PaneDir is where the pane's shell is: its OSC 7 directory, else its
 // process's cwd, else the directory it started in.
 func (h host) PaneDir(id string) string {
 	s := h.s
-	w := s.WindowByID(id) // table.go
+	w := s.tab.WindowByID(id) // table.go
 	if w == nil {
 		return ""
 	}
@@ -102,7 +102,7 @@ func (h host) TypeHeld(c core.Call, pane, text string) (core.Typed, *proto.Error
 	if cn == nil {
 		return core.Typed{}, proto.Errorf(proto.CodeForbidden, "typing into a pane from a call that was never checked (a bug): nothing was typed")
 	}
-	w := s.WindowByID(pane) // table.go
+	w := s.tab.WindowByID(pane) // table.go
 	if w == nil {
 		return core.Typed{}, proto.Errorf(proto.CodeWindowNotFound, "no window %s", clipText(pane, 64))
 	}

@@ -4,33 +4,13 @@ import (
 	"context"
 
 	"github.com/tuios/tuios/internal/daemon/core"
+	"github.com/tuios/tuios/internal/daemon/mux"
 	"github.com/tuios/tuios/internal/grant"
 	"github.com/tuios/tuios/internal/proto"
 )
 
 // What the worktrees and fan feature (internal/daemon/fan) asks of the
 // core, and what the core asks of it (core.Fans: s.fans).
-
-// fanReach says whether a pane's session own reaches session ss through
-// the worktrees: ss is in own's fan group, or a fan from own started it.
-// Reads only the feature's tags, which take no lock: safe under s.mu.
-func fanReach(fans core.Fans, own, ss *Session) bool {
-	if own == nil || ss == nil || own == ss {
-		return own == ss && own != nil
-	}
-	if fans == nil {
-		return false
-	}
-	t := fans.Tag(ss.ID)
-	if t == nil {
-		return false
-	}
-	if t.LaunchedBy != "" && t.LaunchedBy == own.ID {
-		return true
-	}
-	o := fans.Tag(own.ID)
-	return o != nil && o.Group != "" && o.Group == t.Group && o.Repo == t.Repo
-}
 
 func (h host) Worktree(session string) (core.Worktree, bool) {
 	if h.s.fans == nil {
@@ -71,22 +51,22 @@ func (h host) CallHost(ctx context.Context, host, verb string, params, out any) 
 
 func (h host) KillSession(name, id string) bool {
 	s := h.s
-	ss := s.SessionNamed(name) // table.go
+	ss := s.tab.SessionNamed(name) // table.go
 	if ss == nil || ss.ID != id {
 		return false
 	}
-	s.EndSession(ss)
+	s.tab.EndSession(ss)
 	return true
 }
 
 func (h host) WatchStartNotice(pane string) <-chan struct{} {
 	s := h.s
-	w := s.WindowByID(pane) // table.go
+	w := s.tab.WindowByID(pane) // table.go
 	if w == nil {
 		return nil
 	}
 	due := make(chan struct{})
-	t := s.clock.AfterFunc(startAgentNoticeAfter, func() { close(due) })
+	t := s.clock.AfterFunc(mux.StartNoticeAfter, func() { close(due) })
 	s.watchStartNotice(w, due, t) // agent_launch.go: stops t when the watch ends
 	return due
 }
@@ -97,7 +77,7 @@ func (h host) FirstPrompt(c core.Call, pane, text string) (string, string, strin
 	if cn == nil {
 		return "not_sent", "typing into a pane from a call that was never checked (a bug): nothing was typed", ""
 	}
-	w := s.WindowByID(pane) // table.go
+	w := s.tab.WindowByID(pane) // table.go
 	if w == nil {
 		return "not_sent", "the window closed before the prompt was typed", ""
 	}

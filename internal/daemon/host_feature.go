@@ -8,6 +8,7 @@ import (
 
 	"github.com/tuios/tuios/inbox"
 	"github.com/tuios/tuios/internal/daemon/core"
+	"github.com/tuios/tuios/internal/daemon/mux"
 	"github.com/tuios/tuios/internal/proto"
 )
 
@@ -93,7 +94,7 @@ func (h host) OnRestored(fn func([]core.Restored)) {
 func (h host) Own(verb string) core.Call {
 	s := h.s
 	return &conn{s: s, own: true, placed: true, ctx: doneContext{s.done}, closed: s.done,
-		call: Caller{Own: true}, callKnown: true, acc: types, verbName: verb}
+		call: mux.Caller{Own: true}, callKnown: true, acc: types, verbName: verb}
 }
 
 // Type types line as the admitted call c: the daemon's own act straight
@@ -105,7 +106,7 @@ func (h host) Type(c core.Call, pane, line string) *proto.Error {
 		return perr
 	}
 	if cn.own {
-		return s.typeAs(cn.ctx, cn.verbName, cn.acc, Caller{Own: true}, w, []byte(line), 0, true)
+		return s.typeAs(cn.ctx, cn.verbName, cn.acc, mux.Caller{Own: true}, w, []byte(line), 0, true)
 	}
 	return s.typeInto(cn, w, []byte(line), 0)
 }
@@ -113,7 +114,7 @@ func (h host) Type(c core.Call, pane, line string) *proto.Error {
 // OpenResumeItem opens the window's resume item in the Inbox.
 func (h host) OpenResumeItem(window, harness, command string) {
 	s := h.s
-	p, w := s.InboxPane(window) // table.go
+	p, w := s.tab.InboxPane(window) // table.go
 	if w == nil {
 		return
 	}

@@ -1,8 +1,6 @@
 package daemon
 
 import (
-	"time"
-
 	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/mail"
@@ -23,8 +21,8 @@ func (h host) OnSessionClosed(fn func(core.Event)) {
 // one of its panes.
 func (h host) MailTo(session, window string) *mail.Ring {
 	s := h.s
-	ss := s.SessionNamed(session) // table.go; a session's name and id never change
-	if ss == nil || s.WindowByID(window) == nil {
+	ss := s.tab.SessionNamed(session) // table.go; a session's name and id never change
+	if ss == nil || s.tab.WindowByID(window) == nil {
 		return nil
 	}
 	return s.mail.Ring(ss.Name, ss.ID)
@@ -47,9 +45,4 @@ func (h host) MailHost(c core.Call, p *proto.SendMessageParams) (any, *proto.Err
 	return h.s.sendToHost(cn, p) // outbox_verbs.go
 }
 
-func (p paneHandle) LastOutput() time.Time {
-	last, _ := p.w.Term().LastOutput()
-	return last
-}
-
-func (p paneHandle) Settle(quiet, max time.Duration) { p.w.settleOutput(quiet, max) } // agent_launch.go
+// agent_launch.go

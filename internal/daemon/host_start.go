@@ -9,7 +9,7 @@ import (
 )
 
 // What start-agent (internal/daemon/agents, start.go) asks of the core
-// besides what the fans ask (host_fan.go). Each takes s.mu only to read
+// besides what the fans ask (host_fan.go). Each takes the table's lock only to read
 // or change the table, never across a wait.
 
 func (h host) AgentRepo(c core.Call, repo string, clone bool, from string) (string, bool, *proto.Error) {

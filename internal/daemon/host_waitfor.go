@@ -2,10 +2,10 @@ package daemon
 
 import (
 	"context"
-	"time"
 
 	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/daemon/mailbox"
+	"github.com/tuios/tuios/internal/daemon/mux"
 	"github.com/tuios/tuios/internal/daemon/waitfor"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/pty"
@@ -25,8 +25,8 @@ func (h host) OnProgramExit(fn func(core.ProgramExit)) {
 // programExited tells the features that w's program exited with status,
 // before the window is closed: a wait-for window-exit that starts after
 // the close still finds the exit. The hooks run with no core lock held.
-func (s *Server) programExited(w *Window, status pty.ExitStatus) {
-	ex := s.ProgramExit(w, status.Code) // table.go
+func (s *Server) programExited(w *mux.Window, status pty.ExitStatus) {
+	ex := s.tab.ProgramExit(w, status.Code) // table.go
 	for _, fn := range s.programExitHooks {
 		fn(ex)
 	}
@@ -36,11 +36,4 @@ func (s *Server) programExited(w *Window, status pty.ExitStatus) {
 // wait (internal/daemon/mailbox), which answers with the message it got.
 func (s *Server) waitMail(ctx context.Context, c core.Call, w waitfor.MailWait, timedOut func(string) *proto.Error) (any, *proto.Error) {
 	return s.mail.Wait(ctx, c, mailbox.WaitFor{Session: w.Session, Inbox: w.Inbox, Thread: w.Thread}, timedOut)
-}
-
-func (p paneHandle) Quiet() (time.Time, <-chan struct{}) { return p.w.Term().Quiet() }
-
-func (p paneHandle) ExitCode() (int, bool) {
-	st, ok := p.w.Term().ExitStatus()
-	return st.Code, ok
 }

@@ -1,6 +1,9 @@
 package daemon
 
-import "github.com/tuios/tuios/inbox"
+import (
+	"github.com/tuios/tuios/inbox"
+	"github.com/tuios/tuios/internal/daemon/mux"
+)
 
 // The pane in front of the person: the focused window of a session that
 // an attached client shows, when it is on the workspace on screen. Seeing
@@ -10,12 +13,12 @@ import "github.com/tuios/tuios/inbox"
 
 // inFront reports whether an attached client shows window id focused.
 func (s *Server) inFront(id string) bool {
-	var sessions []*Session
+	var sessions []*mux.Session
 	s.attach.each(func(st *attachStream) { sessions = append(sessions, st.ss) })
 	if len(sessions) == 0 {
 		return false
 	}
-	return s.FocusedOnScreen(sessions, id) // table.go
+	return s.tab.FocusedOnScreen(sessions, id) // table.go
 }
 
 // seenByPerson marks what an attached client shows in front of the
@@ -36,9 +39,9 @@ func (s *Server) seenByPerson(id string) {
 	s.att.Seen(id)
 }
 
-// Shows reports whether an attached client Shows session ss. Safe under
-// s.mu (the attach hub's lock is taken after it).
-func (h *attachHub) Shows(ss *Session) bool {
+// Shows reports whether an attached client shows session ss. Safe under
+// the table's lock (the attach hub's lock is taken after it).
+func (h *attachHub) Shows(ss *mux.Session) bool {
 	found := false
 	h.each(func(st *attachStream) { found = found || st.ss == ss })
 	return found

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/tuios/tuios/internal/daemon/mux"
 	"github.com/tuios/tuios/internal/proto"
 )
 
@@ -43,19 +44,19 @@ func chordTokens(keys string) []string {
 // oneKey says whether a send-keys token is a single key (a named key, a
 // combination, or one character) rather than text typed as written.
 func oneKey(tok string) bool {
-	return keyToken(tok) != tok || utf8.RuneCountInString(tok) == 1
+	return mux.KeyToken(tok) != tok || utf8.RuneCountInString(tok) == 1
 }
 
 // chordClient is the stream to hand keys to: of the clients showing ss
 // whose leader is the first token, the one that sized the session last
 // (the client the person is most likely at). Nil when none.
-func (h *attachHub) chordClient(ss *Session, first string) *attachStream {
+func (h *attachHub) chordClient(ss *mux.Session, first string) *attachStream {
 	var best *attachStream
 	var bestAt int64
-	want := keyToken(first)
+	want := mux.KeyToken(first)
 	h.each(func(st *attachStream) {
 		// st.prefix is set before the stream is added to the hub.
-		if st.ss != ss || st.prefix == "" || keyToken(st.prefix) != want {
+		if st.ss != ss || st.prefix == "" || mux.KeyToken(st.prefix) != want {
 			return
 		}
 		st.mu.Lock()
@@ -76,13 +77,13 @@ func (h *attachHub) chordClient(ss *Session, first string) *attachStream {
 //
 // The word PREFIX names the prefix key wherever it stands, and is refused
 // from a pane even alone: a script that sends it means the binding.
-func (s *Server) refusePrefix(w *Window, keys string) *proto.Error {
+func (s *Server) refusePrefix(w *mux.Window, keys string) *proto.Error {
 	toks := chordTokens(keys)
 	named := slices.ContainsFunc(toks, isPrefixWord)
 	if len(toks) < 2 && !named {
 		return nil
 	}
-	if !named && keyToken(toks[0]) != keyToken(s.prefixKey()) && s.attach.chordClient(w.Session(), toks[0]) == nil {
+	if !named && mux.KeyToken(toks[0]) != mux.KeyToken(s.prefixKey()) && s.attach.chordClient(w.Session(), toks[0]) == nil {
 		return nil
 	}
 	key := toks[0]
@@ -122,7 +123,7 @@ func (s *Server) spellPrefix(keys string) string {
 // handChord hands keys to an attached client when they are a leader chord
 // of one (handed true), refuses a chord with keys after it, and leaves
 // anything else to be typed into the pane (handed false, no error).
-func (s *Server) handChord(w *Window, keys string) (handed bool, err *proto.Error) {
+func (s *Server) handChord(w *mux.Window, keys string) (handed bool, err *proto.Error) {
 	toks := chordTokens(keys)
 	if len(toks) < 2 {
 		return false, nil

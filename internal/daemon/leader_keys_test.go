@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tuios/tuios/internal/config"
+	"github.com/tuios/tuios/internal/daemon/mux"
 	"github.com/tuios/tuios/internal/proto"
 )
 
@@ -91,11 +92,11 @@ func FuzzChordTokens(f *testing.F) {
 			if tok == "" || strings.ContainsAny(tok, " ,") {
 				t.Fatalf("%q: token %q", keys, tok)
 			}
-			b = append(b, keyToken(tok)...)
+			b = append(b, mux.KeyToken(tok)...)
 			_ = oneKey(tok)
 		}
-		if string(b) != string(KeyBytes(keys)) {
-			t.Fatalf("%q: the chord's tokens type %q, KeyBytes %q", keys, b, KeyBytes(keys))
+		if string(b) != string(mux.KeyBytes(keys)) {
+			t.Fatalf("%q: the chord's tokens type %q, KeyBytes %q", keys, b, mux.KeyBytes(keys))
 		}
 	})
 }
@@ -116,7 +117,7 @@ func TestSendKeysSpellsPrefix(t *testing.T) {
 			t.Errorf("spellPrefix(%q) = %q, want %q", in, got, want)
 		}
 	}
-	if got := string(KeyBytes(s.spellPrefix("PREFIX n"))); got != "\x02n" {
+	if got := string(mux.KeyBytes(s.spellPrefix("PREFIX n"))); got != "\x02n" {
 		t.Errorf("PREFIX n types %q, want ctrl+b then n", got)
 	}
 }

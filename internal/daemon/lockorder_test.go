@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -27,29 +28,29 @@ var lockRanks = map[string]struct {
 	rank int
 	doc  string
 }{
-	"attachStream.fmu": {0, "attachStream.fmu"},
-	"conn.cmu":         {0, "conn.cmu"},
-	"cfgFollow.order":  {1, "cfgFollow.order"},
-	"Server.editMu":    {2, "s.editMu"},
-	"restorer.writing": {2, "restorer.writing"},
-	"Session.tileMu":   {3, "Session.tileMu"},
-	"Server.mu":        {8, "s.mu"},
-	"rpc.Hub.mu":       {10, "rpc.Hub.mu"},
-	"attachHub.mu":     {11, "attachHub.mu"},
+	"attachStream.fmu":     {0, "attachStream.fmu"},
+	"conn.cmu":             {0, "conn.cmu"},
+	"cfgFollow.order":      {1, "cfgFollow.order"},
+	"Server.editMu":        {2, "s.editMu"},
+	"mux.Restorer.writing": {2, "mux.Restorer.writing"},
+	"mux.Session.tileMu":   {3, "mux.Session.tileMu"},
+	"mux.Table.mu":         {8, "mux.Table.mu"},
+	"rpc.Hub.mu":           {10, "rpc.Hub.mu"},
+	"attachHub.mu":         {11, "attachHub.mu"},
 
 	"rpc.Subscriber.mu": {leafRank, "rpc.Subscriber.mu"},
 	"attachStream.mu":   {leafRank, "attachStream.mu"},
 	"conn.wmu":          {leafRank, "conn.wmu"},
 	"cfgFollow.mu":      {leafRank, "cfgFollow.mu"},
 	"humanNonces.mu":    {leafRank, "humanNonces.mu"},
-	"restorer.mu":       {leafRank, "restorer.mu"},
+	"mux.Restorer.mu":   {leafRank, "mux.Restorer.mu"},
 	"reaper.mu":         {leafRank, "reaper.mu"},
 	"paneIndex.mu":      {leafRank, "paneIndex.mu"},
 	"connCount.mu":      {leafRank, "connCount.mu"},
 	"Server.connMu":     {leafRank, "Server.connMu"},
 	"railWake.mu":       {leafRank, "railWake.mu"},
 	"escapeeList.mu":    {leafRank, "escapeeList.mu"},
-	"Window.nameMu":     {leafRank, "Window.nameMu"},
+	"mux.Window.nameMu": {leafRank, "mux.Window.nameMu"},
 }
 
 const leafRank = 13
@@ -68,13 +69,13 @@ const leafRank = 13
 func TestLockOrder(t *testing.T) {
 	t.Parallel()
 	hub := rpcLocks(t)
-	g := checkLockOrder(t, ".", lockRanks, 10, hub)
+	g := checkLockOrder(t, ".", lockRanks, 5, hub, muxLocks(t, hub))
 	into := false
 	for _, e := range g.edges {
-		into = into || e.taken == "rpc.Hub.mu"
+		into = into || e.taken == "mux.Table.mu"
 	}
 	if !into {
-		t.Fatal("the walk found no lock held across a call into the event hub: it no longer follows calls into internal/daemon/rpc")
+		t.Fatal("the walk found no lock held across a call into the table: it no longer follows calls into internal/daemon/mux")
 	}
 }
 
@@ -92,6 +93,56 @@ var rpcLockRanks = map[string]struct {
 func TestRPCLockOrder(t *testing.T) {
 	t.Parallel()
 	checkLockOrder(t, "rpc", rpcLockRanks, 1)
+}
+
+// muxLockRanks is internal/daemon/mux's own order (its doc.go, # Locks):
+// the table's lock and the locks around it, and the hub's under it.
+var muxLockRanks = map[string]struct {
+	rank int
+	doc  string
+}{
+	"Restorer.writing":  {2, "Restorer.writing"},
+	"Session.tileMu":    {3, "Session.tileMu"},
+	"Table.mu":          {8, "Table.mu"},
+	"rpc.Hub.mu":        {10, "rpc.Hub.mu"},
+	"rpc.Subscriber.mu": {leafRank, "rpc.Subscriber.mu"},
+	"Restorer.mu":       {leafRank, "Restorer.mu"},
+	"Window.nameMu":     {leafRank, "Window.nameMu"},
+}
+
+// TestMuxLockOrder walks internal/daemon/mux, the table, as TestLockOrder
+// walks the core, following its calls into the event hub.
+func TestMuxLockOrder(t *testing.T) {
+	t.Parallel()
+	g := checkLockOrder(t, "mux", muxLockRanks, 2, rpcLocks(t))
+	into := false
+	for _, e := range g.edges {
+		into = into || e.taken == "rpc.Hub.mu"
+	}
+	if !into {
+		t.Fatal("the walk found no lock held across a call into the event hub: it no longer follows calls into internal/daemon/rpc")
+	}
+}
+
+// muxLocks is what each function of internal/daemon/mux takes, for the
+// core's walk: a call into the table takes mux.Table.mu here.
+func muxLocks(t *testing.T, hub lockImport) lockImport {
+	t.Helper()
+	g := lockGraphOf(t, "mux", hub)
+	if len(g.takes["Table.WindowByID"]) == 0 {
+		t.Fatal("the walk of internal/daemon/mux finds no lock taken by Table.WindowByID")
+	}
+	return lockImport{path: "github.com/tuios/tuios/internal/daemon/mux", prefix: "mux.", g: g}
+}
+
+// prefixed names an imported walk's lock here: its own with the walk's
+// prefix, one it imported itself (rpc.Hub.mu in the table's walk) as it
+// was named there.
+func prefixed(prefix, lock string) string {
+	if strings.Count(lock, ".") > 1 {
+		return lock
+	}
+	return prefix + lock
 }
 
 // rpcLocks is what each function of internal/daemon/rpc takes, for the
@@ -263,7 +314,9 @@ func lockGraphOf(t *testing.T, dir string, imports ...lockImport) lockGraph {
 	}
 	for _, im := range imports {
 		for _, m := range im.g.mutexes {
-			g.mutexes = append(g.mutexes, im.prefix+m)
+			if l := prefixed(im.prefix, m); !slices.Contains(g.mutexes, l) {
+				g.mutexes = append(g.mutexes, l)
+			}
 		}
 	}
 	w := &lockWalker{fset: fset, info: info, paramHeld: map[*gotypes.Func]map[int][]string{}, imports: imports, extern: map[*gotypes.Func][]string{}}
@@ -601,7 +654,7 @@ func (w *lockWalker) importedCall(fn *gotypes.Func) bool {
 		if _, ok := w.extern[fn]; !ok {
 			var ls []string
 			for _, l := range im.g.takes[funcKey(fn)] {
-				ls = append(ls, im.prefix+l)
+				ls = append(ls, prefixed(im.prefix, l))
 			}
 			w.extern[fn] = ls
 		}

@@ -111,7 +111,6 @@ func (s *Server) about(pane, session string) lineLog {
 // lineLog logs formatted lines at a level.
 type lineLog struct{ l *slog.Logger }
 
-func (ll lineLog) infof(format string, args ...any)  { ll.logf(slog.LevelInfo, format, args) }
 func (ll lineLog) warnf(format string, args ...any)  { ll.logf(slog.LevelWarn, format, args) }
 func (ll lineLog) errorf(format string, args ...any) { ll.logf(slog.LevelError, format, args) }
 

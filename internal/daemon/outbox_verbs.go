@@ -43,7 +43,7 @@ func (s *Server) sendToHost(cn *conn, p *proto.SendMessageParams) (any, *proto.E
 	// is a claim only a caller outside every pane may make, and it
 	// arrives there as claimed_human.
 	from := p.From
-	if id, label, ok := s.CallerLabel(cn); ok { // table.go
+	if id, label, ok := s.tab.CallerLabel(cn); ok { // table.go
 		if from == mail.Human {
 			return nil, proto.Errorf(proto.CodeForbidden, "a pane cannot write as human").
 				WithHint(proto.Hint{Param: "from", Detail: "only the person at an attached client is human; sign with your own name"})

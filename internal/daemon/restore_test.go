@@ -165,7 +165,7 @@ func TestACorruptSessionsFileIsSetAside(t *testing.T) {
 			state := filepath.Join(dir, "home", "state")
 			sock := filepath.Join(dir, "s", "tuios.sock")
 			srv := daemonAt(t, sock, state, &config.File{})
-			path := srv.rest.path
+			path := srv.tab.Restorer().Path()
 			srv.Close()
 			os.MkdirAll(filepath.Dir(path), 0o700)
 			os.Remove(path)

@@ -146,9 +146,7 @@ func TestResumeRefusesBadIDs(t *testing.T) {
 		t.Fatalf("no id: %v", err)
 	}
 	for _, id := range []string{"-rf", "a b", strings.Repeat("x", 300), "a;rm", "$(id)"} {
-		srv.mu.Lock()
-		srv.windows[w].resumeID, srv.windows[w].resumeHarness = id, "claude-code"
-		srv.mu.Unlock()
+		srv.tab.SetResume(w, id, "claude-code")
 		if _, err := r.call("resume-agent", map[string]any{"window": w, "dry_run": true}); err == nil || err.Code != codeNotResumable {
 			t.Fatalf("id %q: %v", id, err)
 		}
@@ -156,16 +154,12 @@ func TestResumeRefusesBadIDs(t *testing.T) {
 			t.Fatalf("id %q: %v", id, err)
 		}
 	}
-	srv.mu.Lock()
-	srv.windows[w].resumeID, srv.windows[w].resumeHarness = "abc-123", "aider"
-	srv.mu.Unlock()
+	srv.tab.SetResume(w, "abc-123", "aider")
 	if _, err := r.call("resume-agent", map[string]any{"window": w}); err == nil || err.Code != codeNotResumable || !strings.Contains(err.Message, "[resume]") {
 		t.Fatalf("no [resume]: %v", err)
 	}
 	// cat is a program, not a shell at its prompt: not_ready, nothing typed.
-	srv.mu.Lock()
-	srv.windows[w].resumeHarness = "claude-code"
-	srv.mu.Unlock()
+	srv.tab.SetResume(w, "abc-123", "claude-code")
 	if _, err := r.call("resume-agent", map[string]any{"window": w}); err == nil || err.Code != "not_ready" {
 		t.Fatalf("busy pane: %v", err)
 	}

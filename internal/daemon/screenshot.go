@@ -14,7 +14,7 @@ const screenshotHistory = 500
 
 func (s *Server) screenshotVerbs(add addFunc) {
 	p, h := handler(func(cn *conn, p *proto.ScreenshotParams) (any, *proto.Error) {
-		v, w, err := s.TargetView(cn, p.Session, p.Window) // table.go
+		v, w, err := s.tab.TargetView(cn, p.Session, p.Window) // table.go
 		if err != nil {
 			return nil, err
 		}

@@ -2,8 +2,6 @@ package daemon
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -29,6 +27,7 @@ import (
 	"github.com/tuios/tuios/internal/daemon/herdr"
 	"github.com/tuios/tuios/internal/daemon/links"
 	"github.com/tuios/tuios/internal/daemon/mailbox"
+	"github.com/tuios/tuios/internal/daemon/mux"
 	"github.com/tuios/tuios/internal/daemon/notify"
 	"github.com/tuios/tuios/internal/daemon/resume"
 	"github.com/tuios/tuios/internal/daemon/transfers"
@@ -84,10 +83,10 @@ type Options struct {
 
 // Server is a running daemon.
 //
-// Locking: s.mu guards the session and window tables and every window's
+// Locking: the table's lock guards the session and window tables and every window's
 // placement (name, workspace, minimized, focus). It is never held across
 // I/O and never held while taking a pane's lock (detect.Pane, the screen,
-// the arbiter's waits): a handler copies what it needs under s.mu, lets
+// the arbiter's waits): a handler copies what it needs under the table's lock, lets
 // go, and then reads the panes.
 type Server struct {
 	opt     Options
@@ -127,20 +126,17 @@ type Server struct {
 	// agentsOff is [agents] enabled = false: only the multiplexer.
 	agentsOff bool
 
-	mu       sync.Mutex
-	sessions map[string]*Session
-	windows  map[string]*Window // by id, across sessions
-	order    []*Session         // creation order
+	// tab is the table of sessions and windows (internal/daemon/mux),
+	// which alone takes its lock; set in New, never changed.
+	tab      *mux.Table
 	hub      *hub
 	mail     *mailbox.Mail // agent mail: each session's ring and stash (internal/daemon/mailbox); set in New, never changed
 	att      inboxStore    // the Inbox (attention.go, attn.Store); set in New, never changed
-	rest     *Restorer     // the sessions file (restore.go); set in New, never changed
 	cameBack sync.Once     // restore and the Inbox's load, once the socket is ours
 	attach   *attachHub    // attach streams (attach_stream.go); set in New, never changed
 	holds    *attn.Holds   // held approvals (internal/daemon/attention); set in New, never changed
 	alog     *agentlog.Log // the agent log (internal/daemon/agentlog); set in New, never changed
 	ln       net.Listener
-	closed   bool          // no window starts any more (guarded by s.mu)
 	done     chan struct{} // closed when Close starts
 	stopped  chan struct{} // closed when Close has finished
 	stopOnce sync.Once
@@ -181,9 +177,9 @@ type Server struct {
 	// each reads the file, edits it and renames the result over it.
 	editMu sync.Mutex
 
-	linkPol links.Policy                // what other machines may do here (links/policy.go); zero is the default
-	perm    atomic.Pointer[Permissions] // [agents.permissions] in force (caller.go, config_wait.go); never nil after New
-	cfg     *cfgFollow                  // follows config.toml for removals and narrowing (config_follow.go); set in New
+	linkPol links.Policy                    // what other machines may do here (links/policy.go); zero is the default
+	perm    atomic.Pointer[mux.Permissions] // [agents.permissions] in force (caller.go, config_wait.go); never nil after New
+	cfg     *cfgFollow                      // follows config.toml for removals and narrowing (config_follow.go); set in New
 
 	// Push notifications and the copies (internal/daemon/notify,
 	// internal/daemon/transfers): the person's keys reach the features
@@ -225,19 +221,17 @@ func New(opt Options) (*Server, error) {
 	}
 	setupLog(&opt) // log.go
 	s := &Server{
-		opt:      opt,
-		sessions: map[string]*Session{},
-		windows:  map[string]*Window{},
-		done:     make(chan struct{}),
-		stopped:  make(chan struct{}),
-		conns:    map[*conn]struct{}{},
-		uid:      os.Getuid(),
-		budget:   proto.NewBudget(lineBudget),
-		self:     os.Getpid(),
-		sid:      sessionOfSelf(),
-		panes:    newPaneIndex(),
-		limits:   defaultConnLimits,
-		counts:   connCount{byPane: map[string]int{}},
+		opt:     opt,
+		done:    make(chan struct{}),
+		stopped: make(chan struct{}),
+		conns:   map[*conn]struct{}{},
+		uid:     os.Getuid(),
+		budget:  proto.NewBudget(lineBudget),
+		self:    os.Getpid(),
+		sid:     sessionOfSelf(),
+		panes:   newPaneIndex(),
+		limits:  defaultConnLimits,
+		counts:  connCount{byPane: map[string]int{}},
 	}
 	// Before any pane starts: its orphans must come here, not to init.
 	if err := becomeSubreaper(); err != nil && subreaperHolds {
@@ -299,7 +293,6 @@ func New(opt Options) (*Server, error) {
 	s.links = newServerLinks(s) // host_links.go: after the state dir (its outbox) and the Inbox (its rows)
 	s.outbox = s.links.Outbox()
 	s.follow = s.links.Follow() // links/follow.go: the links made it with the Inbox it stamps
-	s.rest = NewRestorer(s, opt.StateDir)
 	// Every subsystem a verb uses is built here, before the verb table:
 	// registering a verb builds nothing.
 	s.attach = newAttachHub(s)
@@ -309,6 +302,10 @@ func New(opt Options) (*Server, error) {
 	s.review = attn.NewReview(s.queue.Queue)
 	wts := fan.New() // the worktrees and fans tuios made (internal/daemon/fan): a feature the core asks for fan tags
 	s.fans = wts
+	s.tab = mux.New(mux.Options{Shell: s.opt.Shell, Env: s.opt.Env, Socket: s.opt.Socket, Host: s.host, UID: s.uid,
+		StateDir: opt.StateDir, Config: s.opt.Config, Logf: s.opt.Logf, Log: host{s}.Log(), Done: s.done,
+		Tracker: s.tracker, Clock: s.clock, Hub: s.hub, Screens: s.attach, Panes: s.panes, Reaper: orphans,
+		Daemon: tableSide{s}})
 	// The person's nonces; the risk rules the holds and respond judge with.
 	s.nonces = newHumanNonces(s.done) // human_nonce.go
 	s.fromShell = respondFromShell(s.opt.Config, os.Getenv)
@@ -359,7 +356,7 @@ func New(opt Options) (*Server, error) {
 	go s.forwardAgentEvents(s.tracker.Arbiter().Subscribe(agentstate.SubscribeOptions{Buffer: 1024}))
 	exits := make(chan os.Signal, 1)
 	signal.Notify(exits, syscall.SIGCHLD) // before any pane starts, for the same reason
-	go s.WatchExits(exits)
+	go s.tab.WatchExits(exits)
 	return s, nil
 }
 
@@ -462,10 +459,10 @@ func (s *Server) comeBack() {
 	for _, fn := range s.listenHooks { // the features' own sockets (herdr's): before the first pane starts
 		fn()
 	}
-	back := s.rest.Restore()
-	s.rest.FollowLayout()
-	s.att.Load(func(session, window string) bool { return s.WindowIn(window, session) }) // only panes that came back (table.go)
-	for _, fn := range s.restoredHooks {                                                 // resume's offers: after the load, so a loaded item does not shadow one
+	back := s.tab.Restorer().Restore()
+	s.tab.Restorer().FollowLayout()
+	s.att.Load(func(session, window string) bool { return s.tab.WindowIn(window, session) }) // only panes that came back (table.go)
+	for _, fn := range s.restoredHooks {                                                     // resume's offers: after the load, so a loaded item does not shadow one
 		fn(back)
 	}
 	s.cfg.compareWithLastRun() // config_wait.go: wider grants than the last run are reported
@@ -475,7 +472,7 @@ func (s *Server) comeBack() {
 // freezeState writes the sessions and Inbox files one last time, before
 // the panes close: a daemon stopping is not a person closing windows.
 func (s *Server) freezeState() {
-	s.rest.Save(true)
+	s.tab.Restorer().Save(true)
 	s.att.Save(true)
 }
 
@@ -589,7 +586,7 @@ func (s *Server) Close() error {
 // reparented to init.
 func (s *Server) closeAllWindows() {
 	var wg sync.WaitGroup
-	for _, w := range s.WindowList() { // table.go
+	for _, w := range s.tab.WindowList() { // table.go
 		wg.Add(1)
 		go func() { defer wg.Done(); w.Close() }()
 	}
@@ -599,7 +596,7 @@ func (s *Server) closeAllWindows() {
 // stopAccepting closes the socket and marks the daemon closed (no window
 // starts from here on): kill-server's first step.
 func (s *Server) stopAccepting() {
-	s.CloseTable() // table.go
+	s.tab.CloseTable() // table.go
 	s.connMu.Lock()
 	s.connsClosed = true
 	s.connMu.Unlock()
@@ -610,7 +607,7 @@ func (s *Server) stopAccepting() {
 
 func (s *Server) shutdown() {
 	defer close(s.stopped)
-	s.CloseTable() // table.go
+	s.tab.CloseTable() // table.go
 	s.connMu.Lock()
 	s.connsClosed = true
 	close(s.done)
@@ -641,13 +638,4 @@ func (s *Server) shutdown() {
 	}
 	s.hub.Close()
 	s.wg.Wait()
-}
-
-func newID() string {
-	var b [16]byte
-	rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	h := hex.EncodeToString(b[:])
-	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
 }

@@ -18,10 +18,8 @@ func TestAStoppingDaemonLeavesTheNextOnesSocket(t *testing.T) {
 	dir := t.TempDir()
 	sock, state := filepath.Join(dir, "s", "tuios.sock"), filepath.Join(dir, "home", "state")
 	old := daemonAt(t, sock, state, &config.File{})
-	old.mu.Lock()
-	ln := old.ln
-	old.mu.Unlock()
-	ln.Close() // the moment the old daemon stops listening
+	ln := old.ln // set once by Listen
+	ln.Close()   // the moment the old daemon stops listening
 	if _, err := os.Stat(sock); !os.IsNotExist(err) {
 		t.Fatalf("the closed listener left its socket: %v", err)
 	}

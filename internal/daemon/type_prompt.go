@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tuios/tuios/detect"
+	"github.com/tuios/tuios/internal/daemon/mux"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/vt"
 )
@@ -28,7 +29,7 @@ const (
 // the harness it typed for, the output generation read just before the
 // submit (closed by the first chunk after it) and when the submit went
 // out, by the daemon's clock. cn's context ends the waits.
-func (s *Server) typePrompt(cn *conn, w *Window, screen *vt.Screen, text string) (harness string, gen <-chan struct{}, submitAt time.Time, err *proto.Error) {
+func (s *Server) typePrompt(cn *conn, w *mux.Window, screen *vt.Screen, text string) (harness string, gen <-chan struct{}, submitAt time.Time, err *proto.Error) {
 	ctx := cn.ctx
 	harness = s.tracker.Arbiter().Brief(w.ID).Harness
 	input := detect.InputSpec{BracketedPaste: true, Submit: "cr"}

@@ -2,8 +2,10 @@ package daemon
 
 import (
 	"encoding/json"
+	"os"
 
 	"github.com/tuios/tuios/internal/daemon/core"
+	"github.com/tuios/tuios/internal/daemon/mux"
 	drpc "github.com/tuios/tuios/internal/daemon/rpc"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/internal/version"
@@ -27,15 +29,22 @@ func (s *Server) verbTable() *registry {
 	add := func(name string, acc access, desc, returns, example string, params any, run func(*conn, json.RawMessage) (any, *proto.Error)) {
 		m.Add(drpc.Verb[*conn]{Name: name, Access: acc, Desc: desc, Returns: returns, Example: example, Params: params, Run: run})
 	}
+	// The table's verbs (internal/daemon/mux) get the connection as a
+	// mux.Call.
+	tab := func(name string, acc access, desc, returns, example string, params any, run func(mux.Call, json.RawMessage) (any, *proto.Error)) {
+		add(name, acc, desc, returns, example, params, func(cn *conn, raw json.RawMessage) (any, *proto.Error) { return run(cn, raw) })
+	}
 	s.metaVerbs(add)
-	s.SessionVerbs(add)
-	s.SessionMetaVerbs(add) // verbs_session_meta.go: display name, accent, workspace names and order
-	s.WindowVerbs(add)
-	s.ArrangeVerbs(add) // verbs_arrange.go: focus, move, set, close, run-command, split-window, set-layout
-	s.PopupVerbs(add)   // popup.go
-	s.PaneVerbs(add)
-	s.attachVerbs(add) // verbs_attach.go: attach (peek-prompt and respond are the attention set's)
-	s.LayoutVerbs(add)
+	s.tab.SessionVerbs(tab)
+	s.tab.SessionMetaVerbs(tab) // display name, accent, workspace names and order
+	s.tab.WindowVerbs(tab)
+	s.tab.ArrangeVerbs(tab) // focus, move, set, close, run-command, split-window, set-layout
+	s.tab.PopupVerbs(tab)
+	s.tab.PaneVerbs(tab)    // capture-pane, send-text, send-keys
+	s.screenshotVerbs(add)  // screenshot.go
+	s.attachInputVerbs(add) // attach_input.go: the person's keys straight to the pane
+	s.attachVerbs(add)      // verbs_attach.go: attach (peek-prompt and respond are the attention set's)
+	s.tab.LayoutVerbs(tab)
 	s.linkVerbs(add)   // verbs_link.go: what another machine's link may call here
 	s.hostVerbs(add)   // verbs_hosts.go: this machine's links to other hosts
 	s.optionVerbs(add) // verbs_options.go: list-options, get-option, set-option (set-config), list-themes
@@ -67,10 +76,10 @@ func (s *Server) metaVerbs(add addFunc) {
 		if p.Protocol != 0 && (p.Protocol < proto.MinVersion || p.Protocol > proto.Version) {
 			return nil, proto.Errorf(proto.CodeProtocolMismatch, "this daemon speaks protocol %d to %d, not %d", proto.MinVersion, proto.Version, p.Protocol)
 		}
-		n := s.SessionCount() // table.go
+		n := s.tab.SessionCount() // table.go
 		v := version.Get()
 		return proto.Hello{Type: "hello", Protocol: v.Protocol, MinProtocol: v.MinProtocol,
-			DaemonVersion: v.Module, Revision: v.Revision, GoVersion: v.Go, PID: PidSelf(), Sessions: n,
+			DaemonVersion: v.Module, Revision: v.Revision, GoVersion: v.Go, PID: os.Getpid(), Sessions: n,
 			LinkPolicy: true, PaneGrants: true}, nil
 	})
 	add("hello", anyone, "Say hello: the daemon's version, protocol and pid", "hello", `{"verb":"hello","params":{"client":"me","protocol":1}}`, p, h)
@@ -97,7 +106,7 @@ func (s *Server) metaVerbs(add addFunc) {
 		if q <= 0 {
 			q = 256
 		}
-		session, window, err := s.SubscribeScope(cn, p.Session, p.Window) // window_grants.go
+		session, window, err := s.tab.SubscribeScope(cn, p.Session, p.Window) // window_grants.go
 		if err != nil {
 			return nil, err
 		}

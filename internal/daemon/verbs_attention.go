@@ -29,7 +29,7 @@ func (s *Server) afterDismiss(d inbox.Dismissed) {
 	}
 	if d.ReadSession != "" && d.ReadThread != 0 {
 		var ring *mail.Ring
-		if ss := s.SessionNamed(d.ReadSession); ss != nil { // table.go; a session's name and id never change
+		if ss := s.tab.SessionNamed(d.ReadSession); ss != nil { // table.go; a session's name and id never change
 			ring = s.mail.Existing(ss.Name, ss.ID)
 		}
 		if ring != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/tuios/tuios/internal/daemon/mux"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/pty"
 )
@@ -29,7 +30,7 @@ const typeTimeout = 30 * time.Second
 // the program reads. A program that reads nothing for the timeout (0:
 // typeTimeout) gets what fit; the rest is not typed, and the caller is
 // told how much was.
-func (s *Server) typeInto(cn *conn, w *Window, b []byte, timeout time.Duration) *proto.Error {
+func (s *Server) typeInto(cn *conn, w *mux.Window, b []byte, timeout time.Duration) *proto.Error {
 	by, err := s.typistOf(cn)
 	if err != nil {
 		return err
@@ -44,14 +45,14 @@ func (s *Server) typeInto(cn *conn, w *Window, b []byte, timeout time.Duration) 
 // typistOf is who types for cn: the caller admit placed, or the daemon
 // for a connection of its own. Any other connection types nothing: a
 // writer that never passed the gate is a bug, and is refused.
-func (s *Server) typistOf(cn *conn) (Caller, *proto.Error) {
+func (s *Server) typistOf(cn *conn) (mux.Caller, *proto.Error) {
 	switch {
 	case cn.own:
-		return Caller{Own: true}, nil
+		return mux.Caller{Own: true}, nil
 	case cn.callKnown:
 		return cn.call, nil
 	}
-	return Caller{}, proto.Errorf(proto.CodeForbidden, "typing into a pane from a call that was never checked (a bug): nothing was typed")
+	return mux.Caller{}, proto.Errorf(proto.CodeForbidden, "typing into a pane from a call that was never checked (a bug): nothing was typed")
 }
 
 // errWouldWait is typeAs's answer, with noWait, when the pane's input has
@@ -62,11 +63,11 @@ var errWouldWait = &proto.Error{Code: proto.CodeTimeout, Message: "the pane's in
 // typeAs is the write path: the check, then b queued on the pane's input.
 // verb and a are what the typing is for (a verb's name and declaration).
 // Unless mayWait it never waits for room: errWouldWait, and nothing typed.
-func (s *Server) typeAs(ctx context.Context, verb string, a access, by Caller, w *Window, b []byte, timeout time.Duration, mayWait bool) *proto.Error {
+func (s *Server) typeAs(ctx context.Context, verb string, a access, by mux.Caller, w *mux.Window, b []byte, timeout time.Duration, mayWait bool) *proto.Error {
 	if verb == "" {
 		verb = "typing"
 	}
-	if err := s.MayTypeNow(verb, a, by, w); err != nil {
+	if err := s.tab.MayTypeNow(verb, a, by, w); err != nil {
 		return err
 	}
 	w.Typed(time.Now().UnixNano(), 0, true) // its echo is drawn at once (attach_echo.go)
@@ -105,9 +106,9 @@ func (s *Server) typeAs(ctx context.Context, verb string, a access, by Caller, w
 // focusIn reports focus to a program that asked for focus reports, as
 // cn's caller, before a submit: a key like any other, so the same check.
 // It never waits: a full input queue drops it.
-func (s *Server) focusIn(cn *conn, w *Window) {
+func (s *Server) focusIn(cn *conn, w *mux.Window) {
 	by, err := s.typistOf(cn)
-	if err != nil || s.MayTypeNow(cn.verbName, cn.acc, by, w) != nil {
+	if err != nil || s.tab.MayTypeNow(cn.verbName, cn.acc, by, w) != nil {
 		return
 	}
 	w.Input().Write([]byte("\x1b[I"))

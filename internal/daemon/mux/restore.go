@@ -1,4 +1,4 @@
-package daemon
+package mux
 
 import (
 	"crypto/sha256"
@@ -92,7 +92,7 @@ type savedWindow struct {
 
 // Restorer keeps the sessions file.
 type Restorer struct {
-	s    *Server
+	s    *Table
 	path string // "" keeps nothing
 
 	mu     sync.Mutex
@@ -107,7 +107,9 @@ type Restorer struct {
 	written bool // the final save wrote; under writing
 }
 
-func NewRestorer(s *Server, dir string) *Restorer {
+// NewRestorer is s's sessions file under dir ("" keeps none, as does
+// [daemon] restore = false).
+func NewRestorer(s *Table, dir string) *Restorer {
 	r := &Restorer{s: s}
 	if dir != "" && s.opt.Config.RestoreSessions() {
 		sum := sha256.Sum256([]byte(s.opt.Socket))
@@ -115,6 +117,9 @@ func NewRestorer(s *Server, dir string) *Restorer {
 	}
 	return r
 }
+
+// Path is the sessions file ("" when none is kept).
+func (r *Restorer) Path() string { return r.path }
 
 // changed arms the debounced save.
 func (r *Restorer) changed() {
@@ -154,7 +159,7 @@ func (r *Restorer) Save(final bool) {
 	r.written = final
 	b, err := json.MarshalIndent(r.s.layoutToSave(final), "", " ")
 	if err == nil {
-		err = writeFileAtomic(r.path, b)
+		err = atomicfile.WriteFile(r.path, b, atomicfile.Options{Perm: 0o600, MkdirPerm: 0o700})
 	}
 	if err != nil {
 		r.s.errorf("restore: saving %s: %v", r.path, err)
@@ -164,7 +169,7 @@ func (r *Restorer) Save(final bool) {
 // layoutToSave copies the sessions under s.mu, then reads each pane's
 // directory and agent without it; final (the save as the daemon stops)
 // reads each pane's foreground first.
-func (s *Server) layoutToSave(final bool) savedLayout {
+func (s *Table) layoutToSave(final bool) savedLayout {
 	type winRef struct {
 		w   *Window
 		out *savedWindow
@@ -246,7 +251,7 @@ func (r *Restorer) Restore() []core.Restored {
 	if r.path == "" {
 		return nil
 	}
-	b, why := ReadStateFile(r.path, r.s.uid, maxRestoreBytes)
+	b, why := ReadStateFile(r.path, r.s.opt.UID, maxRestoreBytes)
 	if b == nil && why == "" {
 		return nil
 	}
@@ -259,7 +264,7 @@ func (r *Restorer) Restore() []core.Restored {
 		}
 	}
 	if why != "" {
-		SetAside(r.s, "restore", r.path, why, "started with no sessions")
+		SetAside(r.s.opt.Log, r.s.clock, "restore", r.path, why, "started with no sessions")
 		return nil
 	}
 	n := 0
@@ -284,7 +289,7 @@ func validName(name string) bool {
 
 // restoreSession starts one saved session's windows, adds each to out,
 // and returns how many.
-func (s *Server) restoreSession(sv savedSession, room int, out *[]core.Restored) int {
+func (s *Table) restoreSession(sv savedSession, room int, out *[]core.Restored) int {
 	s.mu.Lock()
 	ss, err := s.newSessionLocked(sv.Name)
 	if err != nil {
@@ -327,7 +332,7 @@ func (s *Server) restoreSession(sv savedSession, room int, out *[]core.Restored)
 				spec.grants, spec.granted = g, true
 			} else { // a word that is no grant: the pane holds nothing rather than a guess
 				spec.granted = true
-				s.about(sw.ID, sv.Name).warnf("restore: window %s of %s: grants %q: %v; it holds none", sw.ID, sv.Name, sw.Grants, err)
+				s.about(sw.ID, sv.Name).Warnf("restore: window %s of %s: grants %q: %v; it holds none", sw.ID, sv.Name, sw.Grants, err)
 			}
 		}
 		if !taken {
@@ -341,7 +346,7 @@ func (s *Server) restoreSession(sv savedSession, room int, out *[]core.Restored)
 		}
 		w, perr := s.startWindow(ss, spec)
 		if perr != nil {
-			s.about(sw.ID, sv.Name).warnf("restore: window %s of %s: %s", sw.ID, sv.Name, perr.Message)
+			s.about(sw.ID, sv.Name).Warnf("restore: window %s of %s: %s", sw.ID, sv.Name, perr.Message)
 			continue
 		}
 		n++
@@ -427,13 +432,13 @@ func ReadStateFile(path string, uid int, max int64) ([]byte, string) {
 
 // SetAside moves a state file that was refused out of the way, so it is
 // kept for a person to look at and never overwritten silently.
-func SetAside(s *Server, what, path, why, then string) {
-	aside, err := atomicfile.SetAside(path, s.clock.Now())
+func SetAside(log core.Log, clock agentstate.Clock, what, path, why, then string) {
+	aside, err := atomicfile.SetAside(path, clock.Now())
 	if err != nil {
-		s.errorf("%s: refused %s (%s) and could not move it aside: %v; %s", what, path, why, err, then)
+		log.Errorf("%s: refused %s (%s) and could not move it aside: %v; %s", what, path, why, err, then)
 		return
 	}
-	s.warnf("%s: refused %s (%s); moved it to %s and %s", what, path, why, aside, then)
+	log.Warnf("%s: refused %s (%s); moved it to %s and %s", what, path, why, aside, then)
 }
 
 // FollowLayout saves the sessions file after every change of the layout:
@@ -446,7 +451,7 @@ func (r *Restorer) FollowLayout() {
 	sub := r.s.hub.Subscribe(core.Filter{Types: map[string]bool{
 		"session-created": true, "session-closed": true, "window-created": true, "window-closed": true,
 		"window-moved": true, "window-retitled": true, "window-focused": true, "window-minimized": true,
-		"window-restored": true, "workspace-switched": true, evSessionRenamed: true, evWorkspaceRenamed: true, "gap": true,
+		"window-restored": true, "workspace-switched": true, core.EvSessionRenamed: true, core.EvWorkspaceRenamed: true, "gap": true,
 	}}, 64)
 	go func() {
 		for range sub.C() {

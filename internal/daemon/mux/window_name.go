@@ -1,4 +1,4 @@
-package daemon
+package mux
 
 import (
 	"strings"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/detect"
+	"github.com/tuios/tuios/internal/daemon/core"
 )
 
 // A window's name is the one a person (or a script) gave it, or, for a
@@ -135,12 +136,10 @@ func (w *Window) readName() bool {
 // windowRenamed tells listeners that a window's automatic name changed:
 // the attach layouts (its title bar, the rail), the Inbox rows naming it
 // and the event stream (window-retitled, as for a rename).
-func (s *Server) windowRenamed(w *Window) {
+func (s *Table) windowRenamed(w *Window) {
 	s.attach.Output(w, true)
-	s.hub.Publish(event{Type: "window-retitled", Session: w.session.Name, Window: w.ID})
-	if s.att != nil {
-		s.att.Update(w.ID)
-	}
+	s.hub.Publish(core.Event{Type: "window-retitled", Session: w.session.Name, Window: w.ID})
+	s.d.InboxUpdate(w.ID)
 }
 
 // automaticName names a foreground: fg is what /proc says now, m the
@@ -216,7 +215,7 @@ func commandWord(s string) string {
 	if i := strings.LastIndexByte(s, '/'); i >= 0 {
 		s = s[i+1:]
 	}
-	return clipText(s, 64)
+	return core.Clip(s, 64)
 }
 
 // versionLike says whether a name reads as a version: a digit first, a
@@ -246,7 +245,7 @@ func exeName(exe string) string {
 		case p == "" || versionLike(p):
 		case p == "versions" || p == "version" || p == "bin" || p == "current" || p == "libexec":
 		default:
-			return clipText(p, 64)
+			return core.Clip(p, 64)
 		}
 	}
 	return ""

@@ -1,4 +1,4 @@
-package daemon
+package mux
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/daemon/mux/layout"
+	drpc "github.com/tuios/tuios/internal/daemon/rpc"
 	"github.com/tuios/tuios/internal/proto"
 )
 
@@ -72,7 +73,7 @@ func runCommandNames() []string {
 // needsClientLocked refuses a verb that measures the screen when no client
 // shows the session: its geometry is the attached client's (seed: "What
 // needs a client attached"). Called with s.mu held.
-func (s *Server) needsClientLocked(ss *Session, what string) *proto.Error {
+func (s *Table) needsClientLocked(ss *Session, what string) *proto.Error {
 	if s.attach.Shows(ss) {
 		return nil
 	}
@@ -126,19 +127,22 @@ func focusedID(ss *Session) string {
 	return ss.focused.ID
 }
 
-func (s *Server) ArrangeVerbs(add addFunc) {
+// ArrangeVerbs adds the verbs that arrange windows to the verb table:
+// focus, move, rename, minimize, close, run-command, split-window,
+// set-layout and the like.
+func (s *Table) ArrangeVerbs(add AddFunc) {
 	p, h := handler(s.focusWindow)
-	add("focus-window", arranges, "Focus a window (switching to its workspace), the next or previous on its workspace (relative), or the one beside it on screen (direction, needs a client)",
+	add("focus-window", drpc.Arranges, "Focus a window (switching to its workspace), the next or previous on its workspace (relative), or the one beside it on screen (direction, needs a client)",
 		"window_focused", `{"verb":"focus-window","params":{"window":"build"}}`, p, h)
 
 	p, h = handler(s.moveWindow)
-	add("move-window", arranges, "Move a window to another workspace (follow: and show that workspace with the window focused)", "window_moved",
+	add("move-window", drpc.Arranges, "Move a window to another workspace (follow: and show that workspace with the window focused)", "window_moved",
 		`{"verb":"move-window","params":{"window":"build","workspace":2,"follow":true}}`, p, h)
 
 	p, h = handler(s.setWindow)
-	add("set-window", arranges, "Rename, minimize or restore a window", "window", `{"verb":"set-window","params":{"window":"0","name":"build"}}`, p, h)
+	add("set-window", drpc.Arranges, "Rename, minimize or restore a window", "window", `{"verb":"set-window","params":{"window":"0","name":"build"}}`, p, h)
 
-	p, h = handler(func(cn *conn, p *proto.WindowParams) (any, *proto.Error) {
+	p, h = handler(func(cn Call, p *proto.WindowParams) (any, *proto.Error) {
 		s.mu.Lock()
 		ss, w, err := s.target(cn, p.Session, p.Window)
 		var name string
@@ -157,9 +161,9 @@ func (s *Server) ArrangeVerbs(add addFunc) {
 		return proto.WindowClosed{Type: "window_closed", Session: ss.Name, WindowID: w.ID, Name: name, Workspace: ws,
 			FocusedWindowID: focused}, nil
 	})
-	add("close-window", opens, "Close a window and end its process", "window_closed", `{"verb":"close-window","params":{"window":"build"}}`, p, h)
+	add("close-window", drpc.Opens, "Close a window and end its process", "window_closed", `{"verb":"close-window","params":{"window":"build"}}`, p, h)
 
-	p, h = handler(func(cn *conn, p *proto.RunCommandParams) (any, *proto.Error) {
+	p, h = handler(func(cn Call, p *proto.RunCommandParams) (any, *proto.Error) {
 		if p.List {
 			out := []proto.Command{}
 			for _, n := range runCommandNames() {
@@ -169,19 +173,19 @@ func (s *Server) ArrangeVerbs(add addFunc) {
 		}
 		return s.runCommand(cn, p)
 	})
-	add("run-command", arranges, "Run a window-manager command by its tape name (ToggleZoom) or keymap name (toggle_zoom); list: the commands", "command_result or command_list",
+	add("run-command", drpc.Arranges, "Run a window-manager command by its tape name (ToggleZoom) or keymap name (toggle_zoom); list: the commands", "command_result or command_list",
 		`{"verb":"run-command","params":{"command":"CloseWindow","window":"build"}}`, p, h)
 
 	p, h = handler(s.splitWindow)
-	add("split-window", opens, "Split a window's tile: the new window takes half of it (percent), side by side (vertical, tmux's -h) or stacked (horizontal, tmux's -v). Needs a client attached and tiling on",
+	add("split-window", drpc.Opens, "Split a window's tile: the new window takes half of it (percent), side by side (vertical, tmux's -h) or stacked (horizontal, tmux's -v). Needs a client attached and tiling on",
 		"window_created", `{"verb":"split-window","params":{"session":"work","window":"build","direction":"vertical","name":"logs"}}`, p, h)
 
 	p, h = handler(s.setLayout)
-	add("set-layout", arranges, "Turn a session's tiling on or off, or even out the splits of the workspace on screen. Needs a client attached",
+	add("set-layout", drpc.Arranges, "Turn a session's tiling on or off, or even out the splits of the workspace on screen. Needs a client attached",
 		"layout_set", `{"verb":"set-layout","params":{"session":"work","tiling":true,"equalize":true}}`, p, h)
 }
 
-func (s *Server) focusWindow(cn *conn, p *proto.FocusWindowParams) (any, *proto.Error) {
+func (s *Table) focusWindow(cn Call, p *proto.FocusWindowParams) (any, *proto.Error) {
 	if p.Relative != "" && p.Direction != "" {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "--relative and --direction cannot be combined").
 			WithHint(proto.Hint{Detail: "give one of them"})
@@ -245,11 +249,11 @@ func (s *Server) focusWindow(cn *conn, p *proto.FocusWindowParams) (any, *proto.
 	res.WindowID, res.Name, res.Workspace, res.Changed = w.ID, w.DisplayName(), w.workspace, changed
 	s.mu.Unlock()
 	s.Retile(ss)
-	s.hub.Publish(event{Type: "window-focused", Session: ss.Name, Window: w.ID})
+	s.hub.Publish(core.Event{Type: "window-focused", Session: ss.Name, Window: w.ID})
 	return res, nil
 }
 
-func (s *Server) moveWindow(cn *conn, p *proto.MoveWindowParams) (any, *proto.Error) {
+func (s *Table) moveWindow(cn Call, p *proto.MoveWindowParams) (any, *proto.Error) {
 	s.mu.Lock()
 	ss, w, err := s.target(cn, p.Session, p.Window)
 	if err != nil {
@@ -269,14 +273,14 @@ func (s *Server) moveWindow(cn *conn, p *proto.MoveWindowParams) (any, *proto.Er
 		CurrentWorkspace: ss.workspace, PreviousCurrentWorkspace: prevShown, FocusedWindowID: focusedID(ss)}
 	s.mu.Unlock()
 	s.Retile(ss)
-	s.hub.Publish(event{Type: "window-moved", Session: ss.Name, Window: w.ID})
+	s.hub.Publish(core.Event{Type: "window-moved", Session: ss.Name, Window: w.ID})
 	if p.Follow && prevShown != p.Workspace {
-		s.hub.Publish(event{Type: "workspace-switched", Session: ss.Name})
+		s.hub.Publish(core.Event{Type: "workspace-switched", Session: ss.Name})
 	}
 	return res, nil
 }
 
-func (s *Server) setWindow(cn *conn, p *proto.SetWindowParams) (any, *proto.Error) {
+func (s *Table) setWindow(cn Call, p *proto.SetWindowParams) (any, *proto.Error) {
 	if p.Name == nil && p.Minimize == nil {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "nothing to set: give --name, --minimize or --restore").
 			WithHint(proto.Hint{Detail: "in the protocol: name, or minimize true/false"})
@@ -309,8 +313,8 @@ func (s *Server) setWindow(cn *conn, p *proto.SetWindowParams) (any, *proto.Erro
 	res.Window = s.windowRowLocked(w)
 	s.mu.Unlock()
 	if p.Name != nil {
-		s.hub.Publish(event{Type: "window-retitled", Session: ss.Name, Window: w.ID})
-		s.att.Update(w.ID) // its Inbox rows show the new name
+		s.hub.Publish(core.Event{Type: "window-retitled", Session: ss.Name, Window: w.ID})
+		s.d.InboxUpdate(w.ID) // its Inbox rows show the new name
 	}
 	if p.Minimize != nil {
 		s.Retile(ss)
@@ -318,12 +322,12 @@ func (s *Server) setWindow(cn *conn, p *proto.SetWindowParams) (any, *proto.Erro
 		if *p.Minimize {
 			typ = "window-minimized"
 		}
-		s.hub.Publish(event{Type: typ, Session: ss.Name, Window: w.ID})
+		s.hub.Publish(core.Event{Type: typ, Session: ss.Name, Window: w.ID})
 	}
 	return res, nil
 }
 
-func (s *Server) runCommand(cn *conn, p *proto.RunCommandParams) (any, *proto.Error) {
+func (s *Table) runCommand(cn Call, p *proto.RunCommandParams) (any, *proto.Error) {
 	if strings.TrimSpace(p.Command) == "" {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "name a command; tuios run-command --list shows them").
 			WithHint(proto.Hint{Param: "command", Accepted: runCommandNames()})
@@ -335,7 +339,7 @@ func (s *Server) runCommand(cn *conn, p *proto.RunCommandParams) (any, *proto.Er
 		for _, n := range names {
 			both = append(both, n, keymapName(n))
 		}
-		return nil, proto.Errorf(proto.CodeInvalidParams, "unknown command %q", clipText(p.Command, 64)).
+		return nil, proto.Errorf(proto.CodeInvalidParams, "unknown command %q", core.Clip(p.Command, 64)).
 			WithHint(proto.Hint{Param: "command", Accepted: names, DidYouMean: core.NearestWord(p.Command, both),
 				Detail: "each command is also known by its keymap name (toggle_zoom for ToggleZoom)"})
 	}
@@ -350,7 +354,7 @@ func (s *Server) runCommand(cn *conn, p *proto.RunCommandParams) (any, *proto.Er
 		if err != nil {
 			return nil, err
 		}
-		g, granted, _ := s.newGrants(cn, "") // verbs_grants.go: never more than a pane holds
+		g, granted, _ := s.newGrants(cn, "") // daemon's verbs_grants.go: never more than a pane holds
 		if _, err := s.startWindow(ss, windowSpec{grants: g, granted: granted}); err != nil {
 			return nil, err
 		}
@@ -370,7 +374,7 @@ func (s *Server) runCommand(cn *conn, p *proto.RunCommandParams) (any, *proto.Er
 			return nil, err
 		}
 		s.Retile(ss)
-		s.hub.Publish(event{Type: "workspace-switched", Session: ss.Name})
+		s.hub.Publish(core.Event{Type: "workspace-switched", Session: ss.Name})
 		return done(ss)
 	}
 	s.mu.Lock()
@@ -447,7 +451,7 @@ func roomToSplitLocked(ss *Session, at *splitAt) *proto.Error {
 	r := targetTileLocked(ss, w)
 	name := w.DisplayName()
 	if !t.CanSplit(w.ID, at.dir) {
-		return proto.Errorf("no_space", "window %s is nested %d splits deep, the most a workspace holds", clipText(name, 64), layout.MaxDepth).
+		return proto.Errorf("no_space", "window %s is nested %d splits deep, the most a workspace holds", core.Clip(name, 64), layout.MaxDepth).
 			WithHint(proto.Hint{Command: "tuios set-layout -s " + ss.Name + " --equalize", Detail: "split a window higher up, or close some"})
 	}
 	keep, give := layout.SplitSizes(r, at.dir, at.pct)
@@ -456,7 +460,7 @@ func roomToSplitLocked(ss *Session, at *splitAt) *proto.Error {
 		least, unit, how, other = layout.MinRows, "rows (a title row and a pane row)", "stacked", "vertical"
 	}
 	if r.W == 0 || keep < least || give < least {
-		return proto.Errorf("no_space", "window %s's tile (%dx%d) is too small to split %s", clipText(name, 64), r.W, r.H, how).
+		return proto.Errorf("no_space", "window %s's tile (%dx%d) is too small to split %s", core.Clip(name, 64), r.W, r.H, how).
 			WithHint(proto.Hint{Detail: fmt.Sprintf("each part needs %d %s: split it %s, split a bigger window, close or minimize one, or make the terminal larger", least, unit, other)})
 	}
 	return nil
@@ -495,7 +499,7 @@ func splitForLocked(ss *Session, at *splitAt, nw *Window) {
 
 // splitWindow opens a window in part of the target's tile (splitForLocked) and
 // lists it right after the target.
-func (s *Server) splitWindow(cn *conn, p *proto.SplitWindowParams) (any, *proto.Error) {
+func (s *Table) splitWindow(cn Call, p *proto.SplitWindowParams) (any, *proto.Error) {
 	dir, before, side := splitSide(p.Direction)
 	pct := p.Percent
 	if pct == 0 {
@@ -530,7 +534,7 @@ func (s *Server) splitWindow(cn *conn, p *proto.SplitWindowParams) (any, *proto.
 		cwd = w.DirNow() // a split starts where its pane is
 	}
 	s.mu.Unlock()
-	g, granted, _ := s.newGrants(cn, "") // verbs_grants.go: never more than a pane holds
+	g, granted, _ := s.newGrants(cn, "") // daemon's verbs_grants.go: never more than a pane holds
 	nw, err := s.startWindow(ss, windowSpec{name: p.Name, argv: p.Argv, cwd: cwd, workspace: ws, noFocus: p.NoFocus, grants: g, granted: granted, split: at})
 	if err != nil {
 		return nil, err
@@ -546,7 +550,7 @@ func (s *Server) splitWindow(cn *conn, p *proto.SplitWindowParams) (any, *proto.
 	}
 	s.mu.Unlock()
 	if moved { // the list order, not the tiles: startWindow placed it
-		s.hub.Publish(event{Type: "window-moved", Session: ss.Name, Window: nw.ID})
+		s.hub.Publish(core.Event{Type: "window-moved", Session: ss.Name, Window: nw.ID})
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -575,7 +579,7 @@ func tilingMode(ss *Session) string {
 	return "tiled"
 }
 
-func (s *Server) setLayout(cn *conn, p *proto.SetLayoutParams) (any, *proto.Error) {
+func (s *Table) setLayout(cn Call, p *proto.SetLayoutParams) (any, *proto.Error) {
 	if p.Tiling == nil && !p.Equalize {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "nothing to set: give --tiling true|false or --equalize").
 			WithHint(proto.Hint{Detail: "in the protocol: tiling, or equalize true"})

@@ -1,4 +1,4 @@
-package daemon
+package mux
 
 import (
 	"errors"
@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/tuios/tuios/internal/daemon/core"
+	drpc "github.com/tuios/tuios/internal/daemon/rpc"
 	"github.com/tuios/tuios/internal/proto"
 )
 
@@ -34,13 +36,13 @@ func validAccent(a string) bool {
 }
 
 // checkLabel says what is wrong with a display name or a workspace name,
-// or nil: at most maxLabel bytes and no control characters (C0, DEL, C1),
+// or nil: at most core.MaxLabel bytes and no control characters (C0, DEL, C1),
 // because it is drawn in the rail, tab bars and listings. The same rule
 // reads the sessions file back, so what a verb refuses never comes back
 // from disk either.
 func checkLabel(s string) error {
-	if len(s) > maxLabel {
-		return fmt.Errorf("is %d bytes, over the cap of %d", len(s), maxLabel)
+	if len(s) > core.MaxLabel {
+		return fmt.Errorf("is %d bytes, over the cap of %d", len(s), core.MaxLabel)
 	}
 	for i, r := range s {
 		if r < 0x20 || r >= 0x7f && r < 0xa0 {
@@ -69,7 +71,7 @@ func labelParam(what, s string) (string, *proto.Error) {
 	s = strings.TrimSpace(s)
 	if err := checkLabel(s); err != nil {
 		return "", proto.Errorf(proto.CodeInvalidParams, "the %s %v", what, err).
-			WithHint(proto.Hint{Detail: "give plain text up to " + strconv.Itoa(maxLabel) + " bytes, or \"\" to clear it"})
+			WithHint(proto.Hint{Detail: "give plain text up to " + strconv.Itoa(core.MaxLabel) + " bytes, or \"\" to clear it"})
 	}
 	return s, nil
 }
@@ -99,8 +101,10 @@ func checkOrder(order []int) *proto.Error {
 	return nil
 }
 
-func (s *Server) SessionMetaVerbs(add addFunc) {
-	p, h := handler(func(cn *conn, p *proto.SetSessionNameParams) (any, *proto.Error) {
+// SessionMetaVerbs adds a session's labels to the verb table: its
+// display name and accent, its workspaces' names and order.
+func (s *Table) SessionMetaVerbs(add AddFunc) {
+	p, h := handler(func(cn Call, p *proto.SetSessionNameParams) (any, *proto.Error) {
 		name, err := labelParam("display name", *p.Name)
 		if err != nil {
 			return nil, err
@@ -111,20 +115,20 @@ func (s *Server) SessionMetaVerbs(add addFunc) {
 			return proto.SessionNameSet{Type: "session_name_set", Session: ss.Name, DisplayName: ss.shownNameLocked(), Changed: changed}, changed
 		})
 	})
-	add("set-session-name", arranges, "Set a session's display name, a label for people; the session keeps its name, which is still how it is addressed", "session_name_set",
+	add("set-session-name", drpc.Arranges, "Set a session's display name, a label for people; the session keeps its name, which is still how it is addressed", "session_name_set",
 		`{"verb":"set-session-name","params":{"session":"work","name":"Payments API"}}`, p, h)
 
-	p, h = handler(func(cn *conn, p *proto.SetSessionAccentParams) (any, *proto.Error) {
+	p, h = handler(func(cn Call, p *proto.SetSessionAccentParams) (any, *proto.Error) {
 		return s.setSessionLabel(cn, p.Session, func(ss *Session) (any, bool) {
 			changed := ss.accent != *p.Accent
 			ss.accent = *p.Accent
 			return proto.SessionAccentSet{Type: "session_accent_set", Session: ss.Name, Accent: ss.accent, Changed: changed}, changed
 		})
 	})
-	add("set-session-accent", arranges, "Set a session's accent colour (red, green, yellow, blue, magenta, cyan, white; \"\" clears it), a label for people", "session_accent_set",
+	add("set-session-accent", drpc.Arranges, "Set a session's accent colour (red, green, yellow, blue, magenta, cyan, white; \"\" clears it), a label for people", "session_accent_set",
 		`{"verb":"set-session-accent","params":{"session":"work","accent":"cyan"}}`, p, h)
 
-	p, h = handler(func(cn *conn, p *proto.SetWorkspaceNameParams) (any, *proto.Error) {
+	p, h = handler(func(cn Call, p *proto.SetWorkspaceNameParams) (any, *proto.Error) {
 		name, err := labelParam("workspace name", *p.Name)
 		if err != nil {
 			return nil, err
@@ -147,14 +151,14 @@ func (s *Server) SessionMetaVerbs(add addFunc) {
 		res := proto.WorkspaceNameSet{Type: "workspace_name_set", Session: ss.Name, Workspace: p.Workspace, Name: name, Changed: changed}
 		s.mu.Unlock()
 		if changed {
-			s.hub.Publish(event{Type: evWorkspaceRenamed, Session: ss.Name})
+			s.hub.Publish(core.Event{Type: core.EvWorkspaceRenamed, Session: ss.Name})
 		}
 		return res, nil
 	})
-	add("set-workspace-name", arranges, "Name a workspace of a session (the name shows in list-workspaces, session-info and the tab bar; \"\" clears it)", "workspace_name_set",
+	add("set-workspace-name", drpc.Arranges, "Name a workspace of a session (the name shows in list-workspaces, session-info and the tab bar; \"\" clears it)", "workspace_name_set",
 		`{"verb":"set-workspace-name","params":{"session":"work","workspace":2,"name":"review"}}`, p, h)
 
-	p, h = handler(func(cn *conn, p *proto.SetWorkspaceOrderParams) (any, *proto.Error) {
+	p, h = handler(func(cn Call, p *proto.SetWorkspaceOrderParams) (any, *proto.Error) {
 		if err := checkOrder(p.Order); err != nil {
 			return nil, err
 		}
@@ -175,17 +179,17 @@ func (s *Server) SessionMetaVerbs(add addFunc) {
 		// One mutation's events in the documented order: per-window
 		// changes, then the workspace switch.
 		for _, id := range moved {
-			s.hub.Publish(event{Type: "window-moved", Session: name, Window: id})
+			s.hub.Publish(core.Event{Type: "window-moved", Session: name, Window: id})
 		}
 		if renamed {
-			s.hub.Publish(event{Type: evWorkspaceRenamed, Session: name})
+			s.hub.Publish(core.Event{Type: core.EvWorkspaceRenamed, Session: name})
 		}
 		if switched {
-			s.hub.Publish(event{Type: "workspace-switched", Session: name})
+			s.hub.Publish(core.Event{Type: "workspace-switched", Session: name})
 		}
 		return res, nil
 	})
-	add("set-workspace-order", arranges, "Reorder a session's workspaces: order lists them in their new order (2,1,3 swaps the first two); windows and names move with their workspace and the screen keeps showing the same one, under its new number", "workspace_order_set",
+	add("set-workspace-order", drpc.Arranges, "Reorder a session's workspaces: order lists them in their new order (2,1,3 swaps the first two); windows and names move with their workspace and the screen keeps showing the same one, under its new number", "workspace_order_set",
 		`{"verb":"set-workspace-order","params":{"session":"work","order":[2,1,3]}}`, p, h)
 }
 
@@ -226,7 +230,7 @@ func (ss *Session) reorderWorkspacesLocked(order []int) (moved []string, renamed
 // setSessionLabel runs set on the session under s.mu; a change (set's
 // second result) is published as session-renamed (display name and
 // accent are both the session's labels).
-func (s *Server) setSessionLabel(cn *conn, session string, set func(ss *Session) (res any, changed bool)) (any, *proto.Error) {
+func (s *Table) setSessionLabel(cn Call, session string, set func(ss *Session) (res any, changed bool)) (any, *proto.Error) {
 	s.mu.Lock()
 	ss, err := s.session(cn, session)
 	if err != nil {
@@ -236,7 +240,7 @@ func (s *Server) setSessionLabel(cn *conn, session string, set func(ss *Session)
 	res, changed := set(ss)
 	s.mu.Unlock()
 	if changed {
-		s.hub.Publish(event{Type: evSessionRenamed, Session: ss.Name})
+		s.hub.Publish(core.Event{Type: core.EvSessionRenamed, Session: ss.Name})
 	}
 	return res, nil
 }

@@ -1,14 +1,17 @@
-package daemon
+package mux
 
 import (
 	"time"
 
+	drpc "github.com/tuios/tuios/internal/daemon/rpc"
 	"github.com/tuios/tuios/internal/proto"
 	"github.com/tuios/tuios/vt"
 )
 
-func (s *Server) PaneVerbs(add addFunc) {
-	p, h := handler(func(cn *conn, p *proto.CaptureParams) (any, *proto.Error) {
+// PaneVerbs adds a pane's reads and writes to the verb table:
+// capture-pane, send-text and send-keys.
+func (s *Table) PaneVerbs(add AddFunc) {
+	p, h := handler(func(cn Call, p *proto.CaptureParams) (any, *proto.Error) {
 		s.mu.Lock()
 		_, w, err := s.target(cn, p.Session, p.Window)
 		s.mu.Unlock()
@@ -27,10 +30,10 @@ func (s *Server) PaneVerbs(add addFunc) {
 		}
 		return proto.PaneContent{Type: "pane_content", WindowID: w.ID, Source: source, Styled: p.ANSI, Content: content}, nil
 	})
-	add("capture-pane", reads, "Read a pane's text: the visible screen, or with scrollback its last N lines", "pane_content",
+	add("capture-pane", drpc.Reads, "Read a pane's text: the visible screen, or with scrollback its last N lines", "pane_content",
 		`{"verb":"capture-pane","params":{"window":"build","scrollback":true,"lines":40}}`, p, h)
 
-	p, h = handler(func(cn *conn, p *proto.SendTextParams) (any, *proto.Error) {
+	p, h = handler(func(cn Call, p *proto.SendTextParams) (any, *proto.Error) {
 		s.mu.Lock()
 		_, w, err := s.target(cn, p.Session, p.Window)
 		s.mu.Unlock()
@@ -41,12 +44,12 @@ func (s *Server) PaneVerbs(add addFunc) {
 			return nil, err
 		}
 		w.pane.Typed()
-		s.personTyped(cn, w.ID) // person_typed.go: the person at an attached client holds pushes
+		s.d.PersonTyped(cn, w.ID) // daemon's person_typed.go: the person at an attached client holds pushes
 		return proto.TextSent{Type: "text_sent", WindowID: w.ID, Bytes: len(p.Text)}, nil
 	})
-	add("send-text", types, "Write text to a pane's PTY exactly as given", "text_sent", `{"verb":"send-text","params":{"window":"build","text":"go test ./...\n"}}`, p, h)
+	add("send-text", drpc.Types, "Write text to a pane's PTY exactly as given", "text_sent", `{"verb":"send-text","params":{"window":"build","text":"go test ./...\n"}}`, p, h)
 
-	p, h = handler(func(cn *conn, p *proto.SendKeysParams) (any, *proto.Error) {
+	p, h = handler(func(cn Call, p *proto.SendKeysParams) (any, *proto.Error) {
 		s.mu.Lock()
 		_, w, err := s.target(cn, p.Session, p.Window)
 		if err == nil && p.Window == "" && w == s.callerWindow(cn) {
@@ -60,13 +63,13 @@ func (s *Server) PaneVerbs(add addFunc) {
 			return nil, err
 		}
 		keys := p.Keys
-		if c, known := cn.Admitted(); known && c.Inside { // a pane never types through the person's client
-			if err := s.refusePrefix(w, keys); err != nil {
+		if c, known := admitted(cn); known && c.Inside { // a pane never types through the person's client
+			if err := s.d.RefusePrefix(w, keys); err != nil {
 				return nil, err
 			}
 		} else {
-			keys = s.spellPrefix(keys) // leader_keys.go: the word PREFIX
-			if handed, err := s.handChord(w, keys); err != nil {
+			keys = s.d.SpellPrefix(keys) // daemon's leader_keys.go: the word PREFIX
+			if handed, err := s.d.HandChord(w, keys); err != nil {
 				return nil, err
 			} else if handed {
 				return proto.KeysSent{Type: "keys_sent", WindowID: w.ID, ToClient: true}, nil
@@ -79,15 +82,13 @@ func (s *Server) PaneVerbs(add addFunc) {
 		w.pane.Typed()
 		return proto.KeysSent{Type: "keys_sent", WindowID: w.ID, Bytes: len(b)}, nil
 	})
-	add("send-keys", types, "Press keys in a pane (named keys and ctrl/alt combinations; not for text)", "keys_sent", `{"verb":"send-keys","params":{"window":"build","keys":"ctrl+c"}}`, p, h)
+	add("send-keys", drpc.Types, "Press keys in a pane (named keys and ctrl/alt combinations; not for text)", "keys_sent", `{"verb":"send-keys","params":{"window":"build","keys":"ctrl+c"}}`, p, h)
 
-	s.screenshotVerbs(add)  // screenshot.go
-	s.attachInputVerbs(add) // attach_input.go: the person's keys straight to the pane
 }
 
-// focusedLocked is ss's focused window, past the target check (gate.go).
+// focusedLocked is ss's focused window, past the target check (target.go).
 // Called with s.mu held.
-func (s *Server) focusedLocked(cn *conn, ss *Session) (*Window, *proto.Error) {
+func (s *Table) focusedLocked(cn Call, ss *Session) (*Window, *proto.Error) {
 	w := ss.focused
 	if w == nil {
 		return nil, proto.Errorf(proto.CodeNoWindows, "session %q has no focused window", ss.Name).

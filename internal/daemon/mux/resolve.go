@@ -1,4 +1,4 @@
-package daemon
+package mux
 
 import (
 	"fmt"
@@ -11,9 +11,9 @@ import (
 
 // session resolves a session name; empty is the caller's own session when
 // it runs inside a pane, else the most recently active one. The session
-// passes the target check (gate.go) on the way out. Called with s.mu
+// passes the target check (target.go) on the way out. Called with s.mu
 // held.
-func (s *Server) session(cn *conn, name string) (*Session, *proto.Error) {
+func (s *Table) session(cn Call, name string) (*Session, *proto.Error) {
 	ss, err := s.findSession(cn, name)
 	if err != nil {
 		return nil, err
@@ -24,7 +24,7 @@ func (s *Server) session(cn *conn, name string) (*Session, *proto.Error) {
 	return ss, nil
 }
 
-func (s *Server) findSession(cn *conn, name string) (*Session, *proto.Error) {
+func (s *Table) findSession(cn Call, name string) (*Session, *proto.Error) {
 	if name != "" {
 		if ss := s.sessions[name]; ss != nil {
 			return ss, nil
@@ -66,9 +66,9 @@ func (s *Server) findSession(cn *conn, name string) (*Session, *proto.Error) {
 // whenever its program redraws it, so a spinner glyph never breaks a
 // name. An empty address is the caller's own pane when it runs in
 // one, else the focused window (the CLI refuses an explicitly empty -w
-// before it gets here). The window passes the target check (gate.go) on
+// before it gets here). The window passes the target check (target.go) on
 // the way out. Called with s.mu held.
-func (s *Server) window(cn *conn, ss *Session, addr string) (*Window, *proto.Error) {
+func (s *Table) window(cn Call, ss *Session, addr string) (*Window, *proto.Error) {
 	w, err := s.findWindow(cn, ss, addr)
 	if err != nil {
 		return nil, err
@@ -79,7 +79,7 @@ func (s *Server) window(cn *conn, ss *Session, addr string) (*Window, *proto.Err
 	return w, nil
 }
 
-func (s *Server) findWindow(cn *conn, ss *Session, addr string) (*Window, *proto.Error) {
+func (s *Table) findWindow(cn Call, ss *Session, addr string) (*Window, *proto.Error) {
 	if addr == "" {
 		if w := s.callerWindow(cn); w != nil && w.session == ss {
 			return w, nil
@@ -151,7 +151,7 @@ func ambiguous(ss *Session, addr string, cands []*Window) *proto.Error {
 // noIndex is the error for an all-digit address past the last window. A
 // window whose id starts with those digits is named in the hint: the
 // address reads as an index only, so it needs more of the id.
-func (s *Server) noIndex(ss *Session, addr string) *proto.Error {
+func (s *Table) noIndex(ss *Session, addr string) *proto.Error {
 	msg := fmt.Sprintf("no window at index %s in session %q: it has no windows", addr, ss.Name)
 	if n := len(ss.windows); n > 0 {
 		msg = fmt.Sprintf("no window at index %s in session %q (its indexes are 0 to %d)", addr, ss.Name, n-1)
@@ -211,8 +211,8 @@ func isDigits(s string) bool {
 
 // callerWindow is the window the caller runs in (placed before the verb
 // ran), or nil. Called with s.mu held.
-func (s *Server) callerWindow(cn *conn) *Window {
-	id := cn.PlacedWindow()
+func (s *Table) callerWindow(cn Call) *Window {
+	id := placedWindow(cn)
 	if id == "" {
 		return nil
 	}

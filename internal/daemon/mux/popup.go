@@ -1,9 +1,11 @@
-package daemon
+package mux
 
 import (
 	"strconv"
 	"strings"
 
+	"github.com/tuios/tuios/internal/daemon/core"
+	drpc "github.com/tuios/tuios/internal/daemon/rpc"
 	"github.com/tuios/tuios/internal/proto"
 )
 
@@ -68,7 +70,7 @@ func parsePopupDim(s, flag string, def popupDim) (popupDim, *proto.Error) {
 	n, err := strconv.Atoi(num)
 	bad := err != nil || n < 1 || (d.pct && n > 100) || (!d.pct && n > 1000) || strings.HasPrefix(num, "+")
 	if bad {
-		return d, proto.Errorf(proto.CodeInvalidParams, "%s %q is neither cells (1 to 1000) nor a share of the area (1%% to 100%%)", flag, clipText(s, 32)).
+		return d, proto.Errorf(proto.CodeInvalidParams, "%s %q is neither cells (1 to 1000) nor a share of the area (1%% to 100%%)", flag, core.Clip(s, 32)).
 			WithHint(proto.Hint{Param: strings.TrimPrefix(flag, "--"), Detail: "for example " + flag + " 60 or " + flag + " 60%"})
 	}
 	d.n = n
@@ -144,7 +146,7 @@ func appendPopups(ss *Session, lay *proto.AttachLayout, wins []*Window, index, t
 		name := w.DisplayName()
 		if w.name == "" {
 			// The frame says what runs in it, the whole command line.
-			name = clipText(strings.Join(w.argv, " "), 120)
+			name = core.Clip(strings.Join(w.argv, " "), 120)
 		}
 		tileAt[w] = len(lay.Windows)
 		lay.Windows = append(lay.Windows, proto.AttachWindow{ID: w.ID, Index: i, Name: name, Title: w.Title(),
@@ -181,13 +183,14 @@ func notPopup(w *Window, what string) *proto.Error {
 		WithHint(proto.Hint{Command: "tuios close-window -w " + w.ID[:8], Detail: "a popup lives as long as its command; close it, or let the command exit"})
 }
 
-func (s *Server) PopupVerbs(add addFunc) {
+// PopupVerbs adds popup to the verb table.
+func (s *Table) PopupVerbs(add AddFunc) {
 	p, h := handler(s.openPopup)
-	add("popup", opens, "Run one command in a floating pane centred over the session's tiles; it closes when the command exits. Needs a client attached",
+	add("popup", drpc.Opens, "Run one command in a floating pane centred over the session's tiles; it closes when the command exits. Needs a client attached",
 		"popup_opened", `{"verb":"popup","params":{"session":"work","width":"60","height":"20","argv":["fzf"]}}`, p, h)
 }
 
-func (s *Server) openPopup(cn *conn, p *proto.PopupParams) (any, *proto.Error) {
+func (s *Table) openPopup(cn Call, p *proto.PopupParams) (any, *proto.Error) {
 	if len(p.Argv) == 0 || p.Argv[0] == "" {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "name the command to run in the popup").
 			WithHint(proto.Hint{Param: "argv", Detail: "put it after --: tuios popup -s work -- fzf"})
@@ -216,7 +219,7 @@ func (s *Server) openPopup(cn *conn, p *proto.PopupParams) (any, *proto.Error) {
 	r := popupRect(pp, ss.cols, ss.rows)
 	cols, rows := popupPane(r)
 	s.mu.Unlock()
-	g, granted, _ := s.newGrants(cn, "") // verbs_grants.go: never more than a pane holds
+	g, granted, _ := s.newGrants(cn, "") // daemon's verbs_grants.go: never more than a pane holds
 	w, err := s.startWindow(ss, windowSpec{argv: p.Argv, cwd: p.Cwd, cols: cols, rows: rows, popup: pp, grants: g, granted: granted})
 	if err != nil {
 		return nil, err

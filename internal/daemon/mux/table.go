@@ -1,4 +1,4 @@
-package daemon
+package mux
 
 import (
 	"sort"
@@ -7,14 +7,14 @@ import (
 	"github.com/tuios/tuios/agentstate"
 	"github.com/tuios/tuios/inbox"
 	"github.com/tuios/tuios/internal/daemon/core"
+	drpc "github.com/tuios/tuios/internal/daemon/rpc"
 	"github.com/tuios/tuios/internal/grant"
 	"github.com/tuios/tuios/internal/proto"
 )
 
-// The table's reads for code outside it. The session and window tables
-// and every window's placement are guarded by s.mu, and only the table's
-// own files take it (tableFiles in table_wall_test.go: the files that
-// become internal/daemon/mux). Everything else — connections, dispatch,
+// The table's reads for the rest of the daemon. The session and window
+// tables and every window's placement are guarded by s.mu, which only
+// this package takes. Everything else — connections, dispatch,
 // admission, attach streams, grants, the features' adapter — asks through
 // these methods, each of which copies what it needs under the lock and
 // lets go before it returns, so no caller holds the table while it reads
@@ -24,21 +24,21 @@ import (
 // the window's handle for its pane (its screen, input and tracked state,
 // each guarded by its own lock); its placement fields are the table's,
 // read through the methods below.
-func (s *Server) WindowByID(id string) *Window {
+func (s *Table) WindowByID(id string) *Window {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.windows[id]
 }
 
 // SessionNamed is the live session named name, or nil.
-func (s *Server) SessionNamed(name string) *Session {
+func (s *Table) SessionNamed(name string) *Session {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.sessions[name]
 }
 
 // WindowList is every live window, in no order.
-func (s *Server) WindowList() []*Window {
+func (s *Table) WindowList() []*Window {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ws := make([]*Window, 0, len(s.windows))
@@ -49,7 +49,7 @@ func (s *Server) WindowList() []*Window {
 }
 
 // WindowIDs is every live window's id, in no order.
-func (s *Server) WindowIDs() []string {
+func (s *Table) WindowIDs() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ids := make([]string, 0, len(s.windows))
@@ -60,7 +60,7 @@ func (s *Server) WindowIDs() []string {
 }
 
 // SessionCount is how many sessions the table holds.
-func (s *Server) SessionCount() int {
+func (s *Table) SessionCount() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.sessions)
@@ -68,7 +68,7 @@ func (s *Server) SessionCount() int {
 
 // InboxPane is window id as the Inbox names it, and the window; a nil
 // window when it is gone.
-func (s *Server) InboxPane(id string) (inbox.Pane, *Window) {
+func (s *Table) InboxPane(id string) (inbox.Pane, *Window) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	w := s.windows[id]
@@ -84,7 +84,7 @@ func inboxPaneLocked(w *Window) inbox.Pane {
 }
 
 // WindowIn reports whether window id is live and in session.
-func (s *Server) WindowIn(id, session string) bool {
+func (s *Table) WindowIn(id, session string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	w := s.windows[id]
@@ -94,7 +94,7 @@ func (s *Server) WindowIn(id, session string) bool {
 // TargetWindow is the window the caller names (session and window as a
 // verb's params give them), past the target check; its session is
 // w.session.
-func (s *Server) TargetWindow(cn *conn, session, window string) (*Window, *proto.Error) {
+func (s *Table) TargetWindow(cn Call, session, window string) (*Window, *proto.Error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	_, w, err := s.target(cn, session, window)
@@ -102,7 +102,7 @@ func (s *Server) TargetWindow(cn *conn, session, window string) (*Window, *proto
 }
 
 // ProgramExit is w's program exit as the features hear of it.
-func (s *Server) ProgramExit(w *Window, code int) core.ProgramExit {
+func (s *Table) ProgramExit(w *Window, code int) core.ProgramExit {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return core.ProgramExit{Session: w.session.Name, SessionID: w.session.ID, Window: w.ID, Name: w.name, Auto: w.autoName(), Code: code}
@@ -111,7 +111,7 @@ func (s *Server) ProgramExit(w *Window, code int) core.ProgramExit {
 // FocusedOnScreen reports whether window id is the focused window, on
 // the workspace on screen, of one of sessions (those attached clients
 // show) that is still live.
-func (s *Server) FocusedOnScreen(sessions []*Session, id string) bool {
+func (s *Table) FocusedOnScreen(sessions []*Session, id string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, ss := range sessions {
@@ -124,7 +124,7 @@ func (s *Server) FocusedOnScreen(sessions []*Session, id string) bool {
 
 // TargetView is the window the caller names, past the target check: a
 // copy of it, and its handle.
-func (s *Server) TargetView(cn *conn, session, window string) (core.WindowView, *Window, *proto.Error) {
+func (s *Table) TargetView(cn Call, session, window string) (core.WindowView, *Window, *proto.Error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ss, w, err := s.target(cn, session, window)
@@ -136,7 +136,7 @@ func (s *Server) TargetView(cn *conn, session, window string) (core.WindowView, 
 
 // GrantsOfPane is window id and what a program in it may do (caller.go's
 // grantsOfLocked); a nil window when it is gone.
-func (s *Server) GrantsOfPane(id string) (*Window, grant.Set) {
+func (s *Table) GrantsOfPane(id string) (*Window, grant.Set) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	w := s.windows[id]
@@ -149,7 +149,7 @@ func (s *Server) GrantsOfPane(id string) (*Window, grant.Set) {
 // CloseTable marks the daemon closed: no window starts from here on
 // (startWindow checks it under the lock as it adds the window, so the
 // last close of every window sees them all).
-func (s *Server) CloseTable() {
+func (s *Table) CloseTable() {
 	s.mu.Lock()
 	s.closed = true
 	s.mu.Unlock()
@@ -158,7 +158,7 @@ func (s *Server) CloseTable() {
 // TargetFocused is the window the caller names, past the target check,
 // and whether it is its session's focused window on the workspace on
 // screen.
-func (s *Server) TargetFocused(cn *conn, session, window string) (*Window, bool, *proto.Error) {
+func (s *Table) TargetFocused(cn Call, session, window string) (*Window, bool, *proto.Error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ss, w, err := s.target(cn, session, window)
@@ -171,7 +171,7 @@ func (s *Server) TargetFocused(cn *conn, session, window string) (*Window, bool,
 // MayTypeNow is the write path's check: the typist's grants as they are
 // now (what the verb needs: write to type, respond to answer), and the
 // target's state as the arbiter has it now.
-func (s *Server) MayTypeNow(verb string, a access, by Caller, w *Window) *proto.Error {
+func (s *Table) MayTypeNow(verb string, a drpc.Access, by Caller, w *Window) *proto.Error {
 	atPrompt := s.tracker.Arbiter().Get(w.ID).State == agentstate.NeedsInput
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -180,17 +180,17 @@ func (s *Server) MayTypeNow(verb string, a access, by Caller, w *Window) *proto.
 		return proto.Errorf(proto.CodeForbidden, "%s: the pane that asked for this typing has closed, so nothing was typed", verb)
 	}
 	if !a.Types() { // a writer declares what it types as (types, respond)
-		a = types
+		a = drpc.Types
 	}
 	if miss := by.Grants.Missing(a.Grants()); by.Inside && miss != 0 {
-		return grantRefusal(verb, a, miss, by)
+		return GrantRefusal(verb, a, miss, by)
 	}
 	return s.typingRuleLocked(verb, a, by, w, atPrompt)
 }
 
 // CallerLabel is the window the caller runs in: its id and the name it
 // shows; false when the caller runs in none (or it closed).
-func (s *Server) CallerLabel(cn *conn) (id, label string, ok bool) {
+func (s *Table) CallerLabel(cn Call) (id, label string, ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if w := s.callerWindow(cn); w != nil {
@@ -200,12 +200,12 @@ func (s *Server) CallerLabel(cn *conn) (id, label string, ok bool) {
 }
 
 // ReachedBy is the name of every session c reaches, oldest first.
-func (s *Server) ReachedBy(c Caller) []string {
+func (s *Table) ReachedBy(c Caller) []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var names []string
 	for _, ss := range s.sessionsSorted() {
-		if c.reachesLocked(s.fans, ss) {
+		if c.reachesLocked(s.d.Fans(), ss) {
 			names = append(names, ss.Name)
 		}
 	}
@@ -214,7 +214,7 @@ func (s *Server) ReachedBy(c Caller) []string {
 
 // refreshLocked reads a pane caller's grants again, right before a write: a
 // pane that closed types nothing. Called with s.mu held.
-func (s *Server) refreshLocked(c Caller) (Caller, bool) {
+func (s *Table) refreshLocked(c Caller) (Caller, bool) {
 	if c.Pane == nil {
 		return c, true
 	}
@@ -226,8 +226,22 @@ func (s *Server) refreshLocked(c Caller) (Caller, bool) {
 }
 
 // sessionsSorted lists sessions in creation order. Called with s.mu held.
-func (s *Server) sessionsSorted() []*Session {
+func (s *Table) sessionsSorted() []*Session {
 	out := append([]*Session(nil), s.order...)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].created.Before(out[j].created) })
 	return out
+}
+
+// SetResume sets the agent conversation window id offers to resume, as a
+// restore does from the sessions file; false when there is no such
+// window.
+func (s *Table) SetResume(id, sessionID, harness string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w := s.windows[id]
+	if w == nil {
+		return false
+	}
+	w.resumeID, w.resumeHarness = sessionID, harness
+	return true
 }

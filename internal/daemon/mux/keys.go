@@ -1,4 +1,4 @@
-package daemon
+package mux
 
 import (
 	"strings"
@@ -24,12 +24,14 @@ var namedKeys = map[string]string{
 func KeyBytes(spec string) []byte {
 	var out []byte
 	for _, tok := range strings.FieldsFunc(spec, func(r rune) bool { return r == ' ' || r == ',' }) {
-		out = append(out, keyToken(tok)...)
+		out = append(out, KeyToken(tok)...)
 	}
 	return out
 }
 
-func keyToken(tok string) string {
+// KeyToken is the bytes one key token of send-keys types, as a string
+// (tok itself when it names no key).
+func KeyToken(tok string) string {
 	lower := strings.ToLower(tok)
 	if k, ok := namedKeys[lower]; ok {
 		return k
@@ -47,7 +49,7 @@ func keyToken(tok string) string {
 	}
 	for _, p := range []string{"alt+", "alt-", "m-", "meta+"} {
 		if strings.HasPrefix(lower, p) && len(tok) > len(p) {
-			return "\x1b" + keyToken(tok[len(p):])
+			return "\x1b" + KeyToken(tok[len(p):])
 		}
 	}
 	return tok

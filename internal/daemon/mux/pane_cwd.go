@@ -1,4 +1,4 @@
-package daemon
+package mux
 
 import (
 	"github.com/tuios/tuios/internal/procstat"
@@ -30,7 +30,7 @@ func (w *Window) cwdNow() string {
 // PaneDirs reads every local pane's current directory, for a selector's
 // cwd: term over Inbox items, which do not carry one. The /proc reads run
 // without s.mu.
-func (s *Server) PaneDirs() map[string]string {
+func (s *Table) PaneDirs() map[string]string {
 	ws := s.WindowList() // table.go
 	out := make(map[string]string, len(ws))
 	for _, w := range ws {

@@ -1,4 +1,4 @@
-package daemon
+package mux
 
 import (
 	"github.com/tuios/tuios/internal/grant"
@@ -9,14 +9,15 @@ import (
 // reach of a caller over the table (a session it may name, what a
 // subscription hears): the parts of the grants that read the table under
 // s.mu. The verbs' declarations, restrict-connection and the grants a new
-// window is given are verbs_grants.go's.
+// window is given are daemon's verbs_grants.go's.
 
-func (s *Server) PaneGrants(cn *conn, p *proto.PaneGrantsParams) (any, *proto.Error) {
+// PaneGrants answers pane-grants: what a pane may do, and the defaults.
+func (s *Table) PaneGrants(cn Call, p *proto.PaneGrantsParams) (any, *proto.Error) {
 	c := s.callerOf(cn)
 	cn.SetCaller(c)
-	perm := s.perm.Load()
+	perm := s.d.Permissions()
 	v := proto.PaneGrants{Type: "pane_grants", Mode: perm.Mode, DefaultGrants: perm.Def.List(), Grants: []string{}}
-	v.Pending, v.Widened = s.cfg.Waiting()
+	v.Pending, v.Widened = s.d.ConfigWaiting()
 	if r := c.Restrict; r != nil {
 		v.Restricted = &proto.Restriction{Scope: "own", ReadOnly: r.ReadOnly}
 		if r.All {
@@ -50,7 +51,9 @@ func (s *Server) PaneGrants(cn *conn, p *proto.PaneGrantsParams) (any, *proto.Er
 	return v, nil
 }
 
-func (s *Server) SetPaneGrants(cn *conn, p *proto.SetPaneGrantsParams) (any, *proto.Error) {
+// SetPaneGrants answers set-pane-grants: a pane's own grants given, or
+// taken back to the default.
+func (s *Table) SetPaneGrants(cn Call, p *proto.SetPaneGrantsParams) (any, *proto.Error) {
 	if (p.Grants == "") == !p.Reset {
 		return nil, proto.Errorf(proto.CodeInvalidParams, "give the grants, or reset, and not both").
 			WithHint(proto.Hint{Param: "grants", Command: "tuios set-pane-grants -w reviewer --grants read,write", Detail: "or --reset for the default"})
@@ -75,7 +78,7 @@ func (s *Server) SetPaneGrants(cn *conn, p *proto.SetPaneGrantsParams) (any, *pr
 	prev, prevExplicit := s.grantsOfLocked(w), w.granted
 	next := want
 	if p.Reset {
-		next = s.perm.Load().Def
+		next = s.d.Permissions().Def
 	}
 	if err := s.mayGiveLocked(c, w, prev, next, p.Reset); err != nil {
 		s.mu.Unlock()
@@ -87,7 +90,7 @@ func (s *Server) SetPaneGrants(cn *conn, p *proto.SetPaneGrantsParams) (any, *pr
 	}
 	s.mu.Unlock()
 	s.rest.changed() // restore.go: the grants are saved with the window
-	s.about(w.ID, ss.Name).infof("grants: window %s of %s now holds %s (was %s)%s", w.ID[:8], ss.Name, next, prev, byText(c))
+	s.about(w.ID, ss.Name).Infof("grants: window %s of %s now holds %s (was %s)%s", w.ID[:8], ss.Name, next, prev, byText(c))
 	return proto.PaneGrantsSet{Type: "pane_grants_set", Session: ss.Name, Window: w.ID, Grants: next.List(), Explicit: !p.Reset,
 		Previous: prev.List(), PreviousExplicit: prevExplicit}, nil
 }
@@ -95,8 +98,8 @@ func (s *Server) SetPaneGrants(cn *conn, p *proto.SetPaneGrantsParams) (any, *pr
 // SessionInReach refuses a session name (which may not exist yet) the
 // caller does not reach: for a pane without admin, any but its own.
 // Called without s.mu.
-func (s *Server) SessionInReach(cn *conn, name string) *proto.Error {
-	c, known := cn.Admitted()
+func (s *Table) SessionInReach(cn Call, name string) *proto.Error {
+	c, known := admitted(cn)
 	if !known || !c.Inside && c.Restrict == nil {
 		return nil
 	}
@@ -114,7 +117,7 @@ func (s *Server) SessionInReach(cn *conn, name string) *proto.Error {
 // SubscribeScope is what a subscription may hear: a session (and window)
 // the caller names passes the target check; none named is every session
 // for a caller that reaches them all, else its own session's events.
-func (s *Server) SubscribeScope(cn *conn, session, window string) (string, string, *proto.Error) {
+func (s *Table) SubscribeScope(cn Call, session, window string) (string, string, *proto.Error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if session != "" {
@@ -129,7 +132,7 @@ func (s *Server) SubscribeScope(cn *conn, session, window string) (string, strin
 			}
 		}
 	}
-	c, known := cn.Admitted()
+	c, known := admitted(cn)
 	if session != "" || !known {
 		return session, window, nil
 	}
@@ -153,7 +156,7 @@ func (s *Server) SubscribeScope(cn *conn, session, window string) (string, strin
 // mayGiveLocked: the person gives anything; a pane never gives respond, never
 // more than it holds, and without admin changes only its own grants and
 // only to fewer. Called with s.mu held.
-func (s *Server) mayGiveLocked(c Caller, w *Window, prev, next grant.Set, reset bool) *proto.Error {
+func (s *Table) mayGiveLocked(c Caller, w *Window, prev, next grant.Set, reset bool) *proto.Error {
 	if !c.Inside {
 		return nil
 	}
@@ -168,22 +171,22 @@ func (s *Server) mayGiveLocked(c Caller, w *Window, prev, next grant.Set, reset 
 			WithHint(proto.Hint{Command: "tuios set-pane-grants -w " + w.ID[:8] + " --grants " + next.String(), Detail: "run it from a terminal outside TUIOS"})
 	case !c.Grants.Has(grant.Admin) && w != c.Pane:
 		return proto.Errorf(proto.CodeForbidden, "%s is refused for this pane: a pane without admin changes only its own grants", verb).
-			WithHint(grantHint(grant.Admin, c))
+			WithHint(GrantHint(grant.Admin, c))
 	case !c.Grants.Has(grant.Admin) && !prev.Covers(next):
 		return proto.Errorf(proto.CodeForbidden, "%s is refused for this pane: %s would widen it, and a pane without admin only narrows its own grants", verb, what).
-			WithHint(grantHint(next.Missing(0)|prev.Missing(next.Expand()), c))
+			WithHint(GrantHint(next.Missing(0)|prev.Missing(next.Expand()), c))
 	case !c.Grants.Covers(next &^ prev):
 		return proto.Errorf(proto.CodeForbidden, "%s is refused for this pane: %s gives more than this pane holds (%s)", verb, what, c.Grants).
-			WithHint(grantHint(c.Grants.Missing(next.Expand()), c))
+			WithHint(GrantHint(c.Grants.Missing(next.Expand()), c))
 	}
 	return nil
 }
 
 // grantsOfLocked is what a pane may do now: the grants given to it, else the
 // default. Called with s.mu held.
-func (s *Server) grantsOfLocked(w *Window) grant.Set {
+func (s *Table) grantsOfLocked(w *Window) grant.Set {
 	if w.granted {
 		return w.grants
 	}
-	return s.perm.Load().Def
+	return s.d.Permissions().Def
 }

@@ -1,32 +1,33 @@
-package daemon
+package mux
 
 import (
-	"os"
 	"strconv"
 	"time"
 
 	"github.com/tuios/tuios/internal/daemon/core"
+	drpc "github.com/tuios/tuios/internal/daemon/rpc"
 	"github.com/tuios/tuios/internal/proto"
 )
 
-func PidSelf() int { return os.Getpid() }
-
-func (s *Server) SessionVerbs(add addFunc) {
-	p, h := handler(func(cn *conn, p *proto.NoParams) (any, *proto.Error) {
+// SessionVerbs adds the session verbs to the verb table: new-session,
+// list-sessions, kill-session, session-info, list-workspaces and the
+// like.
+func (s *Table) SessionVerbs(add AddFunc) {
+	p, h := handler(func(cn Call, p *proto.NoParams) (any, *proto.Error) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		rows := []proto.SessionRow{}
 		for _, ss := range s.sessionsSorted() {
-			if c, known := cn.Admitted(); known && !c.reachesLocked(s.fans, ss) { // a pane without admin lists its own
+			if c, known := admitted(cn); known && !c.reachesLocked(s.d.Fans(), ss) { // a pane without admin lists its own
 				continue
 			}
 			rows = append(rows, s.sessionRowLocked(ss))
 		}
 		return proto.SessionList{Type: "session_list", Sessions: rows, Total: len(rows)}, nil
 	})
-	add("list-sessions", reads, "List the sessions", "session_list", `{"verb":"list-sessions"}`, p, h)
+	add("list-sessions", drpc.Reads, "List the sessions", "session_list", `{"verb":"list-sessions"}`, p, h)
 
-	p, h = handler(func(cn *conn, p *proto.NewSessionParams) (any, *proto.Error) {
+	p, h = handler(func(cn Call, p *proto.NewSessionParams) (any, *proto.Error) {
 		s.mu.Lock()
 		ss, err := s.newSessionLocked(p.Name)
 		if err == nil && p.Cols > 0 {
@@ -41,7 +42,7 @@ func (s *Server) SessionVerbs(add addFunc) {
 		}
 		res := proto.SessionCreated{Type: "session_created", Session: ss.Name, SessionID: ss.ID}
 		if p.Window == nil || *p.Window {
-			g, granted, _ := s.newGrants(cn, "") // verbs_grants.go: never more than a pane holds
+			g, granted, _ := s.newGrants(cn, "") // daemon's verbs_grants.go: never more than a pane holds
 			w, err := s.startWindow(ss, windowSpec{name: p.WindowName, argv: p.Argv, cwd: p.Cwd, grants: g, granted: granted})
 			if err != nil {
 				s.EndSession(ss)
@@ -55,10 +56,10 @@ func (s *Server) SessionVerbs(add addFunc) {
 		}
 		return res, nil
 	})
-	add("new-session", opens, "Create a session (with a first window unless window is false); it runs detached", "session_created",
+	add("new-session", drpc.Opens, "Create a session (with a first window unless window is false); it runs detached", "session_created",
 		`{"verb":"new-session","params":{"name":"scratch","window_name":"build","cwd":"/src"}}`, p, h)
 
-	p, h = handler(func(cn *conn, p *proto.KillSessionParams) (any, *proto.Error) {
+	p, h = handler(func(cn Call, p *proto.KillSessionParams) (any, *proto.Error) {
 		s.mu.Lock()
 		ss, err := s.session(cn, p.Session)
 		s.mu.Unlock()
@@ -68,9 +69,9 @@ func (s *Server) SessionVerbs(add addFunc) {
 		s.EndSession(ss)
 		return proto.SessionKilled{Type: "session_killed", Session: ss.Name}, nil
 	})
-	add("kill-session", opens, "Kill a session and every window in it", "session_killed", `{"verb":"kill-session","params":{"session":"scratch"}}`, p, h)
+	add("kill-session", drpc.Opens, "Kill a session and every window in it", "session_killed", `{"verb":"kill-session","params":{"session":"scratch"}}`, p, h)
 
-	p, h = handler(func(cn *conn, p *proto.SessionParams) (any, *proto.Error) {
+	p, h = handler(func(cn Call, p *proto.SessionParams) (any, *proto.Error) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		ss, err := s.session(cn, p.Session)
@@ -85,9 +86,9 @@ func (s *Server) SessionVerbs(add addFunc) {
 			CurrentWorkspace: ss.workspace, Workspaces: Workspaces, Tiling: tilingMode(ss), Zoomed: ss.zoomed,
 			Width: ss.cols, Height: ss.rows, Attached: s.attach.Shows(ss), WorkspaceNames: named}, nil
 	})
-	add("session-info", reads, "Describe a session: windows, current workspace, size", "session_info", `{"verb":"session-info","params":{"session":"work"}}`, p, h)
+	add("session-info", drpc.Reads, "Describe a session: windows, current workspace, size", "session_info", `{"verb":"session-info","params":{"session":"work"}}`, p, h)
 
-	p, h = handler(func(cn *conn, p *proto.SessionParams) (any, *proto.Error) {
+	p, h = handler(func(cn Call, p *proto.SessionParams) (any, *proto.Error) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		ss, err := s.session(cn, p.Session)
@@ -106,9 +107,9 @@ func (s *Server) SessionVerbs(add addFunc) {
 		}
 		return proto.WorkspaceList{Type: "workspace_list", Session: ss.Name, CurrentWorkspace: ss.workspace, Workspaces: out}, nil
 	})
-	add("list-workspaces", reads, "List a session's workspaces and how many windows each holds", "workspace_list", `{"verb":"list-workspaces"}`, p, h)
+	add("list-workspaces", drpc.Reads, "List a session's workspaces and how many windows each holds", "workspace_list", `{"verb":"list-workspaces"}`, p, h)
 
-	p, h = handler(func(cn *conn, p *proto.SelectWorkspaceParams) (any, *proto.Error) {
+	p, h = handler(func(cn Call, p *proto.SelectWorkspaceParams) (any, *proto.Error) {
 		s.mu.Lock()
 		ss, err := s.session(cn, p.Session)
 		if err != nil {
@@ -129,14 +130,14 @@ func (s *Server) SessionVerbs(add addFunc) {
 			PreviousWorkspace: prev, Changed: prev != p.Workspace, FocusedWindowID: focusedID(ss)}
 		s.mu.Unlock()
 		s.Retile(ss)
-		s.hub.Publish(event{Type: "workspace-switched", Session: ss.Name})
+		s.hub.Publish(core.Event{Type: "workspace-switched", Session: ss.Name})
 		return res, nil
 	})
-	add("select-workspace", arranges, "Switch a session to a workspace", "workspace_selected", `{"verb":"select-workspace","params":{"workspace":2}}`, p, h)
+	add("select-workspace", drpc.Arranges, "Switch a session to a workspace", "workspace_selected", `{"verb":"select-workspace","params":{"workspace":2}}`, p, h)
 }
 
 // sessionRowLocked summarises a session. Called with s.mu held.
-func (s *Server) sessionRowLocked(ss *Session) proto.SessionRow {
+func (s *Table) sessionRowLocked(ss *Session) proto.SessionRow {
 	row := proto.SessionRow{Name: ss.Name, ID: ss.ID, Display: ss.shownNameLocked(), Accent: ss.accent, Windows: len(ss.windows), Workspace: ss.workspace, Created: ss.created.UTC().Format("2006-01-02T15:04:05Z"),
 		Attached: s.attach.Shows(ss)}
 	loud := 0

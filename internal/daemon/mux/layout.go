@@ -1,7 +1,8 @@
-package daemon
+package mux
 
 import (
 	"github.com/tuios/tuios/internal/daemon/mux/layout"
+	drpc "github.com/tuios/tuios/internal/daemon/rpc"
 	"github.com/tuios/tuios/internal/proto"
 )
 
@@ -173,7 +174,7 @@ func clampRect(r rect, cols, rows int) rect {
 // --direction all ask it. Called with s.mu held; nil when there is none,
 // and always when no client shows the session, since its panes then have
 // no places.
-func (s *Server) neighborOfLocked(w *Window, dir string) *Window {
+func (s *Table) neighborOfLocked(w *Window, dir string) *Window {
 	ss := w.session
 	if !ss.tiled || !s.attach.Shows(ss) || ss.zoomed {
 		return nil
@@ -237,7 +238,7 @@ type resizeJob struct {
 // one session run one at a time (ss.tileMu) so the last placement is the
 // last resize, and the resizes run without s.mu: a screen resize waits
 // for the pane's writer.
-func (s *Server) Retile(ss *Session) {
+func (s *Table) Retile(ss *Session) {
 	ss.tileMu.Lock()
 	defer ss.tileMu.Unlock()
 	s.mu.Lock()
@@ -284,8 +285,9 @@ func (w *Window) placementLocked() rect {
 	return rect{W: w.cols, H: w.rows}
 }
 
-func (s *Server) LayoutVerbs(add addFunc) {
-	p, h := handler(func(cn *conn, p *proto.ResizeParams) (any, *proto.Error) {
+// LayoutVerbs adds resize to the verb table.
+func (s *Table) LayoutVerbs(add AddFunc) {
+	p, h := handler(func(cn Call, p *proto.ResizeParams) (any, *proto.Error) {
 		s.mu.Lock()
 		ss, err := s.session(cn, p.Session)
 		if err == nil {
@@ -299,16 +301,16 @@ func (s *Server) LayoutVerbs(add addFunc) {
 		s.Retile(ss)
 		return map[string]any{"type": "resized", "session": ss.Name, "cols": p.Cols, "rows": p.Rows}, nil
 	})
-	add("resize", arranges, "Set a session's area (what an attached client shows) and tile its windows into it: each tile is a title row and the pane, side-by-side tiles a border column apart", "resized",
+	add("resize", drpc.Arranges, "Set a session's area (what an attached client shows) and tile its windows into it: each tile is a title row and the pane, side-by-side tiles a border column apart", "resized",
 		`{"verb":"resize","params":{"session":"work","cols":200,"rows":50}}`, p, h)
 }
 
 // LayoutSnapshot copies what an attached client's layout of ss needs of
-// the table (attach_stream.go's buildLayout reads the agent states after,
+// the table (daemon's attach_stream.go's buildLayout reads the agent states after,
 // without the lock): the tiles on screen and their windows, the popups,
 // the workspaces and the rail's sessions and panes. alive is false once
 // the session is gone.
-func (s *Server) LayoutSnapshot(ss *Session) (lay proto.AttachLayout, wins []*Window, refs []PaneRef, alive bool) {
+func (s *Table) LayoutSnapshot(ss *Session) (lay proto.AttachLayout, wins []*Window, refs []PaneRef, alive bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.sessions[ss.Name] != ss {
@@ -363,7 +365,7 @@ func (s *Server) LayoutSnapshot(ss *Session) (lay proto.AttachLayout, wins []*Wi
 
 // SetSessionSize gives live session ss the area cols x rows; false when
 // that changes nothing (the caller retiles it when it does).
-func (s *Server) SetSessionSize(ss *Session, cols, rows int) bool {
+func (s *Table) SetSessionSize(ss *Session, cols, rows int) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	changed := s.sessions[ss.Name] == ss && (ss.cols != cols || ss.rows != rows)
@@ -376,7 +378,7 @@ func (s *Server) SetSessionSize(ss *Session, cols, rows int) bool {
 // ShowSession is attach's hold on the session the caller names: the
 // client's size, if it gave one, becomes its area, it is tiled from here
 // on, and a stream makes it the most recently used.
-func (s *Server) ShowSession(cn *conn, name string, cols, rows *int, stream bool) (*Session, int, int, *proto.Error) {
+func (s *Table) ShowSession(cn Call, name string, cols, rows *int, stream bool) (*Session, int, int, *proto.Error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ss, err := s.session(cn, name)
@@ -394,4 +396,12 @@ func (s *Server) ShowSession(cn *conn, name string, cols, rows *int, stream bool
 		ss.active = nowTime()
 	}
 	return ss, ss.cols, ss.rows, nil
+}
+
+// PaneRef is what the layout needs of one window, copied under s.mu.
+type PaneRef struct {
+	ID, Session, Name string
+	Workspace, SI     int  // si: the session's index in the rail
+	Mine              bool // in the stream's session
+	TileAt            int  // index in the layout's windows, -1 when off screen
 }

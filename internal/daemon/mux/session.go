@@ -1,6 +1,8 @@
-package daemon
+package mux
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"os/signal"
@@ -10,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tuios/tuios/detect"
+	"github.com/tuios/tuios/internal/daemon/core"
 	"github.com/tuios/tuios/internal/daemon/mux/layout"
 	"github.com/tuios/tuios/internal/daemon/mux/term"
 	"github.com/tuios/tuios/internal/grant"
@@ -103,9 +106,9 @@ type Window struct {
 	proc *pty.Process
 	in   *pty.Input // every write to the pane's input, in order
 	pane *detect.Pane
-	// token is the pane's TUIOS_PANE_TOKEN (boundary.go).
+	// token is the pane's TUIOS_PANE_TOKEN (daemon's boundary.go).
 	token string
-	srv   *Server
+	srv   *Table
 
 	// title and dir are the screen's title and OSC 7 directory, copied
 	// after each chunk (printed) so listings read them without any pane
@@ -122,12 +125,12 @@ type Window struct {
 	nameClosed bool
 
 	// inputsClosed: the pane is closing, and its input is passed to no
-	// client any more (attach_input.go; the attach hub's lock guards it).
+	// client any more (daemon's attach_input.go; the attach hub's lock guards it).
 	inputsClosed bool
 
 	typedAt atomic.Int64 // unix ns of the last typing into the pane
 	// sinceTyped counts what the pane printed since: an echo is small,
-	// and output past attachEchoMax is a flood, paced (attach_echo.go).
+	// and output past attachEchoMax is a flood, paced (daemon's attach_echo.go).
 	sinceTyped atomic.Int64
 	// atPrompt follows the arbiter: the pane is on needs_input. The
 	// target check reads it under s.mu; the write path asks the arbiter.
@@ -206,7 +209,7 @@ func (w *Window) DisplayName() string {
 }
 
 // newSessionLocked creates an empty session. Called with s.mu held.
-func (s *Server) newSessionLocked(name string) (*Session, *proto.Error) {
+func (s *Table) newSessionLocked(name string) (*Session, *proto.Error) {
 	if name == "" {
 		for i := 0; ; i++ {
 			name = fmt.Sprint(i)
@@ -223,11 +226,11 @@ func (s *Server) newSessionLocked(name string) (*Session, *proto.Error) {
 	ss := &Session{Name: name, ID: newID(), created: now, active: now, workspace: 1, wsNames: map[int]string{}, cols: 80, rows: 24}
 	s.sessions[name] = ss
 	s.order = append(s.order, ss)
-	s.hub.Publish(event{Type: "session-created", Session: name})
+	s.hub.Publish(core.Event{Type: "session-created", Session: name})
 	return ss, nil
 }
 
-func (s *Server) sessionNames() []string {
+func (s *Table) sessionNames() []string {
 	var out []string
 	for _, ss := range s.sessionsSorted() {
 		out = append(out, ss.Name)
@@ -267,7 +270,7 @@ type windowSpec struct {
 // startWindow starts a window in ss. Called without s.mu held. A session
 // killed while the window started gets no window: the process is ended
 // and the caller told.
-func (s *Server) startWindow(ss *Session, spec windowSpec) (*Window, *proto.Error) {
+func (s *Table) startWindow(ss *Session, spec windowSpec) (*Window, *proto.Error) {
 	argv := spec.argv
 	if len(argv) == 0 {
 		argv = []string{s.opt.Shell}
@@ -291,19 +294,19 @@ func (s *Server) startWindow(ss *Session, spec windowSpec) (*Window, *proto.Erro
 	token := newPaneToken()
 	vars := map[string]string{
 		"TUIOS_ENV": "1", "TUIOS_SOCKET": s.opt.Socket, "TUIOS_PANE_ID": id, "TUIOS_WINDOW_ID": id,
-		"TUIOS_SESSION": sessName, "TUIOS_HOST": s.host, "TERM": "xterm-256color", PaneTokenEnv: token,
+		"TUIOS_SESSION": sessName, "TUIOS_HOST": s.opt.Host, "TERM": "xterm-256color", PaneTokenEnv: token,
 	}
 	if spec.restored {
 		vars["TUIOS_RESTORED"] = "1"
 	}
-	held := s.perm.Load().Def
+	held := s.d.Permissions().Def
 	if spec.granted {
 		held = spec.grants
 	}
 	vars["TUIOS_PANE_GRANTS"] = held.String()
-	s.paneStartVars(vars, sessID, id, tab, argv, len(spec.argv) > 0) // host.go: what features add (herdr's variables)
+	s.d.PaneStartVars(vars, sessID, id, tab, argv, len(spec.argv) > 0) // daemon's host.go: what features add (herdr's variables)
 	env := paneEnv(withoutHerdrIDs(s.opt.Env), vars)
-	listed := s.panes.StartsWindow(id) // boundary.go: its processes may call before it is listed
+	listed := s.panes.StartsWindow(id) // daemon's boundary.go: its processes may call before it is listed
 	defer listed()
 	w := &Window{
 		ID: id, session: ss, name: spec.name, cols: spec.cols, rows: spec.rows, argv: argv, program: len(spec.argv) > 0 && !spec.stays, cwd: spec.cwd, protocol: spec.protocol,
@@ -312,9 +315,9 @@ func (s *Server) startWindow(ss *Session, spec windowSpec) (*Window, *proto.Erro
 		token: token,
 	}
 	t, err := term.Start(term.Options{ID: id, Start: pty.Options{Argv: argv, Dir: spec.cwd, Env: env, Cols: spec.cols, Rows: spec.rows},
-		InputMax: inputCap, Tracker: s.tracker, Scrollback: 3000, OnEvent: func(ev vt.Event) { s.screenEvent(w, ev) }, // attach_stream.go
-		Starting: orphans.Starts, // reaper.go: its shell's exit status is pty's, never the reaper's
-		Waited:   orphans.Reaped,
+		InputMax: inputCap, Tracker: s.tracker, Scrollback: 3000, OnEvent: func(ev vt.Event) { s.d.ScreenEvent(w, ev) }, // daemon's attach_stream.go
+		Starting: s.opt.Reaper.Starts, // daemon's reaper.go: its shell's exit status is pty's, never the reaper's
+		Waited:   s.opt.Reaper.Reaped,
 		OnOutput: w.printed, OnExit: w.exited})
 	if err != nil {
 		e := proto.Errorf(proto.CodeCommandFailed, "cannot start the window: %v", err)
@@ -355,7 +358,7 @@ func (s *Server) startWindow(ss *Session, spec windowSpec) (*Window, *proto.Erro
 	ss.active = time.Now()
 	s.mu.Unlock()
 	s.Retile(ss)
-	s.hub.Publish(event{Type: "window-created", Session: ss.Name, Window: id})
+	s.hub.Publish(core.Event{Type: "window-created", Session: ss.Name, Window: id})
 	t.Run()
 	return w, nil
 }
@@ -399,22 +402,22 @@ func (w *Window) printed(n int) {
 		w.srv.windowRenamed(w)
 	} else {
 		w.sinceTyped.Add(int64(n))
-		w.srv.attach.Printed(w, titled, n) // attach_echo.go: an echo is sent from here
+		w.srv.attach.Printed(w, titled, n) // daemon's attach_echo.go: an echo is sent from here
 	}
 	if w.srv.hub.Wants("output") {
-		w.srv.hub.Publish(event{Type: "output", Session: w.session.Name, Window: w.ID, Bytes: n})
+		w.srv.hub.Publish(core.Event{Type: "output", Session: w.session.Name, Window: w.ID, Bytes: n})
 	}
 }
 
 // exited is the pane's exit hook (term.Options.OnExit): its final output
 // read and its status recorded.
 func (w *Window) exited(status pty.ExitStatus) {
-	w.srv.hub.Publish(event{Type: "window-exit", Session: w.session.Name, Window: w.ID, ExitCode: status.Code})
+	w.srv.hub.Publish(core.Event{Type: "window-exit", Session: w.session.Name, Window: w.ID, ExitCode: status.Code})
 	// A window opened to run a program closes when it exits; a shell
 	// window stays in the list, its final screen readable, until
 	// something closes it.
 	if w.program {
-		w.srv.programExited(w, status) // a wait that starts late still gets it (host_waitfor.go)
+		w.srv.d.ProgramExited(w, status) // a wait that starts late still gets it (daemon's host_waitfor.go)
 		w.srv.EndWindow(w)
 	}
 }
@@ -423,12 +426,12 @@ func (w *Window) exited(status pty.ExitStatus) {
 // process, a helper the daemon ran, or an orphan re-parented to the
 // daemon (it is their subreaper) may have exited: each live window's
 // process is asked without blocking, and exited orphans are reaped
-// (reaper.go).
-func (s *Server) WatchExits(ch chan os.Signal) {
+// (daemon's reaper.go).
+func (s *Table) WatchExits(ch chan os.Signal) {
 	defer signal.Stop(ch)
 	for {
 		select {
-		case <-s.done:
+		case <-s.opt.Done:
 			return
 		case <-ch:
 		}
@@ -441,12 +444,12 @@ func (s *Server) WatchExits(ch chan os.Signal) {
 		for _, w := range live {
 			w.term.CheckExit()
 		}
-		orphans.Reap()
+		s.opt.Reaper.Reap()
 	}
 }
 
 // EndWindow removes a window from its session and stops it.
-func (s *Server) EndWindow(w *Window) {
+func (s *Table) EndWindow(w *Window) {
 	s.mu.Lock()
 	ss := w.session
 	found := false
@@ -482,7 +485,7 @@ func (s *Server) EndWindow(w *Window) {
 	// (core.Registrar.OnWindowClosed) that must be done before the close
 	// returns, which publish runs (the mail feature's: the window's inbox
 	// dies with it, and mail to it reads undeliverable).
-	s.hub.Publish(event{Type: "window-closed", Session: ss.Name, Window: w.ID})
+	s.hub.Publish(core.Event{Type: "window-closed", Session: ss.Name, Window: w.ID})
 }
 
 // Close stops the window's input and ends every process of its terminal
@@ -491,7 +494,7 @@ func (s *Server) EndWindow(w *Window) {
 // their shell are still found by their session, which holds that
 // number.)
 func (w *Window) Close() {
-	w.srv.attach.RevokeWindow(w, true) // attach_input.go: before its processes go
+	w.srv.attach.RevokeWindow(w, true) // daemon's attach_input.go: before its processes go
 	w.stopNaming()
 	w.term.Close()
 	w.srv.panes.DropShell(w.proc.Pid())
@@ -499,7 +502,7 @@ func (w *Window) Close() {
 }
 
 // EndSession closes every window of a session and drops it.
-func (s *Server) EndSession(ss *Session) {
+func (s *Table) EndSession(ss *Session) {
 	s.mu.Lock()
 	if s.sessions[ss.Name] != ss {
 		s.mu.Unlock()
@@ -522,8 +525,8 @@ func (s *Server) EndSession(ss *Session) {
 	wg.Wait()
 	// The hooks of session-closed (core.Registrar.OnSessionClosed) run
 	// before publish returns: the session's mail and stash go with it.
-	s.hub.Publish(event{Type: "session-closed", Session: ss.Name})
-	s.att.SessionClosed(ss.Name)
+	s.hub.Publish(core.Event{Type: "session-closed", Session: ss.Name})
+	s.d.InboxSessionClosed(ss.Name)
 }
 
 // freeNameLocked is base, or base-2, base-3… when a window of the session has
@@ -538,4 +541,28 @@ func freeNameLocked(ss *Session, base string) string {
 			return n
 		}
 	}
+}
+
+// PaneTokenEnv is the pane variable holding the pane's token: a secret
+// per pane that proves TUIOS_PANE_ID to the daemon where the kernel cannot
+// name the caller's pane (a process in another pid namespace, one behind
+// a relay). The client sends it with every request. Showing it places a
+// caller the kernel did not place in that pane, and never makes a caller
+// the person: a caller that shows a token, right or wrong, is inside.
+const PaneTokenEnv = "TUIOS_PANE_TOKEN"
+
+// newPaneToken is a fresh pane token.
+func newPaneToken() string {
+	var b [16]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+func newID() string {
+	var b [16]byte
+	rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	h := hex.EncodeToString(b[:])
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
 }

@@ -1,11 +1,12 @@
-package daemon
+package mux
 
 import (
+	drpc "github.com/tuios/tuios/internal/daemon/rpc"
 	"github.com/tuios/tuios/internal/proto"
 )
 
 // windowRowLocked describes a window. Called with s.mu held.
-func (s *Server) windowRowLocked(w *Window) proto.Window {
+func (s *Table) windowRowLocked(w *Window) proto.Window {
 	idx := 0
 	for i, x := range w.session.windows {
 		if x == w {
@@ -20,7 +21,7 @@ func (s *Server) windowRowLocked(w *Window) proto.Window {
 		Session: w.session.Name, Workspace: w.workspace, Focused: w.session.focused == w, Minimized: w.minimized,
 		X: at.X, Y: at.Y, Width: at.W, Height: at.H, Unplaced: !w.placed, PtyID: w.ID, PID: w.proc.Pid(), Cwd: w.cwdNow(),
 		AgentState: b.State.String(), AgentHarness: b.Harness, Subagents: b.Subagents, Exited: exited,
-		Queued: s.queue.Count(w.ID),
+		Queued: s.d.Queued(w.ID),
 	}
 	row.AgentSessionID, row.AgentSessionHarness = w.resumeID, w.resumeHarness
 	row.Popup = w.popup != nil
@@ -34,10 +35,10 @@ func (s *Server) windowRowLocked(w *Window) proto.Window {
 }
 
 // target resolves session and window params. Called with s.mu held.
-func (s *Server) target(cn *conn, session, window string) (*Session, *Window, *proto.Error) {
+func (s *Table) target(cn Call, session, window string) (*Session, *Window, *proto.Error) {
 	if session == "" && window != "" {
 		if w := s.windows[window]; w != nil { // a full id names its session
-			if err := s.gateTargetLocked(cn, w.session, w); err != nil { // gate.go
+			if err := s.gateTargetLocked(cn, w.session, w); err != nil { // target.go
 				return nil, nil, err
 			}
 			return w.session, w, nil
@@ -54,8 +55,10 @@ func (s *Server) target(cn *conn, session, window string) (*Session, *Window, *p
 	return ss, w, nil
 }
 
-func (s *Server) WindowVerbs(add addFunc) {
-	p, h := handler(func(cn *conn, p *proto.NewWindowParams) (any, *proto.Error) {
+// WindowVerbs adds new-window, list-windows and get-window to the verb
+// table.
+func (s *Table) WindowVerbs(add AddFunc) {
+	p, h := handler(func(cn Call, p *proto.NewWindowParams) (any, *proto.Error) {
 		s.mu.Lock()
 		ss, err := s.session(cn, p.Session)
 		if err == nil {
@@ -65,7 +68,7 @@ func (s *Server) WindowVerbs(add addFunc) {
 		if err != nil {
 			return nil, err
 		}
-		g, granted, err := s.newGrants(cn, p.Grants) // verbs_grants.go
+		g, granted, err := s.newGrants(cn, p.Grants) // daemon's verbs_grants.go
 		if err != nil {
 			return nil, err
 		}
@@ -81,10 +84,10 @@ func (s *Server) WindowVerbs(add addFunc) {
 			Workspace: w.workspace, Index: idx, PID: w.proc.Pid(), PtyID: w.ID, Focused: ss.focused == w,
 			Width: w.cols, Height: w.rows, Unplaced: !w.placed}, nil
 	})
-	add("new-window", opens, "Open a window running the shell (or argv) in a session", "window_created",
+	add("new-window", drpc.Opens, "Open a window running the shell (or argv) in a session", "window_created",
 		`{"verb":"new-window","params":{"session":"work","name":"build","cwd":"/src"}}`, p, h)
 
-	p, h = handler(func(cn *conn, p *proto.SessionParams) (any, *proto.Error) {
+	p, h = handler(func(cn Call, p *proto.SessionParams) (any, *proto.Error) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		ss, err := s.session(cn, p.Session)
@@ -106,9 +109,9 @@ func (s *Server) WindowVerbs(add addFunc) {
 		res.Total = len(res.Windows)
 		return res, nil
 	})
-	add("list-windows", reads, "List a session's windows with index, id, name, workspace, size and agent state", "window_list", `{"verb":"list-windows","params":{"session":"work"}}`, p, h)
+	add("list-windows", drpc.Reads, "List a session's windows with index, id, name, workspace, size and agent state", "window_list", `{"verb":"list-windows","params":{"session":"work"}}`, p, h)
 
-	p, h = handler(func(cn *conn, p *proto.WindowParams) (any, *proto.Error) {
+	p, h = handler(func(cn Call, p *proto.WindowParams) (any, *proto.Error) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		_, w, err := s.target(cn, p.Session, p.Window)
@@ -117,7 +120,7 @@ func (s *Server) WindowVerbs(add addFunc) {
 		}
 		return proto.WindowResult{Type: "window", Window: s.windowRowLocked(w)}, nil
 	})
-	add("get-window", reads, "Describe one window", "window", `{"verb":"get-window","params":{"window":"build"}}`, p, h)
+	add("get-window", drpc.Reads, "Describe one window", "window", `{"verb":"get-window","params":{"window":"build"}}`, p, h)
 	// focus-window, move-window, set-window, close-window and run-command
 	// are in verbs_arrange.go, registered right after these.
 }
