@@ -94,6 +94,13 @@ func fakeProtoAgent(mode string) int {
 			if len(p.Prompt) > 0 {
 				text = p.Prompt[0].Text
 			}
+			// A cancel read before this prompt was an earlier turn's; one
+			// read after it is this turn's, even if it comes before the
+			// turn's goroutine runs. The reader drains in order.
+			select {
+			case <-a.cancel:
+			default:
+			}
 			go a.turn(mode, m.ID, text)
 		}
 	}
@@ -147,10 +154,6 @@ var fakeOptions = []map[string]any{
 }
 
 func (a *fakeAgent) turn(mode string, id json.RawMessage, text string) {
-	select { // a cancel from an earlier turn
-	case <-a.cancel:
-	default:
-	}
 	switch mode {
 	case "flood":
 		for {

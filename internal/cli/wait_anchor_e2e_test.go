@@ -13,7 +13,7 @@ func TestWaitForOutputAnchorsToLines(t *testing.T) {
 	e := newEnv(t)
 	e.ok("new", "--detach", "work")
 	e.ok("new-window", "-s", "work", "runner", "--no-focus")
-	e.ok("send-text", "-s", "work", "-w", "runner", "printf 'ANCH_%s\\n' x\n")
+	e.ok("send-text", "-s", "work", "-w", "runner", "printf '\\nANCH_%s\\n' x\n")
 	for _, pat := range []string{`^ANCH_x$`, `ANCH_x$`, `(?m)^ANCH_x$`} {
 		out := e.ok("wait-for", "window-output", "-s", "work", "-w", "runner", "--pattern", pat, "--timeout", "10000")
 		if !strings.Contains(out, "│ ANCH_x\n") {

@@ -349,10 +349,8 @@
 //     goroutine while it builds and writes a frame to its client (the
 //     frame's readers take what they need under it); a pane's reader
 //     only tries it to send a key's echo at once and never waits on it,
-//     so no pane or verb waits behind a slow client's socket. Beside it,
-//     conn.cmu: a connection's socket while an attach moves it out of
-//     the runtime's poller, against a stop meanwhile. Nothing is held
-//     when either is taken, and the two never nest.
+//     so no pane or verb waits behind a slow client's socket. Nothing is
+//     held when it is taken.
 //  1. cfgFollow.order: one apply of config.toml at a time (the follower,
 //     apply-config). Under it the whole apply: cfgFollow.mu, the links'
 //     and the push notifications' locks (notify.Feature.mu), the Inbox (attention.Store.mu and what it
@@ -414,13 +412,17 @@
 //     mail feature's rings, by session), attention.Store.tmu,
 //     links.Follow.mu, alarm.Alarm.mu (internal/alarm: the Inbox's and
 //     the host follower's snooze timers), rpc.Subscriber.mu,
-//     attachStream.mu, conn.wmu, cfgFollow.mu,
+//     attachStream.mu, conn.wmu (conn.cmu, 14, is under it), cfgFollow.mu,
 //     humanNonces.mu, mux.Restorer.mu, reaper.mu, paneIndex.mu, connCount.mu,
 //     Server.connMu (the connections being served),
 //     railWake.mu (the timer that redraws the rails when a finished
 //     subagent's row is due to leave them),
 //     escapeeList.mu, term.Term.mu (mux/term: a pane's output and exit
 //     records), mux.Window.nameMu, and the arbiter's own lock (agentstate).
+//  14. conn.cmu, a connection's socket while an attach moves it out of
+//     the runtime's poller, against a stop meanwhile: taken under
+//     conn.wmu (the move, and a stop after a failed write) and with
+//     nothing held (a stop), and nothing is taken under it.
 //
 // A feature's own locks (herdr.Sock.mu, agentlog.Log.mu,
 // agentlog.Transcripts.mu; mailbox.Mail.mu, the mail feature's table of

@@ -29,7 +29,7 @@ var lockRanks = map[string]struct {
 	doc  string
 }{
 	"attachStream.fmu":     {0, "attachStream.fmu"},
-	"conn.cmu":             {0, "conn.cmu"},
+	"conn.cmu":             {leafRank + 1, "conn.cmu"},
 	"cfgFollow.order":      {1, "cfgFollow.order"},
 	"Server.editMu":        {2, "s.editMu"},
 	"mux.Restorer.writing": {2, "mux.Restorer.writing"},
@@ -198,11 +198,12 @@ func checkLockOrder(t *testing.T, dir string, ranks map[string]struct {
 		}
 	}
 	for _, e := range g.edges {
-		held, taken := ranks[e.held], ranks[e.taken]
+		held, heldOK := ranks[e.held]
+		taken, takenOK := ranks[e.taken]
 		switch {
 		case e.held == e.taken:
 			t.Errorf("%s is taken again while held (%s)", e.held, e.where)
-		case held.rank == 0 || taken.rank == 0:
+		case !heldOK || !takenOK:
 			// a mutex outside the order: reported above
 		case held.rank >= taken.rank:
 			t.Errorf("%s is taken while %s is held (%s): doc.go's order has %s first", e.taken, e.held, e.where, ranks[e.taken].doc)

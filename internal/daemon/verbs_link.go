@@ -44,6 +44,6 @@ func (s *Server) linkPeer(cn *conn, p *proto.LinkPeerParams) (any, *proto.Error)
 	return linkPeerResult(lp, changed), nil
 }
 
-func linkPeerResult(lp *linkPeer, changed bool) map[string]any {
-	return map[string]any{"type": "link_peer", "peer": lp.name, "pinned": lp.pinned, "changed": changed}
+func linkPeerResult(lp *linkPeer, changed bool) proto.LinkPeer {
+	return proto.LinkPeer{Type: "link_peer", Peer: lp.name, Pinned: lp.pinned, Changed: changed}
 }

@@ -40,3 +40,12 @@ type OutboxMessage struct {
 	Attachments []string `json:"attachments,omitempty"`
 	QueuedAt    int64    `json:"queued_at"` // unix ns
 }
+
+// LinkPeer is link-peer's result: the name this machine's link goes by
+// at the far end, whether it is pinned, and whether the call changed it.
+type LinkPeer struct {
+	Type    string `json:"type"` // link_peer
+	Peer    string `json:"peer"`
+	Pinned  bool   `json:"pinned"`
+	Changed bool   `json:"changed"`
+}

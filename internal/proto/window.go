@@ -181,3 +181,28 @@ type LayoutSet struct {
 	MovedWindows   []string `json:"moved_windows"`
 	Changed        bool     `json:"changed"`
 }
+
+// PopupOpened is popup's result: the floating window it opened, its
+// place over the tiles, and the window the focus goes back to when it
+// closes.
+type PopupOpened struct {
+	Type             string `json:"type"` // popup_opened
+	WindowID         string `json:"window_id"`
+	Session          string `json:"session"`
+	Workspace        int    `json:"workspace"`
+	Width            int    `json:"width"`
+	Height           int    `json:"height"`
+	X                int    `json:"x"`
+	Y                int    `json:"y"`
+	PID              int    `json:"pid"`
+	Focused          bool   `json:"focused"`
+	PreviousWindowID string `json:"previous_window_id"`
+}
+
+// Resized is resize's result: the session's area now.
+type Resized struct {
+	Type    string `json:"type"` // resized
+	Session string `json:"session"`
+	Cols    int    `json:"cols"`
+	Rows    int    `json:"rows"`
+}

@@ -23,10 +23,15 @@ const mailPollStale = 10 * time.Second
 
 // mailState is what the client knows of the person's mail.
 type mailState struct {
-	unread  int       // unread messages to human, this machine's
-	newest  uint64    // the newest message id the dock said (or found at attach)
-	said    string    // the dock line the newest mail news wrote
-	primed  bool      // the first answer only sets newest: mail already there is not news
+	unread int    // unread messages to human, this machine's
+	newest uint64 // the newest message id the dock said (or found at attach)
+	said   string // the dock line the newest mail news wrote
+	primed bool   // the first answer only sets newest: mail already there is not news
+	// from is when the client attached (unix ns, this machine's clock,
+	// the daemon's too: only this machine's mail is counted): mail whose
+	// item opened after it is news even when the first answer, which
+	// primes, comes after it.
+	from    int64
 	queued  bool      // a list is asked for and not yet sent
 	polling bool      // a list is out
 	sentAt  time.Time // when it went
@@ -43,6 +48,7 @@ type mailRow struct {
 	Count     int    `json:"count"`
 	MessageID uint64 `json:"message_id"`
 	Snoozed   int64  `json:"snoozed_until"`
+	Since     int64  `json:"since"` // unix ns: when its item opened
 }
 
 // mailPollMsg sends the list: a layout asks for it with a command, so
@@ -108,7 +114,8 @@ func (m *Model) mailPolled(r replyMsg) tea.Cmd {
 			continue
 		}
 		n += max(it.Count, 1)
-		if it.MessageID > ms.newest && it.Snoozed == 0 {
+		// Before the first answer, only mail that came after the attach.
+		if it.MessageID > ms.newest && it.Snoozed == 0 && (ms.primed || ms.from != 0 && it.Since >= ms.from) {
 			fresh++
 			if it.MessageID > news.MessageID {
 				news = it
@@ -117,10 +124,7 @@ func (m *Model) mailPolled(r replyMsg) tea.Cmd {
 		newest = max(newest, it.MessageID)
 	}
 	ms.unread, ms.newest = n, newest
-	if !ms.primed {
-		ms.primed = true
-		return again
-	}
+	ms.primed = true
 	if fresh == 0 || m.layout.AgentsOff {
 		return again
 	}

@@ -254,6 +254,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case attachedMsg:
 		m.nonce = msg.nonce
+		if m.mail.from == 0 {
+			m.mail.from = time.Now().UnixNano() // the daemon's clock: mail news compares it with an item's since
+		}
 		m.switching = m.haveLayout // a new stream: its own layout comes next
 		if msg.session != "" {
 			m.session = msg.session

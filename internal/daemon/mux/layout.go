@@ -299,7 +299,7 @@ func (s *Table) LayoutVerbs(add AddFunc) {
 		}
 		s.attach.Sized(cn.PeerPID(), ss, p.Cols, p.Rows)
 		s.Retile(ss)
-		return map[string]any{"type": "resized", "session": ss.Name, "cols": p.Cols, "rows": p.Rows}, nil
+		return proto.Resized{Type: "resized", Session: ss.Name, Cols: p.Cols, Rows: p.Rows}, nil
 	})
 	add("resize", drpc.Arranges, "Set a session's area (what an attached client shows) and tile its windows into it: each tile is a title row and the pane, side-by-side tiles a border column apart", "resized",
 		`{"verb":"resize","params":{"session":"work","cols":200,"rows":50}}`, p, h)

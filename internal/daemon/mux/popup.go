@@ -227,9 +227,9 @@ func (s *Table) openPopup(cn Call, p *proto.PopupParams) (any, *proto.Error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	at := w.placementLocked()
-	return map[string]any{"type": "popup_opened", "window_id": w.ID, "session": ss.Name, "workspace": w.workspace,
-		"width": at.W, "height": at.H, "x": at.X, "y": at.Y, "pid": w.proc.Pid(), "focused": ss.focused == w,
-		"previous_window_id": idOf(pp.back)}, nil
+	return proto.PopupOpened{Type: "popup_opened", WindowID: w.ID, Session: ss.Name, Workspace: w.workspace,
+		Width: at.W, Height: at.H, X: at.X, Y: at.Y, PID: w.proc.Pid(), Focused: ss.focused == w,
+		PreviousWindowID: idOf(pp.back)}, nil
 }
 
 func idOf(w *Window) string {

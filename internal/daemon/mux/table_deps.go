@@ -131,9 +131,12 @@ func placedWindow(cn Call) string {
 }
 
 // Daemon is what the table asks of the daemon around it: who a caller is
-// and what it may give, the one write path, and the features' hooks. No
-// method is called with the table's lock held, except OutOfReach,
-// Permissions, LinkAllows and Fans, which take no lock of the table's.
+// and what it may give, the one write path, and the features' hooks.
+// Most methods are called with no lock of the table's held; OutOfReach,
+// Permissions, LinkAllows and Fans (atomics and the fan tags), Queued
+// (the reply queue's lock) and MailRing (the mail feature's table of
+// rings, a leaf) are also called under Table.mu, so none of them may
+// take a lock the table's order puts above it.
 type Daemon interface {
 	CallerOf(c Call) Caller
 	NewGrants(c Call, asked string) (g grant.Set, granted bool, err *proto.Error)
