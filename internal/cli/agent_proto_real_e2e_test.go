@@ -119,6 +119,7 @@ func runRealProto(t *testing.T, rp realProto) {
 	}
 	e.ok("send-keys", "-s", "work", "-w", "agent", "C-c")
 	p.wait("idle", 30*time.Second)
+	ev.settled(p.window, "idle", 10*time.Second) // the events stream may trail the wait
 
 	var seen []string
 	for _, x := range ev.all() {

@@ -230,6 +230,7 @@ type stateEvent struct {
 type stateEvents struct {
 	mu   sync.Mutex
 	list []stateEvent
+	wake chan struct{} // closed (and replaced) as each event is read
 }
 
 func (p *agentPane) watch() *stateEvents {
@@ -250,7 +251,7 @@ func (e *env) watchAgentEvents(t testing.TB) *stateEvents {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	se := &stateEvents{}
+	se := &stateEvents{wake: make(chan struct{})}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -260,6 +261,8 @@ func (e *env) watchAgentEvents(t testing.TB) *stateEvents {
 			if json.Unmarshal(sc.Bytes(), &ev) == nil {
 				se.mu.Lock()
 				se.list = append(se.list, ev)
+				close(se.wake)
+				se.wake = make(chan struct{})
 				se.mu.Unlock()
 			}
 		}
@@ -312,6 +315,32 @@ func (se *stateEvents) all() []stateEvent {
 	se.mu.Lock()
 	defer se.mu.Unlock()
 	return append([]stateEvent(nil), se.list...)
+}
+
+// settled waits until the stream's last event of window ("": of any
+// window) is state, at most within: a wait-for that saw the state returns
+// before the events stream (another process, another socket) has read
+// its event.
+func (se *stateEvents) settled(window, state string, within time.Duration) bool {
+	timeout := time.After(within)
+	for {
+		se.mu.Lock()
+		last, wake := "", se.wake
+		for _, ev := range se.list {
+			if ev.Window == window || window == "" && ev.Window != "" {
+				last = ev.State
+			}
+		}
+		se.mu.Unlock()
+		if last == state {
+			return true
+		}
+		select {
+		case <-wake:
+		case <-timeout:
+			return false
+		}
+	}
 }
 
 // reported returns the first event of a pane in state from the hooks

@@ -163,6 +163,7 @@ func TestRealGeminiCLIReportsThroughItsHooks(t *testing.T) {
 	if b, err := os.ReadFile(filepath.Join(work, "made.txt")); err != nil || !strings.Contains(string(b), marker) {
 		t.Fatalf("the approved command did not run: %v %q", err, b)
 	}
+	events.settled("", "done", 10*time.Second) // the events stream may trail the wait
 	var seen []string
 	for _, ev := range events.all() {
 		if ev.Window != "" && ev.Source == "report" && (len(seen) == 0 || seen[len(seen)-1] != ev.State) {

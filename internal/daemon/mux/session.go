@@ -22,7 +22,7 @@ import (
 )
 
 // Workspaces is how many numbered workspaces a session has.
-const Workspaces = 9
+const Workspaces = core.Workspaces
 
 // The bounds on a window's size a client may ask for (1 to 1000 cells
 // each way, as vt.MaxCols and vt.MaxRows) are in the params' struct tags,
