@@ -307,10 +307,17 @@ func (d *Detector) Detect(shellPID int) (Match, error) {
 	if len(fg.Leader.Argv) == 0 {
 		return d.evaluate(fg, lst.nthreads, nil, nil), nil
 	}
+	im := lst.image() // before buf is read again
 	if h, err := d.sys.openHandle(tpgid); err == nil {
 		// Re-read through the handle so the cached start time belongs to
-		// the process the handle is bound to.
-		if hst, err := d.sys.readHandle(h, buf[:]); err == nil && hst.start == lst.start {
+		// the process the handle is bound to, and keep only a reading of
+		// the program it runs now: a process caught as it execs (the fork
+		// that starts an agent) can be described as its old program and
+		// re-read as its new one, and a cache keyed by the new comm and
+		// image but holding the old view would answer every later read
+		// from the old one while the agent runs (the pane stuck at none).
+		if hst, err := d.sys.readHandle(h, buf[:]); err == nil && hst.start == lst.start &&
+			hst.image() == im && string(bytes.TrimSpace(hst.comm)) == fg.Leader.Comm {
 			e.leader = h
 			e.leaderPID = tpgid
 			e.leaderStart = hst.start
