@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
@@ -162,3 +163,24 @@ func openFDs() int {
 }
 
 func str(v any) string { return fmt.Sprint(v) }
+
+// writeExecutable writes a program the tests then run. The daemon runs in
+// the test process, and every pane start there forks: a child forked
+// while this process held the file open for writing keeps that
+// descriptor until its exec, and an exec of the file meanwhile fails with
+// "text file busy" (ETXTBSY; golang/go#22315). So the file is written by
+// cp, another process, from a copy this process wrote and never runs.
+func writeExecutable(t testing.TB, path string, content []byte, mode os.FileMode) {
+	t.Helper()
+	src := path + ".src"
+	if err := os.WriteFile(src, content, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("cp", src, path).CombinedOutput(); err != nil {
+		t.Fatalf("cp %s: %v: %s", path, err, out)
+	}
+	os.Remove(src)
+	if err := os.Chmod(path, mode); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -24,9 +24,7 @@ func standInCrush(t *testing.T, dir string) string {
 	bin := filepath.Join(dir, "bin")
 	os.MkdirAll(bin, 0o700)
 	script := "#!/bin/sh\nfor a in \"$@\"; do printf '[%s]\\n' \"$a\"; done\necho crush_ran_$#\n"
-	if err := os.WriteFile(filepath.Join(bin, "crush"), []byte(script), 0o700); err != nil {
-		t.Fatal(err)
-	}
+	writeExecutable(t, filepath.Join(bin, "crush"), []byte(script), 0o700)
 	return bin
 }
 
@@ -128,9 +126,7 @@ func TestHerdrAgentStartOtherShells(t *testing.T) {
 	}
 	odd := filepath.Join(hw.dir, "xonsh")
 	b, _ := os.ReadFile(dash)
-	if err := os.WriteFile(odd, b, 0o700); err != nil {
-		t.Fatal(err)
-	}
+	writeExecutable(t, odd, b, 0o700)
 	id := str(hw.r.must("new-session", map[string]any{"name": "odd", "window_name": "x", "argv": []string{odd, "-i"}})["window_id"])
 	hw.r.must("wait-for", map[string]any{"window": id, "session": "odd", "condition": "window-output", "pattern": `(?m)^\$`, "timeout": 10000})
 	if got := rawHerdr(t, hw.herdr, agentStartLine(id, "crush", "arg")); errCodeOf(got) != "invalid_agent_argument" || !strings.Contains(got, "xonsh") {

@@ -53,9 +53,7 @@ func crushStandIn(t *testing.T, name string, reporter bool) (dir, prog string) {
 	}
 	exe, _ := os.Executable()
 	prog = filepath.Join(dir, name)
-	if err := os.WriteFile(prog, []byte(fmt.Sprintf(crushScript, dir, fix, exe)), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	writeExecutable(t, prog, []byte(fmt.Sprintf(crushScript, dir, fix, exe)), 0o755)
 	if reporter {
 		os.WriteFile(filepath.Join(dir, "reporter"), nil, 0o600)
 	}

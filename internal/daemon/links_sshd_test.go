@@ -235,9 +235,7 @@ func TestLinksFarSideThatAnswersGarbageOrNothing(t *testing.T) {
 	dir := t.TempDir()
 	script := func(name, body string) string {
 		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte("#!/bin/sh\n"+body), 0o755); err != nil {
-			t.Fatal(err)
-		}
+		writeExecutable(t, p, []byte("#!/bin/sh\n"+body), 0o755)
 		return p
 	}
 	fake := func(after string) string {

@@ -17,7 +17,7 @@ func resumeDaemon(t *testing.T, dir string, cfg *config.File) (*Server, string) 
 	t.Helper()
 	bin := filepath.Join(dir, "bin")
 	os.MkdirAll(bin, 0o700)
-	os.WriteFile(filepath.Join(bin, "claude"), []byte("#!/bin/sh\necho \"claude-argv: $*\"\n"), 0o700)
+	writeExecutable(t, filepath.Join(bin, "claude"), []byte("#!/bin/sh\necho \"claude-argv: $*\"\n"), 0o700)
 	sock := filepath.Join(dir, "s", "tuios.sock")
 	home := filepath.Join(dir, "home")
 	srv, err := New(Options{Socket: sock, Shell: "/bin/sh", StateDir: filepath.Join(home, "state"), Config: cfg,

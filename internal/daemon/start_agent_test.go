@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,9 +23,7 @@ func standIn(t *testing.T, name, body string) string {
 	t.Helper()
 	dir := t.TempDir()
 	p := filepath.Join(dir, name)
-	if err := os.WriteFile(p, []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	writeExecutable(t, p, []byte("#!/bin/sh\n"+body+"\n"), 0o755)
 	return p
 }
 

@@ -240,7 +240,7 @@ func TestFanRefusalsLeaveNothing(t *testing.T) {
 	// git failing half way (a post-checkout hook that fails for the
 	// second attempt): everything made so far is taken back.
 	hook := filepath.Join(w.repo, ".git", "hooks", "post-checkout")
-	os.WriteFile(hook, []byte("#!/bin/sh\ncase \"$PWD\" in *-2) exit 1;; esac\nexit 0\n"), 0o755)
+	writeExecutable(t, hook, []byte("#!/bin/sh\ncase \"$PWD\" in *-2) exit 1;; esac\nexit 0\n"), 0o755)
 	before = w.left()
 	_, err = w.r.call("fan", map[string]any{"count": 3, "prompt": "x", "agent": agent, "repo": w.repo, "name": "hooked"})
 	if err == nil || err.Code != "git_failed" {
