@@ -200,7 +200,7 @@ func (s *Table) OutOfReach(c core.Call) *proto.Error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	cc, _ := admitted(cn)
-	return s.outOfReach(cn.Verb(), cc, nil)
+	return s.d.OutOfReach(cn.Verb(), cc, nil)
 }
 
 // NewSession is core.Host's NewSession.

@@ -219,7 +219,7 @@ func (s *Table) openPopup(cn Call, p *proto.PopupParams) (any, *proto.Error) {
 	r := popupRect(pp, ss.cols, ss.rows)
 	cols, rows := popupPane(r)
 	s.mu.Unlock()
-	g, granted, _ := s.newGrants(cn, "") // daemon's verbs_grants.go: never more than a pane holds
+	g, granted, _ := s.d.NewGrants(cn, "") // daemon's verbs_grants.go: never more than a pane holds
 	w, err := s.startWindow(ss, windowSpec{argv: p.Argv, cwd: p.Cwd, cols: cols, rows: rows, popup: pp, grants: g, granted: granted})
 	if err != nil {
 		return nil, err

@@ -107,9 +107,9 @@ type Restorer struct {
 	written bool // the final save wrote; under writing
 }
 
-// NewRestorer is s's sessions file under dir ("" keeps none, as does
+// newRestorer is s's sessions file under dir ("" keeps none, as does
 // [daemon] restore = false).
-func NewRestorer(s *Table, dir string) *Restorer {
+func newRestorer(s *Table, dir string) *Restorer {
 	r := &Restorer{s: s}
 	if dir != "" && s.opt.Config.RestoreSessions() {
 		sum := sha256.Sum256([]byte(s.opt.Socket))
@@ -162,7 +162,7 @@ func (r *Restorer) Save(final bool) {
 		err = atomicfile.WriteFile(r.path, b, atomicfile.Options{Perm: 0o600, MkdirPerm: 0o700})
 	}
 	if err != nil {
-		r.s.errorf("restore: saving %s: %v", r.path, err)
+		r.s.opt.Log.Errorf("restore: saving %s: %v", r.path, err)
 	}
 }
 
@@ -332,7 +332,7 @@ func (s *Table) restoreSession(sv savedSession, room int, out *[]core.Restored) 
 				spec.grants, spec.granted = g, true
 			} else { // a word that is no grant: the pane holds nothing rather than a guess
 				spec.granted = true
-				s.about(sw.ID, sv.Name).Warnf("restore: window %s of %s: grants %q: %v; it holds none", sw.ID, sv.Name, sw.Grants, err)
+				s.opt.Log.About(sw.ID, sv.Name).Warnf("restore: window %s of %s: grants %q: %v; it holds none", sw.ID, sv.Name, sw.Grants, err)
 			}
 		}
 		if !taken {
@@ -346,7 +346,7 @@ func (s *Table) restoreSession(sv savedSession, room int, out *[]core.Restored) 
 		}
 		w, perr := s.startWindow(ss, spec)
 		if perr != nil {
-			s.about(sw.ID, sv.Name).Warnf("restore: window %s of %s: %s", sw.ID, sv.Name, perr.Message)
+			s.opt.Log.About(sw.ID, sv.Name).Warnf("restore: window %s of %s: %s", sw.ID, sv.Name, perr.Message)
 			continue
 		}
 		n++

@@ -177,7 +177,7 @@ func New(opt Options) *Table {
 		clock:    opt.Clock,
 		d:        opt.Daemon,
 	}
-	s.rest = NewRestorer(s, opt.StateDir)
+	s.rest = newRestorer(s, opt.StateDir)
 	return s
 }
 
@@ -190,19 +190,3 @@ type AddFunc func(name string, acc drpc.Access, desc, returns, example string, p
 func handler[P any](fn func(cn Call, p *P) (any, *proto.Error)) (any, func(Call, json.RawMessage) (any, *proto.Error)) {
 	return drpc.Handle(fn)
 }
-
-// The daemon's parts under the names the table's code uses.
-
-func (s *Table) callerOf(cn Call) Caller { return s.d.CallerOf(cn) }
-func (s *Table) newGrants(cn Call, asked string) (grant.Set, bool, *proto.Error) {
-	return s.d.NewGrants(cn, asked)
-}
-func (s *Table) outOfReach(verb string, c Caller, ss *Session) *proto.Error {
-	return s.d.OutOfReach(verb, c, ss)
-}
-func (s *Table) wide(cn Call, what string) *proto.Error { return s.d.Wide(cn, what) }
-func (s *Table) typeInto(cn Call, w *Window, b []byte, timeout time.Duration) *proto.Error {
-	return s.d.TypeInto(cn, w, b, timeout)
-}
-func (s *Table) about(pane, session string) core.Log { return s.opt.Log.About(pane, session) }
-func (s *Table) errorf(format string, args ...any)   { s.opt.Log.Errorf(format, args...) }

@@ -27,7 +27,7 @@ func (s *Table) gateTargetLocked(cn Call, ss *Session, w *Window) *proto.Error {
 	}
 	a, verb := cn.Declared(), cn.Verb()
 	if !c.reachesLocked(s.d.Fans(), ss) {
-		return s.outOfReach(verb, c, ss)
+		return s.d.OutOfReach(verb, c, ss)
 	}
 	if err := fanGroupRuleLocked(verb, a, c, ss); err != nil { // daemon's host_fan.go: writing beyond its own session needs fan
 		return err

@@ -354,7 +354,7 @@ func (s *Table) runCommand(cn Call, p *proto.RunCommandParams) (any, *proto.Erro
 		if err != nil {
 			return nil, err
 		}
-		g, granted, _ := s.newGrants(cn, "") // daemon's verbs_grants.go: never more than a pane holds
+		g, granted, _ := s.d.NewGrants(cn, "") // daemon's verbs_grants.go: never more than a pane holds
 		if _, err := s.startWindow(ss, windowSpec{grants: g, granted: granted}); err != nil {
 			return nil, err
 		}
@@ -534,7 +534,7 @@ func (s *Table) splitWindow(cn Call, p *proto.SplitWindowParams) (any, *proto.Er
 		cwd = w.DirNow() // a split starts where its pane is
 	}
 	s.mu.Unlock()
-	g, granted, _ := s.newGrants(cn, "") // daemon's verbs_grants.go: never more than a pane holds
+	g, granted, _ := s.d.NewGrants(cn, "") // daemon's verbs_grants.go: never more than a pane holds
 	nw, err := s.startWindow(ss, windowSpec{name: p.Name, argv: p.Argv, cwd: cwd, workspace: ws, noFocus: p.NoFocus, grants: g, granted: granted, split: at})
 	if err != nil {
 		return nil, err

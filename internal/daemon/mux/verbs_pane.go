@@ -40,7 +40,7 @@ func (s *Table) PaneVerbs(add AddFunc) {
 		if err != nil {
 			return nil, err
 		}
-		if err := s.typeInto(cn, w, []byte(p.Text), time.Duration(p.Timeout)*time.Millisecond); err != nil {
+		if err := s.d.TypeInto(cn, w, []byte(p.Text), time.Duration(p.Timeout)*time.Millisecond); err != nil {
 			return nil, err
 		}
 		w.pane.Typed()
@@ -76,7 +76,7 @@ func (s *Table) PaneVerbs(add AddFunc) {
 			}
 		}
 		b := KeyBytes(keys)
-		if err := s.typeInto(cn, w, b, time.Duration(p.Timeout)*time.Millisecond); err != nil {
+		if err := s.d.TypeInto(cn, w, b, time.Duration(p.Timeout)*time.Millisecond); err != nil {
 			return nil, err
 		}
 		w.pane.Typed()

@@ -42,7 +42,7 @@ func (s *Table) SessionVerbs(add AddFunc) {
 		}
 		res := proto.SessionCreated{Type: "session_created", Session: ss.Name, SessionID: ss.ID}
 		if p.Window == nil || *p.Window {
-			g, granted, _ := s.newGrants(cn, "") // daemon's verbs_grants.go: never more than a pane holds
+			g, granted, _ := s.d.NewGrants(cn, "") // daemon's verbs_grants.go: never more than a pane holds
 			w, err := s.startWindow(ss, windowSpec{name: p.WindowName, argv: p.Argv, cwd: p.Cwd, grants: g, granted: granted})
 			if err != nil {
 				s.EndSession(ss)

@@ -68,7 +68,7 @@ func (s *Table) WindowVerbs(add AddFunc) {
 		if err != nil {
 			return nil, err
 		}
-		g, granted, err := s.newGrants(cn, p.Grants) // daemon's verbs_grants.go
+		g, granted, err := s.d.NewGrants(cn, p.Grants) // daemon's verbs_grants.go
 		if err != nil {
 			return nil, err
 		}

@@ -13,7 +13,7 @@ import (
 
 // PaneGrants answers pane-grants: what a pane may do, and the defaults.
 func (s *Table) PaneGrants(cn Call, p *proto.PaneGrantsParams) (any, *proto.Error) {
-	c := s.callerOf(cn)
+	c := s.d.CallerOf(cn)
 	cn.SetCaller(c)
 	perm := s.d.Permissions()
 	v := proto.PaneGrants{Type: "pane_grants", Mode: perm.Mode, DefaultGrants: perm.Def.List(), Grants: []string{}}
@@ -67,7 +67,7 @@ func (s *Table) SetPaneGrants(cn Call, p *proto.SetPaneGrantsParams) (any, *prot
 		}
 		want = g
 	}
-	c := s.callerOf(cn)
+	c := s.d.CallerOf(cn)
 	cn.SetCaller(c)
 	s.mu.Lock()
 	ss, w, err := s.target(cn, p.Session, p.Window)
@@ -90,7 +90,7 @@ func (s *Table) SetPaneGrants(cn Call, p *proto.SetPaneGrantsParams) (any, *prot
 	}
 	s.mu.Unlock()
 	s.rest.changed() // restore.go: the grants are saved with the window
-	s.about(w.ID, ss.Name).Infof("grants: window %s of %s now holds %s (was %s)%s", w.ID[:8], ss.Name, next, prev, byText(c))
+	s.opt.Log.About(w.ID, ss.Name).Infof("grants: window %s of %s now holds %s (was %s)%s", w.ID[:8], ss.Name, next, prev, byText(c))
 	return proto.PaneGrantsSet{Type: "pane_grants_set", Session: ss.Name, Window: w.ID, Grants: next.List(), Explicit: !p.Reset,
 		Previous: prev.List(), PreviousExplicit: prevExplicit}, nil
 }
@@ -111,7 +111,7 @@ func (s *Table) SessionInReach(cn Call, name string) *proto.Error {
 	if c.Pane != nil && c.Pane.session.Name == name {
 		return nil
 	}
-	return s.wide(cn, "another session")
+	return s.d.Wide(cn, "another session")
 }
 
 // SubscribeScope is what a subscription may hear: a session (and window)
@@ -148,7 +148,7 @@ func (s *Table) SubscribeScope(cn Call, session, window string) (string, string,
 		return r.Session.Name, window, nil
 	}
 	if own == nil {
-		return "", "", s.outOfReach(cn.Verb(), c, nil)
+		return "", "", s.d.OutOfReach(cn.Verb(), c, nil)
 	}
 	return own.session.Name, window, nil
 }
